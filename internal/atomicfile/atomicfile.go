@@ -1,0 +1,122 @@
+// Package atomicfile writes files so that a reader never sees a partial file:
+// the content goes to a temporary file in the target's directory, is synced,
+// and is then renamed over the target. A crash leaves either the old file or
+// the new one, never a mix (POSIX rename semantics).
+package atomicfile
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// File is a file being written atomically. Write to it, then call Commit to
+// publish it under its final name, or Abort to discard it. Abort after Commit
+// is a no-op, so `defer f.Abort()` is the usual pattern.
+type File struct {
+	path string
+	tmp  *os.File
+	buf  *bufio.Writer
+	done bool
+}
+
+// Create starts writing path atomically. The parent directory is created if
+// missing. The temporary file lives beside path so that the final rename stays
+// on one file system.
+func Create(path string) (*File, error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, fmt.Errorf("create %s: %w", path, err)
+	}
+	return &File{path: path, tmp: tmp, buf: bufio.NewWriterSize(tmp, 1<<20)}, nil
+}
+
+// Write implements io.Writer (buffered).
+func (f *File) Write(p []byte) (int, error) { return f.buf.Write(p) }
+
+// WriteString writes s (buffered).
+func (f *File) WriteString(s string) (int, error) { return f.buf.WriteString(s) }
+
+// Name returns the final path of the file.
+func (f *File) Name() string { return f.path }
+
+// Commit flushes, syncs and renames the temporary file to its final name, then
+// syncs the directory so the rename itself is durable.
+func (f *File) Commit() error {
+	if f.done {
+		return fmt.Errorf("commit %s: already committed or aborted", f.path)
+	}
+	f.done = true
+	if err := f.buf.Flush(); err != nil {
+		f.cleanup()
+		return fmt.Errorf("write %s: %w", f.path, err)
+	}
+	if err := f.tmp.Chmod(0o644); err != nil {
+		f.cleanup()
+		return fmt.Errorf("write %s: %w", f.path, err)
+	}
+	if err := f.tmp.Sync(); err != nil {
+		f.cleanup()
+		return fmt.Errorf("sync %s: %w", f.path, err)
+	}
+	if err := f.tmp.Close(); err != nil {
+		os.Remove(f.tmp.Name())
+		return fmt.Errorf("close %s: %w", f.path, err)
+	}
+	if err := os.Rename(f.tmp.Name(), f.path); err != nil {
+		os.Remove(f.tmp.Name())
+		return fmt.Errorf("rename %s: %w", f.path, err)
+	}
+	return syncDir(filepath.Dir(f.path))
+}
+
+// Abort discards the temporary file. It is safe to call after Commit.
+func (f *File) Abort() {
+	if f.done {
+		return
+	}
+	f.done = true
+	f.cleanup()
+}
+
+func (f *File) cleanup() {
+	f.tmp.Close()
+	os.Remove(f.tmp.Name())
+}
+
+// WriteFile writes path atomically with the content produced by fn.
+func WriteFile(path string, fn func(w io.Writer) error) error {
+	f, err := Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if err := fn(f); err != nil {
+		return err
+	}
+	return f.Commit()
+}
+
+// WriteBytes writes data to path atomically.
+func WriteBytes(path string, data []byte) error {
+	return WriteFile(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil // directory sync is best effort (not supported everywhere)
+	}
+	defer d.Close()
+	_ = d.Sync()
+	return nil
+}

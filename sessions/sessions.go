@@ -1,0 +1,144 @@
+// Package sessions holds search sessions: one search engine result page
+// (SERP) with the clicks it received, the unit every later stage works on
+// (LOVBench paper, section 4.1; SPEC.md sections 1 and 3).
+//
+// Two representations are offered. SERP is the readable record that ingest
+// writes to sessions.parquet and clean.yandex.tsv. Log is the compact,
+// interned, column-oriented form that click models fit on: a 10-million-SERP
+// log takes well under 1 GiB.
+package sessions
+
+import "fmt"
+
+// MaxRanks is the largest SERP length a Log can hold: clicks are a bit mask.
+const MaxRanks = 64
+
+// Click is one click on a SERP.
+type Click struct {
+	Rank       int   // 0-based rank of the clicked result
+	TimePassed int64 // seconds since the session's first kept event
+}
+
+// SERP is one result page shown to a user and the clicks it received.
+type SERP struct {
+	SessionID  string   // the user session the page belongs to
+	Index      int      // 0-based index of this SERP within its session
+	TimePassed int64    // seconds since the session's first kept event
+	Query      string   // normalised query text (Yandex: the QueryID)
+	Region     string   // Yandex RegionID; "0" when unknown
+	Results    []string // result IDs in rank order (LOV: prefixed names)
+	Clicks     []Click  // in time order
+}
+
+// Dict interns strings to dense int32 IDs in order of first appearance.
+type Dict struct {
+	Names []string
+	ids   map[string]int32
+}
+
+// ID returns the ID of s, adding it if new.
+func (d *Dict) ID(s string) int32 {
+	if d.ids == nil {
+		d.ids = make(map[string]int32)
+	}
+	if id, ok := d.ids[s]; ok {
+		return id
+	}
+	id := int32(len(d.Names))
+	d.Names = append(d.Names, s)
+	d.ids[s] = id
+	return id
+}
+
+// Lookup returns the ID of s and whether it is known.
+func (d *Dict) Lookup(s string) (int32, bool) {
+	id, ok := d.ids[s]
+	return id, ok
+}
+
+// Len is the number of distinct strings.
+func (d *Dict) Len() int { return len(d.Names) }
+
+// Log is a compact click log: SERP i shows documents
+// DocIDs[Offsets[i]:Offsets[i+1]] in rank order for query Query[i], and rank
+// r was clicked iff bit r of Clicks[i] is set. Session[i] is the interned
+// session ID, so SERPs of one user session can be grouped.
+type Log struct {
+	Queries  Dict
+	Docs     Dict
+	Sessions Dict
+
+	Query   []int32
+	Session []int32
+	Offsets []int64 // len(Query)+1 once the first SERP is added
+	DocIDs  []int32
+	Clicks  []uint64
+}
+
+// Len is the number of SERPs in the log.
+func (l *Log) Len() int { return len(l.Query) }
+
+// Ranks returns the number of results shown on SERP i.
+func (l *Log) Ranks(i int) int { return int(l.Offsets[i+1] - l.Offsets[i]) }
+
+// SERPDocs returns the document IDs of SERP i in rank order (shared memory).
+func (l *Log) SERPDocs(i int) []int32 { return l.DocIDs[l.Offsets[i]:l.Offsets[i+1]] }
+
+// Clicked reports whether rank r of SERP i was clicked.
+func (l *Log) Clicked(i, r int) bool { return l.Clicks[i]&(1<<uint(r)) != 0 }
+
+// Add appends a SERP. A click rank outside the SERP is an error. Multiple
+// clicks on one rank count once, as in PyClick.
+func (l *Log) Add(s *SERP) error {
+	if len(s.Results) > MaxRanks {
+		return fmt.Errorf("session %s: %d results, at most %d supported", s.SessionID, len(s.Results), MaxRanks)
+	}
+	var mask uint64
+	for _, c := range s.Clicks {
+		if c.Rank < 0 || c.Rank >= len(s.Results) {
+			return fmt.Errorf("session %s: click rank %d outside SERP of %d results", s.SessionID, c.Rank, len(s.Results))
+		}
+		mask |= 1 << uint(c.Rank)
+	}
+	l.addRaw(l.Sessions.ID(s.SessionID), l.Queries.ID(s.Query), s.Results, mask)
+	return nil
+}
+
+func (l *Log) addRaw(session, query int32, results []string, mask uint64) {
+	if len(l.Offsets) == 0 {
+		l.Offsets = append(l.Offsets, 0)
+	}
+	l.Query = append(l.Query, query)
+	l.Session = append(l.Session, session)
+	for _, r := range results {
+		l.DocIDs = append(l.DocIDs, l.Docs.ID(r))
+	}
+	l.Offsets = append(l.Offsets, int64(len(l.DocIDs)))
+	l.Clicks = append(l.Clicks, mask)
+}
+
+// Slice returns a log holding SERPs [from, to) of l. Dictionaries are shared
+// (IDs keep their meaning); the per-SERP columns are re-based copies.
+func (l *Log) Slice(from, to int) *Log {
+	return l.Select(func(yield func(int) bool) {
+		for i := from; i < to; i++ {
+			if !yield(i) {
+				return
+			}
+		}
+	})
+}
+
+// Select returns a log holding the SERPs whose indices idx yields, in that
+// order. Dictionaries are shared with l.
+func (l *Log) Select(idx func(yield func(int) bool)) *Log {
+	out := &Log{Queries: l.Queries, Docs: l.Docs, Sessions: l.Sessions, Offsets: []int64{0}}
+	for i := range idx {
+		out.Query = append(out.Query, l.Query[i])
+		out.Session = append(out.Session, l.Session[i])
+		out.DocIDs = append(out.DocIDs, l.SERPDocs(i)...)
+		out.Offsets = append(out.Offsets, int64(len(out.DocIDs)))
+		out.Clicks = append(out.Clicks, l.Clicks[i])
+	}
+	return out
+}

@@ -1,0 +1,71 @@
+package sessions
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestReadYandexPyClickSemantics(t *testing.T) {
+	in := "s1\t0\tQ\tq1\t0\ta\tb\tc\r\n" +
+		"s1\t3\tC\tb\n" +
+		"s1\t4\tC\tb\n" + // repeated click on one rank counts once
+		"s1\t5\tC\tz\n" + // not in SERP: ignored
+		"s2\t0\tQ\tq2\t0\tc\ta\n" +
+		"s1\t9\tC\ta\n" + // session differs from the latest Q: ignored
+		"s2\t1\tC\ta\n" +
+		"garbage\n"
+	log, st, err := ReadYandex(strings.NewReader(in), "t", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := YandexStats{Lines: 8, Queries: 2, Clicks: 3, IgnoredClickDoc: 1, IgnoredClickSess: 1, Malformed: 1}
+	if st != want {
+		t.Fatalf("stats %+v, want %+v", st, want)
+	}
+	if log.Len() != 2 || log.Clicks[0] != 0b010 || log.Clicks[1] != 0b10 {
+		t.Fatalf("clicks %b", log.Clicks)
+	}
+	if got := log.Docs.Names[log.SERPDocs(1)[0]]; got != "c" {
+		t.Fatalf("doc %q", got)
+	}
+	if _, _, err := ReadYandex(strings.NewReader(in), "t.tsv", true); err == nil || !strings.Contains(err.Error(), "t.tsv:8") {
+		t.Fatalf("strict error should name file and line, got %v", err)
+	}
+}
+
+func TestYandexRoundTrip(t *testing.T) {
+	serps := []SERP{{SessionID: "7", TimePassed: 2, Query: "person", Results: []string{"foaf:Person", "schema:Person"},
+		Clicks: []Click{{Rank: 1, TimePassed: 5}}}}
+	var buf bytes.Buffer
+	if err := WriteYandex(&buf, serps); err != nil {
+		t.Fatal(err)
+	}
+	want := "7\t2\tQ\tperson\t0\tfoaf:Person\tschema:Person\n7\t5\tC\tschema:Person\n"
+	if buf.String() != want {
+		t.Fatalf("got %q", buf.String())
+	}
+	log, _, err := ReadYandex(&buf, "x", true)
+	if err != nil || log.Len() != 1 || !log.Clicked(0, 1) || log.Clicked(0, 0) {
+		t.Fatalf("round trip: %v", err)
+	}
+}
+
+// The shared PyClick reference log has 6,000 sessions (README there).
+func TestReadYandexSharedReference(t *testing.T) {
+	p := filepath.Join("..", "..", "shared", "reference", "pyclick", "golden_ubm6k.tsv")
+	f, err := os.Open(p)
+	if err != nil {
+		t.Skipf("shared reference data not available (%v); it exists only on developer and CI machines", err)
+	}
+	defer f.Close()
+	log, st, err := ReadYandex(f, p, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if log.Len() != 6000 || st.Malformed != 0 {
+		t.Fatalf("got %d SERPs, stats %+v", log.Len(), st)
+	}
+}
