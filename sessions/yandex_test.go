@@ -3,9 +3,10 @@ package sessions
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lovbench/lovbench/internal/shareddata"
 )
 
 func TestReadYandexPyClickSemantics(t *testing.T) {
@@ -55,10 +56,10 @@ func TestYandexRoundTrip(t *testing.T) {
 
 // The shared PyClick reference log has 6,000 sessions (README there).
 func TestReadYandexSharedReference(t *testing.T) {
-	p := filepath.Join("..", "..", "shared", "reference", "pyclick", "golden_ubm6k.tsv")
+	p := shareddata.Path(t, "reference", "pyclick", "golden_ubm6k.tsv")
 	f, err := os.Open(p)
 	if err != nil {
-		t.Skipf("shared reference data not available (%v); it exists only on developer and CI machines", err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	log, st, err := ReadYandex(f, p, true)
