@@ -1,0 +1,95 @@
+// Package democorpus embeds the default vocabulary corpus of lovbench: 16
+// vocabularies (foaf, schema.org, DCMI terms, types and elements, vcard, org,
+// prov, locn, GoodRelations, skos, OWL-Time, dcat, sioc, geo, doap) as
+// gzipped N-Quads, one named graph per vocabulary, the LOV dump format of
+// SPEC.md section 6. The demo (`lovbench demo`) simulates its search log over
+// this corpus, so the binary needs no data files. Sources and licences are in
+// the NOTICE file beside this source, which is embedded too.
+package democorpus
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/lovbench/lovbench/internal/atomicfile"
+)
+
+//go:embed data/*.nq.gz NOTICE
+var files embed.FS
+
+// FS returns the corpus as a read-only file system whose root holds the
+// *.nq.gz files and NOTICE.
+func FS() fs.FS {
+	sub, err := fs.Sub(files, "data")
+	if err != nil {
+		// fs.Sub only fails on an invalid path, and "data" is valid.
+		panic(err)
+	}
+	return mergedFS{data: sub}
+}
+
+// mergedFS exposes data/*.nq.gz and NOTICE at one root.
+type mergedFS struct{ data fs.FS }
+
+func (m mergedFS) Open(name string) (fs.File, error) {
+	if name == "NOTICE" {
+		return files.Open("NOTICE")
+	}
+	if name == "." {
+		return files.Open("data")
+	}
+	return m.data.Open(name)
+}
+
+// Names returns the file names of the embedded vocabularies (e.g.
+// "foaf.nq.gz"), sorted.
+func Names() []string {
+	ents, err := files.ReadDir("data")
+	if err != nil {
+		return nil
+	}
+	out := make([]string, 0, len(ents))
+	for _, e := range ents {
+		out = append(out, e.Name())
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Notice returns the text of the NOTICE file (sources and licences).
+func Notice() string {
+	b, err := files.ReadFile("NOTICE")
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// Materialize writes the embedded vocabularies and NOTICE into dir (created
+// if missing) and returns the paths of the vocabulary files, sorted. Files are
+// written atomically; existing identical files are rewritten harmlessly.
+func Materialize(dir string) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("democorpus: %w", err)
+	}
+	var paths []string
+	for _, name := range Names() {
+		b, err := files.ReadFile("data/" + name)
+		if err != nil {
+			return nil, fmt.Errorf("democorpus: read embedded %s: %w", name, err)
+		}
+		p := filepath.Join(dir, name)
+		if err := atomicfile.WriteBytes(p, b); err != nil {
+			return nil, fmt.Errorf("democorpus: write %s: %w", p, err)
+		}
+		paths = append(paths, p)
+	}
+	if err := atomicfile.WriteBytes(filepath.Join(dir, "NOTICE"), []byte(Notice())); err != nil {
+		return nil, fmt.Errorf("democorpus: write NOTICE: %w", err)
+	}
+	return paths, nil
+}
