@@ -23,26 +23,21 @@ var files embed.FS
 
 // FS returns the corpus as a read-only file system whose root holds the
 // *.nq.gz files and NOTICE.
-func FS() fs.FS {
-	sub, err := fs.Sub(files, "data")
-	if err != nil {
-		// fs.Sub only fails on an invalid path, and "data" is valid.
-		panic(err)
-	}
-	return mergedFS{data: sub}
-}
+func FS() fs.FS { return rootFS{} }
 
-// mergedFS exposes data/*.nq.gz and NOTICE at one root.
-type mergedFS struct{ data fs.FS }
+// rootFS exposes data/*.nq.gz and NOTICE at one root.
+type rootFS struct{}
 
-func (m mergedFS) Open(name string) (fs.File, error) {
-	if name == "NOTICE" {
+func (rootFS) Open(name string) (fs.File, error) {
+	switch {
+	case !fs.ValidPath(name):
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	case name == "NOTICE":
 		return files.Open("NOTICE")
-	}
-	if name == "." {
+	case name == ".":
 		return files.Open("data")
 	}
-	return m.data.Open(name)
+	return files.Open("data/" + name)
 }
 
 // Names returns the file names of the embedded vocabularies (e.g.
