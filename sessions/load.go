@@ -1,0 +1,127 @@
+package sessions
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// Open opens a plain or gzip-compressed file for reading. Compression is
+// detected from the gzip magic bytes (1f 8b), not from the file name, so a
+// ".gz" file that is really plain text, or a compressed file without the
+// extension, both work. Errors name the file.
+func Open(path string) (io.ReadCloser, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	br := bufio.NewReaderSize(f, 1<<20)
+	magic, _ := br.Peek(2)
+	if bytes.Equal(magic, []byte{0x1f, 0x8b}) {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("%s: bad gzip header: %w", path, err)
+		}
+		return &gzipFile{zr: zr, f: f, name: path}, nil
+	}
+	return &plainFile{Reader: br, f: f}, nil
+}
+
+type plainFile struct {
+	*bufio.Reader
+	f *os.File
+}
+
+func (p *plainFile) Close() error { return p.f.Close() }
+
+type gzipFile struct {
+	zr   *gzip.Reader
+	f    *os.File
+	name string
+}
+
+// Read decompresses; a truncated or corrupt stream becomes an error naming
+// the file.
+func (g *gzipFile) Read(p []byte) (int, error) {
+	n, err := g.zr.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("%s: corrupt or truncated gzip data: %w", g.name, err)
+	}
+	return n, err
+}
+
+func (g *gzipFile) Close() error {
+	g.zr.Close()
+	return g.f.Close()
+}
+
+// ParquetName is the name of the sessions file inside an ingest output
+// directory.
+const ParquetName = "sessions.parquet"
+
+// Load reads sessions into a compact Log. path may be
+//   - an ingest output directory (its sessions.parquet is read),
+//   - a sessions.parquet file (recognised by the Parquet magic "PAR1"), or
+//   - a Yandex relevance-prediction log, plain or gzip, read strictly with
+//     PyClick's semantics (see ReadYandex).
+func Load(path string) (*Log, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("sessions: %w", err)
+	}
+	if st.IsDir() {
+		p := filepath.Join(path, ParquetName)
+		if _, err := os.Stat(p); err != nil {
+			return nil, fmt.Errorf("sessions: %s is a directory without %s (not an ingest output directory)", path, ParquetName)
+		}
+		return loadParquet(p)
+	}
+	if isParquet(path) {
+		return loadParquet(path)
+	}
+	rc, err := Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("sessions: %w", err)
+	}
+	defer rc.Close()
+	log, _, err := ReadYandex(rc, path, true)
+	if err != nil {
+		return nil, fmt.Errorf("sessions: %w", err)
+	}
+	return log, nil
+}
+
+func isParquet(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var m [4]byte
+	if _, err := io.ReadFull(f, m[:]); err != nil {
+		return false
+	}
+	return string(m[:]) == "PAR1"
+}
+
+func loadParquet(path string) (*Log, error) {
+	log := &Log{}
+	err := ScanParquet(path, func(s *SERP) error {
+		if err := log.Add(s); err != nil {
+			return fmt.Errorf("sessions: %s: %w", path, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(log.Offsets) == 0 {
+		log.Offsets = []int64{0}
+	}
+	return log, nil
+}
