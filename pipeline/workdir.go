@@ -1,0 +1,434 @@
+package pipeline
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/lovbench/lovbench/internal/atomicfile"
+)
+
+// LockFileName is the name of the lock file in a work directory.
+const LockFileName = ".lovbench.lock"
+
+// stampName is the file, inside every committed stage directory, that
+// records the stage's fingerprint and what went into it.
+const stampName = ".stage.json"
+
+// ErrLocked is returned (wrapped) by OpenWorkdir when another run holds the
+// work directory's lock.
+var ErrLocked = errors.New("work directory is locked by another lovbench run")
+
+// Workdir is an open, locked work directory. Layout:
+//
+//	DIR/.lovbench.lock            flock(2) lock, holds the owner's pid
+//	DIR/stages/NAME.FP/           committed output of stage NAME with fingerprint FP
+//	DIR/stages/NAME -> NAME.FP    symbolic link to the current output
+//	DIR/stages/.tmp-NAME-*/       staging directory of a running (or killed) stage
+//	DIR/releases/TIMESTAMP/       a published dataset
+//	DIR/releases/latest -> TIMESTAMP
+//
+// A stage writes into its staging directory, which is renamed to NAME.FP when
+// the stage succeeds; the symbolic link is then swapped by renaming a new link
+// over it. Readers therefore see either the previous complete output or the
+// new complete output, never a partial one, whatever moment the process dies.
+type Workdir struct {
+	root string
+	lock *os.File
+	log  *slog.Logger
+}
+
+// OpenWorkdir creates dir if needed and takes its lock. The lock is an
+// flock(2) lock, released by the kernel when the process exits, so a killed
+// run never leaves a stale lock. When another process holds it, the error
+// wraps ErrLocked and names that process.
+func OpenWorkdir(dir string, log *slog.Logger) (*Workdir, error) {
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "stages"), 0o755); err != nil {
+		return nil, fmt.Errorf("work directory %s: %w", dir, err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "releases"), 0o755); err != nil {
+		return nil, fmt.Errorf("work directory %s: %w", dir, err)
+	}
+	lockPath := filepath.Join(dir, LockFileName)
+	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", lockPath, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		owner, _ := os.ReadFile(lockPath)
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			who := strings.TrimSpace(string(owner))
+			if who == "" {
+				who = "another process"
+			}
+			return nil, fmt.Errorf("%w: %s is held by %s; wait for that run to finish (the lock is released when it exits)", ErrLocked, lockPath, who)
+		}
+		return nil, fmt.Errorf("lock %s: %w", lockPath, err)
+	}
+	if err := f.Truncate(0); err == nil {
+		_, _ = f.WriteAt([]byte("pid "+strconv.Itoa(os.Getpid())+"\n"), 0)
+	}
+	w := &Workdir{root: dir, lock: f, log: log}
+	if err := w.cleanStale(); err != nil {
+		w.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// Root returns the work directory's path.
+func (w *Workdir) Root() string { return w.root }
+
+// Close releases the lock.
+func (w *Workdir) Close() error {
+	if w.lock == nil {
+		return nil
+	}
+	_ = w.lock.Truncate(0)
+	err := w.lock.Close() // closing the descriptor releases the flock
+	w.lock = nil
+	return err
+}
+
+// cleanStale removes staging directories left by killed runs. It runs while
+// holding the lock, so no live run owns them.
+func (w *Workdir) cleanStale() error {
+	for _, sub := range []string{"stages", "releases"} {
+		ents, err := os.ReadDir(filepath.Join(w.root, sub))
+		if err != nil {
+			return fmt.Errorf("work directory: %w", err)
+		}
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), ".tmp-") {
+				if err := os.RemoveAll(filepath.Join(w.root, sub, e.Name())); err != nil {
+					return fmt.Errorf("work directory: remove stale %s: %w", e.Name(), err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Stage is one step of the pipeline. Its output is a directory determined
+// by its fingerprint: the SHA-256 of its name, its parameters (as JSON), the
+// content of its input files and the fingerprints of the stages it depends
+// on. A stage must be deterministic: the same fingerprint must give the same
+// bytes (wall-clock timing fields excepted).
+type Stage struct {
+	// Name identifies the stage (a directory name, e.g. "ingest").
+	Name string
+	// Deps names earlier stages whose outputs the stage reads.
+	Deps []string
+	// Inputs are external input files by role (e.g. "log"); their content is
+	// hashed into the fingerprint, their path is not.
+	Inputs map[string]string
+	// Params are the stage's parameters; they are hashed as JSON.
+	Params any
+	// Run produces the stage's output in env.Dir.
+	Run func(ctx context.Context, env *StageEnv) error
+}
+
+// StageEnv is what a running stage gets.
+type StageEnv struct {
+	// Dir is the (empty) staging directory to write the output into.
+	Dir string
+	// Deps maps each dependency's name to its committed output directory.
+	Deps map[string]string
+	// Log is the run's logger.
+	Log *slog.Logger
+}
+
+// Dep returns the path of file name in the output of dependency stage.
+func (e *StageEnv) Dep(stage, name string) string {
+	return filepath.Join(e.Deps[stage], name)
+}
+
+// Stamp is the content of .stage.json in a committed stage directory.
+type Stamp struct {
+	Stage       string            `json:"stage"`
+	Fingerprint string            `json:"fingerprint"`
+	Params      json.RawMessage   `json:"params"`
+	Inputs      map[string]string `json:"inputs_sha256,omitempty"`
+	Deps        map[string]string `json:"deps_fingerprint,omitempty"`
+	Files       map[string]string `json:"files_sha256"`
+}
+
+// StageResult reports what happened to one stage in a run.
+type StageResult struct {
+	Name        string  `json:"name"`
+	Fingerprint string  `json:"fingerprint"`
+	Skipped     bool    `json:"skipped"`
+	Dir         string  `json:"dir"`
+	Seconds     float64 `json:"wall_seconds"`
+}
+
+// StageDir returns the committed output directory of a stage (through its
+// symbolic link), or "" when the stage has never completed.
+func (w *Workdir) StageDir(name string) string {
+	p := filepath.Join(w.root, "stages", name)
+	if _, err := os.Stat(filepath.Join(p, stampName)); err != nil {
+		return ""
+	}
+	return p
+}
+
+// RunStages runs the stages in order. A stage whose fingerprint matches a
+// committed output is skipped unless its name is in force (or force holds
+// "all"); a forced stage's dependants are rerun only if its output changes
+// their fingerprints, which, for deterministic stages, it does not.
+func (w *Workdir) RunStages(ctx context.Context, stages []Stage, force map[string]bool) ([]StageResult, error) {
+	fps := map[string]string{}
+	dirs := map[string]string{}
+	var results []StageResult
+	for _, st := range stages {
+		if err := ctx.Err(); err != nil {
+			return results, err
+		}
+		stamp, err := fingerprint(st, fps)
+		if err != nil {
+			return results, fmt.Errorf("stage %s: %w", st.Name, err)
+		}
+		short := stamp.Fingerprint[:16]
+		link := filepath.Join(w.root, "stages", st.Name)
+		res := StageResult{Name: st.Name, Fingerprint: stamp.Fingerprint}
+		start := time.Now()
+		target, _ := os.Readlink(link)
+		if !force[st.Name] && !force["all"] && target != "" && stampMatches(filepath.Join(w.root, "stages", target), stamp.Fingerprint) {
+			res.Skipped = true
+			w.log.Info("stage unchanged, skipped", "stage", st.Name, "fingerprint", short)
+		} else {
+			w.log.Info("stage running", "stage", st.Name, "fingerprint", short)
+			target, err = w.runOne(ctx, st, stamp, dirs)
+			if err != nil {
+				return results, fmt.Errorf("stage %s: %w", st.Name, err)
+			}
+			if err := swapLink(link, target); err != nil {
+				return results, fmt.Errorf("stage %s: %w", st.Name, err)
+			}
+		}
+		if err := w.removeOld(st.Name, target); err != nil {
+			return results, err
+		}
+		final := filepath.Join(w.root, "stages", target)
+		res.Dir = final
+		res.Seconds = time.Since(start).Seconds()
+		fps[st.Name] = stamp.Fingerprint
+		dirs[st.Name] = final
+		results = append(results, res)
+	}
+	return results, nil
+}
+
+// runOne runs a stage into a staging directory and renames it to its
+// committed name, which it returns (relative to DIR/stages).
+func (w *Workdir) runOne(ctx context.Context, st Stage, stamp *Stamp, dirs map[string]string) (string, error) {
+	stagesDir := filepath.Join(w.root, "stages")
+	tmp, err := os.MkdirTemp(stagesDir, ".tmp-"+st.Name+"-")
+	if err != nil {
+		return "", err
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			os.RemoveAll(tmp)
+		}
+	}()
+	name := st.Name + "." + stamp.Fingerprint[:16] + "-" + strings.TrimPrefix(filepath.Base(tmp), ".tmp-"+st.Name+"-")
+	env := &StageEnv{Dir: tmp, Deps: map[string]string{}, Log: w.log.With("stage", st.Name)}
+	for _, d := range st.Deps {
+		env.Deps[d] = dirs[d]
+	}
+	if err := st.Run(ctx, env); err != nil {
+		return "", err
+	}
+	files, err := hashTree(tmp)
+	if err != nil {
+		return "", err
+	}
+	stamp.Files = files
+	b, err := json.MarshalIndent(stamp, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	if err := atomicfile.WriteBytes(filepath.Join(tmp, stampName), append(b, '\n')); err != nil {
+		return "", err
+	}
+	if err := syncTree(tmp); err != nil {
+		return "", err
+	}
+	if err := os.Rename(tmp, filepath.Join(stagesDir, name)); err != nil {
+		return "", err
+	}
+	committed = true
+	return name, syncDir(stagesDir)
+}
+
+// removeOld deletes the stage's outputs other than keep.
+func (w *Workdir) removeOld(name, keep string) error {
+	ents, err := os.ReadDir(filepath.Join(w.root, "stages"))
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		n := e.Name()
+		if n != keep && strings.HasPrefix(n, name+".") && e.IsDir() {
+			if err := os.RemoveAll(filepath.Join(w.root, "stages", n)); err != nil {
+				return fmt.Errorf("remove old output %s: %w", n, err)
+			}
+		}
+	}
+	return nil
+}
+
+// fingerprint computes a stage's stamp (without its file list).
+func fingerprint(st Stage, fps map[string]string) (*Stamp, error) {
+	params, err := json.Marshal(st.Params)
+	if err != nil {
+		return nil, fmt.Errorf("parameters: %w", err)
+	}
+	stamp := &Stamp{Stage: st.Name, Params: params, Inputs: map[string]string{}, Deps: map[string]string{}}
+	for role, path := range st.Inputs {
+		sum, err := hashFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("input %s: %w", role, err)
+		}
+		stamp.Inputs[role] = sum
+	}
+	for _, d := range st.Deps {
+		fp, ok := fps[d]
+		if !ok {
+			return nil, fmt.Errorf("depends on stage %q, which does not run before it", d)
+		}
+		stamp.Deps[d] = fp
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "lovbench-stage-v1\x00%s\x00%s\x00", st.Name, params)
+	for _, k := range sortedKeys(stamp.Inputs) {
+		fmt.Fprintf(h, "in\x00%s\x00%s\x00", k, stamp.Inputs[k])
+	}
+	for _, k := range sortedKeys(stamp.Deps) {
+		fmt.Fprintf(h, "dep\x00%s\x00%s\x00", k, stamp.Deps[k])
+	}
+	stamp.Fingerprint = hex.EncodeToString(h.Sum(nil))
+	return stamp, nil
+}
+
+func stampMatches(dir, fp string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, stampName))
+	if err != nil {
+		return false
+	}
+	var s Stamp
+	if json.Unmarshal(b, &s) != nil {
+		return false
+	}
+	return s.Fingerprint == fp
+}
+
+func sortedKeys(m map[string]string) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// hashFile returns the hex SHA-256 of a file's content.
+func hashFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// hashTree returns the SHA-256 of every regular file under dir, by slash
+// path relative to dir.
+func hashTree(dir string) (map[string]string, error) {
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		if rel == stampName {
+			return nil
+		}
+		sum, err := hashFile(p)
+		if err != nil {
+			return err
+		}
+		out[filepath.ToSlash(rel)] = sum
+		return nil
+	})
+	return out, err
+}
+
+// syncTree fsyncs every file and directory under dir, so that a rename of
+// dir publishes durable content.
+func syncTree(dir string) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		_ = f.Sync()
+		return f.Close()
+	})
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	_ = d.Sync()
+	return d.Close()
+}
+
+// swapLink points the symbolic link at path to target, atomically: a new
+// link is created under a temporary name and renamed over the old one.
+func swapLink(path, target string) error {
+	if cur, err := os.Readlink(path); err == nil && cur == target {
+		return nil
+	}
+	tmp := filepath.Join(filepath.Dir(path), ".tmp-link-"+filepath.Base(path)+"-"+strconv.Itoa(os.Getpid()))
+	_ = os.Remove(tmp)
+	if err := os.Symlink(target, tmp); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}

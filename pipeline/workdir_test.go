@@ -1,0 +1,213 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func writeStage(name string, deps []string, params any, body func(env *StageEnv) (string, error), runs *int) Stage {
+	return Stage{Name: name, Deps: deps, Params: params, Run: func(ctx context.Context, env *StageEnv) error {
+		*runs++
+		s, err := body(env)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(env.Dir, "out.txt"), []byte(s), 0o644)
+	}}
+}
+
+func TestRunStagesSkipsUnchanged(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(t.TempDir(), "input.txt")
+	os.WriteFile(in, []byte("hello"), 0o644)
+	var runsA, runsB int
+	mk := func(param int) []Stage {
+		a := writeStage("a", nil, map[string]int{"p": param}, func(env *StageEnv) (string, error) {
+			b, err := os.ReadFile(in)
+			return strings.ToUpper(string(b)), err
+		}, &runsA)
+		a.Inputs = map[string]string{"in": in}
+		b := writeStage("b", []string{"a"}, nil, func(env *StageEnv) (string, error) {
+			b, err := os.ReadFile(env.Dep("a", "out.txt"))
+			return string(b) + "!", err
+		}, &runsB)
+		return []Stage{a, b}
+	}
+	run := func(param int, force map[string]bool) []StageResult {
+		t.Helper()
+		w, err := OpenWorkdir(dir, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		res, err := w.RunStages(context.Background(), mk(param), force)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	run(1, nil)
+	if runsA != 1 || runsB != 1 {
+		t.Fatalf("first run: runs %d %d", runsA, runsB)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "stages", "b", "out.txt"))
+	if string(got) != "HELLO!" {
+		t.Fatalf("stages/b/out.txt = %q", got)
+	}
+	res := run(1, nil)
+	if runsA != 1 || runsB != 1 || !res[0].Skipped || !res[1].Skipped {
+		t.Fatalf("unchanged rerun ran stages: %d %d %+v", runsA, runsB, res)
+	}
+	run(1, map[string]bool{"b": true})
+	if runsA != 1 || runsB != 2 {
+		t.Fatalf("--force b: runs %d %d", runsA, runsB)
+	}
+	run(2, nil) // parameter change reruns a, and b because a's fingerprint changed
+	if runsA != 2 || runsB != 3 {
+		t.Fatalf("parameter change: runs %d %d", runsA, runsB)
+	}
+	os.WriteFile(in, []byte("bye"), 0o644) // input content change
+	run(2, nil)
+	if runsA != 3 || runsB != 4 {
+		t.Fatalf("input change: runs %d %d", runsA, runsB)
+	}
+	got, _ = os.ReadFile(filepath.Join(dir, "stages", "b", "out.txt"))
+	if string(got) != "BYE!" {
+		t.Fatalf("stages/b/out.txt = %q", got)
+	}
+	// Old outputs are garbage-collected: one directory per stage plus links.
+	ents, _ := os.ReadDir(filepath.Join(dir, "stages"))
+	if len(ents) != 4 {
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		t.Fatalf("stages/ holds %v, want a, b and one output each", names)
+	}
+}
+
+func TestFailedStageLeavesNoOutput(t *testing.T) {
+	dir := t.TempDir()
+	w, err := OpenWorkdir(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	var runs int
+	st := writeStage("bad", nil, nil, func(env *StageEnv) (string, error) {
+		os.WriteFile(filepath.Join(env.Dir, "partial.txt"), []byte("half"), 0o644)
+		return "", errors.New("boom")
+	}, &runs)
+	if _, err := w.RunStages(context.Background(), []Stage{st}, nil); err == nil || !strings.Contains(err.Error(), "stage bad: boom") {
+		t.Fatalf("err = %v", err)
+	}
+	ents, _ := os.ReadDir(filepath.Join(dir, "stages"))
+	if len(ents) != 0 {
+		t.Fatalf("failed stage left %d entries in stages/", len(ents))
+	}
+}
+
+func TestLockRefusesSecondRun(t *testing.T) {
+	dir := t.TempDir()
+	w, err := OpenWorkdir(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = OpenWorkdir(dir, nil)
+	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "pid ") {
+		t.Fatalf("second open: %v", err)
+	}
+	w.Close()
+	w2, err := OpenWorkdir(dir, nil)
+	if err != nil {
+		t.Fatalf("open after close: %v", err)
+	}
+	w2.Close()
+}
+
+func TestStaleStagingRemoved(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "stages", ".tmp-x-123"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "releases", ".tmp-release-9"), 0o755)
+	w, err := OpenWorkdir(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	for _, p := range []string{"stages/.tmp-x-123", "releases/.tmp-release-9"} {
+		if _, err := os.Stat(filepath.Join(dir, p)); !os.IsNotExist(err) {
+			t.Errorf("%s survived", p)
+		}
+	}
+}
+
+func TestPublishAndDiff(t *testing.T) {
+	dir := t.TempDir()
+	w, err := OpenWorkdir(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	src := t.TempDir()
+	gt := filepath.Join(src, "ground_truth.csv")
+	os.WriteFile(gt, []byte("query,term,label\nperson,foaf:Person,4\nperson,schema:Person,2\nname,foaf:name,3\n"), 0o644)
+	t0 := time.Date(2026, 11, 1, 3, 0, 0, 0, time.UTC)
+	n1, pub, err := w.Publish([]ReleaseItem{{Src: gt, Dst: "ground_truth.csv"}}, map[string]string{"s": "1"}, t0)
+	if err != nil || !pub || n1 != "20261101T030000Z" {
+		t.Fatalf("publish: %v %v %q", err, pub, n1)
+	}
+	if l, _ := os.Readlink(filepath.Join(dir, "releases", "latest")); l != n1 {
+		t.Fatalf("latest -> %q", l)
+	}
+	// Same stages again: no new release.
+	n, pub, err := w.Publish([]ReleaseItem{{Src: gt, Dst: "ground_truth.csv"}}, map[string]string{"s": "1"}, t0.Add(time.Hour))
+	if err != nil || pub || n != n1 {
+		t.Fatalf("unchanged publish: %v %v %q", err, pub, n)
+	}
+	gt2 := filepath.Join(src, "gt2.csv")
+	os.WriteFile(gt2, []byte("\ufeffquery,term,label\r\nperson,foaf:Person,3\r\nname,foaf:name,3\r\nage,foaf:age,1\r\n"), 0o644)
+	n2, pub, err := w.Publish([]ReleaseItem{{Src: gt2, Dst: "ground_truth.csv"}}, map[string]string{"s": "2"}, t0.Add(time.Hour))
+	if err != nil || !pub || n2 != "20261101T040000Z" {
+		t.Fatalf("second publish: %v %v %q", err, pub, n2)
+	}
+	rels, _ := Releases(dir)
+	if len(rels) != 2 {
+		t.Fatalf("releases: %v", rels)
+	}
+	d, err := Diff(filepath.Join(dir, "releases", n1), filepath.Join(dir, "releases", "latest"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(d.QueriesAdded, ",") != "age" || len(d.QueriesRemoved) != 0 {
+		t.Errorf("queries added %v removed %v", d.QueriesAdded, d.QueriesRemoved)
+	}
+	if d.Added != 1 || d.Removed != 1 || d.Changed != 1 {
+		t.Errorf("added %d removed %d changed %d: %+v", d.Added, d.Removed, d.Changed, d.Labels)
+	}
+	c := d.Labels[1] // sorted: age/foaf:age, person/foaf:Person, person/schema:Person
+	if c.Kind != "changed" || *c.Old != 4 || *c.New != 3 {
+		t.Errorf("change %+v", c)
+	}
+}
+
+func TestDiffBadInput(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.csv")
+	os.WriteFile(good, []byte("query,term,label\nq,t,1\n"), 0o644)
+	for name, body := range map[string]string{
+		"header": "q,t,l\nq,t,1\n",
+		"label":  "query,term,label\nq,t,x\n",
+		"dup":    "query,term,label\nq,t,1\nq,t,2\n",
+	} {
+		p := filepath.Join(dir, name+".csv")
+		os.WriteFile(p, []byte(body), 0o644)
+		if _, err := Diff(good, p); err == nil || !strings.Contains(err.Error(), p) {
+			t.Errorf("%s: err = %v, want one naming the file", name, err)
+		}
+	}
+}
