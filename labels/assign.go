@@ -1,0 +1,243 @@
+package labels
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/lovbench/lovbench/sessions"
+)
+
+// SERPChoice says which SERP of a query is its "first SERP" when the log
+// shows the query several times with different result lists (the LOV index
+// changes over time, so one query may have been answered differently).
+type SERPChoice string
+
+const (
+	// MostFrequent picks the result list (its first SERPSize results) that
+	// the log shows most often for the query; ties go to the list shown
+	// first. This is the default: it is the page most users saw, and the
+	// one the click model's estimates rest on.
+	MostFrequent SERPChoice = "most-frequent"
+	// Earliest picks the first full SERP of the query in log order.
+	Earliest SERPChoice = "first"
+)
+
+// ParseSERPChoice parses "most-frequent" or "first".
+func ParseSERPChoice(s string) (SERPChoice, error) {
+	switch SERPChoice(s) {
+	case MostFrequent, Earliest:
+		return SERPChoice(s), nil
+	}
+	return "", fmt.Errorf("first-SERP choice %q: want %q or %q", s, MostFrequent, Earliest)
+}
+
+// Options configure Assign.
+type Options struct {
+	Thresholds Thresholds // zero value means DefaultThresholds
+	SERPSize   int        // results of a full first page; 0 means 10 (terms; LOV vocabulary search has 15)
+	Choice     SERPChoice // "" means MostFrequent
+}
+
+// Label is one labelled (query, term) pair of a query's first SERP.
+type Label struct {
+	Query string
+	Term  string  // result ID as in the log (LOV: prefixed name)
+	Rank  int     // 1-based rank on the first SERP
+	Label int     // graded label, -2 or 0..4
+	P     float64 // satisfaction probability the label comes from
+}
+
+// Report says what Assign did, with every skipped record counted.
+type Report struct {
+	Thresholds      string    `json:"thresholds"`
+	FirstSERP       string    `json:"first_serp"`
+	SERPSize        int       `json:"serp_size"`
+	RelevanceRows   int       `json:"relevance_rows"`
+	LogQueries      int       `json:"log_queries"`
+	LabelledQueries int       `json:"labelled_queries"`
+	Labels          int       `json:"labels"`
+	RowSkips        Skips     `json:"row_skips"`   // relevance rows without a label, per reason
+	QuerySkips      Skips     `json:"query_skips"` // log queries left out, per reason
+	Distribution    []DistRow `json:"distribution"`
+}
+
+// Assign labels the first SERP of every query of log from the relevance
+// predictions rel (SPEC.md section 4). A query is kept only if every result
+// of its first full SERP (opts.SERPSize results) has a relevance; its labels
+// come out in rank order, queries in sorted order. Relevance rows whose
+// query is not in the log, or whose doc is not on the query's first SERP,
+// are counted in Report.RowSkips (name is the relevance file for the
+// report); queries that are left out are counted in Report.QuerySkips.
+func Assign(ctx context.Context, log *sessions.Log, rel []Relevance, name string, opts Options) ([]Label, Report, error) {
+	if opts.Thresholds == (Thresholds{}) {
+		opts.Thresholds = DefaultThresholds()
+	}
+	if opts.SERPSize <= 0 {
+		opts.SERPSize = 10
+	}
+	if opts.Choice == "" {
+		opts.Choice = MostFrequent
+	}
+	rep := Report{Thresholds: opts.Thresholds.String(), FirstSERP: string(opts.Choice), SERPSize: opts.SERPSize, RelevanceRows: len(rel)}
+
+	first, err := firstSERPs(ctx, log, opts)
+	if err != nil {
+		return nil, rep, err
+	}
+	rep.LogQueries = log.Queries.Len()
+
+	// Relevance per query ID and doc name.
+	type docRel struct {
+		p    float64
+		line int
+		used bool
+	}
+	byQuery := make(map[int32]map[string]*docRel)
+	for _, r := range rel {
+		qid, ok := log.Queries.Lookup(r.Query)
+		if !ok {
+			rep.RowSkips.Add(Problem{File: name, Line: r.Line, Field: "query", Reason: ReasonUnknownQuery, Detail: fmt.Sprintf("query %q is not in the sessions", r.Query)})
+			continue
+		}
+		m := byQuery[qid]
+		if m == nil {
+			m = map[string]*docRel{}
+			byQuery[qid] = m
+		}
+		m[r.Doc] = &docRel{p: r.P, line: r.Line}
+	}
+
+	qids := make([]int32, 0, log.Queries.Len())
+	for q := range log.Queries.Len() {
+		qids = append(qids, int32(q))
+	}
+	sort.Slice(qids, func(i, j int) bool { return log.Queries.Names[qids[i]] < log.Queries.Names[qids[j]] })
+
+	var out []Label
+	for _, q := range qids {
+		if err := ctx.Err(); err != nil {
+			return nil, rep, err
+		}
+		qname := log.Queries.Names[q]
+		m := byQuery[q]
+		serp, ok := first[q]
+		kept := false
+		switch {
+		case !ok:
+			rep.QuerySkips.Add(Problem{Reason: ReasonShortSERP, Detail: fmt.Sprintf("query %q: no SERP with %d results", qname, opts.SERPSize)})
+		case m == nil:
+			rep.QuerySkips.Add(Problem{Reason: "no_relevance", Detail: fmt.Sprintf("query %q has no relevance row", qname)})
+		default:
+			missing := ""
+			for _, d := range serp {
+				if m[log.Docs.Names[d]] == nil {
+					missing = log.Docs.Names[d]
+					break
+				}
+			}
+			if missing != "" {
+				rep.QuerySkips.Add(Problem{Reason: ReasonIncompleteSERP, Detail: fmt.Sprintf("query %q: %q on its first SERP has no relevance", qname, missing)})
+				break
+			}
+			for i, d := range serp {
+				dr := m[log.Docs.Names[d]]
+				if dr.used {
+					rep.RowSkips.Add(Problem{File: name, Line: dr.line, Reason: ReasonDuplicateOnSERP, Detail: fmt.Sprintf("query %q shows %q again at rank %d", qname, log.Docs.Names[d], i+1)})
+					continue
+				}
+				dr.used = true
+				out = append(out, Label{Query: qname, Term: log.Docs.Names[d], Rank: i + 1, Label: opts.Thresholds.Label(dr.p), P: dr.p})
+			}
+			rep.LabelledQueries++
+			kept = true
+		}
+		// Rows of this query that got no label, in file order.
+		type unused struct {
+			doc  string
+			line int
+		}
+		var rest []unused
+		for doc, dr := range m {
+			if !dr.used {
+				rest = append(rest, unused{doc, dr.line})
+			}
+		}
+		sort.Slice(rest, func(i, j int) bool { return rest[i].line < rest[j].line })
+		reason, why := ReasonNotOnFirstSERP, "not on the query's first SERP"
+		if !kept {
+			reason, why = ReasonQueryDropped, "its query was left out (see query_skips)"
+		}
+		for _, u := range rest {
+			rep.RowSkips.Add(Problem{File: name, Line: u.line, Reason: reason, Detail: fmt.Sprintf("(%s, %s): %s", qname, u.doc, why)})
+		}
+	}
+	rep.Labels = len(out)
+	ls := make([]int, len(out))
+	for i, l := range out {
+		ls[i] = l.Label
+	}
+	rep.Distribution = Distribution(ls)
+	return out, rep, nil
+}
+
+// firstSERPs returns, per query ID, the first SERPSize doc IDs of its first
+// SERP (SERPChoice), considering only SERPs with at least SERPSize results.
+func firstSERPs(ctx context.Context, log *sessions.Log, opts Options) (map[int32][]int32, error) {
+	type cand struct {
+		docs  []int32
+		count int
+		first int
+	}
+	best := make(map[int32][]int32)
+	perQuery := make(map[int32]map[string]*cand)
+	var key strings.Builder
+	for i := range log.Len() {
+		if i%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		docs := log.SERPDocs(i)
+		if len(docs) < opts.SERPSize {
+			continue
+		}
+		docs = docs[:opts.SERPSize]
+		q := log.Query[i]
+		if opts.Choice == Earliest {
+			if _, ok := best[q]; !ok {
+				best[q] = docs
+			}
+			continue
+		}
+		key.Reset()
+		for _, d := range docs {
+			fmt.Fprintf(&key, "%d,", d)
+		}
+		m := perQuery[q]
+		if m == nil {
+			m = map[string]*cand{}
+			perQuery[q] = m
+		}
+		c := m[key.String()]
+		if c == nil {
+			c = &cand{docs: docs, first: i}
+			m[key.String()] = c
+		}
+		c.count++
+	}
+	if opts.Choice == Earliest {
+		return best, nil
+	}
+	for q, m := range perQuery {
+		var b *cand
+		for _, c := range m {
+			if b == nil || c.count > b.count || (c.count == b.count && c.first < b.first) {
+				b = c
+			}
+		}
+		best[q] = b.docs
+	}
+	return best, nil
+}

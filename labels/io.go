@@ -1,0 +1,86 @@
+package labels
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// LabelsHeader is the header of the labels file `lovbench label` writes.
+const LabelsHeader = "query,term,label,probability"
+
+// WriteLabels writes labels as CSV `query,term,label,probability`, one row
+// per label in the given order; probabilities are printed in the shortest
+// form that reads back exactly (strconv 'g', -1).
+func WriteLabels(w io.Writer, ls []Label) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(strings.Split(LabelsHeader, ",")); err != nil {
+		return err
+	}
+	for _, l := range ls {
+		if err := cw.Write([]string{l.Query, l.Term, strconv.Itoa(l.Label), strconv.FormatFloat(l.P, 'g', -1, 64)}); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// ReadLabels reads a labels file written by WriteLabels (a BOM and CR or CRLF
+// endings are accepted). Rank is the 1-based position of the row among the
+// rows of its query, in file order. Any bad row is an error naming the file,
+// line and field, since this file is produced by `lovbench label`.
+func ReadLabels(r io.Reader, name string) ([]Label, error) {
+	cr := csv.NewReader(NewTextReader(r))
+	cr.FieldsPerRecord = -1
+	h, err := cr.Read()
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s:1: empty file, want header %s", name, LabelsHeader)
+		}
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if strings.Join(h, ",") != LabelsHeader {
+		return nil, fmt.Errorf("%s:1: header %q, want %q", name, strings.Join(h, ","), LabelsHeader)
+	}
+	var out []Label
+	rank := map[string]int{}
+	type key struct{ q, t string }
+	seen := map[key]int{}
+	for {
+		f, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		line, _ := cr.FieldPos(0)
+		if len(f) != 4 {
+			return nil, fmt.Errorf("%s:%d: %d fields, want 4 (query,term,label,probability)", name, line, len(f))
+		}
+		if f[0] == "" || f[1] == "" {
+			return nil, fmt.Errorf("%s:%d: field query or term: empty", name, line)
+		}
+		l, err := strconv.Atoi(f[2])
+		if err != nil || (l != Junk && (l < 0 || l > 4)) {
+			return nil, fmt.Errorf("%s:%d: field label: %q is not -2 or 0..4", name, line, f[2])
+		}
+		p, err := strconv.ParseFloat(f[3], 64)
+		if err != nil || math.IsNaN(p) || p < 0 || p > 1 {
+			return nil, fmt.Errorf("%s:%d: field probability: %q is not a probability in [0,1]", name, line, f[3])
+		}
+		k := key{f[0], f[1]}
+		if prev, ok := seen[k]; ok {
+			return nil, fmt.Errorf("%s:%d: (%s, %s) repeats line %d", name, line, f[0], f[1], prev)
+		}
+		seen[k] = line
+		rank[f[0]]++
+		out = append(out, Label{Query: f[0], Term: f[1], Rank: rank[f[0]], Label: l, P: p})
+	}
+	return out, nil
+}

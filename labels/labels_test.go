@@ -1,0 +1,367 @@
+package labels
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/lovbench/lovbench/internal/shareddata"
+	"github.com/lovbench/lovbench/sessions"
+)
+
+// SPEC.md section 4: p < 0.2 -> -2; [0.2, 0.45) -> 0; [0.45, 0.5) -> 1;
+// [0.5, 0.6) -> 2; [0.6, 0.7) -> 3; >= 0.7 -> 4. Each threshold exactly and
+// the float just below it.
+func TestLabelBoundaries(t *testing.T) {
+	th := DefaultThresholds()
+	below := func(v float64) float64 { return math.Nextafter(v, 0) }
+	cases := []struct {
+		p    float64
+		want int
+	}{
+		{0, -2}, {below(0.2), -2}, {0.2, 0},
+		{below(0.45), 0}, {0.45, 1},
+		{below(0.5), 1}, {0.5, 2},
+		{below(0.6), 2}, {0.6, 3},
+		{below(0.7), 3}, {0.7, 4},
+		{1, 4},
+	}
+	for _, c := range cases {
+		if got := th.Label(c.p); got != c.want {
+			t.Errorf("Label(%v) = %d, want %d", c.p, got, c.want)
+		}
+	}
+}
+
+func TestParseThresholds(t *testing.T) {
+	th, err := ParseThresholds("0.2, 0.45,0.5,0.6,0.7")
+	if err != nil || th != DefaultThresholds() {
+		t.Fatalf("ParseThresholds = %v, %v", th, err)
+	}
+	if th.String() != "0.2,0.45,0.5,0.6,0.7" {
+		t.Errorf("String = %q", th.String())
+	}
+	for _, bad := range []string{"0.2,0.45,0.5,0.6", "0.2,0.45,0.45,0.6,0.7", "0.2,0.45,0.5,0.6,1.5", "0.2,x,0.5,0.6,0.7", "NaN,0.45,0.5,0.6,0.7"} {
+		if _, err := ParseThresholds(bad); err == nil {
+			t.Errorf("ParseThresholds(%q): no error", bad)
+		}
+	}
+	// Custom thresholds move the boundaries.
+	th, _ = ParseThresholds("0.1,0.2,0.3,0.4,0.5")
+	if th.Label(0.1) != 0 || th.Label(0.35) != 2 || th.Label(0.5) != 4 {
+		t.Errorf("custom thresholds: %d %d %d", th.Label(0.1), th.Label(0.35), th.Label(0.5))
+	}
+}
+
+func TestTextReader(t *testing.T) {
+	in := "\xEF\xBB\xBFa,1\rb,2\r\nc,3\n\rd,4"
+	b, err := io.ReadAll(NewTextReader(strings.NewReader(in)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// "\n\r" is two line endings (LF, then a lone CR): an empty line.
+	if want := "a,1\nb,2\nc,3\n\nd,4"; string(b) != want {
+		t.Errorf("got %q, want %q", b, want)
+	}
+}
+
+func TestReadRelevanceBadInput(t *testing.T) {
+	in := "\xEF\xBB\xBFquery\tdoc\trelevance\r" +
+		"q1\td1\t0.5\r" + // 2 ok
+		"q1\td2\tNA\r" + // 3 not a number (PyClick's CM file)
+		"q1\td3\tNaN\r" + // 4 NaN
+		"q1\td4\t1.5\r" + // 5 out of range
+		"q1\td5\t-0.1\r" + // 6 out of range
+		"q1\td1\t0.5\r" + // 7 duplicate
+		"q1\td1\t0.7\r" + // 8 conflicting
+		"q1\td6\r" + // 9 malformed
+		"\td7\t0.1\r" + // 10 empty query
+		"q2\td1\t1\r" // 11 ok
+	rel, skips, err := ReadRelevance(strings.NewReader(in), "rel.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rel) != 2 || rel[0].P != 0.5 || rel[0].Line != 2 || rel[1].Query != "q2" || rel[1].Line != 11 {
+		t.Fatalf("rows = %+v", rel)
+	}
+	want := map[string]int{ReasonNotANumber: 2, ReasonOutOfRange: 2, ReasonDuplicate: 1, ReasonConflict: 1, ReasonMalformed: 1, ReasonEmptyField: 1}
+	for k, v := range want {
+		if skips.Counts[k] != v {
+			t.Errorf("%s = %d, want %d (all %v)", k, skips.Counts[k], v, skips.Counts)
+		}
+	}
+	if skips.Total() != 8 {
+		t.Errorf("total skips %d, want 8", skips.Total())
+	}
+	var conflict Problem
+	for _, p := range skips.Examples {
+		if p.Reason == ReasonConflict {
+			conflict = p
+		}
+	}
+	if conflict.Line != 8 || !strings.Contains(conflict.String(), "rel.tsv:8") || !strings.Contains(conflict.Detail, "line 2") {
+		t.Errorf("conflict example %v", conflict)
+	}
+	if _, _, err := ReadRelevance(strings.NewReader("q\td\tr\n"), "x.tsv"); err == nil || !strings.Contains(err.Error(), "x.tsv:1") {
+		t.Errorf("bad header: %v", err)
+	}
+	if _, _, err := ReadRelevance(strings.NewReader(""), "x.tsv"); err == nil {
+		t.Error("empty file: no error")
+	}
+}
+
+func addSERP(t *testing.T, l *sessions.Log, sess, q string, docs ...string) {
+	t.Helper()
+	if err := l.Add(&sessions.SERP{SessionID: sess, Query: q, Region: "0", Results: docs}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAssignFirstSERP(t *testing.T) {
+	l := &sessions.Log{}
+	// q1: shown as [a b c] twice and [b a c] once (first): most-frequent is
+	// [a b c], first is [b a c].
+	addSERP(t, l, "s1", "q1", "b", "a", "c")
+	addSERP(t, l, "s2", "q1", "a", "b", "c")
+	addSERP(t, l, "s3", "q1", "a", "b", "c", "z") // longer SERP: first 3 count
+	// q2: full SERP but d3 has no relevance: left out.
+	addSERP(t, l, "s4", "q2", "d1", "d2", "d3")
+	// q3: only a short SERP.
+	addSERP(t, l, "s5", "q3", "x")
+	rel := []Relevance{
+		{"q1", "a", 0.7, 2}, {"q1", "b", 0.45, 3}, {"q1", "c", 0.1999, 4}, {"q1", "z", 0.9, 5},
+		{"q2", "d1", 0.5, 6}, {"q2", "d2", 0.5, 7},
+		{"q9", "a", 0.5, 8},
+	}
+	ls, rep, err := Assign(context.Background(), l, rel, "rel.tsv", Options{SERPSize: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Label{{"q1", "a", 1, 4, 0.7}, {"q1", "b", 2, 1, 0.45}, {"q1", "c", 3, -2, 0.1999}}
+	if len(ls) != len(want) {
+		t.Fatalf("labels %+v", ls)
+	}
+	for i := range want {
+		if ls[i] != want[i] {
+			t.Errorf("label %d = %+v, want %+v", i, ls[i], want[i])
+		}
+	}
+	if rep.LabelledQueries != 1 || rep.LogQueries != 3 {
+		t.Errorf("report %+v", rep)
+	}
+	// Every relevance row is either labelled or counted: 7 = 3 + 4.
+	if rep.Labels+rep.RowSkips.Total() != len(rel) {
+		t.Errorf("labels %d + skipped %d != rows %d (%v)", rep.Labels, rep.RowSkips.Total(), len(rel), rep.RowSkips.Counts)
+	}
+	if rep.RowSkips.Counts[ReasonUnknownQuery] != 1 || rep.RowSkips.Counts[ReasonNotOnFirstSERP] != 1 || rep.RowSkips.Counts[ReasonQueryDropped] != 2 {
+		t.Errorf("row skips %v", rep.RowSkips.Counts)
+	}
+	if rep.QuerySkips.Counts[ReasonIncompleteSERP] != 1 || rep.QuerySkips.Counts[ReasonShortSERP] != 1 {
+		t.Errorf("query skips %v", rep.QuerySkips.Counts)
+	}
+
+	ls, _, err = Assign(context.Background(), l, rel, "rel.tsv", Options{SERPSize: 3, Choice: Earliest})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ls) != 3 || ls[0].Term != "b" || ls[1].Term != "a" {
+		t.Errorf("first SERP: %+v", ls)
+	}
+}
+
+func TestLabelsRoundTrip(t *testing.T) {
+	in := []Label{{"q,1", "foaf:Person", 1, 4, 0.75}, {"q,1", "x", 2, -2, 0.1}, {"q2", "y", 1, 0, 1.0 / 3}}
+	var b bytes.Buffer
+	if err := WriteLabels(&b, in); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(b.String(), "query,term,label,probability\n\"q,1\",foaf:Person,4,0.75\n") {
+		t.Errorf("output %q", b.String())
+	}
+	out, err := ReadLabels(&b, "labels.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range in {
+		if out[i] != in[i] {
+			t.Errorf("row %d = %+v, want %+v", i, out[i], in[i])
+		}
+	}
+	_, err = ReadLabels(strings.NewReader("query,term,label,probability\nq,t,5,0.5\n"), "labels.csv")
+	if err == nil || !strings.Contains(err.Error(), "labels.csv:2: field label") {
+		t.Errorf("bad label: %v", err)
+	}
+}
+
+func near(a *float64, want float64) bool { return a != nil && math.Abs(*a-want) < 1e-12 }
+
+func TestCorrelations(t *testing.T) {
+	// x = (0.9, 0.5, 0.5, 0.1), y = (3, 2, 1, 0).
+	// Mid-ranks: rx = (4, 2.5, 2.5, 1), ry = (4, 3, 2, 1); deviations from
+	// 2.5: (1.5, 0, 0, -1.5) and (1.5, .5, -.5, -1.5); Sxy = 4.5, Sxx = 4.5,
+	// Syy = 5, r = 4.5 / sqrt(22.5) = sqrt(0.9).
+	x, y := []float64{0.9, 0.5, 0.5, 0.1}, []float64{3, 2, 1, 0}
+	if got := RankPearson(x, y); math.Abs(got-math.Sqrt(0.9)) > 1e-12 {
+		t.Errorf("RankPearson = %v, want %v", got, math.Sqrt(0.9))
+	}
+	// Pairs: 5 concordant, 0 discordant, 1 tied in x (0.5, 0.5), none in y;
+	// n0 = 6; tau_b = 5 / sqrt((6-1)(6-0)) = 5/sqrt(30).
+	if got := KendallTauB(x, y); math.Abs(got-5/math.Sqrt(30)) > 1e-12 {
+		t.Errorf("KendallTauB = %v, want %v", got, 5/math.Sqrt(30))
+	}
+	// x = (1,2,3), y = (1,3,2): C = 2, D = 1, tau = 1/3; rank deviations
+	// (-1,0,1) and (-1,1,0): r = 1/2.
+	if got := KendallTauB([]float64{1, 2, 3}, []float64{1, 3, 2}); math.Abs(got-1.0/3) > 1e-12 {
+		t.Errorf("KendallTauB = %v, want 1/3", got)
+	}
+	if got := RankPearson([]float64{1, 2, 3}, []float64{1, 3, 2}); math.Abs(got-0.5) > 1e-12 {
+		t.Errorf("RankPearson = %v, want 0.5", got)
+	}
+	if !math.IsNaN(KendallTauB([]float64{1, 1}, []float64{1, 2})) || !math.IsNaN(RankPearson([]float64{1}, []float64{1})) {
+		t.Error("undefined correlations are not NaN")
+	}
+}
+
+type mapResolver map[string]string
+
+func (m mapResolver) Resolve(s string) (string, bool) { u, ok := m[s]; return u, ok }
+
+func TestCompareExperts(t *testing.T) {
+	expert := []Judgment{
+		{Query: "person", Term: "http://x/A", Label: 3}, {Query: "person", Term: "http://x/B", Label: 2},
+		{Query: "person", Term: "http://x/C", Label: 1}, {Query: "person", Term: "http://x/D", Label: 0},
+		{Query: "music", Term: "http://x/A", Label: 1}, {Query: "music", Term: "http://x/B", Label: 2},
+		{Query: "music", Term: "http://x/C", Label: 3},
+	}
+	res := mapResolver{"x:A": "http://x/A", "x:B": "http://x/B", "x:C": "http://x/C", "x:D": "http://x/D", "x:A2": "http://x/A"}
+	pred := []Relevance{
+		{Query: "Person ", Doc: "x:A", P: 0.9}, {Query: "person", Doc: "x:B", P: 0.5}, {Query: "person", Doc: "x:C", P: 0.5},
+		{Query: "person", Doc: "x:D", P: 0.1}, {Query: "person", Doc: "x:A2", P: 0.0}, // duplicate URI
+		{Query: "person", Doc: "y:Z", P: 0.3}, // unresolved, unmatched
+		{Query: "music", Doc: "x:A", P: 1}, {Query: "music", Doc: "x:B", P: 3}, {Query: "music", Doc: "x:C", P: 2},
+		{Query: "other", Doc: "x:A", P: 0.3}, // not an expert query
+	}
+	a := CompareExperts(pred, expert, res)
+	if len(a.PerQuery) != 2 || a.PerQuery[0].Query != "music" || a.PerQuery[1].Query != "person" {
+		t.Fatalf("per query %+v", a.PerQuery)
+	}
+	// person is the first case of TestCorrelations; music the second.
+	if !near(a.PerQuery[1].Pearson, math.Sqrt(0.9)) || !near(a.PerQuery[1].Kendall, 5/math.Sqrt(30)) {
+		t.Errorf("person %+v", a.PerQuery[1])
+	}
+	if !near(a.PerQuery[0].Pearson, 0.5) || !near(a.PerQuery[0].Kendall, 1.0/3) {
+		t.Errorf("music %+v", a.PerQuery[0])
+	}
+	if !near(a.MeanPearson, (0.5+math.Sqrt(0.9))/2) {
+		t.Errorf("mean pearson %v", *a.MeanPearson)
+	}
+	if a.Pooled.Pairs != 7 || a.DuplicatePairs != 1 || a.Unresolved != 1 || a.Unmatched != 1 {
+		t.Errorf("counts %+v", a)
+	}
+	// Pooled x = (1,3,2, 0.9,0.5,0.5,0.1), y = (1,2,3, 3,2,1,0), 21 pairs:
+	// music internal C2 D1; person internal C5 D0, 1 tie in x; cross pairs
+	// (music, person) always have x_m > x_p, so they are concordant iff
+	// y_m > y_p: y_m=1 vs (3,2,1,0): C1 D2, 1 tie in y; y_m=2: C2 D1, 1 tie;
+	// y_m=3: C3, 1 tie. C = 13, D = 4, tx = 1, ty = 3:
+	// tau_b = 9 / sqrt((21-1)(21-3)) = 9/sqrt(360).
+	if !near(a.Pooled.Kendall, 9/math.Sqrt(360)) {
+		t.Errorf("pooled kendall %v, want %v", *a.Pooled.Kendall, 9/math.Sqrt(360))
+	}
+}
+
+// The CBRBench file: BOM, CR line endings, 819 rows, one conflicting
+// duplicate (music, schema:MusicEvent rated 1 on line 696 and 2 on line 697).
+// With the duplicate's second rating the label shares are LOVBench Table 4's
+// CBRBench column over 819 judgments: 4.64, 10.01, 19.90, 25.76, 39.68, 0.
+func TestReadCBRBench(t *testing.T) {
+	path := shareddata.Path(t, "data", "cbrbench", "CBRBenchGroundTruth.csv")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	js, skips, err := ReadExpert(f, "CBRBenchGroundTruth.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(js) != 818 || skips.Total() != 1 || skips.Counts[ReasonConflict] != 1 {
+		t.Fatalf("%d judgments, skips %v", len(js), skips.Counts)
+	}
+	p := skips.Examples[0]
+	if p.Line != 697 || !strings.Contains(p.Detail, "music, http://schema.org/MusicEvent") || !strings.Contains(p.Detail, "line 696") {
+		t.Errorf("duplicate reported as %v", p)
+	}
+	if js[0].Query != "title" || js[0].Term != "http://bibframe.org/vocab/Title" || js[0].Rating != 4 || js[0].Label != 4 || js[0].Line != 1 {
+		t.Errorf("first row %+v (BOM not stripped?)", js[0])
+	}
+	queries := map[string]int{}
+	ls := make([]int, 0, 819)
+	for _, j := range js {
+		queries[j.Query]++
+		ls = append(ls, j.Label)
+	}
+	if len(queries) != 10 || queries["event"] != 137 || queries["music"] != 46 {
+		t.Errorf("queries %v", queries)
+	}
+	ls = append(ls, 2) // line 697's label
+	table4 := map[int]float64{4: 4.64, 3: 10.01, 2: 19.90, 1: 25.76, 0: 39.68, -2: 0}
+	for _, r := range Distribution(ls) {
+		if math.Abs(100*r.Share-table4[r.Label]) > 0.005 {
+			t.Errorf("label %d share %.4f%%, Table 4 says %.2f%%", r.Label, 100*r.Share, table4[r.Label])
+		}
+	}
+}
+
+// The PyClick reference log and its UBM relevance: every query of the log
+// has 10-result SERPs, and every relevance row is labelled or counted.
+func TestAssignPyClickReference(t *testing.T) {
+	logPath := shareddata.Path(t, "reference", "pyclick", "golden_ubm6k.tsv")
+	relPath := shareddata.Path(t, "reference", "pyclick", "golden_ubm6k", "UBM_relevance.tsv")
+	lf, err := os.Open(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lf.Close()
+	log, _, err := sessions.ReadYandex(lf, logPath, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rf, err := os.Open(relPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rf.Close()
+	rel, skips, err := ReadRelevance(rf, "UBM_relevance.tsv")
+	if err != nil || skips.Total() != 0 {
+		t.Fatalf("read: %v %v", err, skips.Counts)
+	}
+	ls, rep, err := Assign(context.Background(), log, rel, "UBM_relevance.tsv", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// README: relevance covers the queries of the first 4,500 sessions
+	// (training); the others must be reported as having no relevance.
+	train := map[int32]bool{}
+	for i := range 4500 {
+		train[log.Query[i]] = true
+	}
+	if got := rep.QuerySkips.Counts["no_relevance"]; got != rep.LogQueries-len(train) {
+		t.Errorf("no_relevance %d, want %d - %d", got, rep.LogQueries, len(train))
+	}
+	if rep.Labels+rep.RowSkips.Total() != len(rel) {
+		t.Errorf("labels %d + skipped %v != %d rows", rep.Labels, rep.RowSkips.Counts, len(rel))
+	}
+	if rep.LabelledQueries+rep.QuerySkips.Total() != rep.LogQueries || len(ls) != 10*rep.LabelledQueries {
+		t.Errorf("labelled %d, skipped %v, labels %d", rep.LabelledQueries, rep.QuerySkips.Counts, len(ls))
+	}
+	th := DefaultThresholds()
+	for _, l := range ls {
+		if l.Label != th.Label(l.P) {
+			t.Fatalf("%+v", l)
+		}
+	}
+}

@@ -1,0 +1,112 @@
+package labels
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Relevance is one predicted relevance: the satisfaction probability of doc
+// for query, as `lovbench fit` writes it.
+type Relevance struct {
+	Query string
+	Doc   string
+	P     float64
+	Line  int // line in the input file (1-based, the header is line 1)
+}
+
+// RelevanceHeader is the header of the relevance TSV of `lovbench fit` (and
+// of PyClick's relevance files in reference/pyclick).
+const RelevanceHeader = "query\tdoc\trelevance"
+
+// Skip reasons of ReadRelevance.
+const (
+	ReasonMalformed       = "malformed"             // not three tab-separated fields
+	ReasonNotANumber      = "not_a_number"          // relevance not a number, or NaN ("NA" in PyClick's CM file)
+	ReasonOutOfRange      = "out_of_range"          // relevance outside [0, 1]
+	ReasonDuplicate       = "duplicate"             // same (query, doc) again with the same value: merged
+	ReasonConflict        = "conflicting_duplicate" // same (query, doc) again with another value: first kept
+	ReasonEmptyField      = "empty_field"           // query or doc empty
+	ReasonUnknownQuery    = "unknown_query"         // query never shown in the sessions
+	ReasonNotOnFirstSERP  = "not_on_first_serp"     // doc not on the query's first SERP: no label
+	ReasonQueryDropped    = "query_not_labelled"    // the row's query was left out (see the query skips)
+	ReasonShortSERP       = "short_serp"            // query's first SERP has fewer results than a full page
+	ReasonIncompleteSERP  = "incomplete_serp"       // a result of the first SERP has no relevance
+	ReasonDuplicateOnSERP = "duplicate_on_serp"     // the first SERP shows the same doc twice
+)
+
+// ReadRelevance reads a relevance TSV (header RelevanceHeader, then
+// query, doc, relevance per line). A byte order mark and CR or CRLF line
+// endings are accepted. Bad rows are skipped and counted in the returned
+// Skips with file (name) and line: malformed lines, empty fields, values that
+// are not numbers or NaN, values outside [0,1]; a repeated (query, doc) keeps
+// its first value and is counted as duplicate or conflicting_duplicate. A
+// missing or wrong header is an error.
+func ReadRelevance(r io.Reader, name string) ([]Relevance, Skips, error) {
+	var skips Skips
+	sc := bufio.NewScanner(NewTextReader(r))
+	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	line := 0
+	if !sc.Scan() {
+		if err := sc.Err(); err != nil {
+			return nil, skips, fmt.Errorf("%s: %w", name, err)
+		}
+		return nil, skips, fmt.Errorf("%s:1: empty file, want header %q", name, RelevanceHeader)
+	}
+	line++
+	if h := strings.TrimSpace(sc.Text()); h != RelevanceHeader {
+		return nil, skips, fmt.Errorf("%s:1: header %q, want %q", name, h, RelevanceHeader)
+	}
+	type key struct{ q, d string }
+	seen := map[key]int{} // index into out
+	var out []Relevance
+	for sc.Scan() {
+		line++
+		text := sc.Text()
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		f := strings.Split(text, "\t")
+		if len(f) != 3 {
+			skips.Add(Problem{File: name, Line: line, Reason: ReasonMalformed, Detail: fmt.Sprintf("%d tab-separated fields, want 3", len(f))})
+			continue
+		}
+		q, d, v := f[0], f[1], strings.TrimSpace(f[2])
+		if q == "" || d == "" {
+			field := "query"
+			if q != "" {
+				field = "doc"
+			}
+			skips.Add(Problem{File: name, Line: line, Field: field, Reason: ReasonEmptyField, Detail: "empty"})
+			continue
+		}
+		p, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsNaN(p) {
+			skips.Add(Problem{File: name, Line: line, Field: "relevance", Reason: ReasonNotANumber, Detail: fmt.Sprintf("%q is not a number", v)})
+			continue
+		}
+		if p < 0 || p > 1 {
+			skips.Add(Problem{File: name, Line: line, Field: "relevance", Reason: ReasonOutOfRange, Detail: fmt.Sprintf("%v is outside [0,1]", p)})
+			continue
+		}
+		k := key{q, d}
+		if i, ok := seen[k]; ok {
+			prev := out[i]
+			if prev.P == p {
+				skips.Add(Problem{File: name, Line: line, Reason: ReasonDuplicate, Detail: fmt.Sprintf("(%s, %s) repeats line %d", q, d, prev.Line)})
+			} else {
+				skips.Add(Problem{File: name, Line: line, Field: "relevance", Reason: ReasonConflict, Detail: fmt.Sprintf("(%s, %s) has %v here and %v on line %d; line %d kept", q, d, p, prev.P, prev.Line, prev.Line)})
+			}
+			continue
+		}
+		seen[k] = len(out)
+		out = append(out, Relevance{Query: q, Doc: d, P: p, Line: line})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, skips, fmt.Errorf("%s:%d: %w", name, line+1, err)
+	}
+	return out, skips, nil
+}

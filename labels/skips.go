@@ -1,0 +1,76 @@
+package labels
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Problem is one bad input record: where it is and why it was skipped or
+// treated specially.
+type Problem struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Field  string `json:"field,omitempty"`
+	Reason string `json:"reason"`
+	Detail string `json:"detail"`
+}
+
+func (p Problem) String() string {
+	if p.Field != "" {
+		return fmt.Sprintf("%s:%d: field %s: %s: %s", p.File, p.Line, p.Field, p.Reason, p.Detail)
+	}
+	return fmt.Sprintf("%s:%d: %s: %s", p.File, p.Line, p.Reason, p.Detail)
+}
+
+// MaxExamples is how many examples per reason a Skips keeps.
+const MaxExamples = 10
+
+// Skips counts records skipped (or merged) per reason and keeps the first
+// MaxExamples of each reason with file and line, for the stage report.
+type Skips struct {
+	Counts   map[string]int `json:"counts"`
+	Examples []Problem      `json:"examples"`
+}
+
+// Add counts p under p.Reason and keeps it as an example if there are fewer
+// than MaxExamples of that reason so far.
+func (s *Skips) Add(p Problem) {
+	if s.Counts == nil {
+		s.Counts = map[string]int{}
+	}
+	s.Counts[p.Reason]++
+	if s.Counts[p.Reason] <= MaxExamples {
+		s.Examples = append(s.Examples, p)
+	}
+}
+
+// Count adds n records under reason without an example (for records that
+// have no single line, such as a whole query).
+func (s *Skips) Count(reason string, n int) {
+	if n == 0 {
+		return
+	}
+	if s.Counts == nil {
+		s.Counts = map[string]int{}
+	}
+	s.Counts[reason] += n
+}
+
+// Total is the number of records counted over all reasons.
+func (s *Skips) Total() int {
+	t := 0
+	for _, n := range s.Counts {
+		t += n
+	}
+	return t
+}
+
+// Reasons returns the reasons in sorted order.
+func (s *Skips) Reasons() []string {
+	r := make([]string, 0, len(s.Counts))
+	for k := range s.Counts {
+		r = append(r, k)
+	}
+	sort.Strings(r)
+	return r
+}
