@@ -1,0 +1,294 @@
+package measures
+
+import (
+	"bufio"
+	"cmp"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// ParseError reports a malformed line of a qrels or run file, naming the
+// file, the 1-based line number and the field.
+type ParseError struct {
+	File  string // file name as given
+	Line  int    // 1-based line number
+	Field string // name of the offending field, e.g. "score"
+	Err   error  // what is wrong with it
+}
+
+// Error formats the error as "file:line: field: reason".
+func (e *ParseError) Error() string {
+	if e.Field == "" {
+		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
+	}
+	return fmt.Sprintf("%s:%d: field %s: %v", e.File, e.Line, e.Field, e.Err)
+}
+
+// Unwrap returns the underlying error.
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// Qrels are TREC relevance judgments: for each query, the grade of each
+// judged document. Lines read "qid iter docid grade" (the iter column is
+// ignored, as trec_eval ignores it).
+type Qrels struct {
+	grades map[string]map[string]float64
+	ids    []string // query ids, sorted
+}
+
+// Queries returns the judged query ids in increasing (byte-wise) order.
+func (q *Qrels) Queries() []string { return q.ids }
+
+// Judged returns the grades of all judged documents of query qid.
+func (q *Qrels) Judged(qid string) map[string]float64 { return q.grades[qid] }
+
+// ReadQrels reads a TREC qrels file.
+func ReadQrels(path string) (*Qrels, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ParseQrels(f, path)
+}
+
+// maxLine is the longest line the readers accept.
+const maxLine = 1 << 20
+
+// splitFields splits a line on ASCII white space into dst, returning the
+// number of fields found (it stops counting past len(dst)+1).
+func splitFields(line string, dst []string) int {
+	n := 0
+	for i := 0; i < len(line); {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r') {
+			i++
+		}
+		if i == len(line) {
+			break
+		}
+		j := i
+		for j < len(line) && line[j] != ' ' && line[j] != '\t' && line[j] != '\r' {
+			j++
+		}
+		if n < len(dst) {
+			dst[n] = line[i:j]
+		}
+		n++
+		if n > len(dst) {
+			return n
+		}
+		i = j
+	}
+	return n
+}
+
+func parseNumber(s string) (float64, error) {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a number", s)
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%q is not a finite number", s)
+	}
+	return v, nil
+}
+
+// ParseQrels reads qrels lines "qid iter docid grade" from r; name is used
+// in error messages. Blank lines are skipped. A grade below 0 (trec_eval's
+// unjudged markers) is read as 0. A document judged twice for the same
+// query is an error.
+func ParseQrels(r io.Reader, name string) (*Qrels, error) {
+	q := &Qrels{grades: map[string]map[string]float64{}}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), maxLine)
+	var f [4]string
+	line := 0
+	for sc.Scan() {
+		line++
+		text := sc.Text()
+		n := splitFields(text, f[:])
+		if n == 0 {
+			continue
+		}
+		if n != 4 {
+			return nil, &ParseError{name, line, "", fmt.Errorf("want 4 fields (qid iter docid grade), got %d", n)}
+		}
+		g, err := parseNumber(f[3])
+		if err != nil {
+			return nil, &ParseError{name, line, "grade", err}
+		}
+		if g < 0 {
+			g = 0
+		}
+		m := q.grades[f[0]]
+		if m == nil {
+			m = map[string]float64{}
+			q.grades[f[0]] = m
+		}
+		if _, dup := m[f[2]]; dup {
+			return nil, &ParseError{name, line, "docid", fmt.Errorf("document %q judged twice for query %q", f[2], f[0])}
+		}
+		m[f[2]] = g
+	}
+	if err := sc.Err(); err != nil {
+		return nil, &ParseError{name, line + 1, "", err}
+	}
+	for id := range q.grades {
+		q.ids = append(q.ids, id)
+	}
+	sort.Strings(q.ids)
+	return q, nil
+}
+
+// Entry is one retrieved document of a run.
+type Entry struct {
+	Doc   string
+	Score float64
+	line  int // line of the run file, for error messages
+}
+
+// Run is a TREC run: for each query, its retrieved documents in trec_eval
+// order (see ParseRun).
+type Run struct {
+	Name    string             // the file name or tag the run was read from
+	ranking map[string][]Entry // qid -> entries in rank order
+}
+
+// Ranking returns the documents retrieved for qid in rank order.
+func (r *Run) Ranking(qid string) []Entry { return r.ranking[qid] }
+
+// Queries returns the query ids of the run in increasing order.
+func (r *Run) Queries() []string {
+	ids := make([]string, 0, len(r.ranking))
+	for id := range r.ranking {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// NewRun builds a run from rankings given per query (entries in any
+// order); they are put in trec_eval order.
+func NewRun(name string, rankings map[string][]Entry) *Run {
+	r := &Run{Name: name, ranking: make(map[string][]Entry, len(rankings))}
+	for q, es := range rankings {
+		es = slices.Clone(es)
+		sortTREC(es)
+		r.ranking[q] = es
+	}
+	return r
+}
+
+// ReadRun reads a TREC run file.
+func ReadRun(path string) (*Run, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ParseRun(f, path)
+}
+
+// ParseRun reads run lines "qid Q0 docid rank score tag" from r. As
+// trec_eval does (form_res_rels.c, comp_sim_docno), the rank column is
+// ignored and each query's documents are ordered by score descending, ties
+// broken by docid in descending byte-wise (strcmp) order. The rank must
+// still be an integer and the score a finite number. A document retrieved
+// twice for the same query is an error, as in trec_eval.
+func ParseRun(r io.Reader, name string) (*Run, error) {
+	run := &Run{Name: name, ranking: map[string][]Entry{}}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 256*1024), maxLine)
+	var f [6]string
+	line := 0
+	var lastQ string
+	var cur []Entry
+	flush := func() {
+		if lastQ != "" || cur != nil {
+			run.ranking[lastQ] = append(run.ranking[lastQ], cur...)
+		}
+	}
+	for sc.Scan() {
+		line++
+		text := sc.Text()
+		n := splitFields(text, f[:])
+		if n == 0 {
+			continue
+		}
+		if n != 6 {
+			return nil, &ParseError{name, line, "", fmt.Errorf("want 6 fields (qid Q0 docid rank score tag), got %d", n)}
+		}
+		if _, err := strconv.ParseInt(f[3], 10, 64); err != nil {
+			return nil, &ParseError{name, line, "rank", fmt.Errorf("%q is not an integer", f[3])}
+		}
+		s, err := parseNumber(f[4])
+		if err != nil {
+			return nil, &ParseError{name, line, "score", err}
+		}
+		if f[0] != lastQ || cur == nil {
+			flush()
+			lastQ = f[0]
+			cur = run.ranking[lastQ]
+			delete(run.ranking, lastQ)
+			if cur == nil {
+				cur = make([]Entry, 0, 64)
+			}
+		}
+		cur = append(cur, Entry{Doc: f[2], Score: s, line: line})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, &ParseError{name, line + 1, "", err}
+	}
+	flush()
+	for q, es := range run.ranking {
+		if doc, ok := duplicate(es); ok {
+			first, second := 0, 0
+			for _, e := range es {
+				if e.Doc == doc {
+					if first == 0 {
+						first = e.line
+					} else if second == 0 {
+						second = e.line
+					}
+				}
+			}
+			return nil, &ParseError{name, max(first, second), "docid", fmt.Errorf("document %q retrieved twice for query %q (also on line %d)", doc, q, min(first, second))}
+		}
+		sortTREC(es)
+	}
+	return run, nil
+}
+
+// duplicate returns a document that occurs twice in es.
+func duplicate(es []Entry) (string, bool) {
+	if len(es) < 2 {
+		return "", false
+	}
+	docs := make([]string, len(es))
+	for i, e := range es {
+		docs[i] = e.Doc
+	}
+	slices.Sort(docs)
+	for i := 1; i < len(docs); i++ {
+		if docs[i] == docs[i-1] {
+			return docs[i], true
+		}
+	}
+	return "", false
+}
+
+// sortTREC orders entries as trec_eval does: score descending, then docid
+// descending (strcmp).
+func sortTREC(es []Entry) {
+	slices.SortFunc(es, func(a, b Entry) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return strings.Compare(b.Doc, a.Doc)
+	})
+}
