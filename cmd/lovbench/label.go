@@ -1,19 +1,83 @@
 package main
 
 import (
-	"errors"
+	"encoding/json"
+	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/lovbench/lovbench/labels"
 )
 
-// PLACEHOLDER: replaced by the real command.
 func newLabelCmd(a *app) *cobra.Command {
-	return &cobra.Command{
-		Use:     "label",
-		Short:   "Turn click-model relevance into graded labels",
-		Example: "  lovbench CMD --help",
+	var (
+		cfg        labels.Config
+		thresholds string
+		firstSERP  string
+		asJSON     bool
+	)
+	cmd := &cobra.Command{
+		Use:   "label",
+		Short: "Turn click-model relevance into graded labels of each query's first SERP",
+		Long: `label maps the satisfaction probability of every result of a query's first
+SERP to a graded label (SPEC.md section 4: < 0.2 junk -2, then 0..4 at 0.2,
+0.45, 0.5, 0.6, 0.7) and keeps only queries whose whole first SERP got a
+label. It writes query,term,label,probability and prints the label
+distribution beside LOVBench's Table 4. With --expert it also prints the
+Pearson and Kendall correlation of the predictions with expert judgments
+(CBRBench format) per query and pooled.`,
+		Example: `  lovbench label --relevance ubm.tsv --sessions ingest/ --out labels.csv
+  lovbench label --relevance ubm.tsv --sessions clean.yandex.tsv --out labels.csv \
+      --expert CBRBenchGroundTruth.csv --json`,
+		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("label: not implemented yet")
+			if cfg.Relevance == "" || cfg.Sessions == "" || cfg.Out == "" {
+				return usagef("label: --relevance, --sessions and --out are required")
+			}
+			th, err := labels.ParseThresholds(thresholds)
+			if err != nil {
+				return usagef("label: --thresholds: %v", err)
+			}
+			ch, err := labels.ParseSERPChoice(firstSERP)
+			if err != nil {
+				return usagef("label: --first-serp: %v", err)
+			}
+			cfg.Options.Thresholds, cfg.Options.Choice = th, ch
+			rep, err := labels.Run(cmd.Context(), cfg)
+			if err != nil {
+				return err
+			}
+			a.log.Info("labels written", "file", cfg.Out, "queries", rep.LabelledQueries, "labels", rep.Labels, "skipped_rows", rep.RowSkips.Total())
+			if asJSON {
+				enc := json.NewEncoder(a.stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(rep)
+			}
+			fmt.Fprintf(a.stdout, "%d of %d queries labelled, %d labels (first SERP: %s, %d results)\n", rep.LabelledQueries, rep.LogQueries, rep.Labels, rep.FirstSERP, rep.SERPSize)
+			fmt.Fprint(a.stdout, labels.FormatDistribution(rep.Distribution))
+			for _, r := range rep.RowSkips.Reasons() {
+				fmt.Fprintf(a.stdout, "relevance rows skipped, %s: %d\n", r, rep.RowSkips.Counts[r])
+			}
+			for _, r := range rep.QuerySkips.Reasons() {
+				fmt.Fprintf(a.stdout, "queries left out, %s: %d\n", r, rep.QuerySkips.Counts[r])
+			}
+			if rep.Agreement != nil {
+				for _, p := range rep.ExpertSkips.Examples {
+					fmt.Fprintf(a.stdout, "expert file: %s\n", p)
+				}
+				fmt.Fprint(a.stdout, labels.FormatAgreement(*rep.Agreement))
+			}
+			return nil
 		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&cfg.Relevance, "relevance", "", "relevance TSV of `lovbench fit` (query, doc, relevance)")
+	f.StringVar(&cfg.Sessions, "sessions", "", "sessions: ingest directory, sessions.parquet or Yandex log")
+	f.StringVar(&cfg.Out, "out", "", "labels CSV to write (query,term,label,probability)")
+	f.StringVar(&cfg.Expert, "expert", "", "expert judgments in CBRBench format (query,term URI,rating,label) to compare with")
+	f.StringVar(&thresholds, "thresholds", labels.DefaultThresholds().String(), "five increasing probability cut points for the labels -2|0|1|2|3|4")
+	f.IntVar(&cfg.Options.SERPSize, "serp-size", 10, "results of a full first SERP (10 terms; 15 for LOV vocabulary search)")
+	f.StringVar(&firstSERP, "first-serp", string(labels.MostFrequent), "which SERP of a query is its first: most-frequent or first")
+	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	return cmd
 }

@@ -1,0 +1,85 @@
+package labels
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/sessions"
+)
+
+// Config is what `lovbench label` runs on.
+type Config struct {
+	Relevance string // relevance TSV of `lovbench fit`
+	Sessions  string // sessions: ingest directory, sessions.parquet or Yandex log (sessions.Load)
+	Out       string // labels CSV to write
+	Expert    string // optional expert judgments (CBRBench format)
+	Options   Options
+	// Resolver maps log result IDs to term URIs for the expert comparison;
+	// nil compares them as they are.
+	Resolver Resolver
+}
+
+// RunReport is the report of Run: the labelling report, and the expert
+// agreement when an expert file was given.
+type RunReport struct {
+	Report
+	ExpertFile  string     `json:"expert_file,omitempty"`
+	ExpertSkips *Skips     `json:"expert_skips,omitempty"`
+	Agreement   *Agreement `json:"agreement,omitempty"`
+}
+
+// Run reads the relevance file and the sessions, labels the first SERPs
+// (Assign), writes cfg.Out atomically and, with cfg.Expert, compares the
+// predictions of the expert queries with the expert labels (CompareExperts;
+// all relevance rows take part, not only the labelled ones).
+func Run(ctx context.Context, cfg Config) (RunReport, error) {
+	var rr RunReport
+	f, err := os.Open(cfg.Relevance)
+	if err != nil {
+		return rr, err
+	}
+	rel, readSkips, err := ReadRelevance(f, cfg.Relevance)
+	f.Close()
+	if err != nil {
+		return rr, err
+	}
+	log, err := sessions.Load(cfg.Sessions)
+	if err != nil {
+		return rr, fmt.Errorf("sessions: %w", err)
+	}
+	ls, rep, err := Assign(ctx, log, rel, cfg.Relevance, cfg.Options)
+	if err != nil {
+		return rr, err
+	}
+	// Rows skipped while reading come first in the report, then the rows
+	// that were read but got no label; RelevanceRows counts both.
+	for _, p := range readSkips.Examples {
+		rep.RowSkips.Examples = append(rep.RowSkips.Examples, p)
+	}
+	for k, n := range readSkips.Counts {
+		rep.RowSkips.Count(k, n)
+	}
+	rep.RelevanceRows += readSkips.Total()
+	rr.Report = rep
+	if err := atomicfile.WriteFile(cfg.Out, func(w io.Writer) error { return WriteLabels(w, ls) }); err != nil {
+		return rr, err
+	}
+	if cfg.Expert != "" {
+		ef, err := os.Open(cfg.Expert)
+		if err != nil {
+			return rr, err
+		}
+		js, es, err := ReadExpert(ef, filepath.Base(cfg.Expert))
+		ef.Close()
+		if err != nil {
+			return rr, err
+		}
+		a := CompareExperts(rel, js, cfg.Resolver)
+		rr.ExpertFile, rr.ExpertSkips, rr.Agreement = cfg.Expert, &es, &a
+	}
+	return rr, nil
+}
