@@ -1,0 +1,463 @@
+// Package report renders the benchmark report of a lovbench run as one
+// self-contained HTML file: no external assets, no scripts, every chart an
+// inline SVG generated here. It covers the analyses of the LOVBench paper:
+// log cleaning (section 4.1), log analysis (section 4.1, Figure 3), click
+// models (section 4.2, Table 2), the label distribution (Table 4, beside
+// LOVBench's shares of SPEC.md section 5), learning-to-rank results (section
+// 6, NDCG@k), and, for simulated logs, how well the inferred labels recover
+// the hidden true relevance.
+package report
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+)
+
+// Count is a named count.
+type Count struct {
+	Name  string `json:"name"`
+	Value int64  `json:"value"`
+}
+
+// LogStats is the log analysis of LOVBench section 4.1.
+type LogStats struct {
+	SERPs           int64 `json:"serps"`
+	Sessions        int64 `json:"sessions"`
+	DistinctQueries int64 `json:"distinct_queries"`
+	Clicks          int64 `json:"clicks"`
+	// ClicksPerRank[r] counts clicks on rank r+1.
+	ClicksPerRank []int64 `json:"clicks_per_rank"`
+	// QueryLengths[n] counts SERPs whose query has n words (index 0 unused).
+	QueryLengths []int64 `json:"query_lengths"`
+	// Clicks on classes and on properties (local-name capitalisation).
+	ClassClicks    int64 `json:"class_clicks"`
+	PropertyClicks int64 `json:"property_clicks"`
+}
+
+// ClickModel is one row of the click-model table.
+type ClickModel struct {
+	Name          string    `json:"name"`
+	TrainSessions int       `json:"train_sessions"`
+	TestSessions  int       `json:"test_sessions"`
+	LogLikelihood float64   `json:"test_loglikelihood"`
+	Perplexity    float64   `json:"test_perplexity"`
+	PerplexityAt  []float64 `json:"test_perplexity_at_rank,omitempty"`
+	// Gain is the perplexity gain over the baseline model (GainBase).
+	Gain     float64 `json:"gain"`
+	GainBase string  `json:"gain_base"`
+	// Expert correlations (nil when no expert judgments were given).
+	ExpertPearson *float64 `json:"expert_pearson,omitempty"`
+	ExpertKendall *float64 `json:"expert_kendall,omitempty"`
+	Selected      bool     `json:"selected"`
+}
+
+// LabelShare is one label's count in the ground truth.
+type LabelShare struct {
+	Label int   `json:"label"`
+	Count int64 `json:"count"`
+}
+
+// LOVBenchShares are the label shares of LOVBench's ground truth (SPEC.md
+// section 5), in percent.
+var LOVBenchShares = map[int]float64{4: 0.34, 3: 1.63, 2: 7.26, 1: 24.10, 0: 66.59, -2: 0.06}
+
+// LTRResult is the mean test performance of one ranker on one feature
+// configuration.
+type LTRResult struct {
+	Ranker string `json:"ranker"`
+	Config string `json:"config"`
+	// Measures by name (e.g. "NDCG@3", "MAP", "ERR@10").
+	Measures map[string]float64 `json:"measures"`
+}
+
+// Recovery compares inferred labels with the hidden true relevance of a
+// simulated log.
+type Recovery struct {
+	Pairs int `json:"pairs"`
+	// Pearson and Kendall (tau-b) correlation between the inferred
+	// satisfaction probability and the true relevance.
+	Pearson float64 `json:"pearson"`
+	Kendall float64 `json:"kendall"`
+	// Confusion[i][j] counts pairs with true label Labels[i] and inferred
+	// label Labels[j]; Agreement is the share on the diagonal.
+	Labels    []int     `json:"labels"`
+	Confusion [][]int64 `json:"confusion"`
+	Agreement float64   `json:"agreement"`
+	// Points (inferred probability, true relevance) for the scatter plot.
+	Points []Point `json:"-"`
+}
+
+// Stage is one stage's line in the run summary. Only the fingerprint is
+// shown (not timings or whether it was skipped), so the report of the same
+// inputs is byte-identical however the run went.
+type Stage struct {
+	Name        string `json:"name"`
+	Fingerprint string `json:"fingerprint"`
+}
+
+// Data is everything the report shows; sections whose data is missing are
+// rendered with a note saying so.
+type Data struct {
+	Title    string       `json:"title"`
+	Notes    []string     `json:"notes,omitempty"`
+	Stages   []Stage      `json:"stages,omitempty"`
+	Cleaning []Count      `json:"cleaning,omitempty"`
+	Log      *LogStats    `json:"log,omitempty"`
+	Models   []ClickModel `json:"click_models,omitempty"`
+	Labels   []LabelShare `json:"labels,omitempty"`
+	// Dataset counts (queries, pairs) of the ground truth.
+	Dataset  []Count     `json:"dataset,omitempty"`
+	LTR      []LTRResult `json:"ltr,omitempty"`
+	Recovery *Recovery   `json:"recovery,omitempty"`
+}
+
+// view is what the template renders.
+type view struct {
+	*Data
+	CleaningChart                template.HTML
+	RankChart, LenChart, CPChart template.HTML
+	PerplexityChart              template.HTML
+	LabelChart                   template.HTML
+	LabelRows                    []labelRow
+	NDCGChart                    template.HTML
+	LTRMeasures                  []string
+	LTRRows                      []ltrRow
+	ScatterChart                 template.HTML
+	Charts                       int
+}
+
+type labelRow struct {
+	Label       string
+	Count       int64
+	Share, LOVB string
+}
+
+type ltrRow struct {
+	Ranker, Config string
+	Values         []string
+}
+
+// Render writes the report for d to w. The output depends only on d.
+func Render(w io.Writer, d *Data) error {
+	v := &view{Data: d}
+	if len(d.Cleaning) > 0 {
+		cats := make([]string, len(d.Cleaning))
+		vals := make([]float64, len(d.Cleaning))
+		for i, c := range d.Cleaning {
+			cats[i] = strconv.Itoa(i + 1)
+			vals[i] = float64(c.Value)
+		}
+		v.CleaningChart = BarChart("Cleaning: events per count (numbers refer to the table)", "count #", "events", cats, []Series{{Name: "events", Values: vals}})
+		v.Charts++
+	}
+	if l := d.Log; l != nil {
+		cats := make([]string, len(l.ClicksPerRank))
+		vals := make([]float64, len(l.ClicksPerRank))
+		for i, c := range l.ClicksPerRank {
+			cats[i] = strconv.Itoa(i + 1)
+			vals[i] = float64(c)
+		}
+		v.RankChart = BarChart("Clicks per rank", "rank", "clicks", cats, []Series{{Name: "clicks", Values: vals}})
+		var lc []string
+		var lv []float64
+		for n := 1; n < len(l.QueryLengths); n++ {
+			lc = append(lc, strconv.Itoa(n))
+			lv = append(lv, float64(l.QueryLengths[n]))
+		}
+		v.LenChart = BarChart("Query length", "words in the query", "SERPs", lc, []Series{{Name: "SERPs", Values: lv}})
+		v.CPChart = BarChart("Clicked terms: classes vs properties", "term type", "clicks", []string{"classes", "properties"},
+			[]Series{{Name: "clicks", Values: []float64{float64(l.ClassClicks), float64(l.PropertyClicks)}}})
+		v.Charts += 3
+	}
+	if len(d.Models) > 0 {
+		maxR := 0
+		ymax := 1.0
+		var series []Series
+		for _, m := range d.Models {
+			maxR = max(maxR, len(m.PerplexityAt))
+			for _, p := range m.PerplexityAt {
+				ymax = math.Max(ymax, p)
+			}
+			series = append(series, Series{Name: m.Name, Values: m.PerplexityAt})
+		}
+		if maxR > 0 {
+			xs := make([]string, maxR)
+			for i := range xs {
+				xs[i] = strconv.Itoa(i + 1)
+			}
+			v.PerplexityChart = LineChart("Test perplexity per rank", "rank", "perplexity", xs, series, 1, niceMax(ymax-1)+1)
+			v.Charts++
+		}
+	}
+	if len(d.Labels) > 0 {
+		var total int64
+		for _, l := range d.Labels {
+			total += l.Count
+		}
+		order := []int{-2, 0, 1, 2, 3, 4}
+		seen := map[int]bool{}
+		for _, l := range d.Labels {
+			seen[l.Label] = true
+		}
+		for _, l := range d.Labels {
+			if _, ok := LOVBenchShares[l.Label]; !ok {
+				order = append(order, l.Label)
+			}
+		}
+		var cats []string
+		var ours, lovb []float64
+		for _, lab := range order {
+			var c int64
+			for _, l := range d.Labels {
+				if l.Label == lab {
+					c = l.Count
+				}
+			}
+			share := 0.0
+			if total > 0 {
+				share = 100 * float64(c) / float64(total)
+			}
+			name := strconv.Itoa(lab)
+			if lab == -2 {
+				name = "junk (-2)"
+			}
+			cats = append(cats, name)
+			ours = append(ours, share)
+			ref, ok := LOVBenchShares[lab]
+			if !ok {
+				ref = math.NaN()
+			}
+			lovb = append(lovb, ref)
+			row := labelRow{Label: name, Count: c, Share: fmt.Sprintf("%.2f%%", share), LOVB: "–"}
+			if ok {
+				row.LOVB = fmt.Sprintf("%.2f%%", ref)
+			}
+			v.LabelRows = append(v.LabelRows, row)
+		}
+		v.LabelChart = BarChart("Label distribution (% of pairs)", "label", "% of pairs", cats,
+			[]Series{{Name: "this run", Values: ours}, {Name: "LOVBench", Values: lovb}})
+		v.Charts++
+	}
+	if len(d.LTR) > 0 {
+		set := map[string]bool{}
+		for _, r := range d.LTR {
+			for k := range r.Measures {
+				set[k] = true
+			}
+		}
+		v.LTRMeasures = sortMeasures(set)
+		var ks []int
+		for m := range set {
+			var k int
+			if _, err := fmt.Sscanf(m, "NDCG@%d", &k); err == nil {
+				ks = append(ks, k)
+			}
+		}
+		sort.Ints(ks)
+		var series []Series
+		for _, r := range d.LTR {
+			row := ltrRow{Ranker: r.Ranker, Config: r.Config}
+			for _, m := range v.LTRMeasures {
+				if x, ok := r.Measures[m]; ok {
+					row.Values = append(row.Values, strconv.FormatFloat(x, 'f', 4, 64))
+				} else {
+					row.Values = append(row.Values, "–")
+				}
+			}
+			v.LTRRows = append(v.LTRRows, row)
+			if len(ks) > 0 {
+				s := Series{Name: r.Ranker + " / " + r.Config}
+				for _, k := range ks {
+					x, ok := r.Measures["NDCG@"+strconv.Itoa(k)]
+					if !ok {
+						x = math.NaN()
+					}
+					s.Values = append(s.Values, x)
+				}
+				series = append(series, s)
+			}
+		}
+		if len(ks) > 0 {
+			xs := make([]string, len(ks))
+			for i, k := range ks {
+				xs[i] = strconv.Itoa(k)
+			}
+			v.NDCGChart = LineChart("Mean test NDCG@k over the folds", "k", "NDCG@k", xs, series, 0, 1)
+			v.Charts++
+		}
+	}
+	if r := d.Recovery; r != nil && len(r.Points) > 0 {
+		v.ScatterChart = ScatterChart("Inferred satisfaction probability vs hidden true relevance", "inferred probability", "true relevance", r.Points, 0, 1, 0, 1)
+		v.Charts++
+	}
+	return page.Execute(w, v)
+}
+
+// sortMeasures orders measure names: MAP first, then NDCG@k, ERR@k, others,
+// each by cutoff.
+func sortMeasures(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for m := range set {
+		out = append(out, m)
+	}
+	rank := func(m string) (int, int, string) {
+		var k int
+		switch {
+		case m == "MAP":
+			return 0, 0, m
+		case scan(m, "NDCG@%d", &k):
+			return 1, k, m
+		case scan(m, "ERR@%d", &k):
+			return 2, k, m
+		}
+		return 3, 0, m
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a1, a2, a3 := rank(out[i])
+		b1, b2, b3 := rank(out[j])
+		if a1 != b1 {
+			return a1 < b1
+		}
+		if a2 != b2 {
+			return a2 < b2
+		}
+		return a3 < b3
+	})
+	return out
+}
+
+func scan(s, format string, k *int) bool {
+	_, err := fmt.Sscanf(s, format, k)
+	return err == nil
+}
+
+func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
+func fmtPct(x float64) string   { return strconv.FormatFloat(100*x, 'f', 1, 64) + "%" }
+func fmtOpt(x *float64) string {
+	if x == nil {
+		return "–"
+	}
+	return fmtFloat(*x)
+}
+
+var page = template.Must(template.New("report").Funcs(template.FuncMap{
+	"f": fmtFloat, "pct": fmtPct, "opt": fmtOpt, "inc": func(i int) int { return i + 1 },
+	"short": func(s string) string {
+		if len(s) > 16 {
+			return s[:16]
+		}
+		return s
+	},
+}).Parse(pageTemplate))
+
+const pageTemplate = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+<style>
+body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;max-width:980px;margin:2em auto;padding:0 1em;color:#222;line-height:1.45}
+h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ccc;padding-bottom:.2em}
+table{border-collapse:collapse;margin:1em 0;font-size:.92em}
+th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right}
+th:first-child,td:first-child{text-align:left}
+th{background:#f3f3f3}
+tr.sel td{font-weight:bold;background:#eef6ff}
+svg.chart{display:block;margin:1em 0;max-width:100%;height:auto}
+.note{color:#555;font-style:italic}
+.figure{font-size:1.3em;font-weight:bold}
+</style>
+</head>
+<body>
+<h1>{{.Title}}</h1>
+{{range .Notes}}<p class="note">{{.}}</p>
+{{end}}
+<nav><ol>
+<li><a href="#cleaning">Log cleaning</a></li>
+<li><a href="#log">Log analysis</a></li>
+<li><a href="#models">Click models</a></li>
+<li><a href="#labels">Labels</a></li>
+<li><a href="#ltr">Learning to rank</a></li>
+{{if .Recovery}}<li><a href="#recovery">Label recovery (simulated log)</a></li>{{end}}
+<li><a href="#stages">Stages</a></li>
+</ol></nav>
+
+<h2 id="cleaning">1. Log cleaning</h2>
+{{if .Cleaning}}
+<p>What the cleaning rules of the LOVBench paper (section 4.1; SPEC.md section 2) kept and dropped, from the ingest report.</p>
+<table><tr><th>#</th><th>count</th><th>value</th></tr>
+{{range $i, $c := .Cleaning}}<tr><td>{{inc $i}}</td><td style="text-align:left">{{$c.Name}}</td><td>{{$c.Value}}</td></tr>
+{{end}}</table>
+{{.CleaningChart}}
+{{else}}<p class="note">No ingest report in this run.</p>{{end}}
+
+<h2 id="log">2. Log analysis</h2>
+{{with .Log}}
+<table>
+<tr><th>SERPs (queries)</th><td>{{.SERPs}}</td></tr>
+<tr><th>sessions</th><td>{{.Sessions}}</td></tr>
+<tr><th>distinct queries</th><td>{{.DistinctQueries}}</td></tr>
+<tr><th>clicks</th><td>{{.Clicks}}</td></tr>
+<tr><th>clicks on classes</th><td>{{.ClassClicks}}</td></tr>
+<tr><th>clicks on properties</th><td>{{.PropertyClicks}}</td></tr>
+</table>
+{{end}}
+{{if .Log}}{{.RankChart}}{{.LenChart}}{{.CPChart}}
+<p class="note">Classes and properties are told apart by the local-name convention (capitalised = class), as in the LOVBench paper.</p>
+{{else}}<p class="note">No sessions in this run.</p>{{end}}
+
+<h2 id="models">3. Click models</h2>
+{{if .Models}}
+<p>Fitted on the first 75% of SERPs, evaluated on the rest (queries seen in training), with PyClick's conventions (SPEC.md section 3). The selected model (bold) has the best test log-likelihood; its relevance gives the labels. Perplexity gain is over {{(index .Models 0).GainBase}}.</p>
+<table><tr><th>model</th><th>train</th><th>test</th><th>log-likelihood</th><th>perplexity</th><th>gain</th><th>expert Pearson</th><th>expert Kendall</th></tr>
+{{range .Models}}<tr{{if .Selected}} class="sel"{{end}}><td>{{.Name}}</td><td>{{.TrainSessions}}</td><td>{{.TestSessions}}</td><td>{{f .LogLikelihood}}</td><td>{{f .Perplexity}}</td><td>{{f .Gain}}</td><td>{{opt .ExpertPearson}}</td><td>{{opt .ExpertKendall}}</td></tr>
+{{end}}</table>
+<p class="note">LOVBench (2019 LOV log): DCTR −0.274 / 1.299, DBN −0.271 / 1.227, UBM −0.173 / 1.187; Pearson with CBRBench experts DCTR 0.448, DBN 0.282, UBM 0.613.</p>
+{{.PerplexityChart}}
+{{else}}<p class="note">No click models in this run.</p>{{end}}
+
+<h2 id="labels">4. Labels</h2>
+{{if .Labels}}
+{{if .Dataset}}<table>{{range .Dataset}}<tr><th>{{.Name}}</th><td>{{.Value}}</td></tr>{{end}}</table>{{end}}
+<table><tr><th>label</th><th>pairs</th><th>share</th><th>LOVBench share</th></tr>
+{{range .LabelRows}}<tr><td>{{.Label}}</td><td>{{.Count}}</td><td>{{.Share}}</td><td>{{.LOVB}}</td></tr>
+{{end}}</table>
+{{.LabelChart}}
+{{else}}<p class="note">No ground truth in this run.</p>{{end}}
+
+<h2 id="ltr">5. Learning to rank</h2>
+{{if .LTR}}
+<p>Mean test performance over the folds (relevant = label ≥ 1 for MAP).</p>
+<table><tr><th>ranker</th><th>configuration</th>{{range .LTRMeasures}}<th>{{.}}</th>{{end}}</tr>
+{{range .LTRRows}}<tr><td>{{.Ranker}}</td><td style="text-align:left">{{.Config}}</td>{{range .Values}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+{{.NDCGChart}}
+{{else}}<p class="note">No learning-to-rank results in this run.</p>{{end}}
+
+{{with .Recovery}}
+<h2 id="recovery">6. Label recovery (simulated log)</h2>
+<p>The log was simulated from a hidden true relevance per (query, term). Over the {{.Pairs}} labelled pairs, the inferred satisfaction probability correlates with the true relevance with</p>
+<p class="figure">Pearson r = {{f .Pearson}}, Kendall τ<sub>b</sub> = {{f .Kendall}}</p>
+<p>Labels agree exactly on {{pct .Agreement}} of the pairs (rows: label of the true relevance under the same thresholds; columns: inferred label).</p>
+<table><tr><th>true \ inferred</th>{{range .Labels}}<th>{{.}}</th>{{end}}</tr>
+{{$labels := .Labels}}{{range $i, $row := .Confusion}}<tr><th>{{index $labels $i}}</th>{{range $row}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+{{end}}
+{{if .Recovery}}{{.ScatterChart}}{{end}}
+
+<h2 id="stages">{{if .Recovery}}7{{else}}6{{end}}. Stages</h2>
+{{if .Stages}}
+<p>Each stage's fingerprint (SHA-256 of its parameters, inputs and upstream fingerprints; the first 16 hex digits name its output directory).</p>
+<table><tr><th>stage</th><th>fingerprint</th></tr>
+{{range .Stages}}<tr><td>{{.Name}}</td><td><code>{{short .Fingerprint}}</code></td></tr>
+{{end}}</table>
+{{else}}<p class="note">No stage information.</p>{{end}}
+<p class="note">This report has {{.Charts}} charts.</p>
+</body>
+</html>
+`
