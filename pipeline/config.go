@@ -1,0 +1,294 @@
+package pipeline
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Config is the configuration of `lovbench run` (a YAML file; every field is
+// documented in examples/lovbench.yaml). Relative paths are relative to the
+// configuration file's directory.
+type Config struct {
+	// Workdir is the work directory (overridden by --workdir).
+	Workdir string `yaml:"workdir" json:"workdir"`
+	// Log is the search log. Exactly one of Log.Path (Yandex format),
+	// Log.Queries+Log.Clicks (LOV raw events) or Simulate must be set.
+	Log LogConfig `yaml:"log" json:"log"`
+	// Simulate, when set, synthesises the log from the corpus instead.
+	Simulate *SimulateConfig `yaml:"simulate" json:"simulate,omitempty"`
+	// Corpus lists vocabulary files or directories (N-Quads, N-Triples,
+	// Turtle, plain or gzip); empty means the embedded demo corpus.
+	Corpus CorpusConfig `yaml:"corpus" json:"corpus"`
+	// ClickModels configures the click-model stage.
+	ClickModels ClickModelConfig `yaml:"click_models" json:"click_models"`
+	// Labels configures the labelling stage.
+	Labels LabelConfig `yaml:"labels" json:"labels"`
+	// Sampling configures LETOR sampling.
+	Sampling SamplingConfig `yaml:"sampling" json:"sampling"`
+	// Features selects the features to extract.
+	Features FeatureConfig `yaml:"features" json:"features"`
+	// Export configures the dataset files.
+	Export ExportConfig `yaml:"export" json:"export"`
+	// LTR configures the learning-to-rank experiment.
+	LTR LTRConfig `yaml:"ltr" json:"ltr"`
+	// Report configures the HTML report.
+	Report ReportConfig `yaml:"report" json:"report"`
+
+	// dir is the configuration file's directory.
+	dir string
+}
+
+// LogConfig names the search log.
+type LogConfig struct {
+	// Format is "yandex" or "lov".
+	Format string `yaml:"format" json:"format"`
+	// Path is the Yandex-format log (plain or gzip).
+	Path string `yaml:"path" json:"path,omitempty"`
+	// Queries and Clicks are the LOV raw query and click event files.
+	Queries string `yaml:"queries" json:"queries,omitempty"`
+	Clicks  string `yaml:"clicks" json:"clicks,omitempty"`
+	// Kind is "term" or "vocab" (LOV logs).
+	Kind string `yaml:"kind" json:"kind,omitempty"`
+	// PIIBlacklist is an optional file of blacklisted queries, one a line.
+	PIIBlacklist string `yaml:"pii_blacklist" json:"pii_blacklist,omitempty"`
+}
+
+// SimulateConfig synthesises a log over the corpus (see CorpusSource).
+type SimulateConfig struct {
+	Sessions int    `yaml:"sessions" json:"sessions"`
+	Queries  int    `yaml:"queries" json:"queries"`
+	Model    string `yaml:"model" json:"model"`
+	Seed     int64  `yaml:"seed" json:"seed"`
+	// ZipfS is the exponent of the query popularity.
+	ZipfS float64 `yaml:"zipf_s" json:"zipf_s"`
+}
+
+// CorpusConfig names the vocabulary corpus.
+type CorpusConfig struct {
+	Paths    []string `yaml:"paths" json:"paths,omitempty"`
+	Lenient  bool     `yaml:"lenient" json:"lenient"`
+	Prefixes string   `yaml:"prefixes" json:"prefixes,omitempty"`
+}
+
+// ClickModelConfig configures click-model fitting.
+type ClickModelConfig struct {
+	// Models to fit (PyClick names, case-insensitive).
+	Models []string `yaml:"models" json:"models"`
+	// Select is "best" (best test log-likelihood) or a model name.
+	Select        string  `yaml:"select" json:"select"`
+	Iterations    int     `yaml:"iterations" json:"iterations"`
+	TrainFraction float64 `yaml:"train_fraction" json:"train_fraction"`
+}
+
+// LabelConfig configures labelling.
+type LabelConfig struct {
+	// Thresholds are the five probability cut points (SPEC.md section 4).
+	Thresholds []float64 `yaml:"thresholds" json:"thresholds"`
+	SERPSize   int       `yaml:"serp_size" json:"serp_size"`
+	// Expert is an optional CBRBench-format expert judgment file.
+	Expert string `yaml:"expert" json:"expert,omitempty"`
+}
+
+// SamplingConfig configures LETOR sampling.
+type SamplingConfig struct {
+	PerQuery int   `yaml:"per_query" json:"per_query"`
+	Seed     int64 `yaml:"seed" json:"seed"`
+}
+
+// FeatureConfig selects features.
+type FeatureConfig struct {
+	// List is a feature list such as "1-33,34".
+	List string `yaml:"list" json:"list"`
+}
+
+// ExportConfig configures the dataset files.
+type ExportConfig struct {
+	Folds    int   `yaml:"folds" json:"folds"`
+	Seed     int64 `yaml:"seed" json:"seed"`
+	KeepJunk bool  `yaml:"keep_junk" json:"keep_junk"`
+}
+
+// LTRConfig configures the learning-to-rank experiment.
+type LTRConfig struct {
+	// Enabled runs the experiment (default true).
+	Enabled    *bool    `yaml:"enabled" json:"enabled,omitempty"`
+	Algorithms []string `yaml:"algorithms" json:"algorithms"`
+	Configs    []string `yaml:"configs" json:"configs"`
+	// Iterations bounds training epochs/rounds (0 = the algorithm's default).
+	Iterations int   `yaml:"iterations" json:"iterations"`
+	Seed       int64 `yaml:"seed" json:"seed"`
+}
+
+// ReportConfig configures the report.
+type ReportConfig struct {
+	Title string `yaml:"title" json:"title"`
+}
+
+// DefaultConfig returns the defaults every missing field takes.
+func DefaultConfig() Config {
+	return Config{
+		Log:         LogConfig{Kind: "term"},
+		ClickModels: ClickModelConfig{Models: []string{"dctr", "dbn", "ubm"}, Select: "best", Iterations: 50, TrainFraction: 0.75},
+		Labels:      LabelConfig{Thresholds: []float64{0.2, 0.45, 0.5, 0.6, 0.7}, SERPSize: 10},
+		Sampling:    SamplingConfig{PerQuery: 26, Seed: 1},
+		Features:    FeatureConfig{List: "1-34"},
+		Export:      ExportConfig{Folds: 5, Seed: 1},
+		LTR:         LTRConfig{Algorithms: []string{"ranknet", "adarank"}, Configs: []string{"all"}, Seed: 1},
+		Report:      ReportConfig{Title: "lovbench benchmark report"},
+	}
+}
+
+// LoadConfig reads and validates a configuration file.
+func LoadConfig(path string) (*Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return ParseConfig(b, path, filepath.Dir(abs))
+}
+
+// ParseConfig parses YAML configuration text. name is used in errors; dir
+// is the directory relative paths are resolved against.
+func ParseConfig(data []byte, name, dir string) (*Config, error) {
+	c := DefaultConfig()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	c.dir = dir
+	if err := c.validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	c.resolvePaths()
+	return &c, nil
+}
+
+func (c *Config) validate() error {
+	hasLOV := c.Log.Queries != "" || c.Log.Clicks != ""
+	n := 0
+	if c.Log.Path != "" {
+		n++
+	}
+	if hasLOV {
+		n++
+	}
+	if c.Simulate != nil {
+		n++
+	}
+	if n != 1 {
+		return errors.New("set exactly one of log.path (Yandex log), log.queries+log.clicks (LOV events) or simulate")
+	}
+	switch {
+	case c.Log.Path != "":
+		if c.Log.Format == "" {
+			c.Log.Format = "yandex"
+		}
+		if c.Log.Format != "yandex" {
+			return fmt.Errorf("log.format: %q with log.path; log.path is a Yandex log (format yandex)", c.Log.Format)
+		}
+	case hasLOV:
+		if c.Log.Format == "" {
+			c.Log.Format = "lov"
+		}
+		if c.Log.Format != "lov" || c.Log.Queries == "" || c.Log.Clicks == "" {
+			return errors.New("log: LOV logs need format lov with both queries and clicks")
+		}
+	}
+	if c.Log.Kind != "term" && c.Log.Kind != "vocab" {
+		return fmt.Errorf("log.kind: %q, want term or vocab", c.Log.Kind)
+	}
+	if s := c.Simulate; s != nil {
+		if s.Sessions <= 0 || s.Queries <= 0 {
+			return errors.New("simulate: sessions and queries must be positive")
+		}
+		if s.Model == "" {
+			s.Model = "ubm"
+		}
+		if s.ZipfS == 0 {
+			s.ZipfS = 1.1
+		}
+		if s.ZipfS <= 1 {
+			return fmt.Errorf("simulate.zipf_s: %g, must be above 1", s.ZipfS)
+		}
+	}
+	if len(c.ClickModels.Models) == 0 {
+		return errors.New("click_models.models: empty")
+	}
+	for i, m := range c.ClickModels.Models {
+		c.ClickModels.Models[i] = strings.ToLower(m)
+	}
+	c.ClickModels.Select = strings.ToLower(c.ClickModels.Select)
+	if c.ClickModels.Select != "best" {
+		found := false
+		for _, m := range c.ClickModels.Models {
+			found = found || m == c.ClickModels.Select
+		}
+		if !found {
+			return fmt.Errorf("click_models.select: %q is neither best nor one of models %v", c.ClickModels.Select, c.ClickModels.Models)
+		}
+	}
+	if c.ClickModels.Iterations <= 0 {
+		return fmt.Errorf("click_models.iterations: %d, must be positive", c.ClickModels.Iterations)
+	}
+	if f := c.ClickModels.TrainFraction; !(f > 0 && f < 1) {
+		return fmt.Errorf("click_models.train_fraction: %g, must be in (0, 1)", f)
+	}
+	if len(c.Labels.Thresholds) != 5 {
+		return fmt.Errorf("labels.thresholds: %d values, want 5", len(c.Labels.Thresholds))
+	}
+	for i := 1; i < 5; i++ {
+		if c.Labels.Thresholds[i] < c.Labels.Thresholds[i-1] {
+			return fmt.Errorf("labels.thresholds: not increasing at %g", c.Labels.Thresholds[i])
+		}
+	}
+	if c.Labels.SERPSize <= 0 {
+		return fmt.Errorf("labels.serp_size: %d, must be positive", c.Labels.SERPSize)
+	}
+	if c.Sampling.PerQuery <= 0 {
+		return fmt.Errorf("sampling.per_query: %d, must be positive", c.Sampling.PerQuery)
+	}
+	if c.Export.Folds < 3 {
+		return fmt.Errorf("export.folds: %d, need at least 3 (train, validation, test)", c.Export.Folds)
+	}
+	if c.LTR.Iterations < 0 {
+		return fmt.Errorf("ltr.iterations: %d, must not be negative", c.LTR.Iterations)
+	}
+	return nil
+}
+
+func (c *Config) abs(p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(c.dir, p)
+}
+
+func (c *Config) resolvePaths() {
+	c.Log.Path = c.abs(c.Log.Path)
+	c.Log.Queries = c.abs(c.Log.Queries)
+	c.Log.Clicks = c.abs(c.Log.Clicks)
+	c.Log.PIIBlacklist = c.abs(c.Log.PIIBlacklist)
+	for i, p := range c.Corpus.Paths {
+		c.Corpus.Paths[i] = c.abs(p)
+	}
+	c.Corpus.Prefixes = c.abs(c.Corpus.Prefixes)
+	c.Labels.Expert = c.abs(c.Labels.Expert)
+	if c.Workdir != "" {
+		c.Workdir = c.abs(c.Workdir)
+	}
+}
+
+// LTREnabled reports whether the learning-to-rank stage runs.
+func (c *Config) LTREnabled() bool { return c.LTR.Enabled == nil || *c.LTR.Enabled }
