@@ -1,0 +1,327 @@
+// Package sampling builds the LOVBench ground truth from the labelled first
+// SERPs, LETOR style (LOVBench paper section 5.2, SPEC.md section 5): per
+// query the (up to) 10 labelled SERP terms, plus terms that match the query
+// but were not labelled, drawn at random with a seed and labelled
+// non-relevant (0), so that queries have about 26 judgments on average as
+// in LOVBench (73,950 judged + 110,274 sampled pairs for 7,395 queries).
+//
+// Draws are order independent and reproducible: each candidate term gets a
+// key from a 64-bit hash of (seed, query, term) and a query takes the terms
+// with the smallest keys, so a query's sample depends only on the seed, the
+// query, its candidate pool and the number of terms it is given, never on
+// the order queries are processed in or on the Go version.
+package sampling
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/lovbench/lovbench/labels"
+)
+
+// Candidates is what sampling needs from the corpus (package features):
+// the terms matching a query (SPEC.md section 6) and the resolution of a log
+// result ID (a prefixed name such as foaf:Person, or a URI) to a term URI.
+type Candidates interface {
+	Matches(query string) []string
+	Resolve(name string) (uri string, ok bool)
+}
+
+// DefaultPerQuery is LOVBench's average sample size per query:
+// 184,224 pairs / 7,395 queries = 24.9, "~26" in the paper (section 5.2).
+const DefaultPerQuery = 26
+
+// Options configure Sample.
+type Options struct {
+	Seed uint64
+	// PerQuery is the target average number of judgments per query
+	// (labelled + sampled); 0 means DefaultPerQuery.
+	PerQuery float64
+}
+
+// Row is one judged (query, term) pair of the ground truth.
+type Row struct {
+	Query   string
+	Term    string // term URI
+	Label   int
+	Sampled bool // drawn from the query match (label 0), not labelled from the SERP
+}
+
+// UnknownTerm is a labelled result that the corpus does not know, so it has
+// no features and is left out of the ground truth.
+type UnknownTerm struct {
+	Name    string `json:"name"`
+	Queries int    `json:"queries"` // how many queries labelled it
+}
+
+// Report says what Sample did.
+type Report struct {
+	Seed             uint64           `json:"seed"`
+	PerQueryTarget   float64          `json:"per_query_target"`
+	LabelledQueries  int              `json:"labelled_queries"` // queries in the labels file
+	Queries          int              `json:"queries"`          // queries in the ground truth
+	Labelled         int              `json:"labelled"`         // labelled pairs kept
+	Sampled          int              `json:"sampled"`          // pairs drawn as label 0
+	Rows             int              `json:"rows"`
+	AveragePerQuery  float64          `json:"average_per_query"`
+	Level            int              `json:"level"`              // per-query size the allocation filled up to (see Allocate)
+	ExhaustedPools   int              `json:"exhausted_pools"`    // queries whose whole candidate pool was sampled
+	UnknownLabelled  int              `json:"unknown_labelled"`   // labelled pairs whose term the corpus does not know (left out)
+	DuplicateURIs    int              `json:"duplicate_uris"`     // labelled pairs whose term resolved to a URI already labelled for the query (first kept)
+	NoKnownTerms     int              `json:"no_known_terms"`     // queries left out: none of their labelled terms is in the corpus
+	QueriesNoMatches int              `json:"queries_no_matches"` // queries with an empty candidate pool
+	UnknownTerms     []UnknownTerm    `json:"unknown_terms"`
+	Distribution     []labels.DistRow `json:"distribution"`
+}
+
+type query struct {
+	name     string
+	labelled []Row
+	pool     []string // candidate URIs, not labelled, sorted
+	seed     uint64
+	take     int
+}
+
+// Sample builds the ground truth from labels (in the order of a labels file:
+// each query's rows in rank order) and the corpus c. Queries come out sorted;
+// each query's labelled terms first (rank order), then its sampled terms in
+// draw order. The sample sizes come from Allocate.
+func Sample(ctx context.Context, ls []labels.Label, c Candidates, opts Options) ([]Row, Report, error) {
+	if opts.PerQuery == 0 {
+		opts.PerQuery = DefaultPerQuery
+	}
+	rep := Report{Seed: opts.Seed, PerQueryTarget: opts.PerQuery}
+	if opts.PerQuery < 0 || math.IsNaN(opts.PerQuery) || math.IsInf(opts.PerQuery, 0) {
+		return nil, rep, fmt.Errorf("sampling: per-query target %v is not a positive number", opts.PerQuery)
+	}
+	byName := map[string]*query{}
+	var qs []*query
+	unknown := map[string]int{}
+	for _, l := range ls {
+		q := byName[l.Query]
+		if q == nil {
+			q = &query{name: l.Query}
+			byName[l.Query] = q
+			qs = append(qs, q)
+		}
+		uri, ok := c.Resolve(l.Term)
+		if !ok {
+			rep.UnknownLabelled++
+			unknown[l.Term]++
+			continue
+		}
+		dup := false
+		for _, r := range q.labelled {
+			if r.Term == uri {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			rep.DuplicateURIs++
+			continue
+		}
+		q.labelled = append(q.labelled, Row{Query: l.Query, Term: uri, Label: l.Label})
+	}
+	rep.LabelledQueries = len(qs)
+	sort.Slice(qs, func(i, j int) bool { return qs[i].name < qs[j].name })
+	kept := qs[:0]
+	for i, q := range qs {
+		if i%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, rep, err
+			}
+		}
+		if len(q.labelled) == 0 {
+			rep.NoKnownTerms++
+			continue
+		}
+		in := make(map[string]bool, len(q.labelled))
+		for _, r := range q.labelled {
+			in[r.Term] = true
+		}
+		for _, u := range c.Matches(q.name) {
+			if !in[u] {
+				in[u] = true
+				q.pool = append(q.pool, u)
+			}
+		}
+		if len(q.pool) == 0 {
+			rep.QueriesNoMatches++
+		}
+		q.seed = QuerySeed(opts.Seed, q.name)
+		kept = append(kept, q)
+	}
+	qs = kept
+
+	sizes := make([]Size, len(qs))
+	for i, q := range qs {
+		sizes[i] = Size{Labelled: len(q.labelled), Pool: len(q.pool), Key: q.seed}
+	}
+	takes, level := Allocate(sizes, opts.PerQuery)
+	rep.Level = level
+
+	var rows []Row
+	for i, q := range qs {
+		if i%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, rep, err
+			}
+		}
+		rows = append(rows, q.labelled...)
+		rep.Labelled += len(q.labelled)
+		for _, u := range Draw(q.seed, q.pool, takes[i]) {
+			rows = append(rows, Row{Query: q.name, Term: u, Label: 0, Sampled: true})
+		}
+		rep.Sampled += takes[i]
+		if takes[i] == len(q.pool) {
+			rep.ExhaustedPools++
+		}
+	}
+	rep.Queries = len(qs)
+	rep.Rows = len(rows)
+	if rep.Queries > 0 {
+		rep.AveragePerQuery = float64(rep.Rows) / float64(rep.Queries)
+	}
+	for name, n := range unknown {
+		rep.UnknownTerms = append(rep.UnknownTerms, UnknownTerm{Name: name, Queries: n})
+	}
+	sort.Slice(rep.UnknownTerms, func(i, j int) bool { return rep.UnknownTerms[i].Name < rep.UnknownTerms[j].Name })
+	lab := make([]int, len(rows))
+	for i, r := range rows {
+		lab[i] = r.Label
+	}
+	rep.Distribution = labels.Distribution(lab)
+	return rows, rep, nil
+}
+
+// Size is one query's input to Allocate.
+type Size struct {
+	Labelled int    // labelled terms
+	Pool     int    // candidate terms available for sampling
+	Key      uint64 // tie-break order for the last extra draws (QuerySeed)
+}
+
+// Allocate decides how many terms each query draws so that the average
+// number of judgments per query is target, as closely as the pools allow
+// (water filling):
+//
+//   - the budget is B = round(target x queries) - (labelled terms);
+//   - at level L a query draws min(max(L - labelled, 0), pool) terms;
+//     the largest L whose total stays within B is used;
+//   - the R < queries draws left over go, one each, to the queries that could
+//     still draw at level L+1, in ascending Key order.
+//
+// So every query is filled up to the same total size L (or L+1) unless its
+// pool runs out, and the average is exactly target (to rounding) whenever
+// the pools hold enough terms. It returns the draws per query and L.
+func Allocate(sizes []Size, target float64) ([]int, int) {
+	takes := make([]int, len(sizes))
+	if len(sizes) == 0 {
+		return takes, 0
+	}
+	labelled, maxL := 0, 0
+	for _, s := range sizes {
+		labelled += s.Labelled
+		maxL = max(maxL, s.Labelled+s.Pool)
+	}
+	budget := int(math.Round(target*float64(len(sizes)))) - labelled
+	if budget <= 0 {
+		return takes, 0
+	}
+	at := func(s Size, level int) int { return min(max(level-s.Labelled, 0), s.Pool) }
+	total := func(level int) int {
+		t := 0
+		for _, s := range sizes {
+			t += at(s, level)
+		}
+		return t
+	}
+	// Largest level in [0, maxL] with total(level) <= budget (total is
+	// non-decreasing in level).
+	lo, hi := 0, maxL
+	for lo < hi {
+		mid := lo + (hi-lo+1)/2
+		if total(mid) <= budget {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	level := lo
+	left := budget
+	var grow []int
+	for i, s := range sizes {
+		takes[i] = at(s, level)
+		left -= takes[i]
+		if at(s, level+1) > takes[i] {
+			grow = append(grow, i)
+		}
+	}
+	sort.Slice(grow, func(a, b int) bool { return sizes[grow[a]].Key < sizes[grow[b]].Key })
+	for _, i := range grow {
+		if left == 0 {
+			break
+		}
+		takes[i]++
+		left--
+	}
+	return takes, level
+}
+
+// Draw returns k of pool (k <= len(pool)) chosen at random for the query
+// seeded qseed: the k terms with the smallest TermKey, smallest first.
+func Draw(qseed uint64, pool []string, k int) []string {
+	if k <= 0 {
+		return nil
+	}
+	type kt struct {
+		key  uint64
+		term string
+	}
+	keyed := make([]kt, len(pool))
+	for i, t := range pool {
+		keyed[i] = kt{TermKey(qseed, t), t}
+	}
+	sort.Slice(keyed, func(i, j int) bool {
+		if keyed[i].key != keyed[j].key {
+			return keyed[i].key < keyed[j].key
+		}
+		return keyed[i].term < keyed[j].term
+	})
+	k = min(k, len(keyed))
+	out := make([]string, k)
+	for i := range out {
+		out[i] = keyed[i].term
+	}
+	return out
+}
+
+// QuerySeed derives a query's seed from the run seed and the query text:
+// splitmix64(seed XOR FNV-1a(query)).
+func QuerySeed(seed uint64, query string) uint64 { return Mix(seed ^ FNV(query)) }
+
+// TermKey is the random key of a term within a query's draw:
+// splitmix64(qseed XOR FNV-1a(term)).
+func TermKey(qseed uint64, term string) uint64 { return Mix(qseed ^ FNV(term)) }
+
+// FNV is the 64-bit FNV-1a hash of s.
+func FNV(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// Mix is the splitmix64 finaliser (Steele, Lea and Flood 2014), a bijection
+// of 64-bit words that spreads every input bit over the output.
+func Mix(z uint64) uint64 {
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}

@@ -1,0 +1,218 @@
+package sampling
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lovbench/lovbench/labels"
+)
+
+func TestAllocate(t *testing.T) {
+	// Budget = round(20 x 3) - (10+10+5) = 35. At level L query 1 draws
+	// L-10 (pool 100), query 2 min(L-10, 2), query 3 nothing (pool 0):
+	// (L-10) + 2 <= 35 gives L = 43, draws 33, 2, 0; sizes 43, 12, 5,
+	// average 60/3 = 20.
+	takes, level := Allocate([]Size{{10, 100, 0}, {10, 2, 0}, {5, 0, 0}}, 20)
+	if level != 43 || !slices.Equal(takes, []int{33, 2, 0}) {
+		t.Errorf("takes %v level %d, want [33 2 0] 43", takes, level)
+	}
+	// Three queries with 2 labelled and 10 candidates, target 5.5: budget
+	// round(16.5) - 6 = 11; level 5 uses 9; the 2 left go to the queries
+	// with the smallest keys (10 and 20): draws 3, 4, 4.
+	takes, level = Allocate([]Size{{2, 10, 30}, {2, 10, 10}, {2, 10, 20}}, 5.5)
+	if level != 5 || !slices.Equal(takes, []int{3, 4, 4}) {
+		t.Errorf("takes %v level %d, want [3 4 4] 5", takes, level)
+	}
+	// A pool smaller than the need is exhausted.
+	takes, _ = Allocate([]Size{{10, 3, 0}}, 26)
+	if !slices.Equal(takes, []int{3}) {
+		t.Errorf("takes %v, want [3]", takes)
+	}
+	// Target below the labelled count: no draws.
+	takes, _ = Allocate([]Size{{10, 3, 0}}, 5)
+	if !slices.Equal(takes, []int{0}) {
+		t.Errorf("takes %v, want [0]", takes)
+	}
+}
+
+func TestDraw(t *testing.T) {
+	pool := make([]string, 100)
+	for i := range pool {
+		pool[i] = fmt.Sprintf("http://x/T%d", i)
+	}
+	s := QuerySeed(42, "person")
+	a := Draw(s, pool, 10)
+	rev := slices.Clone(pool)
+	slices.Reverse(rev)
+	if b := Draw(s, rev, 10); !slices.Equal(a, b) {
+		t.Errorf("draw depends on pool order: %v vs %v", a, b)
+	}
+	if b := Draw(s, pool, 4); !slices.Equal(a[:4], b) {
+		t.Errorf("smaller draw is not a prefix: %v vs %v", a[:4], b)
+	}
+	if b := Draw(QuerySeed(43, "person"), pool, 10); slices.Equal(a, b) {
+		t.Error("another seed draws the same terms")
+	}
+	if b := Draw(QuerySeed(42, "music"), pool, 10); slices.Equal(a, b) {
+		t.Error("another query draws the same terms")
+	}
+	if len(slices.Compact(slices.Sorted(slices.Values(a)))) != 10 {
+		t.Errorf("draw has repeats: %v", a)
+	}
+	// FNV-1a 64 test vectors (Fowler/Noll/Vo reference): "" and "a".
+	if FNV("") != 0xcbf29ce484222325 || FNV("a") != 0xaf63dc4c8601ec8c {
+		t.Errorf("FNV: %x %x", FNV(""), FNV("a"))
+	}
+	// splitmix64 reference: seed 0 gives first output 0xe220a8397b1dcdaf.
+	if Mix(0) != 0xe220a8397b1dcdaf {
+		t.Errorf("Mix(0) = %x", Mix(0))
+	}
+}
+
+type fakeCorpus struct {
+	terms   map[string]string   // name -> URI
+	matches map[string][]string // query -> URIs
+}
+
+func (f fakeCorpus) Matches(q string) []string { return f.matches[q] }
+func (f fakeCorpus) Resolve(n string) (string, bool) {
+	if strings.HasPrefix(n, "http://") {
+		for _, u := range f.terms {
+			if u == n {
+				return u, true
+			}
+		}
+		return n, false
+	}
+	u, ok := f.terms[n]
+	return u, ok
+}
+
+func testCorpus() fakeCorpus {
+	f := fakeCorpus{terms: map[string]string{}, matches: map[string][]string{}}
+	for i := range 40 {
+		u := fmt.Sprintf("http://x/T%02d", i)
+		f.terms[fmt.Sprintf("x:T%02d", i)] = u
+		f.matches["q1"] = append(f.matches["q1"], u)
+		if i < 8 {
+			f.matches["q2"] = append(f.matches["q2"], u)
+		}
+	}
+	return f
+}
+
+func TestSample(t *testing.T) {
+	c := testCorpus()
+	ls := []labels.Label{
+		{Query: "q1", Term: "x:T00", Label: 4}, {Query: "q1", Term: "x:NOPE", Label: 1}, {Query: "q1", Term: "http://x/T01", Label: 2},
+		{Query: "q1", Term: "x:T01", Label: 0}, // same URI as the row before
+		{Query: "q2", Term: "x:T05", Label: 3}, {Query: "q2", Term: "x:T39", Label: -2},
+		{Query: "q3", Term: "x:NOPE", Label: 0}, // no known term: query left out
+	}
+	rows, rep, err := Sample(context.Background(), ls, c, Options{Seed: 7, PerQuery: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Budget round(10 x 2) - 4 labelled = 16. q1 has 2 labelled and 38
+	// candidates, q2 2 labelled and 7 candidates (T00..T07 minus T05):
+	// level L draws (L-2) + min(L-2, 7) <= 16: L = 11 draws 9 + 7 = 16,
+	// nothing left over: q1 2 + 9 = 11 rows, q2 2 + 7 = 9 (pool exhausted).
+	n := map[string]int{}
+	for _, r := range rows {
+		n[r.Query]++
+	}
+	if n["q1"] != 11 || n["q2"] != 9 || len(rows) != 20 || rep.Level != 11 {
+		t.Errorf("sizes %v, level %d", n, rep.Level)
+	}
+	if rep.Queries != 2 || rep.LabelledQueries != 3 || rep.Labelled != 4 || rep.Sampled != 16 || rep.UnknownLabelled != 2 || rep.DuplicateURIs != 1 || rep.NoKnownTerms != 1 || rep.ExhaustedPools != 1 {
+		t.Errorf("report %+v", rep)
+	}
+	if len(rep.UnknownTerms) != 1 || rep.UnknownTerms[0] != (UnknownTerm{"x:NOPE", 2}) {
+		t.Errorf("unknown terms %+v", rep.UnknownTerms)
+	}
+	if rows[0] != (Row{"q1", "http://x/T00", 4, false}) || rows[1] != (Row{"q1", "http://x/T01", 2, false}) {
+		t.Errorf("labelled rows first in rank order: %+v", rows[:2])
+	}
+	seen := map[string]bool{}
+	for _, r := range rows {
+		k := r.Query + " " + r.Term
+		if seen[k] {
+			t.Errorf("repeated pair %s", k)
+		}
+		seen[k] = true
+		if r.Sampled && r.Label != 0 {
+			t.Errorf("sampled row with label %d", r.Label)
+		}
+	}
+	// Query order in the input does not matter.
+	rev := append(slices.Clone(ls[4:6]), ls[:4]...)
+	rows2, _, err := Sample(context.Background(), rev, c, Options{Seed: 7, PerQuery: 10})
+	if err != nil || !slices.Equal(rows, rows2) {
+		t.Errorf("input order changes the sample (%v)", err)
+	}
+	rows3, _, _ := Sample(context.Background(), ls, c, Options{Seed: 8, PerQuery: 10})
+	if slices.Equal(rows, rows3) {
+		t.Error("seed 8 gives the same sample as seed 7")
+	}
+}
+
+func TestRunByteIdentical(t *testing.T) {
+	dir := t.TempDir()
+	lp := filepath.Join(dir, "labels.csv")
+	var b bytes.Buffer
+	ls := []labels.Label{{Query: "q1", Term: "x:T00", Label: 4, P: 0.9}, {Query: "q2", Term: "x:T01", Label: 0, P: 0.3}}
+	if err := labels.WriteLabels(&b, ls); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(lp, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var outs [2][]byte
+	for i := range outs {
+		out := filepath.Join(dir, fmt.Sprintf("gt%d.csv", i))
+		if _, err := Run(context.Background(), Config{Labels: lp, Out: out, Options: Options{Seed: 3}}, testCorpus()); err != nil {
+			t.Fatal(err)
+		}
+		outs[i], _ = os.ReadFile(out)
+		if _, err := os.Stat(out + ".report.json"); err != nil {
+			t.Error(err)
+		}
+	}
+	if !bytes.Equal(outs[0], outs[1]) || len(outs[0]) == 0 {
+		t.Error("reruns differ")
+	}
+	gt, err := ReadGroundTruth(bytes.NewReader(outs[0]), "gt.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Budget round(26 x 2) - 2 = 50; q1 has 39 candidates and q2 7
+	// (T00..T07 minus T01): both pools are exhausted, 2 + 46 rows.
+	if len(gt) != 48 {
+		t.Errorf("%d rows, want 48", len(gt))
+	}
+}
+
+func TestReadGroundTruthErrors(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"query,term\n", "gt.csv:1: header"},
+		{"query,term,label\nq,t,7\n", "gt.csv:2: field label"},
+		{"query,term,label\nq,t,1\nq,t,0\n", "gt.csv:3: (q, t) repeats line 2"},
+		{"query,term,label\r,t,1\r", "gt.csv:2: field query"},
+		{"query,term,label\nq,t\n", "gt.csv:2: 2 fields"},
+	} {
+		_, err := ReadGroundTruth(strings.NewReader(c.in), "gt.csv")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.in, err, c.want)
+		}
+	}
+	rows, err := ReadGroundTruth(strings.NewReader("\xEF\xBB\xBFquery,term,label\r\"a b\",http://x/T,-2\r"), "gt.csv")
+	if err != nil || len(rows) != 1 || rows[0] != (Row{"a b", "http://x/T", -2, false}) {
+		t.Errorf("BOM/CR file: %+v %v", rows, err)
+	}
+}
