@@ -1,0 +1,63 @@
+// Package clickmodels fits the click models of PyClick's family to a click
+// log, evaluates them and simulates logs from them. It implements the click
+// model stage of the LOVBench paper (section 4.2, "Relevance from clicks") with
+// the conventions of SPEC.md section 3, which follow PyClick (Chuklin, Markov
+// and de Rijke, Click Models for Web Search, 2015, chapters 3 and 4) so that
+// results are comparable with the published benchmark.
+//
+// # Models
+//
+// Ten models are provided (see Kind): GCTR, RCTR, DCTR, CM, SDBN and DCM are
+// estimated in one counting pass (maximum likelihood with PyClick's pseudo
+// counts); PBM, UBM, DBN and CCM by batch expectation maximisation (EM).
+// Every parameter starts at 0.5 and carries the prior numerator 1 and
+// denominator 2; in each EM iteration every parameter is recomputed from
+// that prior plus the expected counts under the previous iteration's values,
+// and EM values are capped at 1 - 1e-6 (PyClick's ParamEM.PROB_MIN).
+//
+// The E-step and M-step of each model are those of PyClick, including its
+// quirks, so that log-likelihood, perplexity and relevance agree with
+// PyClick to 1e-6 on the shared reference log (tested):
+//
+//   - a SERP without clicks has "last click rank" n (the SERP length), so DBN
+//     and CCM treat every rank of such a SERP as examined by the continuation
+//     update and give no attractiveness mass to its ranks;
+//   - the DBN/CCM continuation update evaluates the probability of the clicks
+//     below rank r with the parameters of ranks 0, 1, ... rather than r+1,
+//     r+2, ... (PyClick's _get_tail_clicks indexes the session parameters by
+//     the offset from the start rank);
+//   - the cascade model gives probability 1e-6 to every rank after the first
+//     click in the conditional probabilities.
+//
+// UBM's examination parameter is indexed by (rank, rank of the previous
+// click); "no previous click" is index R-1 of an R x R table, R being the
+// model's number of ranks (at least 10, PyClick's fixed size). PyClick uses
+// M-1 with M the SERP's own length, which is the same for full SERPs and
+// never collides with a real previous click (a click at rank R-1 has no rank
+// after it).
+//
+// # Engine
+//
+// Training SERPs are aggregated into weighted records (identical query,
+// documents and click mask; an exact optimisation), grouped by query, and cut
+// into chunks at query boundaries. A chunk touches only the (query, document)
+// parameters of its own queries, so chunks are processed in parallel without
+// locks; rank-level and global parameters are accumulated per chunk and
+// reduced in chunk order. Chunking does not depend on the number of workers,
+// so results are bit-identical for any Options.Workers.
+//
+// # Evaluation
+//
+// Evaluate computes PyClick's log-likelihood (mean over SERPs of the mean
+// over ranks of ln P(c_r | c_<r)) and perplexity (per rank
+// 2^(-mean log2 P(c_r)) with unconditional click probabilities, then the mean
+// over ranks). Split, RandomSplit and TimeSplit build train/test logs.
+//
+// # Simulation
+//
+// Simulate draws clicks from a model with known parameters on SERPs supplied
+// by a SERPSource. SyntheticSource is the built-in source (Zipf query
+// popularity, a pool of documents per query, some shuffled SERPs, random true
+// parameters); another source, such as one backed by a vocabulary corpus and
+// a search engine, only has to implement SERPSource.
+package clickmodels

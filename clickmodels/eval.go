@@ -1,0 +1,236 @@
+package clickmodels
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/lovbench/lovbench/sessions"
+)
+
+// Metrics are a model's scores on a test log.
+type Metrics struct {
+	// Sessions is the number of test SERPs (PyClick calls a SERP a session).
+	Sessions int `json:"test_sessions"`
+	// LogLikelihood is the mean over SERPs of the mean over ranks of
+	// ln P(C_r = c_r | C_<r = c_<r) (PyClick's LogLikelihood).
+	LogLikelihood float64 `json:"test_loglikelihood"`
+	// Perplexity is the mean of PerplexityAtRank.
+	Perplexity float64 `json:"test_perplexity"`
+	// PerplexityAtRank[r] = 2^(-(1/N_r) sum_s log2 P(C_r = c_r)) with the
+	// unconditional click probability, N_r the number of SERPs with a rank
+	// r (Dupret and Piwowarski 2008; PyClick's Perplexity, which divides by
+	// the number of all SERPs: the same when all SERPs have the same
+	// length).
+	PerplexityAtRank []float64 `json:"test_perplexity_at_rank"`
+}
+
+// Gain is the perplexity gain of a model with perplexity pa over a baseline
+// with perplexity pb: (pb - pa) / (pb - 1) (SPEC.md section 3; Chuklin et al.
+// 2015, eq. 5.3).
+func Gain(pa, pb float64) float64 { return (pb - pa) / (pb - 1) }
+
+// Evaluate scores m on the SERPs of log. Pairs not seen in training get the
+// parameter value Unseen (0.5), as in PyClick. A SERP longer than the
+// model's ranks is an error.
+func Evaluate(m *Model, log *sessions.Log) (Metrics, error) {
+	var out Metrics
+	n := log.Len()
+	out.Sessions = n
+	if n == 0 {
+		return out, fmt.Errorf("click models: no test sessions to evaluate %v on", m.Kind)
+	}
+	res := m.resolver(log)
+	maxLen := 0
+	for i := 0; i < n; i++ {
+		maxLen = max(maxLen, log.Ranks(i))
+	}
+	if maxLen > m.Ranks {
+		return out, fmt.Errorf("click models: a test SERP has %d results, the %v model only %d ranks", maxLen, m.Kind, m.Ranks)
+	}
+	logSum := make([]float64, maxLen)
+	count := make([]int, maxLen)
+	var a, s, cond, full [MaxSERP]float64
+	var v view
+	ll := 0.0
+	for i := 0; i < n; i++ {
+		res.view(&v, log, i, a[:], s[:])
+		k := v.n
+		clickProbs(m.Kind, &v, cond[:k], full[:k])
+		ll += serpLL(cond[:k])
+		for r := 0; r < k; r++ {
+			p := full[r]
+			if !v.clicked(r) {
+				p = 1 - p
+			}
+			// PyClick skips (and reports) non-positive probabilities.
+			if p > 0 {
+				logSum[r] += math.Log2(p)
+			}
+			count[r]++
+		}
+	}
+	out.LogLikelihood = ll / float64(n)
+	out.PerplexityAtRank = make([]float64, maxLen)
+	sum := 0.0
+	for r := range maxLen {
+		out.PerplexityAtRank[r] = math.Pow(2, -logSum[r]/float64(count[r]))
+		sum += out.PerplexityAtRank[r]
+	}
+	out.Perplexity = sum / float64(maxLen)
+	return out, nil
+}
+
+// resolver maps a log's query and document IDs to the model's pairs.
+type resolver struct {
+	m     *Model
+	query []int32 // log query ID -> model query index or -1
+	doc   []int32
+}
+
+func (m *Model) resolver(log *sessions.Log) *resolver {
+	lk := m.pairs()
+	r := &resolver{m: m, query: make([]int32, log.Queries.Len()), doc: make([]int32, log.Docs.Len())}
+	for i, s := range log.Queries.Names {
+		if q, ok := lk.queries[s]; ok {
+			r.query[i] = q
+		} else {
+			r.query[i] = -1
+		}
+	}
+	for i, s := range log.Docs.Names {
+		if d, ok := lk.docs[s]; ok {
+			r.doc[i] = d
+		} else {
+			r.doc[i] = -1
+		}
+	}
+	return r
+}
+
+// view fills v with the parameters of SERP i of log, using a and s as
+// storage.
+func (rs *resolver) view(v *view, log *sessions.Log, i int, a, s []float64) {
+	m := rs.m
+	docs := log.SERPDocs(i)
+	n := len(docs)
+	v.n, v.clicks, v.R, v.g = n, log.Clicks[i], m.Ranks, m.Global
+	v.a, v.s = nil, nil
+	if m.Attr != nil {
+		v.a = a[:n]
+	}
+	if m.Sat != nil {
+		v.s = s[:n]
+	}
+	if v.a == nil && v.s == nil {
+		return
+	}
+	q := rs.query[log.Query[i]]
+	lk := m.pairs()
+	for r, d := range docs {
+		p := int32(-1)
+		if q >= 0 && rs.doc[d] >= 0 {
+			if pp, ok := lk.pairs[pairKey(q, rs.doc[d])]; ok {
+				p = pp
+			}
+		}
+		if v.a != nil {
+			if p >= 0 {
+				v.a[r] = m.Attr[p]
+			} else {
+				v.a[r] = Unseen
+			}
+		}
+		if v.s != nil {
+			if p >= 0 {
+				v.s[r] = m.Sat[p]
+			} else {
+				v.s[r] = Unseen
+			}
+		}
+	}
+}
+
+// Split is SPEC.md's split: the first floor(fraction x n) SERPs in file
+// order train; the rest test, keeping only SERPs whose query occurs in
+// training.
+func Split(log *sessions.Log, fraction float64) (train, test *sessions.Log) {
+	cut := cutPoint(log.Len(), fraction)
+	train = log.Slice(0, cut)
+	return train, filterTest(log, train, func(yield func(int) bool) {
+		for i := cut; i < log.Len(); i++ {
+			if !yield(i) {
+				return
+			}
+		}
+	})
+}
+
+// RandomSplit puts a seeded random floor(fraction x n) SERPs in training
+// and the rest in test (test filtered to training queries); both keep file
+// order.
+func RandomSplit(log *sessions.Log, fraction float64, seed uint64) (train, test *sessions.Log) {
+	n := log.Len()
+	cut := cutPoint(n, fraction)
+	perm := rand.New(rand.NewPCG(seed, 0x6c6f7662656e6368)).Perm(n)
+	inTrain := make([]bool, n)
+	for _, i := range perm[:cut] {
+		inTrain[i] = true
+	}
+	train = log.Select(indices(n, func(i int) bool { return inTrain[i] }))
+	return train, filterTest(log, train, indices(n, func(i int) bool { return !inTrain[i] }))
+}
+
+// TimeSplit splits by time at the granularity of user sessions. A Log keeps
+// SERPs in time order within a user session and user sessions in order of
+// their first SERP (the order of the input, which ingest writes
+// chronologically), but no clock: so "by time" means that a user session
+// whose first SERP lies in the first floor(fraction x n) SERPs trains with
+// all its SERPs, and later user sessions test (filtered to training
+// queries). Unlike Split, no user session is cut in two.
+func TimeSplit(log *sessions.Log, fraction float64) (train, test *sessions.Log) {
+	n := log.Len()
+	cut := cutPoint(n, fraction)
+	firstSeen := make([]int, log.Sessions.Len())
+	for i := range firstSeen {
+		firstSeen[i] = -1
+	}
+	for i := 0; i < n; i++ {
+		if s := log.Session[i]; firstSeen[s] < 0 {
+			firstSeen[s] = i
+		}
+	}
+	isTrain := func(i int) bool { return firstSeen[log.Session[i]] < cut }
+	train = log.Select(indices(n, isTrain))
+	return train, filterTest(log, train, indices(n, func(i int) bool { return !isTrain(i) }))
+}
+
+func cutPoint(n int, fraction float64) int {
+	cut := int(math.Floor(fraction * float64(n)))
+	return min(max(cut, 0), n)
+}
+
+func indices(n int, keep func(int) bool) func(yield func(int) bool) {
+	return func(yield func(int) bool) {
+		for i := 0; i < n; i++ {
+			if keep(i) && !yield(i) {
+				return
+			}
+		}
+	}
+}
+
+// filterTest selects the SERPs idx yields whose query occurs in train.
+func filterTest(log, train *sessions.Log, idx func(yield func(int) bool)) *sessions.Log {
+	seen := make([]bool, log.Queries.Len())
+	for _, q := range train.Query {
+		seen[q] = true
+	}
+	return log.Select(func(yield func(int) bool) {
+		for i := range idx {
+			if seen[log.Query[i]] && !yield(i) {
+				return
+			}
+		}
+	})
+}
