@@ -1,0 +1,399 @@
+package measures
+
+import (
+	"context"
+	"fmt"
+	"sort"
+)
+
+// Options configure an evaluation. Start from DefaultOptions: the zero
+// value has RelevantFrom 0 (every judged document relevant) and Beta 0
+// (Q-measure reduced to AveP).
+type Options struct {
+	Measures     []Measure
+	Gain         GainFunc     // grade -> gain for the graded measures; nil: ExpGain
+	Discount     DiscountFunc // for ndcg, dcg, awdp, andcg; nil: Log2Discount
+	Beta         float64      // Q-measure's beta
+	Cutoff       int          // list length for measures without @k; 0: whole list
+	RelevantFrom float64      // binary relevance: grade >= RelevantFrom
+	Hierarchy    Hierarchy    // for rp@k and rr@k
+	Proximity    Proximity    // for rp@k and rr@k
+}
+
+// DefaultOptions returns the LOVBench defaults: the measures of
+// DefaultMeasures, gain 2^g-1, discount log2(i+1), beta 1, the whole list,
+// relevant = grade >= 1, symmetric proximity.
+func DefaultOptions() Options {
+	ms, _ := ParseMeasures(DefaultMeasures)
+	return Options{
+		Measures: ms, Gain: ExpGain, Discount: Log2Discount, Beta: 1,
+		RelevantFrom: 1, Proximity: Symmetric,
+	}
+}
+
+// Result holds one run's scores.
+type Result struct {
+	Run      string
+	Measures []string             // measure names in the order asked for
+	Queries  []string             // evaluated query ids, sorted
+	Mean     map[string]float64   // measure -> mean over Queries (or the global value)
+	PerQuery map[string][]float64 // measure -> value per query, aligned with Queries; absent for global measures
+}
+
+// Value returns the value of measure m for query qid.
+func (r *Result) Value(m, qid string) (float64, bool) {
+	vs, ok := r.PerQuery[m]
+	if !ok {
+		return 0, false
+	}
+	i := sort.SearchStrings(r.Queries, qid)
+	if i == len(r.Queries) || r.Queries[i] != qid {
+		return 0, false
+	}
+	return vs[i], true
+}
+
+// JSONResult is the --json layout of one run:
+// {"mean": {measure: value}, "per_query": {qid: {measure: value}}}.
+type JSONResult struct {
+	Mean     map[string]float64            `json:"mean"`
+	PerQuery map[string]map[string]float64 `json:"per_query"`
+}
+
+// JSON returns r in the --json layout.
+func (r *Result) JSON() JSONResult {
+	j := JSONResult{Mean: r.Mean, PerQuery: make(map[string]map[string]float64, len(r.Queries))}
+	for i, q := range r.Queries {
+		m := make(map[string]float64, len(r.PerQuery))
+		for name, vs := range r.PerQuery {
+			m[name] = vs[i]
+		}
+		j.PerQuery[q] = m
+	}
+	return j
+}
+
+// Evaluate scores one run against the qrels; see EvaluateRuns.
+func Evaluate(ctx context.Context, q *Qrels, run *Run, opts Options) (*Result, error) {
+	rs, err := EvaluateRuns(ctx, q, []*Run{run}, opts)
+	if err != nil {
+		return nil, err
+	}
+	return rs[0], nil
+}
+
+// EvaluateRuns scores each run against the qrels.
+//
+// The evaluated queries are those of the qrels; a query a run did not
+// answer counts as an empty ranking (trec_eval -c), so that all runs are
+// paired on the same queries. Queries of a run without judgments are
+// ignored, as trec_eval ignores them. Retrieved documents without a
+// judgment have grade 0.
+//
+// The catalog of CC@k is every document judged in the qrels or retrieved
+// by any of the runs for an evaluated query, so runs evaluated together
+// share it.
+func EvaluateRuns(ctx context.Context, q *Qrels, runs []*Run, opts Options) ([]*Result, error) {
+	if len(q.ids) == 0 {
+		return nil, fmt.Errorf("the qrels judge no query")
+	}
+	if len(opts.Measures) == 0 {
+		return nil, fmt.Errorf("no measure to compute")
+	}
+	if opts.Gain == nil {
+		opts.Gain = ExpGain
+	}
+	if opts.Discount == nil {
+		opts.Discount = Log2Discount
+	}
+	for _, m := range opts.Measures {
+		if m.NeedsHierarchy() && opts.Hierarchy == nil {
+			return nil, fmt.Errorf("measure %s needs a class/property hierarchy (--corpus)", m.Name)
+		}
+	}
+	g := newGlobals(q, runs, opts)
+	out := make([]*Result, len(runs))
+	for i, run := range runs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		out[i] = evaluateRun(q, run, opts, g)
+	}
+	return out, nil
+}
+
+// globals are the inputs of the run-level measures.
+type globals struct {
+	catalog  int             // |B| of CC@k
+	longTail map[string]bool // nil: everything outside shortHead
+	short    map[string]bool // short head SH of LTP@k
+}
+
+func newGlobals(q *Qrels, runs []*Run, opts Options) *globals {
+	need := false
+	for _, m := range opts.Measures {
+		need = need || m.Global()
+	}
+	g := &globals{}
+	if !need {
+		return g
+	}
+	cat := map[string]bool{}
+	awards := map[string]int{}
+	total := 0
+	for _, qid := range q.ids {
+		for d, grade := range q.grades[qid] {
+			cat[d] = true
+			if grade >= opts.RelevantFrom {
+				awards[d]++
+				total++
+			}
+		}
+		for _, r := range runs {
+			for _, e := range r.ranking[qid] {
+				cat[e.Doc] = true
+			}
+		}
+	}
+	g.catalog = len(cat)
+	g.short = shortHead(awards, total)
+	return g
+}
+
+// shortHead returns the short head SH of papers/matchmaking-offline-
+// evaluation.md (LTP@10): the most awarded items, sorted by awards
+// descending (ties by id ascending), up to and including the first item at
+// which the cumulated awards reach a fifth of all awards. Here an award is
+// a query in which the item is relevant.
+func shortHead(awards map[string]int, total int) map[string]bool {
+	type item struct {
+		id string
+		n  int
+	}
+	items := make([]item, 0, len(awards))
+	for id, n := range awards {
+		items = append(items, item{id, n})
+	}
+	sort.Slice(items, func(i, j int) bool {
+		if items[i].n != items[j].n {
+			return items[i].n > items[j].n
+		}
+		return items[i].id < items[j].id
+	})
+	sh := map[string]bool{}
+	cum := 0
+	for _, it := range items {
+		if 5*cum >= total {
+			break
+		}
+		sh[it.id] = true
+		cum += it.n
+	}
+	return sh
+}
+
+func evaluateRun(q *Qrels, run *Run, opts Options, g *globals) *Result {
+	res := &Result{
+		Run:      run.Name,
+		Queries:  q.ids,
+		Mean:     make(map[string]float64, len(opts.Measures)),
+		PerQuery: make(map[string][]float64, len(opts.Measures)),
+	}
+	for _, m := range opts.Measures {
+		res.Measures = append(res.Measures, m.Name)
+		if !m.Global() {
+			res.PerQuery[m.Name] = make([]float64, len(q.ids))
+		}
+	}
+	var qd queryData
+	ccSeen := map[int]map[string]bool{}
+	ltpNum := map[int]int{}
+	ltpDen := map[int]int{}
+	for i, qid := range q.ids {
+		qd.load(q.grades[qid], run.ranking[qid], opts)
+		for _, m := range opts.Measures {
+			switch m.fam.k {
+			case kCC:
+				if ccSeen[m.K] == nil {
+					ccSeen[m.K] = map[string]bool{}
+				}
+				for _, e := range qd.ranking[:cutoff(m.K, len(qd.ranking))] {
+					ccSeen[m.K][e.Doc] = true
+				}
+				continue
+			case kLTP:
+				top := qd.ranking[:cutoff(m.K, len(qd.ranking))]
+				for _, e := range top {
+					if !g.short[e.Doc] {
+						ltpNum[m.K]++
+					}
+				}
+				ltpDen[m.K] += len(top)
+				continue
+			}
+			res.PerQuery[m.Name][i] = qd.score(m, opts)
+		}
+	}
+	for _, m := range opts.Measures {
+		switch m.fam.k {
+		case kCC:
+			if g.catalog > 0 {
+				res.Mean[m.Name] = float64(len(ccSeen[m.K])) / float64(g.catalog)
+			}
+		case kLTP:
+			if ltpDen[m.K] > 0 {
+				res.Mean[m.Name] = float64(ltpNum[m.K]) / float64(ltpDen[m.K])
+			}
+		default:
+			s := 0.0
+			for _, v := range res.PerQuery[m.Name] {
+				s += v
+			}
+			res.Mean[m.Name] = s / float64(len(q.ids))
+		}
+	}
+	return res
+}
+
+// queryData is one query's ranking joined with its judgments; its slices
+// are reused from query to query.
+type queryData struct {
+	ranking  []Entry
+	grades   []float64 // grade of each retrieved document (0 if unjudged)
+	gains    []float64 // gain of each retrieved document
+	ideal    []float64 // gains of all judged documents, decreasing
+	numRel   int       // judged documents with grade >= RelevantFrom
+	judged   map[string]float64
+	relTerms []string // judged documents with grade >= RelevantFrom (relaxed P/R)
+	relDone  bool
+}
+
+func (d *queryData) load(judged map[string]float64, ranking []Entry, opts Options) {
+	d.ranking = ranking
+	d.judged = judged
+	d.grades = d.grades[:0]
+	d.gains = d.gains[:0]
+	for _, e := range ranking {
+		gr := judged[e.Doc]
+		d.grades = append(d.grades, gr)
+		d.gains = append(d.gains, opts.Gain(gr))
+	}
+	d.ideal = d.ideal[:0]
+	d.numRel = 0
+	for _, gr := range judged {
+		d.ideal = append(d.ideal, opts.Gain(gr))
+		if gr >= opts.RelevantFrom {
+			d.numRel++
+		}
+	}
+	sort.Sort(sort.Reverse(sort.Float64Slice(d.ideal)))
+	d.relDone = false
+}
+
+// relevantTerms returns the relevant documents of the query, sorted.
+func (d *queryData) relevantTerms(opts Options) []string {
+	if !d.relDone {
+		d.relTerms = d.relTerms[:0]
+		for doc, gr := range d.judged {
+			if gr >= opts.RelevantFrom {
+				d.relTerms = append(d.relTerms, doc)
+			}
+		}
+		sort.Strings(d.relTerms)
+		d.relDone = true
+	}
+	return d.relTerms
+}
+
+// score computes a per-query measure.
+func (d *queryData) score(m Measure, opts Options) float64 {
+	k := m.K
+	if k == 0 {
+		k = opts.Cutoff
+	}
+	n := cutoff(k, len(d.gains))
+	rel := func(i int) bool { return d.grades[i] >= opts.RelevantFrom }
+	switch m.fam.k {
+	case kNDCG:
+		return GradedNDCG(d.gains, d.ideal, k, opts.Discount)
+	case kDCG:
+		return GradedDCG(d.gains, k, opts.Discount)
+	case kMAP:
+		// trec_eval map (map_cut.k with a cutoff): precision at each
+		// relevant rank, summed and divided by the judged relevant count.
+		if d.numRel == 0 {
+			return 0
+		}
+		hits, s := 0, 0.0
+		for i := 0; i < n; i++ {
+			if rel(i) {
+				hits++
+				s += float64(hits) / float64(i+1)
+			}
+		}
+		return s / float64(d.numRel)
+	case kP, kR, kHR:
+		hits := 0
+		for i := 0; i < n; i++ {
+			if rel(i) {
+				hits++
+			}
+		}
+		switch m.fam.k {
+		case kP: // trec_eval P.k: divided by k even if fewer were retrieved
+			return float64(hits) / float64(m.K)
+		case kR:
+			if d.numRel == 0 {
+				return 0
+			}
+			return float64(hits) / float64(d.numRel)
+		}
+		if hits > 0 {
+			return 1
+		}
+		return 0
+	case kMRR:
+		for i := 0; i < n; i++ {
+			if rel(i) {
+				return 1 / float64(i+1)
+			}
+		}
+		return 0
+	case kERR:
+		return ERR(d.grades, k)
+	case kPC:
+		if len(d.ranking) > 0 {
+			return 1
+		}
+		return 0
+	case kRP, kRR:
+		found := make([]string, n)
+		for i := 0; i < n; i++ {
+			found[i] = d.ranking[i].Doc
+		}
+		p, r := RelaxedPR(found, d.relevantTerms(opts), opts.Hierarchy, opts.Proximity)
+		if m.fam.k == kRP {
+			return p
+		}
+		return r
+	}
+	gains := d.gains[:n]
+	switch m.fam.k {
+	case kAWP:
+		return AWP(gains, d.ideal)
+	case kAWDP:
+		return AWDP(gains, d.ideal, opts.Discount)
+	case kQ:
+		return QMeasure(gains, d.ideal, opts.Beta)
+	case kGenAveP:
+		return GenAveP(gains, d.ideal)
+	case kANCG:
+		return ANCG(gains, d.ideal)
+	case kANDCG:
+		return ANDCG(gains, d.ideal, opts.Discount)
+	case kGenAvePPrime:
+		return GenAvePPrime(gains, d.ideal)
+	default: // kTauPrime, the last family
+		return TauPrime(gains, d.ideal)
+	}
+}
