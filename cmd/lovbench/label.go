@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/labels"
 )
 
@@ -15,6 +16,8 @@ func newLabelCmd(a *app) *cobra.Command {
 		thresholds string
 		firstSERP  string
 		asJSON     bool
+		corpus     []string
+		loadOpt    features.LoadOptions
 	)
 	cmd := &cobra.Command{
 		Use:   "label",
@@ -28,7 +31,7 @@ Pearson and Kendall correlation of the predictions with expert judgments
 (CBRBench format) per query and pooled.`,
 		Example: `  lovbench label --relevance ubm.tsv --sessions ingest/ --out labels.csv
   lovbench label --relevance ubm.tsv --sessions clean.yandex.tsv --out labels.csv \
-      --expert CBRBenchGroundTruth.csv --json`,
+      --expert CBRBenchGroundTruth.csv --corpus vocabularies/ --json`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cfg.Relevance == "" || cfg.Sessions == "" || cfg.Out == "" {
@@ -43,6 +46,13 @@ Pearson and Kendall correlation of the predictions with expert judgments
 				return usagef("label: --first-serp: %v", err)
 			}
 			cfg.Options.Thresholds, cfg.Options.Choice = th, ch
+			if len(corpus) > 0 {
+				c, err := features.Load(cmd.Context(), corpus, loadOpt)
+				if err != nil {
+					return fmt.Errorf("corpus: %w", err)
+				}
+				cfg.Resolver = c
+			}
 			rep, err := labels.Run(cmd.Context(), cfg)
 			if err != nil {
 				return err
@@ -78,6 +88,8 @@ Pearson and Kendall correlation of the predictions with expert judgments
 	f.StringVar(&thresholds, "thresholds", labels.DefaultThresholds().String(), "five increasing probability cut points for the labels -2|0|1|2|3|4")
 	f.IntVar(&cfg.Options.SERPSize, "serp-size", 10, "results of a full first SERP (10 terms; 15 for LOV vocabulary search)")
 	f.StringVar(&firstSERP, "first-serp", string(labels.MostFrequent), "which SERP of a query is its first: most-frequent or first")
+	f.StringSliceVar(&corpus, "corpus", nil, "RDF corpus to resolve prefixed names to the expert file's URIs (with --expert)")
+	f.StringVar(&loadOpt.Prefixes, "prefixes", "", "LOV prefix file (SPARQL JSON) to resolve prefixed names (with --corpus)")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	return cmd
 }
