@@ -1,0 +1,222 @@
+package ltr
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// CAParams are Coordinate Ascent's hyper-parameters (RankLib's CoorAscent
+// defaults).
+type CAParams struct {
+	// Restarts is the number of restarts (RankLib -r 5). Restart 0 starts
+	// from uniform weights as RankLib does; later restarts start from
+	// random non-negative weights (Metzler & Croft 2007, section 4.2:
+	// restarts from random points avoid local maxima).
+	Restarts int
+	// MaxIter is the number of steps tried in each direction (RankLib -i 25).
+	MaxIter int
+	// StepBase and StepScale: the first step is 0.001, or StepBase*|w| when
+	// that is larger than half the weight; each next step is StepScale
+	// times the previous (RankLib 0.05 and 2).
+	StepBase, StepScale float64
+	// Tolerance ends a restart when a full pass over the features improves
+	// the training metric by less than it (RankLib -tolerance 0.001).
+	Tolerance float64
+}
+
+// DefaultCAParams returns RankLib's defaults.
+func DefaultCAParams() CAParams {
+	return CAParams{Restarts: 5, MaxIter: 25, StepBase: 0.05, StepScale: 2, Tolerance: 0.001}
+}
+
+// caState caches the model scores and each query's metric so that a trial
+// weight for one feature only re-ranks the queries in which that feature
+// varies (a feature constant within a query shifts all its scores equally
+// and cannot change its ranking).
+type caState struct {
+	t      *table
+	sc     *scorer
+	active [][]int // [column] queries where the column is not constant
+	qoff   []int   // first row of each query
+	scores []float64
+	perQ   []float64
+	total  float64
+	trial  []float64
+}
+
+func newCAState(t *table, m Metric) *caState {
+	s := &caState{t: t, sc: newScorer(m, t), active: make([][]int, t.d), qoff: make([]int, len(t.blocks)),
+		scores: make([]float64, t.rows), perQ: make([]float64, len(t.blocks))}
+	maxN, off := 0, 0
+	for qi := range t.blocks {
+		b := &t.blocks[qi]
+		s.qoff[qi] = off
+		off += b.n
+		maxN = max(maxN, b.n)
+		for j := 0; j < t.d; j++ {
+			for i := 1; i < b.n; i++ {
+				if b.x[i*t.d+j] != b.x[j] {
+					s.active[j] = append(s.active[j], qi)
+					break
+				}
+			}
+		}
+	}
+	s.trial = make([]float64, maxN)
+	return s
+}
+
+// reset computes the scores and metric of weights w from scratch.
+func (s *caState) reset(w []float64) {
+	t := s.t
+	s.total = 0
+	for qi := range t.blocks {
+		b := &t.blocks[qi]
+		sc := s.scores[s.qoff[qi] : s.qoff[qi]+b.n]
+		for i := 0; i < b.n; i++ {
+			v := 0.0
+			for j, wj := range w {
+				v += wj * b.x[i*t.d+j]
+			}
+			sc[i] = v
+		}
+		s.perQ[qi] = s.sc.query(t, qi, sc)
+		s.total += s.perQ[qi]
+	}
+}
+
+// try returns the total metric if the weight of column j changed by dw.
+func (s *caState) try(j int, dw float64) float64 {
+	t := s.t
+	total := s.total
+	for _, qi := range s.active[j] {
+		b := &t.blocks[qi]
+		sc := s.scores[s.qoff[qi] : s.qoff[qi]+b.n]
+		tr := s.trial[:b.n]
+		for i := range tr {
+			tr[i] = sc[i] + dw*b.x[i*t.d+j]
+		}
+		total += s.sc.query(t, qi, tr) - s.perQ[qi]
+	}
+	return total
+}
+
+// normalizeL1 scales w to sum |w_j| = 1 (RankLib's CoorAscent.normalize);
+// the ranking is unchanged.
+func normalizeL1(w []float64) {
+	s := 0.0
+	for _, v := range w {
+		s += math.Abs(v)
+	}
+	if s > 0 {
+		for j := range w {
+			w[j] /= s
+		}
+	}
+}
+
+// trainCA is Coordinate Ascent (Metzler & Croft 2007): optimise the metric
+// directly over a linear model, one weight at a time. For each feature in a
+// seeded random order it tries steps of growing size in the positive
+// direction, then the negative, then removing the feature (weight 0), and
+// keeps the best value if it beats the current metric; a restart ends when
+// a pass gains less than Tolerance or every other feature failed in a row.
+// The restart with the best validation metric (training metric without
+// validation data) is kept.
+func trainCA(ctx context.Context, m *Model, tr, va *table, opt Options, rng *rand.Rand) error {
+	p := opt.CA
+	if p.Restarts < 1 || p.MaxIter < 1 || !(p.StepBase > 0) || !(p.StepScale > 0) {
+		return fmt.Errorf("ca: restarts, iterations, step base and step scale must be positive")
+	}
+	d := tr.d
+	s := newCAState(tr, opt.Metric)
+	var vsc *scorer
+	if va != nil {
+		vsc = newScorer(opt.Metric, va)
+	}
+	nq := float64(len(tr.blocks))
+	var bestW []float64
+	bestScore, bestPasses := math.Inf(-1), 0
+	w := make([]float64, d)
+	order := make([]int, d)
+	for r := 0; r < p.Restarts; r++ {
+		for j := range w {
+			if r == 0 {
+				w[j] = 1 / float64(d)
+			} else {
+				w[j] = rng.Float64()
+			}
+		}
+		normalizeL1(w)
+		s.reset(w)
+		fails, passes := 0, 0
+		for (d > 1 && fails < d-1) || (d == 1 && fails == 0) {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			passes++
+			start := s.total
+			for i := range order {
+				order[i] = i
+			}
+			rng.Shuffle(d, func(a, b int) { order[a], order[b] = order[b], order[a] })
+			for _, j := range order {
+				orig := w[j]
+				bestTotal, bestStep, ok := s.total, 0.0, false
+				for _, dir := range []float64{1, -1, 0} {
+					step := 0.001 * dir
+					if orig != 0 && math.Abs(step) > 0.5*math.Abs(orig) {
+						step = dir * p.StepBase * math.Abs(orig)
+					}
+					total, iters := step, p.MaxIter
+					if dir == 0 {
+						total, iters = -orig, 1
+					}
+					for it := 0; it < iters; it++ {
+						if v := s.try(j, total); v > bestTotal+1e-12 {
+							bestTotal, bestStep, ok = v, total, true
+						}
+						step *= p.StepScale
+						total += step
+					}
+					if ok {
+						break
+					}
+				}
+				if ok {
+					w[j] = orig + bestStep
+					fails = 0
+					normalizeL1(w)
+					s.reset(w)
+				} else {
+					fails++
+				}
+			}
+			if (s.total-start)/nq < p.Tolerance {
+				break
+			}
+		}
+		score := s.total / nq
+		if va != nil {
+			vm := &Model{Features: m.Features, Linear: linearTerms(w)}
+			score = vsc.mean(va, vm.scoreTable(va))
+		}
+		if bestW == nil || score > bestScore {
+			bestScore, bestW, bestPasses = score, slices.Clone(w), passes
+		}
+	}
+	m.Linear = linearTerms(bestW)
+	m.Iterations = bestPasses
+	return nil
+}
+
+func linearTerms(w []float64) []LinearTerm {
+	terms := make([]LinearTerm, len(w))
+	for j, v := range w {
+		terms[j] = LinearTerm{Column: j, Weight: v}
+	}
+	return terms
+}

@@ -1,0 +1,286 @@
+package ltr
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Doc is one line of an SVMlight/RankLib file: a (query, item) pair.
+type Doc struct {
+	// Label is the graded relevance label (LOVBench: -2 junk, 0..4).
+	Label float64
+	// Features holds the dense feature vector: Features[fid-1] is the value
+	// of feature fid; features absent from the line are 0 (SVMlight's
+	// sparse convention).
+	Features []float64
+	// Comment is the text after '#', trimmed (LOVBench: "query term").
+	Comment string
+	// Row is the 1-based index of the data line in its file (comment-only
+	// and blank lines are not counted).
+	Row int
+}
+
+// Feature returns the value of feature fid (1-based), 0 if absent.
+func (d *Doc) Feature(fid int) float64 {
+	if fid < 1 || fid > len(d.Features) {
+		return 0
+	}
+	return d.Features[fid-1]
+}
+
+// Term returns the document id used in TREC runs: the last
+// whitespace-separated token of the comment (the term of "query term"),
+// or "" when the line has no comment.
+func (d *Doc) Term() string {
+	f := strings.Fields(d.Comment)
+	if len(f) == 0 {
+		return ""
+	}
+	return f[len(f)-1]
+}
+
+// Query is the ranked list of one qid, in file order.
+type Query struct {
+	ID   string
+	Docs []Doc
+}
+
+// Dataset is the content of one SVMlight file.
+type Dataset struct {
+	// Name is the file the data came from (for messages).
+	Name string
+	// Queries are in order of first appearance of their qid. Lines of a
+	// qid that reappears after other queries are appended to its list.
+	Queries []Query
+	// NumFeatures is the largest feature id seen; every Doc.Features has
+	// this length.
+	NumFeatures int
+}
+
+// NumDocs returns the number of data lines.
+func (d *Dataset) NumDocs() int {
+	n := 0
+	for i := range d.Queries {
+		n += len(d.Queries[i].Docs)
+	}
+	return n
+}
+
+// ParseError reports a malformed SVMlight line: the file, the 1-based line
+// number, the 1-based whitespace-separated field and what is wrong.
+type ParseError struct {
+	File  string
+	Line  int
+	Field int // 0 when the error concerns the whole line
+	Token string
+	Msg   string
+}
+
+func (e *ParseError) Error() string {
+	if e.Field == 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d: field %d %q: %s", e.File, e.Line, e.Field, e.Token, e.Msg)
+}
+
+// ReadSVMLightFile reads an SVMlight/RankLib file.
+func ReadSVMLightFile(path string) (*Dataset, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadSVMLight(f, path)
+}
+
+// ReadSVMLight parses SVMlight/RankLib text:
+//
+//	label qid:ID fid:value fid:value ... # comment
+//
+// Blank lines and lines starting with '#' are skipped. The label and values
+// are decimal numbers (finite); feature ids are positive integers, each at
+// most once per line, in any order; qid is required and may be any token.
+// name is used in error messages.
+func ReadSVMLight(r io.Reader, name string) (*Dataset, error) {
+	ds := &Dataset{Name: name}
+	index := map[string]int{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<28)
+	lineNo, row := 0, 0
+	type fv struct {
+		fid int
+		v   float64
+	}
+	var pairs []fv
+	for sc.Scan() {
+		lineNo++
+		line := sc.Text()
+		comment := ""
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			comment = strings.TrimSpace(line[i+1:])
+			line = line[:i]
+		}
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		row++
+		perr := func(field int, msg string) error {
+			return &ParseError{File: name, Line: lineNo, Field: field, Token: fields[field-1], Msg: msg}
+		}
+		label, err := strconv.ParseFloat(fields[0], 64)
+		if err != nil || math.IsNaN(label) || math.IsInf(label, 0) {
+			return nil, perr(1, "label is not a finite number")
+		}
+		if len(fields) < 2 || !strings.HasPrefix(fields[1], "qid:") {
+			if len(fields) < 2 {
+				return nil, &ParseError{File: name, Line: lineNo, Msg: "missing qid:ID after the label"}
+			}
+			return nil, perr(2, "expected qid:ID after the label")
+		}
+		qid := fields[1][len("qid:"):]
+		if qid == "" {
+			return nil, perr(2, "empty qid")
+		}
+		pairs = pairs[:0]
+		maxFid := 0
+		for j := 2; j < len(fields); j++ {
+			tok := fields[j]
+			c := strings.IndexByte(tok, ':')
+			if c <= 0 {
+				return nil, perr(j+1, "expected fid:value")
+			}
+			fid, err := strconv.Atoi(tok[:c])
+			if err != nil || fid < 1 {
+				return nil, perr(j+1, "feature id is not a positive integer")
+			}
+			if fid > 1<<20 {
+				return nil, perr(j+1, "feature id too large (limit 1048576)")
+			}
+			v, err := strconv.ParseFloat(tok[c+1:], 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, perr(j+1, "feature value is not a finite number")
+			}
+			for _, p := range pairs {
+				if p.fid == fid {
+					return nil, perr(j+1, fmt.Sprintf("feature %d appears twice", fid))
+				}
+			}
+			pairs = append(pairs, fv{fid, v})
+			maxFid = max(maxFid, fid)
+		}
+		if maxFid > ds.NumFeatures {
+			ds.NumFeatures = maxFid
+		}
+		feats := make([]float64, maxFid)
+		for _, p := range pairs {
+			feats[p.fid-1] = p.v
+		}
+		qi, ok := index[qid]
+		if !ok {
+			qi = len(ds.Queries)
+			index[qid] = qi
+			ds.Queries = append(ds.Queries, Query{ID: qid})
+		}
+		ds.Queries[qi].Docs = append(ds.Queries[qi].Docs, Doc{Label: label, Features: feats, Comment: comment, Row: row})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s:%d: %w", name, lineNo+1, err)
+	}
+	// Pad every vector to NumFeatures so that lookups are uniform.
+	for qi := range ds.Queries {
+		for di := range ds.Queries[qi].Docs {
+			d := &ds.Queries[qi].Docs[di]
+			if len(d.Features) < ds.NumFeatures {
+				d.Features = append(d.Features, make([]float64, ds.NumFeatures-len(d.Features))...)
+			}
+		}
+	}
+	return ds, nil
+}
+
+// WriteSVMLight writes ds in SVMlight/RankLib text, one line per Doc in
+// query order, features in increasing id with zero values omitted (the
+// sparse convention), numbers in the shortest form that parses back to the
+// same float64, and the comment after " # " when present.
+func WriteSVMLight(w io.Writer, ds *Dataset) error {
+	bw := bufio.NewWriter(w)
+	var buf []byte
+	for qi := range ds.Queries {
+		q := &ds.Queries[qi]
+		for di := range q.Docs {
+			d := &q.Docs[di]
+			buf = buf[:0]
+			buf = strconv.AppendFloat(buf, d.Label, 'g', -1, 64)
+			buf = append(buf, " qid:"...)
+			buf = append(buf, q.ID...)
+			for j, v := range d.Features {
+				if v == 0 {
+					continue
+				}
+				buf = append(buf, ' ')
+				buf = strconv.AppendInt(buf, int64(j+1), 10)
+				buf = append(buf, ':')
+				buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
+			}
+			if d.Comment != "" {
+				buf = append(buf, " # "...)
+				buf = append(buf, d.Comment...)
+			}
+			buf = append(buf, '\n')
+			if _, err := bw.Write(buf); err != nil {
+				return err
+			}
+		}
+	}
+	return bw.Flush()
+}
+
+// Fold is one cross-validation fold: train on Train, select the model on
+// Vali, report on Test (SPEC.md section 7).
+type Fold struct {
+	Name              string // "Fold1" ...
+	Train, Vali, Test *Dataset
+}
+
+// NumFoldsMax is the number of folds of the LOVBench layout.
+const NumFoldsMax = 5
+
+// ReadFolds reads DIR/Fold1..FoldN/{train,vali,test}.txt for the folds that
+// exist (at least Fold1; at most NumFoldsMax, stopping at the first missing
+// folder).
+func ReadFolds(dir string) ([]Fold, error) {
+	var folds []Fold
+	for k := 1; k <= NumFoldsMax; k++ {
+		name := fmt.Sprintf("Fold%d", k)
+		fd := filepath.Join(dir, name)
+		if st, err := os.Stat(fd); err != nil || !st.IsDir() {
+			if k == 1 {
+				return nil, fmt.Errorf("%s: no Fold1 directory (expected %s/Fold1..Fold5/{train,vali,test}.txt)", dir, dir)
+			}
+			break
+		}
+		f := Fold{Name: name}
+		for _, part := range []struct {
+			file string
+			dst  **Dataset
+		}{{"train.txt", &f.Train}, {"vali.txt", &f.Vali}, {"test.txt", &f.Test}} {
+			ds, err := ReadSVMLightFile(filepath.Join(fd, part.file))
+			if err != nil {
+				return nil, err
+			}
+			if len(ds.Queries) == 0 {
+				return nil, fmt.Errorf("%s: no data lines", ds.Name)
+			}
+			*part.dst = ds
+		}
+		folds = append(folds, f)
+	}
+	return folds, nil
+}
