@@ -1,0 +1,257 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"strings"
+
+	"github.com/lovbench/lovbench/features"
+)
+
+// CorpusSimOptions configures a CorpusSource.
+type CorpusSimOptions struct {
+	// Queries is the number of distinct queries.
+	Queries int
+	// SERPSize is the number of results per SERP (10 for LOV term search).
+	SERPSize int
+	// ZipfS is the exponent of the Zipf query popularity: the query of
+	// popularity rank i is drawn with probability proportional to 1/i^ZipfS.
+	ZipfS float64
+	// Seed makes the choice of queries, their popularity order, the hidden
+	// relevance noise and the draws deterministic.
+	Seed uint64
+}
+
+// Searcher ranks the terms of a corpus for a query, best first, returning
+// term URIs: the search engine whose SERPs users of the simulated log see
+// (lovbench search; features.Corpus.Search).
+type Searcher func(query string, k int) []string
+
+// CorpusSource draws SERPs for a simulated log from a vocabulary corpus
+// (issue 7, "corpus mode"):
+//
+//   - Queries are words of term labels (rdfs:label, tokenised as the features
+//     tokenise text) that match at least SERPSize terms, so every SERP is a
+//     full first page; about one query in five is instead a two-word phrase of
+//     a label. Candidates are ordered by a seeded shuffle, the first Queries
+//     are kept, and the query at position i gets popularity 1/(i+1)^ZipfS.
+//   - The SERP of a query is the top SERPSize terms of the Searcher, as term
+//     URIs; it is the same every time the query is drawn (as on LOV, whose
+//     ranking did not change within a month).
+//   - The hidden true relevance of (query, term) is TrueRelevance.
+type CorpusSource struct {
+	corpus  *features.Corpus
+	opts    CorpusSimOptions
+	queries []string
+	serps   [][]string
+	cum     []float64 // cumulative popularity, last = 1
+	rng     *rand.Rand
+	vocabFX map[string]float64
+}
+
+// NewCorpusSource selects the queries and computes their SERPs.
+func NewCorpusSource(ctx context.Context, c *features.Corpus, search Searcher, o CorpusSimOptions) (*CorpusSource, error) {
+	if o.Queries <= 0 {
+		return nil, errors.New("corpus simulation: queries must be positive")
+	}
+	if o.SERPSize <= 0 {
+		o.SERPSize = 10
+	}
+	if o.ZipfS <= 1 {
+		return nil, fmt.Errorf("corpus simulation: Zipf exponent %g must be above 1", o.ZipfS)
+	}
+	s := &CorpusSource{corpus: c, opts: o, rng: rand.New(rand.NewPCG(o.Seed, 0x6c6f7662656e6368)), vocabFX: map[string]float64{}}
+	cands := s.candidates()
+	if len(cands) == 0 {
+		return nil, errors.New("corpus simulation: no label word matches a full SERP of terms; is the corpus empty?")
+	}
+	s.rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
+	for _, q := range cands {
+		if len(s.queries) == o.Queries {
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		serp := search(q, o.SERPSize)
+		if len(serp) < o.SERPSize {
+			continue
+		}
+		s.queries = append(s.queries, q)
+		s.serps = append(s.serps, serp[:o.SERPSize])
+	}
+	if len(s.queries) < o.Queries {
+		return nil, fmt.Errorf("corpus simulation: the corpus yields only %d queries with a full SERP, %d asked", len(s.queries), o.Queries)
+	}
+	total := 0.0
+	s.cum = make([]float64, len(s.queries))
+	for i := range s.queries {
+		total += 1 / math.Pow(float64(i+1), o.ZipfS)
+		s.cum[i] = total
+	}
+	for i := range s.cum {
+		s.cum[i] /= total
+	}
+	for _, v := range c.Vocabularies() {
+		s.vocabFX[v.URI] = 0.5 * s.normal("vocab", v.URI)
+	}
+	return s, nil
+}
+
+// candidates returns the distinct candidate queries, sorted (the shuffle
+// that follows makes the order random but seeded).
+func (s *CorpusSource) candidates() []string {
+	df := map[string]int{}   // word -> terms whose label contains it
+	phr := map[string]bool{} // two-word label phrases
+	for _, uri := range s.corpus.Terms() {
+		t, ok := s.corpus.Term(uri)
+		if !ok {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, l := range t.Labels {
+			if l.Lang != "" && !strings.HasPrefix(l.Lang, "en") {
+				continue
+			}
+			toks := features.Tokenize(l.Value)
+			for i, w := range toks {
+				if len([]rune(w)) >= 3 && !isDigits(w) && !seen[w] {
+					seen[w] = true
+					df[w]++
+				}
+				if i > 0 && len(toks) <= 4 && len([]rune(toks[i-1])) >= 3 && len([]rune(w)) >= 3 {
+					phr[toks[i-1]+" "+w] = true
+				}
+			}
+		}
+	}
+	var words, phrases []string
+	for w, n := range df {
+		if n >= 2 && len(s.corpus.Matches(w)) >= s.opts.SERPSize {
+			words = append(words, w)
+		}
+	}
+	for p := range phr {
+		if len(s.corpus.Matches(p)) >= s.opts.SERPSize {
+			phrases = append(phrases, p)
+		}
+	}
+	sort.Strings(words)
+	sort.Strings(phrases)
+	// One candidate in five a phrase, as far as phrases last.
+	var out []string
+	pi := 0
+	for i, w := range words {
+		out = append(out, w)
+		if i%4 == 3 && pi < len(phrases) {
+			out = append(out, phrases[pi])
+			pi++
+		}
+	}
+	return out
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// Queries returns the simulated queries, most popular first.
+func (s *CorpusSource) Queries() []string { return append([]string(nil), s.queries...) }
+
+// SERPOf returns the SERP (term URIs in rank order) of query index i.
+func (s *CorpusSource) SERPOf(i int) []string { return s.serps[i] }
+
+// Draw picks a query by popularity with the source's seeded generator and
+// returns it with its SERP (shared; do not modify).
+func (s *CorpusSource) Draw() (query string, serp []string) {
+	u := s.rng.Float64()
+	i := sort.SearchFloat64s(s.cum, u)
+	if i >= len(s.queries) {
+		i = len(s.queries) - 1
+	}
+	return s.queries[i], s.serps[i]
+}
+
+// normal returns a standard normal deviate determined by the seed and the
+// strings (FNV-1a hash, Box-Muller), so the hidden relevance of a pair does
+// not depend on the order pairs are asked for.
+func (s *CorpusSource) normal(parts ...string) float64 {
+	h := fnv.New128a()
+	var seed [8]byte
+	binary.LittleEndian.PutUint64(seed[:], s.opts.Seed)
+	h.Write(seed[:])
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	sum := h.Sum(nil)
+	u1 := (float64(binary.LittleEndian.Uint64(sum[:8])>>11) + 0.5) / (1 << 53)
+	u2 := float64(binary.LittleEndian.Uint64(sum[8:])>>11) / (1 << 53)
+	return math.Sqrt(-2*math.Log(u1)) * math.Cos(2*math.Pi*u2)
+}
+
+// TrueRelevance is the hidden relevance in (0, 1) of a term (URI) for a
+// query, the quantity the benchmark's labels should recover:
+//
+//	x = -2.5 + 2.2·name + 1.3·label + 0.4·comment + 0.4·[class]
+//	    + v(vocabulary) + 0.6·e(query, term)
+//	TrueRelevance = 1 / (1 + exp(-x))
+//
+// where name, label and comment are the shares of the query's words found
+// among the words (features.Tokenize) of the term's local name, of its
+// rdfs:label values and of its rdfs:comment values; [class] is 1 for a
+// class; v is a per-vocabulary taste, 0.5 times a seeded standard normal
+// deviate (users prefer some vocabularies); e is a seeded standard normal
+// deviate per pair (what a term's text cannot tell). A term unknown to the
+// corpus has relevance 1/(1+exp(2.5)) ≈ 0.076.
+func (s *CorpusSource) TrueRelevance(query, term string) float64 {
+	x := -2.5
+	if t, ok := s.corpus.Term(term); ok {
+		qw := features.Tokenize(query)
+		if len(qw) > 0 {
+			name := wordSet(features.Tokenize(features.LocalName(t.URI)))
+			var lab, com []string
+			for _, l := range t.Labels {
+				lab = append(lab, features.Tokenize(l.Value)...)
+			}
+			for _, c := range t.Comments {
+				com = append(com, features.Tokenize(c.Value)...)
+			}
+			x += 2.2*share(qw, name) + 1.3*share(qw, wordSet(lab)) + 0.4*share(qw, wordSet(com))
+		}
+		if t.Kind == features.Class {
+			x += 0.4
+		}
+		x += s.vocabFX[t.Vocabulary] + 0.6*s.normal("pair", query, term)
+	}
+	return 1 / (1 + math.Exp(-x))
+}
+
+func wordSet(ws []string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}
+
+func share(q []string, set map[string]bool) float64 {
+	n := 0
+	for _, w := range q {
+		if set[w] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(q))
+}
