@@ -1,0 +1,265 @@
+package measures
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+const qrelsText = `q1 0 d1 2
+q1 0 d2 1
+q1 0 d3 0
+q1 0 d4 1
+q2 0 e1 1
+`
+
+// Run: q1 retrieves d3 (3), d2 (2), d1 (2), d5 (1); d1 and d2 tie at 2 and
+// trec_eval puts the larger docid first, so the ranking is d3 d2 d1 d5 with
+// grades 0 1 2 0. q2 is not answered (empty ranking). q9 has no judgments
+// and is ignored.
+const runText = `q1 Q0 d1 2 2.0 t
+q1 Q0 d3 1 3.0 t
+q9 Q0 x 1 9 t
+q1 Q0 d2 3 2.0 t
+q1 Q0 d5 4 1 t
+`
+
+func mustEval(t *testing.T, measures string, mod func(*Options)) *Result {
+	t.Helper()
+	q, err := ParseQrels(strings.NewReader(qrelsText), "q.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := ParseRun(strings.NewReader(runText), "run.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := DefaultOptions()
+	opts.Measures, err = ParseMeasures(measures)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mod != nil {
+		mod(&opts)
+	}
+	res, err := Evaluate(context.Background(), q, run, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// Hand computations for q1 (ranking grades 0 1 2 0, judged 2 1 0 1, three
+// relevant with grade >= 1) and q2 (no ranking, one relevant):
+//
+//	P@2 = 1/2; q2: 0; mean 0.25
+//	R@2 = 1/3; mean 1/6
+//	map = (1/2 + 2/3)/3 = 0.3888889; mean 0.1944444
+//	mrr@10 = 1/2; hr@1 = 0, hr@2 = 1
+//	ndcg@3: gains 0 1 3, DCG = 1/log2(3) + 3/2 = 2.1309298,
+//	        ideal 3 1 1 0, IDCG = 3 + 0.6309298 + 0.5 = 4.1309298, 0.5158466
+//	err@10 on grades 0 1 2 0: R = 0, 1/16, 3/16, 0:
+//	        0 + 1*(1/16)/2 + (15/16)(3/16)/3 = 0.03125 + 0.05859375 = 0.08984375
+//	pc: q1 1, q2 0, mean 0.5
+//	cc@2: top-2 {d3, d2} of the catalog {d1..d5, e1} (6): 1/3
+//	ltp@3: awards d1 d2 d4 e1 one each, total 4; the short head stops once
+//	        5*cum >= 4, i.e. after d1: SH = {d1}; top-3 d3 d2 d1 has 2 of 3
+//	        outside SH: 2/3
+func TestEvaluateHand(t *testing.T) {
+	res := mustEval(t, "p@2,r@2,map,mrr@10,hr@1,hr@2,ndcg@3,err@10,pc,cc@2,ltp@3", nil)
+	want := map[string][2]float64{ // q1, mean
+		"p@2":    {0.5, 0.25},
+		"r@2":    {1.0 / 3, 1.0 / 6},
+		"map":    {0.3888889, 0.1944444},
+		"mrr@10": {0.5, 0.25},
+		"hr@1":   {0, 0},
+		"hr@2":   {1, 0.5},
+		"ndcg@3": {0.5158466, 0.2579233},
+		"err@10": {0.08984375, 0.044921875},
+		"pc":     {1, 0.5},
+	}
+	for m, w := range want {
+		v, ok := res.Value(m, "q1")
+		if !ok || !near(v, w[0], 1e-6) {
+			t.Errorf("%s(q1) = %v, want %v", m, v, w[0])
+		}
+		if !near(res.Mean[m], w[1], 1e-6) {
+			t.Errorf("mean %s = %v, want %v", m, res.Mean[m], w[1])
+		}
+		if v, _ := res.Value(m, "q2"); v != 0 && m != "pc" {
+			t.Errorf("%s(q2) = %v, want 0", m, v)
+		}
+	}
+	if !near(res.Mean["cc@2"], 1.0/3, 1e-12) || !near(res.Mean["ltp@3"], 2.0/3, 1e-12) {
+		t.Errorf("cc@2 = %v (want 1/3), ltp@3 = %v (want 2/3)", res.Mean["cc@2"], res.Mean["ltp@3"])
+	}
+	if _, ok := res.PerQuery["cc@2"]; ok {
+		t.Error("global measure cc@2 has per-query values")
+	}
+	if len(res.Queries) != 2 || res.Queries[0] != "q1" || res.Queries[1] != "q2" {
+		t.Errorf("queries = %v, want [q1 q2]", res.Queries)
+	}
+	j := res.JSON()
+	if j.PerQuery["q1"]["p@2"] != 0.5 || j.Mean["pc"] != 0.5 {
+		t.Errorf("JSON layout: %+v", j)
+	}
+}
+
+// --relevant-from 2: only d1 is relevant in q1 (rank 3), q2 has none.
+//
+//	map = (1/3)/1; P@3 = 1/3; mrr@10 = 1/3
+func TestEvaluateRelevantFrom(t *testing.T) {
+	res := mustEval(t, "map,p@3,mrr", func(o *Options) { o.RelevantFrom = 2 })
+	for m, w := range map[string]float64{"map": 1.0 / 3, "p@3": 1.0 / 3, "mrr": 1.0 / 3} {
+		if v, _ := res.Value(m, "q1"); !near(v, w, 1e-12) {
+			t.Errorf("%s(q1) = %v, want %v", m, v, w)
+		}
+	}
+}
+
+// The list cutoff applies to measures without @k: with --cutoff 2 the
+// list is d3 d2 (gains 0 1 with the identity gain), ideal 2 1 1 0, |R| = 3:
+// AWP = (1/3)(CG(2)/ICG(2)) = (1/3)(1/3) = 0.1111111.
+func TestEvaluateCutoff(t *testing.T) {
+	res := mustEval(t, "awp", func(o *Options) { o.Cutoff = 2; o.Gain = IdentityGain })
+	if v, _ := res.Value("awp", "q1"); !near(v, 1.0/9, 1e-12) {
+		t.Errorf("awp(q1) = %v, want 0.1111111", v)
+	}
+}
+
+func TestEvaluateAllMeasuresAreFinite(t *testing.T) {
+	res := mustEval(t, "all,rp@5,rr@5", func(o *Options) {
+		o.Hierarchy = MapHierarchy{"d5": {"d1"}}
+	})
+	for m, v := range res.Mean {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			t.Errorf("%s = %v", m, v)
+		}
+	}
+	// rp@5 for q1: retrieved d3 d2 d1 d5 (4), relevant d1 d2 d4; exact d2
+	// and d1, and d5 (a sub-class of d1) has no partner left; omega = 2,
+	// P = 2/4.
+	if v, _ := res.Value("rp@5", "q1"); !near(v, 0.5, 1e-12) {
+		t.Errorf("rp@5(q1) = %v, want 0.5", v)
+	}
+}
+
+func TestRelaxedNeedsHierarchy(t *testing.T) {
+	q, _ := ParseQrels(strings.NewReader(qrelsText), "q")
+	run, _ := ParseRun(strings.NewReader(runText), "r")
+	opts := DefaultOptions()
+	opts.Measures, _ = ParseMeasures("rp@10")
+	if _, err := Evaluate(context.Background(), q, run, opts); err == nil || !strings.Contains(err.Error(), "--corpus") {
+		t.Errorf("err = %v, want a request for --corpus", err)
+	}
+}
+
+func TestParseMeasures(t *testing.T) {
+	ms, err := ParseMeasures("NDCG@10, map ,ndcg@10,awp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, m := range ms {
+		names = append(names, m.Name)
+	}
+	if strings.Join(names, ",") != "ndcg@10,map,awp" {
+		t.Errorf("names = %v", names)
+	}
+	for _, bad := range []string{"foo", "p", "awp@3", "ndcg@0", "ndcg@x", ","} {
+		if _, err := ParseMeasures(bad); err == nil {
+			t.Errorf("ParseMeasures(%q) accepted", bad)
+		}
+	}
+}
+
+// TestParseErrors checks that malformed lines name the file, line and field.
+func TestParseErrors(t *testing.T) {
+	runs := []struct{ text, want string }{
+		{"q1 Q0 d1 1 0.5 t\nq1 Q0 d2 1 abc t\n", "run.txt:2: field score: \"abc\" is not a number"},
+		{"q1 Q0 d1 x 0.5 t\n", "run.txt:1: field rank: \"x\" is not an integer"},
+		{"q1 Q0 d1 1 0.5\n", "run.txt:1: want 6 fields (qid Q0 docid rank score tag), got 5"},
+		{"q1 Q0 d1 1 NaN t\n", "run.txt:1: field score: \"NaN\" is not a finite number"},
+		{"q1 Q0 d1 1 0.5 t\n\nq1 Q0 d1 2 0.4 t\n", "run.txt:3: field docid: document \"d1\" retrieved twice for query \"q1\" (also on line 1)"},
+	}
+	for _, c := range runs {
+		_, err := ParseRun(strings.NewReader(c.text), "run.txt")
+		var pe *ParseError
+		if err == nil || !errors.As(err, &pe) || err.Error() != c.want {
+			t.Errorf("ParseRun(%q) = %v, want %q", c.text, err, c.want)
+		}
+	}
+	qrels := []struct{ text, want string }{
+		{"q1 0 d1 1\nq1 0 d2\n", "q.txt:2: want 4 fields (qid iter docid grade), got 3"},
+		{"q1 0 d1 high\n", "q.txt:1: field grade: \"high\" is not a number"},
+		{"q1 0 d1 1\nq1 0 d1 2\n", "q.txt:2: field docid: document \"d1\" judged twice for query \"q1\""},
+	}
+	for _, c := range qrels {
+		_, err := ParseQrels(strings.NewReader(c.text), "q.txt")
+		if err == nil || err.Error() != c.want {
+			t.Errorf("ParseQrels(%q) = %v, want %q", c.text, err, c.want)
+		}
+	}
+}
+
+// trec_eval orders by score descending, then docid descending (strcmp):
+// "b10" > "b1" > "a9" byte-wise.
+func TestRunOrderTrecEval(t *testing.T) {
+	run, err := ParseRun(strings.NewReader("q Q0 a9 1 1 t\nq Q0 b1 2 1 t\nq Q0 z 3 0.5 t\nq Q0 b10 4 1 t\nq Q0 c 5 2 t\n"), "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range run.Ranking("q") {
+		got = append(got, e.Doc)
+	}
+	if strings.Join(got, " ") != "c b10 b1 a9 z" {
+		t.Errorf("order = %v, want c b10 b1 a9 z", got)
+	}
+}
+
+func TestCompareAndSensitivity(t *testing.T) {
+	q, _ := ParseQrels(strings.NewReader(qrelsText+"q2 0 e2 2\n"), "q")
+	a, _ := ParseRun(strings.NewReader(runText), "a")
+	// b answers q2 perfectly and q1 with d1 first.
+	b, _ := ParseRun(strings.NewReader("q1 Q0 d1 1 5 t\nq1 Q0 d3 2 4 t\nq2 Q0 e2 1 3 t\nq2 Q0 e1 2 2 t\n"), "b")
+	opts := DefaultOptions()
+	opts.Measures, _ = ParseMeasures("ndcg@10,map,p@1,awp")
+	rs, err := EvaluateRuns(context.Background(), q, []*Run{a, b}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := Compare(rs, 1000, 1)
+	if len(cs) != 4 {
+		t.Fatalf("%d comparisons, want 4", len(cs))
+	}
+	for _, c := range cs {
+		if c.Run != "b" || c.Baseline != "a" || c.N != 2 || !(c.Diff > 0) {
+			t.Errorf("comparison %+v", c)
+		}
+		// With two queries the exact randomisation p is at least 2/4.
+		if c.PRand < 0.5 {
+			t.Errorf("%s: randomisation p = %v with two queries", c.Measure, c.PRand)
+		}
+	}
+	s, err := AnalyseSensitivity(context.Background(), q, []*Run{a, b}, rs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.RunPairs != 1 || len(s.GainSettings) != 4 || s.MeasureSwapRate != 0 {
+		t.Errorf("sensitivity %+v", s)
+	}
+}
+
+// swaps counts strictly discordant pairs: x = (1 2 3), y = (3 2 1): 3;
+// y = (1 1 3): the tie between runs 1 and 2 is not a swap: 0.
+func TestSwaps(t *testing.T) {
+	if n := swaps([]float64{1, 2, 3}, []float64{3, 2, 1}); n != 3 {
+		t.Errorf("swaps = %d, want 3", n)
+	}
+	if n := swaps([]float64{1, 2, 3}, []float64{1, 1, 3}); n != 0 {
+		t.Errorf("swaps = %d, want 0", n)
+	}
+}
