@@ -9,6 +9,14 @@ type Hierarchy interface {
 	Parents(term string) []string
 }
 
+// Resolver maps a term name (e.g. a prefixed name) to its canonical URI.
+// When the Hierarchy passed to RelaxedPR also implements Resolver (as
+// features.Corpus does), retrieved and relevant terms are resolved before
+// they are compared, so "foaf:Person" and its full URI are the same term.
+type Resolver interface {
+	Resolve(name string) (uri string, ok bool)
+}
+
 // MapHierarchy is a Hierarchy given as a map from a term to its direct
 // parents.
 type MapHierarchy map[string][]string
@@ -114,6 +122,9 @@ func (p Proximity) sigma(moreSpecific, forRecall bool) float64 {
 // the largest total proximity, found by the Hungarian algorithm. An empty
 // A gives P = 0 and an empty R gives R = 0. Duplicate terms count once.
 func RelaxedPR(found, relevant []string, h Hierarchy, prox Proximity) (precision, recall float64) {
+	if res, ok := h.(Resolver); ok {
+		found, relevant = resolveAll(res, found), resolveAll(res, relevant)
+	}
 	A := dedupe(found)
 	R := dedupe(relevant)
 	if len(A) == 0 || len(R) == 0 {
@@ -205,6 +216,18 @@ func dedupe(x []string) []string {
 		if !seen[s] {
 			seen[s] = true
 			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// resolveAll maps each term to its resolved URI, keeping unresolved terms.
+func resolveAll(r Resolver, terms []string) []string {
+	out := make([]string, len(terms))
+	for i, t := range terms {
+		out[i] = t
+		if u, ok := r.Resolve(t); ok {
+			out[i] = u
 		}
 	}
 	return out

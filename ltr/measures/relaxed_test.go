@@ -144,3 +144,23 @@ func TestParseProximity(t *testing.T) {
 		t.Error("ParseProximity(edit) accepted")
 	}
 }
+
+// resolvingZoo resolves the prefixed names "z:Dog" etc. to "Dog".
+type resolvingZoo struct{ MapHierarchy }
+
+func (r resolvingZoo) Resolve(name string) (string, bool) {
+	if len(name) > 2 && name[:2] == "z:" {
+		return name[2:], true
+	}
+	_, ok := r.MapHierarchy[name]
+	return name, ok
+}
+
+// A Hierarchy that resolves names compares resolved terms: z:Puppy is
+// Puppy, a sub-class of the relevant Dog (symmetric 0.5), and z:Cat is Cat.
+func TestRelaxedPRResolvesNames(t *testing.T) {
+	p, r := RelaxedPR([]string{"z:Puppy", "z:Cat"}, []string{"Dog", "Cat"}, resolvingZoo{zoo}, Symmetric)
+	if !near(p, 0.75, 1e-12) || !near(r, 0.75, 1e-12) {
+		t.Errorf("P=%v R=%v, want 0.75 0.75", p, r)
+	}
+}
