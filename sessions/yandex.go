@@ -140,20 +140,37 @@ func WriteYandex(w io.Writer, serps []SERP) error {
 
 // AppendYandex writes one SERP in Yandex format to w.
 func AppendYandex(w io.Writer, s *SERP) error {
+	_, err := w.Write(AppendYandexBytes(nil, s))
+	return err
+}
+
+// AppendYandexBytes appends one SERP in Yandex format (its Q line and one C
+// line per click) to dst and returns the extended buffer; reusing dst avoids
+// allocation. An empty Region is written as "0".
+func AppendYandexBytes(dst []byte, s *SERP) []byte {
 	region := s.Region
 	if region == "" {
 		region = "0"
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s\t%d\tQ\t%s\t%s", s.SessionID, s.TimePassed, s.Query, region)
+	dst = append(dst, s.SessionID...)
+	dst = append(dst, '\t')
+	dst = strconv.AppendInt(dst, s.TimePassed, 10)
+	dst = append(dst, "\tQ\t"...)
+	dst = append(dst, s.Query...)
+	dst = append(dst, '\t')
+	dst = append(dst, region...)
 	for _, r := range s.Results {
-		b.WriteByte('\t')
-		b.WriteString(r)
+		dst = append(dst, '\t')
+		dst = append(dst, r...)
 	}
-	b.WriteByte('\n')
+	dst = append(dst, '\n')
 	for _, c := range s.Clicks {
-		fmt.Fprintf(&b, "%s\t%d\tC\t%s\n", s.SessionID, c.TimePassed, s.Results[c.Rank])
+		dst = append(dst, s.SessionID...)
+		dst = append(dst, '\t')
+		dst = strconv.AppendInt(dst, c.TimePassed, 10)
+		dst = append(dst, "\tC\t"...)
+		dst = append(dst, s.Results[c.Rank]...)
+		dst = append(dst, '\n')
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return dst
 }

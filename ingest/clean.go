@@ -1,0 +1,288 @@
+package ingest
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/lovbench/lovbench/ingest/pii"
+	"github.com/lovbench/lovbench/sessions"
+)
+
+// NormalizeQuery applies SPEC.md section 2 rule 2: trim, lower-case, remove
+// "&quot;" (LOV ignores quotes). Runs of white space (tabs, line breaks) also
+// become single spaces, because the Yandex output is tab-separated. Plain
+// queries that need no change are returned without allocation.
+func NormalizeQuery(q string) string {
+	clean := true
+	prevSpace := true
+	for i := 0; i < len(q); i++ {
+		c := q[i]
+		if c >= utf8.RuneSelf || (c >= 'A' && c <= 'Z') || c == '&' || c < ' ' || (c == ' ' && prevSpace) {
+			clean = false
+			break
+		}
+		prevSpace = c == ' '
+	}
+	if clean && !prevSpace {
+		return q
+	}
+	q = strings.ReplaceAll(strings.ToLower(q), "&quot;", "")
+	return strings.Join(strings.Fields(q), " ")
+}
+
+// queryEvent is a parsed query event, in either input format.
+type queryEvent struct {
+	time         int64 // seconds (LOV: Unix time; Yandex: TimePassed)
+	pageNotFirst bool
+	filterSet    bool
+	query        string // normalised
+	region       string
+	results      []string
+	nbResults    int // -1: unknown, len(results) is used
+}
+
+// session is the state of one open session while its events stream in.
+type session struct {
+	key         string // session ID in the input
+	id          string // session ID in the output
+	serps       []sessions.SERP
+	sawQuery    bool // some query event arrived (kept or not)
+	lastDropped bool // the latest query was dropped by rule 3
+	multiTab    bool // rule 4 fired
+	keptQ       int  // queries kept so far
+	keptC       int  // clicks kept so far
+	pendingMT   int  // clicks that triggered rule 4
+	lastHash    uint64
+	hasHash     bool
+	last        int64 // time of the latest event (idle window)
+	prev, next  *session
+}
+
+func (s *session) reset(key, id string) {
+	for i := range s.serps {
+		s.serps[i].Results = s.serps[i].Results[:0]
+	}
+	*s = session{key: key, id: id, serps: s.serps[:0]}
+}
+
+// cleaner applies the cleaning rules of SPEC.md section 2 to the events of
+// open sessions and emits kept sessions.
+type cleaner struct {
+	rep       *Report
+	det       *pii.Detector
+	full      int  // rule 3: results of a full SERP
+	needColon bool // rule 3 malformed results: IDs must be prefixed names
+	q         *quarantine
+	emit      func([]sessions.SERP) error
+	piiCache  map[string]pii.Kind
+}
+
+func (c *cleaner) detect(q string) pii.Kind {
+	if k, ok := c.piiCache[q]; ok {
+		return k
+	}
+	k := c.det.Detect(q)
+	if len(c.piiCache) >= 1<<18 {
+		clear(c.piiCache)
+	}
+	c.piiCache[strings.Clone(q)] = k
+	return k
+}
+
+// rule3 returns the drop rule that removes query event e, or "" to keep it.
+// The checks follow SPEC.md section 2 rule 3 in order.
+func (c *cleaner) rule3(e *queryEvent) string {
+	switch {
+	case e.pageNotFirst:
+		return DropPageNotFirst
+	case e.query == "":
+		return DropEmptyQuery
+	case e.filterSet:
+		return DropFilterSet
+	case len(e.results) == 0:
+		return DropEmptyResults
+	}
+	n := e.nbResults
+	if n < 0 {
+		n = len(e.results)
+	}
+	if n < c.full {
+		return DropShortSERP
+	}
+	if k := c.detect(e.query); k != pii.None {
+		return dropPIIPrefix + k.String()
+	}
+	if !c.wellFormed(e.results) {
+		return DropMalformedResults
+	}
+	return ""
+}
+
+// wellFormed reports whether result IDs are non-empty, free of white space
+// and control characters, distinct, and (for LOV term search) prefixed names
+// "prefix:local" with both parts non-empty.
+func (c *cleaner) wellFormed(res []string) bool {
+	for i, r := range res {
+		if r == "" {
+			return false
+		}
+		for j := 0; j < len(r); j++ {
+			if r[j] <= ' ' || r[j] == 0x7f {
+				return false
+			}
+		}
+		if c.needColon {
+			k := strings.IndexByte(r, ':')
+			if k <= 0 || k == len(r)-1 {
+				return false
+			}
+		}
+		for _, p := range res[:i] {
+			if p == r {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// duplicate reports (and quarantines) an event identical to the previous
+// event of its session.
+func (c *cleaner) duplicate(s *session, h uint64, file string, line int) bool {
+	if s.hasHash && s.lastHash == h {
+		c.q.add(file, line, QDuplicate)
+		return true
+	}
+	s.lastHash, s.hasHash = h, true
+	return false
+}
+
+// query handles a query event of session s.
+func (c *cleaner) query(s *session, e *queryEvent) {
+	s.sawQuery = true
+	if r := c.rule3(e); r != "" {
+		c.rep.Dropped[r]++
+		s.lastDropped = true
+		return
+	}
+	s.lastDropped = false
+	s.keptQ++
+	n := len(s.serps)
+	if n < cap(s.serps) {
+		s.serps = s.serps[:n+1]
+	} else {
+		s.serps = append(s.serps, sessions.SERP{})
+	}
+	sp := &s.serps[n]
+	sp.SessionID = s.id
+	sp.Index = n
+	sp.TimePassed = e.time
+	sp.Query = e.query
+	sp.Region = e.region
+	sp.Results = append(sp.Results[:0], e.results...)
+	sp.Clicks = sp.Clicks[:0]
+}
+
+// click handles a click on item at time t of session s (rules 1, 3 and 4).
+func (c *cleaner) click(s *session, item string, t int64, file string, line int) {
+	switch {
+	case !s.sawQuery:
+		c.rep.Dropped[DropClickWithoutQuery]++
+		c.q.note(file, line, QClickNoQueryNote)
+		return
+	case s.lastDropped:
+		c.rep.Dropped[DropClickAfterDropped]++
+		return
+	}
+	sp := &s.serps[len(s.serps)-1]
+	for r, id := range sp.Results {
+		if id == item {
+			sp.Clicks = append(sp.Clicks, sessions.Click{Rank: r, TimePassed: t})
+			s.keptC++
+			return
+		}
+	}
+	s.multiTab = true
+	s.pendingMT++
+}
+
+// clickBytes is click for an item given as bytes (no allocation).
+func (c *cleaner) clickBytes(s *session, item []byte, t int64, file string, line int) {
+	switch {
+	case !s.sawQuery:
+		c.rep.Dropped[DropClickWithoutQuery]++
+		c.q.note(file, line, QClickNoQueryNote)
+		return
+	case s.lastDropped:
+		c.rep.Dropped[DropClickAfterDropped]++
+		return
+	}
+	sp := &s.serps[len(s.serps)-1]
+	for r, id := range sp.Results {
+		if id == string(item) {
+			sp.Clicks = append(sp.Clicks, sessions.Click{Rank: r, TimePassed: t})
+			s.keptC++
+			return
+		}
+	}
+	s.multiTab = true
+	s.pendingMT++
+}
+
+// finish closes session s: rule 4 (multi-tab) drops it whole, rule 1 drops
+// it if no click is left, otherwise rule 5 rebases times on its first kept
+// event and the session is emitted.
+func (c *cleaner) finish(s *session) error {
+	c.rep.Sessions.Seen++
+	switch {
+	case s.multiTab:
+		c.rep.Dropped[DropMultiTab] += s.keptQ + s.keptC + s.pendingMT
+		c.rep.Sessions.DroppedMultiTab++
+		return nil
+	case s.keptC == 0:
+		c.rep.Dropped[DropSessionNoClick] += s.keptQ
+		c.rep.Sessions.DroppedNoClick++
+		return nil
+	}
+	t0 := s.serps[0].TimePassed
+	for i := range s.serps {
+		sp := &s.serps[i]
+		sp.TimePassed -= t0
+		for j := range sp.Clicks {
+			sp.Clicks[j].TimePassed -= t0
+		}
+	}
+	c.rep.KeptQueries += s.keptQ
+	c.rep.KeptClicks += s.keptC
+	c.rep.Sessions.Kept++
+	return c.emit(s.serps)
+}
+
+// fnv64 hashes for duplicate detection (FNV-1a).
+type fnv64 uint64
+
+func newFNV() fnv64 { return 14695981039346656037 }
+
+func (h fnv64) bytes(b []byte) fnv64 {
+	for _, c := range b {
+		h ^= fnv64(c)
+		h *= 1099511628211
+	}
+	return h
+}
+
+func (h fnv64) str(s string) fnv64 {
+	for i := 0; i < len(s); i++ {
+		h ^= fnv64(s[i])
+		h *= 1099511628211
+	}
+	return h ^ 0xff // field separator
+}
+
+func (h fnv64) int(v int64) fnv64 {
+	for i := 0; i < 8; i++ {
+		h ^= fnv64(byte(v >> (8 * i)))
+		h *= 1099511628211
+	}
+	return h
+}

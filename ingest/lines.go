@@ -1,0 +1,132 @@
+package ingest
+
+import (
+	"bytes"
+	"io"
+)
+
+// lineReader splits a stream into lines ending in LF, CRLF or a lone CR,
+// without allocating per line. Lines longer than max bytes are not
+// returned: the reader skips to their end and reports them as too long, so a
+// huge line never needs more than a fixed buffer.
+type lineReader struct {
+	r          io.Reader
+	buf        []byte
+	start, end int
+	eof        bool
+	err        error
+	max        int
+	lineNo     int  // number of the line last returned (1-based)
+	skipLF     bool // the previous line ended in CR: a following LF belongs to it
+}
+
+func newLineReader(r io.Reader, max int) *lineReader {
+	size := 1 << 20
+	if max+1 > size {
+		size = max + 1
+	}
+	return &lineReader{r: r, buf: make([]byte, size), max: max}
+}
+
+// fill reads more data, compacting the buffer first. It returns false at the
+// end of input or on error (lr.err).
+func (lr *lineReader) fill() bool {
+	if lr.eof {
+		return false
+	}
+	if lr.start > 0 {
+		n := copy(lr.buf, lr.buf[lr.start:lr.end])
+		lr.start, lr.end = 0, n
+	}
+	if lr.end == len(lr.buf) {
+		return true // full: caller handles the long line
+	}
+	n, err := lr.r.Read(lr.buf[lr.end:])
+	lr.end += n
+	if err != nil {
+		lr.eof = true
+		if err != io.EOF {
+			lr.err = err
+		}
+	}
+	return n > 0 || !lr.eof
+}
+
+// next returns the next line without its terminator. The slice is valid
+// until the following call. tooLong reports a line over the limit (line is
+// then nil). ok is false at the end of input; check lr.err then.
+func (lr *lineReader) next() (line []byte, tooLong, ok bool) {
+	for {
+		if lr.skipLF {
+			if lr.start == lr.end && !lr.fill() {
+				if lr.start == lr.end {
+					return nil, false, false
+				}
+			}
+			if lr.start < lr.end {
+				if lr.buf[lr.start] == '\n' {
+					lr.start++
+				}
+				lr.skipLF = false
+			}
+			continue
+		}
+		data := lr.buf[lr.start:lr.end]
+		if i := indexEOL(data); i >= 0 {
+			line = data[:i]
+			lr.start += i + 1
+			if data[i] == '\r' {
+				lr.skipLF = true
+			}
+			lr.lineNo++
+			if len(line) > lr.max {
+				return nil, true, true
+			}
+			return line, false, true
+		}
+		if len(data) > lr.max {
+			// Over the limit without a terminator: skip to the end of line.
+			lr.lineNo++
+			lr.start = lr.end
+			for {
+				if !lr.fill() {
+					return nil, true, true
+				}
+				d := lr.buf[lr.start:lr.end]
+				if i := indexEOL(d); i >= 0 {
+					lr.start += i + 1
+					if d[i] == '\r' {
+						lr.skipLF = true
+					}
+					return nil, true, true
+				}
+				lr.start = lr.end
+			}
+		}
+		if !lr.fill() {
+			if lr.start < lr.end { // last line without terminator
+				line = lr.buf[lr.start:lr.end]
+				lr.start = lr.end
+				lr.lineNo++
+				if len(line) > lr.max {
+					return nil, true, true
+				}
+				return line, false, true
+			}
+			return nil, false, false
+		}
+	}
+}
+
+// indexEOL returns the index of the first LF or CR in b, or -1.
+func indexEOL(b []byte) int {
+	i := bytes.IndexByte(b, '\n')
+	lim := b
+	if i >= 0 {
+		lim = b[:i]
+	}
+	if j := bytes.IndexByte(lim, '\r'); j >= 0 {
+		return j
+	}
+	return i
+}

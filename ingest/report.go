@@ -1,0 +1,153 @@
+package ingest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/lovbench/lovbench/ingest/pii"
+)
+
+// Drop rule names used as keys of Report.Dropped. Each counts input events
+// (lines); the number says which SPEC.md section 2 rule removed them.
+const (
+	DropNoSessionID       = "rule1_no_session_id"             // event without a session ID
+	DropClickWithoutQuery = "rule1_click_without_query"       // click before any query of its session
+	DropSessionNoClick    = "rule1_session_without_click"     // kept events of sessions left without a click
+	DropPageNotFirst      = "rule3_page_not_first"            // query for a later result page
+	DropEmptyQuery        = "rule3_empty_query"               // search words empty after normalisation
+	DropFilterSet         = "rule3_filter_set"                // a type/tag/vocabulary/language filter was set
+	DropEmptyResults      = "rule3_empty_results"             // no results shown
+	DropShortSERP         = "rule3_short_serp"                // fewer results than a full SERP
+	DropMalformedResults  = "rule3_malformed_results"         // empty, duplicate or ill-formed result IDs
+	DropClickAfterDropped = "rule3_click_after_dropped_query" // click following a dropped query
+	DropMultiTab          = "rule4_multi_tab_session"         // kept events of sessions with a click outside its SERP
+	dropPIIPrefix         = "rule3_pii_"                      // + detector name, e.g. rule3_pii_email
+)
+
+// Quarantine reasons used as keys of Report.Quarantined.
+const (
+	QInvalidUTF8      = "invalid_utf8"
+	QLineTooLong      = "line_too_long"
+	QInvalidJSON      = "invalid_json"
+	QMissingDate      = "missing_field_date"
+	QBadDate          = "bad_field_date"
+	QBadSessionID     = "bad_field_sessionId"
+	QMissingWords     = "missing_field_searchWords"
+	QBadWords         = "bad_field_searchWords"
+	QMissingResults   = "missing_field_results"
+	QBadResults       = "bad_field_results"
+	QBadPage          = "bad_field_page"
+	QBadNbResults     = "bad_field_nbResults"
+	QBadFilter        = "bad_field_filter"
+	QMissingClicked   = "missing_field_clicked"
+	QBadClicked       = "bad_field_clicked"
+	QDateOutOfOrder   = "date_out_of_order"
+	QDuplicate        = "duplicate_event"
+	QTooManyResults   = "too_many_results"
+	QMalformedYandex  = "malformed_yandex_line"
+	QBadTimePassed    = "bad_field_TimePassed"
+	QClickNoQueryNote = DropClickWithoutQuery // also listed in quarantine.jsonl (counted in Dropped)
+)
+
+// quarantineReasons lists every quarantine reason so the report always shows
+// all of them, zero or not.
+var quarantineReasons = []string{
+	QInvalidUTF8, QLineTooLong, QInvalidJSON, QMissingDate, QBadDate, QBadSessionID,
+	QMissingWords, QBadWords, QMissingResults, QBadResults, QBadPage, QBadNbResults,
+	QBadFilter, QMissingClicked, QBadClicked, QDateOutOfOrder, QDuplicate,
+	QTooManyResults, QMalformedYandex, QBadTimePassed,
+}
+
+func dropRules() []string {
+	r := []string{DropNoSessionID, DropClickWithoutQuery, DropSessionNoClick, DropPageNotFirst,
+		DropEmptyQuery, DropFilterSet, DropEmptyResults, DropShortSERP}
+	for _, k := range pii.Kinds() {
+		r = append(r, dropPIIPrefix+k.String())
+	}
+	return append(r, DropMalformedResults, DropClickAfterDropped, DropMultiTab)
+}
+
+// InputFile describes one input file of the run.
+type InputFile struct {
+	Role  string `json:"role"` // "queries", "clicks" or "log"
+	Path  string `json:"path"`
+	Lines int    `json:"lines"` // lines read, blank ones included
+}
+
+// SessionCounts accounts for every session seen:
+// Seen = Kept + DroppedNoClick + DroppedMultiTab.
+type SessionCounts struct {
+	Seen            int `json:"seen"`
+	Kept            int `json:"kept"`
+	DroppedNoClick  int `json:"dropped_without_click"`
+	DroppedMultiTab int `json:"dropped_multi_tab"`
+}
+
+// Report is report.json: what ingest read, kept and dropped. The event
+// counts add up: InputEvents = sum(Quarantined) + sum(Dropped) +
+// KeptQueries + KeptClicks, and InputLines = InputEvents + BlankLines.
+type Report struct {
+	Format      string         `json:"format"`
+	Kind        string         `json:"kind,omitempty"`
+	FullSERP    int            `json:"full_serp_results"`
+	SessionIdle string         `json:"session_idle,omitempty"`
+	Inputs      []InputFile    `json:"inputs"`
+	InputLines  int            `json:"input_lines"`
+	BlankLines  int            `json:"blank_lines"`
+	InputEvents int            `json:"input_events"`
+	Quarantined map[string]int `json:"quarantined"`
+	Dropped     map[string]int `json:"dropped"`
+	KeptQueries int            `json:"kept_queries"` // = kept SERPs
+	KeptClicks  int            `json:"kept_clicks"`
+	Sessions    SessionCounts  `json:"sessions"`
+	Blacklisted int            `json:"blacklist_entries"`
+}
+
+func newReport() *Report {
+	r := &Report{Quarantined: map[string]int{}, Dropped: map[string]int{}}
+	for _, q := range quarantineReasons {
+		r.Quarantined[q] = 0
+	}
+	for _, d := range dropRules() {
+		r.Dropped[d] = 0
+	}
+	return r
+}
+
+// Check verifies the accounting identities of the report and returns an
+// error describing the first one that fails.
+func (r *Report) Check() error {
+	sum := r.KeptQueries + r.KeptClicks
+	for _, v := range r.Quarantined {
+		sum += v
+	}
+	for _, v := range r.Dropped {
+		sum += v
+	}
+	if sum != r.InputEvents {
+		return fmt.Errorf("report: quarantined + dropped + kept = %d, input events %d", sum, r.InputEvents)
+	}
+	if r.InputEvents+r.BlankLines != r.InputLines {
+		return fmt.Errorf("report: input events %d + blank lines %d != input lines %d", r.InputEvents, r.BlankLines, r.InputLines)
+	}
+	s := r.Sessions
+	if s.Kept+s.DroppedNoClick+s.DroppedMultiTab != s.Seen {
+		return fmt.Errorf("report: sessions kept + dropped = %d, seen %d", s.Kept+s.DroppedNoClick+s.DroppedMultiTab, s.Seen)
+	}
+	return nil
+}
+
+// WriteJSON writes the report as indented JSON (map keys sorted, so the
+// output is deterministic).
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+func jsonDecode(r io.Reader, v any) error {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}

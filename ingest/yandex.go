@@ -1,0 +1,167 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"unicode/utf8"
+)
+
+// tabFields splits line at tabs into dst (reused).
+func tabFields(dst [][]byte, line []byte) [][]byte {
+	for {
+		i := bytes.IndexByte(line, '\t')
+		if i < 0 {
+			return append(dst, line)
+		}
+		dst = append(dst, line[:i])
+		line = line[i+1:]
+	}
+}
+
+// parseInt parses a decimal integer with an optional sign, without
+// allocating.
+func parseInt(b []byte) (int64, bool) {
+	neg := false
+	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
+		neg = b[0] == '-'
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+func isBlank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// ingestYandex cleans a Yandex relevance-prediction log. A session is a run
+// of consecutive lines with the same SessionID (PyClick's reading); only one
+// session is open at a time, so memory does not grow with the log.
+func (c *cleaner) ingestYandex(ctx context.Context, lr *lineReader, file string, tick func(int)) error {
+	var (
+		cur      session
+		open     bool
+		fields   [][]byte
+		qe       queryEvent
+		results  []string
+		sinceTck int
+	)
+	for {
+		line, tooLong, ok := lr.next()
+		if !ok {
+			break
+		}
+		c.rep.InputLines++
+		if sinceTck++; sinceTck == 1<<16 {
+			sinceTck = 0
+			tick(1 << 16)
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if !tooLong && isBlank(line) {
+			c.rep.BlankLines++
+			continue
+		}
+		c.rep.InputEvents++
+		n := lr.lineNo
+		if tooLong {
+			c.q.add(file, n, QLineTooLong)
+			continue
+		}
+		if !utf8.Valid(line) {
+			c.q.add(file, n, QInvalidUTF8)
+			continue
+		}
+		fields = tabFields(fields[:0], line)
+		isQ := len(fields) >= 5 && len(fields[2]) == 1 && fields[2][0] == 'Q'
+		isC := len(fields) == 4 && len(fields[2]) == 1 && fields[2][0] == 'C'
+		if !isQ && !isC {
+			c.q.add(file, n, QMalformedYandex)
+			continue
+		}
+		t, okT := parseInt(fields[1])
+		if !okT {
+			c.q.add(file, n, QBadTimePassed)
+			continue
+		}
+		if isQ && len(fields)-5 > 64 {
+			c.q.add(file, n, QTooManyResults)
+			continue
+		}
+		sid := fields[0]
+		if len(sid) == 0 {
+			c.rep.Dropped[DropNoSessionID]++
+			continue
+		}
+		if !open || string(sid) != cur.key {
+			if open {
+				if err := c.finish(&cur); err != nil {
+					return err
+				}
+			}
+			key := string(sid)
+			cur.reset(key, key)
+			open = true
+		}
+		h := uint64(newFNV().bytes(line[len(sid):]))
+		if c.duplicate(&cur, h, file, n) {
+			continue
+		}
+		if isC {
+			c.clickBytes(&cur, fields[3], t, file, n)
+			continue
+		}
+		// One allocation holds the query, region and result IDs.
+		s := string(line[len(line)-restLen(fields[3:]):])
+		off := 0
+		take := func(f []byte) string {
+			v := s[off : off+len(f)]
+			off += len(f) + 1
+			return v
+		}
+		qe.time = t
+		qe.query = NormalizeQuery(take(fields[3]))
+		qe.region = take(fields[4])
+		results = results[:0]
+		for _, f := range fields[5:] {
+			results = append(results, take(f))
+		}
+		qe.results = results
+		qe.nbResults = -1
+		c.query(&cur, &qe)
+	}
+	if lr.err != nil {
+		return lr.err
+	}
+	if open {
+		return c.finish(&cur)
+	}
+	return nil
+}
+
+// restLen is the length of the tab-joined fields.
+func restLen(fs [][]byte) int {
+	n := len(fs) - 1
+	for _, f := range fs {
+		n += len(f)
+	}
+	return n
+}
