@@ -93,3 +93,35 @@ func SplitQueries(ds *Dataset, a, b int) (x, y, z *Dataset) {
 	}
 	return mk("train", ds.Queries[:a]), mk("vali", ds.Queries[a:b]), mk("test", ds.Queries[b:])
 }
+
+// MakeFolds splits the queries of ds at random (seeded) into 5 equal
+// partitions P1..P5 and returns the folds of SPEC.md section 7: fold k
+// tests on P_k, validates on P_{k+1} and trains on the other three
+// (indices mod 5). Documents are shared with ds.
+func MakeFolds(ds *Dataset, seed uint64) []Fold {
+	order := make([]int, len(ds.Queries))
+	for i := range order {
+		order[i] = i
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x666f6c64))
+	rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	const k = NumFoldsMax
+	parts := make([][]Query, k)
+	for i, qi := range order {
+		p := i * k / len(order)
+		parts[p] = append(parts[p], ds.Queries[qi])
+	}
+	folds := make([]Fold, k)
+	for f := 0; f < k; f++ {
+		name := fmt.Sprintf("Fold%d", f+1)
+		var train []Query
+		for p := 2; p < k; p++ {
+			train = append(train, parts[(f+p)%k]...)
+		}
+		mk := func(part string, qs []Query) *Dataset {
+			return &Dataset{Name: ds.Name + "/" + name + "/" + part, Queries: qs, NumFeatures: ds.NumFeatures}
+		}
+		folds[f] = Fold{Name: name, Train: mk("train.txt", train), Vali: mk("vali.txt", parts[(f+1)%k]), Test: mk("test.txt", parts[f])}
+	}
+	return folds
+}

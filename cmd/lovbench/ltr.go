@@ -1,19 +1,101 @@
 package main
 
 import (
-	"errors"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/lovbench/lovbench/ltr"
 )
 
-// PLACEHOLDER: replaced by the real command.
 func newLTRCmd(a *app) *cobra.Command {
-	return &cobra.Command{
-		Use:     "ltr",
-		Short:   "Train and evaluate rankers on the folds",
-		Example: "  lovbench CMD --help",
+	var (
+		dataDir, algs, configs, metric, outDir, norm string
+		seed                                         uint64
+		workers, permutations, baseline              int
+		noModels                                     bool
+	)
+	cmd := &cobra.Command{
+		Use:   "ltr",
+		Short: "Train and evaluate rankers on every Table 5 configuration over the folds",
+		Long: `ltr runs the LOVBench learning-to-rank experiment: for every algorithm and
+every feature configuration of Table 5 it trains on each fold's train.txt,
+selects the model on vali.txt and evaluates on test.txt, against the
+unlearned baseline (feature 34 alone). It writes <Ranker>_Results.csv in the
+layout of LOVBench's RankNet_Results.csv, results.json, and the models under
+OUT/models/. See docs/ltr.md.`,
+		Example: `  lovbench ltr --data folds --algorithms ranknet,adarank --configs all --out results
+  lovbench ltr --data folds --algorithms lambdamart --configs full,light --metric NDCG@10 --workers 2 --out results`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("ltr: not implemented yet")
+			if dataDir == "" || outDir == "" {
+				return usagef("ltr: --data and --out are required")
+			}
+			var algorithms []ltr.Algorithm
+			for _, s := range strings.Split(algs, ",") {
+				al, err := ltr.ParseAlgorithm(s)
+				if err != nil {
+					return usagef("ltr: --algorithms: %v", err)
+				}
+				algorithms = append(algorithms, al)
+			}
+			cfgs, err := ltr.SelectConfigs(configs)
+			if err != nil {
+				return usagef("ltr: --configs: %v", err)
+			}
+			m, err := ltr.ParseMetric(metric)
+			if err != nil {
+				return usagef("ltr: --metric: %v", err)
+			}
+			nm, err := ltr.ParseNormalization(norm)
+			if err != nil {
+				return usagef("ltr: --norm: %v", err)
+			}
+			if workers < 1 {
+				return usagef("ltr: --workers must be at least 1")
+			}
+			folds, err := ltr.ReadFolds(dataDir)
+			if err != nil {
+				return err
+			}
+			opt := ltr.ExperimentOptions{
+				Algorithms:      algorithms,
+				Configs:         cfgs,
+				BaselineFeature: baseline,
+				Train:           ltr.DefaultOptions(),
+				Workers:         workers,
+				Permutations:    permutations,
+				Progress:        a.progress(),
+				Log:             a.log,
+			}
+			opt.Train.Metric, opt.Train.Normalization, opt.Train.Seed = m, nm, seed
+			if !noModels {
+				opt.ModelDir = filepath.Join(outDir, "models")
+			}
+			a.log.Info("ltr starting", "folds", len(folds), "algorithms", algs, "configurations", len(cfgs), "workers", workers)
+			res, err := ltr.RunExperiment(cmd.Context(), folds, opt)
+			if err != nil {
+				return err
+			}
+			if err := res.WriteResults(outDir); err != nil {
+				return err
+			}
+			a.log.Info("ltr done", "out", outDir)
+			return nil
 		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&dataDir, "data", "", "fold directory: DIR/Fold1..Fold5/{train,vali,test}.txt")
+	f.StringVar(&algs, "algorithms", "ranknet,adarank,lambdamart,ca", "comma-separated: ranknet, adarank, lambdamart, ca")
+	f.StringVar(&configs, "configs", "all", "all, or comma-separated Table 5 names (full, light, LOVSimple, AKTiveRank, DWRank, CBRBench)")
+	f.StringVar(&metric, "metric", "NDCG@10", "metric optimised and used for validation model selection (NDCG@k, ERR@k, MAP)")
+	f.StringVar(&norm, "norm", "zscore", "per-query feature normalisation: none, sum, zscore, linear")
+	f.StringVar(&outDir, "out", "", "output directory")
+	f.Uint64Var(&seed, "seed", 1, "random seed")
+	f.IntVar(&workers, "workers", 1, "parallel training jobs (results do not depend on it)")
+	f.IntVar(&permutations, "permutations", 10000, "random sign assignments of the randomisation test")
+	f.IntVar(&baseline, "baseline-feature", ltr.BaselineFeature, "feature ranked unlearned as the baseline")
+	f.BoolVar(&noModels, "no-models", false, "do not save the trained models under OUT/models")
+	return cmd
 }

@@ -1,0 +1,78 @@
+// Command ltr is the speed benchmark of package ltr (issue 6, performance
+// item): it generates a LOVBench-sized synthetic dataset (by default 7,400
+// queries, about 185,000 rows, 33 features plus the baseline feature 34,
+// split into 5 folds) and runs each algorithm's full 5-fold experiment on
+// the LOVBenchFull configuration (training with validation model
+// selection, test evaluation with the seven report measures, randomisation
+// tests against the baseline), printing the wall time per algorithm.
+//
+//	go run ./bench/ltr -workers 2
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/lovbench/lovbench/ltr"
+)
+
+func main() {
+	queries := flag.Int("queries", 7400, "number of queries")
+	docs := flag.Int("docs", 25, "mean documents per query")
+	workers := flag.Int("workers", 2, "parallel jobs")
+	algs := flag.String("algorithms", "ranknet,adarank,lambdamart,ca", "algorithms to time")
+	seed := flag.Uint64("seed", 1, "seed")
+	flag.Parse()
+	if err := run(*queries, *docs, *workers, *algs, *seed); err != nil {
+		fmt.Fprintln(os.Stderr, "bench/ltr:", err)
+		os.Exit(1)
+	}
+}
+
+func run(queries, docs, workers int, algs string, seed uint64) error {
+	t0 := time.Now()
+	ds, err := ltr.Synthetic(ltr.SyntheticOptions{Queries: queries, DocsPerQuery: docs, Features: 34, Noise: 0.3, Seed: seed})
+	if err != nil {
+		return err
+	}
+	folds := ltr.MakeFolds(ds, seed)
+	fmt.Printf("dataset: %d queries, %d rows, 34 features, %d folds (generated in %v)\n",
+		len(ds.Queries), ds.NumDocs(), len(folds), time.Since(t0).Round(time.Millisecond))
+	fmt.Printf("machine: %d CPUs (GOMAXPROCS %d), workers %d; shared machine, timings are indicative\n",
+		runtime.NumCPU(), runtime.GOMAXPROCS(0), workers)
+	full, err := ltr.SelectConfigs("full")
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%-12s %10s %10s %10s\n", "algorithm", "wall", "NDCG@10", "baseline")
+	for _, name := range strings.Split(algs, ",") {
+		a, err := ltr.ParseAlgorithm(name)
+		if err != nil {
+			return err
+		}
+		opt := ltr.ExperimentOptions{Algorithms: []ltr.Algorithm{a}, Configs: full, Train: ltr.DefaultOptions(), Workers: workers}
+		opt.Train.Seed = seed
+		start := time.Now()
+		res, err := ltr.RunExperiment(context.Background(), folds, opt)
+		if err != nil {
+			return err
+		}
+		wall := time.Since(start)
+		rows := res.Rows(a)
+		var mean, base float64
+		for _, r := range rows {
+			if r.Fold == "MEAN" && r.Configuration == "Baseline" {
+				base = r.Values["NDCG@10"]
+			} else if r.Fold == "MEAN" {
+				mean = r.Values["NDCG@10"]
+			}
+		}
+		fmt.Printf("%-12s %10s %10.4f %10.4f\n", a.DisplayName(), wall.Round(100*time.Millisecond), mean, base)
+	}
+	return nil
+}

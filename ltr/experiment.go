@@ -1,0 +1,289 @@
+package ltr
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"log/slog"
+	"path/filepath"
+	"sync"
+
+	"github.com/lovbench/lovbench/internal/progress"
+	"github.com/lovbench/lovbench/ltr/measures"
+)
+
+// ReportMeasures are the measures of LOVBench's result tables, in column
+// order (RankNet_Results.csv).
+var ReportMeasures = []Metric{
+	{Kind: MetricMAP},
+	{Kind: MetricNDCG, K: 3}, {Kind: MetricNDCG, K: 5}, {Kind: MetricNDCG, K: 10},
+	{Kind: MetricERR, K: 3}, {Kind: MetricERR, K: 5}, {Kind: MetricERR, K: 10},
+}
+
+// ExperimentOptions configure RunExperiment.
+type ExperimentOptions struct {
+	Algorithms []Algorithm
+	Configs    []Config
+	// BaselineFeature is ranked by its raw value, unlearned (default 34).
+	BaselineFeature int
+	// Train holds the metric, normalisation, seed and ranker parameters.
+	Train Options
+	// Workers is the number of jobs run at once (default 1). Results do
+	// not depend on it.
+	Workers int
+	// Permutations is the number of random sign assignments of the paired
+	// randomisation test (default 10000, RankLib's Analyzer default).
+	Permutations int
+	// ModelDir, when set, receives every trained model as
+	// <algorithm>_<configuration>_<fold>.json.
+	ModelDir string
+	Progress progress.Options
+	Log      *slog.Logger
+}
+
+// PerQuery holds one system's per-query test values of the ReportMeasures
+// on one fold, in test-file query order.
+type PerQuery struct {
+	QueryIDs []string
+	Values   [][]float64 // [measure][query]
+}
+
+// FoldRun is the outcome of one (algorithm, configuration, fold) job.
+type FoldRun struct {
+	Algorithm     Algorithm
+	Configuration string
+	Fold          string
+	Model         *Model
+	Test          PerQuery
+	// PValues are the randomisation-test p-values against the baseline on
+	// the same fold, per measure.
+	PValues []float64
+}
+
+// ExperimentResult is everything RunExperiment computed.
+type ExperimentResult struct {
+	Options  ExperimentOptions
+	Folds    []string
+	Baseline []PerQuery // per fold
+	Runs     []FoldRun  // algorithm-major, then configuration, then fold
+	// PooledPValues[alg][config][measure]: the randomisation test over the
+	// test queries of all folds pooled (each query is tested exactly once
+	// in 5-fold cross-validation); reported on the MEAN rows.
+	PooledPValues map[Algorithm]map[string][]float64
+}
+
+// jobSeed derives a job's seed from the experiment seed and the job's
+// identity, so that it does not depend on scheduling.
+func jobSeed(seed uint64, parts ...string) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d", seed)
+	for _, p := range parts {
+		h.Write([]byte{0})
+		h.Write([]byte(p))
+	}
+	return h.Sum64()
+}
+
+func evalPerQuery(ds *Dataset, m *Model) PerQuery {
+	pq := PerQuery{QueryIDs: make([]string, len(ds.Queries)), Values: make([][]float64, len(ReportMeasures))}
+	for qi := range ds.Queries {
+		pq.QueryIDs[qi] = ds.Queries[qi].ID
+	}
+	scores := make([][]float64, len(ds.Queries))
+	for qi := range ds.Queries {
+		scores[qi] = m.Scores(&ds.Queries[qi])
+	}
+	for mi, met := range ReportMeasures {
+		pq.Values[mi] = make([]float64, len(ds.Queries))
+		labels := []float64{}
+		for qi := range ds.Queries {
+			q := &ds.Queries[qi]
+			labels = labels[:0]
+			for di := range q.Docs {
+				labels = append(labels, q.Docs[di].Label)
+			}
+			pq.Values[mi][qi] = met.Score(rankedLabels(labels, scores[qi]))
+		}
+	}
+	return pq
+}
+
+// RunExperiment trains every algorithm on every configuration over the
+// folds, evaluates each model and the baseline on the test files with the
+// ReportMeasures, and computes improvements and p-values (see docs/ltr.md).
+func RunExperiment(ctx context.Context, folds []Fold, opt ExperimentOptions) (*ExperimentResult, error) {
+	if len(folds) == 0 {
+		return nil, fmt.Errorf("ltr: no folds")
+	}
+	if opt.BaselineFeature == 0 {
+		opt.BaselineFeature = BaselineFeature
+	}
+	if opt.Workers < 1 {
+		opt.Workers = 1
+	}
+	if opt.Permutations < 1 {
+		opt.Permutations = 10000
+	}
+	if opt.Log == nil {
+		opt.Log = slog.New(slog.DiscardHandler)
+	}
+	for _, f := range folds {
+		for _, ds := range []*Dataset{f.Train, f.Vali, f.Test} {
+			if ds.NumFeatures < opt.BaselineFeature {
+				return nil, fmt.Errorf("%s: baseline feature %d not present (largest feature id %d)", ds.Name, opt.BaselineFeature, ds.NumFeatures)
+			}
+		}
+	}
+	for _, c := range opt.Configs {
+		for _, fid := range c.Features {
+			if fid > folds[0].Train.NumFeatures {
+				return nil, fmt.Errorf("configuration %s uses feature %d but %s has features up to %d", c.Name, fid, folds[0].Train.Name, folds[0].Train.NumFeatures)
+			}
+		}
+	}
+	res := &ExperimentResult{Options: opt, PooledPValues: map[Algorithm]map[string][]float64{}}
+	base := BaselineModel(opt.BaselineFeature)
+	for _, f := range folds {
+		res.Folds = append(res.Folds, f.Name)
+		res.Baseline = append(res.Baseline, evalPerQuery(f.Test, base))
+	}
+	for _, a := range opt.Algorithms {
+		for _, c := range opt.Configs {
+			for _, f := range folds {
+				res.Runs = append(res.Runs, FoldRun{Algorithm: a, Configuration: c.Name, Fold: f.Name})
+			}
+		}
+	}
+	bar := progress.New(opt.Progress, int64(len(res.Runs)), "ltr")
+	defer bar.Finish()
+	jobs := make(chan int)
+	errs := make([]error, len(res.Runs))
+	var wg sync.WaitGroup
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cfg := map[string]Config{}
+	for _, c := range opt.Configs {
+		cfg[c.Name] = c
+	}
+	for w := 0; w < opt.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				r := &res.Runs[i]
+				fi := i % len(folds)
+				f := folds[fi]
+				to := opt.Train
+				to.Seed = jobSeed(opt.Train.Seed, string(r.Algorithm), r.Configuration, r.Fold)
+				m, err := Train(ctx, r.Algorithm, f.Train, f.Vali, cfg[r.Configuration].Features, to)
+				if err != nil {
+					errs[i] = fmt.Errorf("%s %s %s: %w", r.Algorithm, r.Configuration, r.Fold, err)
+					cancel()
+					continue
+				}
+				r.Model = m
+				r.Test = evalPerQuery(f.Test, m)
+				r.PValues = make([]float64, len(ReportMeasures))
+				for mi := range ReportMeasures {
+					r.PValues[mi] = measures.RandomisationTest(res.Baseline[fi].Values[mi], r.Test.Values[mi], opt.Permutations,
+						jobSeed(opt.Train.Seed, "pvalue", string(r.Algorithm), r.Configuration, r.Fold, ReportMeasures[mi].String()))
+				}
+				if opt.ModelDir != "" {
+					p := filepath.Join(opt.ModelDir, fmt.Sprintf("%s_%s_%s.json", r.Algorithm, r.Configuration, r.Fold))
+					if err := SaveModel(p, m); err != nil {
+						errs[i] = err
+						cancel()
+						continue
+					}
+				}
+				opt.Log.Debug("ltr job done", "algorithm", r.Algorithm, "configuration", r.Configuration, "fold", r.Fold,
+					"train", m.TrainScore, "validation", m.ValidationScore, "iterations", m.Iterations)
+				bar.Add(1)
+			}
+		}()
+	}
+	for i := range res.Runs {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	// Pooled p-values for the MEAN rows.
+	var baseAll [][]float64
+	for mi := range ReportMeasures {
+		var v []float64
+		for fi := range folds {
+			v = append(v, res.Baseline[fi].Values[mi]...)
+		}
+		baseAll = append(baseAll, v)
+	}
+	groups := len(res.Runs) / len(folds)
+	pooled := make([][]float64, groups)
+	err := parallel(ctx, groups, opt.Workers, func(g int) error {
+		i := g * len(folds)
+		r := res.Runs[i]
+		pv := make([]float64, len(ReportMeasures))
+		for mi := range ReportMeasures {
+			var v []float64
+			for fi := range folds {
+				v = append(v, res.Runs[i+fi].Test.Values[mi]...)
+			}
+			pv[mi] = measures.RandomisationTest(baseAll[mi], v, opt.Permutations,
+				jobSeed(opt.Train.Seed, "pvalue", string(r.Algorithm), r.Configuration, "MEAN", ReportMeasures[mi].String()))
+		}
+		pooled[g] = pv
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for g, pv := range pooled {
+		r := res.Runs[g*len(folds)]
+		if res.PooledPValues[r.Algorithm] == nil {
+			res.PooledPValues[r.Algorithm] = map[string][]float64{}
+		}
+		res.PooledPValues[r.Algorithm][r.Configuration] = pv
+	}
+	return res, nil
+}
+
+// parallel runs fn(0..n-1) on up to workers goroutines and returns the
+// first error (by index). Each fn writes only its own outputs.
+func parallel(ctx context.Context, n, workers int, fn func(i int) error) error {
+	errs := make([]error, n)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < max(workers, 1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				errs[i] = fn(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return ctx.Err()
+}

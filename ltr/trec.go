@@ -1,0 +1,48 @@
+package ltr
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+)
+
+// WriteRun scores every query of ds with m and writes a TREC run:
+//
+//	qid Q0 docid rank score tag
+//
+// one line per document, queries in file order, documents by decreasing
+// score (ties in file order), rank from 1. The docid is the term of the
+// line's comment (its last token, LOVBench's "# query term") or, for a
+// line without a comment, "row" followed by the 1-based data line number.
+func WriteRun(w io.Writer, ds *Dataset, m *Model, tag string) error {
+	bw := bufio.NewWriter(w)
+	var buf []byte
+	for qi := range ds.Queries {
+		q := &ds.Queries[qi]
+		scores := m.Scores(q)
+		idx := make([]int, len(scores))
+		rankOrder(scores, idx)
+		for r, i := range idx {
+			d := &q.Docs[i]
+			id := d.Term()
+			if id == "" {
+				id = "row" + strconv.Itoa(d.Row)
+			}
+			buf = buf[:0]
+			buf = append(buf, q.ID...)
+			buf = append(buf, " Q0 "...)
+			buf = append(buf, id...)
+			buf = append(buf, ' ')
+			buf = strconv.AppendInt(buf, int64(r+1), 10)
+			buf = append(buf, ' ')
+			buf = strconv.AppendFloat(buf, scores[i], 'g', -1, 64)
+			buf = append(buf, ' ')
+			buf = append(buf, tag...)
+			buf = append(buf, '\n')
+			if _, err := bw.Write(buf); err != nil {
+				return err
+			}
+		}
+	}
+	return bw.Flush()
+}
