@@ -38,6 +38,7 @@ func firstClick(clicks uint64, n int) int {
 type counts struct {
 	aNum, aDen, sNum, sDen []float64 // len n
 	gNum, gDen             []float64
+	tmp                    [5][MaxSERP + 1]float64 // work space of the DBN and CCM E-steps
 }
 
 func b2f(b bool) float64 {
@@ -133,125 +134,121 @@ func estep(k Kind, v *view, w float64, c *counts) {
 	}
 }
 
+// The continuation updates of DBN and CCM (PyClick's DBNContEM and
+// CCMCont*EM) weigh, at every rank r, the joint probabilities
+// f(x, y, z) = P(E_r = x, S_r = y, E_r+1 = z, C) (PyClick's
+// _get_continuation_factor). With x_r = P(E_r = 1 | C_<r), the tail
+// Z(1) = P(C_>r | E_r+1 = 1) and Z(0) = I = [no click below r] (a SERP
+// without clicks counts as having one: PyClick's last-click rank is n):
+//
+//	DBN, click:    f(1,0,z) = a (1-s) gamma^z (1-gamma)^(1-z) Z(z) x_r
+//	               f(1,1,0) = a s I x_r;  f(0,.,.) = f(1,1,1) = 0
+//	DBN, no click: f(1,0,z) = (1-a) gamma^z (1-gamma)^(1-z) Z(z) x_r
+//	               f(0,0,0) = (1-a) I (1-x_r);  others 0
+//	CCM, click:    f(1,0,z) = a (1-a) tau2^z (1-tau2)^(1-z) Z(z) x_r
+//	               f(1,1,z) = a a tau3^z (1-tau3)^(1-z) Z(z) x_r
+//	CCM, no click: f(1,0,z) = (1-a) tau1^z (1-tau1)^(1-z) Z(z) x_r
+//	               f(0,0,0) = (1-a) I (1-x_r);  others 0
+//
+// Above the last click l (r < l), I = 0 and every non-zero factor has z = 1,
+// so the tail cancels: DBN adds exactly 1 to the numerator and denominator,
+// CCM adds 1 and 1 to tau1 after no click, and after a click splits 1
+// between tau2 and tau3 in the ratio (1-a) tau2 : a tau3. From the last click
+// on, the tail has no clicks, and PyClick evaluates it with the parameters
+// of ranks 0, 1, ... (it indexes the session parameters by the offset from
+// the start rank), so
+//
+//	Z(1) at rank r = prod_{k=0}^{n-r-2} (1 - a_k e_k) = 1 - sum_{k=0}^{n-r-2} a_k e_k
+//
+// where e_0 = 1, e_k+1 = e_k g_k is the examination probability along
+// ranks without clicks (g_k = gamma (1-a_k), resp. tau1 (1-a_k)): one prefix
+// sum, so the E-step is O(n) instead of PyClick's O(n^2) per SERP.
+
+// noClickTail sets T[r] = Z(1) at rank r for r >= from (see above).
+func noClickTail(a, goOn []float64, n, from int, T []float64) {
+	// P[k] = 1 - sum_{i<k} a_i e_i.
+	var P [MaxSERP + 1]float64
+	P[0] = 1
+	e := 1.0
+	for k := 0; k < n-1-from; k++ {
+		P[k+1] = P[k] - a[k]*e
+		e *= goOn[k]
+	}
+	for r := from; r < n; r++ {
+		T[r] = P[n-1-r]
+	}
+}
+
 // estepDBN is PyClick's DBN E-step (DBNAttrEM, DBNSatEM, DBNContEM).
 func estepDBN(v *view, w float64, c *counts) {
 	n := v.n
 	gamma := v.g[0]
 	l := lastClick(v.clicks, n)
-	var exam, car, x [MaxSERP + 1]float64
-	// exam[r] = P(E_r = 1): exam[r+1] = exam[r] * gamma * ((1-s)a + (1-a)).
-	exam[0] = 1
-	for r := 0; r < n; r++ {
-		exam[r+1] = exam[r] * (gamma * ((1-v.s[r])*v.a[r] + (1 - v.a[r])))
-	}
-	// car[r] = P(C_>=r has a click | E_r = 1) = a + (1-a) gamma car[r+1].
-	car[n] = 0
-	for r := n - 1; r >= 0; r-- {
-		car[r] = v.a[r] + (1-v.a[r])*gamma*car[r+1]
-	}
+	a, sat := v.a[:n], v.s[:n]
+	// Work space, not zeroed: every entry read is written first.
+	exam, car, x, T, goOn := c.tmp[0][:n+1], c.tmp[1][:n+1], c.tmp[2][:n+1], c.tmp[3][:n], c.tmp[4][:n]
+	// exam[r] = P(E_r = 1): exam[r+1] = exam[r] * gamma * ((1-s)a + (1-a));
 	// x[r] = P(E_r = 1 | C_<r), PyClick's _get_tail_clicks from rank 0.
-	x[0] = 1
+	exam[0], x[0] = 1, 1
 	for r := 0; r < n; r++ {
-		a := v.a[r]
-		if v.clicked(r) {
-			x[r+1] = gamma * (1 - v.s[r])
+		goOn[r] = gamma * (1 - a[r])
+		exam[r+1] = exam[r] * (gamma * ((1-sat[r])*a[r] + (1 - a[r])))
+		if v.clicks&(1<<uint(r)) != 0 {
+			x[r+1] = gamma * (1 - sat[r])
 		} else {
-			x[r+1] = x[r] * (gamma * (1 - a) / (1 - a*x[r]))
+			x[r+1] = x[r] * (goOn[r] / (1 - a[r]*x[r]))
 		}
 	}
-	for r := 0; r < n; r++ {
-		a, s := v.a[r], v.s[r]
-		ck := v.clicked(r)
-		// Attractiveness: a click means attracted; after the last click,
-		// P(A=1 | C=0) = (1 - exam) a / (1 - exam car).
-		switch {
-		case ck:
+	// car[r] = P(a click at r or below | E_r = 1) = a + (1-a) gamma car[r+1],
+	// needed from the last click on.
+	car[n] = 0
+	for r := n - 1; r >= l && r >= 0; r-- {
+		car[r] = a[r] + (1-a[r])*gamma*car[r+1]
+	}
+	contNum, contDen := 0.0, 0.0
+	for r := 0; r < min(l, n); r++ {
+		// Above the last click: clicked ranks are attracted, unclicked ones
+		// were examined (so not attracted); continuation count 1.
+		if v.clicks&(1<<uint(r)) != 0 {
 			c.aNum[r] = 1
-		case r >= l:
-			c.aNum[r] = (1 - exam[r]) * a / (1 - exam[r]*car[r])
-		default:
-			c.aNum[r] = 0
-		}
-		c.aDen[r] = 1
-		// Satisfaction: only the last click can be satisfied,
-		// P(S=1 | last click) = s / (1 - (1-s) gamma car[r+1]).
-		if ck {
-			if r == l {
-				c.sNum[r] = s / (1 - (1-s)*gamma*car[r+1])
-			} else {
-				c.sNum[r] = 0
-			}
-			c.sDen[r] = 1
+			c.sNum[r], c.sDen[r] = 0, 1
 		} else {
+			c.aNum[r] = 0
 			c.sNum[r], c.sDen[r] = 0, 0
 		}
-		// Continuation: P(E_r=1, S_r=0, E_r+1=z | C) from the factors
-		// f(x, y, z) of PyClick's _get_continuation_factor (see dbnFactors).
-		f100, f101, rest := dbnFactors(v, r, l, gamma, x[r], ck, a, s)
-		sum := f100 + f101 + rest
-		c.gNum[0] += w * (f101 / sum)
-		c.gDen[0] += w * ((f100 + f101) / sum)
+		c.aDen[r] = 1
+		contNum += w
+		contDen += w
 	}
-}
-
-// tail returns P(C_from, ..., C_n-1 | E_from = 1) as PyClick's
-// _get_tail_clicks computes it: the clicks of ranks from..n-1, but the
-// parameters of ranks 0, 1, ... (PyClick indexes the session parameters by
-// the offset from the start rank). next(a, s, x) is the examination
-// probability of the next rank after a click given attractiveness a and
-// satisfaction s; cont(a) the continuation after no click. It keeps the
-// joint probability j and j times the examination probability, which needs
-// no division: no click: j' = j - a*jx, jx' = cont*(1-a)*jx; click:
-// j' = a*jx, jx' = after*j'.
-func tail(v *view, from int, afterClick func(a, s float64) float64, cont func(a float64) float64) float64 {
-	j, jx := 1.0, 1.0
-	for k := 0; from+k < v.n; k++ {
-		a := v.a[k]
-		if v.clicked(from + k) {
-			j = a * jx
-			var s float64
-			if v.s != nil {
-				s = v.s[k]
+	if l < n {
+		noClickTail(a, goOn, n, l, T)
+		for r := l; r < n; r++ {
+			ar, sr, xr := a[r], sat[r], x[r]
+			var f100, f101, rest float64
+			if r == l {
+				// The last click: attracted; satisfied with probability
+				// s / (1 - (1-s) gamma car[r+1]).
+				c.aNum[r] = 1
+				c.sNum[r], c.sDen[r] = sr/(1-(1-sr)*gamma*car[r+1]), 1
+				f101 = ar * (1 - sr) * gamma * T[r] * xr
+				f100 = ar * (1 - sr) * (1 - gamma) * xr
+				rest = ar * sr * xr
+			} else {
+				// After the last click: P(A=1 | C=0) = (1-exam) a / (1 - exam car).
+				c.aNum[r] = (1 - exam[r]) * ar / (1 - exam[r]*car[r])
+				c.sNum[r], c.sDen[r] = 0, 0
+				f101 = (1 - ar) * gamma * T[r] * xr
+				f100 = (1 - ar) * (1 - gamma) * xr
+				rest = (1 - ar) * (1 - xr)
 			}
-			jx = afterClick(a, s) * j
-		} else {
-			j -= a * jx
-			jx *= cont(a)
+			c.aDen[r] = 1
+			inv := w / (f100 + f101 + rest)
+			contNum += f101 * inv
+			contDen += (f100 + f101) * inv
 		}
 	}
-	return j
-}
-
-// dbnFactors returns, up to a common constant, P(E_r=1, S_r=0, E_r+1=0, C),
-// P(E_r=1, S_r=0, E_r+1=1, C) and the sum of the other six combinations, for
-// rank r with last click l, examination x = P(E_r=1 | C_<r):
-//
-//	click:    f(1,0,z) = a (1-s) gamma^z (1-gamma)^(1-z) Z(z) x
-//	          f(1,1,0) = a s I x;  f(0,.,.) = f(1,1,1) = 0
-//	no click: f(1,0,z) = (1-a) gamma^z (1-gamma)^(1-z) Z(z) x
-//	          f(0,0,0) = (1-a) I (1-x);  others 0
-//
-// with Z(1) = P(C_>r | E_r+1 = 1) (the tail, 1 at the last rank),
-// Z(0) = I = [no click below r] where a SERP without clicks counts as having
-// one (PyClick's last-click rank n).
-func dbnFactors(v *view, r, l int, gamma, x float64, ck bool, a, s float64) (f100, f101, rest float64) {
-	T := 1.0
-	if r+1 < v.n {
-		T = tail(v, r+1,
-			func(_, s float64) float64 { return gamma * (1 - s) },
-			func(a float64) float64 { return gamma * (1 - a) })
-	}
-	I := b2f(l <= r)
-	if ck {
-		f101 = a * (1 - s) * gamma * T * x
-		f100 = a * (1 - s) * (1 - gamma) * I * x
-		rest = a * s * I * x
-	} else {
-		f101 = (1 - a) * gamma * T * x
-		f100 = (1 - a) * (1 - gamma) * I * x
-		rest = (1 - a) * I * (1 - x)
-	}
-	return
+	c.gNum[0] += contNum
+	c.gDen[0] += contDen
 }
 
 // estepCCM is PyClick's CCM E-step (CCMAttrEM, CCMContNoclickEM,
@@ -260,66 +257,74 @@ func estepCCM(v *view, w float64, c *counts) {
 	n := v.n
 	t1, t2, t3 := v.g[0], v.g[1], v.g[2]
 	l := lastClick(v.clicks, n)
-	var exam, car, x [MaxSERP + 1]float64
-	exam[0] = 1
+	a := v.a[:n]
+	exam, car, x, T, goOn := c.tmp[0][:n+1], c.tmp[1][:n+1], c.tmp[2][:n+1], c.tmp[3][:n], c.tmp[4][:n]
+	exam[0], x[0] = 1, 1
 	for r := 0; r < n; r++ {
-		a := v.a[r]
-		exam[r+1] = exam[r] * ((1-a)*t1 + a*((1-a)*t2+a*t3))
+		ar := a[r]
+		goOn[r] = t1 * (1 - ar)
+		exam[r+1] = exam[r] * ((1-ar)*t1 + ar*((1-ar)*t2+ar*t3))
+		if v.clicks&(1<<uint(r)) != 0 {
+			x[r+1] = t2*(1-ar) + t3*ar
+		} else {
+			x[r+1] = x[r] * (goOn[r] / (1 - ar*x[r]))
+		}
 	}
 	car[n] = 0
-	for r := n - 1; r >= 0; r-- {
-		car[r] = v.a[r] + (1-v.a[r])*t1*car[r+1]
+	for r := n - 1; r >= l && r >= 0; r-- {
+		car[r] = a[r] + (1-a[r])*t1*car[r+1]
 	}
-	x[0] = 1
-	for r := 0; r < n; r++ {
-		a := v.a[r]
-		if v.clicked(r) {
-			x[r+1] = t2*(1-a) + t3*a
+	var g [6]float64 // numerators and denominators of tau1, tau2, tau3
+	for r := 0; r < min(l, n); r++ {
+		ar := a[r]
+		if v.clicks&(1<<uint(r)) != 0 {
+			// Attractiveness: the click, plus nothing for satisfaction
+			// (not the last click); tau2 : tau3 = (1-a) tau2 : a tau3.
+			c.aNum[r], c.aDen[r] = 1, 2
+			p2, p3 := (1-ar)*t2, ar*t3
+			inv := w / (p2 + p3)
+			g[2] += p2 * inv
+			g[3] += p2 * inv
+			g[4] += p3 * inv
+			g[5] += p3 * inv
 		} else {
-			x[r+1] = x[r] * (t1 * (1 - a) / (1 - a*x[r]))
+			c.aNum[r], c.aDen[r] = 0, 1
+			g[0] += w
+			g[1] += w
 		}
 	}
-	afterClick := func(a, _ float64) float64 { return t2*(1-a) + t3*a }
-	noClick := func(a float64) float64 { return t1 * (1 - a) }
-	for r := 0; r < n; r++ {
-		a := v.a[r]
-		ck := v.clicked(r)
-		num := 0.0
-		switch {
-		case ck:
-			num = 1
-		case r >= l:
-			num = (1 - exam[r]) * a / (1 - exam[r]*car[r])
+	if l < n {
+		noClickTail(a, goOn, n, l, T)
+		for r := l; r < n; r++ {
+			ar, xr := a[r], x[r]
+			if r == l {
+				// The last click: attracted, and relevant (satisfied)
+				// with probability a / (1 - (tau2 (1-a) + tau3 a) car[r+1]).
+				c.aNum[r] = 1 + ar/(1-(t2*(1-ar)+t3*ar)*car[r+1])
+				c.aDen[r] = 2
+				f100 := ar * (1 - ar) * (1 - t2) * xr
+				f101 := ar * (1 - ar) * t2 * T[r] * xr
+				f110 := ar * ar * (1 - t3) * xr
+				f111 := ar * ar * t3 * T[r] * xr
+				inv := w / (f100 + f101 + f110 + f111)
+				g[2] += f101 * inv
+				g[3] += (f100 + f101) * inv
+				g[4] += f111 * inv
+				g[5] += (f110 + f111) * inv
+			} else {
+				c.aNum[r] = (1 - exam[r]) * ar / (1 - exam[r]*car[r])
+				c.aDen[r] = 1
+				f100 := (1 - ar) * (1 - t1) * xr
+				f101 := (1 - ar) * t1 * T[r] * xr
+				f000 := (1 - ar) * (1 - xr)
+				inv := w / (f100 + f101 + f000)
+				g[0] += f101 * inv
+				g[1] += (f100 + f101) * inv
+			}
 		}
-		if ck && r == l {
-			num += a / (1 - (t2*(1-a)+t3*a)*car[r+1])
-		}
-		c.aNum[r] = num
-		c.aDen[r] = 1 + b2f(ck)
-
-		T := 1.0
-		if r+1 < n {
-			T = tail(v, r+1, afterClick, noClick)
-		}
-		I := b2f(l <= r)
-		xr := x[r]
-		if ck {
-			f100 := a * (1 - a) * (1 - t2) * I * xr
-			f101 := a * (1 - a) * t2 * T * xr
-			f110 := a * a * (1 - t3) * I * xr
-			f111 := a * a * t3 * T * xr
-			sum := f100 + f101 + f110 + f111
-			c.gNum[1] += w * (f101 / sum)
-			c.gDen[1] += w * ((f100 + f101) / sum)
-			c.gNum[2] += w * (f111 / sum)
-			c.gDen[2] += w * ((f110 + f111) / sum)
-		} else {
-			f100 := (1 - a) * (1 - t1) * I * xr
-			f101 := (1 - a) * t1 * T * xr
-			f000 := (1 - a) * I * (1 - xr)
-			sum := f100 + f101 + f000
-			c.gNum[0] += w * (f101 / sum)
-			c.gDen[0] += w * ((f100 + f101) / sum)
-		}
+	}
+	for j := 0; j < 3; j++ {
+		c.gNum[j] += g[2*j]
+		c.gDen[j] += g[2*j+1]
 	}
 }

@@ -69,6 +69,9 @@ func Fit(ctx context.Context, d *Data, kind Kind, opt Options) (*Model, error) {
 	f.ll = make([]float64, len(d.chunks))
 
 	workers := opt.workers()
+	if kind == PBM || kind == UBM {
+		f.fz = newFactorized(ctx, d, kind, workers)
+	}
 	done := 0
 	prevLL := math.NaN()
 	if opt.Tolerance > 0 && f.em {
@@ -78,7 +81,11 @@ func Fit(ctx context.Context, d *Data, kind Kind, opt Options) (*Model, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		f.iterate(ctx, workers)
+		if f.fz != nil {
+			f.iterateFactorized(ctx, workers)
+		} else {
+			f.iterate(ctx, workers)
+		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -137,6 +144,7 @@ type fitter struct {
 	global                 []float64
 	gNum, gDen             [][]float64 // per chunk
 	ll                     []float64   // per chunk: weighted sum of SERP log-likelihoods
+	fz                     *factorized // PBM and UBM: merged per-rank items
 }
 
 // scratch is one worker's buffers.
