@@ -1,19 +1,108 @@
 package main
 
 import (
-	"errors"
+	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/lovbench/lovbench/ingest"
+	"github.com/lovbench/lovbench/ingest/pii"
+	"github.com/lovbench/lovbench/sessions"
 )
 
-// PLACEHOLDER: replaced by the real command.
 func newIngestCmd(a *app) *cobra.Command {
-	return &cobra.Command{
-		Use:     "ingest",
-		Short:   "Clean raw LOV or Yandex search logs into sessions",
-		Example: "  lovbench CMD --help",
+	var (
+		o         ingest.Options
+		blacklist string
+	)
+	cmd := &cobra.Command{
+		Use:   "ingest",
+		Short: "Clean raw LOV or Yandex search logs into sessions",
+		Long: `ingest streams a raw search log (plain or gzip), applies the LOVBench cleaning
+rules in order (SPEC.md section 2), drops queries with personal data, and
+writes to --out: sessions.parquet, clean.yandex.tsv, report.json (every rule
+counted) and quarantine.jsonl (bad records: file, line, reason).
+
+LOV logs come as two date-ordered JSON-lines files, queries and clicks; a
+session ends after --session-idle without events. Yandex logs are one
+tab-separated file; a session is a run of lines with the same SessionID.
+See docs/ingest.md.`,
+		Example: `  lovbench ingest --format lov --queries ingest/testdata/lov/queries.jsonl \
+    --clicks ingest/testdata/lov/clicks.jsonl \
+    --pii-blacklist ingest/testdata/lov/blacklist.txt --out /tmp/lov-clean
+  lovbench ingest --format yandex --log YandexClicks.txt.gz --out /tmp/yandex-clean`,
+		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("ingest: not implemented yet")
+			switch o.Format {
+			case ingest.FormatLOV:
+				if o.Queries == "" || o.Clicks == "" {
+					return usagef("ingest: --format lov needs --queries and --clicks")
+				}
+				if o.Log != "" {
+					return usagef("ingest: --log is for --format yandex")
+				}
+				if o.Kind != ingest.KindTerm && o.Kind != ingest.KindVocab {
+					return usagef("ingest: --kind must be term or vocab, not %q", o.Kind)
+				}
+			case ingest.FormatYandex:
+				if o.Log == "" {
+					return usagef("ingest: --format yandex needs --log")
+				}
+				if o.Queries != "" || o.Clicks != "" {
+					return usagef("ingest: --queries and --clicks are for --format lov")
+				}
+			default:
+				return usagef("ingest: --format must be lov or yandex, not %q", o.Format)
+			}
+			if o.OutDir == "" {
+				return usagef("ingest: --out is required")
+			}
+			if o.SessionIdle < time.Second {
+				return usagef("ingest: --session-idle must be at least 1s")
+			}
+			if blacklist != "" {
+				f, err := sessions.Open(blacklist)
+				if err != nil {
+					return fmt.Errorf("ingest: PII blacklist: %w", err)
+				}
+				o.Blacklist, err = pii.ReadBlacklist(f, blacklist)
+				f.Close()
+				if err != nil {
+					return err
+				}
+			}
+			o.Progress = a.progress()
+			o.Logger = a.log
+			rep, err := ingest.Run(cmd.Context(), o)
+			if err != nil {
+				return err
+			}
+			if !a.quiet {
+				fmt.Fprintf(a.stdout, "ingest: %d events -> %d sessions, %d queries, %d clicks kept; %d quarantined (see %s)\n",
+					rep.InputEvents, rep.Sessions.Kept, rep.KeptQueries, rep.KeptClicks, sum(rep.Quarantined), o.OutDir)
+			}
+			return nil
 		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&o.Format, "format", ingest.FormatLOV, "input format: lov (JSON-lines events) or yandex (relevance-prediction TSV)")
+	f.StringVar(&o.Queries, "queries", "", "LOV query event file (.jsonl, plain or gzip)")
+	f.StringVar(&o.Clicks, "clicks", "", "LOV click event file (.jsonl, plain or gzip)")
+	f.StringVar(&o.Log, "log", "", "Yandex log file (plain or gzip)")
+	f.StringVar(&o.Kind, "kind", ingest.KindTerm, "LOV search kind: term (10 results per SERP) or vocab (15)")
+	f.StringVar(&blacklist, "pii-blacklist", "", "file of queries to drop as personal data, one per line ('#' comments)")
+	f.StringVar(&o.OutDir, "out", "", "output directory")
+	f.IntVar(&o.FullSERP, "full-serp", 0, "results of a full SERP for rule 3 (default: 10 term, 15 vocab, none for yandex)")
+	f.DurationVar(&o.SessionIdle, "session-idle", ingest.DefaultSessionIdle, "LOV: a session ends after this long without events")
+	f.IntVar(&o.MaxLine, "max-line", ingest.DefaultMaxLine, "longest accepted input line in bytes; longer lines are quarantined")
+	return cmd
+}
+
+func sum(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
 }

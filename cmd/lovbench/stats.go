@@ -1,19 +1,41 @@
 package main
 
 import (
-	"errors"
-
 	"github.com/spf13/cobra"
+
+	"github.com/lovbench/lovbench/sessions"
 )
 
-// PLACEHOLDER: replaced by the real command.
 func newStatsCmd(a *app) *cobra.Command {
-	return &cobra.Command{
-		Use:     "stats",
-		Short:   "Print the log analysis of the LOVBench paper (section 4.1)",
-		Example: "  lovbench CMD --help",
+	var (
+		path   string
+		asJSON bool
+	)
+	cmd := &cobra.Command{
+		Use:   "stats",
+		Short: "Print the log analysis of the LOVBench paper (section 4.1)",
+		Long: `stats prints sessions, queries, distinct queries, clicks, the query length
+distribution, clicks per rank, and class versus property views and clicks
+(a local name starting upper-case is a class, lower-case a property) of an
+ingest output directory, a sessions.parquet file or a Yandex log.`,
+		Example: "  lovbench stats --sessions /tmp/lov-clean\n  lovbench stats --sessions /tmp/lov-clean --json",
+		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("stats: not implemented yet")
+			if path == "" {
+				return usagef("stats: --sessions is required")
+			}
+			l, err := sessions.Load(path)
+			if err != nil {
+				return err
+			}
+			st := sessions.Analyze(l)
+			if asJSON {
+				return st.WriteJSON(a.stdout)
+			}
+			return st.WriteText(a.stdout)
 		},
 	}
+	cmd.Flags().StringVar(&path, "sessions", "", "ingest output directory, sessions.parquet, or Yandex log")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
 }
