@@ -118,35 +118,65 @@ func (s *scanner) checkUTF8(from, to int) *posErr {
 	return nil
 }
 
+// Byte classes inside an IRIREF, indexed by byte value.
+const (
+	iriOK   = 0 // allowed literally
+	iriEnd  = 1 // '>'
+	iriEsc  = 2 // '\'
+	iriBad  = 3 // [#x00-#x20<"{}|^`]
+	iriHigh = 4 // first or later byte of a multi-byte UTF-8 sequence
+)
+
+// iriClass is the IRIREF byte class table; it is computed once and never
+// written afterwards.
+var iriClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case c >= utf8.RuneSelf:
+			t[c] = iriHigh
+		case c == '>':
+			t[c] = iriEnd
+		case c == '\\':
+			t[c] = iriEsc
+		case !iriByteOK(byte(c)):
+			t[c] = iriBad
+		}
+	}
+	return t
+}()
+
 // iriRef scans an IRIREF starting at '<' (s.b[s.i] == '<') and returns its
-// text with UCHAR escapes decoded, unresolved.
-func (s *scanner) iriRef() (string, *posErr) {
+// text with UCHAR escapes decoded, unresolved. When the text equals prev,
+// prev itself is returned, so that repeated IRIs (the subject and graph of
+// consecutive statements) share one string instead of allocating again.
+func (s *scanner) iriRef(prev string) (string, *posErr) {
 	start := s.i
 	j := s.i + 1
 	high := false
 	for j < len(s.b) {
-		c := s.b[j]
-		if c == '>' {
+		switch iriClass[s.b[j]] {
+		case iriOK:
+			j++
+			continue
+		case iriEnd:
 			if high {
 				if e := s.checkUTF8(start+1, j); e != nil {
 					return "", e
 				}
 			}
 			s.i = j + 1
+			if string(s.b[start+1:j]) == prev {
+				return prev, nil
+			}
 			return string(s.b[start+1 : j]), nil
-		}
-		if c >= utf8.RuneSelf {
+		case iriHigh:
 			high = true
 			j++
-			continue
-		}
-		if c == '\\' {
+		case iriEsc:
 			return s.iriRefSlow(start)
-		}
-		if !iriByteOK(c) {
+		default:
 			return "", s.iriBadChar(start, j)
 		}
-		j++
 	}
 	return "", s.errAt(start, "unterminated IRI: missing '>'")
 }

@@ -27,6 +27,8 @@ type lineParser struct {
 	scanner
 	quads bool
 	base  string
+	// previous subject, predicate and graph IRIs, reused when repeated
+	prevS, prevP, prevG, prevDT string
 }
 
 func parseLines(r io.Reader, name string, opts Options, quads bool, fn func(Quad) error) (Stats, error) {
@@ -108,7 +110,8 @@ func (p *lineParser) statement(line []byte) (q Quad, ok bool, e *posErr) {
 	// subject ::= IRIREF | BLANK_NODE_LABEL
 	switch p.b[p.i] {
 	case '<':
-		q.S, e = p.iri()
+		q.S, e = p.iri(p.prevS)
+		p.prevS = q.S.Value
 	case '_':
 		q.S, e = p.blank()
 	case '"':
@@ -124,9 +127,10 @@ func (p *lineParser) statement(line []byte) (q Quad, ok bool, e *posErr) {
 	if p.i >= len(p.b) || p.b[p.i] != '<' {
 		return q, false, p.errAt(p.i, "expected predicate IRI, found %s", p.describe(p.i))
 	}
-	if q.P, e = p.iri(); e != nil {
+	if q.P, e = p.iri(p.prevP); e != nil {
 		return q, false, e
 	}
+	p.prevP = q.P.Value
 	p.ws()
 	// object ::= IRIREF | BLANK_NODE_LABEL | literal
 	if p.i >= len(p.b) {
@@ -134,7 +138,7 @@ func (p *lineParser) statement(line []byte) (q Quad, ok bool, e *posErr) {
 	}
 	switch p.b[p.i] {
 	case '<':
-		q.O, e = p.iri()
+		q.O, e = p.iri("")
 	case '_':
 		q.O, e = p.blank()
 	case '"':
@@ -152,7 +156,8 @@ func (p *lineParser) statement(line []byte) (q Quad, ok bool, e *posErr) {
 			return q, false, p.errAt(p.i, "N-Triples statement has a fourth term (graph labels are N-Quads only); expected '.'")
 		}
 		if p.b[p.i] == '<' {
-			q.G, e = p.iri()
+			q.G, e = p.iri(p.prevG)
+			p.prevG = q.G.Value
 		} else {
 			q.G, e = p.blank()
 		}
@@ -172,9 +177,9 @@ func (p *lineParser) statement(line []byte) (q Quad, ok bool, e *posErr) {
 	return q, true, nil
 }
 
-func (p *lineParser) iri() (Term, *posErr) {
+func (p *lineParser) iri(prev string) (Term, *posErr) {
 	at := p.i
-	v, e := p.iriRef()
+	v, e := p.iriRef(prev)
 	if e != nil {
 		return Term{}, e
 	}
@@ -215,7 +220,8 @@ func (p *lineParser) literal() (Term, *posErr) {
 				return t, p.errAt(p.i, "expected datatype IRI after '^^', found %s", p.describe(p.i))
 			}
 			var dt Term
-			dt, e = p.iri()
+			dt, e = p.iri(p.prevDT)
+			p.prevDT = dt.Value
 			t.Datatype = dt.Value
 		}
 	}

@@ -327,7 +327,7 @@ func (t *turtle) pnPrefix() (string, bool) {
 // iri reads an IRIREF and resolves it against the base.
 func (t *turtle) iri() (Term, *posErr) {
 	at := t.i
-	v, e := t.iriRef()
+	v, e := t.iriRef("")
 	if e != nil {
 		return Term{}, e
 	}
