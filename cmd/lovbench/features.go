@@ -1,19 +1,99 @@
 package main
 
 import (
-	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/lovbench/lovbench/features"
 )
 
-// PLACEHOLDER: replaced by the real command.
 func newFeaturesCmd(a *app) *cobra.Command {
-	return &cobra.Command{
-		Use:     "features",
-		Short:   "Extract the 33 LOVBench ranking features for query-term pairs",
-		Example: "  lovbench CMD --help",
+	var (
+		corpus   []string
+		pairs    string
+		out      string
+		feats    string
+		prefixes string
+		unknown  string
+		lenient  bool
+		workers  int
+	)
+	cmd := &cobra.Command{
+		Use:   "features",
+		Short: "Extract the 33 LOVBench ranking features for query-term pairs",
+		Long: `features loads a vocabulary corpus (N-Quads, N-Triples or Turtle files or
+directories, plain or gzip; one named graph per vocabulary), reads a CSV of
+query,term pairs (term as full URI or prefixed name) and writes one row per
+pair with the columns query, term (full URI) and the selected features named
+as in LOVBench's feature_list.csv, in ID order. The output is CSV or Parquet
+by the --out extension. Terms not in the corpus fail the run unless
+--unknown is zero (written with zero features) or skip (left out); both
+count them in the log. See docs/features.md for every feature definition.`,
+		Example: `  lovbench features --corpus ../shared/data/vocabularies --pairs pairs.csv --out features.parquet
+  lovbench features --corpus vocabs/ --prefixes lov_prefixes.json --pairs pairs.csv \
+    --out f.csv --features 1-33 --unknown zero`,
+		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("features: not implemented yet")
+			if len(corpus) == 0 || pairs == "" || out == "" {
+				return usagef("features: --corpus, --pairs and --out are required")
+			}
+			if l := strings.ToLower(out); !strings.HasSuffix(l, ".csv") && !strings.HasSuffix(l, ".parquet") {
+				return usagef("features: --out must end in .csv or .parquet")
+			}
+			ids, err := features.ParseFeatureList(feats)
+			if err != nil {
+				return usagef("features: --features: %v", err)
+			}
+			var pol features.UnknownPolicy
+			switch unknown {
+			case "error":
+				pol = features.UnknownError
+			case "zero":
+				pol = features.UnknownZero
+			case "skip":
+				pol = features.UnknownSkip
+			default:
+				return usagef("features: --unknown must be error, zero or skip, not %q", unknown)
+			}
+			ps, err := features.ReadPairsFile(pairs)
+			if err != nil {
+				return err
+			}
+			c, err := features.Load(cmd.Context(), corpus, features.LoadOptions{Lenient: lenient, Prefixes: prefixes})
+			if err != nil {
+				return err
+			}
+			st := c.Stats()
+			a.log.Info("corpus loaded", "files", st.Files, "statements", st.Statements, "skipped", st.Skipped,
+				"vocabularies", st.Vocabularies, "terms", st.Terms)
+			tab, rep, err := c.Extract(cmd.Context(), ps, features.ExtractOptions{
+				Features: ids, Workers: workers, Unknown: pol, Source: pairs, Progress: a.progress()})
+			if err != nil {
+				return err
+			}
+			if rep.Unknown > 0 {
+				a.log.Warn("terms not in the corpus", "count", rep.Unknown, "policy", unknown, "first", strings.Join(rep.UnknownExamples, "; "))
+			}
+			if err := tab.WriteFile(out); err != nil {
+				return err
+			}
+			a.log.Info("features written", "out", out, "pairs", rep.Pairs, "rows", rep.Rows, "queries", rep.Queries, "unknown", rep.Unknown)
+			if !a.quiet {
+				fmt.Fprintf(a.stderr, "%d rows, %d features -> %s\n", rep.Rows, len(ids), out)
+			}
+			return nil
 		},
 	}
+	f := cmd.Flags()
+	f.StringSliceVar(&corpus, "corpus", nil, "corpus file or directory (repeatable)")
+	f.StringVar(&pairs, "pairs", "", "CSV with header query,term")
+	f.StringVar(&out, "out", "", "output file, .csv or .parquet")
+	f.StringVar(&feats, "features", "1-34", "feature IDs and ranges, e.g. 1-33 or 2,8-10")
+	f.StringVar(&prefixes, "prefixes", "", "optional LOV prefix file (SPARQL JSON) to resolve prefixed names")
+	f.StringVar(&unknown, "unknown", "error", "terms not in the corpus: error, zero or skip")
+	f.BoolVar(&lenient, "lenient", false, "skip bad RDF statements (counted) instead of failing")
+	f.IntVar(&workers, "workers", 0, "worker goroutines (0 = number of CPUs); the output does not depend on it")
+	return cmd
 }

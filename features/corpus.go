@@ -1,0 +1,498 @@
+// Package features models a vocabulary corpus and computes the 33 ranking
+// features of LOVBench (Section 5.1 and Table 3 of the LOVBench paper,
+// SPEC.md section 6) plus the label-only BM25 baseline (feature 34,
+// LabelSearch_T) for (query, term) pairs.
+//
+// A Corpus is built from RDF quads (package features/rdf parses them): every
+// named graph is a vocabulary (ontology O of the repository R); the default
+// graph of a file is one too if it types a class or property or declares an
+// owl:Ontology, otherwise (as the zazuko "_index" prefix index) it is
+// metadata whose prefix declarations
+// (rdfa:prefix/rdfa:uri, vann:preferredNamespacePrefix/Uri) and titles are
+// attached to the vocabulary owning the namespace. Default-graph statements
+// of a file become a graph named after the file.
+//
+// Everything that does not depend on the query (PageRank of the repository
+// graphs, hubs, betweenness, TF/IDF/BM25 of terms, structural counts) is
+// computed once when the corpus is built; Extract then computes the
+// query-dependent features per distinct query, in parallel and
+// deterministically. docs/features.md lists every definition choice the
+// paper leaves open.
+package features
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lovbench/lovbench/features/rdf"
+)
+
+// Literal is a literal value with its language tag ("" if none).
+type Literal struct {
+	Value string
+	Lang  string
+}
+
+// TermInfo describes one term of the corpus.
+type TermInfo struct {
+	// URI is the term's IRI.
+	URI string
+	// Prefixed is the best prefixed name of the term, or the URI.
+	Prefixed string
+	// Kind is Class or Property.
+	Kind Kind
+	// Vocabulary is the URI (graph name) of the vocabulary defining the term.
+	Vocabulary string
+	// VocabularyPrefix is that vocabulary's prefix ("" if unknown).
+	VocabularyPrefix string
+	// Labels are the term's rdfs:label values, in input order.
+	Labels []Literal
+	// Comments are the term's rdfs:comment values, in input order.
+	Comments []Literal
+}
+
+// VocabInfo describes one vocabulary (ontology O) of the corpus.
+type VocabInfo struct {
+	// URI is the graph name of the vocabulary.
+	URI string
+	// Prefix is its preferred prefix ("" if no declaration names one).
+	Prefix string
+	// Triples is |O|, the number of distinct triples in its graph.
+	Triples int
+	// Classes and Properties count the terms it defines.
+	Classes, Properties int
+	// PageRank holds features 8, 9 and 10: PageRank (x 1e5) in the
+	// owl:imports, implicit-imports and voaf repository graphs.
+	PageRank [3]float64
+}
+
+// LoadOptions controls Load.
+type LoadOptions struct {
+	// Lenient skips bad RDF statements (counted in LoadStats.Skipped)
+	// instead of failing on the first one.
+	Lenient bool
+	// Prefixes is an optional LOV prefix file (SPARQL JSON results with
+	// vocabPrefix and termPrefix, as data/lov/lov_prefixes_*.json).
+	Prefixes string
+}
+
+// LoadStats summarises the loading and building of a corpus.
+type LoadStats struct {
+	Files          int
+	Statements     int
+	Skipped        int
+	Vocabularies   int
+	MetadataGraphs int
+	Terms          int
+	Classes        int
+	Properties     int
+	// Timings lists the build phases and their wall-clock durations
+	// (for benchmarks; never written into outputs).
+	Timings []Timing
+}
+
+// Timing is the duration of one build phase.
+type Timing struct {
+	Phase    string
+	Duration time.Duration
+}
+
+// Corpus is an immutable, indexed vocabulary collection with the
+// query-independent features precomputed. It is safe for concurrent use.
+type Corpus struct {
+	vocabs  []vocabRec
+	terms   []termRec
+	termIdx map[string]int32
+
+	words     map[string]int32       // word -> id
+	fields    [numFields]*fieldIndex // documents = terms
+	vocabText *fieldIndex            // documents = vocabularies (feature 3)
+	matchPost map[int32][]int32      // word -> sorted terms whose match fields contain it
+
+	prefixNS map[string][]string // prefix -> namespaces, best first
+	nsPrefix map[string]string   // namespace -> best prefix
+	nsByLen  []string            // namespaces, longest first (fallback of Prefixed)
+	parents  map[string][]string // IRI -> direct rdfs:subClassOf/subPropertyOf parents
+
+	stats LoadStats
+}
+
+type vocabRec struct {
+	uri, prefix string
+	size        int     // |O|, triples
+	terms       []int32 // sorted
+	classes     int
+	properties  int
+	// qi holds the query-independent ontology features by ID (8-10, 12, 13).
+	qi        [numFeatures + 1]float64
+	tfidfNorm float64 // sqrt(sum_{t in O} TF-IDF_t^2), equation (9)
+	// classMatch and propMatch: word -> {exact, partial} label matches
+	// (features 5 and 6).
+	classMatch map[int32][2]int32
+	propMatch  map[int32][2]int32
+	og         *ontGraph
+}
+
+type termRec struct {
+	uri      string
+	kind     Kind
+	vocab    int32
+	node     int32 // node in the vocabulary's ontology graph, -1 if none
+	labels   []Literal
+	comments []Literal
+	match    []int32 // sorted distinct words of the match fields
+	// qi holds the query-independent term features by ID (11, 14, 17-19,
+	// 23, 26-30, 32, 33).
+	qi [numFeatures + 1]float64
+}
+
+// Load reads RDF files or directories (N-Quads, N-Triples, Turtle, plain or
+// gzip) and builds the corpus. Directories are read recursively in sorted
+// order (rdf.Files).
+func Load(ctx context.Context, paths []string, opts LoadOptions) (*Corpus, error) {
+	start := time.Now()
+	b := NewBuilder()
+	files := 0
+	var st rdf.Stats
+	for _, p := range paths {
+		fs, err := rdf.Files(p)
+		if err != nil {
+			return nil, fmt.Errorf("corpus %s: %w", p, err)
+		}
+		if len(fs) == 0 {
+			return nil, fmt.Errorf("corpus %s: no .nq, .nt or .ttl files", p)
+		}
+		for _, f := range fs {
+			scope := "f" + strconv.Itoa(files) + "."
+			b.SetSource("file://" + f)
+			s, err := rdf.LoadPath(ctx, f, rdf.Options{Lenient: opts.Lenient}, func(q rdf.Quad) error {
+				// Blank nodes are scoped per file.
+				if q.S.Kind == rdf.Blank {
+					q.S.Value = scope + q.S.Value
+				}
+				if q.O.Kind == rdf.Blank {
+					q.O.Value = scope + q.O.Value
+				}
+				b.Add(q)
+				return nil
+			})
+			if err != nil {
+				return nil, err
+			}
+			files++
+			st.Statements += s.Statements
+			st.Skipped += s.Skipped
+			keys := make([]string, 0, len(s.Prefixes))
+			for k := range s.Prefixes {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				b.AddPrefix(k, s.Prefixes[k], PrefixDocument)
+			}
+		}
+	}
+	if opts.Prefixes != "" {
+		if err := b.AddLOVPrefixes(opts.Prefixes); err != nil {
+			return nil, err
+		}
+	}
+	parse := time.Since(start)
+	c, err := b.Build(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.stats.Files = files
+	c.stats.Statements = st.Statements
+	c.stats.Skipped = st.Skipped
+	c.stats.Timings = append([]Timing{{"parse", parse}}, c.stats.Timings...)
+	return c, nil
+}
+
+// Prefix declaration sources, best first: how much a declaration is trusted
+// when two sources give a prefix different namespaces.
+const (
+	// PrefixCorpus: rdfa:prefix/rdfa:uri and vann:preferredNamespace*
+	// statements inside the corpus.
+	PrefixCorpus = iota
+	// PrefixDocument: @prefix declarations of Turtle files.
+	PrefixDocument
+	// PrefixLOV: the LOV prefix file.
+	PrefixLOV
+)
+
+type prefixDecl struct {
+	prefix, ns string
+	source     int
+	seq        int
+}
+
+type triple struct{ s, p, o int32 }
+
+// Builder collects quads and builds a Corpus; it decouples parsing from
+// modelling (tests feed it hand-made quads).
+type Builder struct {
+	dict     map[rdf.Term]int32
+	nodes    []rdf.Term
+	graphIdx map[string]int
+	gnames   []string
+	gtriples [][]triple
+	gseen    []map[triple]struct{}
+	gdefault []bool // graph holds default-graph statements of a source
+	decls    []prefixDecl
+	source   string
+}
+
+// SetSource names the source of the following quads (Load passes the
+// file's file:// URI): their default-graph statements go to a graph of
+// that name.
+func (b *Builder) SetSource(name string) { b.source = name }
+
+// NewBuilder returns an empty builder.
+func NewBuilder() *Builder {
+	return &Builder{dict: make(map[rdf.Term]int32), graphIdx: make(map[string]int)}
+}
+
+func (b *Builder) id(t rdf.Term) int32 {
+	if id, ok := b.dict[t]; ok {
+		return id
+	}
+	id := int32(len(b.nodes))
+	b.dict[t] = id
+	b.nodes = append(b.nodes, t)
+	return id
+}
+
+// Add adds one quad; duplicate statements in a graph count once. Quads of
+// the default graph go to a graph named after the source (SetSource), or
+// "(default graph)". Every named graph is a vocabulary; a default graph is
+// one only if it types a class or property or declares an owl:Ontology,
+// otherwise it is metadata (prefix declarations and vocabulary titles, as
+// the zazuko _index file).
+func (b *Builder) Add(q rdf.Quad) {
+	g, def := q.G.Value, q.G.IsDefaultGraph()
+	if def {
+		g = b.source
+		if g == "" {
+			g = defaultGraphLabel
+		}
+	}
+	gi, ok := b.graphIdx[g]
+	if !ok {
+		gi = len(b.gnames)
+		b.graphIdx[g] = gi
+		b.gnames = append(b.gnames, g)
+		b.gtriples = append(b.gtriples, nil)
+		b.gseen = append(b.gseen, make(map[triple]struct{}))
+		b.gdefault = append(b.gdefault, def)
+	}
+	t := triple{b.id(q.S), b.id(q.P), b.id(q.O)}
+	if _, dup := b.gseen[gi][t]; dup {
+		return
+	}
+	b.gseen[gi][t] = struct{}{}
+	b.gtriples[gi] = append(b.gtriples[gi], t)
+}
+
+// AddPrefix declares a prefix for a namespace; source is PrefixCorpus,
+// PrefixDocument or PrefixLOV.
+func (b *Builder) AddPrefix(prefix, ns string, source int) {
+	if prefix == "" || ns == "" {
+		return
+	}
+	b.decls = append(b.decls, prefixDecl{prefix, ns, source, len(b.decls)})
+}
+
+// AddLOVPrefixes reads a LOV prefix file (SPARQL JSON results with the
+// variables vocabPrefix and termPrefix) and declares its prefixes.
+func (b *Builder) AddLOVPrefixes(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("prefixes: %w", err)
+	}
+	var doc struct {
+		Results struct {
+			Bindings []map[string]struct {
+				Value string `json:"value"`
+			} `json:"bindings"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return fmt.Errorf("prefixes %s: %w", path, err)
+	}
+	if len(doc.Results.Bindings) == 0 {
+		return fmt.Errorf("prefixes %s: no results.bindings", path)
+	}
+	for i, bd := range doc.Results.Bindings {
+		p, ns := bd["vocabPrefix"].Value, bd["termPrefix"].Value
+		if p == "" || ns == "" {
+			return fmt.Errorf("prefixes %s: binding %d: missing vocabPrefix or termPrefix", path, i+1)
+		}
+		b.AddPrefix(p, ns, PrefixLOV)
+	}
+	return nil
+}
+
+// ErrEmptyCorpus is returned by Build when the statements hold no vocabulary.
+var ErrEmptyCorpus = errors.New("corpus has no vocabulary: no named graph, and no file whose statements type a class or property or declare an owl:Ontology")
+
+// Resolve maps a prefixed name ("foaf:Person") or a full URI to the URI of a
+// corpus term. ok is false when the name is not a term of the corpus; uri
+// is then the expansion of the prefixed name if its prefix is known, or the
+// name itself. When a prefix has several namespaces (corpus declarations,
+// Turtle @prefix, the LOV file), the first expansion that is a term wins.
+func (c *Corpus) Resolve(name string) (uri string, ok bool) {
+	name = strings.TrimSpace(name)
+	if _, ok := c.termIdx[name]; ok {
+		return name, true
+	}
+	i := strings.IndexByte(name, ':')
+	if i < 0 {
+		return name, false
+	}
+	nss := c.prefixNS[name[:i]]
+	for _, ns := range nss {
+		if u := ns + name[i+1:]; c.hasTerm(u) {
+			return u, true
+		}
+	}
+	if len(nss) > 0 && !strings.HasPrefix(name[i+1:], "//") {
+		return nss[0] + name[i+1:], false
+	}
+	return name, false
+}
+
+func (c *Corpus) hasTerm(uri string) bool { _, ok := c.termIdx[uri]; return ok }
+
+// Prefixed returns the prefixed name of uri under the longest declared
+// namespace that leaves a non-empty local name without '/', '#' or '?', or
+// uri itself.
+func (c *Corpus) Prefixed(uri string) string {
+	if ns := namespaceOf(uri); ns != "" {
+		if p, ok := c.nsPrefix[ns]; ok && validLocal(uri[len(ns):]) {
+			return p + ":" + uri[len(ns):]
+		}
+	}
+	for _, ns := range c.nsByLen {
+		if len(ns) < len(uri) && strings.HasPrefix(uri, ns) && validLocal(uri[len(ns):]) {
+			return c.nsPrefix[ns] + ":" + uri[len(ns):]
+		}
+	}
+	return uri
+}
+
+func validLocal(s string) bool {
+	return s != "" && !strings.ContainsAny(s, "/#? \t")
+}
+
+// Term returns what the corpus knows about a term URI.
+func (c *Corpus) Term(uri string) (TermInfo, bool) {
+	i, ok := c.termIdx[uri]
+	if !ok {
+		return TermInfo{}, false
+	}
+	t := &c.terms[i]
+	v := &c.vocabs[t.vocab]
+	return TermInfo{
+		URI: t.uri, Prefixed: c.Prefixed(t.uri), Kind: t.kind,
+		Vocabulary: v.uri, VocabularyPrefix: v.prefix,
+		Labels: append([]Literal(nil), t.labels...), Comments: append([]Literal(nil), t.comments...),
+	}, true
+}
+
+// Terms returns all term URIs, sorted.
+func (c *Corpus) Terms() []string {
+	out := make([]string, len(c.terms))
+	for i, t := range c.terms {
+		out[i] = t.uri
+	}
+	return out
+}
+
+// Vocabularies returns the vocabularies sorted by URI.
+func (c *Corpus) Vocabularies() []VocabInfo {
+	out := make([]VocabInfo, len(c.vocabs))
+	for i, v := range c.vocabs {
+		out[i] = VocabInfo{URI: v.uri, Prefix: v.prefix, Triples: v.size, Classes: v.classes, Properties: v.properties,
+			PageRank: [3]float64{v.qi[FeatPageRankOwlImports], v.qi[FeatPageRankImplicit], v.qi[FeatPageRankVoaf]}}
+	}
+	return out
+}
+
+// Parents returns the direct rdfs:subClassOf and rdfs:subPropertyOf parents
+// (IRIs, not blank nodes) of uri stated anywhere in the corpus, sorted.
+func (c *Corpus) Parents(uri string) []string {
+	return append([]string(nil), c.parents[uri]...)
+}
+
+// Stats returns the load statistics.
+func (c *Corpus) Stats() LoadStats {
+	s := c.stats
+	s.Timings = append([]Timing(nil), s.Timings...)
+	return s
+}
+
+// queryWords tokenises a query: the distinct known word ids in first-seen
+// order, their counts f(q_i, Q), and the number of distinct words including
+// those unknown to the corpus.
+func (c *Corpus) queryWords(q string) (ids []int32, counts []int, distinct int) {
+	seen := make(map[string]int)
+	for _, w := range Tokenize(q) {
+		if k, ok := seen[w]; ok {
+			if k >= 0 {
+				counts[k]++
+			}
+			continue
+		}
+		id, ok := c.words[w]
+		if !ok {
+			seen[w] = -1
+			continue
+		}
+		seen[w] = len(ids)
+		ids = append(ids, id)
+		counts = append(counts, 1)
+	}
+	return ids, counts, len(seen)
+}
+
+// Matches returns the URIs of the terms matching the query (SPEC.md section
+// 6): a word of the query equals a word (Tokenize) of the term's rdfs:label,
+// dce:title, dcterms:title, skos:prefLabel, rdfs:comment, rdfs:description,
+// dce:description, dcterms:description, skos:altLabel or local name, in any
+// language. The result is sorted by URI.
+func (c *Corpus) Matches(query string) []string {
+	ids, _, _ := c.queryWords(query)
+	set := c.matchSet(ids)
+	out := make([]string, len(set))
+	for i, t := range set {
+		out[i] = c.terms[t].uri
+	}
+	return out
+}
+
+// matchSet returns sigma_t(Q): the sorted terms matching any of the words.
+func (c *Corpus) matchSet(ids []int32) []int32 {
+	if len(ids) == 1 {
+		return c.matchPost[ids[0]]
+	}
+	seen := make(map[int32]struct{})
+	var out []int32
+	for _, w := range ids {
+		for _, t := range c.matchPost[w] {
+			if _, ok := seen[t]; !ok {
+				seen[t] = struct{}{}
+				out = append(out, t)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}

@@ -1,0 +1,106 @@
+package features
+
+import (
+	"math"
+	"sort"
+)
+
+// Text BM25 as Lucene/Elasticsearch computes it (the engine behind LOV's
+// search, LOVBench features 2, 3 and 34): for a document d and the distinct
+// query words q,
+//
+//	score(Q, d) = sum_q idf(q) * tf(q,d) * (k1 + 1) / (tf(q,d) + k1 * (1 - b + b * |d| / avgdl))
+//	idf(q)      = ln(1 + (N - n(q) + 0.5) / (n(q) + 0.5))
+//
+// with k1 = 1.2 and b = 0.75 (Elasticsearch's defaults; the paper's k = 2.0
+// belongs to its ontology BM25, equation (8)). N is the number of documents
+// with the field, n(q) those containing q, |d| the field's length in words
+// and avgdl the mean length over documents with the field. Lucene stores
+// |d| lossily in one byte; this index keeps it exact.
+const (
+	textK1 = 1.2
+	textB  = 0.75
+)
+
+// tokCount is a word id and its count in one document field.
+type tokCount struct {
+	tok   int32
+	count int32
+}
+
+// fieldIndex is an inverted index of one text field over a set of documents
+// (terms or vocabularies), identified by index 0..n-1.
+type fieldIndex struct {
+	docs     [][]tokCount      // per document, sorted by tok
+	docLen   []int32           // words per document
+	postings map[int32][]int32 // word -> sorted documents containing it
+	docCount int               // documents with at least one word
+	avgdl    float64
+}
+
+// newFieldIndex builds the index from per-document word-id lists.
+func newFieldIndex(words [][]int32) *fieldIndex {
+	fi := &fieldIndex{
+		docs:     make([][]tokCount, len(words)),
+		docLen:   make([]int32, len(words)),
+		postings: make(map[int32][]int32),
+	}
+	var total int
+	for d, ws := range words {
+		if len(ws) == 0 {
+			continue
+		}
+		fi.docCount++
+		total += len(ws)
+		fi.docLen[d] = int32(len(ws))
+		sorted := append([]int32(nil), ws...)
+		sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
+		var tcs []tokCount
+		for _, w := range sorted {
+			if n := len(tcs); n > 0 && tcs[n-1].tok == w {
+				tcs[n-1].count++
+				continue
+			}
+			tcs = append(tcs, tokCount{w, 1})
+			fi.postings[w] = append(fi.postings[w], int32(d))
+		}
+		fi.docs[d] = tcs
+	}
+	if fi.docCount > 0 {
+		fi.avgdl = float64(total) / float64(fi.docCount)
+	}
+	return fi
+}
+
+// tf returns the count of word w in document d.
+func (fi *fieldIndex) tf(d int, w int32) int {
+	tcs := fi.docs[d]
+	i := sort.Search(len(tcs), func(i int) bool { return tcs[i].tok >= w })
+	if i < len(tcs) && tcs[i].tok == w {
+		return int(tcs[i].count)
+	}
+	return 0
+}
+
+// idf is Lucene's BM25 idf of word w.
+func (fi *fieldIndex) idf(w int32) float64 {
+	n := float64(len(fi.postings[w]))
+	return math.Log(1 + (float64(fi.docCount)-n+0.5)/(n+0.5))
+}
+
+// score is the BM25 score of document d for the distinct query words qs.
+func (fi *fieldIndex) score(d int, qs []int32) float64 {
+	if fi.docLen[d] == 0 {
+		return 0
+	}
+	norm := textK1 * (1 - textB + textB*float64(fi.docLen[d])/fi.avgdl)
+	var s float64
+	for _, w := range qs {
+		tf := float64(fi.tf(d, w))
+		if tf == 0 {
+			continue
+		}
+		s += fi.idf(w) * tf * (textK1 + 1) / (tf + norm)
+	}
+	return s
+}
