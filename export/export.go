@@ -1,0 +1,261 @@
+// Package export writes the LOVBench dataset directory from a ground truth
+// and a features file, and validates such a directory (LOVBench paper
+// section 5.3, SPEC.md section 7):
+//
+//   - Fold1..FoldF/{train,vali,test}.txt in RankLib/SVMlight format
+//     (`label qid:N 1:v ... 33:v # query term`): queries are split at random
+//     (seeded) into F equal partitions and fold k trains on F-2 of them,
+//     validates on one and tests on one, rotated as in LETOR;
+//   - dataset.parquet and dataset.arrow: one row per (query, term) with
+//     query, qid, term, label, partition and one column per feature name;
+//   - qrels.txt (TREC `qid 0 docid rel`), ground_truth.csv (query,term,label);
+//   - manifest.json: inputs with SHA-256, parameters, seed, program version,
+//     row counts and the SHA-256 of every output, and nothing that changes
+//     between runs, so reruns with the same inputs are byte-identical.
+//
+// The schema of every file is documented in docs/dataset.md.
+package export
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/lovbench/lovbench/labels"
+	"github.com/lovbench/lovbench/sampling"
+)
+
+// Options are the export parameters recorded in the manifest.
+type Options struct {
+	Folds    int    // number of partitions and folds (>= 3); 0 means 5
+	Seed     uint64 // seed of the query partition
+	KeepJunk bool   // write label -2 in the SVMlight files (default: as 0)
+	Version  string // program version for the manifest
+}
+
+// Row is one (query, term) row of the dataset.
+type Row struct {
+	Query     string
+	QID       int // 1-based, in sorted query order
+	Term      string
+	Label     int
+	Partition int // 1-based
+}
+
+// Dataset is the joined ground truth and features, rows ordered by qid and,
+// within a query, in ground-truth order.
+type Dataset struct {
+	Features []Feature
+	Rows     []Row
+	Values   []float64 // len(Rows) x len(Features), row-major
+	Queries  []string  // query text by qid-1
+	Parts    []int     // partition by qid-1
+	Folds    int
+}
+
+// Vector returns the feature values of row i.
+func (d *Dataset) Vector(i int) []float64 {
+	n := len(d.Features)
+	return d.Values[i*n : (i+1)*n]
+}
+
+// FoldSpec is the partition rotation of one fold.
+type FoldSpec struct {
+	Fold  int   `json:"fold"`
+	Train []int `json:"train"`
+	Vali  int   `json:"vali"`
+	Test  int   `json:"test"`
+}
+
+// Folds returns the rotation of LETOR (Qin et al. 2010, Table 4): fold k
+// (1-based) trains on partitions k, k+1, ..., k+F-3, validates on k+F-2 and
+// tests on k+F-1, all modulo F (1-based). For F = 5: Fold1 trains on 1,2,3,
+// validates on 4, tests on 5; Fold2 trains on 2,3,4, validates on 5, tests
+// on 1; and so on. Train partitions are listed in ascending order.
+func Folds(f int) []FoldSpec {
+	p := func(k int) int { return (k-1)%f + 1 }
+	out := make([]FoldSpec, f)
+	for k := 1; k <= f; k++ {
+		s := FoldSpec{Fold: k, Vali: p(k + f - 2), Test: p(k + f - 1)}
+		for j := 0; j < f-2; j++ {
+			s.Train = append(s.Train, p(k+j))
+		}
+		sort.Ints(s.Train)
+		out[k-1] = s
+	}
+	return out
+}
+
+// PartitionQueries assigns each query (given sorted, index = qid-1) to one
+// of f partitions, 1-based: queries are ordered by sampling.QuerySeed(seed,
+// query) (ties by text) and dealt round robin, so partitions differ in size
+// by at most one and a query's partition depends only on the seed and the
+// set of queries.
+func PartitionQueries(queries []string, f int, seed uint64) []int {
+	idx := make([]int, len(queries))
+	keys := make([]uint64, len(queries))
+	for i, q := range queries {
+		idx[i] = i
+		keys[i] = sampling.QuerySeed(seed, q)
+	}
+	sort.Slice(idx, func(a, b int) bool {
+		if keys[idx[a]] != keys[idx[b]] {
+			return keys[idx[a]] < keys[idx[b]]
+		}
+		return queries[idx[a]] < queries[idx[b]]
+	})
+	parts := make([]int, len(queries))
+	for pos, i := range idx {
+		parts[i] = pos%f + 1
+	}
+	return parts
+}
+
+// Build joins the ground truth with the feature table and assigns qids and
+// partitions. Every ground-truth row must have features (an error lists how
+// many do not and the first few, by ground-truth row); feature rows without
+// a ground-truth row are ignored and counted in the returned int.
+func Build(gt []sampling.Row, ft *FeatureTable, opts Options) (*Dataset, int, error) {
+	if opts.Folds == 0 {
+		opts.Folds = 5
+	}
+	if opts.Folds < 3 {
+		return nil, 0, fmt.Errorf("export: %d folds; need at least 3 (train, vali, test)", opts.Folds)
+	}
+	if len(gt) == 0 {
+		return nil, 0, fmt.Errorf("export: empty ground truth")
+	}
+	qset := map[string]bool{}
+	for _, r := range gt {
+		qset[r.Query] = true
+	}
+	if len(qset) < opts.Folds {
+		return nil, 0, fmt.Errorf("export: %d queries cannot fill %d partitions", len(qset), opts.Folds)
+	}
+	ds := &Dataset{Features: ft.Features, Folds: opts.Folds}
+	for q := range qset {
+		ds.Queries = append(ds.Queries, q)
+	}
+	sort.Strings(ds.Queries)
+	qid := make(map[string]int, len(ds.Queries))
+	for i, q := range ds.Queries {
+		qid[q] = i + 1
+	}
+	ds.Parts = PartitionQueries(ds.Queries, opts.Folds, opts.Seed)
+
+	order := make([]int, len(gt))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return qid[gt[order[a]].Query] < qid[gt[order[b]].Query] })
+	nf := len(ft.Features)
+	ds.Rows = make([]Row, 0, len(gt))
+	ds.Values = make([]float64, 0, len(gt)*nf)
+	var missing []string
+	nMissing := 0
+	for _, i := range order {
+		r := gt[i]
+		v := ft.Lookup(r.Query, r.Term)
+		if v == nil {
+			nMissing++
+			if len(missing) < 5 {
+				missing = append(missing, fmt.Sprintf("row %d (%s, %s)", i+1, r.Query, r.Term))
+			}
+			continue
+		}
+		if strings.ContainsAny(r.Term, " \t\r\n") {
+			return nil, 0, fmt.Errorf("export: ground-truth row %d: field term: %q contains white space, which TREC qrels cannot hold", i+1, r.Term)
+		}
+		id := qid[r.Query]
+		ds.Rows = append(ds.Rows, Row{Query: r.Query, QID: id, Term: r.Term, Label: r.Label, Partition: ds.Parts[id-1]})
+		ds.Values = append(ds.Values, v...)
+	}
+	if nMissing > 0 {
+		return nil, 0, fmt.Errorf("export: %d ground-truth rows have no features, e.g. %s", nMissing, strings.Join(missing, "; "))
+	}
+	return ds, ft.Rows - len(ds.Rows), nil
+}
+
+// Input is one input file of a build, for the manifest.
+type Input struct {
+	Role   string `json:"role"`
+	Name   string `json:"name"` // base name (the manifest does not depend on where inputs live)
+	SHA256 string `json:"sha256"`
+	Rows   int    `json:"rows"`
+}
+
+// Config is what `lovbench export` runs on.
+type Config struct {
+	GroundTruth string
+	Features    string
+	Out         string
+	Options     Options
+}
+
+// Run reads the ground truth and the features, builds the dataset and writes
+// the dataset directory (Write). It returns the manifest written.
+func Run(ctx context.Context, cfg Config) (*Manifest, error) {
+	f, err := os.Open(cfg.GroundTruth)
+	if err != nil {
+		return nil, err
+	}
+	gt, err := sampling.ReadGroundTruth(f, cfg.GroundTruth)
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	ft, err := ReadFeatures(ctx, cfg.Features)
+	if err != nil {
+		return nil, err
+	}
+	ds, unused, err := Build(gt, ft, cfg.Options)
+	if err != nil {
+		return nil, err
+	}
+	var inputs []Input
+	for _, in := range []struct {
+		role, path string
+		rows       int
+	}{{"ground_truth", cfg.GroundTruth, len(gt)}, {"features", cfg.Features, ft.Rows}} {
+		sum, err := fileSHA256(in.path)
+		if err != nil {
+			return nil, err
+		}
+		inputs = append(inputs, Input{Role: in.role, Name: filepath.Base(in.path), SHA256: sum, Rows: in.rows})
+	}
+	return Write(ctx, cfg.Out, ds, inputs, unused, cfg.Options)
+}
+
+// svmLabel is the label written to the SVMlight files: junk (-2) becomes 0
+// unless keepJunk, as RankLib and LightGBM expect non-negative grades.
+func svmLabel(l int, keepJunk bool) int {
+	if l == labels.Junk && !keepJunk {
+		return 0
+	}
+	return l
+}
+
+// appendFloat prints a feature value in the shortest form that reads back
+// exactly (strconv 'g', -1), so files are deterministic and lossless.
+// Integers below 1e6 in magnitude, which 'g' -1 prints without exponent,
+// take a faster path with the same output.
+func appendFloat(b []byte, v float64) []byte {
+	if v == math.Trunc(v) && math.Abs(v) < 1e6 && (v != 0 || !math.Signbit(v)) {
+		return strconv.AppendInt(b, int64(v), 10)
+	}
+	return strconv.AppendFloat(b, v, 'g', -1, 64)
+}
+
+// commentSafe replaces line breaks so a query or term cannot end an SVMlight
+// line early.
+func commentSafe(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
+}

@@ -1,0 +1,689 @@
+package export
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/lovbench/lovbench/internal/shareddata"
+	"github.com/lovbench/lovbench/sampling"
+)
+
+func TestFeatureListMatchesLOVBench(t *testing.T) {
+	b, err := os.ReadFile(shareddata.Path(t, "data", "lovbench-results", "feature_list.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fl := FeatureList()
+	if len(recs)-1 != len(fl) {
+		t.Fatalf("%d features in feature_list.csv, %d here", len(recs)-1, len(fl))
+	}
+	for i, r := range recs[1:] {
+		if strconv.Itoa(fl[i].ID) != r[0] || fl[i].Name != r[1] {
+			t.Errorf("feature %d = %+v, feature_list.csv says %v", i, fl[i], r)
+		}
+	}
+}
+
+// The LETOR rotation (Qin et al. 2010): Fold1 trains on S1-S3, validates on
+// S4, tests on S5; each later fold shifts by one.
+func TestFoldsRotation(t *testing.T) {
+	want := []FoldSpec{
+		{1, []int{1, 2, 3}, 4, 5},
+		{2, []int{2, 3, 4}, 5, 1},
+		{3, []int{3, 4, 5}, 1, 2},
+		{4, []int{1, 4, 5}, 2, 3},
+		{5, []int{1, 2, 5}, 3, 4},
+	}
+	got := Folds(5)
+	for i := range want {
+		if got[i].Fold != want[i].Fold || got[i].Vali != want[i].Vali || got[i].Test != want[i].Test || !slices.Equal(got[i].Train, want[i].Train) {
+			t.Errorf("fold %d = %+v, want %+v", i+1, got[i], want[i])
+		}
+	}
+}
+
+func TestPartitionQueries(t *testing.T) {
+	qs := make([]string, 23)
+	for i := range qs {
+		qs[i] = fmt.Sprintf("query %02d", i)
+	}
+	p := PartitionQueries(qs, 5, 1)
+	sizes := map[int]int{}
+	for _, x := range p {
+		sizes[x]++
+	}
+	// 23 queries in 5 partitions: sizes 5,5,5,4,4.
+	got := []int{sizes[1], sizes[2], sizes[3], sizes[4], sizes[5]}
+	slices.Sort(got)
+	if !slices.Equal(got, []int{4, 4, 5, 5, 5}) {
+		t.Errorf("partition sizes %v", sizes)
+	}
+	if !slices.Equal(p, PartitionQueries(qs, 5, 1)) {
+		t.Error("not deterministic")
+	}
+	if slices.Equal(p, PartitionQueries(qs, 5, 2)) {
+		t.Error("seed 2 gives the same partition as seed 1")
+	}
+}
+
+// testInput makes nq queries of nt terms with 33 or 34 features whose values
+// exercise the number printing: integers, negatives, tiny and huge values.
+func testInput(nq, nt, nf int) ([]sampling.Row, []string, [][]float64) {
+	var gt []sampling.Row
+	var header []string
+	header = append(header, "query", "term")
+	for _, f := range FeatureList()[:nf] {
+		header = append(header, f.Name)
+	}
+	var vals [][]float64
+	x := uint64(1)
+	for q := range nq {
+		for tm := range nt {
+			label := []int{4, 3, 2, 1, 0, 0, 0, -2}[(q+tm)%8]
+			gt = append(gt, sampling.Row{Query: fmt.Sprintf("query %d", q), Term: fmt.Sprintf("http://example.org/v%d#T%d", q%7, tm), Label: label})
+			v := make([]float64, nf)
+			for j := range v {
+				x = sampling.Mix(x)
+				switch j % 5 {
+				case 0:
+					v[j] = float64(x % 7)
+				case 1:
+					v[j] = float64(x>>11) / (1 << 53)
+				case 2:
+					v[j] = -float64(x%1000) / 3
+				case 3:
+					v[j] = float64(x>>11) / (1 << 53) * 1e-9
+				default:
+					v[j] = float64(x%100000) * 1e12
+				}
+			}
+			vals = append(vals, v)
+		}
+	}
+	return gt, header, vals
+}
+
+func writeInputs(t testing.TB, dir string, gt []sampling.Row, header []string, vals [][]float64) (string, string) {
+	t.Helper()
+	gtp := filepath.Join(dir, "gt.csv")
+	var b bytes.Buffer
+	if err := sampling.WriteGroundTruth(&b, gt); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(gtp, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b.Reset()
+	w := csv.NewWriter(&b)
+	w.Write(header)
+	for i, r := range gt {
+		rec := []string{r.Query, r.Term}
+		for _, v := range vals[i] {
+			rec = append(rec, strconv.FormatFloat(v, 'g', -1, 64))
+		}
+		w.Write(rec)
+	}
+	w.Flush()
+	fp := filepath.Join(dir, "features.csv")
+	if err := os.WriteFile(fp, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return gtp, fp
+}
+
+func buildDir(t *testing.T, opts Options) (string, []sampling.Row, [][]float64) {
+	t.Helper()
+	in := t.TempDir()
+	gt, header, vals := testInput(12, 6, 34)
+	gtp, fp := writeInputs(t, in, gt, header, vals)
+	out := filepath.Join(t.TempDir(), "dataset")
+	if _, err := Run(context.Background(), Config{GroundTruth: gtp, Features: fp, Out: out, Options: opts}); err != nil {
+		t.Fatal(err)
+	}
+	return out, gt, vals
+}
+
+type svmLine struct {
+	label, qid int
+	feats      map[int]float64
+	query      string
+	term       string
+}
+
+func readSVM(t *testing.T, p string) []svmLine {
+	t.Helper()
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []svmLine
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		data, comment, ok := strings.Cut(sc.Text(), " # ")
+		if !ok {
+			t.Fatalf("%s: no comment in %q", p, sc.Text())
+		}
+		fs := strings.Fields(data)
+		l := svmLine{feats: map[int]float64{}}
+		l.label, _ = strconv.Atoi(fs[0])
+		l.qid, _ = strconv.Atoi(strings.TrimPrefix(fs[1], "qid:"))
+		for _, kv := range fs[2:] {
+			k, v, _ := strings.Cut(kv, ":")
+			id, _ := strconv.Atoi(k)
+			x, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatalf("%s: %q: %v", p, kv, err)
+			}
+			l.feats[id] = x
+		}
+		i := strings.LastIndexByte(comment, ' ')
+		l.query, l.term = comment[:i], comment[i+1:]
+		out = append(out, l)
+	}
+	return out
+}
+
+func TestSVMLightRoundTrip(t *testing.T) {
+	dir, gt, vals := buildDir(t, Options{Folds: 5, Seed: 9})
+	type key struct{ q, t string }
+	in := map[key]int{}
+	for i, r := range gt {
+		in[key{r.Query, r.Term}] = i
+	}
+	testQueries := map[string]int{}
+	qidOf := map[string]int{}
+	for _, f := range Folds(5) {
+		sets := map[string]map[int]bool{}
+		rows := 0
+		for _, set := range []string{"train", "vali", "test"} {
+			sets[set] = map[int]bool{}
+			lines := readSVM(t, filepath.Join(dir, FoldFile(f.Fold, set)))
+			rows += len(lines)
+			for _, l := range lines {
+				i, ok := in[key{l.query, l.term}]
+				if !ok {
+					t.Fatalf("fold %d %s: unknown row %s %s", f.Fold, set, l.query, l.term)
+				}
+				want := gt[i].Label
+				if want == -2 {
+					want = 0 // junk written as 0 without --keep-junk
+				}
+				if l.label != want {
+					t.Errorf("%s %s: label %d, want %d", l.query, l.term, l.label, want)
+				}
+				if len(l.feats) != 34 {
+					t.Errorf("%d features", len(l.feats))
+				}
+				for j, v := range vals[i] {
+					if l.feats[j+1] != v {
+						t.Fatalf("%s %s feature %d: %v, want %v", l.query, l.term, j+1, l.feats[j+1], v)
+					}
+				}
+				if q, ok := qidOf[l.query]; ok && q != l.qid {
+					t.Errorf("query %q has qids %d and %d", l.query, q, l.qid)
+				}
+				qidOf[l.query] = l.qid
+				sets[set][l.qid] = true
+				if set == "test" {
+					testQueries[l.query]++
+				}
+			}
+		}
+		if rows != len(gt) {
+			t.Errorf("fold %d: %d rows, want %d", f.Fold, rows, len(gt))
+		}
+		for q := range sets["test"] {
+			if sets["train"][q] || sets["vali"][q] {
+				t.Errorf("fold %d: qid %d in test and train/vali", f.Fold, q)
+			}
+		}
+		for q := range sets["vali"] {
+			if sets["train"][q] {
+				t.Errorf("fold %d: qid %d in vali and train", f.Fold, q)
+			}
+		}
+	}
+	// 72 rows / 6 per query = 12 queries, each tested exactly once.
+	if len(testQueries) != 12 {
+		t.Errorf("%d queries tested", len(testQueries))
+	}
+	for q, n := range testQueries {
+		if n != 6 { // 6 rows of the query, in one test fold
+			t.Errorf("query %q: %d test rows over all folds, want 6", q, n)
+		}
+	}
+	// qids follow sorted query text: "query 0" < "query 1" < "query 10".
+	if qidOf["query 0"] != 1 || qidOf["query 1"] != 2 || qidOf["query 10"] != 3 || qidOf["query 2"] != 5 {
+		t.Errorf("qids %v", qidOf)
+	}
+}
+
+func TestKeepJunk(t *testing.T) {
+	dir, gt, _ := buildDir(t, Options{Folds: 3, Seed: 1, KeepJunk: true})
+	junk := 0
+	for _, set := range []string{"train", "vali", "test"} {
+		for _, l := range readSVM(t, filepath.Join(dir, FoldFile(1, set))) {
+			if l.label == -2 {
+				junk++
+			}
+		}
+	}
+	want := 0
+	for _, r := range gt {
+		if r.Label == -2 {
+			want++
+		}
+	}
+	if want == 0 || junk != want {
+		t.Errorf("%d junk lines, want %d", junk, want)
+	}
+	q, err := os.ReadFile(filepath.Join(dir, QrelsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(string(q), " -2\n") != want {
+		t.Errorf("qrels: junk not kept as -2")
+	}
+}
+
+// Parquet read back with parquet-go (an independent implementation), and
+// Parquet and Arrow read back with arrow-go, compared to the input rows.
+func TestColumnarRoundTrip(t *testing.T) {
+	dir, gt, vals := buildDir(t, Options{Seed: 4})
+	m := readManifest(t, dir)
+	qid := map[string]int32{}
+	for i, q := range sortedQueries(gt) {
+		qid[q] = int32(i + 1)
+	}
+	// Expected order: by qid, ground-truth order within a query.
+	order := make([]int, len(gt))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return int(qid[gt[a].Query] - qid[gt[b].Query]) })
+
+	check := func(src string, c *Columns) {
+		if len(c.Query) != len(gt) || len(c.FeatureNames) != 34 {
+			t.Fatalf("%s: %d rows, %d features", src, len(c.Query), len(c.FeatureNames))
+		}
+		for k, i := range order {
+			r := gt[i]
+			if c.Query[k] != r.Query || c.Term[k] != r.Term || int(c.Label[k]) != r.Label || c.QID[k] != qid[r.Query] {
+				t.Fatalf("%s row %d: (%s %s %d %d), want %+v qid %d", src, k, c.Query[k], c.Term[k], c.Label[k], c.QID[k], r, qid[r.Query])
+			}
+			if c.Partition[k] < 1 || c.Partition[k] > 5 {
+				t.Fatalf("%s row %d: partition %d", src, k, c.Partition[k])
+			}
+			for j := range c.Features {
+				if c.FeatureNames[j] != FeatureList()[j].Name || c.Features[j][k] != vals[i][j] {
+					t.Fatalf("%s row %d column %s: %v, want %v", src, k, c.FeatureNames[j], c.Features[j][k], vals[i][j])
+				}
+			}
+		}
+	}
+	pq, err := ReadParquetColumns(context.Background(), filepath.Join(dir, ParquetFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("parquet (arrow-go)", pq)
+	ar, err := ReadArrowColumns(filepath.Join(dir, ArrowFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("arrow", ar)
+	check("parquet (parquet-go)", readParquetGo(t, filepath.Join(dir, ParquetFile)))
+	if m.Rows != len(gt) || m.Queries != 12 {
+		t.Errorf("manifest rows %d queries %d", m.Rows, m.Queries)
+	}
+}
+
+func sortedQueries(gt []sampling.Row) []string {
+	var qs []string
+	for _, r := range gt {
+		qs = append(qs, r.Query)
+	}
+	slices.Sort(qs)
+	return slices.Compact(qs)
+}
+
+// readParquetGo reads dataset.parquet with parquet-go's row API.
+func readParquetGo(t *testing.T, p string) *Columns {
+	t.Helper()
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := pf.Schema().Columns()
+	c := &Columns{}
+	col := map[string]int{}
+	for i, p := range paths {
+		col[p[0]] = i
+		if i >= 5 {
+			c.FeatureNames = append(c.FeatureNames, p[0])
+			c.Features = append(c.Features, nil)
+		}
+	}
+	if !slices.Equal([]string{paths[0][0], paths[1][0], paths[2][0], paths[3][0], paths[4][0]}, []string{"query", "qid", "term", "label", "partition"}) {
+		t.Fatalf("parquet-go columns %v", paths)
+	}
+	buf := make([]parquet.Row, 1024)
+	for _, rg := range pf.RowGroups() {
+		rows := rg.Rows()
+		for {
+			n, err := rows.ReadRows(buf)
+			for _, row := range buf[:n] {
+				for _, v := range row {
+					switch ci := v.Column(); {
+					case ci == col["query"]:
+						c.Query = append(c.Query, string(v.ByteArray()))
+					case ci == col["qid"]:
+						c.QID = append(c.QID, v.Int32())
+					case ci == col["term"]:
+						c.Term = append(c.Term, string(v.ByteArray()))
+					case ci == col["label"]:
+						c.Label = append(c.Label, v.Int32())
+					case ci == col["partition"]:
+						c.Partition = append(c.Partition, v.Int32())
+					default:
+						c.Features[ci-5] = append(c.Features[ci-5], v.Double())
+					}
+				}
+			}
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		rows.Close()
+	}
+	return c
+}
+
+func readManifest(t *testing.T, dir string) *Manifest {
+	t.Helper()
+	v, err := Validate(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !v.Valid {
+		t.Fatalf("invalid: %v", v.Problems)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return &m
+}
+
+func readTree(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[rel] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestByteIdenticalReruns(t *testing.T) {
+	in := t.TempDir()
+	gt, header, vals := testInput(10, 5, 33)
+	gtp, fp := writeInputs(t, in, gt, header, vals)
+	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
+	for _, d := range []string{a, b, a} { // a twice: a rerun over an existing directory
+		if _, err := Run(context.Background(), Config{GroundTruth: gtp, Features: fp, Out: d, Options: Options{Seed: 3, Version: "test"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ta, tb := readTree(t, a), readTree(t, b)
+	// 5 folds x 3 files + parquet, arrow, qrels, ground truth, manifest.
+	if len(ta) != 20 || len(tb) != 20 {
+		t.Fatalf("%d and %d files", len(ta), len(tb))
+	}
+	for k, v := range ta {
+		if !bytes.Equal(v, tb[k]) {
+			t.Errorf("%s differs between reruns", k)
+		}
+	}
+	// Another seed gives other partitions (so the check above can fail).
+	c := filepath.Join(t.TempDir(), "c")
+	if _, err := Run(context.Background(), Config{GroundTruth: gtp, Features: fp, Out: c, Options: Options{Seed: 4, Version: "test"}}); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(readTree(t, c)["Fold1/test.txt"], ta["Fold1/test.txt"]) {
+		t.Error("seed 4 gives the same Fold1 test set as seed 3")
+	}
+}
+
+func TestValidateAcceptsAndRejects(t *testing.T) {
+	dir, _, _ := buildDir(t, Options{Seed: 5})
+	v, err := Validate(context.Background(), dir)
+	if err != nil || !v.Valid || v.Rows != 72 || v.Queries != 12 || v.Folds != 5 {
+		t.Fatalf("valid dataset rejected: %+v %v", v, err)
+	}
+
+	// Byte tampering: the checksum no longer matches.
+	p := filepath.Join(dir, "Fold2", "vali.txt")
+	orig, _ := os.ReadFile(p)
+	tampered := bytes.Replace(orig, []byte(" 1:"), []byte(" 1:9"), 1)
+	os.WriteFile(p, tampered, 0o644)
+	v, _ = Validate(context.Background(), dir)
+	if v.Valid || !hasProblem(v, "Fold2/vali.txt: SHA-256") || !hasProblem(v, "feature 1 is") {
+		t.Errorf("tampered vali file accepted: %v", v.Problems)
+	}
+	os.WriteFile(p, orig, 0o644)
+
+	// Semantic tampering with a consistent manifest: move Fold1's first test
+	// line into its training file and fix the checksums.
+	testP, trainP := filepath.Join(dir, "Fold1", "test.txt"), filepath.Join(dir, "Fold1", "train.txt")
+	test, _ := os.ReadFile(testP)
+	train, _ := os.ReadFile(trainP)
+	nl := bytes.IndexByte(test, '\n') + 1
+	os.WriteFile(trainP, append(slices.Clone(train), test[:nl]...), 0o644)
+	os.WriteFile(testP, test[nl:], 0o644)
+	fixManifest(t, dir)
+	v, _ = Validate(context.Background(), dir)
+	if v.Valid || !hasProblem(v, "in both train and test") || !hasProblem(v, "not in this file's partitions") {
+		t.Errorf("query split across train and test accepted: %v", v.Problems)
+	}
+	os.WriteFile(trainP, train, 0o644)
+	os.WriteFile(testP, test, 0o644)
+	fixManifest(t, dir)
+	if v, _ = Validate(context.Background(), dir); !v.Valid {
+		t.Fatalf("restored dataset rejected: %v", v.Problems)
+	}
+
+	// A stray file and a missing one.
+	os.WriteFile(filepath.Join(dir, "Fold6.txt"), []byte("x"), 0o644)
+	os.Remove(filepath.Join(dir, ArrowFile))
+	v, _ = Validate(context.Background(), dir)
+	if v.Valid || !hasProblem(v, "Fold6.txt: not listed") || !hasProblem(v, "dataset.arrow") {
+		t.Errorf("stray/missing files accepted: %v", v.Problems)
+	}
+	// No manifest.
+	v, _ = Validate(context.Background(), t.TempDir())
+	if v.Valid || !hasProblem(v, "manifest") {
+		t.Errorf("empty directory accepted: %v", v.Problems)
+	}
+}
+
+func hasProblem(v *Validation, s string) bool {
+	for _, p := range v.Problems {
+		if strings.Contains(p, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// fixManifest recomputes the output checksums as an attacker would.
+func fixManifest(t *testing.T, dir string) {
+	t.Helper()
+	b, _ := os.ReadFile(filepath.Join(dir, ManifestFile))
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	for i, o := range m.Outputs {
+		sum, err := fileSHA256(filepath.Join(dir, o.Path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Outputs[i].SHA256 = sum
+	}
+	if err := os.WriteFile(filepath.Join(dir, ManifestFile), mustJSON(t, m), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestBadInputs(t *testing.T) {
+	dir := t.TempDir()
+	gt, header, vals := testInput(6, 2, 33)
+	gtp, fp := writeInputs(t, dir, gt, header, vals)
+	run := func(gtPath, fPath string) error {
+		_, err := Run(context.Background(), Config{GroundTruth: gtPath, Features: fPath, Out: filepath.Join(dir, "out")})
+		return err
+	}
+	fb, _ := os.ReadFile(fp)
+	lines := strings.SplitAfter(string(fb), "\n")
+
+	// A NaN value: file, line and field.
+	bad := slices.Clone(lines)
+	fields := strings.Split(bad[3], ",")
+	fields[2] = "NaN" // Boolean_Match_T of line 4
+	bad[3] = strings.Join(fields, ",")
+	nanP := filepath.Join(dir, "nan.csv")
+	os.WriteFile(nanP, []byte(strings.Join(bad, "")), 0o644)
+	if err := run(gtp, nanP); err == nil || !strings.Contains(err.Error(), "nan.csv:4: field Boolean_Match_T") {
+		t.Errorf("NaN: %v", err)
+	}
+	// A missing feature column.
+	cut := filepath.Join(dir, "cut.csv")
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write(header[:len(header)-1])
+	w.Flush()
+	os.WriteFile(cut, b.Bytes(), 0o644)
+	if err := run(gtp, cut); err == nil || !strings.Contains(err.Error(), "missing feature columns Superproperties_T") {
+		t.Errorf("missing column: %v", err)
+	}
+	// A ground-truth row without features.
+	short := filepath.Join(dir, "short.csv")
+	os.WriteFile(short, []byte(strings.Join(lines[:len(lines)-2], "")), 0o644)
+	if err := run(gtp, short); err == nil || !strings.Contains(err.Error(), "1 ground-truth rows have no features") {
+		t.Errorf("missing features: %v", err)
+	}
+	// Too few queries for the folds.
+	if _, _, err := Build(gt[:2], &FeatureTable{}, Options{}); err == nil {
+		t.Error("1 query in 5 partitions: no error")
+	}
+}
+
+// A Parquet features file with its columns in another order is read by name.
+func TestReadFeaturesParquet(t *testing.T) {
+	gt, header, vals := testInput(3, 2, 33)
+	fl := FeatureList()
+	// Columns: term, query swapped is not allowed; features reversed is.
+	fields := []arrow.Field{{Name: "query", Type: arrow.BinaryTypes.String}, {Name: "term", Type: arrow.BinaryTypes.String}}
+	for j := 32; j >= 0; j-- {
+		fields = append(fields, arrow.Field{Name: fl[j].Name, Type: arrow.PrimitiveTypes.Float64})
+	}
+	_ = header
+	sc := arrow.NewSchema(fields, nil)
+	bld := array.NewRecordBuilder(memory.DefaultAllocator, sc)
+	defer bld.Release()
+	for i, r := range gt {
+		bld.Field(0).(*array.StringBuilder).Append(r.Query)
+		bld.Field(1).(*array.StringBuilder).Append(r.Term)
+		for j := 32; j >= 0; j-- {
+			bld.Field(2 + 32 - j).(*array.Float64Builder).Append(vals[i][j])
+		}
+	}
+	rec := bld.NewRecordBatch()
+	defer rec.Release()
+	p := filepath.Join(t.TempDir(), "features.parquet")
+	f, _ := os.Create(p)
+	fw, err := pqarrow.NewFileWriter(sc, f, nil, pqarrow.DefaultWriterProps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fw.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	fw.Close()
+	ft, err := ReadFeatures(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ft.Rows != len(gt) || len(ft.Features) != 33 || ft.Features[0].Name != "Boolean_Match_T" {
+		t.Fatalf("rows %d features %v", ft.Rows, ft.Features)
+	}
+	for i, r := range gt {
+		if !slices.Equal(ft.Lookup(r.Query, r.Term), vals[i]) {
+			t.Fatalf("row %d: %v, want %v", i, ft.Lookup(r.Query, r.Term), vals[i])
+		}
+	}
+}
+
+func TestAppendFloat(t *testing.T) {
+	for _, v := range []float64{0, math.Copysign(0, -1), 1, -3, 999999, 1e6, -1e6, 0.1, 1.0 / 3, 1e-9, 123456789012345, 5e300, math.SmallestNonzeroFloat64} {
+		if got, want := string(appendFloat(nil, v)), strconv.FormatFloat(v, 'g', -1, 64); got != want {
+			t.Errorf("appendFloat(%v) = %q, strconv 'g' -1 gives %q", v, got, want)
+		}
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

@@ -1,0 +1,320 @@
+package export
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/lovbench/lovbench/labels"
+)
+
+// Feature is one ranking feature of LOVBench (paper Table 3), by the ID and
+// name of data/lovbench-results/feature_list.csv.
+type Feature struct {
+	ID   int    `json:"id"`
+	Name string `json:"name"`
+}
+
+// FeatureList returns LOVBench's 34 features in ID order: 1..33 of paper
+// Table 3, and 34, the baseline LabelSearch_T (BM25 on rdfs:label, SPEC.md
+// section 6).
+func FeatureList() []Feature {
+	names := []string{
+		"Boolean_Match_T", "LOV_Match_T", "LOV_Match_O", "Text_Relevancy_T", "Class_Match_O",
+		"Property_Match_O", "Query_Length_Q", "PageRank_OwlImports_O", "PageRank_ImplicitImports_O", "PageRank_Voaf_O",
+		"Hub_T", "Max_Hub_O", "Min_Hub_O", "Betweenness_T", "Betweenness_O",
+		"Semantic_Similarity_O", "TF_T", "IDF_T", "TF_IDF_T", "TF_O",
+		"IDF_O", "TF_IDF_O", "BM25_T", "BM25_O", "VSM_O",
+		"Subclasses_T", "Superclasses_T", "Relations_T", "Siblings_T", "Density_T",
+		"Density_O", "Subproperties_T", "Superproperties_T", "LabelSearch_T",
+	}
+	fs := make([]Feature, len(names))
+	for i, n := range names {
+		fs[i] = Feature{ID: i + 1, Name: n}
+	}
+	return fs
+}
+
+// RequiredFeatures is the number of features every dataset must have: 1..33
+// (the LOVBench full configuration, paper Table 5). Feature 34, the
+// baseline, is exported when the features file has it.
+const RequiredFeatures = 33
+
+// FeatureTable holds the feature vectors of a features file, row-major.
+type FeatureTable struct {
+	Features []Feature // the file's feature columns, in ID order
+	Rows     int
+	Values   []float64 // Rows x len(Features)
+	index    map[pairKey]int
+}
+
+type pairKey struct{ q, t string }
+
+// Lookup returns the feature vector of (query, term), or nil.
+func (ft *FeatureTable) Lookup(query, term string) []float64 {
+	i, ok := ft.index[pairKey{query, term}]
+	if !ok {
+		return nil
+	}
+	n := len(ft.Features)
+	return ft.Values[i*n : (i+1)*n]
+}
+
+// columnOrder maps the header of a features file to feature IDs: the first
+// two columns must be query and term, every other column a name of
+// FeatureList (in any order), each at most once, and 1..RequiredFeatures
+// must all be there. It returns the features in ID order and, per header
+// column after term, the position of its feature in that order.
+func columnOrder(name string, header []string) ([]Feature, []int, error) {
+	if len(header) < 2 || header[0] != "query" || header[1] != "term" {
+		return nil, nil, fmt.Errorf("%s: columns must start with query, term (got %q)", name, strings.Join(header[:min(len(header), 3)], ","))
+	}
+	byName := map[string]Feature{}
+	for _, f := range FeatureList() {
+		byName[f.Name] = f
+	}
+	have := map[int]bool{}
+	for _, h := range header[2:] {
+		f, ok := byName[h]
+		if !ok {
+			return nil, nil, fmt.Errorf("%s: column %q is not a LOVBench feature name (feature_list.csv)", name, h)
+		}
+		if have[f.ID] {
+			return nil, nil, fmt.Errorf("%s: column %q appears twice", name, h)
+		}
+		have[f.ID] = true
+	}
+	var missing []string
+	for id := 1; id <= RequiredFeatures; id++ {
+		if !have[id] {
+			missing = append(missing, FeatureList()[id-1].Name)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, nil, fmt.Errorf("%s: missing feature columns %s", name, strings.Join(missing, ", "))
+	}
+	var fs []Feature
+	pos := map[int]int{}
+	for _, f := range FeatureList() {
+		if have[f.ID] {
+			pos[f.ID] = len(fs)
+			fs = append(fs, f)
+		}
+	}
+	order := make([]int, len(header)-2)
+	for i, h := range header[2:] {
+		order[i] = pos[byName[h].ID]
+	}
+	return fs, order, nil
+}
+
+// ReadFeatures reads a features file of `lovbench features`: CSV (header
+// query,term,<feature names>) or Parquet (recognised by its "PAR1" magic;
+// string columns query and term, numeric feature columns). Every value must
+// be a finite number; a bad value or a repeated (query, term) is an error
+// naming the file, line (CSV) or row (Parquet), and field.
+func ReadFeatures(ctx context.Context, path string) (*FeatureTable, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	magic := make([]byte, 4)
+	if n, _ := io.ReadFull(f, magic); n == 4 && bytes.Equal(magic, []byte("PAR1")) {
+		return readFeaturesParquet(ctx, f, path)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return readFeaturesCSV(f, path)
+}
+
+func readFeaturesCSV(r io.Reader, name string) (*FeatureTable, error) {
+	cr := csv.NewReader(labels.NewTextReader(r))
+	cr.ReuseRecord = true
+	h, err := cr.Read()
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s:1: empty file", name)
+		}
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	header := append([]string(nil), h...)
+	fs, order, err := columnOrder(name, header)
+	if err != nil {
+		return nil, err
+	}
+	ft := &FeatureTable{Features: fs, index: map[pairKey]int{}}
+	nf := len(fs)
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		line, _ := cr.FieldPos(0)
+		if rec[0] == "" || rec[1] == "" {
+			return nil, fmt.Errorf("%s:%d: field query or term: empty", name, line)
+		}
+		k := pairKey{strings.Clone(rec[0]), strings.Clone(rec[1])}
+		if _, dup := ft.index[k]; dup {
+			return nil, fmt.Errorf("%s:%d: (%s, %s) appears twice", name, line, k.q, k.t)
+		}
+		ft.index[k] = ft.Rows
+		base := len(ft.Values)
+		ft.Values = append(ft.Values, make([]float64, nf)...)
+		for i, s := range rec[2:] {
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("%s:%d: field %s: %q is not a finite number", name, line, header[i+2], s)
+			}
+			ft.Values[base+order[i]] = v
+		}
+		ft.Rows++
+	}
+	return ft, nil
+}
+
+func readFeaturesParquet(ctx context.Context, f *os.File, name string) (*FeatureTable, error) {
+	pr, err := file.NewParquetReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	defer pr.Close()
+	fr, err := pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{BatchSize: 64 << 10}, memory.DefaultAllocator)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	rr, err := fr.GetRecordReader(ctx, nil, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	defer rr.Release()
+	sc := rr.Schema()
+	header := make([]string, sc.NumFields())
+	for i, fl := range sc.Fields() {
+		header[i] = fl.Name
+	}
+	fs, order, err := columnOrder(name, header)
+	if err != nil {
+		return nil, err
+	}
+	ft := &FeatureTable{Features: fs, index: map[pairKey]int{}}
+	nf := len(fs)
+	for rr.Next() {
+		rec := rr.RecordBatch()
+		n := int(rec.NumRows())
+		qs, err := stringColumn(rec.Column(0))
+		if err != nil {
+			return nil, fmt.Errorf("%s: column query: %w", name, err)
+		}
+		ts, err := stringColumn(rec.Column(1))
+		if err != nil {
+			return nil, fmt.Errorf("%s: column term: %w", name, err)
+		}
+		base := len(ft.Values)
+		ft.Values = append(ft.Values, make([]float64, n*nf)...)
+		for c := 2; c < int(rec.NumCols()); c++ {
+			vals, err := floatColumn(rec.Column(c))
+			if err != nil {
+				return nil, fmt.Errorf("%s: column %s: %w", name, header[c], err)
+			}
+			for i, v := range vals {
+				if math.IsNaN(v) || math.IsInf(v, 0) || rec.Column(c).IsNull(i) {
+					return nil, fmt.Errorf("%s: row %d: field %s: %v is not a finite number", name, ft.Rows+i+1, header[c], v)
+				}
+				ft.Values[base+i*nf+order[c-2]] = v
+			}
+		}
+		for i := range n {
+			k := pairKey{qs[i], ts[i]}
+			if k.q == "" || k.t == "" {
+				return nil, fmt.Errorf("%s: row %d: field query or term: empty", name, ft.Rows+1)
+			}
+			if _, dup := ft.index[k]; dup {
+				return nil, fmt.Errorf("%s: row %d: (%s, %s) appears twice", name, ft.Rows+1, k.q, k.t)
+			}
+			ft.index[k] = ft.Rows
+			ft.Rows++
+		}
+	}
+	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return ft, nil
+}
+
+// stringColumn returns the values of a string column (plain, large or
+// dictionary-encoded); nulls are an error.
+func stringColumn(a arrow.Array) ([]string, error) {
+	out := make([]string, a.Len())
+	for i := range out {
+		if a.IsNull(i) {
+			return nil, fmt.Errorf("row %d is null", i+1)
+		}
+	}
+	switch c := a.(type) {
+	case *array.String:
+		for i := range out {
+			out[i] = strings.Clone(c.Value(i))
+		}
+	case *array.LargeString:
+		for i := range out {
+			out[i] = strings.Clone(c.Value(i))
+		}
+	case *array.Binary:
+		for i := range out {
+			out[i] = string(c.Value(i))
+		}
+	case *array.Dictionary:
+		d, err := stringColumn(c.Dictionary())
+		if err != nil {
+			return nil, err
+		}
+		for i := range out {
+			out[i] = d[c.GetValueIndex(i)]
+		}
+	default:
+		return nil, fmt.Errorf("type %s is not a string", a.DataType())
+	}
+	return out, nil
+}
+
+// floatColumn returns a numeric column as float64.
+func floatColumn(a arrow.Array) ([]float64, error) {
+	out := make([]float64, a.Len())
+	switch c := a.(type) {
+	case *array.Float64:
+		copy(out, c.Float64Values())
+	case *array.Float32:
+		for i, v := range c.Float32Values() {
+			out[i] = float64(v)
+		}
+	case *array.Int64:
+		for i, v := range c.Int64Values() {
+			out[i] = float64(v)
+		}
+	case *array.Int32:
+		for i, v := range c.Int32Values() {
+			out[i] = float64(v)
+		}
+	default:
+		return nil, fmt.Errorf("type %s is not numeric", a.DataType())
+	}
+	return out, nil
+}

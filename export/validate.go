@@ -1,0 +1,579 @@
+package export
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/lovbench/lovbench/sampling"
+)
+
+// MaxProblems caps the problems a Validation lists; the rest are counted.
+const MaxProblems = 200
+
+// Validation is the result of Validate.
+type Validation struct {
+	Dir      string   `json:"dir"`
+	Valid    bool     `json:"valid"`
+	Rows     int      `json:"rows"`
+	Queries  int      `json:"queries"`
+	Folds    int      `json:"folds"`
+	Problems []string `json:"problems"`
+	More     int      `json:"more_problems"` // problems beyond MaxProblems
+}
+
+func (v *Validation) addf(format string, args ...any) {
+	if len(v.Problems) >= MaxProblems {
+		v.More++
+		return
+	}
+	v.Problems = append(v.Problems, fmt.Sprintf(format, args...))
+}
+
+// Columns is the content of dataset.parquet or dataset.arrow, by column.
+type Columns struct {
+	Query, Term           []string
+	QID, Label, Partition []int32
+	FeatureNames          []string
+	Features              [][]float64 // per feature column
+}
+
+// ReadParquetColumns reads a dataset.parquet with the Arrow Parquet reader.
+func ReadParquetColumns(ctx context.Context, p string) (*Columns, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	pr, err := file.NewParquetReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	defer pr.Close()
+	fr, err := pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	tbl, err := fr.ReadTable(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	defer tbl.Release()
+	cols := make([][]arrow.Array, tbl.NumCols())
+	names := make([]string, tbl.NumCols())
+	for i := range cols {
+		cols[i] = tbl.Column(i).Data().Chunks()
+		names[i] = tbl.Schema().Field(i).Name
+	}
+	c, err := toColumns(names, cols)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	return c, nil
+}
+
+// ReadArrowColumns reads a dataset.arrow (Arrow IPC file format).
+func ReadArrowColumns(p string) (*Columns, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := ipc.NewFileReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	defer r.Close()
+	sc := r.Schema()
+	names := make([]string, sc.NumFields())
+	for i, fl := range sc.Fields() {
+		names[i] = fl.Name
+	}
+	cols := make([][]arrow.Array, len(names))
+	for i := 0; i < r.NumRecords(); i++ {
+		rec, err := r.RecordBatchAt(i)
+		if err != nil {
+			return nil, fmt.Errorf("%s: record %d: %w", p, i, err)
+		}
+		for c := range cols {
+			col := rec.Column(c)
+			col.Retain()
+			cols[c] = append(cols[c], col)
+		}
+		rec.Release()
+	}
+	defer func() {
+		for _, cs := range cols {
+			for _, c := range cs {
+				c.Release()
+			}
+		}
+	}()
+	c, err := toColumns(names, cols)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	return c, nil
+}
+
+func toColumns(names []string, cols [][]arrow.Array) (*Columns, error) {
+	want := []string{"query", "qid", "term", "label", "partition"}
+	if len(names) < len(want) || !slices.Equal(names[:len(want)], want) {
+		return nil, fmt.Errorf("columns %v do not start with %v", names[:min(len(names), 5)], want)
+	}
+	c := &Columns{FeatureNames: names[len(want):]}
+	strs := func(i int) ([]string, error) {
+		var out []string
+		for _, a := range cols[i] {
+			s, err := stringColumn(a)
+			if err != nil {
+				return nil, fmt.Errorf("column %s: %w", names[i], err)
+			}
+			out = append(out, s...)
+		}
+		return out, nil
+	}
+	ints := func(i int) ([]int32, error) {
+		var out []int32
+		for _, a := range cols[i] {
+			ia, ok := a.(*array.Int32)
+			if !ok {
+				return nil, fmt.Errorf("column %s: type %s, want int32", names[i], a.DataType())
+			}
+			if ia.NullN() > 0 {
+				return nil, fmt.Errorf("column %s: %d nulls", names[i], ia.NullN())
+			}
+			out = append(out, ia.Int32Values()...)
+		}
+		return out, nil
+	}
+	var err error
+	if c.Query, err = strs(0); err != nil {
+		return nil, err
+	}
+	if c.QID, err = ints(1); err != nil {
+		return nil, err
+	}
+	if c.Term, err = strs(2); err != nil {
+		return nil, err
+	}
+	if c.Label, err = ints(3); err != nil {
+		return nil, err
+	}
+	if c.Partition, err = ints(4); err != nil {
+		return nil, err
+	}
+	for i := len(want); i < len(names); i++ {
+		var vals []float64
+		for _, a := range cols[i] {
+			fa, ok := a.(*array.Float64)
+			if !ok {
+				return nil, fmt.Errorf("column %s: type %s, want float64", names[i], a.DataType())
+			}
+			if fa.NullN() > 0 {
+				return nil, fmt.Errorf("column %s: %d nulls", names[i], fa.NullN())
+			}
+			vals = append(vals, fa.Float64Values()...)
+		}
+		c.Features = append(c.Features, vals)
+	}
+	return c, nil
+}
+
+// Validate re-reads a dataset directory written by Write and checks it:
+// every output listed in the manifest exists with its SHA-256 and size and
+// nothing else is there; the ground truth, Parquet, Arrow, qrels and fold
+// files hold the same rows; the feature columns are complete (1..33 by
+// name, every value finite); every query has one qid and one partition;
+// the folds follow the LETOR rotation, train/vali/test are disjoint within a
+// fold and cover all queries, and every query is in exactly one test fold.
+// An unreadable manifest is itself a problem; the returned error is only
+// for a cancelled context.
+func Validate(ctx context.Context, dir string) (*Validation, error) {
+	v := &Validation{Dir: dir}
+	defer func() { v.Valid = len(v.Problems) == 0 && v.More == 0 }()
+	b, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	if err != nil {
+		v.addf("manifest: %v", err)
+		return v, nil
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		v.addf("%s: %v", ManifestFile, err)
+		return v, nil
+	}
+	v.Folds, v.Rows, v.Queries = m.Parameters.Folds, m.Rows, m.Queries
+
+	// 1. Files and checksums.
+	listed := map[string]bool{ManifestFile: true}
+	for _, o := range m.Outputs {
+		listed[o.Path] = true
+		sum, err := fileSHA256(filepath.Join(dir, filepath.FromSlash(o.Path)))
+		switch {
+		case err != nil:
+			v.addf("%s: %v", o.Path, err)
+		case sum != o.SHA256:
+			v.addf("%s: SHA-256 %s, manifest says %s", o.Path, sum, o.SHA256)
+		}
+	}
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if !listed[filepath.ToSlash(rel)] {
+			v.addf("%s: not listed in the manifest", filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	var want []string
+	for _, f := range Folds(m.Parameters.Folds) {
+		for _, s := range []string{"train", "vali", "test"} {
+			want = append(want, FoldFile(f.Fold, s))
+		}
+	}
+	want = append(want, ArrowFile, ParquetFile, QrelsFile, GroundTruthFile)
+	for _, w := range want {
+		if !listed[w] {
+			v.addf("manifest does not list %s", w)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return v, err
+	}
+
+	// 2. Ground truth and the columnar files.
+	var gt []sampling.Row
+	if f, err := os.Open(filepath.Join(dir, GroundTruthFile)); err != nil {
+		v.addf("%s: %v", GroundTruthFile, err)
+	} else {
+		gt, err = sampling.ReadGroundTruth(f, GroundTruthFile)
+		f.Close()
+		if err != nil {
+			v.addf("%v", err)
+		}
+	}
+	pq, err := ReadParquetColumns(ctx, filepath.Join(dir, ParquetFile))
+	if err != nil {
+		v.addf("%v", err)
+	}
+	ar, err := ReadArrowColumns(filepath.Join(dir, ArrowFile))
+	if err != nil {
+		v.addf("%v", err)
+	}
+	if pq == nil || ar == nil || gt == nil {
+		return v, ctx.Err()
+	}
+	n := len(gt)
+	if n != m.Rows {
+		v.addf("%s: %d rows, manifest says %d", GroundTruthFile, n, m.Rows)
+	}
+	for _, c := range []struct {
+		name string
+		c    *Columns
+	}{{ParquetFile, pq}, {ArrowFile, ar}} {
+		checkColumns(v, c.name, c.c, gt)
+	}
+	compareColumns(v, pq, ar)
+	if err := ctx.Err(); err != nil {
+		return v, err
+	}
+	if len(pq.Query) != n || len(pq.Features) == 0 {
+		return v, nil
+	}
+
+	// 3. Queries, qids and partitions (from the Parquet file).
+	qidQuery := map[int32]string{}
+	queryQID := map[string]int32{}
+	qidPart := map[int32]int32{}
+	partRows := map[int32]int{}
+	rowOf := make(map[pairKey]int, n)
+	for i := range n {
+		q, id, p := pq.Query[i], pq.QID[i], pq.Partition[i]
+		if prev, ok := qidQuery[id]; ok && prev != q {
+			v.addf("%s: row %d: qid %d is query %q and %q", ParquetFile, i+1, id, prev, q)
+		}
+		if prev, ok := queryQID[q]; ok && prev != id {
+			v.addf("%s: row %d: query %q has qids %d and %d", ParquetFile, i+1, q, prev, id)
+		}
+		if prev, ok := qidPart[id]; ok && prev != p {
+			v.addf("%s: row %d: query %q is split across partitions %d and %d", ParquetFile, i+1, q, prev, p)
+		}
+		if p < 1 || int(p) > m.Parameters.Folds {
+			v.addf("%s: row %d: partition %d outside 1..%d", ParquetFile, i+1, p, m.Parameters.Folds)
+		}
+		qidQuery[id], queryQID[q], qidPart[id] = q, id, p
+		partRows[p]++
+		rowOf[pairKey{strconv.Itoa(int(id)), pq.Term[i]}] = i
+	}
+	if len(qidQuery) != m.Queries {
+		v.addf("%d queries, manifest says %d", len(qidQuery), m.Queries)
+	}
+	for _, pi := range m.Partitions {
+		if partRows[int32(pi.Partition)] != pi.Rows {
+			v.addf("partition %d: %d rows, manifest says %d", pi.Partition, partRows[int32(pi.Partition)], pi.Rows)
+		}
+	}
+
+	// 4. Folds.
+	if !slices.EqualFunc(m.Folds, Folds(m.Parameters.Folds), func(a, b FoldSpec) bool {
+		return a.Fold == b.Fold && a.Vali == b.Vali && a.Test == b.Test && slices.Equal(a.Train, b.Train)
+	}) {
+		v.addf("manifest folds %v are not the rotation %v", m.Folds, Folds(m.Parameters.Folds))
+	}
+	// Feature columns by ID, for comparing SVMlight values.
+	byID := map[int][]float64{}
+	for j, name := range pq.FeatureNames {
+		for _, f := range FeatureList() {
+			if f.Name == name {
+				byID[f.ID] = pq.Features[j]
+			}
+		}
+	}
+	testFolds := map[int32]int{}
+	for _, f := range Folds(m.Parameters.Folds) {
+		sets := map[string]map[int32]bool{}
+		total := 0
+		for _, s := range []struct {
+			name  string
+			parts []int
+		}{{"train", f.Train}, {"vali", []int{f.Vali}}, {"test", []int{f.Test}}} {
+			rel := FoldFile(f.Fold, s.name)
+			qids, rows := checkSVM(v, filepath.Join(dir, filepath.FromSlash(rel)), rel, s.parts, qidPart, rowOf, byID, pq.Label, m.Parameters.KeepJunk)
+			sets[s.name] = qids
+			total += rows
+			if s.name == "test" {
+				for q := range qids {
+					testFolds[q]++
+				}
+			}
+		}
+		for _, pair := range [][2]string{{"train", "vali"}, {"train", "test"}, {"vali", "test"}} {
+			for q := range sets[pair[0]] {
+				if sets[pair[1]][q] {
+					v.addf("Fold%d: qid %d is in both %s and %s", f.Fold, q, pair[0], pair[1])
+				}
+			}
+		}
+		if total != n {
+			v.addf("Fold%d: %d rows in train+vali+test, dataset has %d", f.Fold, total, n)
+		}
+		if err := ctx.Err(); err != nil {
+			return v, err
+		}
+	}
+	for id, q := range qidQuery {
+		if testFolds[id] != 1 {
+			v.addf("query %q (qid %d) is in %d test folds, want exactly 1", q, id, testFolds[id])
+		}
+	}
+
+	// 5. TREC qrels.
+	checkQrels(v, filepath.Join(dir, QrelsFile), pq)
+	return v, ctx.Err()
+}
+
+// checkColumns checks one columnar file against the ground truth: row count,
+// query/term/label per row, feature columns 1..33 present by name, known
+// names only, every value finite.
+func checkColumns(v *Validation, name string, c *Columns, gt []sampling.Row) {
+	if len(c.Query) != len(gt) {
+		v.addf("%s: %d rows, %s has %d", name, len(c.Query), GroundTruthFile, len(gt))
+		return
+	}
+	bad := 0
+	for i, r := range gt {
+		if c.Query[i] != r.Query || c.Term[i] != r.Term || int(c.Label[i]) != r.Label {
+			if bad++; bad <= 5 {
+				v.addf("%s: row %d is (%s, %s, %d), %s row %d is (%s, %s, %d)", name, i+1, c.Query[i], c.Term[i], c.Label[i], GroundTruthFile, i+2, r.Query, r.Term, r.Label)
+			}
+		}
+	}
+	if bad > 5 {
+		v.addf("%s: %d more rows differ from %s", name, bad-5, GroundTruthFile)
+	}
+	known := map[string]int{}
+	for _, f := range FeatureList() {
+		known[f.Name] = f.ID
+	}
+	have := map[int]bool{}
+	for j, fn := range c.FeatureNames {
+		id, ok := known[fn]
+		if !ok {
+			v.addf("%s: column %q is not a feature name", name, fn)
+			continue
+		}
+		have[id] = true
+		for i, x := range c.Features[j] {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				v.addf("%s: row %d: feature %s is %v", name, i+1, fn, x)
+				break
+			}
+		}
+	}
+	for id := 1; id <= RequiredFeatures; id++ {
+		if !have[id] {
+			v.addf("%s: feature column %d (%s) is missing", name, id, FeatureList()[id-1].Name)
+		}
+	}
+}
+
+// compareColumns checks that the Parquet and Arrow files hold the same data.
+func compareColumns(v *Validation, a, b *Columns) {
+	if a == nil || b == nil {
+		return
+	}
+	if !slices.Equal(a.FeatureNames, b.FeatureNames) {
+		v.addf("%s and %s have different feature columns", ParquetFile, ArrowFile)
+		return
+	}
+	same := slices.Equal(a.Query, b.Query) && slices.Equal(a.Term, b.Term) && slices.Equal(a.QID, b.QID) &&
+		slices.Equal(a.Label, b.Label) && slices.Equal(a.Partition, b.Partition)
+	for j := range a.Features {
+		same = same && slices.Equal(a.Features[j], b.Features[j])
+	}
+	if !same {
+		v.addf("%s and %s differ", ParquetFile, ArrowFile)
+	}
+}
+
+// checkSVM checks one fold file: every line parses, its qid belongs to one of
+// the file's partitions, its label is the dataset label (junk as 0 unless
+// keepJunk), it has features 1..33, all finite and equal to the dataset's.
+// It returns the qids seen and the number of lines.
+func checkSVM(v *Validation, p, rel string, parts []int, qidPart map[int32]int32, rowOf map[pairKey]int, byID map[int][]float64, label []int32, keepJunk bool) (map[int32]bool, int) {
+	qids := map[int32]bool{}
+	f, err := os.Open(p)
+	if err != nil {
+		v.addf("%s: %v", rel, err)
+		return qids, 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
+	lines, bad := 0, 0
+	report := func(format string, args ...any) {
+		if bad++; bad <= 5 {
+			v.addf(format, args...)
+		}
+	}
+	vals := map[int]float64{}
+	for sc.Scan() {
+		lines++
+		line := sc.Bytes()
+		hash := bytes.Index(line, []byte(" # "))
+		if hash < 0 {
+			report("%s:%d: no \"# query term\" comment", rel, lines)
+			continue
+		}
+		comment := string(line[hash+3:])
+		term := comment[strings.LastIndexByte(comment, ' ')+1:]
+		fields := strings.Fields(string(line[:hash]))
+		if len(fields) < 2 || !strings.HasPrefix(fields[1], "qid:") {
+			report("%s:%d: want `label qid:N id:value ...`", rel, lines)
+			continue
+		}
+		lab, err1 := strconv.Atoi(fields[0])
+		qid64, err2 := strconv.ParseInt(fields[1][4:], 10, 32)
+		if err1 != nil || err2 != nil {
+			report("%s:%d: bad label or qid", rel, lines)
+			continue
+		}
+		qid := int32(qid64)
+		qids[qid] = true
+		part, ok := qidPart[qid]
+		if !ok {
+			report("%s:%d: qid %d is not in the dataset", rel, lines, qid)
+			continue
+		}
+		if !slices.Contains(parts, int(part)) {
+			report("%s:%d: qid %d is in partition %d, not in this file's partitions %v", rel, lines, qid, part, parts)
+		}
+		row, ok := rowOf[pairKey{strconv.Itoa(int(qid)), term}]
+		if !ok {
+			report("%s:%d: (qid %d, %s) is not a dataset row", rel, lines, qid, term)
+			continue
+		}
+		if want := svmLabel(int(label[row]), keepJunk); lab != want {
+			report("%s:%d: label %d, dataset says %d", rel, lines, lab, want)
+		}
+		clear(vals)
+		for _, fv := range fields[2:] {
+			id, val, ok := strings.Cut(fv, ":")
+			n, err := strconv.Atoi(id)
+			x, err2 := strconv.ParseFloat(val, 64)
+			if !ok || err != nil || err2 != nil {
+				report("%s:%d: bad feature %q", rel, lines, fv)
+				continue
+			}
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				report("%s:%d: feature %d is %v", rel, lines, n, x)
+			}
+			vals[n] = x
+		}
+		for id := 1; id <= RequiredFeatures; id++ {
+			if _, ok := vals[id]; !ok {
+				report("%s:%d: feature %d missing", rel, lines, id)
+			}
+		}
+		for id, x := range vals {
+			col, ok := byID[id]
+			if !ok {
+				report("%s:%d: feature %d is not a dataset column", rel, lines, id)
+			} else if col[row] != x {
+				report("%s:%d: feature %d is %v, dataset says %v", rel, lines, id, x, col[row])
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		v.addf("%s: %v", rel, err)
+	}
+	if bad > 5 {
+		v.addf("%s: %d more bad lines", rel, bad-5)
+	}
+	return qids, lines
+}
+
+// checkQrels checks qrels.txt line by line against the dataset rows.
+func checkQrels(v *Validation, p string, c *Columns) {
+	f, err := os.Open(p)
+	if err != nil {
+		v.addf("%s: %v", QrelsFile, err)
+		return
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	i := 0
+	for sc.Scan() {
+		fs := strings.Fields(sc.Text())
+		if i >= len(c.Query) {
+			i++
+			continue
+		}
+		want := []string{strconv.Itoa(int(c.QID[i])), "0", c.Term[i], strconv.Itoa(int(c.Label[i]))}
+		if !slices.Equal(fs, want) {
+			v.addf("%s:%d: %q, want %q", QrelsFile, i+1, sc.Text(), strings.Join(want, " "))
+			return
+		}
+		i++
+	}
+	if i != len(c.Query) {
+		v.addf("%s: %d lines, dataset has %d rows", QrelsFile, i, len(c.Query))
+	}
+}

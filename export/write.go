@@ -1,0 +1,357 @@
+package export
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/labels"
+	"github.com/lovbench/lovbench/sampling"
+)
+
+// File names inside a dataset directory.
+const (
+	ManifestFile    = "manifest.json"
+	ParquetFile     = "dataset.parquet"
+	ArrowFile       = "dataset.arrow"
+	QrelsFile       = "qrels.txt"
+	GroundTruthFile = "ground_truth.csv"
+)
+
+// FoldFile returns the slash path of a fold file ("Fold1/train.txt").
+func FoldFile(fold int, set string) string { return path.Join("Fold"+strconv.Itoa(fold), set+".txt") }
+
+// Output is one output file of a build, for the manifest.
+type Output struct {
+	Path   string `json:"path"` // slash path relative to the dataset directory
+	SHA256 string `json:"sha256"`
+	Bytes  int64  `json:"bytes"`
+	Rows   int    `json:"rows"`
+}
+
+// PartitionInfo counts one partition.
+type PartitionInfo struct {
+	Partition int `json:"partition"`
+	Queries   int `json:"queries"`
+	Rows      int `json:"rows"`
+}
+
+// Parameters are the export parameters, as recorded in the manifest.
+type Parameters struct {
+	Folds    int    `json:"folds"`
+	Seed     uint64 `json:"seed"`
+	KeepJunk bool   `json:"keep_junk"`
+}
+
+// Manifest describes a dataset directory (SPEC.md section 7). It holds no
+// wall-clock time, so that reruns with the same inputs are byte-identical.
+type Manifest struct {
+	Program        string           `json:"program"`
+	Version        string           `json:"version"`
+	Parameters     Parameters       `json:"parameters"`
+	Inputs         []Input          `json:"inputs"`
+	Rows           int              `json:"rows"`
+	Queries        int              `json:"queries"`
+	UnusedFeatures int              `json:"unused_feature_rows"` // feature rows without a ground-truth row
+	Features       []Feature        `json:"features"`
+	Partitions     []PartitionInfo  `json:"partitions"`
+	Folds          []FoldSpec       `json:"folds"`
+	Labels         []labels.DistRow `json:"label_distribution"`
+	Outputs        []Output         `json:"outputs"`
+}
+
+// hashWriter counts and hashes what goes through it.
+type hashWriter struct {
+	w io.Writer
+	h hash.Hash
+	n int64
+}
+
+func (hw *hashWriter) Write(p []byte) (int, error) {
+	n, err := hw.w.Write(p)
+	hw.h.Write(p[:n])
+	hw.n += int64(n)
+	return n, err
+}
+
+// writeOut writes dir/rel atomically through fn and returns its Output.
+func writeOut(dir, rel string, rows int, fn func(w io.Writer) error) (Output, error) {
+	f, err := atomicfile.Create(filepath.Join(dir, filepath.FromSlash(rel)))
+	if err != nil {
+		return Output{}, err
+	}
+	defer f.Abort()
+	hw := &hashWriter{w: f, h: sha256.New()}
+	if err := fn(hw); err != nil {
+		return Output{}, fmt.Errorf("%s: %w", rel, err)
+	}
+	if err := f.Commit(); err != nil {
+		return Output{}, err
+	}
+	return Output{Path: rel, SHA256: hex.EncodeToString(hw.h.Sum(nil)), Bytes: hw.n, Rows: rows}, nil
+}
+
+func fileSHA256(p string) (string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("%s: %w", p, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// svmPartitions formats every row once, grouped by partition (index p-1),
+// each partition in qid order.
+func svmPartitions(ctx context.Context, ds *Dataset, keepJunk bool) ([][]byte, []int, error) {
+	parts := make([][]byte, ds.Folds)
+	counts := make([]int, ds.Folds)
+	var line []byte
+	for i, r := range ds.Rows {
+		if i%8192 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, nil, err
+			}
+		}
+		line = line[:0]
+		line = strconv.AppendInt(line, int64(svmLabel(r.Label, keepJunk)), 10)
+		line = append(line, " qid:"...)
+		line = strconv.AppendInt(line, int64(r.QID), 10)
+		for j, v := range ds.Vector(i) {
+			line = append(line, ' ')
+			line = strconv.AppendInt(line, int64(ds.Features[j].ID), 10)
+			line = append(line, ':')
+			line = appendFloat(line, v)
+		}
+		line = append(line, " # "...)
+		line = append(line, commentSafe(r.Query)...)
+		line = append(line, ' ')
+		line = append(line, commentSafe(r.Term)...)
+		line = append(line, '\n')
+		parts[r.Partition-1] = append(parts[r.Partition-1], line...)
+		counts[r.Partition-1]++
+	}
+	return parts, counts, nil
+}
+
+// Schema returns the Arrow schema of dataset.parquet and dataset.arrow:
+// query (utf8), qid (int32), term (utf8), label (int32), partition (int32),
+// then one float64 column per feature, named by its feature name, in ID
+// order. No column is nullable.
+func Schema(fs []Feature) *arrow.Schema {
+	fields := []arrow.Field{
+		{Name: "query", Type: arrow.BinaryTypes.String},
+		{Name: "qid", Type: arrow.PrimitiveTypes.Int32},
+		{Name: "term", Type: arrow.BinaryTypes.String},
+		{Name: "label", Type: arrow.PrimitiveTypes.Int32},
+		{Name: "partition", Type: arrow.PrimitiveTypes.Int32},
+	}
+	for _, f := range fs {
+		fields = append(fields, arrow.Field{Name: f.Name, Type: arrow.PrimitiveTypes.Float64})
+	}
+	return arrow.NewSchema(fields, nil)
+}
+
+// record builds the dataset as one Arrow record batch.
+func record(ds *Dataset) arrow.RecordBatch {
+	mem := memory.DefaultAllocator
+	sc := Schema(ds.Features)
+	n := len(ds.Rows)
+	qb, tb := array.NewStringBuilder(mem), array.NewStringBuilder(mem)
+	defer qb.Release()
+	defer tb.Release()
+	qids, labs, parts := make([]int32, n), make([]int32, n), make([]int32, n)
+	qb.Reserve(n)
+	tb.Reserve(n)
+	for i, r := range ds.Rows {
+		qb.Append(r.Query)
+		tb.Append(r.Term)
+		qids[i], labs[i], parts[i] = int32(r.QID), int32(r.Label), int32(r.Partition)
+	}
+	cols := []arrow.Array{qb.NewArray(), array.NewInt32Data(int32Data(qids)), tb.NewArray(), array.NewInt32Data(int32Data(labs)), array.NewInt32Data(int32Data(parts))}
+	nf := len(ds.Features)
+	for j := range ds.Features {
+		vals := make([]float64, n)
+		for i := range vals {
+			vals[i] = ds.Values[i*nf+j]
+		}
+		cols = append(cols, array.NewFloat64Data(float64Data(vals)))
+	}
+	rec := array.NewRecordBatch(sc, cols, int64(n))
+	for _, c := range cols {
+		c.Release()
+	}
+	return rec
+}
+
+func int32Data(v []int32) arrow.ArrayData {
+	return array.NewData(arrow.PrimitiveTypes.Int32, len(v), []*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(v))}, nil, 0, 0)
+}
+
+func float64Data(v []float64) arrow.ArrayData {
+	return array.NewData(arrow.PrimitiveTypes.Float64, len(v), []*memory.Buffer{nil, memory.NewBufferBytes(arrow.Float64Traits.CastToBytes(v))}, nil, 0, 0)
+}
+
+// parquetProps are fixed writer properties: Snappy, dictionary pages, one
+// row group per 1Mi rows, and a created_by without a library version, so
+// the file depends only on the data.
+func parquetProps() *parquet.WriterProperties {
+	return parquet.NewWriterProperties(
+		parquet.WithCreatedBy("lovbench"),
+		parquet.WithCompression(compress.Codecs.Snappy),
+		parquet.WithMaxRowGroupLength(1<<20),
+	)
+}
+
+// Write writes the dataset directory dir (created if missing): the fold
+// files, dataset.parquet, dataset.arrow, qrels.txt, ground_truth.csv and,
+// last, manifest.json. Every file is written atomically.
+func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused int, opts Options) (*Manifest, error) {
+	m := &Manifest{
+		Program:        "lovbench",
+		Version:        opts.Version,
+		Parameters:     Parameters{Folds: ds.Folds, Seed: opts.Seed, KeepJunk: opts.KeepJunk},
+		Inputs:         inputs,
+		Rows:           len(ds.Rows),
+		Queries:        len(ds.Queries),
+		UnusedFeatures: unused,
+		Features:       ds.Features,
+		Folds:          Folds(ds.Folds),
+	}
+	parts, counts, err := svmPartitions(ctx, ds, opts.KeepJunk)
+	if err != nil {
+		return nil, err
+	}
+	qcount := make([]int, ds.Folds)
+	for _, p := range ds.Parts {
+		qcount[p-1]++
+	}
+	for p := range ds.Folds {
+		m.Partitions = append(m.Partitions, PartitionInfo{Partition: p + 1, Queries: qcount[p], Rows: counts[p]})
+	}
+	ls := make([]int, len(ds.Rows))
+	for i, r := range ds.Rows {
+		ls[i] = r.Label
+	}
+	m.Labels = labels.Distribution(ls)
+
+	add := func(o Output, err error) error {
+		if err != nil {
+			return err
+		}
+		m.Outputs = append(m.Outputs, o)
+		return ctx.Err()
+	}
+	writeParts := func(ps []int) (int, func(io.Writer) error) {
+		rows := 0
+		for _, p := range ps {
+			rows += counts[p-1]
+		}
+		return rows, func(w io.Writer) error {
+			for _, p := range ps {
+				if _, err := w.Write(parts[p-1]); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	for _, f := range m.Folds {
+		for _, set := range []struct {
+			name  string
+			parts []int
+		}{{"train", f.Train}, {"vali", []int{f.Vali}}, {"test", []int{f.Test}}} {
+			rows, fn := writeParts(set.parts)
+			if err := add(writeOut(dir, FoldFile(f.Fold, set.name), rows, fn)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	parts = nil
+
+	rec := record(ds)
+	defer rec.Release()
+	if err := add(writeOut(dir, ArrowFile, len(ds.Rows), func(w io.Writer) error {
+		fw, err := ipc.NewFileWriter(w, ipc.WithSchema(rec.Schema()))
+		if err != nil {
+			return err
+		}
+		if err := fw.Write(rec); err != nil {
+			return err
+		}
+		return fw.Close()
+	})); err != nil {
+		return nil, err
+	}
+	if err := add(writeOut(dir, ParquetFile, len(ds.Rows), func(w io.Writer) error {
+		fw, err := pqarrow.NewFileWriter(rec.Schema(), w, parquetProps(), pqarrow.DefaultWriterProps())
+		if err != nil {
+			return err
+		}
+		if err := fw.Write(rec); err != nil {
+			return err
+		}
+		return fw.Close()
+	})); err != nil {
+		return nil, err
+	}
+	if err := add(writeOut(dir, QrelsFile, len(ds.Rows), func(w io.Writer) error {
+		var b []byte
+		for i, r := range ds.Rows {
+			b = strconv.AppendInt(b, int64(r.QID), 10)
+			b = append(b, " 0 "...)
+			b = append(b, r.Term...)
+			b = append(b, ' ')
+			b = strconv.AppendInt(b, int64(r.Label), 10)
+			b = append(b, '\n')
+			if len(b) > 64<<10 || i == len(ds.Rows)-1 {
+				if _, err := w.Write(b); err != nil {
+					return err
+				}
+				b = b[:0]
+			}
+		}
+		return nil
+	})); err != nil {
+		return nil, err
+	}
+	if err := add(writeOut(dir, GroundTruthFile, len(ds.Rows), func(w io.Writer) error {
+		rows := make([]sampling.Row, len(ds.Rows))
+		for i, r := range ds.Rows {
+			rows[i] = sampling.Row{Query: r.Query, Term: r.Term, Label: r.Label}
+		}
+		return sampling.WriteGroundTruth(w, rows)
+	})); err != nil {
+		return nil, err
+	}
+	sort.Slice(m.Outputs, func(i, j int) bool { return m.Outputs[i].Path < m.Outputs[j].Path })
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	if err := atomicfile.WriteBytes(filepath.Join(dir, ManifestFile), append(b, '\n')); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
