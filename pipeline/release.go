@@ -81,6 +81,9 @@ func (w *Workdir) Publish(items []ReleaseItem, stageFPs map[string]string, now t
 	if err := atomicfile.WriteBytes(filepath.Join(tmp, "release.json"), append(b, '\n')); err != nil {
 		return "", false, err
 	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return "", false, err
+	}
 	if err := syncTree(tmp); err != nil {
 		return "", false, err
 	}

@@ -204,7 +204,7 @@ func (s *CorpusSource) normal(parts ...string) float64 {
 // TrueRelevance is the hidden relevance in (0, 1) of a term (URI) for a
 // query, the quantity the benchmark's labels should recover:
 //
-//	x = -2.5 + 2.2·name + 1.3·label + 0.4·comment + 0.4·[class]
+//	x = -3.2 + 2.2·name + 1.3·label + 0.4·comment + 0.4·[class]
 //	    + v(vocabulary) + 0.6·e(query, term)
 //	TrueRelevance = 1 / (1 + exp(-x))
 //
@@ -214,9 +214,9 @@ func (s *CorpusSource) normal(parts ...string) float64 {
 // class; v is a per-vocabulary taste, 0.5 times a seeded standard normal
 // deviate (users prefer some vocabularies); e is a seeded standard normal
 // deviate per pair (what a term's text cannot tell). A term unknown to the
-// corpus has relevance 1/(1+exp(2.5)) ≈ 0.076.
+// corpus has relevance 1/(1+exp(3.2)) ≈ 0.039.
 func (s *CorpusSource) TrueRelevance(query, term string) float64 {
-	x := -2.5
+	x := -3.2
 	if t, ok := s.corpus.Term(term); ok {
 		qw := features.Tokenize(query)
 		if len(qw) > 0 {

@@ -93,7 +93,7 @@ func TestTrueRelevance(t *testing.T) {
 	// Averaged over the seeded noise, a term named by the query beats one
 	// whose comment only mentions it; unknown terms get the floor value.
 	person := s.TrueRelevance("person", "http://xmlns.com/foaf/0.1/Person")
-	if r := s.TrueRelevance("person", "http://example.org/none"); math.Abs(r-1/(1+math.Exp(2.5))) > 1e-12 {
+	if r := s.TrueRelevance("person", "http://example.org/none"); math.Abs(r-1/(1+math.Exp(3.2))) > 1e-12 {
 		t.Errorf("unknown term relevance %g", r)
 	}
 	if person <= 0 || person >= 1 || person != s.TrueRelevance("person", "http://xmlns.com/foaf/0.1/Person") {

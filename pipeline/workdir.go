@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -270,6 +271,9 @@ func (w *Workdir) runOne(ctx context.Context, st Stage, stamp *Stamp, dirs map[s
 	if err := atomicfile.WriteBytes(filepath.Join(tmp, stampName), append(b, '\n')); err != nil {
 		return "", err
 	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return "", err
+	}
 	if err := syncTree(tmp); err != nil {
 		return "", err
 	}
@@ -319,7 +323,7 @@ func fingerprint(st Stage, fps map[string]string) (*Stamp, error) {
 		stamp.Deps[d] = fp
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "lovbench-stage-v1\x00%s\x00%s\x00", st.Name, params)
+	fmt.Fprintf(h, "lovbench-stage-v1\x00%s\x00%s\x00%s\x00", st.Name, programVersion(), params)
 	for _, k := range sortedKeys(stamp.Inputs) {
 		fmt.Fprintf(h, "in\x00%s\x00%s\x00", k, stamp.Inputs[k])
 	}
@@ -328,6 +332,24 @@ func fingerprint(st Stage, fps map[string]string) (*Stamp, error) {
 	}
 	stamp.Fingerprint = hex.EncodeToString(h.Sum(nil))
 	return stamp, nil
+}
+
+// programVersion identifies the code that produces stage outputs: the
+// module version and, when the binary was built from a VCS checkout, the
+// revision (and whether the tree was modified), so an upgraded lovbench
+// reruns every stage instead of trusting outputs of older code.
+func programVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := bi.Main.Version
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" || s.Key == "vcs.modified" {
+			v += " " + s.Key + "=" + s.Value
+		}
+	}
+	return v
 }
 
 func stampMatches(dir, fp string) bool {

@@ -1,19 +1,86 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/lovbench/lovbench/pipeline"
 )
 
-// PLACEHOLDER: replaced by the real command.
 func newRunCmd(a *app) *cobra.Command {
-	return &cobra.Command{
-		Use:     "run",
-		Short:   "Run the pipeline from a config file, cron-safe",
-		Example: "  lovbench CMD --help",
+	var (
+		config, workdir string
+		force           []string
+		asJSON          bool
+	)
+	cmd := &cobra.Command{
+		Use:   "run",
+		Short: "Run every stage on real inputs in a work directory, skipping unchanged stages, and publish a release",
+		Long: `run executes the whole benchmark construction described by a YAML
+configuration (see examples/lovbench.yaml): ingest, click models, labels,
+sampling, features, export, learning to rank and the report. Each stage's
+output is named by a fingerprint of its inputs and parameters, so unchanged
+stages are skipped; --force STAGE reruns one (or "all"). A lock refuses a
+second concurrent run on the same work directory. Outputs are committed by
+rename and the finished dataset is published as releases/TIMESTAMP with
+releases/latest pointing at it, so a run killed at any point leaves no partial
+output and is simply run again (safe for cron).`,
+		Example: `  lovbench run --config lovbench.yaml
+  lovbench run --config lovbench.yaml --workdir /srv/lovbench --force fit
+  lovbench run --config lovbench.yaml --quiet --json   # cron`,
+		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("run: not implemented yet")
+			if config == "" {
+				return usagef("run: --config is required")
+			}
+			cfg, err := pipeline.LoadConfig(config)
+			if err != nil {
+				return err
+			}
+			if cfg.Workdir == "" && workdir == "" {
+				return usagef("run: no work directory: set workdir in %s or pass --workdir", config)
+			}
+			res, err := pipeline.Run(cmd.Context(), cfg, pipeline.RunOptions{Workdir: workdir, Force: force, Log: a.log})
+			if errors.Is(err, pipeline.ErrUnknownStage) {
+				return usageError{err}
+			}
+			if err != nil {
+				return err
+			}
+			return printRunResult(a, res, asJSON)
 		},
 	}
+	cmd.Flags().StringVar(&config, "config", "", "YAML configuration (see examples/lovbench.yaml)")
+	cmd.Flags().StringVar(&workdir, "workdir", "", "work directory (overrides workdir in the configuration)")
+	cmd.Flags().StringSliceVar(&force, "force", nil, "rerun these stages even if unchanged (comma-separated, or all)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run summary as JSON")
+	return cmd
+}
+
+// printRunResult prints what a run or demo did.
+func printRunResult(a *app, res *pipeline.RunResult, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(a.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	for _, s := range res.Stages {
+		status := "ran"
+		if s.Skipped {
+			status = "unchanged"
+		}
+		fmt.Fprintf(a.stdout, "%-9s %-9s %s  %.1fs\n", s.Name, status, s.Fingerprint[:16], s.Seconds)
+	}
+	if res.Published {
+		fmt.Fprintf(a.stdout, "published release %s\n", res.ReleaseDir)
+	} else {
+		fmt.Fprintf(a.stdout, "nothing changed; latest release is %s\n", res.ReleaseDir)
+	}
+	if res.Report != "" {
+		fmt.Fprintf(a.stdout, "report: %s\n", res.Report)
+	}
+	return nil
 }

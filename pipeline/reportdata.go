@@ -1,0 +1,390 @@
+package pipeline
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/labels"
+	"github.com/lovbench/lovbench/pipeline/report"
+	"github.com/lovbench/lovbench/sampling"
+	"github.com/lovbench/lovbench/sessions"
+)
+
+// IngestReportFile is the ingest stage's cleaning report.
+const IngestReportFile = "report.json"
+
+// maxScatter bounds the points of the label-recovery scatter plot.
+const maxScatter = 1500
+
+// ReportInputs names the stage output directories a report is built from;
+// an empty entry leaves its section out.
+type ReportInputs struct {
+	Title string
+	// Dirs maps stage names (StageSimulate, StageIngest, ...) to output
+	// directories.
+	Dirs map[string]string
+	// Stages lists the stage fingerprints shown in the report.
+	Stages []report.Stage
+	// Thresholds are the label cut points (for the recovery confusion).
+	Thresholds []float64
+	// Notes are shown under the title.
+	Notes []string
+}
+
+// BuildReportData gathers the report's data from stage outputs. Missing
+// outputs leave their section empty; malformed ones are errors naming the
+// file.
+func BuildReportData(in ReportInputs) (*report.Data, error) {
+	d := &report.Data{Title: in.Title, Notes: in.Notes, Stages: in.Stages}
+	dir := func(s string) string { return in.Dirs[s] }
+	if p := dir(StageIngest); p != "" {
+		c, err := cleaningCounts(filepath.Join(p, IngestReportFile))
+		if err != nil {
+			return nil, err
+		}
+		d.Cleaning = c
+	}
+	sessPath := ""
+	if p := dir(StageIngest); p != "" {
+		sessPath = filepath.Join(p, sessions.ParquetName)
+	} else if p := dir(StageSimulate); p != "" {
+		sessPath = filepath.Join(p, SimLogFile)
+	}
+	if sessPath != "" {
+		ls, err := logStats(sessPath)
+		if err != nil {
+			return nil, err
+		}
+		d.Log = ls
+	}
+	if p := dir(StageFit); p != "" {
+		var sum FitSummary
+		if err := readJSON(filepath.Join(p, FitMetricsFile), &sum); err != nil {
+			return nil, err
+		}
+		d.Models = modelRows(sum)
+		if p := dir(StageLabel); p != "" {
+			addExpert(d.Models, sum.Selected, filepath.Join(p, "label_report.json"))
+		}
+	}
+	if p := dir(StageSample); p != "" {
+		rows, err := readGT(filepath.Join(p, GroundTruthFile))
+		if err != nil {
+			return nil, err
+		}
+		counts := map[int]int64{}
+		qs := map[string]bool{}
+		for _, r := range rows {
+			counts[r.Label]++
+			qs[r.Query] = true
+		}
+		for _, l := range labels.AllLabels() {
+			d.Labels = append(d.Labels, report.LabelShare{Label: l, Count: counts[l]})
+		}
+		d.Dataset = []report.Count{{Name: "queries", Value: int64(len(qs))}, {Name: "(query, term) pairs", Value: int64(len(rows))}}
+	}
+	if p := dir(StageLTR); p != "" {
+		res, err := ltrResults(p)
+		if err != nil {
+			return nil, err
+		}
+		d.LTR = res
+	}
+	if ps, pl := dir(StageSimulate), dir(StageLabel); ps != "" && pl != "" {
+		rec, err := recovery(filepath.Join(ps, TruthFile), filepath.Join(pl, LabelsFile), in.Thresholds)
+		if err != nil {
+			return nil, err
+		}
+		d.Recovery = rec
+	}
+	return d, nil
+}
+
+// cleaningCounts flattens the numeric fields of the ingest report, in file
+// order, leaving out zeros ("dropped.rule3_page_not_first" and so on).
+func cleaningCounts(path string) ([]report.Count, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var out []report.Count
+	var walk func(prefix string) error
+	walk = func(prefix string) error {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{':
+				for dec.More() {
+					k, err := dec.Token()
+					if err != nil {
+						return err
+					}
+					name := fmt.Sprint(k)
+					if prefix != "" {
+						name = prefix + "." + name
+					}
+					if err := walk(name); err != nil {
+						return err
+					}
+				}
+			case '[':
+				for i := 0; dec.More(); i++ {
+					if err := walk(prefix + "[" + strconv.Itoa(i) + "]"); err != nil {
+						return err
+					}
+				}
+			}
+			_, err := dec.Token() // closing delimiter
+			return err
+		case json.Number:
+			if v, err := t.Int64(); err == nil && v != 0 {
+				out = append(out, report.Count{Name: prefix, Value: v})
+			}
+		}
+		return nil
+	}
+	if err := walk(""); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return out, nil
+}
+
+// logStats computes the log analysis of LOVBench section 4.1 from sessions.
+func logStats(path string) (*report.LogStats, error) {
+	log, err := sessions.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	st := &report.LogStats{SERPs: int64(log.Len()), Sessions: int64(log.Sessions.Len()), DistinctQueries: int64(log.Queries.Len())}
+	for i := 0; i < log.Len(); i++ {
+		q := log.Queries.Names[log.Query[i]]
+		n := len(strings.Fields(q))
+		for len(st.QueryLengths) <= n {
+			st.QueryLengths = append(st.QueryLengths, 0)
+		}
+		st.QueryLengths[n]++
+		docs := log.SERPDocs(i)
+		for r := range docs {
+			if !log.Clicked(i, r) {
+				continue
+			}
+			st.Clicks++
+			for len(st.ClicksPerRank) <= r {
+				st.ClicksPerRank = append(st.ClicksPerRank, 0)
+			}
+			st.ClicksPerRank[r]++
+			if isClassName(log.Docs.Names[docs[r]]) {
+				st.ClassClicks++
+			} else {
+				st.PropertyClicks++
+			}
+		}
+	}
+	return st, nil
+}
+
+// isClassName applies the naming convention the LOVBench paper uses to tell
+// classes from properties: a local name starting with an upper-case letter
+// is a class. The local name follows the last '#', '/' or ':'.
+func isClassName(id string) bool {
+	i := strings.LastIndexAny(id, "#/:")
+	local := id[i+1:]
+	r, _ := utf8.DecodeRuneInString(local)
+	return unicode.IsUpper(r)
+}
+
+// modelRows turns the fit summary into the report's click-model table, with
+// the perplexity gain of every model over the first one (Gain(A, B) =
+// (P_B - P_A) / (P_B - 1), SPEC.md section 3).
+func modelRows(sum FitSummary) []report.ClickModel {
+	var rows []report.ClickModel
+	for _, m := range sum.Models {
+		base := sum.Models[0]
+		rows = append(rows, report.ClickModel{Name: m.Model, TrainSessions: m.TrainSessions, TestSessions: m.TestSessions,
+			LogLikelihood: m.LogLikelihood, Perplexity: m.Perplexity, PerplexityAt: m.PerplexityAtRank,
+			Gain: clickmodels.Gain(m.Perplexity, base.Perplexity), GainBase: base.Model, Selected: m.Model == sum.Selected})
+	}
+	return rows
+}
+
+// addExpert copies the pooled expert agreement of the label stage (which
+// labels with the selected model) into that model's row.
+func addExpert(rows []report.ClickModel, selected, path string) {
+	var rep labels.RunReport
+	if readJSON(path, &rep) != nil || rep.Agreement == nil {
+		return
+	}
+	p, k := rep.Agreement.Pooled.Pearson, rep.Agreement.Pooled.Kendall
+	for i := range rows {
+		if rows[i].Name == selected {
+			rows[i].ExpertPearson, rows[i].ExpertKendall = p, k
+		}
+	}
+}
+
+func readGT(path string) ([]sampling.Row, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return sampling.ReadGroundTruth(f, path)
+}
+
+// recovery compares the inferred labels (labels.csv: probability and label)
+// with the hidden true relevance of the simulation (truth.tsv).
+func recovery(truthPath, labelsPath string, th []float64) (*report.Recovery, error) {
+	truth, err := readTruth(truthPath)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(labelsPath)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ls, err := labels.ReadLabels(f, labelsPath)
+	if err != nil {
+		return nil, err
+	}
+	var t labels.Thresholds
+	copy(t[:], th)
+	if len(th) != 5 {
+		t = labels.DefaultThresholds()
+	}
+	all := labels.AllLabels()
+	idx := map[int]int{}
+	for i, l := range all {
+		idx[l] = i
+	}
+	rec := &report.Recovery{Labels: all, Confusion: make([][]int64, len(all))}
+	for i := range rec.Confusion {
+		rec.Confusion[i] = make([]int64, len(all))
+	}
+	var xs, ys []float64
+	agree := 0
+	for _, l := range ls {
+		tr, ok := truth[[2]string{l.Query, l.Term}]
+		if !ok {
+			continue
+		}
+		xs = append(xs, l.P)
+		ys = append(ys, tr)
+		tl := t.Label(tr)
+		rec.Confusion[idx[tl]][idx[l.Label]]++
+		if tl == l.Label {
+			agree++
+		}
+	}
+	rec.Pairs = len(xs)
+	if rec.Pairs == 0 {
+		return nil, fmt.Errorf("%s: no labelled pair has a true relevance in %s", labelsPath, truthPath)
+	}
+	rec.Pearson = pearson(xs, ys)
+	rec.Kendall = labels.KendallTauB(xs, ys)
+	rec.Agreement = float64(agree) / float64(rec.Pairs)
+	step := 1
+	if len(xs) > maxScatter {
+		step = (len(xs) + maxScatter - 1) / maxScatter
+	}
+	for i := 0; i < len(xs); i += step {
+		rec.Points = append(rec.Points, report.Point{X: xs[i], Y: ys[i]})
+	}
+	return rec, nil
+}
+
+// readTruth reads truth.tsv (header query, term, relevance).
+func readTruth(path string) (map[[2]string]float64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	out := map[[2]string]float64{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<16), 1<<24)
+	line := 0
+	for sc.Scan() {
+		line++
+		if line == 1 {
+			continue
+		}
+		parts := strings.Split(sc.Text(), "\t")
+		if len(parts) != 3 {
+			return nil, fmt.Errorf("%s: line %d: %d fields, want 3 (query, term, relevance)", path, line, len(parts))
+		}
+		v, err := strconv.ParseFloat(parts[2], 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s: line %d: field relevance: %q is not a number", path, line, parts[2])
+		}
+		out[[2]string{parts[0], parts[1]}] = v
+	}
+	return out, sc.Err()
+}
+
+func pearson(x, y []float64) float64 {
+	n := float64(len(x))
+	var mx, my float64
+	for i := range x {
+		mx += x[i]
+		my += y[i]
+	}
+	mx /= n
+	my /= n
+	var sxy, sxx, syy float64
+	for i := range x {
+		sxy += (x[i] - mx) * (y[i] - my)
+		sxx += (x[i] - mx) * (x[i] - mx)
+		syy += (y[i] - my) * (y[i] - my)
+	}
+	if sxx == 0 || syy == 0 {
+		return math.NaN()
+	}
+	return sxy / math.Sqrt(sxx*syy)
+}
+
+// ltrResults reads the learning-to-rank stage's results.json if present:
+// rows with ranker, configuration and fold "MEAN" (or mean measures).
+func ltrResults(dir string) ([]report.LTRResult, error) {
+	p := filepath.Join(dir, "results.json")
+	b, err := os.ReadFile(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return parseLTRResults(b, p)
+}
+
+// parseLTRResults is replaced by the ltr package's reader once it lands; it
+// accepts a list of {ranker, config, measures} objects.
+func parseLTRResults(b []byte, name string) ([]report.LTRResult, error) {
+	var rows []report.LTRResult
+	if err := json.Unmarshal(b, &rows); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Ranker < rows[j].Ranker })
+	return rows, nil
+}

@@ -1,0 +1,282 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/pipeline/democorpus"
+	"github.com/lovbench/lovbench/pipeline/report"
+)
+
+// ErrUnknownStage is returned (wrapped) for a --force naming no stage.
+var ErrUnknownStage = errors.New("unknown stage")
+
+// RunOptions controls Run.
+type RunOptions struct {
+	// Workdir overrides the configuration's work directory.
+	Workdir string
+	// Force lists stages to rerun even when unchanged ("all" for every one).
+	Force []string
+	// Now gives the release timestamp (default time.Now).
+	Now func() time.Time
+	// Log receives progress messages (default: discarded).
+	Log *slog.Logger
+}
+
+// RunResult says what a run did.
+type RunResult struct {
+	Workdir string        `json:"workdir"`
+	Stages  []StageResult `json:"stages"`
+	// Release is the name of the release latest points at; Published says
+	// whether this run created it (false: nothing changed).
+	Release   string `json:"release"`
+	Published bool   `json:"published"`
+	// ReleaseDir is the release's directory and Report its report.html.
+	ReleaseDir string `json:"release_dir"`
+	Report     string `json:"report"`
+}
+
+// StageNames returns the names of the stages a configuration runs, in
+// order.
+func StageNames(cfg *Config) []string {
+	r := &runner{cfg: cfg}
+	var out []string
+	for _, s := range r.stages() {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+// Run runs the pipeline of cfg in its work directory: it takes the lock,
+// runs (or skips) every stage, and publishes the dataset as a release.
+func Run(ctx context.Context, cfg *Config, o RunOptions) (*RunResult, error) {
+	if o.Log == nil {
+		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	wd := cfg.Workdir
+	if o.Workdir != "" {
+		wd = o.Workdir
+	}
+	if wd == "" {
+		return nil, errors.New("no work directory: set workdir in the configuration or pass --workdir")
+	}
+	r := &runner{cfg: cfg}
+	stages := r.stages()
+	force := map[string]bool{}
+	for _, f := range o.Force {
+		for _, name := range strings.Split(f, ",") {
+			name = strings.TrimSpace(name)
+			if name == "" {
+				continue
+			}
+			ok := name == "all"
+			for _, s := range stages {
+				ok = ok || s.Name == name
+			}
+			if !ok {
+				return nil, fmt.Errorf("%w %q: the stages are %s (or all)", ErrUnknownStage, name, strings.Join(StageNames(cfg), ", "))
+			}
+			force[name] = true
+		}
+	}
+	w, err := OpenWorkdir(wd, o.Log)
+	if err != nil {
+		return nil, err
+	}
+	defer w.Close()
+	if len(cfg.Corpus.Paths) == 0 {
+		paths, err := democorpus.Materialize(filepath.Join(wd, "corpus-embedded"))
+		if err != nil {
+			return nil, err
+		}
+		r.corpusPaths = paths
+	} else if r.corpusPaths, err = expandCorpus(cfg.Corpus.Paths); err != nil {
+		return nil, err
+	}
+	// Rebuild the stages now that the corpus files are known (their
+	// content is part of the fingerprints).
+	stages = r.stages()
+	res, err := w.RunStages(ctx, stages, force)
+	out := &RunResult{Workdir: wd, Stages: res}
+	if err != nil {
+		return out, err
+	}
+	fps := map[string]string{}
+	dirs := map[string]string{}
+	for _, s := range res {
+		fps[s.Name] = s.Fingerprint
+		dirs[s.Name] = s.Dir
+	}
+	items := releaseItems(dirs)
+	name, pub, err := w.Publish(items, fps, o.Now())
+	if err != nil {
+		return out, fmt.Errorf("publish release: %w", err)
+	}
+	out.Release, out.Published = name, pub
+	out.ReleaseDir = filepath.Join(wd, "releases", name)
+	if _, err := os.Stat(filepath.Join(out.ReleaseDir, ReportFile)); err == nil {
+		out.Report = filepath.Join(out.ReleaseDir, ReportFile)
+	}
+	if pub {
+		o.Log.Info("release published", "release", out.ReleaseDir)
+	} else {
+		o.Log.Info("nothing changed; latest release kept", "release", out.ReleaseDir)
+	}
+	return out, nil
+}
+
+// releaseItems lists what a release holds: the ground truth and labels at
+// the top, the dataset files of the export stage under dataset/, the
+// learning-to-rank results under ltr/, the click-model metrics and the
+// report.
+func releaseItems(dirs map[string]string) []ReleaseItem {
+	var items []ReleaseItem
+	add := func(stage, file, dst string) {
+		if d := dirs[stage]; d != "" {
+			p := filepath.Join(d, file)
+			if _, err := os.Stat(p); err == nil {
+				items = append(items, ReleaseItem{Src: p, Dst: dst})
+			}
+		}
+	}
+	add(StageSample, GroundTruthFile, GroundTruthFile)
+	add(StageLabel, LabelsFile, LabelsFile)
+	add(StageFit, FitMetricsFile, "click_models.json")
+	add(StageExport, ".", "dataset")
+	add(StageLTR, ".", "ltr")
+	add(StageReport, ReportFile, ReportFile)
+	return items
+}
+
+// stages builds the configured stage list.
+func (r *runner) stages() []Stage {
+	var st []Stage
+	sessDep, sessFile := "", ""
+	switch {
+	case r.cfg.Simulate != nil:
+		st = append(st, r.simulateStage())
+		sessDep, sessFile = StageSimulate, SimLogFile
+	}
+	st = append(st, r.fitStage(sessDep, sessFile), r.labelStage(sessDep, sessFile), r.sampleStage())
+	st = append(st, r.reportStage(st))
+	return st
+}
+
+// reportStage renders report.html from the outputs of the stages before it.
+func (r *runner) reportStage(before []Stage) Stage {
+	var deps []string
+	for _, s := range before {
+		deps = append(deps, s.Name)
+	}
+	title := r.cfg.Report.Title
+	return Stage{
+		Name: StageReport, Deps: deps, Params: r.cfg.Report,
+		Run: func(ctx context.Context, env *StageEnv) error {
+			in := ReportInputs{Title: title, Dirs: env.Deps, Thresholds: r.cfg.Labels.Thresholds}
+			for _, d := range deps {
+				in.Stages = append(in.Stages, report.Stage{Name: d, Fingerprint: stampOf(env.Deps[d])})
+			}
+			if r.cfg.Simulate != nil {
+				in.Notes = append(in.Notes, fmt.Sprintf("Simulated log: %d SERPs over %d queries drawn from the corpus, clicks from %s (seed %d); corpus: %s.",
+					r.cfg.Simulate.Sessions, r.cfg.Simulate.Queries, strings.ToUpper(r.cfg.Simulate.Model), r.cfg.Simulate.Seed, corpusNote(r.cfg)))
+			}
+			d, err := BuildReportData(in)
+			if err != nil {
+				return err
+			}
+			if err := writeJSON(filepath.Join(env.Dir, "report.json"), d); err != nil {
+				return err
+			}
+			f, err := atomicfile.Create(filepath.Join(env.Dir, ReportFile))
+			if err != nil {
+				return err
+			}
+			defer f.Abort()
+			if err := report.Render(f, d); err != nil {
+				return err
+			}
+			return f.Commit()
+		},
+	}
+}
+
+func corpusNote(cfg *Config) string {
+	if len(cfg.Corpus.Paths) == 0 {
+		return fmt.Sprintf("the %d embedded vocabularies", len(democorpus.Names()))
+	}
+	return strings.Join(cfg.Corpus.Paths, ", ")
+}
+
+// stampOf returns the fingerprint recorded in a stage directory.
+func stampOf(dir string) string {
+	var s Stamp
+	if readJSON(filepath.Join(dir, stampName), &s) != nil {
+		return ""
+	}
+	return s.Fingerprint
+}
+
+// DemoConfig is the configuration of `lovbench demo`: a log of serps SERPs
+// over queries queries simulated from UBM over the embedded corpus, the
+// LOVBench click models, default labels and sampling, and a small
+// learning-to-rank experiment.
+func DemoConfig(workdir string, serps, queries int, seed int64) *Config {
+	c := DefaultConfig()
+	c.Workdir = workdir
+	c.Simulate = &SimulateConfig{Sessions: serps, Queries: queries, Model: "ubm", Seed: seed, ZipfS: 1.1}
+	c.Log.Format = "yandex"
+	c.Sampling.Seed = seed
+	c.Export.Seed = seed
+	c.LTR.Seed = seed
+	c.LTR.Iterations = 20
+	c.Report.Title = "lovbench demo report"
+	return &c
+}
+
+// ReportFromWorkdir builds the report data from the current stage outputs
+// of a work directory (what `lovbench report` renders). It takes no lock:
+// stage outputs are only ever replaced by rename.
+func ReportFromWorkdir(dir string) (*report.Data, error) {
+	if _, err := os.Stat(filepath.Join(dir, "stages")); err != nil {
+		return nil, fmt.Errorf("%s is not a lovbench work directory (no stages/): %w", dir, err)
+	}
+	in := ReportInputs{Title: DefaultConfig().Report.Title, Dirs: map[string]string{}, Thresholds: DefaultConfig().Labels.Thresholds}
+	for _, name := range []string{StageSimulate, StageIngest, StageFit, StageLabel, StageSample, StageFeatures, StageExport, StageLTR} {
+		p := filepath.Join(dir, "stages", name)
+		var s Stamp
+		if readJSON(filepath.Join(p, stampName), &s) != nil {
+			continue
+		}
+		in.Dirs[name] = p
+		in.Stages = append(in.Stages, report.Stage{Name: name, Fingerprint: s.Fingerprint})
+		if name == StageLabel {
+			var lc LabelConfig
+			if json.Unmarshal(s.Params, &lc) == nil && len(lc.Thresholds) == 5 {
+				in.Thresholds = lc.Thresholds
+			}
+		}
+	}
+	var rs Stamp
+	if readJSON(filepath.Join(dir, "stages", StageReport, stampName), &rs) == nil {
+		var rc ReportConfig
+		if json.Unmarshal(rs.Params, &rc) == nil && rc.Title != "" {
+			in.Title = rc.Title
+		}
+	}
+	if len(in.Dirs) == 0 {
+		return nil, fmt.Errorf("%s: no completed stage yet; run lovbench run or lovbench demo first", dir)
+	}
+	return BuildReportData(in)
+}

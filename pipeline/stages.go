@@ -1,0 +1,320 @@
+package pipeline
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/features"
+	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/labels"
+	"github.com/lovbench/lovbench/sampling"
+	"github.com/lovbench/lovbench/sessions"
+)
+
+// Stage names, in pipeline order.
+const (
+	StageSimulate = "simulate"
+	StageIngest   = "ingest"
+	StageFit      = "fit"
+	StageLabel    = "label"
+	StageSample   = "sample"
+	StageFeatures = "features"
+	StageExport   = "export"
+	StageLTR      = "ltr"
+	StageReport   = "report"
+)
+
+// File names inside stage outputs that the pipeline itself defines.
+const (
+	// FitMetricsFile (fit stage) holds FitSummary.
+	FitMetricsFile = "metrics.json"
+	// LabelsFile (label stage) is the labels CSV of package labels.
+	LabelsFile = "labels.csv"
+	// TruthFile (simulate stage) is the hidden true relevance of every
+	// (query, term) pair shown in the simulated log: query<TAB>term<TAB>relevance.
+	TruthFile = "truth.tsv"
+	// SimLogFile (simulate stage) is the simulated Yandex-format log.
+	SimLogFile = "log.yandex.tsv"
+	// ReportFile (report stage) is the HTML report.
+	ReportFile = "report.html"
+)
+
+// runner builds the stages of one run from a configuration. It loads the
+// corpus at most once.
+type runner struct {
+	cfg         *Config
+	corpusPaths []string
+
+	corpusOnce sync.Once
+	corpus     *features.Corpus
+	corpusErr  error
+}
+
+// loadCorpus loads the corpus once per run.
+func (r *runner) loadCorpus(ctx context.Context) (*features.Corpus, error) {
+	r.corpusOnce.Do(func() {
+		r.corpus, r.corpusErr = features.Load(ctx, r.corpusPaths, features.LoadOptions{Lenient: r.cfg.Corpus.Lenient, Prefixes: r.cfg.Corpus.Prefixes})
+		if r.corpusErr != nil {
+			r.corpusErr = fmt.Errorf("corpus: %w", r.corpusErr)
+		}
+	})
+	return r.corpus, r.corpusErr
+}
+
+// corpusInputs returns the corpus files as fingerprint inputs.
+func (r *runner) corpusInputs() map[string]string {
+	m := map[string]string{}
+	for i, p := range r.corpusPaths {
+		m["corpus/"+strconv.Itoa(i)+"/"+filepath.Base(p)] = p
+	}
+	if r.cfg.Corpus.Prefixes != "" {
+		m["prefixes"] = r.cfg.Corpus.Prefixes
+	}
+	return m
+}
+
+// expandCorpus lists the files under the configured corpus paths (files as
+// given, directories walked in lexical order).
+func expandCorpus(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, fmt.Errorf("corpus: %w", err)
+		}
+		if !info.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			n := d.Name()
+			if !d.IsDir() && (strings.Contains(n, ".nq") || strings.Contains(n, ".nt") || strings.Contains(n, ".ttl")) {
+				out = append(out, q)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("corpus: %w", err)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("corpus: no RDF files (*.nq, *.nt, *.ttl, optionally .gz) under %v", paths)
+	}
+	return out, nil
+}
+
+// FitModel is one model's line of FitSummary.
+type FitModel struct {
+	Model            string    `json:"model"`
+	TrainSessions    int       `json:"train_sessions"`
+	TestSessions     int       `json:"test_sessions"`
+	Iterations       int       `json:"iterations"`
+	LogLikelihood    float64   `json:"test_loglikelihood"`
+	Perplexity       float64   `json:"test_perplexity"`
+	PerplexityAtRank []float64 `json:"test_perplexity_at_rank"`
+	RelevanceFile    string    `json:"relevance_file"`
+}
+
+// FitSummary is the fit stage's metrics.json: every model's test scores and
+// the model whose relevance the labels use. It has no timing fields, so it
+// is byte-identical across reruns.
+type FitSummary struct {
+	TrainFraction float64    `json:"train_fraction"`
+	Models        []FitModel `json:"models"`
+	Selected      string     `json:"selected"`
+	SelectedBy    string     `json:"selected_by"`
+}
+
+// fitStage fits the configured click models on the first TrainFraction of
+// the sessions (SPEC.md section 3 split), evaluates them on the rest, writes
+// each model's relevance TSV (labels.RelevanceHeader) and picks the model.
+func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
+	cm := r.cfg.ClickModels
+	return Stage{
+		Name: StageFit, Deps: []string{sessionsDep},
+		Params: cm,
+		Run: func(ctx context.Context, env *StageEnv) error {
+			log, err := sessions.Load(env.Dep(sessionsDep, sessionsFile))
+			if err != nil {
+				return err
+			}
+			if log.Len() == 0 {
+				return fmt.Errorf("no sessions to fit in %s", env.Dep(sessionsDep, sessionsFile))
+			}
+			train, test := clickmodels.Split(log, cm.TrainFraction)
+			data, err := clickmodels.Prepare(train, clickmodels.DefaultRanks)
+			if err != nil {
+				return err
+			}
+			sum := FitSummary{TrainFraction: cm.TrainFraction}
+			best := -1
+			for _, name := range cm.Models {
+				kind, err := clickmodels.ParseKind(name)
+				if err != nil {
+					return fmt.Errorf("click_models.models: %w", err)
+				}
+				env.Log.Info("fitting click model", "model", kind.String(), "train_serps", train.Len())
+				m, err := clickmodels.Fit(ctx, data, kind, clickmodels.Options{Iterations: cm.Iterations})
+				if err != nil {
+					return fmt.Errorf("fit %s: %w", kind, err)
+				}
+				met, err := clickmodels.Evaluate(m, test)
+				if err != nil {
+					return fmt.Errorf("evaluate %s: %w", kind, err)
+				}
+				file := kind.String() + "_relevance.tsv"
+				if err := writeRelevance(filepath.Join(env.Dir, file), m); err != nil {
+					return err
+				}
+				sum.Models = append(sum.Models, FitModel{Model: kind.String(), TrainSessions: train.Len(), TestSessions: met.Sessions,
+					Iterations: m.Iterations, LogLikelihood: met.LogLikelihood, Perplexity: met.Perplexity,
+					PerplexityAtRank: met.PerplexityAtRank, RelevanceFile: file})
+				i := len(sum.Models) - 1
+				if cm.Select == "best" {
+					if best < 0 || met.LogLikelihood > sum.Models[best].LogLikelihood {
+						best = i
+					}
+				} else if strings.EqualFold(cm.Select, kind.String()) {
+					best = i
+				}
+			}
+			sum.Selected = sum.Models[best].Model
+			sum.SelectedBy = "best test log-likelihood"
+			if cm.Select != "best" {
+				sum.SelectedBy = "configuration"
+			}
+			env.Log.Info("click model selected", "model", sum.Selected, "by", sum.SelectedBy)
+			return writeJSON(filepath.Join(env.Dir, FitMetricsFile), sum)
+		},
+	}
+}
+
+// writeRelevance writes a model's relevance per (query, doc) pair seen in
+// training, in the model's pair order.
+func writeRelevance(path string, m *clickmodels.Model) error {
+	return atomicfile.WriteFile(path, func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
+		bw.WriteString(labels.RelevanceHeader + "\n")
+		for p := 0; p < m.NumPairs(); p++ {
+			bw.WriteString(m.QueryNames[m.PairQuery[p]])
+			bw.WriteByte('\t')
+			bw.WriteString(m.DocNames[m.PairDoc[p]])
+			bw.WriteByte('\t')
+			bw.WriteString(strconv.FormatFloat(m.PairRelevance(p), 'g', 17, 64))
+			bw.WriteByte('\n')
+		}
+		return bw.Flush()
+	})
+}
+
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteBytes(path, append(b, '\n'))
+}
+
+func readJSON(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// labelStage turns the selected model's relevance into labels (package
+// labels; SPEC.md section 4).
+func (r *runner) labelStage(sessionsDep, sessionsFile string) Stage {
+	lc := r.cfg.Labels
+	inputs := map[string]string{}
+	if lc.Expert != "" {
+		inputs["expert"] = lc.Expert
+		for k, v := range r.corpusInputs() {
+			inputs[k] = v
+		}
+	}
+	return Stage{
+		Name: StageLabel, Deps: []string{sessionsDep, StageFit}, Params: lc, Inputs: inputs,
+		Run: func(ctx context.Context, env *StageEnv) error {
+			var sum FitSummary
+			if err := readJSON(env.Dep(StageFit, FitMetricsFile), &sum); err != nil {
+				return err
+			}
+			var th labels.Thresholds
+			copy(th[:], lc.Thresholds)
+			cfg := labels.Config{
+				Relevance: env.Dep(StageFit, sum.Selected+"_relevance.tsv"),
+				Sessions:  env.Dep(sessionsDep, sessionsFile),
+				Out:       filepath.Join(env.Dir, LabelsFile),
+				Expert:    lc.Expert,
+				Options:   labels.Options{Thresholds: th, SERPSize: lc.SERPSize},
+			}
+			if lc.Expert != "" {
+				c, err := r.loadCorpus(ctx)
+				if err != nil {
+					return err
+				}
+				cfg.Resolver = c
+			}
+			rep, err := labels.Run(ctx, cfg)
+			if err != nil {
+				return err
+			}
+			env.Log.Info("labelled", "queries", rep.LabelledQueries, "labels", rep.Labels)
+			return writeJSON(filepath.Join(env.Dir, "label_report.json"), rep)
+		},
+	}
+}
+
+// sampleStage draws the LETOR sample (package sampling; SPEC.md section 5).
+func (r *runner) sampleStage() Stage {
+	sc := r.cfg.Sampling
+	return Stage{
+		Name: StageSample, Deps: []string{StageLabel}, Params: sc, Inputs: r.corpusInputs(),
+		Run: func(ctx context.Context, env *StageEnv) error {
+			c, err := r.loadCorpus(ctx)
+			if err != nil {
+				return err
+			}
+			rep, err := sampling.Run(ctx, sampling.Config{
+				Labels:  env.Dep(StageLabel, LabelsFile),
+				Out:     filepath.Join(env.Dir, GroundTruthFile),
+				Report:  filepath.Join(env.Dir, "sample_report.json"),
+				Options: sampling.Options{Seed: uint64(sc.Seed), PerQuery: float64(sc.PerQuery)},
+			}, c)
+			if err != nil {
+				return err
+			}
+			env.Log.Info("sampled", "queries", rep.Queries, "rows", rep.Rows)
+			return nil
+		},
+	}
+}
+
+// sortedStrings returns the keys of a set, sorted.
+func sortedStrings(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
