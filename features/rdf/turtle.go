@@ -563,7 +563,7 @@ func (t *turtle) object() (Term, *posErr) {
 		return t.collection()
 	case c == '"' || c == '\'':
 		return t.rdfLiteral()
-	case isDigit(c) || c == '+' || c == '-' || c == '.':
+	case isDigit(c) || c == '+' || c == '-' || (c == '.' && t.i+1 < len(t.b) && isDigit(t.b[t.i+1])):
 		return t.numeric()
 	case t.keyword("true", false):
 		t.i += 4

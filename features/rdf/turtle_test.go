@@ -210,6 +210,10 @@ func TestTurtleNegative(t *testing.T) {
 		{"single caret", s + " " + p + ` "x"^<http://a.example/dt> .`, 1, 46, "'^^'"},
 		{"blank node label bad start", "_:-x " + p + " <http://a.example/o> .", 1, 3, "bad blank node label"},
 		{"error column after multibyte", "@prefix p: <http://a.example/> .\np:é p:p \"x\" ;", 2, 14, "expected '.'"},
+		{"dangling comma", s + " " + p + " <http://a.example/o> , .", 1, 66, "expected an object"},
+		{"collection without predicate", "( 1 ) .", 1, 7, "expected a predicate"},
+		{"anon without predicate", "[] .", 1, 4, "expected a predicate"},
+		{"a as object", s + " " + p + " a .", 1, 43, "unexpected word"},
 		{"N-Quads graph in Turtle", s + " " + p + " <http://a.example/o> <http://a.example/g> .", 1, 64, "expected '.'"},
 	}
 	for _, c := range cases {
