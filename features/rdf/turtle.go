@@ -41,6 +41,7 @@ type turtle struct {
 	base     string
 	prefixes map[string]string
 	bnodes   int
+	depth    int // nesting of [ ] and ( ), bounded by MaxNesting
 	pending  []Quad
 	fn       func(Quad) error
 	st       Stats
@@ -577,9 +578,25 @@ func (t *turtle) object() (Term, *posErr) {
 	return Term{}, t.errAt(t.i, "expected an object (IRI, prefixed name, blank node, collection or literal), found %s", t.describe(t.i))
 }
 
+// MaxNesting bounds the nesting of blank node property lists and
+// collections in Turtle, so that hostile input cannot exhaust the stack.
+const MaxNesting = 10000
+
+func (t *turtle) enter() *posErr {
+	if t.depth >= MaxNesting {
+		return t.errAt(t.i, "'[' and '(' nested more than %d deep", MaxNesting)
+	}
+	t.depth++
+	return nil
+}
+
 // blankNodePropertyList ::= '[' predicateObjectList ']', or ANON.
 func (t *turtle) blankNodePropertyList() (Term, *posErr) {
 	open := t.i
+	if e := t.enter(); e != nil {
+		return Term{}, e
+	}
+	defer func() { t.depth-- }()
 	t.i++
 	t.ws()
 	node := t.newBlank()
@@ -604,6 +621,10 @@ func (t *turtle) blankNodePropertyList() (Term, *posErr) {
 // collection ::= '(' object* ')', expanded to rdf:first/rdf:rest lists.
 func (t *turtle) collection() (Term, *posErr) {
 	open := t.i
+	if e := t.enter(); e != nil {
+		return Term{}, e
+	}
+	defer func() { t.depth-- }()
 	t.i++
 	t.ws()
 	var head, cur Term

@@ -136,6 +136,20 @@ func TestTurtlePositive(t *testing.T) {
 	}
 }
 
+func TestTurtleNestingLimit(t *testing.T) {
+	ok := "<http://a.example/s> <http://a.example/p> " + strings.Repeat("(", MaxNesting) + strings.Repeat(")", MaxNesting) + " ."
+	got, _, err := collect(t, ttl(ok, ""))
+	// Each non-empty level makes 2 triples (first, rest); the innermost
+	// () is rdf:nil; plus the outer triple: 2*(MaxNesting-1) + 1.
+	if err != nil || len(got) != 2*(MaxNesting-1)+1 {
+		t.Fatalf("%d deep: %v, %d triples", MaxNesting, err, len(got))
+	}
+	deep := "<http://a.example/s> <http://a.example/p> " + strings.Repeat("[<http://a.example/p> ", MaxNesting+1)
+	_, _, err = collect(t, ttl(deep, ""))
+	// The (MaxNesting+1)-th '[' starts at 43 + MaxNesting*22.
+	wantPos(t, err, "test.ttl", 1, 43+MaxNesting*22, "nested more than")
+}
+
 func TestTurtlePrefixesReported(t *testing.T) {
 	src := "@prefix foaf: <http://xmlns.com/foaf/0.1/> .\nPREFIX dc: <http://purl.org/dc/terms/>\n@prefix foaf: <http://example/other/> .\n"
 	_, st, err := collect(t, ttl(src, ""))
