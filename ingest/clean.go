@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"strings"
 	"unicode/utf8"
 
@@ -54,7 +55,8 @@ type session struct {
 	pendingMT   int  // clicks that triggered rule 4
 	lastHash    uint64
 	hasHash     bool
-	last        int64 // time of the latest event (idle window)
+	prevLine    []byte // Yandex: the previous line without the session ID
+	last        int64  // time of the latest event (idle window)
 	prev, next  *session
 }
 
@@ -62,7 +64,7 @@ func (s *session) reset(key, id string) {
 	for i := range s.serps {
 		s.serps[i].Results = s.serps[i].Results[:0]
 	}
-	*s = session{key: key, id: id, serps: s.serps[:0]}
+	*s = session{key: key, id: id, serps: s.serps[:0], prevLine: s.prevLine[:0]}
 }
 
 // cleaner applies the cleaning rules of SPEC.md section 2 to the events of
@@ -74,19 +76,6 @@ type cleaner struct {
 	needColon bool // rule 3 malformed results: IDs must be prefixed names
 	q         *quarantine
 	emit      func([]sessions.SERP) error
-	piiCache  map[string]pii.Kind
-}
-
-func (c *cleaner) detect(q string) pii.Kind {
-	if k, ok := c.piiCache[q]; ok {
-		return k
-	}
-	k := c.det.Detect(q)
-	if len(c.piiCache) >= 1<<18 {
-		clear(c.piiCache)
-	}
-	c.piiCache[strings.Clone(q)] = k
-	return k
 }
 
 // rule3 returns the drop rule that removes query event e, or "" to keep it.
@@ -109,7 +98,7 @@ func (c *cleaner) rule3(e *queryEvent) string {
 	if n < c.full {
 		return DropShortSERP
 	}
-	if k := c.detect(e.query); k != pii.None {
+	if k := c.det.Detect(e.query); k != pii.None {
 		return dropPIIPrefix + k.String()
 	}
 	if !c.wellFormed(e.results) {
@@ -122,14 +111,17 @@ func (c *cleaner) rule3(e *queryEvent) string {
 // and control characters, distinct, and (for LOV term search) prefixed names
 // "prefix:local" with both parts non-empty.
 func (c *cleaner) wellFormed(res []string) bool {
+	var hs [64]uint64 // len(res) <= 64: longer SERPs are quarantined earlier
 	for i, r := range res {
 		if r == "" {
 			return false
 		}
+		h := uint64(newFNV())
 		for j := 0; j < len(r); j++ {
 			if r[j] <= ' ' || r[j] == 0x7f {
 				return false
 			}
+			h = (h ^ uint64(r[j])) * 1099511628211
 		}
 		if c.needColon {
 			k := strings.IndexByte(r, ':')
@@ -137,11 +129,13 @@ func (c *cleaner) wellFormed(res []string) bool {
 				return false
 			}
 		}
-		for _, p := range res[:i] {
-			if p == r {
+		// Duplicates: compare hashes first, strings only on a hash match.
+		for k := 0; k < i; k++ {
+			if hs[k] == h && res[k] == r {
 				return false
 			}
 		}
+		hs[i] = h
 	}
 	return true
 }
@@ -154,6 +148,17 @@ func (c *cleaner) duplicate(s *session, h uint64, file string, line int) bool {
 		return true
 	}
 	s.lastHash, s.hasHash = h, true
+	return false
+}
+
+// duplicateLine is duplicate for Yandex lines, compared exactly.
+func (c *cleaner) duplicateLine(s *session, rest []byte, file string, line int) bool {
+	if s.hasHash && bytes.Equal(s.prevLine, rest) {
+		c.q.add(file, line, QDuplicate)
+		return true
+	}
+	s.prevLine = append(s.prevLine[:0], rest...)
+	s.hasHash = true
 	return false
 }
 
@@ -262,14 +267,6 @@ func (c *cleaner) finish(s *session) error {
 type fnv64 uint64
 
 func newFNV() fnv64 { return 14695981039346656037 }
-
-func (h fnv64) bytes(b []byte) fnv64 {
-	for _, c := range b {
-		h ^= fnv64(c)
-		h *= 1099511628211
-	}
-	return h
-}
 
 func (h fnv64) str(s string) fnv64 {
 	for i := 0; i < len(s); i++ {

@@ -21,6 +21,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/lovbench/lovbench/ingest/pii"
@@ -98,7 +99,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if o.SessionIdle <= 0 {
 		o.SessionIdle = DefaultSessionIdle
 	}
-	c := &cleaner{rep: rep, det: pii.New(o.Blacklist, NormalizeQuery), piiCache: map[string]pii.Kind{}}
+	c := &cleaner{rep: rep, det: pii.New(o.Blacklist, NormalizeQuery)}
 	rep.Blacklisted = c.det.BlacklistLen()
 	switch o.Format {
 	case FormatLOV:
@@ -194,15 +195,27 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	return rep, nil
 }
 
-// outputs holds the atomically written output files.
+// outputs holds the atomically written output files. Kept sessions are
+// copied into batches that a writer goroutine encodes (Parquet and TSV) while
+// the caller goes on parsing: two cores work in a pipeline, and the single
+// writer keeps the output order, so output is the same for any scheduling.
 type outputs struct {
 	dir  string
 	pqF  *atomicfile.File
 	pq   *sessions.ParquetWriter
 	tsv  *atomicfile.File
 	quar *atomicfile.File
-	buf  []byte
+
+	batch   []sessions.SERP
+	work    chan []sessions.SERP
+	free    chan []sessions.SERP
+	done    chan struct{}
+	failed  atomic.Bool
+	werr    error // set by the writer goroutine before done closes
+	stopped bool
 }
+
+const batchSERPs = 4096
 
 func newOutputs(dir string, rowGroup int) (*outputs, error) {
 	o := &outputs{dir: dir}
@@ -219,26 +232,88 @@ func newOutputs(dir string, rowGroup int) (*outputs, error) {
 		return nil, fmt.Errorf("ingest: %w", err)
 	}
 	o.pq = sessions.NewParquetWriter(o.pqF, rowGroup)
+	o.work = make(chan []sessions.SERP, 2)
+	o.free = make(chan []sessions.SERP, 4)
+	for i := 0; i < 3; i++ {
+		o.free <- make([]sessions.SERP, 0, batchSERPs)
+	}
+	o.batch = <-o.free
+	o.done = make(chan struct{})
+	go o.writer()
 	return o, nil
 }
 
-// emit writes one kept session to sessions.parquet and clean.yandex.tsv.
-func (o *outputs) emit(serps []sessions.SERP) error {
-	b := o.buf[:0]
-	for i := range serps {
-		if err := o.pq.Write(&serps[i]); err != nil {
-			return fmt.Errorf("write %s: %w", SessionsFile, err)
+// writer encodes batches in order until work is closed.
+func (o *outputs) writer() {
+	defer close(o.done)
+	var buf []byte
+	for batch := range o.work {
+		if o.werr == nil {
+			buf = buf[:0]
+			for i := range batch {
+				if err := o.pq.Write(&batch[i]); err != nil {
+					o.werr = fmt.Errorf("write %s: %w", SessionsFile, err)
+					o.failed.Store(true)
+					break
+				}
+				buf = sessions.AppendYandexBytes(buf, &batch[i])
+			}
+			if o.werr == nil {
+				if _, err := o.tsv.Write(buf); err != nil {
+					o.werr = fmt.Errorf("write %s: %w", YandexFile, err)
+					o.failed.Store(true)
+				}
+			}
 		}
-		b = sessions.AppendYandexBytes(b, &serps[i])
+		o.free <- batch[:0]
 	}
-	o.buf = b
-	if _, err := o.tsv.Write(b); err != nil {
-		return fmt.Errorf("write %s: %w", YandexFile, err)
+}
+
+// emit queues one kept session for sessions.parquet and clean.yandex.tsv.
+// The SERPs are copied, so the caller may reuse them.
+func (o *outputs) emit(serps []sessions.SERP) error {
+	if o.failed.Load() {
+		return errors.New("output writer failed")
+	}
+	for i := range serps {
+		n := len(o.batch)
+		if n < cap(o.batch) {
+			o.batch = o.batch[:n+1]
+		} else {
+			o.batch = append(o.batch, sessions.SERP{})
+		}
+		d, s := &o.batch[n], &serps[i]
+		results, clicks := d.Results, d.Clicks
+		*d = *s
+		d.Results = append(results[:0], s.Results...)
+		d.Clicks = append(clicks[:0], s.Clicks...)
+	}
+	if len(o.batch) >= batchSERPs {
+		o.work <- o.batch
+		o.batch = <-o.free
 	}
 	return nil
 }
 
+// stop flushes the last batch and waits for the writer.
+func (o *outputs) stop() error {
+	if o.stopped {
+		return o.werr
+	}
+	o.stopped = true
+	if len(o.batch) > 0 {
+		o.work <- o.batch
+		o.batch = nil
+	}
+	close(o.work)
+	<-o.done
+	return o.werr
+}
+
 func (o *outputs) commit(rep *Report) error {
+	if err := o.stop(); err != nil {
+		return fmt.Errorf("ingest: %w", err)
+	}
 	if err := o.pq.Close(); err != nil {
 		return fmt.Errorf("ingest: write %s: %w", SessionsFile, err)
 	}
@@ -251,6 +326,9 @@ func (o *outputs) commit(rep *Report) error {
 }
 
 func (o *outputs) abort() {
+	if o.work != nil {
+		o.stop()
+	}
 	for _, f := range []*atomicfile.File{o.pqF, o.tsv, o.quar} {
 		if f != nil {
 			f.Abort()

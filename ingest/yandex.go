@@ -121,8 +121,7 @@ func (c *cleaner) ingestYandex(ctx context.Context, lr *lineReader, file string,
 			cur.reset(key, key)
 			open = true
 		}
-		h := uint64(newFNV().bytes(line[len(sid):]))
-		if c.duplicate(&cur, h, file, n) {
+		if c.duplicateLine(&cur, line[len(sid):], file, n) {
 			continue
 		}
 		if isC {

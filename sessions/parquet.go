@@ -6,8 +6,9 @@ import (
 	"io"
 	"os"
 
+	"github.com/klauspost/compress/s2"
 	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/compress/snappy"
+	"github.com/parquet-go/parquet-go/format"
 )
 
 // ParquetRow is the schema of sessions.parquet: one row per kept SERP
@@ -45,7 +46,7 @@ func NewParquetWriter(w io.Writer, rowGroupRows int) *ParquetWriter {
 		rowGroupRows = DefaultRowGroupRows
 	}
 	pw := parquet.NewGenericWriter[ParquetRow](w,
-		parquet.Compression(&snappy.Codec{}),
+		parquet.Compression(fastSnappy{}),
 		parquet.CreatedBy("lovbench", "1", "none"),
 		parquet.MaxRowsPerRowGroup(int64(rowGroupRows)),
 	)
@@ -100,6 +101,21 @@ func (p *ParquetWriter) Close() error {
 	}
 	return p.w.Close()
 }
+
+// fastSnappy is the Parquet SNAPPY codec using the fast (not the "better")
+// block encoder of klauspost/compress/s2, whose output is standard Snappy.
+type fastSnappy struct{}
+
+func (fastSnappy) String() string                            { return "SNAPPY" }
+func (fastSnappy) CompressionCodec() format.CompressionCodec { return format.Snappy }
+func (fastSnappy) Encode(dst, src []byte) ([]byte, error) {
+	n := s2.MaxEncodedLen(len(src))
+	if cap(dst) < n {
+		dst = make([]byte, n)
+	}
+	return s2.EncodeSnappy(dst[:n], src), nil
+}
+func (fastSnappy) Decode(dst, src []byte) ([]byte, error) { return s2.Decode(dst[:cap(dst)], src) }
 
 // WriteParquet writes serps as sessions.parquet content to w.
 func WriteParquet(w io.Writer, serps []SERP) error {

@@ -113,6 +113,11 @@ func (d *Detector) Detect(q string) Kind {
 			return Blacklist
 		}
 	}
+	if allDigits(q) && (len(q) < 9 || (q[0] != '0' && len(q) < 13)) {
+		// A bare number (a Yandex query ID, a year) can only be a card
+		// (13+ digits), a NIR (15) or a national phone number (leading 0).
+		return None
+	}
 	if !hasDigitOrAt(q) {
 		// Every detector needs a digit or an '@' (e-mail, credentials);
 		// token URLs need '=' which is handled below. This fast path keeps
@@ -138,6 +143,15 @@ func (d *Detector) Detect(q string) Kind {
 		return Phone
 	}
 	return None
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return len(s) > 0
 }
 
 func hasDigitOrAt(s string) bool {

@@ -1,0 +1,56 @@
+package ingest
+
+import (
+	"bufio"
+	"io"
+	"math/rand/v2"
+	"strconv"
+)
+
+// SyntheticYandex writes a synthetic Yandex relevance-prediction log of
+// exactly events lines, for benchmarks: sessions of 1-4 SERPs of 10 URLs,
+// numeric query and URL IDs drawn from skewed distributions, and 0-3 clicks
+// per SERP on URLs of that SERP. The same seed gives the same log.
+func SyntheticYandex(w io.Writer, events int, seed uint64) error {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	rng := rand.New(rand.NewPCG(seed, 0x6c6f7662656e6368))
+	var b []byte
+	var urls [10]int
+	written := 0
+	for sess := 0; written < events; sess++ {
+		t := 0
+		for q := rng.IntN(4); q >= 0 && written < events; q-- {
+			query := rng.IntN(1000) * rng.IntN(1000) // skewed: many rare, few frequent
+			b = strconv.AppendInt(b[:0], int64(sess), 10)
+			b = append(b, '\t')
+			b = strconv.AppendInt(b, int64(t), 10)
+			b = append(b, "\tQ\t"...)
+			b = strconv.AppendInt(b, int64(query), 10)
+			b = append(b, "\t0"...)
+			base := query % 5000000
+			for i := range urls {
+				urls[i] = base*10 + i*7 + rng.IntN(3)*100
+				b = append(b, '\t')
+				b = strconv.AppendInt(b, int64(urls[i]), 10)
+			}
+			b = append(b, '\n')
+			written++
+			t += 1 + rng.IntN(30)
+			for c := rng.IntN(4); c > 0 && written < events; c-- {
+				b = strconv.AppendInt(b, int64(sess), 10)
+				b = append(b, '\t')
+				b = strconv.AppendInt(b, int64(t), 10)
+				b = append(b, "\tC\t"...)
+				b = strconv.AppendInt(b, int64(urls[min(rng.IntN(12), 9)]), 10)
+				b = append(b, '\n')
+				written++
+				t += 1 + rng.IntN(60)
+			}
+			if _, err := bw.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
+	}
+	return bw.Flush()
+}
