@@ -363,11 +363,11 @@ func (t *turtle) prefixedName() (Term, *posErr) {
 		return Term{}, t.errAt(at, "undefined prefix %q", prefix+":")
 	}
 	t.i++
-	local, e := t.pnLocal()
+	iri, e := t.pnLocal(ns)
 	if e != nil {
 		return Term{}, e
 	}
-	return Term{Kind: IRI, Value: ns + local}, nil
+	return Term{Kind: IRI, Value: iri}, nil
 }
 
 func isLocalEsc(c byte) bool {
@@ -378,12 +378,13 @@ func isLocalEsc(c byte) bool {
 	return false
 }
 
-// pnLocal scans an optional PN_LOCAL and returns it with PN_LOCAL_ESC
-// escapes removed (PERCENT escapes are kept as written):
+// pnLocal scans an optional PN_LOCAL and returns ns followed by the local
+// name with PN_LOCAL_ESC escapes removed (PERCENT escapes are kept as
+// written), in one allocation:
 // (PN_CHARS_U | ':' | [0-9] | PLX) ((PN_CHARS | '.' | ':' | PLX)* (PN_CHARS | ':' | PLX))?
-func (t *turtle) pnLocal() (string, *posErr) {
-	buf := t.scratch[:0]
-	j, endIn, endOut := t.i, t.i, 0
+func (t *turtle) pnLocal(ns string) (string, *posErr) {
+	buf := append(t.scratch[:0], ns...)
+	j, endIn, endOut := t.i, t.i, len(buf)
 	first := true
 	for j < len(t.b) {
 		c := t.b[j]
