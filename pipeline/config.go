@@ -124,6 +124,8 @@ type LTRConfig struct {
 	// Iterations bounds training epochs/rounds (0 = the algorithm's default).
 	Iterations int   `yaml:"iterations" json:"iterations"`
 	Seed       int64 `yaml:"seed" json:"seed"`
+	// Permutations of the randomisation test against the baseline.
+	Permutations int `yaml:"permutations" json:"permutations"`
 }
 
 // ReportConfig configures the report.
@@ -140,7 +142,7 @@ func DefaultConfig() Config {
 		Sampling:    SamplingConfig{PerQuery: 26, Seed: 1},
 		Features:    FeatureConfig{List: "1-34"},
 		Export:      ExportConfig{Folds: 5, Seed: 1},
-		LTR:         LTRConfig{Algorithms: []string{"ranknet", "adarank"}, Configs: []string{"all"}, Seed: 1},
+		LTR:         LTRConfig{Algorithms: []string{"ranknet", "adarank"}, Configs: []string{"all"}, Seed: 1, Permutations: 10000},
 		Report:      ReportConfig{Title: "lovbench benchmark report"},
 	}
 }
@@ -261,6 +263,9 @@ func (c *Config) validate() error {
 	}
 	if c.Export.Folds < 3 {
 		return fmt.Errorf("export.folds: %d, need at least 3 (train, validation, test)", c.Export.Folds)
+	}
+	if c.LTR.Permutations <= 0 {
+		return fmt.Errorf("ltr.permutations: %d, must be positive", c.LTR.Permutations)
 	}
 	if c.LTR.Iterations < 0 {
 		return fmt.Errorf("ltr.iterations: %d, must not be negative", c.LTR.Iterations)

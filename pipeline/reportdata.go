@@ -9,14 +9,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/labels"
+	"github.com/lovbench/lovbench/ltr"
 	"github.com/lovbench/lovbench/pipeline/report"
 	"github.com/lovbench/lovbench/sampling"
 	"github.com/lovbench/lovbench/sessions"
@@ -170,48 +168,26 @@ func cleaningCounts(path string) ([]report.Count, error) {
 	return out, nil
 }
 
-// logStats computes the log analysis of LOVBench section 4.1 from sessions.
+// logStats computes the log analysis of LOVBench section 4.1 from sessions
+// (sessions.Analyze).
 func logStats(path string) (*report.LogStats, error) {
 	log, err := sessions.Load(path)
 	if err != nil {
 		return nil, err
 	}
-	st := &report.LogStats{SERPs: int64(log.Len()), Sessions: int64(log.Sessions.Len()), DistinctQueries: int64(log.Queries.Len())}
-	for i := 0; i < log.Len(); i++ {
-		q := log.Queries.Names[log.Query[i]]
-		n := len(strings.Fields(q))
-		for len(st.QueryLengths) <= n {
+	a := sessions.Analyze(log)
+	st := &report.LogStats{SERPs: int64(a.SERPs), Sessions: int64(a.Sessions), DistinctQueries: int64(a.DistinctQueries),
+		Clicks: int64(a.Clicks), ClassClicks: int64(a.ClickedKinds.Class), PropertyClicks: int64(a.ClickedKinds.Property)}
+	for _, c := range a.ClicksPerRank {
+		st.ClicksPerRank = append(st.ClicksPerRank, int64(c))
+	}
+	for _, lc := range a.QueryLength {
+		for len(st.QueryLengths) <= lc.Words {
 			st.QueryLengths = append(st.QueryLengths, 0)
 		}
-		st.QueryLengths[n]++
-		docs := log.SERPDocs(i)
-		for r := range docs {
-			if !log.Clicked(i, r) {
-				continue
-			}
-			st.Clicks++
-			for len(st.ClicksPerRank) <= r {
-				st.ClicksPerRank = append(st.ClicksPerRank, 0)
-			}
-			st.ClicksPerRank[r]++
-			if isClassName(log.Docs.Names[docs[r]]) {
-				st.ClassClicks++
-			} else {
-				st.PropertyClicks++
-			}
-		}
+		st.QueryLengths[lc.Words] += int64(lc.SERPs)
 	}
 	return st, nil
-}
-
-// isClassName applies the naming convention the LOVBench paper uses to tell
-// classes from properties: a local name starting with an upper-case letter
-// is a class. The local name follows the last '#', '/' or ':'.
-func isClassName(id string) bool {
-	i := strings.LastIndexAny(id, "#/:")
-	local := id[i+1:]
-	r, _ := utf8.DecodeRuneInString(local)
-	return unicode.IsUpper(r)
 }
 
 // modelRows turns the fit summary into the report's click-model table, with
@@ -364,27 +340,33 @@ func pearson(x, y []float64) float64 {
 	return sxy / math.Sqrt(sxx*syy)
 }
 
-// ltrResults reads the learning-to-rank stage's results.json if present:
-// rows with ranker, configuration and fold "MEAN" (or mean measures).
+// ltrResults reads the learning-to-rank stage's results.json: the MEAN
+// row of every (ranker, configuration), baseline included.
 func ltrResults(dir string) ([]report.LTRResult, error) {
 	p := filepath.Join(dir, "results.json")
-	b, err := os.ReadFile(p)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
+	var rf ltr.ResultsFile
+	if err := readJSON(p, &rf); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
 		return nil, err
 	}
-	return parseLTRResults(b, p)
-}
-
-// parseLTRResults is replaced by the ltr package's reader once it lands; it
-// accepts a list of {ranker, config, measures} objects.
-func parseLTRResults(b []byte, name string) ([]report.LTRResult, error) {
-	var rows []report.LTRResult
-	if err := json.Unmarshal(b, &rows); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	var out []report.LTRResult
+	seen := map[string]bool{}
+	for _, row := range rf.Rows {
+		if row.Fold != "MEAN" {
+			continue
+		}
+		ranker := row.Ranker
+		if strings.EqualFold(row.Configuration, "baseline") {
+			if seen["baseline"] {
+				continue
+			}
+			seen["baseline"] = true
+			ranker = "baseline"
+			row.Configuration = "LabelSearch_T (feature 34)"
+		}
+		out = append(out, report.LTRResult{Ranker: ranker, Config: row.Configuration, Measures: row.Values})
 	}
-	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Ranker < rows[j].Ranker })
-	return rows, nil
+	return out, nil
 }

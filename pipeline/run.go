@@ -15,6 +15,7 @@ import (
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/pipeline/democorpus"
 	"github.com/lovbench/lovbench/pipeline/report"
+	"github.com/lovbench/lovbench/sessions"
 )
 
 // ErrUnknownStage is returned (wrapped) for a --force naming no stage.
@@ -164,12 +165,16 @@ func releaseItems(dirs map[string]string) []ReleaseItem {
 func (r *runner) stages() []Stage {
 	var st []Stage
 	sessDep, sessFile := "", ""
-	switch {
-	case r.cfg.Simulate != nil:
+	if r.cfg.Simulate != nil {
 		st = append(st, r.simulateStage())
-		sessDep, sessFile = StageSimulate, SimLogFile
 	}
-	st = append(st, r.fitStage(sessDep, sessFile), r.labelStage(sessDep, sessFile), r.sampleStage())
+	st = append(st, r.ingestStage())
+	sessDep, sessFile = StageIngest, sessions.ParquetName
+	st = append(st, r.fitStage(sessDep, sessFile), r.labelStage(sessDep, sessFile), r.sampleStage(),
+		r.featuresStage(), r.exportStage())
+	if r.cfg.LTREnabled() {
+		st = append(st, r.ltrStage())
+	}
 	st = append(st, r.reportStage(st))
 	return st
 }
@@ -241,6 +246,7 @@ func DemoConfig(workdir string, serps, queries int, seed int64) *Config {
 	c.Export.Seed = seed
 	c.LTR.Seed = seed
 	c.LTR.Iterations = 20
+	c.LTR.Permutations = 1000
 	c.Report.Title = "lovbench demo report"
 	return &c
 }

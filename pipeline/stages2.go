@@ -1,0 +1,196 @@
+package pipeline
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/lovbench/lovbench/export"
+	"github.com/lovbench/lovbench/features"
+	"github.com/lovbench/lovbench/ingest"
+	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/ltr"
+)
+
+// FeaturesFile (features stage) holds the feature values of every
+// ground-truth pair, as Parquet.
+const FeaturesFile = "features.parquet"
+
+// ingestStage cleans the log (package ingest; SPEC.md section 2): the
+// configured Yandex or LOV log, or the simulated log of the simulate stage.
+func (r *runner) ingestStage() Stage {
+	lc := r.cfg.Log
+	st := Stage{Name: StageIngest, Params: lc, Inputs: map[string]string{}}
+	if r.cfg.Simulate != nil {
+		st.Deps = []string{StageSimulate}
+	} else if lc.Format == ingest.FormatYandex {
+		st.Inputs["log"] = lc.Path
+	} else {
+		st.Inputs["queries"], st.Inputs["clicks"] = lc.Queries, lc.Clicks
+	}
+	if lc.PIIBlacklist != "" {
+		st.Inputs["pii_blacklist"] = lc.PIIBlacklist
+	}
+	st.Run = func(ctx context.Context, env *StageEnv) error {
+		o := ingest.Options{Format: lc.Format, Kind: lc.Kind, OutDir: env.Dir, Logger: env.Log}
+		switch {
+		case r.cfg.Simulate != nil:
+			o.Format, o.Log = ingest.FormatYandex, env.Dep(StageSimulate, SimLogFile)
+		case lc.Format == ingest.FormatYandex:
+			o.Log = lc.Path
+		default:
+			o.Queries, o.Clicks = lc.Queries, lc.Clicks
+		}
+		if lc.PIIBlacklist != "" {
+			bl, err := readLines(lc.PIIBlacklist)
+			if err != nil {
+				return err
+			}
+			o.Blacklist = bl
+		}
+		rep, err := ingest.Run(ctx, o)
+		if err != nil {
+			return err
+		}
+		env.Log.Info("ingested", "input_events", rep.InputEvents, "kept_queries", rep.KeptQueries, "kept_clicks", rep.KeptClicks)
+		if rep.KeptQueries == 0 {
+			return fmt.Errorf("the cleaned log is empty (%d input events, all dropped or quarantined; see %s)", rep.InputEvents, filepath.Join(env.Dir, IngestReportFile))
+		}
+		return nil
+	}
+	return st
+}
+
+// readLines reads the non-empty lines of a file.
+func readLines(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	for sc.Scan() {
+		if s := strings.TrimSpace(sc.Text()); s != "" {
+			out = append(out, s)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return out, nil
+}
+
+// featuresStage computes the features of every ground-truth pair (package
+// features; LOVBench Table 3).
+func (r *runner) featuresStage() Stage {
+	fc := r.cfg.Features
+	return Stage{
+		Name: StageFeatures, Deps: []string{StageSample}, Params: fc, Inputs: r.corpusInputs(),
+		Run: func(ctx context.Context, env *StageEnv) error {
+			ids, err := features.ParseFeatureList(fc.List)
+			if err != nil {
+				return fmt.Errorf("features.list: %w", err)
+			}
+			c, err := r.loadCorpus(ctx)
+			if err != nil {
+				return err
+			}
+			gtPath := env.Dep(StageSample, GroundTruthFile)
+			rows, err := readGT(gtPath)
+			if err != nil {
+				return err
+			}
+			pairs := make([]features.Pair, len(rows))
+			for i, row := range rows {
+				pairs[i] = features.Pair{Query: row.Query, Term: row.Term, Line: i + 2}
+			}
+			tab, rep, err := c.Extract(ctx, pairs, features.ExtractOptions{Features: ids, Source: gtPath, Unknown: features.UnknownError})
+			if err != nil {
+				return err
+			}
+			env.Log.Info("features extracted", "rows", rep.Rows, "queries", rep.Queries)
+			f, err := atomicfile.Create(filepath.Join(env.Dir, FeaturesFile))
+			if err != nil {
+				return err
+			}
+			defer f.Abort()
+			if err := tab.WriteParquet(f); err != nil {
+				return err
+			}
+			return f.Commit()
+		},
+	}
+}
+
+// exportStage writes the dataset files (package export; SPEC.md section 7).
+func (r *runner) exportStage() Stage {
+	ec := r.cfg.Export
+	return Stage{
+		Name: StageExport, Deps: []string{StageSample, StageFeatures}, Params: ec,
+		Run: func(ctx context.Context, env *StageEnv) error {
+			m, err := export.Run(ctx, export.Config{
+				GroundTruth: env.Dep(StageSample, GroundTruthFile),
+				Features:    env.Dep(StageFeatures, FeaturesFile),
+				Out:         env.Dir,
+				Options:     export.Options{Folds: ec.Folds, Seed: uint64(ec.Seed), KeepJunk: ec.KeepJunk, Version: programVersion()},
+			})
+			if err != nil {
+				return err
+			}
+			env.Log.Info("dataset exported", "rows", m.Rows, "queries", m.Queries)
+			v, err := export.Validate(ctx, env.Dir)
+			if err != nil {
+				return fmt.Errorf("validate the exported dataset: %w", err)
+			}
+			_ = v
+			return nil
+		},
+	}
+}
+
+// ltrStage runs the learning-to-rank experiment over the folds (package
+// ltr; LOVBench Table 6).
+func (r *runner) ltrStage() Stage {
+	lc := r.cfg.LTR
+	return Stage{
+		Name: StageLTR, Deps: []string{StageExport}, Params: lc,
+		Run: func(ctx context.Context, env *StageEnv) error {
+			folds, err := ltr.ReadFolds(env.Deps[StageExport])
+			if err != nil {
+				return err
+			}
+			var algs []ltr.Algorithm
+			for _, a := range lc.Algorithms {
+				alg, err := ltr.ParseAlgorithm(a)
+				if err != nil {
+					return fmt.Errorf("ltr.algorithms: %w", err)
+				}
+				algs = append(algs, alg)
+			}
+			cfgs, err := ltr.SelectConfigs(strings.Join(lc.Configs, ","))
+			if err != nil {
+				return fmt.Errorf("ltr.configs: %w", err)
+			}
+			opt := ltr.DefaultOptions()
+			opt.Seed = uint64(lc.Seed)
+			if lc.Iterations > 0 {
+				opt.RankNet.Epochs = lc.Iterations
+				opt.AdaRank.Rounds = lc.Iterations
+				opt.LambdaMART.Trees = lc.Iterations
+				opt.CA.MaxIter = lc.Iterations
+			}
+			res, err := ltr.RunExperiment(ctx, folds, ltr.ExperimentOptions{
+				Algorithms: algs, Configs: cfgs, Train: opt, Workers: 2, Permutations: lc.Permutations, Log: env.Log,
+			})
+			if err != nil {
+				return err
+			}
+			return res.WriteResults(env.Dir)
+		},
+	}
+}
