@@ -118,33 +118,32 @@ func intField(r json.RawMessage) (int, bool) {
 
 // filterSet reports whether a filter field restricts the search: a
 // non-blank string, a non-empty array with a non-blank member, a non-empty
-// object, true or any number. ok is false for values of no such type.
-func filterSet(r json.RawMessage) (set, ok bool) {
+// object, true or any number. (The raw value is valid JSON: the whole line
+// was parsed already.)
+func filterSet(r json.RawMessage) bool {
 	if isNull(r) {
-		return false, true
+		return false
 	}
 	var v any
 	if err := json.Unmarshal(r, &v); err != nil {
-		return false, false
+		return true
 	}
 	switch x := v.(type) {
 	case string:
-		return strings.TrimSpace(x) != "", true
+		return strings.TrimSpace(x) != ""
 	case []any:
 		for _, e := range x {
 			if s, isStr := e.(string); !isStr || strings.TrimSpace(s) != "" {
-				return true, true
+				return true
 			}
 		}
-		return false, true
+		return false
 	case map[string]any:
-		return len(x) > 0, true
+		return len(x) > 0
 	case bool:
-		return x, true
-	case float64:
-		return true, true
+		return x
 	}
-	return false, false
+	return true // a number
 }
 
 // resultsField decodes results: a comma-separated string (LOV) or an array
@@ -302,11 +301,7 @@ func (src *lovSource) parse(line []byte, tooLong bool) string {
 		filters = append(filters, r.FilterLangs)
 	}
 	for _, f := range filters {
-		s, ok := filterSet(f)
-		if !ok {
-			return QBadFilter
-		}
-		set = set || s
+		set = set || filterSet(f)
 	}
 	e.q.pageNotFirst = page != 1
 	e.q.filterSet = set

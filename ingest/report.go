@@ -39,7 +39,6 @@ const (
 	QBadResults       = "bad_field_results"
 	QBadPage          = "bad_field_page"
 	QBadNbResults     = "bad_field_nbResults"
-	QBadFilter        = "bad_field_filter"
 	QMissingClicked   = "missing_field_clicked"
 	QBadClicked       = "bad_field_clicked"
 	QDateOutOfOrder   = "date_out_of_order"
@@ -55,7 +54,7 @@ const (
 var quarantineReasons = []string{
 	QInvalidUTF8, QLineTooLong, QInvalidJSON, QMissingDate, QBadDate, QBadSessionID,
 	QMissingWords, QBadWords, QMissingResults, QBadResults, QBadPage, QBadNbResults,
-	QBadFilter, QMissingClicked, QBadClicked, QDateOutOfOrder, QDuplicate,
+	QMissingClicked, QBadClicked, QDateOutOfOrder, QDuplicate,
 	QTooManyResults, QMalformedYandex, QBadTimePassed,
 }
 
