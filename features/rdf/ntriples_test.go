@@ -56,6 +56,14 @@ func TestNTriplesPositive(t *testing.T) {
 			[]Quad{{S: ex("s"), P: ex("p"), O: ex("o")}, {S: ex("s"), P: ex("p"), O: ex("o2")}}},
 		{"lone CR line ends", "<http://example/s> <http://example/p> <http://example/o> .\r<http://example/s> <http://example/p> <http://example/o2> .",
 			[]Quad{{S: ex("s"), P: ex("p"), O: ex("o")}, {S: ex("s"), P: ex("p"), O: ex("o2")}}},
+		// literal_ascii_boundaries: raw NUL, TAB, VT, FF, SO, DEL are allowed.
+		{"literal ASCII boundaries", "<http://example/s> <http://example/p> \"\x00\t\x0B\x0C\x0E&([]\x7F\" .",
+			[]Quad{{S: ex("s"), P: ex("p"), O: NewLiteral("\x00\t\x0B\x0C\x0E&([]\x7F", "", "")}}},
+		// literal_with_UTF8_boundaries: the first and last code points of each UTF-8 length.
+		{"literal UTF-8 boundaries", "<http://example/s> <http://example/p> \"\u0080\u07FF\u0800\u0FFF\u1000\uCFFF\uD000\uD7FF\uE000\uFFFD\U00010000\U0003FFFD\U00040000\U000FFFFD\U00100000\U0010FFFD\" .",
+			[]Quad{{S: ex("s"), P: ex("p"), O: NewLiteral("\u0080\u07FF\u0800\u0FFF\u1000\uCFFF\uD000\uD7FF\uE000\uFFFD\U00010000\U0003FFFD\U00040000\U000FFFFD\U00100000\U0010FFFD", "", "")}}},
+		{"comment right after dot", "<http://example/s> <http://example/p> <http://example/o> .#c",
+			[]Quad{{S: ex("s"), P: ex("p"), O: ex("o")}}},
 		{"IRI with allowed punctuation", "<http://example/a?b=c&d#e~f> <http://example/p> <urn:x-y:z> .",
 			[]Quad{{S: ex("a?b=c&d#e~f"), P: ex("p"), O: NewIRI("urn:x-y:z")}}},
 	}
@@ -139,6 +147,12 @@ func TestNTriplesNegative(t *testing.T) {
 		{"nq literal graph", true, s + " " + p + ` <http://example/o> "g" .`, 1, 58, "expected '.'"},
 		{"nq five terms", true, s + " " + p + " <http://example/o> <http://example/g> <http://example/h> .", 1, 77, "expected '.'"},
 		{"invalid utf8 in literal", false, s + " " + p + " \"a\xffb\" .", 1, 41, "invalid UTF-8"},
+		{"turtle @prefix", false, "@prefix : <http://example/> .", 1, 1, "expected subject"},
+		{"turtle @base", false, "@base <http://example/> .", 1, 1, "expected subject"},
+		{"turtle object list", false, s + " " + p + " <http://example/o>, <http://example/o2> .", 1, 57, "expected '.'"},
+		{"turtle predicate list", false, s + " " + p + " <http://example/o>; " + p + " <http://example/o2> .", 1, 57, "expected '.'"},
+		{"escape \\a", false, s + " " + p + ` "\a" .`, 1, 40, "bad escape"},
+		{"nq graph IRI with space", true, s + " " + p + " <http://example/o> <http://example/g h> .", 1, 75, "not allowed in IRI"},
 		{"error on third line", false, "# c\n" + s + " " + p + " <http://example/o> .\n" + s + " " + p + " <http://example/o> ;", 3, 58, "expected '.'"},
 	}
 	for _, c := range cases {

@@ -110,6 +110,21 @@ func TestTurtlePositive(t *testing.T) {
 			"<http://a.example/s> <http://a.example/p> <http://a.example/> ."},
 		{"statement over lines with comments", "<http://a.example/s> # subject\n <http://a.example/p> # predicate\n\t<http://a.example/o> # object\n . # end",
 			"<http://a.example/s> <http://a.example/p> <http://a.example/o> ."},
+		{"local names with colons", "@prefix : <http://a.example/> . :s:1 :p:1 :::3 .",
+			"<http://a.example/s:1> <http://a.example/p:1> <http://a.example/::3> ."},
+		{"local name with leading underscore and non-leading extras", "@prefix p: <http://a.example/> . p:_s p:p p:a\u00B7\u0300\u036F\u203F.\u2040 .",
+			"<http://a.example/_s> <http://a.example/p> <http://a.example/a\u00B7\u0300\u036F\u203F.\u2040> ."},
+		// prefix_with_PN_CHARS_BASE_character_boundaries: the first and last
+		// character of every PN_CHARS_BASE range.
+		{"PN_CHARS_BASE boundaries in prefix", "@prefix AZaz\u00C0\u00D6\u00D8\u00F6\u00F8\u02FF\u0370\u037D\u037F\u1FFF\u200C\u200D\u2070\u218F\u2C00\u2FEF\u3001\uD7FF\uF900\uFDCF\uFDF0\uFFFD\U00010000\U000EFFFF: <http://a.example/> .\n" +
+			"<http://a.example/s> <http://a.example/p> AZaz\u00C0\u00D6\u00D8\u00F6\u00F8\u02FF\u0370\u037D\u037F\u1FFF\u200C\u200D\u2070\u218F\u2C00\u2FEF\u3001\uD7FF\uF900\uFDCF\uFDF0\uFFFD\U00010000\U000EFFFF:o .",
+			"<http://a.example/s> <http://a.example/p> <http://a.example/o> ."},
+		{"blank labels starting with digit and underscore, with dots", "_:0b <http://a.example/p> _:_b.0 .",
+			"_:x <http://a.example/p> _:y ."},
+		{"empty collection subject", "() <http://a.example/p> <http://a.example/o> .",
+			"<http://www.w3.org/1999/02/22-rdf-syntax-ns#nil> <http://a.example/p> <http://a.example/o> ."},
+		{"long string with escaped quotes and backslash", `<http://a.example/s> <http://a.example/p> '''\'''\\''' .`,
+			"<http://a.example/s> <http://a.example/p> \"'''\\\\\" ."},
 		{"byte order mark", "\uFEFF<http://a.example/s> <http://a.example/p> <http://a.example/o> .",
 			"<http://a.example/s> <http://a.example/p> <http://a.example/o> ."},
 	}
@@ -228,6 +243,15 @@ func TestTurtleNegative(t *testing.T) {
 		{"collection without predicate", "( 1 ) .", 1, 7, "expected a predicate"},
 		{"anon without predicate", "[] .", 1, 4, "expected a predicate"},
 		{"a as object", s + " " + p + " a .", 1, 43, "unexpected word"},
+		{"undefined empty prefix", ":s " + p + " <http://a.example/o> .", 1, 1, `undefined prefix ":"`},
+		{"langtag and datatype", s + " " + p + ` "v"@en^^<http://a.example/dt> .`, 1, 49, "expected '.'"},
+		{"blank label ending in dot as whole statement", "_:b1. " + p + " <http://a.example/o> .", 1, 5, "expected a predicate"},
+		{"local name starting with dash", "@prefix : <http://a.example/> . :s :p :-o .", 1, 40, "expected '.'"},
+		{"prefix ending in dot", "@prefix eg. : <http://a.example/> .", 1, 9, "ending in ':'"},
+		{"number with dot in anon", "@prefix : <http://a.example/> . :s :p [ :p1 27. ] .", 1, 47, "expected ']'"},
+		{"pname with tilde", "@prefix : <http://a.example/> . :a~b :p :o .", 1, 35, "expected a predicate"},
+		{"mismatched quotes", s + " " + p + ` 'abc" .`, 1, 43, "unterminated string"},
+		{"blank label as predicate", s + " _:p <http://a.example/o> .", 1, 22, "cannot be a predicate"},
 		{"N-Quads graph in Turtle", s + " " + p + " <http://a.example/o> <http://a.example/g> .", 1, 64, "expected '.'"},
 	}
 	for _, c := range cases {
