@@ -11,6 +11,7 @@ type view struct {
 	a, s   []float64
 	g      []float64
 	R      int
+	exact  bool // DBN: exact posteriors instead of PyClick's E-step
 }
 
 func (v *view) clicked(r int) bool { return v.clicks&(1<<uint(r)) != 0 }
@@ -54,6 +55,10 @@ func b2f(b bool) float64 {
 // package documentation) written per model.
 func estep(k Kind, v *view, w float64, c *counts) {
 	n := v.n
+	if v.exact && k == DBN {
+		estepDBNExact(v, w, c)
+		return
+	}
 	switch k {
 	case GCTR:
 		// CTRParamMLE: numerator += click, denominator += 1 for every rank.
@@ -327,4 +332,80 @@ func estepCCM(v *view, w float64, c *counts) {
 		c.gNum[j] += g[2*j]
 		c.gDen[j] += g[2*j+1]
 	}
+}
+
+// estepDBNExact is the exact E-step of DBN (Chapelle and Zhang 2009;
+// Chuklin et al. 2015, section 4.2) rather than PyClick's: posteriors are
+// conditioned on all clicks of the SERP. With l the last click (-1 if none),
+// e = P(E_l+1 = 1 | C_<=l) (gamma (1-s_l), or 1 without clicks), car as in
+// estepDBN and the prior examination along unclicked ranks
+// eps_l+1 = e, eps_r+1 = eps_r (1-a_r) gamma:
+//
+//	r < l:  examined; attracted iff clicked; a click is not satisfied;
+//	        the user went on: continuation counts 1 / 1
+//	r = l:  attracted; with Z = 1 - (1-s) gamma car_l+1
+//	        P(S=1 | C) = s / Z,
+//	        continuation: P(S=0, E_l+1=1 | C) = (1-s) gamma (1-car_l+1) / Z
+//	        out of P(S=0 | C) = (1-s) (1 - gamma car_l+1) / Z
+//	r > l:  q_r = P(E_r = 1 | C) = eps_r (1 - car_r) / (1 - e car_l+1),
+//	        P(A=1 | C) = a (1 - q_r), continuation q_r+1 out of q_r
+//
+// The transition after the last rank is unobserved and not counted.
+func estepDBNExact(v *view, w float64, c *counts) {
+	n := v.n
+	gamma := v.g[0]
+	a, sat := v.a[:n], v.s[:n]
+	l := -1
+	if v.clicks != 0 {
+		l = lastClick(v.clicks, n)
+	}
+	car := c.tmp[0][:n+1]
+	car[n] = 0
+	for r := n - 1; r > l; r-- {
+		car[r] = a[r] + (1-a[r])*gamma*car[r+1]
+	}
+	contNum, contDen := 0.0, 0.0
+	for r := 0; r < l; r++ {
+		if v.clicks&(1<<uint(r)) != 0 {
+			c.aNum[r] = 1
+			c.sNum[r], c.sDen[r] = 0, 1
+		} else {
+			c.aNum[r] = 0
+			c.sNum[r], c.sDen[r] = 0, 0
+		}
+		c.aDen[r] = 1
+		contNum += w
+		contDen += w
+	}
+	e := 1.0
+	if l >= 0 {
+		s := sat[l]
+		z := 1 - (1-s)*gamma*car[l+1]
+		c.aNum[l], c.aDen[l] = 1, 1
+		c.sNum[l], c.sDen[l] = s/z, 1
+		if l+1 < n {
+			contNum += w * (1 - s) * gamma * (1 - car[l+1]) / z
+			contDen += w * (1 - s) * (1 - gamma*car[l+1]) / z
+		}
+		e = gamma * (1 - s)
+	}
+	if l+1 < n {
+		norm := 1 / (1 - e*car[l+1])
+		eps := e
+		q := eps * (1 - car[l+1]) * norm
+		for r := l + 1; r < n; r++ {
+			c.aNum[r] = a[r] * (1 - q)
+			c.aDen[r] = 1
+			c.sNum[r], c.sDen[r] = 0, 0
+			eps *= (1 - a[r]) * gamma
+			if r+1 < n {
+				qn := eps * (1 - car[r+1]) * norm
+				contNum += w * qn
+				contDen += w * q
+				q = qn
+			}
+		}
+	}
+	c.gNum[0] += contNum
+	c.gDen[0] += contDen
 }

@@ -25,6 +25,14 @@ type Options struct {
 	// Workers is the number of goroutines (default GOMAXPROCS). Results do
 	// not depend on it.
 	Workers int
+	// Exact makes DBN use the exact E-step of Chuklin et al. (2015, section
+	// 4.2), conditioning every posterior on all clicks of the SERP, instead
+	// of PyClick's (which uses unconditional examination probabilities for
+	// attractiveness, gives SERPs without clicks no attractiveness mass, and
+	// misaligns the tail in the continuation update). PyClick's E-step is
+	// the default so that results equal PyClick's; the exact one recovers
+	// simulated parameters better. Other models ignore it.
+	Exact bool
 	// OnIteration, if set, is called after every EM iteration with the
 	// number of iterations done and the training log-likelihood (NaN when
 	// Tolerance is 0, as it is then not computed).
@@ -52,7 +60,7 @@ func Fit(ctx context.Context, d *Data, kind Kind, opt Options) (*Model, error) {
 	}
 	R := d.ranks
 	np := d.Pairs()
-	f := &fitter{d: d, kind: kind, R: R, em: kind.EM()}
+	f := &fitter{d: d, kind: kind, R: R, em: kind.EM(), exact: opt.Exact && kind == DBN}
 	nPair := kind.pairParams()
 	f.attr = filled(np*b2i(nPair >= 1), Unseen)
 	f.sat = filled(np*b2i(nPair >= 2), Unseen)
@@ -103,7 +111,7 @@ func Fit(ctx context.Context, d *Data, kind Kind, opt Options) (*Model, error) {
 		prevLL = ll
 	}
 	m := &Model{
-		Kind: kind, Ranks: R, Iterations: done,
+		Kind: kind, Ranks: R, Iterations: done, Exact: f.exact,
 		QueryNames: d.log.Queries.Names, DocNames: d.log.Docs.Names,
 		PairQuery: d.pairQuery, PairDoc: d.pairDoc,
 		Global: f.global,
@@ -134,10 +142,11 @@ func filled(n int, v float64) []float64 {
 
 // fitter holds the state of one fit.
 type fitter struct {
-	d    *Data
-	kind Kind
-	R    int
-	em   bool
+	d     *Data
+	kind  Kind
+	R     int
+	em    bool
+	exact bool
 
 	attr, sat              []float64 // current values per pair
 	aNum, aDen, sNum, sDen []float64 // expected counts per pair (this iteration)
@@ -190,7 +199,7 @@ func (f *fitter) load(v *view, sc *scratch, i int) {
 	lo, hi := d.recOff[i], d.recOff[i+1]
 	n := int(hi - lo)
 	pairs := d.recPair[lo:hi]
-	v.n, v.clicks, v.R, v.g = n, d.recClicks[i], f.R, f.global
+	v.n, v.clicks, v.R, v.g, v.exact = n, d.recClicks[i], f.R, f.global, f.exact
 	v.a, v.s = nil, nil
 	if len(f.attr) > 0 {
 		v.a = sc.a[:n]

@@ -162,8 +162,9 @@ const Unseen = 0.5
 // p: pair p is (QueryNames[PairQuery[p]], DocNames[PairDoc[p]]).
 type Model struct {
 	Kind       Kind
-	Ranks      int // R: rank-indexed parameters have R entries (UBM: R*R)
-	Iterations int // EM iterations run (1 for counting models)
+	Ranks      int  // R: rank-indexed parameters have R entries (UBM: R*R)
+	Iterations int  // EM iterations run (1 for counting models)
+	Exact      bool // DBN fitted with Options.Exact (prediction is the same)
 
 	QueryNames []string
 	DocNames   []string

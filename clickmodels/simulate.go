@@ -1,0 +1,455 @@
+package clickmodels
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"strconv"
+
+	"github.com/lovbench/lovbench/sessions"
+)
+
+// SERPSource supplies what a simulated user sees: for every simulated SERP
+// a query and its ranked documents, and for every (query, document) pair
+// its true parameters. Implementations must be deterministic given the
+// random number generator they are passed (and their own construction), so
+// that a seeded simulation is reproducible.
+//
+// SyntheticSource is the built-in implementation. A corpus-backed source
+// (queries drawn from the label words of a vocabulary corpus with some
+// popularity law, the SERP from a search engine over the corpus, the truth
+// from a hidden relevance function) implements the same two methods.
+type SERPSource interface {
+	// Next returns the query and the documents, in rank order, of the next
+	// SERP. rng is the simulation's generator; use it for every random
+	// choice. The returned slice may be reused by the source on the next
+	// call; at most MaxSERP documents, no duplicates.
+	Next(rng *rand.Rand) (query string, docs []string, err error)
+	// Truth returns the true attractiveness and satisfaction of doc for
+	// query, both in (0, 1). It is called once per pair, the first time the
+	// pair is shown. Models without satisfaction ignore it; CCM uses the
+	// attractiveness as the probability of relevance after a click.
+	Truth(query, doc string) (attr, sat float64)
+}
+
+// SimConfig describes a simulation.
+type SimConfig struct {
+	Kind   Kind       // the model that generates the clicks
+	SERPs  int        // number of SERPs to simulate
+	Seed   uint64     // seed of the click and SERP draws
+	Source SERPSource // what is shown
+	// Global optionally overrides the model's global parameters (layout of
+	// Model.Global for the given Ranks); nil means DefaultGlobal.
+	Global []float64
+	// Ranks is R of the truth model (0: DefaultRanks); SERPs must not be
+	// longer.
+	Ranks int
+}
+
+// DefaultGlobal returns the global parameters simulations use unless told
+// otherwise, for a model of kind k with R ranks (layout of Model.Global):
+//
+//	GCTR: ctr 0.25;  RCTR: 0.6 * 0.85^r
+//	PBM:  exam_r = 0.95 * 0.82^r
+//	UBM:  exam[r][p] = 0.97 * 0.8^(r-p-1), p the previous click, p = -1
+//	      (stored in column R-1) when none; unused cells (p >= r) 0.5
+//	DCM:  lambda_r = 0.7 - 0.02 r
+//	DBN:  gamma 0.9
+//	CCM:  tau1 0.85, tau2 0.6, tau3 0.3
+func DefaultGlobal(k Kind, R int) []float64 {
+	g := filled(k.globalParams(R), Unseen)
+	switch k {
+	case GCTR:
+		g[0] = 0.25
+	case RCTR:
+		for r := range g {
+			g[r] = 0.6 * math.Pow(0.85, float64(r))
+		}
+	case PBM:
+		for r := range g {
+			g[r] = 0.95 * math.Pow(0.82, float64(r))
+		}
+	case UBM:
+		for r := 0; r < R; r++ {
+			for p := -1; p < r; p++ {
+				col := p
+				if p < 0 {
+					col = R - 1
+				}
+				g[r*R+col] = 0.97 * math.Pow(0.8, float64(r-p-1))
+			}
+		}
+	case DCM:
+		for r := range g {
+			g[r] = 0.7 - 0.02*float64(r)
+		}
+	case DBN:
+		g[0] = 0.9
+	case CCM:
+		g[0], g[1], g[2] = 0.85, 0.6, 0.3
+	}
+	return g
+}
+
+// SimSERP is one simulated SERP, as handed to Simulate's callback. QueryID
+// and DocIDs index the truth model's QueryNames and DocNames.
+type SimSERP struct {
+	Index   int
+	Query   string
+	Docs    []string
+	QueryID int32
+	DocIDs  []int32
+	Clicks  uint64 // bit r set: rank r clicked
+}
+
+// Simulate draws cfg.SERPs SERPs from cfg.Source and clicks on them from
+// the model cfg.Kind with the true parameters, calls emit for each in order
+// (the SERP is reused afterwards), and returns the truth: a Model holding
+// the true parameters of every pair shown (Iterations 0).
+func Simulate(ctx context.Context, cfg SimConfig, emit func(*SimSERP) error) (*Model, error) {
+	R := cfg.Ranks
+	if R == 0 {
+		R = DefaultRanks
+	}
+	if R > MaxSERP {
+		return nil, fmt.Errorf("simulate: %d ranks, at most %d supported", R, MaxSERP)
+	}
+	if cfg.Kind < 0 || cfg.Kind >= numKinds {
+		return nil, fmt.Errorf("simulate: unknown model %v", cfg.Kind)
+	}
+	if cfg.Source == nil {
+		return nil, fmt.Errorf("simulate: no SERP source")
+	}
+	g := cfg.Global
+	if g == nil {
+		g = DefaultGlobal(cfg.Kind, R)
+	}
+	if len(g) != cfg.Kind.globalParams(R) {
+		return nil, fmt.Errorf("simulate: %d global parameters given, %v with %d ranks has %d", len(g), cfg.Kind, R, cfg.Kind.globalParams(R))
+	}
+	rng := rand.New(rand.NewPCG(cfg.Seed, 0x73696d756c617465))
+	var queries, docs sessions.Dict
+	pairs := make(map[uint64]int32)
+	truth := &Model{Kind: cfg.Kind, Ranks: R, Global: g}
+	var a, s [MaxSERP]float64
+	serp := &SimSERP{}
+	for i := 0; i < cfg.SERPs; i++ {
+		if i%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		q, ds, err := cfg.Source.Next(rng)
+		if err != nil {
+			return nil, fmt.Errorf("simulate: SERP %d: %w", i, err)
+		}
+		if len(ds) == 0 || len(ds) > R {
+			return nil, fmt.Errorf("simulate: SERP %d for query %q has %d documents, want 1 to %d", i, q, len(ds), R)
+		}
+		qid := queries.ID(q)
+		serp.Index, serp.Query, serp.Docs, serp.QueryID = i, q, ds, qid
+		serp.DocIDs = serp.DocIDs[:0]
+		for r, d := range ds {
+			did := docs.ID(d)
+			serp.DocIDs = append(serp.DocIDs, did)
+			key := pairKey(qid, did)
+			p, ok := pairs[key]
+			if !ok {
+				ta, ts := cfg.Source.Truth(q, d)
+				if !(ta > 0 && ta < 1 && ts > 0 && ts < 1) {
+					return nil, fmt.Errorf("simulate: true parameters of (%q, %q) are %v, %v: want values in (0, 1)", q, d, ta, ts)
+				}
+				p = int32(len(truth.PairQuery))
+				pairs[key] = p
+				truth.PairQuery = append(truth.PairQuery, qid)
+				truth.PairDoc = append(truth.PairDoc, did)
+				truth.Attr = append(truth.Attr, ta)
+				truth.Sat = append(truth.Sat, ts)
+			}
+			for j := 0; j < r; j++ {
+				if serp.DocIDs[j] == did {
+					return nil, fmt.Errorf("simulate: SERP %d for query %q shows %q twice", i, q, d)
+				}
+			}
+			a[r], s[r] = truth.Attr[p], truth.Sat[p]
+		}
+		serp.Clicks = drawClicks(cfg.Kind, rng, a[:len(ds)], s[:len(ds)], g, R)
+		if err := emit(serp); err != nil {
+			return nil, err
+		}
+	}
+	truth.QueryNames, truth.DocNames = queries.Names, docs.Names
+	switch cfg.Kind.pairParams() {
+	case 0:
+		truth.Attr, truth.Sat = nil, nil
+	case 1:
+		truth.Sat = nil
+	}
+	return truth, nil
+}
+
+// drawClicks simulates one user on a SERP with attractiveness a and
+// satisfaction s per rank, following each model's generative story
+// (Chuklin et al. 2015, chapter 3).
+func drawClicks(k Kind, rng *rand.Rand, a, s, g []float64, R int) uint64 {
+	var clicks uint64
+	bern := func(p float64) bool { return rng.Float64() < p }
+	n := len(a)
+	switch k {
+	case GCTR, RCTR, DCTR, PBM:
+		for r := 0; r < n; r++ {
+			var p float64
+			switch k {
+			case GCTR:
+				p = g[0]
+			case RCTR:
+				p = g[r]
+			case DCTR:
+				p = a[r]
+			case PBM:
+				p = g[r] * a[r]
+			}
+			if bern(p) {
+				clicks |= 1 << uint(r)
+			}
+		}
+	case UBM:
+		prev := R - 1
+		for r := 0; r < n; r++ {
+			if bern(g[r*R+prev]) && bern(a[r]) {
+				clicks |= 1 << uint(r)
+				prev = r
+			}
+		}
+	default: // cascade family: examine top-down until the user stops
+		for r := 0; r < n; r++ {
+			click := bern(a[r])
+			if click {
+				clicks |= 1 << uint(r)
+			}
+			var goOn float64
+			switch k {
+			case CM:
+				goOn = b2f(!click)
+			case DCM:
+				goOn = 1
+				if click {
+					goOn = g[r]
+				}
+			case SDBN, DBN:
+				cont := 1.0
+				if k == DBN {
+					cont = g[0]
+				}
+				goOn = cont
+				if click && bern(s[r]) {
+					goOn = 0
+				}
+			case CCM:
+				goOn = g[0]
+				if click {
+					goOn = g[1]
+					if bern(a[r]) { // relevant
+						goOn = g[2]
+					}
+				}
+			}
+			if !bern(goOn) {
+				break
+			}
+		}
+	}
+	return clicks
+}
+
+// SimulateYandex runs Simulate and writes the SERPs to w in the Yandex
+// relevance-prediction format (SPEC.md section 1): SERP i is user session
+// i, its Q line has TimePassed 0 and RegionID 0, and its clicks follow in
+// rank order with TimePassed 1, 2, ...
+func SimulateYandex(ctx context.Context, cfg SimConfig, w io.Writer) (*Model, error) {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	var buf []byte
+	truth, err := Simulate(ctx, cfg, func(s *SimSERP) error {
+		buf = buf[:0]
+		sid := strconv.AppendInt(nil, int64(s.Index), 10)
+		buf = append(buf, sid...)
+		buf = append(buf, "\t0\tQ\t"...)
+		buf = append(buf, s.Query...)
+		buf = append(buf, "\t0"...)
+		for _, d := range s.Docs {
+			buf = append(buf, '\t')
+			buf = append(buf, d...)
+		}
+		buf = append(buf, '\n')
+		t := 0
+		for r, d := range s.Docs {
+			if s.Clicks&(1<<uint(r)) == 0 {
+				continue
+			}
+			t++
+			buf = append(buf, sid...)
+			buf = append(buf, '\t')
+			buf = strconv.AppendInt(buf, int64(t), 10)
+			buf = append(buf, "\tC\t"...)
+			buf = append(buf, d...)
+			buf = append(buf, '\n')
+		}
+		_, err := bw.Write(buf)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return truth, bw.Flush()
+}
+
+// SimulateLog runs Simulate and returns the SERPs as an in-memory log,
+// sharing the truth model's query and document dictionaries. To keep a
+// 10-million-SERP log small, all SERPs belong to one user session named
+// "simulated" (user sessions matter only to TimeSplit).
+func SimulateLog(ctx context.Context, cfg SimConfig) (*sessions.Log, *Model, error) {
+	log := &sessions.Log{Offsets: make([]int64, 1, cfg.SERPs+1)}
+	log.Sessions.ID("simulated")
+	log.Query = make([]int32, 0, cfg.SERPs)
+	log.Session = make([]int32, 0, cfg.SERPs)
+	log.Clicks = make([]uint64, 0, cfg.SERPs)
+	log.DocIDs = make([]int32, 0, cfg.SERPs*DefaultRanks)
+	truth, err := Simulate(ctx, cfg, func(s *SimSERP) error {
+		log.Query = append(log.Query, s.QueryID)
+		log.Session = append(log.Session, 0)
+		log.DocIDs = append(log.DocIDs, s.DocIDs...)
+		log.Offsets = append(log.Offsets, int64(len(log.DocIDs)))
+		log.Clicks = append(log.Clicks, s.Clicks)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, q := range truth.QueryNames {
+		log.Queries.ID(q)
+	}
+	for _, d := range truth.DocNames {
+		log.Docs.ID(d)
+	}
+	return log, truth, nil
+}
+
+// SyntheticSource is the built-in SERPSource: Queries queries named q0,
+// q1, ... with Zipf popularity (exponent ZipfS), each with a pool of
+// PoolSize documents (named d<query*PoolSize+j>) whose true attractiveness
+// and satisfaction are uniform in [0.02, 0.98]. A SERP shows SERPLength
+// documents: the pool's best by attractiveness in order (the engine's
+// default ranking), or, with probability Shuffle, a random sample of the
+// pool in random order, so that position and document effects can be told
+// apart (as the shared PyClick reference log).
+type SyntheticSource struct {
+	Queries    int
+	PoolSize   int
+	SERPLength int
+	Shuffle    float64
+	ZipfS      float64
+
+	attr, sat [][]float64 // [query][pool index]
+	ranking   [][]int     // default ranking per query
+	qnames    []string
+	dnames    [][]string
+	zipf      *rand.Zipf
+	zipfRNG   *rand.Rand
+	perm      []int
+	out       []string
+}
+
+// NewSyntheticSource returns a source with the given number of queries and
+// defaults: pools of 20, SERPs of 10, 30% shuffled, Zipf exponent 1.1. The
+// true parameters are drawn from seed.
+func NewSyntheticSource(queries int, seed uint64) *SyntheticSource {
+	src := &SyntheticSource{Queries: queries, PoolSize: 20, SERPLength: 10, Shuffle: 0.3, ZipfS: 1.1}
+	src.init(seed)
+	return src
+}
+
+// init draws the true parameters and default rankings; call it again after
+// changing the exported fields.
+func (src *SyntheticSource) init(seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, 0x74727574680a0a0a))
+	nq, pool := max(src.Queries, 1), max(src.PoolSize, 1)
+	src.attr = make([][]float64, nq)
+	src.sat = make([][]float64, nq)
+	src.ranking = make([][]int, nq)
+	src.qnames = make([]string, nq)
+	src.dnames = make([][]string, nq)
+	for q := 0; q < nq; q++ {
+		src.qnames[q] = "q" + strconv.Itoa(q)
+		src.attr[q] = make([]float64, pool)
+		src.sat[q] = make([]float64, pool)
+		src.dnames[q] = make([]string, pool)
+		idx := make([]int, pool)
+		for j := 0; j < pool; j++ {
+			src.attr[q][j] = 0.02 + 0.96*rng.Float64()
+			src.sat[q][j] = 0.02 + 0.96*rng.Float64()
+			src.dnames[q][j] = "d" + strconv.Itoa(q*pool+j)
+			idx[j] = j
+		}
+		// Default ranking: by attractiveness, best first (ties by index).
+		a := src.attr[q]
+		sortByDesc(idx, a)
+		src.ranking[q] = idx[:min(src.SERPLength, pool)]
+	}
+	src.perm = make([]int, pool)
+}
+
+func sortByDesc(idx []int, key []float64) {
+	for i := 1; i < len(idx); i++ {
+		for j := i; j > 0 && (key[idx[j]] > key[idx[j-1]] || key[idx[j]] == key[idx[j-1]] && idx[j] < idx[j-1]); j-- {
+			idx[j], idx[j-1] = idx[j-1], idx[j]
+		}
+	}
+}
+
+// Next implements SERPSource.
+func (src *SyntheticSource) Next(rng *rand.Rand) (string, []string, error) {
+	if src.zipf == nil || src.zipfRNG != rng {
+		s := src.ZipfS
+		if s <= 1 {
+			return "", nil, fmt.Errorf("synthetic source: Zipf exponent %v, want > 1", s)
+		}
+		src.zipf = rand.NewZipf(rng, s, 1, uint64(len(src.qnames)-1))
+		src.zipfRNG = rng
+	}
+	q := int(src.zipf.Uint64())
+	src.out = src.out[:0]
+	if rng.Float64() < src.Shuffle {
+		for j := range src.perm {
+			src.perm[j] = j
+		}
+		k := len(src.ranking[q])
+		for j := 0; j < k; j++ { // partial Fisher-Yates
+			m := j + rng.IntN(len(src.perm)-j)
+			src.perm[j], src.perm[m] = src.perm[m], src.perm[j]
+			src.out = append(src.out, src.dnames[q][src.perm[j]])
+		}
+	} else {
+		for _, j := range src.ranking[q] {
+			src.out = append(src.out, src.dnames[q][j])
+		}
+	}
+	return src.qnames[q], src.out, nil
+}
+
+// Truth implements SERPSource.
+func (src *SyntheticSource) Truth(query, doc string) (float64, float64) {
+	q, err := strconv.Atoi(query[1:])
+	if err != nil || q < 0 || q >= len(src.qnames) {
+		return math.NaN(), math.NaN()
+	}
+	j, err := strconv.Atoi(doc[1:])
+	pool := len(src.attr[q])
+	j -= q * pool
+	if err != nil || j < 0 || j >= pool {
+		return math.NaN(), math.NaN()
+	}
+	return src.attr[q][j], src.sat[q][j]
+}
