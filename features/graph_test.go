@@ -1,0 +1,189 @@
+package features
+
+import (
+	"context"
+	"math"
+	"math/rand"
+	"testing"
+
+	"gonum.org/v1/gonum/graph/network"
+	"gonum.org/v1/gonum/graph/simple"
+
+	"github.com/lovbench/lovbench/internal/shareddata"
+)
+
+// TestPageRankReference checks PageRank against the published values of
+// the 11-page example graph of the Wikipedia article "PageRank" (figure
+// "PageRanks-Example", d = 0.85; values in percent, rounded to one
+// decimal): A 3.3, B 38.4, C 34.3, D 3.9, E 8.1, F 3.9, G..K 1.6. A has no
+// out-links (dangling).
+func TestPageRankReference(t *testing.T) {
+	const (
+		A = iota
+		B
+		C
+		D
+		E
+		F
+		G
+		H
+		I
+		J
+		K
+	)
+	edges := []edge{{B, C}, {C, B}, {D, A}, {D, B}, {E, B}, {E, D}, {E, F}, {F, B}, {F, E},
+		{G, B}, {G, E}, {H, B}, {H, E}, {I, B}, {I, E}, {J, E}, {K, E}}
+	want := []float64{3.3, 38.4, 34.3, 3.9, 8.1, 3.9, 1.6, 1.6, 1.6, 1.6, 1.6}
+	pr := pageRank(11, edges, 0.85)
+	var sum float64
+	for i, p := range pr {
+		sum += p
+		if math.Abs(100*p-want[i]) > 0.05 {
+			t.Errorf("node %c: %.3f%%, want %.1f%%", 'A'+i, 100*p, want[i])
+		}
+	}
+	if math.Abs(sum-1) > 1e-12 {
+		t.Errorf("sum %g, want 1", sum)
+	}
+}
+
+// TestPageRankMatchesGonum: on simple graphs pageRank equals gonum's
+// network.PageRank.
+func TestPageRankMatchesGonum(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	for trial := 0; trial < 5; trial++ {
+		n := 8 + rng.Intn(12)
+		g := simple.NewDirectedGraph()
+		for i := 0; i < n; i++ {
+			g.AddNode(simple.Node(int64(i)))
+		}
+		var edges []edge
+		for k := 0; k < 2*n; k++ {
+			u, v := rng.Intn(n), rng.Intn(n)
+			if u == v || g.HasEdgeFromTo(int64(u), int64(v)) {
+				continue
+			}
+			g.SetEdge(simple.Edge{F: simple.Node(int64(u)), T: simple.Node(int64(v))})
+			edges = append(edges, edge{int32(u), int32(v)})
+		}
+		want := network.PageRank(g, 0.85, 1e-12)
+		got := pageRank(n, edges, 0.85)
+		for i := 0; i < n; i++ {
+			if math.Abs(got[i]-want[int64(i)]) > 1e-8 {
+				t.Fatalf("trial %d node %d: %g, gonum %g", trial, i, got[i], want[int64(i)])
+			}
+		}
+	}
+}
+
+// TestBetweennessReference checks betweenness against the values for
+// Krackhardt's kite (D. Krackhardt, "Assessing the Political Landscape",
+// Administrative Science Quarterly 35(2), 1990), as tabulated e.g. in the
+// NetworkX documentation of betweenness_centrality (normalised by
+// 2/((n-1)(n-2)) = 1/36 there): Andre 0.833, Beverly 0.833, Carol 0,
+// Diane 3.667, Ed 0, Fernando 8.333, Garth 8.333, Heather 14, Ike 8, Jane 0.
+func TestBetweennessReference(t *testing.T) {
+	adj := [][]int32{0: {1, 2, 3, 5}, 1: {3, 4, 6}, 2: {3, 5}, 3: {4, 5, 6}, 4: {6}, 5: {6, 7}, 6: {7}, 7: {8}, 8: {9}}
+	var edges []edge
+	for u, vs := range adj {
+		for _, v := range vs {
+			edges = append(edges, edge{int32(u), v})
+		}
+	}
+	want := []float64{5.0 / 6, 5.0 / 6, 0, 11.0 / 3, 0, 25.0 / 3, 25.0 / 3, 14, 8, 0}
+	got := betweenness(10, edges)
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-9 {
+			t.Errorf("node %d: %g, want %g", i, got[i], want[i])
+		}
+	}
+	// Distances: Andre (0) to Jane (9) is 0-5-7-8-9, 4 edges.
+	if d := distances(10, edges)[0*10+9]; d != 4 {
+		t.Errorf("distance Andre-Jane = %d, want 4", d)
+	}
+}
+
+// TestSharedCorpusInvariants loads the 83 shared vocabularies and checks
+// invariants of every feature on pairs built from term labels.
+func TestSharedCorpusInvariants(t *testing.T) {
+	dir := shareddata.Path(t, "data", "vocabularies")
+	if testing.Short() {
+		t.Skip("loads the full shared corpus")
+	}
+	c, err := Load(context.Background(), []string{dir}, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs := c.Vocabularies()
+	if len(vs) != 83 {
+		t.Errorf("%d vocabularies, want 83 (one per named graph; _index is metadata)", len(vs))
+	}
+	for k := 0; k < 3; k++ {
+		var sum float64
+		for _, v := range vs {
+			sum += v.PageRank[k]
+		}
+		if math.Abs(sum-1e5) > 1e-6 {
+			t.Errorf("repository graph %d: PageRank sums to %.9f, want 1e5", k, sum)
+		}
+	}
+	// Pairs: for every 40th term, a query from its first label (or local
+	// name) paired with the term and with up to 20 matching terms.
+	terms := c.Terms()
+	var pairs []Pair
+	for i := 0; i < len(terms); i += 40 {
+		ti, _ := c.Term(terms[i])
+		q := LocalName(ti.URI)
+		if len(ti.Labels) > 0 {
+			q = ti.Labels[0].Value
+		}
+		pairs = append(pairs, Pair{Query: q, Term: ti.URI})
+		for j, m := range c.Matches(q) {
+			if j == 20 {
+				break
+			}
+			pairs = append(pairs, Pair{Query: q, Term: m})
+		}
+	}
+	tab, rep, err := c.Extract(context.Background(), pairs, ExtractOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Unknown != 0 || len(tab.Rows) != len(pairs) {
+		t.Fatalf("report %+v", rep)
+	}
+	for _, r := range tab.Rows {
+		for j, v := range r.Values {
+			f := tab.Features[j]
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Fatalf("%s(%q, %s) = %g", FeatureName(f), r.Query, r.Term, v)
+			}
+			if v < 0 {
+				t.Fatalf("%s(%q, %s) = %g < 0", FeatureName(f), r.Query, r.Term, v)
+			}
+			switch f {
+			case FeatBooleanMatch:
+				if v != 0 && v != 1 {
+					t.Fatalf("Boolean_Match_T = %g", v)
+				}
+			case FeatTextRelevancy, FeatQueryLength, FeatSubclasses, FeatSuperclasses, FeatRelations,
+				FeatSiblings, FeatSubproperties, FeatSuperproperties:
+				if v != math.Trunc(v) {
+					t.Fatalf("%s = %g, want a count", FeatureName(f), v)
+				}
+			case FeatTFT:
+				if v < 0.5 || v > 1 {
+					t.Fatalf("TF_T = %g, want [0.5, 1]", v)
+				}
+			case FeatHub, FeatMaxHub, FeatMinHub, FeatSemanticSimilarity:
+				if v > 1 {
+					t.Fatalf("%s = %g > 1", FeatureName(f), v)
+				}
+			}
+		}
+		// Every pair built from Matches must match (feature 1).
+		if r.Values[FeatBooleanMatch-1] != 1 && r.Values[FeatTextRelevancy-1] != 0 {
+			t.Fatalf("Boolean_Match_T and Text_Relevancy_T disagree for (%q, %s)", r.Query, r.Term)
+		}
+	}
+}
