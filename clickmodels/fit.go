@@ -48,6 +48,12 @@ func (o Options) workers() int {
 
 // Fit fits a model of the given kind to the prepared training data.
 func Fit(ctx context.Context, d *Data, kind Kind, opt Options) (*Model, error) {
+	return fit(ctx, d, kind, opt, true)
+}
+
+// fit is Fit; factorize selects the per-rank E-step of PBM and UBM (false:
+// the per-SERP one, used by tests to cross-check them).
+func fit(ctx context.Context, d *Data, kind Kind, opt Options, factorize bool) (*Model, error) {
 	if kind < 0 || kind >= numKinds {
 		return nil, fmt.Errorf("click models: unknown model %v", kind)
 	}
@@ -77,7 +83,7 @@ func Fit(ctx context.Context, d *Data, kind Kind, opt Options) (*Model, error) {
 	f.ll = make([]float64, len(d.chunks))
 
 	workers := opt.workers()
-	if kind == PBM || kind == UBM {
+	if factorize && (kind == PBM || kind == UBM) {
 		f.fz = newFactorized(ctx, d, kind, workers)
 	}
 	done := 0

@@ -1,0 +1,172 @@
+package clickmodels
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/lovbench/lovbench/sessions"
+)
+
+// threeSessions is the log of the hand computations: one query q, documents
+// A and B, three SERPs of two results:
+//
+//	S1: A B, click on A (rank 0)
+//	S2: A B, no click
+//	S3: B A, click on A (rank 1)
+func threeSessions(t *testing.T) *sessions.Log {
+	t.Helper()
+	log := &sessions.Log{}
+	for _, s := range []sessions.SERP{
+		{SessionID: "S1", Query: "q", Results: []string{"A", "B"}, Clicks: []sessions.Click{{Rank: 0}}},
+		{SessionID: "S2", Query: "q", Results: []string{"A", "B"}},
+		{SessionID: "S3", Query: "q", Results: []string{"B", "A"}, Clicks: []sessions.Click{{Rank: 1}}},
+	} {
+		if err := log.Add(&s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return log
+}
+
+func near(t *testing.T, what string, got, want float64) {
+	t.Helper()
+	if math.Abs(got-want) > 1e-12 {
+		t.Errorf("%s = %.15f, hand computation %.15f", what, got, want)
+	}
+}
+
+// TestUBMHandEM checks two EM iterations of UBM against a hand computation.
+// R = 10, so "no previous click" is column 9: g09 = exam[0][none],
+// g19 = exam[1][none], g10 = exam[1][prev click at 0]. Every parameter
+// starts at 1/2 with prior counts 1/2. For an unclicked rank the expected
+// counts are (1-e)a/(1-ea) (attractiveness) and (1-a)e/(1-ea)
+// (examination); a clicked rank adds 1 to both.
+//
+// Iteration 1 (a = e = 1/2, unclicked ranks add 0.25/0.75 = 1/3 to both):
+//
+//	S1: r0 A clicked (g09): aA += 1, g09 += 1; r1 B not (g10): aB += 1/3, g10 += 1/3
+//	S2: r0 A not (g09): aA += 1/3, g09 += 1/3; r1 B not (g19): aB += 1/3, g19 += 1/3
+//	S3: r0 B not (g09): aB += 1/3, g09 += 1/3; r1 A clicked (g19): aA += 1, g19 += 1
+//	aA = (1 + 1 + 1/3 + 1) / (2 + 3) = 2/3       aB = (1 + 1) / 5 = 2/5
+//	g09 = (1 + 1 + 2/3) / 5 = 8/15   g10 = (1 + 1/3) / 3 = 4/9   g19 = (1 + 4/3) / 4 = 7/12
+//
+// Iteration 2:
+//
+//	S1 r1 B, a = 2/5, e = 4/9: 1-ea = 37/45; aB += (5/9)(2/5)/(37/45) = 10/37,
+//	      g10 += (3/5)(4/9)/(37/45) = 12/37
+//	S2 r0 A, a = 2/3, e = 8/15: 1-ea = 29/45; aA += (7/15)(2/3)/(29/45) = 14/29,
+//	      g09 += (1/3)(8/15)/(29/45) = 8/29
+//	S2 r1 B, a = 2/5, e = 7/12: 1-ea = 23/30; aB += (5/12)(2/5)/(23/30) = 5/23,
+//	      g19 += (3/5)(7/12)/(23/30) = 21/46
+//	S3 r0 B, a = 2/5, e = 8/15: 1-ea = 59/75; aB += (7/15)(2/5)/(59/75) = 14/59,
+//	      g09 += (3/5)(8/15)/(59/75) = 24/59
+//	aA = (1 + 1 + 14/29 + 1) / 5 = 101/145
+//	aB = (1 + 10/37 + 5/23 + 14/59) / 5
+//	g09 = (1 + 1 + 8/29 + 24/59) / 5  (prior, S1's click, S2, S3)
+//	g10 = (1 + 12/37) / 3 = 49/111     g19 = (1 + 21/46 + 1) / 4 = 113/184
+func TestUBMHandEM(t *testing.T) {
+	d, err := Prepare(threeSessions(t), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, factorize := range []bool{true, false} {
+		for _, it := range []int{1, 2} {
+			m, err := fit(context.Background(), d, UBM, Options{Iterations: it}, factorize)
+			if err != nil {
+				t.Fatal(err)
+			}
+			A, B := m.Pair("q", "A"), m.Pair("q", "B")
+			g := func(r, p int) float64 { return m.Global[r*10+p] }
+			if it == 1 {
+				near(t, "aA", m.Attr[A], 2.0/3)
+				near(t, "aB", m.Attr[B], 2.0/5)
+				near(t, "g09", g(0, 9), 8.0/15)
+				near(t, "g10", g(1, 0), 4.0/9)
+				near(t, "g19", g(1, 9), 7.0/12)
+			} else {
+				near(t, "aA", m.Attr[A], 101.0/145)
+				near(t, "aB", m.Attr[B], (1+10.0/37+5.0/23+14.0/59)/5)
+				near(t, "g09", g(0, 9), (2+8.0/29+24.0/59)/5)
+				near(t, "g10", g(1, 0), 49.0/111)
+				near(t, "g19", g(1, 9), 113.0/184)
+			}
+			near(t, "unused g00", g(0, 0), 0.5)
+			near(t, "unused g55", g(5, 5), 0.5)
+		}
+	}
+}
+
+// TestDBNHandEM checks one EM iteration of DBN with PyClick's E-step
+// against a hand computation. All parameters start at 1/2 (a = s = gamma).
+// Unconditional examination: E0 = 1, E1 = gamma((1-s)a + (1-a)) = 3/8;
+// click-after-rank: car2 = 0, car1 = a = 1/2, car0 = 1/2 + 1/8 = 5/8.
+//
+//	S1 (A B, click at 0, last click l = 0):
+//	  A: attracted (1); satisfied s/(1 - (1-s) gamma car1) = 0.5/0.875 = 4/7
+//	  B: after l: (1-E1)a/(1-E1 car1) = (5/16)/(13/16) = 5/13
+//	  gamma, r0: x0 = 1, tail below with rank 0's parameters T = 1 - a = 1/2;
+//	     f101 = a(1-s)gamma T x = 1/16, f100 = a(1-s)(1-gamma) x = 1/8,
+//	     f110 = a s x = 1/4: adds 1/7 to the numerator, 3/7 to the denominator
+//	  gamma, r1: x1 = gamma(1-s) = 1/4, T = 1: f101 = (1-a)gamma x1 = 1/16,
+//	     f100 = (1-a)(1-gamma) x1 = 1/16, f000 = (1-a)(1-x1) = 3/8: adds 1/8, 1/4
+//	S2 (A B, no click; PyClick's last click rank is n = 2):
+//	  A, B: not attracted (0); gamma adds 1, 1 at both ranks
+//	S3 (B A, click at 1, l = 1):
+//	  B: above l, not clicked: 0; gamma adds 1, 1
+//	  A: attracted (1); satisfied 0.5/(1 - 0) = 1/2
+//	  gamma, r1: x1 = x0 gamma(1-a)/(1-a x0) = 1/2, T = 1: f101 = 1/16,
+//	     f100 = 1/16, f110 = a s x1 = 1/8: adds 1/4, 1/2
+//	aA = (1 + 1 + 0 + 1) / (2 + 3) = 3/5          aB = (1 + 5/13) / 5 = 18/65
+//	sA = (1 + 4/7 + 1/2) / (2 + 2) = 29/56        sB = 1/2 (never clicked)
+//	gamma = (1 + 1/7 + 1/8 + 2 + 1 + 1/4) / (2 + 3/7 + 1/4 + 2 + 1 + 1/2) = (253/56) / (346/56)
+func TestDBNHandEM(t *testing.T) {
+	d, err := Prepare(threeSessions(t), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Fit(context.Background(), d, DBN, Options{Iterations: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	A, B := m.Pair("q", "A"), m.Pair("q", "B")
+	near(t, "aA", m.Attr[A], 3.0/5)
+	near(t, "aB", m.Attr[B], 18.0/65)
+	near(t, "sA", m.Sat[A], 29.0/56)
+	near(t, "sB", m.Sat[B], 0.5)
+	near(t, "gamma", m.Global[0], 253.0/346)
+	near(t, "relevance A", m.Relevance("q", "A"), 3.0/5*29.0/56)
+	near(t, "relevance of an unseen pair", m.Relevance("q", "C"), Unseen)
+}
+
+// TestDBNExactHandEM checks one iteration of the exact DBN E-step on the
+// same log. With all parameters 1/2: car1 = 1/2, car0 = 5/8.
+//
+//	S1 (l = 0): A attracted; S: Z = 1 - (1-s) gamma car1 = 7/8, P(S=1) = 4/7;
+//	  continuation at r0: P(S=0, E1=1) = (1-s) gamma (1-car1) / Z = (1/8)/(7/8) = 1/7
+//	  out of P(S=0) = (1-s)(1 - gamma car1) / Z = (3/8)/(7/8) = 3/7;
+//	  B: e = gamma(1-s) = 1/4, q1 = e (1 - car1) / (1 - e car1) = (1/8)/(7/8) = 1/7,
+//	  P(A_B = 1) = a (1 - q1) = 3/7 (last rank: no transition counted)
+//	S2 (no click, e = 1, 1 - e car0 = 3/8): q0 = 1 (1 - 5/8)/(3/8) = 1,
+//	  A: a (1 - 1) = 0; eps1 = (1-a) gamma = 1/4, q1 = (1/4)(1/2)/(3/8) = 1/3,
+//	  B: a (1 - 1/3) = 1/3; continuation r0: 1/3 out of 1
+//	S3 (l = 1): B above the click: 0, continuation 1 / 1; A attracted,
+//	  satisfied s / (1 - 0) = 1/2; no rank below, no transition
+//	aA = (1 + 1 + 0 + 1) / 5 = 3/5        aB = (1 + 3/7 + 1/3 + 0) / 5 = 37/105
+//	sA = (1 + 4/7 + 1/2) / 4 = 29/56
+//	gamma = (1 + 1/7 + 1/3 + 1) / (2 + 3/7 + 1 + 1) = (52/21) / (93/21) = 52/93
+func TestDBNExactHandEM(t *testing.T) {
+	d, err := Prepare(threeSessions(t), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Fit(context.Background(), d, DBN, Options{Iterations: 1, Exact: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	A, B := m.Pair("q", "A"), m.Pair("q", "B")
+	near(t, "aA", m.Attr[A], 3.0/5)
+	near(t, "aB", m.Attr[B], 37.0/105)
+	near(t, "sA", m.Sat[A], 29.0/56)
+	near(t, "gamma", m.Global[0], 52.0/93)
+}
