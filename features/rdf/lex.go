@@ -1,6 +1,7 @@
 package rdf
 
 import (
+	"bytes"
 	"fmt"
 	"unicode/utf8"
 )
@@ -268,6 +269,15 @@ func (s *scanner) escape(buf []byte) ([]byte, *posErr) {
 // decoded lexical form.
 func (s *scanner) shortString(q byte) (string, *posErr) {
 	start := s.i
+	// Fast path: no escape, no line break, valid UTF-8 up to the closing
+	// quote, found with the vectorised bytes.IndexByte.
+	if k := bytes.IndexByte(s.b[start+1:], q); k >= 0 {
+		seg := s.b[start+1 : start+1+k]
+		if bytes.IndexByte(seg, '\\') < 0 && bytes.IndexByte(seg, '\n') < 0 && bytes.IndexByte(seg, '\r') < 0 && utf8.Valid(seg) {
+			s.i = start + 2 + k
+			return string(seg), nil
+		}
+	}
 	j := s.i + 1
 	high := false
 	for j < len(s.b) {
