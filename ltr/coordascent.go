@@ -45,6 +45,8 @@ type caState struct {
 	perQ   []float64
 	total  float64
 	trial  []float64
+	perm   [][]int // current ranking of each query
+	tidx   []int
 }
 
 func newCAState(t *table, m Metric) *caState {
@@ -66,6 +68,14 @@ func newCAState(t *table, m Metric) *caState {
 		}
 	}
 	s.trial = make([]float64, maxN)
+	s.tidx = make([]int, maxN)
+	s.perm = make([][]int, len(t.blocks))
+	for qi := range t.blocks {
+		s.perm[qi] = make([]int, t.blocks[qi].n)
+		for i := range s.perm[qi] {
+			s.perm[qi][i] = i
+		}
+	}
 	return s
 }
 
@@ -83,7 +93,8 @@ func (s *caState) reset(w []float64) {
 			}
 			sc[i] = v
 		}
-		s.perQ[qi] = s.sc.query(t, qi, sc)
+		insertionByKey(s.perm[qi], sc) // from the previous order: cheap
+		s.perQ[qi] = s.sc.ordered(t, qi, s.perm[qi])
 		s.total += s.perQ[qi]
 	}
 }
@@ -99,7 +110,10 @@ func (s *caState) try(j int, dw float64) float64 {
 		for i := range tr {
 			tr[i] = sc[i] + dw*b.x[i*t.d+j]
 		}
-		total += s.sc.query(t, qi, tr) - s.perQ[qi]
+		idx := s.tidx[:b.n]
+		copy(idx, s.perm[qi])
+		insertionByKey(idx, tr)
+		total += s.sc.ordered(t, qi, idx) - s.perQ[qi]
 	}
 	return total
 }

@@ -100,14 +100,17 @@ type lmTrainer struct {
 	p      LambdaMARTParams
 	t      *table
 	bn     *binner
-	nb     []int     // bins per column
-	off    []int     // histogram offset per column
-	bins   [][]uint8 // [column][row]
+	nb     []int   // bins per column
+	off    []int   // histogram offset per column
+	bins   []uint8 // row-major: bins[row*d+column]
 	target []float64
 	weight []float64
 	idx    []int32
 	tmp    []int32
 	pool   []*hist
+	sc     *scorer   // NDCG@k gains, discounts and ideal DCGs of the training queries
+	exp    []float64 // per-query scratch
+	leafOf []int32   // leaf value index of each row in the last tree
 }
 
 func (lt *lmTrainer) newHist() *hist {
@@ -123,14 +126,15 @@ func (lt *lmTrainer) newHist() *hist {
 }
 
 func (lt *lmTrainer) fill(h *hist, rows []int32) {
-	for j := range lt.bins {
-		col := lt.bins[j]
-		g := h.g[lt.off[j]:lt.off[j+1]]
-		c := h.c[lt.off[j]:lt.off[j+1]]
-		for _, r := range rows {
-			b := col[r]
-			g[b] += lt.target[r]
-			c[b]++
+	d := lt.t.d
+	off := lt.off[:d]
+	for _, r := range rows {
+		t := lt.target[r]
+		br := lt.bins[int(r)*d : int(r)*d+d]
+		for j, b := range br {
+			k := off[j] + int(b)
+			h.g[k] += t
+			h.c[k]++
 		}
 	}
 }
@@ -146,7 +150,7 @@ func (lt *lmTrainer) bestSplit(l *lmLeaf) {
 		return
 	}
 	minS := int32(lt.p.MinLeafSupport)
-	for j := range lt.bins {
+	for j := 0; j < lt.t.d; j++ {
 		g := l.h.g[lt.off[j]:lt.off[j+1]]
 		c := l.h.c[lt.off[j]:lt.off[j+1]]
 		G := 0.0
@@ -198,12 +202,12 @@ func (lt *lmTrainer) grow() Tree {
 		}
 		l := leaves[bi]
 		// Stable partition of the rows: bin <= l.bin to the left.
-		col := lt.bins[l.col]
+		d := lt.t.d
 		rows := lt.idx[l.start:l.end]
 		nl := 0
 		tmp := lt.tmp[:0]
 		for _, r := range rows {
-			if int(col[r]) <= l.bin {
+			if int(lt.bins[int(r)*d+l.col]) <= l.bin {
 				rows[nl] = r
 				nl++
 			} else {
@@ -244,6 +248,9 @@ func (lt *lmTrainer) grow() Tree {
 			v = sg / sw
 		}
 		tree.Nodes[l.node].Value = lt.p.Shrinkage * v
+		for _, r := range lt.idx[l.start:l.end] {
+			lt.leafOf[r] = int32(l.node)
+		}
 		lt.pool = append(lt.pool, l.h)
 	}
 	return tree
@@ -258,50 +265,65 @@ func (lt *lmTrainer) grow() Tree {
 //
 // where |dNDCG_ij| is the change of NDCG@k when i and j swap ranks:
 // |(2^y_i - 2^y_j)(1/log2(1+r_i) - 1/log2(1+r_j))| / IDCG@k, a rank beyond
-// k contributing 0.
-func lambdas(t *table, k int, idcg []float64, scores, lam, w []float64, idx []int, rank []int) {
-	off := 0
+// k contributing 0 (so pairs with both ranks beyond k are skipped).
+func (lt *lmTrainer) lambdas(scores []float64) {
+	t, sc := lt.t, lt.sc
+	lam, w := lt.target, lt.weight
 	clear(lam)
 	clear(w)
+	off := 0
 	for qi := range t.blocks {
 		b := &t.blocks[qi]
 		n := b.n
-		if idcg[qi] <= 0 {
+		if sc.idcg[qi] <= 0 {
 			off += n
 			continue
 		}
 		s := scores[off : off+n]
-		ix := idx[:n]
-		rankOrder(s, ix)
-		rk := rank[:n]
-		for r, i := range ix {
-			rk[i] = r
+		ix := sc.idx[:n]
+		sortByKeys(s, ix, sc.keys[:n])
+		// e_d = exp(s_d - max s), so exp(s_i - s_j) = e_i / e_j without
+		// one exp per pair.
+		e := lt.exp[:n]
+		smax := s[ix[0]]
+		for d := range e {
+			e[d] = math.Exp(s[d] - smax)
 		}
-		disc := func(r int) float64 {
-			if k > 0 && r >= k {
-				return 0
-			}
-			return 1 / math.Log2(float64(r)+2)
+		g := sc.gain[qi]
+		top := n
+		if sc.m.K > 0 && sc.m.K < n {
+			top = sc.m.K
 		}
-		for i := 0; i < n; i++ {
-			yi := b.labels[i]
-			gi := math.Exp2(yi)
-			di := disc(rk[i])
-			for j := 0; j < n; j++ {
-				if !(yi > b.labels[j]) {
+		inv := 1 / sc.idcg[qi]
+		for p := 0; p < top; p++ {
+			i := ix[p]
+			dp := sc.disc[p]
+			for q := p + 1; q < n; q++ {
+				j := ix[q]
+				if b.labels[i] == b.labels[j] {
 					continue
 				}
-				dj := disc(rk[j])
-				if di == 0 && dj == 0 {
-					continue
+				dq := 0.0
+				if q < top {
+					dq = sc.disc[q]
 				}
-				delta := math.Abs((gi-math.Exp2(b.labels[j]))*(di-dj)) / idcg[qi]
-				rho := 1 / (1 + math.Exp(s[i]-s[j]))
-				lam[off+i] += rho * delta
-				lam[off+j] -= rho * delta
+				hi, lo := i, j
+				if b.labels[j] > b.labels[i] {
+					hi, lo = j, i
+				}
+				delta := math.Abs((g[i]-g[j])*(dp-dq)) * inv
+				var ratio float64
+				if e[lo] > 0 {
+					ratio = e[hi] / e[lo]
+				} else {
+					ratio = math.Exp(s[hi] - s[lo])
+				}
+				rho := 1 / (1 + ratio)
+				lam[off+hi] += rho * delta
+				lam[off+lo] -= rho * delta
 				ww := rho * (1 - rho) * delta
-				w[off+i] += ww
-				w[off+j] += ww
+				w[off+hi] += ww
+				w[off+lo] += ww
 			}
 		}
 		off += n
@@ -324,10 +346,7 @@ func trainLambdaMART(ctx context.Context, m *Model, tr, va *table, opt Options) 
 		lt.nb[j] = len(lt.bn.thr[j])
 		lt.off[j+1] = lt.off[j] + lt.nb[j]
 	}
-	lt.bins = make([][]uint8, tr.d)
-	for j := range lt.bins {
-		lt.bins[j] = make([]uint8, tr.rows)
-	}
+	lt.bins = make([]uint8, tr.rows*tr.d)
 	row := 0
 	maxN := 0
 	for qi := range tr.blocks {
@@ -335,7 +354,7 @@ func trainLambdaMART(ctx context.Context, m *Model, tr, va *table, opt Options) 
 		maxN = max(maxN, b.n)
 		for i := 0; i < b.n; i++ {
 			for j := 0; j < tr.d; j++ {
-				lt.bins[j][row] = lt.bn.bin(j, b.x[i*tr.d+j])
+				lt.bins[row*tr.d+j] = lt.bn.bin(j, b.x[i*tr.d+j])
 			}
 			row++
 		}
@@ -344,10 +363,10 @@ func trainLambdaMART(ctx context.Context, m *Model, tr, va *table, opt Options) 
 	lt.weight = make([]float64, tr.rows)
 	lt.idx = make([]int32, tr.rows)
 	lt.tmp = make([]int32, 0, tr.rows)
-	ndcg := Metric{Kind: MetricNDCG, K: k}
-	idcg := newScorer(ndcg, tr).idcg
+	lt.sc = newScorer(Metric{Kind: MetricNDCG, K: k}, tr)
+	lt.exp = make([]float64, maxN)
+	lt.leafOf = make([]int32, tr.rows)
 	scores := make([]float64, tr.rows)
-	idx, rank := make([]int, maxN), make([]int, maxN)
 	var vsc *scorer
 	var vscores []float64
 	if va != nil {
@@ -360,21 +379,17 @@ func trainLambdaMART(ctx context.Context, m *Model, tr, va *table, opt Options) 
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		lambdas(tr, k, idcg, scores, lt.target, lt.weight, idx, rank)
+		lt.lambdas(scores)
 		tree := lt.grow()
 		trees = append(trees, tree)
-		off := 0
-		for qi := range tr.blocks {
-			b := &tr.blocks[qi]
-			for i := 0; i < b.n; i++ {
-				scores[off+i] += tree.eval(b.x[i*tr.d : (i+1)*tr.d])
-			}
-			off += b.n
+		// Training rows: add the value of the leaf each row fell into.
+		for r, leaf := range lt.leafOf {
+			scores[r] += tree.Nodes[leaf].Value
 		}
 		if va == nil {
 			continue
 		}
-		off = 0
+		off := 0
 		for qi := range va.blocks {
 			b := &va.blocks[qi]
 			for i := 0; i < b.n; i++ {

@@ -126,6 +126,12 @@ func (s *scorer) query(t *table, qi int, scores []float64) float64 {
 	b := &t.blocks[qi]
 	idx := s.idx[:b.n]
 	sortByKeys(scores, idx, s.keys[:b.n])
+	return s.ordered(t, qi, idx)
+}
+
+// ordered returns the metric of query qi of t ranked in the order idx.
+func (s *scorer) ordered(t *table, qi int, idx []int) float64 {
+	b := &t.blocks[qi]
 	if s.m.Kind == MetricNDCG {
 		if s.idcg[qi] <= 0 {
 			return 0
@@ -145,6 +151,26 @@ func (s *scorer) query(t *table, qi int, scores []float64) float64 {
 		ranked[r] = b.labels[i]
 	}
 	return s.m.Score(ranked)
+}
+
+// insertionByKey sorts idx (any permutation of 0..n-1) by decreasing
+// key[i], ties by increasing i: the order of rankOrder, reached in O(n)
+// when idx is nearly sorted already.
+func insertionByKey(idx []int, key []float64) {
+	for p := 1; p < len(idx); p++ {
+		cur := idx[p]
+		kc := key[cur]
+		q := p
+		for q > 0 {
+			prev := idx[q-1]
+			if kp := key[prev]; kp > kc || (kp == kc && prev < cur) {
+				break
+			}
+			idx[q] = prev
+			q--
+		}
+		idx[q] = cur
+	}
 }
 
 // sortByKeys is rankOrder with a caller-provided key buffer: a stable

@@ -1,0 +1,174 @@
+package ltr
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+const sample = `# a comment line
+2 qid:7 1:0.5 3:-1.25 # foaf person foaf:Person
+
+0 qid:7 2:3e-2 # foaf person foaf:Agent
+-2 qid:8 34:7 1:1
+1 qid:7 1:0.125
+`
+
+func TestReadSVMLight(t *testing.T) {
+	ds, err := ReadSVMLight(strings.NewReader(sample), "s.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.NumFeatures != 34 || len(ds.Queries) != 2 || ds.NumDocs() != 4 {
+		t.Fatalf("got %d features, %d queries, %d docs; want 34, 2, 4", ds.NumFeatures, len(ds.Queries), ds.NumDocs())
+	}
+	q := ds.Queries[0]
+	if q.ID != "7" || len(q.Docs) != 3 {
+		t.Fatalf("query 0 = %s with %d docs, want qid 7 with 3 (the late qid:7 line joins it)", q.ID, len(q.Docs))
+	}
+	d := q.Docs[0]
+	if d.Label != 2 || d.Feature(1) != 0.5 || d.Feature(2) != 0 || d.Feature(3) != -1.25 || d.Feature(34) != 0 || d.Feature(35) != 0 {
+		t.Fatalf("doc 0 = %+v", d)
+	}
+	if d.Comment != "foaf person foaf:Person" || d.Term() != "foaf:Person" || d.Row != 1 {
+		t.Fatalf("comment %q term %q row %d", d.Comment, d.Term(), d.Row)
+	}
+	if q.Docs[1].Feature(2) != 0.03 {
+		t.Fatalf("3e-2 parsed as %v", q.Docs[1].Feature(2))
+	}
+	if q.Docs[2].Row != 4 || q.Docs[2].Term() != "" {
+		t.Fatalf("last doc row %d term %q, want 4 and none", q.Docs[2].Row, q.Docs[2].Term())
+	}
+	if b := ds.Queries[1].Docs[0]; b.Label != -2 || b.Feature(34) != 7 || b.Feature(1) != 1 {
+		t.Fatalf("qid 8 doc = %+v", b)
+	}
+}
+
+func TestSVMLightRoundTrip(t *testing.T) {
+	ds, err := Synthetic(SyntheticOptions{Queries: 20, DocsPerQuery: 6, Features: 12, Noise: 0.2, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Make some values sparse and awkward.
+	ds.Queries[0].Docs[0].Features[3] = 0
+	ds.Queries[0].Docs[1].Features[4] = 1e-300
+	ds.Queries[1].Docs[0].Features[5] = -123456.789
+	var buf bytes.Buffer
+	if err := WriteSVMLight(&buf, ds); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadSVMLight(bytes.NewReader(buf.Bytes()), "rt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.NumFeatures != ds.NumFeatures || len(back.Queries) != len(ds.Queries) {
+		t.Fatalf("shape changed")
+	}
+	for qi := range ds.Queries {
+		if back.Queries[qi].ID != ds.Queries[qi].ID {
+			t.Fatalf("qid %s != %s", back.Queries[qi].ID, ds.Queries[qi].ID)
+		}
+		for di := range ds.Queries[qi].Docs {
+			a, b := ds.Queries[qi].Docs[di], back.Queries[qi].Docs[di]
+			if a.Label != b.Label || a.Comment != b.Comment || !reflect.DeepEqual(a.Features, b.Features) {
+				t.Fatalf("query %d doc %d: %+v != %+v", qi, di, b, a)
+			}
+		}
+	}
+	var again bytes.Buffer
+	if err := WriteSVMLight(&again, back); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again.Bytes(), buf.Bytes()) {
+		t.Fatal("second write differs from the first")
+	}
+}
+
+func TestSVMLightErrors(t *testing.T) {
+	cases := []struct {
+		line        string
+		field       int
+		wantInError string
+	}{
+		{"x qid:1 1:2", 1, "label"},
+		{"nan qid:1 1:2", 1, "label"},
+		{"1 1:2 2:3", 2, "qid"},
+		{"1 qid: 1:2", 2, "empty qid"},
+		{"1 qid:3 1:abc", 3, "value"},
+		{"1 qid:3 1:inf", 3, "value"},
+		{"1 qid:3 0:1", 3, "positive integer"},
+		{"1 qid:3 a:1", 3, "positive integer"},
+		{"1 qid:3 1:1 2", 4, "fid:value"},
+		{"1 qid:3 1:1 1:2", 4, "twice"},
+		{"1 qid:3 99999999:1", 3, "too large"},
+	}
+	for _, c := range cases {
+		_, err := ReadSVMLight(strings.NewReader("0 qid:1 1:1\n"+c.line+"\n"), "bad.txt")
+		var pe *ParseError
+		if !errors.As(err, &pe) {
+			t.Errorf("%q: error %v, want a ParseError", c.line, err)
+			continue
+		}
+		if pe.File != "bad.txt" || pe.Line != 2 || pe.Field != c.field || !strings.Contains(pe.Error(), c.wantInError) {
+			t.Errorf("%q: %v (line %d field %d), want line 2 field %d mentioning %q", c.line, err, pe.Line, pe.Field, c.field, c.wantInError)
+		}
+		if !strings.HasPrefix(pe.Error(), "bad.txt:2: ") {
+			t.Errorf("%q: message %q does not start with file:line", c.line, pe.Error())
+		}
+	}
+	if _, err := ReadSVMLight(strings.NewReader("3\n"), "short.txt"); err == nil || !strings.Contains(err.Error(), "short.txt:1: missing qid") {
+		t.Errorf("label only: %v", err)
+	}
+}
+
+func TestReadFolds(t *testing.T) {
+	dir := t.TempDir()
+	ds, _ := Synthetic(SyntheticOptions{Queries: 25, DocsPerQuery: 4, Features: 9, Noise: 0.1, Seed: 1})
+	folds := MakeFolds(ds, 9)
+	for _, f := range folds {
+		for part, d := range map[string]*Dataset{"train.txt": f.Train, "vali.txt": f.Vali, "test.txt": f.Test} {
+			var b bytes.Buffer
+			if err := WriteSVMLight(&b, d); err != nil {
+				t.Fatal(err)
+			}
+			p := filepath.Join(dir, f.Name, part)
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	got, err := ReadFolds(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 5 {
+		t.Fatalf("%d folds, want 5", len(got))
+	}
+	seen := map[string]int{}
+	for k, f := range got {
+		if len(f.Train.Queries) != 15 || len(f.Vali.Queries) != 5 || len(f.Test.Queries) != 5 {
+			t.Fatalf("fold %d sizes %d/%d/%d, want 15/5/5", k+1, len(f.Train.Queries), len(f.Vali.Queries), len(f.Test.Queries))
+		}
+		for _, q := range f.Test.Queries {
+			seen[q.ID]++
+		}
+		if f.Test.Queries[0].ID != folds[k].Test.Queries[0].ID {
+			t.Fatalf("fold %d test differs from what was written", k+1)
+		}
+	}
+	if len(seen) != 25 {
+		t.Fatalf("%d distinct test queries over the folds, want all 25 exactly once", len(seen))
+	}
+	if _, err := ReadFolds(t.TempDir()); err == nil || !strings.Contains(err.Error(), "Fold1") {
+		t.Fatalf("empty dir: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "Fold3", "vali.txt"), []byte("1 qid:1 1:x\n"), 0o644)
+	if _, err := ReadFolds(dir); err == nil || !strings.Contains(err.Error(), filepath.Join("Fold3", "vali.txt")+":1: field 3") {
+		t.Fatalf("bad fold file: %v", err)
+	}
+}
