@@ -230,3 +230,39 @@ func TestFormatOf(t *testing.T) {
 		}
 	}
 }
+
+// Every quad of the shared corpus, written back with Quad.String, parses
+// to the identical quad.
+func TestSharedCorpusRoundTrip(t *testing.T) {
+	dir := shareddata.Path(t, "data", "vocabularies")
+	var buf strings.Builder
+	var orig []Quad
+	flush := func() {
+		i := 0
+		_, err := ParseNQuads(strings.NewReader(buf.String()), "roundtrip.nq", Options{}, func(q Quad) error {
+			if q != orig[i] {
+				t.Fatalf("round trip: %v became %v", orig[i], q)
+			}
+			i++
+			return nil
+		})
+		if err != nil || i != len(orig) {
+			t.Fatalf("round trip: %v after %d of %d", err, i, len(orig))
+		}
+		buf.Reset()
+		orig = orig[:0]
+	}
+	_, err := LoadPath(context.Background(), dir, Options{}, func(q Quad) error {
+		orig = append(orig, q)
+		buf.WriteString(q.String())
+		buf.WriteByte('\n')
+		if len(orig) == 10000 {
+			flush()
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	flush()
+}

@@ -190,7 +190,15 @@ func (t *turtle) newBlank() Term {
 // (so "a", "true", "PREFIX" etc. end there).
 func (t *turtle) isNameEnd(j int) bool {
 	r, _ := t.runeAt(j)
-	return !(isPNChars(r) || r == ':' || r == '.')
+	if r == '.' {
+		// Dots continue a name only when more name characters follow
+		// ("true.x:y" is a prefixed name, "true." a boolean and a '.').
+		for r == '.' {
+			j++
+			r, _ = t.runeAt(j)
+		}
+	}
+	return !(isPNChars(r) || r == ':')
 }
 
 // keyword reports whether word (ASCII) is at t.i, case-insensitively when

@@ -106,6 +106,8 @@ func TestTurtlePositive(t *testing.T) {
 				"<http://a.example/s> <http://a.example/p> \"false\"^^<" + x + "boolean> ."},
 		{"integer directly before final dot", "<http://a.example/s> <http://a.example/p> 1.",
 			"<http://a.example/s> <http://a.example/p> \"1\"^^<" + x + "integer> ."},
+		{"boolean and a directly before final dot", "<http://a.example/s> <http://a.example/p> true.\n@prefix a.b: <http://a.example/> .\n<http://a.example/s> a.b:q false.",
+			"<http://a.example/s> <http://a.example/p> \"true\"^^<" + x + "boolean> .\n<http://a.example/s> <http://a.example/q> \"false\"^^<" + x + "boolean> ."},
 		{"true as prefix name", "@prefix true: <http://a.example/> . true:s true:p true: .",
 			"<http://a.example/s> <http://a.example/p> <http://a.example/> ."},
 		{"statement over lines with comments", "<http://a.example/s> # subject\n <http://a.example/p> # predicate\n\t<http://a.example/o> # object\n . # end",
