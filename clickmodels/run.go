@@ -1,0 +1,173 @@
+package clickmodels
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/sessions"
+)
+
+// Split methods for RunConfig.Split.
+const (
+	SplitSpec   = "spec"   // Split: first fraction of SERPs in file order
+	SplitRandom = "random" // RandomSplit with RunConfig.Seed
+	SplitTime   = "time"   // TimeSplit: whole user sessions by first SERP
+)
+
+// RunConfig describes a fit-and-evaluate run (the fit command).
+type RunConfig struct {
+	Kinds         []Kind
+	TrainFraction float64 // default 0.75
+	Split         string  // SplitSpec (default), SplitRandom or SplitTime
+	Seed          uint64  // for SplitRandom
+	Options               // fitting options
+	// LoadDir, if set, loads <MODEL>_params.json from this directory
+	// instead of fitting (fit_seconds is then 0).
+	LoadDir string
+	// OnModel, if set, is called when a model starts fitting.
+	OnModel func(k Kind)
+}
+
+// Report is one model's entry of metrics.json.
+type Report struct {
+	Model         string `json:"model"`
+	Split         string `json:"split"`
+	TrainSessions int    `json:"train_sessions"`
+	TrainRecords  int    `json:"train_distinct_serps"`
+	Metrics
+	// PerplexityGain[B] is Gain(this model, B) for every other model B of
+	// the run.
+	PerplexityGain map[string]float64 `json:"perplexity_gain_over"`
+	Iterations     int                `json:"iterations"`
+	Exact          bool               `json:"exact_estep,omitempty"`
+	Loaded         bool               `json:"loaded,omitempty"`
+	// FitSeconds is wall-clock time of Fit (not of Prepare, which all
+	// models share: see PrepareSeconds). The only field that differs
+	// between reruns.
+	FitSeconds     float64 `json:"fit_seconds"`
+	PrepareSeconds float64 `json:"prepare_seconds"`
+}
+
+// Run splits log, fits (or loads) every model of cfg, evaluates it on the
+// test part and writes to outDir: metrics.json (a JSON array of Report, in
+// the order of cfg.Kinds), <MODEL>_relevance.tsv and <MODEL>_params.json.
+func Run(ctx context.Context, log *sessions.Log, cfg RunConfig, outDir string) ([]Report, error) {
+	frac := cfg.TrainFraction
+	if frac == 0 {
+		frac = 0.75
+	}
+	if !(frac > 0 && frac < 1) {
+		return nil, fmt.Errorf("train fraction %v, want a value in (0, 1)", frac)
+	}
+	split := cfg.Split
+	if split == "" {
+		split = SplitSpec
+	}
+	var train, test *sessions.Log
+	switch split {
+	case SplitSpec:
+		train, test = Split(log, frac)
+	case SplitRandom:
+		train, test = RandomSplit(log, frac, cfg.Seed)
+	case SplitTime:
+		train, test = TimeSplit(log, frac)
+	default:
+		return nil, fmt.Errorf("unknown split %q (want %s, %s or %s)", split, SplitSpec, SplitRandom, SplitTime)
+	}
+	if train.Len() == 0 {
+		return nil, fmt.Errorf("no training sessions (log has %d)", log.Len())
+	}
+	if test.Len() == 0 {
+		return nil, fmt.Errorf("no test sessions whose query occurs in training (log has %d sessions)", log.Len())
+	}
+	ranks := DefaultRanks
+	for i := 0; i < log.Len(); i++ {
+		ranks = max(ranks, log.Ranks(i))
+	}
+	var d *Data
+	var prepSec float64
+	if cfg.LoadDir == "" {
+		t0 := time.Now()
+		var err error
+		if d, err = Prepare(train, ranks); err != nil {
+			return nil, err
+		}
+		prepSec = time.Since(t0).Seconds()
+	}
+	reports := make([]Report, 0, len(cfg.Kinds))
+	models := make([]*Model, 0, len(cfg.Kinds))
+	for _, k := range cfg.Kinds {
+		if cfg.OnModel != nil {
+			cfg.OnModel(k)
+		}
+		rep := Report{Model: k.String(), Split: split, TrainSessions: train.Len()}
+		var m *Model
+		if cfg.LoadDir != "" {
+			var err error
+			if m, err = LoadModel(filepath.Join(cfg.LoadDir, k.String()+"_params.json")); err != nil {
+				return nil, err
+			}
+			if m.Kind != k {
+				return nil, fmt.Errorf("%s: holds a %v model", filepath.Join(cfg.LoadDir, k.String()+"_params.json"), m.Kind)
+			}
+			rep.Loaded = true
+		} else {
+			t0 := time.Now()
+			var err error
+			if m, err = Fit(ctx, d, k, cfg.Options); err != nil {
+				return nil, fmt.Errorf("fit %v: %w", k, err)
+			}
+			rep.FitSeconds = time.Since(t0).Seconds()
+			rep.PrepareSeconds = prepSec
+			rep.TrainRecords = d.Records()
+		}
+		met, err := Evaluate(m, test)
+		if err != nil {
+			return nil, err
+		}
+		rep.Metrics = met
+		rep.Iterations = m.Iterations
+		rep.Exact = m.Exact
+		reports = append(reports, rep)
+		models = append(models, m)
+	}
+	for i := range reports {
+		reports[i].PerplexityGain = map[string]float64{}
+		for j := range reports {
+			if i != j {
+				reports[i].PerplexityGain[reports[j].Model] = Gain(reports[i].Perplexity, reports[j].Perplexity)
+			}
+		}
+	}
+	for _, m := range models {
+		base := filepath.Join(outDir, m.Kind.String())
+		if err := atomicfile.WriteFile(base+"_relevance.tsv", m.WriteRelevance); err != nil {
+			return nil, err
+		}
+		if err := atomicfile.WriteFile(base+"_params.json", m.WriteJSON); err != nil {
+			return nil, err
+		}
+	}
+	err := atomicfile.WriteFile(filepath.Join(outDir, "metrics.json"), func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", " ")
+		return enc.Encode(reports)
+	})
+	return reports, err
+}
+
+// LoadModel reads a parameter file written by WriteJSON.
+func LoadModel(path string) (*Model, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadModel(f, path)
+}
