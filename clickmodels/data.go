@@ -52,21 +52,18 @@ func (d *Data) Pairs() int { return len(d.pairQuery) }
 // Ranks is R, the number of ranks models fitted on d are sized for.
 func (d *Data) Ranks() int { return d.ranks }
 
-// Prepare aggregates and indexes the training log for fitting. ranks is R,
-// the size of the rank-indexed parameters; 0 means max(DefaultRanks, the
-// longest SERP). A SERP longer than ranks is an error.
+// Prepare aggregates and indexes the training log for fitting. ranks is
+// the least R, the size of the rank-indexed parameters: R is the largest of
+// ranks, DefaultRanks and the longest training SERP. Give the longest SERP
+// of the whole log when test SERPs may be longer than training ones
+// (Evaluate rejects SERPs longer than R).
 func Prepare(log *sessions.Log, ranks int) (*Data, error) {
 	n := log.Len()
 	longest := 0
 	for i := 0; i < n; i++ {
 		longest = max(longest, log.Ranks(i))
 	}
-	if ranks == 0 {
-		ranks = max(DefaultRanks, longest)
-	}
-	if longest > ranks {
-		return nil, fmt.Errorf("click models: a training SERP has %d results, more than the %d ranks the model is sized for", longest, ranks)
-	}
+	ranks = max(ranks, DefaultRanks, longest)
 	if ranks > MaxSERP {
 		return nil, fmt.Errorf("click models: %d ranks requested, at most %d supported", ranks, MaxSERP)
 	}
