@@ -245,7 +245,7 @@ func DemoConfig(workdir string, serps, queries int, seed int64) *Config {
 	c.Sampling.Seed = seed
 	c.Export.Seed = seed
 	c.LTR.Seed = seed
-	c.LTR.Iterations = 20
+	c.LTR.Iterations = 30
 	c.LTR.Permutations = 1000
 	c.Report.Title = "lovbench demo report"
 	return &c

@@ -231,7 +231,10 @@ func (w *Workdir) RunStages(ctx context.Context, stages []Stage, force map[strin
 		res.Dir = final
 		res.Seconds = time.Since(start).Seconds()
 		fps[st.Name] = stamp.Fingerprint
-		dirs[st.Name] = final
+		// Later stages read this output through the link, whose path does
+		// not depend on the output directory's random suffix (outputs that
+		// record their input paths stay byte-identical across reruns).
+		dirs[st.Name] = link
 		results = append(results, res)
 	}
 	return results, nil

@@ -51,8 +51,8 @@ inferred labels recover the hidden truth.`,
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "", "work directory for the demo (created)")
-	cmd.Flags().IntVar(&serps, "serps", 8000, "SERPs to simulate")
-	cmd.Flags().IntVar(&queries, "queries", 200, "distinct queries")
+	cmd.Flags().IntVar(&serps, "serps", 40000, "SERPs to simulate")
+	cmd.Flags().IntVar(&queries, "queries", 400, "distinct queries")
 	cmd.Flags().Int64Var(&seed, "seed", 1, "seed of the simulation, sampling, folds and rankers")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run summary as JSON")
 	return cmd

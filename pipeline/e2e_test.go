@@ -1,0 +1,297 @@
+package pipeline
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// lovbenchBinary builds cmd/lovbench once per test binary run.
+func lovbenchBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "lovbench-e2e-bin-")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "lovbench")
+		out, err := exec.Command("go", "build", "-o", binPath, "github.com/lovbench/lovbench/cmd/lovbench").CombinedOutput()
+		if err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
+
+// smallConfig writes a configuration for a small, fast, complete run.
+func smallConfig(t *testing.T, dir string, serps int) string {
+	t.Helper()
+	cfg := fmt.Sprintf(`simulate: {sessions: %d, queries: 60, model: ubm, seed: 3}
+ltr: {algorithms: [ranknet, adarank], configs: [full, light], iterations: 5, permutations: 200}
+report: {title: e2e}
+`, serps)
+	p := filepath.Join(dir, "lovbench.yaml")
+	if err := os.WriteFile(p, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// snapshot maps every visible file of a work directory (stage outputs through
+// their links, the latest release) to its SHA-256. Staging directories and
+// the lock file are not visible outputs.
+func snapshot(t *testing.T, wd string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	add := func(prefix, link string) {
+		dir, err := filepath.EvalSymlinks(link)
+		if err != nil {
+			t.Errorf("%s: dangling link: %v", link, err)
+			return
+		}
+		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			rel, _ := filepath.Rel(dir, p)
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Errorf("read %s: %v", p, err)
+				return nil
+			}
+			s := sha256.Sum256(b)
+			out[prefix+"/"+filepath.ToSlash(rel)] = hex.EncodeToString(s[:])
+			return nil
+		})
+	}
+	ents, _ := os.ReadDir(filepath.Join(wd, "stages"))
+	for _, e := range ents {
+		if e.Type()&os.ModeSymlink != 0 {
+			add("stages/"+e.Name(), filepath.Join(wd, "stages", e.Name()))
+		}
+	}
+	if _, err := os.Stat(filepath.Join(wd, "releases", "latest")); err == nil {
+		add("release", filepath.Join(wd, "releases", "latest"))
+	}
+	return out
+}
+
+// checkVisible asserts that every visible output of a (possibly killed)
+// work directory is complete: each stage output and the release are
+// byte-identical to the reference run's, file for file.
+func checkVisible(t *testing.T, wd string, ref map[string]string, when string) {
+	t.Helper()
+	got := snapshot(t, wd)
+	groups := map[string]bool{}
+	for k := range got {
+		groups[strings.Join(strings.SplitN(k, "/", 3)[:2], "/")] = true
+		if strings.HasPrefix(k, "release/") {
+			groups["release"] = true
+		}
+	}
+	for k, v := range got {
+		if ref[k] != v {
+			t.Errorf("%s: visible file %s differs from the uninterrupted run (partial or different output)", when, k)
+		}
+	}
+	// A visible stage or release must hold all its files, not a subset.
+	for k := range ref {
+		g := strings.Join(strings.SplitN(k, "/", 3)[:2], "/")
+		if strings.HasPrefix(k, "release/") {
+			g = "release"
+		}
+		if groups[g] {
+			if _, ok := got[k]; !ok {
+				t.Errorf("%s: %s is visible without its file %s", when, g, k)
+			}
+		}
+	}
+}
+
+// runUntilKilled starts a run, waits for the log line of stage target
+// starting ("" = no wait), sleeps delay, and kills it with SIGKILL. It
+// reports whether the process was still running when killed.
+func runUntilKilled(t *testing.T, bin, cfg, target string, delay time.Duration) bool {
+	t.Helper()
+	cmd := exec.Command(bin, "run", "--config", cfg)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout = io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	seen := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sc := bufio.NewScanner(stderr)
+		signalled := target == ""
+		if signalled {
+			close(seen)
+		}
+		for sc.Scan() {
+			if !signalled && strings.Contains(sc.Text(), `msg="stage running" stage=`+target+" ") {
+				signalled = true
+				close(seen)
+			}
+		}
+		if !signalled {
+			close(seen)
+		}
+	}()
+	<-seen
+	time.Sleep(delay)
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	<-done
+	_ = cmd.Wait()
+	ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled()
+}
+
+// TestKillAnywhereThenRerun kills `lovbench run` with SIGKILL at random
+// points of every stage (and of the publication), checks after each kill
+// that no visible output is partial, and checks that the run then finishes
+// with outputs byte-identical to an uninterrupted run.
+func TestKillAnywhereThenRerun(t *testing.T) {
+	bin := lovbenchBinary(t)
+	base := t.TempDir()
+	cfg := smallConfig(t, base, 3000)
+	wd := filepath.Join(base, "work")
+
+	// Reference: an uninterrupted run, with each stage's duration.
+	start := time.Now()
+	out, err := exec.Command(bin, "run", "--config", cfg, "--workdir", wd, "--json", "--quiet").Output()
+	if err != nil {
+		t.Fatalf("reference run: %v", err)
+	}
+	total := time.Since(start)
+	var res RunResult
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatal(err)
+	}
+	ref := snapshot(t, wd)
+	if len(ref) < 20 {
+		t.Fatalf("reference run left only %d files", len(ref))
+	}
+	// The same work directory path again (outputs may record input paths).
+	if err := os.RemoveAll(wd); err != nil {
+		t.Fatal(err)
+	}
+	cfgW := filepath.Join(base, "lovbench-w.yaml")
+	b, _ := os.ReadFile(cfg)
+	os.WriteFile(cfgW, append(b, []byte("workdir: work\n")...), 0o644)
+
+	rng := rand.New(rand.NewPCG(42, 7))
+	kills := 0
+	targets := append([]StageResult(nil), res.Stages...)
+	// The last target kills during the report stage or the publication.
+	for round := 0; round < 2; round++ {
+		for _, st := range targets {
+			d := time.Duration(rng.Float64() * 1.3 * st.Seconds * float64(time.Second))
+			if runUntilKilled(t, bin, cfgW, st.Name, d) {
+				kills++
+			}
+			checkVisible(t, wd, ref, fmt.Sprintf("after a kill %v into stage %s", d, st.Name))
+		}
+	}
+	// A few kills at random times from the start.
+	for i := 0; i < 4; i++ {
+		d := time.Duration(rng.Float64() * float64(total))
+		if runUntilKilled(t, bin, cfgW, "", d) {
+			kills++
+		}
+		checkVisible(t, wd, ref, fmt.Sprintf("after a kill %v into a run", d))
+	}
+	if kills < len(targets) {
+		t.Errorf("only %d of the runs were killed before finishing; the kill points do not cover the stages", kills)
+	}
+	if out, err := exec.Command(bin, "run", "--config", cfgW, "--quiet").CombinedOutput(); err != nil {
+		t.Fatalf("final run: %v\n%s", err, out)
+	}
+	got := snapshot(t, wd)
+	if len(got) != len(ref) {
+		t.Errorf("final run has %d visible files, uninterrupted run %d", len(got), len(ref))
+	}
+	for k, v := range ref {
+		if got[k] != v {
+			t.Errorf("after kills and a rerun, %s differs from the uninterrupted run", k)
+		}
+	}
+	// No staging leftovers after a completed run.
+	for _, sub := range []string{"stages", "releases"} {
+		ents, _ := os.ReadDir(filepath.Join(wd, sub))
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), ".tmp-") {
+				t.Errorf("staging leftover %s/%s after a completed run", sub, e.Name())
+			}
+		}
+	}
+	t.Logf("%d runs killed; reference run %v", kills, total)
+}
+
+// TestConcurrentRunRefused starts two runs on one work directory: the second
+// exits with status 1 and the lock message while the first holds the lock.
+func TestConcurrentRunRefused(t *testing.T) {
+	bin := lovbenchBinary(t)
+	base := t.TempDir()
+	cfg := smallConfig(t, base, 20000)
+	wd := filepath.Join(base, "work")
+	first := exec.Command(bin, "run", "--config", cfg, "--workdir", wd)
+	stderr, _ := first.StderrPipe()
+	first.Stdout = io.Discard
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		first.Process.Kill()
+		first.Wait()
+	}()
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		if strings.Contains(sc.Text(), `msg="stage running"`) {
+			break
+		}
+	}
+	go io.Copy(io.Discard, stderr)
+	second := exec.Command(bin, "run", "--config", cfg, "--workdir", wd)
+	var errb bytes.Buffer
+	second.Stderr = &errb
+	err := second.Run()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != 1 {
+		t.Fatalf("second run: %v, want exit status 1; stderr %s", err, errb.String())
+	}
+	msg := errb.String()
+	want := regexp.MustCompile(`work directory is locked by another lovbench run: .*\.lovbench\.lock is held by pid ` + strconv.Itoa(first.Process.Pid))
+	if !want.MatchString(msg) {
+		t.Errorf("second run's message %q does not name the lock and the first run's pid %d", msg, first.Process.Pid)
+	}
+}
