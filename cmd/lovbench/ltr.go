@@ -15,6 +15,7 @@ func newLTRCmd(a *app) *cobra.Command {
 		seed                                         uint64
 		workers, permutations, baseline              int
 		noModels                                     bool
+		params                                       = ltr.DefaultOptions()
 	)
 	cmd := &cobra.Command{
 		Use:   "ltr",
@@ -63,7 +64,7 @@ OUT/models/. See docs/ltr.md.`,
 				Algorithms:      algorithms,
 				Configs:         cfgs,
 				BaselineFeature: baseline,
-				Train:           ltr.DefaultOptions(),
+				Train:           params,
 				Workers:         workers,
 				Permutations:    permutations,
 				Progress:        a.progress(),
@@ -97,5 +98,16 @@ OUT/models/. See docs/ltr.md.`,
 	f.IntVar(&permutations, "permutations", 10000, "random sign assignments of the randomisation test")
 	f.IntVar(&baseline, "baseline-feature", ltr.BaselineFeature, "feature ranked unlearned as the baseline")
 	f.BoolVar(&noModels, "no-models", false, "do not save the trained models under OUT/models")
+	f.IntVar(&params.RankNet.Epochs, "ranknet-epochs", params.RankNet.Epochs, "RankNet epochs")
+	f.IntVar(&params.RankNet.Hidden, "ranknet-hidden", params.RankNet.Hidden, "RankNet hidden units")
+	f.Float64Var(&params.RankNet.LearningRate, "ranknet-lr", params.RankNet.LearningRate, "RankNet learning rate")
+	f.IntVar(&params.AdaRank.Rounds, "adarank-rounds", params.AdaRank.Rounds, "AdaRank maximum rounds")
+	f.Float64Var(&params.AdaRank.Tolerance, "adarank-tolerance", params.AdaRank.Tolerance, "AdaRank tolerance")
+	f.IntVar(&params.LambdaMART.Trees, "lambdamart-trees", params.LambdaMART.Trees, "LambdaMART maximum trees")
+	f.IntVar(&params.LambdaMART.Leaves, "lambdamart-leaves", params.LambdaMART.Leaves, "LambdaMART leaves per tree")
+	f.Float64Var(&params.LambdaMART.Shrinkage, "lambdamart-shrinkage", params.LambdaMART.Shrinkage, "LambdaMART learning rate")
+	f.IntVar(&params.LambdaMART.EarlyStop, "lambdamart-early-stop", params.LambdaMART.EarlyStop, "LambdaMART: stop after this many trees without validation gain (0: never)")
+	f.IntVar(&params.CA.Restarts, "ca-restarts", params.CA.Restarts, "Coordinate Ascent restarts")
+	f.IntVar(&params.CA.MaxIter, "ca-iterations", params.CA.MaxIter, "Coordinate Ascent steps tried per direction")
 	return cmd
 }
