@@ -56,8 +56,10 @@ func TestParameterRecovery(t *testing.T) {
 		exact bool
 	}{{"UBM", UBM, 50, false}, {"DBN", DBN, 30, false}, {"DBN-exact", DBN, 30, true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			src := NewSyntheticSource(50, 7)
-			src.Shuffle = 0.5
+			src, err := NewSyntheticSource(SyntheticConfig{Queries: 50, Shuffle: 0.5, Seed: 7})
+			if err != nil {
+				t.Fatal(err)
+			}
 			log, truth, err := SimulateLog(context.Background(), SimConfig{Kind: tc.kind, SERPs: serps, Seed: 11, Source: src})
 			if err != nil {
 				t.Fatal(err)

@@ -33,7 +33,10 @@ func stripTiming(t *testing.T, path string) []map[string]any {
 // checks that all outputs are byte-identical (metrics.json apart from its
 // timings), and that --load reproduces the metrics from the parameter files.
 func TestRunDeterministic(t *testing.T) {
-	src := NewSyntheticSource(200, 3)
+	src, err := NewSyntheticSource(SyntheticConfig{Queries: 200, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
 	log, _, err := SimulateLog(context.Background(), SimConfig{Kind: DBN, SERPs: 30_000, Seed: 5, Source: src})
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +138,10 @@ func TestParamsRoundTrip(t *testing.T) {
 
 // TestSplits checks the three splits on a small simulated log.
 func TestSplits(t *testing.T) {
-	src := NewSyntheticSource(20, 1)
+	src, err := NewSyntheticSource(SyntheticConfig{Queries: 20, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	log, _, err := SimulateLog(context.Background(), SimConfig{Kind: UBM, SERPs: 1000, Seed: 2, Source: src})
 	if err != nil {
 		t.Fatal(err)

@@ -337,21 +337,27 @@ func SimulateLog(ctx context.Context, cfg SimConfig) (*sessions.Log, *Model, err
 	return log, truth, nil
 }
 
-// SyntheticSource is the built-in SERPSource: Queries queries named q0,
-// q1, ... with Zipf popularity (exponent ZipfS), each with a pool of
-// PoolSize documents (named d<query*PoolSize+j>) whose true attractiveness
-// and satisfaction are uniform in [0.02, 0.98]. A SERP shows SERPLength
-// documents: the pool's best by attractiveness in order (the engine's
-// default ranking), or, with probability Shuffle, a random sample of the
-// pool in random order, so that position and document effects can be told
-// apart (as the shared PyClick reference log).
-type SyntheticSource struct {
-	Queries    int
-	PoolSize   int
-	SERPLength int
-	Shuffle    float64
-	ZipfS      float64
+// SyntheticConfig configures a SyntheticSource. Zero fields take the
+// defaults in brackets.
+type SyntheticConfig struct {
+	Queries    int     // number of queries [1000]
+	PoolSize   int     // documents per query [20]
+	SERPLength int     // results per SERP [10], at most PoolSize
+	Shuffle    float64 // share of SERPs that show a random sample of the pool in random order [0.3]
+	ZipfS      float64 // Zipf exponent of query popularity, > 1 [1.1]
+	Seed       uint64  // seed of the true parameters and default rankings
+}
 
+// SyntheticSource is the built-in SERPSource: queries named q0, q1, ...
+// with Zipf popularity, each with a pool of documents (named
+// d<query*PoolSize+j>) whose true attractiveness and satisfaction are
+// uniform in [0.02, 0.98]. A SERP shows the pool's best documents by
+// attractiveness in order (the engine's default ranking) or, with
+// probability Shuffle, a random sample of the pool in random order, so that
+// position and document effects can be told apart (like the shared PyClick
+// reference log).
+type SyntheticSource struct {
+	cfg       SyntheticConfig
 	attr, sat [][]float64 // [query][pool index]
 	ranking   [][]int     // default ranking per query
 	qnames    []string
@@ -362,20 +368,38 @@ type SyntheticSource struct {
 	out       []string
 }
 
-// NewSyntheticSource returns a source with the given number of queries and
-// defaults: pools of 20, SERPs of 10, 30% shuffled, Zipf exponent 1.1. The
-// true parameters are drawn from seed.
-func NewSyntheticSource(queries int, seed uint64) *SyntheticSource {
-	src := &SyntheticSource{Queries: queries, PoolSize: 20, SERPLength: 10, Shuffle: 0.3, ZipfS: 1.1}
-	src.init(seed)
-	return src
-}
-
-// init draws the true parameters and default rankings; call it again after
-// changing the exported fields.
-func (src *SyntheticSource) init(seed uint64) {
-	rng := rand.New(rand.NewPCG(seed, 0x74727574680a0a0a))
-	nq, pool := max(src.Queries, 1), max(src.PoolSize, 1)
+// NewSyntheticSource draws the true parameters and default rankings.
+func NewSyntheticSource(cfg SyntheticConfig) (*SyntheticSource, error) {
+	if cfg.Queries == 0 {
+		cfg.Queries = 1000
+	}
+	if cfg.PoolSize == 0 {
+		cfg.PoolSize = 20
+	}
+	if cfg.SERPLength == 0 {
+		cfg.SERPLength = min(10, cfg.PoolSize)
+	}
+	if cfg.Shuffle == 0 {
+		cfg.Shuffle = 0.3
+	}
+	if cfg.ZipfS == 0 {
+		cfg.ZipfS = 1.1
+	}
+	switch {
+	case cfg.Queries < 1:
+		return nil, fmt.Errorf("synthetic source: %d queries, want at least 1", cfg.Queries)
+	case cfg.PoolSize < 1:
+		return nil, fmt.Errorf("synthetic source: pool of %d documents, want at least 1", cfg.PoolSize)
+	case cfg.SERPLength < 1 || cfg.SERPLength > cfg.PoolSize || cfg.SERPLength > MaxSERP:
+		return nil, fmt.Errorf("synthetic source: SERP length %d, want 1 to min(pool %d, %d)", cfg.SERPLength, cfg.PoolSize, MaxSERP)
+	case !(cfg.Shuffle >= 0 && cfg.Shuffle <= 1):
+		return nil, fmt.Errorf("synthetic source: shuffled share %v, want 0 to 1", cfg.Shuffle)
+	case !(cfg.ZipfS > 1):
+		return nil, fmt.Errorf("synthetic source: Zipf exponent %v, want > 1", cfg.ZipfS)
+	}
+	src := &SyntheticSource{cfg: cfg}
+	rng := rand.New(rand.NewPCG(cfg.Seed, 0x74727574680a0a0a))
+	nq, pool := cfg.Queries, cfg.PoolSize
 	src.attr = make([][]float64, nq)
 	src.sat = make([][]float64, nq)
 	src.ranking = make([][]int, nq)
@@ -394,11 +418,11 @@ func (src *SyntheticSource) init(seed uint64) {
 			idx[j] = j
 		}
 		// Default ranking: by attractiveness, best first (ties by index).
-		a := src.attr[q]
-		sortByDesc(idx, a)
-		src.ranking[q] = idx[:min(src.SERPLength, pool)]
+		sortByDesc(idx, src.attr[q])
+		src.ranking[q] = idx[:cfg.SERPLength]
 	}
 	src.perm = make([]int, pool)
+	return src, nil
 }
 
 func sortByDesc(idx []int, key []float64) {
@@ -412,21 +436,16 @@ func sortByDesc(idx []int, key []float64) {
 // Next implements SERPSource.
 func (src *SyntheticSource) Next(rng *rand.Rand) (string, []string, error) {
 	if src.zipf == nil || src.zipfRNG != rng {
-		s := src.ZipfS
-		if s <= 1 {
-			return "", nil, fmt.Errorf("synthetic source: Zipf exponent %v, want > 1", s)
-		}
-		src.zipf = rand.NewZipf(rng, s, 1, uint64(len(src.qnames)-1))
+		src.zipf = rand.NewZipf(rng, src.cfg.ZipfS, 1, uint64(len(src.qnames)-1))
 		src.zipfRNG = rng
 	}
 	q := int(src.zipf.Uint64())
 	src.out = src.out[:0]
-	if rng.Float64() < src.Shuffle {
+	if rng.Float64() < src.cfg.Shuffle {
 		for j := range src.perm {
 			src.perm[j] = j
 		}
-		k := len(src.ranking[q])
-		for j := 0; j < k; j++ { // partial Fisher-Yates
+		for j := 0; j < src.cfg.SERPLength; j++ { // partial Fisher-Yates
 			m := j + rng.IntN(len(src.perm)-j)
 			src.perm[j], src.perm[m] = src.perm[m], src.perm[j]
 			src.out = append(src.out, src.dnames[q][src.perm[j]])

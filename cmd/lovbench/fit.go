@@ -1,19 +1,133 @@
 package main
 
 import (
-	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/internal/progress"
+	"github.com/lovbench/lovbench/sessions"
 )
 
-// PLACEHOLDER: replaced by the real command.
 func newFitCmd(a *app) *cobra.Command {
-	return &cobra.Command{
-		Use:     "fit",
-		Short:   "Fit click models by EM and evaluate them",
-		Example: "  lovbench CMD --help",
+	var (
+		logFile, format, sessDir, models, out, load, split string
+		cfg                                                clickmodels.RunConfig
+	)
+	cmd := &cobra.Command{
+		Use:   "fit",
+		Short: "Fit click models by EM and evaluate them",
+		Long: `fit splits a click log into training and test SERPs (SPEC.md section 3: the
+first --train-fraction of SERPs in file order train, the rest test, keeping
+only SERPs whose query occurs in training), fits each click model of --models
+on the training part with PyClick's conventions, evaluates it on the test part
+and writes to --out:
+
+  metrics.json              per model: train/test sessions, test log-likelihood,
+                            perplexity (overall and per rank), perplexity gain
+                            over the other models, iterations, fit_seconds
+  <MODEL>_relevance.tsv     query, doc, relevance for every pair seen in training
+  <MODEL>_params.json       the fitted parameters, loadable with --load
+
+Models: GCTR, RCTR, DCTR, PBM, CM, UBM, DCM, CCM, DBN, SDBN, or "all".
+Everything but the timings in metrics.json is identical across reruns and
+for any --workers. See docs/clickmodels.md.`,
+		Example: `  lovbench fit --log golden_ubm6k.tsv --format yandex --models all --out /tmp/cm
+  lovbench fit --sessions /tmp/lov-clean --models dctr,ubm,dbn --out /tmp/cm --workers 2
+  lovbench fit --sessions /tmp/lov-clean --models ubm --load /tmp/cm --out /tmp/cm-again`,
+		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("fit: not implemented yet")
+			var path string
+			switch {
+			case logFile != "" && sessDir != "":
+				return usagef("fit: give --log or --sessions, not both")
+			case logFile != "":
+				if format != "yandex" {
+					return usagef("fit: --format must be yandex, not %q", format)
+				}
+				path = logFile
+			case sessDir != "":
+				path = sessDir
+			default:
+				return usagef("fit: --log FILE --format yandex or --sessions DIR is required")
+			}
+			if out == "" {
+				return usagef("fit: --out is required")
+			}
+			kinds, err := clickmodels.ParseKinds(models)
+			if err != nil {
+				return usagef("fit: --models: %v", err)
+			}
+			if !(cfg.TrainFraction > 0 && cfg.TrainFraction < 1) {
+				return usagef("fit: --train-fraction must be in (0, 1), not %v", cfg.TrainFraction)
+			}
+			if cfg.Iterations < 1 {
+				return usagef("fit: --iterations must be at least 1")
+			}
+			if cfg.Tolerance < 0 {
+				return usagef("fit: --tolerance must not be negative")
+			}
+			if cfg.Workers < 0 {
+				return usagef("fit: --workers must not be negative")
+			}
+			switch split {
+			case clickmodels.SplitSpec, clickmodels.SplitRandom, clickmodels.SplitTime:
+			default:
+				return usagef("fit: --split must be spec, random or time, not %q", split)
+			}
+			log, err := sessions.Load(path)
+			if err != nil {
+				return err
+			}
+			a.log.Info("click log loaded", "path", path, "serps", log.Len(), "queries", log.Queries.Len(), "docs", log.Docs.Len())
+			cfg.Kinds, cfg.Split, cfg.LoadDir = kinds, split, load
+			var bar progress.Bar = nopBar{}
+			cfg.OnModel = func(k clickmodels.Kind) {
+				bar.Finish()
+				a.log.Info("fitting click model", "model", k.String())
+				n := int64(1)
+				if k.EM() && load == "" {
+					n = int64(cfg.Iterations)
+				}
+				bar = progress.New(a.progress(), n, "fit "+k.String())
+			}
+			cfg.OnIteration = func(int, float64) { bar.Add(1) }
+			reps, err := clickmodels.Run(cmd.Context(), log, cfg, out)
+			bar.Finish()
+			if err != nil {
+				return err
+			}
+			if !a.quiet {
+				fmt.Fprintf(a.stdout, "%-5s %6s %6s %14s %11s %5s %9s\n", "model", "train", "test", "loglikelihood", "perplexity", "iter", "fit_s")
+				for _, r := range reps {
+					fmt.Fprintf(a.stdout, "%-5s %6d %6d %14.6f %11.6f %5d %9.3f\n", r.Model, r.TrainSessions, r.Sessions, r.LogLikelihood, r.Perplexity, r.Iterations, r.FitSeconds)
+				}
+				fmt.Fprintf(a.stdout, "outputs in %s (metrics.json, %s_relevance.tsv, ...)\n", out, strings.ToUpper(reps[0].Model))
+			}
+			return nil
 		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&logFile, "log", "", "click log `FILE` (plain or gzip)")
+	f.StringVar(&format, "format", "yandex", "format of --log: yandex (relevance-prediction format, read as PyClick does)")
+	f.StringVar(&sessDir, "sessions", "", "ingest output `DIR` (its sessions.parquet), a sessions.parquet file or a Yandex log")
+	f.StringVar(&models, "models", "dctr,ubm,dbn", "comma-separated click models, or all")
+	f.StringVar(&out, "out", "", "output `DIR`")
+	f.IntVar(&cfg.Iterations, "iterations", clickmodels.DefaultIterations, "EM iterations")
+	f.Float64Var(&cfg.TrainFraction, "train-fraction", 0.75, "share of SERPs that train")
+	f.StringVar(&split, "split", clickmodels.SplitSpec, "train/test split: spec (file order), random (seeded) or time (whole user sessions)")
+	f.Uint64Var(&cfg.Seed, "seed", 1, "seed of --split random")
+	f.IntVar(&cfg.Workers, "workers", 0, "parallel workers (0: all CPUs); results do not depend on it")
+	f.Float64Var(&cfg.Tolerance, "tolerance", 0, "stop EM once the training log-likelihood changes less than this (0: run all --iterations, like PyClick)")
+	f.BoolVar(&cfg.Exact, "exact", false, "DBN: exact posterior E-step instead of PyClick's (recovers parameters better, differs from PyClick)")
+	f.StringVar(&load, "load", "", "load <MODEL>_params.json from `DIR` instead of fitting, then evaluate")
+	return cmd
 }
+
+// nopBar is the progress bar before the first model.
+type nopBar struct{}
+
+func (nopBar) Add(int) {}
+func (nopBar) Finish() {}

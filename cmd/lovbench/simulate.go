@@ -1,19 +1,87 @@
 package main
 
 import (
-	"errors"
+	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
+
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/internal/atomicfile"
 )
 
-// PLACEHOLDER: replaced by the real command.
 func newSimulateCmd(a *app) *cobra.Command {
-	return &cobra.Command{
-		Use:     "simulate",
-		Short:   "Simulate a click log from a click model with known parameters",
-		Example: "  lovbench CMD --help",
+	var (
+		model, out, truthFile string
+		serps                 int
+		seed                  uint64
+		sc                    clickmodels.SyntheticConfig
+	)
+	cmd := &cobra.Command{
+		Use:   "simulate",
+		Short: "Simulate a click log from a click model with known parameters",
+		Long: `simulate writes a click log in the Yandex relevance-prediction format whose
+clicks come from the click model --model with known parameters: queries with
+Zipf popularity, a pool of documents per query with random true
+attractiveness and satisfaction, SERPs showing the best documents in order or
+(--shuffle of them) a random sample in random order. The true parameters go
+to --truth in the format of fit's <MODEL>_params.json. Same flags and seed,
+same files. See docs/clickmodels.md.`,
+		Example: `  lovbench simulate --model ubm --sessions 100000 --queries 500 --seed 1 \
+    --out /tmp/sim.tsv --truth /tmp/sim_truth.json
+  lovbench fit --log /tmp/sim.tsv --format yandex --models ubm --out /tmp/sim-fit`,
+		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("simulate: not implemented yet")
+			kind, err := clickmodels.ParseKind(model)
+			if err != nil {
+				return usagef("simulate: --model: %v", err)
+			}
+			if out == "" {
+				return usagef("simulate: --out is required")
+			}
+			if serps < 1 {
+				return usagef("simulate: --sessions must be at least 1")
+			}
+			if sc.Queries < 1 {
+				return usagef("simulate: --queries must be at least 1")
+			}
+			sc.Seed = seed
+			src, err := clickmodels.NewSyntheticSource(sc)
+			if err != nil {
+				return usagef("simulate: %v", err)
+			}
+			cfg := clickmodels.SimConfig{Kind: kind, SERPs: serps, Seed: seed, Source: src}
+			var truth *clickmodels.Model
+			err = atomicfile.WriteFile(out, func(w io.Writer) error {
+				var err error
+				truth, err = clickmodels.SimulateYandex(cmd.Context(), cfg, w)
+				return err
+			})
+			if err != nil {
+				return err
+			}
+			if truthFile != "" {
+				if err := atomicfile.WriteFile(truthFile, truth.WriteJSON); err != nil {
+					return err
+				}
+			}
+			a.log.Info("simulated click log written", "model", kind.String(), "serps", serps, "pairs", truth.NumPairs(), "out", out)
+			if !a.quiet {
+				fmt.Fprintf(a.stdout, "%d SERPs from %v over %d (query, document) pairs written to %s\n", serps, kind, truth.NumPairs(), out)
+			}
+			return nil
 		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&model, "model", "", "click model generating the clicks (ubm, dbn, pbm, ...)")
+	f.IntVar(&serps, "sessions", 10000, "number of SERPs (each its own session, as in PyClick)")
+	f.IntVar(&sc.Queries, "queries", 1000, "number of distinct queries")
+	f.Uint64Var(&seed, "seed", 1, "random seed (parameters, SERPs and clicks)")
+	f.StringVar(&out, "out", "", "output Yandex log `FILE`")
+	f.StringVar(&truthFile, "truth", "", "write the true parameters to `FILE` (JSON, as fit's <MODEL>_params.json)")
+	f.IntVar(&sc.PoolSize, "pool", 20, "documents per query")
+	f.IntVar(&sc.SERPLength, "serp-length", 10, "results per SERP")
+	f.Float64Var(&sc.Shuffle, "shuffle", 0.3, "share of SERPs in random order")
+	f.Float64Var(&sc.ZipfS, "zipf", 1.1, "Zipf exponent of query popularity (> 1)")
+	return cmd
 }
