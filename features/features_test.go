@@ -503,6 +503,26 @@ func TestSearch(t *testing.T) {
 	}
 }
 
+// TestSearchAgreesWithFeatures: Search scores are features 2 and 34.
+func TestSearchAgreesWithFeatures(t *testing.T) {
+	c := testCorpus(t)
+	for _, by := range []Ranking{ByLOV, ByLabel} {
+		id := FeatLOVMatchT
+		if by == ByLabel {
+			id = FeatLabelSearch
+		}
+		hits := c.Search("dog animal basic", by, 0)
+		if len(hits) == 0 {
+			t.Fatalf("no hits by %v", by)
+		}
+		for _, h := range hits {
+			if f := feature(t, c, "dog animal basic", h.URI, id); f != h.Score {
+				t.Errorf("by %v: %s score %g, feature %g", by, h.URI, h.Score, f)
+			}
+		}
+	}
+}
+
 func TestExtractUnknownAndDeterminism(t *testing.T) {
 	c := testCorpus(t)
 	pairs := []Pair{{"animal", "a:Cat", 2}, {"animal", "a:Zebra", 3}, {"dog", "http://a.org/feeds", 4}, {"cat animal", "http://c.org/Pet", 5}}

@@ -54,25 +54,30 @@ func (c *Corpus) Search(query string, by Ranking, k int) []Hit {
 			fields = append(fields, f)
 		}
 	}
-	cand := make(map[int32]bool)
+	// Score by walking the postings of every field (the maximum of the
+	// boosted field scores, as lovScore computes per term).
+	best := make([]float64, len(c.terms))
+	acc := make([]float64, len(c.terms))
+	var cand, touched []int32
 	for _, f := range fields {
-		for _, w := range ids {
-			for _, t := range c.fields[f].postings[w] {
-				cand[t] = true
+		touched = c.fields[f].scoreAll(ids, acc, touched[:0])
+		boost := 1.0
+		if by == ByLOV {
+			boost = fieldBoost(f)
+		}
+		for _, d := range touched {
+			if s := boost * acc[d]; s > best[d] {
+				if best[d] == 0 {
+					cand = append(cand, d)
+				}
+				best[d] = s
 			}
+			acc[d] = 0
 		}
 	}
 	hits := make([]Hit, 0, len(cand))
-	for t := range cand {
-		var s float64
-		if by == ByLOV {
-			s = c.lovScore(int(t), ids)
-		} else {
-			s = c.fields[fieldLabel].score(int(t), ids)
-		}
-		if s > 0 {
-			hits = append(hits, Hit{URI: c.terms[t].uri, Score: s})
-		}
+	for _, t := range cand {
+		hits = append(hits, Hit{URI: c.terms[t].uri, Score: best[t]})
 	}
 	sort.Slice(hits, func(i, j int) bool {
 		if hits[i].Score != hits[j].Score {

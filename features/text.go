@@ -33,7 +33,7 @@ type tokCount struct {
 type fieldIndex struct {
 	docs     [][]tokCount      // per document, sorted by tok
 	docLen   []int32           // words per document
-	postings map[int32][]int32 // word -> sorted documents containing it
+	postings map[int32][]tokCount // word -> documents containing it (tok = document), sorted
 	docCount int               // documents with at least one word
 	avgdl    float64
 }
@@ -43,7 +43,7 @@ func newFieldIndex(words [][]int32) *fieldIndex {
 	fi := &fieldIndex{
 		docs:     make([][]tokCount, len(words)),
 		docLen:   make([]int32, len(words)),
-		postings: make(map[int32][]int32),
+		postings: make(map[int32][]tokCount),
 	}
 	var total int
 	for d, ws := range words {
@@ -62,9 +62,11 @@ func newFieldIndex(words [][]int32) *fieldIndex {
 				continue
 			}
 			tcs = append(tcs, tokCount{w, 1})
-			fi.postings[w] = append(fi.postings[w], int32(d))
 		}
 		fi.docs[d] = tcs
+		for _, tc := range tcs {
+			fi.postings[tc.tok] = append(fi.postings[tc.tok], tokCount{int32(d), tc.count})
+		}
 	}
 	if fi.docCount > 0 {
 		fi.avgdl = float64(total) / float64(fi.docCount)
@@ -93,14 +95,38 @@ func (fi *fieldIndex) score(d int, qs []int32) float64 {
 	if fi.docLen[d] == 0 {
 		return 0
 	}
-	norm := textK1 * (1 - textB + textB*float64(fi.docLen[d])/fi.avgdl)
 	var s float64
 	for _, w := range qs {
-		tf := float64(fi.tf(d, w))
-		if tf == 0 {
-			continue
+		if tf := fi.tf(d, w); tf > 0 {
+			s += fi.wordScore(d, fi.idf(w), tf)
 		}
-		s += fi.idf(w) * tf * (textK1 + 1) / (tf + norm)
 	}
 	return s
+}
+
+// wordScore is one word's term of the BM25 sum: idf * tf*(k1+1) / (tf + norm(d)).
+func (fi *fieldIndex) wordScore(d int, idf float64, tf int) float64 {
+	norm := textK1 * (1 - textB + textB*float64(fi.docLen[d])/fi.avgdl)
+	return idf * float64(tf) * (textK1 + 1) / (float64(tf) + norm)
+}
+
+// scoreAll adds the BM25 score of every document containing a query word
+// to acc (indexed by document) and appends newly touched documents to
+// touched. Words are added in the order of qs, as in score, so both give
+// bit-identical sums.
+func (fi *fieldIndex) scoreAll(qs []int32, acc []float64, touched []int32) []int32 {
+	for _, w := range qs {
+		ps := fi.postings[w]
+		if len(ps) == 0 {
+			continue
+		}
+		idf := fi.idf(w)
+		for _, p := range ps {
+			if acc[p.tok] == 0 {
+				touched = append(touched, p.tok)
+			}
+			acc[p.tok] += fi.wordScore(int(p.tok), idf, int(p.count))
+		}
+	}
+	return touched
 }
