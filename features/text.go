@@ -31,10 +31,10 @@ type tokCount struct {
 // fieldIndex is an inverted index of one text field over a set of documents
 // (terms or vocabularies), identified by index 0..n-1.
 type fieldIndex struct {
-	docs     [][]tokCount      // per document, sorted by tok
-	docLen   []int32           // words per document
+	docs     [][]tokCount         // per document, sorted by tok
+	docLen   []int32              // words per document
 	postings map[int32][]tokCount // word -> documents containing it (tok = document), sorted
-	docCount int               // documents with at least one word
+	docCount int                  // documents with at least one word
 	avgdl    float64
 }
 
