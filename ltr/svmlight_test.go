@@ -172,3 +172,41 @@ func TestReadFolds(t *testing.T) {
 		t.Fatalf("bad fold file: %v", err)
 	}
 }
+
+// FuzzReadSVMLight: arbitrary input never panics; whatever parses writes
+// back to text that parses to the same data.
+func FuzzReadSVMLight(f *testing.F) {
+	f.Add(sample)
+	f.Add("1 qid:1 1:1e308 2:-0\n")
+	f.Add("0 qid:a#b\n# only\n\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		ds, err := ReadSVMLight(strings.NewReader(in), "fuzz")
+		if err != nil {
+			return
+		}
+		var b bytes.Buffer
+		if err := WriteSVMLight(&b, ds); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadSVMLight(bytes.NewReader(b.Bytes()), "fuzz2")
+		if err != nil {
+			t.Fatalf("re-read: %v\n%s", err, b.String())
+		}
+		if len(back.Queries) != len(ds.Queries) || back.NumDocs() != ds.NumDocs() {
+			t.Fatalf("shape changed")
+		}
+		for qi := range ds.Queries {
+			for di := range ds.Queries[qi].Docs {
+				a, c := ds.Queries[qi].Docs[di], back.Queries[qi].Docs[di]
+				if a.Label != c.Label || a.Comment != c.Comment {
+					t.Fatalf("doc changed: %+v vs %+v", a, c)
+				}
+				for j := 1; j <= ds.NumFeatures; j++ {
+					if a.Feature(j) != c.Feature(j) {
+						t.Fatalf("feature %d changed", j)
+					}
+				}
+			}
+		}
+	})
+}
