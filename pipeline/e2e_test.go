@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -20,6 +21,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lovbench/lovbench/pipeline/internal/browsercheck"
 )
 
 var (
@@ -293,5 +296,177 @@ func TestConcurrentRunRefused(t *testing.T) {
 	want := regexp.MustCompile(`work directory is locked by another lovbench run: .*\.lovbench\.lock is held by pid ` + strconv.Itoa(first.Process.Pid))
 	if !want.MatchString(msg) {
 		t.Errorf("second run's message %q does not name the lock and the first run's pid %d", msg, first.Process.Pid)
+	}
+}
+
+// TestDemoEndToEnd runs `lovbench demo` with its defaults (the README's
+// first command), checks the published release, that the labels recover
+// the hidden relevance, that the report renders every chart in headless
+// Chromium without errors, and that a second demo run changes nothing.
+func TestDemoEndToEnd(t *testing.T) {
+	bin := lovbenchBinary(t)
+	wd := filepath.Join(t.TempDir(), "demo")
+	start := time.Now()
+	cmd := exec.Command(bin, "demo", "--out", wd, "--json", "--quiet")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("demo: %v\n%s", err, stderr.String())
+	}
+	t.Logf("demo wall time %v", time.Since(start))
+	var res RunResult
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("demo --json: %v\n%s", err, out)
+	}
+	if !res.Published || res.Report == "" {
+		t.Fatalf("demo published nothing: %+v", res)
+	}
+	for _, f := range []string{"ground_truth.csv", "labels.csv", "click_models.json", "report.html", "release.json",
+		"dataset/manifest.json", "dataset/dataset.parquet", "dataset/dataset.arrow", "dataset/qrels.txt",
+		"dataset/Fold1/train.txt", "dataset/Fold5/test.txt", "ltr/results.json"} {
+		if _, err := os.Stat(filepath.Join(res.ReleaseDir, f)); err != nil {
+			t.Errorf("release lacks %s", f)
+		}
+	}
+	val := exec.Command(bin, "validate", filepath.Join(res.ReleaseDir, "dataset"))
+	if b, err := val.CombinedOutput(); err != nil {
+		t.Errorf("lovbench validate on the release: %v\n%s", err, b)
+	}
+	d, err := ReportFromWorkdir(wd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Recovery == nil || d.Recovery.Pairs < 1000 {
+		t.Fatalf("no label recovery over enough pairs: %+v", d.Recovery)
+	}
+	t.Logf("label recovery: %d pairs, Pearson %.3f, Kendall tau-b %.3f, exact label agreement %.1f%%",
+		d.Recovery.Pairs, d.Recovery.Pearson, d.Recovery.Kendall, 100*d.Recovery.Agreement)
+	if d.Recovery.Pearson < 0.8 || d.Recovery.Kendall < 0.5 {
+		t.Errorf("inferred labels recover the hidden relevance poorly: Pearson %.3f, Kendall %.3f", d.Recovery.Pearson, d.Recovery.Kendall)
+	}
+	if len(d.Models) != 3 || len(d.LTR) == 0 || len(d.Cleaning) == 0 || d.Log == nil {
+		t.Errorf("report data incomplete: %d models, %d LTR rows, %d cleaning counts", len(d.Models), len(d.LTR), len(d.Cleaning))
+	}
+	best := d.Models[0]
+	for _, m := range d.Models {
+		if m.LogLikelihood > best.LogLikelihood {
+			best = m
+		}
+	}
+	if !best.Selected {
+		t.Errorf("the selected model is not the one with the best test log-likelihood (%s)", best.Name)
+	}
+
+	if chromium := browsercheck.Find(); chromium == "" {
+		t.Log("chromium not found (Debian package chromium; .ci/run installs it): browser rendering check skipped")
+	} else {
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		r, err := browsercheck.Check(ctx, chromium, res.Report, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Charts != 8 || r.Rendered != r.Charts {
+			t.Errorf("chromium rendered %d of %d charts of the demo report, want 8 of 8", r.Rendered, r.Charts)
+		}
+		if r.Errors != 0 || len(r.Console) != 0 {
+			t.Errorf("demo report: page errors %d, console %q", r.Errors, r.Console)
+		}
+	}
+
+	again, err := exec.Command(bin, "demo", "--out", wd, "--json", "--quiet").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res2 RunResult
+	json.Unmarshal(again, &res2)
+	if res2.Published || res2.Release != res.Release {
+		t.Errorf("unchanged rerun published %q (first %q)", res2.Release, res.Release)
+	}
+	for _, s := range res2.Stages {
+		if !s.Skipped {
+			t.Errorf("unchanged rerun ran stage %s", s.Name)
+		}
+	}
+}
+
+// TestReleasesDiffAndReport publishes two releases that differ in the
+// label thresholds and checks `lovbench diff` and `lovbench report`.
+func TestReleasesDiffAndReport(t *testing.T) {
+	bin := lovbenchBinary(t)
+	base := t.TempDir()
+	cfg := smallConfig(t, base, 3000)
+	wd := filepath.Join(base, "work")
+	if b, err := exec.Command(bin, "run", "--config", cfg, "--workdir", wd, "--quiet").CombinedOutput(); err != nil {
+		t.Fatalf("run 1: %v\n%s", err, b)
+	}
+	rels, _ := Releases(wd)
+	time.Sleep(1100 * time.Millisecond) // release names have one-second resolution
+	b, _ := os.ReadFile(cfg)
+	cfg2 := filepath.Join(base, "lovbench2.yaml")
+	os.WriteFile(cfg2, append(b, []byte("labels: {thresholds: [0.1, 0.3, 0.5, 0.6, 0.8]}\n")...), 0o644)
+	out, err := exec.Command(bin, "run", "--config", cfg2, "--workdir", wd, "--quiet").CombinedOutput()
+	if err != nil {
+		t.Fatalf("run 2: %v\n%s", err, out)
+	}
+	for _, want := range []string{"simulate  unchanged", "fit       unchanged", "label     ran", "published release"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("run 2 output lacks %q:\n%s", want, out)
+		}
+	}
+	rels2, _ := Releases(wd)
+	if len(rels) != 1 || len(rels2) != 2 {
+		t.Fatalf("releases %v then %v", rels, rels2)
+	}
+	dj, err := exec.Command(bin, "diff", "--workdir", wd, rels2[0], "latest", "--json").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d DiffResult
+	if err := json.Unmarshal(dj, &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.Changed == 0 {
+		t.Errorf("new thresholds changed no label: %+v", d)
+	}
+	direct, err := Diff(filepath.Join(wd, "releases", rels2[0]), filepath.Join(wd, "releases", rels2[1]))
+	if err != nil || direct.Changed != d.Changed || direct.Added != d.Added || direct.Removed != d.Removed {
+		t.Errorf("CLI diff %+v differs from Diff %+v (%v)", d, direct, err)
+	}
+	txt, _ := exec.Command(bin, "diff", "--workdir", wd, rels2[0], rels2[1]).Output()
+	if !strings.Contains(string(txt), "relabelled") || !strings.Contains(string(txt), "~ ") {
+		t.Errorf("diff text output:\n%.500s", txt)
+	}
+	rep := filepath.Join(base, "r.html")
+	if b, err := exec.Command(bin, "report", "--workdir", wd, "--out", rep).CombinedOutput(); err != nil {
+		t.Fatalf("report: %v\n%s", err, b)
+	}
+	html, _ := os.ReadFile(rep)
+	if !strings.Contains(string(html), "<h1>e2e</h1>") || strings.Count(string(html), "<svg ") != 8 {
+		t.Errorf("lovbench report wrote an unexpected page (%d charts)", strings.Count(string(html), "<svg "))
+	}
+	// Exit statuses: usage errors 2, bad input 1.
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"run"}, 2},
+		{[]string{"run", "--config", cfg, "--workdir", wd, "--force", "nosuchstage"}, 2},
+		{[]string{"run", "--config", filepath.Join(base, "missing.yaml"), "--workdir", wd}, 1},
+		{[]string{"diff", "a"}, 2},
+		{[]string{"diff", filepath.Join(base, "nope1"), filepath.Join(base, "nope2")}, 1},
+		{[]string{"report"}, 2},
+		{[]string{"report", "--workdir", base}, 1},
+		{[]string{"demo"}, 2},
+	} {
+		err := exec.Command(bin, tc.args...).Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		if code != tc.code {
+			t.Errorf("lovbench %v: exit %d, want %d", tc.args, code, tc.code)
+		}
 	}
 }

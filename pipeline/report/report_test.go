@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lovbench/lovbench/pipeline/internal/browsercheck"
 )
 
 func fp(x float64) *float64 { return &x }
@@ -101,77 +101,8 @@ func TestRenderOddValues(t *testing.T) {
 	}
 }
 
-// findChromium returns the path of a Chromium binary or "".
-func findChromium() string {
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
-		return "/usr/bin/chromium"
-	}
-	return ""
-}
-
-// checkScript is appended to a copy of the report (the report itself has no
-// scripts): it counts the SVG charts that rendered with a non-empty box and
-// drawn marks, and the errors raised while loading.
-const checkScript = `<script>
-(function(){var all=document.querySelectorAll('svg.chart'),ok=0;
-all.forEach(function(s){var r=s.getBoundingClientRect();
-if(r.width>0&&r.height>0&&s.querySelectorAll('rect,polyline,circle').length>0)ok++;});
-document.body.setAttribute('data-svg-total',all.length);
-document.body.setAttribute('data-svg-ok',ok);
-document.body.setAttribute('data-errors',window.__errs.length);})();
-</script>`
-
-// RenderInChromium loads an HTML file in headless Chromium and returns the
-// number of charts, of rendered charts, the page errors, and the console
-// lines Chromium logged for the page.
-func renderInChromium(t *testing.T, chromium, htmlPath string) (total, ok, errs int, console []string) {
-	t.Helper()
-	src, err := os.ReadFile(htmlPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(src)
-	s = strings.Replace(s, "<head>", "<head><script>window.__errs=[];window.addEventListener('error',function(e){window.__errs.push(String(e.message))});</script>", 1)
-	s = strings.Replace(s, "</body>", checkScript+"</body>", 1)
-	tmp := t.TempDir()
-	page := filepath.Join(tmp, "check.html")
-	if err := os.WriteFile(page, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, chromium, "--headless", "--no-sandbox", "--disable-gpu",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-		"--user-data-dir="+filepath.Join(tmp, "profile"), "--enable-logging=stderr", "--v=0",
-		"--dump-dom", "file://"+page)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("chromium: %v\n%s", err, stderr.String())
-	}
-	attr := func(name string) int {
-		m := regexp.MustCompile(name + `="(\d+)"`).FindStringSubmatch(stdout.String())
-		if m == nil {
-			t.Fatalf("chromium's DOM has no %s attribute; the check script did not run:\n%.2000s", name, stdout.String())
-		}
-		n, _ := strconv.Atoi(m[1])
-		return n
-	}
-	for _, line := range strings.Split(stderr.String(), "\n") {
-		if strings.Contains(line, "CONSOLE") && strings.Contains(line, "file://") {
-			console = append(console, line)
-		}
-	}
-	return attr("data-svg-total"), attr("data-svg-ok"), attr("data-errors"), console
-}
-
 func TestReportRendersInChromium(t *testing.T) {
-	chromium := findChromium()
+	chromium := browsercheck.Find()
 	if chromium == "" {
 		t.Skip("chromium not found (Debian package chromium; .ci/run installs it): skipping the browser rendering check")
 	}
@@ -179,11 +110,16 @@ func TestReportRendersInChromium(t *testing.T) {
 	if err := os.WriteFile(p, []byte(render(t, sample())), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	total, ok, errs, console := renderInChromium(t, chromium, p)
-	if total != 8 || ok != total {
-		t.Errorf("chromium rendered %d of %d charts, want 8 of 8", ok, total)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	r, err := browsercheck.Check(ctx, chromium, p, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
 	}
-	if errs != 0 || len(console) != 0 {
-		t.Errorf("page errors %d, console: %q", errs, console)
+	if r.Charts != 8 || r.Rendered != r.Charts {
+		t.Errorf("chromium rendered %d of %d charts, want 8 of 8", r.Rendered, r.Charts)
+	}
+	if r.Errors != 0 || len(r.Console) != 0 {
+		t.Errorf("page errors %d, console: %q", r.Errors, r.Console)
 	}
 }

@@ -1,0 +1,102 @@
+// Package browsercheck loads an HTML report in headless Chromium and
+// reports how many of its SVG charts rendered and which errors the page
+// raised. It serves the report tests of package pipeline (issue 7: the
+// report must render every chart without console errors in a browser).
+package browsercheck
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Find returns the path of a Chromium binary, or "" when there is none.
+func Find() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
+		return "/usr/bin/chromium"
+	}
+	return ""
+}
+
+// Result is what Chromium rendered.
+type Result struct {
+	// Charts counts the svg.chart elements; Rendered those with a
+	// non-empty box and at least one drawn mark.
+	Charts, Rendered int
+	// Errors counts the errors the page raised while loading.
+	Errors int
+	// Console holds the console lines Chromium logged for the page.
+	Console []string
+}
+
+// probeHead records page errors; probeTail counts the rendered charts into
+// attributes of <body>, which --dump-dom prints.
+const (
+	probeHead = `<script>window.__errs=[];window.addEventListener('error',function(e){window.__errs.push(String(e.message))});</script>`
+	probeTail = `<script>
+(function(){var all=document.querySelectorAll('svg.chart'),ok=0;
+all.forEach(function(s){var r=s.getBoundingClientRect();
+if(r.width>0&&r.height>0&&s.querySelectorAll('rect,polyline,circle').length>0)ok++;});
+document.body.setAttribute('data-svg-total',all.length);
+document.body.setAttribute('data-svg-ok',ok);
+document.body.setAttribute('data-errors',window.__errs.length);})();
+</script>`
+)
+
+// Check loads a copy of htmlPath, with the probe scripts added (the report
+// itself has none), in headless Chromium. tmp is a scratch directory.
+func Check(ctx context.Context, chromium, htmlPath, tmp string) (*Result, error) {
+	src, err := os.ReadFile(htmlPath)
+	if err != nil {
+		return nil, err
+	}
+	s := strings.Replace(string(src), "<head>", "<head>"+probeHead, 1)
+	s = strings.Replace(s, "</body>", probeTail+"</body>", 1)
+	page := filepath.Join(tmp, "check.html")
+	if err := os.WriteFile(page, []byte(s), 0o644); err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, chromium, "--headless", "--no-sandbox", "--disable-gpu",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+		"--user-data-dir="+filepath.Join(tmp, "profile"), "--enable-logging=stderr", "--v=0",
+		"--dump-dom", "file://"+page)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("chromium: %v\n%s", err, stderr.String())
+	}
+	attr := func(name string) (int, error) {
+		m := regexp.MustCompile(name + `="(\d+)"`).FindStringSubmatch(stdout.String())
+		if m == nil {
+			return 0, fmt.Errorf("chromium's DOM has no %s attribute; the probe did not run", name)
+		}
+		return strconv.Atoi(m[1])
+	}
+	r := &Result{}
+	if r.Charts, err = attr("data-svg-total"); err != nil {
+		return nil, err
+	}
+	if r.Rendered, err = attr("data-svg-ok"); err != nil {
+		return nil, err
+	}
+	if r.Errors, err = attr("data-errors"); err != nil {
+		return nil, err
+	}
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		if strings.Contains(line, "CONSOLE") && strings.Contains(line, "file://") {
+			r.Console = append(r.Console, line)
+		}
+	}
+	return r, nil
+}
