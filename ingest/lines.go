@@ -21,9 +21,9 @@ type lineReader struct {
 }
 
 func newLineReader(r io.Reader, max int) *lineReader {
-	size := 1 << 20
-	if max+1 > size {
-		size = max + 1
+	size := max + 1 // a whole line of max bytes must fit
+	if size < 64<<10 {
+		size = 64 << 10
 	}
 	return &lineReader{r: r, buf: make([]byte, size), max: max}
 }
