@@ -1,0 +1,156 @@
+// Command clickmodels measures the speed of package clickmodels (issue 3).
+//
+// Default mode: fit every model on the 4,500 training SERPs of the shared
+// PyClick reference log (SPEC split) and print a table of our fit time
+// beside PyClick's fit_seconds_pyclick from its metrics.json, with the
+// speed-up. Each model is fitted -repeat times and the fastest run is
+// reported (the machine is shared; the minimum is the least disturbed).
+//
+//	go run ./bench/clickmodels -reference ../shared/reference/pyclick
+//
+// Simulation mode (-sim N): simulate N SERPs from UBM and from DBN (the
+// built-in synthetic source) and fit each (50 iterations by default),
+// printing fit time (wall clock and CPU), SERPs x iterations per second, the number of distinct
+// SERPs the engine works on, and the peak resident set size of the process.
+//
+//	go run ./bench/clickmodels -sim 10000000
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"syscall"
+	"time"
+
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/sessions"
+)
+
+func main() {
+	ref := flag.String("reference", "../shared/reference/pyclick", "directory of the PyClick reference outputs")
+	repeat := flag.Int("repeat", 5, "fits per model in reference mode (the fastest is reported)")
+	sim := flag.Int("sim", 0, "simulation mode: number of SERPs to simulate")
+	queries := flag.Int("queries", 10000, "simulation mode: number of queries")
+	iters := flag.Int("iterations", clickmodels.DefaultIterations, "EM iterations")
+	workers := flag.Int("workers", 0, "workers (0: GOMAXPROCS)")
+	flag.Parse()
+	var err error
+	if *sim > 0 {
+		err = simulate(*sim, *queries, *iters, *workers)
+	} else {
+		err = reference(*ref, *repeat, *iters, *workers)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "clickmodels bench:", err)
+		os.Exit(1)
+	}
+}
+
+func reference(dir string, repeat, iters, workers int) error {
+	f, err := os.Open(filepath.Join(dir, "golden_ubm6k.tsv"))
+	if err != nil {
+		return err
+	}
+	log, _, err := sessions.ReadYandex(f, "golden_ubm6k.tsv", true)
+	f.Close()
+	if err != nil {
+		return err
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "golden_ubm6k", "metrics.json"))
+	if err != nil {
+		return err
+	}
+	var ref []struct {
+		Model      string  `json:"model"`
+		FitSeconds float64 `json:"fit_seconds_pyclick"`
+	}
+	if err := json.Unmarshal(b, &ref); err != nil {
+		return err
+	}
+	train, _ := clickmodels.Split(log, 0.75)
+	fmt.Printf("%d training SERPs, %d iterations, GOMAXPROCS %d, best of %d\n", train.Len(), iters, runtime.GOMAXPROCS(0), repeat)
+	fmt.Printf("%-5s %12s %16s %12s %10s %14s\n", "model", "ours_fit_s", "ours_prep+fit_s", "pyclick_s", "speed-up", "speed-up(all)")
+	for _, r := range ref {
+		kind, err := clickmodels.ParseKind(r.Model)
+		if err != nil {
+			return err
+		}
+		best, bestAll := 1e9, 1e9
+		for range repeat {
+			t0 := time.Now()
+			d, err := clickmodels.Prepare(train, 0)
+			if err != nil {
+				return err
+			}
+			t1 := time.Now()
+			if _, err := clickmodels.Fit(context.Background(), d, kind, clickmodels.Options{Iterations: iters, Workers: workers}); err != nil {
+				return err
+			}
+			t2 := time.Now()
+			best = min(best, t2.Sub(t1).Seconds())
+			bestAll = min(bestAll, t2.Sub(t0).Seconds())
+		}
+		fmt.Printf("%-5s %12.5f %16.5f %12.2f %10.0f %14.0f\n", r.Model, best, bestAll, r.FitSeconds, r.FitSeconds/best, r.FitSeconds/bestAll)
+	}
+	return nil
+}
+
+func simulate(n, queries, iters, workers int) error {
+	fmt.Printf("%d simulated SERPs, %d queries, %d iterations, GOMAXPROCS %d\n", n, queries, iters, runtime.GOMAXPROCS(0))
+	fmt.Printf("%-5s %9s %10s %9s %9s %10s %16s %12s\n", "model", "sim_s", "records", "prep_s", "fit_s", "fit_cpu_s", "serp*iter/s", "peak_rss_MiB")
+	for _, kind := range []clickmodels.Kind{clickmodels.UBM, clickmodels.DBN} {
+		src, err := clickmodels.NewSyntheticSource(clickmodels.SyntheticConfig{Queries: queries, Seed: 1})
+		if err != nil {
+			return err
+		}
+		t0 := time.Now()
+		log, _, err := clickmodels.SimulateLog(context.Background(), clickmodels.SimConfig{Kind: kind, SERPs: n, Seed: 2, Source: src})
+		if err != nil {
+			return err
+		}
+		t1 := time.Now()
+		d, err := clickmodels.Prepare(log, 0)
+		if err != nil {
+			return err
+		}
+		t2 := time.Now()
+		c2 := cpuSeconds()
+		m, err := clickmodels.Fit(context.Background(), d, kind, clickmodels.Options{Iterations: iters, Workers: workers})
+		if err != nil {
+			return err
+		}
+		t3 := time.Now()
+		fit := t3.Sub(t2).Seconds()
+		fmt.Printf("%-5s %9.2f %10d %9.2f %9.2f %10.2f %16.3g %12.0f\n", kind, t1.Sub(t0).Seconds(), d.Records(), t2.Sub(t1).Seconds(), fit,
+			cpuSeconds()-c2, float64(n)*float64(m.Iterations)/fit, peakRSSMiB())
+		log, d, m = nil, nil, nil
+		runtime.GC()
+	}
+	return nil
+}
+
+// cpuSeconds is the user and system CPU time of the process so far. On a
+// machine shared with other work, fit_cpu_s / GOMAXPROCS is what the fit
+// would take alone (if it scales).
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return -1
+	}
+	return float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
+}
+
+// peakRSSMiB is the process's peak resident set size (getrusage maxrss,
+// KiB on Linux).
+func peakRSSMiB() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return -1
+	}
+	return float64(ru.Maxrss) / 1024
+}
