@@ -205,33 +205,47 @@ func evaluateRun(q *Qrels, run *Run, opts Options, g *globals) *Result {
 			res.PerQuery[m.Name] = make([]float64, len(q.ids))
 		}
 	}
-	var qd queryData
+	// Per-query measures, queries in parallel chunks; each query writes
+	// only its own index, so the values do not depend on the workers.
+	parallelChunks(len(q.ids), func(lo, hi int) {
+		var qd queryData
+		for i := lo; i < hi; i++ {
+			qid := q.ids[i]
+			qd.load(q.grades[qid], run.ranking[qid], opts)
+			for _, m := range opts.Measures {
+				if !m.Global() {
+					res.PerQuery[m.Name][i] = qd.score(m, opts)
+				}
+			}
+		}
+	})
+	// Run-level measures.
 	ccSeen := map[int]map[string]bool{}
 	ltpNum := map[int]int{}
 	ltpDen := map[int]int{}
-	for i, qid := range q.ids {
-		qd.load(q.grades[qid], run.ranking[qid], opts)
-		for _, m := range opts.Measures {
+	for _, m := range opts.Measures {
+		if !m.Global() {
+			continue
+		}
+		for _, qid := range q.ids {
+			ranking := run.ranking[qid]
+			top := ranking[:cutoff(m.K, len(ranking))]
 			switch m.fam.k {
 			case kCC:
 				if ccSeen[m.K] == nil {
 					ccSeen[m.K] = map[string]bool{}
 				}
-				for _, e := range qd.ranking[:cutoff(m.K, len(qd.ranking))] {
+				for _, e := range top {
 					ccSeen[m.K][e.Doc] = true
 				}
-				continue
 			case kLTP:
-				top := qd.ranking[:cutoff(m.K, len(qd.ranking))]
 				for _, e := range top {
 					if !g.short[e.Doc] {
 						ltpNum[m.K]++
 					}
 				}
 				ltpDen[m.K] += len(top)
-				continue
 			}
-			res.PerQuery[m.Name][i] = qd.score(m, opts)
 		}
 	}
 	for _, m := range opts.Measures {

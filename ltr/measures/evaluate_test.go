@@ -3,7 +3,9 @@ package measures
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -261,5 +263,110 @@ func TestSwaps(t *testing.T) {
 	}
 	if n := swaps([]float64{1, 2, 3}, []float64{1, 1, 3}); n != 0 {
 		t.Errorf("swaps = %d, want 0", n)
+	}
+}
+
+// lineChunks cuts at line ends and numbers lines across chunks:
+// "a\nbb\nccc\nd" in 3 chunks.
+func TestLineChunks(t *testing.T) {
+	text := "a\nbb\nccc\nd"
+	cs := lineChunks(text, 3, 0)
+	var parts []string
+	for _, c := range cs {
+		parts = append(parts, text[c.start:c.end])
+	}
+	if strings.Join(parts, "|") != "a\nbb\n|ccc\n|d" || cs[1].line != 3 || cs[2].line != 4 {
+		t.Errorf("chunks %q lines %+v", parts, cs)
+	}
+	if cs := lineChunks(text, 4, 100); len(cs) != 1 {
+		t.Errorf("short text split into %d chunks", len(cs))
+	}
+}
+
+// bigRun returns a run file of more than parallelParseMin bytes (so it is
+// parsed in parallel chunks) with 300 queries of 200 documents, queries
+// interleaved so that each spans every chunk; bad, when > 0, is the line
+// whose score is broken.
+func bigRun(bad int) string {
+	var sb strings.Builder
+	line := 0
+	for d := 0; d < 200; d++ {
+		for q := 0; q < 300; q++ {
+			line++
+			score := fmt.Sprintf("%d", (q*7+d*13)%50)
+			if line == bad {
+				score = "oops"
+			}
+			fmt.Fprintf(&sb, "q%03d Q0 doc-%03d %d %s tag\n", q, d, d+1, score)
+		}
+	}
+	return sb.String()
+}
+
+// A run parsed in parallel chunks gives the same rankings as the same lines
+// sorted by hand, and an error deep in the file names its true line.
+func TestParseRunParallelChunks(t *testing.T) {
+	text := bigRun(0)
+	if len(text) < parallelParseMin {
+		t.Fatalf("test run too small: %d bytes", len(text))
+	}
+	run, err := ParseRun(strings.NewReader(text), "big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(run.Queries()); n != 300 {
+		t.Fatalf("%d queries, want 300", n)
+	}
+	// Query q007: score of doc d is (49 + 13d) mod 50; highest first, ties
+	// by docid descending.
+	want := make([]Entry, 200)
+	for d := range want {
+		want[d] = Entry{Doc: fmt.Sprintf("doc-%03d", d), Score: float64((7*7 + d*13) % 50)}
+	}
+	sortTREC(want)
+	got := run.Ranking("q007")
+	for i := range want {
+		if got[i].Doc != want[i].Doc || got[i].Score != want[i].Score {
+			t.Fatalf("rank %d: got %v, want %v", i+1, got[i], want[i])
+		}
+	}
+	_, err = ParseRun(strings.NewReader(bigRun(55555)), "big")
+	if err == nil || err.Error() != `big:55555: field score: "oops" is not a number` {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// Evaluation does not depend on the number of workers.
+func TestEvaluateWorkersDeterministic(t *testing.T) {
+	var qb strings.Builder
+	for q := 0; q < 300; q++ {
+		for d := 0; d < 200; d += 9 {
+			fmt.Fprintf(&qb, "q%03d 0 doc-%03d %d\n", q, d, (q+d)%5)
+		}
+	}
+	qr, err := ParseQrels(strings.NewReader(qb.String()), "q")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := ParseRun(strings.NewReader(bigRun(0)), "big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := DefaultOptions()
+	opts.Measures, _ = ParseMeasures("all")
+	eval := func(procs int) *Result {
+		old := runtime.GOMAXPROCS(procs)
+		defer runtime.GOMAXPROCS(old)
+		r, err := Evaluate(context.Background(), qr, run, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	one, four := eval(1), eval(4)
+	for m, v := range one.Mean {
+		if four.Mean[m] != v {
+			t.Errorf("%s: %v with 1 worker, %v with 4", m, v, four.Mean[m])
+		}
 	}
 }

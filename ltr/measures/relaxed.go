@@ -4,7 +4,8 @@ import "fmt"
 
 // Hierarchy gives the direct super-classes (or super-properties) of a term,
 // the subsumption structure relaxed precision and recall measure proximity
-// in. features.Corpus satisfies it.
+// in. features.Corpus satisfies it. Implementations must be safe for
+// concurrent use: queries are evaluated in parallel.
 type Hierarchy interface {
 	Parents(term string) []string
 }

@@ -4,13 +4,16 @@ import (
 	"bufio"
 	"cmp"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"math"
 	"os"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // ParseError reports a malformed line of a qrels or run file, naming the
@@ -201,22 +204,116 @@ func ReadRun(path string) (*Run, error) {
 // still be an integer and the score a finite number. A document retrieved
 // twice for the same query is an error, as in trec_eval.
 func ParseRun(r io.Reader, name string) (*Run, error) {
-	run := &Run{Name: name, ranking: map[string][]Entry{}}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 256*1024), maxLine)
-	var f [6]string
-	line := 0
-	var lastQ string
-	var cur []Entry
-	flush := func() {
-		if lastQ != "" || cur != nil {
-			run.ranking[lastQ] = append(run.ranking[lastQ], cur...)
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	// One string for the whole file: the fields are substrings of it, so
+	// parsing allocates nothing per line.
+	text := string(data)
+	chunks := lineChunks(text, runtime.GOMAXPROCS(0), parallelParseMin)
+	parts := make([]map[string][]Entry, len(chunks))
+	errs := make([]error, len(chunks))
+	var wg sync.WaitGroup
+	for i, c := range chunks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			parts[i], errs[i] = parseRunChunk(text[c.start:c.end], c.line, name)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil { // the error of the earliest chunk, i.e. line
+			return nil, err
 		}
 	}
-	for sc.Scan() {
-		line++
-		text := sc.Text()
-		n := splitFields(text, f[:])
+	run := &Run{Name: name, ranking: parts[0]}
+	for _, p := range parts[1:] {
+		for q, es := range p {
+			run.ranking[q] = append(run.ranking[q], es...)
+		}
+	}
+	// Check and sort the queries in parallel; report the error of the
+	// first query in sorted order so that it is always the same one.
+	qids := run.Queries()
+	qerrs := make([]error, len(qids))
+	seed := maphash.MakeSeed()
+	parallelChunks(len(qids), func(lo, hi int) {
+		var buf []uint64
+		for i := lo; i < hi; i++ {
+			q := qids[i]
+			es := run.ranking[q]
+			var doc string
+			var ok bool
+			if doc, ok, buf = duplicate(es, seed, buf); ok {
+				qerrs[i] = duplicateError(name, q, doc, es)
+				continue
+			}
+			sortTREC(es)
+		}
+	})
+	for _, err := range qerrs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return run, nil
+}
+
+// chunk is a range of whole lines of a file; line is the number of its
+// first line.
+type chunk struct {
+	start, end, line int
+}
+
+// parallelParseMin is the smallest run file parsed by several goroutines.
+const parallelParseMin = 1 << 20
+
+// lineChunks splits text into at most n ranges of whole lines of similar
+// size; texts shorter than minSize make one range.
+func lineChunks(text string, n, minSize int) []chunk {
+	if n < 1 || len(text) < minSize {
+		n = 1
+	}
+	var out []chunk
+	start, line := 0, 1
+	for k := 1; k <= n && start < len(text); k++ {
+		end := len(text)
+		if k < n {
+			end = max(start, len(text)*k/n)
+			if i := strings.IndexByte(text[end:], '\n'); i >= 0 {
+				end += i + 1
+			} else {
+				end = len(text)
+			}
+		}
+		out = append(out, chunk{start, end, line})
+		line += strings.Count(text[start:end], "\n")
+		start = end
+	}
+	if len(out) == 0 {
+		out = append(out, chunk{0, 0, 1})
+	}
+	return out
+}
+
+// parseRunChunk parses the run lines of text, whose first line has the
+// number firstLine, into entries per query in file order.
+func parseRunChunk(text string, firstLine int, name string) (map[string][]Entry, error) {
+	ranking := map[string][]Entry{}
+	var f [6]string
+	var lastQ string
+	var cur []Entry
+	started := false
+	for line := firstLine; len(text) > 0; line++ {
+		var l string
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			l, text = text[:i], text[i+1:]
+		} else {
+			l, text = text, ""
+		}
+		n := splitFields(l, f[:])
 		if n == 0 {
 			continue
 		}
@@ -230,56 +327,69 @@ func ParseRun(r io.Reader, name string) (*Run, error) {
 		if err != nil {
 			return nil, &ParseError{name, line, "score", err}
 		}
-		if f[0] != lastQ || cur == nil {
-			flush()
+		if !started || f[0] != lastQ {
+			if started {
+				ranking[lastQ] = cur
+			}
+			started = true
 			lastQ = f[0]
-			cur = run.ranking[lastQ]
-			delete(run.ranking, lastQ)
+			cur = ranking[lastQ]
 			if cur == nil {
 				cur = make([]Entry, 0, 64)
 			}
 		}
 		cur = append(cur, Entry{Doc: f[2], Score: s, line: line})
 	}
-	if err := sc.Err(); err != nil {
-		return nil, &ParseError{name, line + 1, "", err}
+	if started {
+		ranking[lastQ] = cur
 	}
-	flush()
-	for q, es := range run.ranking {
-		if doc, ok := duplicate(es); ok {
-			first, second := 0, 0
-			for _, e := range es {
-				if e.Doc == doc {
-					if first == 0 {
-						first = e.line
-					} else if second == 0 {
-						second = e.line
-					}
-				}
-			}
-			return nil, &ParseError{name, max(first, second), "docid", fmt.Errorf("document %q retrieved twice for query %q (also on line %d)", doc, q, min(first, second))}
-		}
-		sortTREC(es)
-	}
-	return run, nil
+	return ranking, nil
 }
 
-// duplicate returns a document that occurs twice in es.
-func duplicate(es []Entry) (string, bool) {
-	if len(es) < 2 {
-		return "", false
-	}
-	docs := make([]string, len(es))
-	for i, e := range es {
-		docs[i] = e.Doc
-	}
-	slices.Sort(docs)
-	for i := 1; i < len(docs); i++ {
-		if docs[i] == docs[i-1] {
-			return docs[i], true
+// duplicateError reports doc, retrieved twice for query q.
+func duplicateError(name, q, doc string, es []Entry) error {
+	first, second := 0, 0
+	for _, e := range es {
+		if e.Doc == doc {
+			if first == 0 {
+				first = e.line
+			} else if second == 0 {
+				second = e.line
+			}
 		}
 	}
-	return "", false
+	return &ParseError{name, max(first, second), "docid", fmt.Errorf("document %q retrieved twice for query %q (also on line %d)", doc, q, min(first, second))}
+}
+
+// duplicate returns a document that occurs twice in es. It sorts 64-bit
+// hashes of the docids (cheaper than sorting the strings) and compares the
+// strings only when two hashes are equal.
+func duplicate(es []Entry, seed maphash.Seed, buf []uint64) (string, bool, []uint64) {
+	if len(es) < 2 {
+		return "", false, buf
+	}
+	buf = buf[:0]
+	for _, e := range es {
+		buf = append(buf, maphash.String(seed, e.Doc))
+	}
+	slices.Sort(buf)
+	for i := 1; i < len(buf); i++ {
+		if buf[i] != buf[i-1] {
+			continue
+		}
+		// Equal hashes: find the documents behind them.
+		h := buf[i]
+		seen := map[string]bool{}
+		for _, e := range es {
+			if maphash.String(seed, e.Doc) == h {
+				if seen[e.Doc] {
+					return e.Doc, true, buf
+				}
+				seen[e.Doc] = true
+			}
+		}
+	}
+	return "", false, buf
 }
 
 // sortTREC orders entries as trec_eval does: score descending, then docid
