@@ -453,12 +453,23 @@ func (bd *build) text() error {
 			ws = append(ws, c.wordID(strings.Join(toks, "")))
 		}
 		fieldWords[fieldLocal][ti] = ws
-		fieldWords[fieldVocab][ti] = bd.vocabWords[c.terms[ti].vocab]
+	}
+	vocabCounts := make([][]tokCount, len(c.vocabs))
+	for v, ws := range bd.vocabWords {
+		vocabCounts[v] = countWords(ws)
 	}
 	for f := range c.fields {
-		c.fields[f] = newFieldIndex(fieldWords[f])
+		docs := make([][]tokCount, len(c.terms))
+		for ti := range docs {
+			if f == fieldVocab {
+				docs[ti] = vocabCounts[c.terms[ti].vocab]
+			} else {
+				docs[ti] = countWords(fieldWords[f][ti])
+			}
+		}
+		c.fields[f] = newFieldIndex(docs)
 	}
-	c.vocabText = newFieldIndex(bd.vocabWords)
+	c.vocabText = newFieldIndex(vocabCounts)
 	c.matchPost = make(map[int32][]int32)
 	for ti := range c.terms {
 		set := make(map[int32]bool)

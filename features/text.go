@@ -2,6 +2,7 @@ package features
 
 import (
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -38,35 +39,43 @@ type fieldIndex struct {
 	avgdl    float64
 }
 
-// newFieldIndex builds the index from per-document word-id lists.
-func newFieldIndex(words [][]int32) *fieldIndex {
+// countWords returns the distinct words of ws with their counts, sorted.
+func countWords(ws []int32) []tokCount {
+	if len(ws) == 0 {
+		return nil
+	}
+	sorted := slices.Clone(ws)
+	slices.Sort(sorted)
+	var tcs []tokCount
+	for _, w := range sorted {
+		if n := len(tcs); n > 0 && tcs[n-1].tok == w {
+			tcs[n-1].count++
+			continue
+		}
+		tcs = append(tcs, tokCount{w, 1})
+	}
+	return tcs
+}
+
+// newFieldIndex builds the index from per-document word counts (as
+// countWords returns them; documents may share a slice, read-only).
+func newFieldIndex(docs [][]tokCount) *fieldIndex {
 	fi := &fieldIndex{
-		docs:     make([][]tokCount, len(words)),
-		docLen:   make([]int32, len(words)),
+		docs:     docs,
+		docLen:   make([]int32, len(docs)),
 		postings: make(map[int32][]tokCount),
 	}
 	var total int
-	for d, ws := range words {
-		if len(ws) == 0 {
+	for d, tcs := range docs {
+		if len(tcs) == 0 {
 			continue
 		}
 		fi.docCount++
-		total += len(ws)
-		fi.docLen[d] = int32(len(ws))
-		sorted := append([]int32(nil), ws...)
-		sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
-		var tcs []tokCount
-		for _, w := range sorted {
-			if n := len(tcs); n > 0 && tcs[n-1].tok == w {
-				tcs[n-1].count++
-				continue
-			}
-			tcs = append(tcs, tokCount{w, 1})
-		}
-		fi.docs[d] = tcs
 		for _, tc := range tcs {
+			fi.docLen[d] += tc.count
 			fi.postings[tc.tok] = append(fi.postings[tc.tok], tokCount{int32(d), tc.count})
 		}
+		total += int(fi.docLen[d])
 	}
 	if fi.docCount > 0 {
 		fi.avgdl = float64(total) / float64(fi.docCount)
