@@ -1,0 +1,90 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeEvalFiles(t *testing.T) (dir, qrels, runA, runB string) {
+	t.Helper()
+	dir = t.TempDir()
+	files := map[string]string{
+		"q":     "q1 0 d1 2\nq1 0 d2 1\nq1 0 d3 0\nq2 0 e1 1\nq2 0 e2 2\n",
+		"a.run": "q1 Q0 d3 1 3 a\nq1 Q0 d2 2 2 a\nq1 Q0 d1 3 1 a\nq2 Q0 e1 1 1 a\n",
+		"b.run": "q1 Q0 d1 1 5 b\nq1 Q0 d3 2 4 b\nq2 Q0 e2 1 3 b\nq2 Q0 e1 2 2 b\n",
+	}
+	for n, c := range files {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, filepath.Join(dir, "q"), filepath.Join(dir, "a.run"), filepath.Join(dir, "b.run")
+}
+
+// P@1 of run a: q1 ranks d3 (grade 0) first, q2 ranks e1 (grade 1): 0.5.
+// MRR: q1 first relevant at rank 2, q2 at rank 1: (1/2 + 1)/2 = 0.75.
+func TestEvalJSON(t *testing.T) {
+	dir, q, a, _ := writeEvalFiles(t)
+	pq := filepath.Join(dir, "pq.tsv")
+	code, out, errOut := runCLI(t, "eval", "--qrels", q, "--run", a, "--measures", "p@1,mrr", "--json", "--per-query", pq)
+	if code != 0 {
+		t.Fatalf("code %d: %s", code, errOut)
+	}
+	var got struct {
+		Mean     map[string]float64            `json:"mean"`
+		PerQuery map[string]map[string]float64 `json:"per_query"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if got.Mean["p@1"] != 0.5 || got.Mean["mrr"] != 0.75 || got.PerQuery["q1"]["mrr"] != 0.5 {
+		t.Errorf("json %+v", got)
+	}
+	b, err := os.ReadFile(pq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), a+"\tmrr\tq1\t0.5\n") {
+		t.Errorf("per-query file:\n%s", b)
+	}
+}
+
+func TestEvalCompareText(t *testing.T) {
+	_, q, a, b := writeEvalFiles(t)
+	code, out, errOut := runCLI(t, "eval", "--qrels", q, "--run", a, "--run", b, "--measures", "ndcg@10,awp", "--sensitivity")
+	if code != 0 {
+		t.Fatalf("code %d: %s", code, errOut)
+	}
+	for _, want := range []string{"p(wilcoxon)", "p(rand)", "sensitivity", "gain settings"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestEvalErrors(t *testing.T) {
+	dir, q, a, _ := writeEvalFiles(t)
+	bad := filepath.Join(dir, "bad.run")
+	os.WriteFile(bad, []byte("q1 Q0 d1 1 x a\n"), 0o644)
+	cases := []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"eval", "--run", a}, 2, "--qrels"},
+		{[]string{"eval", "--qrels", q, "--run", a, "--measures", "ndcg@zero"}, 2, "--measures"},
+		{[]string{"eval", "--qrels", q, "--run", a, "--gain", "cubic"}, 2, "--gain"},
+		{[]string{"eval", "--qrels", q, "--run", a, "--discount", "logb:1"}, 2, "--discount"},
+		{[]string{"eval", "--qrels", q, "--run", a, "--measures", "rp@10"}, 1, "--corpus"},
+		{[]string{"eval", "--qrels", q, "--run", bad}, 1, bad + ":1: field score"},
+	}
+	for _, c := range cases {
+		code, _, errOut := runCLI(t, c.args...)
+		if code != c.code || !strings.Contains(errOut, c.msg) {
+			t.Errorf("%v: code %d, stderr %q; want code %d mentioning %q", c.args, code, errOut, c.code, c.msg)
+		}
+	}
+}
