@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -213,7 +214,8 @@ func float64Data(v []float64) arrow.ArrayData {
 	return array.NewData(arrow.PrimitiveTypes.Float64, len(v), []*memory.Buffer{nil, memory.NewBufferBytes(arrow.Float64Traits.CastToBytes(v))}, nil, 0, 0)
 }
 
-// parquetProps are fixed writer properties: Snappy, dictionary pages, one
+// parquetProps are fixed writer properties: Snappy, dictionary encoding for
+// the query and term columns only (feature values rarely repeat enough), one
 // row group per 1Mi rows, and a created_by without a library version, so
 // the file depends only on the data.
 func parquetProps() *parquet.WriterProperties {
@@ -221,6 +223,9 @@ func parquetProps() *parquet.WriterProperties {
 		parquet.WithCreatedBy("lovbench"),
 		parquet.WithCompression(compress.Codecs.Snappy),
 		parquet.WithMaxRowGroupLength(1<<20),
+		parquet.WithDictionaryDefault(false),
+		parquet.WithDictionaryFor("query", true),
+		parquet.WithDictionaryFor("term", true),
 	)
 }
 
@@ -256,40 +261,82 @@ func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused 
 	}
 	m.Labels = labels.Distribution(ls)
 
-	add := func(o Output, err error) error {
-		if err != nil {
-			return err
-		}
-		m.Outputs = append(m.Outputs, o)
-		return ctx.Err()
+	// The fold files (mostly disk writes) and the columnar files (mostly
+	// encoding) are written concurrently; outputs are sorted by path after.
+	var (
+		wg       sync.WaitGroup
+		foldOuts []Output
+		foldErr  error
+	)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		foldOuts, foldErr = writeFolds(ctx, dir, m.Folds, parts, counts)
+	}()
+	colOuts, colErr := writeColumnar(ctx, dir, ds)
+	wg.Wait()
+	if foldErr != nil {
+		return nil, foldErr
 	}
-	writeParts := func(ps []int) (int, func(io.Writer) error) {
-		rows := 0
-		for _, p := range ps {
-			rows += counts[p-1]
-		}
-		return rows, func(w io.Writer) error {
-			for _, p := range ps {
-				if _, err := w.Write(parts[p-1]); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
+	if colErr != nil {
+		return nil, colErr
 	}
-	for _, f := range m.Folds {
+	m.Outputs = append(foldOuts, colOuts...)
+	sort.Slice(m.Outputs, func(i, j int) bool { return m.Outputs[i].Path < m.Outputs[j].Path })
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	if err := atomicfile.WriteBytes(filepath.Join(dir, ManifestFile), append(b, '\n')); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// writeFolds writes FoldK/{train,vali,test}.txt from the per-partition
+// SVMlight text.
+func writeFolds(ctx context.Context, dir string, folds []FoldSpec, parts [][]byte, counts []int) ([]Output, error) {
+	var outs []Output
+	for _, f := range folds {
 		for _, set := range []struct {
 			name  string
 			parts []int
 		}{{"train", f.Train}, {"vali", []int{f.Vali}}, {"test", []int{f.Test}}} {
-			rows, fn := writeParts(set.parts)
-			if err := add(writeOut(dir, FoldFile(f.Fold, set.name), rows, fn)); err != nil {
+			rows := 0
+			for _, p := range set.parts {
+				rows += counts[p-1]
+			}
+			o, err := writeOut(dir, FoldFile(f.Fold, set.name), rows, func(w io.Writer) error {
+				for _, p := range set.parts {
+					if _, err := w.Write(parts[p-1]); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				return nil, err
+			}
+			outs = append(outs, o)
+			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
 	}
-	parts = nil
+	return outs, nil
+}
 
+// writeColumnar writes dataset.arrow, dataset.parquet, qrels.txt and
+// ground_truth.csv.
+func writeColumnar(ctx context.Context, dir string, ds *Dataset) ([]Output, error) {
+	var outs []Output
+	add := func(o Output, err error) error {
+		if err != nil {
+			return err
+		}
+		outs = append(outs, o)
+		return ctx.Err()
+	}
 	rec := record(ds)
 	defer rec.Release()
 	if err := add(writeOut(dir, ArrowFile, len(ds.Rows), func(w io.Writer) error {
@@ -345,13 +392,5 @@ func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused 
 	})); err != nil {
 		return nil, err
 	}
-	sort.Slice(m.Outputs, func(i, j int) bool { return m.Outputs[i].Path < m.Outputs[j].Path })
-	b, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	if err := atomicfile.WriteBytes(filepath.Join(dir, ManifestFile), append(b, '\n')); err != nil {
-		return nil, err
-	}
-	return m, nil
+	return outs, nil
 }

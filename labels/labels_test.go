@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/lovbench/lovbench/internal/shareddata"
 	"github.com/lovbench/lovbench/sessions"
@@ -67,6 +68,38 @@ func TestTextReader(t *testing.T) {
 	if want := "a,1\nb,2\nc,3\n\nd,4"; string(b) != want {
 		t.Errorf("got %q, want %q", b, want)
 	}
+	// The same with every byte in its own read, so CR LF pairs straddle
+	// reads.
+	b, err = io.ReadAll(NewTextReader(iotest.OneByteReader(strings.NewReader(in))))
+	if err != nil || string(b) != "a,1\nb,2\nc,3\n\nd,4" {
+		t.Errorf("one byte at a time: %q %v", b, err)
+	}
+}
+
+// normalizeText is the obvious (slow) definition NewTextReader must match.
+func normalizeText(s string) string {
+	s = strings.TrimPrefix(s, "\xEF\xBB\xBF")
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.ReplaceAll(s, "\r", "\n")
+}
+
+func FuzzTextReader(f *testing.F) {
+	for _, s := range []string{"", "\r", "\r\n", "\xEF\xBB\xBFa\rb", "a\r\r\nb\n\r", "\xEF\xBB"} {
+		f.Add(s, uint8(1))
+	}
+	f.Fuzz(func(t *testing.T, s string, chunk uint8) {
+		var r io.Reader = strings.NewReader(s)
+		if chunk%2 == 1 {
+			r = iotest.OneByteReader(r)
+		}
+		b, err := io.ReadAll(NewTextReader(r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := normalizeText(s); string(b) != want {
+			t.Fatalf("%q: got %q, want %q", s, b, want)
+		}
+	})
 }
 
 func TestReadRelevanceBadInput(t *testing.T) {

@@ -2,6 +2,7 @@ package labels
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 )
 
@@ -16,7 +17,7 @@ func NewTextReader(r io.Reader) io.Reader {
 type textReader struct {
 	r       *bufio.Reader
 	start   bool
-	afterCR bool
+	afterCR bool // the previous chunk ended in CR: a leading LF is dropped
 }
 
 func (t *textReader) Read(p []byte) (int, error) {
@@ -26,30 +27,44 @@ func (t *textReader) Read(p []byte) (int, error) {
 			_, _ = t.r.Discard(3)
 		}
 	}
-	n := 0
-	for n < len(p) {
-		c, err := t.r.ReadByte()
-		if err != nil {
+	for {
+		n, err := t.r.Read(p)
+		if n == 0 {
+			return 0, err
+		}
+		b := p[:n]
+		start := 0
+		if t.afterCR && b[0] == '\n' {
+			start = 1
+		}
+		t.afterCR = false
+		// Fast path: no CR in the chunk.
+		if bytes.IndexByte(b[start:], '\r') < 0 {
+			if start == 1 {
+				n = copy(p, b[1:])
+			}
 			if n > 0 {
 				return n, nil
 			}
-			return 0, err
+			continue // the chunk was a lone LF after CR
 		}
-		if t.afterCR {
-			t.afterCR = false
-			if c == '\n' {
-				continue
+		// Rewrite in place: CR LF -> LF, lone CR -> LF.
+		w := 0
+		for i := start; i < len(b); i++ {
+			c := b[i]
+			if c == '\r' {
+				c = '\n'
+				if i+1 < len(b) {
+					if b[i+1] == '\n' {
+						i++
+					}
+				} else {
+					t.afterCR = true
+				}
 			}
+			p[w] = c
+			w++
 		}
-		if c == '\r' {
-			t.afterCR = true
-			c = '\n'
-		}
-		p[n] = c
-		n++
-		if t.r.Buffered() == 0 && n > 0 {
-			break
-		}
+		return w, nil
 	}
-	return n, nil
 }

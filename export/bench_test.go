@@ -1,0 +1,44 @@
+package export
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+)
+
+// benchInput is 8,000 queries x 25 terms = 200,000 rows with 33 features,
+// about LOVBench's size (184,224 pairs).
+func benchInput(b *testing.B) (string, string) {
+	b.Helper()
+	gt, header, vals := testInput(8000, 25, 33)
+	return writeInputs(b, b.TempDir(), gt, header, vals)
+}
+
+// BenchmarkExport200k is `lovbench export` on 200,000 rows x 33 features:
+// read the ground truth and features CSV, join, write the 15 fold files,
+// Parquet, Arrow, qrels, ground truth and manifest.
+func BenchmarkExport200k(b *testing.B) {
+	gtp, fp := benchInput(b)
+	out := filepath.Join(b.TempDir(), "ds")
+	for b.Loop() {
+		if _, err := Run(context.Background(), Config{GroundTruth: gtp, Features: fp, Out: out, Options: Options{Seed: 1}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkValidate200k is `lovbench validate` on the directory of
+// BenchmarkExport200k.
+func BenchmarkValidate200k(b *testing.B) {
+	gtp, fp := benchInput(b)
+	out := filepath.Join(b.TempDir(), "ds")
+	if _, err := Run(context.Background(), Config{GroundTruth: gtp, Features: fp, Out: out, Options: Options{Seed: 1}}); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		v, err := Validate(context.Background(), out)
+		if err != nil || !v.Valid {
+			b.Fatal(err, v.Problems)
+		}
+	}
+}
