@@ -23,9 +23,13 @@ type CorpusSimOptions struct {
 	// ZipfS is the exponent of the Zipf query popularity: the query of
 	// popularity rank i is drawn with probability proportional to 1/i^ZipfS.
 	ZipfS float64
-	// Seed makes the choice of queries, their popularity order, the hidden
-	// relevance noise and the draws deterministic.
+	// Seed makes the choice of queries, their popularity order and the
+	// hidden relevance noise deterministic.
 	Seed uint64
+	// SplitSatisfaction makes Truth return attractiveness = satisfaction =
+	// sqrt(relevance), for models whose relevance is their product (DBN,
+	// SDBN); otherwise attractiveness = relevance (DCTR, PBM, UBM, ...).
+	SplitSatisfaction bool
 }
 
 // Searcher ranks the terms of a corpus for a query, best first, returning
@@ -44,14 +48,17 @@ type Searcher func(query string, k int) []string
 //   - The SERP of a query is the top SERPSize terms of the Searcher, as term
 //     URIs; it is the same every time the query is drawn (as on LOV, whose
 //     ranking did not change within a month).
-//   - The hidden true relevance of (query, term) is TrueRelevance.
+//   - The hidden true relevance of (query, term) is TrueRelevance; Truth
+//     hands it to the click model as attractiveness (and satisfaction).
+//
+// CorpusSource implements clickmodels.SERPSource, so clickmodels.Simulate
+// draws the clicks from any click model on it.
 type CorpusSource struct {
 	corpus  *features.Corpus
 	opts    CorpusSimOptions
 	queries []string
 	serps   [][]string
 	cum     []float64 // cumulative popularity, last = 1
-	rng     *rand.Rand
 	vocabFX map[string]float64
 }
 
@@ -66,12 +73,13 @@ func NewCorpusSource(ctx context.Context, c *features.Corpus, search Searcher, o
 	if o.ZipfS <= 1 {
 		return nil, fmt.Errorf("corpus simulation: Zipf exponent %g must be above 1", o.ZipfS)
 	}
-	s := &CorpusSource{corpus: c, opts: o, rng: rand.New(rand.NewPCG(o.Seed, 0x6c6f7662656e6368)), vocabFX: map[string]float64{}}
+	s := &CorpusSource{corpus: c, opts: o, vocabFX: map[string]float64{}}
 	cands := s.candidates()
 	if len(cands) == 0 {
 		return nil, errors.New("corpus simulation: no label word matches a full SERP of terms; is the corpus empty?")
 	}
-	s.rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
+	rng := rand.New(rand.NewPCG(o.Seed, 0x6c6f7662656e6368))
+	rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
 	for _, q := range cands {
 		if len(s.queries) == o.Queries {
 			break
@@ -172,15 +180,26 @@ func (s *CorpusSource) Queries() []string { return append([]string(nil), s.queri
 // SERPOf returns the SERP (term URIs in rank order) of query index i.
 func (s *CorpusSource) SERPOf(i int) []string { return s.serps[i] }
 
-// Draw picks a query by popularity with the source's seeded generator and
-// returns it with its SERP (shared; do not modify).
-func (s *CorpusSource) Draw() (query string, serp []string) {
-	u := s.rng.Float64()
+// Next picks a query by popularity with rng and returns it with its SERP
+// (shared; do not modify). It implements clickmodels.SERPSource.
+func (s *CorpusSource) Next(rng *rand.Rand) (query string, serp []string, err error) {
+	u := rng.Float64()
 	i := sort.SearchFloat64s(s.cum, u)
 	if i >= len(s.queries) {
 		i = len(s.queries) - 1
 	}
-	return s.queries[i], s.serps[i]
+	return s.queries[i], s.serps[i], nil
+}
+
+// Truth implements clickmodels.SERPSource: the click model's true
+// attractiveness and satisfaction of a term for a query, derived from
+// TrueRelevance so that the model's relevance (SPEC.md section 3) equals it.
+func (s *CorpusSource) Truth(query, term string) (attr, sat float64) {
+	r := s.TrueRelevance(query, term)
+	if s.opts.SplitSatisfaction {
+		r = math.Sqrt(r)
+	}
+	return r, r
 }
 
 // normal returns a standard normal deviate determined by the seed and the

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"sync"
 	"testing"
 
@@ -58,9 +59,10 @@ func TestCorpusSourceDeterministic(t *testing.T) {
 		t.Fatalf("%d queries", len(qa))
 	}
 	counts := map[string]int{}
+	ra, rb := rand.New(rand.NewPCG(1, 2)), rand.New(rand.NewPCG(1, 2))
 	for i := 0; i < 5000; i++ {
-		q1, s1 := a.Draw()
-		q2, _ := b.Draw()
+		q1, s1, _ := a.Next(ra)
+		q2, _, _ := b.Next(rb)
 		if q1 != q2 {
 			t.Fatal("two sources with one seed draw different queries")
 		}
@@ -95,6 +97,13 @@ func TestTrueRelevance(t *testing.T) {
 	person := s.TrueRelevance("person", "http://xmlns.com/foaf/0.1/Person")
 	if r := s.TrueRelevance("person", "http://example.org/none"); math.Abs(r-1/(1+math.Exp(3.2))) > 1e-12 {
 		t.Errorf("unknown term relevance %g", r)
+	}
+	if at, sat := s.Truth("person", "http://xmlns.com/foaf/0.1/Person"); at != person || sat != person {
+		t.Errorf("Truth = %g, %g, want the relevance %g twice", at, sat, person)
+	}
+	split, _ := NewCorpusSource(context.Background(), c, matchSearch(c), CorpusSimOptions{Queries: 10, ZipfS: 1.1, Seed: 1, SplitSatisfaction: true})
+	if at, sat := split.Truth("person", "http://xmlns.com/foaf/0.1/Person"); math.Abs(at*sat-person) > 1e-12 {
+		t.Errorf("split Truth %g x %g != relevance %g", at, sat, person)
 	}
 	if person <= 0 || person >= 1 || person != s.TrueRelevance("person", "http://xmlns.com/foaf/0.1/Person") {
 		t.Errorf("relevance %g not in (0,1) or not deterministic", person)
