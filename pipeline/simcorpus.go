@@ -37,6 +37,20 @@ type CorpusSimOptions struct {
 // (lovbench search; features.Corpus.Search).
 type Searcher func(query string, k int) []string
 
+// LOVSearch returns the Searcher of the corpus' LOV-like ranking
+// (features.Corpus.Search with features.ByLOV, what `lovbench search`
+// shows).
+func LOVSearch(c *features.Corpus) Searcher {
+	return func(q string, k int) []string {
+		hits := c.Search(q, features.ByLOV, k)
+		out := make([]string, len(hits))
+		for i, h := range hits {
+			out[i] = h.URI
+		}
+		return out
+	}
+}
+
 // CorpusSource draws SERPs for a simulated log from a vocabulary corpus
 // (issue 7, "corpus mode"):
 //

@@ -11,7 +11,6 @@ import (
 	"strconv"
 
 	"github.com/lovbench/lovbench/clickmodels"
-	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/sessions"
 )
@@ -38,15 +37,7 @@ func (r *runner) simulateStage() Stage {
 			if err != nil {
 				return err
 			}
-			search := func(q string, k int) []string {
-				hits := c.Search(q, features.ByLOV, k)
-				out := make([]string, len(hits))
-				for i, h := range hits {
-					out[i] = h.URI
-				}
-				return out
-			}
-			src, err := NewCorpusSource(ctx, c, search, CorpusSimOptions{Queries: sc.Queries, SERPSize: serpSize, ZipfS: sc.ZipfS,
+			src, err := NewCorpusSource(ctx, c, LOVSearch(c), CorpusSimOptions{Queries: sc.Queries, SERPSize: serpSize, ZipfS: sc.ZipfS,
 				Seed: uint64(sc.Seed), SplitSatisfaction: kind == clickmodels.DBN || kind == clickmodels.SDBN})
 			if err != nil {
 				return err
