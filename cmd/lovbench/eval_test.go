@@ -2,10 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lovbench/lovbench/internal/shareddata"
 )
 
 func writeEvalFiles(t *testing.T) (dir, qrels, runA, runB string) {
@@ -85,6 +88,39 @@ func TestEvalErrors(t *testing.T) {
 		code, _, errOut := runCLI(t, c.args...)
 		if code != c.code || !strings.Contains(errOut, c.msg) {
 			t.Errorf("%v: code %d, stderr %q; want code %d mentioning %q", c.args, code, errOut, c.code, c.msg)
+		}
+	}
+}
+
+// Relaxed precision and recall over the FOAF hierarchy of the shared
+// corpus: foaf:Person is a direct sub-class of foaf:Agent. Relevant:
+// Person and name; retrieved: Agent, foaf:name (a prefixed name, resolved
+// with the LOV prefix file) and Document. Best match Agent-Person
+// (symmetric 0.5) and name-name (1): omega = 1.5, rp@3 = 1.5/3 = 0.5,
+// rr@3 = 1.5/2 = 0.75. With the effort proximity Agent-Person is 0.4
+// (the relevant term is a sub-class of the retrieved one): omega = 1.4,
+// rp@3 = 0.4667, rr@3 = 0.7.
+func TestEvalRelaxedWithCorpus(t *testing.T) {
+	foaf := shareddata.Path(t, "data", "vocabularies", "foaf.nq.gz")
+	prefixes := shareddata.Path(t, "data", "lov", "lov_prefixes_2019-08-06.json")
+	dir := t.TempDir()
+	q, r := filepath.Join(dir, "q"), filepath.Join(dir, "r")
+	os.WriteFile(q, []byte("q1 0 http://xmlns.com/foaf/0.1/Person 3\nq1 0 http://xmlns.com/foaf/0.1/name 2\n"), 0o644)
+	os.WriteFile(r, []byte("q1 Q0 http://xmlns.com/foaf/0.1/Agent 1 3 a\nq1 Q0 foaf:name 2 2 a\nq1 Q0 http://xmlns.com/foaf/0.1/Document 3 1 a\n"), 0o644)
+	for prox, want := range map[string][2]float64{"symmetric": {0.5, 0.75}, "effort": {1.4 / 3, 0.7}} {
+		code, out, errOut := runCLI(t, "eval", "-q", "--json", "--qrels", q, "--run", r, "--measures", "rp@3,rr@3",
+			"--corpus", foaf, "--prefixes", prefixes, "--proximity", prox)
+		if code != 0 {
+			t.Fatalf("code %d: %s", code, errOut)
+		}
+		var got struct {
+			Mean map[string]float64 `json:"mean"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(got.Mean["rp@3"]-want[0]) > 1e-9 || math.Abs(got.Mean["rr@3"]-want[1]) > 1e-9 {
+			t.Errorf("%s: rp@3 = %v rr@3 = %v, want %v", prox, got.Mean["rp@3"], got.Mean["rr@3"], want)
 		}
 	}
 }
