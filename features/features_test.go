@@ -3,6 +3,8 @@ package features
 import (
 	"context"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -589,5 +591,62 @@ func TestParseFeatureList(t *testing.T) {
 		if _, err := ParseFeatureList(bad); err == nil {
 			t.Errorf("ParseFeatureList(%q) accepted", bad)
 		}
+	}
+}
+
+// TestLoadFiles loads N-Quads files from a directory: a named graph (the
+// vocabulary) and a default-graph prefix index (metadata, as the zazuko
+// _index file), plus a LOV prefix file; then checks lenient loading.
+func TestLoadFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	write("v.nq", `<http://v.org/ns#Thing> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://www.w3.org/2002/07/owl#Class> <http://v.org/ns#> .
+<http://v.org/ns#Thing> <http://www.w3.org/2000/01/rdf-schema#label> "Thing" <http://v.org/ns#> .
+`)
+	write("_index.nq", `<https://prefix.example/zz:> <http://www.w3.org/ns/rdfa#prefix> "zz" .
+<https://prefix.example/zz:> <http://www.w3.org/ns/rdfa#uri> <http://v.org/ns#> .
+<https://prefix.example/zz:> <http://purl.org/dc/terms/title> "Zebra vocabulary" .
+`)
+	lov := filepath.Join(t.TempDir(), "lov.json")
+	if err := os.WriteFile(lov, []byte(`{"head":{"vars":["vocabPrefix","vocabURI","termPrefix"]},"results":{"bindings":[
+{"vocabPrefix":{"type":"literal","value":"vv"},"vocabURI":{"type":"uri","value":"http://v.org/ns"},"termPrefix":{"type":"uri","value":"http://v.org/ns#"}}]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(context.Background(), []string{dir}, LoadOptions{Prefixes: lov})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := c.Stats()
+	if st.Files != 2 || st.Vocabularies != 1 || st.MetadataGraphs != 1 || st.Terms != 1 {
+		t.Fatalf("stats %+v", st)
+	}
+	if v := c.Vocabularies()[0]; v.URI != "http://v.org/ns#" || v.Prefix != "zz" {
+		t.Errorf("vocabulary %+v, want prefix zz from the index", v)
+	}
+	if p := c.Prefixed("http://v.org/ns#Thing"); p != "zz:Thing" {
+		t.Errorf("Prefixed = %q, want zz:Thing (corpus declaration before LOV file)", p)
+	}
+	if u, ok := c.Resolve("vv:Thing"); !ok || u != "http://v.org/ns#Thing" {
+		t.Errorf("Resolve(vv:Thing) = %q, %v (LOV prefix)", u, ok)
+	}
+	// The index title is vocabulary text: "zebra" gives LOV_Match_O > 0.
+	tab, _, err := c.Extract(context.Background(), []Pair{{Query: "zebra", Term: "zz:Thing"}}, ExtractOptions{Features: []int{FeatLOVMatchO}})
+	if err != nil || tab.Rows[0].Values[0] <= 0 {
+		t.Errorf("LOV_Match_O(zebra) = %v, %v; want > 0", tab, err)
+	}
+
+	bad := write("w.nq", "<http://w.org/A> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://www.w3.org/2002/07/owl#Class> <http://w.org/> .\n<http://w.org/B> broken .\n")
+	if _, err := Load(context.Background(), []string{bad}, LoadOptions{}); err == nil || !strings.Contains(err.Error(), "w.nq:2:") {
+		t.Errorf("strict load error %v, want one naming w.nq:2", err)
+	}
+	c, err = Load(context.Background(), []string{bad}, LoadOptions{Lenient: true})
+	if err != nil || c.Stats().Skipped != 1 || c.Stats().Terms != 1 {
+		t.Errorf("lenient load: %v %+v", err, c.Stats())
 	}
 }
