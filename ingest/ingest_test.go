@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -79,7 +80,9 @@ func readBlacklist(t *testing.T, path string) []string {
 // queries + 6 kept clicks. 8 + 16 + 12 = 36.
 func TestGoldenLOV(t *testing.T) {
 	out := t.TempDir()
+	var logBuf bytes.Buffer
 	rep, err := Run(context.Background(), Options{
+		Logger:    slog.New(slog.NewTextHandler(&logBuf, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Format:    FormatLOV,
 		Queries:   "testdata/lov/queries.jsonl",
 		Clicks:    "testdata/lov/clicks.jsonl",
@@ -136,6 +139,14 @@ func TestGoldenLOV(t *testing.T) {
 	}
 	// Removed personal data appears in no output.
 	assertNoLeak(t, out, "john.doe", "example.org", "secret project")
+	if err := os.WriteFile(filepath.Join(out, "log.txt"), logBuf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if logBuf.Len() == 0 {
+		t.Error("nothing logged")
+	}
+	assertNoLeak(t, out, "john.doe", "example.org", "secret project") // now with the log
+	os.Remove(filepath.Join(out, "log.txt"))
 	// A second run gives byte-identical files.
 	out2 := t.TempDir()
 	if _, err := Run(context.Background(), Options{Format: FormatLOV, Queries: "testdata/lov/queries.jsonl",
