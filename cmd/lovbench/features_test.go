@@ -1,0 +1,58 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const cliCorpus = `<http://v.org/Dog> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://www.w3.org/2002/07/owl#Class> <http://v.org/> .
+<http://v.org/Dog> <http://www.w3.org/2000/01/rdf-schema#label> "Dog" <http://v.org/> .
+<http://v.org/Cat> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://www.w3.org/2002/07/owl#Class> <http://v.org/> .
+<http://v.org/Cat> <http://www.w3.org/2000/01/rdf-schema#label> "Cat" <http://v.org/> .
+<http://v.org/> <http://purl.org/vocab/vann/preferredNamespacePrefix> "v" <http://v.org/> .
+<http://v.org/> <http://purl.org/vocab/vann/preferredNamespaceUri> "http://v.org/" <http://v.org/> .
+`
+
+func TestFeaturesAndSearchCommands(t *testing.T) {
+	dir := t.TempDir()
+	corpus := filepath.Join(dir, "v.nq")
+	pairs := filepath.Join(dir, "pairs.csv")
+	if err := os.WriteFile(corpus, []byte(cliCorpus), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(pairs, []byte("query,term\ndog,v:Dog\ndog,http://v.org/Cat\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "f.csv")
+	if code, _, errs := runCLI(t, "-q", "features", "--corpus", corpus, "--pairs", pairs, "--out", out, "--features", "1,7"); code != 0 {
+		t.Fatalf("features: code %d: %s", code, errs)
+	}
+	got, _ := os.ReadFile(out)
+	want := "query,term,Boolean_Match_T,Query_Length_Q\ndog,http://v.org/Dog,1,1\ndog,http://v.org/Cat,0,1\n"
+	if string(got) != want {
+		t.Errorf("features CSV:\n%s\nwant\n%s", got, want)
+	}
+	pq := filepath.Join(dir, "f.parquet")
+	if code, _, errs := runCLI(t, "-q", "features", "--corpus", corpus, "--pairs", pairs, "--out", pq); code != 0 {
+		t.Fatalf("features parquet: code %d: %s", code, errs)
+	}
+	if b, _ := os.ReadFile(pq); len(b) < 8 || string(b[:4]) != "PAR1" {
+		t.Error("parquet output lacks the PAR1 magic")
+	}
+	if code, _, _ := runCLI(t, "features", "--corpus", corpus, "--pairs", pairs, "--out", filepath.Join(dir, "x.txt")); code != 2 {
+		t.Errorf("bad --out extension: code %d, want 2", code)
+	}
+	os.WriteFile(pairs, []byte("query,term\ndog,v:Zebra\n"), 0o644)
+	if code, _, errs := runCLI(t, "features", "--corpus", corpus, "--pairs", pairs, "--out", out); code != 1 || !strings.Contains(errs, "pairs.csv:2: field term") {
+		t.Errorf("unknown term: code %d, stderr %q", code, errs)
+	}
+	code, stdout, errs := runCLI(t, "search", "--corpus", corpus, "--by", "label", "cat")
+	if code != 0 || !strings.Contains(stdout, "v:Cat\thttp://v.org/Cat") || strings.Contains(stdout, "Dog") {
+		t.Errorf("search: code %d, stdout %q, stderr %q", code, stdout, errs)
+	}
+	if code, _, _ := runCLI(t, "search", "--corpus", corpus, "--by", "nope", "cat"); code != 2 {
+		t.Errorf("bad --by: code %d, want 2", code)
+	}
+}
