@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -176,8 +177,10 @@ func readFeaturesCSV(r io.Reader, name string) (*FeatureTable, error) {
 			return nil, fmt.Errorf("%s:%d: (%s, %s) appears twice", name, line, k.q, k.t)
 		}
 		ft.index[k] = ft.Rows
+		// Every position of the row is written below (order is a
+		// permutation), so the grown slice needs no clearing.
 		base := len(ft.Values)
-		ft.Values = append(ft.Values, make([]float64, nf)...)
+		ft.Values = slices.Grow(ft.Values, nf)[:base+nf]
 		for i, s := range rec[2:] {
 			v, err := strconv.ParseFloat(s, 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
