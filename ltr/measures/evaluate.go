@@ -3,6 +3,7 @@ package measures
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 )
 
@@ -110,6 +111,9 @@ func EvaluateRuns(ctx context.Context, q *Qrels, runs []*Run, opts Options) ([]*
 		if m.NeedsHierarchy() && opts.Hierarchy == nil {
 			return nil, fmt.Errorf("measure %s needs a class/property hierarchy (--corpus)", m.Name)
 		}
+	}
+	if err := checkGains(q, opts.Gain); err != nil {
+		return nil, err
 	}
 	g := newGlobals(q, runs, opts)
 	out := make([]*Result, len(runs))
@@ -410,4 +414,23 @@ func (d *queryData) score(m Measure, opts Options) float64 {
 	default: // kTauPrime, the last family
 		return TauPrime(gains, d.ideal)
 	}
+}
+
+// checkGains reports a judged grade whose gain is not finite (2^g-1
+// overflows for grades above 1023), which would make the normalised
+// measures undefined.
+func checkGains(q *Qrels, gain GainFunc) error {
+	done := map[float64]bool{}
+	for _, qid := range q.ids {
+		for doc, g := range q.grades[qid] {
+			if done[g] {
+				continue
+			}
+			done[g] = true
+			if v := gain(g); math.IsInf(v, 0) || math.IsNaN(v) {
+				return fmt.Errorf("qrels: grade %v (query %q, document %q) has the gain %v; use a smaller grade or another --gain", g, qid, doc, v)
+			}
+		}
+	}
+	return nil
 }
