@@ -49,6 +49,15 @@ type caState struct {
 	trial  []float64
 	perm   [][]int // current ranking of each query
 	tidx   []int
+	// Saturation: once |dw| * minGap[j][k] > 2 * spread of query
+	// active[j][k], the query's trial ranking is fixed by column j (and the
+	// current order among equal values) for every larger step of the same
+	// sign, so its metric is computed once per (feature, direction) visit.
+	minGap   [][]float64
+	spread   []float64
+	cacheGen []int
+	cacheVal []float64
+	gen      int
 }
 
 func newCAState(t *table, m Metric) *caState {
@@ -69,6 +78,29 @@ func newCAState(t *table, m Metric) *caState {
 			}
 		}
 	}
+	s.minGap = make([][]float64, t.d)
+	col := make([]float64, maxN)
+	for j := 0; j < t.d; j++ {
+		s.minGap[j] = make([]float64, len(s.active[j]))
+		for k, qi := range s.active[j] {
+			b := &t.blocks[qi]
+			c := col[:b.n]
+			for i := range c {
+				c[i] = b.x[i*t.d+j]
+			}
+			slices.Sort(c)
+			g := math.Inf(1)
+			for i := 1; i < len(c); i++ {
+				if d := c[i] - c[i-1]; d > 0 && d < g {
+					g = d
+				}
+			}
+			s.minGap[j][k] = g
+		}
+	}
+	s.spread = make([]float64, len(t.blocks))
+	s.cacheGen = make([]int, len(t.blocks))
+	s.cacheVal = make([]float64, len(t.blocks))
 	s.trial = make([]float64, maxN)
 	s.tidx = make([]int, maxN)
 	s.perm = make([][]int, len(t.blocks))
@@ -98,14 +130,27 @@ func (s *caState) reset(w []float64) {
 		insertionByKey(s.perm[qi], sc) // from the previous order: cheap
 		s.perQ[qi] = s.sc.ordered(t, qi, s.perm[qi])
 		s.total += s.perQ[qi]
+		if b.n > 0 {
+			s.spread[qi] = sc[s.perm[qi][0]] - sc[s.perm[qi][b.n-1]]
+		}
 	}
 }
+
+// newVisit starts a (feature, direction) search: saturated results of the
+// previous one are no longer valid.
+func (s *caState) newVisit() { s.gen++ }
 
 // try returns the total metric if the weight of column j changed by dw.
 func (s *caState) try(j int, dw float64) float64 {
 	t := s.t
 	total := s.total
-	for _, qi := range s.active[j] {
+	adw := math.Abs(dw)
+	for k, qi := range s.active[j] {
+		saturated := adw*s.minGap[j][k] > 2*s.spread[qi]
+		if saturated && s.cacheGen[qi] == s.gen {
+			total += s.cacheVal[qi] - s.perQ[qi]
+			continue
+		}
 		b := &t.blocks[qi]
 		sc := s.scores[s.qoff[qi] : s.qoff[qi]+b.n]
 		tr := s.trial[:b.n]
@@ -115,7 +160,11 @@ func (s *caState) try(j int, dw float64) float64 {
 		idx := s.tidx[:b.n]
 		copy(idx, s.perm[qi])
 		insertionByKey(idx, tr)
-		total += s.sc.ordered(t, qi, idx) - s.perQ[qi]
+		v := s.sc.ordered(t, qi, idx)
+		if saturated {
+			s.cacheGen[qi], s.cacheVal[qi] = s.gen, v
+		}
+		total += v - s.perQ[qi]
 	}
 	return total
 }
@@ -183,6 +232,7 @@ func trainCA(ctx context.Context, m *Model, tr, va *table, opt Options, rng *ran
 				orig := w[j]
 				bestTotal, bestStep, ok := s.total, 0.0, false
 				for _, dir := range []float64{1, -1, 0} {
+					s.newVisit()
 					step := 0.001 * dir
 					if orig != 0 && math.Abs(step) > 0.5*math.Abs(orig) {
 						step = dir * p.StepBase * math.Abs(orig)
