@@ -17,9 +17,13 @@ type Algorithm string
 
 // The rankers.
 const (
-	RankNet     Algorithm = "ranknet"
-	AdaRank     Algorithm = "adarank"
-	LambdaMART  Algorithm = "lambdamart"
+	// RankNet is Burges et al. (2005) as RankLib defines it.
+	RankNet Algorithm = "ranknet"
+	// AdaRank is Xu & Li (2007) as RankLib implements it.
+	AdaRank Algorithm = "adarank"
+	// LambdaMART is Burges (2010): boosted trees on lambda gradients.
+	LambdaMART Algorithm = "lambdamart"
+	// CoordAscent is Coordinate Ascent (Metzler & Croft 2007).
 	CoordAscent Algorithm = "ca"
 	// Baseline ranks by one feature's raw value, unlearned.
 	Baseline Algorithm = "baseline"

@@ -82,6 +82,7 @@ type ParseError struct {
 	Msg   string
 }
 
+// Error formats "FILE:LINE: field N \"token\": reason".
 func (e *ParseError) Error() string {
 	if e.Field == 0 {
 		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
