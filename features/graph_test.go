@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand"
+	"reflect"
 	"testing"
 
 	"gonum.org/v1/gonum/graph/network"
@@ -103,6 +104,34 @@ func TestBetweennessReference(t *testing.T) {
 	}
 }
 
+// TestBetweennessMatchesGonum: on random undirected graphs betweenness
+// equals gonum's network.Betweenness (which counts ordered pairs) halved.
+func TestBetweennessMatchesGonum(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	for trial := 0; trial < 5; trial++ {
+		n := 10 + rng.Intn(20)
+		g := simple.NewUndirectedGraph()
+		for i := 0; i < n; i++ {
+			g.AddNode(simple.Node(int64(i)))
+		}
+		var edges []edge
+		for k := 0; k < 2*n; k++ {
+			u, v := rng.Intn(n), rng.Intn(n)
+			edges = append(edges, edge{int32(u), int32(v)}) // duplicates and loops too
+			if u != v {
+				g.SetEdge(simple.Edge{F: simple.Node(int64(u)), T: simple.Node(int64(v))})
+			}
+		}
+		want := network.Betweenness(g)
+		got := betweenness(n, edges)
+		for i := 0; i < n; i++ {
+			if math.Abs(got[i]-want[int64(i)]/2) > 1e-9 {
+				t.Fatalf("trial %d node %d: %g, gonum/2 %g", trial, i, got[i], want[int64(i)]/2)
+			}
+		}
+	}
+}
+
 // TestSharedCorpusInvariants loads the 83 shared vocabularies and checks
 // invariants of every feature on pairs built from term labels.
 func TestSharedCorpusInvariants(t *testing.T) {
@@ -151,6 +180,18 @@ func TestSharedCorpusInvariants(t *testing.T) {
 	}
 	if rep.Unknown != 0 || len(tab.Rows) != len(pairs) {
 		t.Fatalf("report %+v", rep)
+	}
+	// Determinism: a second load and one worker give identical values.
+	c2, err := Load(context.Background(), []string{dir}, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab2, _, err := c2.Extract(context.Background(), pairs, ExtractOptions{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(tab, tab2) {
+		t.Error("a second load with one worker gives different features")
 	}
 	for _, r := range tab.Rows {
 		for j, v := range r.Values {
