@@ -370,3 +370,69 @@ func TestEvaluateWorkersDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// The rankings R5, R6 and R7 of Table 1 of
+// papers/retrieval-correctness-measures.md as three runs over one query
+// (identity gain, sqrt discount). From Tables 1 and 2:
+//
+//	AWP:      R5 0.54 < R6 0.79 = R7 0.79   (the order versus rank defect)
+//	ANCG:     R5 0.51 > R6 0.37 > R7 0.26
+//	NDCG9:    R5 0.52 > R6 0.46 > R7 0.43
+//
+// so AWP and ANCG order the pairs (R5,R6) and (R5,R7) differently and tie
+// on (R6,R7): 2 swaps of 3 pairs; NDCG and ANCG agree (0 swaps); AWP and
+// NDCG swap 2. Over the 3 measure pairs x 3 run pairs: 4/9.
+// With the binary:1 gain (relevant gain 1) ANCG(R5) = (1/3 + 2/3 + 1+1+1+1)/9
+// = 5/9: CG = 0 0 0 1 2 3 3 3 3 against ICG = 1 2 3 3 ...
+func TestSensitivityPaperRankings(t *testing.T) {
+	qrels := "q 0 a 10\nq 0 b 6\nq 0 c 3\nq 0 z1 0\nq 0 z2 0\nq 0 z3 0\nq 0 z4 0\nq 0 z5 0\nq 0 z6 0\n"
+	order := map[string][]string{
+		"R5": {"z1", "z2", "z3", "c", "b", "a", "z4", "z5", "z6"},
+		"R6": {"z1", "z2", "z3", "z4", "z5", "a", "b", "c", "z6"},
+		"R7": {"z1", "z2", "z3", "z4", "z5", "z6", "a", "b", "c"},
+	}
+	q, err := ParseQrels(strings.NewReader(qrels), "q")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []*Run
+	for _, name := range []string{"R5", "R6", "R7"} {
+		var sb strings.Builder
+		for i, d := range order[name] {
+			fmt.Fprintf(&sb, "q Q0 %s %d %d %s\n", d, i+1, 9-i, name)
+		}
+		r, err := ParseRun(strings.NewReader(sb.String()), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, r)
+	}
+	opts := DefaultOptions()
+	opts.Gain, opts.Discount = IdentityGain, SqrtDiscount
+	opts.Measures, _ = ParseMeasures("awp,ancg,ndcg@9")
+	rs, err := EvaluateRuns(context.Background(), q, runs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paper := map[string][3]float64{"awp": {0.54, 0.79, 0.79}, "ancg": {0.51, 0.37, 0.26}, "ndcg@9": {0.52, 0.46, 0.43}}
+	for m, want := range paper {
+		for i := range rs {
+			if got := math.Round(rs[i].Mean[m]*100) / 100; got != want[i] {
+				t.Errorf("%s(%s) = %.2f, paper %.2f", m, rs[i].Run, got, want[i])
+			}
+		}
+	}
+	s, err := AnalyseSensitivity(context.Background(), q, runs, rs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.RunPairs != 3 || s.MeasureSwaps[0][1] != 2 || s.MeasureSwaps[1][2] != 0 || s.MeasureSwaps[0][2] != 2 {
+		t.Errorf("measure swaps %v (run pairs %d), want awp/ancg 2, ancg/ndcg 0, awp/ndcg 2", s.MeasureSwaps, s.RunPairs)
+	}
+	if !near(s.MeasureSwapRate, 4.0/9, 1e-12) {
+		t.Errorf("swap rate %v, want 4/9", s.MeasureSwapRate)
+	}
+	if got := s.GainMeans["binary:1"][0]["ancg"]; !near(got, 5.0/9, 1e-12) {
+		t.Errorf("ANCG(R5) with binary gain = %v, want 5/9", got)
+	}
+}
