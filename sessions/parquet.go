@@ -49,6 +49,16 @@ func NewParquetWriter(w io.Writer, rowGroupRows int) *ParquetWriter {
 		parquet.Compression(fastSnappy{}),
 		parquet.CreatedBy("lovbench", "1", "none"),
 		parquet.MaxRowsPerRowGroup(int64(rowGroupRows)),
+		// Min/max bounds of string columns cost much of the encoding time
+		// and help no reader of this file: no page statistics for them.
+		parquet.SkipPageStatistics("session_id"),
+		parquet.SkipPageStatistics("query"),
+		parquet.SkipPageStatistics("region"),
+		parquet.SkipPageStatistics("results", "list", "element"),
+		parquet.SkipPageBounds("session_id"),
+		parquet.SkipPageBounds("query"),
+		parquet.SkipPageBounds("region"),
+		parquet.SkipPageBounds("results", "list", "element"),
 	)
 	return &ParquetWriter{w: pw, batch: make([]ParquetRow, 1024), limit: int64(rowGroupRows)}
 }
