@@ -1,0 +1,81 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// label then sample through the command line on a small log, relevance file
+// and Turtle corpus.
+func TestLabelSampleCLI(t *testing.T) {
+	dir := t.TempDir()
+	var ttl strings.Builder
+	ttl.WriteString("@prefix ex: <http://ex.org/v#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n")
+	for i := range 12 {
+		fmt.Fprintf(&ttl, "ex:Person%d a owl:Class ; rdfs:label \"person kind %d\" .\n", i, i)
+	}
+	ttl.WriteString("ex:Event a owl:Class ; rdfs:label \"event\" .\n")
+	corpus := filepath.Join(dir, "corpus.ttl")
+	os.WriteFile(corpus, []byte(ttl.String()), 0o644)
+
+	// Yandex log: "person" shown twice with the same 3 results, "event"
+	// once with a short SERP.
+	log := "s1\t0\tQ\tperson\t0\tex:Person0\tex:Person1\tex:Nope\n" +
+		"s1\t1\tC\tex:Person0\n" +
+		"s2\t0\tQ\tperson\t0\tex:Person0\tex:Person1\tex:Nope\n" +
+		"s3\t0\tQ\tevent\t0\tex:Event\n"
+	logPath := filepath.Join(dir, "log.tsv")
+	os.WriteFile(logPath, []byte(log), 0o644)
+	rel := "query\tdoc\trelevance\nperson\tex:Person0\t0.7\nperson\tex:Person1\t0.45\nperson\tex:Nope\t0.1\nevent\tex:Event\t0.9\nperson\tex:Person0\t0.2\n"
+	relPath := filepath.Join(dir, "rel.tsv")
+	os.WriteFile(relPath, []byte(rel), 0o644)
+
+	labelsPath := filepath.Join(dir, "labels.csv")
+	code, out, errs := runCLI(t, "-q", "label", "--relevance", relPath, "--sessions", logPath, "--serp-size", "3", "--out", labelsPath, "--json")
+	if code != 0 {
+		t.Fatalf("label: code %d: %s", code, errs)
+	}
+	var rep struct {
+		LabelledQueries int `json:"labelled_queries"`
+		RowSkips        struct {
+			Counts map[string]int `json:"counts"`
+		} `json:"row_skips"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	// Line 6 repeats (person, ex:Person0) with another value; event's
+	// SERP is short so its row is not labelled.
+	if rep.LabelledQueries != 1 || rep.RowSkips.Counts["conflicting_duplicate"] != 1 || rep.RowSkips.Counts["query_not_labelled"] != 1 {
+		t.Errorf("label report %s", out)
+	}
+	b, _ := os.ReadFile(labelsPath)
+	if want := "query,term,label,probability\nperson,ex:Person0,4,0.7\nperson,ex:Person1,1,0.45\nperson,ex:Nope,-2,0.1\n"; string(b) != want {
+		t.Errorf("labels.csv = %q, want %q", b, want)
+	}
+
+	gtPath := filepath.Join(dir, "gt.csv")
+	code, out, errs = runCLI(t, "-q", "sample", "--labels", labelsPath, "--corpus", corpus, "--seed", "3", "--per-query", "6", "--out", gtPath)
+	if code != 0 {
+		t.Fatalf("sample: code %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "labelled pairs unknown to the corpus: 1") {
+		t.Errorf("sample output %s", out)
+	}
+	b, _ = os.ReadFile(gtPath)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	// 2 known labelled terms + 4 drawn from the other 10 "person" matches.
+	if len(lines) != 7 || lines[1] != "person,http://ex.org/v#Person0,4" || lines[2] != "person,http://ex.org/v#Person1,1" {
+		t.Errorf("ground truth %q", lines)
+	}
+	if _, err := os.Stat(gtPath + ".report.json"); err != nil {
+		t.Error(err)
+	}
+	if code, _, _ := runCLI(t, "label", "--relevance", relPath, "--sessions", logPath, "--out", labelsPath, "--thresholds", "0.5,0.4,0.6,0.7,0.8"); code != 2 {
+		t.Errorf("bad thresholds: code %d, want 2", code)
+	}
+}
