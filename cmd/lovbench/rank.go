@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -32,6 +33,9 @@ line has no comment.`,
 			ds, err := ltr.ReadSVMLightFile(dataPath)
 			if err != nil {
 				return err
+			}
+			if mx := slices.Max(m.Features); mx > ds.NumFeatures {
+				a.log.Warn("model uses features the data never sets; they are read as 0", "model_max_feature", mx, "data_max_feature", ds.NumFeatures)
 			}
 			if tag == "" {
 				tag = "lovbench-" + string(m.Algorithm)
