@@ -19,6 +19,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/labels"
 )
 
@@ -29,22 +30,16 @@ type Feature struct {
 	Name string `json:"name"`
 }
 
+// NumFeatures is the number of LOVBench features, 1..34.
+const NumFeatures = 34
+
 // FeatureList returns LOVBench's 34 features in ID order: 1..33 of paper
 // Table 3, and 34, the baseline LabelSearch_T (BM25 on rdfs:label, SPEC.md
-// section 6).
+// section 6), named by features.FeatureName (feature_list.csv).
 func FeatureList() []Feature {
-	names := []string{
-		"Boolean_Match_T", "LOV_Match_T", "LOV_Match_O", "Text_Relevancy_T", "Class_Match_O",
-		"Property_Match_O", "Query_Length_Q", "PageRank_OwlImports_O", "PageRank_ImplicitImports_O", "PageRank_Voaf_O",
-		"Hub_T", "Max_Hub_O", "Min_Hub_O", "Betweenness_T", "Betweenness_O",
-		"Semantic_Similarity_O", "TF_T", "IDF_T", "TF_IDF_T", "TF_O",
-		"IDF_O", "TF_IDF_O", "BM25_T", "BM25_O", "VSM_O",
-		"Subclasses_T", "Superclasses_T", "Relations_T", "Siblings_T", "Density_T",
-		"Density_O", "Subproperties_T", "Superproperties_T", "LabelSearch_T",
-	}
-	fs := make([]Feature, len(names))
-	for i, n := range names {
-		fs[i] = Feature{ID: i + 1, Name: n}
+	fs := make([]Feature, NumFeatures)
+	for i := range fs {
+		fs[i] = Feature{ID: i + 1, Name: features.FeatureName(i + 1)}
 	}
 	return fs
 }

@@ -23,14 +23,18 @@ func TestLabelSampleCLI(t *testing.T) {
 	os.WriteFile(corpus, []byte(ttl.String()), 0o644)
 
 	// Yandex log: "person" shown twice with the same 3 results, "event"
-	// once with a short SERP.
+	// once with a short SERP, "kind" and "class" with full SERPs.
 	log := "s1\t0\tQ\tperson\t0\tex:Person0\tex:Person1\tex:Nope\n" +
 		"s1\t1\tC\tex:Person0\n" +
 		"s2\t0\tQ\tperson\t0\tex:Person0\tex:Person1\tex:Nope\n" +
-		"s3\t0\tQ\tevent\t0\tex:Event\n"
+		"s3\t0\tQ\tevent\t0\tex:Event\n" +
+		"s4\t0\tQ\tkind\t0\tex:Person2\tex:Person3\tex:Person4\n" +
+		"s5\t0\tQ\tclass\t0\tex:Person5\tex:Event\tex:Person6\n"
 	logPath := filepath.Join(dir, "log.tsv")
 	os.WriteFile(logPath, []byte(log), 0o644)
-	rel := "query\tdoc\trelevance\nperson\tex:Person0\t0.7\nperson\tex:Person1\t0.45\nperson\tex:Nope\t0.1\nevent\tex:Event\t0.9\nperson\tex:Person0\t0.2\n"
+	rel := "query\tdoc\trelevance\nperson\tex:Person0\t0.7\nperson\tex:Person1\t0.45\nperson\tex:Nope\t0.1\nevent\tex:Event\t0.9\nperson\tex:Person0\t0.2\n" +
+		"kind\tex:Person2\t0.5\nkind\tex:Person3\t0.3\nkind\tex:Person4\t0.61\n" +
+		"class\tex:Person5\t0.3\nclass\tex:Event\t0.3\nclass\tex:Person6\t0.3\n"
 	relPath := filepath.Join(dir, "rel.tsv")
 	os.WriteFile(relPath, []byte(rel), 0o644)
 
@@ -50,11 +54,13 @@ func TestLabelSampleCLI(t *testing.T) {
 	}
 	// Line 6 repeats (person, ex:Person0) with another value; event's
 	// SERP is short so its row is not labelled.
-	if rep.LabelledQueries != 1 || rep.RowSkips.Counts["conflicting_duplicate"] != 1 || rep.RowSkips.Counts["query_not_labelled"] != 1 {
+	if rep.LabelledQueries != 3 || rep.RowSkips.Counts["conflicting_duplicate"] != 1 || rep.RowSkips.Counts["query_not_labelled"] != 1 {
 		t.Errorf("label report %s", out)
 	}
 	b, _ := os.ReadFile(labelsPath)
-	if want := "query,term,label,probability\nperson,ex:Person0,4,0.7\nperson,ex:Person1,1,0.45\nperson,ex:Nope,-2,0.1\n"; string(b) != want {
+	if want := "query,term,label,probability\nclass,ex:Person5,0,0.3\nclass,ex:Event,0,0.3\nclass,ex:Person6,0,0.3\n" +
+		"kind,ex:Person2,2,0.5\nkind,ex:Person3,0,0.3\nkind,ex:Person4,3,0.61\n" +
+		"person,ex:Person0,4,0.7\nperson,ex:Person1,1,0.45\nperson,ex:Nope,-2,0.1\n"; string(b) != want {
 		t.Errorf("labels.csv = %q, want %q", b, want)
 	}
 
@@ -68,9 +74,28 @@ func TestLabelSampleCLI(t *testing.T) {
 	}
 	b, _ = os.ReadFile(gtPath)
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	// 2 known labelled terms + 4 drawn from the other 10 "person" matches.
-	if len(lines) != 7 || lines[1] != "person,http://ex.org/v#Person0,4" || lines[2] != "person,http://ex.org/v#Person1,1" {
+	// Budget 3 x 6 - 8 known labelled = 10 draws. "class" matches no
+	// term (no label or local name has the word), so it keeps its 3;
+	// "kind" (3 labelled) and "person" (2) each have 9 or 10 unlabelled
+	// matches: level L gives (L-3) + (L-2) <= 10, L = 7, 4 + 5 = 9 draws,
+	// and the last one goes to the query with the smaller key.
+	if len(lines) != 1+18 {
+		t.Errorf("ground truth %d lines: %q", len(lines), lines)
+	}
+	if lines[1] != "class,http://ex.org/v#Person5,0" || !strings.Contains(string(b), "person,http://ex.org/v#Person0,4\nperson,http://ex.org/v#Person1,1\n") {
 		t.Errorf("ground truth %q", lines)
+	}
+
+	// features, export (3 folds) and validate.
+	fPath, ds := filepath.Join(dir, "features.parquet"), filepath.Join(dir, "ds")
+	if code, _, errs := runCLI(t, "-q", "features", "--corpus", corpus, "--pairs", gtPath, "--out", fPath); code != 0 {
+		t.Fatalf("features: code %d: %s", code, errs)
+	}
+	if code, _, errs := runCLI(t, "-q", "export", "--ground-truth", gtPath, "--features", fPath, "--folds", "3", "--out", ds); code != 0 {
+		t.Fatalf("export: code %d: %s", code, errs)
+	}
+	if code, out, errs := runCLI(t, "validate", ds); code != 0 || !strings.Contains(out, "valid (18 rows, 3 queries, 3 folds)") {
+		t.Fatalf("validate: code %d: %s %s", code, out, errs)
 	}
 	if _, err := os.Stat(gtPath + ".report.json"); err != nil {
 		t.Error(err)
