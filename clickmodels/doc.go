@@ -29,6 +29,10 @@
 //   - the cascade model gives probability 1e-6 to every rank after the first
 //     click in the conditional probabilities.
 //
+// Options.Exact replaces PyClick's DBN E-step by the exact one (Chuklin et
+// al. 2015, section 4.2), which recovers simulated parameters better but no
+// longer equals PyClick.
+//
 // UBM's examination parameter is indexed by (rank, rank of the previous
 // click); "no previous click" is index R-1 of an R x R table, R being the
 // model's number of ranks (at least 10, PyClick's fixed size). PyClick uses
@@ -38,9 +42,9 @@
 //
 // # Engine
 //
-// Training SERPs are aggregated into weighted records (identical query,
-// documents and click mask; an exact optimisation), grouped by query, and cut
-// into chunks at query boundaries. A chunk touches only the (query, document)
+// Prepare aggregates training SERPs into weighted records (identical query,
+// documents and click mask; an exact optimisation), groups them by query, and
+// cuts them into chunks at query boundaries; Fit runs EM on a prepared Data. A chunk touches only the (query, document)
 // parameters of its own queries, so chunks are processed in parallel without
 // locks; rank-level and global parameters are accumulated per chunk and
 // reduced in chunk order. Chunking does not depend on the number of workers,
@@ -59,5 +63,13 @@
 // by a SERPSource. SyntheticSource is the built-in source (Zipf query
 // popularity, a pool of documents per query, some shuffled SERPs, random true
 // parameters); another source, such as one backed by a vocabulary corpus and
-// a search engine, only has to implement SERPSource.
+// a search engine, only has to implement SERPSource's two methods: Next (the
+// query and ranked documents of the next SERP, drawn with the simulation's
+// generator) and Truth (the true attractiveness and satisfaction of a pair).
+//
+// # Files
+//
+// Run (the fit command) writes metrics.json, <MODEL>_relevance.tsv and
+// <MODEL>_params.json; Model.WriteJSON and ReadModel are the parameter file
+// format. docs/clickmodels.md documents the formats and choices.
 package clickmodels

@@ -16,6 +16,25 @@ import (
 //	S3: B A, click on A (rank 1)
 func threeSessions(t *testing.T) *sessions.Log {
 	t.Helper()
+	log, err := threeSERPs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return log
+}
+
+// testLogBuilder gives fuzz targets the three-SERP log.
+type testLogBuilder struct{}
+
+func (testLogBuilder) three() *sessions.Log {
+	log, err := threeSERPs()
+	if err != nil {
+		panic(err)
+	}
+	return log
+}
+
+func threeSERPs() (*sessions.Log, error) {
 	log := &sessions.Log{}
 	for _, s := range []sessions.SERP{
 		{SessionID: "S1", Query: "q", Results: []string{"A", "B"}, Clicks: []sessions.Click{{Rank: 0}}},
@@ -23,10 +42,10 @@ func threeSessions(t *testing.T) *sessions.Log {
 		{SessionID: "S3", Query: "q", Results: []string{"B", "A"}, Clicks: []sessions.Click{{Rank: 1}}},
 	} {
 		if err := log.Add(&s); err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 	}
-	return log
+	return log, nil
 }
 
 func near(t *testing.T, what string, got, want float64) {
