@@ -1,7 +1,6 @@
 package measures
 
 import (
-	"bufio"
 	"cmp"
 	"fmt"
 	"hash/maphash"
@@ -53,16 +52,12 @@ func (q *Qrels) Judged(qid string) map[string]float64 { return q.grades[qid] }
 
 // ReadQrels reads a TREC qrels file.
 func ReadQrels(path string) (*Qrels, error) {
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return ParseQrels(f, path)
+	return parseQrelsBytes(data, path)
 }
-
-// maxLine is the longest line the readers accept.
-const maxLine = 1 << 20
 
 // splitFields splits a line on ASCII white space into dst, returning the
 // number of fields found (it stops counting past len(dst)+1).
@@ -107,15 +102,27 @@ func parseNumber(s string) (float64, error) {
 // unjudged markers) is read as 0. A document judged twice for the same
 // query is an error.
 func ParseQrels(r io.Reader, name string) (*Qrels, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return parseQrelsBytes(data, name)
+}
+
+// parseQrelsBytes parses a whole qrels file. It takes ownership of data,
+// whose memory the query and document ids share (see parseRunBytes).
+func parseQrelsBytes(data []byte, name string) (*Qrels, error) {
 	q := &Qrels{grades: map[string]map[string]float64{}}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), maxLine)
+	text := unsafe.String(unsafe.SliceData(data), len(data))
 	var f [4]string
-	line := 0
-	for sc.Scan() {
-		line++
-		text := sc.Text()
-		n := splitFields(text, f[:])
+	for line := 1; len(text) > 0; line++ {
+		var l string
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			l, text = text[:i], text[i+1:]
+		} else {
+			l, text = text, ""
+		}
+		n := splitFields(l, f[:])
 		if n == 0 {
 			continue
 		}
@@ -138,9 +145,6 @@ func ParseQrels(r io.Reader, name string) (*Qrels, error) {
 			return nil, &ParseError{name, line, "docid", fmt.Errorf("document %q judged twice for query %q", f[2], f[0])}
 		}
 		m[f[2]] = g
-	}
-	if err := sc.Err(); err != nil {
-		return nil, &ParseError{name, line + 1, "", err}
 	}
 	for id := range q.grades {
 		q.ids = append(q.ids, id)
