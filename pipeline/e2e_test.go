@@ -139,8 +139,9 @@ func checkVisible(t *testing.T, wd string, ref map[string]string, when string) {
 
 // runUntilKilled starts a run, waits for the log line of stage target
 // starting ("" = no wait), sleeps delay, and kills it with SIGKILL. It
-// reports whether the process was still running when killed.
-func runUntilKilled(t *testing.T, bin, cfg, target string, delay time.Duration) bool {
+// returns the stage whose start was the last one logged before the kill, or
+// "" when the run finished (or died) before being killed.
+func runUntilKilled(t *testing.T, bin, cfg, target string, delay time.Duration) string {
 	t.Helper()
 	cmd := exec.Command(bin, "run", "--config", cfg)
 	stderr, err := cmd.StderrPipe()
@@ -151,8 +152,11 @@ func runUntilKilled(t *testing.T, bin, cfg, target string, delay time.Duration) 
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	var mu sync.Mutex
+	last := ""
 	seen := make(chan struct{})
 	done := make(chan struct{})
+	stageRe := regexp.MustCompile(`msg="stage running" stage=(\S+)`)
 	go func() {
 		defer close(done)
 		sc := bufio.NewScanner(stderr)
@@ -161,7 +165,14 @@ func runUntilKilled(t *testing.T, bin, cfg, target string, delay time.Duration) 
 			close(seen)
 		}
 		for sc.Scan() {
-			if !signalled && strings.Contains(sc.Text(), `msg="stage running" stage=`+target+" ") {
+			m := stageRe.FindStringSubmatch(sc.Text())
+			if m == nil {
+				continue
+			}
+			mu.Lock()
+			last = m[1]
+			mu.Unlock()
+			if !signalled && m[1] == target {
 				signalled = true
 				close(seen)
 			}
@@ -172,11 +183,16 @@ func runUntilKilled(t *testing.T, bin, cfg, target string, delay time.Duration) 
 	}()
 	<-seen
 	time.Sleep(delay)
+	mu.Lock()
 	_ = cmd.Process.Signal(syscall.SIGKILL)
+	at := last
+	mu.Unlock()
 	<-done
 	_ = cmd.Wait()
-	ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
-	return ok && ws.Signaled()
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return at
+	}
+	return ""
 }
 
 // TestKillAnywhereThenRerun kills `lovbench run` with SIGKILL at random
@@ -204,48 +220,74 @@ func TestKillAnywhereThenRerun(t *testing.T) {
 	if len(ref) < 20 {
 		t.Fatalf("reference run left only %d files", len(ref))
 	}
-	// The same work directory path again (outputs may record input paths).
-	if err := os.RemoveAll(wd); err != nil {
-		t.Fatal(err)
-	}
+	// The killed runs use the same work directory path (outputs may record
+	// input paths), starting afresh in every round.
 	cfgW := filepath.Join(base, "lovbench-w.yaml")
 	b, _ := os.ReadFile(cfg)
 	os.WriteFile(cfgW, append(b, []byte("workdir: work\n")...), 0o644)
-
-	rng := rand.New(rand.NewPCG(42, 7))
-	kills := 0
-	targets := append([]StageResult(nil), res.Stages...)
-	// The last target kills during the report stage or the publication.
-	for round := 0; round < 2; round++ {
-		for _, st := range targets {
-			d := time.Duration(rng.Float64() * 1.3 * st.Seconds * float64(time.Second))
-			if runUntilKilled(t, bin, cfgW, st.Name, d) {
-				kills++
+	done := func(stage string) bool {
+		_, err := os.Stat(filepath.Join(wd, "stages", stage, stampName))
+		return err == nil
+	}
+	finish := func(round int) {
+		if out, err := exec.Command(bin, "run", "--config", cfgW, "--quiet").CombinedOutput(); err != nil {
+			t.Fatalf("round %d: final run: %v\n%s", round, err, out)
+		}
+		got := snapshot(t, wd)
+		if len(got) != len(ref) {
+			t.Errorf("round %d: final run has %d visible files, uninterrupted run %d", round, len(got), len(ref))
+		}
+		for k, v := range ref {
+			if got[k] != v {
+				t.Errorf("round %d: after kills and a rerun, %s differs from the uninterrupted run", round, k)
 			}
-			checkVisible(t, wd, ref, fmt.Sprintf("after a kill %v into stage %s", d, st.Name))
 		}
 	}
-	// A few kills at random times from the start.
+
+	rng := rand.New(rand.NewPCG(42, 7))
+	killedIn := map[string]int{}
+	kills := 0
+	covered := func() bool {
+		for _, st := range res.Stages {
+			if killedIn[st.Name] == 0 {
+				return false
+			}
+		}
+		return true
+	}
+	for round := 1; round <= 4 && (round <= 1 || !covered()); round++ {
+		if err := os.RemoveAll(wd); err != nil {
+			t.Fatal(err)
+		}
+		// Walk through the stages: kill each one not yet complete at a
+		// random point within its reference duration.
+		for _, st := range res.Stages {
+			for attempt := 0; attempt < 2 && !done(st.Name); attempt++ {
+				d := time.Duration(rng.Float64() * st.Seconds * float64(time.Second))
+				at := runUntilKilled(t, bin, cfgW, st.Name, d)
+				if at != "" {
+					kills++
+					killedIn[at]++
+				}
+				checkVisible(t, wd, ref, fmt.Sprintf("round %d: after a kill %v into stage %s (landed in %q)", round, d, st.Name, at))
+			}
+		}
+		finish(round)
+	}
+	// A fresh round of kills at random times from the start.
+	os.RemoveAll(wd)
 	for i := 0; i < 4; i++ {
 		d := time.Duration(rng.Float64() * float64(total))
-		if runUntilKilled(t, bin, cfgW, "", d) {
+		if at := runUntilKilled(t, bin, cfgW, "", d); at != "" {
 			kills++
+			killedIn[at]++
 		}
 		checkVisible(t, wd, ref, fmt.Sprintf("after a kill %v into a run", d))
 	}
-	if kills < len(targets) {
-		t.Errorf("only %d of the runs were killed before finishing; the kill points do not cover the stages", kills)
-	}
-	if out, err := exec.Command(bin, "run", "--config", cfgW, "--quiet").CombinedOutput(); err != nil {
-		t.Fatalf("final run: %v\n%s", err, out)
-	}
-	got := snapshot(t, wd)
-	if len(got) != len(ref) {
-		t.Errorf("final run has %d visible files, uninterrupted run %d", len(got), len(ref))
-	}
-	for k, v := range ref {
-		if got[k] != v {
-			t.Errorf("after kills and a rerun, %s differs from the uninterrupted run", k)
+	finish(0)
+	for _, st := range res.Stages {
+		if killedIn[st.Name] == 0 {
+			t.Errorf("no run was killed during stage %s (kills per stage: %v)", st.Name, killedIn)
 		}
 	}
 	// No staging leftovers after a completed run.
@@ -257,7 +299,7 @@ func TestKillAnywhereThenRerun(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d runs killed; reference run %v", kills, total)
+	t.Logf("%d runs killed (per stage: %v); reference run %v", kills, killedIn, total)
 }
 
 // TestConcurrentRunRefused starts two runs on one work directory: the second
