@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 
@@ -201,10 +202,16 @@ type vocabAgg struct {
 func (c *Corpus) newQueryState(q string, feats []int) *queryState {
 	qs := &queryState{c: c, feats: feats, vocabAgg: make(map[int32]*vocabAgg)}
 	qs.ids, qs.counts, qs.distinct = c.queryWords(q)
+	if !slices.ContainsFunc(feats, isOntologyFeature) {
+		return qs
+	}
 	qs.byVocab = make(map[int32][]int32)
 	for _, t := range c.matchSet(qs.ids) {
 		v := c.terms[t].vocab
 		qs.byVocab[v] = append(qs.byVocab[v], t)
+	}
+	if !qs.wants(FeatVSMO) {
+		return qs
 	}
 	// Equation (10): tf-idf_Q(q_i) = f(q_i,Q)/max_j f(q_j,Q) *
 	// log(|R| / |{O : some term of O matches q_i}|); 0 if no vocabulary
@@ -228,6 +235,16 @@ func (c *Corpus) newQueryState(q string, feats []int) *queryState {
 	}
 	qs.wqNorm = math.Sqrt(qs.wqNorm)
 	return qs
+}
+
+// isOntologyFeature reports whether f is computed per (Q, O) by agg.
+func isOntologyFeature(f int) bool {
+	switch f {
+	case FeatLOVMatchO, FeatClassMatch, FeatPropertyMatch, FeatBetweennessO, FeatSemanticSimilarity,
+		FeatTFO, FeatIDFO, FeatTFIDFO, FeatBM25O, FeatVSMO, FeatDensityO:
+		return true
+	}
+	return false
 }
 
 // agg returns the (Q, O) aggregates, computing them on first use.
@@ -266,7 +283,7 @@ func (qs *queryState) agg(v int32) *vocabAgg {
 		a.v[FeatPropertyMatch] += matchAlpha*float64(pm[0]) + matchBeta*float64(pm[1])
 	}
 	// Feature 25, equation (9).
-	if vr.tfidfNorm > 0 && qs.wqNorm > 0 {
+	if qs.wq != nil && vr.tfidfNorm > 0 && qs.wqNorm > 0 {
 		var num float64
 		for i, w := range qs.ids {
 			var s float64
@@ -284,14 +301,7 @@ func (qs *queryState) agg(v int32) *vocabAgg {
 	return a
 }
 
-func (qs *queryState) wants(f int) bool {
-	for _, x := range qs.feats {
-		if x == f {
-			return true
-		}
-	}
-	return false
-}
+func (qs *queryState) wants(f int) bool { return slices.Contains(qs.feats, f) }
 
 // semanticSimilarity is feature 16: the mean of ssm(c_i, c_j) (equation
 // (6)) over the unordered pairs i < j of matched classes, with ssm = 1 /
