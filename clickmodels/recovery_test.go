@@ -111,3 +111,53 @@ func TestParameterRecovery(t *testing.T) {
 		})
 	}
 }
+
+// TestRecoveryOtherModels checks, as TestParameterRecovery, that PBM, CM,
+// DCM, SDBN, CCM and DCTR fitted on 200,000 SERPs simulated from themselves
+// recover the true attractiveness (SDBN also satisfaction) with a
+// correlation above 0.95 (measured: 0.96 for CCM, 0.97 for SDBN's
+// satisfaction, 0.986 to 0.998 for the others). CCM's continuation
+// parameters are not checked: PyClick's CCM update drives tau1 towards 1.
+func TestRecoveryOtherModels(t *testing.T) {
+	for _, k := range []Kind{PBM, CM, DCM, SDBN, CCM, DCTR} {
+		t.Run(k.String(), func(t *testing.T) {
+			src, err := NewSyntheticSource(SyntheticConfig{Queries: 50, Shuffle: 0.5, Seed: 7})
+			if err != nil {
+				t.Fatal(err)
+			}
+			log, truth, err := SimulateLog(context.Background(), SimConfig{Kind: k, SERPs: 200_000, Seed: 11, Source: src})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := Prepare(log, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := Fit(context.Background(), d, k, Options{Iterations: 30})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ta, fa, ts, fs []float64
+			for key, n := range impressions(log) {
+				if n < 100 {
+					continue
+				}
+				tp, fp := truth.Pair(key[0], key[1]), m.Pair(key[0], key[1])
+				ta = append(ta, truth.Attr[tp])
+				fa = append(fa, m.Attr[fp])
+				if k == SDBN {
+					ts = append(ts, truth.Sat[tp])
+					fs = append(fs, m.Sat[fp])
+				}
+			}
+			if r := pearson(ta, fa); r <= 0.95 || len(ta) < 500 {
+				t.Errorf("%d pairs, attractiveness r = %.4f, want > 0.95", len(ta), r)
+			}
+			if k == SDBN {
+				if r := pearson(ts, fs); r <= 0.95 {
+					t.Errorf("satisfaction r = %.4f, want > 0.95", r)
+				}
+			}
+		})
+	}
+}

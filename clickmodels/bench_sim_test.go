@@ -1,0 +1,36 @@
+package clickmodels
+
+import (
+	"context"
+	"testing"
+)
+
+// BenchmarkSimulated fits UBM and DBN (50 iterations) on 1,000,000 SERPs
+// simulated from them (10,000 queries); the full 10-million-SERP figure
+// comes from go run ./bench/clickmodels -sim 10000000. Reported:
+// SERPs x iterations per second of the fit (Prepare included).
+func BenchmarkSimulated(b *testing.B) {
+	for _, k := range []Kind{UBM, DBN} {
+		b.Run(k.String(), func(b *testing.B) {
+			src, err := NewSyntheticSource(SyntheticConfig{Queries: 10000, Seed: 1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			log, _, err := SimulateLog(context.Background(), SimConfig{Kind: k, SERPs: 1_000_000, Seed: 2, Source: src})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for b.Loop() {
+				d, err := Prepare(log, 0)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := Fit(context.Background(), d, k, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(log.Len())*DefaultIterations*float64(b.N)/b.Elapsed().Seconds(), "serp-iter/s")
+		})
+	}
+}
