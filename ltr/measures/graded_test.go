@@ -2,6 +2,7 @@ package measures
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -160,6 +161,29 @@ func TestParseGain(t *testing.T) {
 	for _, bad := range []string{"expo", "1=", "1=-1", "a=1", "1=1,1=2", "binary:x"} {
 		if _, err := ParseGain(bad); err == nil {
 			t.Errorf("ParseGain(%q) accepted", bad)
+		}
+	}
+}
+
+// The Fenwick-tree count of discordant pairs equals the O(n^2) count on
+// seeded random gain lists with many ties.
+func TestDiscordantMatchesQuadratic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for trial := 0; trial < 200; trial++ {
+		x := make([]float64, rng.IntN(40))
+		for i := range x {
+			x[i] = float64(rng.IntN(5))
+		}
+		var want int64
+		for i := range x {
+			for j := i + 1; j < len(x); j++ {
+				if x[i] < x[j] {
+					want++
+				}
+			}
+		}
+		if got := discordant(x); got != want {
+			t.Fatalf("%v: discordant = %d, want %d", x, got, want)
 		}
 	}
 }
