@@ -21,6 +21,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -196,9 +197,10 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 }
 
 // outputs holds the atomically written output files. Kept sessions are
-// copied into batches that a writer goroutine encodes (Parquet and TSV) while
-// the caller goes on parsing: two cores work in a pipeline, and the single
-// writer keeps the output order, so output is the same for any scheduling.
+// copied into batches that two writer goroutines encode, one to Parquet and
+// one to TSV, while the caller goes on parsing: the work is spread over the
+// cores in a pipeline. Each writer handles the batches in order, so the
+// output does not depend on scheduling.
 type outputs struct {
 	dir  string
 	pqF  *atomicfile.File
@@ -206,16 +208,28 @@ type outputs struct {
 	tsv  *atomicfile.File
 	quar *atomicfile.File
 
-	batch   []sessions.SERP
-	work    chan []sessions.SERP
-	free    chan []sessions.SERP
-	done    chan struct{}
+	cur     *batch
+	pqWork  chan *batch
+	tsvWork chan *batch
+	free    chan *batch
+	wg      sync.WaitGroup
 	failed  atomic.Bool
-	werr    error // set by the writer goroutine before done closes
+	pqErr   error // set by the Parquet writer before wg is done
+	tsvErr  error // set by the TSV writer before wg is done
 	stopped bool
 }
 
-const batchSERPs = 4096
+// batch is a run of kept SERPs on its way to the writers; refs counts the
+// writers still using it.
+type batch struct {
+	serps []sessions.SERP
+	refs  atomic.Int32
+}
+
+const (
+	batchSERPs = 4096
+	numBatches = 4
+)
 
 func newOutputs(dir string, rowGroup int) (*outputs, error) {
 	o := &outputs{dir: dir}
@@ -232,41 +246,67 @@ func newOutputs(dir string, rowGroup int) (*outputs, error) {
 		return nil, fmt.Errorf("ingest: %w", err)
 	}
 	o.pq = sessions.NewParquetWriter(o.pqF, rowGroup)
-	o.work = make(chan []sessions.SERP, 2)
-	o.free = make(chan []sessions.SERP, 4)
-	for i := 0; i < 3; i++ {
-		o.free <- make([]sessions.SERP, 0, batchSERPs)
+	o.pqWork = make(chan *batch, numBatches)
+	o.tsvWork = make(chan *batch, numBatches)
+	o.free = make(chan *batch, numBatches)
+	for i := 0; i < numBatches; i++ {
+		o.free <- &batch{serps: make([]sessions.SERP, 0, batchSERPs)}
 	}
-	o.batch = <-o.free
-	o.done = make(chan struct{})
-	go o.writer()
+	o.cur = <-o.free
+	o.wg.Add(2)
+	go o.writeParquet()
+	go o.writeTSV()
 	return o, nil
 }
 
-// writer encodes batches in order until work is closed.
-func (o *outputs) writer() {
-	defer close(o.done)
-	var buf []byte
-	for batch := range o.work {
-		if o.werr == nil {
-			buf = buf[:0]
-			for i := range batch {
-				if err := o.pq.Write(&batch[i]); err != nil {
-					o.werr = fmt.Errorf("write %s: %w", SessionsFile, err)
+// release returns a batch to the free list once both writers are done.
+func (o *outputs) release(b *batch) {
+	if b.refs.Add(-1) == 0 {
+		b.serps = b.serps[:0]
+		o.free <- b
+	}
+}
+
+func (o *outputs) writeParquet() {
+	defer o.wg.Done()
+	for b := range o.pqWork {
+		if o.pqErr == nil {
+			for i := range b.serps {
+				if err := o.pq.Write(&b.serps[i]); err != nil {
+					o.pqErr = fmt.Errorf("write %s: %w", SessionsFile, err)
 					o.failed.Store(true)
 					break
 				}
-				buf = sessions.AppendYandexBytes(buf, &batch[i])
-			}
-			if o.werr == nil {
-				if _, err := o.tsv.Write(buf); err != nil {
-					o.werr = fmt.Errorf("write %s: %w", YandexFile, err)
-					o.failed.Store(true)
-				}
 			}
 		}
-		o.free <- batch[:0]
+		o.release(b)
 	}
+}
+
+func (o *outputs) writeTSV() {
+	defer o.wg.Done()
+	var buf []byte
+	for b := range o.tsvWork {
+		if o.tsvErr == nil {
+			buf = buf[:0]
+			for i := range b.serps {
+				buf = sessions.AppendYandexBytes(buf, &b.serps[i])
+			}
+			if _, err := o.tsv.Write(buf); err != nil {
+				o.tsvErr = fmt.Errorf("write %s: %w", YandexFile, err)
+				o.failed.Store(true)
+			}
+		}
+		o.release(b)
+	}
+}
+
+// send hands the current batch to both writers and takes a free one.
+func (o *outputs) send() {
+	o.cur.refs.Store(2)
+	o.pqWork <- o.cur
+	o.tsvWork <- o.cur
+	o.cur = <-o.free
 }
 
 // emit queues one kept session for sessions.parquet and clean.yandex.tsv.
@@ -276,38 +316,40 @@ func (o *outputs) emit(serps []sessions.SERP) error {
 		return errors.New("output writer failed")
 	}
 	for i := range serps {
-		n := len(o.batch)
-		if n < cap(o.batch) {
-			o.batch = o.batch[:n+1]
+		b := o.cur
+		n := len(b.serps)
+		if n < cap(b.serps) {
+			b.serps = b.serps[:n+1]
 		} else {
-			o.batch = append(o.batch, sessions.SERP{})
+			b.serps = append(b.serps, sessions.SERP{})
 		}
-		d, s := &o.batch[n], &serps[i]
+		d, s := &b.serps[n], &serps[i]
 		results, clicks := d.Results, d.Clicks
 		*d = *s
 		d.Results = append(results[:0], s.Results...)
 		d.Clicks = append(clicks[:0], s.Clicks...)
 	}
-	if len(o.batch) >= batchSERPs {
-		o.work <- o.batch
-		o.batch = <-o.free
+	if len(o.cur.serps) >= batchSERPs {
+		o.send()
 	}
 	return nil
 }
 
-// stop flushes the last batch and waits for the writer.
+// stop flushes the last batch and waits for the writers.
 func (o *outputs) stop() error {
-	if o.stopped {
-		return o.werr
+	if !o.stopped {
+		o.stopped = true
+		if len(o.cur.serps) > 0 {
+			o.send()
+		}
+		close(o.pqWork)
+		close(o.tsvWork)
+		o.wg.Wait()
 	}
-	o.stopped = true
-	if len(o.batch) > 0 {
-		o.work <- o.batch
-		o.batch = nil
+	if o.pqErr != nil {
+		return o.pqErr
 	}
-	close(o.work)
-	<-o.done
-	return o.werr
+	return o.tsvErr
 }
 
 func (o *outputs) commit(rep *Report) error {
@@ -326,7 +368,7 @@ func (o *outputs) commit(rep *Report) error {
 }
 
 func (o *outputs) abort() {
-	if o.work != nil {
+	if o.pqWork != nil {
 		o.stop()
 	}
 	for _, f := range []*atomicfile.File{o.pqF, o.tsv, o.quar} {
