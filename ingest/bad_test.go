@@ -259,3 +259,24 @@ func TestContextCancel(t *testing.T) {
 		t.Fatal("cancelled context: no error")
 	}
 }
+
+func TestYandexBadLines(t *testing.T) {
+	// A 10 MB line, invalid UTF-8, 65 URLs, then a good session.
+	var in strings.Builder
+	in.WriteString("1\t0\tQ\tq\t0\t" + strings.Repeat("u", 10<<20) + "\n")
+	in.WriteString("2\t0\tQ\tq\xff\t0\tu1\n")
+	in.WriteString("3\t0\tQ\tq\t0" + strings.Repeat("\tu", 65) + "\n")
+	in.WriteString("4\t0\tQ\tq\t0\tu1\tu2\n4\t1\tC\tu2\n")
+	dir := t.TempDir()
+	rep, err := Run(context.Background(), Options{Format: FormatYandex, Log: write(t, dir, "log", []byte(in.String())), OutDir: filepath.Join(dir, "o")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Quarantined[QLineTooLong] != 1 || rep.Quarantined[QInvalidUTF8] != 1 || rep.Quarantined[QTooManyResults] != 1 ||
+		rep.KeptQueries != 1 || rep.KeptClicks != 1 {
+		t.Fatalf("report: quarantined %v, kept %d/%d", rep.Quarantined, rep.KeptQueries, rep.KeptClicks)
+	}
+}
