@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -22,7 +23,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/pipeline/democorpus"
 	"github.com/lovbench/lovbench/pipeline/internal/browsercheck"
+	"github.com/lovbench/lovbench/sessions"
 )
 
 var (
@@ -510,5 +514,89 @@ func TestReleasesDiffAndReport(t *testing.T) {
 		if code != tc.code {
 			t.Errorf("lovbench %v: exit %d, want %d", tc.args, code, tc.code)
 		}
+	}
+}
+
+// TestRunOnYandexLog runs the pipeline in-process on a Yandex log file and a
+// corpus directory (the inputs of a real run), without the LTR stage, and
+// checks that changing the log's content reruns ingest while an identical
+// copy at another path does not.
+func TestRunOnYandexLog(t *testing.T) {
+	c := loadDemoCorpus(t)
+	src, err := NewCorpusSource(context.Background(), c, LOVSearch(c), CorpusSimOptions{Queries: 50, ZipfS: 1.1, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	serps, _, err := SimulateLog(context.Background(), src, clickmodels.UBM, 3000, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := t.TempDir()
+	logPath := filepath.Join(base, "log.tsv")
+	writeYandex(t, logPath, serps)
+	corpusDir := filepath.Join(base, "vocabs")
+	if _, err := democorpus.Materialize(corpusDir); err != nil {
+		t.Fatal(err)
+	}
+	cfgText := fmt.Sprintf("log: {path: %s}\ncorpus: {paths: [vocabs]}\nltr: {enabled: false}\nworkdir: work\n", "log.tsv")
+	os.WriteFile(filepath.Join(base, "c.yaml"), []byte(cfgText), 0o644)
+	cfg, err := LoadConfig(filepath.Join(base, "c.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), cfg, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := StageNames(cfg)
+	if strings.Join(names, ",") != "ingest,fit,label,sample,features,export,report" {
+		t.Errorf("stages %v", names)
+	}
+	if !res.Published || res.Report == "" {
+		t.Fatalf("no release: %+v", res)
+	}
+	if _, err := os.Stat(filepath.Join(res.ReleaseDir, "ltr")); !os.IsNotExist(err) {
+		t.Error("release has ltr/ with ltr disabled")
+	}
+	// The same content at another path: nothing reruns.
+	moved := filepath.Join(base, "moved.tsv")
+	writeYandex(t, moved, serps)
+	cfg.Log.Path = moved
+	res2, err := Run(context.Background(), cfg, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range res2.Stages {
+		if !s.Skipped {
+			t.Errorf("stage %s reran although the log's content is unchanged", s.Name)
+		}
+	}
+	// Different content: ingest and everything after it rerun.
+	writeYandex(t, moved, serps[:2500])
+	res3, err := Run(context.Background(), cfg, RunOptions{Force: []string{"report"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range res3.Stages {
+		if s.Skipped {
+			t.Errorf("stage %s skipped although the log changed", s.Name)
+		}
+	}
+	if !res3.Published || res3.Release == res.Release && !strings.Contains(res3.Release, "-") {
+		t.Errorf("changed log published no new release: %+v", res3)
+	}
+	if _, err := Run(context.Background(), cfg, RunOptions{Force: []string{"nosuch"}}); !errors.Is(err, ErrUnknownStage) {
+		t.Errorf("--force nosuch: %v", err)
+	}
+}
+
+func writeYandex(t *testing.T, path string, serps []sessions.SERP) {
+	t.Helper()
+	var b bytes.Buffer
+	if err := sessions.WriteYandex(&b, serps); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -252,7 +252,12 @@ func (r *runner) labelStage(sessionsDep, sessionsFile string) Stage {
 		}
 	}
 	return Stage{
-		Name: StageLabel, Deps: []string{sessionsDep, StageFit}, Params: lc, Inputs: inputs,
+		Name: StageLabel, Deps: []string{sessionsDep, StageFit}, Inputs: inputs,
+		// Parameters without the expert file's path (its content counts).
+		Params: struct {
+			Thresholds []float64 `json:"thresholds"`
+			SERPSize   int       `json:"serp_size"`
+		}{lc.Thresholds, lc.SERPSize},
 		Run: func(ctx context.Context, env *StageEnv) error {
 			var sum FitSummary
 			if err := readJSON(env.Dep(StageFit, FitMetricsFile), &sum); err != nil {

@@ -23,7 +23,11 @@ const FeaturesFile = "features.parquet"
 // configured Yandex or LOV log, or the simulated log of the simulate stage.
 func (r *runner) ingestStage() Stage {
 	lc := r.cfg.Log
-	st := Stage{Name: StageIngest, Params: lc, Inputs: map[string]string{}}
+	// Parameters without the paths: the inputs count by content.
+	st := Stage{Name: StageIngest, Params: struct {
+		Format string `json:"format"`
+		Kind   string `json:"kind"`
+	}{lc.Format, lc.Kind}, Inputs: map[string]string{}}
 	if r.cfg.Simulate != nil {
 		st.Deps = []string{StageSimulate}
 	} else if lc.Format == ingest.FormatYandex {
