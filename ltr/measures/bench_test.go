@@ -84,3 +84,32 @@ func benchEval(b *testing.B, list string) {
 	}
 	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
 }
+
+// BenchmarkCompare10kQueries compares two runs of 10,000 queries on the 7
+// default measures: paired t-test, Wilcoxon and a 10,000-trial
+// randomisation test each (the --run A --run B part of lovbench eval).
+func BenchmarkCompare10kQueries(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	ms, _ := ParseMeasures(DefaultMeasures)
+	mk := func(name string, shift float64) *Result {
+		r := &Result{Run: name, Mean: map[string]float64{}, PerQuery: map[string][]float64{}}
+		for _, m := range ms {
+			r.Measures = append(r.Measures, m.Name)
+			v := make([]float64, 10000)
+			for i := range v {
+				v[i] = min(1, max(0, rng.Float64()+shift))
+			}
+			r.PerQuery[m.Name] = v
+		}
+		return r
+	}
+	rs := []*Result{mk("a", 0), mk("b", 0.01)}
+	b.ResetTimer()
+	cpu0 := processCPU()
+	for i := 0; i < b.N; i++ {
+		if cs := Compare(rs, 10000, 1); len(cs) != len(ms) {
+			b.Fatal(len(cs))
+		}
+	}
+	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
+}

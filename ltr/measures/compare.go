@@ -30,29 +30,41 @@ func Compare(results []*Result, trials int, seed uint64) []Comparison {
 		return nil
 	}
 	base := results[0]
-	var out []Comparison
+	type job struct {
+		r *Result
+		m string
+	}
+	var jobs []job
 	for _, r := range results[1:] {
 		for _, m := range base.Measures {
 			a, ok := base.PerQuery[m]
 			b, ok2 := r.PerQuery[m]
-			if !ok || !ok2 || len(a) != len(b) {
-				continue
+			if ok && ok2 && len(a) == len(b) {
+				jobs = append(jobs, job{r, m})
 			}
-			tt := PairedTTest(a, b)
-			var tval *float64
-			if !math.IsInf(tt.T, 0) {
-				v := tt.T
-				tval = &v
-			}
-			out = append(out, Comparison{
-				Measure: m, Baseline: base.Run, Run: r.Run,
-				Base: base.Mean[m], Mean: r.Mean[m], Diff: r.Mean[m] - base.Mean[m],
-				N: len(a), T: tval, PT: tt.P,
-				PW:    Wilcoxon(a, b).P,
-				PRand: RandomisationTest(a, b, trials, seed),
-			})
 		}
 	}
+	// The tests of different (run, measure) pairs are independent and each
+	// randomisation test has its own generator seeded with seed, so running
+	// them in parallel gives the same values as running them in order.
+	out := make([]Comparison, len(jobs))
+	parallelItems(len(jobs), func(i int) {
+		r, m := jobs[i].r, jobs[i].m
+		a, b := base.PerQuery[m], r.PerQuery[m]
+		tt := PairedTTest(a, b)
+		var tval *float64
+		if !math.IsInf(tt.T, 0) {
+			v := tt.T
+			tval = &v
+		}
+		out[i] = Comparison{
+			Measure: m, Baseline: base.Run, Run: r.Run,
+			Base: base.Mean[m], Mean: r.Mean[m], Diff: r.Mean[m] - base.Mean[m],
+			N: len(a), T: tval, PT: tt.P,
+			PW:    Wilcoxon(a, b).P,
+			PRand: RandomisationTest(a, b, trials, seed),
+		}
+	})
 	return out
 }
 

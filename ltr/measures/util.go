@@ -33,3 +33,31 @@ func parallelChunks(n int, fn func(lo, hi int)) {
 	}
 	wg.Wait()
 }
+
+// parallelItems calls fn(i) for every i in [0, n), spreading the items over
+// one goroutine per available CPU (for few, expensive items).
+func parallelItems(n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := 0; i < n; i++ {
+			fn(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
