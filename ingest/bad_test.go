@@ -211,6 +211,7 @@ func TestYandexHandWritten(t *testing.T) {
 		DropMalformedResults: rep.Dropped[DropMalformedResults], DropClickAfterDropped: rep.Dropped[DropClickAfterDropped],
 		DropSessionNoClick: rep.Dropped[DropSessionNoClick], "kept_q": rep.KeptQueries, "kept_c": rep.KeptClicks,
 		"sessions_seen": rep.Sessions.Seen, "sessions_kept": rep.Sessions.Kept,
+		"raw_q": rep.RawQueries, "raw_c": rep.RawClicks,
 	}
 	wantN := map[string]int{
 		"input_lines": 16, "blank": 1, "events": 15,
@@ -220,6 +221,8 @@ func TestYandexHandWritten(t *testing.T) {
 		// Sessions 1, 3, 4, 5, 6 (session 2's lines were all quarantined
 		// before a session was opened).
 		"sessions_seen": 5, "sessions_kept": 2,
+		// Well-formed Q lines 1, 9, 10, 12, 14, 15; C lines 2, 3, 7, 8, 11, 13, 16.
+		"raw_q": 6, "raw_c": 7,
 	}
 	for k, v := range wantN {
 		if checks[k] != v {

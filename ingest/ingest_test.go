@@ -77,7 +77,8 @@ func readBlacklist(t *testing.T, path string) []string {
 // multi-tab (1); 9 seen. Events: 36 (37 lines, 1 blank) = 9 quarantined
 // records of which 8 quarantine reasons (the click_without_query note is
 // counted in dropped) + 16 dropped (1+1+1+1+1+1+1+1+1+1+1+2+3) + 6 kept
-// queries + 6 kept clicks. 8 + 16 + 12 = 36.
+// queries + 6 kept clicks. 8 + 16 + 12 = 36. Raw (well-formed) events:
+// queries q1-q12, q16-q19, q21, q22 = 18; clicks c1-c9, c12, c13 = 11.
 func TestGoldenLOV(t *testing.T) {
 	out := t.TempDir()
 	var logBuf bytes.Buffer

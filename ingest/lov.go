@@ -211,6 +211,11 @@ func (src *lovSource) next() bool {
 			continue
 		}
 		src.last, src.have = src.ev.q.time, true
+		if src.clicks {
+			c.rep.RawClicks++
+		} else {
+			c.rep.RawQueries++
+		}
 		src.ev.line = n
 		return true
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/lovbench/lovbench/ingest/pii"
+	"github.com/lovbench/lovbench/sessions"
 )
 
 // Drop rule names used as keys of Report.Dropped. Each counts input events
@@ -87,14 +88,20 @@ type SessionCounts struct {
 // counts add up: InputEvents = sum(Quarantined) + sum(Dropped) +
 // KeptQueries + KeptClicks, and InputLines = InputEvents + BlankLines.
 type Report struct {
-	Format      string         `json:"format"`
-	Kind        string         `json:"kind,omitempty"`
-	FullSERP    int            `json:"full_serp_results"`
-	SessionIdle string         `json:"session_idle,omitempty"`
-	Inputs      []InputFile    `json:"inputs"`
-	InputLines  int            `json:"input_lines"`
-	BlankLines  int            `json:"blank_lines"`
-	InputEvents int            `json:"input_events"`
+	Format      string      `json:"format"`
+	Kind        string      `json:"kind,omitempty"`
+	FullSERP    int         `json:"full_serp_results"`
+	SessionIdle string      `json:"session_idle,omitempty"`
+	Inputs      []InputFile `json:"inputs"`
+	InputLines  int         `json:"input_lines"`
+	BlankLines  int         `json:"blank_lines"`
+	InputEvents int         `json:"input_events"`
+	// RawQueries and RawClicks count the well-formed query and click
+	// events before cleaning (the raw log volume of the LOVBench paper,
+	// section 4.1): events not quarantined for their format, date or
+	// fields. Duplicates and events without a session are included.
+	RawQueries  int            `json:"raw_queries"`
+	RawClicks   int            `json:"raw_clicks"`
 	Quarantined map[string]int `json:"quarantined"`
 	Dropped     map[string]int `json:"dropped"`
 	KeptQueries int            `json:"kept_queries"` // = kept SERPs
@@ -135,6 +142,12 @@ func (r *Report) Check() error {
 		return fmt.Errorf("report: sessions kept + dropped = %d, seen %d", s.Kept+s.DroppedNoClick+s.DroppedMultiTab, s.Seen)
 	}
 	return nil
+}
+
+// Raw returns the raw log volume: sessions seen, and well-formed query and
+// click events before cleaning.
+func (r *Report) Raw() sessions.RawCounts {
+	return sessions.RawCounts{Sessions: r.Sessions.Seen, Queries: r.RawQueries, Clicks: r.RawClicks}
 }
 
 // WriteJSON writes the report as indented JSON (map keys sorted, so the

@@ -106,6 +106,11 @@ func (c *cleaner) ingestYandex(ctx context.Context, lr *lineReader, file string,
 			c.q.add(file, n, QTooManyResults)
 			continue
 		}
+		if isQ {
+			c.rep.RawQueries++
+		} else {
+			c.rep.RawClicks++
+		}
 		sid := fields[0]
 		if len(sid) == 0 {
 			c.rep.Dropped[DropNoSessionID]++

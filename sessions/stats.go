@@ -63,10 +63,22 @@ func (k *KindCounts) add(c TermClass) {
 	}
 }
 
+// RawCounts is the volume of a log before cleaning (ingest's report.json):
+// sessions, query events and click events.
+type RawCounts struct {
+	Sessions int `json:"sessions"`
+	Queries  int `json:"queries"`
+	Clicks   int `json:"clicks"`
+}
+
 // Stats is the log analysis of the LOVBench paper, section 4.1 (Figure 2):
 // volume, query length, click positions, and class versus property views and
 // clicks.
 type Stats struct {
+	// Raw is the volume before cleaning, when known (set by the caller
+	// from an ingest report).
+	Raw *RawCounts `json:"raw,omitempty"`
+
 	Sessions        int `json:"sessions"`
 	SERPs           int `json:"serps"` // one per query event
 	DistinctQueries int `json:"distinct_queries"`
@@ -165,6 +177,10 @@ func (st *Stats) WriteText(w io.Writer) error {
 		return 100 * float64(a) / float64(b)
 	}
 	var b strings.Builder
+	if st.Raw != nil {
+		fmt.Fprintf(&b, "raw log           %d sessions, %d queries, %d clicks\n", st.Raw.Sessions, st.Raw.Queries, st.Raw.Clicks)
+		b.WriteString("clean log:\n")
+	}
 	fmt.Fprintf(&b, "sessions          %d\n", st.Sessions)
 	fmt.Fprintf(&b, "queries (SERPs)   %d\n", st.SERPs)
 	fmt.Fprintf(&b, "distinct queries  %d\n", st.DistinctQueries)

@@ -25,7 +25,7 @@ func TestIngestAndStatsCLI(t *testing.T) {
 	}
 	// 5 kept sessions, 6 SERPs with 5 distinct queries (see TestGoldenLOV).
 	code, stdout, _ = runCLI(t, "stats", "--sessions", out)
-	if code != 0 || !strings.Contains(stdout, "sessions          5") || !strings.Contains(stdout, "distinct queries  5") {
+	if code != 0 || !strings.Contains(stdout, "raw log           9 sessions, 18 queries, 11 clicks") || !strings.Contains(stdout, "sessions          5") || !strings.Contains(stdout, "distinct queries  5") {
 		t.Fatalf("stats: code %d\n%s", code, stdout)
 	}
 	code, stdout, _ = runCLI(t, "stats", "--sessions", out, "--json")

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+
 	"github.com/spf13/cobra"
 
+	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/sessions"
 )
 
@@ -17,7 +21,8 @@ func newStatsCmd(a *app) *cobra.Command {
 		Long: `stats prints sessions, queries, distinct queries, clicks, the query length
 distribution, clicks per rank, and class versus property views and clicks
 (a local name starting upper-case is a class, lower-case a property) of an
-ingest output directory, a sessions.parquet file or a Yandex log.`,
+ingest output directory, a sessions.parquet file or a Yandex log. For an
+ingest directory the raw volume from its report.json is shown too.`,
 		Example: "  lovbench stats --sessions /tmp/lov-clean\n  lovbench stats --sessions /tmp/lov-clean --json",
 		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -29,6 +34,14 @@ ingest output directory, a sessions.parquet file or a Yandex log.`,
 				return err
 			}
 			st := sessions.Analyze(l)
+			if rp := filepath.Join(path, ingest.ReportFile); isFile(rp) {
+				rep, err := ingest.ReadReport(rp)
+				if err != nil {
+					return err
+				}
+				raw := rep.Raw()
+				st.Raw = &raw
+			}
 			if asJSON {
 				return st.WriteJSON(a.stdout)
 			}
@@ -38,4 +51,9 @@ ingest output directory, a sessions.parquet file or a Yandex log.`,
 	cmd.Flags().StringVar(&path, "sessions", "", "ingest output directory, sessions.parquet, or Yandex log")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
+}
+
+func isFile(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
 }
