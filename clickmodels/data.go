@@ -2,7 +2,10 @@ package clickmodels
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/lovbench/lovbench/sessions"
 )
@@ -69,101 +72,168 @@ func Prepare(log *sessions.Log, ranks int) (*Data, error) {
 	}
 	d := &Data{log: log, ranks: ranks, serps: n}
 
-	// 1. Merge identical SERPs; records in order of first appearance.
-	var (
-		first  []int32   // first SERP of record
-		weight []float64 // copies
-		next   []int32   // hash chain
-		heads  = make(map[uint64]int32, n/2+1)
-	)
-	for i := 0; i < n; i++ {
-		h := serpHash(log, i)
-		rec := int32(-1)
-		if head, ok := heads[h]; ok {
-			for r := head; r >= 0; r = next[r] {
-				if sameSERP(log, int(first[r]), i) {
-					rec = r
-					break
-				}
-			}
-			if rec < 0 {
-				rec = int32(len(first))
-				first = append(first, int32(i))
-				weight = append(weight, 0)
-				next = append(next, head)
-				heads[h] = rec
-			}
-		} else {
-			rec = int32(len(first))
-			first = append(first, int32(i))
-			weight = append(weight, 0)
-			next = append(next, -1)
-			heads[h] = rec
-		}
-		weight[rec]++
-	}
-	heads, next = nil, nil
-
-	// 2. Group records by query (counting sort, stable: first appearance
-	// within a query is kept).
+	// 1. Group the SERPs by query (counting sort, stable: file order within
+	// a query).
 	nq := log.Queries.Len()
-	start := make([]int32, nq+1)
-	for _, s := range first {
-		start[log.Query[s]+1]++
+	start := make([]int, nq+1)
+	for _, q := range log.Query {
+		start[q+1]++
 	}
 	for q := 0; q < nq; q++ {
 		start[q+1] += start[q]
 	}
-	order := make([]int32, len(first))
+	order := make([]int32, n)
 	pos := slices.Clone(start[:nq])
-	for r, s := range first {
-		q := log.Query[s]
-		order[pos[q]] = int32(r)
+	for i, q := range log.Query {
+		order[pos[q]] = int32(i)
 		pos[q]++
 	}
+	pos = nil
 
-	// 3. Number the pairs in record order (so a query's pairs are
-	// contiguous and documents keep their first appearance order) and cut
-	// chunks at query boundaries.
-	nr := len(first)
+	// 2. Per block of queries, in parallel: merge identical SERPs of each
+	// query into records (in order of first appearance) and number the
+	// query's documents in order of first appearance. Blocks are cut by
+	// SERP count, independently of the number of workers.
+	var blocks []prepBlock
+	const blockSERPs = 1 << 16
+	for q := 0; q < nq; {
+		b := prepBlock{qLo: q}
+		for q < nq && (q == b.qLo || start[q+1]-start[b.qLo] <= blockSERPs) {
+			q++
+		}
+		b.qHi = q
+		blocks = append(blocks, b)
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(blocks)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			heads := make(map[uint64]int32)
+			var chain []int32
+			docPair := make(map[int32]int32)
+			for {
+				bi := int(next.Add(1) - 1)
+				if bi >= len(blocks) {
+					return
+				}
+				b := &blocks[bi]
+				b.recOff = []int64{0}
+				for q := b.qLo; q < b.qHi; q++ {
+					clear(heads)
+					clear(docPair)
+					recBase := len(b.first)
+					chain = chain[:0]
+					for _, i32 := range order[start[q]:start[q+1]] {
+						i := int(i32)
+						h := serpHash(log, i)
+						rec := int32(-1)
+						head, ok := heads[h]
+						if ok {
+							for r := head; r >= 0; r = chain[r] {
+								if sameSERP(log, int(b.first[recBase+int(r)]), i) {
+									rec = r
+									break
+								}
+							}
+						} else {
+							head = -1
+						}
+						if rec < 0 {
+							rec = int32(len(chain))
+							chain = append(chain, head)
+							heads[h] = rec
+							b.first = append(b.first, i32)
+							b.weight = append(b.weight, 0)
+							for _, doc := range log.SERPDocs(i) {
+								p, ok := docPair[doc]
+								if !ok {
+									p = int32(len(b.pairDoc))
+									docPair[doc] = p
+									b.pairDoc = append(b.pairDoc, doc)
+									b.pairQuery = append(b.pairQuery, int32(q))
+								}
+								b.recPair = append(b.recPair, p)
+							}
+							b.recOff = append(b.recOff, int64(len(b.recPair)))
+						}
+						b.weight[recBase+int(rec)]++
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+
+	// 3. Concatenate the blocks (pair numbers shifted by the pairs of the
+	// blocks before) and cut chunks at query boundaries.
+	nr, npairs, nranks := 0, 0, 0
+	for i := range blocks {
+		nr += len(blocks[i].first)
+		npairs += len(blocks[i].pairDoc)
+		nranks += len(blocks[i].recPair)
+	}
 	d.recOff = make([]int64, 1, nr+1)
+	d.recPair = make([]int32, 0, nranks)
 	d.recClicks = make([]uint64, 0, nr)
 	d.recWeight = make([]float64, 0, nr)
-	pairs := make(map[uint64]int32)
+	d.pairQuery = make([]int32, 0, npairs)
+	d.pairDoc = make([]int32, 0, npairs)
 	cur := chunk{}
 	ranksInChunk := 0
 	prevQ := int32(-1)
-	for idx, r := range order {
-		s := int(first[r])
-		q := log.Query[s]
-		if q != prevQ && ranksInChunk >= chunkRanks {
-			cur.recHi, cur.pairHi = idx, len(d.pairQuery)
-			d.chunks = append(d.chunks, cur)
-			cur = chunk{recLo: idx, pairLo: len(d.pairQuery)}
-			ranksInChunk = 0
-		}
-		prevQ = q
-		for _, doc := range log.SERPDocs(s) {
-			key := pairKey(q, doc)
-			p, ok := pairs[key]
-			if !ok {
-				p = int32(len(d.pairQuery))
-				pairs[key] = p
-				d.pairQuery = append(d.pairQuery, q)
-				d.pairDoc = append(d.pairDoc, doc)
+	for bi := range blocks {
+		b := &blocks[bi]
+		base := int32(len(d.pairDoc))
+		for r, s := range b.first {
+			q := log.Query[s]
+			if q != prevQ && ranksInChunk >= chunkRanks {
+				cur.recHi, cur.pairHi = len(d.recClicks), len(d.pairQuery)+int(firstPairOf(b, r))
+				d.chunks = append(d.chunks, cur)
+				cur = chunk{recLo: cur.recHi, pairLo: cur.pairHi}
+				ranksInChunk = 0
 			}
-			d.recPair = append(d.recPair, p)
+			prevQ = q
+			for _, p := range b.recPair[b.recOff[r]:b.recOff[r+1]] {
+				d.recPair = append(d.recPair, base+p)
+			}
+			d.recOff = append(d.recOff, int64(len(d.recPair)))
+			d.recClicks = append(d.recClicks, log.Clicks[s])
+			d.recWeight = append(d.recWeight, b.weight[r])
+			ranksInChunk += log.Ranks(int(s))
 		}
-		d.recOff = append(d.recOff, int64(len(d.recPair)))
-		d.recClicks = append(d.recClicks, log.Clicks[s])
-		d.recWeight = append(d.recWeight, weight[r])
-		ranksInChunk += log.Ranks(s)
+		d.pairQuery = append(d.pairQuery, b.pairQuery...)
+		d.pairDoc = append(d.pairDoc, b.pairDoc...)
+		blocks[bi] = prepBlock{}
 	}
 	if nr > 0 {
 		cur.recHi, cur.pairHi = nr, len(d.pairQuery)
 		d.chunks = append(d.chunks, cur)
 	}
 	return d, nil
+}
+
+// prepBlock is the part of Prepare's work on a run of queries.
+type prepBlock struct {
+	qLo, qHi  int
+	first     []int32   // first SERP of each record
+	weight    []float64 // copies
+	pairDoc   []int32   // documents of the block's pairs, query by query
+	pairQuery []int32
+	recPair   []int32 // local pair numbers, rank by rank
+	recOff    []int64 // local offsets into recPair
+}
+
+// firstPairOf is the local number of the first pair of record r's query in
+// block b: the pairs of earlier queries of the block all precede it.
+func firstPairOf(b *prepBlock, r int) int32 {
+	q := b.pairQuery[b.recPair[b.recOff[r]]]
+	p := b.recPair[b.recOff[r]]
+	for p > 0 && b.pairQuery[p-1] == q {
+		p--
+	}
+	return p
 }
 
 // serpHash mixes the query, click mask and documents of SERP i.
