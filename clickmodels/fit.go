@@ -160,6 +160,7 @@ type fitter struct {
 	gNum, gDen             [][]float64 // per chunk
 	ll                     []float64   // per chunk: weighted sum of SERP log-likelihoods
 	fz                     *factorized // PBM and UBM: merged per-rank items
+	densDone               bool        // aDen and sDen hold their final values
 }
 
 // scratch is one worker's buffers.
@@ -231,13 +232,23 @@ func (f *fitter) iterate(ctx context.Context, workers int) {
 		gNum, gDen := f.gNum[ci], f.gDen[ci]
 		clear(gNum)
 		clear(gDen)
-		// Prior pseudo-counts: numerator 1, denominator 2.
+		// Prior pseudo-counts: numerator 1, denominator 2. The pair
+		// denominators depend on the clicks only (every model's E-step adds
+		// a constant per rank: 1, the click, or 1 + the click), so they are
+		// accumulated in the first iteration and kept.
+		dens := !f.densDone
 		for p := ch.pairLo; p < ch.pairHi; p++ {
 			if len(f.aNum) > 0 {
-				f.aNum[p], f.aDen[p] = 1, 2
+				f.aNum[p] = 1
+				if dens {
+					f.aDen[p] = 2
+				}
 			}
 			if len(f.sNum) > 0 {
-				f.sNum[p], f.sDen[p] = 1, 2
+				f.sNum[p] = 1
+				if dens {
+					f.sDen[p] = 2
+				}
 			}
 		}
 		c := &sc.c
@@ -251,13 +262,21 @@ func (f *fitter) iterate(ctx context.Context, workers int) {
 			if len(f.aNum) > 0 {
 				for r, p := range pairs {
 					f.aNum[p] += w * c.aNum[r]
-					f.aDen[p] += w * c.aDen[r]
+				}
+				if dens {
+					for r, p := range pairs {
+						f.aDen[p] += w * c.aDen[r]
+					}
 				}
 			}
 			if len(f.sNum) > 0 {
 				for r, p := range pairs {
 					f.sNum[p] += w * c.sNum[r]
-					f.sDen[p] += w * c.sDen[r]
+				}
+				if dens {
+					for r, p := range pairs {
+						f.sDen[p] += w * c.sDen[r]
+					}
 				}
 			}
 		}
@@ -271,6 +290,7 @@ func (f *fitter) iterate(ctx context.Context, workers int) {
 			}
 		}
 	})
+	f.densDone = true
 	// Global parameters: prior plus the chunks' counts in chunk order.
 	for j := range f.global {
 		num, den := 0.0, 0.0
