@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/progress"
 	"github.com/lovbench/lovbench/pipeline/democorpus"
 	"github.com/lovbench/lovbench/pipeline/report"
 	"github.com/lovbench/lovbench/sessions"
@@ -31,6 +32,9 @@ type RunOptions struct {
 	Now func() time.Time
 	// Log receives progress messages (default: discarded).
 	Log *slog.Logger
+	// Progress configures the progress bars of long stages (ingest,
+	// features, ltr); the zero value shows none.
+	Progress progress.Options
 }
 
 // RunResult says what a run did.
@@ -73,7 +77,7 @@ func Run(ctx context.Context, cfg *Config, o RunOptions) (*RunResult, error) {
 	if wd == "" {
 		return nil, errors.New("no work directory: set workdir in the configuration or pass --workdir")
 	}
-	r := &runner{cfg: cfg}
+	r := &runner{cfg: cfg, progress: o.Progress}
 	stages := r.stages()
 	force := map[string]bool{}
 	for _, f := range o.Force {
@@ -194,8 +198,7 @@ func (r *runner) reportStage(before []Stage) Stage {
 				in.Stages = append(in.Stages, report.Stage{Name: d, Fingerprint: stampOf(env.Deps[d])})
 			}
 			if r.cfg.Simulate != nil {
-				in.Notes = append(in.Notes, fmt.Sprintf("Simulated log: %d SERPs over %d queries drawn from the corpus, clicks from %s (seed %d); corpus: %s.",
-					r.cfg.Simulate.Sessions, r.cfg.Simulate.Queries, strings.ToUpper(r.cfg.Simulate.Model), r.cfg.Simulate.Seed, corpusNote(r.cfg)))
+				in.Notes = append(in.Notes, simulationNote(*r.cfg.Simulate)+" Corpus: "+corpusNote(r.cfg)+".")
 			}
 			d, err := BuildReportData(in)
 			if err != nil {
@@ -215,6 +218,11 @@ func (r *runner) reportStage(before []Stage) Stage {
 			return f.Commit()
 		},
 	}
+}
+
+func simulationNote(sc SimulateConfig) string {
+	return fmt.Sprintf("Simulated log: %d SERPs over %d queries drawn from the corpus (Zipf exponent %g), clicks from %s (seed %d).",
+		sc.Sessions, sc.Queries, sc.ZipfS, strings.ToUpper(sc.Model), sc.Seed)
 }
 
 func corpusNote(cfg *Config) string {
@@ -267,6 +275,12 @@ func ReportFromWorkdir(dir string) (*report.Data, error) {
 		}
 		in.Dirs[name] = p
 		in.Stages = append(in.Stages, report.Stage{Name: name, Fingerprint: s.Fingerprint})
+		if name == StageSimulate {
+			var sc SimulateConfig
+			if json.Unmarshal(s.Params, &sc) == nil {
+				in.Notes = append(in.Notes, simulationNote(sc))
+			}
+		}
 		if name == StageLabel {
 			var lc LabelConfig
 			if json.Unmarshal(s.Params, &lc) == nil && len(lc.Thresholds) == 5 {

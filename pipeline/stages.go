@@ -17,6 +17,7 @@ import (
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/progress"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/sampling"
 	"github.com/lovbench/lovbench/sessions"
@@ -55,6 +56,7 @@ const (
 type runner struct {
 	cfg         *Config
 	corpusPaths []string
+	progress    progress.Options
 
 	corpusOnce sync.Once
 	corpus     *features.Corpus

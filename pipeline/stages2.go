@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/lovbench/lovbench/export"
@@ -39,7 +40,7 @@ func (r *runner) ingestStage() Stage {
 		st.Inputs["pii_blacklist"] = lc.PIIBlacklist
 	}
 	st.Run = func(ctx context.Context, env *StageEnv) error {
-		o := ingest.Options{Format: lc.Format, Kind: lc.Kind, OutDir: env.Dir, Logger: env.Log}
+		o := ingest.Options{Format: lc.Format, Kind: lc.Kind, OutDir: env.Dir, Logger: env.Log, Progress: r.progress}
 		switch {
 		case r.cfg.Simulate != nil:
 			o.Format, o.Log = ingest.FormatYandex, env.Dep(StageSimulate, SimLogFile)
@@ -113,7 +114,7 @@ func (r *runner) featuresStage() Stage {
 			for i, row := range rows {
 				pairs[i] = features.Pair{Query: row.Query, Term: row.Term, Line: i + 2}
 			}
-			tab, rep, err := c.Extract(ctx, pairs, features.ExtractOptions{Features: ids, Source: gtPath, Unknown: features.UnknownError})
+			tab, rep, err := c.Extract(ctx, pairs, features.ExtractOptions{Features: ids, Source: gtPath, Unknown: features.UnknownError, Progress: r.progress})
 			if err != nil {
 				return err
 			}
@@ -189,7 +190,8 @@ func (r *runner) ltrStage() Stage {
 				opt.CA.MaxIter = lc.Iterations
 			}
 			res, err := ltr.RunExperiment(ctx, folds, ltr.ExperimentOptions{
-				Algorithms: algs, Configs: cfgs, Train: opt, Workers: 2, Permutations: lc.Permutations, Log: env.Log,
+				Algorithms: algs, Configs: cfgs, Train: opt, Workers: runtime.GOMAXPROCS(0), Permutations: lc.Permutations, Log: env.Log,
+				Progress: r.progress,
 			})
 			if err != nil {
 				return err

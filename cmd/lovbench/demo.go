@@ -37,7 +37,7 @@ inferred labels recover the hidden truth.`,
 			}
 			start := time.Now()
 			cfg := pipeline.DemoConfig(out, serps, queries, seed)
-			res, err := pipeline.Run(cmd.Context(), cfg, pipeline.RunOptions{Log: a.log})
+			res, err := pipeline.Run(cmd.Context(), cfg, pipeline.RunOptions{Log: a.log, Progress: a.progress()})
 			if err != nil {
 				return err
 			}

@@ -43,7 +43,7 @@ output and is simply run again (safe for cron).`,
 			if cfg.Workdir == "" && workdir == "" {
 				return usagef("run: no work directory: set workdir in %s or pass --workdir", config)
 			}
-			res, err := pipeline.Run(cmd.Context(), cfg, pipeline.RunOptions{Workdir: workdir, Force: force, Log: a.log})
+			res, err := pipeline.Run(cmd.Context(), cfg, pipeline.RunOptions{Workdir: workdir, Force: force, Log: a.log, Progress: a.progress()})
 			if errors.Is(err, pipeline.ErrUnknownStage) {
 				return usageError{err}
 			}
