@@ -102,7 +102,7 @@ func reference(dir string, repeat, iters, workers int) error {
 
 func simulate(n, queries, iters, workers int) error {
 	fmt.Printf("%d simulated SERPs, %d queries, %d iterations, GOMAXPROCS %d\n", n, queries, iters, runtime.GOMAXPROCS(0))
-	fmt.Printf("%-5s %9s %10s %9s %9s %10s %16s %12s\n", "model", "sim_s", "records", "prep_s", "fit_s", "fit_cpu_s", "serp*iter/s", "peak_rss_MiB")
+	fmt.Printf("%-5s %9s %10s %9s %10s %9s %10s %16s %12s\n", "model", "sim_s", "records", "prep_s", "prep_cpu_s", "fit_s", "fit_cpu_s", "serp*iter/s", "peak_rss_MiB")
 	for _, kind := range []clickmodels.Kind{clickmodels.UBM, clickmodels.DBN} {
 		src, err := clickmodels.NewSyntheticSource(clickmodels.SyntheticConfig{Queries: queries, Seed: 1})
 		if err != nil {
@@ -114,6 +114,7 @@ func simulate(n, queries, iters, workers int) error {
 			return err
 		}
 		t1 := time.Now()
+		c1 := cpuSeconds()
 		d, err := clickmodels.Prepare(log, 0)
 		if err != nil {
 			return err
@@ -126,7 +127,7 @@ func simulate(n, queries, iters, workers int) error {
 		}
 		t3 := time.Now()
 		fit := t3.Sub(t2).Seconds()
-		fmt.Printf("%-5s %9.2f %10d %9.2f %9.2f %10.2f %16.3g %12.0f\n", kind, t1.Sub(t0).Seconds(), d.Records(), t2.Sub(t1).Seconds(), fit,
+		fmt.Printf("%-5s %9.2f %10d %9.2f %10.2f %9.2f %10.2f %16.3g %12.0f\n", kind, t1.Sub(t0).Seconds(), d.Records(), t2.Sub(t1).Seconds(), c2-c1, fit,
 			cpuSeconds()-c2, float64(n)*float64(m.Iterations)/fit, peakRSSMiB())
 		log, d, m = nil, nil, nil
 		runtime.GC()
