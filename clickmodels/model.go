@@ -127,22 +127,6 @@ func (k Kind) globalParams(R int) int {
 	}
 }
 
-// GlobalNames returns the name of the global parameter group of the model,
-// as used in the parameter JSON file ("" if none).
-func (k Kind) globalName() string {
-	switch k {
-	case GCTR, RCTR:
-		return "ctr"
-	case PBM, UBM:
-		return "exam"
-	case DCM, DBN:
-		return "cont"
-	case CCM:
-		return "tau"
-	}
-	return ""
-}
-
 // DefaultRanks is the smallest number of ranks a model is sized for
 // (PyClick's RankParamContainer.MAX_RANK_DEFAULT).
 const DefaultRanks = 10

@@ -181,3 +181,39 @@ func equalInts(a, b []int32) bool {
 	}
 	return true
 }
+
+// TestTolerance checks early stopping: with a tolerance EM stops once the
+// training log-likelihood moves less than it (reporting the iterations
+// used); without, it runs exactly the iterations asked for.
+func TestTolerance(t *testing.T) {
+	src, err := NewSyntheticSource(SyntheticConfig{Queries: 30, Seed: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, _, err := SimulateLog(context.Background(), SimConfig{Kind: UBM, SERPs: 5000, Seed: 9, Source: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Prepare(log, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lls []float64
+	m, err := Fit(context.Background(), d, UBM, Options{Iterations: 200, Tolerance: 1e-4, OnIteration: func(_ int, ll float64) { lls = append(lls, ll) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Iterations >= 200 || m.Iterations != len(lls) || m.Iterations < 2 {
+		t.Fatalf("tolerance 1e-4: %d iterations (%d callbacks)", m.Iterations, len(lls))
+	}
+	// The last change is below the tolerance, the one before is not (the
+	// first iteration is compared with the initial values, not recorded).
+	n := len(lls)
+	if math.Abs(lls[n-1]-lls[n-2]) >= 1e-4 || n >= 3 && math.Abs(lls[n-2]-lls[n-3]) < 1e-4 {
+		t.Errorf("stopped after %d iterations with log-likelihoods %v", n, lls[max(0, n-3):])
+	}
+	m, err = Fit(context.Background(), d, UBM, Options{Iterations: 7})
+	if err != nil || m.Iterations != 7 {
+		t.Fatalf("no tolerance: %d iterations, %v", m.Iterations, err)
+	}
+}

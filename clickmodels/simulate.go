@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 
 	"github.com/lovbench/lovbench/sessions"
 )
@@ -158,6 +159,9 @@ func Simulate(ctx context.Context, cfg SimConfig, emit func(*SimSERP) error) (*M
 			key := pairKey(qid, did)
 			p, ok := pairs[key]
 			if !ok {
+				if q == "" || d == "" || strings.ContainsAny(q, "\t\r\n") || strings.ContainsAny(d, "\t\r\n") {
+					return nil, fmt.Errorf("simulate: SERP %d: query %q or document %q is empty or holds a tab or line break", i, q, d)
+				}
 				ta, ts := cfg.Source.Truth(q, d)
 				if !(ta > 0 && ta < 1 && ts > 0 && ts < 1) {
 					return nil, fmt.Errorf("simulate: true parameters of (%q, %q) are %v, %v: want values in (0, 1)", q, d, ta, ts)
