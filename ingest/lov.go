@@ -63,8 +63,8 @@ func isNull(r json.RawMessage) bool {
 var dateLayouts = []string{"2006-01-02 15:04:05", time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05.000"}
 
 func parseDate(r json.RawMessage) (int64, bool) {
-	var s string
-	if err := json.Unmarshal(r, &s); err != nil {
+	s, ok := stringField(r)
+	if !ok {
 		var obj struct {
 			Date json.RawMessage `json:"$date"`
 		}
@@ -90,6 +90,11 @@ func parseDate(r json.RawMessage) (int64, bool) {
 
 // stringField decodes a JSON string field; ok is false for other types.
 func stringField(r json.RawMessage) (string, bool) {
+	// Fast path: the line is valid JSON, so a quoted value without escapes
+	// is its own content.
+	if n := len(r); n >= 2 && r[0] == '"' && r[n-1] == '"' && bytes.IndexByte(r, '\\') < 0 {
+		return string(r[1 : n-1]), true
+	}
 	var s string
 	if err := json.Unmarshal(r, &s); err != nil {
 		return "", false
@@ -99,6 +104,14 @@ func stringField(r json.RawMessage) (string, bool) {
 
 // intField decodes an integer given as a JSON number or a numeric string.
 func intField(r json.RawMessage) (int, bool) {
+	// Fast path: a plain integer, bare or quoted.
+	b := r
+	if n := len(b); n >= 2 && b[0] == '"' && b[n-1] == '"' {
+		b = b[1 : n-1]
+	}
+	if v, ok := parseInt(b); ok {
+		return int(v), true
+	}
 	var v any
 	if err := json.Unmarshal(r, &v); err != nil {
 		return 0, false
