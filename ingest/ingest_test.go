@@ -218,3 +218,28 @@ func TestReportJSONRoundTrip(t *testing.T) {
 		t.Fatal(rep.Sessions)
 	}
 }
+
+func TestLOVFieldDecoders(t *testing.T) {
+	for raw, want := range map[string]int{`1`: 1, `"1"`: 1, `" 2 "`: 2, `1.0`: 1, `"-3"`: -3} {
+		if got, ok := intField([]byte(raw)); !ok || got != want {
+			t.Errorf("intField(%s) = %d, %v; want %d", raw, got, ok, want)
+		}
+	}
+	for _, raw := range []string{`1.5`, `"x"`, `""`, `true`, `[1]`, `"1e3"`} {
+		if _, ok := intField([]byte(raw)); ok {
+			t.Errorf("intField(%s) accepted", raw)
+		}
+	}
+	for raw, want := range map[string]string{`"a b"`: "a b", `"a\"b"`: `a"b`, `"\u00e9"`: "é", `""`: ""} {
+		if got, ok := stringField([]byte(raw)); !ok || got != want {
+			t.Errorf("stringField(%s) = %q, %v; want %q", raw, got, ok, want)
+		}
+	}
+	// 2019-01-13 12:22:05 UTC is 1547382125 s after the Unix epoch
+	// (17,909 days * 86,400 + 12*3,600 + 22*60 + 5).
+	for _, raw := range []string{`"2019-01-13 12:22:05"`, `"2019-01-13T12:22:05Z"`, `"2019-01-13T12:22:05.000Z"`, `{"$date":"2019-01-13T12:22:05Z"}`, `{"$date":1547382125000}`} {
+		if got, ok := parseDate([]byte(raw)); !ok || got != 1547382125 {
+			t.Errorf("parseDate(%s) = %d, %v", raw, got, ok)
+		}
+	}
+}
