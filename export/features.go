@@ -3,7 +3,6 @@ package export
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -139,16 +138,18 @@ func ReadFeatures(ctx context.Context, path string) (*FeatureTable, error) {
 }
 
 func readFeaturesCSV(r io.Reader, name string) (*FeatureTable, error) {
-	cr := csv.NewReader(labels.NewTextReader(r))
-	cr.ReuseRecord = true
-	h, err := cr.Read()
+	rr := newRecordReader(labels.NewTextReader(r))
+	h, _, err := rr.next()
 	if err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("%s:1: empty file", name)
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	header := append([]string(nil), h...)
+	header := make([]string, len(h))
+	for i, f := range h {
+		header[i] = string(f)
+	}
 	fs, order, err := columnOrder(name, header)
 	if err != nil {
 		return nil, err
@@ -156,18 +157,20 @@ func readFeaturesCSV(r io.Reader, name string) (*FeatureTable, error) {
 	ft := &FeatureTable{Features: fs, index: map[pairKey]int{}}
 	nf := len(fs)
 	for {
-		rec, err := cr.Read()
+		rec, line, err := rr.next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		line, _ := cr.FieldPos(0)
-		if rec[0] == "" || rec[1] == "" {
+		if len(rec) != len(header) {
+			return nil, fmt.Errorf("%s:%d: %d fields, want %d", name, line, len(rec), len(header))
+		}
+		if len(rec[0]) == 0 || len(rec[1]) == 0 {
 			return nil, fmt.Errorf("%s:%d: field query or term: empty", name, line)
 		}
-		k := pairKey{strings.Clone(rec[0]), strings.Clone(rec[1])}
+		k := pairKey{string(rec[0]), string(rec[1])}
 		if _, dup := ft.index[k]; dup {
 			return nil, fmt.Errorf("%s:%d: (%s, %s) appears twice", name, line, k.q, k.t)
 		}
@@ -176,10 +179,10 @@ func readFeaturesCSV(r io.Reader, name string) (*FeatureTable, error) {
 		// permutation), so the grown slice needs no clearing.
 		base := len(ft.Values)
 		ft.Values = slices.Grow(ft.Values, nf)[:base+nf]
-		for i, s := range rec[2:] {
-			v, err := strconv.ParseFloat(s, 64)
+		for i, b := range rec[2:] {
+			v, err := strconv.ParseFloat(string(b), 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("%s:%d: field %s: %q is not a finite number", name, line, header[i+2], s)
+				return nil, fmt.Errorf("%s:%d: field %s: %q is not a finite number", name, line, header[i+2], b)
 			}
 			ft.Values[base+order[i]] = v
 		}

@@ -10,9 +10,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -303,7 +305,7 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 	queryQID := map[string]int32{}
 	qidPart := map[int32]int32{}
 	partRows := map[int32]int{}
-	rowOf := make(map[pairKey]int, n)
+	rowOf := make(map[rowKey]int, n)
 	for i := range n {
 		q, id, p := pq.Query[i], pq.QID[i], pq.Partition[i]
 		if prev, ok := qidQuery[id]; ok && prev != q {
@@ -320,7 +322,7 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 		}
 		qidQuery[id], queryQID[q], qidPart[id] = q, id, p
 		partRows[p]++
-		rowOf[pairKey{strconv.Itoa(int(id)), pq.Term[i]}] = i
+		rowOf[rowKey{id, pq.Term[i]}] = i
 	}
 	if len(qidQuery) != m.Queries {
 		v.addf("%d queries, manifest says %d", len(qidQuery), m.Queries)
@@ -346,41 +348,85 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 			}
 		}
 	}
-	testFolds := map[int32]int{}
+	// The fold files are checked in parallel, their problems merged in
+	// file order.
+	type job struct {
+		fold int
+		set  string
+		rel  string
+		part []int
+	}
+	var jobs []job
 	for _, f := range Folds(m.Parameters.Folds) {
+		jobs = append(jobs, job{f.Fold, "train", FoldFile(f.Fold, "train"), f.Train},
+			job{f.Fold, "vali", FoldFile(f.Fold, "vali"), []int{f.Vali}},
+			job{f.Fold, "test", FoldFile(f.Fold, "test"), []int{f.Test}})
+	}
+	results := make([]svmResult, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				j := jobs[i]
+				results[i] = checkSVM(filepath.Join(dir, filepath.FromSlash(j.rel)), j.rel, j.part, qidPart, rowOf, byID, pq.Label, m.Parameters.KeepJunk)
+			}
+		}()
+	}
+	for i := range jobs {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return v, err
+	}
+	testFolds := map[int32]int{}
+	for k := 0; k < len(jobs); k += 3 {
 		sets := map[string]map[int32]bool{}
 		total := 0
-		for _, s := range []struct {
-			name  string
-			parts []int
-		}{{"train", f.Train}, {"vali", []int{f.Vali}}, {"test", []int{f.Test}}} {
-			rel := FoldFile(f.Fold, s.name)
-			qids, rows := checkSVM(v, filepath.Join(dir, filepath.FromSlash(rel)), rel, s.parts, qidPart, rowOf, byID, pq.Label, m.Parameters.KeepJunk)
-			sets[s.name] = qids
-			total += rows
-			if s.name == "test" {
-				for q := range qids {
+		for i := k; i < k+3; i++ {
+			for _, p := range results[i].problems {
+				v.addf("%s", p)
+			}
+			sets[jobs[i].set] = results[i].qids
+			total += results[i].rows
+			if jobs[i].set == "test" {
+				for q := range results[i].qids {
 					testFolds[q]++
 				}
 			}
 		}
+		fold := jobs[k].fold
 		for _, pair := range [][2]string{{"train", "vali"}, {"train", "test"}, {"vali", "test"}} {
+			var both []int32
 			for q := range sets[pair[0]] {
 				if sets[pair[1]][q] {
-					v.addf("Fold%d: qid %d is in both %s and %s", f.Fold, q, pair[0], pair[1])
+					both = append(both, q)
 				}
+			}
+			slices.Sort(both)
+			for _, q := range both {
+				v.addf("Fold%d: qid %d is in both %s and %s", fold, q, pair[0], pair[1])
 			}
 		}
 		if total != n {
-			v.addf("Fold%d: %d rows in train+vali+test, dataset has %d", f.Fold, total, n)
-		}
-		if err := ctx.Err(); err != nil {
-			return v, err
+			v.addf("Fold%d: %d rows in train+vali+test, dataset has %d", fold, total, n)
 		}
 	}
-	for id, q := range qidQuery {
+	ids := make([]int32, 0, len(qidQuery))
+	for id := range qidQuery {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
 		if testFolds[id] != 1 {
-			v.addf("query %q (qid %d) is in %d test folds, want exactly 1", q, id, testFolds[id])
+			v.addf("query %q (qid %d) is in %d test folds, want exactly 1", qidQuery[id], id, testFolds[id])
 		}
 	}
 
@@ -453,27 +499,61 @@ func compareColumns(v *Validation, a, b *Columns) {
 	}
 }
 
+// rowKey identifies a dataset row by qid and term.
+type rowKey struct {
+	qid  int32
+	term string
+}
+
+// svmResult is what checkSVM found in one fold file.
+type svmResult struct {
+	problems []string
+	qids     map[int32]bool
+	rows     int
+}
+
+// nextField returns the space-separated field of b at i and the index after
+// it.
+func nextField(b []byte, i int) ([]byte, int) {
+	for i < len(b) && b[i] == ' ' {
+		i++
+	}
+	j := i
+	for j < len(b) && b[j] != ' ' {
+		j++
+	}
+	return b[i:j], j
+}
+
 // checkSVM checks one fold file: every line parses, its qid belongs to one of
 // the file's partitions, its label is the dataset label (junk as 0 unless
 // keepJunk), it has features 1..33, all finite and equal to the dataset's.
-// It returns the qids seen and the number of lines.
-func checkSVM(v *Validation, p, rel string, parts []int, qidPart map[int32]int32, rowOf map[pairKey]int, byID map[int][]float64, label []int32, keepJunk bool) (map[int32]bool, int) {
-	qids := map[int32]bool{}
+// At most 5 problems per file are listed, then a count of the rest.
+func checkSVM(p, rel string, parts []int, qidPart map[int32]int32, rowOf map[rowKey]int, byID map[int][]float64, label []int32, keepJunk bool) svmResult {
+	res := svmResult{qids: map[int32]bool{}}
 	f, err := os.Open(p)
 	if err != nil {
-		v.addf("%s: %v", rel, err)
-		return qids, 0
+		res.problems = append(res.problems, fmt.Sprintf("%s: %v", rel, err))
+		return res
 	}
 	defer f.Close()
+	maxID := 0
+	for id := range byID {
+		maxID = max(maxID, id)
+	}
+	cols := make([][]float64, max(maxID, RequiredFeatures)+1)
+	for id, c := range byID {
+		cols[id] = c
+	}
+	seen := make([]bool, len(cols))
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
 	lines, bad := 0, 0
 	report := func(format string, args ...any) {
 		if bad++; bad <= 5 {
-			v.addf(format, args...)
+			res.problems = append(res.problems, fmt.Sprintf(format, args...))
 		}
 	}
-	vals := map[int]float64{}
 	for sc.Scan() {
 		lines++
 		line := sc.Bytes()
@@ -482,21 +562,23 @@ func checkSVM(v *Validation, p, rel string, parts []int, qidPart map[int32]int32
 			report("%s:%d: no \"# query term\" comment", rel, lines)
 			continue
 		}
-		comment := string(line[hash+3:])
-		term := comment[strings.LastIndexByte(comment, ' ')+1:]
-		fields := strings.Fields(string(line[:hash]))
-		if len(fields) < 2 || !strings.HasPrefix(fields[1], "qid:") {
+		comment := line[hash+3:]
+		term := string(comment[bytes.LastIndexByte(comment, ' ')+1:])
+		data := line[:hash]
+		labF, i := nextField(data, 0)
+		qidF, i := nextField(data, i)
+		lab, err1 := strconv.Atoi(string(labF))
+		if !bytes.HasPrefix(qidF, []byte("qid:")) {
 			report("%s:%d: want `label qid:N id:value ...`", rel, lines)
 			continue
 		}
-		lab, err1 := strconv.Atoi(fields[0])
-		qid64, err2 := strconv.ParseInt(fields[1][4:], 10, 32)
+		qid64, err2 := strconv.ParseInt(string(qidF[4:]), 10, 32)
 		if err1 != nil || err2 != nil {
 			report("%s:%d: bad label or qid", rel, lines)
 			continue
 		}
 		qid := int32(qid64)
-		qids[qid] = true
+		res.qids[qid] = true
 		part, ok := qidPart[qid]
 		if !ok {
 			report("%s:%d: qid %d is not in the dataset", rel, lines, qid)
@@ -505,7 +587,7 @@ func checkSVM(v *Validation, p, rel string, parts []int, qidPart map[int32]int32
 		if !slices.Contains(parts, int(part)) {
 			report("%s:%d: qid %d is in partition %d, not in this file's partitions %v", rel, lines, qid, part, parts)
 		}
-		row, ok := rowOf[pairKey{strconv.Itoa(int(qid)), term}]
+		row, ok := rowOf[rowKey{qid, term}]
 		if !ok {
 			report("%s:%d: (qid %d, %s) is not a dataset row", rel, lines, qid, term)
 			continue
@@ -513,41 +595,51 @@ func checkSVM(v *Validation, p, rel string, parts []int, qidPart map[int32]int32
 		if want := svmLabel(int(label[row]), keepJunk); lab != want {
 			report("%s:%d: label %d, dataset says %d", rel, lines, lab, want)
 		}
-		clear(vals)
-		for _, fv := range fields[2:] {
-			id, val, ok := strings.Cut(fv, ":")
-			n, err := strconv.Atoi(id)
-			x, err2 := strconv.ParseFloat(val, 64)
-			if !ok || err != nil || err2 != nil {
+		clear(seen)
+		for {
+			var fv []byte
+			fv, i = nextField(data, i)
+			if len(fv) == 0 {
+				break
+			}
+			c := bytes.IndexByte(fv, ':')
+			if c < 0 {
 				report("%s:%d: bad feature %q", rel, lines, fv)
 				continue
 			}
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				report("%s:%d: feature %d is %v", rel, lines, n, x)
+			id, err := strconv.Atoi(string(fv[:c]))
+			x, err2 := strconv.ParseFloat(string(fv[c+1:]), 64)
+			switch {
+			case err != nil || err2 != nil:
+				report("%s:%d: bad feature %q", rel, lines, fv)
+			case math.IsNaN(x) || math.IsInf(x, 0):
+				report("%s:%d: feature %d is %v", rel, lines, id, x)
+			case id <= 0 || id >= len(cols) || cols[id] == nil:
+				report("%s:%d: feature %d is not a dataset column", rel, lines, id)
+			case seen[id]:
+				report("%s:%d: feature %d appears twice", rel, lines, id)
+			default:
+				seen[id] = true
+				if cols[id][row] != x {
+					report("%s:%d: feature %d is %v, dataset says %v", rel, lines, id, x, cols[id][row])
+				}
 			}
-			vals[n] = x
 		}
 		for id := 1; id <= RequiredFeatures; id++ {
-			if _, ok := vals[id]; !ok {
+			if !seen[id] {
 				report("%s:%d: feature %d missing", rel, lines, id)
-			}
-		}
-		for id, x := range vals {
-			col, ok := byID[id]
-			if !ok {
-				report("%s:%d: feature %d is not a dataset column", rel, lines, id)
-			} else if col[row] != x {
-				report("%s:%d: feature %d is %v, dataset says %v", rel, lines, id, x, col[row])
+				break
 			}
 		}
 	}
 	if err := sc.Err(); err != nil {
-		v.addf("%s: %v", rel, err)
+		res.problems = append(res.problems, fmt.Sprintf("%s: %v", rel, err))
 	}
 	if bad > 5 {
-		v.addf("%s: %d more bad lines", rel, bad-5)
+		res.problems = append(res.problems, fmt.Sprintf("%s: %d more problems", rel, bad-5))
 	}
-	return qids, lines
+	res.rows = lines
+	return res
 }
 
 // checkQrels checks qrels.txt line by line against the dataset rows.

@@ -244,8 +244,22 @@ func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused 
 		Features:       ds.Features,
 		Folds:          Folds(ds.Folds),
 	}
+	// The columnar files (mostly encoding) are written in the background
+	// while the SVMlight text is formatted and the fold files (mostly disk
+	// writes) are written; outputs are sorted by path after.
+	var (
+		wg      sync.WaitGroup
+		colOuts []Output
+		colErr  error
+	)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		colOuts, colErr = writeColumnar(ctx, dir, ds)
+	}()
 	parts, counts, err := svmPartitions(ctx, ds, opts.KeepJunk)
 	if err != nil {
+		wg.Wait()
 		return nil, err
 	}
 	qcount := make([]int, ds.Folds)
@@ -261,19 +275,7 @@ func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused 
 	}
 	m.Labels = labels.Distribution(ls)
 
-	// The fold files (mostly disk writes) and the columnar files (mostly
-	// encoding) are written concurrently; outputs are sorted by path after.
-	var (
-		wg       sync.WaitGroup
-		foldOuts []Output
-		foldErr  error
-	)
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		foldOuts, foldErr = writeFolds(ctx, dir, m.Folds, parts, counts)
-	}()
-	colOuts, colErr := writeColumnar(ctx, dir, ds)
+	foldOuts, foldErr := writeFolds(ctx, dir, m.Folds, parts, counts)
 	wg.Wait()
 	if foldErr != nil {
 		return nil, foldErr
