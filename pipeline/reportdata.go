@@ -2,17 +2,17 @@ package pipeline
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/ltr"
 	"github.com/lovbench/lovbench/pipeline/report"
@@ -110,62 +110,43 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 	return d, nil
 }
 
-// cleaningCounts flattens the numeric fields of the ingest report, in file
-// order, leaving out zeros ("dropped.rule3_page_not_first" and so on).
+// cleaningCounts lists the ingest report's accounting (SPEC.md section 2):
+// input events, every drop rule (zero or not, in rule order), the non-zero
+// quarantine reasons, what was kept, and the sessions.
 func cleaningCounts(path string) ([]report.Count, error) {
-	b, err := os.ReadFile(path)
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	rep, err := ingest.ReadReport(path)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil
-		}
 		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var out []report.Count
-	var walk func(prefix string) error
-	walk = func(prefix string) error {
-		tok, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		switch t := tok.(type) {
-		case json.Delim:
-			switch t {
-			case '{':
-				for dec.More() {
-					k, err := dec.Token()
-					if err != nil {
-						return err
-					}
-					name := fmt.Sprint(k)
-					if prefix != "" {
-						name = prefix + "." + name
-					}
-					if err := walk(name); err != nil {
-						return err
-					}
-				}
-			case '[':
-				for i := 0; dec.More(); i++ {
-					if err := walk(prefix + "[" + strconv.Itoa(i) + "]"); err != nil {
-						return err
-					}
-				}
-			}
-			_, err := dec.Token() // closing delimiter
-			return err
-		case json.Number:
-			if v, err := t.Int64(); err == nil && v != 0 {
-				out = append(out, report.Count{Name: prefix, Value: v})
-			}
-		}
-		return nil
+	out := []report.Count{{Name: "input events", Value: int64(rep.InputEvents)}}
+	for _, k := range sortedKeysInt(rep.Dropped) {
+		out = append(out, report.Count{Name: "dropped: " + k, Value: int64(rep.Dropped[k])})
 	}
-	if err := walk(""); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	for _, k := range sortedKeysInt(rep.Quarantined) {
+		if rep.Quarantined[k] != 0 {
+			out = append(out, report.Count{Name: "quarantined: " + k, Value: int64(rep.Quarantined[k])})
+		}
 	}
-	return out, nil
+	return append(out,
+		report.Count{Name: "kept queries (SERPs)", Value: int64(rep.KeptQueries)},
+		report.Count{Name: "kept clicks", Value: int64(rep.KeptClicks)},
+		report.Count{Name: "sessions seen", Value: int64(rep.Sessions.Seen)},
+		report.Count{Name: "sessions kept", Value: int64(rep.Sessions.Kept)},
+		report.Count{Name: "sessions dropped without a click", Value: int64(rep.Sessions.DroppedNoClick)},
+		report.Count{Name: "sessions dropped as multi-tab", Value: int64(rep.Sessions.DroppedMultiTab)},
+	), nil
+}
+
+func sortedKeysInt(m map[string]int) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
 }
 
 // logStats computes the log analysis of LOVBench section 4.1 from sessions

@@ -15,6 +15,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // Count is a named count.
@@ -145,13 +146,24 @@ type ltrRow struct {
 func Render(w io.Writer, d *Data) error {
 	v := &view{Data: d}
 	if len(d.Cleaning) > 0 {
-		cats := make([]string, len(d.Cleaning))
-		vals := make([]float64, len(d.Cleaning))
-		for i, c := range d.Cleaning {
-			cats[i] = strconv.Itoa(i + 1)
-			vals[i] = float64(c.Value)
+		// Where the input events went: kept queries, kept clicks, dropped
+		// by a rule, quarantined.
+		var kq, kc, dropped, quar float64
+		for _, c := range d.Cleaning {
+			switch {
+			case c.Name == "kept queries (SERPs)":
+				kq = float64(c.Value)
+			case c.Name == "kept clicks":
+				kc = float64(c.Value)
+			case strings.HasPrefix(c.Name, "dropped: "):
+				dropped += float64(c.Value)
+			case strings.HasPrefix(c.Name, "quarantined: "):
+				quar += float64(c.Value)
+			}
 		}
-		v.CleaningChart = BarChart("Cleaning: events per count (numbers refer to the table)", "count #", "events", cats, []Series{{Name: "events", Values: vals}})
+		v.CleaningChart = BarChart("Where the input events went", "", "events",
+			[]string{"kept queries", "kept clicks", "dropped by a rule", "quarantined"},
+			[]Series{{Name: "events", Values: []float64{kq, kc, dropped, quar}}})
 		v.Charts++
 	}
 	if l := d.Log; l != nil {
@@ -286,7 +298,15 @@ func Render(w io.Writer, d *Data) error {
 			for i, k := range ks {
 				xs[i] = strconv.Itoa(k)
 			}
-			v.NDCGChart = LineChart("Mean test NDCG@k over the folds", "k", "NDCG@k", xs, series, 0, 1)
+			lo := 1.0
+			for _, s := range series {
+				for _, x := range s.Values {
+					if !math.IsNaN(x) {
+						lo = math.Min(lo, x)
+					}
+				}
+			}
+			v.NDCGChart = LineChart("Mean test NDCG@k over the folds", "k", "NDCG@k", xs, series, math.Max(0, math.Floor(lo*10-0.5)/10), 1)
 			v.Charts++
 		}
 	}
@@ -345,7 +365,7 @@ func fmtOpt(x *float64) string {
 }
 
 var page = template.Must(template.New("report").Funcs(template.FuncMap{
-	"f": fmtFloat, "pct": fmtPct, "opt": fmtOpt, "inc": func(i int) int { return i + 1 },
+	"f": fmtFloat, "pct": fmtPct, "opt": fmtOpt,
 	"short": func(s string) string {
 		if len(s) > 16 {
 			return s[:16]
@@ -389,9 +409,9 @@ svg.chart{display:block;margin:1em 0;max-width:100%;height:auto}
 
 <h2 id="cleaning">1. Log cleaning</h2>
 {{if .Cleaning}}
-<p>What the cleaning rules of the LOVBench paper (section 4.1; SPEC.md section 2) kept and dropped, from the ingest report.</p>
-<table><tr><th>#</th><th>count</th><th>value</th></tr>
-{{range $i, $c := .Cleaning}}<tr><td>{{inc $i}}</td><td style="text-align:left">{{$c.Name}}</td><td>{{$c.Value}}</td></tr>
+<p>What the cleaning rules of the LOVBench paper (section 4.1; SPEC.md section 2, rules numbered as there) kept and dropped, from the ingest report; quarantine reasons that did not occur are left out.</p>
+<table><tr><th>count</th><th>events</th></tr>
+{{range .Cleaning}}<tr><td>{{.Name}}</td><td>{{.Value}}</td></tr>
 {{end}}</table>
 {{.CleaningChart}}
 {{else}}<p class="note">No ingest report in this run.</p>{{end}}

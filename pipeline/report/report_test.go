@@ -21,7 +21,7 @@ func sample() *Data {
 		Title:    "lovbench report <test>",
 		Notes:    []string{"simulated log & embedded corpus"},
 		Stages:   []Stage{{Name: "ingest", Fingerprint: "0123456789abcdef0123"}},
-		Cleaning: []Count{{"input events", 1200}, {"dropped: no session id", 10}, {"kept queries", 900}},
+		Cleaning: []Count{{"input events", 1700}, {"dropped: rule1_no_session_id", 10}, {"quarantined: invalid_json", 3}, {"kept queries (SERPs)", 900}, {"kept clicks", 787}},
 		Log: &LogStats{SERPs: 900, Sessions: 300, DistinctQueries: 120, Clicks: 700,
 			ClicksPerRank: []int64{300, 150, 90, 60, 40, 25, 15, 10, 6, 4},
 			QueryLengths:  []int64{0, 600, 250, 50}, ClassClicks: 400, PropertyClicks: 300},

@@ -15,8 +15,10 @@ type Series struct {
 	Values []float64 `json:"values"`
 }
 
-// palette is a colour-blind-safe qualitative palette (Okabe-Ito).
-var palette = []string{"#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"}
+// palette is a colour-blind-safe qualitative palette (Okabe-Ito), then
+// darker and lighter variants for charts with many series.
+var palette = []string{"#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000",
+	"#004C7A", "#A87400", "#006B4F", "#8F3F00", "#8A4F72", "#3A7DA3", "#A89C2E", "#777777"}
 
 const (
 	chartW = 640
@@ -52,9 +54,14 @@ func fmtTick(v float64) string {
 	return strconv.FormatFloat(v, 'g', 3, 64)
 }
 
-// frame opens an SVG with a title, axes and y grid from ymin to ymax.
-func frame(b *strings.Builder, title, xlabel, ylabel string, ymin, ymax float64) {
-	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-label="%s">`, chartW, chartH, chartW, chartH, esc(title))
+// legendW is the width added on the right of a chart whose legend has too
+// many entries to sit inside the plot.
+const legendW = 240
+
+// frame opens an SVG with a title, axes and y grid from ymin to ymax; extra
+// widens the canvas on the right (for an outside legend).
+func frame(b *strings.Builder, title, xlabel, ylabel string, ymin, ymax float64, extra int) {
+	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-label="%s">`, chartW+extra, chartH, chartW+extra, chartH, esc(title))
 	fmt.Fprintf(b, `<title>%s</title>`, esc(title))
 	fmt.Fprintf(b, `<text x="%d" y="18" font-size="14" font-weight="bold">%s</text>`, padL, esc(title))
 	for i := 0; i <= 4; i++ {
@@ -76,12 +83,22 @@ func yPos(v, ymin, ymax float64) float64 {
 	return float64(chartH-padB) - (v-ymin)/(ymax-ymin)*float64(chartH-padB-padT)
 }
 
-func legend(b *strings.Builder, names []string) {
+// legend draws the series names inside the plot's top right corner, or,
+// with outside set, in the extra area right of the plot.
+func legend(b *strings.Builder, names []string, outside bool) {
+	x := chartW - padR - 170
+	if outside {
+		x = chartW + 4
+	}
+	step := 16
+	if len(names) > 14 {
+		step = 12
+	}
 	for i, n := range names {
 		c := palette[i%len(palette)]
-		y := padT + 6 + 16*i
-		fmt.Fprintf(b, `<rect x="%d" y="%d" width="10" height="10" fill="%s"/>`, chartW-padR-170, y, c)
-		fmt.Fprintf(b, `<text x="%d" y="%d" font-size="11">%s</text>`, chartW-padR-155, y+9, esc(n))
+		y := padT + 2 + step*i
+		fmt.Fprintf(b, `<rect x="%d" y="%d" width="10" height="10" fill="%s"/>`, x, y, c)
+		fmt.Fprintf(b, `<text x="%d" y="%d" font-size="11">%s</text>`, x+15, y+9, esc(n))
 	}
 }
 
@@ -98,7 +115,7 @@ func BarChart(title, xlabel, ylabel string, categories []string, series []Series
 		}
 	}
 	ymax = niceMax(ymax)
-	frame(&b, title, xlabel, ylabel, 0, ymax)
+	frame(&b, title, xlabel, ylabel, 0, ymax, 0)
 	n := len(categories)
 	if n == 0 {
 		n = 1
@@ -126,7 +143,7 @@ func BarChart(title, xlabel, ylabel string, categories []string, series []Series
 		for i, s := range series {
 			names[i] = s.Name
 		}
-		legend(&b, names)
+		legend(&b, names, false)
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
@@ -136,7 +153,12 @@ func BarChart(title, xlabel, ylabel string, categories []string, series []Series
 // labels.
 func LineChart(title, xlabel, ylabel string, xs []string, series []Series, ymin, ymax float64) template.HTML {
 	var b strings.Builder
-	frame(&b, title, xlabel, ylabel, ymin, ymax)
+	outside := len(series) > 3
+	extra := 0
+	if outside {
+		extra = legendW
+	}
+	frame(&b, title, xlabel, ylabel, ymin, ymax, extra)
 	n := len(xs)
 	step := float64(chartW-padL-padR-20) / float64(max(1, n-1))
 	xAt := func(i int) float64 { return float64(padL+10) + step*float64(i) }
@@ -162,7 +184,7 @@ func LineChart(title, xlabel, ylabel string, xs []string, series []Series, ymin,
 			fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="3" fill="%s"><title>%s %s: %s</title></circle>`, num(xAt(i)), num(yPos(v, ymin, ymax)), c, esc(s.Name), esc(xs[i]), esc(strconv.FormatFloat(v, 'f', 4, 64)))
 		}
 	}
-	legend(&b, names)
+	legend(&b, names, outside)
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
 }
@@ -174,7 +196,7 @@ type Point struct{ X, Y float64 }
 // deterministic horizontal jitter-free layout (points are drawn as given).
 func ScatterChart(title, xlabel, ylabel string, pts []Point, xmin, xmax, ymin, ymax float64) template.HTML {
 	var b strings.Builder
-	frame(&b, title, xlabel, ylabel, ymin, ymax)
+	frame(&b, title, xlabel, ylabel, ymin, ymax, 0)
 	w := float64(chartW - padL - padR)
 	for i := 0; i <= 4; i++ {
 		v := xmin + (xmax-xmin)*float64(i)/4
