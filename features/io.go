@@ -52,10 +52,10 @@ func ReadPairs(r io.Reader, name string) ([]Pair, error) {
 		if err == io.EOF {
 			break
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
+		line, _ := cr.FieldPos(0)
 		if len(rec) <= qi || len(rec) <= ti {
 			return nil, fmt.Errorf("%s:%d: %d fields, want query in column %d and term in column %d", name, line, len(rec), qi+1, ti+1)
 		}
