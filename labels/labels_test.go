@@ -3,9 +3,11 @@ package labels
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"io"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -395,6 +397,34 @@ func TestAssignPyClickReference(t *testing.T) {
 	for _, l := range ls {
 		if l.Label != th.Label(l.P) {
 			t.Fatalf("%+v", l)
+		}
+	}
+}
+
+// The published values match LOVBench's result file and paper Table 2.
+func TestLOVBenchAgreementMatchesPublished(t *testing.T) {
+	b, err := os.ReadFile(shareddata.Path(t, "data", "lovbench-results", "Correlation_CBRBench_LOVBench.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub := LOVBenchAgreement()
+	if len(recs) != 1+len(pub) || strings.Join(recs[0], ",") != "ModelName,KendallRC,PearsonRC" {
+		t.Fatalf("file %q", recs)
+	}
+	table2 := map[string]float64{"DCTR": 0.448, "DBN": 0.282, "UBM": 0.613}
+	for i, r := range recs[1:] {
+		k, _ := strconv.ParseFloat(r[1], 64)
+		p, _ := strconv.ParseFloat(r[2], 64)
+		if pub[i].Model != r[0] || pub[i].Kendall != k || pub[i].Pearson != p {
+			t.Errorf("%+v, file says %v", pub[i], r)
+		}
+		// Table 2 truncates to three decimals (UBM 0.61364 -> 0.613).
+		if p < table2[r[0]] || p >= table2[r[0]]+0.001 {
+			t.Errorf("%s: Pearson %v does not truncate to Table 2's %v", r[0], p, table2[r[0]])
 		}
 	}
 }
