@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/internal/shareddata"
 	"github.com/lovbench/lovbench/pipeline/democorpus"
 	"github.com/lovbench/lovbench/pipeline/internal/browsercheck"
 	"github.com/lovbench/lovbench/sessions"
@@ -599,4 +600,47 @@ func writeYandex(t *testing.T, path string, serps []sessions.SERP) {
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestExpertAgreement labels a simulated log with the CBRBench expert
+// judgments given (labels.expert) and checks that the report's click-model
+// table gets every model's pooled correlation with the experts.
+func TestExpertAgreement(t *testing.T) {
+	expert := shareddata.Path(t, "data", "cbrbench", "CBRBenchGroundTruth.csv")
+	base := t.TempDir()
+	cfgText := fmt.Sprintf("simulate: {sessions: 20000, queries: 500, seed: 2}\nlabels: {expert: %s}\nltr: {enabled: false}\nworkdir: work\n", expert)
+	os.WriteFile(filepath.Join(base, "c.yaml"), []byte(cfgText), 0o644)
+	cfg, err := LoadConfig(filepath.Join(base, "c.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), cfg, RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var ag []ModelAgreement
+	if err := readJSON(filepath.Join(base, "work", "stages", StageLabel, ExpertAgreementFile), &ag); err != nil {
+		t.Fatal(err)
+	}
+	if len(ag) != 3 {
+		t.Fatalf("agreement for %d models, want 3", len(ag))
+	}
+	d, err := ReportFromWorkdir(filepath.Join(base, "work"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range d.Models {
+		t.Logf("%s: %d expert pairs, Pearson %s, Kendall %s", m.Name, ag[i].Pairs, fmtPtr(m.ExpertPearson), fmtPtr(m.ExpertKendall))
+		if ag[i].Pairs < 5 || m.ExpertPearson == nil || m.ExpertKendall == nil {
+			t.Errorf("%s: no expert correlation in the report (%d matched pairs)", m.Name, ag[i].Pairs)
+		} else if *m.ExpertPearson < -1 || *m.ExpertPearson > 1 {
+			t.Errorf("%s: Pearson %g", m.Name, *m.ExpertPearson)
+		}
+	}
+}
+
+func fmtPtr(p *float64) string {
+	if p == nil {
+		return "undefined"
+	}
+	return strconv.FormatFloat(*p, 'f', 3, 64)
 }

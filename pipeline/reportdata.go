@@ -74,7 +74,7 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 		}
 		d.Models = modelRows(sum)
 		if p := dir(StageLabel); p != "" {
-			addExpert(d.Models, sum.Selected, filepath.Join(p, "label_report.json"))
+			addExpert(d.Models, sum.Selected, p)
 		}
 	}
 	if p := dir(StageSample); p != "" {
@@ -185,17 +185,28 @@ func modelRows(sum FitSummary) []report.ClickModel {
 	return rows
 }
 
-// addExpert copies the pooled expert agreement of the label stage (which
-// labels with the selected model) into that model's row.
-func addExpert(rows []report.ClickModel, selected, path string) {
-	var rep labels.RunReport
-	if readJSON(path, &rep) != nil || rep.Agreement == nil {
+// addExpert fills the expert correlations of the click-model rows from the
+// label stage: every model's (expert_agreement.json), or else the selected
+// model's (label_report.json).
+func addExpert(rows []report.ClickModel, selected, labelDir string) {
+	var ag []ModelAgreement
+	if readJSON(filepath.Join(labelDir, ExpertAgreementFile), &ag) == nil {
+		for _, a := range ag {
+			for i := range rows {
+				if rows[i].Name == a.Model {
+					rows[i].ExpertPearson, rows[i].ExpertKendall = a.Pearson, a.Kendall
+				}
+			}
+		}
 		return
 	}
-	p, k := rep.Agreement.Pooled.Pearson, rep.Agreement.Pooled.Kendall
+	var rep labels.RunReport
+	if readJSON(filepath.Join(labelDir, "label_report.json"), &rep) != nil || rep.Agreement == nil {
+		return
+	}
 	for i := range rows {
 		if rows[i].Name == selected {
-			rows[i].ExpertPearson, rows[i].ExpertKendall = p, k
+			rows[i].ExpertPearson, rows[i].ExpertKendall = rep.Agreement.Pooled.Pearson, rep.Agreement.Pooled.Kendall
 		}
 	}
 }

@@ -286,7 +286,17 @@ func (r *runner) labelStage(sessionsDep, sessionsFile string) Stage {
 				return err
 			}
 			env.Log.Info("labelled", "queries", rep.LabelledQueries, "labels", rep.Labels)
-			return writeJSON(filepath.Join(env.Dir, "label_report.json"), rep)
+			if err := writeJSON(filepath.Join(env.Dir, "label_report.json"), rep); err != nil {
+				return err
+			}
+			if lc.Expert == "" {
+				return nil
+			}
+			ag, err := expertAgreement(sum, env.Deps[StageFit], lc.Expert, cfg.Resolver)
+			if err != nil {
+				return err
+			}
+			return writeJSON(filepath.Join(env.Dir, ExpertAgreementFile), ag)
 		},
 	}
 }
@@ -314,6 +324,48 @@ func (r *runner) sampleStage() Stage {
 			return nil
 		},
 	}
+}
+
+// ExpertAgreementFile (label stage, with labels.expert) holds the pooled
+// agreement of every fitted model's relevance with the expert judgments.
+const ExpertAgreementFile = "expert_agreement.json"
+
+// ModelAgreement is one model's pooled agreement with the experts (LOVBench
+// section 4.2.3; Pearson and Kendall tau-b as package labels computes them).
+type ModelAgreement struct {
+	Model   string   `json:"model"`
+	Pairs   int      `json:"pairs"`
+	Pearson *float64 `json:"pearson"`
+	Kendall *float64 `json:"kendall_tau_b"`
+}
+
+// expertAgreement compares every model's relevance with the expert file.
+func expertAgreement(sum FitSummary, fitDir, expertPath string, res labels.Resolver) ([]ModelAgreement, error) {
+	ef, err := os.Open(expertPath)
+	if err != nil {
+		return nil, err
+	}
+	defer ef.Close()
+	expert, _, err := labels.ReadExpert(ef, expertPath)
+	if err != nil {
+		return nil, err
+	}
+	var out []ModelAgreement
+	for _, m := range sum.Models {
+		p := filepath.Join(fitDir, m.RelevanceFile)
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, err
+		}
+		pred, _, err := labels.ReadRelevance(f, p)
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		a := labels.CompareExperts(pred, expert, res)
+		out = append(out, ModelAgreement{Model: m.Model, Pairs: a.Pooled.Pairs, Pearson: a.Pooled.Pearson, Kendall: a.Pooled.Kendall})
+	}
+	return out, nil
 }
 
 // sortedStrings returns the keys of a set, sorted.
