@@ -120,6 +120,9 @@ func (fastSnappy) String() string                            { return "SNAPPY" }
 func (fastSnappy) CompressionCodec() format.CompressionCodec { return format.Snappy }
 func (fastSnappy) Encode(dst, src []byte) ([]byte, error) {
 	n := s2.MaxEncodedLen(len(src))
+	if n < 0 {
+		return nil, fmt.Errorf("snappy: page of %d bytes too large", len(src))
+	}
 	if cap(dst) < n {
 		dst = make([]byte, n)
 	}
