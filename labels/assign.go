@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
+	"strconv"
 
 	"github.com/lovbench/lovbench/sessions"
 )
@@ -98,7 +98,7 @@ func Assign(ctx context.Context, log *sessions.Log, rel []Relevance, name string
 	for _, r := range rel {
 		qid, ok := log.Queries.Lookup(r.Query)
 		if !ok {
-			rep.RowSkips.Add(Problem{File: name, Line: r.Line, Field: "query", Reason: ReasonUnknownQuery, Detail: fmt.Sprintf("query %q is not in the sessions", r.Query)})
+			rep.RowSkips.AddRecord(Problem{File: name, Line: r.Line, Field: "query", Reason: ReasonUnknownQuery, Detail: fmt.Sprintf("query %q is not in the sessions", r.Query)})
 			continue
 		}
 		m := byQuery[qid]
@@ -192,7 +192,7 @@ func firstSERPs(ctx context.Context, log *sessions.Log, opts Options) (map[int32
 	}
 	best := make(map[int32][]int32)
 	perQuery := make(map[int32]map[string]*cand)
-	var key strings.Builder
+	var key []byte
 	for i := range log.Len() {
 		if i%4096 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -211,19 +211,20 @@ func firstSERPs(ctx context.Context, log *sessions.Log, opts Options) (map[int32
 			}
 			continue
 		}
-		key.Reset()
+		key = key[:0]
 		for _, d := range docs {
-			fmt.Fprintf(&key, "%d,", d)
+			key = strconv.AppendInt(key, int64(d), 10)
+			key = append(key, ',')
 		}
 		m := perQuery[q]
 		if m == nil {
 			m = map[string]*cand{}
 			perQuery[q] = m
 		}
-		c := m[key.String()]
+		c := m[string(key)]
 		if c == nil {
 			c = &cand{docs: docs, first: i}
-			m[key.String()] = c
+			m[string(key)] = c
 		}
 		c.count++
 	}

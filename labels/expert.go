@@ -48,7 +48,7 @@ func ReadExpert(r io.Reader, name string) ([]Judgment, Skips, error) {
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
-				skips.Add(Problem{File: name, Line: pe.Line, Reason: ReasonMalformed, Detail: pe.Err.Error()})
+				skips.AddRecord(Problem{File: name, Line: pe.Line, Reason: ReasonMalformed, Detail: pe.Err.Error()})
 				continue
 			}
 			return nil, skips, fmt.Errorf("%s: %w", name, err)
@@ -57,7 +57,7 @@ func ReadExpert(r io.Reader, name string) ([]Judgment, Skips, error) {
 			continue
 		}
 		if len(f) != 4 {
-			skips.Add(Problem{File: name, Line: line, Reason: ReasonMalformed, Detail: fmt.Sprintf("%d fields, want 4 (query, term, rating, label)", len(f))})
+			skips.AddRecord(Problem{File: name, Line: line, Reason: ReasonMalformed, Detail: fmt.Sprintf("%d fields, want 4 (query, term, rating, label)", len(f))})
 			continue
 		}
 		q := strings.ToLower(strings.TrimSpace(f[0]))
@@ -67,26 +67,26 @@ func ReadExpert(r io.Reader, name string) ([]Judgment, Skips, error) {
 			if q != "" {
 				field = "term"
 			}
-			skips.Add(Problem{File: name, Line: line, Field: field, Reason: ReasonEmptyField, Detail: "empty"})
+			skips.AddRecord(Problem{File: name, Line: line, Field: field, Reason: ReasonEmptyField, Detail: "empty"})
 			continue
 		}
 		rating, err := strconv.ParseFloat(strings.TrimSpace(f[2]), 64)
 		if err != nil || math.IsNaN(rating) {
-			skips.Add(Problem{File: name, Line: line, Field: "rating", Reason: ReasonNotANumber, Detail: fmt.Sprintf("%q is not a number", f[2])})
+			skips.AddRecord(Problem{File: name, Line: line, Field: "rating", Reason: ReasonNotANumber, Detail: fmt.Sprintf("%q is not a number", f[2])})
 			continue
 		}
 		label, err := strconv.Atoi(strings.TrimSpace(f[3]))
 		if err != nil {
-			skips.Add(Problem{File: name, Line: line, Field: "label", Reason: ReasonNotANumber, Detail: fmt.Sprintf("%q is not an integer", f[3])})
+			skips.AddRecord(Problem{File: name, Line: line, Field: "label", Reason: ReasonNotANumber, Detail: fmt.Sprintf("%q is not an integer", f[3])})
 			continue
 		}
 		k := key{q, t}
 		if i, ok := seen[k]; ok {
 			prev := out[i]
 			if prev.Rating == rating && prev.Label == label {
-				skips.Add(Problem{File: name, Line: line, Reason: ReasonDuplicate, Detail: fmt.Sprintf("(%s, %s) repeats line %d", q, t, prev.Line)})
+				skips.AddRecord(Problem{File: name, Line: line, Reason: ReasonDuplicate, Detail: fmt.Sprintf("(%s, %s) repeats line %d", q, t, prev.Line)})
 			} else {
-				skips.Add(Problem{File: name, Line: line, Reason: ReasonConflict, Detail: fmt.Sprintf("(%s, %s) rated %v (label %d) here and %v (label %d) on line %d; line %d kept", q, t, rating, label, prev.Rating, prev.Label, prev.Line, prev.Line)})
+				skips.AddRecord(Problem{File: name, Line: line, Reason: ReasonConflict, Detail: fmt.Sprintf("(%s, %s) rated %v (label %d) here and %v (label %d) on line %d; line %d kept", q, t, rating, label, prev.Rating, prev.Label, prev.Line, prev.Line)})
 			}
 			continue
 		}

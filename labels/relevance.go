@@ -71,7 +71,7 @@ func ReadRelevance(r io.Reader, name string) ([]Relevance, Skips, error) {
 		}
 		f := strings.Split(text, "\t")
 		if len(f) != 3 {
-			skips.Add(Problem{File: name, Line: line, Reason: ReasonMalformed, Detail: fmt.Sprintf("%d tab-separated fields, want 3", len(f))})
+			skips.AddRecord(Problem{File: name, Line: line, Reason: ReasonMalformed, Detail: fmt.Sprintf("%d tab-separated fields, want 3", len(f))})
 			continue
 		}
 		q, d, v := f[0], f[1], strings.TrimSpace(f[2])
@@ -80,25 +80,25 @@ func ReadRelevance(r io.Reader, name string) ([]Relevance, Skips, error) {
 			if q != "" {
 				field = "doc"
 			}
-			skips.Add(Problem{File: name, Line: line, Field: field, Reason: ReasonEmptyField, Detail: "empty"})
+			skips.AddRecord(Problem{File: name, Line: line, Field: field, Reason: ReasonEmptyField, Detail: "empty"})
 			continue
 		}
 		p, err := strconv.ParseFloat(v, 64)
 		if err != nil || math.IsNaN(p) {
-			skips.Add(Problem{File: name, Line: line, Field: "relevance", Reason: ReasonNotANumber, Detail: fmt.Sprintf("%q is not a number", v)})
+			skips.AddRecord(Problem{File: name, Line: line, Field: "relevance", Reason: ReasonNotANumber, Detail: fmt.Sprintf("%q is not a number", v)})
 			continue
 		}
 		if p < 0 || p > 1 {
-			skips.Add(Problem{File: name, Line: line, Field: "relevance", Reason: ReasonOutOfRange, Detail: fmt.Sprintf("%v is outside [0,1]", p)})
+			skips.AddRecord(Problem{File: name, Line: line, Field: "relevance", Reason: ReasonOutOfRange, Detail: fmt.Sprintf("%v is outside [0,1]", p)})
 			continue
 		}
 		k := key{q, d}
 		if i, ok := seen[k]; ok {
 			prev := out[i]
 			if prev.P == p {
-				skips.Add(Problem{File: name, Line: line, Reason: ReasonDuplicate, Detail: fmt.Sprintf("(%s, %s) repeats line %d", q, d, prev.Line)})
+				skips.AddRecord(Problem{File: name, Line: line, Reason: ReasonDuplicate, Detail: fmt.Sprintf("(%s, %s) repeats line %d", q, d, prev.Line)})
 			} else {
-				skips.Add(Problem{File: name, Line: line, Field: "relevance", Reason: ReasonConflict, Detail: fmt.Sprintf("(%s, %s) has %v here and %v on line %d; line %d kept", q, d, p, prev.P, prev.Line, prev.Line)})
+				skips.AddRecord(Problem{File: name, Line: line, Field: "relevance", Reason: ReasonConflict, Detail: fmt.Sprintf("(%s, %s) has %v here and %v on line %d; line %d kept", q, d, p, prev.P, prev.Line, prev.Line)})
 			}
 			continue
 		}

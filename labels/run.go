@@ -16,8 +16,12 @@ type Config struct {
 	Relevance string // relevance TSV of `lovbench fit`
 	Sessions  string // sessions: ingest directory, sessions.parquet or Yandex log (sessions.Load)
 	Out       string // labels CSV to write
-	Expert    string // optional expert judgments (CBRBench format)
-	Options   Options
+	// Quarantine is the TSV of bad relevance rows (unparsable, out of
+	// range, conflicting duplicates, unknown queries); "" means
+	// Out + ".quarantine.tsv".
+	Quarantine string
+	Expert     string // optional expert judgments (CBRBench format)
+	Options    Options
 	// Resolver maps log result IDs to term URIs for the expert comparison;
 	// nil compares them as they are.
 	Resolver Resolver
@@ -27,9 +31,11 @@ type Config struct {
 // agreement when an expert file was given.
 type RunReport struct {
 	Report
-	ExpertFile  string     `json:"expert_file,omitempty"`
-	ExpertSkips *Skips     `json:"expert_skips,omitempty"`
-	Agreement   *Agreement `json:"agreement,omitempty"`
+	QuarantineFile string     `json:"quarantine_file"`
+	Quarantined    int        `json:"quarantined"` // bad relevance rows written to QuarantineFile
+	ExpertFile     string     `json:"expert_file,omitempty"`
+	ExpertSkips    *Skips     `json:"expert_skips,omitempty"`
+	Agreement      *Agreement `json:"agreement,omitempty"`
 }
 
 // Run reads the relevance file and the sessions, labels the first SERPs
@@ -57,15 +63,22 @@ func Run(ctx context.Context, cfg Config) (RunReport, error) {
 	}
 	// Rows skipped while reading come first in the report, then the rows
 	// that were read but got no label; RelevanceRows counts both.
-	for _, p := range readSkips.Examples {
-		rep.RowSkips.Examples = append(rep.RowSkips.Examples, p)
-	}
+	rep.RowSkips.Examples = append(readSkips.Examples, rep.RowSkips.Examples...)
+	rep.RowSkips.Records = append(readSkips.Records, rep.RowSkips.Records...)
 	for k, n := range readSkips.Counts {
 		rep.RowSkips.Count(k, n)
 	}
 	rep.RelevanceRows += readSkips.Total()
 	rr.Report = rep
 	if err := atomicfile.WriteFile(cfg.Out, func(w io.Writer) error { return WriteLabels(w, ls) }); err != nil {
+		return rr, err
+	}
+	q := cfg.Quarantine
+	if q == "" {
+		q = cfg.Out + ".quarantine.tsv"
+	}
+	rr.QuarantineFile, rr.Quarantined = q, len(rep.RowSkips.Records)
+	if err := atomicfile.WriteFile(q, func(w io.Writer) error { return WriteQuarantine(w, rep.RowSkips.Records) }); err != nil {
 		return rr, err
 	}
 	if cfg.Expert != "" {

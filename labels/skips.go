@@ -1,8 +1,11 @@
 package labels
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"sort"
+	"strings"
 )
 
 // Problem is one bad input record: where it is and why it was skipped or
@@ -30,6 +33,9 @@ const MaxExamples = 10
 type Skips struct {
 	Counts   map[string]int `json:"counts"`
 	Examples []Problem      `json:"examples"`
+	// Records holds every record added with AddRecord (bad input, as
+	// opposed to records that are merely not used), for a quarantine file.
+	Records []Problem `json:"-"`
 }
 
 // Add counts p under p.Reason and keeps it as an example if there are fewer
@@ -42,6 +48,25 @@ func (s *Skips) Add(p Problem) {
 	if s.Counts[p.Reason] <= MaxExamples {
 		s.Examples = append(s.Examples, p)
 	}
+}
+
+// AddRecord is Add for a bad input record, which is also kept in Records.
+func (s *Skips) AddRecord(p Problem) {
+	s.Add(p)
+	s.Records = append(s.Records, p)
+}
+
+// WriteQuarantine writes records as TSV with the header
+// file, line, field, reason, detail (tabs and line breaks in a value become
+// spaces).
+func WriteQuarantine(w io.Writer, records []Problem) error {
+	clean := strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
+	bw := bufio.NewWriter(w)
+	bw.WriteString("file\tline\tfield\treason\tdetail\n")
+	for _, p := range records {
+		fmt.Fprintf(bw, "%s\t%d\t%s\t%s\t%s\n", clean.Replace(p.File), p.Line, clean.Replace(p.Field), p.Reason, clean.Replace(p.Detail))
+	}
+	return bw.Flush()
 }
 
 // Count adds n records under reason without an example (for records that

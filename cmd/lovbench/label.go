@@ -65,6 +65,9 @@ Pearson and Kendall correlation of the predictions with expert judgments
 			}
 			fmt.Fprintf(a.stdout, "%d of %d queries labelled, %d labels (first SERP: %s, %d results)\n", rep.LabelledQueries, rep.LogQueries, rep.Labels, rep.FirstSERP, rep.SERPSize)
 			fmt.Fprint(a.stdout, labels.FormatDistribution(rep.Distribution))
+			if rep.Quarantined > 0 {
+				fmt.Fprintf(a.stdout, "bad relevance rows: %d, listed in %s\n", rep.Quarantined, rep.QuarantineFile)
+			}
 			for _, r := range rep.RowSkips.Reasons() {
 				fmt.Fprintf(a.stdout, "relevance rows skipped, %s: %d\n", r, rep.RowSkips.Counts[r])
 			}
@@ -84,6 +87,7 @@ Pearson and Kendall correlation of the predictions with expert judgments
 	f.StringVar(&cfg.Relevance, "relevance", "", "relevance TSV of `lovbench fit` (query, doc, relevance)")
 	f.StringVar(&cfg.Sessions, "sessions", "", "sessions: ingest directory, sessions.parquet or Yandex log")
 	f.StringVar(&cfg.Out, "out", "", "labels CSV to write (query,term,label,probability)")
+	f.StringVar(&cfg.Quarantine, "quarantine", "", "TSV of bad relevance rows (default OUT.quarantine.tsv)")
 	f.StringVar(&cfg.Expert, "expert", "", "expert judgments in CBRBench format (query,term URI,rating,label) to compare with")
 	f.StringVar(&thresholds, "thresholds", labels.DefaultThresholds().String(), "five increasing probability cut points for the labels -2|0|1|2|3|4")
 	f.IntVar(&cfg.Options.SERPSize, "serp-size", 10, "results of a full first SERP (10 terms; 15 for LOV vocabulary search)")

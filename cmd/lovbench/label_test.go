@@ -57,6 +57,10 @@ func TestLabelSampleCLI(t *testing.T) {
 	if rep.LabelledQueries != 3 || rep.RowSkips.Counts["conflicting_duplicate"] != 1 || rep.RowSkips.Counts["query_not_labelled"] != 1 {
 		t.Errorf("label report %s", out)
 	}
+	q, _ := os.ReadFile(labelsPath + ".quarantine.tsv")
+	if want := "file\tline\tfield\treason\tdetail\n" + relPath + "\t6\trelevance\tconflicting_duplicate\t"; !strings.HasPrefix(string(q), want) || strings.Count(string(q), "\n") != 2 {
+		t.Errorf("quarantine %q", q)
+	}
 	b, _ := os.ReadFile(labelsPath)
 	if want := "query,term,label,probability\nclass,ex:Person5,0,0.3\nclass,ex:Event,0,0.3\nclass,ex:Person6,0,0.3\n" +
 		"kind,ex:Person2,2,0.5\nkind,ex:Person3,0,0.3\nkind,ex:Person4,3,0.61\n" +
