@@ -152,7 +152,9 @@ func (r *runner) exportStage() Stage {
 			if err != nil {
 				return fmt.Errorf("validate the exported dataset: %w", err)
 			}
-			_ = v
+			if !v.Valid {
+				return fmt.Errorf("the exported dataset fails validation (%d problems): %s", len(v.Problems)+v.More, strings.Join(v.Problems, "; "))
+			}
 			return nil
 		},
 	}
