@@ -1,0 +1,58 @@
+package sessions
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+)
+
+// TestParquetReadableByArrow checks that sessions.parquet is standard
+// Parquet: the Apache Arrow reader (an independent implementation) reads the
+// rows, the list columns and the Snappy pages back.
+func TestParquetReadableByArrow(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteParquet(&buf, testSERPs()); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := pqarrow.ReadTable(context.Background(), bytes.NewReader(buf.Bytes()), parquet.NewReaderProperties(memory.DefaultAllocator),
+		pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Release()
+	if tbl.NumRows() != 3 {
+		t.Fatalf("%d rows, want 3", tbl.NumRows())
+	}
+	var names []string
+	for _, f := range tbl.Schema().Fields() {
+		names = append(names, f.Name)
+	}
+	want := []string{"session_id", "serp_index", "time_passed", "query", "region", "results", "click_ranks", "click_times"}
+	if len(names) != len(want) {
+		t.Fatalf("columns %v, want %v", names, want)
+	}
+	for i := range want {
+		if names[i] != want[i] {
+			t.Fatalf("columns %v, want %v", names, want)
+		}
+	}
+	// results of row 0: foaf:Person schema:Person dbo:Person.
+	col := tbl.Column(5).Data().Chunk(0).(*array.List)
+	vals := col.ListValues().(*array.String)
+	start, end := col.ValueOffsets(0)
+	if end-start != 3 || vals.Value(int(start)+2) != "dbo:Person" {
+		t.Fatalf("results[0] = offsets %d..%d", start, end)
+	}
+	// click_ranks of row 0: [1 1].
+	cr := tbl.Column(6).Data().Chunk(0).(*array.List)
+	ranks := cr.ListValues().(*array.Int32)
+	s, e := cr.ValueOffsets(0)
+	if e-s != 2 || ranks.Value(int(s)) != 1 || ranks.Value(int(s)+1) != 1 {
+		t.Fatalf("click_ranks[0] wrong")
+	}
+}
