@@ -86,6 +86,7 @@ type hashWriter struct {
 	n int64
 }
 
+// Write implements io.Writer.
 func (hw *hashWriter) Write(p []byte) (int, error) {
 	n, err := hw.w.Write(p)
 	hw.h.Write(p[:n])

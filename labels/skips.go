@@ -18,6 +18,7 @@ type Problem struct {
 	Detail string `json:"detail"`
 }
 
+// String formats the problem as "file:line: field F: reason: detail".
 func (p Problem) String() string {
 	if p.Field != "" {
 		return fmt.Sprintf("%s:%d: field %s: %s: %s", p.File, p.Line, p.Field, p.Reason, p.Detail)

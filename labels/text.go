@@ -20,6 +20,7 @@ type textReader struct {
 	afterCR bool // the previous chunk ended in CR: a leading LF is dropped
 }
 
+// Read implements io.Reader.
 func (t *textReader) Read(p []byte) (int, error) {
 	if t.start {
 		t.start = false
