@@ -473,7 +473,7 @@ func (bd *build) text() error {
 	c.matchPost = make(map[int32][]int32)
 	for ti := range c.terms {
 		set := make(map[int32]bool)
-		for f := 0; f <= fieldLocal; f++ {
+		for f := 0; f <= fieldLocal; f++ { // the match fields: the ten properties and the local name
 			for _, w := range fieldWords[f][ti] {
 				set[w] = true
 			}

@@ -138,11 +138,6 @@ func fieldOf(pred string) int {
 	return fieldOther
 }
 
-// matchField reports whether field f is one of the eleven fields of the
-// LOVBench query match (SPEC.md section 6: nine properties plus rdfs:description
-// and the local name).
-func matchField(f int) bool { return f <= fieldLocal }
-
 // fieldBoost is the Elasticsearch field boost of feature 2 (SPEC.md section
 // 6): local name 12; rdfs:label, dcterms:title, dce:title, skos:prefLabel 3;
 // rdfs:comment, dcterms:description, dce:description, skos:altLabel 1.5;
