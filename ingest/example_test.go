@@ -1,7 +1,9 @@
 package ingest_test
 
 import (
+	"context"
 	"fmt"
+	"os"
 
 	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/ingest/pii"
@@ -22,4 +24,29 @@ func ExampleDetector_Detect() {
 	// blacklist
 	// email
 	// iban
+}
+
+func ExampleRun() {
+	out, err := os.MkdirTemp("", "lovbench-example-")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(out)
+	rep, err := ingest.Run(context.Background(), ingest.Options{
+		Format:    ingest.FormatLOV,
+		Queries:   "testdata/lov/queries.jsonl",
+		Clicks:    "testdata/lov/clicks.jsonl",
+		Blacklist: []string{"Secret Project"},
+		OutDir:    out,
+	})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("events:", rep.InputEvents, "sessions kept:", rep.Sessions.Kept, "of", rep.Sessions.Seen)
+	fmt.Println("kept queries:", rep.KeptQueries, "clicks:", rep.KeptClicks)
+	fmt.Println("e-mail queries dropped:", rep.Dropped["rule3_pii_email"])
+	// Output:
+	// events: 36 sessions kept: 5 of 9
+	// kept queries: 6 clicks: 6
+	// e-mail queries dropped: 1
 }
