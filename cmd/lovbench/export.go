@@ -70,8 +70,8 @@ unless --keep-junk. docs/dataset.md documents every file.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&cfg.GroundTruth, "ground-truth", "", "ground-truth CSV of `lovbench sample` (query,term,label)")
-	f.StringVar(&cfg.Features, "features", "", "features file of `lovbench features` (CSV or Parquet)")
+	f.StringVar(&cfg.GroundTruth, "ground-truth", "", "ground-truth CSV of lovbench sample (query,term,label)")
+	f.StringVar(&cfg.Features, "features", "", "features file of lovbench features (CSV or Parquet)")
 	f.StringVar(&cfg.Out, "out", "", "dataset directory to write")
 	f.IntVar(&cfg.Options.Folds, "folds", 5, "partitions and folds")
 	f.Uint64Var(&cfg.Options.Seed, "seed", 1, "seed of the query partition")

@@ -84,7 +84,7 @@ Pearson and Kendall correlation of the predictions with expert judgments
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&cfg.Relevance, "relevance", "", "relevance TSV of `lovbench fit` (query, doc, relevance)")
+	f.StringVar(&cfg.Relevance, "relevance", "", "relevance TSV of lovbench fit (query, doc, relevance)")
 	f.StringVar(&cfg.Sessions, "sessions", "", "sessions: ingest directory, sessions.parquet or Yandex log")
 	f.StringVar(&cfg.Out, "out", "", "labels CSV to write (query,term,label,probability)")
 	f.StringVar(&cfg.Quarantine, "quarantine", "", "TSV of bad relevance rows (default OUT.quarantine.tsv)")

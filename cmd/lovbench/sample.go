@@ -62,7 +62,7 @@ Labelled terms the corpus does not know are left out and listed in the report
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&cfg.Labels, "labels", "", "labels CSV of `lovbench label`")
+	f.StringVar(&cfg.Labels, "labels", "", "labels CSV of lovbench label (query,term,label,probability)")
 	f.StringSliceVar(&corpus, "corpus", nil, "RDF corpus files or directories (N-Quads, N-Triples, Turtle; plain or gzip)")
 	f.StringVar(&loadOpt.Prefixes, "prefixes", "", "LOV prefix file (SPARQL JSON) to resolve prefixed names")
 	f.BoolVar(&loadOpt.Lenient, "lenient", false, "skip bad RDF statements (counted) instead of failing")
