@@ -91,17 +91,22 @@ func Folds(f int) []FoldSpec {
 	return out
 }
 
+// PartitionSalt is XORed into the seed for the query partition, so that the
+// partition order is independent of the sampling order when both stages use
+// the same seed.
+const PartitionSalt = 0x70617274 // "part"
+
 // PartitionQueries assigns each query (given sorted, index = qid-1) to one
-// of f partitions, 1-based: queries are ordered by sampling.QuerySeed(seed,
-// query) (ties by text) and dealt round robin, so partitions differ in size
-// by at most one and a query's partition depends only on the seed and the
-// set of queries.
+// of f partitions, 1-based: queries are ordered by
+// sampling.QuerySeed(seed XOR PartitionSalt, query) (ties by text) and dealt
+// round robin, so partitions differ in size by at most one and a query's
+// partition depends only on the seed and the set of queries.
 func PartitionQueries(queries []string, f int, seed uint64) []int {
 	idx := make([]int, len(queries))
 	keys := make([]uint64, len(queries))
 	for i, q := range queries {
 		idx[i] = i
-		keys[i] = sampling.QuerySeed(seed, q)
+		keys[i] = sampling.QuerySeed(seed^PartitionSalt, q)
 	}
 	sort.Slice(idx, func(a, b int) bool {
 		if keys[idx[a]] != keys[idx[b]] {
