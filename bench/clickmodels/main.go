@@ -38,10 +38,11 @@ func main() {
 	queries := flag.Int("queries", 10000, "simulation mode: number of queries")
 	iters := flag.Int("iterations", clickmodels.DefaultIterations, "EM iterations")
 	workers := flag.Int("workers", 0, "workers (0: GOMAXPROCS)")
+	models := flag.String("models", "ubm,dbn", "simulation mode: models to simulate and fit")
 	flag.Parse()
 	var err error
 	if *sim > 0 {
-		err = simulate(*sim, *queries, *iters, *workers)
+		err = simulate(*sim, *queries, *iters, *workers, *models)
 	} else {
 		err = reference(*ref, *repeat, *iters, *workers)
 	}
@@ -100,10 +101,14 @@ func reference(dir string, repeat, iters, workers int) error {
 	return nil
 }
 
-func simulate(n, queries, iters, workers int) error {
+func simulate(n, queries, iters, workers int, models string) error {
+	kinds, err := clickmodels.ParseKinds(models)
+	if err != nil {
+		return err
+	}
 	fmt.Printf("%d simulated SERPs, %d queries, %d iterations, GOMAXPROCS %d\n", n, queries, iters, runtime.GOMAXPROCS(0))
 	fmt.Printf("%-5s %9s %10s %9s %10s %9s %10s %16s %12s\n", "model", "sim_s", "records", "prep_s", "prep_cpu_s", "fit_s", "fit_cpu_s", "serp*iter/s", "peak_rss_MiB")
-	for _, kind := range []clickmodels.Kind{clickmodels.UBM, clickmodels.DBN} {
+	for _, kind := range kinds {
 		src, err := clickmodels.NewSyntheticSource(clickmodels.SyntheticConfig{Queries: queries, Seed: 1})
 		if err != nil {
 			return err
