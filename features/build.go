@@ -25,7 +25,7 @@ const (
 type ontGraph struct {
 	nodes []int32 // dictionary ids of the node IRIs, sorted by IRI
 	edges []edge
-	dist  []uint16 // all-pairs undirected shortest paths, n x n
+	paths *pathRows // undirected shortest paths, rows on demand
 }
 
 // builder state shared by the build phases.
@@ -634,7 +634,7 @@ func (bd *build) nodeOfTerm(ti int32) int32 {
 
 // ontologyGraphs builds G(O) for every vocabulary and computes hubs
 // (reversed PageRank, features 11-13), betweenness (feature 14) and the
-// distance matrix used by semantic similarity (feature 16).
+// shortest paths used by semantic similarity (feature 16).
 //
 // Nodes are the classes typed in O plus the IRIs used as rdfs:domain or
 // rdfs:range in O that some graph of the corpus types as a class; every
@@ -642,13 +642,19 @@ func (bd *build) nodeOfTerm(ti int32) int32 {
 // (one per property, so parallel edges are kept for PageRank).
 func (bd *build) ontologyGraphs() error {
 	b, c := bd.b, bd.c
+	classesIn := make(map[int][]int32) // graph -> IRIs it types as classes
+	for node, m := range bd.typedIn {
+		for gi, k := range m {
+			if k == Class {
+				classesIn[gi] = append(classesIn[gi], node)
+			}
+		}
+	}
 	for v := range c.vocabs {
 		gi := bd.vocabGraph[v]
 		nodeSet := make(map[int32]bool)
-		for node, m := range bd.typedIn {
-			if m[gi] == Class {
-				nodeSet[node] = true
-			}
+		for _, node := range classesIn[gi] {
+			nodeSet[node] = true
 		}
 		dom := make(map[int32][]int32)
 		rng := make(map[int32][]int32)
@@ -691,7 +697,7 @@ func (bd *build) ontologyGraphs() error {
 		}
 		hub := pageRank(n, rev, pageRankDamping)
 		btw := betweenness(n, og.edges)
-		og.dist = distances(n, og.edges)
+		og.paths = newPathRows(n, og.edges)
 		vr := &c.vocabs[v]
 		vr.og = og
 		first := true

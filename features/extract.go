@@ -320,12 +320,12 @@ func semanticSimilarity(c *Corpus, og *ontGraph, classes []int32) float64 {
 	case 1:
 		return 1
 	}
-	n := len(og.nodes)
 	var sum float64
 	pairs := len(classes) * (len(classes) - 1) / 2
 	for i := 0; i < len(nodes); i++ {
+		row := og.paths.row(nodes[i])
 		for j := i + 1; j < len(nodes); j++ {
-			if d := og.dist[int(nodes[i])*n+int(nodes[j])]; d != unreachable && d > 0 {
+			if d := row[nodes[j]]; d != unreachable && d > 0 {
 				sum += 1 / float64(d)
 			}
 		}

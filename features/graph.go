@@ -3,6 +3,7 @@ package features
 import (
 	"math"
 	"slices"
+	"sync"
 )
 
 // PageRank damping factor d (LOVBench equation (4)) and the scale the paper
@@ -142,32 +143,49 @@ func undirectedAdjacency(n int, edges []edge) [][]int32 {
 	return adj
 }
 
-// unreachable marks "no path" in a distance matrix.
+// unreachable marks "no path" in a distance row.
 const unreachable = math.MaxUint16
 
-// distances returns the all-pairs shortest-path lengths (in edges) of the
-// undirected graph, row-major n x n, by breadth-first search from every
-// node; unreachable pairs hold the constant unreachable.
-func distances(n int, edges []edge) []uint16 {
-	adj := undirectedAdjacency(n, edges)
-	dist := make([]uint16, n*n)
-	for i := range dist {
-		dist[i] = unreachable
+// pathRows computes single-source shortest-path lengths (in edges) of an
+// undirected graph by breadth-first search, on demand, and keeps them: an
+// ontology graph only needs the rows of the classes some query matched, and
+// an all-pairs matrix of a large ontology would not fit in memory. Safe for
+// concurrent use; rows never change once computed.
+type pathRows struct {
+	adj  [][]int32
+	mu   sync.Mutex
+	rows map[int32][]uint16
+}
+
+func newPathRows(n int, edges []edge) *pathRows {
+	return &pathRows{adj: undirectedAdjacency(n, edges), rows: make(map[int32][]uint16)}
+}
+
+// row returns the distances from s to every node (unreachable if none).
+func (p *pathRows) row(s int32) []uint16 {
+	p.mu.Lock()
+	r, ok := p.rows[s]
+	p.mu.Unlock()
+	if ok {
+		return r
 	}
-	queue := make([]int32, 0, n)
-	for s := 0; s < n; s++ {
-		row := dist[s*n : (s+1)*n]
-		row[s] = 0
-		queue = append(queue[:0], int32(s))
-		for k := 0; k < len(queue); k++ {
-			u := queue[k]
-			for _, v := range adj[u] {
-				if row[v] == unreachable {
-					row[v] = row[u] + 1
-					queue = append(queue, v)
-				}
+	r = make([]uint16, len(p.adj))
+	for i := range r {
+		r[i] = unreachable
+	}
+	r[s] = 0
+	queue := []int32{s}
+	for k := 0; k < len(queue); k++ {
+		u := queue[k]
+		for _, v := range p.adj[u] {
+			if r[v] == unreachable {
+				r[v] = r[u] + 1
+				queue = append(queue, v)
 			}
 		}
 	}
-	return dist
+	p.mu.Lock()
+	p.rows[s] = r
+	p.mu.Unlock()
+	return r
 }

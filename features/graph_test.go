@@ -99,7 +99,7 @@ func TestBetweennessReference(t *testing.T) {
 		}
 	}
 	// Distances: Andre (0) to Jane (9) is 0-5-7-8-9, 4 edges.
-	if d := distances(10, edges)[0*10+9]; d != 4 {
+	if d := newPathRows(10, edges).row(0)[9]; d != 4 {
 		t.Errorf("distance Andre-Jane = %d, want 4", d)
 	}
 }
