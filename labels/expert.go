@@ -120,9 +120,10 @@ type Agreement struct {
 	// MeanPearson and MeanKendall average the defined per-query values.
 	MeanPearson *float64 `json:"mean_pearson"`
 	MeanKendall *float64 `json:"mean_kendall_tau_b"`
-	// Unresolved counts predicted docs the resolver did not know (they were
-	// compared by their own name); Unmatched counts predictions of an
-	// expert query with no expert judgment for the term.
+	// Unresolved counts predicted docs that are not terms of the corpus
+	// (compared by their prefix expansion, or their own name); Unmatched
+	// counts predictions of an expert query with no expert judgment for the
+	// term.
 	Unresolved int `json:"unresolved"`
 	Unmatched  int `json:"unmatched"`
 	// DuplicatePairs counts predictions that resolved to a (query, term)
@@ -162,9 +163,13 @@ func CompareExperts(pred []Relevance, expert []Judgment, res Resolver) Agreement
 		}
 		t := r.Doc
 		if res != nil {
-			if u, ok := res.Resolve(r.Doc); ok {
+			// A name the corpus does not hold as a term may still expand
+			// to a URI (known prefix): use the expansion, count it.
+			u, ok := res.Resolve(r.Doc)
+			if u != "" {
 				t = u
-			} else {
+			}
+			if !ok {
 				a.Unresolved++
 			}
 		}

@@ -68,6 +68,33 @@ func TestLabelSampleCLI(t *testing.T) {
 		t.Errorf("labels.csv = %q, want %q", b, want)
 	}
 
+	// Expert agreement (CBRBench format: BOM, CR endings, no header).
+	// ex:Nope is no corpus term but its prefix expands. Pairs (probability,
+	// expert label): (0.7, 3), (0.45, 2), (0.1, 0): same order, r = tau = 1.
+	expert := filepath.Join(dir, "expert.csv")
+	os.WriteFile(expert, []byte("\xEF\xBB\xBFperson,http://ex.org/v#Person0,3,3\rperson,http://ex.org/v#Person1,1.5,2\rPerson,http://ex.org/v#Nope,0,0\r"), 0o644)
+	code, out, errs = runCLI(t, "-q", "label", "--relevance", relPath, "--sessions", logPath, "--serp-size", "3", "--out", labelsPath,
+		"--expert", expert, "--corpus", corpus, "--json")
+	if code != 0 {
+		t.Fatalf("label --expert: code %d: %s", code, errs)
+	}
+	var ag struct {
+		Agreement struct {
+			Pooled struct {
+				Pairs   int      `json:"pairs"`
+				Pearson *float64 `json:"pearson"`
+				Kendall *float64 `json:"kendall_tau_b"`
+			} `json:"pooled"`
+			Unresolved int `json:"unresolved"`
+		} `json:"agreement"`
+	}
+	if err := json.Unmarshal([]byte(out), &ag); err != nil {
+		t.Fatal(err)
+	}
+	if p := ag.Agreement.Pooled; p.Pairs != 3 || p.Pearson == nil || *p.Pearson != 1 || p.Kendall == nil || *p.Kendall != 1 || ag.Agreement.Unresolved != 1 {
+		t.Errorf("agreement %s", out)
+	}
+
 	gtPath := filepath.Join(dir, "gt.csv")
 	code, out, errs = runCLI(t, "-q", "sample", "--labels", labelsPath, "--corpus", corpus, "--seed", "3", "--per-query", "6", "--out", gtPath)
 	if code != 0 {
