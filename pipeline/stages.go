@@ -286,6 +286,12 @@ func (r *runner) labelStage(sessionsDep, sessionsFile string) Stage {
 				return err
 			}
 			env.Log.Info("labelled", "queries", rep.LabelledQueries, "labels", rep.Labels)
+			// The quarantine file sits beside labels.csv; record it relative
+			// to the stage output, not under the staging directory's
+			// random name, so the report is byte-identical across reruns.
+			if rep.QuarantineFile != "" {
+				rep.QuarantineFile = filepath.Base(rep.QuarantineFile)
+			}
 			if err := writeJSON(filepath.Join(env.Dir, "label_report.json"), rep); err != nil {
 				return err
 			}
