@@ -85,14 +85,13 @@ type LoadOptions struct {
 
 // LoadStats summarises the loading and building of a corpus.
 type LoadStats struct {
-	Files          int
-	Statements     int
-	Skipped        int
-	Vocabularies   int
-	MetadataGraphs int
-	Terms          int
-	Classes        int
-	Properties     int
+	// Files read and RDF Statements parsed; Skipped bad statements
+	// (lenient mode only).
+	Files, Statements, Skipped int
+	// Vocabularies and MetadataGraphs found (see the package comment).
+	Vocabularies, MetadataGraphs int
+	// Terms defined, split into Classes and Properties.
+	Terms, Classes, Properties int
 	// Timings lists the build phases and their wall-clock durations
 	// (for benchmarks; never written into outputs).
 	Timings []Timing
