@@ -1,0 +1,30 @@
+package ltr
+
+import (
+	"context"
+	"testing"
+)
+
+// BenchmarkTrain times one training run per algorithm on 300 training and
+// 100 validation queries of 25 documents with 33 features (the full
+// LOVBench-sized 5-fold run is bench/ltr).
+func BenchmarkTrain(b *testing.B) {
+	ds, err := Synthetic(SyntheticOptions{Queries: 400, DocsPerQuery: 25, Features: 34, Noise: 0.3, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	tr, va, _ := SplitQueries(ds, 300, 400)
+	fids := make([]int, 33)
+	for i := range fids {
+		fids[i] = i + 1
+	}
+	for _, alg := range Algorithms {
+		b.Run(string(alg), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Train(context.Background(), alg, tr, va, fids, DefaultOptions()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
