@@ -1,11 +1,9 @@
 package pipeline
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -143,7 +141,9 @@ type FitSummary struct {
 
 // fitStage fits the configured click models on the first TrainFraction of
 // the sessions (SPEC.md section 3 split), evaluates them on the rest, writes
-// each model's relevance TSV (labels.RelevanceHeader) and picks the model.
+// each model's relevance TSV and parameters (clickmodels.Model.WriteRelevance
+// and WriteJSON, as `lovbench fit` does) and picks the model. Unlike
+// `lovbench fit`'s metrics.json, FitSummary has no timing fields.
 func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 	cm := r.cfg.ClickModels
 	return Stage{
@@ -179,7 +179,10 @@ func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 					return fmt.Errorf("evaluate %s: %w", kind, err)
 				}
 				file := kind.String() + "_relevance.tsv"
-				if err := writeRelevance(filepath.Join(env.Dir, file), m); err != nil {
+				if err := atomicfile.WriteFile(filepath.Join(env.Dir, file), m.WriteRelevance); err != nil {
+					return err
+				}
+				if err := atomicfile.WriteFile(filepath.Join(env.Dir, kind.String()+"_params.json"), m.WriteJSON); err != nil {
 					return err
 				}
 				sum.Models = append(sum.Models, FitModel{Model: kind.String(), TrainSessions: train.Len(), TestSessions: met.Sessions,
@@ -203,24 +206,6 @@ func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 			return writeJSON(filepath.Join(env.Dir, FitMetricsFile), sum)
 		},
 	}
-}
-
-// writeRelevance writes a model's relevance per (query, doc) pair seen in
-// training, in the model's pair order.
-func writeRelevance(path string, m *clickmodels.Model) error {
-	return atomicfile.WriteFile(path, func(w io.Writer) error {
-		bw := bufio.NewWriter(w)
-		bw.WriteString(labels.RelevanceHeader + "\n")
-		for p := 0; p < m.NumPairs(); p++ {
-			bw.WriteString(m.QueryNames[m.PairQuery[p]])
-			bw.WriteByte('\t')
-			bw.WriteString(m.DocNames[m.PairDoc[p]])
-			bw.WriteByte('\t')
-			bw.WriteString(strconv.FormatFloat(m.PairRelevance(p), 'g', 17, 64))
-			bw.WriteByte('\n')
-		}
-		return bw.Flush()
-	})
 }
 
 func writeJSON(path string, v any) error {
