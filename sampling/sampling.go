@@ -13,17 +13,21 @@
 package sampling
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/lovbench/lovbench/labels"
 )
 
 // Candidates is what sampling needs from the corpus (package features):
-// the terms matching a query (SPEC.md section 6) and the resolution of a log
-// result ID (a prefixed name such as foaf:Person, or a URI) to a term URI.
+// the terms matching a query (SPEC.md section 6; distinct URIs, any order;
+// the slice is only read) and the resolution of a log result ID (a
+// prefixed name such as foaf:Person, or a URI) to a term URI.
 type Candidates interface {
 	Matches(query string) []string
 	Resolve(name string) (uri string, ok bool)
@@ -79,7 +83,9 @@ type Report struct {
 type query struct {
 	name     string
 	labelled []Row
-	pool     []string // candidate URIs, not labelled, sorted
+	matches  []string        // Matches(query), as returned
+	exclude  map[string]bool // the labelled URIs
+	pool     int             // matches that are not labelled
 	seed     uint64
 	take     int
 }
@@ -138,17 +144,17 @@ func Sample(ctx context.Context, ls []labels.Label, c Candidates, opts Options) 
 			rep.NoKnownTerms++
 			continue
 		}
-		in := make(map[string]bool, len(q.labelled))
+		q.exclude = make(map[string]bool, len(q.labelled))
 		for _, r := range q.labelled {
-			in[r.Term] = true
+			q.exclude[r.Term] = true
 		}
-		for _, u := range c.Matches(q.name) {
-			if !in[u] {
-				in[u] = true
-				q.pool = append(q.pool, u)
+		q.matches = c.Matches(q.name)
+		for _, u := range q.matches {
+			if !q.exclude[u] {
+				q.pool++
 			}
 		}
-		if len(q.pool) == 0 {
+		if q.pool == 0 {
 			rep.QueriesNoMatches++
 		}
 		q.seed = QuerySeed(opts.Seed, q.name)
@@ -158,7 +164,7 @@ func Sample(ctx context.Context, ls []labels.Label, c Candidates, opts Options) 
 
 	sizes := make([]Size, len(qs))
 	for i, q := range qs {
-		sizes[i] = Size{Labelled: len(q.labelled), Pool: len(q.pool), Key: q.seed}
+		sizes[i] = Size{Labelled: len(q.labelled), Pool: q.pool, Key: q.seed}
 	}
 	takes, level := Allocate(sizes, opts.PerQuery)
 	rep.Level = level
@@ -172,13 +178,15 @@ func Sample(ctx context.Context, ls []labels.Label, c Candidates, opts Options) 
 		}
 		rows = append(rows, q.labelled...)
 		rep.Labelled += len(q.labelled)
-		for _, u := range Draw(q.seed, q.pool, takes[i]) {
+		drawn := draw(q.seed, q.matches, q.exclude, takes[i])
+		for _, u := range drawn {
 			rows = append(rows, Row{Query: q.name, Term: u, Label: 0, Sampled: true})
 		}
-		rep.Sampled += takes[i]
-		if takes[i] == len(q.pool) {
+		rep.Sampled += len(drawn)
+		if len(drawn) >= q.pool {
 			rep.ExhaustedPools++
 		}
+		q.matches, q.exclude = nil, nil
 	}
 	rep.Queries = len(qs)
 	rep.Rows = len(rows)
@@ -271,30 +279,84 @@ func Allocate(sizes []Size, target float64) ([]int, int) {
 	return takes, level
 }
 
-// Draw returns k of pool (k <= len(pool)) chosen at random for the query
-// seeded qseed: the k terms with the smallest TermKey, smallest first.
-func Draw(qseed uint64, pool []string, k int) []string {
+// Draw returns k of pool chosen at random for the query seeded qseed: the
+// k terms with the smallest TermKey, smallest first (fewer if the pool has
+// fewer distinct terms; repeated terms count once).
+func Draw(qseed uint64, pool []string, k int) []string { return draw(qseed, pool, nil, k) }
+
+// keyedTerm is a candidate with its draw key.
+type keyedTerm struct {
+	key  uint64
+	term string
+}
+
+// less orders candidates by key, then by term (a tie of 64-bit keys between
+// different terms is possible in principle).
+func (a keyedTerm) less(b keyedTerm) bool {
+	return a.key < b.key || a.key == b.key && a.term < b.term
+}
+
+// draw is Draw over the terms of pool not in exclude. It keeps the k
+// smallest candidates in a max-heap (O(n log k)), then sorts them.
+func draw(qseed uint64, pool []string, exclude map[string]bool, k int) []string {
 	if k <= 0 {
 		return nil
 	}
-	type kt struct {
-		key  uint64
-		term string
-	}
-	keyed := make([]kt, len(pool))
-	for i, t := range pool {
-		keyed[i] = kt{TermKey(qseed, t), t}
-	}
-	sort.Slice(keyed, func(i, j int) bool {
-		if keyed[i].key != keyed[j].key {
-			return keyed[i].key < keyed[j].key
+	h := make([]keyedTerm, 0, min(k, len(pool)))
+	up := func(i int) {
+		for i > 0 {
+			p := (i - 1) / 2
+			if !h[p].less(h[i]) {
+				return
+			}
+			h[p], h[i] = h[i], h[p]
+			i = p
 		}
-		return keyed[i].term < keyed[j].term
+	}
+	down := func(i int) {
+		for {
+			l, big := 2*i+1, i
+			if l < len(h) && h[big].less(h[l]) {
+				big = l
+			}
+			if r := l + 1; r < len(h) && h[big].less(h[r]) {
+				big = r
+			}
+			if big == i {
+				return
+			}
+			h[i], h[big] = h[big], h[i]
+			i = big
+		}
+	}
+	for _, t := range pool {
+		if exclude[t] {
+			continue
+		}
+		e := keyedTerm{TermKey(qseed, t), t}
+		if len(h) == k && !e.less(h[0]) {
+			continue
+		}
+		if slices.Contains(h, e) {
+			continue // the same term twice
+		}
+		if len(h) < k {
+			h = append(h, e)
+			up(len(h) - 1)
+		} else {
+			h[0] = e
+			down(0)
+		}
+	}
+	slices.SortFunc(h, func(a, b keyedTerm) int {
+		if c := cmp.Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		return strings.Compare(a.term, b.term)
 	})
-	k = min(k, len(keyed))
-	out := make([]string, k)
-	for i := range out {
-		out[i] = keyed[i].term
+	out := make([]string, len(h))
+	for i, e := range h {
+		out[i] = e.term
 	}
 	return out
 }

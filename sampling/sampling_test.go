@@ -65,6 +65,26 @@ func TestDraw(t *testing.T) {
 	if len(slices.Compact(slices.Sorted(slices.Values(a)))) != 10 {
 		t.Errorf("draw has repeats: %v", a)
 	}
+	// Against the definition (sort every distinct term by key), with
+	// repeated terms in the pool and k beyond the pool size.
+	dup := append(slices.Clone(pool[:30]), pool[:30]...)
+	for _, k := range []int{1, 5, 29, 30, 31, 100} {
+		ref := slices.Clone(pool[:30])
+		slices.SortFunc(ref, func(a, b string) int {
+			ka, kb := TermKey(s, a), TermKey(s, b)
+			if ka != kb {
+				if ka < kb {
+					return -1
+				}
+				return 1
+			}
+			return strings.Compare(a, b)
+		})
+		ref = ref[:min(k, 30)]
+		if got := Draw(s, dup, k); !slices.Equal(got, ref) {
+			t.Errorf("k=%d: %v, want %v", k, got, ref)
+		}
+	}
 	// FNV-1a 64 test vectors (Fowler/Noll/Vo reference): "" and "a".
 	if FNV("") != 0xcbf29ce484222325 || FNV("a") != 0xaf63dc4c8601ec8c {
 		t.Errorf("FNV: %x %x", FNV(""), FNV("a"))
