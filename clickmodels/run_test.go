@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lovbench/lovbench/sessions"
 )
 
 // stripTiming removes the wall-clock fields from a metrics.json.
@@ -215,5 +217,32 @@ func TestTolerance(t *testing.T) {
 	m, err = Fit(context.Background(), d, UBM, Options{Iterations: 7})
 	if err != nil || m.Iterations != 7 {
 		t.Fatalf("no tolerance: %d iterations, %v", m.Iterations, err)
+	}
+}
+
+// TestTimeSplit: user sessions A (SERPs 0-2), B (3-4), C (5-7); fraction
+// 0.5 cuts at SERP floor(0.5 x 8) = 4. A and B start before the cut and
+// train whole (5 SERPs, B not cut in two); C tests, without its SERP whose
+// query "z" never occurs in training.
+func TestTimeSplit(t *testing.T) {
+	log := &sessions.Log{}
+	for _, s := range []struct{ sess, q string }{
+		{"A", "x"}, {"A", "y"}, {"A", "x"}, {"B", "y"}, {"B", "w"}, {"C", "x"}, {"C", "z"}, {"C", "w"},
+	} {
+		if err := log.Add(&sessions.SERP{SessionID: s.sess, Query: s.q, Results: []string{"d1", "d2"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	train, test := TimeSplit(log, 0.5)
+	var got []string
+	for i := 0; i < train.Len(); i++ {
+		got = append(got, train.Sessions.Names[train.Session[i]]+train.Queries.Names[train.Query[i]])
+	}
+	got = append(got, "|")
+	for i := 0; i < test.Len(); i++ {
+		got = append(got, test.Sessions.Names[test.Session[i]]+test.Queries.Names[test.Query[i]])
+	}
+	if want := "Ax Ay Ax By Bw | Cx Cw"; strings.Join(got, " ") != want {
+		t.Errorf("time split %q, want %q", strings.Join(got, " "), want)
 	}
 }
