@@ -50,6 +50,9 @@ type Workdir struct {
 	root string
 	lock *os.File
 	log  *slog.Logger
+	// code identifies the program (see codeIdentity); it is part of every
+	// fingerprint.
+	code string
 }
 
 // OpenWorkdir creates dir if needed and takes its lock. The lock is an
@@ -86,7 +89,12 @@ func OpenWorkdir(dir string, log *slog.Logger) (*Workdir, error) {
 	if err := f.Truncate(0); err == nil {
 		_, _ = f.WriteAt([]byte("pid "+strconv.Itoa(os.Getpid())+"\n"), 0)
 	}
-	w := &Workdir{root: dir, lock: f, log: log}
+	code, err := codeIdentity()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	w := &Workdir{root: dir, lock: f, log: log, code: code}
 	if err := w.cleanStale(); err != nil {
 		w.Close()
 		return nil, err
@@ -202,7 +210,7 @@ func (w *Workdir) RunStages(ctx context.Context, stages []Stage, force map[strin
 		if err := ctx.Err(); err != nil {
 			return results, err
 		}
-		stamp, err := fingerprint(st, fps)
+		stamp, err := fingerprint(st, fps, w.code)
 		if err != nil {
 			return results, fmt.Errorf("stage %s: %w", st.Name, err)
 		}
@@ -304,8 +312,9 @@ func (w *Workdir) removeOld(name, keep string) error {
 	return nil
 }
 
-// fingerprint computes a stage's stamp (without its file list).
-func fingerprint(st Stage, fps map[string]string) (*Stamp, error) {
+// fingerprint computes a stage's stamp (without its file list); code
+// identifies the program.
+func fingerprint(st Stage, fps map[string]string, code string) (*Stamp, error) {
 	params, err := json.Marshal(st.Params)
 	if err != nil {
 		return nil, fmt.Errorf("parameters: %w", err)
@@ -326,7 +335,7 @@ func fingerprint(st Stage, fps map[string]string) (*Stamp, error) {
 		stamp.Deps[d] = fp
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "lovbench-stage-v1\x00%s\x00%s\x00%s\x00", st.Name, programVersion(), params)
+	fmt.Fprintf(h, "lovbench-stage-v1\x00%s\x00%s\x00%s\x00", st.Name, code, params)
 	for _, k := range sortedKeys(stamp.Inputs) {
 		fmt.Fprintf(h, "in\x00%s\x00%s\x00", k, stamp.Inputs[k])
 	}
@@ -353,6 +362,24 @@ func programVersion() string {
 		}
 	}
 	return v
+}
+
+// codeIdentity identifies the code that produces stage outputs: the program
+// version (programVersion) and the SHA-256 of the running executable, so
+// that any change of the program (an upgrade, a rebuild from modified
+// sources, `go run` of another checkout) reruns every stage instead of
+// trusting outputs of other code. Go builds are reproducible, so rebuilding
+// the same sources with the same toolchain keeps the identity.
+func codeIdentity() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("identify the program: %w", err)
+	}
+	sum, err := hashFile(exe)
+	if err != nil {
+		return "", fmt.Errorf("identify the program: %w", err)
+	}
+	return programVersion() + " exe=" + sum[:16], nil
 }
 
 func stampMatches(dir, fp string) bool {
