@@ -78,6 +78,9 @@ type FoldSpec struct {
 // validates on 4, tests on 5; Fold2 trains on 2,3,4, validates on 5, tests
 // on 1; and so on. Train partitions are listed in ascending order.
 func Folds(f int) []FoldSpec {
+	if f < 1 {
+		return nil
+	}
 	p := func(k int) int { return (k-1)%f + 1 }
 	out := make([]FoldSpec, f)
 	for k := 1; k <= f; k++ {

@@ -539,6 +539,20 @@ func TestValidateAcceptsAndRejects(t *testing.T) {
 		t.Fatalf("restored dataset rejected: %v", v.Problems)
 	}
 
+	// Truncated columnar files (checksums fixed): reported, no panic.
+	for _, name := range []string{ParquetFile, ArrowFile} {
+		p := filepath.Join(dir, name)
+		orig, _ := os.ReadFile(p)
+		os.WriteFile(p, orig[:len(orig)/2], 0o644)
+		fixManifest(t, dir)
+		v, err := Validate(context.Background(), dir)
+		if err != nil || v.Valid || !hasProblem(v, name+":") {
+			t.Errorf("truncated %s accepted: %v %v", name, v.Problems, err)
+		}
+		os.WriteFile(p, orig, 0o644)
+		fixManifest(t, dir)
+	}
+
 	// A stray file and a missing one.
 	os.WriteFile(filepath.Join(dir, "Fold6.txt"), []byte("x"), 0o644)
 	os.Remove(filepath.Join(dir, ArrowFile))

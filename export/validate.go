@@ -221,10 +221,18 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 		return v, nil
 	}
 	v.Folds, v.Rows, v.Queries = m.Parameters.Folds, m.Rows, m.Queries
+	if m.Parameters.Folds < 3 {
+		v.addf("%s: %d folds; a dataset has at least 3", ManifestFile, m.Parameters.Folds)
+		return v, nil
+	}
 
 	// 1. Files and checksums.
 	listed := map[string]bool{ManifestFile: true}
 	for _, o := range m.Outputs {
+		if !filepath.IsLocal(filepath.FromSlash(o.Path)) {
+			v.addf("%s: output path %q leaves the dataset directory", ManifestFile, o.Path)
+			continue
+		}
 		listed[o.Path] = true
 		sum, err := fileSHA256(filepath.Join(dir, filepath.FromSlash(o.Path)))
 		switch {
@@ -271,13 +279,13 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 			v.addf("%v", err)
 		}
 	}
-	pq, err := ReadParquetColumns(ctx, filepath.Join(dir, ParquetFile))
+	pq, err := recovered(func() (*Columns, error) { return ReadParquetColumns(ctx, filepath.Join(dir, ParquetFile)) })
 	if err != nil {
-		v.addf("%v", err)
+		v.addf("%s: %v", ParquetFile, err)
 	}
-	ar, err := ReadArrowColumns(filepath.Join(dir, ArrowFile))
+	ar, err := recovered(func() (*Columns, error) { return ReadArrowColumns(filepath.Join(dir, ArrowFile)) })
 	if err != nil {
-		v.addf("%v", err)
+		v.addf("%s: %v", ArrowFile, err)
 	}
 	if pq == nil || ar == nil || gt == nil {
 		return v, ctx.Err()
@@ -433,6 +441,17 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 	// 5. TREC qrels.
 	checkQrels(v, filepath.Join(dir, QrelsFile), pq)
 	return v, ctx.Err()
+}
+
+// recovered runs read and turns a panic of the Arrow or Parquet decoders on
+// a corrupt file into an error.
+func recovered(read func() (*Columns, error)) (c *Columns, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			c, err = nil, fmt.Errorf("corrupt file: %v", r)
+		}
+	}()
+	return read()
 }
 
 // checkColumns checks one columnar file against the ground truth: row count,
