@@ -119,6 +119,7 @@ type Data struct {
 // view is what the template renders.
 type view struct {
 	*Data
+	Summary                      []string
 	CleaningChart                template.HTML
 	RankChart, LenChart, CPChart template.HTML
 	PerplexityChart              template.HTML
@@ -314,7 +315,49 @@ func Render(w io.Writer, d *Data) error {
 		v.ScatterChart = ScatterChart("Inferred satisfaction probability vs hidden true relevance", "inferred probability", "true relevance", r.Points, 0, 1, 0, 1)
 		v.Charts++
 	}
+	v.Summary = summary(d)
 	return page.Execute(w, v)
+}
+
+// summary lists the key figures shown at the top of the report.
+func summary(d *Data) []string {
+	var out []string
+	if l := d.Log; l != nil {
+		out = append(out, fmt.Sprintf("Cleaned log: %d SERPs in %d sessions, %d distinct queries, %d clicks.", l.SERPs, l.Sessions, l.DistinctQueries, l.Clicks))
+	}
+	for _, m := range d.Models {
+		if m.Selected {
+			out = append(out, fmt.Sprintf("Labels from %s, the click model with the best test log-likelihood (%.4f, perplexity %.4f).", m.Name, m.LogLikelihood, m.Perplexity))
+		}
+	}
+	if len(d.Dataset) == 2 {
+		out = append(out, fmt.Sprintf("Ground truth: %d %s, %d %s.", d.Dataset[0].Value, d.Dataset[0].Name, d.Dataset[1].Value, d.Dataset[1].Name))
+	}
+	var base *LTRResult
+	best := -1
+	for i := range d.LTR {
+		r := &d.LTR[i]
+		if r.Ranker == "baseline" {
+			base = r
+			continue
+		}
+		if _, ok := r.Measures["NDCG@10"]; ok && (best < 0 || r.Measures["NDCG@10"] > d.LTR[best].Measures["NDCG@10"]) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		s := fmt.Sprintf("Best learned ranker by NDCG@10: %s on %s, %.4f", d.LTR[best].Ranker, d.LTR[best].Config, d.LTR[best].Measures["NDCG@10"])
+		if base != nil {
+			if x, ok := base.Measures["NDCG@10"]; ok {
+				s += fmt.Sprintf(" (baseline %.4f)", x)
+			}
+		}
+		out = append(out, s+".")
+	}
+	if r := d.Recovery; r != nil {
+		out = append(out, fmt.Sprintf("Label recovery: Pearson r %.3f and Kendall τb %.3f between inferred probability and hidden true relevance over %d pairs.", r.Pearson, r.Kendall, r.Pairs))
+	}
+	return out
 }
 
 // sortMeasures orders measure names: MAP first, then NDCG@k, ERR@k, others,
@@ -396,7 +439,7 @@ svg.chart{display:block;margin:1em 0;max-width:100%;height:auto}
 <body>
 <h1>{{.Title}}</h1>
 {{range .Notes}}<p class="note">{{.}}</p>
-{{end}}
+{{end}}{{if .Summary}}<ul class="summary">{{range .Summary}}<li>{{.}}</li>{{end}}</ul>{{end}}
 <nav><ol>
 <li><a href="#cleaning">Log cleaning</a></li>
 <li><a href="#log">Log analysis</a></li>

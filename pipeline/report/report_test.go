@@ -55,6 +55,8 @@ func TestRenderSectionsAndCharts(t *testing.T) {
 		`id="cleaning"`, `id="log"`, `id="models"`, `id="labels"`, `id="ltr"`, `id="recovery"`, `id="stages"`,
 		"Pearson r = 0.8000", "LOVBench share", "66.59%", "NDCG@10", `class="sel"`,
 		"lovbench report &lt;test&gt;", "simulated log &amp; embedded corpus",
+		"Best learned ranker by NDCG@10: RankNet on Full, 0.4600 (baseline 0.3600).",
+		"Labels from UBM, the click model with the best test log-likelihood (-0.1700, perplexity 1.1900).",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q", want)
@@ -96,6 +98,8 @@ func TestRenderOddValues(t *testing.T) {
 	d.Models[0].PerplexityAt = nil
 	d.LTR[0].Measures = map[string]float64{}
 	out := render(t, d)
+	d.LTR = d.LTR[1:] // no baseline row
+	render(t, d)
 	if regexp.MustCompile(`NaN|Inf\b`).MatchString(out) {
 		t.Error("report prints NaN or Inf")
 	}
