@@ -193,15 +193,26 @@ func estepDBN(v *view, w float64, c *counts) {
 	// Work space, not zeroed: every entry read is written first.
 	exam, car, x, T, goOn := c.tmp[0][:n+1], c.tmp[1][:n+1], c.tmp[2][:n+1], c.tmp[3][:n], c.tmp[4][:n]
 	// exam[r] = P(E_r = 1): exam[r+1] = exam[r] * gamma * ((1-s)a + (1-a));
-	// x[r] = P(E_r = 1 | C_<r), PyClick's _get_tail_clicks from rank 0.
-	exam[0], x[0] = 1, 1
+	// x[r] = P(E_r = 1 | C_<r), needed from the last click on (PyClick's
+	// _get_tail_clicks from rank 0: after a click x = gamma (1-s), after no
+	// click x' = x gamma (1-a) / (1 - a x)). It is kept as the ratio xj / j
+	// of the joint probabilities since the last click (see noClickTail),
+	// which takes the division out of the loop-carried chain, and updated
+	// without branching on the click (m = 1 for a click, 0 otherwise; the
+	// products with 0 and 1 are exact).
+	exam[0] = 1
+	j, xj := 1.0, 1.0
 	for r := 0; r < n; r++ {
-		goOn[r] = gamma * (1 - a[r])
-		exam[r+1] = exam[r] * (gamma * ((1-sat[r])*a[r] + (1 - a[r])))
-		if v.clicks&(1<<uint(r)) != 0 {
-			x[r+1] = gamma * (1 - sat[r])
-		} else {
-			x[r+1] = x[r] * (goOn[r] / (1 - a[r]*x[r]))
+		ar := a[r]
+		goOn[r] = gamma * (1 - ar)
+		exam[r+1] = exam[r] * (gamma * ((1-sat[r])*ar + (1 - ar)))
+		if r >= l {
+			x[r] = xj / j
+		}
+		m := float64((v.clicks >> uint(r)) & 1)
+		j, xj = (1-m)*(j-ar*xj)+m, (1-m)*(xj*goOn[r])+m*(gamma*(1-sat[r]))
+		if j < 1e-200 { // keep the ratio, avoid underflow on long SERPs
+			j, xj = j*1e200, xj*1e200
 		}
 	}
 	// car[r] = P(a click at r or below | E_r = 1) = a + (1-a) gamma car[r+1],
@@ -264,15 +275,20 @@ func estepCCM(v *view, w float64, c *counts) {
 	l := lastClick(v.clicks, n)
 	a := v.a[:n]
 	exam, car, x, T, goOn := c.tmp[0][:n+1], c.tmp[1][:n+1], c.tmp[2][:n+1], c.tmp[3][:n], c.tmp[4][:n]
-	exam[0], x[0] = 1, 1
+	// exam and x as in estepDBN; after a click x = tau2 (1-a) + tau3 a.
+	exam[0] = 1
+	j, xj := 1.0, 1.0
 	for r := 0; r < n; r++ {
 		ar := a[r]
 		goOn[r] = t1 * (1 - ar)
 		exam[r+1] = exam[r] * ((1-ar)*t1 + ar*((1-ar)*t2+ar*t3))
-		if v.clicks&(1<<uint(r)) != 0 {
-			x[r+1] = t2*(1-ar) + t3*ar
-		} else {
-			x[r+1] = x[r] * (goOn[r] / (1 - ar*x[r]))
+		if r >= l {
+			x[r] = xj / j
+		}
+		m := float64((v.clicks >> uint(r)) & 1)
+		j, xj = (1-m)*(j-ar*xj)+m, (1-m)*(xj*goOn[r])+m*(t2*(1-ar)+t3*ar)
+		if j < 1e-200 { // keep the ratio, avoid underflow on long SERPs
+			j, xj = j*1e200, xj*1e200
 		}
 	}
 	car[n] = 0
