@@ -675,6 +675,13 @@ func TestReadFeaturesParquet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A truncated copy is an error naming the file.
+	b, _ := os.ReadFile(p)
+	cut := filepath.Join(t.TempDir(), "cut.parquet")
+	os.WriteFile(cut, b[:len(b)-40], 0o644)
+	if _, err := ReadFeatures(context.Background(), cut); err == nil || !strings.Contains(err.Error(), "cut.parquet") {
+		t.Errorf("truncated Parquet: %v", err)
+	}
 	if ft.Rows != len(gt) || len(ft.Features) != 33 || ft.Features[0].Name != "Boolean_Match_T" {
 		t.Fatalf("rows %d features %v", ft.Rows, ft.Features)
 	}

@@ -129,7 +129,7 @@ func ReadFeatures(ctx context.Context, path string) (*FeatureTable, error) {
 	defer f.Close()
 	magic := make([]byte, 4)
 	if n, _ := io.ReadFull(f, magic); n == 4 && bytes.Equal(magic, []byte("PAR1")) {
-		return readFeaturesParquet(ctx, f, path)
+		return readFeaturesParquetSafe(ctx, f, path)
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, err
@@ -189,6 +189,17 @@ func readFeaturesCSV(r io.Reader, name string) (*FeatureTable, error) {
 		ft.Rows++
 	}
 	return ft, nil
+}
+
+// readFeaturesParquetSafe turns a panic of the Parquet decoder on a corrupt
+// file into an error naming the file.
+func readFeaturesParquetSafe(ctx context.Context, f *os.File, name string) (ft *FeatureTable, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			ft, err = nil, fmt.Errorf("%s: corrupt Parquet file: %v", name, r)
+		}
+	}()
+	return readFeaturesParquet(ctx, f, name)
 }
 
 func readFeaturesParquet(ctx context.Context, f *os.File, name string) (*FeatureTable, error) {
