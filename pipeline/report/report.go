@@ -327,7 +327,7 @@ func summary(d *Data) []string {
 	}
 	for _, m := range d.Models {
 		if m.Selected {
-			out = append(out, fmt.Sprintf("Labels from %s, the click model with the best test log-likelihood (%.4f, perplexity %.4f).", m.Name, m.LogLikelihood, m.Perplexity))
+			out = append(out, fmt.Sprintf("Labels from %s, the selected click model (test log-likelihood %.4f, perplexity %.4f).", m.Name, m.LogLikelihood, m.Perplexity))
 		}
 	}
 	if len(d.Dataset) == 2 {

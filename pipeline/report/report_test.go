@@ -56,7 +56,7 @@ func TestRenderSectionsAndCharts(t *testing.T) {
 		"Pearson r = 0.8000", "LOVBench share", "66.59%", "NDCG@10", `class="sel"`,
 		"lovbench report &lt;test&gt;", "simulated log &amp; embedded corpus",
 		"Best learned ranker by NDCG@10: RankNet on Full, 0.4600 (baseline 0.3600).",
-		"Labels from UBM, the click model with the best test log-likelihood (-0.1700, perplexity 1.1900).",
+		"Labels from UBM, the selected click model (test log-likelihood -0.1700, perplexity 1.1900).",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q", want)
