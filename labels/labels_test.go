@@ -428,3 +428,32 @@ func TestLOVBenchAgreementMatchesPublished(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadRelevance: any input either fails on its header or is split
+// exactly into kept rows and counted skips (one per non-blank data line).
+func FuzzReadRelevance(f *testing.F) {
+	f.Add("query\tdoc\trelevance\nq\td\t0.5\nq\td\t0.7\n")
+	f.Add("\xEF\xBB\xBFquery\tdoc\trelevance\rq\td\tNA\r\r")
+	f.Add("query\tdoc\trelevance\nq\t\t1\nq\td\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		rows, skips, err := ReadRelevance(strings.NewReader(s), "f.tsv")
+		if err != nil {
+			return
+		}
+		text, _ := io.ReadAll(NewTextReader(strings.NewReader(s)))
+		lines := 0
+		for i, l := range strings.Split(string(text), "\n") {
+			if i > 0 && strings.TrimSpace(l) != "" {
+				lines++
+			}
+		}
+		if len(rows)+skips.Total() != lines {
+			t.Fatalf("%d rows + %d skips != %d data lines", len(rows), skips.Total(), lines)
+		}
+		for _, r := range rows {
+			if r.P < 0 || r.P > 1 || r.P != r.P {
+				t.Fatalf("kept %+v", r)
+			}
+		}
+	})
+}
