@@ -57,6 +57,9 @@ Pearson and Kendall correlation of the predictions with expert judgments
 			if err != nil {
 				return err
 			}
+			if rep.Labels == 0 {
+				a.log.Warn("no query got a label: every first SERP lacks a relevance (see the skip counts)", "file", cfg.Out)
+			}
 			a.log.Info("labels written", "file", cfg.Out, "queries", rep.LabelledQueries, "labels", rep.Labels, "skipped_rows", rep.RowSkips.Total())
 			if asJSON {
 				enc := json.NewEncoder(a.stdout)
