@@ -87,7 +87,6 @@ type query struct {
 	exclude  map[string]bool // the labelled URIs
 	pool     int             // matches that are not labelled
 	seed     uint64
-	take     int
 }
 
 // Sample builds the ground truth from labels (in the order of a labels file:
