@@ -644,3 +644,122 @@ func fmtPtr(p *float64) string {
 	}
 	return strconv.FormatFloat(*p, 'f', 3, 64)
 }
+
+// verifyVisible checks, as a reader would, every output visible through the
+// links of a work directory: each stage output holds its .stage.json and
+// every file it lists with that SHA-256 and nothing else; the latest
+// release likewise with its release.json. It returns the number of outputs
+// checked. Outputs whose directory vanished while being read (replaced by a
+// newer one) are skipped.
+func verifyVisible(wd string) (int, error) {
+	n := 0
+	check := func(dir, manifest string, files func([]byte) (map[string]string, error)) error {
+		b, err := os.ReadFile(filepath.Join(dir, manifest))
+		if os.IsNotExist(err) {
+			if _, statErr := os.Stat(dir); os.IsNotExist(statErr) {
+				return nil // superseded and removed while we looked
+			}
+			return fmt.Errorf("%s is visible without its %s", dir, manifest)
+		}
+		if err != nil {
+			return err
+		}
+		want, err := files(b)
+		if err != nil {
+			return fmt.Errorf("%s/%s: %v", dir, manifest, err)
+		}
+		got, err := hashTree(dir)
+		if err != nil {
+			if _, statErr := os.Stat(dir); os.IsNotExist(statErr) {
+				return nil
+			}
+			return err
+		}
+		delete(got, manifest)
+		if len(got) != len(want) {
+			return fmt.Errorf("%s holds %d files, its %s lists %d", dir, len(got), manifest, len(want))
+		}
+		for f, h := range want {
+			if got[f] != h {
+				return fmt.Errorf("%s/%s is not the file its %s lists (partial?)", dir, f, manifest)
+			}
+		}
+		n++
+		return nil
+	}
+	ents, _ := os.ReadDir(filepath.Join(wd, "stages"))
+	for _, e := range ents {
+		if e.Type()&os.ModeSymlink == 0 {
+			continue
+		}
+		dir, err := filepath.EvalSymlinks(filepath.Join(wd, "stages", e.Name()))
+		if err != nil {
+			return n, fmt.Errorf("stages/%s: dangling link", e.Name())
+		}
+		if err := check(dir, stampName, func(b []byte) (map[string]string, error) {
+			var s Stamp
+			err := json.Unmarshal(b, &s)
+			return s.Files, err
+		}); err != nil {
+			return n, err
+		}
+	}
+	if dir, err := filepath.EvalSymlinks(filepath.Join(wd, "releases", "latest")); err == nil {
+		if err := check(dir, "release.json", func(b []byte) (map[string]string, error) {
+			var m ReleaseManifest
+			err := json.Unmarshal(b, &m)
+			return m.Files, err
+		}); err != nil {
+			return n, err
+		}
+	} else if !os.IsNotExist(err) {
+		return n, fmt.Errorf("releases/latest: %v", err)
+	}
+	return n, nil
+}
+
+// TestReaderNeverSeesPartialOutput reads the work directory continuously
+// while `lovbench run` builds it (twice: from scratch, then with every stage
+// forced), checking every visible output against its own manifest.
+func TestReaderNeverSeesPartialOutput(t *testing.T) {
+	bin := lovbenchBinary(t)
+	base := t.TempDir()
+	cfg := smallConfig(t, base, 3000)
+	wd := filepath.Join(base, "work")
+	for _, args := range [][]string{{"run", "--config", cfg, "--workdir", wd, "--quiet"}, {"run", "--config", cfg, "--workdir", wd, "--quiet", "--force", "all"}} {
+		cmd := exec.Command(bin, args...)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		polls, checked := 0, 0
+	loop:
+		for {
+			select {
+			case err := <-exited:
+				if err != nil {
+					t.Fatalf("%v: %v", args, err)
+				}
+				break loop
+			default:
+			}
+			n, err := verifyVisible(wd)
+			if err != nil {
+				t.Fatalf("%v, poll %d: a reader saw %v", args, polls, err)
+			}
+			polls++
+			checked += n
+		}
+		if n, err := verifyVisible(wd); err != nil || n != len(smallStages)+1 {
+			t.Fatalf("after %v: %d outputs verified (%v), want %d", args, n, err, len(smallStages)+1)
+		}
+		t.Logf("%v: %d polls, %d outputs verified while running", args[len(args)-1], polls, checked)
+		if polls < 20 {
+			t.Errorf("only %d polls during the run: the check saw too little of it", polls)
+		}
+	}
+}
+
+// smallStages are the stages of smallConfig.
+var smallStages = []string{StageSimulate, StageIngest, StageFit, StageLabel, StageSample, StageFeatures, StageExport, StageLTR, StageReport}
