@@ -8,10 +8,12 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+	"os"
 	"sort"
 	"strings"
 
 	"github.com/lovbench/lovbench/features"
+	"github.com/lovbench/lovbench/pipeline/democorpus"
 )
 
 // CorpusSimOptions configures a CorpusSource.
@@ -287,4 +289,32 @@ func share(q []string, set map[string]bool) float64 {
 		}
 	}
 	return float64(n) / float64(len(q))
+}
+
+// LoadCorpusSource loads a corpus and builds a CorpusSource over it with
+// the LOV-like search (LOVSearch): what `lovbench simulate --corpus` needs.
+// paths are files or directories of RDF (see features.Load); no paths means
+// the embedded demo corpus (pipeline/democorpus), materialised in a
+// temporary directory that is removed again.
+func LoadCorpusSource(ctx context.Context, paths []string, opts features.LoadOptions, o CorpusSimOptions) (*CorpusSource, error) {
+	if len(paths) == 0 {
+		tmp, err := os.MkdirTemp("", "lovbench-corpus-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		if paths, err = democorpus.Materialize(tmp); err != nil {
+			return nil, err
+		}
+	} else {
+		var err error
+		if paths, err = expandCorpus(paths); err != nil {
+			return nil, err
+		}
+	}
+	c, err := features.Load(ctx, paths, opts)
+	if err != nil {
+		return nil, fmt.Errorf("corpus: %w", err)
+	}
+	return NewCorpusSource(ctx, c, LOVSearch(c), o)
 }

@@ -136,3 +136,25 @@ func containsAll(set, ws []string) bool {
 	}
 	return true
 }
+
+func TestLoadCorpusSourceEmbedded(t *testing.T) {
+	src, err := LoadCorpusSource(context.Background(), nil, features.LoadOptions{}, CorpusSimOptions{Queries: 20, ZipfS: 1.1, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, serp, err := src.Next(rand.New(rand.NewPCG(1, 1)))
+	if err != nil || q == "" || len(serp) != 10 {
+		t.Fatalf("Next: %q %v %v", q, serp, err)
+	}
+	// The SERP is the corpus search's top 10, best first.
+	c := loadDemoCorpus(t)
+	hits := c.Search(q, features.ByLOV, 10)
+	for i, h := range hits {
+		if serp[i] != h.URI {
+			t.Fatalf("SERP[%d] = %s, search gives %s", i, serp[i], h.URI)
+		}
+	}
+	if _, err := LoadCorpusSource(context.Background(), []string{t.TempDir()}, features.LoadOptions{}, CorpusSimOptions{Queries: 1, ZipfS: 1.1}); err == nil {
+		t.Error("an empty corpus directory gave no error")
+	}
+}
