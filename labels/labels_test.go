@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -456,4 +459,41 @@ func FuzzReadRelevance(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestRunByteIdentical(t *testing.T) {
+	dir := t.TempDir()
+	var log, rel strings.Builder
+	rel.WriteString(RelevanceHeader + "\n")
+	for i := range 40 {
+		q := fmt.Sprintf("q%d", i%7)
+		fmt.Fprintf(&log, "s%d\t0\tQ\t%s\t0\td%d\td%d\td%d\n", i, q, i%5, i%5+1, i%5+2)
+	}
+	for q := range 8 {
+		for d := range 7 {
+			fmt.Fprintf(&rel, "q%d\td%d\t%g\n", q, d, float64((q*7+d)%10)/10)
+		}
+	}
+	rel.WriteString("q1\td1\tNaN\n")
+	lp, rp := filepath.Join(dir, "log.tsv"), filepath.Join(dir, "rel.tsv")
+	os.WriteFile(lp, []byte(log.String()), 0o644)
+	os.WriteFile(rp, []byte(rel.String()), 0o644)
+	var outs [2][]byte
+	var reps [2][]byte
+	for i := range 2 {
+		out := filepath.Join(dir, fmt.Sprintf("labels%d.csv", i))
+		rep, err := Run(context.Background(), Config{Relevance: rp, Sessions: lp, Out: out, Quarantine: filepath.Join(dir, "q.tsv"), Options: Options{SERPSize: 3}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs[i], _ = os.ReadFile(out)
+		reps[i], _ = json.Marshal(rep)
+		// 57 rows: 56 numbers and one NaN (quarantined).
+		if rep.RelevanceRows != 57 || rep.Labels+rep.RowSkips.Total() != 57 || rep.Quarantined != 1+rep.RowSkips.Counts[ReasonUnknownQuery] {
+			t.Errorf("report %s", reps[i])
+		}
+	}
+	if !bytes.Equal(outs[0], outs[1]) || !bytes.Equal(reps[0], reps[1]) || len(outs[0]) < 30 {
+		t.Errorf("reruns differ or are empty:\n%s\n%s", outs[0], outs[1])
+	}
 }
