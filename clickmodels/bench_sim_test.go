@@ -12,7 +12,7 @@ import (
 func BenchmarkSimulated(b *testing.B) {
 	for _, k := range []Kind{UBM, DBN} {
 		b.Run(k.String(), func(b *testing.B) {
-			src, err := NewSyntheticSource(SyntheticConfig{Queries: 10000, Seed: 1})
+			src, err := NewSyntheticSource(synthCfg(10000, 0.3, 1))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -42,7 +42,9 @@ func ExampleFit() {
 // Simulate a DBN log from the built-in synthetic source, fit DBN on the
 // first 75% and evaluate on the rest.
 func ExampleSimulateLog() {
-	src, err := clickmodels.NewSyntheticSource(clickmodels.SyntheticConfig{Queries: 20, Seed: 1})
+	sc := clickmodels.DefaultSyntheticConfig()
+	sc.Queries = 20
+	src, err := clickmodels.NewSyntheticSource(sc)
 	if err != nil {
 		panic(err)
 	}

@@ -56,7 +56,7 @@ func TestParameterRecovery(t *testing.T) {
 		exact bool
 	}{{"UBM", UBM, 50, false}, {"DBN", DBN, 30, false}, {"DBN-exact", DBN, 30, true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			src, err := NewSyntheticSource(SyntheticConfig{Queries: 50, Shuffle: 0.5, Seed: 7})
+			src, err := NewSyntheticSource(synthCfg(50, 0.5, 7))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -121,7 +121,7 @@ func TestParameterRecovery(t *testing.T) {
 func TestRecoveryOtherModels(t *testing.T) {
 	for _, k := range []Kind{PBM, CM, DCM, SDBN, CCM, DCTR} {
 		t.Run(k.String(), func(t *testing.T) {
-			src, err := NewSyntheticSource(SyntheticConfig{Queries: 50, Shuffle: 0.5, Seed: 7})
+			src, err := NewSyntheticSource(synthCfg(50, 0.5, 7))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -35,7 +35,7 @@ func stripTiming(t *testing.T, path string) []map[string]any {
 // checks that all outputs are byte-identical (metrics.json apart from its
 // timings), and that --load reproduces the metrics from the parameter files.
 func TestRunDeterministic(t *testing.T) {
-	src, err := NewSyntheticSource(SyntheticConfig{Queries: 200, Seed: 3})
+	src, err := NewSyntheticSource(synthCfg(200, 0.3, 3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestParamsRoundTrip(t *testing.T) {
 
 // TestSplits checks the three splits on a small simulated log.
 func TestSplits(t *testing.T) {
-	src, err := NewSyntheticSource(SyntheticConfig{Queries: 20, Seed: 1})
+	src, err := NewSyntheticSource(synthCfg(20, 0.3, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func equalInts(a, b []int32) bool {
 // training log-likelihood moves less than it (reporting the iterations
 // used); without, it runs exactly the iterations asked for.
 func TestTolerance(t *testing.T) {
-	src, err := NewSyntheticSource(SyntheticConfig{Queries: 30, Seed: 8})
+	src, err := NewSyntheticSource(synthCfg(30, 0.3, 8))
 	if err != nil {
 		t.Fatal(err)
 	}

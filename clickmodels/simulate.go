@@ -341,15 +341,21 @@ func SimulateLog(ctx context.Context, cfg SimConfig) (*sessions.Log, *Model, err
 	return log, truth, nil
 }
 
-// SyntheticConfig configures a SyntheticSource. Zero fields take the
-// defaults in brackets.
+// SyntheticConfig configures a SyntheticSource; start from
+// DefaultSyntheticConfig.
 type SyntheticConfig struct {
-	Queries    int     // number of queries [1000]
-	PoolSize   int     // documents per query [20]
-	SERPLength int     // results per SERP [10], at most PoolSize
-	Shuffle    float64 // share of SERPs that show a random sample of the pool in random order [0.3]
-	ZipfS      float64 // Zipf exponent of query popularity, > 1 [1.1]
+	Queries    int     // number of queries
+	PoolSize   int     // documents per query
+	SERPLength int     // results per SERP, at most PoolSize
+	Shuffle    float64 // share of SERPs that show a random sample of the pool in random order
+	ZipfS      float64 // Zipf exponent of query popularity, > 1
 	Seed       uint64  // seed of the true parameters and default rankings
+}
+
+// DefaultSyntheticConfig returns 1000 queries, pools of 20 documents, SERPs
+// of 10, 30% shuffled SERPs, Zipf exponent 1.1 and seed 1.
+func DefaultSyntheticConfig() SyntheticConfig {
+	return SyntheticConfig{Queries: 1000, PoolSize: 20, SERPLength: 10, Shuffle: 0.3, ZipfS: 1.1, Seed: 1}
 }
 
 // SyntheticSource is the built-in SERPSource: queries named q0, q1, ...
@@ -374,21 +380,6 @@ type SyntheticSource struct {
 
 // NewSyntheticSource draws the true parameters and default rankings.
 func NewSyntheticSource(cfg SyntheticConfig) (*SyntheticSource, error) {
-	if cfg.Queries == 0 {
-		cfg.Queries = 1000
-	}
-	if cfg.PoolSize == 0 {
-		cfg.PoolSize = 20
-	}
-	if cfg.SERPLength == 0 {
-		cfg.SERPLength = min(10, cfg.PoolSize)
-	}
-	if cfg.Shuffle == 0 {
-		cfg.Shuffle = 0.3
-	}
-	if cfg.ZipfS == 0 {
-		cfg.ZipfS = 1.1
-	}
 	switch {
 	case cfg.Queries < 1:
 		return nil, fmt.Errorf("synthetic source: %d queries, want at least 1", cfg.Queries)

@@ -109,7 +109,9 @@ func simulate(n, queries, iters, workers int, models string) error {
 	fmt.Printf("%d simulated SERPs, %d queries, %d iterations, GOMAXPROCS %d\n", n, queries, iters, runtime.GOMAXPROCS(0))
 	fmt.Printf("%-5s %9s %10s %9s %10s %9s %10s %16s %12s\n", "model", "sim_s", "records", "prep_s", "prep_cpu_s", "fit_s", "fit_cpu_s", "serp*iter/s", "peak_rss_MiB")
 	for _, kind := range kinds {
-		src, err := clickmodels.NewSyntheticSource(clickmodels.SyntheticConfig{Queries: queries, Seed: 1})
+		sc := clickmodels.DefaultSyntheticConfig()
+		sc.Queries = queries
+		src, err := clickmodels.NewSyntheticSource(sc)
 		if err != nil {
 			return err
 		}

@@ -15,7 +15,7 @@ func newSimulateCmd(a *app) *cobra.Command {
 		model, out, truthFile string
 		serps                 int
 		seed                  uint64
-		sc                    clickmodels.SyntheticConfig
+		sc                    = clickmodels.DefaultSyntheticConfig()
 	)
 	cmd := &cobra.Command{
 		Use:   "simulate",
@@ -75,13 +75,13 @@ same files. See docs/clickmodels.md.`,
 	f := cmd.Flags()
 	f.StringVar(&model, "model", "", "click model generating the clicks (ubm, dbn, pbm, ...)")
 	f.IntVar(&serps, "sessions", 10000, "number of SERPs (each its own session, as in PyClick)")
-	f.IntVar(&sc.Queries, "queries", 1000, "number of distinct queries")
+	f.IntVar(&sc.Queries, "queries", sc.Queries, "number of distinct queries")
 	f.Uint64Var(&seed, "seed", 1, "random seed (parameters, SERPs and clicks)")
 	f.StringVar(&out, "out", "", "output Yandex log `FILE`")
 	f.StringVar(&truthFile, "truth", "", "write the true parameters to `FILE` (JSON, as fit's <MODEL>_params.json)")
-	f.IntVar(&sc.PoolSize, "pool", 20, "documents per query")
-	f.IntVar(&sc.SERPLength, "serp-length", 10, "results per SERP")
-	f.Float64Var(&sc.Shuffle, "shuffle", 0.3, "share of SERPs in random order")
-	f.Float64Var(&sc.ZipfS, "zipf", 1.1, "Zipf exponent of query popularity (> 1)")
+	f.IntVar(&sc.PoolSize, "pool", sc.PoolSize, "documents per query")
+	f.IntVar(&sc.SERPLength, "serp-length", sc.SERPLength, "results per SERP")
+	f.Float64Var(&sc.Shuffle, "shuffle", sc.Shuffle, "share of SERPs in random order (0 to 1)")
+	f.Float64Var(&sc.ZipfS, "zipf", sc.ZipfS, "Zipf exponent of query popularity (> 1)")
 	return cmd
 }
