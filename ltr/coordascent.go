@@ -54,6 +54,8 @@ type caState struct {
 	// current order among equal values) for every larger step of the same
 	// sign, so its metric is computed once per (feature, direction) visit.
 	minGap   [][]float64
+	cols     [][]float64 // column-major copy: cols[j][row], for contiguous trials
+	topK     int         // trials only need the top topK of each ranking (0: all)
 	spread   []float64
 	cacheGen []int
 	cacheVal []float64
@@ -97,6 +99,19 @@ func newCAState(t *table, m Metric) *caState {
 			}
 			s.minGap[j][k] = g
 		}
+	}
+	s.cols = make([][]float64, t.d)
+	for j := range s.cols {
+		s.cols[j] = make([]float64, t.rows)
+		for qi := range t.blocks {
+			b := &t.blocks[qi]
+			for i := 0; i < b.n; i++ {
+				s.cols[j][s.qoff[qi]+i] = b.x[i*t.d+j]
+			}
+		}
+	}
+	if m.Kind != MetricMAP {
+		s.topK = m.K
 	}
 	s.spread = make([]float64, len(t.blocks))
 	s.cacheGen = make([]int, len(t.blocks))
@@ -153,13 +168,14 @@ func (s *caState) try(j int, dw float64) float64 {
 		}
 		b := &t.blocks[qi]
 		sc := s.scores[s.qoff[qi] : s.qoff[qi]+b.n]
+		xj := s.cols[j][s.qoff[qi] : s.qoff[qi]+b.n]
 		tr := s.trial[:b.n]
 		for i := range tr {
-			tr[i] = sc[i] + dw*b.x[i*t.d+j]
+			tr[i] = sc[i] + dw*xj[i]
 		}
 		idx := s.tidx[:b.n]
 		copy(idx, s.perm[qi])
-		insertionByKey(idx, tr)
+		topKByKey(idx, tr, s.topK)
 		v := s.sc.ordered(t, qi, idx)
 		if saturated {
 			s.cacheGen[qi], s.cacheVal[qi] = s.gen, v

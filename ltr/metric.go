@@ -173,6 +173,38 @@ func insertionByKey(idx []int, key []float64) {
 	}
 }
 
+// topKByKey orders idx so that idx[:k] holds, in rankOrder's order, the k
+// items of largest key (ties by increasing index); the rest of idx is left
+// in no particular order. k <= 0 or k >= len(idx) sorts everything. It is
+// cheaper than a full sort when only the top k matter (NDCG@k, ERR@k).
+func topKByKey(idx []int, key []float64, k int) {
+	n := len(idx)
+	if k <= 0 || k >= n {
+		insertionByKey(idx, key)
+		return
+	}
+	insertionByKey(idx[:k], key)
+	for p := k; p < n; p++ {
+		cur := idx[p]
+		kc := key[cur]
+		last := idx[k-1]
+		if kl := key[last]; kl > kc || (kl == kc && last < cur) {
+			continue
+		}
+		idx[p] = last
+		q := k - 1
+		for q > 0 {
+			prev := idx[q-1]
+			if kp := key[prev]; kp > kc || (kp == kc && prev < cur) {
+				break
+			}
+			idx[q] = prev
+			q--
+		}
+		idx[q] = cur
+	}
+}
+
 // sortByKeys is rankOrder with a caller-provided key buffer: a stable
 // insertion sort for short lists.
 func sortByKeys(scores []float64, idx []int, keys []float64) {

@@ -70,3 +70,37 @@ func TestParseMetric(t *testing.T) {
 		}
 	}
 }
+
+// topKByKey's prefix equals the first k of a full stable sort, from any
+// starting permutation.
+func TestTopKByKey(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	for trial := 0; trial < 500; trial++ {
+		n := 1 + rng.IntN(30)
+		key := make([]float64, n)
+		for i := range key {
+			key[i] = float64(rng.IntN(6))
+		}
+		want := make([]int, n)
+		rankOrder(key, want)
+		k := rng.IntN(n + 2)
+		idx := rng.Perm(n)
+		topKByKey(idx, key, k)
+		m := k
+		if k <= 0 || k > n {
+			m = n
+		}
+		for r := 0; r < m; r++ {
+			if idx[r] != want[r] {
+				t.Fatalf("n=%d k=%d: prefix %v, want %v", n, k, idx[:m], want[:m])
+			}
+		}
+		seen := map[int]bool{}
+		for _, i := range idx {
+			seen[i] = true
+		}
+		if len(seen) != n {
+			t.Fatalf("not a permutation: %v", idx)
+		}
+	}
+}
