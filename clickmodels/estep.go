@@ -77,8 +77,8 @@ func estep(k Kind, v *view, w float64, c *counts) {
 			c.aDen[r] = 1
 		}
 	case CM:
-		// CMAttrMLE: counted only at ranks up to and including the first
-		// click (Craswell et al. 2008; Chuklin et al. 2015, eq. 4.3).
+		// Attractiveness counted only at ranks up to and including the first
+		// click (Craswell et al. 2008; PyClick's CMAttrMLE).
 		f := firstClick(v.clicks, n)
 		for r := 0; r < n; r++ {
 			if r <= f {
@@ -90,9 +90,10 @@ func estep(k Kind, v *view, w float64, c *counts) {
 		}
 	case SDBN, DCM:
 		// Attractiveness: ranks up to the last click are examined
-		// (Chuklin et al. 2015, eq. 4.6); satisfaction (SDBN) is the share
+		// (Chapelle and Zhang 2009; Guo, Liu and Wang 2009; PyClick's
+		// SDBNAttrMLE, DCMAttrMLE); satisfaction (SDBN) is the share
 		// of clicks that are the last one; DCM's continuation lambda_r is
-		// the share of clicks at rank r that are not the last (eq. 4.7).
+		// the share of clicks at rank r that are not the last.
 		l := lastClick(v.clicks, n)
 		for r := 0; r < n; r++ {
 			ck := v.clicked(r)
@@ -112,7 +113,8 @@ func estep(k Kind, v *view, w float64, c *counts) {
 		}
 	case PBM, UBM:
 		// P(A=1 | C=0) = (1-e)a / (1-ea) and P(E=1 | C=0) = (1-a)e / (1-ea)
-		// (Chuklin et al. 2015, eqs. 4.13-4.14; UBM eqs. 4.18-4.19).
+		// (Chuklin et al. 2015, section 4.2 on EM; PyClick's PBMAttrEM,
+		// PBMExamEM, UBMAttrEM, UBMExamEM).
 		prev := v.R - 1
 		for r := 0; r < n; r++ {
 			ei := r

@@ -7,7 +7,8 @@ import (
 
 // PBM and UBM have E-steps that factorise over ranks: the expected counts of
 // a rank depend only on its pair p, its examination parameter e and whether
-// it was clicked (Chuklin et al. 2015, eqs. 4.13-4.14 and 4.18-4.19):
+// it was clicked (Chuklin et al. 2015, section 4.2; PyClick's PBM and UBM
+// parameter updates):
 //
 //	clicked:     attr += 1,                     exam += 1
 //	not clicked: attr += (1-e)a / (1-ea),       exam += (1-a)e / (1-ea)

@@ -9,18 +9,19 @@ import (
 // Kind names a click model.
 type Kind int
 
-// The click models (Chuklin et al. 2015, chapter 3).
+// The click models (Chuklin, Markov and de Rijke 2015, chapter 3, and the
+// original papers).
 const (
-	GCTR Kind = iota // global click-through rate (random click model), section 3.1
-	RCTR             // rank-based CTR, section 3.1
-	DCTR             // document-based CTR per (query, document), section 3.1
-	PBM              // position-based model, section 3.2
-	CM               // cascade model, section 3.3
-	UBM              // user browsing model, section 3.4
-	DCM              // dependent click model, section 3.5
-	CCM              // click chain model, section 3.6
-	DBN              // dynamic Bayesian network model, section 3.7
-	SDBN             // simplified DBN (continuation fixed at 1), section 3.7
+	GCTR Kind = iota // global click-through rate (random click model)
+	RCTR             // rank-based CTR
+	DCTR             // document-based CTR per (query, document)
+	PBM              // position-based model (Craswell et al. 2008)
+	CM               // cascade model (Craswell et al. 2008)
+	UBM              // user browsing model (Dupret and Piwowarski 2008)
+	DCM              // dependent click model (Guo, Liu and Wang 2009)
+	CCM              // click chain model (Guo et al. 2009)
+	DBN              // dynamic Bayesian network model (Chapelle and Zhang 2009)
+	SDBN             // simplified DBN: continuation fixed at 1 (Chapelle and Zhang 2009)
 	numKinds
 )
 
