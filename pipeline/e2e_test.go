@@ -100,7 +100,9 @@ func snapshot(t *testing.T, wd string) map[string]string {
 	}
 	ents, _ := os.ReadDir(filepath.Join(wd, "stages"))
 	for _, e := range ents {
-		if e.Type()&os.ModeSymlink != 0 {
+		// Hidden entries (.tmp-*: staging directories, links being
+		// swapped) are not outputs.
+		if e.Type()&os.ModeSymlink != 0 && !strings.HasPrefix(e.Name(), ".") {
 			add("stages/"+e.Name(), filepath.Join(wd, "stages", e.Name()))
 		}
 	}
@@ -689,10 +691,11 @@ func verifyVisible(wd string) (int, error) {
 	}
 	ents, _ := os.ReadDir(filepath.Join(wd, "stages"))
 	for _, e := range ents {
-		if e.Type()&os.ModeSymlink == 0 {
-			continue
+		if e.Type()&os.ModeSymlink == 0 || strings.HasPrefix(e.Name(), ".") {
+			continue // hidden entries (.tmp-*) are not outputs
 		}
-		dir, err := filepath.EvalSymlinks(filepath.Join(wd, "stages", e.Name()))
+		link := filepath.Join(wd, "stages", e.Name())
+		dir, err := filepath.EvalSymlinks(link)
 		if err != nil {
 			return n, fmt.Errorf("stages/%s: dangling link", e.Name())
 		}
@@ -701,6 +704,11 @@ func verifyVisible(wd string) (int, error) {
 			err := json.Unmarshal(b, &s)
 			return s.Files, err
 		}); err != nil {
+			// An output superseded (link swapped) and being deleted while
+			// we read it is not a partial output.
+			if now, _ := filepath.EvalSymlinks(link); now != dir {
+				continue
+			}
 			return n, err
 		}
 	}
@@ -731,15 +739,17 @@ func TestReaderNeverSeesPartialOutput(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
+		exited := make(chan struct{})
+		var waitErr error
+		go func() { waitErr = cmd.Wait(); close(exited) }()
+		t.Cleanup(func() { cmd.Process.Kill(); <-exited })
 		polls, checked := 0, 0
 	loop:
 		for {
 			select {
-			case err := <-exited:
-				if err != nil {
-					t.Fatalf("%v: %v", args, err)
+			case <-exited:
+				if waitErr != nil {
+					t.Fatalf("%v: %v", args, waitErr)
 				}
 				break loop
 			default:

@@ -46,6 +46,8 @@ var ErrLocked = errors.New("work directory is locked by another lovbench run")
 // the stage succeeds; the symbolic link is then swapped by renaming a new link
 // over it. Readers therefore see either the previous complete output or the
 // new complete output, never a partial one, whatever moment the process dies.
+// A replaced output is deleted only by the next run, so a reader that
+// resolved the link just before a swap can finish reading it.
 type Workdir struct {
 	root string
 	lock *os.File
@@ -219,10 +221,15 @@ func (w *Workdir) RunStages(ctx context.Context, stages []Stage, force map[strin
 		res := StageResult{Name: st.Name, Fingerprint: stamp.Fingerprint}
 		start := time.Now()
 		target, _ := os.Readlink(link)
+		// The output a new one replaces is kept until the next run
+		// replaces or confirms this stage, so a reader that resolved the
+		// link just before the swap can finish reading it.
+		previous := ""
 		if !force[st.Name] && !force["all"] && target != "" && stampMatches(filepath.Join(w.root, "stages", target), stamp.Fingerprint) {
 			res.Skipped = true
 			w.log.Info("stage unchanged, skipped", "stage", st.Name, "fingerprint", short)
 		} else {
+			previous = target
 			w.log.Info("stage running", "stage", st.Name, "fingerprint", short)
 			target, err = w.runOne(ctx, st, stamp, dirs)
 			if err != nil {
@@ -232,7 +239,7 @@ func (w *Workdir) RunStages(ctx context.Context, stages []Stage, force map[strin
 				return results, fmt.Errorf("stage %s: %w", st.Name, err)
 			}
 		}
-		if err := w.removeOld(st.Name, target); err != nil {
+		if err := w.removeOld(st.Name, target, previous); err != nil {
 			return results, err
 		}
 		final := filepath.Join(w.root, "stages", target)
@@ -295,15 +302,15 @@ func (w *Workdir) runOne(ctx context.Context, st Stage, stamp *Stamp, dirs map[s
 	return name, syncDir(stagesDir)
 }
 
-// removeOld deletes the stage's outputs other than keep.
-func (w *Workdir) removeOld(name, keep string) error {
+// removeOld deletes the stage's outputs other than keep and previous.
+func (w *Workdir) removeOld(name, keep, previous string) error {
 	ents, err := os.ReadDir(filepath.Join(w.root, "stages"))
 	if err != nil {
 		return err
 	}
 	for _, e := range ents {
 		n := e.Name()
-		if n != keep && strings.HasPrefix(n, name+".") && e.IsDir() {
+		if n != keep && n != previous && strings.HasPrefix(n, name+".") && e.IsDir() {
 			if err := os.RemoveAll(filepath.Join(w.root, "stages", n)); err != nil {
 				return fmt.Errorf("remove old output %s: %w", n, err)
 			}

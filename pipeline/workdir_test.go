@@ -80,8 +80,14 @@ func TestRunStagesSkipsUnchanged(t *testing.T) {
 	if string(got) != "BYE!" {
 		t.Fatalf("stages/b/out.txt = %q", got)
 	}
-	// Old outputs are garbage-collected: one directory per stage plus links.
+	// The replaced outputs survive until the next run, which deletes them:
+	// then one directory per stage plus the links.
 	ents, _ := os.ReadDir(filepath.Join(dir, "stages"))
+	if len(ents) != 6 {
+		t.Fatalf("stages/ holds %d entries after a rerun, want a, b, their outputs and the replaced ones", len(ents))
+	}
+	run(2, nil)
+	ents, _ = os.ReadDir(filepath.Join(dir, "stages"))
 	if len(ents) != 4 {
 		var names []string
 		for _, e := range ents {
