@@ -130,6 +130,8 @@ type view struct {
 	LTRRows                      []ltrRow
 	ScatterChart                 template.HTML
 	Charts                       int
+	// NoExpert is set when no model has an expert correlation.
+	NoExpert bool
 }
 
 type labelRow struct {
@@ -316,6 +318,12 @@ func Render(w io.Writer, d *Data) error {
 		v.Charts++
 	}
 	v.Summary = summary(d)
+	v.NoExpert = true
+	for _, m := range d.Models {
+		if m.ExpertPearson != nil || m.ExpertKendall != nil {
+			v.NoExpert = false
+		}
+	}
 	return page.Execute(w, v)
 }
 
@@ -480,6 +488,7 @@ svg.chart{display:block;margin:1em 0;max-width:100%;height:auto}
 <table><tr><th>model</th><th>train</th><th>test</th><th>log-likelihood</th><th>perplexity</th><th>gain</th><th>expert Pearson</th><th>expert Kendall</th></tr>
 {{range .Models}}<tr{{if .Selected}} class="sel"{{end}}><td>{{.Name}}</td><td>{{.TrainSessions}}</td><td>{{.TestSessions}}</td><td>{{f .LogLikelihood}}</td><td>{{f .Perplexity}}</td><td>{{f .Gain}}</td><td>{{opt .ExpertPearson}}</td><td>{{opt .ExpertKendall}}</td></tr>
 {{end}}</table>
+{{if .NoExpert}}<p class="note">No expert correlation: no expert judgments were configured (labels.expert, CBRBench format).</p>{{end}}
 <p class="note">LOVBench (2019 LOV log): DCTR −0.274 / 1.299, DBN −0.271 / 1.227, UBM −0.173 / 1.187; Pearson with CBRBench experts DCTR 0.448, DBN 0.282, UBM 0.613.</p>
 {{.PerplexityChart}}
 {{else}}<p class="note">No click models in this run.</p>{{end}}

@@ -51,6 +51,14 @@ func render(t *testing.T, d *Data) string {
 
 func TestRenderSectionsAndCharts(t *testing.T) {
 	out := render(t, sample())
+	if strings.Contains(out, "No expert correlation") {
+		t.Error("expert note although UBM has expert correlations")
+	}
+	d := sample()
+	d.Models[1].ExpertPearson, d.Models[1].ExpertKendall = nil, nil
+	if !strings.Contains(render(t, d), "No expert correlation") {
+		t.Error("no note on the missing expert correlations")
+	}
 	for _, want := range []string{
 		`id="cleaning"`, `id="log"`, `id="models"`, `id="labels"`, `id="ltr"`, `id="recovery"`, `id="stages"`,
 		"Pearson r = 0.8000", "LOVBench share", "66.59%", "NDCG@10", `class="sel"`,
@@ -86,6 +94,9 @@ func TestRenderEmpty(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("empty report lacks %q", want)
 		}
+	}
+	if strings.Contains(out, "No expert correlation") {
+		t.Error("expert note without click models")
 	}
 	if strings.Contains(out, "<svg") || strings.Contains(out, `id="recovery"`) {
 		t.Error("empty report has charts or a recovery section")
