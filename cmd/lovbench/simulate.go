@@ -7,7 +7,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/pipeline"
 )
 
 func newSimulateCmd(a *app) *cobra.Command {
@@ -16,6 +18,8 @@ func newSimulateCmd(a *app) *cobra.Command {
 		serps                 int
 		seed                  uint64
 		sc                    = clickmodels.DefaultSyntheticConfig()
+		corpus                []string
+		prefixes              string
 	)
 	cmd := &cobra.Command{
 		Use:   "simulate",
@@ -26,9 +30,17 @@ Zipf popularity, a pool of documents per query with random true
 attractiveness and satisfaction, SERPs showing the best documents in order or
 (--shuffle of them) a random sample in random order. The true parameters go
 to --truth in the format of fit's <MODEL>_params.json. Same flags and seed,
-same files. See docs/clickmodels.md.`,
+same files. See docs/clickmodels.md.
+
+With --corpus the SERPs come from a vocabulary corpus instead (corpus mode,
+docs/pipeline.md): queries are words of term labels with Zipf popularity,
+each SERP is the top --serp-length terms of the LOV-like search, and the
+hidden true relevance of a (query, term) pair is a documented function of how
+well the query matches the term. --corpus embedded uses the embedded demo
+corpus.`,
 		Example: `  lovbench simulate --model ubm --sessions 100000 --queries 500 --seed 1 \
     --out /tmp/sim.tsv --truth /tmp/sim_truth.json
+  lovbench simulate --model dbn --corpus embedded --sessions 20000 --queries 300 --out /tmp/lov.tsv
   lovbench fit --log /tmp/sim.tsv --format yandex --models ubm --out /tmp/sim-fit`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -45,10 +57,28 @@ same files. See docs/clickmodels.md.`,
 			if sc.Queries < 1 {
 				return usagef("simulate: --queries must be at least 1")
 			}
-			sc.Seed = seed
-			src, err := clickmodels.NewSyntheticSource(sc)
-			if err != nil {
-				return usagef("simulate: %v", err)
+			var src clickmodels.SERPSource
+			if len(corpus) > 0 {
+				var paths []string
+				for _, p := range corpus {
+					if p != "embedded" {
+						paths = append(paths, p)
+					}
+				}
+				cs, err := pipeline.LoadCorpusSource(cmd.Context(), paths, features.LoadOptions{Prefixes: prefixes},
+					pipeline.CorpusSimOptions{Queries: sc.Queries, SERPSize: sc.SERPLength, ZipfS: sc.ZipfS, Seed: seed,
+						SplitSatisfaction: kind == clickmodels.DBN || kind == clickmodels.SDBN})
+				if err != nil {
+					return err
+				}
+				src = cs
+			} else {
+				sc.Seed = seed
+				ss, err := clickmodels.NewSyntheticSource(sc)
+				if err != nil {
+					return usagef("simulate: %v", err)
+				}
+				src = ss
 			}
 			cfg := clickmodels.SimConfig{Kind: kind, SERPs: serps, Seed: seed, Source: src}
 			var truth *clickmodels.Model
@@ -83,5 +113,7 @@ same files. See docs/clickmodels.md.`,
 	f.IntVar(&sc.SERPLength, "serp-length", sc.SERPLength, "results per SERP")
 	f.Float64Var(&sc.Shuffle, "shuffle", sc.Shuffle, "share of SERPs in random order (0 to 1)")
 	f.Float64Var(&sc.ZipfS, "zipf", sc.ZipfS, "Zipf exponent of query popularity (> 1)")
+	f.StringSliceVar(&corpus, "corpus", nil, "corpus mode: draw queries and SERPs from this RDF `PATH` (file or directory, repeatable; \"embedded\" = the embedded demo corpus)")
+	f.StringVar(&prefixes, "prefixes", "", "corpus mode: LOV prefix JSON `FILE` for prefixed names")
 	return cmd
 }
