@@ -87,6 +87,7 @@ func (w *Workdir) Publish(items []ReleaseItem, stageFPs map[string]string, now t
 	if err := syncTree(tmp); err != nil {
 		return "", false, err
 	}
+	w.crashPoint("release", "copied")
 	base := now.UTC().Format("20060102T150405Z")
 	name = base
 	for i := 1; ; i++ {
@@ -101,6 +102,7 @@ func (w *Workdir) Publish(items []ReleaseItem, stageFPs map[string]string, now t
 	if err := syncDir(relDir); err != nil {
 		return "", false, err
 	}
+	w.crashPoint("release", "renamed")
 	if err := swapLink(filepath.Join(relDir, "latest"), name); err != nil {
 		return "", false, err
 	}

@@ -35,6 +35,9 @@ type RunOptions struct {
 	// Progress configures the progress bars of long stages (ingest,
 	// features, ltr); the zero value shows none.
 	Progress progress.Options
+	// CrashAt, for crash tests only, names a point "STAGE:POINT" (see
+	// CrashPoints) at which the process kills itself with SIGKILL.
+	CrashAt string
 }
 
 // RunResult says what a run did.
@@ -101,6 +104,7 @@ func Run(ctx context.Context, cfg *Config, o RunOptions) (*RunResult, error) {
 		return nil, err
 	}
 	defer w.Close()
+	w.crashAt = o.CrashAt
 	if len(cfg.Corpus.Paths) == 0 {
 		paths, err := democorpus.Materialize(filepath.Join(wd, "corpus-embedded"))
 		if err != nil {

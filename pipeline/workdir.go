@@ -55,6 +55,35 @@ type Workdir struct {
 	// code identifies the program (see codeIdentity); it is part of every
 	// fingerprint.
 	code string
+	// crashAt names a crash point ("STAGE:POINT", see CrashPoints) at which
+	// the process kills itself; empty in normal runs.
+	crashAt string
+}
+
+// CrashPoints returns the windows of the commit protocol at which a run can
+// be made to kill itself with SIGKILL (RunOptions.CrashAt), so tests can check
+// deterministically that a crash in any of them leaves no partial visible
+// output and that a rerun completes byte-identically. For a stage:
+//
+//   - staging: the staging directory exists and is empty;
+//   - written: the stage has written its files, not yet stamped;
+//   - stamped: stamped and synced, not yet renamed to its committed name;
+//   - renamed: committed under its name, the stage link not yet switched;
+//   - linked: the link switched, older outputs not yet removed.
+//
+// For the release (stage name "release"): copied (the release is complete
+// in its staging directory) and renamed (renamed, latest not yet switched).
+func CrashPoints() []string {
+	return []string{"staging", "written", "stamped", "renamed", "linked"}
+}
+
+// crashPoint kills the process if stage:point is the requested crash point.
+func (w *Workdir) crashPoint(stage, point string) {
+	if w.crashAt != "" && w.crashAt == stage+":"+point {
+		w.log.Warn("crash point reached, killing the process (test hook)", "stage", stage, "point", point)
+		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {} // the signal is delivered asynchronously; never continue
+	}
 }
 
 // OpenWorkdir creates dir if needed and takes its lock. The lock is an
@@ -235,9 +264,11 @@ func (w *Workdir) RunStages(ctx context.Context, stages []Stage, force map[strin
 			if err != nil {
 				return results, fmt.Errorf("stage %s: %w", st.Name, err)
 			}
+			w.crashPoint(st.Name, "renamed")
 			if err := swapLink(link, target); err != nil {
 				return results, fmt.Errorf("stage %s: %w", st.Name, err)
 			}
+			w.crashPoint(st.Name, "linked")
 		}
 		if err := w.removeOld(st.Name, target, previous); err != nil {
 			return results, err
@@ -274,9 +305,11 @@ func (w *Workdir) runOne(ctx context.Context, st Stage, stamp *Stamp, dirs map[s
 	for _, d := range st.Deps {
 		env.Deps[d] = dirs[d]
 	}
+	w.crashPoint(st.Name, "staging")
 	if err := st.Run(ctx, env); err != nil {
 		return "", err
 	}
+	w.crashPoint(st.Name, "written")
 	files, err := hashTree(tmp)
 	if err != nil {
 		return "", err
@@ -295,6 +328,7 @@ func (w *Workdir) runOne(ctx context.Context, st Stage, stamp *Stamp, dirs map[s
 	if err := syncTree(tmp); err != nil {
 		return "", err
 	}
+	w.crashPoint(st.Name, "stamped")
 	if err := os.Rename(tmp, filepath.Join(stagesDir, name)); err != nil {
 		return "", err
 	}

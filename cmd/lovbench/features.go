@@ -31,7 +31,7 @@ as in LOVBench's feature_list.csv, in ID order. The output is CSV or Parquet
 by the --out extension. Terms not in the corpus fail the run unless
 --unknown is zero (written with zero features) or skip (left out); both
 count them in the log. See docs/features.md for every feature definition.`,
-		Example: `  lovbench features --corpus ../shared/data/vocabularies --pairs pairs.csv --out features.parquet
+		Example: `  lovbench features --corpus vocabularies/ --pairs pairs.csv --out features.parquet
   lovbench features --corpus vocabs/ --prefixes lov_prefixes.json --pairs pairs.csv \
     --out f.csv --features 1-33 --unknown zero`,
 		Args: exactArgs(0),

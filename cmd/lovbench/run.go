@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -43,7 +44,9 @@ output and is simply run again (safe for cron).`,
 			if cfg.Workdir == "" && workdir == "" {
 				return usagef("run: no work directory: set workdir in %s or pass --workdir", config)
 			}
-			res, err := pipeline.Run(cmd.Context(), cfg, pipeline.RunOptions{Workdir: workdir, Force: force, Log: a.log, Progress: a.progress()})
+			res, err := pipeline.Run(cmd.Context(), cfg, pipeline.RunOptions{Workdir: workdir, Force: force, Log: a.log, Progress: a.progress(),
+				// Crash tests only (pipeline.CrashPoints): kill the run at a named point.
+				CrashAt: os.Getenv("LOVBENCH_TEST_CRASH_AT")})
 			if errors.Is(err, pipeline.ErrUnknownStage) {
 				return usageError{err}
 			}

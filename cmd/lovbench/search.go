@@ -26,7 +26,7 @@ func newSearchCmd(a *app) *cobra.Command {
 --by lov ranks by LOV's boosted multi-field BM25 (feature 2, LOV_Match_T),
 --by label by BM25 on rdfs:label (feature 34, LabelSearch_T). Ties are
 broken by URI, so the output is deterministic.`,
-		Example: `  lovbench search --corpus ../shared/data/vocabularies "person"
+		Example: `  lovbench search --corpus vocabularies/ "person"
   lovbench search --corpus vocabs/ --by label -k 5 --json "birth date"`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
