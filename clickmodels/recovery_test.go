@@ -2,30 +2,12 @@ package clickmodels
 
 import (
 	"context"
+	"gonum.org/v1/gonum/stat"
 	"math"
 	"testing"
 
 	"github.com/lovbench/lovbench/sessions"
 )
-
-// pearson is the Pearson correlation of x and y.
-func pearson(x, y []float64) float64 {
-	n := float64(len(x))
-	var mx, my float64
-	for i := range x {
-		mx += x[i]
-		my += y[i]
-	}
-	mx /= n
-	my /= n
-	var sxy, sxx, syy float64
-	for i := range x {
-		sxy += (x[i] - mx) * (y[i] - my)
-		sxx += (x[i] - mx) * (x[i] - mx)
-		syy += (y[i] - my) * (y[i] - my)
-	}
-	return sxy / math.Sqrt(sxx*syy)
-}
 
 // impressions counts how often each (query, doc) pair of log was shown.
 func impressions(log *sessions.Log) map[[2]string]int {
@@ -91,13 +73,13 @@ func TestParameterRecovery(t *testing.T) {
 			if len(ta) < 500 {
 				t.Fatalf("only %d pairs shown 100 times or more", len(ta))
 			}
-			r := pearson(ta, fa)
+			r := stat.Correlation(ta, fa, nil)
 			t.Logf("%v: %d pairs, attractiveness r = %.4f", tc.kind, len(ta), r)
 			if r <= 0.95 {
 				t.Errorf("attractiveness correlates %.4f with the truth, want > 0.95", r)
 			}
 			if tc.kind == DBN {
-				rs := pearson(ts, fs)
+				rs := stat.Correlation(ts, fs, nil)
 				t.Logf("DBN satisfaction r = %.4f, gamma fitted %.4f (true %.2f)", rs, m.Global[0], truth.Global[0])
 				if rs <= 0.95 {
 					t.Errorf("satisfaction correlates %.4f with the truth, want > 0.95", rs)
@@ -150,11 +132,11 @@ func TestRecoveryOtherModels(t *testing.T) {
 					fs = append(fs, m.Sat[fp])
 				}
 			}
-			if r := pearson(ta, fa); r <= 0.95 || len(ta) < 500 {
+			if r := stat.Correlation(ta, fa, nil); r <= 0.95 || len(ta) < 500 {
 				t.Errorf("%d pairs, attractiveness r = %.4f, want > 0.95", len(ta), r)
 			}
 			if k == SDBN {
-				if r := pearson(ts, fs); r <= 0.95 {
+				if r := stat.Correlation(ts, fs, nil); r <= 0.95 {
 					t.Errorf("satisfaction r = %.4f, want > 0.95", r)
 				}
 			}

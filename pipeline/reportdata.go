@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"math"
+	"gonum.org/v1/gonum/stat"
 	"os"
 	"path/filepath"
 	"sort"
@@ -269,7 +269,7 @@ func recovery(truthPath, labelsPath string, th []float64) (*report.Recovery, err
 	if rec.Pairs == 0 {
 		return nil, fmt.Errorf("%s: no labelled pair has a true relevance in %s", labelsPath, truthPath)
 	}
-	rec.Pearson = pearson(xs, ys)
+	rec.Pearson = stat.Correlation(xs, ys, nil)
 	rec.Kendall = labels.KendallTauB(xs, ys)
 	rec.Agreement = float64(agree) / float64(rec.Pairs)
 	step := 1
@@ -309,27 +309,6 @@ func readTruth(path string) (map[[2]string]float64, error) {
 		out[[2]string{parts[0], parts[1]}] = v
 	}
 	return out, sc.Err()
-}
-
-func pearson(x, y []float64) float64 {
-	n := float64(len(x))
-	var mx, my float64
-	for i := range x {
-		mx += x[i]
-		my += y[i]
-	}
-	mx /= n
-	my /= n
-	var sxy, sxx, syy float64
-	for i := range x {
-		sxy += (x[i] - mx) * (y[i] - my)
-		sxx += (x[i] - mx) * (x[i] - mx)
-		syy += (y[i] - my) * (y[i] - my)
-	}
-	if sxx == 0 || syy == 0 {
-		return math.NaN()
-	}
-	return sxy / math.Sqrt(sxx*syy)
 }
 
 // ltrResults reads the learning-to-rank stage's results.json: the MEAN
