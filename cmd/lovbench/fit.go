@@ -15,6 +15,7 @@ func newFitCmd(a *app) *cobra.Command {
 	var (
 		logFile, format, sessDir, models, out, load, split string
 		cfg                                                clickmodels.RunConfig
+		asJSON                                             bool
 	)
 	cmd := &cobra.Command{
 		Use:   "fit",
@@ -99,6 +100,9 @@ for any --workers. See docs/clickmodels.md.`,
 			if err != nil {
 				return err
 			}
+			if asJSON {
+				return printJSON(a.stdout, reps)
+			}
 			if !a.quiet {
 				fmt.Fprintf(a.stdout, "%-5s %6s %6s %14s %11s %5s %9s\n", "model", "train", "test", "loglikelihood", "perplexity", "iter", "fit_s")
 				for _, r := range reps {
@@ -110,6 +114,7 @@ for any --workers. See docs/clickmodels.md.`,
 		},
 	}
 	f := cmd.Flags()
+	f.BoolVar(&asJSON, "json", false, "print the metrics of every model as JSON (as metrics.json)")
 	f.StringVar(&logFile, "log", "", "click log `FILE` (plain or gzip)")
 	f.StringVar(&format, "format", "yandex", "format of --log: yandex (relevance-prediction format, read as PyClick does)")
 	f.StringVar(&sessDir, "sessions", "", "ingest output `DIR` (its sessions.parquet), a sessions.parquet file or a Yandex log")

@@ -15,6 +15,7 @@ func newIngestCmd(a *app) *cobra.Command {
 	var (
 		o         ingest.Options
 		blacklist string
+		asJSON    bool
 	)
 	cmd := &cobra.Command{
 		Use:   "ingest",
@@ -78,6 +79,9 @@ See docs/ingest.md.`,
 			if err != nil {
 				return err
 			}
+			if asJSON {
+				return printJSON(a.stdout, rep)
+			}
 			if !a.quiet {
 				fmt.Fprintf(a.stdout, "ingest: %d events -> %d sessions, %d queries, %d clicks kept; %d quarantined (see %s)\n",
 					rep.InputEvents, rep.Sessions.Kept, rep.KeptQueries, rep.KeptClicks, sum(rep.Quarantined), o.OutDir)
@@ -93,6 +97,7 @@ See docs/ingest.md.`,
 	f.StringVar(&o.Kind, "kind", ingest.KindTerm, "LOV search kind: term (10 results per SERP) or vocab (15)")
 	f.StringVar(&blacklist, "pii-blacklist", "", "file of queries to drop as personal data, one per line ('#' comments)")
 	f.StringVar(&o.OutDir, "out", "", "output directory")
+	f.BoolVar(&asJSON, "json", false, "print the cleaning report (as report.json) instead of the summary line")
 	f.IntVar(&o.FullSERP, "full-serp", 0, "results of a full SERP for rule 3 (default: 10 term, 15 vocab, none for yandex)")
 	f.DurationVar(&o.SessionIdle, "session-idle", ingest.DefaultSessionIdle, "LOV: a session ends after this long without events")
 	f.IntVar(&o.MaxLine, "max-line", ingest.DefaultMaxLine, "longest accepted input line in bytes; longer lines are quarantined")

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// ingest --json and fit --json print what they also write (report.json,
+// metrics.json), so scripts need not read the files.
+func TestIngestAndFitJSON(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "log.tsv")
+	// Two sessions by hand: s1 clicks rank 2 of 10, s2 clicks nothing (rule
+	// 1 drops sessions without a click), so 1 session, 1 query, 1 click kept
+	// out of 3 input events.
+	serp := "\ta\tb\tc\td\te\tf\tg\th\ti\tj\n"
+	in := "s1\t0\tQ\tq\t0" + serp + "s1\t5\tC\tb\n" + "s2\t0\tQ\tq\t0" + serp
+	if err := os.WriteFile(log, []byte(in), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runCLI(t, "ingest", "-q", "--json", "--format", "yandex", "--log", log, "--out", filepath.Join(dir, "ing"))
+	if code != 0 {
+		t.Fatalf("ingest: exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		InputEvents int `json:"input_events"`
+		KeptQueries int `json:"kept_queries"`
+		KeptClicks  int `json:"kept_clicks"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("ingest --json: %v\n%s", err, out)
+	}
+	if rep.InputEvents != 3 || rep.KeptQueries != 1 || rep.KeptClicks != 1 {
+		t.Fatalf("ingest --json: %+v, want 3 events, 1 query, 1 click kept", rep)
+	}
+	code, out, stderr = runCLI(t, "fit", "-q", "--json", "--log", log, "--models", "dctr", "--out", filepath.Join(dir, "fit"))
+	if code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	var reps []struct {
+		Model string `json:"model"`
+	}
+	if err := json.Unmarshal([]byte(out), &reps); err != nil || len(reps) != 1 || reps[0].Model != "DCTR" {
+		t.Fatalf("fit --json: %v %+v\n%s", err, reps, out)
+	}
+}
