@@ -117,11 +117,7 @@ func parseQrelsBytes(data []byte, name string) (*Qrels, error) {
 	var f [4]string
 	for line := 1; len(text) > 0; line++ {
 		var l string
-		if i := strings.IndexByte(text, '\n'); i >= 0 {
-			l, text = text[:i], text[i+1:]
-		} else {
-			l, text = text, ""
-		}
+		l, text, _ = strings.Cut(text, "\n")
 		n := splitFields(l, f[:])
 		if n == 0 {
 			continue
@@ -318,11 +314,7 @@ func parseRunChunk(text string, firstLine int, name string) (map[string][]Entry,
 	started := false
 	for line := firstLine; len(text) > 0; line++ {
 		var l string
-		if i := strings.IndexByte(text, '\n'); i >= 0 {
-			l, text = text[:i], text[i+1:]
-		} else {
-			l, text = text, ""
-		}
+		l, text, _ = strings.Cut(text, "\n")
 		n := splitFields(l, f[:])
 		if n == 0 {
 			continue
