@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -190,48 +191,53 @@ func (c *cleaner) query(s *session, e *queryEvent) {
 
 // click handles a click on item at time t of session s (rules 1, 3 and 4).
 func (c *cleaner) click(s *session, item string, t int64, file string, line int) {
-	switch {
-	case !s.sawQuery:
-		c.rep.Dropped[DropClickWithoutQuery]++
-		c.q.note(file, line, QClickNoQueryNote)
-		return
-	case s.lastDropped:
-		c.rep.Dropped[DropClickAfterDropped]++
-		return
+	if sp := c.clickSERP(s, file, line); sp != nil {
+		s.addClick(sp, slices.Index(sp.Results, item), t)
 	}
-	sp := &s.serps[len(s.serps)-1]
-	for r, id := range sp.Results {
-		if id == item {
-			sp.Clicks = append(sp.Clicks, sessions.Click{Rank: r, TimePassed: t})
-			s.keptC++
-			return
-		}
-	}
-	s.multiTab = true
-	s.pendingMT++
 }
 
 // clickBytes is click for an item given as bytes (no allocation).
 func (c *cleaner) clickBytes(s *session, item []byte, t int64, file string, line int) {
+	sp := c.clickSERP(s, file, line)
+	if sp == nil {
+		return
+	}
+	r := -1
+	for i, id := range sp.Results {
+		if id == string(item) {
+			r = i
+			break
+		}
+	}
+	s.addClick(sp, r, t)
+}
+
+// clickSERP applies rules 1 and 3 to a click of session s: it returns the
+// SERP the click belongs to, or nil (counted) when the click is dropped
+// because no query preceded it or its query was dropped.
+func (c *cleaner) clickSERP(s *session, file string, line int) *sessions.SERP {
 	switch {
 	case !s.sawQuery:
 		c.rep.Dropped[DropClickWithoutQuery]++
 		c.q.note(file, line, QClickNoQueryNote)
-		return
+		return nil
 	case s.lastDropped:
 		c.rep.Dropped[DropClickAfterDropped]++
+		return nil
+	}
+	return &s.serps[len(s.serps)-1]
+}
+
+// addClick records a click on rank r of sp at time t; r < 0 (an item not
+// in the SERP) marks the session as multi-tab (rule 4).
+func (s *session) addClick(sp *sessions.SERP, r int, t int64) {
+	if r < 0 {
+		s.multiTab = true
+		s.pendingMT++
 		return
 	}
-	sp := &s.serps[len(s.serps)-1]
-	for r, id := range sp.Results {
-		if id == string(item) {
-			sp.Clicks = append(sp.Clicks, sessions.Click{Rank: r, TimePassed: t})
-			s.keptC++
-			return
-		}
-	}
-	s.multiTab = true
-	s.pendingMT++
+	sp.Clicks = append(sp.Clicks, sessions.Click{Rank: r, TimePassed: t})
+	s.keptC++
 }
 
 // finish closes session s: rule 4 (multi-tab) drops it whole, rule 1 drops
