@@ -9,7 +9,10 @@
 package report
 
 import (
+	"slices"
+
 	"fmt"
+	"github.com/lovbench/lovbench/labels"
 	"html/template"
 	"io"
 	"math"
@@ -61,10 +64,6 @@ type LabelShare struct {
 	Label int   `json:"label"`
 	Count int64 `json:"count"`
 }
-
-// LOVBenchShares are the label shares of LOVBench's ground truth (SPEC.md
-// section 5), in percent.
-var LOVBenchShares = map[int]float64{4: 0.34, 3: 1.63, 2: 7.26, 1: 24.10, 0: 66.59, -2: 0.06}
 
 // LTRResult is the mean test performance of one ranker on one feature
 // configuration.
@@ -213,13 +212,10 @@ func Render(w io.Writer, d *Data) error {
 		for _, l := range d.Labels {
 			total += l.Count
 		}
-		order := []int{-2, 0, 1, 2, 3, 4}
-		seen := map[int]bool{}
+		// LOVBench's labels from junk up, then any other label found.
+		order := []int{labels.Junk, 0, 1, 2, 3, 4}
 		for _, l := range d.Labels {
-			seen[l.Label] = true
-		}
-		for _, l := range d.Labels {
-			if _, ok := LOVBenchShares[l.Label]; !ok {
+			if !slices.Contains(order, l.Label) {
 				order = append(order, l.Label)
 			}
 		}
@@ -242,7 +238,8 @@ func Render(w io.Writer, d *Data) error {
 			}
 			cats = append(cats, name)
 			ours = append(ours, share)
-			ref, ok := LOVBenchShares[lab]
+			// LOVBench's share (paper Table 4), in percent.
+			ref, ok := 100*labels.LOVBenchShare(lab), slices.Contains(labels.AllLabels(), lab)
 			if !ok {
 				ref = math.NaN()
 			}
