@@ -81,6 +81,9 @@ type LoadOptions struct {
 	// Prefixes is an optional LOV prefix file (SPARQL JSON results with
 	// vocabPrefix and termPrefix, as data/lov/lov_prefixes_*.json).
 	Prefixes string
+	// Semantics selects the feature definitions the corpus precomputes and
+	// Extract applies; empty means DefaultSemantics.
+	Semantics Semantics
 }
 
 // LoadStats summarises the loading and building of a corpus.
