@@ -24,6 +24,9 @@ type Doc struct {
 	// Row is the 1-based index of the data line in its file (comment-only
 	// and blank lines are not counted).
 	Row int
+	// Line is the 1-based line number in its file (all lines counted), for
+	// messages; 0 for documents not read from a file.
+	Line int
 }
 
 // Feature returns the value of feature fid (1-based), 0 if absent.
@@ -55,8 +58,8 @@ type Query struct {
 type Dataset struct {
 	// Name is the file the data came from (for messages).
 	Name string
-	// Queries are in order of first appearance of their qid. Lines of a
-	// qid that reappears after other queries are appended to its list.
+	// Queries are in file order. The lines of a qid are contiguous: a qid
+	// that reappears after another qid is an error (ReadSVMLight).
 	Queries []Query
 	// NumFeatures is the largest feature id seen; every Doc.Features has
 	// this length.
@@ -107,7 +110,11 @@ func ReadSVMLightFile(path string) (*Dataset, error) {
 // Blank lines and lines starting with '#' are skipped. The label and values
 // are decimal numbers (finite); feature ids are positive integers, each at
 // most once per line, in any order; qid is required and may be any token.
-// name is used in error messages.
+// The lines of one qid must be contiguous: a qid that reappears after
+// another qid fails with a ParseError naming both qids and the line where
+// the first run of the qid ended (RankLib would silently start a second
+// list with the same id; lovbench keys per-query results by qid, so it
+// refuses instead). name is used in error messages.
 func ReadSVMLight(r io.Reader, name string) (*Dataset, error) {
 	ds := &Dataset{Name: name}
 	index := map[string]int{}
@@ -188,8 +195,12 @@ func ReadSVMLight(r io.Reader, name string) (*Dataset, error) {
 			qi = len(ds.Queries)
 			index[qid] = qi
 			ds.Queries = append(ds.Queries, Query{ID: qid})
+		} else if qi != len(ds.Queries)-1 {
+			prev := ds.Queries[qi].Docs
+			return nil, perr(2, fmt.Sprintf("qid %s reappears after qid %s (its lines end at line %d): the lines of a query must be contiguous",
+				qid, ds.Queries[len(ds.Queries)-1].ID, prev[len(prev)-1].Line))
 		}
-		ds.Queries[qi].Docs = append(ds.Queries[qi].Docs, Doc{Label: label, Features: feats, Comment: comment, Row: row})
+		ds.Queries[qi].Docs = append(ds.Queries[qi].Docs, Doc{Label: label, Features: feats, Comment: comment, Row: row, Line: lineNo})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s:%d: %w", name, lineNo+1, err)
@@ -208,8 +219,12 @@ func ReadSVMLight(r io.Reader, name string) (*Dataset, error) {
 
 // WriteSVMLight writes ds in SVMlight/RankLib text, one line per Doc in
 // query order, features in increasing id with zero values omitted (the
-// sparse convention), numbers in the shortest form that parses back to the
-// same float64, and the comment after " # " when present.
+// sparse convention) except the highest feature id (ds.NumFeatures, or the
+// length of the line's vector when that is longer), which every line
+// carries even when it is 0: RankLib sizes each line's vector by its last
+// feature id and fails with "requesting unspecified feature" on a line that
+// stops early (docs/ltr.md). Numbers are in the shortest form that parses back to
+// the same float64, and the comment after " # " when present.
 func WriteSVMLight(w io.Writer, ds *Dataset) error {
 	bw := bufio.NewWriter(w)
 	var buf []byte
@@ -221,8 +236,10 @@ func WriteSVMLight(w io.Writer, ds *Dataset) error {
 			buf = strconv.AppendFloat(buf, d.Label, 'g', -1, 64)
 			buf = append(buf, " qid:"...)
 			buf = append(buf, q.ID...)
-			for j, v := range d.Features {
-				if v == 0 {
+			last := max(len(d.Features), ds.NumFeatures)
+			for j := 0; j < last; j++ {
+				v := d.Feature(j + 1)
+				if v == 0 && j+1 != last {
 					continue
 				}
 				buf = append(buf, ' ')

@@ -14,8 +14,8 @@ const sample = `# a comment line
 2 qid:7 1:0.5 3:-1.25 # foaf person foaf:Person
 
 0 qid:7 2:3e-2 # foaf person foaf:Agent
--2 qid:8 34:7 1:1
 1 qid:7 1:0.125
+-2 qid:8 34:7 1:1
 `
 
 func TestReadSVMLight(t *testing.T) {
@@ -28,7 +28,7 @@ func TestReadSVMLight(t *testing.T) {
 	}
 	q := ds.Queries[0]
 	if q.ID != "7" || len(q.Docs) != 3 {
-		t.Fatalf("query 0 = %s with %d docs, want qid 7 with 3 (the late qid:7 line joins it)", q.ID, len(q.Docs))
+		t.Fatalf("query 0 = %s with %d docs, want qid 7 with 3", q.ID, len(q.Docs))
 	}
 	d := q.Docs[0]
 	if d.Label != 2 || d.Feature(1) != 0.5 || d.Feature(2) != 0 || d.Feature(3) != -1.25 || d.Feature(34) != 0 || d.Feature(35) != 0 {
@@ -40,8 +40,8 @@ func TestReadSVMLight(t *testing.T) {
 	if q.Docs[1].Feature(2) != 0.03 {
 		t.Fatalf("3e-2 parsed as %v", q.Docs[1].Feature(2))
 	}
-	if q.Docs[2].Row != 4 || q.Docs[2].Term() != "" {
-		t.Fatalf("last doc row %d term %q, want 4 and none", q.Docs[2].Row, q.Docs[2].Term())
+	if q.Docs[2].Row != 3 || q.Docs[2].Line != 5 || q.Docs[2].Term() != "" {
+		t.Fatalf("last doc row %d line %d term %q, want row 3, line 5 and no term", q.Docs[2].Row, q.Docs[2].Line, q.Docs[2].Term())
 	}
 	if b := ds.Queries[1].Docs[0]; b.Label != -2 || b.Feature(34) != 7 || b.Feature(1) != 1 {
 		t.Fatalf("qid 8 doc = %+v", b)
@@ -85,6 +85,49 @@ func TestSVMLightRoundTrip(t *testing.T) {
 	}
 	if !bytes.Equal(again.Bytes(), buf.Bytes()) {
 		t.Fatal("second write differs from the first")
+	}
+}
+
+// RankLib sizes a line's feature vector by the line's last feature id
+// (DenseDataPoint), so every written line must end with the highest feature
+// id even when its value is 0; other zeros stay omitted.
+func TestWriteSVMLightKeepsHighestFeature(t *testing.T) {
+	ds := &Dataset{Name: "w", NumFeatures: 5, Queries: []Query{{ID: "3", Docs: []Doc{
+		{Label: 1, Features: []float64{0.5, 0, 2, 0, 0}, Comment: "q t1"},
+		{Label: 0, Features: []float64{0, 0, 0, 0, 0}},
+		{Label: 2, Features: []float64{0, 1, 0, 0, -3}},
+		{Label: 0, Features: []float64{1, 0}}, // shorter than NumFeatures
+	}}}}
+	var b bytes.Buffer
+	if err := WriteSVMLight(&b, ds); err != nil {
+		t.Fatal(err)
+	}
+	want := "1 qid:3 1:0.5 3:2 5:0 # q t1\n" +
+		"0 qid:3 5:0\n" +
+		"2 qid:3 2:1 5:-3\n" +
+		"0 qid:3 1:1 5:0\n"
+	if b.String() != want {
+		t.Fatalf("wrote\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// A qid that reappears after another qid is rejected with file:line, the
+// field, both qids and where the first run ended.
+func TestSVMLightReappearingQID(t *testing.T) {
+	in := "1 qid:7 1:1\n0 qid:7 1:2\n# c\n1 qid:8 1:1\n\n2 qid:7 1:3\n"
+	_, err := ReadSVMLight(strings.NewReader(in), "re.txt")
+	var pe *ParseError
+	if !errors.As(err, &pe) {
+		t.Fatalf("error %v, want a ParseError", err)
+	}
+	want := `re.txt:6: field 2 "qid:7": qid 7 reappears after qid 8 (its lines end at line 2): the lines of a query must be contiguous`
+	if err.Error() != want {
+		t.Fatalf("error\n%s\nwant\n%s", err, want)
+	}
+	// Contiguous lines of one qid are fine, and so is the same qid in a
+	// later file.
+	if ds, err := ReadSVMLight(strings.NewReader("1 qid:7 1:1\n0 qid:7 1:2\n1 qid:8 1:1\n"), "ok.txt"); err != nil || len(ds.Queries) != 2 {
+		t.Fatalf("contiguous: %v", err)
 	}
 }
 
