@@ -37,17 +37,6 @@ func (d *Doc) Feature(fid int) float64 {
 	return d.Features[fid-1]
 }
 
-// Term returns the document id used in TREC runs: the last
-// whitespace-separated token of the comment (the term of "query term"),
-// or "" when the line has no comment.
-func (d *Doc) Term() string {
-	f := strings.Fields(d.Comment)
-	if len(f) == 0 {
-		return ""
-	}
-	return f[len(f)-1]
-}
-
 // Query is the ranked list of one qid, in file order.
 type Query struct {
 	ID   string

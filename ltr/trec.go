@@ -11,10 +11,30 @@ import (
 //	qid Q0 docid rank score tag
 //
 // one line per document, queries in file order, documents by decreasing
-// score (ties in file order), rank from 1. The docid is the term of the
-// line's comment (its last token, LOVBench's "# query term") or, for a
-// line without a comment, "row" followed by the 1-based data line number.
+// score (ties in file order), rank from 1. The docid is read from the
+// line's comment by Doc.DocID (LETOR's "#docid = X ..." or lovbench's
+// "# query term") or, for a line without a comment, is "row" followed by
+// the 1-based data line number. A comment DocID cannot read is an error
+// naming the file and line.
 func WriteRun(w io.Writer, ds *Dataset, m *Model, tag string) error {
+	// Read every docid first, so that a bad comment fails before any
+	// output.
+	ids := make([][]string, len(ds.Queries))
+	for qi := range ds.Queries {
+		q := &ds.Queries[qi]
+		ids[qi] = make([]string, len(q.Docs))
+		for di := range q.Docs {
+			d := &q.Docs[di]
+			id, err := d.DocID()
+			if err != nil {
+				return &ParseError{File: ds.Name, Line: d.Line, Msg: err.Error()}
+			}
+			if id == "" {
+				id = "row" + strconv.Itoa(d.Row)
+			}
+			ids[qi][di] = id
+		}
+	}
 	bw := bufio.NewWriter(w)
 	var buf []byte
 	for qi := range ds.Queries {
@@ -23,11 +43,7 @@ func WriteRun(w io.Writer, ds *Dataset, m *Model, tag string) error {
 		idx := make([]int, len(scores))
 		rankOrder(scores, idx)
 		for r, i := range idx {
-			d := &q.Docs[i]
-			id := d.Term()
-			if id == "" {
-				id = "row" + strconv.Itoa(d.Row)
-			}
+			id := ids[qi][i]
 			buf = buf[:0]
 			buf = append(buf, q.ID...)
 			buf = append(buf, " Q0 "...)

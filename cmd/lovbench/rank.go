@@ -17,9 +17,11 @@ func newRankCmd(a *app) *cobra.Command {
 		Short: "Apply a saved ranking model to SVMlight data and write a TREC run",
 		Long: `rank scores every line of an SVMlight/RankLib file with a model saved by
 'lovbench ltr' (JSON, see docs/ltr.md) and writes a TREC run
-(qid Q0 docid rank score tag). The docid is the term of the line's comment
-("# query term": its last token), or row<N> for the N-th data line when the
-line has no comment.`,
+(qid Q0 docid rank score tag). The docid is read from the line's comment:
+"#docid = X ..." (LETOR 3.0/4.0, e.g. MQ2008) gives X, lovbench's
+"# query term" gives the term (the last word), a line without a comment
+gets row<N> for the N-th data line; other key = value comments are an
+error. See docs/ltr.md.`,
 		Example: "  lovbench rank --model out/models/lambdamart_LOVBenchFull_Fold1.json --data folds/Fold1/test.txt --out run.txt",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
