@@ -130,7 +130,7 @@ func RunExperiment(ctx context.Context, folds []Fold, opt ExperimentOptions) (*E
 	for _, f := range folds {
 		for _, ds := range []*Dataset{f.Train, f.Vali, f.Test} {
 			if ds.NumFeatures < opt.BaselineFeature {
-				return nil, fmt.Errorf("%s: baseline feature %d not present (largest feature id %d)", ds.Name, opt.BaselineFeature, ds.NumFeatures)
+				return nil, fmt.Errorf("%s: baseline feature %d not present (largest feature id %d); choose the baseline feature with --baseline-feature", ds.Name, opt.BaselineFeature, ds.NumFeatures)
 			}
 		}
 	}

@@ -114,7 +114,8 @@ func TestExperimentBaselineRows(t *testing.T) {
 	}
 	// Missing baseline feature: a clear error.
 	ds, _ := Synthetic(SyntheticOptions{Queries: 20, DocsPerQuery: 5, Features: 9, Noise: 0.3, Seed: 5})
-	if _, err := RunExperiment(context.Background(), MakeFolds(ds, 1), ExperimentOptions{Algorithms: []Algorithm{AdaRank}, Configs: cfgs}); err == nil || !strings.Contains(err.Error(), "baseline feature 34") {
+	if _, err := RunExperiment(context.Background(), MakeFolds(ds, 1), ExperimentOptions{Algorithms: []Algorithm{AdaRank}, Configs: cfgs}); err == nil ||
+		err.Error() != "synthetic/Fold1/train.txt: baseline feature 34 not present (largest feature id 9); choose the baseline feature with --baseline-feature" {
 		t.Errorf("missing feature 34: %v", err)
 	}
 }

@@ -15,6 +15,7 @@ func newLTRCmd(a *app) *cobra.Command {
 		seed                                         uint64
 		workers, permutations, baseline              int
 		noModels                                     bool
+		featureSets                                  []string
 		params                                       = ltr.DefaultOptions()
 	)
 	cmd := &cobra.Command{
@@ -27,7 +28,8 @@ unlearned baseline (feature 34 alone). It writes <Ranker>_Results.csv in the
 layout of LOVBench's RankNet_Results.csv, results.json, and the models under
 OUT/models/. See docs/ltr.md.`,
 		Example: `  lovbench ltr --data folds --algorithms ranknet,adarank --configs all --out results
-  lovbench ltr --data folds --algorithms lambdamart --configs full,light --metric NDCG@10 --workers 2 --out results`,
+  lovbench ltr --data folds --algorithms lambdamart --configs full,light --metric NDCG@10 --workers 2 --out results
+  lovbench ltr --data folds --algorithms ca --features 1,3,5-9 --out results`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if dataDir == "" || outDir == "" {
@@ -41,9 +43,25 @@ OUT/models/. See docs/ltr.md.`,
 				}
 				algorithms = append(algorithms, al)
 			}
-			cfgs, err := ltr.SelectConfigs(configs)
-			if err != nil {
-				return usagef("ltr: --configs: %v", err)
+			var cfgs []ltr.Config
+			if len(featureSets) == 0 || cmd.Flags().Changed("configs") {
+				c, err := ltr.SelectConfigs(configs)
+				if err != nil {
+					return usagef("ltr: --configs: %v", err)
+				}
+				cfgs = c
+			}
+			for _, spec := range featureSets {
+				c, err := ltr.FeatureConfig(spec)
+				if err != nil {
+					return usagef("ltr: --features: %v", err)
+				}
+				for _, o := range cfgs {
+					if o.Name == c.Name {
+						return usagef("ltr: --features %s given twice", spec)
+					}
+				}
+				cfgs = append(cfgs, c)
 			}
 			m, err := ltr.ParseMetric(metric)
 			if err != nil {
@@ -90,6 +108,7 @@ OUT/models/. See docs/ltr.md.`,
 	f.StringVar(&dataDir, "data", "", "fold directory: DIR/Fold1..Fold5/{train,vali,test}.txt")
 	f.StringVar(&algs, "algorithms", "ranknet,adarank,lambdamart,ca", "comma-separated: ranknet, adarank, lambdamart, ca")
 	f.StringVar(&configs, "configs", "all", "all, or comma-separated Table 5 names (full, light, LOVSimple, AKTiveRank, DWRank, CBRBench)")
+	f.StringArrayVar(&featureSets, "features", nil, "train on this feature subset too, e.g. 1,3,5-9 (RankLib's -feature; repeatable; named Features_1_3_5-9; without --configs only these sets run)")
 	f.StringVar(&metric, "metric", "NDCG@10", "metric optimised and used for validation model selection (NDCG@k, ERR@k, MAP)")
 	f.StringVar(&norm, "norm", "zscore", "per-query feature normalisation: none, sum, zscore, linear")
 	f.StringVar(&outDir, "out", "", "output directory")
