@@ -1,7 +1,6 @@
 package ltr
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -312,11 +311,13 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 	return &m, nil
 }
 
-// LoadModel reads a model file.
+// LoadModel reads a model file: lovbench's JSON (ReadModel) or RankLib's
+// text format (ReadRankLibModel), told apart by the first non-blank
+// character, '{' or '#'. Errors name the format expected.
 func LoadModel(path string) (*Model, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return ReadModel(bytes.NewReader(b), path)
+	return readAnyModel(b, path)
 }
