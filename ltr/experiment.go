@@ -35,8 +35,12 @@ type ExperimentOptions struct {
 	// randomisation test (default 10000, RankLib's Analyzer default).
 	Permutations int
 	// ModelDir, when set, receives every trained model as
-	// <algorithm>_<configuration>_<fold>.json.
+	// <algorithm>_<configuration>_<fold> plus the extension of each of
+	// ModelFormats.
 	ModelDir string
+	// ModelFormats are the file formats of the saved models (default:
+	// JSON only).
+	ModelFormats []ModelFileFormat
 	Progress progress.Options
 	Log      *slog.Logger
 }
@@ -189,8 +193,7 @@ func RunExperiment(ctx context.Context, folds []Fold, opt ExperimentOptions) (*E
 						jobSeed(opt.Train.Seed, "pvalue", string(r.Algorithm), r.Configuration, r.Fold, ReportMeasures[mi].String()))
 				}
 				if opt.ModelDir != "" {
-					p := filepath.Join(opt.ModelDir, fmt.Sprintf("%s_%s_%s.json", r.Algorithm, r.Configuration, r.Fold))
-					if err := SaveModel(p, m); err != nil {
+					if err := saveModelFiles(opt, filepath.Join(opt.ModelDir, fmt.Sprintf("%s_%s_%s", r.Algorithm, r.Configuration, r.Fold)), m); err != nil {
 						errs[i] = err
 						cancel()
 						continue

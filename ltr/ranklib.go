@@ -103,6 +103,21 @@ func SaveModelAs(base string, m *Model, f ModelFileFormat) error {
 	return SaveModel(base+f.Extension(), m)
 }
 
+// saveModelFiles writes m to base plus the extension of each of
+// opt.ModelFormats (JSON when none is given).
+func saveModelFiles(opt ExperimentOptions, base string, m *Model) error {
+	formats := opt.ModelFormats
+	if len(formats) == 0 {
+		formats = []ModelFileFormat{ModelFileJSON}
+	}
+	for _, f := range formats {
+		if err := SaveModelAs(base, m, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // rankLibName is the RankLib ranker whose file format holds m.
 func (m *Model) rankLibName() (string, error) {
 	switch {

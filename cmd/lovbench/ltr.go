@@ -12,6 +12,7 @@ import (
 func newLTRCmd(a *app) *cobra.Command {
 	var (
 		dataDir, algs, configs, metric, outDir, norm string
+		modelFormat                                  string
 		seed                                         uint64
 		workers, permutations, baseline              int
 		noModels                                     bool
@@ -71,6 +72,10 @@ OUT/models/. See docs/ltr.md.`,
 			if err != nil {
 				return usagef("ltr: --norm: %v", err)
 			}
+			formats, err := ltr.ParseModelFileFormats(modelFormat)
+			if err != nil {
+				return usagef("ltr: --model-format: %v", err)
+			}
 			if workers < 1 {
 				return usagef("ltr: --workers must be at least 1")
 			}
@@ -91,6 +96,7 @@ OUT/models/. See docs/ltr.md.`,
 			opt.Train.Metric, opt.Train.Normalization, opt.Train.Seed = m, nm, seed
 			if !noModels {
 				opt.ModelDir = filepath.Join(outDir, "models")
+				opt.ModelFormats = formats
 			}
 			a.log.Info("ltr starting", "folds", len(folds), "algorithms", algs, "configurations", len(cfgs), "workers", workers)
 			res, err := ltr.RunExperiment(cmd.Context(), folds, opt)
@@ -117,6 +123,7 @@ OUT/models/. See docs/ltr.md.`,
 	f.IntVar(&permutations, "permutations", 10000, "random sign assignments of the randomisation test")
 	f.IntVar(&baseline, "baseline-feature", ltr.BaselineFeature, "feature ranked unlearned as the baseline")
 	f.BoolVar(&noModels, "no-models", false, "do not save the trained models under OUT/models")
+	f.StringVar(&modelFormat, "model-format", "json", "model files under OUT/models: json (.json), ranklib (RankLib's text format, .ranklib.txt) or json,ranklib")
 	f.IntVar(&params.RankNet.Epochs, "ranknet-epochs", params.RankNet.Epochs, "RankNet epochs")
 	f.IntVar(&params.RankNet.Hidden, "ranknet-hidden", params.RankNet.Hidden, "RankNet hidden units")
 	f.Float64Var(&params.RankNet.LearningRate, "ranknet-lr", params.RankNet.LearningRate, "RankNet learning rate")
