@@ -41,6 +41,7 @@ type ExperimentOptions struct {
 	// ModelFormats are the file formats of the saved models (default:
 	// JSON only).
 	ModelFormats []ModelFileFormat
+
 	Progress progress.Options
 	Log      *slog.Logger
 }

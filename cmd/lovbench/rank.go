@@ -26,7 +26,7 @@ gets row<N> for the N-th data line; other key = value comments are an
 error. See docs/ltr.md.`,
 		Example: `  lovbench rank --model out/models/lambdamart_LOVBenchFull_Fold1.json --data folds/Fold1/test.txt --out run.txt
   lovbench rank --model ranklib-lambdamart.txt --norm zscore --data folds/Fold1/test.txt --out run.txt`,
-		Args:    cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if modelPath == "" || dataPath == "" {
 				return usagef("rank: --model and --data are required")
