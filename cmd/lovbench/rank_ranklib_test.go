@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -55,5 +57,53 @@ func TestLTRRankLibModelsRankIdentically(t *testing.T) {
 	code, _, stderr = runCLI(t, "-q", "rank", "--model", bad, "--data", test)
 	if code != 1 || !strings.Contains(stderr, "want a lovbench JSON model") || !strings.Contains(stderr, `"## LambdaMART"`) {
 		t.Errorf("bad model: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// rank with a hand-written RankLib LambdaMART model (ltr/testdata) on
+// LETOR 4.0 MQ2008-style lines: docids from "#docid = X", scores as
+// computed by hand from the trees (see TestReadRankLibLambdaMARTByHand).
+func TestRankRankLibModelOnMQ2008Lines(t *testing.T) {
+	model := filepath.Join("..", "..", "ltr", "testdata", "ranklib", "lambdamart.txt")
+	line := func(label int, qid string, f1, f3 float64, comment string) string {
+		var sb strings.Builder
+		sb.WriteString(strconv.Itoa(label) + " qid:" + qid)
+		for j := 1; j <= 46; j++ {
+			v := 0.0
+			switch j {
+			case 1:
+				v = f1
+			case 3:
+				v = f3
+			}
+			sb.WriteString(" " + strconv.Itoa(j) + ":" + strconv.FormatFloat(v, 'f', 6, 64))
+		}
+		return sb.String() + " " + comment + "\n"
+	}
+	data := filepath.Join(t.TempDir(), "mq2008.txt")
+	os.WriteFile(data, []byte(
+		line(0, "10032", 3, -1, "#docid = GX029-35-5894638 inc = 0.0119881192468859 prob = 0.139842")+
+			line(1, "10032", -1.25, 0.6, "#docid = GX030-77-6315042 inc = 1 prob = 0.341364")+
+			line(2, "10032", -2, 0.5, "#docid = GX140-98-13566007 inc = 1 prob = 0.0701303")), 0o644)
+	code, stdout, stderr := runCLI(t, "-q", "rank", "--model", model, "--data", data)
+	if code != 0 {
+		t.Fatalf("rank: exit %d: %s", code, stderr)
+	}
+	// Hand computation: 0.1*4.0 + 0.1*0.1 = 0.41; 0.1*2.0 + 0.1*0.1 = 0.21;
+	// 0.1*-1.0 + 0.1*-0.5 = -0.15.
+	want := []struct {
+		docid string
+		score float64
+	}{{"GX030-77-6315042", 0.41}, {"GX140-98-13566007", 0.21}, {"GX029-35-5894638", -0.15}}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("run:\n%s", stdout)
+	}
+	for i, l := range lines {
+		f := strings.Fields(l)
+		s, _ := strconv.ParseFloat(f[4], 64)
+		if f[0] != "10032" || f[2] != want[i].docid || f[3] != strconv.Itoa(i+1) || math.Abs(s-want[i].score) > 1e-12 || f[5] != "lovbench-lambdamart" {
+			t.Errorf("run line %d %q, want docid %s score %v", i+1, l, want[i].docid, want[i].score)
+		}
 	}
 }
