@@ -2,6 +2,7 @@ package ltr
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -17,10 +18,10 @@ import (
 //     the id itself.
 //
 // A line without a comment has no id: DocID returns "" and no error, and
-// WriteRun uses "row<N>". Any other comment whose second-to-last word is
-// "=" (a key = value list without a docid key, where the last word is a
-// value, not an id) and a "docid =" with nothing after it are errors,
-// rather than a wrong id.
+// WriteRun uses "row<N>". A comment that ends "= NUMBER" (a key = value
+// list without a docid key, such as "inc = 1 prob = 0.086", whose last word
+// is a value, not an id; a lovbench term is never a bare number) and a
+// "docid =" with nothing after it are errors, rather than a wrong id.
 func (d *Doc) DocID() (string, error) {
 	c := strings.TrimSpace(d.Comment)
 	if c == "" {
@@ -37,7 +38,7 @@ func (d *Doc) DocID() (string, error) {
 		}
 	}
 	f := strings.Fields(c)
-	if len(f) >= 2 && f[len(f)-2] == "=" {
+	if _, err := strconv.ParseFloat(f[len(f)-1], 64); err == nil && len(f) >= 2 && f[len(f)-2] == "=" {
 		return "", fmt.Errorf("comment %q is a key = value list without a docid key; lovbench reads \"#docid = ID ...\" (LETOR) or \"# query term\" (lovbench)", c)
 	}
 	return f[len(f)-1], nil

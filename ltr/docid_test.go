@@ -37,6 +37,8 @@ func TestDocIDForms(t *testing.T) {
 		{"", "", ""},
 		{"docid =", "", "without an id"},
 		{"inc = 1 prob = 0.086", "", "key = value"},
+		{"docid: 7 prob = 1e-3", "", "key = value"},
+		{"a = foaf:Person", "foaf:Person", ""}, // a lovbench query ending in "=": the term is not a number
 	}
 	for _, c := range cases {
 		d := Doc{Comment: c.comment}
