@@ -11,23 +11,20 @@ import (
 //	qid Q0 docid rank score tag
 //
 // one line per document, queries in file order, documents by decreasing
-// score (ties in file order), rank from 1. The docid is the term of the
-// line's comment (its last token, LOVBench's "# query term") or, for a
-// line without a comment, "row" followed by the 1-based data line number.
+// score, ties by docid descending (trec_eval's order, so the rank column
+// agrees with what trec_eval and lovbench eval compute), rank from 1. The
+// docid is Doc.DocID: the term of the line's comment (its last token,
+// LOVBench's "# query term") or, for a line without a comment, "row"
+// followed by the 1-based data line number.
 func WriteRun(w io.Writer, ds *Dataset, m *Model, tag string) error {
 	bw := bufio.NewWriter(w)
 	var buf []byte
 	for qi := range ds.Queries {
 		q := &ds.Queries[qi]
 		scores := m.Scores(q)
-		idx := make([]int, len(scores))
-		rankOrder(scores, idx)
-		for r, i := range idx {
-			d := &q.Docs[i]
-			id := d.Term()
-			if id == "" {
-				id = "row" + strconv.Itoa(d.Row)
-			}
+		ids := docIDs(q)
+		for r, i := range tieRanking(scores, ids) {
+			id := ids[i]
 			buf = buf[:0]
 			buf = append(buf, q.ID...)
 			buf = append(buf, " Q0 "...)
