@@ -134,12 +134,12 @@ type Data struct {
 	Models   []ClickModel `json:"click_models,omitempty"`
 	Labels   []LabelShare `json:"labels,omitempty"`
 	// Dataset counts (queries, pairs) of the ground truth.
-	Dataset  []Count     `json:"dataset,omitempty"`
-	LTR      []LTRResult `json:"ltr,omitempty"`
+	Dataset []Count     `json:"dataset,omitempty"`
+	LTR     []LTRResult `json:"ltr,omitempty"`
 	// LTRTieRule is the tie rule of the LTR values ("docid": trec_eval's
 	// docid descending; see ltr --ties).
 	LTRTieRule string    `json:"ltr_tie_rule,omitempty"`
-	Recovery *Recovery   `json:"recovery,omitempty"`
+	Recovery   *Recovery `json:"recovery,omitempty"`
 }
 
 // view is what the template renders.
