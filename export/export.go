@@ -48,7 +48,7 @@ type Row struct {
 }
 
 // Dataset is the joined ground truth and features, rows ordered by qid and,
-// within a query, in ground-truth order.
+// within a query, by LineKey (a seeded shuffle, LineOrderShuffle).
 type Dataset struct {
 	Features []Feature
 	Rows     []Row
@@ -98,6 +98,28 @@ func Folds(f int) []FoldSpec {
 // partition order is independent of the sampling order when both stages use
 // the same seed.
 const PartitionSalt = 0x70617274 // "part"
+
+// LineOrderSalt is XORed into the seed for the order of a query's lines, so
+// that it is independent of the sampling draws and of the partition order
+// made with the same seed.
+const LineOrderSalt = 0x6c696e65 // "line"
+
+// LineOrderShuffle names the line order of the dataset files in the
+// manifest (parameters.line_order): within a query, rows are sorted by
+// LineKey, a seeded shuffle. The sampling stage writes each query's
+// labelled terms first and its sampled label-0 terms after; kept as it is,
+// that order would tell a ranker that breaks score ties by file order
+// (RankLib, and lovbench ltr before issue 11) which terms are labelled.
+const LineOrderShuffle = "seeded-shuffle"
+
+// LineKey is the sort key of the row (query, term) within its query:
+// sampling.TermKey(sampling.QuerySeed(seed XOR LineOrderSalt, query), term),
+// a 64-bit hash that depends on the seed, the query and the term URI only,
+// never on the label or the position in the ground truth. Rows of a query
+// are written in ascending key order (ties by term).
+func LineKey(seed uint64, query, term string) uint64 {
+	return sampling.TermKey(sampling.QuerySeed(seed^LineOrderSalt, query), term)
+}
 
 // PartitionQueries assigns each query (given sorted, index = qid-1) to one
 // of f partitions, 1-based: queries are ordered by
@@ -156,11 +178,29 @@ func Build(gt []sampling.Row, ft *FeatureTable, opts Options) (*Dataset, int, er
 	}
 	ds.Parts = PartitionQueries(ds.Queries, opts.Folds, opts.Seed)
 
+	// Rows by qid, then by LineKey within a query (a seeded shuffle that
+	// cannot see the labels; ties of the 64-bit key by term, then by
+	// ground-truth row, so the order is total and does not depend on the
+	// input order).
 	order := make([]int, len(gt))
+	keys := make([]uint64, len(gt))
 	for i := range order {
 		order[i] = i
+		keys[i] = LineKey(opts.Seed, gt[i].Query, gt[i].Term)
 	}
-	sort.SliceStable(order, func(a, b int) bool { return qid[gt[order[a]].Query] < qid[gt[order[b]].Query] })
+	sort.Slice(order, func(a, b int) bool {
+		ra, rb := &gt[order[a]], &gt[order[b]]
+		if qa, qb := qid[ra.Query], qid[rb.Query]; qa != qb {
+			return qa < qb
+		}
+		if ka, kb := keys[order[a]], keys[order[b]]; ka != kb {
+			return ka < kb
+		}
+		if ra.Term != rb.Term {
+			return ra.Term < rb.Term
+		}
+		return order[a] < order[b]
+	})
 	nf := len(ft.Features)
 	ds.Rows = make([]Row, 0, len(gt))
 	ds.Values = make([]float64, 0, len(gt)*nf)

@@ -3,6 +3,7 @@ package export
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -321,12 +322,35 @@ func TestColumnarRoundTrip(t *testing.T) {
 	for i, q := range sortedQueries(gt) {
 		qid[q] = int32(i + 1)
 	}
-	// Expected order: by qid, ground-truth order within a query.
+	// Expected order: by qid, then within a query by the seeded key of
+	// docs/dataset.md, splitmix64(splitmix64((seed ^ "line") ^ FNV(query)) ^
+	// FNV(term)), written out here from the formula.
+	key := func(r sampling.Row) uint64 {
+		return sampling.Mix(sampling.Mix((4^0x6c696e65)^sampling.FNV(r.Query)) ^ sampling.FNV(r.Term))
+	}
 	order := make([]int, len(gt))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return int(qid[gt[a].Query] - qid[gt[b].Query]) })
+	slices.SortStableFunc(order, func(a, b int) int {
+		if c := int(qid[gt[a].Query] - qid[gt[b].Query]); c != 0 {
+			return c
+		}
+		return cmp.Compare(key(gt[a]), key(gt[b]))
+	})
+	// The shuffle moved rows: the ground truth lists each query's terms T0..T5.
+	moved := 0
+	for k, i := range order {
+		if k%6 != i%6 {
+			moved++
+		}
+	}
+	if moved == 0 {
+		t.Error("line order equals the ground-truth order")
+	}
+	if m.Parameters.LineOrder != LineOrderShuffle {
+		t.Errorf("manifest line_order %q", m.Parameters.LineOrder)
+	}
 
 	check := func(src string, c *Columns) {
 		if len(c.Query) != len(gt) || len(c.FeatureNames) != 34 {
@@ -538,6 +562,29 @@ func TestValidateAcceptsAndRejects(t *testing.T) {
 	if v, _ = Validate(context.Background(), dir); !v.Valid {
 		t.Fatalf("restored dataset rejected: %v", v.Problems)
 	}
+
+	// Two lines of one query swapped in a test file (checksums fixed): the
+	// order no longer follows the seeded line order.
+	test, _ = os.ReadFile(testP)
+	ls := bytes.SplitAfter(test, []byte("\n"))
+	ls[0], ls[1] = ls[1], ls[0] // each query has 6 lines: lines 1 and 2 share a qid
+	os.WriteFile(testP, bytes.Join(ls, nil), 0o644)
+	fixManifest(t, dir)
+	v, _ = Validate(context.Background(), dir)
+	if v.Valid || !hasProblem(v, "Fold1/test.txt:2:") || !hasProblem(v, "line order") {
+		t.Errorf("swapped lines accepted: %v", v.Problems)
+	}
+	os.WriteFile(testP, test, 0o644)
+	fixManifest(t, dir)
+
+	// A manifest without line_order (a dataset of an older lovbench).
+	mb, _ := os.ReadFile(filepath.Join(dir, ManifestFile))
+	os.WriteFile(filepath.Join(dir, ManifestFile), bytes.Replace(mb, []byte(`"line_order": "seeded-shuffle"`), []byte(`"line_order": ""`), 1), 0o644)
+	v, _ = Validate(context.Background(), dir)
+	if v.Valid || !hasProblem(v, "no parameters.line_order") {
+		t.Errorf("manifest without line order accepted: %v", v.Problems)
+	}
+	os.WriteFile(filepath.Join(dir, ManifestFile), mb, 0o644)
 
 	// Truncated columnar files (checksums fixed): reported, no panic.
 	for _, name := range []string{ParquetFile, ArrowFile} {

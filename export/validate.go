@@ -226,6 +226,14 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 		return v, nil
 	}
 
+	if m.Parameters.LineOrder != LineOrderShuffle {
+		if m.Parameters.LineOrder == "" {
+			v.addf("%s: no parameters.line_order: written before lines were shuffled within each query (issue 11), so the line order may leak the labels; export again", ManifestFile)
+		} else {
+			v.addf("%s: parameters.line_order %q, want %q", ManifestFile, m.Parameters.LineOrder, LineOrderShuffle)
+		}
+	}
+
 	// 1. Files and checksums.
 	listed := map[string]bool{ManifestFile: true}
 	for _, o := range m.Outputs {
@@ -314,8 +322,18 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 	qidPart := map[int32]int32{}
 	partRows := map[int32]int{}
 	rowOf := make(map[rowKey]int, n)
+	badOrder, firstBad := 0, 0
+	var prevKey uint64
 	for i := range n {
 		q, id, p := pq.Query[i], pq.QID[i], pq.Partition[i]
+		// Line order: qids ascending, then LineKey ascending (ties by term).
+		key := LineKey(m.Parameters.Seed, q, pq.Term[i])
+		if i > 0 && (id < pq.QID[i-1] || id == pq.QID[i-1] && (key < prevKey || key == prevKey && pq.Term[i] < pq.Term[i-1])) {
+			if badOrder++; badOrder == 1 {
+				firstBad = i + 1
+			}
+		}
+		prevKey = key
 		if prev, ok := qidQuery[id]; ok && prev != q {
 			v.addf("%s: row %d: qid %d is query %q and %q", ParquetFile, i+1, id, prev, q)
 		}
@@ -331,6 +349,9 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 		qidQuery[id], queryQID[q], qidPart[id] = q, id, p
 		partRows[p]++
 		rowOf[rowKey{id, pq.Term[i]}] = i
+	}
+	if badOrder > 0 {
+		v.addf("%s: %d rows out of the %s line order (qid, then the seeded key of each term), the first at row %d", ParquetFile, badOrder, LineOrderShuffle, firstBad)
 	}
 	if len(qidQuery) != m.Queries {
 		v.addf("%d queries, manifest says %d", len(qidQuery), m.Queries)
@@ -568,6 +589,7 @@ func checkSVM(p, rel string, parts []int, qidPart map[int32]int32, rowOf map[row
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
 	lines, bad := 0, 0
+	prevQID, prevRow := int32(-1), -1
 	report := func(format string, args ...any) {
 		if bad++; bad <= 5 {
 			res.problems = append(res.problems, fmt.Sprintf(format, args...))
@@ -611,6 +633,10 @@ func checkSVM(p, rel string, parts []int, qidPart map[int32]int32, rowOf map[row
 			report("%s:%d: (qid %d, %s) is not a dataset row", rel, lines, qid, term)
 			continue
 		}
+		if qid == prevQID && row <= prevRow {
+			report("%s:%d: (qid %d, %s) comes before the previous line in the dataset's line order", rel, lines, qid, term)
+		}
+		prevQID, prevRow = qid, row
 		if want := svmLabel(int(label[row]), keepJunk); lab != want {
 			report("%s:%d: label %d, dataset says %d", rel, lines, lab, want)
 		}

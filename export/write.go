@@ -60,6 +60,10 @@ type Parameters struct {
 	Folds    int    `json:"folds"`
 	Seed     uint64 `json:"seed"`
 	KeepJunk bool   `json:"keep_junk"`
+	// LineOrder is the order of a query's rows in every file:
+	// LineOrderShuffle (by LineKey of the seed). Absent in datasets
+	// written before issue 11, whose order leaked the labels.
+	LineOrder string `json:"line_order"`
 }
 
 // Manifest describes a dataset directory (SPEC.md section 7). It holds no
@@ -237,7 +241,7 @@ func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused 
 	m := &Manifest{
 		Program:        "lovbench",
 		Version:        opts.Version,
-		Parameters:     Parameters{Folds: ds.Folds, Seed: opts.Seed, KeepJunk: opts.KeepJunk},
+		Parameters:     Parameters{Folds: ds.Folds, Seed: opts.Seed, KeepJunk: opts.KeepJunk, LineOrder: LineOrderShuffle},
 		Inputs:         inputs,
 		Rows:           len(ds.Rows),
 		Queries:        len(ds.Queries),

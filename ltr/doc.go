@@ -11,7 +11,11 @@
 //     linear, with RankLib's definitions.
 //   - metric.go: the training/selection metric (NDCG@k, ERR@k, MAP) over the
 //     measures of package ltr/measures, and ranking by score with ties
-//     broken by input order (RankLib's stable merge sort).
+//     broken by the stored order of a query's documents, which is docid
+//     descending (normalize.go, makeBlock): trec_eval's rule, never the
+//     file order (issue 11).
+//   - ties.go: the tie rules of the test measures (docid, optimistic,
+//     pessimistic, exact average; package measures) and the tie rate.
 //   - ranknet.go: RankNet (Burges et al. 2005) as RankLib defines it: one
 //     hidden layer of sigmoid units, a sigmoid output, pairwise
 //     cross-entropy, best epoch on the validation set.

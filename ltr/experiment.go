@@ -42,6 +42,11 @@ type ExperimentOptions struct {
 	// JSON only).
 	ModelFormats []ModelFileFormat
 
+	// Ties orders test documents of equal score for the ReportMeasures
+	// (default measures.TiesDocID, trec_eval's docid rule). Training and
+	// validation model selection always use the docid rule, which cannot
+	// see the labels.
+	Ties     measures.Ties
 	Progress progress.Options
 	Log      *slog.Logger
 }
@@ -50,8 +55,18 @@ type ExperimentOptions struct {
 // on one fold, in test-file query order.
 type PerQuery struct {
 	QueryIDs []string
-	Values   [][]float64 // [measure][query]
+	Values   [][]float64 // [measure][query], under ExperimentOptions.Ties
+	// TiedTop and Top count, per query, the ranks among the first
+	// TieRateCutoff that hold a document tied with another (TieCount), and
+	// the ranks looked at.
+	TiedTop, Top []int
+	// Optimistic and Pessimistic are NDCG@10 per query with ties ordered
+	// by grade descending and ascending: the range tie-breaking spans.
+	Optimistic, Pessimistic []float64
 }
+
+// TieRateCutoff is the number of top ranks the tie rate looks at.
+const TieRateCutoff = 10
 
 // FoldRun is the outcome of one (algorithm, configuration, fold) job.
 type FoldRun struct {
@@ -89,26 +104,30 @@ func jobSeed(seed uint64, parts ...string) uint64 {
 	return h.Sum64()
 }
 
-func evalPerQuery(ds *Dataset, m *Model) PerQuery {
-	pq := PerQuery{QueryIDs: make([]string, len(ds.Queries)), Values: make([][]float64, len(ReportMeasures))}
-	for qi := range ds.Queries {
-		pq.QueryIDs[qi] = ds.Queries[qi].ID
+func evalPerQuery(ds *Dataset, m *Model, ties measures.Ties) PerQuery {
+	nq := len(ds.Queries)
+	pq := PerQuery{QueryIDs: make([]string, nq), Values: make([][]float64, len(ReportMeasures)),
+		TiedTop: make([]int, nq), Top: make([]int, nq), Optimistic: make([]float64, nq), Pessimistic: make([]float64, nq)}
+	for mi := range ReportMeasures {
+		pq.Values[mi] = make([]float64, nq)
 	}
-	scores := make([][]float64, len(ds.Queries))
+	ndcg10 := Metric{Kind: MetricNDCG, K: 10}
+	var labels []float64
 	for qi := range ds.Queries {
-		scores[qi] = m.Scores(&ds.Queries[qi])
-	}
-	for mi, met := range ReportMeasures {
-		pq.Values[mi] = make([]float64, len(ds.Queries))
-		labels := []float64{}
-		for qi := range ds.Queries {
-			q := &ds.Queries[qi]
-			labels = labels[:0]
-			for di := range q.Docs {
-				labels = append(labels, q.Docs[di].Label)
-			}
-			pq.Values[mi][qi] = met.Score(rankedLabels(labels, scores[qi]))
+		q := &ds.Queries[qi]
+		pq.QueryIDs[qi] = q.ID
+		scores := m.Scores(q)
+		ids := docIDs(q)
+		labels = labels[:0]
+		for di := range q.Docs {
+			labels = append(labels, q.Docs[di].Label)
 		}
+		for mi, met := range ReportMeasures {
+			pq.Values[mi][qi] = met.ScoreTies(labels, scores, ids, ties)
+		}
+		pq.TiedTop[qi], pq.Top[qi] = TieCount(scores, TieRateCutoff)
+		pq.Optimistic[qi] = ndcg10.ScoreTies(labels, scores, ids, measures.TiesOptimistic)
+		pq.Pessimistic[qi] = ndcg10.ScoreTies(labels, scores, ids, measures.TiesPessimistic)
 	}
 	return pq
 }
@@ -132,6 +151,12 @@ func RunExperiment(ctx context.Context, folds []Fold, opt ExperimentOptions) (*E
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.DiscardHandler)
 	}
+	if opt.Ties == "" {
+		opt.Ties = measures.TiesDocID
+	}
+	if _, err := measures.ParseTies(string(opt.Ties)); err != nil {
+		return nil, err
+	}
 	for _, f := range folds {
 		for _, ds := range []*Dataset{f.Train, f.Vali, f.Test} {
 			if ds.NumFeatures < opt.BaselineFeature {
@@ -150,7 +175,7 @@ func RunExperiment(ctx context.Context, folds []Fold, opt ExperimentOptions) (*E
 	base := BaselineModel(opt.BaselineFeature)
 	for _, f := range folds {
 		res.Folds = append(res.Folds, f.Name)
-		res.Baseline = append(res.Baseline, evalPerQuery(f.Test, base))
+		res.Baseline = append(res.Baseline, evalPerQuery(f.Test, base, opt.Ties))
 	}
 	for _, a := range opt.Algorithms {
 		for _, c := range opt.Configs {
@@ -187,7 +212,7 @@ func RunExperiment(ctx context.Context, folds []Fold, opt ExperimentOptions) (*E
 					continue
 				}
 				r.Model = m
-				r.Test = evalPerQuery(f.Test, m)
+				r.Test = evalPerQuery(f.Test, m, opt.Ties)
 				r.PValues = make([]float64, len(ReportMeasures))
 				for mi := range ReportMeasures {
 					r.PValues[mi] = measures.RandomisationTest(res.Baseline[fi].Values[mi], r.Test.Values[mi], opt.Permutations,

@@ -243,7 +243,8 @@ func (s *scorer) mean(t *table, scores []float64) float64 {
 }
 
 // rankOrder fills idx with 0..n-1 ordered by decreasing score; ties keep
-// input order (RankLib sorts with a stable merge sort), NaN ranks last.
+// input order, NaN ranks last. Over a block, whose rows are in docid
+// descending order (makeBlock), that is trec_eval's order.
 func rankOrder(scores []float64, idx []int) {
 	for i := range idx {
 		idx[i] = i
@@ -290,7 +291,8 @@ func sortedDesc(x []float64) []float64 {
 }
 
 // Evaluate ranks every query of ds by score (one value per document, in
-// file order; ties keep file order) and returns the metric of each query.
+// file order; ties by docid descending, trec_eval's rule, see ScoreTies)
+// and returns the metric of each query.
 func Evaluate(ds *Dataset, score func(q *Query) []float64, m Metric) []float64 {
 	out := make([]float64, len(ds.Queries))
 	labels := []float64{}
@@ -300,7 +302,7 @@ func Evaluate(ds *Dataset, score func(q *Query) []float64, m Metric) []float64 {
 		for di := range q.Docs {
 			labels = append(labels, q.Docs[di].Label)
 		}
-		out[qi] = m.Score(rankedLabels(labels, score(q)))
+		out[qi] = m.ScoreTies(labels, score(q), docIDs(q), measures.TiesDocID)
 	}
 	return out
 }

@@ -224,7 +224,15 @@ func (m *Model) scoreRow(x []float64) float64 {
 // Scores returns the model's score of every document of q, in file order.
 func (m *Model) Scores(q *Query) []float64 {
 	b := makeBlock(q, m.Features, m.Normalization)
-	return m.scoreBlock(&b)
+	s := m.scoreBlock(&b)
+	if b.perm == nil {
+		return s
+	}
+	out := make([]float64, len(s))
+	for i, di := range b.perm {
+		out[di] = s[i]
+	}
+	return out
 }
 
 func (m *Model) scoreBlock(b *block) []float64 {

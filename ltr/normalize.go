@@ -95,12 +95,19 @@ func normalizeBlock(x []float64, n, d int, norm Normalization) {
 }
 
 // block is one query prepared for training or scoring: the labels and the
-// selected, normalised features as an n x d row-major matrix.
+// selected, normalised features as an n x d row-major matrix. Its rows are
+// in tie order, docid descending (see docOrder), so that every ranking
+// helper that breaks score ties by increasing row index follows trec_eval's
+// rule (score descending, docid descending) and never the file order, which
+// may carry label information (issue 11).
 type block struct {
 	id     string
 	n      int
 	labels []float64
 	x      []float64
+	// perm maps block rows to documents of the query: row i is
+	// Docs[perm[i]]; nil when the two orders are the same.
+	perm []int
 }
 
 // table is a Dataset restricted to a feature list and normalised.
@@ -124,11 +131,16 @@ func makeTable(ds *Dataset, fids []int, norm Normalization) *table {
 
 func makeBlock(q *Query, fids []int, norm Normalization) block {
 	n, d := len(q.Docs), len(fids)
-	b := block{id: q.ID, n: n, labels: make([]float64, n), x: make([]float64, n*d)}
+	b := block{id: q.ID, n: n, labels: make([]float64, n), x: make([]float64, n*d), perm: docOrder(q)}
 	for i := range q.Docs {
-		b.labels[i] = q.Docs[i].Label
+		di := i
+		if b.perm != nil {
+			di = b.perm[i]
+		}
+		doc := &q.Docs[di]
+		b.labels[i] = doc.Label
 		for j, f := range fids {
-			b.x[i*d+j] = q.Docs[i].Feature(f)
+			b.x[i*d+j] = doc.Feature(f)
 		}
 	}
 	normalizeBlock(b.x, n, d, norm)

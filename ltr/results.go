@@ -34,6 +34,39 @@ type ResultRow struct {
 	// Model summarises the trained model (fold rows of learned
 	// configurations only).
 	Model *ModelSummary `json:"model,omitempty"`
+	// Ties says how much the row's values depend on tie-breaking.
+	Ties *TieStats `json:"ties,omitempty"`
+}
+
+// TieStats describes the ties of a system's test rankings (issue 11).
+type TieStats struct {
+	// Rate is the share of the top-10 ranks (of every test query, pooled)
+	// that hold a document whose score equals another document's score in
+	// the same query.
+	Rate float64 `json:"tie_rate"`
+	// NDCG10Optimistic and NDCG10Pessimistic are the mean NDCG@10 with
+	// ties ordered by grade descending and ascending (MEAN: the mean of the
+	// fold values).
+	NDCG10Optimistic  float64 `json:"ndcg@10_optimistic"`
+	NDCG10Pessimistic float64 `json:"ndcg@10_pessimistic"`
+}
+
+// tieStats summarises the ties of per-query test values over folds.
+func tieStats(pqs ...PerQuery) *TieStats {
+	ts := &TieStats{}
+	tied, top := 0, 0
+	for _, pq := range pqs {
+		for qi := range pq.Top {
+			tied += pq.TiedTop[qi]
+			top += pq.Top[qi]
+		}
+		ts.NDCG10Optimistic += Mean(pq.Optimistic) / float64(len(pqs))
+		ts.NDCG10Pessimistic += Mean(pq.Pessimistic) / float64(len(pqs))
+	}
+	if top > 0 {
+		ts.Rate = float64(tied) / float64(top)
+	}
+	return ts
 }
 
 // ModelSummary describes a trained model in results.json.
@@ -48,6 +81,7 @@ type ModelSummary struct {
 type ResultsFile struct {
 	Format          string              `json:"format"`
 	Metric          string              `json:"metric"`
+	Ties            string              `json:"ties"`
 	Normalization   string              `json:"normalization"`
 	Seed            uint64              `json:"seed"`
 	Permutations    int                 `json:"permutations"`
@@ -70,7 +104,7 @@ func (r *ExperimentResult) Rows(alg Algorithm) []ResultRow {
 	var rows []ResultRow
 	baseMean := map[string]float64{}
 	for fi, f := range r.Folds {
-		row := ResultRow{Ranker: name, Configuration: "Baseline", Fold: foldLabel(f), Values: map[string]float64{}}
+		row := ResultRow{Ranker: name, Configuration: "Baseline", Fold: foldLabel(f), Values: map[string]float64{}, Ties: tieStats(r.Baseline[fi])}
 		for mi, m := range ReportMeasures {
 			v := Mean(r.Baseline[fi].Values[mi])
 			row.Values[m.String()] = v
@@ -78,7 +112,7 @@ func (r *ExperimentResult) Rows(alg Algorithm) []ResultRow {
 		}
 		rows = append(rows, row)
 	}
-	rows = append(rows, ResultRow{Ranker: name, Configuration: "Baseline", Fold: "MEAN", Values: baseMean})
+	rows = append(rows, ResultRow{Ranker: name, Configuration: "Baseline", Fold: "MEAN", Values: baseMean, Ties: tieStats(r.Baseline...)})
 	for i := 0; i < len(r.Runs); i += nf {
 		if r.Runs[i].Algorithm != alg {
 			continue
@@ -90,7 +124,7 @@ func (r *ExperimentResult) Rows(alg Algorithm) []ResultRow {
 			row := ResultRow{Ranker: name, Configuration: cfg, Fold: foldLabel(run.Fold), Values: map[string]float64{},
 				Improvement: map[string]float64{}, ImprovementPct: map[string]float64{}, PValue: map[string]float64{},
 				Model: &ModelSummary{TrainScore: run.Model.TrainScore, ValidationScore: run.Model.ValidationScore,
-					Iterations: run.Model.Iterations, Seed: run.Model.Seed}}
+					Iterations: run.Model.Iterations, Seed: run.Model.Seed}, Ties: tieStats(run.Test)}
 			for mi, m := range ReportMeasures {
 				k := m.String()
 				v := Mean(run.Test.Values[mi])
@@ -105,8 +139,12 @@ func (r *ExperimentResult) Rows(alg Algorithm) []ResultRow {
 			}
 			rows = append(rows, row)
 		}
+		tests := make([]PerQuery, nf)
+		for fi := range tests {
+			tests[fi] = r.Runs[i+fi].Test
+		}
 		rows = append(rows, ResultRow{Ranker: name, Configuration: cfg, Fold: "MEAN", Values: mean,
-			PValue: pvMap(r.PooledPValues[alg][cfg])})
+			PValue: pvMap(r.PooledPValues[alg][cfg]), Ties: tieStats(tests...)})
 	}
 	return rows
 }
@@ -249,6 +287,7 @@ func (r *ExperimentResult) WriteResults(dir string) error {
 	rf := ResultsFile{
 		Format:          "lovbench-ltr-results/1",
 		Metric:          r.Options.Train.Metric.String(),
+		Ties:            string(r.Options.Ties),
 		Normalization:   string(r.Options.Train.Normalization),
 		Seed:            r.Options.Train.Seed,
 		Permutations:    r.Options.Permutations,

@@ -11,11 +11,12 @@ import (
 //	qid Q0 docid rank score tag
 //
 // one line per document, queries in file order, documents by decreasing
-// score (ties in file order), rank from 1. The docid is read from the
-// line's comment by Doc.DocID (LETOR's "#docid = X ..." or lovbench's
-// "# query term") or, for a line without a comment, is "row" followed by
-// the 1-based data line number. A comment DocID cannot read is an error
-// naming the file and line.
+// score, ties by docid descending (trec_eval's order, so the rank column
+// agrees with what trec_eval and lovbench eval compute), rank from 1. The
+// docid is read from the line's comment by Doc.DocID (LETOR's
+// "#docid = X ..." or lovbench's "# query term") or, for a line without a
+// comment, is "row" followed by the 1-based data line number. A comment
+// DocID cannot read is an error naming the file and line.
 func WriteRun(w io.Writer, ds *Dataset, m *Model, tag string) error {
 	// Read every docid first, so that a bad comment fails before any
 	// output.
@@ -40,9 +41,7 @@ func WriteRun(w io.Writer, ds *Dataset, m *Model, tag string) error {
 	for qi := range ds.Queries {
 		q := &ds.Queries[qi]
 		scores := m.Scores(q)
-		idx := make([]int, len(scores))
-		rankOrder(scores, idx)
-		for r, i := range idx {
+		for r, i := range tieRanking(scores, ids[qi]) {
 			id := ids[qi][i]
 			buf = buf[:0]
 			buf = append(buf, q.ID...)

@@ -94,11 +94,11 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 		d.Dataset = []report.Count{{Name: "queries", Value: int64(len(qs))}, {Name: "(query, term) pairs", Value: int64(len(rows))}}
 	}
 	if p := dir(StageLTR); p != "" {
-		res, err := ltrResults(p)
+		res, rule, err := ltrResults(p)
 		if err != nil {
 			return nil, err
 		}
-		d.LTR = res
+		d.LTR, d.LTRTieRule = res, rule
 	}
 	if ps, pl := dir(StageSimulate), dir(StageLabel); ps != "" && pl != "" {
 		rec, err := recovery(filepath.Join(ps, TruthFile), filepath.Join(pl, LabelsFile), in.Thresholds)
@@ -313,14 +313,14 @@ func readTruth(path string) (map[[2]string]float64, error) {
 
 // ltrResults reads the learning-to-rank stage's results.json: the MEAN
 // row of every (ranker, configuration), baseline included.
-func ltrResults(dir string) ([]report.LTRResult, error) {
+func ltrResults(dir string) ([]report.LTRResult, string, error) {
 	p := filepath.Join(dir, "results.json")
 	var rf ltr.ResultsFile
 	if err := readJSON(p, &rf); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil
+			return nil, "", nil
 		}
-		return nil, err
+		return nil, "", err
 	}
 	var out []report.LTRResult
 	seen := map[string]bool{}
@@ -337,7 +337,11 @@ func ltrResults(dir string) ([]report.LTRResult, error) {
 			ranker = "baseline"
 			row.Configuration = "LabelSearch_T (feature 34)"
 		}
-		out = append(out, report.LTRResult{Ranker: ranker, Config: row.Configuration, Measures: row.Values})
+		r := report.LTRResult{Ranker: ranker, Config: row.Configuration, Measures: row.Values}
+		if row.Ties != nil {
+			r.Ties = &report.LTRTies{Rate: row.Ties.Rate, Optimistic: row.Ties.NDCG10Optimistic, Pessimistic: row.Ties.NDCG10Pessimistic}
+		}
+		out = append(out, r)
 	}
-	return out, nil
+	return out, rf.Ties, nil
 }

@@ -267,7 +267,12 @@ func Allocate(sizes []Size, target float64) ([]int, int) {
 			grow = append(grow, i)
 		}
 	}
-	sort.Slice(grow, func(a, b int) bool { return sizes[grow[a]].Key < sizes[grow[b]].Key })
+	// Ties of the 64-bit key (possible in principle) by input index, so
+	// the order is total and reruns are byte-identical.
+	sort.Slice(grow, func(a, b int) bool {
+		ka, kb := sizes[grow[a]].Key, sizes[grow[b]].Key
+		return ka < kb || ka == kb && grow[a] < grow[b]
+	})
 	for _, i := range grow {
 		if left == 0 {
 			break

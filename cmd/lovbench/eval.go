@@ -29,6 +29,7 @@ type evalFlags struct {
 	proximity    string
 	seed         uint64
 	trials       int
+	ties         string
 }
 
 func newEvalCmd(a *app) *cobra.Command {
@@ -43,7 +44,8 @@ the beyond-accuracy measures hr@k, pc, cc@k, ltp@k and relaxed precision and
 recall (rp@k, rr@k) over the class/property hierarchy of --corpus.
 
 Runs are ordered as trec_eval orders them (score descending, ties by docid
-descending). With several runs, every run is compared with the first on every
+descending); --ties optimistic|pessimistic|average bound or average over the
+orders of tied documents instead. With several runs, every run is compared with the first on every
 measure by the paired t-test, the Wilcoxon signed-rank test and a seeded
 randomisation test. --sensitivity reports how often the order of the runs
 swaps between measures and between gain settings. See docs/measures.md.`,
@@ -72,6 +74,7 @@ swaps between measures and between gain settings. See docs/measures.md.`,
 	fl.StringVar(&f.prefixes, "prefixes", "", "LOV prefix file used to resolve prefixed names in --corpus")
 	fl.StringVar(&f.proximity, "proximity", "symmetric", "relaxed precision/recall proximity: symmetric, effort, precision, recall, oriented or equality")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the randomisation test")
+	fl.StringVar(&f.ties, "ties", "docid", "order of documents with equal scores: docid (trec_eval: docid descending), optimistic (higher grade first), pessimistic (lower grade first), average (exact expected value over random tie orders; ndcg, dcg, p, r, map, err, hr, mrr, pc)")
 	fl.IntVar(&f.trials, "trials", 10000, "random sign assignments of the randomisation test (exact enumeration up to 16 queries)")
 	return cmd
 }
@@ -93,6 +96,9 @@ func runEval(cmd *cobra.Command, a *app, f evalFlags) error {
 	}
 	if opts.Proximity, err = measures.ParseProximity(f.proximity); err != nil {
 		return usagef("eval: --proximity: %v", err)
+	}
+	if opts.Ties, err = measures.ParseTies(f.ties); err != nil {
+		return usagef("eval: --ties: %v", err)
 	}
 	if f.cutoff < 0 {
 		return usagef("eval: --cutoff must be >= 0")

@@ -124,3 +124,33 @@ func TestEvalRelaxedWithCorpus(t *testing.T) {
 		}
 	}
 }
+
+// --ties on a run whose two q1 documents with grades 1 and 0 are tied at
+// the top: P@1 of q1 is 0 pessimistic, 1 optimistic, 1/2 on average
+// (q2: e2, grade 2, alone at the top: 1).
+func TestEvalTies(t *testing.T) {
+	dir, q, _, _ := writeEvalFiles(t)
+	run := filepath.Join(dir, "tied.run")
+	os.WriteFile(run, []byte("q1 Q0 d2 1 5 t\nq1 Q0 d3 2 5 t\nq2 Q0 e2 1 3 t\n"), 0o644)
+	for ties, want := range map[string]float64{"docid": 0.5, "pessimistic": 0.5, "optimistic": 1, "average": 0.75} {
+		code, out, errOut := runCLI(t, "eval", "--qrels", q, "--run", run, "--measures", "p@1", "--ties", ties, "--json")
+		if code != 0 {
+			t.Fatalf("--ties %s: code %d: %s", ties, code, errOut)
+		}
+		var got struct {
+			Mean map[string]float64 `json:"mean"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(got.Mean["p@1"]-want) > 1e-12 {
+			t.Errorf("--ties %s: P@1 %v, want %v", ties, got.Mean["p@1"], want)
+		}
+	}
+	if code, _, errOut := runCLI(t, "eval", "--qrels", q, "--run", run, "--ties", "random"); code != 2 || !strings.Contains(errOut, "--ties") {
+		t.Errorf("--ties random: code %d, %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "eval", "--qrels", q, "--run", run, "--measures", "awp", "--ties", "average"); code != 1 || !strings.Contains(errOut, "measure awp") {
+		t.Errorf("--ties average with awp: code %d, %s", code, errOut)
+	}
+}

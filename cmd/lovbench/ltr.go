@@ -7,12 +7,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lovbench/lovbench/ltr"
+	"github.com/lovbench/lovbench/ltr/measures"
 )
 
 func newLTRCmd(a *app) *cobra.Command {
 	var (
 		dataDir, algs, configs, metric, outDir, norm string
 		modelFormat                                  string
+		ties                                         string
 		seed                                         uint64
 		workers, permutations, baseline              int
 		noModels                                     bool
@@ -79,6 +81,10 @@ OUT/models/. See docs/ltr.md.`,
 			if workers < 1 {
 				return usagef("ltr: --workers must be at least 1")
 			}
+			tr, err := measures.ParseTies(ties)
+			if err != nil {
+				return usagef("ltr: --ties: %v", err)
+			}
 			folds, err := ltr.ReadFolds(dataDir)
 			if err != nil {
 				return err
@@ -90,6 +96,7 @@ OUT/models/. See docs/ltr.md.`,
 				Train:           params,
 				Workers:         workers,
 				Permutations:    permutations,
+				Ties:            tr,
 				Progress:        a.progress(),
 				Log:             a.log,
 			}
@@ -119,6 +126,7 @@ OUT/models/. See docs/ltr.md.`,
 	f.StringVar(&norm, "norm", "zscore", "per-query feature normalisation: none, sum, zscore, linear")
 	f.StringVar(&outDir, "out", "", "output directory")
 	f.Uint64Var(&seed, "seed", 1, "random seed")
+	f.StringVar(&ties, "ties", "docid", "order of test documents with equal scores for the reported measures: docid (trec_eval: docid descending), optimistic, pessimistic, average (exact expected value); training and model selection always use docid")
 	f.IntVar(&workers, "workers", 1, "parallel training jobs (results do not depend on it)")
 	f.IntVar(&permutations, "permutations", 10000, "random sign assignments of the randomisation test")
 	f.IntVar(&baseline, "baseline-feature", ltr.BaselineFeature, "feature ranked unlearned as the baseline")

@@ -1,9 +1,11 @@
 package measures
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -19,6 +21,10 @@ type Options struct {
 	RelevantFrom float64      // binary relevance: grade >= RelevantFrom
 	Hierarchy    Hierarchy    // for rp@k and rr@k
 	Proximity    Proximity    // for rp@k and rr@k
+	// Ties orders documents of equal score (""/TiesDocID: trec_eval's
+	// docid descending; see Ties). TiesAverage needs every measure to be
+	// one of AverageTiesSupported.
+	Ties Ties
 }
 
 // DefaultOptions returns the LOVBench defaults: the measures of
@@ -112,8 +118,24 @@ func EvaluateRuns(ctx context.Context, q *Qrels, runs []*Run, opts Options) ([]*
 			return nil, fmt.Errorf("measure %s needs a class/property hierarchy (--corpus)", m.Name)
 		}
 	}
+	if opts.Ties == "" {
+		opts.Ties = TiesDocID
+	}
+	if _, err := ParseTies(string(opts.Ties)); err != nil {
+		return nil, err
+	}
+	if opts.Ties == TiesAverage {
+		for _, m := range opts.Measures {
+			if !AverageTiesSupported(m) {
+				return nil, fmt.Errorf("measure %s: --ties average is computed exactly only for %s; use --ties optimistic and pessimistic for bounds", m.Name, averageTiesList)
+			}
+		}
+	}
 	if err := checkGains(q, opts.Gain); err != nil {
 		return nil, err
+	}
+	if opts.Ties == TiesOptimistic || opts.Ties == TiesPessimistic {
+		runs = reorderTies(q, runs, opts.Ties)
 	}
 	g := newGlobals(q, runs, opts)
 	out := make([]*Result, len(runs))
@@ -273,9 +295,55 @@ func evaluateRun(q *Qrels, run *Run, opts Options, g *globals) *Result {
 	return res
 }
 
+// AverageTiesSupported reports whether measure m has an exact expected
+// value over random tie orders (Options.Ties = TiesAverage): ndcg, dcg
+// (linear in the gain at each rank: every rank gets its tie group's mean
+// gain), p, r (likewise for the relevance indicator), map (expectedAPSum),
+// err (ExpectedERR), hr (expectedHit), mrr (expectedRR) and pc (order-free).
+// The graded measures, tau_prime, rp/rr and the run-level cc/ltp are not
+// supported.
+func AverageTiesSupported(m Measure) bool {
+	switch m.fam.k {
+	case kNDCG, kDCG, kP, kR, kMAP, kERR, kHR, kMRR, kPC:
+		return true
+	}
+	return false
+}
+
+const averageTiesList = "ndcg, dcg, p, r, map, err, hr, mrr and pc"
+
+// reorderTies returns copies of the runs whose tied documents (equal score)
+// are ordered by grade, descending for TiesOptimistic and ascending for
+// TiesPessimistic, docid descending within equal grades.
+func reorderTies(q *Qrels, runs []*Run, t Ties) []*Run {
+	out := make([]*Run, len(runs))
+	for ri, r := range runs {
+		nr := *r
+		nr.ranking = make(map[string][]Entry, len(r.ranking))
+		for qid, es := range r.ranking {
+			judged := q.grades[qid]
+			es = slices.Clone(es)
+			slices.SortStableFunc(es, func(a, b Entry) int {
+				if c := cmp.Compare(b.Score, a.Score); c != 0 {
+					return c
+				}
+				ga, gb := judged[a.Doc], judged[b.Doc]
+				if t == TiesOptimistic {
+					return cmp.Compare(gb, ga)
+				}
+				return cmp.Compare(ga, gb)
+			})
+			nr.ranking[qid] = es
+		}
+		out[ri] = &nr
+	}
+	return out
+}
+
 // queryData is one query's ranking joined with its judgments; its slices
 // are reused from query to query.
 type queryData struct {
+	groups   []int // tie groups of the ranking (TiesAverage only)
 	ranking  []Entry
 	grades   []float64 // grade of each retrieved document (0 if unjudged)
 	gains    []float64 // gain of each retrieved document
@@ -306,6 +374,74 @@ func (d *queryData) load(judged map[string]float64, ranking []Entry, opts Option
 	}
 	sort.Sort(sort.Reverse(sort.Float64Slice(d.ideal)))
 	d.relDone = false
+	d.groups = d.groups[:0]
+	if opts.Ties == TiesAverage {
+		for i := 0; i < len(ranking); {
+			j := i + 1
+			for j < len(ranking) && ranking[j].Score == ranking[i].Score {
+				j++
+			}
+			d.groups = append(d.groups, j-i)
+			i = j
+		}
+	}
+}
+
+// scoreAverage computes a measure of AverageTiesSupported as its expected
+// value over random orders of the tie groups.
+func (d *queryData) scoreAverage(m Measure, opts Options) float64 {
+	k := m.K
+	if k == 0 {
+		k = opts.Cutoff
+	}
+	n := cutoff(k, len(d.gains))
+	rel := make([]bool, len(d.grades))
+	relF := make([]float64, len(d.grades))
+	for i, g := range d.grades {
+		rel[i] = g >= opts.RelevantFrom
+		if rel[i] {
+			relF[i] = 1
+		}
+	}
+	switch m.fam.k {
+	case kNDCG:
+		return GradedNDCG(groupMeans(d.gains, d.groups), d.ideal, k, opts.Discount)
+	case kDCG:
+		return GradedDCG(groupMeans(d.gains, d.groups), k, opts.Discount)
+	case kMAP:
+		if d.numRel == 0 {
+			return 0
+		}
+		return expectedAPSum(rel, d.groups, n) / float64(d.numRel)
+	case kP, kR:
+		hits := 0.0
+		for _, v := range groupMeans(relF, d.groups)[:n] {
+			hits += v
+		}
+		if m.fam.k == kP {
+			return hits / float64(m.K)
+		}
+		if d.numRel == 0 {
+			return 0
+		}
+		return hits / float64(d.numRel)
+	case kHR:
+		return expectedHit(rel, d.groups, n)
+	case kMRR:
+		return expectedRR(rel, d.groups, n)
+	case kERR:
+		stops := make([]float64, len(d.grades))
+		for i, g := range d.grades {
+			stops[i] = errStop(g)
+		}
+		return expectedERR(stops, d.groups, n)
+	case kPC:
+		if len(d.ranking) > 0 {
+			return 1
+		}
+		return 0
+	}
+	return math.NaN()
 }
 
 // relevantTerms returns the relevant documents of the query, sorted.
@@ -325,6 +461,9 @@ func (d *queryData) relevantTerms(opts Options) []string {
 
 // score computes a per-query measure.
 func (d *queryData) score(m Measure, opts Options) float64 {
+	if opts.Ties == TiesAverage {
+		return d.scoreAverage(m, opts)
+	}
 	k := m.K
 	if k == 0 {
 		k = opts.Cutoff

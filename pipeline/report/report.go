@@ -72,6 +72,30 @@ type LTRResult struct {
 	Config string `json:"config"`
 	// Measures by name (e.g. "NDCG@3", "MAP", "ERR@10").
 	Measures map[string]float64 `json:"measures"`
+	// Ties says how much the ranker's test rankings depend on how ties
+	// between equal scores are broken (nil: not measured).
+	Ties *LTRTies `json:"ties,omitempty"`
+}
+
+// LTRTies are the tie statistics of one ranker's test rankings (issue 11).
+type LTRTies struct {
+	// Rate is the share of the top-10 ranks holding a document whose
+	// score equals another document's of the same query.
+	Rate float64 `json:"tie_rate"`
+	// Optimistic and Pessimistic are NDCG@10 with ties ordered by label
+	// descending and ascending.
+	Optimistic  float64 `json:"ndcg10_optimistic"`
+	Pessimistic float64 `json:"ndcg10_pessimistic"`
+}
+
+// TieFlagThreshold is the NDCG@10 gap between optimistic and pessimistic
+// tie-breaking above which the report flags a ranker.
+const TieFlagThreshold = 0.01
+
+// Flagged reports whether NDCG@10 moves by more than TieFlagThreshold
+// between pessimistic and optimistic tie-breaking.
+func (t *LTRTies) Flagged() bool {
+	return t != nil && t.Optimistic-t.Pessimistic > TieFlagThreshold
 }
 
 // Recovery compares inferred labels with the hidden true relevance of a
@@ -110,9 +134,12 @@ type Data struct {
 	Models   []ClickModel `json:"click_models,omitempty"`
 	Labels   []LabelShare `json:"labels,omitempty"`
 	// Dataset counts (queries, pairs) of the ground truth.
-	Dataset  []Count     `json:"dataset,omitempty"`
-	LTR      []LTRResult `json:"ltr,omitempty"`
-	Recovery *Recovery   `json:"recovery,omitempty"`
+	Dataset []Count     `json:"dataset,omitempty"`
+	LTR     []LTRResult `json:"ltr,omitempty"`
+	// LTRTieRule is the tie rule of the LTR values ("docid": trec_eval's
+	// docid descending; see ltr --ties).
+	LTRTieRule string    `json:"ltr_tie_rule,omitempty"`
+	Recovery   *Recovery `json:"recovery,omitempty"`
 }
 
 // view is what the template renders.
@@ -131,6 +158,8 @@ type view struct {
 	Charts                       int
 	// NoExpert is set when no model has an expert correlation.
 	NoExpert bool
+	// TieFlag is TieFlagThreshold, for the template.
+	TieFlag float64
 }
 
 type labelRow struct {
@@ -142,11 +171,15 @@ type labelRow struct {
 type ltrRow struct {
 	Ranker, Config string
 	Values         []string
+	// TieRate and Bounds ("0.41 – 0.52") are "–" when not measured;
+	// Flagged marks an NDCG@10 gap above TieFlagThreshold.
+	TieRate, Bounds string
+	Flagged         bool
 }
 
 // Render writes the report for d to w. The output depends only on d.
 func Render(w io.Writer, d *Data) error {
-	v := &view{Data: d}
+	v := &view{Data: d, TieFlag: TieFlagThreshold}
 	if len(d.Cleaning) > 0 {
 		// Where the input events went: kept queries, kept clicks, dropped
 		// by a rule, quarantined.
@@ -272,7 +305,12 @@ func Render(w io.Writer, d *Data) error {
 		sort.Ints(ks)
 		var series []Series
 		for _, r := range d.LTR {
-			row := ltrRow{Ranker: r.Ranker, Config: r.Config}
+			row := ltrRow{Ranker: r.Ranker, Config: r.Config, TieRate: "–", Bounds: "–"}
+			if r.Ties != nil {
+				row.TieRate = strconv.FormatFloat(100*r.Ties.Rate, 'f', 1, 64) + "%"
+				row.Bounds = strconv.FormatFloat(r.Ties.Pessimistic, 'f', 4, 64) + " – " + strconv.FormatFloat(r.Ties.Optimistic, 'f', 4, 64)
+				row.Flagged = r.Ties.Flagged()
+			}
 			for _, m := range v.LTRMeasures {
 				if x, ok := r.Measures[m]; ok {
 					row.Values = append(row.Values, strconv.FormatFloat(x, 'f', 4, 64))
@@ -358,6 +396,15 @@ func summary(d *Data) []string {
 			}
 		}
 		out = append(out, s+".")
+	}
+	var flagged []string
+	for _, r := range d.LTR {
+		if r.Ties.Flagged() {
+			flagged = append(flagged, fmt.Sprintf("%s on %s (%.4f – %.4f)", r.Ranker, r.Config, r.Ties.Pessimistic, r.Ties.Optimistic))
+		}
+	}
+	if len(flagged) > 0 {
+		out = append(out, fmt.Sprintf("Ties: NDCG@10 moves by more than %.2f between pessimistic and optimistic tie-breaking for %s.", TieFlagThreshold, strings.Join(flagged, ", ")))
 	}
 	if r := d.Recovery; r != nil {
 		out = append(out, fmt.Sprintf("Label recovery: Pearson r %.3f and Kendall τb %.3f between inferred probability and hidden true relevance over %d pairs.", r.Pearson, r.Kendall, r.Pairs))
@@ -501,9 +548,9 @@ svg.chart{display:block;margin:1em 0;max-width:100%;height:auto}
 
 <h2 id="ltr">5. Learning to rank</h2>
 {{if .LTR}}
-<p>Mean test performance over the folds (relevant = label ≥ 1 for MAP).</p>
-<table><tr><th>ranker</th><th>configuration</th>{{range .LTRMeasures}}<th>{{.}}</th>{{end}}</tr>
-{{range .LTRRows}}<tr><td>{{.Ranker}}</td><td style="text-align:left">{{.Config}}</td>{{range .Values}}<td>{{.}}</td>{{end}}</tr>
+<p>Mean test performance over the folds (relevant = label ≥ 1 for MAP). Documents with equal scores are ordered {{if eq .LTRTieRule "optimistic"}}by label, highest first (an upper bound){{else if eq .LTRTieRule "pessimistic"}}by label, lowest first (a lower bound){{else if eq .LTRTieRule "average"}}at random: the values are the exact expected values over the orders of each tie{{else}}by docid descending, as trec_eval does, never by their position in the fold file{{end}}. <em>Tie rate</em> is the share of the top-10 ranks held by a document that shares its score with another document of the query; the last column is NDCG@10 with ties ordered worst-first and best-first. ⚠ marks a ranker whose NDCG@10 moves by more than {{printf "%.2f" .TieFlag}} between the two.</p>
+<table><tr><th>ranker</th><th>configuration</th>{{range .LTRMeasures}}<th>{{.}}</th>{{end}}<th>tie rate</th><th>NDCG@10 pessimistic – optimistic</th></tr>
+{{range .LTRRows}}<tr><td>{{.Ranker}}</td><td style="text-align:left">{{.Config}}</td>{{range .Values}}<td>{{.}}</td>{{end}}<td>{{.TieRate}}</td><td>{{.Bounds}}{{if .Flagged}} ⚠{{end}}</td></tr>
 {{end}}</table>
 {{.NDCGChart}}
 {{else}}<p class="note">No learning-to-rank results in this run.</p>{{end}}

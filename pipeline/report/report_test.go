@@ -32,8 +32,10 @@ func sample() *Data {
 		Labels:  []LabelShare{{-2, 1}, {0, 600}, {1, 200}, {2, 60}, {3, 15}, {4, 4}},
 		Dataset: []Count{{"queries", 40}, {"pairs", 880}},
 		LTR: []LTRResult{
-			{Ranker: "baseline", Config: "LabelSearch_T", Measures: map[string]float64{"MAP": 0.4, "NDCG@3": 0.26, "NDCG@5": 0.3, "NDCG@10": 0.36, "ERR@10": 0.1}},
-			{Ranker: "RankNet", Config: "Full", Measures: map[string]float64{"MAP": 0.5, "NDCG@3": 0.36, "NDCG@5": 0.4, "NDCG@10": 0.46, "ERR@10": 0.15}},
+			{Ranker: "baseline", Config: "LabelSearch_T", Measures: map[string]float64{"MAP": 0.4, "NDCG@3": 0.26, "NDCG@5": 0.3, "NDCG@10": 0.36, "ERR@10": 0.1},
+				Ties: &LTRTies{Rate: 0.1, Optimistic: 0.365, Pessimistic: 0.356}},
+			{Ranker: "RankNet", Config: "Full", Measures: map[string]float64{"MAP": 0.5, "NDCG@3": 0.36, "NDCG@5": 0.4, "NDCG@10": 0.46, "ERR@10": 0.15},
+				Ties: &LTRTies{Rate: 0.25, Optimistic: 0.5, Pessimistic: 0.44}},
 		},
 		Recovery: &Recovery{Pairs: 3, Pearson: 0.8, Kendall: 0.6, Labels: []int{0, 1}, Confusion: [][]int64{{2, 0}, {0, 1}}, Agreement: 1,
 			Points: []Point{{0.1, 0.2}, {0.5, 0.5}, {0.9, 0.8}}},
@@ -65,6 +67,10 @@ func TestRenderSectionsAndCharts(t *testing.T) {
 		"lovbench report &lt;test&gt;", "simulated log &amp; embedded corpus",
 		"Best learned ranker by NDCG@10: RankNet on Full, 0.4600 (baseline 0.3600).",
 		"Labels from UBM, the selected click model (test log-likelihood -0.1700, perplexity 1.1900).",
+		// Tie columns: the baseline's gap 0.009 is not flagged, RankNet's 0.06 is.
+		"<td>10.0%</td><td>0.3560 – 0.3650</td>", "<td>25.0%</td><td>0.4400 – 0.5000 ⚠</td>",
+		"by docid descending, as trec_eval does",
+		"Ties: NDCG@10 moves by more than 0.01 between pessimistic and optimistic tie-breaking for RankNet on Full (0.4400 – 0.5000).",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q", want)

@@ -1,0 +1,152 @@
+package ltr
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/lovbench/lovbench/ltr/measures"
+)
+
+// RunID returns the document id of d in TREC runs and for tie-breaking:
+// DocID read from the line's comment (Term) or, for a line without a
+// comment, "row" followed by its 1-based data line number.
+func (d *Doc) RunID() string {
+	if id := d.Term(); id != "" {
+		return id
+	}
+	return "row" + strconv.Itoa(d.Row)
+}
+
+// docOrder returns the documents of q in tie order, docid descending
+// (byte-wise, as trec_eval), equal docids in file order; nil when that is
+// the file order already.
+func docOrder(q *Query) []int {
+	n := len(q.Docs)
+	ids := make([]string, n)
+	sorted := true
+	for i := range q.Docs {
+		ids[i] = q.Docs[i].RunID()
+		if i > 0 && ids[i] > ids[i-1] {
+			sorted = false
+		}
+	}
+	if sorted {
+		return nil
+	}
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i
+	}
+	slices.SortStableFunc(perm, func(a, b int) int { return strings.Compare(ids[b], ids[a]) })
+	return perm
+}
+
+// tieRanking returns the documents of one query ranked by decreasing score
+// (NaN last), ties by docid descending, then file order: trec_eval's order.
+// ids are the documents' DocIDs, in file order.
+func tieRanking(scores []float64, ids []string) []int {
+	idx := make([]int, len(scores))
+	for i := range idx {
+		idx[i] = i
+	}
+	key := func(i int) float64 {
+		if v := scores[i]; v == v {
+			return v
+		}
+		return math.Inf(-1)
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		ka, kb := key(a), key(b)
+		switch {
+		case ka > kb:
+			return -1
+		case ka < kb:
+			return 1
+		}
+		return strings.Compare(ids[b], ids[a])
+	})
+	return idx
+}
+
+// rankedTied returns the labels of one query in trec_eval's order and the
+// sizes of its groups of equal scores (measures.TieGroups), reordered
+// within each group by ties when it is optimistic or pessimistic.
+func rankedTied(labels, scores []float64, ids []string, ties measures.Ties) ([]float64, []int) {
+	idx := tieRanking(scores, ids)
+	ranked := make([]float64, len(idx))
+	rs := make([]float64, len(idx))
+	for r, i := range idx {
+		ranked[r] = labels[i]
+		rs[r] = scores[i]
+		if rs[r] != rs[r] {
+			rs[r] = math.Inf(-1)
+		}
+	}
+	groups := measures.TieGroups(rs)
+	measures.OrderTies(ranked, groups, ties)
+	return ranked, groups
+}
+
+// ScoreTies returns the metric of one query whose documents (labels,
+// scores and DocIDs in file order) are ranked by decreasing score with ties
+// ordered by the rule ties: docid descending (TiesDocID, trec_eval's rule;
+// also for ""), grade descending or ascending (optimistic, pessimistic), or
+// the exact expected value over random orders of every tie group
+// (TiesAverage: measures.ExpectedNDCG, ExpectedERR, ExpectedAP).
+func (m Metric) ScoreTies(labels, scores []float64, ids []string, ties measures.Ties) float64 {
+	ranked, groups := rankedTied(labels, scores, ids, ties)
+	if ties != measures.TiesAverage {
+		return m.Score(ranked)
+	}
+	switch m.Kind {
+	case MetricNDCG:
+		return measures.ExpectedNDCG(ranked, groups, m.K)
+	case MetricERR:
+		return measures.ExpectedERR(ranked, groups, m.K)
+	case MetricMAP:
+		return measures.ExpectedAP(ranked, groups, RelevantFrom)
+	}
+	return math.NaN()
+}
+
+// TieCount returns how many of the first k ranks (k <= 0: all) of a query
+// ranked by scores hold a document whose score equals another document's
+// score in the query, and how many ranks were looked at.
+func TieCount(scores []float64, k int) (tied, ranks int) {
+	s := slices.Clone(scores)
+	for i, v := range s {
+		if v != v {
+			s[i] = math.Inf(-1)
+		}
+	}
+	slices.SortFunc(s, func(a, b float64) int {
+		switch {
+		case a > b:
+			return -1
+		case a < b:
+			return 1
+		}
+		return 0
+	})
+	ranks = len(s)
+	if k > 0 && k < ranks {
+		ranks = k
+	}
+	for r := 0; r < ranks; r++ {
+		if r > 0 && s[r-1] == s[r] || r+1 < len(s) && s[r+1] == s[r] {
+			tied++
+		}
+	}
+	return tied, ranks
+}
+
+// docIDs returns the DocIDs of q's documents in file order.
+func docIDs(q *Query) []string {
+	ids := make([]string, len(q.Docs))
+	for i := range q.Docs {
+		ids[i] = q.Docs[i].RunID()
+	}
+	return ids
+}
