@@ -770,6 +770,7 @@ func (bd *build) repositoryGraphs() error {
 	b, c := bd.b, bd.c
 	n := len(c.vocabs)
 	var imports, implicit, voaf []edge
+	var voafRef []edge // pairs with a relation of the Java's voaf graph (refgraph.go)
 	for v := range c.vocabs {
 		gi := bd.vocabGraph[v]
 		imp := make(map[int32]bool)
@@ -849,7 +850,14 @@ func (bd *build) repositoryGraphs() error {
 			for r := rel[int32(u)]; r != 0; r &= r - 1 {
 				voaf = append(voaf, edge{int32(v), int32(u)})
 			}
+			if rel[int32(u)]&refVoafRelations != 0 {
+				voafRef = append(voafRef, edge{int32(v), int32(u)})
+			}
 		}
+	}
+	if c.sem != SemanticsPaper {
+		bd.refRepositoryGraphs(voafRef)
+		return nil
 	}
 	for k, edges := range [][]edge{imports, implicit, voaf} {
 		pr := pageRank(n, edges, pageRankDamping)

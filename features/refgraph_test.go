@@ -23,6 +23,7 @@ const refPrefixes = `@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> 
 @prefix s: <http://s.org/> .
 @prefix g: <http://g.org/> .
 @prefix h: <http://h.org/> .
+@prefix k: <http://k.org/> .
 `
 
 // semCorpus builds a corpus from Turtle graphs (name -> Turtle) with the
@@ -31,7 +32,7 @@ func semCorpus(t testing.TB, sem Semantics, graphs ...[2]string) *Corpus {
 	t.Helper()
 	b := NewBuilder()
 	b.SetSemantics(sem)
-	for _, p := range []string{"s", "g", "h"} {
+	for _, p := range []string{"s", "g", "h", "k"} {
 		b.AddPrefix(p, "http://"+p+".org/", PrefixDocument)
 	}
 	for _, g := range graphs {
@@ -172,5 +173,94 @@ func TestStructureFeatures(t *testing.T) { // features 26-30, 32, 33
 		// Class counts of a property are 0 in both (the Java counts them
 		// but finds nothing).
 		{FeatSubclasses, "x", "s:hasMid", 0, 0, "property"},
+	})
+}
+
+// TestJUNGPageRankTwoNodes: JUNG's PageRank(g, 0.85) on a -> b. With
+// alpha = 0.85 the jump probability and priors 1/2 (PageRankWithPriors
+// .update and .afterStep): x_a = 0.85/2 + 0.15*x_b/2 (a gets nothing along
+// edges; b is dangling and spreads (1-alpha)*x_b uniformly); with
+// x_a + x_b = 1, x_a = 0.5/1.075 = 0.46511..., x_b = 0.53488... After
+// 100 iterations (the first changes a by 0.075 > 1e-4 and JUNG never
+// resets max_delta) the error is below 0.15^100.
+func TestJUNGPageRankTwoNodes(t *testing.T) {
+	pr := jungPageRank(2, []edge{{0, 1}}, jungAlpha)
+	want := []float64{0.5 / 1.075, 1 - 0.5/1.075}
+	for i := range want {
+		if math.Abs(pr[i]*1e5-want[i]*1e5) > 1e-9 {
+			t.Errorf("node %d: %.9f x 1e5, want %.9f", i, pr[i]*1e5, want[i]*1e5)
+		}
+	}
+	if math.Round(pr[0]*1e5) != 46512 || math.Round(pr[1]*1e5) != 53488 {
+		t.Errorf("rounded %v, want 46512 and 53488", pr)
+	}
+	// One step only when the first iteration changes no score by 1e-4:
+	// 2000 isolated nodes each move from 1/2000 by 0.15/2000 = 7.5e-5
+	// before the dangling mass (all of it) is spread back, giving 1/2000.
+	pr = jungPageRank(2000, nil, jungAlpha)
+	if math.Abs(pr[7]-1.0/2000) > 1e-15 {
+		t.Errorf("isolated nodes: %g, want 1/2000", pr[7])
+	}
+	// A self-loop counts in the out-degree but carries nothing
+	// (getAdjustedIncidentCount is 0, the loop's w == v is skipped): a has
+	// edges a->a and a->b, so b receives x_a/2 only; 100 iterations of
+	// x_a' = 0.425 + 0.075 x_b, x_b' = 0.425 + 0.15 x_a/2 + 0.075 x_b.
+	pr = jungPageRank(2, []edge{{0, 0}, {0, 1}}, jungAlpha)
+	xa, xb := 0.5, 0.5
+	for i := 0; i < 100; i++ {
+		xa, xb = 0.425+0.075*xb, 0.425+0.075*xa+0.075*xb
+	}
+	if math.Abs(pr[0]-xa) > 1e-15 || math.Abs(pr[1]-xb) > 1e-15 {
+		t.Errorf("self-loop: %v, want [%g %g]", pr, xa, xb)
+	}
+}
+
+// repoGraphs: g imports h explicitly; g's class specialises h:Base and is
+// equivalent to k:Other; k is imported by no one.
+var repoGraphs = [][2]string{
+	{"http://g.org/", `
+<http://g.org/> a owl:Ontology ; owl:imports <http://h.org/> .
+g:Thing a owl:Class ; rdfs:subClassOf h:Base ; owl:equivalentClass k:Other .
+`},
+	{"http://h.org/", `h:Base a owl:Class .`},
+	{"http://k.org/", `k:Other a owl:Class .`},
+}
+
+func TestRepositoryPageRank(t *testing.T) { // features 8-10
+	// Paper, equation (4) with d = 0.85 on all three vocabularies, dangling
+	// nodes spreading uniformly: one edge g -> h, h and k dangling:
+	// g = k = u, h = 1.85u, 3.85u = 1 (as TestPageRankOwlImports).
+	u := 1e5 / 3.85
+	// Reference, owl:imports (PageRankImports.java, getOwlImports): nodes
+	// g and h only (the URIs of the pair), JUNG PageRank as
+	// TestJUNGPageRankTwoNodes; k is no node: 0.
+	ga, hb := 1e5*0.5/1.075, 1e5*(1-0.5/1.075)
+	// Reference, implicit (LOVRepository.java lines 306-330): g's triples
+	// with an IRI outside g give the pairs g -> h (h:Base, and the import
+	// object), g -> k (k:Other), and, from the predicates of the same
+	// triples, g -> "http://www.w3.org/2000/01/rdf-schema" and g ->
+	// "http://www.w3.org/2002/07/owl" (no vocabulary of the corpus owns
+	// them: the URI up to its last '/' or '#'). Five nodes, g has no
+	// in-edges: x_g = 0.85/5 + 0.15*(1-x_g)/5, so x_g = 0.2/1.03; every
+	// other node x = 0.15*x_g/4 + 0.17 + 0.03*(1-x_g) = 0.2 + 0.0075*x_g.
+	xg := 0.2 / 1.03
+	xo := 0.2 + 0.0075*xg
+	// Paper, implicit: edges g -> h, g -> k: g = s, h = k = 1.425s, 3.85s = 1.
+	// Reference, voaf (LOVMetadataRepository.java line 74): specializes and
+	// extends g -> h give one pair; hasEquivalencesWith g -> k is none of
+	// the five relations: nodes g, h as for the imports. Paper, voaf: the
+	// multigraph g -> h twice (specializes, extends), g -> k once
+	// (hasEquivalencesWith): h = s(1 + 0.85*2/3), k = s(1 + 0.85/3), g = s,
+	// 3.85s = 1.
+	checkSem(t, repoGraphs, []semCase{
+		{FeatPageRankOwlImports, "x", "g:Thing", ga, u, "importing"},
+		{FeatPageRankOwlImports, "x", "h:Base", hb, 1.85 * u, "imported"},
+		{FeatPageRankOwlImports, "x", "k:Other", 0, u, "no node in the reference"},
+		{FeatPageRankImplicit, "x", "g:Thing", 1e5 * xg, u, ""},
+		{FeatPageRankImplicit, "x", "h:Base", 1e5 * xo, 1.425 * u, ""},
+		{FeatPageRankImplicit, "x", "k:Other", 1e5 * xo, 1.425 * u, ""},
+		{FeatPageRankVoaf, "x", "g:Thing", ga, u, ""},
+		{FeatPageRankVoaf, "x", "h:Base", hb, (1 + 0.85*2/3) * u, ""},
+		{FeatPageRankVoaf, "x", "k:Other", 0, (1 + 0.85/3) * u, "equivalences only"},
 	})
 }
