@@ -650,6 +650,10 @@ func (bd *build) nodeOfTerm(ti int32) int32 {
 // (one per property, so parallel edges are kept for PageRank).
 func (bd *build) ontologyGraphs() error {
 	b, c := bd.b, bd.c
+	if c.sem != SemanticsPaper {
+		bd.refOntologyGraphs() // the Java's graph and JUNG's scores (refgraph.go)
+		return nil
+	}
 	classesIn := make(map[int][]int32) // graph -> IRIs it types as classes
 	for node, m := range bd.typedIn {
 		for gi, k := range m {
@@ -720,7 +724,7 @@ func (bd *build) ontologyGraphs() error {
 			}
 			t.node = i
 			t.qi[FeatHub] = hub[i]
-			t.qi[FeatBetweennessT] = btw[i]
+			t.qi[FeatBetweennessT] = 2 * btw[i] // eq. (5) sums over ordered pairs c_i != c_j
 			if first || hub[i] > vr.qi[FeatMaxHub] {
 				vr.qi[FeatMaxHub] = hub[i]
 			}

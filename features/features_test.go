@@ -306,10 +306,11 @@ func TestMinHub(t *testing.T) { // feature 13
 }
 
 // Betweenness on undirected G(A): Animal - Person - Dog, Cat isolated;
-// Person lies on the one shortest path Animal..Dog.
+// Person lies on the one shortest path Animal..Dog, counted for both
+// ordered pairs of equation (5)'s sum over c_i != c_j.
 func TestBetweennessT(t *testing.T) { // feature 14
 	checkFeaturePaper(t, FeatBetweennessT, []fcase{
-		{"x", "a:Person", 1, "pair {Animal, Dog}"},
+		{"x", "a:Person", 2, "pairs (Animal, Dog), (Dog, Animal)"},
 		{"x", "a:Animal", 0, "endpoint"},
 		{"x", "a:feeds", 0, "property"},
 	})
@@ -317,7 +318,7 @@ func TestBetweennessT(t *testing.T) { // feature 14
 
 func TestBetweennessO(t *testing.T) { // feature 15
 	checkFeaturePaper(t, FeatBetweennessO, []fcase{
-		{"person dog", "a:Cat", (1 + 0) / 2.0, "sigma_c(A) = {Dog, Person}"},
+		{"person dog", "a:Cat", (2 + 0) / 2.0, "sigma_c(A) = {Dog, Person}"},
 		{"animal", "a:Cat", 0, "sigma_c(A) = {Animal, Cat}"},
 		{"zebra", "a:Cat", 0, "no matched class"},
 	})

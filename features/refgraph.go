@@ -1,6 +1,7 @@
 package features
 
 import (
+	"math"
 	"sort"
 	"strings"
 
@@ -132,4 +133,160 @@ func (bd *build) refRepositoryGraphs(voaf []edge) {
 			c.vocabs[v].qi[FeatPageRankOwlImports+k] = x
 		}
 	}
+}
+
+// refOntologyGraphs builds, for every vocabulary O, the ontology graph of
+// LOVRepository.getOntologyGraphTriples (line 556) and computes features
+// 11-14 and the paths of feature 16 as the Java does:
+//
+//   - Graph: for every ?p typed in O with one of the twelve property types,
+//     every ?d with ?p rdfs:domain|schema:domainIncludes ?d (else the node
+//     http://lovbench.com/placeholder#source) and every ?r with ?p
+//     rdfs:range|schema:rangeIncludes ?r (else
+//     http://lovbench.com/placeholder#sink), one edge d -> r named
+//     "p::d::r" (JungGraphUtil.createOntologyGraph, a SparseMultigraph: one
+//     edge per property and pair). Nodes are whatever occurs as d or r:
+//     classes of any vocabulary, datatypes (xsd:string), blank nodes
+//     (owl:unionOf lists), the two placeholders.
+//   - Hub_T (HubDWRankScorer.getHubScores line 303): JUNG PageRank x 1e5
+//     on the reversed directed graph; a term of O that is no node gets 0.
+//     Max_Hub_O starts at 0 and Min_Hub_O at Double.MAX_VALUE and both run
+//     over all terms of O, classes and properties, a term without a score
+//     counting as 0 for the minimum (lines 312-330): Min_Hub_O is 0 as soon
+//     as one term of O (usually a property) is no node.
+//   - Betweenness_T (BetweennessScorer.runBetweennessScorer line 190):
+//     JUNG's vertex and edge betweenness on the undirected graph, not
+//     halved; a term's score is its vertex score plus the scores of the
+//     edges it labels (line 212 maps an edge "p::d::r" to p), so a property
+//     gets the betweenness of its edges.
+//   - Paths for Semantic_Similarity_O: hop counts in the undirected graph
+//     (DijkstraDistance without weights), placeholders and datatypes
+//     included.
+func (bd *build) refOntologyGraphs() {
+	b, c := bd.b, bd.c
+	for v := range c.vocabs {
+		gi := bd.vocabGraph[v]
+		_, props := bd.refTyped(gi)
+		dom := make(map[int32][]int32)
+		rng := make(map[int32][]int32)
+		for _, t := range b.gtriples[gi] {
+			switch b.nodes[t.p].Value {
+			case iriDomain, refSchemaDomainIncludes:
+				dom[t.s] = append(dom[t.s], t.o)
+			case iriRange, refSchemaRangeIncludes:
+				rng[t.s] = append(rng[t.s], t.o)
+			}
+		}
+		type jedge struct {
+			name     string
+			label    int32
+			from, to string
+		}
+		var jedges []jedge
+		var nodeNames []string
+		for p := range props {
+			ds := []string{refPlaceholderSource}
+			if len(dom[p]) > 0 {
+				ds = ds[:0]
+				for _, d := range dom[p] {
+					ds = append(ds, b.nodes[d].Value)
+				}
+			}
+			rs := []string{refPlaceholderSink}
+			if len(rng[p]) > 0 {
+				rs = rs[:0]
+				for _, r := range rng[p] {
+					rs = append(rs, b.nodes[r].Value)
+				}
+			}
+			ps := b.nodes[p].Value
+			for _, d := range ds {
+				for _, r := range rs {
+					jedges = append(jedges, jedge{ps + "::" + d + "::" + r, p, d, r})
+				}
+			}
+			nodeNames = append(nodeNames, ds...)
+			nodeNames = append(nodeNames, rs...)
+		}
+		sort.Slice(jedges, func(i, j int) bool { return jedges[i].name < jedges[j].name })
+		nodeNames = sortedUnique(nodeNames)
+		idx := make(map[string]int32, len(nodeNames))
+		for i, s := range nodeNames {
+			idx[s] = int32(i)
+		}
+		n := len(nodeNames)
+		edges := make([]edge, len(jedges))
+		rev := make([]edge, len(jedges))
+		names := make([]string, len(jedges))
+		for i, e := range jedges {
+			edges[i] = edge{idx[e.from], idx[e.to]}
+			rev[i] = edge{idx[e.to], idx[e.from]}
+			names[i] = e.name
+		}
+		hub := jungPageRank(n, rev, jungAlpha)
+		vb, eb := jungBetweenness(n, edges, names)
+		byLabel := make(map[int32]float64)
+		for i, e := range jedges {
+			byLabel[e.label] += eb[i]
+		}
+		vr := &c.vocabs[v]
+		vr.og = &ontGraph{paths: newPathRows(n, edges)}
+		maxHub, minHub := 0.0, math.MaxFloat64
+		for _, ti := range vr.terms {
+			t := &c.terms[ti]
+			t.qi[FeatBetweennessT] = byLabel[bd.nodeOfTerm(ti)]
+			i, ok := idx[t.uri]
+			if !ok {
+				minHub = math.Min(minHub, 0)
+				continue
+			}
+			t.node = i
+			h := hub[i] * jungScoreScale
+			t.qi[FeatHub] = h
+			t.qi[FeatBetweennessT] += vb[i]
+			maxHub, minHub = math.Max(maxHub, h), math.Min(minHub, h)
+		}
+		vr.qi[FeatMaxHub], vr.qi[FeatMinHub] = maxHub, minHub
+	}
+}
+
+// semSimilarity is feature 16 in the corpus' semantics: equation (6)
+// (semanticSimilarity) for SemanticsPaper, the Java's mean path length
+// (refSemanticSimilarity) for SemanticsReference.
+func (c *Corpus) semSimilarity(og *ontGraph, classes []int32) float64 {
+	if c.sem == SemanticsPaper {
+		return semanticSimilarity(c, og, classes)
+	}
+	return refSemanticSimilarity(c, og, classes)
+}
+
+// refSemanticSimilarity is feature 16 as SemanticSimilarityMeasure.getScore
+// (lines 36-79) computes it: 0 for no matched class, 1 for one; otherwise
+// the sum of the shortest-path lengths (hops in the undirected ontology
+// graph of refOntologyGraphs) over the unordered pairs of matched classes,
+// divided by the number of pairs. A pair without a path, or with a class
+// that is no node of the graph, adds 0 but counts as a pair. This is the
+// mean path length, where equation (6) prints 1/length.
+func refSemanticSimilarity(c *Corpus, og *ontGraph, classes []int32) float64 {
+	switch len(classes) {
+	case 0:
+		return 0
+	case 1:
+		return 1
+	}
+	var sum float64
+	for i := 0; i < len(classes); i++ {
+		a := c.terms[classes[i]].node
+		if a < 0 {
+			continue
+		}
+		row := og.paths.row(a)
+		for j := i + 1; j < len(classes); j++ {
+			if bn := c.terms[classes[j]].node; bn >= 0 && row[bn] != unreachable {
+				sum += float64(row[bn])
+			}
+		}
+	}
+	pairs := len(classes) * (len(classes) - 1) / 2
+	return sum / float64(pairs)
 }

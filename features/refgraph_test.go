@@ -170,6 +170,10 @@ func TestStructureFeatures(t *testing.T) { // features 26-30, 32, 33
 		// 0.5 sib. Mid: ref sub 3, super 1, rel 0, sib 1 = 3.75; paper
 		// sub 2, super 1, rel 1, sib 1 = 3.25.
 		{FeatDensityT, "x", "s:Mid", 3 + 0.25 + 0.5, 2 + 0.25 + 0.5 + 0.5, "weighted sum"},
+		// Density_O (DensityMeasure.java line 37): mean Density_T over the
+		// matched classes: "leaf" matches Leaf only. Reference: super 3,
+		// sib 1 (Leaf itself) = 0.75 + 0.5; paper: super 1 = 0.25.
+		{FeatDensityO, "leaf", "s:Top", 0.75 + 0.5, 0.25, "sigma_c = {Leaf}"},
 		// Class counts of a property are 0 in both (the Java counts them
 		// but finds nothing).
 		{FeatSubclasses, "x", "s:hasMid", 0, 0, "property"},
@@ -262,5 +266,136 @@ func TestRepositoryPageRank(t *testing.T) { // features 8-10
 		{FeatPageRankVoaf, "x", "g:Thing", ga, u, ""},
 		{FeatPageRankVoaf, "x", "h:Base", hb, (1 + 0.85*2/3) * u, ""},
 		{FeatPageRankVoaf, "x", "k:Other", 0, (1 + 0.85/3) * u, "equivalences only"},
+	})
+}
+
+// TestJavaStringHash: Java's String.hashCode of known strings ("hello" is
+// 99162322; "Aa" and "BB" collide at 2112) and the HashSet table sizes of
+// java.util.HashMap (16, doubled once more than 3/4 full).
+func TestJavaStringHash(t *testing.T) {
+	for s, want := range map[string]uint32{"": 0, "hello": 99162322, "Aa": 2112, "BB": 2112} {
+		if got := javaStringHash(s); got != want {
+			t.Errorf("hash(%q) = %d, want %d", s, got, want)
+		}
+	}
+	for k, want := range map[int]int{0: 16, 12: 16, 13: 32, 24: 32, 25: 64} {
+		if got := javaHashSetCapacity(k); got != want {
+			t.Errorf("capacity(%d) = %d, want %d", k, got, want)
+		}
+	}
+}
+
+// ontGraphs: three vocabularies whose ontology graphs differ between the
+// semantics.
+//
+//   - g: a chain Alpha -hasBravo-> Bravo -hasCharlie-> Charlie -label->
+//     xsd:string, and Delta on no property.
+//   - h: schema.org style: location has domainIncludes Person, Event, Org
+//     and rangeIncludes Place; region has domainIncludes Event and
+//     rangeIncludes Place (an edge parallel to location's Event-Place).
+//   - k: echoProp and foxProp have ranges Echo and Fox and no domain.
+var ontGraphs = [][2]string{
+	{"http://g.org/", `
+g:Alpha a owl:Class . g:Bravo a owl:Class . g:Charlie a owl:Class . g:Delta a owl:Class .
+g:hasBravo a owl:ObjectProperty ; rdfs:domain g:Alpha ; rdfs:range g:Bravo .
+g:hasCharlie a owl:ObjectProperty ; rdfs:domain g:Bravo ; rdfs:range g:Charlie .
+g:label a owl:DatatypeProperty ; rdfs:domain g:Charlie ; rdfs:range xsd:string .
+`},
+	{"http://h.org/", `
+h:Person a owl:Class . h:Place a owl:Class . h:Event a owl:Class . h:Org a owl:Class .
+h:location a rdf:Property ; schema:domainIncludes h:Person, h:Event, h:Org ; schema:rangeIncludes h:Place .
+h:region a rdf:Property ; schema:domainIncludes h:Event ; schema:rangeIncludes h:Place .
+`},
+	{"http://k.org/", `
+k:Echo a owl:Class . k:Fox a owl:Class .
+k:echoProp a owl:ObjectProperty ; rdfs:range k:Echo .
+k:foxProp a owl:ObjectProperty ; rdfs:range k:Fox .
+`},
+}
+
+func TestOntologyGraphFeatures(t *testing.T) { // features 11-16
+	// Reference graph of g (LOVRepository.getOntologyGraphTriples line
+	// 560): the path Alpha - Bravo - Charlie - xsd:string (datatype ranges
+	// are nodes); Delta is no node. Paper graph of g: classes typed in g
+	// with rdfs:domain/rdfs:range edges between classes: Alpha - Bravo -
+	// Charlie, Delta isolated.
+	//
+	// Hub_T reference (HubDWRankScorer line 310, PageRankScorer x 1e5):
+	// JUNG PageRank on the reversed edges Bravo->Alpha, Charlie->Bravo,
+	// string->Charlie, n = 4, Alpha dangling (PageRankWithPriors.update:
+	// x' = 0.15 * input + 0.85/4, then afterStep adds 0.15 * x_Alpha/4),
+	// iterated 100 times by hand here:
+	var xa, xb, xc, xs float64 = 0.25, 0.25, 0.25, 0.25
+	for i := 0; i < 100; i++ {
+		d := 0.15 * xa / 4
+		xa, xb, xc, xs = 0.15*xb+0.2125+d, 0.15*xc+0.2125+d, 0.15*xs+0.2125+d, 0.2125+d
+	}
+	// Paper hubs (equation (4), d = 0.85 on the sum): reversed Bravo->Alpha,
+	// Charlie->Bravo; Alpha and Delta dangling: Charlie = Delta = b, Bravo =
+	// 1.85b, Alpha = (1 + 0.85*1.85)b = 2.5725b, 6.4225b = 1.
+	pb := 1 / 6.4225
+	// k reference: reversed Echo->source, Fox->source, n = 3, the source
+	// placeholder dangling: e = 0.85/3 + 0.15*(1-2e)/3, so e = 1/3.3.
+	// k paper: Echo and Fox are isolated nodes: 1/2 each.
+	// h reference: reversed Place->Person, Place->Event (twice: location
+	// and region), Place->Org; Person, Event and Org dangling, Place no
+	// in-edge: x_Place = 0.2125 + 0.0375*(1 - x_Place) = 0.25/1.0375;
+	// x_Event = 0.15*x_Place*2/4 + 0.2125 + 0.0375*(1-x_Place) = 0.25 +
+	// 0.0375*x_Place.
+	place := 0.25 / 1.0375
+	//
+	// Betweenness_T reference (BetweennessScorer, JUNG
+	// importance.BetweennessCentrality, not halved, so each unordered pair
+	// counts twice): g's path of four: Bravo lies on (Alpha, Charlie) and
+	// (Alpha, string): 4; Charlie 4. Edge Alpha-Bravo separates 1 node from
+	// 3: 6, Bravo-Charlie 2 from 2: 8, Charlie-string 6; a property gets
+	// its edges' scores (line 212). h: a star around Place with leaves
+	// Person, Event, Org: Place 3 pairs x 2 = 6; each leaf edge 3 pairs x
+	// 2 = 6. Event-Place has two edges, location's and region's; JUNG
+	// credits the edge findEdge returns, the first in the HashSet of the
+	// predecessor's edges (capacity 16 at both ends): bucket = (h ^
+	// h>>>16) & 15 of String.hashCode, 2 for
+	// "http://h.org/location::http://h.org/Event::http://h.org/Place"
+	// (hash 3181448371) and 1 for "http://h.org/region::..." (hash
+	// 617829810): region gets 6, location 6 + 6 (Person, Org) = 12. k:
+	// Echo - source - Fox: echoProp 2 pairs x 2 = 4.
+	// Paper (equation (5) over ordered pairs c_i != c_j): Bravo 2 on
+	// Alpha - Bravo - Charlie; properties 0; h and k have no edges.
+	checkSem(t, ontGraphs, []semCase{
+		{FeatHub, "x", "g:Alpha", 1e5 * xa, 2.5725 * pb, ""},
+		{FeatHub, "x", "g:Charlie", 1e5 * xc, pb, ""},
+		{FeatHub, "x", "g:Delta", 0, pb, "no node in the reference"},
+		{FeatHub, "x", "g:hasBravo", 0, 0, "property: no node"},
+		{FeatHub, "x", "k:Echo", 1e5 / 3.3, 0.5, "placeholder source"},
+		{FeatHub, "x", "h:Event", 1e5 * (0.25 + 0.0375*place), 0.25, "schema:domainIncludes"},
+		{FeatHub, "x", "h:Person", 1e5 * 0.25, 0.25, ""},
+		// Max_Hub_O / Min_Hub_O (HubDWRankScorer lines 312-331): over all
+		// terms of O; a term without score (Delta, the properties) makes
+		// the reference minimum 0.
+		{FeatMaxHub, "x", "g:Delta", 1e5 * xa, 2.5725 * pb, "Alpha"},
+		{FeatMinHub, "x", "g:Delta", 0, pb, "Delta and properties / Charlie, Delta"},
+		{FeatMaxHub, "x", "k:Fox", 1e5 / 3.3, 0.5, ""},
+		{FeatMinHub, "x", "k:Fox", 0, 0.5, "echoProp, foxProp"},
+		{FeatBetweennessT, "x", "g:Bravo", 4, 2, ""},
+		{FeatBetweennessT, "x", "g:Charlie", 4, 0, "path to xsd:string / end of the path"},
+		{FeatBetweennessT, "x", "g:hasBravo", 6, 0, "property: its edge"},
+		{FeatBetweennessT, "x", "g:hasCharlie", 8, 0, ""},
+		{FeatBetweennessT, "x", "g:label", 6, 0, "edge to xsd:string"},
+		{FeatBetweennessT, "x", "h:Place", 6, 0, "star centre"},
+		{FeatBetweennessT, "x", "h:location", 12, 0, "three edges, Event-Place's credit to region"},
+		{FeatBetweennessT, "x", "h:region", 6, 0, "findEdge picks region's edge"},
+		{FeatBetweennessT, "x", "k:echoProp", 4, 0, "via the source placeholder"},
+		// Betweenness_O (BetweennessMeasure.java line 33): mean over the
+		// matched classes of O.
+		{FeatBetweennessO, "bravo charlie", "g:Delta", (4 + 4) / 2.0, (2 + 0) / 2.0, "sigma_c = {Bravo, Charlie}"},
+		// Semantic_Similarity_O: reference SemanticSimilarityMeasure.getScore
+		// (lines 42-75): sum of path lengths over pairs / pairs; paper
+		// equation (6): mean of 1/length, 0 without a path.
+		{FeatSemanticSimilarity, "alpha charlie", "g:Delta", 2, 0.5, "one pair at distance 2"},
+		{FeatSemanticSimilarity, "alpha bravo charlie", "g:Delta", (1 + 2 + 1) / 3.0, (1 + 0.5 + 1) / 3.0, "three pairs"},
+		{FeatSemanticSimilarity, "alpha delta", "g:Delta", 0, 0, "Delta: no node / no path"},
+		{FeatSemanticSimilarity, "charlie", "g:Delta", 1, 1, "one class"},
+		{FeatSemanticSimilarity, "person event", "h:Place", 2, 0, "via Place (domainIncludes) / no edge"},
+		{FeatSemanticSimilarity, "echo fox", "k:Echo", 2, 0, "via the source placeholder"},
 	})
 }
