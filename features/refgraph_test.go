@@ -3,10 +3,13 @@ package features
 import (
 	"context"
 	"math"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/lovbench/lovbench/features/rdf"
+	"github.com/lovbench/lovbench/internal/shareddata"
 )
 
 // Tests of the graph and structure features 8-16 and 26-33 in both
@@ -398,4 +401,80 @@ func TestOntologyGraphFeatures(t *testing.T) { // features 11-16
 		{FeatSemanticSimilarity, "person event", "h:Place", 2, 0, "via Place (domainIncludes) / no edge"},
 		{FeatSemanticSimilarity, "echo fox", "k:Echo", 2, 0, "via the source placeholder"},
 	})
+}
+
+// TestSharedCorpusReference checks the reference semantics on the shared
+// corpus: reruns and worker counts give identical values; counts are
+// integral; schema.org's classes are connected through
+// schema:domainIncludes (not flat); Person's betweenness and some
+// property's betweenness are positive; the repository PageRanks of the
+// vocabularies sum to at most 1e5 (the graphs have nodes that are no
+// vocabulary).
+func TestSharedCorpusReference(t *testing.T) {
+	dir := shareddata.Path(t, "data", "vocabularies")
+	if testing.Short() {
+		t.Skip("loads the full shared corpus")
+	}
+	c, err := Load(context.Background(), []string{dir}, LoadOptions{Semantics: SemanticsReference})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := 0; k < 3; k++ {
+		var sum float64
+		for _, v := range c.Vocabularies() {
+			sum += v.PageRank[k]
+		}
+		if sum <= 0 || sum > 1e5+1e-6 {
+			t.Errorf("repository graph %d: PageRank of the vocabularies sums to %g", k, sum)
+		}
+	}
+	var pairs []Pair
+	terms := c.Terms()
+	for i := 0; i < len(terms); i += 25 {
+		pairs = append(pairs, Pair{Query: LocalName(terms[i]), Term: terms[i]})
+	}
+	pairs = append(pairs, Pair{Query: "person", Term: "http://schema.org/Person"},
+		Pair{Query: "person", Term: "http://schema.org/address"})
+	feats := []int{FeatPageRankOwlImports, FeatPageRankImplicit, FeatPageRankVoaf, FeatHub, FeatMaxHub, FeatMinHub,
+		FeatBetweennessT, FeatBetweennessO, FeatSemanticSimilarity, FeatSubclasses, FeatSuperclasses, FeatRelations,
+		FeatSiblings, FeatDensityT, FeatDensityO, FeatSubproperties, FeatSuperproperties}
+	tab, _, err := c.Extract(context.Background(), pairs, ExtractOptions{Features: feats})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, err := Load(context.Background(), []string{dir}, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab2, _, err := c2.Extract(context.Background(), pairs, ExtractOptions{Features: feats, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(tab, tab2) {
+		t.Error("a second load with one worker gives different features")
+	}
+	for _, r := range tab.Rows {
+		for j, v := range r.Values {
+			f := tab.Features[j]
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+				t.Fatalf("%s(%q, %s) = %g", FeatureName(f), r.Query, r.Term, v)
+			}
+			switch f {
+			case FeatSubclasses, FeatSuperclasses, FeatRelations, FeatSiblings, FeatSubproperties, FeatSuperproperties:
+				if v != math.Trunc(v) {
+					t.Fatalf("%s = %g, want a count", FeatureName(f), v)
+				}
+			}
+		}
+	}
+	n := len(tab.Rows)
+	person, address := tab.Rows[n-2].Values, tab.Rows[n-1].Values
+	col := func(f int) int { return slices.Index(feats, f) }
+	if person[col(FeatBetweennessT)] <= 0 || person[col(FeatRelations)] <= 0 {
+		t.Errorf("schema:Person: betweenness %g, relations %g; want both > 0 (schema:domainIncludes)",
+			person[col(FeatBetweennessT)], person[col(FeatRelations)])
+	}
+	if address[col(FeatBetweennessT)] <= 0 {
+		t.Errorf("schema:address: betweenness %g, want > 0 (a property gets its edges')", address[col(FeatBetweennessT)])
+	}
 }
