@@ -164,6 +164,7 @@ func (bd *build) refRepositoryGraphs(voaf []edge) {
 //     included.
 func (bd *build) refOntologyGraphs() {
 	b, c := bd.b, bd.c
+	byOnt := bd.refTermsByOntology()
 	for v := range c.vocabs {
 		gi := bd.vocabGraph[v]
 		_, props := bd.refTyped(gi)
@@ -231,20 +232,23 @@ func (bd *build) refOntologyGraphs() {
 		}
 		vr := &c.vocabs[v]
 		vr.og = &ontGraph{paths: newPathRows(n, edges)}
-		maxHub, minHub := 0.0, math.MaxFloat64
-		for _, ti := range vr.terms {
+		for _, ti := range byOnt[v] {
 			t := &c.terms[ti]
 			t.qi[FeatBetweennessT] = byLabel[bd.nodeOfTerm(ti)]
-			i, ok := idx[t.uri]
-			if !ok {
-				minHub = math.Min(minHub, 0)
-				continue
+			if i, ok := idx[t.uri]; ok {
+				t.node = i
+				t.qi[FeatHub] = hub[i] * jungScoreScale
+				t.qi[FeatBetweennessT] += vb[i]
 			}
-			t.node = i
-			h := hub[i] * jungScoreScale
-			t.qi[FeatHub] = h
-			t.qi[FeatBetweennessT] += vb[i]
-			maxHub, minHub = math.Max(maxHub, h), math.Min(minHub, h)
+		}
+		maxHub, minHub := 0.0, math.MaxFloat64
+		for _, ti := range vr.terms { // getAllTerms(ontology)
+			h := 0.0
+			if i, ok := idx[c.terms[ti].uri]; ok {
+				h = hub[i] * jungScoreScale
+				maxHub = math.Max(maxHub, h)
+			}
+			minHub = math.Min(minHub, h)
 		}
 		vr.qi[FeatMaxHub], vr.qi[FeatMinHub] = maxHub, minHub
 	}

@@ -78,6 +78,7 @@ func (bd *build) refTyped(gi int) (classes, props map[int32]bool) {
 // term.
 func (bd *build) refStructure() {
 	b, c := bd.b, bd.c
+	byOnt := bd.refTermsByOntology()
 	for v := range c.vocabs {
 		gi := bd.vocabGraph[v]
 		classes, props := bd.refTyped(gi)
@@ -137,7 +138,7 @@ func (bd *build) refStructure() {
 			}
 			return n
 		}
-		for _, ti := range c.vocabs[v].terms {
+		for _, ti := range byOnt[v] {
 			t := &c.terms[ti]
 			n := bd.nodeOfTerm(ti)
 			t.qi[FeatSubclasses] = float64(closure(n, supC, classes))
@@ -172,4 +173,20 @@ func (bd *build) refStructure() {
 				densityRel*t.qi[FeatRelations] + densitySib*t.qi[FeatSiblings]
 		}
 	}
+}
+
+// refTermsByOntology groups the terms by the vocabulary in whose graph the
+// Java evaluates their term features: TermStatsScorer (lines 33-73),
+// HubDWRank and BetweennessMeasureTerm pass term.getOntologyUriOfTerm().
+// Here that is the term's defining vocabulary (termRec.vocab). Branch featq
+// implements the Java's own rule (longest LOV term prefix, else the URI up
+// to its last '/' or '#'; refIndex.ontology); this is the one place to
+// switch to it once both are merged.
+func (bd *build) refTermsByOntology() [][]int32 {
+	c := bd.c
+	out := make([][]int32, len(c.vocabs))
+	for v := range c.vocabs {
+		out[v] = c.vocabs[v].terms
+	}
+	return out
 }
