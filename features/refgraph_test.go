@@ -484,3 +484,20 @@ func TestSharedCorpusReference(t *testing.T) {
 		t.Errorf("schema:address: betweenness %g, want > 0 (a property gets its edges')", address[col(FeatBetweennessT)])
 	}
 }
+
+// TestImportsByGraphName: the Java's import graph keeps the URIs as written
+// (LOVRepository.getOwlImports line 283) and looks a vocabulary up by its
+// graph name (PageRankImports.java line 32): an import of "http://h.org"
+// does not reach the graph "http://h.org/", which gets 0 while g gets the
+// source score of the two-node graph (TestJUNGPageRankTwoNodes). The
+// paper semantics map the import to h by namespace: g = u, h = 1.85u,
+// 2.85u = 1e5.
+func TestImportsByGraphName(t *testing.T) { // feature 8
+	checkSem(t, [][2]string{
+		{"http://g.org/", `<http://g.org/> a owl:Ontology ; owl:imports <http://h.org> . g:X a owl:Class .`},
+		{"http://h.org/", `h:Y a owl:Class .`},
+	}, []semCase{
+		{FeatPageRankOwlImports, "x", "g:X", 1e5 * 0.5 / 1.075, 1e5 / 2.85, "importing"},
+		{FeatPageRankOwlImports, "x", "h:Y", 0, 1e5 * 1.85 / 2.85, "imported under another URI"},
+	})
+}
