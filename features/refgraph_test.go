@@ -2,6 +2,7 @@ package features
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"reflect"
 	"slices"
@@ -500,4 +501,37 @@ func TestImportsByGraphName(t *testing.T) { // feature 8
 		{FeatPageRankOwlImports, "x", "g:X", 1e5 * 0.5 / 1.075, 1e5 / 2.85, "importing"},
 		{FeatPageRankOwlImports, "x", "h:Y", 0, 1e5 * 1.85 / 2.85, "imported under another URI"},
 	})
+}
+
+// TestJUNGBetweennessKite: JUNG's unhalved betweenness on Krackhardt's
+// kite is twice the published Freeman values of TestBetweennessReference
+// (Heather 28, Ike 16); the bridge Heather-Ike separates {Ike, Jane} from
+// the other 8 nodes, 16 unordered pairs, 32 unhalved; Ike-Jane 9 pairs, 18.
+func TestJUNGBetweennessKite(t *testing.T) {
+	adj := [][]int32{0: {1, 2, 3, 5}, 1: {3, 4, 6}, 2: {3, 5}, 3: {4, 5, 6}, 4: {6}, 5: {6, 7}, 6: {7}, 7: {8}, 8: {9}}
+	var edges []edge
+	var names []string
+	bridge, leaf := -1, -1
+	for u, vs := range adj {
+		for _, v := range vs {
+			switch {
+			case u == 7 && v == 8:
+				bridge = len(edges)
+			case u == 8 && v == 9:
+				leaf = len(edges)
+			}
+			edges = append(edges, edge{int32(u), v})
+			names = append(names, fmt.Sprintf("p::%d::%d", u, v))
+		}
+	}
+	vb, eb := jungBetweenness(10, edges, names)
+	want := []float64{5.0 / 3, 5.0 / 3, 0, 22.0 / 3, 0, 50.0 / 3, 50.0 / 3, 28, 16, 0}
+	for i := range want {
+		if math.Abs(vb[i]-want[i]) > 1e-9 {
+			t.Errorf("node %d: %g, want %g", i, vb[i], want[i])
+		}
+	}
+	if math.Abs(eb[bridge]-32) > 1e-9 || math.Abs(eb[leaf]-18) > 1e-9 {
+		t.Errorf("edges Heather-Ike %g, Ike-Jane %g; want 32, 18", eb[bridge], eb[leaf])
+	}
 }
