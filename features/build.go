@@ -583,8 +583,7 @@ func (bd *build) rdfGraph() error {
 		vr.tfidfNorm = math.Sqrt(norm)
 	}
 	if c.sem != SemanticsPaper {
-		bd.refStructure() // the Java's transitive counts (refstruct.go)
-		return nil
+		return nil // the Java's counts: refStructure, called by ontologyGraphs
 	}
 	// Structure, per vocabulary graph (paper semantics: direct counts).
 	for v := range c.vocabs {
@@ -651,7 +650,10 @@ func (bd *build) nodeOfTerm(ti int32) int32 {
 func (bd *build) ontologyGraphs() error {
 	b, c := bd.b, bd.c
 	if c.sem != SemanticsPaper {
-		bd.refOntologyGraphs() // the Java's graph and JUNG's scores (refgraph.go)
+		// The Java's structure counts (refstruct.go) and ontology graph
+		// with JUNG's scores (refgraph.go), after every earlier phase.
+		bd.refStructure()
+		bd.refOntologyGraphs()
 		return nil
 	}
 	classesIn := make(map[int][]int32) // graph -> IRIs it types as classes
