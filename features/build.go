@@ -51,7 +51,11 @@ func (bd *build) iri(id int32) (string, bool) {
 // query-independent features. It returns ErrEmptyCorpus if no graph types a
 // class or property.
 func (b *Builder) Build(ctx context.Context) (*Corpus, error) {
-	c := &Corpus{termIdx: make(map[string]int32), words: make(map[string]int32), parents: make(map[string][]string)}
+	sem, err := ParseSemantics(string(b.sem))
+	if err != nil {
+		return nil, err
+	}
+	c := &Corpus{termIdx: make(map[string]int32), words: make(map[string]int32), parents: make(map[string][]string), sem: sem}
 	bd := &build{b: b, c: c, termOfNode: make(map[int32]int32), nsVocab: make(map[string]int32),
 		classAny: make(map[int32]bool), typedIn: make(map[int32]map[int]Kind)}
 	phases := []struct {
@@ -578,7 +582,10 @@ func (bd *build) rdfGraph() error {
 		}
 		vr.tfidfNorm = math.Sqrt(norm)
 	}
-	// Structure, per vocabulary graph.
+	if c.sem != SemanticsPaper {
+		return nil // the Java's counts: refStructure, called by ontologyGraphs
+	}
+	// Structure, per vocabulary graph (paper semantics: direct counts).
 	for v := range c.vocabs {
 		children := map[string]map[int32]map[int32]bool{iriSubClassOf: {}, iriSubPropertyOf: {}}
 		parents := map[string]map[int32]map[int32]bool{iriSubClassOf: {}, iriSubPropertyOf: {}}
@@ -642,6 +649,13 @@ func (bd *build) nodeOfTerm(ti int32) int32 {
 // (one per property, so parallel edges are kept for PageRank).
 func (bd *build) ontologyGraphs() error {
 	b, c := bd.b, bd.c
+	if c.sem != SemanticsPaper {
+		// The Java's structure counts (refstruct.go) and ontology graph
+		// with JUNG's scores (refgraph.go), after every earlier phase.
+		bd.refStructure()
+		bd.refOntologyGraphs()
+		return nil
+	}
 	classesIn := make(map[int][]int32) // graph -> IRIs it types as classes
 	for node, m := range bd.typedIn {
 		for gi, k := range m {
@@ -712,7 +726,7 @@ func (bd *build) ontologyGraphs() error {
 			}
 			t.node = i
 			t.qi[FeatHub] = hub[i]
-			t.qi[FeatBetweennessT] = btw[i]
+			t.qi[FeatBetweennessT] = 2 * btw[i] // eq. (5) sums over ordered pairs c_i != c_j
 			if first || hub[i] > vr.qi[FeatMaxHub] {
 				vr.qi[FeatMaxHub] = hub[i]
 			}
@@ -762,6 +776,7 @@ func (bd *build) repositoryGraphs() error {
 	b, c := bd.b, bd.c
 	n := len(c.vocabs)
 	var imports, implicit, voaf []edge
+	var voafRef []edge // pairs with a relation of the Java's voaf graph (refgraph.go)
 	for v := range c.vocabs {
 		gi := bd.vocabGraph[v]
 		imp := make(map[int32]bool)
@@ -841,7 +856,14 @@ func (bd *build) repositoryGraphs() error {
 			for r := rel[int32(u)]; r != 0; r &= r - 1 {
 				voaf = append(voaf, edge{int32(v), int32(u)})
 			}
+			if rel[int32(u)]&refVoafRelations != 0 {
+				voafRef = append(voafRef, edge{int32(v), int32(u)})
+			}
 		}
+	}
+	if c.sem != SemanticsPaper {
+		bd.refRepositoryGraphs(voafRef)
+		return nil
 	}
 	for k, edges := range [][]edge{imports, implicit, voaf} {
 		pr := pageRank(n, edges, pageRankDamping)

@@ -18,6 +18,67 @@
 // query-dependent features per distinct query, in parallel and
 // deterministically. docs/features.md lists every definition choice the
 // paper leaves open.
+//
+// # Graph and structure features in the reference semantics
+//
+// With SemanticsReference, features 8-16 and 26-33 reproduce LOVBench's
+// Java (LOVRepository.java, LOVMetadataRepository.java, the scorers in
+// feature/scoring/graph) and the JUNG 2.1.1 algorithms it calls, quirks
+// included (refgraph.go, refstruct.go, jung.go):
+//
+//   - JUNG's PageRank(graph, 0.85) takes 0.85 as the random-jump
+//     probability, so the damping factor is 0.15; it stops after 100
+//     iterations because JUNG never resets its largest change between
+//     iterations; the change is measured before the rank of dangling nodes
+//     is spread back; a self-loop takes its share of the out-degree and
+//     passes nothing on. Scores are multiplied by 1e5, hubs included.
+//   - Repository graphs (8-10) are simple graphs whose nodes are only the
+//     URIs occurring in their pairs: a vocabulary in no pair gets 0, and an
+//     owl:imports object counts for a vocabulary only when it is its graph
+//     name exactly. Implicit imports add, for every triple of O with an IRI
+//     outside O, a pair for each of its three IRIs whose ontology is not O,
+//     so the predicate rdf:type or rdfs:subClassOf of such a triple adds an
+//     edge to the rdf or rdfs ontology node. The voaf graph uses five
+//     relations (specializes, reliesOn, extends, metadataVoc, generalizes),
+//     each pair once.
+//   - The ontology graph (11-16) has an edge d -> r for every property
+//     typed in O with one of twelve property types, d a rdfs:domain or
+//     schema:domainIncludes and r a rdfs:range or schema:rangeIncludes, so
+//     datatypes (xsd:string) and blank nodes are nodes, and a property
+//     without domain (range) starts (ends) at the placeholder node
+//     http://lovbench.com/placeholder#source (#sink).
+//   - Max_Hub_O and Min_Hub_O run over all terms of O, properties
+//     included; a term that is no node counts as 0 for the minimum, which
+//     is therefore 0 for almost every vocabulary; the maximum starts at 0
+//     (and the minimum of a vocabulary without terms would be
+//     math.MaxFloat64).
+//   - Betweenness is JUNG's, not halved on the undirected graph (each
+//     unordered pair counts twice). A term's Betweenness_T adds the
+//     betweenness of the edges it labels, so properties score; of parallel
+//     edges only the one JUNG's findEdge returns (first in Java 8 HashSet
+//     order of the edge names) is credited.
+//   - Semantic_Similarity_O is the mean shortest-path length over the
+//     pairs of matched classes (equation (6) prints 1/length); a pair
+//     without a path, or with a class that is no node, adds 0 and counts.
+//   - Subclasses, Superclasses, Subproperties and Superproperties follow
+//     rdfs:subClassOf+ / rdfs:subPropertyOf+ within O's graph through any
+//     intermediate node, counting the other end only when it is typed in O
+//     (a class in a cycle counts itself). Relations counts the properties
+//     typed in O with t as rdf:domain, rdfs:domain or
+//     schema:domainIncludes (not ranges). Siblings counts the classes typed
+//     in O sharing a direct parent other than owl:Thing with t, t included.
+//     All six counts are computed for classes and properties alike.
+//
+// Not reproduced: the Java's main extraction path fixes the ontology of a
+// whole batch of terms from the first term of the batch in HubDWRank
+// (lines 36-38) and BetweennessMeasureTerm (lines 37-39), as in TFTerm and
+// BM25Term, so which graph scores a term depends on how the Java happened to
+// batch and iterate its term sets, not on the term; here every term is
+// scored in its own ontology. Nor are the Java's zero betweenness for an
+// ontology without LOV prefix, Stardog's blank-node labels and result order
+// (the order of colliding edges in a HashSet bucket; here edge-name order),
+// Java's HashMap tree bins, or the summation order of its floating-point
+// sums (the last bits).
 package features
 
 import (
@@ -123,8 +184,15 @@ type Corpus struct {
 	nsByLen  []string            // namespaces, longest first (fallback of Prefixed)
 	parents  map[string][]string // IRI -> direct rdfs:subClassOf/subPropertyOf parents
 
+	// sem is the feature semantics the corpus was built for (never empty).
+	sem Semantics
+
 	stats LoadStats
 }
+
+// Semantics returns the feature semantics the corpus computes (set by
+// LoadOptions.Semantics or Builder.SetSemantics).
+func (c *Corpus) Semantics() Semantics { return c.sem }
 
 type vocabRec struct {
 	uri, prefix string
@@ -160,7 +228,12 @@ type termRec struct {
 // order (rdf.Files).
 func Load(ctx context.Context, paths []string, opts LoadOptions) (*Corpus, error) {
 	start := time.Now()
+	sem, err := ParseSemantics(string(opts.Semantics))
+	if err != nil {
+		return nil, err
+	}
 	b := NewBuilder()
+	b.SetSemantics(sem)
 	files := 0
 	var st rdf.Stats
 	for _, p := range paths {
@@ -250,7 +323,12 @@ type Builder struct {
 	gdefault []bool // graph holds default-graph statements of a source
 	decls    []prefixDecl
 	source   string
+	sem      Semantics
 }
+
+// SetSemantics selects the feature semantics of the corpus Build returns
+// (empty: DefaultSemantics). Build fails on an unknown value.
+func (b *Builder) SetSemantics(s Semantics) { b.sem = s }
 
 // SetSource names the source of the following quads (Load passes the
 // file's file:// URI): their default-graph statements go to a graph of

@@ -274,7 +274,7 @@ func (qs *queryState) agg(v int32) *vocabAgg {
 		a.v[FeatDensityO] /= float64(len(classes))     // feature 31
 	}
 	if qs.wants(FeatSemanticSimilarity) {
-		a.v[FeatSemanticSimilarity] = semanticSimilarity(c, vr.og, classes)
+		a.v[FeatSemanticSimilarity] = c.semSimilarity(vr.og, classes)
 	}
 	// Features 5 and 6: sum over query words of alpha*|exact| + beta*|partial|.
 	for _, w := range qs.ids {

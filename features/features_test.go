@@ -242,7 +242,7 @@ func TestQueryLength(t *testing.T) { // feature 7
 func TestPageRankOwlImports(t *testing.T) { // feature 8
 	// Edge A->B; B and C dangling. x = z = u, y = 1.85u, 3.85u = 1.
 	u := 1 / 3.85
-	checkFeature(t, FeatPageRankOwlImports, []fcase{
+	checkFeaturePaper(t, FeatPageRankOwlImports, []fcase{
 		{"animal", "a:Dog", 1e5 * u, "A"},
 		{"animal", "b:Agent", 1e5 * 1.85 * u, "B"},
 		{"animal", "http://c.org/Pet", 1e5 * u, "C"},
@@ -254,7 +254,7 @@ func TestPageRankImplicit(t *testing.T) { // feature 9
 	// (b:Agent); B dangling. z = s, x = s + 0.85*z/2 = 1.425s,
 	// y = s + 0.85x + 0.85z/2 = 2.63625s, sum 5.06125s = 1.
 	s := 1 / 5.06125
-	checkFeature(t, FeatPageRankImplicit, []fcase{
+	checkFeaturePaper(t, FeatPageRankImplicit, []fcase{
 		{"animal", "a:Dog", 1e5 * 1.425 * s, "A"},
 		{"animal", "b:Agent", 1e5 * 2.63625 * s, "B"},
 		{"animal", "http://c.org/Pet", 1e5 * s, "C"},
@@ -269,7 +269,7 @@ func TestPageRankVoaf(t *testing.T) { // feature 10
 	x := 1 + 0.85*2.0/3
 	y := 1 + 0.85*x + 0.85/3
 	s := 1 / (1 + x + y)
-	checkFeature(t, FeatPageRankVoaf, []fcase{
+	checkFeaturePaper(t, FeatPageRankVoaf, []fcase{
 		{"animal", "a:Dog", 1e5 * x * s, "A"},
 		{"animal", "b:Agent", 1e5 * y * s, "B"},
 		{"animal", "http://c.org/Pet", 1e5 * s, "C"},
@@ -282,7 +282,7 @@ func TestPageRankVoaf(t *testing.T) { // feature 10
 // 5.7 base = 1. G(C): Pet->Agent (owner), reversed Agent->Pet: Agent = base,
 // Pet = 1.85 base, 2.85 base = 1. G(B): the single node Agent has 1.
 func TestHub(t *testing.T) { // feature 11
-	checkFeature(t, FeatHub, []fcase{
+	checkFeaturePaper(t, FeatHub, []fcase{
 		{"animal", "a:Person", 2.7 / 5.7, "A hub"},
 		{"animal", "a:Cat", 1 / 5.7, "isolated"},
 		{"animal", "http://c.org/Pet", 1.85 / 2.85, "C"},
@@ -292,39 +292,40 @@ func TestHub(t *testing.T) { // feature 11
 }
 
 func TestMaxHub(t *testing.T) { // feature 12
-	checkFeature(t, FeatMaxHub, []fcase{
+	checkFeaturePaper(t, FeatMaxHub, []fcase{
 		{"animal", "a:owns", 2.7 / 5.7, "A: Person"},
 		{"animal", "http://c.org/owner", 1.85 / 2.85, "C: Pet is C's only class (b:Agent is B's)"},
 	})
 }
 
 func TestMinHub(t *testing.T) { // feature 13
-	checkFeature(t, FeatMinHub, []fcase{
+	checkFeaturePaper(t, FeatMinHub, []fcase{
 		{"animal", "a:owns", 1 / 5.7, "A: Animal, Cat, Dog"},
 		{"animal", "b:name", 1, "B: Agent"},
 	})
 }
 
 // Betweenness on undirected G(A): Animal - Person - Dog, Cat isolated;
-// Person lies on the one shortest path Animal..Dog.
+// Person lies on the one shortest path Animal..Dog, counted for both
+// ordered pairs of equation (5)'s sum over c_i != c_j.
 func TestBetweennessT(t *testing.T) { // feature 14
-	checkFeature(t, FeatBetweennessT, []fcase{
-		{"x", "a:Person", 1, "pair {Animal, Dog}"},
+	checkFeaturePaper(t, FeatBetweennessT, []fcase{
+		{"x", "a:Person", 2, "pairs (Animal, Dog), (Dog, Animal)"},
 		{"x", "a:Animal", 0, "endpoint"},
 		{"x", "a:feeds", 0, "property"},
 	})
 }
 
 func TestBetweennessO(t *testing.T) { // feature 15
-	checkFeature(t, FeatBetweennessO, []fcase{
-		{"person dog", "a:Cat", (1 + 0) / 2.0, "sigma_c(A) = {Dog, Person}"},
+	checkFeaturePaper(t, FeatBetweennessO, []fcase{
+		{"person dog", "a:Cat", (2 + 0) / 2.0, "sigma_c(A) = {Dog, Person}"},
 		{"animal", "a:Cat", 0, "sigma_c(A) = {Animal, Cat}"},
 		{"zebra", "a:Cat", 0, "no matched class"},
 	})
 }
 
 func TestSemanticSimilarity(t *testing.T) { // feature 16
-	checkFeature(t, FeatSemanticSimilarity, []fcase{
+	checkFeaturePaper(t, FeatSemanticSimilarity, []fcase{
 		{"person dog", "a:Cat", 1.0 / 1, "Person-Dog path length 1"},
 		{"animal dog", "a:Cat", (0 + 1.0/2 + 0) / 3, "pairs Animal-Cat (no path), Animal-Dog (2), Cat-Dog (no path)"},
 		{"person", "a:Cat", 1, "one class: the i = j case"},
@@ -416,7 +417,7 @@ func TestVSMO(t *testing.T) { // feature 25
 }
 
 func TestSubclasses(t *testing.T) { // feature 26
-	checkFeature(t, FeatSubclasses, []fcase{
+	checkFeaturePaper(t, FeatSubclasses, []fcase{
 		{"x", "a:Animal", 2, "Dog, Cat (c:Pet is in C, not A)"},
 		{"x", "b:Agent", 0, "a:Person subClassOf b:Agent is stated in A"},
 		{"x", "a:owns", 0, "property"},
@@ -424,14 +425,14 @@ func TestSubclasses(t *testing.T) { // feature 26
 }
 
 func TestSuperclasses(t *testing.T) { // feature 27
-	checkFeature(t, FeatSuperclasses, []fcase{
+	checkFeaturePaper(t, FeatSuperclasses, []fcase{
 		{"x", "a:Person", 1, "b:Agent"},
 		{"x", "a:Animal", 0, ""},
 	})
 }
 
 func TestRelations(t *testing.T) { // feature 28
-	checkFeature(t, FeatRelations, []fcase{
+	checkFeaturePaper(t, FeatRelations, []fcase{
 		{"x", "a:Person", 2, "domain of owns and feeds"},
 		{"x", "a:Animal", 1, "range of owns"},
 		{"x", "http://c.org/Pet", 1, "domain of owner"},
@@ -439,14 +440,14 @@ func TestRelations(t *testing.T) { // feature 28
 }
 
 func TestSiblings(t *testing.T) { // feature 29
-	checkFeature(t, FeatSiblings, []fcase{
+	checkFeaturePaper(t, FeatSiblings, []fcase{
 		{"x", "a:Dog", 1, "Cat"},
 		{"x", "a:Person", 0, "only child of b:Agent in A"},
 	})
 }
 
 func TestDensityT(t *testing.T) { // feature 30
-	checkFeature(t, FeatDensityT, []fcase{
+	checkFeaturePaper(t, FeatDensityT, []fcase{
 		{"x", "a:Animal", 1.0*2 + 0.25*0 + 0.5*1 + 0.5*0, "sub 2, rel 1"},
 		{"x", "a:Dog", 1.0*0 + 0.25*1 + 0.5*1 + 0.5*1, "sup 1, rel 1, sib 1"},
 		{"x", "a:Person", 0.25*1 + 0.5*2, "sup 1, rel 2"},
@@ -454,14 +455,14 @@ func TestDensityT(t *testing.T) { // feature 30
 }
 
 func TestDensityO(t *testing.T) { // feature 31
-	checkFeature(t, FeatDensityO, []fcase{
+	checkFeaturePaper(t, FeatDensityO, []fcase{
 		{"animal", "a:owns", (2.5 + 0.75) / 2, "mean over Animal (2.5), Cat (0.25+0.5)"},
 		{"zebra", "a:owns", 0, "no matched class"},
 	})
 }
 
 func TestSubproperties(t *testing.T) { // feature 32
-	checkFeature(t, FeatSubproperties, []fcase{
+	checkFeaturePaper(t, FeatSubproperties, []fcase{
 		{"x", "a:owns", 1, "feeds"},
 		{"x", "a:feeds", 0, ""},
 		{"x", "a:Animal", 0, "class"},
@@ -469,7 +470,7 @@ func TestSubproperties(t *testing.T) { // feature 32
 }
 
 func TestSuperproperties(t *testing.T) { // feature 33
-	checkFeature(t, FeatSuperproperties, []fcase{
+	checkFeaturePaper(t, FeatSuperproperties, []fcase{
 		{"x", "a:feeds", 1, "owns"},
 		{"x", "a:owns", 0, ""},
 	})

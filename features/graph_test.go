@@ -134,12 +134,14 @@ func TestBetweennessMatchesGonum(t *testing.T) {
 
 // TestSharedCorpusInvariants loads the 83 shared vocabularies and checks
 // invariants of every feature on pairs built from term labels.
+// TestSharedCorpusInvariants checks the paper semantics on the shared
+// corpus (TestSharedCorpusReference the reference semantics).
 func TestSharedCorpusInvariants(t *testing.T) {
 	dir := shareddata.Path(t, "data", "vocabularies")
 	if testing.Short() {
 		t.Skip("loads the full shared corpus")
 	}
-	c, err := Load(context.Background(), []string{dir}, LoadOptions{})
+	c, err := Load(context.Background(), []string{dir}, LoadOptions{Semantics: SemanticsPaper})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +184,7 @@ func TestSharedCorpusInvariants(t *testing.T) {
 		t.Fatalf("report %+v", rep)
 	}
 	// Determinism: a second load and one worker give identical values.
-	c2, err := Load(context.Background(), []string{dir}, LoadOptions{})
+	c2, err := Load(context.Background(), []string{dir}, LoadOptions{Semantics: SemanticsPaper})
 	if err != nil {
 		t.Fatal(err)
 	}
