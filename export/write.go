@@ -60,6 +60,9 @@ type Parameters struct {
 	Folds    int    `json:"folds"`
 	Seed     uint64 `json:"seed"`
 	KeepJunk bool   `json:"keep_junk"`
+	// FeatureSemantics is the semantics the features were computed with
+	// ("reference": LOVBench's Java; "paper": the formulas as printed).
+	FeatureSemantics string `json:"feature_semantics,omitempty"`
 }
 
 // Manifest describes a dataset directory (SPEC.md section 7). It holds no
@@ -237,7 +240,7 @@ func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused 
 	m := &Manifest{
 		Program:        "lovbench",
 		Version:        opts.Version,
-		Parameters:     Parameters{Folds: ds.Folds, Seed: opts.Seed, KeepJunk: opts.KeepJunk},
+		Parameters:     Parameters{Folds: ds.Folds, Seed: opts.Seed, KeepJunk: opts.KeepJunk, FeatureSemantics: opts.FeatureSemantics},
 		Inputs:         inputs,
 		Rows:           len(ds.Rows),
 		Queries:        len(ds.Queries),

@@ -51,7 +51,11 @@ func (bd *build) iri(id int32) (string, bool) {
 // query-independent features. It returns ErrEmptyCorpus if no graph types a
 // class or property.
 func (b *Builder) Build(ctx context.Context) (*Corpus, error) {
-	c := &Corpus{termIdx: make(map[string]int32), words: make(map[string]int32), parents: make(map[string][]string)}
+	sem, err := ParseSemantics(string(b.sem))
+	if err != nil {
+		return nil, err
+	}
+	c := &Corpus{termIdx: make(map[string]int32), words: make(map[string]int32), parents: make(map[string][]string), sem: sem}
 	bd := &build{b: b, c: c, termOfNode: make(map[int32]int32), nsVocab: make(map[string]int32),
 		classAny: make(map[int32]bool), typedIn: make(map[int32]map[int]Kind)}
 	phases := []struct {

@@ -123,8 +123,15 @@ type Corpus struct {
 	nsByLen  []string            // namespaces, longest first (fallback of Prefixed)
 	parents  map[string][]string // IRI -> direct rdfs:subClassOf/subPropertyOf parents
 
+	// sem is the feature semantics the corpus was built for (never empty).
+	sem Semantics
+
 	stats LoadStats
 }
+
+// Semantics returns the feature semantics the corpus computes (set by
+// LoadOptions.Semantics or Builder.SetSemantics).
+func (c *Corpus) Semantics() Semantics { return c.sem }
 
 type vocabRec struct {
 	uri, prefix string
@@ -160,7 +167,12 @@ type termRec struct {
 // order (rdf.Files).
 func Load(ctx context.Context, paths []string, opts LoadOptions) (*Corpus, error) {
 	start := time.Now()
+	sem, err := ParseSemantics(string(opts.Semantics))
+	if err != nil {
+		return nil, err
+	}
 	b := NewBuilder()
+	b.SetSemantics(sem)
 	files := 0
 	var st rdf.Stats
 	for _, p := range paths {
@@ -250,7 +262,12 @@ type Builder struct {
 	gdefault []bool // graph holds default-graph statements of a source
 	decls    []prefixDecl
 	source   string
+	sem      Semantics
 }
+
+// SetSemantics selects the feature semantics of the corpus Build returns
+// (empty: DefaultSemantics). Build fails on an unknown value.
+func (b *Builder) SetSemantics(s Semantics) { b.sem = s }
 
 // SetSource names the source of the following quads (Load passes the
 // file's file:// URI): their default-graph statements go to a graph of
