@@ -125,6 +125,9 @@ type Corpus struct {
 
 	// sem is the feature semantics the corpus was built for (never empty).
 	sem Semantics
+	// ref holds the reference-semantics indexes (reftext.go); nil for
+	// SemanticsPaper.
+	ref *refIndex
 
 	stats LoadStats
 }

@@ -1,0 +1,501 @@
+package features
+
+import (
+	"index/suffixarray"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/lovbench/lovbench/features/rdf"
+)
+
+// This file holds the reference semantics (SemanticsReference) of the
+// query-match and RDF-graph text features 1, 4-7, 17-25: what LOVBench's
+// Java code computes (../shared/reference/lovbench-java), quirks included.
+// The package comment lists the quirks; docs/features.md gives, feature by
+// feature, both semantics and the Java class read.
+
+// refIndex holds what the reference semantics need beyond the shared
+// corpus index. It is nil for a corpus built with the paper semantics.
+type refIndex struct {
+	// ontology is the Java "ontology of a term" (LOVPrefixes.
+	// getOntologyUriOfTermUri) as a vocabulary index, -1 when that
+	// ontology is no graph of the corpus.
+	ontology []int32
+	// typedInOnt: the term is typed as a class or property in the graph
+	// of its Java ontology.
+	typedInOnt []bool
+	// text is the lower-cased match text of every term: its local name
+	// (after the last '/' or '#') then the values of the nine LOV match
+	// properties in the defining vocabulary's graph, each followed by
+	// NUL. Term t's text is text[starts[t]:starts[t+1]]; its local name
+	// ends at localEnd[t].
+	text     []byte
+	starts   []int32
+	localEnd []int32
+	sa       *suffixarray.Index
+	// tf, tfidf and bm25 are features 17, 19 and 23 of each term in its
+	// Java ontology (equal to the qi values when that ontology is the
+	// defining vocabulary).
+	tf, tfidf, bm25 []float64
+
+	mu    sync.Mutex
+	words map[string]*refWord
+}
+
+// refWord is what one query word (lower-cased) matches, computed once per
+// distinct word and shared by every query containing it.
+type refWord struct {
+	terms []int32 // sorted terms whose local name or match values contain the word
+	// ontologies is the number of vocabularies with a matching term (the
+	// denominator of VSMOntology's idf).
+	ontologies int
+	// tfidf sums TF-IDF_T of the matching terms per vocabulary (VSMOntology).
+	tfidf map[int32]float64
+}
+
+// javaSplitSpace splits like Java's String.split(" ") (TermQuery.java:
+// `queryString.split(" ")`): on every single space, keeping empty words
+// between consecutive spaces and dropping trailing empty words; "" gives
+// one empty word.
+func javaSplitSpace(q string) []string {
+	if q == "" {
+		return []string{""}
+	}
+	parts := strings.Split(q, " ")
+	for len(parts) > 0 && parts[len(parts)-1] == "" {
+		parts = parts[:len(parts)-1]
+	}
+	return parts
+}
+
+// javaLocalName is LOVPrefixes.getLocalName: the part after the last '/'
+// or '#' (empty when the IRI ends with one).
+func javaLocalName(iri string) string {
+	return iri[strings.LastIndexAny(iri, "/#")+1:]
+}
+
+// bm25SizeRatio is |O| / avgos(R) of equation (8) for a vocabulary of size
+// triples in a corpus of total triples over n vocabularies. Paper: the
+// ratio of triple counts. Reference (LOVRepository.ontologySize and
+// averageOntologySize): both sizes are COUNT(?s)*3, and the average is an
+// integer division, so 3|O| / floor(3*total/n).
+func bm25SizeRatio(sem Semantics, size int, total float64, n int) float64 {
+	if sem == SemanticsReference {
+		return 3 * float64(size) / math.Floor(3*total/float64(n))
+	}
+	return float64(size) / (total / float64(n))
+}
+
+// bm25Term is equation (8) as printed and as BM25Term.java computes it:
+// idf * (tf*k + 1) / (tf + k*(1 - b + b*ratio)).
+func bm25Term(idf, tf, ratio float64) float64 {
+	return idf * (tf*bm25K + 1) / (tf + bm25K*(1-bm25B+bm25B*ratio))
+}
+
+// reference builds the refIndex (reference semantics only): the Java
+// ontology of every term, the substring-match text and its suffix array,
+// and features 17, 19 and 23 in the Java ontology.
+func (bd *build) reference() error {
+	c := bd.c
+	if c.sem != SemanticsReference {
+		return nil
+	}
+	b := bd.b
+	ri := &refIndex{words: make(map[string]*refWord)}
+	c.ref = ri
+	bd.refOntologies(ri)
+	// Match text, per term, from its defining vocabulary's graph.
+	values := make([][]string, len(c.terms))
+	for v := range c.vocabs {
+		for _, t := range b.gtriples[bd.vocabGraph[v]] {
+			ti, ok := bd.termOfNode[t.s]
+			if !ok || c.terms[ti].vocab != int32(v) || fieldOf(b.nodes[t.p].Value) == fieldOther {
+				continue
+			}
+			if o := b.nodes[t.o]; o.Kind == rdf.Literal || o.Kind == rdf.IRI {
+				values[ti] = append(values[ti], strings.ToLower(o.Value))
+			}
+		}
+	}
+	ri.starts = make([]int32, len(c.terms)+1)
+	ri.localEnd = make([]int32, len(c.terms))
+	var buf []byte
+	for ti := range c.terms {
+		ri.starts[ti] = int32(len(buf))
+		buf = append(buf, strings.ToLower(javaLocalName(c.terms[ti].uri))...)
+		ri.localEnd[ti] = int32(len(buf))
+		buf = append(buf, 0)
+		for _, s := range values[ti] {
+			buf = append(buf, s...)
+			buf = append(buf, 0)
+		}
+	}
+	ri.starts[len(c.terms)] = int32(len(buf))
+	ri.text = buf
+	ri.sa = suffixarray.New(buf)
+	bd.refTermWeights(ri)
+	return nil
+}
+
+// refOntologies computes the Java ontology of every term
+// (LOVPrefixes.getOntologyUriOfTermUri): among the vocabularies whose term
+// prefix (vann:preferredNamespaceUri, rdfa:uri or the LOV prefix file's
+// termPrefix, owned by the vocabulary as in Build) starts the term's URI,
+// the one with the longest vocabulary URI; otherwise the URI up to its
+// last '/' or '#', which must then be the name of a graph.
+//
+// A vocabulary without any declared namespace takes the namespaces its
+// terms use (the corpus model's namespace owner): the Java needs every
+// vocabulary in its prefix table, LOV declares one for each.
+func (bd *build) refOntologies(ri *refIndex) {
+	b, c := bd.b, bd.c
+	type cand struct {
+		prefix string
+		vocab  int32
+	}
+	seen := make(map[cand]bool)
+	var cands []cand
+	add := func(ns string) {
+		if ns == "" {
+			return
+		}
+		if v := bd.vocabOf(ns); v >= 0 && !seen[cand{ns, v}] {
+			seen[cand{ns, v}] = true
+			cands = append(cands, cand{ns, v})
+		}
+	}
+	for _, ts := range b.gtriples {
+		for _, t := range ts {
+			if p := b.nodes[t.p].Value; p == iriVannURI || p == iriRDFaURI {
+				add(b.nodes[t.o].Value)
+			}
+		}
+	}
+	for _, d := range b.decls {
+		if d.source == PrefixLOV {
+			add(d.ns)
+		}
+	}
+	declared := make([]bool, len(c.vocabs))
+	for _, cd := range cands {
+		declared[cd.vocab] = true
+	}
+	var undeclared []cand
+	for ti := range c.terms {
+		v := c.terms[ti].vocab
+		if ns := namespaceOf(c.terms[ti].uri); !declared[v] && ns != "" && !seen[cand{ns, v}] {
+			seen[cand{ns, v}] = true
+			undeclared = append(undeclared, cand{ns, v})
+		}
+	}
+	cands = append(cands, undeclared...)
+	sort.Slice(cands, func(i, j int) bool {
+		if cands[i].vocab != cands[j].vocab {
+			return cands[i].vocab < cands[j].vocab
+		}
+		return cands[i].prefix < cands[j].prefix
+	})
+	graphVocab := make(map[string]int32, len(c.vocabs))
+	for v := range c.vocabs {
+		graphVocab[c.vocabs[v].uri] = int32(v)
+	}
+	ri.ontology = make([]int32, len(c.terms))
+	ri.typedInOnt = make([]bool, len(c.terms))
+	for ti := range c.terms {
+		uri := c.terms[ti].uri
+		best := int32(-1)
+		for _, cd := range cands {
+			// Longest ontology URI wins; ties (a Java HashMap order) go to
+			// the first vocabulary by URI.
+			if strings.HasPrefix(uri, cd.prefix) && (best < 0 || len(c.vocabs[cd.vocab].uri) > len(c.vocabs[best].uri)) {
+				best = cd.vocab
+			}
+		}
+		if best < 0 {
+			if i := strings.LastIndexAny(uri, "/#"); i > 0 {
+				if v, ok := graphVocab[uri[:i]]; ok {
+					best = v
+				}
+			}
+		}
+		ri.ontology[ti] = best
+		if best >= 0 {
+			node := bd.nodeOfTerm(int32(ti))
+			_, ri.typedInOnt[ti] = bd.typedIn[node][bd.vocabGraph[best]]
+		}
+	}
+}
+
+// refTermWeights computes features 17, 19 and 23 of every term in its Java
+// ontology (TFTerm, TFIDFTerm, BM25Term with TFIDFScorer.tf): 0.5 +
+// 0.5*f/max when the term occurs in that graph, 0 otherwise (also when
+// the ontology is no graph: its size is then 0).
+func (bd *build) refTermWeights(ri *refIndex) {
+	b, c := bd.b, bd.c
+	n := len(c.terms)
+	ri.tf = make([]float64, n)
+	ri.tfidf = make([]float64, n)
+	ri.bm25 = make([]float64, n)
+	var total float64
+	for _, v := range c.vocabs {
+		total += float64(v.size)
+	}
+	foreign := make(map[int32][]int32) // ontology -> terms defined elsewhere
+	for ti := range c.terms {
+		t := &c.terms[ti]
+		switch o := ri.ontology[ti]; {
+		case o == t.vocab:
+			ri.tf[ti], ri.bm25[ti] = t.qi[FeatTFT], t.qi[FeatBM25T]
+		case o >= 0:
+			foreign[o] = append(foreign[o], int32(ti))
+		default:
+			ri.bm25[ti] = bm25Term(t.qi[FeatIDFT], 0, 0)
+		}
+		ri.tfidf[ti] = ri.tf[ti] * t.qi[FeatIDFT]
+	}
+	for o, ts := range foreign {
+		occ := make(map[int32]int)
+		for _, t := range b.gtriples[bd.vocabGraph[o]] {
+			occ[t.s]++
+			if t.p != t.s {
+				occ[t.p]++
+			}
+			if t.o != t.s && t.o != t.p {
+				occ[t.o]++
+			}
+		}
+		maxF := 0
+		for _, ti := range c.vocabs[o].terms {
+			maxF = max(maxF, occ[bd.nodeOfTerm(ti)])
+		}
+		ratio := bm25SizeRatio(SemanticsReference, c.vocabs[o].size, total, len(c.vocabs))
+		for _, ti := range ts {
+			if f := occ[bd.nodeOfTerm(ti)]; f > 0 && maxF > 0 {
+				ri.tf[ti] = 0.5 + 0.5*float64(f)/float64(maxF)
+			}
+			idf := c.terms[ti].qi[FeatIDFT]
+			ri.tfidf[ti] = ri.tf[ti] * idf
+			ri.bm25[ti] = bm25Term(idf, ri.tf[ti], ratio)
+		}
+	}
+}
+
+// word returns what the lower-cased query word w matches, from the cache
+// or by a suffix-array lookup (AbstractQuery.getSearchWordsFilterExpression:
+// a case-insensitive regex of the words, matched against the local name
+// and the nine LOV match properties; an empty word matches every term).
+func (c *Corpus) refWord(w string) *refWord {
+	ri := c.ref
+	ri.mu.Lock()
+	rw, ok := ri.words[w]
+	ri.mu.Unlock()
+	if ok {
+		return rw
+	}
+	rw = &refWord{tfidf: make(map[int32]float64)}
+	switch {
+	case w == "":
+		rw.terms = make([]int32, len(c.terms))
+		for i := range rw.terms {
+			rw.terms[i] = int32(i)
+		}
+	case strings.IndexByte(w, 0) < 0:
+		offs := ri.sa.Lookup([]byte(w), -1)
+		slices.Sort(offs)
+		t := 0
+		for _, off := range offs {
+			for ri.starts[t+1] <= int32(off) {
+				t++
+			}
+			if n := len(rw.terms); n == 0 || rw.terms[n-1] != int32(t) {
+				rw.terms = append(rw.terms, int32(t))
+			}
+		}
+	}
+	for _, t := range rw.terms {
+		v := c.terms[t].vocab
+		if _, ok := rw.tfidf[v]; !ok {
+			rw.ontologies++
+		}
+		rw.tfidf[v] += c.terms[t].qi[FeatTFIDFT]
+	}
+	ri.mu.Lock()
+	ri.words[w] = rw
+	ri.mu.Unlock()
+	return rw
+}
+
+// refQuery is a query under the reference semantics.
+type refQuery struct {
+	words []string   // lower-cased, split as TermQuery does, repeats kept
+	per   []*refWord // what each word matches
+	count []int      // how often each word occurs in the query
+	maxF  int        // the largest count
+	all   []int32    // sorted union of per[i].terms
+}
+
+func (c *Corpus) newRefQuery(q string) *refQuery {
+	rq := &refQuery{words: javaSplitSpace(q)}
+	seen := make(map[string]int)
+	var sets [][]int32
+	for i, w := range rq.words {
+		w = strings.ToLower(w)
+		rq.words[i] = w
+		seen[w]++
+		rw := c.refWord(w)
+		rq.per = append(rq.per, rw)
+		if seen[w] == 1 {
+			sets = append(sets, rw.terms)
+		}
+	}
+	for _, w := range rq.words {
+		rq.count = append(rq.count, seen[w])
+		rq.maxF = max(rq.maxF, seen[w])
+	}
+	switch len(sets) {
+	case 0:
+	case 1:
+		rq.all = sets[0]
+	default:
+		var all []int32
+		for _, s := range sets {
+			all = append(all, s...)
+		}
+		slices.Sort(all)
+		rq.all = slices.Compact(all)
+	}
+	return rq
+}
+
+func containsTerm(ts []int32, t int32) bool {
+	_, ok := slices.BinarySearch(ts, t)
+	return ok
+}
+
+// localContains reports whether the lower-cased local name of t contains w.
+func (ri *refIndex) localContains(t int32, w string) bool {
+	return strings.Contains(string(ri.text[ri.starts[t]:ri.localEnd[t]]), w)
+}
+
+// refMatches reports whether word i of the query matches term t in the
+// graph of t's Java ontology: in the defining vocabulary by the match
+// index; in another graph by the local name only (the corpus keeps a
+// term's labels from its defining vocabulary only).
+func (c *Corpus) refMatches(rq *refQuery, i int, t int32) bool {
+	if c.ref.ontology[t] == c.terms[t].vocab {
+		return containsTerm(rq.per[i].terms, t)
+	}
+	return c.ref.localContains(t, rq.words[i])
+}
+
+// refBooleanMatch is feature 1 (BooleanMatch.getScore): the term is in
+// LOVRepository.getTermQueryMatch(query, ontology of the term), i.e. it is
+// typed in that graph and some word matches it there.
+func (c *Corpus) refBooleanMatch(rq *refQuery, t int32) float64 {
+	if c.ref.ontology[t] < 0 || !c.ref.typedInOnt[t] {
+		return 0
+	}
+	for i := range rq.words {
+		if c.refMatches(rq, i, t) {
+			return 1
+		}
+	}
+	return 0
+}
+
+// refTextRelevancy is feature 4 (TextRelevancy.getScore): the number of
+// query words, repeats included, contained (ignoring case) in the term's
+// local name or in one of its match values in the graph of its Java
+// ontology (LOVRepository.getTermQueryMatchLabels); 0 when that ontology
+// is no graph.
+func (c *Corpus) refTextRelevancy(rq *refQuery, t int32) float64 {
+	if c.ref.ontology[t] < 0 {
+		return 0
+	}
+	n := 0
+	for i := range rq.words {
+		if c.refMatches(rq, i, t) {
+			n++
+		}
+	}
+	return float64(n)
+}
+
+// refClassPropMatch is features 5 and 6 (ClassMatchMeasure and
+// PropertyMatchMeasure.getScore with LOVRepository.
+// getClass/PropertyQueryMatchRDFSLabels) for vocabulary v: for every
+// query word (repeats included) and every class (property) of v with an
+// rdfs:label containing the word, exact if one label's lexical form equals
+// the lower-cased word (case-sensitively: "Person" is no exact match of
+// "person"), partial otherwise; alpha*exact + beta*partial.
+func (c *Corpus) refClassPropMatch(rq *refQuery, v int32) (class, prop float64) {
+	var ce, cp, pe, pp int
+	for i, w := range rq.words {
+		for _, t := range rq.per[i].terms {
+			tr := &c.terms[t]
+			if tr.vocab != v {
+				continue
+			}
+			exact, partial := false, false
+			for _, l := range tr.labels {
+				if l.Value == w {
+					exact = true
+				} else if strings.Contains(strings.ToLower(l.Value), w) {
+					partial = true
+				}
+			}
+			switch {
+			case exact && tr.kind == Class:
+				ce++
+			case exact:
+				pe++
+			case partial && tr.kind == Class:
+				cp++
+			case partial:
+				pp++
+			}
+		}
+	}
+	return matchAlpha*float64(ce) + matchBeta*float64(cp), matchAlpha*float64(pe) + matchBeta*float64(pp)
+}
+
+// refVSM is feature 25 as VSMOntology.getScore computes it for vocabulary
+// v: for every query word (repeats included) with a match in v, the sum of
+// the matches' TF-IDF_T times tf-idf_Q = (count/maxCount as an integer
+// division) * ln(|R| / |ontologies matching the word| as an integer
+// division); the query norm sums only those words; the sum is divided by
+// both norms when it is positive.
+func (c *Corpus) refVSM(rq *refQuery, v int32) float64 {
+	var vsm, qnorm float64
+	nR := len(c.vocabs)
+	for i := range rq.words {
+		rw := rq.per[i]
+		s, ok := rw.tfidf[v]
+		if !ok {
+			continue
+		}
+		tq := float64(rq.count[i]/rq.maxF) * math.Log(float64(nR/rw.ontologies))
+		qnorm += tq * tq
+		vsm += s * tq
+	}
+	if vsm > 0 {
+		if on, qn := c.vocabs[v].tfidfNorm, math.Sqrt(qnorm); on > 0 && qn > 0 {
+			vsm /= on * qn
+		}
+	}
+	return vsm
+}
+
+// termWeight returns feature 17, 19 or 23 of term t in its Java ontology.
+func (ri *refIndex) termWeight(f int, t int32) float64 {
+	switch f {
+	case FeatTFT:
+		return ri.tf[t]
+	case FeatTFIDFT:
+		return ri.tfidf[t]
+	}
+	return ri.bm25[t]
+}
