@@ -27,6 +27,9 @@ type refIndex struct {
 	// typedInOnt: the term is typed as a class or property in the graph
 	// of its Java ontology.
 	typedInOnt []bool
+	// prefixes are the term prefixes of each vocabulary (Java: Prefix.
+	// termPrefix and alternativeTermPrefix), sorted.
+	prefixes [][]string
 	// text is the lower-cased match text of every term: its local name
 	// (after the last '/' or '#') then the values of the nine LOV match
 	// properties in the defining vocabulary's graph, each followed by
@@ -147,9 +150,12 @@ func (bd *build) reference() error {
 // the one with the longest vocabulary URI; otherwise the URI up to its
 // last '/' or '#', which must then be the name of a graph.
 //
-// A vocabulary without any declared namespace takes the namespaces its
-// terms use (the corpus model's namespace owner): the Java needs every
-// vocabulary in its prefix table, LOV declares one for each.
+// A namespace declared inside a vocabulary's graph belongs to that
+// vocabulary; one declared in a metadata graph to the vocabulary whose URI
+// is the declaring subject (LOV's voaf graph), else to the vocabulary
+// owning the namespace (Build's model). A vocabulary without any declared
+// namespace takes the namespaces its terms use: the Java needs every
+// vocabulary in its prefix table, and LOV declares one for each.
 func (bd *build) refOntologies(ri *refIndex) {
 	b, c := bd.b, bd.c
 	type cand struct {
@@ -158,25 +164,35 @@ func (bd *build) refOntologies(ri *refIndex) {
 	}
 	seen := make(map[cand]bool)
 	var cands []cand
-	add := func(ns string) {
-		if ns == "" {
-			return
-		}
-		if v := bd.vocabOf(ns); v >= 0 && !seen[cand{ns, v}] {
+	add := func(ns string, v int32) {
+		if ns != "" && v >= 0 && !seen[cand{ns, v}] {
 			seen[cand{ns, v}] = true
 			cands = append(cands, cand{ns, v})
 		}
 	}
-	for _, ts := range b.gtriples {
+	graphVocab := make(map[string]int32, len(c.vocabs))
+	for v := range c.vocabs {
+		graphVocab[c.vocabs[v].uri] = int32(v)
+	}
+	for gi, ts := range b.gtriples {
 		for _, t := range ts {
-			if p := b.nodes[t.p].Value; p == iriVannURI || p == iriRDFaURI {
-				add(b.nodes[t.o].Value)
+			if p := b.nodes[t.p].Value; p != iriVannURI && p != iriRDFaURI {
+				continue
 			}
+			ns := b.nodes[t.o].Value
+			v := bd.graphVocab[gi]
+			if v < 0 {
+				var ok bool
+				if v, ok = graphVocab[b.nodes[t.s].Value]; !ok {
+					v = bd.vocabOf(ns)
+				}
+			}
+			add(ns, v)
 		}
 	}
 	for _, d := range b.decls {
 		if d.source == PrefixLOV {
-			add(d.ns)
+			add(d.ns, bd.vocabOf(d.ns))
 		}
 	}
 	declared := make([]bool, len(c.vocabs))
@@ -198,9 +214,9 @@ func (bd *build) refOntologies(ri *refIndex) {
 		}
 		return cands[i].prefix < cands[j].prefix
 	})
-	graphVocab := make(map[string]int32, len(c.vocabs))
-	for v := range c.vocabs {
-		graphVocab[c.vocabs[v].uri] = int32(v)
+	ri.prefixes = make([][]string, len(c.vocabs))
+	for _, cd := range cands {
+		ri.prefixes[cd.vocab] = append(ri.prefixes[cd.vocab], cd.prefix)
 	}
 	ri.ontology = make([]int32, len(c.terms))
 	ri.typedInOnt = make([]bool, len(c.terms))
@@ -229,10 +245,15 @@ func (bd *build) refOntologies(ri *refIndex) {
 	}
 }
 
-// refTermWeights computes features 17, 19 and 23 of every term in its Java
-// ontology (TFTerm, TFIDFTerm, BM25Term with TFIDFScorer.tf): 0.5 +
-// 0.5*f/max when the term occurs in that graph, 0 otherwise (also when
-// the ontology is no graph: its size is then 0).
+// refTermWeights computes TF, TF-IDF and BM25 the way TFIDFScorer and
+// BM25Term/BM25Ontology do. tf(t, O) = 0.5 + 0.5*f(t,O)/max when t starts
+// with a term prefix of O and occurs in O's graph, else 0 (the frequency
+// table of O only holds LOVRepository.getAllTerms(O): terms typed in O
+// under O's term prefix); max is taken over those terms. The qi values
+// (used by the ontology features 20-25) are each term's values in its
+// defining vocabulary; ri.tf, ri.tfidf and ri.bm25 (features 17, 19, 23)
+// its values in its Java ontology, with tf 0 and size 0 when that ontology
+// is no graph.
 func (bd *build) refTermWeights(ri *refIndex) {
 	b, c := bd.b, bd.c
 	n := len(c.terms)
@@ -243,43 +264,67 @@ func (bd *build) refTermWeights(ri *refIndex) {
 	for _, v := range c.vocabs {
 		total += float64(v.size)
 	}
-	foreign := make(map[int32][]int32) // ontology -> terms defined elsewhere
-	for ti := range c.terms {
-		t := &c.terms[ti]
-		switch o := ri.ontology[ti]; {
-		case o == t.vocab:
-			ri.tf[ti], ri.bm25[ti] = t.qi[FeatTFT], t.qi[FeatBM25T]
-		case o >= 0:
-			foreign[o] = append(foreign[o], int32(ti))
-		default:
-			ri.bm25[ti] = bm25Term(t.qi[FeatIDFT], 0, 0)
-		}
-		ri.tfidf[ti] = ri.tf[ti] * t.qi[FeatIDFT]
-	}
-	for o, ts := range foreign {
-		occ := make(map[int32]int)
-		for _, t := range b.gtriples[bd.vocabGraph[o]] {
-			occ[t.s]++
+	occ := make([]map[int32]int, len(c.vocabs))
+	for v := range c.vocabs {
+		m := make(map[int32]int)
+		for _, t := range b.gtriples[bd.vocabGraph[v]] {
+			m[t.s]++
 			if t.p != t.s {
-				occ[t.p]++
+				m[t.p]++
 			}
 			if t.o != t.s && t.o != t.p {
-				occ[t.o]++
+				m[t.o]++
 			}
 		}
-		maxF := 0
-		for _, ti := range c.vocabs[o].terms {
-			maxF = max(maxF, occ[bd.nodeOfTerm(ti)])
-		}
-		ratio := bm25SizeRatio(SemanticsReference, c.vocabs[o].size, total, len(c.vocabs))
-		for _, ti := range ts {
-			if f := occ[bd.nodeOfTerm(ti)]; f > 0 && maxF > 0 {
-				ri.tf[ti] = 0.5 + 0.5*float64(f)/float64(maxF)
+		occ[v] = m
+	}
+	underPrefix := func(ti, v int32) bool {
+		for _, p := range ri.prefixes[v] {
+			if strings.HasPrefix(c.terms[ti].uri, p) {
+				return true
 			}
-			idf := c.terms[ti].qi[FeatIDFT]
-			ri.tfidf[ti] = ri.tf[ti] * idf
-			ri.bm25[ti] = bm25Term(idf, ri.tf[ti], ratio)
 		}
+		return false
+	}
+	maxF := make([]int, len(c.vocabs))
+	for v := range c.vocabs {
+		for _, ti := range c.vocabs[v].terms {
+			if underPrefix(ti, int32(v)) {
+				maxF[v] = max(maxF[v], occ[v][bd.nodeOfTerm(ti)])
+			}
+		}
+	}
+	tfIn := func(ti, v int32) float64 {
+		if f := occ[v][bd.nodeOfTerm(ti)]; f > 0 && underPrefix(ti, v) {
+			return 0.5 + 0.5*float64(f)/float64(max(maxF[v], f))
+		}
+		return 0
+	}
+	ratio := func(v int32) float64 {
+		return bm25SizeRatio(SemanticsReference, c.vocabs[v].size, total, len(c.vocabs))
+	}
+	for ti := range c.terms {
+		t := &c.terms[ti]
+		idf := t.qi[FeatIDFT]
+		tf := tfIn(int32(ti), t.vocab)
+		t.qi[FeatTFT], t.qi[FeatTFIDFT], t.qi[FeatBM25T] = tf, tf*idf, bm25Term(idf, tf, ratio(t.vocab))
+		switch o := ri.ontology[ti]; {
+		case o == t.vocab:
+			ri.tf[ti], ri.tfidf[ti], ri.bm25[ti] = t.qi[FeatTFT], t.qi[FeatTFIDFT], t.qi[FeatBM25T]
+		case o >= 0:
+			tf := tfIn(int32(ti), o)
+			ri.tf[ti], ri.tfidf[ti], ri.bm25[ti] = tf, tf*idf, bm25Term(idf, tf, ratio(o))
+		default:
+			ri.bm25[ti] = bm25Term(idf, 0, 0)
+		}
+	}
+	// VSMOntology's ontology norm (TFIDFScorer.getOntologyNorm).
+	for v := range c.vocabs {
+		var norm float64
+		for _, ti := range c.vocabs[v].terms {
+			norm += c.terms[ti].qi[FeatTFIDFT] * c.terms[ti].qi[FeatTFIDFT]
+		}
+		c.vocabs[v].tfidfNorm = math.Sqrt(norm)
 	}
 }
 

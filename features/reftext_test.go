@@ -55,3 +55,277 @@ func checkCorpus(t *testing.T, c *Corpus, id int, cases []fcase) {
 		}
 	}
 }
+
+// The reference test corpus (Java file and line numbers below are under
+// ../shared/reference/lovbench-java/src/main/java/experiment/).
+//
+// G1 = http://ex.org/people (17 triples), term prefix http://ex.org/people#:
+// f(t, G1) = Person 3 (its type, label, Human's subClassOf),
+// PersonalProfile 2, Human 3, knows 3, age 2, Extra 1, Foreign 2.
+// G2 = http://ex.org/geo (8 triples), prefix http://ex.org/geo#: Place 4,
+// livesIn 3; p:Person occurs in G2 too (livesIn's domain).
+// |R| = 2, 25 triples.
+const refPrefixes = `@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix vann: <http://purl.org/vocab/vann/> .
+@prefix p: <http://ex.org/people#> .
+@prefix g: <http://ex.org/geo#> .
+`
+
+var refGraphs = []struct{ name, ttl string }{
+	{"http://ex.org/people", `
+<http://ex.org/people> a owl:Ontology ; vann:preferredNamespaceUri "http://ex.org/people#" .
+p:Person a owl:Class ; rdfs:label "Person" .
+p:PersonalProfile a owl:Class ; rdfs:label "Personal profile"@en .
+p:Human a owl:Class ; rdfs:label "person" ; rdfs:subClassOf p:Person .
+p:knows a owl:ObjectProperty ; rdfs:label "knows" ; rdfs:comment "Relates a person to a person" .
+p:age a owl:DatatypeProperty ; rdfs:label "Age of person" .
+<http://ex.org/people/Extra> a owl:Class .
+<http://elsewhere.org/x/Foreign> a owl:Class ; rdfs:label "Foreign person" .
+`},
+	{"http://ex.org/geo", `
+<http://ex.org/geo> a owl:Ontology ; vann:preferredNamespaceUri "http://ex.org/geo#" .
+g:Place a owl:Class ; rdfs:label "Place" ; rdfs:comment "Where a person lives" .
+g:livesIn a owl:ObjectProperty ; rdfs:domain p:Person ; rdfs:range g:Place .
+`},
+}
+
+const (
+	pPerson   = "http://ex.org/people#Person"
+	pProfile  = "http://ex.org/people#PersonalProfile"
+	pHuman    = "http://ex.org/people#Human"
+	pKnows    = "http://ex.org/people#knows"
+	pAge      = "http://ex.org/people#age"
+	pExtra    = "http://ex.org/people/Extra"
+	pForeign  = "http://elsewhere.org/x/Foreign"
+	gPlace    = "http://ex.org/geo#Place"
+	gLivesIn  = "http://ex.org/geo#livesIn"
+	twoSpaces = "person  age"
+)
+
+func refCorpus(t testing.TB, sem Semantics) *Corpus {
+	return buildTurtle(t, sem, refPrefixes, refGraphs)
+}
+
+// TestRefOntologyOfTerm: LOVPrefixes.getOntologyUriOfTermUri (lines
+// 229-249): the LOV term prefix, else the URI up to its last '/' or '#'.
+func TestRefOntologyOfTerm(t *testing.T) {
+	c := refCorpus(t, SemanticsReference)
+	for uri, want := range map[string]string{
+		pPerson:  "http://ex.org/people", // prefix http://ex.org/people#
+		gPlace:   "http://ex.org/geo",
+		pExtra:   "http://ex.org/people", // fallback: up to the last '/' is G1's name (line 245)
+		pForeign: "",                     // fallback http://elsewhere.org/x is no graph
+	} {
+		got := ""
+		if o := c.ref.ontology[c.termIdx[uri]]; o >= 0 {
+			got = c.vocabs[o].uri
+		}
+		if got != want {
+			t.Errorf("ontology of %s = %q, want %q", uri, got, want)
+		}
+	}
+	// Longest ontology URI wins (line 237 compares the ontology URIs'
+	// lengths, not the prefixes'): http://ex.org/a#T starts with both
+	// http://ex.org/a# (ontology http://ex.org/a) and http://ex.org/
+	// (ontology http://ex.org/a-longer-name), so its ontology is the
+	// latter, where it is not typed: BooleanMatch reads GRAPH <that> and
+	// gives 0 (BooleanMatch.java:25).
+	c2 := buildTurtle(t, SemanticsReference, refPrefixes, []struct{ name, ttl string }{
+		{"http://ex.org/a", `<http://ex.org/a> vann:preferredNamespaceUri "http://ex.org/a#" . <http://ex.org/a#T> a owl:Class ; rdfs:label "tea" .`},
+		{"http://ex.org/a-longer-name", `<http://ex.org/a-longer-name> vann:preferredNamespaceUri "http://ex.org/" . <http://ex.org/U> a owl:Class .`},
+	})
+	if o := c2.ref.ontology[c2.termIdx["http://ex.org/a#T"]]; o < 0 || c2.vocabs[o].uri != "http://ex.org/a-longer-name" {
+		t.Errorf("ontology of a#T = %d, want http://ex.org/a-longer-name", o)
+	}
+	checkCorpus(t, c2, FeatBooleanMatch, []fcase{{"tea", "http://ex.org/a#T", 0, "not typed in its Java ontology"}})
+	checkCorpus(t, buildTurtle(t, SemanticsPaper, refPrefixes, []struct{ name, ttl string }{
+		{"http://ex.org/a", `<http://ex.org/a> vann:preferredNamespaceUri "http://ex.org/a#" . <http://ex.org/a#T> a owl:Class ; rdfs:label "tea" .`},
+	}), FeatBooleanMatch, []fcase{{"tea", "http://ex.org/a#T", 1, "paper: its defining vocabulary"}})
+}
+
+func TestJavaSplitSpace(t *testing.T) {
+	// String.split(" ") as TermQuery.java:32 calls it.
+	for q, want := range map[string][]string{
+		"person":         {"person"},
+		"person person":  {"person", "person"},
+		"person  age":    {"person", "", "age"},
+		"person ":        {"person"},
+		" person":        {"", "person"},
+		"":               {""},
+		"   ":            {},
+		"foaf:Person x ": {"foaf:Person", "x"},
+	} {
+		got := javaSplitSpace(q)
+		if len(got) != len(want) || strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("javaSplitSpace(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
+
+// Feature 1. Reference: BooleanMatch.java:25 with LOVRepository.
+// getTermQueryMatch (line 191) and AbstractQuery.java:50-61: a
+// case-insensitive regex of the words on the local name or the nine
+// AbstractOntologyRepository.QUERY_MATCH_LOV values, in the graph of the
+// term's ontology. Paper: Section 5.1.2, a word of the query matches.
+func TestRefBooleanMatch(t *testing.T) {
+	checkCorpus(t, refCorpus(t, SemanticsReference), FeatBooleanMatch, []fcase{
+		{"person", pProfile, 1, `"person" is a substring of "Personal"`},
+		{"PERSON", pHuman, 1, `case-insensitive, label "person"`},
+		{"liv", gLivesIn, 1, `substring of the local name "livesIn"`},
+		{"person", pForeign, 0, "its Java ontology http://elsewhere.org/x is no graph"},
+		{"extra", pExtra, 1, "ontology G1 by the '/' fallback, local name matches"},
+		{"zebra", pPerson, 0, "no match"},
+		{"zebra  giraffe", pExtra, 1, `the empty word between two spaces matches everything (regex "(zebra||giraffe)")`},
+	})
+	checkCorpus(t, refCorpus(t, SemanticsPaper), FeatBooleanMatch, []fcase{
+		{"person", pProfile, 0, `whole words only: "personal" is not "person"`},
+		{"person", pForeign, 1, `label "Foreign person"`},
+		{"liv", gLivesIn, 0, "whole words only"},
+		{"zebra  giraffe", pExtra, 0, "no word matches"},
+	})
+}
+
+// Feature 4. Reference: TextRelevancy.java:33-40, every word of the query
+// (repeats included) contained in a matched label or the local name
+// (LOVRepository.getTermQueryMatchLabels, line 216). Paper: Table 3, the
+// number of distinct query words matching the term.
+func TestRefTextRelevancy(t *testing.T) {
+	checkCorpus(t, refCorpus(t, SemanticsReference), FeatTextRelevancy, []fcase{
+		{"person person", pProfile, 2, "repeated word counted twice, substring of Personal"},
+		{"person person", pPerson, 2, "repeats"},
+		{"age person", pAge, 2, `"Age of person"`},
+		{twoSpaces, pAge, 3, "person, the empty word, age"},
+		{"person", pForeign, 0, "ontology is no graph"},
+	})
+	checkCorpus(t, refCorpus(t, SemanticsPaper), FeatTextRelevancy, []fcase{
+		{"person person", pProfile, 0, "no whole-word match"},
+		{"person person", pPerson, 1, "distinct words"},
+		{twoSpaces, pAge, 2, "person, age"},
+		{"person", pForeign, 1, "its label"},
+	})
+}
+
+// Feature 7. Reference: QueryLength.java:21, the size of TermQuery's
+// split (TermQuery.java:32). Paper: Table 3, |{q_i in Q}|, distinct words.
+func TestRefQueryLength(t *testing.T) {
+	checkCorpus(t, refCorpus(t, SemanticsReference), FeatQueryLength, []fcase{
+		{"person person", pAge, 2, "repeats kept"},
+		{twoSpaces, pAge, 3, "the empty word counts"},
+		{"person ", pAge, 1, "trailing empty words dropped by split"},
+		{"birthDate", pAge, 1, "no tokenisation"},
+	})
+	checkCorpus(t, refCorpus(t, SemanticsPaper), FeatQueryLength, []fcase{
+		{"person person", pAge, 1, "distinct"},
+		{twoSpaces, pAge, 2, ""},
+		{"birthDate", pAge, 2, "birth, date"},
+	})
+}
+
+// Features 5 and 6 for query "person" in G1 (the ontology of p:age).
+// Reference: ClassMatchMeasure.java:48-69 / PropertyMatchMeasure.java:
+// 48-67: per query word and matched class, exact when the label set
+// contains the lower-cased word (a case-sensitive String comparison:
+// "Person" is not "person"), else partial when a label contains it
+// ignoring case. Classes: Person (partial), PersonalProfile (partial),
+// Human "person" (exact), Foreign "Foreign person" (partial): 0.6*1 +
+// 0.4*3 = 1.8; properties: age "Age of person" (partial) 0.4.
+// Paper: eq. in Table 3 with exact = the label is the word: Person and
+// Human exact, Foreign partial: 0.6*2 + 0.4 = 1.6.
+func TestRefClassPropertyMatch(t *testing.T) {
+	ref, paper := refCorpus(t, SemanticsReference), refCorpus(t, SemanticsPaper)
+	checkCorpus(t, ref, FeatClassMatch, []fcase{
+		{"person", pAge, 0.6*1 + 0.4*3, "1 exact, 3 partial"},
+		{"person person", pAge, 2 * (0.6*1 + 0.4*3), "each repeat counts"},
+		{"person", pForeign, 0, "ontology of the term is no graph"},
+		{"place", gLivesIn, 0.4, `"Place" is not "place": partial`},
+	})
+	checkCorpus(t, ref, FeatPropertyMatch, []fcase{
+		{"person", pAge, 0.4, "age partial"},
+		{"knows", pAge, 0.6, "exact"},
+	})
+	checkCorpus(t, paper, FeatClassMatch, []fcase{
+		{"person", pAge, 0.6*2 + 0.4*1, "Person, Human exact; Foreign partial"},
+		{"person person", pAge, 0.6*2 + 0.4*1, "distinct words"},
+		{"person", pForeign, 0.6*2 + 0.4*1, "its defining vocabulary G1"},
+	})
+	checkCorpus(t, paper, FeatPropertyMatch, []fcase{{"person", pAge, 0.4, "age partial"}})
+}
+
+// Features 17-19, 23. Reference (TFIDFScorer.java:82, 107, 120-122;
+// BM25Term.java:49-51; LOVRepository.java:382-394): tf = 0.5 +
+// 0.5*f/max over G1's terms under its prefix (max 3), 0 for terms outside
+// the prefix (Extra, Foreign) and for an ontology that is no graph;
+// idf = ln(2/df); BM25 = idf*(tf*2+1)/(tf + 2*(0.25 + 0.75*3|O|/floor(3*25/2)))
+// with 3|G1| = 51 and floor(75/2) = 37.
+// Paper (eq. 7, 8): max over all G1 terms (3), |O|/avgos = 17/12.5.
+func TestRefTFIDFBM25T(t *testing.T) {
+	ref, paper := refCorpus(t, SemanticsReference), refCorpus(t, SemanticsPaper)
+	ln2 := math.Log(2)
+	dRef := 2 * (0.25 + 0.75*51.0/37)
+	dPaper := 2 * (0.25 + 0.75*17/12.5)
+	checkCorpus(t, ref, FeatTFT, []fcase{
+		{"x", pProfile, 0.5 + 0.5*2/3, "f 2, max 3"},
+		{"x", pExtra, 0, "outside G1's term prefix"},
+		{"x", pForeign, 0, "ontology is no graph"},
+		{"x", gLivesIn, 0.5 + 0.5*3/4, "G2: max 4 (Place)"},
+	})
+	checkCorpus(t, paper, FeatTFT, []fcase{
+		{"x", pExtra, 0.5 + 0.5*1/3, "f 1"},
+		{"x", pForeign, 0.5 + 0.5*2/3, "f 2"},
+	})
+	for _, c := range []*Corpus{ref, paper} {
+		checkCorpus(t, c, FeatIDFT, []fcase{
+			{"x", pPerson, 0, "in G1 and G2: ln(2/2)"},
+			{"x", pAge, ln2, "ln(2/1)"},
+		})
+	}
+	checkCorpus(t, ref, FeatTFIDFT, []fcase{{"x", pProfile, 5.0 / 6 * ln2, ""}, {"x", pForeign, 0, "tf 0"}})
+	checkCorpus(t, ref, FeatBM25T, []fcase{
+		{"x", pProfile, ln2 * (5.0/3 + 1) / (5.0/6 + dRef), "numerator TF*k + 1"},
+		{"x", pExtra, ln2 * 1 / dRef, "tf 0: idf * 1 / (k*(1-b+b*ratio))"},
+		{"x", pForeign, ln2 * 1 / (2 * 0.25), "no graph: tf 0 and size 0"},
+	})
+	checkCorpus(t, paper, FeatBM25T, []fcase{
+		{"x", pProfile, ln2 * (5.0/3 + 1) / (5.0/6 + dPaper), "eq. 8 as printed"},
+	})
+}
+
+// Features 20-22, 24 for "person" in G1. Reference sigma_t(Q, G1) =
+// {Person, PersonalProfile, Human, knows, age, Foreign} (substrings;
+// TFOntology.java:37-45 etc. sum over LOVRepository.getTermQueryMatch);
+// tf 1, 5/6, 1, 1, 5/6, 0; idf 0, ln2 x5.
+// Paper sigma_t = {Person, Human, knows, age, Foreign} (whole words).
+func TestRefOntologyTextFeatures(t *testing.T) {
+	ref, paper := refCorpus(t, SemanticsReference), refCorpus(t, SemanticsPaper)
+	ln2 := math.Log(2)
+	d := 2 * (0.25 + 0.75*51.0/37)
+	checkCorpus(t, ref, FeatTFO, []fcase{{"person", pAge, 1 + 5.0/6 + 1 + 1 + 5.0/6 + 0, ""}, {"person", pForeign, 0, "no graph"}})
+	checkCorpus(t, ref, FeatIDFO, []fcase{{"person", pAge, 5 * ln2, ""}})
+	checkCorpus(t, ref, FeatTFIDFO, []fcase{{"person", pAge, (5.0/6 + 1 + 1 + 5.0/6) * ln2, ""}})
+	checkCorpus(t, ref, FeatBM25O, []fcase{{"person", pAge,
+		ln2*(5.0/3+1)/(5.0/6+d) + 2*ln2*3/(1+d) + ln2*(5.0/3+1)/(5.0/6+d) + ln2/d, "Person has idf 0; Foreign tf 0"}})
+	checkCorpus(t, paper, FeatTFO, []fcase{{"person", pAge, 1 + 1 + 1 + 5.0/6 + 5.0/6, ""}})
+	checkCorpus(t, paper, FeatIDFO, []fcase{{"person", pAge, 4 * ln2, ""}})
+}
+
+// Feature 25. Reference (VSMOntology.java:48-91): "age" matches only in G1
+// (age): tf-idf_Q = (1/1) * ln(2/1); sum = TF-IDF(age) = 5/6 ln2; norms
+// sqrt(sum over G1 of TF-IDF^2) = ln2*sqrt(2*25/36 + 2) = ln2*sqrt(122)/6
+// and ln2: 5/sqrt(122). "age age person": counts 2, 2, 1, max 2; person's
+// weight is (1/2 as int = 0) * ..., age twice: 2*(5/6)ln2^2 /
+// (ln2*sqrt(122)/6 * sqrt(2)ln2) = 5/sqrt(61). "person" matches in both
+// graphs: ln(2/2) = 0, so 0.
+// Paper (eq. 9-10): the norm counts Extra (2/3 ln2) and Foreign (5/6 ln2):
+// ln2*sqrt(163)/6, so 5/sqrt(163).
+func TestRefVSM(t *testing.T) {
+	checkCorpus(t, refCorpus(t, SemanticsReference), FeatVSMO, []fcase{
+		{"age", pAge, 5 / math.Sqrt(122), ""},
+		{"age age person", pAge, 5 / math.Sqrt(61), "integer division of the word counts"},
+		{"person", pAge, 0, "ln(2/2)"},
+	})
+	checkCorpus(t, refCorpus(t, SemanticsPaper), FeatVSMO, []fcase{
+		{"age", pAge, 5 / math.Sqrt(163), ""},
+	})
+}
