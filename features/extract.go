@@ -309,7 +309,11 @@ func (qs *queryState) agg(v int32) *vocabAgg {
 		}
 		a.v[FeatVSMO] = num / (vr.tfidfNorm * qs.wqNorm)
 	}
-	a.v[FeatLOVMatchO] = c.vocabText.score(int(v), qs.ids) // feature 3
+	if qs.rq != nil {
+		a.v[FeatLOVMatchO] = qs.refSearch(FeatLOVMatchO)[v]
+	} else {
+		a.v[FeatLOVMatchO] = c.vocabText.score(int(v), qs.ids) // feature 3
+	}
 	qs.vocabAgg[v] = a
 	return a
 }
@@ -394,6 +398,9 @@ func (qs *queryState) row(t int32, out []float64) {
 			}
 		case FeatLOVMatchT:
 			x = c.lovScore(int(t), qs.ids)
+			if qs.rq != nil {
+				x = qs.refSearch(f)[t]
+			}
 		case FeatTextRelevancy:
 			x = float64(matched)
 		case FeatQueryLength:
@@ -413,6 +420,9 @@ func (qs *queryState) row(t int32, out []float64) {
 			x = tr.qi[f]
 		case FeatLabelSearch:
 			x = c.fields[fieldLabel].score(int(t), qs.ids)
+			if qs.rq != nil {
+				x = qs.refSearch(f)[t]
+			}
 		default: // query-dependent ontology features
 			if a == nil {
 				a = &vocabAgg{}

@@ -184,7 +184,7 @@ func TestBooleanMatch(t *testing.T) { // feature 1
 // idf = ln(1 + 2.5/6.5).
 func TestLOVMatchT(t *testing.T) { // feature 2
 	labelCat := ln2 * 2.2 / (1 + 1.2*(0.25+0.75*2/1.375))
-	checkFeature(t, FeatLOVMatchT, []fcase{
+	checkFeatureSem(t, SemanticsPaper, FeatLOVMatchT, []fcase{
 		{"animal", "a:Animal", 12 * math.Log(22.0/3), "local-name boost 12 wins"},
 		{"animal", "a:Cat", 3 * labelCat, "label boost 3 * 0.5845 > vocabulary field 0.3254"},
 		{"animal", "a:Dog", math.Log(1 + 2.5/6.5), "only the vocabulary field (A's title) matches"},
@@ -196,7 +196,7 @@ func TestLOVMatchT(t *testing.T) { // feature 2
 // basic agents], C [] (2 documents with words, avgdl 3); "animal" in 1:
 // idf = ln(1 + 1.5/1.5) = ln 2, tf-part 2.2/(1 + 1.2*(0.25+0.75*3/3)) = 1.
 func TestLOVMatchO(t *testing.T) { // feature 3
-	checkFeature(t, FeatLOVMatchO, []fcase{
+	checkFeatureSem(t, SemanticsPaper, FeatLOVMatchO, []fcase{
 		{"animal", "a:Dog", ln2, "A's title"},
 		{"animal", "b:name", 0, "B's text has no animal"},
 		{"basic", "b:name", ln2, "B's title, same idf"},
@@ -478,7 +478,7 @@ func TestSuperproperties(t *testing.T) { // feature 33
 // LabelSearch_T: BM25 on rdfs:label alone (8 documents, avgdl 1.375,
 // idf(animal) = ln 2, see TestLOVMatchT).
 func TestLabelSearch(t *testing.T) { // feature 34
-	checkFeature(t, FeatLabelSearch, []fcase{
+	checkFeatureSem(t, SemanticsPaper, FeatLabelSearch, []fcase{
 		{"animal", "a:Animal", ln2 * 2.2 / (1 + 1.2*(0.25+0.75*1/1.375)), "dl 1"},
 		{"animal", "a:Cat", ln2 * 2.2 / (1 + 1.2*(0.25+0.75*2/1.375)), "dl 2"},
 		{"animal", "a:feeds", 0, "no label"},
@@ -505,9 +505,10 @@ func TestSearch(t *testing.T) {
 	}
 }
 
-// TestSearchAgreesWithFeatures: Search scores are features 2 and 34.
+// TestSearchAgreesWithFeatures: Search scores are features 2 and 34 in
+// the paper semantics (Search does not depend on the semantics).
 func TestSearchAgreesWithFeatures(t *testing.T) {
-	c := testCorpus(t)
+	c := testCorpusSem(t, SemanticsPaper)
 	for _, by := range []Ranking{ByLOV, ByLabel} {
 		id := FeatLOVMatchT
 		if by == ByLabel {

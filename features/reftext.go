@@ -39,6 +39,12 @@ type refIndex struct {
 	starts   []int32
 	localEnd []int32
 	sa       *suffixarray.Index
+	// vocabFields are the prefix, dcterms:title and dcterms:description
+	// of the vocabularies (feature 3); literals indexes every distinct
+	// literal (feature 34), literalTerms the terms each describes.
+	vocabFields  [3]*fieldIndex
+	literals     *fieldIndex
+	literalTerms [][]int32
 	// tf, tfidf and bm25 are features 17, 19 and 23 of each term in its
 	// Java ontology (equal to the qi values when that ontology is the
 	// defining vocabulary).
@@ -140,6 +146,7 @@ func (bd *build) reference() error {
 	ri.text = buf
 	ri.sa = suffixarray.New(buf)
 	bd.refTermWeights(ri)
+	bd.refSearchIndexes(ri)
 	return nil
 }
 
@@ -375,6 +382,8 @@ func (c *Corpus) refWord(w string) *refWord {
 
 // refQuery is a query under the reference semantics.
 type refQuery struct {
+	q      string         // the query as given
+	search refSearchCache // features 2, 3 and 34, on first use
 	words []string   // lower-cased, split as TermQuery does, repeats kept
 	per   []*refWord // what each word matches
 	count []int      // how often each word occurs in the query
@@ -383,7 +392,7 @@ type refQuery struct {
 }
 
 func (c *Corpus) newRefQuery(q string) *refQuery {
-	rq := &refQuery{words: javaSplitSpace(q)}
+	rq := &refQuery{q: q, words: javaSplitSpace(q)}
 	seen := make(map[string]int)
 	var sets [][]int32
 	for i, w := range rq.words {

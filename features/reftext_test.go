@@ -329,3 +329,94 @@ func TestRefVSM(t *testing.T) {
 		{"age", pAge, 5 / math.Sqrt(163), ""},
 	})
 }
+
+// searchGraphs: one vocabulary, maxDoc 3 terms for LOV's term index;
+// literals "cat", "dog cat", "a cat eater".
+var searchGraphs = []struct{ name, ttl string }{
+	{"http://s.org/v", `
+<http://s.org/v#Cat> a owl:Class ; rdfs:label "cat" .
+<http://s.org/v#Dog> a owl:Class ; rdfs:label "dog cat" .
+<http://s.org/v#Bird> a owl:Class ; rdfs:comment "a cat eater" .
+`},
+}
+
+// Feature 2, reference: LOVScorer.getScoresFromTermApi reads the LOV
+// API's scoreFeatureHit = hit score / best hit score of the query
+// (wHitScore 1), rounded to 6 decimals. Hit score: Lucene classic TF-IDF
+// (Elasticsearch 1.x) under multi_match best_fields, boosts local name 12,
+// rdfs:label 3, rdfs:comment 1.5. For "cat", maxDoc 3: idf(local) =
+// 1 + ln(3/2), idf(label) = 1 + ln(3/3) = 1, idf(comment) = 1 + ln(3/2);
+// queryNorm = 1/(12*(1+ln 1.5)) (the local-name field's weight is the
+// largest). Cat (local name, norm 1): 1+ln 1.5, the best. Dog (label of 2
+// words, norm 1/sqrt 2 stored as 0.625): 3*0.625*queryNorm; divided by
+// the best: 0.15625/(1+ln 1.5)^2 = 0.0791006 -> 0.079101. Bird (comment
+// of 3 words, norm 0.5): 1.5*(1+ln 1.5)^2*queryNorm*0.5/(1+ln 1.5) = 0.0625.
+func TestRefLOVMatchT(t *testing.T) {
+	c := buildTurtle(t, SemanticsReference, refPrefixes, searchGraphs)
+	checkCorpus(t, c, FeatLOVMatchT, []fcase{
+		{"cat", "http://s.org/v#Cat", 1, "the best hit"},
+		{"cat", "http://s.org/v#Dog", 0.079101, "lossy norm 0.625, rounded to 6 decimals"},
+		{"cat", "http://s.org/v#Bird", 0.0625, "comment boost 1.5, norm 0.5"},
+		{"zebra", "http://s.org/v#Cat", 0, "no hit"},
+	})
+}
+
+// Feature 34, reference: LOVSearchRepository.search, Stardog textMatch on
+// every literal (?term ?p ?l), BM25 k1 1.2, b 0.75 over the 3 literals
+// (avgdl 2, "cat" in all 3: idf = ln(1 + 0.5/3.5) = ln(8/7)).
+// Paper: BM25 on rdfs:label only (2 documents, avgdl 1.5, idf ln 1.2).
+func TestRefLabelSearch(t *testing.T) {
+	ln87 := math.Log(8.0 / 7)
+	checkCorpus(t, buildTurtle(t, SemanticsReference, refPrefixes, searchGraphs), FeatLabelSearch, []fcase{
+		{"cat", "http://s.org/v#Cat", ln87 * 2.2 / (1 + 1.2*(0.25+0.75*1/2.0)), "dl 1"},
+		{"cat", "http://s.org/v#Dog", ln87 * 2.2 / (1 + 1.2*(0.25+0.75*2/2.0)), "dl 2"},
+		{"cat", "http://s.org/v#Bird", ln87 * 2.2 / (1 + 1.2*(0.25+0.75*3/2.0)), "an rdfs:comment counts too"},
+	})
+	checkCorpus(t, buildTurtle(t, SemanticsPaper, refPrefixes, searchGraphs), FeatLabelSearch, []fcase{
+		{"cat", "http://s.org/v#Cat", math.Log(1.2) * 2.2 / (1 + 1.2*(0.25+0.75*1/1.5)), "rdfs:label only"},
+		{"cat", "http://s.org/v#Bird", 0, "no label"},
+	})
+}
+
+// Feature 3, reference: LOVScorer.getScoresFromVocabularyApi, the raw
+// _score of LOV's vocabulary search (classic TF-IDF, best_fields over
+// prefix^12, dcterms:title^3, dcterms:description^1.5), rounded. maxDoc 2;
+// "cat" is in one document of each field: idf 1; queryNorm 1/12. X: prefix
+// "cat" (norm 1): 12/12 = 1. Y: description of 6 words (norm 1/sqrt 6
+// stored as 0.375): 1.5/12*0.375 = 0.046875.
+func TestRefLOVMatchO(t *testing.T) {
+	const pre = `@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix dcterms: <http://purl.org/dc/terms/> .
+@prefix vann: <http://purl.org/vocab/vann/> .
+`
+	c := buildTurtle(t, SemanticsReference, pre, []struct{ name, ttl string }{
+		{"http://x.org/", `<http://x.org/> a owl:Ontology ; dcterms:title "Cat ontology" ;
+  vann:preferredNamespacePrefix "cat" ; vann:preferredNamespaceUri "http://x.org/" . <http://x.org/A> a owl:Class .`},
+		{"http://y.org/", `<http://y.org/> a owl:Ontology ; dcterms:title "Dog things" ; dcterms:description "Not about cats but a cat" ;
+  vann:preferredNamespacePrefix "dog" ; vann:preferredNamespaceUri "http://y.org/" . <http://y.org/B> a owl:Class .`},
+	})
+	checkCorpus(t, c, FeatLOVMatchO, []fcase{
+		{"cat", "http://x.org/A", 1, "prefix field, boost 12"},
+		{"cat", "http://y.org/B", 0.046875, "description field, lossy norm"},
+		{"zebra", "http://x.org/A", 0, ""},
+	})
+}
+
+// TestTopKAndRound: the Java keeps the API's first 500 results
+// (page_size=500) and rounds with Math.round(x*1e6)/1e6.
+func TestTopKAndRound(t *testing.T) {
+	got := topK(map[int32]float64{1: 0.5, 2: 0.9, 3: 0.5, 4: 0.1}, 2, func(x float64) float64 { return x })
+	if len(got) != 2 || got[2] != 0.9 || got[1] != 0.5 {
+		t.Errorf("topK = %v, want {2: 0.9, 1: 0.5} (ties: lower index)", got)
+	}
+	for x, want := range map[float64]float64{0.0791006203: 0.079101, 0.0000005: 0.000001, 0.12345649: 0.123456} {
+		if r := javaRound6(x); r != want {
+			t.Errorf("javaRound6(%v) = %v, want %v", x, r, want)
+		}
+	}
+	for n, want := range map[int32]float64{1: 1, 2: 0.625, 3: 0.5, 6: 0.375} {
+		if got := classicNorm(n); got != want {
+			t.Errorf("classicNorm(%d) = %v, want %v (Lucene SmallFloat.floatToByte315)", n, got, want)
+		}
+	}
+}
