@@ -384,11 +384,11 @@ func (c *Corpus) refWord(w string) *refWord {
 type refQuery struct {
 	q      string         // the query as given
 	search refSearchCache // features 2, 3 and 34, on first use
-	words []string   // lower-cased, split as TermQuery does, repeats kept
-	per   []*refWord // what each word matches
-	count []int      // how often each word occurs in the query
-	maxF  int        // the largest count
-	all   []int32    // sorted union of per[i].terms
+	words  []string       // lower-cased, split as TermQuery does, repeats kept
+	per    []*refWord     // what each word matches
+	count  []int          // how often each word occurs in the query
+	maxF   int            // the largest count
+	all    []int32        // sorted union of per[i].terms
 }
 
 func (c *Corpus) newRefQuery(q string) *refQuery {
