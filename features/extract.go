@@ -421,7 +421,10 @@ func (qs *queryState) row(t int32, out []float64) {
 		case FeatLabelSearch:
 			x = c.fields[fieldLabel].score(int(t), qs.ids)
 			if qs.rq != nil {
-				x = qs.refSearch(f)[t]
+				if qs.rq.search.toks == nil {
+					qs.rq.search.toks = c.queryTokens(qs.rq.q)
+				}
+				x = c.refLabelSearch(qs.rq.search.toks, t)
 			}
 		default: // query-dependent ontology features
 			if a == nil {

@@ -2,7 +2,8 @@ package features
 
 import (
 	"math"
-	"sort"
+	"slices"
+	"sync"
 
 	"github.com/lovbench/lovbench/features/rdf"
 )
@@ -114,36 +115,47 @@ func classicBestFields(fis []*fieldIndex, boosts []float64, maxDoc int, toks []i
 		return out
 	}
 	qn := 1 / math.Sqrt(maxVal)
-	type acc struct {
-		sum     float64
-		overlap int
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	if len(sc.sum) < maxDoc {
+		sc.sum, sc.overlap = make([]float64, maxDoc), make([]int32, maxDoc)
 	}
 	for f, fi := range fis {
-		docs := make(map[int32]*acc)
+		touched := sc.touched[:0]
 		for _, w := range toks {
 			if w < 0 {
 				continue
 			}
 			i := idf(fi, w)
 			for _, p := range fi.postings[w] {
-				a := docs[p.tok]
-				if a == nil {
-					a = &acc{}
-					docs[p.tok] = a
+				if sc.overlap[p.tok] == 0 {
+					touched = append(touched, p.tok)
 				}
-				a.sum += math.Sqrt(float64(p.count)) * i * i
-				a.overlap++
+				sc.sum[p.tok] += math.Sqrt(float64(p.count)) * i * i
+				sc.overlap[p.tok]++
 			}
 		}
-		for d, a := range docs {
-			s := float64(a.overlap) / float64(len(toks)) * a.sum * boosts[f] * qn * classicNorm(fi.docLen[d])
+		for _, d := range touched {
+			s := float64(sc.overlap[d]) / float64(len(toks)) * sc.sum[d] * boosts[f] * qn * classicNorm(fi.docLen[d])
 			if s > out[d] {
 				out[d] = s
 			}
+			sc.sum[d], sc.overlap[d] = 0, 0
 		}
+		sc.touched = touched
 	}
 	return out
 }
+
+// scratch holds dense per-document accumulators for classicBestFields,
+// all zero between uses.
+type scratch struct {
+	sum     []float64
+	overlap []int32
+	touched []int32
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
 // javaRound6 is Java's Math.round(x * 1e6) / 1e6 (LOVScorer.java).
 func javaRound6(x float64) float64 {
@@ -153,22 +165,51 @@ func javaRound6(x float64) float64 {
 // topK keeps the k best documents by score (ties: lower index first) and
 // maps them through f; the others are dropped.
 func topK(scores map[int32]float64, k int, f func(float64) float64) map[int32]float64 {
-	docs := make([]int32, 0, len(scores))
-	for d := range scores {
-		docs = append(docs, d)
-	}
-	sort.Slice(docs, func(i, j int) bool {
-		if scores[docs[i]] != scores[docs[j]] {
-			return scores[docs[i]] > scores[docs[j]]
+	if len(scores) <= k {
+		for d, s := range scores {
+			scores[d] = f(s)
 		}
-		return docs[i] < docs[j]
-	})
-	if len(docs) > k {
-		docs = docs[:k]
+		return scores
 	}
-	out := make(map[int32]float64, len(docs))
-	for _, d := range docs {
-		out[d] = f(scores[d])
+	type ds struct {
+		d int32
+		s float64
+	}
+	docs := make([]ds, 0, len(scores))
+	for d, s := range scores {
+		docs = append(docs, ds{d, s})
+	}
+	before := func(a, b ds) bool { return a.s > b.s || (a.s == b.s && a.d < b.d) }
+	// Quickselect: move the k best (a total order) to docs[:k].
+	lo, hi := 0, len(docs)-1
+	for lo < hi {
+		p := docs[lo+(hi-lo)/2]
+		i, j := lo, hi
+		for i <= j {
+			for before(docs[i], p) {
+				i++
+			}
+			for before(p, docs[j]) {
+				j--
+			}
+			if i <= j {
+				docs[i], docs[j] = docs[j], docs[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k-1 <= j:
+			hi = j
+		case k-1 >= i:
+			lo = i
+		default:
+			lo = hi
+		}
+	}
+	out := make(map[int32]float64, k)
+	for _, x := range docs[:k] {
+		out[x.d] = f(x.s)
 	}
 	return out
 }
@@ -211,31 +252,24 @@ func (c *Corpus) refLOVOntologyMatch(q string) map[int32]float64 {
 	return topK(scores, lovTopK, javaRound6)
 }
 
-// refLabelSearch computes feature 34 for every term with a matching
-// literal.
-func (c *Corpus) refLabelSearch(q string) map[int32]float64 {
+// refLabelSearch computes feature 34 for term t: the best BM25 score of
+// its literals for the query's words (repeats included).
+func (c *Corpus) refLabelSearch(toks []int32, t int32) float64 {
 	ri := c.ref
-	out := make(map[int32]float64)
-	lit := make(map[int32]float64)
-	for _, w := range c.queryTokens(q) {
-		if w < 0 {
-			continue
+	var best float64
+	for _, l := range ri.termLiterals[t] {
+		var s float64
+		for _, w := range toks {
+			if w < 0 {
+				continue
+			}
+			if tf := ri.literals.tf(int(l), w); tf > 0 {
+				s += ri.literals.wordScore(int(l), ri.literals.idf(w), tf)
+			}
 		}
-		ps := ri.literals.postings[w]
-		if len(ps) == 0 {
-			continue
-		}
-		idf := ri.literals.idf(w)
-		for _, p := range ps {
-			lit[p.tok] += ri.literals.wordScore(int(p.tok), idf, int(p.count))
-		}
+		best = max(best, s)
 	}
-	for l, s := range lit {
-		for _, t := range ri.literalTerms[l] {
-			out[t] = max(out[t], s)
-		}
-	}
-	return out
+	return best
 }
 
 // refSearchIndexes builds the vocabulary fields of feature 3 and the
@@ -305,6 +339,7 @@ func (bd *build) refSearchIndexes(ri *refIndex) {
 	// they describe.
 	litIdx := make(map[int32]int32)
 	var litDocs [][]tokCount
+	ri.termLiterals = make([][]int32, len(c.terms))
 	for _, ts := range b.gtriples {
 		for _, t := range ts {
 			if b.nodes[t.o].Kind != rdf.Literal {
@@ -319,14 +354,13 @@ func (bd *build) refSearchIndexes(ri *refIndex) {
 					ws = append(ws, c.wordID(w))
 				}
 				litDocs = append(litDocs, countWords(ws))
-				ri.literalTerms = append(ri.literalTerms, nil)
 			}
 			ti, ok := bd.termOfNode[t.s]
 			if !ok {
 				continue
 			}
-			if lt := ri.literalTerms[l]; len(lt) == 0 || lt[len(lt)-1] != ti {
-				ri.literalTerms[l] = append(lt, ti)
+			if lt := ri.termLiterals[ti]; !slices.Contains(lt, l) {
+				ri.termLiterals[ti] = append(lt, l)
 			}
 		}
 	}
@@ -336,7 +370,8 @@ func (bd *build) refSearchIndexes(ri *refIndex) {
 // refSearchCache holds a query's search-engine features, computed on
 // first use.
 type refSearchCache struct {
-	lovT, lovO, label map[int32]float64
+	lovT, lovO map[int32]float64
+	toks       []int32 // the query's words for feature 34, nil until used
 }
 
 func (qs *queryState) refSearch(f int) map[int32]float64 {
@@ -353,8 +388,5 @@ func (qs *queryState) refSearch(f int) map[int32]float64 {
 		}
 		return rs.lovO
 	}
-	if rs.label == nil {
-		rs.label = c.refLabelSearch(q)
-	}
-	return rs.label
+	return nil
 }

@@ -41,10 +41,12 @@ type refIndex struct {
 	sa       *suffixarray.Index
 	// vocabFields are the prefix, dcterms:title and dcterms:description
 	// of the vocabularies (feature 3); literals indexes every distinct
-	// literal (feature 34), literalTerms the terms each describes.
+	// literal (feature 34), termLiterals the literals of each term.
 	vocabFields  [3]*fieldIndex
 	literals     *fieldIndex
-	literalTerms [][]int32
+	termLiterals [][]int32
+	// labels are each term's rdfs:label values lower-cased (features 5-6).
+	labels [][]string
 	// tf, tfidf and bm25 are features 17, 19 and 23 of each term in its
 	// Java ontology (equal to the qi values when that ontology is the
 	// defining vocabulary).
@@ -63,6 +65,8 @@ type refWord struct {
 	ontologies int
 	// tfidf sums TF-IDF_T of the matching terms per vocabulary (VSMOntology).
 	tfidf map[int32]float64
+	// byVocab lists the matching terms per defining vocabulary.
+	byVocab map[int32][]int32
 }
 
 // javaSplitSpace splits like Java's String.split(" ") (TermQuery.java:
@@ -143,6 +147,12 @@ func (bd *build) reference() error {
 		}
 	}
 	ri.starts[len(c.terms)] = int32(len(buf))
+	ri.labels = make([][]string, len(c.terms))
+	for ti := range c.terms {
+		for _, l := range c.terms[ti].labels {
+			ri.labels[ti] = append(ri.labels[ti], strings.ToLower(l.Value))
+		}
+	}
 	ri.text = buf
 	ri.sa = suffixarray.New(buf)
 	bd.refTermWeights(ri)
@@ -347,7 +357,7 @@ func (c *Corpus) refWord(w string) *refWord {
 	if ok {
 		return rw
 	}
-	rw = &refWord{tfidf: make(map[int32]float64)}
+	rw = &refWord{tfidf: make(map[int32]float64), byVocab: make(map[int32][]int32)}
 	switch {
 	case w == "":
 		rw.terms = make([]int32, len(c.terms))
@@ -373,6 +383,7 @@ func (c *Corpus) refWord(w string) *refWord {
 			rw.ontologies++
 		}
 		rw.tfidf[v] += c.terms[t].qi[FeatTFIDFT]
+		rw.byVocab[v] = append(rw.byVocab[v], t)
 	}
 	ri.mu.Lock()
 	ri.words[w] = rw
@@ -488,16 +499,13 @@ func (c *Corpus) refTextRelevancy(rq *refQuery, t int32) float64 {
 func (c *Corpus) refClassPropMatch(rq *refQuery, v int32) (class, prop float64) {
 	var ce, cp, pe, pp int
 	for i, w := range rq.words {
-		for _, t := range rq.per[i].terms {
+		for _, t := range rq.per[i].byVocab[v] {
 			tr := &c.terms[t]
-			if tr.vocab != v {
-				continue
-			}
 			exact, partial := false, false
-			for _, l := range tr.labels {
+			for k, l := range tr.labels {
 				if l.Value == w {
 					exact = true
-				} else if strings.Contains(strings.ToLower(l.Value), w) {
+				} else if strings.Contains(c.ref.labels[t][k], w) {
 					partial = true
 				}
 			}

@@ -1,8 +1,10 @@
 package features
 
 import (
+	"cmp"
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -417,6 +419,47 @@ func TestTopKAndRound(t *testing.T) {
 	for n, want := range map[int32]float64{1: 1, 2: 0.625, 3: 0.5, 6: 0.375} {
 		if got := classicNorm(n); got != want {
 			t.Errorf("classicNorm(%d) = %v, want %v (Lucene SmallFloat.floatToByte315)", n, got, want)
+		}
+	}
+}
+
+// TestTopKSelect checks the selection against a full sort on random scores
+// with ties.
+func TestTopKSelect(t *testing.T) {
+	for n := 1; n < 300; n += 7 {
+		scores := make(map[int32]float64)
+		for i := 0; i < n; i++ {
+			scores[int32(i*7919%1009)] = float64((i * 31) % 13)
+		}
+		type ds struct {
+			d int32
+			s float64
+		}
+		var all []ds
+		for d, s := range scores {
+			all = append(all, ds{d, s})
+		}
+		slices.SortFunc(all, func(a, b ds) int {
+			if a.s != b.s {
+				return cmp.Compare(b.s, a.s)
+			}
+			return cmp.Compare(a.d, b.d)
+		})
+		for _, k := range []int{1, 5, 50} {
+			cp := make(map[int32]float64)
+			for d, s := range scores {
+				cp[d] = s
+			}
+			got := topK(cp, k, func(x float64) float64 { return x })
+			want := min(k, n)
+			if len(got) != want {
+				t.Fatalf("n %d k %d: %d kept", n, k, len(got))
+			}
+			for _, x := range all[:want] {
+				if _, ok := got[x.d]; !ok {
+					t.Fatalf("n %d k %d: %d (%g) missing", n, k, x.d, x.s)
+				}
+			}
 		}
 	}
 }
