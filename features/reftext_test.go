@@ -326,7 +326,11 @@ func TestRefVSM(t *testing.T) {
 		{"age", pAge, 5 / math.Sqrt(122), ""},
 		{"age age person", pAge, 5 / math.Sqrt(61), "integer division of the word counts"},
 		{"person", pAge, 0, "ln(2/2)"},
+		{"age age knows", pAge, 5 / math.Sqrt(61), "knows: count 1 / max 2 is 0 as an integer division, so it adds nothing"},
 	})
+	// |R| = 3 in the corpus of features_test.go; "animal" matches in A
+	// and C: ln(3/2) as an integer division is ln 1 = 0.
+	checkFeatureSem(t, SemanticsReference, FeatVSMO, []fcase{{"animal", "a:Person", 0, "ln(3/2 as int)"}})
 	checkCorpus(t, refCorpus(t, SemanticsPaper), FeatVSMO, []fcase{
 		{"age", pAge, 5 / math.Sqrt(163), ""},
 	})
