@@ -283,17 +283,15 @@ func (qs *queryState) agg(v int32) *vocabAgg {
 		a.v[FeatSemanticSimilarity] = semanticSimilarity(c, vr.og, classes)
 	}
 	// Features 5 and 6: sum over query words of alpha*|exact| + beta*|partial|.
-	if qs.rq != nil {
+	if qs.rq != nil { // reference semantics, reftext.go (also feature 25)
 		a.v[FeatClassMatch], a.v[FeatPropertyMatch] = c.refClassPropMatch(qs.rq, v)
 		a.v[FeatVSMO] = c.refVSM(qs.rq, v)
-	}
-	for _, w := range qs.ids {
-		if qs.rq != nil {
-			break
+	} else {
+		for _, w := range qs.ids {
+			cm, pm := vr.classMatch[w], vr.propMatch[w]
+			a.v[FeatClassMatch] += matchAlpha*float64(cm[0]) + matchBeta*float64(cm[1])
+			a.v[FeatPropertyMatch] += matchAlpha*float64(pm[0]) + matchBeta*float64(pm[1])
 		}
-		cm, pm := vr.classMatch[w], vr.propMatch[w]
-		a.v[FeatClassMatch] += matchAlpha*float64(cm[0]) + matchBeta*float64(cm[1])
-		a.v[FeatPropertyMatch] += matchAlpha*float64(pm[0]) + matchBeta*float64(pm[1])
 	}
 	// Feature 25, equation (9).
 	if qs.rq == nil && qs.wq != nil && vr.tfidfNorm > 0 && qs.wqNorm > 0 {
@@ -379,13 +377,14 @@ func (qs *queryState) row(t int32, out []float64) {
 	}
 	var a *vocabAgg
 	matched := 0 // feature 4: query words matching the term
-	for _, w := range qs.ids {
-		if qs.rq == nil && tr.hasWord(w) {
-			matched++
-		}
-	}
 	if qs.rq != nil {
 		matched = int(c.refTextRelevancy(qs.rq, t))
+	} else {
+		for _, w := range qs.ids {
+			if tr.hasWord(w) {
+				matched++
+			}
+		}
 	}
 	for i, f := range qs.feats {
 		var x float64
