@@ -309,6 +309,8 @@ type Builder struct {
 	decls    []prefixDecl
 	source   string
 	sem      Semantics
+	// lovVocabs are the LOV prefix file's vocabularies (AddLOVPrefixes).
+	lovVocabs []lovVocab
 }
 
 // SetSemantics selects the feature semantics of the corpus Build returns
@@ -401,9 +403,19 @@ func (b *Builder) AddLOVPrefixes(path string) error {
 			return fmt.Errorf("prefixes %s: binding %d: missing vocabPrefix or termPrefix", path, i+1)
 		}
 		b.AddPrefix(p, ns, PrefixLOV)
+		// The reference semantics key LOV prefixes by vocabulary URI
+		// (LOVPrefixes.initFromPrefixFile), alternative prefix included.
+		b.lovVocabs = append(b.lovVocabs, lovVocab{bd["vocabURI"].Value, ns})
+		if ns2 := bd["termPrefix2"].Value; ns2 != "" {
+			b.lovVocabs = append(b.lovVocabs, lovVocab{bd["vocabURI"].Value, ns2})
+		}
 	}
 	return nil
 }
+
+// lovVocab is one vocabulary of a LOV prefix file: its URI ("" if the
+// file has none) and a term prefix.
+type lovVocab struct{ uri, prefix string }
 
 // ErrEmptyCorpus is returned by Build when the statements hold no vocabulary.
 var ErrEmptyCorpus = errors.New("corpus has no vocabulary: no named graph, and no file whose statements type a class or property or declare an owl:Ontology")

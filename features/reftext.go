@@ -175,16 +175,23 @@ func (bd *build) reference() error {
 // vocabulary in its prefix table, and LOV declares one for each.
 func (bd *build) refOntologies(ri *refIndex) {
 	b, c := bd.b, bd.c
+	// A candidate: a term prefix of a vocabulary (vocab -1: a LOV
+	// vocabulary that is no graph of the corpus) whose URI has uriLen bytes.
 	type cand struct {
 		prefix string
 		vocab  int32
+		uriLen int
 	}
-	seen := make(map[cand]bool)
+	type key struct {
+		prefix string
+		vocab  int32
+	}
+	seen := make(map[key]bool)
 	var cands []cand
-	add := func(ns string, v int32) {
-		if ns != "" && v >= 0 && !seen[cand{ns, v}] {
-			seen[cand{ns, v}] = true
-			cands = append(cands, cand{ns, v})
+	add := func(ns string, v int32, uriLen int) {
+		if ns != "" && !seen[key{ns, v}] {
+			seen[key{ns, v}] = true
+			cands = append(cands, cand{ns, v, uriLen})
 		}
 	}
 	graphVocab := make(map[string]int32, len(c.vocabs))
@@ -204,50 +211,68 @@ func (bd *build) refOntologies(ri *refIndex) {
 					v = bd.vocabOf(ns)
 				}
 			}
-			add(ns, v)
+			if v >= 0 {
+				add(ns, v, len(c.vocabs[v].uri))
+			}
 		}
 	}
-	for _, d := range b.decls {
-		if d.source == PrefixLOV {
-			add(d.ns, bd.vocabOf(d.ns))
+	// The LOV prefix file: by vocabulary URI when the file gives one, a
+	// vocabulary outside the corpus included (its terms then have an
+	// ontology that is no graph, as in the Java).
+	for _, lv := range b.lovVocabs {
+		switch v, ok := graphVocab[lv.uri]; {
+		case ok:
+			add(lv.prefix, v, len(lv.uri))
+		case lv.uri != "":
+			add(lv.prefix, -1, len(lv.uri))
+		default:
+			if v := bd.vocabOf(lv.prefix); v >= 0 {
+				add(lv.prefix, v, len(c.vocabs[v].uri))
+			}
 		}
 	}
 	declared := make([]bool, len(c.vocabs))
 	for _, cd := range cands {
-		declared[cd.vocab] = true
+		if cd.vocab >= 0 {
+			declared[cd.vocab] = true
+		}
 	}
 	var undeclared []cand
 	for ti := range c.terms {
 		v := c.terms[ti].vocab
-		if ns := namespaceOf(c.terms[ti].uri); !declared[v] && ns != "" && !seen[cand{ns, v}] {
-			seen[cand{ns, v}] = true
-			undeclared = append(undeclared, cand{ns, v})
+		if ns := namespaceOf(c.terms[ti].uri); !declared[v] && ns != "" && !seen[key{ns, v}] {
+			seen[key{ns, v}] = true
+			undeclared = append(undeclared, cand{ns, v, len(c.vocabs[v].uri)})
 		}
 	}
 	cands = append(cands, undeclared...)
-	sort.Slice(cands, func(i, j int) bool {
-		if cands[i].vocab != cands[j].vocab {
-			return cands[i].vocab < cands[j].vocab
+	// Corpus vocabularies first, by URI order, then foreign ones.
+	sort.SliceStable(cands, func(i, j int) bool {
+		vi, vj := uint32(cands[i].vocab), uint32(cands[j].vocab) // -1 sorts last
+		if vi != vj {
+			return vi < vj
 		}
 		return cands[i].prefix < cands[j].prefix
 	})
 	ri.prefixes = make([][]string, len(c.vocabs))
 	for _, cd := range cands {
-		ri.prefixes[cd.vocab] = append(ri.prefixes[cd.vocab], cd.prefix)
+		if cd.vocab >= 0 {
+			ri.prefixes[cd.vocab] = append(ri.prefixes[cd.vocab], cd.prefix)
+		}
 	}
 	ri.ontology = make([]int32, len(c.terms))
 	ri.typedInOnt = make([]bool, len(c.terms))
 	for ti := range c.terms {
 		uri := c.terms[ti].uri
-		best := int32(-1)
+		best, bestLen := int32(-1), -1
 		for _, cd := range cands {
 			// Longest ontology URI wins; ties (a Java HashMap order) go to
 			// the first vocabulary by URI.
-			if strings.HasPrefix(uri, cd.prefix) && (best < 0 || len(c.vocabs[cd.vocab].uri) > len(c.vocabs[best].uri)) {
-				best = cd.vocab
+			if strings.HasPrefix(uri, cd.prefix) && cd.uriLen > bestLen {
+				best, bestLen = cd.vocab, cd.uriLen
 			}
 		}
-		if best < 0 {
+		if bestLen < 0 {
 			if i := strings.LastIndexAny(uri, "/#"); i > 0 {
 				if v, ok := graphVocab[uri[:i]]; ok {
 					best = v

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -466,4 +468,49 @@ func TestTopKSelect(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestRefOntologyLOVPrefixFile: LOVPrefixes.initFromPrefixFile keys the
+// LOV prefix file by vocabURI, vocabularies outside the corpus included;
+// getOntologyUriOfTermUri (line 237) then picks the longest vocabulary URI
+// among the matching prefixes: the foreign vocabulary
+// http://ex.org/people-and-more (prefix http://ex.org/) has a longer URI
+// than http://ex.org/people and http://ex.org/geo, so it takes all their
+// terms, whose ontology-dependent features become 0.
+func TestRefOntologyLOVPrefixFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "lov.json")
+	json := `{"head":{"vars":["vocabPrefix","vocabURI","termPrefix"]},"results":{"bindings":[
+{"vocabPrefix":{"value":"more"},"vocabURI":{"value":"http://ex.org/people-and-more"},"termPrefix":{"value":"http://ex.org/"}},
+{"vocabPrefix":{"value":"geo"},"vocabURI":{"value":"http://ex.org/geo"},"termPrefix":{"value":"http://ex.org/geo#"}}]}}`
+	if err := os.WriteFile(file, []byte(json), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := NewBuilder()
+	for _, g := range refGraphs {
+		if _, err := rdf.ParseTurtle(strings.NewReader(refPrefixes+g.ttl), g.name, rdf.Options{}, func(q rdf.Quad) error {
+			q.G = rdf.NewIRI(g.name)
+			b.Add(q)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.AddLOVPrefixes(file); err != nil {
+		t.Fatal(err)
+	}
+	c, err := b.Build(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{pPerson, gPlace} {
+		if o := c.ref.ontology[c.termIdx[u]]; o != -1 {
+			t.Errorf("ontology of %s = %s, want the foreign http://ex.org/people-and-more", u, c.vocabs[o].uri)
+		}
+	}
+	if o := c.ref.ontology[c.termIdx[pForeign]]; o != -1 {
+		t.Errorf("ontology of %s = %d, want none", pForeign, o)
+	}
+	checkCorpus(t, c, FeatBooleanMatch, []fcase{{"person", pPerson, 0, "its ontology is no graph of the corpus"}})
+	checkCorpus(t, c, FeatTFT, []fcase{{"x", pPerson, 0, "its ontology is no graph"}})
 }
