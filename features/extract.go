@@ -362,6 +362,9 @@ func (qs *queryState) row(t int32, out []float64) {
 			out[i] = 0
 			if f == FeatQueryLength {
 				out[i] = float64(qs.distinct)
+				if qs.rq != nil {
+					out[i] = float64(len(qs.rq.words))
+				}
 			}
 		}
 		return

@@ -220,6 +220,12 @@ func TestRefQueryLength(t *testing.T) {
 		{"person ", pAge, 1, "trailing empty words dropped by split"},
 		{"birthDate", pAge, 1, "no tokenisation"},
 	})
+	// An unknown term written with --unknown zero keeps Query_Length_Q.
+	tab, _, err := refCorpus(t, SemanticsReference).Extract(context.Background(), []Pair{{Query: "zebra zebra", Term: "http://nowhere.org/x", Line: 2}},
+		ExtractOptions{Features: []int{FeatQueryLength}, Unknown: UnknownZero})
+	if err != nil || tab.Rows[0].Values[0] != 2 {
+		t.Errorf("Query_Length_Q of an unknown term = %v (%v), want 2", tab.Rows[0].Values, err)
+	}
 	checkCorpus(t, refCorpus(t, SemanticsPaper), FeatQueryLength, []fcase{
 		{"person person", pAge, 1, "distinct"},
 		{twoSpaces, pAge, 2, ""},
