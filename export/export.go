@@ -36,6 +36,10 @@ type Options struct {
 	Seed     uint64 // seed of the query partition
 	KeepJunk bool   // write label -2 in the SVMlight files (default: as 0)
 	Version  string // program version for the manifest
+	// FeatureSemantics names the feature definitions the features file was
+	// computed with ("reference" or "paper", see features.Semantics);
+	// recorded in the manifest, "" if unknown.
+	FeatureSemantics string
 }
 
 // Row is one (query, term) row of the dataset.

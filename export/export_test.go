@@ -755,3 +755,24 @@ func mustJSON(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+// TestManifestFeatureSemantics: the features' semantics (issue 10) is
+// recorded in parameters.feature_semantics, and left out when unknown.
+func TestManifestFeatureSemantics(t *testing.T) {
+	dir, _, _ := buildDir(t, Options{Seed: 1, FeatureSemantics: "paper"})
+	if m := readManifest(t, dir); m.Parameters.FeatureSemantics != "paper" {
+		t.Errorf("feature_semantics = %q, want paper", m.Parameters.FeatureSemantics)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(raw, []byte(`"feature_semantics": "paper"`)) {
+		t.Errorf("manifest.json lacks \"feature_semantics\": \"paper\":\n%s", raw)
+	}
+	dir2, _, _ := buildDir(t, Options{Seed: 1})
+	raw2, _ := os.ReadFile(filepath.Join(dir2, ManifestFile))
+	if bytes.Contains(raw2, []byte("feature_semantics")) {
+		t.Error("feature_semantics written although unknown")
+	}
+}

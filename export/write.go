@@ -64,6 +64,9 @@ type Parameters struct {
 	// LineOrderShuffle (by LineKey of the seed). Absent in datasets
 	// written before issue 11, whose order leaked the labels.
 	LineOrder string `json:"line_order"`
+	// FeatureSemantics is the semantics the features were computed with
+	// ("reference": LOVBench's Java; "paper": the formulas as printed).
+	FeatureSemantics string `json:"feature_semantics,omitempty"`
 }
 
 // Manifest describes a dataset directory (SPEC.md section 7). It holds no
@@ -241,7 +244,7 @@ func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused 
 	m := &Manifest{
 		Program:        "lovbench",
 		Version:        opts.Version,
-		Parameters:     Parameters{Folds: ds.Folds, Seed: opts.Seed, KeepJunk: opts.KeepJunk, LineOrder: LineOrderShuffle},
+		Parameters:     Parameters{Folds: ds.Folds, Seed: opts.Seed, KeepJunk: opts.KeepJunk, LineOrder: LineOrderShuffle, FeatureSemantics: opts.FeatureSemantics},
 		Inputs:         inputs,
 		Rows:           len(ds.Rows),
 		Queries:        len(ds.Queries),

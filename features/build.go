@@ -66,6 +66,7 @@ func (b *Builder) Build(ctx context.Context) (*Corpus, error) {
 		{"prefixes", bd.prefixes},
 		{"text", bd.text},
 		{"rdf-graph", bd.rdfGraph},
+		{"reference", bd.reference},
 		{"ontology-graph", bd.ontologyGraphs},
 		{"repository-graph", bd.repositoryGraphs},
 	}
@@ -539,7 +540,6 @@ func (bd *build) rdfGraph() error {
 	for _, v := range c.vocabs {
 		sumSize += float64(v.size)
 	}
-	avgos := sumSize / nR
 	for v := range c.vocabs {
 		occ := make(map[int32]int)
 		for _, t := range b.gtriples[bd.vocabGraph[v]] {
@@ -576,8 +576,9 @@ func (bd *build) rdfGraph() error {
 			t.qi[FeatIDFT] = math.Log(nR / float64(df[bd.nodeOfTerm(ti)])) // eq. (7), idf
 			t.qi[FeatTFIDFT] = t.qi[FeatTFT] * t.qi[FeatIDFT]
 			tf := t.qi[FeatTFT]
-			// Equation (8), read as BM25 with TF*(k+1) in the numerator.
-			t.qi[FeatBM25T] = t.qi[FeatIDFT] * tf * (bm25K + 1) / (tf + bm25K*(1-bm25B+bm25B*float64(vr.size)/avgos))
+			// Equation (8) as printed and as BM25Term.java computes it
+			// (numerator TF*k + 1); the size ratio depends on the semantics.
+			t.qi[FeatBM25T] = bm25Term(t.qi[FeatIDFT], tf, bm25SizeRatio(c.sem, vr.size, sumSize, len(c.vocabs)))
 			norm += t.qi[FeatTFIDFT] * t.qi[FeatTFIDFT]
 		}
 		vr.tfidfNorm = math.Sqrt(norm)

@@ -19,6 +19,49 @@
 // deterministically. docs/features.md lists every definition choice the
 // paper leaves open.
 //
+// # Semantics
+//
+// LoadOptions.Semantics selects the definitions: SemanticsPaper computes
+// the formulas as the paper prints them (Table 3, equations (6)-(10));
+// SemanticsReference (the default) reproduces what LOVBench's Java code
+// computed for the published features, as the click models reproduce
+// PyClick. docs/features.md tabulates both per feature with the Java
+// class read. The reference semantics reproduce these Java quirks of the
+// query-match and text features (1-7, 17-25, 34):
+//
+//   - Query words: the query split on single spaces (TermQuery), repeats
+//     and empty words kept, trailing empty words dropped; Query_Length_Q
+//     counts them all.
+//   - Match: a word matches when it is a case-insensitive substring of the
+//     local name or of one of nine LOV properties ("person" matches
+//     "Personal"; the empty word matches everything).
+//   - Ontology of a term: the vocabulary with the longest URI among those
+//     whose term prefix starts the term, else the URI up to its last '/'
+//     or '#'; every ontology feature of a pair is that ontology's, 0 when
+//     it is no graph of the corpus.
+//   - Features 1 and 4 read the graph of that ontology; 4 counts repeated
+//     words; a term not typed there still matches by local name in 4.
+//   - Features 5-6: per word (repeats included) and class, exact when a
+//     label's lexical form equals the lower-cased word, case-sensitively.
+//   - TF: 0 for a term outside its ontology's term prefix; the maximum
+//     only over terms under it.
+//   - BM25 (23, 24): numerator TF·k + 1 (as equation (8) prints it, so
+//     both semantics); |O| = 3·triples over an integer-divided average.
+//   - VSM_O: word weights count/maxCount and |R|/#ontologies as integer
+//     divisions; the query norm only over words matching in O.
+//   - Features 2 and 3: Elasticsearch 1.x classic TF-IDF (lossy one-byte
+//     norms, coord, queryNorm) of a best_fields multi_match; feature 2
+//     divided by the query's best hit and kept for the top 500 only, both
+//     rounded to 6 decimals as LOVScorer does.
+//   - Feature 34: BM25 over every literal of the repository, not only
+//     rdfs:label (Stardog textMatch with an unrestricted predicate).
+//
+// Not reproduced: the main extraction path's bug that scores every term
+// of TFTerm, TFIDFTerm and BM25Term in the ontology of the first term of
+// a HashSet (its order is not recoverable); regular-expression
+// metacharacters in query words (matched literally here); Jena's XML
+// local-name split; alternative term URIs.
+//
 // # Graph and structure features in the reference semantics
 //
 // With SemanticsReference, features 8-16 and 26-33 reproduce LOVBench's
@@ -186,6 +229,9 @@ type Corpus struct {
 
 	// sem is the feature semantics the corpus was built for (never empty).
 	sem Semantics
+	// ref holds the reference-semantics indexes (reftext.go); nil for
+	// SemanticsPaper.
+	ref *refIndex
 
 	stats LoadStats
 }
@@ -324,6 +370,8 @@ type Builder struct {
 	decls    []prefixDecl
 	source   string
 	sem      Semantics
+	// lovVocabs are the LOV prefix file's vocabularies (AddLOVPrefixes).
+	lovVocabs []lovVocab
 }
 
 // SetSemantics selects the feature semantics of the corpus Build returns
@@ -416,9 +464,19 @@ func (b *Builder) AddLOVPrefixes(path string) error {
 			return fmt.Errorf("prefixes %s: binding %d: missing vocabPrefix or termPrefix", path, i+1)
 		}
 		b.AddPrefix(p, ns, PrefixLOV)
+		// The reference semantics key LOV prefixes by vocabulary URI
+		// (LOVPrefixes.initFromPrefixFile), alternative prefix included.
+		b.lovVocabs = append(b.lovVocabs, lovVocab{bd["vocabURI"].Value, ns})
+		if ns2 := bd["termPrefix2"].Value; ns2 != "" {
+			b.lovVocabs = append(b.lovVocabs, lovVocab{bd["vocabURI"].Value, ns2})
+		}
 	}
 	return nil
 }
+
+// lovVocab is one vocabulary of a LOV prefix file: its URI ("" if the
+// file has none) and a term prefix.
+type lovVocab struct{ uri, prefix string }
 
 // ErrEmptyCorpus is returned by Build when the statements hold no vocabulary.
 var ErrEmptyCorpus = errors.New("corpus has no vocabulary: no named graph, and no file whose statements type a class or property or declare an owl:Ontology")

@@ -192,6 +192,7 @@ type queryState struct {
 	vocabAgg map[int32]*vocabAgg
 	wq       []float64 // tf-idf_Q of each word, equation (10)
 	wqNorm   float64
+	rq       *refQuery // the query under SemanticsReference, else nil
 }
 
 // vocabAgg holds the query-dependent ontology features of one (Q, O).
@@ -202,15 +203,20 @@ type vocabAgg struct {
 func (c *Corpus) newQueryState(q string, feats []int) *queryState {
 	qs := &queryState{c: c, feats: feats, vocabAgg: make(map[int32]*vocabAgg)}
 	qs.ids, qs.counts, qs.distinct = c.queryWords(q)
+	match := c.matchSet
+	if c.ref != nil {
+		qs.rq = c.newRefQuery(q)
+		match = func([]int32) []int32 { return qs.rq.all }
+	}
 	if !slices.ContainsFunc(feats, isOntologyFeature) {
 		return qs
 	}
 	qs.byVocab = make(map[int32][]int32)
-	for _, t := range c.matchSet(qs.ids) {
+	for _, t := range match(qs.ids) {
 		v := c.terms[t].vocab
 		qs.byVocab[v] = append(qs.byVocab[v], t)
 	}
-	if !qs.wants(FeatVSMO) {
+	if !qs.wants(FeatVSMO) || qs.rq != nil {
 		return qs
 	}
 	// Equation (10): tf-idf_Q(q_i) = f(q_i,Q)/max_j f(q_j,Q) *
@@ -277,13 +283,18 @@ func (qs *queryState) agg(v int32) *vocabAgg {
 		a.v[FeatSemanticSimilarity] = c.semSimilarity(vr.og, classes)
 	}
 	// Features 5 and 6: sum over query words of alpha*|exact| + beta*|partial|.
-	for _, w := range qs.ids {
-		cm, pm := vr.classMatch[w], vr.propMatch[w]
-		a.v[FeatClassMatch] += matchAlpha*float64(cm[0]) + matchBeta*float64(cm[1])
-		a.v[FeatPropertyMatch] += matchAlpha*float64(pm[0]) + matchBeta*float64(pm[1])
+	if qs.rq != nil { // reference semantics, reftext.go (also feature 25)
+		a.v[FeatClassMatch], a.v[FeatPropertyMatch] = c.refClassPropMatch(qs.rq, v)
+		a.v[FeatVSMO] = c.refVSM(qs.rq, v)
+	} else {
+		for _, w := range qs.ids {
+			cm, pm := vr.classMatch[w], vr.propMatch[w]
+			a.v[FeatClassMatch] += matchAlpha*float64(cm[0]) + matchBeta*float64(cm[1])
+			a.v[FeatPropertyMatch] += matchAlpha*float64(pm[0]) + matchBeta*float64(pm[1])
+		}
 	}
 	// Feature 25, equation (9).
-	if qs.wq != nil && vr.tfidfNorm > 0 && qs.wqNorm > 0 {
+	if qs.rq == nil && qs.wq != nil && vr.tfidfNorm > 0 && qs.wqNorm > 0 {
 		var num float64
 		for i, w := range qs.ids {
 			var s float64
@@ -296,7 +307,11 @@ func (qs *queryState) agg(v int32) *vocabAgg {
 		}
 		a.v[FeatVSMO] = num / (vr.tfidfNorm * qs.wqNorm)
 	}
-	a.v[FeatLOVMatchO] = c.vocabText.score(int(v), qs.ids) // feature 3
+	if qs.rq != nil {
+		a.v[FeatLOVMatchO] = qs.refSearch(FeatLOVMatchO)[v]
+	} else {
+		a.v[FeatLOVMatchO] = c.vocabText.score(int(v), qs.ids) // feature 3
+	}
 	qs.vocabAgg[v] = a
 	return a
 }
@@ -347,42 +362,78 @@ func (qs *queryState) row(t int32, out []float64) {
 			out[i] = 0
 			if f == FeatQueryLength {
 				out[i] = float64(qs.distinct)
+				if qs.rq != nil {
+					out[i] = float64(len(qs.rq.words))
+				}
 			}
 		}
 		return
 	}
 	tr := &c.terms[t]
-	vr := &c.vocabs[tr.vocab]
+	ont := tr.vocab // the ontology of the term
+	if qs.rq != nil {
+		ont = c.ref.ontology[t]
+	}
+	vr := &vocabRec{} // a Java ontology that is no graph of the corpus scores 0
+	if ont >= 0 {
+		vr = &c.vocabs[ont]
+	}
 	var a *vocabAgg
 	matched := 0 // feature 4: query words matching the term
-	for _, w := range qs.ids {
-		if tr.hasWord(w) {
-			matched++
+	if qs.rq != nil {
+		matched = int(c.refTextRelevancy(qs.rq, t))
+	} else {
+		for _, w := range qs.ids {
+			if tr.hasWord(w) {
+				matched++
+			}
 		}
 	}
 	for i, f := range qs.feats {
 		var x float64
 		switch f {
 		case FeatBooleanMatch:
-			if matched > 0 {
+			if qs.rq != nil {
+				x = c.refBooleanMatch(qs.rq, t)
+			} else if matched > 0 {
 				x = 1
 			}
 		case FeatLOVMatchT:
 			x = c.lovScore(int(t), qs.ids)
+			if qs.rq != nil {
+				x = qs.refSearch(f)[t]
+			}
 		case FeatTextRelevancy:
 			x = float64(matched)
 		case FeatQueryLength:
 			x = float64(qs.distinct)
+			if qs.rq != nil {
+				x = float64(len(qs.rq.words)) // QueryLength.java: the words of TermQuery
+			}
+		case FeatTFT, FeatTFIDFT, FeatBM25T:
+			x = tr.qi[f]
+			if qs.rq != nil {
+				x = c.ref.termWeight(f, t)
+			}
 		case FeatPageRankOwlImports, FeatPageRankImplicit, FeatPageRankVoaf, FeatMaxHub, FeatMinHub:
 			x = vr.qi[f]
-		case FeatHub, FeatBetweennessT, FeatTFT, FeatIDFT, FeatTFIDFT, FeatBM25T, FeatSubclasses,
+		case FeatHub, FeatBetweennessT, FeatIDFT, FeatSubclasses,
 			FeatSuperclasses, FeatRelations, FeatSiblings, FeatDensityT, FeatSubproperties, FeatSuperproperties:
 			x = tr.qi[f]
 		case FeatLabelSearch:
 			x = c.fields[fieldLabel].score(int(t), qs.ids)
+			if qs.rq != nil {
+				if qs.rq.search.toks == nil {
+					qs.rq.search.toks = c.queryTokens(qs.rq.q)
+				}
+				x = c.refLabelSearch(qs.rq.search.toks, t)
+			}
 		default: // query-dependent ontology features
 			if a == nil {
-				a = qs.agg(tr.vocab)
+				a = &vocabAgg{}
+				if ont >= 0 {
+					a = qs.agg(ont)
+				}
 			}
 			x = a.v[f]
 		}

@@ -164,7 +164,7 @@ func TestTokenize(t *testing.T) {
 }
 
 func TestBooleanMatch(t *testing.T) { // feature 1
-	checkFeature(t, FeatBooleanMatch, []fcase{
+	checkFeatureSem(t, SemanticsPaper, FeatBooleanMatch, []fcase{
 		{"animal", "a:Cat", 1, `"animal" in rdfs:label "Cat animal"`},
 		{"animal", "a:Animal", 1, "local name and label"},
 		{"animal", "a:Dog", 0, "Dog has no word animal"},
@@ -184,7 +184,7 @@ func TestBooleanMatch(t *testing.T) { // feature 1
 // idf = ln(1 + 2.5/6.5).
 func TestLOVMatchT(t *testing.T) { // feature 2
 	labelCat := ln2 * 2.2 / (1 + 1.2*(0.25+0.75*2/1.375))
-	checkFeature(t, FeatLOVMatchT, []fcase{
+	checkFeatureSem(t, SemanticsPaper, FeatLOVMatchT, []fcase{
 		{"animal", "a:Animal", 12 * math.Log(22.0/3), "local-name boost 12 wins"},
 		{"animal", "a:Cat", 3 * labelCat, "label boost 3 * 0.5845 > vocabulary field 0.3254"},
 		{"animal", "a:Dog", math.Log(1 + 2.5/6.5), "only the vocabulary field (A's title) matches"},
@@ -196,7 +196,7 @@ func TestLOVMatchT(t *testing.T) { // feature 2
 // basic agents], C [] (2 documents with words, avgdl 3); "animal" in 1:
 // idf = ln(1 + 1.5/1.5) = ln 2, tf-part 2.2/(1 + 1.2*(0.25+0.75*3/3)) = 1.
 func TestLOVMatchO(t *testing.T) { // feature 3
-	checkFeature(t, FeatLOVMatchO, []fcase{
+	checkFeatureSem(t, SemanticsPaper, FeatLOVMatchO, []fcase{
 		{"animal", "a:Dog", ln2, "A's title"},
 		{"animal", "b:name", 0, "B's text has no animal"},
 		{"basic", "b:name", ln2, "B's title, same idf"},
@@ -204,7 +204,7 @@ func TestLOVMatchO(t *testing.T) { // feature 3
 }
 
 func TestTextRelevancy(t *testing.T) { // feature 4
-	checkFeature(t, FeatTextRelevancy, []fcase{
+	checkFeatureSem(t, SemanticsPaper, FeatTextRelevancy, []fcase{
 		{"cat animal", "a:Cat", 2, "both words in the label"},
 		{"cat animal", "a:Animal", 1, "animal only"},
 		{"cat animal cat", "a:Cat", 2, "distinct words"},
@@ -214,7 +214,7 @@ func TestTextRelevancy(t *testing.T) { // feature 4
 
 // Class_Match_O = sum_q 0.6*|exact label| + 0.4*|partial label| over O's classes.
 func TestClassMatch(t *testing.T) { // feature 5
-	checkFeature(t, FeatClassMatch, []fcase{
+	checkFeatureSem(t, SemanticsPaper, FeatClassMatch, []fcase{
 		{"animal", "a:Dog", 0.6*1 + 0.4*1, `A: "Animal" exact, "Cat animal" partial`},
 		{"animal dog", "a:Dog", 0.6*1 + 0.4*1 + 0.6*1, `plus "Dog" exact`},
 		{"animal", "http://c.org/owner", 0.4, `C: "Pet animal" partial`},
@@ -223,7 +223,7 @@ func TestClassMatch(t *testing.T) { // feature 5
 }
 
 func TestPropertyMatch(t *testing.T) { // feature 6
-	checkFeature(t, FeatPropertyMatch, []fcase{
+	checkFeatureSem(t, SemanticsPaper, FeatPropertyMatch, []fcase{
 		{"animal", "a:Dog", 0.4, `A: "owns animal" partial`},
 		{"name", "b:Agent", 0.6, `B: "name" exact`},
 		{"dog", "a:Dog", 0, "feeds has no label (comment only)"},
@@ -231,7 +231,7 @@ func TestPropertyMatch(t *testing.T) { // feature 6
 }
 
 func TestQueryLength(t *testing.T) { // feature 7
-	checkFeature(t, FeatQueryLength, []fcase{
+	checkFeatureSem(t, SemanticsPaper, FeatQueryLength, []fcase{
 		{"animal", "a:Dog", 1, "one word"},
 		{"Zebra animal zebra", "a:Dog", 2, "distinct words, known or not"},
 		{"birthDate", "a:Dog", 2, "tokenised: birth, date"},
@@ -336,7 +336,7 @@ func TestSemanticSimilarity(t *testing.T) { // feature 16
 // TF (eq. 7): f(t, A): Animal 5 (t6 t7 t10 t13 t20), Dog 4 (t8 t9 t10
 // t24), Cat 3, Person 5, owns 5, feeds 5; max 5. C: Pet 4, owner 3.
 func TestTFT(t *testing.T) { // feature 17
-	checkFeature(t, FeatTFT, []fcase{
+	checkFeatureSem(t, SemanticsPaper, FeatTFT, []fcase{
 		{"x", "a:Animal", 0.5 + 0.5*5/5, "max"},
 		{"x", "a:Dog", 0.5 + 0.5*4/5, ""},
 		{"x", "a:Cat", 0.5 + 0.5*3/5, ""},
@@ -346,7 +346,7 @@ func TestTFT(t *testing.T) { // feature 17
 
 // IDF (eq. 7): ln(|R| / df): a:Animal occurs in A and C; b:Agent in A, B, C.
 func TestIDFT(t *testing.T) { // feature 18
-	checkFeature(t, FeatIDFT, []fcase{
+	checkFeatureSem(t, SemanticsPaper, FeatIDFT, []fcase{
 		{"x", "a:Animal", math.Log(3.0 / 2), "df 2"},
 		{"x", "b:Agent", math.Log(3.0 / 3), "df 3"},
 		{"x", "a:Dog", ln3, "df 1"},
@@ -354,7 +354,7 @@ func TestIDFT(t *testing.T) { // feature 18
 }
 
 func TestTFIDFT(t *testing.T) { // feature 19
-	checkFeature(t, FeatTFIDFT, []fcase{
+	checkFeatureSem(t, SemanticsPaper, FeatTFIDFT, []fcase{
 		{"x", "a:Dog", 0.9 * ln3, "TF 0.9 * IDF ln 3"},
 		{"x", "http://c.org/owner", 0.875 * ln3, ""},
 		{"x", "b:Agent", 0, "IDF 0"},
@@ -363,7 +363,7 @@ func TestTFIDFT(t *testing.T) { // feature 19
 
 // sigma_t("animal", A) = {Animal, Cat, owns}.
 func TestTFO(t *testing.T) { // feature 20
-	checkFeature(t, FeatTFO, []fcase{
+	checkFeatureSem(t, SemanticsPaper, FeatTFO, []fcase{
 		{"animal", "a:Person", 1 + 0.8 + 1, "TF Animal + Cat + owns"},
 		{"animal", "http://c.org/owner", 1, "C: Pet"},
 		{"animal", "b:Agent", 0, "B: none"},
@@ -371,33 +371,33 @@ func TestTFO(t *testing.T) { // feature 20
 }
 
 func TestIDFO(t *testing.T) { // feature 21
-	checkFeature(t, FeatIDFO, []fcase{
+	checkFeatureSem(t, SemanticsPaper, FeatIDFO, []fcase{
 		{"animal", "a:Person", ln1_5 + ln3 + ln3, "IDF Animal + Cat + owns"},
 	})
 }
 
 func TestTFIDFO(t *testing.T) { // feature 22
-	checkFeature(t, FeatTFIDFO, []fcase{
+	checkFeatureSem(t, SemanticsPaper, FeatTFIDFO, []fcase{
 		{"animal", "a:Person", 1*ln1_5 + 0.8*ln3 + 1*ln3, "TF-IDF Animal + Cat + owns"},
 	})
 }
 
-// BM25 (eq. 8) with k = 2, b = 0.75, |A| = 25, avgos = 41/3:
-// IDF * TF*(k+1) / (TF + k*(1 - b + b*|O|/avgos)).
+// BM25 (eq. 8 as printed) with k = 2, b = 0.75, |A| = 25, avgos = 41/3:
+// IDF * (TF*k + 1) / (TF + k*(1 - b + b*|O|/avgos)).
 func bm25Hand(idf, tf, size float64) float64 {
-	return idf * tf * 3 / (tf + 2*(0.25+0.75*size/(41.0/3)))
+	return idf * (tf*2 + 1) / (tf + 2*(0.25+0.75*size/(41.0/3)))
 }
 
 func TestBM25T(t *testing.T) { // feature 23
-	checkFeature(t, FeatBM25T, []fcase{
-		{"x", "a:Dog", ln3 * 0.9 * 3 / (0.9 + 2*(0.25+0.75*25/(41.0/3))), "A"},
-		{"x", "http://c.org/owner", ln3 * 0.875 * 3 / (0.875 + 2*(0.25+0.75*7/(41.0/3))), "C"},
+	checkFeatureSem(t, SemanticsPaper, FeatBM25T, []fcase{
+		{"x", "a:Dog", ln3 * (0.9*2 + 1) / (0.9 + 2*(0.25+0.75*25/(41.0/3))), "A"},
+		{"x", "http://c.org/owner", ln3 * (0.875*2 + 1) / (0.875 + 2*(0.25+0.75*7/(41.0/3))), "C"},
 		{"x", "b:Agent", 0, "IDF 0"},
 	})
 }
 
 func TestBM25O(t *testing.T) { // feature 24
-	checkFeature(t, FeatBM25O, []fcase{
+	checkFeatureSem(t, SemanticsPaper, FeatBM25O, []fcase{
 		{"animal", "a:Person", bm25Hand(ln1_5, 1, 25) + bm25Hand(ln3, 0.8, 25) + bm25Hand(ln3, 1, 25), "Animal + Cat + owns"},
 	})
 }
@@ -409,7 +409,7 @@ func TestVSMO(t *testing.T) { // feature 25
 	norm := math.Sqrt(ln1_5*ln1_5 + (0.81+0.64+3)*ln3*ln3)
 	oneWord := (ln1_5 + 1.8*ln3) * ln1_5 / (norm * ln1_5)
 	twoWords := ((0.9*ln3+ln3)*ln3 + (ln1_5+1.8*ln3)*ln1_5) / (norm * math.Sqrt(ln3*ln3+ln1_5*ln1_5))
-	checkFeature(t, FeatVSMO, []fcase{
+	checkFeatureSem(t, SemanticsPaper, FeatVSMO, []fcase{
 		{"animal", "a:Person", oneWord, "(Animal + Cat + owns) . w"},
 		{"dog animal", "a:Person", twoWords, "dog: Dog + feeds"},
 		{"zebra", "a:Person", 0, "no word known"},
@@ -479,7 +479,7 @@ func TestSuperproperties(t *testing.T) { // feature 33
 // LabelSearch_T: BM25 on rdfs:label alone (8 documents, avgdl 1.375,
 // idf(animal) = ln 2, see TestLOVMatchT).
 func TestLabelSearch(t *testing.T) { // feature 34
-	checkFeature(t, FeatLabelSearch, []fcase{
+	checkFeatureSem(t, SemanticsPaper, FeatLabelSearch, []fcase{
 		{"animal", "a:Animal", ln2 * 2.2 / (1 + 1.2*(0.25+0.75*1/1.375)), "dl 1"},
 		{"animal", "a:Cat", ln2 * 2.2 / (1 + 1.2*(0.25+0.75*2/1.375)), "dl 2"},
 		{"animal", "a:feeds", 0, "no label"},
@@ -506,9 +506,10 @@ func TestSearch(t *testing.T) {
 	}
 }
 
-// TestSearchAgreesWithFeatures: Search scores are features 2 and 34.
+// TestSearchAgreesWithFeatures: Search scores are features 2 and 34 in
+// the paper semantics (Search does not depend on the semantics).
 func TestSearchAgreesWithFeatures(t *testing.T) {
-	c := testCorpus(t)
+	c := testCorpusSem(t, SemanticsPaper)
 	for _, by := range []Ranking{ByLOV, ByLabel} {
 		id := FeatLOVMatchT
 		if by == ByLabel {

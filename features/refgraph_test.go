@@ -19,7 +19,7 @@ import (
 // src/main/java/experiment/), from JUNG 2.1.1's algorithms, or from the
 // paper's equations, as each comment says.
 
-const refPrefixes = `@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
+const graphPrefixes = `@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
 @prefix owl: <http://www.w3.org/2002/07/owl#> .
 @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
@@ -40,7 +40,7 @@ func semCorpus(t testing.TB, sem Semantics, graphs ...[2]string) *Corpus {
 		b.AddPrefix(p, "http://"+p+".org/", PrefixDocument)
 	}
 	for _, g := range graphs {
-		_, err := rdf.ParseTurtle(strings.NewReader(refPrefixes+g[1]), g[0], rdf.Options{}, func(q rdf.Quad) error {
+		_, err := rdf.ParseTurtle(strings.NewReader(graphPrefixes+g[1]), g[0], rdf.Options{}, func(q rdf.Quad) error {
 			q.G = rdf.NewIRI(g[0])
 			b.Add(q)
 			return nil

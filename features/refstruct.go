@@ -177,16 +177,23 @@ func (bd *build) refStructure() {
 
 // refTermsByOntology groups the terms by the vocabulary in whose graph the
 // Java evaluates their term features: TermStatsScorer (lines 33-73),
-// HubDWRank and BetweennessMeasureTerm pass term.getOntologyUriOfTerm().
-// Here that is the term's defining vocabulary (termRec.vocab). Branch featq
-// implements the Java's own rule (longest LOV term prefix, else the URI up
-// to its last '/' or '#'; refIndex.ontology); this is the one place to
-// switch to it once both are merged.
+// HubDWRank and BetweennessMeasureTerm pass term.getOntologyUriOfTerm(),
+// the Java's ontology of a term (longest LOV term prefix, else the URI up
+// to its last '/' or '#'; refIndex.ontology). A term whose ontology is no
+// graph of the corpus is in no group.
 func (bd *build) refTermsByOntology() [][]int32 {
 	c := bd.c
 	out := make([][]int32, len(c.vocabs))
-	for v := range c.vocabs {
-		out[v] = c.vocabs[v].terms
+	if c.ref == nil || c.ref.ontology == nil {
+		for v := range c.vocabs {
+			out[v] = c.vocabs[v].terms
+		}
+		return out
+	}
+	for t, v := range c.ref.ontology {
+		if v >= 0 {
+			out[v] = append(out[v], int32(t))
+		}
 	}
 	return out
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/lovbench/lovbench/features"
 )
 
 // Config is the configuration of `lovbench run` (a YAML file; every field is
@@ -106,6 +108,9 @@ type SamplingConfig struct {
 type FeatureConfig struct {
 	// List is a feature list such as "1-33,34".
 	List string `yaml:"list" json:"list"`
+	// Semantics is "reference" (LOVBench's Java, the default) or "paper"
+	// (the formulas as printed); see features.Semantics.
+	Semantics string `yaml:"semantics" json:"semantics"`
 }
 
 // ExportConfig configures the dataset files.
@@ -140,7 +145,7 @@ func DefaultConfig() Config {
 		ClickModels: ClickModelConfig{Models: []string{"dctr", "dbn", "ubm"}, Select: "best", Iterations: 50, TrainFraction: 0.75},
 		Labels:      LabelConfig{Thresholds: []float64{0.2, 0.45, 0.5, 0.6, 0.7}, SERPSize: 10},
 		Sampling:    SamplingConfig{PerQuery: 26, Seed: 1},
-		Features:    FeatureConfig{List: "1-34"},
+		Features:    FeatureConfig{List: "1-34", Semantics: string(features.DefaultSemantics)},
 		Export:      ExportConfig{Folds: 5, Seed: 1},
 		LTR:         LTRConfig{Algorithms: []string{"ranknet", "adarank"}, Configs: []string{"all"}, Seed: 1, Permutations: 10000},
 		Report:      ReportConfig{Title: "lovbench benchmark report"},
@@ -261,6 +266,11 @@ func (c *Config) validate() error {
 	if c.Sampling.PerQuery <= 0 {
 		return fmt.Errorf("sampling.per_query: %d, must be positive", c.Sampling.PerQuery)
 	}
+	sem, err := features.ParseSemantics(c.Features.Semantics)
+	if err != nil {
+		return fmt.Errorf("features.semantics: %w", err)
+	}
+	c.Features.Semantics = string(sem)
 	if c.Export.Folds < 3 {
 		return fmt.Errorf("export.folds: %d, need at least 3 (train, validation, test)", c.Export.Folds)
 	}

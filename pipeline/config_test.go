@@ -37,10 +37,32 @@ func TestConfigErrors(t *testing.T) {
 		{"log: {path: a}\nexport: {folds: 2}\n", "export.folds"},
 		{"simulate: {sessions: 10, queries: 5, zipf_s: 0.5}\n", "zipf_s"},
 		{"log: {path: a}\nclick_models: {iterations: nope}\n", "line 2"},
+		{"log: {path: a}\nfeatures: {semantics: java}\n", "features.semantics"},
 	} {
 		_, err := ParseConfig([]byte(tc.yaml), "cfg.yaml", "/tmp")
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "cfg.yaml") {
 			t.Errorf("%q: err = %v, want one naming cfg.yaml and containing %q", tc.yaml, err, tc.want)
 		}
+	}
+}
+
+// TestConfigFeatureSemantics: features.semantics defaults to reference
+// (issue 10) and is part of the features stage's parameters, hence of its
+// fingerprint.
+func TestConfigFeatureSemantics(t *testing.T) {
+	c, err := ParseConfig([]byte("log: {path: a}\n"), "cfg.yaml", "/tmp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Features.Semantics != "reference" {
+		t.Errorf("default features.semantics = %q, want reference", c.Features.Semantics)
+	}
+	p, err := ParseConfig([]byte("log: {path: a}\nfeatures: {semantics: paper}\n"), "cfg.yaml", "/tmp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runner{cfg: p}
+	if st := r.featuresStage(); st.Params.(FeatureConfig).Semantics != "paper" {
+		t.Errorf("features stage params %+v, want semantics paper", st.Params)
 	}
 }

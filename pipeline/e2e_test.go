@@ -409,6 +409,9 @@ func TestDemoEndToEnd(t *testing.T) {
 	if d.Recovery == nil || d.Recovery.Pairs < 1000 {
 		t.Fatalf("no label recovery over enough pairs: %+v", d.Recovery)
 	}
+	if d.FeatureSemantics != "reference" {
+		t.Errorf("the demo's features were built with %q semantics, want reference (issue 10)", d.FeatureSemantics)
+	}
 	t.Logf("label recovery: %d pairs, Pearson %.3f, Kendall tau-b %.3f, exact label agreement %.1f%%",
 		d.Recovery.Pairs, d.Recovery.Pearson, d.Recovery.Kendall, 100*d.Recovery.Agreement)
 	if d.Recovery.Pearson < 0.8 || d.Recovery.Kendall < 0.5 {

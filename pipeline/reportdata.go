@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/export"
+	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/ltr"
@@ -47,6 +49,16 @@ type ReportInputs struct {
 func BuildReportData(in ReportInputs) (*report.Data, error) {
 	d := &report.Data{Title: in.Title, Notes: in.Notes, Stages: in.Stages}
 	dir := func(s string) string { return in.Dirs[s] }
+	if p := dir(StageExport); p != "" {
+		var m export.Manifest
+		if err := readJSON(filepath.Join(p, export.ManifestFile), &m); err != nil {
+			return nil, err
+		}
+		d.FeatureSemantics = m.Parameters.FeatureSemantics
+		if note := featureSemanticsNote(m.Parameters.FeatureSemantics); note != "" {
+			d.Notes = append(d.Notes, note)
+		}
+	}
 	if p := dir(StageIngest); p != "" {
 		c, err := cleaningCounts(filepath.Join(p, IngestReportFile))
 		if err != nil {
@@ -344,4 +356,18 @@ func ltrResults(dir string) ([]report.LTRResult, string, error) {
 		out = append(out, r)
 	}
 	return out, rf.Ties, nil
+}
+
+// featureSemanticsNote says which feature semantics built the dataset (the
+// manifest's parameters.feature_semantics; "" when it is not recorded).
+func featureSemanticsNote(sem string) string {
+	switch features.Semantics(sem) {
+	case features.SemanticsReference:
+		return "Features computed with the reference semantics: what LOVBench's Java code computes, comparable with the published LOVBench features (docs/features.md)."
+	case features.SemanticsPaper:
+		return "Features computed with the paper semantics: the formulas as the LOVBench paper prints them, not comparable column by column with the published LOVBench features (docs/features.md)."
+	case "":
+		return ""
+	}
+	return "Features computed with the " + sem + " semantics."
 }

@@ -64,7 +64,7 @@ type runner struct {
 // loadCorpus loads the corpus once per run.
 func (r *runner) loadCorpus(ctx context.Context) (*features.Corpus, error) {
 	r.corpusOnce.Do(func() {
-		r.corpus, r.corpusErr = features.Load(ctx, r.corpusPaths, features.LoadOptions{Lenient: r.cfg.Corpus.Lenient, Prefixes: r.cfg.Corpus.Prefixes})
+		r.corpus, r.corpusErr = features.Load(ctx, r.corpusPaths, features.LoadOptions{Lenient: r.cfg.Corpus.Lenient, Prefixes: r.cfg.Corpus.Prefixes, Semantics: features.Semantics(r.cfg.Features.Semantics)})
 		if r.corpusErr != nil {
 			r.corpusErr = fmt.Errorf("corpus: %w", r.corpusErr)
 		}

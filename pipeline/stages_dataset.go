@@ -142,7 +142,8 @@ func (r *runner) exportStage() Stage {
 				GroundTruth: env.Dep(StageSample, GroundTruthFile),
 				Features:    env.Dep(StageFeatures, FeaturesFile),
 				Out:         env.Dir,
-				Options:     export.Options{Folds: ec.Folds, Seed: uint64(ec.Seed), KeepJunk: ec.KeepJunk, Version: programVersion()},
+				Options: export.Options{Folds: ec.Folds, Seed: uint64(ec.Seed), KeepJunk: ec.KeepJunk, Version: programVersion(),
+					FeatureSemantics: r.cfg.Features.Semantics},
 			})
 			if err != nil {
 				return err

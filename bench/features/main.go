@@ -7,7 +7,10 @@
 // prints the corpus load time, the per-phase build times, the extraction
 // times and the peak resident set size.
 //
-//	go run ./bench/features -corpus ../shared/data/vocabularies -pairs 200000
+// -semantics selects the feature semantics (reference, the default, or
+// paper; features.Semantics).
+//
+//	go run ./bench/features -corpus ../shared/data/vocabularies -pairs 200000 -semantics reference
 package main
 
 import (
@@ -17,6 +20,7 @@ import (
 	"math/rand"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -42,24 +46,45 @@ func main() {
 	seed := flag.Int64("seed", 1, "random seed for the pairs")
 	workers := flag.Int("workers", 0, "workers (0 = GOMAXPROCS)")
 	groups := flag.Bool("groups", true, "also time each feature group separately")
+	semFlag := flag.String("semantics", string(features.DefaultSemantics), "feature semantics: reference or paper")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the extraction to this file")
 	flag.Parse()
-	if err := run(*corpus, *n, *seed, *workers, *groups); err != nil {
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "features-bench:", err)
+			os.Exit(1)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, "features-bench:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	sem, err := features.ParseSemantics(*semFlag)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "features-bench:", err)
+		os.Exit(2)
+	}
+	if err := run(*corpus, *n, *seed, *workers, *groups, sem); err != nil {
+		pprof.StopCPUProfile()
 		fmt.Fprintln(os.Stderr, "features-bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(corpus string, n int, seed int64, workers int, groups bool) error {
+func run(corpus string, n int, seed int64, workers int, groups bool, sem features.Semantics) error {
 	ctx := context.Background()
 	t0 := time.Now()
-	c, err := features.Load(ctx, []string{corpus}, features.LoadOptions{})
+	c, err := features.Load(ctx, []string{corpus}, features.LoadOptions{Semantics: sem})
 	if err != nil {
 		return err
 	}
 	load := time.Since(t0)
 	st := c.Stats()
 	fmt.Printf("corpus: %d files, %d statements, %d vocabularies, %d terms\n", st.Files, st.Statements, st.Vocabularies, st.Terms)
-	fmt.Printf("load: %.2fs (GOMAXPROCS %d)\n", load.Seconds(), runtime.GOMAXPROCS(0))
+	fmt.Printf("load: %.2fs (GOMAXPROCS %d, semantics %s)\n", load.Seconds(), runtime.GOMAXPROCS(0), c.Semantics())
 	for _, tm := range st.Timings {
 		fmt.Printf("  %-18s %.3fs\n", tm.Phase, tm.Duration.Seconds())
 	}
@@ -79,8 +104,8 @@ func run(corpus string, n int, seed int64, workers int, groups bool) error {
 		return nil
 	}
 	fmt.Println("extract:")
-	all, _ := features.ParseFeatureList("1-33")
-	if err := extract("features 1-33", all); err != nil {
+	all, _ := features.ParseFeatureList("1-34")
+	if err := extract("features 1-34", all); err != nil {
 		return err
 	}
 	if groups {

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lovbench/lovbench/export"
+	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/labels"
 )
 
@@ -47,6 +48,9 @@ unless --keep-junk. docs/dataset.md documents every file.`,
 			if cfg.Options.Folds < 3 {
 				return usagef("export: --folds must be at least 3 (train, vali, test)")
 			}
+			if _, err := features.ParseSemantics(cfg.Options.FeatureSemantics); err != nil {
+				return usagef("export: --feature-semantics: %v", err)
+			}
 			cfg.Options.Version = exportVersion()
 			m, err := export.Run(cmd.Context(), cfg)
 			if err != nil {
@@ -76,6 +80,7 @@ unless --keep-junk. docs/dataset.md documents every file.`,
 	f.IntVar(&cfg.Options.Folds, "folds", 5, "partitions and folds")
 	f.Uint64Var(&cfg.Options.Seed, "seed", 1, "seed of the query partition")
 	f.BoolVar(&cfg.Options.KeepJunk, "keep-junk", false, "write junk (-2) labels as -2 in the SVMlight files instead of 0")
+	f.StringVar(&cfg.Options.FeatureSemantics, "feature-semantics", string(features.DefaultSemantics), "semantics the features file was computed with (lovbench features --semantics), recorded in manifest.json")
 	f.BoolVar(&asJSON, "json", false, "print the manifest as JSON")
 	return cmd
 }

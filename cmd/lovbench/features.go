@@ -19,6 +19,7 @@ func newFeaturesCmd(a *app) *cobra.Command {
 		unknown  string
 		lenient  bool
 		workers  int
+		sem      string
 	)
 	cmd := &cobra.Command{
 		Use:   "features",
@@ -30,10 +31,14 @@ pair with the columns query, term (full URI) and the selected features named
 as in LOVBench's feature_list.csv, in ID order. The output is CSV or Parquet
 by the --out extension. Terms not in the corpus fail the run unless
 --unknown is zero (written with zero features) or skip (left out); both
-count them in the log. See docs/features.md for every feature definition.`,
+count them in the log. --semantics reference (the default) reproduces what
+LOVBench's Java code computes, quirks included; --semantics paper computes the
+formulas as the LOVBench paper prints them. See docs/features.md for every
+feature definition in both semantics.`,
 		Example: `  lovbench features --corpus vocabularies/ --pairs pairs.csv --out features.parquet
   lovbench features --corpus vocabs/ --prefixes lov_prefixes.json --pairs pairs.csv \
-    --out f.csv --features 1-33 --unknown zero`,
+    --out f.csv --features 1-33 --unknown zero
+  lovbench features --corpus vocabs/ --pairs pairs.csv --out f.csv --semantics paper`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(corpus) == 0 || pairs == "" || out == "" {
@@ -41,6 +46,10 @@ count them in the log. See docs/features.md for every feature definition.`,
 			}
 			if l := strings.ToLower(out); !strings.HasSuffix(l, ".csv") && !strings.HasSuffix(l, ".parquet") {
 				return usagef("features: --out must end in .csv or .parquet")
+			}
+			semantics, err := features.ParseSemantics(sem)
+			if err != nil {
+				return usagef("features: --semantics: %v", err)
 			}
 			ids, err := features.ParseFeatureList(feats)
 			if err != nil {
@@ -61,12 +70,12 @@ count them in the log. See docs/features.md for every feature definition.`,
 			if err != nil {
 				return err
 			}
-			c, err := features.Load(cmd.Context(), corpus, features.LoadOptions{Lenient: lenient, Prefixes: prefixes})
+			c, err := features.Load(cmd.Context(), corpus, features.LoadOptions{Lenient: lenient, Prefixes: prefixes, Semantics: semantics})
 			if err != nil {
 				return err
 			}
 			st := c.Stats()
-			a.log.Info("corpus loaded", "files", st.Files, "statements", st.Statements, "skipped", st.Skipped,
+			a.log.Info("corpus loaded", "semantics", string(c.Semantics()), "files", st.Files, "statements", st.Statements, "skipped", st.Skipped,
 				"vocabularies", st.Vocabularies, "terms", st.Terms)
 			tab, rep, err := c.Extract(cmd.Context(), ps, features.ExtractOptions{
 				Features: ids, Workers: workers, Unknown: pol, Source: pairs, Progress: a.progress()})
@@ -94,6 +103,7 @@ count them in the log. See docs/features.md for every feature definition.`,
 	f.StringVar(&prefixes, "prefixes", "", "optional LOV prefix file (SPARQL JSON) to resolve prefixed names")
 	f.StringVar(&unknown, "unknown", "error", "terms not in the corpus: error, zero or skip")
 	f.BoolVar(&lenient, "lenient", false, "skip bad RDF statements (counted) instead of failing")
+	f.StringVar(&sem, "semantics", string(features.DefaultSemantics), "feature definitions: reference (LOVBench's Java) or paper (the formulas as printed)")
 	f.IntVar(&workers, "workers", 0, "worker goroutines (0 = number of CPUs); the output does not depend on it")
 	return cmd
 }

@@ -56,3 +56,39 @@ func TestFeaturesAndSearchCommands(t *testing.T) {
 		t.Errorf("bad --by: code %d, want 2", code)
 	}
 }
+
+// TestFeaturesSemanticsFlag: --semantics reference (default) and paper
+// differ where the Java does: the query "do" is a substring of "Dog"
+// (TextRelevancy.java) but no word of it; a bad value is a usage error.
+func TestFeaturesSemanticsFlag(t *testing.T) {
+	dir := t.TempDir()
+	corpus := filepath.Join(dir, "v.nq")
+	pairs := filepath.Join(dir, "pairs.csv")
+	if err := os.WriteFile(corpus, []byte(cliCorpus), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(pairs, []byte("query,term\ndo do,v:Dog\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "do do,http://v.org/Dog,2,2\n"},
+		{[]string{"--semantics", "reference"}, "do do,http://v.org/Dog,2,2\n"},
+		{[]string{"--semantics", "paper"}, "do do,http://v.org/Dog,0,1\n"},
+	} {
+		out := filepath.Join(dir, "f.csv")
+		args := append([]string{"-q", "features", "--corpus", corpus, "--pairs", pairs, "--out", out, "--features", "4,7"}, tc.args...)
+		if code, _, errs := runCLI(t, args...); code != 0 {
+			t.Fatalf("%v: code %d: %s", tc.args, code, errs)
+		}
+		got, _ := os.ReadFile(out)
+		if want := "query,term,Text_Relevancy_T,Query_Length_Q\n" + tc.want; string(got) != want {
+			t.Errorf("%v:\n%s\nwant\n%s", tc.args, got, want)
+		}
+	}
+	if code, _, errs := runCLI(t, "-q", "features", "--corpus", corpus, "--pairs", pairs, "--out", filepath.Join(dir, "x.csv"), "--semantics", "java"); code != 2 || !strings.Contains(errs, "--semantics") {
+		t.Errorf("--semantics java: code %d, stderr %q; want 2 naming the flag", code, errs)
+	}
+}

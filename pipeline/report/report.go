@@ -126,13 +126,16 @@ type Stage struct {
 // Data is everything the report shows; sections whose data is missing are
 // rendered with a note saying so.
 type Data struct {
-	Title    string       `json:"title"`
-	Notes    []string     `json:"notes,omitempty"`
-	Stages   []Stage      `json:"stages,omitempty"`
-	Cleaning []Count      `json:"cleaning,omitempty"`
-	Log      *LogStats    `json:"log,omitempty"`
-	Models   []ClickModel `json:"click_models,omitempty"`
-	Labels   []LabelShare `json:"labels,omitempty"`
+	Title string   `json:"title"`
+	Notes []string `json:"notes,omitempty"`
+	// FeatureSemantics is the feature semantics that built the dataset
+	// ("reference" or "paper"; manifest.json parameters.feature_semantics).
+	FeatureSemantics string       `json:"feature_semantics,omitempty"`
+	Stages           []Stage      `json:"stages,omitempty"`
+	Cleaning         []Count      `json:"cleaning,omitempty"`
+	Log              *LogStats    `json:"log,omitempty"`
+	Models           []ClickModel `json:"click_models,omitempty"`
+	Labels           []LabelShare `json:"labels,omitempty"`
 	// Dataset counts (queries, pairs) of the ground truth.
 	Dataset []Count     `json:"dataset,omitempty"`
 	LTR     []LTRResult `json:"ltr,omitempty"`

@@ -1,0 +1,588 @@
+package features
+
+import (
+	"index/suffixarray"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/lovbench/lovbench/features/rdf"
+)
+
+// This file holds the reference semantics (SemanticsReference) of the
+// query-match and RDF-graph text features 1, 4-7, 17-25: what LOVBench's
+// Java code computes (../shared/reference/lovbench-java), quirks included.
+// The package comment lists the quirks; docs/features.md gives, feature by
+// feature, both semantics and the Java class read.
+
+// refIndex holds what the reference semantics need beyond the shared
+// corpus index. It is nil for a corpus built with the paper semantics.
+type refIndex struct {
+	// ontology is the Java "ontology of a term" (LOVPrefixes.
+	// getOntologyUriOfTermUri) as a vocabulary index, -1 when that
+	// ontology is no graph of the corpus.
+	ontology []int32
+	// typedInOnt: the term is typed as a class or property in the graph
+	// of its Java ontology.
+	typedInOnt []bool
+	// prefixes are the term prefixes of each vocabulary (Java: Prefix.
+	// termPrefix and alternativeTermPrefix), sorted.
+	prefixes [][]string
+	// text is the lower-cased match text of every term: its local name
+	// (after the last '/' or '#') then the values of the nine LOV match
+	// properties in the defining vocabulary's graph, each followed by
+	// NUL. Term t's text is text[starts[t]:starts[t+1]]; its local name
+	// ends at localEnd[t].
+	text     []byte
+	starts   []int32
+	localEnd []int32
+	sa       *suffixarray.Index
+	// vocabFields are the prefix, dcterms:title and dcterms:description
+	// of the vocabularies (feature 3); literals indexes every distinct
+	// literal (feature 34), termLiterals the literals of each term.
+	vocabFields  [3]*fieldIndex
+	literals     *fieldIndex
+	termLiterals [][]int32
+	// labels are each term's rdfs:label values lower-cased (features 5-6).
+	labels [][]string
+	// tf, tfidf and bm25 are features 17, 19 and 23 of each term in its
+	// Java ontology (equal to the qi values when that ontology is the
+	// defining vocabulary).
+	tf, tfidf, bm25 []float64
+
+	mu    sync.Mutex
+	words map[string]*refWord
+}
+
+// refWord is what one query word (lower-cased) matches, computed once per
+// distinct word and shared by every query containing it.
+type refWord struct {
+	terms []int32 // sorted terms whose local name or match values contain the word
+	// ontologies is the number of vocabularies with a matching term (the
+	// denominator of VSMOntology's idf).
+	ontologies int
+	// tfidf sums TF-IDF_T of the matching terms per vocabulary (VSMOntology).
+	tfidf map[int32]float64
+	// byVocab lists the matching terms per defining vocabulary.
+	byVocab map[int32][]int32
+}
+
+// javaSplitSpace splits like Java's String.split(" ") (TermQuery.java:
+// `queryString.split(" ")`): on every single space, keeping empty words
+// between consecutive spaces and dropping trailing empty words; "" gives
+// one empty word.
+func javaSplitSpace(q string) []string {
+	if q == "" {
+		return []string{""}
+	}
+	parts := strings.Split(q, " ")
+	for len(parts) > 0 && parts[len(parts)-1] == "" {
+		parts = parts[:len(parts)-1]
+	}
+	return parts
+}
+
+// javaLocalName is LOVPrefixes.getLocalName: the part after the last '/'
+// or '#' (empty when the IRI ends with one).
+func javaLocalName(iri string) string {
+	return iri[strings.LastIndexAny(iri, "/#")+1:]
+}
+
+// bm25SizeRatio is |O| / avgos(R) of equation (8) for a vocabulary of size
+// triples in a corpus of total triples over n vocabularies. Paper: the
+// ratio of triple counts. Reference (LOVRepository.ontologySize and
+// averageOntologySize): both sizes are COUNT(?s)*3, and the average is an
+// integer division, so 3|O| / floor(3*total/n).
+func bm25SizeRatio(sem Semantics, size int, total float64, n int) float64 {
+	if sem == SemanticsReference {
+		return 3 * float64(size) / math.Floor(3*total/float64(n))
+	}
+	return float64(size) / (total / float64(n))
+}
+
+// bm25Term is equation (8) as printed and as BM25Term.java computes it:
+// idf * (tf*k + 1) / (tf + k*(1 - b + b*ratio)).
+func bm25Term(idf, tf, ratio float64) float64 {
+	return idf * (tf*bm25K + 1) / (tf + bm25K*(1-bm25B+bm25B*ratio))
+}
+
+// reference builds the refIndex (reference semantics only): the Java
+// ontology of every term, the substring-match text and its suffix array,
+// and features 17, 19 and 23 in the Java ontology.
+func (bd *build) reference() error {
+	c := bd.c
+	if c.sem != SemanticsReference {
+		return nil
+	}
+	b := bd.b
+	ri := &refIndex{words: make(map[string]*refWord)}
+	c.ref = ri
+	bd.refOntologies(ri)
+	// Match text, per term, from its defining vocabulary's graph.
+	values := make([][]string, len(c.terms))
+	for v := range c.vocabs {
+		for _, t := range b.gtriples[bd.vocabGraph[v]] {
+			ti, ok := bd.termOfNode[t.s]
+			if !ok || c.terms[ti].vocab != int32(v) || fieldOf(b.nodes[t.p].Value) == fieldOther {
+				continue
+			}
+			if o := b.nodes[t.o]; o.Kind == rdf.Literal || o.Kind == rdf.IRI {
+				values[ti] = append(values[ti], strings.ToLower(o.Value))
+			}
+		}
+	}
+	ri.starts = make([]int32, len(c.terms)+1)
+	ri.localEnd = make([]int32, len(c.terms))
+	var buf []byte
+	for ti := range c.terms {
+		ri.starts[ti] = int32(len(buf))
+		buf = append(buf, strings.ToLower(javaLocalName(c.terms[ti].uri))...)
+		ri.localEnd[ti] = int32(len(buf))
+		buf = append(buf, 0)
+		for _, s := range values[ti] {
+			buf = append(buf, s...)
+			buf = append(buf, 0)
+		}
+	}
+	ri.starts[len(c.terms)] = int32(len(buf))
+	ri.labels = make([][]string, len(c.terms))
+	for ti := range c.terms {
+		for _, l := range c.terms[ti].labels {
+			ri.labels[ti] = append(ri.labels[ti], strings.ToLower(l.Value))
+		}
+	}
+	ri.text = buf
+	ri.sa = suffixarray.New(buf)
+	bd.refTermWeights(ri)
+	bd.refSearchIndexes(ri)
+	return nil
+}
+
+// refOntologies computes the Java ontology of every term
+// (LOVPrefixes.getOntologyUriOfTermUri): among the vocabularies whose term
+// prefix (vann:preferredNamespaceUri, rdfa:uri or the LOV prefix file's
+// termPrefix, owned by the vocabulary as in Build) starts the term's URI,
+// the one with the longest vocabulary URI; otherwise the URI up to its
+// last '/' or '#', which must then be the name of a graph.
+//
+// A namespace declared inside a vocabulary's graph belongs to that
+// vocabulary; one declared in a metadata graph to the vocabulary whose URI
+// is the declaring subject (LOV's voaf graph), else to the vocabulary
+// owning the namespace (Build's model). A vocabulary without any declared
+// namespace takes the namespaces its terms use: the Java needs every
+// vocabulary in its prefix table, and LOV declares one for each.
+func (bd *build) refOntologies(ri *refIndex) {
+	b, c := bd.b, bd.c
+	// A candidate: a term prefix of a vocabulary (vocab -1: a LOV
+	// vocabulary that is no graph of the corpus) whose URI has uriLen bytes.
+	type cand struct {
+		prefix string
+		vocab  int32
+		uriLen int
+	}
+	type key struct {
+		prefix string
+		vocab  int32
+	}
+	seen := make(map[key]bool)
+	var cands []cand
+	add := func(ns string, v int32, uriLen int) {
+		if ns != "" && !seen[key{ns, v}] {
+			seen[key{ns, v}] = true
+			cands = append(cands, cand{ns, v, uriLen})
+		}
+	}
+	graphVocab := make(map[string]int32, len(c.vocabs))
+	for v := range c.vocabs {
+		graphVocab[c.vocabs[v].uri] = int32(v)
+	}
+	for gi, ts := range b.gtriples {
+		for _, t := range ts {
+			if p := b.nodes[t.p].Value; p != iriVannURI && p != iriRDFaURI {
+				continue
+			}
+			ns := b.nodes[t.o].Value
+			v := bd.graphVocab[gi]
+			if v < 0 {
+				var ok bool
+				if v, ok = graphVocab[b.nodes[t.s].Value]; !ok {
+					v = bd.vocabOf(ns)
+				}
+			}
+			if v >= 0 {
+				add(ns, v, len(c.vocabs[v].uri))
+			}
+		}
+	}
+	// The LOV prefix file: by vocabulary URI when the file gives one, a
+	// vocabulary outside the corpus included (its terms then have an
+	// ontology that is no graph, as in the Java).
+	for _, lv := range b.lovVocabs {
+		switch v, ok := graphVocab[lv.uri]; {
+		case ok:
+			add(lv.prefix, v, len(lv.uri))
+		case lv.uri != "":
+			add(lv.prefix, -1, len(lv.uri))
+		default:
+			if v := bd.vocabOf(lv.prefix); v >= 0 {
+				add(lv.prefix, v, len(c.vocabs[v].uri))
+			}
+		}
+	}
+	declared := make([]bool, len(c.vocabs))
+	for _, cd := range cands {
+		if cd.vocab >= 0 {
+			declared[cd.vocab] = true
+		}
+	}
+	var undeclared []cand
+	for ti := range c.terms {
+		v := c.terms[ti].vocab
+		if ns := namespaceOf(c.terms[ti].uri); !declared[v] && ns != "" && !seen[key{ns, v}] {
+			seen[key{ns, v}] = true
+			undeclared = append(undeclared, cand{ns, v, len(c.vocabs[v].uri)})
+		}
+	}
+	cands = append(cands, undeclared...)
+	// Corpus vocabularies first, by URI order, then foreign ones.
+	sort.SliceStable(cands, func(i, j int) bool {
+		vi, vj := uint32(cands[i].vocab), uint32(cands[j].vocab) // -1 sorts last
+		if vi != vj {
+			return vi < vj
+		}
+		return cands[i].prefix < cands[j].prefix
+	})
+	ri.prefixes = make([][]string, len(c.vocabs))
+	for _, cd := range cands {
+		if cd.vocab >= 0 {
+			ri.prefixes[cd.vocab] = append(ri.prefixes[cd.vocab], cd.prefix)
+		}
+	}
+	ri.ontology = make([]int32, len(c.terms))
+	ri.typedInOnt = make([]bool, len(c.terms))
+	for ti := range c.terms {
+		uri := c.terms[ti].uri
+		best, bestLen := int32(-1), -1
+		for _, cd := range cands {
+			// Longest ontology URI wins; ties (a Java HashMap order) go to
+			// the first vocabulary by URI.
+			if strings.HasPrefix(uri, cd.prefix) && cd.uriLen > bestLen {
+				best, bestLen = cd.vocab, cd.uriLen
+			}
+		}
+		if bestLen < 0 {
+			if i := strings.LastIndexAny(uri, "/#"); i > 0 {
+				if v, ok := graphVocab[uri[:i]]; ok {
+					best = v
+				}
+			}
+		}
+		ri.ontology[ti] = best
+		if best >= 0 {
+			node := bd.nodeOfTerm(int32(ti))
+			_, ri.typedInOnt[ti] = bd.typedIn[node][bd.vocabGraph[best]]
+		}
+	}
+}
+
+// refTermWeights computes TF, TF-IDF and BM25 the way TFIDFScorer and
+// BM25Term/BM25Ontology do. tf(t, O) = 0.5 + 0.5*f(t,O)/max when t starts
+// with a term prefix of O and occurs in O's graph, else 0 (the frequency
+// table of O only holds LOVRepository.getAllTerms(O): terms typed in O
+// under O's term prefix); max is taken over those terms. The qi values
+// (used by the ontology features 20-25) are each term's values in its
+// defining vocabulary; ri.tf, ri.tfidf and ri.bm25 (features 17, 19, 23)
+// its values in its Java ontology, with tf 0 and size 0 when that ontology
+// is no graph.
+func (bd *build) refTermWeights(ri *refIndex) {
+	b, c := bd.b, bd.c
+	n := len(c.terms)
+	ri.tf = make([]float64, n)
+	ri.tfidf = make([]float64, n)
+	ri.bm25 = make([]float64, n)
+	var total float64
+	for _, v := range c.vocabs {
+		total += float64(v.size)
+	}
+	occ := make([]map[int32]int, len(c.vocabs))
+	for v := range c.vocabs {
+		m := make(map[int32]int)
+		for _, t := range b.gtriples[bd.vocabGraph[v]] {
+			m[t.s]++
+			if t.p != t.s {
+				m[t.p]++
+			}
+			if t.o != t.s && t.o != t.p {
+				m[t.o]++
+			}
+		}
+		occ[v] = m
+	}
+	underPrefix := func(ti, v int32) bool {
+		for _, p := range ri.prefixes[v] {
+			if strings.HasPrefix(c.terms[ti].uri, p) {
+				return true
+			}
+		}
+		return false
+	}
+	maxF := make([]int, len(c.vocabs))
+	for v := range c.vocabs {
+		for _, ti := range c.vocabs[v].terms {
+			if underPrefix(ti, int32(v)) {
+				maxF[v] = max(maxF[v], occ[v][bd.nodeOfTerm(ti)])
+			}
+		}
+	}
+	tfIn := func(ti, v int32) float64 {
+		if f := occ[v][bd.nodeOfTerm(ti)]; f > 0 && underPrefix(ti, v) {
+			return 0.5 + 0.5*float64(f)/float64(max(maxF[v], f))
+		}
+		return 0
+	}
+	ratio := func(v int32) float64 {
+		return bm25SizeRatio(SemanticsReference, c.vocabs[v].size, total, len(c.vocabs))
+	}
+	for ti := range c.terms {
+		t := &c.terms[ti]
+		idf := t.qi[FeatIDFT]
+		tf := tfIn(int32(ti), t.vocab)
+		t.qi[FeatTFT], t.qi[FeatTFIDFT], t.qi[FeatBM25T] = tf, tf*idf, bm25Term(idf, tf, ratio(t.vocab))
+		switch o := ri.ontology[ti]; {
+		case o == t.vocab:
+			ri.tf[ti], ri.tfidf[ti], ri.bm25[ti] = t.qi[FeatTFT], t.qi[FeatTFIDFT], t.qi[FeatBM25T]
+		case o >= 0:
+			tf := tfIn(int32(ti), o)
+			ri.tf[ti], ri.tfidf[ti], ri.bm25[ti] = tf, tf*idf, bm25Term(idf, tf, ratio(o))
+		default:
+			ri.bm25[ti] = bm25Term(idf, 0, 0)
+		}
+	}
+	// VSMOntology's ontology norm (TFIDFScorer.getOntologyNorm).
+	for v := range c.vocabs {
+		var norm float64
+		for _, ti := range c.vocabs[v].terms {
+			norm += c.terms[ti].qi[FeatTFIDFT] * c.terms[ti].qi[FeatTFIDFT]
+		}
+		c.vocabs[v].tfidfNorm = math.Sqrt(norm)
+	}
+}
+
+// word returns what the lower-cased query word w matches, from the cache
+// or by a suffix-array lookup (AbstractQuery.getSearchWordsFilterExpression:
+// a case-insensitive regex of the words, matched against the local name
+// and the nine LOV match properties; an empty word matches every term).
+func (c *Corpus) refWord(w string) *refWord {
+	ri := c.ref
+	ri.mu.Lock()
+	rw, ok := ri.words[w]
+	ri.mu.Unlock()
+	if ok {
+		return rw
+	}
+	rw = &refWord{tfidf: make(map[int32]float64), byVocab: make(map[int32][]int32)}
+	switch {
+	case w == "":
+		rw.terms = make([]int32, len(c.terms))
+		for i := range rw.terms {
+			rw.terms[i] = int32(i)
+		}
+	case strings.IndexByte(w, 0) < 0:
+		offs := ri.sa.Lookup([]byte(w), -1)
+		slices.Sort(offs)
+		t := 0
+		for _, off := range offs {
+			for ri.starts[t+1] <= int32(off) {
+				t++
+			}
+			if n := len(rw.terms); n == 0 || rw.terms[n-1] != int32(t) {
+				rw.terms = append(rw.terms, int32(t))
+			}
+		}
+	}
+	for _, t := range rw.terms {
+		v := c.terms[t].vocab
+		if _, ok := rw.tfidf[v]; !ok {
+			rw.ontologies++
+		}
+		rw.tfidf[v] += c.terms[t].qi[FeatTFIDFT]
+		rw.byVocab[v] = append(rw.byVocab[v], t)
+	}
+	ri.mu.Lock()
+	ri.words[w] = rw
+	ri.mu.Unlock()
+	return rw
+}
+
+// refQuery is a query under the reference semantics.
+type refQuery struct {
+	q      string         // the query as given
+	search refSearchCache // features 2, 3 and 34, on first use
+	words  []string       // lower-cased, split as TermQuery does, repeats kept
+	per    []*refWord     // what each word matches
+	count  []int          // how often each word occurs in the query
+	maxF   int            // the largest count
+	all    []int32        // sorted union of per[i].terms
+}
+
+func (c *Corpus) newRefQuery(q string) *refQuery {
+	rq := &refQuery{q: q, words: javaSplitSpace(q)}
+	seen := make(map[string]int)
+	var sets [][]int32
+	for i, w := range rq.words {
+		w = strings.ToLower(w)
+		rq.words[i] = w
+		seen[w]++
+		rw := c.refWord(w)
+		rq.per = append(rq.per, rw)
+		if seen[w] == 1 {
+			sets = append(sets, rw.terms)
+		}
+	}
+	for _, w := range rq.words {
+		rq.count = append(rq.count, seen[w])
+		rq.maxF = max(rq.maxF, seen[w])
+	}
+	switch len(sets) {
+	case 0:
+	case 1:
+		rq.all = sets[0]
+	default:
+		var all []int32
+		for _, s := range sets {
+			all = append(all, s...)
+		}
+		slices.Sort(all)
+		rq.all = slices.Compact(all)
+	}
+	return rq
+}
+
+func containsTerm(ts []int32, t int32) bool {
+	_, ok := slices.BinarySearch(ts, t)
+	return ok
+}
+
+// localContains reports whether the lower-cased local name of t contains w.
+func (ri *refIndex) localContains(t int32, w string) bool {
+	return strings.Contains(string(ri.text[ri.starts[t]:ri.localEnd[t]]), w)
+}
+
+// refMatches reports whether word i of the query matches term t in the
+// graph of t's Java ontology: in the defining vocabulary by the match
+// index; in another graph by the local name only (the corpus keeps a
+// term's labels from its defining vocabulary only).
+func (c *Corpus) refMatches(rq *refQuery, i int, t int32) bool {
+	if c.ref.ontology[t] == c.terms[t].vocab {
+		return containsTerm(rq.per[i].terms, t)
+	}
+	return c.ref.localContains(t, rq.words[i])
+}
+
+// refBooleanMatch is feature 1 (BooleanMatch.getScore): the term is in
+// LOVRepository.getTermQueryMatch(query, ontology of the term), i.e. it is
+// typed in that graph and some word matches it there.
+func (c *Corpus) refBooleanMatch(rq *refQuery, t int32) float64 {
+	if c.ref.ontology[t] < 0 || !c.ref.typedInOnt[t] {
+		return 0
+	}
+	for i := range rq.words {
+		if c.refMatches(rq, i, t) {
+			return 1
+		}
+	}
+	return 0
+}
+
+// refTextRelevancy is feature 4 (TextRelevancy.getScore): the number of
+// query words, repeats included, contained (ignoring case) in the term's
+// local name or in one of its match values in the graph of its Java
+// ontology (LOVRepository.getTermQueryMatchLabels); 0 when that ontology
+// is no graph.
+func (c *Corpus) refTextRelevancy(rq *refQuery, t int32) float64 {
+	if c.ref.ontology[t] < 0 {
+		return 0
+	}
+	n := 0
+	for i := range rq.words {
+		if c.refMatches(rq, i, t) {
+			n++
+		}
+	}
+	return float64(n)
+}
+
+// refClassPropMatch is features 5 and 6 (ClassMatchMeasure and
+// PropertyMatchMeasure.getScore with LOVRepository.
+// getClass/PropertyQueryMatchRDFSLabels) for vocabulary v: for every
+// query word (repeats included) and every class (property) of v with an
+// rdfs:label containing the word, exact if one label's lexical form equals
+// the lower-cased word (case-sensitively: "Person" is no exact match of
+// "person"), partial otherwise; alpha*exact + beta*partial.
+func (c *Corpus) refClassPropMatch(rq *refQuery, v int32) (class, prop float64) {
+	var ce, cp, pe, pp int
+	for i, w := range rq.words {
+		for _, t := range rq.per[i].byVocab[v] {
+			tr := &c.terms[t]
+			exact, partial := false, false
+			for k, l := range tr.labels {
+				if l.Value == w {
+					exact = true
+				} else if strings.Contains(c.ref.labels[t][k], w) {
+					partial = true
+				}
+			}
+			switch {
+			case exact && tr.kind == Class:
+				ce++
+			case exact:
+				pe++
+			case partial && tr.kind == Class:
+				cp++
+			case partial:
+				pp++
+			}
+		}
+	}
+	return matchAlpha*float64(ce) + matchBeta*float64(cp), matchAlpha*float64(pe) + matchBeta*float64(pp)
+}
+
+// refVSM is feature 25 as VSMOntology.getScore computes it for vocabulary
+// v: for every query word (repeats included) with a match in v, the sum of
+// the matches' TF-IDF_T times tf-idf_Q = (count/maxCount as an integer
+// division) * ln(|R| / |ontologies matching the word| as an integer
+// division); the query norm sums only those words; the sum is divided by
+// both norms when it is positive.
+func (c *Corpus) refVSM(rq *refQuery, v int32) float64 {
+	var vsm, qnorm float64
+	nR := len(c.vocabs)
+	for i := range rq.words {
+		rw := rq.per[i]
+		s, ok := rw.tfidf[v]
+		if !ok {
+			continue
+		}
+		tq := float64(rq.count[i]/rq.maxF) * math.Log(float64(nR/rw.ontologies))
+		qnorm += tq * tq
+		vsm += s * tq
+	}
+	if vsm > 0 {
+		if on, qn := c.vocabs[v].tfidfNorm, math.Sqrt(qnorm); on > 0 && qn > 0 {
+			vsm /= on * qn
+		}
+	}
+	return vsm
+}
+
+// termWeight returns feature 17, 19 or 23 of term t in its Java ontology.
+func (ri *refIndex) termWeight(f int, t int32) float64 {
+	switch f {
+	case FeatTFT:
+		return ri.tf[t]
+	case FeatTFIDFT:
+		return ri.tfidf[t]
+	}
+	return ri.bm25[t]
+}
