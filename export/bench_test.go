@@ -42,3 +42,27 @@ func BenchmarkValidate200k(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkWriteColumnar200k writes only dataset.arrow, dataset.parquet,
+// qrels.txt and ground_truth.csv of BenchmarkExport200k's dataset (the part
+// of export that the Parquet library decides).
+func BenchmarkWriteColumnar200k(b *testing.B) {
+	gt, header, vals := testInput(8000, 25, 33)
+	gtp, fp := writeInputs(b, b.TempDir(), gt, header, vals)
+	_ = gtp
+	ft, err := ReadFeatures(context.Background(), fp)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ds, _, err := Build(gt, ft, Options{Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	out := b.TempDir()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := writeColumnar(context.Background(), out, ds); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
