@@ -19,11 +19,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/pqfile"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/sampling"
 )
@@ -215,19 +213,22 @@ func float64Data(v []float64) arrow.ArrayData {
 	return array.NewData(arrow.PrimitiveTypes.Float64, len(v), []*memory.Buffer{nil, memory.NewBufferBytes(arrow.Float64Traits.CastToBytes(v))}, nil, 0, 0)
 }
 
-// parquetProps are fixed writer properties: Snappy, dictionary encoding for
-// the query and term columns only (feature values rarely repeat enough), one
-// row group per 1Mi rows, and a created_by without a library version, so
-// the file depends only on the data.
-func parquetProps() *parquet.WriterProperties {
-	return parquet.NewWriterProperties(
-		parquet.WithCreatedBy("lovbench"),
-		parquet.WithCompression(compress.Codecs.Snappy),
-		parquet.WithMaxRowGroupLength(1<<20),
-		parquet.WithDictionaryDefault(false),
-		parquet.WithDictionaryFor("query", true),
-		parquet.WithDictionaryFor("term", true),
-	)
+// parquetColumns are the columns of dataset.parquet, in the order and with
+// the types of Schema: the query and term columns dictionary-encoded, the
+// others plain (feature values rarely repeat enough).
+func parquetColumns(ds *Dataset) []pqfile.Column {
+	cols := []pqfile.Column{
+		{Name: "query", Kind: pqfile.String, Dict: true, String: func(i int) string { return ds.Rows[i].Query }},
+		{Name: "qid", Kind: pqfile.Int32, Int32: func(i int) int32 { return int32(ds.Rows[i].QID) }},
+		{Name: "term", Kind: pqfile.String, Dict: true, String: func(i int) string { return ds.Rows[i].Term }},
+		{Name: "label", Kind: pqfile.Int32, Int32: func(i int) int32 { return int32(ds.Rows[i].Label) }},
+		{Name: "partition", Kind: pqfile.Int32, Int32: func(i int) int32 { return int32(ds.Rows[i].Partition) }},
+	}
+	nf := len(ds.Features)
+	for j, f := range ds.Features {
+		cols = append(cols, pqfile.Column{Name: f.Name, Kind: pqfile.Float64, Float64: func(i int) float64 { return ds.Values[i*nf+j] }})
+	}
+	return cols
 }
 
 // Write writes the dataset directory dir (created if missing): the fold
@@ -355,14 +356,7 @@ func writeColumnar(ctx context.Context, dir string, ds *Dataset) ([]Output, erro
 		return nil, err
 	}
 	if err := add(writeOut(dir, ParquetFile, len(ds.Rows), func(w io.Writer) error {
-		fw, err := pqarrow.NewFileWriter(rec.Schema(), w, parquetProps(), pqarrow.DefaultWriterProps())
-		if err != nil {
-			return err
-		}
-		if err := fw.Write(rec); err != nil {
-			return err
-		}
-		return fw.Close()
+		return pqfile.Write(w, parquetColumns(ds), len(ds.Rows), 0)
 	})); err != nil {
 		return nil, err
 	}
