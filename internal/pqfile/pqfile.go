@@ -143,15 +143,15 @@ func Write(w io.Writer, cols []Column, rows, rowGroupRows int) error {
 				switch c.Kind {
 				case String:
 					for i := range vs {
-						vs[i] = parquet.ByteArrayValue(unsafeBytes(c.String(s + i))).Level(0, 0, ci)
+						vs[i] = parquet.ByteArrayValue(unsafeBytes(c.String(s+i))).Level(0, 0, ci)
 					}
 				case Int32:
 					for i := range vs {
-						vs[i] = parquet.Int32Value(c.Int32(s + i)).Level(0, 0, ci)
+						vs[i] = parquet.Int32Value(c.Int32(s+i)).Level(0, 0, ci)
 					}
 				case Float64:
 					for i := range vs {
-						vs[i] = parquet.DoubleValue(c.Float64(s + i)).Level(0, 0, ci)
+						vs[i] = parquet.DoubleValue(c.Float64(s+i)).Level(0, 0, ci)
 					}
 				}
 				if _, err := cws[ci].WriteRowValues(vs); err != nil {
@@ -311,4 +311,3 @@ func kindName(k parquet.Kind) string {
 	}
 	return strings.ToUpper(k.String())
 }
-
