@@ -286,8 +286,14 @@ func (w *Workdir) RunStages(ctx context.Context, stages []Stage, force map[strin
 	return results, nil
 }
 
+// FailedSuffix names the directory, DIR/stages/<stage>.failed, that keeps the
+// files of a stage that failed.
+const FailedSuffix = ".failed"
+
 // runOne runs a stage into a staging directory and renames it to its
-// committed name, which it returns (relative to DIR/stages).
+// committed name, which it returns (relative to DIR/stages). The staging
+// directory of a failed stage is kept as DIR/stages/<stage>.failed and the
+// error names it.
 func (w *Workdir) runOne(ctx context.Context, st Stage, stamp *Stamp, dirs map[string]string) (string, error) {
 	stagesDir := filepath.Join(w.root, "stages")
 	tmp, err := os.MkdirTemp(stagesDir, ".tmp-"+st.Name+"-")
@@ -307,6 +313,15 @@ func (w *Workdir) runOne(ctx context.Context, st Stage, stamp *Stamp, dirs map[s
 	}
 	w.crashPoint(st.Name, "staging")
 	if err := st.Run(ctx, env); err != nil {
+		// Keep what the failed stage wrote (say ingest's report.json
+		// with the count of every dropped record) where the user can read
+		// it: stages/<name>.failed, replaced by the next failure and
+		// removed when the stage next succeeds.
+		failed := filepath.Join(stagesDir, st.Name+FailedSuffix)
+		if os.RemoveAll(failed) == nil && os.Rename(tmp, failed) == nil {
+			committed = true
+			return "", &stageFailure{msg: strings.ReplaceAll(err.Error(), tmp, failed) + " (the failed stage's files are kept in " + failed + ")", err: err}
+		}
 		return "", err
 	}
 	w.crashPoint(st.Name, "written")
@@ -525,3 +540,13 @@ func swapLink(path, target string) error {
 	}
 	return syncDir(filepath.Dir(path))
 }
+
+// stageFailure is a stage's error whose message names the kept directory of
+// the failed stage instead of its (renamed) staging directory.
+type stageFailure struct {
+	msg string
+	err error
+}
+
+func (e *stageFailure) Error() string { return e.msg }
+func (e *stageFailure) Unwrap() error { return e.err }
