@@ -68,6 +68,8 @@ fit click models, derive graded labels, sample query-term sets, extract the
 			a.log = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
 		},
 	}
+	root.Version = buildVersion()
+	root.SetVersionTemplate("lovbench {{.Version}}\n")
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 	root.PersistentFlags().BoolVarP(&a.quiet, "quiet", "q", false, "no progress bars and only warnings in the log")
@@ -91,6 +93,7 @@ fit click models, derive graded labels, sample query-term sets, extract the
 		newRunCmd(a),
 		newReportCmd(a),
 		newDiffCmd(a),
+		newVersionCmd(a),
 	)
 	return root
 }
