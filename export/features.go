@@ -27,12 +27,14 @@ type Feature struct {
 	Name string `json:"name"`
 }
 
-// NumFeatures is the number of LOVBench features, 1..34.
+// NumFeatures is the number of feature IDs, 1..34: the 33 features + the
+// LabelSearch baseline (34).
 const NumFeatures = 34
 
-// FeatureList returns LOVBench's 34 features in ID order: 1..33 of paper
-// Table 3, and 34, the baseline LabelSearch_T (BM25 on rdfs:label, SPEC.md
-// section 6), named by features.FeatureName (feature_list.csv).
+// FeatureList returns LOVBench's 33 features + the LabelSearch baseline (34),
+// in ID order: 1..33 of paper Table 3, and 34, the baseline LabelSearch_T
+// (BM25 on rdfs:label, SPEC.md section 6), named by features.FeatureName
+// (feature_list.csv).
 func FeatureList() []Feature {
 	fs := make([]Feature, NumFeatures)
 	for i := range fs {

@@ -53,7 +53,8 @@ func newRootCmd(a *app) *cobra.Command {
 		Long: `lovbench turns the query and click logs of a vocabulary search engine into a
 learning-to-rank benchmark (LOVBench): ingest and clean logs, build sessions,
 fit click models, derive graded labels, sample query-term sets, extract the
-33 ranking features, export folds, and train and evaluate rankers.`,
+33 ranking features + the LabelSearch baseline (34), export folds, and train
+and evaluate rankers.`,
 		Example:       "  lovbench demo --out /tmp/lovbench-demo",
 		SilenceUsage:  true,
 		SilenceErrors: true,
