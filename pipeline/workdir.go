@@ -147,8 +147,10 @@ func (w *Workdir) Close() error {
 	return err
 }
 
-// cleanStale removes staging directories left by killed runs. It runs while
-// holding the lock, so no live run owns them.
+// cleanStale removes staging directories left by killed runs: ".tmp-*",
+// and "..tmp-*", the directories that export and ingest build beside a
+// staging directory (atomicfile.CreateDir). It runs while holding the
+// lock, so no live run owns them.
 func (w *Workdir) cleanStale() error {
 	for _, sub := range []string{"stages", "releases"} {
 		ents, err := os.ReadDir(filepath.Join(w.root, sub))
@@ -156,7 +158,7 @@ func (w *Workdir) cleanStale() error {
 			return fmt.Errorf("work directory: %w", err)
 		}
 		for _, e := range ents {
-			if strings.HasPrefix(e.Name(), ".tmp-") {
+			if strings.HasPrefix(e.Name(), ".tmp-") || strings.HasPrefix(e.Name(), "..tmp-") {
 				if err := os.RemoveAll(filepath.Join(w.root, sub, e.Name())); err != nil {
 					return fmt.Errorf("work directory: remove stale %s: %w", e.Name(), err)
 				}
