@@ -21,8 +21,9 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/klauspost/compress/s2"
 	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/compress/snappy"
+	"github.com/parquet-go/parquet-go/format"
 )
 
 // Kind is the type of a column.
@@ -120,7 +121,7 @@ func Write(w io.Writer, cols []Column, rows, rowGroupRows int) error {
 	opts := []parquet.WriterOption{
 		sc,
 		createdBy("lovbench"),
-		parquet.Compression(&snappy.Codec{}),
+		parquet.Compression(fastSnappy{}),
 		parquet.DataPageVersion(1),
 		parquet.MaxRowsPerRowGroup(int64(rowGroupRows)),
 		parquet.PageBufferSize(1 << 20),
@@ -132,14 +133,16 @@ func Write(w io.Writer, cols []Column, rows, rowGroupRows int) error {
 		}
 	}
 	pw := parquet.NewWriter(w, opts...)
+	// Chunks of rows, all columns per chunk: the accessors of row-major
+	// tables (features, export) then read memory that is still in cache.
 	buf := make([]parquet.Value, chunk)
 	for lo := 0; lo < rows; lo += rowGroupRows {
 		hi := min(lo+rowGroupRows, rows)
 		cws := pw.ColumnWriters()
-		for ci, c := range cols {
-			for s := lo; s < hi; s += chunk {
-				e := min(s+chunk, hi)
-				vs := buf[:e-s]
+		for s := lo; s < hi; s += chunk {
+			e := min(s+chunk, hi)
+			vs := buf[:e-s]
+			for ci, c := range cols {
 				switch c.Kind {
 				case String:
 					for i := range vs {
@@ -165,6 +168,25 @@ func Write(w io.Writer, cols []Column, rows, rowGroupRows int) error {
 	}
 	return pw.Close()
 }
+
+// fastSnappy is the Parquet SNAPPY codec with the fast block encoder of
+// klauspost/compress/s2 (standard Snappy output; parquet-go's own codec uses
+// the slower "better" encoder), as sessions.parquet uses.
+type fastSnappy struct{}
+
+func (fastSnappy) String() string                            { return "SNAPPY" }
+func (fastSnappy) CompressionCodec() format.CompressionCodec { return format.Snappy }
+func (fastSnappy) Encode(dst, src []byte) ([]byte, error) {
+	n := s2.MaxEncodedLen(len(src))
+	if n < 0 {
+		return nil, fmt.Errorf("snappy: page of %d bytes too large", len(src))
+	}
+	if cap(dst) < n {
+		dst = make([]byte, n)
+	}
+	return s2.EncodeSnappy(dst[:n], src), nil
+}
+func (fastSnappy) Decode(dst, src []byte) ([]byte, error) { return s2.Decode(dst[:cap(dst)], src) }
 
 // unsafeBytes returns the bytes of s without copying; parquet-go copies
 // byte-array values into its column buffers and never writes to them.
