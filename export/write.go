@@ -214,19 +214,20 @@ func float64Data(v []float64) arrow.ArrayData {
 }
 
 // parquetColumns are the columns of dataset.parquet, in the order and with
-// the types of Schema: the query and term columns dictionary-encoded, the
-// others plain (feature values rarely repeat enough).
-func parquetColumns(ds *Dataset) []pqfile.Column {
+// the types of Schema, taken from the Arrow record of the same rows: the
+// query and term columns dictionary-encoded, the others plain (feature
+// values rarely repeat enough).
+func parquetColumns(ds *Dataset, rec arrow.RecordBatch) []pqfile.Column {
+	i32 := func(c int) []int32 { return rec.Column(c).(*array.Int32).Int32Values() }
 	cols := []pqfile.Column{
 		{Name: "query", Kind: pqfile.String, Dict: true, String: func(i int) string { return ds.Rows[i].Query }},
-		{Name: "qid", Kind: pqfile.Int32, Int32: func(i int) int32 { return int32(ds.Rows[i].QID) }},
+		{Name: "qid", Kind: pqfile.Int32, Int32s: i32(1)},
 		{Name: "term", Kind: pqfile.String, Dict: true, String: func(i int) string { return ds.Rows[i].Term }},
-		{Name: "label", Kind: pqfile.Int32, Int32: func(i int) int32 { return int32(ds.Rows[i].Label) }},
-		{Name: "partition", Kind: pqfile.Int32, Int32: func(i int) int32 { return int32(ds.Rows[i].Partition) }},
+		{Name: "label", Kind: pqfile.Int32, Int32s: i32(3)},
+		{Name: "partition", Kind: pqfile.Int32, Int32s: i32(4)},
 	}
-	nf := len(ds.Features)
 	for j, f := range ds.Features {
-		cols = append(cols, pqfile.Column{Name: f.Name, Kind: pqfile.Float64, Float64: func(i int) float64 { return ds.Values[i*nf+j] }})
+		cols = append(cols, pqfile.Column{Name: f.Name, Kind: pqfile.Float64, Float64s: rec.Column(5 + j).(*array.Float64).Float64Values()})
 	}
 	return cols
 }
@@ -356,7 +357,7 @@ func writeColumnar(ctx context.Context, dir string, ds *Dataset) ([]Output, erro
 		return nil, err
 	}
 	if err := add(writeOut(dir, ParquetFile, len(ds.Rows), func(w io.Writer) error {
-		return pqfile.Write(w, parquetColumns(ds), len(ds.Rows), 0)
+		return pqfile.Write(w, parquetColumns(ds, rec), len(ds.Rows), 0)
 	})); err != nil {
 		return nil, err
 	}
