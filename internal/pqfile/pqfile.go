@@ -143,6 +143,8 @@ func Write(w io.Writer, cols []Column, rows, rowGroupRows int) error {
 	pw := parquet.NewWriter(w, opts...)
 	// Chunks of rows, all columns per chunk: the accessors of row-major
 	// tables (features, export) then read memory that is still in cache.
+	// Values of a required flat column need no levels or column index (the
+	// column writer takes them as they are; the output is the same).
 	buf := make([]parquet.Value, chunk)
 	for lo := 0; lo < rows; lo += rowGroupRows {
 		hi := min(lo+rowGroupRows, rows)
@@ -154,27 +156,27 @@ func Write(w io.Writer, cols []Column, rows, rowGroupRows int) error {
 				switch {
 				case c.Kind == String && c.Strings != nil:
 					for i, x := range c.Strings[s:e] {
-						vs[i] = parquet.ByteArrayValue(unsafeBytes(x)).Level(0, 0, ci)
+						vs[i] = parquet.ByteArrayValue(unsafeBytes(x))
 					}
 				case c.Kind == String:
 					for i := range vs {
-						vs[i] = parquet.ByteArrayValue(unsafeBytes(c.String(s+i))).Level(0, 0, ci)
+						vs[i] = parquet.ByteArrayValue(unsafeBytes(c.String(s+i)))
 					}
 				case c.Kind == Int32 && c.Int32s != nil:
 					for i, x := range c.Int32s[s:e] {
-						vs[i] = parquet.Int32Value(x).Level(0, 0, ci)
+						vs[i] = parquet.Int32Value(x)
 					}
 				case c.Kind == Int32:
 					for i := range vs {
-						vs[i] = parquet.Int32Value(c.Int32(s+i)).Level(0, 0, ci)
+						vs[i] = parquet.Int32Value(c.Int32(s+i))
 					}
 				case c.Kind == Float64 && c.Float64s != nil:
 					for i, x := range c.Float64s[s:e] {
-						vs[i] = parquet.DoubleValue(x).Level(0, 0, ci)
+						vs[i] = parquet.DoubleValue(x)
 					}
 				case c.Kind == Float64:
 					for i := range vs {
-						vs[i] = parquet.DoubleValue(c.Float64(s+i)).Level(0, 0, ci)
+						vs[i] = parquet.DoubleValue(c.Float64(s+i))
 					}
 				}
 				if _, err := cws[ci].WriteRowValues(vs); err != nil {
