@@ -160,7 +160,7 @@ func Write(w io.Writer, cols []Column, rows, rowGroupRows int) error {
 					}
 				case c.Kind == String:
 					for i := range vs {
-						vs[i] = parquet.ByteArrayValue(unsafeBytes(c.String(s+i)))
+						vs[i] = parquet.ByteArrayValue(unsafeBytes(c.String(s + i)))
 					}
 				case c.Kind == Int32 && c.Int32s != nil:
 					for i, x := range c.Int32s[s:e] {
@@ -168,7 +168,7 @@ func Write(w io.Writer, cols []Column, rows, rowGroupRows int) error {
 					}
 				case c.Kind == Int32:
 					for i := range vs {
-						vs[i] = parquet.Int32Value(c.Int32(s+i))
+						vs[i] = parquet.Int32Value(c.Int32(s + i))
 					}
 				case c.Kind == Float64 && c.Float64s != nil:
 					for i, x := range c.Float64s[s:e] {
@@ -176,7 +176,7 @@ func Write(w io.Writer, cols []Column, rows, rowGroupRows int) error {
 					}
 				case c.Kind == Float64:
 					for i := range vs {
-						vs[i] = parquet.DoubleValue(c.Float64(s+i))
+						vs[i] = parquet.DoubleValue(c.Float64(s + i))
 					}
 				}
 				if _, err := cws[ci].WriteRowValues(vs); err != nil {
