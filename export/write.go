@@ -331,6 +331,12 @@ func writeFolds(ctx context.Context, dir string, folds []FoldSpec, parts [][]byt
 	return outs, nil
 }
 
+// writeParquetTo writes the dataset.parquet content of ds (whose Arrow
+// record is rec) to w.
+func writeParquetTo(w io.Writer, ds *Dataset, rec arrow.RecordBatch) error {
+	return pqfile.Write(w, parquetColumns(ds, rec), len(ds.Rows), 0)
+}
+
 // writeColumnar writes dataset.arrow, dataset.parquet, qrels.txt and
 // ground_truth.csv.
 func writeColumnar(ctx context.Context, dir string, ds *Dataset) ([]Output, error) {
@@ -357,7 +363,7 @@ func writeColumnar(ctx context.Context, dir string, ds *Dataset) ([]Output, erro
 		return nil, err
 	}
 	if err := add(writeOut(dir, ParquetFile, len(ds.Rows), func(w io.Writer) error {
-		return pqfile.Write(w, parquetColumns(ds, rec), len(ds.Rows), 0)
+		return writeParquetTo(w, ds, rec)
 	})); err != nil {
 		return nil, err
 	}
