@@ -56,7 +56,9 @@ type Report struct {
 
 // Run splits log, fits (or loads) every model of cfg, evaluates it on the
 // test part and writes to outDir: metrics.json (a JSON array of Report, in
-// the order of cfg.Kinds), <MODEL>_relevance.tsv and <MODEL>_params.json.
+// the order of cfg.Kinds), <MODEL>_relevance.tsv and <MODEL>_params.json,
+// built beside outDir and published whole in its place (atomicfile.CreateDir:
+// outDir must be missing, empty or an earlier fit output).
 func Run(ctx context.Context, log *sessions.Log, cfg RunConfig, outDir string) ([]Report, error) {
 	frac := cfg.TrainFraction
 	if frac == 0 {
@@ -145,8 +147,15 @@ func Run(ctx context.Context, log *sessions.Log, cfg RunConfig, outDir string) (
 			}
 		}
 	}
+	// The files are written beside outDir and published whole, so no
+	// file of an earlier fit with other models survives (issue 12).
+	dir, err := atomicfile.CreateDir(outDir, "metrics.json")
+	if err != nil {
+		return nil, err
+	}
+	defer dir.Abort()
 	for _, m := range models {
-		base := filepath.Join(outDir, m.Kind.String())
+		base := filepath.Join(dir.Path(), m.Kind.String())
 		if err := atomicfile.WriteFile(base+"_relevance.tsv", m.WriteRelevance); err != nil {
 			return nil, err
 		}
@@ -154,12 +163,15 @@ func Run(ctx context.Context, log *sessions.Log, cfg RunConfig, outDir string) (
 			return nil, err
 		}
 	}
-	err := atomicfile.WriteFile(filepath.Join(outDir, "metrics.json"), func(w io.Writer) error {
+	err = atomicfile.WriteFile(filepath.Join(dir.Path(), "metrics.json"), func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", " ")
 		return enc.Encode(reports)
 	})
-	return reports, err
+	if err != nil {
+		return nil, err
+	}
+	return reports, dir.Commit()
 }
 
 // LoadModel reads a parameter file written by WriteJSON.

@@ -2,7 +2,9 @@ package export
 
 import (
 	"context"
+	"io"
 	"path/filepath"
+	"syscall"
 	"testing"
 )
 
@@ -41,4 +43,61 @@ func BenchmarkValidate200k(b *testing.B) {
 			b.Fatal(err, v.Problems)
 		}
 	}
+}
+
+// BenchmarkWriteColumnar200k writes only dataset.arrow, dataset.parquet,
+// qrels.txt and ground_truth.csv of BenchmarkExport200k's dataset (the part
+// of export that the Parquet library decides).
+func BenchmarkWriteColumnar200k(b *testing.B) {
+	gt, header, vals := testInput(8000, 25, 33)
+	gtp, fp := writeInputs(b, b.TempDir(), gt, header, vals)
+	_ = gtp
+	ft, err := ReadFeatures(context.Background(), fp)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ds, _, err := Build(gt, ft, Options{Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	out := b.TempDir()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := writeColumnar(context.Background(), out, ds); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// cpuSeconds is this process's user+system CPU time.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
+}
+
+// BenchmarkParquet200k writes only dataset.parquet of BenchmarkExport200k's
+// dataset, to io.Discard, and reports CPU seconds per file (cpu-s/op) besides
+// wall time, since the machine is shared.
+func BenchmarkParquet200k(b *testing.B) {
+	gt, header, vals := testInput(8000, 25, 33)
+	_, fp := writeInputs(b, b.TempDir(), gt, header, vals)
+	ft, err := ReadFeatures(context.Background(), fp)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ds, _, err := Build(gt, ft, Options{Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rec := record(ds)
+	defer rec.Release()
+	b.ResetTimer()
+	start := cpuSeconds()
+	for b.Loop() {
+		if err := writeParquetTo(io.Discard, ds, rec); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric((cpuSeconds()-start)/float64(b.N), "cpu-s/op")
 }

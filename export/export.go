@@ -26,6 +26,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/sampling"
 )
@@ -250,7 +251,9 @@ type Config struct {
 }
 
 // Run reads the ground truth and the features, builds the dataset and writes
-// the dataset directory (Write). It returns the manifest written.
+// the dataset directory (Write) beside cfg.Out, then publishes it whole in
+// place of cfg.Out (atomicfile.CreateDir: cfg.Out must be missing, empty or
+// an earlier dataset directory). It returns the manifest written.
 func Run(ctx context.Context, cfg Config) (*Manifest, error) {
 	f, err := os.Open(cfg.GroundTruth)
 	if err != nil {
@@ -280,7 +283,22 @@ func Run(ctx context.Context, cfg Config) (*Manifest, error) {
 		}
 		inputs = append(inputs, Input{Role: in.role, Name: filepath.Base(in.path), SHA256: sum, Rows: in.rows})
 	}
-	return Write(ctx, cfg.Out, ds, inputs, unused, cfg.Options)
+	// The directory is built beside cfg.Out and published whole, so no
+	// file of an earlier export (say Fold4/Fold5 of a 5-fold one) or of a
+	// killed run survives.
+	out, err := atomicfile.CreateDir(cfg.Out, ManifestFile)
+	if err != nil {
+		return nil, fmt.Errorf("export: %w", err)
+	}
+	defer out.Abort()
+	m, err := Write(ctx, out.Path(), ds, inputs, unused, cfg.Options)
+	if err != nil {
+		return nil, err
+	}
+	if err := out.Commit(); err != nil {
+		return nil, fmt.Errorf("export: %w", err)
+	}
+	return m, nil
 }
 
 // svmLabel is the label written to the SVMlight files: junk (-2) becomes 0

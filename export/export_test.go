@@ -14,15 +14,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/lovbench/lovbench/internal/shareddata"
@@ -313,8 +310,8 @@ func TestKeepJunk(t *testing.T) {
 	}
 }
 
-// Parquet read back with parquet-go (an independent implementation), and
-// Parquet and Arrow read back with arrow-go, compared to the input rows.
+// Parquet read back with parquet-go's row API and with ReadParquetColumns,
+// Arrow read back with arrow-go, compared to the input rows.
 func TestColumnarRoundTrip(t *testing.T) {
 	dir, gt, vals := buildDir(t, Options{Seed: 4})
 	m := readManifest(t, dir)
@@ -375,7 +372,7 @@ func TestColumnarRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check("parquet (arrow-go)", pq)
+	check("parquet (ReadParquetColumns)", pq)
 	ar, err := ReadArrowColumns(filepath.Join(dir, ArrowFile))
 	if err != nil {
 		t.Fatal(err)
@@ -686,38 +683,43 @@ func TestBadInputs(t *testing.T) {
 	}
 }
 
-// A Parquet features file with its columns in another order is read by name.
+// A Parquet features file with its feature columns in another order is
+// read by name. It is written by parquet-go's reflection API (an independent
+// writer): a struct type with query, term and features 33..1, optional.
 func TestReadFeaturesParquet(t *testing.T) {
-	gt, header, vals := testInput(3, 2, 33)
+	gt, _, vals := testInput(3, 2, 33)
 	fl := FeatureList()
-	// Columns: term, query swapped is not allowed; features reversed is.
-	fields := []arrow.Field{{Name: "query", Type: arrow.BinaryTypes.String}, {Name: "term", Type: arrow.BinaryTypes.String}}
+	fields := []reflect.StructField{
+		{Name: "Query", Type: reflect.TypeOf(""), Tag: `parquet:"query"`},
+		{Name: "Term", Type: reflect.TypeOf(""), Tag: `parquet:"term"`},
+	}
 	for j := 32; j >= 0; j-- {
-		fields = append(fields, arrow.Field{Name: fl[j].Name, Type: arrow.PrimitiveTypes.Float64})
+		fields = append(fields, reflect.StructField{Name: fmt.Sprintf("F%d", j+1), Type: reflect.TypeOf((*float64)(nil)), Tag: reflect.StructTag(`parquet:"` + fl[j].Name + `,optional"`)})
 	}
-	_ = header
-	sc := arrow.NewSchema(fields, nil)
-	bld := array.NewRecordBuilder(memory.DefaultAllocator, sc)
-	defer bld.Release()
-	for i, r := range gt {
-		bld.Field(0).(*array.StringBuilder).Append(r.Query)
-		bld.Field(1).(*array.StringBuilder).Append(r.Term)
-		for j := 32; j >= 0; j-- {
-			bld.Field(2 + 32 - j).(*array.Float64Builder).Append(vals[i][j])
-		}
-	}
-	rec := bld.NewRecordBatch()
-	defer rec.Release()
+	typ := reflect.StructOf(fields)
+	sc := parquet.SchemaOf(reflect.New(typ).Elem().Interface())
 	p := filepath.Join(t.TempDir(), "features.parquet")
 	f, _ := os.Create(p)
-	fw, err := pqarrow.NewFileWriter(sc, f, nil, pqarrow.DefaultWriterProps())
-	if err != nil {
+	w := parquet.NewWriter(f, sc)
+	for i, r := range gt {
+		row := reflect.New(typ).Elem()
+		row.Field(0).SetString(r.Query)
+		row.Field(1).SetString(r.Term)
+		for j := 32; j >= 0; j-- {
+			v := vals[i][j]
+			row.Field(2 + 32 - j).Set(reflect.ValueOf(&v))
+		}
+		if err := w.Write(row.Interface()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := fw.Write(rec); err != nil {
-		t.Fatal(err)
+	f.Close()
+	if cols := sc.Columns(); cols[2][0] != fl[32].Name {
+		t.Fatalf("columns %v: the test wants the features in reverse order", cols)
 	}
-	fw.Close()
 	ft, err := ReadFeatures(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)

@@ -14,11 +14,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/lovbench/lovbench/features"
+	"github.com/lovbench/lovbench/internal/pqfile"
 	"github.com/lovbench/lovbench/labels"
 )
 
@@ -29,12 +27,14 @@ type Feature struct {
 	Name string `json:"name"`
 }
 
-// NumFeatures is the number of LOVBench features, 1..34.
+// NumFeatures is the number of feature IDs, 1..34: the 33 features + the
+// LabelSearch baseline (34).
 const NumFeatures = 34
 
-// FeatureList returns LOVBench's 34 features in ID order: 1..33 of paper
-// Table 3, and 34, the baseline LabelSearch_T (BM25 on rdfs:label, SPEC.md
-// section 6), named by features.FeatureName (feature_list.csv).
+// FeatureList returns LOVBench's 33 features + the LabelSearch baseline (34),
+// in ID order: 1..33 of paper Table 3, and 34, the baseline LabelSearch_T
+// (BM25 on rdfs:label, SPEC.md section 6), named by features.FeatureName
+// (feature_list.csv).
 func FeatureList() []Feature {
 	fs := make([]Feature, NumFeatures)
 	for i := range fs {
@@ -129,7 +129,7 @@ func ReadFeatures(ctx context.Context, path string) (*FeatureTable, error) {
 	defer f.Close()
 	magic := make([]byte, 4)
 	if n, _ := io.ReadFull(f, magic); n == 4 && bytes.Equal(magic, []byte("PAR1")) {
-		return readFeaturesParquetSafe(ctx, f, path)
+		return readFeaturesParquet(ctx, f, path)
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, err
@@ -191,82 +191,63 @@ func readFeaturesCSV(r io.Reader, name string) (*FeatureTable, error) {
 	return ft, nil
 }
 
-// readFeaturesParquetSafe turns a panic of the Parquet decoder on a corrupt
-// file into an error naming the file.
-func readFeaturesParquetSafe(ctx context.Context, f *os.File, name string) (ft *FeatureTable, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			ft, err = nil, fmt.Errorf("%s: corrupt Parquet file: %v", name, r)
-		}
-	}()
-	return readFeaturesParquet(ctx, f, name)
-}
-
+// readFeaturesParquet reads a Parquet features file with parquet-go
+// (package pqfile): string columns query and term, numeric (DOUBLE, FLOAT,
+// INT32, INT64) feature columns; a null is an error naming the row.
 func readFeaturesParquet(ctx context.Context, f *os.File, name string) (*FeatureTable, error) {
-	pr, err := file.NewParquetReader(f)
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	tab, err := pqfile.Read(f, st.Size())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	defer pr.Close()
-	fr, err := pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{BatchSize: 64 << 10}, memory.DefaultAllocator)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
-	rr, err := fr.GetRecordReader(ctx, nil, nil)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	defer rr.Release()
-	sc := rr.Schema()
-	header := make([]string, sc.NumFields())
-	for i, fl := range sc.Fields() {
-		header[i] = fl.Name
-	}
+	header := tab.Names()
 	fs, order, err := columnOrder(name, header)
 	if err != nil {
 		return nil, err
 	}
-	ft := &FeatureTable{Features: fs, index: map[pairKey]int{}}
-	nf := len(fs)
-	for rr.Next() {
-		rec := rr.RecordBatch()
-		n := int(rec.NumRows())
-		qs, err := stringColumn(rec.Column(0))
-		if err != nil {
-			return nil, fmt.Errorf("%s: column query: %w", name, err)
+	for c := range 2 {
+		col := tab.Columns[c]
+		if col.Strings == nil && tab.Rows > 0 {
+			return nil, fmt.Errorf("%s: column %s: type %s is not a string", name, col.Name, col.Physical)
 		}
-		ts, err := stringColumn(rec.Column(1))
-		if err != nil {
-			return nil, fmt.Errorf("%s: column term: %w", name, err)
-		}
-		base := len(ft.Values)
-		ft.Values = append(ft.Values, make([]float64, n*nf)...)
-		for c := 2; c < int(rec.NumCols()); c++ {
-			vals, err := floatColumn(rec.Column(c))
-			if err != nil {
-				return nil, fmt.Errorf("%s: column %s: %w", name, header[c], err)
-			}
-			for i, v := range vals {
-				if math.IsNaN(v) || math.IsInf(v, 0) || rec.Column(c).IsNull(i) {
-					return nil, fmt.Errorf("%s: row %d: field %s: %v is not a finite number", name, ft.Rows+i+1, header[c], v)
-				}
-				ft.Values[base+i*nf+order[c-2]] = v
-			}
-		}
-		for i := range n {
-			k := pairKey{qs[i], ts[i]}
-			if k.q == "" || k.t == "" {
-				return nil, fmt.Errorf("%s: row %d: field query or term: empty", name, ft.Rows+1)
-			}
-			if _, dup := ft.index[k]; dup {
-				return nil, fmt.Errorf("%s: row %d: (%s, %s) appears twice", name, ft.Rows+1, k.q, k.t)
-			}
-			ft.index[k] = ft.Rows
-			ft.Rows++
+		if col.Nulls > 0 {
+			return nil, fmt.Errorf("%s: column %s: row %d is null", name, col.Name, col.FirstNul)
 		}
 	}
-	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	nf := len(fs)
+	ft := &FeatureTable{Features: fs, index: make(map[pairKey]int, tab.Rows), Values: make([]float64, tab.Rows*nf)}
+	for c := 2; c < len(header); c++ {
+		col := tab.Columns[c]
+		if col.Float64s == nil && tab.Rows > 0 {
+			return nil, fmt.Errorf("%s: column %s: type %s is not numeric", name, col.Name, col.Physical)
+		}
+		if col.Nulls > 0 {
+			return nil, fmt.Errorf("%s: row %d: field %s: null is not a finite number", name, col.FirstNul, col.Name)
+		}
+		for i, v := range col.Float64s {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("%s: row %d: field %s: %v is not a finite number", name, i+1, header[c], v)
+			}
+			ft.Values[i*nf+order[c-2]] = v
+		}
+	}
+	qs, ts := tab.Columns[0].Strings, tab.Columns[1].Strings
+	for i := range tab.Rows {
+		k := pairKey{qs[i], ts[i]}
+		if k.q == "" || k.t == "" {
+			return nil, fmt.Errorf("%s: row %d: field query or term: empty", name, i+1)
+		}
+		if _, dup := ft.index[k]; dup {
+			return nil, fmt.Errorf("%s: row %d: (%s, %s) appears twice", name, i+1, k.q, k.t)
+		}
+		ft.index[k] = i
+		ft.Rows++
 	}
 	return ft, nil
 }
@@ -303,30 +284,6 @@ func stringColumn(a arrow.Array) ([]string, error) {
 		}
 	default:
 		return nil, fmt.Errorf("type %s is not a string", a.DataType())
-	}
-	return out, nil
-}
-
-// floatColumn returns a numeric column as float64.
-func floatColumn(a arrow.Array) ([]float64, error) {
-	out := make([]float64, a.Len())
-	switch c := a.(type) {
-	case *array.Float64:
-		copy(out, c.Float64Values())
-	case *array.Float32:
-		for i, v := range c.Float32Values() {
-			out[i] = float64(v)
-		}
-	case *array.Int64:
-		for i, v := range c.Int64Values() {
-			out[i] = float64(v)
-		}
-	case *array.Int32:
-		for i, v := range c.Int32Values() {
-			out[i] = float64(v)
-		}
-	default:
-		return nil, fmt.Errorf("type %s is not numeric", a.DataType())
 	}
 	return out, nil
 }

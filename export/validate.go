@@ -19,10 +19,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/lovbench/lovbench/internal/pqfile"
 	"github.com/lovbench/lovbench/sampling"
 )
 
@@ -56,36 +54,42 @@ type Columns struct {
 	Features              [][]float64 // per feature column
 }
 
-// ReadParquetColumns reads a dataset.parquet with the Arrow Parquet reader.
+// ReadParquetColumns reads a dataset.parquet with parquet-go (package
+// pqfile), checking the column names and physical types of Schema.
 func ReadParquetColumns(ctx context.Context, p string) (*Columns, error) {
-	f, err := os.Open(p)
+	tab, err := pqfile.ReadFile(p)
 	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	pr, err := file.NewParquetReader(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p, err)
+	names := tab.Names()
+	want := []string{"query", "qid", "term", "label", "partition"}
+	if len(names) < len(want) || !slices.Equal(names[:len(want)], want) {
+		return nil, fmt.Errorf("%s: columns %v do not start with %v", p, names[:min(len(names), 5)], want)
 	}
-	defer pr.Close()
-	fr, err := pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p, err)
+	for i, col := range tab.Columns {
+		wantType := "DOUBLE"
+		switch i {
+		case 0, 2:
+			wantType = "BYTE_ARRAY"
+		case 1, 3, 4:
+			wantType = "INT32"
+		}
+		if col.Physical != wantType {
+			return nil, fmt.Errorf("%s: column %s: type %s, want %s", p, col.Name, col.Physical, wantType)
+		}
+		if col.Nulls > 0 {
+			return nil, fmt.Errorf("%s: column %s: %d nulls", p, col.Name, col.Nulls)
+		}
 	}
-	tbl, err := fr.ReadTable(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p, err)
+	c := &Columns{
+		Query: tab.Columns[0].Strings, QID: tab.Columns[1].Int32s, Term: tab.Columns[2].Strings,
+		Label: tab.Columns[3].Int32s, Partition: tab.Columns[4].Int32s, FeatureNames: names[len(want):],
 	}
-	defer tbl.Release()
-	cols := make([][]arrow.Array, tbl.NumCols())
-	names := make([]string, tbl.NumCols())
-	for i := range cols {
-		cols[i] = tbl.Column(i).Data().Chunks()
-		names[i] = tbl.Schema().Field(i).Name
-	}
-	c, err := toColumns(names, cols)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p, err)
+	for _, col := range tab.Columns[len(want):] {
+		c.Features = append(c.Features, col.Float64s)
 	}
 	return c, nil
 }

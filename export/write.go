@@ -19,11 +19,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/pqfile"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/sampling"
 )
@@ -222,19 +220,23 @@ func float64Data(v []float64) arrow.ArrayData {
 	return array.NewData(arrow.PrimitiveTypes.Float64, len(v), []*memory.Buffer{nil, memory.NewBufferBytes(arrow.Float64Traits.CastToBytes(v))}, nil, 0, 0)
 }
 
-// parquetProps are fixed writer properties: Snappy, dictionary encoding for
-// the query and term columns only (feature values rarely repeat enough), one
-// row group per 1Mi rows, and a created_by without a library version, so
-// the file depends only on the data.
-func parquetProps() *parquet.WriterProperties {
-	return parquet.NewWriterProperties(
-		parquet.WithCreatedBy("lovbench"),
-		parquet.WithCompression(compress.Codecs.Snappy),
-		parquet.WithMaxRowGroupLength(1<<20),
-		parquet.WithDictionaryDefault(false),
-		parquet.WithDictionaryFor("query", true),
-		parquet.WithDictionaryFor("term", true),
-	)
+// parquetColumns are the columns of dataset.parquet, in the order and with
+// the types of Schema, taken from the Arrow record of the same rows: the
+// query and term columns dictionary-encoded, the others plain (feature
+// values rarely repeat enough).
+func parquetColumns(ds *Dataset, rec arrow.RecordBatch) []pqfile.Column {
+	i32 := func(c int) []int32 { return rec.Column(c).(*array.Int32).Int32Values() }
+	cols := []pqfile.Column{
+		{Name: "query", Kind: pqfile.String, Dict: true, String: func(i int) string { return ds.Rows[i].Query }},
+		{Name: "qid", Kind: pqfile.Int32, Int32s: i32(1)},
+		{Name: "term", Kind: pqfile.String, Dict: true, String: func(i int) string { return ds.Rows[i].Term }},
+		{Name: "label", Kind: pqfile.Int32, Int32s: i32(3)},
+		{Name: "partition", Kind: pqfile.Int32, Int32s: i32(4)},
+	}
+	for j, f := range ds.Features {
+		cols = append(cols, pqfile.Column{Name: f.Name, Kind: pqfile.Float64, Float64s: rec.Column(5 + j).(*array.Float64).Float64Values()})
+	}
+	return cols
 }
 
 // Write writes the dataset directory dir (created if missing): the fold
@@ -336,6 +338,12 @@ func writeFolds(ctx context.Context, dir string, folds []FoldSpec, parts [][]byt
 	return outs, nil
 }
 
+// writeParquetTo writes the dataset.parquet content of ds (whose Arrow
+// record is rec) to w.
+func writeParquetTo(w io.Writer, ds *Dataset, rec arrow.RecordBatch) error {
+	return pqfile.Write(w, parquetColumns(ds, rec), len(ds.Rows), 0)
+}
+
 // writeColumnar writes dataset.arrow, dataset.parquet, qrels.txt and
 // ground_truth.csv.
 func writeColumnar(ctx context.Context, dir string, ds *Dataset) ([]Output, error) {
@@ -362,14 +370,7 @@ func writeColumnar(ctx context.Context, dir string, ds *Dataset) ([]Output, erro
 		return nil, err
 	}
 	if err := add(writeOut(dir, ParquetFile, len(ds.Rows), func(w io.Writer) error {
-		fw, err := pqarrow.NewFileWriter(rec.Schema(), w, parquetProps(), pqarrow.DefaultWriterProps())
-		if err != nil {
-			return err
-		}
-		if err := fw.Write(rec); err != nil {
-			return err
-		}
-		return fw.Close()
+		return writeParquetTo(w, ds, rec)
 	})); err != nil {
 		return nil, err
 	}

@@ -38,7 +38,7 @@ const (
 // ExtractOptions controls Extract.
 type ExtractOptions struct {
 	// Features are the feature IDs to compute, in output order; nil means
-	// all 34.
+	// all of 1..34 (the 33 features + the LabelSearch baseline, 34).
 	Features []int
 	// Workers is the number of goroutines (default GOMAXPROCS). The output
 	// does not depend on it.

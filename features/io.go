@@ -9,14 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
-
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/pqfile"
 )
 
 // ReadPairs reads a CSV of (query, term) pairs: a header naming the columns
@@ -111,47 +105,19 @@ func (t *Table) WriteCSV(w io.Writer) error {
 	return cw.Error()
 }
 
-// WriteParquet writes the table as Parquet: query and term (utf8) and one
-// float64 column per feature named as in feature_list.csv, in ID order;
-// Snappy compression and a versionless created_by, so equal tables give
-// equal files.
+// WriteParquet writes the table as Parquet (package pqfile): query and term
+// (required strings) and one required double column per feature named as in
+// feature_list.csv, in ID order, query and term dictionary-encoded, the rest plain; Snappy compression and a
+// versionless created_by, so equal tables give equal files.
 func (t *Table) WriteParquet(w io.Writer) error {
-	fields := []arrow.Field{
-		{Name: "query", Type: arrow.BinaryTypes.String},
-		{Name: "term", Type: arrow.BinaryTypes.String},
+	cols := []pqfile.Column{
+		{Name: "query", Kind: pqfile.String, Dict: true, String: func(i int) string { return t.Rows[i].Query }},
+		{Name: "term", Kind: pqfile.String, Dict: true, String: func(i int) string { return t.Rows[i].Term }},
 	}
-	for _, f := range t.Features {
-		fields = append(fields, arrow.Field{Name: FeatureName(f), Type: arrow.PrimitiveTypes.Float64})
+	for j, f := range t.Features {
+		cols = append(cols, pqfile.Column{Name: FeatureName(f), Kind: pqfile.Float64, Float64: func(i int) float64 { return t.Rows[i].Values[j] }})
 	}
-	sc := arrow.NewSchema(fields, nil)
-	mem := memory.DefaultAllocator
-	rb := array.NewRecordBuilder(mem, sc)
-	defer rb.Release()
-	qb := rb.Field(0).(*array.StringBuilder)
-	tb := rb.Field(1).(*array.StringBuilder)
-	for _, r := range t.Rows {
-		qb.Append(r.Query)
-		tb.Append(r.Term)
-		for j, v := range r.Values {
-			rb.Field(2 + j).(*array.Float64Builder).Append(v)
-		}
-	}
-	rec := rb.NewRecordBatch()
-	defer rec.Release()
-	props := parquet.NewWriterProperties(
-		parquet.WithCreatedBy("lovbench"),
-		parquet.WithCompression(compress.Codecs.Snappy),
-		parquet.WithMaxRowGroupLength(1<<20),
-	)
-	fw, err := pqarrow.NewFileWriter(sc, w, props, pqarrow.DefaultWriterProps())
-	if err != nil {
-		return err
-	}
-	if err := fw.Write(rec); err != nil {
-		fw.Close()
-		return err
-	}
-	return fw.Close()
+	return pqfile.Write(w, cols, len(t.Rows), 0)
 }
 
 // WriteFile writes the table atomically to path, as Parquet when the name

@@ -88,8 +88,10 @@ type Options struct {
 	Logger   *slog.Logger // nil: no logging
 }
 
-// Run ingests the input described by o and writes the outputs to o.OutDir.
-// All outputs are written atomically; on error none is published. The
+// Run ingests the input described by o and writes the outputs to o.OutDir,
+// which is built beside it and published whole (atomicfile.CreateDir: o.OutDir
+// must be missing, empty or an earlier ingest output); on error nothing is
+// published and o.OutDir is left as it was. The
 // returned report is also written to report.json.
 func Run(ctx context.Context, o Options) (*Report, error) {
 	rep := newReport()
@@ -135,7 +137,15 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		return nil, errors.New("ingest: no output directory")
 	}
 
-	out, err := newOutputs(o.OutDir, o.RowGroupRows)
+	// The outputs are built beside o.OutDir and published whole at the
+	// end: a failed or killed run leaves neither an empty --out nor
+	// temporary files in it.
+	dir, err := atomicfile.CreateDir(o.OutDir, ReportFile)
+	if err != nil {
+		return nil, fmt.Errorf("ingest: %w", err)
+	}
+	defer dir.Abort()
+	out, err := newOutputs(dir.Path(), o.RowGroupRows)
 	if err != nil {
 		return nil, err
 	}
@@ -187,6 +197,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	if err := out.commit(rep); err != nil {
 		return nil, err
+	}
+	if err := dir.Commit(); err != nil {
+		return nil, fmt.Errorf("ingest: %w", err)
 	}
 	if o.Logger != nil {
 		el := time.Since(start).Seconds()

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/lovbench/lovbench/internal/progress"
 	"github.com/lovbench/lovbench/ltr/measures"
@@ -78,6 +79,10 @@ type FoldRun struct {
 	// PValues are the randomisation-test p-values against the baseline on
 	// the same fold, per measure.
 	PValues []float64
+	// TrainSeconds is the wall-clock time of training (Train), for the
+	// summary that `lovbench ltr` prints; it is written to no file, so the
+	// result files stay byte-identical across reruns.
+	TrainSeconds float64
 }
 
 // ExperimentResult is everything RunExperiment computed.
@@ -205,7 +210,9 @@ func RunExperiment(ctx context.Context, folds []Fold, opt ExperimentOptions) (*E
 				f := folds[fi]
 				to := opt.Train
 				to.Seed = jobSeed(opt.Train.Seed, string(r.Algorithm), r.Configuration, r.Fold)
+				start := time.Now()
 				m, err := Train(ctx, r.Algorithm, f.Train, f.Vali, cfg[r.Configuration].Features, to)
+				r.TrainSeconds = time.Since(start).Seconds()
 				if err != nil {
 					errs[i] = fmt.Errorf("%s %s %s: %w", r.Algorithm, r.Configuration, r.Fold, err)
 					cancel()

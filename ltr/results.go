@@ -322,3 +322,51 @@ func (r *ExperimentResult) WriteResults(dir string) error {
 		return err
 	})
 }
+
+// SummaryRow is one line of the summary `lovbench ltr` prints: a ranker and
+// configuration (or the baseline), its test NDCG@10 and MAP averaged over the
+// folds (the MEAN row of <Ranker>_Results.csv) and its training time summed
+// over the folds.
+type SummaryRow struct {
+	Ranker, Configuration string
+	NDCG10, MAP           float64
+	TrainSeconds          float64
+}
+
+// Summary returns the baseline, then per algorithm (in the order run) each
+// configuration, with the values of the MEAN rows of Rows.
+func (r *ExperimentResult) Summary() []SummaryRow {
+	ndcg10, mapName := Metric{Kind: MetricNDCG, K: 10}.String(), Metric{Kind: MetricMAP}.String()
+	secs := map[[2]string]float64{}
+	for _, run := range r.Runs {
+		secs[[2]string{run.Algorithm.DisplayName(), run.Configuration}] += run.TrainSeconds
+	}
+	var out []SummaryRow
+	for i, alg := range r.Options.Algorithms {
+		for _, row := range r.Rows(alg) {
+			if row.Fold != "MEAN" || (row.Configuration == "Baseline" && i > 0) {
+				continue
+			}
+			sr := SummaryRow{Ranker: row.Ranker, Configuration: row.Configuration, NDCG10: row.Values[ndcg10], MAP: row.Values[mapName],
+				TrainSeconds: secs[[2]string{row.Ranker, row.Configuration}]}
+			if row.Configuration == "Baseline" {
+				sr.Ranker = "-"
+			}
+			out = append(out, sr)
+		}
+	}
+	return out
+}
+
+// WriteSummary prints Summary as an aligned table.
+func (r *ExperimentResult) WriteSummary(w io.Writer) error {
+	if _, err := fmt.Fprintf(w, "%-18s %-12s %8s %8s %9s\n", "ranker", "config", "NDCG@10", "MAP", "train_s"); err != nil {
+		return err
+	}
+	for _, s := range r.Summary() {
+		if _, err := fmt.Fprintf(w, "%-18s %-12s %8.4f %8.4f %9.2f\n", s.Ranker, s.Configuration, s.NDCG10, s.MAP, s.TrainSeconds); err != nil {
+			return err
+		}
+	}
+	return nil
+}

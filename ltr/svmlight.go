@@ -2,8 +2,11 @@ package ltr
 
 import (
 	"bufio"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -259,15 +262,25 @@ type Fold struct {
 // NumFoldsMax is the number of folds of the LOVBench layout.
 const NumFoldsMax = 5
 
-// ReadFolds reads DIR/Fold1..FoldN/{train,vali,test}.txt for the folds that
-// exist (at least Fold1; at most NumFoldsMax, stopping at the first missing
-// folder).
+// ReadFolds reads the folds of a dataset directory, DIR/FoldK/{train,vali,
+// test}.txt. When DIR holds the manifest.json of `lovbench export`, the
+// number of folds is its parameters.folds and each of them must exist (fold
+// directories beyond it are ignored); without a manifest, Fold1, Fold2, ...
+// are read up to the first missing one (at least Fold1, at most
+// NumFoldsMax).
 func ReadFolds(dir string) ([]Fold, error) {
+	n, fromManifest, err := manifestFolds(dir)
+	if err != nil {
+		return nil, err
+	}
 	var folds []Fold
-	for k := 1; k <= NumFoldsMax; k++ {
+	for k := 1; k <= n; k++ {
 		name := fmt.Sprintf("Fold%d", k)
 		fd := filepath.Join(dir, name)
 		if st, err := os.Stat(fd); err != nil || !st.IsDir() {
+			if fromManifest {
+				return nil, fmt.Errorf("%s: no %s directory, but %s says %d folds", dir, name, filepath.Join(dir, "manifest.json"), n)
+			}
 			if k == 1 {
 				return nil, fmt.Errorf("%s: no Fold1 directory (expected %s/Fold1..Fold5/{train,vali,test}.txt)", dir, dir)
 			}
@@ -290,4 +303,30 @@ func ReadFolds(dir string) ([]Fold, error) {
 		folds = append(folds, f)
 	}
 	return folds, nil
+}
+
+// manifestFolds returns the number of folds recorded in dir/manifest.json
+// (parameters.folds) and true, or NumFoldsMax and false when there is no
+// manifest.
+func manifestFolds(dir string) (int, bool, error) {
+	p := filepath.Join(dir, "manifest.json")
+	b, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return NumFoldsMax, false, nil
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	var m struct {
+		Parameters struct {
+			Folds int `json:"folds"`
+		} `json:"parameters"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return 0, false, fmt.Errorf("%s: %w", p, err)
+	}
+	if m.Parameters.Folds < 1 {
+		return 0, false, fmt.Errorf("%s: field parameters.folds: %d, want at least 1", p, m.Parameters.Folds)
+	}
+	return m.Parameters.Folds, true, nil
 }

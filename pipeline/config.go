@@ -152,6 +152,35 @@ func DefaultConfig() Config {
 	}
 }
 
+// DefaultSimulateConfig is the simulate section's defaults, as
+// examples/lovbench.yaml lists them; keys a simulate section leaves out take
+// these values.
+func DefaultSimulateConfig() SimulateConfig {
+	return SimulateConfig{Sessions: 3000, Queries: 150, Model: "ubm", Seed: 1, ZipfS: 1.1}
+}
+
+// UnmarshalYAML decodes a simulate section over DefaultSimulateConfig (the
+// section is a pointer, off by default, so the decoder would otherwise
+// start from zero values), rejecting unknown keys as the rest of the file
+// does.
+func (s *SimulateConfig) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.MappingNode {
+		known := map[string]bool{"sessions": true, "queries": true, "model": true, "seed": true, "zipf_s": true}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; !known[k.Value] {
+				return fmt.Errorf("line %d: field %s not found in simulate", k.Line, k.Value)
+			}
+		}
+	}
+	type plain SimulateConfig
+	p := plain(DefaultSimulateConfig())
+	if err := n.Decode(&p); err != nil {
+		return err
+	}
+	*s = SimulateConfig(p)
+	return nil
+}
+
 // LoadConfig reads and validates a configuration file.
 func LoadConfig(path string) (*Config, error) {
 	b, err := os.ReadFile(path)

@@ -66,3 +66,42 @@ func TestConfigFeatureSemantics(t *testing.T) {
 		t.Errorf("features stage params %+v, want semantics paper", st.Params)
 	}
 }
+
+// Issue 12, item 18: a section with only some keys set takes the defaults
+// (DefaultConfig, as examples/lovbench.yaml lists them) for the others.
+func TestPartialSectionsTakeDefaults(t *testing.T) {
+	text := "workdir: w\nlog: {path: x.tsv}\nclick_models: {iterations: 5}\nlabels: {serp_size: 15}\n" +
+		"sampling: {seed: 7}\nexport: {folds: 3}\nltr: {algorithms: [lambdamart]}\n"
+	c, err := ParseConfig([]byte(text), "c.yaml", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.ClickModels.Iterations != 5 || strings.Join(c.ClickModels.Models, ",") != "dctr,dbn,ubm" || c.ClickModels.Select != "best" || c.ClickModels.TrainFraction != 0.75 {
+		t.Errorf("click_models %+v", c.ClickModels)
+	}
+	if c.Labels.SERPSize != 15 || len(c.Labels.Thresholds) != 5 || c.Labels.Thresholds[4] != 0.7 {
+		t.Errorf("labels %+v", c.Labels)
+	}
+	if c.Sampling.Seed != 7 || c.Sampling.PerQuery != 26 {
+		t.Errorf("sampling %+v", c.Sampling)
+	}
+	if c.Export.Folds != 3 || c.Export.Seed != 1 {
+		t.Errorf("export %+v", c.Export)
+	}
+	if strings.Join(c.LTR.Algorithms, ",") != "lambdamart" || strings.Join(c.LTR.Configs, ",") != "all" || c.LTR.Seed != 1 || c.LTR.Permutations != 10000 {
+		t.Errorf("ltr %+v", c.LTR)
+	}
+	if c.Log.Kind != "term" || c.Features.List != "1-34" {
+		t.Errorf("log %+v features %+v", c.Log, c.Features)
+	}
+	// The simulate section, off by default, takes the defaults the example
+	// file shows for the keys it leaves out: queries 150, model ubm, seed
+	// 1, zipf_s 1.1.
+	c, err = ParseConfig([]byte("workdir: w\nsimulate: {sessions: 500}\n"), "c.yaml", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := c.Simulate; s.Sessions != 500 || s.Queries != 150 || s.Model != "ubm" || s.Seed != 1 || s.ZipfS != 1.1 {
+		t.Errorf("simulate %+v", *s)
+	}
+}

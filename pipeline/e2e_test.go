@@ -796,3 +796,35 @@ func TestReaderNeverSeesPartialOutput(t *testing.T) {
 
 // smallStages are the stages of smallConfig.
 var smallStages = []string{StageSimulate, StageIngest, StageFit, StageLabel, StageSample, StageFeatures, StageExport, StageLTR, StageReport}
+
+// Issue 12, item 9: `run` on a log whose every line is bad fails and points
+// to the ingest report, which must still exist.
+func TestRunOnEntirelyBadLogKeepsReport(t *testing.T) {
+	base := t.TempDir()
+	os.WriteFile(filepath.Join(base, "log.tsv"), []byte("not a yandex line\nnor this\n"), 0o644)
+	if _, err := democorpus.Materialize(filepath.Join(base, "vocabs")); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(base, "c.yaml"), []byte("log: {path: log.tsv}\ncorpus: {paths: [vocabs]}\nltr: {enabled: false}\nworkdir: work\n"), 0o644)
+	cfg, err := LoadConfig(filepath.Join(base, "c.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(context.Background(), cfg, RunOptions{})
+	if err == nil {
+		t.Fatal("an entirely bad log: no error")
+	}
+	i := strings.Index(err.Error(), "see ")
+	if i < 0 {
+		t.Fatalf("the error names no report: %v", err)
+	}
+	rest := err.Error()[i+4:]
+	p := rest[:strings.IndexAny(rest, ";) ")]
+	if !strings.HasSuffix(p, IngestReportFile) {
+		t.Fatalf("the error points to %q, not to a report (%v)", p, err)
+	}
+	b, rerr := os.ReadFile(p)
+	if rerr != nil || !strings.Contains(string(b), "quarantined") {
+		t.Errorf("the report the error points to cannot be read: %v (%v)", rerr, err)
+	}
+}

@@ -147,8 +147,10 @@ func (w *Workdir) Close() error {
 	return err
 }
 
-// cleanStale removes staging directories left by killed runs. It runs while
-// holding the lock, so no live run owns them.
+// cleanStale removes staging directories left by killed runs: ".tmp-*",
+// and "..tmp-*", the directories that export and ingest build beside a
+// staging directory (atomicfile.CreateDir). It runs while holding the
+// lock, so no live run owns them.
 func (w *Workdir) cleanStale() error {
 	for _, sub := range []string{"stages", "releases"} {
 		ents, err := os.ReadDir(filepath.Join(w.root, sub))
@@ -156,7 +158,7 @@ func (w *Workdir) cleanStale() error {
 			return fmt.Errorf("work directory: %w", err)
 		}
 		for _, e := range ents {
-			if strings.HasPrefix(e.Name(), ".tmp-") {
+			if strings.HasPrefix(e.Name(), ".tmp-") || strings.HasPrefix(e.Name(), "..tmp-") {
 				if err := os.RemoveAll(filepath.Join(w.root, sub, e.Name())); err != nil {
 					return fmt.Errorf("work directory: remove stale %s: %w", e.Name(), err)
 				}
@@ -286,8 +288,14 @@ func (w *Workdir) RunStages(ctx context.Context, stages []Stage, force map[strin
 	return results, nil
 }
 
+// FailedSuffix names the directory, DIR/stages/<stage>.failed, that keeps the
+// files of a stage that failed.
+const FailedSuffix = ".failed"
+
 // runOne runs a stage into a staging directory and renames it to its
-// committed name, which it returns (relative to DIR/stages).
+// committed name, which it returns (relative to DIR/stages). The staging
+// directory of a failed stage is kept as DIR/stages/<stage>.failed and the
+// error names it.
 func (w *Workdir) runOne(ctx context.Context, st Stage, stamp *Stamp, dirs map[string]string) (string, error) {
 	stagesDir := filepath.Join(w.root, "stages")
 	tmp, err := os.MkdirTemp(stagesDir, ".tmp-"+st.Name+"-")
@@ -307,6 +315,15 @@ func (w *Workdir) runOne(ctx context.Context, st Stage, stamp *Stamp, dirs map[s
 	}
 	w.crashPoint(st.Name, "staging")
 	if err := st.Run(ctx, env); err != nil {
+		// Keep what the failed stage wrote (say ingest's report.json
+		// with the count of every dropped record) where the user can read
+		// it: stages/<name>.failed, replaced by the next failure and
+		// removed when the stage next succeeds.
+		failed := filepath.Join(stagesDir, st.Name+FailedSuffix)
+		if os.RemoveAll(failed) == nil && os.Rename(tmp, failed) == nil {
+			committed = true
+			return "", &stageFailure{msg: strings.ReplaceAll(err.Error(), tmp, failed) + " (the failed stage's files are kept in " + failed + ")", err: err}
+		}
 		return "", err
 	}
 	w.crashPoint(st.Name, "written")
@@ -525,3 +542,13 @@ func swapLink(path, target string) error {
 	}
 	return syncDir(filepath.Dir(path))
 }
+
+// stageFailure is a stage's error whose message names the kept directory of
+// the failed stage instead of its (renamed) staging directory.
+type stageFailure struct {
+	msg string
+	err error
+}
+
+func (e *stageFailure) Error() string { return e.msg }
+func (e *stageFailure) Unwrap() error { return e.err }

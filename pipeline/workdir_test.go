@@ -112,9 +112,14 @@ func TestFailedStageLeavesNoOutput(t *testing.T) {
 	if _, err := w.RunStages(context.Background(), []Stage{st}, nil); err == nil || !strings.Contains(err.Error(), "stage bad: boom") {
 		t.Fatalf("err = %v", err)
 	}
+	// Only the failed stage's files, kept for reading (issue 12, item 9);
+	// no committed output.
 	ents, _ := os.ReadDir(filepath.Join(dir, "stages"))
-	if len(ents) != 0 {
-		t.Fatalf("failed stage left %d entries in stages/", len(ents))
+	if len(ents) != 1 || ents[0].Name() != "bad"+FailedSuffix {
+		t.Fatalf("failed stage left %v in stages/, want only bad.failed", ents)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "stages", "bad.failed", "partial.txt")); err != nil {
+		t.Errorf("the failed stage's files were not kept: %v", err)
 	}
 }
 

@@ -44,7 +44,7 @@ func run(queries, docs, workers int, algs string, seed uint64) error {
 		return err
 	}
 	folds := ltr.MakeFolds(ds, seed)
-	fmt.Printf("dataset: %d queries, %d rows, 34 features, %d folds (generated in %v)\n",
+	fmt.Printf("dataset: %d queries, %d rows, 33 features + the LabelSearch baseline (34), %d folds (generated in %v)\n",
 		len(ds.Queries), ds.NumDocs(), len(folds), time.Since(t0).Round(time.Millisecond))
 	fmt.Printf("machine: %d CPUs (GOMAXPROCS %d), workers %d; shared machine, timings are indicative\n",
 		runtime.NumCPU(), runtime.GOMAXPROCS(0), workers)

@@ -23,7 +23,7 @@ func newFeaturesCmd(a *app) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "features",
-		Short: "Extract the 33 LOVBench ranking features for query-term pairs",
+		Short: "Extract the 33 LOVBench ranking features + the LabelSearch baseline (34) for query-term pairs",
 		Long: `features loads a vocabulary corpus (N-Quads, N-Triples or Turtle files or
 directories, plain or gzip; one named graph per vocabulary), reads a CSV of
 query,term pairs (term as full URI or prefixed name) and writes one row per

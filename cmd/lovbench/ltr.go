@@ -1,11 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/ltr"
 	"github.com/lovbench/lovbench/ltr/measures"
 )
@@ -29,7 +31,10 @@ every feature configuration of Table 5 it trains on each fold's train.txt,
 selects the model on vali.txt and evaluates on test.txt, against the
 unlearned baseline (feature 34 alone). It writes <Ranker>_Results.csv in the
 layout of LOVBench's RankNet_Results.csv, results.json, and the models under
-OUT/models/. See docs/ltr.md.`,
+OUT/models/ (OUT is built beside itself and replaced whole), and prints a
+summary: per ranker and configuration the test NDCG@10 and MAP averaged over
+the folds and the training time. The number of folds is the parameters.folds
+of DIR/manifest.json when there is one. See docs/ltr.md.`,
 		Example: `  lovbench ltr --data folds --algorithms ranknet,adarank --configs all --out results
   lovbench ltr --data folds --algorithms lambdamart --configs full,light --metric NDCG@10 --workers 2 --out results
   lovbench ltr --data folds --algorithms ca --features 1,3,5-9 --out results`,
@@ -101,8 +106,15 @@ OUT/models/. See docs/ltr.md.`,
 				Log:             a.log,
 			}
 			opt.Train.Metric, opt.Train.Normalization, opt.Train.Seed = m, nm, seed
+			// Built beside --out and published whole (no models or tables
+			// of an earlier run survive).
+			out, err := atomicfile.CreateDir(outDir, "results.json")
+			if err != nil {
+				return fmt.Errorf("ltr: %w", err)
+			}
+			defer out.Abort()
 			if !noModels {
-				opt.ModelDir = filepath.Join(outDir, "models")
+				opt.ModelDir = filepath.Join(out.Path(), "models")
 				opt.ModelFormats = formats
 			}
 			a.log.Info("ltr starting", "folds", len(folds), "algorithms", algs, "configurations", len(cfgs), "workers", workers)
@@ -110,10 +122,19 @@ OUT/models/. See docs/ltr.md.`,
 			if err != nil {
 				return err
 			}
-			if err := res.WriteResults(outDir); err != nil {
+			if err := res.WriteResults(out.Path()); err != nil {
 				return err
 			}
+			if err := out.Commit(); err != nil {
+				return fmt.Errorf("ltr: %w", err)
+			}
 			a.log.Info("ltr done", "out", outDir)
+			if !a.quiet {
+				if err := res.WriteSummary(a.stdout); err != nil {
+					return err
+				}
+				fmt.Fprintf(a.stdout, "outputs in %s (results.json, <Ranker>_Results.csv, models/)\n", outDir)
+			}
 			return nil
 		},
 	}

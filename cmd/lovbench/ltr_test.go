@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"encoding/csv"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -77,5 +79,59 @@ func TestLTRAndRankCommands(t *testing.T) {
 	code, _, stderr = runCLI(t, "-q", "rank", "--model", filepath.Join(out, "models", "lambdamart_LOVSimple_Fold1.json"), "--data", bad)
 	if code != 1 || !strings.Contains(stderr, "bad.txt:2: field 3") {
 		t.Errorf("bad data: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// Issue 12, item 16: ltr prints a summary table whose NDCG@10 and MAP are
+// the MEAN rows of <Ranker>_Results.csv.
+func TestLTRPrintsSummary(t *testing.T) {
+	data := writeSyntheticFolds(t)
+	out := filepath.Join(t.TempDir(), "ltr")
+	code, stdout, stderr := runCLI(t, "ltr", "--data", data, "--algorithms", "lambdamart", "--configs", "simple",
+		"--lambdamart-trees", "5", "--permutations", "10", "--out", out)
+	if code != 0 {
+		t.Fatalf("ltr: exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "LambdaMART_Results.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := recs[0]
+	col := func(name string) int {
+		for i, h := range head {
+			if h == name {
+				return i
+			}
+		}
+		t.Fatalf("no column %s in %v", name, head)
+		return -1
+	}
+	nd, mp := col("NDCG@10"), col("MAP")
+	var want []string
+	for _, f := range recs[1:] {
+		if f[2] == "MEAN" {
+			for _, c := range []int{nd, mp} {
+				v, err := strconv.ParseFloat(f[c], 64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want = append(want, strconv.FormatFloat(v, 'f', 4, 64))
+			}
+		}
+	}
+	if len(want) != 4 {
+		t.Fatalf("MEAN values %v, want baseline and LOVSimple", want)
+	}
+	if !strings.Contains(stdout, "NDCG@10") || !strings.Contains(stdout, "LOVSimple") || !strings.Contains(stdout, "train_s") {
+		t.Fatalf("no summary table on stdout: %q", stdout)
+	}
+	for _, w := range want {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("summary lacks %s (a MEAN value of the CSV): %q", w, stdout)
+		}
 	}
 }

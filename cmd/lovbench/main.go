@@ -53,7 +53,8 @@ func newRootCmd(a *app) *cobra.Command {
 		Long: `lovbench turns the query and click logs of a vocabulary search engine into a
 learning-to-rank benchmark (LOVBench): ingest and clean logs, build sessions,
 fit click models, derive graded labels, sample query-term sets, extract the
-33 ranking features, export folds, and train and evaluate rankers.`,
+33 ranking features + the LabelSearch baseline (34), export folds, and train
+and evaluate rankers.`,
 		Example:       "  lovbench demo --out /tmp/lovbench-demo",
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -68,6 +69,8 @@ fit click models, derive graded labels, sample query-term sets, extract the
 			a.log = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
 		},
 	}
+	root.Version = buildVersion()
+	root.SetVersionTemplate("lovbench {{.Version}}\n")
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 	root.PersistentFlags().BoolVarP(&a.quiet, "quiet", "q", false, "no progress bars and only warnings in the log")
@@ -91,6 +94,7 @@ fit click models, derive graded labels, sample query-term sets, extract the
 		newRunCmd(a),
 		newReportCmd(a),
 		newDiffCmd(a),
+		newVersionCmd(a),
 	)
 	return root
 }

@@ -347,7 +347,8 @@ func Render(w io.Writer, d *Data) error {
 					}
 				}
 			}
-			v.NDCGChart = LineChart("Mean test NDCG@k over the folds", "k", "NDCG@k", xs, series, math.Max(0, math.Floor(lo*10-0.5)/10), 1)
+			series = bestPerRanker(d.LTR, series)
+			v.NDCGChart = LineChart("Mean test NDCG@k over the folds (best configuration per ranker; all in the table)", "k", "NDCG@k", xs, series, math.Max(0, math.Floor(lo*10-0.5)/10), 1)
 			v.Charts++
 		}
 	}
@@ -363,6 +364,46 @@ func Render(w io.Writer, d *Data) error {
 		}
 	}
 	return page.Execute(w, v)
+}
+
+// bestPerRanker keeps, of the NDCG@k series (series[i] is results[i]), one
+// per ranker: its configuration with the highest NDCG@10, or, without
+// NDCG@10, the highest mean over k; the first wins ties. Rankers keep their
+// order of first appearance. Every configuration stays in the LTR table.
+func bestPerRanker(results []LTRResult, series []Series) []Series {
+	score := func(i int) float64 {
+		if x, ok := results[i].Measures["NDCG@10"]; ok && !math.IsNaN(x) {
+			return x
+		}
+		sum, n := 0.0, 0
+		for _, x := range series[i].Values {
+			if !math.IsNaN(x) {
+				sum += x
+				n++
+			}
+		}
+		if n == 0 {
+			return math.Inf(-1)
+		}
+		return sum / float64(n)
+	}
+	best := map[string]int{}
+	var order []string
+	for i := range series {
+		r := results[i].Ranker
+		j, seen := best[r]
+		if !seen {
+			order = append(order, r)
+			best[r] = i
+		} else if score(i) > score(j) {
+			best[r] = i
+		}
+	}
+	out := make([]Series, 0, len(order))
+	for _, r := range order {
+		out = append(out, series[best[r]])
+	}
+	return out
 }
 
 // summary lists the key figures shown at the top of the report.
@@ -486,7 +527,7 @@ th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right}
 th:first-child,td:first-child{text-align:left}
 th{background:#f3f3f3}
 tr.sel td{font-weight:bold;background:#eef6ff}
-svg.chart{display:block;margin:1em 0;max-width:100%;height:auto}
+svg.chart{display:block;margin:1em 0;width:100%;height:auto}
 .note{color:#555;font-style:italic}
 .figure{font-size:1.3em;font-weight:bold}
 </style>

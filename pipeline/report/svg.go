@@ -20,14 +20,28 @@ type Series struct {
 var palette = []string{"#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000",
 	"#004C7A", "#A87400", "#006B4F", "#8F3F00", "#8A4F72", "#3A7DA3", "#A89C2E", "#777777"}
 
+// Chart geometry in SVG user units. The SVG scales to the page width
+// (width="100%", viewBox), so chartW is about the report's text width (980
+// px less margins) and fonts render near their nominal size. padL leaves
+// room for tick labels up to 9 characters ("1,250,000") right of the
+// rotated y-axis title, which is centred at x = yTitleX.
 const (
-	chartW = 640
-	chartH = 300
-	padL   = 56
-	padR   = 16
-	padT   = 28
-	padB   = 48
+	chartW  = 900
+	chartH  = 320
+	padL    = 90
+	padR    = 16
+	padT    = 28
+	padB    = 48
+	yTitleX = 12
 )
+
+// dashes are the stroke-dasharray patterns of line series, in palette
+// order, so that a series drawn over another with equal values still shows
+// (and the legend tells them apart without colour).
+var dashes = []string{"none", "9 4", "3 3", "12 4 3 4", "1 4", "6 2 2 2 2 2"}
+
+// markers are the point shapes of line series, in palette order.
+var markers = []string{"circle", "square", "triangle", "diamond"}
 
 func esc(s string) string { return html.EscapeString(s) }
 
@@ -48,32 +62,64 @@ func niceMax(v float64) float64 {
 }
 
 func fmtTick(v float64) string {
-	if v == math.Trunc(v) && math.Abs(v) < 1e9 {
-		return strconv.FormatFloat(v, 'f', 0, 64)
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return groupInt(int64(v))
 	}
 	return strconv.FormatFloat(v, 'g', 3, 64)
 }
 
-// legendW is the width added on the right of a chart whose legend has too
-// many entries to sit inside the plot.
-const legendW = 240
+// fmtValue prints a value for a tooltip: integers (and anything of 1,000 or
+// more, rounded) with thousands separators, never in exponent form; smaller
+// fractions with 4 significant digits.
+func fmtValue(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	if (v == math.Trunc(v) || math.Abs(v) >= 1000) && math.Abs(v) < 1e15 {
+		return groupInt(int64(math.Round(v)))
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
 
-// frame opens an SVG with a title, axes and y grid from ymin to ymax; extra
-// widens the canvas on the right (for an outside legend).
-func frame(b *strings.Builder, title, xlabel, ylabel string, ymin, ymax float64, extra int) {
-	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-label="%s">`, chartW+extra, chartH, chartW+extra, chartH, esc(title))
+// groupInt prints n with a comma every three digits (117,400).
+func groupInt(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// legendW is the width kept right of the plot for a legend with too many
+// entries to sit inside it.
+const legendW = 230
+
+// frame opens an SVG with a title, axes and y grid from ymin to ymax; the
+// plot spans x from padL to right (chartW-padR, or less to keep room for an
+// outside legend).
+func frame(b *strings.Builder, title, xlabel, ylabel string, ymin, ymax float64, right int) {
+	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 %d %d" width="100%%" role="img" aria-label="%s">`, chartW, chartH, esc(title))
 	fmt.Fprintf(b, `<title>%s</title>`, esc(title))
 	fmt.Fprintf(b, `<text x="%d" y="18" font-size="14" font-weight="bold">%s</text>`, padL, esc(title))
 	for i := 0; i <= 4; i++ {
 		v := ymin + (ymax-ymin)*float64(i)/4
 		y := yPos(v, ymin, ymax)
-		fmt.Fprintf(b, `<line x1="%d" x2="%d" y1="%s" y2="%s" stroke="#ddd"/>`, padL, chartW-padR, num(y), num(y))
+		fmt.Fprintf(b, `<line x1="%d" x2="%d" y1="%s" y2="%s" stroke="#ddd"/>`, padL, right, num(y), num(y))
 		fmt.Fprintf(b, `<text x="%d" y="%s" font-size="11" text-anchor="end">%s</text>`, padL-6, num(y+4), esc(fmtTick(v)))
 	}
-	fmt.Fprintf(b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#333"/>`, padL, chartW-padR, chartH-padB, chartH-padB)
+	fmt.Fprintf(b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#333"/>`, padL, right, chartH-padB, chartH-padB)
 	fmt.Fprintf(b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#333"/>`, padL, padL, padT, chartH-padB)
-	fmt.Fprintf(b, `<text x="%d" y="%d" font-size="12" text-anchor="middle">%s</text>`, (padL+chartW-padR)/2, chartH-8, esc(xlabel))
-	fmt.Fprintf(b, `<text x="14" y="%d" font-size="12" text-anchor="middle" transform="rotate(-90 14 %d)">%s</text>`, (padT+chartH-padB)/2, (padT+chartH-padB)/2, esc(ylabel))
+	fmt.Fprintf(b, `<text x="%d" y="%d" font-size="12" text-anchor="middle">%s</text>`, (padL+right)/2, chartH-8, esc(xlabel))
+	fmt.Fprintf(b, `<text x="%d" y="%d" font-size="12" text-anchor="middle" transform="rotate(-90 %d %d)">%s</text>`, yTitleX, (padT+chartH-padB)/2, yTitleX, (padT+chartH-padB)/2, esc(ylabel))
 }
 
 func yPos(v, ymin, ymax float64) float64 {
@@ -84,11 +130,13 @@ func yPos(v, ymin, ymax float64) float64 {
 }
 
 // legend draws the series names inside the plot's top right corner, or,
-// with outside set, in the extra area right of the plot.
-func legend(b *strings.Builder, names []string, outside bool) {
-	x := chartW - padR - 170
+// with outside set, in the area right of the plot. With lines set, each
+// entry shows the series' line (colour, dash pattern and marker), otherwise
+// a colour swatch (bars).
+func legend(b *strings.Builder, names []string, outside, lines bool) {
+	x := chartW - padR - 190
 	if outside {
-		x = chartW + 4
+		x = chartW - legendW + 12
 	}
 	step := 16
 	if len(names) > 14 {
@@ -97,8 +145,34 @@ func legend(b *strings.Builder, names []string, outside bool) {
 	for i, n := range names {
 		c := palette[i%len(palette)]
 		y := padT + 2 + step*i
+		if lines {
+			fmt.Fprintf(b, `<line class="legend" x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s" stroke-width="2" stroke-dasharray="%s"/>`, x, x+28, y+5, y+5, c, dashes[i%len(dashes)])
+			marker(b, i, float64(x+14), float64(y+5), c, "")
+			fmt.Fprintf(b, `<text x="%d" y="%d" font-size="11">%s</text>`, x+34, y+9, esc(n))
+			continue
+		}
 		fmt.Fprintf(b, `<rect x="%d" y="%d" width="10" height="10" fill="%s"/>`, x, y, c)
 		fmt.Fprintf(b, `<text x="%d" y="%d" font-size="11">%s</text>`, x+15, y+9, esc(n))
+	}
+}
+
+// marker draws the point marker of series i at (x, y), with a tooltip when
+// title is not empty.
+func marker(b *strings.Builder, i int, x, y float64, c, title string) {
+	tip := ""
+	if title != "" {
+		tip = "<title>" + esc(title) + "</title>"
+	}
+	const r = 3.5
+	switch markers[i%len(markers)] {
+	case "circle":
+		fmt.Fprintf(b, `<circle cx="%s" cy="%s" r="%s" fill="%s">%s</circle>`, num(x), num(y), num(r), c, tip)
+	case "square":
+		fmt.Fprintf(b, `<rect x="%s" y="%s" width="%s" height="%s" fill="%s">%s</rect>`, num(x-r), num(y-r), num(2*r), num(2*r), c, tip)
+	case "triangle":
+		fmt.Fprintf(b, `<polygon points="%s,%s %s,%s %s,%s" fill="%s">%s</polygon>`, num(x), num(y-r-1), num(x-r-1), num(y+r), num(x+r+1), num(y+r), c, tip)
+	default: // diamond, hollow so a marker under it shows
+		fmt.Fprintf(b, `<polygon points="%s,%s %s,%s %s,%s %s,%s" fill="white" stroke="%s" stroke-width="1.5">%s</polygon>`, num(x), num(y-r-1), num(x+r+1), num(y), num(x), num(y+r+1), num(x-r-1), num(y), c, tip)
 	}
 }
 
@@ -115,7 +189,7 @@ func BarChart(title, xlabel, ylabel string, categories []string, series []Series
 		}
 	}
 	ymax = niceMax(ymax)
-	frame(&b, title, xlabel, ylabel, 0, ymax, 0)
+	frame(&b, title, xlabel, ylabel, 0, ymax, chartW-padR)
 	n := len(categories)
 	if n == 0 {
 		n = 1
@@ -132,7 +206,7 @@ func BarChart(title, xlabel, ylabel string, categories []string, series []Series
 			y := yPos(v, 0, ymax)
 			fmt.Fprintf(&b, `<rect class="bar" x="%s" y="%s" width="%s" height="%s" fill="%s"><title>%s %s: %s</title></rect>`,
 				num(gx+barW*float64(si)), num(y), num(math.Max(barW-1, 1)), num(float64(chartH-padB)-y), palette[si%len(palette)],
-				esc(s.Name), esc(cat), esc(strconv.FormatFloat(v, 'g', 4, 64)))
+				esc(s.Name), esc(cat), esc(fmtValue(v)))
 		}
 		if len(categories) <= 24 || ci%((len(categories)+23)/24) == 0 {
 			fmt.Fprintf(&b, `<text x="%s" y="%d" font-size="11" text-anchor="middle">%s</text>`, num(gx+groupW*0.4), chartH-padB+14, esc(cat))
@@ -143,24 +217,25 @@ func BarChart(title, xlabel, ylabel string, categories []string, series []Series
 		for i, s := range series {
 			names[i] = s.Name
 		}
-		legend(&b, names, false)
+		legend(&b, names, false, false)
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
 }
 
-// LineChart draws one polyline with point markers per series over the x
-// labels.
+// LineChart draws one polyline per series over the x labels, each with its
+// own colour, dash pattern and marker shape (dashes, markers); with more
+// than three series the legend sits right of the plot.
 func LineChart(title, xlabel, ylabel string, xs []string, series []Series, ymin, ymax float64) template.HTML {
 	var b strings.Builder
 	outside := len(series) > 3
-	extra := 0
+	right := chartW - padR
 	if outside {
-		extra = legendW
+		right = chartW - legendW
 	}
-	frame(&b, title, xlabel, ylabel, ymin, ymax, extra)
+	frame(&b, title, xlabel, ylabel, ymin, ymax, right)
 	n := len(xs)
-	step := float64(chartW-padL-padR-20) / float64(max(1, n-1))
+	step := float64(right-padL-20) / float64(max(1, n-1))
 	xAt := func(i int) float64 { return float64(padL+10) + step*float64(i) }
 	for i, x := range xs {
 		fmt.Fprintf(&b, `<text x="%s" y="%d" font-size="11" text-anchor="middle">%s</text>`, num(xAt(i)), chartH-padB+14, esc(x))
@@ -176,15 +251,15 @@ func LineChart(title, xlabel, ylabel string, xs []string, series []Series, ymin,
 			}
 			pts = append(pts, num(xAt(i))+","+num(yPos(v, ymin, ymax)))
 		}
-		fmt.Fprintf(&b, `<polyline class="series" fill="none" stroke="%s" stroke-width="2" points="%s"/>`, c, strings.Join(pts, " "))
+		fmt.Fprintf(&b, `<polyline class="series" fill="none" stroke="%s" stroke-width="2" stroke-dasharray="%s" points="%s"/>`, c, dashes[si%len(dashes)], strings.Join(pts, " "))
 		for i, v := range s.Values {
 			if i >= n || math.IsNaN(v) {
 				continue
 			}
-			fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="3" fill="%s"><title>%s %s: %s</title></circle>`, num(xAt(i)), num(yPos(v, ymin, ymax)), c, esc(s.Name), esc(xs[i]), esc(strconv.FormatFloat(v, 'f', 4, 64)))
+			marker(&b, si, xAt(i), yPos(v, ymin, ymax), c, s.Name+" "+xs[i]+": "+strconv.FormatFloat(v, 'f', 4, 64))
 		}
 	}
-	legend(&b, names, outside)
+	legend(&b, names, outside, true)
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
 }
@@ -196,7 +271,7 @@ type Point struct{ X, Y float64 }
 // deterministic horizontal jitter-free layout (points are drawn as given).
 func ScatterChart(title, xlabel, ylabel string, pts []Point, xmin, xmax, ymin, ymax float64) template.HTML {
 	var b strings.Builder
-	frame(&b, title, xlabel, ylabel, ymin, ymax, 0)
+	frame(&b, title, xlabel, ylabel, ymin, ymax, chartW-padR)
 	w := float64(chartW - padL - padR)
 	for i := 0; i <= 4; i++ {
 		v := xmin + (xmax-xmin)*float64(i)/4

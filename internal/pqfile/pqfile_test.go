@@ -1,0 +1,70 @@
+package pqfile
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// Write then Read gives back the columns, in the given order (not sorted by
+// name), over several row groups.
+func TestRoundTrip(t *testing.T) {
+	n := 10_000
+	cols := []Column{
+		{Name: "zeta", Kind: String, Dict: true, String: func(i int) string { return []string{"a", "bé", ""}[i%3] }},
+		{Name: "alpha", Kind: Int32, Int32: func(i int) int32 { return int32(i - 5000) }},
+		{Name: "mid", Kind: Float64, Float64: func(i int) float64 { return float64(i) / 8 }},
+	}
+	var b bytes.Buffer
+	if err := Write(&b, cols, n, 3000); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := Read(bytes.NewReader(b.Bytes()), int64(b.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(tab.Names(), ","); got != "zeta,alpha,mid" || tab.Rows != n {
+		t.Fatalf("columns %s, %d rows", got, tab.Rows)
+	}
+	for i := range n {
+		if tab.Columns[0].Strings[i] != cols[0].String(i) || tab.Columns[1].Int32s[i] != cols[1].Int32(i) || tab.Columns[2].Float64s[i] != cols[2].Float64(i) {
+			t.Fatalf("row %d differs", i)
+		}
+	}
+	if tab.Columns[0].Physical != "BYTE_ARRAY" || tab.Columns[1].Physical != "INT32" || tab.Columns[2].Physical != "DOUBLE" {
+		t.Errorf("physical types %s %s %s", tab.Columns[0].Physical, tab.Columns[1].Physical, tab.Columns[2].Physical)
+	}
+	// Equal input, equal bytes.
+	var b2 bytes.Buffer
+	Write(&b2, cols, n, 3000)
+	if !bytes.Equal(b.Bytes(), b2.Bytes()) {
+		t.Error("two writes of the same table differ")
+	}
+}
+
+// Nulls of an optional column (files of other tools) are counted, with the
+// row of the first; a truncated file is an error, not a panic.
+func TestReadNullsAndCorrupt(t *testing.T) {
+	type row struct {
+		Q string   `parquet:"query"`
+		V *float64 `parquet:"v,optional"`
+	}
+	one := 1.0
+	var b bytes.Buffer
+	if err := parquet.Write(&b, []row{{"a", &one}, {"b", nil}, {"c", &one}}); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := Read(bytes.NewReader(b.Bytes()), int64(b.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := tab.Columns[1]; c.Nulls != 1 || c.FirstNul != 2 || len(c.Float64s) != 3 {
+		t.Errorf("nulls %d first %d values %v", c.Nulls, c.FirstNul, c.Float64s)
+	}
+	cut := b.Bytes()[:b.Len()-30]
+	if _, err := Read(bytes.NewReader(cut), int64(len(cut))); err == nil {
+		t.Error("truncated file: no error")
+	}
+}

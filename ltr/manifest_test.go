@@ -1,0 +1,45 @@
+package ltr
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Issue 12, item 7: ReadFolds takes the number of folds from the export's
+// manifest.json: stale Fold4/Fold5 of an earlier 5-fold export beside a
+// 3-fold manifest are not read, and a missing fold the manifest names is
+// an error.
+func TestReadFoldsFromManifest(t *testing.T) {
+	dir := t.TempDir()
+	ds, _ := Synthetic(SyntheticOptions{Queries: 25, DocsPerQuery: 4, Features: 9, Noise: 0.1, Seed: 1})
+	for _, f := range MakeFolds(ds, 9) { // 5 folds on disk
+		for part, d := range map[string]*Dataset{"train.txt": f.Train, "vali.txt": f.Vali, "test.txt": f.Test} {
+			var b bytes.Buffer
+			if err := WriteSVMLight(&b, d); err != nil {
+				t.Fatal(err)
+			}
+			p := filepath.Join(dir, f.Name, part)
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			os.WriteFile(p, b.Bytes(), 0o644)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(`{"program":"lovbench","parameters":{"folds":3,"seed":1}}`), 0o644)
+	got, err := ReadFolds(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 || got[2].Name != "Fold3" {
+		t.Fatalf("%d folds, want the manifest's 3", len(got))
+	}
+	os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(`{"parameters":{"folds":6}}`), 0o644)
+	if _, err := ReadFolds(dir); err == nil || !strings.Contains(err.Error(), "Fold6") {
+		t.Errorf("manifest says 6 folds, 5 on disk: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(`{"parameters":{"folds":"x"}}`), 0o644)
+	if _, err := ReadFolds(dir); err == nil || !strings.Contains(err.Error(), "manifest.json") {
+		t.Errorf("bad manifest: %v", err)
+	}
+}
