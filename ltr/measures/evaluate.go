@@ -148,7 +148,7 @@ func newGlobals(q *Qrels, runs []*Run, opts Options) *globals {
 	for _, qid := range q.ids {
 		for d, grade := range q.grades[qid] {
 			cat[d] = true
-			if grade >= opts.RelevantFrom {
+			if relevant(grade, true, opts.RelevantFrom) {
 				awards[d]++
 				total++
 			}
@@ -273,12 +273,23 @@ func evaluateRun(q *Qrels, run *Run, opts Options, g *globals) *Result {
 	return res
 }
 
+// relevant reports whether a document is relevant for the binary measures:
+// it is judged (judged is false for a retrieved document absent from the
+// qrels), its grade is not negative (trec_eval's unjudged markers) and the
+// grade is >= level. So with level <= 0 an unjudged document is never
+// relevant, as in trec_eval -l 0 (form_res_rels.c gives unjudged documents
+// RELVALUE_NONPOOL = -1 and counts only grades >= 0 in num_rel).
+func relevant(grade float64, judged bool, level float64) bool {
+	return judged && grade >= 0 && grade >= level
+}
+
 // queryData is one query's ranking joined with its judgments; its slices
 // are reused from query to query.
 type queryData struct {
 	ranking  []Entry
-	grades   []float64 // grade of each retrieved document (0 if unjudged)
-	gains    []float64 // gain of each retrieved document
+	grades   []float64 // grade of each retrieved document (0 if unjudged or negative)
+	rel      []bool    // each retrieved document is relevant (see relevant)
+	gains    []float64 // gain of each retrieved document (0 if unjudged or negative)
 	ideal    []float64 // gains of all judged documents, decreasing
 	numRel   int       // judged documents with grade >= RelevantFrom
 	judged   map[string]float64
@@ -290,17 +301,28 @@ func (d *queryData) load(judged map[string]float64, ranking []Entry, opts Option
 	d.ranking = ranking
 	d.judged = judged
 	d.grades = d.grades[:0]
+	d.rel = d.rel[:0]
 	d.gains = d.gains[:0]
 	for _, e := range ranking {
-		gr := judged[e.Doc]
+		gr, ok := judged[e.Doc]
+		d.rel = append(d.rel, relevant(gr, ok, opts.RelevantFrom))
+		if !ok || gr < 0 {
+			d.grades = append(d.grades, 0)
+			d.gains = append(d.gains, 0)
+			continue
+		}
 		d.grades = append(d.grades, gr)
 		d.gains = append(d.gains, opts.Gain(gr))
 	}
 	d.ideal = d.ideal[:0]
 	d.numRel = 0
 	for _, gr := range judged {
+		if gr < 0 {
+			d.ideal = append(d.ideal, 0)
+			continue
+		}
 		d.ideal = append(d.ideal, opts.Gain(gr))
-		if gr >= opts.RelevantFrom {
+		if relevant(gr, true, opts.RelevantFrom) {
 			d.numRel++
 		}
 	}
@@ -313,7 +335,7 @@ func (d *queryData) relevantTerms(opts Options) []string {
 	if !d.relDone {
 		d.relTerms = d.relTerms[:0]
 		for doc, gr := range d.judged {
-			if gr >= opts.RelevantFrom {
+			if relevant(gr, true, opts.RelevantFrom) {
 				d.relTerms = append(d.relTerms, doc)
 			}
 		}
@@ -330,7 +352,7 @@ func (d *queryData) score(m Measure, opts Options) float64 {
 		k = opts.Cutoff
 	}
 	n := cutoff(k, len(d.gains))
-	rel := func(i int) bool { return d.grades[i] >= opts.RelevantFrom }
+	rel := func(i int) bool { return d.rel[i] }
 	switch m.fam.k {
 	case kNDCG:
 		return GradedNDCG(d.gains, d.ideal, k, opts.Discount)
@@ -423,7 +445,7 @@ func checkGains(q *Qrels, gain GainFunc) error {
 	done := map[float64]bool{}
 	for _, qid := range q.ids {
 		for doc, g := range q.grades[qid] {
-			if done[g] {
+			if done[g] || g < 0 {
 				continue
 			}
 			done[g] = true

@@ -47,7 +47,9 @@ type Qrels struct {
 // Queries returns the judged query ids in increasing (byte-wise) order.
 func (q *Qrels) Queries() []string { return q.ids }
 
-// Judged returns the grades of all judged documents of query qid.
+// Judged returns the grades of all judged documents of query qid, as read
+// (a negative grade, trec_eval's unjudged marker, is kept: the measures give
+// it gain 0 and never count it as relevant).
 func (q *Qrels) Judged(qid string) map[string]float64 { return q.grades[qid] }
 
 // ReadQrels reads a TREC qrels file.
@@ -99,7 +101,8 @@ func parseNumber(s string) (float64, error) {
 
 // ParseQrels reads qrels lines "qid iter docid grade" from r; name is used
 // in error messages. Blank lines are skipped. A grade below 0 (trec_eval's
-// unjudged markers) is read as 0. A document judged twice for the same
+// unjudged markers) is kept as read; the measures give it gain 0 and never
+// count it as relevant. A document judged twice for the same
 // query is an error.
 func ParseQrels(r io.Reader, name string) (*Qrels, error) {
 	data, err := io.ReadAll(r)
@@ -128,9 +131,6 @@ func parseQrelsBytes(data []byte, name string) (*Qrels, error) {
 		g, err := parseNumber(f[3])
 		if err != nil {
 			return nil, &ParseError{name, line, "grade", err}
-		}
-		if g < 0 {
-			g = 0
 		}
 		m := q.grades[f[0]]
 		if m == nil {
