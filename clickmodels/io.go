@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/sessions"
 )
 
@@ -90,7 +91,7 @@ func (m *Model) WriteJSON(w io.Writer) error {
 // error messages.
 func ReadModel(r io.Reader, name string) (*Model, error) {
 	var pf paramsFile
-	dec := json.NewDecoder(r)
+	dec := json.NewDecoder(textio.NewReader(r))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&pf); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)

@@ -20,12 +20,12 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/sampling"
 )
@@ -208,7 +208,7 @@ type Config struct {
 // Run reads the ground truth and the features, builds the dataset and writes
 // the dataset directory (Write). It returns the manifest written.
 func Run(ctx context.Context, cfg Config) (*Manifest, error) {
-	f, err := os.Open(cfg.GroundTruth)
+	f, err := textio.Open(cfg.GroundTruth)
 	if err != nil {
 		return nil, err
 	}

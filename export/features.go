@@ -19,6 +19,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/lovbench/lovbench/features"
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
 )
 
@@ -131,10 +132,13 @@ func ReadFeatures(ctx context.Context, path string) (*FeatureTable, error) {
 	if n, _ := io.ReadFull(f, magic); n == 4 && bytes.Equal(magic, []byte("PAR1")) {
 		return readFeaturesParquetSafe(ctx, f, path)
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
+	f.Close()
+	tf, err := textio.Open(path) // CSV, plain or gzip
+	if err != nil {
 		return nil, err
 	}
-	return readFeaturesCSV(f, path)
+	defer tf.Close()
+	return readFeaturesCSV(tf, path)
 }
 
 func readFeaturesCSV(r io.Reader, name string) (*FeatureTable, error) {

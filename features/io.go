@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 // ReadPairs reads a CSV of (query, term) pairs: a header naming the columns
@@ -24,7 +24,7 @@ import (
 // BOM is allowed), then one pair per line. Errors name the file, line and
 // field.
 func ReadPairs(r io.Reader, name string) ([]Pair, error) {
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(textio.NewReader(r))
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	head, err := cr.Read()
@@ -36,7 +36,7 @@ func ReadPairs(r io.Reader, name string) ([]Pair, error) {
 	}
 	qi, ti := -1, -1
 	for i, h := range head {
-		switch strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")) {
+		switch strings.TrimSpace(h) {
 		case "query":
 			qi = i
 		case "term":
@@ -73,7 +73,7 @@ func ReadPairs(r io.Reader, name string) ([]Pair, error) {
 
 // ReadPairsFile reads a pairs CSV file (see ReadPairs).
 func ReadPairsFile(path string) ([]Pair, error) {
-	f, err := os.Open(path)
+	f, err := textio.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -283,3 +283,37 @@ func TestYandexBadLines(t *testing.T) {
 		t.Fatalf("report: quarantined %v, kept %d/%d", rep.Quarantined, rep.KeptQueries, rep.KeptClicks)
 	}
 }
+
+// Issue 12 item 2: a UTF-8 BOM at the start of a file (plain or inside the
+// gzip stream) is not part of the first record: the LOV query is kept, not
+// quarantined as invalid JSON, and the Yandex SessionID is "1", not
+// "\ufeff1" (which would split session 1 and drop its click).
+func TestBOMIsNotData(t *testing.T) {
+	bom := "\xef\xbb\xbf"
+	for _, z := range []bool{false, true} {
+		enc := func(s string) []byte {
+			if z {
+				return gz(t, []byte(s))
+			}
+			return []byte(s)
+		}
+		rep, _, err := runLOV(t, enc(bom+okQuery+"\n"), enc(bom+okClick+"\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.KeptQueries != 1 || rep.KeptClicks != 1 || rep.Quarantined[QInvalidJSON] != 0 {
+			t.Errorf("LOV with BOM (gzip %v): kept %d/%d, invalid_json %d; want 1/1/0", z, rep.KeptQueries, rep.KeptClicks, rep.Quarantined[QInvalidJSON])
+		}
+		dir := t.TempDir()
+		in := write(t, dir, "log.tsv", enc(bom+"1\t0\tQ\tq1\t0\tu1\tu2\n1\t1\tC\tu2\n"))
+		out := filepath.Join(dir, "out")
+		yrep, err := Run(context.Background(), Options{Format: FormatYandex, Log: in, OutDir: out})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := os.ReadFile(filepath.Join(out, YandexFile))
+		if want := "1\t0\tQ\tq1\t0\tu1\tu2\n1\t1\tC\tu2\n"; string(got) != want || yrep.KeptClicks != 1 {
+			t.Errorf("Yandex with BOM (gzip %v): %q, want %q", z, got, want)
+		}
+	}
+}

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/sessions"
 )
 
@@ -44,7 +44,7 @@ type RunReport struct {
 // all relevance rows take part, not only the labelled ones).
 func Run(ctx context.Context, cfg Config) (RunReport, error) {
 	var rr RunReport
-	f, err := os.Open(cfg.Relevance)
+	f, err := textio.Open(cfg.Relevance)
 	if err != nil {
 		return rr, err
 	}
@@ -82,7 +82,7 @@ func Run(ctx context.Context, cfg Config) (RunReport, error) {
 		return rr, err
 	}
 	if cfg.Expert != "" {
-		ef, err := os.Open(cfg.Expert)
+		ef, err := textio.Open(cfg.Expert)
 		if err != nil {
 			return rr, err
 		}

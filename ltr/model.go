@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 // Algorithm names a ranker.
@@ -314,7 +314,7 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 
 // LoadModel reads a model file.
 func LoadModel(path string) (*Model, error) {
-	b, err := os.ReadFile(path)
+	b, err := textio.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 // Doc is one line of an SVMlight/RankLib file: a (query, item) pair.
@@ -92,7 +94,7 @@ func (e *ParseError) Error() string {
 
 // ReadSVMLightFile reads an SVMlight/RankLib file.
 func ReadSVMLightFile(path string) (*Dataset, error) {
-	f, err := os.Open(path)
+	f, err := textio.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +113,7 @@ func ReadSVMLightFile(path string) (*Dataset, error) {
 func ReadSVMLight(r io.Reader, name string) (*Dataset, error) {
 	ds := &Dataset{Name: name}
 	index := map[string]int{}
-	sc := bufio.NewScanner(r)
+	sc := bufio.NewScanner(textio.NewReader(r))
 	sc.Buffer(make([]byte, 1<<20), 1<<28)
 	lineNo, row := 0, 0
 	type fv struct {

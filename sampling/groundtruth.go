@@ -7,11 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
 )
 
@@ -98,7 +98,7 @@ type Config struct {
 // Run reads the labels, samples (Sample) against the corpus c, and writes the
 // ground truth and the report atomically.
 func Run(ctx context.Context, cfg Config, c Candidates) (Report, error) {
-	f, err := os.Open(cfg.Labels)
+	f, err := textio.Open(cfg.Labels)
 	if err != nil {
 		return Report{}, err
 	}

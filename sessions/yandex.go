@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 // YandexStats counts what ReadYandex did with each input line, so that the
@@ -48,7 +50,7 @@ func ReadYandex(r io.Reader, name string, strict bool) (*Log, YandexStats, error
 			have = false
 		}
 	}
-	sc := bufio.NewScanner(r)
+	sc := bufio.NewScanner(textio.NewReader(r))
 	sc.Buffer(make([]byte, 0, 1<<16), 64<<20)
 	lineNo := 0
 	var fields []string

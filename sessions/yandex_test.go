@@ -70,3 +70,14 @@ func TestReadYandexSharedReference(t *testing.T) {
 		t.Fatalf("got %d SERPs, stats %+v", log.Len(), st)
 	}
 }
+
+// Issue 12 item 2: ReadYandex ignores a leading BOM.
+func TestReadYandexBOM(t *testing.T) {
+	log, _, err := ReadYandex(strings.NewReader("\xef\xbb\xbf1\t0\tQ\tq\t0\tu1\tu2\n1\t1\tC\tu2\n"), "y", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if log.Len() != 1 || log.Clicks[0] != 0b10 || log.Sessions.Names[log.Session[0]] != "1" {
+		t.Errorf("BOM: %d SERPs, mask %b", log.Len(), log.Clicks)
+	}
+}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/ingest/pii"
-	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 func newIngestCmd(a *app) *cobra.Command {
@@ -63,7 +63,7 @@ See docs/ingest.md.`,
 				return usagef("ingest: --session-idle must be at least 1s")
 			}
 			if blacklist != "" {
-				f, err := sessions.Open(blacklist)
+				f, err := textio.Open(blacklist)
 				if err != nil {
 					return fmt.Errorf("ingest: PII blacklist: %w", err)
 				}

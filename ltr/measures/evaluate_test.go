@@ -488,3 +488,15 @@ func TestEvaluateRelevantFromZeroUnjudged(t *testing.T) {
 		}
 	}
 }
+
+// Issue 12 item 2: a leading BOM is not part of the first qid.
+func TestParseBOM(t *testing.T) {
+	q, err := ParseQrels(strings.NewReader("\xef\xbb\xbfq1 0 d1 1\n"), "q")
+	if err != nil || len(q.Queries()) != 1 || q.Queries()[0] != "q1" {
+		t.Fatalf("qrels with BOM: %v %v", q, err)
+	}
+	r, err := ParseRun(strings.NewReader("\xef\xbb\xbfq1 Q0 d1 1 1 t\n"), "r")
+	if err != nil || len(r.Ranking("q1")) != 1 {
+		t.Fatalf("run with BOM: %v", err)
+	}
+}

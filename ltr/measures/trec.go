@@ -6,7 +6,6 @@ import (
 	"hash/maphash"
 	"io"
 	"math"
-	"os"
 	"runtime"
 	"slices"
 	"sort"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"unsafe"
+
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 // ParseError reports a malformed line of a qrels or run file, naming the
@@ -54,7 +55,7 @@ func (q *Qrels) Judged(qid string) map[string]float64 { return q.grades[qid] }
 
 // ReadQrels reads a TREC qrels file.
 func ReadQrels(path string) (*Qrels, error) {
-	data, err := os.ReadFile(path)
+	data, err := textio.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -116,6 +117,7 @@ func ParseQrels(r io.Reader, name string) (*Qrels, error) {
 // whose memory the query and document ids share (see parseRunBytes).
 func parseQrelsBytes(data []byte, name string) (*Qrels, error) {
 	q := &Qrels{grades: map[string]map[string]float64{}}
+	data = textio.TrimBOM(data)
 	text := unsafe.String(unsafe.SliceData(data), len(data))
 	var f [4]string
 	for line := 1; len(text) > 0; line++ {
@@ -190,7 +192,7 @@ func NewRun(name string, rankings map[string][]Entry) *Run {
 
 // ReadRun reads a TREC run file.
 func ReadRun(path string) (*Run, error) {
-	data, err := os.ReadFile(path) // sized from the file: no regrowth
+	data, err := textio.ReadFile(path) // plain: sized from the file, no regrowth
 	if err != nil {
 		return nil, err
 	}
@@ -216,6 +218,7 @@ func parseRunBytes(data []byte, name string) (*Run, error) {
 	// One string for the whole file, sharing data's memory (data is never
 	// written again): the fields are substrings of it, so parsing neither
 	// copies the file nor allocates per line.
+	data = textio.TrimBOM(data)
 	text := unsafe.String(unsafe.SliceData(data), len(data))
 	chunks := lineChunks(text, runtime.GOMAXPROCS(0), parallelParseMin)
 	parts := make([]map[string][]Entry, len(chunks))

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lovbench/lovbench/features"
+)
+
+// gzBOM writes a copy of the file at path with a UTF-8 BOM put in front of
+// its text and the whole gzip-compressed, under a name without ".gz" (so
+// only the magic bytes can tell), and returns the copy's path.
+func gzBOM(t *testing.T, path string) string {
+	t.Helper()
+	return gzBOMAs(t, path, path+".bomgz")
+}
+
+// gzBOMAs is gzBOM writing to p.
+func gzBOMAs(t *testing.T, path, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var z bytes.Buffer
+	w := gzip.NewWriter(&z)
+	w.Write([]byte("\xef\xbb\xbf"))
+	w.Write(b)
+	w.Close()
+	if err := os.WriteFile(p, z.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func mustRead(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func mustRun(t *testing.T, args ...string) string {
+	t.Helper()
+	code, out, errs := runCLI(t, append([]string{"-q"}, args...)...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errs)
+	}
+	return out
+}
+
+// Issue 12, items 2 and 3: every command that reads a text file gives the
+// same result on the plain file and on the file with a leading BOM and
+// gzip-compressed (detected by magic bytes). The expected value is the run
+// on the plain file, whose content the other tests check.
+func TestInputsGzipAndBOM(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+
+	t.Run("eval", func(t *testing.T) {
+		q := write("q.txt", "q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 2\n")
+		r := write("r.txt", "q1 Q0 d1 1 2 t\nq1 Q0 d2 2 1 t\nq2 Q0 d3 1 1 t\n")
+		want := mustRun(t, "eval", "--qrels", q, "--run", r, "--json")
+		if got := mustRun(t, "eval", "--qrels", gzBOM(t, q), "--run", gzBOM(t, r), "--json"); got != want {
+			t.Errorf("eval on gzip+BOM:\n%s\nwant\n%s", got, want)
+		}
+	})
+
+	t.Run("features", func(t *testing.T) {
+		corpus := write("v.nq", cliCorpus)
+		pairs := write("pairs.csv", "query,term\ndog,v:Dog\ndog,http://v.org/Cat\n")
+		o1, o2 := filepath.Join(dir, "f1.csv"), filepath.Join(dir, "f2.csv")
+		mustRun(t, "features", "--corpus", corpus, "--pairs", pairs, "--out", o1, "--features", "1,7")
+		mustRun(t, "features", "--corpus", gzBOMAs(t, corpus, filepath.Join(dir, "bom.nq")), "--pairs", gzBOM(t, pairs), "--out", o2, "--features", "1,7")
+		if a, b := mustRead(t, o1), mustRead(t, o2); a != b {
+			t.Errorf("features: %q vs %q", a, b)
+		}
+	})
+
+	t.Run("export-ltr-rank", func(t *testing.T) {
+		var gt, feats strings.Builder
+		gt.WriteString("query,term,label\n")
+		feats.WriteString("query,term")
+		for i := 1; i <= 33; i++ {
+			feats.WriteString("," + features.FeatureName(i))
+		}
+		feats.WriteString("\n")
+		for q := range 10 {
+			for tm := range 4 {
+				fmt.Fprintf(&gt, "q%d,http://x.org/T%d,%d\n", q, tm, (q+tm)%5)
+				fmt.Fprintf(&feats, "q%d,http://x.org/T%d", q, tm)
+				for j := range 33 {
+					fmt.Fprintf(&feats, ",%g", float64(q*tm+j)/7)
+				}
+				feats.WriteString("\n")
+			}
+		}
+		gtp, fp := write("gt.csv", gt.String()), write("feats.csv", feats.String())
+		d1, d2 := filepath.Join(dir, "ds1"), filepath.Join(dir, "ds2")
+		mustRun(t, "export", "--ground-truth", gtp, "--features", fp, "--seed", "2", "--out", d1)
+		mustRun(t, "export", "--ground-truth", gzBOM(t, gtp), "--features", gzBOM(t, fp), "--seed", "2", "--out", d2)
+		for _, f := range []string{"qrels.txt", "Fold1/train.txt", "Fold3/test.txt"} {
+			if a, b := mustRead(t, filepath.Join(d1, f)), mustRead(t, filepath.Join(d2, f)); a != b {
+				t.Errorf("export %s differs", f)
+			}
+		}
+		// ltr and rank on fold files compressed in place.
+		for fold := 1; fold <= 5; fold++ {
+			for _, n := range []string{"train.txt", "vali.txt", "test.txt"} {
+				p := filepath.Join(d2, fmt.Sprintf("Fold%d", fold), n)
+				if err := os.Rename(gzBOM(t, p), p); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		args := []string{"ltr", "--algorithms", "adarank", "--configs", "simple", "--permutations", "10", "--adarank-rounds", "3", "--baseline-feature", "1"}
+		l1, l2 := filepath.Join(dir, "ltr1"), filepath.Join(dir, "ltr2")
+		mustRun(t, append(args, "--data", d1, "--out", l1)...)
+		mustRun(t, append(args, "--data", d2, "--out", l2)...)
+		model := "models/adarank_LOVSimple_Fold1.json"
+		if a, b := mustRead(t, filepath.Join(l1, model)), mustRead(t, filepath.Join(l2, model)); a != b {
+			t.Errorf("ltr on gzip+BOM folds trains another model")
+		}
+		r1 := mustRun(t, "rank", "--model", filepath.Join(l1, model), "--data", filepath.Join(d1, "Fold1", "test.txt"))
+		r2 := mustRun(t, "rank", "--model", gzBOM(t, filepath.Join(l1, model)), "--data", filepath.Join(d2, "Fold1", "test.txt"))
+		if r1 != r2 || r1 == "" {
+			t.Errorf("rank on gzip+BOM: %q vs %q", r2, r1)
+		}
+	})
+
+	t.Run("label-sample-fit", func(t *testing.T) {
+		log := write("log.tsv", "s1\t0\tQ\tperson\t0\tex:P0\tex:P1\tex:P2\n"+
+			"s1\t1\tC\tex:P0\n"+
+			"s2\t0\tQ\tperson\t0\tex:P0\tex:P1\tex:P2\n"+
+			"s2\t1\tC\tex:P1\n")
+		rel := write("rel.tsv", "query\tdoc\trelevance\nperson\tex:P0\t0.7\nperson\tex:P1\t0.45\nperson\tex:P2\t0.1\n")
+		f1, f2 := filepath.Join(dir, "fit1"), filepath.Join(dir, "fit2")
+		mustRun(t, "fit", "--log", log, "--models", "dctr", "--out", f1, "--iterations", "2")
+		mustRun(t, "fit", "--log", gzBOM(t, log), "--models", "dctr", "--out", f2, "--iterations", "2")
+		if a, b := mustRead(t, filepath.Join(f1, "DCTR_relevance.tsv")), mustRead(t, filepath.Join(f2, "DCTR_relevance.tsv")); a != b {
+			t.Errorf("fit on gzip+BOM: %q vs %q", b, a)
+		}
+		l1, l2 := filepath.Join(dir, "l1.csv"), filepath.Join(dir, "l2.csv")
+		mustRun(t, "label", "--relevance", rel, "--sessions", log, "--serp-size", "3", "--out", l1)
+		mustRun(t, "label", "--relevance", gzBOM(t, rel), "--sessions", gzBOM(t, log), "--serp-size", "3", "--out", l2)
+		if a, b := mustRead(t, l1), mustRead(t, l2); a != b || !strings.Contains(a, "person,ex:P0,4") {
+			t.Errorf("label on gzip+BOM: %q vs %q", b, a)
+		}
+		corpus := write("c.ttl", "@prefix ex: <http://ex.org/v#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"+
+			"ex:P0 a owl:Class ; rdfs:label \"person zero\" .\nex:P1 a owl:Class ; rdfs:label \"person one\" .\nex:P2 a owl:Class ; rdfs:label \"person two\" .\nex:P3 a owl:Class ; rdfs:label \"person three\" .\n")
+		g1, g2 := filepath.Join(dir, "g1.csv"), filepath.Join(dir, "g2.csv")
+		mustRun(t, "sample", "--labels", l1, "--corpus", corpus, "--out", g1, "--per-query", "4")
+		mustRun(t, "sample", "--labels", gzBOM(t, l1), "--corpus", corpus, "--out", g2, "--per-query", "4")
+		if a, b := mustRead(t, g1), mustRead(t, g2); a != b {
+			t.Errorf("sample on gzip+BOM: %q vs %q", b, a)
+		}
+	})
+}
