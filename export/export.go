@@ -177,7 +177,7 @@ func Build(gt []sampling.Row, ft *FeatureTable, opts Options) (*Dataset, int, er
 			continue
 		}
 		if strings.ContainsAny(r.Term, " \t\r\n") {
-			return nil, 0, fmt.Errorf("export: ground-truth row %d: field term: %q contains white space, which TREC qrels cannot hold", i+1, r.Term)
+			return nil, 0, fmt.Errorf("export: ground-truth row %d: field term: %s contains white space, which TREC qrels cannot hold", i+1, textio.Quote(r.Term))
 		}
 		id := qid[r.Query]
 		ds.Rows = append(ds.Rows, Row{Query: r.Query, QID: id, Term: r.Term, Label: r.Label, Partition: ds.Parts[id-1]})

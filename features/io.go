@@ -44,7 +44,7 @@ func ReadPairs(r io.Reader, name string) ([]Pair, error) {
 		}
 	}
 	if qi < 0 || ti < 0 {
-		return nil, fmt.Errorf("%s:1: header %q lacks the columns query and term", name, strings.Join(head, ","))
+		return nil, fmt.Errorf("%s:1: header %s lacks the columns query and term", name, textio.Quote(strings.Join(head, ",")))
 	}
 	var pairs []Pair
 	for {

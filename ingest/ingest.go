@@ -21,6 +21,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -28,6 +29,7 @@ import (
 	"github.com/lovbench/lovbench/ingest/pii"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/progress"
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/sessions"
 )
 
@@ -83,13 +85,19 @@ type Options struct {
 	MaxLine int
 	// RowGroupRows is the Parquet row group size; 0 selects the default.
 	RowGroupRows int
+	// AllowEmpty accepts an input of which no SERP is kept (empty, or every
+	// event quarantined or dropped). Without it Run still writes the outputs
+	// (report.json and quarantine.jsonl say why) and then returns the report
+	// with a *textio.EmptyError naming the input files and the counts.
+	AllowEmpty bool
 
 	Progress progress.Options
 	Logger   *slog.Logger // nil: no logging
 }
 
 // Run ingests the input described by o and writes the outputs to o.OutDir.
-// All outputs are written atomically; on error none is published. The
+// All outputs are written atomically; on error none is published, except
+// for an input of which nothing is kept (see Options.AllowEmpty). The
 // returned report is also written to report.json.
 func Run(ctx context.Context, o Options) (*Report, error) {
 	rep := newReport()
@@ -192,6 +200,15 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		el := time.Since(start).Seconds()
 		o.Logger.Info("ingest done", "events", rep.InputEvents, "kept_sessions", rep.Sessions.Kept,
 			"kept_queries", rep.KeptQueries, "kept_clicks", rep.KeptClicks, "seconds", el, "out", o.OutDir)
+	}
+	if rep.KeptQueries == 0 && !o.AllowEmpty {
+		files := make([]string, len(rep.Inputs))
+		for i, in := range rep.Inputs {
+			files[i] = in.Path
+		}
+		return rep, &textio.EmptyError{File: strings.Join(files, ", "), What: "SERP kept",
+			Counts: fmt.Sprintf("%d lines, %d events, %d quarantined, %d dropped by the cleaning rules; see %s and %s in %s",
+				rep.InputLines, rep.InputEvents, sum(rep.Quarantined), sum(rep.Dropped), ReportFile, QuarantineFile, o.OutDir)}
 	}
 	return rep, nil
 }
@@ -394,4 +411,13 @@ func decodeReport(r io.Reader, name string) (*Report, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return rep, nil
+}
+
+// sum adds the counts of a report map.
+func sum(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
 }

@@ -89,7 +89,7 @@ func (e *ParseError) Error() string {
 	if e.Field == 0 {
 		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
 	}
-	return fmt.Sprintf("%s:%d: field %d %q: %s", e.File, e.Line, e.Field, e.Token, e.Msg)
+	return fmt.Sprintf("%s:%d: field %d %s: %s", e.File, e.Line, e.Field, textio.Quote(e.Token), e.Msg)
 }
 
 // ReadSVMLightFile reads an SVMlight/RankLib file.

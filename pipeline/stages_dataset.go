@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/ltr"
 )
 
@@ -40,7 +40,8 @@ func (r *runner) ingestStage() Stage {
 		st.Inputs["pii_blacklist"] = lc.PIIBlacklist
 	}
 	st.Run = func(ctx context.Context, env *StageEnv) error {
-		o := ingest.Options{Format: lc.Format, Kind: lc.Kind, OutDir: env.Dir, Logger: env.Log, Progress: r.progress}
+		// AllowEmpty: the stage checks an empty result itself, below.
+		o := ingest.Options{Format: lc.Format, Kind: lc.Kind, OutDir: env.Dir, Logger: env.Log, Progress: r.progress, AllowEmpty: true}
 		switch {
 		case r.cfg.Simulate != nil:
 			o.Format, o.Log = ingest.FormatYandex, env.Dep(StageSimulate, SimLogFile)
@@ -71,7 +72,7 @@ func (r *runner) ingestStage() Stage {
 
 // readLines reads the non-empty lines of a file.
 func readLines(path string) ([]string, error) {
-	f, err := os.Open(path)
+	f, err := textio.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -73,7 +73,7 @@ func ReadYandex(r io.Reader, name string, strict bool) (*Log, YandexStats, error
 			}
 			if _, err := strconv.ParseInt(fields[1], 10, 64); err != nil {
 				if strict {
-					return nil, st, fmt.Errorf("%s:%d: field TimePassed: %q is not an integer", name, lineNo, fields[1])
+					return nil, st, fmt.Errorf("%s:%d: field TimePassed: %s is not an integer", name, lineNo, textio.Quote(fields[1]))
 				}
 				st.Malformed++
 				continue

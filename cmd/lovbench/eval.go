@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lovbench/lovbench/features"
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/ltr/measures"
 )
@@ -118,10 +119,17 @@ func runEval(cmd *cobra.Command, a *app, f evalFlags) error {
 	if err != nil {
 		return err
 	}
+	if len(q.Queries()) == 0 {
+		// Nothing to evaluate: an error even with --allow-empty.
+		return fmt.Errorf("eval: %s: the qrels judge no query", f.qrels)
+	}
 	runs := make([]*measures.Run, len(f.runs))
 	for i, p := range f.runs {
 		if runs[i], err = measures.ReadRun(p); err != nil {
 			return err
+		}
+		if len(runs[i].Queries()) == 0 && !a.allowEmpty {
+			return &textio.EmptyError{File: p, What: "retrieved document"}
 		}
 	}
 	results, err := measures.EvaluateRuns(ctx, q, runs, opts)

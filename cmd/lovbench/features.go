@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lovbench/lovbench/features"
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 func newFeaturesCmd(a *app) *cobra.Command {
@@ -61,6 +62,9 @@ count them in the log. See docs/features.md for every feature definition.`,
 			if err != nil {
 				return err
 			}
+			if len(ps) == 0 && !a.allowEmpty {
+				return &textio.EmptyError{File: pairs, What: "pair"}
+			}
 			c, err := features.Load(cmd.Context(), corpus, features.LoadOptions{Lenient: lenient, Prefixes: prefixes})
 			if err != nil {
 				return err
@@ -75,6 +79,9 @@ count them in the log. See docs/features.md for every feature definition.`,
 			}
 			if rep.Unknown > 0 {
 				a.log.Warn("terms not in the corpus", "count", rep.Unknown, "policy", unknown, "first", strings.Join(rep.UnknownExamples, "; "))
+			}
+			if rep.Rows == 0 && len(ps) > 0 && !a.allowEmpty {
+				return &textio.EmptyError{File: pairs, What: "row left", Counts: fmt.Sprintf("%d pairs, %d with a term not in the corpus skipped", rep.Pairs, rep.Unknown)}
 			}
 			if err := tab.WriteFile(out); err != nil {
 				return err

@@ -82,6 +82,10 @@ for any --workers. See docs/clickmodels.md.`,
 			if err != nil {
 				return err
 			}
+			if log.Len() == 0 {
+				// Nothing to fit: an error even with --allow-empty.
+				return fmt.Errorf("fit: %s: no SERP to fit the click models on", path)
+			}
 			a.log.Info("click log loaded", "path", path, "serps", log.Len(), "queries", log.Queries.Len(), "docs", log.Docs.Len())
 			cfg.Kinds, cfg.Split, cfg.LoadDir = kinds, split, load
 			var bar progress.Bar = nopBar{}

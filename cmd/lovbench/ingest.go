@@ -75,6 +75,7 @@ See docs/ingest.md.`,
 			}
 			o.Progress = a.progress()
 			o.Logger = a.log
+			o.AllowEmpty = a.allowEmpty
 			rep, err := ingest.Run(cmd.Context(), o)
 			if err != nil {
 				return err

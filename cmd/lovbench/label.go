@@ -53,6 +53,7 @@ Pearson and Kendall correlation of the predictions with expert judgments
 				}
 				cfg.Resolver = c
 			}
+			cfg.AllowEmpty = a.allowEmpty
 			rep, err := labels.Run(cmd.Context(), cfg)
 			if err != nil {
 				return err

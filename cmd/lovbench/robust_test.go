@@ -169,3 +169,61 @@ func TestInputsGzipAndBOM(t *testing.T) {
 		}
 	})
 }
+
+// Issue 12 item 11: an empty input, or one whose records are all rejected,
+// is an error (exit 1) naming the file and the counts, unless --allow-empty
+// is given (exit 0).
+func TestEmptyInputIsAnError(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	empty := write("empty.txt", "")
+	badYandex := write("bad.tsv", "x\ty\n\n")
+	okLog := write("ok.tsv", "s1\t0\tQ\tperson\t0\tex:P0\tex:P1\n s1\t1\tC\tex:P0\n")
+	relHeader := write("rel.tsv", "query\tdoc\trelevance\n")
+	relBad := write("relbad.tsv", "query\tdoc\trelevance\nperson\tex:P0\tzz\n")
+	relOK := write("relok.tsv", "query\tdoc\trelevance\nperson\tex:P0\t0.5\n")
+	labelsHeader := write("labels.csv", "query,term,label,probability\n")
+	corpus := write("v.nq", cliCorpus)
+	pairsHeader := write("pairs.csv", "query,term\n")
+	pairsUnknown := write("pairsu.csv", "query,term\ndog,v:Zebra\n")
+	qrels := write("q.txt", "q1 0 d1 1\n")
+	run := write("r.txt", "q1 Q0 d1 1 1 t\n")
+	lovQ := write("lq.jsonl", "not json\n")
+	lovC := write("lc.jsonl", "")
+	cases := []struct {
+		name string
+		file    string // must be named in the message
+		args    []string
+		noAllow bool // nothing to compute: an error even with --allow-empty
+	}{
+		{"ingest yandex empty", empty, []string{"ingest", "--format", "yandex", "--log", empty, "--out", filepath.Join(dir, "i1")}, false},
+		{"ingest yandex all bad", badYandex, []string{"ingest", "--format", "yandex", "--log", badYandex, "--out", filepath.Join(dir, "i2")}, false},
+		{"ingest lov all bad", lovQ, []string{"ingest", "--queries", lovQ, "--clicks", lovC, "--out", filepath.Join(dir, "i3")}, false},
+		{"fit empty", empty, []string{"fit", "--log", empty, "--models", "dctr", "--out", filepath.Join(dir, "f1")}, true},
+		{"label empty relevance", relHeader, []string{"label", "--relevance", relHeader, "--sessions", okLog, "--out", filepath.Join(dir, "l1.csv")}, false},
+		{"label all-bad relevance", relBad, []string{"label", "--relevance", relBad, "--sessions", okLog, "--out", filepath.Join(dir, "l2.csv")}, false},
+		{"label empty sessions", empty, []string{"label", "--relevance", relOK, "--sessions", empty, "--out", filepath.Join(dir, "l3.csv")}, false},
+		{"sample empty", labelsHeader, []string{"sample", "--labels", labelsHeader, "--corpus", corpus, "--out", filepath.Join(dir, "g.csv")}, false},
+		{"features empty", pairsHeader, []string{"features", "--corpus", corpus, "--pairs", pairsHeader, "--out", filepath.Join(dir, "f.csv")}, false},
+		{"features all skipped", pairsUnknown, []string{"features", "--corpus", corpus, "--pairs", pairsUnknown, "--unknown", "skip", "--out", filepath.Join(dir, "f2.csv")}, false},
+		{"eval empty qrels", empty, []string{"eval", "--qrels", empty, "--run", run}, true},
+		{"eval empty run", empty, []string{"eval", "--qrels", qrels, "--run", empty}, false},
+		{"export empty ground truth", labelsHeader, []string{"export", "--ground-truth", labelsHeader, "--features", pairsHeader, "--out", filepath.Join(dir, "ds")}, true},
+	}
+	for _, c := range cases {
+		code, _, errs := runCLI(t, append([]string{"-q"}, c.args...)...)
+		if code != 1 || !strings.Contains(errs, c.file) || (!c.noAllow && !strings.Contains(errs, "--allow-empty")) {
+			t.Errorf("%s: exit %d, stderr %q; want 1 naming %s and --allow-empty", c.name, code, errs, c.file)
+		}
+		code, _, errs = runCLI(t, append([]string{"-q", "--allow-empty"}, c.args...)...)
+		if want := map[bool]int{false: 0, true: 1}[c.noAllow]; code != want {
+			t.Errorf("%s --allow-empty: exit %d, want %d: %s", c.name, code, want, errs)
+		}
+	}
+}

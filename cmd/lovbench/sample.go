@@ -42,6 +42,7 @@ Labelled terms the corpus does not know are left out and listed in the report
 			if err != nil {
 				return fmt.Errorf("corpus: %w", err)
 			}
+			cfg.AllowEmpty = a.allowEmpty
 			rep, err := sampling.Run(cmd.Context(), cfg, c)
 			if err != nil {
 				return err

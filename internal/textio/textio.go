@@ -159,3 +159,21 @@ func QuoteBytes(b []byte) string {
 	}
 	return strconv.Quote(string(b[:cut])) + "... (" + strconv.Itoa(len(b)) + " bytes)"
 }
+
+// EmptyError reports an input that holds no usable record: the file is
+// empty, or every record in it was rejected (issue 12, item 11). Commands
+// treat it as bad input (exit 1) unless --allow-empty is given.
+type EmptyError struct {
+	File   string // the input file (or files, comma-separated)
+	What   string // what there is none of, e.g. "SERPs kept"
+	Counts string // what was read and rejected, e.g. "10 lines, 10 quarantined"
+}
+
+// Error names the file and the counts.
+func (e *EmptyError) Error() string {
+	msg := e.File + ": no " + e.What
+	if e.Counts != "" {
+		msg += " (" + e.Counts + ")"
+	}
+	return msg + "; an empty input is an error unless --allow-empty is given"
+}

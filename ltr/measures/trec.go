@@ -92,10 +92,10 @@ func splitFields(line string, dst []string) int {
 func parseNumber(s string) (float64, error) {
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return 0, fmt.Errorf("%q is not a number", s)
+		return 0, fmt.Errorf("%s is not a number", textio.Quote(s))
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("%q is not a finite number", s)
+		return 0, fmt.Errorf("%s is not a finite number", textio.Quote(s))
 	}
 	return v, nil
 }
@@ -140,7 +140,7 @@ func parseQrelsBytes(data []byte, name string) (*Qrels, error) {
 			q.grades[f[0]] = m
 		}
 		if _, dup := m[f[2]]; dup {
-			return nil, &ParseError{name, line, "docid", fmt.Errorf("document %q judged twice for query %q", f[2], f[0])}
+			return nil, &ParseError{name, line, "docid", fmt.Errorf("document %s judged twice for query %s", textio.Quote(f[2]), textio.Quote(f[0]))}
 		}
 		m[f[2]] = g
 	}
@@ -326,7 +326,7 @@ func parseRunChunk(text string, firstLine int, name string) (map[string][]Entry,
 			return nil, &ParseError{name, line, "", fmt.Errorf("want 6 fields (qid Q0 docid rank score tag), got %d", n)}
 		}
 		if _, err := strconv.ParseInt(f[3], 10, 64); err != nil {
-			return nil, &ParseError{name, line, "rank", fmt.Errorf("%q is not an integer", f[3])}
+			return nil, &ParseError{name, line, "rank", fmt.Errorf("%s is not an integer", textio.Quote(f[3]))}
 		}
 		s, err := parseNumber(f[4])
 		if err != nil {
@@ -363,7 +363,7 @@ func duplicateError(name, q, doc string, es []Entry) error {
 			}
 		}
 	}
-	return &ParseError{name, max(first, second), "docid", fmt.Errorf("document %q retrieved twice for query %q (also on line %d)", doc, q, min(first, second))}
+	return &ParseError{name, max(first, second), "docid", fmt.Errorf("document %s retrieved twice for query %s (also on line %d)", textio.Quote(doc), textio.Quote(q), min(first, second))}
 }
 
 // duplicate returns a document that occurs twice in es. It sorts 64-bit
