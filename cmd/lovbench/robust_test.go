@@ -227,3 +227,59 @@ func TestEmptyInputIsAnError(t *testing.T) {
 		}
 	}
 }
+
+// Issue 12 item 12: an error that echoes a field value cuts it to about 80
+// bytes and escapes control bytes. Each reader gets a 10 MB field that
+// starts with terminal escape sequences; the message must be short, say how
+// long the value was, and hold no control byte but the final newline.
+func TestErrorsCutAndEscapeFieldValues(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	huge := "\x1b[2J\x1b]0;owned\x07\x00\x7f" + strings.Repeat("A", 10<<20)
+	corpus := write("v.nq", cliCorpus)
+	var feats strings.Builder
+	feats.WriteString("query,term")
+	for i := 1; i <= 33; i++ {
+		feats.WriteString("," + features.FeatureName(i))
+	}
+	feats.WriteString("\nq,t," + huge + strings.Repeat(",1", 32) + "\n")
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"qrels grade", []string{"eval", "--qrels", write("q.txt", "q1 0 d1 "+huge+"\n"), "--run", write("r.txt", "q1 Q0 d1 1 1 t\n")}},
+		{"run rank", []string{"eval", "--qrels", write("q2.txt", "q1 0 d1 1\n"), "--run", write("r2.txt", "q1 Q0 d1 "+huge+" 1 t\n")}},
+		{"svmlight token", []string{"ltr", "--data", filepath.Dir(filepath.Dir(write("folds/Fold1/train.txt", "1 qid:1 1:"+huge+"\n"))), "--out", filepath.Join(dir, "ltr")}},
+		{"labels label", []string{"sample", "--labels", write("l.csv", "query,term,label,probability\nq,t,"+huge+",0.5\n"), "--corpus", corpus, "--out", filepath.Join(dir, "g.csv")}},
+		{"ground truth label", []string{"export", "--ground-truth", write("gt.csv", "query,term,label\nq,t,"+huge+"\n"), "--features", write("f0.csv", "query,term\n"), "--out", filepath.Join(dir, "ds")}},
+		{"features value", []string{"export", "--ground-truth", write("gt2.csv", "query,term,label\nq,t,1\n"), "--features", write("f.csv", feats.String()), "--out", filepath.Join(dir, "ds2")}},
+		{"yandex TimePassed", []string{"fit", "--log", write("log.tsv", "s\t"+huge+"\tQ\tq\t0\tu1\n"), "--out", filepath.Join(dir, "fit")}},
+		{"pairs term", []string{"features", "--corpus", corpus, "--pairs", write("p.csv", "query,term\ndog,"+huge+"\n"), "--out", filepath.Join(dir, "f.csv")}},
+	}
+	for _, c := range cases {
+		code, _, errs := runCLI(t, append([]string{"-q"}, c.args...)...)
+		if code != 1 {
+			t.Errorf("%s: exit %d, want 1: %.300q", c.name, code, errs)
+			continue
+		}
+		msg := strings.TrimSuffix(errs, "\n")
+		if len(msg) > 600 {
+			t.Errorf("%s: message of %d bytes: %.300q", c.name, len(msg), msg)
+		}
+		if strings.ContainsAny(msg, "\x1b\x07\x00\x7f\r\n") {
+			t.Errorf("%s: raw control bytes in %.300q", c.name, msg)
+		}
+		if !strings.Contains(msg, "bytes)") {
+			t.Errorf("%s: message does not give the value's length: %.300q", c.name, msg)
+		}
+	}
+}
