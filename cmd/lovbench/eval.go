@@ -63,9 +63,9 @@ swaps between measures and between gain settings. See docs/measures.md.`,
 	fl.StringVar(&f.measures, "measures", measures.DefaultMeasures, "comma-separated measures, or all")
 	fl.StringVar(&f.gain, "gain", "exp", "gain of a grade g: exp (2^g-1), identity (g), binary:G, or a map like 0=0,1=1,2=3")
 	fl.StringVar(&f.discount, "discount", "log2", "discount of rank i: log2 (log2(i+1)), sqrt, none, logb:B (logB(i+B-1)) or original:B (max(1,logB(i)))")
-	fl.Float64Var(&f.beta, "beta", 1, "beta of the Q-measure")
-	fl.IntVar(&f.cutoff, "cutoff", 0, "list length for measures without @k (0: whole list)")
-	fl.Float64Var(&f.relevantFrom, "relevant-from", 1, "a document is relevant when its grade is >= this (map, p@k, r@k, mrr, hr@k, ltp@k, rp@k, rr@k)")
+	floatVar(fl, &f.beta, "beta", 1, atLeast(0), "beta of the Q-measure")
+	intVar(fl, &f.cutoff, "cutoff", 0, atLeast(0), "list length for measures without @k (0: whole list)")
+	floatVar(fl, &f.relevantFrom, "relevant-from", 1, atLeast(0), "a document is relevant when its grade is >= this (map, p@k, r@k, mrr, hr@k, ltp@k, rp@k, rr@k)")
 	fl.BoolVar(&f.json, "json", false, `print JSON: {"mean": {...}, "per_query": {...}} (plus runs, comparisons and sensitivity)`)
 	fl.StringVar(&f.perQuery, "per-query", "", "also write per-query values (run, measure, qid, value) to this file")
 	fl.BoolVar(&f.sensitivity, "sensitivity", false, "report how often the order of the runs swaps between measures and between gain settings")
@@ -73,7 +73,7 @@ swaps between measures and between gain settings. See docs/measures.md.`,
 	fl.StringVar(&f.prefixes, "prefixes", "", "LOV prefix file used to resolve prefixed names in --corpus")
 	fl.StringVar(&f.proximity, "proximity", "symmetric", "relaxed precision/recall proximity: symmetric, effort, precision, recall, oriented or equality")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the randomisation test")
-	fl.IntVar(&f.trials, "trials", 10000, "random sign assignments of the randomisation test (exact enumeration up to 16 queries)")
+	intVar(fl, &f.trials, "trials", 10000, atLeast(1), "random sign assignments of the randomisation test (exact enumeration up to 16 queries)")
 	return cmd
 }
 
@@ -94,12 +94,6 @@ func runEval(cmd *cobra.Command, a *app, f evalFlags) error {
 	}
 	if opts.Proximity, err = measures.ParseProximity(f.proximity); err != nil {
 		return usagef("eval: --proximity: %v", err)
-	}
-	if f.cutoff < 0 {
-		return usagef("eval: --cutoff must be >= 0")
-	}
-	if f.trials < 1 {
-		return usagef("eval: --trials must be >= 1")
 	}
 	opts.Beta, opts.Cutoff, opts.RelevantFrom = f.beta, f.cutoff, f.relevantFrom
 	ctx := cmd.Context()

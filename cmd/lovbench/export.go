@@ -44,9 +44,6 @@ unless --keep-junk. docs/dataset.md documents every file.`,
 			if cfg.GroundTruth == "" || cfg.Features == "" || cfg.Out == "" {
 				return usagef("export: --ground-truth, --features and --out are required")
 			}
-			if cfg.Options.Folds < 3 {
-				return usagef("export: --folds must be at least 3 (train, vali, test)")
-			}
 			cfg.Options.Version = exportVersion()
 			m, err := export.Run(cmd.Context(), cfg)
 			if err != nil {
@@ -73,7 +70,7 @@ unless --keep-junk. docs/dataset.md documents every file.`,
 	f.StringVar(&cfg.GroundTruth, "ground-truth", "", "ground-truth CSV of lovbench sample (query,term,label)")
 	f.StringVar(&cfg.Features, "features", "", "features file of lovbench features (CSV or Parquet)")
 	f.StringVar(&cfg.Out, "out", "", "dataset directory to write")
-	f.IntVar(&cfg.Options.Folds, "folds", 5, "partitions and folds")
+	intVar(f, &cfg.Options.Folds, "folds", 5, atLeast(3), "partitions and folds")
 	f.Uint64Var(&cfg.Options.Seed, "seed", 1, "seed of the query partition")
 	f.BoolVar(&cfg.Options.KeepJunk, "keep-junk", false, "write junk (-2) labels as -2 in the SVMlight files instead of 0")
 	f.BoolVar(&asJSON, "json", false, "print the manifest as JSON")

@@ -101,6 +101,6 @@ count them in the log. See docs/features.md for every feature definition.`,
 	f.StringVar(&prefixes, "prefixes", "", "optional LOV prefix file (SPARQL JSON) to resolve prefixed names")
 	f.StringVar(&unknown, "unknown", "error", "terms not in the corpus: error, zero or skip")
 	f.BoolVar(&lenient, "lenient", false, "skip bad RDF statements (counted) instead of failing")
-	f.IntVar(&workers, "workers", 0, "worker goroutines (0 = number of CPUs); the output does not depend on it")
+	intVar(f, &workers, "workers", 0, atLeast(0), "worker goroutines (0 = number of CPUs); the output does not depend on it")
 	return cmd
 }

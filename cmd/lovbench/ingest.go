@@ -99,9 +99,9 @@ See docs/ingest.md.`,
 	f.StringVar(&blacklist, "pii-blacklist", "", "file of queries to drop as personal data, one per line ('#' comments)")
 	f.StringVar(&o.OutDir, "out", "", "output directory")
 	f.BoolVar(&asJSON, "json", false, "print the cleaning report (as report.json) instead of the summary line")
-	f.IntVar(&o.FullSERP, "full-serp", 0, "results of a full SERP for rule 3 (default: 10 term, 15 vocab, none for yandex)")
+	intVar(f, &o.FullSERP, "full-serp", 0, atLeast(0), "results of a full SERP for rule 3 (default: 10 term, 15 vocab, none for yandex)")
 	f.DurationVar(&o.SessionIdle, "session-idle", ingest.DefaultSessionIdle, "LOV: a session ends after this long without events")
-	f.IntVar(&o.MaxLine, "max-line", ingest.DefaultMaxLine, "longest accepted input line in bytes; longer lines are quarantined")
+	intVar(f, &o.MaxLine, "max-line", ingest.DefaultMaxLine, atLeast(1), "longest accepted input line in bytes; longer lines are quarantined")
 	return cmd
 }
 

@@ -53,9 +53,6 @@ OUT/models/. See docs/ltr.md.`,
 			if err != nil {
 				return usagef("ltr: --norm: %v", err)
 			}
-			if workers < 1 {
-				return usagef("ltr: --workers must be at least 1")
-			}
 			folds, err := ltr.ReadFolds(dataDir)
 			if err != nil {
 				return err
@@ -94,20 +91,20 @@ OUT/models/. See docs/ltr.md.`,
 	f.StringVar(&norm, "norm", "zscore", "per-query feature normalisation: none, sum, zscore, linear")
 	f.StringVar(&outDir, "out", "", "output directory")
 	f.Uint64Var(&seed, "seed", 1, "random seed")
-	f.IntVar(&workers, "workers", 1, "parallel training jobs (results do not depend on it)")
-	f.IntVar(&permutations, "permutations", 10000, "random sign assignments of the randomisation test")
-	f.IntVar(&baseline, "baseline-feature", ltr.BaselineFeature, "feature ranked unlearned as the baseline")
+	intVar(f, &workers, "workers", 1, atLeast(1), "parallel training jobs (results do not depend on it)")
+	intVar(f, &permutations, "permutations", 10000, atLeast(1), "random sign assignments of the randomisation test")
+	intVar(f, &baseline, "baseline-feature", ltr.BaselineFeature, atLeast(1), "feature ranked unlearned as the baseline")
 	f.BoolVar(&noModels, "no-models", false, "do not save the trained models under OUT/models")
-	f.IntVar(&params.RankNet.Epochs, "ranknet-epochs", params.RankNet.Epochs, "RankNet epochs")
-	f.IntVar(&params.RankNet.Hidden, "ranknet-hidden", params.RankNet.Hidden, "RankNet hidden units")
-	f.Float64Var(&params.RankNet.LearningRate, "ranknet-lr", params.RankNet.LearningRate, "RankNet learning rate")
-	f.IntVar(&params.AdaRank.Rounds, "adarank-rounds", params.AdaRank.Rounds, "AdaRank maximum rounds")
-	f.Float64Var(&params.AdaRank.Tolerance, "adarank-tolerance", params.AdaRank.Tolerance, "AdaRank tolerance")
-	f.IntVar(&params.LambdaMART.Trees, "lambdamart-trees", params.LambdaMART.Trees, "LambdaMART maximum trees")
-	f.IntVar(&params.LambdaMART.Leaves, "lambdamart-leaves", params.LambdaMART.Leaves, "LambdaMART leaves per tree")
-	f.Float64Var(&params.LambdaMART.Shrinkage, "lambdamart-shrinkage", params.LambdaMART.Shrinkage, "LambdaMART learning rate")
-	f.IntVar(&params.LambdaMART.EarlyStop, "lambdamart-early-stop", params.LambdaMART.EarlyStop, "LambdaMART: stop after this many trees without validation gain (0: never)")
-	f.IntVar(&params.CA.Restarts, "ca-restarts", params.CA.Restarts, "Coordinate Ascent restarts")
-	f.IntVar(&params.CA.MaxIter, "ca-iterations", params.CA.MaxIter, "Coordinate Ascent steps tried per direction")
+	intVar(f, &params.RankNet.Epochs, "ranknet-epochs", params.RankNet.Epochs, atLeast(1), "RankNet epochs")
+	intVar(f, &params.RankNet.Hidden, "ranknet-hidden", params.RankNet.Hidden, atLeast(1), "RankNet hidden units")
+	floatVar(f, &params.RankNet.LearningRate, "ranknet-lr", params.RankNet.LearningRate, above(0), "RankNet learning rate")
+	intVar(f, &params.AdaRank.Rounds, "adarank-rounds", params.AdaRank.Rounds, atLeast(1), "AdaRank maximum rounds")
+	floatVar(f, &params.AdaRank.Tolerance, "adarank-tolerance", params.AdaRank.Tolerance, atLeast(0), "AdaRank tolerance")
+	intVar(f, &params.LambdaMART.Trees, "lambdamart-trees", params.LambdaMART.Trees, atLeast(1), "LambdaMART maximum trees")
+	intVar(f, &params.LambdaMART.Leaves, "lambdamart-leaves", params.LambdaMART.Leaves, atLeast(2), "LambdaMART leaves per tree")
+	floatVar(f, &params.LambdaMART.Shrinkage, "lambdamart-shrinkage", params.LambdaMART.Shrinkage, above(0), "LambdaMART learning rate")
+	intVar(f, &params.LambdaMART.EarlyStop, "lambdamart-early-stop", params.LambdaMART.EarlyStop, atLeast(0), "LambdaMART: stop after this many trees without validation gain (0: never)")
+	intVar(f, &params.CA.Restarts, "ca-restarts", params.CA.Restarts, atLeast(1), "Coordinate Ascent restarts")
+	intVar(f, &params.CA.MaxIter, "ca-iterations", params.CA.MaxIter, atLeast(1), "Coordinate Ascent steps tried per direction")
 	return cmd
 }

@@ -283,3 +283,51 @@ func TestErrorsCutAndEscapeFieldValues(t *testing.T) {
 		}
 	}
 }
+
+// Issue 12 item 6: NaN, infinite and out-of-range numeric flag values are
+// usage errors (exit 2) whose message names the flag. The commands fail on
+// the flag before they open any file.
+func TestNumericFlagsValidated(t *testing.T) {
+	base := map[string][]string{
+		"eval":     {"eval", "--qrels", "q", "--run", "r"},
+		"sample":   {"sample", "--labels", "l", "--corpus", "c", "--out", "o"},
+		"fit":      {"fit", "--log", "l", "--out", "o"},
+		"ltr":      {"ltr", "--data", "d", "--out", "o"},
+		"export":   {"export", "--ground-truth", "g", "--features", "f", "--out", "o"},
+		"ingest":   {"ingest", "--format", "yandex", "--log", "l", "--out", "o"},
+		"label":    {"label", "--relevance", "r", "--sessions", "s", "--out", "o"},
+		"simulate": {"simulate", "--model", "ubm", "--out", "o"},
+		"features": {"features", "--corpus", "c", "--pairs", "p", "--out", "o.csv"},
+		"search":   {"search", "--corpus", "c", "x"},
+		"demo":     {"demo", "--out", "o"},
+	}
+	cases := []struct{ cmd, flag, value string }{
+		{"eval", "beta", "NaN"}, {"eval", "beta", "Inf"}, {"eval", "beta", "-1"},
+		{"eval", "relevant-from", "NaN"}, {"eval", "relevant-from", "-Inf"}, {"eval", "relevant-from", "-1"},
+		{"eval", "cutoff", "-1"}, {"eval", "trials", "0"},
+		{"sample", "per-query", "NaN"}, {"sample", "per-query", "+Inf"}, {"sample", "per-query", "0"},
+		{"fit", "train-fraction", "NaN"}, {"fit", "train-fraction", "1"}, {"fit", "tolerance", "NaN"},
+		{"fit", "tolerance", "-0.5"}, {"fit", "iterations", "0"}, {"fit", "workers", "-1"},
+		{"ltr", "ranknet-lr", "NaN"}, {"ltr", "ranknet-lr", "0"}, {"ltr", "ranknet-lr", "Inf"},
+		{"ltr", "lambdamart-shrinkage", "NaN"}, {"ltr", "lambdamart-shrinkage", "-0.1"},
+		{"ltr", "adarank-tolerance", "NaN"}, {"ltr", "adarank-tolerance", "-1"},
+		{"ltr", "ranknet-epochs", "0"}, {"ltr", "lambdamart-leaves", "1"}, {"ltr", "lambdamart-trees", "0"},
+		{"ltr", "permutations", "0"}, {"ltr", "workers", "0"}, {"ltr", "baseline-feature", "0"},
+		{"ltr", "ca-restarts", "0"}, {"ltr", "adarank-rounds", "-3"},
+		{"export", "folds", "2"},
+		{"ingest", "max-line", "0"}, {"ingest", "full-serp", "-1"},
+		{"label", "serp-size", "0"},
+		{"simulate", "shuffle", "NaN"}, {"simulate", "shuffle", "1.5"}, {"simulate", "zipf", "1"},
+		{"simulate", "zipf", "Inf"}, {"simulate", "sessions", "0"},
+		{"features", "workers", "-2"},
+		{"search", "k", "-1"},
+		{"demo", "serps", "0"},
+	}
+	for _, c := range cases {
+		args := append(append([]string{}, base[c.cmd]...), "--"+c.flag, c.value)
+		code, _, errs := runCLI(t, args...)
+		if code != 2 || !strings.Contains(errs, "--"+c.flag) {
+			t.Errorf("%s --%s %s: exit %d, stderr %q; want 2 naming --%s", c.cmd, c.flag, c.value, code, errs, c.flag)
+		}
+	}
+}
