@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,13 +22,14 @@ import (
 
 // ReadPairs reads a CSV of (query, term) pairs: a header naming the columns
 // "query" and "term" (other columns, such as "label", are ignored; a UTF-8
-// BOM is allowed), then one pair per line. Errors name the file, line and
-// field.
+// BOM is allowed), then one pair per line with as many fields as the
+// header. Errors name the file, line and field.
 func ReadPairs(r io.Reader, name string) ([]Pair, error) {
 	cr := csv.NewReader(textio.NewReader(r))
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
-	head, err := cr.Read()
+	h, err := cr.Read()
+	head := slices.Clone(h) // ReuseRecord: the next Read overwrites h
 	if err == io.EOF {
 		return nil, fmt.Errorf("%s: empty file (want a header with query and term)", name)
 	}
@@ -56,8 +58,8 @@ func ReadPairs(r io.Reader, name string) ([]Pair, error) {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		line, _ := cr.FieldPos(0)
-		if len(rec) <= qi || len(rec) <= ti {
-			return nil, fmt.Errorf("%s:%d: %d fields, want query in column %d and term in column %d", name, line, len(rec), qi+1, ti+1)
+		if len(rec) != len(head) {
+			return nil, fmt.Errorf("%s:%d: %d fields, want %d (as the header)", name, line, len(rec), len(head))
 		}
 		q, t := rec[qi], strings.TrimSpace(rec[ti])
 		if strings.TrimSpace(q) == "" {
