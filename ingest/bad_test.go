@@ -317,3 +317,18 @@ func TestBOMIsNotData(t *testing.T) {
 		}
 	}
 }
+
+// Issue 12 item 4: ingest and fit --log share sessions.ParseYandexLine; a
+// negative TimePassed (a time before the session start) is quarantined as
+// bad_field_TimePassed, on Q and C lines.
+func TestYandexNegativeTimePassed(t *testing.T) {
+	dir := t.TempDir()
+	in := write(t, dir, "log.tsv", []byte("1\t0\tQ\tq1\t0\tu1\tu2\n1\t-5\tC\tu2\n1\t3\tC\tu1\n2\t-1\tQ\tq2\t0\tu1\n"))
+	rep, err := Run(context.Background(), Options{Format: FormatYandex, Log: in, OutDir: filepath.Join(dir, "o")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Quarantined[QBadTimePassed] != 2 || rep.KeptClicks != 1 {
+		t.Errorf("bad_field_TimePassed %d (want 2), kept clicks %d (want 1)", rep.Quarantined[QBadTimePassed], rep.KeptClicks)
+	}
+}
