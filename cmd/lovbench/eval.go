@@ -30,6 +30,7 @@ type evalFlags struct {
 	proximity    string
 	seed         uint64
 	trials       int
+	fromRun      bool
 }
 
 func newEvalCmd(a *app) *cobra.Command {
@@ -72,6 +73,7 @@ swaps between measures and between gain settings. See docs/measures.md.`,
 	fl.StringArrayVar(&f.corpus, "corpus", nil, "RDF file or directory giving the class/property hierarchy for rp@k and rr@k (repeatable)")
 	fl.StringVar(&f.prefixes, "prefixes", "", "LOV prefix file used to resolve prefixed names in --corpus")
 	fl.StringVar(&f.proximity, "proximity", "symmetric", "relaxed precision/recall proximity: symmetric, effort, precision, recall, oriented or equality")
+	fl.BoolVar(&f.fromRun, "queries-from-run", false, "evaluate only the judged queries the runs answer (default: every judged query; an unanswered one scores 0, as trec_eval -c)")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the randomisation test")
 	intVar(fl, &f.trials, "trials", 10000, atLeast(1), "random sign assignments of the randomisation test (exact enumeration up to 16 queries)")
 	return cmd
@@ -95,7 +97,7 @@ func runEval(cmd *cobra.Command, a *app, f evalFlags) error {
 	if opts.Proximity, err = measures.ParseProximity(f.proximity); err != nil {
 		return usagef("eval: --proximity: %v", err)
 	}
-	opts.Beta, opts.Cutoff, opts.RelevantFrom = f.beta, f.cutoff, f.relevantFrom
+	opts.Beta, opts.Cutoff, opts.RelevantFrom, opts.QueriesFromRun = f.beta, f.cutoff, f.relevantFrom, f.fromRun
 	ctx := cmd.Context()
 	if len(f.corpus) > 0 {
 		a.log.Info("loading corpus", "paths", f.corpus)
@@ -129,6 +131,12 @@ func runEval(cmd *cobra.Command, a *app, f evalFlags) error {
 	results, err := measures.EvaluateRuns(ctx, q, runs, opts)
 	if err != nil {
 		return fmt.Errorf("eval: %w", err)
+	}
+	for _, r := range results {
+		if c := r.Coverage; c.Answered < c.Judged && !c.FromRun {
+			a.log.Warn(fmt.Sprintf("run %s answers %d of the %d judged queries; the other %d score 0 (use --queries-from-run to evaluate only the answered ones)",
+				r.Run, c.Answered, c.Judged, c.Judged-c.Answered))
+		}
 	}
 	rep := &measures.Report{Results: results, Trials: f.trials, Seed: f.seed}
 	rep.Comparisons = measures.Compare(results, f.trials, f.seed)

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -328,6 +330,51 @@ func TestNumericFlagsValidated(t *testing.T) {
 		code, _, errs := runCLI(t, args...)
 		if code != 2 || !strings.Contains(errs, "--"+c.flag) {
 			t.Errorf("%s --%s %s: exit %d, stderr %q; want 2 naming --%s", c.cmd, c.flag, c.value, code, errs, c.flag)
+		}
+	}
+}
+
+// Issue 12 item 10: a run that answers fewer queries than the qrels judge
+// gets a warning on stderr and a "queries" record in --json;
+// --queries-from-run evaluates only the answered queries. Hand values: q1's
+// only relevant document d1 is retrieved first, map(q1) = 1; q2 and q3 are
+// unanswered (map 0), so the mean over the qrels is 1/3 and over the
+// answered queries 1.
+func TestEvalUnansweredQueries(t *testing.T) {
+	dir := t.TempDir()
+	q := filepath.Join(dir, "q.txt")
+	r := filepath.Join(dir, "r.txt")
+	os.WriteFile(q, []byte("q1 0 d1 1\nq2 0 d2 1\nq3 0 d3 1\n"), 0o644)
+	os.WriteFile(r, []byte("q1 Q0 d1 1 2 t\nq1 Q0 x 2 1 t\nq9 Q0 d9 1 1 t\n"), 0o644)
+	type out struct {
+		Mean    map[string]float64 `json:"mean"`
+		Queries struct {
+			Judged, Answered, Evaluated int
+			FromRun                     bool `json:"from_run"`
+		} `json:"queries"`
+	}
+	for _, fromRun := range []bool{false, true} {
+		args := []string{"eval", "--qrels", q, "--run", r, "--measures", "map", "--json"}
+		if fromRun {
+			args = append(args, "--queries-from-run")
+		}
+		code, stdout, stderr := runCLI(t, args...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var o out
+		if err := json.Unmarshal([]byte(stdout), &o); err != nil {
+			t.Fatal(err)
+		}
+		wantMean, wantEval := 1.0/3, 3
+		if fromRun {
+			wantMean, wantEval = 1, 1
+		}
+		if math.Abs(o.Mean["map"]-wantMean) > 1e-12 || o.Queries.Judged != 3 || o.Queries.Answered != 1 || o.Queries.Evaluated != wantEval || o.Queries.FromRun != fromRun {
+			t.Errorf("--queries-from-run=%v: %s", fromRun, stdout)
+		}
+		if warned := strings.Contains(stderr, "answers 1 of the 3 judged queries"); warned == fromRun {
+			t.Errorf("--queries-from-run=%v: warning present %v, stderr %q", fromRun, warned, stderr)
 		}
 	}
 }

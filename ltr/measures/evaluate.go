@@ -19,6 +19,11 @@ type Options struct {
 	RelevantFrom float64      // binary relevance: grade >= RelevantFrom
 	Hierarchy    Hierarchy    // for rp@k and rr@k
 	Proximity    Proximity    // for rp@k and rr@k
+	// QueriesFromRun evaluates only the judged queries that the runs
+	// evaluated together answer (at least one of them, so that runs stay
+	// paired); by default every judged query is evaluated and an unanswered
+	// one is an empty ranking (trec_eval -c).
+	QueriesFromRun bool
 }
 
 // DefaultOptions returns the LOVBench defaults: the measures of
@@ -37,6 +42,7 @@ type Result struct {
 	Run      string
 	Measures []string             // measure names in the order asked for
 	Queries  []string             // evaluated query ids, sorted
+	Coverage Coverage             // judged, answered and evaluated query counts
 	Mean     map[string]float64   // measure -> mean over Queries (or the global value)
 	PerQuery map[string][]float64 // measure -> value per query, aligned with Queries; absent for global measures
 }
@@ -54,16 +60,28 @@ func (r *Result) Value(m, qid string) (float64, bool) {
 	return vs[i], true
 }
 
+// Coverage says how many queries a run was evaluated on (issue 12, item
+// 10): a run answering fewer queries than the qrels judge scores 0 on the
+// others unless Options.QueriesFromRun is set.
+type Coverage struct {
+	Judged    int  `json:"judged"`    // queries the qrels judge
+	Answered  int  `json:"answered"`  // of those, queries the run retrieves something for
+	Evaluated int  `json:"evaluated"` // queries evaluated (the mean's denominator)
+	FromRun   bool `json:"from_run"`  // Options.QueriesFromRun was set
+}
+
 // JSONResult is the --json layout of one run:
-// {"mean": {measure: value}, "per_query": {qid: {measure: value}}}.
+// {"mean": {measure: value}, "per_query": {qid: {measure: value}},
+// "queries": {"judged": n, "answered": n, "evaluated": n, "from_run": b}}.
 type JSONResult struct {
 	Mean     map[string]float64            `json:"mean"`
 	PerQuery map[string]map[string]float64 `json:"per_query"`
+	Queries  Coverage                      `json:"queries"`
 }
 
 // JSON returns r in the --json layout.
 func (r *Result) JSON() JSONResult {
-	j := JSONResult{Mean: r.Mean, PerQuery: make(map[string]map[string]float64, len(r.Queries))}
+	j := JSONResult{Mean: r.Mean, PerQuery: make(map[string]map[string]float64, len(r.Queries)), Queries: r.Coverage}
 	for i, q := range r.Queries {
 		m := make(map[string]float64, len(r.PerQuery))
 		for name, vs := range r.PerQuery {
@@ -85,9 +103,11 @@ func Evaluate(ctx context.Context, q *Qrels, run *Run, opts Options) (*Result, e
 
 // EvaluateRuns scores each run against the qrels.
 //
-// The evaluated queries are those of the qrels; a query a run did not
-// answer counts as an empty ranking (trec_eval -c), so that all runs are
-// paired on the same queries. Queries of a run without judgments are
+// The evaluated queries are those of the qrels (with
+// Options.QueriesFromRun, only those answered by at least one of runs); a
+// query a run did not answer counts as an empty ranking (trec_eval -c), so
+// that all runs are paired on the same queries. Each Result's Coverage
+// counts the judged, answered and evaluated queries. Queries of a run without judgments are
 // ignored, as trec_eval ignores them. Retrieved documents without a
 // judgment have grade 0.
 //
@@ -115,6 +135,22 @@ func EvaluateRuns(ctx context.Context, q *Qrels, runs []*Run, opts Options) ([]*
 	if err := checkGains(q, opts.Gain); err != nil {
 		return nil, err
 	}
+	judged := len(q.ids)
+	if opts.QueriesFromRun {
+		var ids []string
+		for _, id := range q.ids {
+			for _, run := range runs {
+				if len(run.ranking[id]) > 0 {
+					ids = append(ids, id)
+					break
+				}
+			}
+		}
+		if len(ids) == 0 {
+			return nil, fmt.Errorf("the runs answer none of the %d judged queries", judged)
+		}
+		q = &Qrels{grades: q.grades, ids: ids}
+	}
 	g := newGlobals(q, runs, opts)
 	out := make([]*Result, len(runs))
 	for i, run := range runs {
@@ -122,6 +158,13 @@ func EvaluateRuns(ctx context.Context, q *Qrels, runs []*Run, opts Options) ([]*
 			return nil, err
 		}
 		out[i] = evaluateRun(q, run, opts, g)
+		c := Coverage{Judged: judged, Evaluated: len(q.ids), FromRun: opts.QueriesFromRun}
+		for id := range q.grades {
+			if len(run.ranking[id]) > 0 {
+				c.Answered++
+			}
+		}
+		out[i].Coverage = c
 	}
 	return out, nil
 }
