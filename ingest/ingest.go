@@ -85,6 +85,14 @@ type Options struct {
 	MaxLine int
 	// RowGroupRows is the Parquet row group size; 0 selects the default.
 	RowGroupRows int
+	// PIISalt is the key of the session-ID pseudonymisation: session IDs
+	// are written as hex(HMAC-SHA256(PIISalt, ID)[:12]). Empty means 32
+	// random bytes, recorded nowhere: the pseudonyms are then stable within
+	// the run only, so byte-identical reruns need a salt.
+	PIISalt []byte
+	// KeepSessionIDs writes session IDs as read, without pseudonymisation
+	// (for logs whose IDs are already pseudonymous, or for tests).
+	KeepSessionIDs bool
 	// AllowEmpty accepts an input of which no SERP is kept (empty, or every
 	// event quarantined or dropped). Without it Run still writes the outputs
 	// (report.json and quarantine.jsonl say why) and then returns the report
@@ -109,6 +117,12 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		o.SessionIdle = DefaultSessionIdle
 	}
 	c := &cleaner{rep: rep, det: pii.New(o.Blacklist, NormalizeQuery)}
+	if !o.KeepSessionIDs {
+		var err error
+		if c.pseudo, err = newPseudonymiser(o.PIISalt); err != nil {
+			return nil, fmt.Errorf("ingest: session-ID key: %w", err)
+		}
+	}
 	rep.Blacklisted = c.det.BlacklistLen()
 	switch o.Format {
 	case FormatLOV:

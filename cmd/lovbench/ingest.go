@@ -15,6 +15,7 @@ func newIngestCmd(a *app) *cobra.Command {
 	var (
 		o         ingest.Options
 		blacklist string
+		salt      string
 		asJSON    bool
 	)
 	cmd := &cobra.Command{
@@ -76,6 +77,10 @@ See docs/ingest.md.`,
 			o.Progress = a.progress()
 			o.Logger = a.log
 			o.AllowEmpty = a.allowEmpty
+			if o.KeepSessionIDs && salt != "" {
+				return usagef("ingest: --keep-session-ids and --pii-salt exclude each other")
+			}
+			o.PIISalt = []byte(salt)
 			rep, err := ingest.Run(cmd.Context(), o)
 			if err != nil {
 				return err
@@ -102,6 +107,8 @@ See docs/ingest.md.`,
 	intVar(f, &o.FullSERP, "full-serp", 0, atLeast(0), "results of a full SERP for rule 3 (default: 10 term, 15 vocab, none for yandex)")
 	f.DurationVar(&o.SessionIdle, "session-idle", ingest.DefaultSessionIdle, "LOV: a session ends after this long without events")
 	intVar(f, &o.MaxLine, "max-line", ingest.DefaultMaxLine, atLeast(1), "longest accepted input line in bytes; longer lines are quarantined")
+	f.StringVar(&salt, "pii-salt", "", "key of the session-ID pseudonymisation as text (default: random, recorded nowhere; give one for byte-identical reruns)")
+	f.BoolVar(&o.KeepSessionIDs, "keep-session-ids", false, "write session IDs as read, not pseudonymised (only for logs whose IDs are already pseudonymous)")
 	return cmd
 }
 

@@ -379,3 +379,30 @@ func TestEvalUnansweredQueries(t *testing.T) {
 		}
 	}
 }
+
+// Issue 12 item 13: ingest pseudonymises session IDs; --pii-salt makes
+// reruns byte-identical, without it two runs differ; --keep-session-ids
+// keeps them. Expected pseudonym from Python:
+// hmac.new(b"k", b"alice@example.org", hashlib.sha256).hexdigest()[:24].
+func TestIngestPIISalt(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "log.tsv")
+	os.WriteFile(log, []byte("alice@example.org\t0\tQ\tq\t0\tu1\tu2\nalice@example.org\t1\tC\tu2\n"), 0o644)
+	ing := func(out string, extra ...string) string {
+		mustRun(t, append([]string{"ingest", "--format", "yandex", "--log", log, "--out", filepath.Join(dir, out)}, extra...)...)
+		return mustRead(t, filepath.Join(dir, out, "clean.yandex.tsv"))
+	}
+	a, b := ing("a", "--pii-salt", "k"), ing("b", "--pii-salt", "k")
+	if a != b || !strings.HasPrefix(a, "29beb0c88d8a4959437846f6\t") || strings.Contains(a, "alice") {
+		t.Errorf("salted reruns: %q vs %q", a, b)
+	}
+	if c := ing("c"); c == a || strings.Contains(c, "alice") {
+		t.Errorf("unsalted run: %q", c)
+	}
+	if k := ing("k", "--keep-session-ids"); !strings.HasPrefix(k, "alice@example.org\t") {
+		t.Errorf("--keep-session-ids: %q", k)
+	}
+	if code, _, _ := runCLI(t, "ingest", "--format", "yandex", "--log", log, "--out", filepath.Join(dir, "x"), "--keep-session-ids", "--pii-salt", "k"); code != 2 {
+		t.Errorf("--keep-session-ids with --pii-salt: exit %d, want 2", code)
+	}
+}
