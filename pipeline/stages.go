@@ -56,6 +56,7 @@ type runner struct {
 	cfg         *Config
 	corpusPaths []string
 	progress    progress.Options
+	piiSalt     []byte // key of the session-ID pseudonymisation (see PIISaltFile); nil: simulated log, IDs kept
 
 	corpusOnce sync.Once
 	corpus     *features.Corpus
