@@ -199,7 +199,7 @@ func TestEmptyInputIsAnError(t *testing.T) {
 	lovQ := write("lq.jsonl", "not json\n")
 	lovC := write("lc.jsonl", "")
 	cases := []struct {
-		name string
+		name    string
 		file    string // must be named in the message
 		args    []string
 		noAllow bool // nothing to compute: an error even with --allow-empty
