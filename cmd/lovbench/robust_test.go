@@ -141,6 +141,14 @@ func TestInputsGzipAndBOM(t *testing.T) {
 		if r1 != r2 || r1 == "" {
 			t.Errorf("rank on gzip+BOM: %q vs %q", r2, r1)
 		}
+		// Issue 12 item 11: rank on an empty data file.
+		empty := write("empty.txt", "")
+		if code, _, errs := runCLI(t, "-q", "rank", "--model", filepath.Join(l1, model), "--data", empty); code != 1 || !strings.Contains(errs, empty) || !strings.Contains(errs, "--allow-empty") {
+			t.Errorf("rank on an empty file: exit %d, %q", code, errs)
+		}
+		if out := mustRun(t, "--allow-empty", "rank", "--model", filepath.Join(l1, model), "--data", empty); out != "" {
+			t.Errorf("rank --allow-empty on an empty file printed %q", out)
+		}
 	})
 
 	t.Run("label-sample-fit", func(t *testing.T) {
