@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/sessions"
 )
 
@@ -90,13 +91,13 @@ func (m *Model) WriteJSON(w io.Writer) error {
 // error messages.
 func ReadModel(r io.Reader, name string) (*Model, error) {
 	var pf paramsFile
-	dec := json.NewDecoder(r)
+	dec := json.NewDecoder(textio.NewReader(r))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&pf); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if pf.Format != ParamsFormat {
-		return nil, fmt.Errorf("%s: field format: %q, want %q", name, pf.Format, ParamsFormat)
+		return nil, fmt.Errorf("%s: field format: %s, want %s", name, textio.Quote(pf.Format), textio.Quote(ParamsFormat))
 	}
 	kind, err := ParseKind(pf.Model)
 	if err != nil {
@@ -151,7 +152,7 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 	for i, pj := range pf.Pairs {
 		q, d := queries.ID(pj.Query), docs.ID(pj.Doc)
 		if seen[pairKey(q, d)] {
-			return nil, fmt.Errorf("%s: pairs[%d]: duplicate pair (%q, %q)", name, i, pj.Query, pj.Doc)
+			return nil, fmt.Errorf("%s: pairs[%d]: duplicate pair (%s, %s)", name, i, textio.Quote(pj.Query), textio.Quote(pj.Doc))
 		}
 		seen[pairKey(q, d)] = true
 		m.PairQuery = append(m.PairQuery, q)
@@ -198,11 +199,11 @@ func (m *Model) WriteRelevance(w io.Writer) error {
 	for p := range m.PairQuery {
 		q, d := m.QueryNames[m.PairQuery[p]], m.DocNames[m.PairDoc[p]]
 		if strings.ContainsAny(q, "\t\r\n") || strings.ContainsAny(d, "\t\r\n") {
-			return fmt.Errorf("relevance: pair (%q, %q) contains a tab or line break, which TSV cannot hold", q, d)
+			return fmt.Errorf("relevance: pair (%s, %s) contains a tab or line break, which TSV cannot hold", textio.Quote(q), textio.Quote(d))
 		}
 		v := m.PairRelevance(p)
 		if math.IsNaN(v) {
-			return fmt.Errorf("relevance: pair (%q, %q) has no relevance", q, d)
+			return fmt.Errorf("relevance: pair (%s, %s) has no relevance", textio.Quote(q), textio.Quote(d))
 		}
 		buf = append(buf[:0], q...)
 		buf = append(buf, '\t')

@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/sessions"
 )
 
@@ -176,7 +176,7 @@ func Run(ctx context.Context, log *sessions.Log, cfg RunConfig, outDir string) (
 
 // LoadModel reads a parameter file written by WriteJSON.
 func LoadModel(path string) (*Model, error) {
-	f, err := os.Open(path)
+	f, err := textio.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -20,13 +20,13 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/sampling"
 )
@@ -222,7 +222,7 @@ func Build(gt []sampling.Row, ft *FeatureTable, opts Options) (*Dataset, int, er
 			continue
 		}
 		if strings.ContainsAny(r.Term, " \t\r\n") {
-			return nil, 0, fmt.Errorf("export: ground-truth row %d: field term: %q contains white space, which TREC qrels cannot hold", i+1, r.Term)
+			return nil, 0, fmt.Errorf("export: ground-truth row %d: field term: %s contains white space, which TREC qrels cannot hold", i+1, textio.Quote(r.Term))
 		}
 		id := qid[r.Query]
 		ds.Rows = append(ds.Rows, Row{Query: r.Query, QID: id, Term: r.Term, Label: r.Label, Partition: ds.Parts[id-1]})
@@ -255,7 +255,7 @@ type Config struct {
 // place of cfg.Out (atomicfile.CreateDir: cfg.Out must be missing, empty or
 // an earlier dataset directory). It returns the manifest written.
 func Run(ctx context.Context, cfg Config) (*Manifest, error) {
-	f, err := os.Open(cfg.GroundTruth)
+	f, err := textio.Open(cfg.GroundTruth)
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/internal/pqfile"
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
 )
 
@@ -75,7 +76,7 @@ func (ft *FeatureTable) Lookup(query, term string) []float64 {
 // column after term, the position of its feature in that order.
 func columnOrder(name string, header []string) ([]Feature, []int, error) {
 	if len(header) < 2 || header[0] != "query" || header[1] != "term" {
-		return nil, nil, fmt.Errorf("%s: columns must start with query, term (got %q)", name, strings.Join(header[:min(len(header), 3)], ","))
+		return nil, nil, fmt.Errorf("%s: columns must start with query, term (got %s)", name, textio.Quote(strings.Join(header[:min(len(header), 3)], ",")))
 	}
 	byName := map[string]Feature{}
 	for _, f := range FeatureList() {
@@ -85,10 +86,10 @@ func columnOrder(name string, header []string) ([]Feature, []int, error) {
 	for _, h := range header[2:] {
 		f, ok := byName[h]
 		if !ok {
-			return nil, nil, fmt.Errorf("%s: column %q is not a LOVBench feature name (feature_list.csv)", name, h)
+			return nil, nil, fmt.Errorf("%s: column %s is not a LOVBench feature name (feature_list.csv)", name, textio.Quote(h))
 		}
 		if have[f.ID] {
-			return nil, nil, fmt.Errorf("%s: column %q appears twice", name, h)
+			return nil, nil, fmt.Errorf("%s: column %s appears twice", name, textio.Quote(h))
 		}
 		have[f.ID] = true
 	}
@@ -131,10 +132,13 @@ func ReadFeatures(ctx context.Context, path string) (*FeatureTable, error) {
 	if n, _ := io.ReadFull(f, magic); n == 4 && bytes.Equal(magic, []byte("PAR1")) {
 		return readFeaturesParquet(ctx, f, path)
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
+	f.Close()
+	tf, err := textio.Open(path) // CSV, plain or gzip
+	if err != nil {
 		return nil, err
 	}
-	return readFeaturesCSV(f, path)
+	defer tf.Close()
+	return readFeaturesCSV(tf, path)
 }
 
 func readFeaturesCSV(r io.Reader, name string) (*FeatureTable, error) {
@@ -182,7 +186,7 @@ func readFeaturesCSV(r io.Reader, name string) (*FeatureTable, error) {
 		for i, b := range rec[2:] {
 			v, err := strconv.ParseFloat(string(b), 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("%s:%d: field %s: %q is not a finite number", name, line, header[i+2], b)
+				return nil, fmt.Errorf("%s:%d: field %s: %s is not a finite number", name, line, header[i+2], textio.QuoteBytes(b))
 			}
 			ft.Values[base+order[i]] = v
 		}

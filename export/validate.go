@@ -21,6 +21,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 
 	"github.com/lovbench/lovbench/internal/pqfile"
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/sampling"
 )
 
@@ -242,7 +243,7 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 	listed := map[string]bool{ManifestFile: true}
 	for _, o := range m.Outputs {
 		if !filepath.IsLocal(filepath.FromSlash(o.Path)) {
-			v.addf("%s: output path %q leaves the dataset directory", ManifestFile, o.Path)
+			v.addf("%s: output path %s leaves the dataset directory", ManifestFile, textio.Quote(o.Path))
 			continue
 		}
 		listed[o.Path] = true
@@ -339,13 +340,13 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 		}
 		prevKey = key
 		if prev, ok := qidQuery[id]; ok && prev != q {
-			v.addf("%s: row %d: qid %d is query %q and %q", ParquetFile, i+1, id, prev, q)
+			v.addf("%s: row %d: qid %d is query %s and %s", ParquetFile, i+1, id, textio.Quote(prev), textio.Quote(q))
 		}
 		if prev, ok := queryQID[q]; ok && prev != id {
-			v.addf("%s: row %d: query %q has qids %d and %d", ParquetFile, i+1, q, prev, id)
+			v.addf("%s: row %d: query %s has qids %d and %d", ParquetFile, i+1, textio.Quote(q), prev, id)
 		}
 		if prev, ok := qidPart[id]; ok && prev != p {
-			v.addf("%s: row %d: query %q is split across partitions %d and %d", ParquetFile, i+1, q, prev, p)
+			v.addf("%s: row %d: query %s is split across partitions %d and %d", ParquetFile, i+1, textio.Quote(q), prev, p)
 		}
 		if p < 1 || int(p) > m.Parameters.Folds {
 			v.addf("%s: row %d: partition %d outside 1..%d", ParquetFile, i+1, p, m.Parameters.Folds)
@@ -459,7 +460,7 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 	slices.Sort(ids)
 	for _, id := range ids {
 		if testFolds[id] != 1 {
-			v.addf("query %q (qid %d) is in %d test folds, want exactly 1", qidQuery[id], id, testFolds[id])
+			v.addf("query %s (qid %d) is in %d test folds, want exactly 1", textio.Quote(qidQuery[id]), id, testFolds[id])
 		}
 	}
 
@@ -506,7 +507,7 @@ func checkColumns(v *Validation, name string, c *Columns, gt []sampling.Row) {
 	for j, fn := range c.FeatureNames {
 		id, ok := known[fn]
 		if !ok {
-			v.addf("%s: column %q is not a feature name", name, fn)
+			v.addf("%s: column %s is not a feature name", name, textio.Quote(fn))
 			continue
 		}
 		have[id] = true
@@ -653,14 +654,14 @@ func checkSVM(p, rel string, parts []int, qidPart map[int32]int32, rowOf map[row
 			}
 			c := bytes.IndexByte(fv, ':')
 			if c < 0 {
-				report("%s:%d: bad feature %q", rel, lines, fv)
+				report("%s:%d: bad feature %s", rel, lines, textio.QuoteBytes(fv))
 				continue
 			}
 			id, err := strconv.Atoi(string(fv[:c]))
 			x, err2 := strconv.ParseFloat(string(fv[c+1:]), 64)
 			switch {
 			case err != nil || err2 != nil:
-				report("%s:%d: bad feature %q", rel, lines, fv)
+				report("%s:%d: bad feature %s", rel, lines, textio.QuoteBytes(fv))
 			case math.IsNaN(x) || math.IsInf(x, 0):
 				report("%s:%d: feature %d is %v", rel, lines, id, x)
 			case id <= 0 || id >= len(cols) || cols[id] == nil:
@@ -709,7 +710,7 @@ func checkQrels(v *Validation, p string, c *Columns) {
 		}
 		want := []string{strconv.Itoa(int(c.QID[i])), "0", c.Term[i], strconv.Itoa(int(c.Label[i]))}
 		if !slices.Equal(fs, want) {
-			v.addf("%s:%d: %q, want %q", QrelsFile, i+1, sc.Text(), strings.Join(want, " "))
+			v.addf("%s:%d: %s, want %s", QrelsFile, i+1, textio.Quote(sc.Text()), textio.Quote(strings.Join(want, " ")))
 			return
 		}
 		i++

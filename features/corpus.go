@@ -129,13 +129,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/lovbench/lovbench/features/rdf"
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 // Literal is a literal value with its language tag ("" if none).
@@ -441,7 +441,7 @@ func (b *Builder) AddPrefix(prefix, ns string, source int) {
 // AddLOVPrefixes reads a LOV prefix file (SPARQL JSON results with the
 // variables vocabPrefix and termPrefix) and declares its prefixes.
 func (b *Builder) AddLOVPrefixes(path string) error {
-	data, err := os.ReadFile(path)
+	data, err := textio.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("prefixes: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/lovbench/lovbench/internal/progress"
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 // Pair is one (query, term) pair to score. Term is a full URI or a prefixed
@@ -108,7 +109,7 @@ func (c *Corpus) Extract(ctx context.Context, pairs []Pair, opts ExtractOptions)
 		}
 		termIdx[i] = -1
 		rep.Unknown++
-		where := fmt.Sprintf("%s:%d: field term: %q", src, p.Line, p.Term)
+		where := fmt.Sprintf("%s:%d: field term: %s", src, p.Line, textio.Quote(p.Term))
 		if firstErr == "" {
 			firstErr = where
 		}

@@ -652,3 +652,22 @@ func TestLoadFiles(t *testing.T) {
 		t.Errorf("lenient load: %v %+v", err, c.Stats())
 	}
 }
+
+// Issue 12 item 5: a pairs row with more or fewer fields than the header is
+// an error naming the file and line, as export's feature reader does.
+func TestReadPairsFieldCount(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"query,term\ndog,v:Dog\ndog,v:Cat,extra\n", "p.csv:3: 3 fields, want 2 (as the header)"},
+		{"query,term,label\ndog,v:Dog,1\ndog,v:Cat\n", "p.csv:3: 2 fields, want 3 (as the header)"},
+		{"query,term\ndog\n", "p.csv:2: 1 fields, want 2 (as the header)"},
+	} {
+		_, err := ReadPairs(strings.NewReader(c.in), "p.csv")
+		if err == nil || err.Error() != c.want {
+			t.Errorf("ReadPairs(%q): err %v, want %s", c.in, err, c.want)
+		}
+	}
+	ps, err := ReadPairs(strings.NewReader("query,term,label\ndog,v:Dog,1\n"), "p.csv")
+	if err != nil || len(ps) != 1 {
+		t.Errorf("good file: %v %v", ps, err)
+	}
+}

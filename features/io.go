@@ -5,23 +5,25 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/pqfile"
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 // ReadPairs reads a CSV of (query, term) pairs: a header naming the columns
 // "query" and "term" (other columns, such as "label", are ignored; a UTF-8
-// BOM is allowed), then one pair per line. Errors name the file, line and
-// field.
+// BOM is allowed), then one pair per line with as many fields as the
+// header. Errors name the file, line and field.
 func ReadPairs(r io.Reader, name string) ([]Pair, error) {
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(textio.NewReader(r))
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
-	head, err := cr.Read()
+	h, err := cr.Read()
+	head := slices.Clone(h) // ReuseRecord: the next Read overwrites h
 	if err == io.EOF {
 		return nil, fmt.Errorf("%s: empty file (want a header with query and term)", name)
 	}
@@ -30,7 +32,7 @@ func ReadPairs(r io.Reader, name string) ([]Pair, error) {
 	}
 	qi, ti := -1, -1
 	for i, h := range head {
-		switch strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")) {
+		switch strings.TrimSpace(h) {
 		case "query":
 			qi = i
 		case "term":
@@ -38,7 +40,7 @@ func ReadPairs(r io.Reader, name string) ([]Pair, error) {
 		}
 	}
 	if qi < 0 || ti < 0 {
-		return nil, fmt.Errorf("%s:1: header %q lacks the columns query and term", name, strings.Join(head, ","))
+		return nil, fmt.Errorf("%s:1: header %s lacks the columns query and term", name, textio.Quote(strings.Join(head, ",")))
 	}
 	var pairs []Pair
 	for {
@@ -50,8 +52,8 @@ func ReadPairs(r io.Reader, name string) ([]Pair, error) {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		line, _ := cr.FieldPos(0)
-		if len(rec) <= qi || len(rec) <= ti {
-			return nil, fmt.Errorf("%s:%d: %d fields, want query in column %d and term in column %d", name, line, len(rec), qi+1, ti+1)
+		if len(rec) != len(head) {
+			return nil, fmt.Errorf("%s:%d: %d fields, want %d (as the header)", name, line, len(rec), len(head))
 		}
 		q, t := rec[qi], strings.TrimSpace(rec[ti])
 		if strings.TrimSpace(q) == "" {
@@ -67,7 +69,7 @@ func ReadPairs(r io.Reader, name string) ([]Pair, error) {
 
 // ReadPairsFile reads a pairs CSV file (see ReadPairs).
 func ReadPairsFile(path string) ([]Pair, error) {
-	f, err := os.Open(path)
+	f, err := textio.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -20,7 +20,13 @@ func BenchmarkIngestYandex10M(b *testing.B) { benchIngestYandex(b, 10_000_000) }
 // BenchmarkIngestYandex1M is the same on 1 million events, for quick runs.
 func BenchmarkIngestYandex1M(b *testing.B) { benchIngestYandex(b, 1_000_000) }
 
-func benchIngestYandex(b *testing.B, events int) {
+// BenchmarkIngestYandex1MKeepIDs is BenchmarkIngestYandex1M without the
+// session-ID pseudonymisation, to measure what the HMAC costs.
+func BenchmarkIngestYandex1MKeepIDs(b *testing.B) { benchIngestYandexOpts(b, 1_000_000, true) }
+
+func benchIngestYandex(b *testing.B, events int) { benchIngestYandexOpts(b, events, false) }
+
+func benchIngestYandexOpts(b *testing.B, events int, keepIDs bool) {
 	dir := b.TempDir()
 	in := filepath.Join(dir, "log.tsv")
 	f, err := os.Create(in)
@@ -33,7 +39,7 @@ func benchIngestYandex(b *testing.B, events int) {
 	f.Close()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		rep, err := Run(context.Background(), Options{Format: FormatYandex, Log: in, OutDir: filepath.Join(dir, "out")})
+		rep, err := Run(context.Background(), Options{Format: FormatYandex, Log: in, OutDir: filepath.Join(dir, "out"), KeepSessionIDs: keepIDs})
 		if err != nil {
 			b.Fatal(err)
 		}

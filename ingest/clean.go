@@ -46,7 +46,8 @@ type queryEvent struct {
 // session is the state of one open session while its events stream in.
 type session struct {
 	key         string // session ID in the input
-	id          string // session ID in the output
+	id          string // session ID in the output, before pseudonymisation
+	pid         string // pseudonymised id (cleaner.outputID), "" until needed
 	serps       []sessions.SERP
 	sawQuery    bool // some query event arrived (kept or not)
 	lastDropped bool // the latest query was dropped by rule 3
@@ -77,6 +78,7 @@ type cleaner struct {
 	needColon bool // rule 3 malformed results: IDs must be prefixed names
 	q         *quarantine
 	emit      func([]sessions.SERP) error
+	pseudo    *pseudonymiser // nil: session IDs are written as read
 }
 
 // rule3 returns the drop rule that removes query event e, or "" to keep it.
@@ -180,7 +182,7 @@ func (c *cleaner) query(s *session, e *queryEvent) {
 		s.serps = append(s.serps, sessions.SERP{})
 	}
 	sp := &s.serps[n]
-	sp.SessionID = s.id
+	sp.SessionID = c.outputID(s)
 	sp.Index = n
 	sp.TimePassed = e.time
 	sp.Query = e.query

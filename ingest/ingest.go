@@ -21,6 +21,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -28,6 +29,7 @@ import (
 	"github.com/lovbench/lovbench/ingest/pii"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/progress"
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/sessions"
 )
 
@@ -83,6 +85,19 @@ type Options struct {
 	MaxLine int
 	// RowGroupRows is the Parquet row group size; 0 selects the default.
 	RowGroupRows int
+	// PIISalt is the key of the session-ID pseudonymisation: session IDs
+	// are written as hex(HMAC-SHA256(PIISalt, ID)[:12]). Empty means 32
+	// random bytes, recorded nowhere: the pseudonyms are then stable within
+	// the run only, so byte-identical reruns need a salt.
+	PIISalt []byte
+	// KeepSessionIDs writes session IDs as read, without pseudonymisation
+	// (for logs whose IDs are already pseudonymous, or for tests).
+	KeepSessionIDs bool
+	// AllowEmpty accepts an input of which no SERP is kept (empty, or every
+	// event quarantined or dropped). Without it Run still writes the outputs
+	// (report.json and quarantine.jsonl say why) and then returns the report
+	// with a *textio.EmptyError naming the input files and the counts.
+	AllowEmpty bool
 
 	Progress progress.Options
 	Logger   *slog.Logger // nil: no logging
@@ -91,7 +106,9 @@ type Options struct {
 // Run ingests the input described by o and writes the outputs to o.OutDir,
 // which is built beside it and published whole (atomicfile.CreateDir: o.OutDir
 // must be missing, empty or an earlier ingest output); on error nothing is
-// published and o.OutDir is left as it was. The
+// published and o.OutDir is left as it was, except for an input of which
+// nothing is kept (see Options.AllowEmpty), whose report and quarantine are
+// published so that the user can see why. The
 // returned report is also written to report.json.
 func Run(ctx context.Context, o Options) (*Report, error) {
 	rep := newReport()
@@ -103,6 +120,12 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		o.SessionIdle = DefaultSessionIdle
 	}
 	c := &cleaner{rep: rep, det: pii.New(o.Blacklist, NormalizeQuery)}
+	if !o.KeepSessionIDs {
+		var err error
+		if c.pseudo, err = newPseudonymiser(o.PIISalt); err != nil {
+			return nil, fmt.Errorf("ingest: session-ID key: %w", err)
+		}
+	}
 	rep.Blacklisted = c.det.BlacklistLen()
 	switch o.Format {
 	case FormatLOV:
@@ -205,6 +228,15 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		el := time.Since(start).Seconds()
 		o.Logger.Info("ingest done", "events", rep.InputEvents, "kept_sessions", rep.Sessions.Kept,
 			"kept_queries", rep.KeptQueries, "kept_clicks", rep.KeptClicks, "seconds", el, "out", o.OutDir)
+	}
+	if rep.KeptQueries == 0 && !o.AllowEmpty {
+		files := make([]string, len(rep.Inputs))
+		for i, in := range rep.Inputs {
+			files[i] = in.Path
+		}
+		return rep, &textio.EmptyError{File: strings.Join(files, ", "), What: "SERP kept",
+			Counts: fmt.Sprintf("%d lines, %d events, %d quarantined, %d dropped by the cleaning rules; see %s and %s in %s",
+				rep.InputLines, rep.InputEvents, sum(rep.Quarantined), sum(rep.Dropped), ReportFile, QuarantineFile, o.OutDir)}
 	}
 	return rep, nil
 }
@@ -407,4 +439,13 @@ func decodeReport(r io.Reader, name string) (*Report, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return rep, nil
+}
+
+// sum adds the counts of a report map.
+func sum(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
 }

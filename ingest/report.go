@@ -28,8 +28,8 @@ const (
 
 // Quarantine reasons used as keys of Report.Quarantined.
 const (
-	QInvalidUTF8      = "invalid_utf8"
-	QLineTooLong      = "line_too_long"
+	QInvalidUTF8      = sessions.YandexInvalidUTF8 // "invalid_utf8"
+	QLineTooLong      = sessions.YandexLineTooLong // "line_too_long"
 	QInvalidJSON      = "invalid_json"
 	QMissingDate      = "missing_field_date"
 	QBadDate          = "bad_field_date"
@@ -44,10 +44,10 @@ const (
 	QBadClicked       = "bad_field_clicked"
 	QDateOutOfOrder   = "date_out_of_order"
 	QDuplicate        = "duplicate_event"
-	QTooManyResults   = "too_many_results"
-	QMalformedYandex  = "malformed_yandex_line"
-	QBadTimePassed    = "bad_field_TimePassed"
-	QClickNoQueryNote = DropClickWithoutQuery // also listed in quarantine.jsonl (counted in Dropped)
+	QTooManyResults   = sessions.YandexTooManyResults // "too_many_results"
+	QMalformedYandex  = sessions.YandexMalformed      // "malformed_yandex_line"
+	QBadTimePassed    = sessions.YandexBadTimePassed  // "bad_field_TimePassed"
+	QClickNoQueryNote = DropClickWithoutQuery         // also listed in quarantine.jsonl (counted in Dropped)
 )
 
 // quarantineReasons lists every quarantine reason so the report always shows

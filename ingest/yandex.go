@@ -1,25 +1,13 @@
 package ingest
 
 import (
-	"bytes"
 	"context"
-	"unicode/utf8"
+
+	"github.com/lovbench/lovbench/sessions"
 )
 
-// tabFields splits line at tabs into dst (reused).
-func tabFields(dst [][]byte, line []byte) [][]byte {
-	for {
-		i := bytes.IndexByte(line, '\t')
-		if i < 0 {
-			return append(dst, line)
-		}
-		dst = append(dst, line[:i])
-		line = line[i+1:]
-	}
-}
-
 // parseInt parses a decimal integer with an optional sign, without
-// allocating.
+// allocating (LOV's page and nbResults).
 func parseInt(b []byte) (int64, bool) {
 	neg := false
 	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
@@ -86,26 +74,14 @@ func (c *cleaner) ingestYandex(ctx context.Context, lr *lineReader, file string,
 			c.q.add(file, n, QLineTooLong)
 			continue
 		}
-		if !utf8.Valid(line) {
-			c.q.add(file, n, QInvalidUTF8)
+		// One parser for ingest and fit --log (issue 12, item 4).
+		yl, reason := sessions.ParseYandexLine(fields, line)
+		fields = yl.Fields
+		if reason != "" {
+			c.q.add(file, n, reason)
 			continue
 		}
-		fields = tabFields(fields[:0], line)
-		isQ := len(fields) >= 5 && len(fields[2]) == 1 && fields[2][0] == 'Q'
-		isC := len(fields) == 4 && len(fields[2]) == 1 && fields[2][0] == 'C'
-		if !isQ && !isC {
-			c.q.add(file, n, QMalformedYandex)
-			continue
-		}
-		t, okT := parseInt(fields[1])
-		if !okT {
-			c.q.add(file, n, QBadTimePassed)
-			continue
-		}
-		if isQ && len(fields)-5 > 64 {
-			c.q.add(file, n, QTooManyResults)
-			continue
-		}
+		isQ, isC, t := !yl.Click, yl.Click, yl.Time
 		if isQ {
 			c.rep.RawQueries++
 		} else {

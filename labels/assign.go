@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/sessions"
 )
 
@@ -30,7 +31,7 @@ func ParseSERPChoice(s string) (SERPChoice, error) {
 	case MostFrequent, Earliest:
 		return SERPChoice(s), nil
 	}
-	return "", fmt.Errorf("first-SERP choice %q: want %q or %q", s, MostFrequent, Earliest)
+	return "", fmt.Errorf("first-SERP choice %s: want %s or %s", textio.Quote(s), textio.Quote(string(MostFrequent)), textio.Quote(string(Earliest)))
 }
 
 // Options configure Assign.
@@ -98,7 +99,7 @@ func Assign(ctx context.Context, log *sessions.Log, rel []Relevance, name string
 	for _, r := range rel {
 		qid, ok := log.Queries.Lookup(r.Query)
 		if !ok {
-			rep.RowSkips.AddRecord(Problem{File: name, Line: r.Line, Field: "query", Reason: ReasonUnknownQuery, Detail: fmt.Sprintf("query %q is not in the sessions", r.Query)})
+			rep.RowSkips.AddRecord(Problem{File: name, Line: r.Line, Field: "query", Reason: ReasonUnknownQuery, Detail: fmt.Sprintf("query %s is not in the sessions", textio.Quote(r.Query))})
 			continue
 		}
 		m := byQuery[qid]
@@ -126,9 +127,9 @@ func Assign(ctx context.Context, log *sessions.Log, rel []Relevance, name string
 		kept := false
 		switch {
 		case !ok:
-			rep.QuerySkips.Add(Problem{Reason: ReasonShortSERP, Detail: fmt.Sprintf("query %q: no SERP with %d results", qname, opts.SERPSize)})
+			rep.QuerySkips.Add(Problem{Reason: ReasonShortSERP, Detail: fmt.Sprintf("query %s: no SERP with %d results", textio.Quote(qname), opts.SERPSize)})
 		case m == nil:
-			rep.QuerySkips.Add(Problem{Reason: "no_relevance", Detail: fmt.Sprintf("query %q has no relevance row", qname)})
+			rep.QuerySkips.Add(Problem{Reason: "no_relevance", Detail: fmt.Sprintf("query %s has no relevance row", textio.Quote(qname))})
 		default:
 			missing := ""
 			for _, d := range serp {
@@ -138,13 +139,13 @@ func Assign(ctx context.Context, log *sessions.Log, rel []Relevance, name string
 				}
 			}
 			if missing != "" {
-				rep.QuerySkips.Add(Problem{Reason: ReasonIncompleteSERP, Detail: fmt.Sprintf("query %q: %q on its first SERP has no relevance", qname, missing)})
+				rep.QuerySkips.Add(Problem{Reason: ReasonIncompleteSERP, Detail: fmt.Sprintf("query %s: %s on its first SERP has no relevance", textio.Quote(qname), textio.Quote(missing))})
 				break
 			}
 			for i, d := range serp {
 				dr := m[log.Docs.Names[d]]
 				if dr.used {
-					rep.RowSkips.Add(Problem{File: name, Line: dr.line, Reason: ReasonDuplicateOnSERP, Detail: fmt.Sprintf("query %q shows %q again at rank %d", qname, log.Docs.Names[d], i+1)})
+					rep.RowSkips.Add(Problem{File: name, Line: dr.line, Reason: ReasonDuplicateOnSERP, Detail: fmt.Sprintf("query %s shows %s again at rank %d", textio.Quote(qname), textio.Quote(log.Docs.Names[d]), i+1)})
 					continue
 				}
 				dr.used = true

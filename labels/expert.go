@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 // Judgment is one expert judgment in the CBRBench ground-truth format
@@ -72,12 +74,12 @@ func ReadExpert(r io.Reader, name string) ([]Judgment, Skips, error) {
 		}
 		rating, err := strconv.ParseFloat(strings.TrimSpace(f[2]), 64)
 		if err != nil || math.IsNaN(rating) {
-			skips.AddRecord(Problem{File: name, Line: line, Field: "rating", Reason: ReasonNotANumber, Detail: fmt.Sprintf("%q is not a number", f[2])})
+			skips.AddRecord(Problem{File: name, Line: line, Field: "rating", Reason: ReasonNotANumber, Detail: fmt.Sprintf("%s is not a number", textio.Quote(f[2]))})
 			continue
 		}
 		label, err := strconv.Atoi(strings.TrimSpace(f[3]))
 		if err != nil {
-			skips.AddRecord(Problem{File: name, Line: line, Field: "label", Reason: ReasonNotANumber, Detail: fmt.Sprintf("%q is not an integer", f[3])})
+			skips.AddRecord(Problem{File: name, Line: line, Field: "label", Reason: ReasonNotANumber, Detail: fmt.Sprintf("%s is not an integer", textio.Quote(f[3]))})
 			continue
 		}
 		k := key{q, t}

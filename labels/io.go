@@ -8,6 +8,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 // LabelsHeader is the header of the labels file `lovbench label` writes.
@@ -45,7 +47,7 @@ func ReadLabels(r io.Reader, name string) ([]Label, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if strings.Join(h, ",") != LabelsHeader {
-		return nil, fmt.Errorf("%s:1: header %q, want %q", name, strings.Join(h, ","), LabelsHeader)
+		return nil, fmt.Errorf("%s:1: header %s, want %s", name, textio.Quote(strings.Join(h, ",")), textio.Quote(LabelsHeader))
 	}
 	var out []Label
 	rank := map[string]int{}
@@ -68,15 +70,15 @@ func ReadLabels(r io.Reader, name string) ([]Label, error) {
 		}
 		l, err := strconv.Atoi(f[2])
 		if err != nil || (l != Junk && (l < 0 || l > 4)) {
-			return nil, fmt.Errorf("%s:%d: field label: %q is not -2 or 0..4", name, line, f[2])
+			return nil, fmt.Errorf("%s:%d: field label: %s is not -2 or 0..4", name, line, textio.Quote(f[2]))
 		}
 		p, err := strconv.ParseFloat(f[3], 64)
 		if err != nil || math.IsNaN(p) || p < 0 || p > 1 {
-			return nil, fmt.Errorf("%s:%d: field probability: %q is not a probability in [0,1]", name, line, f[3])
+			return nil, fmt.Errorf("%s:%d: field probability: %s is not a probability in [0,1]", name, line, textio.Quote(f[3]))
 		}
 		k := key{f[0], f[1]}
 		if prev, ok := seen[k]; ok {
-			return nil, fmt.Errorf("%s:%d: (%s, %s) repeats line %d", name, line, f[0], f[1], prev)
+			return nil, fmt.Errorf("%s:%d: (%s, %s) repeats line %d", name, line, textio.Quote(f[0]), textio.Quote(f[1]), prev)
 		}
 		seen[k] = line
 		rank[f[0]]++

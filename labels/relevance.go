@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 // Relevance is one predicted relevance: the satisfaction probability of doc
@@ -54,11 +56,11 @@ func ReadRelevance(r io.Reader, name string) ([]Relevance, Skips, error) {
 		if err := sc.Err(); err != nil {
 			return nil, skips, fmt.Errorf("%s: %w", name, err)
 		}
-		return nil, skips, fmt.Errorf("%s:1: empty file, want header %q", name, RelevanceHeader)
+		return nil, skips, fmt.Errorf("%s:1: empty file, want header %s", name, textio.Quote(RelevanceHeader))
 	}
 	line++
 	if h := strings.TrimSpace(sc.Text()); h != RelevanceHeader {
-		return nil, skips, fmt.Errorf("%s:1: header %q, want %q", name, h, RelevanceHeader)
+		return nil, skips, fmt.Errorf("%s:1: header %s, want %s", name, textio.Quote(h), textio.Quote(RelevanceHeader))
 	}
 	type key struct{ q, d string }
 	seen := map[key]int{} // index into out
@@ -85,7 +87,7 @@ func ReadRelevance(r io.Reader, name string) ([]Relevance, Skips, error) {
 		}
 		p, err := strconv.ParseFloat(v, 64)
 		if err != nil || math.IsNaN(p) {
-			skips.AddRecord(Problem{File: name, Line: line, Field: "relevance", Reason: ReasonNotANumber, Detail: fmt.Sprintf("%q is not a number", v)})
+			skips.AddRecord(Problem{File: name, Line: line, Field: "relevance", Reason: ReasonNotANumber, Detail: fmt.Sprintf("%s is not a number", textio.Quote(v))})
 			continue
 		}
 		if p < 0 || p > 1 {

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/sessions"
 )
 
@@ -25,6 +25,9 @@ type Config struct {
 	// Resolver maps log result IDs to term URIs for the expert comparison;
 	// nil compares them as they are.
 	Resolver Resolver
+	// AllowEmpty accepts a relevance file without a usable row and sessions
+	// without a SERP; otherwise Run returns a *textio.EmptyError.
+	AllowEmpty bool
 }
 
 // RunReport is the report of Run: the labelling report, and the expert
@@ -44,7 +47,7 @@ type RunReport struct {
 // all relevance rows take part, not only the labelled ones).
 func Run(ctx context.Context, cfg Config) (RunReport, error) {
 	var rr RunReport
-	f, err := os.Open(cfg.Relevance)
+	f, err := textio.Open(cfg.Relevance)
 	if err != nil {
 		return rr, err
 	}
@@ -53,9 +56,15 @@ func Run(ctx context.Context, cfg Config) (RunReport, error) {
 	if err != nil {
 		return rr, err
 	}
+	if len(rel) == 0 && !cfg.AllowEmpty {
+		return rr, &textio.EmptyError{File: cfg.Relevance, What: "usable relevance row", Counts: readSkips.Summary()}
+	}
 	log, err := sessions.Load(cfg.Sessions)
 	if err != nil {
 		return rr, fmt.Errorf("sessions: %w", err)
+	}
+	if log.Len() == 0 && !cfg.AllowEmpty {
+		return rr, &textio.EmptyError{File: cfg.Sessions, What: "SERP"}
 	}
 	ls, rep, err := Assign(ctx, log, rel, cfg.Relevance, cfg.Options)
 	if err != nil {
@@ -82,7 +91,7 @@ func Run(ctx context.Context, cfg Config) (RunReport, error) {
 		return rr, err
 	}
 	if cfg.Expert != "" {
-		ef, err := os.Open(cfg.Expert)
+		ef, err := textio.Open(cfg.Expert)
 		if err != nil {
 			return rr, err
 		}

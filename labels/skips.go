@@ -82,6 +82,24 @@ func (s *Skips) Count(reason string, n int) {
 	s.Counts[reason] += n
 }
 
+// Summary formats the counts as "N rows rejected: reason n, ..." (reasons
+// sorted), or "" when nothing was skipped.
+func (s *Skips) Summary() string {
+	if s.Total() == 0 {
+		return ""
+	}
+	keys := make([]string, 0, len(s.Counts))
+	for k := range s.Counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, s.Counts[k])
+	}
+	return fmt.Sprintf("%d rows rejected: %s", s.Total(), strings.Join(parts, ", "))
+}
+
 // Total is the number of records counted over all reasons.
 func (s *Skips) Total() int {
 	t := 0

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 // NewTextReader wraps r so that a UTF-8 byte order mark at the start is
@@ -24,9 +26,7 @@ type textReader struct {
 func (t *textReader) Read(p []byte) (int, error) {
 	if t.start {
 		t.start = false
-		if b, err := t.r.Peek(3); err == nil && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
-			_, _ = t.r.Discard(3)
-		}
+		textio.SkipBOM(t.r)
 	}
 	for {
 		n, err := t.r.Read(p)

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 // Algorithm names a ranker.
@@ -323,7 +323,7 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 // text format (ReadRankLibModel), told apart by the first non-blank
 // character, '{' or '#'. Errors name the format expected.
 func LoadModel(path string) (*Model, error) {
-	b, err := os.ReadFile(path)
+	b, err := textio.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

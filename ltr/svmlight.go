@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 // Doc is one line of an SVMlight/RankLib file: a (query, item) pair.
@@ -82,12 +84,12 @@ func (e *ParseError) Error() string {
 	if e.Field == 0 {
 		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
 	}
-	return fmt.Sprintf("%s:%d: field %d %q: %s", e.File, e.Line, e.Field, e.Token, e.Msg)
+	return fmt.Sprintf("%s:%d: field %d %s: %s", e.File, e.Line, e.Field, textio.Quote(e.Token), e.Msg)
 }
 
 // ReadSVMLightFile reads an SVMlight/RankLib file.
 func ReadSVMLightFile(path string) (*Dataset, error) {
-	f, err := os.Open(path)
+	f, err := textio.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +112,7 @@ func ReadSVMLightFile(path string) (*Dataset, error) {
 func ReadSVMLight(r io.Reader, name string) (*Dataset, error) {
 	ds := &Dataset{Name: name}
 	index := map[string]int{}
-	sc := bufio.NewScanner(r)
+	sc := bufio.NewScanner(textio.NewReader(r))
 	sc.Buffer(make([]byte, 1<<20), 1<<28)
 	lineNo, row := 0, 0
 	type fv struct {

@@ -60,6 +60,11 @@ type LogConfig struct {
 	Kind string `yaml:"kind" json:"kind,omitempty"`
 	// PIIBlacklist is an optional file of blacklisted queries, one a line.
 	PIIBlacklist string `yaml:"pii_blacklist" json:"pii_blacklist,omitempty"`
+	// PIISalt is the key of the session-ID pseudonymisation
+	// (ingest.Options.PIISalt). Empty: the work directory's private key
+	// (PIISaltFile). Never written to any output (json:"-"); the ingest
+	// fingerprint holds only a keyed digest of it.
+	PIISalt string `yaml:"pii_salt" json:"-"`
 }
 
 // SimulateConfig synthesises a log over the corpus (see CorpusSource).

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 // GroundTruthFile is the name of the ground-truth CSV (query,term,label, as
@@ -135,7 +137,7 @@ func readGroundTruth(path string) (map[pairKey]int, error) {
 	ti, ok2 := col["term"]
 	li, ok3 := col["label"]
 	if !ok1 || !ok2 || !ok3 {
-		return nil, fmt.Errorf("%s: line 1: header must name the columns query, term and label, got %q", path, header)
+		return nil, fmt.Errorf("%s: line 1: header must name the columns query, term and label, got %s", path, textio.Quote(strings.Join(header, ",")))
 	}
 	out := map[pairKey]int{}
 	for {
@@ -152,11 +154,11 @@ func readGroundTruth(path string) (map[pairKey]int, error) {
 		}
 		l, err := strconv.Atoi(strings.TrimSpace(rec[li]))
 		if err != nil {
-			return nil, fmt.Errorf("%s: line %d: field label: %q is not an integer", path, line, rec[li])
+			return nil, fmt.Errorf("%s: line %d: field label: %s is not an integer", path, line, textio.Quote(rec[li]))
 		}
 		k := pairKey{rec[qi], rec[ti]}
 		if old, dup := out[k]; dup && old != l {
-			return nil, fmt.Errorf("%s: line %d: pair (%q, %q) labelled both %d and %d", path, line, k.q, k.t, old, l)
+			return nil, fmt.Errorf("%s: line %d: pair (%s, %s) labelled both %d and %d", path, line, textio.Quote(k.q), textio.Quote(k.t), old, l)
 		}
 		out[k] = l
 	}

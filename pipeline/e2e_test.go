@@ -584,6 +584,30 @@ func TestRunOnYandexLog(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(res.ReleaseDir, "ltr")); !os.IsNotExist(err) {
 		t.Error("release has ltr/ with ltr disabled")
 	}
+	// Issue 12 item 13: the session IDs are pseudonymised with the work
+	// directory's private salt, which no stage output or release holds.
+	salt, err := os.ReadFile(filepath.Join(base, "work", PIISaltFile))
+	if err != nil || len(salt) != 64 {
+		t.Fatalf("work directory salt: %q, %v", salt, err)
+	}
+	if st, _ := os.Stat(filepath.Join(base, "work", PIISaltFile)); st.Mode().Perm() != 0o600 {
+		t.Errorf("salt file mode %v, want 0600", st.Mode().Perm())
+	}
+	clean, err := os.ReadFile(filepath.Join(base, "work", "stages", StageIngest, "clean.yandex.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first := strings.SplitN(string(clean), "\t", 2)[0]; len(first) != 24 || strings.Contains(string(clean), serps[0].SessionID+"\t") {
+		t.Errorf("session IDs not pseudonymised: first %q, raw %q", first, serps[0].SessionID)
+	}
+	filepath.WalkDir(filepath.Join(base, "work"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && filepath.Base(p) != PIISaltFile {
+			if b, _ := os.ReadFile(p); bytes.Contains(b, salt) {
+				t.Errorf("%s holds the PII salt", p)
+			}
+		}
+		return nil
+	})
 	// The same content at another path: nothing reruns.
 	moved := filepath.Join(base, "moved.tsv")
 	writeYandex(t, moved, serps)

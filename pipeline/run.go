@@ -114,6 +114,16 @@ func Run(ctx context.Context, cfg *Config, o RunOptions) (*RunResult, error) {
 	} else if r.corpusPaths, err = expandCorpus(cfg.Corpus.Paths); err != nil {
 		return nil, err
 	}
+	// Session IDs of a real log are pseudonymised with the configured
+	// salt, else with the work directory's private one (PIISaltFile); a
+	// simulated log's IDs are counters and are kept.
+	if cfg.Simulate == nil {
+		if cfg.Log.PIISalt != "" {
+			r.piiSalt = []byte(cfg.Log.PIISalt)
+		} else if r.piiSalt, err = workdirSalt(wd); err != nil {
+			return nil, err
+		}
+	}
 	// Rebuild the stages now that the corpus files are known (their
 	// content is part of the fingerprints).
 	stages = r.stages()

@@ -16,6 +16,7 @@ import (
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/progress"
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/sampling"
 	"github.com/lovbench/lovbench/sessions"
@@ -55,6 +56,7 @@ type runner struct {
 	cfg         *Config
 	corpusPaths []string
 	progress    progress.Options
+	piiSalt     []byte // key of the session-ID pseudonymisation (see PIISaltFile); nil: simulated log, IDs kept
 
 	corpusOnce sync.Once
 	corpus     *features.Corpus
@@ -332,7 +334,7 @@ type ModelAgreement struct {
 
 // expertAgreement compares every model's relevance with the expert file.
 func expertAgreement(sum FitSummary, fitDir, expertPath string, res labels.Resolver) ([]ModelAgreement, error) {
-	ef, err := os.Open(expertPath)
+	ef, err := textio.Open(expertPath)
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/ltr"
 )
 
@@ -25,10 +25,21 @@ const FeaturesFile = "features.parquet"
 func (r *runner) ingestStage() Stage {
 	lc := r.cfg.Log
 	// Parameters without the paths: the inputs count by content.
-	st := Stage{Name: StageIngest, Params: struct {
+	// The salt counts by a keyed digest (saltID), never in clear; a
+	// simulated log keeps its IDs and adds nothing, so its fingerprint is
+	// unchanged.
+	var params any = struct {
 		Format string `json:"format"`
 		Kind   string `json:"kind"`
-	}{lc.Format, lc.Kind}, Inputs: map[string]string{}}
+	}{lc.Format, lc.Kind}
+	if r.piiSalt != nil {
+		params = struct {
+			Format string `json:"format"`
+			Kind   string `json:"kind"`
+			SaltID string `json:"pii_salt_id"`
+		}{lc.Format, lc.Kind, saltID(r.piiSalt)}
+	}
+	st := Stage{Name: StageIngest, Params: params, Inputs: map[string]string{}}
 	if r.cfg.Simulate != nil {
 		st.Deps = []string{StageSimulate}
 	} else if lc.Format == ingest.FormatYandex {
@@ -40,7 +51,9 @@ func (r *runner) ingestStage() Stage {
 		st.Inputs["pii_blacklist"] = lc.PIIBlacklist
 	}
 	st.Run = func(ctx context.Context, env *StageEnv) error {
-		o := ingest.Options{Format: lc.Format, Kind: lc.Kind, OutDir: env.Dir, Logger: env.Log, Progress: r.progress}
+		// AllowEmpty: the stage checks an empty result itself, below.
+		o := ingest.Options{Format: lc.Format, Kind: lc.Kind, OutDir: env.Dir, Logger: env.Log, Progress: r.progress, AllowEmpty: true,
+			PIISalt: r.piiSalt, KeepSessionIDs: r.piiSalt == nil}
 		switch {
 		case r.cfg.Simulate != nil:
 			o.Format, o.Log = ingest.FormatYandex, env.Dep(StageSimulate, SimLogFile)
@@ -71,7 +84,7 @@ func (r *runner) ingestStage() Stage {
 
 // readLines reads the non-empty lines of a file.
 func readLines(path string) ([]string, error) {
-	f, err := os.Open(path)
+	f, err := textio.Open(path)
 	if err != nil {
 		return nil, err
 	}

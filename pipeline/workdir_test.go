@@ -222,3 +222,24 @@ func TestDiffBadInput(t *testing.T) {
 		}
 	}
 }
+
+// Issue 12 item 13: the work directory's salt is created once (0600) and
+// reused; saltID depends on the salt and does not contain it.
+func TestWorkdirSalt(t *testing.T) {
+	wd := t.TempDir()
+	a, err := workdirSalt(wd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := workdirSalt(wd)
+	if err != nil || string(a) != string(b) || len(a) != 64 {
+		t.Fatalf("salt not reused: %q %q %v", a, b, err)
+	}
+	c, _ := workdirSalt(t.TempDir())
+	if string(c) == string(a) {
+		t.Error("two work directories got the same salt")
+	}
+	if saltID(a) == saltID(c) || strings.Contains(string(a), saltID(a)) || len(saltID(a)) != 16 {
+		t.Errorf("saltID %s / %s", saltID(a), saltID(c))
+	}
+}

@@ -7,11 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
 )
 
@@ -50,7 +50,7 @@ func ReadGroundTruth(r io.Reader, name string) ([]Row, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if strings.Join(h, ",") != GroundTruthHeader {
-		return nil, fmt.Errorf("%s:1: header %q, want %q", name, strings.Join(h, ","), GroundTruthHeader)
+		return nil, fmt.Errorf("%s:1: header %s, want %s", name, textio.Quote(strings.Join(h, ",")), textio.Quote(GroundTruthHeader))
 	}
 	type key struct{ q, t string }
 	seen := map[key]int{}
@@ -75,11 +75,11 @@ func ReadGroundTruth(r io.Reader, name string) ([]Row, error) {
 		}
 		l, err := strconv.Atoi(f[2])
 		if err != nil || (l != labels.Junk && (l < 0 || l > 4)) {
-			return nil, fmt.Errorf("%s:%d: field label: %q is not -2 or 0..4", name, line, f[2])
+			return nil, fmt.Errorf("%s:%d: field label: %s is not -2 or 0..4", name, line, textio.Quote(f[2]))
 		}
 		k := key{f[0], f[1]}
 		if prev, ok := seen[k]; ok {
-			return nil, fmt.Errorf("%s:%d: (%s, %s) repeats line %d", name, line, f[0], f[1], prev)
+			return nil, fmt.Errorf("%s:%d: (%s, %s) repeats line %d", name, line, textio.Quote(f[0]), textio.Quote(f[1]), prev)
 		}
 		seen[k] = line
 		out = append(out, Row{Query: strings.Clone(f[0]), Term: strings.Clone(f[1]), Label: l})
@@ -93,12 +93,15 @@ type Config struct {
 	Out     string // ground-truth CSV to write
 	Report  string // report JSON to write; "" means Out + ".report.json"
 	Options Options
+	// AllowEmpty accepts a labels file without a row; otherwise Run returns
+	// a *textio.EmptyError.
+	AllowEmpty bool
 }
 
 // Run reads the labels, samples (Sample) against the corpus c, and writes the
 // ground truth and the report atomically.
 func Run(ctx context.Context, cfg Config, c Candidates) (Report, error) {
-	f, err := os.Open(cfg.Labels)
+	f, err := textio.Open(cfg.Labels)
 	if err != nil {
 		return Report{}, err
 	}
@@ -106,6 +109,9 @@ func Run(ctx context.Context, cfg Config, c Candidates) (Report, error) {
 	f.Close()
 	if err != nil {
 		return Report{}, err
+	}
+	if len(ls) == 0 && !cfg.AllowEmpty {
+		return Report{}, &textio.EmptyError{File: cfg.Labels, What: "label row"}
 	}
 	rows, rep, err := Sample(ctx, ls, c, cfg.Options)
 	if err != nil {

@@ -222,7 +222,7 @@ func TestReadGroundTruthErrors(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"query,term\n", "gt.csv:1: header"},
 		{"query,term,label\nq,t,7\n", "gt.csv:2: field label"},
-		{"query,term,label\nq,t,1\nq,t,0\n", "gt.csv:3: (q, t) repeats line 2"},
+		{"query,term,label\nq,t,1\nq,t,0\n", `gt.csv:3: ("q", "t") repeats line 2`},
 		{"query,term,label\r,t,1\r", "gt.csv:2: field query"},
 		{"query,term,label\nq,t\n", "gt.csv:2: 2 fields"},
 	} {

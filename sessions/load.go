@@ -1,64 +1,19 @@
 package sessions
 
 import (
-	"bufio"
-	"bytes"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
-// Open opens a plain or gzip-compressed file for reading. Compression is
-// detected from the gzip magic bytes (1f 8b), not from the file name, so a
-// ".gz" file that is really plain text, or a compressed file without the
-// extension, both work. Errors name the file.
-func Open(path string) (io.ReadCloser, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	br := bufio.NewReaderSize(f, 1<<20)
-	magic, _ := br.Peek(2)
-	if bytes.Equal(magic, []byte{0x1f, 0x8b}) {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			f.Close()
-			return nil, fmt.Errorf("%s: bad gzip header: %w", path, err)
-		}
-		return &gzipFile{zr: zr, f: f, name: path}, nil
-	}
-	return &plainFile{Reader: br, f: f}, nil
-}
-
-type plainFile struct {
-	*bufio.Reader
-	f *os.File
-}
-
-func (p *plainFile) Close() error { return p.f.Close() }
-
-type gzipFile struct {
-	zr   *gzip.Reader
-	f    *os.File
-	name string
-}
-
-// Read decompresses; a truncated or corrupt stream becomes an error naming
-// the file.
-func (g *gzipFile) Read(p []byte) (int, error) {
-	n, err := g.zr.Read(p)
-	if err != nil && err != io.EOF {
-		err = fmt.Errorf("%s: corrupt or truncated gzip data: %w", g.name, err)
-	}
-	return n, err
-}
-
-func (g *gzipFile) Close() error {
-	g.zr.Close()
-	return g.f.Close()
-}
+// Open opens a plain or gzip-compressed file for reading, without a
+// leading UTF-8 BOM; it is textio.Open (compression detected from the
+// gzip magic bytes, errors name the file), kept here for callers of this
+// package.
+func Open(path string) (io.ReadCloser, error) { return textio.Open(path) }
 
 // ParquetName is the name of the sessions file inside an ingest output
 // directory.

@@ -2,10 +2,13 @@ package sessions
 
 import (
 	"bufio"
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
+
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 // YandexStats counts what ReadYandex did with each input line, so that the
@@ -28,8 +31,13 @@ type YandexStats struct {
 //   - a C line (SessionID TimePassed C URLID) marks the first occurrence of
 //     URLID in the latest SERP as clicked, if that SERP has the same
 //     SessionID; otherwise it is ignored (and counted);
-//   - any other line is malformed: with strict it is an error naming the file
-//     and line, otherwise it is counted and skipped.
+//   - any other line is rejected as ingest rejects it (ParseYandexLine: not
+//     UTF-8, wrong column count, TimePassed not an integer >= 0, more than
+//     MaxRanks URLs), as is a Q line without URL: with strict it is an
+//     error naming the file, line and reason, otherwise it is counted as
+//     Malformed and skipped;
+//   - a line over MaxYandexLine bytes is an error (line_too_long), strict
+//     or not.
 //
 // Lines may end in LF or CRLF. name is used in error messages.
 func ReadYandex(r io.Reader, name string, strict bool) (*Log, YandexStats, error) {
@@ -48,49 +56,60 @@ func ReadYandex(r io.Reader, name string, strict bool) (*Log, YandexStats, error
 			have = false
 		}
 	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<16), 64<<20)
+	sc := bufio.NewScanner(textio.NewReader(r))
+	// A line of MaxYandexLine bytes plus CR LF fits; a longer one stops the
+	// scanner (ErrTooLong), reported as line_too_long below.
+	sc.Buffer(make([]byte, 0, 1<<16), MaxYandexLine+2)
 	lineNo := 0
-	var fields []string
+	var fields [][]byte
+	bad := func(reason, detail string) error {
+		if !strict {
+			st.Malformed++
+			return nil
+		}
+		return fmt.Errorf("%s:%d: %s: %s", name, lineNo, reason, detail)
+	}
 	for sc.Scan() {
 		lineNo++
-		line := strings.TrimRight(sc.Text(), "\r\n")
-		if strings.TrimSpace(line) == "" {
+		line := bytes.TrimRight(sc.Bytes(), "\r\n")
+		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
 		st.Lines++
-		fields = splitTabs(fields[:0], line)
+		// One parser for ingest and fit (issue 12, item 4).
+		l, reason := ParseYandexLine(fields, line)
+		fields = l.Fields
+		var err error
 		switch {
-		case len(fields) >= 6 && fields[2] == "Q":
-			if len(fields)-5 > MaxRanks {
-				if strict {
-					return nil, st, fmt.Errorf("%s:%d: field URLs: %d results, at most %d supported", name, lineNo, len(fields)-5, MaxRanks)
-				}
-				st.Malformed++
-				continue
-			}
-			if _, err := strconv.ParseInt(fields[1], 10, 64); err != nil {
-				if strict {
-					return nil, st, fmt.Errorf("%s:%d: field TimePassed: %q is not an integer", name, lineNo, fields[1])
-				}
-				st.Malformed++
-				continue
-			}
+		case reason == YandexInvalidUTF8:
+			err = bad(reason, "the line is not valid UTF-8")
+		case reason == YandexMalformed:
+			err = bad(reason, fmt.Sprintf("not a Yandex Q or C line (%d tab-separated fields)", len(l.Fields)))
+		case reason == YandexBadTimePassed:
+			err = bad(reason, "field TimePassed: "+textio.QuoteBytes(l.Fields[1])+" is not an integer >= 0")
+		case reason == YandexTooManyResults:
+			err = bad(reason, fmt.Sprintf("field URLs: %d results, at most %d supported", len(l.Fields)-5, MaxRanks))
+		case !l.Click && len(l.Fields) == 5:
+			err = bad(YandexMalformed, "Q line without results")
+		case !l.Click:
 			flush()
 			st.Queries++
-			curSess = fields[0]
-			curQ = log.Queries.ID(fields[3])
-			curDocs = append(curDocs[:0], fields[5:]...)
+			curSess = string(l.Fields[0])
+			curQ = log.Queries.ID(string(l.Fields[3]))
+			curDocs = curDocs[:0]
+			for _, u := range l.Fields[5:] {
+				curDocs = append(curDocs, string(u))
+			}
 			curMask = 0
 			have = true
-		case len(fields) == 4 && fields[2] == "C":
-			if !have || fields[0] != curSess {
+		default:
+			if !have || string(l.Fields[0]) != curSess {
 				st.IgnoredClickSess++
 				continue
 			}
 			idx := -1
 			for i, d := range curDocs {
-				if d == fields[3] {
+				if d == string(l.Fields[3]) {
 					idx = i
 					break
 				}
@@ -101,29 +120,19 @@ func ReadYandex(r io.Reader, name string, strict bool) (*Log, YandexStats, error
 			}
 			curMask |= 1 << uint(idx)
 			st.Clicks++
-		default:
-			if strict {
-				return nil, st, fmt.Errorf("%s:%d: not a Yandex Q or C line (%d tab-separated fields)", name, lineNo, len(fields))
-			}
-			st.Malformed++
+		}
+		if err != nil {
+			return nil, st, err
 		}
 	}
 	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, st, fmt.Errorf("%s:%d: %s: longer than %d bytes", name, lineNo+1, YandexLineTooLong, MaxYandexLine)
+		}
 		return nil, st, fmt.Errorf("%s:%d: %w", name, lineNo+1, err)
 	}
 	flush()
 	return log, st, nil
-}
-
-func splitTabs(dst []string, s string) []string {
-	for {
-		i := strings.IndexByte(s, '\t')
-		if i < 0 {
-			return append(dst, s)
-		}
-		dst = append(dst, s[:i])
-		s = s[i+1:]
-	}
 }
 
 // WriteYandex writes SERPs in the Yandex relevance-prediction format: one Q

@@ -32,9 +32,6 @@ inferred labels recover the hidden truth.`,
 			if out == "" {
 				return usagef("demo: --out is required")
 			}
-			if serps <= 0 || queries <= 0 {
-				return usagef("demo: --serps and --queries must be positive")
-			}
 			start := time.Now()
 			cfg := pipeline.DemoConfig(out, serps, queries, seed)
 			res, err := pipeline.Run(cmd.Context(), cfg, pipeline.RunOptions{Log: a.log, Progress: a.progress()})
@@ -51,8 +48,8 @@ inferred labels recover the hidden truth.`,
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "", "work directory for the demo (created)")
-	cmd.Flags().IntVar(&serps, "serps", 40000, "SERPs to simulate")
-	cmd.Flags().IntVar(&queries, "queries", 400, "distinct queries")
+	intVar(cmd.Flags(), &serps, "serps", 40000, atLeast(1), "SERPs to simulate")
+	intVar(cmd.Flags(), &queries, "queries", 400, atLeast(1), "distinct queries")
 	cmd.Flags().Int64Var(&seed, "seed", 1, "seed of the simulation, sampling, folds and rankers")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run summary as JSON")
 	return cmd

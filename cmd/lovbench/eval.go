@@ -8,6 +8,7 @@ import (
 
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/ltr/measures"
 )
 
@@ -30,6 +31,7 @@ type evalFlags struct {
 	seed         uint64
 	trials       int
 	ties         string
+	fromRun      bool
 }
 
 func newEvalCmd(a *app) *cobra.Command {
@@ -64,18 +66,19 @@ swaps between measures and between gain settings. See docs/measures.md.`,
 	fl.StringVar(&f.measures, "measures", measures.DefaultMeasures, "comma-separated measures, or all")
 	fl.StringVar(&f.gain, "gain", "exp", "gain of a grade g: exp (2^g-1), identity (g), binary:G, or a map like 0=0,1=1,2=3")
 	fl.StringVar(&f.discount, "discount", "log2", "discount of rank i: log2 (log2(i+1)), sqrt, none, logb:B (logB(i+B-1)) or original:B (max(1,logB(i)))")
-	fl.Float64Var(&f.beta, "beta", 1, "beta of the Q-measure")
-	fl.IntVar(&f.cutoff, "cutoff", 0, "list length for measures without @k (0: whole list)")
-	fl.Float64Var(&f.relevantFrom, "relevant-from", 1, "a document is relevant when its grade is >= this (map, p@k, r@k, mrr, hr@k, ltp@k, rp@k, rr@k)")
+	floatVar(fl, &f.beta, "beta", 1, atLeast(0), "beta of the Q-measure")
+	intVar(fl, &f.cutoff, "cutoff", 0, atLeast(0), "list length for measures without @k (0: whole list)")
+	floatVar(fl, &f.relevantFrom, "relevant-from", 1, atLeast(0), "a document is relevant when its grade is >= this (map, p@k, r@k, mrr, hr@k, ltp@k, rp@k, rr@k)")
 	fl.BoolVar(&f.json, "json", false, `print JSON: {"mean": {...}, "per_query": {...}} (plus runs, comparisons and sensitivity)`)
 	fl.StringVar(&f.perQuery, "per-query", "", "also write per-query values (run, measure, qid, value) to this file")
 	fl.BoolVar(&f.sensitivity, "sensitivity", false, "report how often the order of the runs swaps between measures and between gain settings")
 	fl.StringArrayVar(&f.corpus, "corpus", nil, "RDF file or directory giving the class/property hierarchy for rp@k and rr@k (repeatable)")
 	fl.StringVar(&f.prefixes, "prefixes", "", "LOV prefix file used to resolve prefixed names in --corpus")
 	fl.StringVar(&f.proximity, "proximity", "symmetric", "relaxed precision/recall proximity: symmetric, effort, precision, recall, oriented or equality")
+	fl.BoolVar(&f.fromRun, "queries-from-run", false, "evaluate only the judged queries the runs answer (default: every judged query; an unanswered one scores 0, as trec_eval -c)")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the randomisation test")
 	fl.StringVar(&f.ties, "ties", "docid", "order of documents with equal scores: docid (trec_eval: docid descending), optimistic (higher grade first), pessimistic (lower grade first), average (exact expected value over random tie orders; ndcg, dcg, p, r, map, err, hr, mrr, pc)")
-	fl.IntVar(&f.trials, "trials", 10000, "random sign assignments of the randomisation test (exact enumeration up to 16 queries)")
+	intVar(fl, &f.trials, "trials", 10000, atLeast(1), "random sign assignments of the randomisation test (exact enumeration up to 16 queries)")
 	return cmd
 }
 
@@ -103,10 +106,7 @@ func runEval(cmd *cobra.Command, a *app, f evalFlags) error {
 	if f.cutoff < 0 {
 		return usagef("eval: --cutoff must be >= 0")
 	}
-	if f.trials < 1 {
-		return usagef("eval: --trials must be >= 1")
-	}
-	opts.Beta, opts.Cutoff, opts.RelevantFrom = f.beta, f.cutoff, f.relevantFrom
+	opts.Beta, opts.Cutoff, opts.RelevantFrom, opts.QueriesFromRun = f.beta, f.cutoff, f.relevantFrom, f.fromRun
 	ctx := cmd.Context()
 	if len(f.corpus) > 0 {
 		a.log.Info("loading corpus", "paths", f.corpus)
@@ -124,15 +124,28 @@ func runEval(cmd *cobra.Command, a *app, f evalFlags) error {
 	if err != nil {
 		return err
 	}
+	if len(q.Queries()) == 0 {
+		// Nothing to evaluate: an error even with --allow-empty.
+		return fmt.Errorf("eval: %s: the qrels judge no query", f.qrels)
+	}
 	runs := make([]*measures.Run, len(f.runs))
 	for i, p := range f.runs {
 		if runs[i], err = measures.ReadRun(p); err != nil {
 			return err
 		}
+		if len(runs[i].Queries()) == 0 && !a.allowEmpty {
+			return &textio.EmptyError{File: p, What: "retrieved document"}
+		}
 	}
 	results, err := measures.EvaluateRuns(ctx, q, runs, opts)
 	if err != nil {
 		return fmt.Errorf("eval: %w", err)
+	}
+	for _, r := range results {
+		if c := r.Coverage; c.Answered < c.Judged && !c.FromRun {
+			a.log.Warn(fmt.Sprintf("run %s answers %d of the %d judged queries; the other %d score 0 (use --queries-from-run to evaluate only the answered ones)",
+				r.Run, c.Answered, c.Judged, c.Judged-c.Answered))
+		}
 	}
 	rep := &measures.Report{Results: results, Trials: f.trials, Seed: f.seed}
 	rep.Comparisons = measures.Compare(results, f.trials, f.seed)

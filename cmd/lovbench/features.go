@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lovbench/lovbench/features"
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 func newFeaturesCmd(a *app) *cobra.Command {
@@ -70,6 +71,9 @@ feature definition in both semantics.`,
 			if err != nil {
 				return err
 			}
+			if len(ps) == 0 && !a.allowEmpty {
+				return &textio.EmptyError{File: pairs, What: "pair"}
+			}
 			c, err := features.Load(cmd.Context(), corpus, features.LoadOptions{Lenient: lenient, Prefixes: prefixes, Semantics: semantics})
 			if err != nil {
 				return err
@@ -84,6 +88,9 @@ feature definition in both semantics.`,
 			}
 			if rep.Unknown > 0 {
 				a.log.Warn("terms not in the corpus", "count", rep.Unknown, "policy", unknown, "first", strings.Join(rep.UnknownExamples, "; "))
+			}
+			if rep.Rows == 0 && len(ps) > 0 && !a.allowEmpty {
+				return &textio.EmptyError{File: pairs, What: "row left", Counts: fmt.Sprintf("%d pairs, %d with a term not in the corpus skipped", rep.Pairs, rep.Unknown)}
 			}
 			if err := tab.WriteFile(out); err != nil {
 				return err
@@ -104,6 +111,6 @@ feature definition in both semantics.`,
 	f.StringVar(&unknown, "unknown", "error", "terms not in the corpus: error, zero or skip")
 	f.BoolVar(&lenient, "lenient", false, "skip bad RDF statements (counted) instead of failing")
 	f.StringVar(&sem, "semantics", string(features.DefaultSemantics), "feature definitions: reference (LOVBench's Java) or paper (the formulas as printed)")
-	f.IntVar(&workers, "workers", 0, "worker goroutines (0 = number of CPUs); the output does not depend on it")
+	intVar(f, &workers, "workers", 0, atLeast(0), "worker goroutines (0 = number of CPUs); the output does not depend on it")
 	return cmd
 }

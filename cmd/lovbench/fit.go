@@ -61,18 +61,6 @@ for any --workers. See docs/clickmodels.md.`,
 			if err != nil {
 				return usagef("fit: --models: %v", err)
 			}
-			if !(cfg.TrainFraction > 0 && cfg.TrainFraction < 1) {
-				return usagef("fit: --train-fraction must be in (0, 1), not %v", cfg.TrainFraction)
-			}
-			if cfg.Iterations < 1 {
-				return usagef("fit: --iterations must be at least 1")
-			}
-			if cfg.Tolerance < 0 {
-				return usagef("fit: --tolerance must not be negative")
-			}
-			if cfg.Workers < 0 {
-				return usagef("fit: --workers must not be negative")
-			}
 			switch split {
 			case clickmodels.SplitSpec, clickmodels.SplitRandom, clickmodels.SplitTime:
 			default:
@@ -81,6 +69,10 @@ for any --workers. See docs/clickmodels.md.`,
 			log, err := sessions.Load(path)
 			if err != nil {
 				return err
+			}
+			if log.Len() == 0 {
+				// Nothing to fit: an error even with --allow-empty.
+				return fmt.Errorf("fit: %s: no SERP to fit the click models on", path)
 			}
 			a.log.Info("click log loaded", "path", path, "serps", log.Len(), "queries", log.Queries.Len(), "docs", log.Docs.Len())
 			cfg.Kinds, cfg.Split, cfg.LoadDir = kinds, split, load
@@ -120,12 +112,12 @@ for any --workers. See docs/clickmodels.md.`,
 	f.StringVar(&sessDir, "sessions", "", "ingest output `DIR` (its sessions.parquet), a sessions.parquet file or a Yandex log")
 	f.StringVar(&models, "models", "dctr,ubm,dbn", "comma-separated click models, or all")
 	f.StringVar(&out, "out", "", "output `DIR`")
-	f.IntVar(&cfg.Iterations, "iterations", clickmodels.DefaultIterations, "EM iterations")
-	f.Float64Var(&cfg.TrainFraction, "train-fraction", 0.75, "share of SERPs that train")
+	intVar(f, &cfg.Iterations, "iterations", clickmodels.DefaultIterations, atLeast(1), "EM iterations")
+	floatVar(f, &cfg.TrainFraction, "train-fraction", 0.75, between(0, 1), "share of SERPs that train")
 	f.StringVar(&split, "split", clickmodels.SplitSpec, "train/test split: spec (file order), random (seeded) or time (whole user sessions)")
 	f.Uint64Var(&cfg.Seed, "seed", 1, "seed of --split random")
-	f.IntVar(&cfg.Workers, "workers", 0, "parallel workers (0: all CPUs); results do not depend on it")
-	f.Float64Var(&cfg.Tolerance, "tolerance", 0, "stop EM once the training log-likelihood changes less than this (0: run all --iterations, like PyClick)")
+	intVar(f, &cfg.Workers, "workers", 0, atLeast(0), "parallel workers (0: all CPUs); results do not depend on it")
+	floatVar(f, &cfg.Tolerance, "tolerance", 0, atLeast(0), "stop EM once the training log-likelihood changes less than this (0: run all --iterations, like PyClick)")
 	f.BoolVar(&cfg.Exact, "exact", false, "DBN: exact posterior E-step instead of PyClick's (recovers parameters better, differs from PyClick)")
 	f.StringVar(&load, "load", "", "load <MODEL>_params.json from `DIR` instead of fitting, then evaluate")
 	return cmd

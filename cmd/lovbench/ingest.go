@@ -8,13 +8,14 @@ import (
 
 	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/ingest/pii"
-	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 func newIngestCmd(a *app) *cobra.Command {
 	var (
 		o         ingest.Options
 		blacklist string
+		salt      string
 		asJSON    bool
 	)
 	cmd := &cobra.Command{
@@ -63,7 +64,7 @@ See docs/ingest.md.`,
 				return usagef("ingest: --session-idle must be at least 1s")
 			}
 			if blacklist != "" {
-				f, err := sessions.Open(blacklist)
+				f, err := textio.Open(blacklist)
 				if err != nil {
 					return fmt.Errorf("ingest: PII blacklist: %w", err)
 				}
@@ -75,6 +76,11 @@ See docs/ingest.md.`,
 			}
 			o.Progress = a.progress()
 			o.Logger = a.log
+			o.AllowEmpty = a.allowEmpty
+			if o.KeepSessionIDs && salt != "" {
+				return usagef("ingest: --keep-session-ids and --pii-salt exclude each other")
+			}
+			o.PIISalt = []byte(salt)
 			rep, err := ingest.Run(cmd.Context(), o)
 			if err != nil {
 				return err
@@ -98,9 +104,11 @@ See docs/ingest.md.`,
 	f.StringVar(&blacklist, "pii-blacklist", "", "file of queries to drop as personal data, one per line ('#' comments)")
 	f.StringVar(&o.OutDir, "out", "", "output directory")
 	f.BoolVar(&asJSON, "json", false, "print the cleaning report (as report.json) instead of the summary line")
-	f.IntVar(&o.FullSERP, "full-serp", 0, "results of a full SERP for rule 3 (default: 10 term, 15 vocab, none for yandex)")
+	intVar(f, &o.FullSERP, "full-serp", 0, atLeast(0), "results of a full SERP for rule 3 (default: 10 term, 15 vocab, none for yandex)")
 	f.DurationVar(&o.SessionIdle, "session-idle", ingest.DefaultSessionIdle, "LOV: a session ends after this long without events")
-	f.IntVar(&o.MaxLine, "max-line", ingest.DefaultMaxLine, "longest accepted input line in bytes; longer lines are quarantined")
+	intVar(f, &o.MaxLine, "max-line", ingest.DefaultMaxLine, atLeast(1), "longest accepted input line in bytes; longer lines are quarantined")
+	f.StringVar(&salt, "pii-salt", "", "key of the session-ID pseudonymisation as text (default: random, recorded nowhere; give one for byte-identical reruns)")
+	f.BoolVar(&o.KeepSessionIDs, "keep-session-ids", false, "write session IDs as read, not pseudonymised (only for logs whose IDs are already pseudonymous)")
 	return cmd
 }
 

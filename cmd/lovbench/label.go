@@ -8,6 +8,7 @@ import (
 
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/labels"
+	"github.com/lovbench/lovbench/sessions"
 )
 
 func newLabelCmd(a *app) *cobra.Command {
@@ -53,6 +54,7 @@ Pearson and Kendall correlation of the predictions with expert judgments
 				}
 				cfg.Resolver = c
 			}
+			cfg.AllowEmpty = a.allowEmpty
 			rep, err := labels.Run(cmd.Context(), cfg)
 			if err != nil {
 				return err
@@ -93,7 +95,7 @@ Pearson and Kendall correlation of the predictions with expert judgments
 	f.StringVar(&cfg.Quarantine, "quarantine", "", "TSV of bad relevance rows (default OUT.quarantine.tsv)")
 	f.StringVar(&cfg.Expert, "expert", "", "expert judgments in CBRBench format (query,term URI,rating,label) to compare with")
 	f.StringVar(&thresholds, "thresholds", labels.DefaultThresholds().String(), "five increasing probability cut points for the labels -2|0|1|2|3|4")
-	f.IntVar(&cfg.Options.SERPSize, "serp-size", 10, "results of a full first SERP (10 terms; 15 for LOV vocabulary search)")
+	intVar(f, &cfg.Options.SERPSize, "serp-size", 10, within(1, sessions.MaxRanks), "results of a full first SERP (10 terms; 15 for LOV vocabulary search)")
 	f.StringVar(&firstSERP, "first-serp", string(labels.MostFrequent), "which SERP of a query is its first: most-frequent or first")
 	f.StringSliceVar(&corpus, "corpus", nil, "RDF corpus to resolve prefixed names to the expert file's URIs (with --expert)")
 	f.StringVar(&loadOpt.Prefixes, "prefixes", "", "LOV prefix file (SPARQL JSON) to resolve prefixed names (with --corpus)")

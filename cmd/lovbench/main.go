@@ -27,6 +27,7 @@ type app struct {
 	stdout, stderr io.Writer
 	quiet          bool
 	verbose        bool
+	allowEmpty     bool // --allow-empty: an input without usable records is not an error
 	log            *slog.Logger
 }
 
@@ -75,6 +76,7 @@ and evaluate rankers.`,
 	root.SetErr(a.stderr)
 	root.PersistentFlags().BoolVarP(&a.quiet, "quiet", "q", false, "no progress bars and only warnings in the log")
 	root.PersistentFlags().BoolVarP(&a.verbose, "verbose", "v", false, "debug logging")
+	root.PersistentFlags().BoolVar(&a.allowEmpty, "allow-empty", false, "accept an input file with no usable record (empty, or every record rejected) instead of failing")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(
 		newIngestCmd(a),

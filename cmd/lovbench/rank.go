@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/ltr"
 )
 
@@ -49,6 +50,9 @@ error. See docs/ltr.md.`,
 			ds, err := ltr.ReadSVMLightFile(dataPath)
 			if err != nil {
 				return err
+			}
+			if ds.NumDocs() == 0 && !a.allowEmpty {
+				return &textio.EmptyError{File: dataPath, What: "data line"}
 			}
 			if mx := slices.Max(m.Features); mx > ds.NumFeatures {
 				a.log.Warn("model uses features the data never sets; they are read as 0", "model_max_feature", mx, "data_max_feature", ds.NumFeatures)

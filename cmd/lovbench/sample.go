@@ -35,13 +35,11 @@ Labelled terms the corpus does not know are left out and listed in the report
 			if cfg.Labels == "" || len(corpus) == 0 || cfg.Out == "" {
 				return usagef("sample: --labels, --corpus and --out are required")
 			}
-			if cfg.Options.PerQuery <= 0 {
-				return usagef("sample: --per-query must be positive")
-			}
 			c, err := features.Load(cmd.Context(), corpus, loadOpt)
 			if err != nil {
 				return fmt.Errorf("corpus: %w", err)
 			}
+			cfg.AllowEmpty = a.allowEmpty
 			rep, err := sampling.Run(cmd.Context(), cfg, c)
 			if err != nil {
 				return err
@@ -67,7 +65,7 @@ Labelled terms the corpus does not know are left out and listed in the report
 	f.StringVar(&loadOpt.Prefixes, "prefixes", "", "LOV prefix file (SPARQL JSON) to resolve prefixed names")
 	f.BoolVar(&loadOpt.Lenient, "lenient", false, "skip bad RDF statements (counted) instead of failing")
 	f.Uint64Var(&cfg.Options.Seed, "seed", 1, "random seed of the draws")
-	f.Float64Var(&cfg.Options.PerQuery, "per-query", sampling.DefaultPerQuery, "target average judgments per query (labelled + sampled)")
+	floatVar(f, &cfg.Options.PerQuery, "per-query", sampling.DefaultPerQuery, above(0), "target average judgments per query (labelled + sampled)")
 	f.StringVar(&cfg.Out, "out", "", "ground-truth CSV to write (query,term,label)")
 	f.StringVar(&cfg.Report, "report", "", "report JSON to write (default OUT.report.json)")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")

@@ -62,7 +62,7 @@ broken by URI, so the output is deterministic.`,
 	f := cmd.Flags()
 	f.StringSliceVar(&corpus, "corpus", nil, "corpus file or directory (repeatable)")
 	f.StringVar(&by, "by", "lov", "ranking: lov (feature 2) or label (feature 34)")
-	f.IntVarP(&k, "k", "k", 10, "number of results (0 = all)")
+	intVarP(f, &k, "k", "k", 10, atLeast(0), "number of results (0 = all)")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	f.StringVar(&prefixes, "prefixes", "", "optional LOV prefix file (SPARQL JSON) for prefixed names")
 	f.BoolVar(&lenient, "lenient", false, "skip bad RDF statements (counted) instead of failing")

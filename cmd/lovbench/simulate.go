@@ -51,12 +51,6 @@ corpus.`,
 			if out == "" {
 				return usagef("simulate: --out is required")
 			}
-			if serps < 1 {
-				return usagef("simulate: --sessions must be at least 1")
-			}
-			if sc.Queries < 1 {
-				return usagef("simulate: --queries must be at least 1")
-			}
 			var src clickmodels.SERPSource
 			if len(corpus) > 0 {
 				var paths []string
@@ -104,15 +98,15 @@ corpus.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&model, "model", "", "click model generating the clicks (ubm, dbn, pbm, ...)")
-	f.IntVar(&serps, "sessions", 10000, "number of SERPs (each its own session, as in PyClick)")
-	f.IntVar(&sc.Queries, "queries", sc.Queries, "number of distinct queries")
+	intVar(f, &serps, "sessions", 10000, atLeast(1), "number of SERPs (each its own session, as in PyClick)")
+	intVar(f, &sc.Queries, "queries", sc.Queries, atLeast(1), "number of distinct queries")
 	f.Uint64Var(&seed, "seed", 1, "random seed (parameters, SERPs and clicks)")
 	f.StringVar(&out, "out", "", "output Yandex log `FILE`")
 	f.StringVar(&truthFile, "truth", "", "write the true parameters to `FILE` (JSON, as fit's <MODEL>_params.json)")
-	f.IntVar(&sc.PoolSize, "pool", sc.PoolSize, "documents per query")
-	f.IntVar(&sc.SERPLength, "serp-length", sc.SERPLength, "results per SERP")
-	f.Float64Var(&sc.Shuffle, "shuffle", sc.Shuffle, "share of SERPs in random order (0 to 1)")
-	f.Float64Var(&sc.ZipfS, "zipf", sc.ZipfS, "Zipf exponent of query popularity (> 1)")
+	intVar(f, &sc.PoolSize, "pool", sc.PoolSize, atLeast(1), "documents per query")
+	intVar(f, &sc.SERPLength, "serp-length", sc.SERPLength, atLeast(1), "results per SERP")
+	floatVar(f, &sc.Shuffle, "shuffle", sc.Shuffle, within(0, 1), "share of SERPs in random order (0 to 1)")
+	floatVar(f, &sc.ZipfS, "zipf", sc.ZipfS, above(1), "Zipf exponent of query popularity (> 1)")
 	f.StringSliceVar(&corpus, "corpus", nil, "corpus mode: draw queries and SERPs from this RDF `PATH` (file or directory, repeatable; \"embedded\" = the embedded demo corpus)")
 	f.StringVar(&prefixes, "prefixes", "", "corpus mode: LOV prefix JSON `FILE` for prefixed names")
 	return cmd

@@ -1,8 +1,6 @@
 package rdf
 
 import (
-	"bufio"
-	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
@@ -13,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 // Format is an RDF serialisation that LoadPath reads.
@@ -117,21 +117,11 @@ func loadFile(ctx context.Context, path string, k int, opts Options, fn func(Qua
 	if format == FormatUnknown {
 		return Stats{}, fmt.Errorf("%s: unknown RDF format (want .nq, .nt or .ttl, optionally .gz)", path)
 	}
-	fh, err := os.Open(path)
+	r, err := textio.Open(path) // plain or gzip, by magic bytes; no BOM
 	if err != nil {
 		return Stats{}, err
 	}
-	defer fh.Close()
-	br := bufio.NewReaderSize(fh, 64<<10)
-	var r io.Reader = br
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		gz, err := gzip.NewReader(br)
-		if err != nil {
-			return Stats{}, fmt.Errorf("%s: %w", path, err)
-		}
-		defer gz.Close()
-		r = gz
-	}
+	defer r.Close()
 	if opts.Base == "" && format == FormatTurtle {
 		if abs, err := filepath.Abs(path); err == nil {
 			opts.Base = (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"unicode/utf8"
+
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 // ParseNQuads parses an RDF 1.1 N-Quads document from r and calls fn for
@@ -185,7 +187,7 @@ func (p *lineParser) iri(prev string) (Term, *posErr) {
 	}
 	if !hasScheme(v) {
 		if p.base == "" {
-			return Term{}, p.errAt(at, "relative IRI <%s>: N-Triples and N-Quads require absolute IRIs", v)
+			return Term{}, p.errAt(at, "relative IRI %s: N-Triples and N-Quads require absolute IRIs", textio.Quote(v))
 		}
 		v = Resolve(p.base, v)
 	}

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 // ParseTurtle parses an RDF 1.1 Turtle document from r and calls fn for each
@@ -279,7 +281,7 @@ func (t *turtle) prefixDecl() *posErr {
 	t.i++
 	t.ws()
 	if t.i >= len(t.b) || t.b[t.i] != '<' {
-		return t.errAt(t.i, "expected namespace IRI in <...> after prefix %q, found %s", prefix+":", t.describe(t.i))
+		return t.errAt(t.i, "expected namespace IRI in <...> after prefix %s, found %s", textio.Quote(prefix+":"), t.describe(t.i))
 	}
 	ns, e := t.iri()
 	if e != nil {
@@ -342,7 +344,7 @@ func (t *turtle) iri() (Term, *posErr) {
 	}
 	if !hasScheme(v) {
 		if t.base == "" {
-			return Term{}, t.errAt(at, "relative IRI <%s> but no base IRI (use @base or Options.Base)", v)
+			return Term{}, t.errAt(at, "relative IRI %s but no base IRI (use @base or Options.Base)", textio.Quote(v))
 		}
 		v = Resolve(t.base, v)
 	}
@@ -364,11 +366,11 @@ func (t *turtle) prefixedName() (Term, *posErr) {
 	}
 	if t.i >= len(t.b) || t.b[t.i] != ':' {
 		t.i = at
-		return Term{}, t.errAt(at, "unexpected word %q: expected an IRI, prefixed name (prefix:local) or literal", t.b[at:t.i+len(prefix)])
+		return Term{}, t.errAt(at, "unexpected word %s: expected an IRI, prefixed name (prefix:local) or literal", textio.QuoteBytes(t.b[at:t.i+len(prefix)]))
 	}
 	ns, ok := t.prefixes[prefix]
 	if !ok {
-		return Term{}, t.errAt(at, "undefined prefix %q", prefix+":")
+		return Term{}, t.errAt(at, "undefined prefix %s", textio.Quote(prefix+":"))
 	}
 	t.i++
 	iri, e := t.pnLocal(ns)

@@ -16,6 +16,8 @@ import (
 	"io"
 	"net/netip"
 	"strings"
+
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 // Kind names a detector. Kinds are reported in this order, and a query that
@@ -82,7 +84,7 @@ func New(blacklist []string, norm func(string) string) *Detector {
 // starting with '#' are ignored. Errors never quote the file's content.
 func ReadBlacklist(r io.Reader, name string) ([]string, error) {
 	var out []string
-	sc := bufio.NewScanner(r)
+	sc := bufio.NewScanner(textio.NewReader(r))
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	for sc.Scan() {
 		line := strings.TrimSpace(strings.TrimSuffix(sc.Text(), "\r"))

@@ -25,6 +25,11 @@ type Options struct {
 	// docid descending; see Ties). TiesAverage needs every measure to be
 	// one of AverageTiesSupported.
 	Ties Ties
+	// QueriesFromRun evaluates only the judged queries that the runs
+	// evaluated together answer (at least one of them, so that runs stay
+	// paired); by default every judged query is evaluated and an unanswered
+	// one is an empty ranking (trec_eval -c).
+	QueriesFromRun bool
 }
 
 // DefaultOptions returns the LOVBench defaults: the measures of
@@ -43,6 +48,7 @@ type Result struct {
 	Run      string
 	Measures []string             // measure names in the order asked for
 	Queries  []string             // evaluated query ids, sorted
+	Coverage Coverage             // judged, answered and evaluated query counts
 	Mean     map[string]float64   // measure -> mean over Queries (or the global value)
 	PerQuery map[string][]float64 // measure -> value per query, aligned with Queries; absent for global measures
 }
@@ -60,16 +66,28 @@ func (r *Result) Value(m, qid string) (float64, bool) {
 	return vs[i], true
 }
 
+// Coverage says how many queries a run was evaluated on (issue 12, item
+// 10): a run answering fewer queries than the qrels judge scores 0 on the
+// others unless Options.QueriesFromRun is set.
+type Coverage struct {
+	Judged    int  `json:"judged"`    // queries the qrels judge
+	Answered  int  `json:"answered"`  // of those, queries the run retrieves something for
+	Evaluated int  `json:"evaluated"` // queries evaluated (the mean's denominator)
+	FromRun   bool `json:"from_run"`  // Options.QueriesFromRun was set
+}
+
 // JSONResult is the --json layout of one run:
-// {"mean": {measure: value}, "per_query": {qid: {measure: value}}}.
+// {"mean": {measure: value}, "per_query": {qid: {measure: value}},
+// "queries": {"judged": n, "answered": n, "evaluated": n, "from_run": b}}.
 type JSONResult struct {
 	Mean     map[string]float64            `json:"mean"`
 	PerQuery map[string]map[string]float64 `json:"per_query"`
+	Queries  Coverage                      `json:"queries"`
 }
 
 // JSON returns r in the --json layout.
 func (r *Result) JSON() JSONResult {
-	j := JSONResult{Mean: r.Mean, PerQuery: make(map[string]map[string]float64, len(r.Queries))}
+	j := JSONResult{Mean: r.Mean, PerQuery: make(map[string]map[string]float64, len(r.Queries)), Queries: r.Coverage}
 	for i, q := range r.Queries {
 		m := make(map[string]float64, len(r.PerQuery))
 		for name, vs := range r.PerQuery {
@@ -91,9 +109,11 @@ func Evaluate(ctx context.Context, q *Qrels, run *Run, opts Options) (*Result, e
 
 // EvaluateRuns scores each run against the qrels.
 //
-// The evaluated queries are those of the qrels; a query a run did not
-// answer counts as an empty ranking (trec_eval -c), so that all runs are
-// paired on the same queries. Queries of a run without judgments are
+// The evaluated queries are those of the qrels (with
+// Options.QueriesFromRun, only those answered by at least one of runs); a
+// query a run did not answer counts as an empty ranking (trec_eval -c), so
+// that all runs are paired on the same queries. Each Result's Coverage
+// counts the judged, answered and evaluated queries. Queries of a run without judgments are
 // ignored, as trec_eval ignores them. Retrieved documents without a
 // judgment have grade 0.
 //
@@ -134,6 +154,22 @@ func EvaluateRuns(ctx context.Context, q *Qrels, runs []*Run, opts Options) ([]*
 	if err := checkGains(q, opts.Gain); err != nil {
 		return nil, err
 	}
+	judged := len(q.ids)
+	if opts.QueriesFromRun {
+		var ids []string
+		for _, id := range q.ids {
+			for _, run := range runs {
+				if len(run.ranking[id]) > 0 {
+					ids = append(ids, id)
+					break
+				}
+			}
+		}
+		if len(ids) == 0 {
+			return nil, fmt.Errorf("the runs answer none of the %d judged queries", judged)
+		}
+		q = &Qrels{grades: q.grades, ids: ids}
+	}
 	if opts.Ties == TiesOptimistic || opts.Ties == TiesPessimistic {
 		runs = reorderTies(q, runs, opts.Ties)
 	}
@@ -144,6 +180,13 @@ func EvaluateRuns(ctx context.Context, q *Qrels, runs []*Run, opts Options) ([]*
 			return nil, err
 		}
 		out[i] = evaluateRun(q, run, opts, g)
+		c := Coverage{Judged: judged, Evaluated: len(q.ids), FromRun: opts.QueriesFromRun}
+		for id := range q.grades {
+			if len(run.ranking[id]) > 0 {
+				c.Answered++
+			}
+		}
+		out[i].Coverage = c
 	}
 	return out, nil
 }
@@ -170,7 +213,7 @@ func newGlobals(q *Qrels, runs []*Run, opts Options) *globals {
 	for _, qid := range q.ids {
 		for d, grade := range q.grades[qid] {
 			cat[d] = true
-			if grade >= opts.RelevantFrom {
+			if relevant(grade, true, opts.RelevantFrom) {
 				awards[d]++
 				total++
 			}
@@ -340,13 +383,24 @@ func reorderTies(q *Qrels, runs []*Run, t Ties) []*Run {
 	return out
 }
 
+// relevant reports whether a document is relevant for the binary measures:
+// it is judged (judged is false for a retrieved document absent from the
+// qrels), its grade is not negative (trec_eval's unjudged markers) and the
+// grade is >= level. So with level <= 0 an unjudged document is never
+// relevant, as in trec_eval -l 0 (form_res_rels.c gives unjudged documents
+// RELVALUE_NONPOOL = -1 and counts only grades >= 0 in num_rel).
+func relevant(grade float64, judged bool, level float64) bool {
+	return judged && grade >= 0 && grade >= level
+}
+
 // queryData is one query's ranking joined with its judgments; its slices
 // are reused from query to query.
 type queryData struct {
 	groups   []int // tie groups of the ranking (TiesAverage only)
 	ranking  []Entry
-	grades   []float64 // grade of each retrieved document (0 if unjudged)
-	gains    []float64 // gain of each retrieved document
+	grades   []float64 // grade of each retrieved document (0 if unjudged or negative)
+	rel      []bool    // each retrieved document is relevant (see relevant)
+	gains    []float64 // gain of each retrieved document (0 if unjudged or negative)
 	ideal    []float64 // gains of all judged documents, decreasing
 	numRel   int       // judged documents with grade >= RelevantFrom
 	judged   map[string]float64
@@ -358,17 +412,28 @@ func (d *queryData) load(judged map[string]float64, ranking []Entry, opts Option
 	d.ranking = ranking
 	d.judged = judged
 	d.grades = d.grades[:0]
+	d.rel = d.rel[:0]
 	d.gains = d.gains[:0]
 	for _, e := range ranking {
-		gr := judged[e.Doc]
+		gr, ok := judged[e.Doc]
+		d.rel = append(d.rel, relevant(gr, ok, opts.RelevantFrom))
+		if !ok || gr < 0 {
+			d.grades = append(d.grades, 0)
+			d.gains = append(d.gains, 0)
+			continue
+		}
 		d.grades = append(d.grades, gr)
 		d.gains = append(d.gains, opts.Gain(gr))
 	}
 	d.ideal = d.ideal[:0]
 	d.numRel = 0
 	for _, gr := range judged {
+		if gr < 0 {
+			d.ideal = append(d.ideal, 0)
+			continue
+		}
 		d.ideal = append(d.ideal, opts.Gain(gr))
-		if gr >= opts.RelevantFrom {
+		if relevant(gr, true, opts.RelevantFrom) {
 			d.numRel++
 		}
 	}
@@ -395,11 +460,13 @@ func (d *queryData) scoreAverage(m Measure, opts Options) float64 {
 		k = opts.Cutoff
 	}
 	n := cutoff(k, len(d.gains))
-	rel := make([]bool, len(d.grades))
-	relF := make([]float64, len(d.grades))
-	for i, g := range d.grades {
-		rel[i] = g >= opts.RelevantFrom
-		if rel[i] {
+	// Relevance as everywhere else (relevant: judged, grade >= 0 and >=
+	// the level), so that --relevant-from 0 never counts an unjudged
+	// document under any tie rule.
+	rel := d.rel
+	relF := make([]float64, len(rel))
+	for i, r := range rel {
+		if r {
 			relF[i] = 1
 		}
 	}
@@ -449,7 +516,7 @@ func (d *queryData) relevantTerms(opts Options) []string {
 	if !d.relDone {
 		d.relTerms = d.relTerms[:0]
 		for doc, gr := range d.judged {
-			if gr >= opts.RelevantFrom {
+			if relevant(gr, true, opts.RelevantFrom) {
 				d.relTerms = append(d.relTerms, doc)
 			}
 		}
@@ -469,7 +536,7 @@ func (d *queryData) score(m Measure, opts Options) float64 {
 		k = opts.Cutoff
 	}
 	n := cutoff(k, len(d.gains))
-	rel := func(i int) bool { return d.grades[i] >= opts.RelevantFrom }
+	rel := func(i int) bool { return d.rel[i] }
 	switch m.fam.k {
 	case kNDCG:
 		return GradedNDCG(d.gains, d.ideal, k, opts.Discount)
@@ -562,7 +629,7 @@ func checkGains(q *Qrels, gain GainFunc) error {
 	done := map[float64]bool{}
 	for _, qid := range q.ids {
 		for doc, g := range q.grades[qid] {
-			if done[g] {
+			if done[g] || g < 0 {
 				continue
 			}
 			done[g] = true

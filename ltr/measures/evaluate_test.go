@@ -436,3 +436,67 @@ func TestSensitivityPaperRankings(t *testing.T) {
 		t.Errorf("ANCG(R5) with binary gain = %v, want 5/9", got)
 	}
 }
+
+// Issue 12 item 1: at --relevant-from 0 (or below) only judged documents
+// with a non-negative grade >= the level are relevant, as in trec_eval
+// (form_res_rels.c: unjudged documents get RELVALUE_NONPOOL = -1 and
+// negative qrels grades are not counted in num_rel).
+//
+// The issue's example: qrels "q1 0 d1 1", run x then d1. trec_eval -l 0
+// gives map = (1/2)/1 = 0.5, P@2 = 1/2, recall@2 = 1, mrr = 1/2.
+// With a judged 0 (d0) and a judged -1 (dn) added: d0 is relevant at
+// level 0 (judged, 0 >= 0), dn is not. Run dn x d1 d0:
+//
+//	num_rel = 2 (d1, d0); relevant ranks 3 and 4:
+//	map = (1/3 + 2/4)/2 = 0.4166667; r@4 = 1; p@4 = 2/4; mrr = 1/3.
+func TestEvaluateRelevantFromZeroUnjudged(t *testing.T) {
+	cases := []struct {
+		qrels, run string
+		level      float64
+		want       map[string]float64
+	}{
+		{"q1 0 d1 1\n", "q1 Q0 x 1 2 t\nq1 Q0 d1 2 1 t\n", 0,
+			map[string]float64{"map": 0.5, "p@2": 0.5, "r@2": 1, "mrr": 0.5}},
+		{"q1 0 d1 1\n", "q1 Q0 x 1 2 t\nq1 Q0 d1 2 1 t\n", -3,
+			map[string]float64{"map": 0.5, "p@2": 0.5, "r@2": 1, "mrr": 0.5}},
+		{"q1 0 d1 1\nq1 0 d0 0\nq1 0 dn -1\n", "q1 Q0 dn 1 4 t\nq1 Q0 x 2 3 t\nq1 Q0 d1 3 2 t\nq1 Q0 d0 4 1 t\n", 0,
+			map[string]float64{"map": (1.0/3 + 2.0/4) / 2, "p@4": 0.5, "r@4": 1, "mrr": 1.0 / 3}},
+	}
+	for i, c := range cases {
+		q, err := ParseQrels(strings.NewReader(c.qrels), "q")
+		if err != nil {
+			t.Fatal(err)
+		}
+		run, err := ParseRun(strings.NewReader(c.run), "r")
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := DefaultOptions()
+		opts.RelevantFrom = c.level
+		for m := range c.want {
+			ms, _ := ParseMeasures(m)
+			opts.Measures = append(opts.Measures, ms...)
+		}
+		res, err := Evaluate(context.Background(), q, run, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for m, w := range c.want {
+			if v, _ := res.Value(m, "q1"); !near(v, w, 1e-9) {
+				t.Errorf("case %d level %v: %s = %v, want %v (trec_eval)", i, c.level, m, v, w)
+			}
+		}
+	}
+}
+
+// Issue 12 item 2: a leading BOM is not part of the first qid.
+func TestParseBOM(t *testing.T) {
+	q, err := ParseQrels(strings.NewReader("\xef\xbb\xbfq1 0 d1 1\n"), "q")
+	if err != nil || len(q.Queries()) != 1 || q.Queries()[0] != "q1" {
+		t.Fatalf("qrels with BOM: %v %v", q, err)
+	}
+	r, err := ParseRun(strings.NewReader("\xef\xbb\xbfq1 Q0 d1 1 1 t\n"), "r")
+	if err != nil || len(r.Ranking("q1")) != 1 {
+		t.Fatalf("run with BOM: %v", err)
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"hash/maphash"
 	"io"
 	"math"
-	"os"
 	"runtime"
 	"slices"
 	"sort"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"unsafe"
+
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 // ParseError reports a malformed line of a qrels or run file, naming the
@@ -47,12 +48,14 @@ type Qrels struct {
 // Queries returns the judged query ids in increasing (byte-wise) order.
 func (q *Qrels) Queries() []string { return q.ids }
 
-// Judged returns the grades of all judged documents of query qid.
+// Judged returns the grades of all judged documents of query qid, as read
+// (a negative grade, trec_eval's unjudged marker, is kept: the measures give
+// it gain 0 and never count it as relevant).
 func (q *Qrels) Judged(qid string) map[string]float64 { return q.grades[qid] }
 
 // ReadQrels reads a TREC qrels file.
 func ReadQrels(path string) (*Qrels, error) {
-	data, err := os.ReadFile(path)
+	data, err := textio.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -89,17 +92,18 @@ func splitFields(line string, dst []string) int {
 func parseNumber(s string) (float64, error) {
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return 0, fmt.Errorf("%q is not a number", s)
+		return 0, fmt.Errorf("%s is not a number", textio.Quote(s))
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("%q is not a finite number", s)
+		return 0, fmt.Errorf("%s is not a finite number", textio.Quote(s))
 	}
 	return v, nil
 }
 
 // ParseQrels reads qrels lines "qid iter docid grade" from r; name is used
 // in error messages. Blank lines are skipped. A grade below 0 (trec_eval's
-// unjudged markers) is read as 0. A document judged twice for the same
+// unjudged markers) is kept as read; the measures give it gain 0 and never
+// count it as relevant. A document judged twice for the same
 // query is an error.
 func ParseQrels(r io.Reader, name string) (*Qrels, error) {
 	data, err := io.ReadAll(r)
@@ -113,6 +117,7 @@ func ParseQrels(r io.Reader, name string) (*Qrels, error) {
 // whose memory the query and document ids share (see parseRunBytes).
 func parseQrelsBytes(data []byte, name string) (*Qrels, error) {
 	q := &Qrels{grades: map[string]map[string]float64{}}
+	data = textio.TrimBOM(data)
 	text := unsafe.String(unsafe.SliceData(data), len(data))
 	var f [4]string
 	for line := 1; len(text) > 0; line++ {
@@ -129,16 +134,13 @@ func parseQrelsBytes(data []byte, name string) (*Qrels, error) {
 		if err != nil {
 			return nil, &ParseError{name, line, "grade", err}
 		}
-		if g < 0 {
-			g = 0
-		}
 		m := q.grades[f[0]]
 		if m == nil {
 			m = map[string]float64{}
 			q.grades[f[0]] = m
 		}
 		if _, dup := m[f[2]]; dup {
-			return nil, &ParseError{name, line, "docid", fmt.Errorf("document %q judged twice for query %q", f[2], f[0])}
+			return nil, &ParseError{name, line, "docid", fmt.Errorf("document %s judged twice for query %s", textio.Quote(f[2]), textio.Quote(f[0]))}
 		}
 		m[f[2]] = g
 	}
@@ -190,7 +192,7 @@ func NewRun(name string, rankings map[string][]Entry) *Run {
 
 // ReadRun reads a TREC run file.
 func ReadRun(path string) (*Run, error) {
-	data, err := os.ReadFile(path) // sized from the file: no regrowth
+	data, err := textio.ReadFile(path) // plain: sized from the file, no regrowth
 	if err != nil {
 		return nil, err
 	}
@@ -216,6 +218,7 @@ func parseRunBytes(data []byte, name string) (*Run, error) {
 	// One string for the whole file, sharing data's memory (data is never
 	// written again): the fields are substrings of it, so parsing neither
 	// copies the file nor allocates per line.
+	data = textio.TrimBOM(data)
 	text := unsafe.String(unsafe.SliceData(data), len(data))
 	chunks := lineChunks(text, runtime.GOMAXPROCS(0), parallelParseMin)
 	parts := make([]map[string][]Entry, len(chunks))
@@ -323,7 +326,7 @@ func parseRunChunk(text string, firstLine int, name string) (map[string][]Entry,
 			return nil, &ParseError{name, line, "", fmt.Errorf("want 6 fields (qid Q0 docid rank score tag), got %d", n)}
 		}
 		if _, err := strconv.ParseInt(f[3], 10, 64); err != nil {
-			return nil, &ParseError{name, line, "rank", fmt.Errorf("%q is not an integer", f[3])}
+			return nil, &ParseError{name, line, "rank", fmt.Errorf("%s is not an integer", textio.Quote(f[3]))}
 		}
 		s, err := parseNumber(f[4])
 		if err != nil {
@@ -360,7 +363,7 @@ func duplicateError(name, q, doc string, es []Entry) error {
 			}
 		}
 	}
-	return &ParseError{name, max(first, second), "docid", fmt.Errorf("document %q retrieved twice for query %q (also on line %d)", doc, q, min(first, second))}
+	return &ParseError{name, max(first, second), "docid", fmt.Errorf("document %s retrieved twice for query %s (also on line %d)", textio.Quote(doc), textio.Quote(q), min(first, second))}
 }
 
 // duplicate returns a document that occurs twice in es. It sorts 64-bit
