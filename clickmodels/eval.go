@@ -3,7 +3,6 @@ package clickmodels
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"github.com/lovbench/lovbench/sessions"
 )
@@ -171,12 +170,7 @@ func Split(log *sessions.Log, fraction float64) (train, test *sessions.Log) {
 // order.
 func RandomSplit(log *sessions.Log, fraction float64, seed uint64) (train, test *sessions.Log) {
 	n := log.Len()
-	cut := cutPoint(n, fraction)
-	perm := rand.New(rand.NewPCG(seed, 0x6c6f7662656e6368)).Perm(n)
-	inTrain := make([]bool, n)
-	for _, i := range perm[:cut] {
-		inTrain[i] = true
-	}
+	inTrain := RandomTrain(n, fraction, seed)
 	train = log.Select(indices(n, func(i int) bool { return inTrain[i] }))
 	return train, filterTest(log, train, indices(n, func(i int) bool { return !inTrain[i] }))
 }
