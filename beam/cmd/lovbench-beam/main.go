@@ -1,0 +1,106 @@
+// Command lovbench-beam runs lovbench's stages that outgrow one machine on
+// Apache Beam: ingest and cleaning of Yandex logs into query shards, and EM
+// fitting of the DCTR, UBM and DBN click models over those shards. Its
+// outputs are the files lovbench writes (shard Parquet files, report.json,
+// quarantine.jsonl; <MODEL>_relevance.tsv, <MODEL>_params.json and
+// metrics.json), so the rest of the pipeline runs on them unchanged.
+//
+// Usage:
+//
+//	lovbench-beam shard --log a.tsv,b.tsv.gz --shards 64 --out shards/ [--runner prism]
+//	lovbench-beam fit --shard-dir shards/ --models dctr,ubm,dbn --out fit/ [--runner flink --endpoint host:8099]
+//
+// The runner is Prism (in process) by default; --runner flink, spark or
+// dataflow, with Beam's usual flags (--endpoint, --environment_type,
+// --project, --region, --staging_location, ...), submits the same pipeline
+// to a cluster. See docs/scale.md in the lovbench repository.
+//
+// Beam re-executes this binary on its workers with Go's standard flags
+// (--worker and others), so all flags are Go flags and beam.Init is called
+// right after they are parsed, before anything else runs.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+
+	"github.com/lovbench/lovbench/beam/lbbeam"
+	"github.com/lovbench/lovbench/ingest/pii"
+	"github.com/lovbench/lovbench/sessions"
+)
+
+var (
+	logs       = flag.String("log", "", "shard: Yandex log files, plain or gzip, comma-separated, in log order")
+	shards     = flag.Int("shards", 16, "shard: number of query shards (hash(query) mod N)")
+	out        = flag.String("out", "", "shard, fit: output directory")
+	partSize   = flag.Int64("part-size", lbbeam.DefaultPartSize, "shard: bytes per part of a plain log (cut at session boundaries)")
+	blacklist  = flag.String("pii-blacklist", "", "shard: file of queries to drop as personal data, one per line")
+	fullSERP   = flag.Int("full-serp", 0, "shard: drop queries with fewer results (0: no threshold for Yandex logs)")
+	maxLine    = flag.Int("max-line", 0, "shard: longest accepted line in bytes (0: ingest's default)")
+	shardDir   = flag.String("shard-dir", "", "fit: directory written by shard (lovbench-beam or lovbench shard)")
+	models     = flag.String("models", "dctr,ubm,dbn", "fit: models to fit (dctr, ubm, dbn)")
+	iterations = flag.Int("iterations", 50, "fit: EM iterations (PyClick's default 50)")
+)
+
+func main() {
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: lovbench-beam shard|fit [flags]\n\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	beam.Init() // on a worker this runs the worker harness and never returns
+	if flag.NArg() != 1 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	if err := run(context.Background(), flag.Arg(0)); err != nil {
+		var ue usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintln(os.Stderr, "lovbench-beam:", err)
+			os.Exit(2)
+		}
+		slog.Error("lovbench-beam failed", "err", err)
+		os.Exit(1)
+	}
+}
+
+type usageError struct{ error }
+
+func run(ctx context.Context, cmd string) error {
+	p, s := beam.NewPipelineWithRoot()
+	switch cmd {
+	case "shard":
+		if *logs == "" || *out == "" {
+			return usageError{errors.New("shard needs --log and --out")}
+		}
+		o := lbbeam.ShardOptions{Logs: strings.Split(*logs, ","), Shards: *shards, OutDir: *out,
+			PartSize: *partSize, FullSERP: *fullSERP, MaxLine: *maxLine}
+		if *blacklist != "" {
+			f, err := sessions.Open(*blacklist)
+			if err != nil {
+				return fmt.Errorf("PII blacklist: %w", err)
+			}
+			o.Blacklist, err = pii.ReadBlacklist(f, *blacklist)
+			f.Close()
+			if err != nil {
+				return err
+			}
+		}
+		if err := lbbeam.BuildShard(s, o); err != nil {
+			return usageError{err}
+		}
+	case "fit":
+		return usageError{errors.New("fit: not yet")}
+	default:
+		return usageError{fmt.Errorf("unknown command %q (want shard or fit)", cmd)}
+	}
+	return beamx.Run(ctx, p)
+}
