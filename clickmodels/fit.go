@@ -241,8 +241,8 @@ type fitter struct {
 
 	attr, sat              []float64 // current values per pair
 	aNum, aDen, sNum, sDen []float64 // expected counts per pair (this iteration)
-	global                 []float64   // shared by the fitters of one fit
-	ng                     int         // number of global parameters
+	global                 []float64 // shared by the fitters of one fit
+	ng                     int       // number of global parameters
 	workers                int
 	scr                    []*scratch  // per worker, reused
 	fz                     *factorized // PBM and UBM: merged per-rank items
