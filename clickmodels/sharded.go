@@ -2,13 +2,10 @@ package clickmodels
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"path/filepath"
 	"time"
 
-	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/sessions"
 )
 
@@ -111,7 +108,7 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 	reports := make([]Report, 0, len(cfg.Kinds))
 	type fitted struct {
 		kind   Kind
-		models []*Model // per shard (nil with LoadDir)
+		models []ShardModel // per shard (nil with LoadDir)
 		loaded *Model
 	}
 	var fits []fitted
@@ -158,7 +155,7 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 			}
 			for i, f := range fs {
 				m := f.model(done)
-				ft.models = append(ft.models, m)
+				ft.models = append(ft.models, ShardModel{Model: m, QueryFirst: ps[i].QueryFirst})
 				if err := acc.Add(m, ps[i].Test); err != nil {
 					return nil, err
 				}
@@ -167,7 +164,7 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 			rep.FitSeconds = time.Since(t0).Seconds()
 			rep.PrepareSeconds = prepSec
 			rep.TrainRecords = records
-			rep.Iterations, rep.Exact = done, ft.models[0].Exact
+			rep.Iterations, rep.Exact = done, ft.models[0].Model.Exact
 		}
 		met, err := acc.Metrics(k)
 		if err != nil {
@@ -177,53 +174,47 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 		reports = append(reports, rep)
 		fits = append(fits, ft)
 	}
-	for i := range reports {
-		reports[i].PerplexityGain = map[string]float64{}
-		for j := range reports {
-			if i != j {
-				reports[i].PerplexityGain[reports[j].Model] = Gain(reports[i].Perplexity, reports[j].Perplexity)
-			}
-		}
-	}
+	FinishReports(reports)
 	for _, ft := range fits {
-		base := filepath.Join(outDir, ft.kind.String())
-		var out *pairWriter
+		var err error
 		if ft.loaded != nil {
-			out = ft.loaded.pairWriter()
+			err = WriteModelFiles(outDir, []ShardModel{{Model: ft.loaded, QueryFirst: firstPositions(ft.loaded)}})
 		} else {
-			out = mergedPairs(ft.models, ps)
+			err = WriteModelFiles(outDir, ft.models)
 		}
-		if err := atomicfile.WriteFile(base+"_relevance.tsv", out.writeRelevance); err != nil {
-			return nil, err
-		}
-		if err := atomicfile.WriteFile(base+"_params.json", out.writeJSON); err != nil {
+		if err != nil {
 			return nil, err
 		}
 	}
-	err := atomicfile.WriteFile(filepath.Join(outDir, "metrics.json"), func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", " ")
-		return enc.Encode(reports)
-	})
-	return reports, err
+	return reports, WriteMetrics(outDir, reports)
+}
+
+// firstPositions orders a single model's queries as they are.
+func firstPositions(m *Model) []int64 {
+	q := make([]int64, len(m.QueryNames))
+	for i := range q {
+		q[i] = int64(i)
+	}
+	return q
 }
 
 // mergedPairs yields the pairs of the per-shard models in the order of the
 // whole log's fit: queries by the log position of their first SERP, each
 // query's pairs in its shard's order.
-func mergedPairs(models []*Model, ps []*PreparedShard) *pairWriter {
-	m0 := models[0]
+func mergedPairs(parts []ShardModel) *pairWriter {
+	m0 := parts[0].Model
 	return &pairWriter{
 		kind: m0.Kind, ranks: m0.Ranks, iterations: m0.Iterations, exact: m0.Exact, global: m0.Global,
 		hasAttr: m0.Attr != nil, hasSat: m0.Sat != nil,
 		pairs: func(yield func(q, d string, a, s float64) bool) {
-			next := make([]int, len(models)) // next pair per shard
+			next := make([]int, len(parts)) // next pair per shard
 			for {
 				best := -1
 				var bestPos int64
-				for i, m := range models {
+				for i, pt := range parts {
+					m := pt.Model
 					if next[i] < len(m.PairQuery) {
-						pos := ps[i].QueryFirst[m.PairQuery[next[i]]]
+						pos := pt.QueryFirst[m.PairQuery[next[i]]]
 						if best < 0 || pos < bestPos {
 							best, bestPos = i, pos
 						}
@@ -232,7 +223,7 @@ func mergedPairs(models []*Model, ps []*PreparedShard) *pairWriter {
 				if best < 0 {
 					return
 				}
-				m := models[best]
+				m := parts[best].Model
 				q := m.PairQuery[next[best]]
 				for p := next[best]; p < len(m.PairQuery) && m.PairQuery[p] == q; p++ {
 					var a, s float64

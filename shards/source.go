@@ -2,7 +2,13 @@ package shards
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"math/rand/v2"
+	"path/filepath"
+
+	"github.com/lovbench/lovbench/internal/atomicfile"
 
 	"github.com/lovbench/lovbench/sessions"
 )
@@ -124,4 +130,43 @@ func (s *Stream) Scan(ctx context.Context, i int, fn func(pos int64, train bool,
 		}
 		return fn(pos, s.train(pos, x), x)
 	})
+}
+
+// WriteManifest writes dir/manifest.json atomically (what Write does last;
+// for engines that write the shard files themselves with NewWriter).
+func WriteManifest(dir string, m Manifest) error {
+	return atomicfile.WriteFile(filepath.Join(dir, ManifestName), func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", " ")
+		return enc.Encode(m)
+	})
+}
+
+// TrainFlags returns the train flag by log position for the spec and
+// random splits of a log of total SERPs, without reading the log. The time
+// split needs the user sessions of the SERPs before the cut, so only Write
+// and NewStream (which read the log) compute it.
+func TrainFlags(sp SplitConfig, total int64) (func(pos int64) bool, error) {
+	frac := sp.TrainFraction
+	if frac == 0 {
+		frac = 0.75
+	}
+	if !(frac > 0 && frac < 1) {
+		return nil, fmt.Errorf("shards: train fraction %v, want a value in (0, 1)", frac)
+	}
+	cut := cutPoint(total, frac)
+	switch sp.Split {
+	case "", SplitSpec:
+		return func(pos int64) bool { return pos < cut }, nil
+	case SplitRandom:
+		perm := rand.New(rand.NewPCG(sp.Seed, 0x6c6f7662656e6368)).Perm(int(total))
+		bits := make([]uint64, (total+63)/64)
+		for _, i := range perm[:cut] {
+			bits[i/64] |= 1 << uint(i%64)
+		}
+		return func(pos int64) bool { return bits[pos/64]&(1<<uint(pos%64)) != 0 }, nil
+	case SplitTime:
+		return nil, fmt.Errorf("shards: the time split needs the log's user sessions: use Write or NewStream")
+	}
+	return nil, fmt.Errorf("shards: unknown split %q (want spec, random or time)", sp.Split)
 }

@@ -3,12 +3,10 @@ package shards
 import (
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"io"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 
@@ -237,12 +235,7 @@ func Write(ctx context.Context, src string, n int, sp SplitConfig, outDir string
 		}
 		files[i] = nil
 	}
-	err = atomicfile.WriteFile(filepath.Join(outDir, ManifestName), func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", " ")
-		return enc.Encode(m)
-	})
-	return m, err
+	return m, WriteManifest(outDir, m)
 }
 
 type stopError struct{}
@@ -278,17 +271,15 @@ func trainFlags(ctx context.Context, src string, m *Manifest, sp SplitConfig) (f
 	cut := cutPoint(m.SERPs, m.TrainFraction)
 	var train func(pos int64, s *sessions.SERP) bool
 	switch m.Split {
-	case SplitSpec:
-		train = func(pos int64, _ *sessions.SERP) bool { return pos < cut }
-	case SplitRandom:
-		m.Seed = sp.Seed
-		perm := rand.New(rand.NewPCG(sp.Seed, 0x6c6f7662656e6368)).Perm(int(m.SERPs))
-		bits := make([]uint64, (m.SERPs+63)/64)
-		for _, i := range perm[:cut] {
-			bits[i/64] |= 1 << uint(i%64)
+	case SplitSpec, SplitRandom:
+		if m.Split == SplitRandom {
+			m.Seed = sp.Seed
 		}
-		perm = nil
-		train = func(pos int64, _ *sessions.SERP) bool { return bits[pos/64]&(1<<uint(pos%64)) != 0 }
+		f, err := TrainFlags(SplitConfig{Split: m.Split, TrainFraction: m.TrainFraction, Seed: sp.Seed}, m.SERPs)
+		if err != nil {
+			return nil, err
+		}
+		train = func(pos int64, _ *sessions.SERP) bool { return f(pos) }
 	case SplitTime:
 		// A session trains iff its first SERP lies before the cut: every
 		// SERP before the cut trains; later ones train iff their session
