@@ -26,12 +26,12 @@ const ManifestName = "manifest.json"
 
 // Row is one SERP of a shard file (its Parquet schema).
 type Row struct {
-	Pos        int64    `parquet:"pos"`         // 0-based position in the source log
-	Train      bool     `parquet:"train"`       // the SERP trains under the manifest's split
-	SessionID  string   `parquet:"session_id"`  // user session
-	SERPIndex  int32    `parquet:"serp_index"`  // index of the SERP in its session
-	Query      string   `parquet:"query"`       // query
-	Results    []string `parquet:"results,list"` // result IDs in rank order
+	Pos        int64    `parquet:"pos"`              // 0-based position in the source log
+	Train      bool     `parquet:"train"`            // the SERP trains under the manifest's split
+	SessionID  string   `parquet:"session_id"`       // user session
+	SERPIndex  int32    `parquet:"serp_index"`       // index of the SERP in its session
+	Query      string   `parquet:"query"`            // query
+	Results    []string `parquet:"results,list"`     // result IDs in rank order
 	ClickRanks []int32  `parquet:"click_ranks,list"` // clicked ranks (0-based)
 }
 

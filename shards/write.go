@@ -3,12 +3,10 @@ package shards
 import (
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"io"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 
@@ -184,61 +182,10 @@ func Write(ctx context.Context, src string, n int, sp SplitConfig, outDir string
 	if !(m.TrainFraction > 0 && m.TrainFraction < 1) {
 		return m, fmt.Errorf("shards: train fraction %v, want a value in (0, 1)", m.TrainFraction)
 	}
-	// Pass 1: size and longest SERP.
-	err := scanSource(src, func(pos int64, s *sessions.SERP) error {
-		if pos%65536 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		m.SERPs++
-		m.MaxRanks = max(m.MaxRanks, len(s.Results))
-		return nil
-	})
+	train, err := trainFlags(ctx, src, &m, sp)
 	if err != nil {
 		return m, err
 	}
-	cut := cutPoint(m.SERPs, m.TrainFraction)
-	var train func(pos int64, s *sessions.SERP) bool
-	switch m.Split {
-	case SplitSpec:
-		train = func(pos int64, _ *sessions.SERP) bool { return pos < cut }
-	case SplitRandom:
-		m.Seed = sp.Seed
-		perm := rand.New(rand.NewPCG(sp.Seed, 0x6c6f7662656e6368)).Perm(int(m.SERPs))
-		bits := make([]uint64, (m.SERPs+63)/64)
-		for _, i := range perm[:cut] {
-			bits[i/64] |= 1 << uint(i%64)
-		}
-		perm = nil
-		train = func(pos int64, _ *sessions.SERP) bool { return bits[pos/64]&(1<<uint(pos%64)) != 0 }
-	case SplitTime:
-		// A session trains iff its first SERP lies before the cut: every
-		// SERP before the cut trains; later ones train iff their session
-		// started before the cut.
-		started := make(map[[2]uint64]struct{})
-		err := scanSource(src, func(pos int64, s *sessions.SERP) error {
-			if pos < cut {
-				started[sessionKey(s.SessionID)] = struct{}{}
-			} else if pos == cut {
-				return errStop
-			}
-			return nil
-		})
-		if err != nil && err != errStop {
-			return m, err
-		}
-		train = func(pos int64, s *sessions.SERP) bool {
-			if pos < cut {
-				return true
-			}
-			_, ok := started[sessionKey(s.SessionID)]
-			return ok
-		}
-	default:
-		return m, fmt.Errorf("shards: unknown split %q (want spec, random or time)", m.Split)
-	}
-
 	files := make([]*atomicfile.File, n)
 	writers := make([]*Writer, n)
 	defer func() {
@@ -288,12 +235,7 @@ func Write(ctx context.Context, src string, n int, sp SplitConfig, outDir string
 		}
 		files[i] = nil
 	}
-	err = atomicfile.WriteFile(filepath.Join(outDir, ManifestName), func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", " ")
-		return enc.Encode(m)
-	})
-	return m, err
+	return m, WriteManifest(outDir, m)
 }
 
 type stopError struct{}
@@ -306,4 +248,64 @@ var errStop error = stopError{}
 func Exists(dir string) bool {
 	_, err := os.Stat(filepath.Join(dir, ManifestName))
 	return err == nil
+}
+
+// trainFlags reads src once (twice for the time split) to fill m.SERPs and
+// m.MaxRanks and returns the train flag of a SERP at a log position under
+// the split sp (m.Split, m.TrainFraction, m.Seed already set).
+func trainFlags(ctx context.Context, src string, m *Manifest, sp SplitConfig) (func(pos int64, s *sessions.SERP) bool, error) {
+	// Pass 1: size and longest SERP.
+	err := scanSource(src, func(pos int64, s *sessions.SERP) error {
+		if pos%65536 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		m.SERPs++
+		m.MaxRanks = max(m.MaxRanks, len(s.Results))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	cut := cutPoint(m.SERPs, m.TrainFraction)
+	var train func(pos int64, s *sessions.SERP) bool
+	switch m.Split {
+	case SplitSpec, SplitRandom:
+		if m.Split == SplitRandom {
+			m.Seed = sp.Seed
+		}
+		f, err := TrainFlags(SplitConfig{Split: m.Split, TrainFraction: m.TrainFraction, Seed: sp.Seed}, m.SERPs)
+		if err != nil {
+			return nil, err
+		}
+		train = func(pos int64, _ *sessions.SERP) bool { return f(pos) }
+	case SplitTime:
+		// A session trains iff its first SERP lies before the cut: every
+		// SERP before the cut trains; later ones train iff their session
+		// started before the cut.
+		started := make(map[[2]uint64]struct{})
+		err := scanSource(src, func(pos int64, s *sessions.SERP) error {
+			if pos < cut {
+				started[sessionKey(s.SessionID)] = struct{}{}
+			} else if pos == cut {
+				return errStop
+			}
+			return nil
+		})
+		if err != nil && err != errStop {
+			return nil, err
+		}
+		train = func(pos int64, s *sessions.SERP) bool {
+			if pos < cut {
+				return true
+			}
+			_, ok := started[sessionKey(s.SessionID)]
+			return ok
+		}
+	default:
+		return nil, fmt.Errorf("shards: unknown split %q (want spec, random or time)", m.Split)
+	}
+
+	return train, nil
 }

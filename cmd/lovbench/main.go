@@ -77,6 +77,7 @@ fit click models, derive graded labels, sample query-term sets, extract the
 		newIngestCmd(a),
 		newStatsCmd(a),
 		newFitCmd(a),
+		newShardCmd(a),
 		newSimulateCmd(a),
 		newFeaturesCmd(a),
 		newSearchCmd(a),
