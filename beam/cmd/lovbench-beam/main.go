@@ -33,13 +33,15 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/lovbench/lovbench/beam/lbbeam"
+	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/ingest/pii"
 	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/shards"
 )
 
 var (
 	logs       = flag.String("log", "", "shard: Yandex log files, plain or gzip, comma-separated, in log order")
-	shards     = flag.Int("shards", 16, "shard: number of query shards (hash(query) mod N)")
+	numShards  = flag.Int("shards", 16, "shard: number of query shards (hash(query) mod N)")
 	out        = flag.String("out", "", "shard, fit: output directory")
 	partSize   = flag.Int64("part-size", lbbeam.DefaultPartSize, "shard: bytes per part of a plain log (cut at session boundaries)")
 	blacklist  = flag.String("pii-blacklist", "", "shard: file of queries to drop as personal data, one per line")
@@ -48,6 +50,10 @@ var (
 	shardDir   = flag.String("shard-dir", "", "fit: directory written by shard (lovbench-beam or lovbench shard)")
 	models     = flag.String("models", "dctr,ubm,dbn", "fit: models to fit (dctr, ubm, dbn)")
 	iterations = flag.Int("iterations", 50, "fit: EM iterations (PyClick's default 50)")
+	exact      = flag.Bool("exact", false, "fit: DBN's exact E-step instead of PyClick's (as lovbench fit --exact)")
+	split      = flag.String("split", "spec", "shard: train/test split of the SERPs: spec or random (time: use lovbench shard)")
+	trainFrac  = flag.Float64("train-fraction", 0.75, "shard: share of SERPs that train")
+	seed       = flag.Uint64("seed", 1, "shard: seed of the random split")
 )
 
 func main() {
@@ -56,12 +62,21 @@ func main() {
 		flag.PrintDefaults()
 	}
 	flag.Parse()
+	// The command may come first (lovbench-beam shard --log ...) or last;
+	// the flags after it are parsed too. Workers get flags only.
+	cmd := ""
+	if flag.NArg() > 0 {
+		cmd = flag.Arg(0)
+		if err := flag.CommandLine.Parse(flag.Args()[1:]); err != nil {
+			os.Exit(2)
+		}
+	}
 	beam.Init() // on a worker this runs the worker harness and never returns
-	if flag.NArg() != 1 {
+	if cmd == "" || flag.NArg() != 0 {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(context.Background(), flag.Arg(0)); err != nil {
+	if err := run(context.Background(), cmd); err != nil {
 		var ue usageError
 		if errors.As(err, &ue) {
 			fmt.Fprintln(os.Stderr, "lovbench-beam:", err)
@@ -81,8 +96,15 @@ func run(ctx context.Context, cmd string) error {
 		if *logs == "" || *out == "" {
 			return usageError{errors.New("shard needs --log and --out")}
 		}
-		o := lbbeam.ShardOptions{Logs: strings.Split(*logs, ","), Shards: *shards, OutDir: *out,
-			PartSize: *partSize, FullSERP: *fullSERP, MaxLine: *maxLine}
+		o := lbbeam.ShardOptions{Logs: strings.Split(*logs, ","), Shards: *numShards, OutDir: *out,
+			PartSize: *partSize, FullSERP: *fullSERP, MaxLine: *maxLine,
+			Split: shards.SplitConfig{Split: *split, TrainFraction: *trainFrac, Seed: *seed}}
+		if *numShards < 1 || *partSize < 1 {
+			return usageError{errors.New("--shards and --part-size must be positive")}
+		}
+		if !(*trainFrac > 0 && *trainFrac < 1) {
+			return usageError{fmt.Errorf("--train-fraction must be in (0, 1), got %v", *trainFrac)}
+		}
 		if *blacklist != "" {
 			f, err := sessions.Open(*blacklist)
 			if err != nil {
@@ -98,7 +120,20 @@ func run(ctx context.Context, cmd string) error {
 			return usageError{err}
 		}
 	case "fit":
-		return usageError{errors.New("fit: not yet")}
+		if *shardDir == "" || *out == "" {
+			return usageError{errors.New("fit needs --shard-dir and --out")}
+		}
+		kinds, err := clickmodels.ParseKinds(*models)
+		if err != nil {
+			return usageError{err}
+		}
+		if *iterations < 1 {
+			return usageError{fmt.Errorf("--iterations must be at least 1, got %d", *iterations)}
+		}
+		if err := lbbeam.BuildFit(s, lbbeam.FitOptions{ShardDir: *shardDir, Kinds: kinds, Iterations: *iterations,
+			Exact: *exact, OutDir: *out}); err != nil {
+			return usageError{err}
+		}
 	default:
 		return usageError{fmt.Errorf("unknown command %q (want shard or fit)", cmd)}
 	}
