@@ -70,7 +70,9 @@ func Prepare(log *sessions.Log, ranks int) (*Data, error) {
 	if ranks > MaxSERP {
 		return nil, fmt.Errorf("click models: %d ranks requested, at most %d supported", ranks, MaxSERP)
 	}
-	d := &Data{log: log, ranks: ranks, serps: n}
+	// Keep the dictionaries only: the SERP columns of log are not needed
+	// after preparation and may be freed by the caller.
+	d := &Data{log: &sessions.Log{Queries: log.Queries, Docs: log.Docs}, ranks: ranks, serps: n}
 
 	// 1. Group the SERPs by query (counting sort, stable: file order within
 	// a query).

@@ -3,7 +3,6 @@ package clickmodels
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"github.com/lovbench/lovbench/sessions"
 )
@@ -34,30 +33,45 @@ func Gain(pa, pb float64) float64 { return (pb - pa) / (pb - 1) }
 // parameter value Unseen (0.5), as in PyClick. A SERP longer than the
 // model's ranks is an error.
 func Evaluate(m *Model, log *sessions.Log) (Metrics, error) {
-	var out Metrics
-	n := log.Len()
-	out.Sessions = n
-	if n == 0 {
-		return out, fmt.Errorf("click models: no test sessions to evaluate %v on", m.Kind)
+	var acc EvalSums
+	if err := acc.Add(m, log); err != nil {
+		return Metrics{}, err
 	}
+	return acc.Metrics(m.Kind)
+}
+
+// EvalSums are Evaluate's sums over test SERPs, kept exact so that the
+// sums of disjoint parts of a test log (query shards) merge, in any order,
+// into exactly the metrics of the whole.
+type EvalSums struct {
+	N      int64      // test SERPs
+	LL     ExactSum   // sum of per-SERP log-likelihoods
+	LogSum []ExactSum // per rank: sum of log2 P(C_r = c_r)
+	Count  []int64    // per rank: SERPs with that rank
+}
+
+// Add adds the test SERPs of log, scored by m.
+func (e *EvalSums) Add(m *Model, log *sessions.Log) error {
+	n := log.Len()
 	res := m.resolver(log)
 	maxLen := 0
 	for i := 0; i < n; i++ {
 		maxLen = max(maxLen, log.Ranks(i))
 	}
 	if maxLen > m.Ranks {
-		return out, fmt.Errorf("click models: a test SERP has %d results, the %v model only %d ranks", maxLen, m.Kind, m.Ranks)
+		return fmt.Errorf("click models: a test SERP has %d results, the %v model only %d ranks", maxLen, m.Kind, m.Ranks)
 	}
-	logSum := make([]float64, maxLen)
-	count := make([]int, maxLen)
+	for len(e.LogSum) < maxLen {
+		e.LogSum = append(e.LogSum, ExactSum{})
+		e.Count = append(e.Count, 0)
+	}
 	var a, s, cond, full [MaxSERP]float64
 	var v view
-	ll := 0.0
 	for i := 0; i < n; i++ {
 		res.view(&v, log, i, a[:], s[:])
 		k := v.n
 		clickProbs(m.Kind, &v, cond[:k], full[:k])
-		ll += serpLL(cond[:k])
+		e.LL.Add(serpLL(cond[:k]))
 		for r := 0; r < k; r++ {
 			p := full[r]
 			if !v.clicked(r) {
@@ -65,16 +79,42 @@ func Evaluate(m *Model, log *sessions.Log) (Metrics, error) {
 			}
 			// PyClick skips (and reports) non-positive probabilities.
 			if p > 0 {
-				logSum[r] += math.Log2(p)
+				e.LogSum[r].Add(math.Log2(p))
 			}
-			count[r]++
+			e.Count[r]++
 		}
 	}
-	out.LogLikelihood = ll / float64(n)
+	e.N += int64(n)
+	return nil
+}
+
+// Merge adds o to e.
+func (e *EvalSums) Merge(o *EvalSums) {
+	for len(e.LogSum) < len(o.LogSum) {
+		e.LogSum = append(e.LogSum, ExactSum{})
+		e.Count = append(e.Count, 0)
+	}
+	for r := range o.LogSum {
+		e.LogSum[r].Merge(&o.LogSum[r])
+		e.Count[r] += o.Count[r]
+	}
+	e.LL.Merge(&o.LL)
+	e.N += o.N
+}
+
+// Metrics turns the sums into the metrics of a model of the given kind.
+func (e *EvalSums) Metrics(kind Kind) (Metrics, error) {
+	var out Metrics
+	out.Sessions = int(e.N)
+	if e.N == 0 {
+		return out, fmt.Errorf("click models: no test sessions to evaluate %v on", kind)
+	}
+	out.LogLikelihood = e.LL.Float64() / float64(e.N)
+	maxLen := len(e.LogSum)
 	out.PerplexityAtRank = make([]float64, maxLen)
 	sum := 0.0
 	for r := range maxLen {
-		out.PerplexityAtRank[r] = math.Pow(2, -logSum[r]/float64(count[r]))
+		out.PerplexityAtRank[r] = math.Pow(2, -e.LogSum[r].Float64()/float64(e.Count[r]))
 		sum += out.PerplexityAtRank[r]
 	}
 	out.Perplexity = sum / float64(maxLen)
@@ -171,12 +211,7 @@ func Split(log *sessions.Log, fraction float64) (train, test *sessions.Log) {
 // order.
 func RandomSplit(log *sessions.Log, fraction float64, seed uint64) (train, test *sessions.Log) {
 	n := log.Len()
-	cut := cutPoint(n, fraction)
-	perm := rand.New(rand.NewPCG(seed, 0x6c6f7662656e6368)).Perm(n)
-	inTrain := make([]bool, n)
-	for _, i := range perm[:cut] {
-		inTrain[i] = true
-	}
+	inTrain := RandomTrain(n, fraction, seed)
 	train = log.Select(indices(n, func(i int) bool { return inTrain[i] }))
 	return train, filterTest(log, train, indices(n, func(i int) bool { return !inTrain[i] }))
 }

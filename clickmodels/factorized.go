@@ -26,8 +26,8 @@ type factorized struct {
 	itemExam []int32   // examination parameter index of the item
 	itemW    []float64 // number of unclicked ranks merged into the item
 
-	aNum0, aDen []float64 // per pair: prior + clicked counts; prior + all counts
-	gNum0, gDen []float64 // per global parameter, likewise
+	aNum0, aDen []float64  // per pair: prior + clicked counts; prior + all counts
+	gNum0, gDen []ExactSum // per global parameter: clicked counts; all counts (no prior)
 }
 
 func newFactorized(ctx context.Context, d *Data, kind Kind, workers int) *factorized {
@@ -36,20 +36,17 @@ func newFactorized(ctx context.Context, d *Data, kind Kind, workers int) *factor
 	np := d.Pairs()
 	fz := &factorized{
 		aNum0: filled(np, 1), aDen: filled(np, 2),
-		gNum0: filled(ng, 1), gDen: filled(ng, 2),
 	}
 	nc := len(d.chunks)
 	type part struct {
 		pair, exam []int32
 		w          []float64
-		gNum, gDen []float64
 	}
 	parts := make([]part, nc)
-	f := &fitter{d: d}
-	f.parallel(ctx, workers, func(ci int, _ *scratch) {
+	f := &fitter{d: d, ng: ng}
+	f.parallel(ctx, workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
 		pt := &parts[ci]
-		pt.gNum, pt.gDen = make([]float64, ng), make([]float64, ng)
 		// Merge items: a dense index over (pair - pairLo, exam) when small,
 		// else a map.
 		npc := ch.pairHi - ch.pairLo
@@ -73,10 +70,10 @@ func newFactorized(ctx context.Context, d *Data, kind Kind, workers int) *factor
 					ei = r*R + prev
 				}
 				fz.aDen[p] += w
-				pt.gDen[ei] += w
+				sc.xDen[ei].Add(w)
 				if clicks&(1<<uint(r)) != 0 {
 					fz.aNum0[p] += w
-					pt.gNum[ei] += w
+					sc.xNum[ei].Add(w)
 					prev = r
 					continue
 				}
@@ -117,26 +114,24 @@ func newFactorized(ctx context.Context, d *Data, kind Kind, workers int) *factor
 		fz.itemPair = append(fz.itemPair, pt.pair...)
 		fz.itemExam = append(fz.itemExam, pt.exam...)
 		fz.itemW = append(fz.itemW, pt.w...)
-		for j := range ng {
-			fz.gNum0[j] += pt.gNum[j]
-			fz.gDen[j] += pt.gDen[j]
-		}
 		parts[ci] = part{}
 	}
+	st := NewStats(kind, R)
+	f.collect(st)
+	fz.gNum0, fz.gDen = st.Num, st.Den
 	return fz
 }
 
 // iterateFactorized is one EM iteration of PBM or UBM on the merged items.
-func (f *fitter) iterateFactorized(ctx context.Context, workers int) {
+func (f *fitter) iterateFactorized(ctx context.Context, workers int, st *Stats) {
 	fz := f.fz
 	d := f.d
 	attr, g := f.attr, f.global
-	f.parallel(ctx, workers, func(ci int, _ *scratch) {
+	f.parallel(ctx, workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
 		aNum := f.aNum
 		copy(aNum[ch.pairLo:ch.pairHi], fz.aNum0[ch.pairLo:ch.pairHi])
-		gNum := f.gNum[ci]
-		clear(gNum)
+		gNum := sc.xNum
 		lo, hi := fz.itemOff[ci], fz.itemOff[ci+1]
 		pairs, exams, ws := fz.itemPair[lo:hi], fz.itemExam[lo:hi], fz.itemW[lo:hi]
 		for j, p := range pairs {
@@ -144,17 +139,15 @@ func (f *fitter) iterateFactorized(ctx context.Context, workers int) {
 			a, e := attr[p], g[ei]
 			t := ws[j] / (1 - e*a)
 			aNum[p] += (1 - e) * a * t
-			gNum[ei] += (1 - a) * e * t
+			gNum[ei].Add((1 - a) * e * t)
 		}
 		for p := ch.pairLo; p < ch.pairHi; p++ {
 			attr[p] = math.Min(aNum[p]/fz.aDen[p], probMax)
 		}
 	})
-	for j := range g {
-		num := fz.gNum0[j]
-		for ci := range d.chunks {
-			num += f.gNum[ci][j]
-		}
-		g[j] = math.Min(num/fz.gDen[j], probMax)
+	f.collect(st)
+	for j := range fz.gNum0 {
+		st.Num[j].Merge(&fz.gNum0[j])
+		st.Den[j].Merge(&fz.gDen[j])
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -64,63 +65,103 @@ func fit(ctx context.Context, d *Data, kind Kind, opt Options, factorize bool) (
 	if !kind.EM() {
 		iters = 1
 	}
+	global := filled(kind.globalParams(d.ranks), Unseen)
+	f := newFitter(ctx, d, kind, opt, global, factorize)
+	done, err := fitLoop(ctx, []*fitter{f}, kind, opt, global, iters, d.serps)
+	if err != nil {
+		return nil, err
+	}
+	return f.model(done), nil
+}
+
+// newFitter returns the state of one fit of d that reads and writes the
+// shared global parameter values global.
+func newFitter(ctx context.Context, d *Data, kind Kind, opt Options, global []float64, factorize bool) *fitter {
 	R := d.ranks
 	np := d.Pairs()
-	f := &fitter{d: d, kind: kind, R: R, em: kind.EM(), exact: opt.Exact && kind == DBN}
+	f := &fitter{d: d, kind: kind, R: R, em: kind.EM(), exact: opt.Exact && kind == DBN, ng: kind.globalParams(R), workers: opt.workers()}
 	nPair := kind.pairParams()
 	f.attr = filled(np*b2i(nPair >= 1), Unseen)
 	f.sat = filled(np*b2i(nPair >= 2), Unseen)
 	f.aNum, f.aDen = make([]float64, len(f.attr)), make([]float64, len(f.attr))
 	f.sNum, f.sDen = make([]float64, len(f.sat)), make([]float64, len(f.sat))
-	ng := kind.globalParams(R)
-	f.global = filled(ng, Unseen)
-	f.gNum = make([][]float64, len(d.chunks))
-	f.gDen = make([][]float64, len(d.chunks))
-	for i := range d.chunks {
-		f.gNum[i] = make([]float64, ng)
-		f.gDen[i] = make([]float64, ng)
-	}
-	f.ll = make([]float64, len(d.chunks))
-
-	workers := opt.workers()
+	f.global = global
 	if factorize && (kind == PBM || kind == UBM) {
-		f.fz = newFactorized(ctx, d, kind, workers)
+		f.fz = newFactorized(ctx, d, kind, f.workers)
 	}
+	return f
+}
+
+// fitLoop runs the EM iterations (one pass for counting models) of the
+// fitters, which share the global values global: per iteration every
+// fitter's E-step and pair M-step, then the global M-step from the exact
+// sums of all fitters' counts. serps is the number of training SERPs of
+// all fitters (for the training log-likelihood). It returns the number of
+// iterations run.
+func fitLoop(ctx context.Context, fs []*fitter, kind Kind, opt Options, global []float64, iters int, serps int) (int, error) {
+	R := 0
+	for _, f := range fs {
+		R = f.R
+	}
+	trainLL := func() float64 {
+		st := NewStats(kind, R)
+		for _, f := range fs {
+			f.trainLL(ctx, st)
+		}
+		return st.LL.Float64() / float64(serps)
+	}
+	em := kind.EM()
 	done := 0
 	prevLL := math.NaN()
-	if opt.Tolerance > 0 && f.em {
-		prevLL = f.trainLL(ctx, workers)
+	if opt.Tolerance > 0 && em {
+		prevLL = trainLL()
 	}
 	for it := 0; it < iters; it++ {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return done, err
 		}
-		if f.fz != nil {
-			f.iterateFactorized(ctx, workers)
-		} else {
-			f.iterate(ctx, workers)
+		st := NewStats(kind, R)
+		for _, f := range fs {
+			f.estep(ctx, st)
 		}
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return done, err
 		}
+		copy(global, MStepGlobals(kind, st))
 		done++
 		ll := math.NaN()
-		if opt.Tolerance > 0 && f.em {
-			ll = f.trainLL(ctx, workers)
+		if opt.Tolerance > 0 && em {
+			ll = trainLL()
 		}
 		if opt.OnIteration != nil {
 			opt.OnIteration(done, ll)
 		}
-		if opt.Tolerance > 0 && f.em && math.Abs(ll-prevLL) < opt.Tolerance {
+		if opt.Tolerance > 0 && em && math.Abs(ll-prevLL) < opt.Tolerance {
 			break
 		}
 		prevLL = ll
 	}
+	return done, nil
+}
+
+// estep is one E-step and pair M-step of f, adding the global counts to st.
+func (f *fitter) estep(ctx context.Context, st *Stats) {
+	if f.fz != nil {
+		f.iterateFactorized(ctx, f.workers, st)
+	} else {
+		f.iterate(ctx, f.workers, st)
+	}
+}
+
+// model returns the fitted model after done iterations.
+func (f *fitter) model(done int) *Model {
+	d := f.d
+	nPair := f.kind.pairParams()
 	m := &Model{
-		Kind: kind, Ranks: R, Iterations: done, Exact: f.exact,
+		Kind: f.kind, Ranks: f.R, Iterations: done, Exact: f.exact,
 		QueryNames: d.log.Queries.Names, DocNames: d.log.Docs.Names,
 		PairQuery: d.pairQuery, PairDoc: d.pairDoc,
-		Global: f.global,
+		Global: slices.Clone(f.global),
 	}
 	if nPair >= 1 {
 		m.Attr = f.attr
@@ -128,9 +169,53 @@ func fit(ctx context.Context, d *Data, kind Kind, opt Options, factorize bool) (
 	if nPair >= 2 {
 		m.Sat = f.sat
 	}
-	return m, nil
+	return m
 }
 
+// Stats are the sufficient statistics of a model's global parameters for
+// one EM iteration (or the counting pass), summed exactly: Num[j] and
+// Den[j] are the expected counts of global parameter j (layout of
+// Model.Global) without the prior; LL is the weighted sum of training SERP
+// log-likelihoods when asked for. Stats of disjoint parts of the training
+// log (chunks, query shards, Beam bundles) merge exactly, in any order.
+type Stats struct {
+	Num, Den []ExactSum
+	LL       ExactSum
+}
+
+// NewStats returns empty statistics for a model of kind with R ranks.
+func NewStats(kind Kind, R int) *Stats {
+	ng := kind.globalParams(R)
+	return &Stats{Num: make([]ExactSum, ng), Den: make([]ExactSum, ng)}
+}
+
+// Merge adds o to s.
+func (s *Stats) Merge(o *Stats) {
+	for j := range s.Num {
+		s.Num[j].Merge(&o.Num[j])
+		s.Den[j].Merge(&o.Den[j])
+	}
+	s.LL.Merge(&o.LL)
+}
+
+// MStepGlobals returns the global parameter values from the merged
+// statistics: (1 + Num) / (2 + Den), the prior included in the exact sum
+// and rounded once; EM values capped at 1 - 1e-6 (PyClick's ParamEM),
+// counting ones not.
+func MStepGlobals(kind Kind, st *Stats) []float64 {
+	g := make([]float64, len(st.Num))
+	for j := range g {
+		num, den := st.Num[j], st.Den[j]
+		num.Add(1)
+		den.Add(2)
+		v := num.Float64() / den.Float64()
+		if kind.EM() && v > probMax {
+			v = probMax
+		}
+		g[j] = v
+	}
+	return g
+}
 func b2i(b bool) int {
 	if b {
 		return 1
@@ -156,9 +241,10 @@ type fitter struct {
 
 	attr, sat              []float64 // current values per pair
 	aNum, aDen, sNum, sDen []float64 // expected counts per pair (this iteration)
-	global                 []float64
-	gNum, gDen             [][]float64 // per chunk
-	ll                     []float64   // per chunk: weighted sum of SERP log-likelihoods
+	global                 []float64 // shared by the fitters of one fit
+	ng                     int       // number of global parameters
+	workers                int
+	scr                    []*scratch  // per worker, reused
 	fz                     *factorized // PBM and UBM: merged per-rank items
 	densDone               bool        // aDen and sDen hold their final values
 }
@@ -169,10 +255,15 @@ type scratch struct {
 	c    counts
 	cnt  [4][MaxSERP]float64
 	cond [MaxSERP]float64
+	// gn, gd: one record's global counts; xNum, xDen, ll: the worker's
+	// exact sums since the last collect.
+	gn, gd     []float64
+	xNum, xDen []ExactSum
+	ll         ExactSum
 }
 
-func newScratch() *scratch {
-	sc := &scratch{}
+func newScratch(ng int) *scratch {
+	sc := &scratch{gn: make([]float64, ng), gd: make([]float64, ng), xNum: make([]ExactSum, ng), xDen: make([]ExactSum, ng)}
 	sc.c.aNum, sc.c.aDen, sc.c.sNum, sc.c.sDen = sc.cnt[0][:], sc.cnt[1][:], sc.cnt[2][:], sc.cnt[3][:]
 	return sc
 }
@@ -181,13 +272,16 @@ func newScratch() *scratch {
 func (f *fitter) parallel(ctx context.Context, workers int, fn func(ci int, sc *scratch)) {
 	nc := len(f.d.chunks)
 	workers = min(workers, nc)
+	for len(f.scr) < workers {
+		f.scr = append(f.scr, newScratch(f.ng))
+	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sc := newScratch()
+			sc := f.scr[w]
 			for {
 				ci := int(next.Add(1) - 1)
 				if ci >= nc || ctx.Err() != nil {
@@ -225,13 +319,10 @@ func (f *fitter) load(v *view, sc *scratch, i int) {
 // iterate runs one E-step and M-step (batch EM: every expected count uses
 // the previous iteration's values; PyClick's EMInference). For counting
 // models it is the single counting pass.
-func (f *fitter) iterate(ctx context.Context, workers int) {
+func (f *fitter) iterate(ctx context.Context, workers int, st *Stats) {
 	d := f.d
 	f.parallel(ctx, workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
-		gNum, gDen := f.gNum[ci], f.gDen[ci]
-		clear(gNum)
-		clear(gDen)
 		// Prior pseudo-counts: numerator 1, denominator 2. The pair
 		// denominators depend on the clicks only (every model's E-step adds
 		// a constant per rank: 1, the click, or 1 + the click), so they are
@@ -252,12 +343,28 @@ func (f *fitter) iterate(ctx context.Context, workers int) {
 			}
 		}
 		c := &sc.c
-		c.gNum, c.gDen = gNum, gDen
+		c.gNum, c.gDen = sc.gn, sc.gd
 		var v view
 		for i := ch.recLo; i < ch.recHi; i++ {
 			f.load(&v, sc, i)
 			w := d.recWeight[i]
+			if f.ng > 0 {
+				clear(sc.gn)
+				clear(sc.gd)
+			}
 			estep(f.kind, &v, w, c)
+			// The record's global counts, formed from it alone, are
+			// added exactly (order-free).
+			for j, x := range sc.gn {
+				if x != 0 {
+					sc.xNum[j].Add(x)
+				}
+			}
+			for j, x := range sc.gd {
+				if x != 0 {
+					sc.xDen[j].Add(x)
+				}
+			}
 			pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
 			if len(f.aNum) > 0 {
 				for r, p := range pairs {
@@ -291,14 +398,19 @@ func (f *fitter) iterate(ctx context.Context, workers int) {
 		}
 	})
 	f.densDone = true
-	// Global parameters: prior plus the chunks' counts in chunk order.
-	for j := range f.global {
-		num, den := 0.0, 0.0
-		for ci := range d.chunks {
-			num += f.gNum[ci][j]
-			den += f.gDen[ci][j]
+	f.collect(st)
+}
+
+// collect moves the workers' exact sums into st.
+func (f *fitter) collect(st *Stats) {
+	for _, sc := range f.scr {
+		for j := range sc.xNum {
+			st.Num[j].Merge(&sc.xNum[j])
+			st.Den[j].Merge(&sc.xDen[j])
+			sc.xNum[j], sc.xDen[j] = ExactSum{}, ExactSum{}
 		}
-		f.global[j] = f.value(1+num, 2+den)
+		st.LL.Merge(&sc.ll)
+		sc.ll = ExactSum{}
 	}
 }
 
@@ -312,27 +424,21 @@ func (f *fitter) value(num, den float64) float64 {
 	return v
 }
 
-// trainLL is the log-likelihood of the training SERPs under the current
-// values, weighted by SERP, summed per chunk and reduced in chunk order.
-func (f *fitter) trainLL(ctx context.Context, workers int) float64 {
+// trainLL adds to st.LL the log-likelihood of the training SERPs under the
+// current values, weighted by SERP, summed exactly.
+func (f *fitter) trainLL(ctx context.Context, st *Stats) {
 	d := f.d
-	f.parallel(ctx, workers, func(ci int, sc *scratch) {
+	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
 		var v view
-		sum := 0.0
 		for i := ch.recLo; i < ch.recHi; i++ {
 			f.load(&v, sc, i)
 			cond := sc.cond[:v.n]
 			clickProbs(f.kind, &v, cond, nil)
-			sum += d.recWeight[i] * serpLL(cond)
+			sc.ll.Add(d.recWeight[i] * serpLL(cond))
 		}
-		f.ll[ci] = sum
 	})
-	total := 0.0
-	for _, s := range f.ll {
-		total += s
-	}
-	return total / float64(d.serps)
+	f.collect(st)
 }
 
 // serpLL is the mean over ranks of ln P(c_r | c_<r) (PyClick's

@@ -2,6 +2,7 @@ package clickmodels
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -45,11 +46,48 @@ type pairJSON struct {
 // WriteJSON writes the model's parameters as JSON. Floats are written in
 // the shortest form that reads back to the same float64, so ReadModel
 // restores the model exactly; the output is byte-identical for identical
-// models.
-func (m *Model) WriteJSON(w io.Writer) error {
-	pf := paramsFile{Format: ParamsFormat, Model: m.Kind.String(), Ranks: m.Ranks, Iterations: m.Iterations, Exact: m.Exact}
-	g := m.Global
-	switch m.Kind {
+// models. Pairs are streamed, never held as JSON in memory.
+func (m *Model) WriteJSON(w io.Writer) error { return m.pairWriter().writeJSON(w) }
+
+// pairWriter streams a model's parameter and relevance files from a
+// sequence of pairs (one model, or per-shard models merged in log order).
+type pairWriter struct {
+	kind            Kind
+	ranks           int
+	iterations      int
+	exact           bool
+	global          []float64
+	hasAttr, hasSat bool
+	pairs           func(yield func(q, d string, a, s float64) bool)
+}
+
+func (m *Model) pairWriter() *pairWriter {
+	return &pairWriter{
+		kind: m.Kind, ranks: m.Ranks, iterations: m.Iterations, exact: m.Exact, global: m.Global,
+		hasAttr: m.Attr != nil, hasSat: m.Sat != nil,
+		pairs: func(yield func(q, d string, a, s float64) bool) {
+			for p := range m.PairQuery {
+				var a, s float64
+				if m.Attr != nil {
+					a = m.Attr[p]
+				}
+				if m.Sat != nil {
+					s = m.Sat[p]
+				}
+				if !yield(m.QueryNames[m.PairQuery[p]], m.DocNames[m.PairDoc[p]], a, s) {
+					return
+				}
+			}
+		},
+	}
+}
+
+// writeJSON writes exactly what encoding/json's Encoder with indent " "
+// writes for the paramsFile, but streams the pairs.
+func (pw *pairWriter) writeJSON(w io.Writer) error {
+	pf := paramsFile{Format: ParamsFormat, Model: pw.kind.String(), Ranks: pw.ranks, Iterations: pw.iterations, Exact: pw.exact}
+	g := pw.global
+	switch pw.kind {
 	case GCTR:
 		pf.CTR = &g[0]
 	case RCTR:
@@ -57,8 +95,8 @@ func (m *Model) WriteJSON(w io.Writer) error {
 	case PBM:
 		pf.ExamByRank = g
 	case UBM:
-		for r := 0; r < m.Ranks; r++ {
-			pf.ExamByRankPrevClick = append(pf.ExamByRankPrevClick, g[r*m.Ranks:(r+1)*m.Ranks])
+		for r := 0; r < pw.ranks; r++ {
+			pf.ExamByRankPrevClick = append(pf.ExamByRankPrevClick, g[r*pw.ranks:(r+1)*pw.ranks])
 		}
 	case DCM:
 		pf.ContByRank = g
@@ -67,24 +105,90 @@ func (m *Model) WriteJSON(w io.Writer) error {
 	case CCM:
 		pf.Tau = g
 	}
-	pf.Pairs = make([]pairJSON, m.NumPairs())
-	for p := range pf.Pairs {
-		pj := &pf.Pairs[p]
-		pj.Query, pj.Doc = m.QueryNames[m.PairQuery[p]], m.DocNames[m.PairDoc[p]]
-		if m.Attr != nil {
-			pj.Attr = &m.Attr[p]
-		}
-		if m.Sat != nil {
-			pj.Sat = &m.Sat[p]
-		}
-	}
-	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
+	pf.Pairs = []pairJSON{}
+	var head bytes.Buffer
+	enc := json.NewEncoder(&head)
 	enc.SetIndent("", " ")
 	if err := enc.Encode(&pf); err != nil {
 		return err
 	}
+	const tail = "[]\n}\n"
+	hb := head.Bytes()
+	if !bytes.HasSuffix(hb, []byte(tail)) {
+		return fmt.Errorf("click models: unexpected JSON encoding of the parameter header")
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	bw.Write(hb[:len(hb)-len(tail)])
+	bw.WriteByte('[')
+	var buf []byte
+	n := 0
+	var err error
+	pw.pairs(func(q, d string, a, s float64) bool {
+		buf = buf[:0]
+		if n > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, "\n  {\n   \"query\": "...)
+		buf = appendJSONString(buf, q)
+		buf = append(buf, ",\n   \"doc\": "...)
+		buf = appendJSONString(buf, d)
+		if pw.hasAttr {
+			buf = append(buf, ",\n   \"attr\": "...)
+			buf = appendJSONFloat(buf, a)
+		}
+		if pw.hasSat {
+			buf = append(buf, ",\n   \"sat\": "...)
+			buf = appendJSONFloat(buf, s)
+		}
+		buf = append(buf, "\n  }"...)
+		n++
+		_, err = bw.Write(buf)
+		return err == nil
+	})
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		bw.WriteString("\n ]\n}\n")
+	} else {
+		bw.WriteString("]\n}\n")
+	}
 	return bw.Flush()
+}
+
+// appendJSONString appends s as encoding/json encodes it (HTML escaping
+// on): plain printable ASCII directly, anything else through json.Marshal.
+func appendJSONString(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			b, _ := json.Marshal(s)
+			return append(dst, b...)
+		}
+	}
+	dst = append(dst, '"')
+	dst = append(dst, s...)
+	return append(dst, '"')
+}
+
+// appendJSONFloat appends f as encoding/json encodes a float64: the
+// shortest representation, in exponent form below 1e-6 or from 1e21 on,
+// with a one-digit negative exponent written without its leading zero.
+func appendJSONFloat(dst []byte, f float64) []byte {
+	abs := math.Abs(f)
+	fmtc := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		fmtc = 'e'
+	}
+	dst = strconv.AppendFloat(dst, f, fmtc, -1, 64)
+	if fmtc == 'e' {
+		n := len(dst)
+		if n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
+			dst[n-2] = dst[n-1]
+			dst = dst[:n-1]
+		}
+	}
+	return dst
 }
 
 // ReadModel reads a parameter file written by WriteJSON. name is used in
@@ -192,18 +296,38 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 // training, documents in order of first appearance with their query).
 // Relevances are written in the shortest form that reads back exactly.
 // Queries or documents containing a tab or a line break are an error.
-func (m *Model) WriteRelevance(w io.Writer) error {
+func (m *Model) WriteRelevance(w io.Writer) error { return m.pairWriter().writeRelevance(w) }
+
+// relevanceOf is PairRelevance from the pair's values.
+func relevanceOf(k Kind, global []float64, a, s float64) float64 {
+	switch k {
+	case GCTR:
+		return global[0]
+	case RCTR:
+		return 0
+	case DBN, SDBN:
+		return a * s
+	case CCM:
+		return a * a
+	default:
+		return a
+	}
+}
+
+func (pw *pairWriter) writeRelevance(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	bw.WriteString("query\tdoc\trelevance\n")
 	var buf []byte
-	for p := range m.PairQuery {
-		q, d := m.QueryNames[m.PairQuery[p]], m.DocNames[m.PairDoc[p]]
+	var err error
+	pw.pairs(func(q, d string, a, s float64) bool {
 		if strings.ContainsAny(q, "\t\r\n") || strings.ContainsAny(d, "\t\r\n") {
-			return fmt.Errorf("relevance: pair (%s, %s) contains a tab or line break, which TSV cannot hold", textio.Quote(q), textio.Quote(d))
+			err = fmt.Errorf("relevance: pair (%s, %s) contains a tab or line break, which TSV cannot hold", textio.Quote(q), textio.Quote(d))
+			return false
 		}
-		v := m.PairRelevance(p)
+		v := relevanceOf(pw.kind, pw.global, a, s)
 		if math.IsNaN(v) {
-			return fmt.Errorf("relevance: pair (%s, %s) has no relevance", textio.Quote(q), textio.Quote(d))
+			err = fmt.Errorf("relevance: pair (%s, %s) has no relevance", textio.Quote(q), textio.Quote(d))
+			return false
 		}
 		buf = append(buf[:0], q...)
 		buf = append(buf, '\t')
@@ -211,9 +335,11 @@ func (m *Model) WriteRelevance(w io.Writer) error {
 		buf = append(buf, '\t')
 		buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
 		buf = append(buf, '\n')
-		if _, err := bw.Write(buf); err != nil {
-			return err
-		}
+		_, err = bw.Write(buf)
+		return err == nil
+	})
+	if err != nil {
+		return err
 	}
 	return bw.Flush()
 }

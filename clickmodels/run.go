@@ -32,6 +32,9 @@ type RunConfig struct {
 	LoadDir string
 	// OnModel, if set, is called when a model starts fitting.
 	OnModel func(k Kind)
+	// OnShard, if set, is called by RunShards after each shard is
+	// prepared, with the shards done and their number.
+	OnShard func(done, total int)
 }
 
 // Report is one model's entry of metrics.json.

@@ -80,3 +80,21 @@ func loadParquet(path string) (*Log, error) {
 	}
 	return log, nil
 }
+
+// ParquetPath resolves path as sessions.Load does: for an ingest directory
+// or a sessions.parquet file it returns the Parquet file and true; for
+// anything else (a Yandex log) path and false.
+func ParquetPath(path string) (string, bool, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", false, fmt.Errorf("sessions: %w", err)
+	}
+	if st.IsDir() {
+		p := filepath.Join(path, ParquetName)
+		if _, err := os.Stat(p); err != nil {
+			return "", false, fmt.Errorf("sessions: %s is a directory without %s (not an ingest output directory)", path, ParquetName)
+		}
+		return p, true, nil
+	}
+	return path, isParquet(path), nil
+}

@@ -1,0 +1,147 @@
+// Command lovbench-beam runs lovbench's stages that outgrow one machine on
+// Apache Beam: ingest and cleaning of Yandex logs into query shards, and EM
+// fitting of the DCTR, UBM and DBN click models over those shards. Its
+// outputs are the files lovbench writes (shard Parquet files, report.json,
+// quarantine.jsonl; <MODEL>_relevance.tsv, <MODEL>_params.json and
+// metrics.json), so the rest of the pipeline runs on them unchanged.
+//
+// Usage:
+//
+//	lovbench-beam shard --log a.tsv,b.tsv.gz --shards 64 --out shards/ [--runner prism]
+//	lovbench-beam fit --shard-dir shards/ --models dctr,ubm,dbn --out fit/ [--runner flink --endpoint host:8099]
+//
+// The runner is Prism (in process) by default; --runner flink, spark or
+// dataflow, with Beam's usual flags (--endpoint, --environment_type,
+// --project, --region, --staging_location, ...), submits the same pipeline
+// to a cluster. See docs/scale.md in the lovbench repository.
+//
+// Beam re-executes this binary on its workers with Go's standard flags
+// (--worker and others), so all flags are Go flags and beam.Init is called
+// right after they are parsed, before anything else runs.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+
+	"github.com/lovbench/lovbench/beam/lbbeam"
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/ingest/pii"
+	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/shards"
+)
+
+var (
+	logs       = flag.String("log", "", "shard: Yandex log files, plain or gzip, comma-separated, in log order")
+	numShards  = flag.Int("shards", 16, "shard: number of query shards (hash(query) mod N)")
+	out        = flag.String("out", "", "shard, fit: output directory")
+	partSize   = flag.Int64("part-size", lbbeam.DefaultPartSize, "shard: bytes per part of a plain log (cut at session boundaries)")
+	blacklist  = flag.String("pii-blacklist", "", "shard: file of queries to drop as personal data, one per line")
+	fullSERP   = flag.Int("full-serp", 0, "shard: drop queries with fewer results (0: no threshold for Yandex logs)")
+	maxLine    = flag.Int("max-line", 0, "shard: longest accepted line in bytes (0: ingest's default)")
+	shardDir   = flag.String("shard-dir", "", "fit: directory written by shard (lovbench-beam or lovbench shard)")
+	models     = flag.String("models", "dctr,ubm,dbn", "fit: models to fit (dctr, ubm, dbn)")
+	iterations = flag.Int("iterations", 50, "fit: EM iterations (PyClick's default 50)")
+	piiSalt    = flag.String("pii-salt", "", "shard: key of the session-ID pseudonymisation as text (default: random per run, written in no output)")
+	keepIDs    = flag.Bool("keep-session-ids", false, "shard: write session IDs as read, not pseudonymised")
+	exact      = flag.Bool("exact", false, "fit: DBN's exact E-step instead of PyClick's (as lovbench fit --exact)")
+	split      = flag.String("split", "spec", "shard: train/test split of the SERPs: spec or random (time: use lovbench shard)")
+	trainFrac  = flag.Float64("train-fraction", 0.75, "shard: share of SERPs that train")
+	seed       = flag.Uint64("seed", 1, "shard: seed of the random split")
+)
+
+func main() {
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: lovbench-beam shard|fit [flags]\n\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	// The command may come first (lovbench-beam shard --log ...) or last;
+	// the flags after it are parsed too. Workers get flags only.
+	cmd := ""
+	if flag.NArg() > 0 {
+		cmd = flag.Arg(0)
+		if err := flag.CommandLine.Parse(flag.Args()[1:]); err != nil {
+			os.Exit(2)
+		}
+	}
+	beam.Init() // on a worker this runs the worker harness and never returns
+	if cmd == "" || flag.NArg() != 0 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	if err := run(context.Background(), cmd); err != nil {
+		var ue usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintln(os.Stderr, "lovbench-beam:", err)
+			os.Exit(2)
+		}
+		slog.Error("lovbench-beam failed", "err", err)
+		os.Exit(1)
+	}
+}
+
+type usageError struct{ error }
+
+func run(ctx context.Context, cmd string) error {
+	p, s := beam.NewPipelineWithRoot()
+	switch cmd {
+	case "shard":
+		if *logs == "" || *out == "" {
+			return usageError{errors.New("shard needs --log and --out")}
+		}
+		o := lbbeam.ShardOptions{Logs: strings.Split(*logs, ","), Shards: *numShards, OutDir: *out,
+			PartSize: *partSize, FullSERP: *fullSERP, MaxLine: *maxLine,
+			Split:   shards.SplitConfig{Split: *split, TrainFraction: *trainFrac, Seed: *seed},
+			PIISalt: []byte(*piiSalt), KeepSessionIDs: *keepIDs}
+		if *keepIDs && *piiSalt != "" {
+			return usageError{errors.New("--keep-session-ids and --pii-salt exclude each other")}
+		}
+		if *numShards < 1 || *partSize < 1 {
+			return usageError{errors.New("--shards and --part-size must be positive")}
+		}
+		if !(*trainFrac > 0 && *trainFrac < 1) {
+			return usageError{fmt.Errorf("--train-fraction must be in (0, 1), got %v", *trainFrac)}
+		}
+		if *blacklist != "" {
+			f, err := sessions.Open(*blacklist)
+			if err != nil {
+				return fmt.Errorf("PII blacklist: %w", err)
+			}
+			o.Blacklist, err = pii.ReadBlacklist(f, *blacklist)
+			f.Close()
+			if err != nil {
+				return err
+			}
+		}
+		if err := lbbeam.BuildShard(s, o); err != nil {
+			return usageError{err}
+		}
+	case "fit":
+		if *shardDir == "" || *out == "" {
+			return usageError{errors.New("fit needs --shard-dir and --out")}
+		}
+		kinds, err := clickmodels.ParseKinds(*models)
+		if err != nil {
+			return usageError{err}
+		}
+		if *iterations < 1 {
+			return usageError{fmt.Errorf("--iterations must be at least 1, got %d", *iterations)}
+		}
+		if err := lbbeam.BuildFit(s, lbbeam.FitOptions{ShardDir: *shardDir, Kinds: kinds, Iterations: *iterations,
+			Exact: *exact, OutDir: *out}); err != nil {
+			return usageError{err}
+		}
+	default:
+		return usageError{fmt.Errorf("unknown command %q (want shard or fit)", cmd)}
+	}
+	return beamx.Run(ctx, p)
+}

@@ -1,0 +1,134 @@
+package lbbeam
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/lovbench/lovbench/ingest"
+	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/shards"
+)
+
+func init() {
+	register.DoFn2x1[Part, func(PartLines), error](&countLinesFn{})
+	register.Emitter1[PartLines]()
+	register.DoFn5x1[context.Context, Part, func(*PartLines) bool, func(int, []byte), func(PartResult), error](&cleanFn{})
+	register.Emitter2[int, []byte]()
+	register.Emitter1[PartResult]()
+	register.Iter1[PartLines]()
+}
+
+// PartLines is the number of lines of a part.
+type PartLines struct {
+	Index     int
+	FileIndex int
+	Lines     int
+}
+
+// countLinesFn counts the lines of each part, so that the cleaning step can
+// give every quarantined line its line number in the file.
+type countLinesFn struct{}
+
+func (*countLinesFn) ProcessElement(p Part, emit func(PartLines)) error {
+	r, err := partReader(p)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	n, err := ingest.CountLines(r)
+	if err != nil {
+		return fmt.Errorf("%s: %w", p.File, err)
+	}
+	emit(PartLines{Index: p.Index, FileIndex: p.FileIndex, Lines: n})
+	return nil
+}
+
+// PartResult is what cleaning one part gives besides its SERPs: the part's
+// report (JSON), its quarantine lines and the number of SERPs it kept.
+type PartResult struct {
+	Index      int
+	Report     []byte
+	Quarantine []byte
+	Kept       int
+	// MaxRanks is the longest kept SERP of the part.
+	MaxRanks int
+}
+
+// cleanFn cleans a part with ingest's cleaner and emits each kept SERP,
+// encoded with its place in the log, keyed by its query shard.
+type cleanFn struct {
+	Shards    int
+	Blacklist []string
+	FullSERP  int
+	MaxLine   int
+	// PIISalt and KeepSessionIDs: ingest's session-ID pseudonymisation.
+	PIISalt        []byte
+	KeepSessionIDs bool
+}
+
+func (f *cleanFn) ProcessElement(ctx context.Context, p Part, lines func(*PartLines) bool, emit func(int, []byte), result func(PartResult)) error {
+	first := 1
+	var pl PartLines
+	for lines(&pl) {
+		if pl.FileIndex == p.FileIndex && pl.Index < p.Index {
+			first += pl.Lines
+		}
+	}
+	r, err := partReader(p)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	var (
+		quar bytes.Buffer
+		buf  []byte
+		ord  int
+		maxR int
+	)
+	rep, err := ingest.CleanYandexPart(ctx, r, ingest.PartOptions{
+		File: p.File, FirstLine: first, Blacklist: f.Blacklist, FullSERP: f.FullSERP, MaxLine: f.MaxLine,
+		PIISalt: f.PIISalt, KeepSessionIDs: f.KeepSessionIDs,
+	}, &quar, func(serps []sessions.SERP) error {
+		for i := range serps {
+			buf = appendSERP(buf[:0], p.Index, ord, &serps[i])
+			emit(shards.Of(serps[i].Query, f.Shards), bytes.Clone(buf))
+			maxR = max(maxR, len(serps[i].Results))
+			ord++
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%s (bytes %d-%d): %w", p.File, p.Start, p.End, err)
+	}
+	var rb bytes.Buffer
+	if err := rep.WriteJSON(&rb); err != nil {
+		return err
+	}
+	result(PartResult{Index: p.Index, Report: rb.Bytes(), Quarantine: quar.Bytes(), Kept: ord, MaxRanks: maxR})
+	return nil
+}
+
+// mergeResults merges the part reports in part order into ingest's report
+// and concatenates the quarantine lines in the same order.
+func mergeResults(results []PartResult, inputs []ingest.InputFile) (*ingest.Report, []byte, error) {
+	sort.Slice(results, func(i, j int) bool { return results[i].Index < results[j].Index })
+	reps := make([]*ingest.Report, len(results))
+	var quar bytes.Buffer
+	for i, r := range results {
+		if r.Index != i {
+			return nil, nil, fmt.Errorf("lbbeam: part %d missing from the results", i)
+		}
+		rep, err := ingest.DecodeReport(bytes.NewReader(r.Report), fmt.Sprintf("part %d report", i))
+		if err != nil {
+			return nil, nil, err
+		}
+		reps[i] = rep
+		quar.Write(r.Quarantine)
+	}
+	rep, err := ingest.MergeReports(reps, inputs)
+	return rep, quar.Bytes(), err
+}

@@ -1,0 +1,389 @@
+package lbbeam
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/gob"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/shards"
+)
+
+func init() {
+	register.Function2x0(initState)
+	register.DoFn6x1[context.Context, int, []byte, []byte, func(int, []byte), func([]byte), error](&stepFn{})
+	register.DoFn3x1[int, func(*[]byte) bool, func([]byte), error](&mstepFn{})
+	register.DoFn5x1[context.Context, int, []byte, []byte, func(ShardFinal), error](&finishFn{})
+	register.Emitter1[ShardFinal]()
+	register.Iter1[ShardFinal]()
+	register.DoFn3x1[int, func(*ShardFinal) bool, func([]byte), error](&writeModelFn{})
+	register.DoFn2x1[int, func(*[]byte) bool, error](&writeMetricsFn{})
+	register.Emitter1[[]byte]()
+	register.Emitter2[int, []byte]()
+}
+
+// FitOptions configure the EM pipeline.
+type FitOptions struct {
+	// ShardDir is a shard directory (lovbench shard, or BuildShard).
+	ShardDir string
+	// Kinds are the models to fit: DCTR, UBM and DBN.
+	Kinds []clickmodels.Kind
+	// Iterations of EM (0: PyClick's 50); Exact selects DBN's exact
+	// E-step (clickmodels.Options.Exact).
+	Iterations int
+	Exact      bool
+	// OutDir receives <MODEL>_relevance.tsv, <MODEL>_params.json and
+	// metrics.json, as lovbench fit writes them.
+	OutDir string
+}
+
+// BeamKinds are the models the Beam pipeline fits.
+var BeamKinds = []clickmodels.Kind{clickmodels.DCTR, clickmodels.UBM, clickmodels.DBN}
+
+// BuildFit adds the EM pipeline to scope s. Per model and EM iteration:
+//
+//	(shard, pair values) --E-step with the globals as side input--> (shard, new pair values) + statistics
+//	statistics of all shards --exact sum, M-step--> new globals (side input of the next iteration)
+//
+// The iterations are unrolled into the pipeline graph. Every iteration
+// prepares each shard again from its file (the state passed between
+// iterations is only the shard's pair values), so a worker never holds
+// more than one shard. The global statistics are exact sums
+// (clickmodels.ExactSum), so their merge order, which Beam does not fix,
+// cannot change a bit: the outputs equal lovbench fit's on the same log.
+func BuildFit(s beam.Scope, o FitOptions) error {
+	m, err := shards.ReadManifest(o.ShardDir)
+	if err != nil {
+		return err
+	}
+	if m.TrainSERPs == 0 {
+		return fmt.Errorf("%s: no training SERPs", o.ShardDir)
+	}
+	if len(o.Kinds) == 0 {
+		return errors.New("no model to fit")
+	}
+	for _, k := range o.Kinds {
+		if !slices.Contains(BeamKinds, k) {
+			return fmt.Errorf("the Beam pipeline fits DCTR, UBM and DBN, not %v (use lovbench fit)", k)
+		}
+	}
+	if o.OutDir == "" {
+		return errors.New("no output directory")
+	}
+	iters := o.Iterations
+	if iters <= 0 {
+		iters = clickmodels.DefaultIterations
+	}
+	R := max(clickmodels.DefaultRanks, m.MaxRanks)
+	ids := make([]int, m.Shards)
+	for i := range ids {
+		ids[i] = i
+	}
+	s = s.Scope("lovbench.fit")
+	one := beam.Create(s, 0)
+	shardIDs := beam.CreateList(s, ids)
+	var reports []beam.PCollection
+	for _, k := range o.Kinds {
+		ks := s.Scope(k.String())
+		n := iters
+		if !k.EM() {
+			n = 1
+		}
+		state := beam.ParDo(ks, initState, shardIDs)
+		globals := beam.Create(ks, []byte{})
+		for it := 0; it < n; it++ {
+			var stats beam.PCollection
+			state, stats = beam.ParDo2(ks, &stepFn{Dir: o.ShardDir, Kind: int(k), R: R, Iter: it, Exact: o.Exact},
+				state, beam.SideInput{Input: globals})
+			globals = beam.ParDo(ks, &mstepFn{Kind: int(k), R: R}, one, beam.SideInput{Input: stats})
+		}
+		finals := beam.ParDo(ks, &finishFn{Dir: o.ShardDir, Kind: int(k), R: R, Exact: o.Exact}, state, beam.SideInput{Input: globals})
+		reports = append(reports, beam.ParDo(ks, &writeModelFn{Dir: o.OutDir, Kind: int(k), Iterations: n,
+			Split: m.Split, TrainSERPs: m.TrainSERPs}, one, beam.SideInput{Input: finals}))
+	}
+	all := beam.Flatten(s, reports...)
+	names := make([]string, len(o.Kinds))
+	for i, k := range o.Kinds {
+		names[i] = k.String()
+	}
+	beam.ParDo0(s, &writeMetricsFn{Dir: o.OutDir, Order: names}, one, beam.SideInput{Input: all})
+	return nil
+}
+
+// initState starts every shard with no pair values (the first E-step uses
+// the initial ones).
+func initState(shard int, emit func(int, []byte)) { emit(shard, nil) }
+
+// shardFit prepares shard i and restores its pair values and the globals
+// (none before the first iteration).
+func shardFit(ctx context.Context, dir string, k clickmodels.Kind, R, i int, exact bool, pairs, globals []byte) (*clickmodels.ShardFit, *clickmodels.PreparedShard, error) {
+	src, err := shards.Open(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := clickmodels.PrepareShard(ctx, src, i, R)
+	if err != nil {
+		return nil, nil, err
+	}
+	f := clickmodels.NewShardFit(ctx, p, k, clickmodels.Options{Exact: exact, Workers: 1})
+	if len(globals) > 0 {
+		g, err := decodeFloats(globals)
+		if err != nil {
+			return nil, nil, err
+		}
+		f.SetGlobal(g)
+	}
+	if pairs != nil {
+		if err := f.UnmarshalPairs(pairs); err != nil {
+			return nil, nil, fmt.Errorf("shard %d: %w", i, err)
+		}
+	}
+	return f, p, nil
+}
+
+// stepFn is one EM iteration on one shard: the E-step with the current
+// globals, the shard's own pair M-step, and the shard's global statistics.
+type stepFn struct {
+	Dir     string
+	Kind, R int
+	Iter    int
+	Exact   bool
+}
+
+func (f *stepFn) ProcessElement(ctx context.Context, shard int, pairs []byte, globals []byte, emitState func(int, []byte), emitStats func([]byte)) error {
+	sf, _, err := shardFit(ctx, f.Dir, clickmodels.Kind(f.Kind), f.R, shard, f.Exact, pairs, globals)
+	if err != nil {
+		return err
+	}
+	st := clickmodels.NewStats(clickmodels.Kind(f.Kind), f.R)
+	sf.EStep(ctx, st)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	b, err := st.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	emitStats(b)
+	emitState(shard, sf.MarshalPairs())
+	return nil
+}
+
+// mstepFn sums the statistics of all shards (exactly, so in any order) and
+// computes the next global values.
+type mstepFn struct {
+	Kind, R int
+}
+
+func (f *mstepFn) ProcessElement(_ int, stats func(*[]byte) bool, emit func([]byte)) error {
+	k := clickmodels.Kind(f.Kind)
+	total := clickmodels.NewStats(k, f.R)
+	var b []byte
+	for stats(&b) {
+		var st clickmodels.Stats
+		if err := st.UnmarshalBinary(b); err != nil {
+			return err
+		}
+		total.Merge(&st)
+	}
+	emit(encodeFloats(clickmodels.MStepGlobals(k, total)))
+	return nil
+}
+
+// ShardFinal is a shard's share of the outputs: its model (gob), the log
+// position of each of its queries' first SERP, its evaluation sums and its
+// distinct training records.
+type ShardFinal struct {
+	Shard      int
+	Model      []byte
+	QueryFirst []int64
+	Eval       []byte
+	Records    int
+}
+
+// finishFn evaluates a shard's final model on its test SERPs and ships the
+// model to the writer.
+type finishFn struct {
+	Dir     string
+	Kind, R int
+	Exact   bool
+}
+
+func (f *finishFn) ProcessElement(ctx context.Context, shard int, pairs []byte, globals []byte, emit func(ShardFinal)) error {
+	sf, p, err := shardFit(ctx, f.Dir, clickmodels.Kind(f.Kind), f.R, shard, f.Exact, pairs, globals)
+	if err != nil {
+		return err
+	}
+	var ev clickmodels.EvalSums
+	if err := sf.Evaluate(&ev); err != nil {
+		return err
+	}
+	var mb bytes.Buffer
+	if err := gob.NewEncoder(&mb).Encode(sf.Model(0)); err != nil {
+		return err
+	}
+	emit(ShardFinal{Shard: shard, Model: mb.Bytes(), QueryFirst: p.QueryFirst, Eval: encodeEval(&ev), Records: p.Data.Records()})
+	return nil
+}
+
+// writeModelFn merges the shards' models into <MODEL>_relevance.tsv and
+// <MODEL>_params.json and emits the model's metrics.json entry (JSON).
+type writeModelFn struct {
+	Dir        string
+	Kind       int
+	Iterations int
+	Split      string
+	TrainSERPs int64
+}
+
+func (f *writeModelFn) ProcessElement(_ int, finals func(*ShardFinal) bool, emit func([]byte)) error {
+	k := clickmodels.Kind(f.Kind)
+	var all []ShardFinal
+	var sf ShardFinal
+	for finals(&sf) {
+		all = append(all, sf)
+	}
+	slices.SortFunc(all, func(a, b ShardFinal) int { return a.Shard - b.Shard })
+	var (
+		parts   []clickmodels.ShardModel
+		ev      clickmodels.EvalSums
+		records int
+	)
+	for _, x := range all {
+		var m clickmodels.Model
+		if err := gob.NewDecoder(bytes.NewReader(x.Model)).Decode(&m); err != nil {
+			return fmt.Errorf("shard %d model: %w", x.Shard, err)
+		}
+		m.Iterations = f.Iterations
+		parts = append(parts, clickmodels.ShardModel{Model: &m, QueryFirst: x.QueryFirst})
+		e, err := decodeEval(x.Eval)
+		if err != nil {
+			return fmt.Errorf("shard %d evaluation: %w", x.Shard, err)
+		}
+		ev.Merge(e)
+		records += x.Records
+	}
+	if err := os.MkdirAll(f.Dir, 0o755); err != nil {
+		return err
+	}
+	if err := clickmodels.WriteModelFiles(f.Dir, parts); err != nil {
+		return err
+	}
+	met, err := ev.Metrics(k)
+	if err != nil {
+		return err
+	}
+	rep := clickmodels.Report{Model: k.String(), Split: f.Split, TrainSessions: int(f.TrainSERPs), TrainRecords: records,
+		Metrics: met, Iterations: f.Iterations, Exact: len(parts) > 0 && parts[0].Model.Exact}
+	b, err := json.Marshal(rep)
+	if err != nil {
+		return err
+	}
+	emit(b)
+	return nil
+}
+
+// writeMetricsFn writes metrics.json with the models in the order asked.
+type writeMetricsFn struct {
+	Dir   string
+	Order []string
+}
+
+func (f *writeMetricsFn) ProcessElement(_ int, reps func(*[]byte) bool) error {
+	byName := map[string]clickmodels.Report{}
+	var b []byte
+	for reps(&b) {
+		var r clickmodels.Report
+		if err := json.Unmarshal(b, &r); err != nil {
+			return err
+		}
+		byName[r.Model] = r
+	}
+	out := make([]clickmodels.Report, 0, len(f.Order))
+	for _, name := range f.Order {
+		r, ok := byName[name]
+		if !ok {
+			return fmt.Errorf("no report for %s", name)
+		}
+		out = append(out, r)
+	}
+	clickmodels.FinishReports(out)
+	return clickmodels.WriteMetrics(f.Dir, out)
+}
+
+func encodeFloats(v []float64) []byte {
+	out := make([]byte, 0, 8*len(v))
+	for _, x := range v {
+		out = binary.LittleEndian.AppendUint64(out, math.Float64bits(x))
+	}
+	return out
+}
+
+func decodeFloats(b []byte) ([]float64, error) {
+	if len(b)%8 != 0 {
+		return nil, fmt.Errorf("lbbeam: %d bytes of float64s", len(b))
+	}
+	v := make([]float64, len(b)/8)
+	for i := range v {
+		v[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	return v, nil
+}
+
+// encodeEval encodes evaluation sums: N, LL, then per rank the count and
+// the sum (each ExactSum length-prefixed).
+func encodeEval(e *clickmodels.EvalSums) []byte {
+	out := binary.AppendVarint(nil, e.N)
+	sum := func(s *clickmodels.ExactSum) {
+		b, _ := s.MarshalBinary()
+		out = binary.AppendUvarint(out, uint64(len(b)))
+		out = append(out, b...)
+	}
+	sum(&e.LL)
+	out = binary.AppendUvarint(out, uint64(len(e.LogSum)))
+	for r := range e.LogSum {
+		out = binary.AppendVarint(out, e.Count[r])
+		sum(&e.LogSum[r])
+	}
+	return out
+}
+
+func decodeEval(b []byte) (*clickmodels.EvalSums, error) {
+	d := &decoder{b: b}
+	e := &clickmodels.EvalSums{N: d.varint()}
+	sum := func(s *clickmodels.ExactSum) {
+		n := d.uvarint()
+		if d.err != nil || n > uint64(len(d.b)) {
+			d.err = errCodec
+			return
+		}
+		if err := s.UnmarshalBinary(d.b[:n]); err != nil {
+			d.err = err
+		}
+		d.b = d.b[n:]
+	}
+	sum(&e.LL)
+	nr := d.uvarint()
+	if d.err == nil && nr <= uint64(len(d.b)) {
+		e.LogSum = make([]clickmodels.ExactSum, nr)
+		e.Count = make([]int64, nr)
+		for r := range e.LogSum {
+			e.Count[r] = d.varint()
+			sum(&e.LogSum[r])
+		}
+	}
+	if d.err == nil && len(d.b) != 0 {
+		d.err = errCodec
+	}
+	return e, d.err
+}

@@ -1,0 +1,195 @@
+package lbbeam
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/ingest"
+	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/shards"
+)
+
+// sharedDir is the project's shared reference data: $LOVBENCH_SHARED, or
+// "shared" beside the repository (this module lives in <repo>/beam). It
+// exists on developer and CI machines only.
+func sharedDir(t *testing.T, parts ...string) string {
+	t.Helper()
+	root := os.Getenv("LOVBENCH_SHARED")
+	if root == "" {
+		root = filepath.Join("..", "..", "..", "shared")
+	}
+	p := filepath.Join(append([]string{root}, parts...)...)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("shared reference data not found (%v); set LOVBENCH_SHARED to run this test", err)
+	}
+	return p
+}
+
+type pyclickMetrics struct {
+	Model          string    `json:"model"`
+	TestSessions   int       `json:"test_sessions"`
+	LogLikelihood  float64   `json:"test_loglikelihood"`
+	Perplexity     float64   `json:"test_perplexity"`
+	PerplexityRank []float64 `json:"test_perplexity_at_rank"`
+}
+
+// TestFitGoldenLog fits DCTR, UBM and DBN on Prism over PyClick's golden
+// log read as PyClick reads it (lovbench shard's Yandex reading, 5 query
+// shards) and checks the outputs against lovbench fit on the same log (the
+// relevance and parameter files byte for byte, metrics.json to 1e-9,
+// timing aside) and against PyClick's own metrics to 1e-6.
+func TestFitGoldenLog(t *testing.T) {
+	ref := sharedDir(t, "reference", "pyclick")
+	ctx := context.Background()
+	dir := t.TempDir()
+	logPath := filepath.Join(ref, "golden_ubm6k.tsv")
+	log, err := sessions.Load(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shardDir := filepath.Join(dir, "shards")
+	m, err := shards.Write(ctx, logPath, 5, shards.SplitConfig{}, shardDir, shards.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.TrainSERPs != 4500 {
+		t.Fatalf("%d training SERPs, PyClick's split has 4500", m.TrainSERPs)
+	}
+	got := fitBoth(t, log, shardDir, 0)
+
+	b, err := os.ReadFile(filepath.Join(ref, "golden_ubm6k", "metrics.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pc []pyclickMetrics
+	if err := json.Unmarshal(b, &pc); err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, pm := range pc {
+		for _, g := range got {
+			if g.Model != pm.Model {
+				continue
+			}
+			checked++
+			if g.Sessions != pm.TestSessions {
+				t.Errorf("%s: %d test sessions, PyClick %d", g.Model, g.Sessions, pm.TestSessions)
+			}
+			if math.Abs(g.LogLikelihood-pm.LogLikelihood) > 1e-6 || math.Abs(g.Perplexity-pm.Perplexity) > 1e-6 {
+				t.Errorf("%s: LL %.9f perplexity %.9f, PyClick %.9f %.9f", g.Model, g.LogLikelihood, g.Perplexity, pm.LogLikelihood, pm.Perplexity)
+			}
+			for r, v := range pm.PerplexityRank {
+				if math.Abs(g.PerplexityAtRank[r]-v) > 1e-6 {
+					t.Errorf("%s: perplexity at rank %d %.9f, PyClick %.9f", g.Model, r+1, g.PerplexityAtRank[r], v)
+				}
+			}
+		}
+	}
+	if checked != len(BeamKinds) {
+		t.Errorf("compared %d models with PyClick, want %d", checked, len(BeamKinds))
+	}
+}
+
+// TestShardThenFitCleanedLog runs the whole Beam path, ingest and cleaning
+// into query shards and then EM, on the golden log and checks it against
+// lovbench ingest followed by lovbench fit.
+func TestShardThenFitCleanedLog(t *testing.T) {
+	ref := sharedDir(t, "reference", "pyclick")
+	ctx := context.Background()
+	dir := t.TempDir()
+	logPath := filepath.Join(ref, "golden_ubm6k.tsv")
+	ingDir := filepath.Join(dir, "ingest")
+	if _, err := ingest.Run(ctx, ingest.Options{Format: ingest.FormatYandex, Log: logPath, OutDir: ingDir, PIISalt: testSalt}); err != nil {
+		t.Fatal(err)
+	}
+	log, err := sessions.Load(ingDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shardDir := filepath.Join(dir, "shards")
+	p, s := beam.NewPipelineWithRoot()
+	if err := BuildShard(s, ShardOptions{Logs: []string{logPath}, Shards: 3, OutDir: shardDir, PartSize: 50000, PIISalt: testSalt}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ptest.Run(p); err != nil {
+		t.Fatal(err)
+	}
+	fitBoth(t, log, shardDir, 10)
+}
+
+// fitBoth fits BeamKinds with lovbench (clickmodels.Run on log) and with
+// the Beam pipeline (on shardDir), checks that the outputs agree and
+// returns the Beam metrics.
+func fitBoth(t *testing.T, log *sessions.Log, shardDir string, iterations int) []clickmodels.Report {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	wantDir := filepath.Join(dir, "want")
+	cfg := clickmodels.RunConfig{Kinds: BeamKinds, Options: clickmodels.Options{Iterations: iterations}}
+	if _, err := clickmodels.Run(ctx, log, cfg, wantDir); err != nil {
+		t.Fatal(err)
+	}
+	gotDir := filepath.Join(dir, "beam")
+	p, s := beam.NewPipelineWithRoot()
+	if err := BuildFit(s, FitOptions{ShardDir: shardDir, Kinds: BeamKinds, Iterations: iterations, OutDir: gotDir}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ptest.Run(p); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range BeamKinds {
+		for _, suffix := range []string{"_relevance.tsv", "_params.json"} {
+			sameFile(t, filepath.Join(wantDir, k.String()+suffix), filepath.Join(gotDir, k.String()+suffix))
+		}
+	}
+	want, got := readMetrics(t, wantDir), readMetrics(t, gotDir)
+	if len(got) != len(want) {
+		t.Fatalf("%d models in metrics.json, want %d", len(got), len(want))
+	}
+	for i := range want {
+		w, g := want[i], got[i]
+		if g.Model != w.Model || g.TrainSessions != w.TrainSessions || g.TrainRecords != w.TrainRecords ||
+			g.Iterations != w.Iterations || g.Sessions != w.Sessions || g.Split != w.Split {
+			t.Errorf("%s: report %+v, lovbench fit %+v", w.Model, g, w)
+		}
+		near := func(what string, a, b float64) {
+			if math.Abs(a-b) > 1e-9 {
+				t.Errorf("%s %s: Beam %.15g, lovbench fit %.15g", w.Model, what, a, b)
+			}
+		}
+		near("log-likelihood", g.LogLikelihood, w.LogLikelihood)
+		near("perplexity", g.Perplexity, w.Perplexity)
+		if len(g.PerplexityAtRank) != len(w.PerplexityAtRank) {
+			t.Fatalf("%s: %d ranks, lovbench fit %d", w.Model, len(g.PerplexityAtRank), len(w.PerplexityAtRank))
+		}
+		for r := range w.PerplexityAtRank {
+			near("perplexity at rank", g.PerplexityAtRank[r], w.PerplexityAtRank[r])
+		}
+		for m, v := range w.PerplexityGain {
+			near("perplexity gain over "+m, g.PerplexityGain[m], v)
+		}
+	}
+	return got
+}
+
+func readMetrics(t *testing.T, dir string) []clickmodels.Report {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "metrics.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r []clickmodels.Report
+	if err := json.NewDecoder(bytes.NewReader(b)).Decode(&r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}

@@ -1,0 +1,111 @@
+package lbbeam
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/lovbench/lovbench/ingest"
+	"github.com/lovbench/lovbench/internal/textio"
+	"github.com/lovbench/lovbench/sessions"
+)
+
+// Part is a byte range of one input log that holds whole sessions: the unit
+// of work of the ingest pipeline. Parts of one file are numbered in file
+// order, and the parts of all files in the order the files were given, so
+// that merging the parts' outputs by Index gives what one sequential ingest
+// gives.
+type Part struct {
+	Index int
+	File  string
+	// FileIndex is the position of File among the inputs; Start and End
+	// are byte offsets (End exclusive); Whole marks a compressed file,
+	// which is read as one part from its beginning.
+	FileIndex  int
+	Start, End int64
+	Whole      bool
+}
+
+// isGzip reports whether the file starts with the gzip magic bytes.
+func isGzip(path string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	var b [2]byte
+	n, err := io.ReadFull(f, b[:])
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return false, err
+	}
+	return n == 2 && bytes.Equal(b[:], []byte{0x1f, 0x8b}), nil
+}
+
+// PlanParts cuts the files into parts of about partSize bytes, at session
+// boundaries (ingest.YandexPartStart), reading only a few lines around
+// each cut point. A gzip file is one part.
+func PlanParts(files []string, partSize int64, maxLine int) ([]Part, error) {
+	if partSize <= 0 {
+		return nil, fmt.Errorf("part size must be positive, got %d", partSize)
+	}
+	var parts []Part
+	for fi, path := range files {
+		gz, err := isGzip(path)
+		if err != nil {
+			return nil, err
+		}
+		st, err := os.Stat(path)
+		if err != nil {
+			return nil, err
+		}
+		size := st.Size()
+		if gz {
+			parts = append(parts, Part{Index: len(parts), File: path, FileIndex: fi, End: size, Whole: true})
+			continue
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		starts := []int64{0}
+		for at := partSize; at < size; at += partSize {
+			b, err := ingest.YandexPartStart(f, size, at, maxLine)
+			if err != nil {
+				f.Close()
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+			if b > starts[len(starts)-1] && b < size {
+				starts = append(starts, b)
+			}
+		}
+		f.Close()
+		starts = append(starts, size)
+		for i := 0; i+1 < len(starts); i++ {
+			parts = append(parts, Part{Index: len(parts), File: path, FileIndex: fi, Start: starts[i], End: starts[i+1]})
+		}
+		if size == 0 {
+			parts = append(parts, Part{Index: len(parts), File: path, FileIndex: fi})
+		}
+	}
+	return parts, nil
+}
+
+// partReader opens the bytes of a part (decompressed for a gzip file).
+func partReader(p Part) (io.ReadCloser, error) {
+	if p.Whole {
+		return sessions.Open(p.File)
+	}
+	f, err := os.Open(p.File)
+	if err != nil {
+		return nil, err
+	}
+	var r io.Reader = io.NewSectionReader(f, p.Start, p.End-p.Start)
+	if p.Start == 0 {
+		r = textio.NewReader(r) // a leading BOM is no data, as in ingest
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{r, f}, nil
+}

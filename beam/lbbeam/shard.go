@@ -1,0 +1,327 @@
+package lbbeam
+
+import (
+	"cmp"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/ingest"
+	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/shards"
+)
+
+func init() {
+	register.DoFn5x1[context.Context, int, func(*[]byte) bool, func(*PartResult) bool, func(ShardSummary), error](&writeShardFn{})
+	register.Iter1[[]byte]()
+	register.Iter1[PartResult]()
+	register.Iter1[ShardSummary]()
+	register.Emitter1[ShardSummary]()
+	register.DoFn3x1[int, func(*PartResult) bool, func(*PartLines) bool, error](&writeReportFn{})
+	register.DoFn4x1[context.Context, int, func(*ShardSummary) bool, func(*PartResult) bool, error](&writeManifestFn{})
+}
+
+// ShardOptions configure the ingest-and-shard pipeline.
+type ShardOptions struct {
+	// Logs are the Yandex log files, plain or gzip, in log order.
+	Logs []string
+	// Shards is the number of query shards; OutDir receives the shard
+	// files, report.json and quarantine.jsonl.
+	Shards int
+	OutDir string
+	// PartSize is the size in bytes of the parts plain files are cut
+	// into (at session boundaries); 0 selects DefaultPartSize.
+	PartSize int64
+	// Blacklist, FullSERP and MaxLine are ingest's options.
+	Blacklist []string
+	FullSERP  int
+	MaxLine   int
+	// Split gives every SERP its train flag, as lovbench shard does
+	// (spec or random; the time split needs lovbench shard).
+	Split shards.SplitConfig
+	// PIISalt keys the session-ID pseudonymisation, as ingest --pii-salt.
+	// Every worker needs the same key: when it is empty (and
+	// KeepSessionIDs is false) BuildShard draws 32 random bytes for the
+	// run. The key travels inside the pipeline's serialised steps (the
+	// runner sees it) and is written in no output.
+	PIISalt        []byte
+	KeepSessionIDs bool
+}
+
+// DefaultPartSize is the default size of a part of a plain log file.
+const DefaultPartSize = 64 << 20
+
+// BuildShard adds the ingest-and-shard pipeline to scope s:
+//
+//	parts -> count lines -> clean (lines as side input) -> SERPs keyed by shard
+//	      -> group by shard -> write one shard file each
+//	      -> part results (reports, quarantine) -> one report.json, quarantine.jsonl
+//
+// The parts are planned here, at construction time, by reading a few lines
+// around each cut point of each file.
+func BuildShard(s beam.Scope, o ShardOptions) error {
+	if o.Shards < 1 {
+		return fmt.Errorf("shards must be at least 1, got %d", o.Shards)
+	}
+	if len(o.Logs) == 0 {
+		return errors.New("no input log")
+	}
+	if o.OutDir == "" {
+		return errors.New("no output directory")
+	}
+	if o.Split.Split == "" {
+		o.Split.Split = shards.SplitSpec
+	}
+	if o.Split.TrainFraction == 0 {
+		o.Split.TrainFraction = 0.75
+	}
+	if !(o.Split.TrainFraction > 0 && o.Split.TrainFraction < 1) {
+		return fmt.Errorf("train fraction %v, want a value in (0, 1)", o.Split.TrainFraction)
+	}
+	if _, err := newTrainMask(o.Split, 0); err != nil {
+		return err
+	}
+	if o.PartSize <= 0 {
+		o.PartSize = DefaultPartSize
+	}
+	if !o.KeepSessionIDs && len(o.PIISalt) == 0 {
+		o.PIISalt = make([]byte, 32)
+		if _, err := rand.Read(o.PIISalt); err != nil {
+			return err
+		}
+	}
+	parts, err := PlanParts(o.Logs, o.PartSize, o.MaxLine)
+	if err != nil {
+		return err
+	}
+	s = s.Scope("lovbench.shard")
+	pc := beam.CreateList(s, parts)
+	lines := beam.ParDo(s, &countLinesFn{}, pc)
+	serps, results := beam.ParDo2(s, &cleanFn{Shards: o.Shards, Blacklist: o.Blacklist, FullSERP: o.FullSERP, MaxLine: o.MaxLine,
+		PIISalt: o.PIISalt, KeepSessionIDs: o.KeepSessionIDs},
+		pc, beam.SideInput{Input: lines})
+	grouped := beam.GroupByKey(s, serps)
+	sums := beam.ParDo(s, &writeShardFn{Dir: o.OutDir, Shards: o.Shards, Split: o.Split}, grouped, beam.SideInput{Input: results})
+	one := beam.Create(s, 0)
+	beam.ParDo0(s, &writeReportFn{Dir: o.OutDir, Logs: o.Logs}, one, beam.SideInput{Input: results}, beam.SideInput{Input: lines})
+	beam.ParDo0(s, &writeManifestFn{Dir: o.OutDir, Shards: o.Shards, Split: o.Split, Source: filepath.Base(o.Logs[0])},
+		one, beam.SideInput{Input: sums}, beam.SideInput{Input: results})
+	return nil
+}
+
+// writeReportFn merges the parts' reports and quarantine lines, in part
+// order, into report.json and quarantine.jsonl.
+type writeReportFn struct {
+	Dir  string
+	Logs []string
+}
+
+func (f *writeReportFn) ProcessElement(_ int, results func(*PartResult) bool, lines func(*PartLines) bool) error {
+	var all []PartResult
+	var r PartResult
+	for results(&r) {
+		all = append(all, r)
+	}
+	perFile := make([]int, len(f.Logs))
+	var pl PartLines
+	for lines(&pl) {
+		perFile[pl.FileIndex] += pl.Lines
+	}
+	inputs := make([]ingest.InputFile, len(f.Logs))
+	for i, l := range f.Logs {
+		inputs[i] = ingest.InputFile{Role: "log", Path: l, Lines: perFile[i]}
+	}
+	rep, quar, err := mergeResults(all, inputs)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(f.Dir, 0o755); err != nil {
+		return err
+	}
+	if err := atomicfile.WriteBytes(filepath.Join(f.Dir, ingest.QuarantineFile), quar); err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(filepath.Join(f.Dir, ingest.ReportFile), rep.WriteJSON)
+}
+
+// ShardSummary is what writing one shard file reports.
+type ShardSummary struct {
+	Shard      int
+	SERPs      int64
+	TrainSERPs int64
+}
+
+// placement turns the parts' results into the global position of each
+// part's first SERP and the log's totals.
+type placement struct {
+	offset   []int64 // by part index
+	total    int64
+	maxRanks int
+}
+
+func place(results func(*PartResult) bool) placement {
+	var all []PartResult
+	var r PartResult
+	for results(&r) {
+		all = append(all, PartResult{Index: r.Index, Kept: r.Kept, MaxRanks: r.MaxRanks})
+	}
+	slices.SortFunc(all, func(a, b PartResult) int { return a.Index - b.Index })
+	pl := placement{offset: make([]int64, len(all))}
+	for i, r := range all {
+		pl.offset[i] = pl.total
+		pl.total += int64(r.Kept)
+		pl.maxRanks = max(pl.maxRanks, r.MaxRanks)
+	}
+	return pl
+}
+
+// trainMask gives each position its train flag under the split.
+type trainMask struct {
+	cut    int64
+	random []bool
+}
+
+func newTrainMask(sp shards.SplitConfig, total int64) (*trainMask, error) {
+	switch sp.Split {
+	case shards.SplitSpec:
+		return &trainMask{cut: int64(clickmodels.TrainCut(int(total), sp.TrainFraction))}, nil
+	case shards.SplitRandom:
+		return &trainMask{random: clickmodels.RandomTrain(int(total), sp.TrainFraction, sp.Seed)}, nil
+	}
+	return nil, fmt.Errorf("split %q is not supported by the Beam pipeline (use spec or random, or lovbench shard)", sp.Split)
+}
+
+func (m *trainMask) train(pos int64) bool {
+	if m.random != nil {
+		return m.random[pos]
+	}
+	return pos < m.cut
+}
+
+// writeShardFn writes one shard file: the shard's SERPs in log order, each
+// with its position in the whole log and its train flag.
+type writeShardFn struct {
+	Dir    string
+	Shards int
+	Split  shards.SplitConfig
+}
+
+func (f *writeShardFn) ProcessElement(ctx context.Context, shard int, recs func(*[]byte) bool, results func(*PartResult) bool, emit func(ShardSummary)) error {
+	pl := place(results)
+	mask, err := newTrainMask(f.Split, pl.total)
+	if err != nil {
+		return err
+	}
+	type rec struct {
+		pos  int64
+		serp sessions.SERP
+	}
+	var rs []rec
+	var b []byte
+	for recs(&b) {
+		part, ord, s, err := decodeSERP(b)
+		if err != nil {
+			return err
+		}
+		if part >= len(pl.offset) {
+			return fmt.Errorf("lbbeam: SERP of unknown part %d", part)
+		}
+		rs = append(rs, rec{pos: pl.offset[part] + int64(ord), serp: s})
+	}
+	slices.SortFunc(rs, func(a, b rec) int { return cmp.Compare(a.pos, b.pos) })
+	sum := ShardSummary{Shard: shard, SERPs: int64(len(rs))}
+	af, err := atomicfile.Create(filepath.Join(f.Dir, shards.FileName(shard, f.Shards)))
+	if err != nil {
+		return err
+	}
+	defer af.Abort()
+	w := shards.NewWriter(af)
+	var row shards.Row
+	for i := range rs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rowFromSERP(&row, rs[i].pos, &rs[i].serp)
+		row.Train = mask.train(row.Pos)
+		if row.Train {
+			sum.TrainSERPs++
+		}
+		if err := w.Write(&row); err != nil {
+			return err
+		}
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	if err := af.Commit(); err != nil {
+		return err
+	}
+	emit(sum)
+	return nil
+}
+
+// writeManifestFn writes the files of shards that received no SERP (a
+// shard file always exists, possibly with no rows), then the manifest.
+type writeManifestFn struct {
+	Dir    string
+	Shards int
+	Split  shards.SplitConfig
+	Source string
+}
+
+func (f *writeManifestFn) ProcessElement(ctx context.Context, _ int, sums func(*ShardSummary) bool, results func(*PartResult) bool) error {
+	pl := place(results)
+	seen := make([]bool, f.Shards)
+	m := shards.Manifest{Format: shards.Format, Shards: f.Shards, Hash: "fnv1a64", SERPs: pl.total,
+		MaxRanks: pl.maxRanks, Split: f.Split.Split, TrainFraction: f.Split.TrainFraction, Source: f.Source}
+	if m.Split == shards.SplitRandom {
+		m.Seed = f.Split.Seed
+	}
+	var s ShardSummary
+	for sums(&s) {
+		seen[s.Shard] = true
+		m.TrainSERPs += s.TrainSERPs
+	}
+	for i, ok := range seen {
+		if ok {
+			continue
+		}
+		af, err := atomicfile.Create(filepath.Join(f.Dir, shards.FileName(i, f.Shards)))
+		if err != nil {
+			return err
+		}
+		w := shards.NewWriter(af)
+		if err := w.Close(); err != nil {
+			af.Abort()
+			return err
+		}
+		if err := af.Commit(); err != nil {
+			return err
+		}
+	}
+	return atomicfile.WriteFile(filepath.Join(f.Dir, shards.ManifestName), func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", " ")
+		return enc.Encode(m)
+	})
+}
+
+// rowFromSERP fills a shard row from a kept SERP, as shards.Write does.
+func rowFromSERP(row *shards.Row, pos int64, s *sessions.SERP) {
+	row.Pos, row.SessionID, row.SERPIndex, row.Query, row.Results = pos, s.SessionID, int32(s.Index), s.Query, s.Results
+	row.ClickRanks = row.ClickRanks[:0]
+	for _, c := range s.Clicks {
+		row.ClickRanks = append(row.ClickRanks, int32(c.Rank))
+	}
+}

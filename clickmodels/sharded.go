@@ -1,0 +1,244 @@
+package clickmodels
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/lovbench/lovbench/sessions"
+)
+
+// ShardSource supplies a click log split into query shards: every SERP of
+// a query is in one shard, in log order, with its position in the log and
+// its train flag. shards.Dir (a shard directory) and shards.Stream (a whole
+// log as one shard) implement it.
+type ShardSource interface {
+	// NumShards is the number of shards.
+	NumShards() int
+	// Info returns the number of SERPs of the whole log, how many train,
+	// the longest SERP and the name of the split that set the flags.
+	Info() (serps, trainSERPs int64, maxRanks int, split string)
+	// Scan calls fn for every SERP of shard i in log order; s is only
+	// valid during the call.
+	Scan(ctx context.Context, i int, fn func(pos int64, train bool, s *sessions.SERP) error) error
+}
+
+// PreparedShard is one query shard ready for fitting: its training SERPs
+// prepared (Data), its test SERPs (those whose query trains) compactly, and
+// the log position of the first SERP of each of its queries, which orders
+// the queries of all shards as in the whole log.
+type PreparedShard struct {
+	Data       *Data
+	Test       *sessions.Log // user sessions dropped
+	QueryFirst []int64       // by query ID of Data's dictionaries
+}
+
+// PrepareShard reads shard i of src and prepares it with R ranks (the
+// largest of DefaultRanks and the longest SERP of the whole log).
+func PrepareShard(ctx context.Context, src ShardSource, i, R int) (*PreparedShard, error) {
+	log := &sessions.Log{Offsets: []int64{0}}
+	var train []bool
+	var first []int64
+	err := src.Scan(ctx, i, func(pos int64, tr bool, s *sessions.SERP) error {
+		nq := log.Queries.Len()
+		if err := log.Add(s); err != nil {
+			return fmt.Errorf("shard %d, log position %d: %w", i, pos, err)
+		}
+		if log.Queries.Len() > nq {
+			first = append(first, pos)
+		}
+		train = append(train, tr)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	tr := log.Select(indices(log.Len(), func(j int) bool { return train[j] }))
+	test := filterTest(log, tr, indices(log.Len(), func(j int) bool { return !train[j] }))
+	test.Sessions, test.Session = sessions.Dict{}, nil
+	log = nil
+	d, err := Prepare(tr, R)
+	if err != nil {
+		return nil, err
+	}
+	return &PreparedShard{Data: d, Test: test, QueryFirst: first}, nil
+}
+
+// RunShards is Run on a sharded log: it prepares every shard, fits every
+// model of cfg on all shards together (per EM iteration every shard's
+// E-step, then the global M-step from the exact sums of all shards) and
+// writes the same files as Run. The outputs are bit-identical to Run's on
+// the whole log with the same split, for any number of shards and
+// workers. The prepared shards are held in memory (compact flat arrays);
+// the raw log never is.
+func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir string) ([]Report, error) {
+	serps, trainSERPs, maxRanks, split := src.Info()
+	if cfg.Split != "" && cfg.Split != split {
+		return nil, fmt.Errorf("the shards were split with %q, not %q: reshard with --split %s", split, cfg.Split, cfg.Split)
+	}
+	if trainSERPs == 0 {
+		return nil, fmt.Errorf("no training sessions (log has %d)", serps)
+	}
+	R := max(DefaultRanks, maxRanks)
+	n := src.NumShards()
+	var ps []*PreparedShard
+	var prepSec float64
+	var testN int
+	t0 := time.Now()
+	for i := range n {
+		p, err := PrepareShard(ctx, src, i, R)
+		if err != nil {
+			return nil, err
+		}
+		testN += p.Test.Len()
+		ps = append(ps, p)
+		if cfg.OnShard != nil {
+			cfg.OnShard(i+1, n)
+		}
+	}
+	prepSec = time.Since(t0).Seconds()
+	if testN == 0 {
+		return nil, fmt.Errorf("no test sessions whose query occurs in training (log has %d sessions)", serps)
+	}
+	records := 0
+	for _, p := range ps {
+		records += p.Data.Records()
+	}
+	reports := make([]Report, 0, len(cfg.Kinds))
+	type fitted struct {
+		kind   Kind
+		models []ShardModel // per shard (nil with LoadDir)
+		loaded *Model
+	}
+	var fits []fitted
+	for _, k := range cfg.Kinds {
+		if cfg.OnModel != nil {
+			cfg.OnModel(k)
+		}
+		rep := Report{Model: k.String(), Split: split, TrainSessions: int(trainSERPs)}
+		ft := fitted{kind: k}
+		var acc EvalSums
+		if cfg.LoadDir != "" {
+			path := filepath.Join(cfg.LoadDir, k.String()+"_params.json")
+			m, err := LoadModel(path)
+			if err != nil {
+				return nil, err
+			}
+			if m.Kind != k {
+				return nil, fmt.Errorf("%s: holds a %v model", path, m.Kind)
+			}
+			for _, p := range ps {
+				if err := acc.Add(m, p.Test); err != nil {
+					return nil, err
+				}
+			}
+			rep.Loaded, rep.Iterations, rep.Exact = true, m.Iterations, m.Exact
+			ft.loaded = m
+		} else {
+			t0 := time.Now()
+			iters := cfg.Iterations
+			if iters <= 0 {
+				iters = DefaultIterations
+			}
+			if !k.EM() {
+				iters = 1
+			}
+			global := filled(k.globalParams(R), Unseen)
+			fs := make([]*fitter, n)
+			for i, p := range ps {
+				fs[i] = newFitter(ctx, p.Data, k, cfg.Options, global, true)
+			}
+			done, err := fitLoop(ctx, fs, k, cfg.Options, global, iters, int(trainSERPs))
+			if err != nil {
+				return nil, fmt.Errorf("fit %v: %w", k, err)
+			}
+			for i, f := range fs {
+				m := f.model(done)
+				ft.models = append(ft.models, ShardModel{Model: m, QueryFirst: ps[i].QueryFirst})
+				if err := acc.Add(m, ps[i].Test); err != nil {
+					return nil, err
+				}
+				fs[i] = nil
+			}
+			rep.FitSeconds = time.Since(t0).Seconds()
+			rep.PrepareSeconds = prepSec
+			rep.TrainRecords = records
+			rep.Iterations, rep.Exact = done, ft.models[0].Model.Exact
+		}
+		met, err := acc.Metrics(k)
+		if err != nil {
+			return nil, err
+		}
+		rep.Metrics = met
+		reports = append(reports, rep)
+		fits = append(fits, ft)
+	}
+	FinishReports(reports)
+	for _, ft := range fits {
+		var err error
+		if ft.loaded != nil {
+			err = WriteModelFiles(outDir, []ShardModel{{Model: ft.loaded, QueryFirst: firstPositions(ft.loaded)}})
+		} else {
+			err = WriteModelFiles(outDir, ft.models)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return reports, WriteMetrics(outDir, reports)
+}
+
+// firstPositions orders a single model's queries as they are.
+func firstPositions(m *Model) []int64 {
+	q := make([]int64, len(m.QueryNames))
+	for i := range q {
+		q[i] = int64(i)
+	}
+	return q
+}
+
+// mergedPairs yields the pairs of the per-shard models in the order of the
+// whole log's fit: queries by the log position of their first SERP, each
+// query's pairs in its shard's order.
+func mergedPairs(parts []ShardModel) *pairWriter {
+	m0 := parts[0].Model
+	return &pairWriter{
+		kind: m0.Kind, ranks: m0.Ranks, iterations: m0.Iterations, exact: m0.Exact, global: m0.Global,
+		hasAttr: m0.Attr != nil, hasSat: m0.Sat != nil,
+		pairs: func(yield func(q, d string, a, s float64) bool) {
+			next := make([]int, len(parts)) // next pair per shard
+			for {
+				best := -1
+				var bestPos int64
+				for i, pt := range parts {
+					m := pt.Model
+					if next[i] < len(m.PairQuery) {
+						pos := pt.QueryFirst[m.PairQuery[next[i]]]
+						if best < 0 || pos < bestPos {
+							best, bestPos = i, pos
+						}
+					}
+				}
+				if best < 0 {
+					return
+				}
+				m := parts[best].Model
+				q := m.PairQuery[next[best]]
+				for p := next[best]; p < len(m.PairQuery) && m.PairQuery[p] == q; p++ {
+					var a, s float64
+					if m.Attr != nil {
+						a = m.Attr[p]
+					}
+					if m.Sat != nil {
+						s = m.Sat[p]
+					}
+					if !yield(m.QueryNames[q], m.DocNames[m.PairDoc[p]], a, s) {
+						return
+					}
+					next[best] = p + 1
+				}
+			}
+		},
+	}
+}

@@ -1,0 +1,261 @@
+package clickmodels_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/shards"
+)
+
+// simulatedParquet simulates n SERPs from DBN and writes them as
+// dir/sessions.parquet. With interleave, SERPs are given to n/6 user
+// sessions at random, so sessions interleave in the log (which the time
+// split must handle); else SERP i is session i.
+func simulatedParquet(t *testing.T, dir string, n int, interleave bool) {
+	t.Helper()
+	sc := clickmodels.DefaultSyntheticConfig()
+	sc.Queries, sc.Seed = 300, 4
+	src, err := clickmodels.NewSyntheticSource(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, _, err := clickmodels.SimulateLog(context.Background(), clickmodels.SimConfig{Kind: clickmodels.DBN, SERPs: n, Seed: 8, Source: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 3))
+	idx := map[string]int{}
+	serps := make([]sessions.SERP, log.Len())
+	for i := range serps {
+		sid := fmt.Sprint("s", i)
+		if interleave {
+			sid = fmt.Sprint("s", rng.IntN(n/6))
+		}
+		s := &serps[i]
+		s.SessionID, s.Index, s.Query, s.Region = sid, idx[sid], log.Queries.Names[log.Query[i]], "0"
+		idx[sid]++
+		for r, d := range log.SERPDocs(i) {
+			s.Results = append(s.Results, log.Docs.Names[d])
+			if log.Clicked(i, r) {
+				s.Clicks = append(s.Clicks, sessions.Click{Rank: r})
+			}
+		}
+	}
+	f, err := os.Create(filepath.Join(dir, sessions.ParquetName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sessions.WriteParquet(f, serps); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// outputs reads every output file of a fit; metrics.json without the
+// timing fields.
+func outputs(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Name() == "metrics.json" {
+			var reps []map[string]any
+			if err := json.Unmarshal(b, &reps); err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range reps {
+				delete(r, "fit_seconds")
+				delete(r, "prepare_seconds")
+			}
+			b, _ = json.Marshal(reps)
+		}
+		out[e.Name()] = b
+	}
+	return out
+}
+
+// TestShardInvariance: fitting every model on the whole log in memory
+// (Run), on the streamed log (RunShards over shards.Stream) and on 1, 3
+// and 8 query shards with 1 to 3 workers gives byte-identical files, for
+// the spec, random and time splits, on a log with one session per SERP and
+// one with interleaved sessions.
+func TestShardInvariance(t *testing.T) {
+	ctx := context.Background()
+	for _, interleave := range []bool{false, true} {
+		src := t.TempDir()
+		simulatedParquet(t, src, 6_000, interleave)
+		log, err := sessions.Load(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, split := range []string{clickmodels.SplitSpec, clickmodels.SplitRandom, clickmodels.SplitTime} {
+			t.Run(fmt.Sprintf("interleave=%v/%s", interleave, split), func(t *testing.T) {
+				cfg := clickmodels.RunConfig{Kinds: clickmodels.AllKinds(), Split: split, Seed: 11, TrainFraction: 0.7,
+					Options: clickmodels.Options{Iterations: 4, Workers: 1}}
+				ref := t.TempDir()
+				if _, err := clickmodels.Run(ctx, log, cfg, ref); err != nil {
+					t.Fatal(err)
+				}
+				want := outputs(t, ref)
+				if len(want) != 2*len(cfg.Kinds)+1 {
+					t.Fatalf("%d output files", len(want))
+				}
+				sp := shards.SplitConfig{Split: split, TrainFraction: 0.7, Seed: 11}
+				check := func(name string, s clickmodels.ShardSource, workers int) {
+					out := t.TempDir()
+					c := cfg
+					c.Workers = workers
+					if _, err := clickmodels.RunShards(ctx, s, c, out); err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					got := outputs(t, out)
+					for f, w := range want {
+						if !bytes.Equal(got[f], w) {
+							t.Errorf("%s: %s differs from the in-memory fit", name, f)
+						}
+					}
+				}
+				st, err := shards.NewStream(ctx, src, sp)
+				if err != nil {
+					t.Fatal(err)
+				}
+				check("stream", st, 2)
+				for _, c := range []struct{ n, workers int }{{1, 1}, {3, 3}, {8, 2}} {
+					dir := t.TempDir()
+					if _, err := shards.Write(ctx, src, c.n, sp, dir, shards.WriteOptions{}); err != nil {
+						t.Fatal(err)
+					}
+					d, err := shards.Open(dir)
+					if err != nil {
+						t.Fatal(err)
+					}
+					check(fmt.Sprintf("%d shards, %d workers", c.n, c.workers), d, c.workers)
+				}
+			})
+		}
+	}
+}
+
+// TestShardFitAPI drives the exported per-shard pieces the way an outside
+// engine does (Stats and pair values through their binary encodings
+// between iterations, new ShardFits each iteration) and must give the
+// files of RunShards.
+func TestShardFitAPI(t *testing.T) {
+	ctx := context.Background()
+	src := t.TempDir()
+	simulatedParquet(t, src, 4_000, true)
+	sp := shards.SplitConfig{Split: clickmodels.SplitSpec, TrainFraction: 0.75}
+	dir := t.TempDir()
+	if _, err := shards.Write(ctx, src, src4, sp, dir, shards.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := shards.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := []clickmodels.Kind{clickmodels.DCTR, clickmodels.UBM, clickmodels.DBN}
+	cfg := clickmodels.RunConfig{Kinds: kinds, Options: clickmodels.Options{Iterations: 3}}
+	ref := t.TempDir()
+	if _, err := clickmodels.RunShards(ctx, d, cfg, ref); err != nil {
+		t.Fatal(err)
+	}
+	_, train, maxRanks, split := d.Info()
+	R := max(clickmodels.DefaultRanks, maxRanks)
+	out := t.TempDir()
+	var reports []clickmodels.Report
+	for _, k := range kinds {
+		iters := 3
+		if !k.EM() {
+			iters = 1
+		}
+		pairs := make([][]byte, src4)
+		var global []float64
+		var parts []clickmodels.ShardModel
+		var ev clickmodels.EvalSums
+		for it := 0; it <= iters; it++ {
+			st := clickmodels.NewStats(k, R)
+			for i := range src4 {
+				p, err := clickmodels.PrepareShard(ctx, d, i, R)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f := clickmodels.NewShardFit(ctx, p, k, cfg.Options)
+				if it > 0 {
+					f.SetGlobal(global)
+					if err := f.UnmarshalPairs(pairs[i]); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if it == iters {
+					if err := f.Evaluate(&ev); err != nil {
+						t.Fatal(err)
+					}
+					parts = append(parts, clickmodels.ShardModel{Model: f.Model(iters), QueryFirst: p.QueryFirst})
+					continue
+				}
+				one := clickmodels.NewStats(k, R)
+				f.EStep(ctx, one)
+				b, _ := one.MarshalBinary()
+				var back clickmodels.Stats
+				if err := back.UnmarshalBinary(b); err != nil {
+					t.Fatal(err)
+				}
+				st.Merge(&back)
+				pairs[i] = f.MarshalPairs()
+			}
+			if it < iters {
+				global = clickmodels.MStepGlobals(k, st)
+			}
+		}
+		if err := clickmodels.WriteModelFiles(out, parts); err != nil {
+			t.Fatal(err)
+		}
+		met, err := ev.Metrics(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reports = append(reports, clickmodels.Report{Model: k.String(), Split: split, TrainSessions: int(train), Metrics: met, Iterations: iters})
+	}
+	clickmodels.FinishReports(reports)
+	if err := clickmodels.WriteMetrics(out, reports); err != nil {
+		t.Fatal(err)
+	}
+	want, got := outputs(t, ref), outputs(t, out)
+	for f, w := range want {
+		if f == "metrics.json" {
+			continue // train_distinct_serps is left out above
+		}
+		if !bytes.Equal(got[f], w) {
+			t.Errorf("%s differs from RunShards", f)
+		}
+	}
+	var wm, gm []map[string]any
+	json.Unmarshal(want["metrics.json"], &wm)
+	json.Unmarshal(got["metrics.json"], &gm)
+	for i := range wm {
+		for _, key := range []string{"test_loglikelihood", "test_perplexity", "perplexity_gain_over", "test_sessions"} {
+			if fmt.Sprint(wm[i][key]) != fmt.Sprint(gm[i][key]) {
+				t.Errorf("%v %s: %v, want %v", wm[i]["model"], key, gm[i][key], wm[i][key])
+			}
+		}
+	}
+}
+
+const src4 = 4

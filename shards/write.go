@@ -1,0 +1,311 @@
+package shards
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/sessions"
+)
+
+// Split methods (the same names as clickmodels' RunConfig.Split).
+const (
+	SplitSpec   = "spec"
+	SplitRandom = "random"
+	SplitTime   = "time"
+)
+
+// SplitConfig says how the train flag of every SERP is computed; the rules
+// are those of clickmodels.Split, RandomSplit and TimeSplit.
+type SplitConfig struct {
+	Split         string  // spec (default), random or time
+	TrainFraction float64 // default 0.75
+	Seed          uint64  // random split only
+}
+
+// RowGroupRows is the number of rows per row group of a shard file: small
+// enough that N open writers stay within memory.
+const RowGroupRows = 16384
+
+// Writer writes one shard file.
+type Writer struct {
+	w     *parquet.GenericWriter[Row]
+	batch []Row
+	n     int
+}
+
+// NewWriter returns a writer of shard-file content to w. The output is
+// deterministic (no build stamp).
+func NewWriter(w io.Writer) *Writer {
+	pw := parquet.NewGenericWriter[Row](w,
+		parquet.Compression(&parquet.Snappy),
+		parquet.CreatedBy("lovbench", "1", "none"),
+		parquet.MaxRowsPerRowGroup(RowGroupRows),
+		parquet.SkipPageStatistics("session_id"),
+		parquet.SkipPageStatistics("query"),
+		parquet.SkipPageStatistics("results", "list", "element"),
+		parquet.SkipPageBounds("session_id"),
+		parquet.SkipPageBounds("query"),
+		parquet.SkipPageBounds("results", "list", "element"),
+	)
+	return &Writer{w: pw, batch: make([]Row, 256)}
+}
+
+// Write appends a row (copied; rows must come in increasing Pos).
+func (w *Writer) Write(r *Row) error {
+	b := &w.batch[w.n]
+	b.Pos, b.Train, b.SessionID, b.SERPIndex, b.Query = r.Pos, r.Train, r.SessionID, r.SERPIndex, r.Query
+	b.Results = append(b.Results[:0], r.Results...)
+	b.ClickRanks = append(b.ClickRanks[:0], r.ClickRanks...)
+	w.n++
+	if w.n == len(w.batch) {
+		return w.flush()
+	}
+	return nil
+}
+
+func (w *Writer) flush() error {
+	if w.n == 0 {
+		return nil
+	}
+	_, err := w.w.Write(w.batch[:w.n])
+	w.n = 0
+	return err
+}
+
+// Close flushes and writes the footer (it does not close the underlying
+// writer).
+func (w *Writer) Close() error {
+	if err := w.flush(); err != nil {
+		return err
+	}
+	return w.w.Close()
+}
+
+// WriteOptions tune Write.
+type WriteOptions struct {
+	// OnRow, if set, is called every 65,536 source rows with the rows done.
+	OnRow func(done int64)
+}
+
+// scanSource calls fn for every SERP of src (an ingest directory, a
+// sessions.parquet file or a Yandex log; see sessions.Load) in log order.
+// Parquet inputs are streamed; a Yandex log is read into a compact Log
+// first.
+func scanSource(src string, fn func(pos int64, s *sessions.SERP) error) error {
+	p, isPq, err := sessions.ParquetPath(src)
+	if err != nil {
+		return err
+	}
+	if isPq {
+		pos := int64(0)
+		return sessions.ScanParquet(p, func(s *sessions.SERP) error {
+			err := fn(pos, s)
+			pos++
+			return err
+		})
+	}
+	log, err := sessions.Load(src)
+	if err != nil {
+		return err
+	}
+	var s sessions.SERP
+	idx := make([]int32, log.Sessions.Len())
+	for i := 0; i < log.Len(); i++ {
+		s.SessionID = log.Sessions.Names[log.Session[i]]
+		s.Index = int(idx[log.Session[i]])
+		idx[log.Session[i]]++
+		s.Query = log.Queries.Names[log.Query[i]]
+		s.Results = s.Results[:0]
+		for _, d := range log.SERPDocs(i) {
+			s.Results = append(s.Results, log.Docs.Names[d])
+		}
+		s.Clicks = s.Clicks[:0]
+		for r := range log.Ranks(i) {
+			if log.Clicked(i, r) {
+				s.Clicks = append(s.Clicks, sessions.Click{Rank: r})
+			}
+		}
+		if err := fn(int64(i), &s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sessionKey is a 128-bit hash of a session ID (two independent 64-bit
+// hashes: a collision among 10^9 sessions has probability about 1e-20).
+func sessionKey(id string) [2]uint64 {
+	h1 := fnv.New64a()
+	io.WriteString(h1, id)
+	var k [2]uint64
+	k[0] = h1.Sum64()
+	h := uint64(0x6c6f7662656e6368)
+	for i := 0; i < len(id); i++ {
+		h = (h ^ uint64(id[i])) * 0x100000001b3
+		h ^= h >> 29
+	}
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], h^uint64(len(id)))
+	k[1] = binary.LittleEndian.Uint64(b[:])
+	return k
+}
+
+// cutPoint is floor(fraction x n), clamped (clickmodels.cutPoint).
+func cutPoint(n int64, fraction float64) int64 {
+	cut := int64(math.Floor(fraction * float64(n)))
+	return min(max(cut, 0), n)
+}
+
+// Write reads src once or twice (three times for the time split) and writes
+// n shard files and the manifest to outDir. Every file is written
+// atomically; the manifest last.
+func Write(ctx context.Context, src string, n int, sp SplitConfig, outDir string, opt WriteOptions) (Manifest, error) {
+	m := Manifest{Format: Format, Shards: n, Hash: "fnv1a64", Split: sp.Split, TrainFraction: sp.TrainFraction, Source: filepath.Base(src)}
+	if n < 1 {
+		return m, fmt.Errorf("shards: %d shards, want at least 1", n)
+	}
+	if m.Split == "" {
+		m.Split = SplitSpec
+	}
+	if m.TrainFraction == 0 {
+		m.TrainFraction = 0.75
+	}
+	if !(m.TrainFraction > 0 && m.TrainFraction < 1) {
+		return m, fmt.Errorf("shards: train fraction %v, want a value in (0, 1)", m.TrainFraction)
+	}
+	train, err := trainFlags(ctx, src, &m, sp)
+	if err != nil {
+		return m, err
+	}
+	files := make([]*atomicfile.File, n)
+	writers := make([]*Writer, n)
+	defer func() {
+		for _, f := range files {
+			if f != nil {
+				f.Abort()
+			}
+		}
+	}()
+	for i := range n {
+		f, err := atomicfile.Create(m.Path(outDir, i))
+		if err != nil {
+			return m, err
+		}
+		files[i], writers[i] = f, NewWriter(f)
+	}
+	var row Row
+	err = scanSource(src, func(pos int64, s *sessions.SERP) error {
+		if pos%65536 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if opt.OnRow != nil && pos > 0 {
+				opt.OnRow(pos)
+			}
+		}
+		row.Pos, row.SessionID, row.SERPIndex, row.Query, row.Results = pos, s.SessionID, int32(s.Index), s.Query, s.Results
+		row.Train = train(pos, s)
+		if row.Train {
+			m.TrainSERPs++
+		}
+		row.ClickRanks = row.ClickRanks[:0]
+		for _, c := range s.Clicks {
+			row.ClickRanks = append(row.ClickRanks, int32(c.Rank))
+		}
+		return writers[Of(s.Query, n)].Write(&row)
+	})
+	if err != nil {
+		return m, err
+	}
+	for i := range n {
+		if err := writers[i].Close(); err != nil {
+			return m, fmt.Errorf("shards: %s: %w", files[i].Name(), err)
+		}
+		if err := files[i].Commit(); err != nil {
+			return m, err
+		}
+		files[i] = nil
+	}
+	return m, WriteManifest(outDir, m)
+}
+
+type stopError struct{}
+
+func (stopError) Error() string { return "stop" }
+
+var errStop error = stopError{}
+
+// Exists reports whether dir holds a shard manifest.
+func Exists(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, ManifestName))
+	return err == nil
+}
+
+// trainFlags reads src once (twice for the time split) to fill m.SERPs and
+// m.MaxRanks and returns the train flag of a SERP at a log position under
+// the split sp (m.Split, m.TrainFraction, m.Seed already set).
+func trainFlags(ctx context.Context, src string, m *Manifest, sp SplitConfig) (func(pos int64, s *sessions.SERP) bool, error) {
+	// Pass 1: size and longest SERP.
+	err := scanSource(src, func(pos int64, s *sessions.SERP) error {
+		if pos%65536 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		m.SERPs++
+		m.MaxRanks = max(m.MaxRanks, len(s.Results))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	cut := cutPoint(m.SERPs, m.TrainFraction)
+	var train func(pos int64, s *sessions.SERP) bool
+	switch m.Split {
+	case SplitSpec, SplitRandom:
+		if m.Split == SplitRandom {
+			m.Seed = sp.Seed
+		}
+		f, err := TrainFlags(SplitConfig{Split: m.Split, TrainFraction: m.TrainFraction, Seed: sp.Seed}, m.SERPs)
+		if err != nil {
+			return nil, err
+		}
+		train = func(pos int64, _ *sessions.SERP) bool { return f(pos) }
+	case SplitTime:
+		// A session trains iff its first SERP lies before the cut: every
+		// SERP before the cut trains; later ones train iff their session
+		// started before the cut.
+		started := make(map[[2]uint64]struct{})
+		err := scanSource(src, func(pos int64, s *sessions.SERP) error {
+			if pos < cut {
+				started[sessionKey(s.SessionID)] = struct{}{}
+			} else if pos == cut {
+				return errStop
+			}
+			return nil
+		})
+		if err != nil && err != errStop {
+			return nil, err
+		}
+		train = func(pos int64, s *sessions.SERP) bool {
+			if pos < cut {
+				return true
+			}
+			_, ok := started[sessionKey(s.SessionID)]
+			return ok
+		}
+	default:
+		return nil, fmt.Errorf("shards: unknown split %q (want spec, random or time)", m.Split)
+	}
+
+	return train, nil
+}
