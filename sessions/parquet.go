@@ -6,9 +6,9 @@ import (
 	"io"
 	"os"
 
-	"github.com/klauspost/compress/s2"
 	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/lovbench/lovbench/internal/pqfile"
 )
 
 // ParquetRow is the schema of sessions.parquet: one row per kept SERP
@@ -46,7 +46,7 @@ func NewParquetWriter(w io.Writer, rowGroupRows int) *ParquetWriter {
 		rowGroupRows = DefaultRowGroupRows
 	}
 	pw := parquet.NewGenericWriter[ParquetRow](w,
-		parquet.Compression(fastSnappy{}),
+		parquet.Compression(pqfile.FastSnappy{}),
 		parquet.CreatedBy("lovbench", "1", "none"),
 		parquet.MaxRowsPerRowGroup(int64(rowGroupRows)),
 		// Min/max bounds of string columns cost much of the encoding time
@@ -111,24 +111,6 @@ func (p *ParquetWriter) Close() error {
 	}
 	return p.w.Close()
 }
-
-// fastSnappy is the Parquet SNAPPY codec using the fast (not the "better")
-// block encoder of klauspost/compress/s2, whose output is standard Snappy.
-type fastSnappy struct{}
-
-func (fastSnappy) String() string                            { return "SNAPPY" }
-func (fastSnappy) CompressionCodec() format.CompressionCodec { return format.Snappy }
-func (fastSnappy) Encode(dst, src []byte) ([]byte, error) {
-	n := s2.MaxEncodedLen(len(src))
-	if n < 0 {
-		return nil, fmt.Errorf("snappy: page of %d bytes too large", len(src))
-	}
-	if cap(dst) < n {
-		dst = make([]byte, n)
-	}
-	return s2.EncodeSnappy(dst[:n], src), nil
-}
-func (fastSnappy) Decode(dst, src []byte) ([]byte, error) { return s2.Decode(dst[:cap(dst)], src) }
 
 // WriteParquet writes serps as sessions.parquet content to w.
 func WriteParquet(w io.Writer, serps []SERP) error {

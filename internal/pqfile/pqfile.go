@@ -129,7 +129,7 @@ func Write(w io.Writer, cols []Column, rows, rowGroupRows int) error {
 	opts := []parquet.WriterOption{
 		sc,
 		createdBy("lovbench"),
-		parquet.Compression(fastSnappy{}),
+		parquet.Compression(FastSnappy{}),
 		parquet.DataPageVersion(1),
 		parquet.MaxRowsPerRowGroup(int64(rowGroupRows)),
 		parquet.PageBufferSize(1 << 20),
@@ -191,14 +191,21 @@ func Write(w io.Writer, cols []Column, rows, rowGroupRows int) error {
 	return pw.Close()
 }
 
-// fastSnappy is the Parquet SNAPPY codec with the fast block encoder of
+// FastSnappy is the Parquet SNAPPY codec with the fast block encoder of
 // klauspost/compress/s2 (standard Snappy output; parquet-go's own codec uses
-// the slower "better" encoder), as sessions.parquet uses.
-type fastSnappy struct{}
+// the slower "better" encoder), used by every Parquet file lovbench writes
+// but the shard files.
+type FastSnappy struct{}
 
-func (fastSnappy) String() string                            { return "SNAPPY" }
-func (fastSnappy) CompressionCodec() format.CompressionCodec { return format.Snappy }
-func (fastSnappy) Encode(dst, src []byte) ([]byte, error) {
+
+// String names the codec.
+func (FastSnappy) String() string { return "SNAPPY" }
+
+// CompressionCodec is Parquet's SNAPPY.
+func (FastSnappy) CompressionCodec() format.CompressionCodec { return format.Snappy }
+
+// Encode compresses a page with s2's Snappy-compatible fast encoder.
+func (FastSnappy) Encode(dst, src []byte) ([]byte, error) {
 	n := s2.MaxEncodedLen(len(src))
 	if n < 0 {
 		return nil, fmt.Errorf("snappy: page of %d bytes too large", len(src))
@@ -208,7 +215,9 @@ func (fastSnappy) Encode(dst, src []byte) ([]byte, error) {
 	}
 	return s2.EncodeSnappy(dst[:n], src), nil
 }
-func (fastSnappy) Decode(dst, src []byte) ([]byte, error) { return s2.Decode(dst[:cap(dst)], src) }
+
+// Decode decompresses a page.
+func (FastSnappy) Decode(dst, src []byte) ([]byte, error) { return s2.Decode(dst[:cap(dst)], src) }
 
 // unsafeBytes returns the bytes of s without copying; parquet-go copies
 // byte-array values into its column buffers and never writes to them.
