@@ -197,7 +197,6 @@ func Write(w io.Writer, cols []Column, rows, rowGroupRows int) error {
 // but the shard files.
 type FastSnappy struct{}
 
-
 // String names the codec.
 func (FastSnappy) String() string { return "SNAPPY" }
 
