@@ -81,60 +81,152 @@ func (bn *binner) bin(j int, v float64) uint8 {
 	return uint8(b)
 }
 
-// hist is a per-node histogram: sum of targets and counts per (column, bin).
-type hist struct {
-	g []float64
-	c []int32
+// histStride is the number of histogram slots per column (the most bins a
+// column can have), so that a uint8 bin indexes a column's slots without a
+// bounds check.
+const histStride = 256
+
+// histBin is one histogram slot: the sum of the lambda targets and the
+// number of rows whose bin it is.
+type histBin struct {
+	g, c float64
 }
 
-// lmLeaf is a leaf being grown: rows idx[start:end].
+// lmLeaf is a leaf being grown: rows idx[start:end], their histogram h
+// (histStride slots per column) and their best split.
 type lmLeaf struct {
 	start, end int
-	h          *hist
+	h          []histBin
 	node       int
 	gain       float64
 	col, bin   int
 }
 
+// lmTrainer holds one LambdaMART fit. The training features are quantised
+// once per fit into at most 256 bins per column (uint8, column-major), and
+// each query keeps its current ranking between trees.
 type lmTrainer struct {
 	p      LambdaMARTParams
-	t      *table
-	bn     *binner
+	n, d   int     // training rows and columns
+	bn     *binner // bin thresholds, in normalised feature units
 	nb     []int   // bins per column
-	off    []int   // histogram offset per column
-	bins   []uint8 // row-major: bins[row*d+column]
-	target []float64
-	weight []float64
-	idx    []int32
+	cols   []uint8 // column-major bins: cols[j*n+r]
+	rootC  []float64
+	target []float64 // lambda of each row
+	weight []float64 // sum of rho(1-rho)|dNDCG| of each row
+	idx    []int32   // rows, partitioned leaf by leaf; ascending within a leaf
 	tmp    []int32
-	pool   []*hist
-	sc     *scorer   // NDCG@k gains, discounts and ideal DCGs of the training queries
-	exp    []float64 // per-query scratch
-	leafOf []int32   // leaf value index of each row in the last tree
+	tl     []float64 // targets of the rows being histogrammed, in row order
+	pool   [][]histBin
+	leafOf []int32 // leaf node of each row in the last tree
+	// Lambda state: row offset of each query (len queries+1), each row's
+	// gain 2^l - 1, 1/IDCG@k per query (0 when the ideal DCG is
+	// 0: such queries have no lambdas), discounts 1/log2(r+2) and the same
+	// with 0 from rank k on, each query's current ranking (indices local to
+	// the query), and per-rank scratch.
+	qoff        []int
+	lab, gain   []float64
+	invIDCG     []float64
+	disc, discK []float64
+	k           int
+	ord         []int32
+	rl, rg, re  []float64
+	rlam, rw    []float64
+	nodeBin     []int // bin of each node of the tree being grown
+	vbins       []uint8
+	vrows       int
 }
 
-func (lt *lmTrainer) newHist() *hist {
+func (lt *lmTrainer) newHist() []histBin {
 	if n := len(lt.pool); n > 0 {
 		h := lt.pool[n-1]
 		lt.pool = lt.pool[:n-1]
-		clear(h.g)
-		clear(h.c)
+		clear(h)
 		return h
 	}
-	size := lt.off[len(lt.off)-1]
-	return &hist{g: make([]float64, size), c: make([]int32, size)}
+	return make([]histBin, lt.d*histStride)
 }
 
-func (lt *lmTrainer) fill(h *hist, rows []int32) {
-	d := lt.t.d
-	off := lt.off[:d]
-	for _, r := range rows {
-		t := lt.target[r]
-		br := lt.bins[int(r)*d : int(r)*d+d]
-		for j, b := range br {
-			k := off[j] + int(b)
-			h.g[k] += t
-			h.c[k]++
+// fillRoot builds the histogram of all training rows: the target sums
+// over the column-major bins, four columns per pass over the rows, the
+// counts copied from rootC (they do not change between trees).
+func (lt *lmTrainer) fillRoot(h []histBin) {
+	n, d := lt.n, lt.d
+	t := lt.target[:n]
+	j := 0
+	for ; j+4 <= d; j += 4 {
+		h0 := (*[histStride]histBin)(h[j*histStride : (j+1)*histStride])
+		h1 := (*[histStride]histBin)(h[(j+1)*histStride : (j+2)*histStride])
+		h2 := (*[histStride]histBin)(h[(j+2)*histStride : (j+3)*histStride])
+		h3 := (*[histStride]histBin)(h[(j+3)*histStride : (j+4)*histStride])
+		c0 := lt.cols[j*n : (j+1)*n]
+		c1 := lt.cols[(j+1)*n : (j+2)*n][:len(c0)]
+		c2 := lt.cols[(j+2)*n : (j+3)*n][:len(c0)]
+		c3 := lt.cols[(j+3)*n : (j+4)*n][:len(c0)]
+		t := t[:len(c0)]
+		for r, b0 := range c0 {
+			v := t[r]
+			h0[b0].g += v
+			h1[c1[r]].g += v
+			h2[c2[r]].g += v
+			h3[c3[r]].g += v
+		}
+	}
+	for ; j < d; j++ {
+		hj := (*[histStride]histBin)(h[j*histStride : (j+1)*histStride])
+		col := lt.cols[j*n : (j+1)*n]
+		t := t[:len(col)]
+		for r, b := range col {
+			hj[b].g += t[r]
+		}
+	}
+	for i, c := range lt.rootC[:len(h)] {
+		h[i].c = c
+	}
+}
+
+// fill builds the histogram of rows (ascending row numbers): their targets
+// are gathered once, then the columns' bins are read in row order, four
+// columns per pass.
+func (lt *lmTrainer) fill(h []histBin, rows []int32) {
+	tl := lt.tl[:len(rows)]
+	for i, r := range rows {
+		tl[i] = lt.target[r]
+	}
+	n, d := lt.n, lt.d
+	j := 0
+	for ; j+4 <= d; j += 4 {
+		h0 := (*[histStride]histBin)(h[j*histStride : (j+1)*histStride])
+		h1 := (*[histStride]histBin)(h[(j+1)*histStride : (j+2)*histStride])
+		h2 := (*[histStride]histBin)(h[(j+2)*histStride : (j+3)*histStride])
+		h3 := (*[histStride]histBin)(h[(j+3)*histStride : (j+4)*histStride])
+		c0 := lt.cols[j*n : (j+1)*n]
+		c1 := lt.cols[(j+1)*n : (j+2)*n][:len(c0)]
+		c2 := lt.cols[(j+2)*n : (j+3)*n][:len(c0)]
+		c3 := lt.cols[(j+3)*n : (j+4)*n][:len(c0)]
+		for i, r := range rows {
+			v := tl[i]
+			e := &h0[c0[r]]
+			e.g += v
+			e.c++
+			e = &h1[c1[r]]
+			e.g += v
+			e.c++
+			e = &h2[c2[r]]
+			e.g += v
+			e.c++
+			e = &h3[c3[r]]
+			e.g += v
+			e.c++
+		}
+	}
+	for ; j < d; j++ {
+		hj := (*[histStride]histBin)(h[j*histStride : (j+1)*histStride])
+		col := lt.cols[j*n : (j+1)*n]
+		for i, r := range rows {
+			e := &hj[col[r]]
+			e.g += tl[i]
+			e.c++
 		}
 	}
 }
@@ -143,27 +235,35 @@ func (lt *lmTrainer) fill(h *hist, rows []int32) {
 // maximising GL^2/NL + GR^2/NR - G^2/N (variance reduction of the lambda
 // targets, as RankLib's regression trees), ties to the lowest column and
 // bin.
+//
+// The scan avoids two divisions per bin: a bin can only win when
+// GL^2 NR + GR^2 NL > (best + 1e-12 + G^2/N) NL NR, the same test
+// multiplied by NL NR > 0; it is applied with a relative slack of 1e-9,
+// far above the rounding error of either form, so that every bin the
+// exact test accepts passes it, and the exact gain (with divisions) then
+// decides. The chosen split is the one the exact scan chooses.
 func (lt *lmTrainer) bestSplit(l *lmLeaf) {
 	l.gain, l.col, l.bin = 0, -1, -1
 	n := l.end - l.start
 	if n < 2*lt.p.MinLeafSupport {
 		return
 	}
-	minS := int32(lt.p.MinLeafSupport)
-	for j := 0; j < lt.t.d; j++ {
-		g := l.h.g[lt.off[j]:lt.off[j+1]]
-		c := l.h.c[lt.off[j]:lt.off[j+1]]
+	minS := float64(lt.p.MinLeafSupport)
+	N := float64(n)
+	for j := 0; j < lt.d; j++ {
+		hb := l.h[j*histStride : j*histStride+lt.nb[j]]
 		G := 0.0
-		for _, v := range g {
-			G += v
+		for _, e := range hb {
+			G += e.g
 		}
-		N := int32(n)
-		base := G * G / float64(N)
-		gl, cl := 0.0, int32(0)
-		for b := 0; b < len(g)-1; b++ {
-			gl += g[b]
-			cl += c[b]
-			if c[b] == 0 || cl < minS {
+		base := G * G / N
+		bound := (l.gain + 1e-12 + base) * (1 - 1e-9)
+		gl, cl := 0.0, 0.0
+		for b := 0; b < len(hb)-1; b++ {
+			e := hb[b]
+			gl += e.g
+			cl += e.c
+			if e.c == 0 || cl < minS {
 				continue
 			}
 			cr := N - cl
@@ -171,25 +271,34 @@ func (lt *lmTrainer) bestSplit(l *lmLeaf) {
 				break
 			}
 			gr := G - gl
-			gain := gl*gl/float64(cl) + gr*gr/float64(cr) - base
+			if gl*gl*cr+gr*gr*cl <= bound*cl*cr {
+				continue
+			}
+			gain := gl*gl/cl + gr*gr/cr - base
 			if gain > l.gain+1e-12 {
 				l.gain, l.col, l.bin = gain, j, b
+				bound = (l.gain + 1e-12 + base) * (1 - 1e-9)
 			}
 		}
 	}
 }
 
 // grow fits one regression tree to lt.target, best-first up to Leaves
-// leaves, with Newton leaf values shrinkage * sum(lambda) / sum(w).
+// leaves, with Newton leaf values shrinkage * sum(lambda) / sum(w). The
+// histogram of the smaller child of a split is built from its rows and the
+// larger child's is the parent's minus it. lt.nodeBin receives the bin of
+// each internal node's threshold.
 func (lt *lmTrainer) grow() Tree {
 	for i := range lt.idx {
 		lt.idx[i] = int32(i)
 	}
 	tree := Tree{Nodes: []TreeNode{{Column: -1}}}
+	lt.nodeBin = append(lt.nodeBin[:0], -1)
 	root := &lmLeaf{start: 0, end: len(lt.idx), h: lt.newHist(), node: 0}
-	lt.fill(root.h, lt.idx)
+	lt.fillRoot(root.h)
 	lt.bestSplit(root)
 	leaves := []*lmLeaf{root}
+	n := lt.n
 	for len(leaves) < lt.p.Leaves {
 		bi := -1
 		for i, l := range leaves {
@@ -202,12 +311,12 @@ func (lt *lmTrainer) grow() Tree {
 		}
 		l := leaves[bi]
 		// Stable partition of the rows: bin <= l.bin to the left.
-		d := lt.t.d
+		col := lt.cols[l.col*n : (l.col+1)*n]
 		rows := lt.idx[l.start:l.end]
 		nl := 0
 		tmp := lt.tmp[:0]
 		for _, r := range rows {
-			if int(lt.bins[int(r)*d+l.col]) <= l.bin {
+			if int(col[r]) <= l.bin {
 				rows[nl] = r
 				nl++
 			} else {
@@ -224,13 +333,16 @@ func (lt *lmTrainer) grow() Tree {
 		small.h = lt.newHist()
 		lt.fill(small.h, lt.idx[small.start:small.end])
 		large.h = l.h // parent minus small child
-		for i := range large.h.g {
-			large.h.g[i] -= small.h.g[i]
-			large.h.c[i] -= small.h.c[i]
+		sh := small.h[:len(large.h)]
+		for i := range large.h {
+			large.h[i].g -= sh[i].g
+			large.h[i].c -= sh[i].c
 		}
 		ni := len(tree.Nodes)
 		tree.Nodes[l.node] = TreeNode{Column: l.col, Threshold: lt.bn.thr[l.col][l.bin], Left: ni, Right: ni + 1}
+		lt.nodeBin[l.node] = l.bin
 		tree.Nodes = append(tree.Nodes, TreeNode{Column: -1}, TreeNode{Column: -1})
+		lt.nodeBin = append(lt.nodeBin, -1, -1)
 		left.node, right.node = ni, ni+1
 		lt.bestSplit(left)
 		lt.bestSplit(right)
@@ -256,6 +368,35 @@ func (lt *lmTrainer) grow() Tree {
 	return tree
 }
 
+// rankKey orders NaN scores last, as rankOrder does.
+func rankKey(v float64) float64 {
+	if v != v {
+		return math.Inf(-1)
+	}
+	return v
+}
+
+// rerank sorts ord (a permutation of the query's local indices, the
+// ranking of the previous tree) by decreasing score, ties by increasing
+// index: rankOrder's order, reached by an insertion sort that is linear
+// when one tree changed the ranking little.
+func rerank(ord []int32, s []float64) {
+	for p := 1; p < len(ord); p++ {
+		cur := ord[p]
+		kc := rankKey(s[cur])
+		q := p
+		for q > 0 {
+			prev := ord[q-1]
+			if kp := rankKey(s[prev]); kp > kc || (kp == kc && prev < cur) {
+				break
+			}
+			ord[q] = prev
+			q--
+		}
+		ord[q] = cur
+	}
+}
+
 // lambdas computes the LambdaMART gradients (Burges 2010, section 7):
 // for every pair with y_i > y_j in a query ranked by the current scores,
 //
@@ -266,118 +407,204 @@ func (lt *lmTrainer) grow() Tree {
 // where |dNDCG_ij| is the change of NDCG@k when i and j swap ranks:
 // |(2^y_i - 2^y_j)(1/log2(1+r_i) - 1/log2(1+r_j))| / IDCG@k, a rank beyond
 // k contributing 0 (so pairs with both ranks beyond k are skipped).
+//
+// Each query is handled in one pass over its ranking: the ranking of the
+// previous tree is re-sorted (nearly sorted already), gains and
+// e_r = exp(s_r - max s) are laid out in rank order, so that the pair loop
+// reads memory sequentially and rho needs no exp per pair; the lambdas and
+// weights of the rank being paired are accumulated in registers. Pairs
+// with equal labels have equal gains and so add exactly 0 (see the loop),
+// which spares the loop a hard-to-predict branch.
 func (lt *lmTrainer) lambdas(scores []float64) {
-	t, sc := lt.t, lt.sc
-	lam, w := lt.target, lt.weight
-	clear(lam)
-	clear(w)
-	off := 0
-	for qi := range t.blocks {
-		b := &t.blocks[qi]
-		n := b.n
-		if sc.idcg[qi] <= 0 {
-			off += n
-			continue
+	disc, discK := lt.disc, lt.discK
+	for qi, inv := range lt.invIDCG {
+		if inv == 0 {
+			continue // targets and weights stay 0
 		}
-		s := scores[off : off+n]
-		ix := sc.idx[:n]
-		sortByKeys(s, ix, sc.keys[:n])
-		// e_d = exp(s_d - max s), so exp(s_i - s_j) = e_i / e_j without
-		// one exp per pair.
-		e := lt.exp[:n]
-		smax := s[ix[0]]
-		for d := range e {
-			e[d] = math.Exp(s[d] - smax)
+		off, end := lt.qoff[qi], lt.qoff[qi+1]
+		n := end - off
+		s := scores[off:end]
+		ord := lt.ord[off:end]
+		rerank(ord, s)
+		gain := lt.gain[off:end]
+		rg, re, rlam, rw := lt.rg[:n], lt.re[:n], lt.rlam[:n], lt.rw[:n]
+		smax := s[ord[0]]
+		for q, i := range ord {
+			rg[q] = gain[i]
+			re[q] = math.Exp(s[i] - smax)
+			rlam[q] = 0
+			rw[q] = 0
 		}
-		g := sc.gain[qi]
 		top := n
-		if sc.m.K > 0 && sc.m.K < n {
-			top = sc.m.K
+		if lt.k > 0 && lt.k < n {
+			top = lt.k
 		}
-		inv := 1 / sc.idcg[qi]
 		for p := 0; p < top; p++ {
-			i := ix[p]
-			dp := sc.disc[p]
+			gp, ep, dp := rg[p], re[p], disc[p]
+			lamP, wP := 0.0, 0.0
 			for q := p + 1; q < n; q++ {
-				j := ix[q]
-				if b.labels[i] == b.labels[j] {
-					continue
+				// With dg = g_p - g_q, c = |D_p - D_q| / IDCG and
+				// r = 1/(1 + exp(s_p - s_q)) = e_q / (e_p + e_q):
+				// if p is the better document, rho = r and p gains
+				// rho c |dg|; if q is, rho = 1 - r and p loses
+				// rho c |dg|. Both are c (|dg| (r - 1/2) + dg/2), without
+				// a branch on the labels; equal labels (dg = 0) add 0.
+				// The weight rho (1 - rho) c |dg| = r (1 - r) c |dg| either way.
+				dg := gp - rg[q]
+				adg := math.Abs(dg)
+				c := (dp - discK[q]) * inv
+				eq := re[q]
+				den := ep + eq
+				r := eq / den
+				if !(den > 0) { // both exp underflowed
+					r = 1 / (1 + math.Exp(s[ord[p]]-s[ord[q]]))
 				}
-				dq := 0.0
-				if q < top {
-					dq = sc.disc[q]
-				}
-				hi, lo := i, j
-				if b.labels[j] > b.labels[i] {
-					hi, lo = j, i
-				}
-				delta := math.Abs((g[i]-g[j])*(dp-dq)) * inv
-				var ratio float64
-				if e[lo] > 0 {
-					ratio = e[hi] / e[lo]
-				} else {
-					ratio = math.Exp(s[hi] - s[lo])
-				}
-				rho := 1 / (1 + ratio)
-				lam[off+hi] += rho * delta
-				lam[off+lo] -= rho * delta
-				ww := rho * (1 - rho) * delta
-				w[off+hi] += ww
-				w[off+lo] += ww
+				l := c * (adg*(r-0.5) + 0.5*dg)
+				ww := r * (1 - r) * c * adg
+				lamP += l
+				rlam[q] -= l
+				wP += ww
+				rw[q] += ww
 			}
+			rlam[p] += lamP
+			rw[p] += wP
 		}
-		off += n
+		tg, wg := lt.target[off:end], lt.weight[off:end]
+		for q, i := range ord {
+			tg[i] = rlam[q]
+			wg[i] = rw[q]
+		}
 	}
 }
 
-func trainLambdaMART(ctx context.Context, m *Model, tr, va *table, opt Options) error {
+// newLMTrainer quantises the training table and prepares the lambda state.
+func newLMTrainer(p LambdaMARTParams, tr *table, k int) *lmTrainer {
+	n, d := tr.rows, tr.d
+	lt := &lmTrainer{p: p, n: n, d: d, bn: newBinner(tr, p.Bins), k: k}
+	lt.nb = make([]int, d)
+	for j := range lt.nb {
+		lt.nb[j] = len(lt.bn.thr[j])
+	}
+	lt.cols = make([]uint8, n*d)
+	lt.rootC = make([]float64, d*histStride)
+	lt.qoff = make([]int, len(tr.blocks)+1)
+	row, maxN := 0, 0
+	for qi := range tr.blocks {
+		b := &tr.blocks[qi]
+		maxN = max(maxN, b.n)
+		for i := 0; i < b.n; i++ {
+			for j := 0; j < d; j++ {
+				bin := lt.bn.bin(j, b.x[i*d+j])
+				lt.cols[j*n+row] = bin
+				lt.rootC[j*histStride+int(bin)]++
+			}
+			row++
+		}
+		lt.qoff[qi+1] = row
+	}
+	sc := newScorer(Metric{Kind: MetricNDCG, K: k}, tr)
+	lt.gain = make([]float64, 0, n)
+	lt.invIDCG = make([]float64, len(tr.blocks))
+	for qi := range tr.blocks {
+		lt.gain = append(lt.gain, sc.gain[qi]...)
+		if sc.idcg[qi] > 0 {
+			lt.invIDCG[qi] = 1 / sc.idcg[qi]
+		}
+	}
+	lt.disc = sc.disc
+	lt.discK = slices.Clone(sc.disc)
+	for r := range lt.discK {
+		if k > 0 && r >= k {
+			lt.discK[r] = 0
+		}
+	}
+	lt.ord = make([]int32, n)
+	for qi := range tr.blocks {
+		for i := lt.qoff[qi]; i < lt.qoff[qi+1]; i++ {
+			lt.ord[i] = int32(i - lt.qoff[qi])
+		}
+	}
+	lt.rg, lt.re = make([]float64, maxN), make([]float64, maxN)
+	lt.rlam, lt.rw = make([]float64, maxN), make([]float64, maxN)
+	lt.target = make([]float64, n)
+	lt.weight = make([]float64, n)
+	lt.idx = make([]int32, n)
+	lt.tmp = make([]int32, 0, n)
+	lt.tl = make([]float64, n)
+	lt.leafOf = make([]int32, n)
+	return lt
+}
+
+// binValidation quantises the validation rows with the training bins
+// (row-major), so that trees can be applied by bin: x <= thr[b] exactly
+// when bin(x) <= b, for every split bin b (a split is never at the last
+// bin, which also holds the values above the training maximum).
+func (lt *lmTrainer) binValidation(va *table) {
+	d := lt.d
+	lt.vbins = make([]uint8, va.rows*d)
+	row := 0
+	for qi := range va.blocks {
+		b := &va.blocks[qi]
+		for i := 0; i < b.n; i++ {
+			for j := 0; j < d; j++ {
+				lt.vbins[row*d+j] = lt.bn.bin(j, b.x[i*d+j])
+			}
+			row++
+		}
+	}
+	lt.vrows = row
+}
+
+// applyValidation adds the tree's output to every validation row's score,
+// routing rows by their bins and the node bins of the tree just grown.
+func (lt *lmTrainer) applyValidation(tree *Tree, vscores []float64) {
+	d := lt.d
+	nodes, nb := tree.Nodes, lt.nodeBin
+	for r := range vscores[:lt.vrows] {
+		x := lt.vbins[r*d : (r+1)*d]
+		i := 0
+		for nodes[i].Column >= 0 {
+			if int(x[nodes[i].Column]) <= nb[i] {
+				i = nodes[i].Left
+			} else {
+				i = nodes[i].Right
+			}
+		}
+		vscores[r] += nodes[i].Value
+	}
+}
+
+// fitScores are the training and validation scores of the returned model,
+// laid out as scoreTable lays them out and summed tree by tree in the
+// same order, so they equal scoreTable's values bit for bit; nil when not
+// known.
+type fitScores struct {
+	train, vali []float64
+}
+
+func trainLambdaMART(ctx context.Context, m *Model, tr, va *table, opt Options) (*fitScores, error) {
 	p := opt.LambdaMART
 	if p.Trees < 1 || p.Leaves < 2 || !(p.Shrinkage > 0) || p.Bins < 2 || p.Bins > 256 || p.MinLeafSupport < 1 {
-		return fmt.Errorf("lambdamart: need trees >= 1, leaves >= 2, shrinkage > 0, 2 <= bins <= 256, min leaf support >= 1")
+		return nil, fmt.Errorf("lambdamart: need trees >= 1, leaves >= 2, shrinkage > 0, 2 <= bins <= 256, min leaf support >= 1")
 	}
 	k := 10
 	if opt.Metric.Kind == MetricNDCG {
 		k = opt.Metric.K
 	}
-	lt := &lmTrainer{p: p, t: tr, bn: newBinner(tr, p.Bins)}
-	lt.off = make([]int, tr.d+1)
-	lt.nb = make([]int, tr.d)
-	for j := 0; j < tr.d; j++ {
-		lt.nb[j] = len(lt.bn.thr[j])
-		lt.off[j+1] = lt.off[j] + lt.nb[j]
-	}
-	lt.bins = make([]uint8, tr.rows*tr.d)
-	row := 0
-	maxN := 0
-	for qi := range tr.blocks {
-		b := &tr.blocks[qi]
-		maxN = max(maxN, b.n)
-		for i := 0; i < b.n; i++ {
-			for j := 0; j < tr.d; j++ {
-				lt.bins[row*tr.d+j] = lt.bn.bin(j, b.x[i*tr.d+j])
-			}
-			row++
-		}
-	}
-	lt.target = make([]float64, tr.rows)
-	lt.weight = make([]float64, tr.rows)
-	lt.idx = make([]int32, tr.rows)
-	lt.tmp = make([]int32, 0, tr.rows)
-	lt.sc = newScorer(Metric{Kind: MetricNDCG, K: k}, tr)
-	lt.exp = make([]float64, maxN)
-	lt.leafOf = make([]int32, tr.rows)
+	lt := newLMTrainer(p, tr, k)
 	scores := make([]float64, tr.rows)
 	var vsc *scorer
-	var vscores []float64
+	var vscores, bestT, bestV []float64
 	if va != nil {
 		vsc = newScorer(opt.Metric, va)
 		vscores = make([]float64, va.rows)
+		lt.binValidation(va)
 	}
 	var trees []Tree
 	best, bestN := math.Inf(-1), 0
 	for it := 0; it < p.Trees; it++ {
 		if err := ctx.Err(); err != nil {
-			return err
+			return nil, err
 		}
 		lt.lambdas(scores)
 		tree := lt.grow()
@@ -389,25 +616,25 @@ func trainLambdaMART(ctx context.Context, m *Model, tr, va *table, opt Options) 
 		if va == nil {
 			continue
 		}
-		off := 0
-		for qi := range va.blocks {
-			b := &va.blocks[qi]
-			for i := 0; i < b.n; i++ {
-				vscores[off+i] += tree.eval(b.x[i*va.d : (i+1)*va.d])
-			}
-			off += b.n
-		}
+		lt.applyValidation(&tree, vscores)
 		if v := vsc.mean(va, vscores); v > best {
 			best, bestN = v, len(trees)
+			bestT = append(bestT[:0], scores...)
+			bestV = append(bestV[:0], vscores...)
 		}
 		if p.EarlyStop > 0 && len(trees)-bestN >= p.EarlyStop {
 			break
 		}
 	}
+	fs := &fitScores{train: scores}
 	if va != nil {
+		fs = &fitScores{train: bestT, vali: bestV}
+		if bestN == 0 { // the metric was never a number: keep one tree
+			fs = nil
+		}
 		trees = trees[:max(bestN, 1)]
 	}
 	m.Trees = trees
 	m.Iterations = len(trees)
-	return nil
+	return fs, nil
 }

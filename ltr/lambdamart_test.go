@@ -1,0 +1,152 @@
+package ltr
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestLambdaMARTLambdasByHand checks the one-pass lambda computation
+// against Burges (2010, section 7) computed by hand for a two-document
+// query, and against a direct transcription of the formula (every pair,
+// exp per pair) on a query with ties in the scores and labels.
+func TestLambdaMARTLambdasByHand(t *testing.T) {
+	// Query 1: labels 1, 0; scores 0, 0. Gains 1, 0; IDCG@10 = 1/log2(2) = 1.
+	// rho = 1/(1+e^0) = 1/2; |dNDCG| = 1 - 1/log2(3) = 0.3690702464;
+	// lambda = +-0.1845351232; w = 1/4 * 0.3690702464 = 0.0922675616.
+	ds := &Dataset{NumFeatures: 1, Queries: []Query{
+		{ID: "a", Docs: []Doc{{Label: 1, Features: []float64{1}}, {Label: 0, Features: []float64{2}}}},
+		{ID: "b", Docs: []Doc{
+			{Label: 2, Features: []float64{1}}, {Label: 0, Features: []float64{2}}, {Label: 1, Features: []float64{3}},
+			{Label: 0, Features: []float64{4}}, {Label: 2, Features: []float64{5}}, {Label: 3, Features: []float64{6}},
+		}},
+	}}
+	tr := makeTable(ds, []int{1}, NormNone)
+	const k = 3
+	lt := newLMTrainer(DefaultLambdaMARTParams(), tr, k)
+	scores := []float64{0, 0, 0.3, -0.2, 0.3, 1.1, -0.5, 0.3}
+	lt.lambdas(scores)
+	want := []float64{0.1845351232, -0.1845351232}
+	wantW := []float64{0.0922675616, 0.0922675616}
+	// Query 1 has k = 3 > n: both ranks count.
+	for i := range want {
+		if math.Abs(lt.target[i]-want[i]) > 1e-9 || math.Abs(lt.weight[i]-wantW[i]) > 1e-9 {
+			t.Errorf("query a doc %d: lambda %.10f w %.10f, want %.10f %.10f", i, lt.target[i], lt.weight[i], want[i], wantW[i])
+		}
+	}
+	// Query 2: the formula over all pairs, ranks by decreasing score with
+	// ties in index order, ranks >= k discounted 0.
+	lab := []float64{2, 0, 1, 0, 2, 3}
+	s := scores[2:]
+	rank := []int{1, 4, 2, 0, 5, 3} // s = 0.3,-0.2,0.3,1.1,-0.5,0.3: order 3,0,2,5,1,4
+	ideal := (math.Exp2(3)-1)/math.Log2(2) + (math.Exp2(2)-1)/math.Log2(3) + (math.Exp2(2)-1)/math.Log2(4)
+	disc := func(r int) float64 {
+		if r >= k {
+			return 0
+		}
+		return 1 / math.Log2(float64(r)+2)
+	}
+	lam, w := make([]float64, 6), make([]float64, 6)
+	for i := range lab {
+		for j := range lab {
+			if lab[i] <= lab[j] || (rank[i] >= k && rank[j] >= k) {
+				continue
+			}
+			rho := 1 / (1 + math.Exp(s[i]-s[j]))
+			d := math.Abs((math.Exp2(lab[i])-math.Exp2(lab[j]))*(disc(rank[i])-disc(rank[j]))) / ideal
+			lam[i] += rho * d
+			lam[j] -= rho * d
+			w[i] += rho * (1 - rho) * d
+			w[j] += rho * (1 - rho) * d
+		}
+	}
+	for i := range lab {
+		if math.Abs(lt.target[2+i]-lam[i]) > 1e-12 || math.Abs(lt.weight[2+i]-w[i]) > 1e-12 {
+			t.Errorf("query b doc %d: lambda %.12f w %.12f, want %.12f %.12f", i, lt.target[2+i], lt.weight[2+i], lam[i], w[i])
+		}
+	}
+}
+
+// TestLambdaMARTBinsRouteLikeThresholds checks the equivalence the trainer
+// relies on when it routes rows by bin: for every split bin b (all but the
+// last) and any value x, bin(x) <= b exactly when x <= threshold[b],
+// including values between, on and outside the training values.
+func TestLambdaMARTBinsRouteLikeThresholds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	ds := &Dataset{NumFeatures: 2}
+	for q := 0; q < 50; q++ {
+		var docs []Doc
+		for i := 0; i < 20; i++ {
+			docs = append(docs, Doc{Features: []float64{rng.NormFloat64(), float64(rng.IntN(5))}})
+		}
+		ds.Queries = append(ds.Queries, Query{ID: "q", Docs: docs})
+	}
+	tr := makeTable(ds, []int{1, 2}, NormNone)
+	bn := newBinner(tr, 64)
+	if len(bn.thr[0]) != 64 || len(bn.thr[1]) != 5 {
+		t.Fatalf("bins %d and %d, want 64 (1,000 distinct values) and 5", len(bn.thr[0]), len(bn.thr[1]))
+	}
+	for j, thr := range bn.thr {
+		xs := []float64{math.Inf(-1), -100, 100, math.Inf(1), math.NaN()}
+		for _, v := range thr {
+			xs = append(xs, v, math.Nextafter(v, math.Inf(-1)), math.Nextafter(v, math.Inf(1)))
+		}
+		for i := 0; i < 1000; i++ {
+			xs = append(xs, 3*rng.NormFloat64())
+		}
+		for _, x := range xs {
+			b := int(bn.bin(j, x))
+			for s := 0; s < len(thr)-1; s++ {
+				if (b <= s) != (x <= thr[s]) {
+					t.Fatalf("column %d x %v: bin %d, split bin %d threshold %v routes differently", j, x, b, s, thr[s])
+				}
+			}
+		}
+	}
+}
+
+// TestLambdaMARTFitScoresMatchModel checks that the training and validation
+// scores the trainer keeps (and Train reports the model's metric from) are
+// bit for bit those of scoring the returned model's trees on the features
+// (Model.scoreTable), with and without validation early stopping.
+func TestLambdaMARTFitScoresMatchModel(t *testing.T) {
+	trd, vad, _ := gateData(t)
+	opt := DefaultOptions()
+	opt.LambdaMART.Trees = 80
+	opt.LambdaMART.EarlyStop = 15
+	fids := []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	tr := makeTable(trd, fids, opt.Normalization)
+	va := makeTable(vad, fids, opt.Normalization)
+	for _, withVali := range []bool{true, false} {
+		m := &Model{Features: fids}
+		var v *table
+		if withVali {
+			v = va
+		}
+		fs, err := trainLambdaMART(context.Background(), m, tr, v, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if withVali && m.Iterations >= opt.LambdaMART.Trees {
+			t.Logf("no early stop within %d trees", opt.LambdaMART.Trees)
+		}
+		check := func(name string, got []float64, tb *table) {
+			want := m.scoreTable(tb)
+			if len(got) != len(want) {
+				t.Fatalf("%s: %d scores, want %d", name, len(got), len(want))
+			}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("validation %v, %s row %d: kept score %v, model scores %v", withVali, name, i, got[i], want[i])
+				}
+			}
+		}
+		check("train", fs.train, tr)
+		if withVali {
+			check("validation", fs.vali, va)
+		} else if fs.vali != nil {
+			t.Errorf("validation scores without validation data")
+		}
+	}
+}
