@@ -72,13 +72,23 @@ func newBinner(t *table, maxBins int) *binner {
 	return bn
 }
 
+// bin returns the bin of value v of column j: the first b with
+// thr[b] >= v (sort.SearchFloat64s), or the last bin when v is above every
+// threshold or NaN. A branch-free binary search (Khuong & Morin 2017).
 func (bn *binner) bin(j int, v float64) uint8 {
 	thr := bn.thr[j]
-	b := sort.SearchFloat64s(thr, v) // first thr >= v
-	if b >= len(thr) {
-		b = len(thr) - 1
+	base, n := 0, len(thr)
+	for n > 1 {
+		half := n / 2
+		if !(thr[base+half] >= v) {
+			base += half
+		}
+		n -= half
 	}
-	return uint8(b)
+	if !(thr[base] >= v) && base < len(thr)-1 {
+		base++
+	}
+	return uint8(base)
 }
 
 // histStride is the number of histogram slots per column (the most bins a
@@ -121,20 +131,26 @@ type lmTrainer struct {
 	leafOf []int32 // leaf node of each row in the last tree
 	// Lambda state: row offset of each query (len queries+1), each row's
 	// gain 2^l - 1, 1/IDCG@k per query (0 when the ideal DCG is
-	// 0: such queries have no lambdas), discounts 1/log2(r+2) and the same
-	// with 0 from rank k on, each query's current ranking (indices local to
+	// 0: such queries have no lambdas), discounts 1/log2(r+2), each query's current ranking (indices local to
 	// the query), and per-rank scratch.
-	qoff        []int
-	lab, gain   []float64
-	invIDCG     []float64
-	disc, discK []float64
-	k           int
-	ord         []int32
-	rl, rg, re  []float64
-	rlam, rw    []float64
-	nodeBin     []int // bin of each node of the tree being grown
-	vbins       []uint8
-	vrows       int
+	qoff     []int
+	gain     []float64
+	invIDCG  []float64
+	disc     []float64
+	k        int
+	ord      []int32
+	rg, re   []float64
+	rlam, rw []float64
+	// ex[r] is exp(s_r - c_q) for a per-query constant c_q, kept up to
+	// date by multiplying with exp(leaf value) after each tree (one exp
+	// per leaf, not per row); lambdas rescales a query to c_q = max s when
+	// its largest value leaves [1e-100, 1e100]. Only ratios within a query
+	// are used, so c_q cancels.
+	ex      []float64
+	nodeBin []int // bin of each node of the tree being grown
+	vbins   []uint8
+	vord    []int // each validation query's current ranking
+	vrows   int
 }
 
 func (lt *lmTrainer) newHist() []histBin {
@@ -313,17 +329,19 @@ func (lt *lmTrainer) grow() Tree {
 		// Stable partition of the rows: bin <= l.bin to the left.
 		col := lt.cols[l.col*n : (l.col+1)*n]
 		rows := lt.idx[l.start:l.end]
-		nl := 0
-		tmp := lt.tmp[:0]
+		// Branch-free: each row is written to both sides and the side it
+		// does not belong to is overwritten later.
+		nl, nr := 0, 0
+		tmp := lt.tmp[:len(rows)]
+		bin := l.bin
 		for _, r := range rows {
-			if int(col[r]) <= l.bin {
-				rows[nl] = r
-				nl++
-			} else {
-				tmp = append(tmp, r)
-			}
+			right := int(uint(bin-int(col[r])) >> 63) // 1 when bin(r) > l.bin
+			rows[nl] = r
+			tmp[nr] = r
+			nl += 1 - right
+			nr += right
 		}
-		copy(rows[nl:], tmp)
+		copy(rows[nl:], tmp[:nr])
 		left := &lmLeaf{start: l.start, end: l.start + nl}
 		right := &lmLeaf{start: l.start + nl, end: l.end}
 		small, large := left, right
@@ -380,7 +398,7 @@ func rankKey(v float64) float64 {
 // ranking of the previous tree) by decreasing score, ties by increasing
 // index: rankOrder's order, reached by an insertion sort that is linear
 // when one tree changed the ranking little.
-func rerank(ord []int32, s []float64) {
+func rerank[I int | int32](ord []I, s []float64) {
 	for p := 1; p < len(ord); p++ {
 		cur := ord[p]
 		kc := rankKey(s[cur])
@@ -410,13 +428,13 @@ func rerank(ord []int32, s []float64) {
 //
 // Each query is handled in one pass over its ranking: the ranking of the
 // previous tree is re-sorted (nearly sorted already), gains and
-// e_r = exp(s_r - max s) are laid out in rank order, so that the pair loop
+// e_r = exp(s_r - c) (lmTrainer.ex) are laid out in rank order, so that the pair loop
 // reads memory sequentially and rho needs no exp per pair; the lambdas and
 // weights of the rank being paired are accumulated in registers. Pairs
 // with equal labels have equal gains and so add exactly 0 (see the loop),
 // which spares the loop a hard-to-predict branch.
 func (lt *lmTrainer) lambdas(scores []float64) {
-	disc, discK := lt.disc, lt.discK
+	disc := lt.disc
 	for qi, inv := range lt.invIDCG {
 		if inv == 0 {
 			continue // targets and weights stay 0
@@ -428,10 +446,17 @@ func (lt *lmTrainer) lambdas(scores []float64) {
 		rerank(ord, s)
 		gain := lt.gain[off:end]
 		rg, re, rlam, rw := lt.rg[:n], lt.re[:n], lt.rlam[:n], lt.rw[:n]
-		smax := s[ord[0]]
+		ex := lt.ex[off:end]
+		if top := ex[ord[0]]; !(top >= 1e-100 && top <= 1e100) {
+			// Rescale the query's exponentials to exp(s - max s).
+			smax := s[ord[0]]
+			for i := range ex {
+				ex[i] = math.Exp(s[i] - smax)
+			}
+		}
 		for q, i := range ord {
 			rg[q] = gain[i]
-			re[q] = math.Exp(s[i] - smax)
+			re[q] = ex[i]
 			rlam[q] = 0
 			rw[q] = 0
 		}
@@ -441,23 +466,25 @@ func (lt *lmTrainer) lambdas(scores []float64) {
 		}
 		for p := 0; p < top; p++ {
 			gp, ep, dp := rg[p], re[p], disc[p]
-			lamP, wP := 0.0, 0.0
-			for q := p + 1; q < n; q++ {
-				// With dg = g_p - g_q, c = |D_p - D_q| / IDCG and
-				// r = 1/(1 + exp(s_p - s_q)) = e_q / (e_p + e_q):
-				// if p is the better document, rho = r and p gains
-				// rho c |dg|; if q is, rho = 1 - r and p loses
-				// rho c |dg|. Both are c (|dg| (r - 1/2) + dg/2), without
-				// a branch on the labels; equal labels (dg = 0) add 0.
-				// The weight rho (1 - rho) c |dg| = r (1 - r) c |dg| either way.
+			sp := s[ord[p]]
+			var lamP, wP, lamP2, wP2 float64
+			// With dg = g_p - g_q, c = |D_p - D_q| / IDCG and
+			// r = 1/(1 + exp(s_p - s_q)) = e_q / (e_p + e_q): if p is the
+			// better document, rho = r and p gains rho c |dg|; if q is,
+			// rho = 1 - r and p loses rho c |dg|. Both are
+			// c (|dg| (r - 1/2) + dg/2), without a branch on the labels;
+			// equal labels (dg = 0) add 0. The weight rho (1 - rho) c |dg|
+			// is r (1 - r) c |dg| either way.
+			q := p + 1
+			for ; q < top; q++ { // partners within the top k
 				dg := gp - rg[q]
 				adg := math.Abs(dg)
-				c := (dp - discK[q]) * inv
+				c := (dp - disc[q]) * inv
 				eq := re[q]
 				den := ep + eq
 				r := eq / den
 				if !(den > 0) { // both exp underflowed
-					r = 1 / (1 + math.Exp(s[ord[p]]-s[ord[q]]))
+					r = sigmoidOfDiff(sp, s[ord[q]])
 				}
 				l := c * (adg*(r-0.5) + 0.5*dg)
 				ww := r * (1 - r) * c * adg
@@ -466,8 +493,50 @@ func (lt *lmTrainer) lambdas(scores []float64) {
 				wP += ww
 				rw[q] += ww
 			}
-			rlam[p] += lamP
-			rw[p] += wP
+			// Partners beyond the top k: D_q = 0, so c is the same for
+			// all; two pairs per step with separate sums.
+			c := dp * inv
+			for ; q+1 < n; q += 2 {
+				dg, dg2 := gp-rg[q], gp-rg[q+1]
+				adg, adg2 := math.Abs(dg), math.Abs(dg2)
+				eq, eq2 := re[q], re[q+1]
+				den, den2 := ep+eq, ep+eq2
+				r, r2 := eq/den, eq2/den2
+				if !(den > 0) {
+					r = sigmoidOfDiff(sp, s[ord[q]])
+				}
+				if !(den2 > 0) {
+					r2 = sigmoidOfDiff(sp, s[ord[q+1]])
+				}
+				l, l2 := c*(adg*(r-0.5)+0.5*dg), c*(adg2*(r2-0.5)+0.5*dg2)
+				ww, ww2 := r*(1-r)*c*adg, r2*(1-r2)*c*adg2
+				lamP += l
+				lamP2 += l2
+				rlam[q] -= l
+				rlam[q+1] -= l2
+				wP += ww
+				wP2 += ww2
+				rw[q] += ww
+				rw[q+1] += ww2
+			}
+			if q < n {
+				dg := gp - rg[q]
+				adg := math.Abs(dg)
+				eq := re[q]
+				den := ep + eq
+				r := eq / den
+				if !(den > 0) {
+					r = sigmoidOfDiff(sp, s[ord[q]])
+				}
+				l := c * (adg*(r-0.5) + 0.5*dg)
+				ww := r * (1 - r) * c * adg
+				lamP += l
+				rlam[q] -= l
+				wP += ww
+				rw[q] += ww
+			}
+			rlam[p] += lamP + lamP2
+			rw[p] += wP + wP2
 		}
 		tg, wg := lt.target[off:end], lt.weight[off:end]
 		for q, i := range ord {
@@ -475,6 +544,12 @@ func (lt *lmTrainer) lambdas(scores []float64) {
 			wg[i] = rw[q]
 		}
 	}
+}
+
+// sigmoidOfDiff is 1/(1 + exp(sp - sq)), for the pairs whose e_p + e_q
+// underflowed.
+func sigmoidOfDiff(sp, sq float64) float64 {
+	return 1 / (1 + math.Exp(sp-sq))
 }
 
 // newLMTrainer quantises the training table and prepares the lambda state.
@@ -512,12 +587,6 @@ func newLMTrainer(p LambdaMARTParams, tr *table, k int) *lmTrainer {
 		}
 	}
 	lt.disc = sc.disc
-	lt.discK = slices.Clone(sc.disc)
-	for r := range lt.discK {
-		if k > 0 && r >= k {
-			lt.discK[r] = 0
-		}
-	}
 	lt.ord = make([]int32, n)
 	for qi := range tr.blocks {
 		for i := lt.qoff[qi]; i < lt.qoff[qi+1]; i++ {
@@ -529,9 +598,13 @@ func newLMTrainer(p LambdaMARTParams, tr *table, k int) *lmTrainer {
 	lt.target = make([]float64, n)
 	lt.weight = make([]float64, n)
 	lt.idx = make([]int32, n)
-	lt.tmp = make([]int32, 0, n)
+	lt.tmp = make([]int32, n)
 	lt.tl = make([]float64, n)
 	lt.leafOf = make([]int32, n)
+	lt.ex = make([]float64, n)
+	for r := range lt.ex {
+		lt.ex[r] = 1 // exp(0): every score starts at 0
+	}
 	return lt
 }
 
@@ -574,6 +647,34 @@ func (lt *lmTrainer) applyValidation(tree *Tree, vscores []float64) {
 	}
 }
 
+// validationMean is vsc.mean(va, vscores), bit for bit: the same metric
+// of the same rankings, summed in the same order, but each query's ranking
+// is re-sorted from the previous tree's (lt.vord) instead of from scratch.
+func (lt *lmTrainer) validationMean(vsc *scorer, va *table, vscores []float64) float64 {
+	if lt.vord == nil {
+		lt.vord = make([]int, va.rows)
+		off := 0
+		for qi := range va.blocks {
+			for i := 0; i < va.blocks[qi].n; i++ {
+				lt.vord[off+i] = i
+			}
+			off += va.blocks[qi].n
+		}
+	}
+	if len(va.blocks) == 0 {
+		return 0
+	}
+	sum, off := 0.0, 0
+	for qi := range va.blocks {
+		n := va.blocks[qi].n
+		ord := lt.vord[off : off+n]
+		rerank(ord, vscores[off:off+n])
+		sum += vsc.ordered(va, qi, ord)
+		off += n
+	}
+	return sum / float64(len(va.blocks))
+}
+
 // fitScores are the training and validation scores of the returned model,
 // laid out as scoreTable lays them out and summed tree by tree in the
 // same order, so they equal scoreTable's values bit for bit; nil when not
@@ -601,6 +702,7 @@ func trainLambdaMART(ctx context.Context, m *Model, tr, va *table, opt Options) 
 		lt.binValidation(va)
 	}
 	var trees []Tree
+	var fac []float64
 	best, bestN := math.Inf(-1), 0
 	for it := 0; it < p.Trees; it++ {
 		if err := ctx.Err(); err != nil {
@@ -610,14 +712,22 @@ func trainLambdaMART(ctx context.Context, m *Model, tr, va *table, opt Options) 
 		tree := lt.grow()
 		trees = append(trees, tree)
 		// Training rows: add the value of the leaf each row fell into.
+		// Their exponentials (see lmTrainer.ex) are multiplied by
+		// exp(value).
+		fac = fac[:0]
+		for i := range tree.Nodes {
+			fac = append(fac, math.Exp(tree.Nodes[i].Value))
+		}
+		ex := lt.ex[:len(lt.leafOf)]
 		for r, leaf := range lt.leafOf {
 			scores[r] += tree.Nodes[leaf].Value
+			ex[r] *= fac[leaf]
 		}
 		if va == nil {
 			continue
 		}
 		lt.applyValidation(&tree, vscores)
-		if v := vsc.mean(va, vscores); v > best {
+		if v := lt.validationMean(vsc, va, vscores); v > best {
 			best, bestN = v, len(trees)
 			bestT = append(bestT[:0], scores...)
 			bestV = append(bestV[:0], vscores...)

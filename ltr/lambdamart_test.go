@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"sort"
 	"testing"
 )
 
@@ -26,6 +27,14 @@ func TestLambdaMARTLambdasByHand(t *testing.T) {
 	const k = 3
 	lt := newLMTrainer(DefaultLambdaMARTParams(), tr, k)
 	scores := []float64{0, 0, 0.3, -0.2, 0.3, 1.1, -0.5, 0.3}
+	// The trainer's invariant: ex is exp(score) up to a per-query factor;
+	// query b's factor is out of range, which makes lambdas rescale it.
+	for r, s := range scores {
+		lt.ex[r] = math.Exp(s)
+		if r >= 2 {
+			lt.ex[r] *= 1e150
+		}
+	}
 	lt.lambdas(scores)
 	want := []float64{0.1845351232, -0.1845351232}
 	wantW := []float64{0.0922675616, 0.0922675616}
@@ -147,6 +156,67 @@ func TestLambdaMARTFitScoresMatchModel(t *testing.T) {
 			check("validation", fs.vali, va)
 		} else if fs.vali != nil {
 			t.Errorf("validation scores without validation data")
+		}
+	}
+}
+
+// TestLambdaMARTBinMatchesSearch checks the branch-free bin search against
+// sort.SearchFloat64s (clamped to the last bin) on every threshold, its
+// neighbours, values outside the range, NaN and random values.
+func TestLambdaMARTBinMatchesSearch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, nthr := range []int{1, 2, 3, 5, 64, 255, 256} {
+		thr := make([]float64, nthr)
+		v := -1.0
+		for i := range thr {
+			v += 0.001 + rng.Float64()
+			thr[i] = v
+		}
+		bn := &binner{thr: [][]float64{thr}}
+		xs := []float64{math.Inf(-1), math.Inf(1), math.NaN(), -1e300, 1e300, 0}
+		for _, v := range thr {
+			xs = append(xs, v, math.Nextafter(v, math.Inf(-1)), math.Nextafter(v, math.Inf(1)))
+		}
+		for i := 0; i < 500; i++ {
+			xs = append(xs, (rng.Float64()*1.2-0.1)*(v+1)-1)
+		}
+		for _, x := range xs {
+			want := min(sort.SearchFloat64s(thr, x), nthr-1)
+			if got := int(bn.bin(0, x)); got != want {
+				t.Fatalf("%d thresholds, x %v: bin %d, want %d", nthr, x, got, want)
+			}
+		}
+	}
+}
+
+// TestLambdaMARTValidationMeanMatchesScorer checks that the incremental
+// validation metric (rankings re-sorted from the previous round) equals
+// scorer.mean (rankings sorted from scratch) exactly, for NDCG@10, ERR@10
+// and MAP, over rounds of changing scores with ties and a NaN.
+func TestLambdaMARTValidationMeanMatchesScorer(t *testing.T) {
+	_, vad, _ := gateData(t)
+	va := makeTable(vad, []int{1, 2, 3}, NormZScore)
+	rng := rand.New(rand.NewPCG(8, 9))
+	for _, m := range []Metric{{Kind: MetricNDCG, K: 10}, {Kind: MetricERR, K: 10}, {Kind: MetricMAP}} {
+		lt := &lmTrainer{}
+		vsc := newScorer(m, va)
+		scores := make([]float64, va.rows)
+		for round := 0; round < 20; round++ {
+			for i := range scores {
+				switch rng.IntN(4) {
+				case 0:
+					scores[i] += rng.NormFloat64()
+				case 1:
+					scores[i] = math.Round(scores[i]) // ties
+				}
+			}
+			if round == 10 {
+				scores[3] = math.NaN()
+			}
+			got, want := lt.validationMean(vsc, va, scores), vsc.mean(va, scores)
+			if got != want {
+				t.Fatalf("%s round %d: incremental %v, scorer %v", m, round, got, want)
+			}
 		}
 	}
 }
