@@ -348,13 +348,19 @@ func (lt *lmTrainer) grow() Tree {
 		if right.end-right.start < left.end-left.start {
 			small, large = right, left
 		}
-		small.h = lt.newHist()
-		lt.fill(small.h, lt.idx[small.start:small.end])
-		large.h = l.h // parent minus small child
-		sh := small.h[:len(large.h)]
-		for i := range large.h {
-			large.h[i].g -= sh[i].g
-			large.h[i].c -= sh[i].c
+		if len(leaves)+1 < lt.p.Leaves {
+			small.h = lt.newHist()
+			lt.fill(small.h, lt.idx[small.start:small.end])
+			large.h = l.h // parent minus small child
+			sh := small.h[:len(large.h)]
+			for i := range large.h {
+				large.h[i].g -= sh[i].g
+				large.h[i].c -= sh[i].c
+			}
+		} else {
+			// The tree is complete after this split: the children are
+			// never split, so their histograms are not needed.
+			lt.pool = append(lt.pool, l.h)
 		}
 		ni := len(tree.Nodes)
 		tree.Nodes[l.node] = TreeNode{Column: l.col, Threshold: lt.bn.thr[l.col][l.bin], Left: ni, Right: ni + 1}
@@ -362,8 +368,11 @@ func (lt *lmTrainer) grow() Tree {
 		tree.Nodes = append(tree.Nodes, TreeNode{Column: -1}, TreeNode{Column: -1})
 		lt.nodeBin = append(lt.nodeBin, -1, -1)
 		left.node, right.node = ni, ni+1
-		lt.bestSplit(left)
-		lt.bestSplit(right)
+		left.col, right.col = -1, -1
+		if left.h != nil {
+			lt.bestSplit(left)
+			lt.bestSplit(right)
+		}
 		leaves[bi] = left
 		leaves = append(leaves, right)
 	}
@@ -381,7 +390,9 @@ func (lt *lmTrainer) grow() Tree {
 		for _, r := range lt.idx[l.start:l.end] {
 			lt.leafOf[r] = int32(l.node)
 		}
-		lt.pool = append(lt.pool, l.h)
+		if l.h != nil {
+			lt.pool = append(lt.pool, l.h)
+		}
 	}
 	return tree
 }
@@ -563,19 +574,25 @@ func newLMTrainer(p LambdaMARTParams, tr *table, k int) *lmTrainer {
 	lt.cols = make([]uint8, n*d)
 	lt.rootC = make([]float64, d*histStride)
 	lt.qoff = make([]int, len(tr.blocks)+1)
-	row, maxN := 0, 0
+	maxN := 0
 	for qi := range tr.blocks {
-		b := &tr.blocks[qi]
-		maxN = max(maxN, b.n)
-		for i := 0; i < b.n; i++ {
-			for j := 0; j < d; j++ {
+		maxN = max(maxN, tr.blocks[qi].n)
+		lt.qoff[qi+1] = lt.qoff[qi] + tr.blocks[qi].n
+	}
+	// Column by column, so that one column's thresholds stay in cache.
+	for j := 0; j < d; j++ {
+		col := lt.cols[j*n : (j+1)*n]
+		rc := lt.rootC[j*histStride : (j+1)*histStride]
+		row := 0
+		for qi := range tr.blocks {
+			b := &tr.blocks[qi]
+			for i := 0; i < b.n; i++ {
 				bin := lt.bn.bin(j, b.x[i*d+j])
-				lt.cols[j*n+row] = bin
-				lt.rootC[j*histStride+int(bin)]++
+				col[row] = bin
+				rc[bin]++
+				row++
 			}
-			row++
 		}
-		lt.qoff[qi+1] = row
 	}
 	sc := newScorer(Metric{Kind: MetricNDCG, K: k}, tr)
 	lt.gain = make([]float64, 0, n)
@@ -615,17 +632,17 @@ func newLMTrainer(p LambdaMARTParams, tr *table, k int) *lmTrainer {
 func (lt *lmTrainer) binValidation(va *table) {
 	d := lt.d
 	lt.vbins = make([]uint8, va.rows*d)
-	row := 0
-	for qi := range va.blocks {
-		b := &va.blocks[qi]
-		for i := 0; i < b.n; i++ {
-			for j := 0; j < d; j++ {
+	for j := 0; j < d; j++ {
+		row := 0
+		for qi := range va.blocks {
+			b := &va.blocks[qi]
+			for i := 0; i < b.n; i++ {
 				lt.vbins[row*d+j] = lt.bn.bin(j, b.x[i*d+j])
+				row++
 			}
-			row++
 		}
 	}
-	lt.vrows = row
+	lt.vrows = va.rows
 }
 
 // applyValidation adds the tree's output to every validation row's score,
@@ -636,12 +653,14 @@ func (lt *lmTrainer) applyValidation(tree *Tree, vscores []float64) {
 	for r := range vscores[:lt.vrows] {
 		x := lt.vbins[r*d : (r+1)*d]
 		i := 0
-		for nodes[i].Column >= 0 {
-			if int(x[nodes[i].Column]) <= nb[i] {
-				i = nodes[i].Left
-			} else {
-				i = nodes[i].Right
+		for {
+			nd := &nodes[i]
+			if nd.Column < 0 {
+				break
 			}
+			// grow appends children in pairs (Right = Left + 1): go
+			// right when bin(x) > the node's bin, without a branch.
+			i = nd.Left + int(uint(nb[i]-int(x[nd.Column]))>>63)
 		}
 		vscores[r] += nodes[i].Value
 	}
