@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"sort"
 )
@@ -96,17 +97,20 @@ func (bn *binner) bin(j int, v float64) uint8 {
 // bounds check.
 const histStride = 256
 
-// histBin is one histogram slot: the sum of the lambda targets and the
-// number of rows whose bin it is.
-type histBin struct {
-	g, c float64
-}
+// A histogram slot is one int64 holding both sums of the rows in the bin:
+// sum(q) << cb + count, where q is the row's lambda target quantised to a
+// fixed-point integer (lmTrainer.quantise) and cb the number of bits that
+// holds any row count. One integer addition per row and column updates
+// both sums, sibling subtraction is exact, and a cumulative sum of slots
+// decodes to the cumulative (sum, count) of a split's left side:
+// count = v & (1<<cb - 1), sum = v >> cb (arithmetic shift). The scale is
+// chosen per tree so that no sum over the training rows can overflow.
 
 // lmLeaf is a leaf being grown: rows idx[start:end], their histogram h
 // (histStride slots per column) and their best split.
 type lmLeaf struct {
 	start, end int
-	h          []histBin
+	h          []int64
 	node       int
 	gain       float64
 	col, bin   int
@@ -117,17 +121,19 @@ type lmLeaf struct {
 // each query keeps its current ranking between trees.
 type lmTrainer struct {
 	p      LambdaMARTParams
-	n, d   int     // training rows and columns
-	bn     *binner // bin thresholds, in normalised feature units
-	nb     []int   // bins per column
-	cols   []uint8 // column-major bins: cols[j*n+r]
-	rootC  []float64
+	n, d   int       // training rows and columns
+	bn     *binner   // bin thresholds, in normalised feature units
+	nb     []int     // bins per column
+	cols   []uint8   // column-major bins: cols[j*n+r]
+	cb     uint      // count bits of a packed histogram slot
+	unit   float64   // target units per quantisation step of this tree
+	packed []int64   // per row: quantised target << cb + 1
 	target []float64 // lambda of each row
 	weight []float64 // sum of rho(1-rho)|dNDCG| of each row
 	idx    []int32   // rows, partitioned leaf by leaf; ascending within a leaf
 	tmp    []int32
-	tl     []float64 // targets of the rows being histogrammed, in row order
-	pool   [][]histBin
+	pl     []int64 // packed values of the rows being histogrammed, in row order
+	pool   [][]int64
 	leafOf []int32 // leaf node of each row in the last tree
 	// Lambda state: row offset of each query (len queries+1), each row's
 	// gain 2^l - 1, 1/IDCG@k per query (0 when the ideal DCG is
@@ -153,96 +159,112 @@ type lmTrainer struct {
 	vrows   int
 }
 
-func (lt *lmTrainer) newHist() []histBin {
+func (lt *lmTrainer) newHist() []int64 {
 	if n := len(lt.pool); n > 0 {
 		h := lt.pool[n-1]
 		lt.pool = lt.pool[:n-1]
 		clear(h)
 		return h
 	}
-	return make([]histBin, lt.d*histStride)
+	return make([]int64, lt.d*histStride)
 }
 
-// fillRoot builds the histogram of all training rows: the target sums
-// over the column-major bins, four columns per pass over the rows, the
-// counts copied from rootC (they do not change between trees).
-func (lt *lmTrainer) fillRoot(h []histBin) {
+// quantise packs this tree's targets: q = target / unit rounded toward 0, with
+// unit = max|target| / Q and Q = floor(2^(62-cb) / n), so that any sum of
+// at most n values of q is below 2^(62-cb) in magnitude and a slot
+// (sum << cb + count < 2^62 + 2^cb) cannot overflow. The targets keep
+// their float64 values for the leaf outputs; only split finding sees the
+// quantised sums, whose resolution is max|target| / Q (about 1.5e-9 of
+// the largest lambda for 110,000 rows).
+func (lt *lmTrainer) quantise() {
+	maxAbs := 0.0
+	for _, t := range lt.target {
+		if a := math.Abs(t); a > maxAbs {
+			maxAbs = a
+		}
+	}
+	if !(maxAbs > 0) || math.IsInf(maxAbs, 0) {
+		// No lambdas (or non-finite ones): no split can gain.
+		lt.unit = 0
+		for r := range lt.packed {
+			lt.packed[r] = 1
+		}
+		return
+	}
+	q := float64((int64(1) << (62 - lt.cb)) / int64(max(lt.n, 1)))
+	scale := q / maxAbs
+	lt.unit = maxAbs / q
+	for r, t := range lt.target {
+		lt.packed[r] = int64(t*scale)<<lt.cb + 1 // rounded toward 0
+	}
+}
+
+// fillRoot builds the histogram of all training rows over the
+// column-major bins, four columns per pass.
+func (lt *lmTrainer) fillRoot(h []int64) {
 	n, d := lt.n, lt.d
-	t := lt.target[:n]
+	pk := lt.packed[:n]
 	j := 0
 	for ; j+4 <= d; j += 4 {
-		h0 := (*[histStride]histBin)(h[j*histStride : (j+1)*histStride])
-		h1 := (*[histStride]histBin)(h[(j+1)*histStride : (j+2)*histStride])
-		h2 := (*[histStride]histBin)(h[(j+2)*histStride : (j+3)*histStride])
-		h3 := (*[histStride]histBin)(h[(j+3)*histStride : (j+4)*histStride])
+		h0 := (*[histStride]int64)(h[j*histStride : (j+1)*histStride])
+		h1 := (*[histStride]int64)(h[(j+1)*histStride : (j+2)*histStride])
+		h2 := (*[histStride]int64)(h[(j+2)*histStride : (j+3)*histStride])
+		h3 := (*[histStride]int64)(h[(j+3)*histStride : (j+4)*histStride])
 		c0 := lt.cols[j*n : (j+1)*n]
 		c1 := lt.cols[(j+1)*n : (j+2)*n][:len(c0)]
 		c2 := lt.cols[(j+2)*n : (j+3)*n][:len(c0)]
 		c3 := lt.cols[(j+3)*n : (j+4)*n][:len(c0)]
-		t := t[:len(c0)]
+		pk := pk[:len(c0)]
 		for r, b0 := range c0 {
-			v := t[r]
-			h0[b0].g += v
-			h1[c1[r]].g += v
-			h2[c2[r]].g += v
-			h3[c3[r]].g += v
+			v := pk[r]
+			h0[b0] += v
+			h1[c1[r]] += v
+			h2[c2[r]] += v
+			h3[c3[r]] += v
 		}
 	}
 	for ; j < d; j++ {
-		hj := (*[histStride]histBin)(h[j*histStride : (j+1)*histStride])
+		hj := (*[histStride]int64)(h[j*histStride : (j+1)*histStride])
 		col := lt.cols[j*n : (j+1)*n]
-		t := t[:len(col)]
+		pk := pk[:len(col)]
 		for r, b := range col {
-			hj[b].g += t[r]
+			hj[b] += pk[r]
 		}
-	}
-	for i, c := range lt.rootC[:len(h)] {
-		h[i].c = c
 	}
 }
 
-// fill builds the histogram of rows (ascending row numbers): their targets
-// are gathered once, then the columns' bins are read in row order, four
-// columns per pass.
-func (lt *lmTrainer) fill(h []histBin, rows []int32) {
-	tl := lt.tl[:len(rows)]
+// fill builds the histogram of rows (ascending row numbers): their packed
+// values are gathered once, then the columns' bins are read in row order,
+// four columns per pass.
+func (lt *lmTrainer) fill(h []int64, rows []int32) {
+	pl := lt.pl[:len(rows)]
 	for i, r := range rows {
-		tl[i] = lt.target[r]
+		pl[i] = lt.packed[r]
 	}
 	n, d := lt.n, lt.d
 	j := 0
 	for ; j+4 <= d; j += 4 {
-		h0 := (*[histStride]histBin)(h[j*histStride : (j+1)*histStride])
-		h1 := (*[histStride]histBin)(h[(j+1)*histStride : (j+2)*histStride])
-		h2 := (*[histStride]histBin)(h[(j+2)*histStride : (j+3)*histStride])
-		h3 := (*[histStride]histBin)(h[(j+3)*histStride : (j+4)*histStride])
+		h0 := (*[histStride]int64)(h[j*histStride : (j+1)*histStride])
+		h1 := (*[histStride]int64)(h[(j+1)*histStride : (j+2)*histStride])
+		h2 := (*[histStride]int64)(h[(j+2)*histStride : (j+3)*histStride])
+		h3 := (*[histStride]int64)(h[(j+3)*histStride : (j+4)*histStride])
 		c0 := lt.cols[j*n : (j+1)*n]
 		c1 := lt.cols[(j+1)*n : (j+2)*n][:len(c0)]
 		c2 := lt.cols[(j+2)*n : (j+3)*n][:len(c0)]
 		c3 := lt.cols[(j+3)*n : (j+4)*n][:len(c0)]
 		for i, r := range rows {
-			v := tl[i]
-			e := &h0[c0[r]]
-			e.g += v
-			e.c++
-			e = &h1[c1[r]]
-			e.g += v
-			e.c++
-			e = &h2[c2[r]]
-			e.g += v
-			e.c++
-			e = &h3[c3[r]]
-			e.g += v
-			e.c++
+			v := pl[i]
+			h0[c0[r]] += v
+			h1[c1[r]] += v
+			h2[c2[r]] += v
+			h3[c3[r]] += v
 		}
 	}
 	for ; j < d; j++ {
-		hj := (*[histStride]histBin)(h[j*histStride : (j+1)*histStride])
+		hj := (*[histStride]int64)(h[j*histStride : (j+1)*histStride])
 		col := lt.cols[j*n : (j+1)*n]
 		for i, r := range rows {
-			e := &hj[col[r]]
-			e.g += tl[i]
-			e.c++
+			hj[col[r]] += pl[i]
 		}
 	}
 }
@@ -261,31 +283,37 @@ func (lt *lmTrainer) fill(h []histBin, rows []int32) {
 func (lt *lmTrainer) bestSplit(l *lmLeaf) {
 	l.gain, l.col, l.bin = 0, -1, -1
 	n := l.end - l.start
-	if n < 2*lt.p.MinLeafSupport {
+	if n < 2*lt.p.MinLeafSupport || lt.unit == 0 {
 		return
 	}
 	minS := float64(lt.p.MinLeafSupport)
 	N := float64(n)
+	cb, mask, unit := lt.cb, int64(1)<<lt.cb-1, lt.unit
 	for j := 0; j < lt.d; j++ {
 		hb := l.h[j*histStride : j*histStride+lt.nb[j]]
-		G := 0.0
-		for _, e := range hb {
-			G += e.g
+		var tot int64
+		for _, v := range hb {
+			tot += v
 		}
+		G := float64(tot>>cb) * unit
 		base := G * G / N
 		bound := (l.gain + 1e-12 + base) * (1 - 1e-9)
-		gl, cl := 0.0, 0.0
+		var cum int64
 		for b := 0; b < len(hb)-1; b++ {
-			e := hb[b]
-			gl += e.g
-			cl += e.c
-			if e.c == 0 || cl < minS {
+			v := hb[b]
+			cum += v
+			if v&mask == 0 { // no rows in this bin
+				continue
+			}
+			cl := float64(cum & mask)
+			if cl < minS {
 				continue
 			}
 			cr := N - cl
 			if cr < minS {
 				break
 			}
+			gl := float64(cum>>cb) * unit
 			gr := G - gl
 			if gl*gl*cr+gr*gr*cl <= bound*cl*cr {
 				continue
@@ -310,6 +338,7 @@ func (lt *lmTrainer) grow() Tree {
 	}
 	tree := Tree{Nodes: []TreeNode{{Column: -1}}}
 	lt.nodeBin = append(lt.nodeBin[:0], -1)
+	lt.quantise()
 	root := &lmLeaf{start: 0, end: len(lt.idx), h: lt.newHist(), node: 0}
 	lt.fillRoot(root.h)
 	lt.bestSplit(root)
@@ -354,8 +383,7 @@ func (lt *lmTrainer) grow() Tree {
 			large.h = l.h // parent minus small child
 			sh := small.h[:len(large.h)]
 			for i := range large.h {
-				large.h[i].g -= sh[i].g
-				large.h[i].c -= sh[i].c
+				large.h[i] -= sh[i]
 			}
 		} else {
 			// The tree is complete after this split: the children are
@@ -572,7 +600,8 @@ func newLMTrainer(p LambdaMARTParams, tr *table, k int) *lmTrainer {
 		lt.nb[j] = len(lt.bn.thr[j])
 	}
 	lt.cols = make([]uint8, n*d)
-	lt.rootC = make([]float64, d*histStride)
+	lt.cb = uint(bits.Len(uint(n)))
+	lt.packed = make([]int64, n)
 	lt.qoff = make([]int, len(tr.blocks)+1)
 	maxN := 0
 	for qi := range tr.blocks {
@@ -582,14 +611,12 @@ func newLMTrainer(p LambdaMARTParams, tr *table, k int) *lmTrainer {
 	// Column by column, so that one column's thresholds stay in cache.
 	for j := 0; j < d; j++ {
 		col := lt.cols[j*n : (j+1)*n]
-		rc := lt.rootC[j*histStride : (j+1)*histStride]
 		row := 0
 		for qi := range tr.blocks {
 			b := &tr.blocks[qi]
 			for i := 0; i < b.n; i++ {
 				bin := lt.bn.bin(j, b.x[i*d+j])
 				col[row] = bin
-				rc[bin]++
 				row++
 			}
 		}
@@ -616,7 +643,7 @@ func newLMTrainer(p LambdaMARTParams, tr *table, k int) *lmTrainer {
 	lt.weight = make([]float64, n)
 	lt.idx = make([]int32, n)
 	lt.tmp = make([]int32, n)
-	lt.tl = make([]float64, n)
+	lt.pl = make([]int64, n)
 	lt.leafOf = make([]int32, n)
 	lt.ex = make([]float64, n)
 	for r := range lt.ex {
