@@ -92,6 +92,52 @@ func (bn *binner) bin(j int, v float64) uint8 {
 	return uint8(base)
 }
 
+// binInto sets out[i] = bn.bin(j, vals[i]), running four of the binary
+// searches side by side (they are independent, so their memory loads
+// overlap).
+func (bn *binner) binInto(j int, vals []float64, out []uint8) {
+	thr := bn.thr[j]
+	last := len(thr) - 1
+	out = out[:len(vals)]
+	i := 0
+	for ; i+4 <= len(vals); i += 4 {
+		v0, v1, v2, v3 := vals[i], vals[i+1], vals[i+2], vals[i+3]
+		b0, b1, b2, b3 := 0, 0, 0, 0
+		for n := len(thr); n > 1; {
+			half := n / 2
+			if !(thr[b0+half] >= v0) {
+				b0 += half
+			}
+			if !(thr[b1+half] >= v1) {
+				b1 += half
+			}
+			if !(thr[b2+half] >= v2) {
+				b2 += half
+			}
+			if !(thr[b3+half] >= v3) {
+				b3 += half
+			}
+			n -= half
+		}
+		if !(thr[b0] >= v0) && b0 < last {
+			b0++
+		}
+		if !(thr[b1] >= v1) && b1 < last {
+			b1++
+		}
+		if !(thr[b2] >= v2) && b2 < last {
+			b2++
+		}
+		if !(thr[b3] >= v3) && b3 < last {
+			b3++
+		}
+		out[i], out[i+1], out[i+2], out[i+3] = uint8(b0), uint8(b1), uint8(b2), uint8(b3)
+	}
+	for ; i < len(vals); i++ {
+		out[i] = bn.bin(j, vals[i])
+	}
+}
+
 // histStride is the number of histogram slots per column (the most bins a
 // column can have), so that a uint8 bin indexes a column's slots without a
 // bounds check.
@@ -609,17 +655,17 @@ func newLMTrainer(p LambdaMARTParams, tr *table, k int) *lmTrainer {
 		lt.qoff[qi+1] = lt.qoff[qi] + tr.blocks[qi].n
 	}
 	// Column by column, so that one column's thresholds stay in cache.
+	vals := make([]float64, n)
 	for j := 0; j < d; j++ {
-		col := lt.cols[j*n : (j+1)*n]
 		row := 0
 		for qi := range tr.blocks {
 			b := &tr.blocks[qi]
 			for i := 0; i < b.n; i++ {
-				bin := lt.bn.bin(j, b.x[i*d+j])
-				col[row] = bin
+				vals[row] = b.x[i*d+j]
 				row++
 			}
 		}
+		lt.bn.binInto(j, vals, lt.cols[j*n:(j+1)*n])
 	}
 	sc := newScorer(Metric{Kind: MetricNDCG, K: k}, tr)
 	lt.gain = make([]float64, 0, n)
@@ -659,14 +705,19 @@ func newLMTrainer(p LambdaMARTParams, tr *table, k int) *lmTrainer {
 func (lt *lmTrainer) binValidation(va *table) {
 	d := lt.d
 	lt.vbins = make([]uint8, va.rows*d)
+	vals, col := make([]float64, va.rows), make([]uint8, va.rows)
 	for j := 0; j < d; j++ {
 		row := 0
 		for qi := range va.blocks {
 			b := &va.blocks[qi]
 			for i := 0; i < b.n; i++ {
-				lt.vbins[row*d+j] = lt.bn.bin(j, b.x[i*d+j])
+				vals[row] = b.x[i*d+j]
 				row++
 			}
+		}
+		lt.bn.binInto(j, vals, col)
+		for r, b := range col {
+			lt.vbins[r*d+j] = b
 		}
 	}
 	lt.vrows = va.rows

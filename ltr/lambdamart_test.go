@@ -160,7 +160,8 @@ func TestLambdaMARTFitScoresMatchModel(t *testing.T) {
 	}
 }
 
-// TestLambdaMARTBinMatchesSearch checks the branch-free bin search against
+// TestLambdaMARTBinMatchesSearch checks the branch-free bin search (one
+// value at a time and four side by side) against
 // sort.SearchFloat64s (clamped to the last bin) on every threshold, its
 // neighbours, values outside the range, NaN and random values.
 func TestLambdaMARTBinMatchesSearch(t *testing.T) {
@@ -184,6 +185,13 @@ func TestLambdaMARTBinMatchesSearch(t *testing.T) {
 			want := min(sort.SearchFloat64s(thr, x), nthr-1)
 			if got := int(bn.bin(0, x)); got != want {
 				t.Fatalf("%d thresholds, x %v: bin %d, want %d", nthr, x, got, want)
+			}
+		}
+		out := make([]uint8, len(xs))
+		bn.binInto(0, xs, out)
+		for i, x := range xs {
+			if want := min(sort.SearchFloat64s(thr, x), nthr-1); int(out[i]) != want {
+				t.Fatalf("%d thresholds, binInto x %v: bin %d, want %d", nthr, x, out[i], want)
 			}
 		}
 	}
