@@ -182,9 +182,9 @@ type lmTrainer struct {
 	pool   [][]int64
 	leafOf []int32 // leaf node of each row in the last tree
 	// Lambda state: row offset of each query (len queries+1), each row's
-	// gain 2^l - 1, 1/IDCG@k per query (0 when the ideal DCG is
-	// 0: such queries have no lambdas), discounts 1/log2(r+2), each query's current ranking (indices local to
-	// the query), and per-rank scratch.
+	// gain 2^l - 1, 1/IDCG@k per query (0 when the ideal DCG is 0: such
+	// queries have no lambdas), discounts 1/log2(r+2), each query's
+	// current ranking (indices local to the query), and per-rank scratch.
 	qoff     []int
 	gain     []float64
 	invIDCG  []float64
@@ -199,9 +199,9 @@ type lmTrainer struct {
 	// its largest value leaves [1e-100, 1e100]. Only ratios within a query
 	// are used, so c_q cancels.
 	ex      []float64
-	nodeBin []int // bin of each node of the tree being grown
-	vbins   []uint8
-	vord    []int // each validation query's current ranking
+	nodeBin []int   // bin of each node of the tree being grown
+	vbins   []uint8 // validation bins, row-major: vbins[r*d+j]
+	vord    []int   // each validation query's current ranking
 	vrows   int
 }
 
