@@ -200,8 +200,11 @@ type lmTrainer struct {
 	// are used, so c_q cancels.
 	ex      []float64
 	nodeBin []int   // bin of each node of the tree being grown
-	vbins   []uint8 // validation bins, row-major: vbins[r*d+j]
-	vord    []int   // each validation query's current ranking
+	vcols   []uint8 // validation bins, column-major: vcols[j*vrows+r]
+	vidx    []int32 // validation rows, partitioned node by node
+	vtmp    []int32
+	vrange  [][2]int // each node's range of vidx
+	vord    []int    // each validation query's current ranking
 	vrows   int
 }
 
@@ -699,13 +702,14 @@ func newLMTrainer(p LambdaMARTParams, tr *table, k int) *lmTrainer {
 }
 
 // binValidation quantises the validation rows with the training bins
-// (row-major), so that trees can be applied by bin: x <= thr[b] exactly
-// when bin(x) <= b, for every split bin b (a split is never at the last
-// bin, which also holds the values above the training maximum).
+// (column-major, like the training rows), so that trees can be applied by
+// bin: x <= thr[b] exactly when bin(x) <= b, for every split bin b (a
+// split is never at the last bin, which also holds the values above the
+// training maximum).
 func (lt *lmTrainer) binValidation(va *table) {
-	d := lt.d
-	lt.vbins = make([]uint8, va.rows*d)
-	vals, col := make([]float64, va.rows), make([]uint8, va.rows)
+	d, n := lt.d, va.rows
+	lt.vcols = make([]uint8, n*d)
+	vals := make([]float64, n)
 	for j := 0; j < d; j++ {
 		row := 0
 		for qi := range va.blocks {
@@ -715,32 +719,54 @@ func (lt *lmTrainer) binValidation(va *table) {
 				row++
 			}
 		}
-		lt.bn.binInto(j, vals, col)
-		for r, b := range col {
-			lt.vbins[r*d+j] = b
-		}
+		lt.bn.binInto(j, vals, lt.vcols[j*n:(j+1)*n])
 	}
-	lt.vrows = va.rows
+	lt.vrows = n
+	lt.vidx = make([]int32, n)
+	lt.vtmp = make([]int32, n)
 }
 
-// applyValidation adds the tree's output to every validation row's score,
-// routing rows by their bins and the node bins of the tree just grown.
+// applyValidation adds the tree's output to every validation row's score.
+// Rows are routed as the training rows are: nodes in index order (a
+// parent before its children), each internal node's rows partitioned by
+// bin into its children's ranges, branch-free; then each leaf's value is
+// added to its rows. Every row receives exactly its leaf's value, as
+// Tree.eval would give it.
 func (lt *lmTrainer) applyValidation(tree *Tree, vscores []float64) {
-	d := lt.d
+	n := lt.vrows
 	nodes, nb := tree.Nodes, lt.nodeBin
-	for r := range vscores[:lt.vrows] {
-		x := lt.vbins[r*d : (r+1)*d]
-		i := 0
-		for {
-			nd := &nodes[i]
-			if nd.Column < 0 {
-				break
+	idx := lt.vidx[:n]
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	lt.vrange = append(lt.vrange[:0], make([][2]int, len(nodes))...)
+	rng := lt.vrange
+	rng[0] = [2]int{0, n}
+	for i := range nodes {
+		nd := &nodes[i]
+		start, end := rng[i][0], rng[i][1]
+		if nd.Column < 0 {
+			v := nd.Value
+			for _, r := range idx[start:end] {
+				vscores[r] += v
 			}
-			// grow appends children in pairs (Right = Left + 1): go
-			// right when bin(x) > the node's bin, without a branch.
-			i = nd.Left + int(uint(nb[i]-int(x[nd.Column]))>>63)
+			continue
 		}
-		vscores[r] += nodes[i].Value
+		col := lt.vcols[nd.Column*n : (nd.Column+1)*n]
+		rows := idx[start:end]
+		tmp := lt.vtmp[:len(rows)]
+		nl, nr := 0, 0
+		bin := nb[i]
+		for _, r := range rows {
+			right := int(uint(bin-int(col[r])) >> 63)
+			rows[nl] = r
+			tmp[nr] = r
+			nl += 1 - right
+			nr += right
+		}
+		copy(rows[nl:], tmp[:nr])
+		rng[nd.Left] = [2]int{start, start + nl}
+		rng[nd.Right] = [2]int{start + nl, end}
 	}
 }
 
