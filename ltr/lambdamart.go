@@ -43,6 +43,7 @@ type binner struct {
 func newBinner(t *table, maxBins int) *binner {
 	bn := &binner{thr: make([][]float64, t.d)}
 	vals := make([]float64, 0, t.rows)
+	var keys, tmp []uint64
 	for j := 0; j < t.d; j++ {
 		vals = vals[:0]
 		for qi := range t.blocks {
@@ -51,7 +52,7 @@ func newBinner(t *table, maxBins int) *binner {
 				vals = append(vals, b.x[i*t.d+j])
 			}
 		}
-		sort.Float64s(vals)
+		keys, tmp = sortFloats(vals, keys, tmp)
 		uniq := slices.Compact(slices.Clone(vals))
 		if len(uniq) <= maxBins {
 			bn.thr[j] = uniq
@@ -71,6 +72,65 @@ func newBinner(t *table, maxBins int) *binner {
 		bn.thr[j] = thr
 	}
 	return bn
+}
+
+// sortFloats sorts v increasingly, as sort.Float64s does, by a
+// least-significant-digit radix sort (8-bit digits; a pass whose digit is
+// the same for every value is skipped) of the order-preserving bit patterns
+// (sign bit flipped for non-negative values, all bits for negative ones),
+// so -0 sorts before +0 (sort.Float64s leaves them in any order; they
+// compare equal, so the bins are the same). Lists with a NaN, and short
+// lists, use sort.Float64s. keys and tmp are scratch, returned for reuse.
+func sortFloats(v []float64, keys, tmp []uint64) ([]uint64, []uint64) {
+	n := len(v)
+	if n < 512 {
+		sort.Float64s(v)
+		return keys, tmp
+	}
+	keys, tmp = slices.Grow(keys[:0], n)[:n], slices.Grow(tmp[:0], n)[:n]
+	for i, x := range v {
+		if x != x {
+			sort.Float64s(v)
+			return keys, tmp
+		}
+		u := math.Float64bits(x)
+		if u>>63 != 0 {
+			u = ^u
+		} else {
+			u |= 1 << 63
+		}
+		keys[i] = u
+	}
+	src, dst := keys, tmp
+	for shift := uint(0); shift < 64; shift += 8 {
+		var cnt [256]int
+		for _, k := range src {
+			cnt[byte(k>>shift)]++
+		}
+		if cnt[byte(src[0]>>shift)] == n {
+			continue
+		}
+		sum := 0
+		for i, c := range cnt {
+			cnt[i] = sum
+			sum += c
+		}
+		for _, k := range src {
+			d := byte(k >> shift)
+			dst[cnt[d]] = k
+			cnt[d]++
+		}
+		src, dst = dst, src
+	}
+	for i, u := range src {
+		if u>>63 != 0 {
+			u &^= 1 << 63
+		} else {
+			u = ^u
+		}
+		v[i] = math.Float64frombits(u)
+	}
+	return keys, tmp
 }
 
 // bin returns the bin of value v of column j: the first b with

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"testing"
 )
@@ -299,6 +300,42 @@ func TestLambdaMARTPackedHistogram(t *testing.T) {
 	for i := range root {
 		if root[i]-child[i] != other[i] {
 			t.Fatalf("slot %d: parent - child %d, other child %d", i, root[i]-child[i], other[i])
+		}
+	}
+}
+
+// TestLambdaMARTSortFloats checks the radix sort against sort.Float64s on
+// values of both signs and many magnitudes, infinities, repeated values and
+// zeros of both signs (equal under ==), and with a NaN (sorted by
+// sort.Float64s).
+func TestLambdaMARTSortFloats(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 13))
+	for _, n := range []int{0, 1, 100, 511, 512, 5000} {
+		for _, withNaN := range []bool{false, true} {
+			v := make([]float64, n)
+			for i := range v {
+				switch rng.IntN(6) {
+				case 0:
+					v[i] = math.Copysign(0, rng.NormFloat64())
+				case 1:
+					v[i] = math.Inf(1 - 2*rng.IntN(2))
+				case 2:
+					v[i] = float64(rng.IntN(5))
+				default:
+					v[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(40)-20))
+				}
+			}
+			if withNaN && n > 0 {
+				v[n/2] = math.NaN()
+			}
+			want := slices.Clone(v)
+			sort.Float64s(want)
+			sortFloats(v, nil, nil)
+			for i := range v {
+				if v[i] != want[i] && !(math.IsNaN(v[i]) && math.IsNaN(want[i])) {
+					t.Fatalf("n %d nan %v: position %d is %v, want %v", n, withNaN, i, v[i], want[i])
+				}
+			}
 		}
 	}
 }
