@@ -53,9 +53,16 @@ func newBinner(t *table, maxBins int) *binner {
 			}
 		}
 		keys, tmp = sortFloats(vals, keys, tmp)
-		uniq := slices.Compact(slices.Clone(vals))
-		if len(uniq) <= maxBins {
-			bn.thr[j] = uniq
+		distinct := 0 // up to maxBins+1
+		for i, v := range vals {
+			if i == 0 || v != vals[i-1] {
+				if distinct++; distinct > maxBins {
+					break
+				}
+			}
+		}
+		if distinct <= maxBins {
+			bn.thr[j] = slices.Compact(slices.Clone(vals))
 			continue
 		}
 		// Equal-frequency cut points over the sorted values.
@@ -515,18 +522,17 @@ func (lt *lmTrainer) grow() Tree {
 	}
 	for _, l := range leaves {
 		sg, sw := 0.0, 0.0
+		node := int32(l.node)
 		for _, r := range lt.idx[l.start:l.end] {
 			sg += lt.target[r]
 			sw += lt.weight[r]
+			lt.leafOf[r] = node
 		}
 		v := 0.0
 		if sw > 0 {
 			v = sg / sw
 		}
 		tree.Nodes[l.node].Value = lt.p.Shrinkage * v
-		for _, r := range lt.idx[l.start:l.end] {
-			lt.leafOf[r] = int32(l.node)
-		}
 		if l.h != nil {
 			lt.pool = append(lt.pool, l.h)
 		}
