@@ -240,6 +240,7 @@ type lmTrainer struct {
 	cols   []uint8   // column-major bins: cols[j*n+r]
 	cb     uint      // count bits of a packed histogram slot
 	unit   float64   // target units per quantisation step of this tree
+	maxAbs float64   // max |target| of this tree
 	packed []int64   // per row: quantised target << cb + 1
 	target []float64 // lambda of each row
 	weight []float64 // sum of rho(1-rho)|dNDCG| of each row
@@ -291,14 +292,9 @@ func (lt *lmTrainer) newHist() []int64 {
 // (sum << cb + count < 2^62 + 2^cb) cannot overflow. The targets keep
 // their float64 values for the leaf outputs; only split finding sees the
 // quantised sums, whose resolution is max|target| / Q (about 1.5e-9 of
-// the largest lambda for 110,000 rows).
-func (lt *lmTrainer) quantise() {
-	maxAbs := 0.0
-	for _, t := range lt.target {
-		if a := math.Abs(t); a > maxAbs {
-			maxAbs = a
-		}
-	}
+// the largest lambda for 110,000 rows). maxAbs is max|target| (lambdas
+// computes it).
+func (lt *lmTrainer) quantise(maxAbs float64) {
 	if !(maxAbs > 0) || math.IsInf(maxAbs, 0) {
 		// No lambdas (or non-finite ones): no split can gain.
 		lt.unit = 0
@@ -454,7 +450,7 @@ func (lt *lmTrainer) grow() Tree {
 	}
 	tree := Tree{Nodes: []TreeNode{{Column: -1}}}
 	lt.nodeBin = append(lt.nodeBin[:0], -1)
-	lt.quantise()
+	lt.quantise(lt.maxAbs)
 	root := &lmLeaf{start: 0, end: len(lt.idx), h: lt.newHist(), node: 0}
 	lt.fillRoot(root.h)
 	lt.bestSplit(root)
@@ -589,6 +585,8 @@ func rerank[I int | int32](ord []I, s []float64) {
 // which spares the loop a hard-to-predict branch.
 func (lt *lmTrainer) lambdas(scores []float64) {
 	disc := lt.disc
+	maxAbs := 0.0
+	defer func() { lt.maxAbs = maxAbs }()
 	for qi, inv := range lt.invIDCG {
 		if inv == 0 {
 			continue // targets and weights stay 0
@@ -696,6 +694,9 @@ func (lt *lmTrainer) lambdas(scores []float64) {
 		for q, i := range ord {
 			tg[i] = rlam[q]
 			wg[i] = rw[q]
+			if a := math.Abs(rlam[q]); a > maxAbs {
+				maxAbs = a
+			}
 		}
 	}
 }

@@ -76,6 +76,13 @@ func TestLambdaMARTLambdasByHand(t *testing.T) {
 			t.Errorf("query b doc %d: lambda %.12f w %.12f, want %.12f %.12f", i, lt.target[2+i], lt.weight[2+i], lam[i], w[i])
 		}
 	}
+	maxAbs := 0.0
+	for _, v := range lt.target {
+		maxAbs = max(maxAbs, math.Abs(v))
+	}
+	if lt.maxAbs != maxAbs {
+		t.Errorf("maxAbs %v, want max |lambda| %v", lt.maxAbs, maxAbs)
+	}
 }
 
 // TestLambdaMARTBinsRouteLikeThresholds checks the equivalence the trainer
@@ -250,10 +257,12 @@ func TestLambdaMARTPackedHistogram(t *testing.T) {
 	p := DefaultLambdaMARTParams()
 	p.Bins = 16
 	lt := newLMTrainer(p, tr, 10)
+	maxAbs := 0.0
 	for r := range lt.target {
 		lt.target[r] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(7)-3))
+		maxAbs = max(maxAbs, math.Abs(lt.target[r]))
 	}
-	lt.quantise()
+	lt.quantise(maxAbs)
 	if lt.cb != 11 { // 1,200 rows need 11 bits
 		t.Fatalf("count bits %d, want 11", lt.cb)
 	}
