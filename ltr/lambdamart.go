@@ -40,11 +40,19 @@ type binner struct {
 	thr [][]float64
 }
 
-func newBinner(t *table, maxBins int) *binner {
+// newBinner computes each column's bin thresholds from the table's values.
+// When cols is not nil (length rows*d) it also receives the bin of every
+// value, column-major (cols[j*rows+r] = bin(j, x[r][j])), read off the
+// sorted column instead of searched value by value.
+func newBinner(t *table, maxBins int, cols []uint8) *binner {
 	bn := &binner{thr: make([][]float64, t.d)}
 	vals := make([]float64, 0, t.rows)
-	var keys, tmp []uint64
-	for j := 0; j < t.d; j++ {
+	var sc radixScratch
+	var rows []int32
+	if cols != nil {
+		rows = make([]int32, t.rows)
+	}
+	gather := func(j int) {
 		vals = vals[:0]
 		for qi := range t.blocks {
 			b := &t.blocks[qi]
@@ -52,54 +60,99 @@ func newBinner(t *table, maxBins int) *binner {
 				vals = append(vals, b.x[i*t.d+j])
 			}
 		}
-		keys, tmp = sortFloats(vals, keys, tmp)
-		distinct := 0 // up to maxBins+1
-		for i, v := range vals {
-			if i == 0 || v != vals[i-1] {
-				if distinct++; distinct > maxBins {
-					break
-				}
-			}
+	}
+	for j := 0; j < t.d; j++ {
+		gather(j)
+		for i := range rows {
+			rows[i] = int32(i)
 		}
-		if distinct <= maxBins {
-			bn.thr[j] = slices.Compact(slices.Clone(vals))
+		permuted := sortFloats(vals, rows, &sc)
+		bn.thr[j] = cutPoints(vals, maxBins)
+		if cols == nil {
 			continue
 		}
-		// Equal-frequency cut points over the sorted values.
-		var thr []float64
-		for b := 1; b <= maxBins; b++ {
-			v := vals[b*len(vals)/maxBins-1]
-			if len(thr) == 0 || v > thr[len(thr)-1] {
-				thr = append(thr, v)
+		col := cols[j*t.rows : (j+1)*t.rows]
+		if !permuted { // rows not carried along: search value by value
+			gather(j)
+			bn.binInto(j, vals, col)
+			continue
+		}
+		// vals ascending: the first threshold >= v only moves up.
+		thr, b := bn.thr[j], 0
+		last := len(thr) - 1
+		for i, v := range vals {
+			for b < last && !(thr[b] >= v) {
+				b++
 			}
+			col[rows[i]] = uint8(b)
 		}
-		if last := vals[len(vals)-1]; thr[len(thr)-1] < last {
-			thr[len(thr)-1] = last
-		}
-		bn.thr[j] = thr
 	}
 	return bn
 }
 
-// sortFloats sorts v increasingly, as sort.Float64s does, by a
+// cutPoints returns the thresholds of one column from its sorted values:
+// the distinct values when there are at most maxBins, else equal-frequency
+// cut points.
+func cutPoints(vals []float64, maxBins int) []float64 {
+	distinct := 0 // up to maxBins+1
+	for i, v := range vals {
+		if i == 0 || v != vals[i-1] {
+			if distinct++; distinct > maxBins {
+				break
+			}
+		}
+	}
+	if distinct <= maxBins {
+		return slices.Compact(slices.Clone(vals))
+	}
+	var thr []float64
+	for b := 1; b <= maxBins; b++ {
+		v := vals[b*len(vals)/maxBins-1]
+		if len(thr) == 0 || v > thr[len(thr)-1] {
+			thr = append(thr, v)
+		}
+	}
+	if last := vals[len(vals)-1]; thr[len(thr)-1] < last {
+		thr[len(thr)-1] = last
+	}
+	return thr
+}
+
+// radixScratch holds sortFloats' buffers between calls.
+type radixScratch struct {
+	keys, tmp  []uint64
+	rows, rtmp []int32
+}
+
+// sortFloats sorts v increasingly, as sort.Float64s does, and applies the
+// same permutation to rows when rows is not nil, by a
 // least-significant-digit radix sort (8-bit digits; a pass whose digit is
 // the same for every value is skipped) of the order-preserving bit patterns
 // (sign bit flipped for non-negative values, all bits for negative ones),
 // so -0 sorts before +0 (sort.Float64s leaves them in any order; they
 // compare equal, so the bins are the same). Lists with a NaN, and short
-// lists, use sort.Float64s. keys and tmp are scratch, returned for reuse.
-func sortFloats(v []float64, keys, tmp []uint64) ([]uint64, []uint64) {
+// lists, use sort.Float64s and leave rows as they were; the result says
+// whether rows was permuted.
+func sortFloats(v []float64, rows []int32, sc *radixScratch) bool {
 	n := len(v)
 	if n < 512 {
 		sort.Float64s(v)
-		return keys, tmp
+		return false
 	}
-	keys, tmp = slices.Grow(keys[:0], n)[:n], slices.Grow(tmp[:0], n)[:n]
-	for i, x := range v {
+	for _, x := range v {
 		if x != x {
 			sort.Float64s(v)
-			return keys, tmp
+			return false
 		}
+	}
+	keys, tmp := slices.Grow(sc.keys[:0], n)[:n], slices.Grow(sc.tmp[:0], n)[:n]
+	sc.keys, sc.tmp = keys, tmp
+	var rtmp []int32
+	if rows != nil {
+		rtmp = slices.Grow(sc.rtmp[:0], n)[:n]
+		sc.rtmp = rtmp
+	}
+	for i, x := range v {
 		u := math.Float64bits(x)
 		if u>>63 != 0 {
 			u = ^u
@@ -109,6 +162,7 @@ func sortFloats(v []float64, keys, tmp []uint64) ([]uint64, []uint64) {
 		keys[i] = u
 	}
 	src, dst := keys, tmp
+	rsrc, rdst := rows, rtmp
 	for shift := uint(0); shift < 64; shift += 8 {
 		var cnt [256]int
 		for _, k := range src {
@@ -122,10 +176,20 @@ func sortFloats(v []float64, keys, tmp []uint64) ([]uint64, []uint64) {
 			cnt[i] = sum
 			sum += c
 		}
-		for _, k := range src {
-			d := byte(k >> shift)
-			dst[cnt[d]] = k
-			cnt[d]++
+		if rows != nil {
+			for i, k := range src {
+				d := byte(k >> shift)
+				dst[cnt[d]] = k
+				rdst[cnt[d]] = rsrc[i]
+				cnt[d]++
+			}
+			rsrc, rdst = rdst, rsrc
+		} else {
+			for _, k := range src {
+				d := byte(k >> shift)
+				dst[cnt[d]] = k
+				cnt[d]++
+			}
 		}
 		src, dst = dst, src
 	}
@@ -137,7 +201,10 @@ func sortFloats(v []float64, keys, tmp []uint64) ([]uint64, []uint64) {
 		}
 		v[i] = math.Float64frombits(u)
 	}
-	return keys, tmp
+	if rows != nil && &rsrc[0] != &rows[0] {
+		copy(rows, rsrc)
+	}
+	return rows != nil
 }
 
 // bin returns the bin of value v of column j: the first b with
@@ -710,12 +777,13 @@ func sigmoidOfDiff(sp, sq float64) float64 {
 // newLMTrainer quantises the training table and prepares the lambda state.
 func newLMTrainer(p LambdaMARTParams, tr *table, k int) *lmTrainer {
 	n, d := tr.rows, tr.d
-	lt := &lmTrainer{p: p, n: n, d: d, bn: newBinner(tr, p.Bins), k: k}
+	lt := &lmTrainer{p: p, n: n, d: d, k: k}
+	lt.cols = make([]uint8, n*d)
+	lt.bn = newBinner(tr, p.Bins, lt.cols)
 	lt.nb = make([]int, d)
 	for j := range lt.nb {
 		lt.nb[j] = len(lt.bn.thr[j])
 	}
-	lt.cols = make([]uint8, n*d)
 	lt.cb = uint(bits.Len(uint(n)))
 	lt.packed = make([]int64, n)
 	lt.qoff = make([]int, len(tr.blocks)+1)
@@ -723,19 +791,6 @@ func newLMTrainer(p LambdaMARTParams, tr *table, k int) *lmTrainer {
 	for qi := range tr.blocks {
 		maxN = max(maxN, tr.blocks[qi].n)
 		lt.qoff[qi+1] = lt.qoff[qi] + tr.blocks[qi].n
-	}
-	// Column by column, so that one column's thresholds stay in cache.
-	vals := make([]float64, n)
-	for j := 0; j < d; j++ {
-		row := 0
-		for qi := range tr.blocks {
-			b := &tr.blocks[qi]
-			for i := 0; i < b.n; i++ {
-				vals[row] = b.x[i*d+j]
-				row++
-			}
-		}
-		lt.bn.binInto(j, vals, lt.cols[j*n:(j+1)*n])
 	}
 	sc := newScorer(Metric{Kind: MetricNDCG, K: k}, tr)
 	lt.gain = make([]float64, 0, n)

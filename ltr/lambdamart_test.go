@@ -100,9 +100,34 @@ func TestLambdaMARTBinsRouteLikeThresholds(t *testing.T) {
 		ds.Queries = append(ds.Queries, Query{ID: "q", Docs: docs})
 	}
 	tr := makeTable(ds, []int{1, 2}, NormNone)
-	bn := newBinner(tr, 64)
+	cols := make([]uint8, tr.rows*tr.d)
+	bn := newBinner(tr, 64, cols)
 	if len(bn.thr[0]) != 64 || len(bn.thr[1]) != 5 {
 		t.Fatalf("bins %d and %d, want 64 (1,000 distinct values) and 5", len(bn.thr[0]), len(bn.thr[1]))
+	}
+	// The bins newBinner reads off the sorted columns (1,000 rows: the
+	// radix path) and, for a 40-row table (the sort.Float64s path), equal
+	// bin's search.
+	small := makeTable(&Dataset{NumFeatures: 2, Queries: ds.Queries[:2]}, []int{1, 2}, NormNone)
+	smallCols := make([]uint8, small.rows*small.d)
+	smallBn := newBinner(small, 8, smallCols)
+	for _, c := range []struct {
+		tb   *table
+		bn   *binner
+		cols []uint8
+	}{{tr, bn, cols}, {small, smallBn, smallCols}} {
+		r := 0
+		for qi := range c.tb.blocks {
+			b := &c.tb.blocks[qi]
+			for i := 0; i < b.n; i++ {
+				for j := 0; j < c.tb.d; j++ {
+					if got, want := c.cols[j*c.tb.rows+r], c.bn.bin(j, b.x[i*c.tb.d+j]); got != want {
+						t.Fatalf("%d rows, row %d column %d: bin %d from the sorted column, %d by search", c.tb.rows, r, j, got, want)
+					}
+				}
+				r++
+			}
+		}
 	}
 	for j, thr := range bn.thr {
 		xs := []float64{math.Inf(-1), -100, 100, math.Inf(1), math.NaN()}
@@ -339,10 +364,21 @@ func TestLambdaMARTSortFloats(t *testing.T) {
 			}
 			want := slices.Clone(v)
 			sort.Float64s(want)
-			sortFloats(v, nil, nil)
+			orig := slices.Clone(v)
+			rows := make([]int32, n)
+			for i := range rows {
+				rows[i] = int32(i)
+			}
+			permuted := sortFloats(v, rows, &radixScratch{})
+			if permuted != (n >= 512 && !withNaN) {
+				t.Fatalf("n %d nan %v: permuted %v", n, withNaN, permuted)
+			}
 			for i := range v {
 				if v[i] != want[i] && !(math.IsNaN(v[i]) && math.IsNaN(want[i])) {
 					t.Fatalf("n %d nan %v: position %d is %v, want %v", n, withNaN, i, v[i], want[i])
+				}
+				if permuted && math.Float64bits(orig[rows[i]]) != math.Float64bits(v[i]) {
+					t.Fatalf("n %d: position %d holds %v but its row %d had %v", n, i, v[i], rows[i], orig[rows[i]])
 				}
 			}
 		}
