@@ -238,6 +238,18 @@ func (m *Model) Scores(q *Query) []float64 {
 func (m *Model) scoreBlock(b *block) []float64 {
 	d := len(m.Features)
 	out := make([]float64, b.n)
+	if m.RankNet == nil && m.Linear == nil {
+		// Trees, one at a time over the block's rows (a tree's nodes stay
+		// in cache): each row's score is the same sum, in the same order,
+		// as scoreRow's.
+		for ti := range m.Trees {
+			t := &m.Trees[ti]
+			for i := range out {
+				out[i] += t.eval(b.x[i*d : (i+1)*d])
+			}
+		}
+		return out
+	}
 	for i := range out {
 		out[i] = m.scoreRow(b.x[i*d : (i+1)*d])
 	}

@@ -72,13 +72,14 @@ func Train(ctx context.Context, alg Algorithm, train, vali *Dataset, fids []int,
 	}
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x6c7472))
 	var err error
+	var fit *fitScores // the model's scores when the trainer kept them
 	switch alg {
 	case RankNet:
 		err = trainRankNet(ctx, m, tr, va, opt, rng)
 	case AdaRank:
 		err = trainAdaRank(ctx, m, tr, va, opt)
 	case LambdaMART:
-		err = trainLambdaMART(ctx, m, tr, va, opt)
+		fit, err = trainLambdaMART(ctx, m, tr, va, opt)
 	case CoordAscent:
 		err = trainCA(ctx, m, tr, va, opt, rng)
 	case Baseline:
@@ -93,10 +94,18 @@ func Train(ctx context.Context, alg Algorithm, train, vali *Dataset, fids []int,
 	if err != nil {
 		return nil, err
 	}
-	sc := newScorer(opt.Metric, tr)
-	m.TrainScore = sc.mean(tr, m.scoreTable(tr))
+	if fit == nil {
+		fit = &fitScores{}
+	}
+	if fit.train == nil {
+		fit.train = m.scoreTable(tr)
+	}
+	m.TrainScore = newScorer(opt.Metric, tr).mean(tr, fit.train)
 	if va != nil {
-		m.ValidationScore = newScorer(opt.Metric, va).mean(va, m.scoreTable(va))
+		if fit.vali == nil {
+			fit.vali = m.scoreTable(va)
+		}
+		m.ValidationScore = newScorer(opt.Metric, va).mean(va, fit.vali)
 	}
 	return m, nil
 }
