@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
-	"github.com/lovbench/lovbench/sessions"
 )
 
 // Config is what `lovbench label` runs on.
@@ -53,7 +52,7 @@ func Run(ctx context.Context, cfg Config) (RunReport, error) {
 	if err != nil {
 		return rr, err
 	}
-	log, err := sessions.Load(cfg.Sessions)
+	log, err := loadFirstSERPs(ctx, cfg.Sessions, cfg.Options)
 	if err != nil {
 		return rr, fmt.Errorf("sessions: %w", err)
 	}

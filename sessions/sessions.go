@@ -62,7 +62,8 @@ func (d *Dict) Len() int { return len(d.Names) }
 // Log is a compact click log: SERP i shows documents
 // DocIDs[Offsets[i]:Offsets[i+1]] in rank order for query Query[i], and rank
 // r was clicked iff bit r of Clicks[i] is set. Session[i] is the interned
-// session ID, so SERPs of one user session can be grouped.
+// session ID, so SERPs of one user session can be grouped; a log built for
+// fitting only may leave Session nil (no user sessions).
 type Log struct {
 	Queries  Dict
 	Docs     Dict
@@ -135,7 +136,9 @@ func (l *Log) Select(idx func(yield func(int) bool)) *Log {
 	out := &Log{Queries: l.Queries, Docs: l.Docs, Sessions: l.Sessions, Offsets: []int64{0}}
 	for i := range idx {
 		out.Query = append(out.Query, l.Query[i])
-		out.Session = append(out.Session, l.Session[i])
+		if l.Session != nil {
+			out.Session = append(out.Session, l.Session[i])
+		}
 		out.DocIDs = append(out.DocIDs, l.SERPDocs(i)...)
 		out.Offsets = append(out.Offsets, int64(len(out.DocIDs)))
 		out.Clicks = append(out.Clicks, l.Clicks[i])

@@ -7,13 +7,16 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/internal/bytesize"
 	"github.com/lovbench/lovbench/internal/progress"
 	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/shards"
 )
 
 func newFitCmd(a *app) *cobra.Command {
 	var (
 		logFile, format, sessDir, models, out, load, split string
+		shardDir, memLimit                                 string
 		cfg                                                clickmodels.RunConfig
 		asJSON                                             bool
 	)
@@ -42,6 +45,9 @@ for any --workers. See docs/clickmodels.md.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var path string
 			switch {
+			case shardDir != "" && (logFile != "" || sessDir != ""):
+				return usagef("fit: give one of --log, --sessions and --shards")
+			case shardDir != "":
 			case logFile != "" && sessDir != "":
 				return usagef("fit: give --log or --sessions, not both")
 			case logFile != "":
@@ -52,7 +58,7 @@ for any --workers. See docs/clickmodels.md.`,
 			case sessDir != "":
 				path = sessDir
 			default:
-				return usagef("fit: --log FILE --format yandex or --sessions DIR is required")
+				return usagef("fit: --log FILE --format yandex, --sessions DIR or --shards DIR is required")
 			}
 			if out == "" {
 				return usagef("fit: --out is required")
@@ -78,11 +84,11 @@ for any --workers. See docs/clickmodels.md.`,
 			default:
 				return usagef("fit: --split must be spec, random or time, not %q", split)
 			}
-			log, err := sessions.Load(path)
-			if err != nil {
-				return err
+			if memLimit != "" {
+				if cfg.MemoryLimit, err = bytesize.Parse(memLimit); err != nil {
+					return usagef("fit: --memory-limit: %v", err)
+				}
 			}
-			a.log.Info("click log loaded", "path", path, "serps", log.Len(), "queries", log.Queries.Len(), "docs", log.Docs.Len())
 			cfg.Kinds, cfg.Split, cfg.LoadDir = kinds, split, load
 			var bar progress.Bar = nopBar{}
 			cfg.OnModel = func(k clickmodels.Kind) {
@@ -95,7 +101,15 @@ for any --workers. See docs/clickmodels.md.`,
 				bar = progress.New(a.progress(), n, "fit "+k.String())
 			}
 			cfg.OnIteration = func(int, float64) { bar.Add(1) }
-			reps, err := clickmodels.Run(cmd.Context(), log, cfg, out)
+			cfg.OnShard = func(done, total int) {
+				if done == 1 {
+					bar.Finish()
+					bar = progress.New(a.progress(), int64(total), "prepare shards")
+				}
+				bar.Add(1)
+			}
+			cfg.Log = a.log
+			reps, err := runFit(cmd, a, path, shardDir, split, cfg, out)
 			bar.Finish()
 			if err != nil {
 				return err
@@ -127,6 +141,8 @@ for any --workers. See docs/clickmodels.md.`,
 	f.IntVar(&cfg.Workers, "workers", 0, "parallel workers (0: all CPUs); results do not depend on it")
 	f.Float64Var(&cfg.Tolerance, "tolerance", 0, "stop EM once the training log-likelihood changes less than this (0: run all --iterations, like PyClick)")
 	f.BoolVar(&cfg.Exact, "exact", false, "DBN: exact posterior E-step instead of PyClick's (recovers parameters better, differs from PyClick)")
+	f.StringVar(&shardDir, "shards", "", "query-shard `DIR` written by lovbench shard (fits shard by shard; same outputs)")
+	f.StringVar(&memLimit, "memory-limit", "", "bound the fit's memory, e.g. 4GiB (see docs/scale.md)")
 	f.StringVar(&load, "load", "", "load <MODEL>_params.json from `DIR` instead of fitting, then evaluate")
 	return cmd
 }
@@ -136,3 +152,35 @@ type nopBar struct{}
 
 func (nopBar) Add(int) {}
 func (nopBar) Finish() {}
+
+// runFit picks the fitting path: a shard directory (RunShards over its
+// shards), a sessions.parquet (streamed as one shard, never held whole) or
+// a Yandex log (loaded, then Run).
+func runFit(cmd *cobra.Command, a *app, path, shardDir, split string, cfg clickmodels.RunConfig, out string) ([]clickmodels.Report, error) {
+	ctx := cmd.Context()
+	if shardDir != "" {
+		d, err := shards.Open(shardDir)
+		if err != nil {
+			return nil, err
+		}
+		if !cmd.Flags().Changed("split") {
+			cfg.Split = ""
+		}
+		return clickmodels.RunShards(ctx, d, cfg, out)
+	}
+	if pq, isPq, err := sessions.ParquetPath(path); err == nil && isPq {
+		src, cleanup, err := shards.ForMemory(ctx, pq, shards.SplitConfig{Split: split, TrainFraction: cfg.TrainFraction, Seed: cfg.Seed}, cfg.MemoryLimit, out)
+		if err != nil {
+			return nil, err
+		}
+		defer cleanup()
+		a.log.Info("fitting", "path", pq, "shards", src.NumShards(), "memory_limit", cfg.MemoryLimit)
+		return clickmodels.RunShards(ctx, src, cfg, out)
+	}
+	log, err := sessions.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	a.log.Info("click log loaded", "path", path, "serps", log.Len(), "queries", log.Queries.Len(), "docs", log.Docs.Len())
+	return clickmodels.Run(ctx, log, cfg, out)
+}
