@@ -3,9 +3,9 @@ package clickmodels
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"runtime/debug"
 	"runtime/metrics"
-	"path/filepath"
 	"time"
 
 	"github.com/lovbench/lovbench/internal/bytesize"
