@@ -84,6 +84,11 @@ func PrepareShard(ctx context.Context, src ShardSource, i, R int) (*PreparedShar
 	if err != nil {
 		return nil, err
 	}
+	// From here on IDs only turn back into names: drop the string indexes
+	// (the largest part of a shard's dictionaries) from every copy.
+	for _, dc := range []*sessions.Dict{&d.log.Queries, &d.log.Docs, &test.Queries, &test.Docs, &train.Queries, &train.Docs} {
+		dc.DropIndex()
+	}
 	return &PreparedShard{Data: d, Test: test, QueryFirst: first}, nil
 }
 
@@ -163,7 +168,6 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 		models []ShardModel // per shard (nil with LoadDir)
 		loaded *Model
 	}
-	var fits []fitted
 	for _, k := range cfg.Kinds {
 		if cfg.OnModel != nil {
 			cfg.OnModel(k)
@@ -208,7 +212,7 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 			for i, f := range fs {
 				m := f.model(done)
 				ft.models = append(ft.models, ShardModel{Model: m, QueryFirst: ps[i].QueryFirst})
-				if err := acc.Add(m, ps[i].Test); err != nil {
+				if err := acc.addShard(m, ps[i].Data, ps[i].Test); err != nil {
 					return nil, err
 				}
 				fs[i] = nil
@@ -225,11 +229,8 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 		}
 		rep.Metrics = met
 		reports = append(reports, rep)
-		fits = append(fits, ft)
-	}
-	FinishReports(reports)
-	for _, ft := range fits {
-		var err error
+		// Written now, so that the model's pair values need not be held
+		// while the next model fits.
 		if ft.loaded != nil {
 			err = WriteModelFiles(outDir, []ShardModel{{Model: ft.loaded, QueryFirst: firstPositions(ft.loaded)}})
 		} else {
@@ -239,6 +240,7 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 			return nil, err
 		}
 	}
+	FinishReports(reports)
 	return reports, WriteMetrics(outDir, reports)
 }
 

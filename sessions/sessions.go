@@ -56,6 +56,12 @@ func (d *Dict) Lookup(s string) (int32, bool) {
 	return id, ok
 }
 
+// DropIndex frees the string-to-ID index, keeping Names: for a dictionary
+// that is complete, whose IDs are only turned back into strings from now
+// on (Lookup then finds nothing; ID must not be called). Copies of d (a
+// Dict is a value) keep their reference to the index.
+func (d *Dict) DropIndex() { d.ids = nil }
+
 // Len is the number of distinct strings.
 func (d *Dict) Len() int { return len(d.Names) }
 
