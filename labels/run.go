@@ -47,18 +47,32 @@ func Run(ctx context.Context, cfg Config) (RunReport, error) {
 	if err != nil {
 		return rr, err
 	}
-	rel, readSkips, err := ReadRelevance(f, cfg.Relevance)
-	f.Close()
-	if err != nil {
-		return rr, err
-	}
 	log, err := loadFirstSERPs(ctx, cfg.Sessions, cfg.Options)
 	if err != nil {
+		f.Close()
 		return rr, fmt.Errorf("sessions: %w", err)
 	}
-	ls, rep, err := Assign(ctx, log, rel, cfg.Relevance, cfg.Options)
-	if err != nil {
-		return rr, err
+	var rel []Relevance
+	var readSkips Skips
+	var ls []Label
+	var rep Report
+	if cfg.Expert == "" {
+		// Streamed: the relevance rows are never all held (docs/scale.md).
+		ls, rep, readSkips, err = assignStream(ctx, log, f, cfg.Relevance, cfg.Options)
+		f.Close()
+		if err != nil {
+			return rr, err
+		}
+	} else {
+		// The expert comparison reads every row of the expert queries.
+		rel, readSkips, err = ReadRelevance(f, cfg.Relevance)
+		f.Close()
+		if err != nil {
+			return rr, err
+		}
+		if ls, rep, err = Assign(ctx, log, rel, cfg.Relevance, cfg.Options); err != nil {
+			return rr, err
+		}
 	}
 	// Rows skipped while reading come first in the report, then the rows
 	// that were read but got no label; RelevanceRows counts both.
