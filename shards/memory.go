@@ -3,6 +3,7 @@ package shards
 import (
 	"context"
 	"os"
+	"path/filepath"
 
 	"github.com/lovbench/lovbench/sessions"
 )
@@ -47,7 +48,9 @@ func ForMemory(ctx context.Context, src string, sp SplitConfig, limit int64, tmp
 		return nil, nil, err
 	}
 	cleanup = func() { os.RemoveAll(dir) }
-	if _, err := Write(ctx, src, n, sp, dir, WriteOptions{}); err != nil {
+	m := st.m
+	m.Shards, m.Source = n, filepath.Base(src)
+	if _, err := writeShards(ctx, src, m, st.train, dir, WriteOptions{}); err != nil {
 		cleanup()
 		return nil, nil, err
 	}
