@@ -18,7 +18,7 @@ import (
 // examples can show; see below). Duplicates are found by a 128-bit hash of
 // (query, doc). The labels and the two Skips equal those of the
 // non-streaming path (TestAssignStream).
-func assignStream(ctx context.Context, log *sessions.Log, r io.Reader, name string, opts Options) ([]Label, Report, Skips, error) {
+func assignStream(ctx context.Context, log *sessions.Log, open func() (io.ReadCloser, error), name string, opts Options) ([]Label, Report, Skips, error) {
 	if opts.Thresholds == (Thresholds{}) {
 		opts.Thresholds = DefaultThresholds()
 	}
@@ -30,22 +30,43 @@ func assignStream(ctx context.Context, log *sessions.Log, r io.Reader, name stri
 	}
 	var readSkips Skips
 	rep := Report{Thresholds: opts.Thresholds.String(), FirstSERP: string(opts.Choice), SERPSize: opts.SERPSize}
-	first, err := firstSERPs(ctx, log, opts)
-	if err != nil {
-		return nil, rep, readSkips, err
+	// The streamed first-SERP log has at most one SERP per query: its
+	// full SERPs are the first SERPs under either choice, no counting
+	// needed (firstSERPs' per-query maps would cost as much as the rest).
+	var first map[int32][]int32
+	oneEach := true
+	seenQ := make([]bool, log.Queries.Len())
+	for _, q := range log.Query {
+		if seenQ[q] {
+			oneEach = false
+			break
+		}
+		seenQ[q] = true
+	}
+	seenQ = nil
+	if oneEach {
+		first = make(map[int32][]int32, log.Len())
+		for i := range log.Len() {
+			if docs := log.SERPDocs(i); len(docs) >= opts.SERPSize {
+				first[log.Query[i]] = docs[:opts.SERPSize]
+			}
+		}
+	} else {
+		var err error
+		if first, err = firstSERPs(ctx, log, opts); err != nil {
+			return nil, rep, readSkips, err
+		}
 	}
 	rep.LogQueries = log.Queries.Len()
 
 	type row struct {
 		p    float64
-		line int
-		doc  string
+		line int32 // 0: no row
 		used bool
 	}
 	type queryRows struct {
-		onSERP  map[string]*row // rows of docs on the first SERP
-		off     []row           // first MaxExamples other rows, in file order
-		offN    int             // number of other rows
+		onSERP  []row // by rank of the first SERP (a doc shown twice: its first rank)
+		offN    int32 // rows of docs not on the first SERP
 		anyRows bool
 	}
 	qrows := make([]queryRows, log.Queries.Len())
@@ -67,6 +88,10 @@ func assignStream(ctx context.Context, log *sessions.Log, r io.Reader, name stri
 		return h.Sum64()
 	}
 	valid := 0
+	r, err := open()
+	if err != nil {
+		return nil, rep, readSkips, err
+	}
 	err = scanRelevance(r, name, &readSkips, func(q, d string, p float64, line int) {
 		k := [2]uint64{hash(&h1, q, d), hash(&h2, q, d)}
 		if prev, ok := seen[k]; ok {
@@ -83,22 +108,20 @@ func assignStream(ctx context.Context, log *sessions.Log, r io.Reader, name stri
 		qr := &qrows[qid]
 		qr.anyRows = true
 		if serp, ok := first[qid]; ok {
-			for _, doc := range serp {
+			for i, doc := range serp {
 				if log.Docs.Names[doc] == d {
 					if qr.onSERP == nil {
-						qr.onSERP = map[string]*row{}
+						qr.onSERP = make([]row, len(serp))
 					}
-					qr.onSERP[d] = &row{p: p, line: line, doc: d}
+					qr.onSERP[i] = row{p: p, line: int32(line)}
 					return
 				}
 			}
 		}
-		if len(qr.off) < MaxExamples {
-			qr.off = append(qr.off, row{p: p, line: line, doc: d})
-		}
 		qr.offN++
 	})
 	seen = nil
+	r.Close()
 	if err != nil {
 		return nil, rep, readSkips, err
 	}
@@ -109,7 +132,25 @@ func assignStream(ctx context.Context, log *sessions.Log, r io.Reader, name stri
 		qids = append(qids, int32(q))
 	}
 	sort.Slice(qids, func(i, j int) bool { return log.Queries.Names[qids[i]] < log.Queries.Names[qids[j]] })
+	// rowAt is the row of the doc at rank i of serp: the row stored at
+	// the doc's first rank.
+	rowAt := func(qr *queryRows, serp []int32, i int) *row {
+		if qr.onSERP == nil {
+			return nil
+		}
+		for j := 0; j <= i; j++ {
+			if serp[j] == serp[i] {
+				if qr.onSERP[j].line == 0 {
+					return nil
+				}
+				return &qr.onSERP[j]
+			}
+		}
+		return nil
+	}
 	var out []Label
+	kept := make([]bool, log.Queries.Len())
+	dups := map[int32][]Problem{} // duplicate_on_serp rows, added with the query's other skipped rows
 	for _, q := range qids {
 		if err := ctx.Err(); err != nil {
 			return nil, rep, readSkips, err
@@ -117,7 +158,6 @@ func assignStream(ctx context.Context, log *sessions.Log, r io.Reader, name stri
 		qname := log.Queries.Names[q]
 		qr := &qrows[q]
 		serp, ok := first[q]
-		kept := false
 		switch {
 		case !ok:
 			rep.QuerySkips.Add(Problem{Reason: ReasonShortSERP, Detail: fmt.Sprintf("query %q: no SERP with %d results", qname, opts.SERPSize)})
@@ -125,8 +165,8 @@ func assignStream(ctx context.Context, log *sessions.Log, r io.Reader, name stri
 			rep.QuerySkips.Add(Problem{Reason: "no_relevance", Detail: fmt.Sprintf("query %q has no relevance row", qname)})
 		default:
 			missing := ""
-			for _, d := range serp {
-				if qr.onSERP[log.Docs.Names[d]] == nil {
+			for i, d := range serp {
+				if rowAt(qr, serp, i) == nil {
 					missing = log.Docs.Names[d]
 					break
 				}
@@ -136,46 +176,99 @@ func assignStream(ctx context.Context, log *sessions.Log, r io.Reader, name stri
 				break
 			}
 			for i, d := range serp {
-				dr := qr.onSERP[log.Docs.Names[d]]
+				dr := rowAt(qr, serp, i)
 				if dr.used {
-					rep.RowSkips.Add(Problem{File: name, Line: dr.line, Reason: ReasonDuplicateOnSERP, Detail: fmt.Sprintf("query %q shows %q again at rank %d", qname, log.Docs.Names[d], i+1)})
+					dups[q] = append(dups[q], Problem{File: name, Line: int(dr.line), Reason: ReasonDuplicateOnSERP, Detail: fmt.Sprintf("query %q shows %q again at rank %d", qname, log.Docs.Names[d], i+1)})
 					continue
 				}
 				dr.used = true
 				out = append(out, Label{Query: qname, Term: log.Docs.Names[d], Rank: i + 1, Label: opts.Thresholds.Label(dr.p), P: dr.p})
 			}
 			rep.LabelledQueries++
-			kept = true
+			kept[q] = true
 		}
-		// Rows of this query that got no label, in file order, as Assign
-		// adds them. Rows after the MaxExamples-th kept "other" row can no
-		// longer be examples (that reason's count already exceeds
-		// MaxExamples by then), so they are only counted.
-		var rest []row
-		for _, dr := range qr.onSERP {
-			if !dr.used {
-				rest = append(rest, *dr)
+	}
+	// Rows that got no label, per query in name order and in file order
+	// within a query, as Assign adds them. Only the first MaxExamples of a
+	// reason become examples, so only the first queries with such rows
+	// need their rows read again (a second pass over the file); the
+	// others are counted.
+	reasonOf := func(q int32) (string, string) {
+		if kept[q] {
+			return ReasonNotOnFirstSERP, "not on the query's first SERP"
+		}
+		return ReasonQueryDropped, "its query was left out (see query_skips)"
+	}
+	unusedOf := func(q int32) int {
+		n := int(qrows[q].offN)
+		for _, r := range qrows[q].onSERP {
+			if r.line != 0 && !r.used {
+				n++
 			}
 		}
-		rest = append(rest, qr.off...)
-		sort.Slice(rest, func(i, j int) bool { return rest[i].line < rest[j].line })
-		reason, why := ReasonNotOnFirstSERP, "not on the query's first SERP"
-		if !kept {
-			reason, why = ReasonQueryDropped, "its query was left out (see query_skips)"
+		return n
+	}
+	need := map[int32]bool{}
+	seenN := map[string]int{}
+	for _, q := range qids {
+		if n := unusedOf(q); n > 0 {
+			reason, _ := reasonOf(q)
+			if seenN[reason] < MaxExamples {
+				need[q] = true
+			}
+			seenN[reason] += n
 		}
-		cutLine := -1 // line of the last kept other row when some were not kept
-		if qr.offN > len(qr.off) {
-			cutLine = qr.off[len(qr.off)-1].line
+	}
+	type unused struct {
+		doc  string
+		line int
+	}
+	rows := map[int32][]unused{}
+	if len(need) > 0 {
+		r, err := open()
+		if err != nil {
+			return nil, rep, readSkips, err
 		}
+		var dummy Skips
+		dup := map[string]bool{}
+		err = scanRelevance(r, name, &dummy, func(q, d string, p float64, line int) {
+			qid, ok := log.Queries.Lookup(q)
+			if !ok || !need[qid] || dup[q+"\x00"+d] {
+				return
+			}
+			dup[q+"\x00"+d] = true // first occurrence only, as the dedupe above
+			if serp, ok := first[qid]; ok {
+				for i, doc := range serp {
+					if log.Docs.Names[doc] == d {
+						if rr := rowAt(&qrows[qid], serp, i); rr != nil && rr.used {
+							return
+						}
+						break
+					}
+				}
+			}
+			rows[qid] = append(rows[qid], unused{d, line})
+		})
+		r.Close()
+		if err != nil {
+			return nil, rep, readSkips, err
+		}
+	}
+	for _, q := range qids {
+		for _, p := range dups[q] {
+			rep.RowSkips.Add(p)
+		}
+		n := unusedOf(q)
+		if n == 0 {
+			continue
+		}
+		reason, why := reasonOf(q)
 		added := 0
-		for _, u := range rest {
-			if cutLine >= 0 && u.line > cutLine {
-				break
-			}
-			rep.RowSkips.Add(Problem{File: name, Line: u.line, Reason: reason, Detail: fmt.Sprintf("(%s, %s): %s", qname, u.doc, why)})
+		for _, u := range rows[q] {
+			rep.RowSkips.Add(Problem{File: name, Line: u.line, Reason: reason, Detail: fmt.Sprintf("(%s, %s): %s", log.Queries.Names[q], u.doc, why)})
 			added++
 		}
-		rep.RowSkips.Count(reason, len(rest)+qr.offN-len(qr.off)-added)
+		rep.RowSkips.Count(reason, n-added)
 	}
 	rep.Labels = len(out)
 	ls := make([]int, len(out))

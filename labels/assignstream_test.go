@@ -3,6 +3,7 @@ package labels
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -58,7 +59,8 @@ func TestAssignStream(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, gotRep, gotRead, err := assignStream(context.Background(), log, strings.NewReader(b.String()), "rel.tsv", opts)
+		open := func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(b.String())), nil }
+		got, gotRep, gotRead, err := assignStream(context.Background(), log, open, "rel.tsv", opts)
 		if err != nil {
 			t.Fatal(err)
 		}

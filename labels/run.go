@@ -58,8 +58,9 @@ func Run(ctx context.Context, cfg Config) (RunReport, error) {
 	var rep Report
 	if cfg.Expert == "" {
 		// Streamed: the relevance rows are never all held (docs/scale.md).
-		ls, rep, readSkips, err = assignStream(ctx, log, f, cfg.Relevance, cfg.Options)
 		f.Close()
+		open := func() (io.ReadCloser, error) { return os.Open(cfg.Relevance) }
+		ls, rep, readSkips, err = assignStream(ctx, log, open, cfg.Relevance, cfg.Options)
 		if err != nil {
 			return rr, err
 		}

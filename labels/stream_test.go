@@ -3,10 +3,12 @@ package labels
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/lovbench/lovbench/sessions"
@@ -71,6 +73,21 @@ func TestStreamedFirstSERPs(t *testing.T) {
 		}
 		if len(want) == 0 || !reflect.DeepEqual(got, want) || !reflect.DeepEqual(grep, wrep) {
 			t.Fatalf("%s: streamed labels differ (%d vs %d labels)", choice, len(got), len(want))
+		}
+		// And the streamed relevance rows on the streamed log (one SERP
+		// per query: first SERPs taken without counting).
+		var tsv strings.Builder
+		tsv.WriteString(RelevanceHeader + "\n")
+		for _, r := range rel {
+			fmt.Fprintf(&tsv, "%s\t%s\t%v\n", r.Query, r.Doc, r.P)
+		}
+		open := func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(tsv.String())), nil }
+		got2, grep2, _, err := assignStream(context.Background(), small, open, "rel.tsv", opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got2, want) || !reflect.DeepEqual(grep2, wrep) {
+			t.Fatalf("%s: assignStream on the streamed log differs", choice)
 		}
 	}
 }
