@@ -148,7 +148,11 @@ func assignStream(ctx context.Context, log *sessions.Log, open func() (io.ReadCl
 		}
 		return nil
 	}
-	var out []Label
+	nLabels := 0 // an upper bound: every full first SERP labelled
+	for _, serp := range first {
+		nLabels += len(serp)
+	}
+	out := make([]Label, 0, nLabels)
 	kept := make([]bool, log.Queries.Len())
 	dups := map[int32][]Problem{} // duplicate_on_serp rows, added with the query's other skipped rows
 	for _, q := range qids {

@@ -58,6 +58,8 @@ func Run(ctx context.Context, cfg Config) (RunReport, error) {
 	var rep Report
 	if cfg.Expert == "" {
 		// Streamed: the relevance rows are never all held (docs/scale.md).
+		// Documents are only turned back into names from here on.
+		log.Docs.DropIndex()
 		f.Close()
 		open := func() (io.ReadCloser, error) { return os.Open(cfg.Relevance) }
 		ls, rep, readSkips, err = assignStream(ctx, log, open, cfg.Relevance, cfg.Options)
