@@ -52,8 +52,60 @@ type EvalSums struct {
 
 // Add adds the test SERPs of log, scored by m.
 func (e *EvalSums) Add(m *Model, log *sessions.Log) error {
-	n := log.Len()
 	res := m.resolver(log)
+	return e.add(m, log, func(v *view, i int, a, s []float64) { res.view(v, log, i, a, s) })
+}
+
+// addShard is Add for a test log that shares its dictionaries with the
+// data d that m was fitted on (a prepared shard): pairs are found by ID
+// among the query's own pairs, without building string indexes.
+func (e *EvalSums) addShard(m *Model, d *Data, log *sessions.Log) error {
+	nq := log.Queries.Len()
+	qStart := make([]int32, nq+1) // pairs of query q: [qStart[q], qStart[q+1])
+	for _, q := range d.pairQuery {
+		qStart[q+1]++
+	}
+	for q := 0; q < nq; q++ {
+		qStart[q+1] += qStart[q]
+	}
+	return e.add(m, log, func(v *view, i int, a, s []float64) {
+		docs := log.SERPDocs(i)
+		n := len(docs)
+		v.n, v.clicks, v.R, v.g = n, log.Clicks[i], m.Ranks, m.Global
+		v.a, v.s = nil, nil
+		if m.Attr != nil {
+			v.a = a[:n]
+		}
+		if m.Sat != nil {
+			v.s = s[:n]
+		}
+		q := log.Query[i]
+		for r, doc := range docs {
+			p := int32(-1)
+			for j := qStart[q]; j < qStart[q+1]; j++ {
+				if d.pairDoc[j] == doc {
+					p = j
+					break
+				}
+			}
+			if v.a != nil {
+				v.a[r] = Unseen
+				if p >= 0 {
+					v.a[r] = m.Attr[p]
+				}
+			}
+			if v.s != nil {
+				v.s[r] = Unseen
+				if p >= 0 {
+					v.s[r] = m.Sat[p]
+				}
+			}
+		}
+	})
+}
+
+func (e *EvalSums) add(m *Model, log *sessions.Log, fill func(v *view, i int, a, s []float64)) error {
+	n := log.Len()
 	maxLen := 0
 	for i := 0; i < n; i++ {
 		maxLen = max(maxLen, log.Ranks(i))
@@ -68,7 +120,7 @@ func (e *EvalSums) Add(m *Model, log *sessions.Log) error {
 	var a, s, cond, full [MaxSERP]float64
 	var v view
 	for i := 0; i < n; i++ {
-		res.view(&v, log, i, a[:], s[:])
+		fill(&v, i, a[:], s[:])
 		k := v.n
 		clickProbs(m.Kind, &v, cond[:k], full[:k])
 		e.LL.Add(serpLL(cond[:k]))

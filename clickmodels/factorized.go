@@ -129,8 +129,14 @@ func (f *fitter) iterateFactorized(ctx context.Context, workers int, st *Stats) 
 	attr, g := f.attr, f.global
 	f.parallel(ctx, workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
-		aNum := f.aNum
-		copy(aNum[ch.pairLo:ch.pairHi], fz.aNum0[ch.pairLo:ch.pairHi])
+		// The chunk's pair numerators, in the worker's buffer (indexed by
+		// pair - pairLo): no numerator array over all pairs is kept.
+		if cap(sc.pairBuf) < ch.pairHi-ch.pairLo {
+			sc.pairBuf = make([]float64, ch.pairHi-ch.pairLo)
+		}
+		aNum := sc.pairBuf[:ch.pairHi-ch.pairLo]
+		copy(aNum, fz.aNum0[ch.pairLo:ch.pairHi])
+		lo0 := int32(ch.pairLo)
 		gNum := sc.xNum
 		lo, hi := fz.itemOff[ci], fz.itemOff[ci+1]
 		pairs, exams, ws := fz.itemPair[lo:hi], fz.itemExam[lo:hi], fz.itemW[lo:hi]
@@ -138,11 +144,11 @@ func (f *fitter) iterateFactorized(ctx context.Context, workers int, st *Stats) 
 			ei := exams[j]
 			a, e := attr[p], g[ei]
 			t := ws[j] / (1 - e*a)
-			aNum[p] += (1 - e) * a * t
+			aNum[p-lo0] += (1 - e) * a * t
 			gNum[ei].Add((1 - a) * e * t)
 		}
 		for p := ch.pairLo; p < ch.pairHi; p++ {
-			attr[p] = math.Min(aNum[p]/fz.aDen[p], probMax)
+			attr[p] = math.Min(aNum[p-ch.pairLo]/fz.aDen[p], probMax)
 		}
 	})
 	f.collect(st)

@@ -83,11 +83,13 @@ func newFitter(ctx context.Context, d *Data, kind Kind, opt Options, global []fl
 	nPair := kind.pairParams()
 	f.attr = filled(np*b2i(nPair >= 1), Unseen)
 	f.sat = filled(np*b2i(nPair >= 2), Unseen)
-	f.aNum, f.aDen = make([]float64, len(f.attr)), make([]float64, len(f.attr))
 	f.sNum, f.sDen = make([]float64, len(f.sat)), make([]float64, len(f.sat))
 	f.global = global
 	if factorize && (kind == PBM || kind == UBM) {
+		// The factorised E-step keeps its denominators in fz.aDen.
 		f.fz = newFactorized(ctx, d, kind, f.workers)
+	} else {
+		f.aNum, f.aDen = make([]float64, len(f.attr)), make([]float64, len(f.attr))
 	}
 	return f
 }
@@ -260,6 +262,7 @@ type scratch struct {
 	gn, gd     []float64
 	xNum, xDen []ExactSum
 	ll         ExactSum
+	pairBuf    []float64 // factorised E-step: a chunk's pair numerators
 }
 
 func newScratch(ng int) *scratch {

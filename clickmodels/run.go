@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"path/filepath"
 	"time"
 
@@ -35,6 +36,11 @@ type RunConfig struct {
 	// OnShard, if set, is called by RunShards after each shard is
 	// prepared, with the shards done and their number.
 	OnShard func(done, total int)
+	// MemoryLimit > 0 bounds the memory of RunShards (bytes; see
+	// docs/scale.md); 0 means no bound.
+	MemoryLimit int64
+	// Log, if set, receives progress messages with the memory in use.
+	Log *slog.Logger
 }
 
 // Report is one model's entry of metrics.json.

@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"runtime/debug"
+	"runtime/metrics"
 	"time"
 
+	"github.com/lovbench/lovbench/internal/bytesize"
 	"github.com/lovbench/lovbench/sessions"
 )
 
@@ -37,30 +40,54 @@ type PreparedShard struct {
 // PrepareShard reads shard i of src and prepares it with R ranks (the
 // largest of DefaultRanks and the longest SERP of the whole log).
 func PrepareShard(ctx context.Context, src ShardSource, i, R int) (*PreparedShard, error) {
-	log := &sessions.Log{Offsets: []int64{0}}
-	var train []bool
+	// The SERPs go straight to a training or a test log sharing one query
+	// and one document dictionary: no copy of the shard, no user sessions.
+	var qd, dd sessions.Dict
+	train := &sessions.Log{Offsets: []int64{0}}
+	test := &sessions.Log{Offsets: []int64{0}}
 	var first []int64
 	err := src.Scan(ctx, i, func(pos int64, tr bool, s *sessions.SERP) error {
-		nq := log.Queries.Len()
-		if err := log.Add(s); err != nil {
-			return fmt.Errorf("shard %d, log position %d: %w", i, pos, err)
+		if len(s.Results) > sessions.MaxRanks {
+			return fmt.Errorf("shard %d, log position %d: %d results, at most %d supported", i, pos, len(s.Results), sessions.MaxRanks)
 		}
-		if log.Queries.Len() > nq {
+		var mask uint64
+		for _, c := range s.Clicks {
+			if c.Rank < 0 || c.Rank >= len(s.Results) {
+				return fmt.Errorf("shard %d, log position %d: click rank %d outside SERP of %d results", i, pos, c.Rank, len(s.Results))
+			}
+			mask |= 1 << uint(c.Rank)
+		}
+		nq := qd.Len()
+		q := qd.ID(s.Query)
+		if qd.Len() > nq {
 			first = append(first, pos)
 		}
-		train = append(train, tr)
+		l := test
+		if tr {
+			l = train
+		}
+		l.Query = append(l.Query, q)
+		for _, r := range s.Results {
+			l.DocIDs = append(l.DocIDs, dd.ID(r))
+		}
+		l.Offsets = append(l.Offsets, int64(len(l.DocIDs)))
+		l.Clicks = append(l.Clicks, mask)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	tr := log.Select(indices(log.Len(), func(j int) bool { return train[j] }))
-	test := filterTest(log, tr, indices(log.Len(), func(j int) bool { return !train[j] }))
-	test.Sessions, test.Session = sessions.Dict{}, nil
-	log = nil
-	d, err := Prepare(tr, R)
+	train.Queries, train.Docs = qd, dd
+	test.Queries, test.Docs = qd, dd
+	test = filterTest(test, train, indices(test.Len(), func(int) bool { return true }))
+	d, err := Prepare(train, R)
 	if err != nil {
 		return nil, err
+	}
+	// From here on IDs only turn back into names: drop the string indexes
+	// (the largest part of a shard's dictionaries) from every copy.
+	for _, dc := range []*sessions.Dict{&d.log.Queries, &d.log.Docs, &test.Queries, &test.Docs, &train.Queries, &train.Docs} {
+		dc.DropIndex()
 	}
 	return &PreparedShard{Data: d, Test: test, QueryFirst: first}, nil
 }
@@ -82,6 +109,33 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 	}
 	R := max(DefaultRanks, maxRanks)
 	n := src.NumShards()
+	if cfg.MemoryLimit > 0 {
+		// The Go runtime's soft limit: the GC works harder near it
+		// instead of letting the heap double.
+		old := debug.SetMemoryLimit(cfg.MemoryLimit)
+		defer debug.SetMemoryLimit(old)
+	}
+	logMem := func(msg string, args ...any) {
+		if cfg.Log == nil {
+			return
+		}
+		args = append(args, "memory_in_use", bytesize.Format(memInUse()))
+		if cfg.MemoryLimit > 0 {
+			args = append(args, "memory_limit", bytesize.Format(cfg.MemoryLimit))
+		}
+		cfg.Log.Info(msg, args...)
+	}
+	logEvery := max(1, n/10)
+	if on := cfg.OnIteration; cfg.Log != nil {
+		cfg.OnIteration = func(it int, ll float64) {
+			if on != nil {
+				on(it, ll)
+			}
+			if it%10 == 0 {
+				logMem("EM iteration", "iteration", it)
+			}
+		}
+	}
 	var ps []*PreparedShard
 	var prepSec float64
 	var testN int
@@ -95,6 +149,9 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 		ps = append(ps, p)
 		if cfg.OnShard != nil {
 			cfg.OnShard(i+1, n)
+		}
+		if (i+1)%logEvery == 0 || i+1 == n {
+			logMem("shard prepared", "shard", i+1, "of", n, "records", p.Data.Records())
 		}
 	}
 	prepSec = time.Since(t0).Seconds()
@@ -111,7 +168,6 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 		models []ShardModel // per shard (nil with LoadDir)
 		loaded *Model
 	}
-	var fits []fitted
 	for _, k := range cfg.Kinds {
 		if cfg.OnModel != nil {
 			cfg.OnModel(k)
@@ -156,7 +212,7 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 			for i, f := range fs {
 				m := f.model(done)
 				ft.models = append(ft.models, ShardModel{Model: m, QueryFirst: ps[i].QueryFirst})
-				if err := acc.Add(m, ps[i].Test); err != nil {
+				if err := acc.addShard(m, ps[i].Data, ps[i].Test); err != nil {
 					return nil, err
 				}
 				fs[i] = nil
@@ -166,17 +222,15 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 			rep.TrainRecords = records
 			rep.Iterations, rep.Exact = done, ft.models[0].Model.Exact
 		}
+		logMem("model fitted", "model", k.String())
 		met, err := acc.Metrics(k)
 		if err != nil {
 			return nil, err
 		}
 		rep.Metrics = met
 		reports = append(reports, rep)
-		fits = append(fits, ft)
-	}
-	FinishReports(reports)
-	for _, ft := range fits {
-		var err error
+		// Written now, so that the model's pair values need not be held
+		// while the next model fits.
 		if ft.loaded != nil {
 			err = WriteModelFiles(outDir, []ShardModel{{Model: ft.loaded, QueryFirst: firstPositions(ft.loaded)}})
 		} else {
@@ -186,6 +240,7 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 			return nil, err
 		}
 	}
+	FinishReports(reports)
 	return reports, WriteMetrics(outDir, reports)
 }
 
@@ -241,4 +296,12 @@ func mergedPairs(parts []ShardModel) *pairWriter {
 			}
 		},
 	}
+}
+
+// memInUse is the memory the Go runtime holds from the OS (all classes,
+// minus heap returned to the OS): close to the resident set size.
+func memInUse() int64 {
+	ss := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(ss)
+	return int64(ss[0].Value.Uint64()) - int64(ss[1].Value.Uint64())
 }

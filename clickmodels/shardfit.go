@@ -48,7 +48,9 @@ func (s *ShardFit) Model(iterations int) *Model { return s.f.model(iterations) }
 
 // Evaluate adds the shard's test SERPs, scored by the shard's current
 // model, to ev.
-func (s *ShardFit) Evaluate(ev *EvalSums) error { return ev.Add(s.f.model(0), s.p.Test) }
+func (s *ShardFit) Evaluate(ev *EvalSums) error {
+	return ev.addShard(s.f.model(0), s.p.Data, s.p.Test)
+}
 
 // MarshalPairs encodes the shard's pair parameter values (attractiveness,
 // then satisfaction; little-endian float64s), the only state an EM

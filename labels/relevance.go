@@ -49,22 +49,50 @@ const (
 // missing or wrong header is an error.
 func ReadRelevance(r io.Reader, name string) ([]Relevance, Skips, error) {
 	var skips Skips
+	type key struct{ q, d string }
+	seen := map[key]int{} // index into out
+	var out []Relevance
+	err := scanRelevance(r, name, &skips, func(q, d string, p float64, line int) {
+		k := key{q, d}
+		if i, ok := seen[k]; ok {
+			skips.AddRecord(duplicateProblem(name, q, d, p, line, out[i].P, out[i].Line))
+			return
+		}
+		seen[k] = len(out)
+		out = append(out, Relevance{Query: q, Doc: d, P: p, Line: line})
+	})
+	if err != nil {
+		return nil, skips, err
+	}
+	return out, skips, nil
+}
+
+// duplicateProblem is the skip of a repeated (query, doc) at line whose
+// first occurrence had value prevP on line prevLine.
+func duplicateProblem(name, q, d string, p float64, line int, prevP float64, prevLine int) Problem {
+	if prevP == p {
+		return Problem{File: name, Line: line, Reason: ReasonDuplicate, Detail: fmt.Sprintf("(%s, %s) repeats line %d", q, d, prevLine)}
+	}
+	return Problem{File: name, Line: line, Field: "relevance", Reason: ReasonConflict, Detail: fmt.Sprintf("(%s, %s) has %v here and %v on line %d; line %d kept", q, d, p, prevP, prevLine, prevLine)}
+}
+
+// scanRelevance reads a relevance TSV, records malformed rows in skips and
+// calls fn for every well-formed row in file order (duplicates included).
+// q and d are only valid during the call.
+func scanRelevance(r io.Reader, name string, skips *Skips, fn func(q, d string, p float64, line int)) error {
 	sc := bufio.NewScanner(NewTextReader(r))
 	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
 	line := 0
 	if !sc.Scan() {
 		if err := sc.Err(); err != nil {
-			return nil, skips, fmt.Errorf("%s: %w", name, err)
+			return fmt.Errorf("%s: %w", name, err)
 		}
-		return nil, skips, fmt.Errorf("%s:1: empty file, want header %s", name, textio.Quote(RelevanceHeader))
+		return fmt.Errorf("%s:1: empty file, want header %s", name, textio.Quote(RelevanceHeader))
 	}
 	line++
 	if h := strings.TrimSpace(sc.Text()); h != RelevanceHeader {
-		return nil, skips, fmt.Errorf("%s:1: header %s, want %s", name, textio.Quote(h), textio.Quote(RelevanceHeader))
+		return fmt.Errorf("%s:1: header %s, want %s", name, textio.Quote(h), textio.Quote(RelevanceHeader))
 	}
-	type key struct{ q, d string }
-	seen := map[key]int{} // index into out
-	var out []Relevance
 	for sc.Scan() {
 		line++
 		text := sc.Text()
@@ -94,21 +122,10 @@ func ReadRelevance(r io.Reader, name string) ([]Relevance, Skips, error) {
 			skips.AddRecord(Problem{File: name, Line: line, Field: "relevance", Reason: ReasonOutOfRange, Detail: fmt.Sprintf("%v is outside [0,1]", p)})
 			continue
 		}
-		k := key{q, d}
-		if i, ok := seen[k]; ok {
-			prev := out[i]
-			if prev.P == p {
-				skips.AddRecord(Problem{File: name, Line: line, Reason: ReasonDuplicate, Detail: fmt.Sprintf("(%s, %s) repeats line %d", q, d, prev.Line)})
-			} else {
-				skips.AddRecord(Problem{File: name, Line: line, Field: "relevance", Reason: ReasonConflict, Detail: fmt.Sprintf("(%s, %s) has %v here and %v on line %d; line %d kept", q, d, p, prev.P, prev.Line, prev.Line)})
-			}
-			continue
-		}
-		seen[k] = len(out)
-		out = append(out, Relevance{Query: q, Doc: d, P: p, Line: line})
+		fn(q, d, p, line)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, skips, fmt.Errorf("%s:%d: %w", name, line+1, err)
+		return fmt.Errorf("%s:%d: %w", name, line+1, err)
 	}
-	return out, skips, nil
+	return nil
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/textio"
-	"github.com/lovbench/lovbench/sessions"
 )
 
 // Config is what `lovbench label` runs on.
@@ -51,24 +50,41 @@ func Run(ctx context.Context, cfg Config) (RunReport, error) {
 	if err != nil {
 		return rr, err
 	}
-	rel, readSkips, err := ReadRelevance(f, cfg.Relevance)
-	f.Close()
+	log, err := loadFirstSERPs(ctx, cfg.Sessions, cfg.Options)
 	if err != nil {
-		return rr, err
-	}
-	if len(rel) == 0 && !cfg.AllowEmpty {
-		return rr, &textio.EmptyError{File: cfg.Relevance, What: "usable relevance row", Counts: readSkips.Summary()}
-	}
-	log, err := sessions.Load(cfg.Sessions)
-	if err != nil {
+		f.Close()
 		return rr, fmt.Errorf("sessions: %w", err)
 	}
 	if log.Len() == 0 && !cfg.AllowEmpty {
 		return rr, &textio.EmptyError{File: cfg.Sessions, What: "SERP"}
 	}
-	ls, rep, err := Assign(ctx, log, rel, cfg.Relevance, cfg.Options)
-	if err != nil {
-		return rr, err
+	var rel []Relevance
+	var readSkips Skips
+	var ls []Label
+	var rep Report
+	if cfg.Expert == "" {
+		// Streamed: the relevance rows are never all held (docs/scale.md).
+		// Documents are only turned back into names from here on.
+		log.Docs.DropIndex()
+		f.Close()
+		open := func() (io.ReadCloser, error) { return textio.Open(cfg.Relevance) }
+		ls, rep, readSkips, err = assignStream(ctx, log, open, cfg.Relevance, cfg.Options)
+		if err != nil {
+			return rr, err
+		}
+	} else {
+		// The expert comparison reads every row of the expert queries.
+		rel, readSkips, err = ReadRelevance(f, cfg.Relevance)
+		f.Close()
+		if err != nil {
+			return rr, err
+		}
+		if ls, rep, err = Assign(ctx, log, rel, cfg.Relevance, cfg.Options); err != nil {
+			return rr, err
+		}
+	}
+	if rep.RelevanceRows == 0 && !cfg.AllowEmpty {
+		return rr, &textio.EmptyError{File: cfg.Relevance, What: "usable relevance row", Counts: readSkips.Summary()}
 	}
 	// Rows skipped while reading come first in the report, then the rows
 	// that were read but got no label; RelevanceRows counts both.

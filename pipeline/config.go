@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lovbench/lovbench/features"
+	"github.com/lovbench/lovbench/internal/bytesize"
 )
 
 // Config is the configuration of `lovbench run` (a YAML file; every field is
@@ -92,6 +93,9 @@ type ClickModelConfig struct {
 	Select        string  `yaml:"select" json:"select"`
 	Iterations    int     `yaml:"iterations" json:"iterations"`
 	TrainFraction float64 `yaml:"train_fraction" json:"train_fraction"`
+	// MemoryLimit, e.g. "3GiB", fits out of core within that memory
+	// (docs/scale.md); empty: in memory. Outputs are the same.
+	MemoryLimit string `yaml:"memory_limit" json:"memory_limit,omitempty"`
 }
 
 // LabelConfig configures labelling.
@@ -285,6 +289,11 @@ func (c *Config) validate() error {
 	}
 	if f := c.ClickModels.TrainFraction; !(f > 0 && f < 1) {
 		return fmt.Errorf("click_models.train_fraction: %g, must be in (0, 1)", f)
+	}
+	if m := c.ClickModels.MemoryLimit; m != "" {
+		if _, err := bytesize.Parse(m); err != nil {
+			return fmt.Errorf("click_models.memory_limit: %v", err)
+		}
 	}
 	if len(c.Labels.Thresholds) != 5 {
 		return fmt.Errorf("labels.thresholds: %d values, want 5", len(c.Labels.Thresholds))

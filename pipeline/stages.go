@@ -15,11 +15,13 @@ import (
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/bytesize"
 	"github.com/lovbench/lovbench/internal/progress"
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/sampling"
 	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/shards"
 )
 
 // Stage names, in pipeline order.
@@ -152,6 +154,9 @@ func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 		Name: StageFit, Deps: []string{sessionsDep},
 		Params: cm,
 		Run: func(ctx context.Context, env *StageEnv) error {
+			if cm.MemoryLimit != "" {
+				return fitOutOfCore(ctx, env, cm, env.Dep(sessionsDep, sessionsFile))
+			}
 			log, err := sessions.Load(env.Dep(sessionsDep, sessionsFile))
 			if err != nil {
 				return err
@@ -208,6 +213,58 @@ func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 			return writeJSON(filepath.Join(env.Dir, FitMetricsFile), sum)
 		},
 	}
+}
+
+// fitOutOfCore is the fit stage with click_models.memory_limit: the
+// sessions are streamed into query shards and fitted with bounded memory
+// (clickmodels.RunShards; docs/scale.md). R is the largest of 10 and the
+// longest SERP of the whole log (the in-memory stage uses the training
+// SERPs only; the two differ only when a test SERP is longer than every
+// training SERP).
+func fitOutOfCore(ctx context.Context, env *StageEnv, cm ClickModelConfig, path string) error {
+	limit, err := bytesize.Parse(cm.MemoryLimit)
+	if err != nil {
+		return fmt.Errorf("click_models.memory_limit: %w", err)
+	}
+	var kinds []clickmodels.Kind
+	for _, name := range cm.Models {
+		kind, err := clickmodels.ParseKind(name)
+		if err != nil {
+			return fmt.Errorf("click_models.models: %w", err)
+		}
+		kinds = append(kinds, kind)
+	}
+	src, cleanup, err := shards.ForMemory(ctx, path, shards.SplitConfig{Split: shards.SplitSpec, TrainFraction: cm.TrainFraction}, limit, env.Dir)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	reps, err := clickmodels.RunShards(ctx, src, clickmodels.RunConfig{Kinds: kinds, TrainFraction: cm.TrainFraction,
+		Options: clickmodels.Options{Iterations: cm.Iterations}, MemoryLimit: limit, Log: env.Log}, env.Dir)
+	if err != nil {
+		return err
+	}
+	sum := FitSummary{TrainFraction: cm.TrainFraction}
+	best := -1
+	for i, r := range reps {
+		sum.Models = append(sum.Models, FitModel{Model: r.Model, TrainSessions: r.TrainSessions, TestSessions: r.Sessions,
+			Iterations: r.Iterations, LogLikelihood: r.LogLikelihood, Perplexity: r.Perplexity,
+			PerplexityAtRank: r.PerplexityAtRank, RelevanceFile: r.Model + "_relevance.tsv"})
+		if cm.Select == "best" {
+			if best < 0 || r.LogLikelihood > sum.Models[best].LogLikelihood {
+				best = i
+			}
+		} else if strings.EqualFold(cm.Select, r.Model) {
+			best = i
+		}
+	}
+	sum.Selected = sum.Models[best].Model
+	sum.SelectedBy = "best test log-likelihood"
+	if cm.Select != "best" {
+		sum.SelectedBy = "configuration"
+	}
+	env.Log.Info("click model selected", "model", sum.Selected, "by", sum.SelectedBy)
+	return writeJSON(filepath.Join(env.Dir, FitMetricsFile), sum)
 }
 
 func writeJSON(path string, v any) error {

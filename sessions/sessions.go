@@ -56,13 +56,20 @@ func (d *Dict) Lookup(s string) (int32, bool) {
 	return id, ok
 }
 
+// DropIndex frees the string-to-ID index, keeping Names: for a dictionary
+// that is complete, whose IDs are only turned back into strings from now
+// on (Lookup then finds nothing; ID must not be called). Copies of d (a
+// Dict is a value) keep their reference to the index.
+func (d *Dict) DropIndex() { d.ids = nil }
+
 // Len is the number of distinct strings.
 func (d *Dict) Len() int { return len(d.Names) }
 
 // Log is a compact click log: SERP i shows documents
 // DocIDs[Offsets[i]:Offsets[i+1]] in rank order for query Query[i], and rank
 // r was clicked iff bit r of Clicks[i] is set. Session[i] is the interned
-// session ID, so SERPs of one user session can be grouped.
+// session ID, so SERPs of one user session can be grouped; a log built for
+// fitting only may leave Session nil (no user sessions).
 type Log struct {
 	Queries  Dict
 	Docs     Dict
@@ -135,7 +142,9 @@ func (l *Log) Select(idx func(yield func(int) bool)) *Log {
 	out := &Log{Queries: l.Queries, Docs: l.Docs, Sessions: l.Sessions, Offsets: []int64{0}}
 	for i := range idx {
 		out.Query = append(out.Query, l.Query[i])
-		out.Session = append(out.Session, l.Session[i])
+		if l.Session != nil {
+			out.Session = append(out.Session, l.Session[i])
+		}
 		out.DocIDs = append(out.DocIDs, l.SERPDocs(i)...)
 		out.Offsets = append(out.Offsets, int64(len(out.DocIDs)))
 		out.Clicks = append(out.Clicks, l.Clicks[i])

@@ -186,6 +186,14 @@ func Write(ctx context.Context, src string, n int, sp SplitConfig, outDir string
 	if err != nil {
 		return m, err
 	}
+	return writeShards(ctx, src, m, train, outDir, opt)
+}
+
+// writeShards is Write's last pass: m has the log's size and split, train
+// the flags.
+func writeShards(ctx context.Context, src string, m Manifest, train func(pos int64, s *sessions.SERP) bool, outDir string, opt WriteOptions) (Manifest, error) {
+	n := m.Shards
+	m.TrainSERPs = 0
 	files := make([]*atomicfile.File, n)
 	writers := make([]*Writer, n)
 	defer func() {
@@ -203,7 +211,7 @@ func Write(ctx context.Context, src string, n int, sp SplitConfig, outDir string
 		files[i], writers[i] = f, NewWriter(f)
 	}
 	var row Row
-	err = scanSource(src, func(pos int64, s *sessions.SERP) error {
+	err := scanSource(src, func(pos int64, s *sessions.SERP) error {
 		if pos%65536 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err

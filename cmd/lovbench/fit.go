@@ -2,18 +2,24 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/bytesize"
 	"github.com/lovbench/lovbench/internal/progress"
 	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/shards"
 )
 
 func newFitCmd(a *app) *cobra.Command {
 	var (
 		logFile, format, sessDir, models, out, load, split string
+		shardDir, memLimit                                 string
 		cfg                                                clickmodels.RunConfig
 		asJSON                                             bool
 	)
@@ -42,6 +48,9 @@ for any --workers. See docs/clickmodels.md.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var path string
 			switch {
+			case shardDir != "" && (logFile != "" || sessDir != ""):
+				return usagef("fit: give one of --log, --sessions and --shards")
+			case shardDir != "":
 			case logFile != "" && sessDir != "":
 				return usagef("fit: give --log or --sessions, not both")
 			case logFile != "":
@@ -52,7 +61,7 @@ for any --workers. See docs/clickmodels.md.`,
 			case sessDir != "":
 				path = sessDir
 			default:
-				return usagef("fit: --log FILE --format yandex or --sessions DIR is required")
+				return usagef("fit: --log FILE --format yandex, --sessions DIR or --shards DIR is required")
 			}
 			if out == "" {
 				return usagef("fit: --out is required")
@@ -66,15 +75,11 @@ for any --workers. See docs/clickmodels.md.`,
 			default:
 				return usagef("fit: --split must be spec, random or time, not %q", split)
 			}
-			log, err := sessions.Load(path)
-			if err != nil {
-				return err
+			if memLimit != "" {
+				if cfg.MemoryLimit, err = bytesize.Parse(memLimit); err != nil {
+					return usagef("fit: --memory-limit: %v", err)
+				}
 			}
-			if log.Len() == 0 {
-				// Nothing to fit: an error even with --allow-empty.
-				return fmt.Errorf("fit: %s: no SERP to fit the click models on", path)
-			}
-			a.log.Info("click log loaded", "path", path, "serps", log.Len(), "queries", log.Queries.Len(), "docs", log.Docs.Len())
 			cfg.Kinds, cfg.Split, cfg.LoadDir = kinds, split, load
 			var bar progress.Bar = nopBar{}
 			cfg.OnModel = func(k clickmodels.Kind) {
@@ -87,7 +92,15 @@ for any --workers. See docs/clickmodels.md.`,
 				bar = progress.New(a.progress(), n, "fit "+k.String())
 			}
 			cfg.OnIteration = func(int, float64) { bar.Add(1) }
-			reps, err := clickmodels.Run(cmd.Context(), log, cfg, out)
+			cfg.OnShard = func(done, total int) {
+				if done == 1 {
+					bar.Finish()
+					bar = progress.New(a.progress(), int64(total), "prepare shards")
+				}
+				bar.Add(1)
+			}
+			cfg.Log = a.log
+			reps, err := runFit(cmd, a, path, shardDir, split, cfg, out)
 			bar.Finish()
 			if err != nil {
 				return err
@@ -119,6 +132,8 @@ for any --workers. See docs/clickmodels.md.`,
 	intVar(f, &cfg.Workers, "workers", 0, atLeast(0), "parallel workers (0: all CPUs); results do not depend on it")
 	floatVar(f, &cfg.Tolerance, "tolerance", 0, atLeast(0), "stop EM once the training log-likelihood changes less than this (0: run all --iterations, like PyClick)")
 	f.BoolVar(&cfg.Exact, "exact", false, "DBN: exact posterior E-step instead of PyClick's (recovers parameters better, differs from PyClick)")
+	f.StringVar(&shardDir, "shards", "", "query-shard `DIR` written by lovbench shard (fits shard by shard; same outputs)")
+	f.StringVar(&memLimit, "memory-limit", "", "bound the fit's memory, e.g. 4GiB (see docs/scale.md)")
 	f.StringVar(&load, "load", "", "load <MODEL>_params.json from `DIR` instead of fitting, then evaluate")
 	return cmd
 }
@@ -128,3 +143,59 @@ type nopBar struct{}
 
 func (nopBar) Add(int) {}
 func (nopBar) Finish() {}
+
+// runFit picks the fitting path: a shard directory (RunShards over its
+// shards), a sessions.parquet (streamed as one shard, never held whole) or
+// a Yandex log (loaded, then Run).
+func runFit(cmd *cobra.Command, a *app, path, shardDir, split string, cfg clickmodels.RunConfig, out string) ([]clickmodels.Report, error) {
+	ctx := cmd.Context()
+	if shardDir == "" {
+		if _, isPq, err := sessions.ParquetPath(path); err != nil || !isPq {
+			log, err := sessions.Load(path)
+			if err != nil {
+				return nil, err
+			}
+			if log.Len() == 0 {
+				// Nothing to fit: an error even with --allow-empty.
+				return nil, fmt.Errorf("fit: %s: no SERP to fit the click models on", path)
+			}
+			a.log.Info("click log loaded", "path", path, "serps", log.Len(), "queries", log.Queries.Len(), "docs", log.Docs.Len())
+			return clickmodels.Run(ctx, log, cfg, out) // publishes out whole itself
+		}
+	}
+	// The sharded paths write into a directory built beside --out and
+	// published whole (issue 12, item 7), which also holds the temporary
+	// shards of --memory-limit until they are removed.
+	dir, err := atomicfile.CreateDir(out, "metrics.json")
+	if err != nil {
+		return nil, fmt.Errorf("fit: %w", err)
+	}
+	defer dir.Abort()
+	var reps []clickmodels.Report
+	if shardDir != "" {
+		d, err := shards.Open(shardDir)
+		if err != nil {
+			return nil, err
+		}
+		if !cmd.Flags().Changed("split") {
+			cfg.Split = ""
+		}
+		if reps, err = clickmodels.RunShards(ctx, d, cfg, dir.Path()); err != nil {
+			return nil, err
+		}
+	} else {
+		pq, _, _ := sessions.ParquetPath(path)
+		src, cleanup, err := shards.ForMemory(ctx, pq, shards.SplitConfig{Split: split, TrainFraction: cfg.TrainFraction, Seed: cfg.Seed}, cfg.MemoryLimit, filepath.Join(dir.Path(), ".shards"))
+		if err != nil {
+			return nil, err
+		}
+		a.log.Info("fitting", "path", pq, "shards", src.NumShards(), "memory_limit", cfg.MemoryLimit)
+		reps, err = clickmodels.RunShards(ctx, src, cfg, dir.Path())
+		cleanup()
+		os.Remove(filepath.Join(dir.Path(), ".shards"))
+		if err != nil {
+			return nil, err
+		}
+	}
+	return reps, dir.Commit()
+}

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestShardFitCLI: ingest a simulated log, fit it from sessions.parquet
+// (in memory, and with a memory limit that forces sharding), from a Yandex
+// log and from `lovbench shard` output: every relevance and parameter file
+// is byte-identical; bad shard flags are usage errors.
+func TestShardFitCLI(t *testing.T) {
+	dir := t.TempDir()
+	logFile := filepath.Join(dir, "sim.tsv")
+	if code, _, stderr := runCLI(t, "simulate", "--model", "dbn", "--sessions", "4000", "--queries", "80", "--seed", "2", "--out", logFile, "-q"); code != 0 {
+		t.Fatalf("simulate: exit %d: %s", code, stderr)
+	}
+	ing := filepath.Join(dir, "ingest")
+	if code, _, stderr := runCLI(t, "ingest", "--format", "yandex", "--log", logFile, "--out", ing, "-q"); code != 0 {
+		t.Fatalf("ingest: exit %d: %s", code, stderr)
+	}
+	sh := filepath.Join(dir, "shards")
+	if code, _, stderr := runCLI(t, "shard", "--sessions", ing, "--shards", "5", "--out", sh, "-q"); code != 0 {
+		t.Fatalf("shard: exit %d: %s", code, stderr)
+	}
+	fit := func(name string, args ...string) string {
+		out := filepath.Join(dir, name)
+		args = append([]string{"fit", "--models", "dctr,ubm,dbn", "--iterations", "5", "--out", out, "-q"}, args...)
+		if code, _, stderr := runCLI(t, args...); code != 0 {
+			t.Fatalf("fit %v: exit %d: %s", args, code, stderr)
+		}
+		return out
+	}
+	outs := []string{
+		fit("mem", "--sessions", ing),
+		fit("limit", "--sessions", ing, "--memory-limit", "64KiB"),
+		fit("fit-shards", "--shards", sh),
+		fit("parquet-file", "--sessions", filepath.Join(ing, "sessions.parquet")),
+	}
+	for _, f := range []string{"DCTR_relevance.tsv", "UBM_relevance.tsv", "UBM_params.json", "DBN_relevance.tsv", "DBN_params.json"} {
+		want, err := os.ReadFile(filepath.Join(outs[0], f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range outs[1:] {
+			got, err := os.ReadFile(filepath.Join(o, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(want) {
+				t.Errorf("%s of %s differs from the in-memory fit", f, filepath.Base(o))
+			}
+		}
+	}
+	ents, _ := os.ReadDir(outs[1])
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "lovbench-shards-") {
+			t.Errorf("temporary shards %s left in --out", e.Name())
+		}
+	}
+	for _, bad := range [][]string{
+		{"shard", "--sessions", ing, "--shards", "0", "--out", sh},
+		{"shard", "--sessions", ing},
+		{"shard", "--sessions", ing, "--out", sh, "--split", "weekly"},
+		{"fit", "--shards", sh, "--sessions", ing, "--out", sh},
+		{"fit", "--sessions", ing, "--memory-limit", "lots", "--out", sh},
+	} {
+		if code, _, _ := runCLI(t, bad...); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (usage)", bad, code)
+		}
+	}
+	if code, _, stderr := runCLI(t, "fit", "--shards", sh, "--split", "random", "--out", filepath.Join(dir, "x"), "-q"); code != 1 || !strings.Contains(stderr, "reshard") {
+		t.Errorf("fit --shards with another split: exit %d, stderr %q", code, stderr)
+	}
+}

@@ -1,0 +1,63 @@
+package shards
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+
+	"github.com/lovbench/lovbench/sessions"
+)
+
+// Source is what clickmodels.RunShards reads (clickmodels.ShardSource):
+// Dir and Stream implement it.
+type Source interface {
+	NumShards() int
+	Info() (serps, trainSERPs int64, maxRanks int, split string)
+	Scan(ctx context.Context, i int, fn func(pos int64, train bool, s *sessions.SERP) error) error
+}
+
+// PrepareBytesPerSERP is the live heap that preparing one shard for fitting
+// takes per SERP of the shard at its peak (its training and test SERPs as
+// compact columns, the dictionaries and Prepare's work arrays), measured
+// on a simulated 3-million-SERP log (docs/scale.md).
+const PrepareBytesPerSERP = 220
+
+// ForMemory returns a source to fit src (an ingest directory, a
+// sessions.parquet file or a Yandex log) with a memory limit of limit
+// bytes: the log streamed as one shard when preparing it whole takes at
+// most a quarter of the limit, else query shards written to a new
+// directory under tmp (removed by cleanup), as many as needed for one
+// shard's preparation to take at most a quarter of the limit. The outputs
+// of the fit do not depend on the choice.
+func ForMemory(ctx context.Context, src string, sp SplitConfig, limit int64, tmp string) (s Source, cleanup func(), err error) {
+	st, err := NewStream(ctx, src, sp)
+	if err != nil {
+		return nil, nil, err
+	}
+	need := st.m.SERPs * PrepareBytesPerSERP
+	budget := max(limit/4, 1)
+	if limit <= 0 || need <= budget {
+		return st, func() {}, nil
+	}
+	n := int((need + budget - 1) / budget)
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		return nil, nil, err
+	}
+	dir, err := os.MkdirTemp(tmp, "lovbench-shards-*")
+	if err != nil {
+		return nil, nil, err
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	m := st.m
+	m.Shards, m.Source = n, filepath.Base(src)
+	if _, err := writeShards(ctx, src, m, st.train, dir, WriteOptions{}); err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	d, err := Open(dir)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	return d, cleanup, nil
+}
