@@ -90,23 +90,7 @@ func betweenness(n int, edges []edge) []float64 {
 	delta := make([]float64, n)
 	order := make([]int32, 0, n)
 	for s := 0; s < n; s++ {
-		for i := range sigma {
-			sigma[i], dist[i], delta[i] = 0, -1, 0
-		}
-		sigma[s], dist[s] = 1, 0
-		order = append(order[:0], int32(s))
-		for k := 0; k < len(order); k++ {
-			v := order[k]
-			for _, w := range adj[v] {
-				if dist[w] < 0 {
-					dist[w] = dist[v] + 1
-					order = append(order, w)
-				}
-				if dist[w] == dist[v]+1 {
-					sigma[w] += sigma[v]
-				}
-			}
-		}
+		order = brandesForward(adj, s, sigma, dist, delta, order)
 		// Dependencies in order of non-increasing distance; the
 		// predecessors of w are its neighbours one step closer to s.
 		for k := len(order) - 1; k > 0; k-- {
@@ -123,6 +107,33 @@ func betweenness(n int, edges []edge) []float64 {
 		cb[i] /= 2
 	}
 	return cb
+}
+
+// brandesForward is the breadth-first phase of Brandes' algorithm from
+// source s over the adjacency lists adj: it resets delta, sets dist (hops
+// from s, -1 when unreachable) and sigma (number of shortest paths from s)
+// of every vertex, and returns the vertices reached in order of discovery
+// (non-decreasing distance), reusing order. betweenness and
+// jungBetweenness run their own dependency phase on it.
+func brandesForward(adj [][]int32, s int, sigma []float64, dist []int, delta []float64, order []int32) []int32 {
+	for i := range sigma {
+		sigma[i], dist[i], delta[i] = 0, -1, 0
+	}
+	sigma[s], dist[s] = 1, 0
+	order = append(order[:0], int32(s))
+	for k := 0; k < len(order); k++ {
+		v := order[k]
+		for _, w := range adj[v] {
+			if dist[w] < 0 {
+				dist[w] = dist[v] + 1
+				order = append(order, w)
+			}
+			if dist[w] == dist[v]+1 {
+				sigma[w] += sigma[v]
+			}
+		}
+	}
+	return order
 }
 
 // undirectedAdjacency returns sorted, duplicate-free neighbour lists

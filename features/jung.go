@@ -105,23 +105,7 @@ func jungBetweenness(n int, edges []edge, names []string) (vertex, edgeScore []f
 	delta := make([]float64, n)
 	order := make([]int32, 0, n)
 	for s := 0; s < n; s++ {
-		for i := range sigma {
-			sigma[i], dist[i], delta[i] = 0, -1, 0
-		}
-		sigma[s], dist[s] = 1, 0
-		order = append(order[:0], int32(s))
-		for k := 0; k < len(order); k++ {
-			v := order[k]
-			for _, w := range adj[v] {
-				if dist[w] < 0 {
-					dist[w] = dist[v] + 1
-					order = append(order, w)
-				}
-				if dist[w] == dist[v]+1 {
-					sigma[w] += sigma[v]
-				}
-			}
-		}
+		order = brandesForward(adj, s, sigma, dist, delta, order)
 		for k := len(order) - 1; k >= 0; k-- {
 			w := order[k]
 			for i, v := range adj[w] {
