@@ -121,7 +121,7 @@ func run(serps, queries int, dir, memLimit, models string, iters int) error {
 	}{
 		{"ingest", []string{"ingest", "-q", "--format", "yandex", "--log", logFile, "--out", ing}},
 		{"fit " + models, []string{"fit", "-q", "--sessions", ing, "--models", models, "--iterations", fmt.Sprint(iters), "--memory-limit", memLimit, "--out", fit}},
-		{"label (DBN)", []string{"label", "-q", "--relevance", filepath.Join(fit, "DBN_relevance.tsv"), "--sessions", ing, "--out", filepath.Join(dir, "labels.csv")}},
+		{"label (DBN)", []string{"label", "-q", "--relevance", filepath.Join(fit, "DBN_relevance.tsv"), "--sessions", ing, "--memory-limit", memLimit, "--out", filepath.Join(dir, "labels.csv")}},
 	}
 	var total stage
 	total.name = "ingest + fit + label"

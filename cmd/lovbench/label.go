@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lovbench/lovbench/features"
+	"github.com/lovbench/lovbench/internal/bytesize"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/sessions"
 )
@@ -14,6 +15,7 @@ import (
 func newLabelCmd(a *app) *cobra.Command {
 	var (
 		cfg        labels.Config
+		memLimit   string
 		thresholds string
 		firstSERP  string
 		asJSON     bool
@@ -47,6 +49,11 @@ Pearson and Kendall correlation of the predictions with expert judgments
 				return usagef("label: --first-serp: %v", err)
 			}
 			cfg.Options.Thresholds, cfg.Options.Choice = th, ch
+			if memLimit != "" {
+				if cfg.MemoryLimit, err = bytesize.Parse(memLimit); err != nil {
+					return usagef("label: --memory-limit: %v", err)
+				}
+			}
 			if len(corpus) > 0 {
 				c, err := features.Load(cmd.Context(), corpus, loadOpt)
 				if err != nil {
@@ -92,6 +99,7 @@ Pearson and Kendall correlation of the predictions with expert judgments
 	f.StringVar(&cfg.Relevance, "relevance", "", "relevance TSV of lovbench fit (query, doc, relevance)")
 	f.StringVar(&cfg.Sessions, "sessions", "", "sessions: ingest directory, sessions.parquet or Yandex log")
 	f.StringVar(&cfg.Out, "out", "", "labels CSV to write (query,term,label,probability)")
+	f.StringVar(&memLimit, "memory-limit", "", "soft memory limit while labelling, e.g. 3.5GiB: the collector works harder to stay under it (see docs/scale.md)")
 	f.StringVar(&cfg.Quarantine, "quarantine", "", "TSV of bad relevance rows (default OUT.quarantine.tsv)")
 	f.StringVar(&cfg.Expert, "expert", "", "expert judgments in CBRBench format (query,term URI,rating,label) to compare with")
 	f.StringVar(&thresholds, "thresholds", labels.DefaultThresholds().String(), "five increasing probability cut points for the labels -2|0|1|2|3|4")

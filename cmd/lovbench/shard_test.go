@@ -75,3 +75,40 @@ func TestShardFitCLI(t *testing.T) {
 		t.Errorf("fit --shards with another split: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestLabelMemoryLimitFlag: label --memory-limit takes a size (the soft
+// limit changes collection work, not the labels) and rejects anything
+// else as a usage error.
+func TestLabelMemoryLimitFlag(t *testing.T) {
+	if code, _, _ := runCLI(t, "label", "--relevance", "r.tsv", "--sessions", "s", "--out", "o.csv", "--memory-limit", "lots"); code != 2 {
+		t.Errorf("--memory-limit lots: exit %d, want 2", code)
+	}
+	dir := t.TempDir()
+	logFile := filepath.Join(dir, "sim.tsv")
+	if code, _, stderr := runCLI(t, "simulate", "--model", "ubm", "--sessions", "3000", "--queries", "40", "--seed", "3", "--out", logFile, "-q"); code != 0 {
+		t.Fatalf("simulate: exit %d: %s", code, stderr)
+	}
+	fit := filepath.Join(dir, "fit")
+	if code, _, stderr := runCLI(t, "fit", "--log", logFile, "--models", "ubm", "--iterations", "3", "--out", fit, "-q"); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	var outs [2][]byte
+	for i, lim := range []string{"", "64MiB"} {
+		out := filepath.Join(dir, "labels"+lim+".csv")
+		args := []string{"label", "--relevance", filepath.Join(fit, "UBM_relevance.tsv"), "--sessions", logFile, "--out", out, "-q"}
+		if lim != "" {
+			args = append(args, "--memory-limit", lim)
+		}
+		if code, _, stderr := runCLI(t, args...); code != 0 {
+			t.Fatalf("label %v: exit %d: %s", args, code, stderr)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs[i] = b
+	}
+	if len(outs[0]) == 0 || string(outs[0]) != string(outs[1]) {
+		t.Errorf("labels with --memory-limit differ from labels without (%d vs %d bytes)", len(outs[1]), len(outs[0]))
+	}
+}
