@@ -289,7 +289,22 @@ func expectedAPSum(rel []bool, groups []int, n int) float64 {
 // within the cutoff holds one; for the group cut by the cutoff (m items, g
 // relevant, t of its ranks within the cutoff), 1 - C(m-g, t)/C(m, t).
 func expectedHit(rel []bool, groups []int, n int) float64 {
-	s := 0
+	s, m, g, ok := firstRelevantGroup(rel, groups, n)
+	if !ok {
+		return 0
+	}
+	t := min(m, n-s)
+	none := 1.0
+	for i := range t {
+		none *= float64(m-g-i) / float64(m-i)
+	}
+	return 1 - max(none, 0)
+}
+
+// firstRelevantGroup returns the first tie group that starts within the
+// first n ranks and holds a relevant item: its start s (0-based), its size
+// m and its number of relevant items g; ok is false when there is none.
+func firstRelevantGroup(rel []bool, groups []int, n int) (s, m, g int, ok bool) {
 	for _, m := range groups {
 		if s >= n {
 			break
@@ -301,16 +316,11 @@ func expectedHit(rel []bool, groups []int, n int) float64 {
 			}
 		}
 		if g > 0 {
-			t := min(m, n-s)
-			none := 1.0
-			for i := range t {
-				none *= float64(m-g-i) / float64(m-i)
-			}
-			return 1 - max(none, 0)
+			return s, m, g, true
 		}
 		s += m
 	}
-	return 0
+	return 0, 0, 0, false
 }
 
 // expectedRR returns the expected reciprocal rank of the first relevant
@@ -319,26 +329,14 @@ func expectedHit(rel []bool, groups []int, n int) float64 {
 // items, g relevant, starting at rank s+1); it is at the group's position j
 // with probability prod_{i<j} ((m-g-i)/(m-i)) x g/(m-j).
 func expectedRR(rel []bool, groups []int, n int) float64 {
-	s := 0
-	for _, m := range groups {
-		if s >= n {
-			break
-		}
-		g := 0
-		for _, r := range rel[s : s+m] {
-			if r {
-				g++
-			}
-		}
-		if g > 0 {
-			sum, none := 0.0, 1.0
-			for j := 0; j < m && s+j < n && none > 0; j++ {
-				sum += none * float64(g) / float64(m-j) / float64(s+j+1)
-				none *= float64(m-g-j) / float64(m-j)
-			}
-			return sum
-		}
-		s += m
+	s, m, g, ok := firstRelevantGroup(rel, groups, n)
+	if !ok {
+		return 0
 	}
-	return 0
+	sum, none := 0.0, 1.0
+	for j := 0; j < m && s+j < n && none > 0; j++ {
+		sum += none * float64(g) / float64(m-j) / float64(s+j+1)
+		none *= float64(m-g-j) / float64(m-j)
+	}
+	return sum
 }
