@@ -257,7 +257,18 @@ func (c *cleaner) finish(s *session) error {
 		c.rep.Sessions.DroppedNoClick++
 		return nil
 	}
+	// Rule 5 rebases on the session's earliest kept event. In a log whose
+	// times never go back within a session that is its first event; a
+	// click logged with a time before its query's (a Yandex log is not
+	// checked for order) would otherwise get a negative TimePassed, which
+	// no reader accepts.
 	t0 := s.serps[0].TimePassed
+	for i := range s.serps {
+		t0 = min(t0, s.serps[i].TimePassed)
+		for _, c := range s.serps[i].Clicks {
+			t0 = min(t0, c.TimePassed)
+		}
+	}
 	for i := range s.serps {
 		sp := &s.serps[i]
 		sp.TimePassed -= t0

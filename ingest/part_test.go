@@ -188,3 +188,25 @@ func TestYandexPartStart(t *testing.T) {
 		t.Errorf("cut inside CRLF: got %d, want %d", got, want)
 	}
 }
+
+// TestClickBeforeQueryTime: rule 5 rebases times on the session's earliest
+// kept event, so a click logged one second before its query (found by
+// FuzzYandex) gets TimePassed 0 and its query 1, not -1 and 0.
+func TestClickBeforeQueryTime(t *testing.T) {
+	dir := t.TempDir()
+	logPath := filepath.Join(dir, "log.tsv")
+	if err := os.WriteFile(logPath, []byte("s\t5\tQ\tq\t0\tu1\tu2\ns\t4\tC\tu2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	if _, err := Run(context.Background(), Options{Format: FormatYandex, Log: logPath, OutDir: out, KeepSessionIDs: true}); err != nil {
+		t.Fatal(err)
+	}
+	serps, err := sessions.ReadParquet(filepath.Join(out, SessionsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(serps) != 1 || serps[0].TimePassed != 1 || len(serps[0].Clicks) != 1 || serps[0].Clicks[0].TimePassed != 0 {
+		t.Fatalf("SERPs %+v, want one SERP at TimePassed 1 with one click at 0", serps)
+	}
+}
