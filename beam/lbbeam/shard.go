@@ -4,10 +4,8 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,7 +13,6 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
-	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/sessions"
@@ -23,7 +20,8 @@ import (
 )
 
 func init() {
-	register.DoFn5x1[context.Context, int, func(*[]byte) bool, func(*PartResult) bool, func(ShardSummary), error](&writeShardFn{})
+	register.DoFn6x1[context.Context, int, func(*[]byte) bool, func(*PartResult) bool, []byte, func(ShardSummary), error](&writeShardFn{})
+	register.DoFn3x1[int, func(*PartResult) bool, func([]byte), error](&trainBitsFn{})
 	register.Iter1[[]byte]()
 	register.Iter1[PartResult]()
 	register.Iter1[ShardSummary]()
@@ -89,7 +87,7 @@ func BuildShard(s beam.Scope, o ShardOptions) error {
 	if !(o.Split.TrainFraction > 0 && o.Split.TrainFraction < 1) {
 		return fmt.Errorf("train fraction %v, want a value in (0, 1)", o.Split.TrainFraction)
 	}
-	if _, err := newTrainMask(o.Split, 0); err != nil {
+	if _, err := shards.TrainFlags(o.Split, 0); err != nil {
 		return err
 	}
 	if o.PartSize <= 0 {
@@ -112,8 +110,9 @@ func BuildShard(s beam.Scope, o ShardOptions) error {
 		PIISalt: o.PIISalt, KeepSessionIDs: o.KeepSessionIDs},
 		pc, beam.SideInput{Input: lines})
 	grouped := beam.GroupByKey(s, serps)
-	sums := beam.ParDo(s, &writeShardFn{Dir: o.OutDir, Shards: o.Shards, Split: o.Split}, grouped, beam.SideInput{Input: results})
 	one := beam.Create(s, 0)
+	bits := beam.ParDo(s, &trainBitsFn{Split: o.Split}, one, beam.SideInput{Input: results})
+	sums := beam.ParDo(s, &writeShardFn{Dir: o.OutDir, Shards: o.Shards}, grouped, beam.SideInput{Input: results}, beam.SideInput{Input: bits})
 	beam.ParDo0(s, &writeReportFn{Dir: o.OutDir, Logs: o.Logs}, one, beam.SideInput{Input: results}, beam.SideInput{Input: lines})
 	beam.ParDo0(s, &writeManifestFn{Dir: o.OutDir, Shards: o.Shards, Split: o.Split, Source: filepath.Base(o.Logs[0])},
 		one, beam.SideInput{Input: sums}, beam.SideInput{Input: results})
@@ -186,27 +185,27 @@ func place(results func(*PartResult) bool) placement {
 	return pl
 }
 
-// trainMask gives each position its train flag under the split.
-type trainMask struct {
-	cut    int64
-	random []bool
+// trainBitsFn computes the train flag of every position of the log once
+// (shards.TrainFlags: for the random split a permutation of the whole log)
+// and hands it to every shard writer as a bitmap side input.
+type trainBitsFn struct {
+	Split shards.SplitConfig
 }
 
-func newTrainMask(sp shards.SplitConfig, total int64) (*trainMask, error) {
-	switch sp.Split {
-	case shards.SplitSpec:
-		return &trainMask{cut: int64(clickmodels.TrainCut(int(total), sp.TrainFraction))}, nil
-	case shards.SplitRandom:
-		return &trainMask{random: clickmodels.RandomTrain(int(total), sp.TrainFraction, sp.Seed)}, nil
+func (f *trainBitsFn) ProcessElement(_ int, results func(*PartResult) bool, emit func([]byte)) error {
+	pl := place(results)
+	train, err := shards.TrainFlags(f.Split, pl.total)
+	if err != nil {
+		return err
 	}
-	return nil, fmt.Errorf("split %q is not supported by the Beam pipeline (use spec or random, or lovbench shard)", sp.Split)
-}
-
-func (m *trainMask) train(pos int64) bool {
-	if m.random != nil {
-		return m.random[pos]
+	bits := make([]byte, (pl.total+7)/8)
+	for pos := range pl.total {
+		if train(pos) {
+			bits[pos/8] |= 1 << (pos % 8)
+		}
 	}
-	return pos < m.cut
+	emit(bits)
+	return nil
 }
 
 // writeShardFn writes one shard file: the shard's SERPs in log order, each
@@ -214,15 +213,10 @@ func (m *trainMask) train(pos int64) bool {
 type writeShardFn struct {
 	Dir    string
 	Shards int
-	Split  shards.SplitConfig
 }
 
-func (f *writeShardFn) ProcessElement(ctx context.Context, shard int, recs func(*[]byte) bool, results func(*PartResult) bool, emit func(ShardSummary)) error {
+func (f *writeShardFn) ProcessElement(ctx context.Context, shard int, recs func(*[]byte) bool, results func(*PartResult) bool, bits []byte, emit func(ShardSummary)) error {
 	pl := place(results)
-	mask, err := newTrainMask(f.Split, pl.total)
-	if err != nil {
-		return err
-	}
 	type rec struct {
 		pos  int64
 		serp sessions.SERP
@@ -253,7 +247,7 @@ func (f *writeShardFn) ProcessElement(ctx context.Context, shard int, recs func(
 			return err
 		}
 		rowFromSERP(&row, rs[i].pos, &rs[i].serp)
-		row.Train = mask.train(row.Pos)
+		row.Train = bits[row.Pos/8]&(1<<(row.Pos%8)) != 0
 		if row.Train {
 			sum.TrainSERPs++
 		}
@@ -310,11 +304,7 @@ func (f *writeManifestFn) ProcessElement(ctx context.Context, _ int, sums func(*
 			return err
 		}
 	}
-	return atomicfile.WriteFile(filepath.Join(f.Dir, shards.ManifestName), func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", " ")
-		return enc.Encode(m)
-	})
+	return shards.WriteManifest(f.Dir, m)
 }
 
 // rowFromSERP fills a shard row from a kept SERP, as shards.Write does.
