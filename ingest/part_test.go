@@ -12,40 +12,14 @@ import (
 	"github.com/lovbench/lovbench/sessions"
 )
 
-// partTestLog is a synthetic log made awkward for splitting: CRLF and lone
-// CR terminators, blank, malformed and session-less lines inside sessions,
-// a session ID that comes back after another session (a new session in the
-// cleaner's reading) and a click on a URL outside its SERP (rule 4).
+// partTestLog is AwkwardYandex's log of 20,000 synthetic lines.
 func partTestLog(t *testing.T) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := SyntheticYandex(&buf, 20000, 7); err != nil {
+	if err := AwkwardYandex(&buf, 20000, 7); err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
-	var out bytes.Buffer
-	for i, l := range lines {
-		switch i % 97 {
-		case 3:
-			out.WriteString(l + "\r\n")
-		case 5:
-			out.WriteString(l + "\r")
-		case 11:
-			out.WriteString(l + "\n\n")
-		case 13:
-			out.WriteString(l + "\nnot a yandex line\n")
-		case 17:
-			out.WriteString(l + "\n\t1\tC\t5\n") // no session ID
-		case 19:
-			f := strings.SplitN(l, "\t", 2)
-			out.WriteString(l + "\n" + f[0] + "\t999\tC\tnot-in-serp\n")
-		case 23:
-			out.WriteString(l + "\nzz\t0\tQ\tq\t0\tu1\tu2\nzz\t1\tC\tu1\n" + l + "\n")
-		default:
-			out.WriteString(l + "\n")
-		}
-	}
-	return out.Bytes()
+	return buf.Bytes()
 }
 
 // TestCleanYandexPartsEqualRun cuts a log at the boundaries that

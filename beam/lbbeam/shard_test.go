@@ -5,7 +5,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -21,40 +20,15 @@ func TestMain(m *testing.M) { ptest.Main(m) }
 // testSalt keys the session-ID pseudonyms of both sides of a comparison.
 var testSalt = []byte("lbbeam test key")
 
-// awkwardLog is a synthetic Yandex log with the lines that make cutting a
-// log hard: CRLF and lone-CR terminators, blank and malformed lines inside
-// sessions, clicks without a session ID, clicks outside their SERP, and a
-// session ID that comes back after another session.
+// awkwardLog is ingest.AwkwardYandex's log: the lines that make cutting a
+// log hard.
 func awkwardLog(t *testing.T, events int) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := ingest.SyntheticYandex(&buf, events, 11); err != nil {
+	if err := ingest.AwkwardYandex(&buf, events, 11); err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
-	var out bytes.Buffer
-	for i, l := range lines {
-		switch i % 89 {
-		case 3:
-			out.WriteString(l + "\r\n")
-		case 5:
-			out.WriteString(l + "\r")
-		case 11:
-			out.WriteString(l + "\n\n")
-		case 13:
-			out.WriteString(l + "\nnot a yandex line\n")
-		case 17:
-			out.WriteString(l + "\n\t1\tC\t5\n")
-		case 19:
-			sid, _, _ := strings.Cut(l, "\t")
-			out.WriteString(l + "\n" + sid + "\t999\tC\tnot-in-serp\n")
-		case 23:
-			out.WriteString(l + "\nzz\t0\tQ\tq\t0\tu1\tu2\nzz\t1\tC\tu1\n" + l + "\n")
-		default:
-			out.WriteString(l + "\n")
-		}
-	}
-	return out.Bytes()
+	return buf.Bytes()
 }
 
 // TestShardEqualsIngestThenShard runs the Beam ingest-and-shard pipeline on
