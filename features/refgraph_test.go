@@ -61,28 +61,7 @@ func semCorpus(t testing.TB, sem Semantics, graphs ...[2]string) *Corpus {
 // for).
 func checkFeaturePaper(t *testing.T, id int, cases []fcase) {
 	t.Helper()
-	b := NewBuilder()
-	b.SetSemantics(SemanticsPaper)
-	for _, g := range testGraphs {
-		_, err := rdf.ParseTurtle(strings.NewReader(testPrefixes+g.ttl), g.name, rdf.Options{}, func(q rdf.Quad) error {
-			q.G = rdf.NewIRI(g.name)
-			b.Add(q)
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	c, err := b.Build(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range cases {
-		got := feature(t, c, tc.query, tc.term, id)
-		if math.Abs(got-tc.want) > 1e-9*math.Max(1, math.Abs(tc.want)) {
-			t.Errorf("paper %s(%q, %s) = %.12g, want %.12g (%s)", FeatureName(id), tc.query, tc.term, got, tc.want, tc.why)
-		}
-	}
+	checkFeatureSem(t, SemanticsPaper, id, cases)
 }
 
 type semCase struct {
