@@ -6,10 +6,8 @@ import (
 	"math"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 
-	"github.com/lovbench/lovbench/features/rdf"
 	"github.com/lovbench/lovbench/internal/shareddata"
 )
 
@@ -40,14 +38,7 @@ func semCorpus(t testing.TB, sem Semantics, graphs ...[2]string) *Corpus {
 		b.AddPrefix(p, "http://"+p+".org/", PrefixDocument)
 	}
 	for _, g := range graphs {
-		_, err := rdf.ParseTurtle(strings.NewReader(graphPrefixes+g[1]), g[0], rdf.Options{}, func(q rdf.Quad) error {
-			q.G = rdf.NewIRI(g[0])
-			b.Add(q)
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		addTurtle(t, b, graphPrefixes, g[0], g[1])
 	}
 	c, err := b.Build(context.Background())
 	if err != nil {
