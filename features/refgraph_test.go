@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"reflect"
 	"slices"
 	"testing"
 
@@ -419,17 +418,7 @@ func TestSharedCorpusReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c2, err := Load(context.Background(), []string{dir}, LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab2, _, err := c2.Extract(context.Background(), pairs, ExtractOptions{Features: feats, Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(tab, tab2) {
-		t.Error("a second load with one worker gives different features")
-	}
+	checkReload(t, dir, LoadOptions{}, pairs, feats, tab)
 	for _, r := range tab.Rows {
 		for j, v := range r.Values {
 			f := tab.Features[j]
