@@ -162,12 +162,11 @@ func (bd *build) refRepositoryGraphs(voaf []edge) {
 //   - Paths for Semantic_Similarity_O: hop counts in the undirected graph
 //     (DijkstraDistance without weights), placeholders and datatypes
 //     included.
-func (bd *build) refOntologyGraphs() {
+func (bd *build) refOntologyGraphs(byOnt [][]int32, typedProps []map[int32]bool) {
 	b, c := bd.b, bd.c
-	byOnt := bd.refTermsByOntology()
 	for v := range c.vocabs {
 		gi := bd.vocabGraph[v]
-		_, props := bd.refTyped(gi)
+		props := typedProps[v]
 		dom := make(map[int32][]int32)
 		rng := make(map[int32][]int32)
 		for _, t := range b.gtriples[gi] {
