@@ -653,8 +653,15 @@ func (bd *build) ontologyGraphs() error {
 	if c.sem != SemanticsPaper {
 		// The Java's structure counts (refstruct.go) and ontology graph
 		// with JUNG's scores (refgraph.go), after every earlier phase.
-		bd.refStructure()
-		bd.refOntologyGraphs()
+		// Both read the Java's term groups and each graph's typed nodes,
+		// computed once here.
+		byOnt := bd.refTermsByOntology()
+		classes, props := make([]map[int32]bool, len(c.vocabs)), make([]map[int32]bool, len(c.vocabs))
+		for v := range c.vocabs {
+			classes[v], props[v] = bd.refTyped(bd.vocabGraph[v])
+		}
+		bd.refStructure(byOnt, classes, props)
+		bd.refOntologyGraphs(byOnt, props)
 		return nil
 	}
 	classesIn := make(map[int][]int32) // graph -> IRIs it types as classes

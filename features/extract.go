@@ -324,28 +324,41 @@ func (qs *queryState) wants(f int) bool { return slices.Contains(qs.feats, f) }
 // (shortest undirected path length in G(O)) and 0 when no path exists. A
 // single matched class gives 1 (the i = j case of equation (6)); none gives 0.
 func semanticSimilarity(c *Corpus, og *ontGraph, classes []int32) float64 {
-	var nodes []int32
-	for _, t := range classes {
-		if n := c.terms[t].node; n >= 0 {
-			nodes = append(nodes, n)
+	return meanPairScore(c, og, classes, func(d uint16) float64 {
+		if d == 0 {
+			return 0
 		}
-	}
+		return 1 / float64(d)
+	})
+}
+
+// meanPairScore is the mean of score(d) over the unordered pairs of
+// classes, d the hop count between the two in og: a pair without a path,
+// or with a class that is no node of og, adds 0 but counts as a pair. One
+// class gives 1, none 0.
+func meanPairScore(c *Corpus, og *ontGraph, classes []int32, score func(d uint16) float64) float64 {
 	switch len(classes) {
 	case 0:
 		return 0
 	case 1:
 		return 1
 	}
+	var nodes []int32
+	for _, t := range classes {
+		if n := c.terms[t].node; n >= 0 {
+			nodes = append(nodes, n)
+		}
+	}
 	var sum float64
-	pairs := len(classes) * (len(classes) - 1) / 2
 	for i := 0; i < len(nodes); i++ {
 		row := og.paths.row(nodes[i])
 		for j := i + 1; j < len(nodes); j++ {
-			if d := row[nodes[j]]; d != unreachable && d > 0 {
-				sum += 1 / float64(d)
+			if d := row[nodes[j]]; d != unreachable {
+				sum += score(d)
 			}
 		}
 	}
+	pairs := len(classes) * (len(classes) - 1) / 2
 	return sum / float64(pairs)
 }
 

@@ -8,8 +8,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/lovbench/lovbench/features/rdf"
 )
 
 // The hand-written test corpus: three vocabularies A, B, C.
@@ -56,22 +54,7 @@ c:owner a rdf:Property ; rdfs:domain c:Pet ; rdfs:range b:Agent .
 
 func testCorpus(t testing.TB) *Corpus {
 	t.Helper()
-	b := NewBuilder()
-	for _, g := range testGraphs {
-		_, err := rdf.ParseTurtle(strings.NewReader(testPrefixes+g.ttl), g.name, rdf.Options{}, func(q rdf.Quad) error {
-			q.G = rdf.NewIRI(g.name)
-			b.Add(q)
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	c, err := b.Build(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return testCorpusSem(t, DefaultSemantics)
 }
 
 // feature computes one feature for one pair.
@@ -92,13 +75,7 @@ type fcase struct {
 
 func checkFeature(t *testing.T, id int, cases []fcase) {
 	t.Helper()
-	c := testCorpus(t)
-	for _, tc := range cases {
-		got := feature(t, c, tc.query, tc.term, id)
-		if math.Abs(got-tc.want) > 1e-9*math.Max(1, math.Abs(tc.want)) {
-			t.Errorf("%s(%q, %s) = %.12g, want %.12g (%s)", FeatureName(id), tc.query, tc.term, got, tc.want, tc.why)
-		}
-	}
+	checkCorpus(t, testCorpus(t), id, cases)
 }
 
 var (

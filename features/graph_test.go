@@ -184,17 +184,7 @@ func TestSharedCorpusInvariants(t *testing.T) {
 		t.Fatalf("report %+v", rep)
 	}
 	// Determinism: a second load and one worker give identical values.
-	c2, err := Load(context.Background(), []string{dir}, LoadOptions{Semantics: SemanticsPaper})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab2, _, err := c2.Extract(context.Background(), pairs, ExtractOptions{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(tab, tab2) {
-		t.Error("a second load with one worker gives different features")
-	}
+	checkReload(t, dir, LoadOptions{Semantics: SemanticsPaper}, pairs, nil, tab)
 	for _, r := range tab.Rows {
 		for j, v := range r.Values {
 			f := tab.Features[j]
@@ -233,5 +223,22 @@ func TestSharedCorpusInvariants(t *testing.T) {
 		if r.Values[FeatBooleanMatch-1] != 1 && r.Values[FeatTextRelevancy-1] != 0 && !foreignTyped {
 			t.Fatalf("Boolean_Match_T and Text_Relevancy_T disagree for (%q, %s)", r.Query, r.Term)
 		}
+	}
+}
+
+// checkReload checks determinism: a second load of dir with lo and an
+// extraction of feats (nil: all) with one worker give tab again.
+func checkReload(t *testing.T, dir string, lo LoadOptions, pairs []Pair, feats []int, tab *Table) {
+	t.Helper()
+	c2, err := Load(context.Background(), []string{dir}, lo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab2, _, err := c2.Extract(context.Background(), pairs, ExtractOptions{Features: feats, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(tab, tab2) {
+		t.Error("a second load with one worker gives different features")
 	}
 }

@@ -162,12 +162,11 @@ func (bd *build) refRepositoryGraphs(voaf []edge) {
 //   - Paths for Semantic_Similarity_O: hop counts in the undirected graph
 //     (DijkstraDistance without weights), placeholders and datatypes
 //     included.
-func (bd *build) refOntologyGraphs() {
+func (bd *build) refOntologyGraphs(byOnt [][]int32, typedProps []map[int32]bool) {
 	b, c := bd.b, bd.c
-	byOnt := bd.refTermsByOntology()
 	for v := range c.vocabs {
 		gi := bd.vocabGraph[v]
-		_, props := bd.refTyped(gi)
+		props := typedProps[v]
 		dom := make(map[int32][]int32)
 		rng := make(map[int32][]int32)
 		for _, t := range b.gtriples[gi] {
@@ -272,25 +271,5 @@ func (c *Corpus) semSimilarity(og *ontGraph, classes []int32) float64 {
 // that is no node of the graph, adds 0 but counts as a pair. This is the
 // mean path length, where equation (6) prints 1/length.
 func refSemanticSimilarity(c *Corpus, og *ontGraph, classes []int32) float64 {
-	switch len(classes) {
-	case 0:
-		return 0
-	case 1:
-		return 1
-	}
-	var sum float64
-	for i := 0; i < len(classes); i++ {
-		a := c.terms[classes[i]].node
-		if a < 0 {
-			continue
-		}
-		row := og.paths.row(a)
-		for j := i + 1; j < len(classes); j++ {
-			if bn := c.terms[classes[j]].node; bn >= 0 && row[bn] != unreachable {
-				sum += float64(row[bn])
-			}
-		}
-	}
-	pairs := len(classes) * (len(classes) - 1) / 2
-	return sum / float64(pairs)
+	return meanPairScore(c, og, classes, func(d uint16) float64 { return float64(d) })
 }

@@ -4,12 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"reflect"
 	"slices"
-	"strings"
 	"testing"
 
-	"github.com/lovbench/lovbench/features/rdf"
 	"github.com/lovbench/lovbench/internal/shareddata"
 )
 
@@ -40,14 +37,7 @@ func semCorpus(t testing.TB, sem Semantics, graphs ...[2]string) *Corpus {
 		b.AddPrefix(p, "http://"+p+".org/", PrefixDocument)
 	}
 	for _, g := range graphs {
-		_, err := rdf.ParseTurtle(strings.NewReader(graphPrefixes+g[1]), g[0], rdf.Options{}, func(q rdf.Quad) error {
-			q.G = rdf.NewIRI(g[0])
-			b.Add(q)
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		addTurtle(t, b, graphPrefixes, g[0], g[1])
 	}
 	c, err := b.Build(context.Background())
 	if err != nil {
@@ -61,28 +51,7 @@ func semCorpus(t testing.TB, sem Semantics, graphs ...[2]string) *Corpus {
 // for).
 func checkFeaturePaper(t *testing.T, id int, cases []fcase) {
 	t.Helper()
-	b := NewBuilder()
-	b.SetSemantics(SemanticsPaper)
-	for _, g := range testGraphs {
-		_, err := rdf.ParseTurtle(strings.NewReader(testPrefixes+g.ttl), g.name, rdf.Options{}, func(q rdf.Quad) error {
-			q.G = rdf.NewIRI(g.name)
-			b.Add(q)
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	c, err := b.Build(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range cases {
-		got := feature(t, c, tc.query, tc.term, id)
-		if math.Abs(got-tc.want) > 1e-9*math.Max(1, math.Abs(tc.want)) {
-			t.Errorf("paper %s(%q, %s) = %.12g, want %.12g (%s)", FeatureName(id), tc.query, tc.term, got, tc.want, tc.why)
-		}
-	}
+	checkFeatureSem(t, SemanticsPaper, id, cases)
 }
 
 type semCase struct {
@@ -449,17 +418,7 @@ func TestSharedCorpusReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c2, err := Load(context.Background(), []string{dir}, LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab2, _, err := c2.Extract(context.Background(), pairs, ExtractOptions{Features: feats, Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(tab, tab2) {
-		t.Error("a second load with one worker gives different features")
-	}
+	checkReload(t, dir, LoadOptions{}, pairs, feats, tab)
 	for _, r := range tab.Rows {
 		for j, v := range r.Values {
 			f := tab.Features[j]

@@ -72,16 +72,18 @@ func (bd *build) refTyped(gi int) (classes, props map[int32]bool) {
 //   - Density_T (DensityMeasureTerm.java line 56): 1.0*sub + 0.25*super +
 //     0.5*relations + 0.5*siblings.
 //
+// byOnt are the terms of each vocabulary (refTermsByOntology),
+// typedClasses and typedProps its graph's typed nodes (refTyped).
+//
 // The Java computes all six counts for every term, class or property (a
 // property usually has no subclasses, so its class counts are 0, and vice
 // versa). The closures are computed once here, by breadth-first search per
 // term.
-func (bd *build) refStructure() {
+func (bd *build) refStructure(byOnt [][]int32, typedClasses, typedProps []map[int32]bool) {
 	b, c := bd.b, bd.c
-	byOnt := bd.refTermsByOntology()
 	for v := range c.vocabs {
 		gi := bd.vocabGraph[v]
-		classes, props := bd.refTyped(gi)
+		classes, props := typedClasses[v], typedProps[v]
 		subC, supC := make(map[int32][]int32), make(map[int32][]int32) // child->parents, parent->children
 		subP, supP := make(map[int32][]int32), make(map[int32][]int32)
 		domainOf := make(map[int32]map[int32]bool) // class -> properties with it as domain

@@ -20,20 +20,27 @@ func testCorpusSem(t testing.TB, sem Semantics) *Corpus {
 	return buildTurtle(t, sem, testPrefixes, testGraphs)
 }
 
+// addTurtle adds the Turtle graph ttl (prefixes prepended) to b as the
+// named graph name.
+func addTurtle(t testing.TB, b *Builder, prefixes, name, ttl string) {
+	t.Helper()
+	_, err := rdf.ParseTurtle(strings.NewReader(prefixes+ttl), name, rdf.Options{}, func(q rdf.Quad) error {
+		q.G = rdf.NewIRI(name)
+		b.Add(q)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // buildTurtle builds a corpus from Turtle graphs (prefixes prepended).
 func buildTurtle(t testing.TB, sem Semantics, prefixes string, graphs []struct{ name, ttl string }) *Corpus {
 	t.Helper()
 	b := NewBuilder()
 	b.SetSemantics(sem)
 	for _, g := range graphs {
-		_, err := rdf.ParseTurtle(strings.NewReader(prefixes+g.ttl), g.name, rdf.Options{}, func(q rdf.Quad) error {
-			q.G = rdf.NewIRI(g.name)
-			b.Add(q)
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		addTurtle(t, b, prefixes, g.name, g.ttl)
 	}
 	c, err := b.Build(context.Background())
 	if err != nil {
