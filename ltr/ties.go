@@ -71,9 +71,8 @@ func tieRanking(scores []float64, ids []string) []int {
 }
 
 // rankedTied returns the labels of one query in trec_eval's order and the
-// sizes of its groups of equal scores (measures.TieGroups), reordered
-// within each group by ties when it is optimistic or pessimistic.
-func rankedTied(labels, scores []float64, ids []string, ties measures.Ties) ([]float64, []int) {
+// sizes of its groups of equal scores (measures.TieGroups).
+func rankedTied(labels, scores []float64, ids []string) ([]float64, []int) {
 	idx := tieRanking(scores, ids)
 	ranked := make([]float64, len(idx))
 	rs := make([]float64, len(idx))
@@ -84,9 +83,7 @@ func rankedTied(labels, scores []float64, ids []string, ties measures.Ties) ([]f
 			rs[r] = math.Inf(-1)
 		}
 	}
-	groups := measures.TieGroups(rs)
-	measures.OrderTies(ranked, groups, ties)
-	return ranked, groups
+	return ranked, measures.TieGroups(rs)
 }
 
 // ScoreTies returns the metric of one query whose documents (labels,
@@ -96,19 +93,30 @@ func rankedTied(labels, scores []float64, ids []string, ties measures.Ties) ([]f
 // the exact expected value over random orders of every tie group
 // (TiesAverage: measures.ExpectedNDCG, ExpectedERR, ExpectedAP).
 func (m Metric) ScoreTies(labels, scores []float64, ids []string, ties measures.Ties) float64 {
-	ranked, groups := rankedTied(labels, scores, ids, ties)
-	if ties != measures.TiesAverage {
-		return m.Score(ranked)
+	ranked, groups := rankedTied(labels, scores, ids)
+	return m.scoreRanked(ranked, groups, ties)
+}
+
+// scoreRanked is ScoreTies over labels already in trec_eval's order with
+// their tie groups (rankedTied), so one ranking serves several metrics and
+// tie rules; ranked is not modified.
+func (m Metric) scoreRanked(ranked []float64, groups []int, ties measures.Ties) float64 {
+	switch ties {
+	case measures.TiesAverage:
+		switch m.Kind {
+		case MetricNDCG:
+			return measures.ExpectedNDCG(ranked, groups, m.K)
+		case MetricERR:
+			return measures.ExpectedERR(ranked, groups, m.K)
+		case MetricMAP:
+			return measures.ExpectedAP(ranked, groups, RelevantFrom)
+		}
+		return math.NaN()
+	case measures.TiesOptimistic, measures.TiesPessimistic:
+		ranked = slices.Clone(ranked)
+		measures.OrderTies(ranked, groups, ties)
 	}
-	switch m.Kind {
-	case MetricNDCG:
-		return measures.ExpectedNDCG(ranked, groups, m.K)
-	case MetricERR:
-		return measures.ExpectedERR(ranked, groups, m.K)
-	case MetricMAP:
-		return measures.ExpectedAP(ranked, groups, RelevantFrom)
-	}
-	return math.NaN()
+	return m.Score(ranked)
 }
 
 // TieCount returns how many of the first k ranks (k <= 0: all) of a query
