@@ -23,19 +23,11 @@ func (d *Doc) RunID() string {
 // (byte-wise, as trec_eval), equal docids in file order; nil when that is
 // the file order already.
 func docOrder(q *Query) []int {
-	n := len(q.Docs)
-	ids := make([]string, n)
-	sorted := true
-	for i := range q.Docs {
-		ids[i] = q.Docs[i].RunID()
-		if i > 0 && ids[i] > ids[i-1] {
-			sorted = false
-		}
-	}
-	if sorted {
+	ids := docIDs(q)
+	if slices.IsSortedFunc(ids, func(a, b string) int { return strings.Compare(b, a) }) {
 		return nil
 	}
-	perm := make([]int, n)
+	perm := make([]int, len(ids))
 	for i := range perm {
 		perm[i] = i
 	}
