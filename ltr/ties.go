@@ -13,10 +13,18 @@ import (
 // DocID read from the line's comment (Term) or, for a line without a
 // comment, "row" followed by its 1-based data line number.
 func (d *Doc) RunID() string {
-	if id := d.Term(); id != "" {
-		return id
+	id, _ := d.runID()
+	return id
+}
+
+// runID is RunID with DocID's error; a comment DocID cannot read gives
+// the "row" id and the error.
+func (d *Doc) runID() (string, error) {
+	id, err := d.DocID()
+	if id == "" {
+		id = "row" + strconv.Itoa(d.Row)
 	}
-	return "row" + strconv.Itoa(d.Row)
+	return id, err
 }
 
 // docOrder returns the documents of q in tie order, docid descending
