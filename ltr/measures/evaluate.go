@@ -441,14 +441,7 @@ func (d *queryData) load(judged map[string]float64, ranking []Entry, opts Option
 	d.relDone = false
 	d.groups = d.groups[:0]
 	if opts.Ties == TiesAverage {
-		for i := 0; i < len(ranking); {
-			j := i + 1
-			for j < len(ranking) && ranking[j].Score == ranking[i].Score {
-				j++
-			}
-			d.groups = append(d.groups, j-i)
-			i = j
-		}
+		d.groups = appendTieGroups(d.groups, len(ranking), func(i, j int) bool { return ranking[i].Score == ranking[j].Score })
 	}
 }
 

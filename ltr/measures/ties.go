@@ -45,10 +45,15 @@ func ParseTies(s string) (Ties, error) {
 // ranked (non-increasing) list: [1 3 1] for scores 5, 4, 4, 4, 2. The sizes
 // add up to len(scores).
 func TieGroups(scores []float64) []int {
-	var g []int
-	for i := 0; i < len(scores); {
+	return appendTieGroups(nil, len(scores), func(i, j int) bool { return scores[i] == scores[j] })
+}
+
+// appendTieGroups appends to g the sizes of the runs of n ranked items in
+// which same(i, j) holds between each item j and the run's first item i.
+func appendTieGroups(g []int, n int, same func(i, j int) bool) []int {
+	for i := 0; i < n; {
 		j := i + 1
-		for j < len(scores) && scores[j] == scores[i] {
+		for j < n && same(i, j) {
 			j++
 		}
 		g = append(g, j-i)
