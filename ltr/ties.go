@@ -123,21 +123,12 @@ func (m Metric) scoreRanked(ranked []float64, groups []int, ties measures.Ties) 
 // ranked by scores hold a document whose score equals another document's
 // score in the query, and how many ranks were looked at.
 func TieCount(scores []float64, k int) (tied, ranks int) {
-	s := slices.Clone(scores)
+	s := sortedDesc(scores) // NaN last
 	for i, v := range s {
 		if v != v {
 			s[i] = math.Inf(-1)
 		}
 	}
-	slices.SortFunc(s, func(a, b float64) int {
-		switch {
-		case a > b:
-			return -1
-		case a < b:
-			return 1
-		}
-		return 0
-	})
 	ranks = len(s)
 	if k > 0 && k < ranks {
 		ranks = k
