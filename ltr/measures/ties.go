@@ -268,12 +268,7 @@ func expectedAPSum(rel []bool, groups []int, n int) float64 {
 		if s >= n {
 			break
 		}
-		g := 0
-		for _, r := range rel[s : s+m] {
-			if r {
-				g++
-			}
-		}
+		g := countTrue(rel[s : s+m])
 		if g > 0 {
 			for j := 0; j < m && s+j < n; j++ {
 				before := 0.0
@@ -314,12 +309,7 @@ func firstRelevantGroup(rel []bool, groups []int, n int) (s, m, g int, ok bool) 
 		if s >= n {
 			break
 		}
-		g := 0
-		for _, r := range rel[s : s+m] {
-			if r {
-				g++
-			}
-		}
+		g := countTrue(rel[s : s+m])
 		if g > 0 {
 			return s, m, g, true
 		}
@@ -344,4 +334,15 @@ func expectedRR(rel []bool, groups []int, n int) float64 {
 		none *= float64(m-g-j) / float64(m-j)
 	}
 	return sum
+}
+
+// countTrue returns the number of true values in b.
+func countTrue(b []bool) int {
+	n := 0
+	for _, v := range b {
+		if v {
+			n++
+		}
+	}
+	return n
 }
