@@ -122,17 +122,18 @@ func evalPerQuery(ds *Dataset, m *Model, ties measures.Ties) PerQuery {
 		q := &ds.Queries[qi]
 		pq.QueryIDs[qi] = q.ID
 		scores := m.Scores(q)
-		ids := docIDs(q)
 		labels = labels[:0]
 		for di := range q.Docs {
 			labels = append(labels, q.Docs[di].Label)
 		}
+		// One ranking per query serves every measure and tie rule.
+		ranked, groups := rankedTied(labels, scores, docIDs(q))
 		for mi, met := range ReportMeasures {
-			pq.Values[mi][qi] = met.ScoreTies(labels, scores, ids, ties)
+			pq.Values[mi][qi] = met.scoreRanked(ranked, groups, ties)
 		}
 		pq.TiedTop[qi], pq.Top[qi] = TieCount(scores, TieRateCutoff)
-		pq.Optimistic[qi] = ndcg10.ScoreTies(labels, scores, ids, measures.TiesOptimistic)
-		pq.Pessimistic[qi] = ndcg10.ScoreTies(labels, scores, ids, measures.TiesPessimistic)
+		pq.Optimistic[qi] = ndcg10.scoreRanked(ranked, groups, measures.TiesOptimistic)
+		pq.Pessimistic[qi] = ndcg10.scoreRanked(ranked, groups, measures.TiesPessimistic)
 	}
 	return pq
 }

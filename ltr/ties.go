@@ -13,29 +13,29 @@ import (
 // DocID read from the line's comment (Term) or, for a line without a
 // comment, "row" followed by its 1-based data line number.
 func (d *Doc) RunID() string {
-	if id := d.Term(); id != "" {
-		return id
+	id, _ := d.runID()
+	return id
+}
+
+// runID is RunID with DocID's error; a comment DocID cannot read gives
+// the "row" id and the error.
+func (d *Doc) runID() (string, error) {
+	id, err := d.DocID()
+	if id == "" {
+		id = "row" + strconv.Itoa(d.Row)
 	}
-	return "row" + strconv.Itoa(d.Row)
+	return id, err
 }
 
 // docOrder returns the documents of q in tie order, docid descending
 // (byte-wise, as trec_eval), equal docids in file order; nil when that is
 // the file order already.
 func docOrder(q *Query) []int {
-	n := len(q.Docs)
-	ids := make([]string, n)
-	sorted := true
-	for i := range q.Docs {
-		ids[i] = q.Docs[i].RunID()
-		if i > 0 && ids[i] > ids[i-1] {
-			sorted = false
-		}
-	}
-	if sorted {
+	ids := docIDs(q)
+	if slices.IsSortedFunc(ids, func(a, b string) int { return strings.Compare(b, a) }) {
 		return nil
 	}
-	perm := make([]int, n)
+	perm := make([]int, len(ids))
 	for i := range perm {
 		perm[i] = i
 	}
@@ -71,9 +71,8 @@ func tieRanking(scores []float64, ids []string) []int {
 }
 
 // rankedTied returns the labels of one query in trec_eval's order and the
-// sizes of its groups of equal scores (measures.TieGroups), reordered
-// within each group by ties when it is optimistic or pessimistic.
-func rankedTied(labels, scores []float64, ids []string, ties measures.Ties) ([]float64, []int) {
+// sizes of its groups of equal scores (measures.TieGroups).
+func rankedTied(labels, scores []float64, ids []string) ([]float64, []int) {
 	idx := tieRanking(scores, ids)
 	ranked := make([]float64, len(idx))
 	rs := make([]float64, len(idx))
@@ -84,9 +83,7 @@ func rankedTied(labels, scores []float64, ids []string, ties measures.Ties) ([]f
 			rs[r] = math.Inf(-1)
 		}
 	}
-	groups := measures.TieGroups(rs)
-	measures.OrderTies(ranked, groups, ties)
-	return ranked, groups
+	return ranked, measures.TieGroups(rs)
 }
 
 // ScoreTies returns the metric of one query whose documents (labels,
@@ -96,40 +93,42 @@ func rankedTied(labels, scores []float64, ids []string, ties measures.Ties) ([]f
 // the exact expected value over random orders of every tie group
 // (TiesAverage: measures.ExpectedNDCG, ExpectedERR, ExpectedAP).
 func (m Metric) ScoreTies(labels, scores []float64, ids []string, ties measures.Ties) float64 {
-	ranked, groups := rankedTied(labels, scores, ids, ties)
-	if ties != measures.TiesAverage {
-		return m.Score(ranked)
+	ranked, groups := rankedTied(labels, scores, ids)
+	return m.scoreRanked(ranked, groups, ties)
+}
+
+// scoreRanked is ScoreTies over labels already in trec_eval's order with
+// their tie groups (rankedTied), so one ranking serves several metrics and
+// tie rules; ranked is not modified.
+func (m Metric) scoreRanked(ranked []float64, groups []int, ties measures.Ties) float64 {
+	switch ties {
+	case measures.TiesAverage:
+		switch m.Kind {
+		case MetricNDCG:
+			return measures.ExpectedNDCG(ranked, groups, m.K)
+		case MetricERR:
+			return measures.ExpectedERR(ranked, groups, m.K)
+		case MetricMAP:
+			return measures.ExpectedAP(ranked, groups, RelevantFrom)
+		}
+		return math.NaN()
+	case measures.TiesOptimistic, measures.TiesPessimistic:
+		ranked = slices.Clone(ranked)
+		measures.OrderTies(ranked, groups, ties)
 	}
-	switch m.Kind {
-	case MetricNDCG:
-		return measures.ExpectedNDCG(ranked, groups, m.K)
-	case MetricERR:
-		return measures.ExpectedERR(ranked, groups, m.K)
-	case MetricMAP:
-		return measures.ExpectedAP(ranked, groups, RelevantFrom)
-	}
-	return math.NaN()
+	return m.Score(ranked)
 }
 
 // TieCount returns how many of the first k ranks (k <= 0: all) of a query
 // ranked by scores hold a document whose score equals another document's
 // score in the query, and how many ranks were looked at.
 func TieCount(scores []float64, k int) (tied, ranks int) {
-	s := slices.Clone(scores)
+	s := sortedDesc(scores) // NaN last
 	for i, v := range s {
 		if v != v {
 			s[i] = math.Inf(-1)
 		}
 	}
-	slices.SortFunc(s, func(a, b float64) int {
-		switch {
-		case a > b:
-			return -1
-		case a < b:
-			return 1
-		}
-		return 0
-	})
 	ranks = len(s)
 	if k > 0 && k < ranks {
 		ranks = k

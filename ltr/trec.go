@@ -26,12 +26,9 @@ func WriteRun(w io.Writer, ds *Dataset, m *Model, tag string) error {
 		ids[qi] = make([]string, len(q.Docs))
 		for di := range q.Docs {
 			d := &q.Docs[di]
-			id, err := d.DocID()
+			id, err := d.runID()
 			if err != nil {
 				return &ParseError{File: ds.Name, Line: d.Line, Msg: err.Error()}
-			}
-			if id == "" {
-				id = "row" + strconv.Itoa(d.Row)
 			}
 			ids[qi][di] = id
 		}

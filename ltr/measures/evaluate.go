@@ -441,14 +441,7 @@ func (d *queryData) load(judged map[string]float64, ranking []Entry, opts Option
 	d.relDone = false
 	d.groups = d.groups[:0]
 	if opts.Ties == TiesAverage {
-		for i := 0; i < len(ranking); {
-			j := i + 1
-			for j < len(ranking) && ranking[j].Score == ranking[i].Score {
-				j++
-			}
-			d.groups = append(d.groups, j-i)
-			i = j
-		}
+		d.groups = appendTieGroups(d.groups, len(ranking), func(i, j int) bool { return ranking[i].Score == ranking[j].Score })
 	}
 }
 
@@ -464,12 +457,6 @@ func (d *queryData) scoreAverage(m Measure, opts Options) float64 {
 	// the level), so that --relevant-from 0 never counts an unjudged
 	// document under any tie rule.
 	rel := d.rel
-	relF := make([]float64, len(rel))
-	for i, r := range rel {
-		if r {
-			relF[i] = 1
-		}
-	}
 	switch m.fam.k {
 	case kNDCG:
 		return GradedNDCG(groupMeans(d.gains, d.groups), d.ideal, k, opts.Discount)
@@ -481,6 +468,12 @@ func (d *queryData) scoreAverage(m Measure, opts Options) float64 {
 		}
 		return expectedAPSum(rel, d.groups, n) / float64(d.numRel)
 	case kP, kR:
+		relF := make([]float64, len(rel))
+		for i, r := range rel {
+			if r {
+				relF[i] = 1
+			}
+		}
 		hits := 0.0
 		for _, v := range groupMeans(relF, d.groups)[:n] {
 			hits += v

@@ -45,10 +45,15 @@ func ParseTies(s string) (Ties, error) {
 // ranked (non-increasing) list: [1 3 1] for scores 5, 4, 4, 4, 2. The sizes
 // add up to len(scores).
 func TieGroups(scores []float64) []int {
-	var g []int
-	for i := 0; i < len(scores); {
+	return appendTieGroups(nil, len(scores), func(i, j int) bool { return scores[i] == scores[j] })
+}
+
+// appendTieGroups appends to g the sizes of the runs of n ranked items in
+// which same(i, j) holds between each item j and the run's first item i.
+func appendTieGroups(g []int, n int, same func(i, j int) bool) []int {
+	for i := 0; i < n; {
 		j := i + 1
-		for j < len(scores) && scores[j] == scores[i] {
+		for j < n && same(i, j) {
 			j++
 		}
 		g = append(g, j-i)
@@ -263,12 +268,7 @@ func expectedAPSum(rel []bool, groups []int, n int) float64 {
 		if s >= n {
 			break
 		}
-		g := 0
-		for _, r := range rel[s : s+m] {
-			if r {
-				g++
-			}
-		}
+		g := countTrue(rel[s : s+m])
 		if g > 0 {
 			for j := 0; j < m && s+j < n; j++ {
 				before := 0.0
@@ -309,12 +309,7 @@ func firstRelevantGroup(rel []bool, groups []int, n int) (s, m, g int, ok bool) 
 		if s >= n {
 			break
 		}
-		g := 0
-		for _, r := range rel[s : s+m] {
-			if r {
-				g++
-			}
-		}
+		g := countTrue(rel[s : s+m])
 		if g > 0 {
 			return s, m, g, true
 		}
@@ -339,4 +334,15 @@ func expectedRR(rel []bool, groups []int, n int) float64 {
 		none *= float64(m-g-j) / float64(m-j)
 	}
 	return sum
+}
+
+// countTrue returns the number of true values in b.
+func countTrue(b []bool) int {
+	n := 0
+	for _, v := range b {
+		if v {
+			n++
+		}
+	}
+	return n
 }
