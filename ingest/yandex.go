@@ -57,11 +57,10 @@ func (c *cleaner) ingestYandex(ctx context.Context, lr *lineReader, file string,
 			c.q.add(file, n, reason)
 			continue
 		}
-		isQ, isC, t := !yl.Click, yl.Click, yl.Time
-		if isQ {
-			c.rep.RawQueries++
-		} else {
+		if yl.Click {
 			c.rep.RawClicks++
+		} else {
+			c.rep.RawQueries++
 		}
 		sid := fields[0]
 		if len(sid) == 0 {
@@ -81,8 +80,8 @@ func (c *cleaner) ingestYandex(ctx context.Context, lr *lineReader, file string,
 		if c.duplicateLine(&cur, line[len(sid):], file, n) {
 			continue
 		}
-		if isC {
-			c.clickBytes(&cur, fields[3], t, file, n)
+		if yl.Click {
+			c.clickBytes(&cur, fields[3], yl.Time, file, n)
 			continue
 		}
 		// One allocation holds the query, region and result IDs.
@@ -93,7 +92,7 @@ func (c *cleaner) ingestYandex(ctx context.Context, lr *lineReader, file string,
 			off += len(f) + 1
 			return v
 		}
-		qe.time = t
+		qe.time = yl.Time
 		qe.query = NormalizeQuery(take(fields[3]))
 		qe.region = take(fields[4])
 		results = results[:0]
