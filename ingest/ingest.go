@@ -55,10 +55,10 @@ const (
 
 // Defaults.
 const (
-	DefaultSessionIdle = 30 * time.Minute // LOV: a session ends after this long without events
-	DefaultMaxLine     = 1 << 20          // longer lines are quarantined as line_too_long
-	FullSERPTerm       = 10               // rule 3: a full term SERP
-	FullSERPVocab      = 15               // rule 3: a full vocabulary SERP
+	DefaultSessionIdle = 30 * time.Minute       // LOV: a session ends after this long without events
+	DefaultMaxLine     = sessions.MaxYandexLine // longer lines are quarantined as line_too_long; fit --log uses the same limit
+	FullSERPTerm       = 10                     // rule 3: a full term SERP
+	FullSERPVocab      = 15                     // rule 3: a full vocabulary SERP
 )
 
 // Options configure one ingest run.
