@@ -16,6 +16,22 @@ func benchInput(b *testing.B) (string, string) {
 	return writeInputs(b, b.TempDir(), gt, header, vals)
 }
 
+// benchDataset is the dataset export builds from benchInput's files.
+func benchDataset(b *testing.B) *Dataset {
+	b.Helper()
+	gt, header, vals := testInput(8000, 25, 33)
+	_, fp := writeInputs(b, b.TempDir(), gt, header, vals)
+	ft, err := ReadFeatures(context.Background(), fp)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ds, _, err := Build(gt, ft, Options{Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ds
+}
+
 // BenchmarkExport200k is `lovbench export` on 200,000 rows x 33 features:
 // read the ground truth and features CSV, join, write the 15 fold files,
 // Parquet, Arrow, qrels, ground truth and manifest.
@@ -49,17 +65,7 @@ func BenchmarkValidate200k(b *testing.B) {
 // qrels.txt and ground_truth.csv of BenchmarkExport200k's dataset (the part
 // of export that the Parquet library decides).
 func BenchmarkWriteColumnar200k(b *testing.B) {
-	gt, header, vals := testInput(8000, 25, 33)
-	gtp, fp := writeInputs(b, b.TempDir(), gt, header, vals)
-	_ = gtp
-	ft, err := ReadFeatures(context.Background(), fp)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ds, _, err := Build(gt, ft, Options{Seed: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
+	ds := benchDataset(b)
 	out := b.TempDir()
 	b.ResetTimer()
 	for b.Loop() {
@@ -80,16 +86,7 @@ func cpuSeconds() float64 {
 // dataset, to io.Discard, and reports CPU seconds per file (cpu-s/op) besides
 // wall time, since the machine is shared.
 func BenchmarkParquet200k(b *testing.B) {
-	gt, header, vals := testInput(8000, 25, 33)
-	_, fp := writeInputs(b, b.TempDir(), gt, header, vals)
-	ft, err := ReadFeatures(context.Background(), fp)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ds, _, err := Build(gt, ft, Options{Seed: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
+	ds := benchDataset(b)
 	rec := record(ds)
 	defer rec.Release()
 	b.ResetTimer()

@@ -55,10 +55,10 @@ const (
 
 // Defaults.
 const (
-	DefaultSessionIdle = 30 * time.Minute // LOV: a session ends after this long without events
-	DefaultMaxLine     = 1 << 20          // longer lines are quarantined as line_too_long
-	FullSERPTerm       = 10               // rule 3: a full term SERP
-	FullSERPVocab      = 15               // rule 3: a full vocabulary SERP
+	DefaultSessionIdle = 30 * time.Minute       // LOV: a session ends after this long without events
+	DefaultMaxLine     = sessions.MaxYandexLine // longer lines are quarantined as line_too_long; fit --log uses the same limit
+	FullSERPTerm       = 10                     // rule 3: a full term SERP
+	FullSERPVocab      = 15                     // rule 3: a full vocabulary SERP
 )
 
 // Options configure one ingest run.
@@ -181,12 +181,12 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	start := time.Now()
 	switch o.Format {
 	case FormatLOV:
-		qf, err := sessions.Open(o.Queries)
+		qf, err := textio.Open(o.Queries)
 		if err != nil {
 			return nil, fmt.Errorf("ingest: %w", err)
 		}
 		defer qf.Close()
-		cf, err := sessions.Open(o.Clicks)
+		cf, err := textio.Open(o.Clicks)
 		if err != nil {
 			return nil, fmt.Errorf("ingest: %w", err)
 		}
@@ -199,7 +199,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			return nil, fmt.Errorf("ingest: %w", err)
 		}
 	case FormatYandex:
-		f, err := sessions.Open(o.Log)
+		f, err := textio.Open(o.Log)
 		if err != nil {
 			return nil, fmt.Errorf("ingest: %w", err)
 		}

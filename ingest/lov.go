@@ -102,6 +102,30 @@ func stringField(r json.RawMessage) (string, bool) {
 	return s, true
 }
 
+// parseInt parses a decimal integer with an optional sign, without
+// allocating (LOV's page and nbResults).
+func parseInt(b []byte) (int64, bool) {
+	neg := false
+	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
+		neg = b[0] == '-'
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
 // intField decodes an integer given as a JSON number or a numeric string.
 func intField(r json.RawMessage) (int, bool) {
 	// Fast path: a plain integer, bare or quoted.

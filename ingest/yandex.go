@@ -6,30 +6,6 @@ import (
 	"github.com/lovbench/lovbench/sessions"
 )
 
-// parseInt parses a decimal integer with an optional sign, without
-// allocating (LOV's page and nbResults).
-func parseInt(b []byte) (int64, bool) {
-	neg := false
-	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
-		neg = b[0] == '-'
-		b = b[1:]
-	}
-	if len(b) == 0 || len(b) > 18 {
-		return 0, false
-	}
-	var v int64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + int64(c-'0')
-	}
-	if neg {
-		v = -v
-	}
-	return v, true
-}
-
 func isBlank(b []byte) bool {
 	for _, c := range b {
 		if c != ' ' && c != '\t' {
@@ -81,11 +57,10 @@ func (c *cleaner) ingestYandex(ctx context.Context, lr *lineReader, file string,
 			c.q.add(file, n, reason)
 			continue
 		}
-		isQ, isC, t := !yl.Click, yl.Click, yl.Time
-		if isQ {
-			c.rep.RawQueries++
-		} else {
+		if yl.Click {
 			c.rep.RawClicks++
+		} else {
+			c.rep.RawQueries++
 		}
 		sid := fields[0]
 		if len(sid) == 0 {
@@ -105,8 +80,8 @@ func (c *cleaner) ingestYandex(ctx context.Context, lr *lineReader, file string,
 		if c.duplicateLine(&cur, line[len(sid):], file, n) {
 			continue
 		}
-		if isC {
-			c.clickBytes(&cur, fields[3], t, file, n)
+		if yl.Click {
+			c.clickBytes(&cur, fields[3], yl.Time, file, n)
 			continue
 		}
 		// One allocation holds the query, region and result IDs.
@@ -117,7 +92,7 @@ func (c *cleaner) ingestYandex(ctx context.Context, lr *lineReader, file string,
 			off += len(f) + 1
 			return v
 		}
-		qe.time = t
+		qe.time = yl.Time
 		qe.query = NormalizeQuery(take(fields[3]))
 		qe.region = take(fields[4])
 		results = results[:0]

@@ -41,6 +41,20 @@ type Options struct {
 	Choice     SERPChoice // "" means MostFrequent
 }
 
+// withDefaults returns o with its zero fields set to their defaults.
+func (o Options) withDefaults() Options {
+	if o.Thresholds == (Thresholds{}) {
+		o.Thresholds = DefaultThresholds()
+	}
+	if o.SERPSize <= 0 {
+		o.SERPSize = 10
+	}
+	if o.Choice == "" {
+		o.Choice = MostFrequent
+	}
+	return o
+}
+
 // Label is one labelled (query, term) pair of a query's first SERP.
 type Label struct {
 	Query string
@@ -72,15 +86,7 @@ type Report struct {
 // are counted in Report.RowSkips (name is the relevance file for the
 // report); queries that are left out are counted in Report.QuerySkips.
 func Assign(ctx context.Context, log *sessions.Log, rel []Relevance, name string, opts Options) ([]Label, Report, error) {
-	if opts.Thresholds == (Thresholds{}) {
-		opts.Thresholds = DefaultThresholds()
-	}
-	if opts.SERPSize <= 0 {
-		opts.SERPSize = 10
-	}
-	if opts.Choice == "" {
-		opts.Choice = MostFrequent
-	}
+	opts = opts.withDefaults()
 	rep := Report{Thresholds: opts.Thresholds.String(), FirstSERP: string(opts.Choice), SERPSize: opts.SERPSize, RelevanceRows: len(rel)}
 
 	first, err := firstSERPs(ctx, log, opts)

@@ -19,15 +19,7 @@ import (
 // (query, doc). The labels and the two Skips equal those of the
 // non-streaming path (TestAssignStream).
 func assignStream(ctx context.Context, log *sessions.Log, open func() (io.ReadCloser, error), name string, opts Options) ([]Label, Report, Skips, error) {
-	if opts.Thresholds == (Thresholds{}) {
-		opts.Thresholds = DefaultThresholds()
-	}
-	if opts.SERPSize <= 0 {
-		opts.SERPSize = 10
-	}
-	if opts.Choice == "" {
-		opts.Choice = MostFrequent
-	}
+	opts = opts.withDefaults()
 	var readSkips Skips
 	rep := Report{Thresholds: opts.Thresholds.String(), FirstSERP: string(opts.Choice), SERPSize: opts.SERPSize}
 	// The streamed first-SERP log has at most one SERP per query: its

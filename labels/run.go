@@ -65,6 +65,7 @@ func Run(ctx context.Context, cfg Config) (RunReport, error) {
 		return rr, fmt.Errorf("sessions: %w", err)
 	}
 	if log.Len() == 0 && !cfg.AllowEmpty {
+		f.Close()
 		return rr, &textio.EmptyError{File: cfg.Sessions, What: "SERP"}
 	}
 	var rel []Relevance

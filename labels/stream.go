@@ -22,10 +22,8 @@ func loadFirstSERPs(ctx context.Context, path string, opts Options) (*sessions.L
 	if !isPq {
 		return sessions.Load(path)
 	}
+	opts = opts.withDefaults()
 	size := opts.SERPSize
-	if size <= 0 {
-		size = 10
-	}
 	type key struct {
 		q      int32
 		h1, h2 uint64

@@ -40,6 +40,22 @@ func gzBOMAs(t *testing.T, path, p string) string {
 	return p
 }
 
+// fileWriter returns a function that writes s to name under dir (making
+// its parent directories) and returns the file's path.
+func fileWriter(t *testing.T, dir string) func(name, s string) string {
+	return func(name, s string) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+}
+
 func mustRead(t *testing.T, p string) string {
 	t.Helper()
 	b, err := os.ReadFile(p)
@@ -64,13 +80,7 @@ func mustRun(t *testing.T, args ...string) string {
 // on the plain file, whose content the other tests check.
 func TestInputsGzipAndBOM(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, s string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := fileWriter(t, dir)
 
 	t.Run("eval", func(t *testing.T) {
 		q := write("q.txt", "q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 2\n")
@@ -185,13 +195,7 @@ func TestInputsGzipAndBOM(t *testing.T) {
 // is given (exit 0).
 func TestEmptyInputIsAnError(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, s string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := fileWriter(t, dir)
 	empty := write("empty.txt", "")
 	badYandex := write("bad.tsv", "x\ty\n\n")
 	okLog := write("ok.tsv", "s1\t0\tQ\tperson\t0\tex:P0\tex:P1\n s1\t1\tC\tex:P0\n")
@@ -244,16 +248,7 @@ func TestEmptyInputIsAnError(t *testing.T) {
 // long the value was, and hold no control byte but the final newline.
 func TestErrorsCutAndEscapeFieldValues(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, s string) string {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := fileWriter(t, dir)
 	huge := "\x1b[2J\x1b]0;owned\x07\x00\x7f" + strings.Repeat("A", 10<<20)
 	corpus := write("v.nq", cliCorpus)
 	var feats strings.Builder
