@@ -77,15 +77,6 @@ type Stream struct {
 // split.
 func NewStream(ctx context.Context, src string, sp SplitConfig) (*Stream, error) {
 	m := Manifest{Format: Format, Shards: 1, Hash: "fnv1a64", Split: sp.Split, TrainFraction: sp.TrainFraction}
-	if m.Split == "" {
-		m.Split = SplitSpec
-	}
-	if m.TrainFraction == 0 {
-		m.TrainFraction = 0.75
-	}
-	if !(m.TrainFraction > 0 && m.TrainFraction < 1) {
-		return nil, fmt.Errorf("shards: train fraction %v, want a value in (0, 1)", m.TrainFraction)
-	}
 	train, err := trainFlags(ctx, src, &m, sp)
 	if err != nil {
 		return nil, err

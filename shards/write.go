@@ -173,15 +173,6 @@ func Write(ctx context.Context, src string, n int, sp SplitConfig, outDir string
 	if n < 1 {
 		return m, fmt.Errorf("shards: %d shards, want at least 1", n)
 	}
-	if m.Split == "" {
-		m.Split = SplitSpec
-	}
-	if m.TrainFraction == 0 {
-		m.TrainFraction = 0.75
-	}
-	if !(m.TrainFraction > 0 && m.TrainFraction < 1) {
-		return m, fmt.Errorf("shards: train fraction %v, want a value in (0, 1)", m.TrainFraction)
-	}
 	train, err := trainFlags(ctx, src, &m, sp)
 	if err != nil {
 		return m, err
@@ -258,10 +249,20 @@ func Exists(dir string) bool {
 	return err == nil
 }
 
-// trainFlags reads src once (twice for the time split) to fill m.SERPs and
-// m.MaxRanks and returns the train flag of a SERP at a log position under
-// the split sp (m.Split, m.TrainFraction, m.Seed already set).
+// trainFlags defaults m.Split (spec) and m.TrainFraction (0.75) and checks
+// the fraction, reads src once (twice for the time split) to fill m.SERPs
+// and m.MaxRanks, and returns the train flag of a SERP at a log position
+// under the split sp. Write and NewStream share it.
 func trainFlags(ctx context.Context, src string, m *Manifest, sp SplitConfig) (func(pos int64, s *sessions.SERP) bool, error) {
+	if m.Split == "" {
+		m.Split = SplitSpec
+	}
+	if m.TrainFraction == 0 {
+		m.TrainFraction = 0.75
+	}
+	if !(m.TrainFraction > 0 && m.TrainFraction < 1) {
+		return nil, fmt.Errorf("shards: train fraction %v, want a value in (0, 1)", m.TrainFraction)
+	}
 	// Pass 1: size and longest SERP.
 	err := scanSource(src, func(pos int64, s *sessions.SERP) error {
 		if pos%65536 == 0 {
