@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"path/filepath"
 
+	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 
 	"github.com/lovbench/lovbench/sessions"
@@ -150,9 +150,8 @@ func TrainFlags(sp SplitConfig, total int64) (func(pos int64) bool, error) {
 	case "", SplitSpec:
 		return func(pos int64) bool { return pos < cut }, nil
 	case SplitRandom:
-		perm := rand.New(rand.NewPCG(sp.Seed, 0x6c6f7662656e6368)).Perm(int(total))
 		bits := make([]uint64, (total+63)/64)
-		for _, i := range perm[:cut] {
+		for _, i := range clickmodels.RandomTrainPositions(int(total), frac, sp.Seed) {
 			bits[i/64] |= 1 << uint(i%64)
 		}
 		return func(pos int64) bool { return bits[pos/64]&(1<<uint(pos%64)) != 0 }, nil
