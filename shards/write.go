@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/sessions"
 )
@@ -159,10 +159,9 @@ func sessionKey(id string) [2]uint64 {
 	return k
 }
 
-// cutPoint is floor(fraction x n), clamped (clickmodels.cutPoint).
+// cutPoint is clickmodels.TrainCut for a log position count.
 func cutPoint(n int64, fraction float64) int64 {
-	cut := int64(math.Floor(fraction * float64(n)))
-	return min(max(cut, 0), n)
+	return int64(clickmodels.TrainCut(int(n), fraction))
 }
 
 // Write reads src once or twice (three times for the time split) and writes
