@@ -77,7 +77,11 @@ type Stream struct {
 // split.
 func NewStream(ctx context.Context, src string, sp SplitConfig) (*Stream, error) {
 	m := Manifest{Format: Format, Shards: 1, Hash: "fnv1a64", Split: sp.Split, TrainFraction: sp.TrainFraction}
-	train, err := trainFlags(ctx, src, &m, sp)
+	scan, err := openSource(src)
+	if err != nil {
+		return nil, err
+	}
+	train, err := trainFlags(ctx, scan, &m, sp)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +89,7 @@ func NewStream(ctx context.Context, src string, sp SplitConfig) (*Stream, error)
 	// TrainSERPs needs a pass for the time split only; for spec and
 	// random it is the cut.
 	if m.Split == SplitTime {
-		err = scanSource(src, func(pos int64, s *sessions.SERP) error {
+		err = scan(func(pos int64, s *sessions.SERP) error {
 			if train(pos, s) {
 				st.m.TrainSERPs++
 			}
