@@ -69,16 +69,7 @@ func (e *EvalSums) addShard(m *Model, d *Data, log *sessions.Log) error {
 		qStart[q+1] += qStart[q]
 	}
 	return e.add(m, log, func(v *view, i int, a, s []float64) {
-		docs := log.SERPDocs(i)
-		n := len(docs)
-		v.n, v.clicks, v.R, v.g = n, log.Clicks[i], m.Ranks, m.Global
-		v.a, v.s = nil, nil
-		if m.Attr != nil {
-			v.a = a[:n]
-		}
-		if m.Sat != nil {
-			v.s = s[:n]
-		}
+		docs := v.setSERP(m, log, i, a, s)
 		q := log.Query[i]
 		for r, doc := range docs {
 			p := int32(-1)
@@ -88,18 +79,7 @@ func (e *EvalSums) addShard(m *Model, d *Data, log *sessions.Log) error {
 					break
 				}
 			}
-			if v.a != nil {
-				v.a[r] = Unseen
-				if p >= 0 {
-					v.a[r] = m.Attr[p]
-				}
-			}
-			if v.s != nil {
-				v.s[r] = Unseen
-				if p >= 0 {
-					v.s[r] = m.Sat[p]
-				}
-			}
+			v.setPair(m, r, p)
 		}
 	})
 }
@@ -204,16 +184,7 @@ func (m *Model) resolver(log *sessions.Log) *resolver {
 // storage.
 func (rs *resolver) view(v *view, log *sessions.Log, i int, a, s []float64) {
 	m := rs.m
-	docs := log.SERPDocs(i)
-	n := len(docs)
-	v.n, v.clicks, v.R, v.g = n, log.Clicks[i], m.Ranks, m.Global
-	v.a, v.s = nil, nil
-	if m.Attr != nil {
-		v.a = a[:n]
-	}
-	if m.Sat != nil {
-		v.s = s[:n]
-	}
+	docs := v.setSERP(m, log, i, a, s)
 	if v.a == nil && v.s == nil {
 		return
 	}
@@ -226,19 +197,39 @@ func (rs *resolver) view(v *view, log *sessions.Log, i int, a, s []float64) {
 				p = pp
 			}
 		}
-		if v.a != nil {
-			if p >= 0 {
-				v.a[r] = m.Attr[p]
-			} else {
-				v.a[r] = Unseen
-			}
+		v.setPair(m, r, p)
+	}
+}
+
+// setSERP points v at SERP i of log under m, with a and s as storage for
+// the attractiveness and satisfaction m has, and returns the SERP's docs.
+func (v *view) setSERP(m *Model, log *sessions.Log, i int, a, s []float64) []int32 {
+	docs := log.SERPDocs(i)
+	n := len(docs)
+	v.n, v.clicks, v.R, v.g = n, log.Clicks[i], m.Ranks, m.Global
+	v.a, v.s = nil, nil
+	if m.Attr != nil {
+		v.a = a[:n]
+	}
+	if m.Sat != nil {
+		v.s = s[:n]
+	}
+	return docs
+}
+
+// setPair fills rank r of v with m's parameters of pair p, or Unseen when
+// p < 0 (a pair the model never saw).
+func (v *view) setPair(m *Model, r int, p int32) {
+	if v.a != nil {
+		v.a[r] = Unseen
+		if p >= 0 {
+			v.a[r] = m.Attr[p]
 		}
-		if v.s != nil {
-			if p >= 0 {
-				v.s[r] = m.Sat[p]
-			} else {
-				v.s[r] = Unseen
-			}
+	}
+	if v.s != nil {
+		v.s[r] = Unseen
+		if p >= 0 {
+			v.s[r] = m.Sat[p]
 		}
 	}
 }

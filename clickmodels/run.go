@@ -2,9 +2,7 @@ package clickmodels
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"path/filepath"
 	"time"
@@ -148,14 +146,7 @@ func Run(ctx context.Context, log *sessions.Log, cfg RunConfig, outDir string) (
 		reports = append(reports, rep)
 		models = append(models, m)
 	}
-	for i := range reports {
-		reports[i].PerplexityGain = map[string]float64{}
-		for j := range reports {
-			if i != j {
-				reports[i].PerplexityGain[reports[j].Model] = Gain(reports[i].Perplexity, reports[j].Perplexity)
-			}
-		}
-	}
+	FinishReports(reports)
 	// The files are written beside outDir and published whole, so no
 	// file of an earlier fit with other models survives (issue 12).
 	dir, err := atomicfile.CreateDir(outDir, "metrics.json")
@@ -172,12 +163,7 @@ func Run(ctx context.Context, log *sessions.Log, cfg RunConfig, outDir string) (
 			return nil, err
 		}
 	}
-	err = atomicfile.WriteFile(filepath.Join(dir.Path(), "metrics.json"), func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", " ")
-		return enc.Encode(reports)
-	})
-	if err != nil {
+	if err := WriteMetrics(dir.Path(), reports); err != nil {
 		return nil, err
 	}
 	return reports, dir.Commit()

@@ -12,11 +12,17 @@ func TrainCut(n int, fraction float64) int { return cutPoint(n, fraction) }
 // SERPs without holding the log (the Beam pipeline) use it to give every
 // SERP the flag RandomSplit would.
 func RandomTrain(n int, fraction float64, seed uint64) []bool {
-	cut := cutPoint(n, fraction)
-	perm := rand.New(rand.NewPCG(seed, 0x6c6f7662656e6368)).Perm(n)
 	inTrain := make([]bool, n)
-	for _, i := range perm[:cut] {
+	for _, i := range RandomTrainPositions(n, fraction, seed) {
 		inTrain[i] = true
 	}
 	return inTrain
+}
+
+// RandomTrainPositions returns the positions, in no particular order, of
+// the TrainCut(n, fraction) SERPs that train under RandomSplit: the one
+// place that draws the random split, for RandomTrain and for shards'
+// bitmap.
+func RandomTrainPositions(n int, fraction float64, seed uint64) []int {
+	return rand.New(rand.NewPCG(seed, 0x6c6f7662656e6368)).Perm(n)[:cutPoint(n, fraction)]
 }

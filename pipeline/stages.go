@@ -170,7 +170,6 @@ func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 				return err
 			}
 			sum := FitSummary{TrainFraction: cm.TrainFraction}
-			best := -1
 			for _, name := range cm.Models {
 				kind, err := clickmodels.ParseKind(name)
 				if err != nil {
@@ -195,22 +194,8 @@ func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 				sum.Models = append(sum.Models, FitModel{Model: kind.String(), TrainSessions: train.Len(), TestSessions: met.Sessions,
 					Iterations: m.Iterations, LogLikelihood: met.LogLikelihood, Perplexity: met.Perplexity,
 					PerplexityAtRank: met.PerplexityAtRank, RelevanceFile: file})
-				i := len(sum.Models) - 1
-				if cm.Select == "best" {
-					if best < 0 || met.LogLikelihood > sum.Models[best].LogLikelihood {
-						best = i
-					}
-				} else if strings.EqualFold(cm.Select, kind.String()) {
-					best = i
-				}
 			}
-			sum.Selected = sum.Models[best].Model
-			sum.SelectedBy = "best test log-likelihood"
-			if cm.Select != "best" {
-				sum.SelectedBy = "configuration"
-			}
-			env.Log.Info("click model selected", "model", sum.Selected, "by", sum.SelectedBy)
-			return writeJSON(filepath.Join(env.Dir, FitMetricsFile), sum)
+			return writeFitSummary(env, cm, sum)
 		},
 	}
 }
@@ -245,16 +230,25 @@ func fitOutOfCore(ctx context.Context, env *StageEnv, cm ClickModelConfig, path 
 		return err
 	}
 	sum := FitSummary{TrainFraction: cm.TrainFraction}
-	best := -1
-	for i, r := range reps {
+	for _, r := range reps {
 		sum.Models = append(sum.Models, FitModel{Model: r.Model, TrainSessions: r.TrainSessions, TestSessions: r.Sessions,
 			Iterations: r.Iterations, LogLikelihood: r.LogLikelihood, Perplexity: r.Perplexity,
 			PerplexityAtRank: r.PerplexityAtRank, RelevanceFile: r.Model + "_relevance.tsv"})
+	}
+	return writeFitSummary(env, cm, sum)
+}
+
+// writeFitSummary selects the model of cm.Select among sum.Models (the
+// best test log-likelihood, first on ties, or the one named) and writes
+// the fit summary; the in-memory and out-of-core fit stages share it.
+func writeFitSummary(env *StageEnv, cm ClickModelConfig, sum FitSummary) error {
+	best := -1
+	for i, fm := range sum.Models {
 		if cm.Select == "best" {
-			if best < 0 || r.LogLikelihood > sum.Models[best].LogLikelihood {
+			if best < 0 || fm.LogLikelihood > sum.Models[best].LogLikelihood {
 				best = i
 			}
-		} else if strings.EqualFold(cm.Select, r.Model) {
+		} else if strings.EqualFold(cm.Select, fm.Model) {
 			best = i
 		}
 	}

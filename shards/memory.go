@@ -50,7 +50,12 @@ func ForMemory(ctx context.Context, src string, sp SplitConfig, limit int64, tmp
 	cleanup = func() { os.RemoveAll(dir) }
 	m := st.m
 	m.Shards, m.Source = n, filepath.Base(src)
-	if _, err := writeShards(ctx, src, m, st.train, dir, WriteOptions{}); err != nil {
+	scan, err := openSource(src)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	if _, err := writeShards(ctx, scan, m, st.train, dir, WriteOptions{}); err != nil {
 		cleanup()
 		return nil, nil, err
 	}

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"path/filepath"
 
+	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 
 	"github.com/lovbench/lovbench/sessions"
@@ -77,16 +77,11 @@ type Stream struct {
 // split.
 func NewStream(ctx context.Context, src string, sp SplitConfig) (*Stream, error) {
 	m := Manifest{Format: Format, Shards: 1, Hash: "fnv1a64", Split: sp.Split, TrainFraction: sp.TrainFraction}
-	if m.Split == "" {
-		m.Split = SplitSpec
+	scan, err := openSource(src)
+	if err != nil {
+		return nil, err
 	}
-	if m.TrainFraction == 0 {
-		m.TrainFraction = 0.75
-	}
-	if !(m.TrainFraction > 0 && m.TrainFraction < 1) {
-		return nil, fmt.Errorf("shards: train fraction %v, want a value in (0, 1)", m.TrainFraction)
-	}
-	train, err := trainFlags(ctx, src, &m, sp)
+	train, err := trainFlags(ctx, scan, &m, sp)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +89,7 @@ func NewStream(ctx context.Context, src string, sp SplitConfig) (*Stream, error)
 	// TrainSERPs needs a pass for the time split only; for spec and
 	// random it is the cut.
 	if m.Split == SplitTime {
-		err = scanSource(src, func(pos int64, s *sessions.SERP) error {
+		err = scan(func(pos int64, s *sessions.SERP) error {
 			if train(pos, s) {
 				st.m.TrainSERPs++
 			}
@@ -159,9 +154,8 @@ func TrainFlags(sp SplitConfig, total int64) (func(pos int64) bool, error) {
 	case "", SplitSpec:
 		return func(pos int64) bool { return pos < cut }, nil
 	case SplitRandom:
-		perm := rand.New(rand.NewPCG(sp.Seed, 0x6c6f7662656e6368)).Perm(int(total))
 		bits := make([]uint64, (total+63)/64)
-		for _, i := range perm[:cut] {
+		for _, i := range clickmodels.RandomTrainPositions(int(total), frac, sp.Seed) {
 			bits[i/64] |= 1 << uint(i%64)
 		}
 		return func(pos int64) bool { return bits[pos/64]&(1<<uint(pos%64)) != 0 }, nil

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/sessions"
 )
@@ -98,47 +98,63 @@ type WriteOptions struct {
 
 // scanSource calls fn for every SERP of src (an ingest directory, a
 // sessions.parquet file or a Yandex log; see sessions.Load) in log order.
-// Parquet inputs are streamed; a Yandex log is read into a compact Log
-// first.
 func scanSource(src string, fn func(pos int64, s *sessions.SERP) error) error {
-	p, isPq, err := sessions.ParquetPath(src)
+	scan, err := openSource(src)
 	if err != nil {
 		return err
 	}
+	return scan(fn)
+}
+
+// scanFunc calls fn for every SERP of a log in log order.
+type scanFunc func(fn func(pos int64, s *sessions.SERP) error) error
+
+// openSource returns the scan of src for scanSource. Parquet inputs are
+// streamed on every scan; a Yandex log is read into a compact Log once,
+// here, so a caller making several passes does not parse it again.
+func openSource(src string) (scanFunc, error) {
+	p, isPq, err := sessions.ParquetPath(src)
+	if err != nil {
+		return nil, err
+	}
 	if isPq {
-		pos := int64(0)
-		return sessions.ScanParquet(p, func(s *sessions.SERP) error {
-			err := fn(pos, s)
-			pos++
-			return err
-		})
+		return func(fn func(pos int64, s *sessions.SERP) error) error {
+			pos := int64(0)
+			return sessions.ScanParquet(p, func(s *sessions.SERP) error {
+				err := fn(pos, s)
+				pos++
+				return err
+			})
+		}, nil
 	}
 	log, err := sessions.Load(src)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	var s sessions.SERP
-	idx := make([]int32, log.Sessions.Len())
-	for i := 0; i < log.Len(); i++ {
-		s.SessionID = log.Sessions.Names[log.Session[i]]
-		s.Index = int(idx[log.Session[i]])
-		idx[log.Session[i]]++
-		s.Query = log.Queries.Names[log.Query[i]]
-		s.Results = s.Results[:0]
-		for _, d := range log.SERPDocs(i) {
-			s.Results = append(s.Results, log.Docs.Names[d])
-		}
-		s.Clicks = s.Clicks[:0]
-		for r := range log.Ranks(i) {
-			if log.Clicked(i, r) {
-				s.Clicks = append(s.Clicks, sessions.Click{Rank: r})
+	return func(fn func(pos int64, s *sessions.SERP) error) error {
+		var s sessions.SERP
+		idx := make([]int32, log.Sessions.Len())
+		for i := 0; i < log.Len(); i++ {
+			s.SessionID = log.Sessions.Names[log.Session[i]]
+			s.Index = int(idx[log.Session[i]])
+			idx[log.Session[i]]++
+			s.Query = log.Queries.Names[log.Query[i]]
+			s.Results = s.Results[:0]
+			for _, d := range log.SERPDocs(i) {
+				s.Results = append(s.Results, log.Docs.Names[d])
+			}
+			s.Clicks = s.Clicks[:0]
+			for r := range log.Ranks(i) {
+				if log.Clicked(i, r) {
+					s.Clicks = append(s.Clicks, sessions.Click{Rank: r})
+				}
+			}
+			if err := fn(int64(i), &s); err != nil {
+				return err
 			}
 		}
-		if err := fn(int64(i), &s); err != nil {
-			return err
-		}
-	}
-	return nil
+		return nil
+	}, nil
 }
 
 // sessionKey is a 128-bit hash of a session ID (two independent 64-bit
@@ -159,13 +175,13 @@ func sessionKey(id string) [2]uint64 {
 	return k
 }
 
-// cutPoint is floor(fraction x n), clamped (clickmodels.cutPoint).
+// cutPoint is clickmodels.TrainCut for a log position count.
 func cutPoint(n int64, fraction float64) int64 {
-	cut := int64(math.Floor(fraction * float64(n)))
-	return min(max(cut, 0), n)
+	return int64(clickmodels.TrainCut(int(n), fraction))
 }
 
-// Write reads src once or twice (three times for the time split) and writes
+// Write reads src once or twice (three times for the time split; a Yandex
+// log is parsed once and its passes run over the loaded Log) and writes
 // n shard files and the manifest to outDir. Every file is written
 // atomically; the manifest last.
 func Write(ctx context.Context, src string, n int, sp SplitConfig, outDir string, opt WriteOptions) (Manifest, error) {
@@ -173,25 +189,20 @@ func Write(ctx context.Context, src string, n int, sp SplitConfig, outDir string
 	if n < 1 {
 		return m, fmt.Errorf("shards: %d shards, want at least 1", n)
 	}
-	if m.Split == "" {
-		m.Split = SplitSpec
-	}
-	if m.TrainFraction == 0 {
-		m.TrainFraction = 0.75
-	}
-	if !(m.TrainFraction > 0 && m.TrainFraction < 1) {
-		return m, fmt.Errorf("shards: train fraction %v, want a value in (0, 1)", m.TrainFraction)
-	}
-	train, err := trainFlags(ctx, src, &m, sp)
+	scan, err := openSource(src)
 	if err != nil {
 		return m, err
 	}
-	return writeShards(ctx, src, m, train, outDir, opt)
+	train, err := trainFlags(ctx, scan, &m, sp)
+	if err != nil {
+		return m, err
+	}
+	return writeShards(ctx, scan, m, train, outDir, opt)
 }
 
 // writeShards is Write's last pass: m has the log's size and split, train
 // the flags.
-func writeShards(ctx context.Context, src string, m Manifest, train func(pos int64, s *sessions.SERP) bool, outDir string, opt WriteOptions) (Manifest, error) {
+func writeShards(ctx context.Context, scan scanFunc, m Manifest, train func(pos int64, s *sessions.SERP) bool, outDir string, opt WriteOptions) (Manifest, error) {
 	n := m.Shards
 	m.TrainSERPs = 0
 	files := make([]*atomicfile.File, n)
@@ -211,7 +222,7 @@ func writeShards(ctx context.Context, src string, m Manifest, train func(pos int
 		files[i], writers[i] = f, NewWriter(f)
 	}
 	var row Row
-	err := scanSource(src, func(pos int64, s *sessions.SERP) error {
+	err := scan(func(pos int64, s *sessions.SERP) error {
 		if pos%65536 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -258,12 +269,22 @@ func Exists(dir string) bool {
 	return err == nil
 }
 
-// trainFlags reads src once (twice for the time split) to fill m.SERPs and
-// m.MaxRanks and returns the train flag of a SERP at a log position under
-// the split sp (m.Split, m.TrainFraction, m.Seed already set).
-func trainFlags(ctx context.Context, src string, m *Manifest, sp SplitConfig) (func(pos int64, s *sessions.SERP) bool, error) {
+// trainFlags defaults m.Split (spec) and m.TrainFraction (0.75) and checks
+// the fraction, reads src once (twice for the time split) to fill m.SERPs
+// and m.MaxRanks, and returns the train flag of a SERP at a log position
+// under the split sp. Write and NewStream share it.
+func trainFlags(ctx context.Context, scan scanFunc, m *Manifest, sp SplitConfig) (func(pos int64, s *sessions.SERP) bool, error) {
+	if m.Split == "" {
+		m.Split = SplitSpec
+	}
+	if m.TrainFraction == 0 {
+		m.TrainFraction = 0.75
+	}
+	if !(m.TrainFraction > 0 && m.TrainFraction < 1) {
+		return nil, fmt.Errorf("shards: train fraction %v, want a value in (0, 1)", m.TrainFraction)
+	}
 	// Pass 1: size and longest SERP.
-	err := scanSource(src, func(pos int64, s *sessions.SERP) error {
+	err := scan(func(pos int64, s *sessions.SERP) error {
 		if pos%65536 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -293,7 +314,7 @@ func trainFlags(ctx context.Context, src string, m *Manifest, sp SplitConfig) (f
 		// SERP before the cut trains; later ones train iff their session
 		// started before the cut.
 		started := make(map[[2]uint64]struct{})
-		err := scanSource(src, func(pos int64, s *sessions.SERP) error {
+		err := scan(func(pos int64, s *sessions.SERP) error {
 			if pos < cut {
 				started[sessionKey(s.SessionID)] = struct{}{}
 			} else if pos == cut {
