@@ -1,7 +1,7 @@
 // Package clickmodels fits the click models of PyClick's family to a click
 // log, evaluates them and simulates logs from them. It implements the click
 // model stage of the LOVBench paper (section 4.2, "Relevance from clicks") with
-// the conventions of SPEC.md section 3, which follow PyClick (Chuklin, Markov
+// the conventions of docs/method.md section 3, which follow PyClick (Chuklin, Markov
 // and de Rijke, Click Models for Web Search, 2015, chapters 3 and 4) so that
 // results are comparable with the published benchmark.
 //

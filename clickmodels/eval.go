@@ -25,7 +25,7 @@ type Metrics struct {
 }
 
 // Gain is the perplexity gain of a model with perplexity pa over a baseline
-// with perplexity pb: (pb - pa) / (pb - 1) (SPEC.md section 3; Chuklin et al.
+// with perplexity pb: (pb - pa) / (pb - 1) (docs/method.md section 3; Chuklin et al.
 // 2015, chapter 5 on evaluation).
 func Gain(pa, pb float64) float64 { return (pb - pa) / (pb - 1) }
 

@@ -187,7 +187,7 @@ func (m *Model) Pair(query, doc string) int {
 	return int(p)
 }
 
-// PairRelevance is the relevance of pair p that SPEC.md section 3 asks to
+// PairRelevance is the relevance of pair p that docs/method.md section 3 asks to
 // report: the CTR for DCTR, attractiveness for PBM, CM, UBM and DCM,
 // attractiveness x satisfaction for DBN and SDBN, attractiveness squared for
 // CCM (in CCM the attractiveness is also the probability of satisfaction

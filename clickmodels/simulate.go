@@ -270,7 +270,7 @@ func drawClicks(k Kind, rng *rand.Rand, a, s, g []float64, R int) uint64 {
 }
 
 // SimulateYandex runs Simulate and writes the SERPs to w in the Yandex
-// relevance-prediction format (SPEC.md section 1): SERP i is user session
+// relevance-prediction format (docs/method.md section 1): SERP i is user session
 // i, its Q line has TimePassed 0 and RegionID 0, and its clicks follow in
 // rank order with TimePassed 1, 2, ...
 func SimulateYandex(ctx context.Context, cfg SimConfig, w io.Writer) (*Model, error) {

@@ -1,6 +1,6 @@
 // Package export writes the LOVBench dataset directory from a ground truth
 // and a features file, and validates such a directory (LOVBench paper
-// section 5.3, SPEC.md section 7):
+// section 5.3, docs/method.md section 7):
 //
 //   - Fold1..FoldF/{train,vali,test}.txt in RankLib/SVMlight format
 //     (`label qid:N 1:v ... 33:v # query term`): queries are split at random

@@ -34,7 +34,7 @@ const NumFeatures = 34
 
 // FeatureList returns LOVBench's 33 features + the LabelSearch baseline (34),
 // in ID order: 1..33 of paper Table 3, and 34, the baseline LabelSearch_T
-// (BM25 on rdfs:label, SPEC.md section 6), named by features.FeatureName
+// (BM25 on rdfs:label, docs/method.md section 6), named by features.FeatureName
 // (feature_list.csv).
 func FeatureList() []Feature {
 	fs := make([]Feature, NumFeatures)

@@ -67,7 +67,7 @@ type Parameters struct {
 	FeatureSemantics string `json:"feature_semantics,omitempty"`
 }
 
-// Manifest describes a dataset directory (SPEC.md section 7). It holds no
+// Manifest describes a dataset directory (docs/method.md section 7). It holds no
 // wall-clock time, so that reruns with the same inputs are byte-identical.
 type Manifest struct {
 	Program        string           `json:"program"`

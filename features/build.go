@@ -768,7 +768,7 @@ const (
 //     O_j's namespace) occurs as subject, predicate or object in O_i.
 //   - voaf: a multigraph with one edge O_i -> O_j per voaf relation between
 //     them. voaf triples in the corpus are used as given; relations are
-//     derived the way LOV does (SPEC.md section 6): specializes when a term
+//     derived the way LOV does (docs/method.md section 6): specializes when a term
 //     of O_i is rdfs:subClassOf/subPropertyOf a term of O_j; generalizes
 //     when a term of O_j is stated a subclass/subproperty of a term of O_i
 //     in O_i; extends when O_i uses a term of O_j in a subclass,

@@ -1,6 +1,6 @@
 // Package features models a vocabulary corpus and computes the 33 ranking
 // features of LOVBench (Section 5.1 and Table 3 of the LOVBench paper,
-// SPEC.md section 6) plus the label-only BM25 baseline (feature 34,
+// docs/method.md section 6) plus the label-only BM25 baseline (feature 34,
 // LabelSearch_T) for (query, term) pairs.
 //
 // A Corpus is built from RDF quads (package features/rdf parses them): every
@@ -601,7 +601,7 @@ func (c *Corpus) queryWords(q string) (ids []int32, counts []int, distinct int) 
 	return ids, counts, len(seen)
 }
 
-// Matches returns the URIs of the terms matching the query (SPEC.md section
+// Matches returns the URIs of the terms matching the query (docs/method.md section
 // 6): a word of the query equals a word (Tokenize) of the term's rdfs:label,
 // dce:title, dcterms:title, skos:prefLabel, rdfs:comment, rdfs:description,
 // dce:description, dcterms:description, skos:altLabel or local name, in any

@@ -1,6 +1,6 @@
 package features
 
-// IRIs of the meta-vocabularies the corpus model reads (SPEC.md section 6,
+// IRIs of the meta-vocabularies the corpus model reads (docs/method.md section 6,
 // LOVBench Section 5.1.1 footnotes 4-5 and Section 5.1.3).
 const (
 	nsRDF     = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
@@ -94,7 +94,7 @@ func termKind(typeIRI string) Kind {
 }
 
 // The text fields of a term. The first nine are the matching properties of
-// SPEC.md section 6 with rdfs:description; fieldLocal is the local name;
+// docs/method.md section 6 with rdfs:description; fieldLocal is the local name;
 // fieldVocab the defining vocabulary's prefix, title and description;
 // fieldOther any other literal of the term.
 const (
@@ -138,7 +138,7 @@ func fieldOf(pred string) int {
 	return fieldOther
 }
 
-// fieldBoost is the Elasticsearch field boost of feature 2 (SPEC.md section
+// fieldBoost is the Elasticsearch field boost of feature 2 (docs/method.md section
 // 6): local name 12; rdfs:label, dcterms:title, dce:title, skos:prefLabel 3;
 // rdfs:comment, dcterms:description, dce:description, skos:altLabel 1.5;
 // vocabulary fields 1; any other literal (rdfs:description included) 1.

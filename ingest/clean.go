@@ -10,7 +10,7 @@ import (
 	"github.com/lovbench/lovbench/sessions"
 )
 
-// NormalizeQuery applies SPEC.md section 2 rule 2: trim, lower-case, remove
+// NormalizeQuery applies docs/method.md section 2 rule 2: trim, lower-case, remove
 // "&quot;" (LOV ignores quotes). Runs of white space (tabs, line breaks) also
 // become single spaces, because the Yandex output is tab-separated. Plain
 // queries that need no change are returned without allocation.
@@ -69,7 +69,7 @@ func (s *session) reset(key, id string) {
 	*s = session{key: key, id: id, serps: s.serps[:0], prevLine: s.prevLine[:0]}
 }
 
-// cleaner applies the cleaning rules of SPEC.md section 2 to the events of
+// cleaner applies the cleaning rules of docs/method.md section 2 to the events of
 // open sessions and emits kept sessions.
 type cleaner struct {
 	rep       *Report
@@ -82,7 +82,7 @@ type cleaner struct {
 }
 
 // rule3 returns the drop rule that removes query event e, or "" to keep it.
-// The checks follow SPEC.md section 2 rule 3 in order.
+// The checks follow docs/method.md section 2 rule 3 in order.
 func (c *cleaner) rule3(e *queryEvent) string {
 	switch {
 	case e.pageNotFirst:

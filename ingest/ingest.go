@@ -1,7 +1,7 @@
 // Package ingest turns raw search logs into clean search sessions: it reads
 // LOV raw event logs (a query file and a click file, JSON lines) or Yandex
 // relevance-prediction logs, plain or gzip, streams them, applies the
-// LOVBench cleaning rules in order (SPEC.md section 2; LOVBench paper,
+// LOVBench cleaning rules in order (docs/method.md section 2; LOVBench paper,
 // section 4.1: drop sessions without clicks, queries with personal
 // information and queries beyond the first SERP), and writes
 // sessions.parquet, clean.yandex.tsv, report.json and quarantine.jsonl.

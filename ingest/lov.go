@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 )
 
-// lovRaw holds the fields of a LOV raw event (SPEC.md section 1) as raw JSON
+// lovRaw holds the fields of a LOV raw event (docs/method.md section 1) as raw JSON
 // so that each field's type can be checked and reported by name.
 type lovRaw struct {
 	Date        json.RawMessage `json:"date"`

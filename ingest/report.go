@@ -10,7 +10,7 @@ import (
 )
 
 // Drop rule names used as keys of Report.Dropped. Each counts input events
-// (lines); the number says which SPEC.md section 2 rule removed them.
+// (lines); the number says which docs/method.md section 2 rule removed them.
 const (
 	DropNoSessionID       = "rule1_no_session_id"             // event without a session ID
 	DropClickWithoutQuery = "rule1_click_without_query"       // click before any query of its session

@@ -79,7 +79,7 @@ type Report struct {
 }
 
 // Assign labels the first SERP of every query of log from the relevance
-// predictions rel (SPEC.md section 4). A query is kept only if every result
+// predictions rel (docs/method.md section 4). A query is kept only if every result
 // of its first full SERP (opts.SERPSize results) has a relevance; its labels
 // come out in rank order, queries in sorted order. Relevance rows whose
 // query is not in the log, or whose doc is not on the query's first SERP,

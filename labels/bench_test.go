@@ -9,7 +9,7 @@ import (
 )
 
 // BenchmarkAssign labels a LOV-sized log: 24,259 SERPs of 10 terms over
-// 8,112 queries (LOVBench's cleaned log, SPEC.md section 2), with a
+// 8,112 queries (LOVBench's cleaned log, docs/method.md section 2), with a
 // relevance row for every (query, term) shown.
 func BenchmarkAssign(b *testing.B) {
 	l := &sessions.Log{}

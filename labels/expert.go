@@ -14,7 +14,7 @@ import (
 )
 
 // Judgment is one expert judgment in the CBRBench ground-truth format
-// (SPEC.md section 4): query, term URI, mean expert rating, rounded label.
+// (docs/method.md section 4): query, term URI, mean expert rating, rounded label.
 type Judgment struct {
 	Query  string
 	Term   string
@@ -28,7 +28,7 @@ type Judgment struct {
 // with "query" is taken as a header and skipped). The file may start with a
 // UTF-8 byte order mark and use CR, CRLF or LF line endings (the CBRBench
 // file has a BOM and CR endings). Queries are trimmed and lower-cased, as
-// the log queries are normalised (SPEC.md section 2). Rows with a wrong
+// the log queries are normalised (docs/method.md section 2). Rows with a wrong
 // number of fields, an empty query or term, or a rating or label that is not
 // a number are skipped and counted; a repeated (query, term) keeps its first
 // judgment and is counted as duplicate (same values) or
@@ -141,7 +141,7 @@ func ptr(v float64) *float64 {
 }
 
 // CompareExperts measures agreement between predicted satisfaction
-// probabilities and expert labels (SPEC.md section 4): for every predicted
+// probabilities and expert labels (docs/method.md section 4): for every predicted
 // (query, doc) whose query (trimmed, lower-cased) and resolved term URI have
 // an expert judgment, the pair (probability, expert label) is kept; then
 // RankPearson and KendallTauB are computed per query (sorted by query) and

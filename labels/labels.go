@@ -4,7 +4,7 @@
 //
 // It implements section 5.2 of the LOVBench paper (Table 4: the mapping of
 // satisfaction probability to the labels -2 and 0..4) with the thresholds of
-// SPEC.md section 4, the full-SERP rule of SPEC.md section 4 (only queries
+// docs/method.md section 4, the full-SERP rule of docs/method.md section 4 (only queries
 // whose whole first SERP got a label are kept), and the relevance prediction
 // evaluation of section 4.2.3 (Pearson and Kendall correlation with the
 // CBRBench expert judgments, per query and pooled).
@@ -22,14 +22,14 @@ import (
 const Junk = -2
 
 // Thresholds are the five cut points t0 < t1 < t2 < t3 < t4 that map a
-// satisfaction probability p to a label (SPEC.md section 4):
+// satisfaction probability p to a label (docs/method.md section 4):
 //
 //	p < t0 -> -2 (junk); [t0, t1) -> 0; [t1, t2) -> 1; [t2, t3) -> 2;
 //	[t3, t4) -> 3; p >= t4 -> 4.
 type Thresholds [5]float64
 
 // DefaultThresholds returns LOVBench's thresholds 0.2, 0.45, 0.5, 0.6, 0.7
-// (SPEC.md section 4).
+// (docs/method.md section 4).
 func DefaultThresholds() Thresholds {
 	return Thresholds{0.2, 0.45, 0.5, 0.6, 0.7}
 }
@@ -64,7 +64,7 @@ func (t Thresholds) String() string {
 	return strings.Join(parts, ",")
 }
 
-// Label maps a satisfaction probability to its label (SPEC.md section 4).
+// Label maps a satisfaction probability to its label (docs/method.md section 4).
 // Each interval is closed below and open above, so a probability equal to a
 // threshold gets the higher label. p must not be NaN.
 func (t Thresholds) Label(p float64) int {
@@ -88,7 +88,7 @@ func (t Thresholds) Label(p float64) int {
 func AllLabels() []int { return []int{4, 3, 2, 1, 0, Junk} }
 
 // LOVBenchShare returns the share of label l in the published LOVBench
-// ground truth (paper Table 4 and SPEC.md section 5, as a fraction), for
+// ground truth (paper Table 4 and docs/method.md section 5, as a fraction), for
 // comparison in distribution tables.
 func LOVBenchShare(l int) float64 {
 	switch l {

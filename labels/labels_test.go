@@ -19,7 +19,7 @@ import (
 	"github.com/lovbench/lovbench/sessions"
 )
 
-// SPEC.md section 4: p < 0.2 -> -2; [0.2, 0.45) -> 0; [0.45, 0.5) -> 1;
+// docs/method.md section 4: p < 0.2 -> -2; [0.2, 0.45) -> 0; [0.45, 0.5) -> 1;
 // [0.5, 0.6) -> 2; [0.6, 0.7) -> 3; >= 0.7 -> 4. Each threshold exactly and
 // the float just below it.
 func TestLabelBoundaries(t *testing.T) {

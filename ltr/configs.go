@@ -25,7 +25,7 @@ type Config struct {
 var ConfigNames = []string{"LOVSimple", "AKTiveRank", "DWRank", "CBRBench", "LOVBenchFull", "LOVBenchLight"}
 
 // BaselineFeature is LOVBench's baseline: feature 34, LabelSearch_T (a
-// plain BM25 match on rdfs:label, SPEC.md section 6), used unlearned.
+// plain BM25 match on rdfs:label, docs/method.md section 6), used unlearned.
 const BaselineFeature = 34
 
 // ParseFeatureList parses one feature id per line (blank lines ignored).

@@ -1,5 +1,5 @@
 // Package ltr trains and evaluates learning-to-rank models on the LOVBench
-// fold files (SPEC.md sections 7 and 8; LOVBench paper, section 6
+// fold files (docs/method.md sections 7 and 8; LOVBench paper, section 6
 // "Learning to rank" and Table 5/6; issue 6 items 1 and 2).
 //
 // Contents, by file:

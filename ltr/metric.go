@@ -23,7 +23,7 @@ const (
 
 // Metric is a per-query effectiveness measure at a cutoff, computed with
 // RankLib's conventions by package measures (NDCG and ERR with gain
-// 2^l - 1; MAP with relevant = label >= 1, SPEC.md section 8).
+// 2^l - 1; MAP with relevant = label >= 1, docs/method.md section 8).
 type Metric struct {
 	Kind MetricKind
 	// K is the cutoff; 0 means the whole list.
@@ -31,7 +31,7 @@ type Metric struct {
 }
 
 // RelevantFrom is the label from which an item counts as relevant for MAP
-// (SPEC.md section 8: label >= 1).
+// (docs/method.md section 8: label >= 1).
 const RelevantFrom = 1.0
 
 // ParseMetric parses "NDCG@10", "ERR@5", "MAP" (case-insensitive); NDCG and

@@ -255,7 +255,7 @@ func WriteSVMLight(w io.Writer, ds *Dataset) error {
 }
 
 // Fold is one cross-validation fold: train on Train, select the model on
-// Vali, report on Test (SPEC.md section 7).
+// Vali, report on Test (docs/method.md section 7).
 type Fold struct {
 	Name              string // "Fold1" ...
 	Train, Vali, Test *Dataset

@@ -95,7 +95,7 @@ func SplitQueries(ds *Dataset, a, b int) (x, y, z *Dataset) {
 }
 
 // MakeFolds splits the queries of ds at random (seeded) into 5 equal
-// partitions P1..P5 and returns the folds of SPEC.md section 7: fold k
+// partitions P1..P5 and returns the folds of docs/method.md section 7: fold k
 // tests on P_k, validates on P_{k+1} and trains on the other three
 // (indices mod 5). Documents are shared with ds.
 func MakeFolds(ds *Dataset, seed uint64) []Fold {

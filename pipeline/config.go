@@ -100,7 +100,7 @@ type ClickModelConfig struct {
 
 // LabelConfig configures labelling.
 type LabelConfig struct {
-	// Thresholds are the five probability cut points (SPEC.md section 4).
+	// Thresholds are the five probability cut points (docs/method.md section 4).
 	Thresholds []float64 `yaml:"thresholds" json:"thresholds"`
 	SERPSize   int       `yaml:"serp_size" json:"serp_size"`
 	// Expert is an optional CBRBench-format expert judgment file.

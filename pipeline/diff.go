@@ -15,7 +15,7 @@ import (
 )
 
 // GroundTruthFile is the name of the ground-truth CSV (query,term,label, as
-// LOVBench_GroundTruth.csv; SPEC.md section 7) inside a release.
+// LOVBench_GroundTruth.csv; docs/method.md section 7) inside a release.
 const GroundTruthFile = "ground_truth.csv"
 
 // LabelChange is one (query, term) pair whose label differs between two

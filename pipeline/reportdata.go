@@ -122,7 +122,7 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 	return d, nil
 }
 
-// cleaningCounts lists the ingest report's accounting (SPEC.md section 2):
+// cleaningCounts lists the ingest report's accounting (docs/method.md section 2):
 // input events, every drop rule (zero or not, in rule order), the non-zero
 // quarantine reasons, what was kept, and the sessions.
 func cleaningCounts(path string) ([]report.Count, error) {
@@ -185,7 +185,7 @@ func logStats(path string) (*report.LogStats, error) {
 
 // modelRows turns the fit summary into the report's click-model table, with
 // the perplexity gain of every model over the first one (Gain(A, B) =
-// (P_B - P_A) / (P_B - 1), SPEC.md section 3).
+// (P_B - P_A) / (P_B - 1), docs/method.md section 3).
 func modelRows(sum FitSummary) []report.ClickModel {
 	var rows []report.ClickModel
 	for _, m := range sum.Models {

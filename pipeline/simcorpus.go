@@ -209,7 +209,7 @@ func (s *CorpusSource) Next(rng *rand.Rand) (query string, serp []string, err er
 
 // Truth implements clickmodels.SERPSource: the click model's true
 // attractiveness and satisfaction of a term for a query, derived from
-// TrueRelevance so that the model's relevance (SPEC.md section 3) equals it.
+// TrueRelevance so that the model's relevance (docs/method.md section 3) equals it.
 func (s *CorpusSource) Truth(query, term string) (attr, sat float64) {
 	r := s.TrueRelevance(query, term)
 	if s.opts.SplitSatisfaction {

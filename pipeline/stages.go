@@ -144,7 +144,7 @@ type FitSummary struct {
 }
 
 // fitStage fits the configured click models on the first TrainFraction of
-// the sessions (SPEC.md section 3 split), evaluates them on the rest, writes
+// the sessions (docs/method.md section 3 split), evaluates them on the rest, writes
 // each model's relevance TSV and parameters (clickmodels.Model.WriteRelevance
 // and WriteJSON, as `lovbench fit` does) and picks the model. Unlike
 // `lovbench fit`'s metrics.json, FitSummary has no timing fields.
@@ -281,7 +281,7 @@ func readJSON(path string, v any) error {
 }
 
 // labelStage turns the selected model's relevance into labels (package
-// labels; SPEC.md section 4).
+// labels; docs/method.md section 4).
 func (r *runner) labelStage(sessionsDep, sessionsFile string) Stage {
 	lc := r.cfg.Labels
 	inputs := map[string]string{}
@@ -345,7 +345,7 @@ func (r *runner) labelStage(sessionsDep, sessionsFile string) Stage {
 	}
 }
 
-// sampleStage draws the LETOR sample (package sampling; SPEC.md section 5).
+// sampleStage draws the LETOR sample (package sampling; docs/method.md section 5).
 func (r *runner) sampleStage() Stage {
 	sc := r.cfg.Sampling
 	return Stage{

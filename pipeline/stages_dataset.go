@@ -20,7 +20,7 @@ import (
 // ground-truth pair, as Parquet.
 const FeaturesFile = "features.parquet"
 
-// ingestStage cleans the log (package ingest; SPEC.md section 2): the
+// ingestStage cleans the log (package ingest; docs/method.md section 2): the
 // configured Yandex or LOV log, or the simulated log of the simulate stage.
 func (r *runner) ingestStage() Stage {
 	lc := r.cfg.Log
@@ -145,7 +145,7 @@ func (r *runner) featuresStage() Stage {
 	}
 }
 
-// exportStage writes the dataset files (package export; SPEC.md section 7).
+// exportStage writes the dataset files (package export; docs/method.md section 7).
 func (r *runner) exportStage() Stage {
 	ec := r.cfg.Export
 	return Stage{

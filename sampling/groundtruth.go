@@ -15,7 +15,7 @@ import (
 	"github.com/lovbench/lovbench/labels"
 )
 
-// GroundTruthHeader is the header of the ground-truth CSV (SPEC.md section
+// GroundTruthHeader is the header of the ground-truth CSV (docs/method.md section
 // 7, as LOVBench_GroundTruth.csv).
 const GroundTruthHeader = "query,term,label"
 

@@ -1,5 +1,5 @@
 // Package sampling builds the LOVBench ground truth from the labelled first
-// SERPs, LETOR style (LOVBench paper section 5.2, SPEC.md section 5): per
+// SERPs, LETOR style (LOVBench paper section 5.2, docs/method.md section 5): per
 // query the (up to) 10 labelled SERP terms, plus terms that match the query
 // but were not labelled, drawn at random with a seed and labelled
 // non-relevant (0), so that queries have about 26 judgments on average as
@@ -25,7 +25,7 @@ import (
 )
 
 // Candidates is what sampling needs from the corpus (package features):
-// the terms matching a query (SPEC.md section 6; distinct URIs, any order;
+// the terms matching a query (docs/method.md section 6; distinct URIs, any order;
 // the slice is only read) and the resolution of a log result ID (a
 // prefixed name such as foaf:Person, or a URI) to a term URI.
 type Candidates interface {

@@ -1,6 +1,6 @@
 // Package sessions holds search sessions: one search engine result page
 // (SERP) with the clicks it received, the unit every later stage works on
-// (LOVBench paper, section 4.1; SPEC.md sections 1 and 3).
+// (LOVBench paper, section 4.1; docs/method.md sections 1 and 3).
 //
 // Two representations are offered. SERP is the readable record that ingest
 // writes to sessions.parquet and clean.yandex.tsv. Log is the compact,

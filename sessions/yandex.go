@@ -23,7 +23,7 @@ type YandexStats struct {
 }
 
 // ReadYandex reads a log in the Yandex relevance-prediction format
-// (SPEC.md section 1) with PyClick's semantics, so that click models fitted
+// (docs/method.md section 1) with PyClick's semantics, so that click models fitted
 // here are comparable with PyClick's:
 //
 //   - every Q line (SessionID TimePassed Q QueryID RegionID URL1 ... URLn,

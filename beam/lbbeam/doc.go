@@ -1,10 +1,10 @@
 // Package lbbeam builds lovbench's Apache Beam pipelines, for click logs
 // beyond one machine (issue 13; docs/scale.md, beam/README.md):
 //
-//   - BuildShard: ingest and clean Yandex logs (SPEC.md section 2, the
+//   - BuildShard: ingest and clean Yandex logs (docs/method.md section 2, the
 //     LOVBench paper's section 4.1 cleaning, with ingest's own cleaner run
 //     part by part) into query shards in the format of package shards;
-//   - BuildFit: EM for the DCTR, UBM and DBN click models (SPEC.md section
+//   - BuildFit: EM for the DCTR, UBM and DBN click models (docs/method.md section
 //     3; PyClick's conventions) over a shard directory, one pipeline stage
 //     per EM iteration, with the global parameters as a side input and
 //     exact sums (clickmodels.ExactSum) so that the outputs equal lovbench

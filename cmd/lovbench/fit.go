@@ -26,7 +26,7 @@ func newFitCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "fit",
 		Short: "Fit click models by EM and evaluate them",
-		Long: `fit splits a click log into training and test SERPs (SPEC.md section 3: the
+		Long: `fit splits a click log into training and test SERPs (docs/method.md section 3: the
 first --train-fraction of SERPs in file order train, the rest test, keeping
 only SERPs whose query occurs in training), fits each click model of --models
 on the training part with PyClick's conventions, evaluates it on the test part

@@ -22,7 +22,7 @@ func newIngestCmd(a *app) *cobra.Command {
 		Use:   "ingest",
 		Short: "Clean raw LOV or Yandex search logs into sessions",
 		Long: `ingest streams a raw search log (plain or gzip), applies the LOVBench cleaning
-rules in order (SPEC.md section 2), drops queries with personal data, and
+rules in order (docs/method.md section 2), drops queries with personal data, and
 writes to --out: sessions.parquet, clean.yandex.tsv, report.json (every rule
 counted) and quarantine.jsonl (bad records: file, line, reason).
 

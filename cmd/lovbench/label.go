@@ -26,7 +26,7 @@ func newLabelCmd(a *app) *cobra.Command {
 		Use:   "label",
 		Short: "Turn click-model relevance into graded labels of each query's first SERP",
 		Long: `label maps the satisfaction probability of every result of a query's first
-SERP to a graded label (SPEC.md section 4: < 0.2 junk -2, then 0..4 at 0.2,
+SERP to a graded label (docs/method.md section 4: < 0.2 junk -2, then 0..4 at 0.2,
 0.45, 0.5, 0.6, 0.7) and keeps only queries whose whole first SERP got a
 label. It writes query,term,label,probability and prints the label
 distribution beside LOVBench's Table 4. With --expert it also prints the

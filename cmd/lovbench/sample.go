@@ -21,7 +21,7 @@ func newSampleCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sample",
 		Short: "Build the LETOR-style ground truth: labelled SERP terms plus sampled non-relevant matches",
-		Long: `sample builds the ground truth (query,term,label) of SPEC.md section 5: per
+		Long: `sample builds the ground truth (query,term,label) of docs/method.md section 5: per
 query its labelled first-SERP terms, resolved to URIs in the corpus, plus
 terms matching the query that were not labelled, drawn at random (seeded,
 independent of query order) and labelled 0, so that the average number of

@@ -83,7 +83,7 @@ func TestSharedVocabulariesParseStrict(t *testing.T) {
 		}
 	}
 	if vocabularies != 83 {
-		t.Errorf("%d vocabulary files, SPEC.md section 6 says 83", vocabularies)
+		t.Errorf("%d vocabulary files, docs/method.md section 6 says 83", vocabularies)
 	}
 	// The whole directory through LoadPath gives the same total.
 	st, err := LoadPath(context.Background(), dir, Options{}, func(Quad) error { return nil })

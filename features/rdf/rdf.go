@@ -1,7 +1,7 @@
 // Package rdf reads RDF 1.1 data for the lovbench corpus loader: N-Quads
 // (W3C Recommendation "RDF 1.1 N-Quads", 25 February 2014), N-Triples
 // ("RDF 1.1 N-Triples") and Turtle ("RDF 1.1 Turtle"), plain or
-// gzip-compressed, from a file or a directory (SPEC.md section 6: the corpus
+// gzip-compressed, from a file or a directory (docs/method.md section 6: the corpus
 // is N-Quads, one named graph per vocabulary).
 //
 // The parsers are hand-written scanners that follow the EBNF grammars of

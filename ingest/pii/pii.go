@@ -1,5 +1,5 @@
 // Package pii detects personal data in search queries so that a public
-// benchmark never contains it (SPEC.md section 2, rule 3: "the query is on
+// benchmark never contains it (docs/method.md section 2, rule 3: "the query is on
 // the PII blacklist"; the LOVBench paper, section 4.1, removes "queries
 // containing personal information"). Besides a manual blacklist it detects
 // e-mail addresses, phone numbers, IPv4/IPv6 addresses, URLs carrying

@@ -1,6 +1,6 @@
 // Package pqfile writes and reads the flat Parquet tables of lovbench
 // (features.parquet of `lovbench features`, dataset.parquet of `lovbench
-// export`; SPEC.md section 7) with parquet-go, column by column.
+// export`; docs/method.md section 7) with parquet-go, column by column.
 //
 // The tables are flat: every column is a required leaf, a string (BYTE_ARRAY
 // with the STRING logical type and UTF8 converted type), a 32-bit signed

@@ -85,7 +85,7 @@ func (m Measure) UsesGain() bool { return m.fam.gain }
 // hierarchy (relaxed precision and recall).
 func (m Measure) NeedsHierarchy() bool { return m.fam.k == kRP || m.fam.k == kRR }
 
-// DefaultMeasures are the measures LOVBench reported (SPEC.md section 8).
+// DefaultMeasures are the measures LOVBench reported (docs/method.md section 8).
 const DefaultMeasures = "ndcg@3,ndcg@5,ndcg@10,map,err@3,err@5,err@10"
 
 // AllMeasures is what --measures all expands to; rp@10 and rr@10 are added

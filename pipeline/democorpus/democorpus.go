@@ -2,7 +2,7 @@
 // vocabularies (foaf, schema.org, DCMI terms, types and elements, vcard, org,
 // prov, locn, GoodRelations, skos, OWL-Time, dcat, sioc, geo, doap) as
 // gzipped N-Quads, one named graph per vocabulary, the LOV dump format of
-// SPEC.md section 6. The demo (`lovbench demo`) simulates its search log over
+// docs/method.md section 6. The demo (`lovbench demo`) simulates its search log over
 // this corpus, so the binary needs no data files. Sources and licences are in
 // the NOTICE file beside this source, which is embedded too.
 package democorpus

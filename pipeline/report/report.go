@@ -3,7 +3,7 @@
 // inline SVG generated here. It covers the analyses of the LOVBench paper:
 // log cleaning (section 4.1), log analysis (section 4.1, Figure 3), click
 // models (section 4.2, Table 2), the label distribution (Table 4, beside
-// LOVBench's shares of SPEC.md section 5), learning-to-rank results (section
+// LOVBench's shares of docs/method.md section 5), learning-to-rank results (section
 // 6, NDCG@k), and, for simulated logs, how well the inferred labels recover
 // the hidden true relevance.
 package report
@@ -548,7 +548,7 @@ svg.chart{display:block;margin:1em 0;width:100%;height:auto}
 
 <h2 id="cleaning">1. Log cleaning</h2>
 {{if .Cleaning}}
-<p>What the cleaning rules of the LOVBench paper (section 4.1; SPEC.md section 2, rules numbered as there) kept and dropped, from the ingest report; quarantine reasons that did not occur are left out.</p>
+<p>What the cleaning rules of the LOVBench paper (section 4.1; docs/method.md section 2, rules numbered as there) kept and dropped, from the ingest report; quarantine reasons that did not occur are left out.</p>
 <table><tr><th>count</th><th>events</th></tr>
 {{range .Cleaning}}<tr><td>{{.Name}}</td><td>{{.Value}}</td></tr>
 {{end}}</table>
@@ -572,7 +572,7 @@ svg.chart{display:block;margin:1em 0;width:100%;height:auto}
 
 <h2 id="models">3. Click models</h2>
 {{if .Models}}
-<p>Fitted on the first 75% of SERPs, evaluated on the rest (queries seen in training), with PyClick's conventions (SPEC.md section 3). The selected model (bold) has the best test log-likelihood; its relevance gives the labels. Perplexity gain is over {{(index .Models 0).GainBase}}.</p>
+<p>Fitted on the first 75% of SERPs, evaluated on the rest (queries seen in training), with PyClick's conventions (docs/method.md section 3). The selected model (bold) has the best test log-likelihood; its relevance gives the labels. Perplexity gain is over {{(index .Models 0).GainBase}}.</p>
 <table><tr><th>model</th><th>train</th><th>test</th><th>log-likelihood</th><th>perplexity</th><th>gain</th><th>expert Pearson</th><th>expert Kendall</th></tr>
 {{range .Models}}<tr{{if .Selected}} class="sel"{{end}}><td>{{.Name}}</td><td>{{.TrainSessions}}</td><td>{{.TestSessions}}</td><td>{{f .LogLikelihood}}</td><td>{{f .Perplexity}}</td><td>{{f .Gain}}</td><td>{{opt .ExpertPearson}}</td><td>{{opt .ExpertKendall}}</td></tr>
 {{end}}</table>
