@@ -259,7 +259,7 @@ func stampOf(dir string) string {
 // over queries queries simulated from UBM over the embedded corpus, the
 // LOVBench click models, default labels and sampling, and a small
 // learning-to-rank experiment.
-func DemoConfig(workdir string, serps, queries int, seed int64) *Config {
+func DemoConfig(workdir string, serps, queries int, seed uint64) *Config {
 	c := DefaultConfig()
 	c.Workdir = workdir
 	c.Simulate = &SimulateConfig{Sessions: serps, Queries: queries, Model: "ubm", Seed: seed, ZipfS: 1.1}

@@ -13,7 +13,7 @@ func newDemoCmd(a *app) *cobra.Command {
 	var (
 		out            string
 		serps, queries int
-		seed           int64
+		seed           uint64
 		asJSON         bool
 	)
 	cmd := &cobra.Command{
@@ -50,7 +50,7 @@ inferred labels recover the hidden truth.`,
 	cmd.Flags().StringVar(&out, "out", "", "work directory for the demo (created)")
 	intVar(cmd.Flags(), &serps, "serps", 40000, atLeast(1), "SERPs to simulate")
 	intVar(cmd.Flags(), &queries, "queries", 400, atLeast(1), "distinct queries")
-	cmd.Flags().Int64Var(&seed, "seed", 1, "seed of the simulation, sampling, folds and rankers")
+	cmd.Flags().Uint64Var(&seed, "seed", 1, "seed of the simulation, sampling, folds and rankers")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run summary as JSON")
 	return cmd
 }

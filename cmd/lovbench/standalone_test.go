@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -73,5 +74,38 @@ func TestUserFacingTextCitesNoReferenceFiles(t *testing.T) {
 	}
 	if checked < 100 {
 		t.Errorf("checked only %d files; the walk missed the sources", checked)
+	}
+}
+
+// No compiled program is committed (issue 18, item 7: a 3.5 MB `scale`
+// binary was), and the binaries that `go build` writes at the root are
+// ignored.
+func TestNoCommittedBinaries(t *testing.T) {
+	gitbin, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not found; cannot list the committed files")
+	}
+	root, _ := filepath.Abs("../..")
+	out, err := exec.Command(gitbin, "-C", root, "ls-files", "-z").Output()
+	if err != nil {
+		t.Skipf("not a git checkout (%v); nothing to check", err)
+	}
+	for _, f := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		b := make([]byte, 4)
+		fh, err := os.Open(filepath.Join(root, f))
+		if err != nil {
+			continue // deleted in the work tree
+		}
+		n, _ := fh.Read(b)
+		fh.Close()
+		head := string(b[:n])
+		if head == "\x7fELF" || head == "\xcf\xfa\xed\xfe" || head == "\xfe\xed\xfa\xcf" || strings.HasPrefix(head, "MZ") {
+			t.Errorf("%s is a compiled program; remove it from git (build outputs are ignored)", f)
+		}
+	}
+	for _, f := range []string{"lovbench", "scale", "lovbench-beam", "beam/lovbench-beam", "cmd/lovbench/lovbench.test"} {
+		if err := exec.Command(gitbin, "-C", root, "check-ignore", "-q", f).Run(); err != nil {
+			t.Errorf("%s (a build output) is not ignored by .gitignore", f)
+		}
 	}
 }
