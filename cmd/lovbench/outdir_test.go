@@ -75,3 +75,21 @@ func TestOutSymlinkWrittenThrough(t *testing.T) {
 		}
 	}
 }
+
+// Issue 18, item 3: demo --out into a directory of the user's files and
+// run --workdir / are refused (exit 1) before anything is written.
+func TestDemoAndRunRefuseForeignWorkdirs(t *testing.T) {
+	user := t.TempDir()
+	os.WriteFile(filepath.Join(user, "thesis.tex"), []byte("x"), 0o644)
+	if code, _, errs := runCLI(t, "-q", "demo", "--out", user, "--serps", "200", "--queries", "20"); code != 1 || !strings.Contains(errs, "not a lovbench work directory") {
+		t.Errorf("demo --out into a user's directory: code %d: %s", code, errs)
+	}
+	if ents, _ := os.ReadDir(user); len(ents) != 1 {
+		t.Errorf("demo wrote into the refused directory: %v", ents)
+	}
+	cfg := filepath.Join(t.TempDir(), "c.yaml")
+	os.WriteFile(cfg, []byte("simulate: {sessions: 100, queries: 10}\n"), 0o644)
+	if code, _, errs := runCLI(t, "-q", "run", "--config", cfg, "--workdir", "/"); code != 1 || !strings.Contains(errs, "root of the file system") {
+		t.Errorf("run --workdir /: code %d: %s", code, errs)
+	}
+}
