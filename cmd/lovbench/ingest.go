@@ -91,6 +91,9 @@ See docs/ingest.md.`,
 			if !a.quiet {
 				fmt.Fprintf(a.stdout, "ingest: %d events -> %d sessions, %d queries, %d clicks kept; %d quarantined (see %s)\n",
 					rep.InputEvents, rep.Sessions.Kept, rep.KeptQueries, rep.KeptClicks, sum(rep.Quarantined), o.OutDir)
+				if n := sum(rep.ControlCharacters); n > 0 {
+					fmt.Fprintf(a.stdout, "control characters removed from queries (events per kind, see report.json): %v\n", rep.ControlCharacters)
+				}
 			}
 			return nil
 		},
