@@ -93,3 +93,32 @@ func TestDemoAndRunRefuseForeignWorkdirs(t *testing.T) {
 		t.Errorf("run --workdir /: code %d: %s", code, errs)
 	}
 }
+
+// Issue 18, item 4: demo --serps 10 does not publish a benchmark that
+// cannot mean anything: exit 1 naming what is missing; with
+// --allow-degenerate it is published and the report carries a warning
+// banner; a later run without the flag does not publish it again.
+func TestDemoBelowMinimums(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "d")
+	code, _, errs := runCLI(t, "-q", "demo", "--serps", "10", "--out", out)
+	if code != 1 || !strings.Contains(errs, "test set has") || !strings.Contains(errs, "--allow-degenerate") {
+		t.Fatalf("demo --serps 10: code %d (want 1): %s", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(out, "releases", "latest")); err == nil {
+		t.Error("a release was published")
+	}
+	code, stdout, errs := runCLI(t, "-q", "demo", "--serps", "10", "--out", out, "--allow-degenerate")
+	if code != 0 {
+		t.Fatalf("demo --serps 10 --allow-degenerate: code %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "releases", "latest", "report.html"))
+	if err != nil {
+		t.Fatalf("%v (%s)", err, stdout)
+	}
+	if !strings.Contains(string(b), `class="warning"`) || !strings.Contains(string(b), "--allow-degenerate") {
+		t.Error("the report of a degenerate dataset has no warning banner")
+	}
+	if code, _, errs := runCLI(t, "-q", "demo", "--serps", "10", "--out", out); code != 1 || !strings.Contains(errs, "test set has") {
+		t.Errorf("rerun without --allow-degenerate over unchanged stages: code %d (want 1): %s", code, errs)
+	}
+}
