@@ -8,24 +8,29 @@ import (
 	"time"
 )
 
+// commitFiles publishes an output directory at target (marker "marker")
+// holding the given files, each with its own name as content.
+func commitFiles(t *testing.T, target string, files ...string) error {
+	t.Helper()
+	d, err := CreateDir(target, "marker")
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if err := WriteBytes(filepath.Join(d.Path(), f), []byte(f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return d.Commit()
+}
+
 // CreateDir + Commit replaces an earlier output whole; Abort leaves the
 // target as it was and nothing beside it; a non-empty directory without the
 // marker is refused.
 func TestCreateDirReplacesWhole(t *testing.T) {
 	parent := t.TempDir()
 	target := filepath.Join(parent, "out")
-	write := func(files ...string) error {
-		d, err := CreateDir(target, "marker")
-		if err != nil {
-			return err
-		}
-		for _, f := range files {
-			if err := WriteBytes(filepath.Join(d.Path(), f), []byte(f)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return d.Commit()
-	}
+	write := func(files ...string) error { return commitFiles(t, target, files...) }
 	if err := write("marker", "a", "sub/b"); err != nil {
 		t.Fatal(err)
 	}
@@ -77,18 +82,7 @@ func TestCreateDirReplacesWhole(t *testing.T) {
 // write do not block.
 func TestCreateDirRefusesUnknownFiles(t *testing.T) {
 	target := filepath.Join(t.TempDir(), "out")
-	commit := func(files ...string) error {
-		d, err := CreateDir(target, "marker")
-		if err != nil {
-			return err
-		}
-		for _, f := range files {
-			if err := WriteBytes(filepath.Join(d.Path(), f), []byte(f)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return d.Commit()
-	}
+	commit := func(files ...string) error { return commitFiles(t, target, files...) }
 	// The marker first: Commit, not the write order, makes it the stamp.
 	if err := commit("marker", "Fold1/a", "Fold2/a"); err != nil {
 		t.Fatal(err)
