@@ -32,6 +32,10 @@ const (
 // controlKinds lists the kinds in report order.
 var controlKinds = [...]string{ControlC0, ControlDEL, ControlC1, ControlBidi}
 
+// ControlKinds returns the kinds of control characters that NormalizeQuery
+// removes, the keys of Report.ControlCharacters, in report order.
+func ControlKinds() []string { return controlKinds[:] }
+
 // controlSet records which kinds of control character a query held, by
 // index in controlKinds.
 type controlSet uint8
