@@ -40,10 +40,10 @@ const (
 // written, so a file whose status-change time (ctime, which no copy or
 // touch can set back) is later than the marker's is not the command's.
 // Anything else is refused with an error listing those files, so that a
-// rerun never deletes a file a user put there. A target that is a symbolic link is written
-// through: the directory it points to is replaced and the link kept. Sibling
-// directories that killed runs left (their process is gone) are removed
-// first.
+// rerun never deletes a file a user put there. A target that is a symbolic
+// link is written through: the directory it points to is replaced and the
+// link kept. Sibling directories that killed runs left (their process is
+// gone) are removed first.
 func CreateDir(target, marker string) (*Dir, error) {
 	target = filepath.Clean(target)
 	if st, err := os.Lstat(target); err == nil && st.Mode()&fs.ModeSymlink != 0 {
