@@ -596,19 +596,7 @@ func (lt *lmTrainer) grow() Tree {
 			sw += lt.weight[r]
 			lt.leafOf[r] = node
 		}
-		// The Newton step sum(lambda) / sum(w), with the sum of second
-		// derivatives floored at MinHessian: documents whose pairs are
-		// all decided with a large margin have w near 0 while their
-		// lambdas are not, and the unbounded step grows without limit
-		// (to 1e62 on the bench folds). RankLib divides by sw unless it
-		// is 0; LightGBM floors it (min_sum_hessian_in_leaf, 1e-3) and
-		// XGBoost refuses such leaves (min_child_weight). Stored in
-		// float32, as RankLib stores a leaf output.
-		v := 0.0
-		if sg != 0 {
-			v = sg / max(sw, lt.p.MinHessian)
-		}
-		tree.Nodes[l.node].Value = float64(float32(lt.p.Shrinkage * v))
+		tree.Nodes[l.node].Value = newtonLeaf(sg, sw, lt.p.Shrinkage, lt.p.MinHessian)
 		if l.h != nil {
 			lt.pool = append(lt.pool, l.h)
 		}
@@ -779,6 +767,21 @@ func (lt *lmTrainer) lambdas(scores []float64) {
 			}
 		}
 	}
+}
+
+// newtonLeaf is a leaf's value: the Newton step sum(lambda) / sum(w)
+// times the shrinkage, with the sum of second derivatives sw floored at
+// minHess. Documents whose pairs are all decided with a large margin have
+// w near 0 while their lambdas are not, and the unbounded step grows
+// without limit (to 1e62 on the bench folds). RankLib divides by sw
+// unless it is 0; LightGBM floors it (min_sum_hessian_in_leaf, 1e-3) and
+// XGBoost refuses such leaves (min_child_weight). The value is rounded to
+// float32, as RankLib stores a leaf output.
+func newtonLeaf(sg, sw, shrinkage, minHess float64) float64 {
+	if sg == 0 {
+		return 0
+	}
+	return float64(float32(shrinkage * sg / max(sw, minHess)))
 }
 
 // sigmoidOfDiff is 1/(1 + exp(sp - sq)), for the pairs whose e_p + e_q

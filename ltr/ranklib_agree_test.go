@@ -26,9 +26,10 @@ import (
 //     file with RankLib's model file;
 //
 // and each time lovbench's scores must equal RankLib's to 1e-6 relative
-// and rank every query identically. The data is the fold in RANKLIB_FOLD
-// (a directory with train.txt and test.txt, e.g. a demo fold) or else a
-// generated fold with constant features and docid comments. Training is
+// and rank every query identically. The data is a generated fold with
+// constant features and docid comments, and each fold directory (with
+// train.txt and test.txt, e.g. a demo fold) listed in RANKLIB_FOLD
+// (separated by the OS path list separator, ':' on Unix). Training is
 // shortened (few epochs, rounds and trees): the test is about scoring.
 func TestRankLibAgreement(t *testing.T) {
 	jar := os.Getenv("RANKLIB_JAR")
@@ -39,13 +40,25 @@ func TestRankLibAgreement(t *testing.T) {
 	if err != nil {
 		t.Skip("no java on PATH: skipping the comparison with RankLib")
 	}
-	dir := t.TempDir()
-	train, test := filepath.Join(dir, "train.txt"), filepath.Join(dir, "test.txt")
-	if fold := os.Getenv("RANKLIB_FOLD"); fold != "" {
-		train, test = filepath.Join(fold, "train.txt"), filepath.Join(fold, "test.txt")
-	} else {
-		writeAgreementFold(t, train, test)
+	gen := t.TempDir()
+	writeAgreementFold(t, filepath.Join(gen, "train.txt"), filepath.Join(gen, "test.txt"))
+	folds := []string{gen}
+	if env := os.Getenv("RANKLIB_FOLD"); env != "" {
+		folds = append(folds, filepath.SplitList(env)...)
 	}
+	for i, fold := range folds {
+		name := "generated"
+		if i > 0 {
+			name = filepath.Base(filepath.Dir(fold)) + "_" + filepath.Base(fold)
+		}
+		t.Run(name, func(t *testing.T) {
+			rankLibAgreement(t, java, jar, filepath.Join(fold, "train.txt"), filepath.Join(fold, "test.txt"))
+		})
+	}
+}
+
+func rankLibAgreement(t *testing.T, java, jar, train, test string) {
+	dir := t.TempDir()
 	trDS, err := ReadSVMLightFile(train)
 	if err != nil {
 		t.Fatal(err)
