@@ -14,8 +14,9 @@ import (
 //go:embed configurations/*.txt
 var configFS embed.FS
 
-// Config is a feature configuration: a name and its feature ids.
-type Config struct {
+// FeatureSet is a named set of feature ids: one configuration of Table 5
+// of the LOVBench paper, or a --features selection.
+type FeatureSet struct {
 	Name     string
 	Features []int
 }
@@ -50,8 +51,8 @@ func ParseFeatureList(text, name string) ([]int, error) {
 
 // Configurations returns the embedded Table 5 configurations in
 // ConfigNames order.
-func Configurations() []Config {
-	out := make([]Config, 0, len(ConfigNames))
+func Configurations() []FeatureSet {
+	out := make([]FeatureSet, 0, len(ConfigNames))
 	for _, n := range ConfigNames {
 		b, err := configFS.ReadFile("configurations/" + n + ".txt")
 		if err != nil {
@@ -61,7 +62,7 @@ func Configurations() []Config {
 		if err != nil {
 			panic("ltr: embedded configuration malformed: " + err.Error())
 		}
-		out = append(out, Config{Name: n, Features: f})
+		out = append(out, FeatureSet{Name: n, Features: f})
 	}
 	return out
 }
@@ -69,14 +70,14 @@ func Configurations() []Config {
 // SelectConfigs parses a --configs value: "all", or a comma-separated list
 // of names (case-insensitive; "full" and "light" abbreviate LOVBenchFull and
 // LOVBenchLight, "simple" LOVSimple).
-func SelectConfigs(spec string) ([]Config, error) {
+func SelectConfigs(spec string) ([]FeatureSet, error) {
 	all := Configurations()
 	spec = strings.TrimSpace(spec)
 	if spec == "" || strings.EqualFold(spec, "all") {
 		return all, nil
 	}
 	alias := map[string]string{"full": "lovbenchfull", "light": "lovbenchlight", "simple": "lovsimple"}
-	var out []Config
+	var out []FeatureSet
 	seen := map[string]bool{}
 	for _, part := range strings.Split(spec, ",") {
 		key := strings.ToLower(strings.TrimSpace(part))

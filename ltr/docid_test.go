@@ -70,9 +70,11 @@ func TestWriteRunMQ2008Lines(t *testing.T) {
 	if err := WriteRun(&b, ds, m, "t"); err != nil {
 		t.Fatal(err)
 	}
-	want := "10032 Q0 GX030-77-6315042 1 0.279152 t\n" +
-		"10032 Q0 GX140-98-13566007 2 0.130742 t\n" +
-		"10032 Q0 GX029-35-5894638 3 0.056537 t\n" +
+	// The scores are the feature values read as float32, as RankLib
+	// reads them (0.279152 -> 0.2791520059108734).
+	want := "10032 Q0 GX030-77-6315042 1 0.2791520059108734 t\n" +
+		"10032 Q0 GX140-98-13566007 2 0.13074199855327606 t\n" +
+		"10032 Q0 GX029-35-5894638 3 0.056536998599767685 t\n" +
 		"10037 Q0 GX000-00-0000000 1 1 t\n"
 	if b.String() != want {
 		t.Fatalf("run\n%s\nwant\n%s", b.String(), want)

@@ -24,7 +24,7 @@ var ReportMeasures = []Metric{
 // ExperimentOptions configure RunExperiment.
 type ExperimentOptions struct {
 	Algorithms []Algorithm
-	Configs    []Config
+	Configs    []FeatureSet
 	// BaselineFeature is ranked by its raw value, unlearned (default 34).
 	BaselineFeature int
 	// Train holds the metric, normalisation, seed and ranker parameters.
@@ -197,7 +197,7 @@ func RunExperiment(ctx context.Context, folds []Fold, opt ExperimentOptions) (*E
 	var wg sync.WaitGroup
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	cfg := map[string]Config{}
+	cfg := map[string]FeatureSet{}
 	for _, c := range opt.Configs {
 		cfg[c.Name] = c
 	}

@@ -148,20 +148,22 @@ func TestEmbeddedConfigurationsMatchShared(t *testing.T) {
 // Hand-checked against LOVBench's RankNet_Results.csv (values printed by
 // RankLib's Analyzer and R).
 func TestResultFormatting(t *testing.T) {
-	cases := map[string]string{
-		improvement(0.28125, 64.7231):   "+0.2813 (+64.72%)",
-		improvement(0.386, 127.7):       "+0.386 (+127.7%)",
-		improvement(0.4805, 111.0):      "+0.4805 (+111.0%)",
-		improvement(-0.01234, -2.5):     "-0.0123 (-2.5%)",
-		rFormat(0.0001):                 "1e-04",
-		rFormat(0.26):                   "0.26",
-		rFormat(0):                      "0",
-		rFormat(0.43314):                "0.43314",
-		rFormat(roundSig(1/10001.0, 4)): "9.999e-05",
+	// A slice, not a map keyed by the output: two cases with equal output
+	// would silently collapse into one.
+	cases := []struct{ name, got, want string }{
+		{"improvement(0.28125, 64.7231)", improvement(0.28125, 64.7231), "+0.2813 (+64.72%)"},
+		{"improvement(0.386, 127.7)", improvement(0.386, 127.7), "+0.386 (+127.7%)"},
+		{"improvement(0.4805, 111.0)", improvement(0.4805, 111.0), "+0.4805 (+111.0%)"},
+		{"improvement(-0.01234, -2.5)", improvement(-0.01234, -2.5), "-0.0123 (-2.5%)"},
+		{"rFormat(0.0001)", rFormat(0.0001), "1e-04"},
+		{"rFormat(0.26)", rFormat(0.26), "0.26"},
+		{"rFormat(0)", rFormat(0), "0"},
+		{"rFormat(0.43314)", rFormat(0.43314), "0.43314"},
+		{"rFormat(roundSig(1/10001.0, 4))", rFormat(roundSig(1/10001.0, 4)), "9.999e-05"},
 	}
-	for got, want := range cases {
-		if got != want {
-			t.Errorf("got %q, want %q", got, want)
+	for _, c := range cases {
+		if c.got != c.want {
+			t.Errorf("%s = %q, want %q", c.name, c.got, c.want)
 		}
 	}
 }

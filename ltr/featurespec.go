@@ -68,18 +68,18 @@ func ParseFeatureSpec(spec string) ([]int, error) {
 	return out, nil
 }
 
-// FeatureConfig returns the configuration for a --features spec: its ids
+// NewFeatureSet returns the configuration for a --features spec: its ids
 // (ParseFeatureSpec) under the name "Features_" followed by the spec with
 // commas replaced by underscores ("1,3,5-9" -> "Features_1_3_5-9"), which
 // is safe in result tables and model file names.
-func FeatureConfig(spec string) (Config, error) {
+func NewFeatureSet(spec string) (FeatureSet, error) {
 	ids, err := ParseFeatureSpec(spec)
 	if err != nil {
-		return Config{}, err
+		return FeatureSet{}, err
 	}
 	parts := strings.Split(spec, ",")
 	for i := range parts {
 		parts[i] = strings.TrimSpace(parts[i])
 	}
-	return Config{Name: "Features_" + strings.Join(parts, "_"), Features: ids}, nil
+	return FeatureSet{Name: "Features_" + strings.Join(parts, "_"), Features: ids}, nil
 }

@@ -35,8 +35,8 @@ func TestParseFeatureSpec(t *testing.T) {
 			t.Errorf("%q: error %v, want one mentioning %q", in, err, want)
 		}
 	}
-	c, err := FeatureConfig("1,3,5-9")
+	c, err := NewFeatureSet("1,3,5-9")
 	if err != nil || c.Name != "Features_1_3_5-9" || !reflect.DeepEqual(c.Features, []int{1, 3, 5, 6, 7, 8, 9}) {
-		t.Fatalf("FeatureConfig: %+v %v", c, err)
+		t.Fatalf("NewFeatureSet: %+v %v", c, err)
 	}
 }

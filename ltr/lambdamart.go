@@ -27,11 +27,16 @@ type LambdaMARTParams struct {
 	// EarlyStop stops when the validation metric has not improved for this
 	// many trees (RankLib -estop 100); 0 disables.
 	EarlyStop int
+	// MinHessian floors the sum of the lambda weights (second derivatives)
+	// in a leaf's Newton step, bounding a leaf value by Shrinkage times
+	// |sum(lambda)| / MinHessian (LightGBM's min_sum_hessian_in_leaf,
+	// 1e-3; RankLib has no floor).
+	MinHessian float64
 }
 
 // DefaultLambdaMARTParams returns RankLib's defaults.
 func DefaultLambdaMARTParams() LambdaMARTParams {
-	return LambdaMARTParams{Trees: 1000, Leaves: 10, Shrinkage: 0.1, Bins: 256, MinLeafSupport: 1, EarlyStop: 100}
+	return LambdaMARTParams{Trees: 1000, Leaves: 10, Shrinkage: 0.1, Bins: 256, MinLeafSupport: 1, EarlyStop: 100, MinHessian: 1e-3}
 }
 
 // binner maps each column's values to at most 256 bins; bin b holds the
@@ -591,11 +596,7 @@ func (lt *lmTrainer) grow() Tree {
 			sw += lt.weight[r]
 			lt.leafOf[r] = node
 		}
-		v := 0.0
-		if sw > 0 {
-			v = sg / sw
-		}
-		tree.Nodes[l.node].Value = lt.p.Shrinkage * v
+		tree.Nodes[l.node].Value = newtonLeaf(sg, sw, lt.p.Shrinkage, lt.p.MinHessian)
 		if l.h != nil {
 			lt.pool = append(lt.pool, l.h)
 		}
@@ -768,6 +769,21 @@ func (lt *lmTrainer) lambdas(scores []float64) {
 	}
 }
 
+// newtonLeaf is a leaf's value: the Newton step sum(lambda) / sum(w)
+// times the shrinkage, with the sum of second derivatives sw floored at
+// minHess. Documents whose pairs are all decided with a large margin have
+// w near 0 while their lambdas are not, and the unbounded step grows
+// without limit (to 1e62 on the bench folds). RankLib divides by sw
+// unless it is 0; LightGBM floors it (min_sum_hessian_in_leaf, 1e-3) and
+// XGBoost refuses such leaves (min_child_weight). The value is rounded to
+// float32, as RankLib stores a leaf output.
+func newtonLeaf(sg, sw, shrinkage, minHess float64) float64 {
+	if sg == 0 {
+		return 0
+	}
+	return float64(float32(shrinkage * sg / max(sw, minHess)))
+}
+
 // sigmoidOfDiff is 1/(1 + exp(sp - sq)), for the pairs whose e_p + e_q
 // underflowed.
 func sigmoidOfDiff(sp, sq float64) float64 {
@@ -870,7 +886,7 @@ func (lt *lmTrainer) applyValidation(tree *Tree, vscores []float64) {
 		if nd.Column < 0 {
 			v := nd.Value
 			for _, r := range idx[start:end] {
-				vscores[r] += v
+				vscores[r] = float64(float32(vscores[r] + v)) // as Model.scoreBlock
 			}
 			continue
 		}
@@ -965,7 +981,8 @@ func trainLambdaMART(ctx context.Context, m *Model, tr, va *table, opt Options) 
 		}
 		ex := lt.ex[:len(lt.leafOf)]
 		for r, leaf := range lt.leafOf {
-			scores[r] += tree.Nodes[leaf].Value
+			// Accumulated in float32 as the model scores (Tree).
+			scores[r] = float64(float32(scores[r] + tree.Nodes[leaf].Value))
 			ex[r] *= fac[leaf]
 		}
 		if va == nil {

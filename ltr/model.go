@@ -113,7 +113,13 @@ type LinearTerm struct {
 // Tree is a regression tree; the score is the sum of the trees' outputs.
 // Node 0 is the root. An internal node sends x to Left when
 // x[Column] <= Threshold, else to Right; a leaf has Column = -1 and returns
-// Value (the learning rate already applied).
+// Value (the learning rate already applied). As in RankLib, the comparison
+// is in float32 (the feature values are float32 and Threshold is rounded
+// to float32) and the sum over the trees is accumulated in float32, each
+// tree's Value added in float64 and the sum rounded (RankLib's Ensemble
+// eval, s += output * weight with float s). LambdaMART stores float32 leaf
+// values; a RankLib model's Value is its float32 output times its float32
+// tree weight, exact in float64.
 type Tree struct {
 	Nodes []TreeNode `json:"nodes"`
 }
@@ -134,7 +140,7 @@ func (t *Tree) eval(x []float64) float64 {
 		if n.Column < 0 {
 			return n.Value
 		}
-		if x[n.Column] <= n.Threshold {
+		if float32(x[n.Column]) <= float32(n.Threshold) {
 			i = n.Left
 		} else {
 			i = n.Right
@@ -214,11 +220,11 @@ func (m *Model) scoreRow(x []float64) float64 {
 		}
 		return s
 	default:
-		s := 0.0
+		var s float32 // RankLib's Ensemble.eval
 		for i := range m.Trees {
-			s += m.Trees[i].eval(x)
+			s = float32(float64(s) + m.Trees[i].eval(x))
 		}
-		return s
+		return float64(s)
 	}
 }
 
@@ -246,7 +252,7 @@ func (m *Model) scoreBlock(b *block) []float64 {
 		for ti := range m.Trees {
 			t := &m.Trees[ti]
 			for i := range out {
-				out[i] += t.eval(b.x[i*d : (i+1)*d])
+				out[i] = float64(float32(out[i] + t.eval(b.x[i*d:(i+1)*d])))
 			}
 		}
 		return out

@@ -39,7 +39,10 @@ func TestModelScoringByHand(t *testing.T) {
 	}
 	lin := &Model{Format: ModelFormat, Algorithm: AdaRank, Features: []int{1, 2}, Normalization: NormNone,
 		Linear: []LinearTerm{{Column: 0, Weight: 2}, {Column: 1, Weight: 0.5}, {Column: 0, Weight: 1}}}
-	if s := lin.Scores(&q); s[0] != 3*0.2+2.5 || s[1] != 3*0.9-0.5 {
+	// The features are read as float32 (0.2 -> 0.20000000298023224), the
+	// sum is in float64 in term order.
+	f2, f9 := float64(float32(0.2)), float64(float32(0.9))
+	if s := lin.Scores(&q); s[0] != 2*f2+2.5+f2 || s[1] != 2*f9-0.5+f9 {
 		t.Errorf("linear scores %v", s)
 	}
 }

@@ -3,6 +3,7 @@ package ltr
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -16,10 +17,12 @@ const (
 	// NormNone leaves the values unchanged.
 	NormNone Normalization = "none"
 	// NormSum divides by the sum of absolute values, x / sum|x|, when the
-	// sum is positive.
+	// sum is positive (a constant feature too, as in RankLib).
 	NormSum Normalization = "sum"
 	// NormZScore maps to (x - mean) / sd with the sample standard deviation
-	// (denominator n-1), when sd > 0; lists of one document are unchanged.
+	// (denominator n-1); a feature whose values within the query are all
+	// equal keeps them, as do lists of one document (RankLib's sd > 0
+	// test).
 	NormZScore Normalization = "zscore"
 	// NormLinear maps to (x - min) / (max - min); a constant feature
 	// becomes 0. (RankLib starts max at Float.MIN_VALUE, a positive
@@ -40,55 +43,110 @@ func ParseNormalization(s string) (Normalization, error) {
 }
 
 // normalizeBlock normalises the n x d row-major matrix x of one query in
-// place, column by column.
+// place, column by column, exactly as RankLib's normalisers do on its
+// float32 feature values (x must hold float32 values, as makeBlock
+// stores them; see normalizeColumn).
 func normalizeBlock(x []float64, n, d int, norm Normalization) {
 	if norm == NormNone || norm == "" || n == 0 {
 		return
 	}
+	col := make([]float64, n)
+	sorted := make([]float64, n)
 	for j := 0; j < d; j++ {
-		switch norm {
-		case NormSum:
-			s := 0.0
-			for i := 0; i < n; i++ {
-				s += math.Abs(x[i*d+j])
+		for i := 0; i < n; i++ {
+			col[i] = x[i*d+j]
+		}
+		normalizeColumn(col, sorted, norm)
+		for i := 0; i < n; i++ {
+			x[i*d+j] = col[i]
+		}
+	}
+}
+
+// normalizeColumn normalises the float32 values v of one feature over one
+// query in place. It computes what RankLib's SumNormalizor,
+// ZScoreNormalizor and LinearNormalizer compute (sums and the standard
+// deviation in float64 over the float32 values, each result rounded to
+// float32), with two differences that make a document's value depend
+// only on the multiset of the query's values, never on the order of the
+// lines:
+//
+//   - the sums run over the values sorted increasingly (a fixed order)
+//     instead of in file order. A float64 sum of up to 2^29 float32 values
+//     whose exponents span less than 29 - log2(n) binades is exact in any
+//     order, so the two agree bit for bit on such data (all LOVBench
+//     features); otherwise they differ in the last bits of the float64
+//     sum, which the rounding to float32 almost always hides;
+//   - a feature is constant when all its values are equal (tested
+//     exactly), and a constant feature keeps its values under zscore and
+//     sum and becomes 0 under linear, as in RankLib. (For float32 values
+//     RankLib's sd > 0 test decides the same way: n equal float32 values
+//     sum exactly to n*v in float64, so the mean is v and the spread 0.)
+//
+// sorted is scratch of length len(v).
+func normalizeColumn(v, sorted []float64, norm Normalization) {
+	n := len(v)
+	constant := true
+	for _, t := range v[1:] {
+		if t != v[0] {
+			constant = false
+			break
+		}
+	}
+	switch norm {
+	case NormSum:
+		// RankLib: norm = sum |x|; x / norm when norm > 0. A constant
+		// feature is divided too (x / (n*|x|) = ±1/n), as in RankLib.
+		for i, t := range v {
+			sorted[i] = math.Abs(t)
+		}
+		slices.Sort(sorted)
+		s := 0.0
+		for _, t := range sorted {
+			s += t
+		}
+		if s > 0 {
+			for i := range v {
+				v[i] = float64(float32(v[i] / s))
 			}
-			if s > 0 {
-				for i := 0; i < n; i++ {
-					x[i*d+j] /= s
-				}
+		}
+	case NormZScore:
+		// RankLib: mean and the sample sd (denominator n-1) in float64;
+		// (x - mean) / sd when sd > 0, so lists of one document and
+		// constant features are unchanged.
+		if n < 2 || constant {
+			return
+		}
+		copy(sorted, v)
+		slices.Sort(sorted)
+		mean := 0.0
+		for _, t := range sorted {
+			mean += t
+		}
+		mean /= float64(n)
+		ss := 0.0
+		for _, t := range sorted {
+			ss += (t - mean) * (t - mean)
+		}
+		sd := math.Sqrt(ss / float64(n-1))
+		if sd > 0 {
+			for i := range v {
+				v[i] = float64(float32((v[i] - mean) / sd))
 			}
-		case NormZScore:
-			if n < 2 {
-				continue
-			}
-			mean := 0.0
-			for i := 0; i < n; i++ {
-				mean += x[i*d+j]
-			}
-			mean /= float64(n)
-			ss := 0.0
-			for i := 0; i < n; i++ {
-				t := x[i*d+j] - mean
-				ss += t * t
-			}
-			sd := math.Sqrt(ss / float64(n-1))
-			if sd > 0 {
-				for i := 0; i < n; i++ {
-					x[i*d+j] = (x[i*d+j] - mean) / sd
-				}
-			}
-		case NormLinear:
-			lo, hi := math.Inf(1), math.Inf(-1)
-			for i := 0; i < n; i++ {
-				lo = math.Min(lo, x[i*d+j])
-				hi = math.Max(hi, x[i*d+j])
-			}
-			for i := 0; i < n; i++ {
-				if hi > lo {
-					x[i*d+j] = (x[i*d+j] - lo) / (hi - lo)
-				} else {
-					x[i*d+j] = 0
-				}
+		}
+	case NormLinear:
+		// RankLib, in float32: (x - min) / (max - min) when max > min,
+		// else 0.
+		lo, hi := float32(math.MaxFloat32), float32(-math.MaxFloat32)
+		for _, t := range v {
+			lo = min(lo, float32(t))
+			hi = max(hi, float32(t))
+		}
+		for i := range v {
+			if hi > lo {
+				v[i] = float64((float32(v[i]) - lo) / (hi - lo))
+			} else {
+				v[i] = 0
 			}
 		}
 	}
@@ -140,7 +198,7 @@ func makeBlock(q *Query, fids []int, norm Normalization) block {
 		doc := &q.Docs[di]
 		b.labels[i] = doc.Label
 		for j, f := range fids {
-			b.x[i*d+j] = doc.Feature(f)
+			b.x[i*d+j] = float64(float32(doc.Feature(f))) // RankLib's float32
 		}
 	}
 	normalizeBlock(b.x, n, d, norm)

@@ -257,9 +257,9 @@ func (e *rankLibError) Error() string {
 
 // ReadRankLibModel parses a RankLib 2.x text model (LambdaMART, Coordinate
 // Ascent, AdaRank or RankNet with one hidden layer) into a Model that
-// scores documents as RankLib does (in float64 where RankLib rounds
-// feature values, thresholds and tree outputs to float32; see
-// docs/ltr.md). The normalisation is read from a "## Normalization = NAME"
+// scores documents as RankLib does: tree thresholds, outputs and weights
+// are read as float32 (Float.parseFloat) and the trees' sum is accumulated
+// in float32 (see Tree and docs/ltr.md). The normalisation is read from a "## Normalization = NAME"
 // line (written by WriteRankLib), else it is none, RankLib's default.
 // name is used in error messages, which name the format expected.
 func ReadRankLibModel(r io.Reader, name string) (*Model, error) {
@@ -356,6 +356,16 @@ func parseNum(what, s string) (float64, error) {
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, fmt.Errorf("%s %q is not a finite number", what, s)
+	}
+	return v, nil
+}
+
+// parseNum32 parses a finite number rounded to float32, as RankLib's
+// Float.parseFloat reads tree thresholds, outputs and weights.
+func parseNum32(what, s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 32)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%s %q is not a finite number in float32 range", what, s)
 	}
 	return v, nil
 }
@@ -644,7 +654,7 @@ func readRankLibEnsemble(m *Model, body []textLine, name string) error {
 		weight := math.NaN()
 		for _, a := range s.Attr {
 			if a.Name.Local == "weight" {
-				if weight, err = parseNum("tree weight", a.Value); err != nil {
+				if weight, err = parseNum32("tree weight", a.Value); err != nil {
 					return x.fail("%v", err)
 				}
 			}
@@ -706,10 +716,11 @@ func (x *xmlReader) split(m *Model, t *Tree, index map[int]int, weight float64, 
 		if err != nil {
 			return 0, err
 		}
-		out, err := parseNum("leaf output", v)
+		out, err := parseNum32("leaf output", v)
 		if err != nil {
 			return 0, x.fail("%v", err)
 		}
+		// RankLib: float output times float weight, in float64 (exact).
 		t.Nodes[i] = TreeNode{Column: -1, Value: out * weight}
 	case "feature":
 		v, err := x.text("feature")
@@ -727,7 +738,7 @@ func (x *xmlReader) split(m *Model, t *Tree, index map[int]int, weight float64, 
 		if err != nil {
 			return 0, err
 		}
-		thr, err := parseNum("threshold", v)
+		thr, err := parseNum32("threshold", v)
 		if err != nil {
 			return 0, x.fail("%v", err)
 		}

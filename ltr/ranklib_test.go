@@ -47,9 +47,18 @@ func TestReadRankLibLambdaMARTByHand(t *testing.T) {
 		[]float64{3, 0, -1},      // tree 1: f1 > -1.25 -> -1.0; tree 2: f1 > 0 -> -0.5
 		[]float64{-1.25, 0, 0.5}, // both thresholds hit exactly: left, left -> 2.0; 0.1
 	)
-	want := []float64{0.1*2.0 + 0.1*0.1, 0.1*4.0 + 0.1*0.1, 0.1*-1.0 + 0.1*-0.5, 0.1*2.0 + 0.1*0.1}
+	// RankLib's Ensemble.eval: float s; s += output * weight, with the
+	// outputs and weights read as float32 and each product in double.
+	ens := func(outs ...float64) float64 {
+		var s float32
+		for _, o := range outs {
+			s = float32(float64(s) + float64(float32(o))*float64(float32(0.1)))
+		}
+		return float64(s)
+	}
+	want := []float64{ens(2.0, 0.1), ens(4.0, 0.1), ens(-1.0, -0.5), ens(2.0, 0.1)}
 	for i, s := range m.Scores(q) {
-		if !near(s, want[i]) {
+		if s != want[i] {
 			t.Errorf("doc %d: score %v, want %v", i, s, want[i])
 		}
 	}

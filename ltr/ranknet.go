@@ -34,19 +34,24 @@ func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
 func rankNetForward(w *RankNetWeights, x []float64, h []float64) float64 {
 	H := len(w.Hidden)
 	d := len(x)
-	z := w.Output[H]
+	// Sums in RankLib's order (Neuron.computeOutput over its in-links,
+	// wired inputs first and the bias neuron last), so that a RankLib
+	// model scores bit for bit as in RankLib.
+	z := 0.0
 	for k := 0; k < H; k++ {
 		wk := w.Hidden[k]
-		a := wk[d]
+		a := 0.0
 		for j, v := range x {
-			a += wk[j] * v
+			a += v * wk[j]
 		}
+		a += wk[d]
 		hk := sigmoid(a)
 		if h != nil {
 			h[k] = hk
 		}
-		z += w.Output[k] * hk
+		z += hk * w.Output[k]
 	}
+	z += w.Output[H]
 	return sigmoid(z)
 }
 

@@ -22,7 +22,8 @@ type Doc struct {
 	Label float64
 	// Features holds the dense feature vector: Features[fid-1] is the value
 	// of feature fid; features absent from the line are 0 (SVMlight's
-	// sparse convention).
+	// sparse convention). ReadSVMLight rounds them to float32, as RankLib
+	// reads them.
 	Features []float64
 	// Comment is the text after '#', trimmed (LOVBench: "query term").
 	Comment string
@@ -165,10 +166,13 @@ func ReadSVMLight(r io.Reader, name string) (*Dataset, error) {
 			if fid > 1<<20 {
 				return nil, perr(j+1, "feature id too large (limit 1048576)")
 			}
-			v, err := strconv.ParseFloat(tok[c+1:], 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, perr(j+1, "feature value is not a finite number")
+			// float32, as RankLib reads it (Float.parseFloat): the
+			// models' thresholds are float32 values compared with it.
+			v32, err := strconv.ParseFloat(tok[c+1:], 32)
+			if err != nil || math.IsNaN(v32) || math.IsInf(v32, 0) {
+				return nil, perr(j+1, "feature value is not a finite float32 number (|x| <= 3.4028235e38)")
 			}
+			v := v32
 			for _, p := range pairs {
 				if p.fid == fid {
 					return nil, perr(j+1, fmt.Sprintf("feature %d appears twice", fid))

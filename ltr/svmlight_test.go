@@ -37,7 +37,7 @@ func TestReadSVMLight(t *testing.T) {
 	if d.Comment != "foaf person foaf:Person" || d.Term() != "foaf:Person" || d.Row != 1 {
 		t.Fatalf("comment %q term %q row %d", d.Comment, d.Term(), d.Row)
 	}
-	if q.Docs[1].Feature(2) != 0.03 {
+	if q.Docs[1].Feature(2) != float64(float32(0.03)) { // RankLib's Float.parseFloat
 		t.Fatalf("3e-2 parsed as %v", q.Docs[1].Feature(2))
 	}
 	if q.Docs[2].Row != 3 || q.Docs[2].Line != 5 || q.Docs[2].Term() != "" {
@@ -55,8 +55,17 @@ func TestSVMLightRoundTrip(t *testing.T) {
 	}
 	// Make some values sparse and awkward.
 	ds.Queries[0].Docs[0].Features[3] = 0
-	ds.Queries[0].Docs[1].Features[4] = 1e-300
+	ds.Queries[0].Docs[1].Features[4] = 1e-30
 	ds.Queries[1].Docs[0].Features[5] = -123456.789
+	// Values are read as float32 (RankLib's), so the round trip keeps
+	// float32 values.
+	for qi := range ds.Queries {
+		for di := range ds.Queries[qi].Docs {
+			for i, v := range ds.Queries[qi].Docs[di].Features {
+				ds.Queries[qi].Docs[di].Features[i] = float64(float32(v))
+			}
+		}
+	}
 	var buf bytes.Buffer
 	if err := WriteSVMLight(&buf, ds); err != nil {
 		t.Fatal(err)

@@ -18,10 +18,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"strings"
@@ -38,7 +40,15 @@ func main() {
 	algs := flag.String("algorithms", "ranknet,adarank,lambdamart,ca", "algorithms to time")
 	seed := flag.Uint64("seed", 1, "seed")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the timed runs to this file")
+	write := flag.String("write", "", "only write the folds to DIR/Fold1..Fold5/{train,vali,test}.txt (for bench/ltr/xgb.py) and exit")
 	flag.Parse()
+	if *write != "" {
+		if err := writeFolds(*write, *queries, *docs, *seed); err != nil {
+			fmt.Fprintln(os.Stderr, "bench/ltr:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
 		if err != nil {
@@ -110,6 +120,30 @@ func run(queries, docs, workers int, algs string, seed uint64) error {
 			fmt.Printf("%-16s %10s %10s %10.4f %10s  (recorded, issue 11)\n", "XGBoost 1.7 hist", fmt.Sprintf("%.0fs", xgbSeconds), "", xgbNDCG, "")
 			fmt.Printf("speed-up vs XGBoost: %.2fx by CPU time, %.2fx by wall time; NDCG@10 %+.4f\n",
 				xgbSeconds/cpu.Seconds(), xgbSeconds/wall.Seconds(), mean-xgbNDCG)
+		}
+	}
+	return nil
+}
+
+// writeFolds writes the benchmark's folds in SVMlight form.
+func writeFolds(dir string, queries, docs int, seed uint64) error {
+	ds, err := ltr.Synthetic(ltr.SyntheticOptions{Queries: queries, DocsPerQuery: docs, Features: 34, Noise: 0.3, Seed: seed})
+	if err != nil {
+		return err
+	}
+	for i, f := range ltr.MakeFolds(ds, seed) {
+		fd := filepath.Join(dir, fmt.Sprintf("Fold%d", i+1))
+		if err := os.MkdirAll(fd, 0o755); err != nil {
+			return err
+		}
+		for name, part := range map[string]*ltr.Dataset{"train.txt": f.Train, "vali.txt": f.Vali, "test.txt": f.Test} {
+			var b bytes.Buffer
+			if err := ltr.WriteSVMLight(&b, part); err != nil {
+				return err
+			}
+			if err := os.WriteFile(filepath.Join(fd, name), b.Bytes(), 0o644); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -103,9 +103,6 @@ func runEval(cmd *cobra.Command, a *app, f evalFlags) error {
 	if opts.Ties, err = measures.ParseTies(f.ties); err != nil {
 		return usagef("eval: --ties: %v", err)
 	}
-	if f.cutoff < 0 {
-		return usagef("eval: --cutoff must be >= 0")
-	}
 	opts.Beta, opts.Cutoff, opts.RelevantFrom, opts.QueriesFromRun = f.beta, f.cutoff, f.relevantFrom, f.fromRun
 	ctx := cmd.Context()
 	if len(f.corpus) > 0 {

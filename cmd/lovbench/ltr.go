@@ -51,7 +51,7 @@ of DIR/manifest.json when there is one. See docs/ltr.md.`,
 				}
 				algorithms = append(algorithms, al)
 			}
-			var cfgs []ltr.Config
+			var cfgs []ltr.FeatureSet
 			if len(featureSets) == 0 || cmd.Flags().Changed("configs") {
 				c, err := ltr.SelectConfigs(configs)
 				if err != nil {
@@ -60,7 +60,7 @@ of DIR/manifest.json when there is one. See docs/ltr.md.`,
 				cfgs = c
 			}
 			for _, spec := range featureSets {
-				c, err := ltr.FeatureConfig(spec)
+				c, err := ltr.NewFeatureSet(spec)
 				if err != nil {
 					return usagef("ltr: --features: %v", err)
 				}
@@ -82,9 +82,6 @@ of DIR/manifest.json when there is one. See docs/ltr.md.`,
 			formats, err := ltr.ParseModelFileFormats(modelFormat)
 			if err != nil {
 				return usagef("ltr: --model-format: %v", err)
-			}
-			if workers < 1 {
-				return usagef("ltr: --workers must be at least 1")
 			}
 			tr, err := measures.ParseTies(ties)
 			if err != nil {

@@ -178,18 +178,6 @@ func (r *Run) Queries() []string {
 	return ids
 }
 
-// NewRun builds a run from rankings given per query (entries in any
-// order); they are put in trec_eval order.
-func NewRun(name string, rankings map[string][]Entry) *Run {
-	r := &Run{Name: name, ranking: make(map[string][]Entry, len(rankings))}
-	for q, es := range rankings {
-		es = slices.Clone(es)
-		sortTREC(es)
-		r.ranking[q] = es
-	}
-	return r
-}
-
 // ReadRun reads a TREC run file.
 func ReadRun(path string) (*Run, error) {
 	data, err := textio.ReadFile(path) // plain: sized from the file, no regrowth

@@ -1,0 +1,287 @@
+package ltr
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestRankLibAgreement moves models both ways between lovbench and a real
+// RankLib jar (RANKLIB_JAR; bench/ltr/build_ranklib.sh builds one from
+// RankLib's source): for RankNet, AdaRank, LambdaMART and Coordinate
+// Ascent and the normalisations none, sum, zscore and linear,
+//
+//   - lovbench trains, writes the model in RankLib's format, and RankLib
+//     scores the test file with it (-load -rank -score -norm);
+//   - RankLib trains (-train -save -norm), and lovbench scores the test
+//     file with RankLib's model file;
+//
+// and each time lovbench's scores must equal RankLib's to 1e-6 relative
+// and rank every query identically (sameOrder). The data is a generated fold with
+// constant features and docid comments, and each fold directory (with
+// train.txt and test.txt, e.g. a demo fold) listed in RANKLIB_FOLD
+// (separated by the OS path list separator, ':' on Unix). Training is
+// shortened (few epochs, rounds and trees): the test is about scoring.
+func TestRankLibAgreement(t *testing.T) {
+	jar := os.Getenv("RANKLIB_JAR")
+	if jar == "" {
+		t.Skip("RANKLIB_JAR not set: skipping the comparison with RankLib (build a jar with bench/ltr/build_ranklib.sh)")
+	}
+	java, err := exec.LookPath("java")
+	if err != nil {
+		t.Skip("no java on PATH: skipping the comparison with RankLib")
+	}
+	gen := t.TempDir()
+	writeAgreementFold(t, filepath.Join(gen, "train.txt"), filepath.Join(gen, "test.txt"))
+	folds := []string{gen}
+	if env := os.Getenv("RANKLIB_FOLD"); env != "" {
+		folds = append(folds, filepath.SplitList(env)...)
+	}
+	for i, fold := range folds {
+		name := "generated"
+		if i > 0 {
+			name = filepath.Base(filepath.Dir(fold)) + "_" + filepath.Base(fold)
+		}
+		t.Run(name, func(t *testing.T) {
+			rankLibAgreement(t, java, jar, filepath.Join(fold, "train.txt"), filepath.Join(fold, "test.txt"))
+		})
+	}
+}
+
+func rankLibAgreement(t *testing.T, java, jar, train, test string) {
+	dir := t.TempDir()
+	trDS, err := ReadSVMLightFile(train)
+	if err != nil {
+		t.Fatal(err)
+	}
+	teDS, err := ReadSVMLightFile(test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fids := make([]int, max(trDS.NumFeatures, teDS.NumFeatures))
+	for i := range fids {
+		fids[i] = i + 1
+	}
+	runJava := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command(java, append([]string{"-jar", jar}, args...)...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("java -jar RankLib %s: %v\n%s", strings.Join(args, " "), err, lastLines(out, 15))
+		}
+	}
+	rankLibScore := func(model string, norm Normalization) []float64 {
+		t.Helper()
+		out := model + ".score"
+		args := []string{"-load", model, "-rank", test, "-score", out}
+		if norm != NormNone {
+			args = append(args, "-norm", string(norm))
+		}
+		runJava(args...)
+		return readRankLibScores(t, out, teDS)
+	}
+	algs := []struct {
+		alg     Algorithm
+		ranker  string
+		rlFlags []string
+	}{
+		{RankNet, "1", []string{"-epoch", "5"}},
+		{AdaRank, "3", []string{"-round", "30"}},
+		{LambdaMART, "6", []string{"-tree", "30"}},
+		{CoordAscent, "4", []string{"-r", "1", "-i", "5"}},
+	}
+	opt := DefaultOptions()
+	opt.RankNet.Epochs = 5
+	opt.AdaRank.Rounds = 30
+	opt.LambdaMART.Trees = 30
+	opt.CA.Restarts = 1
+	opt.CA.MaxIter = 5
+	for _, a := range algs {
+		for _, norm := range []Normalization{NormNone, NormSum, NormZScore, NormLinear} {
+			name := fmt.Sprintf("%s_%s", a.alg, norm)
+			t.Run(name+"/lovbench_to_ranklib", func(t *testing.T) {
+				o := opt
+				o.Normalization = norm
+				m, err := Train(context.Background(), a.alg, trDS, nil, fids, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				path := filepath.Join(dir, "lb_"+name+".txt")
+				var b bytes.Buffer
+				if err := m.WriteRankLib(&b); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				compareScores(t, teDS, m, rankLibScore(path, norm))
+			})
+			t.Run(name+"/ranklib_to_lovbench", func(t *testing.T) {
+				path := filepath.Join(dir, "rl_"+name+".txt")
+				args := append([]string{"-train", train, "-ranker", a.ranker, "-metric2t", "NDCG@10", "-save", path}, a.rlFlags...)
+				if norm != NormNone {
+					args = append(args, "-norm", string(norm))
+				}
+				runJava(args...)
+				m, err := LoadModel(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m.Normalization = norm // RankLib does not store it (rank --norm)
+				compareScores(t, teDS, m, rankLibScore(path, norm))
+			})
+		}
+	}
+}
+
+// compareScores checks m's scores of every document of ds against
+// RankLib's (in file order): equal to 1e-6 relative, and every query
+// ranked the same (score descending, file order on equal scores).
+func compareScores(t *testing.T, ds *Dataset, m *Model, want []float64) {
+	t.Helper()
+	off, worst, bad := 0, 0.0, 0
+	for qi := range ds.Queries {
+		q := &ds.Queries[qi]
+		got := m.Scores(q)
+		w := want[off : off+len(got)]
+		off += len(got)
+		for i := range got {
+			d := math.Abs(got[i] - w[i])
+			scale := math.Max(math.Abs(got[i]), math.Abs(w[i]))
+			if d > 1e-6*scale {
+				if bad++; bad <= 5 {
+					t.Errorf("qid %s doc %d (line %d): lovbench %v, RankLib %v", q.ID, i, q.Docs[i].Line, got[i], w[i])
+				}
+			}
+			if scale > 0 {
+				worst = max(worst, d/scale)
+			}
+		}
+		if i, j, ok := sameOrder(got, w); !ok {
+			if bad++; bad <= 5 {
+				t.Errorf("qid %s ranks differently: docs %d and %d score %v, %v in lovbench but %v, %v in RankLib", q.ID, i, j, got[i], got[j], w[i], w[j])
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d disagreements over %d queries", bad, len(ds.Queries))
+	}
+	t.Logf("%d queries, %d documents: largest relative difference %.3g", len(ds.Queries), off, worst)
+}
+
+// sameOrder reports whether a and b rank the documents identically: no
+// pair is ordered one way by a and the other way by b, where two scores
+// within 1e-14 relative (a few dozen float64 ulps) count as a tie.
+// RankNet's logistic units call exp, and Java's Math.exp and Go's
+// math.Exp may differ in the last bit (scores then differ by up to 3e-15
+// relative), so two documents RankLib ties, or nearly ties, can be a few
+// ulps apart the other way here. It returns an offending pair.
+func sameOrder(a, b []float64) (int, int, bool) {
+	cmp := func(x, y float64) int {
+		if math.Abs(x-y) <= 1e-14*math.Max(math.Abs(x), math.Abs(y)) {
+			return 0
+		}
+		if x > y {
+			return 1
+		}
+		return -1
+	}
+	for i := range a {
+		for j := i + 1; j < len(a); j++ {
+			if cmp(a[i], a[j]) != cmp(b[i], b[j]) {
+				return i, j, false
+			}
+		}
+	}
+	return 0, 0, true
+}
+
+// readRankLibScores reads RankLib's -score output, "qid<TAB>index<TAB>score"
+// per document in file order, checking it lines up with ds.
+func readRankLibScores(t *testing.T, path string, ds *Dataset) []float64 {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []float64
+	sc := bufio.NewScanner(f)
+	qi, di := 0, 0
+	for sc.Scan() {
+		p := strings.Fields(sc.Text())
+		if len(p) != 3 {
+			t.Fatalf("%s: line %q: want qid, index, score", path, sc.Text())
+		}
+		for qi < len(ds.Queries) && di == len(ds.Queries[qi].Docs) {
+			qi, di = qi+1, 0
+		}
+		if qi == len(ds.Queries) || p[0] != ds.Queries[qi].ID || p[1] != strconv.Itoa(di) {
+			t.Fatalf("%s: line %q out of step with the data (query %d doc %d)", path, sc.Text(), qi, di)
+		}
+		v, err := strconv.ParseFloat(p[2], 64)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		out = append(out, v)
+		di++
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, q := range ds.Queries {
+		n += len(q.Docs)
+	}
+	if len(out) != n {
+		t.Fatalf("%s: %d scores for %d documents", path, len(out), n)
+	}
+	return out
+}
+
+// writeAgreementFold writes a generated fold: 60 training and 20 test
+// queries of 12 documents and 8 features, with decimal values of many
+// digits, one feature constant within every query, and "# docid" comments.
+func writeAgreementFold(t *testing.T, train, test string) {
+	t.Helper()
+	ds, err := Synthetic(SyntheticOptions{Queries: 80, DocsPerQuery: 12, Features: 8, Noise: 0.3, Seed: 17})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for qi := range ds.Queries {
+		for di := range ds.Queries[qi].Docs {
+			d := &ds.Queries[qi].Docs[di]
+			d.Features[7] = 2.772588722239781 + float64(qi%3) // constant within the query
+			d.Features[2] *= 963.8724964702644
+			d.Comment = fmt.Sprintf("docid = d%02d", di)
+		}
+	}
+	for _, part := range []struct {
+		path string
+		qs   []Query
+	}{{train, ds.Queries[:60]}, {test, ds.Queries[60:]}} {
+		var b bytes.Buffer
+		if err := WriteSVMLight(&b, &Dataset{Queries: part.qs, NumFeatures: ds.NumFeatures}); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(part.path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func lastLines(b []byte, n int) string {
+	l := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(l) > n {
+		l = l[len(l)-n:]
+	}
+	return strings.Join(l, "\n")
+}
