@@ -234,7 +234,7 @@ func (v *view) setPair(m *Model, r int, p int32) {
 	}
 }
 
-// Split is SPEC.md's split: the first floor(fraction x n) SERPs in file
+// Split is the split of docs/method.md section 3: the first floor(fraction x n) SERPs in file
 // order train; the rest test, keeping only SERPs whose query occurs in
 // training.
 func Split(log *sessions.Log, fraction float64) (train, test *sessions.Log) {

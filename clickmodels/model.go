@@ -140,7 +140,7 @@ const probMax = 1 - 1e-6
 const cmMinProb = 1e-6
 
 // Unseen is the value of every parameter of a (query, document) pair that
-// did not occur in training, and the relevance reported for it (SPEC.md 3).
+// did not occur in training, and the relevance reported for it (docs/method.md section 3).
 const Unseen = 0.5
 
 // Model is a fitted click model. Pair parameters are indexed by pair number
@@ -193,7 +193,7 @@ func (m *Model) Pair(query, doc string) int {
 // CCM (in CCM the attractiveness is also the probability of satisfaction
 // after a click, so this is the analogue of DBN's; as PyClick), the global
 // CTR for GCTR and 0 for RCTR, which cannot tell documents apart (as
-// PyClick). PyClick's CM raises here; SPEC.md asks for attractiveness.
+// PyClick). PyClick's CM raises here; docs/method.md section 3 reports attractiveness.
 func (m *Model) PairRelevance(p int) float64 {
 	switch m.Kind {
 	case GCTR:

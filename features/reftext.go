@@ -13,7 +13,7 @@ import (
 
 // This file holds the reference semantics (SemanticsReference) of the
 // query-match and RDF-graph text features 1, 4-7, 17-25: what LOVBench's
-// Java code computes (../shared/reference/lovbench-java), quirks included.
+// Java code computes (github.com/nut-hatch/LOVBench, lovbench-dataset/), quirks included.
 // The package comment lists the quirks; docs/features.md gives, feature by
 // feature, both semantics and the Java class read.
 

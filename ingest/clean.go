@@ -12,24 +12,79 @@ import (
 
 // NormalizeQuery applies docs/method.md section 2 rule 2: trim, lower-case, remove
 // "&quot;" (LOV ignores quotes). Runs of white space (tabs, line breaks) also
-// become single spaces, because the Yandex output is tab-separated. Plain
-// queries that need no change are returned without allocation.
+// become single spaces, because the Yandex output is tab-separated, and
+// control characters (ControlKind) are removed, so that none reaches a
+// dataset file. Plain queries that need no change are returned without
+// allocation.
 func NormalizeQuery(q string) string {
+	n, _ := normalizeQuery(q)
+	return n
+}
+
+// Control character kinds, the keys of Report.ControlCharacters.
+const (
+	ControlC0   = "c0"   // U+0000-U+001F other than white space: NUL, ESC, ...
+	ControlDEL  = "del"  // U+007F
+	ControlC1   = "c1"   // U+0080-U+009F other than NEL (white space)
+	ControlBidi = "bidi" // bidirectional formatting: U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069
+)
+
+// controlKinds lists the kinds in report order.
+var controlKinds = [...]string{ControlC0, ControlDEL, ControlC1, ControlBidi}
+
+// ControlKinds returns the kinds of control characters that NormalizeQuery
+// removes, the keys of Report.ControlCharacters, in report order.
+func ControlKinds() []string { return controlKinds[:] }
+
+// controlSet records which kinds of control character a query held, by
+// index in controlKinds.
+type controlSet uint8
+
+// controlKind returns the index in controlKinds of r's kind, or -1 when r
+// is not a control character that NormalizeQuery removes. White space
+// (tab, line feed, NEL, ...) is not: it becomes a space.
+func controlKind(r rune) int {
+	switch {
+	case r == '\t' || r == '\n' || r == '\v' || r == '\f' || r == '\r' || r == 0x85:
+		return -1
+	case r < 0x20:
+		return 0
+	case r == 0x7f:
+		return 1
+	case r >= 0x80 && r <= 0x9f:
+		return 2
+	case r == 0x061c || r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069):
+		return 3
+	}
+	return -1
+}
+
+// normalizeQuery is NormalizeQuery, also returning the kinds of control
+// characters it removed.
+func normalizeQuery(q string) (string, controlSet) {
 	clean := true
 	prevSpace := true
 	for i := 0; i < len(q); i++ {
 		c := q[i]
-		if c >= utf8.RuneSelf || (c >= 'A' && c <= 'Z') || c == '&' || c < ' ' || (c == ' ' && prevSpace) {
+		if c >= utf8.RuneSelf || (c >= 'A' && c <= 'Z') || c == '&' || c < ' ' || c == 0x7f || (c == ' ' && prevSpace) {
 			clean = false
 			break
 		}
 		prevSpace = c == ' '
 	}
 	if clean && !prevSpace {
-		return q
+		return q, 0
 	}
+	var found controlSet
+	q = strings.Map(func(r rune) rune {
+		if k := controlKind(r); k >= 0 {
+			found |= 1 << k
+			return -1
+		}
+		return r
+	}, q)
 	q = strings.ReplaceAll(strings.ToLower(q), "&quot;", "")
-	return strings.Join(strings.Fields(q), " ")
+	return strings.Join(strings.Fields(q), " "), found
 }
 
 // queryEvent is a parsed query event, in either input format.
@@ -37,7 +92,8 @@ type queryEvent struct {
 	time         int64 // seconds (LOV: Unix time; Yandex: TimePassed)
 	pageNotFirst bool
 	filterSet    bool
-	query        string // normalised
+	query        string     // normalised
+	controls     controlSet // control characters removed from the query
 	region       string
 	results      []string
 	nbResults    int // -1: unknown, len(results) is used
@@ -168,6 +224,11 @@ func (c *cleaner) duplicateLine(s *session, rest []byte, file string, line int) 
 // query handles a query event of session s.
 func (c *cleaner) query(s *session, e *queryEvent) {
 	s.sawQuery = true
+	for k, name := range controlKinds {
+		if e.controls&(1<<k) != 0 {
+			c.rep.ControlCharacters[name]++
+		}
+	}
 	if r := c.rule3(e); r != "" {
 		c.rep.Dropped[r]++
 		s.lastDropped = true

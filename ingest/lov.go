@@ -347,7 +347,7 @@ func (src *lovSource) parse(line []byte, tooLong bool) string {
 	}
 	e.q.pageNotFirst = page != 1
 	e.q.filterSet = set
-	e.q.query = NormalizeQuery(words)
+	e.q.query, e.q.controls = normalizeQuery(words)
 	e.q.region = "0"
 	e.q.results = res
 	e.q.nbResults = nb

@@ -116,6 +116,9 @@ func MergeReports(parts []*Report, inputs []InputFile) (*Report, error) {
 		for _, k := range slices.Sorted(maps.Keys(p.Dropped)) {
 			out.Dropped[k] += p.Dropped[k]
 		}
+		for _, k := range slices.Sorted(maps.Keys(p.ControlCharacters)) {
+			out.ControlCharacters[k] += p.ControlCharacters[k]
+		}
 		out.KeptQueries += p.KeptQueries
 		out.KeptClicks += p.KeptClicks
 		out.Sessions.Seen += p.Sessions.Seen

@@ -108,10 +108,18 @@ type Report struct {
 	KeptClicks  int            `json:"kept_clicks"`
 	Sessions    SessionCounts  `json:"sessions"`
 	Blacklisted int            `json:"blacklist_entries"`
+	// ControlCharacters counts, per kind (ControlC0, ...), the query events
+	// whose query held control characters, removed by the normalisation
+	// (rule 2; an event can count under several kinds). It is not part of
+	// the accounting above: these events are kept or dropped as any other.
+	ControlCharacters map[string]int `json:"query_control_characters"`
 }
 
 func newReport() *Report {
-	r := &Report{Quarantined: map[string]int{}, Dropped: map[string]int{}}
+	r := &Report{Quarantined: map[string]int{}, Dropped: map[string]int{}, ControlCharacters: map[string]int{}}
+	for _, k := range controlKinds {
+		r.ControlCharacters[k] = 0
+	}
 	for _, q := range quarantineReasons {
 		r.Quarantined[q] = 0
 	}

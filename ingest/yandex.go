@@ -93,7 +93,7 @@ func (c *cleaner) ingestYandex(ctx context.Context, lr *lineReader, file string,
 			return v
 		}
 		qe.time = yl.Time
-		qe.query = NormalizeQuery(take(fields[3]))
+		qe.query, qe.controls = normalizeQuery(take(fields[3]))
 		qe.region = take(fields[4])
 		results = results[:0]
 		for _, f := range fields[5:] {

@@ -32,6 +32,7 @@ const (
 var Algorithms = []Algorithm{RankNet, AdaRank, LambdaMART, CoordAscent}
 
 // ParseAlgorithm accepts ranknet, adarank, lambdamart, ca (also
+// "coordascent", the spelling of the run configuration,
 // "coordinate-ascent", "coorascent").
 func ParseAlgorithm(s string) (Algorithm, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
@@ -41,10 +42,10 @@ func ParseAlgorithm(s string) (Algorithm, error) {
 		return AdaRank, nil
 	case "lambdamart":
 		return LambdaMART, nil
-	case "ca", "coordinate-ascent", "coordinateascent", "coorascent":
+	case "ca", "coordascent", "coordinate-ascent", "coordinateascent", "coorascent":
 		return CoordAscent, nil
 	}
-	return "", fmt.Errorf("unknown algorithm %q (want ranknet, adarank, lambdamart or ca)", s)
+	return "", fmt.Errorf("unknown algorithm %q (want ranknet, adarank, lambdamart, or ca / coordascent)", s)
 }
 
 // DisplayName is the ranker's name in result tables ("RankNet", ...).

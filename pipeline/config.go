@@ -13,6 +13,7 @@ import (
 
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/internal/bytesize"
+	"github.com/lovbench/lovbench/ltr"
 )
 
 // Config is the configuration of `lovbench run` (a YAML file; every field is
@@ -73,7 +74,7 @@ type SimulateConfig struct {
 	Sessions int    `yaml:"sessions" json:"sessions"`
 	Queries  int    `yaml:"queries" json:"queries"`
 	Model    string `yaml:"model" json:"model"`
-	Seed     int64  `yaml:"seed" json:"seed"`
+	Seed     uint64 `yaml:"seed" json:"seed"`
 	// ZipfS is the exponent of the query popularity.
 	ZipfS float64 `yaml:"zipf_s" json:"zipf_s"`
 }
@@ -109,8 +110,8 @@ type LabelConfig struct {
 
 // SamplingConfig configures LETOR sampling.
 type SamplingConfig struct {
-	PerQuery int   `yaml:"per_query" json:"per_query"`
-	Seed     int64 `yaml:"seed" json:"seed"`
+	PerQuery int    `yaml:"per_query" json:"per_query"`
+	Seed     uint64 `yaml:"seed" json:"seed"`
 }
 
 // FeatureConfig selects features.
@@ -124,9 +125,9 @@ type FeatureConfig struct {
 
 // ExportConfig configures the dataset files.
 type ExportConfig struct {
-	Folds    int   `yaml:"folds" json:"folds"`
-	Seed     int64 `yaml:"seed" json:"seed"`
-	KeepJunk bool  `yaml:"keep_junk" json:"keep_junk"`
+	Folds    int    `yaml:"folds" json:"folds"`
+	Seed     uint64 `yaml:"seed" json:"seed"`
+	KeepJunk bool   `yaml:"keep_junk" json:"keep_junk"`
 }
 
 // LTRConfig configures the learning-to-rank experiment.
@@ -136,8 +137,8 @@ type LTRConfig struct {
 	Algorithms []string `yaml:"algorithms" json:"algorithms"`
 	Configs    []string `yaml:"configs" json:"configs"`
 	// Iterations bounds training epochs/rounds (0 = the algorithm's default).
-	Iterations int   `yaml:"iterations" json:"iterations"`
-	Seed       int64 `yaml:"seed" json:"seed"`
+	Iterations int    `yaml:"iterations" json:"iterations"`
+	Seed       uint64 `yaml:"seed" json:"seed"`
 	// Permutations of the randomisation test against the baseline.
 	Permutations int `yaml:"permutations" json:"permutations"`
 }
@@ -322,6 +323,13 @@ func (c *Config) validate() error {
 	}
 	if c.LTR.Iterations < 0 {
 		return fmt.Errorf("ltr.iterations: %d, must not be negative", c.LTR.Iterations)
+	}
+	if c.LTREnabled() {
+		for _, a := range c.LTR.Algorithms {
+			if _, err := ltr.ParseAlgorithm(a); err != nil {
+				return fmt.Errorf("ltr.algorithms: %w", err)
+			}
+		}
 	}
 	return nil
 }

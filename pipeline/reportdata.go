@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"gonum.org/v1/gonum/stat"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -55,6 +56,13 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 			return nil, err
 		}
 		d.FeatureSemantics = m.Parameters.FeatureSemantics
+		problems, err := CheckMinimums(p, DefaultMinimums())
+		if err != nil && !errors.Is(err, fs.ErrNotExist) { // no folds: nothing to warn about
+			return nil, err
+		}
+		if len(problems) > 0 {
+			d.Warnings = append(d.Warnings, degenerateWarning(problems))
+		}
 		if note := featureSemanticsNote(m.Parameters.FeatureSemantics); note != "" {
 			d.Notes = append(d.Notes, note)
 		}

@@ -38,6 +38,10 @@ type RunOptions struct {
 	// CrashAt, for crash tests only, names a point "STAGE:POINT" (see
 	// CrashPoints) at which the process kills itself with SIGKILL.
 	CrashAt string
+	// AllowDegenerate publishes a dataset below DefaultMinimums; the
+	// report then shows a warning banner. Without it such a run fails
+	// (ErrDegenerate) and publishes nothing.
+	AllowDegenerate bool
 }
 
 // RunResult says what a run did.
@@ -80,7 +84,7 @@ func Run(ctx context.Context, cfg *Config, o RunOptions) (*RunResult, error) {
 	if wd == "" {
 		return nil, errors.New("no work directory: set workdir in the configuration or pass --workdir")
 	}
-	r := &runner{cfg: cfg, progress: o.Progress}
+	r := &runner{cfg: cfg, progress: o.Progress, allowDegenerate: o.AllowDegenerate}
 	stages := r.stages()
 	force := map[string]bool{}
 	for _, f := range o.Force {
@@ -137,6 +141,17 @@ func Run(ctx context.Context, cfg *Config, o RunOptions) (*RunResult, error) {
 	for _, s := range res {
 		fps[s.Name] = s.Fingerprint
 		dirs[s.Name] = s.Dir
+	}
+	// The export stage refuses a degenerate dataset when it runs; check
+	// again in case it was skipped (built earlier with AllowDegenerate).
+	if d := dirs[StageExport]; d != "" && !o.AllowDegenerate {
+		problems, err := CheckMinimums(d, DefaultMinimums())
+		if err != nil {
+			return out, err
+		}
+		if len(problems) > 0 {
+			return out, degenerateError(problems)
+		}
 	}
 	items := releaseItems(dirs)
 	name, pub, err := w.Publish(items, fps, o.Now())
@@ -259,7 +274,7 @@ func stampOf(dir string) string {
 // over queries queries simulated from UBM over the embedded corpus, the
 // LOVBench click models, default labels and sampling, and a small
 // learning-to-rank experiment.
-func DemoConfig(workdir string, serps, queries int, seed int64) *Config {
+func DemoConfig(workdir string, serps, queries int, seed uint64) *Config {
 	c := DefaultConfig()
 	c.Workdir = workdir
 	c.Simulate = &SimulateConfig{Sessions: serps, Queries: queries, Model: "ubm", Seed: seed, ZipfS: 1.1}

@@ -59,6 +59,8 @@ type runner struct {
 	corpusPaths []string
 	progress    progress.Options
 	piiSalt     []byte // key of the session-ID pseudonymisation (see PIISaltFile); nil: simulated log, IDs kept
+	// allowDegenerate lets a dataset below DefaultMinimums through.
+	allowDegenerate bool
 
 	corpusOnce sync.Once
 	corpus     *features.Corpus

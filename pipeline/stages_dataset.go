@@ -169,6 +169,16 @@ func (r *runner) exportStage() Stage {
 			if !v.Valid {
 				return fmt.Errorf("the exported dataset fails validation (%d problems): %s", len(v.Problems)+v.More, strings.Join(v.Problems, "; "))
 			}
+			problems, err := CheckMinimums(env.Dir, DefaultMinimums())
+			if err != nil {
+				return err
+			}
+			if len(problems) > 0 {
+				if !r.allowDegenerate {
+					return degenerateError(problems)
+				}
+				env.Log.Warn("dataset below the minimums, published because of --allow-degenerate", "problems", strings.Join(problems, "; "))
+			}
 			return nil
 		},
 	}

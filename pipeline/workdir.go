@@ -94,6 +94,9 @@ func OpenWorkdir(dir string, log *slog.Logger) (*Workdir, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	if err := checkWorkdir(dir); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(filepath.Join(dir, "stages"), 0o755); err != nil {
 		return nil, fmt.Errorf("work directory %s: %w", dir, err)
 	}
@@ -131,6 +134,46 @@ func OpenWorkdir(dir string, log *slog.Logger) (*Workdir, error) {
 		return nil, err
 	}
 	return w, nil
+}
+
+// checkWorkdir refuses a directory that cannot be a work directory: a
+// file-system root, or an existing non-empty directory that is not already
+// a work directory (no lock file, stages/ or releases/), so that a run never
+// writes stages/, releases/ and the lock beside a user's own files.
+func checkWorkdir(dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return fmt.Errorf("work directory %s: %w", dir, err)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	if filepath.Dir(abs) == abs {
+		return fmt.Errorf("work directory %s is the root of the file system: not writing stages/, releases/ and %s there; give a directory of its own", dir, LockFileName)
+	}
+	ents, err := os.ReadDir(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("work directory %s: %w", dir, err)
+	}
+	var names []string
+	for _, e := range ents {
+		switch e.Name() {
+		case LockFileName, "stages", "releases":
+			return nil
+		}
+		names = append(names, e.Name())
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	sort.Strings(names)
+	if len(names) > 5 {
+		names = append(names[:5], fmt.Sprintf("and %d more", len(ents)-5))
+	}
+	return fmt.Errorf("work directory %s is not empty (%s) and is not a lovbench work directory (no %s, stages/ or releases/): not writing beside those files; give a new or empty directory", dir, strings.Join(names, ", "), LockFileName)
 }
 
 // Root returns the work directory's path.

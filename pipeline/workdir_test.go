@@ -243,3 +243,37 @@ func TestWorkdirSalt(t *testing.T) {
 		t.Errorf("saltID %s / %s", saltID(a), saltID(c))
 	}
 }
+
+// Issue 18, item 3: a work directory is never the file-system root nor an
+// existing directory of other files (run --workdir /, demo --out into a
+// user's directory); an empty directory, a new one and an earlier work
+// directory are fine.
+func TestOpenWorkdirRefusesForeignDirectories(t *testing.T) {
+	if _, err := OpenWorkdir("/", nil); err == nil || !strings.Contains(err.Error(), "root of the file system") {
+		t.Errorf("/: %v", err)
+	}
+	if _, err := os.Stat("/stages"); err == nil {
+		t.Error("/stages exists")
+	}
+	user := t.TempDir()
+	os.WriteFile(filepath.Join(user, "thesis.tex"), []byte("x"), 0o644)
+	if _, err := OpenWorkdir(user, nil); err == nil || !strings.Contains(err.Error(), "thesis.tex") {
+		t.Errorf("a directory of other files: %v", err)
+	}
+	if ents, _ := os.ReadDir(user); len(ents) != 1 {
+		t.Errorf("the refused directory was written to: %v", ents)
+	}
+	for _, dir := range []string{t.TempDir(), filepath.Join(t.TempDir(), "new")} {
+		w, err := OpenWorkdir(dir, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		w.Close()
+		os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o644) // beside stages/: still a work directory
+		w, err = OpenWorkdir(dir, nil)
+		if err != nil {
+			t.Fatalf("reopening %s: %v", dir, err)
+		}
+		w.Close()
+	}
+}

@@ -62,6 +62,9 @@ unless --keep-junk. docs/dataset.md documents every file.`,
 				enc.SetIndent("", "  ")
 				return enc.Encode(m)
 			}
+			if a.quiet { // --quiet: the summary too, as ingest, fit, features and ltr
+				return nil
+			}
 			fmt.Fprintf(a.stdout, "%s: %d rows, %d queries, %d features, %d folds (seed %d)\n", cfg.Out, m.Rows, m.Queries, len(m.Features), m.Parameters.Folds, m.Parameters.Seed)
 			for _, p := range m.Partitions {
 				fmt.Fprintf(a.stdout, "partition %d: %d queries, %d rows\n", p.Partition, p.Queries, p.Rows)

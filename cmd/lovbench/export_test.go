@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,32 +11,8 @@ import (
 // (exit 0), a tampered one is not (exit 1), and bad flags are usage errors.
 func TestExportValidateCLI(t *testing.T) {
 	dir := t.TempDir()
-	var gt, feats strings.Builder
-	gt.WriteString("query,term,label\n")
-	feats.WriteString("query,term")
-	for _, n := range []string{"Boolean_Match_T", "LOV_Match_T", "LOV_Match_O", "Text_Relevancy_T", "Class_Match_O",
-		"Property_Match_O", "Query_Length_Q", "PageRank_OwlImports_O", "PageRank_ImplicitImports_O", "PageRank_Voaf_O",
-		"Hub_T", "Max_Hub_O", "Min_Hub_O", "Betweenness_T", "Betweenness_O",
-		"Semantic_Similarity_O", "TF_T", "IDF_T", "TF_IDF_T", "TF_O",
-		"IDF_O", "TF_IDF_O", "BM25_T", "BM25_O", "VSM_O",
-		"Subclasses_T", "Superclasses_T", "Relations_T", "Siblings_T", "Density_T",
-		"Density_O", "Subproperties_T", "Superproperties_T"} {
-		feats.WriteString("," + n)
-	}
-	feats.WriteString("\n")
-	for q := range 10 {
-		for tm := range 4 {
-			fmt.Fprintf(&gt, "q%d,http://x.org/T%d,%d\n", q, tm, (q+tm)%5)
-			fmt.Fprintf(&feats, "q%d,http://x.org/T%d", q, tm)
-			for j := range 33 {
-				fmt.Fprintf(&feats, ",%g", float64(q*tm+j)/7)
-			}
-			feats.WriteString("\n")
-		}
-	}
-	gtp, fp, out := filepath.Join(dir, "gt.csv"), filepath.Join(dir, "f.csv"), filepath.Join(dir, "ds")
-	os.WriteFile(gtp, []byte(gt.String()), 0o644)
-	os.WriteFile(fp, []byte(feats.String()), 0o644)
+	gtp, fp := writeExportInputs(t, dir, 10, func(q, tm int) int { return (q + tm) % 5 })
+	out := filepath.Join(dir, "ds")
 	if code, _, errs := runCLI(t, "-q", "export", "--ground-truth", gtp, "--features", fp, "--seed", "2", "--out", out); code != 0 {
 		t.Fatalf("export: code %d: %s", code, errs)
 	}

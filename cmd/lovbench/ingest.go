@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -91,6 +92,15 @@ See docs/ingest.md.`,
 			if !a.quiet {
 				fmt.Fprintf(a.stdout, "ingest: %d events -> %d sessions, %d queries, %d clicks kept; %d quarantined (see %s)\n",
 					rep.InputEvents, rep.Sessions.Kept, rep.KeptQueries, rep.KeptClicks, sum(rep.Quarantined), o.OutDir)
+				var ctl []string
+				for _, k := range ingest.ControlKinds() {
+					if n := rep.ControlCharacters[k]; n > 0 {
+						ctl = append(ctl, fmt.Sprintf("%s %d", k, n))
+					}
+				}
+				if len(ctl) > 0 {
+					fmt.Fprintf(a.stdout, "queries with control characters, removed (query events per kind, see report.json): %s\n", strings.Join(ctl, ", "))
+				}
 			}
 			return nil
 		},

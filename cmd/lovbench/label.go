@@ -75,6 +75,9 @@ Pearson and Kendall correlation of the predictions with expert judgments
 				enc.SetIndent("", "  ")
 				return enc.Encode(rep)
 			}
+			if a.quiet { // --quiet: the summary too, as ingest, fit, features and ltr
+				return nil
+			}
 			fmt.Fprintf(a.stdout, "%d of %d queries labelled, %d labels (first SERP: %s, %d results)\n", rep.LabelledQueries, rep.LogQueries, rep.Labels, rep.FirstSERP, rep.SERPSize)
 			fmt.Fprint(a.stdout, labels.FormatDistribution(rep.Distribution))
 			if rep.Quarantined > 0 {

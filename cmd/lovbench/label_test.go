@@ -96,7 +96,7 @@ func TestLabelSampleCLI(t *testing.T) {
 	}
 
 	gtPath := filepath.Join(dir, "gt.csv")
-	code, out, errs = runCLI(t, "-q", "sample", "--labels", labelsPath, "--corpus", corpus, "--seed", "3", "--per-query", "6", "--out", gtPath)
+	code, out, errs = runCLI(t, "sample", "--labels", labelsPath, "--corpus", corpus, "--seed", "3", "--per-query", "6", "--out", gtPath)
 	if code != 0 {
 		t.Fatalf("sample: code %d: %s", code, errs)
 	}

@@ -16,6 +16,7 @@ func newRunCmd(a *app) *cobra.Command {
 		config, workdir string
 		force           []string
 		asJSON          bool
+		degenerate      bool
 	)
 	cmd := &cobra.Command{
 		Use:   "run",
@@ -28,7 +29,9 @@ stages are skipped; --force STAGE reruns one (or "all"). A lock refuses a
 second concurrent run on the same work directory. Outputs are committed by
 rename and the finished dataset is published as releases/TIMESTAMP with
 releases/latest pointing at it, so a run killed at any point leaves no partial
-output and is simply run again (safe for cron).`,
+output and is simply run again (safe for cron). A dataset below the minimums
+of a benchmark (a fold's test set with fewer than 5 queries or none with a
+relevant label) is not published (exit 1) unless --allow-degenerate.`,
 		Example: `  lovbench run --config lovbench.yaml
   lovbench run --config lovbench.yaml --workdir /srv/lovbench --force fit
   lovbench run --config lovbench.yaml --quiet --json   # cron`,
@@ -46,7 +49,7 @@ output and is simply run again (safe for cron).`,
 			}
 			res, err := pipeline.Run(cmd.Context(), cfg, pipeline.RunOptions{Workdir: workdir, Force: force, Log: a.log, Progress: a.progress(),
 				// Crash tests only (pipeline.CrashPoints): kill the run at a named point.
-				CrashAt: os.Getenv("LOVBENCH_TEST_CRASH_AT")})
+				CrashAt: os.Getenv("LOVBENCH_TEST_CRASH_AT"), AllowDegenerate: degenerate})
 			if errors.Is(err, pipeline.ErrUnknownStage) {
 				return usageError{err}
 			}
@@ -60,6 +63,7 @@ output and is simply run again (safe for cron).`,
 	cmd.Flags().StringVar(&workdir, "workdir", "", "work directory (overrides workdir in the configuration)")
 	cmd.Flags().StringSliceVar(&force, "force", nil, "rerun these stages even if unchanged (comma-separated, or all)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run summary as JSON")
+	cmd.Flags().BoolVar(&degenerate, "allow-degenerate", false, "publish a dataset below the minimums of a benchmark (5 test queries per fold, one with a relevant label), with a warning banner in the report")
 	return cmd
 }
 

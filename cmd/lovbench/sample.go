@@ -50,6 +50,9 @@ Labelled terms the corpus does not know are left out and listed in the report
 				enc.SetIndent("", "  ")
 				return enc.Encode(rep)
 			}
+			if a.quiet { // --quiet: the summary too, as ingest, fit, features and ltr
+				return nil
+			}
 			fmt.Fprintf(a.stdout, "%d queries, %d labelled + %d sampled = %d pairs, %.2f per query (target %g)\n",
 				rep.Queries, rep.Labelled, rep.Sampled, rep.Rows, rep.AveragePerQuery, rep.PerQueryTarget)
 			fmt.Fprintf(a.stdout, "labelled pairs unknown to the corpus: %d (%d distinct terms; listed in the report)\n", rep.UnknownLabelled, len(rep.UnknownTerms))

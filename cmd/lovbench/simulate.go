@@ -105,8 +105,8 @@ corpus.`,
 	f.StringVar(&truthFile, "truth", "", "write the true parameters to `FILE` (JSON, as fit's <MODEL>_params.json)")
 	intVar(f, &sc.PoolSize, "pool", sc.PoolSize, atLeast(1), "documents per query")
 	intVar(f, &sc.SERPLength, "serp-length", sc.SERPLength, atLeast(1), "results per SERP")
-	floatVar(f, &sc.Shuffle, "shuffle", sc.Shuffle, within(0, 1), "share of SERPs in random order (0 to 1)")
-	floatVar(f, &sc.ZipfS, "zipf", sc.ZipfS, above(1), "Zipf exponent of query popularity (> 1)")
+	floatVar(f, &sc.Shuffle, "shuffle", sc.Shuffle, within(0, 1), "share of SERPs in random order")
+	floatVar(f, &sc.ZipfS, "zipf", sc.ZipfS, above(1), "Zipf exponent of query popularity")
 	f.StringSliceVar(&corpus, "corpus", nil, "corpus mode: draw queries and SERPs from this RDF `PATH` (file or directory, repeatable; \"embedded\" = the embedded demo corpus)")
 	f.StringVar(&prefixes, "prefixes", "", "corpus mode: LOV prefix JSON `FILE` for prefixed names")
 	return cmd

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lovbench/lovbench/ingest"
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/sessions"
 )
 
@@ -32,6 +33,9 @@ ingest directory the raw volume from its report.json is shown too.`,
 			l, err := sessions.Load(path)
 			if err != nil {
 				return err
+			}
+			if l.Len() == 0 && !a.allowEmpty { // as every other reader (exit 1)
+				return &textio.EmptyError{File: path, What: "SERP"}
 			}
 			st := sessions.Analyze(l)
 			if rp := filepath.Join(path, ingest.ReportFile); isFile(rp) {

@@ -24,8 +24,16 @@ type File struct {
 
 // Create starts writing path atomically. The parent directory is created if
 // missing. The temporary file lives beside path so that the final rename stays
-// on one file system.
+// on one file system. A path that is a symbolic link is written through: the
+// file it points to is replaced and the link kept.
 func Create(path string) (*File, error) {
+	if st, err := os.Lstat(path); err == nil && st.Mode()&os.ModeSymlink != 0 {
+		real, err := resolveLink(path)
+		if err != nil {
+			return nil, fmt.Errorf("create %s: a symbolic link that cannot be followed: %w", path, err)
+		}
+		path = real
+	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", path, err)

@@ -36,3 +36,21 @@ func TestCommitPublishesAndAbortLeavesNothing(t *testing.T) {
 		t.Fatalf("temp files left behind: %v", ents)
 	}
 }
+
+// Issue 18, item 3: an output file given as a symbolic link is written
+// through; the link stays a link.
+func TestWriteThroughSymlink(t *testing.T) {
+	dir := t.TempDir()
+	real, link := filepath.Join(dir, "real.csv"), filepath.Join(dir, "out.csv")
+	os.WriteFile(real, []byte("old"), 0o644)
+	os.Symlink("real.csv", link)
+	if err := WriteBytes(link, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Fatal("the link was replaced by a file")
+	}
+	if b, _ := os.ReadFile(real); string(b) != "new" {
+		t.Errorf("the link's target holds %q", b)
+	}
+}

@@ -6,9 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // Dir is an output directory built beside its target and published whole:
@@ -18,8 +20,8 @@ import (
 // under a 3-fold one, do not survive), and a command that fails or is killed
 // leaves the target as it was and nothing inside it.
 type Dir struct {
-	target, tmp string
-	done        bool
+	target, tmp, marker string
+	done                bool
 }
 
 // tmpTag and oldTag mark the sibling directories of a Dir:
@@ -31,15 +33,29 @@ const (
 )
 
 // CreateDir starts an output directory for target. The target must be
-// missing, an empty directory, or a directory holding marker (a file every
-// output of the command has, such as manifest.json): anything else is
-// refused, so that a mistyped --out never replaces a directory of other
-// files. Sibling directories that killed runs left (their process is gone)
-// are removed first.
+// missing, an empty directory, or an earlier output of the command: a
+// directory holding marker (a file every output of the command has, such as
+// manifest.json) and no file that was added or changed after that output
+// was published. Commit stamps the marker after every other file is
+// written, so a file whose status-change time (ctime, which no copy or
+// touch can set back) is later than the marker's is not the command's.
+// Anything else is refused with an error listing those files, so that a
+// rerun never deletes a file a user put there. A target that is a symbolic
+// link is written through: the directory it points to is replaced and the
+// link kept. Sibling directories that killed runs left (their process is
+// gone) are removed first.
 func CreateDir(target, marker string) (*Dir, error) {
 	target = filepath.Clean(target)
+	if st, err := os.Lstat(target); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		real, err := resolveLink(target)
+		if err != nil {
+			dest, _ := os.Readlink(target)
+			return nil, fmt.Errorf("%s is a symbolic link to %s, which cannot be followed (%v): create that directory or give another --out", target, dest, err)
+		}
+		target = real
+	}
 	parent, base := filepath.Dir(target), filepath.Base(target)
-	if base == "." || base == "/" || base == ".." {
+	if base == "." || base == "/" || base == ".." || parent == target {
 		return nil, fmt.Errorf("%s: cannot be replaced as a whole; give a directory name", target)
 	}
 	if err := checkReplaceable(target, marker); err != nil {
@@ -57,11 +73,36 @@ func CreateDir(target, marker string) (*Dir, error) {
 		os.RemoveAll(tmp)
 		return nil, fmt.Errorf("create %s: %w", target, err)
 	}
-	return &Dir{target: target, tmp: tmp}, nil
+	return &Dir{target: target, tmp: tmp, marker: marker}, nil
+}
+
+// resolveLink returns the path the symbolic link link points to, with every
+// link resolved. The last element may be missing (it is then created), its
+// parent must exist.
+func resolveLink(link string) (string, error) {
+	if real, err := filepath.EvalSymlinks(link); err == nil {
+		return real, nil
+	}
+	dest, err := os.Readlink(link)
+	if err != nil {
+		return "", err
+	}
+	if !filepath.IsAbs(dest) {
+		dest = filepath.Join(filepath.Dir(link), dest)
+	}
+	if _, err := os.Lstat(dest); err == nil {
+		return "", fmt.Errorf("%s: a chain of links that does not resolve", dest)
+	}
+	parent, err := filepath.EvalSymlinks(filepath.Dir(dest))
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(parent, filepath.Base(dest)), nil
 }
 
 // checkReplaceable returns an error unless target is missing, an empty
-// directory or a directory holding marker.
+// directory, or a directory holding marker and no file changed after it
+// (temporary files of a killed write aside).
 func checkReplaceable(target, marker string) error {
 	st, err := os.Stat(target)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -80,12 +121,58 @@ func checkReplaceable(target, marker string) error {
 	if len(ents) == 0 {
 		return nil
 	}
-	if marker != "" {
-		if _, err := os.Stat(filepath.Join(target, marker)); err == nil {
+	if _, err := os.Stat(filepath.Join(target, marker)); marker == "" || err != nil {
+		return fmt.Errorf("%s is not empty and holds no %s, so it is not an earlier output of this command: not replacing it (remove it or choose another directory)", target, marker)
+	}
+	stamp, err := changeTime(filepath.Join(target, marker))
+	if err != nil {
+		return err
+	}
+	unknown, err := newerFiles(target, stamp)
+	if err != nil {
+		return err
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	const show = 10
+	list := strings.Join(unknown[:min(show, len(unknown))], ", ")
+	if len(unknown) > show {
+		list += fmt.Sprintf(" and %d more", len(unknown)-show)
+	}
+	return fmt.Errorf("%s is an earlier output of this command, but these files were added or changed after it was written: %s; not replacing it, which would delete them (move them elsewhere, or choose another directory)", target, list)
+}
+
+// newerFiles lists, as slash paths relative to dir, the files (any entry
+// but a directory) under dir whose change time is after stamp, other than
+// temporary files that a killed atomic write left.
+func newerFiles(dir string, stamp time.Time) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || isTempName(d.Name()) {
 			return nil
 		}
-	}
-	return fmt.Errorf("%s is not empty and holds no %s, so it is not an earlier output of this command: not replacing it (remove it or choose another directory)", target, marker)
+		ct, err := changeTime(p)
+		if err != nil {
+			return err
+		}
+		if ct.After(stamp) {
+			rel, _ := filepath.Rel(dir, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out, err
+}
+
+// isTempName reports whether name is a temporary file of Create
+// (".<base>.tmp-<random>").
+func isTempName(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, tmpTag)
 }
 
 // removeStale removes the temporary and replaced siblings of base whose
@@ -123,6 +210,43 @@ func processGone(pid int) bool {
 	return errors.Is(err, syscall.ESRCH)
 }
 
+// stampLast sets the times of dir/marker to now and then waits until the
+// file-system clock, which is coarse (a few milliseconds on Linux file
+// systems, a second on some others), has moved past its change time, so
+// that any file written afterwards has a strictly later one. It waits at
+// most 2.5 s; a file system whose clock is coarser than that only loses
+// the distinction for files written within the same tick. A missing marker
+// is not stamped.
+func stampLast(dir, marker string) error {
+	mp := filepath.Join(dir, marker)
+	now := time.Now()
+	if err := os.Chtimes(mp, now, now); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	stamp, err := changeTime(mp)
+	if err != nil {
+		return err
+	}
+	probe := filepath.Join(dir, "."+marker+tmpTag+"clock")
+	defer os.Remove(probe)
+	for deadline := time.Now().Add(2500 * time.Millisecond); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		os.Remove(probe)
+		if err := os.WriteFile(probe, nil, 0o644); err != nil {
+			return err
+		}
+		ct, err := changeTime(probe)
+		if err != nil {
+			return err
+		}
+		if ct.After(stamp) {
+			return nil
+		}
+	}
+	return nil
+}
+
 // Path returns the directory to write the output into.
 func (d *Dir) Path() string { return d.tmp }
 
@@ -140,6 +264,14 @@ func (d *Dir) Commit() error {
 	}
 	d.done = true
 	// The files inside were written (and synced) by this package.
+	// Stamp the marker last: every file of this output changed before it
+	// (see CreateDir).
+	if d.marker != "" {
+		if err := stampLast(d.tmp, d.marker); err != nil {
+			os.RemoveAll(d.tmp)
+			return fmt.Errorf("publish %s: %w", d.target, err)
+		}
+	}
 	parent, base := filepath.Dir(d.target), filepath.Base(d.target)
 	old := ""
 	if _, err := os.Lstat(d.target); err == nil {

@@ -1,6 +1,6 @@
-// Package shareddata locates the project's shared reference data (the
-// ../shared directory beside the repository: SPEC.md, papers, the
-// vocabulary corpus, PyClick outputs). It exists on developer and CI machines
+// Package shareddata locates the project's reference data (the directory
+// named shared beside the repository: papers, the vocabulary corpus,
+// PyClick outputs). It exists on developer and CI machines
 // only, never on a user's, so tests that need it skip with a clear message
 // when it is absent. Nothing outside tests may use this package.
 package shareddata

@@ -128,6 +128,9 @@ type Stage struct {
 type Data struct {
 	Title string   `json:"title"`
 	Notes []string `json:"notes,omitempty"`
+	// Warnings are shown in a banner under the title (a dataset below the
+	// minimums of a benchmark, published with --allow-degenerate).
+	Warnings []string `json:"warnings,omitempty"`
 	// FeatureSemantics is the feature semantics that built the dataset
 	// ("reference" or "paper"; manifest.json parameters.feature_semantics).
 	FeatureSemantics string       `json:"feature_semantics,omitempty"`
@@ -530,11 +533,13 @@ tr.sel td{font-weight:bold;background:#eef6ff}
 svg.chart{display:block;margin:1em 0;width:100%;height:auto}
 .note{color:#555;font-style:italic}
 .figure{font-size:1.3em;font-weight:bold}
+.warning{background:#fff3cd;border:2px solid #b00;color:#600;padding:.6em 1em;font-weight:bold}
 </style>
 </head>
 <body>
 <h1>{{.Title}}</h1>
-{{range .Notes}}<p class="note">{{.}}</p>
+{{range .Warnings}}<p class="warning" role="alert">{{.}}</p>
+{{end}}{{range .Notes}}<p class="note">{{.}}</p>
 {{end}}{{if .Summary}}<ul class="summary">{{range .Summary}}<li>{{.}}</li>{{end}}</ul>{{end}}
 <nav><ol>
 <li><a href="#cleaning">Log cleaning</a></li>

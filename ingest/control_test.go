@@ -1,0 +1,73 @@
+package ingest
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Issue 18, item 3: control characters in queries (NUL, ESC, DEL, C1,
+// U+202E) never reach the outputs; the report counts, per kind, the query
+// events that held them, and the accounting still adds up.
+func TestControlCharactersRemovedAndCounted(t *testing.T) {
+	for in, want := range map[string]string{
+		"per\x00son":            "person",
+		"\x1b[31mred\x1b[0m":    "[31mred[0m",
+		"del\x7fete":            "delete",
+		"c1\u0085next\u009b":    "c1 next", // NEL is white space, CSI (U+009B) a C1 control
+		"\u202egnp.exe":         "gnp.exe",
+		"a\u2066b\u2069 \u200e": "ab",
+		"tab\tstays space":      "tab stays space",
+	} {
+		if got := NormalizeQuery(in); got != want {
+			t.Errorf("NormalizeQuery(%q) = %q, want %q", in, got, want)
+		}
+	}
+	dir := t.TempDir()
+	// Three SERPs of 3 results, each with a click: NUL + ESC, DEL + U+202E,
+	// a plain one; and a query of controls only (empty after rule 2).
+	log := "s1\t0\tQ\tper\x00son\x1b\t0\tu1\tu2\tu3\ns1\t1\tC\tu1\n" +
+		"s2\t0\tQ\tdel\x7fe\u202ete\t0\tu1\tu2\tu3\ns2\t1\tC\tu2\n" +
+		"s3\t0\tQ\tplain\t0\tu1\tu2\tu3\ns3\t1\tC\tu3\n" +
+		"s4\t0\tQ\t\x00\x00\t0\tu1\tu2\tu3\ns4\t1\tC\tu3\n"
+	in := filepath.Join(dir, "log.tsv")
+	os.WriteFile(in, []byte(log), 0o644)
+	out := filepath.Join(dir, "out")
+	rep, err := Run(context.Background(), Options{Format: FormatYandex, Log: in, OutDir: out, KeepSessionIDs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{ControlC0: 2, ControlDEL: 1, ControlC1: 0, ControlBidi: 1}
+	for k, v := range want {
+		if rep.ControlCharacters[k] != v {
+			t.Errorf("control characters %s: %d, want %d (%v)", k, rep.ControlCharacters[k], v, rep.ControlCharacters)
+		}
+	}
+	if rep.KeptQueries != 3 || rep.Dropped[DropEmptyQuery] != 1 {
+		t.Errorf("kept %d queries, %d empty, want 3 and 1", rep.KeptQueries, rep.Dropped[DropEmptyQuery])
+	}
+	if err := rep.Check(); err != nil {
+		t.Error(err)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "clean.yandex.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []string{"\x00", "\x1b", "\x7f", "\u202e"} {
+		if strings.Contains(string(b), c) {
+			t.Errorf("clean.yandex.tsv holds %q:\n%s", c, b)
+		}
+	}
+	if !strings.Contains(string(b), "\tperson\t") || !strings.Contains(string(b), "\tdelete\t") {
+		t.Errorf("clean.yandex.tsv:\n%s", b)
+	}
+	disk, err := ReadReport(filepath.Join(out, ReportFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if disk.ControlCharacters[ControlC0] != 2 {
+		t.Errorf("report.json: %v", disk.ControlCharacters)
+	}
+}
