@@ -7,22 +7,47 @@ import (
 	"testing"
 )
 
-// TestExactSum checks the accumulator against math/big's exact sum of the
-// same values (an independent implementation), in two orders.
+// refSum is the reference for ExactSum, computed with math/big (an
+// independent implementation): each addend cut towards zero to a multiple
+// of 2^-62, the cut values added exactly, the total rounded once to the
+// nearest float64 (ties to even).
+func refSum(xs []float64) float64 {
+	total := new(big.Int)
+	for _, x := range xs {
+		f := new(big.Float).SetFloat64(x)
+		f.SetMantExp(f, 62)
+		q, _ := f.Int(nil) // truncates towards zero
+		total.Add(total, q)
+	}
+	f := new(big.Float).SetInt(total)
+	f.SetMantExp(f, -62)
+	r, _ := f.Float64()
+	return r
+}
+
+// TestExactSum checks the accumulator on hand cases and against refSum in
+// several orders and groupings.
 func TestExactSum(t *testing.T) {
 	// Hand cases: 1e16 + 1 - 1e16 is 1 exactly (float64 sums give 0 or 2);
-	// 0.1 + 0.2 rounds to the float nearest 0.1+0.2 (exactly), which is
-	// 0.30000000000000004; the smallest denormal survives.
+	// 0.1 + 0.2 (both on the 2^-62 grid: their lowest bits are 2^-56 and
+	// 2^-55) rounds to the float nearest 0.1+0.2, 0.30000000000000004;
+	// 2^-62 survives a cancellation, 2^-63 is below the grid; 1 + 2^-53
+	// lies halfway between 1 and its successor and rounds to even, and one
+	// more 2^-62 rounds it up.
 	hand := []struct {
 		xs   []float64
 		want float64
 	}{
 		{[]float64{1e16, 1, -1e16}, 1},
 		{[]float64{0.1, 0.2}, 0.30000000000000004},
-		{[]float64{math.SmallestNonzeroFloat64, 1, -1}, math.SmallestNonzeroFloat64},
-		{[]float64{math.MaxFloat64, -math.MaxFloat64, 3}, 3},
+		{[]float64{0x1p-62, 1, -1}, 0x1p-62},
+		{[]float64{0x1p-63, 1, -1}, 0},
+		{[]float64{1, 0x1p-53}, 1},
+		{[]float64{1, 0x1p-53, 0x1p-62}, 1 + 0x1p-52},
+		{[]float64{-1, -0x1p-53, -0x1p-62}, -1 - 0x1p-52},
 		{nil, 0},
 		{[]float64{-2.5, 0.5}, -2},
+		{[]float64{0x1p61, 0x1p61, 0x1p61, -0x1p61}, 0x1p62},
 	}
 	for _, h := range hand {
 		var s ExactSum
@@ -34,14 +59,15 @@ func TestExactSum(t *testing.T) {
 		}
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	for trial := 0; trial < 50; trial++ {
-		xs := make([]float64, 1000)
-		exact := new(big.Float).SetPrec(4000)
+	for trial := 0; trial < 200; trial++ {
+		xs := make([]float64, 1+rng.IntN(1000))
 		for i := range xs {
-			xs[i] = (rng.Float64() - 0.3) * math.Pow(2, float64(rng.IntN(120)-60))
-			exact.Add(exact, new(big.Float).SetFloat64(xs[i]))
+			xs[i] = (rng.Float64() - 0.3) * math.Pow(2, float64(rng.IntN(120)-80))
+			if rng.IntN(8) == 0 && i > 0 {
+				xs[i] = -xs[i-1] // cancellations
+			}
 		}
-		want, _ := exact.Float64()
+		want := refSum(xs)
 		var a, b, c ExactSum
 		for i := range xs {
 			a.Add(xs[i])
@@ -60,5 +86,79 @@ func TestExactSum(t *testing.T) {
 		if a.Float64() != want || b.Float64() != want {
 			t.Fatalf("trial %d: %v and %v, want %v", trial, a.Float64(), b.Float64(), want)
 		}
+	}
+}
+
+// TestExactSumSpecial checks NaN, the infinities and addends beyond the
+// range, and that the encoding keeps them.
+func TestExactSumSpecial(t *testing.T) {
+	cases := []struct {
+		xs   []float64
+		want float64
+	}{
+		{[]float64{1, math.NaN()}, math.NaN()},
+		{[]float64{1, math.Inf(1)}, math.Inf(1)},
+		{[]float64{1, math.Inf(-1)}, math.Inf(-1)},
+		{[]float64{math.Inf(1), math.Inf(-1)}, math.NaN()},
+		{[]float64{0x1p62}, math.Inf(1)},
+		{[]float64{-math.MaxFloat64}, math.Inf(-1)},
+	}
+	for _, c := range cases {
+		var s ExactSum
+		for _, x := range c.xs {
+			s.Add(x)
+		}
+		raw, _ := s.MarshalBinary()
+		var s2 ExactSum
+		if err := s2.UnmarshalBinary(raw); err != nil {
+			t.Fatal(err)
+		}
+		for _, got := range []float64{s.Float64(), s2.Float64()} {
+			if math.Float64bits(got) != math.Float64bits(c.want) && !(math.IsNaN(got) && math.IsNaN(c.want)) {
+				t.Errorf("sum %v = %v, want %v", c.xs, got, c.want)
+			}
+		}
+	}
+	var s ExactSum
+	if err := s.UnmarshalBinary(make([]byte, 16)); err == nil {
+		t.Error("a 16-byte encoding was accepted")
+	}
+}
+
+// TestExactSumRounding checks Float64's rounding against refSum over the
+// accumulator's range: ties, sticky bits far below the window, sums near
+// 2^63 and sums that cancel to a few units of 2^-62.
+func TestExactSumRounding(t *testing.T) {
+	check := func(xs []float64) {
+		t.Helper()
+		var s ExactSum
+		for _, x := range xs {
+			s.Add(x)
+		}
+		if got, want := s.Float64(), refSum(xs); math.Float64bits(got) != math.Float64bits(want) && !(got == 0 && want == 0) {
+			t.Fatalf("sum of %v = %v, want %v", xs, got, want)
+		}
+	}
+	check([]float64{0x1p60, 0x1p-62})           // sticky far below
+	check([]float64{0x1p60, 0x1p8, 0x1p-62})    // tie at 2^8 broken by 2^-62
+	check([]float64{0x1p60, 0x1p7})             // exact tie, to even
+	check([]float64{0x1p61, 0x1p61, 0x1p61})    // near the top
+	check([]float64{-0x1p61, -0x1p61, 0x1p-62}) // negative near the top
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 5000; trial++ {
+		xs := make([]float64, 1+rng.IntN(8))
+		base := rng.IntN(100) - 70
+		for i := range xs {
+			e := base + rng.IntN(40) - 20
+			x := math.Ldexp(1+rng.Float64(), min(e, 58))
+			if rng.IntN(2) == 0 {
+				x = -x
+			}
+			if rng.IntN(4) == 0 && i > 0 {
+				x = -xs[i-1] + math.Ldexp(rng.Float64(), e-50) // near cancellation
+			}
+			xs[i] = x
+		}
+		check(xs)
 	}
 }

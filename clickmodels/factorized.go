@@ -137,16 +137,21 @@ func (f *fitter) iterateFactorized(ctx context.Context, workers int, st *Stats) 
 		aNum := sc.pairBuf[:ch.pairHi-ch.pairLo]
 		copy(aNum, fz.aNum0[ch.pairLo:ch.pairHi])
 		lo0 := int32(ch.pairLo)
-		gNum := sc.xNum
 		lo, hi := fz.itemOff[ci], fz.itemOff[ci+1]
 		pairs, exams, ws := fz.itemPair[lo:hi], fz.itemExam[lo:hi], fz.itemW[lo:hi]
+		qs := &sc.qs
 		for j, p := range pairs {
 			ei := exams[j]
 			a, e := attr[p], g[ei]
 			t := ws[j] / (1 - e*a)
 			aNum[p-lo0] += (1 - e) * a * t
-			gNum[ei].Add((1 - a) * e * t)
+			// A query's items are contiguous and in the same order in
+			// every layout (they follow its records), so its partial sums
+			// are layout-free (querySums).
+			qs.next(d.pairQuery[p], sc)
+			qs.addNum(int(ei), (1-a)*e*t)
 		}
+		qs.flush(sc)
 		for p := ch.pairLo; p < ch.pairHi; p++ {
 			attr[p] = math.Min(aNum[p-ch.pairLo]/fz.aDen[p], probMax)
 		}

@@ -100,7 +100,7 @@ func (s *Stats) MarshalBinary() ([]byte, error) {
 
 // UnmarshalBinary decodes what MarshalBinary wrote.
 func (s *Stats) UnmarshalBinary(b []byte) error {
-	const sz = exactLimbs*8 + 1
+	const sz = exactSumBytes
 	if len(b) < 4 {
 		return fmt.Errorf("click models: stats of %d bytes", len(b))
 	}

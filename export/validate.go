@@ -638,7 +638,10 @@ func checkSVM(p, rel string, parts []int, qidPart map[int32]int32, rowOf map[row
 			report("%s:%d: (qid %d, %s) is not a dataset row", rel, lines, qid, term)
 			continue
 		}
-		if qid == prevQID && row <= prevRow {
+		switch {
+		case qid < prevQID:
+			report("%s:%d: qid %d after qid %d: the queries of a fold file must be in ascending qid order", rel, lines, qid, prevQID)
+		case qid == prevQID && row <= prevRow:
 			report("%s:%d: (qid %d, %s) comes before the previous line in the dataset's line order", rel, lines, qid, term)
 		}
 		prevQID, prevRow = qid, row

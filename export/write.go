@@ -129,37 +129,34 @@ func fileSHA256(p string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// svmPartitions formats every row once, grouped by partition (index p-1),
-// each partition in qid order.
-func svmPartitions(ctx context.Context, ds *Dataset, keepJunk bool) ([][]byte, []int, error) {
-	parts := make([][]byte, ds.Folds)
-	counts := make([]int, ds.Folds)
-	var line []byte
+// svmLines formats every row once, in the dataset's row order (qids
+// ascending, each query's lines in the seeded line order): row i is
+// buf[ends[i-1]:ends[i]].
+func svmLines(ctx context.Context, ds *Dataset, keepJunk bool) (buf []byte, ends []int, err error) {
+	ends = make([]int, len(ds.Rows))
 	for i, r := range ds.Rows {
 		if i%8192 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, nil, err
 			}
 		}
-		line = line[:0]
-		line = strconv.AppendInt(line, int64(svmLabel(r.Label, keepJunk)), 10)
-		line = append(line, " qid:"...)
-		line = strconv.AppendInt(line, int64(r.QID), 10)
+		buf = strconv.AppendInt(buf, int64(svmLabel(r.Label, keepJunk)), 10)
+		buf = append(buf, " qid:"...)
+		buf = strconv.AppendInt(buf, int64(r.QID), 10)
 		for j, v := range ds.Vector(i) {
-			line = append(line, ' ')
-			line = strconv.AppendInt(line, int64(ds.Features[j].ID), 10)
-			line = append(line, ':')
-			line = appendFloat(line, v)
+			buf = append(buf, ' ')
+			buf = strconv.AppendInt(buf, int64(ds.Features[j].ID), 10)
+			buf = append(buf, ':')
+			buf = appendFloat(buf, v)
 		}
-		line = append(line, " # "...)
-		line = append(line, commentSafe(r.Query)...)
-		line = append(line, ' ')
-		line = append(line, commentSafe(r.Term)...)
-		line = append(line, '\n')
-		parts[r.Partition-1] = append(parts[r.Partition-1], line...)
-		counts[r.Partition-1]++
+		buf = append(buf, " # "...)
+		buf = append(buf, commentSafe(r.Query)...)
+		buf = append(buf, ' ')
+		buf = append(buf, commentSafe(r.Term)...)
+		buf = append(buf, '\n')
+		ends[i] = len(buf)
 	}
-	return parts, counts, nil
+	return buf, ends, nil
 }
 
 // Schema returns the Arrow schema of dataset.parquet and dataset.arrow:
@@ -267,14 +264,17 @@ func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused 
 		defer wg.Done()
 		colOuts, colErr = writeColumnar(ctx, dir, ds)
 	}()
-	parts, counts, err := svmPartitions(ctx, ds, opts.KeepJunk)
+	buf, ends, err := svmLines(ctx, ds, opts.KeepJunk)
 	if err != nil {
 		wg.Wait()
 		return nil, err
 	}
-	qcount := make([]int, ds.Folds)
+	qcount, counts := make([]int, ds.Folds), make([]int, ds.Folds)
 	for _, p := range ds.Parts {
 		qcount[p-1]++
+	}
+	for _, r := range ds.Rows {
+		counts[r.Partition-1]++
 	}
 	for p := range ds.Folds {
 		m.Partitions = append(m.Partitions, PartitionInfo{Partition: p + 1, Queries: qcount[p], Rows: counts[p]})
@@ -285,7 +285,7 @@ func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused 
 	}
 	m.Labels = labels.Distribution(ls)
 
-	foldOuts, foldErr := writeFolds(ctx, dir, m.Folds, parts, counts)
+	foldOuts, foldErr := writeFolds(ctx, dir, m.Folds, ds, buf, ends)
 	wg.Wait()
 	if foldErr != nil {
 		return nil, foldErr
@@ -305,24 +305,45 @@ func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused 
 	return m, nil
 }
 
-// writeFolds writes FoldK/{train,vali,test}.txt from the per-partition
-// SVMlight text.
-func writeFolds(ctx context.Context, dir string, folds []FoldSpec, parts [][]byte, counts []int) ([]Output, error) {
+// writeFolds writes FoldK/{train,vali,test}.txt: the lines of svmLines
+// whose partition is one of the file's, in that order, so that every file
+// lists its queries in ascending qid order (as XGBoost's ranker and
+// scikit-learn's grouped loaders require) even when it joins several
+// partitions.
+func writeFolds(ctx context.Context, dir string, folds []FoldSpec, ds *Dataset, buf []byte, ends []int) ([]Output, error) {
 	var outs []Output
 	for _, f := range folds {
 		for _, set := range []struct {
 			name  string
 			parts []int
 		}{{"train", f.Train}, {"vali", []int{f.Vali}}, {"test", []int{f.Test}}} {
-			rows := 0
+			in := make([]bool, ds.Folds+1)
 			for _, p := range set.parts {
-				rows += counts[p-1]
+				in[p] = true
+			}
+			rows := 0
+			for _, r := range ds.Rows {
+				if in[r.Partition] {
+					rows++
+				}
 			}
 			o, err := writeOut(dir, FoldFile(f.Fold, set.name), rows, func(w io.Writer) error {
-				for _, p := range set.parts {
-					if _, err := w.Write(parts[p-1]); err != nil {
-						return err
+				// Runs of consecutive rows of the file's partitions (whole
+				// queries) are written in one call each.
+				start := -1
+				for i, r := range ds.Rows {
+					switch {
+					case in[r.Partition] && start < 0:
+						start = i
+					case !in[r.Partition] && start >= 0:
+						if err := writeRows(w, buf, ends, start, i); err != nil {
+							return err
+						}
+						start = -1
 					}
+				}
+				if start >= 0 {
+					return writeRows(w, buf, ends, start, len(ds.Rows))
 				}
 				return nil
 			})
@@ -336,6 +357,16 @@ func writeFolds(ctx context.Context, dir string, folds []FoldSpec, parts [][]byt
 		}
 	}
 	return outs, nil
+}
+
+// writeRows writes the lines of rows [lo, hi) of svmLines' buffer.
+func writeRows(w io.Writer, buf []byte, ends []int, lo, hi int) error {
+	from := 0
+	if lo > 0 {
+		from = ends[lo-1]
+	}
+	_, err := w.Write(buf[from:ends[hi-1]])
+	return err
 }
 
 // writeParquetTo writes the dataset.parquet content of ds (whose Arrow

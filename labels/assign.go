@@ -3,7 +3,6 @@ package labels
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strconv"
 
 	"github.com/lovbench/lovbench/internal/textio"
@@ -86,107 +85,15 @@ type Report struct {
 // are counted in Report.RowSkips (name is the relevance file for the
 // report); queries that are left out are counted in Report.QuerySkips.
 func Assign(ctx context.Context, log *sessions.Log, rel []Relevance, name string, opts Options) ([]Label, Report, error) {
-	opts = opts.withDefaults()
-	rep := Report{Thresholds: opts.Thresholds.String(), FirstSERP: string(opts.Choice), SERPSize: opts.SERPSize, RelevanceRows: len(rel)}
-
-	first, err := firstSERPs(ctx, log, opts)
-	if err != nil {
-		return nil, rep, err
+	ls, rep, dups, err := assignRows(ctx, log, sliceRows(rel), name, opts)
+	// rel from ReadRelevance holds no repeated (query, doc); any other
+	// repeat is counted with the skipped rows, so every row is accounted
+	// for.
+	for _, p := range dups.Records {
+		rep.RowSkips.AddRecord(p)
 	}
-	rep.LogQueries = log.Queries.Len()
-
-	// Relevance per query ID and doc name.
-	type docRel struct {
-		p    float64
-		line int
-		used bool
-	}
-	byQuery := make(map[int32]map[string]*docRel)
-	for _, r := range rel {
-		qid, ok := log.Queries.Lookup(r.Query)
-		if !ok {
-			rep.RowSkips.AddRecord(Problem{File: name, Line: r.Line, Field: "query", Reason: ReasonUnknownQuery, Detail: fmt.Sprintf("query %s is not in the sessions", textio.Quote(r.Query))})
-			continue
-		}
-		m := byQuery[qid]
-		if m == nil {
-			m = map[string]*docRel{}
-			byQuery[qid] = m
-		}
-		m[r.Doc] = &docRel{p: r.P, line: r.Line}
-	}
-
-	qids := make([]int32, 0, log.Queries.Len())
-	for q := range log.Queries.Len() {
-		qids = append(qids, int32(q))
-	}
-	sort.Slice(qids, func(i, j int) bool { return log.Queries.Names[qids[i]] < log.Queries.Names[qids[j]] })
-
-	var out []Label
-	for _, q := range qids {
-		if err := ctx.Err(); err != nil {
-			return nil, rep, err
-		}
-		qname := log.Queries.Names[q]
-		m := byQuery[q]
-		serp, ok := first[q]
-		kept := false
-		switch {
-		case !ok:
-			rep.QuerySkips.Add(Problem{Reason: ReasonShortSERP, Detail: fmt.Sprintf("query %s: no SERP with %d results", textio.Quote(qname), opts.SERPSize)})
-		case m == nil:
-			rep.QuerySkips.Add(Problem{Reason: "no_relevance", Detail: fmt.Sprintf("query %s has no relevance row", textio.Quote(qname))})
-		default:
-			missing := ""
-			for _, d := range serp {
-				if m[log.Docs.Names[d]] == nil {
-					missing = log.Docs.Names[d]
-					break
-				}
-			}
-			if missing != "" {
-				rep.QuerySkips.Add(Problem{Reason: ReasonIncompleteSERP, Detail: fmt.Sprintf("query %s: %s on its first SERP has no relevance", textio.Quote(qname), textio.Quote(missing))})
-				break
-			}
-			for i, d := range serp {
-				dr := m[log.Docs.Names[d]]
-				if dr.used {
-					rep.RowSkips.Add(Problem{File: name, Line: dr.line, Reason: ReasonDuplicateOnSERP, Detail: fmt.Sprintf("query %s shows %s again at rank %d", textio.Quote(qname), textio.Quote(log.Docs.Names[d]), i+1)})
-					continue
-				}
-				dr.used = true
-				out = append(out, Label{Query: qname, Term: log.Docs.Names[d], Rank: i + 1, Label: opts.Thresholds.Label(dr.p), P: dr.p})
-			}
-			rep.LabelledQueries++
-			kept = true
-		}
-		// Rows of this query that got no label, in file order.
-		type unused struct {
-			doc  string
-			line int
-		}
-		var rest []unused
-		for doc, dr := range m {
-			if !dr.used {
-				rest = append(rest, unused{doc, dr.line})
-			}
-		}
-		sort.Slice(rest, func(i, j int) bool { return rest[i].line < rest[j].line })
-		reason, why := ReasonNotOnFirstSERP, "not on the query's first SERP"
-		if !kept {
-			reason, why = ReasonQueryDropped, "its query was left out (see query_skips)"
-		}
-		for _, u := range rest {
-			rep.RowSkips.Add(Problem{File: name, Line: u.line, Reason: reason, Detail: fmt.Sprintf("(%s, %s): %s", qname, u.doc, why)})
-		}
-	}
-	rep.Labels = len(out)
-	ls := make([]int, len(out))
-	for i, l := range out {
-		ls[i] = l.Label
-	}
-	rep.Distribution = Distribution(ls)
-	return out, rep, nil
+	rep.RelevanceRows = len(rel)
+	return ls, rep, err
 }
 
 // firstSERPs returns, per query ID, the first SERPSize doc IDs of its first

@@ -8,17 +8,46 @@ import (
 	"io"
 	"sort"
 
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/sessions"
 )
 
-// assignStream is ReadRelevance followed by Assign on log (the first-SERP
-// log of loadFirstSERPs), without holding the relevance rows: only the
-// rows of the docs on the first SERPs are kept, plus per query the count of
-// its other rows and the first MaxExamples of them (all that the report's
-// examples can show; see below). Duplicates are found by a 128-bit hash of
-// (query, doc). The labels and the two Skips equal those of the
-// non-streaming path (TestAssignStream).
-func assignStream(ctx context.Context, log *sessions.Log, open func() (io.ReadCloser, error), name string, opts Options) ([]Label, Report, Skips, error) {
+// rowSource calls fn on every relevance row in file order, recording the
+// rows it cannot read in skips. assignRows may call it twice.
+type rowSource func(skips *Skips, fn func(q, d string, p float64, line int)) error
+
+// fileRows reads the rows of the relevance file that open opens (name is
+// its name for the report), afresh on every call.
+func fileRows(open func() (io.ReadCloser, error), name string) rowSource {
+	return func(skips *Skips, fn func(q, d string, p float64, line int)) error {
+		r, err := open()
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		return scanRelevance(r, name, skips, fn)
+	}
+}
+
+// sliceRows yields rows already read.
+func sliceRows(rel []Relevance) rowSource {
+	return func(_ *Skips, fn func(q, d string, p float64, line int)) error {
+		for _, r := range rel {
+			fn(r.Query, r.Doc, r.P, r.Line)
+		}
+		return nil
+	}
+}
+
+// assignRows is the one labelling core of Assign and the streamed label
+// stage: it labels the first SERP of every query of log from the rows of
+// rows, without holding the rows: only those of the docs on the first
+// SERPs are kept, plus per query the count of its other rows; the first
+// MaxExamples rows of each skip reason (all that the report's examples can
+// show) are found by a second pass over rows. A repeated (query, doc) is
+// found by a 128-bit hash and counted in the returned read skips with the
+// rows rows could not read.
+func assignRows(ctx context.Context, log *sessions.Log, rows rowSource, name string, opts Options) ([]Label, Report, Skips, error) {
 	opts = opts.withDefaults()
 	var readSkips Skips
 	rep := Report{Thresholds: opts.Thresholds.String(), FirstSERP: string(opts.Choice), SERPSize: opts.SERPSize}
@@ -80,11 +109,7 @@ func assignStream(ctx context.Context, log *sessions.Log, open func() (io.ReadCl
 		return h.Sum64()
 	}
 	valid := 0
-	r, err := open()
-	if err != nil {
-		return nil, rep, readSkips, err
-	}
-	err = scanRelevance(r, name, &readSkips, func(q, d string, p float64, line int) {
+	err := rows(&readSkips, func(q, d string, p float64, line int) {
 		k := [2]uint64{hash(&h1, q, d), hash(&h2, q, d)}
 		if prev, ok := seen[k]; ok {
 			readSkips.AddRecord(duplicateProblem(name, q, d, p, line, prev.p, prev.line))
@@ -94,7 +119,7 @@ func assignStream(ctx context.Context, log *sessions.Log, open func() (io.ReadCl
 		valid++
 		qid, ok := log.Queries.Lookup(q)
 		if !ok {
-			rep.RowSkips.AddRecord(Problem{File: name, Line: line, Field: "query", Reason: ReasonUnknownQuery, Detail: fmt.Sprintf("query %q is not in the sessions", q)})
+			rep.RowSkips.AddRecord(Problem{File: name, Line: line, Field: "query", Reason: ReasonUnknownQuery, Detail: fmt.Sprintf("query %s is not in the sessions", textio.Quote(q))})
 			return
 		}
 		qr := &qrows[qid]
@@ -113,7 +138,6 @@ func assignStream(ctx context.Context, log *sessions.Log, open func() (io.ReadCl
 		qr.offN++
 	})
 	seen = nil
-	r.Close()
 	if err != nil {
 		return nil, rep, readSkips, err
 	}
@@ -156,9 +180,9 @@ func assignStream(ctx context.Context, log *sessions.Log, open func() (io.ReadCl
 		serp, ok := first[q]
 		switch {
 		case !ok:
-			rep.QuerySkips.Add(Problem{Reason: ReasonShortSERP, Detail: fmt.Sprintf("query %q: no SERP with %d results", qname, opts.SERPSize)})
+			rep.QuerySkips.Add(Problem{Reason: ReasonShortSERP, Detail: fmt.Sprintf("query %s: no SERP with %d results", textio.Quote(qname), opts.SERPSize)})
 		case !qr.anyRows:
-			rep.QuerySkips.Add(Problem{Reason: "no_relevance", Detail: fmt.Sprintf("query %q has no relevance row", qname)})
+			rep.QuerySkips.Add(Problem{Reason: "no_relevance", Detail: fmt.Sprintf("query %s has no relevance row", textio.Quote(qname))})
 		default:
 			missing := ""
 			for i, d := range serp {
@@ -168,13 +192,13 @@ func assignStream(ctx context.Context, log *sessions.Log, open func() (io.ReadCl
 				}
 			}
 			if missing != "" {
-				rep.QuerySkips.Add(Problem{Reason: ReasonIncompleteSERP, Detail: fmt.Sprintf("query %q: %q on its first SERP has no relevance", qname, missing)})
+				rep.QuerySkips.Add(Problem{Reason: ReasonIncompleteSERP, Detail: fmt.Sprintf("query %s: %s on its first SERP has no relevance", textio.Quote(qname), textio.Quote(missing))})
 				break
 			}
 			for i, d := range serp {
 				dr := rowAt(qr, serp, i)
 				if dr.used {
-					dups[q] = append(dups[q], Problem{File: name, Line: int(dr.line), Reason: ReasonDuplicateOnSERP, Detail: fmt.Sprintf("query %q shows %q again at rank %d", qname, log.Docs.Names[d], i+1)})
+					dups[q] = append(dups[q], Problem{File: name, Line: int(dr.line), Reason: ReasonDuplicateOnSERP, Detail: fmt.Sprintf("query %s shows %s again at rank %d", textio.Quote(qname), textio.Quote(log.Docs.Names[d]), i+1)})
 					continue
 				}
 				dr.used = true
@@ -219,15 +243,11 @@ func assignStream(ctx context.Context, log *sessions.Log, open func() (io.ReadCl
 		doc  string
 		line int
 	}
-	rows := map[int32][]unused{}
+	unusedRows := map[int32][]unused{}
 	if len(need) > 0 {
-		r, err := open()
-		if err != nil {
-			return nil, rep, readSkips, err
-		}
 		var dummy Skips
 		dup := map[string]bool{}
-		err = scanRelevance(r, name, &dummy, func(q, d string, p float64, line int) {
+		err := rows(&dummy, func(q, d string, p float64, line int) {
 			qid, ok := log.Queries.Lookup(q)
 			if !ok || !need[qid] || dup[q+"\x00"+d] {
 				return
@@ -243,9 +263,8 @@ func assignStream(ctx context.Context, log *sessions.Log, open func() (io.ReadCl
 					}
 				}
 			}
-			rows[qid] = append(rows[qid], unused{d, line})
+			unusedRows[qid] = append(unusedRows[qid], unused{d, line})
 		})
-		r.Close()
 		if err != nil {
 			return nil, rep, readSkips, err
 		}
@@ -260,8 +279,8 @@ func assignStream(ctx context.Context, log *sessions.Log, open func() (io.ReadCl
 		}
 		reason, why := reasonOf(q)
 		added := 0
-		for _, u := range rows[q] {
-			rep.RowSkips.Add(Problem{File: name, Line: u.line, Reason: reason, Detail: fmt.Sprintf("(%s, %s): %s", log.Queries.Names[q], u.doc, why)})
+		for _, u := range unusedRows[q] {
+			rep.RowSkips.Add(Problem{File: name, Line: u.line, Reason: reason, Detail: fmt.Sprintf("(%s, %s): %s", textio.Quote(log.Queries.Names[q]), textio.Quote(u.doc), why)})
 			added++
 		}
 		rep.RowSkips.Count(reason, n-added)

@@ -60,7 +60,7 @@ func TestAssignStream(t *testing.T) {
 			t.Fatal(err)
 		}
 		open := func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(b.String())), nil }
-		got, gotRep, gotRead, err := assignStream(context.Background(), log, open, "rel.tsv", opts)
+		got, gotRep, gotRead, err := assignRows(context.Background(), log, fileRows(open, "rel.tsv"), "rel.tsv", opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,6 +75,64 @@ func TestAssignStream(t *testing.T) {
 		}
 		if !reflect.DeepEqual(gotRead, wantRead) {
 			t.Errorf("%s: read skips differ", choice)
+		}
+	}
+}
+
+// TestSkipDetailsQuoteHostileNames: every skip detail, on the streamed path
+// (the label stage without --expert) and on Assign, quotes names as
+// textio.Quote does: cut after 80 bytes with the full length given, control
+// bytes and the bidi override escaped. The streamed path once spelled names
+// with %q, repeating a huge query in full in report.json.
+func TestSkipDetailsQuoteHostileNames(t *testing.T) {
+	long := strings.Repeat("q", 5000) + "\x1b[31m\u202e"
+	hostileDoc := "doc\x00\x7f" + strings.Repeat("d", 300)
+	l := &sessions.Log{}
+	addSERP(t, l, "s1", "a", "x", "y")        // full SERP, y has no row: incomplete
+	addSERP(t, l, "s2", long, "x", "y")       // full SERP, hostile query, rows for both
+	addSERP(t, l, "s3", "short", "x")         // short SERP
+	addSERP(t, l, "s4", "c", hostileDoc, "x") // labelled, plus a row off the SERP
+	rel := []Relevance{
+		{"a", "x", 0.5, 2},
+		{long + "zz", "x", 0.5, 3},                                           // unknown query
+		{long, "x", 0.5, 4}, {long, "y", 0.5, 5}, {long, hostileDoc, 0.5, 6}, // last: not on the first SERP
+		{"short", "x", 0.5, 7},
+		{"c", hostileDoc, 0.5, 8}, {"c", "x", 0.5, 9}, {"c", "z" + hostileDoc, 0.5, 10},
+	}
+	var file strings.Builder
+	file.WriteString("query\tdoc\trelevance\n")
+	for _, r := range rel {
+		fmt.Fprintf(&file, "%s\t%s\t%g\n", r.Query, r.Doc, r.P)
+	}
+	open := func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(file.String())), nil }
+	opts := Options{SERPSize: 2}
+	_, streamed, _, err := assignRows(context.Background(), l, fileRows(open, "rel.tsv"), "rel.tsv", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, inMemory, err := Assign(context.Background(), l, rel, "rel.tsv", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, rep := range map[string]Report{"streamed": streamed, "Assign": inMemory} {
+		var details []Problem
+		details = append(details, rep.RowSkips.Examples...)
+		details = append(details, rep.QuerySkips.Examples...)
+		// Hand count: unknown query, not on the first SERP (long's and c's
+		// off-SERP rows), the incomplete query a, the short query.
+		if len(details) < 5 {
+			t.Fatalf("%s: only %d skip examples: %+v", path, len(details), details)
+		}
+		for _, p := range details {
+			if len(p.Detail) > 400 {
+				t.Errorf("%s: %s detail of %d bytes: %.120q...", path, p.Reason, len(p.Detail), p.Detail)
+			}
+			if strings.ContainsAny(p.Detail, "\x00\x1b\x7f\u202e") {
+				t.Errorf("%s: %s detail holds a raw control character: %q", path, p.Reason, p.Detail)
+			}
+		}
+		if rep.RowSkips.Counts[ReasonUnknownQuery] != 1 || rep.RowSkips.Counts[ReasonNotOnFirstSERP] != 2 {
+			t.Errorf("%s: row skips %v", path, rep.RowSkips.Counts)
 		}
 	}
 }

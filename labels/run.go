@@ -78,7 +78,7 @@ func Run(ctx context.Context, cfg Config) (RunReport, error) {
 		log.Docs.DropIndex()
 		f.Close()
 		open := func() (io.ReadCloser, error) { return textio.Open(cfg.Relevance) }
-		ls, rep, readSkips, err = assignStream(ctx, log, open, cfg.Relevance, cfg.Options)
+		ls, rep, readSkips, err = assignRows(ctx, log, fileRows(open, cfg.Relevance), cfg.Relevance, cfg.Options)
 		if err != nil {
 			return rr, err
 		}

@@ -82,7 +82,7 @@ func TestStreamedFirstSERPs(t *testing.T) {
 			fmt.Fprintf(&tsv, "%s\t%s\t%v\n", r.Query, r.Doc, r.P)
 		}
 		open := func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(tsv.String())), nil }
-		got2, grep2, _, err := assignStream(context.Background(), small, open, "rel.tsv", opts)
+		got2, grep2, _, err := assignRows(context.Background(), small, fileRows(open, "rel.tsv"), "rel.tsv", opts)
 		if err != nil {
 			t.Fatal(err)
 		}
