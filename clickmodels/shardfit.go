@@ -38,10 +38,6 @@ func (s *ShardFit) SetGlobal(g []float64) { copy(s.f.global, g) }
 // to st.
 func (s *ShardFit) EStep(ctx context.Context, st *Stats) { s.f.estep(ctx, st) }
 
-// TrainLL adds the shard's weighted training log-likelihood to st.LL
-// (divide the merged sum by the training SERPs of all shards).
-func (s *ShardFit) TrainLL(ctx context.Context, st *Stats) { s.f.trainLL(ctx, st) }
-
 // Model returns the shard's model after iterations iterations (the
 // pair parameters are shared with s, not copied).
 func (s *ShardFit) Model(iterations int) *Model { return s.f.model(iterations) }

@@ -193,9 +193,6 @@ func isDigits(s string) bool {
 // Queries returns the simulated queries, most popular first.
 func (s *CorpusSource) Queries() []string { return append([]string(nil), s.queries...) }
 
-// SERPOf returns the SERP (term URIs in rank order) of query index i.
-func (s *CorpusSource) SERPOf(i int) []string { return s.serps[i] }
-
 // Next picks a query by popularity with rng and returns it with its SERP
 // (shared; do not modify). It implements clickmodels.SERPSource.
 func (s *CorpusSource) Next(rng *rand.Rand) (query string, serp []string, err error) {

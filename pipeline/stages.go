@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -412,14 +411,4 @@ func expertAgreement(sum FitSummary, fitDir, expertPath string, res labels.Resol
 		out = append(out, ModelAgreement{Model: m.Model, Pairs: a.Pooled.Pairs, Pearson: a.Pooled.Pearson, Kendall: a.Pooled.Kendall})
 	}
 	return out, nil
-}
-
-// sortedStrings returns the keys of a set, sorted.
-func sortedStrings(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
