@@ -46,7 +46,7 @@ func lovbenchBinary(t *testing.T) string {
 			return
 		}
 		binPath = filepath.Join(dir, "lovbench")
-		out, err := exec.Command("go", "build", "-o", binPath, "github.com/lovbench/lovbench/cmd/lovbench").CombinedOutput()
+		out, err := exec.Command("go", "build", "-tags", "lovbench_crashtest", "-o", binPath, "github.com/lovbench/lovbench/cmd/lovbench").CombinedOutput()
 		if err != nil {
 			binErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}
