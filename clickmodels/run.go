@@ -148,7 +148,7 @@ func Run(ctx context.Context, log *sessions.Log, cfg RunConfig, outDir string) (
 	}
 	FinishReports(reports)
 	// The files are written beside outDir and published whole, so no
-	// file of an earlier fit with other models survives (issue 12).
+	// file of an earlier fit with other models survives.
 	dir, err := atomicfile.CreateDir(outDir, "metrics.json")
 	if err != nil {
 		return nil, err

@@ -237,7 +237,7 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 
 	if m.Parameters.LineOrder != LineOrderShuffle {
 		if m.Parameters.LineOrder == "" {
-			v.addf("%s: no parameters.line_order: written before lines were shuffled within each query (issue 11), so the line order may leak the labels; export again", ManifestFile)
+			v.addf("%s: no parameters.line_order: written before lines were shuffled within each query, so the line order may leak the labels; export again", ManifestFile)
 		} else {
 			v.addf("%s: parameters.line_order %q, want %q", ManifestFile, m.Parameters.LineOrder, LineOrderShuffle)
 		}

@@ -54,7 +54,7 @@ func LOVSearch(c *features.Corpus) Searcher {
 }
 
 // CorpusSource draws SERPs for a simulated log from a vocabulary corpus
-// (issue 7, "corpus mode"):
+// ("corpus mode"):
 //
 //   - Queries are words of term labels (rdfs:label, tokenised as the features
 //     tokenise text) that match at least SERPSize terms, so every SERP is a

@@ -164,7 +164,7 @@ func runFit(cmd *cobra.Command, a *app, path, shardDir, split string, cfg clickm
 		}
 	}
 	// The sharded paths write into a directory built beside --out and
-	// published whole (issue 12, item 7), which also holds the temporary
+	// published whole, which also holds the temporary
 	// shards of --memory-limit until they are removed.
 	dir, err := atomicfile.CreateDir(out, "metrics.json")
 	if err != nil {

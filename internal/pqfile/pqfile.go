@@ -6,7 +6,7 @@
 // with the STRING logical type and UTF8 converted type), a 32-bit signed
 // integer (INT32, logical INT(32, signed), converted INT_32) or a double
 // (DOUBLE, no logical type), in the order given — the schema arrow-go's
-// pqarrow wrote for the same Arrow schema before issue 12 moved every Parquet
+// pqarrow wrote for the same Arrow schema before lovbench moved every Parquet
 // file to parquet-go (one Parquet library, no Arrow Flight, gRPC or compute
 // kernels in the binary). Files are Snappy-compressed, data page version 1,
 // created_by "lovbench" without a library version, so equal tables give
