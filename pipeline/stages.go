@@ -186,10 +186,7 @@ func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 					return fmt.Errorf("evaluate %s: %w", kind, err)
 				}
 				file := kind.String() + "_relevance.tsv"
-				if err := atomicfile.WriteFile(filepath.Join(env.Dir, file), m.WriteRelevance); err != nil {
-					return err
-				}
-				if err := atomicfile.WriteFile(filepath.Join(env.Dir, kind.String()+"_params.json"), m.WriteJSON); err != nil {
+				if err := m.WriteFiles(env.Dir, clickmodels.ParamsAuto); err != nil {
 					return err
 				}
 				sum.Models = append(sum.Models, FitModel{Model: kind.String(), TrainSessions: train.Len(), TestSessions: met.Sessions,
