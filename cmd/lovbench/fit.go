@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -191,6 +192,10 @@ func runFit(cmd *cobra.Command, a *app, path, shardDir, split string, cfg clickm
 	} else {
 		pq, _, _ := sessions.ParquetPath(path)
 		src, cleanup, err := shards.ForMemory(ctx, pq, shards.SplitConfig{Split: split, TrainFraction: cfg.TrainFraction, Seed: cfg.Seed}, cfg.MemoryLimit, filepath.Join(dir.Path(), ".shards"))
+		var small *shards.LimitTooSmallError
+		if errors.As(err, &small) {
+			return nil, usagef("fit: --memory-limit: %v", err)
+		}
 		if err != nil {
 			return nil, err
 		}
