@@ -72,10 +72,8 @@ for any --workers. See docs/clickmodels.md.`,
 			if err != nil {
 				return usagef("fit: --models: %v", err)
 			}
-			switch split {
-			case clickmodels.SplitSpec, clickmodels.SplitRandom, clickmodels.SplitTime:
-			default:
-				return usagef("fit: --split must be spec, random or time, not %q", split)
+			if _, err := clickmodels.ParseSplit(split); err != nil {
+				return usagef("fit: --split: %v", err)
 			}
 			if cfg.ParamsFormat, err = clickmodels.ParseParamsFileFormat(paramsFormat); err != nil {
 				return usagef("fit: --params-format: %v", err)
