@@ -82,9 +82,8 @@ func (m *Model) pairWriter() *pairWriter {
 	}
 }
 
-// writeJSON writes exactly what encoding/json's Encoder with indent " "
-// writes for the paramsFile, but streams the pairs.
-func (pw *pairWriter) writeJSON(w io.Writer) error {
+// header is the paramsFile of the model without its pairs.
+func (pw *pairWriter) header() paramsFile {
 	pf := paramsFile{Format: ParamsFormat, Model: pw.kind.String(), Ranks: pw.ranks, Iterations: pw.iterations, Exact: pw.exact}
 	g := pw.global
 	switch pw.kind {
@@ -105,6 +104,13 @@ func (pw *pairWriter) writeJSON(w io.Writer) error {
 	case CCM:
 		pf.Tau = g
 	}
+	return pf
+}
+
+// writeJSON writes exactly what encoding/json's Encoder with indent " "
+// writes for the paramsFile, but streams the pairs.
+func (pw *pairWriter) writeJSON(w io.Writer) error {
+	pf := pw.header()
 	pf.Pairs = []pairJSON{}
 	var head bytes.Buffer
 	enc := json.NewEncoder(&head)
@@ -200,6 +206,12 @@ func ReadModel(r io.Reader, name string) (*Model, error) {
 	if err := dec.Decode(&pf); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	return modelOf(&pf, name)
+}
+
+// modelOf checks a parameter file read from JSON or Parquet and returns
+// its model.
+func modelOf(pf *paramsFile, name string) (*Model, error) {
 	if pf.Format != ParamsFormat {
 		return nil, fmt.Errorf("%s: field format: %s, want %s", name, textio.Quote(pf.Format), textio.Quote(ParamsFormat))
 	}

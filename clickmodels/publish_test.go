@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// Issue 12, item 7: a fit with fewer models into the directory of an
+// A fit with fewer models into the directory of an
 // earlier fit leaves none of the earlier models' files behind.
 func TestRunReplacesEarlierOutput(t *testing.T) {
 	src, err := NewSyntheticSource(synthCfg(50, 0.3, 3))

@@ -26,9 +26,13 @@ type RunConfig struct {
 	Split         string  // SplitSpec (default), SplitRandom or SplitTime
 	Seed          uint64  // for SplitRandom
 	Options               // fitting options
-	// LoadDir, if set, loads <MODEL>_params.json from this directory
-	// instead of fitting (fit_seconds is then 0).
+	// LoadDir, if set, loads <MODEL>_params.parquet or, without it,
+	// <MODEL>_params.json from this directory instead of fitting
+	// (fit_seconds is then 0).
 	LoadDir string
+	// ParamsFormat is the form of the parameter files written (default
+	// ParamsAuto).
+	ParamsFormat ParamsFileFormat
 	// OnModel, if set, is called when a model starts fitting.
 	OnModel func(k Kind)
 	// OnShard, if set, is called by RunShards after each shard is
@@ -119,11 +123,12 @@ func Run(ctx context.Context, log *sessions.Log, cfg RunConfig, outDir string) (
 		var m *Model
 		if cfg.LoadDir != "" {
 			var err error
-			if m, err = LoadModel(filepath.Join(cfg.LoadDir, k.String()+"_params.json")); err != nil {
+			path := ParamsPath(cfg.LoadDir, k)
+			if m, err = LoadModel(path); err != nil {
 				return nil, err
 			}
 			if m.Kind != k {
-				return nil, fmt.Errorf("%s: holds a %v model", filepath.Join(cfg.LoadDir, k.String()+"_params.json"), m.Kind)
+				return nil, fmt.Errorf("%s: holds a %v model", path, m.Kind)
 			}
 			rep.Loaded = true
 		} else {
@@ -148,18 +153,14 @@ func Run(ctx context.Context, log *sessions.Log, cfg RunConfig, outDir string) (
 	}
 	FinishReports(reports)
 	// The files are written beside outDir and published whole, so no
-	// file of an earlier fit with other models survives (issue 12).
+	// file of an earlier fit with other models survives.
 	dir, err := atomicfile.CreateDir(outDir, "metrics.json")
 	if err != nil {
 		return nil, err
 	}
 	defer dir.Abort()
 	for _, m := range models {
-		base := filepath.Join(dir.Path(), m.Kind.String())
-		if err := atomicfile.WriteFile(base+"_relevance.tsv", m.WriteRelevance); err != nil {
-			return nil, err
-		}
-		if err := atomicfile.WriteFile(base+"_params.json", m.WriteJSON); err != nil {
+		if err := m.WriteFiles(dir.Path(), cfg.ParamsFormat); err != nil {
 			return nil, err
 		}
 	}
@@ -169,8 +170,12 @@ func Run(ctx context.Context, log *sessions.Log, cfg RunConfig, outDir string) (
 	return reports, dir.Commit()
 }
 
-// LoadModel reads a parameter file written by WriteJSON.
+// LoadModel reads a parameter file in either form: Parquet when path ends
+// in .parquet, else JSON (plain or gzip).
 func LoadModel(path string) (*Model, error) {
+	if filepath.Ext(path) == ".parquet" {
+		return readParquetModel(path)
+	}
 	f, err := textio.Open(path)
 	if err != nil {
 		return nil, err

@@ -3,7 +3,6 @@ package clickmodels
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"runtime/debug"
 	"runtime/metrics"
 	"time"
@@ -176,7 +175,7 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 		ft := fitted{kind: k}
 		var acc EvalSums
 		if cfg.LoadDir != "" {
-			path := filepath.Join(cfg.LoadDir, k.String()+"_params.json")
+			path := ParamsPath(cfg.LoadDir, k)
 			m, err := LoadModel(path)
 			if err != nil {
 				return nil, err
@@ -232,9 +231,9 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 		// Written now, so that the model's pair values need not be held
 		// while the next model fits.
 		if ft.loaded != nil {
-			err = WriteModelFiles(outDir, []ShardModel{{Model: ft.loaded, QueryFirst: firstPositions(ft.loaded)}})
+			err = ft.loaded.WriteFiles(outDir, cfg.ParamsFormat)
 		} else {
-			err = WriteModelFiles(outDir, ft.models)
+			err = WriteModelFilesAs(outDir, ft.models, cfg.ParamsFormat)
 		}
 		if err != nil {
 			return nil, err

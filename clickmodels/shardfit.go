@@ -38,10 +38,6 @@ func (s *ShardFit) SetGlobal(g []float64) { copy(s.f.global, g) }
 // to st.
 func (s *ShardFit) EStep(ctx context.Context, st *Stats) { s.f.estep(ctx, st) }
 
-// TrainLL adds the shard's weighted training log-likelihood to st.LL
-// (divide the merged sum by the training SERPs of all shards).
-func (s *ShardFit) TrainLL(ctx context.Context, st *Stats) { s.f.trainLL(ctx, st) }
-
 // Model returns the shard's model after iterations iterations (the
 // pair parameters are shared with s, not copied).
 func (s *ShardFit) Model(iterations int) *Model { return s.f.model(iterations) }
@@ -129,19 +125,12 @@ type ShardModel struct {
 	QueryFirst []int64
 }
 
-// WriteModelFiles writes <MODEL>_relevance.tsv and <MODEL>_params.json to
-// outDir for the shards' models merged in log order (the files Run writes
-// for the same fit). All parts must be of one kind and fit.
+// WriteModelFiles writes <MODEL>_relevance.tsv and the parameter file
+// (ParamsAuto) to outDir for the shards' models merged in log order (the
+// files Run writes for the same fit). All parts must be of one kind and
+// fit.
 func WriteModelFiles(outDir string, parts []ShardModel) error {
-	if len(parts) == 0 {
-		return fmt.Errorf("click models: no shard models to write")
-	}
-	base := filepath.Join(outDir, parts[0].Model.Kind.String())
-	pw := mergedPairs(parts)
-	if err := atomicfile.WriteFile(base+"_relevance.tsv", pw.writeRelevance); err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(base+"_params.json", pw.writeJSON)
+	return WriteModelFilesAs(outDir, parts, ParamsAuto)
 }
 
 // FinishReports fills every report's PerplexityGain over the others.

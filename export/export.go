@@ -114,7 +114,7 @@ const LineOrderSalt = 0x6c696e65 // "line"
 // LineKey, a seeded shuffle. The sampling stage writes each query's
 // labelled terms first and its sampled label-0 terms after; kept as it is,
 // that order would tell a ranker that breaks score ties by file order
-// (RankLib, and lovbench ltr before issue 11) which terms are labelled.
+// (RankLib, and lovbench ltr before the label-free line order) which terms are labelled.
 const LineOrderShuffle = "seeded-shuffle"
 
 // LineKey is the sort key of the row (query, term) within its query:

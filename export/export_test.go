@@ -758,7 +758,7 @@ func mustJSON(t *testing.T, v any) []byte {
 	return b
 }
 
-// TestManifestFeatureSemantics: the features' semantics (issue 10) is
+// TestManifestFeatureSemantics: the features' semantics is
 // recorded in parameters.feature_semantics, and left out when unknown.
 func TestManifestFeatureSemantics(t *testing.T) {
 	dir, _, _ := buildDir(t, Options{Seed: 1, FeatureSemantics: "paper"})

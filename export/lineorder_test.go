@@ -12,7 +12,7 @@ import (
 	"github.com/lovbench/lovbench/sampling"
 )
 
-// TestConstantScorerGetsRandomOrderNDCG is the check of issue 11, item 1:
+// TestConstantScorerGetsRandomOrderNDCG checks that the line order leaks no label:
 // on freshly exported folds, a constant scorer whose ties keep file order
 // (RankLib's rule) scores at the level of a random ranking, not more.
 //
@@ -101,7 +101,7 @@ func TestConstantScorerGetsRandomOrderNDCG(t *testing.T) {
 			fileOrder = append(fileOrder, dcg/idcg)
 			expected = append(expected, meanGain*disc10/idcg)
 			// The same ranker on the ground-truth order (labelled first),
-			// which the exporter wrote before issue 11.
+			// which the exporter wrote before the label-free line order.
 			c := q.Docs[0].Comment
 			g := 0.0
 			for r, l := range gtLabels[c[:strings.LastIndexByte(c, ' ')]][:10] {

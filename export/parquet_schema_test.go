@@ -11,7 +11,7 @@ import (
 )
 
 // The footer of dataset.parquet, column by column. The expected schema was
-// read from the file arrow-go's pqarrow wrote before issue 12 (item 14) moved
+// read from the file arrow-go's pqarrow wrote before every Parquet file moved
 // the writer to parquet-go: required columns; strings as BYTE_ARRAY with the
 // STRING logical and UTF8 converted type; int32 as INT32 with logical
 // INT(32, signed) and converted INT_32; features as DOUBLE without logical

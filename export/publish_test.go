@@ -20,7 +20,7 @@ func deadPID(t *testing.T) int {
 	return cmd.ProcessState.Pid()
 }
 
-// Issue 12, item 7: a 3-fold export into the directory of a 5-fold one
+// A 3-fold export into the directory of a 5-fold one
 // leaves no Fold4/Fold5 behind, and the directory validates.
 func TestExportReplacesEarlierExport(t *testing.T) {
 	in := t.TempDir()
@@ -43,7 +43,7 @@ func TestExportReplacesEarlierExport(t *testing.T) {
 	}
 }
 
-// Issue 12, item 8: temporary files a killed export left inside the
+// Temporary files a killed export left inside the
 // directory, and a killed run's staging directory beside it, are gone after
 // the next successful export; a directory of other files is not replaced.
 func TestExportLeavesNoTempFiles(t *testing.T) {

@@ -37,6 +37,10 @@ type Validation struct {
 	Folds    int      `json:"folds"`
 	Problems []string `json:"problems"`
 	More     int      `json:"more_problems"` // problems beyond MaxProblems
+	// Extreme counts the feature values of magnitude ExtremeThreshold or
+	// more per column (ExtremeValues): valid, but a z-score over them
+	// overflows.
+	Extreme map[string]int `json:"extreme_values,omitempty"`
 }
 
 func (v *Validation) addf(format string, args ...any) {
@@ -233,7 +237,7 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 
 	if m.Parameters.LineOrder != LineOrderShuffle {
 		if m.Parameters.LineOrder == "" {
-			v.addf("%s: no parameters.line_order: written before lines were shuffled within each query (issue 11), so the line order may leak the labels; export again", ManifestFile)
+			v.addf("%s: no parameters.line_order: written before lines were shuffled within each query, so the line order may leak the labels; export again", ManifestFile)
 		} else {
 			v.addf("%s: parameters.line_order %q, want %q", ManifestFile, m.Parameters.LineOrder, LineOrderShuffle)
 		}
@@ -314,6 +318,7 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 		checkColumns(v, c.name, c.c, gt)
 	}
 	compareColumns(v, pq, ar)
+	v.Extreme = ExtremeValues(pq)
 	if err := ctx.Err(); err != nil {
 		return v, err
 	}

@@ -60,7 +60,7 @@ type Parameters struct {
 	KeepJunk bool   `json:"keep_junk"`
 	// LineOrder is the order of a query's rows in every file:
 	// LineOrderShuffle (by LineKey of the seed). Absent in datasets
-	// written before issue 11, whose order leaked the labels.
+	// written before the label-free line order, whose order leaked the labels.
 	LineOrder string `json:"line_order"`
 	// FeatureSemantics is the semantics the features were computed with
 	// ("reference": LOVBench's Java; "paper": the formulas as printed).

@@ -38,11 +38,14 @@
 //   - Ontology of a term: the vocabulary with the longest URI among those
 //     whose term prefix starts the term, else the URI up to its last '/'
 //     or '#'; every ontology feature of a pair is that ontology's, 0 when
-//     it is no graph of the corpus.
+//     it is no graph of the corpus, but Min_Hub_O, which is then
+//     Double.MAX_VALUE (HubDWRankScorer.java line 69: the minimum over no
+//     term); validate and the report count such values.
 //   - Features 1 and 4 read the graph of that ontology; 4 counts repeated
 //     words; a term not typed there still matches by local name in 4.
 //   - Features 5-6: per word (repeats included) and class, exact when a
-//     label's lexical form equals the lower-cased word, case-sensitively.
+//     label lower-cased equals the lower-cased word (LOVRepository
+//     lower-cases the labels it reads; ClassMatchMeasure.java line 52).
 //   - TF: 0 for a term outside its ontology's term prefix; the maximum
 //     only over terms under it.
 //   - BM25 (23, 24): numerator TF·k + 1 (as equation (8) prints it, so

@@ -388,9 +388,12 @@ func (qs *queryState) row(t int32, out []float64) {
 	if qs.rq != nil {
 		ont = c.ref.ontology[t]
 	}
-	vr := &vocabRec{} // a Java ontology that is no graph of the corpus scores 0
-	if ont >= 0 {
+	vr := &vocabRec{} // paper: a term always has its vocabulary
+	switch {
+	case ont >= 0:
 		vr = &c.vocabs[ont]
+	case qs.rq != nil:
+		vr = &c.ref.noGraph // a Java ontology that is no graph of the corpus
 	}
 	var a *vocabAgg
 	matched := 0 // feature 4: query words matching the term

@@ -630,7 +630,7 @@ func TestLoadFiles(t *testing.T) {
 	}
 }
 
-// Issue 12 item 5: a pairs row with more or fewer fields than the header is
+// A pairs row with more or fewer fields than the header is
 // an error naming the file and line, as export's feature reader does.
 func TestReadPairsFieldCount(t *testing.T) {
 	for _, c := range []struct{ in, want string }{

@@ -109,7 +109,7 @@ s:subSubMid a owl:ObjectProperty ; rdfs:subPropertyOf s:subMid .
 
 // Reference values: the SPARQL of LOVRepository.java run by hand on
 // structGraph. Paper values: direct, distinct IRI neighbours in O (the
-// reading of Table 3's |subclasses(c)| etc. kept from before issue 10).
+// reading of Table 3's |subclasses(c)| etc. kept from before the reference semantics).
 func TestStructureFeatures(t *testing.T) { // features 26-30, 32, 33
 	checkSem(t, [][2]string{structGraph}, []semCase{
 		// countSubClasses (LOVRepository.java line 467): typed ?x with

@@ -47,6 +47,12 @@ type refIndex struct {
 	termLiterals [][]int32
 	// labels are each term's rdfs:label values lower-cased (features 5-6).
 	labels [][]string
+	// noGraph stands for a Java ontology of a term that is no graph of the
+	// corpus: the repository has no triple and no term of it, so every
+	// ontology feature is 0 but Min_Hub_O, which HubDWRankScorer.java
+	// starts at Double.MAX_VALUE (line 69) and lowers only in its loop over
+	// the ontology's terms (none).
+	noGraph vocabRec
 	// tf, tfidf and bm25 are features 17, 19 and 23 of each term in its
 	// Java ontology (equal to the qi values when that ontology is the
 	// defining vocabulary).
@@ -118,6 +124,7 @@ func (bd *build) reference() error {
 	}
 	b := bd.b
 	ri := &refIndex{words: make(map[string]*refWord)}
+	ri.noGraph.qi[FeatMinHub] = math.MaxFloat64
 	c.ref = ri
 	bd.refOntologies(ri)
 	// Match text, per term, from its defining vocabulary's graph.
@@ -518,19 +525,23 @@ func (c *Corpus) refTextRelevancy(rq *refQuery, t int32) float64 {
 // PropertyMatchMeasure.getScore with LOVRepository.
 // getClass/PropertyQueryMatchRDFSLabels) for vocabulary v: for every
 // query word (repeats included) and every class (property) of v with an
-// rdfs:label containing the word, exact if one label's lexical form equals
-// the lower-cased word (case-sensitively: "Person" is no exact match of
-// "person"), partial otherwise; alpha*exact + beta*partial.
+// rdfs:label containing the word, exact if one of its labels, lower-cased,
+// equals the lower-cased word, partial otherwise; alpha*exact +
+// beta*partial. The Java lower-cases every label as it reads it
+// (LOVRepository.getClass/PropertyQueryMatchRDFSLabels, the toLowerCase of
+// str_classLabel and str_propertyLabel) and looks the lower-cased word up
+// in that set (ClassMatchMeasure.java line 52), so "Person" is an exact
+// match of the query word "person".
 func (c *Corpus) refClassPropMatch(rq *refQuery, v int32) (class, prop float64) {
 	var ce, cp, pe, pp int
 	for i, w := range rq.words {
 		for _, t := range rq.per[i].byVocab[v] {
 			tr := &c.terms[t]
 			exact, partial := false, false
-			for k, l := range tr.labels {
-				if l.Value == w {
+			for _, l := range c.ref.labels[t] {
+				if l == w {
 					exact = true
-				} else if strings.Contains(c.ref.labels[t][k], w) {
+				} else if strings.Contains(l, w) {
 					partial = true
 				}
 			}

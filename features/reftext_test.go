@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lovbench/lovbench/internal/shareddata"
+
 	"github.com/lovbench/lovbench/features/rdf"
 )
 
@@ -243,20 +245,23 @@ func TestRefQueryLength(t *testing.T) {
 // Features 5 and 6 for query "person" in G1 (the ontology of p:age).
 // Reference: ClassMatchMeasure.java:48-69 / PropertyMatchMeasure.java:
 // 48-67: per query word and matched class, exact when the label set
-// contains the lower-cased word (a case-sensitive String comparison:
-// "Person" is not "person"), else partial when a label contains it
-// ignoring case. Classes: Person (partial), PersonalProfile (partial),
-// Human "person" (exact), Foreign "Foreign person" (partial): 0.6*1 +
-// 0.4*3 = 1.8; properties: age "Age of person" (partial) 0.4.
+// contains the lower-cased word, else partial when a label contains it
+// ignoring case. The set holds the labels lower-cased
+// (LOVRepository.getClassQueryMatchRDFSLabels and
+// getPropertyQueryMatchRDFSLabels call toLowerCase on every label they
+// read), so "Person" is an exact match of "person". Classes: Person
+// "Person" (exact), PersonalProfile (partial), Human "person" (exact),
+// Foreign "Foreign person" (partial): 0.6*2 + 0.4*2 = 2.0; properties: age
+// "Age of person" (partial) 0.4.
 // Paper: eq. in Table 3 with exact = the label is the word: Person and
 // Human exact, Foreign partial: 0.6*2 + 0.4 = 1.6.
 func TestRefClassPropertyMatch(t *testing.T) {
 	ref, paper := refCorpus(t, SemanticsReference), refCorpus(t, SemanticsPaper)
 	checkCorpus(t, ref, FeatClassMatch, []fcase{
-		{"person", pAge, 0.6*1 + 0.4*3, "1 exact, 3 partial"},
-		{"person person", pAge, 2 * (0.6*1 + 0.4*3), "each repeat counts"},
+		{"person", pAge, 0.6*2 + 0.4*2, "2 exact (Person, Human), 2 partial"},
+		{"person person", pAge, 2 * (0.6*2 + 0.4*2), "each repeat counts"},
 		{"person", pForeign, 0, "ontology of the term is no graph"},
-		{"place", gLivesIn, 0.4, `"Place" is not "place": partial`},
+		{"place", gLivesIn, 0.6, `"Place" lower-cased is "place": exact`},
 	})
 	checkCorpus(t, ref, FeatPropertyMatch, []fcase{
 		{"person", pAge, 0.4, "age partial"},
@@ -526,4 +531,54 @@ func TestRefOntologyLOVPrefixFile(t *testing.T) {
 	}
 	checkCorpus(t, c, FeatBooleanMatch, []fcase{{"person", pPerson, 0, "its ontology is no graph of the corpus"}})
 	checkCorpus(t, c, FeatTFT, []fcase{{"x", pPerson, 0, "its ontology is no graph"}})
+}
+
+// TestSharedCorpusCaseInsensitiveMatch: features 5 and 6 of "weinregion"
+// for dbo:WineRegion on the shared corpus, worked by hand from the dbo
+// graph's rdfs:labels. Classes: dbo:WineRegion "Weinregion"@de, exact once
+// lower-cased (ClassMatchMeasure.java line 52 against LOVRepository's
+// lower-cased label set): 0.6. Properties: dbo:wineRegion "Weinregion"@de
+// (exact) and dbo:isPartOfWineRegion "ist ein Teil der Weinregion"@de
+// (partial): 0.6 + 0.4 = 1.0. A case-sensitive test gave 0.4 and 0.8.
+func TestSharedCorpusCaseInsensitiveMatch(t *testing.T) {
+	dir := shareddata.Path(t, "data", "vocabularies")
+	if testing.Short() {
+		t.Skip("loads the full shared corpus")
+	}
+	c, err := Load(context.Background(), []string{dir}, LoadOptions{Semantics: SemanticsReference})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, _, err := c.Extract(context.Background(), []Pair{{Query: "weinregion", Term: "http://dbpedia.org/ontology/WineRegion", Line: 2}},
+		ExtractOptions{Features: []int{FeatClassMatch, FeatPropertyMatch}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tab.Rows[0].Values; math.Abs(got[0]-0.6) > 1e-12 || math.Abs(got[1]-1.0) > 1e-12 {
+		t.Errorf("Class_Match_O, Property_Match_O = %v, want [0.6 1]", got)
+	}
+}
+
+// TestRefMinHubOfNoOntology: Min_Hub_O (13) of a term whose Java ontology
+// has no terms in the repository (here http://elsewhere.org/x/Foreign, whose namespace is no
+// graph of the corpus) is Double.MAX_VALUE in reference mode:
+// HubDWRankScorer.java line 69 starts the minimum there and its loop over
+// getAllTerms(ontology) (lines 70-86) has nothing to lower it with; the
+// maximum starts and stays at 0. Paper mode scores the term's own
+// vocabulary, which has terms.
+func TestRefMinHubOfNoOntology(t *testing.T) {
+	for _, sem := range []Semantics{SemanticsReference, SemanticsPaper} {
+		tab, _, err := refCorpus(t, sem).Extract(context.Background(), []Pair{{Query: "person", Term: pForeign, Line: 2}},
+			ExtractOptions{Features: []int{FeatMaxHub, FeatMinHub}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := tab.Rows[0].Values
+		if sem == SemanticsReference && (got[0] != 0 || got[1] != math.MaxFloat64) {
+			t.Errorf("reference: Max_Hub_O, Min_Hub_O = %v, want [0 %v]", got, math.MaxFloat64)
+		}
+		if sem == SemanticsPaper && got[1] == math.MaxFloat64 {
+			t.Errorf("paper: Min_Hub_O = %v, want the vocabulary's minimum", got[1])
+		}
+	}
 }

@@ -284,7 +284,7 @@ func TestYandexBadLines(t *testing.T) {
 	}
 }
 
-// Issue 12 item 2: a UTF-8 BOM at the start of a file (plain or inside the
+// A UTF-8 BOM at the start of a file (plain or inside the
 // gzip stream) is not part of the first record: the LOV query is kept, not
 // quarantined as invalid JSON, and the Yandex SessionID is "1", not
 // "\ufeff1" (which would split session 1 and drop its click).
@@ -318,7 +318,7 @@ func TestBOMIsNotData(t *testing.T) {
 	}
 }
 
-// Issue 12 item 4: ingest and fit --log share sessions.ParseYandexLine; a
+// Ingest and fit --log share sessions.ParseYandexLine; a
 // negative TimePassed (a time before the session start) is quarantined as
 // bad_field_TimePassed, on Q and C lines.
 func TestYandexNegativeTimePassed(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// Issue 18, item 3: control characters in queries (NUL, ESC, DEL, C1,
+// Control characters in queries (NUL, ESC, DEL, C1,
 // U+202E) never reach the outputs; the report counts, per kind, the query
 // events that held them, and the accounting still adds up.
 func TestControlCharactersRemovedAndCounted(t *testing.T) {

@@ -244,7 +244,7 @@ func TestLOVFieldDecoders(t *testing.T) {
 	}
 }
 
-// Issue 12 item 13: session IDs are pseudonymised with
+// Session IDs are pseudonymised with
 // hex(HMAC-SHA256(salt, ID)[:12]); LOV's reopening suffix is kept. The
 // expected pseudonyms were computed outside the code under test, with
 // Python: hmac.new(b"salt", b"A", hashlib.sha256).hexdigest()[:24].

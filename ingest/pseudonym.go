@@ -15,7 +15,7 @@ import (
 const PseudonymBytes = 12
 
 // pseudonymiser replaces session IDs, which can be personal data (an IP or
-// an e-mail address used as an ID), by a keyed hash (issue 12, item 13):
+// an e-mail address used as an ID), by a keyed hash:
 // hex(HMAC-SHA256(key, ID)[:PseudonymBytes]). The same ID gives the same
 // pseudonym within a run (and across runs with the same key), so sessions
 // stay grouped; without the key the ID cannot be recovered by hashing

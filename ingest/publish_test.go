@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// Issue 12, item 9: a failed ingest leaves no --out directory (it used to
+// A failed ingest leaves no --out directory (it used to
 // leave an empty one).
 func TestFailedIngestLeavesNoOutDir(t *testing.T) {
 	dir := t.TempDir()
@@ -24,7 +24,7 @@ func TestFailedIngestLeavesNoOutDir(t *testing.T) {
 	}
 }
 
-// Issue 12, item 8: a temporary file that a killed ingest left in --out is
+// A temporary file that a killed ingest left in --out is
 // gone after the next successful run, and a rerun replaces the output.
 func TestIngestRemovesLeftoverTempFiles(t *testing.T) {
 	dir := t.TempDir()

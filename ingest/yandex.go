@@ -50,7 +50,7 @@ func (c *cleaner) ingestYandex(ctx context.Context, lr *lineReader, file string,
 			c.q.add(file, n, QLineTooLong)
 			continue
 		}
-		// One parser for ingest and fit --log (issue 12, item 4).
+		// One parser for ingest and fit --log.
 		yl, reason := sessions.ParseYandexLine(fields, line)
 		fields = yl.Fields
 		if reason != "" {

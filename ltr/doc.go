@@ -1,6 +1,6 @@
 // Package ltr trains and evaluates learning-to-rank models on the LOVBench
 // fold files (docs/method.md sections 7 and 8; LOVBench paper, section 6
-// "Learning to rank" and Table 5/6; issue 6 items 1 and 2).
+// "Learning to rank" and Table 5/6).
 //
 // Contents, by file:
 //
@@ -13,7 +13,7 @@
 //     measures of package ltr/measures, and ranking by score with ties
 //     broken by the stored order of a query's documents, which is docid
 //     descending (normalize.go, makeBlock): trec_eval's rule, never the
-//     file order (issue 11).
+//     file order.
 //   - ties.go: the tie rules of the test measures (docid, optimistic,
 //     pessimistic, exact average; package measures) and the tie rate.
 //   - ranknet.go: RankNet (Burges et al. 2005) as RankLib defines it: one

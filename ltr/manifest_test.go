@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// Issue 12, item 7: ReadFolds takes the number of folds from the export's
+// ReadFolds takes the number of folds from the export's
 // manifest.json: stale Fold4/Fold5 of an earlier 5-fold export beside a
 // 3-fold manifest are not read, and a missing fold the manifest names is
 // an error.

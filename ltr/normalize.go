@@ -157,7 +157,7 @@ func normalizeColumn(v, sorted []float64, norm Normalization) {
 // in tie order, docid descending (see docOrder), so that every ranking
 // helper that breaks score ties by increasing row index follows trec_eval's
 // rule (score descending, docid descending) and never the file order, which
-// may carry label information (issue 11).
+// may carry label information.
 type block struct {
 	id     string
 	n      int

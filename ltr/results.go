@@ -38,7 +38,7 @@ type ResultRow struct {
 	Ties *TieStats `json:"ties,omitempty"`
 }
 
-// TieStats describes the ties of a system's test rankings (issue 11).
+// TieStats describes the ties of a system's test rankings.
 type TieStats struct {
 	// Rate is the share of the top-10 ranks (of every test query, pooled)
 	// that hold a document whose score equals another document's score in

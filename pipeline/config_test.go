@@ -47,7 +47,7 @@ func TestConfigErrors(t *testing.T) {
 }
 
 // TestConfigFeatureSemantics: features.semantics defaults to reference
-// (issue 10) and is part of the features stage's parameters, hence of its
+// and is part of the features stage's parameters, hence of its
 // fingerprint.
 func TestConfigFeatureSemantics(t *testing.T) {
 	c, err := ParseConfig([]byte("log: {path: a}\n"), "cfg.yaml", "/tmp")
@@ -67,7 +67,7 @@ func TestConfigFeatureSemantics(t *testing.T) {
 	}
 }
 
-// Issue 12, item 18: a section with only some keys set takes the defaults
+// A section with only some keys set takes the defaults
 // (DefaultConfig, as examples/lovbench.yaml lists them) for the others.
 func TestPartialSectionsTakeDefaults(t *testing.T) {
 	text := "workdir: w\nlog: {path: x.tsv}\nclick_models: {iterations: 5}\nlabels: {serp_size: 15}\n" +

@@ -11,7 +11,7 @@ import (
 )
 
 // Minimums are what a dataset needs before its learning-to-rank results
-// can mean anything (issue 18, item 4). Below them every measure of a fold
+// can mean anything. Below them every measure of a fold
 // is 0 or rests on a handful of queries, so a run refuses to publish unless
 // told otherwise (RunOptions.AllowDegenerate, --allow-degenerate).
 type Minimums struct {

@@ -44,7 +44,7 @@ func exportFixture(t *testing.T, n int, relevant func(q int) bool) string {
 	return out
 }
 
-// Issue 18, item 4: the minimums of a benchmark, counted by hand. Five
+// The minimums of a benchmark, counted by hand. Five
 // folds deal n queries into 5 equal test partitions.
 func TestCheckMinimums(t *testing.T) {
 	// 25 queries, all with a relevant term: 5 test queries per fold, fine.

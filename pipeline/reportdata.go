@@ -2,12 +2,15 @@ package pipeline
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"gonum.org/v1/gonum/stat"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -64,6 +67,13 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 			d.Warnings = append(d.Warnings, degenerateWarning(problems))
 		}
 		if note := featureSemanticsNote(m.Parameters.FeatureSemantics); note != "" {
+			d.Notes = append(d.Notes, note)
+		}
+		note, err := extremeValuesNote(filepath.Join(p, export.ParquetFile))
+		if err != nil {
+			return nil, err
+		}
+		if note != "" {
 			d.Notes = append(d.Notes, note)
 		}
 	}
@@ -378,4 +388,28 @@ func featureSemanticsNote(sem string) string {
 		return ""
 	}
 	return "Features computed with the " + sem + " semantics."
+}
+
+// extremeValuesNote says how many feature values of the dataset are
+// export.ExtremeThreshold or more in magnitude ("" when none):
+// LOVBench's Double.MAX_VALUE for the Min_Hub_O of an ontology without
+// terms, which a z-score turns into infinities.
+func extremeValuesNote(parquetPath string) (string, error) {
+	c, err := export.ReadParquetColumns(context.Background(), parquetPath)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	ext := export.ExtremeValues(c)
+	if len(ext) == 0 {
+		return "", nil
+	}
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(ext)) {
+		parts = append(parts, fmt.Sprintf("%d in %s", ext[name], name))
+	}
+	return fmt.Sprintf("Extreme feature values (%g or more in magnitude): %s. LOVBench's Java gives Min_Hub_O the value Double.MAX_VALUE for an ontology without terms, and the reference features keep it (docs/features.md); a z-score over such a column overflows.",
+		export.ExtremeThreshold, strings.Join(parts, ", ")), nil
 }

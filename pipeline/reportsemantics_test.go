@@ -10,7 +10,7 @@ import (
 )
 
 // TestReportSaysFeatureSemantics: the report names the semantics recorded
-// in the dataset's manifest.json (issue 10).
+// in the dataset's manifest.json.
 func TestReportSaysFeatureSemantics(t *testing.T) {
 	for sem, want := range map[string]string{
 		"reference": "reference semantics",

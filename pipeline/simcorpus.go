@@ -54,7 +54,7 @@ func LOVSearch(c *features.Corpus) Searcher {
 }
 
 // CorpusSource draws SERPs for a simulated log from a vocabulary corpus
-// (issue 7, "corpus mode"):
+// ("corpus mode"):
 //
 //   - Queries are words of term labels (rdfs:label, tokenised as the features
 //     tokenise text) that match at least SERPSize terms, so every SERP is a
@@ -192,9 +192,6 @@ func isDigits(s string) bool {
 
 // Queries returns the simulated queries, most popular first.
 func (s *CorpusSource) Queries() []string { return append([]string(nil), s.queries...) }
-
-// SERPOf returns the SERP (term URIs in rank order) of query index i.
-func (s *CorpusSource) SERPOf(i int) []string { return s.serps[i] }
 
 // Next picks a query by popularity with rng and returns it with its SERP
 // (shared; do not modify). It implements clickmodels.SERPSource.

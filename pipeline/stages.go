@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -187,10 +186,7 @@ func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 					return fmt.Errorf("evaluate %s: %w", kind, err)
 				}
 				file := kind.String() + "_relevance.tsv"
-				if err := atomicfile.WriteFile(filepath.Join(env.Dir, file), m.WriteRelevance); err != nil {
-					return err
-				}
-				if err := atomicfile.WriteFile(filepath.Join(env.Dir, kind.String()+"_params.json"), m.WriteJSON); err != nil {
+				if err := m.WriteFiles(env.Dir, clickmodels.ParamsAuto); err != nil {
 					return err
 				}
 				sum.Models = append(sum.Models, FitModel{Model: kind.String(), TrainSessions: train.Len(), TestSessions: met.Sessions,
@@ -412,14 +408,4 @@ func expertAgreement(sum FitSummary, fitDir, expertPath string, res labels.Resol
 		out = append(out, ModelAgreement{Model: m.Model, Pairs: a.Pooled.Pairs, Pearson: a.Pooled.Pearson, Kendall: a.Pooled.Kendall})
 	}
 	return out, nil
-}
-
-// sortedStrings returns the keys of a set, sorted.
-func sortedStrings(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

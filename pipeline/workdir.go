@@ -264,16 +264,6 @@ type StageResult struct {
 	Seconds     float64 `json:"wall_seconds"`
 }
 
-// StageDir returns the committed output directory of a stage (through its
-// symbolic link), or "" when the stage has never completed.
-func (w *Workdir) StageDir(name string) string {
-	p := filepath.Join(w.root, "stages", name)
-	if _, err := os.Stat(filepath.Join(p, stampName)); err != nil {
-		return ""
-	}
-	return p
-}
-
 // RunStages runs the stages in order. A stage whose fingerprint matches a
 // committed output is skipped unless its name is in force (or force holds
 // "all"); a forced stage's dependants are rerun only if its output changes

@@ -112,7 +112,7 @@ func TestFailedStageLeavesNoOutput(t *testing.T) {
 	if _, err := w.RunStages(context.Background(), []Stage{st}, nil); err == nil || !strings.Contains(err.Error(), "stage bad: boom") {
 		t.Fatalf("err = %v", err)
 	}
-	// Only the failed stage's files, kept for reading (issue 12, item 9);
+	// Only the failed stage's files, kept for reading;
 	// no committed output.
 	ents, _ := os.ReadDir(filepath.Join(dir, "stages"))
 	if len(ents) != 1 || ents[0].Name() != "bad"+FailedSuffix {
@@ -223,7 +223,7 @@ func TestDiffBadInput(t *testing.T) {
 	}
 }
 
-// Issue 12 item 13: the work directory's salt is created once (0600) and
+// The work directory's salt is created once (0600) and
 // reused; saltID depends on the salt and does not contain it.
 func TestWorkdirSalt(t *testing.T) {
 	wd := t.TempDir()
@@ -244,7 +244,7 @@ func TestWorkdirSalt(t *testing.T) {
 	}
 }
 
-// Issue 18, item 3: a work directory is never the file-system root nor an
+// A work directory is never the file-system root nor an
 // existing directory of other files (run --workdir /, demo --out into a
 // user's directory); an empty directory, a new one and an earlier work
 // directory are fine.

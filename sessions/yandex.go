@@ -76,7 +76,7 @@ func ReadYandex(r io.Reader, name string, strict bool) (*Log, YandexStats, error
 			continue
 		}
 		st.Lines++
-		// One parser for ingest and fit (issue 12, item 4).
+		// One parser for ingest and fit.
 		l, reason := ParseYandexLine(fields, line)
 		fields = l.Fields
 		var err error

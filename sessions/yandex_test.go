@@ -71,7 +71,7 @@ func TestReadYandexSharedReference(t *testing.T) {
 	}
 }
 
-// Issue 12 item 2: ReadYandex ignores a leading BOM.
+// ReadYandex ignores a leading BOM.
 func TestReadYandexBOM(t *testing.T) {
 	log, _, err := ReadYandex(strings.NewReader("\xef\xbb\xbf1\t0\tQ\tq\t0\tu1\tu2\n1\t1\tC\tu2\n"), "y", true)
 	if err != nil {
@@ -82,7 +82,7 @@ func TestReadYandexBOM(t *testing.T) {
 	}
 }
 
-// Issue 12 item 4: fit --log (ReadYandex, strict) rejects the lines ingest
+// Fit --log (ReadYandex, strict) rejects the lines ingest
 // quarantines, with the same reason, naming file and line: a TimePassed
 // that is negative or not an integer (on C lines too), a line over
 // MaxYandexLine bytes, a wrong column count.

@@ -7,7 +7,7 @@ import (
 
 // The reasons ParseYandexLine rejects a line. They are ingest's quarantine
 // reasons (docs/ingest.md), so that `ingest` and `fit --log` judge a line
-// the same way (issue 12, item 4).
+// the same way.
 const (
 	YandexInvalidUTF8    = "invalid_utf8"
 	YandexMalformed      = "malformed_yandex_line"

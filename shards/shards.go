@@ -1,5 +1,5 @@
 // Package shards splits a click log into query shards for out-of-core
-// fitting (issue 13): one Parquet file per fnv1a64(query) mod N, each SERP
+// fitting: one Parquet file per fnv1a64(query) mod N, each SERP
 // keeping its position in the log and its train/test flag, so that the
 // spec, random and time splits of docs/method.md section 3 (clickmodels.Split,
 // RandomSplit, TimeSplit) stay exactly as on the whole log. The format is

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/parquet-go/parquet-go"
@@ -262,12 +261,6 @@ type stopError struct{}
 func (stopError) Error() string { return "stop" }
 
 var errStop error = stopError{}
-
-// Exists reports whether dir holds a shard manifest.
-func Exists(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, ManifestName))
-	return err == nil
-}
 
 // trainFlags defaults m.Split (spec) and m.TrainFraction (0.75) and checks
 // the fraction, reads src once (twice for the time split) to fill m.SERPs

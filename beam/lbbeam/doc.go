@@ -1,5 +1,5 @@
 // Package lbbeam builds lovbench's Apache Beam pipelines, for click logs
-// beyond one machine (issue 13; docs/scale.md, beam/README.md):
+// beyond one machine (docs/scale.md, beam/README.md):
 //
 //   - BuildShard: ingest and clean Yandex logs (docs/method.md section 2, the
 //     LOVBench paper's section 4.1 cleaning, with ingest's own cleaner run

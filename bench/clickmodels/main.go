@@ -1,4 +1,4 @@
-// Command clickmodels measures the speed of package clickmodels (issue 3).
+// Command clickmodels measures the speed of package clickmodels.
 //
 // Default mode: fit every model on the 4,500 training SERPs of the shared
 // PyClick reference log (SPEC split) and print a table of our fit time

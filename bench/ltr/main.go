@@ -1,4 +1,4 @@
-// Command ltr is the speed benchmark of package ltr (issue 6, performance
+// Command ltr is the speed benchmark of package ltr (performance
 // item): it generates a LOVBench-sized synthetic dataset (by default 7,400
 // queries, about 185,000 rows, 33 features plus the baseline feature 34,
 // split into 5 folds) and runs each algorithm's full 5-fold experiment on
@@ -10,7 +10,7 @@
 //
 //	go run ./bench/ltr -workers 2
 //
-// With LambdaMART it also prints the recorded XGBoost 1.7 figure of issue 11
+// With LambdaMART it also prints the recorded XGBoost 1.7 figure measured when the line order became label-free
 // (item 6) and the speed-up over it; time that comparison single-threaded,
 // as XGBoost was:
 //
@@ -112,12 +112,12 @@ func run(queries, docs, workers int, algs string, seed uint64) error {
 		}
 		fmt.Printf("%-16s %10s %10s %10.4f %10.4f  %s\n", a.DisplayName(), wall.Round(100*time.Millisecond), cpu.Round(100*time.Millisecond), mean, base, strings.Join(iters, " "))
 		if a == ltr.LambdaMART {
-			// The recorded XGBoost figure (issue 11): xgboost 1.7,
+			// The recorded XGBoost figure: xgboost 1.7,
 			// objective rank:ndcg, tree_method hist, nthread 1, the same
 			// 5 folds; it was timed on its own, so compare it with a
 			// -workers 1 run. CPU time is the fairer figure on a shared
 			// machine (wall time includes waiting for other jobs).
-			fmt.Printf("%-16s %10s %10s %10.4f %10s  (recorded, issue 11)\n", "XGBoost 1.7 hist", fmt.Sprintf("%.0fs", xgbSeconds), "", xgbNDCG, "")
+			fmt.Printf("%-16s %10s %10s %10.4f %10s  (recorded)\n", "XGBoost 1.7 hist", fmt.Sprintf("%.0fs", xgbSeconds), "", xgbNDCG, "")
 			fmt.Printf("speed-up vs XGBoost: %.2fx by CPU time, %.2fx by wall time; NDCG@10 %+.4f\n",
 				xgbSeconds/cpu.Seconds(), xgbSeconds/wall.Seconds(), mean-xgbNDCG)
 		}
@@ -149,7 +149,7 @@ func writeFolds(dir string, queries, docs int, seed uint64) error {
 	return nil
 }
 
-// The recorded XGBoost 1.7 figure on this benchmark's dataset (issue 11,
+// The recorded XGBoost 1.7 figure on this benchmark's dataset (
 // item 6): 5 folds, single-threaded, objective rank:ndcg, tree_method hist.
 const (
 	xgbSeconds = 76.0

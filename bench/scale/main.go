@@ -1,4 +1,4 @@
-// Command scale is the Yandex-scale benchmark of issue 13: it simulates a
+// Command scale is the Yandex-scale benchmark: it simulates a
 // click log of -serps SERPs over -queries queries (DBN clicks, the built-in
 // synthetic source) to disk, then runs the pipeline's log stages one by one
 // as child processes of a freshly built lovbench binary,

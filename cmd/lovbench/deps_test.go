@@ -7,7 +7,7 @@ import (
 )
 
 // The binary links one Parquet library (parquet-go) and only the Arrow IPC
-// part of arrow-go (issue 12, item 14): arrow-go's Parquet packages pulled in
+// part of arrow-go: arrow-go's Parquet packages pulled in
 // Arrow Flight, gRPC and the compute kernels (493 packages, a 67 MB binary).
 func TestNoArrowParquetInBinary(t *testing.T) {
 	gobin, err := exec.LookPath("go")

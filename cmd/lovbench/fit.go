@@ -19,7 +19,7 @@ import (
 func newFitCmd(a *app) *cobra.Command {
 	var (
 		logFile, format, sessDir, models, out, load, split string
-		shardDir, memLimit                                 string
+		shardDir, memLimit, paramsFormat                   string
 		cfg                                                clickmodels.RunConfig
 		asJSON                                             bool
 	)
@@ -36,7 +36,8 @@ and writes to --out:
                             perplexity (overall and per rank), perplexity gain
                             over the other models, iterations, fit_seconds
   <MODEL>_relevance.tsv     query, doc, relevance for every pair seen in training
-  <MODEL>_params.json       the fitted parameters, loadable with --load
+  <MODEL>_params.json       the fitted parameters, loadable with --load: JSON up to
+                            100,000 pairs, else <MODEL>_params.parquet (--params-format)
 
 Models: GCTR, RCTR, DCTR, PBM, CM, UBM, DCM, CCM, DBN, SDBN, or "all".
 Everything but the timings in metrics.json is identical across reruns and
@@ -74,6 +75,9 @@ for any --workers. See docs/clickmodels.md.`,
 			case clickmodels.SplitSpec, clickmodels.SplitRandom, clickmodels.SplitTime:
 			default:
 				return usagef("fit: --split must be spec, random or time, not %q", split)
+			}
+			if cfg.ParamsFormat, err = clickmodels.ParseParamsFileFormat(paramsFormat); err != nil {
+				return usagef("fit: --params-format: %v", err)
 			}
 			if memLimit != "" {
 				if cfg.MemoryLimit, err = bytesize.Parse(memLimit); err != nil {
@@ -134,7 +138,8 @@ for any --workers. See docs/clickmodels.md.`,
 	f.BoolVar(&cfg.Exact, "exact", false, "DBN: exact posterior E-step instead of PyClick's (recovers parameters better, differs from PyClick)")
 	f.StringVar(&shardDir, "shards", "", "query-shard `DIR` written by lovbench shard (fits shard by shard; same outputs)")
 	f.StringVar(&memLimit, "memory-limit", "", "bound the fit's memory, e.g. 4GiB (see docs/scale.md)")
-	f.StringVar(&load, "load", "", "load <MODEL>_params.json from `DIR` instead of fitting, then evaluate")
+	f.StringVar(&load, "load", "", "load <MODEL>_params.parquet or <MODEL>_params.json from `DIR` instead of fitting, then evaluate")
+	f.StringVar(&paramsFormat, "params-format", "auto", "parameter files: auto (JSON up to 100,000 pairs, else Parquet), json or parquet")
 	return cmd
 }
 
@@ -164,7 +169,7 @@ func runFit(cmd *cobra.Command, a *app, path, shardDir, split string, cfg clickm
 		}
 	}
 	// The sharded paths write into a directory built beside --out and
-	// published whole (issue 12, item 7), which also holds the temporary
+	// published whole, which also holds the temporary
 	// shards of --memory-limit until they are removed.
 	dir, err := atomicfile.CreateDir(out, "metrics.json")
 	if err != nil {

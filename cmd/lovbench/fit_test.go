@@ -54,3 +54,51 @@ func TestSimulateFitCLI(t *testing.T) {
 		t.Errorf("missing log: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestFitParamsParquetCLI: fit --params-format parquet writes
+// <MODEL>_params.parquet (no JSON), --load reads it back and evaluates to
+// the same metrics, and the relevance files equal those of the JSON run;
+// an unknown --params-format is a usage error.
+func TestFitParamsParquetCLI(t *testing.T) {
+	dir := t.TempDir()
+	logFile := filepath.Join(dir, "sim.tsv")
+	if code, _, stderr := runCLI(t, "simulate", "--model", "dbn", "--sessions", "2000", "--queries", "40", "--seed", "3", "--out", logFile, "-q"); code != 0 {
+		t.Fatalf("simulate: exit %d: %s", code, stderr)
+	}
+	js, pq, again := filepath.Join(dir, "json"), filepath.Join(dir, "pq"), filepath.Join(dir, "again")
+	for _, c := range []struct{ out, format string }{{js, "json"}, {pq, "parquet"}} {
+		if code, _, stderr := runCLI(t, "fit", "--log", logFile, "--format", "yandex", "--models", "ubm,dbn", "--iterations", "4", "--params-format", c.format, "--out", c.out, "-q"); code != 0 {
+			t.Fatalf("fit --params-format %s: exit %d: %s", c.format, code, stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(pq, "DBN_params.json")); err == nil {
+		t.Error("--params-format parquet also wrote JSON")
+	}
+	for _, f := range []string{"UBM_relevance.tsv", "DBN_relevance.tsv"} {
+		a, _ := os.ReadFile(filepath.Join(js, f))
+		b, _ := os.ReadFile(filepath.Join(pq, f))
+		if len(a) == 0 || string(a) != string(b) {
+			t.Errorf("%s differs between the JSON and Parquet runs", f)
+		}
+	}
+	if code, _, stderr := runCLI(t, "fit", "--log", logFile, "--format", "yandex", "--models", "ubm,dbn", "--load", pq, "--out", again, "-q"); code != 0 {
+		t.Fatalf("fit --load from Parquet: exit %d: %s", code, stderr)
+	}
+	m1, _ := os.ReadFile(filepath.Join(js, "metrics.json"))
+	m2, _ := os.ReadFile(filepath.Join(again, "metrics.json"))
+	ll := func(b []byte) string {
+		var out []string
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.Contains(l, "test_loglikelihood") || strings.Contains(l, "\"test_perplexity\"") {
+				out = append(out, strings.TrimSpace(l))
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	if ll(m1) == "" || ll(m1) != ll(m2) {
+		t.Errorf("metrics after --load from Parquet differ:\n%s\n%s", ll(m1), ll(m2))
+	}
+	if code, _, _ := runCLI(t, "fit", "--log", logFile, "--format", "yandex", "--params-format", "xml", "--out", again); code != 2 {
+		t.Errorf("--params-format xml: exit %d, want 2", code)
+	}
+}

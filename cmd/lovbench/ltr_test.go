@@ -82,7 +82,7 @@ func TestLTRAndRankCommands(t *testing.T) {
 	}
 }
 
-// Issue 12, item 16: ltr prints a summary table whose NDCG@10 and MAP are
+// `ltr` prints a summary table whose NDCG@10 and MAP are
 // the MEAN rows of <Ranker>_Results.csv.
 func TestLTRPrintsSummary(t *testing.T) {
 	data := writeSyntheticFolds(t)

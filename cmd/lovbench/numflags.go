@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// bound is the interval a numeric flag must lie in (issue 12, item 6).
+// bound is the interval a numeric flag must lie in.
 // Every numeric flag of lovbench is declared with floatVar or intVar, which
 // check the value when the flag is parsed: NaN, an infinity or a value
 // outside the bound is a flag error, i.e. a usage error (exit 2) naming the

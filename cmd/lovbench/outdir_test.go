@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// Issue 18, item 3: a file a user adds to an earlier output of export,
+// A file a user adds to an earlier output of export,
 // ingest, fit or ltr is not deleted by a rerun: the command exits 1 naming
 // it, and the file and the earlier output are left as they were.
 func TestRerunKeepsUserFiles(t *testing.T) {
@@ -52,7 +52,7 @@ func TestRerunKeepsUserFiles(t *testing.T) {
 	}
 }
 
-// Issue 18, item 3: an --out that is a symbolic link is written through:
+// An --out that is a symbolic link is written through:
 // the directory it points to gets the output, the link stays.
 func TestOutSymlinkWrittenThrough(t *testing.T) {
 	dir := t.TempDir()
@@ -76,7 +76,7 @@ func TestOutSymlinkWrittenThrough(t *testing.T) {
 	}
 }
 
-// Issue 18, item 3: demo --out into a directory of the user's files and
+// `demo --out` into a directory of the user's files and
 // run --workdir / are refused (exit 1) before anything is written.
 func TestDemoAndRunRefuseForeignWorkdirs(t *testing.T) {
 	user := t.TempDir()
@@ -94,7 +94,7 @@ func TestDemoAndRunRefuseForeignWorkdirs(t *testing.T) {
 	}
 }
 
-// Issue 18, item 4: demo --serps 10 does not publish a benchmark that
+// `demo --serps 10` does not publish a benchmark that
 // cannot mean anything: exit 1 naming what is missing; with
 // --allow-degenerate it is published and the report carries a warning
 // banner; a later run without the flag does not publish it again.

@@ -74,7 +74,7 @@ func mustRun(t *testing.T, args ...string) string {
 	return out
 }
 
-// Issue 12, items 2 and 3: every command that reads a text file gives the
+// Every command that reads a text file gives the
 // same result on the plain file and on the file with a leading BOM and
 // gzip-compressed (detected by magic bytes). The expected value is the run
 // on the plain file, whose content the other tests check.
@@ -151,7 +151,7 @@ func TestInputsGzipAndBOM(t *testing.T) {
 		if r1 != r2 || r1 == "" {
 			t.Errorf("rank on gzip+BOM: %q vs %q", r2, r1)
 		}
-		// Issue 12 item 11: rank on an empty data file.
+		// `rank` on an empty data file.
 		empty := write("empty.txt", "")
 		if code, _, errs := runCLI(t, "-q", "rank", "--model", filepath.Join(l1, model), "--data", empty); code != 1 || !strings.Contains(errs, empty) || !strings.Contains(errs, "--allow-empty") {
 			t.Errorf("rank on an empty file: exit %d, %q", code, errs)
@@ -190,7 +190,7 @@ func TestInputsGzipAndBOM(t *testing.T) {
 	})
 }
 
-// Issue 12 item 11: an empty input, or one whose records are all rejected,
+// An empty input, or one whose records are all rejected,
 // is an error (exit 1) naming the file and the counts, unless --allow-empty
 // is given (exit 0).
 func TestEmptyInputIsAnError(t *testing.T) {
@@ -242,7 +242,7 @@ func TestEmptyInputIsAnError(t *testing.T) {
 	}
 }
 
-// Issue 12 item 12: an error that echoes a field value cuts it to about 80
+// An error that echoes a field value cuts it to about 80
 // bytes and escapes control bytes. Each reader gets a 10 MB field that
 // starts with terminal escape sequences; the message must be short, say how
 // long the value was, and hold no control byte but the final newline.
@@ -290,7 +290,7 @@ func TestErrorsCutAndEscapeFieldValues(t *testing.T) {
 	}
 }
 
-// Issue 12 item 6: NaN, infinite and out-of-range numeric flag values are
+// NaN, infinite and out-of-range numeric flag values are
 // usage errors (exit 2) whose message names the flag. The commands fail on
 // the flag before they open any file.
 func TestNumericFlagsValidated(t *testing.T) {
@@ -338,7 +338,7 @@ func TestNumericFlagsValidated(t *testing.T) {
 	}
 }
 
-// Issue 12 item 10: a run that answers fewer queries than the qrels judge
+// A run that answers fewer queries than the qrels judge
 // gets a warning on stderr and a "queries" record in --json;
 // --queries-from-run evaluates only the answered queries. Hand values: q1's
 // only relevant document d1 is retrieved first, map(q1) = 1; q2 and q3 are
@@ -383,7 +383,7 @@ func TestEvalUnansweredQueries(t *testing.T) {
 	}
 }
 
-// Issue 12 item 13: ingest pseudonymises session IDs; --pii-salt makes
+// Ingest pseudonymises session IDs; --pii-salt makes
 // reruns byte-identical, without it two runs differ; --keep-session-ids
 // keeps them. Expected pseudonym from Python:
 // hmac.new(b"k", b"alice@example.org", hashlib.sha256).hexdigest()[:24].

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -48,8 +47,8 @@ relevant label) is not published (exit 1) unless --allow-degenerate.`,
 				return usagef("run: no work directory: set workdir in %s or pass --workdir", config)
 			}
 			res, err := pipeline.Run(cmd.Context(), cfg, pipeline.RunOptions{Workdir: workdir, Force: force, Log: a.log, Progress: a.progress(),
-				// Crash tests only (pipeline.CrashPoints): kill the run at a named point.
-				CrashAt: os.Getenv("LOVBENCH_TEST_CRASH_AT"), AllowDegenerate: degenerate})
+				// Crash-test builds only (crashpoint.go): kill the run at a named point.
+				CrashAt: testCrashAt(), AllowDegenerate: degenerate})
 			if errors.Is(err, pipeline.ErrUnknownStage) {
 				return usageError{err}
 			}

@@ -46,7 +46,7 @@ func writeExportInputs(t *testing.T, dir string, n int, label func(q, t int) int
 	return gt, feats
 }
 
-// Issue 18, item 7: -q hides the summary of label, sample and export as it
+// -q hides the summary of label, sample and export as it
 // does for ingest, fit, features and ltr; without -q they print one.
 func TestQuietHidesEverySummary(t *testing.T) {
 	dir := t.TempDir()
@@ -78,7 +78,7 @@ func TestQuietHidesEverySummary(t *testing.T) {
 	}
 }
 
-// Issue 18, item 7: seeds are unsigned everywhere, demo's too.
+// Seeds are unsigned everywhere, demo's too.
 func TestDemoSeedUnsigned(t *testing.T) {
 	code, _, errs := runCLI(t, "demo", "--out", filepath.Join(t.TempDir(), "d"), "--seed", "-1")
 	if code != 2 || !strings.Contains(errs, "--seed") {
@@ -89,7 +89,7 @@ func TestDemoSeedUnsigned(t *testing.T) {
 	}
 }
 
-// Issue 18, item 7: the run configuration's spelling of Coordinate Ascent,
+// The run configuration's spelling of Coordinate Ascent,
 // coordascent, and the CLI's, ca, are accepted by both.
 func TestCoordinateAscentSpellings(t *testing.T) {
 	for _, a := range []string{"ca", "coordascent"} {
@@ -106,7 +106,7 @@ func TestCoordinateAscentSpellings(t *testing.T) {
 	}
 }
 
-// Issue 18, item 7: no flag describes its range twice, as simulate's did
+// No flag describes its range twice, as simulate's did
 // ("(> 1) (> 1)", "(0 to 1) (in [0, 1])"): the range is appended by
 // intVar/floatVar, so a usage text must not carry its own.
 func TestFlagUsageStatesRangeOnce(t *testing.T) {
@@ -122,7 +122,7 @@ func TestFlagUsageStatesRangeOnce(t *testing.T) {
 	}
 }
 
-// Issue 18, item 7: stats on an empty file exits 1 like every other reader.
+// `stats` on an empty file exits 1 like every other reader.
 func TestStatsEmptyInput(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "empty.tsv")
 	os.WriteFile(p, nil, 0o644)

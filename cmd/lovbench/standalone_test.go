@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// The project stands alone (issue 18, item 1): the reference notes and data
+// The project stands alone: the reference notes and data
 // that exist on developer machines only are never cited where a user reads:
 // docs/, README.md, examples/, beam/README.md, and the Go sources other than
 // tests and the bench/ programs (help texts, error messages, doc comments).
@@ -77,7 +77,7 @@ func TestUserFacingTextCitesNoReferenceFiles(t *testing.T) {
 	}
 }
 
-// No compiled program is committed (issue 18, item 7: a 3.5 MB `scale`
+// No compiled program is committed (item 7: a 3.5 MB `scale`
 // binary was), and the binaries that `go build` writes at the root are
 // ignored.
 func TestNoCommittedBinaries(t *testing.T) {

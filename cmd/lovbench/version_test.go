@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// Issue 12, item 15: the version line from build information, written by
+// The version line from build information, written by
 // hand for each case.
 func TestVersionString(t *testing.T) {
 	for _, c := range []struct {

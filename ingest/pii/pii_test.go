@@ -133,7 +133,7 @@ func FuzzDetect(f *testing.F) {
 	})
 }
 
-// Issue 12 item 2: a BOM before the first blacklist entry is not part of it.
+// A BOM before the first blacklist entry is not part of it.
 func TestReadBlacklistBOM(t *testing.T) {
 	got, err := ReadBlacklist(strings.NewReader("\xef\xbb\xbfjohn doe\n"), "b")
 	if err != nil || len(got) != 1 || got[0] != "john doe" {

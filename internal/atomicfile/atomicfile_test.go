@@ -37,7 +37,7 @@ func TestCommitPublishesAndAbortLeavesNothing(t *testing.T) {
 	}
 }
 
-// Issue 18, item 3: an output file given as a symbolic link is written
+// An output file given as a symbolic link is written
 // through; the link stays a link.
 func TestWriteThroughSymlink(t *testing.T) {
 	dir := t.TempDir()

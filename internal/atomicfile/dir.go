@@ -250,9 +250,6 @@ func stampLast(dir, marker string) error {
 // Path returns the directory to write the output into.
 func (d *Dir) Path() string { return d.tmp }
 
-// Target returns the directory Commit publishes.
-func (d *Dir) Target() string { return d.target }
-
 // Commit replaces the target with the built directory, whose files were
 // written with this package (so synced): the
 // target is renamed aside, the new directory renamed into place, and the old

@@ -75,7 +75,7 @@ func TestCreateDirReplacesWhole(t *testing.T) {
 	}
 }
 
-// Issue 18, item 3: a file a user added to an earlier output is never
+// A file a user added to an earlier output is never
 // deleted by the next run: CreateDir refuses and names it, even when it was
 // copied with its times preserved. Files of the earlier run that the new
 // one does not write (Fold2 here) and leftover temporary files of a killed
@@ -121,7 +121,7 @@ func TestCreateDirRefusesUnknownFiles(t *testing.T) {
 	}
 }
 
-// Issue 18, item 3: an --out that is a symbolic link is written through:
+// An --out that is a symbolic link is written through:
 // the directory it points to gets the new output and the link stays a
 // link. A dangling link is refused with a message.
 func TestCreateDirThroughSymlink(t *testing.T) {

@@ -6,7 +6,7 @@
 // with the STRING logical type and UTF8 converted type), a 32-bit signed
 // integer (INT32, logical INT(32, signed), converted INT_32) or a double
 // (DOUBLE, no logical type), in the order given — the schema arrow-go's
-// pqarrow wrote for the same Arrow schema before issue 12 moved every Parquet
+// pqarrow wrote for the same Arrow schema before lovbench moved every Parquet
 // file to parquet-go (one Parquet library, no Arrow Flight, gRPC or compute
 // kernels in the binary). Files are Snappy-compressed, data page version 1,
 // created_by "lovbench" without a library version, so equal tables give
@@ -111,9 +111,21 @@ func Schema(cols []Column) (*parquet.Schema, error) {
 // chunk is the number of values handed to a column writer at once.
 const chunk = 4096
 
+// ChunkRows is the number of rows Write takes from the columns at a time:
+// it calls a column's accessor for the rows of one chunk in increasing
+// order, column by column, then moves to the next chunk, so an accessor
+// backed by a stream needs to keep only the current chunk.
+const ChunkRows = chunk
+
 // Write writes rows rows of cols to w as one Parquet file, in row groups of
 // at most rowGroupRows rows (<= 0: DefaultRowGroupRows).
 func Write(w io.Writer, cols []Column, rows, rowGroupRows int) error {
+	return WriteMeta(w, cols, rows, rowGroupRows, nil)
+}
+
+// WriteMeta is Write with key-value metadata in the file footer, written
+// in the order given.
+func WriteMeta(w io.Writer, cols []Column, rows, rowGroupRows int, meta [][2]string) error {
 	for _, c := range cols {
 		if (c.Strings != nil && len(c.Strings) < rows) || (c.Int32s != nil && len(c.Int32s) < rows) || (c.Float64s != nil && len(c.Float64s) < rows) {
 			return fmt.Errorf("pqfile: column %q has fewer than %d values", c.Name, rows)
@@ -133,6 +145,9 @@ func Write(w io.Writer, cols []Column, rows, rowGroupRows int) error {
 		parquet.DataPageVersion(1),
 		parquet.MaxRowsPerRowGroup(int64(rowGroupRows)),
 		parquet.PageBufferSize(1 << 20),
+	}
+	for _, kv := range meta {
+		opts = append(opts, parquet.KeyValueMetadata(kv[0], kv[1]))
 	}
 	for _, c := range cols {
 		if c.Kind == String {
@@ -244,6 +259,8 @@ type ReadColumn struct {
 type Table struct {
 	Rows    int
 	Columns []ReadColumn
+	// Meta is the file's key-value metadata.
+	Meta map[string]string
 }
 
 // Names returns the column names in file order.
@@ -283,7 +300,10 @@ func Read(r io.ReaderAt, size int64) (t *Table, err error) {
 		return nil, err
 	}
 	leaves := pf.Schema().Fields()
-	t = &Table{Rows: int(pf.NumRows())}
+	t = &Table{Rows: int(pf.NumRows()), Meta: map[string]string{}}
+	for _, kv := range pf.Metadata().KeyValueMetadata {
+		t.Meta[kv.Key] = kv.Value
+	}
 	for _, f := range leaves {
 		if !f.Leaf() || f.Repeated() {
 			return nil, fmt.Errorf("column %q is nested or repeated; want a flat table", f.Name())

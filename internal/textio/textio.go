@@ -1,5 +1,5 @@
 // Package textio holds the small pieces every reader of a user-supplied
-// file shares (issue 12, items 2, 3 and 12): opening a file that may be
+// file shares: opening a file that may be
 // gzip-compressed (detected by its magic bytes, not its name), removing a
 // leading UTF-8 byte order mark, and quoting a field value for an error
 // message without echoing megabytes or control bytes.
@@ -161,7 +161,7 @@ func QuoteBytes(b []byte) string {
 }
 
 // EmptyError reports an input that holds no usable record: the file is
-// empty, or every record in it was rejected (issue 12, item 11). Commands
+// empty, or every record in it was rejected. Commands
 // treat it as bad input (exit 1) unless --allow-empty is given.
 type EmptyError struct {
 	File   string // the input file (or files, comma-separated)

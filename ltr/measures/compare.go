@@ -7,7 +7,7 @@ import (
 )
 
 // Comparison is the paired comparison of a run with the baseline (the
-// first run) on one measure (issue 6 item 4).
+// first run) on one measure.
 type Comparison struct {
 	Measure  string   `json:"measure"`
 	Baseline string   `json:"baseline"`

@@ -1,6 +1,5 @@
 // Package measures implements the retrieval-effectiveness measures and the
-// significance tests of the lovbench evaluation (docs/method.md section 8, issue 6
-// items 3 and 4).
+// significance tests of the lovbench evaluation (docs/method.md section 8).
 //
 // Sources, by file:
 //

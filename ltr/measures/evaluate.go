@@ -66,7 +66,7 @@ func (r *Result) Value(m, qid string) (float64, bool) {
 	return vs[i], true
 }
 
-// Coverage says how many queries a run was evaluated on (issue 12, item
+// Coverage says how many queries a run was evaluated on (item
 // 10): a run answering fewer queries than the qrels judge scores 0 on the
 // others unless Options.QueriesFromRun is set.
 type Coverage struct {

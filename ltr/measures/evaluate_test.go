@@ -437,7 +437,7 @@ func TestSensitivityPaperRankings(t *testing.T) {
 	}
 }
 
-// Issue 12 item 1: at --relevant-from 0 (or below) only judged documents
+// At --relevant-from 0 (or below) only judged documents
 // with a non-negative grade >= the level are relevant, as in trec_eval
 // (form_res_rels.c: unjudged documents get RELVALUE_NONPOOL = -1 and
 // negative qrels grades are not counted in num_rel).
@@ -489,7 +489,7 @@ func TestEvaluateRelevantFromZeroUnjudged(t *testing.T) {
 	}
 }
 
-// Issue 12 item 2: a leading BOM is not part of the first qid.
+// A leading BOM is not part of the first qid.
 func TestParseBOM(t *testing.T) {
 	q, err := ParseQrels(strings.NewReader("\xef\xbb\xbfq1 0 d1 1\n"), "q")
 	if err != nil || len(q.Queries()) != 1 || q.Queries()[0] != "q1" {

@@ -8,7 +8,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// This file holds the paired significance tests of issue 6 item 4: the
+// This file holds the paired significance tests: the
 // paired t-test, the Wilcoxon signed-rank test (the test of
 // papers/matchmaking-offline-evaluation.md, "Evaluation of statistical
 // significance") and a paired randomisation (sign-flip permutation) test.

@@ -7,7 +7,7 @@ import (
 )
 
 // Ties says how documents with equal scores are ordered when a ranking is
-// evaluated (issue 11). Only TiesDocID and TiesAverage cannot see the
+// evaluated. Only TiesDocID and TiesAverage cannot see the
 // labels; TiesOptimistic and TiesPessimistic bound the value a ranking with
 // ties can get.
 type Ties string

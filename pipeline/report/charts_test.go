@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// Issue 12, item 19: tooltips print grouped integers, not 1.174e+05.
+// Tooltips print grouped integers, not 1.174e+05.
 func TestChartTooltipsGroupIntegers(t *testing.T) {
 	svg := string(BarChart("t", "x", "events", []string{"kept"}, []Series{{Name: "events", Values: []float64{117400}}}))
 	if strings.Contains(svg, "e+") || !strings.Contains(svg, "117,400") {
@@ -19,7 +19,7 @@ func TestChartTooltipsGroupIntegers(t *testing.T) {
 	}
 }
 
-// Issue 12, item 19: the rotated y-axis title does not overlap the tick
+// The rotated y-axis title does not overlap the tick
 // labels. Glyph widths are bounded by 0.62 em (a generous average for digits
 // and commas in sans-serif fonts at font-size 11).
 func TestYAxisTitleClearsTickLabels(t *testing.T) {
@@ -44,7 +44,7 @@ func TestYAxisTitleClearsTickLabels(t *testing.T) {
 	}
 }
 
-// Issue 12, item 19: series drawn on top of each other stay visible (each
+// Series drawn on top of each other stay visible (each
 // has its own dash pattern and marker) and the legend shows each series'
 // line style, not only a colour.
 func TestLineSeriesDistinctDashesAndLegendLines(t *testing.T) {
@@ -65,7 +65,7 @@ func TestLineSeriesDistinctDashesAndLegendLines(t *testing.T) {
 	}
 }
 
-// Issue 12, item 19: the charts scale to the page width (no fixed pixel
+// The charts scale to the page width (no fixed pixel
 // width).
 func TestChartsUsePageWidth(t *testing.T) {
 	svg := string(BarChart("t", "x", "y", []string{"a"}, []Series{{Name: "s", Values: []float64{1}}}))
@@ -74,7 +74,7 @@ func TestChartsUsePageWidth(t *testing.T) {
 	}
 }
 
-// Issue 12, item 19: with 4 rankers x 3 configurations + the baseline (13
+// With 4 rankers x 3 configurations + the baseline (13
 // results), the NDCG@k chart shows one line per ranker (its best
 // configuration by NDCG@10) and the baseline; all 13 stay in the table.
 func TestNDCGChartBestPerRanker(t *testing.T) {

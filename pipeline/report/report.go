@@ -77,7 +77,7 @@ type LTRResult struct {
 	Ties *LTRTies `json:"ties,omitempty"`
 }
 
-// LTRTies are the tie statistics of one ranker's test rankings (issue 11).
+// LTRTies are the tie statistics of one ranker's test rankings.
 type LTRTies struct {
 	// Rate is the share of the top-10 ranks holding a document whose
 	// score equals another document's of the same query.

@@ -1,6 +1,6 @@
 // Package browsercheck loads an HTML report in headless Chromium and
 // reports how many of its SVG charts rendered and which errors the page
-// raised. It serves the report tests of package pipeline (issue 7: the
+// raised. It serves the report tests of package pipeline (the
 // report must render every chart without console errors in a browser).
 package browsercheck
 

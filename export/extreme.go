@@ -1,0 +1,32 @@
+package export
+
+import "math"
+
+// ExtremeThreshold is the magnitude from which Validate counts a feature
+// value as extreme. LOVBench's Java gives Min_Hub_O the value
+// Double.MAX_VALUE (1.8e308) for an ontology without terms, and the
+// reference features reproduce it (docs/features.md); a z-score over such a
+// column overflows, so the count is reported for whoever normalises.
+const ExtremeThreshold = 1e300
+
+// ExtremeValues counts, per feature column of c, the values whose
+// magnitude is ExtremeThreshold or more; columns without any are left out
+// (nil when there are none).
+func ExtremeValues(c *Columns) map[string]int {
+	var out map[string]int
+	for j, name := range c.FeatureNames {
+		n := 0
+		for _, x := range c.Features[j] {
+			if math.Abs(x) >= ExtremeThreshold {
+				n++
+			}
+		}
+		if n > 0 {
+			if out == nil {
+				out = map[string]int{}
+			}
+			out[name] = n
+		}
+	}
+	return out
+}
