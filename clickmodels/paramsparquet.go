@@ -104,8 +104,8 @@ func (pw *pairWriter) writeParquet(w io.Writer, pairs int) error {
 		return &buf[i-lo]
 	}
 	cols := []pqfile.Column{
-		{Name: "query", Kind: pqfile.String, Dict: true, String: func(i int) string { return row(i).q }},
-		{Name: "doc", Kind: pqfile.String, Dict: true, String: func(i int) string { return row(i).d }},
+		{Name: "query", Kind: pqfile.String, String: func(i int) string { return row(i).q }},
+		{Name: "doc", Kind: pqfile.String, String: func(i int) string { return row(i).d }},
 	}
 	if pw.hasAttr {
 		cols = append(cols, pqfile.Column{Name: "attr", Kind: pqfile.Float64, Float64: func(i int) float64 { return row(i).a }})

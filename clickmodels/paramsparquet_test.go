@@ -106,3 +106,32 @@ func TestParamsParquetRejects(t *testing.T) {
 		t.Error("a missing file was read")
 	}
 }
+
+// BenchmarkWriteParams writes the parameter file of a 1,000,000-pair DBN
+// model in each form (to io.Discard: the formatting and encoding cost).
+func BenchmarkWriteParams(b *testing.B) {
+	m := paramsTestModel(1_000_000)
+	for _, f := range []ParamsFileFormat{ParamsJSON, ParamsParquet} {
+		b.Run(string(f), func(b *testing.B) {
+			var n countWriter
+			for b.Loop() {
+				n = 0
+				pw := m.pairWriter()
+				var err error
+				if f == ParamsJSON {
+					err = pw.writeJSON(&n)
+				} else {
+					err = pw.writeParquet(&n, m.NumPairs())
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(n)/1e6, "MB")
+		})
+	}
+}
+
+type countWriter int64
+
+func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }

@@ -19,6 +19,26 @@ const (
 	SplitTime   = "time"   // TimeSplit: whole user sessions by first SERP
 )
 
+// ParseSplit checks a split name: spec, random or time ("" is spec).
+func ParseSplit(s string) (string, error) {
+	switch s {
+	case "":
+		return SplitSpec, nil
+	case SplitSpec, SplitRandom, SplitTime:
+		return s, nil
+	}
+	return "", fmt.Errorf("split %s: want spec, random or time", textio.Quote(s))
+}
+
+// CheckTrainFraction checks the share of SERPs that train: a value in
+// (0, 1).
+func CheckTrainFraction(f float64) error {
+	if !(f > 0 && f < 1) {
+		return fmt.Errorf("train fraction %v: want a value in (0, 1)", f)
+	}
+	return nil
+}
+
 // RunConfig describes a fit-and-evaluate run (the fit command).
 type RunConfig struct {
 	Kinds         []Kind

@@ -12,7 +12,7 @@ import (
 // recordReader reads CSV records (RFC 4180, as encoding/csv) with a fast
 // path for the common case of a line without quotes, which is split on
 // commas without copying. Lines must end in LF (wrap the input in
-// labels.NewTextReader). A record with quotes is handed to encoding/csv, with
+// textio.NewLineReader). A record with quotes is handed to encoding/csv, with
 // the following lines while its quotes are unbalanced (quoted line breaks).
 // Empty lines are skipped, as encoding/csv does.
 type recordReader struct {

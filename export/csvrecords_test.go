@@ -8,12 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lovbench/lovbench/labels"
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 func readAllRecords(t *testing.T, s string) ([][]string, []int, error) {
 	t.Helper()
-	rr := newRecordReader(labels.NewTextReader(strings.NewReader(s)))
+	rr := newRecordReader(textio.NewLineReader(strings.NewReader(s)))
 	var out [][]string
 	var lines []int
 	for {
@@ -59,7 +59,7 @@ func FuzzRecordReader(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		got, _, err := readAllRecords(t, s)
-		cr := csv.NewReader(labels.NewTextReader(strings.NewReader(s)))
+		cr := csv.NewReader(textio.NewLineReader(strings.NewReader(s)))
 		cr.FieldsPerRecord = -1
 		want, werr := cr.ReadAll()
 		if werr != nil {

@@ -18,7 +18,6 @@ import (
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/internal/pqfile"
 	"github.com/lovbench/lovbench/internal/textio"
-	"github.com/lovbench/lovbench/labels"
 )
 
 // Feature is one ranking feature of LOVBench (paper Table 3), by the ID and
@@ -142,7 +141,7 @@ func ReadFeatures(ctx context.Context, path string) (*FeatureTable, error) {
 }
 
 func readFeaturesCSV(r io.Reader, name string) (*FeatureTable, error) {
-	rr := newRecordReader(labels.NewTextReader(r))
+	rr := newRecordReader(textio.NewLineReader(r))
 	h, _, err := rr.next()
 	if err != nil {
 		if errors.Is(err, io.EOF) {

@@ -36,7 +36,7 @@ type Judgment struct {
 // both 1 and 2).
 func ReadExpert(r io.Reader, name string) ([]Judgment, Skips, error) {
 	var skips Skips
-	cr := csv.NewReader(NewTextReader(r))
+	cr := csv.NewReader(textio.NewLineReader(r))
 	cr.FieldsPerRecord = -1
 	type key struct{ q, t string }
 	seen := map[key]int{}

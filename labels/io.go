@@ -37,7 +37,7 @@ func WriteLabels(w io.Writer, ls []Label) error {
 // rows of its query, in file order. Any bad row is an error naming the file,
 // line and field, since this file is produced by `lovbench label`.
 func ReadLabels(r io.Reader, name string) ([]Label, error) {
-	cr := csv.NewReader(NewTextReader(r))
+	cr := csv.NewReader(textio.NewLineReader(r))
 	cr.FieldsPerRecord = -1
 	h, err := cr.Read()
 	if err != nil {

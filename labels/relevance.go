@@ -80,7 +80,7 @@ func duplicateProblem(name, q, d string, p float64, line int, prevP float64, pre
 // calls fn for every well-formed row in file order (duplicates included).
 // q and d are only valid during the call.
 func scanRelevance(r io.Reader, name string, skips *Skips, fn func(q, d string, p float64, line int)) error {
-	sc := bufio.NewScanner(NewTextReader(r))
+	sc := bufio.NewScanner(textio.NewLineReader(r))
 	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
 	line := 0
 	if !sc.Scan() {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/lovbench/lovbench/clickmodels"
 	"io"
 	"os"
 	"path/filepath"
@@ -288,8 +289,8 @@ func (c *Config) validate() error {
 	if c.ClickModels.Iterations <= 0 {
 		return fmt.Errorf("click_models.iterations: %d, must be positive", c.ClickModels.Iterations)
 	}
-	if f := c.ClickModels.TrainFraction; !(f > 0 && f < 1) {
-		return fmt.Errorf("click_models.train_fraction: %g, must be in (0, 1)", f)
+	if err := clickmodels.CheckTrainFraction(c.ClickModels.TrainFraction); err != nil {
+		return fmt.Errorf("click_models.train_fraction: %v", err)
 	}
 	if m := c.ClickModels.MemoryLimit; m != "" {
 		if _, err := bytesize.Parse(m); err != nil {

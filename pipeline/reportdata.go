@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"gonum.org/v1/gonum/stat"
@@ -53,6 +54,7 @@ type ReportInputs struct {
 func BuildReportData(in ReportInputs) (*report.Data, error) {
 	d := &report.Data{Title: in.Title, Notes: in.Notes, Stages: in.Stages}
 	dir := func(s string) string { return in.Dirs[s] }
+	d.Notes = append(d.Notes, provenanceNotes(in.Dirs)...)
 	if p := dir(StageExport); p != "" {
 		var m export.Manifest
 		if err := readJSON(filepath.Join(p, export.ManifestFile), &m); err != nil {
@@ -412,4 +414,46 @@ func extremeValuesNote(parquetPath string) (string, error) {
 	}
 	return fmt.Sprintf("Extreme feature values (%g or more in magnitude): %s. LOVBench's Java gives Min_Hub_O the value Double.MAX_VALUE for an ontology without terms, and the reference features keep it (docs/features.md); a z-score over such a column overflows.",
 		export.ExtremeThreshold, strings.Join(parts, ", ")), nil
+}
+
+// provenanceNotes states what produced the report: the program version and
+// VCS revision, every input file of the stages with its SHA-256 (from the
+// stage stamps), and the learning-to-rank settings the experiment used
+// (iterations and permutations differ between the demo and the defaults,
+// and the scores with them).
+func provenanceNotes(dirs map[string]string) []string {
+	notes := []string{"Program: lovbench " + programVersion() + "."}
+	inputs := map[string]string{}
+	var ltrParams json.RawMessage
+	for _, name := range slices.Sorted(maps.Keys(dirs)) {
+		var st Stamp
+		if readJSON(filepath.Join(dirs[name], stampName), &st) != nil {
+			continue
+		}
+		for f, h := range st.Inputs {
+			inputs[f] = h
+		}
+		if name == StageLTR {
+			ltrParams = st.Params
+		}
+	}
+	if len(inputs) > 0 {
+		var parts []string
+		for _, f := range slices.Sorted(maps.Keys(inputs)) {
+			parts = append(parts, fmt.Sprintf("%s (SHA-256 %s)", f, inputs[f]))
+		}
+		notes = append(notes, "Input files: "+strings.Join(parts, "; ")+".")
+	}
+	var lc LTRConfig
+	if ltrParams != nil && json.Unmarshal(ltrParams, &lc) == nil {
+		iters := fmt.Sprintf("%d iterations per ranker", lc.Iterations)
+		if lc.Iterations == 0 {
+			iters = "each ranker's default number of iterations"
+		} else {
+			iters += " (not the rankers' defaults: scores differ from a default run)"
+		}
+		notes = append(notes, fmt.Sprintf("Learning to rank: %s on configurations %s, %s, seed %d, %d permutations in the randomisation tests.",
+			strings.Join(lc.Algorithms, ", "), strings.Join(lc.Configs, ", "), iters, lc.Seed, lc.Permutations))
+	}
+	return notes
 }

@@ -39,7 +39,7 @@ func WriteGroundTruth(w io.Writer, rows []Row) error {
 // row or a repeated (query, term) is an error naming the file, line and
 // field. Sampled is false for every row (the file does not say).
 func ReadGroundTruth(r io.Reader, name string) ([]Row, error) {
-	cr := csv.NewReader(labels.NewTextReader(r))
+	cr := csv.NewReader(textio.NewLineReader(r))
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	h, err := cr.Read()

@@ -2,9 +2,11 @@ package shards
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 
+	"github.com/lovbench/lovbench/internal/bytesize"
 	"github.com/lovbench/lovbench/sessions"
 )
 
@@ -22,13 +24,38 @@ type Source interface {
 // on a simulated 3-million-SERP log (docs/scale.md).
 const PrepareBytesPerSERP = 220
 
+// MaxMemoryShards is the most query shards ForMemory cuts a log into: the
+// shard writer keeps every shard file open at once, so the count is
+// bounded well below the usual limits on open files.
+const MaxMemoryShards = 512
+
+// MinMemoryLimit is the smallest memory limit ForMemory accepts for a log
+// of serps SERPs: each of at most MaxMemoryShards shards must prepare
+// within a quarter of the limit. (The fixed costs of a process, the Go
+// runtime and its buffers, come on top of any limit: docs/scale.md.)
+func MinMemoryLimit(serps int64) int64 {
+	perShard := (serps*PrepareBytesPerSERP + MaxMemoryShards - 1) / MaxMemoryShards
+	return max(4*perShard, 1)
+}
+
+// LimitTooSmallError is ForMemory's error for a limit below MinMemoryLimit.
+type LimitTooSmallError struct {
+	Limit, Min int64
+	SERPs      int64
+}
+
+func (e *LimitTooSmallError) Error() string {
+	return fmt.Sprintf("a memory limit of %s is too small for this log of %d SERPs: the smallest that can work is %s", bytesize.Format(e.Limit), e.SERPs, bytesize.Format(e.Min))
+}
+
 // ForMemory returns a source to fit src (an ingest directory, a
 // sessions.parquet file or a Yandex log) with a memory limit of limit
 // bytes: the log streamed as one shard when preparing it whole takes at
 // most a quarter of the limit, else query shards written to a new
 // directory under tmp (removed by cleanup), as many as needed for one
 // shard's preparation to take at most a quarter of the limit. The outputs
-// of the fit do not depend on the choice.
+// of the fit do not depend on the choice. A limit below MinMemoryLimit is
+// a *LimitTooSmallError, before anything is written.
 func ForMemory(ctx context.Context, src string, sp SplitConfig, limit int64, tmp string) (s Source, cleanup func(), err error) {
 	st, err := NewStream(ctx, src, sp)
 	if err != nil {
@@ -36,7 +63,13 @@ func ForMemory(ctx context.Context, src string, sp SplitConfig, limit int64, tmp
 	}
 	need := st.m.SERPs * PrepareBytesPerSERP
 	budget := max(limit/4, 1)
-	if limit <= 0 || need <= budget {
+	if limit <= 0 {
+		return st, func() {}, nil
+	}
+	if min := MinMemoryLimit(st.m.SERPs); limit < min {
+		return nil, nil, &LimitTooSmallError{Limit: limit, Min: min, SERPs: st.m.SERPs}
+	}
+	if need <= budget {
 		return st, func() {}, nil
 	}
 	n := int((need + budget - 1) / budget)

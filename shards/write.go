@@ -15,11 +15,11 @@ import (
 	"github.com/lovbench/lovbench/sessions"
 )
 
-// Split methods (the same names as clickmodels' RunConfig.Split).
+// Split methods: clickmodels' RunConfig.Split names, declared there.
 const (
-	SplitSpec   = "spec"
-	SplitRandom = "random"
-	SplitTime   = "time"
+	SplitSpec   = clickmodels.SplitSpec
+	SplitRandom = clickmodels.SplitRandom
+	SplitTime   = clickmodels.SplitTime
 )
 
 // SplitConfig says how the train flag of every SERP is computed; the rules
@@ -267,17 +267,19 @@ var errStop error = stopError{}
 // and m.MaxRanks, and returns the train flag of a SERP at a log position
 // under the split sp. Write and NewStream share it.
 func trainFlags(ctx context.Context, scan scanFunc, m *Manifest, sp SplitConfig) (func(pos int64, s *sessions.SERP) bool, error) {
-	if m.Split == "" {
-		m.Split = SplitSpec
+	split, err := clickmodels.ParseSplit(m.Split)
+	if err != nil {
+		return nil, fmt.Errorf("shards: %w", err)
 	}
+	m.Split = split
 	if m.TrainFraction == 0 {
 		m.TrainFraction = 0.75
 	}
-	if !(m.TrainFraction > 0 && m.TrainFraction < 1) {
-		return nil, fmt.Errorf("shards: train fraction %v, want a value in (0, 1)", m.TrainFraction)
+	if err := clickmodels.CheckTrainFraction(m.TrainFraction); err != nil {
+		return nil, fmt.Errorf("shards: %w", err)
 	}
 	// Pass 1: size and longest SERP.
-	err := scan(func(pos int64, s *sessions.SERP) error {
+	err = scan(func(pos int64, s *sessions.SERP) error {
 		if pos%65536 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err

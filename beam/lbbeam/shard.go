@@ -13,6 +13,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
+	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/sessions"
@@ -84,8 +85,8 @@ func BuildShard(s beam.Scope, o ShardOptions) error {
 	if o.Split.TrainFraction == 0 {
 		o.Split.TrainFraction = 0.75
 	}
-	if !(o.Split.TrainFraction > 0 && o.Split.TrainFraction < 1) {
-		return fmt.Errorf("train fraction %v, want a value in (0, 1)", o.Split.TrainFraction)
+	if err := clickmodels.CheckTrainFraction(o.Split.TrainFraction); err != nil {
+		return err
 	}
 	if _, err := shards.TrainFlags(o.Split, 0); err != nil {
 		return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -71,10 +72,8 @@ for any --workers. See docs/clickmodels.md.`,
 			if err != nil {
 				return usagef("fit: --models: %v", err)
 			}
-			switch split {
-			case clickmodels.SplitSpec, clickmodels.SplitRandom, clickmodels.SplitTime:
-			default:
-				return usagef("fit: --split must be spec, random or time, not %q", split)
+			if _, err := clickmodels.ParseSplit(split); err != nil {
+				return usagef("fit: --split: %v", err)
 			}
 			if cfg.ParamsFormat, err = clickmodels.ParseParamsFileFormat(paramsFormat); err != nil {
 				return usagef("fit: --params-format: %v", err)
@@ -191,6 +190,10 @@ func runFit(cmd *cobra.Command, a *app, path, shardDir, split string, cfg clickm
 	} else {
 		pq, _, _ := sessions.ParquetPath(path)
 		src, cleanup, err := shards.ForMemory(ctx, pq, shards.SplitConfig{Split: split, TrainFraction: cfg.TrainFraction, Seed: cfg.Seed}, cfg.MemoryLimit, filepath.Join(dir.Path(), ".shards"))
+		var small *shards.LimitTooSmallError
+		if errors.As(err, &small) {
+			return nil, usagef("fit: --memory-limit: %v", err)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/internal/progress"
 	"github.com/lovbench/lovbench/shards"
 )
@@ -29,16 +30,8 @@ gives exactly the same outputs as fit on the whole log. See docs/scale.md.`,
 			if src == "" || out == "" {
 				return usagef("shard: --sessions and --out are required")
 			}
-			if n < 1 {
-				return usagef("shard: --shards must be at least 1")
-			}
-			if !(sp.TrainFraction > 0 && sp.TrainFraction < 1) {
-				return usagef("shard: --train-fraction must be in (0, 1), not %v", sp.TrainFraction)
-			}
-			switch sp.Split {
-			case shards.SplitSpec, shards.SplitRandom, shards.SplitTime:
-			default:
-				return usagef("shard: --split must be spec, random or time, not %q", sp.Split)
+			if _, err := clickmodels.ParseSplit(sp.Split); err != nil {
+				return usagef("shard: --split: %v", err)
 			}
 			bar := progress.New(a.progress(), -1, "shard")
 			m, err := shards.Write(cmd.Context(), src, n, sp, out, shards.WriteOptions{OnRow: func(int64) { bar.Add(65536) }})
@@ -55,10 +48,10 @@ gives exactly the same outputs as fit on the whole log. See docs/scale.md.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&src, "sessions", "", "ingest output `DIR`, a sessions.parquet file or a Yandex log")
-	f.IntVar(&n, "shards", 16, "number of shards")
+	intVar(f, &n, "shards", 16, atLeast(1), "number of shards")
 	f.StringVar(&out, "out", "", "output `DIR`")
 	f.StringVar(&sp.Split, "split", shards.SplitSpec, "train/test split: spec, random or time (as fit)")
-	f.Float64Var(&sp.TrainFraction, "train-fraction", 0.75, "share of SERPs that train")
+	floatVar(f, &sp.TrainFraction, "train-fraction", 0.75, between(0, 1), "share of SERPs that train")
 	f.Uint64Var(&sp.Seed, "seed", 1, "seed of --split random")
 	return cmd
 }

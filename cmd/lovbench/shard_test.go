@@ -1,10 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lovbench/lovbench/internal/bytesize"
 )
 
 // TestShardFitCLI: ingest a simulated log, fit it from sessions.parquet
@@ -70,6 +73,26 @@ func TestShardFitCLI(t *testing.T) {
 		if code, _, _ := runCLI(t, bad...); code != 2 {
 			t.Errorf("%v: exit %d, want 2 (usage)", bad, code)
 		}
+	}
+	// A limit too small for any sharding (more than MaxMemoryShards shards)
+	// is a usage error at once that names the smallest limit that works,
+	// MinMemoryLimit: 4 x ceil(SERPs x 220 / 512) bytes; nothing is written.
+	tiny := filepath.Join(dir, "tiny")
+	code, _, stderr := runCLI(t, "fit", "--sessions", ing, "--memory-limit", "1B", "--out", tiny, "-q")
+	serps := int64(0)
+	if m, err := os.ReadFile(filepath.Join(sh, "manifest.json")); err == nil {
+		var man struct {
+			SERPs int64 `json:"serps"`
+		}
+		json.Unmarshal(m, &man)
+		serps = man.SERPs
+	}
+	want := bytesize.Format(4 * ((serps*220 + 511) / 512))
+	if code != 2 || serps == 0 || !strings.Contains(stderr, "smallest that can work is "+want) {
+		t.Errorf("--memory-limit 1B (%d SERPs): exit %d, stderr %q, want 2 naming %s", serps, code, stderr, want)
+	}
+	if _, err := os.Stat(tiny); err == nil {
+		t.Error("--memory-limit 1B left an output directory")
 	}
 	if code, _, stderr := runCLI(t, "fit", "--shards", sh, "--split", "random", "--out", filepath.Join(dir, "x"), "-q"); code != 1 || !strings.Contains(stderr, "reshard") {
 		t.Errorf("fit --shards with another split: exit %d, stderr %q", code, stderr)

@@ -1,18 +1,17 @@
-package labels
+package textio
 
 import (
 	"bufio"
 	"bytes"
 	"io"
-
-	"github.com/lovbench/lovbench/internal/textio"
 )
 
-// NewTextReader wraps r so that a UTF-8 byte order mark at the start is
+// NewLineReader wraps r (every text table lovbench reads: relevance,
+// labels, ground truth, features CSV, expert judgments) so that a UTF-8 byte order mark at the start is
 // dropped and every line ending (LF, CRLF or a lone CR, as in the CBRBench
 // file) reads as a single LF. Line numbers counted on the result equal the
 // line numbers a text editor shows for the original file.
-func NewTextReader(r io.Reader) io.Reader {
+func NewLineReader(r io.Reader) io.Reader {
 	return &textReader{r: bufio.NewReaderSize(r, 64<<10), start: true}
 }
 
@@ -26,7 +25,7 @@ type textReader struct {
 func (t *textReader) Read(p []byte) (int, error) {
 	if t.start {
 		t.start = false
-		textio.SkipBOM(t.r)
+		SkipBOM(t.r)
 	}
 	for {
 		n, err := t.r.Read(p)
