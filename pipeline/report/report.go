@@ -553,7 +553,7 @@ svg.chart{display:block;margin:1em 0;width:100%;height:auto}
 
 <h2 id="cleaning">1. Log cleaning</h2>
 {{if .Cleaning}}
-<p>What the cleaning rules of the LOVBench paper (section 4.1; docs/method.md section 2, rules numbered as there) kept and dropped, from the ingest report; quarantine reasons that did not occur are left out.</p>
+<p>What the cleaning rules of the LOVBench paper (section 4.1; docs/method.md section 2, rules numbered as there) kept and dropped, from the ingest report; reasons that did not occur are left out.</p>
 <table><tr><th>count</th><th>events</th></tr>
 {{range .Cleaning}}<tr><td>{{.Name}}</td><td>{{.Value}}</td></tr>
 {{end}}</table>
