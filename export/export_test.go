@@ -503,8 +503,8 @@ func TestByteIdenticalReruns(t *testing.T) {
 		}
 	}
 	ta, tb := readTree(t, a), readTree(t, b)
-	// 5 folds x 3 files + parquet, arrow, qrels, ground truth, manifest.
-	if len(ta) != 20 || len(tb) != 20 {
+	// 5 folds x 3 files + parquet, arrow, qrels, ground truth, card, manifest.
+	if len(ta) != 21 || len(tb) != 21 {
 		t.Fatalf("%d and %d files", len(ta), len(tb))
 	}
 	for k, v := range ta {

@@ -259,6 +259,7 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 			v.addf("%s: SHA-256 %s, manifest says %s", o.Path, sum, o.SHA256)
 		}
 	}
+	checkCard(v, dir, &m, listed[CardFile])
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return nil
@@ -725,5 +726,21 @@ func checkQrels(v *Validation, p string, c *Columns) {
 	}
 	if i != len(c.Query) {
 		v.addf("%s: %d lines, dataset has %d rows", QrelsFile, i, len(c.Query))
+	}
+}
+
+// checkCard checks that the dataset card agrees with the manifest: it is
+// the card RenderCard makes of the manifest, byte for byte. A dataset
+// written before export wrote cards has none listed and is not checked.
+func checkCard(v *Validation, dir string, m *Manifest, listed bool) {
+	if !listed {
+		return
+	}
+	b, err := os.ReadFile(filepath.Join(dir, CardFile))
+	if err != nil {
+		return // reported with the checksums
+	}
+	if !bytes.Equal(b, RenderCard(m)) {
+		v.addf("%s: the dataset card does not agree with %s (export again to rewrite it)", CardFile, ManifestFile)
 	}
 }

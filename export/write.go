@@ -294,6 +294,15 @@ func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused 
 		return nil, colErr
 	}
 	m.Outputs = append(foldOuts, colOuts...)
+	card := RenderCard(m)
+	co, err := writeOut(dir, CardFile, 0, func(w io.Writer) error {
+		_, err := w.Write(card)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	m.Outputs = append(m.Outputs, co)
 	sort.Slice(m.Outputs, func(i, j int) bool { return m.Outputs[i].Path < m.Outputs[j].Path })
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {

@@ -154,12 +154,20 @@ func cleaningCounts(path string) ([]report.Count, error) {
 		return nil, err
 	}
 	out := []report.Count{{Name: "input events", Value: int64(rep.InputEvents)}}
+	// Reasons that did not occur are left out, as the report says.
 	for _, k := range sortedKeysInt(rep.Dropped) {
-		out = append(out, report.Count{Name: "dropped: " + k, Value: int64(rep.Dropped[k])})
+		if rep.Dropped[k] != 0 {
+			out = append(out, report.Count{Name: "dropped: " + k, Value: int64(rep.Dropped[k])})
+		}
 	}
 	for _, k := range sortedKeysInt(rep.Quarantined) {
 		if rep.Quarantined[k] != 0 {
 			out = append(out, report.Count{Name: "quarantined: " + k, Value: int64(rep.Quarantined[k])})
+		}
+	}
+	for _, k := range sortedKeysInt(rep.ControlCharacters) {
+		if rep.ControlCharacters[k] != 0 {
+			out = append(out, report.Count{Name: "queries with control characters removed: " + k, Value: int64(rep.ControlCharacters[k])})
 		}
 	}
 	return append(out,

@@ -553,7 +553,7 @@ svg.chart{display:block;margin:1em 0;width:100%;height:auto}
 
 <h2 id="cleaning">1. Log cleaning</h2>
 {{if .Cleaning}}
-<p>What the cleaning rules of the LOVBench paper (section 4.1; docs/method.md section 2, rules numbered as there) kept and dropped, from the ingest report; quarantine reasons that did not occur are left out.</p>
+<p>What the cleaning rules of the LOVBench paper (section 4.1; docs/method.md section 2, rules numbered as there) kept and dropped, from the ingest report; reasons that did not occur are left out.</p>
 <table><tr><th>count</th><th>events</th></tr>
 {{range .Cleaning}}<tr><td>{{.Name}}</td><td>{{.Value}}</td></tr>
 {{end}}</table>
@@ -589,7 +589,8 @@ svg.chart{display:block;margin:1em 0;width:100%;height:auto}
 <h2 id="labels">4. Labels</h2>
 {{if .Labels}}
 {{if .Dataset}}<table>{{range .Dataset}}<tr><th>{{.Name}}</th><td>{{.Value}}</td></tr>{{end}}</table>{{end}}
-<table><tr><th>label</th><th>pairs</th><th>share</th><th>LOVBench share</th></tr>
+<p class="note">Both share columns count the whole ground truth: the labelled terms of each query's first result page plus the matching terms sampled as non-relevant (label 0), as LOVBench's Table 4 counts its 73,950 labelled and 110,274 sampled pairs; the label 0 share therefore depends on the sampling as much as on the clicks.</p>
+<table><tr><th>label</th><th>pairs</th><th>share (labelled + sampled)</th><th>LOVBench share (Table 4, labelled + sampled)</th></tr>
 {{range .LabelRows}}<tr><td>{{.Label}}</td><td>{{.Count}}</td><td>{{.Share}}</td><td>{{.LOVB}}</td></tr>
 {{end}}</table>
 {{.LabelChart}}

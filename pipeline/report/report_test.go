@@ -63,7 +63,7 @@ func TestRenderSectionsAndCharts(t *testing.T) {
 	}
 	for _, want := range []string{
 		`id="cleaning"`, `id="log"`, `id="models"`, `id="labels"`, `id="ltr"`, `id="recovery"`, `id="stages"`,
-		"Pearson r = 0.8000", "LOVBench share", "66.59%", "NDCG@10", `class="sel"`,
+		"Pearson r = 0.8000", "LOVBench share (Table 4, labelled + sampled)", "labelled and 110,274 sampled pairs", "66.59%", "NDCG@10", `class="sel"`,
 		"lovbench report &lt;test&gt;", "simulated log &amp; embedded corpus",
 		"Best learned ranker by NDCG@10: RankNet on Full, 0.4600 (baseline 0.3600).",
 		"Labels from UBM, the selected click model (test log-likelihood -0.1700, perplexity 1.1900).",

@@ -1,0 +1,117 @@
+package export
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+)
+
+// CardFile is the dataset card export writes into the dataset directory.
+const CardFile = "README.md"
+
+// RenderCard returns the dataset card of a dataset directory: a README.md
+// in the layout of a Hugging Face dataset card (YAML front matter, then
+// the datasheet sections of Gebru et al., "Datasheets for Datasets":
+// motivation, composition, collection process, preprocessing, uses,
+// distribution, maintenance), filled from the manifest m only, so that
+// Validate can check that the card agrees with the manifest by rendering
+// it again. The card's own entry of m.Outputs, if any, is not used.
+func RenderCard(m *Manifest) []byte {
+	var b bytes.Buffer
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	// Front matter.
+	p("---\n")
+	p("pretty_name: LOVBench-style learning-to-rank benchmark\n")
+	p("license: other\n")
+	p("task_categories:\n- text-ranking\n")
+	p("tags:\n- learning-to-rank\n- letor\n- linked-open-vocabularies\n- click-models\n")
+	p("size_categories:\n- %s\n", sizeCategory(m.Rows))
+	p("configs:\n- config_name: default\n  data_files:\n  - split: all\n    path: %s\n", ParquetFile)
+	p("dataset_info:\n  num_rows: %d\n  num_queries: %d\n  num_folds: %d\n  num_features: %d\n", m.Rows, m.Queries, m.Parameters.Folds, len(m.Features))
+	p("---\n\n")
+
+	p("# LOVBench-style learning-to-rank benchmark\n\n")
+	p("Written by %s %s (`lovbench export`). Everything below is derived from `%s`; `lovbench validate` checks that the two agree.\n\n", m.Program, orUnknown(m.Version), ManifestFile)
+
+	p("## Motivation\n\n")
+	p("A benchmark for ranking ontology terms (classes and properties) for keyword queries, built the way the LOVBench paper built its benchmark for Linked Open Vocabularies: graded relevance labels inferred from the clicks of a vocabulary search engine's users by click models, instead of expert judgments (LOVBench paper, sections 4 and 5).\n\n")
+
+	p("## Composition\n\n")
+	p("- %d (query, term) rows over %d queries, each with %d features", m.Rows, m.Queries, len(m.Features))
+	if len(m.Features) > 0 {
+		p(" (%s ... %s)", m.Features[0].Name, m.Features[len(m.Features)-1].Name)
+	}
+	p(" and a graded label.\n")
+	p("- Labels (LOVBench paper, Table 4; -2 is junk, written as 0 in the fold files unless exported with junk kept):\n\n")
+	p("| label | rows | share |\n|---|---|---|\n")
+	for _, l := range m.Labels {
+		p("| %d | %d | %.2f%% |\n", l.Label, l.Count, 100*l.Share)
+	}
+	p("\n- %d query partitions, dealt by a seeded shuffle:\n\n", len(m.Partitions))
+	p("| partition | queries | rows |\n|---|---|---|\n")
+	for _, pi := range m.Partitions {
+		p("| %d | %d | %d |\n", pi.Partition, pi.Queries, pi.Rows)
+	}
+	p("\n- Files: `%s` and `%s` (one row per (query, term): query, qid, term, label, partition, then one column per feature), `%s` (TREC qrels), `%s`, and per fold `FoldK/{train,vali,test}.txt` in the RankLib/SVMlight format (`label qid:N 1:v ... # query term`), queries in ascending qid order.\n\n",
+		ParquetFile, ArrowFile, QrelsFile, GroundTruthFile)
+
+	p("## Collection process\n\n")
+	p("Search sessions of the engine's log were cleaned (sessions without clicks, queries with personal information and clicks beyond the first result page removed), click models were fitted to them, and each query's first result page was labelled from the predicted satisfaction; LETOR-style sampling added matching but unlabelled terms as non-relevant. The export read:\n\n")
+	for _, in := range m.Inputs {
+		p("- %s: `%s`, %d rows, SHA-256 `%s`\n", in.Role, in.Name, in.Rows, in.SHA256)
+	}
+	p("\n")
+
+	p("## Preprocessing\n\n")
+	p("- Feature semantics: %s.\n", semanticsText(m.Parameters.FeatureSemantics))
+	p("- Line order: `%s`: each query's lines are in an order drawn from seed %d that carries no label information.\n", orUnknown(m.Parameters.LineOrder), m.Parameters.Seed)
+	p("- Junk labels (-2) kept in the fold files: %v.\n", m.Parameters.KeepJunk)
+	if m.UnusedFeatures > 0 {
+		p("- %d feature rows had no ground-truth row and were left out.\n", m.UnusedFeatures)
+	}
+	p("\n")
+
+	p("## Uses\n\n")
+	p("Training and evaluating learning-to-rank models with the %d folds (LETOR rotation: fold k trains on three partitions, validates on the next and tests on the last), and comparing them with NDCG@k, MAP and ERR as the LOVBench paper does (section 6). The labels are inferred from clicks: they measure what users preferred on the engine's result pages, not expert relevance.\n\n", m.Parameters.Folds)
+
+	p("## Distribution\n\n")
+	p("The license is that of the inputs: the vocabularies of the corpus keep their own licenses, and a search log may carry terms of its own. Check both before publishing. `lovbench ingest` screens queries for personal data and pseudonymises session identifiers, which are not part of the dataset in any case.\n\n")
+
+	p("## Maintenance\n\n")
+	p("Regenerate the dataset from fresh logs with `lovbench run` (same inputs and seed give byte-identical files). `%s` records every input and output with its SHA-256.\n", ManifestFile)
+	return b.Bytes()
+}
+
+// sizeCategory is the Hugging Face size category of n rows.
+func sizeCategory(n int) string {
+	switch {
+	case n < 1_000:
+		return "n<1K"
+	case n < 10_000:
+		return "1K<n<10K"
+	case n < 100_000:
+		return "10K<n<100K"
+	case n < 1_000_000:
+		return "100K<n<1M"
+	case n < 10_000_000:
+		return "1M<n<10M"
+	}
+	return "10M<n<100M"
+}
+
+func orUnknown(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "unknown"
+	}
+	return s
+}
+
+func semanticsText(s string) string {
+	switch s {
+	case "reference":
+		return "reference (what LOVBench's Java code computed for the published benchmark, quirks included)"
+	case "paper":
+		return "paper (the formulas as the LOVBench paper prints them)"
+	}
+	return "not recorded"
+}
