@@ -59,7 +59,7 @@ type Label struct {
 	Query string
 	Term  string  // result ID as in the log (LOV: prefixed name)
 	Rank  int     // 1-based rank on the first SERP
-	Label int     // graded label, -2 or 0..4
+	Grade int     // graded label, -2 or 0..4
 	P     float64 // satisfaction probability the label comes from
 }
 

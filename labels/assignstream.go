@@ -202,7 +202,7 @@ func assignRows(ctx context.Context, log *sessions.Log, rows rowSource, name str
 					continue
 				}
 				dr.used = true
-				out = append(out, Label{Query: qname, Term: log.Docs.Names[d], Rank: i + 1, Label: opts.Thresholds.Label(dr.p), P: dr.p})
+				out = append(out, Label{Query: qname, Term: log.Docs.Names[d], Rank: i + 1, Grade: opts.Thresholds.Label(dr.p), P: dr.p})
 			}
 			rep.LabelledQueries++
 			kept[q] = true
@@ -288,7 +288,7 @@ func assignRows(ctx context.Context, log *sessions.Log, rows rowSource, name str
 	rep.Labels = len(out)
 	ls := make([]int, len(out))
 	for i, l := range out {
-		ls[i] = l.Label
+		ls[i] = l.Grade
 	}
 	rep.Distribution = Distribution(ls)
 	return out, rep, readSkips, nil

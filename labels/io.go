@@ -24,7 +24,7 @@ func WriteLabels(w io.Writer, ls []Label) error {
 		return err
 	}
 	for _, l := range ls {
-		if err := cw.Write([]string{l.Query, l.Term, strconv.Itoa(l.Label), strconv.FormatFloat(l.P, 'g', -1, 64)}); err != nil {
+		if err := cw.Write([]string{l.Query, l.Term, strconv.Itoa(l.Grade), strconv.FormatFloat(l.P, 'g', -1, 64)}); err != nil {
 			return err
 		}
 	}
@@ -82,7 +82,7 @@ func ReadLabels(r io.Reader, name string) ([]Label, error) {
 		}
 		seen[k] = line
 		rank[f[0]]++
-		out = append(out, Label{Query: f[0], Term: f[1], Rank: rank[f[0]], Label: l, P: p})
+		out = append(out, Label{Query: f[0], Term: f[1], Rank: rank[f[0]], Grade: l, P: p})
 	}
 	return out, nil
 }

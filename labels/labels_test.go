@@ -354,7 +354,7 @@ func TestAssignPyClickReference(t *testing.T) {
 	}
 	th := DefaultThresholds()
 	for _, l := range ls {
-		if l.Label != th.Label(l.P) {
+		if l.Grade != th.Label(l.P) {
 			t.Fatalf("%+v", l)
 		}
 	}

@@ -553,7 +553,7 @@ func TestRunOnYandexLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	serps, _, err := SimulateLog(context.Background(), src, clickmodels.UBM, 3000, 5)
+	serps, _, err := SimulateSessions(context.Background(), src, clickmodels.UBM, 3000, 5)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -300,8 +300,8 @@ func recovery(truthPath, labelsPath string, th []float64) (*report.Recovery, err
 		xs = append(xs, l.P)
 		ys = append(ys, tr)
 		tl := t.Label(tr)
-		rec.Confusion[idx[tl]][idx[l.Label]]++
-		if tl == l.Label {
+		rec.Confusion[idx[tl]][idx[l.Grade]]++
+		if tl == l.Grade {
 			agree++
 		}
 	}

@@ -42,7 +42,7 @@ func (r *runner) simulateStage() Stage {
 			if err != nil {
 				return err
 			}
-			serps, truth, err := SimulateLog(ctx, src, kind, sc.Sessions, uint64(sc.Seed))
+			serps, truth, err := SimulateSessions(ctx, src, kind, sc.Sessions, uint64(sc.Seed))
 			if err != nil {
 				return err
 			}
@@ -57,13 +57,13 @@ func (r *runner) simulateStage() Stage {
 	}
 }
 
-// SimulateLog draws n SERPs from src with clicks from the click model kind
+// SimulateSessions draws n SERPs from src with clicks from the click model kind
 // (clickmodels.Simulate) and returns them with the true relevance
 // (src.TrueRelevance) of every shown (query, term) pair. SERPs are grouped
 // into user sessions of one to three SERPs, 30 seconds apart, a click
 // coming 5 seconds after the previous event; the grouping uses its own
 // seeded generator, so the clicks are those of clickmodels.Simulate.
-func SimulateLog(ctx context.Context, src *CorpusSource, kind clickmodels.Kind, n int, seed uint64) ([]sessions.SERP, map[[2]string]float64, error) {
+func SimulateSessions(ctx context.Context, src *CorpusSource, kind clickmodels.Kind, n int, seed uint64) ([]sessions.SERP, map[[2]string]float64, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x73657373696f6e73))
 	truth := map[[2]string]float64{}
 	serps := make([]sessions.SERP, 0, n)

@@ -26,7 +26,7 @@ func BenchmarkSample(b *testing.B) {
 	var ls []labels.Label
 	for q := range 7395 {
 		for r := range 10 {
-			ls = append(ls, labels.Label{Query: fmt.Sprintf("query %d", q), Term: fmt.Sprintf("T%d", (q+r*13)%2000), Rank: r + 1, Label: r % 5})
+			ls = append(ls, labels.Label{Query: fmt.Sprintf("query %d", q), Term: fmt.Sprintf("T%d", (q+r*13)%2000), Rank: r + 1, Grade: r % 5})
 		}
 	}
 	for b.Loop() {

@@ -28,9 +28,9 @@ func TestSampleWithCorpus(t *testing.T) {
 		match[u] = true
 	}
 	ls := []labels.Label{
-		{Query: "person", Term: "foaf:Person", Label: 4, P: 0.8},
-		{Query: "person", Term: "nope:Thing", Label: 1, P: 0.46},
-		{Query: "person", Term: "vcard:Individual", Label: 0, P: 0.3},
+		{Query: "person", Term: "foaf:Person", Grade: 4, P: 0.8},
+		{Query: "person", Term: "nope:Thing", Grade: 1, P: 0.46},
+		{Query: "person", Term: "vcard:Individual", Grade: 0, P: 0.3},
 	}
 	rows, rep, err := sampling.Sample(context.Background(), ls, c, sampling.Options{Seed: 1, PerQuery: 10})
 	if err != nil {

@@ -128,7 +128,7 @@ func Sample(ctx context.Context, ls []labels.Label, c Candidates, opts Options) 
 			rep.DuplicateURIs++
 			continue
 		}
-		q.labelled = append(q.labelled, Row{Query: l.Query, Term: uri, Label: l.Label})
+		q.labelled = append(q.labelled, Row{Query: l.Query, Term: uri, Label: l.Grade})
 	}
 	rep.LabelledQueries = len(qs)
 	sort.Slice(qs, func(i, j int) bool { return qs[i].name < qs[j].name })

@@ -130,10 +130,10 @@ func testCorpus() fakeCorpus {
 func TestSample(t *testing.T) {
 	c := testCorpus()
 	ls := []labels.Label{
-		{Query: "q1", Term: "x:T00", Label: 4}, {Query: "q1", Term: "x:NOPE", Label: 1}, {Query: "q1", Term: "http://x/T01", Label: 2},
-		{Query: "q1", Term: "x:T01", Label: 0}, // same URI as the row before
-		{Query: "q2", Term: "x:T05", Label: 3}, {Query: "q2", Term: "x:T39", Label: -2},
-		{Query: "q3", Term: "x:NOPE", Label: 0}, // no known term: query left out
+		{Query: "q1", Term: "x:T00", Grade: 4}, {Query: "q1", Term: "x:NOPE", Grade: 1}, {Query: "q1", Term: "http://x/T01", Grade: 2},
+		{Query: "q1", Term: "x:T01", Grade: 0}, // same URI as the row before
+		{Query: "q2", Term: "x:T05", Grade: 3}, {Query: "q2", Term: "x:T39", Grade: -2},
+		{Query: "q3", Term: "x:NOPE", Grade: 0}, // no known term: query left out
 	}
 	rows, rep, err := Sample(context.Background(), ls, c, Options{Seed: 7, PerQuery: 10})
 	if err != nil {
@@ -186,7 +186,7 @@ func TestRunByteIdentical(t *testing.T) {
 	dir := t.TempDir()
 	lp := filepath.Join(dir, "labels.csv")
 	var b bytes.Buffer
-	ls := []labels.Label{{Query: "q1", Term: "x:T00", Label: 4, P: 0.9}, {Query: "q2", Term: "x:T01", Label: 0, P: 0.3}}
+	ls := []labels.Label{{Query: "q1", Term: "x:T00", Grade: 4, P: 0.9}, {Query: "q2", Term: "x:T01", Grade: 0, P: 0.3}}
 	if err := labels.WriteLabels(&b, ls); err != nil {
 		t.Fatal(err)
 	}
