@@ -109,3 +109,27 @@ func TestNDCGChartBestPerRanker(t *testing.T) {
 	}
 	_ = fmt.Sprint()
 }
+
+// TestYTicksRound: grid values are multiples of 1, 2 or 5 times a power of
+// ten, never quarters of the range (the report showed 12,500 and 37,500 on
+// a 0-50,000 axis and 0.325, 0.775 on a 0.1-1 axis).
+func TestYTicksRound(t *testing.T) {
+	for _, c := range []struct {
+		lo, hi float64
+		want   string
+	}{
+		{0, 50000, "[0 10000 20000 30000 40000 50000]"},
+		{0.1, 1, "[0.2 0.4 0.6 0.8 1]"},
+		{0, 200000, "[0 50000 100000 150000 200000]"},
+		{1, 2, "[1 1.2 1.4 1.6 1.8 2]"},
+		{0, 100, "[0 20 40 60 80 100]"},
+	} {
+		var got []string
+		for _, v := range yTicks(c.lo, c.hi) {
+			got = append(got, strconv.FormatFloat(v, 'g', 10, 64))
+		}
+		if s := "[" + strings.Join(got, " ") + "]"; s != c.want {
+			t.Errorf("yTicks(%v, %v) = %s, want %s", c.lo, c.hi, s, c.want)
+		}
+	}
+}

@@ -61,6 +61,30 @@ func niceMax(v float64) float64 {
 	return 10 * p
 }
 
+// yTicks returns the grid values of an axis from ymin to ymax: the
+// multiples of a round step (1, 2 or 5 times a power of ten) that lie in
+// the range, at most 6 of them, so that labels read 0, 10,000, 20,000 or
+// 0.2, 0.4, ... rather than quarters of the range (12,500; 0.325).
+func yTicks(ymin, ymax float64) []float64 {
+	span := ymax - ymin
+	if !(span > 0) || math.IsInf(span, 0) {
+		return []float64{ymin}
+	}
+	p := math.Pow(10, math.Floor(math.Log10(span/5)))
+	step := 10 * p
+	for _, m := range []float64{1, 2, 5} {
+		if span/(m*p) <= 5 {
+			step = m * p
+			break
+		}
+	}
+	var out []float64
+	for k := math.Ceil(ymin/step - 1e-9); k*step <= ymax+1e-9*step; k++ {
+		out = append(out, k*step+0) // +0: no -0 tick
+	}
+	return out
+}
+
 func fmtTick(v float64) string {
 	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
 		return groupInt(int64(v))
@@ -110,8 +134,7 @@ func frame(b *strings.Builder, title, xlabel, ylabel string, ymin, ymax float64,
 	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 %d %d" width="100%%" role="img" aria-label="%s">`, chartW, chartH, esc(title))
 	fmt.Fprintf(b, `<title>%s</title>`, esc(title))
 	fmt.Fprintf(b, `<text x="%d" y="18" font-size="14" font-weight="bold">%s</text>`, padL, esc(title))
-	for i := 0; i <= 4; i++ {
-		v := ymin + (ymax-ymin)*float64(i)/4
+	for _, v := range yTicks(ymin, ymax) {
 		y := yPos(v, ymin, ymax)
 		fmt.Fprintf(b, `<line x1="%d" x2="%d" y1="%s" y2="%s" stroke="#ddd"/>`, padL, right, num(y), num(y))
 		fmt.Fprintf(b, `<text x="%d" y="%s" font-size="11" text-anchor="end">%s</text>`, padL-6, num(y+4), esc(fmtTick(v)))
