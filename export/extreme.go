@@ -1,6 +1,12 @@
 package export
 
-import "math"
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+)
 
 // ExtremeThreshold is the magnitude from which Validate counts a feature
 // value as extreme. LOVBench's Java gives Min_Hub_O the value
@@ -29,4 +35,19 @@ func ExtremeValues(c *Columns) map[string]int {
 		}
 	}
 	return out
+}
+
+// ExtremeNote says in one sentence which columns of ext (ExtremeValues)
+// hold extreme values and why; "" when there are none. validate prints it
+// and the report shows it.
+func ExtremeNote(ext map[string]int) string {
+	if len(ext) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(ext)) {
+		parts = append(parts, fmt.Sprintf("%d in %s", ext[name], name))
+	}
+	return fmt.Sprintf("Extreme feature values (%g or more in magnitude): %s. LOVBench's Java gives Min_Hub_O the value Double.MAX_VALUE for an ontology without terms, and the reference features keep it (docs/features.md); a z-score over such a column overflows.",
+		ExtremeThreshold, strings.Join(parts, ", "))
 }

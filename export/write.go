@@ -285,7 +285,7 @@ func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused 
 	}
 	m.Labels = labels.Distribution(ls)
 
-	foldOuts, foldErr := writeFolds(ctx, dir, m.Folds, ds, buf, ends)
+	foldOuts, foldErr := writeFolds(ctx, dir, m.Folds, ds, buf, ends, counts)
 	wg.Wait()
 	if foldErr != nil {
 		return nil, foldErr
@@ -319,7 +319,7 @@ func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused 
 // lists its queries in ascending qid order (as XGBoost's ranker and
 // scikit-learn's grouped loaders require) even when it joins several
 // partitions.
-func writeFolds(ctx context.Context, dir string, folds []FoldSpec, ds *Dataset, buf []byte, ends []int) ([]Output, error) {
+func writeFolds(ctx context.Context, dir string, folds []FoldSpec, ds *Dataset, buf []byte, ends []int, counts []int) ([]Output, error) {
 	var outs []Output
 	for _, f := range folds {
 		for _, set := range []struct {
@@ -331,10 +331,8 @@ func writeFolds(ctx context.Context, dir string, folds []FoldSpec, ds *Dataset, 
 				in[p] = true
 			}
 			rows := 0
-			for _, r := range ds.Rows {
-				if in[r.Partition] {
-					rows++
-				}
+			for _, p := range set.parts {
+				rows += counts[p-1]
 			}
 			o, err := writeOut(dir, FoldFile(f.Fold, set.name), rows, func(w io.Writer) error {
 				// Runs of consecutive rows of the file's partitions (whole

@@ -412,16 +412,7 @@ func extremeValuesNote(parquetPath string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	ext := export.ExtremeValues(c)
-	if len(ext) == 0 {
-		return "", nil
-	}
-	var parts []string
-	for _, name := range slices.Sorted(maps.Keys(ext)) {
-		parts = append(parts, fmt.Sprintf("%d in %s", ext[name], name))
-	}
-	return fmt.Sprintf("Extreme feature values (%g or more in magnitude): %s. LOVBench's Java gives Min_Hub_O the value Double.MAX_VALUE for an ontology without terms, and the reference features keep it (docs/features.md); a z-score over such a column overflows.",
-		export.ExtremeThreshold, strings.Join(parts, ", ")), nil
+	return export.ExtremeNote(export.ExtremeValues(c)), nil
 }
 
 // provenanceNotes states what produced the report: the program version and

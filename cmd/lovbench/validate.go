@@ -3,8 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
-	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -38,8 +36,8 @@ one test fold. It exits 1 and lists the problems if the directory is invalid.`,
 				}
 			} else if v.Valid {
 				fmt.Fprintf(a.stdout, "%s: valid (%d rows, %d queries, %d folds)\n", v.Dir, v.Rows, v.Queries, v.Folds)
-				for _, name := range slices.Sorted(maps.Keys(v.Extreme)) {
-					fmt.Fprintf(a.stdout, "note: %d values of %s are %g or more in magnitude (LOVBench's Double.MAX_VALUE quirk, docs/features.md); a z-score over them overflows\n", v.Extreme[name], name, export.ExtremeThreshold)
+				if note := export.ExtremeNote(v.Extreme); note != "" {
+					fmt.Fprintln(a.stdout, "note: "+note)
 				}
 			} else {
 				for _, p := range v.Problems {
