@@ -40,6 +40,9 @@ type build struct {
 	classAny   map[int32]bool   // typed as a class in some graph
 	typedIn    map[int32]map[int]Kind
 	vocabWords [][]int32
+	// refClasses and refProps are the nodes each vocabulary's graph types
+	// as classes and properties (refTyped), for the reference semantics.
+	refClasses, refProps []map[int32]bool
 }
 
 func (bd *build) iri(id int32) (string, bool) {
@@ -656,12 +659,8 @@ func (bd *build) ontologyGraphs() error {
 		// Both read the Java's term groups and each graph's typed nodes,
 		// computed once here.
 		byOnt := bd.refTermsByOntology()
-		classes, props := make([]map[int32]bool, len(c.vocabs)), make([]map[int32]bool, len(c.vocabs))
-		for v := range c.vocabs {
-			classes[v], props[v] = bd.refTyped(bd.vocabGraph[v])
-		}
-		bd.refStructure(byOnt, classes, props)
-		bd.refOntologyGraphs(byOnt, props)
+		bd.refStructure(byOnt, bd.refClasses, bd.refProps)
+		bd.refOntologyGraphs(byOnt, bd.refProps)
 		return nil
 	}
 	classesIn := make(map[int][]int32) // graph -> IRIs it types as classes

@@ -231,6 +231,21 @@ func (bd *build) refOntologyGraphs(byOnt [][]int32, typedProps []map[int32]bool)
 		}
 		vr := &c.vocabs[v]
 		vr.og = &ontGraph{paths: newPathRows(n, edges)}
+		// The terms typed in O's graph, as Betweenness_O and
+		// Semantic_Similarity_O of O see them (refentry.go).
+		ri := c.ref
+		for _, e := range ri.entByVocab[v] {
+			en := &ri.ent[e]
+			uri := c.terms[en.term].uri
+			en.betw = byLabel[bd.nodeOfTerm(en.term)]
+			if i, ok := idx[uri]; ok {
+				en.node = i
+				en.betw += vb[i]
+			}
+			if ri.ontology[en.term] != int32(v) && !ri.underPrefix(uri, int32(v)) {
+				en.betw = 0 // BetweennessScorer.runBetweennessScorer: scores outside O's term prefix are dismissed
+			}
+		}
 		for _, ti := range byOnt[v] {
 			t := &c.terms[ti]
 			t.qi[FeatBetweennessT] = byLabel[bd.nodeOfTerm(ti)]
@@ -253,23 +268,14 @@ func (bd *build) refOntologyGraphs(byOnt [][]int32, typedProps []map[int32]bool)
 	}
 }
 
-// semSimilarity is feature 16 in the corpus' semantics: equation (6)
-// (semanticSimilarity) for SemanticsPaper, the Java's mean path length
-// (refSemanticSimilarity) for SemanticsReference.
-func (c *Corpus) semSimilarity(og *ontGraph, classes []int32) float64 {
-	if c.sem == SemanticsPaper {
-		return semanticSimilarity(c, og, classes)
-	}
-	return refSemanticSimilarity(c, og, classes)
-}
-
 // refSemanticSimilarity is feature 16 as SemanticSimilarityMeasure.getScore
 // (lines 36-79) computes it: 0 for no matched class, 1 for one; otherwise
 // the sum of the shortest-path lengths (hops in the undirected ontology
 // graph of refOntologyGraphs) over the unordered pairs of matched classes,
 // divided by the number of pairs. A pair without a path, or with a class
 // that is no node of the graph, adds 0 but counts as a pair. This is the
-// mean path length, where equation (6) prints 1/length.
-func refSemanticSimilarity(c *Corpus, og *ontGraph, classes []int32) float64 {
-	return meanPairScore(c, og, classes, func(d uint16) float64 { return float64(d) })
+// mean path length, where equation (6) prints 1/length. nodes are the
+// classes' nodes in og, -1 for none.
+func refSemanticSimilarity(og *ontGraph, nodes []int32) float64 {
+	return meanPairScore(og, nodes, func(d uint16) float64 { return float64(d) })
 }
