@@ -67,17 +67,17 @@ func init() {
 // ccGraph is one named graph.
 type ccGraph struct {
 	triples map[[3]rdf.Term]bool
-	classes map[string]bool     // IRIs typed as classes
-	props   map[string]bool     // IRIs typed as properties
+	classes map[string]bool // IRIs typed as classes
+	props   map[string]bool // IRIs typed as properties
 	// typed as a class or property, any node kind (blank nodes as "_:x"),
 	// as "?x a ?classType" binds them in the structure counts
 	classNodes, propNodes map[string]bool
 	// props typed only with the six property types that are not among the
 	// corpus model's (owl:FunctionalProperty etc.): a known deviation
 	extraOnly map[string]bool
-	termProps map[string]bool // props without extraOnly
-	text    map[string][]string // IRI -> lower-cased values of the match properties
-	labels  map[string][]string // IRI -> lower-cased rdfs:label literals
+	termProps map[string]bool     // props without extraOnly
+	text      map[string][]string // IRI -> lower-cased values of the match properties
+	labels    map[string][]string // IRI -> lower-cased rdfs:label literals
 	// the ontology graph of JungGraphUtil.createOntologyGraph, undirected,
 	// one adjacency entry per edge (parallel edges kept).
 	adj map[string][]string
@@ -310,7 +310,7 @@ func TestSharedCorpusCrossCheckEight(t *testing.T) {
 	}
 	avg := float64(3 * total / len(vocabs)) // averageOntologySize: integer division
 	maxFreq := make(map[string]int)
-	tf := func(uri, o string) float64 {     // TFIDFScorer.tf over getAllTerms(O)
+	tf := func(uri, o string) float64 { // TFIDFScorer.tf over getAllTerms(O)
 		g := graphs[o]
 		if !under(uri, o) || g.occ[uri] == 0 {
 			return 0
