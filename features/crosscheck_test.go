@@ -81,7 +81,6 @@ type ccGraph struct {
 	// the ontology graph of JungGraphUtil.createOntologyGraph, undirected,
 	// one adjacency entry per edge (parallel edges kept).
 	adj map[string][]string
-	// hub-less facts for Min_Hub_O: is an IRI a node of the graph.
 	occ map[string]int // IRI -> distinct triples it occurs in
 }
 
