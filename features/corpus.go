@@ -205,6 +205,9 @@ type LoadOptions struct {
 	// Semantics selects the feature definitions the corpus precomputes and
 	// Extract applies; empty means DefaultSemantics.
 	Semantics Semantics
+	// Trace is a term IRI whose build-time inputs (counts, graph sizes,
+	// neighbours) the corpus records for Explain; empty for none.
+	Trace string
 }
 
 // LoadStats summarises the loading and building of a corpus.
@@ -249,6 +252,8 @@ type Corpus struct {
 	// ref holds the reference-semantics indexes (reftext.go); nil for
 	// SemanticsPaper.
 	ref *refIndex
+	// trace holds the build inputs of one term (trace.go), or nil.
+	trace *buildTrace
 
 	stats LoadStats
 }
@@ -297,6 +302,7 @@ func Load(ctx context.Context, paths []string, opts LoadOptions) (*Corpus, error
 	}
 	b := NewBuilder()
 	b.SetSemantics(sem)
+	b.SetTrace(opts.Trace)
 	files := 0
 	var st rdf.Stats
 	for _, p := range paths {
@@ -389,6 +395,8 @@ type Builder struct {
 	sem      Semantics
 	// lovVocabs are the LOV prefix file's vocabularies (AddLOVPrefixes).
 	lovVocabs []lovVocab
+	// trace is the term whose build inputs are recorded (SetTrace).
+	trace string
 }
 
 // SetSemantics selects the feature semantics of the corpus Build returns

@@ -206,7 +206,7 @@ func (c *Corpus) refAgg(qs *queryState, v int32, sig []int32, a *vocabAgg) {
 	if qs.wants(FeatSemanticSimilarity) {
 		a.v[FeatSemanticSimilarity] = refSemanticSimilarity(c.vocabs[v].og, nodes)
 	}
-	a.v[FeatClassMatch], a.v[FeatPropertyMatch] = c.refClassPropMatch(qs.rq, v)
+	a.v[FeatClassMatch], a.v[FeatPropertyMatch] = c.refClassPropMatch(qs.rq, v, nil)
 	a.v[FeatVSMO] = c.refVSM(qs.rq, v)
 	a.v[FeatLOVMatchO] = qs.refSearch(FeatLOVMatchO)[v]
 }

@@ -127,10 +127,13 @@ func (bd *build) refRepositoryGraphs(voaf []edge) {
 		pr := jungPageRank(len(names), edges, jungAlpha)
 		for v := range c.vocabs {
 			x := 0.0
-			if i, ok := idx[c.vocabs[v].uri]; ok {
+			i, ok := idx[c.vocabs[v].uri]
+			if ok {
 				x = pr[i] * jungScoreScale
 			}
 			c.vocabs[v].qi[FeatPageRankOwlImports+k] = x
+			bd.noteVocab(int32(v), FeatPageRankOwlImports+k, "repository graph: %d nodes, %d edges; %s is a node: %v (JUNG PageRank, jump probability 0.85, x 1e5)",
+				len(names), len(edges), c.vocabs[v].uri, ok)
 		}
 	}
 }
@@ -254,17 +257,32 @@ func (bd *build) refOntologyGraphs(byOnt [][]int32, typedProps []map[int32]bool)
 				t.qi[FeatHub] = hub[i] * jungScoreScale
 				t.qi[FeatBetweennessT] += vb[i]
 			}
+			if bd.traced(ti) {
+				_, node := idx[t.uri]
+				bd.note(FeatHub, "ontology graph of %s: %d nodes, %d edges; the term is a node: %v", vr.uri, n, len(edges), node)
+				bd.note(FeatBetweennessT, "ontology graph of %s: %d nodes, %d edges; vertex score %g (0 if no node), scores of the edges the term labels %g",
+					vr.uri, n, len(edges), t.qi[FeatBetweennessT]-byLabel[bd.nodeOfTerm(ti)], byLabel[bd.nodeOfTerm(ti)])
+			}
 		}
 		maxHub, minHub := 0.0, math.MaxFloat64
+		argMax, argMin := "", ""
 		for _, ti := range vr.terms { // getAllTerms(ontology)
 			h := 0.0
 			if i, ok := idx[c.terms[ti].uri]; ok {
 				h = hub[i] * jungScoreScale
+				if h > maxHub {
+					argMax = c.terms[ti].uri
+				}
 				maxHub = math.Max(maxHub, h)
+			}
+			if h < minHub {
+				argMin = c.terms[ti].uri
 			}
 			minHub = math.Min(minHub, h)
 		}
 		vr.qi[FeatMaxHub], vr.qi[FeatMinHub] = maxHub, minHub
+		bd.noteVocab(int32(v), FeatMaxHub, "over the %d terms of %s: the largest hub is %s's (0 if none)", len(vr.terms), vr.uri, argMax)
+		bd.noteVocab(int32(v), FeatMinHub, "over the %d terms of %s: the smallest is %s's (a term that is no node counts 0)", len(vr.terms), vr.uri, argMin)
 	}
 }
 

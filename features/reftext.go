@@ -1,6 +1,7 @@
 package features
 
 import (
+	"fmt"
 	"index/suffixarray"
 	"math"
 	"slices"
@@ -251,20 +252,28 @@ func (bd *build) refOntologies(ri *refIndex) {
 	ri.typedInOnt = make([]bool, len(c.terms))
 	for ti := range c.terms {
 		uri := c.terms[ti].uri
-		best, bestLen := int32(-1), -1
+		best, bestLen, bestPrefix := int32(-1), -1, ""
 		for _, cd := range cands {
 			// Longest ontology URI wins; ties (a Java HashMap order) go to
 			// the first vocabulary by URI.
 			if strings.HasPrefix(uri, cd.prefix) && cd.uriLen > bestLen {
-				best, bestLen = cd.vocab, cd.uriLen
+				best, bestLen, bestPrefix = cd.vocab, cd.uriLen, cd.prefix
 			}
 		}
+		rule := fmt.Sprintf("term prefix %s, the one with the longest vocabulary URI among the prefixes starting the term (LOVPrefixes.getOntologyUriOfTermUri)", bestPrefix)
 		if bestLen < 0 {
+			rule = "no term prefix starts the term: its URI up to the last '/' or '#' (LOVPrefixes.getOntologyUriOfTermUri)"
 			if i := strings.LastIndexAny(uri, "/#"); i > 0 {
 				if v, ok := graphVocab[uri[:i]]; ok {
 					best = v
 				}
 			}
+		}
+		if bd.traced(int32(ti)) {
+			if best < 0 {
+				rule += "; that ontology is no graph of the corpus"
+			}
+			bd.note(0, "ontology: %s", rule)
 		}
 		ri.ontology[ti] = best
 		if best >= 0 {
@@ -324,6 +333,14 @@ func (bd *build) refTermWeights(ri *refIndex) {
 	}
 	ratio := func(v int32) float64 {
 		return bm25SizeRatio(SemanticsReference, c.vocabs[v].size, total, len(c.vocabs))
+	}
+	if tr := c.trace; tr != nil && tr.term >= 0 {
+		if o := ri.ontology[tr.term]; o >= 0 {
+			bd.note(FeatTFT, "f(t, O) = %d triples of %s contain the term; max over O's terms under its term prefix = %d; under O's term prefix %v (TFIDFScorer.tf)",
+				occ[o][bd.nodeOfTerm(tr.term)], c.vocabs[o].uri, maxF[o], underPrefix(tr.term, o))
+			bd.note(FeatBM25T, "|O| = 3·%d triples, average ⌊3·Σ|O_i| / |R|⌋ = %d, ratio %.6g; k = 2, b = 0.75",
+				c.vocabs[o].size, int(3*total)/len(c.vocabs), ratio(o))
+		}
 	}
 	for ti := range c.terms {
 		t := &c.terms[ti]
@@ -527,7 +544,9 @@ func (c *Corpus) refTextRelevancy(rq *refQuery, t int32) float64 {
 // str_classLabel and str_propertyLabel) and looks the lower-cased word up
 // in that set (ClassMatchMeasure.java line 52), so "Person" is an exact
 // match of the query word "person".
-func (c *Corpus) refClassPropMatch(rq *refQuery, v int32) (class, prop float64) {
+//
+// seen, if not nil, is told every (word, entry) counted, for Explain.
+func (c *Corpus) refClassPropMatch(rq *refQuery, v int32, seen func(w string, e int32, exact bool)) (class, prop float64) {
 	var ce, cp, pe, pp int
 	for i, w := range rq.words {
 		for _, e := range rq.per[i].byVocab[v] {
@@ -539,6 +558,9 @@ func (c *Corpus) refClassPropMatch(rq *refQuery, v int32) (class, prop float64) 
 				} else if strings.Contains(l, w) {
 					partial = true
 				}
+			}
+			if seen != nil && (exact || partial) {
+				seen(w, e, exact)
 			}
 			switch {
 			case exact:
