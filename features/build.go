@@ -40,6 +40,9 @@ type build struct {
 	classAny   map[int32]bool   // typed as a class in some graph
 	typedIn    map[int32]map[int]Kind
 	vocabWords [][]int32
+	// refClasses and refProps are the nodes each vocabulary's graph types
+	// as classes and properties (refTyped), for the reference semantics.
+	refClasses, refProps []map[int32]bool
 }
 
 func (bd *build) iri(id int32) (string, bool) {
@@ -58,6 +61,9 @@ func (b *Builder) Build(ctx context.Context) (*Corpus, error) {
 	c := &Corpus{termIdx: make(map[string]int32), words: make(map[string]int32), parents: make(map[string][]string), sem: sem}
 	bd := &build{b: b, c: c, termOfNode: make(map[int32]int32), nsVocab: make(map[string]int32),
 		classAny: make(map[int32]bool), typedIn: make(map[int32]map[int]Kind)}
+	if b.trace != "" {
+		c.trace = &buildTrace{uri: b.trace, term: -1, notes: make(map[int][]string)}
+	}
 	phases := []struct {
 		name string
 		fn   func() error
@@ -79,6 +85,11 @@ func (b *Builder) Build(ctx context.Context) (*Corpus, error) {
 			return nil, err
 		}
 		c.stats.Timings = append(c.stats.Timings, Timing{ph.name, time.Since(t0)})
+		if tr := c.trace; tr != nil && ph.name == "prefixes" {
+			if uri, ok := c.Resolve(tr.uri); ok {
+				tr.uri, tr.term = uri, c.termIdx[uri]
+			}
+		}
 	}
 	c.stats.Vocabularies = len(c.vocabs)
 	c.stats.MetadataGraphs = len(b.gnames) - len(c.vocabs)
@@ -566,6 +577,9 @@ func (bd *build) rdfGraph() error {
 		}
 		for _, ti := range vr.terms {
 			c.terms[ti].qi[FeatTFT] = 0.5 + 0.5*float64(occ[bd.nodeOfTerm(ti)])/float64(maxF) // eq. (7)
+			if bd.traced(ti) && c.sem == SemanticsPaper {
+				bd.note(FeatTFT, "f(t, O) = %d triples of %s contain the term; max over its terms = %d", occ[bd.nodeOfTerm(ti)], vr.uri, maxF)
+			}
 		}
 	}
 	for v := range c.vocabs {
@@ -574,6 +588,9 @@ func (bd *build) rdfGraph() error {
 		for _, ti := range vr.terms {
 			t := &c.terms[ti]
 			t.qi[FeatIDFT] = math.Log(nR / float64(df[bd.nodeOfTerm(ti)])) // eq. (7), idf
+			if bd.traced(ti) {
+				bd.note(FeatIDFT, "|R| = %g vocabularies; %d of their graphs contain the term", nR, df[bd.nodeOfTerm(ti)])
+			}
 			t.qi[FeatTFIDFT] = t.qi[FeatTFT] * t.qi[FeatIDFT]
 			tf := t.qi[FeatTFT]
 			// Equation (8) as printed and as BM25Term.java computes it
@@ -656,12 +673,8 @@ func (bd *build) ontologyGraphs() error {
 		// Both read the Java's term groups and each graph's typed nodes,
 		// computed once here.
 		byOnt := bd.refTermsByOntology()
-		classes, props := make([]map[int32]bool, len(c.vocabs)), make([]map[int32]bool, len(c.vocabs))
-		for v := range c.vocabs {
-			classes[v], props[v] = bd.refTyped(bd.vocabGraph[v])
-		}
-		bd.refStructure(byOnt, classes, props)
-		bd.refOntologyGraphs(byOnt, props)
+		bd.refStructure(byOnt, bd.refClasses, bd.refProps)
+		bd.refOntologyGraphs(byOnt, bd.refProps)
 		return nil
 	}
 	classesIn := make(map[int][]int32) // graph -> IRIs it types as classes

@@ -41,8 +41,22 @@
 //     it is no graph of the corpus, but Min_Hub_O, which is then
 //     Double.MAX_VALUE (HubDWRankScorer.java line 69: the minimum over no
 //     term); validate and the report count such values.
-//   - Features 1 and 4 read the graph of that ontology; 4 counts repeated
-//     words; a term not typed there still matches by local name in 4.
+//   - Features 1 and 4 read the term's local name and match values in the
+//     graph of that ontology; 4 counts repeated words and also reads a
+//     term that graph does not type.
+//   - Terms of an ontology O (features 5, 6, 15, 16, 20-25, 31): every IRI
+//     typed as a class or property in O's graph, with the labels and
+//     comments O's graph gives it (LOVRepository.getTermQueryMatch, line
+//     191), so a term of another vocabulary re-declared in O is a term of
+//     O too (refentry.go): schema:Organization typed in gr matches
+//     "organization" there, with tf 0 in gr (outside gr's term prefix),
+//     betweenness 0 in gr (BetweennessScorer dismisses it) and its
+//     Density_T in schema.org (TermStatsScorer). VSM_O counts every graph
+//     re-declaring a matching term among the graphs matching a word.
+//   - Betweenness_O (15) divides the sum over the matched classes by their
+//     number twice: BetweennessMeasure.java line 42 divides inside the
+//     arguments of a log.debug call, evaluated at every log level, and
+//     line 43 again.
 //   - Features 5-6: per word (repeats included) and class, exact when a
 //     label lower-cased equals the lower-cased word (LOVRepository
 //     lower-cases the labels it reads; ClassMatchMeasure.java line 52).
@@ -191,6 +205,9 @@ type LoadOptions struct {
 	// Semantics selects the feature definitions the corpus precomputes and
 	// Extract applies; empty means DefaultSemantics.
 	Semantics Semantics
+	// Trace is a term IRI whose build-time inputs (counts, graph sizes,
+	// neighbours) the corpus records for Explain; empty for none.
+	Trace string
 }
 
 // LoadStats summarises the loading and building of a corpus.
@@ -235,6 +252,8 @@ type Corpus struct {
 	// ref holds the reference-semantics indexes (reftext.go); nil for
 	// SemanticsPaper.
 	ref *refIndex
+	// trace holds the build inputs of one term (trace.go), or nil.
+	trace *buildTrace
 
 	stats LoadStats
 }
@@ -283,6 +302,7 @@ func Load(ctx context.Context, paths []string, opts LoadOptions) (*Corpus, error
 	}
 	b := NewBuilder()
 	b.SetSemantics(sem)
+	b.SetTrace(opts.Trace)
 	files := 0
 	var st rdf.Stats
 	for _, p := range paths {
@@ -375,6 +395,8 @@ type Builder struct {
 	sem      Semantics
 	// lovVocabs are the LOV prefix file's vocabularies (AddLOVPrefixes).
 	lovVocabs []lovVocab
+	// trace is the term whose build inputs are recorded (SetTrace).
+	trace string
 }
 
 // SetSemantics selects the feature semantics of the corpus Build returns

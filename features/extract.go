@@ -207,12 +207,21 @@ func (c *Corpus) newQueryState(q string, feats []int) *queryState {
 	match := c.matchSet
 	if c.ref != nil {
 		qs.rq = c.newRefQuery(q)
-		match = func([]int32) []int32 { return qs.rq.all }
 	}
 	if !slices.ContainsFunc(feats, isOntologyFeature) {
 		return qs
 	}
 	qs.byVocab = make(map[int32][]int32)
+	if qs.rq != nil {
+		// Reference semantics: sigma_t(Q, O) holds entries, the terms
+		// typed in O's graph (refentry.go).
+		for _, e := range qs.rq.all {
+			if en := &c.ref.ent[e]; en.typed() {
+				qs.byVocab[en.vocab] = append(qs.byVocab[en.vocab], e)
+			}
+		}
+		return qs
+	}
 	for _, t := range match(qs.ids) {
 		v := c.terms[t].vocab
 		qs.byVocab[v] = append(qs.byVocab[v], t)
@@ -263,7 +272,12 @@ func (qs *queryState) agg(v int32) *vocabAgg {
 	vr := &c.vocabs[v]
 	a := &vocabAgg{}
 	sig := qs.byVocab[v] // sigma_t(Q, O)
-	var classes []int32  // sigma_c(Q, O)
+	if qs.rq != nil {
+		c.refAgg(qs, v, sig, a)
+		qs.vocabAgg[v] = a
+		return a
+	}
+	var classes []int32 // sigma_c(Q, O)
 	for _, t := range sig {
 		tr := &c.terms[t]
 		a.v[FeatTFO] += tr.qi[FeatTFT]       // feature 20
@@ -281,21 +295,16 @@ func (qs *queryState) agg(v int32) *vocabAgg {
 		a.v[FeatDensityO] /= float64(len(classes))     // feature 31
 	}
 	if qs.wants(FeatSemanticSimilarity) {
-		a.v[FeatSemanticSimilarity] = c.semSimilarity(vr.og, classes)
+		a.v[FeatSemanticSimilarity] = semanticSimilarity(c, vr.og, classes)
 	}
 	// Features 5 and 6: sum over query words of alpha*|exact| + beta*|partial|.
-	if qs.rq != nil { // reference semantics, reftext.go (also feature 25)
-		a.v[FeatClassMatch], a.v[FeatPropertyMatch] = c.refClassPropMatch(qs.rq, v)
-		a.v[FeatVSMO] = c.refVSM(qs.rq, v)
-	} else {
-		for _, w := range qs.ids {
-			cm, pm := vr.classMatch[w], vr.propMatch[w]
-			a.v[FeatClassMatch] += matchAlpha*float64(cm[0]) + matchBeta*float64(cm[1])
-			a.v[FeatPropertyMatch] += matchAlpha*float64(pm[0]) + matchBeta*float64(pm[1])
-		}
+	for _, w := range qs.ids {
+		cm, pm := vr.classMatch[w], vr.propMatch[w]
+		a.v[FeatClassMatch] += matchAlpha*float64(cm[0]) + matchBeta*float64(cm[1])
+		a.v[FeatPropertyMatch] += matchAlpha*float64(pm[0]) + matchBeta*float64(pm[1])
 	}
 	// Feature 25, equation (9).
-	if qs.rq == nil && qs.wq != nil && vr.tfidfNorm > 0 && qs.wqNorm > 0 {
+	if qs.wq != nil && vr.tfidfNorm > 0 && qs.wqNorm > 0 {
 		var num float64
 		for i, w := range qs.ids {
 			var s float64
@@ -308,11 +317,7 @@ func (qs *queryState) agg(v int32) *vocabAgg {
 		}
 		a.v[FeatVSMO] = num / (vr.tfidfNorm * qs.wqNorm)
 	}
-	if qs.rq != nil {
-		a.v[FeatLOVMatchO] = qs.refSearch(FeatLOVMatchO)[v]
-	} else {
-		a.v[FeatLOVMatchO] = c.vocabText.score(int(v), qs.ids) // feature 3
-	}
+	a.v[FeatLOVMatchO] = c.vocabText.score(int(v), qs.ids) // feature 3
 	qs.vocabAgg[v] = a
 	return a
 }
@@ -324,7 +329,11 @@ func (qs *queryState) wants(f int) bool { return slices.Contains(qs.feats, f) }
 // (shortest undirected path length in G(O)) and 0 when no path exists. A
 // single matched class gives 1 (the i = j case of equation (6)); none gives 0.
 func semanticSimilarity(c *Corpus, og *ontGraph, classes []int32) float64 {
-	return meanPairScore(c, og, classes, func(d uint16) float64 {
+	nodes := make([]int32, len(classes))
+	for i, t := range classes {
+		nodes[i] = c.terms[t].node
+	}
+	return meanPairScore(og, nodes, func(d uint16) float64 {
 		if d == 0 {
 			return 0
 		}
@@ -333,32 +342,32 @@ func semanticSimilarity(c *Corpus, og *ontGraph, classes []int32) float64 {
 }
 
 // meanPairScore is the mean of score(d) over the unordered pairs of
-// classes, d the hop count between the two in og: a pair without a path,
-// or with a class that is no node of og, adds 0 but counts as a pair. One
-// class gives 1, none 0.
-func meanPairScore(c *Corpus, og *ontGraph, classes []int32, score func(d uint16) float64) float64 {
-	switch len(classes) {
+// classes, given as their nodes in og (-1: no node), d the hop count
+// between the two: a pair without a path, or with a class that is no node
+// of og, adds 0 but counts as a pair. One class gives 1, none 0.
+func meanPairScore(og *ontGraph, nodes []int32, score func(d uint16) float64) float64 {
+	switch len(nodes) {
 	case 0:
 		return 0
 	case 1:
 		return 1
 	}
-	var nodes []int32
-	for _, t := range classes {
-		if n := c.terms[t].node; n >= 0 {
-			nodes = append(nodes, n)
-		}
-	}
 	var sum float64
 	for i := 0; i < len(nodes); i++ {
+		if nodes[i] < 0 {
+			continue
+		}
 		row := og.paths.row(nodes[i])
 		for j := i + 1; j < len(nodes); j++ {
+			if nodes[j] < 0 {
+				continue
+			}
 			if d := row[nodes[j]]; d != unreachable {
 				sum += score(d)
 			}
 		}
 	}
-	pairs := len(classes) * (len(classes) - 1) / 2
+	pairs := len(nodes) * (len(nodes) - 1) / 2
 	return sum / float64(pairs)
 }
 

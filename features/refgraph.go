@@ -127,10 +127,13 @@ func (bd *build) refRepositoryGraphs(voaf []edge) {
 		pr := jungPageRank(len(names), edges, jungAlpha)
 		for v := range c.vocabs {
 			x := 0.0
-			if i, ok := idx[c.vocabs[v].uri]; ok {
+			i, ok := idx[c.vocabs[v].uri]
+			if ok {
 				x = pr[i] * jungScoreScale
 			}
 			c.vocabs[v].qi[FeatPageRankOwlImports+k] = x
+			bd.noteVocab(int32(v), FeatPageRankOwlImports+k, "repository graph: %d nodes, %d edges; %s is a node: %v (JUNG PageRank, jump probability 0.85, x 1e5)",
+				len(names), len(edges), c.vocabs[v].uri, ok)
 		}
 	}
 }
@@ -231,6 +234,21 @@ func (bd *build) refOntologyGraphs(byOnt [][]int32, typedProps []map[int32]bool)
 		}
 		vr := &c.vocabs[v]
 		vr.og = &ontGraph{paths: newPathRows(n, edges)}
+		// The terms typed in O's graph, as Betweenness_O and
+		// Semantic_Similarity_O of O see them (refentry.go).
+		ri := c.ref
+		for _, e := range ri.entByVocab[v] {
+			en := &ri.ent[e]
+			uri := c.terms[en.term].uri
+			en.betw = byLabel[bd.nodeOfTerm(en.term)]
+			if i, ok := idx[uri]; ok {
+				en.node = i
+				en.betw += vb[i]
+			}
+			if ri.ontology[en.term] != int32(v) && !ri.underPrefix(uri, int32(v)) {
+				en.betw = 0 // BetweennessScorer.runBetweennessScorer: scores outside O's term prefix are dismissed
+			}
+		}
 		for _, ti := range byOnt[v] {
 			t := &c.terms[ti]
 			t.qi[FeatBetweennessT] = byLabel[bd.nodeOfTerm(ti)]
@@ -239,28 +257,33 @@ func (bd *build) refOntologyGraphs(byOnt [][]int32, typedProps []map[int32]bool)
 				t.qi[FeatHub] = hub[i] * jungScoreScale
 				t.qi[FeatBetweennessT] += vb[i]
 			}
+			if bd.traced(ti) {
+				_, node := idx[t.uri]
+				bd.note(FeatHub, "ontology graph of %s: %d nodes, %d edges; the term is a node: %v", vr.uri, n, len(edges), node)
+				bd.note(FeatBetweennessT, "ontology graph of %s: %d nodes, %d edges; vertex score %g (0 if no node), scores of the edges the term labels %g",
+					vr.uri, n, len(edges), t.qi[FeatBetweennessT]-byLabel[bd.nodeOfTerm(ti)], byLabel[bd.nodeOfTerm(ti)])
+			}
 		}
 		maxHub, minHub := 0.0, math.MaxFloat64
+		argMax, argMin := "", ""
 		for _, ti := range vr.terms { // getAllTerms(ontology)
 			h := 0.0
 			if i, ok := idx[c.terms[ti].uri]; ok {
 				h = hub[i] * jungScoreScale
+				if h > maxHub {
+					argMax = c.terms[ti].uri
+				}
 				maxHub = math.Max(maxHub, h)
+			}
+			if h < minHub {
+				argMin = c.terms[ti].uri
 			}
 			minHub = math.Min(minHub, h)
 		}
 		vr.qi[FeatMaxHub], vr.qi[FeatMinHub] = maxHub, minHub
+		bd.noteVocab(int32(v), FeatMaxHub, "over the %d terms of %s: the largest hub is %s's (0 if none)", len(vr.terms), vr.uri, argMax)
+		bd.noteVocab(int32(v), FeatMinHub, "over the %d terms of %s: the smallest is %s's (a term that is no node counts 0)", len(vr.terms), vr.uri, argMin)
 	}
-}
-
-// semSimilarity is feature 16 in the corpus' semantics: equation (6)
-// (semanticSimilarity) for SemanticsPaper, the Java's mean path length
-// (refSemanticSimilarity) for SemanticsReference.
-func (c *Corpus) semSimilarity(og *ontGraph, classes []int32) float64 {
-	if c.sem == SemanticsPaper {
-		return semanticSimilarity(c, og, classes)
-	}
-	return refSemanticSimilarity(c, og, classes)
 }
 
 // refSemanticSimilarity is feature 16 as SemanticSimilarityMeasure.getScore
@@ -269,7 +292,8 @@ func (c *Corpus) semSimilarity(og *ontGraph, classes []int32) float64 {
 // graph of refOntologyGraphs) over the unordered pairs of matched classes,
 // divided by the number of pairs. A pair without a path, or with a class
 // that is no node of the graph, adds 0 but counts as a pair. This is the
-// mean path length, where equation (6) prints 1/length.
-func refSemanticSimilarity(c *Corpus, og *ontGraph, classes []int32) float64 {
-	return meanPairScore(c, og, classes, func(d uint16) float64 { return float64(d) })
+// mean path length, where equation (6) prints 1/length. nodes are the
+// classes' nodes in og, -1 for none.
+func refSemanticSimilarity(og *ontGraph, nodes []int32) float64 {
+	return meanPairScore(og, nodes, func(d uint16) float64 { return float64(d) })
 }

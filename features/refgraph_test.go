@@ -358,9 +358,13 @@ func TestOntologyGraphFeatures(t *testing.T) { // features 11-16
 		{FeatBetweennessT, "x", "h:location", 12, 0, "three edges, Event-Place's credit to region"},
 		{FeatBetweennessT, "x", "h:region", 6, 0, "findEdge picks region's edge"},
 		{FeatBetweennessT, "x", "k:echoProp", 4, 0, "via the source placeholder"},
-		// Betweenness_O (BetweennessMeasure.java line 33): mean over the
-		// matched classes of O.
-		{FeatBetweennessO, "bravo charlie", "g:Delta", (4 + 4) / 2.0, (2 + 0) / 2.0, "sigma_c = {Bravo, Charlie}"},
+		// Betweenness_O (BetweennessMeasure.java lines 33-43): the sum over
+		// the matched classes of O divided by their number twice in the
+		// reference (line 42 divides inside a log.debug argument, which
+		// Java evaluates at any log level, line 43 again); the mean in
+		// the paper.
+		{FeatBetweennessO, "bravo charlie", "g:Delta", (4 + 4) / 2.0 / 2.0, (2 + 0) / 2.0, "sigma_c = {Bravo, Charlie}"},
+		{FeatBetweennessO, "charlie", "g:Delta", 4, 0, "one class: divided by 1 twice"},
 		// Semantic_Similarity_O: reference SemanticSimilarityMeasure.getScore
 		// (lines 42-75): sum of path lengths over pairs / pairs; paper
 		// equation (6): mean of 1/length, 0 without a path.

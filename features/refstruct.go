@@ -1,6 +1,10 @@
 package features
 
-import "github.com/lovbench/lovbench/features/rdf"
+import (
+	"fmt"
+
+	"github.com/lovbench/lovbench/features/rdf"
+)
 
 // IRIs the reference semantics of the graph and structure features read
 // beyond those of vocab.go (LOVRepository.java, AbstractOntologyRepository.java).
@@ -144,10 +148,29 @@ func (bd *build) refStructure(byOnt [][]int32, typedClasses, typedProps []map[in
 			t := &c.terms[ti]
 			n := bd.nodeOfTerm(ti)
 			t.qi[FeatSubclasses] = float64(closure(n, supC, classes))
+			if bd.traced(ti) {
+				bd.note(FeatSubclasses, "in %s: %s", c.vocabs[v].uri, bd.typedNames(queue, classes))
+			}
 			t.qi[FeatSuperclasses] = float64(closure(n, subC, classes))
+			if bd.traced(ti) {
+				bd.note(FeatSuperclasses, "in %s: %s", c.vocabs[v].uri, bd.typedNames(queue, classes))
+			}
 			t.qi[FeatSubproperties] = float64(closure(n, supP, props))
+			if bd.traced(ti) {
+				bd.note(FeatSubproperties, "in %s: %s", c.vocabs[v].uri, bd.typedNames(queue, props))
+			}
 			t.qi[FeatSuperproperties] = float64(closure(n, subP, props))
+			if bd.traced(ti) {
+				bd.note(FeatSuperproperties, "in %s: %s", c.vocabs[v].uri, bd.typedNames(queue, props))
+			}
 			t.qi[FeatRelations] = float64(len(domainOf[n]))
+			if bd.traced(ti) {
+				var ps []int32
+				for p := range domainOf[n] {
+					ps = append(ps, p)
+				}
+				bd.note(FeatRelations, "in %s: %s", c.vocabs[v].uri, bd.typedNames(ps, props))
+			}
 			var parents []int32
 			for _, p := range subC[n] {
 				if !(hasThing && p == thing) {
@@ -171,6 +194,14 @@ func (bd *build) refStructure(byOnt [][]int32, typedClasses, typedProps []map[in
 				sib = len(set)
 			}
 			t.qi[FeatSiblings] = float64(sib)
+			if bd.traced(ti) {
+				var sibs []int32
+				for _, p := range parents {
+					sibs = append(sibs, supC[p]...)
+				}
+				bd.note(FeatSiblings, "in %s: direct parents other than owl:Thing %s; their typed children %s",
+					c.vocabs[v].uri, bd.names(parents), bd.typedNames(sibs, classes))
+			}
 			t.qi[FeatDensityT] = densitySub*t.qi[FeatSubclasses] + densitySuper*t.qi[FeatSuperclasses] +
 				densityRel*t.qi[FeatRelations] + densitySib*t.qi[FeatSiblings]
 		}
@@ -198,4 +229,25 @@ func (bd *build) refTermsByOntology() [][]int32 {
 		}
 	}
 	return out
+}
+
+// names lists nodes by their values, sorted and distinct, for a trace.
+func (bd *build) names(nodes []int32) string {
+	var out []string
+	for _, n := range nodes {
+		out = append(out, bd.b.nodes[n].Value)
+	}
+	out = sortedUnique(out)
+	return fmt.Sprintf("%d %v", len(out), out)
+}
+
+// typedNames is names over the nodes in typed.
+func (bd *build) typedNames(nodes []int32, typed map[int32]bool) string {
+	var keep []int32
+	for _, n := range nodes {
+		if typed[n] {
+			keep = append(keep, n)
+		}
+	}
+	return bd.names(keep)
 }

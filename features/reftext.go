@@ -1,14 +1,13 @@
 package features
 
 import (
+	"fmt"
 	"index/suffixarray"
 	"math"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
-
-	"github.com/lovbench/lovbench/features/rdf"
 )
 
 // This file holds the reference semantics (SemanticsReference) of the
@@ -30,11 +29,19 @@ type refIndex struct {
 	// prefixes are the term prefixes of each vocabulary (Java: Prefix.
 	// termPrefix and alternativeTermPrefix), sorted.
 	prefixes [][]string
-	// text is the lower-cased match text of every term: its local name
-	// (after the last '/' or '#') then the values of the nine LOV match
-	// properties in the defining vocabulary's graph, each followed by
-	// NUL. Term t's text is text[starts[t]:starts[t+1]]; its local name
-	// ends at localEnd[t].
+	// ent are the entries (refentry.go): each term as the graph of each
+	// vocabulary typing it sees it, sorted by term then vocabulary; term
+	// t's are ent[entStart[t]:entStart[t+1]], ontEntry[t] the one in its
+	// Java ontology (-1 if none), entByVocab the typed ones per vocabulary.
+	ent        []refEntry
+	entStart   []int32
+	ontEntry   []int32
+	entByVocab [][]int32
+	// text is the lower-cased match text of every entry: the term's local
+	// name (after the last '/' or '#') then the values of the nine LOV
+	// match properties in the entry's graph, each followed by NUL. Entry
+	// e's text is text[starts[e]:starts[e+1]]; its local name ends at
+	// localEnd[e].
 	text     []byte
 	starts   []int32
 	localEnd []int32
@@ -45,7 +52,8 @@ type refIndex struct {
 	vocabFields  [3]*fieldIndex
 	literals     *fieldIndex
 	termLiterals [][]int32
-	// labels are each term's rdfs:label values lower-cased (features 5-6).
+	// labels are each entry's rdfs:label values in its graph, lower-cased
+	// (features 5-6).
 	labels [][]string
 	// noGraph stands for a Java ontology of a term that is no graph of the
 	// corpus: the repository has no triple and no term of it, so every
@@ -65,13 +73,15 @@ type refIndex struct {
 // refWord is what one query word (lower-cased) matches, computed once per
 // distinct word and shared by every query containing it.
 type refWord struct {
-	terms []int32 // sorted terms whose local name or match values contain the word
-	// ontologies is the number of vocabularies with a matching term (the
-	// denominator of VSMOntology's idf).
+	entries []int32 // sorted entries whose local name or match values contain the word
+	// ontologies is the number of vocabularies whose graph types a
+	// matching term (LOVRepository.getQueryMatch: the denominator of
+	// VSMOntology's idf).
 	ontologies int
-	// tfidf sums TF-IDF_T of the matching terms per vocabulary (VSMOntology).
+	// tfidf sums tf(t, O)·idf(t) of the matching terms typed in each
+	// vocabulary O (VSMOntology).
 	tfidf map[int32]float64
-	// byVocab lists the matching terms per defining vocabulary.
+	// byVocab lists the matching typed entries per vocabulary.
 	byVocab map[int32][]int32
 }
 
@@ -122,46 +132,17 @@ func (bd *build) reference() error {
 	if c.sem != SemanticsReference {
 		return nil
 	}
-	b := bd.b
 	ri := &refIndex{words: make(map[string]*refWord)}
 	ri.noGraph.qi[FeatMinHub] = math.MaxFloat64
 	c.ref = ri
 	bd.refOntologies(ri)
-	// Match text, per term, from its defining vocabulary's graph.
-	values := make([][]string, len(c.terms))
+	bd.refClasses, bd.refProps = make([]map[int32]bool, len(c.vocabs)), make([]map[int32]bool, len(c.vocabs))
 	for v := range c.vocabs {
-		for _, t := range b.gtriples[bd.vocabGraph[v]] {
-			ti, ok := bd.termOfNode[t.s]
-			if !ok || c.terms[ti].vocab != int32(v) || fieldOf(b.nodes[t.p].Value) == fieldOther {
-				continue
-			}
-			if o := b.nodes[t.o]; o.Kind == rdf.Literal || o.Kind == rdf.IRI {
-				values[ti] = append(values[ti], strings.ToLower(o.Value))
-			}
-		}
+		bd.refClasses[v], bd.refProps[v] = bd.refTyped(bd.vocabGraph[v])
 	}
-	ri.starts = make([]int32, len(c.terms)+1)
-	ri.localEnd = make([]int32, len(c.terms))
-	var buf []byte
-	for ti := range c.terms {
-		ri.starts[ti] = int32(len(buf))
-		buf = append(buf, strings.ToLower(javaLocalName(c.terms[ti].uri))...)
-		ri.localEnd[ti] = int32(len(buf))
-		buf = append(buf, 0)
-		for _, s := range values[ti] {
-			buf = append(buf, s...)
-			buf = append(buf, 0)
-		}
-	}
-	ri.starts[len(c.terms)] = int32(len(buf))
-	ri.labels = make([][]string, len(c.terms))
-	for ti := range c.terms {
-		for _, l := range c.terms[ti].labels {
-			ri.labels[ti] = append(ri.labels[ti], strings.ToLower(l.Value))
-		}
-	}
-	ri.text = buf
-	ri.sa = suffixarray.New(buf)
+	bd.refEntries(ri, bd.refClasses, bd.refProps)
+	bd.refEntryText(ri)
+	ri.sa = suffixarray.New(ri.text)
 	bd.refTermWeights(ri)
 	bd.refSearchIndexes(ri)
 	return nil
@@ -271,20 +252,28 @@ func (bd *build) refOntologies(ri *refIndex) {
 	ri.typedInOnt = make([]bool, len(c.terms))
 	for ti := range c.terms {
 		uri := c.terms[ti].uri
-		best, bestLen := int32(-1), -1
+		best, bestLen, bestPrefix := int32(-1), -1, ""
 		for _, cd := range cands {
 			// Longest ontology URI wins; ties (a Java HashMap order) go to
 			// the first vocabulary by URI.
 			if strings.HasPrefix(uri, cd.prefix) && cd.uriLen > bestLen {
-				best, bestLen = cd.vocab, cd.uriLen
+				best, bestLen, bestPrefix = cd.vocab, cd.uriLen, cd.prefix
 			}
 		}
+		rule := fmt.Sprintf("term prefix %s, the one with the longest vocabulary URI among the prefixes starting the term (LOVPrefixes.getOntologyUriOfTermUri)", bestPrefix)
 		if bestLen < 0 {
+			rule = "no term prefix starts the term: its URI up to the last '/' or '#' (LOVPrefixes.getOntologyUriOfTermUri)"
 			if i := strings.LastIndexAny(uri, "/#"); i > 0 {
 				if v, ok := graphVocab[uri[:i]]; ok {
 					best = v
 				}
 			}
+		}
+		if bd.traced(int32(ti)) {
+			if best < 0 {
+				rule += "; that ontology is no graph of the corpus"
+			}
+			bd.note(0, "ontology: %s", rule)
 		}
 		ri.ontology[ti] = best
 		if best >= 0 {
@@ -327,14 +316,7 @@ func (bd *build) refTermWeights(ri *refIndex) {
 		}
 		occ[v] = m
 	}
-	underPrefix := func(ti, v int32) bool {
-		for _, p := range ri.prefixes[v] {
-			if strings.HasPrefix(c.terms[ti].uri, p) {
-				return true
-			}
-		}
-		return false
-	}
+	underPrefix := func(ti, v int32) bool { return ri.underPrefix(c.terms[ti].uri, v) }
 	maxF := make([]int, len(c.vocabs))
 	for v := range c.vocabs {
 		for _, ti := range c.vocabs[v].terms {
@@ -352,6 +334,14 @@ func (bd *build) refTermWeights(ri *refIndex) {
 	ratio := func(v int32) float64 {
 		return bm25SizeRatio(SemanticsReference, c.vocabs[v].size, total, len(c.vocabs))
 	}
+	if tr := c.trace; tr != nil && tr.term >= 0 {
+		if o := ri.ontology[tr.term]; o >= 0 {
+			bd.note(FeatTFT, "f(t, O) = %d triples of %s contain the term; max over O's terms under its term prefix = %d; under O's term prefix %v (TFIDFScorer.tf)",
+				occ[o][bd.nodeOfTerm(tr.term)], c.vocabs[o].uri, maxF[o], underPrefix(tr.term, o))
+			bd.note(FeatBM25T, "|O| = 3·%d triples, average ⌊3·Σ|O_i| / |R|⌋ = %d, ratio %.6g; k = 2, b = 0.75",
+				c.vocabs[o].size, int(3*total)/len(c.vocabs), ratio(o))
+		}
+	}
 	for ti := range c.terms {
 		t := &c.terms[ti]
 		idf := t.qi[FeatIDFT]
@@ -367,6 +357,18 @@ func (bd *build) refTermWeights(ri *refIndex) {
 			ri.bm25[ti] = bm25Term(idf, 0, 0)
 		}
 	}
+	// Each entry: tf(t, O) and BM25 of t in O (BM25Ontology.getScore), the
+	// qi values for the defining vocabulary.
+	for e := range ri.ent {
+		en := &ri.ent[e]
+		t := &c.terms[en.term]
+		if en.vocab == t.vocab {
+			en.tf, en.bm25 = t.qi[FeatTFT], t.qi[FeatBM25T]
+			continue
+		}
+		en.tf = tfIn(en.term, en.vocab)
+		en.bm25 = bm25Term(t.qi[FeatIDFT], en.tf, ratio(en.vocab))
+	}
 	// VSMOntology's ontology norm (TFIDFScorer.getOntologyNorm).
 	for v := range c.vocabs {
 		var norm float64
@@ -375,6 +377,17 @@ func (bd *build) refTermWeights(ri *refIndex) {
 		}
 		c.vocabs[v].tfidfNorm = math.Sqrt(norm)
 	}
+}
+
+// underPrefix reports whether uri starts with one of vocabulary v's term
+// prefixes.
+func (ri *refIndex) underPrefix(uri string, v int32) bool {
+	for _, p := range ri.prefixes[v] {
+		if strings.HasPrefix(uri, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // word returns what the lower-cased query word w matches, from the cache
@@ -392,30 +405,34 @@ func (c *Corpus) refWord(w string) *refWord {
 	rw = &refWord{tfidf: make(map[int32]float64), byVocab: make(map[int32][]int32)}
 	switch {
 	case w == "":
-		rw.terms = make([]int32, len(c.terms))
-		for i := range rw.terms {
-			rw.terms[i] = int32(i)
+		rw.entries = make([]int32, len(ri.ent))
+		for i := range rw.entries {
+			rw.entries[i] = int32(i)
 		}
 	case strings.IndexByte(w, 0) < 0:
 		offs := ri.sa.Lookup([]byte(w), -1)
 		slices.Sort(offs)
-		t := 0
+		e := 0
 		for _, off := range offs {
-			for ri.starts[t+1] <= int32(off) {
-				t++
+			for ri.starts[e+1] <= int32(off) {
+				e++
 			}
-			if n := len(rw.terms); n == 0 || rw.terms[n-1] != int32(t) {
-				rw.terms = append(rw.terms, int32(t))
+			if n := len(rw.entries); n == 0 || rw.entries[n-1] != int32(e) {
+				rw.entries = append(rw.entries, int32(e))
 			}
 		}
 	}
-	for _, t := range rw.terms {
-		v := c.terms[t].vocab
+	for _, e := range rw.entries {
+		en := &ri.ent[e]
+		if !en.typed() {
+			continue
+		}
+		v := en.vocab
 		if _, ok := rw.tfidf[v]; !ok {
 			rw.ontologies++
 		}
-		rw.tfidf[v] += c.terms[t].qi[FeatTFIDFT]
-		rw.byVocab[v] = append(rw.byVocab[v], t)
+		rw.tfidf[v] += en.tf * c.terms[en.term].qi[FeatIDFT]
+		rw.byVocab[v] = append(rw.byVocab[v], e)
 	}
 	ri.mu.Lock()
 	ri.words[w] = rw
@@ -431,7 +448,7 @@ type refQuery struct {
 	per    []*refWord     // what each word matches
 	count  []int          // how often each word occurs in the query
 	maxF   int            // the largest count
-	all    []int32        // sorted union of per[i].terms
+	all    []int32        // sorted union of per[i].entries
 }
 
 func (c *Corpus) newRefQuery(q string) *refQuery {
@@ -445,7 +462,7 @@ func (c *Corpus) newRefQuery(q string) *refQuery {
 		rw := c.refWord(w)
 		rq.per = append(rq.per, rw)
 		if seen[w] == 1 {
-			sets = append(sets, rw.terms)
+			sets = append(sets, rw.entries)
 		}
 	}
 	for _, w := range rq.words {
@@ -467,25 +484,17 @@ func (c *Corpus) newRefQuery(q string) *refQuery {
 	return rq
 }
 
-func containsTerm(ts []int32, t int32) bool {
-	_, ok := slices.BinarySearch(ts, t)
+func containsEntry(es []int32, e int32) bool {
+	_, ok := slices.BinarySearch(es, e)
 	return ok
 }
 
-// localContains reports whether the lower-cased local name of t contains w.
-func (ri *refIndex) localContains(t int32, w string) bool {
-	return strings.Contains(string(ri.text[ri.starts[t]:ri.localEnd[t]]), w)
-}
-
 // refMatches reports whether word i of the query matches term t in the
-// graph of t's Java ontology: in the defining vocabulary by the match
-// index; in another graph by the local name only (the corpus keeps a
-// term's labels from its defining vocabulary only).
+// graph of t's Java ontology: its local name or its match values in that
+// graph (LOVRepository.getTermQueryMatchLabels), typed there or not.
 func (c *Corpus) refMatches(rq *refQuery, i int, t int32) bool {
-	if c.ref.ontology[t] == c.terms[t].vocab {
-		return containsTerm(rq.per[i].terms, t)
-	}
-	return c.ref.localContains(t, rq.words[i])
+	e := c.ref.ontEntry[t]
+	return e >= 0 && containsEntry(rq.per[i].entries, e)
 }
 
 // refBooleanMatch is feature 1 (BooleanMatch.getScore): the term is in
@@ -524,40 +533,51 @@ func (c *Corpus) refTextRelevancy(rq *refQuery, t int32) float64 {
 // refClassPropMatch is features 5 and 6 (ClassMatchMeasure and
 // PropertyMatchMeasure.getScore with LOVRepository.
 // getClass/PropertyQueryMatchRDFSLabels) for vocabulary v: for every
-// query word (repeats included) and every class (property) of v with an
-// rdfs:label containing the word, exact if one of its labels, lower-cased,
-// equals the lower-cased word, partial otherwise; alpha*exact +
-// beta*partial. The Java lower-cases every label as it reads it
+// query word (repeats included) and every IRI typed as a class (a
+// property) in v's graph with an rdfs:label in that graph containing the
+// word, exact if one of those labels, lower-cased, equals the lower-cased
+// word, partial otherwise; alpha*exact + beta*partial. Terms of other
+// vocabularies re-declared in v's graph count with v's labels, and an IRI
+// typed as both counts for both features (the Java's two SPARQL queries
+// each take it). The Java lower-cases every label as it reads it
 // (LOVRepository.getClass/PropertyQueryMatchRDFSLabels, the toLowerCase of
 // str_classLabel and str_propertyLabel) and looks the lower-cased word up
 // in that set (ClassMatchMeasure.java line 52), so "Person" is an exact
 // match of the query word "person".
-func (c *Corpus) refClassPropMatch(rq *refQuery, v int32) (class, prop float64) {
+//
+// seen, if not nil, is told every (word, entry) counted, for Explain.
+func (c *Corpus) refClassPropMatch(rq *refQuery, v int32, seen func(w string, e int32, exact bool)) (class, prop float64) {
 	var ce, cp, pe, pp int
 	for i, w := range rq.words {
-		for _, t := range rq.per[i].byVocab[v] {
-			tr := &c.terms[t]
+		for _, e := range rq.per[i].byVocab[v] {
+			en := &c.ref.ent[e]
 			exact, partial := false, false
-			for _, l := range c.ref.labels[t] {
+			for _, l := range c.ref.labels[e] {
 				if l == w {
 					exact = true
 				} else if strings.Contains(l, w) {
 					partial = true
 				}
 			}
+			if seen != nil && (exact || partial) {
+				seen(w, e, exact)
+			}
 			switch {
-			case exact && tr.kind == Class:
-				ce++
 			case exact:
-				pe++
-			case partial && tr.kind == Class:
-				cp++
+				ce, pe = ce+b2i(en.class), pe+b2i(en.prop)
 			case partial:
-				pp++
+				cp, pp = cp+b2i(en.class), pp+b2i(en.prop)
 			}
 		}
 	}
 	return matchAlpha*float64(ce) + matchBeta*float64(cp), matchAlpha*float64(pe) + matchBeta*float64(pp)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // refVSM is feature 25 as VSMOntology.getScore computes it for vocabulary
