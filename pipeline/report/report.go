@@ -162,9 +162,9 @@ type view struct {
 	LTRRows                      []ltrRow
 	// TieRows are the rankers whose NDCG@10 moves by more than TieFlag
 	// between pessimistic and optimistic tie-breaking.
-	TieRows []tieRow
-	ScatterChart                 template.HTML
-	Charts                       int
+	TieRows      []tieRow
+	ScatterChart template.HTML
+	Charts       int
 	// NoExpert is set when no model has an expert correlation.
 	NoExpert bool
 	// TieFlag is TieFlagThreshold, for the template.
