@@ -61,6 +61,10 @@ func RenderCard(m *Manifest) []byte {
 		p("- %s: `%s`, %d rows, SHA-256 `%s`\n", in.Role, in.Name, in.Rows, in.SHA256)
 	}
 	p("\n")
+	if pv := m.Provenance; pv != nil && len(pv.Collection) > 0 {
+		p("The log and its cleaning (the ingest report; docs/method.md section 2 names the rules):\n\n")
+		facts(&b, pv.Collection)
+	}
 
 	p("## Preprocessing\n\n")
 	p("- Feature semantics: %s.\n", semanticsText(m.Parameters.FeatureSemantics))
@@ -70,6 +74,14 @@ func RenderCard(m *Manifest) []byte {
 		p("- %d feature rows had no ground-truth row and were left out.\n", m.UnusedFeatures)
 	}
 	p("\n")
+	if pv := m.Provenance; pv != nil && len(pv.Labelling) > 0 {
+		p("Labelling (the click models and the label report):\n\n")
+		facts(&b, pv.Labelling)
+	}
+	if pv := m.Provenance; pv != nil && len(pv.Configuration) > 0 {
+		p("The run's configuration:\n\n")
+		facts(&b, pv.Configuration)
+	}
 
 	p("## Uses\n\n")
 	p("Training and evaluating learning-to-rank models with the %d folds (LETOR rotation: fold k trains on three partitions, validates on the next and tests on the last), and comparing them with NDCG@k, MAP and ERR as the LOVBench paper does (section 6). The labels are inferred from clicks: they measure what users preferred on the engine's result pages, not expert relevance.\n\n", m.Parameters.Folds)
@@ -80,6 +92,20 @@ func RenderCard(m *Manifest) []byte {
 	p("## Maintenance\n\n")
 	p("Regenerate the dataset from fresh logs with `lovbench run` (same inputs and seed give byte-identical files). `%s` records every input and output with its SHA-256.\n", ManifestFile)
 	return b.Bytes()
+}
+
+// facts writes a two-column Markdown table of facts, then a blank line.
+func facts(b *bytes.Buffer, fs []Fact) {
+	b.WriteString("| item | value |\n|---|---|\n")
+	for _, f := range fs {
+		fmt.Fprintf(b, "| %s | %s |\n", mdCell(f.Name), mdCell(f.Value))
+	}
+	b.WriteString("\n")
+}
+
+// mdCell keeps a value inside one Markdown table cell.
+func mdCell(s string) string {
+	return strings.NewReplacer("|", "\\|", "\n", " ", "\r", " ").Replace(s)
 }
 
 // sizeCategory is the Hugging Face size category of n rows.

@@ -57,3 +57,41 @@ func TestDatasetCard(t *testing.T) {
 		t.Errorf("card disagreeing with the manifest accepted: %v", v.Problems)
 	}
 }
+
+// TestDatasetCardProvenance: the ingest and label reports and the run
+// configuration passed in Options.Provenance reach the manifest and the
+// card's "Collection process" and "Preprocessing" sections as tables (a
+// "|" in a value stays inside its cell), and validate still agrees.
+func TestDatasetCardProvenance(t *testing.T) {
+	pv := &Provenance{
+		Collection:    []Fact{{"input events", "157379"}, {"dropped: rule1_session_without_click", "619"}},
+		Labelling:     []Fact{{"labels from", "UBM (selected by best test log-likelihood)"}, {"thresholds (junk, 0, 1, 2, 3, 4)", "0.2,0.45,0.5,0.6,0.7"}},
+		Configuration: []Fact{{"sampling", "26 rows | query"}},
+	}
+	dir, _, _ := buildDir(t, Options{Seed: 5, FeatureSemantics: "reference", Provenance: pv})
+	card, err := os.ReadFile(filepath.Join(dir, CardFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(card)
+	collection := s[strings.Index(s, "## Collection process"):strings.Index(s, "## Preprocessing")]
+	preprocessing := s[strings.Index(s, "## Preprocessing"):strings.Index(s, "## Uses")]
+	for _, c := range []struct{ section, want string }{
+		{collection, "| dropped: rule1_session_without_click | 619 |"},
+		{collection, "| input events | 157379 |"},
+		{preprocessing, "| labels from | UBM (selected by best test log-likelihood) |"},
+		{preprocessing, "| thresholds (junk, 0, 1, 2, 3, 4) | 0.2,0.45,0.5,0.6,0.7 |"},
+		{preprocessing, `| sampling | 26 rows \| query |`},
+	} {
+		if !strings.Contains(c.section, c.want) {
+			t.Errorf("section lacks %q:\n%s", c.want, c.section)
+		}
+	}
+	m := readManifest(t, dir)
+	if m.Provenance == nil || len(m.Provenance.Collection) != 2 || m.Provenance.Configuration[0].Value != "26 rows | query" {
+		t.Errorf("manifest provenance %+v", m.Provenance)
+	}
+	if v, err := Validate(context.Background(), dir); err != nil || !v.Valid {
+		t.Fatalf("dataset with provenance rejected: %v %v", err, v.Problems)
+	}
+}

@@ -41,6 +41,30 @@ type Options struct {
 	// computed with ("reference" or "paper", see features.Semantics);
 	// recorded in the manifest, "" if unknown.
 	FeatureSemantics string
+	// Provenance is what the stages before export recorded (the ingest
+	// and label reports, the run's configuration), written into the
+	// manifest and the dataset card; nil if not known.
+	Provenance *Provenance
+}
+
+// Provenance is what the stages before export recorded, for the manifest
+// and the dataset card's "Collection process" and "Preprocessing"
+// sections: each a list of facts as the stage's report gives them.
+type Provenance struct {
+	// Collection: the ingest report (input lines and events, what each
+	// cleaning rule dropped, what was kept).
+	Collection []Fact `json:"collection,omitempty"`
+	// Labelling: the click models and the label report (the model the
+	// labels come from, thresholds, queries labelled and left out).
+	Labelling []Fact `json:"labelling,omitempty"`
+	// Configuration: the run's settings (seeds, sampling, features, folds).
+	Configuration []Fact `json:"configuration,omitempty"`
+}
+
+// Fact is one named figure or setting of a Provenance.
+type Fact struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
 }
 
 // Row is one (query, term) row of the dataset.

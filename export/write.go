@@ -81,6 +81,7 @@ type Manifest struct {
 	Partitions     []PartitionInfo  `json:"partitions"`
 	Folds          []FoldSpec       `json:"folds"`
 	Labels         []labels.DistRow `json:"label_distribution"`
+	Provenance     *Provenance      `json:"provenance,omitempty"`
 	Outputs        []Output         `json:"outputs"`
 }
 
@@ -248,6 +249,7 @@ func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused 
 		Rows:           len(ds.Rows),
 		Queries:        len(ds.Queries),
 		UnusedFeatures: unused,
+		Provenance:     opts.Provenance,
 		Features:       ds.Features,
 		Folds:          Folds(ds.Folds),
 	}

@@ -149,14 +149,18 @@ func (r *runner) featuresStage() Stage {
 func (r *runner) exportStage() Stage {
 	ec := r.cfg.Export
 	return Stage{
-		Name: StageExport, Deps: []string{StageSample, StageFeatures}, Params: ec,
+		Name: StageExport, Deps: []string{StageIngest, StageFit, StageLabel, StageSample, StageFeatures}, Params: ec,
 		Run: func(ctx context.Context, env *StageEnv) error {
+			pv, err := Provenance(env.Dep(StageIngest, IngestReportFile), env.Dep(StageFit, FitMetricsFile), env.Dep(StageLabel, "label_report.json"), r.cfg)
+			if err != nil {
+				return err
+			}
 			m, err := export.Run(ctx, export.Config{
 				GroundTruth: env.Dep(StageSample, GroundTruthFile),
 				Features:    env.Dep(StageFeatures, FeaturesFile),
 				Out:         env.Dir,
 				Options: export.Options{Folds: ec.Folds, Seed: uint64(ec.Seed), KeepJunk: ec.KeepJunk, Version: programVersion(),
-					FeatureSemantics: r.cfg.Features.Semantics},
+					FeatureSemantics: r.cfg.Features.Semantics, Provenance: pv},
 			})
 			if err != nil {
 				return err

@@ -485,7 +485,7 @@ func stampMatches(dir, fp string) bool {
 	return s.Fingerprint == fp
 }
 
-func sortedKeys(m map[string]string) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	ks := make([]string, 0, len(m))
 	for k := range m {
 		ks = append(ks, k)

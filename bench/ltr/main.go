@@ -38,6 +38,7 @@ func main() {
 	docs := flag.Int("docs", 25, "mean documents per query")
 	workers := flag.Int("workers", 2, "parallel jobs")
 	algs := flag.String("algorithms", "ranknet,adarank,lambdamart,ca", "algorithms to time")
+	metric := flag.String("metric", "", "training metric (RankLib -metric2t), e.g. NDCG@10 (the default) or NDCG (whole list)")
 	seed := flag.Uint64("seed", 1, "seed")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the timed runs to this file")
 	write := flag.String("write", "", "only write the folds to DIR/Fold1..Fold5/{train,vali,test}.txt (for bench/ltr/xgb.py) and exit")
@@ -61,14 +62,14 @@ func main() {
 		}
 		defer func() { pprof.StopCPUProfile(); f.Close() }()
 	}
-	if err := run(*queries, *docs, *workers, *algs, *seed); err != nil {
+	if err := run(*queries, *docs, *workers, *algs, *metric, *seed); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/ltr:", err)
 		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }
 
-func run(queries, docs, workers int, algs string, seed uint64) error {
+func run(queries, docs, workers int, algs, metric string, seed uint64) error {
 	t0 := time.Now()
 	ds, err := ltr.Synthetic(ltr.SyntheticOptions{Queries: queries, DocsPerQuery: docs, Features: 34, Noise: 0.3, Seed: seed})
 	if err != nil {
@@ -91,6 +92,13 @@ func run(queries, docs, workers int, algs string, seed uint64) error {
 		}
 		opt := ltr.ExperimentOptions{Algorithms: []ltr.Algorithm{a}, Configs: full, Train: ltr.DefaultOptions(), Workers: workers}
 		opt.Train.Seed = seed
+		if metric != "" {
+			m, err := ltr.ParseMetric(metric)
+			if err != nil {
+				return err
+			}
+			opt.Train.Metric = m
+		}
 		start, cpu0 := time.Now(), cpuTime()
 		res, err := ltr.RunExperiment(context.Background(), folds, opt)
 		if err != nil {

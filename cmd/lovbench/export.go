@@ -10,6 +10,7 @@ import (
 	"github.com/lovbench/lovbench/export"
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/labels"
+	"github.com/lovbench/lovbench/pipeline"
 )
 
 // exportVersion is the program version recorded in dataset manifests: the
@@ -23,8 +24,9 @@ func exportVersion() string {
 
 func newExportCmd(a *app) *cobra.Command {
 	var (
-		cfg    export.Config
-		asJSON bool
+		cfg                 export.Config
+		asJSON              bool
+		ingestRep, labelRep string
 	)
 	cmd := &cobra.Command{
 		Use:   "export",
@@ -52,6 +54,13 @@ unless --keep-junk. docs/dataset.md documents every file.`,
 				return usagef("export: --feature-semantics: %v", err)
 			}
 			cfg.Options.Version = exportVersion()
+			if ingestRep != "" || labelRep != "" {
+				pv, err := pipeline.Provenance(ingestRep, "", labelRep, nil)
+				if err != nil {
+					return err
+				}
+				cfg.Options.Provenance = pv
+			}
 			m, err := export.Run(cmd.Context(), cfg)
 			if err != nil {
 				return err
@@ -85,5 +94,7 @@ unless --keep-junk. docs/dataset.md documents every file.`,
 	f.BoolVar(&cfg.Options.KeepJunk, "keep-junk", false, "write junk (-2) labels as -2 in the SVMlight files instead of 0")
 	f.StringVar(&cfg.Options.FeatureSemantics, "feature-semantics", string(features.DefaultSemantics), "semantics the features file was computed with (lovbench features --semantics), recorded in manifest.json")
 	f.BoolVar(&asJSON, "json", false, "print the manifest as JSON")
+	f.StringVar(&ingestRep, "ingest-report", "", "optional report.json of lovbench ingest, summarised in the dataset card and manifest")
+	f.StringVar(&labelRep, "label-report", "", "optional report of lovbench label (its --json output), summarised in the dataset card and manifest")
 	return cmd
 }

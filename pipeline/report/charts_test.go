@@ -133,3 +133,84 @@ func TestYTicksRound(t *testing.T) {
 		}
 	}
 }
+
+// viewBoxH returns the height of an SVG's viewBox.
+func viewBoxH(t *testing.T, svg string) float64 {
+	t.Helper()
+	m := regexp.MustCompile(`viewBox="0 0 (\d+) (\d+)"`).FindStringSubmatch(svg)
+	if m == nil {
+		t.Fatal("no viewBox")
+	}
+	h, _ := strconv.ParseFloat(m[2], 64)
+	return h
+}
+
+// TestLineLegendFitsBelowPlot: a line chart's legend sits below the plot,
+// inside the viewBox, with room for names of 40 characters at 0.62 em per
+// glyph in its half of the width (the report cut "baseline / LabelSearch_T
+// (feature 34)" at the right edge and drew the legend over the lines).
+func TestLineLegendFitsBelowPlot(t *testing.T) {
+	names := []string{"baseline / LabelSearch_T (feature 34)", "RankNet / LOVBenchLight", "AdaRank / LOVBenchFull"}
+	var series []Series
+	for i, n := range names {
+		series = append(series, Series{Name: n, Values: []float64{0.7 + 0.01*float64(i), 0.8, 0.9}})
+	}
+	svg := string(LineChart("t", "k", "NDCG@k", []string{"3", "5", "10"}, series, 0, 1))
+	h := viewBoxH(t, svg)
+	texts := regexp.MustCompile(`<text x="(\d+)" y="(\d+)" font-size="11">([^<]+)</text>`).FindAllStringSubmatch(svg, -1)
+	found := 0
+	for _, m := range texts {
+		x, _ := strconv.ParseFloat(m[1], 64)
+		y, _ := strconv.ParseFloat(m[2], 64)
+		for _, n := range names {
+			if m[3] != esc(n) {
+				continue
+			}
+			found++
+			if y <= chartH || y > h {
+				t.Errorf("legend %q at y=%g: want below the plot (%d) and inside the viewBox (%g)", n, y, chartH, h)
+			}
+			if right := x + 0.62*11*40; right > chartW {
+				t.Errorf("legend %q from x=%g: 40 characters reach %g > %d", n, x, right, chartW)
+			}
+		}
+	}
+	if found != len(names) {
+		t.Errorf("%d legend names found, want %d", found, len(names))
+	}
+}
+
+// TestLineOnAnotherNamed: UBM's perplexity equals DCTR's within 0.005 at
+// every rank, so its line lies on DCTR's. The legend says so, and the two
+// series' markers are drawn apart horizontally.
+func TestLineOnAnotherNamed(t *testing.T) {
+	dctr := []float64{1.75, 1.86, 1.71}
+	ubm := []float64{1.751, 1.859, 1.712}
+	dbn := []float64{1.76, 1.87, 1.73}
+	svg := string(LineChart("Test perplexity per rank", "rank", "perplexity", []string{"1", "2", "3"},
+		[]Series{{Name: "DCTR", Values: dctr}, {Name: "DBN", Values: dbn}, {Name: "UBM", Values: ubm}}, 1, 2))
+	if !strings.Contains(svg, ">UBM, on DCTR&#39;s line<") {
+		t.Errorf("legend does not say that UBM lies on DCTR's line")
+	}
+	if strings.Contains(svg, "DBN, on") {
+		t.Errorf("DBN (0.01 to 0.02 from DCTR) named as on another line")
+	}
+	// First markers: DCTR a circle, UBM a triangle; their x differ.
+	cx := regexp.MustCompile(`<circle cx="([\d.]+)"[^>]*><title>DCTR 1:`).FindStringSubmatch(svg)
+	tri := regexp.MustCompile(`<polygon points="([\d.]+),[\d.]+ [^"]*"[^>]*><title>UBM 1:`).FindStringSubmatch(svg)
+	if cx == nil || tri == nil || cx[1] == tri[1] {
+		t.Errorf("markers at rank 1: DCTR %v, UBM %v; want different x", cx, tri)
+	}
+}
+
+// TestSmallBarsLabelled: a bar of 619 beside one of 157,379 is 1 unit
+// high, invisible; every bar of a small chart carries its value.
+func TestSmallBarsLabelled(t *testing.T) {
+	svg := string(BarChart("Where the input events went", "", "events", []string{"kept queries", "kept clicks", "dropped by a rule", "quarantined"},
+		[]Series{{Name: "events", Values: []float64{39381, 117379, 619, 0}}}))
+	for _, want := range []string{">39,381<", ">117,379<", ">619<", ">0<"} {
+		if !strings.Contains(svg, `class="value"`) || !strings.Contains(svg, want) {
+			t.Errorf("bar chart lacks the value label %s", want)
+		}
+	}
+}

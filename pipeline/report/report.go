@@ -160,8 +160,11 @@ type view struct {
 	NDCGChart                    template.HTML
 	LTRMeasures                  []string
 	LTRRows                      []ltrRow
-	ScatterChart                 template.HTML
-	Charts                       int
+	// TieRows are the rankers whose NDCG@10 moves by more than TieFlag
+	// between pessimistic and optimistic tie-breaking.
+	TieRows      []tieRow
+	ScatterChart template.HTML
+	Charts       int
 	// NoExpert is set when no model has an expert correlation.
 	NoExpert bool
 	// TieFlag is TieFlagThreshold, for the template.
@@ -181,6 +184,11 @@ type ltrRow struct {
 	// Flagged marks an NDCG@10 gap above TieFlagThreshold.
 	TieRate, Bounds string
 	Flagged         bool
+}
+
+// tieRow is one flagged ranker of the tie table.
+type tieRow struct {
+	Ranker, Config, TieRate, Pessimistic, Optimistic, Spread string
 }
 
 // Render writes the report for d to w. The output depends only on d.
@@ -316,6 +324,11 @@ func Render(w io.Writer, d *Data) error {
 				row.TieRate = strconv.FormatFloat(100*r.Ties.Rate, 'f', 1, 64) + "%"
 				row.Bounds = strconv.FormatFloat(r.Ties.Pessimistic, 'f', 4, 64) + " – " + strconv.FormatFloat(r.Ties.Optimistic, 'f', 4, 64)
 				row.Flagged = r.Ties.Flagged()
+				if row.Flagged {
+					v.TieRows = append(v.TieRows, tieRow{Ranker: r.Ranker, Config: r.Config, TieRate: row.TieRate,
+						Pessimistic: fmtFloat(r.Ties.Pessimistic), Optimistic: fmtFloat(r.Ties.Optimistic),
+						Spread: fmtFloat(r.Ties.Optimistic - r.Ties.Pessimistic)})
+				}
 			}
 			for _, m := range v.LTRMeasures {
 				if x, ok := r.Measures[m]; ok {
@@ -444,14 +457,14 @@ func summary(d *Data) []string {
 		}
 		out = append(out, s+".")
 	}
-	var flagged []string
+	flagged := 0
 	for _, r := range d.LTR {
 		if r.Ties.Flagged() {
-			flagged = append(flagged, fmt.Sprintf("%s on %s (%.4f – %.4f)", r.Ranker, r.Config, r.Ties.Pessimistic, r.Ties.Optimistic))
+			flagged++
 		}
 	}
-	if len(flagged) > 0 {
-		out = append(out, fmt.Sprintf("Ties: NDCG@10 moves by more than %.2f between pessimistic and optimistic tie-breaking for %s.", TieFlagThreshold, strings.Join(flagged, ", ")))
+	if flagged > 0 {
+		out = append(out, fmt.Sprintf("Ties: NDCG@10 moves by more than %.2f between pessimistic and optimistic tie-breaking for %d of %d rankers (table in section 5).", TieFlagThreshold, flagged, len(d.LTR)))
 	}
 	if r := d.Recovery; r != nil {
 		out = append(out, fmt.Sprintf("Label recovery: Pearson r %.3f and Kendall τb %.3f between inferred probability and hidden true relevance over %d pairs.", r.Pearson, r.Kendall, r.Pairs))
@@ -534,6 +547,10 @@ svg.chart{display:block;margin:1em 0;width:100%;height:auto}
 .note{color:#555;font-style:italic}
 .figure{font-size:1.3em;font-weight:bold}
 .warning{background:#fff3cd;border:2px solid #b00;color:#600;padding:.6em 1em;font-weight:bold}
+.scroll{overflow-x:auto;max-width:100%}
+.scroll table{font-size:.85em}
+.scroll th,.scroll td{padding:.25em .4em}
+.scroll td{white-space:nowrap}
 </style>
 </head>
 <body>
@@ -599,9 +616,13 @@ svg.chart{display:block;margin:1em 0;width:100%;height:auto}
 <h2 id="ltr">5. Learning to rank</h2>
 {{if .LTR}}
 <p>Mean test performance over the folds (relevant = label ≥ 1 for MAP). Documents with equal scores are ordered {{if eq .LTRTieRule "optimistic"}}by label, highest first (an upper bound){{else if eq .LTRTieRule "pessimistic"}}by label, lowest first (a lower bound){{else if eq .LTRTieRule "average"}}at random: the values are the exact expected values over the orders of each tie{{else}}by docid descending, as trec_eval does, never by their position in the fold file{{end}}. <em>Tie rate</em> is the share of the top-10 ranks held by a document that shares its score with another document of the query; the last column is NDCG@10 with ties ordered worst-first and best-first. ⚠ marks a ranker whose NDCG@10 moves by more than {{printf "%.2f" .TieFlag}} between the two.</p>
-<table><tr><th>ranker</th><th>configuration</th>{{range .LTRMeasures}}<th>{{.}}</th>{{end}}<th>tie rate</th><th>NDCG@10 pessimistic – optimistic</th></tr>
+<div class="scroll"><table><tr><th>ranker</th><th style="text-align:left">configuration</th>{{range .LTRMeasures}}<th>{{.}}</th>{{end}}<th>tie rate</th><th>NDCG@10 pessimistic – optimistic</th></tr>
 {{range .LTRRows}}<tr><td>{{.Ranker}}</td><td style="text-align:left">{{.Config}}</td>{{range .Values}}<td>{{.}}</td>{{end}}<td>{{.TieRate}}</td><td>{{.Bounds}}{{if .Flagged}} ⚠{{end}}</td></tr>
-{{end}}</table>
+{{end}}</table></div>
+{{if .TieRows}}<p>Rankers whose NDCG@10 moves by more than {{printf "%.2f" .TieFlag}} with the order of tied documents (many equal scores: few distinct feature values among a query's documents):</p>
+<div class="scroll"><table class="ties"><tr><th>ranker</th><th style="text-align:left">configuration</th><th>tie rate</th><th>NDCG@10 pessimistic</th><th>NDCG@10 optimistic</th><th>spread</th></tr>
+{{range .TieRows}}<tr><td>{{.Ranker}}</td><td style="text-align:left">{{.Config}}</td><td>{{.TieRate}}</td><td>{{.Pessimistic}}</td><td>{{.Optimistic}}</td><td>{{.Spread}}</td></tr>
+{{end}}</table></div>{{end}}
 {{.NDCGChart}}
 {{else}}<p class="note">No learning-to-rank results in this run.</p>{{end}}
 

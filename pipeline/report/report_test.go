@@ -70,7 +70,11 @@ func TestRenderSectionsAndCharts(t *testing.T) {
 		// Tie columns: the baseline's gap 0.009 is not flagged, RankNet's 0.06 is.
 		"<td>10.0%</td><td>0.3560 – 0.3650</td>", "<td>25.0%</td><td>0.4400 – 0.5000 ⚠</td>",
 		"by docid descending, as trec_eval does",
-		"Ties: NDCG@10 moves by more than 0.01 between pessimistic and optimistic tie-breaking for RankNet on Full (0.4400 – 0.5000).",
+		"Ties: NDCG@10 moves by more than 0.01 between pessimistic and optimistic tie-breaking for 1 of 2 rankers (table in section 5).",
+		// The flagged ranker in a table of its own, not a sentence; both
+		// tables in a horizontal scroll container (800 px screens).
+		`<table class="ties">`, `<tr><td>RankNet</td><td style="text-align:left">Full</td><td>25.0%</td><td>0.4400</td><td>0.5000</td><td>0.0600</td></tr>`,
+		`<div class="scroll"><table><tr><th>ranker</th>`, `.scroll{overflow-x:auto`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q", want)

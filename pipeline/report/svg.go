@@ -123,15 +123,11 @@ func groupInt(n int64) string {
 	return b.String()
 }
 
-// legendW is the width kept right of the plot for a legend with too many
-// entries to sit inside it.
-const legendW = 230
-
 // frame opens an SVG with a title, axes and y grid from ymin to ymax; the
-// plot spans x from padL to right (chartW-padR, or less to keep room for an
-// outside legend).
-func frame(b *strings.Builder, title, xlabel, ylabel string, ymin, ymax float64, right int) {
-	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 %d %d" width="100%%" role="img" aria-label="%s">`, chartW, chartH, esc(title))
+// plot spans x from padL to right (chartW-padR) and the SVG is extraH
+// units taller than chartH, for a legend below the x-axis title.
+func frame(b *strings.Builder, title, xlabel, ylabel string, ymin, ymax float64, right, extraH int) {
+	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 %d %d" width="100%%" role="img" aria-label="%s">`, chartW, chartH+extraH, esc(title))
 	fmt.Fprintf(b, `<title>%s</title>`, esc(title))
 	fmt.Fprintf(b, `<text x="%d" y="18" font-size="14" font-weight="bold">%s</text>`, padL, esc(title))
 	for _, v := range yTicks(ymin, ymax) {
@@ -152,22 +148,25 @@ func yPos(v, ymin, ymax float64) float64 {
 	return float64(chartH-padB) - (v-ymin)/(ymax-ymin)*float64(chartH-padB-padT)
 }
 
-// legend draws the series names inside the plot's top right corner, or,
-// with outside set, in the area right of the plot. With lines set, each
-// entry shows the series' line (colour, dash pattern and marker), otherwise
-// a colour swatch (bars).
-func legend(b *strings.Builder, names []string, outside, lines bool) {
-	x := chartW - padR - 190
-	if outside {
-		x = chartW - legendW + 12
-	}
-	step := 16
-	if len(names) > 14 {
-		step = 12
-	}
+// legendRowH is the height of one legend row below a chart.
+const legendRowH = 16
+
+// legendBelowH is the height a legend of n entries takes below the chart:
+// two entries per row.
+func legendBelowH(n int) int { return 8 + legendRowH*((n+1)/2) }
+
+// legend draws the series names inside the plot's top right corner (bar
+// charts with a few short names) or, with below set, in rows of two under
+// the x-axis title, where no name is cut and no entry hides a line. With
+// lines set, each entry shows the series' line (colour, dash pattern and
+// marker), otherwise a colour swatch (bars).
+func legend(b *strings.Builder, names []string, below, lines bool) {
 	for i, n := range names {
 		c := palette[i%len(palette)]
-		y := padT + 2 + step*i
+		x, y := chartW-padR-190, padT+2+legendRowH*i
+		if below {
+			x, y = padL+(chartW-padL-padR)/2*(i%2), chartH+2+legendRowH*(i/2)
+		}
 		if lines {
 			fmt.Fprintf(b, `<line class="legend" x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s" stroke-width="2" stroke-dasharray="%s"/>`, x, x+28, y+5, y+5, c, dashes[i%len(dashes)])
 			marker(b, i, float64(x+14), float64(y+5), c, "")
@@ -212,8 +211,12 @@ func BarChart(title, xlabel, ylabel string, categories []string, series []Series
 		}
 	}
 	ymax = niceMax(ymax)
-	frame(&b, title, xlabel, ylabel, 0, ymax, chartW-padR)
+	frame(&b, title, xlabel, ylabel, 0, ymax, chartW-padR, 0)
 	n := len(categories)
+	// Every bar carries its value when there are few, so a bar of 619
+	// beside one of 157,379 is still read; with many, only bars too short
+	// to see (under 3 units) do.
+	labelAll := n*len(series) <= 12
 	if n == 0 {
 		n = 1
 	}
@@ -230,6 +233,10 @@ func BarChart(title, xlabel, ylabel string, categories []string, series []Series
 			fmt.Fprintf(&b, `<rect class="bar" x="%s" y="%s" width="%s" height="%s" fill="%s"><title>%s %s: %s</title></rect>`,
 				num(gx+barW*float64(si)), num(y), num(math.Max(barW-1, 1)), num(float64(chartH-padB)-y), palette[si%len(palette)],
 				esc(s.Name), esc(cat), esc(fmtValue(v)))
+			if h := float64(chartH-padB) - y; labelAll || h < 3 {
+				fmt.Fprintf(&b, `<text class="value" x="%s" y="%s" font-size="10" text-anchor="middle">%s</text>`,
+					num(gx+barW*float64(si)+barW/2), num(y-3), esc(fmtValue(v)))
+			}
 		}
 		if len(categories) <= 24 || ci%((len(categories)+23)/24) == 0 {
 			fmt.Fprintf(&b, `<text x="%s" y="%d" font-size="11" text-anchor="middle">%s</text>`, num(gx+groupW*0.4), chartH-padB+14, esc(cat))
@@ -247,25 +254,28 @@ func BarChart(title, xlabel, ylabel string, categories []string, series []Series
 }
 
 // LineChart draws one polyline per series over the x labels, each with its
-// own colour, dash pattern and marker shape (dashes, markers); with more
-// than three series the legend sits right of the plot.
+// own colour, dash pattern and marker shape (dashes, markers), the legend
+// below the plot. A series that coincides with an earlier one at every x
+// (within 0.5% of the y range) is named so in the legend ("UBM, on DCTR's
+// line"), and the markers of the series are set a little apart
+// horizontally so that each stays visible.
 func LineChart(title, xlabel, ylabel string, xs []string, series []Series, ymin, ymax float64) template.HTML {
 	var b strings.Builder
-	outside := len(series) > 3
 	right := chartW - padR
-	if outside {
-		right = chartW - legendW
-	}
-	frame(&b, title, xlabel, ylabel, ymin, ymax, right)
+	frame(&b, title, xlabel, ylabel, ymin, ymax, right, legendBelowH(len(series)))
 	n := len(xs)
 	step := float64(right-padL-20) / float64(max(1, n-1))
 	xAt := func(i int) float64 { return float64(padL+10) + step*float64(i) }
 	for i, x := range xs {
 		fmt.Fprintf(&b, `<text x="%s" y="%d" font-size="11" text-anchor="middle">%s</text>`, num(xAt(i)), chartH-padB+14, esc(x))
 	}
+	const dodge = 4.0 // marker offset between consecutive series
 	names := make([]string, len(series))
 	for si, s := range series {
 		names[si] = s.Name
+		if j := coincides(series[:si], s, n, 0.005*(ymax-ymin)); j >= 0 {
+			names[si] = s.Name + ", on " + series[j].Name + "'s line"
+		}
 		c := palette[si%len(palette)]
 		var pts []string
 		for i, v := range s.Values {
@@ -275,16 +285,40 @@ func LineChart(title, xlabel, ylabel string, xs []string, series []Series, ymin,
 			pts = append(pts, num(xAt(i))+","+num(yPos(v, ymin, ymax)))
 		}
 		fmt.Fprintf(&b, `<polyline class="series" fill="none" stroke="%s" stroke-width="2" stroke-dasharray="%s" points="%s"/>`, c, dashes[si%len(dashes)], strings.Join(pts, " "))
+		off := dodge * (float64(si) - float64(len(series)-1)/2)
 		for i, v := range s.Values {
 			if i >= n || math.IsNaN(v) {
 				continue
 			}
-			marker(&b, si, xAt(i), yPos(v, ymin, ymax), c, s.Name+" "+xs[i]+": "+strconv.FormatFloat(v, 'f', 4, 64))
+			marker(&b, si, xAt(i)+off, yPos(v, ymin, ymax), c, s.Name+" "+xs[i]+": "+strconv.FormatFloat(v, 'f', 4, 64))
 		}
 	}
-	legend(&b, names, outside, true)
+	legend(&b, names, true, true)
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
+}
+
+// coincides returns the index of the first of earlier whose values are
+// within tol of s at each of the first n points where both are numbers
+// (and at one at least), or -1.
+func coincides(earlier []Series, s Series, n int, tol float64) int {
+	for j, e := range earlier {
+		same, any := true, false
+		for i := 0; i < n && i < len(s.Values) && i < len(e.Values); i++ {
+			if math.IsNaN(s.Values[i]) || math.IsNaN(e.Values[i]) {
+				continue
+			}
+			any = true
+			if math.Abs(s.Values[i]-e.Values[i]) > tol {
+				same = false
+				break
+			}
+		}
+		if same && any {
+			return j
+		}
+	}
+	return -1
 }
 
 // Point is one (x, y) point of a scatter plot.
@@ -294,7 +328,7 @@ type Point struct{ X, Y float64 }
 // deterministic horizontal jitter-free layout (points are drawn as given).
 func ScatterChart(title, xlabel, ylabel string, pts []Point, xmin, xmax, ymin, ymax float64) template.HTML {
 	var b strings.Builder
-	frame(&b, title, xlabel, ylabel, ymin, ymax, chartW-padR)
+	frame(&b, title, xlabel, ylabel, ymin, ymax, chartW-padR, 0)
 	w := float64(chartW - padL - padR)
 	for i := 0; i <= 4; i++ {
 		v := xmin + (xmax-xmin)*float64(i)/4
