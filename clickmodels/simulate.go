@@ -276,31 +276,16 @@ func drawClicks(k Kind, rng *rand.Rand, a, s, g []float64, R int) uint64 {
 func SimulateYandex(ctx context.Context, cfg SimConfig, w io.Writer) (*Model, error) {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	var buf []byte
+	serp := sessions.SERP{Region: "0"}
 	truth, err := Simulate(ctx, cfg, func(s *SimSERP) error {
-		buf = buf[:0]
-		sid := strconv.AppendInt(nil, int64(s.Index), 10)
-		buf = append(buf, sid...)
-		buf = append(buf, "\t0\tQ\t"...)
-		buf = append(buf, s.Query...)
-		buf = append(buf, "\t0"...)
-		for _, d := range s.Docs {
-			buf = append(buf, '\t')
-			buf = append(buf, d...)
-		}
-		buf = append(buf, '\n')
-		t := 0
-		for r, d := range s.Docs {
-			if s.Clicks&(1<<uint(r)) == 0 {
-				continue
+		serp.SessionID = strconv.Itoa(s.Index)
+		serp.Query, serp.Results, serp.Clicks = s.Query, s.Docs, serp.Clicks[:0]
+		for r := range s.Docs {
+			if s.Clicks&(1<<uint(r)) != 0 {
+				serp.Clicks = append(serp.Clicks, sessions.Click{Rank: r, TimePassed: int64(len(serp.Clicks) + 1)})
 			}
-			t++
-			buf = append(buf, sid...)
-			buf = append(buf, '\t')
-			buf = strconv.AppendInt(buf, int64(t), 10)
-			buf = append(buf, "\tC\t"...)
-			buf = append(buf, d...)
-			buf = append(buf, '\n')
 		}
+		buf = sessions.AppendYandexBytes(buf[:0], &serp)
 		_, err := bw.Write(buf)
 		return err
 	})

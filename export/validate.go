@@ -14,11 +14,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/lovbench/lovbench/internal/pqfile"
 	"github.com/lovbench/lovbench/internal/textio"
@@ -219,22 +219,44 @@ func toColumns(names []string, cols [][]arrow.Array) (*Columns, error) {
 func Validate(ctx context.Context, dir string) (*Validation, error) {
 	v := &Validation{Dir: dir}
 	defer func() { v.Valid = len(v.Problems) == 0 && v.More == 0 }()
+	m := validateManifest(v, dir)
+	if m == nil {
+		return v, nil
+	}
+	validateFiles(v, dir, m)
+	if err := ctx.Err(); err != nil {
+		return v, err
+	}
+	gt, pq := validateRows(ctx, v, dir, m)
+	if err := ctx.Err(); err != nil || pq == nil {
+		return v, err
+	}
+	qs := validateQueries(v, m, pq)
+	if err := validateFolds(ctx, v, dir, m, pq, qs, len(gt)); err != nil {
+		return v, err
+	}
+	checkQrels(v, filepath.Join(dir, QrelsFile), pq)
+	return v, ctx.Err()
+}
+
+// validateManifest reads the manifest and checks its parameters; nil when
+// it cannot be read or has too few folds to check the rest.
+func validateManifest(v *Validation, dir string) *Manifest {
 	b, err := os.ReadFile(filepath.Join(dir, ManifestFile))
 	if err != nil {
 		v.addf("manifest: %v", err)
-		return v, nil
+		return nil
 	}
 	var m Manifest
 	if err := json.Unmarshal(b, &m); err != nil {
 		v.addf("%s: %v", ManifestFile, err)
-		return v, nil
+		return nil
 	}
 	v.Folds, v.Rows, v.Queries = m.Parameters.Folds, m.Rows, m.Queries
 	if m.Parameters.Folds < 3 {
 		v.addf("%s: %d folds; a dataset has at least 3", ManifestFile, m.Parameters.Folds)
-		return v, nil
+		return nil
 	}
-
 	if m.Parameters.LineOrder != LineOrderShuffle {
 		if m.Parameters.LineOrder == "" {
 			v.addf("%s: no parameters.line_order: written before lines were shuffled within each query, so the line order may leak the labels; export again", ManifestFile)
@@ -242,8 +264,13 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 			v.addf("%s: parameters.line_order %q, want %q", ManifestFile, m.Parameters.LineOrder, LineOrderShuffle)
 		}
 	}
+	return &m
+}
 
-	// 1. Files and checksums.
+// validateFiles checks that every output the manifest lists exists with
+// its SHA-256, that nothing else is in the directory, that every expected
+// file is listed, and the dataset card.
+func validateFiles(v *Validation, dir string, m *Manifest) {
 	listed := map[string]bool{ManifestFile: true}
 	for _, o := range m.Outputs {
 		if !filepath.IsLocal(filepath.FromSlash(o.Path)) {
@@ -259,7 +286,7 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 			v.addf("%s: SHA-256 %s, manifest says %s", o.Path, sum, o.SHA256)
 		}
 	}
-	checkCard(v, dir, &m, listed[CardFile])
+	checkCard(v, dir, m, listed[CardFile])
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return nil
@@ -282,11 +309,13 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 			v.addf("manifest does not list %s", w)
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return v, err
-	}
+}
 
-	// 2. Ground truth and the columnar files.
+// validateRows reads the ground truth, Parquet and Arrow files and checks
+// that they hold the same rows. It returns the ground truth and the
+// Parquet columns, pq nil when a file cannot be read or the columns are
+// incomplete, so that the per-query checks cannot run.
+func validateRows(ctx context.Context, v *Validation, dir string, m *Manifest) ([]sampling.Row, *Columns) {
 	var gt []sampling.Row
 	if f, err := os.Open(filepath.Join(dir, GroundTruthFile)); err != nil {
 		v.addf("%s: %v", GroundTruthFile, err)
@@ -306,7 +335,7 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 		v.addf("%s: %v", ArrowFile, err)
 	}
 	if pq == nil || ar == nil || gt == nil {
-		return v, ctx.Err()
+		return gt, nil
 	}
 	n := len(gt)
 	if n != m.Rows {
@@ -320,19 +349,28 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 	}
 	compareColumns(v, pq, ar)
 	v.Extreme = ExtremeValues(pq)
-	if err := ctx.Err(); err != nil {
-		return v, err
-	}
 	if len(pq.Query) != n || len(pq.Features) == 0 {
-		return v, nil
+		return gt, nil
 	}
+	return gt, pq
+}
 
-	// 3. Queries, qids and partitions (from the Parquet file).
-	qidQuery := map[int32]string{}
+// queryIndex is what validateQueries learns of the queries: the query of
+// each qid, the partition of each qid and the row of each (qid, term).
+type queryIndex struct {
+	qidQuery map[int32]string
+	qidPart  map[int32]int32
+	rowOf    map[rowKey]int
+}
+
+// validateQueries checks, on the Parquet rows, the line order, that every
+// query has one qid and one partition, and the query and partition counts
+// of the manifest.
+func validateQueries(v *Validation, m *Manifest, pq *Columns) queryIndex {
+	n := len(pq.Query)
+	qs := queryIndex{qidQuery: map[int32]string{}, qidPart: map[int32]int32{}, rowOf: make(map[rowKey]int, n)}
 	queryQID := map[string]int32{}
-	qidPart := map[int32]int32{}
 	partRows := map[int32]int{}
-	rowOf := make(map[rowKey]int, n)
 	badOrder, firstBad := 0, 0
 	var prevKey uint64
 	for i := range n {
@@ -345,35 +383,41 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 			}
 		}
 		prevKey = key
-		if prev, ok := qidQuery[id]; ok && prev != q {
+		if prev, ok := qs.qidQuery[id]; ok && prev != q {
 			v.addf("%s: row %d: qid %d is query %s and %s", ParquetFile, i+1, id, textio.Quote(prev), textio.Quote(q))
 		}
 		if prev, ok := queryQID[q]; ok && prev != id {
 			v.addf("%s: row %d: query %s has qids %d and %d", ParquetFile, i+1, textio.Quote(q), prev, id)
 		}
-		if prev, ok := qidPart[id]; ok && prev != p {
+		if prev, ok := qs.qidPart[id]; ok && prev != p {
 			v.addf("%s: row %d: query %s is split across partitions %d and %d", ParquetFile, i+1, textio.Quote(q), prev, p)
 		}
 		if p < 1 || int(p) > m.Parameters.Folds {
 			v.addf("%s: row %d: partition %d outside 1..%d", ParquetFile, i+1, p, m.Parameters.Folds)
 		}
-		qidQuery[id], queryQID[q], qidPart[id] = q, id, p
+		qs.qidQuery[id], queryQID[q], qs.qidPart[id] = q, id, p
 		partRows[p]++
-		rowOf[rowKey{id, pq.Term[i]}] = i
+		qs.rowOf[rowKey{id, pq.Term[i]}] = i
 	}
 	if badOrder > 0 {
 		v.addf("%s: %d rows out of the %s line order (qid, then the seeded key of each term), the first at row %d", ParquetFile, badOrder, LineOrderShuffle, firstBad)
 	}
-	if len(qidQuery) != m.Queries {
-		v.addf("%d queries, manifest says %d", len(qidQuery), m.Queries)
+	if len(qs.qidQuery) != m.Queries {
+		v.addf("%d queries, manifest says %d", len(qs.qidQuery), m.Queries)
 	}
 	for _, pi := range m.Partitions {
 		if partRows[int32(pi.Partition)] != pi.Rows {
 			v.addf("partition %d: %d rows, manifest says %d", pi.Partition, partRows[int32(pi.Partition)], pi.Rows)
 		}
 	}
+	return qs
+}
 
-	// 4. Folds.
+// validateFolds checks the fold rotation of the manifest and every fold
+// file against the Parquet rows (in parallel, problems merged in file
+// order): train, vali and test disjoint, together all n rows, every query
+// in exactly one test fold.
+func validateFolds(ctx context.Context, v *Validation, dir string, m *Manifest, pq *Columns, qs queryIndex, n int) error {
 	if !slices.EqualFunc(m.Folds, Folds(m.Parameters.Folds), func(a, b FoldSpec) bool {
 		return a.Fold == b.Fold && a.Vali == b.Vali && a.Test == b.Test && slices.Equal(a.Train, b.Train)
 	}) {
@@ -388,8 +432,6 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 			}
 		}
 	}
-	// The fold files are checked in parallel, their problems merged in
-	// file order.
 	type job struct {
 		fold int
 		set  string
@@ -403,28 +445,19 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 			job{f.Fold, "test", FoldFile(f.Fold, "test"), []int{f.Test}})
 	}
 	results := make([]svmResult, len(jobs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				j := jobs[i]
-				results[i] = checkSVM(filepath.Join(dir, filepath.FromSlash(j.rel)), j.rel, j.part, qidPart, rowOf, byID, pq.Label, m.Parameters.KeepJunk)
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, j := range jobs {
+		g.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err
 			}
-		}()
+			results[i] = checkSVM(filepath.Join(dir, filepath.FromSlash(j.rel)), j.rel, j.part, qs.qidPart, qs.rowOf, byID, pq.Label, m.Parameters.KeepJunk)
+			return nil
+		})
 	}
-	for i := range jobs {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return v, err
+	if err := g.Wait(); err != nil {
+		return err
 	}
 	testFolds := map[int32]int{}
 	for k := 0; k < len(jobs); k += 3 {
@@ -459,20 +492,17 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 			v.addf("Fold%d: %d rows in train+vali+test, dataset has %d", fold, total, n)
 		}
 	}
-	ids := make([]int32, 0, len(qidQuery))
-	for id := range qidQuery {
+	ids := make([]int32, 0, len(qs.qidQuery))
+	for id := range qs.qidQuery {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
 	for _, id := range ids {
 		if testFolds[id] != 1 {
-			v.addf("query %s (qid %d) is in %d test folds, want exactly 1", textio.Quote(qidQuery[id]), id, testFolds[id])
+			v.addf("query %s (qid %d) is in %d test folds, want exactly 1", textio.Quote(qs.qidQuery[id]), id, testFolds[id])
 		}
 	}
-
-	// 5. TREC qrels.
-	checkQrels(v, filepath.Join(dir, QrelsFile), pq)
-	return v, ctx.Err()
+	return nil
 }
 
 // recovered runs read and turns a panic of the Arrow or Parquet decoders on

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"sort"
 	"sync"
 
+	"github.com/lovbench/lovbench/internal/par"
 	"github.com/lovbench/lovbench/internal/progress"
 	"github.com/lovbench/lovbench/internal/textio"
 )
@@ -131,41 +131,19 @@ func (c *Corpus) Extract(ctx context.Context, pairs []Pair, opts ExtractOptions)
 	}
 	rep.Queries = len(queries)
 	values := make([]float64, len(pairs)*len(feats))
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	bar := progress.New(opts.Progress, int64(len(queries)), "features")
-	jobs := make(chan string)
-	var wg sync.WaitGroup
 	var mu sync.Mutex
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for q := range jobs {
-				qs := c.newQueryState(q, feats)
-				for _, i := range byQuery[q] {
-					qs.row(termIdx[i], values[i*len(feats):(i+1)*len(feats)])
-				}
-				mu.Lock()
-				bar.Add(1)
-				mu.Unlock()
-			}
-		}()
-	}
-	var err error
-feed:
-	for _, q := range queries {
-		select {
-		case jobs <- q:
-		case <-ctx.Done():
-			err = ctx.Err()
-			break feed
+	err := par.Each(ctx, len(queries), opts.Workers, func(_ context.Context, k int) error {
+		q := queries[k]
+		qs := c.newQueryState(q, feats)
+		for _, i := range byQuery[q] {
+			qs.row(termIdx[i], values[i*len(feats):(i+1)*len(feats)])
 		}
-	}
-	close(jobs)
-	wg.Wait()
+		mu.Lock()
+		bar.Add(1)
+		mu.Unlock()
+		return nil
+	})
 	bar.Finish()
 	if err != nil {
 		return nil, rep, err

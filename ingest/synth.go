@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+
+	"github.com/lovbench/lovbench/sessions"
 )
 
 // SyntheticYandex writes a synthetic Yandex relevance-prediction log of
@@ -17,41 +19,29 @@ func SyntheticYandex(w io.Writer, events int, seed uint64) error {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	rng := rand.New(rand.NewPCG(seed, 0x6c6f7662656e6368))
 	var b []byte
-	var urls [10]int
+	serp := sessions.SERP{Region: "0", Results: make([]string, 10)}
 	written := 0
 	for sess := 0; written < events; sess++ {
 		t := 0
+		serp.SessionID = strconv.Itoa(sess)
 		for q := rng.IntN(4); q >= 0 && written < events; q-- {
 			query := rng.IntN(1000) * rng.IntN(1000) // skewed: many rare, few frequent
-			b = strconv.AppendInt(b[:0], int64(sess), 10)
-			b = append(b, '\t')
-			b = strconv.AppendInt(b, int64(t), 10)
-			b = append(b, "\tQ\t"...)
-			b = strconv.AppendInt(b, int64(query), 10)
-			b = append(b, "\t0"...)
+			serp.Query, serp.TimePassed, serp.Clicks = strconv.Itoa(query), int64(t), serp.Clicks[:0]
 			base := query % 5000000
-			for i := range urls {
-				urls[i] = base*10 + i*7 + rng.IntN(3)*100
-				b = append(b, '\t')
-				b = strconv.AppendInt(b, int64(urls[i]), 10)
+			for i := range serp.Results {
+				serp.Results[i] = strconv.Itoa(base*10 + i*7 + rng.IntN(3)*100)
 			}
-			b = append(b, '\n')
 			written++
 			t += 1 + rng.IntN(30)
 			for c := rng.IntN(4); c > 0 && written < events; c-- {
-				b = strconv.AppendInt(b, int64(sess), 10)
-				b = append(b, '\t')
-				b = strconv.AppendInt(b, int64(t), 10)
-				b = append(b, "\tC\t"...)
-				b = strconv.AppendInt(b, int64(urls[min(rng.IntN(12), 9)]), 10)
-				b = append(b, '\n')
+				serp.Clicks = append(serp.Clicks, sessions.Click{Rank: min(rng.IntN(12), 9), TimePassed: int64(t)})
 				written++
 				t += 1 + rng.IntN(60)
 			}
+			b = sessions.AppendYandexBytes(b[:0], &serp)
 			if _, err := bw.Write(b); err != nil {
 				return err
 			}
-			b = b[:0]
 		}
 	}
 	return bw.Flush()

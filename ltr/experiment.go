@@ -6,9 +6,9 @@ import (
 	"hash/fnv"
 	"log/slog"
 	"path/filepath"
-	"sync"
 	"time"
 
+	"github.com/lovbench/lovbench/internal/par"
 	"github.com/lovbench/lovbench/internal/progress"
 	"github.com/lovbench/lovbench/ltr/measures"
 )
@@ -192,67 +192,41 @@ func RunExperiment(ctx context.Context, folds []Fold, opt ExperimentOptions) (*E
 	}
 	bar := progress.New(opt.Progress, int64(len(res.Runs)), "ltr")
 	defer bar.Finish()
-	jobs := make(chan int)
-	errs := make([]error, len(res.Runs))
-	var wg sync.WaitGroup
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	cfg := map[string]FeatureSet{}
 	for _, c := range opt.Configs {
 		cfg[c.Name] = c
 	}
-	for w := 0; w < opt.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				r := &res.Runs[i]
-				fi := i % len(folds)
-				f := folds[fi]
-				to := opt.Train
-				to.Seed = jobSeed(opt.Train.Seed, string(r.Algorithm), r.Configuration, r.Fold)
-				start := time.Now()
-				m, err := Train(ctx, r.Algorithm, f.Train, f.Vali, cfg[r.Configuration].Features, to)
-				r.TrainSeconds = time.Since(start).Seconds()
-				if err != nil {
-					errs[i] = fmt.Errorf("%s %s %s: %w", r.Algorithm, r.Configuration, r.Fold, err)
-					cancel()
-					continue
-				}
-				r.Model = m
-				r.Test = evalPerQuery(f.Test, m, opt.Ties)
-				r.PValues = make([]float64, len(ReportMeasures))
-				for mi := range ReportMeasures {
-					r.PValues[mi] = measures.RandomisationTest(res.Baseline[fi].Values[mi], r.Test.Values[mi], opt.Permutations,
-						jobSeed(opt.Train.Seed, "pvalue", string(r.Algorithm), r.Configuration, r.Fold, ReportMeasures[mi].String()))
-				}
-				if opt.ModelDir != "" {
-					if err := saveModelFiles(opt, filepath.Join(opt.ModelDir, fmt.Sprintf("%s_%s_%s", r.Algorithm, r.Configuration, r.Fold)), m); err != nil {
-						errs[i] = err
-						cancel()
-						continue
-					}
-				}
-				opt.Log.Debug("ltr job done", "algorithm", r.Algorithm, "configuration", r.Configuration, "fold", r.Fold,
-					"train", m.TrainScore, "validation", m.ValidationScore, "iterations", m.Iterations)
-				bar.Add(1)
-			}
-		}()
-	}
-	for i := range res.Runs {
-		if ctx.Err() != nil {
-			break
-		}
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	for _, err := range errs {
+	// One job per (algorithm, configuration, fold); a failure cancels the
+	// jobs still running (par.Each).
+	if err := par.Each(ctx, len(res.Runs), opt.Workers, func(ctx context.Context, i int) error {
+		r := &res.Runs[i]
+		fi := i % len(folds)
+		f := folds[fi]
+		to := opt.Train
+		to.Seed = jobSeed(opt.Train.Seed, string(r.Algorithm), r.Configuration, r.Fold)
+		start := time.Now()
+		m, err := Train(ctx, r.Algorithm, f.Train, f.Vali, cfg[r.Configuration].Features, to)
+		r.TrainSeconds = time.Since(start).Seconds()
 		if err != nil {
-			return nil, err
+			return fmt.Errorf("%s %s %s: %w", r.Algorithm, r.Configuration, r.Fold, err)
 		}
-	}
-	if err := ctx.Err(); err != nil {
+		r.Model = m
+		r.Test = evalPerQuery(f.Test, m, opt.Ties)
+		r.PValues = make([]float64, len(ReportMeasures))
+		for mi := range ReportMeasures {
+			r.PValues[mi] = measures.RandomisationTest(res.Baseline[fi].Values[mi], r.Test.Values[mi], opt.Permutations,
+				jobSeed(opt.Train.Seed, "pvalue", string(r.Algorithm), r.Configuration, r.Fold, ReportMeasures[mi].String()))
+		}
+		if opt.ModelDir != "" {
+			if err := saveModelFiles(opt, filepath.Join(opt.ModelDir, fmt.Sprintf("%s_%s_%s", r.Algorithm, r.Configuration, r.Fold)), m); err != nil {
+				return err
+			}
+		}
+		opt.Log.Debug("ltr job done", "algorithm", r.Algorithm, "configuration", r.Configuration, "fold", r.Fold,
+			"train", m.TrainScore, "validation", m.ValidationScore, "iterations", m.Iterations)
+		bar.Add(1)
+		return nil
+	}); err != nil {
 		return nil, err
 	}
 	// Pooled p-values for the MEAN rows.
@@ -266,7 +240,7 @@ func RunExperiment(ctx context.Context, folds []Fold, opt ExperimentOptions) (*E
 	}
 	groups := len(res.Runs) / len(folds)
 	pooled := make([][]float64, groups)
-	err := parallel(ctx, groups, opt.Workers, func(g int) error {
+	err := par.Each(ctx, groups, opt.Workers, func(_ context.Context, g int) error {
 		i := g * len(folds)
 		r := res.Runs[i]
 		pv := make([]float64, len(ReportMeasures))
@@ -292,35 +266,4 @@ func RunExperiment(ctx context.Context, folds []Fold, opt ExperimentOptions) (*E
 		res.PooledPValues[r.Algorithm][r.Configuration] = pv
 	}
 	return res, nil
-}
-
-// parallel runs fn(0..n-1) on up to workers goroutines and returns the
-// first error (by index). Each fn writes only its own outputs.
-func parallel(ctx context.Context, n, workers int, fn func(i int) error) error {
-	errs := make([]error, n)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < max(workers, 1); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				errs[i] = fn(i)
-			}
-		}()
-	}
-	for i := 0; i < n; i++ {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return ctx.Err()
 }

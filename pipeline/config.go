@@ -70,7 +70,7 @@ type LogConfig struct {
 	PIISalt string `yaml:"pii_salt" json:"-"`
 }
 
-// SimulateConfig synthesises a log over the corpus (see CorpusSource).
+// SimulateConfig synthesises a log over the corpus (see corpussim.Source).
 type SimulateConfig struct {
 	Sessions int    `yaml:"sessions" json:"sessions"`
 	Queries  int    `yaml:"queries" json:"queries"`

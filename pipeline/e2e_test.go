@@ -24,8 +24,10 @@ import (
 	"time"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/clickmodels/corpussim"
+	"github.com/lovbench/lovbench/features"
+	"github.com/lovbench/lovbench/features/democorpus"
 	"github.com/lovbench/lovbench/internal/shareddata"
-	"github.com/lovbench/lovbench/pipeline/democorpus"
 	"github.com/lovbench/lovbench/pipeline/internal/browsercheck"
 	"github.com/lovbench/lovbench/sessions"
 )
@@ -548,12 +550,11 @@ func TestReleasesDiffAndReport(t *testing.T) {
 // checks that changing the log's content reruns ingest while an identical
 // copy at another path does not.
 func TestRunOnYandexLog(t *testing.T) {
-	c := loadDemoCorpus(t)
-	src, err := NewCorpusSource(context.Background(), c, LOVSearch(c), CorpusSimOptions{Queries: 50, ZipfS: 1.1, Seed: 5})
+	src, err := corpussim.Load(context.Background(), nil, features.LoadOptions{}, corpussim.Options{Queries: 50, ZipfS: 1.1, Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
-	serps, _, err := SimulateSessions(context.Background(), src, clickmodels.UBM, 3000, 5)
+	serps, _, err := corpussim.Sessions(context.Background(), src, clickmodels.UBM, 3000, 5)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,9 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lovbench/lovbench/features/democorpus"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/progress"
-	"github.com/lovbench/lovbench/pipeline/democorpus"
 	"github.com/lovbench/lovbench/pipeline/report"
 	"github.com/lovbench/lovbench/sessions"
 )

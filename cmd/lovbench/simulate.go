@@ -7,9 +7,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/clickmodels/corpussim"
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/internal/atomicfile"
-	"github.com/lovbench/lovbench/pipeline"
 )
 
 func newSimulateCmd(a *app) *cobra.Command {
@@ -59,8 +59,8 @@ corpus.`,
 						paths = append(paths, p)
 					}
 				}
-				cs, err := pipeline.LoadCorpusSource(cmd.Context(), paths, features.LoadOptions{Prefixes: prefixes},
-					pipeline.CorpusSimOptions{Queries: sc.Queries, SERPSize: sc.SERPLength, ZipfS: sc.ZipfS, Seed: seed,
+				cs, err := corpussim.Load(cmd.Context(), paths, features.LoadOptions{Prefixes: prefixes},
+					corpussim.Options{Queries: sc.Queries, SERPSize: sc.SERPLength, ZipfS: sc.ZipfS, Seed: seed,
 						SplitSatisfaction: kind == clickmodels.DBN || kind == clickmodels.SDBN})
 				if err != nil {
 					return err

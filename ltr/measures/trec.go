@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"unsafe"
 
 	"github.com/lovbench/lovbench/internal/textio"
@@ -211,15 +210,12 @@ func parseRunBytes(data []byte, name string) (*Run, error) {
 	chunks := lineChunks(text, runtime.GOMAXPROCS(0), parallelParseMin)
 	parts := make([]map[string][]Entry, len(chunks))
 	errs := make([]error, len(chunks))
-	var wg sync.WaitGroup
-	for i, c := range chunks {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			parts[i], errs[i] = parseRunChunk(text[c.start:c.end], c.line, name)
-		}()
-	}
-	wg.Wait()
+	// Every chunk is parsed (no job fails the pool), so that the error
+	// reported is always the earliest chunk's.
+	parallelItems(len(chunks), func(i int) {
+		c := chunks[i]
+		parts[i], errs[i] = parseRunChunk(text[c.start:c.end], c.line, name)
+	})
 	for _, err := range errs {
 		if err != nil { // the error of the earliest chunk, i.e. line
 			return nil, err

@@ -1,9 +1,10 @@
 package measures
 
 import (
-	"runtime"
+	"context"
 	"sort"
-	"sync"
+
+	"github.com/lovbench/lovbench/internal/par"
 )
 
 // sortedDesc returns a copy of x sorted in decreasing order.
@@ -14,50 +15,12 @@ func sortedDesc(x []float64) []float64 {
 }
 
 // parallelChunks calls fn on contiguous chunks [lo, hi) covering [0, n),
-// one goroutine per available CPU. Callers write only to their own
+// one per available CPU (par.Chunks). Callers write only to their own
 // indices, so results do not depend on the number of workers.
-func parallelChunks(n int, fn func(lo, hi int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	if workers <= 1 || n < 64 {
-		fn(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	size := (n + workers - 1) / workers
-	for lo := 0; lo < n; lo += size {
-		wg.Add(1)
-		go func(lo, hi int) {
-			defer wg.Done()
-			fn(lo, hi)
-		}(lo, min(lo+size, n))
-	}
-	wg.Wait()
-}
+func parallelChunks(n int, fn func(lo, hi int)) { par.Chunks(n, 64, fn) }
 
-// parallelItems calls fn(i) for every i in [0, n), spreading the items over
-// one goroutine per available CPU (for few, expensive items).
+// parallelItems calls fn(i) for every i in [0, n) on up to one goroutine
+// per available CPU (par.Each; for few, expensive items).
 func parallelItems(n int, fn func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	if workers <= 1 {
-		for i := 0; i < n; i++ {
-			fn(i)
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				fn(i)
-			}
-		}()
-	}
-	for i := 0; i < n; i++ {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	par.Each(context.Background(), n, 0, func(_ context.Context, i int) error { fn(i); return nil })
 }

@@ -1,4 +1,4 @@
-package pipeline
+package corpussim
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/lovbench/lovbench/features"
-	"github.com/lovbench/lovbench/pipeline/democorpus"
+	"github.com/lovbench/lovbench/features/democorpus"
 )
 
 var (
@@ -48,12 +48,12 @@ func matchSearch(c *features.Corpus) Searcher {
 
 func TestCorpusSourceDeterministic(t *testing.T) {
 	c := loadDemoCorpus(t)
-	o := CorpusSimOptions{Queries: 60, SERPSize: 10, ZipfS: 1.1, Seed: 7}
-	a, err := NewCorpusSource(context.Background(), c, matchSearch(c), o)
+	o := Options{Queries: 60, SERPSize: 10, ZipfS: 1.1, Seed: 7}
+	a, err := New(context.Background(), c, matchSearch(c), o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := NewCorpusSource(context.Background(), c, matchSearch(c), o)
+	b, _ := New(context.Background(), c, matchSearch(c), o)
 	qa, qb := a.Queries(), b.Queries()
 	if len(qa) != 60 {
 		t.Fatalf("%d queries", len(qa))
@@ -80,7 +80,7 @@ func TestCorpusSourceDeterministic(t *testing.T) {
 	if counts[qa[0]] < counts[qa[10]] || counts[qa[0]] < 400 {
 		t.Errorf("popularity not Zipf-like: top %d, 11th %d", counts[qa[0]], counts[qa[10]])
 	}
-	other, _ := NewCorpusSource(context.Background(), c, matchSearch(c), CorpusSimOptions{Queries: 60, SERPSize: 10, ZipfS: 1.1, Seed: 8})
+	other, _ := New(context.Background(), c, matchSearch(c), Options{Queries: 60, SERPSize: 10, ZipfS: 1.1, Seed: 8})
 	if other.Queries()[0] == qa[0] && other.Queries()[1] == qa[1] {
 		t.Error("another seed selects the same queries")
 	}
@@ -88,7 +88,7 @@ func TestCorpusSourceDeterministic(t *testing.T) {
 
 func TestTrueRelevance(t *testing.T) {
 	c := loadDemoCorpus(t)
-	s, err := NewCorpusSource(context.Background(), c, matchSearch(c), CorpusSimOptions{Queries: 10, ZipfS: 1.1, Seed: 1})
+	s, err := New(context.Background(), c, matchSearch(c), Options{Queries: 10, ZipfS: 1.1, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestTrueRelevance(t *testing.T) {
 	if at, sat := s.Truth("person", "http://xmlns.com/foaf/0.1/Person"); at != person || sat != person {
 		t.Errorf("Truth = %g, %g, want the relevance %g twice", at, sat, person)
 	}
-	split, _ := NewCorpusSource(context.Background(), c, matchSearch(c), CorpusSimOptions{Queries: 10, ZipfS: 1.1, Seed: 1, SplitSatisfaction: true})
+	split, _ := New(context.Background(), c, matchSearch(c), Options{Queries: 10, ZipfS: 1.1, Seed: 1, SplitSatisfaction: true})
 	if at, sat := split.Truth("person", "http://xmlns.com/foaf/0.1/Person"); math.Abs(at*sat-person) > 1e-12 {
 		t.Errorf("split Truth %g x %g != relevance %g", at, sat, person)
 	}
@@ -138,7 +138,7 @@ func containsAll(set, ws []string) bool {
 }
 
 func TestLoadCorpusSourceEmbedded(t *testing.T) {
-	src, err := LoadCorpusSource(context.Background(), nil, features.LoadOptions{}, CorpusSimOptions{Queries: 20, ZipfS: 1.1, Seed: 3})
+	src, err := Load(context.Background(), nil, features.LoadOptions{}, Options{Queries: 20, ZipfS: 1.1, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestLoadCorpusSourceEmbedded(t *testing.T) {
 			t.Fatalf("SERP[%d] = %s, search gives %s", i, serp[i], h.URI)
 		}
 	}
-	if _, err := LoadCorpusSource(context.Background(), []string{t.TempDir()}, features.LoadOptions{}, CorpusSimOptions{Queries: 1, ZipfS: 1.1}); err == nil {
+	if _, err := Load(context.Background(), []string{t.TempDir()}, features.LoadOptions{}, Options{Queries: 1, ZipfS: 1.1}); err == nil {
 		t.Error("an empty corpus directory gave no error")
 	}
 }

@@ -1,4 +1,11 @@
-package pipeline
+// Package corpussim simulates the click log of a vocabulary search engine
+// over a corpus (the demo's log and lovbench simulate --corpus): queries
+// drawn from the words of term labels with Zipf popularity, each SERP the
+// top results of a LOV-like search, and clicks from any click model of
+// package clickmodels whose true parameters come from a hidden relevance
+// of each (query, term) pair (Source.TrueRelevance), so that the labels a
+// run infers can be checked against it (docs/pipeline.md).
+package corpussim
 
 import (
 	"context"
@@ -13,11 +20,11 @@ import (
 	"strings"
 
 	"github.com/lovbench/lovbench/features"
-	"github.com/lovbench/lovbench/pipeline/democorpus"
+	"github.com/lovbench/lovbench/features/democorpus"
 )
 
-// CorpusSimOptions configures a CorpusSource.
-type CorpusSimOptions struct {
+// Options configures a Source.
+type Options struct {
 	// Queries is the number of distinct queries.
 	Queries int
 	// SERPSize is the number of results per SERP (10 for LOV term search).
@@ -53,7 +60,7 @@ func LOVSearch(c *features.Corpus) Searcher {
 	}
 }
 
-// CorpusSource draws SERPs for a simulated log from a vocabulary corpus
+// Source draws SERPs for a simulated log from a vocabulary corpus
 // ("corpus mode"):
 //
 //   - Queries are words of term labels (rdfs:label, tokenised as the features
@@ -67,19 +74,19 @@ func LOVSearch(c *features.Corpus) Searcher {
 //   - The hidden true relevance of (query, term) is TrueRelevance; Truth
 //     hands it to the click model as attractiveness (and satisfaction).
 //
-// CorpusSource implements clickmodels.SERPSource, so clickmodels.Simulate
+// Source implements clickmodels.SERPSource, so clickmodels.Simulate
 // draws the clicks from any click model on it.
-type CorpusSource struct {
+type Source struct {
 	corpus  *features.Corpus
-	opts    CorpusSimOptions
+	opts    Options
 	queries []string
 	serps   [][]string
 	cum     []float64 // cumulative popularity, last = 1
 	vocabFX map[string]float64
 }
 
-// NewCorpusSource selects the queries and computes their SERPs.
-func NewCorpusSource(ctx context.Context, c *features.Corpus, search Searcher, o CorpusSimOptions) (*CorpusSource, error) {
+// New selects the queries and computes their SERPs.
+func New(ctx context.Context, c *features.Corpus, search Searcher, o Options) (*Source, error) {
 	if o.Queries <= 0 {
 		return nil, errors.New("corpus simulation: queries must be positive")
 	}
@@ -89,7 +96,7 @@ func NewCorpusSource(ctx context.Context, c *features.Corpus, search Searcher, o
 	if o.ZipfS <= 1 {
 		return nil, fmt.Errorf("corpus simulation: Zipf exponent %g must be above 1", o.ZipfS)
 	}
-	s := &CorpusSource{corpus: c, opts: o, vocabFX: map[string]float64{}}
+	s := &Source{corpus: c, opts: o, vocabFX: map[string]float64{}}
 	cands := s.candidates()
 	if len(cands) == 0 {
 		return nil, errors.New("corpus simulation: no label word matches a full SERP of terms; is the corpus empty?")
@@ -130,7 +137,7 @@ func NewCorpusSource(ctx context.Context, c *features.Corpus, search Searcher, o
 
 // candidates returns the distinct candidate queries, sorted (the shuffle
 // that follows makes the order random but seeded).
-func (s *CorpusSource) candidates() []string {
+func (s *Source) candidates() []string {
 	df := map[string]int{}   // word -> terms whose label contains it
 	phr := map[string]bool{} // two-word label phrases
 	for _, uri := range s.corpus.Terms() {
@@ -191,11 +198,11 @@ func isDigits(s string) bool {
 }
 
 // Queries returns the simulated queries, most popular first.
-func (s *CorpusSource) Queries() []string { return append([]string(nil), s.queries...) }
+func (s *Source) Queries() []string { return append([]string(nil), s.queries...) }
 
 // Next picks a query by popularity with rng and returns it with its SERP
 // (shared; do not modify). It implements clickmodels.SERPSource.
-func (s *CorpusSource) Next(rng *rand.Rand) (query string, serp []string, err error) {
+func (s *Source) Next(rng *rand.Rand) (query string, serp []string, err error) {
 	u := rng.Float64()
 	i := sort.SearchFloat64s(s.cum, u)
 	if i >= len(s.queries) {
@@ -207,7 +214,7 @@ func (s *CorpusSource) Next(rng *rand.Rand) (query string, serp []string, err er
 // Truth implements clickmodels.SERPSource: the click model's true
 // attractiveness and satisfaction of a term for a query, derived from
 // TrueRelevance so that the model's relevance (docs/method.md section 3) equals it.
-func (s *CorpusSource) Truth(query, term string) (attr, sat float64) {
+func (s *Source) Truth(query, term string) (attr, sat float64) {
 	r := s.TrueRelevance(query, term)
 	if s.opts.SplitSatisfaction {
 		r = math.Sqrt(r)
@@ -218,7 +225,7 @@ func (s *CorpusSource) Truth(query, term string) (attr, sat float64) {
 // normal returns a standard normal deviate determined by the seed and the
 // strings (FNV-1a hash, Box-Muller), so the hidden relevance of a pair does
 // not depend on the order pairs are asked for.
-func (s *CorpusSource) normal(parts ...string) float64 {
+func (s *Source) normal(parts ...string) float64 {
 	h := fnv.New128a()
 	var seed [8]byte
 	binary.LittleEndian.PutUint64(seed[:], s.opts.Seed)
@@ -247,7 +254,7 @@ func (s *CorpusSource) normal(parts ...string) float64 {
 // deviate (users prefer some vocabularies); e is a seeded standard normal
 // deviate per pair (what a term's text cannot tell). A term unknown to the
 // corpus has relevance 1/(1+exp(3.2)) ≈ 0.039.
-func (s *CorpusSource) TrueRelevance(query, term string) float64 {
+func (s *Source) TrueRelevance(query, term string) float64 {
 	x := -3.2
 	if t, ok := s.corpus.Term(term); ok {
 		qw := features.Tokenize(query)
@@ -288,12 +295,13 @@ func share(q []string, set map[string]bool) float64 {
 	return float64(n) / float64(len(q))
 }
 
-// LoadCorpusSource loads a corpus and builds a CorpusSource over it with
+// Load loads a corpus and builds a Source over it with
 // the LOV-like search (LOVSearch): what `lovbench simulate --corpus` needs.
-// paths are files or directories of RDF (see features.Load); no paths means
-// the embedded demo corpus (pipeline/democorpus), materialised in a
+// paths are files or directories of RDF (features.Load reads directories
+// recursively, in sorted order); no paths means
+// the embedded demo corpus (features/democorpus), materialised in a
 // temporary directory that is removed again.
-func LoadCorpusSource(ctx context.Context, paths []string, opts features.LoadOptions, o CorpusSimOptions) (*CorpusSource, error) {
+func Load(ctx context.Context, paths []string, opts features.LoadOptions, o Options) (*Source, error) {
 	if len(paths) == 0 {
 		tmp, err := os.MkdirTemp("", "lovbench-corpus-")
 		if err != nil {
@@ -303,15 +311,10 @@ func LoadCorpusSource(ctx context.Context, paths []string, opts features.LoadOpt
 		if paths, err = democorpus.Materialize(tmp); err != nil {
 			return nil, err
 		}
-	} else {
-		var err error
-		if paths, err = expandCorpus(paths); err != nil {
-			return nil, err
-		}
 	}
 	c, err := features.Load(ctx, paths, opts)
 	if err != nil {
 		return nil, fmt.Errorf("corpus: %w", err)
 	}
-	return NewCorpusSource(ctx, c, LOVSearch(c), o)
+	return New(ctx, c, LOVSearch(c), o)
 }

@@ -1,0 +1,54 @@
+package corpussim
+
+import (
+	"context"
+	"math/rand/v2"
+	"strconv"
+
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/sessions"
+)
+
+// Sessions draws n SERPs from src with clicks from the click model kind
+// (clickmodels.Simulate) and returns them with the true relevance
+// (src.TrueRelevance) of every shown (query, term) pair. SERPs are grouped
+// into user sessions of one to three SERPs, 30 seconds apart, a click
+// coming 5 seconds after the previous event; the grouping uses its own
+// seeded generator, so the clicks are those of clickmodels.Simulate.
+func Sessions(ctx context.Context, src *Source, kind clickmodels.Kind, n int, seed uint64) ([]sessions.SERP, map[[2]string]float64, error) {
+	rng := rand.New(rand.NewPCG(seed, 0x73657373696f6e73))
+	truth := map[[2]string]float64{}
+	serps := make([]sessions.SERP, 0, n)
+	session, left, idx := 0, 0, 0
+	_, err := clickmodels.Simulate(ctx, clickmodels.SimConfig{Kind: kind, SERPs: n, Seed: seed, Source: src}, func(ss *clickmodels.SimSERP) error {
+		if left == 0 {
+			session++
+			left = 1 + rng.IntN(3)
+			idx = 0
+		}
+		docs := append([]string(nil), ss.Docs...)
+		for _, d := range docs {
+			k := [2]string{ss.Query, d}
+			if _, ok := truth[k]; !ok {
+				truth[k] = src.TrueRelevance(ss.Query, d)
+			}
+		}
+		s := sessions.SERP{SessionID: "s" + strconv.Itoa(session), Index: idx, TimePassed: int64(30 * idx),
+			Query: ss.Query, Region: "0", Results: docs}
+		t := s.TimePassed
+		for r := range docs {
+			if ss.Clicks&(1<<uint(r)) != 0 {
+				t += 5
+				s.Clicks = append(s.Clicks, sessions.Click{Rank: r, TimePassed: t})
+			}
+		}
+		serps = append(serps, s)
+		left--
+		idx++
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return serps, truth, nil
+}
