@@ -125,9 +125,14 @@ func TestRenderOddValues(t *testing.T) {
 	d.LTR[0].Measures = map[string]float64{}
 	out := render(t, d)
 	d.LTR = d.LTR[1:] // no baseline row
-	render(t, d)
-	if regexp.MustCompile(`NaN|Inf\b`).MatchString(out) {
-		t.Error("report prints NaN or Inf")
+	noBase := render(t, d)
+	for _, o := range []string{out, noBase} {
+		if regexp.MustCompile(`NaN|Inf\b`).MatchString(o) {
+			t.Error("report prints NaN or Inf")
+		}
+	}
+	if strings.Contains(noBase, "(baseline ") {
+		t.Error("summary names a baseline although the results have none")
 	}
 }
 
