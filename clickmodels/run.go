@@ -85,18 +85,15 @@ type Report struct {
 	PrepareSeconds float64 `json:"prepare_seconds"`
 }
 
-// Run splits log, fits (or loads) every model of cfg, evaluates it on the
-// test part and writes to outDir: metrics.json (a JSON array of Report, in
-// the order of cfg.Kinds), <MODEL>_relevance.tsv and <MODEL>_params.json,
-// built beside outDir and published whole in its place (atomicfile.CreateDir:
-// outDir must be missing, empty or an earlier fit output).
-func Run(ctx context.Context, log *sessions.Log, cfg RunConfig, outDir string) ([]Report, error) {
+// runModels splits log, fits (or loads) every model of cfg and evaluates
+// it on the test part.
+func runModels(ctx context.Context, log *sessions.Log, cfg RunConfig) ([]*Model, []Report, error) {
 	frac := cfg.TrainFraction
 	if frac == 0 {
 		frac = 0.75
 	}
 	if !(frac > 0 && frac < 1) {
-		return nil, fmt.Errorf("train fraction %v, want a value in (0, 1)", frac)
+		return nil, nil, fmt.Errorf("train fraction %v, want a value in (0, 1)", frac)
 	}
 	split := cfg.Split
 	if split == "" {
@@ -111,13 +108,13 @@ func Run(ctx context.Context, log *sessions.Log, cfg RunConfig, outDir string) (
 	case SplitTime:
 		train, test = TimeSplit(log, frac)
 	default:
-		return nil, fmt.Errorf("unknown split %q (want %s, %s or %s)", split, SplitSpec, SplitRandom, SplitTime)
+		return nil, nil, fmt.Errorf("unknown split %q (want %s, %s or %s)", split, SplitSpec, SplitRandom, SplitTime)
 	}
 	if train.Len() == 0 {
-		return nil, fmt.Errorf("no training sessions (log has %d)", log.Len())
+		return nil, nil, fmt.Errorf("no training sessions (log has %d)", log.Len())
 	}
 	if test.Len() == 0 {
-		return nil, fmt.Errorf("no test sessions whose query occurs in training (log has %d sessions)", log.Len())
+		return nil, nil, fmt.Errorf("no test sessions whose query occurs in training (log has %d sessions)", log.Len())
 	}
 	ranks := DefaultRanks
 	for i := 0; i < log.Len(); i++ {
@@ -129,7 +126,7 @@ func Run(ctx context.Context, log *sessions.Log, cfg RunConfig, outDir string) (
 		t0 := time.Now()
 		var err error
 		if d, err = Prepare(train, ranks); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		prepSec = time.Since(t0).Seconds()
 	}
@@ -145,17 +142,17 @@ func Run(ctx context.Context, log *sessions.Log, cfg RunConfig, outDir string) (
 			var err error
 			path := ParamsPath(cfg.LoadDir, k)
 			if m, err = LoadModel(path); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if m.Kind != k {
-				return nil, fmt.Errorf("%s: holds a %v model", path, m.Kind)
+				return nil, nil, fmt.Errorf("%s: holds a %v model", path, m.Kind)
 			}
 			rep.Loaded = true
 		} else {
 			t0 := time.Now()
 			var err error
 			if m, err = Fit(ctx, d, k, cfg.Options); err != nil {
-				return nil, fmt.Errorf("fit %v: %w", k, err)
+				return nil, nil, fmt.Errorf("fit %v: %w", k, err)
 			}
 			rep.FitSeconds = time.Since(t0).Seconds()
 			rep.PrepareSeconds = prepSec
@@ -163,7 +160,7 @@ func Run(ctx context.Context, log *sessions.Log, cfg RunConfig, outDir string) (
 		}
 		met, err := Evaluate(m, test)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		rep.Metrics = met
 		rep.Iterations = m.Iterations
@@ -172,6 +169,19 @@ func Run(ctx context.Context, log *sessions.Log, cfg RunConfig, outDir string) (
 		models = append(models, m)
 	}
 	FinishReports(reports)
+	return models, reports, nil
+}
+
+// Run splits log, fits (or loads) every model of cfg, evaluates it on the
+// test part and writes to outDir: metrics.json (a JSON array of Report, in
+// the order of cfg.Kinds), <MODEL>_relevance.tsv and <MODEL>_params.json,
+// built beside outDir and published whole in its place (atomicfile.CreateDir:
+// outDir must be missing, empty or an earlier fit output).
+func Run(ctx context.Context, log *sessions.Log, cfg RunConfig, outDir string) ([]Report, error) {
+	models, reports, err := runModels(ctx, log, cfg)
+	if err != nil {
+		return nil, err
+	}
 	// The files are written beside outDir and published whole, so no
 	// file of an earlier fit with other models survives.
 	dir, err := atomicfile.CreateDir(outDir, "metrics.json")
@@ -179,15 +189,30 @@ func Run(ctx context.Context, log *sessions.Log, cfg RunConfig, outDir string) (
 		return nil, err
 	}
 	defer dir.Abort()
-	for _, m := range models {
-		if err := m.WriteFiles(dir.Path(), cfg.ParamsFormat); err != nil {
-			return nil, err
-		}
-	}
-	if err := WriteMetrics(dir.Path(), reports); err != nil {
+	if err := writeRun(dir.Path(), models, reports, cfg.ParamsFormat); err != nil {
 		return nil, err
 	}
 	return reports, dir.Commit()
+}
+
+// RunInto is Run writing into the existing directory dir, which its
+// caller publishes (a pipeline stage's directory).
+func RunInto(ctx context.Context, log *sessions.Log, cfg RunConfig, dir string) ([]Report, error) {
+	models, reports, err := runModels(ctx, log, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return reports, writeRun(dir, models, reports, cfg.ParamsFormat)
+}
+
+// writeRun writes every model's files and metrics.json into dir.
+func writeRun(dir string, models []*Model, reports []Report, format ParamsFileFormat) error {
+	for _, m := range models {
+		if err := m.WriteFiles(dir, format); err != nil {
+			return err
+		}
+	}
+	return WriteMetrics(dir, reports)
 }
 
 // LoadModel reads a parameter file in either form: Parquet when path ends

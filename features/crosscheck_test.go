@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/lovbench/lovbench/features/rdf"
-	"github.com/lovbench/lovbench/internal/shareddata"
 )
 
 // A cross-check of the eight reference features that LOVBench's Java was
@@ -273,14 +272,7 @@ func ccMatch(g *ccGraph, words []string, typed map[string]bool) []string {
 }
 
 func TestSharedCorpusCrossCheckEight(t *testing.T) {
-	dir := shareddata.Path(t, "data", "vocabularies")
-	if testing.Short() {
-		t.Skip("loads the full shared corpus")
-	}
-	c, err := Load(context.Background(), []string{dir}, LoadOptions{Semantics: SemanticsReference})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, dir := sharedRefCorpus(t)
 	graphs := ccLoad(t, dir)
 	var vocabs []string // R
 	prefixes := make(map[string][]string)

@@ -8,25 +8,6 @@ import (
 	"testing"
 )
 
-// tracedCorpus is semCorpus with the build inputs of term traced.
-func tracedCorpus(t *testing.T, sem Semantics, term string, graphs ...[2]string) *Corpus {
-	t.Helper()
-	b := NewBuilder()
-	b.SetSemantics(sem)
-	b.SetTrace(term)
-	for _, p := range []string{"s", "g", "h", "k"} {
-		b.AddPrefix(p, "http://"+p+".org/", PrefixDocument)
-	}
-	for _, g := range graphs {
-		addTurtle(t, b, graphPrefixes, g[0], g[1])
-	}
-	c, err := b.Build(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
 // TestExplainValuesEqualExtract: Explain's 34 values are Extract's for the
 // same pair, in both semantics, traced or not.
 func TestExplainValuesEqualExtract(t *testing.T) {

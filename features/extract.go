@@ -36,6 +36,20 @@ const (
 	UnknownSkip
 )
 
+// ParseUnknownPolicy parses "error", "zero" or "skip" (lovbench features
+// --unknown).
+func ParseUnknownPolicy(s string) (UnknownPolicy, error) {
+	switch s {
+	case "error":
+		return UnknownError, nil
+	case "zero":
+		return UnknownZero, nil
+	case "skip":
+		return UnknownSkip, nil
+	}
+	return 0, fmt.Errorf("unknown-term policy %q: want error, zero or skip", s)
+}
+
 // ExtractOptions controls Extract.
 type ExtractOptions struct {
 	// Features are the feature IDs to compute, in output order; nil means

@@ -4,8 +4,6 @@ import (
 	"context"
 	"math"
 	"testing"
-
-	"github.com/lovbench/lovbench/internal/shareddata"
 )
 
 // redeclGraphs: vocabulary g re-declares h's class h:Org, with a comment of
@@ -85,14 +83,7 @@ func TestRefRedeclaredTerms(t *testing.T) {
 // (TermStatsScorer.java lines 33-55). LOVBench's Java gives Density_O 50.69
 // (two decimals) for this pair; reading only gr's own classes gave 1.33.
 func TestSharedCorpusRedeclaredDensity(t *testing.T) {
-	dir := shareddata.Path(t, "data", "vocabularies")
-	if testing.Short() {
-		t.Skip("loads the full shared corpus")
-	}
-	c, err := Load(context.Background(), []string{dir}, LoadOptions{Semantics: SemanticsReference})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, _ := sharedRefCorpus(t)
 	tab, _, err := c.Extract(context.Background(), []Pair{{Query: "organization", Term: "http://purl.org/goodrelations/v1#BusinessEntity", Line: 2}},
 		ExtractOptions{Features: []int{FeatDensityO}})
 	if err != nil {

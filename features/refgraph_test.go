@@ -6,8 +6,6 @@ import (
 	"math"
 	"slices"
 	"testing"
-
-	"github.com/lovbench/lovbench/internal/shareddata"
 )
 
 // Tests of the graph and structure features 8-16 and 26-33 in both
@@ -31,8 +29,16 @@ const graphPrefixes = `@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#
 // given semantics.
 func semCorpus(t testing.TB, sem Semantics, graphs ...[2]string) *Corpus {
 	t.Helper()
+	return tracedCorpus(t, sem, "", graphs...)
+}
+
+// tracedCorpus is semCorpus with the build inputs of term traced (none if
+// term is empty).
+func tracedCorpus(t testing.TB, sem Semantics, term string, graphs ...[2]string) *Corpus {
+	t.Helper()
 	b := NewBuilder()
 	b.SetSemantics(sem)
+	b.SetTrace(term)
 	for _, p := range []string{"s", "g", "h", "k"} {
 		b.AddPrefix(p, "http://"+p+".org/", PrefixDocument)
 	}
@@ -386,14 +392,7 @@ func TestOntologyGraphFeatures(t *testing.T) { // features 11-16
 // vocabularies sum to at most 1e5 (the graphs have nodes that are no
 // vocabulary).
 func TestSharedCorpusReference(t *testing.T) {
-	dir := shareddata.Path(t, "data", "vocabularies")
-	if testing.Short() {
-		t.Skip("loads the full shared corpus")
-	}
-	c, err := Load(context.Background(), []string{dir}, LoadOptions{Semantics: SemanticsReference})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, dir := sharedRefCorpus(t)
 	for k := 0; k < 3; k++ {
 		var sum float64
 		for _, v := range c.Vocabularies() {

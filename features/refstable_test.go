@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/lovbench/lovbench/internal/shareddata"
@@ -95,14 +96,7 @@ var referenceDigests26 = map[int]string{
 // of issue "reference features, round two" did not concern give
 // byte-identical values on the shared corpus before and after it.
 func TestSharedCorpusOtherFeaturesUnchanged(t *testing.T) {
-	dir := shareddata.Path(t, "data", "vocabularies")
-	if testing.Short() {
-		t.Skip("loads the full shared corpus")
-	}
-	c, err := Load(context.Background(), []string{dir}, LoadOptions{Semantics: SemanticsReference})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, _ := sharedRefCorpus(t)
 	pairs := stablePairs(c.Terms())
 	tab, _, err := c.Extract(context.Background(), pairs, ExtractOptions{Features: AllFeatures()})
 	if err != nil {
@@ -121,4 +115,28 @@ func TestSharedCorpusOtherFeaturesUnchanged(t *testing.T) {
 	if t.Failed() || len(referenceDigests26) == 0 {
 		t.Logf("%d pairs; digests now:\n%s", len(pairs), strings.Join(all, "\n"))
 	}
+}
+
+var sharedRef struct {
+	once sync.Once
+	c    *Corpus
+	err  error
+}
+
+// sharedRefCorpus loads the shared corpus in the reference semantics once
+// per test binary and returns it with its directory; it skips in -short
+// mode and when the shared data is absent. Tests must not modify it.
+func sharedRefCorpus(t *testing.T) (*Corpus, string) {
+	t.Helper()
+	dir := shareddata.Path(t, "data", "vocabularies")
+	if testing.Short() {
+		t.Skip("loads the full shared corpus")
+	}
+	sharedRef.once.Do(func() {
+		sharedRef.c, sharedRef.err = Load(context.Background(), []string{dir}, LoadOptions{Semantics: SemanticsReference})
+	})
+	if sharedRef.err != nil {
+		t.Fatal(sharedRef.err)
+	}
+	return sharedRef.c, dir
 }

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lovbench/lovbench/internal/shareddata"
-
 	"github.com/lovbench/lovbench/features/rdf"
 )
 
@@ -541,14 +539,7 @@ func TestRefOntologyLOVPrefixFile(t *testing.T) {
 // (exact) and dbo:isPartOfWineRegion "ist ein Teil der Weinregion"@de
 // (partial): 0.6 + 0.4 = 1.0. A case-sensitive test gave 0.4 and 0.8.
 func TestSharedCorpusCaseInsensitiveMatch(t *testing.T) {
-	dir := shareddata.Path(t, "data", "vocabularies")
-	if testing.Short() {
-		t.Skip("loads the full shared corpus")
-	}
-	c, err := Load(context.Background(), []string{dir}, LoadOptions{Semantics: SemanticsReference})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, _ := sharedRefCorpus(t)
 	tab, _, err := c.Extract(context.Background(), []Pair{{Query: "weinregion", Term: "http://dbpedia.org/ontology/WineRegion", Line: 2}},
 		ExtractOptions{Features: []int{FeatClassMatch, FeatPropertyMatch}})
 	if err != nil {

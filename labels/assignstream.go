@@ -46,51 +46,110 @@ func sliceRows(rel []Relevance) rowSource {
 // MaxExamples rows of each skip reason (all that the report's examples can
 // show) are found by a second pass over rows. A repeated (query, doc) is
 // found by a 128-bit hash and counted in the returned read skips with the
-// rows rows could not read.
+// rows rows could not read. The phases: choose the first SERPs
+// (firstSERPsOf), keep the rows of their docs (readRows), label the
+// queries whose whole first SERP has rows (labelQueries), and account for
+// every row that got no label (accountUnused).
 func assignRows(ctx context.Context, log *sessions.Log, rows rowSource, name string, opts Options) ([]Label, Report, Skips, error) {
 	opts = opts.withDefaults()
 	var readSkips Skips
-	rep := Report{Thresholds: opts.Thresholds.String(), FirstSERP: string(opts.Choice), SERPSize: opts.SERPSize}
-	// The streamed first-SERP log has at most one SERP per query: its
-	// full SERPs are the first SERPs under either choice, no counting
-	// needed (firstSERPs' per-query maps would cost as much as the rest).
-	var first map[int32][]int32
-	oneEach := true
+	st := &assigner{log: log, name: name, opts: opts,
+		rep: Report{Thresholds: opts.Thresholds.String(), FirstSERP: string(opts.Choice), SERPSize: opts.SERPSize}}
+	var err error
+	if st.first, err = firstSERPsOf(ctx, log, opts); err != nil {
+		return nil, st.rep, readSkips, err
+	}
+	st.rep.LogQueries = log.Queries.Len()
+	if err := st.readRows(rows, &readSkips); err != nil {
+		return nil, st.rep, readSkips, err
+	}
+	out, err := st.labelQueries(ctx)
+	if err != nil {
+		return nil, st.rep, readSkips, err
+	}
+	if err := st.accountUnused(rows); err != nil {
+		return nil, st.rep, readSkips, err
+	}
+	st.rep.Labels = len(out)
+	ls := make([]int, len(out))
+	for i, l := range out {
+		ls[i] = l.Grade
+	}
+	st.rep.Distribution = Distribution(ls)
+	return out, st.rep, readSkips, nil
+}
+
+// assigner is the state assignRows's phases share.
+type assigner struct {
+	log   *sessions.Log
+	name  string // the relevance file, for the report
+	opts  Options
+	rep   Report
+	first map[int32][]int32 // query -> its first full SERP's docs
+	qrows []queryRows       // per query
+	qids  []int32           // queries in name order
+	kept  []bool            // per query: labelled
+	dups  map[int32][]Problem
+}
+
+// row is a relevance row of a doc on a first SERP.
+type row struct {
+	p    float64
+	line int32 // 0: no row
+	used bool
+}
+
+// queryRows are the rows of one query that readRows keeps.
+type queryRows struct {
+	onSERP  []row // by rank of the first SERP (a doc shown twice: its first rank)
+	offN    int32 // rows of docs not on the first SERP
+	anyRows bool
+}
+
+// rowAt is the row of the doc at rank i of serp: the row stored at the
+// doc's first rank, nil if none.
+func (qr *queryRows) rowAt(serp []int32, i int) *row {
+	if qr.onSERP == nil {
+		return nil
+	}
+	for j := 0; j <= i; j++ {
+		if serp[j] == serp[i] {
+			if qr.onSERP[j].line == 0 {
+				return nil
+			}
+			return &qr.onSERP[j]
+		}
+	}
+	return nil
+}
+
+// firstSERPsOf returns every query's first full SERP. The streamed
+// first-SERP log has at most one SERP per query: its full SERPs are the
+// first SERPs under either choice, no counting needed (firstSERPs'
+// per-query maps would cost as much as the rest).
+func firstSERPsOf(ctx context.Context, log *sessions.Log, opts Options) (map[int32][]int32, error) {
 	seenQ := make([]bool, log.Queries.Len())
 	for _, q := range log.Query {
 		if seenQ[q] {
-			oneEach = false
-			break
+			return firstSERPs(ctx, log, opts)
 		}
 		seenQ[q] = true
 	}
-	seenQ = nil
-	if oneEach {
-		first = make(map[int32][]int32, log.Len())
-		for i := range log.Len() {
-			if docs := log.SERPDocs(i); len(docs) >= opts.SERPSize {
-				first[log.Query[i]] = docs[:opts.SERPSize]
-			}
-		}
-	} else {
-		var err error
-		if first, err = firstSERPs(ctx, log, opts); err != nil {
-			return nil, rep, readSkips, err
+	first := make(map[int32][]int32, log.Len())
+	for i := range log.Len() {
+		if docs := log.SERPDocs(i); len(docs) >= opts.SERPSize {
+			first[log.Query[i]] = docs[:opts.SERPSize]
 		}
 	}
-	rep.LogQueries = log.Queries.Len()
+	return first, nil
+}
 
-	type row struct {
-		p    float64
-		line int32 // 0: no row
-		used bool
-	}
-	type queryRows struct {
-		onSERP  []row // by rank of the first SERP (a doc shown twice: its first rank)
-		offN    int32 // rows of docs not on the first SERP
-		anyRows bool
-	}
-	qrows := make([]queryRows, log.Queries.Len())
+// readRows reads every row once: a repeated (query, doc) goes to
+// readSkips, a row of an unknown query to the report's row skips; a row
+// of a doc on its query's first SERP is kept, the others counted.
+func (st *assigner) readRows(rows rowSource, readSkips *Skips) error {
+	log := st.log
+	st.qrows = make([]queryRows, log.Queries.Len())
 	type seenVal struct {
 		p    float64
 		line int
@@ -109,22 +168,22 @@ func assignRows(ctx context.Context, log *sessions.Log, rows rowSource, name str
 		return h.Sum64()
 	}
 	valid := 0
-	err := rows(&readSkips, func(q, d string, p float64, line int) {
+	err := rows(readSkips, func(q, d string, p float64, line int) {
 		k := [2]uint64{hash(&h1, q, d), hash(&h2, q, d)}
 		if prev, ok := seen[k]; ok {
-			readSkips.AddRecord(duplicateProblem(name, q, d, p, line, prev.p, prev.line))
+			readSkips.AddRecord(duplicateProblem(st.name, q, d, p, line, prev.p, prev.line))
 			return
 		}
 		seen[k] = seenVal{p, line}
 		valid++
 		qid, ok := log.Queries.Lookup(q)
 		if !ok {
-			rep.RowSkips.AddRecord(Problem{File: name, Line: line, Field: "query", Reason: ReasonUnknownQuery, Detail: fmt.Sprintf("query %s is not in the sessions", textio.Quote(q))})
+			st.rep.RowSkips.AddRecord(Problem{File: st.name, Line: line, Field: "query", Reason: ReasonUnknownQuery, Detail: fmt.Sprintf("query %s is not in the sessions", textio.Quote(q))})
 			return
 		}
-		qr := &qrows[qid]
+		qr := &st.qrows[qid]
 		qr.anyRows = true
-		if serp, ok := first[qid]; ok {
+		if serp, ok := st.first[qid]; ok {
 			for i, doc := range serp {
 				if log.Docs.Names[doc] == d {
 					if qr.onSERP == nil {
@@ -137,91 +196,84 @@ func assignRows(ctx context.Context, log *sessions.Log, rows rowSource, name str
 		}
 		qr.offN++
 	})
-	seen = nil
-	if err != nil {
-		return nil, rep, readSkips, err
-	}
-	rep.RelevanceRows = valid
+	st.rep.RelevanceRows = valid
+	return err
+}
 
-	qids := make([]int32, 0, log.Queries.Len())
+// labelQueries labels, in query name order, every query whose first SERP
+// has a row for each doc; the others go to the report's query skips. A
+// doc shown twice is labelled at its first rank and its later ranks noted
+// as duplicate_on_serp.
+func (st *assigner) labelQueries(ctx context.Context) ([]Label, error) {
+	log := st.log
+	st.qids = make([]int32, 0, log.Queries.Len())
 	for q := range log.Queries.Len() {
-		qids = append(qids, int32(q))
+		st.qids = append(st.qids, int32(q))
 	}
-	sort.Slice(qids, func(i, j int) bool { return log.Queries.Names[qids[i]] < log.Queries.Names[qids[j]] })
-	// rowAt is the row of the doc at rank i of serp: the row stored at
-	// the doc's first rank.
-	rowAt := func(qr *queryRows, serp []int32, i int) *row {
-		if qr.onSERP == nil {
-			return nil
-		}
-		for j := 0; j <= i; j++ {
-			if serp[j] == serp[i] {
-				if qr.onSERP[j].line == 0 {
-					return nil
-				}
-				return &qr.onSERP[j]
-			}
-		}
-		return nil
-	}
+	sort.Slice(st.qids, func(i, j int) bool { return log.Queries.Names[st.qids[i]] < log.Queries.Names[st.qids[j]] })
 	nLabels := 0 // an upper bound: every full first SERP labelled
-	for _, serp := range first {
+	for _, serp := range st.first {
 		nLabels += len(serp)
 	}
 	out := make([]Label, 0, nLabels)
-	kept := make([]bool, log.Queries.Len())
-	dups := map[int32][]Problem{} // duplicate_on_serp rows, added with the query's other skipped rows
-	for _, q := range qids {
+	st.kept = make([]bool, log.Queries.Len())
+	st.dups = map[int32][]Problem{} // duplicate_on_serp rows, added with the query's other skipped rows
+	for _, q := range st.qids {
 		if err := ctx.Err(); err != nil {
-			return nil, rep, readSkips, err
+			return nil, err
 		}
 		qname := log.Queries.Names[q]
-		qr := &qrows[q]
-		serp, ok := first[q]
+		qr := &st.qrows[q]
+		serp, ok := st.first[q]
 		switch {
 		case !ok:
-			rep.QuerySkips.Add(Problem{Reason: ReasonShortSERP, Detail: fmt.Sprintf("query %s: no SERP with %d results", textio.Quote(qname), opts.SERPSize)})
+			st.rep.QuerySkips.Add(Problem{Reason: ReasonShortSERP, Detail: fmt.Sprintf("query %s: no SERP with %d results", textio.Quote(qname), st.opts.SERPSize)})
 		case !qr.anyRows:
-			rep.QuerySkips.Add(Problem{Reason: "no_relevance", Detail: fmt.Sprintf("query %s has no relevance row", textio.Quote(qname))})
+			st.rep.QuerySkips.Add(Problem{Reason: "no_relevance", Detail: fmt.Sprintf("query %s has no relevance row", textio.Quote(qname))})
 		default:
 			missing := ""
 			for i, d := range serp {
-				if rowAt(qr, serp, i) == nil {
+				if qr.rowAt(serp, i) == nil {
 					missing = log.Docs.Names[d]
 					break
 				}
 			}
 			if missing != "" {
-				rep.QuerySkips.Add(Problem{Reason: ReasonIncompleteSERP, Detail: fmt.Sprintf("query %s: %s on its first SERP has no relevance", textio.Quote(qname), textio.Quote(missing))})
+				st.rep.QuerySkips.Add(Problem{Reason: ReasonIncompleteSERP, Detail: fmt.Sprintf("query %s: %s on its first SERP has no relevance", textio.Quote(qname), textio.Quote(missing))})
 				break
 			}
 			for i, d := range serp {
-				dr := rowAt(qr, serp, i)
+				dr := qr.rowAt(serp, i)
 				if dr.used {
-					dups[q] = append(dups[q], Problem{File: name, Line: int(dr.line), Reason: ReasonDuplicateOnSERP, Detail: fmt.Sprintf("query %s shows %s again at rank %d", textio.Quote(qname), textio.Quote(log.Docs.Names[d]), i+1)})
+					st.dups[q] = append(st.dups[q], Problem{File: st.name, Line: int(dr.line), Reason: ReasonDuplicateOnSERP, Detail: fmt.Sprintf("query %s shows %s again at rank %d", textio.Quote(qname), textio.Quote(log.Docs.Names[d]), i+1)})
 					continue
 				}
 				dr.used = true
-				out = append(out, Label{Query: qname, Term: log.Docs.Names[d], Rank: i + 1, Grade: opts.Thresholds.Label(dr.p), P: dr.p})
+				out = append(out, Label{Query: qname, Term: log.Docs.Names[d], Rank: i + 1, Grade: st.opts.Thresholds.Label(dr.p), P: dr.p})
 			}
-			rep.LabelledQueries++
-			kept[q] = true
+			st.rep.LabelledQueries++
+			st.kept[q] = true
 		}
 	}
-	// Rows that got no label, per query in name order and in file order
-	// within a query, as Assign adds them. Only the first MaxExamples of a
-	// reason become examples, so only the first queries with such rows
-	// need their rows read again (a second pass over the file); the
-	// others are counted.
+	return out, nil
+}
+
+// accountUnused adds the rows that got no label to the report's row
+// skips, per query in name order and in file order within a query, as
+// Assign adds them. Only the first MaxExamples of a reason become
+// examples, so only the first queries with such rows need their rows read
+// again (a second pass over rows); the others are counted.
+func (st *assigner) accountUnused(rows rowSource) error {
+	log := st.log
 	reasonOf := func(q int32) (string, string) {
-		if kept[q] {
+		if st.kept[q] {
 			return ReasonNotOnFirstSERP, "not on the query's first SERP"
 		}
 		return ReasonQueryDropped, "its query was left out (see query_skips)"
 	}
 	unusedOf := func(q int32) int {
-		n := int(qrows[q].offN)
-		for _, r := range qrows[q].onSERP {
+		n := int(st.qrows[q].offN)
+		for _, r := range st.qrows[q].onSERP {
 			if r.line != 0 && !r.used {
 				n++
 			}
@@ -230,7 +282,7 @@ func assignRows(ctx context.Context, log *sessions.Log, rows rowSource, name str
 	}
 	need := map[int32]bool{}
 	seenN := map[string]int{}
-	for _, q := range qids {
+	for _, q := range st.qids {
 		if n := unusedOf(q); n > 0 {
 			reason, _ := reasonOf(q)
 			if seenN[reason] < MaxExamples {
@@ -253,10 +305,10 @@ func assignRows(ctx context.Context, log *sessions.Log, rows rowSource, name str
 				return
 			}
 			dup[q+"\x00"+d] = true // first occurrence only, as the dedupe above
-			if serp, ok := first[qid]; ok {
+			if serp, ok := st.first[qid]; ok {
 				for i, doc := range serp {
 					if log.Docs.Names[doc] == d {
-						if rr := rowAt(&qrows[qid], serp, i); rr != nil && rr.used {
+						if rr := st.qrows[qid].rowAt(serp, i); rr != nil && rr.used {
 							return
 						}
 						break
@@ -266,12 +318,12 @@ func assignRows(ctx context.Context, log *sessions.Log, rows rowSource, name str
 			unusedRows[qid] = append(unusedRows[qid], unused{d, line})
 		})
 		if err != nil {
-			return nil, rep, readSkips, err
+			return err
 		}
 	}
-	for _, q := range qids {
-		for _, p := range dups[q] {
-			rep.RowSkips.Add(p)
+	for _, q := range st.qids {
+		for _, p := range st.dups[q] {
+			st.rep.RowSkips.Add(p)
 		}
 		n := unusedOf(q)
 		if n == 0 {
@@ -280,16 +332,10 @@ func assignRows(ctx context.Context, log *sessions.Log, rows rowSource, name str
 		reason, why := reasonOf(q)
 		added := 0
 		for _, u := range unusedRows[q] {
-			rep.RowSkips.Add(Problem{File: name, Line: u.line, Reason: reason, Detail: fmt.Sprintf("(%s, %s): %s", textio.Quote(log.Queries.Names[q]), textio.Quote(u.doc), why)})
+			st.rep.RowSkips.Add(Problem{File: st.name, Line: u.line, Reason: reason, Detail: fmt.Sprintf("(%s, %s): %s", textio.Quote(log.Queries.Names[q]), textio.Quote(u.doc), why)})
 			added++
 		}
-		rep.RowSkips.Count(reason, n-added)
+		st.rep.RowSkips.Count(reason, n-added)
 	}
-	rep.Labels = len(out)
-	ls := make([]int, len(out))
-	for i, l := range out {
-		ls[i] = l.Grade
-	}
-	rep.Distribution = Distribution(ls)
-	return out, rep, readSkips, nil
+	return nil
 }

@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -155,38 +154,29 @@ func cleaningCounts(path string) ([]report.Count, error) {
 	}
 	out := []report.Count{{Name: "input events", Value: int64(rep.InputEvents)}}
 	// Reasons that did not occur are left out, as the report says.
-	for _, k := range sortedKeysInt(rep.Dropped) {
+	for _, k := range sortedKeys(rep.Dropped) {
 		if rep.Dropped[k] != 0 {
-			out = append(out, report.Count{Name: "dropped: " + k, Value: int64(rep.Dropped[k])})
+			out = append(out, report.Count{Name: "dropped: " + k, Value: int64(rep.Dropped[k]), Kind: report.Dropped})
 		}
 	}
-	for _, k := range sortedKeysInt(rep.Quarantined) {
+	for _, k := range sortedKeys(rep.Quarantined) {
 		if rep.Quarantined[k] != 0 {
-			out = append(out, report.Count{Name: "quarantined: " + k, Value: int64(rep.Quarantined[k])})
+			out = append(out, report.Count{Name: "quarantined: " + k, Value: int64(rep.Quarantined[k]), Kind: report.Quarantined})
 		}
 	}
-	for _, k := range sortedKeysInt(rep.ControlCharacters) {
+	for _, k := range sortedKeys(rep.ControlCharacters) {
 		if rep.ControlCharacters[k] != 0 {
 			out = append(out, report.Count{Name: "queries with control characters removed: " + k, Value: int64(rep.ControlCharacters[k])})
 		}
 	}
 	return append(out,
-		report.Count{Name: "kept queries (SERPs)", Value: int64(rep.KeptQueries)},
-		report.Count{Name: "kept clicks", Value: int64(rep.KeptClicks)},
+		report.Count{Name: "kept queries (SERPs)", Value: int64(rep.KeptQueries), Kind: report.KeptQueries},
+		report.Count{Name: "kept clicks", Value: int64(rep.KeptClicks), Kind: report.KeptClicks},
 		report.Count{Name: "sessions seen", Value: int64(rep.Sessions.Seen)},
 		report.Count{Name: "sessions kept", Value: int64(rep.Sessions.Kept)},
 		report.Count{Name: "sessions dropped without a click", Value: int64(rep.Sessions.DroppedNoClick)},
 		report.Count{Name: "sessions dropped as multi-tab", Value: int64(rep.Sessions.DroppedMultiTab)},
 	), nil
-}
-
-func sortedKeysInt(m map[string]int) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 // logStats computes the log analysis of LOVBench section 4.1 from sessions

@@ -19,8 +19,6 @@ import (
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/sampling"
-	"github.com/lovbench/lovbench/sessions"
-	"github.com/lovbench/lovbench/shards"
 )
 
 // Stage names, in pipeline order.
@@ -145,95 +143,45 @@ type FitSummary struct {
 }
 
 // fitStage fits the configured click models on the first TrainFraction of
-// the sessions (docs/method.md section 3 split), evaluates them on the rest, writes
-// each model's relevance TSV and parameters (clickmodels.Model.WriteRelevance
-// and WriteJSON, as `lovbench fit` does) and picks the model. Unlike
-// `lovbench fit`'s metrics.json, FitSummary has no timing fields.
+// the sessions (docs/method.md section 3 split) with FitLog, as `lovbench
+// fit` does (in memory bounds by click_models.memory_limit, docs/scale.md),
+// and picks the model. Unlike `lovbench fit`'s metrics.json, which it
+// replaces, FitSummary has no timing fields.
 func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 	cm := r.cfg.ClickModels
 	return Stage{
 		Name: StageFit, Deps: []string{sessionsDep},
 		Params: cm,
 		Run: func(ctx context.Context, env *StageEnv) error {
+			var limit int64
 			if cm.MemoryLimit != "" {
-				return fitOutOfCore(ctx, env, cm, env.Dep(sessionsDep, sessionsFile))
+				var err error
+				if limit, err = bytesize.Parse(cm.MemoryLimit); err != nil {
+					return fmt.Errorf("click_models.memory_limit: %w", err)
+				}
 			}
-			log, err := sessions.Load(env.Dep(sessionsDep, sessionsFile))
-			if err != nil {
-				return err
-			}
-			if log.Len() == 0 {
-				return fmt.Errorf("no sessions to fit in %s", env.Dep(sessionsDep, sessionsFile))
-			}
-			train, test := clickmodels.Split(log, cm.TrainFraction)
-			data, err := clickmodels.Prepare(train, clickmodels.DefaultRanks)
-			if err != nil {
-				return err
-			}
-			sum := FitSummary{TrainFraction: cm.TrainFraction}
+			var kinds []clickmodels.Kind
 			for _, name := range cm.Models {
 				kind, err := clickmodels.ParseKind(name)
 				if err != nil {
 					return fmt.Errorf("click_models.models: %w", err)
 				}
-				env.Log.Info("fitting click model", "model", kind.String(), "train_serps", train.Len())
-				m, err := clickmodels.Fit(ctx, data, kind, clickmodels.Options{Iterations: cm.Iterations})
-				if err != nil {
-					return fmt.Errorf("fit %s: %w", kind, err)
-				}
-				met, err := clickmodels.Evaluate(m, test)
-				if err != nil {
-					return fmt.Errorf("evaluate %s: %w", kind, err)
-				}
-				file := kind.String() + "_relevance.tsv"
-				if err := m.WriteFiles(env.Dir, clickmodels.ParamsAuto); err != nil {
-					return err
-				}
-				sum.Models = append(sum.Models, FitModel{Model: kind.String(), TrainSessions: train.Len(), TestSessions: met.Sessions,
-					Iterations: m.Iterations, LogLikelihood: met.LogLikelihood, Perplexity: met.Perplexity,
-					PerplexityAtRank: met.PerplexityAtRank, RelevanceFile: file})
+				kinds = append(kinds, kind)
+			}
+			reps, err := FitLog(ctx, FitInput{Path: env.Dep(sessionsDep, sessionsFile)}, clickmodels.RunConfig{Kinds: kinds, TrainFraction: cm.TrainFraction,
+				Options: clickmodels.Options{Iterations: cm.Iterations}, MemoryLimit: limit, Log: env.Log}, env.Dir)
+			if err != nil {
+				return err
+			}
+			sum := FitSummary{TrainFraction: cm.TrainFraction}
+			for _, r := range reps {
+				sum.Models = append(sum.Models, FitModel{Model: r.Model, TrainSessions: r.TrainSessions, TestSessions: r.Sessions,
+					Iterations: r.Iterations, LogLikelihood: r.LogLikelihood, Perplexity: r.Perplexity,
+					PerplexityAtRank: r.PerplexityAtRank, RelevanceFile: r.Model + "_relevance.tsv"})
 			}
 			return writeFitSummary(env, cm, sum)
 		},
 	}
-}
-
-// fitOutOfCore is the fit stage with click_models.memory_limit: the
-// sessions are streamed into query shards and fitted with bounded memory
-// (clickmodels.RunShards; docs/scale.md). R is the largest of 10 and the
-// longest SERP of the whole log (the in-memory stage uses the training
-// SERPs only; the two differ only when a test SERP is longer than every
-// training SERP).
-func fitOutOfCore(ctx context.Context, env *StageEnv, cm ClickModelConfig, path string) error {
-	limit, err := bytesize.Parse(cm.MemoryLimit)
-	if err != nil {
-		return fmt.Errorf("click_models.memory_limit: %w", err)
-	}
-	var kinds []clickmodels.Kind
-	for _, name := range cm.Models {
-		kind, err := clickmodels.ParseKind(name)
-		if err != nil {
-			return fmt.Errorf("click_models.models: %w", err)
-		}
-		kinds = append(kinds, kind)
-	}
-	src, cleanup, err := shards.ForMemory(ctx, path, shards.SplitConfig{Split: shards.SplitSpec, TrainFraction: cm.TrainFraction}, limit, env.Dir)
-	if err != nil {
-		return err
-	}
-	defer cleanup()
-	reps, err := clickmodels.RunShards(ctx, src, clickmodels.RunConfig{Kinds: kinds, TrainFraction: cm.TrainFraction,
-		Options: clickmodels.Options{Iterations: cm.Iterations}, MemoryLimit: limit, Log: env.Log}, env.Dir)
-	if err != nil {
-		return err
-	}
-	sum := FitSummary{TrainFraction: cm.TrainFraction}
-	for _, r := range reps {
-		sum.Models = append(sum.Models, FitModel{Model: r.Model, TrainSessions: r.TrainSessions, TestSessions: r.Sessions,
-			Iterations: r.Iterations, LogLikelihood: r.LogLikelihood, Perplexity: r.Perplexity,
-			PerplexityAtRank: r.PerplexityAtRank, RelevanceFile: r.Model + "_relevance.tsv"})
-	}
-	return writeFitSummary(env, cm, sum)
 }
 
 // writeFitSummary selects the model of cm.Select among sum.Models (the

@@ -62,7 +62,7 @@ func TestWriteKeepsPositionsAndSplits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, split := range []string{shards.SplitSpec, shards.SplitRandom, shards.SplitTime} {
+	for _, split := range []string{clickmodels.SplitSpec, clickmodels.SplitRandom, clickmodels.SplitTime} {
 		for _, n := range []int{1, 4} {
 			t.Run(fmt.Sprintf("%s/%d", split, n), func(t *testing.T) {
 				out := t.TempDir()
@@ -110,11 +110,11 @@ func TestWriteKeepsPositionsAndSplits(t *testing.T) {
 				}
 				var train *sessions.Log
 				switch split {
-				case shards.SplitSpec:
+				case clickmodels.SplitSpec:
 					train, _ = clickmodels.Split(log, 0.7)
-				case shards.SplitRandom:
+				case clickmodels.SplitRandom:
 					train, _ = clickmodels.RandomSplit(log, 0.7, 9)
-				case shards.SplitTime:
+				case clickmodels.SplitTime:
 					train, _ = clickmodels.TimeSplit(log, 0.7)
 				}
 				want := log.Select(func(yield func(int) bool) {

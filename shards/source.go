@@ -88,7 +88,7 @@ func NewStream(ctx context.Context, src string, sp SplitConfig) (*Stream, error)
 	st := &Stream{src: src, m: m, train: train}
 	// TrainSERPs needs a pass for the time split only; for spec and
 	// random it is the cut.
-	if m.Split == SplitTime {
+	if m.Split == clickmodels.SplitTime {
 		err = scan(func(pos int64, s *sessions.SERP) error {
 			if train(pos, s) {
 				st.m.TrainSERPs++
@@ -151,15 +151,15 @@ func TrainFlags(sp SplitConfig, total int64) (func(pos int64) bool, error) {
 	}
 	cut := cutPoint(total, frac)
 	switch sp.Split {
-	case "", SplitSpec:
+	case "", clickmodels.SplitSpec:
 		return func(pos int64) bool { return pos < cut }, nil
-	case SplitRandom:
+	case clickmodels.SplitRandom:
 		bits := make([]uint64, (total+63)/64)
 		for _, i := range clickmodels.RandomTrainPositions(int(total), frac, sp.Seed) {
 			bits[i/64] |= 1 << uint(i%64)
 		}
 		return func(pos int64) bool { return bits[pos/64]&(1<<uint(pos%64)) != 0 }, nil
-	case SplitTime:
+	case clickmodels.SplitTime:
 		return nil, fmt.Errorf("shards: the time split needs the log's user sessions: use Write or NewStream")
 	}
 	return nil, fmt.Errorf("shards: unknown split %q (want spec, random or time)", sp.Split)

@@ -15,13 +15,6 @@ import (
 	"github.com/lovbench/lovbench/sessions"
 )
 
-// Split methods: clickmodels' RunConfig.Split names, declared there.
-const (
-	SplitSpec   = clickmodels.SplitSpec
-	SplitRandom = clickmodels.SplitRandom
-	SplitTime   = clickmodels.SplitTime
-)
-
 // SplitConfig says how the train flag of every SERP is computed; the rules
 // are those of clickmodels.Split, RandomSplit and TimeSplit.
 type SplitConfig struct {
@@ -295,8 +288,8 @@ func trainFlags(ctx context.Context, scan scanFunc, m *Manifest, sp SplitConfig)
 	cut := cutPoint(m.SERPs, m.TrainFraction)
 	var train func(pos int64, s *sessions.SERP) bool
 	switch m.Split {
-	case SplitSpec, SplitRandom:
-		if m.Split == SplitRandom {
+	case clickmodels.SplitSpec, clickmodels.SplitRandom:
+		if m.Split == clickmodels.SplitRandom {
 			m.Seed = sp.Seed
 		}
 		f, err := TrainFlags(SplitConfig{Split: m.Split, TrainFraction: m.TrainFraction, Seed: sp.Seed}, m.SERPs)
@@ -304,7 +297,7 @@ func trainFlags(ctx context.Context, scan scanFunc, m *Manifest, sp SplitConfig)
 			return nil, err
 		}
 		train = func(pos int64, _ *sessions.SERP) bool { return f(pos) }
-	case SplitTime:
+	case clickmodels.SplitTime:
 		// A session trains iff its first SERP lies before the cut: every
 		// SERP before the cut trains; later ones train iff their session
 		// started before the cut.

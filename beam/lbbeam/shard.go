@@ -80,7 +80,7 @@ func BuildShard(s beam.Scope, o ShardOptions) error {
 		return errors.New("no output directory")
 	}
 	if o.Split.Split == "" {
-		o.Split.Split = shards.SplitSpec
+		o.Split.Split = clickmodels.SplitSpec
 	}
 	if o.Split.TrainFraction == 0 {
 		o.Split.TrainFraction = 0.75
@@ -280,7 +280,7 @@ func (f *writeManifestFn) ProcessElement(ctx context.Context, _ int, sums func(*
 	seen := make([]bool, f.Shards)
 	m := shards.Manifest{Format: shards.Format, Shards: f.Shards, Hash: "fnv1a64", SERPs: pl.total,
 		MaxRanks: pl.maxRanks, Split: f.Split.Split, TrainFraction: f.Split.TrainFraction, Source: f.Source}
-	if m.Split == shards.SplitRandom {
+	if m.Split == clickmodels.SplitRandom {
 		m.Seed = f.Split.Seed
 	}
 	var s ShardSummary

@@ -56,16 +56,9 @@ feature definition in both semantics.`,
 			if err != nil {
 				return usagef("features: --features: %v", err)
 			}
-			var pol features.UnknownPolicy
-			switch unknown {
-			case "error":
-				pol = features.UnknownError
-			case "zero":
-				pol = features.UnknownZero
-			case "skip":
-				pol = features.UnknownSkip
-			default:
-				return usagef("features: --unknown must be error, zero or skip, not %q", unknown)
+			pol, err := features.ParseUnknownPolicy(unknown)
+			if err != nil {
+				return usagef("features: --unknown: %v", err)
 			}
 			ps, err := features.ReadPairsFile(pairs)
 			if err != nil {

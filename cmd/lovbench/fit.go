@@ -3,8 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -13,7 +11,7 @@ import (
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/bytesize"
 	"github.com/lovbench/lovbench/internal/progress"
-	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/pipeline"
 	"github.com/lovbench/lovbench/shards"
 )
 
@@ -103,7 +101,7 @@ for any --workers. See docs/clickmodels.md.`,
 				bar.Add(1)
 			}
 			cfg.Log = a.log
-			reps, err := runFit(cmd, a, path, shardDir, split, cfg, out)
+			reps, err := runFit(cmd, path, shardDir, cfg, out)
 			bar.Finish()
 			if err != nil {
 				return err
@@ -148,62 +146,21 @@ type nopBar struct{}
 func (nopBar) Add(int) {}
 func (nopBar) Finish() {}
 
-// runFit picks the fitting path: a shard directory (RunShards over its
-// shards), a sessions.parquet (streamed as one shard, never held whole) or
-// a Yandex log (loaded, then Run).
-func runFit(cmd *cobra.Command, a *app, path, shardDir, split string, cfg clickmodels.RunConfig, out string) ([]clickmodels.Report, error) {
-	ctx := cmd.Context()
-	if shardDir == "" {
-		if _, isPq, err := sessions.ParquetPath(path); err != nil || !isPq {
-			log, err := sessions.Load(path)
-			if err != nil {
-				return nil, err
-			}
-			if log.Len() == 0 {
-				// Nothing to fit: an error even with --allow-empty.
-				return nil, fmt.Errorf("fit: %s: no SERP to fit the click models on", path)
-			}
-			a.log.Info("click log loaded", "path", path, "serps", log.Len(), "queries", log.Queries.Len(), "docs", log.Docs.Len())
-			return clickmodels.Run(ctx, log, cfg, out) // publishes out whole itself
-		}
-	}
-	// The sharded paths write into a directory built beside --out and
-	// published whole, which also holds the temporary
-	// shards of --memory-limit until they are removed.
+// runFit fits into a directory built beside out and published whole
+// (pipeline.FitLog picks how the log is fitted).
+func runFit(cmd *cobra.Command, path, shardDir string, cfg clickmodels.RunConfig, out string) ([]clickmodels.Report, error) {
 	dir, err := atomicfile.CreateDir(out, "metrics.json")
 	if err != nil {
 		return nil, fmt.Errorf("fit: %w", err)
 	}
 	defer dir.Abort()
-	var reps []clickmodels.Report
-	if shardDir != "" {
-		d, err := shards.Open(shardDir)
-		if err != nil {
-			return nil, err
-		}
-		if !cmd.Flags().Changed("split") {
-			cfg.Split = ""
-		}
-		if reps, err = clickmodels.RunShards(ctx, d, cfg, dir.Path()); err != nil {
-			return nil, err
-		}
-	} else {
-		pq, _, _ := sessions.ParquetPath(path)
-		src, cleanup, err := shards.ForMemory(ctx, pq, shards.SplitConfig{Split: split, TrainFraction: cfg.TrainFraction, Seed: cfg.Seed}, cfg.MemoryLimit, filepath.Join(dir.Path(), ".shards"))
-		var small *shards.LimitTooSmallError
-		if errors.As(err, &small) {
-			return nil, usagef("fit: --memory-limit: %v", err)
-		}
-		if err != nil {
-			return nil, err
-		}
-		a.log.Info("fitting", "path", pq, "shards", src.NumShards(), "memory_limit", cfg.MemoryLimit)
-		reps, err = clickmodels.RunShards(ctx, src, cfg, dir.Path())
-		cleanup()
-		os.Remove(filepath.Join(dir.Path(), ".shards"))
-		if err != nil {
-			return nil, err
-		}
+	reps, err := pipeline.FitLog(cmd.Context(), pipeline.FitInput{Path: path, ShardDir: shardDir, ShardSplit: !cmd.Flags().Changed("split")}, cfg, dir.Path())
+	var small *shards.LimitTooSmallError
+	if errors.As(err, &small) {
+		return nil, usagef("fit: --memory-limit: %v", err)
+	}
+	if err != nil {
+		return nil, err
 	}
 	return reps, dir.Commit()
 }

@@ -8,7 +8,6 @@ package shareddata
 import (
 	"os"
 	"path/filepath"
-	"testing"
 )
 
 // Root returns the shared directory: $LOVBENCH_SHARED if set, else the
@@ -37,9 +36,16 @@ func Root() (dir string, ok bool) {
 	}
 }
 
+// TB is the part of testing.TB that Path uses (*testing.T and *testing.B
+// have it), so that this package does not import testing.
+type TB interface {
+	Helper()
+	Skipf(format string, args ...any)
+}
+
 // Path returns the shared path made of parts, or skips the test with a
 // message saying what is missing.
-func Path(t testing.TB, parts ...string) string {
+func Path(t TB, parts ...string) string {
 	t.Helper()
 	root, ok := Root()
 	if !ok {

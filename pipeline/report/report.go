@@ -18,14 +18,27 @@ import (
 	"math"
 	"sort"
 	"strconv"
-	"strings"
 )
 
 // Count is a named count.
 type Count struct {
 	Name  string `json:"name"`
 	Value int64  `json:"value"`
+	// Kind says what a cleaning count counts, for the chart of where the
+	// input events went; "" for other counts.
+	Kind CountKind `json:"kind,omitempty"`
 }
+
+// CountKind is the kind of a cleaning count.
+type CountKind string
+
+// The kinds of cleaning counts the report charts.
+const (
+	KeptQueries CountKind = "kept_queries" // kept query events (SERPs)
+	KeptClicks  CountKind = "kept_clicks"
+	Dropped     CountKind = "dropped"     // events a cleaning rule dropped
+	Quarantined CountKind = "quarantined" // malformed events
+)
 
 // LogStats is the log analysis of LOVBench section 4.1.
 type LogStats struct {
@@ -199,14 +212,14 @@ func Render(w io.Writer, d *Data) error {
 		// by a rule, quarantined.
 		var kq, kc, dropped, quar float64
 		for _, c := range d.Cleaning {
-			switch {
-			case c.Name == "kept queries (SERPs)":
+			switch c.Kind {
+			case KeptQueries:
 				kq = float64(c.Value)
-			case c.Name == "kept clicks":
+			case KeptClicks:
 				kc = float64(c.Value)
-			case strings.HasPrefix(c.Name, "dropped: "):
+			case Dropped:
 				dropped += float64(c.Value)
-			case strings.HasPrefix(c.Name, "quarantined: "):
+			case Quarantined:
 				quar += float64(c.Value)
 			}
 		}

@@ -18,10 +18,12 @@ func fp(x float64) *float64 { return &x }
 // sample returns report data with every section filled.
 func sample() *Data {
 	return &Data{
-		Title:    "lovbench report <test>",
-		Notes:    []string{"simulated log & embedded corpus"},
-		Stages:   []Stage{{Name: "ingest", Fingerprint: "0123456789abcdef0123"}},
-		Cleaning: []Count{{"input events", 1700}, {"dropped: rule1_no_session_id", 10}, {"quarantined: invalid_json", 3}, {"kept queries (SERPs)", 900}, {"kept clicks", 787}},
+		Title:  "lovbench report <test>",
+		Notes:  []string{"simulated log & embedded corpus"},
+		Stages: []Stage{{Name: "ingest", Fingerprint: "0123456789abcdef0123"}},
+		Cleaning: []Count{{Name: "input events", Value: 1700}, {Name: "dropped: rule1_no_session_id", Value: 10, Kind: Dropped},
+			{Name: "quarantined: invalid_json", Value: 3, Kind: Quarantined}, {Name: "kept queries (SERPs)", Value: 900, Kind: KeptQueries},
+			{Name: "kept clicks", Value: 787, Kind: KeptClicks}},
 		Log: &LogStats{SERPs: 900, Sessions: 300, DistinctQueries: 120, Clicks: 700,
 			ClicksPerRank: []int64{300, 150, 90, 60, 40, 25, 15, 10, 6, 4},
 			QueryLengths:  []int64{0, 600, 250, 50}, ClassClicks: 400, PropertyClicks: 300},
@@ -30,7 +32,7 @@ func sample() *Data {
 			{Name: "UBM", TrainSessions: 675, TestSessions: 200, LogLikelihood: -0.17, Perplexity: 1.19, PerplexityAt: []float64{1.7, 1.3, 1.2, 1.1}, Gain: 0.36, GainBase: "DCTR", Selected: true, ExpertPearson: fp(0.6), ExpertKendall: fp(0.4)},
 		},
 		Labels:  []LabelShare{{-2, 1}, {0, 600}, {1, 200}, {2, 60}, {3, 15}, {4, 4}},
-		Dataset: []Count{{"queries", 40}, {"pairs", 880}},
+		Dataset: []Count{{Name: "queries", Value: 40}, {Name: "pairs", Value: 880}},
 		LTR: []LTRResult{
 			{Ranker: "baseline", Config: "LabelSearch_T", Measures: map[string]float64{"MAP": 0.4, "NDCG@3": 0.26, "NDCG@5": 0.3, "NDCG@10": 0.36, "ERR@10": 0.1},
 				Ties: &LTRTies{Rate: 0.1, Optimistic: 0.365, Pessimistic: 0.356}},
@@ -70,6 +72,9 @@ func TestRenderSectionsAndCharts(t *testing.T) {
 		// Tie columns: the baseline's gap 0.009 is not flagged, RankNet's 0.06 is.
 		"<td>10.0%</td><td>0.3560 – 0.3650</td>", "<td>25.0%</td><td>0.4400 – 0.5000 ⚠</td>",
 		"by docid descending, as trec_eval does",
+		// The cleaning chart takes its bars from the counts' kinds.
+		"<title>events kept queries: 900</title>", "<title>events kept clicks: 787</title>",
+		"<title>events dropped by a rule: 10</title>", "<title>events quarantined: 3</title>",
 		"Ties: NDCG@10 moves by more than 0.01 between pessimistic and optimistic tie-breaking for 1 of 2 rankers (table in section 5).",
 		// The flagged ranker in a table of its own, not a sentence; both
 		// tables in a horizontal scroll container (800 px screens).
@@ -120,9 +125,14 @@ func TestRenderOddValues(t *testing.T) {
 	d.LTR[0].Measures = map[string]float64{}
 	out := render(t, d)
 	d.LTR = d.LTR[1:] // no baseline row
-	render(t, d)
-	if regexp.MustCompile(`NaN|Inf\b`).MatchString(out) {
-		t.Error("report prints NaN or Inf")
+	noBase := render(t, d)
+	for _, o := range []string{out, noBase} {
+		if regexp.MustCompile(`NaN|Inf\b`).MatchString(o) {
+			t.Error("report prints NaN or Inf")
+		}
+	}
+	if strings.Contains(noBase, "(baseline ") {
+		t.Error("summary names a baseline although the results have none")
 	}
 }
 

@@ -1,0 +1,75 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/shards"
+)
+
+// FitInput says which click log FitLog reads: Path (a Yandex log, a
+// sessions.parquet file or an ingest output directory holding one) or
+// ShardDir (a query-shard directory of lovbench shard).
+type FitInput struct {
+	Path, ShardDir string
+	// ShardSplit keeps the split the shards of ShardDir were cut with
+	// (cfg.Split is not checked against it).
+	ShardSplit bool
+}
+
+// FitLog fits the click models of cfg on the log of in and writes their
+// files (<MODEL>_relevance.tsv, <MODEL>_params.*, metrics.json) into the
+// existing directory dir, which the caller publishes. It is the one place
+// that picks how a log is fitted:
+//
+//   - a shard directory: shard by shard (clickmodels.RunShards);
+//   - a sessions Parquet file: streamed into query shards that fit in
+//     cfg.MemoryLimit (shards.ForMemory; one shard without a limit),
+//     never held whole, then RunShards; the temporary shards go under
+//     dir/.shards and are removed;
+//   - a Yandex log: loaded and fitted in memory (clickmodels.RunInto).
+//
+// A memory limit too small for the log's shards is a
+// *shards.LimitTooSmallError.
+func FitLog(ctx context.Context, in FitInput, cfg clickmodels.RunConfig, dir string) ([]clickmodels.Report, error) {
+	if in.ShardDir != "" {
+		d, err := shards.Open(in.ShardDir)
+		if err != nil {
+			return nil, err
+		}
+		if in.ShardSplit {
+			cfg.Split = ""
+		}
+		return clickmodels.RunShards(ctx, d, cfg, dir)
+	}
+	pq, isPq, err := sessions.ParquetPath(in.Path)
+	if err != nil || !isPq {
+		log, err := sessions.Load(in.Path)
+		if err != nil {
+			return nil, err
+		}
+		if log.Len() == 0 {
+			// Nothing to fit: an error even with --allow-empty.
+			return nil, fmt.Errorf("fit: %s: no SERP to fit the click models on", in.Path)
+		}
+		if cfg.Log != nil {
+			cfg.Log.Info("click log loaded", "path", in.Path, "serps", log.Len(), "queries", log.Queries.Len(), "docs", log.Docs.Len())
+		}
+		return clickmodels.RunInto(ctx, log, cfg, dir)
+	}
+	tmp := filepath.Join(dir, ".shards")
+	src, cleanup, err := shards.ForMemory(ctx, pq, shards.SplitConfig{Split: cfg.Split, TrainFraction: cfg.TrainFraction, Seed: cfg.Seed}, cfg.MemoryLimit, tmp)
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(tmp)
+	defer cleanup()
+	if cfg.Log != nil {
+		cfg.Log.Info("fitting", "path", pq, "shards", src.NumShards(), "memory_limit", cfg.MemoryLimit)
+	}
+	return clickmodels.RunShards(ctx, src, cfg, dir)
+}
