@@ -1,4 +1,4 @@
-package ingest
+package ingest_test
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lovbench/lovbench/ingest"
+	"github.com/lovbench/lovbench/ingest/ingesttest"
 	"github.com/lovbench/lovbench/sessions"
 )
 
@@ -16,7 +18,7 @@ import (
 func partTestLog(t *testing.T) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := AwkwardYandex(&buf, 20000, 7); err != nil {
+	if err := ingesttest.AwkwardYandex(&buf, 20000, 7); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
@@ -34,19 +36,19 @@ func TestCleanYandexPartsEqualRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")
-	want, err := Run(context.Background(), Options{Format: FormatYandex, Log: logPath, OutDir: out, PIISalt: []byte("part test key")})
+	want, err := ingest.Run(context.Background(), ingest.Options{Format: ingest.FormatYandex, Log: logPath, OutDir: out, PIISalt: []byte("part test key")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantSERPs, err := sessions.ReadParquet(filepath.Join(out, SessionsFile))
+	wantSERPs, err := sessions.ReadParquet(filepath.Join(out, ingest.SessionsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantQ, err := os.ReadFile(filepath.Join(out, QuarantineFile))
+	wantQ, err := os.ReadFile(filepath.Join(out, ingest.QuarantineFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	total, err := CountLines(bytes.NewReader(data))
+	total, err := ingest.CountLines(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +59,7 @@ func TestCleanYandexPartsEqualRun(t *testing.T) {
 	for _, step := range []int64{1 << 20, 40000, 7777, 1001} {
 		var starts []int64
 		for at := int64(0); at < size; at += step {
-			b, err := YandexPartStart(bytes.NewReader(data), size, at, 0)
+			b, err := ingest.YandexPartStart(bytes.NewReader(data), size, at, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,15 +69,15 @@ func TestCleanYandexPartsEqualRun(t *testing.T) {
 		}
 		starts = append(starts, size)
 		var (
-			reps  []*Report
+			reps  []*ingest.Report
 			got   []sessions.SERP
 			quar  bytes.Buffer
 			first = 1
 		)
 		for i := 0; i+1 < len(starts); i++ {
 			part := data[starts[i]:starts[i+1]]
-			rep, err := CleanYandexPart(context.Background(), bytes.NewReader(part),
-				PartOptions{File: logPath, FirstLine: first, PIISalt: []byte("part test key")}, &quar, func(s []sessions.SERP) error {
+			rep, err := ingest.CleanYandexPart(context.Background(), bytes.NewReader(part),
+				ingest.PartOptions{File: logPath, FirstLine: first, PIISalt: []byte("part test key")}, &quar, func(s []sessions.SERP) error {
 					for _, sp := range s {
 						sp.Results = append([]string(nil), sp.Results...)
 						sp.Clicks = append([]sessions.Click(nil), sp.Clicks...)
@@ -86,14 +88,14 @@ func TestCleanYandexPartsEqualRun(t *testing.T) {
 			if err != nil {
 				t.Fatalf("step %d part %d: %v", step, i, err)
 			}
-			n, _ := CountLines(bytes.NewReader(part))
+			n, _ := ingest.CountLines(bytes.NewReader(part))
 			if n != rep.InputLines {
 				t.Fatalf("step %d part %d: CountLines %d, cleaner read %d", step, i, n, rep.InputLines)
 			}
 			first += n
 			reps = append(reps, rep)
 		}
-		merged, err := MergeReports(reps, want.Inputs)
+		merged, err := ingest.MergeReports(reps, want.Inputs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,7 +145,7 @@ func TestYandexPartStart(t *testing.T) {
 		{c1 + 1, size},
 		{size, size},
 	} {
-		got, err := YandexPartStart(strings.NewReader(log), size, c.at, 0)
+		got, err := ingest.YandexPartStart(strings.NewReader(log), size, c.at, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -154,7 +156,7 @@ func TestYandexPartStart(t *testing.T) {
 	// A cut between CR and LF of a CRLF pair must not start a line at LF.
 	crlf := "a\t0\tQ\tq\t0\tu1\r\nb\t0\tQ\tq\t0\tu1\r\nc\t0\tQ\tq\t0\tu1\n"
 	lf := int64(strings.Index(crlf, "\n")) // the LF of the first CRLF
-	got, err := YandexPartStart(strings.NewReader(crlf), int64(len(crlf)), lf, 0)
+	got, err := ingest.YandexPartStart(strings.NewReader(crlf), int64(len(crlf)), lf, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,10 +175,10 @@ func TestClickBeforeQueryTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")
-	if _, err := Run(context.Background(), Options{Format: FormatYandex, Log: logPath, OutDir: out, KeepSessionIDs: true}); err != nil {
+	if _, err := ingest.Run(context.Background(), ingest.Options{Format: ingest.FormatYandex, Log: logPath, OutDir: out, KeepSessionIDs: true}); err != nil {
 		t.Fatal(err)
 	}
-	serps, err := sessions.ReadParquet(filepath.Join(out, SessionsFile))
+	serps, err := sessions.ReadParquet(filepath.Join(out, ingest.SessionsFile))
 	if err != nil {
 		t.Fatal(err)
 	}

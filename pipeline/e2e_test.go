@@ -28,7 +28,7 @@ import (
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/features/democorpus"
 	"github.com/lovbench/lovbench/internal/shareddata"
-	"github.com/lovbench/lovbench/pipeline/internal/browsercheck"
+	"github.com/lovbench/lovbench/pipeline/internal/browsertest"
 	"github.com/lovbench/lovbench/sessions"
 )
 
@@ -432,12 +432,12 @@ func TestDemoEndToEnd(t *testing.T) {
 		t.Errorf("the selected model is not the one with the best test log-likelihood (%s)", best.Name)
 	}
 
-	if chromium := browsercheck.Find(); chromium == "" {
+	if chromium := browsertest.Find(); chromium == "" {
 		t.Log("chromium not found (Debian package chromium; .ci/run installs it): browser rendering check skipped")
 	} else {
 		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 		defer cancel()
-		r, err := browsercheck.Check(ctx, chromium, res.Report, t.TempDir())
+		r, err := browsertest.Check(ctx, chromium, res.Report, t.TempDir())
 		if err != nil {
 			t.Fatal(err)
 		}

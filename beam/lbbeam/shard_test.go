@@ -12,6 +12,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/lovbench/lovbench/ingest"
+	"github.com/lovbench/lovbench/ingest/ingesttest"
 	"github.com/lovbench/lovbench/shards"
 )
 
@@ -20,12 +21,12 @@ func TestMain(m *testing.M) { ptest.Main(m) }
 // testSalt keys the session-ID pseudonyms of both sides of a comparison.
 var testSalt = []byte("lbbeam test key")
 
-// awkwardLog is ingest.AwkwardYandex's log: the lines that make cutting a
+// awkwardLog is ingesttest.AwkwardYandex's log: the lines that make cutting a
 // log hard.
 func awkwardLog(t *testing.T, events int) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := ingest.AwkwardYandex(&buf, events, 11); err != nil {
+	if err := ingesttest.AwkwardYandex(&buf, events, 11); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lovbench/lovbench/pipeline/internal/browsercheck"
+	"github.com/lovbench/lovbench/pipeline/internal/browsertest"
 )
 
 func fp(x float64) *float64 { return &x }
@@ -137,7 +137,7 @@ func TestRenderOddValues(t *testing.T) {
 }
 
 func TestReportRendersInChromium(t *testing.T) {
-	chromium := browsercheck.Find()
+	chromium := browsertest.Find()
 	if chromium == "" {
 		t.Skip("chromium not found (Debian package chromium; .ci/run installs it): skipping the browser rendering check")
 	}
@@ -147,7 +147,7 @@ func TestReportRendersInChromium(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	r, err := browsercheck.Check(ctx, chromium, p, t.TempDir())
+	r, err := browsertest.Check(ctx, chromium, p, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
