@@ -105,6 +105,16 @@ func fmtValue(v float64) string {
 	return strconv.FormatFloat(v, 'g', 4, 64)
 }
 
+// fmtBarLabel prints a bar's value label: as fmtValue, but fractions from
+// 0.1 up with two decimals (1.81, 24.10, not 1.808, 24.1), as the report's
+// tables print shares.
+func fmtBarLabel(v float64) string {
+	if v != math.Trunc(v) && math.Abs(v) >= 0.1 && math.Abs(v) < 1000 {
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	}
+	return fmtValue(v)
+}
+
 // groupInt prints n with a comma every three digits (117,400).
 func groupInt(n int64) string {
 	s := strconv.FormatInt(n, 10)
@@ -235,7 +245,7 @@ func BarChart(title, xlabel, ylabel string, categories []string, series []Series
 				esc(s.Name), esc(cat), esc(fmtValue(v)))
 			if h := float64(chartH-padB) - y; labelAll || h < 3 {
 				fmt.Fprintf(&b, `<text class="value" x="%s" y="%s" font-size="10" text-anchor="middle">%s</text>`,
-					num(gx+barW*float64(si)+barW/2), num(y-3), esc(fmtValue(v)))
+					num(gx+barW*float64(si)+barW/2), num(y-3), esc(fmtBarLabel(v)))
 			}
 		}
 		if len(categories) <= 24 || ci%((len(categories)+23)/24) == 0 {
@@ -257,7 +267,8 @@ func BarChart(title, xlabel, ylabel string, categories []string, series []Series
 // own colour, dash pattern and marker shape (dashes, markers), the legend
 // below the plot. A series that coincides with an earlier one at every x
 // (within 0.5% of the y range) is named so in the legend ("UBM, on DCTR's
-// line"), and the markers of the series are set a little apart
+// line"), the earlier line is drawn wider and paler so that the later one
+// shows inside it, and the markers of the series are set a little apart
 // horizontally so that each stays visible.
 func LineChart(title, xlabel, ylabel string, xs []string, series []Series, ymin, ymax float64) template.HTML {
 	var b strings.Builder
@@ -271,11 +282,18 @@ func LineChart(title, xlabel, ylabel string, xs []string, series []Series, ymin,
 	}
 	const dodge = 4.0 // marker offset between consecutive series
 	names := make([]string, len(series))
+	// covered[j] counts the later series lying on series j's line: j is
+	// drawn that much wider and paler, so each shows as a line inside it
+	// instead of hiding it (UBM's perplexity on DCTR's).
+	covered := make([]int, len(series))
 	for si, s := range series {
 		names[si] = s.Name
 		if j := coincides(series[:si], s, n, 0.005*(ymax-ymin)); j >= 0 {
 			names[si] = s.Name + ", on " + series[j].Name + "'s line"
+			covered[j]++
 		}
+	}
+	for si, s := range series {
 		c := palette[si%len(palette)]
 		var pts []string
 		for i, v := range s.Values {
@@ -284,7 +302,11 @@ func LineChart(title, xlabel, ylabel string, xs []string, series []Series, ymin,
 			}
 			pts = append(pts, num(xAt(i))+","+num(yPos(v, ymin, ymax)))
 		}
-		fmt.Fprintf(&b, `<polyline class="series" fill="none" stroke="%s" stroke-width="2" stroke-dasharray="%s" points="%s"/>`, c, dashes[si%len(dashes)], strings.Join(pts, " "))
+		width, opacity := 2, "1"
+		if covered[si] > 0 {
+			width, opacity = 2+4*covered[si], "0.45"
+		}
+		fmt.Fprintf(&b, `<polyline class="series" fill="none" stroke="%s" stroke-width="%d" stroke-opacity="%s" stroke-dasharray="%s" points="%s"/>`, c, width, opacity, dashes[si%len(dashes)], strings.Join(pts, " "))
 		off := dodge * (float64(si) - float64(len(series)-1)/2)
 		for i, v := range s.Values {
 			if i >= n || math.IsNaN(v) {
