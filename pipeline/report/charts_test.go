@@ -218,7 +218,8 @@ func TestSmallBarsLabelled(t *testing.T) {
 // TestLineUnderAnotherWider: with markers apart but lines drawn alike, the
 // demo's UBM line still hid DCTR's (one teal line in Chromium at 1400 and
 // 800 px). DCTR, with UBM on it, is drawn wider and paler than UBM, so
-// both lines show; DBN, apart from both, keeps the normal width.
+// both lines show, in the chart and in its legend; DBN, apart from both,
+// keeps the normal width.
 func TestLineUnderAnotherWider(t *testing.T) {
 	svg := string(LineChart("Test perplexity per rank", "rank", "perplexity", []string{"1", "2", "3"},
 		[]Series{{Name: "DCTR", Values: []float64{1.75, 1.86, 1.71}}, {Name: "DBN", Values: []float64{1.76, 1.87, 1.73}}, {Name: "UBM", Values: []float64{1.751, 1.859, 1.712}}}, 1, 2))
@@ -234,6 +235,16 @@ func TestLineUnderAnotherWider(t *testing.T) {
 	}
 	if wb != wu || lines[1][2] != "1" || lines[2][2] != "1" {
 		t.Errorf("DBN %d wide (opacity %s), UBM %d (opacity %s): want both at the normal width, opaque", wb, lines[1][2], wu, lines[2][2])
+	}
+	// The legend draws each line as the chart does.
+	leg := regexp.MustCompile(`<line class="legend"[^>]*stroke-width="(\d+)" stroke-opacity="([\d.]+)"`).FindAllStringSubmatch(svg, -1)
+	if len(leg) != 3 {
+		t.Fatalf("%d legend lines with width and opacity, want 3", len(leg))
+	}
+	for i := range leg {
+		if leg[i][1] != lines[i][1] || leg[i][2] != lines[i][2] {
+			t.Errorf("legend line %d: width %s opacity %s, chart %s %s", i, leg[i][1], leg[i][2], lines[i][1], lines[i][2])
+		}
 	}
 }
 

@@ -169,8 +169,9 @@ func legendBelowH(n int) int { return 8 + legendRowH*((n+1)/2) }
 // charts with a few short names) or, with below set, in rows of two under
 // the x-axis title, where no name is cut and no entry hides a line. With
 // lines set, each entry shows the series' line (colour, dash pattern and
-// marker), otherwise a colour swatch (bars).
-func legend(b *strings.Builder, names []string, below, lines bool) {
+// marker, and, for a line with others lying on it, its width and
+// opacity: covered[i] as in lineStyle), otherwise a colour swatch (bars).
+func legend(b *strings.Builder, names []string, below, lines bool, covered []int) {
 	for i, n := range names {
 		c := palette[i%len(palette)]
 		x, y := chartW-padR-190, padT+2+legendRowH*i
@@ -178,7 +179,8 @@ func legend(b *strings.Builder, names []string, below, lines bool) {
 			x, y = padL+(chartW-padL-padR)/2*(i%2), chartH+2+legendRowH*(i/2)
 		}
 		if lines {
-			fmt.Fprintf(b, `<line class="legend" x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s" stroke-width="2" stroke-dasharray="%s"/>`, x, x+28, y+5, y+5, c, dashes[i%len(dashes)])
+			width, opacity := lineStyle(covered, i)
+			fmt.Fprintf(b, `<line class="legend" x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s" stroke-width="%d" stroke-opacity="%s" stroke-dasharray="%s"/>`, x, x+28, y+5, y+5, c, width, opacity, dashes[i%len(dashes)])
 			marker(b, i, float64(x+14), float64(y+5), c, "")
 			fmt.Fprintf(b, `<text x="%d" y="%d" font-size="11">%s</text>`, x+34, y+9, esc(n))
 			continue
@@ -257,7 +259,7 @@ func BarChart(title, xlabel, ylabel string, categories []string, series []Series
 		for i, s := range series {
 			names[i] = s.Name
 		}
-		legend(&b, names, false, false)
+		legend(&b, names, false, false, nil)
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
@@ -302,10 +304,7 @@ func LineChart(title, xlabel, ylabel string, xs []string, series []Series, ymin,
 			}
 			pts = append(pts, num(xAt(i))+","+num(yPos(v, ymin, ymax)))
 		}
-		width, opacity := 2, "1"
-		if covered[si] > 0 {
-			width, opacity = 2+4*covered[si], "0.45"
-		}
+		width, opacity := lineStyle(covered, si)
 		fmt.Fprintf(&b, `<polyline class="series" fill="none" stroke="%s" stroke-width="%d" stroke-opacity="%s" stroke-dasharray="%s" points="%s"/>`, c, width, opacity, dashes[si%len(dashes)], strings.Join(pts, " "))
 		off := dodge * (float64(si) - float64(len(series)-1)/2)
 		for i, v := range s.Values {
@@ -315,9 +314,19 @@ func LineChart(title, xlabel, ylabel string, xs []string, series []Series, ymin,
 			marker(&b, si, xAt(i)+off, yPos(v, ymin, ymax), c, s.Name+" "+xs[i]+": "+strconv.FormatFloat(v, 'f', 4, 64))
 		}
 	}
-	legend(&b, names, true, true)
+	legend(&b, names, true, true, covered)
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
+}
+
+// lineStyle is the stroke width and opacity of line series i, of which
+// covered[i] later series lie on its line (nil: none): 2 and opaque, or
+// 4 wider per covering series and pale, so that they show inside it.
+func lineStyle(covered []int, i int) (int, string) {
+	if i < len(covered) && covered[i] > 0 {
+		return 2 + 4*covered[i], "0.45"
+	}
+	return 2, "1"
 }
 
 // coincides returns the index of the first of earlier whose values are
