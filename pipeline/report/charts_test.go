@@ -214,3 +214,53 @@ func TestSmallBarsLabelled(t *testing.T) {
 		}
 	}
 }
+
+// TestLineUnderAnotherWider: with markers apart but lines drawn alike, the
+// demo's UBM line still hid DCTR's (one teal line in Chromium at 1400 and
+// 800 px). DCTR, with UBM on it, is drawn wider and paler than UBM, so
+// both lines show, in the chart and in its legend; DBN, apart from both,
+// keeps the normal width.
+func TestLineUnderAnotherWider(t *testing.T) {
+	svg := string(LineChart("Test perplexity per rank", "rank", "perplexity", []string{"1", "2", "3"},
+		[]Series{{Name: "DCTR", Values: []float64{1.75, 1.86, 1.71}}, {Name: "DBN", Values: []float64{1.76, 1.87, 1.73}}, {Name: "UBM", Values: []float64{1.751, 1.859, 1.712}}}, 1, 2))
+	lines := regexp.MustCompile(`<polyline class="series"[^>]*stroke-width="(\d+)" stroke-opacity="([\d.]+)"`).FindAllStringSubmatch(svg, -1)
+	if len(lines) != 3 {
+		t.Fatalf("%d lines with width and opacity, want 3", len(lines))
+	}
+	wd, _ := strconv.Atoi(lines[0][1])
+	wb, _ := strconv.Atoi(lines[1][1])
+	wu, _ := strconv.Atoi(lines[2][1])
+	if wd <= wu || lines[0][2] == "1" {
+		t.Errorf("DCTR drawn %d wide (opacity %s), UBM on it %d: one hides the other", wd, lines[0][2], wu)
+	}
+	if wb != wu || lines[1][2] != "1" || lines[2][2] != "1" {
+		t.Errorf("DBN %d wide (opacity %s), UBM %d (opacity %s): want both at the normal width, opaque", wb, lines[1][2], wu, lines[2][2])
+	}
+	// The legend draws each line as the chart does.
+	leg := regexp.MustCompile(`<line class="legend"[^>]*stroke-width="(\d+)" stroke-opacity="([\d.]+)"`).FindAllStringSubmatch(svg, -1)
+	if len(leg) != 3 {
+		t.Fatalf("%d legend lines with width and opacity, want 3", len(leg))
+	}
+	for i := range leg {
+		if leg[i][1] != lines[i][1] || leg[i][2] != lines[i][2] {
+			t.Errorf("legend line %d: width %s opacity %s, chart %s %s", i, leg[i][1], leg[i][2], lines[i][1], lines[i][2])
+		}
+	}
+}
+
+// TestBarLabelsMatchTables: the label chart's value labels read as the
+// label table prints the shares (1.81, 4.38, 24.10), not 1.808, 4.375,
+// 24.1; counts keep their thousands separators and small shares their
+// digits.
+func TestBarLabelsMatchTables(t *testing.T) {
+	svg := string(BarChart("Label distribution (% of pairs)", "label", "% of pairs", []string{"1", "3", "junk (-2)"},
+		[]Series{{Name: "this run", Values: []float64{1.808, 4.375, 0.06}}, {Name: "LOVBench", Values: []float64{24.1, 1.63, 0.06}}}))
+	got := regexp.MustCompile(`<text class="value"[^>]*>([^<]*)</text>`).FindAllStringSubmatch(svg, -1)
+	var vals []string
+	for _, m := range got {
+		vals = append(vals, m[1])
+	}
+	if s := strings.Join(vals, " "); s != "1.81 24.10 4.38 1.63 0.06 0.06" {
+		t.Errorf("bar labels %q, want %q", s, "1.81 24.10 4.38 1.63 0.06 0.06")
+	}
+}

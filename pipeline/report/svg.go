@@ -105,6 +105,16 @@ func fmtValue(v float64) string {
 	return strconv.FormatFloat(v, 'g', 4, 64)
 }
 
+// fmtBarLabel prints a bar's value label: as fmtValue, but fractions from
+// 0.1 up with two decimals (1.81, 24.10, not 1.808, 24.1), as the report's
+// tables print shares.
+func fmtBarLabel(v float64) string {
+	if v != math.Trunc(v) && math.Abs(v) >= 0.1 && math.Abs(v) < 1000 {
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	}
+	return fmtValue(v)
+}
+
 // groupInt prints n with a comma every three digits (117,400).
 func groupInt(n int64) string {
 	s := strconv.FormatInt(n, 10)
@@ -159,8 +169,9 @@ func legendBelowH(n int) int { return 8 + legendRowH*((n+1)/2) }
 // charts with a few short names) or, with below set, in rows of two under
 // the x-axis title, where no name is cut and no entry hides a line. With
 // lines set, each entry shows the series' line (colour, dash pattern and
-// marker), otherwise a colour swatch (bars).
-func legend(b *strings.Builder, names []string, below, lines bool) {
+// marker, and, for a line with others lying on it, its width and
+// opacity: covered[i] as in lineStyle), otherwise a colour swatch (bars).
+func legend(b *strings.Builder, names []string, below, lines bool, covered []int) {
 	for i, n := range names {
 		c := palette[i%len(palette)]
 		x, y := chartW-padR-190, padT+2+legendRowH*i
@@ -168,7 +179,8 @@ func legend(b *strings.Builder, names []string, below, lines bool) {
 			x, y = padL+(chartW-padL-padR)/2*(i%2), chartH+2+legendRowH*(i/2)
 		}
 		if lines {
-			fmt.Fprintf(b, `<line class="legend" x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s" stroke-width="2" stroke-dasharray="%s"/>`, x, x+28, y+5, y+5, c, dashes[i%len(dashes)])
+			width, opacity := lineStyle(covered, i)
+			fmt.Fprintf(b, `<line class="legend" x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s" stroke-width="%d" stroke-opacity="%s" stroke-dasharray="%s"/>`, x, x+28, y+5, y+5, c, width, opacity, dashes[i%len(dashes)])
 			marker(b, i, float64(x+14), float64(y+5), c, "")
 			fmt.Fprintf(b, `<text x="%d" y="%d" font-size="11">%s</text>`, x+34, y+9, esc(n))
 			continue
@@ -235,7 +247,7 @@ func BarChart(title, xlabel, ylabel string, categories []string, series []Series
 				esc(s.Name), esc(cat), esc(fmtValue(v)))
 			if h := float64(chartH-padB) - y; labelAll || h < 3 {
 				fmt.Fprintf(&b, `<text class="value" x="%s" y="%s" font-size="10" text-anchor="middle">%s</text>`,
-					num(gx+barW*float64(si)+barW/2), num(y-3), esc(fmtValue(v)))
+					num(gx+barW*float64(si)+barW/2), num(y-3), esc(fmtBarLabel(v)))
 			}
 		}
 		if len(categories) <= 24 || ci%((len(categories)+23)/24) == 0 {
@@ -247,7 +259,7 @@ func BarChart(title, xlabel, ylabel string, categories []string, series []Series
 		for i, s := range series {
 			names[i] = s.Name
 		}
-		legend(&b, names, false, false)
+		legend(&b, names, false, false, nil)
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
@@ -257,7 +269,8 @@ func BarChart(title, xlabel, ylabel string, categories []string, series []Series
 // own colour, dash pattern and marker shape (dashes, markers), the legend
 // below the plot. A series that coincides with an earlier one at every x
 // (within 0.5% of the y range) is named so in the legend ("UBM, on DCTR's
-// line"), and the markers of the series are set a little apart
+// line"), the earlier line is drawn wider and paler so that the later one
+// shows inside it, and the markers of the series are set a little apart
 // horizontally so that each stays visible.
 func LineChart(title, xlabel, ylabel string, xs []string, series []Series, ymin, ymax float64) template.HTML {
 	var b strings.Builder
@@ -271,11 +284,18 @@ func LineChart(title, xlabel, ylabel string, xs []string, series []Series, ymin,
 	}
 	const dodge = 4.0 // marker offset between consecutive series
 	names := make([]string, len(series))
+	// covered[j] counts the later series lying on series j's line: j is
+	// drawn that much wider and paler, so each shows as a line inside it
+	// instead of hiding it (UBM's perplexity on DCTR's).
+	covered := make([]int, len(series))
 	for si, s := range series {
 		names[si] = s.Name
 		if j := coincides(series[:si], s, n, 0.005*(ymax-ymin)); j >= 0 {
 			names[si] = s.Name + ", on " + series[j].Name + "'s line"
+			covered[j]++
 		}
+	}
+	for si, s := range series {
 		c := palette[si%len(palette)]
 		var pts []string
 		for i, v := range s.Values {
@@ -284,7 +304,8 @@ func LineChart(title, xlabel, ylabel string, xs []string, series []Series, ymin,
 			}
 			pts = append(pts, num(xAt(i))+","+num(yPos(v, ymin, ymax)))
 		}
-		fmt.Fprintf(&b, `<polyline class="series" fill="none" stroke="%s" stroke-width="2" stroke-dasharray="%s" points="%s"/>`, c, dashes[si%len(dashes)], strings.Join(pts, " "))
+		width, opacity := lineStyle(covered, si)
+		fmt.Fprintf(&b, `<polyline class="series" fill="none" stroke="%s" stroke-width="%d" stroke-opacity="%s" stroke-dasharray="%s" points="%s"/>`, c, width, opacity, dashes[si%len(dashes)], strings.Join(pts, " "))
 		off := dodge * (float64(si) - float64(len(series)-1)/2)
 		for i, v := range s.Values {
 			if i >= n || math.IsNaN(v) {
@@ -293,9 +314,19 @@ func LineChart(title, xlabel, ylabel string, xs []string, series []Series, ymin,
 			marker(&b, si, xAt(i)+off, yPos(v, ymin, ymax), c, s.Name+" "+xs[i]+": "+strconv.FormatFloat(v, 'f', 4, 64))
 		}
 	}
-	legend(&b, names, true, true)
+	legend(&b, names, true, true, covered)
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
+}
+
+// lineStyle is the stroke width and opacity of line series i, of which
+// covered[i] later series lie on its line (nil: none): 2 and opaque, or
+// 4 wider per covering series and pale, so that they show inside it.
+func lineStyle(covered []int, i int) (int, string) {
+	if i < len(covered) && covered[i] > 0 {
+		return 2 + 4*covered[i], "0.45"
+	}
+	return 2, "1"
 }
 
 // coincides returns the index of the first of earlier whose values are
