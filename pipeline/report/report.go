@@ -166,7 +166,7 @@ type view struct {
 	*Data
 	// NearPrior is the share of the recovery pairs whose inferred
 	// probability lies in [0.45, 0.5), when above 40% (else "").
-	NearPrior string
+	NearPrior                    string
 	Summary                      []string
 	CleaningChart                template.HTML
 	RankChart, LenChart, CPChart template.HTML
