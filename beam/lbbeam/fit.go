@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -21,6 +22,8 @@ import (
 
 func init() {
 	register.Function2x0(initState)
+	register.DoFn3x1[context.Context, int, func(int), error](&prepareFn{})
+	register.Emitter1[int]()
 	register.DoFn6x1[context.Context, int, []byte, []byte, func(int, []byte), func([]byte), error](&stepFn{})
 	register.DoFn3x1[int, func(*[]byte) bool, func([]byte), error](&mstepFn{})
 	register.DoFn5x1[context.Context, int, []byte, []byte, func(ShardFinal), error](&finishFn{})
@@ -45,18 +48,31 @@ type FitOptions struct {
 	// OutDir receives <MODEL>_relevance.tsv, <MODEL>_params.json and
 	// metrics.json, as lovbench fit writes them.
 	OutDir string
+	// PrepDir receives each shard prepared once, as a prepared-shard file
+	// (clickmodels.WritePreparedShardFile), which every EM iteration reads
+	// back. It must be on a file system every worker sees; the caller
+	// removes it after the run (lovbench-beam fit uses a directory under
+	// OutDir).
+	PrepDir string
+}
+
+// PreparedPath is the prepared-shard file of shard i in dir.
+func PreparedPath(dir string, i int) string {
+	return filepath.Join(dir, fmt.Sprintf("shard-%05d.prep", i))
 }
 
 // BeamKinds are the models the Beam pipeline fits.
 var BeamKinds = []clickmodels.Kind{clickmodels.DCTR, clickmodels.UBM, clickmodels.DBN}
 
-// BuildFit adds the EM pipeline to scope s. Per model and EM iteration:
+// BuildFit adds the EM pipeline to scope s. First every shard is prepared
+// once from its Parquet file into a prepared-shard file in o.PrepDir; then
+// per model and EM iteration:
 //
 //	(shard, pair values) --E-step with the globals as side input--> (shard, new pair values) + statistics
 //	statistics of all shards --exact sum, M-step--> new globals (side input of the next iteration)
 //
 // The iterations are unrolled into the pipeline graph. Every iteration
-// prepares each shard again from its file (the state passed between
+// reads each shard's prepared-shard file (the state passed between
 // iterations is only the shard's pair values), so a worker never holds
 // more than one shard. The global statistics are exact sums
 // (clickmodels.ExactSum), so their merge order, which Beam does not fix,
@@ -80,6 +96,9 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 	if o.OutDir == "" {
 		return errors.New("no output directory")
 	}
+	if o.PrepDir == "" {
+		return errors.New("no directory for the prepared shards")
+	}
 	iters := o.Iterations
 	if iters <= 0 {
 		iters = clickmodels.DefaultIterations
@@ -91,7 +110,9 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 	}
 	s = s.Scope("lovbench.fit")
 	one := beam.Create(s, 0)
-	shardIDs := beam.CreateList(s, ids)
+	// Every model's first iteration starts from the prepared shards'
+	// IDs, so no step runs before its shard's file is written.
+	prepared := beam.ParDo(s, &prepareFn{ShardDir: o.ShardDir, PrepDir: o.PrepDir, R: R}, beam.CreateList(s, ids))
 	var reports []beam.PCollection
 	for _, k := range o.Kinds {
 		ks := s.Scope(k.String())
@@ -99,15 +120,15 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 		if !k.EM() {
 			n = 1
 		}
-		state := beam.ParDo(ks, initState, shardIDs)
+		state := beam.ParDo(ks, initState, prepared)
 		globals := beam.Create(ks, []byte{})
 		for it := 0; it < n; it++ {
 			var stats beam.PCollection
-			state, stats = beam.ParDo2(ks, &stepFn{Dir: o.ShardDir, Kind: int(k), R: R, Iter: it, Exact: o.Exact},
+			state, stats = beam.ParDo2(ks, &stepFn{Dir: o.PrepDir, Kind: int(k), Iter: it, Exact: o.Exact},
 				state, beam.SideInput{Input: globals})
 			globals = beam.ParDo(ks, &mstepFn{Kind: int(k), R: R}, one, beam.SideInput{Input: stats})
 		}
-		finals := beam.ParDo(ks, &finishFn{Dir: o.ShardDir, Kind: int(k), R: R, Exact: o.Exact}, state, beam.SideInput{Input: globals})
+		finals := beam.ParDo(ks, &finishFn{Dir: o.PrepDir, Kind: int(k), Exact: o.Exact}, state, beam.SideInput{Input: globals})
 		reports = append(reports, beam.ParDo(ks, &writeModelFn{Dir: o.OutDir, Kind: int(k), Iterations: n,
 			Split: m.Split, TrainSERPs: m.TrainSERPs}, one, beam.SideInput{Input: finals}))
 	}
@@ -124,14 +145,36 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 // the initial ones).
 func initState(shard int, emit func(int, []byte)) { emit(shard, nil) }
 
-// shardFit prepares shard i and restores its pair values and the globals
-// (none before the first iteration).
-func shardFit(ctx context.Context, dir string, k clickmodels.Kind, R, i int, exact bool, pairs, globals []byte) (*clickmodels.ShardFit, *clickmodels.PreparedShard, error) {
-	src, err := shards.Open(dir)
+// prepareFn prepares one shard from the shard directory and writes its
+// prepared-shard file, emitting the shard's ID when the file is complete.
+type prepareFn struct {
+	ShardDir, PrepDir string
+	R                 int
+}
+
+func (f *prepareFn) ProcessElement(ctx context.Context, shard int, emit func(int)) error {
+	src, err := shards.Open(f.ShardDir)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	p, err := clickmodels.PrepareShard(ctx, src, i, R)
+	p, err := clickmodels.PrepareShard(ctx, src, shard, f.R)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(f.PrepDir, 0o755); err != nil {
+		return err
+	}
+	if err := clickmodels.WritePreparedShardFile(PreparedPath(f.PrepDir, shard), p); err != nil {
+		return err
+	}
+	emit(shard)
+	return nil
+}
+
+// shardFit reads shard i's prepared-shard file from dir and restores its
+// pair values and the globals (none before the first iteration).
+func shardFit(ctx context.Context, dir string, k clickmodels.Kind, i int, exact bool, pairs, globals []byte) (*clickmodels.ShardFit, *clickmodels.PreparedShard, error) {
+	p, err := clickmodels.ReadPreparedShardFile(PreparedPath(dir, i))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -154,18 +197,18 @@ func shardFit(ctx context.Context, dir string, k clickmodels.Kind, R, i int, exa
 // stepFn is one EM iteration on one shard: the E-step with the current
 // globals, the shard's own pair M-step, and the shard's global statistics.
 type stepFn struct {
-	Dir     string
-	Kind, R int
-	Iter    int
-	Exact   bool
+	Dir   string // prepared shards
+	Kind  int
+	Iter  int
+	Exact bool
 }
 
 func (f *stepFn) ProcessElement(ctx context.Context, shard int, pairs []byte, globals []byte, emitState func(int, []byte), emitStats func([]byte)) error {
-	sf, _, err := shardFit(ctx, f.Dir, clickmodels.Kind(f.Kind), f.R, shard, f.Exact, pairs, globals)
+	sf, p, err := shardFit(ctx, f.Dir, clickmodels.Kind(f.Kind), shard, f.Exact, pairs, globals)
 	if err != nil {
 		return err
 	}
-	st := clickmodels.NewStats(clickmodels.Kind(f.Kind), f.R)
+	st := clickmodels.NewStats(clickmodels.Kind(f.Kind), p.Data.Ranks())
 	sf.EStep(ctx, st)
 	if err := ctx.Err(); err != nil {
 		return err
@@ -214,13 +257,13 @@ type ShardFinal struct {
 // finishFn evaluates a shard's final model on its test SERPs and ships the
 // model to the writer.
 type finishFn struct {
-	Dir     string
-	Kind, R int
-	Exact   bool
+	Dir   string // prepared shards
+	Kind  int
+	Exact bool
 }
 
 func (f *finishFn) ProcessElement(ctx context.Context, shard int, pairs []byte, globals []byte, emit func(ShardFinal)) error {
-	sf, p, err := shardFit(ctx, f.Dir, clickmodels.Kind(f.Kind), f.R, shard, f.Exact, pairs, globals)
+	sf, p, err := shardFit(ctx, f.Dir, clickmodels.Kind(f.Kind), shard, f.Exact, pairs, globals)
 	if err != nil {
 		return err
 	}

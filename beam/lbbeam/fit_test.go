@@ -140,11 +140,22 @@ func fitBoth(t *testing.T, log *sessions.Log, shardDir string, iterations int) [
 	}
 	gotDir := filepath.Join(dir, "beam")
 	p, s := beam.NewPipelineWithRoot()
-	if err := BuildFit(s, FitOptions{ShardDir: shardDir, Kinds: BeamKinds, Iterations: iterations, OutDir: gotDir}); err != nil {
+	prepDir := filepath.Join(dir, "prepared")
+	if err := BuildFit(s, FitOptions{ShardDir: shardDir, Kinds: BeamKinds, Iterations: iterations, OutDir: gotDir, PrepDir: prepDir}); err != nil {
 		t.Fatal(err)
 	}
 	if err := ptest.Run(p); err != nil {
 		t.Fatal(err)
+	}
+	// Each shard was prepared once into its prepared-shard file.
+	m, err := shards.ReadManifest(shardDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < m.Shards; i++ {
+		if _, err := clickmodels.ReadPreparedShardFile(PreparedPath(prepDir, i)); err != nil {
+			t.Errorf("prepared shard %d: %v", i, err)
+		}
 	}
 	for _, k := range BeamKinds {
 		for _, suffix := range []string{"_relevance.tsv", "_params.json"} {

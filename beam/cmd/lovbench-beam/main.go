@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -136,10 +137,14 @@ func run(ctx context.Context, cmd string) error {
 		if *iterations < 1 {
 			return usageError{fmt.Errorf("--iterations must be at least 1, got %d", *iterations)}
 		}
+		// The shards are prepared once into OUT/.prepared, read by every
+		// EM iteration and removed when the pipeline has run.
+		prep := filepath.Join(*out, ".prepared")
 		if err := lbbeam.BuildFit(s, lbbeam.FitOptions{ShardDir: *shardDir, Kinds: kinds, Iterations: *iterations,
-			Exact: *exact, OutDir: *out}); err != nil {
+			Exact: *exact, OutDir: *out, PrepDir: prep}); err != nil {
 			return usageError{err}
 		}
+		defer os.RemoveAll(prep)
 	default:
 		return usageError{fmt.Errorf("unknown command %q (want shard or fit)", cmd)}
 	}
