@@ -25,7 +25,9 @@ func init() {
 	register.DoFn3x1[context.Context, int, func(int), error](&prepareFn{})
 	register.Emitter1[int]()
 	register.DoFn6x1[context.Context, int, []byte, []byte, func(int, []byte), func([]byte), error](&stepFn{})
-	register.DoFn3x1[int, func(*[]byte) bool, func([]byte), error](&mstepFn{})
+	register.DoFn4x1[int, []byte, func(*[]byte) bool, func([]byte), error](&mstepFn{})
+	register.DoFn5x1[context.Context, int, []byte, []byte, func([]byte), error](&llFn{})
+	register.DoFn4x1[int, []byte, func(*[]byte) bool, func([]byte), error](&convergeFn{})
 	register.DoFn5x1[context.Context, int, []byte, []byte, func(ShardFinal), error](&finishFn{})
 	register.Emitter1[ShardFinal]()
 	register.Iter1[ShardFinal]()
@@ -45,6 +47,11 @@ type FitOptions struct {
 	// E-step (clickmodels.Options.Exact).
 	Iterations int
 	Exact      bool
+	// Tolerance > 0 stops EM once the training log-likelihood changes by
+	// less than Tolerance between two iterations, as lovbench fit
+	// --tolerance (clickmodels.Options.Tolerance): the iterations after
+	// convergence pass the values through unchanged.
+	Tolerance float64
 	// OutDir receives <MODEL>_relevance.tsv, <MODEL>_params.json and
 	// metrics.json, as lovbench fit writes them.
 	OutDir string
@@ -122,14 +129,29 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 		}
 		state := beam.ParDo(ks, initState, prepared)
 		globals := beam.Create(ks, []byte{})
+		tol := o.Tolerance > 0 && k.EM()
+		// converge adds the training log-likelihood pass and the
+		// tolerance test after the values in globals (the initial ones
+		// first).
+		converge := func(initial bool) {
+			lls := beam.ParDo(ks, &llFn{Dir: o.PrepDir, Kind: int(k), Exact: o.Exact}, state, beam.SideInput{Input: globals})
+			globals = beam.ParDo(ks, &convergeFn{Tolerance: o.Tolerance, SERPs: m.TrainSERPs, Kind: int(k), R: R, Initial: initial},
+				one, beam.SideInput{Input: globals}, beam.SideInput{Input: lls})
+		}
+		if tol {
+			converge(true)
+		}
 		for it := 0; it < n; it++ {
 			var stats beam.PCollection
 			state, stats = beam.ParDo2(ks, &stepFn{Dir: o.PrepDir, Kind: int(k), Iter: it, Exact: o.Exact},
 				state, beam.SideInput{Input: globals})
-			globals = beam.ParDo(ks, &mstepFn{Kind: int(k), R: R}, one, beam.SideInput{Input: stats})
+			globals = beam.ParDo(ks, &mstepFn{Kind: int(k), R: R}, one, beam.SideInput{Input: globals}, beam.SideInput{Input: stats})
+			if tol {
+				converge(false)
+			}
 		}
 		finals := beam.ParDo(ks, &finishFn{Dir: o.PrepDir, Kind: int(k), Exact: o.Exact}, state, beam.SideInput{Input: globals})
-		reports = append(reports, beam.ParDo(ks, &writeModelFn{Dir: o.OutDir, Kind: int(k), Iterations: n,
+		reports = append(reports, beam.ParDo(ks, &writeModelFn{Dir: o.OutDir, Kind: int(k),
 			Split: m.Split, TrainSERPs: m.TrainSERPs}, one, beam.SideInput{Input: finals}))
 	}
 	all := beam.Flatten(s, reports...)
@@ -179,14 +201,14 @@ func shardFit(ctx context.Context, dir string, k clickmodels.Kind, i int, exact 
 		return nil, nil, err
 	}
 	f := clickmodels.NewShardFit(ctx, p, k, clickmodels.Options{Exact: exact, Workers: 1})
-	if len(globals) > 0 {
-		g, err := decodeFloats(globals)
-		if err != nil {
-			return nil, nil, err
-		}
-		f.SetGlobal(g)
+	em, err := decodeEM(globals)
+	if err != nil {
+		return nil, nil, err
 	}
-	if pairs != nil {
+	if len(em.Global) > 0 {
+		f.SetGlobal(em.Global)
+	}
+	if len(pairs) > 0 { // none: the initial values (a runner may turn nil into empty)
 		if err := f.UnmarshalPairs(pairs); err != nil {
 			return nil, nil, fmt.Errorf("shard %d: %w", i, err)
 		}
@@ -204,6 +226,12 @@ type stepFn struct {
 }
 
 func (f *stepFn) ProcessElement(ctx context.Context, shard int, pairs []byte, globals []byte, emitState func(int, []byte), emitStats func([]byte)) error {
+	if em, err := decodeEM(globals); err != nil {
+		return err
+	} else if em.Converged {
+		emitState(shard, pairs) // EM has stopped: the values stay
+		return nil
+	}
 	sf, p, err := shardFit(ctx, f.Dir, clickmodels.Kind(f.Kind), shard, f.Exact, pairs, globals)
 	if err != nil {
 		return err
@@ -223,24 +251,139 @@ func (f *stepFn) ProcessElement(ctx context.Context, shard int, pairs []byte, gl
 }
 
 // mstepFn sums the statistics of all shards (exactly, so in any order) and
-// computes the next global values.
+// computes the next global values, counting the iteration; once EM has
+// converged it passes the state on unchanged.
 type mstepFn struct {
 	Kind, R int
 }
 
-func (f *mstepFn) ProcessElement(_ int, stats func(*[]byte) bool, emit func([]byte)) error {
+func (f *mstepFn) ProcessElement(_ int, prev []byte, stats func(*[]byte) bool, emit func([]byte)) error {
+	em, err := decodeEM(prev)
+	if err != nil {
+		return err
+	}
+	if em.Converged {
+		emit(prev)
+		return nil
+	}
 	k := clickmodels.Kind(f.Kind)
-	total := clickmodels.NewStats(k, f.R)
+	total, err := mergeStats(k, f.R, stats)
+	if err != nil {
+		return err
+	}
+	em.Global = clickmodels.MStepGlobals(k, total)
+	em.Done++
+	emit(em.encode())
+	return nil
+}
+
+func mergeStats(k clickmodels.Kind, R int, stats func(*[]byte) bool) (*clickmodels.Stats, error) {
+	total := clickmodels.NewStats(k, R)
 	var b []byte
 	for stats(&b) {
 		var st clickmodels.Stats
 		if err := st.UnmarshalBinary(b); err != nil {
-			return err
+			return nil, err
 		}
 		total.Merge(&st)
 	}
-	emit(encodeFloats(clickmodels.MStepGlobals(k, total)))
+	return total, nil
+}
+
+// llFn computes a shard's training log-likelihood under the current
+// values (for the tolerance test).
+type llFn struct {
+	Dir   string // prepared shards
+	Kind  int
+	Exact bool
+}
+
+func (f *llFn) ProcessElement(ctx context.Context, shard int, pairs []byte, globals []byte, emit func([]byte)) error {
+	if em, err := decodeEM(globals); err != nil || em.Converged {
+		return err
+	}
+	sf, p, err := shardFit(ctx, f.Dir, clickmodels.Kind(f.Kind), shard, f.Exact, pairs, globals)
+	if err != nil {
+		return err
+	}
+	st := clickmodels.NewStats(clickmodels.Kind(f.Kind), p.Data.Ranks())
+	sf.TrainLL(ctx, st)
+	b, err := st.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	emit(b)
 	return nil
+}
+
+// convergeFn sums the shards' training log-likelihoods, divides by the
+// training SERPs and applies the tolerance test of lovbench fit: EM stops
+// once the value changes by less than Tolerance from the previous
+// iteration's (Initial: the value before the first iteration, only
+// recorded).
+type convergeFn struct {
+	Tolerance float64
+	SERPs     int64
+	Kind, R   int
+	Initial   bool
+}
+
+func (f *convergeFn) ProcessElement(_ int, cur []byte, lls func(*[]byte) bool, emit func([]byte)) error {
+	em, err := decodeEM(cur)
+	if err != nil {
+		return err
+	}
+	if em.Converged {
+		emit(cur)
+		return nil
+	}
+	total, err := mergeStats(clickmodels.Kind(f.Kind), f.R, lls)
+	if err != nil {
+		return err
+	}
+	ll := total.LL.Float64() / float64(f.SERPs)
+	if !f.Initial && math.Abs(ll-em.PrevLL) < f.Tolerance {
+		em.Converged = true
+	}
+	em.PrevLL = ll
+	emit(em.encode())
+	return nil
+}
+
+// emState is what passes from one EM iteration to the next besides the
+// shards' pair values: the global values (none: the initial ones), the
+// iterations done, the last training log-likelihood and whether EM has
+// converged (Tolerance). Encoded as done (uint64), the log-likelihood's
+// bits (uint64), converged (1 byte), then the globals as float64s; the
+// empty encoding is the state before the first iteration.
+type emState struct {
+	Global    []float64
+	Done      int
+	PrevLL    float64
+	Converged bool
+}
+
+func (e emState) encode() []byte {
+	b := binary.LittleEndian.AppendUint64(nil, uint64(e.Done))
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(e.PrevLL))
+	c := byte(0)
+	if e.Converged {
+		c = 1
+	}
+	b = append(b, c)
+	return append(b, encodeFloats(e.Global)...)
+}
+
+func decodeEM(b []byte) (emState, error) {
+	if len(b) == 0 {
+		return emState{}, nil
+	}
+	if len(b) < 17 || b[16] > 1 {
+		return emState{}, fmt.Errorf("lbbeam: EM state of %d bytes", len(b))
+	}
+	g, err := decodeFloats(b[17:])
+	return emState{Done: int(binary.LittleEndian.Uint64(b)), PrevLL: math.Float64frombits(binary.LittleEndian.Uint64(b[8:])),
+		Converged: b[16] == 1, Global: g}, err
 }
 
 // ShardFinal is a shard's share of the outputs: its model (gob), the log
@@ -248,6 +391,7 @@ func (f *mstepFn) ProcessElement(_ int, stats func(*[]byte) bool, emit func([]by
 // distinct training records.
 type ShardFinal struct {
 	Shard      int
+	Iterations int // EM iterations done
 	Model      []byte
 	QueryFirst []int64
 	Eval       []byte
@@ -275,7 +419,11 @@ func (f *finishFn) ProcessElement(ctx context.Context, shard int, pairs []byte, 
 	if err := gob.NewEncoder(&mb).Encode(sf.Model(0)); err != nil {
 		return err
 	}
-	emit(ShardFinal{Shard: shard, Model: mb.Bytes(), QueryFirst: p.QueryFirst, Eval: encodeEval(&ev), Records: p.Data.Records()})
+	em, err := decodeEM(globals)
+	if err != nil {
+		return err
+	}
+	emit(ShardFinal{Shard: shard, Iterations: em.Done, Model: mb.Bytes(), QueryFirst: p.QueryFirst, Eval: encodeEval(&ev), Records: p.Data.Records()})
 	return nil
 }
 
@@ -284,7 +432,6 @@ func (f *finishFn) ProcessElement(ctx context.Context, shard int, pairs []byte, 
 type writeModelFn struct {
 	Dir        string
 	Kind       int
-	Iterations int
 	Split      string
 	TrainSERPs int64
 }
@@ -307,7 +454,7 @@ func (f *writeModelFn) ProcessElement(_ int, finals func(*ShardFinal) bool, emit
 		if err := gob.NewDecoder(bytes.NewReader(x.Model)).Decode(&m); err != nil {
 			return fmt.Errorf("shard %d model: %w", x.Shard, err)
 		}
-		m.Iterations = f.Iterations
+		m.Iterations = x.Iterations
 		parts = append(parts, clickmodels.ShardModel{Model: &m, QueryFirst: x.QueryFirst})
 		e, err := decodeEval(x.Eval)
 		if err != nil {
@@ -326,8 +473,12 @@ func (f *writeModelFn) ProcessElement(_ int, finals func(*ShardFinal) bool, emit
 	if err != nil {
 		return err
 	}
+	iterations := 0
+	if len(all) > 0 {
+		iterations = all[0].Iterations
+	}
 	rep := clickmodels.Report{Model: k.String(), Split: f.Split, TrainSessions: int(f.TrainSERPs), TrainRecords: records,
-		Metrics: met, Iterations: f.Iterations, Exact: len(parts) > 0 && parts[0].Model.Exact}
+		Metrics: met, Iterations: iterations, Exact: len(parts) > 0 && parts[0].Model.Exact}
 	b, err := json.Marshal(rep)
 	if err != nil {
 		return err

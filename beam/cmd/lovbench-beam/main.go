@@ -27,6 +27,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,6 +55,7 @@ var (
 	iterations = flag.Int("iterations", 50, "fit: EM iterations (PyClick's default 50)")
 	piiSalt    = flag.String("pii-salt", "", "shard and fit --log: key of the session-ID pseudonymisation as text (default: random per run, written in no output)")
 	keepIDs    = flag.Bool("keep-session-ids", false, "shard and fit --log: write session IDs as read, not pseudonymised")
+	tolerance  = flag.Float64("tolerance", 0, "fit: stop EM once the training log-likelihood changes by less than this between iterations (0: run every iteration; as lovbench fit --tolerance)")
 	exact      = flag.Bool("exact", false, "fit: DBN's exact E-step instead of PyClick's (as lovbench fit --exact)")
 	split      = flag.String("split", "spec", "shard and fit --log: train/test split of the SERPs: spec or random (time: use lovbench shard)")
 	trainFrac  = flag.Float64("train-fraction", 0.75, "shard and fit --log: share of SERPs that train")
@@ -118,6 +120,9 @@ func run(ctx context.Context, cmd string) error {
 		if *iterations < 1 {
 			return usageError{fmt.Errorf("--iterations must be at least 1, got %d", *iterations)}
 		}
+		if !(*tolerance >= 0) || math.IsInf(*tolerance, 0) {
+			return usageError{fmt.Errorf("--tolerance must be a finite number >= 0, got %v", *tolerance)}
+		}
 		dir := *shardDir
 		if *logs != "" {
 			// From a plain log: ingest and shard it into OUT/shards
@@ -141,7 +146,7 @@ func run(ctx context.Context, cmd string) error {
 		// EM iteration and removed when the pipeline has run.
 		prep := filepath.Join(*out, ".prepared")
 		if err := lbbeam.BuildFit(s, lbbeam.FitOptions{ShardDir: dir, Kinds: kinds, Iterations: *iterations,
-			Exact: *exact, OutDir: *out, PrepDir: prep}); err != nil {
+			Tolerance: *tolerance, Exact: *exact, OutDir: *out, PrepDir: prep}); err != nil {
 			return usageError{err}
 		}
 		defer os.RemoveAll(prep)
