@@ -176,43 +176,30 @@ func (r *prepReader) names(what string) []string {
 	return out
 }
 
-func (r *prepReader) int32s(what string) []int32 {
-	n := r.count(4, what)
+// array reads an array of n elements of size bytes each, decoded by conv.
+func array[T any](r *prepReader, size int, what string, conv func([]byte) T) []T {
+	n := r.count(size, what)
 	if r.err != nil {
 		return nil
 	}
-	v := make([]int32, n)
+	v := make([]T, n)
 	for i := range v {
-		v[i] = int32(binary.LittleEndian.Uint32(r.b[4*i:]))
+		v[i] = conv(r.b[size*i:])
 	}
-	r.b = r.b[4*n:]
+	r.b = r.b[size*n:]
 	return v
+}
+
+func (r *prepReader) int32s(what string) []int32 {
+	return array(r, 4, what, func(b []byte) int32 { return int32(binary.LittleEndian.Uint32(b)) })
 }
 
 func (r *prepReader) int64s(what string) []int64 {
-	n := r.count(8, what)
-	if r.err != nil {
-		return nil
-	}
-	v := make([]int64, n)
-	for i := range v {
-		v[i] = int64(binary.LittleEndian.Uint64(r.b[8*i:]))
-	}
-	r.b = r.b[8*n:]
-	return v
+	return array(r, 8, what, func(b []byte) int64 { return int64(binary.LittleEndian.Uint64(b)) })
 }
 
 func (r *prepReader) uint64s(what string) []uint64 {
-	n := r.count(8, what)
-	if r.err != nil {
-		return nil
-	}
-	v := make([]uint64, n)
-	for i := range v {
-		v[i] = binary.LittleEndian.Uint64(r.b[8*i:])
-	}
-	r.b = r.b[8*n:]
-	return v
+	return array(r, 8, what, binary.LittleEndian.Uint64)
 }
 
 // UnmarshalPreparedShard decodes a prepared-shard file's bytes

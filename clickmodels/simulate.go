@@ -75,7 +75,17 @@ func ExaminationGlobal(k Kind, R int, first, decay float64) ([]float64, error) {
 	if !(first > 0 && first <= 1) || !(decay > 0 && decay <= 1) {
 		return nil, fmt.Errorf("examination: first %v and decay %v must lie in (0, 1]", first, decay)
 	}
+	if k != UBM && k != PBM {
+		return nil, fmt.Errorf("examination: %v has no examination probabilities to set (UBM and PBM have)", k)
+	}
 	g := DefaultGlobal(k, R)
+	setExamination(g, k, R, first, decay)
+	return g, nil
+}
+
+// setExamination sets the examination probabilities of UBM's or PBM's
+// global parameters g (R ranks) to first * decay^k (ExaminationGlobal).
+func setExamination(g []float64, k Kind, R int, first, decay float64) {
 	switch k {
 	case UBM:
 		for r := 0; r < R; r++ {
@@ -91,10 +101,7 @@ func ExaminationGlobal(k Kind, R int, first, decay float64) ([]float64, error) {
 		for r := range g {
 			g[r] = first * math.Pow(decay, float64(r))
 		}
-	default:
-		return nil, fmt.Errorf("examination: %v has no examination probabilities to set (UBM and PBM have)", k)
 	}
-	return g, nil
 }
 
 // DefaultGlobal returns the global parameters simulations use unless told
@@ -117,19 +124,9 @@ func DefaultGlobal(k Kind, R int) []float64 {
 			g[r] = 0.6 * math.Pow(0.85, float64(r))
 		}
 	case PBM:
-		for r := range g {
-			g[r] = 0.95 * math.Pow(0.82, float64(r))
-		}
+		setExamination(g, k, R, 0.95, 0.82)
 	case UBM:
-		for r := 0; r < R; r++ {
-			for p := -1; p < r; p++ {
-				col := p
-				if p < 0 {
-					col = R - 1
-				}
-				g[r*R+col] = 0.97 * math.Pow(0.8, float64(r-p-1))
-			}
-		}
+		setExamination(g, k, R, 0.97, 0.8)
 	case DCM:
 		for r := range g {
 			g[r] = 0.7 - 0.02*float64(r)
