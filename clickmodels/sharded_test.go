@@ -154,9 +154,10 @@ func TestShardInvariance(t *testing.T) {
 }
 
 // TestShardFitAPI drives the exported per-shard pieces the way an outside
-// engine does (Stats and pair values through their binary encodings
-// between iterations, new ShardFits each iteration) and must give the
-// files of RunShards.
+// engine does (each shard prepared once into a prepared-shard file and
+// read back every iteration, Stats and pair values through their binary
+// encodings between iterations, new ShardFits each iteration) and must
+// give the files of RunShards.
 func TestShardFitAPI(t *testing.T) {
 	ctx := context.Background()
 	src := t.TempDir()
@@ -189,10 +190,20 @@ func TestShardFitAPI(t *testing.T) {
 		var global []float64
 		var parts []clickmodels.ShardModel
 		var ev clickmodels.EvalSums
+		prep := t.TempDir()
+		for i := range src4 {
+			p, err := clickmodels.PrepareShard(ctx, d, i, R)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := clickmodels.WritePreparedShardFile(filepath.Join(prep, fmt.Sprint(i)), p); err != nil {
+				t.Fatal(err)
+			}
+		}
 		for it := 0; it <= iters; it++ {
 			st := clickmodels.NewStats(k, R)
 			for i := range src4 {
-				p, err := clickmodels.PrepareShard(ctx, d, i, R)
+				p, err := clickmodels.ReadPreparedShardFile(filepath.Join(prep, fmt.Sprint(i)))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -38,6 +38,12 @@ func (s *ShardFit) SetGlobal(g []float64) { copy(s.f.global, g) }
 // to st.
 func (s *ShardFit) EStep(ctx context.Context, st *Stats) { s.f.estep(ctx, st) }
 
+// TrainLL adds to st.LL the log-likelihood of the shard's training SERPs
+// under its current values (weighted by SERP, summed exactly). Summed over
+// all shards and divided by the training SERPs it is the quantity that
+// Options.Tolerance watches between iterations.
+func (s *ShardFit) TrainLL(ctx context.Context, st *Stats) { s.f.trainLL(ctx, st) }
+
 // Model returns the shard's model after iterations iterations (the
 // pair parameters are shared with s, not copied).
 func (s *ShardFit) Model(iterations int) *Model { return s.f.model(iterations) }

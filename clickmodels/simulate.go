@@ -48,6 +48,60 @@ type SimConfig struct {
 	// Ranks is R of the truth model (0: DefaultRanks); SERPs must not be
 	// longer.
 	Ranks int
+	// ReturnAfterClick is the probability that a user who clicked a
+	// result comes back to the same results page, which the log then
+	// records as a new SERP of the same query with the same documents
+	// (a search engine that logs every load of its results page, as LOV's
+	// does when the browser goes back from a term's page). On the page the
+	// user comes back to, the documents clicked since the page was first
+	// shown have attractiveness 0: the user has read them. The user may
+	// come back again after a new click. 0 never comes back; the extra
+	// random draw is made only when it is above 0, so logs simulated
+	// without it are unchanged. At most 1.
+	ReturnAfterClick float64
+}
+
+// ExaminationGlobal returns the global parameters of a UBM or PBM truth
+// model with R ranks whose examination probabilities fall geometrically:
+//
+//	UBM: exam[r][p] = first * decay^(r-p-1), p the previous click
+//	     (-1, stored in column R-1, when none); unused cells 0.5
+//	PBM: exam_r = first * decay^r
+//
+// (DefaultGlobal is first = 0.97, decay 0.8 for UBM and 0.95, 0.82 for
+// PBM.) first and decay must lie in (0, 1]; other models have no
+// examination parameters and give an error.
+func ExaminationGlobal(k Kind, R int, first, decay float64) ([]float64, error) {
+	if !(first > 0 && first <= 1) || !(decay > 0 && decay <= 1) {
+		return nil, fmt.Errorf("examination: first %v and decay %v must lie in (0, 1]", first, decay)
+	}
+	if k != UBM && k != PBM {
+		return nil, fmt.Errorf("examination: %v has no examination probabilities to set (UBM and PBM have)", k)
+	}
+	g := DefaultGlobal(k, R)
+	setExamination(g, k, R, first, decay)
+	return g, nil
+}
+
+// setExamination sets the examination probabilities of UBM's or PBM's
+// global parameters g (R ranks) to first * decay^k (ExaminationGlobal).
+func setExamination(g []float64, k Kind, R int, first, decay float64) {
+	switch k {
+	case UBM:
+		for r := 0; r < R; r++ {
+			for p := -1; p < r; p++ {
+				col := p
+				if p < 0 {
+					col = R - 1
+				}
+				g[r*R+col] = first * math.Pow(decay, float64(r-p-1))
+			}
+		}
+	case PBM:
+		for r := range g {
+			g[r] = first * math.Pow(decay, float64(r))
+		}
+	}
 }
 
 // DefaultGlobal returns the global parameters simulations use unless told
@@ -70,19 +124,9 @@ func DefaultGlobal(k Kind, R int) []float64 {
 			g[r] = 0.6 * math.Pow(0.85, float64(r))
 		}
 	case PBM:
-		for r := range g {
-			g[r] = 0.95 * math.Pow(0.82, float64(r))
-		}
+		setExamination(g, k, R, 0.95, 0.82)
 	case UBM:
-		for r := 0; r < R; r++ {
-			for p := -1; p < r; p++ {
-				col := p
-				if p < 0 {
-					col = R - 1
-				}
-				g[r*R+col] = 0.97 * math.Pow(0.8, float64(r-p-1))
-			}
-		}
+		setExamination(g, k, R, 0.97, 0.8)
 	case DCM:
 		for r := range g {
 			g[r] = 0.7 - 0.02*float64(r)
@@ -131,21 +175,46 @@ func Simulate(ctx context.Context, cfg SimConfig, emit func(*SimSERP) error) (*M
 	if len(g) != cfg.Kind.globalParams(R) {
 		return nil, fmt.Errorf("simulate: %d global parameters given, %v with %d ranks has %d", len(g), cfg.Kind, R, cfg.Kind.globalParams(R))
 	}
+	if !(cfg.ReturnAfterClick >= 0 && cfg.ReturnAfterClick <= 1) {
+		return nil, fmt.Errorf("simulate: return-after-click probability %v, want 0 to 1", cfg.ReturnAfterClick)
+	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x73696d756c617465))
 	var queries, docs sessions.Dict
 	pairs := make(map[uint64]int32)
 	truth := &Model{Kind: cfg.Kind, Ranks: R, Global: g}
 	var a, s [MaxSERP]float64
 	serp := &SimSERP{}
+	// Coming back to a page (ReturnAfterClick): back says the next SERP is
+	// the page backQuery/backDocs again, read holds the ranks clicked on
+	// it since it was first shown.
+	var (
+		back      bool
+		backQuery string
+		backDocs  []string
+		read      uint64
+	)
 	for i := 0; i < cfg.SERPs; i++ {
 		if i%4096 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		q, ds, err := cfg.Source.Next(rng)
-		if err != nil {
-			return nil, fmt.Errorf("simulate: SERP %d: %w", i, err)
+		var q string
+		var ds []string
+		if back {
+			// The same page again; its documents were copied below,
+			// since the source may reuse its slice.
+			q, ds = backQuery, backDocs
+		} else {
+			var err error
+			q, ds, err = cfg.Source.Next(rng)
+			if err != nil {
+				return nil, fmt.Errorf("simulate: SERP %d: %w", i, err)
+			}
+			read = 0
+			if cfg.ReturnAfterClick > 0 {
+				backQuery, backDocs = q, append(backDocs[:0], ds...)
+			}
 		}
 		if len(ds) == 0 || len(ds) > R {
 			return nil, fmt.Errorf("simulate: SERP %d for query %q has %d documents, want 1 to %d", i, q, len(ds), R)
@@ -179,8 +248,13 @@ func Simulate(ctx context.Context, cfg SimConfig, emit func(*SimSERP) error) (*M
 				}
 			}
 			a[r], s[r] = truth.Attr[p], truth.Sat[p]
+			if read&(1<<uint(r)) != 0 {
+				a[r] = 0 // clicked before the user came back
+			}
 		}
 		serp.Clicks = drawClicks(cfg.Kind, rng, a[:len(ds)], s[:len(ds)], g, R)
+		read |= serp.Clicks
+		back = cfg.ReturnAfterClick > 0 && serp.Clicks != 0 && rng.Float64() < cfg.ReturnAfterClick
 		if err := emit(serp); err != nil {
 			return nil, err
 		}

@@ -126,7 +126,9 @@ func ReadSVMLight(r io.Reader, name string) (*Dataset, error) {
 		line := sc.Text()
 		comment := ""
 		if i := strings.IndexByte(line, '#'); i >= 0 {
-			comment = strings.TrimSpace(line[i+1:])
+			// A copy: a substring would keep the whole line alive for
+			// as long as the Doc (over 1 KB per row on LOVBench folds).
+			comment = strings.Clone(strings.TrimSpace(line[i+1:]))
 			line = line[:i]
 		}
 		fields := strings.Fields(line)
@@ -191,6 +193,7 @@ func ReadSVMLight(r io.Reader, name string) (*Dataset, error) {
 		qi, ok := index[qid]
 		if !ok {
 			qi = len(ds.Queries)
+			qid = strings.Clone(qid) // not a substring of the line (see comment)
 			index[qid] = qi
 			ds.Queries = append(ds.Queries, Query{ID: qid})
 		} else if qi != len(ds.Queries)-1 {

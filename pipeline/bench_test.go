@@ -18,7 +18,7 @@ import (
 func BenchmarkDemo(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		wd := filepath.Join(b.TempDir(), "demo"+strconv.Itoa(i))
-		if _, err := Run(context.Background(), DemoConfig(wd, 40000, 400, 1), RunOptions{}); err != nil {
+		if _, err := Run(context.Background(), DemoConfig(wd, DemoDense, 40000, 400, 1), RunOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -27,7 +27,7 @@ func BenchmarkDemo(b *testing.B) {
 // BenchmarkRenderReport renders the report of a demo work directory.
 func BenchmarkRenderReport(b *testing.B) {
 	wd := filepath.Join(b.TempDir(), "demo")
-	if _, err := Run(context.Background(), DemoConfig(wd, 5000, 100, 1), RunOptions{}); err != nil {
+	if _, err := Run(context.Background(), DemoConfig(wd, DemoDense, 5000, 100, 1), RunOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	d, err := ReportFromWorkdir(wd)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -78,6 +79,21 @@ type SimulateConfig struct {
 	Seed     uint64 `yaml:"seed" json:"seed"`
 	// ZipfS is the exponent of the query popularity.
 	ZipfS float64 `yaml:"zipf_s" json:"zipf_s"`
+	// Examination, when set, replaces the examination probabilities of
+	// the simulating model (UBM or PBM; clickmodels.ExaminationGlobal).
+	Examination *ExaminationConfig `yaml:"examination,omitempty" json:"examination,omitempty"`
+	// ReturnAfterClick is the probability that a user comes back to the
+	// results page after a click, which logs the page again
+	// (clickmodels.SimConfig.ReturnAfterClick); 0 never.
+	ReturnAfterClick float64 `yaml:"return_after_click,omitempty" json:"return_after_click,omitempty"`
+}
+
+// ExaminationConfig sets geometric examination probabilities: First at
+// the first rank (for UBM: at the rank after the previous click), times
+// Decay for every rank further down.
+type ExaminationConfig struct {
+	First float64 `yaml:"first" json:"first"`
+	Decay float64 `yaml:"decay" json:"decay"`
 }
 
 // CorpusConfig names the vocabulary corpus.
@@ -176,7 +192,11 @@ func DefaultSimulateConfig() SimulateConfig {
 // does.
 func (s *SimulateConfig) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind == yaml.MappingNode {
-		known := map[string]bool{"sessions": true, "queries": true, "model": true, "seed": true, "zipf_s": true}
+		known := map[string]bool{}
+		t := reflect.TypeOf(SimulateConfig{})
+		for i := 0; i < t.NumField(); i++ {
+			known[strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]] = true
+		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			if k := n.Content[i]; !known[k.Value] {
 				return fmt.Errorf("line %d: field %s not found in simulate", k.Line, k.Value)
@@ -269,6 +289,12 @@ func (c *Config) validate() error {
 		if s.ZipfS <= 1 {
 			return fmt.Errorf("simulate.zipf_s: %g, must be above 1", s.ZipfS)
 		}
+		if _, err := s.global(); err != nil {
+			return err
+		}
+		if !(s.ReturnAfterClick >= 0 && s.ReturnAfterClick <= 1) {
+			return fmt.Errorf("simulate.return_after_click: %g, must be 0 to 1", s.ReturnAfterClick)
+		}
 	}
 	if len(c.ClickModels.Models) == 0 {
 		return errors.New("click_models.models: empty")
@@ -359,3 +385,20 @@ func (c *Config) resolvePaths() {
 
 // LTREnabled reports whether the learning-to-rank stage runs.
 func (c *Config) LTREnabled() bool { return c.LTR.Enabled == nil || *c.LTR.Enabled }
+
+// global returns the simulating model's global parameters: nil (the
+// defaults, clickmodels.DefaultGlobal) unless Examination is set.
+func (s *SimulateConfig) global() ([]float64, error) {
+	if s.Examination == nil {
+		return nil, nil
+	}
+	kind, err := clickmodels.ParseKind(s.Model)
+	if err != nil {
+		return nil, fmt.Errorf("simulate.model: %w", err)
+	}
+	g, err := clickmodels.ExaminationGlobal(kind, clickmodels.DefaultRanks, s.Examination.First, s.Examination.Decay)
+	if err != nil {
+		return nil, fmt.Errorf("simulate.%w", err)
+	}
+	return g, nil
+}

@@ -38,6 +38,10 @@ func TestConfigErrors(t *testing.T) {
 		{"simulate: {sessions: 10, queries: 5, zipf_s: 0.5}\n", "zipf_s"},
 		{"log: {path: a}\nclick_models: {iterations: nope}\n", "line 2"},
 		{"log: {path: a}\nfeatures: {semantics: java}\n", "features.semantics"},
+		{"simulate: {sessions: 10, queries: 5, model: dbn, examination: {first: 0.5, decay: 0.4}}\n", "DBN has no examination"},
+		{"simulate: {sessions: 10, queries: 5, examination: {first: 0, decay: 0.4}}\n", "simulate.examination"},
+		{"simulate: {sessions: 10, queries: 5, examination: {first: 0.5, decay: 1.2}}\n", "simulate.examination"},
+		{"simulate: {sessions: 10, queries: 5, return_after_click: 1.5}\n", "simulate.return_after_click"},
 	} {
 		_, err := ParseConfig([]byte(tc.yaml), "cfg.yaml", "/tmp")
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "cfg.yaml") {

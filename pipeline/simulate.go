@@ -42,7 +42,12 @@ func (r *runner) simulateStage() Stage {
 			if err != nil {
 				return err
 			}
-			serps, truth, err := corpussim.Sessions(ctx, src, kind, sc.Sessions, uint64(sc.Seed))
+			global, err := sc.global()
+			if err != nil {
+				return err
+			}
+			serps, truth, err := corpussim.Sessions(ctx, src, clickmodels.SimConfig{Kind: kind, SERPs: sc.Sessions, Seed: uint64(sc.Seed),
+				Global: global, ReturnAfterClick: sc.ReturnAfterClick})
 			if err != nil {
 				return err
 			}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -21,8 +22,12 @@ import (
 
 func init() {
 	register.Function2x0(initState)
+	register.DoFn3x1[context.Context, int, func(int), error](&prepareFn{})
+	register.Emitter1[int]()
 	register.DoFn6x1[context.Context, int, []byte, []byte, func(int, []byte), func([]byte), error](&stepFn{})
-	register.DoFn3x1[int, func(*[]byte) bool, func([]byte), error](&mstepFn{})
+	register.DoFn4x1[int, []byte, func(*[]byte) bool, func([]byte), error](&mstepFn{})
+	register.DoFn5x1[context.Context, int, []byte, []byte, func([]byte), error](&llFn{})
+	register.DoFn4x1[int, []byte, func(*[]byte) bool, func([]byte), error](&convergeFn{})
 	register.DoFn5x1[context.Context, int, []byte, []byte, func(ShardFinal), error](&finishFn{})
 	register.Emitter1[ShardFinal]()
 	register.Iter1[ShardFinal]()
@@ -42,21 +47,39 @@ type FitOptions struct {
 	// E-step (clickmodels.Options.Exact).
 	Iterations int
 	Exact      bool
+	// Tolerance > 0 stops EM once the training log-likelihood changes by
+	// less than Tolerance between two iterations, as lovbench fit
+	// --tolerance (clickmodels.Options.Tolerance): the iterations after
+	// convergence pass the values through unchanged.
+	Tolerance float64
 	// OutDir receives <MODEL>_relevance.tsv, <MODEL>_params.json and
 	// metrics.json, as lovbench fit writes them.
 	OutDir string
+	// PrepDir receives each shard prepared once, as a prepared-shard file
+	// (clickmodels.WritePreparedShardFile), which every EM iteration reads
+	// back. It must be on a file system every worker sees; the caller
+	// removes it after the run (lovbench-beam fit uses a directory under
+	// OutDir).
+	PrepDir string
+}
+
+// PreparedPath is the prepared-shard file of shard i in dir.
+func PreparedPath(dir string, i int) string {
+	return filepath.Join(dir, fmt.Sprintf("shard-%05d.prep", i))
 }
 
 // BeamKinds are the models the Beam pipeline fits.
 var BeamKinds = []clickmodels.Kind{clickmodels.DCTR, clickmodels.UBM, clickmodels.DBN}
 
-// BuildFit adds the EM pipeline to scope s. Per model and EM iteration:
+// BuildFit adds the EM pipeline to scope s. First every shard is prepared
+// once from its Parquet file into a prepared-shard file in o.PrepDir; then
+// per model and EM iteration:
 //
 //	(shard, pair values) --E-step with the globals as side input--> (shard, new pair values) + statistics
 //	statistics of all shards --exact sum, M-step--> new globals (side input of the next iteration)
 //
 // The iterations are unrolled into the pipeline graph. Every iteration
-// prepares each shard again from its file (the state passed between
+// reads each shard's prepared-shard file (the state passed between
 // iterations is only the shard's pair values), so a worker never holds
 // more than one shard. The global statistics are exact sums
 // (clickmodels.ExactSum), so their merge order, which Beam does not fix,
@@ -80,6 +103,9 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 	if o.OutDir == "" {
 		return errors.New("no output directory")
 	}
+	if o.PrepDir == "" {
+		return errors.New("no directory for the prepared shards")
+	}
 	iters := o.Iterations
 	if iters <= 0 {
 		iters = clickmodels.DefaultIterations
@@ -91,7 +117,9 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 	}
 	s = s.Scope("lovbench.fit")
 	one := beam.Create(s, 0)
-	shardIDs := beam.CreateList(s, ids)
+	// Every model's first iteration starts from the prepared shards'
+	// IDs, so no step runs before its shard's file is written.
+	prepared := beam.ParDo(s, &prepareFn{ShardDir: o.ShardDir, PrepDir: o.PrepDir, R: R}, beam.CreateList(s, ids))
 	var reports []beam.PCollection
 	for _, k := range o.Kinds {
 		ks := s.Scope(k.String())
@@ -99,16 +127,31 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 		if !k.EM() {
 			n = 1
 		}
-		state := beam.ParDo(ks, initState, shardIDs)
+		state := beam.ParDo(ks, initState, prepared)
 		globals := beam.Create(ks, []byte{})
+		tol := o.Tolerance > 0 && k.EM()
+		// converge adds the training log-likelihood pass and the
+		// tolerance test after the values in globals (the initial ones
+		// first).
+		converge := func(initial bool) {
+			lls := beam.ParDo(ks, &llFn{Dir: o.PrepDir, Kind: int(k), Exact: o.Exact}, state, beam.SideInput{Input: globals})
+			globals = beam.ParDo(ks, &convergeFn{Tolerance: o.Tolerance, SERPs: m.TrainSERPs, Kind: int(k), R: R, Initial: initial},
+				one, beam.SideInput{Input: globals}, beam.SideInput{Input: lls})
+		}
+		if tol {
+			converge(true)
+		}
 		for it := 0; it < n; it++ {
 			var stats beam.PCollection
-			state, stats = beam.ParDo2(ks, &stepFn{Dir: o.ShardDir, Kind: int(k), R: R, Iter: it, Exact: o.Exact},
+			state, stats = beam.ParDo2(ks, &stepFn{Dir: o.PrepDir, Kind: int(k), Iter: it, Exact: o.Exact},
 				state, beam.SideInput{Input: globals})
-			globals = beam.ParDo(ks, &mstepFn{Kind: int(k), R: R}, one, beam.SideInput{Input: stats})
+			globals = beam.ParDo(ks, &mstepFn{Kind: int(k), R: R}, one, beam.SideInput{Input: globals}, beam.SideInput{Input: stats})
+			if tol {
+				converge(false)
+			}
 		}
-		finals := beam.ParDo(ks, &finishFn{Dir: o.ShardDir, Kind: int(k), R: R, Exact: o.Exact}, state, beam.SideInput{Input: globals})
-		reports = append(reports, beam.ParDo(ks, &writeModelFn{Dir: o.OutDir, Kind: int(k), Iterations: n,
+		finals := beam.ParDo(ks, &finishFn{Dir: o.PrepDir, Kind: int(k), Exact: o.Exact}, state, beam.SideInput{Input: globals})
+		reports = append(reports, beam.ParDo(ks, &writeModelFn{Dir: o.OutDir, Kind: int(k),
 			Split: m.Split, TrainSERPs: m.TrainSERPs}, one, beam.SideInput{Input: finals}))
 	}
 	all := beam.Flatten(s, reports...)
@@ -124,26 +167,48 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 // the initial ones).
 func initState(shard int, emit func(int, []byte)) { emit(shard, nil) }
 
-// shardFit prepares shard i and restores its pair values and the globals
-// (none before the first iteration).
-func shardFit(ctx context.Context, dir string, k clickmodels.Kind, R, i int, exact bool, pairs, globals []byte) (*clickmodels.ShardFit, *clickmodels.PreparedShard, error) {
-	src, err := shards.Open(dir)
+// prepareFn prepares one shard from the shard directory and writes its
+// prepared-shard file, emitting the shard's ID when the file is complete.
+type prepareFn struct {
+	ShardDir, PrepDir string
+	R                 int
+}
+
+func (f *prepareFn) ProcessElement(ctx context.Context, shard int, emit func(int)) error {
+	src, err := shards.Open(f.ShardDir)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	p, err := clickmodels.PrepareShard(ctx, src, i, R)
+	p, err := clickmodels.PrepareShard(ctx, src, shard, f.R)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(f.PrepDir, 0o755); err != nil {
+		return err
+	}
+	if err := clickmodels.WritePreparedShardFile(PreparedPath(f.PrepDir, shard), p); err != nil {
+		return err
+	}
+	emit(shard)
+	return nil
+}
+
+// shardFit reads shard i's prepared-shard file from dir and restores its
+// pair values and the globals (none before the first iteration).
+func shardFit(ctx context.Context, dir string, k clickmodels.Kind, i int, exact bool, pairs, globals []byte) (*clickmodels.ShardFit, *clickmodels.PreparedShard, error) {
+	p, err := clickmodels.ReadPreparedShardFile(PreparedPath(dir, i))
 	if err != nil {
 		return nil, nil, err
 	}
 	f := clickmodels.NewShardFit(ctx, p, k, clickmodels.Options{Exact: exact, Workers: 1})
-	if len(globals) > 0 {
-		g, err := decodeFloats(globals)
-		if err != nil {
-			return nil, nil, err
-		}
-		f.SetGlobal(g)
+	em, err := decodeEM(globals)
+	if err != nil {
+		return nil, nil, err
 	}
-	if pairs != nil {
+	if len(em.Global) > 0 {
+		f.SetGlobal(em.Global)
+	}
+	if len(pairs) > 0 { // none: the initial values (a runner may turn nil into empty)
 		if err := f.UnmarshalPairs(pairs); err != nil {
 			return nil, nil, fmt.Errorf("shard %d: %w", i, err)
 		}
@@ -154,18 +219,24 @@ func shardFit(ctx context.Context, dir string, k clickmodels.Kind, R, i int, exa
 // stepFn is one EM iteration on one shard: the E-step with the current
 // globals, the shard's own pair M-step, and the shard's global statistics.
 type stepFn struct {
-	Dir     string
-	Kind, R int
-	Iter    int
-	Exact   bool
+	Dir   string // prepared shards
+	Kind  int
+	Iter  int
+	Exact bool
 }
 
 func (f *stepFn) ProcessElement(ctx context.Context, shard int, pairs []byte, globals []byte, emitState func(int, []byte), emitStats func([]byte)) error {
-	sf, _, err := shardFit(ctx, f.Dir, clickmodels.Kind(f.Kind), f.R, shard, f.Exact, pairs, globals)
+	if em, err := decodeEM(globals); err != nil {
+		return err
+	} else if em.Converged {
+		emitState(shard, pairs) // EM has stopped: the values stay
+		return nil
+	}
+	sf, p, err := shardFit(ctx, f.Dir, clickmodels.Kind(f.Kind), shard, f.Exact, pairs, globals)
 	if err != nil {
 		return err
 	}
-	st := clickmodels.NewStats(clickmodels.Kind(f.Kind), f.R)
+	st := clickmodels.NewStats(clickmodels.Kind(f.Kind), p.Data.Ranks())
 	sf.EStep(ctx, st)
 	if err := ctx.Err(); err != nil {
 		return err
@@ -180,24 +251,139 @@ func (f *stepFn) ProcessElement(ctx context.Context, shard int, pairs []byte, gl
 }
 
 // mstepFn sums the statistics of all shards (exactly, so in any order) and
-// computes the next global values.
+// computes the next global values, counting the iteration; once EM has
+// converged it passes the state on unchanged.
 type mstepFn struct {
 	Kind, R int
 }
 
-func (f *mstepFn) ProcessElement(_ int, stats func(*[]byte) bool, emit func([]byte)) error {
+func (f *mstepFn) ProcessElement(_ int, prev []byte, stats func(*[]byte) bool, emit func([]byte)) error {
+	em, err := decodeEM(prev)
+	if err != nil {
+		return err
+	}
+	if em.Converged {
+		emit(prev)
+		return nil
+	}
 	k := clickmodels.Kind(f.Kind)
-	total := clickmodels.NewStats(k, f.R)
+	total, err := mergeStats(k, f.R, stats)
+	if err != nil {
+		return err
+	}
+	em.Global = clickmodels.MStepGlobals(k, total)
+	em.Done++
+	emit(em.encode())
+	return nil
+}
+
+func mergeStats(k clickmodels.Kind, R int, stats func(*[]byte) bool) (*clickmodels.Stats, error) {
+	total := clickmodels.NewStats(k, R)
 	var b []byte
 	for stats(&b) {
 		var st clickmodels.Stats
 		if err := st.UnmarshalBinary(b); err != nil {
-			return err
+			return nil, err
 		}
 		total.Merge(&st)
 	}
-	emit(encodeFloats(clickmodels.MStepGlobals(k, total)))
+	return total, nil
+}
+
+// llFn computes a shard's training log-likelihood under the current
+// values (for the tolerance test).
+type llFn struct {
+	Dir   string // prepared shards
+	Kind  int
+	Exact bool
+}
+
+func (f *llFn) ProcessElement(ctx context.Context, shard int, pairs []byte, globals []byte, emit func([]byte)) error {
+	if em, err := decodeEM(globals); err != nil || em.Converged {
+		return err
+	}
+	sf, p, err := shardFit(ctx, f.Dir, clickmodels.Kind(f.Kind), shard, f.Exact, pairs, globals)
+	if err != nil {
+		return err
+	}
+	st := clickmodels.NewStats(clickmodels.Kind(f.Kind), p.Data.Ranks())
+	sf.TrainLL(ctx, st)
+	b, err := st.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	emit(b)
 	return nil
+}
+
+// convergeFn sums the shards' training log-likelihoods, divides by the
+// training SERPs and applies the tolerance test of lovbench fit: EM stops
+// once the value changes by less than Tolerance from the previous
+// iteration's (Initial: the value before the first iteration, only
+// recorded).
+type convergeFn struct {
+	Tolerance float64
+	SERPs     int64
+	Kind, R   int
+	Initial   bool
+}
+
+func (f *convergeFn) ProcessElement(_ int, cur []byte, lls func(*[]byte) bool, emit func([]byte)) error {
+	em, err := decodeEM(cur)
+	if err != nil {
+		return err
+	}
+	if em.Converged {
+		emit(cur)
+		return nil
+	}
+	total, err := mergeStats(clickmodels.Kind(f.Kind), f.R, lls)
+	if err != nil {
+		return err
+	}
+	ll := total.LL.Float64() / float64(f.SERPs)
+	if !f.Initial && math.Abs(ll-em.PrevLL) < f.Tolerance {
+		em.Converged = true
+	}
+	em.PrevLL = ll
+	emit(em.encode())
+	return nil
+}
+
+// emState is what passes from one EM iteration to the next besides the
+// shards' pair values: the global values (none: the initial ones), the
+// iterations done, the last training log-likelihood and whether EM has
+// converged (Tolerance). Encoded as done (uint64), the log-likelihood's
+// bits (uint64), converged (1 byte), then the globals as float64s; the
+// empty encoding is the state before the first iteration.
+type emState struct {
+	Global    []float64
+	Done      int
+	PrevLL    float64
+	Converged bool
+}
+
+func (e emState) encode() []byte {
+	b := binary.LittleEndian.AppendUint64(nil, uint64(e.Done))
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(e.PrevLL))
+	c := byte(0)
+	if e.Converged {
+		c = 1
+	}
+	b = append(b, c)
+	return append(b, encodeFloats(e.Global)...)
+}
+
+func decodeEM(b []byte) (emState, error) {
+	if len(b) == 0 {
+		return emState{}, nil
+	}
+	if len(b) < 17 || b[16] > 1 {
+		return emState{}, fmt.Errorf("lbbeam: EM state of %d bytes", len(b))
+	}
+	g, err := decodeFloats(b[17:])
+	return emState{Done: int(binary.LittleEndian.Uint64(b)), PrevLL: math.Float64frombits(binary.LittleEndian.Uint64(b[8:])),
+		Converged: b[16] == 1, Global: g}, err
 }
 
 // ShardFinal is a shard's share of the outputs: its model (gob), the log
@@ -205,6 +391,7 @@ func (f *mstepFn) ProcessElement(_ int, stats func(*[]byte) bool, emit func([]by
 // distinct training records.
 type ShardFinal struct {
 	Shard      int
+	Iterations int // EM iterations done
 	Model      []byte
 	QueryFirst []int64
 	Eval       []byte
@@ -214,13 +401,13 @@ type ShardFinal struct {
 // finishFn evaluates a shard's final model on its test SERPs and ships the
 // model to the writer.
 type finishFn struct {
-	Dir     string
-	Kind, R int
-	Exact   bool
+	Dir   string // prepared shards
+	Kind  int
+	Exact bool
 }
 
 func (f *finishFn) ProcessElement(ctx context.Context, shard int, pairs []byte, globals []byte, emit func(ShardFinal)) error {
-	sf, p, err := shardFit(ctx, f.Dir, clickmodels.Kind(f.Kind), f.R, shard, f.Exact, pairs, globals)
+	sf, p, err := shardFit(ctx, f.Dir, clickmodels.Kind(f.Kind), shard, f.Exact, pairs, globals)
 	if err != nil {
 		return err
 	}
@@ -232,7 +419,11 @@ func (f *finishFn) ProcessElement(ctx context.Context, shard int, pairs []byte, 
 	if err := gob.NewEncoder(&mb).Encode(sf.Model(0)); err != nil {
 		return err
 	}
-	emit(ShardFinal{Shard: shard, Model: mb.Bytes(), QueryFirst: p.QueryFirst, Eval: encodeEval(&ev), Records: p.Data.Records()})
+	em, err := decodeEM(globals)
+	if err != nil {
+		return err
+	}
+	emit(ShardFinal{Shard: shard, Iterations: em.Done, Model: mb.Bytes(), QueryFirst: p.QueryFirst, Eval: encodeEval(&ev), Records: p.Data.Records()})
 	return nil
 }
 
@@ -241,7 +432,6 @@ func (f *finishFn) ProcessElement(ctx context.Context, shard int, pairs []byte, 
 type writeModelFn struct {
 	Dir        string
 	Kind       int
-	Iterations int
 	Split      string
 	TrainSERPs int64
 }
@@ -264,7 +454,7 @@ func (f *writeModelFn) ProcessElement(_ int, finals func(*ShardFinal) bool, emit
 		if err := gob.NewDecoder(bytes.NewReader(x.Model)).Decode(&m); err != nil {
 			return fmt.Errorf("shard %d model: %w", x.Shard, err)
 		}
-		m.Iterations = f.Iterations
+		m.Iterations = x.Iterations
 		parts = append(parts, clickmodels.ShardModel{Model: &m, QueryFirst: x.QueryFirst})
 		e, err := decodeEval(x.Eval)
 		if err != nil {
@@ -283,8 +473,12 @@ func (f *writeModelFn) ProcessElement(_ int, finals func(*ShardFinal) bool, emit
 	if err != nil {
 		return err
 	}
+	iterations := 0
+	if len(all) > 0 {
+		iterations = all[0].Iterations
+	}
 	rep := clickmodels.Report{Model: k.String(), Split: f.Split, TrainSessions: int(f.TrainSERPs), TrainRecords: records,
-		Metrics: met, Iterations: f.Iterations, Exact: len(parts) > 0 && parts[0].Model.Exact}
+		Metrics: met, Iterations: iterations, Exact: len(parts) > 0 && parts[0].Model.Exact}
 	b, err := json.Marshal(rep)
 	if err != nil {
 		return err

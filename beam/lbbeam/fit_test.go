@@ -64,7 +64,7 @@ func TestFitGoldenLog(t *testing.T) {
 	if m.TrainSERPs != 4500 {
 		t.Fatalf("%d training SERPs, PyClick's split has 4500", m.TrainSERPs)
 	}
-	got := fitBoth(t, log, shardDir, 0)
+	got := fitBoth(t, log, shardDir, 0, 0)
 
 	b, err := os.ReadFile(filepath.Join(ref, "golden_ubm6k", "metrics.json"))
 	if err != nil {
@@ -123,28 +123,70 @@ func TestShardThenFitCleanedLog(t *testing.T) {
 	if err := ptest.Run(p); err != nil {
 		t.Fatal(err)
 	}
-	fitBoth(t, log, shardDir, 10)
+	fitBoth(t, log, shardDir, 10, 0)
+}
+
+// TestFitTolerance: with a tolerance EM stops at the same iteration as
+// lovbench fit's, with the same files, before the 50 iterations asked
+// (the synthetic log's training log-likelihood settles within about a
+// dozen iterations to 1e-4), on a log needing no shared data.
+func TestFitTolerance(t *testing.T) {
+	dir := t.TempDir()
+	logPath := filepath.Join(dir, "log.tsv")
+	if err := os.WriteFile(logPath, awkwardLog(t, 20000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ingDir := filepath.Join(dir, "ingest")
+	if _, err := ingest.Run(context.Background(), ingest.Options{Format: ingest.FormatYandex, Log: logPath, OutDir: ingDir, PIISalt: testSalt}); err != nil {
+		t.Fatal(err)
+	}
+	log, err := sessions.Load(ingDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shardDir := filepath.Join(dir, "shards")
+	if _, err := shards.Write(context.Background(), ingDir, 3, shards.SplitConfig{Split: "spec", TrainFraction: 0.75}, shardDir, shards.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	got := fitBoth(t, log, shardDir, 50, 1e-4)
+	for _, r := range got {
+		if r.Model != "DCTR" && (r.Iterations < 2 || r.Iterations >= 50) {
+			t.Errorf("%s stopped after %d iterations; the tolerance should stop it early", r.Model, r.Iterations)
+		}
+		t.Logf("%s: %d iterations", r.Model, r.Iterations)
+	}
 }
 
 // fitBoth fits BeamKinds with lovbench (clickmodels.Run on log) and with
-// the Beam pipeline (on shardDir), checks that the outputs agree and
-// returns the Beam metrics.
-func fitBoth(t *testing.T, log *sessions.Log, shardDir string, iterations int) []clickmodels.Report {
+// the Beam pipeline (on shardDir), with the given iterations and
+// tolerance, checks that the outputs agree and returns the Beam metrics.
+func fitBoth(t *testing.T, log *sessions.Log, shardDir string, iterations int, tolerance float64) []clickmodels.Report {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
 	wantDir := filepath.Join(dir, "want")
-	cfg := clickmodels.RunConfig{Kinds: BeamKinds, Options: clickmodels.Options{Iterations: iterations}}
+	cfg := clickmodels.RunConfig{Kinds: BeamKinds, Options: clickmodels.Options{Iterations: iterations, Tolerance: tolerance}}
 	if _, err := clickmodels.Run(ctx, log, cfg, wantDir); err != nil {
 		t.Fatal(err)
 	}
 	gotDir := filepath.Join(dir, "beam")
 	p, s := beam.NewPipelineWithRoot()
-	if err := BuildFit(s, FitOptions{ShardDir: shardDir, Kinds: BeamKinds, Iterations: iterations, OutDir: gotDir}); err != nil {
+	prepDir := filepath.Join(dir, "prepared")
+	if err := BuildFit(s, FitOptions{ShardDir: shardDir, Kinds: BeamKinds, Iterations: iterations, Tolerance: tolerance, OutDir: gotDir, PrepDir: prepDir}); err != nil {
 		t.Fatal(err)
 	}
 	if err := ptest.Run(p); err != nil {
 		t.Fatal(err)
+	}
+	// Each shard was prepared once into its prepared-shard file.
+	m, err := shards.ReadManifest(shardDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < m.Shards; i++ {
+		if _, err := clickmodels.ReadPreparedShardFile(PreparedPath(prepDir, i)); err != nil {
+			t.Errorf("prepared shard %d: %v", i, err)
+		}
 	}
 	for _, k := range BeamKinds {
 		for _, suffix := range []string{"_relevance.tsv", "_params.json"} {

@@ -10,11 +10,13 @@
 //
 //	go run ./bench/ltr -workers 2
 //
-// With LambdaMART it also prints the recorded XGBoost 1.7 figure measured when the line order became label-free
-// (item 6) and the speed-up over it; time that comparison single-threaded,
-// as XGBoost was:
+// The rankers train on per-query z-scored features, lovbench ltr's default
+// (-norm none|sum|zscore|linear changes it). The comparison with XGBoost,
+// which reads the values as they are, is bench/ltr/vs_xgboost.sh: both
+// programs back to back, single-threaded, on the same fold files without
+// normalisation. A profile of one algorithm:
 //
-//	go run ./bench/ltr -algorithms lambdamart -workers 1 [-cpuprofile cpu.out]
+//	go run ./bench/ltr -algorithms lambdamart -workers 1 -cpuprofile cpu.out
 package main
 
 import (
@@ -39,6 +41,7 @@ func main() {
 	workers := flag.Int("workers", 2, "parallel jobs")
 	algs := flag.String("algorithms", "ranknet,adarank,lambdamart,ca", "algorithms to time")
 	metric := flag.String("metric", "", "training metric (RankLib -metric2t), e.g. NDCG@10 (the default) or NDCG (whole list)")
+	norm := flag.String("norm", string(ltr.NormZScore), "per-query feature normalisation: none, sum, zscore, linear")
 	seed := flag.Uint64("seed", 1, "seed")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the timed runs to this file")
 	write := flag.String("write", "", "only write the folds to DIR/Fold1..Fold5/{train,vali,test}.txt (for bench/ltr/xgb.py) and exit")
@@ -62,14 +65,19 @@ func main() {
 		}
 		defer func() { pprof.StopCPUProfile(); f.Close() }()
 	}
-	if err := run(*queries, *docs, *workers, *algs, *metric, *seed); err != nil {
+	nm, err := ltr.ParseNormalization(*norm)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench/ltr:", err)
+		os.Exit(2)
+	}
+	if err := run(*queries, *docs, *workers, *algs, *metric, nm, *seed); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/ltr:", err)
 		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }
 
-func run(queries, docs, workers int, algs, metric string, seed uint64) error {
+func run(queries, docs, workers int, algs, metric string, norm ltr.Normalization, seed uint64) error {
 	t0 := time.Now()
 	ds, err := ltr.Synthetic(ltr.SyntheticOptions{Queries: queries, DocsPerQuery: docs, Features: 34, Noise: 0.3, Seed: seed})
 	if err != nil {
@@ -78,8 +86,8 @@ func run(queries, docs, workers int, algs, metric string, seed uint64) error {
 	folds := ltr.MakeFolds(ds, seed)
 	fmt.Printf("dataset: %d queries, %d rows, 33 features + the LabelSearch baseline (34), %d folds (generated in %v)\n",
 		len(ds.Queries), ds.NumDocs(), len(folds), time.Since(t0).Round(time.Millisecond))
-	fmt.Printf("machine: %d CPUs (GOMAXPROCS %d), workers %d; shared machine, timings are indicative\n",
-		runtime.NumCPU(), runtime.GOMAXPROCS(0), workers)
+	fmt.Printf("machine: %d CPUs (GOMAXPROCS %d), workers %d; shared machine, timings are indicative; normalisation %s\n",
+		runtime.NumCPU(), runtime.GOMAXPROCS(0), workers, norm)
 	full, err := ltr.SelectConfigs("full")
 	if err != nil {
 		return err
@@ -92,6 +100,7 @@ func run(queries, docs, workers int, algs, metric string, seed uint64) error {
 		}
 		opt := ltr.ExperimentOptions{Algorithms: []ltr.Algorithm{a}, Configs: full, Train: ltr.DefaultOptions(), Workers: workers}
 		opt.Train.Seed = seed
+		opt.Train.Normalization = norm
 		if metric != "" {
 			m, err := ltr.ParseMetric(metric)
 			if err != nil {
@@ -119,16 +128,6 @@ func run(queries, docs, workers int, algs, metric string, seed uint64) error {
 			iters = append(iters, fmt.Sprint(r.Model.Iterations))
 		}
 		fmt.Printf("%-16s %10s %10s %10.4f %10.4f  %s\n", a.DisplayName(), wall.Round(100*time.Millisecond), cpu.Round(100*time.Millisecond), mean, base, strings.Join(iters, " "))
-		if a == ltr.LambdaMART {
-			// The recorded XGBoost figure: xgboost 1.7,
-			// objective rank:ndcg, tree_method hist, nthread 1, the same
-			// 5 folds; it was timed on its own, so compare it with a
-			// -workers 1 run. CPU time is the fairer figure on a shared
-			// machine (wall time includes waiting for other jobs).
-			fmt.Printf("%-16s %10s %10s %10.4f %10s  (recorded)\n", "XGBoost 1.7 hist", fmt.Sprintf("%.0fs", xgbSeconds), "", xgbNDCG, "")
-			fmt.Printf("speed-up vs XGBoost: %.2fx by CPU time, %.2fx by wall time; NDCG@10 %+.4f\n",
-				xgbSeconds/cpu.Seconds(), xgbSeconds/wall.Seconds(), mean-xgbNDCG)
-		}
 	}
 	return nil
 }
@@ -156,13 +155,6 @@ func writeFolds(dir string, queries, docs int, seed uint64) error {
 	}
 	return nil
 }
-
-// The recorded XGBoost 1.7 figure on this benchmark's dataset (
-// item 6): 5 folds, single-threaded, objective rank:ndcg, tree_method hist.
-const (
-	xgbSeconds = 76.0
-	xgbNDCG    = 0.9477
-)
 
 // cpuTime is the process's user+system CPU time: on a shared machine,
 // cpu/2 is what the wall time would be on 2 idle cores.

@@ -9,18 +9,21 @@ import (
 	"github.com/lovbench/lovbench/sessions"
 )
 
-// Sessions draws n SERPs from src with clicks from the click model kind
-// (clickmodels.Simulate) and returns them with the true relevance
-// (src.TrueRelevance) of every shown (query, term) pair. SERPs are grouped
-// into user sessions of one to three SERPs, 30 seconds apart, a click
-// coming 5 seconds after the previous event; the grouping uses its own
-// seeded generator, so the clicks are those of clickmodels.Simulate.
-func Sessions(ctx context.Context, src *Source, kind clickmodels.Kind, n int, seed uint64) ([]sessions.SERP, map[[2]string]float64, error) {
+// Sessions draws sim.SERPs SERPs from src with clicks from the click model
+// sim.Kind (clickmodels.Simulate with sim, its Source set to src) and
+// returns them with the true relevance (src.TrueRelevance) of every shown
+// (query, term) pair. SERPs are grouped into user sessions of one to three
+// SERPs, 30 seconds apart, a click coming 5 seconds after the previous
+// event; the grouping uses its own generator seeded with sim.Seed, so the
+// clicks are those of clickmodels.Simulate.
+func Sessions(ctx context.Context, src *Source, sim clickmodels.SimConfig) ([]sessions.SERP, map[[2]string]float64, error) {
+	n, seed := sim.SERPs, sim.Seed
+	sim.Source = src
 	rng := rand.New(rand.NewPCG(seed, 0x73657373696f6e73))
 	truth := map[[2]string]float64{}
 	serps := make([]sessions.SERP, 0, n)
 	session, left, idx := 0, 0, 0
-	_, err := clickmodels.Simulate(ctx, clickmodels.SimConfig{Kind: kind, SERPs: n, Seed: seed, Source: src}, func(ss *clickmodels.SimSERP) error {
+	_, err := clickmodels.Simulate(ctx, sim, func(ss *clickmodels.SimSERP) error {
 		if left == 0 {
 			session++
 			left = 1 + rng.IntN(3)

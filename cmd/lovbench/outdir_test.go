@@ -94,20 +94,20 @@ func TestDemoAndRunRefuseForeignWorkdirs(t *testing.T) {
 	}
 }
 
-// `demo --serps 10` does not publish a benchmark that
+// `demo --profile dense --serps 10` does not publish a benchmark that
 // cannot mean anything: exit 1 naming what is missing; with
 // --allow-degenerate it is published and the report carries a warning
 // banner; a later run without the flag does not publish it again.
 func TestDemoBelowMinimums(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "d")
-	code, _, errs := runCLI(t, "-q", "demo", "--serps", "10", "--out", out)
+	code, _, errs := runCLI(t, "-q", "demo", "--profile", "dense", "--serps", "10", "--out", out)
 	if code != 1 || !strings.Contains(errs, "test set has") || !strings.Contains(errs, "--allow-degenerate") {
 		t.Fatalf("demo --serps 10: code %d (want 1): %s", code, errs)
 	}
 	if _, err := os.Stat(filepath.Join(out, "releases", "latest")); err == nil {
 		t.Error("a release was published")
 	}
-	code, stdout, errs := runCLI(t, "-q", "demo", "--serps", "10", "--out", out, "--allow-degenerate")
+	code, stdout, errs := runCLI(t, "-q", "demo", "--profile", "dense", "--serps", "10", "--out", out, "--allow-degenerate")
 	if code != 0 {
 		t.Fatalf("demo --serps 10 --allow-degenerate: code %d: %s", code, errs)
 	}
@@ -118,7 +118,7 @@ func TestDemoBelowMinimums(t *testing.T) {
 	if !strings.Contains(string(b), `class="warning"`) || !strings.Contains(string(b), "--allow-degenerate") {
 		t.Error("the report of a degenerate dataset has no warning banner")
 	}
-	if code, _, errs := runCLI(t, "-q", "demo", "--serps", "10", "--out", out); code != 1 || !strings.Contains(errs, "test set has") {
+	if code, _, errs := runCLI(t, "-q", "demo", "--profile", "dense", "--serps", "10", "--out", out); code != 1 || !strings.Contains(errs, "test set has") {
 		t.Errorf("rerun without --allow-degenerate over unchanged stages: code %d (want 1): %s", code, errs)
 	}
 }

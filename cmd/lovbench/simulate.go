@@ -20,6 +20,8 @@ func newSimulateCmd(a *app) *cobra.Command {
 		sc                    = clickmodels.DefaultSyntheticConfig()
 		corpus                []string
 		prefixes              string
+		examination           []float64
+		returnAfterClick      float64
 	)
 	cmd := &cobra.Command{
 		Use:   "simulate",
@@ -74,7 +76,17 @@ corpus.`,
 				}
 				src = ss
 			}
-			cfg := clickmodels.SimConfig{Kind: kind, SERPs: serps, Seed: seed, Source: src}
+			cfg := clickmodels.SimConfig{Kind: kind, SERPs: serps, Seed: seed, Source: src, ReturnAfterClick: returnAfterClick}
+			if len(examination) > 0 {
+				if len(examination) != 2 {
+					return usagef("simulate: --examination: want FIRST,DECAY, got %d values", len(examination))
+				}
+				g, err := clickmodels.ExaminationGlobal(kind, sc.SERPLength, examination[0], examination[1])
+				if err != nil {
+					return usagef("simulate: --%v", err)
+				}
+				cfg.Global, cfg.Ranks = g, sc.SERPLength
+			}
 			var truth *clickmodels.Model
 			err = atomicfile.WriteFile(out, func(w io.Writer) error {
 				var err error
@@ -107,6 +119,8 @@ corpus.`,
 	intVar(f, &sc.SERPLength, "serp-length", sc.SERPLength, atLeast(1), "results per SERP")
 	floatVar(f, &sc.Shuffle, "shuffle", sc.Shuffle, within(0, 1), "share of SERPs in random order")
 	floatVar(f, &sc.ZipfS, "zipf", sc.ZipfS, above(1), "Zipf exponent of query popularity")
+	f.Float64SliceVar(&examination, "examination", nil, "UBM and PBM: examination probability `FIRST,DECAY`: FIRST at the first rank (UBM: also after a click), times DECAY per rank further down (default 0.97,0.8 for UBM, 0.95,0.82 for PBM)")
+	floatVar(f, &returnAfterClick, "return-after-click", 0, within(0, 1), "probability that the user comes back to the results page after a click, which logs the page again, without clicking the terms already read")
 	f.StringSliceVar(&corpus, "corpus", nil, "corpus mode: draw queries and SERPs from this RDF `PATH` (file or directory, repeatable; \"embedded\" = the embedded demo corpus)")
 	f.StringVar(&prefixes, "prefixes", "", "corpus mode: LOV prefix JSON `FILE` for prefixed names")
 	return cmd

@@ -164,6 +164,9 @@ type Data struct {
 // view is what the template renders.
 type view struct {
 	*Data
+	// NearPrior is the share of the recovery pairs whose inferred
+	// probability lies in [0.45, 0.5), when above 40% (else "").
+	NearPrior                    string
 	Summary                      []string
 	CleaningChart                template.HTML
 	RankChart, LenChart, CPChart template.HTML
@@ -382,6 +385,15 @@ func Render(w io.Writer, d *Data) error {
 		}
 	}
 	if r := d.Recovery; r != nil && len(r.Points) > 0 {
+		near := 0
+		for _, p := range r.Points {
+			if p.X >= 0.45 && p.X < 0.5 {
+				near++
+			}
+		}
+		if share := float64(near) / float64(len(r.Points)); share > 0.4 {
+			v.NearPrior = fmtPct(share)
+		}
 		v.ScatterChart = ScatterChart("Inferred satisfaction probability vs hidden true relevance", "inferred probability", "true relevance", r.Points, 0, 1, 0, 1)
 		v.Charts++
 	}
@@ -643,6 +655,7 @@ svg.chart{display:block;margin:1em 0;width:100%;height:auto}
 <h2 id="recovery">6. Label recovery (simulated log)</h2>
 <p>The log was simulated from a hidden true relevance per (query, term). Over the {{.Pairs}} labelled pairs, the inferred satisfaction probability correlates with the true relevance with</p>
 <p class="figure">Pearson r = {{f .Pearson}}, Kendall τ<sub>b</sub> = {{f .Kendall}}</p>
+{{if $.NearPrior}}<p class="note">{{$.NearPrior}} of these pairs have an inferred probability in [0.45, 0.5), just below the click model's prior of 0.5: they were shown too few times, at too low an examination probability, for clicks to move the estimate. A log this sparse limits how well any click model recovers relevance (60% of LOVBench's labelled pairs carry label 1 for the same reason); docs/pipeline.md, "The demo's two logs", compares it with a dense log.</p>{{end}}
 <p>Labels agree exactly on {{pct .Agreement}} of the pairs (rows: label of the true relevance under the same thresholds; columns: inferred label).</p>
 <table><tr><th>true \ inferred</th>{{range .Labels}}<th>{{.}}</th>{{end}}</tr>
 {{$labels := .Labels}}{{range $i, $row := .Confusion}}<tr><th>{{index $labels $i}}</th>{{range $row}}<td>{{.}}</td>{{end}}</tr>

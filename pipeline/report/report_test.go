@@ -158,3 +158,19 @@ func TestReportRendersInChromium(t *testing.T) {
 		t.Errorf("page errors %d, console: %q", r.Errors, r.Console)
 	}
 }
+
+// TestRecoveryNotesASparseLog: when most recovery pairs sit just below the
+// prior (inferred probability in [0.45, 0.5)), the report says why
+// recovery is limited; 3 of the 4 points here (75%), and none of the
+// sample's 3 points, so only the first report has the note.
+func TestRecoveryNotesASparseLog(t *testing.T) {
+	d := sample()
+	d.Recovery.Points = []Point{{0.47, 0.1}, {0.45, 0.9}, {0.4999, 0.5}, {0.5, 0.3}}
+	out := render(t, d)
+	if !strings.Contains(out, "75.0% of these pairs have an inferred probability in [0.45, 0.5)") {
+		t.Error("no sparse-log note for 3 of 4 pairs just below the prior")
+	}
+	if out := render(t, sample()); strings.Contains(out, "of these pairs have an inferred probability in [0.45, 0.5)") {
+		t.Error("sparse-log note on a log whose pairs are spread out")
+	}
+}

@@ -9,6 +9,7 @@
 //
 //	lovbench-beam shard --log a.tsv,b.tsv.gz --shards 64 --out shards/ [--runner prism]
 //	lovbench-beam fit --shard-dir shards/ --models dctr,ubm,dbn --out fit/ [--runner flink --endpoint host:8099]
+//	lovbench-beam fit --log a.tsv --shards 16 --models ubm --out fit/   (shards into fit/shards first)
 //
 // The runner is Prism (in process) by default; --runner flink, spark or
 // dataflow, with Beam's usual flags (--endpoint, --environment_type,
@@ -26,7 +27,9 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -40,22 +43,23 @@ import (
 )
 
 var (
-	logs       = flag.String("log", "", "shard: Yandex log files, plain or gzip, comma-separated, in log order")
-	numShards  = flag.Int("shards", 16, "shard: number of query shards (hash(query) mod N)")
+	logs       = flag.String("log", "", "shard, fit: Yandex log files, plain or gzip, comma-separated, in log order (fit: shards them into OUT/shards first)")
+	numShards  = flag.Int("shards", 16, "shard and fit --log: number of query shards (hash(query) mod N)")
 	out        = flag.String("out", "", "shard, fit: output directory")
-	partSize   = flag.Int64("part-size", lbbeam.DefaultPartSize, "shard: bytes per part of a plain log (cut at session boundaries)")
-	blacklist  = flag.String("pii-blacklist", "", "shard: file of queries to drop as personal data, one per line")
-	fullSERP   = flag.Int("full-serp", 0, "shard: drop queries with fewer results (0: no threshold for Yandex logs)")
-	maxLine    = flag.Int("max-line", 0, "shard: longest accepted line in bytes (0: ingest's default)")
-	shardDir   = flag.String("shard-dir", "", "fit: directory written by shard (lovbench-beam or lovbench shard)")
+	partSize   = flag.Int64("part-size", lbbeam.DefaultPartSize, "shard and fit --log: bytes per part of a plain log (cut at session boundaries)")
+	blacklist  = flag.String("pii-blacklist", "", "shard and fit --log: file of queries to drop as personal data, one per line")
+	fullSERP   = flag.Int("full-serp", 0, "shard and fit --log: drop queries with fewer results (0: no threshold for Yandex logs)")
+	maxLine    = flag.Int("max-line", 0, "shard and fit --log: longest accepted line in bytes (0: ingest's default)")
+	shardDir   = flag.String("shard-dir", "", "fit: directory written by shard (lovbench-beam or lovbench shard); or give --log")
 	models     = flag.String("models", "dctr,ubm,dbn", "fit: models to fit (dctr, ubm, dbn)")
 	iterations = flag.Int("iterations", 50, "fit: EM iterations (PyClick's default 50)")
-	piiSalt    = flag.String("pii-salt", "", "shard: key of the session-ID pseudonymisation as text (default: random per run, written in no output)")
-	keepIDs    = flag.Bool("keep-session-ids", false, "shard: write session IDs as read, not pseudonymised")
+	piiSalt    = flag.String("pii-salt", "", "shard and fit --log: key of the session-ID pseudonymisation as text (default: random per run, written in no output)")
+	keepIDs    = flag.Bool("keep-session-ids", false, "shard and fit --log: write session IDs as read, not pseudonymised")
+	tolerance  = flag.Float64("tolerance", 0, "fit: stop EM once the training log-likelihood changes by less than this between iterations (0: run every iteration; as lovbench fit --tolerance)")
 	exact      = flag.Bool("exact", false, "fit: DBN's exact E-step instead of PyClick's (as lovbench fit --exact)")
-	split      = flag.String("split", "spec", "shard: train/test split of the SERPs: spec or random (time: use lovbench shard)")
-	trainFrac  = flag.Float64("train-fraction", 0.75, "shard: share of SERPs that train")
-	seed       = flag.Uint64("seed", 1, "shard: seed of the random split")
+	split      = flag.String("split", "spec", "shard and fit --log: train/test split of the SERPs: spec or random (time: use lovbench shard)")
+	trainFrac  = flag.Float64("train-fraction", 0.75, "shard and fit --log: share of SERPs that train")
+	seed       = flag.Uint64("seed", 1, "shard and fit --log: seed of the random split")
 )
 
 func main() {
@@ -98,36 +102,16 @@ func run(ctx context.Context, cmd string) error {
 		if *logs == "" || *out == "" {
 			return usageError{errors.New("shard needs --log and --out")}
 		}
-		o := lbbeam.ShardOptions{Logs: strings.Split(*logs, ","), Shards: *numShards, OutDir: *out,
-			PartSize: *partSize, FullSERP: *fullSERP, MaxLine: *maxLine,
-			Split:   shards.SplitConfig{Split: *split, TrainFraction: *trainFrac, Seed: *seed},
-			PIISalt: []byte(*piiSalt), KeepSessionIDs: *keepIDs}
-		if *keepIDs && *piiSalt != "" {
-			return usageError{errors.New("--keep-session-ids and --pii-salt exclude each other")}
-		}
-		if *numShards < 1 || *partSize < 1 {
-			return usageError{errors.New("--shards and --part-size must be positive")}
-		}
-		if !(*trainFrac > 0 && *trainFrac < 1) {
-			return usageError{fmt.Errorf("--train-fraction must be in (0, 1), got %v", *trainFrac)}
-		}
-		if *blacklist != "" {
-			f, err := sessions.Open(*blacklist)
-			if err != nil {
-				return fmt.Errorf("PII blacklist: %w", err)
-			}
-			o.Blacklist, err = pii.ReadBlacklist(f, *blacklist)
-			f.Close()
-			if err != nil {
-				return err
-			}
+		o, err := shardOptions(*out)
+		if err != nil {
+			return err
 		}
 		if err := lbbeam.BuildShard(s, o); err != nil {
 			return usageError{err}
 		}
 	case "fit":
-		if *shardDir == "" || *out == "" {
-			return usageError{errors.New("fit needs --shard-dir and --out")}
+		if (*shardDir == "") == (*logs == "") || *out == "" {
+			return usageError{errors.New("fit needs --out and either --shard-dir or --log")}
 		}
 		kinds, err := clickmodels.ParseKinds(*models)
 		if err != nil {
@@ -136,12 +120,68 @@ func run(ctx context.Context, cmd string) error {
 		if *iterations < 1 {
 			return usageError{fmt.Errorf("--iterations must be at least 1, got %d", *iterations)}
 		}
-		if err := lbbeam.BuildFit(s, lbbeam.FitOptions{ShardDir: *shardDir, Kinds: kinds, Iterations: *iterations,
-			Exact: *exact, OutDir: *out}); err != nil {
+		if !(*tolerance >= 0) || math.IsInf(*tolerance, 0) {
+			return usageError{fmt.Errorf("--tolerance must be a finite number >= 0, got %v", *tolerance)}
+		}
+		dir := *shardDir
+		if *logs != "" {
+			// From a plain log: ingest and shard it into OUT/shards
+			// first (its own pipeline: the fit reads the manifest when
+			// it is built), as lovbench fit --log does in memory. The
+			// shards stay, with the cleaning report, for later fits.
+			dir = filepath.Join(*out, "shards")
+			o, err := shardOptions(dir)
+			if err != nil {
+				return err
+			}
+			if err := lbbeam.BuildShard(s, o); err != nil {
+				return usageError{err}
+			}
+			if err := beamx.Run(ctx, p); err != nil {
+				return err
+			}
+			p, s = beam.NewPipelineWithRoot()
+		}
+		// The shards are prepared once into OUT/.prepared, read by every
+		// EM iteration and removed when the pipeline has run.
+		prep := filepath.Join(*out, ".prepared")
+		if err := lbbeam.BuildFit(s, lbbeam.FitOptions{ShardDir: dir, Kinds: kinds, Iterations: *iterations,
+			Tolerance: *tolerance, Exact: *exact, OutDir: *out, PrepDir: prep}); err != nil {
 			return usageError{err}
 		}
+		defer os.RemoveAll(prep)
 	default:
 		return usageError{fmt.Errorf("unknown command %q (want shard or fit)", cmd)}
 	}
 	return beamx.Run(ctx, p)
+}
+
+// shardOptions checks the shard flags and returns the options of a shard
+// pipeline writing to outDir.
+func shardOptions(outDir string) (lbbeam.ShardOptions, error) {
+	o := lbbeam.ShardOptions{Logs: strings.Split(*logs, ","), Shards: *numShards, OutDir: outDir,
+		PartSize: *partSize, FullSERP: *fullSERP, MaxLine: *maxLine,
+		Split:   shards.SplitConfig{Split: *split, TrainFraction: *trainFrac, Seed: *seed},
+		PIISalt: []byte(*piiSalt), KeepSessionIDs: *keepIDs}
+	if *keepIDs && *piiSalt != "" {
+		return o, usageError{errors.New("--keep-session-ids and --pii-salt exclude each other")}
+	}
+	if *numShards < 1 || *partSize < 1 {
+		return o, usageError{errors.New("--shards and --part-size must be positive")}
+	}
+	if !(*trainFrac > 0 && *trainFrac < 1) {
+		return o, usageError{fmt.Errorf("--train-fraction must be in (0, 1), got %v", *trainFrac)}
+	}
+	if *blacklist != "" {
+		f, err := sessions.Open(*blacklist)
+		if err != nil {
+			return o, fmt.Errorf("PII blacklist: %w", err)
+		}
+		o.Blacklist, err = pii.ReadBlacklist(f, *blacklist)
+		f.Close()
+		if err != nil {
+			return o, err
+		}
+	}
+	return o, nil
 }
