@@ -2,7 +2,6 @@ package clickmodels
 
 import (
 	"context"
-	"math"
 )
 
 // PBM and UBM have E-steps that factorise over ranks: the expected counts of
@@ -21,13 +20,17 @@ import (
 
 // factorized is the per-item form of the training data for PBM and UBM.
 type factorized struct {
-	itemOff  []int     // chunk ci owns items [itemOff[ci], itemOff[ci+1])
-	itemPair []int32   // pair of the item
-	itemExam []int32   // examination parameter index of the item
-	itemW    []float64 // number of unclicked ranks merged into the item
+	itemOff []int  // chunk ci owns items [itemOff[ci], itemOff[ci+1])
+	items   []item // in the order of their first rank in the chunk's records
 
 	aNum0, aDen []float64  // per pair: prior + clicked counts; prior + all counts
 	gNum0, gDen []ExactSum // per global parameter: clicked counts; all counts (no prior)
+}
+
+// item is one (pair, examination parameter) of the unclicked ranks.
+type item struct {
+	pair, exam int32   // pair; examination parameter index
+	w          float64 // number of unclicked ranks merged into the item
 }
 
 func newFactorized(ctx context.Context, d *Data, kind Kind, workers int) *factorized {
@@ -38,11 +41,7 @@ func newFactorized(ctx context.Context, d *Data, kind Kind, workers int) *factor
 		aNum0: filled(np, 1), aDen: filled(np, 2),
 	}
 	nc := len(d.chunks)
-	type part struct {
-		pair, exam []int32
-		w          []float64
-	}
-	parts := make([]part, nc)
+	parts := make([][]item, nc)
 	f := &fitter{d: d, ng: ng}
 	f.parallel(ctx, workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
@@ -70,10 +69,10 @@ func newFactorized(ctx context.Context, d *Data, kind Kind, workers int) *factor
 					ei = r*R + prev
 				}
 				fz.aDen[p] += w
-				sc.xDen[ei].Add(w)
+				sc.gd[ei] += w
 				if clicks&(1<<uint(r)) != 0 {
 					fz.aNum0[p] += w
-					sc.xNum[ei].Add(w)
+					sc.gn[ei] += w
 					prev = r
 					continue
 				}
@@ -87,34 +86,34 @@ func newFactorized(ctx context.Context, d *Data, kind Kind, workers int) *factor
 					it, ok = sparse[key]
 				}
 				if !ok {
-					it = int32(len(pt.pair))
-					pt.pair = append(pt.pair, p)
-					pt.exam = append(pt.exam, int32(ei))
-					pt.w = append(pt.w, 0)
+					it = int32(len(*pt))
+					*pt = append(*pt, item{pair: p, exam: int32(ei)})
 					if dense != nil {
 						dense[key] = it
 					} else {
 						sparse[key] = it
 					}
 				}
-				pt.w[it] += w
+				(*pt)[it].w += w
 			}
+		}
+		// The weights are whole numbers of SERPs, so their float64 sums
+		// are exact (below 2^53) in any order; one exact addition per
+		// chunk and parameter.
+		for j := range sc.gn {
+			sc.xNum[j].Add(sc.gn[j])
+			sc.xDen[j].Add(sc.gd[j])
+			sc.gn[j], sc.gd[j] = 0, 0
 		}
 	})
 	fz.itemOff = make([]int, nc+1)
 	for ci := range parts {
-		fz.itemOff[ci+1] = fz.itemOff[ci] + len(parts[ci].pair)
+		fz.itemOff[ci+1] = fz.itemOff[ci] + len(parts[ci])
 	}
-	total := fz.itemOff[nc]
-	fz.itemPair = make([]int32, 0, total)
-	fz.itemExam = make([]int32, 0, total)
-	fz.itemW = make([]float64, 0, total)
+	fz.items = make([]item, 0, fz.itemOff[nc])
 	for ci := range parts {
-		pt := &parts[ci]
-		fz.itemPair = append(fz.itemPair, pt.pair...)
-		fz.itemExam = append(fz.itemExam, pt.exam...)
-		fz.itemW = append(fz.itemW, pt.w...)
-		parts[ci] = part{}
+		fz.items = append(fz.items, parts[ci]...)
+		parts[ci] = nil
 	}
 	st := NewStats(kind, R)
 	f.collect(st)
@@ -138,27 +137,36 @@ func (f *fitter) iterateFactorized(ctx context.Context, workers int, st *Stats) 
 		copy(aNum, fz.aNum0[ch.pairLo:ch.pairHi])
 		lo0 := int32(ch.pairLo)
 		lo, hi := fz.itemOff[ci], fz.itemOff[ci+1]
-		pairs, exams, ws := fz.itemPair[lo:hi], fz.itemExam[lo:hi], fz.itemW[lo:hi]
-		qs := &sc.qs
-		for j, p := range pairs {
-			ei := exams[j]
-			a, e := attr[p], g[ei]
-			t := ws[j] / (1 - e*a)
-			aNum[p-lo0] += (1 - e) * a * t
-			// A query's items are contiguous and in the same order in
-			// every layout (they follow its records), so its partial sums
-			// are layout-free (querySums).
-			qs.next(d.pairQuery[p], sc)
-			qs.addNum(int(ei), (1-a)*e*t)
-		}
-		qs.flush(sc)
-		for p := ch.pairLo; p < ch.pairHi; p++ {
-			attr[p] = math.Min(aNum[p-ch.pairLo]/fz.aDen[p], probMax)
+		estepItems(fz.items[lo:hi], attr, g, aNum, lo0, sc.xNum)
+		aDen := fz.aDen[ch.pairLo:ch.pairHi]
+		for i, num := range aNum {
+			v := num / aDen[i]
+			if v > probMax { // math.Min, without its call (no NaN here)
+				v = probMax
+			}
+			attr[ch.pairLo+i] = v
 		}
 	})
 	f.collect(st)
 	for j := range fz.gNum0 {
 		st.Num[j].Merge(&fz.gNum0[j])
 		st.Den[j].Merge(&fz.gDen[j])
+	}
+}
+
+// estepItems is the E-step of items (one chunk's): it adds their
+// attractiveness counts to aNum (indexed by pair - lo0) and their
+// examination counts to xNum. Each item's count goes to the exact sum on
+// its own, so the sum is the same whatever the items' order or grouping
+// (docs/scale.md, "Order-free sums").
+func estepItems(items []item, attr, g, aNum []float64, lo0 int32, xNum []ExactSum) {
+	xNum = xNum[:len(g)]
+	for _, it := range items {
+		a, e := attr[it.pair], g[it.exam]
+		t := it.w / (1 - e*a)
+		aNum[it.pair-lo0] += (1 - e) * a * t
+		if x := (1 - a) * e * t; !xNum[it.exam].AddSmall(x) {
+			xNum[it.exam].Add(x)
+		}
 	}
 }

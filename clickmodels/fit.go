@@ -258,18 +258,15 @@ type scratch struct {
 	cnt  [4][MaxSERP]float64
 	cond [MaxSERP]float64
 	// gn, gd: one record's global counts; xNum, xDen, ll: the worker's
-	// exact sums since the last collect; qs: the current query's partial
-	// sums, added to them when the query ends.
+	// exact sums since the last collect.
 	gn, gd     []float64
 	xNum, xDen []ExactSum
 	ll         ExactSum
-	qs         querySums
 	pairBuf    []float64 // factorised E-step: a chunk's pair numerators
 }
 
 func newScratch(ng int) *scratch {
 	sc := &scratch{gn: make([]float64, ng), gd: make([]float64, ng), xNum: make([]ExactSum, ng), xDen: make([]ExactSum, ng)}
-	sc.qs.init(ng)
 	sc.c.aNum, sc.c.aDen, sc.c.sNum, sc.c.sDen = sc.cnt[0][:], sc.cnt[1][:], sc.cnt[2][:], sc.cnt[3][:]
 	return sc
 }
@@ -360,19 +357,17 @@ func (f *fitter) iterate(ctx context.Context, workers int, st *Stats) {
 			}
 			estep(f.kind, &v, w, c)
 			pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
-			// The record's global counts go into its query's partial
-			// sums (see querySums).
-			if f.ng > 0 {
-				sc.qs.next(d.pairQuery[pairs[0]], sc)
-				for j, x := range sc.gn {
-					if x != 0 {
-						sc.qs.addNum(j, x)
-					}
+			// The record's global counts go to the exact sums one by one:
+			// each is summed in float64 within the record only, the same
+			// in every layout (docs/scale.md, "Order-free sums").
+			for j, x := range sc.gn {
+				if x != 0 && !sc.xNum[j].AddSmall(x) {
+					sc.xNum[j].Add(x)
 				}
-				for j, x := range sc.gd {
-					if x != 0 {
-						sc.qs.addDen(j, x)
-					}
+			}
+			for j, x := range sc.gd {
+				if x != 0 && !sc.xDen[j].AddSmall(x) {
+					sc.xDen[j].Add(x)
 				}
 			}
 			if len(f.aNum) > 0 {
@@ -396,7 +391,6 @@ func (f *fitter) iterate(ctx context.Context, workers int, st *Stats) {
 				}
 			}
 		}
-		sc.qs.flush(sc)
 		// M-step for the chunk's own pairs: no other chunk reads them.
 		for p := ch.pairLo; p < ch.pairHi; p++ {
 			if len(f.attr) > 0 {
@@ -445,10 +439,10 @@ func (f *fitter) trainLL(ctx context.Context, st *Stats) {
 			f.load(&v, sc, i)
 			cond := sc.cond[:v.n]
 			clickProbs(f.kind, &v, cond, nil)
-			sc.qs.next(d.pairQuery[d.recPair[d.recOff[i]]], sc)
-			sc.qs.ll += d.recWeight[i] * serpLL(cond)
+			if x := d.recWeight[i] * serpLL(cond); !sc.ll.AddSmall(x) {
+				sc.ll.Add(x)
+			}
 		}
-		sc.qs.flush(sc)
 	})
 	f.collect(st)
 }
@@ -461,64 +455,4 @@ func serpLL(cond []float64) float64 {
 		s += math.Log(p)
 	}
 	return s / float64(len(cond))
-}
-
-// querySums holds one query's global counts and log-likelihood while its
-// records are visited, as float64 sums in the query's record order, and
-// adds them to the worker's exact sums when the query ends. A query's
-// records are the same and in the same order whatever the chunking, the
-// number of query shards or workers (Prepare keeps file order within a
-// query), so these partial sums are too, and the exact sums over queries
-// are order-free: the fit gives the same bits in every layout. One exact
-// addition per query and parameter, rather than per record, keeps the EM
-// loop at float64 speed (docs/scale.md, "Order-free sums").
-type querySums struct {
-	q        int32     // log query ID of the current query, -1 for none
-	num, den []float64 // per global parameter
-	ll       float64
-	mark     []bool  // parameter j has a nonzero num or den
-	touched  []int32 // the marked parameters, in first-touch order
-}
-
-func (qs *querySums) init(ng int) {
-	qs.q = -1
-	qs.num, qs.den, qs.mark = make([]float64, ng), make([]float64, ng), make([]bool, ng)
-}
-
-// next starts query q, flushing the previous one if q differs from it.
-func (qs *querySums) next(q int32, sc *scratch) {
-	if q != qs.q {
-		qs.flush(sc)
-		qs.q = q
-	}
-}
-
-func (qs *querySums) touch(j int) {
-	if !qs.mark[j] {
-		qs.mark[j] = true
-		qs.touched = append(qs.touched, int32(j))
-	}
-}
-
-func (qs *querySums) addNum(j int, x float64) { qs.touch(j); qs.num[j] += x }
-func (qs *querySums) addDen(j int, x float64) { qs.touch(j); qs.den[j] += x }
-
-// flush adds the current query's sums to the worker's exact sums and
-// empties them.
-func (qs *querySums) flush(sc *scratch) {
-	for _, j := range qs.touched {
-		if x := qs.num[j]; x != 0 {
-			sc.xNum[j].Add(x)
-		}
-		if x := qs.den[j]; x != 0 {
-			sc.xDen[j].Add(x)
-		}
-		qs.num[j], qs.den[j], qs.mark[j] = 0, 0, false
-	}
-	qs.touched = qs.touched[:0]
-	if qs.ll != 0 {
-		sc.ll.Add(qs.ll)
-		qs.ll = 0
-	}
-	qs.q = -1
 }
