@@ -60,9 +60,15 @@ func (s *ExactSum) AddSmall(x float64) bool {
 
 // Add adds x, quantised towards zero to a multiple of 2^-52.
 func (s *ExactSum) Add(x float64) {
-	if s.AddSmall(x) {
-		return
+	if !s.AddSmall(x) {
+		s.addLarge(x)
 	}
+}
+
+// addLarge is Add for any x: the two-conversion path, which AddSmall's
+// callers take when it returns false. It is small enough to be inlined, so
+// that the EM loops make no call (and keep their values in registers).
+func (s *ExactSum) addLarge(x float64) {
 	if !(x < 0x1p62 && x > -0x1p62) { // beyond the range, infinite or NaN
 		// x·2^1023 is an infinity of x's sign (NaN for a NaN); adding the
 		// infinities keeps +Inf, -Inf or, for both or a NaN, NaN.

@@ -2,6 +2,7 @@ package clickmodels
 
 import (
 	"context"
+	"slices"
 )
 
 // PBM and UBM have E-steps that factorise over ranks: the expected counts of
@@ -29,7 +30,7 @@ type factorized struct {
 
 // item is one (pair, examination parameter) of the unclicked ranks.
 type item struct {
-	pair, exam int32   // pair; examination parameter index
+	pair, exam int32   // pair - the chunk's first pair; examination parameter index
 	w          float64 // number of unclicked ranks merged into the item
 }
 
@@ -45,58 +46,75 @@ func newFactorized(ctx context.Context, d *Data, kind Kind, workers int) *factor
 	f := &fitter{d: d, ng: ng}
 	f.parallel(ctx, workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
-		pt := &parts[ci]
-		// Merge items: a dense index over (pair - pairLo, exam) when small,
-		// else a map.
-		npc := ch.pairHi - ch.pairLo
-		var dense []int32
-		var sparse map[int64]int32
-		if npc*ng <= 1<<22 {
-			dense = make([]int32, npc*ng)
-			for i := range dense {
-				dense[i] = -1
+		items := sc.items[:0]
+		// Merge items query by query (a query's records and pairs are
+		// contiguous): a dense index over (pair - the query's first pair,
+		// exam), reused and reset after each query, or a map for a query
+		// with very many pairs.
+		for i := ch.recLo; i < ch.recHi; {
+			first := d.recPair[d.recOff[i]] // the query's first pair
+			q := d.pairQuery[first]
+			npq := 1
+			for int(first)+npq < ch.pairHi && d.pairQuery[int(first)+npq] == q {
+				npq++
 			}
-		} else {
-			sparse = make(map[int64]int32)
-		}
-		for i := ch.recLo; i < ch.recHi; i++ {
-			w := d.recWeight[i]
-			clicks := d.recClicks[i]
-			prev := R - 1
-			for r, p := range d.recPair[d.recOff[i]:d.recOff[i+1]] {
-				ei := r
-				if kind == UBM {
-					ei = r*R + prev
+			var dense []int32
+			var sparse map[int]int32
+			if npq*ng <= 1<<22 {
+				if len(sc.index) < npq*ng {
+					sc.index = filledInt32(npq*ng, -1)
 				}
-				fz.aDen[p] += w
-				sc.gd[ei] += w
-				if clicks&(1<<uint(r)) != 0 {
-					fz.aNum0[p] += w
-					sc.gn[ei] += w
-					prev = r
-					continue
-				}
-				key := int64(int(p)-ch.pairLo)*int64(ng) + int64(ei)
-				var it int32
-				var ok bool
-				if dense != nil {
-					it = dense[key]
-					ok = it >= 0
-				} else {
-					it, ok = sparse[key]
-				}
-				if !ok {
-					it = int32(len(*pt))
-					*pt = append(*pt, item{pair: p, exam: int32(ei)})
-					if dense != nil {
-						dense[key] = it
-					} else {
-						sparse[key] = it
+				dense = sc.index
+			} else {
+				sparse = make(map[int]int32)
+			}
+			qItems := len(items)
+			for ; i < ch.recHi && d.pairQuery[d.recPair[d.recOff[i]]] == q; i++ {
+				w := d.recWeight[i]
+				clicks := d.recClicks[i]
+				prev := R - 1
+				for r, p := range d.recPair[d.recOff[i]:d.recOff[i+1]] {
+					ei := r
+					if kind == UBM {
+						ei = r*R + prev
 					}
+					fz.aDen[p] += w
+					sc.gd[ei] += w
+					if clicks&(1<<uint(r)) != 0 {
+						fz.aNum0[p] += w
+						sc.gn[ei] += w
+						prev = r
+						continue
+					}
+					key := int(p-first)*ng + ei
+					var it int32
+					var ok bool
+					if dense != nil {
+						it = dense[key]
+						ok = it >= 0
+					} else {
+						it, ok = sparse[key]
+					}
+					if !ok {
+						it = int32(len(items))
+						items = append(items, item{pair: p - int32(ch.pairLo), exam: int32(ei)})
+						if dense != nil {
+							dense[key] = it
+						} else {
+							sparse[key] = it
+						}
+					}
+					items[it].w += w
 				}
-				(*pt)[it].w += w
+			}
+			if dense != nil {
+				for _, it := range items[qItems:] {
+					dense[int(it.pair+int32(ch.pairLo)-first)*ng+int(it.exam)] = -1
+				}
 			}
 		}
+		parts[ci] = slices.Clone(items)
+		sc.items = items[:0]
 		// The weights are whole numbers of SERPs, so their float64 sums
 		// are exact (below 2^53) in any order; one exact addition per
 		// chunk and parameter.
@@ -135,16 +153,16 @@ func (f *fitter) iterateFactorized(ctx context.Context, workers int, st *Stats) 
 		}
 		aNum := sc.pairBuf[:ch.pairHi-ch.pairLo]
 		copy(aNum, fz.aNum0[ch.pairLo:ch.pairHi])
-		lo0 := int32(ch.pairLo)
 		lo, hi := fz.itemOff[ci], fz.itemOff[ci+1]
-		estepItems(fz.items[lo:hi], attr, g, aNum, lo0, sc.xNum)
+		attrC := attr[ch.pairLo:ch.pairHi]
+		estepItems(fz.items[lo:hi], attrC, g, aNum, sc.xNum)
 		aDen := fz.aDen[ch.pairLo:ch.pairHi]
 		for i, num := range aNum {
 			v := num / aDen[i]
 			if v > probMax { // math.Min, without its call (no NaN here)
 				v = probMax
 			}
-			attr[ch.pairLo+i] = v
+			attrC[i] = v
 		}
 	})
 	f.collect(st)
@@ -155,18 +173,27 @@ func (f *fitter) iterateFactorized(ctx context.Context, workers int, st *Stats) 
 }
 
 // estepItems is the E-step of items (one chunk's): it adds their
-// attractiveness counts to aNum (indexed by pair - lo0) and their
-// examination counts to xNum. Each item's count goes to the exact sum on
-// its own, so the sum is the same whatever the items' order or grouping
-// (docs/scale.md, "Order-free sums").
-func estepItems(items []item, attr, g, aNum []float64, lo0 int32, xNum []ExactSum) {
-	xNum = xNum[:len(g)]
+// attractiveness counts to aNum and their examination counts to xNum; attr
+// and aNum are indexed as item.pair, from the chunk's first pair. Each
+// item's count goes to the exact sum on its own, so the sum is the same
+// whatever the items' order or grouping (docs/scale.md, "Order-free sums").
+func estepItems(items []item, attr, g, aNum []float64, xNum []ExactSum) {
+	aNum, xNum = aNum[:len(attr)], xNum[:len(g)]
 	for _, it := range items {
 		a, e := attr[it.pair], g[it.exam]
 		t := it.w / (1 - e*a)
-		aNum[it.pair-lo0] += (1 - e) * a * t
+		aNum[it.pair] += (1 - e) * a * t
 		if x := (1 - a) * e * t; !xNum[it.exam].AddSmall(x) {
-			xNum[it.exam].Add(x)
+			xNum[it.exam].addLarge(x)
 		}
 	}
+}
+
+// filledInt32 returns a slice of n copies of v.
+func filledInt32(n int, v int32) []int32 {
+	s := make([]int32, n)
+	for i := range s {
+		s[i] = v
+	}
+	return s
 }

@@ -263,6 +263,8 @@ type scratch struct {
 	xNum, xDen []ExactSum
 	ll         ExactSum
 	pairBuf    []float64 // factorised E-step: a chunk's pair numerators
+	items      []item    // factorised E-step's preparation: a chunk's items
+	index      []int32   // and their index by (pair, exam), all -1 between queries
 }
 
 func newScratch(ng int) *scratch {
@@ -362,12 +364,12 @@ func (f *fitter) iterate(ctx context.Context, workers int, st *Stats) {
 			// in every layout (docs/scale.md, "Order-free sums").
 			for j, x := range sc.gn {
 				if x != 0 && !sc.xNum[j].AddSmall(x) {
-					sc.xNum[j].Add(x)
+					sc.xNum[j].addLarge(x)
 				}
 			}
 			for j, x := range sc.gd {
 				if x != 0 && !sc.xDen[j].AddSmall(x) {
-					sc.xDen[j].Add(x)
+					sc.xDen[j].addLarge(x)
 				}
 			}
 			if len(f.aNum) > 0 {
@@ -440,7 +442,7 @@ func (f *fitter) trainLL(ctx context.Context, st *Stats) {
 			cond := sc.cond[:v.n]
 			clickProbs(f.kind, &v, cond, nil)
 			if x := d.recWeight[i] * serpLL(cond); !sc.ll.AddSmall(x) {
-				sc.ll.Add(x)
+				sc.ll.addLarge(x)
 			}
 		}
 	})
