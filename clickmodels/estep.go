@@ -35,10 +35,12 @@ func firstClick(clicks uint64, n int) int {
 
 // counts receives the expected counts of one SERP: per rank (unweighted,
 // the caller scatters them to the pairs with the SERP's weight) and for the
-// global parameters (already weighted, accumulated).
+// global parameters (already weighted, added to the order-free sums: a
+// SERP's counts of one parameter are summed in float64 within the SERP,
+// which is the same in every layout, and then added exactly).
 type counts struct {
 	aNum, aDen, sNum, sDen []float64 // len n
-	gNum, gDen             []float64
+	gNum, gDen             []ExactSum
 	tmp                    [5][MaxSERP + 1]float64 // work space of the DBN and CCM E-steps
 }
 
@@ -62,14 +64,12 @@ func estep(k Kind, v *view, w float64, c *counts) {
 	switch k {
 	case GCTR:
 		// CTRParamMLE: numerator += click, denominator += 1 for every rank.
-		for r := 0; r < n; r++ {
-			c.gNum[0] += w * b2f(v.clicked(r))
-			c.gDen[0] += w
-		}
+		c.gNum[0].Add(w * float64(bits.OnesCount64(v.clicks)))
+		c.gDen[0].Add(w * float64(n))
 	case RCTR:
 		for r := 0; r < n; r++ {
-			c.gNum[r] += w * b2f(v.clicked(r))
-			c.gDen[r] += w
+			c.gNum[r].Add(w * b2f(v.clicked(r)))
+			c.gDen[r].Add(w)
 		}
 	case DCTR:
 		for r := 0; r < n; r++ {
@@ -107,8 +107,8 @@ func estep(k Kind, v *view, w float64, c *counts) {
 				c.sNum[r] = b2f(ck && r == l)
 				c.sDen[r] = b2f(ck)
 			} else if ck {
-				c.gNum[r] += w * b2f(r != l)
-				c.gDen[r] += w
+				c.gNum[r].Add(w * b2f(r != l))
+				c.gDen[r].Add(w)
 			}
 		}
 	case PBM, UBM:
@@ -124,15 +124,15 @@ func estep(k Kind, v *view, w float64, c *counts) {
 			a, e := v.a[r], v.g[ei]
 			if v.clicked(r) {
 				c.aNum[r] = 1
-				c.gNum[ei] += w
+				c.gNum[ei].Add(w)
 				prev = r
 			} else {
 				inv := 1 / (1 - e*a)
 				c.aNum[r] = (1 - e) * a * inv
-				c.gNum[ei] += w * (1 - a) * e * inv
+				c.gNum[ei].Add(w * (1 - a) * e * inv)
 			}
 			c.aDen[r] = 1
-			c.gDen[ei] += w
+			c.gDen[ei].Add(w)
 		}
 	case DBN:
 		estepDBN(v, w, c)
@@ -265,8 +265,12 @@ func estepDBN(v *view, w float64, c *counts) {
 			contDen += (f100 + f101) * inv
 		}
 	}
-	c.gNum[0] += contNum
-	c.gDen[0] += contDen
+	if !c.gNum[0].AddSmall(contNum) {
+		c.gNum[0].addLarge(contNum)
+	}
+	if !c.gDen[0].AddSmall(contDen) {
+		c.gDen[0].addLarge(contDen)
+	}
 }
 
 // estepCCM is PyClick's CCM E-step (CCMAttrEM, CCMContNoclickEM,
@@ -347,8 +351,12 @@ func estepCCM(v *view, w float64, c *counts) {
 		}
 	}
 	for j := 0; j < 3; j++ {
-		c.gNum[j] += g[2*j]
-		c.gDen[j] += g[2*j+1]
+		if !c.gNum[j].AddSmall(g[2*j]) {
+			c.gNum[j].addLarge(g[2*j])
+		}
+		if !c.gDen[j].AddSmall(g[2*j+1]) {
+			c.gDen[j].addLarge(g[2*j+1])
+		}
 	}
 }
 
@@ -424,6 +432,10 @@ func estepDBNExact(v *view, w float64, c *counts) {
 			}
 		}
 	}
-	c.gNum[0] += contNum
-	c.gDen[0] += contDen
+	if !c.gNum[0].AddSmall(contNum) {
+		c.gNum[0].addLarge(contNum)
+	}
+	if !c.gDen[0].AddSmall(contDen) {
+		c.gDen[0].addLarge(contDen)
+	}
 }

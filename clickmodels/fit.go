@@ -257,8 +257,9 @@ type scratch struct {
 	c    counts
 	cnt  [4][MaxSERP]float64
 	cond [MaxSERP]float64
-	// gn, gd: one record's global counts; xNum, xDen, ll: the worker's
-	// exact sums since the last collect.
+	// xNum, xDen, ll: the worker's exact sums since the last collect;
+	// gn, gd: the factorised E-step's preparation: a chunk's click and
+	// rank counts per global parameter (whole numbers, summed in float64).
 	gn, gd     []float64
 	xNum, xDen []ExactSum
 	ll         ExactSum
@@ -307,17 +308,20 @@ func (f *fitter) load(v *view, sc *scratch, i int) {
 	pairs := d.recPair[lo:hi]
 	v.n, v.clicks, v.R, v.g, v.exact = n, d.recClicks[i], f.R, f.global, f.exact
 	v.a, v.s = nil, nil
-	if len(f.attr) > 0 {
-		v.a = sc.a[:n]
+	switch {
+	case len(f.sat) > 0: // DBN, SDBN: one gather for both (attr has sat's length)
+		a, s := sc.a[:n], sc.s[:n]
+		attr, sat := f.attr, f.sat[:len(f.attr)]
 		for r, p := range pairs {
-			v.a[r] = f.attr[p]
+			a[r], s[r] = attr[p], sat[p]
 		}
-	}
-	if len(f.sat) > 0 {
-		v.s = sc.s[:n]
+		v.a, v.s = a, s
+	case len(f.attr) > 0:
+		a := sc.a[:n]
 		for r, p := range pairs {
-			v.s[r] = f.sat[p]
+			a[r] = f.attr[p]
 		}
+		v.a = a
 	}
 }
 
@@ -348,47 +352,37 @@ func (f *fitter) iterate(ctx context.Context, workers int, st *Stats) {
 			}
 		}
 		c := &sc.c
-		c.gNum, c.gDen = sc.gn, sc.gd
+		c.gNum, c.gDen = sc.xNum, sc.xDen // estep adds the global counts
 		var v view
 		for i := ch.recLo; i < ch.recHi; i++ {
 			f.load(&v, sc, i)
 			w := d.recWeight[i]
-			if f.ng > 0 {
-				clear(sc.gn)
-				clear(sc.gd)
-			}
 			estep(f.kind, &v, w, c)
 			pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
-			// The record's global counts go to the exact sums one by one:
-			// each is summed in float64 within the record only, the same
-			// in every layout (docs/scale.md, "Order-free sums").
-			for j, x := range sc.gn {
-				if x != 0 && !sc.xNum[j].AddSmall(x) {
-					sc.xNum[j].addLarge(x)
+			n := len(pairs)
+			switch {
+			case len(f.sNum) > 0: // DBN, SDBN: one scatter for both (aNum has sNum's length)
+				aNum, sNum := f.aNum, f.sNum[:len(f.aNum)]
+				ca, cs := c.aNum[:n], c.sNum[:n]
+				for r, p := range pairs {
+					aNum[p] += w * ca[r]
+					sNum[p] += w * cs[r]
 				}
-			}
-			for j, x := range sc.gd {
-				if x != 0 && !sc.xDen[j].AddSmall(x) {
-					sc.xDen[j].addLarge(x)
+				if dens {
+					aDen, sDen := f.aDen[:len(aNum)], f.sDen[:len(aNum)]
+					ca, cs := c.aDen[:n], c.sDen[:n]
+					for r, p := range pairs {
+						aDen[p] += w * ca[r]
+						sDen[p] += w * cs[r]
+					}
 				}
-			}
-			if len(f.aNum) > 0 {
+			case len(f.aNum) > 0:
 				for r, p := range pairs {
 					f.aNum[p] += w * c.aNum[r]
 				}
 				if dens {
 					for r, p := range pairs {
 						f.aDen[p] += w * c.aDen[r]
-					}
-				}
-			}
-			if len(f.sNum) > 0 {
-				for r, p := range pairs {
-					f.sNum[p] += w * c.sNum[r]
-				}
-				if dens {
-					for r, p := range pairs {
-						f.sDen[p] += w * c.sDen[r]
 					}
 				}
 			}
