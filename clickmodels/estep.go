@@ -41,7 +41,7 @@ func firstClick(clicks uint64, n int) int {
 type counts struct {
 	aNum, aDen, sNum, sDen []float64 // len n
 	gNum, gDen             []ExactSum
-	tmp                    [5][MaxSERP + 1]float64 // work space of the DBN and CCM E-steps
+	tmp                    [6][MaxSERP + 1]float64 // work space of the DBN and CCM E-steps
 }
 
 func b2f(b bool) float64 {
@@ -171,10 +171,11 @@ func estep(k Kind, v *view, w float64, c *counts) {
 // ranks without clicks (g_k = gamma (1-a_k), resp. tau1 (1-a_k)): one prefix
 // sum, so the E-step is O(n) instead of PyClick's O(n^2) per SERP.
 
-// noClickTail sets T[r] = Z(1) at rank r for r >= from (see above).
-func noClickTail(a, goOn []float64, n, from int, T []float64) {
+// noClickTail sets T[r] = Z(1) at rank r for r >= from (see above); P is
+// work space of at least n-from entries (not zeroed: every entry read is
+// written first).
+func noClickTail(a, goOn []float64, n, from int, T, P []float64) {
 	// P[k] = 1 - sum_{i<k} a_i e_i.
-	var P [MaxSERP + 1]float64
 	P[0] = 1
 	e := 1.0
 	for k := 0; k < n-1-from; k++ {
@@ -239,7 +240,7 @@ func estepDBN(v *view, w float64, c *counts) {
 		contDen += w
 	}
 	if l < n {
-		noClickTail(a, goOn, n, l, T)
+		noClickTail(a, goOn, n, l, T, c.tmp[5][:])
 		for r := l; r < n; r++ {
 			ar, sr, xr := a[r], sat[r], x[r]
 			var f100, f101, rest float64
@@ -321,7 +322,7 @@ func estepCCM(v *view, w float64, c *counts) {
 		}
 	}
 	if l < n {
-		noClickTail(a, goOn, n, l, T)
+		noClickTail(a, goOn, n, l, T, c.tmp[5][:])
 		for r := l; r < n; r++ {
 			ar, xr := a[r], x[r]
 			if r == l {
