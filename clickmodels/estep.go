@@ -266,10 +266,14 @@ func estepDBN(v *view, w float64, c *counts) {
 			contDen += (f100 + f101) * inv
 		}
 	}
-	if !c.gNum[0].AddSmall(contNum) {
+	if smallCount(contNum) {
+		c.gNum[0].addSmallCount(contNum)
+	} else {
 		c.gNum[0].addLarge(contNum)
 	}
-	if !c.gDen[0].AddSmall(contDen) {
+	if smallCount(contDen) {
+		c.gDen[0].addSmallCount(contDen)
+	} else {
 		c.gDen[0].addLarge(contDen)
 	}
 }
@@ -352,10 +356,14 @@ func estepCCM(v *view, w float64, c *counts) {
 		}
 	}
 	for j := 0; j < 3; j++ {
-		if !c.gNum[j].AddSmall(g[2*j]) {
+		if smallCount(g[2*j]) {
+			c.gNum[j].addSmallCount(g[2*j])
+		} else {
 			c.gNum[j].addLarge(g[2*j])
 		}
-		if !c.gDen[j].AddSmall(g[2*j+1]) {
+		if smallCount(g[2*j+1]) {
+			c.gDen[j].addSmallCount(g[2*j+1])
+		} else {
 			c.gDen[j].addLarge(g[2*j+1])
 		}
 	}
@@ -433,10 +441,14 @@ func estepDBNExact(v *view, w float64, c *counts) {
 			}
 		}
 	}
-	if !c.gNum[0].AddSmall(contNum) {
+	if smallCount(contNum) {
+		c.gNum[0].addSmallCount(contNum)
+	} else {
 		c.gNum[0].addLarge(contNum)
 	}
-	if !c.gDen[0].AddSmall(contDen) {
+	if smallCount(contDen) {
+		c.gDen[0].addSmallCount(contDen)
+	} else {
 		c.gDen[0].addLarge(contDen)
 	}
 }

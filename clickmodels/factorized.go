@@ -183,7 +183,9 @@ func estepItems(items []item, attr, g, aNum []float64, xNum []ExactSum) {
 		a, e := attr[it.pair], g[it.exam]
 		t := it.w / (1 - e*a)
 		aNum[it.pair] += (1 - e) * a * t
-		if x := (1 - a) * e * t; !xNum[it.exam].AddSmall(x) {
+		if x := (1 - a) * e * t; smallCount(x) {
+			xNum[it.exam].addSmallCount(x)
+		} else {
 			xNum[it.exam].addLarge(x)
 		}
 	}
