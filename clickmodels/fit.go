@@ -317,9 +317,9 @@ func (f *fitter) load(v *view, sc *scratch, i int) {
 		}
 		v.a, v.s = a, s
 	case len(f.attr) > 0:
-		a := sc.a[:n]
+		a, attr := sc.a[:n], f.attr
 		for r, p := range pairs {
-			a[r] = f.attr[p]
+			a[r] = attr[p]
 		}
 		v.a = a
 	}
@@ -377,12 +377,14 @@ func (f *fitter) iterate(ctx context.Context, workers int, st *Stats) {
 					}
 				}
 			case len(f.aNum) > 0:
+				aNum, ca := f.aNum, c.aNum[:n]
 				for r, p := range pairs {
-					f.aNum[p] += w * c.aNum[r]
+					aNum[p] += w * ca[r]
 				}
 				if dens {
+					aDen, ca := f.aDen, c.aDen[:n]
 					for r, p := range pairs {
-						f.aDen[p] += w * c.aDen[r]
+						aDen[p] += w * ca[r]
 					}
 				}
 			}
