@@ -18,11 +18,13 @@ import (
 // number of workers or the number of query shards (docs/scale.md,
 // "Order-free sums").
 //
-// The grid costs less than 2^-52 (2.2e-16) per addend: for a sum of n
-// addends that is at least n in magnitude (every count of the EM sums: a
-// rank or SERP adds at least 1 to each denominator), less than one float64
-// epsilon relative to the sum, no more than the rounding of a plain
-// float64 sum, and far below the 1e-6 to which the fits equal PyClick's.
+// The grid costs less than 2^-52 (2.2e-16) per addend, so a sum of n
+// addends is off by less than n·2^-52 and their mean by less than 2^-52:
+// for a sum at least n in magnitude (PBM's and UBM's counts: an item's
+// count is at most its weight, which it also adds to the denominator) less
+// than one float64 epsilon relative to the sum, no more than the rounding
+// of a plain float64 sum, and far below the 1e-6 to which the fits equal
+// PyClick's.
 // The range is that of click logs: an addend of magnitude 2^62 or more, or
 // an infinite one, makes the sum infinite; a NaN makes it NaN; the sum
 // itself must stay below 2^75 in magnitude.
@@ -45,8 +47,8 @@ const smallMax = 0x1p11
 
 // AddSmall adds x, quantised towards zero to a multiple of 2^-52, if
 // |x| < 2^11 and reports whether it did; otherwise it leaves s unchanged.
-// It is small enough to be inlined in the EM loops, which call it once
-// per item and fall back to Add when it returns false.
+// It is small enough to be inlined in the loops, which call it once per
+// addend and fall back to addLarge when it returns false.
 func (s *ExactSum) AddSmall(x float64) bool {
 	if !(x < smallMax && x > -smallMax) { // NaN fails both
 		return false
