@@ -7,13 +7,15 @@ import (
 	"hash/maphash"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/sessions"
 )
 
 // rowSource calls fn on every relevance row in file order, recording the
-// rows it cannot read in skips. assignRows may call it twice.
+// rows it cannot read in skips. assignRows may call it twice. q and d
+// are only valid during the call to fn.
 type rowSource func(skips *Skips, fn func(q, d string, p float64, line int)) error
 
 // fileRows reads the rows of the relevance file that open opens (name is
@@ -329,7 +331,7 @@ func (st *assigner) accountUnused(rows rowSource) error {
 					}
 				}
 			}
-			unusedRows[qid] = append(unusedRows[qid], unused{d, line})
+			unusedRows[qid] = append(unusedRows[qid], unused{strings.Clone(d), line})
 		})
 		if err != nil {
 			return err
