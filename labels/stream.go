@@ -54,89 +54,95 @@ type firstSERPsPass struct {
 	opts    Options
 	queries sessions.Dict
 	lead    []leader // by query
-	cands   map[listKey]candidate
+	// lists maps a (query, list) by two 64-bit hashes to its index in
+	// cands. A query's list found there needs no look-up of the query.
+	lists map[[2]uint64]int
+	cands []candidate
 	// arena holds the results of the leaders back to back, each result
 	// as a uvarint length and its bytes; a leader replaced leaves its
 	// bytes behind until compact drops them.
-	arena []byte
-	live  int // bytes of arena still referenced by a leader
-	h1    maphash.Hash
-	h2    maphash.Hash
-}
-
-// listKey identifies a result list of a query by two 64-bit hashes.
-type listKey struct {
-	q      int32
-	h1, h2 uint64
+	arena        []byte
+	live         int    // bytes of arena still referenced by a leader
+	key          []byte // scratch: the query and list that are hashed
+	seed1, seed2 maphash.Seed
 }
 
 // candidate is a result list of a query: its SERPs so far and the position
 // of the first.
-type candidate struct{ count, first int64 }
+type candidate struct {
+	count, first int64
+	q            int32
+}
 
 // leader is a query's chosen list so far: count -1 means no full SERP yet.
 type leader struct {
-	candidate
-	at, n int // the results in arena[at:at+n]
+	count, first int64
+	at, n        int // the results in arena[at:at+n]
 }
 
 func newFirstSERPs(opts Options) *firstSERPsPass {
-	fs := &firstSERPsPass{opts: opts, cands: map[listKey]candidate{}}
-	fs.h1.SetSeed(maphash.MakeSeed())
-	fs.h2.SetSeed(maphash.MakeSeed())
-	return fs
+	return &firstSERPsPass{opts: opts, lists: map[[2]uint64]int{}, seed1: maphash.MakeSeed(), seed2: maphash.MakeSeed()}
+}
+
+// queryID returns the ID of query, adding it to the dictionary if new.
+func (fs *firstSERPsPass) queryID(query []byte) int32 {
+	q, ok := fs.queries.Lookup(unsafe.String(unsafe.SliceData(query), len(query)))
+	if !ok {
+		q = fs.queries.ID(string(query))
+		fs.lead = append(fs.lead, leader{count: -1})
+	}
+	return q
 }
 
 // add counts SERP pos (0-based, in log order) of query with results.
 func (fs *firstSERPsPass) add(pos int64, query []byte, results [][]byte) {
-	q, ok := fs.queries.Lookup(unsafe.String(unsafe.SliceData(query), len(query)))
-	if !ok {
-		q = fs.queries.ID(string(query))
-		fs.lead = append(fs.lead, leader{candidate: candidate{count: -1}})
-	}
 	size := fs.opts.SERPSize
-	if len(results) < size {
-		return
-	}
-	results = results[:size]
-	l := &fs.lead[q]
-	if fs.opts.Choice == Earliest {
-		if l.count < 0 {
-			fs.setLeader(l, candidate{1, pos}, results)
+	if len(results) < size || fs.opts.Choice == Earliest {
+		q := fs.queryID(query)
+		if l := &fs.lead[q]; len(results) >= size && l.count < 0 {
+			fs.setLeader(l, 1, pos, results[:size])
 		}
 		return
 	}
-	fs.h1.Reset()
-	fs.h2.Reset()
+	results = results[:size]
+	// The query and each result, length first: no two (query, list)
+	// pairs give the same bytes.
+	k := binary.AppendUvarint(fs.key[:0], uint64(len(query)))
+	k = append(k, query...)
 	for _, r := range results {
-		fs.h1.Write(r)
-		fs.h1.WriteByte(0)
-		fs.h2.Write(r)
-		fs.h2.WriteByte(0)
+		k = binary.AppendUvarint(k, uint64(len(r)))
+		k = append(k, r...)
 	}
-	k := listKey{q, fs.h1.Sum64(), fs.h2.Sum64()}
-	c, ok := fs.cands[k]
+	fs.key = k
+	h := [2]uint64{maphash.Bytes(fs.seed1, k), maphash.Bytes(fs.seed2, k)}
+	i, ok := fs.lists[h]
 	if !ok {
-		c.first = pos
+		// The query's first SERP with this list: the query is looked up
+		// (added at its first SERP, as the dictionary's order wants).
+		i = len(fs.cands)
+		fs.cands = append(fs.cands, candidate{first: pos, q: fs.queryID(query)})
+		fs.lists[h] = i
 	}
+	c := &fs.cands[i]
 	c.count++
-	fs.cands[k] = c
+	l := &fs.lead[c.q]
 	// Most frequent list; ties to the list shown first (as firstSERPs).
 	switch {
 	case l.first == c.first && l.count >= 0:
 		l.count = c.count // the leader shown again
 	case c.count > l.count || (c.count == l.count && c.first < l.first):
-		fs.setLeader(l, c, results)
+		fs.setLeader(l, c.count, c.first, results)
 	}
 }
 
-// setLeader makes c, whose list is results, the leader l.
-func (fs *firstSERPsPass) setLeader(l *leader, c candidate, results [][]byte) {
+// setLeader makes the list results, shown count times from position
+// first on, the leader l.
+func (fs *firstSERPsPass) setLeader(l *leader, count, first int64, results [][]byte) {
 	fs.live -= l.n
 	if len(fs.arena) > 1<<20 && len(fs.arena) > 2*fs.live {
 		fs.compact()
 	}
-	l.candidate, l.at = c, len(fs.arena)
+	l.count, l.first, l.at = count, first, len(fs.arena)
 	for _, r := range results {
 		fs.arena = binary.AppendUvarint(fs.arena, uint64(len(r)))
 		fs.arena = append(fs.arena, r...)
@@ -171,7 +177,7 @@ func (fs *firstSERPsPass) log() *sessions.Log {
 	for _, n := range fs.queries.Names {
 		out.Queries.ID(n)
 	}
-	fs.cands = nil
+	fs.lists, fs.cands = nil, nil
 	// The arena is not written again: its names are substrings of it.
 	a := fs.compacted()
 	arena := unsafe.String(unsafe.SliceData(a), len(a))
