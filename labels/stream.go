@@ -18,10 +18,11 @@ import (
 // Yandex log is loaded whole.
 //
 // The most frequent list of a query is found in the one pass: each full
-// SERP's list is counted under a 128-bit hash, and a query's leader (most
-// SERPs, ties to the list shown first) changes only when the list just
-// counted overtakes it, so the leader's results are copied from the SERP
-// that makes it the leader, which shows that very list.
+// SERP's list is counted under a 128-bit hash of the query and the list,
+// and a query's leader (most SERPs, ties to the list shown first) changes
+// only when the list just counted overtakes it, so the leader's results
+// are copied from the SERP that makes it the leader, which shows that
+// very list.
 func loadFirstSERPs(ctx context.Context, path string, opts Options) (*sessions.Log, error) {
 	pq, isPq, err := sessions.ParquetPath(path)
 	if err != nil {
@@ -173,11 +174,8 @@ func (fs *firstSERPsPass) compact() {
 // string; Assign only turns them back into names and compares them within
 // a SERP.
 func (fs *firstSERPsPass) log() *sessions.Log {
-	out := &sessions.Log{Offsets: []int64{0}}
-	for _, n := range fs.queries.Names {
-		out.Queries.ID(n)
-	}
-	fs.lists, fs.cands = nil, nil
+	out := &sessions.Log{Queries: fs.queries, Offsets: []int64{0}}
+	fs.queries, fs.lists, fs.cands = sessions.Dict{}, nil, nil
 	// The arena is not written again: its names are substrings of it.
 	a := fs.compacted()
 	arena := unsafe.String(unsafe.SliceData(a), len(a))
