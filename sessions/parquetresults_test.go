@@ -82,6 +82,18 @@ func TestScanParquetResults(t *testing.T) {
 	if got := scan(p); !reflect.DeepEqual(got, want) {
 		t.Fatal("many row groups: records differ from those written")
 	}
+	// An error of fn stops the scan (here in the third row group).
+	stopErr := fmt.Errorf("stop")
+	n := 0
+	err := ScanParquetResults(p, func([]byte, [][]byte) error {
+		if n++; n == 2500 {
+			return stopErr
+		}
+		return nil
+	})
+	if err != stopErr || n != 2500 {
+		t.Fatalf("after an error of fn: %d rows, error %v", n, err)
+	}
 	var full []rec
 	if err := ScanParquet(p, func(s *SERP) error {
 		full = append(full, rec{s.Query, append([]string{}, s.Results...)})
