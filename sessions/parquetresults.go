@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/parquet-go/parquet-go"
 )
@@ -19,26 +18,11 @@ import (
 // are only valid during the call: a caller that keeps one copies it. An
 // error of fn stops the scan and is returned as is.
 func ScanParquetResults(path string, fn func(query []byte, results [][]byte) error) error {
-	f, err := os.Open(path)
+	f, pf, err := openParquet(path, &parquet.FileConfig{SkipPageIndex: true, SkipBloomFilters: true})
 	if err != nil {
-		return fmt.Errorf("sessions: %w", err)
+		return err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return fmt.Errorf("sessions: %w", err)
-	}
-	pf, err := parquet.OpenFile(f, st.Size(), &parquet.FileConfig{SkipPageIndex: true, SkipBloomFilters: true})
-	if err != nil {
-		return fmt.Errorf("sessions: %s: not a readable Parquet file: %w", path, err)
-	}
-	for _, name := range []string{"session_id", "serp_index", "time_passed", "query", "results", "click_ranks", "click_times"} {
-		if _, ok := pf.Schema().Lookup(name); !ok {
-			if _, ok := pf.Schema().Lookup(name, "list", "element"); !ok {
-				return fmt.Errorf("sessions: %s: column %q missing: not a sessions.parquet file", path, name)
-			}
-		}
-	}
 	qcol, ok := pf.Schema().Lookup("query")
 	if !ok || qcol.MaxRepetitionLevel != 0 {
 		return fmt.Errorf("sessions: %s: column %q is not a flat string column", path, "query")
