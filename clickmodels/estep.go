@@ -35,11 +35,13 @@ func firstClick(clicks uint64, n int) int {
 
 // counts receives the expected counts of one SERP: per rank (unweighted,
 // the caller scatters them to the pairs with the SERP's weight) and for the
-// global parameters (already weighted, accumulated).
+// global parameters (already weighted, added to the order-free sums: a
+// SERP's counts of one parameter are summed in float64 within the SERP,
+// which is the same in every layout, and then added exactly).
 type counts struct {
 	aNum, aDen, sNum, sDen []float64 // len n
-	gNum, gDen             []float64
-	tmp                    [5][MaxSERP + 1]float64 // work space of the DBN and CCM E-steps
+	gNum, gDen             []ExactSum
+	tmp                    [6][MaxSERP + 1]float64 // work space of the DBN and CCM E-steps
 }
 
 func b2f(b bool) float64 {
@@ -62,14 +64,12 @@ func estep(k Kind, v *view, w float64, c *counts) {
 	switch k {
 	case GCTR:
 		// CTRParamMLE: numerator += click, denominator += 1 for every rank.
-		for r := 0; r < n; r++ {
-			c.gNum[0] += w * b2f(v.clicked(r))
-			c.gDen[0] += w
-		}
+		c.gNum[0].Add(w * float64(bits.OnesCount64(v.clicks)))
+		c.gDen[0].Add(w * float64(n))
 	case RCTR:
 		for r := 0; r < n; r++ {
-			c.gNum[r] += w * b2f(v.clicked(r))
-			c.gDen[r] += w
+			c.gNum[r].Add(w * b2f(v.clicked(r)))
+			c.gDen[r].Add(w)
 		}
 	case DCTR:
 		for r := 0; r < n; r++ {
@@ -107,8 +107,8 @@ func estep(k Kind, v *view, w float64, c *counts) {
 				c.sNum[r] = b2f(ck && r == l)
 				c.sDen[r] = b2f(ck)
 			} else if ck {
-				c.gNum[r] += w * b2f(r != l)
-				c.gDen[r] += w
+				c.gNum[r].Add(w * b2f(r != l))
+				c.gDen[r].Add(w)
 			}
 		}
 	case PBM, UBM:
@@ -124,15 +124,15 @@ func estep(k Kind, v *view, w float64, c *counts) {
 			a, e := v.a[r], v.g[ei]
 			if v.clicked(r) {
 				c.aNum[r] = 1
-				c.gNum[ei] += w
+				c.gNum[ei].Add(w)
 				prev = r
 			} else {
 				inv := 1 / (1 - e*a)
 				c.aNum[r] = (1 - e) * a * inv
-				c.gNum[ei] += w * (1 - a) * e * inv
+				c.gNum[ei].Add(w * (1 - a) * e * inv)
 			}
 			c.aDen[r] = 1
-			c.gDen[ei] += w
+			c.gDen[ei].Add(w)
 		}
 	case DBN:
 		estepDBN(v, w, c)
@@ -171,10 +171,11 @@ func estep(k Kind, v *view, w float64, c *counts) {
 // ranks without clicks (g_k = gamma (1-a_k), resp. tau1 (1-a_k)): one prefix
 // sum, so the E-step is O(n) instead of PyClick's O(n^2) per SERP.
 
-// noClickTail sets T[r] = Z(1) at rank r for r >= from (see above).
-func noClickTail(a, goOn []float64, n, from int, T []float64) {
+// noClickTail sets T[r] = Z(1) at rank r for r >= from (see above); P is
+// work space of at least n-from entries (not zeroed: every entry read is
+// written first).
+func noClickTail(a, goOn []float64, n, from int, T, P []float64) {
 	// P[k] = 1 - sum_{i<k} a_i e_i.
-	var P [MaxSERP + 1]float64
 	P[0] = 1
 	e := 1.0
 	for k := 0; k < n-1-from; k++ {
@@ -239,7 +240,7 @@ func estepDBN(v *view, w float64, c *counts) {
 		contDen += w
 	}
 	if l < n {
-		noClickTail(a, goOn, n, l, T)
+		noClickTail(a, goOn, n, l, T, c.tmp[5][:])
 		for r := l; r < n; r++ {
 			ar, sr, xr := a[r], sat[r], x[r]
 			var f100, f101, rest float64
@@ -265,8 +266,16 @@ func estepDBN(v *view, w float64, c *counts) {
 			contDen += (f100 + f101) * inv
 		}
 	}
-	c.gNum[0] += contNum
-	c.gDen[0] += contDen
+	if smallCount(contNum) {
+		c.gNum[0].addSmallCount(contNum)
+	} else {
+		c.gNum[0].addLarge(contNum)
+	}
+	if smallCount(contDen) {
+		c.gDen[0].addSmallCount(contDen)
+	} else {
+		c.gDen[0].addLarge(contDen)
+	}
 }
 
 // estepCCM is PyClick's CCM E-step (CCMAttrEM, CCMContNoclickEM,
@@ -317,7 +326,7 @@ func estepCCM(v *view, w float64, c *counts) {
 		}
 	}
 	if l < n {
-		noClickTail(a, goOn, n, l, T)
+		noClickTail(a, goOn, n, l, T, c.tmp[5][:])
 		for r := l; r < n; r++ {
 			ar, xr := a[r], x[r]
 			if r == l {
@@ -347,8 +356,16 @@ func estepCCM(v *view, w float64, c *counts) {
 		}
 	}
 	for j := 0; j < 3; j++ {
-		c.gNum[j] += g[2*j]
-		c.gDen[j] += g[2*j+1]
+		if smallCount(g[2*j]) {
+			c.gNum[j].addSmallCount(g[2*j])
+		} else {
+			c.gNum[j].addLarge(g[2*j])
+		}
+		if smallCount(g[2*j+1]) {
+			c.gDen[j].addSmallCount(g[2*j+1])
+		} else {
+			c.gDen[j].addLarge(g[2*j+1])
+		}
 	}
 }
 
@@ -424,6 +441,14 @@ func estepDBNExact(v *view, w float64, c *counts) {
 			}
 		}
 	}
-	c.gNum[0] += contNum
-	c.gDen[0] += contDen
+	if smallCount(contNum) {
+		c.gNum[0].addSmallCount(contNum)
+	} else {
+		c.gNum[0].addLarge(contNum)
+	}
+	if smallCount(contDen) {
+		c.gDen[0].addSmallCount(contDen)
+	} else {
+		c.gDen[0].addLarge(contDen)
+	}
 }

@@ -9,18 +9,18 @@ import (
 
 // refSum is the reference for ExactSum, computed with math/big (an
 // independent implementation): each addend cut towards zero to a multiple
-// of 2^-62, the cut values added exactly, the total rounded once to the
+// of 2^-52, the cut values added exactly, the total rounded once to the
 // nearest float64 (ties to even).
 func refSum(xs []float64) float64 {
 	total := new(big.Int)
 	for _, x := range xs {
 		f := new(big.Float).SetFloat64(x)
-		f.SetMantExp(f, 62)
+		f.SetMantExp(f, 52)
 		q, _ := f.Int(nil) // truncates towards zero
 		total.Add(total, q)
 	}
 	f := new(big.Float).SetInt(total)
-	f.SetMantExp(f, -62)
+	f.SetMantExp(f, -52)
 	r, _ := f.Float64()
 	return r
 }
@@ -29,25 +29,30 @@ func refSum(xs []float64) float64 {
 // several orders and groupings.
 func TestExactSum(t *testing.T) {
 	// Hand cases: 1e16 + 1 - 1e16 is 1 exactly (float64 sums give 0 or 2);
-	// 0.1 + 0.2 (both on the 2^-62 grid: their lowest bits are 2^-56 and
-	// 2^-55) rounds to the float nearest 0.1+0.2, 0.30000000000000004;
-	// 2^-62 survives a cancellation, 2^-63 is below the grid; 1 + 2^-53
-	// lies halfway between 1 and its successor and rounds to even, and one
-	// more 2^-62 rounds it up.
+	// 0.1 and 0.2 have bits below 2^-52 (their lowest are 2^-56 and
+	// 2^-55): cut, they lose 5/8 and 1/4 of 2^-52, and their sum,
+	// 0.3 - 0.875·2^-52 + (0.1+0.2-0.3), rounds to 0.2999999999999998;
+	// 2^-52 survives a cancellation, 2^-53 is below the grid; 4 + 2^-51
+	// lies halfway between 4 and its successor and rounds to even, and one
+	// more 2^-52 rounds it up; addends around 2^11, where Add leaves the
+	// one-conversion path.
 	hand := []struct {
 		xs   []float64
 		want float64
 	}{
 		{[]float64{1e16, 1, -1e16}, 1},
-		{[]float64{0.1, 0.2}, 0.30000000000000004},
-		{[]float64{0x1p-62, 1, -1}, 0x1p-62},
-		{[]float64{0x1p-63, 1, -1}, 0},
-		{[]float64{1, 0x1p-53}, 1},
-		{[]float64{1, 0x1p-53, 0x1p-62}, 1 + 0x1p-52},
-		{[]float64{-1, -0x1p-53, -0x1p-62}, -1 - 0x1p-52},
+		{[]float64{0.1, 0.2}, 0.2999999999999998},
+		{[]float64{0x1p-52, 1, -1}, 0x1p-52},
+		{[]float64{0x1p-53, 1, -1}, 0},
+		{[]float64{4, 0x1p-51}, 4},
+		{[]float64{4, 0x1p-51, 0x1p-52}, 4 + 0x1p-50},
+		{[]float64{-4, -0x1p-51, -0x1p-52}, -4 - 0x1p-50},
 		{nil, 0},
 		{[]float64{-2.5, 0.5}, -2},
 		{[]float64{0x1p61, 0x1p61, 0x1p61, -0x1p61}, 0x1p62},
+		{[]float64{2048.25, -2047.75}, 0.5},
+		{[]float64{-2048.25, 2047.75, 0x1p-52}, -0.5 + 0x1p-52},
+		{[]float64{2048 - 0x1p-42, 0x1p-42}, 2048},
 	}
 	for _, h := range hand {
 		var s ExactSum
@@ -126,8 +131,8 @@ func TestExactSumSpecial(t *testing.T) {
 }
 
 // TestExactSumRounding checks Float64's rounding against refSum over the
-// accumulator's range: ties, sticky bits far below the window, sums near
-// 2^63 and sums that cancel to a few units of 2^-62.
+// accumulator's range: ties, sticky bits far below the window, sums beyond
+// 2^63 and sums that cancel to a few units of 2^-52.
 func TestExactSumRounding(t *testing.T) {
 	check := func(xs []float64) {
 		t.Helper()
@@ -139,15 +144,17 @@ func TestExactSumRounding(t *testing.T) {
 			t.Fatalf("sum of %v = %v, want %v", xs, got, want)
 		}
 	}
-	check([]float64{0x1p60, 0x1p-62})           // sticky far below
-	check([]float64{0x1p60, 0x1p8, 0x1p-62})    // tie at 2^8 broken by 2^-62
-	check([]float64{0x1p60, 0x1p7})             // exact tie, to even
-	check([]float64{0x1p61, 0x1p61, 0x1p61})    // near the top
-	check([]float64{-0x1p61, -0x1p61, 0x1p-62}) // negative near the top
+	check([]float64{0x1p60, 0x1p-52})                                                        // sticky far below
+	check([]float64{0x1p60, 0x1p8, 0x1p-52})                                                 // tie at 2^8 broken by 2^-52
+	check([]float64{0x1p60, 0x1p7})                                                          // exact tie, to even
+	check([]float64{0x1p61, 0x1p61, 0x1p61})                                                 // near the top of the addends
+	check([]float64{-0x1p61, -0x1p61, 0x1p-52})                                              // negative near the top
+	check([]float64{0x1p61, 0x1p61, 0x1p61, 0x1p61, 0x1p61, 0x1p61, 0x1p61, 0x1p61, 0x1p61}) // above 2^63
+	check([]float64{0x1p-40, 0x1p-52, -0x1p-45})                                             // below 1, hi word 0
 	rng := rand.New(rand.NewPCG(3, 4))
 	for trial := 0; trial < 5000; trial++ {
 		xs := make([]float64, 1+rng.IntN(8))
-		base := rng.IntN(100) - 70
+		base := rng.IntN(100) - 60
 		for i := range xs {
 			e := base + rng.IntN(40) - 20
 			x := math.Ldexp(1+rng.Float64(), min(e, 58))

@@ -2,7 +2,7 @@ package clickmodels
 
 import (
 	"context"
-	"math"
+	"slices"
 )
 
 // PBM and UBM have E-steps that factorise over ranks: the expected counts of
@@ -21,13 +21,17 @@ import (
 
 // factorized is the per-item form of the training data for PBM and UBM.
 type factorized struct {
-	itemOff  []int     // chunk ci owns items [itemOff[ci], itemOff[ci+1])
-	itemPair []int32   // pair of the item
-	itemExam []int32   // examination parameter index of the item
-	itemW    []float64 // number of unclicked ranks merged into the item
+	itemOff []int  // chunk ci owns items [itemOff[ci], itemOff[ci+1])
+	items   []item // in the order of their first rank in the chunk's records
 
 	aNum0, aDen []float64  // per pair: prior + clicked counts; prior + all counts
 	gNum0, gDen []ExactSum // per global parameter: clicked counts; all counts (no prior)
+}
+
+// item is one (pair, examination parameter) of the unclicked ranks.
+type item struct {
+	pair, exam int32   // pair - the chunk's first pair; examination parameter index
+	w          float64 // number of unclicked ranks merged into the item
 }
 
 func newFactorized(ctx context.Context, d *Data, kind Kind, workers int) *factorized {
@@ -38,83 +42,96 @@ func newFactorized(ctx context.Context, d *Data, kind Kind, workers int) *factor
 		aNum0: filled(np, 1), aDen: filled(np, 2),
 	}
 	nc := len(d.chunks)
-	type part struct {
-		pair, exam []int32
-		w          []float64
-	}
-	parts := make([]part, nc)
+	parts := make([][]item, nc)
 	f := &fitter{d: d, ng: ng}
 	f.parallel(ctx, workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
-		pt := &parts[ci]
-		// Merge items: a dense index over (pair - pairLo, exam) when small,
-		// else a map.
-		npc := ch.pairHi - ch.pairLo
-		var dense []int32
-		var sparse map[int64]int32
-		if npc*ng <= 1<<22 {
-			dense = make([]int32, npc*ng)
-			for i := range dense {
-				dense[i] = -1
+		items := sc.items[:0]
+		// Merge items query by query (a query's records and pairs are
+		// contiguous): a dense index over (pair - the query's first pair,
+		// exam), reused and reset after each query, or a map for a query
+		// with very many pairs.
+		for i := ch.recLo; i < ch.recHi; {
+			first := d.recPair[d.recOff[i]] // the query's first pair
+			q := d.pairQuery[first]
+			npq := 1
+			for int(first)+npq < ch.pairHi && d.pairQuery[int(first)+npq] == q {
+				npq++
 			}
-		} else {
-			sparse = make(map[int64]int32)
-		}
-		for i := ch.recLo; i < ch.recHi; i++ {
-			w := d.recWeight[i]
-			clicks := d.recClicks[i]
-			prev := R - 1
-			for r, p := range d.recPair[d.recOff[i]:d.recOff[i+1]] {
-				ei := r
-				if kind == UBM {
-					ei = r*R + prev
+			var dense []int32
+			var sparse map[int]int32
+			if npq*ng <= 1<<22 {
+				if len(sc.index) < npq*ng {
+					sc.index = filledInt32(npq*ng, -1)
 				}
-				fz.aDen[p] += w
-				sc.xDen[ei].Add(w)
-				if clicks&(1<<uint(r)) != 0 {
-					fz.aNum0[p] += w
-					sc.xNum[ei].Add(w)
-					prev = r
-					continue
-				}
-				key := int64(int(p)-ch.pairLo)*int64(ng) + int64(ei)
-				var it int32
-				var ok bool
-				if dense != nil {
-					it = dense[key]
-					ok = it >= 0
-				} else {
-					it, ok = sparse[key]
-				}
-				if !ok {
-					it = int32(len(pt.pair))
-					pt.pair = append(pt.pair, p)
-					pt.exam = append(pt.exam, int32(ei))
-					pt.w = append(pt.w, 0)
-					if dense != nil {
-						dense[key] = it
-					} else {
-						sparse[key] = it
+				dense = sc.index
+			} else {
+				sparse = make(map[int]int32)
+			}
+			qItems := len(items)
+			for ; i < ch.recHi && d.pairQuery[d.recPair[d.recOff[i]]] == q; i++ {
+				w := d.recWeight[i]
+				clicks := d.recClicks[i]
+				prev := R - 1
+				for r, p := range d.recPair[d.recOff[i]:d.recOff[i+1]] {
+					ei := r
+					if kind == UBM {
+						ei = r*R + prev
 					}
+					fz.aDen[p] += w
+					sc.gd[ei] += w
+					if clicks&(1<<uint(r)) != 0 {
+						fz.aNum0[p] += w
+						sc.gn[ei] += w
+						prev = r
+						continue
+					}
+					key := int(p-first)*ng + ei
+					var it int32
+					var ok bool
+					if dense != nil {
+						it = dense[key]
+						ok = it >= 0
+					} else {
+						it, ok = sparse[key]
+					}
+					if !ok {
+						it = int32(len(items))
+						items = append(items, item{pair: p - int32(ch.pairLo), exam: int32(ei)})
+						if dense != nil {
+							dense[key] = it
+						} else {
+							sparse[key] = it
+						}
+					}
+					items[it].w += w
 				}
-				pt.w[it] += w
 			}
+			if dense != nil {
+				for _, it := range items[qItems:] {
+					dense[int(it.pair+int32(ch.pairLo)-first)*ng+int(it.exam)] = -1
+				}
+			}
+		}
+		parts[ci] = slices.Clone(items)
+		sc.items = items[:0]
+		// The weights are whole numbers of SERPs, so their float64 sums
+		// are exact (below 2^53) in any order; one exact addition per
+		// chunk and parameter.
+		for j := range sc.gn {
+			sc.xNum[j].Add(sc.gn[j])
+			sc.xDen[j].Add(sc.gd[j])
+			sc.gn[j], sc.gd[j] = 0, 0
 		}
 	})
 	fz.itemOff = make([]int, nc+1)
 	for ci := range parts {
-		fz.itemOff[ci+1] = fz.itemOff[ci] + len(parts[ci].pair)
+		fz.itemOff[ci+1] = fz.itemOff[ci] + len(parts[ci])
 	}
-	total := fz.itemOff[nc]
-	fz.itemPair = make([]int32, 0, total)
-	fz.itemExam = make([]int32, 0, total)
-	fz.itemW = make([]float64, 0, total)
+	fz.items = make([]item, 0, fz.itemOff[nc])
 	for ci := range parts {
-		pt := &parts[ci]
-		fz.itemPair = append(fz.itemPair, pt.pair...)
-		fz.itemExam = append(fz.itemExam, pt.exam...)
-		fz.itemW = append(fz.itemW, pt.w...)
-		parts[ci] = part{}
+		fz.items = append(fz.items, parts[ci]...)
+		parts[ci] = nil
 	}
 	st := NewStats(kind, R)
 	f.collect(st)
@@ -136,24 +153,16 @@ func (f *fitter) iterateFactorized(ctx context.Context, workers int, st *Stats) 
 		}
 		aNum := sc.pairBuf[:ch.pairHi-ch.pairLo]
 		copy(aNum, fz.aNum0[ch.pairLo:ch.pairHi])
-		lo0 := int32(ch.pairLo)
 		lo, hi := fz.itemOff[ci], fz.itemOff[ci+1]
-		pairs, exams, ws := fz.itemPair[lo:hi], fz.itemExam[lo:hi], fz.itemW[lo:hi]
-		qs := &sc.qs
-		for j, p := range pairs {
-			ei := exams[j]
-			a, e := attr[p], g[ei]
-			t := ws[j] / (1 - e*a)
-			aNum[p-lo0] += (1 - e) * a * t
-			// A query's items are contiguous and in the same order in
-			// every layout (they follow its records), so its partial sums
-			// are layout-free (querySums).
-			qs.next(d.pairQuery[p], sc)
-			qs.addNum(int(ei), (1-a)*e*t)
-		}
-		qs.flush(sc)
-		for p := ch.pairLo; p < ch.pairHi; p++ {
-			attr[p] = math.Min(aNum[p-ch.pairLo]/fz.aDen[p], probMax)
+		attrC := attr[ch.pairLo:ch.pairHi]
+		estepItems(fz.items[lo:hi], attrC, g, aNum, sc.xNum)
+		aDen := fz.aDen[ch.pairLo:ch.pairHi]
+		for i, num := range aNum {
+			v := num / aDen[i]
+			if v > probMax { // math.Min, without its call (no NaN here)
+				v = probMax
+			}
+			attrC[i] = v
 		}
 	})
 	f.collect(st)
@@ -161,4 +170,32 @@ func (f *fitter) iterateFactorized(ctx context.Context, workers int, st *Stats) 
 		st.Num[j].Merge(&fz.gNum0[j])
 		st.Den[j].Merge(&fz.gDen[j])
 	}
+}
+
+// estepItems is the E-step of items (one chunk's): it adds their
+// attractiveness counts to aNum and their examination counts to xNum; attr
+// and aNum are indexed as item.pair, from the chunk's first pair. Each
+// item's count goes to the exact sum on its own, so the sum is the same
+// whatever the items' order or grouping (docs/scale.md, "Order-free sums").
+func estepItems(items []item, attr, g, aNum []float64, xNum []ExactSum) {
+	aNum, xNum = aNum[:len(attr)], xNum[:len(g)]
+	for _, it := range items {
+		a, e := attr[it.pair], g[it.exam]
+		t := it.w / (1 - e*a)
+		aNum[it.pair] += (1 - e) * a * t
+		if x := (1 - a) * e * t; smallCount(x) {
+			xNum[it.exam].addSmallCount(x)
+		} else {
+			xNum[it.exam].addLarge(x)
+		}
+	}
+}
+
+// filledInt32 returns a slice of n copies of v.
+func filledInt32(n int, v int32) []int32 {
+	s := make([]int32, n)
+	for i := range s {
+		s[i] = v
+	}
+	return s
 }

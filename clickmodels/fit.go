@@ -257,19 +257,19 @@ type scratch struct {
 	c    counts
 	cnt  [4][MaxSERP]float64
 	cond [MaxSERP]float64
-	// gn, gd: one record's global counts; xNum, xDen, ll: the worker's
-	// exact sums since the last collect; qs: the current query's partial
-	// sums, added to them when the query ends.
+	// xNum, xDen, ll: the worker's exact sums since the last collect;
+	// gn, gd: the factorised E-step's preparation: a chunk's click and
+	// rank counts per global parameter (whole numbers, summed in float64).
 	gn, gd     []float64
 	xNum, xDen []ExactSum
 	ll         ExactSum
-	qs         querySums
 	pairBuf    []float64 // factorised E-step: a chunk's pair numerators
+	items      []item    // factorised E-step's preparation: a chunk's items
+	index      []int32   // and their index by (pair, exam), all -1 between queries
 }
 
 func newScratch(ng int) *scratch {
 	sc := &scratch{gn: make([]float64, ng), gd: make([]float64, ng), xNum: make([]ExactSum, ng), xDen: make([]ExactSum, ng)}
-	sc.qs.init(ng)
 	sc.c.aNum, sc.c.aDen, sc.c.sNum, sc.c.sDen = sc.cnt[0][:], sc.cnt[1][:], sc.cnt[2][:], sc.cnt[3][:]
 	return sc
 }
@@ -308,17 +308,20 @@ func (f *fitter) load(v *view, sc *scratch, i int) {
 	pairs := d.recPair[lo:hi]
 	v.n, v.clicks, v.R, v.g, v.exact = n, d.recClicks[i], f.R, f.global, f.exact
 	v.a, v.s = nil, nil
-	if len(f.attr) > 0 {
-		v.a = sc.a[:n]
+	switch {
+	case len(f.sat) > 0: // DBN, SDBN: one gather for both (attr has sat's length)
+		a, s := sc.a[:n], sc.s[:n]
+		attr, sat := f.attr, f.sat[:len(f.attr)]
 		for r, p := range pairs {
-			v.a[r] = f.attr[p]
+			a[r], s[r] = attr[p], sat[p]
 		}
-	}
-	if len(f.sat) > 0 {
-		v.s = sc.s[:n]
+		v.a, v.s = a, s
+	case len(f.attr) > 0:
+		a, attr := sc.a[:n], f.attr
 		for r, p := range pairs {
-			v.s[r] = f.sat[p]
+			a[r] = attr[p]
 		}
+		v.a = a
 	}
 }
 
@@ -349,54 +352,43 @@ func (f *fitter) iterate(ctx context.Context, workers int, st *Stats) {
 			}
 		}
 		c := &sc.c
-		c.gNum, c.gDen = sc.gn, sc.gd
+		c.gNum, c.gDen = sc.xNum, sc.xDen // estep adds the global counts
 		var v view
 		for i := ch.recLo; i < ch.recHi; i++ {
 			f.load(&v, sc, i)
 			w := d.recWeight[i]
-			if f.ng > 0 {
-				clear(sc.gn)
-				clear(sc.gd)
-			}
 			estep(f.kind, &v, w, c)
 			pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
-			// The record's global counts go into its query's partial
-			// sums (see querySums).
-			if f.ng > 0 {
-				sc.qs.next(d.pairQuery[pairs[0]], sc)
-				for j, x := range sc.gn {
-					if x != 0 {
-						sc.qs.addNum(j, x)
-					}
-				}
-				for j, x := range sc.gd {
-					if x != 0 {
-						sc.qs.addDen(j, x)
-					}
-				}
-			}
-			if len(f.aNum) > 0 {
+			n := len(pairs)
+			switch {
+			case len(f.sNum) > 0: // DBN, SDBN: one scatter for both (aNum has sNum's length)
+				aNum, sNum := f.aNum, f.sNum[:len(f.aNum)]
+				ca, cs := c.aNum[:n], c.sNum[:n]
 				for r, p := range pairs {
-					f.aNum[p] += w * c.aNum[r]
+					aNum[p] += w * ca[r]
+					sNum[p] += w * cs[r]
 				}
 				if dens {
+					aDen, sDen := f.aDen[:len(aNum)], f.sDen[:len(aNum)]
+					ca, cs := c.aDen[:n], c.sDen[:n]
 					for r, p := range pairs {
-						f.aDen[p] += w * c.aDen[r]
+						aDen[p] += w * ca[r]
+						sDen[p] += w * cs[r]
 					}
 				}
-			}
-			if len(f.sNum) > 0 {
+			case len(f.aNum) > 0:
+				aNum, ca := f.aNum, c.aNum[:n]
 				for r, p := range pairs {
-					f.sNum[p] += w * c.sNum[r]
+					aNum[p] += w * ca[r]
 				}
 				if dens {
+					aDen, ca := f.aDen, c.aDen[:n]
 					for r, p := range pairs {
-						f.sDen[p] += w * c.sDen[r]
+						aDen[p] += w * ca[r]
 					}
 				}
 			}
 		}
-		sc.qs.flush(sc)
 		// M-step for the chunk's own pairs: no other chunk reads them.
 		for p := ch.pairLo; p < ch.pairHi; p++ {
 			if len(f.attr) > 0 {
@@ -445,10 +437,10 @@ func (f *fitter) trainLL(ctx context.Context, st *Stats) {
 			f.load(&v, sc, i)
 			cond := sc.cond[:v.n]
 			clickProbs(f.kind, &v, cond, nil)
-			sc.qs.next(d.pairQuery[d.recPair[d.recOff[i]]], sc)
-			sc.qs.ll += d.recWeight[i] * serpLL(cond)
+			if x := d.recWeight[i] * serpLL(cond); !sc.ll.AddSmall(x) {
+				sc.ll.addLarge(x)
+			}
 		}
-		sc.qs.flush(sc)
 	})
 	f.collect(st)
 }
@@ -461,64 +453,4 @@ func serpLL(cond []float64) float64 {
 		s += math.Log(p)
 	}
 	return s / float64(len(cond))
-}
-
-// querySums holds one query's global counts and log-likelihood while its
-// records are visited, as float64 sums in the query's record order, and
-// adds them to the worker's exact sums when the query ends. A query's
-// records are the same and in the same order whatever the chunking, the
-// number of query shards or workers (Prepare keeps file order within a
-// query), so these partial sums are too, and the exact sums over queries
-// are order-free: the fit gives the same bits in every layout. One exact
-// addition per query and parameter, rather than per record, keeps the EM
-// loop at float64 speed (docs/scale.md, "Order-free sums").
-type querySums struct {
-	q        int32     // log query ID of the current query, -1 for none
-	num, den []float64 // per global parameter
-	ll       float64
-	mark     []bool  // parameter j has a nonzero num or den
-	touched  []int32 // the marked parameters, in first-touch order
-}
-
-func (qs *querySums) init(ng int) {
-	qs.q = -1
-	qs.num, qs.den, qs.mark = make([]float64, ng), make([]float64, ng), make([]bool, ng)
-}
-
-// next starts query q, flushing the previous one if q differs from it.
-func (qs *querySums) next(q int32, sc *scratch) {
-	if q != qs.q {
-		qs.flush(sc)
-		qs.q = q
-	}
-}
-
-func (qs *querySums) touch(j int) {
-	if !qs.mark[j] {
-		qs.mark[j] = true
-		qs.touched = append(qs.touched, int32(j))
-	}
-}
-
-func (qs *querySums) addNum(j int, x float64) { qs.touch(j); qs.num[j] += x }
-func (qs *querySums) addDen(j int, x float64) { qs.touch(j); qs.den[j] += x }
-
-// flush adds the current query's sums to the worker's exact sums and
-// empties them.
-func (qs *querySums) flush(sc *scratch) {
-	for _, j := range qs.touched {
-		if x := qs.num[j]; x != 0 {
-			sc.xNum[j].Add(x)
-		}
-		if x := qs.den[j]; x != 0 {
-			sc.xDen[j].Add(x)
-		}
-		qs.num[j], qs.den[j], qs.mark[j] = 0, 0, false
-	}
-	qs.touched = qs.touched[:0]
-	if qs.ll != 0 {
-		sc.ll.Add(qs.ll)
-		qs.ll = 0
-	}
-	qs.q = -1
 }

@@ -21,6 +21,12 @@ import (
 // split must handle); else SERP i is session i.
 func simulatedParquet(t *testing.T, dir string, n int, interleave bool) {
 	t.Helper()
+	writeSERPs(t, dir, simulatedSERPs(t, n, interleave))
+}
+
+// simulatedSERPs are the SERPs of simulatedParquet.
+func simulatedSERPs(t *testing.T, n int, interleave bool) []sessions.SERP {
+	t.Helper()
 	sc := clickmodels.DefaultSyntheticConfig()
 	sc.Queries, sc.Seed = 300, 4
 	src, err := clickmodels.NewSyntheticSource(sc)
@@ -49,16 +55,7 @@ func simulatedParquet(t *testing.T, dir string, n int, interleave bool) {
 			}
 		}
 	}
-	f, err := os.Create(filepath.Join(dir, sessions.ParquetName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sessions.WriteParquet(f, serps); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	return serps
 }
 
 // outputs reads every output file of a fit; metrics.json without the
@@ -89,6 +86,82 @@ func outputs(t *testing.T, dir string) map[string][]byte {
 		out[e.Name()] = b
 	}
 	return out
+}
+
+// writeSERPs writes serps as dir/sessions.parquet.
+func writeSERPs(t *testing.T, dir string, serps []sessions.SERP) {
+	t.Helper()
+	f, err := os.Create(filepath.Join(dir, sessions.ParquetName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sessions.WriteParquet(f, serps); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestShardInvarianceHeavy: the EM models on a log where two SERPs recur
+// 6,000 times each give the same files in memory and on 3 and 8 query
+// shards with 2 and 3 workers. Their merged records weigh 6,000, so
+// per-record and per-item counts reach beyond 2^11 (DBN's continuation
+// count of a SERP clicked below rank 0 is at least its weight): the
+// exact sums take their two-conversion path there and the one-conversion
+// path for the other counts, and the sum must not depend on the layout.
+func TestShardInvarianceHeavy(t *testing.T) {
+	ctx := context.Background()
+	src := t.TempDir()
+	serps := simulatedSERPs(t, 3_000, false)
+	heavy := []sessions.SERP{
+		{Query: "heavy-a", Region: "0", Results: []string{"a1", "a2", "a3", "a4", "a5"}, Clicks: []sessions.Click{{Rank: 2}}},
+		{Query: "heavy-b", Region: "0", Results: []string{"b1", "b2", "b3", "b4", "b5", "b6"}, Clicks: []sessions.Click{{Rank: 1}, {Rank: 4}}},
+	}
+	var all []sessions.SERP
+	for i, s := range serps {
+		all = append(all, s)
+		for k := 0; k < 4; k++ { // 4 copies after each SERP: 12,000 in all
+			h := heavy[(4*i+k)%2]
+			h.SessionID = fmt.Sprint("h", 4*i+k)
+			all = append(all, h)
+		}
+	}
+	writeSERPs(t, src, all)
+	cfg := clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.PBM, clickmodels.UBM, clickmodels.DBN, clickmodels.CCM},
+		Split: clickmodels.SplitSpec, TrainFraction: 0.7, Options: clickmodels.Options{Iterations: 4, Workers: 1, Tolerance: 1e-300}}
+	whole, err := sessions.Load(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := t.TempDir()
+	if _, err := clickmodels.Run(ctx, whole, cfg, ref); err != nil {
+		t.Fatal(err)
+	}
+	want := outputs(t, ref)
+	sp := shards.SplitConfig{Split: cfg.Split, TrainFraction: cfg.TrainFraction}
+	for _, c := range []struct{ n, workers int }{{3, 3}, {8, 2}} {
+		dir := t.TempDir()
+		if _, err := shards.Write(ctx, src, c.n, sp, dir, shards.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		d, err := shards.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := t.TempDir()
+		cc := cfg
+		cc.Workers = c.workers
+		if _, err := clickmodels.RunShards(ctx, d, cc, out); err != nil {
+			t.Fatal(err)
+		}
+		got := outputs(t, out)
+		for f, w := range want {
+			if !bytes.Equal(got[f], w) {
+				t.Errorf("%d shards, %d workers: %s differs from the in-memory fit", c.n, c.workers, f)
+			}
+		}
+	}
 }
 
 // TestShardInvariance: fitting every model on the whole log in memory

@@ -97,14 +97,15 @@ func Assign(ctx context.Context, log *sessions.Log, rel []Relevance, name string
 }
 
 // firstSERPs returns, per query ID, the first SERPSize doc IDs of its first
-// SERP (SERPChoice), considering only SERPs with at least SERPSize results.
-func firstSERPs(ctx context.Context, log *sessions.Log, opts Options) (map[int32][]int32, error) {
+// SERP (SERPChoice), considering only SERPs with at least SERPSize results;
+// nil for a query without such a SERP.
+func firstSERPs(ctx context.Context, log *sessions.Log, opts Options) ([][]int32, error) {
 	type cand struct {
 		docs  []int32
 		count int
 		first int
 	}
-	best := make(map[int32][]int32)
+	best := make([][]int32, log.Queries.Len())
 	perQuery := make(map[int32]map[string]*cand)
 	var key []byte
 	for i := range log.Len() {
@@ -120,7 +121,7 @@ func firstSERPs(ctx context.Context, log *sessions.Log, opts Options) (map[int32
 		docs = docs[:opts.SERPSize]
 		q := log.Query[i]
 		if opts.Choice == Earliest {
-			if _, ok := best[q]; !ok {
+			if best[q] == nil {
 				best[q] = docs
 			}
 			continue

@@ -7,13 +7,15 @@ import (
 	"hash/maphash"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/sessions"
 )
 
 // rowSource calls fn on every relevance row in file order, recording the
-// rows it cannot read in skips. assignRows may call it twice.
+// rows it cannot read in skips. assignRows may call it twice. q and d
+// are only valid during the call to fn.
 type rowSource func(skips *Skips, fn func(q, d string, p float64, line int)) error
 
 // fileRows reads the rows of the relevance file that open opens (name is
@@ -85,10 +87,10 @@ type assigner struct {
 	name  string // the relevance file, for the report
 	opts  Options
 	rep   Report
-	first map[int32][]int32 // query -> its first full SERP's docs
-	qrows []queryRows       // per query
-	qids  []int32           // queries in name order
-	kept  []bool            // per query: labelled
+	first [][]int32   // by query: its first full SERP's docs, nil if none
+	qrows []queryRows // per query
+	qids  []int32     // queries in name order
+	kept  []bool      // per query: labelled
 	dups  map[int32][]Problem
 }
 
@@ -127,7 +129,7 @@ func (qr *queryRows) rowAt(serp []int32, i int) *row {
 // first-SERP log has at most one SERP per query: its full SERPs are the
 // first SERPs under either choice, no counting needed (firstSERPs'
 // per-query maps would cost as much as the rest).
-func firstSERPsOf(ctx context.Context, log *sessions.Log, opts Options) (map[int32][]int32, error) {
+func firstSERPsOf(ctx context.Context, log *sessions.Log, opts Options) ([][]int32, error) {
 	seenQ := make([]bool, log.Queries.Len())
 	for _, q := range log.Query {
 		if seenQ[q] {
@@ -135,7 +137,7 @@ func firstSERPsOf(ctx context.Context, log *sessions.Log, opts Options) (map[int
 		}
 		seenQ[q] = true
 	}
-	first := make(map[int32][]int32, log.Len())
+	first := make([][]int32, log.Queries.Len())
 	for i := range log.Len() {
 		if docs := log.SERPDocs(i); len(docs) >= opts.SERPSize {
 			first[log.Query[i]] = docs[:opts.SERPSize]
@@ -146,7 +148,9 @@ func firstSERPsOf(ctx context.Context, log *sessions.Log, opts Options) (map[int
 
 // readRows reads every row once: a repeated (query, doc) goes to
 // readSkips, a row of an unknown query to the report's row skips; a row
-// of a doc on its query's first SERP is kept, the others counted.
+// of a doc on its query's first SERP is kept, the others counted. A row
+// of a doc on a first SERP is a repeat if its SERP slot is taken; only
+// the other rows go through the 128-bit hash set of pairs seen.
 func (st *assigner) readRows(rows rowSource, readSkips *Skips) error {
 	log := st.log
 	st.qrows = make([]queryRows, log.Queries.Len())
@@ -169,30 +173,42 @@ func (st *assigner) readRows(rows rowSource, readSkips *Skips) error {
 	}
 	valid := 0
 	err := rows(readSkips, func(q, d string, p float64, line int) {
-		k := [2]uint64{hash(&h1, q, d), hash(&h2, q, d)}
-		if prev, ok := seen[k]; ok {
-			readSkips.AddRecord(duplicateProblem(st.name, q, d, p, line, prev.p, prev.line))
-			return
+		qid, known := log.Queries.Lookup(q)
+		rank := -1 // of d on the query's first SERP
+		if known {
+			for i, doc := range st.first[qid] {
+				if log.Docs.Names[doc] == d {
+					rank = i
+					break
+				}
+			}
 		}
-		seen[k] = seenVal{p, line}
+		if rank >= 0 {
+			if on := st.qrows[qid].onSERP; on != nil && on[rank].line != 0 {
+				readSkips.AddRecord(duplicateProblem(st.name, q, d, p, line, on[rank].p, int(on[rank].line)))
+				return
+			}
+		} else {
+			k := [2]uint64{hash(&h1, q, d), hash(&h2, q, d)}
+			if prev, ok := seen[k]; ok {
+				readSkips.AddRecord(duplicateProblem(st.name, q, d, p, line, prev.p, prev.line))
+				return
+			}
+			seen[k] = seenVal{p, line}
+		}
 		valid++
-		qid, ok := log.Queries.Lookup(q)
-		if !ok {
+		if !known {
 			st.rep.RowSkips.AddRecord(Problem{File: st.name, Line: line, Field: "query", Reason: ReasonUnknownQuery, Detail: fmt.Sprintf("query %s is not in the sessions", textio.Quote(q))})
 			return
 		}
 		qr := &st.qrows[qid]
 		qr.anyRows = true
-		if serp, ok := st.first[qid]; ok {
-			for i, doc := range serp {
-				if log.Docs.Names[doc] == d {
-					if qr.onSERP == nil {
-						qr.onSERP = make([]row, len(serp))
-					}
-					qr.onSERP[i] = row{p: p, line: int32(line)}
-					return
-				}
+		if rank >= 0 {
+			if qr.onSERP == nil {
+				qr.onSERP = make([]row, len(st.first[qid]))
 			}
+			qr.onSERP[rank] = row{p: p, line: int32(line)}
+			return
 		}
 		qr.offN++
 	})
@@ -224,9 +240,9 @@ func (st *assigner) labelQueries(ctx context.Context) ([]Label, error) {
 		}
 		qname := log.Queries.Names[q]
 		qr := &st.qrows[q]
-		serp, ok := st.first[q]
+		serp := st.first[q]
 		switch {
-		case !ok:
+		case serp == nil:
 			st.rep.QuerySkips.Add(Problem{Reason: ReasonShortSERP, Detail: fmt.Sprintf("query %s: no SERP with %d results", textio.Quote(qname), st.opts.SERPSize)})
 		case !qr.anyRows:
 			st.rep.QuerySkips.Add(Problem{Reason: "no_relevance", Detail: fmt.Sprintf("query %s has no relevance row", textio.Quote(qname))})
@@ -305,7 +321,7 @@ func (st *assigner) accountUnused(rows rowSource) error {
 				return
 			}
 			dup[q+"\x00"+d] = true // first occurrence only, as the dedupe above
-			if serp, ok := st.first[qid]; ok {
+			if serp := st.first[qid]; serp != nil {
 				for i, doc := range serp {
 					if log.Docs.Names[doc] == d {
 						if rr := st.qrows[qid].rowAt(serp, i); rr != nil && rr.used {
@@ -315,7 +331,7 @@ func (st *assigner) accountUnused(rows rowSource) error {
 					}
 				}
 			}
-			unusedRows[qid] = append(unusedRows[qid], unused{d, line})
+			unusedRows[qid] = append(unusedRows[qid], unused{strings.Clone(d), line})
 		})
 		if err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/lovbench/lovbench/internal/textio"
 )
@@ -58,7 +59,8 @@ func ReadRelevance(r io.Reader, name string) ([]Relevance, Skips, error) {
 			skips.AddRecord(duplicateProblem(name, q, d, p, line, out[i].P, out[i].Line))
 			return
 		}
-		seen[k] = len(out)
+		q, d = strings.Clone(q), strings.Clone(d) // scanRelevance's are views
+		seen[key{q, d}] = len(out)
 		out = append(out, Relevance{Query: q, Doc: d, P: p, Line: line})
 	})
 	if err != nil {
@@ -95,16 +97,19 @@ func scanRelevance(r io.Reader, name string, skips *Skips, fn func(q, d string, 
 	}
 	for sc.Scan() {
 		line++
-		text := sc.Text()
+		// The line is not copied: q and d are only valid during fn.
+		b := sc.Bytes()
+		text := unsafe.String(unsafe.SliceData(b), len(b))
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
-		f := strings.Split(text, "\t")
-		if len(f) != 3 {
-			skips.AddRecord(Problem{File: name, Line: line, Reason: ReasonMalformed, Detail: fmt.Sprintf("%d tab-separated fields, want 3", len(f))})
+		if n := strings.Count(text, "\t") + 1; n != 3 {
+			skips.AddRecord(Problem{File: name, Line: line, Reason: ReasonMalformed, Detail: fmt.Sprintf("%d tab-separated fields, want 3", n)})
 			continue
 		}
-		q, d, v := f[0], f[1], strings.TrimSpace(f[2])
+		q, rest, _ := strings.Cut(text, "\t")
+		d, v, _ := strings.Cut(rest, "\t")
+		v = strings.TrimSpace(v)
 		if q == "" || d == "" {
 			field := "query"
 			if q != "" {

@@ -126,26 +126,11 @@ func WriteParquet(w io.Writer, serps []SERP) error {
 // ScanParquet reads a sessions.parquet file and calls fn for each SERP in file
 // order. The SERP passed to fn is only valid during the call.
 func ScanParquet(path string, fn func(*SERP) error) error {
-	f, err := os.Open(path)
+	f, pf, err := openParquet(path)
 	if err != nil {
-		return fmt.Errorf("sessions: %w", err)
+		return err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return fmt.Errorf("sessions: %w", err)
-	}
-	pf, err := parquet.OpenFile(f, st.Size())
-	if err != nil {
-		return fmt.Errorf("sessions: %s: not a readable Parquet file: %w", path, err)
-	}
-	for _, name := range []string{"session_id", "serp_index", "time_passed", "query", "results", "click_ranks", "click_times"} {
-		if _, ok := pf.Schema().Lookup(name); !ok {
-			if _, ok := pf.Schema().Lookup(name, "list", "element"); !ok {
-				return fmt.Errorf("sessions: %s: column %q missing: not a sessions.parquet file", path, name)
-			}
-		}
-	}
 	r := parquet.NewGenericReader[ParquetRow](pf)
 	defer r.Close()
 	buf := make([]ParquetRow, 512)
@@ -199,4 +184,32 @@ func ReadParquet(path string) ([]SERP, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// openParquet opens a sessions.parquet file and checks that it has every
+// column of ParquetRow; the caller closes the returned file.
+func openParquet(path string, opts ...parquet.FileOption) (*os.File, *parquet.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("sessions: %w", err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("sessions: %w", err)
+	}
+	pf, err := parquet.OpenFile(f, st.Size(), opts...)
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("sessions: %s: not a readable Parquet file: %w", path, err)
+	}
+	for _, name := range []string{"session_id", "serp_index", "time_passed", "query", "results", "click_ranks", "click_times"} {
+		if _, ok := pf.Schema().Lookup(name); !ok {
+			if _, ok := pf.Schema().Lookup(name, "list", "element"); !ok {
+				f.Close()
+				return nil, nil, fmt.Errorf("sessions: %s: column %q missing: not a sessions.parquet file", path, name)
+			}
+		}
+	}
+	return f, pf, nil
 }
