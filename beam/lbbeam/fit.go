@@ -14,6 +14,7 @@ import (
 	"slices"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	beamstate "github.com/apache/beam/sdks/v2/go/pkg/beam/core/state"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/lovbench/lovbench/clickmodels"
@@ -24,8 +25,8 @@ func init() {
 	register.Function2x0(initState)
 	register.DoFn3x1[context.Context, int, func(int), error](&prepareFn{})
 	register.Emitter1[int]()
-	register.DoFn7x1[context.Context, int, []byte, func(*[]byte) bool, func(*[]byte) bool, func(int, []byte), func([]byte), error](&stepFn{})
-	register.DoFn5x1[context.Context, int, []byte, func(*[]byte) bool, func([]byte), error](&llFn{})
+	register.DoFn8x1[context.Context, beamstate.Provider, int, []byte, func(*[]byte) bool, func(*[]byte) bool, func(int, []byte), func([]byte), error](&stepFn{})
+	register.DoFn6x1[context.Context, beamstate.Provider, int, []byte, func(*[]byte) bool, func([]byte), error](&llFn{})
 	register.DoFn5x1[context.Context, int, []byte, func(*[]byte) bool, func(ShardFinal), error](&finishFn{})
 	register.Emitter1[ShardFinal]()
 	register.Iter1[ShardFinal]()
@@ -146,11 +147,11 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 		for it := 0; it < n; it++ {
 			lls := empty // no tolerance test
 			if tol {
-				lls = beam.ParDo(ks, &llFn{Dir: o.PrepDir, Kind: int(k), R: R, Exact: o.Exact},
+				lls = beam.ParDo(ks, &llFn{Dir: o.PrepDir, Kind: int(k), R: R, Exact: o.Exact, Keyed: keyedState()},
 					state, beam.SideInput{Input: msgs})
 			}
 			state, msgs = beam.ParDo2(ks, &stepFn{Dir: o.PrepDir, Kind: int(k), R: R, Exact: o.Exact,
-				Tolerance: o.Tolerance, SERPs: m.TrainSERPs, Initial: it == 0},
+				Tolerance: o.Tolerance, SERPs: m.TrainSERPs, Initial: it == 0, Keyed: keyedState()},
 				state, beam.SideInput{Input: msgs}, beam.SideInput{Input: lls})
 		}
 		finals := beam.ParDo(ks, &finishFn{Dir: o.PrepDir, Kind: int(k), R: R, Exact: o.Exact}, state, beam.SideInput{Input: msgs})
@@ -169,6 +170,17 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 // initState starts every shard with no pair values (the first E-step uses
 // the initial ones).
 func initState(shard int, emit func(int, []byte)) { emit(shard, nil) }
+
+// keyedState is the per-shard state the EM steps declare and never use.
+// It makes them stateful DoFns, which Prism schedules differently: it
+// polls an ordinary stage in a tight loop for as long as the stage has a
+// bundle in progress (its scheduler always deems an ordinary stage still
+// schedulable), which cost about one core for the whole EM, half of the
+// pipeline's CPU at 1 M SERPs, while a stateful stage is polled again only
+// when it has unprocessed input. On a cluster runner it means at most a
+// keyed redistribution of the shards' pair values, which are keyed by
+// shard already.
+func keyedState() beamstate.Value[bool] { return beamstate.MakeValueState[bool]("keyed") }
 
 // prepareFn prepares one shard from the shard directory and writes its
 // prepared-shard file, emitting the shard's ID when the file is complete.
@@ -279,12 +291,13 @@ type stepFn struct {
 	Dir       string // prepared shards
 	Kind, R   int
 	Exact     bool
-	Tolerance float64 // > 0: apply the tolerance test to the lls side input
-	SERPs     int64   // training SERPs
-	Initial   bool    // first iteration: the log-likelihood is only recorded
+	Tolerance float64               // > 0: apply the tolerance test to the lls side input
+	SERPs     int64                 // training SERPs
+	Initial   bool                  // first iteration: the log-likelihood is only recorded
+	Keyed     beamstate.Value[bool] // never used: see keyedState
 }
 
-func (f *stepFn) ProcessElement(ctx context.Context, shard int, pairs []byte, msgs, lls func(*[]byte) bool, emitState func(int, []byte), emitMsg func([]byte)) error {
+func (f *stepFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard int, pairs []byte, msgs, lls func(*[]byte) bool, emitState func(int, []byte), emitMsg func([]byte)) error {
 	k := clickmodels.Kind(f.Kind)
 	em, err := resolve(k, f.R, msgs)
 	if err != nil {
@@ -347,9 +360,10 @@ type llFn struct {
 	Dir     string // prepared shards
 	Kind, R int
 	Exact   bool
+	Keyed   beamstate.Value[bool] // never used: see keyedState
 }
 
-func (f *llFn) ProcessElement(ctx context.Context, shard int, pairs []byte, msgs func(*[]byte) bool, emit func([]byte)) error {
+func (f *llFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard int, pairs []byte, msgs func(*[]byte) bool, emit func([]byte)) error {
 	k := clickmodels.Kind(f.Kind)
 	em, err := resolve(k, f.R, msgs)
 	if err != nil || em.Converged {
