@@ -67,7 +67,7 @@ func fit(ctx context.Context, d *Data, kind Kind, opt Options, factorize bool) (
 	}
 	global := filled(kind.globalParams(d.ranks), Unseen)
 	f := newFitter(ctx, d, kind, opt, global, factorize)
-	done, err := fitLoop(ctx, []*fitter{f}, kind, opt, global, iters, d.serps)
+	done, err := fitLoop(ctx, held([]*fitter{f}), d.ranks, kind, opt, global, iters, d.serps)
 	if err != nil {
 		return nil, err
 	}
@@ -95,36 +95,38 @@ func newFitter(ctx context.Context, d *Data, kind Kind, opt Options, global []fl
 }
 
 // fitLoop runs the EM iterations (one pass for counting models) of the
-// fitters, which share the global values global: per iteration every
-// fitter's E-step and pair M-step, then the global M-step from the exact
-// sums of all fitters' counts. serps is the number of training SERPs of
-// all fitters (for the training log-likelihood). It returns the number of
-// iterations run.
-func fitLoop(ctx context.Context, fs []*fitter, kind Kind, opt Options, global []float64, iters int, serps int) (int, error) {
-	R := 0
-	for _, f := range fs {
-		R = f.R
-	}
-	trainLL := func() float64 {
+// fitters that each yields, which share the global values global: per
+// iteration every fitter's E-step and pair M-step, then the global M-step
+// from the exact sums of all fitters' counts. R is the fitters' number of
+// ranks and serps the number of training SERPs of all fitters (for the
+// training log-likelihood). each calls fn with every fitter in a fixed
+// order; it may build a fitter for the call and drop it afterwards (the
+// spilled shards of RunShards), keeping only its pair values. It returns
+// the number of iterations run.
+func fitLoop(ctx context.Context, each func(fn func(*fitter)) error, R int, kind Kind, opt Options, global []float64, iters int, serps int) (int, error) {
+	trainLL := func() (float64, error) {
 		st := NewStats(kind, R)
-		for _, f := range fs {
-			f.trainLL(ctx, st)
+		if err := each(func(f *fitter) { f.trainLL(ctx, st) }); err != nil {
+			return 0, err
 		}
-		return st.LL.Float64() / float64(serps)
+		return st.LL.Float64() / float64(serps), nil
 	}
 	em := kind.EM()
 	done := 0
 	prevLL := math.NaN()
 	if opt.Tolerance > 0 && em {
-		prevLL = trainLL()
+		var err error
+		if prevLL, err = trainLL(); err != nil {
+			return done, err
+		}
 	}
 	for it := 0; it < iters; it++ {
 		if err := ctx.Err(); err != nil {
 			return done, err
 		}
 		st := NewStats(kind, R)
-		for _, f := range fs {
-			f.estep(ctx, st)
+		if err := each(func(f *fitter) { f.estep(ctx, st) }); err != nil {
+			return done, err
 		}
 		if err := ctx.Err(); err != nil {
 			return done, err
@@ -133,7 +135,10 @@ func fitLoop(ctx context.Context, fs []*fitter, kind Kind, opt Options, global [
 		done++
 		ll := math.NaN()
 		if opt.Tolerance > 0 && em {
-			ll = trainLL()
+			var err error
+			if ll, err = trainLL(); err != nil {
+				return done, err
+			}
 		}
 		if opt.OnIteration != nil {
 			opt.OnIteration(done, ll)
@@ -144,6 +149,16 @@ func fitLoop(ctx context.Context, fs []*fitter, kind Kind, opt Options, global [
 		prevLL = ll
 	}
 	return done, nil
+}
+
+// held yields fitters kept in memory (fitLoop's each).
+func held(fs []*fitter) func(func(*fitter)) error {
+	return func(fn func(*fitter)) error {
+		for _, f := range fs {
+			fn(f)
+		}
+		return nil
+	}
 }
 
 // estep is one E-step and pair M-step of f, adding the global counts to st.

@@ -61,6 +61,11 @@ type RunConfig struct {
 	// MemoryLimit > 0 bounds the memory of RunShards (bytes; see
 	// docs/scale.md); 0 means no bound.
 	MemoryLimit int64
+	// PreparedBudget bounds the estimated bytes of prepared shards that
+	// RunShards holds in memory; the shards beyond it go to
+	// prepared-shard files and are read back for every pass. 0 means a
+	// quarter of MemoryLimit, or no bound without a MemoryLimit.
+	PreparedBudget int64
 	// Log, if set, receives progress messages with the memory in use.
 	Log *slog.Logger
 }

@@ -3,6 +3,8 @@ package clickmodels
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"runtime/metrics"
 	"time"
@@ -135,9 +137,29 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 			}
 		}
 	}
-	var ps []*PreparedShard
+	// Under a memory limit, prepared shards are held in memory while their
+	// estimated size (PreparedShard.size) stays within the budget (a
+	// quarter of the limit unless PreparedBudget says); the others go to prepared-shard files in a temporary
+	// directory under outDir and are read back for every pass over them,
+	// so that one of them at a time is in memory. The pair values of all
+	// shards stay in memory (docs/scale.md, "Out of core").
+	var spillDir string
+	ps := make([]*PreparedShard, n) // nil: spilled
+	shardPath := func(i int) string { return filepath.Join(spillDir, fmt.Sprintf("shard-%05d.prep", i)) }
+	// shard returns prepared shard i, from memory or from its file.
+	shard := func(i int) (*PreparedShard, error) {
+		if ps[i] != nil {
+			return ps[i], nil
+		}
+		return ReadPreparedShardFile(shardPath(i))
+	}
 	var prepSec float64
-	var testN int
+	var testN, records, spilled int
+	var heldBytes int64
+	budget := cfg.PreparedBudget
+	if budget <= 0 && cfg.MemoryLimit > 0 {
+		budget = cfg.MemoryLimit / 4
+	}
 	t0 := time.Now()
 	for i := range n {
 		p, err := PrepareShard(ctx, src, i, R)
@@ -145,7 +167,26 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 			return nil, err
 		}
 		testN += p.Test.Len()
-		ps = append(ps, p)
+		records += p.Data.Records()
+		if sz := p.size(); budget <= 0 || heldBytes+sz <= budget {
+			ps[i], heldBytes = p, heldBytes+sz
+		} else {
+			if spillDir == "" {
+				if err := os.MkdirAll(outDir, 0o755); err != nil {
+					return nil, err
+				}
+				dir, err := os.MkdirTemp(outDir, ".prepared-")
+				if err != nil {
+					return nil, err
+				}
+				defer os.RemoveAll(dir)
+				spillDir = dir
+			}
+			if err := WritePreparedShardFile(shardPath(i), p); err != nil {
+				return nil, err
+			}
+			spilled++
+		}
 		if cfg.OnShard != nil {
 			cfg.OnShard(i+1, n)
 		}
@@ -154,12 +195,11 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 		}
 	}
 	prepSec = time.Since(t0).Seconds()
+	if spilled > 0 {
+		logMem("prepared shards spilled to files", "spilled", spilled, "held", n-spilled, "held_bytes", heldBytes)
+	}
 	if testN == 0 {
 		return nil, fmt.Errorf("no test sessions whose query occurs in training (log has %d sessions)", serps)
-	}
-	records := 0
-	for _, p := range ps {
-		records += p.Data.Records()
 	}
 	reports := make([]Report, 0, len(cfg.Kinds))
 	type fitted struct {
@@ -183,7 +223,11 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 			if m.Kind != k {
 				return nil, fmt.Errorf("%s: holds a %v model", path, m.Kind)
 			}
-			for _, p := range ps {
+			for i := range n {
+				p, err := shard(i)
+				if err != nil {
+					return nil, err
+				}
 				if err := acc.Add(m, p.Test); err != nil {
 					return nil, err
 				}
@@ -200,18 +244,53 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 				iters = 1
 			}
 			global := filled(k.globalParams(R), Unseen)
+			// A held shard keeps its fitter; a spilled shard's fitter is
+			// built from its file for every pass and dropped after it,
+			// keeping only its pair values, the state one iteration
+			// passes to the next.
 			fs := make([]*fitter, n)
+			attr, sat := make([][]float64, n), make([][]float64, n)
 			for i, p := range ps {
-				fs[i] = newFitter(ctx, p.Data, k, cfg.Options, global, true)
+				if p != nil {
+					fs[i] = newFitter(ctx, p.Data, k, cfg.Options, global, true)
+				}
 			}
-			done, err := fitLoop(ctx, fs, k, cfg.Options, global, iters, int(trainSERPs))
+			each := func(fn func(*fitter)) error {
+				for i := range n {
+					if f := fs[i]; f != nil {
+						fn(f)
+						continue
+					}
+					p, err := shard(i)
+					if err != nil {
+						return err
+					}
+					f := newFitter(ctx, p.Data, k, cfg.Options, global, true)
+					if attr[i] != nil {
+						f.attr, f.sat = attr[i], sat[i]
+					}
+					fn(f)
+					attr[i], sat[i] = f.attr, f.sat
+				}
+				return nil
+			}
+			done, err := fitLoop(ctx, each, R, k, cfg.Options, global, iters, int(trainSERPs))
 			if err != nil {
 				return nil, fmt.Errorf("fit %v: %w", k, err)
 			}
-			for i, f := range fs {
+			for i := range n {
+				f, p := fs[i], ps[i]
+				if f == nil {
+					if p, err = shard(i); err != nil {
+						return nil, err
+					}
+					f = newFitter(ctx, p.Data, k, cfg.Options, global, false)
+					f.attr, f.sat = attr[i], sat[i]
+					attr[i], sat[i] = nil, nil
+				}
 				m := f.model(done)
-				ft.models = append(ft.models, ShardModel{Model: m, QueryFirst: ps[i].QueryFirst})
-				if err := acc.addShard(m, ps[i].Data, ps[i].Test); err != nil {
+				ft.models = append(ft.models, ShardModel{Model: m, QueryFirst: p.QueryFirst})
+				if err := acc.addShard(m, p.Data, p.Test); err != nil {
 					return nil, err
 				}
 				fs[i] = nil
@@ -303,4 +382,17 @@ func memInUse() int64 {
 	ss := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
 	metrics.Read(ss)
 	return int64(ss[0].Value.Uint64()) - int64(ss[1].Value.Uint64())
+}
+
+// size estimates the bytes p holds: its arrays and its names.
+func (p *PreparedShard) size() int64 {
+	d, t := p.Data, p.Test
+	n := 8*len(d.recOff) + 4*len(d.recPair) + 16*len(d.recClicks) + 8*len(d.pairQuery) + 32*len(d.chunks) +
+		16*len(t.Query) + 8*len(t.Offsets) + 4*len(t.DocIDs) + 8*len(p.QueryFirst)
+	for _, names := range [][]string{d.log.Queries.Names, d.log.Docs.Names} {
+		for _, s := range names {
+			n += 16 + len(s)
+		}
+	}
+	return int64(n)
 }

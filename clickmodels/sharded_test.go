@@ -149,16 +149,18 @@ func TestShardInvarianceHeavy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := t.TempDir()
-		cc := cfg
-		cc.Workers = c.workers
-		if _, err := clickmodels.RunShards(ctx, d, cc, out); err != nil {
-			t.Fatal(err)
-		}
-		got := outputs(t, out)
-		for f, w := range want {
-			if !bytes.Equal(got[f], w) {
-				t.Errorf("%d shards, %d workers: %s differs from the in-memory fit", c.n, c.workers, f)
+		for _, budget := range []int64{0, 1} { // 1: every shard spilled to its prepared-shard file
+			out := t.TempDir()
+			cc := cfg
+			cc.Workers, cc.PreparedBudget = c.workers, budget
+			if _, err := clickmodels.RunShards(ctx, d, cc, out); err != nil {
+				t.Fatal(err)
+			}
+			got := outputs(t, out)
+			for f, w := range want {
+				if !bytes.Equal(got[f], w) {
+					t.Errorf("%d shards, %d workers, prepared budget %d: %s differs from the in-memory fit", c.n, c.workers, budget, f)
+				}
 			}
 		}
 	}
@@ -166,7 +168,9 @@ func TestShardInvarianceHeavy(t *testing.T) {
 
 // TestShardInvariance: fitting every model on the whole log in memory
 // (Run), on the streamed log (RunShards over shards.Stream) and on 1, 3
-// and 8 query shards with 1 to 3 workers gives byte-identical files, for
+// and 8 query shards with 1 to 3 workers, held in memory or (under a
+// memory limit) spilled to prepared-shard files, gives byte-identical
+// files, for
 // the spec, random and time splits, on a log with one session per SERP and
 // one with interleaved sessions.
 func TestShardInvariance(t *testing.T) {
@@ -191,10 +195,11 @@ func TestShardInvariance(t *testing.T) {
 					t.Fatalf("%d output files", len(want))
 				}
 				sp := shards.SplitConfig{Split: split, TrainFraction: 0.7, Seed: 11}
-				check := func(name string, s clickmodels.ShardSource, workers int) {
+				check := func(name string, s clickmodels.ShardSource, workers int, budget int64) {
 					out := t.TempDir()
 					c := cfg
 					c.Workers = workers
+					c.PreparedBudget = budget // > 0: the shards beyond it spilled to prepared-shard files
 					if _, err := clickmodels.RunShards(ctx, s, c, out); err != nil {
 						t.Fatalf("%s: %v", name, err)
 					}
@@ -209,7 +214,7 @@ func TestShardInvariance(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				check("stream", st, 2)
+				check("stream", st, 2, 0)
 				for _, c := range []struct{ n, workers int }{{1, 1}, {3, 3}, {8, 2}} {
 					dir := t.TempDir()
 					if _, err := shards.Write(ctx, src, c.n, sp, dir, shards.WriteOptions{}); err != nil {
@@ -219,7 +224,11 @@ func TestShardInvariance(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					check(fmt.Sprintf("%d shards, %d workers", c.n, c.workers), d, c.workers)
+					check(fmt.Sprintf("%d shards, %d workers", c.n, c.workers), d, c.workers, 0)
+					if c.n > 1 {
+						check(fmt.Sprintf("%d shards spilled to files, %d workers", c.n, c.workers), d, c.workers, 1)
+						check(fmt.Sprintf("%d shards, some spilled, %d workers", c.n, c.workers), d, c.workers, 60_000)
+					}
 				}
 			})
 		}

@@ -31,7 +31,9 @@ type FitInput struct {
 //     cfg.MemoryLimit (shards.ForMemory; one shard without a limit),
 //     never held whole, then RunShards; the temporary shards go under
 //     dir/.shards and are removed;
-//   - a Yandex log: loaded and fitted in memory (clickmodels.RunInto).
+//   - a Yandex log: loaded and fitted in memory (clickmodels.RunInto); under
+//     cfg.MemoryLimit streamed into a temporary sessions.parquet under
+//     dir/.shards first (sessions.YandexToParquet) and fitted as one.
 //
 // A memory limit too small for the log's shards is a
 // *shards.LimitTooSmallError.
@@ -47,6 +49,33 @@ func FitLog(ctx context.Context, in FitInput, cfg clickmodels.RunConfig, dir str
 		return clickmodels.RunShards(ctx, d, cfg, dir)
 	}
 	pq, isPq, err := sessions.ParquetPath(in.Path)
+	tmp := filepath.Join(dir, ".shards")
+	if err == nil && !isPq && cfg.MemoryLimit > 0 {
+		// Under a memory limit a Yandex log is not loaded: it is
+		// streamed into a temporary sessions.parquet, which is then
+		// sharded for the limit like any other.
+		if err := os.MkdirAll(tmp, 0o755); err != nil {
+			return nil, err
+		}
+		defer os.Remove(tmp) // after conv below is removed
+		conv, err := os.MkdirTemp(tmp, "log-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(conv)
+		pq = filepath.Join(conv, sessions.ParquetName)
+		st, err := sessions.YandexToParquet(in.Path, pq)
+		if err != nil {
+			return nil, err
+		}
+		if st.Queries == 0 {
+			return nil, fmt.Errorf("fit: %s: no SERP to fit the click models on", in.Path)
+		}
+		if cfg.Log != nil {
+			cfg.Log.Info("click log streamed to Parquet for the memory limit", "path", in.Path, "serps", st.Queries)
+		}
+		isPq = true
+	}
 	if err != nil || !isPq {
 		log, err := sessions.Load(in.Path)
 		if err != nil {
@@ -61,7 +90,6 @@ func FitLog(ctx context.Context, in FitInput, cfg clickmodels.RunConfig, dir str
 		}
 		return clickmodels.RunInto(ctx, log, cfg, dir)
 	}
-	tmp := filepath.Join(dir, ".shards")
 	src, cleanup, err := shards.ForMemory(ctx, pq, shards.SplitConfig{Split: cfg.Split, TrainFraction: cfg.TrainFraction, Seed: cfg.Seed}, cfg.MemoryLimit, tmp)
 	if err != nil {
 		return nil, err

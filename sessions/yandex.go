@@ -41,20 +41,37 @@ type YandexStats struct {
 //
 // Lines may end in LF or CRLF. name is used in error messages.
 func ReadYandex(r io.Reader, name string, strict bool) (*Log, YandexStats, error) {
+	log := &Log{}
+	st, err := ScanYandex(r, name, strict, func(session, query string, results []string, clicks uint64) error {
+		log.addRaw(log.Sessions.ID(session), log.Queries.ID(query), results, clicks)
+		return nil
+	})
+	if err != nil {
+		return nil, st, err
+	}
+	return log, st, nil
+}
+
+// ScanYandex reads a Yandex log as ReadYandex does and calls fn for every
+// SERP in log order, with its session ID, query, results and click mask
+// (bit r: rank r clicked), instead of holding the log: what a reader
+// bounded in memory needs. results is only valid during the call. An
+// error of fn stops the scan and is returned as is.
+func ScanYandex(r io.Reader, name string, strict bool, fn func(session, query string, results []string, clicks uint64) error) (YandexStats, error) {
 	var (
-		log     = &Log{}
 		st      YandexStats
 		curSess = ""
 		curDocs []string
 		curMask uint64
-		curQ    int32
+		curQ    string
 		have    bool
 	)
-	flush := func() {
+	flush := func() error {
 		if have {
-			log.addRaw(log.Sessions.ID(curSess), curQ, curDocs, curMask)
 			have = false
+			return fn(curSess, curQ, curDocs, curMask)
 		}
+		return nil
 	}
 	sc := bufio.NewScanner(textio.NewReader(r))
 	// A line of MaxYandexLine bytes plus CR LF fits; a longer one stops the
@@ -92,10 +109,12 @@ func ReadYandex(r io.Reader, name string, strict bool) (*Log, YandexStats, error
 		case !l.Click && len(l.Fields) == 5:
 			err = bad(YandexMalformed, "Q line without results")
 		case !l.Click:
-			flush()
+			if err := flush(); err != nil {
+				return st, err
+			}
 			st.Queries++
 			curSess = string(l.Fields[0])
-			curQ = log.Queries.ID(string(l.Fields[3]))
+			curQ = string(l.Fields[3])
 			curDocs = curDocs[:0]
 			for _, u := range l.Fields[5:] {
 				curDocs = append(curDocs, string(u))
@@ -122,17 +141,16 @@ func ReadYandex(r io.Reader, name string, strict bool) (*Log, YandexStats, error
 			st.Clicks++
 		}
 		if err != nil {
-			return nil, st, err
+			return st, err
 		}
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, st, fmt.Errorf("%s:%d: %s: longer than %d bytes", name, lineNo+1, YandexLineTooLong, MaxYandexLine)
+			return st, fmt.Errorf("%s:%d: %s: longer than %d bytes", name, lineNo+1, YandexLineTooLong, MaxYandexLine)
 		}
-		return nil, st, fmt.Errorf("%s:%d: %w", name, lineNo+1, err)
+		return st, fmt.Errorf("%s:%d: %w", name, lineNo+1, err)
 	}
-	flush()
-	return log, st, nil
+	return st, flush()
 }
 
 // WriteYandex writes SERPs in the Yandex relevance-prediction format: one Q

@@ -63,6 +63,23 @@ func TestShardFitCLI(t *testing.T) {
 			t.Errorf("temporary shards %s left in --out", e.Name())
 		}
 	}
+	// A Yandex log under a memory limit is streamed to Parquet, sharded
+	// and fitted with its prepared shards spilled to files, never loaded:
+	// the same files as loading it, and no temporary file left.
+	logMem, logLim := fit("log-mem", "--log", logFile), fit("log-limit", "--log", logFile, "--memory-limit", "64KiB")
+	for _, f := range []string{"DCTR_relevance.tsv", "UBM_relevance.tsv", "UBM_params.json", "DBN_relevance.tsv", "DBN_params.json"} {
+		want, err1 := os.ReadFile(filepath.Join(logMem, f))
+		got, err2 := os.ReadFile(filepath.Join(logLim, f))
+		if err1 != nil || err2 != nil || string(got) != string(want) {
+			t.Errorf("fit --log --memory-limit: %s differs from the in-memory fit of the log (%v, %v)", f, err1, err2)
+		}
+	}
+	ents, _ = os.ReadDir(logLim)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("fit --log --memory-limit left %s in --out", e.Name())
+		}
+	}
 	for _, bad := range [][]string{
 		{"shard", "--sessions", ing, "--shards", "0", "--out", sh},
 		{"shard", "--sessions", ing},
