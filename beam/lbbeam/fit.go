@@ -14,6 +14,7 @@ import (
 	"slices"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	beamstate "github.com/apache/beam/sdks/v2/go/pkg/beam/core/state"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/lovbench/lovbench/clickmodels"
@@ -24,13 +25,12 @@ func init() {
 	register.Function2x0(initState)
 	register.DoFn3x1[context.Context, int, func(int), error](&prepareFn{})
 	register.Emitter1[int]()
-	register.DoFn6x1[context.Context, int, []byte, []byte, func(int, []byte), func([]byte), error](&stepFn{})
-	register.DoFn4x1[int, []byte, func(*[]byte) bool, func([]byte), error](&mstepFn{})
-	register.DoFn5x1[context.Context, int, []byte, []byte, func([]byte), error](&llFn{})
-	register.DoFn4x1[int, []byte, func(*[]byte) bool, func([]byte), error](&convergeFn{})
-	register.DoFn5x1[context.Context, int, []byte, []byte, func(ShardFinal), error](&finishFn{})
+	register.DoFn8x1[context.Context, beamstate.Provider, int, []byte, func(*[]byte) bool, func(*[]byte) bool, func(int, []byte), func([]byte), error](&stepFn{})
+	register.DoFn6x1[context.Context, beamstate.Provider, int, []byte, func(*[]byte) bool, func([]byte), error](&llFn{})
+	register.DoFn5x1[context.Context, int, []byte, func(*[]byte) bool, func(ShardFinal), error](&finishFn{})
 	register.Emitter1[ShardFinal]()
 	register.Iter1[ShardFinal]()
+	register.Iter1[[]byte]()
 	register.DoFn3x1[int, func(*ShardFinal) bool, func([]byte), error](&writeModelFn{})
 	register.DoFn2x1[int, func(*[]byte) bool, error](&writeMetricsFn{})
 	register.Emitter1[[]byte]()
@@ -73,17 +73,27 @@ var BeamKinds = []clickmodels.Kind{clickmodels.DCTR, clickmodels.UBM, clickmodel
 
 // BuildFit adds the EM pipeline to scope s. First every shard is prepared
 // once from its Parquet file into a prepared-shard file in o.PrepDir; then
-// per model and EM iteration:
+// per model, one stage per EM iteration:
 //
-//	(shard, pair values) --E-step with the globals as side input--> (shard, new pair values) + statistics
-//	statistics of all shards --exact sum, M-step--> new globals (side input of the next iteration)
+//	(shard, pair values) --step, side input: every shard's message of the previous step--> (shard, new pair values) + message
+//
+// A step's message is the EM state it ran with and the shard's global
+// statistics. Each step first sums the previous step's statistics of all
+// shards and computes the global values itself (the M-step, done by every
+// shard alike), then runs its E-step and pair M-step. The M-step thus
+// needs no stage of its own: a runner whose cost grows with the stages of
+// the graph (Prism) does half the work. With a tolerance, one more stage
+// per iteration computes each shard's training log-likelihood under the
+// values the step is about to use, and the step applies the tolerance test
+// before its E-step.
 //
 // The iterations are unrolled into the pipeline graph. Every iteration
 // reads each shard's prepared-shard file (the state passed between
 // iterations is only the shard's pair values), so a worker never holds
 // more than one shard. The global statistics are exact sums
 // (clickmodels.ExactSum), so their merge order, which Beam does not fix,
-// cannot change a bit: the outputs equal lovbench fit's on the same log.
+// cannot change a bit: every shard computes the same globals, and the
+// outputs equal lovbench fit's on the same log.
 func BuildFit(s beam.Scope, o FitOptions) error {
 	m, err := shards.ReadManifest(o.ShardDir)
 	if err != nil {
@@ -127,30 +137,24 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 		if !k.EM() {
 			n = 1
 		}
+		// Every shard starts with no pair values (the initial ones); the
+		// first step's message side input is one empty message (the
+		// initial globals).
 		state := beam.ParDo(ks, initState, prepared)
-		globals := beam.Create(ks, []byte{})
+		empty := beam.Create(ks, []byte{})
+		msgs := empty
 		tol := o.Tolerance > 0 && k.EM()
-		// converge adds the training log-likelihood pass and the
-		// tolerance test after the values in globals (the initial ones
-		// first).
-		converge := func(initial bool) {
-			lls := beam.ParDo(ks, &llFn{Dir: o.PrepDir, Kind: int(k), Exact: o.Exact}, state, beam.SideInput{Input: globals})
-			globals = beam.ParDo(ks, &convergeFn{Tolerance: o.Tolerance, SERPs: m.TrainSERPs, Kind: int(k), R: R, Initial: initial},
-				one, beam.SideInput{Input: globals}, beam.SideInput{Input: lls})
-		}
-		if tol {
-			converge(true)
-		}
 		for it := 0; it < n; it++ {
-			var stats beam.PCollection
-			state, stats = beam.ParDo2(ks, &stepFn{Dir: o.PrepDir, Kind: int(k), Iter: it, Exact: o.Exact},
-				state, beam.SideInput{Input: globals})
-			globals = beam.ParDo(ks, &mstepFn{Kind: int(k), R: R}, one, beam.SideInput{Input: globals}, beam.SideInput{Input: stats})
+			lls := empty // no tolerance test
 			if tol {
-				converge(false)
+				lls = beam.ParDo(ks, &llFn{Dir: o.PrepDir, Kind: int(k), R: R, Exact: o.Exact, Keyed: keyedState()},
+					state, beam.SideInput{Input: msgs})
 			}
+			state, msgs = beam.ParDo2(ks, &stepFn{Dir: o.PrepDir, Kind: int(k), R: R, Exact: o.Exact,
+				Tolerance: o.Tolerance, SERPs: m.TrainSERPs, Initial: it == 0, Keyed: keyedState()},
+				state, beam.SideInput{Input: msgs}, beam.SideInput{Input: lls})
 		}
-		finals := beam.ParDo(ks, &finishFn{Dir: o.PrepDir, Kind: int(k), Exact: o.Exact}, state, beam.SideInput{Input: globals})
+		finals := beam.ParDo(ks, &finishFn{Dir: o.PrepDir, Kind: int(k), R: R, Exact: o.Exact}, state, beam.SideInput{Input: msgs})
 		reports = append(reports, beam.ParDo(ks, &writeModelFn{Dir: o.OutDir, Kind: int(k),
 			Split: m.Split, TrainSERPs: m.TrainSERPs}, one, beam.SideInput{Input: finals}))
 	}
@@ -166,6 +170,17 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 // initState starts every shard with no pair values (the first E-step uses
 // the initial ones).
 func initState(shard int, emit func(int, []byte)) { emit(shard, nil) }
+
+// keyedState is the per-shard state the EM steps declare and never use.
+// It makes them stateful DoFns, which Prism schedules differently: it
+// polls an ordinary stage in a tight loop for as long as the stage has a
+// bundle in progress (its scheduler always deems an ordinary stage still
+// schedulable), which cost about one core for the whole EM, half of the
+// pipeline's CPU at 1 M SERPs, while a stateful stage is polled again only
+// when it has unprocessed input. On a cluster runner it means at most a
+// keyed redistribution of the shards' pair values, which are keyed by
+// shard already.
+func keyedState() beamstate.Value[bool] { return beamstate.MakeValueState[bool]("keyed") }
 
 // prepareFn prepares one shard from the shard directory and writes its
 // prepared-shard file, emitting the shard's ID when the file is complete.
@@ -195,16 +210,12 @@ func (f *prepareFn) ProcessElement(ctx context.Context, shard int, emit func(int
 
 // shardFit reads shard i's prepared-shard file from dir and restores its
 // pair values and the globals (none before the first iteration).
-func shardFit(ctx context.Context, dir string, k clickmodels.Kind, i int, exact bool, pairs, globals []byte) (*clickmodels.ShardFit, *clickmodels.PreparedShard, error) {
+func shardFit(ctx context.Context, dir string, k clickmodels.Kind, i int, exact bool, pairs []byte, em emState) (*clickmodels.ShardFit, *clickmodels.PreparedShard, error) {
 	p, err := clickmodels.ReadPreparedShardFile(PreparedPath(dir, i))
 	if err != nil {
 		return nil, nil, err
 	}
 	f := clickmodels.NewShardFit(ctx, p, k, clickmodels.Options{Exact: exact, Workers: 1})
-	em, err := decodeEM(globals)
-	if err != nil {
-		return nil, nil, err
-	}
 	if len(em.Global) > 0 {
 		f.SetGlobal(em.Global)
 	}
@@ -216,27 +227,103 @@ func shardFit(ctx context.Context, dir string, k clickmodels.Kind, i int, exact 
 	return f, p, nil
 }
 
-// stepFn is one EM iteration on one shard: the E-step with the current
-// globals, the shard's own pair M-step, and the shard's global statistics.
-type stepFn struct {
-	Dir   string // prepared shards
-	Kind  int
-	Iter  int
-	Exact bool
+// A step's message is uvarint(len(state)), the EM state the step ran with
+// (emState.encode), then the shard's global statistics
+// (clickmodels.Stats.MarshalBinary), absent once EM has converged; the
+// state then carries the final globals. The empty message stands for the
+// state before the first iteration.
+func appendMsg(em emState, stats []byte) []byte {
+	st := em.encode()
+	b := binary.AppendUvarint(nil, uint64(len(st)))
+	b = append(b, st...)
+	return append(b, stats...)
 }
 
-func (f *stepFn) ProcessElement(ctx context.Context, shard int, pairs []byte, globals []byte, emitState func(int, []byte), emitStats func([]byte)) error {
-	if em, err := decodeEM(globals); err != nil {
-		return err
-	} else if em.Converged {
-		emitState(shard, pairs) // EM has stopped: the values stay
-		return nil
+// resolve sums the statistics of every shard's message of one step
+// (exactly, so in any order) and returns the EM state after that step: the
+// next global values (the M-step) and one more iteration done; a converged
+// state passes unchanged. Every shard computes the same state.
+func resolve(k clickmodels.Kind, R int, msgs func(*[]byte) bool) (emState, error) {
+	var (
+		head  []byte
+		total *clickmodels.Stats
+		b     []byte
+	)
+	for msgs(&b) {
+		if len(b) == 0 {
+			continue // the initial state
+		}
+		n, w := binary.Uvarint(b)
+		if w <= 0 || n > uint64(len(b)-w) {
+			return emState{}, fmt.Errorf("lbbeam: EM message of %d bytes", len(b))
+		}
+		h := b[w : w+int(n)]
+		if head == nil {
+			head = slices.Clone(h)
+		} else if !bytes.Equal(head, h) {
+			return emState{}, errors.New("lbbeam: the shards' EM states differ")
+		}
+		if rest := b[w+int(n):]; len(rest) > 0 {
+			var st clickmodels.Stats
+			if err := st.UnmarshalBinary(rest); err != nil {
+				return emState{}, err
+			}
+			if total == nil {
+				total = clickmodels.NewStats(k, R)
+			}
+			total.Merge(&st)
+		}
 	}
-	sf, p, err := shardFit(ctx, f.Dir, clickmodels.Kind(f.Kind), shard, f.Exact, pairs, globals)
+	em, err := decodeEM(head)
+	if err != nil || em.Converged || total == nil {
+		return em, err
+	}
+	em.Global = clickmodels.MStepGlobals(k, total)
+	em.Done++
+	return em, nil
+}
+
+// stepFn is one EM iteration on one shard: the M-step of the previous
+// iteration from all shards' statistics, the tolerance test (if asked),
+// then the E-step with the new globals, the shard's own pair M-step, and
+// the shard's global statistics.
+type stepFn struct {
+	Dir       string // prepared shards
+	Kind, R   int
+	Exact     bool
+	Tolerance float64               // > 0: apply the tolerance test to the lls side input
+	SERPs     int64                 // training SERPs
+	Initial   bool                  // first iteration: the log-likelihood is only recorded
+	Keyed     beamstate.Value[bool] // never used: see keyedState
+}
+
+func (f *stepFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard int, pairs []byte, msgs, lls func(*[]byte) bool, emitState func(int, []byte), emitMsg func([]byte)) error {
+	k := clickmodels.Kind(f.Kind)
+	em, err := resolve(k, f.R, msgs)
 	if err != nil {
 		return err
 	}
-	st := clickmodels.NewStats(clickmodels.Kind(f.Kind), p.Data.Ranks())
+	if f.Tolerance > 0 && !em.Converged {
+		total, err := mergeStats(k, f.R, lls)
+		if err != nil {
+			return err
+		}
+		ll := total.LL.Float64() / float64(f.SERPs)
+		if !f.Initial && math.Abs(ll-em.PrevLL) < f.Tolerance {
+			em.Converged = true
+		}
+		em.PrevLL = ll
+	}
+	if em.Converged {
+		emitState(shard, pairs) // EM has stopped: the values stay
+		emitMsg(appendMsg(em, nil))
+		return nil
+	}
+	sf, p, err := shardFit(ctx, f.Dir, k, shard, f.Exact, pairs, em)
+	if err != nil {
+		return err
+	}
+	st := clickmodels.NewStats(k, p.Data.Ranks())
 	sf.EStep(ctx, st)
 	if err := ctx.Err(); err != nil {
 		return err
@@ -245,35 +332,9 @@ func (f *stepFn) ProcessElement(ctx context.Context, shard int, pairs []byte, gl
 	if err != nil {
 		return err
 	}
-	emitStats(b)
+	em.Global = nil // the next step computes its own
+	emitMsg(appendMsg(em, b))
 	emitState(shard, sf.MarshalPairs())
-	return nil
-}
-
-// mstepFn sums the statistics of all shards (exactly, so in any order) and
-// computes the next global values, counting the iteration; once EM has
-// converged it passes the state on unchanged.
-type mstepFn struct {
-	Kind, R int
-}
-
-func (f *mstepFn) ProcessElement(_ int, prev []byte, stats func(*[]byte) bool, emit func([]byte)) error {
-	em, err := decodeEM(prev)
-	if err != nil {
-		return err
-	}
-	if em.Converged {
-		emit(prev)
-		return nil
-	}
-	k := clickmodels.Kind(f.Kind)
-	total, err := mergeStats(k, f.R, stats)
-	if err != nil {
-		return err
-	}
-	em.Global = clickmodels.MStepGlobals(k, total)
-	em.Done++
-	emit(em.encode())
 	return nil
 }
 
@@ -281,6 +342,9 @@ func mergeStats(k clickmodels.Kind, R int, stats func(*[]byte) bool) (*clickmode
 	total := clickmodels.NewStats(k, R)
 	var b []byte
 	for stats(&b) {
+		if len(b) == 0 {
+			continue // no tolerance test
+		}
 		var st clickmodels.Stats
 		if err := st.UnmarshalBinary(b); err != nil {
 			return nil, err
@@ -290,63 +354,32 @@ func mergeStats(k clickmodels.Kind, R int, stats func(*[]byte) bool) (*clickmode
 	return total, nil
 }
 
-// llFn computes a shard's training log-likelihood under the current
-// values (for the tolerance test).
+// llFn computes a shard's training log-likelihood under the values the
+// next step will use (for the tolerance test).
 type llFn struct {
-	Dir   string // prepared shards
-	Kind  int
-	Exact bool
+	Dir     string // prepared shards
+	Kind, R int
+	Exact   bool
+	Keyed   beamstate.Value[bool] // never used: see keyedState
 }
 
-func (f *llFn) ProcessElement(ctx context.Context, shard int, pairs []byte, globals []byte, emit func([]byte)) error {
-	if em, err := decodeEM(globals); err != nil || em.Converged {
+func (f *llFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard int, pairs []byte, msgs func(*[]byte) bool, emit func([]byte)) error {
+	k := clickmodels.Kind(f.Kind)
+	em, err := resolve(k, f.R, msgs)
+	if err != nil || em.Converged {
 		return err
 	}
-	sf, p, err := shardFit(ctx, f.Dir, clickmodels.Kind(f.Kind), shard, f.Exact, pairs, globals)
+	sf, p, err := shardFit(ctx, f.Dir, k, shard, f.Exact, pairs, em)
 	if err != nil {
 		return err
 	}
-	st := clickmodels.NewStats(clickmodels.Kind(f.Kind), p.Data.Ranks())
+	st := clickmodels.NewStats(k, p.Data.Ranks())
 	sf.TrainLL(ctx, st)
 	b, err := st.MarshalBinary()
 	if err != nil {
 		return err
 	}
 	emit(b)
-	return nil
-}
-
-// convergeFn sums the shards' training log-likelihoods, divides by the
-// training SERPs and applies the tolerance test of lovbench fit: EM stops
-// once the value changes by less than Tolerance from the previous
-// iteration's (Initial: the value before the first iteration, only
-// recorded).
-type convergeFn struct {
-	Tolerance float64
-	SERPs     int64
-	Kind, R   int
-	Initial   bool
-}
-
-func (f *convergeFn) ProcessElement(_ int, cur []byte, lls func(*[]byte) bool, emit func([]byte)) error {
-	em, err := decodeEM(cur)
-	if err != nil {
-		return err
-	}
-	if em.Converged {
-		emit(cur)
-		return nil
-	}
-	total, err := mergeStats(clickmodels.Kind(f.Kind), f.R, lls)
-	if err != nil {
-		return err
-	}
-	ll := total.LL.Float64() / float64(f.SERPs)
-	if !f.Initial && math.Abs(ll-em.PrevLL) < f.Tolerance {
-		em.Converged = true
-	}
-	em.PrevLL = ll
-	emit(em.encode())
 	return nil
 }
 
@@ -401,13 +434,17 @@ type ShardFinal struct {
 // finishFn evaluates a shard's final model on its test SERPs and ships the
 // model to the writer.
 type finishFn struct {
-	Dir   string // prepared shards
-	Kind  int
-	Exact bool
+	Dir     string // prepared shards
+	Kind, R int
+	Exact   bool
 }
 
-func (f *finishFn) ProcessElement(ctx context.Context, shard int, pairs []byte, globals []byte, emit func(ShardFinal)) error {
-	sf, p, err := shardFit(ctx, f.Dir, clickmodels.Kind(f.Kind), shard, f.Exact, pairs, globals)
+func (f *finishFn) ProcessElement(ctx context.Context, shard int, pairs []byte, msgs func(*[]byte) bool, emit func(ShardFinal)) error {
+	em, err := resolve(clickmodels.Kind(f.Kind), f.R, msgs)
+	if err != nil {
+		return err
+	}
+	sf, p, err := shardFit(ctx, f.Dir, clickmodels.Kind(f.Kind), shard, f.Exact, pairs, em)
 	if err != nil {
 		return err
 	}
@@ -417,10 +454,6 @@ func (f *finishFn) ProcessElement(ctx context.Context, shard int, pairs []byte, 
 	}
 	var mb bytes.Buffer
 	if err := gob.NewEncoder(&mb).Encode(sf.Model(0)); err != nil {
-		return err
-	}
-	em, err := decodeEM(globals)
-	if err != nil {
 		return err
 	}
 	emit(ShardFinal{Shard: shard, Iterations: em.Done, Model: mb.Bytes(), QueryFirst: p.QueryFirst, Eval: encodeEval(&ev), Records: p.Data.Records()})
