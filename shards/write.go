@@ -149,6 +149,11 @@ func openSource(src string) (scanFunc, error) {
 	}, nil
 }
 
+// SessionKey is the 128-bit hash by which the time split remembers the
+// user sessions started before the cut (the shard writers of this package
+// and of the beam module use the same one).
+func SessionKey(id string) [2]uint64 { return sessionKey(id) }
+
 // sessionKey is a 128-bit hash of a session ID (two independent 64-bit
 // hashes: a collision among 10^9 sessions has probability about 1e-20).
 func sessionKey(id string) [2]uint64 {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -21,8 +22,9 @@ import (
 )
 
 func init() {
-	register.DoFn6x1[context.Context, int, func(*[]byte) bool, func(*PartResult) bool, []byte, func(ShardSummary), error](&writeShardFn{})
+	register.DoFn7x1[context.Context, int, func(*[]byte) bool, func(*PartResult) bool, []byte, func(*[]byte) bool, func(ShardSummary), error](&writeShardFn{})
 	register.DoFn3x1[int, func(*PartResult) bool, func([]byte), error](&trainBitsFn{})
+	register.DoFn4x1[int, []byte, func(*PartResult) bool, func([]byte), error](&startedFn{})
 	register.Iter1[[]byte]()
 	register.Iter1[PartResult]()
 	register.Iter1[ShardSummary]()
@@ -47,7 +49,7 @@ type ShardOptions struct {
 	FullSERP  int
 	MaxLine   int
 	// Split gives every SERP its train flag, as lovbench shard does
-	// (spec or random; the time split needs lovbench shard).
+	// (spec, random or time).
 	Split shards.SplitConfig
 	// PIISalt keys the session-ID pseudonymisation, as ingest --pii-salt.
 	// Every worker needs the same key: when it is empty (and
@@ -88,8 +90,10 @@ func BuildShard(s beam.Scope, o ShardOptions) error {
 	if err := clickmodels.CheckTrainFraction(o.Split.TrainFraction); err != nil {
 		return err
 	}
-	if _, err := shards.TrainFlags(o.Split, 0); err != nil {
-		return err
+	if o.Split.Split != clickmodels.SplitTime {
+		if _, err := shards.TrainFlags(o.Split, 0); err != nil {
+			return err
+		}
 	}
 	if o.PartSize <= 0 {
 		o.PartSize = DefaultPartSize
@@ -113,7 +117,17 @@ func BuildShard(s beam.Scope, o ShardOptions) error {
 	grouped := beam.GroupByKey(s, serps)
 	one := beam.Create(s, 0)
 	bits := beam.ParDo(s, &trainBitsFn{Split: o.Split}, one, beam.SideInput{Input: results})
-	sums := beam.ParDo(s, &writeShardFn{Dir: o.OutDir, Shards: o.Shards}, grouped, beam.SideInput{Input: results}, beam.SideInput{Input: bits})
+	// The time split: a SERP after the cut trains iff its user session
+	// started before it, which the shard writers learn from the keys of
+	// the sessions with a SERP before the cut (any shard's).
+	var started beam.PCollection
+	if o.Split.Split == clickmodels.SplitTime {
+		started = beam.ParDo(s, &startedFn{TrainFraction: o.Split.TrainFraction}, serps, beam.SideInput{Input: results})
+	} else {
+		started = beam.CreateList(s, [][]byte{})
+	}
+	sums := beam.ParDo(s, &writeShardFn{Dir: o.OutDir, Shards: o.Shards, Time: o.Split.Split == clickmodels.SplitTime}, grouped,
+		beam.SideInput{Input: results}, beam.SideInput{Input: bits}, beam.SideInput{Input: started})
 	beam.ParDo0(s, &writeReportFn{Dir: o.OutDir, Logs: o.Logs}, one, beam.SideInput{Input: results}, beam.SideInput{Input: lines})
 	beam.ParDo0(s, &writeManifestFn{Dir: o.OutDir, Shards: o.Shards, Split: o.Split, Source: filepath.Base(o.Logs[0])},
 		one, beam.SideInput{Input: sums}, beam.SideInput{Input: results})
@@ -195,7 +209,13 @@ type trainBitsFn struct {
 
 func (f *trainBitsFn) ProcessElement(_ int, results func(*PartResult) bool, emit func([]byte)) error {
 	pl := place(results)
-	train, err := shards.TrainFlags(f.Split, pl.total)
+	sp := f.Split
+	if sp.Split == clickmodels.SplitTime {
+		// Every SERP before the cut trains (as under the spec split);
+		// writeShardFn adds the later SERPs of sessions started before it.
+		sp.Split = clickmodels.SplitSpec
+	}
+	train, err := shards.TrainFlags(sp, pl.total)
 	if err != nil {
 		return err
 	}
@@ -209,15 +229,56 @@ func (f *trainBitsFn) ProcessElement(_ int, results func(*PartResult) bool, emit
 	return nil
 }
 
+// startedFn emits the session key (shards.SessionKey, 16 bytes) of every
+// SERP before the time split's cut. The parts' placement is computed once
+// per DoFn instance.
+type startedFn struct {
+	TrainFraction float64
+	pl            *placement
+	cut           int64
+}
+
+func (f *startedFn) ProcessElement(_ int, b []byte, results func(*PartResult) bool, emit func([]byte)) error {
+	if f.pl == nil {
+		pl := place(results)
+		f.pl, f.cut = &pl, int64(clickmodels.TrainCut(int(pl.total), f.TrainFraction))
+	}
+	part, ord, s, err := decodeSERP(b)
+	if err != nil {
+		return err
+	}
+	if part >= len(f.pl.offset) {
+		return fmt.Errorf("lbbeam: SERP of unknown part %d", part)
+	}
+	if f.pl.offset[part]+int64(ord) < f.cut {
+		k := shards.SessionKey(s.SessionID)
+		out := binary.LittleEndian.AppendUint64(nil, k[0])
+		emit(binary.LittleEndian.AppendUint64(out, k[1]))
+	}
+	return nil
+}
+
 // writeShardFn writes one shard file: the shard's SERPs in log order, each
 // with its position in the whole log and its train flag.
 type writeShardFn struct {
 	Dir    string
 	Shards int
+	Time   bool // the time split: started holds the sessions begun before the cut
 }
 
-func (f *writeShardFn) ProcessElement(ctx context.Context, shard int, recs func(*[]byte) bool, results func(*PartResult) bool, bits []byte, emit func(ShardSummary)) error {
+func (f *writeShardFn) ProcessElement(ctx context.Context, shard int, recs func(*[]byte) bool, results func(*PartResult) bool, bits []byte, started func(*[]byte) bool, emit func(ShardSummary)) error {
 	pl := place(results)
+	var before map[[2]uint64]struct{}
+	if f.Time {
+		before = map[[2]uint64]struct{}{}
+		var k []byte
+		for started(&k) {
+			if len(k) != 16 {
+				return fmt.Errorf("lbbeam: session key of %d bytes", len(k))
+			}
+			before[[2]uint64{binary.LittleEndian.Uint64(k), binary.LittleEndian.Uint64(k[8:])}] = struct{}{}
+		}
+	}
 	type rec struct {
 		pos  int64
 		serp sessions.SERP
@@ -249,6 +310,9 @@ func (f *writeShardFn) ProcessElement(ctx context.Context, shard int, recs func(
 		}
 		rowFromSERP(&row, rs[i].pos, &rs[i].serp)
 		row.Train = bits[row.Pos/8]&(1<<(row.Pos%8)) != 0
+		if !row.Train && f.Time {
+			_, row.Train = before[shards.SessionKey(row.SessionID)]
+		}
 		if row.Train {
 			sum.TrainSERPs++
 		}

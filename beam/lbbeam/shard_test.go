@@ -43,7 +43,7 @@ func TestShardEqualsIngestThenShard(t *testing.T) {
 	if err := os.WriteFile(logPath, awkwardLog(t, 30000), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, sp := range []shards.SplitConfig{{Split: "spec", TrainFraction: 0.75}, {Split: "random", TrainFraction: 0.6, Seed: 3}} {
+	for _, sp := range []shards.SplitConfig{{Split: "spec", TrainFraction: 0.75}, {Split: "random", TrainFraction: 0.6, Seed: 3}, {Split: "time", TrainFraction: 0.7}} {
 		t.Run(sp.Split, func(t *testing.T) {
 			const n = 7
 			ingDir := filepath.Join(dir, sp.Split, "ingest")

@@ -57,7 +57,7 @@ var (
 	keepIDs    = flag.Bool("keep-session-ids", false, "shard and fit --log: write session IDs as read, not pseudonymised")
 	tolerance  = flag.Float64("tolerance", 0, "fit: stop EM once the training log-likelihood changes by less than this between iterations (0: run every iteration; as lovbench fit --tolerance)")
 	exact      = flag.Bool("exact", false, "fit: DBN's exact E-step instead of PyClick's (as lovbench fit --exact)")
-	split      = flag.String("split", "spec", "shard and fit --log: train/test split of the SERPs: spec or random (time: use lovbench shard)")
+	split      = flag.String("split", "spec", "shard and fit --log: train/test split of the SERPs: spec, random or time")
 	trainFrac  = flag.Float64("train-fraction", 0.75, "shard and fit --log: share of SERPs that train")
 	seed       = flag.Uint64("seed", 1, "shard and fit --log: seed of the random split")
 )
