@@ -41,12 +41,15 @@ type PreparedShard struct {
 // PrepareShard reads shard i of src and prepares it with R ranks (the
 // largest of DefaultRanks and the longest SERP of the whole log).
 func PrepareShard(ctx context.Context, src ShardSource, i, R int) (*PreparedShard, error) {
-	// The SERPs go straight to a training or a test log sharing one query
-	// and one document dictionary: no copy of the shard, no user sessions.
+	// The training SERPs go straight into the aggregator (only distinct
+	// SERPs are kept), the test SERPs into a compact test log; both share
+	// one query and one document dictionary. No copy of the shard, no
+	// user sessions.
 	var qd, dd sessions.Dict
-	train := &sessions.Log{Offsets: []int64{0}}
+	var agg aggregator
 	test := &sessions.Log{Offsets: []int64{0}}
 	var first []int64
+	var docs []int32
 	err := src.Scan(ctx, i, func(pos int64, tr bool, s *sessions.SERP) error {
 		if len(s.Results) > sessions.MaxRanks {
 			return fmt.Errorf("shard %d, log position %d: %d results, at most %d supported", i, pos, len(s.Results), sessions.MaxRanks)
@@ -63,31 +66,43 @@ func PrepareShard(ctx context.Context, src ShardSource, i, R int) (*PreparedShar
 		if qd.Len() > nq {
 			first = append(first, pos)
 		}
-		l := test
-		if tr {
-			l = train
-		}
-		l.Query = append(l.Query, q)
+		docs = docs[:0]
 		for _, r := range s.Results {
-			l.DocIDs = append(l.DocIDs, dd.ID(r))
+			docs = append(docs, dd.ID(r))
 		}
-		l.Offsets = append(l.Offsets, int64(len(l.DocIDs)))
-		l.Clicks = append(l.Clicks, mask)
+		if tr {
+			agg.add(q, docs, mask)
+			return nil
+		}
+		test.Query = append(test.Query, q)
+		test.DocIDs = append(test.DocIDs, docs...)
+		test.Offsets = append(test.Offsets, int64(len(test.DocIDs)))
+		test.Clicks = append(test.Clicks, mask)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	train.Queries, train.Docs = qd, dd
+	// The test SERPs whose query trains.
+	trains := make([]bool, qd.Len())
+	for _, q := range agg.recQuery {
+		trains[q] = true
+	}
 	test.Queries, test.Docs = qd, dd
-	test = filterTest(test, train, indices(test.Len(), func(int) bool { return true }))
-	d, err := Prepare(train, R)
+	test = test.Select(func(yield func(int) bool) {
+		for j, q := range test.Query {
+			if trains[q] && !yield(j) {
+				return
+			}
+		}
+	})
+	d, err := agg.data(qd, dd, R)
 	if err != nil {
 		return nil, err
 	}
 	// From here on IDs only turn back into names: drop the string indexes
 	// (the largest part of a shard's dictionaries) from every copy.
-	for _, dc := range []*sessions.Dict{&d.log.Queries, &d.log.Docs, &test.Queries, &test.Docs, &train.Queries, &train.Docs} {
+	for _, dc := range []*sessions.Dict{&d.log.Queries, &d.log.Docs, &test.Queries, &test.Docs} {
 		dc.DropIndex()
 	}
 	return &PreparedShard{Data: d, Test: test, QueryFirst: first}, nil
