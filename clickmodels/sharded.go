@@ -219,8 +219,13 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 	reports := make([]Report, 0, len(cfg.Kinds))
 	type fitted struct {
 		kind   Kind
-		models []ShardModel // per shard (nil with LoadDir)
+		models []ShardModel // per shard (nil with LoadDir or when spilling)
 		loaded *Model
+		// first is shard 0's model (the header of the files); pairFiles
+		// hold the shards' pairs when spilling; pairs counts them.
+		first     *Model
+		pairFiles []string
+		pairs     int
 	}
 	for _, k := range cfg.Kinds {
 		if cfg.OnModel != nil {
@@ -304,7 +309,22 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 					attr[i], sat[i] = nil, nil
 				}
 				m := f.model(done)
-				ft.models = append(ft.models, ShardModel{Model: m, QueryFirst: p.QueryFirst})
+				sm := ShardModel{Model: m, QueryFirst: p.QueryFirst}
+				if ft.first == nil {
+					ft.first = m
+				}
+				if spillDir == "" {
+					ft.models = append(ft.models, sm)
+				} else {
+					// Spilling: the model's pairs wait in a pair file,
+					// not in memory, to be merged into the outputs.
+					path := filepath.Join(spillDir, fmt.Sprintf("pairs-%05d", i))
+					if err := writePairFile(path, sm); err != nil {
+						return nil, err
+					}
+					ft.pairFiles = append(ft.pairFiles, path)
+				}
+				ft.pairs += len(m.PairQuery)
 				if err := acc.addShard(m, p.Data, p.Test); err != nil {
 					return nil, err
 				}
@@ -313,7 +333,7 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 			rep.FitSeconds = time.Since(t0).Seconds()
 			rep.PrepareSeconds = prepSec
 			rep.TrainRecords = records
-			rep.Iterations, rep.Exact = done, ft.models[0].Model.Exact
+			rep.Iterations, rep.Exact = done, ft.first.Exact
 		}
 		logMem("model fitted", "model", k.String())
 		met, err := acc.Metrics(k)
@@ -324,9 +344,17 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 		reports = append(reports, rep)
 		// Written now, so that the model's pair values need not be held
 		// while the next model fits.
-		if ft.loaded != nil {
+		switch {
+		case ft.loaded != nil:
 			err = ft.loaded.WriteFiles(outDir, cfg.ParamsFormat)
-		} else {
+		case ft.pairFiles != nil:
+			err = writeModelFiles(outDir, func() *pairWriter { return spilledPairs(ft.first, ft.pairFiles) }, ft.pairs, cfg.ParamsFormat)
+			for _, path := range ft.pairFiles {
+				if rerr := os.Remove(path); err == nil {
+					err = rerr
+				}
+			}
+		default:
 			err = WriteModelFilesAs(outDir, ft.models, cfg.ParamsFormat)
 		}
 		if err != nil {
@@ -350,45 +378,48 @@ func firstPositions(m *Model) []int64 {
 // whole log's fit: queries by the log position of their first SERP, each
 // query's pairs in its shard's order.
 func mergedPairs(parts []ShardModel) *pairWriter {
-	m0 := parts[0].Model
+	pw := shardPairWriter(parts[0].Model)
+	pw.pairs = func(yield func(q, d string, a, s float64) bool) {
+		cs := make([]pairCursor, len(parts))
+		for i, pt := range parts {
+			cs[i] = &modelCursor{sm: pt}
+		}
+		mergePairs(cs, yield)
+	}
+	return pw
+}
+
+// shardPairWriter is a pairWriter with the header of m0, one of the
+// shard models of a fit, and no pairs yet.
+func shardPairWriter(m0 *Model) *pairWriter {
 	return &pairWriter{
 		kind: m0.Kind, ranks: m0.Ranks, iterations: m0.Iterations, exact: m0.Exact, global: m0.Global,
 		hasAttr: m0.Attr != nil, hasSat: m0.Sat != nil,
-		pairs: func(yield func(q, d string, a, s float64) bool) {
-			next := make([]int, len(parts)) // next pair per shard
-			for {
-				best := -1
-				var bestPos int64
-				for i, pt := range parts {
-					m := pt.Model
-					if next[i] < len(m.PairQuery) {
-						pos := pt.QueryFirst[m.PairQuery[next[i]]]
-						if best < 0 || pos < bestPos {
-							best, bestPos = i, pos
-						}
-					}
-				}
-				if best < 0 {
-					return
-				}
-				m := parts[best].Model
-				q := m.PairQuery[next[best]]
-				for p := next[best]; p < len(m.PairQuery) && m.PairQuery[p] == q; p++ {
-					var a, s float64
-					if m.Attr != nil {
-						a = m.Attr[p]
-					}
-					if m.Sat != nil {
-						s = m.Sat[p]
-					}
-					if !yield(m.QueryNames[q], m.DocNames[m.PairDoc[p]], a, s) {
-						return
-					}
-					next[best] = p + 1
-				}
-			}
-		},
 	}
+}
+
+// spilledPairs is mergedPairs over pair files (writePairFile); a read
+// error stops the pairs and is returned by the writer.
+func spilledPairs(m0 *Model, paths []string) *pairWriter {
+	pw := shardPairWriter(m0)
+	var readErr error
+	pw.err = func() error { return readErr }
+	pw.pairs = func(yield func(q, d string, a, s float64) bool) {
+		cs := make([]pairCursor, 0, len(paths))
+		for _, path := range paths {
+			c, f, err := openPairFile(path, pw.hasAttr, pw.hasSat, &readErr)
+			if err != nil {
+				readErr = err
+				return
+			}
+			defer f.Close()
+			cs = append(cs, c)
+		}
+		if readErr == nil {
+			mergePairs(cs, yield)
+		}
+	}
+	return pw
 }
 
 // memInUse is the memory the Go runtime holds from the OS (all classes,
