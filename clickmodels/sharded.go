@@ -281,7 +281,8 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 						fn(f)
 						continue
 					}
-					p, err := shard(i)
+					// The E-step needs the training data only.
+					p, err := readPreparedShardFile(shardPath(i), false)
 					if err != nil {
 						return err
 					}
