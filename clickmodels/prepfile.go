@@ -49,75 +49,96 @@ const (
 
 // MarshalBinary encodes p in the prepared-shard format.
 func (p *PreparedShard) MarshalBinary() ([]byte, error) {
+	var buf bytes.Buffer
+	if err := p.encode(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// encode writes p in the prepared-shard format to w, 64 KiB at a time, so
+// that a shard is never in memory twice, as arrays and as bytes.
+func (p *PreparedShard) encode(w io.Writer) error {
 	d, t := p.Data, p.Test
 	if d == nil || t == nil {
-		return nil, errors.New("prepared shard: no data")
+		return errors.New("prepared shard: no data")
 	}
-	size := 64 + 8*len(d.recOff) + 4*len(d.recPair) + 16*len(d.recClicks) + 8*len(d.pairQuery) +
-		32*len(d.chunks) + 16*len(t.Query) + 4*len(t.DocIDs) + 8*len(p.QueryFirst)
-	for _, n := range d.log.Queries.Names {
-		size += len(n) + 2
-	}
-	for _, n := range d.log.Docs.Names {
-		size += len(n) + 2
-	}
-	b := make([]byte, 0, size)
-	b = append(b, preparedMagic...)
-	b = binary.LittleEndian.AppendUint32(b, PreparedShardVersion)
-	b = binary.LittleEndian.AppendUint32(b, uint32(d.ranks))
-	b = binary.LittleEndian.AppendUint64(b, uint64(d.serps))
+	e := &prepWriter{w: w, crc: crc32.NewIEEE(), b: make([]byte, 0, prepBlock+64)}
+	e.b = append(e.b, preparedMagic...)
+	e.b = binary.LittleEndian.AppendUint32(e.b, PreparedShardVersion)
+	e.b = binary.LittleEndian.AppendUint32(e.b, uint32(d.ranks))
+	e.b = binary.LittleEndian.AppendUint64(e.b, uint64(d.serps))
 	for _, names := range [][]string{d.log.Queries.Names, d.log.Docs.Names} {
-		b = binary.LittleEndian.AppendUint64(b, uint64(len(names)))
+		e.b = binary.LittleEndian.AppendUint64(e.b, uint64(len(names)))
 		for _, n := range names {
-			b = binary.AppendUvarint(b, uint64(len(n)))
-			b = append(b, n...)
+			e.b = binary.AppendUvarint(e.b, uint64(len(n)))
+			e.b = append(e.b, n...)
+			e.flush()
 		}
 	}
-	b = appendInt64s(b, d.recOff)
-	b = appendInt32s(b, d.recPair)
-	b = appendUint64s(b, d.recClicks)
-	b = binary.LittleEndian.AppendUint64(b, uint64(len(d.recWeight)))
-	for _, w := range d.recWeight {
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(w))
-	}
-	b = appendInt32s(b, d.pairQuery)
-	b = appendInt32s(b, d.pairDoc)
-	b = binary.LittleEndian.AppendUint64(b, uint64(len(d.chunks)))
+	putArray(e, d.recOff, put64)
+	putArray(e, d.recPair, put32)
+	putArray(e, d.recClicks, binary.LittleEndian.AppendUint64)
+	putArray(e, d.recWeight, putF64)
+	putArray(e, d.pairQuery, put32)
+	putArray(e, d.pairDoc, put32)
+	e.b = binary.LittleEndian.AppendUint64(e.b, uint64(len(d.chunks)))
 	for _, c := range d.chunks {
 		for _, v := range [4]int{c.recLo, c.recHi, c.pairLo, c.pairHi} {
-			b = binary.LittleEndian.AppendUint64(b, uint64(v))
+			e.b = binary.LittleEndian.AppendUint64(e.b, uint64(v))
 		}
+		e.flush()
 	}
-	b = appendInt32s(b, t.Query)
-	b = appendInt64s(b, t.Offsets)
-	b = appendInt32s(b, t.DocIDs)
-	b = appendUint64s(b, t.Clicks)
-	b = appendInt64s(b, p.QueryFirst)
-	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b)), nil
+	putArray(e, t.Query, put32)
+	putArray(e, t.Offsets, put64)
+	putArray(e, t.DocIDs, put32)
+	putArray(e, t.Clicks, binary.LittleEndian.AppendUint64)
+	putArray(e, p.QueryFirst, put64)
+	if e.write(); e.err != nil {
+		return e.err
+	}
+	_, err := w.Write(binary.LittleEndian.AppendUint32(nil, e.crc.Sum32()))
+	return err
 }
 
-func appendInt32s(b []byte, v []int32) []byte {
-	b = binary.LittleEndian.AppendUint64(b, uint64(len(v)))
-	for _, x := range v {
-		b = binary.LittleEndian.AppendUint32(b, uint32(x))
-	}
-	return b
+// prepWriter is encode's buffer: it passes its bytes through the checksum
+// to the writer once it holds a block. The first error sticks.
+type prepWriter struct {
+	w   io.Writer
+	crc hash.Hash32
+	b   []byte
+	err error
 }
 
-func appendInt64s(b []byte, v []int64) []byte {
-	b = binary.LittleEndian.AppendUint64(b, uint64(len(v)))
-	for _, x := range v {
-		b = binary.LittleEndian.AppendUint64(b, uint64(x))
+// flush writes the buffer once it holds a block.
+func (e *prepWriter) flush() {
+	if len(e.b) >= prepBlock {
+		e.write()
 	}
-	return b
 }
 
-func appendUint64s(b []byte, v []uint64) []byte {
-	b = binary.LittleEndian.AppendUint64(b, uint64(len(v)))
-	for _, x := range v {
-		b = binary.LittleEndian.AppendUint64(b, x)
+// write writes the buffer.
+func (e *prepWriter) write() {
+	if e.err == nil {
+		e.crc.Write(e.b)
+		_, e.err = e.w.Write(e.b)
 	}
-	return b
+	e.b = e.b[:0]
+}
+
+// putArray appends v's length as a uint64, then its elements by put.
+func putArray[T any](e *prepWriter, v []T, put func([]byte, T) []byte) {
+	e.b = binary.LittleEndian.AppendUint64(e.b, uint64(len(v)))
+	for _, x := range v {
+		e.b = put(e.b, x)
+		e.flush()
+	}
+}
+
+func put32(b []byte, v int32) []byte { return binary.LittleEndian.AppendUint32(b, uint32(v)) }
+func put64(b []byte, v int64) []byte { return binary.LittleEndian.AppendUint64(b, uint64(v)) }
+func putF64(b []byte, v float64) []byte {
+	return binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
 }
 
 // prepReader decodes a prepared-shard file as a stream: it reads through
@@ -392,14 +413,7 @@ func (p *PreparedShard) check(nqs, nds int, whole bool) error {
 
 // WritePreparedShardFile writes p to path atomically.
 func WritePreparedShardFile(path string, p *PreparedShard) error {
-	b, err := p.MarshalBinary()
-	if err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(path, func(w io.Writer) error {
-		_, err := w.Write(b)
-		return err
-	})
+	return atomicfile.WriteFile(path, p.encode)
 }
 
 // ReadPreparedShardFile reads a prepared-shard file (UnmarshalPreparedShard),

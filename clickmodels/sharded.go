@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"runtime/metrics"
+	"slices"
 	"time"
 
 	"github.com/lovbench/lovbench/internal/bytesize"
@@ -83,19 +84,26 @@ func PrepareShard(ctx context.Context, src ShardSource, i, R int) (*PreparedShar
 	if err != nil {
 		return nil, err
 	}
-	// The test SERPs whose query trains.
+	// Keep the test SERPs whose query trains, in place (a filtered copy
+	// would hold the shard's test SERPs twice).
 	trains := make([]bool, qd.Len())
 	for _, q := range agg.recQuery {
 		trains[q] = true
 	}
 	test.Queries, test.Docs = qd, dd
-	test = test.Select(func(yield func(int) bool) {
-		for j, q := range test.Query {
-			if trains[q] && !yield(j) {
-				return
-			}
+	n, nd := 0, int64(0)
+	for j, q := range test.Query {
+		if !trains[q] {
+			continue
 		}
-	})
+		lo, hi := test.Offsets[j], test.Offsets[j+1]
+		test.Query[n], test.Clicks[n] = q, test.Clicks[j]
+		nd += int64(copy(test.DocIDs[nd:], test.DocIDs[lo:hi]))
+		test.Offsets[n+1] = nd
+		n++
+	}
+	test.Query, test.Clicks = slices.Clip(test.Query[:n]), slices.Clip(test.Clicks[:n])
+	test.Offsets, test.DocIDs = slices.Clip(test.Offsets[:n+1]), slices.Clip(test.DocIDs[:nd])
 	d, err := agg.data(qd, dd, R)
 	if err != nil {
 		return nil, err
