@@ -128,7 +128,13 @@ func (pw *pairWriter) writeParquet(w io.Writer, pairs int) (err error) {
 	if pw.hasSat {
 		cols = append(cols, pqfile.Column{Name: "sat", Kind: pqfile.Float64, Float64: func(i int) float64 { return row(i).s }})
 	}
-	return pqfile.WriteMeta(w, cols, pairs, 0, [][2]string{{ParamsMetaKey, string(hdr)}})
+	if err := pqfile.WriteMeta(w, cols, pairs, 0, [][2]string{{ParamsMetaKey, string(hdr)}}); err != nil {
+		return err
+	}
+	// The source may fail after the last pair was pulled (a pair file
+	// without its end mark).
+	next()
+	return pw.readErr()
 }
 
 // pairsFailed carries a read error of a pair source out of writeParquet's
