@@ -29,7 +29,6 @@ import (
 	"log/slog"
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -38,7 +37,6 @@ import (
 	"github.com/lovbench/lovbench/beam/lbbeam"
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/ingest/pii"
-	"github.com/lovbench/lovbench/sessions"
 	"github.com/lovbench/lovbench/shards"
 )
 
@@ -102,7 +100,7 @@ func run(ctx context.Context, cmd string) error {
 		if *logs == "" || *out == "" {
 			return usageError{errors.New("shard needs --log and --out")}
 		}
-		o, err := shardOptions(*out)
+		o, err := shardOptions(ctx, *out)
 		if err != nil {
 			return err
 		}
@@ -129,8 +127,8 @@ func run(ctx context.Context, cmd string) error {
 			// first (its own pipeline: the fit reads the manifest when
 			// it is built), as lovbench fit --log does in memory. The
 			// shards stay, with the cleaning report, for later fits.
-			dir = filepath.Join(*out, "shards")
-			o, err := shardOptions(dir)
+			dir = lbbeam.JoinPath(*out, "shards")
+			o, err := shardOptions(ctx, dir)
 			if err != nil {
 				return err
 			}
@@ -144,12 +142,16 @@ func run(ctx context.Context, cmd string) error {
 		}
 		// The shards are prepared once into OUT/.prepared, read by every
 		// EM iteration and removed when the pipeline has run.
-		prep := filepath.Join(*out, ".prepared")
+		prep := lbbeam.JoinPath(*out, ".prepared")
 		if err := lbbeam.BuildFit(s, lbbeam.FitOptions{ShardDir: dir, Kinds: kinds, Iterations: *iterations,
 			Tolerance: *tolerance, Exact: *exact, OutDir: *out, PrepDir: prep}); err != nil {
 			return usageError{err}
 		}
-		defer os.RemoveAll(prep)
+		defer func() {
+			if err := lbbeam.RemoveAll(ctx, prep); err != nil {
+				slog.Warn("prepared shards not removed", "dir", prep, "err", err)
+			}
+		}()
 	default:
 		return usageError{fmt.Errorf("unknown command %q (want shard or fit)", cmd)}
 	}
@@ -158,7 +160,7 @@ func run(ctx context.Context, cmd string) error {
 
 // shardOptions checks the shard flags and returns the options of a shard
 // pipeline writing to outDir.
-func shardOptions(outDir string) (lbbeam.ShardOptions, error) {
+func shardOptions(ctx context.Context, outDir string) (lbbeam.ShardOptions, error) {
 	o := lbbeam.ShardOptions{Logs: strings.Split(*logs, ","), Shards: *numShards, OutDir: outDir,
 		PartSize: *partSize, FullSERP: *fullSERP, MaxLine: *maxLine,
 		Split:   shards.SplitConfig{Split: *split, TrainFraction: *trainFrac, Seed: *seed},
@@ -173,7 +175,7 @@ func shardOptions(outDir string) (lbbeam.ShardOptions, error) {
 		return o, usageError{fmt.Errorf("--train-fraction must be in (0, 1), got %v", *trainFrac)}
 	}
 	if *blacklist != "" {
-		f, err := sessions.Open(*blacklist)
+		f, err := lbbeam.OpenText(ctx, *blacklist)
 		if err != nil {
 			return o, fmt.Errorf("PII blacklist: %w", err)
 		}
