@@ -449,10 +449,10 @@ func openShard(ctx context.Context, dir string, i int) (src *shards.Dir, cleanup
 	if err != nil {
 		return nil, nil, err
 	}
-	cleanup = func() { os.RemoveAll(tmp) }
+	remove := func() { os.RemoveAll(tmp) }
 	defer func() {
 		if err != nil {
-			cleanup()
+			remove()
 		}
 	}()
 	if err := copyDown(ctx, JoinPath(dir, shards.ManifestName), filepath.Join(tmp, shards.ManifestName)); err != nil {
@@ -469,5 +469,5 @@ func openShard(ctx context.Context, dir string, i int) (src *shards.Dir, cleanup
 	if err := copyDown(ctx, JoinPath(dir, name), filepath.Join(tmp, name)); err != nil {
 		return nil, nil, err
 	}
-	return d, cleanup, nil
+	return d, remove, nil
 }
