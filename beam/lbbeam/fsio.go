@@ -100,8 +100,8 @@ func remoteFS(path string) (fsys filesystem.Interface, err error) {
 		}
 	}()
 	f, err := filesystem.New(context.Background(), path)
-	if err != nil {
-		return nil, fmt.Errorf("%s: no file system for %s:// paths in this program (lovbench-beam reads and writes local paths, gs:// and s3://): %w", path, s, err)
+	if err != nil { // Beam's error suggests a Go import: for developers
+		return nil, fmt.Errorf("%s: no file system for %s:// paths in this program (lovbench-beam reads and writes local paths, gs:// and s3://)", path, s)
 	}
 	fsCache[s] = f
 	return f, nil
@@ -419,6 +419,9 @@ func ReadManifest(ctx context.Context, dir string) (shards.Manifest, error) {
 	if !IsRemote(dir) {
 		return shards.ReadManifest(dir)
 	}
+	if err := CheckPath(dir); err != nil {
+		return shards.Manifest{}, err
+	}
 	tmp, err := os.MkdirTemp("", "lovbench-beam-manifest-")
 	if err != nil {
 		return shards.Manifest{}, err
@@ -444,6 +447,9 @@ func openShard(ctx context.Context, dir string, i int) (src *shards.Dir, cleanup
 	if !IsRemote(dir) {
 		d, err := shards.Open(dir)
 		return d, func() {}, err
+	}
+	if err := CheckPath(dir); err != nil {
+		return nil, nil, err
 	}
 	tmp, err := os.MkdirTemp("", "lovbench-beam-shard-")
 	if err != nil {
