@@ -37,7 +37,9 @@ func init() {
 
 // FitOptions configure the EM pipeline.
 type FitOptions struct {
-	// ShardDir is a shard directory (lovbench shard, or BuildShard).
+	// ShardDir is a shard directory (lovbench shard, or BuildShard). It,
+	// OutDir and PrepDir are local paths or URLs of a registered Beam
+	// file system (gs://, s3://).
 	ShardDir string
 	// Kinds are the models to fit: DCTR, UBM and DBN.
 	Kinds []clickmodels.Kind
@@ -50,14 +52,15 @@ type FitOptions struct {
 	// --tolerance (clickmodels.Options.Tolerance): the iterations after
 	// convergence pass the values through unchanged.
 	Tolerance float64
-	// OutDir receives <MODEL>_relevance.tsv, <MODEL>_params.json and
-	// metrics.json, as lovbench fit writes them.
+	// OutDir receives <MODEL>_relevance.tsv, the parameter file
+	// (<MODEL>_params.json or .parquet) and metrics.json, as lovbench fit
+	// writes them.
 	OutDir string
 	// PrepDir receives each shard prepared once, as a prepared-shard file
 	// (clickmodels.WritePreparedShardFile), which every EM iteration reads
-	// back. It must be on a file system every worker sees; the caller
-	// removes it after the run (lovbench-beam fit uses a directory under
-	// OutDir).
+	// back. It must be on a file system every worker sees (on a cluster,
+	// a bucket); the caller removes it after the run (RemoveAll;
+	// lovbench-beam fit uses a directory under OutDir).
 	PrepDir string
 }
 

@@ -33,7 +33,8 @@ func init() {
 
 // ShardOptions configure the ingest-and-shard pipeline.
 type ShardOptions struct {
-	// Logs are the Yandex log files, plain or gzip, in log order.
+	// Logs are the Yandex log files, plain or gzip, in log order; like
+	// OutDir, local paths or URLs of a registered Beam file system.
 	Logs []string
 	// Shards is the number of query shards; OutDir receives the shard
 	// files, report.json and quarantine.jsonl.

@@ -16,6 +16,11 @@
 // --project, --region, --staging_location, ...), submits the same pipeline
 // to a cluster. See docs/scale.md in the lovbench repository.
 //
+// Every path (--log, --shard-dir, --out, --pii-blacklist) is a local path
+// or a gs:// or s3:// URL, read and written through Beam's file-system
+// layer (fs.go registers them; credentials as the Google Cloud and AWS
+// SDKs find them).
+//
 // Beam re-executes this binary on its workers with Go's standard flags
 // (--worker and others), so all flags are Go flags and beam.Init is called
 // right after they are parsed, before anything else runs.
@@ -41,9 +46,9 @@ import (
 )
 
 var (
-	logs       = flag.String("log", "", "shard, fit: Yandex log files, plain or gzip, comma-separated, in log order (fit: shards them into OUT/shards first)")
+	logs       = flag.String("log", "", "shard, fit: Yandex log files, plain or gzip, comma-separated, in log order (fit: shards them into OUT/shards first); local paths or gs://, s3:// URLs")
 	numShards  = flag.Int("shards", 16, "shard and fit --log: number of query shards (hash(query) mod N)")
-	out        = flag.String("out", "", "shard, fit: output directory")
+	out        = flag.String("out", "", "shard, fit: output directory (local, gs://bucket/dir or s3://bucket/dir)")
 	partSize   = flag.Int64("part-size", lbbeam.DefaultPartSize, "shard and fit --log: bytes per part of a plain log (cut at session boundaries)")
 	blacklist  = flag.String("pii-blacklist", "", "shard and fit --log: file of queries to drop as personal data, one per line")
 	fullSERP   = flag.Int("full-serp", 0, "shard and fit --log: drop queries with fewer results (0: no threshold for Yandex logs)")
