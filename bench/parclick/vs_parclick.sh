@@ -9,7 +9,8 @@
 #                 lovbench simulate writes it (plain or gzip)
 #   -m MODELS     comma-separated, among pbm, ccm, dbn, ubm (default ubm,dbn)
 #   -i N          EM iterations of both programs (default 50)
-#   -t THREADS    comma-separated ParClick thread counts (default 1)
+#   -t THREADS    comma-separated ParClick thread counts (default 1; 0: run
+#                 lovbench only, e.g. to compare builds)
 #   -b LOVBENCH   a lovbench binary; repeat -b to compare builds, which then
 #                 run alternately (default: built from this checkout)
 #   -r ROUNDS     runs of each lovbench binary (default 1)
@@ -33,7 +34,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-usage() { sed -n '5,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '5,21p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 parclick= log= models=ubm,dbn iters=50 threads=1 rounds=1 separate=0 lbargs= work=
 lovbenches=()
@@ -96,9 +97,11 @@ time_fields() {
 
 echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# log $log, models $models, $iters iterations, train share 0.8"
-t0=$(date +%s.%N)
-zcat -f -- "$log" | awk -f "$here/to_parclick.awk" >"$work/log.parclick"
-printf '# converted for ParClick in %.1f s\n' "$(echo "$(date +%s.%N) - $t0" | bc)"
+if [[ " ${tlist[*]} " =~ \ [1-9][0-9]*\  ]]; then
+  t0=$(date +%s.%N)
+  zcat -f -- "$log" | awk -f "$here/to_parclick.awk" >"$work/log.parclick"
+  printf '# converted for ParClick in %.1f s\n' "$(echo "$(date +%s.%N) - $t0" | bc)"
+fi
 printf '%-40s %-10s %9s %9s %9s  %s\n' program models cpu_s wall_s rss_mib test_loglikelihood
 
 run_lovbench() { # BIN LABEL MODELS
@@ -123,6 +126,7 @@ for ((r = 1; r <= rounds; r++)); do
 done
 
 for t in "${tlist[@]}"; do
+  [[ $t -gt 0 ]] || continue
   for m in "${mlist[@]}"; do
     /usr/bin/time -v -o "$work/time.txt" "$parclick" --raw-path "$work/log.parclick" \
       --model-type "${mtype[$m]}" --n-threads "$t" --itr "$iters" --max-sessions -1 >"$work/pc.txt"
