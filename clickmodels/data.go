@@ -2,10 +2,7 @@ package clickmodels
 
 import (
 	"fmt"
-	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/lovbench/lovbench/sessions"
 )
@@ -61,188 +58,159 @@ func (d *Data) Ranks() int { return d.ranks }
 // of the whole log when test SERPs may be longer than training ones
 // (Evaluate rejects SERPs longer than R).
 func Prepare(log *sessions.Log, ranks int) (*Data, error) {
-	n := log.Len()
-	longest := 0
-	for i := 0; i < n; i++ {
-		longest = max(longest, log.Ranks(i))
-	}
-	ranks = max(ranks, DefaultRanks, longest)
-	if ranks > MaxSERP {
-		return nil, fmt.Errorf("click models: %d ranks requested, at most %d supported", ranks, MaxSERP)
+	var a aggregator
+	for i := range log.Len() {
+		a.add(log.Query[i], log.SERPDocs(i), log.Clicks[i])
 	}
 	// Keep the dictionaries only: the SERP columns of log are not needed
 	// after preparation and may be freed by the caller.
-	d := &Data{log: &sessions.Log{Queries: log.Queries, Docs: log.Docs}, ranks: ranks, serps: n}
+	return a.data(log.Queries, log.Docs, ranks)
+}
 
-	// 1. Group the SERPs by query (counting sort, stable: file order within
-	// a query).
-	nq := log.Queries.Len()
+// aggregator merges identical SERPs (same query, documents in the same
+// order and same clicks) into weighted records as they arrive, so that
+// preparing a log never needs more than its distinct SERPs in memory
+// (PrepareShard feeds it straight from a shard's scan). Records are kept
+// in order of first appearance and found again through an open-addressing
+// table of record numbers keyed by serpHash.
+type aggregator struct {
+	serps, longest int
+	table          []int32 // record number + 1; 0 is an empty slot
+	recHash        []uint64
+	recQuery       []int32
+	recOff         []int64 // record r shows recDocs[recOff[r]:recOff[r+1]]
+	recDocs        []int32
+	recClicks      []uint64
+	recWeight      []float64 // number of identical SERPs
+}
+
+// add counts one SERP: query q, documents docs in rank order (not kept),
+// click mask clicks.
+func (a *aggregator) add(q int32, docs []int32, clicks uint64) {
+	a.serps++
+	a.longest = max(a.longest, len(docs))
+	if 2*(len(a.recHash)+1) > len(a.table) {
+		a.grow()
+	}
+	h := serpHash(q, clicks, docs)
+	mask := len(a.table) - 1
+	for i := int(h) & mask; ; i = (i + 1) & mask {
+		r := a.table[i] - 1
+		if r < 0 {
+			a.table[i] = int32(len(a.recHash) + 1)
+			if len(a.recOff) == 0 {
+				a.recOff = append(a.recOff, 0)
+			}
+			a.recHash = append(a.recHash, h)
+			a.recQuery = append(a.recQuery, q)
+			a.recDocs = append(a.recDocs, docs...)
+			a.recOff = append(a.recOff, int64(len(a.recDocs)))
+			a.recClicks = append(a.recClicks, clicks)
+			a.recWeight = append(a.recWeight, 1)
+			return
+		}
+		if a.recHash[r] == h && a.recQuery[r] == q && a.recClicks[r] == clicks &&
+			slices.Equal(a.recDocs[a.recOff[r]:a.recOff[r+1]], docs) {
+			a.recWeight[r]++
+			return
+		}
+	}
+}
+
+// grow doubles the table (at least 1024 slots), keeping it at most half
+// full.
+func (a *aggregator) grow() {
+	n := max(1024, 2*len(a.table))
+	t := make([]int32, n)
+	mask := n - 1
+	for r, h := range a.recHash {
+		i := int(h) & mask
+		for t[i] != 0 {
+			i = (i + 1) & mask
+		}
+		t[i] = int32(r + 1)
+	}
+	a.table = t
+}
+
+// data is the prepared Data of the SERPs added, with the dictionaries
+// queries and docs of their IDs: records grouped by query in order of
+// query ID (a stable counting sort: first appearance within a query),
+// each query's documents numbered as pairs in order of first appearance,
+// and the records cut into chunks at query boundaries once a chunk holds
+// chunkRanks ranks. The aggregator is emptied.
+func (a *aggregator) data(queries, docs sessions.Dict, ranks int) (*Data, error) {
+	ranks = max(ranks, DefaultRanks, a.longest)
+	if ranks > MaxSERP {
+		return nil, fmt.Errorf("click models: %d ranks requested, at most %d supported", ranks, MaxSERP)
+	}
+	d := &Data{log: &sessions.Log{Queries: queries, Docs: docs}, ranks: ranks, serps: a.serps}
+	a.table, a.recHash = nil, nil
+	nr := len(a.recQuery)
+	nq := queries.Len()
 	start := make([]int, nq+1)
-	for _, q := range log.Query {
+	for _, q := range a.recQuery {
 		start[q+1]++
 	}
-	for q := 0; q < nq; q++ {
+	for q := range nq {
 		start[q+1] += start[q]
 	}
-	order := make([]int32, n)
-	pos := slices.Clone(start[:nq])
-	for i, q := range log.Query {
-		order[pos[q]] = int32(i)
-		pos[q]++
+	order := make([]int32, nr)
+	for r, q := range a.recQuery {
+		order[start[q]] = int32(r)
+		start[q]++
 	}
-	pos = nil
+	start = nil
 
-	// 2. Per block of queries, in parallel: merge identical SERPs of each
-	// query into records (in order of first appearance) and number the
-	// query's documents in order of first appearance. Blocks are cut by
-	// SERP count, independently of the number of workers.
-	var blocks []prepBlock
-	const blockSERPs = 1 << 16
-	for q := 0; q < nq; {
-		b := prepBlock{qLo: q}
-		for q < nq && (q == b.qLo || start[q+1]-start[b.qLo] <= blockSERPs) {
-			q++
-		}
-		b.qHi = q
-		blocks = append(blocks, b)
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(blocks)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			heads := make(map[uint64]int32)
-			var chain []int32
-			docPair := make(map[int32]int32)
-			for {
-				bi := int(next.Add(1) - 1)
-				if bi >= len(blocks) {
-					return
-				}
-				b := &blocks[bi]
-				b.recOff = []int64{0}
-				for q := b.qLo; q < b.qHi; q++ {
-					clear(heads)
-					clear(docPair)
-					recBase := len(b.first)
-					chain = chain[:0]
-					for _, i32 := range order[start[q]:start[q+1]] {
-						i := int(i32)
-						h := serpHash(log, i)
-						rec := int32(-1)
-						head, ok := heads[h]
-						if ok {
-							for r := head; r >= 0; r = chain[r] {
-								if sameSERP(log, int(b.first[recBase+int(r)]), i) {
-									rec = r
-									break
-								}
-							}
-						} else {
-							head = -1
-						}
-						if rec < 0 {
-							rec = int32(len(chain))
-							chain = append(chain, head)
-							heads[h] = rec
-							b.first = append(b.first, i32)
-							b.weight = append(b.weight, 0)
-							for _, doc := range log.SERPDocs(i) {
-								p, ok := docPair[doc]
-								if !ok {
-									p = int32(len(b.pairDoc))
-									docPair[doc] = p
-									b.pairDoc = append(b.pairDoc, doc)
-									b.pairQuery = append(b.pairQuery, int32(q))
-								}
-								b.recPair = append(b.recPair, p)
-							}
-							b.recOff = append(b.recOff, int64(len(b.recPair)))
-						}
-						b.weight[recBase+int(rec)]++
-					}
-				}
-			}
-		}()
-	}
-	wg.Wait()
-
-	// 3. Concatenate the blocks (pair numbers shifted by the pairs of the
-	// blocks before) and cut chunks at query boundaries.
-	nr, npairs, nranks := 0, 0, 0
-	for i := range blocks {
-		nr += len(blocks[i].first)
-		npairs += len(blocks[i].pairDoc)
-		nranks += len(blocks[i].recPair)
-	}
 	d.recOff = make([]int64, 1, nr+1)
-	d.recPair = make([]int32, 0, nranks)
+	d.recPair = make([]int32, 0, len(a.recDocs))
 	d.recClicks = make([]uint64, 0, nr)
 	d.recWeight = make([]float64, 0, nr)
-	d.pairQuery = make([]int32, 0, npairs)
-	d.pairDoc = make([]int32, 0, npairs)
+	docPair := make(map[int32]int32)
 	cur := chunk{}
 	ranksInChunk := 0
 	prevQ := int32(-1)
-	for bi := range blocks {
-		b := &blocks[bi]
-		base := int32(len(d.pairDoc))
-		for r, s := range b.first {
-			q := log.Query[s]
-			if q != prevQ && ranksInChunk >= chunkRanks {
-				cur.recHi, cur.pairHi = len(d.recClicks), len(d.pairQuery)+int(firstPairOf(b, r))
+	for _, r := range order {
+		q := a.recQuery[r]
+		if q != prevQ {
+			if ranksInChunk >= chunkRanks {
+				cur.recHi, cur.pairHi = len(d.recClicks), len(d.pairQuery)
 				d.chunks = append(d.chunks, cur)
 				cur = chunk{recLo: cur.recHi, pairLo: cur.pairHi}
 				ranksInChunk = 0
 			}
+			clear(docPair)
 			prevQ = q
-			for _, p := range b.recPair[b.recOff[r]:b.recOff[r+1]] {
-				d.recPair = append(d.recPair, base+p)
-			}
-			d.recOff = append(d.recOff, int64(len(d.recPair)))
-			d.recClicks = append(d.recClicks, log.Clicks[s])
-			d.recWeight = append(d.recWeight, b.weight[r])
-			ranksInChunk += log.Ranks(int(s))
 		}
-		d.pairQuery = append(d.pairQuery, b.pairQuery...)
-		d.pairDoc = append(d.pairDoc, b.pairDoc...)
-		blocks[bi] = prepBlock{}
+		rd := a.recDocs[a.recOff[r]:a.recOff[r+1]]
+		for _, doc := range rd {
+			p, ok := docPair[doc]
+			if !ok {
+				p = int32(len(d.pairDoc))
+				docPair[doc] = p
+				d.pairDoc = append(d.pairDoc, doc)
+				d.pairQuery = append(d.pairQuery, q)
+			}
+			d.recPair = append(d.recPair, p)
+		}
+		d.recOff = append(d.recOff, int64(len(d.recPair)))
+		d.recClicks = append(d.recClicks, a.recClicks[r])
+		d.recWeight = append(d.recWeight, a.recWeight[r])
+		ranksInChunk += len(rd)
 	}
 	if nr > 0 {
 		cur.recHi, cur.pairHi = nr, len(d.pairQuery)
 		d.chunks = append(d.chunks, cur)
 	}
+	*a = aggregator{}
 	return d, nil
 }
 
-// prepBlock is the part of Prepare's work on a run of queries.
-type prepBlock struct {
-	qLo, qHi  int
-	first     []int32   // first SERP of each record
-	weight    []float64 // copies
-	pairDoc   []int32   // documents of the block's pairs, query by query
-	pairQuery []int32
-	recPair   []int32 // local pair numbers, rank by rank
-	recOff    []int64 // local offsets into recPair
-}
-
-// firstPairOf is the local number of the first pair of record r's query in
-// block b: the pairs of earlier queries of the block all precede it.
-func firstPairOf(b *prepBlock, r int) int32 {
-	q := b.pairQuery[b.recPair[b.recOff[r]]]
-	p := b.recPair[b.recOff[r]]
-	for p > 0 && b.pairQuery[p-1] == q {
-		p--
-	}
-	return p
-}
-
-// serpHash mixes the query, click mask and documents of SERP i.
-func serpHash(log *sessions.Log, i int) uint64 {
-	h := mix(uint64(uint32(log.Query[i])) ^ 0x9e3779b97f4a7c15)
-	h = mix(h ^ log.Clicks[i])
-	for _, d := range log.SERPDocs(i) {
+// serpHash mixes the query, click mask and documents of a SERP.
+func serpHash(q int32, clicks uint64, docs []int32) uint64 {
+	h := mix(uint64(uint32(q)) ^ 0x9e3779b97f4a7c15)
+	h = mix(h ^ clicks)
+	for _, d := range docs {
 		h = mix(h ^ uint64(uint32(d)))
 	}
 	return h
@@ -254,9 +222,4 @@ func mix(x uint64) uint64 {
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
 	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
 	return x ^ (x >> 31)
-}
-
-func sameSERP(log *sessions.Log, i, j int) bool {
-	return log.Query[i] == log.Query[j] && log.Clicks[i] == log.Clicks[j] &&
-		slices.Equal(log.SERPDocs(i), log.SERPDocs(j))
 }

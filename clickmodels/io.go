@@ -59,6 +59,17 @@ type pairWriter struct {
 	global          []float64
 	hasAttr, hasSat bool
 	pairs           func(yield func(q, d string, a, s float64) bool)
+	// err, if set, reports why pairs stopped early (a read error of the
+	// pairs' source); the writers check it after the pairs.
+	err func() error
+}
+
+// readErr is the error that stopped pw's pairs, if any.
+func (pw *pairWriter) readErr() error {
+	if pw.err == nil {
+		return nil
+	}
+	return pw.err()
 }
 
 func (m *Model) pairWriter() *pairWriter {
@@ -151,6 +162,9 @@ func (pw *pairWriter) writeJSON(w io.Writer) error {
 		_, err = bw.Write(buf)
 		return err == nil
 	})
+	if err == nil {
+		err = pw.readErr()
+	}
 	if err != nil {
 		return err
 	}
@@ -350,6 +364,9 @@ func (pw *pairWriter) writeRelevance(w io.Writer) error {
 		_, err = bw.Write(buf)
 		return err == nil
 	})
+	if err == nil {
+		err = pw.readErr()
+	}
 	if err != nil {
 		return err
 	}

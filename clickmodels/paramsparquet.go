@@ -71,7 +71,19 @@ func (f ParamsFileFormat) ext(pairs int) string {
 // writeParquet writes the parameter file in its Parquet form. The pairs
 // are pulled from pw.pairs one chunk of pqfile.ChunkRows at a time, so no
 // more than a chunk of them is held.
-func (pw *pairWriter) writeParquet(w io.Writer, pairs int) error {
+func (pw *pairWriter) writeParquet(w io.Writer, pairs int) (err error) {
+	// A read error of the pairs' source surfaces in the middle of the
+	// column writer's callbacks, which cannot return it: it unwinds to
+	// here as a pairsFailed panic.
+	defer func() {
+		if r := recover(); r != nil {
+			pf, ok := r.(pairsFailed)
+			if !ok {
+				panic(r)
+			}
+			err = pf.err
+		}
+	}()
 	hdr, err := json.Marshal(pw.header())
 	if err != nil {
 		return err
@@ -98,6 +110,9 @@ func (pw *pairWriter) writeParquet(w io.Writer, pairs int) error {
 				buf = append(buf, r)
 			}
 			if len(buf) == 0 {
+				if err := pw.readErr(); err != nil {
+					panic(pairsFailed{err})
+				}
 				panic("click models: fewer pairs than counted")
 			}
 		}
@@ -113,8 +128,18 @@ func (pw *pairWriter) writeParquet(w io.Writer, pairs int) error {
 	if pw.hasSat {
 		cols = append(cols, pqfile.Column{Name: "sat", Kind: pqfile.Float64, Float64: func(i int) float64 { return row(i).s }})
 	}
-	return pqfile.WriteMeta(w, cols, pairs, 0, [][2]string{{ParamsMetaKey, string(hdr)}})
+	if err := pqfile.WriteMeta(w, cols, pairs, 0, [][2]string{{ParamsMetaKey, string(hdr)}}); err != nil {
+		return err
+	}
+	// The source may fail after the last pair was pulled (a pair file
+	// without its end mark).
+	next()
+	return pw.readErr()
 }
+
+// pairsFailed carries a read error of a pair source out of writeParquet's
+// column callbacks.
+type pairsFailed struct{ err error }
 
 // readParquetModel reads a parameter file in its Parquet form (name is used
 // in error messages) and checks it as ReadModel checks the JSON form.
@@ -194,8 +219,14 @@ func WriteModelFilesAs(outDir string, parts []ShardModel, format ParamsFileForma
 	for _, p := range parts {
 		pairs += len(p.Model.PairQuery)
 	}
-	base := filepath.Join(outDir, parts[0].Model.Kind.String())
-	if err := atomicfile.WriteFile(base+"_relevance.tsv", mergedPairs(parts).writeRelevance); err != nil {
+	return writeModelFiles(outDir, func() *pairWriter { return mergedPairs(parts) }, pairs, format)
+}
+
+// writeModelFiles writes the relevance and parameter files of a model
+// whose pairs (pairs of them) each call of pw streams afresh.
+func writeModelFiles(outDir string, pw func() *pairWriter, pairs int, format ParamsFileFormat) error {
+	base := filepath.Join(outDir, pw().kind.String())
+	if err := atomicfile.WriteFile(base+"_relevance.tsv", pw().writeRelevance); err != nil {
 		return err
 	}
 	// A rerun in the other form leaves no stale file of the first.
@@ -208,7 +239,7 @@ func WriteModelFilesAs(outDir string, parts []ShardModel, format ParamsFileForma
 		}
 	}
 	if ext == ".parquet" {
-		return atomicfile.WriteFile(base+"_params.parquet", func(w io.Writer) error { return mergedPairs(parts).writeParquet(w, pairs) })
+		return atomicfile.WriteFile(base+"_params.parquet", func(w io.Writer) error { return pw().writeParquet(w, pairs) })
 	}
-	return atomicfile.WriteFile(base+"_params.json", mergedPairs(parts).writeJSON)
+	return atomicfile.WriteFile(base+"_params.json", pw().writeJSON)
 }

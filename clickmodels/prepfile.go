@@ -1,9 +1,12 @@
 package clickmodels
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
 	"hash/crc32"
 	"io"
 	"math"
@@ -46,82 +49,108 @@ const (
 
 // MarshalBinary encodes p in the prepared-shard format.
 func (p *PreparedShard) MarshalBinary() ([]byte, error) {
+	var buf bytes.Buffer
+	if err := p.encode(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// encode writes p in the prepared-shard format to w, 64 KiB at a time, so
+// that a shard is never in memory twice, as arrays and as bytes.
+func (p *PreparedShard) encode(w io.Writer) error {
 	d, t := p.Data, p.Test
 	if d == nil || t == nil {
-		return nil, errors.New("prepared shard: no data")
+		return errors.New("prepared shard: no data")
 	}
-	size := 64 + 8*len(d.recOff) + 4*len(d.recPair) + 16*len(d.recClicks) + 8*len(d.pairQuery) +
-		32*len(d.chunks) + 16*len(t.Query) + 4*len(t.DocIDs) + 8*len(p.QueryFirst)
-	for _, n := range d.log.Queries.Names {
-		size += len(n) + 2
-	}
-	for _, n := range d.log.Docs.Names {
-		size += len(n) + 2
-	}
-	b := make([]byte, 0, size)
-	b = append(b, preparedMagic...)
-	b = binary.LittleEndian.AppendUint32(b, PreparedShardVersion)
-	b = binary.LittleEndian.AppendUint32(b, uint32(d.ranks))
-	b = binary.LittleEndian.AppendUint64(b, uint64(d.serps))
+	e := &prepWriter{w: w, crc: crc32.NewIEEE(), b: make([]byte, 0, prepBlock+64)}
+	e.b = append(e.b, preparedMagic...)
+	e.b = binary.LittleEndian.AppendUint32(e.b, PreparedShardVersion)
+	e.b = binary.LittleEndian.AppendUint32(e.b, uint32(d.ranks))
+	e.b = binary.LittleEndian.AppendUint64(e.b, uint64(d.serps))
 	for _, names := range [][]string{d.log.Queries.Names, d.log.Docs.Names} {
-		b = binary.LittleEndian.AppendUint64(b, uint64(len(names)))
+		e.b = binary.LittleEndian.AppendUint64(e.b, uint64(len(names)))
 		for _, n := range names {
-			b = binary.AppendUvarint(b, uint64(len(n)))
-			b = append(b, n...)
+			e.b = binary.AppendUvarint(e.b, uint64(len(n)))
+			e.b = append(e.b, n...)
+			e.flush()
 		}
 	}
-	b = appendInt64s(b, d.recOff)
-	b = appendInt32s(b, d.recPair)
-	b = appendUint64s(b, d.recClicks)
-	b = binary.LittleEndian.AppendUint64(b, uint64(len(d.recWeight)))
-	for _, w := range d.recWeight {
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(w))
-	}
-	b = appendInt32s(b, d.pairQuery)
-	b = appendInt32s(b, d.pairDoc)
-	b = binary.LittleEndian.AppendUint64(b, uint64(len(d.chunks)))
+	putArray(e, d.recOff, put64)
+	putArray(e, d.recPair, put32)
+	putArray(e, d.recClicks, binary.LittleEndian.AppendUint64)
+	putArray(e, d.recWeight, putF64)
+	putArray(e, d.pairQuery, put32)
+	putArray(e, d.pairDoc, put32)
+	e.b = binary.LittleEndian.AppendUint64(e.b, uint64(len(d.chunks)))
 	for _, c := range d.chunks {
 		for _, v := range [4]int{c.recLo, c.recHi, c.pairLo, c.pairHi} {
-			b = binary.LittleEndian.AppendUint64(b, uint64(v))
+			e.b = binary.LittleEndian.AppendUint64(e.b, uint64(v))
 		}
+		e.flush()
 	}
-	b = appendInt32s(b, t.Query)
-	b = appendInt64s(b, t.Offsets)
-	b = appendInt32s(b, t.DocIDs)
-	b = appendUint64s(b, t.Clicks)
-	b = appendInt64s(b, p.QueryFirst)
-	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b)), nil
+	putArray(e, t.Query, put32)
+	putArray(e, t.Offsets, put64)
+	putArray(e, t.DocIDs, put32)
+	putArray(e, t.Clicks, binary.LittleEndian.AppendUint64)
+	putArray(e, p.QueryFirst, put64)
+	if e.write(); e.err != nil {
+		return e.err
+	}
+	_, err := w.Write(binary.LittleEndian.AppendUint32(nil, e.crc.Sum32()))
+	return err
 }
 
-func appendInt32s(b []byte, v []int32) []byte {
-	b = binary.LittleEndian.AppendUint64(b, uint64(len(v)))
-	for _, x := range v {
-		b = binary.LittleEndian.AppendUint32(b, uint32(x))
-	}
-	return b
-}
-
-func appendInt64s(b []byte, v []int64) []byte {
-	b = binary.LittleEndian.AppendUint64(b, uint64(len(v)))
-	for _, x := range v {
-		b = binary.LittleEndian.AppendUint64(b, uint64(x))
-	}
-	return b
-}
-
-func appendUint64s(b []byte, v []uint64) []byte {
-	b = binary.LittleEndian.AppendUint64(b, uint64(len(v)))
-	for _, x := range v {
-		b = binary.LittleEndian.AppendUint64(b, x)
-	}
-	return b
-}
-
-// prepReader decodes the arrays of a prepared-shard file; the first error
-// sticks and later reads return zero values.
-type prepReader struct {
+// prepWriter is encode's buffer: it passes its bytes through the checksum
+// to the writer once it holds a block. The first error sticks.
+type prepWriter struct {
+	w   io.Writer
+	crc hash.Hash32
 	b   []byte
 	err error
+}
+
+// flush writes the buffer once it holds a block.
+func (e *prepWriter) flush() {
+	if len(e.b) >= prepBlock {
+		e.write()
+	}
+}
+
+// write writes the buffer.
+func (e *prepWriter) write() {
+	if e.err == nil {
+		e.crc.Write(e.b)
+		_, e.err = e.w.Write(e.b)
+	}
+	e.b = e.b[:0]
+}
+
+// putArray appends v's length as a uint64, then its elements by put.
+func putArray[T any](e *prepWriter, v []T, put func([]byte, T) []byte) {
+	e.b = binary.LittleEndian.AppendUint64(e.b, uint64(len(v)))
+	for _, x := range v {
+		e.b = put(e.b, x)
+		e.flush()
+	}
+}
+
+func put32(b []byte, v int32) []byte { return binary.LittleEndian.AppendUint32(b, uint32(v)) }
+func put64(b []byte, v int64) []byte { return binary.LittleEndian.AppendUint64(b, uint64(v)) }
+func putF64(b []byte, v float64) []byte {
+	return binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+}
+
+// prepReader decodes a prepared-shard file as a stream: it reads through
+// a buffered reader, keeps the running checksum and the bytes left before
+// it, and never holds more of the file than one block of an array. The
+// first error sticks and later reads return zero values.
+type prepReader struct {
+	r    *bufio.Reader
+	crc  hash.Hash32
+	left int64 // bytes before the checksum not yet read
+	buf  []byte
+	err  error
 }
 
 func (r *prepReader) fail(format string, args ...any) {
@@ -130,135 +159,194 @@ func (r *prepReader) fail(format string, args ...any) {
 	}
 }
 
-func (r *prepReader) u32() uint32 {
-	if r.err != nil || len(r.b) < 4 {
-		r.fail("truncated")
-		return 0
+// next returns the next n bytes, valid until the next call.
+func (r *prepReader) next(n int) []byte {
+	if r.err != nil {
+		return nil
 	}
-	v := binary.LittleEndian.Uint32(r.b)
-	r.b = r.b[4:]
-	return v
+	if int64(n) > r.left {
+		r.fail("truncated")
+		return nil
+	}
+	if cap(r.buf) < n {
+		r.buf = make([]byte, max(n, 4096))
+	}
+	b := r.buf[:n]
+	if _, err := io.ReadFull(r.r, b); err != nil {
+		r.fail("read: %v", err)
+		return nil
+	}
+	r.crc.Write(b)
+	r.left -= int64(n)
+	return b
+}
+
+func (r *prepReader) u32() uint32 {
+	if b := r.next(4); b != nil {
+		return binary.LittleEndian.Uint32(b)
+	}
+	return 0
 }
 
 func (r *prepReader) u64() uint64 {
-	if r.err != nil || len(r.b) < 8 {
-		r.fail("truncated")
-		return 0
+	if b := r.next(8); b != nil {
+		return binary.LittleEndian.Uint64(b)
 	}
-	v := binary.LittleEndian.Uint64(r.b)
-	r.b = r.b[8:]
-	return v
+	return 0
 }
 
 // count reads an array length and checks that size bytes per element
 // remain.
 func (r *prepReader) count(size int, what string) int {
 	n := r.u64()
-	if r.err == nil && n > uint64(len(r.b)/size) {
-		r.fail("%s: %d elements, only %d bytes left", what, n, len(r.b))
+	if r.err == nil && n > uint64(r.left/int64(size)) {
+		r.fail("%s: %d elements, only %d bytes left", what, n, r.left)
 		return 0
 	}
 	return int(n)
 }
 
-func (r *prepReader) names(what string) []string {
-	n := r.count(1, what)
-	out := make([]string, 0, n)
-	for i := 0; i < n && r.err == nil; i++ {
-		l, k := binary.Uvarint(r.b)
-		if k <= 0 || l > uint64(len(r.b)-k) {
-			r.fail("%s: name %d truncated", what, i)
-			return nil
+// uvarint reads an unsigned varint of at most 10 bytes.
+func (r *prepReader) uvarint() uint64 {
+	var x uint64
+	for shift := 0; shift < 70 && r.err == nil; shift += 7 {
+		b := r.next(1)
+		if b == nil {
+			return 0
 		}
-		out = append(out, string(r.b[k:k+int(l)]))
-		r.b = r.b[k+int(l):]
+		x |= uint64(b[0]&0x7f) << shift
+		if b[0] < 0x80 {
+			return x
+		}
 	}
-	return out
+	r.fail("bad length")
+	return 0
 }
 
-// array reads an array of n elements of size bytes each, decoded by conv.
-func array[T any](r *prepReader, size int, what string, conv func([]byte) T) []T {
+// names reads a list of names; with keep false it only checks and counts
+// them (nil, count).
+func (r *prepReader) names(what string, keep bool) ([]string, int) {
+	n := r.count(1, what)
+	var out []string
+	if keep {
+		out = make([]string, 0, n)
+	}
+	for i := 0; i < n && r.err == nil; i++ {
+		l := r.uvarint()
+		if r.err == nil && l > uint64(r.left) {
+			r.fail("%s: name %d truncated", what, i)
+			return nil, 0
+		}
+		b := r.next(int(l))
+		if keep && r.err == nil {
+			out = append(out, string(b))
+		}
+	}
+	return out, n
+}
+
+// prepBlock is the number of bytes an array is read in at a time.
+const prepBlock = 1 << 16
+
+// array reads an array of elements of size bytes each, decoded by conv;
+// with keep false it only reads through it (nil).
+func array[T any](r *prepReader, size int, what string, keep bool, conv func([]byte) T) []T {
 	n := r.count(size, what)
 	if r.err != nil {
 		return nil
 	}
-	v := make([]T, n)
-	for i := range v {
-		v[i] = conv(r.b[size*i:])
+	var v []T
+	if keep {
+		v = make([]T, n)
 	}
-	r.b = r.b[size*n:]
+	for lo := 0; lo < n && r.err == nil; {
+		k := min(n-lo, prepBlock/size)
+		b := r.next(size * k)
+		if keep && b != nil {
+			for i := range k {
+				v[lo+i] = conv(b[size*i:])
+			}
+		}
+		lo += k
+	}
 	return v
 }
 
-func (r *prepReader) int32s(what string) []int32 {
-	return array(r, 4, what, func(b []byte) int32 { return int32(binary.LittleEndian.Uint32(b)) })
-}
-
-func (r *prepReader) int64s(what string) []int64 {
-	return array(r, 8, what, func(b []byte) int64 { return int64(binary.LittleEndian.Uint64(b)) })
-}
-
-func (r *prepReader) uint64s(what string) []uint64 {
-	return array(r, 8, what, binary.LittleEndian.Uint64)
-}
+func le32(b []byte) int32    { return int32(binary.LittleEndian.Uint32(b)) }
+func le64(b []byte) int64    { return int64(binary.LittleEndian.Uint64(b)) }
+func lef64(b []byte) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(b)) }
 
 // UnmarshalPreparedShard decodes a prepared-shard file's bytes
 // (MarshalBinary) and checks them: the checksum, the version, every
 // length and every index. The dictionaries have no string index (as after
 // PrepareShard): IDs only turn back into names.
 func UnmarshalPreparedShard(b []byte) (*PreparedShard, error) {
-	if len(b) < len(preparedMagic)+8 || string(b[:len(preparedMagic)]) != preparedMagic {
+	return decodePreparedShard(bytes.NewReader(b), int64(len(b)), true)
+}
+
+// decodePreparedShard reads a prepared-shard file of size bytes from r.
+// With whole false it keeps only what the E-step needs (RunShards'
+// passes over a spilled shard): the names, the test SERPs and the first
+// positions are read through and checked against the checksum, not kept.
+func decodePreparedShard(src io.Reader, size int64, whole bool) (*PreparedShard, error) {
+	if size < int64(len(preparedMagic))+12 {
 		return nil, errors.New("prepared shard: not a prepared-shard file (no LBPSHARD header)")
 	}
-	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
-	if crc32.ChecksumIEEE(body) != sum {
-		return nil, errors.New("prepared shard: checksum mismatch (truncated or corrupted file)")
+	r := &prepReader{r: bufio.NewReaderSize(src, prepBlock), crc: crc32.NewIEEE(), left: size - 4}
+	if string(r.next(len(preparedMagic))) != preparedMagic {
+		return nil, errors.New("prepared shard: not a prepared-shard file (no LBPSHARD header)")
 	}
-	r := &prepReader{b: body[len(preparedMagic):]}
 	if v := r.u32(); v != PreparedShardVersion {
+		if r.err != nil {
+			return nil, fmt.Errorf("prepared shard: %w", r.err)
+		}
 		return nil, fmt.Errorf("prepared shard: format version %d, this program reads %d", v, PreparedShardVersion)
 	}
 	d := &Data{ranks: int(r.u32()), serps: int(r.u64())}
-	qn := r.names("query names")
-	dn := r.names("document names")
+	qn, nq := r.names("query names", whole)
+	dn, nd := r.names("document names", whole)
 	d.log = &sessions.Log{Queries: sessions.Dict{Names: qn}, Docs: sessions.Dict{Names: dn}}
-	d.recOff = r.int64s("record offsets")
-	d.recPair = r.int32s("record pairs")
-	d.recClicks = r.uint64s("record clicks")
-	w := r.uint64s("record weights")
-	d.recWeight = make([]float64, len(w))
-	for i, x := range w {
-		d.recWeight[i] = math.Float64frombits(x)
-	}
-	d.pairQuery = r.int32s("pair queries")
-	d.pairDoc = r.int32s("pair documents")
+	d.recOff = array(r, 8, "record offsets", true, le64)
+	d.recPair = array(r, 4, "record pairs", true, le32)
+	d.recClicks = array(r, 8, "record clicks", true, binary.LittleEndian.Uint64)
+	d.recWeight = array(r, 8, "record weights", true, lef64)
+	d.pairQuery = array(r, 4, "pair queries", true, le32)
+	d.pairDoc = array(r, 4, "pair documents", true, le32)
 	nc := r.count(32, "chunks")
 	for i := 0; i < nc && r.err == nil; i++ {
 		d.chunks = append(d.chunks, chunk{recLo: int(r.u64()), recHi: int(r.u64()), pairLo: int(r.u64()), pairHi: int(r.u64())})
 	}
 	t := &sessions.Log{Queries: d.log.Queries, Docs: d.log.Docs}
-	t.Query = r.int32s("test queries")
-	t.Offsets = r.int64s("test offsets")
-	t.DocIDs = r.int32s("test documents")
-	t.Clicks = r.uint64s("test clicks")
-	first := r.int64s("query first positions")
-	if r.err == nil && len(r.b) != 0 {
-		r.fail("%d bytes after the last section", len(r.b))
+	t.Query = array(r, 4, "test queries", whole, le32)
+	t.Offsets = array(r, 8, "test offsets", whole, le64)
+	t.DocIDs = array(r, 4, "test documents", whole, le32)
+	t.Clicks = array(r, 8, "test clicks", whole, binary.LittleEndian.Uint64)
+	first := array(r, 8, "query first positions", whole, le64)
+	if r.err == nil && r.left != 0 {
+		r.fail("%d bytes after the last section", r.left)
+	}
+	if r.err == nil {
+		var sum [4]byte
+		if _, err := io.ReadFull(r.r, sum[:]); err != nil || binary.LittleEndian.Uint32(sum[:]) != r.crc.Sum32() {
+			r.fail("checksum mismatch (truncated or corrupted file)")
+		}
 	}
 	if r.err != nil {
 		return nil, fmt.Errorf("prepared shard: %w", r.err)
 	}
 	p := &PreparedShard{Data: d, Test: t, QueryFirst: first}
-	if err := p.check(); err != nil {
+	if err := p.check(nq, nd, whole); err != nil {
 		return nil, fmt.Errorf("prepared shard: %w", err)
 	}
 	return p, nil
 }
 
-// check verifies the invariants the fitting code relies on.
-func (p *PreparedShard) check() error {
+// check verifies the invariants the fitting code relies on, for nq
+// queries and nd documents; without the test SERPs (whole false) only
+// those of the training data.
+func (p *PreparedShard) check(nqs, nds int, whole bool) error {
 	d, t := p.Data, p.Test
-	nq, nd := int32(len(d.log.Queries.Names)), int32(len(d.log.Docs.Names))
+	nq, nd := int32(nqs), int32(nds)
 	if d.ranks < 1 || d.ranks > MaxSERP {
 		return fmt.Errorf("%d ranks, want 1 to %d", d.ranks, MaxSERP)
 	}
@@ -299,6 +387,9 @@ func (p *PreparedShard) check() error {
 	if rec != nr || (pair != int(np) && len(d.chunks) > 0) {
 		return errors.New("chunks do not cover the records and pairs")
 	}
+	if !whole {
+		return nil
+	}
 	n := len(t.Query)
 	if len(t.Clicks) != n || len(t.Offsets) != n+1 || t.Offsets[0] != 0 || t.Offsets[n] != int64(len(t.DocIDs)) {
 		return errors.New("test arrays disagree in length")
@@ -322,24 +413,29 @@ func (p *PreparedShard) check() error {
 
 // WritePreparedShardFile writes p to path atomically.
 func WritePreparedShardFile(path string, p *PreparedShard) error {
-	b, err := p.MarshalBinary()
-	if err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(path, func(w io.Writer) error {
-		_, err := w.Write(b)
-		return err
-	})
+	return atomicfile.WriteFile(path, p.encode)
 }
 
 // ReadPreparedShardFile reads a prepared-shard file (UnmarshalPreparedShard),
-// naming the file in errors.
+// naming the file in errors. The file is decoded as it is read, never held
+// whole.
 func ReadPreparedShardFile(path string) (*PreparedShard, error) {
-	b, err := os.ReadFile(path)
+	return readPreparedShardFile(path, true)
+}
+
+// readPreparedShardFile is ReadPreparedShardFile; with whole false it
+// keeps only the training data (decodePreparedShard).
+func readPreparedShardFile(path string, whole bool) (*PreparedShard, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	p, err := UnmarshalPreparedShard(b)
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	p, err := decodePreparedShard(f, st.Size(), whole)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

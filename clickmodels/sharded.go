@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"runtime/metrics"
+	"slices"
 	"time"
 
 	"github.com/lovbench/lovbench/internal/bytesize"
@@ -41,12 +42,15 @@ type PreparedShard struct {
 // PrepareShard reads shard i of src and prepares it with R ranks (the
 // largest of DefaultRanks and the longest SERP of the whole log).
 func PrepareShard(ctx context.Context, src ShardSource, i, R int) (*PreparedShard, error) {
-	// The SERPs go straight to a training or a test log sharing one query
-	// and one document dictionary: no copy of the shard, no user sessions.
+	// The training SERPs go straight into the aggregator (only distinct
+	// SERPs are kept), the test SERPs into a compact test log; both share
+	// one query and one document dictionary. No copy of the shard, no
+	// user sessions.
 	var qd, dd sessions.Dict
-	train := &sessions.Log{Offsets: []int64{0}}
+	var agg aggregator
 	test := &sessions.Log{Offsets: []int64{0}}
 	var first []int64
+	var docs []int32
 	err := src.Scan(ctx, i, func(pos int64, tr bool, s *sessions.SERP) error {
 		if len(s.Results) > sessions.MaxRanks {
 			return fmt.Errorf("shard %d, log position %d: %d results, at most %d supported", i, pos, len(s.Results), sessions.MaxRanks)
@@ -63,31 +67,50 @@ func PrepareShard(ctx context.Context, src ShardSource, i, R int) (*PreparedShar
 		if qd.Len() > nq {
 			first = append(first, pos)
 		}
-		l := test
-		if tr {
-			l = train
-		}
-		l.Query = append(l.Query, q)
+		docs = docs[:0]
 		for _, r := range s.Results {
-			l.DocIDs = append(l.DocIDs, dd.ID(r))
+			docs = append(docs, dd.ID(r))
 		}
-		l.Offsets = append(l.Offsets, int64(len(l.DocIDs)))
-		l.Clicks = append(l.Clicks, mask)
+		if tr {
+			agg.add(q, docs, mask)
+			return nil
+		}
+		test.Query = append(test.Query, q)
+		test.DocIDs = append(test.DocIDs, docs...)
+		test.Offsets = append(test.Offsets, int64(len(test.DocIDs)))
+		test.Clicks = append(test.Clicks, mask)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	train.Queries, train.Docs = qd, dd
+	// Keep the test SERPs whose query trains, in place (a filtered copy
+	// would hold the shard's test SERPs twice).
+	trains := make([]bool, qd.Len())
+	for _, q := range agg.recQuery {
+		trains[q] = true
+	}
 	test.Queries, test.Docs = qd, dd
-	test = filterTest(test, train, indices(test.Len(), func(int) bool { return true }))
-	d, err := Prepare(train, R)
+	n, nd := 0, int64(0)
+	for j, q := range test.Query {
+		if !trains[q] {
+			continue
+		}
+		lo, hi := test.Offsets[j], test.Offsets[j+1]
+		test.Query[n], test.Clicks[n] = q, test.Clicks[j]
+		nd += int64(copy(test.DocIDs[nd:], test.DocIDs[lo:hi]))
+		test.Offsets[n+1] = nd
+		n++
+	}
+	test.Query, test.Clicks = slices.Clip(test.Query[:n]), slices.Clip(test.Clicks[:n])
+	test.Offsets, test.DocIDs = slices.Clip(test.Offsets[:n+1]), slices.Clip(test.DocIDs[:nd])
+	d, err := agg.data(qd, dd, R)
 	if err != nil {
 		return nil, err
 	}
 	// From here on IDs only turn back into names: drop the string indexes
 	// (the largest part of a shard's dictionaries) from every copy.
-	for _, dc := range []*sessions.Dict{&d.log.Queries, &d.log.Docs, &test.Queries, &test.Docs, &train.Queries, &train.Docs} {
+	for _, dc := range []*sessions.Dict{&d.log.Queries, &d.log.Docs, &test.Queries, &test.Docs} {
 		dc.DropIndex()
 	}
 	return &PreparedShard{Data: d, Test: test, QueryFirst: first}, nil
@@ -112,8 +135,11 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 	n := src.NumShards()
 	if cfg.MemoryLimit > 0 {
 		// The Go runtime's soft limit: the GC works harder near it
-		// instead of letting the heap double.
-		old := debug.SetMemoryLimit(cfg.MemoryLimit)
+		// instead of letting the heap double. It is set a sixteenth
+		// below the limit, for what the runtime does not count (the
+		// program's code, about 15 MiB) and for its overshoot while a
+		// collection runs (up to 75 MiB at 1 GiB, measured).
+		old := debug.SetMemoryLimit(cfg.MemoryLimit - cfg.MemoryLimit/16)
 		defer debug.SetMemoryLimit(old)
 	}
 	logMem := func(msg string, args ...any) {
@@ -204,8 +230,13 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 	reports := make([]Report, 0, len(cfg.Kinds))
 	type fitted struct {
 		kind   Kind
-		models []ShardModel // per shard (nil with LoadDir)
+		models []ShardModel // per shard (nil with LoadDir or when spilling)
 		loaded *Model
+		// first is shard 0's model (the header of the files); pairFiles
+		// hold the shards' pairs when spilling; pairs counts them.
+		first     *Model
+		pairFiles []string
+		pairs     int
 	}
 	for _, k := range cfg.Kinds {
 		if cfg.OnModel != nil {
@@ -261,7 +292,8 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 						fn(f)
 						continue
 					}
-					p, err := shard(i)
+					// The E-step needs the training data only.
+					p, err := readPreparedShardFile(shardPath(i), false)
 					if err != nil {
 						return err
 					}
@@ -289,7 +321,22 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 					attr[i], sat[i] = nil, nil
 				}
 				m := f.model(done)
-				ft.models = append(ft.models, ShardModel{Model: m, QueryFirst: p.QueryFirst})
+				sm := ShardModel{Model: m, QueryFirst: p.QueryFirst}
+				if ft.first == nil {
+					ft.first = m
+				}
+				if spillDir == "" {
+					ft.models = append(ft.models, sm)
+				} else {
+					// Spilling: the model's pairs wait in a pair file,
+					// not in memory, to be merged into the outputs.
+					path := filepath.Join(spillDir, fmt.Sprintf("pairs-%05d", i))
+					if err := writePairFile(path, sm); err != nil {
+						return nil, err
+					}
+					ft.pairFiles = append(ft.pairFiles, path)
+				}
+				ft.pairs += len(m.PairQuery)
 				if err := acc.addShard(m, p.Data, p.Test); err != nil {
 					return nil, err
 				}
@@ -298,7 +345,7 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 			rep.FitSeconds = time.Since(t0).Seconds()
 			rep.PrepareSeconds = prepSec
 			rep.TrainRecords = records
-			rep.Iterations, rep.Exact = done, ft.models[0].Model.Exact
+			rep.Iterations, rep.Exact = done, ft.first.Exact
 		}
 		logMem("model fitted", "model", k.String())
 		met, err := acc.Metrics(k)
@@ -309,9 +356,17 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 		reports = append(reports, rep)
 		// Written now, so that the model's pair values need not be held
 		// while the next model fits.
-		if ft.loaded != nil {
+		switch {
+		case ft.loaded != nil:
 			err = ft.loaded.WriteFiles(outDir, cfg.ParamsFormat)
-		} else {
+		case ft.pairFiles != nil:
+			err = writeModelFiles(outDir, func() *pairWriter { return spilledPairs(ft.first, ft.pairFiles) }, ft.pairs, cfg.ParamsFormat)
+			for _, path := range ft.pairFiles {
+				if rerr := os.Remove(path); err == nil {
+					err = rerr
+				}
+			}
+		default:
 			err = WriteModelFilesAs(outDir, ft.models, cfg.ParamsFormat)
 		}
 		if err != nil {
@@ -335,45 +390,49 @@ func firstPositions(m *Model) []int64 {
 // whole log's fit: queries by the log position of their first SERP, each
 // query's pairs in its shard's order.
 func mergedPairs(parts []ShardModel) *pairWriter {
-	m0 := parts[0].Model
+	pw := shardPairWriter(parts[0].Model)
+	pw.pairs = func(yield func(q, d string, a, s float64) bool) {
+		cs := make([]pairCursor, len(parts))
+		for i, pt := range parts {
+			cs[i] = &modelCursor{sm: pt}
+		}
+		mergePairs(cs, yield)
+	}
+	return pw
+}
+
+// shardPairWriter is a pairWriter with the header of m0, one of the
+// shard models of a fit, and no pairs yet.
+func shardPairWriter(m0 *Model) *pairWriter {
 	return &pairWriter{
 		kind: m0.Kind, ranks: m0.Ranks, iterations: m0.Iterations, exact: m0.Exact, global: m0.Global,
 		hasAttr: m0.Attr != nil, hasSat: m0.Sat != nil,
-		pairs: func(yield func(q, d string, a, s float64) bool) {
-			next := make([]int, len(parts)) // next pair per shard
-			for {
-				best := -1
-				var bestPos int64
-				for i, pt := range parts {
-					m := pt.Model
-					if next[i] < len(m.PairQuery) {
-						pos := pt.QueryFirst[m.PairQuery[next[i]]]
-						if best < 0 || pos < bestPos {
-							best, bestPos = i, pos
-						}
-					}
-				}
-				if best < 0 {
-					return
-				}
-				m := parts[best].Model
-				q := m.PairQuery[next[best]]
-				for p := next[best]; p < len(m.PairQuery) && m.PairQuery[p] == q; p++ {
-					var a, s float64
-					if m.Attr != nil {
-						a = m.Attr[p]
-					}
-					if m.Sat != nil {
-						s = m.Sat[p]
-					}
-					if !yield(m.QueryNames[q], m.DocNames[m.PairDoc[p]], a, s) {
-						return
-					}
-					next[best] = p + 1
-				}
-			}
-		},
 	}
+}
+
+// spilledPairs is mergedPairs over pair files (writePairFile); a read
+// error stops the pairs and is returned by the writer.
+func spilledPairs(m0 *Model, paths []string) *pairWriter {
+	pw := shardPairWriter(m0)
+	var readErr error
+	pw.err = func() error { return readErr }
+	pw.pairs = func(yield func(q, d string, a, s float64) bool) {
+		readErr = nil // each pass reads the files afresh
+		cs := make([]pairCursor, 0, len(paths))
+		for _, path := range paths {
+			c, f, err := openPairFile(path, pw.hasAttr, pw.hasSat, &readErr)
+			if err != nil {
+				readErr = err
+				return
+			}
+			defer f.Close()
+			cs = append(cs, c)
+		}
+		if readErr == nil {
+			mergePairs(cs, yield)
+		}
+	}
+	return pw
 }
 
 // memInUse is the memory the Go runtime holds from the OS (all classes,

@@ -139,6 +139,15 @@ func TestShardInvarianceHeavy(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := outputs(t, ref)
+	// The parameters as Parquet too: spilled fits merge them from pair
+	// files.
+	pq := cfg
+	pq.ParamsFormat = clickmodels.ParamsParquet
+	refPQ := t.TempDir()
+	if _, err := clickmodels.Run(ctx, whole, pq, refPQ); err != nil {
+		t.Fatal(err)
+	}
+	wantPQ := outputs(t, refPQ)
 	sp := shards.SplitConfig{Split: cfg.Split, TrainFraction: cfg.TrainFraction}
 	for _, c := range []struct{ n, workers int }{{3, 3}, {8, 2}} {
 		dir := t.TempDir()
@@ -158,6 +167,20 @@ func TestShardInvarianceHeavy(t *testing.T) {
 			}
 			got := outputs(t, out)
 			for f, w := range want {
+				if !bytes.Equal(got[f], w) {
+					t.Errorf("%d shards, %d workers, prepared budget %d: %s differs from the in-memory fit", c.n, c.workers, budget, f)
+				}
+			}
+			outPQ := t.TempDir()
+			cc.ParamsFormat = clickmodels.ParamsParquet
+			if _, err := clickmodels.RunShards(ctx, d, cc, outPQ); err != nil {
+				t.Fatal(err)
+			}
+			got = outputs(t, outPQ)
+			if len(got) != len(wantPQ) {
+				t.Fatalf("Parquet parameters: %d files, want %d", len(got), len(wantPQ))
+			}
+			for f, w := range wantPQ {
 				if !bytes.Equal(got[f], w) {
 					t.Errorf("%d shards, %d workers, prepared budget %d: %s differs from the in-memory fit", c.n, c.workers, budget, f)
 				}

@@ -53,45 +53,66 @@ func sliceRows(rel []Relevance) rowSource {
 // queries whose whole first SERP has rows (labelQueries), and account for
 // every row that got no label (accountUnused).
 func assignRows(ctx context.Context, log *sessions.Log, rows rowSource, name string, opts Options) ([]Label, Report, Skips, error) {
+	out := []Label{}
+	rep, readSkips, err := assignRowsTo(ctx, log, nil, rows, name, opts, func(l Label) error {
+		out = append(out, l)
+		return nil
+	})
+	if err != nil {
+		return nil, rep, readSkips, err
+	}
+	return out, rep, readSkips, nil
+}
+
+// assignRowsTo is assignRows handing each label to emit, in output order,
+// instead of holding them all: `label` writes them as they come. docName
+// turns the log's document IDs into names; nil reads log.Docs.
+func assignRowsTo(ctx context.Context, log *sessions.Log, docName func(int32) string, rows rowSource, name string, opts Options, emit func(Label) error) (Report, Skips, error) {
 	opts = opts.withDefaults()
 	var readSkips Skips
-	st := &assigner{log: log, name: name, opts: opts,
+	if docName == nil {
+		docName = func(id int32) string { return log.Docs.Names[id] }
+	}
+	st := &assigner{log: log, docName: docName, name: name, opts: opts,
 		rep: Report{Thresholds: opts.Thresholds.String(), FirstSERP: string(opts.Choice), SERPSize: opts.SERPSize}}
 	var err error
 	if st.first, err = firstSERPsOf(ctx, log, opts); err != nil {
-		return nil, st.rep, readSkips, err
+		return st.rep, readSkips, err
 	}
 	st.rep.LogQueries = log.Queries.Len()
 	if err := st.readRows(rows, &readSkips); err != nil {
-		return nil, st.rep, readSkips, err
+		return st.rep, readSkips, err
 	}
-	out, err := st.labelQueries(ctx)
+	grades := map[int]int{}
+	n := 0
+	err = st.labelQueries(ctx, func(l Label) error {
+		grades[l.Grade]++
+		n++
+		return emit(l)
+	})
 	if err != nil {
-		return nil, st.rep, readSkips, err
+		return st.rep, readSkips, err
 	}
 	if err := st.accountUnused(rows); err != nil {
-		return nil, st.rep, readSkips, err
+		return st.rep, readSkips, err
 	}
-	st.rep.Labels = len(out)
-	ls := make([]int, len(out))
-	for i, l := range out {
-		ls[i] = l.Grade
-	}
-	st.rep.Distribution = Distribution(ls)
-	return out, st.rep, readSkips, nil
+	st.rep.Labels = n
+	st.rep.Distribution = distributionOf(grades, n)
+	return st.rep, readSkips, nil
 }
 
 // assigner is the state assignRows's phases share.
 type assigner struct {
-	log   *sessions.Log
-	name  string // the relevance file, for the report
-	opts  Options
-	rep   Report
-	first [][]int32   // by query: its first full SERP's docs, nil if none
-	qrows []queryRows // per query
-	qids  []int32     // queries in name order
-	kept  []bool      // per query: labelled
-	dups  map[int32][]Problem
+	log     *sessions.Log
+	docName func(int32) string // a document ID's name
+	name    string             // the relevance file, for the report
+	opts    Options
+	rep     Report
+	first   [][]int32   // by query: its first full SERP's docs, nil if none
+	qrows   []queryRows // per query
+	qids    []int32     // queries in name order
+	kept    []bool      // per query: labelled
+	dups    map[int32][]Problem
 }
 
 // row is a relevance row of a doc on a first SERP.
@@ -177,7 +198,7 @@ func (st *assigner) readRows(rows rowSource, readSkips *Skips) error {
 		rank := -1 // of d on the query's first SERP
 		if known {
 			for i, doc := range st.first[qid] {
-				if log.Docs.Names[doc] == d {
+				if st.docName(doc) == d {
 					rank = i
 					break
 				}
@@ -220,23 +241,18 @@ func (st *assigner) readRows(rows rowSource, readSkips *Skips) error {
 // has a row for each doc; the others go to the report's query skips. A
 // doc shown twice is labelled at its first rank and its later ranks noted
 // as duplicate_on_serp.
-func (st *assigner) labelQueries(ctx context.Context) ([]Label, error) {
+func (st *assigner) labelQueries(ctx context.Context, emit func(Label) error) error {
 	log := st.log
 	st.qids = make([]int32, 0, log.Queries.Len())
 	for q := range log.Queries.Len() {
 		st.qids = append(st.qids, int32(q))
 	}
 	sort.Slice(st.qids, func(i, j int) bool { return log.Queries.Names[st.qids[i]] < log.Queries.Names[st.qids[j]] })
-	nLabels := 0 // an upper bound: every full first SERP labelled
-	for _, serp := range st.first {
-		nLabels += len(serp)
-	}
-	out := make([]Label, 0, nLabels)
 	st.kept = make([]bool, log.Queries.Len())
 	st.dups = map[int32][]Problem{} // duplicate_on_serp rows, added with the query's other skipped rows
 	for _, q := range st.qids {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
 		qname := log.Queries.Names[q]
 		qr := &st.qrows[q]
@@ -250,7 +266,7 @@ func (st *assigner) labelQueries(ctx context.Context) ([]Label, error) {
 			missing := ""
 			for i, d := range serp {
 				if qr.rowAt(serp, i) == nil {
-					missing = log.Docs.Names[d]
+					missing = st.docName(d)
 					break
 				}
 			}
@@ -261,17 +277,19 @@ func (st *assigner) labelQueries(ctx context.Context) ([]Label, error) {
 			for i, d := range serp {
 				dr := qr.rowAt(serp, i)
 				if dr.used {
-					st.dups[q] = append(st.dups[q], Problem{File: st.name, Line: int(dr.line), Reason: ReasonDuplicateOnSERP, Detail: fmt.Sprintf("query %s shows %s again at rank %d", textio.Quote(qname), textio.Quote(log.Docs.Names[d]), i+1)})
+					st.dups[q] = append(st.dups[q], Problem{File: st.name, Line: int(dr.line), Reason: ReasonDuplicateOnSERP, Detail: fmt.Sprintf("query %s shows %s again at rank %d", textio.Quote(qname), textio.Quote(st.docName(d)), i+1)})
 					continue
 				}
 				dr.used = true
-				out = append(out, Label{Query: qname, Term: log.Docs.Names[d], Rank: i + 1, Grade: st.opts.Thresholds.Label(dr.p), P: dr.p})
+				if err := emit(Label{Query: qname, Term: st.docName(d), Rank: i + 1, Grade: st.opts.Thresholds.Label(dr.p), P: dr.p}); err != nil {
+					return err
+				}
 			}
 			st.rep.LabelledQueries++
 			st.kept[q] = true
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // accountUnused adds the rows that got no label to the report's row
@@ -323,7 +341,7 @@ func (st *assigner) accountUnused(rows rowSource) error {
 			dup[q+"\x00"+d] = true // first occurrence only, as the dedupe above
 			if serp := st.first[qid]; serp != nil {
 				for i, doc := range serp {
-					if log.Docs.Names[doc] == d {
+					if st.docName(doc) == d {
 						if rr := st.qrows[qid].rowAt(serp, i); rr != nil && rr.used {
 							return
 						}

@@ -19,17 +19,40 @@ const LabelsHeader = "query,term,label,probability"
 // per label in the given order; probabilities are printed in the shortest
 // form that reads back exactly (strconv 'g', -1).
 func WriteLabels(w io.Writer, ls []Label) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write(strings.Split(LabelsHeader, ",")); err != nil {
+	lw, err := newLabelWriter(w)
+	if err != nil {
 		return err
 	}
 	for _, l := range ls {
-		if err := cw.Write([]string{l.Query, l.Term, strconv.Itoa(l.Grade), strconv.FormatFloat(l.P, 'g', -1, 64)}); err != nil {
+		if err := lw.write(l); err != nil {
 			return err
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return lw.flush()
+}
+
+// labelWriter writes labels one at a time, as WriteLabels does.
+type labelWriter struct {
+	cw  *csv.Writer
+	rec []string
+}
+
+// newLabelWriter writes the header to w.
+func newLabelWriter(w io.Writer) (*labelWriter, error) {
+	lw := &labelWriter{cw: csv.NewWriter(w), rec: make([]string, 4)}
+	return lw, lw.cw.Write(strings.Split(LabelsHeader, ","))
+}
+
+// write writes one label row.
+func (lw *labelWriter) write(l Label) error {
+	lw.rec[0], lw.rec[1], lw.rec[2], lw.rec[3] = l.Query, l.Term, strconv.Itoa(l.Grade), strconv.FormatFloat(l.P, 'g', -1, 64)
+	return lw.cw.Write(lw.rec)
+}
+
+// flush writes out what is buffered.
+func (lw *labelWriter) flush() error {
+	lw.cw.Flush()
+	return lw.cw.Error()
 }
 
 // ReadLabels reads a labels file written by WriteLabels (a BOM and CR or CRLF

@@ -123,11 +123,16 @@ func Distribution(labels []int) []DistRow {
 	for _, l := range labels {
 		counts[l]++
 	}
+	return distributionOf(counts, len(labels))
+}
+
+// distributionOf is Distribution of n labels counted per label in counts.
+func distributionOf(counts map[int]int, n int) []DistRow {
 	rows := make([]DistRow, 0, 6)
 	for _, l := range AllLabels() {
 		r := DistRow{Label: l, Count: counts[l], LOVBench: LOVBenchShare(l)}
-		if len(labels) > 0 {
-			r.Share = float64(r.Count) / float64(len(labels))
+		if n > 0 {
+			r.Share = float64(r.Count) / float64(n)
 		}
 		rows = append(rows, r)
 	}

@@ -59,7 +59,9 @@ func Run(ctx context.Context, cfg Config) (RunReport, error) {
 	if err != nil {
 		return rr, err
 	}
-	log, err := loadFirstSERPs(ctx, cfg.Sessions, cfg.Options)
+	// Without the expert comparison (Assign) the log needs no document
+	// dictionary.
+	log, docName, err := loadFirstSERPsNamed(ctx, cfg.Sessions, cfg.Options, cfg.Expert == "")
 	if err != nil {
 		f.Close()
 		return rr, fmt.Errorf("sessions: %w", err)
@@ -72,13 +74,26 @@ func Run(ctx context.Context, cfg Config) (RunReport, error) {
 	var readSkips Skips
 	var ls []Label
 	var rep Report
+	var out *atomicfile.File // the labels written as they come
 	if cfg.Expert == "" {
-		// Streamed: the relevance rows are never all held (docs/scale.md).
-		// Documents are only turned back into names from here on.
+		// Streamed: the relevance rows are never all held, nor the labels
+		// (docs/scale.md). Documents are only turned back into names from
+		// here on.
 		log.Docs.DropIndex()
 		f.Close()
+		if out, err = atomicfile.Create(cfg.Out); err != nil {
+			return rr, err
+		}
+		defer out.Abort()
+		lw, err := newLabelWriter(out)
+		if err != nil {
+			return rr, err
+		}
 		open := func() (io.ReadCloser, error) { return textio.Open(cfg.Relevance) }
-		ls, rep, readSkips, err = assignRows(ctx, log, fileRows(open, cfg.Relevance), cfg.Relevance, cfg.Options)
+		rep, readSkips, err = assignRowsTo(ctx, log, docName, fileRows(open, cfg.Relevance), cfg.Relevance, cfg.Options, lw.write)
+		if err == nil {
+			err = lw.flush()
+		}
 		if err != nil {
 			return rr, err
 		}
@@ -105,7 +120,11 @@ func Run(ctx context.Context, cfg Config) (RunReport, error) {
 	}
 	rep.RelevanceRows += readSkips.Total()
 	rr.Report = rep
-	if err := atomicfile.WriteFile(cfg.Out, func(w io.Writer) error { return WriteLabels(w, ls) }); err != nil {
+	if out != nil {
+		if err := out.Commit(); err != nil {
+			return rr, err
+		}
+	} else if err := atomicfile.WriteFile(cfg.Out, func(w io.Writer) error { return WriteLabels(w, ls) }); err != nil {
 		return rr, err
 	}
 	q := cfg.Quarantine

@@ -3,7 +3,9 @@ package labels
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"hash/maphash"
+	"math"
 	"unsafe"
 
 	"github.com/lovbench/lovbench/sessions"
@@ -24,12 +26,23 @@ import (
 // are copied from the SERP that makes it the leader, which shows that
 // very list.
 func loadFirstSERPs(ctx context.Context, path string, opts Options) (*sessions.Log, error) {
+	l, _, err := loadFirstSERPsNamed(ctx, path, opts, false)
+	return l, err
+}
+
+// loadFirstSERPsNamed is loadFirstSERPs; with compact, the log it returns
+// from a sessions.parquet may have no document dictionary, its document
+// IDs being names only docName can read (nil when the log has one). Each
+// SERP then costs its names' bytes and 4 bytes a result, not a 16-byte
+// string header more per result.
+func loadFirstSERPsNamed(ctx context.Context, path string, opts Options, compact bool) (*sessions.Log, func(int32) string, error) {
 	pq, isPq, err := sessions.ParquetPath(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !isPq {
-		return sessions.Load(path)
+		l, err := sessions.Load(path)
+		return l, nil, err
 	}
 	opts = opts.withDefaults()
 	fs := newFirstSERPs(opts)
@@ -41,13 +54,13 @@ func loadFirstSERPs(ctx context.Context, path string, opts Options) (*sessions.L
 				return err
 			}
 		}
-		fs.add(pos, query, results)
-		return nil
+		return fs.add(query, results)
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return fs.log(), nil
+	l, docName := fs.log(compact)
+	return l, docName, nil
 }
 
 // firstSERPsPass chooses every query's first SERP in one pass over a log.
@@ -55,10 +68,9 @@ type firstSERPsPass struct {
 	opts    Options
 	queries sessions.Dict
 	lead    []leader // by query
-	// lists maps a (query, list) by two 64-bit hashes to its index in
-	// cands. A query's list found there needs no look-up of the query.
-	lists map[[2]uint64]int
-	cands []candidate
+	// lists counts every (query, list) by a 128-bit hash. A query's list
+	// found there needs no look-up of the query.
+	lists listTable
 	// arena holds the results of the leaders back to back, each result
 	// as a uvarint length and its bytes; a leader replaced leaves its
 	// bytes behind until compact drops them.
@@ -68,22 +80,22 @@ type firstSERPsPass struct {
 	seed1, seed2 maphash.Seed
 }
 
-// candidate is a result list of a query: its SERPs so far and the position
-// of the first.
-type candidate struct {
-	count, first int64
-	q            int32
-}
-
 // leader is a query's chosen list so far: count -1 means no full SERP yet.
+// The lists of a query are numbered in the order they are first shown
+// (ord), so that the list shown first is the one of smaller ord.
 type leader struct {
-	count, first int64
-	at, n        int // the results in arena[at:at+n]
+	count      int64
+	ord, lists uint32 // the leader's ord; the query's lists so far
+	at, n      int    // the results in arena[at:at+n]
 }
 
 func newFirstSERPs(opts Options) *firstSERPsPass {
-	return &firstSERPsPass{opts: opts, lists: map[[2]uint64]int{}, seed1: maphash.MakeSeed(), seed2: maphash.MakeSeed()}
+	return &firstSERPsPass{opts: opts, seed1: maphash.MakeSeed(), seed2: maphash.MakeSeed()}
 }
+
+// errListCount is returned for a log whose list counts do not fit the
+// 32-bit counters of listTable.
+var errListCount = errors.New("more than 4,294,967,294 SERPs of one query or one result list")
 
 // queryID returns the ID of query, adding it to the dictionary if new.
 func (fs *firstSERPsPass) queryID(query []byte) int32 {
@@ -95,15 +107,15 @@ func (fs *firstSERPsPass) queryID(query []byte) int32 {
 	return q
 }
 
-// add counts SERP pos (0-based, in log order) of query with results.
-func (fs *firstSERPsPass) add(pos int64, query []byte, results [][]byte) {
+// add counts the next SERP of the log, of query with results.
+func (fs *firstSERPsPass) add(query []byte, results [][]byte) error {
 	size := fs.opts.SERPSize
 	if len(results) < size || fs.opts.Choice == Earliest {
 		q := fs.queryID(query)
 		if l := &fs.lead[q]; len(results) >= size && l.count < 0 {
-			fs.setLeader(l, 1, pos, results[:size])
+			fs.setLeader(l, 1, 0, results[:size])
 		}
-		return
+		return nil
 	}
 	results = results[:size]
 	// The query and each result, length first: no two (query, list)
@@ -115,35 +127,41 @@ func (fs *firstSERPsPass) add(pos int64, query []byte, results [][]byte) {
 		k = append(k, r...)
 	}
 	fs.key = k
-	h := [2]uint64{maphash.Bytes(fs.seed1, k), maphash.Bytes(fs.seed2, k)}
-	i, ok := fs.lists[h]
+	c, ok := fs.lists.slot(maphash.Bytes(fs.seed1, k), maphash.Bytes(fs.seed2, k))
 	if !ok {
 		// The query's first SERP with this list: the query is looked up
 		// (added at its first SERP, as the dictionary's order wants).
-		i = len(fs.cands)
-		fs.cands = append(fs.cands, candidate{first: pos, q: fs.queryID(query)})
-		fs.lists[h] = i
+		c.q = fs.queryID(query)
+		l := &fs.lead[c.q]
+		if l.lists == math.MaxUint32 {
+			return errListCount
+		}
+		c.ord = l.lists
+		l.lists++
 	}
-	c := &fs.cands[i]
+	if c.count == math.MaxUint32 {
+		return errListCount
+	}
 	c.count++
 	l := &fs.lead[c.q]
 	// Most frequent list; ties to the list shown first (as firstSERPs).
-	switch {
-	case l.first == c.first && l.count >= 0:
-		l.count = c.count // the leader shown again
-	case c.count > l.count || (c.count == l.count && c.first < l.first):
-		fs.setLeader(l, c.count, c.first, results)
+	switch count := int64(c.count); {
+	case l.ord == c.ord && l.count >= 0:
+		l.count = count // the leader shown again
+	case count > l.count || (count == l.count && c.ord < l.ord):
+		fs.setLeader(l, count, c.ord, results)
 	}
+	return nil
 }
 
-// setLeader makes the list results, shown count times from position
-// first on, the leader l.
-func (fs *firstSERPsPass) setLeader(l *leader, count, first int64, results [][]byte) {
+// setLeader makes the list results, shown count times, the leader l; ord
+// is its number among the query's lists.
+func (fs *firstSERPsPass) setLeader(l *leader, count int64, ord uint32, results [][]byte) {
 	fs.live -= l.n
 	if len(fs.arena) > 1<<20 && len(fs.arena) > 2*fs.live {
 		fs.compact()
 	}
-	l.count, l.first, l.at = count, first, len(fs.arena)
+	l.count, l.ord, l.at = count, ord, len(fs.arena)
 	for _, r := range results {
 		fs.arena = binary.AppendUvarint(fs.arena, uint64(len(r)))
 		fs.arena = append(fs.arena, r...)
@@ -172,14 +190,26 @@ func (fs *firstSERPsPass) compact() {
 // The document dictionary is not interned: each query's docs get their own
 // IDs (a doc shown twice on a SERP one ID), named by substrings of one
 // string; Assign only turns them back into names and compares them within
-// a SERP.
-func (fs *firstSERPsPass) log() *sessions.Log {
+// a SERP. With compact (and an arena of less than 2 GiB), there is no
+// dictionary: a doc's ID is the offset in the arena of its name, which
+// the function returned reads.
+func (fs *firstSERPsPass) log(compact bool) (*sessions.Log, func(int32) string) {
 	out := &sessions.Log{Queries: fs.queries, Offsets: []int64{0}}
-	fs.queries, fs.lists, fs.cands = sessions.Dict{}, nil, nil
+	fs.queries, fs.lists = sessions.Dict{}, listTable{}
 	// The arena is not written again: its names are substrings of it.
 	a := fs.compacted()
 	arena := unsafe.String(unsafe.SliceData(a), len(a))
 	fs.arena = nil
+	compact = compact && len(arena) <= math.MaxInt32
+	leaders := 0
+	for q := range fs.lead {
+		if fs.lead[q].count >= 0 {
+			leaders++
+		}
+	}
+	out.Query = make([]int32, 0, leaders)
+	out.Offsets = make([]int64, 1, leaders+1)
+	out.DocIDs = make([]int32, 0, leaders*fs.opts.SERPSize)
 	var names []string
 	for q := range fs.lead {
 		l := &fs.lead[q]
@@ -199,6 +229,19 @@ func (fs *firstSERPsPass) log() *sessions.Log {
 				}
 			}
 			name := rest[w : w+n]
+			if compact {
+				// The first of the SERP's results of this name.
+				id := int32(l.at + l.n - len(rest))
+				for j := int(out.Offsets[len(out.Offsets)-1]); j < len(out.DocIDs); j++ {
+					if readName(arena, out.DocIDs[j]) == name {
+						id = out.DocIDs[j]
+						break
+					}
+				}
+				out.DocIDs = append(out.DocIDs, id)
+				rest = rest[w+n:]
+				continue
+			}
 			rest = rest[w+n:]
 			id := int32(len(names))
 			for j := first; j < len(names); j++ {
@@ -215,9 +258,26 @@ func (fs *firstSERPsPass) log() *sessions.Log {
 		out.Query = append(out.Query, int32(q))
 		out.Offsets = append(out.Offsets, int64(len(out.DocIDs)))
 	}
-	out.Docs = sessions.Dict{Names: names}
 	out.Clicks = make([]uint64, len(out.Query))
-	return out
+	if compact {
+		return out, func(id int32) string { return readName(arena, id) }
+	}
+	out.Docs = sessions.Dict{Names: names}
+	return out, nil
+}
+
+// readName returns the name whose length (a uvarint) starts at arena[at].
+func readName(arena string, at int32) string {
+	n, w := 0, int(at)
+	for shift := 0; ; shift += 7 {
+		b := arena[w]
+		w++
+		n |= int(b&0x7f) << shift
+		if b < 0x80 {
+			break
+		}
+	}
+	return arena[w : w+n]
 }
 
 // compacted returns the arena with only the leaders' bytes, and the

@@ -83,7 +83,7 @@ func ForMemory(ctx context.Context, src string, sp SplitConfig, limit int64, tmp
 	cleanup = func() { os.RemoveAll(dir) }
 	m := st.m
 	m.Shards, m.Source = n, filepath.Base(src)
-	scan, err := openSource(src)
+	scan, _, err := openSource(src)
 	if err != nil {
 		cleanup()
 		return nil, nil, err

@@ -77,11 +77,11 @@ type Stream struct {
 // split.
 func NewStream(ctx context.Context, src string, sp SplitConfig) (*Stream, error) {
 	m := Manifest{Format: Format, Shards: 1, Hash: "fnv1a64", Split: sp.Split, TrainFraction: sp.TrainFraction}
-	scan, err := openSource(src)
+	scan, size, err := openSource(src)
 	if err != nil {
 		return nil, err
 	}
-	train, err := trainFlags(ctx, scan, &m, sp)
+	train, err := trainFlags(ctx, scan, size, &m, sp)
 	if err != nil {
 		return nil, err
 	}

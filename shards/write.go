@@ -91,7 +91,7 @@ type WriteOptions struct {
 // scanSource calls fn for every SERP of src (an ingest directory, a
 // sessions.parquet file or a Yandex log; see sessions.Load) in log order.
 func scanSource(src string, fn func(pos int64, s *sessions.SERP) error) error {
-	scan, err := openSource(src)
+	scan, _, err := openSource(src)
 	if err != nil {
 		return err
 	}
@@ -101,27 +101,54 @@ func scanSource(src string, fn func(pos int64, s *sessions.SERP) error) error {
 // scanFunc calls fn for every SERP of a log in log order.
 type scanFunc func(fn func(pos int64, s *sessions.SERP) error) error
 
-// openSource returns the scan of src for scanSource. Parquet inputs are
-// streamed on every scan; a Yandex log is read into a compact Log once,
-// here, so a caller making several passes does not parse it again.
-func openSource(src string) (scanFunc, error) {
+// sizeFunc returns the number of SERPs of a log and the length of its
+// longest SERP.
+type sizeFunc func(ctx context.Context) (serps int64, maxRanks int, err error)
+
+// openSource returns the scan of src for scanSource and its size. Parquet
+// inputs are streamed on every scan, and sized by reading their query and
+// results columns only (sessions.ScanParquetResults, several times faster
+// than a whole scan); a Yandex log is read into a compact Log once, here,
+// so a caller making several passes does not parse it again.
+func openSource(src string) (scanFunc, sizeFunc, error) {
 	p, isPq, err := sessions.ParquetPath(src)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if isPq {
-		return func(fn func(pos int64, s *sessions.SERP) error) error {
+		scan := func(fn func(pos int64, s *sessions.SERP) error) error {
 			pos := int64(0)
 			return sessions.ScanParquet(p, func(s *sessions.SERP) error {
 				err := fn(pos, s)
 				pos++
 				return err
 			})
-		}, nil
+		}
+		size := func(ctx context.Context) (n int64, maxRanks int, err error) {
+			err = sessions.ScanParquetResults(p, func(_ []byte, results [][]byte) error {
+				if n%65536 == 0 {
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+				}
+				n++
+				maxRanks = max(maxRanks, len(results))
+				return nil
+			})
+			return n, maxRanks, err
+		}
+		return scan, size, nil
 	}
 	log, err := sessions.Load(src)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	size := func(context.Context) (int64, int, error) {
+		longest := 0
+		for i := range log.Len() {
+			longest = max(longest, log.Ranks(i))
+		}
+		return int64(log.Len()), longest, nil
 	}
 	return func(fn func(pos int64, s *sessions.SERP) error) error {
 		var s sessions.SERP
@@ -146,7 +173,7 @@ func openSource(src string) (scanFunc, error) {
 			}
 		}
 		return nil
-	}, nil
+	}, size, nil
 }
 
 // SessionKey is the 128-bit hash by which the time split remembers the
@@ -186,11 +213,11 @@ func Write(ctx context.Context, src string, n int, sp SplitConfig, outDir string
 	if n < 1 {
 		return m, fmt.Errorf("shards: %d shards, want at least 1", n)
 	}
-	scan, err := openSource(src)
+	scan, size, err := openSource(src)
 	if err != nil {
 		return m, err
 	}
-	train, err := trainFlags(ctx, scan, &m, sp)
+	train, err := trainFlags(ctx, scan, size, &m, sp)
 	if err != nil {
 		return m, err
 	}
@@ -264,7 +291,7 @@ var errStop error = stopError{}
 // the fraction, reads src once (twice for the time split) to fill m.SERPs
 // and m.MaxRanks, and returns the train flag of a SERP at a log position
 // under the split sp. Write and NewStream share it.
-func trainFlags(ctx context.Context, scan scanFunc, m *Manifest, sp SplitConfig) (func(pos int64, s *sessions.SERP) bool, error) {
+func trainFlags(ctx context.Context, scan scanFunc, size sizeFunc, m *Manifest, sp SplitConfig) (func(pos int64, s *sessions.SERP) bool, error) {
 	split, err := clickmodels.ParseSplit(m.Split)
 	if err != nil {
 		return nil, fmt.Errorf("shards: %w", err)
@@ -277,17 +304,7 @@ func trainFlags(ctx context.Context, scan scanFunc, m *Manifest, sp SplitConfig)
 		return nil, fmt.Errorf("shards: %w", err)
 	}
 	// Pass 1: size and longest SERP.
-	err = scan(func(pos int64, s *sessions.SERP) error {
-		if pos%65536 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		m.SERPs++
-		m.MaxRanks = max(m.MaxRanks, len(s.Results))
-		return nil
-	})
-	if err != nil {
+	if m.SERPs, m.MaxRanks, err = size(ctx); err != nil {
 		return nil, err
 	}
 	cut := cutPoint(m.SERPs, m.TrainFraction)

@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	register.DoFn2x1[Part, func(PartLines), error](&countLinesFn{})
+	register.DoFn3x1[context.Context, Part, func(PartLines), error](&countLinesFn{})
 	register.Emitter1[PartLines]()
 	register.DoFn5x1[context.Context, Part, func(*PartLines) bool, func(int, []byte), func(PartResult), error](&cleanFn{})
 	register.Emitter2[int, []byte]()
@@ -33,8 +33,8 @@ type PartLines struct {
 // give every quarantined line its line number in the file.
 type countLinesFn struct{}
 
-func (*countLinesFn) ProcessElement(p Part, emit func(PartLines)) error {
-	r, err := partReader(p)
+func (*countLinesFn) ProcessElement(ctx context.Context, p Part, emit func(PartLines)) error {
+	r, err := partReader(ctx, p)
 	if err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func (f *cleanFn) ProcessElement(ctx context.Context, p Part, lines func(*PartLi
 			first += pl.Lines
 		}
 	}
-	r, err := partReader(p)
+	r, err := partReader(ctx, p)
 	if err != nil {
 		return err
 	}

@@ -11,5 +11,7 @@
 //     fit's byte for byte whatever the runner's merge order.
 //
 // The pipelines run on any Beam runner; the tests use Prism, Beam's
-// in-process runner.
+// in-process runner. Every path they take may be local or a URL read and
+// written through Beam's file-system layer (gs://, s3://, memfs://; see
+// fsio.go and beam/README.md, "Paths").
 package lbbeam

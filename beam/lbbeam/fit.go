@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -18,7 +17,6 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/lovbench/lovbench/clickmodels"
-	"github.com/lovbench/lovbench/shards"
 )
 
 func init() {
@@ -31,15 +29,17 @@ func init() {
 	register.Emitter1[ShardFinal]()
 	register.Iter1[ShardFinal]()
 	register.Iter1[[]byte]()
-	register.DoFn3x1[int, func(*ShardFinal) bool, func([]byte), error](&writeModelFn{})
-	register.DoFn2x1[int, func(*[]byte) bool, error](&writeMetricsFn{})
+	register.DoFn4x1[context.Context, int, func(*ShardFinal) bool, func([]byte), error](&writeModelFn{})
+	register.DoFn3x1[context.Context, int, func(*[]byte) bool, error](&writeMetricsFn{})
 	register.Emitter1[[]byte]()
 	register.Emitter2[int, []byte]()
 }
 
 // FitOptions configure the EM pipeline.
 type FitOptions struct {
-	// ShardDir is a shard directory (lovbench shard, or BuildShard).
+	// ShardDir is a shard directory (lovbench shard, or BuildShard). It,
+	// OutDir and PrepDir are local paths or URLs of a registered Beam
+	// file system (gs://, s3://).
 	ShardDir string
 	// Kinds are the models to fit: DCTR, UBM and DBN.
 	Kinds []clickmodels.Kind
@@ -52,20 +52,53 @@ type FitOptions struct {
 	// --tolerance (clickmodels.Options.Tolerance): the iterations after
 	// convergence pass the values through unchanged.
 	Tolerance float64
-	// OutDir receives <MODEL>_relevance.tsv, <MODEL>_params.json and
-	// metrics.json, as lovbench fit writes them.
+	// OutDir receives <MODEL>_relevance.tsv, the parameter file
+	// (<MODEL>_params.json or .parquet) and metrics.json, as lovbench fit
+	// writes them.
 	OutDir string
 	// PrepDir receives each shard prepared once, as a prepared-shard file
 	// (clickmodels.WritePreparedShardFile), which every EM iteration reads
-	// back. It must be on a file system every worker sees; the caller
-	// removes it after the run (lovbench-beam fit uses a directory under
-	// OutDir).
+	// back. It must be on a file system every worker sees (on a cluster,
+	// a bucket); the caller removes it after the run (RemoveAll;
+	// lovbench-beam fit uses a directory under OutDir).
 	PrepDir string
 }
 
-// PreparedPath is the prepared-shard file of shard i in dir.
+// PreparedPath is the prepared-shard file of shard i in dir (a local
+// path or a URL).
 func PreparedPath(dir string, i int) string {
-	return filepath.Join(dir, fmt.Sprintf("shard-%05d.prep", i))
+	return JoinPath(dir, fmt.Sprintf("shard-%05d.prep", i))
+}
+
+// writePrepared writes a prepared-shard file: locally with
+// clickmodels.WritePreparedShardFile, as lovbench does; to a URL, its
+// bytes (PreparedShard.MarshalBinary) as one object (writeFile).
+func writePrepared(ctx context.Context, path string, p *clickmodels.PreparedShard) error {
+	if !IsRemote(path) {
+		return clickmodels.WritePreparedShardFile(path, p)
+	}
+	b, err := p.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	return writeBytes(ctx, path, b)
+}
+
+// ReadPrepared reads a prepared-shard file, local or a URL, and checks it
+// (clickmodels.UnmarshalPreparedShard).
+func ReadPrepared(ctx context.Context, path string) (*clickmodels.PreparedShard, error) {
+	if !IsRemote(path) {
+		return clickmodels.ReadPreparedShardFile(path)
+	}
+	b, err := readFile(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	p, err := clickmodels.UnmarshalPreparedShard(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return p, nil
 }
 
 // BeamKinds are the models the Beam pipeline fits.
@@ -95,7 +128,7 @@ var BeamKinds = []clickmodels.Kind{clickmodels.DCTR, clickmodels.UBM, clickmodel
 // cannot change a bit: every shard computes the same globals, and the
 // outputs equal lovbench fit's on the same log.
 func BuildFit(s beam.Scope, o FitOptions) error {
-	m, err := shards.ReadManifest(o.ShardDir)
+	m, err := ReadManifest(context.Background(), o.ShardDir)
 	if err != nil {
 		return err
 	}
@@ -115,6 +148,11 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 	}
 	if o.PrepDir == "" {
 		return errors.New("no directory for the prepared shards")
+	}
+	for _, d := range []string{o.OutDir, o.PrepDir} {
+		if err := CheckPath(d); err != nil {
+			return err
+		}
 	}
 	iters := o.Iterations
 	if iters <= 0 {
@@ -190,18 +228,24 @@ type prepareFn struct {
 }
 
 func (f *prepareFn) ProcessElement(ctx context.Context, shard int, emit func(int)) error {
-	src, err := shards.Open(f.ShardDir)
+	src, cleanup, err := openShard(ctx, f.ShardDir, shard)
 	if err != nil {
 		return err
 	}
+	defer cleanup()
 	p, err := clickmodels.PrepareShard(ctx, src, shard, f.R)
 	if err != nil {
+		if IsRemote(f.ShardDir) { // the error names the local copy
+			err = fmt.Errorf("shard %d of %s: %w", shard, f.ShardDir, err)
+		}
 		return err
 	}
-	if err := os.MkdirAll(f.PrepDir, 0o755); err != nil {
-		return err
+	if !IsRemote(f.PrepDir) {
+		if err := os.MkdirAll(f.PrepDir, 0o755); err != nil {
+			return err
+		}
 	}
-	if err := clickmodels.WritePreparedShardFile(PreparedPath(f.PrepDir, shard), p); err != nil {
+	if err := writePrepared(ctx, PreparedPath(f.PrepDir, shard), p); err != nil {
 		return err
 	}
 	emit(shard)
@@ -211,7 +255,7 @@ func (f *prepareFn) ProcessElement(ctx context.Context, shard int, emit func(int
 // shardFit reads shard i's prepared-shard file from dir and restores its
 // pair values and the globals (none before the first iteration).
 func shardFit(ctx context.Context, dir string, k clickmodels.Kind, i int, exact bool, pairs []byte, em emState) (*clickmodels.ShardFit, *clickmodels.PreparedShard, error) {
-	p, err := clickmodels.ReadPreparedShardFile(PreparedPath(dir, i))
+	p, err := ReadPrepared(ctx, PreparedPath(dir, i))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -469,7 +513,7 @@ type writeModelFn struct {
 	TrainSERPs int64
 }
 
-func (f *writeModelFn) ProcessElement(_ int, finals func(*ShardFinal) bool, emit func([]byte)) error {
+func (f *writeModelFn) ProcessElement(ctx context.Context, _ int, finals func(*ShardFinal) bool, emit func([]byte)) error {
 	k := clickmodels.Kind(f.Kind)
 	var all []ShardFinal
 	var sf ShardFinal
@@ -496,11 +540,21 @@ func (f *writeModelFn) ProcessElement(_ int, finals func(*ShardFinal) bool, emit
 		ev.Merge(e)
 		records += x.Records
 	}
-	if err := os.MkdirAll(f.Dir, 0o755); err != nil {
+	written, err := stageDir(ctx, f.Dir, func(dir string) error { return clickmodels.WriteModelFiles(dir, parts) })
+	if err != nil {
 		return err
 	}
-	if err := clickmodels.WriteModelFiles(f.Dir, parts); err != nil {
-		return err
+	if IsRemote(f.Dir) {
+		// As WriteModelFiles does locally: a parameter file of the other
+		// form, from an earlier run, does not survive.
+		for _, ext := range []string{".json", ".parquet"} {
+			name := k.String() + "_params" + ext
+			if !slices.Contains(written, name) {
+				if err := removeIfExists(ctx, JoinPath(f.Dir, name)); err != nil {
+					return err
+				}
+			}
+		}
 	}
 	met, err := ev.Metrics(k)
 	if err != nil {
@@ -526,7 +580,7 @@ type writeMetricsFn struct {
 	Order []string
 }
 
-func (f *writeMetricsFn) ProcessElement(_ int, reps func(*[]byte) bool) error {
+func (f *writeMetricsFn) ProcessElement(ctx context.Context, _ int, reps func(*[]byte) bool) error {
 	byName := map[string]clickmodels.Report{}
 	var b []byte
 	for reps(&b) {
@@ -545,7 +599,8 @@ func (f *writeMetricsFn) ProcessElement(_ int, reps func(*[]byte) bool) error {
 		out = append(out, r)
 	}
 	clickmodels.FinishReports(out)
-	return clickmodels.WriteMetrics(f.Dir, out)
+	_, err := stageDir(ctx, f.Dir, func(dir string) error { return clickmodels.WriteMetrics(dir, out) })
+	return err
 }
 
 func encodeFloats(v []float64) []byte {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/lovbench/lovbench/clickmodels"
@@ -64,7 +65,7 @@ func TestFitGoldenLog(t *testing.T) {
 	if m.TrainSERPs != 4500 {
 		t.Fatalf("%d training SERPs, PyClick's split has 4500", m.TrainSERPs)
 	}
-	got := fitBoth(t, log, shardDir, 0, 0)
+	got := fitBoth(t, log, shardDir, "", 0, 0)
 
 	b, err := os.ReadFile(filepath.Join(ref, "golden_ubm6k", "metrics.json"))
 	if err != nil {
@@ -101,7 +102,8 @@ func TestFitGoldenLog(t *testing.T) {
 
 // TestShardThenFitCleanedLog runs the whole Beam path, ingest and cleaning
 // into query shards and then EM, on the golden log and checks it against
-// lovbench ingest followed by lovbench fit.
+// lovbench ingest followed by lovbench fit: once on local files, once with
+// the log, the shards, the prepared shards and the outputs on memfs://.
 func TestShardThenFitCleanedLog(t *testing.T) {
 	ref := sharedDir(t, "reference", "pyclick")
 	ctx := context.Background()
@@ -116,14 +118,22 @@ func TestShardThenFitCleanedLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	shardDir := filepath.Join(dir, "shards")
-	p, s := beam.NewPipelineWithRoot()
-	if err := BuildShard(s, ShardOptions{Logs: []string{logPath}, Shards: 3, OutDir: shardDir, PartSize: 50000, PIISalt: testSalt}); err != nil {
+	memLog, memShards := memRoot(t)+"/golden.tsv", memRoot(t)+"/shards"
+	b, err := os.ReadFile(logPath)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := ptest.Run(p); err != nil {
-		t.Fatal(err)
+	memfs.Write(memLog, b)
+	for in, out := range map[string]string{logPath: shardDir, memLog: memShards} {
+		p, s := beam.NewPipelineWithRoot()
+		if err := BuildShard(s, ShardOptions{Logs: []string{in}, Shards: 3, OutDir: out, PartSize: 50000, PIISalt: testSalt}); err != nil {
+			t.Fatal(err)
+		}
+		if err := ptest.Run(p); err != nil {
+			t.Fatal(err)
+		}
 	}
-	fitBoth(t, log, shardDir, 10, 0)
+	fitBoth(t, log, shardDir, memShards, 10, 0)
 }
 
 // TestFitTolerance: with a tolerance EM stops at the same iteration as
@@ -148,7 +158,7 @@ func TestFitTolerance(t *testing.T) {
 	if _, err := shards.Write(context.Background(), ingDir, 3, shards.SplitConfig{Split: "spec", TrainFraction: 0.75}, shardDir, shards.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	got := fitBoth(t, log, shardDir, 50, 1e-4)
+	got := fitBoth(t, log, shardDir, "", 50, 1e-4)
 	for _, r := range got {
 		if r.Model != "DCTR" && (r.Iterations < 2 || r.Iterations >= 50) {
 			t.Errorf("%s stopped after %d iterations; the tolerance should stop it early", r.Model, r.Iterations)
@@ -158,9 +168,12 @@ func TestFitTolerance(t *testing.T) {
 }
 
 // fitBoth fits BeamKinds with lovbench (clickmodels.Run on log) and with
-// the Beam pipeline (on shardDir), with the given iterations and
-// tolerance, checks that the outputs agree and returns the Beam metrics.
-func fitBoth(t *testing.T, log *sessions.Log, shardDir string, iterations int, tolerance float64) []clickmodels.Report {
+// the Beam pipeline, with the given iterations and tolerance, checks that
+// the outputs agree and returns the Beam metrics. The Beam pipeline runs
+// twice: on shardDir with local prepared shards and outputs, and on
+// memShardDir (a memfs:// copy of shardDir if empty) with the prepared
+// shards and the outputs on memfs://.
+func fitBoth(t *testing.T, log *sessions.Log, shardDir, memShardDir string, iterations int, tolerance float64) []clickmodels.Report {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -169,9 +182,24 @@ func fitBoth(t *testing.T, log *sessions.Log, shardDir string, iterations int, t
 	if _, err := clickmodels.Run(ctx, log, cfg, wantDir); err != nil {
 		t.Fatal(err)
 	}
-	gotDir := filepath.Join(dir, "beam")
+	got := fitBeam(t, wantDir, shardDir, filepath.Join(dir, "beam"), filepath.Join(dir, "prepared"), iterations, tolerance)
+	root := memRoot(t)
+	if memShardDir == "" {
+		memShardDir = root + "/shards"
+		toMemfs(t, shardDir, memShardDir)
+	}
+	fitBeam(t, wantDir, memShardDir, root+"/fit", root+"/fit/.prepared", iterations, tolerance)
+	return got
+}
+
+// fitBeam runs the Beam fit on shardDir into gotDir, with the prepared
+// shards in prepDir, and checks its outputs against lovbench fit's in
+// wantDir: the relevance and parameter files byte for byte, metrics.json
+// to 1e-9.
+func fitBeam(t *testing.T, wantDir, shardDir, gotDir, prepDir string, iterations int, tolerance float64) []clickmodels.Report {
+	t.Helper()
+	ctx := context.Background()
 	p, s := beam.NewPipelineWithRoot()
-	prepDir := filepath.Join(dir, "prepared")
 	if err := BuildFit(s, FitOptions{ShardDir: shardDir, Kinds: BeamKinds, Iterations: iterations, Tolerance: tolerance, OutDir: gotDir, PrepDir: prepDir}); err != nil {
 		t.Fatal(err)
 	}
@@ -179,18 +207,18 @@ func fitBoth(t *testing.T, log *sessions.Log, shardDir string, iterations int, t
 		t.Fatal(err)
 	}
 	// Each shard was prepared once into its prepared-shard file.
-	m, err := shards.ReadManifest(shardDir)
+	m, err := ReadManifest(ctx, shardDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < m.Shards; i++ {
-		if _, err := clickmodels.ReadPreparedShardFile(PreparedPath(prepDir, i)); err != nil {
+		if _, err := ReadPrepared(ctx, PreparedPath(prepDir, i)); err != nil {
 			t.Errorf("prepared shard %d: %v", i, err)
 		}
 	}
 	for _, k := range BeamKinds {
 		for _, suffix := range []string{"_relevance.tsv", "_params.json"} {
-			sameFile(t, filepath.Join(wantDir, k.String()+suffix), filepath.Join(gotDir, k.String()+suffix))
+			sameFile(t, filepath.Join(wantDir, k.String()+suffix), JoinPath(gotDir, k.String()+suffix))
 		}
 	}
 	want, got := readMetrics(t, wantDir), readMetrics(t, gotDir)
@@ -225,7 +253,7 @@ func fitBoth(t *testing.T, log *sessions.Log, shardDir string, iterations int, t
 
 func readMetrics(t *testing.T, dir string) []clickmodels.Report {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, "metrics.json"))
+	b, err := readFile(context.Background(), JoinPath(dir, "metrics.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

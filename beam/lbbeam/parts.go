@@ -2,13 +2,13 @@ package lbbeam
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/internal/textio"
-	"github.com/lovbench/lovbench/sessions"
 )
 
 // Part is a byte range of one input log that holds whole sessions: the unit
@@ -28,8 +28,8 @@ type Part struct {
 }
 
 // isGzip reports whether the file starts with the gzip magic bytes.
-func isGzip(path string) (bool, error) {
-	f, err := os.Open(path)
+func isGzip(ctx context.Context, path string) (bool, error) {
+	f, err := openRead(ctx, path)
 	if err != nil {
 		return false, err
 	}
@@ -37,30 +37,34 @@ func isGzip(path string) (bool, error) {
 	var b [2]byte
 	n, err := io.ReadFull(f, b[:])
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return false, err
+		return false, pathErr(path, err)
 	}
-	return n == 2 && bytes.Equal(b[:], []byte{0x1f, 0x8b}), nil
+	return n == 2 && bytes.Equal(b[:], gzipMagic), nil
 }
 
 // PlanParts cuts the files into parts of about partSize bytes, at session
 // boundaries (ingest.YandexPartStart), reading only a few lines around
-// each cut point. A gzip file is one part.
+// each cut point. A gzip file is one part, and so is a file named by a
+// URL (gs://, s3://: IsRemote): Beam's file systems read a file from its
+// beginning only, so a part in the middle of a remote file would cost a
+// read of everything before it. Give a big remote log as several files
+// to read it in parallel.
 func PlanParts(files []string, partSize int64, maxLine int) ([]Part, error) {
 	if partSize <= 0 {
 		return nil, fmt.Errorf("part size must be positive, got %d", partSize)
 	}
+	ctx := context.Background()
 	var parts []Part
 	for fi, path := range files {
-		gz, err := isGzip(path)
+		gz, err := isGzip(ctx, path)
 		if err != nil {
 			return nil, err
 		}
-		st, err := os.Stat(path)
+		size, err := fileSize(ctx, path)
 		if err != nil {
 			return nil, err
 		}
-		size := st.Size()
-		if gz {
+		if gz || IsRemote(path) {
 			parts = append(parts, Part{Index: len(parts), File: path, FileIndex: fi, End: size, Whole: true})
 			continue
 		}
@@ -92,9 +96,9 @@ func PlanParts(files []string, partSize int64, maxLine int) ([]Part, error) {
 }
 
 // partReader opens the bytes of a part (decompressed for a gzip file).
-func partReader(p Part) (io.ReadCloser, error) {
+func partReader(ctx context.Context, p Part) (io.ReadCloser, error) {
 	if p.Whole {
-		return sessions.Open(p.File)
+		return OpenText(ctx, p.File)
 	}
 	f, err := os.Open(p.File)
 	if err != nil {

@@ -7,8 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io"
 	"slices"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -16,7 +15,6 @@ import (
 
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/ingest"
-	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/sessions"
 	"github.com/lovbench/lovbench/shards"
 )
@@ -29,13 +27,14 @@ func init() {
 	register.Iter1[PartResult]()
 	register.Iter1[ShardSummary]()
 	register.Emitter1[ShardSummary]()
-	register.DoFn3x1[int, func(*PartResult) bool, func(*PartLines) bool, error](&writeReportFn{})
+	register.DoFn4x1[context.Context, int, func(*PartResult) bool, func(*PartLines) bool, error](&writeReportFn{})
 	register.DoFn4x1[context.Context, int, func(*ShardSummary) bool, func(*PartResult) bool, error](&writeManifestFn{})
 }
 
 // ShardOptions configure the ingest-and-shard pipeline.
 type ShardOptions struct {
-	// Logs are the Yandex log files, plain or gzip, in log order.
+	// Logs are the Yandex log files, plain or gzip, in log order; like
+	// OutDir, local paths or URLs of a registered Beam file system.
 	Logs []string
 	// Shards is the number of query shards; OutDir receives the shard
 	// files, report.json and quarantine.jsonl.
@@ -80,6 +79,9 @@ func BuildShard(s beam.Scope, o ShardOptions) error {
 	}
 	if o.OutDir == "" {
 		return errors.New("no output directory")
+	}
+	if err := CheckPath(o.OutDir); err != nil {
+		return err
 	}
 	if o.Split.Split == "" {
 		o.Split.Split = clickmodels.SplitSpec
@@ -129,7 +131,7 @@ func BuildShard(s beam.Scope, o ShardOptions) error {
 	sums := beam.ParDo(s, &writeShardFn{Dir: o.OutDir, Shards: o.Shards, Time: o.Split.Split == clickmodels.SplitTime}, grouped,
 		beam.SideInput{Input: results}, beam.SideInput{Input: bits}, beam.SideInput{Input: started})
 	beam.ParDo0(s, &writeReportFn{Dir: o.OutDir, Logs: o.Logs}, one, beam.SideInput{Input: results}, beam.SideInput{Input: lines})
-	beam.ParDo0(s, &writeManifestFn{Dir: o.OutDir, Shards: o.Shards, Split: o.Split, Source: filepath.Base(o.Logs[0])},
+	beam.ParDo0(s, &writeManifestFn{Dir: o.OutDir, Shards: o.Shards, Split: o.Split, Source: baseName(o.Logs[0])},
 		one, beam.SideInput{Input: sums}, beam.SideInput{Input: results})
 	return nil
 }
@@ -141,7 +143,7 @@ type writeReportFn struct {
 	Logs []string
 }
 
-func (f *writeReportFn) ProcessElement(_ int, results func(*PartResult) bool, lines func(*PartLines) bool) error {
+func (f *writeReportFn) ProcessElement(ctx context.Context, _ int, results func(*PartResult) bool, lines func(*PartLines) bool) error {
 	var all []PartResult
 	var r PartResult
 	for results(&r) {
@@ -160,13 +162,10 @@ func (f *writeReportFn) ProcessElement(_ int, results func(*PartResult) bool, li
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(f.Dir, 0o755); err != nil {
+	if err := writeBytes(ctx, JoinPath(f.Dir, ingest.QuarantineFile), quar); err != nil {
 		return err
 	}
-	if err := atomicfile.WriteBytes(filepath.Join(f.Dir, ingest.QuarantineFile), quar); err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(filepath.Join(f.Dir, ingest.ReportFile), rep.WriteJSON)
+	return writeFile(ctx, JoinPath(f.Dir, ingest.ReportFile), rep.WriteJSON)
 }
 
 // ShardSummary is what writing one shard file reports.
@@ -297,33 +296,28 @@ func (f *writeShardFn) ProcessElement(ctx context.Context, shard int, recs func(
 	}
 	slices.SortFunc(rs, func(a, b rec) int { return cmp.Compare(a.pos, b.pos) })
 	sum := ShardSummary{Shard: shard, SERPs: int64(len(rs))}
-	af, err := atomicfile.Create(filepath.Join(f.Dir, shards.FileName(shard, f.Shards)))
+	err := writeFile(ctx, JoinPath(f.Dir, shards.FileName(shard, f.Shards)), func(out io.Writer) error {
+		w := shards.NewWriter(out)
+		var row shards.Row
+		for i := range rs {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			rowFromSERP(&row, rs[i].pos, &rs[i].serp)
+			row.Train = bits[row.Pos/8]&(1<<(row.Pos%8)) != 0
+			if !row.Train && f.Time {
+				_, row.Train = before[shards.SessionKey(row.SessionID)]
+			}
+			if row.Train {
+				sum.TrainSERPs++
+			}
+			if err := w.Write(&row); err != nil {
+				return err
+			}
+		}
+		return w.Close()
+	})
 	if err != nil {
-		return err
-	}
-	defer af.Abort()
-	w := shards.NewWriter(af)
-	var row shards.Row
-	for i := range rs {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		rowFromSERP(&row, rs[i].pos, &rs[i].serp)
-		row.Train = bits[row.Pos/8]&(1<<(row.Pos%8)) != 0
-		if !row.Train && f.Time {
-			_, row.Train = before[shards.SessionKey(row.SessionID)]
-		}
-		if row.Train {
-			sum.TrainSERPs++
-		}
-		if err := w.Write(&row); err != nil {
-			return err
-		}
-	}
-	if err := w.Close(); err != nil {
-		return err
-	}
-	if err := af.Commit(); err != nil {
 		return err
 	}
 	emit(sum)
@@ -356,20 +350,15 @@ func (f *writeManifestFn) ProcessElement(ctx context.Context, _ int, sums func(*
 		if ok {
 			continue
 		}
-		af, err := atomicfile.Create(filepath.Join(f.Dir, shards.FileName(i, f.Shards)))
+		err := writeFile(ctx, JoinPath(f.Dir, shards.FileName(i, f.Shards)), func(out io.Writer) error {
+			return shards.NewWriter(out).Close()
+		})
 		if err != nil {
 			return err
 		}
-		w := shards.NewWriter(af)
-		if err := w.Close(); err != nil {
-			af.Abort()
-			return err
-		}
-		if err := af.Commit(); err != nil {
-			return err
-		}
 	}
-	return shards.WriteManifest(f.Dir, m)
+	_, err := stageDir(ctx, f.Dir, func(dir string) error { return shards.WriteManifest(dir, m) })
+	return err
 }
 
 // rowFromSERP fills a shard row from a kept SERP, as shards.Write does.

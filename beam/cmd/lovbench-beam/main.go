@@ -16,6 +16,11 @@
 // --project, --region, --staging_location, ...), submits the same pipeline
 // to a cluster. See docs/scale.md in the lovbench repository.
 //
+// Every path (--log, --shard-dir, --out, --pii-blacklist) is a local path
+// or a gs:// or s3:// URL, read and written through Beam's file-system
+// layer (fs.go registers them; credentials as the Google Cloud and AWS
+// SDKs find them).
+//
 // Beam re-executes this binary on its workers with Go's standard flags
 // (--worker and others), so all flags are Go flags and beam.Init is called
 // right after they are parsed, before anything else runs.
@@ -29,7 +34,6 @@ import (
 	"log/slog"
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -38,14 +42,13 @@ import (
 	"github.com/lovbench/lovbench/beam/lbbeam"
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/ingest/pii"
-	"github.com/lovbench/lovbench/sessions"
 	"github.com/lovbench/lovbench/shards"
 )
 
 var (
-	logs       = flag.String("log", "", "shard, fit: Yandex log files, plain or gzip, comma-separated, in log order (fit: shards them into OUT/shards first)")
+	logs       = flag.String("log", "", "shard, fit: Yandex log files, plain or gzip, comma-separated, in log order (fit: shards them into OUT/shards first); local paths or gs://, s3:// URLs")
 	numShards  = flag.Int("shards", 16, "shard and fit --log: number of query shards (hash(query) mod N)")
-	out        = flag.String("out", "", "shard, fit: output directory")
+	out        = flag.String("out", "", "shard, fit: output directory (local, gs://bucket/dir or s3://bucket/dir)")
 	partSize   = flag.Int64("part-size", lbbeam.DefaultPartSize, "shard and fit --log: bytes per part of a plain log (cut at session boundaries)")
 	blacklist  = flag.String("pii-blacklist", "", "shard and fit --log: file of queries to drop as personal data, one per line")
 	fullSERP   = flag.Int("full-serp", 0, "shard and fit --log: drop queries with fewer results (0: no threshold for Yandex logs)")
@@ -102,7 +105,7 @@ func run(ctx context.Context, cmd string) error {
 		if *logs == "" || *out == "" {
 			return usageError{errors.New("shard needs --log and --out")}
 		}
-		o, err := shardOptions(*out)
+		o, err := shardOptions(ctx, *out)
 		if err != nil {
 			return err
 		}
@@ -129,8 +132,8 @@ func run(ctx context.Context, cmd string) error {
 			// first (its own pipeline: the fit reads the manifest when
 			// it is built), as lovbench fit --log does in memory. The
 			// shards stay, with the cleaning report, for later fits.
-			dir = filepath.Join(*out, "shards")
-			o, err := shardOptions(dir)
+			dir = lbbeam.JoinPath(*out, "shards")
+			o, err := shardOptions(ctx, dir)
 			if err != nil {
 				return err
 			}
@@ -144,12 +147,16 @@ func run(ctx context.Context, cmd string) error {
 		}
 		// The shards are prepared once into OUT/.prepared, read by every
 		// EM iteration and removed when the pipeline has run.
-		prep := filepath.Join(*out, ".prepared")
+		prep := lbbeam.JoinPath(*out, ".prepared")
 		if err := lbbeam.BuildFit(s, lbbeam.FitOptions{ShardDir: dir, Kinds: kinds, Iterations: *iterations,
 			Tolerance: *tolerance, Exact: *exact, OutDir: *out, PrepDir: prep}); err != nil {
 			return usageError{err}
 		}
-		defer os.RemoveAll(prep)
+		defer func() {
+			if err := lbbeam.RemoveAll(ctx, prep); err != nil {
+				slog.Warn("prepared shards not removed", "dir", prep, "err", err)
+			}
+		}()
 	default:
 		return usageError{fmt.Errorf("unknown command %q (want shard or fit)", cmd)}
 	}
@@ -158,7 +165,7 @@ func run(ctx context.Context, cmd string) error {
 
 // shardOptions checks the shard flags and returns the options of a shard
 // pipeline writing to outDir.
-func shardOptions(outDir string) (lbbeam.ShardOptions, error) {
+func shardOptions(ctx context.Context, outDir string) (lbbeam.ShardOptions, error) {
 	o := lbbeam.ShardOptions{Logs: strings.Split(*logs, ","), Shards: *numShards, OutDir: outDir,
 		PartSize: *partSize, FullSERP: *fullSERP, MaxLine: *maxLine,
 		Split:   shards.SplitConfig{Split: *split, TrainFraction: *trainFrac, Seed: *seed},
@@ -173,7 +180,7 @@ func shardOptions(outDir string) (lbbeam.ShardOptions, error) {
 		return o, usageError{fmt.Errorf("--train-fraction must be in (0, 1), got %v", *trainFrac)}
 	}
 	if *blacklist != "" {
-		f, err := sessions.Open(*blacklist)
+		f, err := lbbeam.OpenText(ctx, *blacklist)
 		if err != nil {
 			return o, fmt.Errorf("PII blacklist: %w", err)
 		}

@@ -1,0 +1,276 @@
+package clickmodels
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+)
+
+// pairCursor walks the pairs of one shard's model query by query, in the
+// shard's pair order (its queries in order of first appearance).
+type pairCursor interface {
+	// head is the log position of the first SERP of the next query's
+	// query in the whole log; ok is false after the last query.
+	head() (pos int64, ok bool)
+	// emit yields the next query's pairs and moves past them; it reports
+	// false if yield asked to stop.
+	emit(yield func(q, d string, a, s float64) bool) bool
+}
+
+// mergePairs yields the pairs of all cursors in the order of the whole
+// log's fit: queries by the log position of their first SERP (a query
+// lives in one shard, so positions never tie), each query's pairs in its
+// shard's order. A min-heap of the cursors by head position keeps the
+// merge at O(log shards) per query.
+func mergePairs(cs []pairCursor, yield func(q, d string, a, s float64) bool) {
+	type item struct {
+		pos int64
+		c   pairCursor
+	}
+	var h []item
+	less := func(i, j int) bool { return h[i].pos < h[j].pos }
+	down := func(i int) {
+		for {
+			l := 2*i + 1
+			if l >= len(h) {
+				return
+			}
+			m := l
+			if r := l + 1; r < len(h) && less(r, l) {
+				m = r
+			}
+			if !less(m, i) {
+				return
+			}
+			h[i], h[m] = h[m], h[i]
+			i = m
+		}
+	}
+	for _, c := range cs {
+		if pos, ok := c.head(); ok {
+			h = append(h, item{pos, c})
+		}
+	}
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	for len(h) > 0 {
+		c := h[0].c
+		if !c.emit(yield) {
+			return
+		}
+		if pos, ok := c.head(); ok {
+			h[0].pos = pos
+		} else {
+			h[0] = h[len(h)-1]
+			h = h[:len(h)-1]
+		}
+		down(0)
+	}
+}
+
+// modelCursor is a pairCursor over a shard's model in memory.
+type modelCursor struct {
+	sm ShardModel
+	p  int // next pair
+}
+
+func (c *modelCursor) head() (int64, bool) {
+	m := c.sm.Model
+	if c.p >= len(m.PairQuery) {
+		return 0, false
+	}
+	return c.sm.QueryFirst[m.PairQuery[c.p]], true
+}
+
+func (c *modelCursor) emit(yield func(q, d string, a, s float64) bool) bool {
+	m := c.sm.Model
+	q := m.PairQuery[c.p]
+	for ; c.p < len(m.PairQuery) && m.PairQuery[c.p] == q; c.p++ {
+		var a, s float64
+		if m.Attr != nil {
+			a = m.Attr[c.p]
+		}
+		if m.Sat != nil {
+			s = m.Sat[c.p]
+		}
+		if !yield(m.QueryNames[q], m.DocNames[m.PairDoc[c.p]], a, s) {
+			return false
+		}
+	}
+	return true
+}
+
+// A pair file holds a shard model's pairs while the models of a fit under
+// a memory limit wait to be merged into the output files, so that no
+// shard's names and values need stay in memory. It lives in the fit's
+// temporary directory and is read back by a fileCursor. Per query, in the
+// shard's order: one plus the log position of the query's first SERP, the
+// query, the number of its pairs (unsigned varints; strings as varint
+// length and bytes), then per pair the document and, if the model has
+// them, the attractiveness and the satisfaction as little-endian float64
+// bits. A 0 ends the file, so that a file cut between two queries is
+// still known to be cut.
+func writePairFile(path string, sm ShardModel) (err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	w := bufio.NewWriterSize(f, 1<<16)
+	var buf []byte
+	m := sm.Model
+	for p := 0; p < len(m.PairQuery); {
+		q := m.PairQuery[p]
+		end := p
+		for end < len(m.PairQuery) && m.PairQuery[end] == q {
+			end++
+		}
+		buf = binary.AppendUvarint(buf[:0], uint64(sm.QueryFirst[q])+1)
+		buf = appendPairString(buf, m.QueryNames[q])
+		buf = binary.AppendUvarint(buf, uint64(end-p))
+		for ; p < end; p++ {
+			buf = appendPairString(buf, m.DocNames[m.PairDoc[p]])
+			if m.Attr != nil {
+				buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(m.Attr[p]))
+			}
+			if m.Sat != nil {
+				buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(m.Sat[p]))
+			}
+		}
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+	}
+	if err := w.WriteByte(0); err != nil {
+		return err
+	}
+	return w.Flush()
+}
+
+func appendPairString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// fileCursor is a pairCursor over a pair file. A read error ends the
+// cursor and is kept in *err (the first one) for the writer to return.
+type fileCursor struct {
+	path            string
+	r               *bufio.Reader
+	hasAttr, hasSat bool
+	err             *error
+	pos             int64
+	q               string
+	n               uint64
+	ok              bool
+	str             []byte
+}
+
+// openPairFile opens path and reads its first query's header.
+func openPairFile(path string, hasAttr, hasSat bool, errp *error) (*fileCursor, *os.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	c := &fileCursor{path: path, r: bufio.NewReaderSize(f, 1<<15), hasAttr: hasAttr, hasSat: hasSat, err: errp}
+	c.next()
+	return c, f, nil
+}
+
+func (c *fileCursor) fail(err error) {
+	if errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF
+	}
+	if *c.err == nil {
+		*c.err = fmt.Errorf("%s: %w", c.path, err)
+	}
+	c.ok = false
+}
+
+// next reads the next query's header; the end mark ends the cursor.
+func (c *fileCursor) next() {
+	pos1, err := binary.ReadUvarint(c.r)
+	if err == nil && pos1 == 0 {
+		c.ok = false
+		return
+	}
+	pos := pos1 - 1
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	q, err := c.readString()
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	n, err := binary.ReadUvarint(c.r)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	if pos > math.MaxInt64 || n == 0 {
+		c.fail(fmt.Errorf("damaged pair file (position %d, %d pairs)", pos, n))
+		return
+	}
+	c.pos, c.q, c.n, c.ok = int64(pos), q, n, true
+}
+
+func (c *fileCursor) readString() (string, error) {
+	n, err := binary.ReadUvarint(c.r)
+	if err != nil {
+		return "", err
+	}
+	if n > 1<<30 {
+		return "", fmt.Errorf("damaged pair file (string of %d bytes)", n)
+	}
+	if uint64(cap(c.str)) < n {
+		c.str = make([]byte, n)
+	}
+	b := c.str[:n]
+	if _, err := io.ReadFull(c.r, b); err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
+func (c *fileCursor) readFloat() (float64, error) {
+	var b [8]byte
+	if _, err := io.ReadFull(c.r, b[:]); err != nil {
+		return 0, err
+	}
+	return math.Float64frombits(binary.LittleEndian.Uint64(b[:])), nil
+}
+
+func (c *fileCursor) head() (int64, bool) { return c.pos, c.ok }
+
+func (c *fileCursor) emit(yield func(q, d string, a, s float64) bool) bool {
+	for range c.n {
+		d, err := c.readString()
+		var a, s float64
+		if err == nil && c.hasAttr {
+			a, err = c.readFloat()
+		}
+		if err == nil && c.hasSat {
+			s, err = c.readFloat()
+		}
+		if err != nil {
+			c.fail(err)
+			return false
+		}
+		if !yield(c.q, d, a, s) {
+			return false
+		}
+	}
+	c.next()
+	return c.ok || *c.err == nil
+}

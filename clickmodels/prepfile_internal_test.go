@@ -1,0 +1,66 @@
+package clickmodels
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+)
+
+// TestPreparedShardTrainOnly: the E-step's read of a spilled shard
+// (decodePreparedShard with whole false) keeps exactly the training data
+// of the whole read, leaves out the names and the test SERPs, and still
+// rejects every truncation and flipped byte (the checksum covers the
+// sections it reads through).
+func TestPreparedShardTrainOnly(t *testing.T) {
+	src, err := NewSyntheticSource(synthCfg(200, 0.3, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, _, err := SimulateLog(t.Context(), SimConfig{Kind: DBN, SERPs: 3000, Seed: 4, Source: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	train, test := log.Slice(0, 2000), log.Slice(2000, 3000)
+	d, err := Prepare(train, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := make([]int64, log.Queries.Len())
+	for i := range first {
+		first[i] = int64(3 * i)
+	}
+	b, err := (&PreparedShard{Data: d, Test: test, QueryFirst: first}).MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := decodePreparedShard(bytes.NewReader(b), int64(len(b)), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := decodePreparedShard(bytes.NewReader(b), int64(len(b)), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Data.log.Queries.Names != nil || p.Data.log.Docs.Names != nil || p.Test.Len() != 0 || p.QueryFirst != nil {
+		t.Error("the training read keeps names, test SERPs or first positions")
+	}
+	if whole.Test.Len() != 1000 || len(whole.QueryFirst) != len(first) {
+		t.Fatalf("whole read: %d test SERPs, %d first positions", whole.Test.Len(), len(whole.QueryFirst))
+	}
+	p.Data.log, whole.Data.log = nil, nil
+	if !reflect.DeepEqual(p.Data, whole.Data) {
+		t.Error("training data differ between the two reads")
+	}
+	for n := 0; n < len(b); n += 1 + n/16 {
+		if _, err := decodePreparedShard(bytes.NewReader(b[:n]), int64(n), false); err == nil {
+			t.Fatalf("truncated to %d of %d bytes: accepted", n, len(b))
+		}
+	}
+	for i := 0; i < len(b); i += 1 + i/32 {
+		c := append([]byte(nil), b...)
+		c[i] ^= 0x40
+		if _, err := decodePreparedShard(bytes.NewReader(c), int64(len(c)), false); err == nil {
+			t.Fatalf("byte %d flipped: accepted", i)
+		}
+	}
+}
