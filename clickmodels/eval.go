@@ -236,10 +236,11 @@ func (v *view) setPair(m *Model, r int, p int32) {
 
 // Split is the split of docs/method.md section 3: the first floor(fraction x n) SERPs in file
 // order train; the rest test, keeping only SERPs whose query occurs in
-// training.
+// training. train is a view of log's first SERPs (sessions.Log.Head: no
+// copy); test is a copy.
 func Split(log *sessions.Log, fraction float64) (train, test *sessions.Log) {
 	cut := cutPoint(log.Len(), fraction)
-	train = log.Slice(0, cut)
+	train = log.Head(cut)
 	return train, filterTest(log, train, func(yield func(int) bool) {
 		for i := cut; i < log.Len(); i++ {
 			if !yield(i) {

@@ -125,8 +125,10 @@ func runModels(ctx context.Context, log *sessions.Log, cfg RunConfig) ([]*Model,
 	for i := 0; i < log.Len(); i++ {
 		ranks = max(ranks, log.Ranks(i))
 	}
+	trainLen := train.Len()
 	var d *Data
 	var prepSec float64
+	var pairOf []int32
 	if cfg.LoadDir == "" {
 		t0 := time.Now()
 		var err error
@@ -134,14 +136,18 @@ func runModels(ctx context.Context, log *sessions.Log, cfg RunConfig) ([]*Model,
 			return nil, nil, err
 		}
 		prepSec = time.Since(t0).Seconds()
+		pairOf = testPairs(d, test)
 	}
+	// d holds what fitting needs: the SERP columns of the log and its
+	// training part may be freed before the models are fitted.
+	log, train = nil, nil
 	reports := make([]Report, 0, len(cfg.Kinds))
 	models := make([]*Model, 0, len(cfg.Kinds))
 	for _, k := range cfg.Kinds {
 		if cfg.OnModel != nil {
 			cfg.OnModel(k)
 		}
-		rep := Report{Model: k.String(), Split: split, TrainSessions: train.Len()}
+		rep := Report{Model: k.String(), Split: split, TrainSessions: trainLen}
 		var m *Model
 		if cfg.LoadDir != "" {
 			var err error
@@ -163,7 +169,13 @@ func runModels(ctx context.Context, log *sessions.Log, cfg RunConfig) ([]*Model,
 			rep.PrepareSeconds = prepSec
 			rep.TrainRecords = d.Records()
 		}
-		met, err := Evaluate(m, test)
+		var met Metrics
+		var err error
+		if d != nil {
+			met, err = evaluatePrepared(m, test, pairOf)
+		} else {
+			met, err = Evaluate(m, test)
+		}
 		if err != nil {
 			return nil, nil, err
 		}

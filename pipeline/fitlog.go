@@ -77,7 +77,13 @@ func FitLog(ctx context.Context, in FitInput, cfg clickmodels.RunConfig, dir str
 		isPq = true
 	}
 	if err != nil || !isPq {
-		log, err := sessions.Load(in.Path)
+		// Without a limit the log is held in memory; only the time split
+		// needs its user sessions and no split its string indexes.
+		load := sessions.LoadForFit
+		if cfg.Split == clickmodels.SplitTime {
+			load = sessions.Load
+		}
+		log, err := load(in.Path)
 		if err != nil {
 			return nil, err
 		}

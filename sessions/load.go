@@ -24,7 +24,30 @@ const ParquetName = "sessions.parquet"
 //   - a sessions.parquet file (recognised by the Parquet magic "PAR1"), or
 //   - a Yandex relevance-prediction log, plain or gzip, read strictly with
 //     PyClick's semantics (see ReadYandex).
-func Load(path string) (*Log, error) {
+func Load(path string) (*Log, error) { return load(path, true) }
+
+// LoadForFit is Load for a click-model fit whose split does not group
+// SERPs by user session (PyClick's split in file order, or a random one).
+// It keeps the SERP columns and the query and document dictionaries only:
+//   - no user sessions: Session is nil and Sessions empty, as in a log
+//     built for fitting only (a 5 M-SERP log has 5 M session IDs, about a
+//     third of what Load holds);
+//   - the dictionaries' string-to-ID indexes are dropped once the log is
+//     read (Dict.DropIndex): Names stay, Lookup finds nothing and ID must
+//     not be called.
+//
+// Every SERP, query, document and click is the same as with Load.
+func LoadForFit(path string) (*Log, error) {
+	log, err := load(path, false)
+	if err != nil {
+		return nil, err
+	}
+	log.Queries.DropIndex()
+	log.Docs.DropIndex()
+	return log, nil
+}
+
+func load(path string, withSessions bool) (*Log, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("sessions: %w", err)
@@ -34,17 +57,17 @@ func Load(path string) (*Log, error) {
 		if _, err := os.Stat(p); err != nil {
 			return nil, fmt.Errorf("sessions: %s is a directory without %s (not an ingest output directory)", path, ParquetName)
 		}
-		return loadParquet(p)
+		return loadParquet(p, withSessions)
 	}
 	if isParquet(path) {
-		return loadParquet(path)
+		return loadParquet(path, withSessions)
 	}
 	rc, err := Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("sessions: %w", err)
 	}
 	defer rc.Close()
-	log, _, err := ReadYandex(rc, path, true)
+	log, _, err := readYandex(rc, path, true, withSessions)
 	if err != nil {
 		return nil, fmt.Errorf("sessions: %w", err)
 	}
@@ -64,10 +87,10 @@ func isParquet(path string) bool {
 	return string(m[:]) == "PAR1"
 }
 
-func loadParquet(path string) (*Log, error) {
+func loadParquet(path string, withSessions bool) (*Log, error) {
 	log := &Log{}
 	err := ScanParquet(path, func(s *SERP) error {
-		if err := log.Add(s); err != nil {
+		if err := log.add(s, withSessions); err != nil {
 			return fmt.Errorf("sessions: %s: %w", path, err)
 		}
 		return nil

@@ -96,7 +96,10 @@ func (l *Log) Clicked(i, r int) bool { return l.Clicks[i]&(1<<uint(r)) != 0 }
 
 // Add appends a SERP. A click rank outside the SERP is an error. Multiple
 // clicks on one rank count once, as in PyClick.
-func (l *Log) Add(s *SERP) error {
+func (l *Log) Add(s *SERP) error { return l.add(s, true) }
+
+// add is Add, keeping the user session of s only withSession.
+func (l *Log) add(s *SERP, withSession bool) error {
 	if len(s.Results) > MaxRanks {
 		return fmt.Errorf("session %s: %d results, at most %d supported", s.SessionID, len(s.Results), MaxRanks)
 	}
@@ -107,16 +110,24 @@ func (l *Log) Add(s *SERP) error {
 		}
 		mask |= 1 << uint(c.Rank)
 	}
-	l.addRaw(l.Sessions.ID(s.SessionID), l.Queries.ID(s.Query), s.Results, mask)
+	session := int32(-1)
+	if withSession {
+		session = l.Sessions.ID(s.SessionID)
+	}
+	l.addRaw(session, l.Queries.ID(s.Query), s.Results, mask)
 	return nil
 }
 
+// addRaw appends a SERP; session < 0 leaves the Session column out (a log
+// without user sessions never has one).
 func (l *Log) addRaw(session, query int32, results []string, mask uint64) {
 	if len(l.Offsets) == 0 {
 		l.Offsets = append(l.Offsets, 0)
 	}
 	l.Query = append(l.Query, query)
-	l.Session = append(l.Session, session)
+	if session >= 0 {
+		l.Session = append(l.Session, session)
+	}
 	for _, r := range results {
 		l.DocIDs = append(l.DocIDs, l.Docs.ID(r))
 	}
@@ -134,6 +145,24 @@ func (l *Log) Slice(from, to int) *Log {
 			}
 		}
 	})
+}
+
+// Head returns a log of the first n SERPs of l (0 <= n <= l.Len()) that
+// shares l's memory instead of copying it, as Slice(0, n) would: a
+// read-only view (dictionaries shared too). Appending to l afterwards does
+// not change it.
+func (l *Log) Head(n int) *Log {
+	if len(l.Offsets) == 0 {
+		return &Log{Queries: l.Queries, Docs: l.Docs, Sessions: l.Sessions, Offsets: []int64{0}}
+	}
+	out := &Log{Queries: l.Queries, Docs: l.Docs, Sessions: l.Sessions,
+		Query: l.Query[:n:n], Offsets: l.Offsets[: n+1 : n+1], Clicks: l.Clicks[:n:n]}
+	end := l.Offsets[n]
+	out.DocIDs = l.DocIDs[:end:end]
+	if l.Session != nil {
+		out.Session = l.Session[:n:n]
+	}
+	return out
 }
 
 // Select returns a log holding the SERPs whose indices idx yields, in that

@@ -41,9 +41,18 @@ type YandexStats struct {
 //
 // Lines may end in LF or CRLF. name is used in error messages.
 func ReadYandex(r io.Reader, name string, strict bool) (*Log, YandexStats, error) {
+	return readYandex(r, name, strict, true)
+}
+
+// readYandex is ReadYandex, keeping the user sessions only withSessions.
+func readYandex(r io.Reader, name string, strict, withSessions bool) (*Log, YandexStats, error) {
 	log := &Log{}
 	st, err := ScanYandex(r, name, strict, func(session, query string, results []string, clicks uint64) error {
-		log.addRaw(log.Sessions.ID(session), log.Queries.ID(query), results, clicks)
+		s := int32(-1)
+		if withSessions {
+			s = log.Sessions.ID(session)
+		}
+		log.addRaw(s, log.Queries.ID(query), results, clicks)
 		return nil
 	})
 	if err != nil {

@@ -1,0 +1,67 @@
+package clickmodels
+
+import (
+	"context"
+	"reflect"
+	"testing"
+)
+
+// TestEvaluatePrepared checks the evaluation by ID that Run uses after
+// fitting against Evaluate, which finds pairs by name: the same pair for
+// every test rank (Model.Pair) and the same metrics, bit for bit, for every
+// model, with the spec and the random split (a simulated log is one user
+// session: the time split would leave no test SERP).
+func TestEvaluatePrepared(t *testing.T) {
+	src, err := NewSyntheticSource(synthCfg(300, 0.5, 11))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, _, err := SimulateLog(context.Background(), SimConfig{Kind: DBN, SERPs: 6_000, Seed: 3, Source: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, split := range []string{SplitSpec, SplitRandom} {
+		train, test := Split(log, 0.6)
+		if split == SplitRandom {
+			train, test = RandomSplit(log, 0.6, 9)
+		}
+		d, err := Prepare(train, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pairOf := testPairs(d, test)
+		for _, k := range AllKinds() {
+			m, err := Fit(context.Background(), d, k, Options{Iterations: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			unseen := 0
+			for i := 0; i < test.Len(); i++ {
+				q := test.Queries.Names[test.Query[i]]
+				for r, doc := range test.SERPDocs(i) {
+					got := pairOf[int(test.Offsets[i])+r]
+					if want := m.Pair(q, test.Docs.Names[doc]); int(got) != want {
+						t.Fatalf("%s %v: SERP %d rank %d: pair %d, Model.Pair %d", split, k, i, r, got, want)
+					}
+					if got < 0 {
+						unseen++
+					}
+				}
+			}
+			if unseen == 0 {
+				t.Fatalf("%s: no unseen pair in the test part: the test would not exercise them", split)
+			}
+			want, err := Evaluate(m, test)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := evaluatePrepared(m, test, pairOf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s %v: evaluatePrepared %+v, Evaluate %+v", split, k, got, want)
+			}
+		}
+	}
+}
