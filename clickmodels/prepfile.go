@@ -142,12 +142,12 @@ func putF64(b []byte, v float64) []byte {
 }
 
 // prepReader decodes a prepared-shard file as a stream: it reads through
-// a buffered reader, keeps the running checksum and the bytes left before
-// it, and never holds more of the file than one block of an array. The
-// first error sticks and later reads return zero values.
+// a buffered reader, below which the checksum is kept over the blocks
+// read from the file, counts the bytes left before the checksum, and never
+// holds more of the file than one block of an array. The first error
+// sticks and later reads return zero values.
 type prepReader struct {
 	r    *bufio.Reader
-	crc  hash.Hash32
 	left int64 // bytes before the checksum not yet read
 	buf  []byte
 	err  error
@@ -176,7 +176,6 @@ func (r *prepReader) next(n int) []byte {
 		r.fail("read: %v", err)
 		return nil
 	}
-	r.crc.Write(b)
 	r.left -= int64(n)
 	return b
 }
@@ -210,17 +209,39 @@ func (r *prepReader) count(size int, what string) int {
 func (r *prepReader) uvarint() uint64 {
 	var x uint64
 	for shift := 0; shift < 70 && r.err == nil; shift += 7 {
-		b := r.next(1)
-		if b == nil {
+		if r.left < 1 {
+			r.fail("truncated")
 			return 0
 		}
-		x |= uint64(b[0]&0x7f) << shift
-		if b[0] < 0x80 {
+		c, err := r.r.ReadByte()
+		if err != nil {
+			r.fail("read: %v", err)
+			return 0
+		}
+		r.left--
+		x |= uint64(c&0x7f) << shift
+		if c < 0x80 {
 			return x
 		}
 	}
 	r.fail("bad length")
 	return 0
+}
+
+// skip reads through the next n bytes.
+func (r *prepReader) skip(n int) {
+	if r.err != nil {
+		return
+	}
+	if int64(n) > r.left {
+		r.fail("truncated")
+		return
+	}
+	if _, err := r.r.Discard(n); err != nil {
+		r.fail("read: %v", err)
+		return
+	}
+	r.left -= int64(n)
 }
 
 // names reads a list of names; with keep false it only checks and counts
@@ -237,8 +258,11 @@ func (r *prepReader) names(what string, keep bool) ([]string, int) {
 			r.fail("%s: name %d truncated", what, i)
 			return nil, 0
 		}
-		b := r.next(int(l))
-		if keep && r.err == nil {
+		if !keep {
+			r.skip(int(l))
+			continue
+		}
+		if b := r.next(int(l)); r.err == nil {
 			out = append(out, string(b))
 		}
 	}
@@ -255,14 +279,15 @@ func array[T any](r *prepReader, size int, what string, keep bool, conv func([]b
 	if r.err != nil {
 		return nil
 	}
-	var v []T
-	if keep {
-		v = make([]T, n)
+	if !keep {
+		r.skip(size * n)
+		return nil
 	}
+	v := make([]T, n)
 	for lo := 0; lo < n && r.err == nil; {
 		k := min(n-lo, prepBlock/size)
 		b := r.next(size * k)
-		if keep && b != nil {
+		if b != nil {
 			for i := range k {
 				v[lo+i] = conv(b[size*i:])
 			}
@@ -292,7 +317,11 @@ func decodePreparedShard(src io.Reader, size int64, whole bool) (*PreparedShard,
 	if size < int64(len(preparedMagic))+12 {
 		return nil, errors.New("prepared shard: not a prepared-shard file (no LBPSHARD header)")
 	}
-	r := &prepReader{r: bufio.NewReaderSize(src, prepBlock), crc: crc32.NewIEEE(), left: size - 4}
+	// The checksum covers every byte before its own four: it is kept
+	// over the blocks the buffered reader takes from the file, which
+	// never reads past them.
+	crc := crc32.NewIEEE()
+	r := &prepReader{r: bufio.NewReaderSize(io.TeeReader(io.LimitReader(src, size-4), crc), prepBlock), left: size - 4}
 	if string(r.next(len(preparedMagic))) != preparedMagic {
 		return nil, errors.New("prepared shard: not a prepared-shard file (no LBPSHARD header)")
 	}
@@ -327,7 +356,7 @@ func decodePreparedShard(src io.Reader, size int64, whole bool) (*PreparedShard,
 	}
 	if r.err == nil {
 		var sum [4]byte
-		if _, err := io.ReadFull(r.r, sum[:]); err != nil || binary.LittleEndian.Uint32(sum[:]) != r.crc.Sum32() {
+		if _, err := io.ReadFull(src, sum[:]); err != nil || binary.LittleEndian.Uint32(sum[:]) != crc.Sum32() {
 			r.fail("checksum mismatch (truncated or corrupted file)")
 		}
 	}
