@@ -289,17 +289,21 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 					fs[i] = newFitter(ctx, p.Data, k, cfg.Options, global, true)
 				}
 			}
+			var scratch *Data // arrays of the last spilled shard read
 			each := func(fn func(*fitter)) error {
 				for i := range n {
 					if f := fs[i]; f != nil {
 						fn(f)
 						continue
 					}
-					// The E-step needs the training data only.
-					p, err := readPreparedShardFile(shardPath(i), false)
+					// The E-step needs the training data only; the
+					// shard is decoded into the arrays of the one
+					// before, whose fitter is gone.
+					p, err := readPreparedShardFile(shardPath(i), false, scratch)
 					if err != nil {
 						return err
 					}
+					scratch = p.Data
 					f := newFitter(ctx, p.Data, k, cfg.Options, global, true)
 					if err := vals.load(i, f); err != nil {
 						return err
