@@ -223,12 +223,11 @@ func WriteModelFilesAs(outDir string, parts []ShardModel, format ParamsFileForma
 }
 
 // writeModelFiles writes the relevance and parameter files of a model
-// whose pairs (pairs of them) each call of pw streams afresh.
+// whose pairs (pairs of them) each call of pw streams afresh. The two
+// files are written at once, each from its own pass over the pairs (on
+// two cores, in the time of the slower).
 func writeModelFiles(outDir string, pw func() *pairWriter, pairs int, format ParamsFileFormat) error {
 	base := filepath.Join(outDir, pw().kind.String())
-	if err := atomicfile.WriteFile(base+"_relevance.tsv", pw().writeRelevance); err != nil {
-		return err
-	}
 	// A rerun in the other form leaves no stale file of the first.
 	ext := format.ext(pairs)
 	for _, other := range []string{".json", ".parquet"} {
@@ -238,8 +237,16 @@ func writeModelFiles(outDir string, pw func() *pairWriter, pairs int, format Par
 			}
 		}
 	}
+	relErr := make(chan error, 1)
+	go func() { relErr <- atomicfile.WriteFile(base+"_relevance.tsv", pw().writeRelevance) }()
+	var err error
 	if ext == ".parquet" {
-		return atomicfile.WriteFile(base+"_params.parquet", func(w io.Writer) error { return pw().writeParquet(w, pairs) })
+		err = atomicfile.WriteFile(base+"_params.parquet", func(w io.Writer) error { return pw().writeParquet(w, pairs) })
+	} else {
+		err = atomicfile.WriteFile(base+"_params.json", pw().writeJSON)
 	}
-	return atomicfile.WriteFile(base+"_params.json", pw().writeJSON)
+	if rerr := <-relErr; rerr != nil {
+		return rerr
+	}
+	return err
 }

@@ -142,12 +142,12 @@ func putF64(b []byte, v float64) []byte {
 }
 
 // prepReader decodes a prepared-shard file as a stream: it reads through
-// a buffered reader, keeps the running checksum and the bytes left before
-// it, and never holds more of the file than one block of an array. The
-// first error sticks and later reads return zero values.
+// a buffered reader, below which the checksum is kept over the blocks
+// read from the file, counts the bytes left before the checksum, and never
+// holds more of the file than one block of an array. The first error
+// sticks and later reads return zero values.
 type prepReader struct {
 	r    *bufio.Reader
-	crc  hash.Hash32
 	left int64 // bytes before the checksum not yet read
 	buf  []byte
 	err  error
@@ -176,7 +176,6 @@ func (r *prepReader) next(n int) []byte {
 		r.fail("read: %v", err)
 		return nil
 	}
-	r.crc.Write(b)
 	r.left -= int64(n)
 	return b
 }
@@ -210,17 +209,39 @@ func (r *prepReader) count(size int, what string) int {
 func (r *prepReader) uvarint() uint64 {
 	var x uint64
 	for shift := 0; shift < 70 && r.err == nil; shift += 7 {
-		b := r.next(1)
-		if b == nil {
+		if r.left < 1 {
+			r.fail("truncated")
 			return 0
 		}
-		x |= uint64(b[0]&0x7f) << shift
-		if b[0] < 0x80 {
+		c, err := r.r.ReadByte()
+		if err != nil {
+			r.fail("read: %v", err)
+			return 0
+		}
+		r.left--
+		x |= uint64(c&0x7f) << shift
+		if c < 0x80 {
 			return x
 		}
 	}
 	r.fail("bad length")
 	return 0
+}
+
+// skip reads through the next n bytes.
+func (r *prepReader) skip(n int) {
+	if r.err != nil {
+		return
+	}
+	if int64(n) > r.left {
+		r.fail("truncated")
+		return
+	}
+	if _, err := r.r.Discard(n); err != nil {
+		r.fail("read: %v", err)
+		return
+	}
+	r.left -= int64(n)
 }
 
 // names reads a list of names; with keep false it only checks and counts
@@ -237,8 +258,11 @@ func (r *prepReader) names(what string, keep bool) ([]string, int) {
 			r.fail("%s: name %d truncated", what, i)
 			return nil, 0
 		}
-		b := r.next(int(l))
-		if keep && r.err == nil {
+		if !keep {
+			r.skip(int(l))
+			continue
+		}
+		if b := r.next(int(l)); r.err == nil {
 			out = append(out, string(b))
 		}
 	}
@@ -250,19 +274,25 @@ const prepBlock = 1 << 16
 
 // array reads an array of elements of size bytes each, decoded by conv;
 // with keep false it only reads through it (nil).
-func array[T any](r *prepReader, size int, what string, keep bool, conv func([]byte) T) []T {
+// into, if its capacity allows, is reused.
+func array[T any](r *prepReader, size int, what string, keep bool, conv func([]byte) T, into []T) []T {
 	n := r.count(size, what)
 	if r.err != nil {
 		return nil
 	}
-	var v []T
-	if keep {
+	if !keep {
+		r.skip(size * n)
+		return nil
+	}
+	v := into[:0]
+	if cap(v) < n {
 		v = make([]T, n)
 	}
+	v = v[:n]
 	for lo := 0; lo < n && r.err == nil; {
 		k := min(n-lo, prepBlock/size)
 		b := r.next(size * k)
-		if keep && b != nil {
+		if b != nil {
 			for i := range k {
 				v[lo+i] = conv(b[size*i:])
 			}
@@ -281,18 +311,27 @@ func lef64(b []byte) float64 { return math.Float64frombits(binary.LittleEndian.U
 // length and every index. The dictionaries have no string index (as after
 // PrepareShard): IDs only turn back into names.
 func UnmarshalPreparedShard(b []byte) (*PreparedShard, error) {
-	return decodePreparedShard(bytes.NewReader(b), int64(len(b)), true)
+	return decodePreparedShard(bytes.NewReader(b), int64(len(b)), true, nil)
 }
 
 // decodePreparedShard reads a prepared-shard file of size bytes from r.
 // With whole false it keeps only what the E-step needs (RunShards'
 // passes over a spilled shard): the names, the test SERPs and the first
 // positions are read through and checked against the checksum, not kept.
-func decodePreparedShard(src io.Reader, size int64, whole bool) (*PreparedShard, error) {
+// reuse, if not nil, lends its training arrays to the result (RunShards
+// decodes every spilled shard into the arrays of the one before).
+func decodePreparedShard(src io.Reader, size int64, whole bool, reuse *Data) (*PreparedShard, error) {
+	if reuse == nil {
+		reuse = &Data{}
+	}
 	if size < int64(len(preparedMagic))+12 {
 		return nil, errors.New("prepared shard: not a prepared-shard file (no LBPSHARD header)")
 	}
-	r := &prepReader{r: bufio.NewReaderSize(src, prepBlock), crc: crc32.NewIEEE(), left: size - 4}
+	// The checksum covers every byte before its own four: it is kept
+	// over the blocks the buffered reader takes from the file, which
+	// never reads past them.
+	crc := crc32.NewIEEE()
+	r := &prepReader{r: bufio.NewReaderSize(io.TeeReader(io.LimitReader(src, size-4), crc), prepBlock), left: size - 4}
 	if string(r.next(len(preparedMagic))) != preparedMagic {
 		return nil, errors.New("prepared shard: not a prepared-shard file (no LBPSHARD header)")
 	}
@@ -306,28 +345,29 @@ func decodePreparedShard(src io.Reader, size int64, whole bool) (*PreparedShard,
 	qn, nq := r.names("query names", whole)
 	dn, nd := r.names("document names", whole)
 	d.log = &sessions.Log{Queries: sessions.Dict{Names: qn}, Docs: sessions.Dict{Names: dn}}
-	d.recOff = array(r, 8, "record offsets", true, le64)
-	d.recPair = array(r, 4, "record pairs", true, le32)
-	d.recClicks = array(r, 8, "record clicks", true, binary.LittleEndian.Uint64)
-	d.recWeight = array(r, 8, "record weights", true, lef64)
-	d.pairQuery = array(r, 4, "pair queries", true, le32)
-	d.pairDoc = array(r, 4, "pair documents", true, le32)
+	d.recOff = array(r, 8, "record offsets", true, le64, reuse.recOff)
+	d.recPair = array(r, 4, "record pairs", true, le32, reuse.recPair)
+	d.recClicks = array(r, 8, "record clicks", true, binary.LittleEndian.Uint64, reuse.recClicks)
+	d.recWeight = array(r, 8, "record weights", true, lef64, reuse.recWeight)
+	d.pairQuery = array(r, 4, "pair queries", true, le32, reuse.pairQuery)
+	d.pairDoc = array(r, 4, "pair documents", true, le32, reuse.pairDoc)
 	nc := r.count(32, "chunks")
+	d.chunks = reuse.chunks[:0]
 	for i := 0; i < nc && r.err == nil; i++ {
 		d.chunks = append(d.chunks, chunk{recLo: int(r.u64()), recHi: int(r.u64()), pairLo: int(r.u64()), pairHi: int(r.u64())})
 	}
 	t := &sessions.Log{Queries: d.log.Queries, Docs: d.log.Docs}
-	t.Query = array(r, 4, "test queries", whole, le32)
-	t.Offsets = array(r, 8, "test offsets", whole, le64)
-	t.DocIDs = array(r, 4, "test documents", whole, le32)
-	t.Clicks = array(r, 8, "test clicks", whole, binary.LittleEndian.Uint64)
-	first := array(r, 8, "query first positions", whole, le64)
+	t.Query = array(r, 4, "test queries", whole, le32, nil)
+	t.Offsets = array(r, 8, "test offsets", whole, le64, nil)
+	t.DocIDs = array(r, 4, "test documents", whole, le32, nil)
+	t.Clicks = array(r, 8, "test clicks", whole, binary.LittleEndian.Uint64, nil)
+	first := array(r, 8, "query first positions", whole, le64, nil)
 	if r.err == nil && r.left != 0 {
 		r.fail("%d bytes after the last section", r.left)
 	}
 	if r.err == nil {
 		var sum [4]byte
-		if _, err := io.ReadFull(r.r, sum[:]); err != nil || binary.LittleEndian.Uint32(sum[:]) != r.crc.Sum32() {
+		if _, err := io.ReadFull(src, sum[:]); err != nil || binary.LittleEndian.Uint32(sum[:]) != crc.Sum32() {
 			r.fail("checksum mismatch (truncated or corrupted file)")
 		}
 	}
@@ -420,12 +460,12 @@ func WritePreparedShardFile(path string, p *PreparedShard) error {
 // naming the file in errors. The file is decoded as it is read, never held
 // whole.
 func ReadPreparedShardFile(path string) (*PreparedShard, error) {
-	return readPreparedShardFile(path, true)
+	return readPreparedShardFile(path, true, nil)
 }
 
 // readPreparedShardFile is ReadPreparedShardFile; with whole false it
 // keeps only the training data (decodePreparedShard).
-func readPreparedShardFile(path string, whole bool) (*PreparedShard, error) {
+func readPreparedShardFile(path string, whole bool, reuse *Data) (*PreparedShard, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -435,7 +475,7 @@ func readPreparedShardFile(path string, whole bool) (*PreparedShard, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := decodePreparedShard(f, st.Size(), whole)
+	p, err := decodePreparedShard(f, st.Size(), whole, reuse)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -33,11 +33,11 @@ func TestPreparedShardTrainOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	whole, err := decodePreparedShard(bytes.NewReader(b), int64(len(b)), true)
+	whole, err := decodePreparedShard(bytes.NewReader(b), int64(len(b)), true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := decodePreparedShard(bytes.NewReader(b), int64(len(b)), false)
+	p, err := decodePreparedShard(bytes.NewReader(b), int64(len(b)), false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,15 +51,32 @@ func TestPreparedShardTrainOnly(t *testing.T) {
 	if !reflect.DeepEqual(p.Data, whole.Data) {
 		t.Error("training data differ between the two reads")
 	}
+	// Decoded into the arrays of another shard's data (longer arrays, other
+	// values), the same training data.
+	other, err := Prepare(log, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := decodePreparedShard(bytes.NewReader(b), int64(len(b)), false, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &q.Data.recPair[0] != &other.recPair[0] {
+		t.Error("the arrays of reuse were not reused")
+	}
+	q.Data.log = nil
+	if !reflect.DeepEqual(q.Data, p.Data) {
+		t.Error("training data decoded into reused arrays differ")
+	}
 	for n := 0; n < len(b); n += 1 + n/16 {
-		if _, err := decodePreparedShard(bytes.NewReader(b[:n]), int64(n), false); err == nil {
+		if _, err := decodePreparedShard(bytes.NewReader(b[:n]), int64(n), false, nil); err == nil {
 			t.Fatalf("truncated to %d of %d bytes: accepted", n, len(b))
 		}
 	}
 	for i := 0; i < len(b); i += 1 + i/32 {
 		c := append([]byte(nil), b...)
 		c[i] ^= 0x40
-		if _, err := decodePreparedShard(bytes.NewReader(c), int64(len(c)), false); err == nil {
+		if _, err := decodePreparedShard(bytes.NewReader(c), int64(len(c)), false, nil); err == nil {
 			t.Fatalf("byte %d flipped: accepted", i)
 		}
 	}

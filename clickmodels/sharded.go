@@ -2,7 +2,9 @@ package clickmodels
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -280,29 +282,36 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 			// keeping only its pair values, the state one iteration
 			// passes to the next.
 			fs := make([]*fitter, n)
-			attr, sat := make([][]float64, n), make([][]float64, n)
+			vals := &pairValues{dir: spillDir, budget: budget, has: make([]bool, n), onDisk: make([]bool, n),
+				attr: make([][]float64, n), sat: make([][]float64, n)}
 			for i, p := range ps {
 				if p != nil {
 					fs[i] = newFitter(ctx, p.Data, k, cfg.Options, global, true)
 				}
 			}
+			var scratch *Data // arrays of the last spilled shard read
 			each := func(fn func(*fitter)) error {
 				for i := range n {
 					if f := fs[i]; f != nil {
 						fn(f)
 						continue
 					}
-					// The E-step needs the training data only.
-					p, err := readPreparedShardFile(shardPath(i), false)
+					// The E-step needs the training data only; the
+					// shard is decoded into the arrays of the one
+					// before, whose fitter is gone.
+					p, err := readPreparedShardFile(shardPath(i), false, scratch)
 					if err != nil {
 						return err
 					}
+					scratch = p.Data
 					f := newFitter(ctx, p.Data, k, cfg.Options, global, true)
-					if attr[i] != nil {
-						f.attr, f.sat = attr[i], sat[i]
+					if err := vals.load(i, f); err != nil {
+						return err
 					}
 					fn(f)
-					attr[i], sat[i] = f.attr, f.sat
+					if err := vals.keep(i, f); err != nil {
+						return err
+					}
 				}
 				return nil
 			}
@@ -317,8 +326,10 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 						return nil, err
 					}
 					f = newFitter(ctx, p.Data, k, cfg.Options, global, false)
-					f.attr, f.sat = attr[i], sat[i]
-					attr[i], sat[i] = nil, nil
+					if err := vals.load(i, f); err != nil {
+						return nil, err
+					}
+					vals.drop(i)
 				}
 				m := f.model(done)
 				sm := ShardModel{Model: m, QueryFirst: p.QueryFirst}
@@ -375,6 +386,78 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 	}
 	FinishReports(reports)
 	return reports, WriteMetrics(outDir, reports)
+}
+
+// pairValues keeps the pair values of spilled shards from one pass over
+// them to the next (the state an EM iteration passes on): in memory while
+// their size stays within budget bytes, the other shards' in a file each
+// in dir, rewritten after every pass, so that under a memory limit no
+// per-pair state of all shards is ever in memory together.
+type pairValues struct {
+	dir          string
+	budget, held int64
+	has, onDisk  []bool // shard i has values; they are in its file
+	attr, sat    [][]float64
+}
+
+func (v *pairValues) path(i int) string { return filepath.Join(v.dir, fmt.Sprintf("values-%05d", i)) }
+
+// load gives f shard i's values, if a pass has kept any.
+func (v *pairValues) load(i int, f *fitter) error {
+	if !v.has[i] {
+		return nil
+	}
+	if !v.onDisk[i] {
+		f.attr, f.sat = v.attr[i], v.sat[i]
+		return nil
+	}
+	b, err := os.ReadFile(v.path(i))
+	if err != nil {
+		return err
+	}
+	if len(b) != 8*(len(f.attr)+len(f.sat)) {
+		return fmt.Errorf("%s: %d bytes for %d pair values", v.path(i), len(b), len(f.attr)+len(f.sat))
+	}
+	for _, x := range [][]float64{f.attr, f.sat} {
+		for j := range x {
+			x[j] = math.Float64frombits(binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		}
+	}
+	return nil
+}
+
+// keep stores f's values as shard i's: in memory if they are there
+// already or fit in what is left of the budget, else in its file.
+func (v *pairValues) keep(i int, f *fitter) error {
+	if !v.has[i] {
+		v.has[i] = true
+		sz := 8 * int64(len(f.attr)+len(f.sat))
+		if v.budget > 0 && v.held+sz > v.budget {
+			v.onDisk[i] = true
+		} else {
+			v.held += sz
+		}
+	}
+	if !v.onDisk[i] {
+		v.attr[i], v.sat[i] = f.attr, f.sat
+		return nil
+	}
+	b := make([]byte, 0, 8*(len(f.attr)+len(f.sat)))
+	for _, x := range [][]float64{f.attr, f.sat} {
+		for _, y := range x {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(y))
+		}
+	}
+	return os.WriteFile(v.path(i), b, 0o644)
+}
+
+// drop forgets shard i's values.
+func (v *pairValues) drop(i int) {
+	if v.onDisk[i] {
+		os.Remove(v.path(i))
+	}
+	v.attr[i], v.sat[i] = nil, nil
 }
 
 // firstPositions orders a single model's queries as they are.

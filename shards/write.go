@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"io"
 	"path/filepath"
+	"sync"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -32,6 +33,9 @@ type Writer struct {
 	w     *parquet.GenericWriter[Row]
 	batch []Row
 	n     int
+	// enc, if set, encodes full batches on another goroutine
+	// (writeShards); nil encodes them in Write.
+	enc *encoder
 }
 
 // NewWriter returns a writer of shard-file content to w. The output is
@@ -68,18 +72,87 @@ func (w *Writer) flush() error {
 	if w.n == 0 {
 		return nil
 	}
+	if w.enc != nil {
+		w.batch = w.enc.send(w, w.batch[:w.n])
+		w.n = 0
+		return w.enc.failed()
+	}
 	_, err := w.w.Write(w.batch[:w.n])
 	w.n = 0
 	return err
 }
 
 // Close flushes and writes the footer (it does not close the underlying
-// writer).
+// writer). With an encoder, the encoder must have finished.
 func (w *Writer) Close() error {
 	if err := w.flush(); err != nil {
 		return err
 	}
 	return w.w.Close()
+}
+
+// encoder encodes the full batches of several shard writers on one
+// goroutine, in the order they were sent, while the caller goes on
+// reading the log: writing shards is then about as fast as the slower of
+// reading and encoding, not their sum. Every writer's rows reach its file
+// in the same order as without it, so the files are the same.
+type encoder struct {
+	jobs chan encodeJob
+	free chan []Row
+	done chan struct{}
+	mu   sync.Mutex
+	err  error
+}
+
+type encodeJob struct {
+	w    *Writer
+	rows []Row
+}
+
+func newEncoder() *encoder {
+	e := &encoder{jobs: make(chan encodeJob, 16), free: make(chan []Row, 64), done: make(chan struct{})}
+	go func() {
+		defer close(e.done)
+		for j := range e.jobs {
+			if e.failed() == nil {
+				if _, err := j.w.w.Write(j.rows); err != nil {
+					e.mu.Lock()
+					e.err = err
+					e.mu.Unlock()
+				}
+			}
+			select {
+			case e.free <- j.rows[:cap(j.rows)]:
+			default:
+			}
+		}
+	}()
+	return e
+}
+
+// send queues rows of w for encoding and returns an empty batch for w to
+// go on with.
+func (e *encoder) send(w *Writer, rows []Row) []Row {
+	e.jobs <- encodeJob{w, rows}
+	select {
+	case b := <-e.free:
+		return b
+	default:
+		return make([]Row, len(w.batch))
+	}
+}
+
+func (e *encoder) failed() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.err
+}
+
+// finish waits for every queued batch to be encoded.
+func (e *encoder) finish() error {
+	close(e.jobs)
+	<-e.done
+	return e.failed()
 }
 
 // WriteOptions tune Write.
@@ -238,12 +311,20 @@ func writeShards(ctx context.Context, scan scanFunc, m Manifest, train func(pos 
 			}
 		}
 	}()
+	enc := newEncoder()
+	finished := false
+	defer func() {
+		if !finished {
+			enc.finish()
+		}
+	}()
 	for i := range n {
 		f, err := atomicfile.Create(m.Path(outDir, i))
 		if err != nil {
 			return m, err
 		}
 		files[i], writers[i] = f, NewWriter(f)
+		writers[i].enc = enc
 	}
 	var row Row
 	err := scan(func(pos int64, s *sessions.SERP) error {
@@ -268,6 +349,16 @@ func writeShards(ctx context.Context, scan scanFunc, m Manifest, train func(pos 
 	})
 	if err != nil {
 		return m, err
+	}
+	for i := range n {
+		if err := writers[i].flush(); err != nil {
+			return m, fmt.Errorf("shards: %s: %w", files[i].Name(), err)
+		}
+		writers[i].enc = nil
+	}
+	finished = true
+	if err := enc.finish(); err != nil {
+		return m, fmt.Errorf("shards: %w", err)
 	}
 	for i := range n {
 		if err := writers[i].Close(); err != nil {
