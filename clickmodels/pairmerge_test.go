@@ -24,6 +24,21 @@ func twoShardModels() []ShardModel {
 	return []ShardModel{{Model: m0, QueryFirst: []int64{0, 5}}, {Model: m1, QueryFirst: []int64{2, 9}}}
 }
 
+// pairFiles writes a pair file per shard model and returns their paths.
+func pairFiles(t *testing.T, parts []ShardModel) []string {
+	t.Helper()
+	dir := t.TempDir()
+	var paths []string
+	for i, sm := range parts {
+		p := filepath.Join(dir, fmt.Sprint("pairs-", i))
+		if err := writePairFile(p, sm); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	return paths
+}
+
 // TestPairFilesMerge checks the k-way merge of shard models in memory and
 // from pair files against the order worked by hand: queries by the log
 // position of their first SERP, a (0), b (2), c (5), d (9).
@@ -44,15 +59,7 @@ func TestPairFilesMerge(t *testing.T) {
 	if got := collect(mergedPairs(parts)); got != want {
 		t.Fatalf("in memory: %q\nwant %q", got, want)
 	}
-	dir := t.TempDir()
-	var paths []string
-	for i, sm := range parts {
-		p := filepath.Join(dir, fmt.Sprint("pairs-", i))
-		if err := writePairFile(p, sm); err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, p)
-	}
+	paths := pairFiles(t, parts)
 	pw := spilledPairs(parts[0].Model, paths)
 	if got := collect(pw); got != want {
 		t.Fatalf("from pair files: %q\nwant %q", got, want)
@@ -69,15 +76,7 @@ func TestPairFilesMerge(t *testing.T) {
 // from every writer, never a shorter output.
 func TestPairFileDamage(t *testing.T) {
 	parts := twoShardModels()
-	dir := t.TempDir()
-	var paths []string
-	for i, sm := range parts {
-		p := filepath.Join(dir, fmt.Sprint("pairs-", i))
-		if err := writePairFile(p, sm); err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, p)
-	}
+	paths := pairFiles(t, parts)
 	b, err := os.ReadFile(paths[1])
 	if err != nil {
 		t.Fatal(err)
