@@ -60,26 +60,12 @@ func (e *EvalSums) Add(m *Model, log *sessions.Log) error {
 // data d that m was fitted on (a prepared shard): pairs are found by ID
 // among the query's own pairs, without building string indexes.
 func (e *EvalSums) addShard(m *Model, d *Data, log *sessions.Log) error {
-	nq := log.Queries.Len()
-	qStart := make([]int32, nq+1) // pairs of query q: [qStart[q], qStart[q+1])
-	for _, q := range d.pairQuery {
-		qStart[q+1]++
-	}
-	for q := 0; q < nq; q++ {
-		qStart[q+1] += qStart[q]
-	}
+	x := newPairIndex(d, log.Queries.Len())
 	return e.add(m, log, func(v *view, i int, a, s []float64) {
 		docs := v.setSERP(m, log, i, a, s)
 		q := log.Query[i]
 		for r, doc := range docs {
-			p := int32(-1)
-			for j := qStart[q]; j < qStart[q+1]; j++ {
-				if d.pairDoc[j] == doc {
-					p = j
-					break
-				}
-			}
-			v.setPair(m, r, p)
+			v.setPair(m, r, x.pair(q, doc))
 		}
 	})
 }

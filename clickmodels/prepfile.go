@@ -50,18 +50,19 @@ const (
 // MarshalBinary encodes p in the prepared-shard format.
 func (p *PreparedShard) MarshalBinary() ([]byte, error) {
 	var buf bytes.Buffer
-	if err := p.encode(&buf); err != nil {
+	if _, err := p.WriteTo(&buf); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
 }
 
-// encode writes p in the prepared-shard format to w, 64 KiB at a time, so
-// that a shard is never in memory twice, as arrays and as bytes.
-func (p *PreparedShard) encode(w io.Writer) error {
+// WriteTo writes p in the prepared-shard format to w, 64 KiB at a time,
+// so that a shard is never in memory twice, as arrays and as bytes. It
+// returns the bytes written.
+func (p *PreparedShard) WriteTo(w io.Writer) (int64, error) {
 	d, t := p.Data, p.Test
 	if d == nil || t == nil {
-		return errors.New("prepared shard: no data")
+		return 0, errors.New("prepared shard: no data")
 	}
 	e := &prepWriter{w: w, crc: crc32.NewIEEE(), b: make([]byte, 0, prepBlock+64)}
 	e.b = append(e.b, preparedMagic...)
@@ -95,18 +96,20 @@ func (p *PreparedShard) encode(w io.Writer) error {
 	putArray(e, t.Clicks, binary.LittleEndian.AppendUint64)
 	putArray(e, p.QueryFirst, put64)
 	if e.write(); e.err != nil {
-		return e.err
+		return e.n, e.err
 	}
-	_, err := w.Write(binary.LittleEndian.AppendUint32(nil, e.crc.Sum32()))
-	return err
+	k, err := w.Write(binary.LittleEndian.AppendUint32(nil, e.crc.Sum32()))
+	return e.n + int64(k), err
 }
 
-// prepWriter is encode's buffer: it passes its bytes through the checksum
-// to the writer once it holds a block. The first error sticks.
+// prepWriter is WriteTo's buffer: it passes its bytes through the
+// checksum to the writer once it holds a block, counting them. The first
+// error sticks.
 type prepWriter struct {
 	w   io.Writer
 	crc hash.Hash32
 	b   []byte
+	n   int64
 	err error
 }
 
@@ -121,7 +124,9 @@ func (e *prepWriter) flush() {
 func (e *prepWriter) write() {
 	if e.err == nil {
 		e.crc.Write(e.b)
-		_, e.err = e.w.Write(e.b)
+		var k int
+		k, e.err = e.w.Write(e.b)
+		e.n += int64(k)
 	}
 	e.b = e.b[:0]
 }
@@ -453,7 +458,10 @@ func (p *PreparedShard) check(nqs, nds int, whole bool) error {
 
 // WritePreparedShardFile writes p to path atomically.
 func WritePreparedShardFile(path string, p *PreparedShard) error {
-	return atomicfile.WriteFile(path, p.encode)
+	return atomicfile.WriteFile(path, func(w io.Writer) error {
+		_, err := p.WriteTo(w)
+		return err
+	})
 }
 
 // ReadPreparedShardFile reads a prepared-shard file (UnmarshalPreparedShard),

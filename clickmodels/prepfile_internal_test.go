@@ -33,6 +33,10 @@ func TestPreparedShardTrainOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var buf bytes.Buffer
+	if n, err := (&PreparedShard{Data: d, Test: test, QueryFirst: first}).WriteTo(&buf); err != nil || n != int64(len(b)) || !bytes.Equal(buf.Bytes(), b) {
+		t.Fatalf("WriteTo: %d bytes, %v; MarshalBinary gave %d", n, err, len(b))
+	}
 	whole, err := decodePreparedShard(bytes.NewReader(b), int64(len(b)), true, nil)
 	if err != nil {
 		t.Fatal(err)

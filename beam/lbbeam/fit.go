@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"slices"
@@ -70,18 +71,13 @@ func PreparedPath(dir string, i int) string {
 	return JoinPath(dir, fmt.Sprintf("shard-%05d.prep", i))
 }
 
-// writePrepared writes a prepared-shard file: locally with
-// clickmodels.WritePreparedShardFile, as lovbench does; to a URL, its
-// bytes (PreparedShard.MarshalBinary) as one object (writeFile).
+// writePrepared writes a prepared-shard file, local or a URL (writeFile),
+// streamed by PreparedShard.WriteTo as lovbench writes it.
 func writePrepared(ctx context.Context, path string, p *clickmodels.PreparedShard) error {
-	if !IsRemote(path) {
-		return clickmodels.WritePreparedShardFile(path, p)
-	}
-	b, err := p.MarshalBinary()
-	if err != nil {
+	return writeFile(ctx, path, func(w io.Writer) error {
+		_, err := p.WriteTo(w)
 		return err
-	}
-	return writeBytes(ctx, path, b)
+	})
 }
 
 // ReadPrepared reads a prepared-shard file, local or a URL, and checks it
