@@ -61,7 +61,15 @@ type Label struct {
 	Rank  int     // 1-based rank on the first SERP
 	Grade int     // graded label, -2 or 0..4
 	P     float64 // satisfaction probability the label comes from
+	// Confidence is the probability, under the relevance estimate's
+	// uncertainty, that the pair's relevance falls in the band of Grade;
+	// NoConfidence where it was not computed.
+	Confidence float64
 }
+
+// NoConfidence is the Confidence of a label whose confidence was not
+// computed (written as an empty field in labels.csv).
+const NoConfidence = -1.0
 
 // Report says what Assign did, with every skipped record counted.
 type Report struct {

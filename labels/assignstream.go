@@ -281,7 +281,7 @@ func (st *assigner) labelQueries(ctx context.Context, emit func(Label) error) er
 					continue
 				}
 				dr.used = true
-				if err := emit(Label{Query: qname, Term: st.docName(d), Rank: i + 1, Grade: st.opts.Thresholds.Label(dr.p), P: dr.p}); err != nil {
+				if err := emit(Label{Query: qname, Term: st.docName(d), Rank: i + 1, Grade: st.opts.Thresholds.Label(dr.p), P: dr.p, Confidence: NoConfidence}); err != nil {
 					return err
 				}
 			}

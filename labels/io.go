@@ -13,11 +13,17 @@ import (
 )
 
 // LabelsHeader is the header of the labels file `lovbench label` writes.
-const LabelsHeader = "query,term,label,probability"
+// The confidence column is empty where no confidence was computed.
+const LabelsHeader = "query,term,label,probability,confidence"
 
-// WriteLabels writes labels as CSV `query,term,label,probability`, one row
-// per label in the given order; probabilities are printed in the shortest
-// form that reads back exactly (strconv 'g', -1).
+// labelsHeaderV1 is the header of labels files written before labels had a
+// confidence; ReadLabels still reads them (every Confidence is NoConfidence).
+const labelsHeaderV1 = "query,term,label,probability"
+
+// WriteLabels writes labels as CSV `query,term,label,probability,confidence`,
+// one row per label in the given order; probabilities and confidences are
+// printed in the shortest form that reads back exactly (strconv 'g', -1), a
+// confidence that was not computed (NoConfidence) as an empty field.
 func WriteLabels(w io.Writer, ls []Label) error {
 	lw, err := newLabelWriter(w)
 	if err != nil {
@@ -39,13 +45,17 @@ type labelWriter struct {
 
 // newLabelWriter writes the header to w.
 func newLabelWriter(w io.Writer) (*labelWriter, error) {
-	lw := &labelWriter{cw: csv.NewWriter(w), rec: make([]string, 4)}
+	lw := &labelWriter{cw: csv.NewWriter(w), rec: make([]string, 5)}
 	return lw, lw.cw.Write(strings.Split(LabelsHeader, ","))
 }
 
 // write writes one label row.
 func (lw *labelWriter) write(l Label) error {
 	lw.rec[0], lw.rec[1], lw.rec[2], lw.rec[3] = l.Query, l.Term, strconv.Itoa(l.Grade), strconv.FormatFloat(l.P, 'g', -1, 64)
+	lw.rec[4] = ""
+	if l.Confidence != NoConfidence {
+		lw.rec[4] = strconv.FormatFloat(l.Confidence, 'g', -1, 64)
+	}
 	return lw.cw.Write(lw.rec)
 }
 
@@ -55,8 +65,9 @@ func (lw *labelWriter) flush() error {
 	return lw.cw.Error()
 }
 
-// ReadLabels reads a labels file written by WriteLabels (a BOM and CR or CRLF
-// endings are accepted). Rank is the 1-based position of the row among the
+// ReadLabels reads a labels file written by WriteLabels, or by a version
+// before the confidence column (then every Confidence is NoConfidence); a BOM and CR
+// or CRLF endings are accepted. Rank is the 1-based position of the row among the
 // rows of its query, in file order. Any bad row is an error naming the file,
 // line and field, since this file is produced by `lovbench label`.
 func ReadLabels(r io.Reader, name string) ([]Label, error) {
@@ -69,7 +80,12 @@ func ReadLabels(r io.Reader, name string) ([]Label, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if strings.Join(h, ",") != LabelsHeader {
+	nf := 5
+	switch strings.Join(h, ",") {
+	case LabelsHeader:
+	case labelsHeaderV1:
+		nf = 4
+	default:
 		return nil, fmt.Errorf("%s:1: header %s, want %s", name, textio.Quote(strings.Join(h, ",")), textio.Quote(LabelsHeader))
 	}
 	var out []Label
@@ -85,8 +101,8 @@ func ReadLabels(r io.Reader, name string) ([]Label, error) {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		line, _ := cr.FieldPos(0)
-		if len(f) != 4 {
-			return nil, fmt.Errorf("%s:%d: %d fields, want 4 (query,term,label,probability)", name, line, len(f))
+		if len(f) != nf {
+			return nil, fmt.Errorf("%s:%d: %d fields, want %d (%s)", name, line, len(f), nf, strings.Join(h, ","))
 		}
 		if f[0] == "" || f[1] == "" {
 			return nil, fmt.Errorf("%s:%d: field query or term: empty", name, line)
@@ -99,13 +115,20 @@ func ReadLabels(r io.Reader, name string) ([]Label, error) {
 		if err != nil || math.IsNaN(p) || p < 0 || p > 1 {
 			return nil, fmt.Errorf("%s:%d: field probability: %s is not a probability in [0,1]", name, line, textio.Quote(f[3]))
 		}
+		c := NoConfidence
+		if nf == 5 && f[4] != "" {
+			c, err = strconv.ParseFloat(f[4], 64)
+			if err != nil || math.IsNaN(c) || c < 0 || c > 1 {
+				return nil, fmt.Errorf("%s:%d: field confidence: %s is not empty or a probability in [0,1]", name, line, textio.Quote(f[4]))
+			}
+		}
 		k := key{f[0], f[1]}
 		if prev, ok := seen[k]; ok {
 			return nil, fmt.Errorf("%s:%d: (%s, %s) repeats line %d", name, line, textio.Quote(f[0]), textio.Quote(f[1]), prev)
 		}
 		seen[k] = line
 		rank[f[0]]++
-		out = append(out, Label{Query: f[0], Term: f[1], Rank: rank[f[0]], Grade: l, P: p})
+		out = append(out, Label{Query: f[0], Term: f[1], Rank: rank[f[0]], Grade: l, P: p, Confidence: c})
 	}
 	return out, nil
 }

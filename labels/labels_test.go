@@ -135,7 +135,7 @@ func TestAssignFirstSERP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Label{{"q1", "a", 1, 4, 0.7}, {"q1", "b", 2, 1, 0.45}, {"q1", "c", 3, -2, 0.1999}}
+	want := []Label{{"q1", "a", 1, 4, 0.7, NoConfidence}, {"q1", "b", 2, 1, 0.45, NoConfidence}, {"q1", "c", 3, -2, 0.1999, NoConfidence}}
 	if len(ls) != len(want) {
 		t.Fatalf("labels %+v", ls)
 	}
@@ -168,12 +168,12 @@ func TestAssignFirstSERP(t *testing.T) {
 }
 
 func TestLabelsRoundTrip(t *testing.T) {
-	in := []Label{{"q,1", "foaf:Person", 1, 4, 0.75}, {"q,1", "x", 2, -2, 0.1}, {"q2", "y", 1, 0, 1.0 / 3}}
+	in := []Label{{"q,1", "foaf:Person", 1, 4, 0.75, 0.5}, {"q,1", "x", 2, -2, 0.1, NoConfidence}, {"q2", "y", 1, 0, 1.0 / 3, 1}}
 	var b bytes.Buffer
 	if err := WriteLabels(&b, in); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(b.String(), "query,term,label,probability\n\"q,1\",foaf:Person,4,0.75\n") {
+	if !strings.HasPrefix(b.String(), "query,term,label,probability,confidence\n\"q,1\",foaf:Person,4,0.75,0.5\n\"q,1\",x,-2,0.1,\n") {
 		t.Errorf("output %q", b.String())
 	}
 	out, err := ReadLabels(&b, "labels.csv")
@@ -188,6 +188,15 @@ func TestLabelsRoundTrip(t *testing.T) {
 	_, err = ReadLabels(strings.NewReader("query,term,label,probability\nq,t,5,0.5\n"), "labels.csv")
 	if err == nil || !strings.Contains(err.Error(), "labels.csv:2: field label") {
 		t.Errorf("bad label: %v", err)
+	}
+	// A file from before the confidence column reads with NoConfidence.
+	old, err := ReadLabels(strings.NewReader("query,term,label,probability\nq,t,3,0.6\n"), "labels.csv")
+	if err != nil || len(old) != 1 || old[0].Confidence != NoConfidence || old[0].Grade != 3 {
+		t.Errorf("old header: %+v, %v", old, err)
+	}
+	_, err = ReadLabels(strings.NewReader("query,term,label,probability,confidence\nq,t,3,0.6,1.5\n"), "labels.csv")
+	if err == nil || !strings.Contains(err.Error(), "labels.csv:2: field confidence") {
+		t.Errorf("bad confidence: %v", err)
 	}
 }
 

@@ -147,16 +147,16 @@ a	y1	0.3
 		t.Fatal(err)
 	}
 	dir := writeSessionsDir(t, serps, 4)
-	common := "query,term,label,probability\n" +
-		"a,x1,4,0.75\na,x2,2,0.55\na,x3,-2,0.1\n" +
-		"b,z1,0,0.2\nb,z2,1,0.45\nb,z3,2,0.5\n" +
-		"d,d1,3,0.6\nd,d2,4,0.7\n"
+	common := "query,term,label,probability,confidence\n" +
+		"a,x1,4,0.75,\na,x2,2,0.55,\na,x3,-2,0.1,\n" +
+		"b,z1,0,0.2,\nb,z2,1,0.45,\nb,z3,2,0.5,\n" +
+		"d,d1,3,0.6,\nd,d2,4,0.7,\n"
 	for _, tc := range []struct {
 		choice SERPChoice
 		want   string
 	}{
-		{MostFrequent, common + "f,v1,3,0.61\nf,v2,-2,0.19\nf,v3,1,0.45\n"},
-		{Earliest, common + "f,w1,4,0.8\nf,w2,4,0.8\nf,w3,4,0.8\n"},
+		{MostFrequent, common + "f,v1,3,0.61,\nf,v2,-2,0.19,\nf,v3,1,0.45,\n"},
+		{Earliest, common + "f,w1,4,0.8,\nf,w2,4,0.8,\nf,w3,4,0.8,\n"},
 	} {
 		opts := Options{SERPSize: 3, Choice: tc.choice}
 		wantL, wantQ := inMemoryFiles(t, dir, rel, opts)

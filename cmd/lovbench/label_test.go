@@ -62,9 +62,9 @@ func TestLabelSampleCLI(t *testing.T) {
 		t.Errorf("quarantine %q", q)
 	}
 	b, _ := os.ReadFile(labelsPath)
-	if want := "query,term,label,probability\nclass,ex:Person5,0,0.3\nclass,ex:Event,0,0.3\nclass,ex:Person6,0,0.3\n" +
-		"kind,ex:Person2,2,0.5\nkind,ex:Person3,0,0.3\nkind,ex:Person4,3,0.61\n" +
-		"person,ex:Person0,4,0.7\nperson,ex:Person1,1,0.45\nperson,ex:Nope,-2,0.1\n"; string(b) != want {
+	if want := "query,term,label,probability,confidence\nclass,ex:Person5,0,0.3,\nclass,ex:Event,0,0.3,\nclass,ex:Person6,0,0.3,\n" +
+		"kind,ex:Person2,2,0.5,\nkind,ex:Person3,0,0.3,\nkind,ex:Person4,3,0.61,\n" +
+		"person,ex:Person0,4,0.7,\nperson,ex:Person1,1,0.45,\nperson,ex:Nope,-2,0.1,\n"; string(b) != want {
 		t.Errorf("labels.csv = %q, want %q", b, want)
 	}
 
