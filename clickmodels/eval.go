@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/sessions/split"
 )
 
 // Metrics are a model's scores on a test log.
@@ -225,7 +226,7 @@ func (v *view) setPair(m *Model, r int, p int32) {
 // training. train is a view of log's first SERPs (sessions.Log.Head: no
 // copy); test is a copy.
 func Split(log *sessions.Log, fraction float64) (train, test *sessions.Log) {
-	cut := cutPoint(log.Len(), fraction)
+	cut := split.TrainCut(log.Len(), fraction)
 	train = log.Head(cut)
 	return train, filterTest(log, train, func(yield func(int) bool) {
 		for i := cut; i < log.Len(); i++ {
@@ -241,38 +242,28 @@ func Split(log *sessions.Log, fraction float64) (train, test *sessions.Log) {
 // order.
 func RandomSplit(log *sessions.Log, fraction float64, seed uint64) (train, test *sessions.Log) {
 	n := log.Len()
-	inTrain := RandomTrain(n, fraction, seed)
+	inTrain := split.RandomTrain(n, fraction, seed)
 	train = log.Select(indices(n, func(i int) bool { return inTrain[i] }))
 	return train, filterTest(log, train, indices(n, func(i int) bool { return !inTrain[i] }))
 }
 
-// TimeSplit splits by time at the granularity of user sessions. A Log keeps
-// SERPs in time order within a user session and user sessions in order of
-// their first SERP (the order of the input, which ingest writes
-// chronologically), but no clock: so "by time" means that a user session
-// whose first SERP lies in the first floor(fraction x n) SERPs trains with
-// all its SERPs, and later user sessions test (filtered to training
-// queries). Unlike Split, no user session is cut in two.
+// TimeSplit splits by time at the granularity of user sessions
+// (split.TimeSplit). A Log keeps SERPs in time order within a user session
+// and user sessions in order of their first SERP (the order of the input,
+// which ingest writes chronologically), but no clock: so "by time" means
+// that a user session whose first SERP lies in the first
+// floor(fraction x n) SERPs trains with all its SERPs, and later user
+// sessions test (filtered to training queries). Unlike Split, no user
+// session is cut in two.
 func TimeSplit(log *sessions.Log, fraction float64) (train, test *sessions.Log) {
 	n := log.Len()
-	cut := cutPoint(n, fraction)
-	firstSeen := make([]int, log.Sessions.Len())
-	for i := range firstSeen {
-		firstSeen[i] = -1
+	ts := split.NewTimeSplit[int32](int64(n), fraction)
+	for i := 0; i < n && ts.Before(int64(i)); i++ {
+		ts.Start(log.Session[i])
 	}
-	for i := 0; i < n; i++ {
-		if s := log.Session[i]; firstSeen[s] < 0 {
-			firstSeen[s] = i
-		}
-	}
-	isTrain := func(i int) bool { return firstSeen[log.Session[i]] < cut }
+	isTrain := func(i int) bool { return ts.Train(int64(i), log.Session[i]) }
 	train = log.Select(indices(n, isTrain))
 	return train, filterTest(log, train, indices(n, func(i int) bool { return !isTrain(i) }))
-}
-
-func cutPoint(n int, fraction float64) int {
-	cut := int(math.Floor(fraction * float64(n)))
-	return min(max(cut, 0), n)
 }
 
 func indices(n int, keep func(int) bool) func(yield func(int) bool) {

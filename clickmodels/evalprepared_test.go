@@ -4,6 +4,8 @@ import (
 	"context"
 	"reflect"
 	"testing"
+
+	"github.com/lovbench/lovbench/sessions/split"
 )
 
 // TestEvaluatePrepared checks the evaluation by ID that Run uses after
@@ -20,9 +22,9 @@ func TestEvaluatePrepared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, split := range []string{SplitSpec, SplitRandom} {
+	for _, kind := range []split.Kind{split.Spec, split.Random} {
 		train, test := Split(log, 0.6)
-		if split == SplitRandom {
+		if kind == split.Random {
 			train, test = RandomSplit(log, 0.6, 9)
 		}
 		d, err := Prepare(train, 0)
@@ -41,7 +43,7 @@ func TestEvaluatePrepared(t *testing.T) {
 				for r, doc := range test.SERPDocs(i) {
 					got := pairOf[int(test.Offsets[i])+r]
 					if want := m.Pair(q, test.Docs.Names[doc]); int(got) != want {
-						t.Fatalf("%s %v: SERP %d rank %d: pair %d, Model.Pair %d", split, k, i, r, got, want)
+						t.Fatalf("%s %v: SERP %d rank %d: pair %d, Model.Pair %d", kind, k, i, r, got, want)
 					}
 					if got < 0 {
 						unseen++
@@ -49,7 +51,7 @@ func TestEvaluatePrepared(t *testing.T) {
 				}
 			}
 			if unseen == 0 {
-				t.Fatalf("%s: no unseen pair in the test part: the test would not exercise them", split)
+				t.Fatalf("%s: no unseen pair in the test part: the test would not exercise them", kind)
 			}
 			want, err := Evaluate(m, test)
 			if err != nil {
@@ -60,7 +62,7 @@ func TestEvaluatePrepared(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(got, want) {
-				t.Errorf("%s %v: evaluatePrepared %+v, Evaluate %+v", split, k, got, want)
+				t.Errorf("%s %v: evaluatePrepared %+v, Evaluate %+v", kind, k, got, want)
 			}
 		}
 	}

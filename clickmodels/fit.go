@@ -143,7 +143,7 @@ func fitLoop(ctx context.Context, each func(fn func(*fitter)) error, R int, kind
 		if opt.OnIteration != nil {
 			opt.OnIteration(done, ll)
 		}
-		if opt.Tolerance > 0 && em && math.Abs(ll-prevLL) < opt.Tolerance {
+		if opt.Tolerance > 0 && em && Converged(prevLL, ll, opt.Tolerance) {
 			break
 		}
 		prevLL = ll
@@ -469,3 +469,8 @@ func serpLL(cond []float64) float64 {
 	}
 	return s / float64(len(cond))
 }
+
+// Converged is EM's stopping test under Options.Tolerance: the training
+// log-likelihood per SERP changed by less than tol between two iterations.
+// Fit and the Beam pipeline's fit both apply it.
+func Converged(prevLL, ll, tol float64) bool { return math.Abs(ll-prevLL) < tol }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/sessions/split"
 	"github.com/lovbench/lovbench/shards"
 )
 
@@ -20,7 +21,7 @@ func preparedBytes(t *testing.T) (*clickmodels.PreparedShard, []byte) {
 	src := t.TempDir()
 	simulatedParquet(t, src, 600, true)
 	dir := t.TempDir()
-	if _, err := shards.Write(ctx, src, 2, shards.SplitConfig{Split: clickmodels.SplitSpec, TrainFraction: 0.75}, dir, shards.WriteOptions{}); err != nil {
+	if _, err := shards.Write(ctx, src, 2, shards.SplitConfig{Split: split.Spec, TrainFraction: 0.75}, dir, shards.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	d, err := shards.Open(dir)

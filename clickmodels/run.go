@@ -10,42 +10,16 @@ import (
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/sessions/split"
 )
-
-// Split methods for RunConfig.Split.
-const (
-	SplitSpec   = "spec"   // Split: first fraction of SERPs in file order
-	SplitRandom = "random" // RandomSplit with RunConfig.Seed
-	SplitTime   = "time"   // TimeSplit: whole user sessions by first SERP
-)
-
-// ParseSplit checks a split name: spec, random or time ("" is spec).
-func ParseSplit(s string) (string, error) {
-	switch s {
-	case "":
-		return SplitSpec, nil
-	case SplitSpec, SplitRandom, SplitTime:
-		return s, nil
-	}
-	return "", fmt.Errorf("split %s: want spec, random or time", textio.Quote(s))
-}
-
-// CheckTrainFraction checks the share of SERPs that train: a value in
-// (0, 1).
-func CheckTrainFraction(f float64) error {
-	if !(f > 0 && f < 1) {
-		return fmt.Errorf("train fraction %v: want a value in (0, 1)", f)
-	}
-	return nil
-}
 
 // RunConfig describes a fit-and-evaluate run (the fit command).
 type RunConfig struct {
 	Kinds         []Kind
-	TrainFraction float64 // default 0.75
-	Split         string  // SplitSpec (default), SplitRandom or SplitTime
-	Seed          uint64  // for SplitRandom
-	Options               // fitting options
+	TrainFraction float64    // default split.DefaultTrainFraction
+	Split         split.Kind // split.Spec (Split, the default), split.Random (RandomSplit) or split.Time (TimeSplit)
+	Seed          uint64     // for split.Random
+	Options                  // fitting options
 	// LoadDir, if set, loads <MODEL>_params.parquet or, without it,
 	// <MODEL>_params.json from this directory instead of fitting
 	// (fit_seconds is then 0).
@@ -72,10 +46,10 @@ type RunConfig struct {
 
 // Report is one model's entry of metrics.json.
 type Report struct {
-	Model         string `json:"model"`
-	Split         string `json:"split"`
-	TrainSessions int    `json:"train_sessions"`
-	TrainRecords  int    `json:"train_distinct_serps"`
+	Model         string     `json:"model"`
+	Split         split.Kind `json:"split"`
+	TrainSessions int        `json:"train_sessions"`
+	TrainRecords  int        `json:"train_distinct_serps"`
 	Metrics
 	// PerplexityGain[B] is Gain(this model, B) for every other model B of
 	// the run.
@@ -93,27 +67,22 @@ type Report struct {
 // runModels splits log, fits (or loads) every model of cfg and evaluates
 // it on the test part.
 func runModels(ctx context.Context, log *sessions.Log, cfg RunConfig) ([]*Model, []Report, error) {
-	frac := cfg.TrainFraction
-	if frac == 0 {
-		frac = 0.75
+	frac, err := split.TrainFraction(cfg.TrainFraction)
+	if err != nil {
+		return nil, nil, err
 	}
-	if !(frac > 0 && frac < 1) {
-		return nil, nil, fmt.Errorf("train fraction %v, want a value in (0, 1)", frac)
-	}
-	split := cfg.Split
-	if split == "" {
-		split = SplitSpec
+	kind, err := split.Parse(string(cfg.Split))
+	if err != nil {
+		return nil, nil, err
 	}
 	var train, test *sessions.Log
-	switch split {
-	case SplitSpec:
+	switch kind {
+	case split.Spec:
 		train, test = Split(log, frac)
-	case SplitRandom:
+	case split.Random:
 		train, test = RandomSplit(log, frac, cfg.Seed)
-	case SplitTime:
+	case split.Time:
 		train, test = TimeSplit(log, frac)
-	default:
-		return nil, nil, fmt.Errorf("unknown split %q (want %s, %s or %s)", split, SplitSpec, SplitRandom, SplitTime)
 	}
 	if train.Len() == 0 {
 		return nil, nil, fmt.Errorf("no training sessions (log has %d)", log.Len())
@@ -147,7 +116,7 @@ func runModels(ctx context.Context, log *sessions.Log, cfg RunConfig) ([]*Model,
 		if cfg.OnModel != nil {
 			cfg.OnModel(k)
 		}
-		rep := Report{Model: k.String(), Split: split, TrainSessions: trainLen}
+		rep := Report{Model: k.String(), Split: kind, TrainSessions: trainLen}
 		var m *Model
 		if cfg.LoadDir != "" {
 			var err error

@@ -246,21 +246,3 @@ func TestTimeSplit(t *testing.T) {
 		t.Errorf("time split %q, want %q", strings.Join(got, " "), want)
 	}
 }
-
-// TestParseSplitAndTrainFraction: the one place split names and train
-// fractions are checked (fit, shard, run configurations and Beam call it).
-func TestParseSplitAndTrainFraction(t *testing.T) {
-	for in, want := range map[string]string{"": "spec", "spec": "spec", "random": "random", "time": "time"} {
-		if got, err := ParseSplit(in); err != nil || got != want {
-			t.Errorf("ParseSplit(%q) = %q, %v", in, got, err)
-		}
-	}
-	if _, err := ParseSplit("weekly"); err == nil {
-		t.Error("ParseSplit(weekly) accepted")
-	}
-	for f, ok := range map[float64]bool{0.75: true, 1e-9: true, 0: false, 1: false, -0.5: false, math.NaN(): false} {
-		if err := CheckTrainFraction(f); (err == nil) != ok {
-			t.Errorf("CheckTrainFraction(%v) = %v", f, err)
-		}
-	}
-}

@@ -14,22 +14,8 @@ import (
 
 	"github.com/lovbench/lovbench/internal/bytesize"
 	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/sessions/split"
 )
-
-// ShardSource supplies a click log split into query shards: every SERP of
-// a query is in one shard, in log order, with its position in the log and
-// its train flag. shards.Dir (a shard directory) and shards.Stream (a whole
-// log as one shard) implement it.
-type ShardSource interface {
-	// NumShards is the number of shards.
-	NumShards() int
-	// Info returns the number of SERPs of the whole log, how many train,
-	// the longest SERP and the name of the split that set the flags.
-	Info() (serps, trainSERPs int64, maxRanks int, split string)
-	// Scan calls fn for every SERP of shard i in log order; s is only
-	// valid during the call.
-	Scan(ctx context.Context, i int, fn func(pos int64, train bool, s *sessions.SERP) error) error
-}
 
 // PreparedShard is one query shard ready for fitting: its training SERPs
 // prepared (Data), its test SERPs (those whose query trains) compactly, and
@@ -43,7 +29,7 @@ type PreparedShard struct {
 
 // PrepareShard reads shard i of src and prepares it with R ranks (the
 // largest of DefaultRanks and the longest SERP of the whole log).
-func PrepareShard(ctx context.Context, src ShardSource, i, R int) (*PreparedShard, error) {
+func PrepareShard(ctx context.Context, src split.Source, i, R int) (*PreparedShard, error) {
 	// The training SERPs go straight into the aggregator (only distinct
 	// SERPs are kept), the test SERPs into a compact test log; both share
 	// one query and one document dictionary. No copy of the shard, no
@@ -125,10 +111,10 @@ func PrepareShard(ctx context.Context, src ShardSource, i, R int) (*PreparedShar
 // the whole log with the same split, for any number of shards and
 // workers. The prepared shards are held in memory (compact flat arrays);
 // the raw log never is.
-func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir string) ([]Report, error) {
-	serps, trainSERPs, maxRanks, split := src.Info()
-	if cfg.Split != "" && cfg.Split != split {
-		return nil, fmt.Errorf("the shards were split with %q, not %q: reshard with --split %s", split, cfg.Split, cfg.Split)
+func RunShards(ctx context.Context, src split.Source, cfg RunConfig, outDir string) ([]Report, error) {
+	serps, trainSERPs, maxRanks, kind := src.Info()
+	if cfg.Split != "" && cfg.Split != kind {
+		return nil, fmt.Errorf("the shards were split with %q, not %q: reshard with --split %s", kind, cfg.Split, cfg.Split)
 	}
 	if trainSERPs == 0 {
 		return nil, fmt.Errorf("no training sessions (log has %d)", serps)
@@ -244,7 +230,7 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 		if cfg.OnModel != nil {
 			cfg.OnModel(k)
 		}
-		rep := Report{Model: k.String(), Split: split, TrainSessions: int(trainSERPs)}
+		rep := Report{Model: k.String(), Split: kind, TrainSessions: int(trainSERPs)}
 		ft := fitted{kind: k}
 		var acc EvalSums
 		if cfg.LoadDir != "" {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/sessions/split"
 	"github.com/lovbench/lovbench/shards"
 )
 
@@ -129,7 +130,7 @@ func TestShardInvarianceHeavy(t *testing.T) {
 	}
 	writeSERPs(t, src, all)
 	cfg := clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.PBM, clickmodels.UBM, clickmodels.DBN, clickmodels.CCM},
-		Split: clickmodels.SplitSpec, TrainFraction: 0.7, Options: clickmodels.Options{Iterations: 4, Workers: 1, Tolerance: 1e-300}}
+		Split: split.Spec, TrainFraction: 0.7, Options: clickmodels.Options{Iterations: 4, Workers: 1, Tolerance: 1e-300}}
 	whole, err := sessions.Load(src)
 	if err != nil {
 		t.Fatal(err)
@@ -205,9 +206,9 @@ func TestShardInvariance(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, split := range []string{clickmodels.SplitSpec, clickmodels.SplitRandom, clickmodels.SplitTime} {
-			t.Run(fmt.Sprintf("interleave=%v/%s", interleave, split), func(t *testing.T) {
-				cfg := clickmodels.RunConfig{Kinds: clickmodels.AllKinds(), Split: split, Seed: 11, TrainFraction: 0.7,
+		for _, kind := range []split.Kind{split.Spec, split.Random, split.Time} {
+			t.Run(fmt.Sprintf("interleave=%v/%s", interleave, kind), func(t *testing.T) {
+				cfg := clickmodels.RunConfig{Kinds: clickmodels.AllKinds(), Split: kind, Seed: 11, TrainFraction: 0.7,
 					Options: clickmodels.Options{Iterations: 4, Workers: 1}}
 				ref := t.TempDir()
 				if _, err := clickmodels.Run(ctx, log, cfg, ref); err != nil {
@@ -217,8 +218,8 @@ func TestShardInvariance(t *testing.T) {
 				if len(want) != 2*len(cfg.Kinds)+1 {
 					t.Fatalf("%d output files", len(want))
 				}
-				sp := shards.SplitConfig{Split: split, TrainFraction: 0.7, Seed: 11}
-				check := func(name string, s clickmodels.ShardSource, workers int, budget int64) {
+				sp := shards.SplitConfig{Split: kind, TrainFraction: 0.7, Seed: 11}
+				check := func(name string, s split.Source, workers int, budget int64) {
 					out := t.TempDir()
 					c := cfg
 					c.Workers = workers
@@ -267,7 +268,7 @@ func TestShardFitAPI(t *testing.T) {
 	ctx := context.Background()
 	src := t.TempDir()
 	simulatedParquet(t, src, 4_000, true)
-	sp := shards.SplitConfig{Split: clickmodels.SplitSpec, TrainFraction: 0.75}
+	sp := shards.SplitConfig{Split: split.Spec, TrainFraction: 0.75}
 	dir := t.TempDir()
 	if _, err := shards.Write(ctx, src, src4, sp, dir, shards.WriteOptions{}); err != nil {
 		t.Fatal(err)

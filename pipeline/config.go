@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/lovbench/lovbench/clickmodels"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,9 +12,11 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/internal/bytesize"
 	"github.com/lovbench/lovbench/ltr"
+	"github.com/lovbench/lovbench/sessions/split"
 )
 
 // Config is the configuration of `lovbench run` (a YAML file; every field is
@@ -169,7 +170,7 @@ type ReportConfig struct {
 func DefaultConfig() Config {
 	return Config{
 		Log:         LogConfig{Kind: "term"},
-		ClickModels: ClickModelConfig{Models: []string{"dctr", "dbn", "ubm"}, Select: "best", Iterations: 50, TrainFraction: 0.75},
+		ClickModels: ClickModelConfig{Models: []string{"dctr", "dbn", "ubm"}, Select: "best", Iterations: clickmodels.DefaultIterations, TrainFraction: split.DefaultTrainFraction},
 		Labels:      LabelConfig{Thresholds: []float64{0.2, 0.45, 0.5, 0.6, 0.7}, SERPSize: 10},
 		Sampling:    SamplingConfig{PerQuery: 26, Seed: 1},
 		Features:    FeatureConfig{List: "1-34", Semantics: string(features.DefaultSemantics)},
@@ -315,7 +316,7 @@ func (c *Config) validate() error {
 	if c.ClickModels.Iterations <= 0 {
 		return fmt.Errorf("click_models.iterations: %d, must be positive", c.ClickModels.Iterations)
 	}
-	if err := clickmodels.CheckTrainFraction(c.ClickModels.TrainFraction); err != nil {
+	if err := split.CheckTrainFraction(c.ClickModels.TrainFraction); err != nil {
 		return fmt.Errorf("click_models.train_fraction: %v", err)
 	}
 	if m := c.ClickModels.MemoryLimit; m != "" {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/sessions/split"
 	"github.com/lovbench/lovbench/shards"
 )
 
@@ -80,7 +81,7 @@ func FitLog(ctx context.Context, in FitInput, cfg clickmodels.RunConfig, dir str
 		// Without a limit the log is held in memory; only the time split
 		// needs its user sessions and no split its string indexes.
 		load := sessions.LoadForFit
-		if cfg.Split == clickmodels.SplitTime {
+		if cfg.Split == split.Time {
 			load = sessions.Load
 		}
 		log, err := load(in.Path)

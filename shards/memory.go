@@ -7,16 +7,8 @@ import (
 	"path/filepath"
 
 	"github.com/lovbench/lovbench/internal/bytesize"
-	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/sessions/split"
 )
-
-// Source is what clickmodels.RunShards reads (clickmodels.ShardSource):
-// Dir and Stream implement it.
-type Source interface {
-	NumShards() int
-	Info() (serps, trainSERPs int64, maxRanks int, split string)
-	Scan(ctx context.Context, i int, fn func(pos int64, train bool, s *sessions.SERP) error) error
-}
 
 // PrepareBytesPerSERP is the live heap that preparing one shard for fitting
 // takes per SERP of the shard at its peak (its training and test SERPs as
@@ -56,7 +48,7 @@ func (e *LimitTooSmallError) Error() string {
 // shard's preparation to take at most a quarter of the limit. The outputs
 // of the fit do not depend on the choice. A limit below MinMemoryLimit is
 // a *LimitTooSmallError, before anything is written.
-func ForMemory(ctx context.Context, src string, sp SplitConfig, limit int64, tmp string) (s Source, cleanup func(), err error) {
+func ForMemory(ctx context.Context, src string, sp SplitConfig, limit int64, tmp string) (s split.Source, cleanup func(), err error) {
 	st, err := NewStream(ctx, src, sp)
 	if err != nil {
 		return nil, nil, err

@@ -1,8 +1,8 @@
 // Package shards splits a click log into query shards for out-of-core
 // fitting: one Parquet file per fnv1a64(query) mod N, each SERP
 // keeping its position in the log and its train/test flag, so that the
-// spec, random and time splits of docs/method.md section 3 (clickmodels.Split,
-// RandomSplit, TimeSplit) stay exactly as on the whole log. The format is
+// spec, random and time splits of docs/method.md section 3 (package
+// sessions/split) stay exactly as on the whole log. The format is
 // described in docs/scale.md ("Shard format").
 package shards
 
@@ -16,6 +16,8 @@ import (
 	"path/filepath"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/lovbench/lovbench/sessions/split"
 )
 
 // Format is the value of Manifest.Format.
@@ -37,16 +39,16 @@ type Row struct {
 
 // Manifest describes a shard directory (manifest.json).
 type Manifest struct {
-	Format        string  `json:"format"`
-	Shards        int     `json:"shards"`
-	Hash          string  `json:"hash"`
-	SERPs         int64   `json:"serps"`
-	MaxRanks      int     `json:"max_ranks"`
-	Split         string  `json:"split"`
-	TrainFraction float64 `json:"train_fraction"`
-	Seed          uint64  `json:"seed"`
-	TrainSERPs    int64   `json:"train_serps"`
-	Source        string  `json:"source"`
+	Format        string     `json:"format"`
+	Shards        int        `json:"shards"`
+	Hash          string     `json:"hash"`
+	SERPs         int64      `json:"serps"`
+	MaxRanks      int        `json:"max_ranks"`
+	Split         split.Kind `json:"split"`
+	TrainFraction float64    `json:"train_fraction"`
+	Seed          uint64     `json:"seed"`
+	TrainSERPs    int64      `json:"train_serps"`
+	Source        string     `json:"source"`
 }
 
 // Of is the shard of query among n: fnv1a64 of its UTF-8 bytes, mod n.

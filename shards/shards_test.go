@@ -11,6 +11,7 @@ import (
 
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/sessions/split"
 	"github.com/lovbench/lovbench/shards"
 )
 
@@ -62,11 +63,11 @@ func TestWriteKeepsPositionsAndSplits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, split := range []string{clickmodels.SplitSpec, clickmodels.SplitRandom, clickmodels.SplitTime} {
+	for _, kind := range []split.Kind{split.Spec, split.Random, split.Time} {
 		for _, n := range []int{1, 4} {
-			t.Run(fmt.Sprintf("%s/%d", split, n), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/%d", kind, n), func(t *testing.T) {
 				out := t.TempDir()
-				m, err := shards.Write(context.Background(), src, n, shards.SplitConfig{Split: split, TrainFraction: 0.7, Seed: 9}, out, shards.WriteOptions{})
+				m, err := shards.Write(context.Background(), src, n, shards.SplitConfig{Split: kind, TrainFraction: 0.7, Seed: 9}, out, shards.WriteOptions{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -109,12 +110,12 @@ func TestWriteKeepsPositionsAndSplits(t *testing.T) {
 					}
 				}
 				var train *sessions.Log
-				switch split {
-				case clickmodels.SplitSpec:
+				switch kind {
+				case split.Spec:
 					train, _ = clickmodels.Split(log, 0.7)
-				case clickmodels.SplitRandom:
+				case split.Random:
 					train, _ = clickmodels.RandomSplit(log, 0.7, 9)
-				case clickmodels.SplitTime:
+				case split.Time:
 					train, _ = clickmodels.TimeSplit(log, 0.7)
 				}
 				want := log.Select(func(yield func(int) bool) {

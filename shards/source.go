@@ -7,14 +7,13 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/internal/atomicfile"
-
 	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/sessions/split"
 )
 
 // Dir is a shard directory opened for reading; it implements
-// clickmodels.ShardSource.
+// split.Source.
 type Dir struct {
 	dir string
 	m   Manifest
@@ -36,7 +35,7 @@ func (d *Dir) Manifest() Manifest { return d.m }
 func (d *Dir) NumShards() int { return d.m.Shards }
 
 // Info returns the log's size, training size, longest SERP and split.
-func (d *Dir) Info() (serps, trainSERPs int64, maxRanks int, split string) {
+func (d *Dir) Info() (serps, trainSERPs int64, maxRanks int, kind split.Kind) {
 	return d.m.SERPs, d.m.TrainSERPs, d.m.MaxRanks, d.m.Split
 }
 
@@ -65,7 +64,7 @@ func (d *Dir) Scan(ctx context.Context, i int, fn func(pos int64, train bool, s 
 
 // Stream is a whole log read as one shard, with the train flags of a split
 // computed on the fly: fit's in-memory path, which streams sessions.parquet
-// instead of materialising the log. It implements clickmodels.ShardSource.
+// instead of materialising the log. It implements split.Source.
 type Stream struct {
 	src   string
 	m     Manifest
@@ -88,7 +87,7 @@ func NewStream(ctx context.Context, src string, sp SplitConfig) (*Stream, error)
 	st := &Stream{src: src, m: m, train: train}
 	// TrainSERPs needs a pass for the time split only; for spec and
 	// random it is the cut.
-	if m.Split == clickmodels.SplitTime {
+	if m.Split == split.Time {
 		err = scan(func(pos int64, s *sessions.SERP) error {
 			if train(pos, s) {
 				st.m.TrainSERPs++
@@ -108,7 +107,7 @@ func NewStream(ctx context.Context, src string, sp SplitConfig) (*Stream, error)
 func (s *Stream) NumShards() int { return 1 }
 
 // Info returns the log's size, training size, longest SERP and split.
-func (s *Stream) Info() (serps, trainSERPs int64, maxRanks int, split string) {
+func (s *Stream) Info() (serps, trainSERPs int64, maxRanks int, kind split.Kind) {
 	return s.m.SERPs, s.m.TrainSERPs, s.m.MaxRanks, s.m.Split
 }
 
@@ -142,25 +141,24 @@ func WriteManifest(dir string, m Manifest) error {
 // split needs the user sessions of the SERPs before the cut, so only Write
 // and NewStream (which read the log) compute it.
 func TrainFlags(sp SplitConfig, total int64) (func(pos int64) bool, error) {
-	frac := sp.TrainFraction
-	if frac == 0 {
-		frac = 0.75
+	frac, err := split.TrainFraction(sp.TrainFraction)
+	if err != nil {
+		return nil, fmt.Errorf("shards: %w", err)
 	}
-	if !(frac > 0 && frac < 1) {
-		return nil, fmt.Errorf("shards: train fraction %v, want a value in (0, 1)", frac)
+	kind, err := split.Parse(string(sp.Split))
+	if err != nil {
+		return nil, fmt.Errorf("shards: %w", err)
 	}
 	cut := cutPoint(total, frac)
-	switch sp.Split {
-	case "", clickmodels.SplitSpec:
+	switch kind {
+	case split.Spec:
 		return func(pos int64) bool { return pos < cut }, nil
-	case clickmodels.SplitRandom:
+	case split.Random:
 		bits := make([]uint64, (total+63)/64)
-		for _, i := range clickmodels.RandomTrainPositions(int(total), frac, sp.Seed) {
+		for _, i := range split.RandomTrainPositions(int(total), frac, sp.Seed) {
 			bits[i/64] |= 1 << uint(i%64)
 		}
 		return func(pos int64) bool { return bits[pos/64]&(1<<uint(pos%64)) != 0 }, nil
-	case clickmodels.SplitTime:
-		return nil, fmt.Errorf("shards: the time split needs the log's user sessions: use Write or NewStream")
 	}
-	return nil, fmt.Errorf("shards: unknown split %q (want spec, random or time)", sp.Split)
+	return nil, fmt.Errorf("shards: the time split needs the log's user sessions: use Write or NewStream")
 }

@@ -11,17 +11,18 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/sessions/split"
 )
 
 // SplitConfig says how the train flag of every SERP is computed; the rules
-// are those of clickmodels.Split, RandomSplit and TimeSplit.
+// are those of package split (clickmodels.Split, RandomSplit and TimeSplit
+// on a whole log).
 type SplitConfig struct {
-	Split         string  // spec (default), random or time
-	TrainFraction float64 // default 0.75
-	Seed          uint64  // random split only
+	Split         split.Kind // spec (default), random or time
+	TrainFraction float64    // default split.DefaultTrainFraction
+	Seed          uint64     // random split only
 }
 
 // RowGroupRows is the number of rows per row group of a shard file: small
@@ -272,9 +273,9 @@ func sessionKey(id string) [2]uint64 {
 	return k
 }
 
-// cutPoint is clickmodels.TrainCut for a log position count.
+// cutPoint is split.TrainCut for a log position count.
 func cutPoint(n int64, fraction float64) int64 {
-	return int64(clickmodels.TrainCut(int(n), fraction))
+	return int64(split.TrainCut(int(n), fraction))
 }
 
 // Write reads src once or twice (three times for the time split; a Yandex
@@ -378,31 +379,28 @@ func (stopError) Error() string { return "stop" }
 
 var errStop error = stopError{}
 
-// trainFlags defaults m.Split (spec) and m.TrainFraction (0.75) and checks
+// trainFlags defaults m.Split (spec) and m.TrainFraction
+// (split.DefaultTrainFraction) and checks
 // the fraction, reads src once (twice for the time split) to fill m.SERPs
 // and m.MaxRanks, and returns the train flag of a SERP at a log position
 // under the split sp. Write and NewStream share it.
 func trainFlags(ctx context.Context, scan scanFunc, size sizeFunc, m *Manifest, sp SplitConfig) (func(pos int64, s *sessions.SERP) bool, error) {
-	split, err := clickmodels.ParseSplit(m.Split)
+	kind, err := split.Parse(string(m.Split))
 	if err != nil {
 		return nil, fmt.Errorf("shards: %w", err)
 	}
-	m.Split = split
-	if m.TrainFraction == 0 {
-		m.TrainFraction = 0.75
-	}
-	if err := clickmodels.CheckTrainFraction(m.TrainFraction); err != nil {
+	m.Split = kind
+	if m.TrainFraction, err = split.TrainFraction(m.TrainFraction); err != nil {
 		return nil, fmt.Errorf("shards: %w", err)
 	}
 	// Pass 1: size and longest SERP.
 	if m.SERPs, m.MaxRanks, err = size(ctx); err != nil {
 		return nil, err
 	}
-	cut := cutPoint(m.SERPs, m.TrainFraction)
 	var train func(pos int64, s *sessions.SERP) bool
 	switch m.Split {
-	case clickmodels.SplitSpec, clickmodels.SplitRandom:
-		if m.Split == clickmodels.SplitRandom {
+	case split.Spec, split.Random:
+		if m.Split == split.Random {
 			m.Seed = sp.Seed
 		}
 		f, err := TrainFlags(SplitConfig{Split: m.Split, TrainFraction: m.TrainFraction, Seed: sp.Seed}, m.SERPs)
@@ -410,31 +408,21 @@ func trainFlags(ctx context.Context, scan scanFunc, size sizeFunc, m *Manifest, 
 			return nil, err
 		}
 		train = func(pos int64, _ *sessions.SERP) bool { return f(pos) }
-	case clickmodels.SplitTime:
-		// A session trains iff its first SERP lies before the cut: every
-		// SERP before the cut trains; later ones train iff their session
-		// started before the cut.
-		started := make(map[[2]uint64]struct{})
+	case split.Time:
+		// A session trains iff its first SERP lies before the cut
+		// (split.TimeSplit): the sessions of the SERPs before it.
+		ts := split.NewTimeSplit[[2]uint64](m.SERPs, m.TrainFraction)
 		err := scan(func(pos int64, s *sessions.SERP) error {
-			if pos < cut {
-				started[sessionKey(s.SessionID)] = struct{}{}
-			} else if pos == cut {
+			if !ts.Before(pos) {
 				return errStop
 			}
+			ts.Start(sessionKey(s.SessionID))
 			return nil
 		})
 		if err != nil && err != errStop {
 			return nil, err
 		}
-		train = func(pos int64, s *sessions.SERP) bool {
-			if pos < cut {
-				return true
-			}
-			_, ok := started[sessionKey(s.SessionID)]
-			return ok
-		}
-	default:
-		return nil, fmt.Errorf("shards: unknown split %q (want spec, random or time)", m.Split)
+		train = func(pos int64, s *sessions.SERP) bool { return ts.Train(pos, sessionKey(s.SessionID)) }
 	}
 
 	return train, nil

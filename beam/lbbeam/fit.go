@@ -18,6 +18,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/sessions/split"
 )
 
 func init() {
@@ -190,7 +191,7 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 		}
 		finals := beam.ParDo(ks, &finishFn{Dir: o.PrepDir, Kind: int(k), R: R, Exact: o.Exact}, state, beam.SideInput{Input: msgs})
 		reports = append(reports, beam.ParDo(ks, &writeModelFn{Dir: o.OutDir, Kind: int(k),
-			Split: m.Split, TrainSERPs: m.TrainSERPs}, one, beam.SideInput{Input: finals}))
+			Split: string(m.Split), TrainSERPs: m.TrainSERPs}, one, beam.SideInput{Input: finals}))
 	}
 	all := beam.Flatten(s, reports...)
 	names := make([]string, len(o.Kinds))
@@ -349,7 +350,7 @@ func (f *stepFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard
 			return err
 		}
 		ll := total.LL.Float64() / float64(f.SERPs)
-		if !f.Initial && math.Abs(ll-em.PrevLL) < f.Tolerance {
+		if !f.Initial && clickmodels.Converged(em.PrevLL, ll, f.Tolerance) {
 			em.Converged = true
 		}
 		em.PrevLL = ll
@@ -560,7 +561,7 @@ func (f *writeModelFn) ProcessElement(ctx context.Context, _ int, finals func(*S
 	if len(all) > 0 {
 		iterations = all[0].Iterations
 	}
-	rep := clickmodels.Report{Model: k.String(), Split: f.Split, TrainSessions: int(f.TrainSERPs), TrainRecords: records,
+	rep := clickmodels.Report{Model: k.String(), Split: split.Kind(f.Split), TrainSessions: int(f.TrainSERPs), TrainRecords: records,
 		Metrics: met, Iterations: iterations, Exact: len(parts) > 0 && parts[0].Model.Exact}
 	b, err := json.Marshal(rep)
 	if err != nil {

@@ -13,9 +13,9 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
-	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/sessions/split"
 	"github.com/lovbench/lovbench/shards"
 )
 
@@ -83,19 +83,12 @@ func BuildShard(s beam.Scope, o ShardOptions) error {
 	if err := CheckPath(o.OutDir); err != nil {
 		return err
 	}
-	if o.Split.Split == "" {
-		o.Split.Split = clickmodels.SplitSpec
-	}
-	if o.Split.TrainFraction == 0 {
-		o.Split.TrainFraction = 0.75
-	}
-	if err := clickmodels.CheckTrainFraction(o.Split.TrainFraction); err != nil {
+	var err error
+	if o.Split.Split, err = split.Parse(string(o.Split.Split)); err != nil {
 		return err
 	}
-	if o.Split.Split != clickmodels.SplitTime {
-		if _, err := shards.TrainFlags(o.Split, 0); err != nil {
-			return err
-		}
+	if o.Split.TrainFraction, err = split.TrainFraction(o.Split.TrainFraction); err != nil {
+		return err
 	}
 	if o.PartSize <= 0 {
 		o.PartSize = DefaultPartSize
@@ -123,12 +116,12 @@ func BuildShard(s beam.Scope, o ShardOptions) error {
 	// started before it, which the shard writers learn from the keys of
 	// the sessions with a SERP before the cut (any shard's).
 	var started beam.PCollection
-	if o.Split.Split == clickmodels.SplitTime {
+	if o.Split.Split == split.Time {
 		started = beam.ParDo(s, &startedFn{TrainFraction: o.Split.TrainFraction}, serps, beam.SideInput{Input: results})
 	} else {
 		started = beam.CreateList(s, [][]byte{})
 	}
-	sums := beam.ParDo(s, &writeShardFn{Dir: o.OutDir, Shards: o.Shards, Time: o.Split.Split == clickmodels.SplitTime}, grouped,
+	sums := beam.ParDo(s, &writeShardFn{Dir: o.OutDir, Shards: o.Shards, Time: o.Split.Split == split.Time, TrainFraction: o.Split.TrainFraction}, grouped,
 		beam.SideInput{Input: results}, beam.SideInput{Input: bits}, beam.SideInput{Input: started})
 	beam.ParDo0(s, &writeReportFn{Dir: o.OutDir, Logs: o.Logs}, one, beam.SideInput{Input: results}, beam.SideInput{Input: lines})
 	beam.ParDo0(s, &writeManifestFn{Dir: o.OutDir, Shards: o.Shards, Split: o.Split, Source: baseName(o.Logs[0])},
@@ -201,20 +194,20 @@ func place(results func(*PartResult) bool) placement {
 
 // trainBitsFn computes the train flag of every position of the log once
 // (shards.TrainFlags: for the random split a permutation of the whole log)
-// and hands it to every shard writer as a bitmap side input.
+// and hands it to every shard writer as a bitmap side input. The time
+// split's flags come from the user sessions instead (startedFn): its
+// bitmap is empty.
 type trainBitsFn struct {
 	Split shards.SplitConfig
 }
 
 func (f *trainBitsFn) ProcessElement(_ int, results func(*PartResult) bool, emit func([]byte)) error {
 	pl := place(results)
-	sp := f.Split
-	if sp.Split == clickmodels.SplitTime {
-		// Every SERP before the cut trains (as under the spec split);
-		// writeShardFn adds the later SERPs of sessions started before it.
-		sp.Split = clickmodels.SplitSpec
+	if f.Split.Split == split.Time {
+		emit(nil)
+		return nil
 	}
-	train, err := shards.TrainFlags(sp, pl.total)
+	train, err := shards.TrainFlags(f.Split, pl.total)
 	if err != nil {
 		return err
 	}
@@ -234,13 +227,13 @@ func (f *trainBitsFn) ProcessElement(_ int, results func(*PartResult) bool, emit
 type startedFn struct {
 	TrainFraction float64
 	pl            *placement
-	cut           int64
+	ts            *split.TimeSplit[[2]uint64] // for its cut
 }
 
 func (f *startedFn) ProcessElement(_ int, b []byte, results func(*PartResult) bool, emit func([]byte)) error {
-	if f.pl == nil {
+	if f.ts == nil {
 		pl := place(results)
-		f.pl, f.cut = &pl, int64(clickmodels.TrainCut(int(pl.total), f.TrainFraction))
+		f.pl, f.ts = &pl, split.NewTimeSplit[[2]uint64](pl.total, f.TrainFraction)
 	}
 	part, ord, s, err := decodeSERP(b)
 	if err != nil {
@@ -249,7 +242,7 @@ func (f *startedFn) ProcessElement(_ int, b []byte, results func(*PartResult) bo
 	if part >= len(f.pl.offset) {
 		return fmt.Errorf("lbbeam: SERP of unknown part %d", part)
 	}
-	if f.pl.offset[part]+int64(ord) < f.cut {
+	if f.ts.Before(f.pl.offset[part] + int64(ord)) {
 		k := shards.SessionKey(s.SessionID)
 		out := binary.LittleEndian.AppendUint64(nil, k[0])
 		emit(binary.LittleEndian.AppendUint64(out, k[1]))
@@ -262,20 +255,23 @@ func (f *startedFn) ProcessElement(_ int, b []byte, results func(*PartResult) bo
 type writeShardFn struct {
 	Dir    string
 	Shards int
-	Time   bool // the time split: started holds the sessions begun before the cut
+	// Time: the time split, whose train flags come from the sessions
+	// begun before the cut (started) instead of the bitmap.
+	Time          bool
+	TrainFraction float64
 }
 
 func (f *writeShardFn) ProcessElement(ctx context.Context, shard int, recs func(*[]byte) bool, results func(*PartResult) bool, bits []byte, started func(*[]byte) bool, emit func(ShardSummary)) error {
 	pl := place(results)
-	var before map[[2]uint64]struct{}
+	var ts *split.TimeSplit[[2]uint64]
 	if f.Time {
-		before = map[[2]uint64]struct{}{}
+		ts = split.NewTimeSplit[[2]uint64](pl.total, f.TrainFraction)
 		var k []byte
 		for started(&k) {
 			if len(k) != 16 {
 				return fmt.Errorf("lbbeam: session key of %d bytes", len(k))
 			}
-			before[[2]uint64{binary.LittleEndian.Uint64(k), binary.LittleEndian.Uint64(k[8:])}] = struct{}{}
+			ts.Start([2]uint64{binary.LittleEndian.Uint64(k), binary.LittleEndian.Uint64(k[8:])})
 		}
 	}
 	type rec struct {
@@ -304,9 +300,10 @@ func (f *writeShardFn) ProcessElement(ctx context.Context, shard int, recs func(
 				return err
 			}
 			rowFromSERP(&row, rs[i].pos, &rs[i].serp)
-			row.Train = bits[row.Pos/8]&(1<<(row.Pos%8)) != 0
-			if !row.Train && f.Time {
-				_, row.Train = before[shards.SessionKey(row.SessionID)]
+			if ts != nil {
+				row.Train = ts.Train(row.Pos, shards.SessionKey(row.SessionID))
+			} else {
+				row.Train = bits[row.Pos/8]&(1<<(row.Pos%8)) != 0
 			}
 			if row.Train {
 				sum.TrainSERPs++
@@ -338,7 +335,7 @@ func (f *writeManifestFn) ProcessElement(ctx context.Context, _ int, sums func(*
 	seen := make([]bool, f.Shards)
 	m := shards.Manifest{Format: shards.Format, Shards: f.Shards, Hash: "fnv1a64", SERPs: pl.total,
 		MaxRanks: pl.maxRanks, Split: f.Split.Split, TrainFraction: f.Split.TrainFraction, Source: f.Source}
-	if m.Split == clickmodels.SplitRandom {
+	if m.Split == split.Random {
 		m.Seed = f.Split.Seed
 	}
 	var s ShardSummary

@@ -55,18 +55,18 @@ func TestShardEqualsIngestThenShard(t *testing.T) {
 	}
 	for _, sp := range []shards.SplitConfig{{Split: "spec", TrainFraction: 0.75}, {Split: "random", TrainFraction: 0.6, Seed: 3}, {Split: "time", TrainFraction: 0.7}} {
 		const n = 7
-		ingDir := filepath.Join(dir, sp.Split, "ingest")
+		ingDir := filepath.Join(dir, string(sp.Split), "ingest")
 		if _, err := ingest.Run(context.Background(), ingest.Options{Format: ingest.FormatYandex, Log: logPath, OutDir: ingDir, PIISalt: testSalt}); err != nil {
 			t.Fatal(err)
 		}
-		wantDir := filepath.Join(dir, sp.Split, "want")
+		wantDir := filepath.Join(dir, string(sp.Split), "want")
 		want, err := shards.Write(context.Background(), ingDir, n, sp, wantDir, shards.WriteOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, where := range []string{"local", "memfs"} {
-			t.Run(sp.Split+"/"+where, func(t *testing.T) {
-				in, gotDir := logPath, filepath.Join(dir, sp.Split, "beam")
+			t.Run(string(sp.Split)+"/"+where, func(t *testing.T) {
+				in, gotDir := logPath, filepath.Join(dir, string(sp.Split), "beam")
 				if where == "memfs" {
 					root := memRoot(t)
 					in, gotDir = root+"/log.tsv", root+"/shards"

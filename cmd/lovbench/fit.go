@@ -12,12 +12,13 @@ import (
 	"github.com/lovbench/lovbench/internal/bytesize"
 	"github.com/lovbench/lovbench/internal/progress"
 	"github.com/lovbench/lovbench/pipeline"
+	"github.com/lovbench/lovbench/sessions/split"
 	"github.com/lovbench/lovbench/shards"
 )
 
 func newFitCmd(a *app) *cobra.Command {
 	var (
-		logFile, format, sessDir, models, out, load, split string
+		logFile, format, sessDir, models, out, load, splitName string
 		shardDir, memLimit, paramsFormat                   string
 		cfg                                                clickmodels.RunConfig
 		asJSON                                             bool
@@ -70,7 +71,7 @@ for any --workers. See docs/clickmodels.md.`,
 			if err != nil {
 				return usagef("fit: --models: %v", err)
 			}
-			if _, err := clickmodels.ParseSplit(split); err != nil {
+			if cfg.Split, err = split.Parse(splitName); err != nil {
 				return usagef("fit: --split: %v", err)
 			}
 			if cfg.ParamsFormat, err = clickmodels.ParseParamsFileFormat(paramsFormat); err != nil {
@@ -81,7 +82,7 @@ for any --workers. See docs/clickmodels.md.`,
 					return usagef("fit: --memory-limit: %v", err)
 				}
 			}
-			cfg.Kinds, cfg.Split, cfg.LoadDir = kinds, split, load
+			cfg.Kinds, cfg.LoadDir = kinds, load
 			var bar progress.Bar = nopBar{}
 			cfg.OnModel = func(k clickmodels.Kind) {
 				bar.Finish()
@@ -127,8 +128,8 @@ for any --workers. See docs/clickmodels.md.`,
 	f.StringVar(&models, "models", "dctr,ubm,dbn", "comma-separated click models, or all")
 	f.StringVar(&out, "out", "", "output `DIR`")
 	intVar(f, &cfg.Iterations, "iterations", clickmodels.DefaultIterations, atLeast(1), "EM iterations")
-	floatVar(f, &cfg.TrainFraction, "train-fraction", 0.75, between(0, 1), "share of SERPs that train")
-	f.StringVar(&split, "split", clickmodels.SplitSpec, "train/test split: spec (file order), random (seeded) or time (whole user sessions)")
+	floatVar(f, &cfg.TrainFraction, "train-fraction", split.DefaultTrainFraction, between(0, 1), "share of SERPs that train")
+	f.StringVar(&splitName, "split", string(split.Spec), "train/test split: spec (file order), random (seeded) or time (whole user sessions)")
 	f.Uint64Var(&cfg.Seed, "seed", 1, "seed of --split random")
 	intVar(f, &cfg.Workers, "workers", 0, atLeast(0), "parallel workers (0: all CPUs); results do not depend on it")
 	floatVar(f, &cfg.Tolerance, "tolerance", 0, atLeast(0), "stop EM once the training log-likelihood changes less than this (0: run all --iterations, like PyClick)")

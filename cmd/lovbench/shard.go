@@ -5,16 +5,17 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/internal/progress"
+	"github.com/lovbench/lovbench/sessions/split"
 	"github.com/lovbench/lovbench/shards"
 )
 
 func newShardCmd(a *app) *cobra.Command {
 	var (
-		src, out string
-		n        int
-		sp       shards.SplitConfig
+		src, out  string
+		n         int
+		sp        shards.SplitConfig
+		splitName string
 	)
 	cmd := &cobra.Command{
 		Use:   "shard",
@@ -30,7 +31,8 @@ gives exactly the same outputs as fit on the whole log. See docs/scale.md.`,
 			if src == "" || out == "" {
 				return usagef("shard: --sessions and --out are required")
 			}
-			if _, err := clickmodels.ParseSplit(sp.Split); err != nil {
+			var err error
+			if sp.Split, err = split.Parse(splitName); err != nil {
 				return usagef("shard: --split: %v", err)
 			}
 			bar := progress.New(a.progress(), -1, "shard")
@@ -50,8 +52,8 @@ gives exactly the same outputs as fit on the whole log. See docs/scale.md.`,
 	f.StringVar(&src, "sessions", "", "ingest output `DIR`, a sessions.parquet file or a Yandex log")
 	intVar(f, &n, "shards", 16, atLeast(1), "number of shards")
 	f.StringVar(&out, "out", "", "output `DIR`")
-	f.StringVar(&sp.Split, "split", clickmodels.SplitSpec, "train/test split: spec, random or time (as fit)")
-	floatVar(f, &sp.TrainFraction, "train-fraction", 0.75, between(0, 1), "share of SERPs that train")
+	f.StringVar(&splitName, "split", string(split.Spec), "train/test split: spec, random or time (as fit)")
+	floatVar(f, &sp.TrainFraction, "train-fraction", split.DefaultTrainFraction, between(0, 1), "share of SERPs that train")
 	f.Uint64Var(&sp.Seed, "seed", 1, "seed of --split random")
 	return cmd
 }

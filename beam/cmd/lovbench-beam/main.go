@@ -42,6 +42,7 @@ import (
 	"github.com/lovbench/lovbench/beam/lbbeam"
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/ingest/pii"
+	"github.com/lovbench/lovbench/sessions/split"
 	"github.com/lovbench/lovbench/shards"
 )
 
@@ -55,13 +56,13 @@ var (
 	maxLine    = flag.Int("max-line", 0, "shard and fit --log: longest accepted line in bytes (0: ingest's default)")
 	shardDir   = flag.String("shard-dir", "", "fit: directory written by shard (lovbench-beam or lovbench shard); or give --log")
 	models     = flag.String("models", "dctr,ubm,dbn", "fit: models to fit (dctr, ubm, dbn)")
-	iterations = flag.Int("iterations", 50, "fit: EM iterations (PyClick's default 50)")
+	iterations = flag.Int("iterations", clickmodels.DefaultIterations, "fit: EM iterations (PyClick's default)")
 	piiSalt    = flag.String("pii-salt", "", "shard and fit --log: key of the session-ID pseudonymisation as text (default: random per run, written in no output)")
 	keepIDs    = flag.Bool("keep-session-ids", false, "shard and fit --log: write session IDs as read, not pseudonymised")
 	tolerance  = flag.Float64("tolerance", 0, "fit: stop EM once the training log-likelihood changes by less than this between iterations (0: run every iteration; as lovbench fit --tolerance)")
 	exact      = flag.Bool("exact", false, "fit: DBN's exact E-step instead of PyClick's (as lovbench fit --exact)")
-	split      = flag.String("split", "spec", "shard and fit --log: train/test split of the SERPs: spec, random or time")
-	trainFrac  = flag.Float64("train-fraction", 0.75, "shard and fit --log: share of SERPs that train")
+	splitName  = flag.String("split", string(split.Spec), "shard and fit --log: train/test split of the SERPs: spec, random or time")
+	trainFrac  = flag.Float64("train-fraction", split.DefaultTrainFraction, "shard and fit --log: share of SERPs that train")
 	seed       = flag.Uint64("seed", 1, "shard and fit --log: seed of the random split")
 )
 
@@ -168,7 +169,7 @@ func run(ctx context.Context, cmd string) error {
 func shardOptions(ctx context.Context, outDir string) (lbbeam.ShardOptions, error) {
 	o := lbbeam.ShardOptions{Logs: strings.Split(*logs, ","), Shards: *numShards, OutDir: outDir,
 		PartSize: *partSize, FullSERP: *fullSERP, MaxLine: *maxLine,
-		Split:   shards.SplitConfig{Split: *split, TrainFraction: *trainFrac, Seed: *seed},
+		Split:   shards.SplitConfig{Split: split.Kind(*splitName), TrainFraction: *trainFrac, Seed: *seed},
 		PIISalt: []byte(*piiSalt), KeepSessionIDs: *keepIDs}
 	if *keepIDs && *piiSalt != "" {
 		return o, usageError{errors.New("--keep-session-ids and --pii-salt exclude each other")}
@@ -176,8 +177,11 @@ func shardOptions(ctx context.Context, outDir string) (lbbeam.ShardOptions, erro
 	if *numShards < 1 || *partSize < 1 {
 		return o, usageError{errors.New("--shards and --part-size must be positive")}
 	}
-	if !(*trainFrac > 0 && *trainFrac < 1) {
-		return o, usageError{fmt.Errorf("--train-fraction must be in (0, 1), got %v", *trainFrac)}
+	if _, err := split.Parse(*splitName); err != nil {
+		return o, usageError{fmt.Errorf("--split: %w", err)}
+	}
+	if err := split.CheckTrainFraction(*trainFrac); err != nil {
+		return o, usageError{fmt.Errorf("--train-fraction: %w", err)}
 	}
 	if *blacklist != "" {
 		f, err := lbbeam.OpenText(ctx, *blacklist)
