@@ -19,9 +19,9 @@ import (
 func newFitCmd(a *app) *cobra.Command {
 	var (
 		logFile, format, sessDir, models, out, load, splitName string
-		shardDir, memLimit, paramsFormat                   string
-		cfg                                                clickmodels.RunConfig
-		asJSON                                             bool
+		shardDir, memLimit, paramsFormat                       string
+		cfg                                                    clickmodels.RunConfig
+		asJSON                                                 bool
 	)
 	cmd := &cobra.Command{
 		Use:   "fit",
