@@ -32,13 +32,15 @@ type RunConfig struct {
 	// OnShard, if set, is called by RunShards after each shard is
 	// prepared, with the shards done and their number.
 	OnShard func(done, total int)
-	// MemoryLimit > 0 bounds the memory of RunShards (bytes; see
-	// docs/scale.md); 0 means no bound.
+	// MemoryLimit is the memory limit (bytes) the budgets of the fit were
+	// computed from (internal/membudget), reported in the progress log
+	// beside the memory in use; 0: none. It bounds nothing itself.
 	MemoryLimit int64
 	// PreparedBudget bounds the estimated bytes of prepared shards that
 	// RunShards holds in memory; the shards beyond it go to
-	// prepared-shard files and are read back for every pass. 0 means a
-	// quarter of MemoryLimit, or no bound without a MemoryLimit.
+	// prepared-shard files and are read back for every pass. 0 means no
+	// bound. Under a memory limit the caller sets it from the limit's
+	// budget (pipeline.FitLog: membudget.Fit.PreparedHeld).
 	PreparedBudget int64
 	// Log, if set, receives progress messages with the memory in use.
 	Log *slog.Logger

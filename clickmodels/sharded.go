@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"runtime/metrics"
 	"slices"
 	"time"
@@ -121,15 +120,6 @@ func RunShards(ctx context.Context, src split.Source, cfg RunConfig, outDir stri
 	}
 	R := max(DefaultRanks, maxRanks)
 	n := src.NumShards()
-	if cfg.MemoryLimit > 0 {
-		// The Go runtime's soft limit: the GC works harder near it
-		// instead of letting the heap double. It is set a sixteenth
-		// below the limit, for what the runtime does not count (the
-		// program's code, about 15 MiB) and for its overshoot while a
-		// collection runs (up to 75 MiB at 1 GiB, measured).
-		old := debug.SetMemoryLimit(cfg.MemoryLimit - cfg.MemoryLimit/16)
-		defer debug.SetMemoryLimit(old)
-	}
 	logMem := func(msg string, args ...any) {
 		if cfg.Log == nil {
 			return
@@ -151,9 +141,9 @@ func RunShards(ctx context.Context, src split.Source, cfg RunConfig, outDir stri
 			}
 		}
 	}
-	// Under a memory limit, prepared shards are held in memory while their
-	// estimated size (PreparedShard.size) stays within the budget (a
-	// quarter of the limit unless PreparedBudget says); the others go to prepared-shard files in a temporary
+	// Under a budget (PreparedBudget), prepared shards are held in memory
+	// while their estimated size (PreparedShard.size) stays within it;
+	// the others go to prepared-shard files in a temporary
 	// directory under outDir and are read back for every pass over them,
 	// so that one of them at a time is in memory. The pair values of all
 	// shards stay in memory (docs/scale.md, "Out of core").
@@ -171,9 +161,6 @@ func RunShards(ctx context.Context, src split.Source, cfg RunConfig, outDir stri
 	var testN, records, spilled int
 	var heldBytes int64
 	budget := cfg.PreparedBudget
-	if budget <= 0 && cfg.MemoryLimit > 0 {
-		budget = cfg.MemoryLimit / 4
-	}
 	t0 := time.Now()
 	for i := range n {
 		p, err := PrepareShard(ctx, src, i, R)

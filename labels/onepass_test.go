@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lovbench/lovbench/internal/membudget"
 	"github.com/lovbench/lovbench/sessions"
 )
 
@@ -75,7 +76,9 @@ func inMemoryFiles(t *testing.T, dir, rel string, opts Options) (labels, quarant
 func runFiles(t *testing.T, dir, rel string, opts Options, memLimit int64) ([]byte, []byte, RunReport) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "labels.csv")
-	rep, err := Run(context.Background(), Config{Relevance: rel, Sessions: dir, Out: out, Options: opts, MemoryLimit: memLimit})
+	// Under a limit, as the label command: Go's soft limit set around Run.
+	defer membudget.SetSoftLimit(memLimit)()
+	rep, err := Run(context.Background(), Config{Relevance: rel, Sessions: dir, Out: out, Options: opts})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"runtime/debug"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/textio"
@@ -28,11 +27,6 @@ type Config struct {
 	// AllowEmpty accepts a relevance file without a usable row and sessions
 	// without a SERP; otherwise Run returns a *textio.EmptyError.
 	AllowEmpty bool
-	// MemoryLimit > 0 sets Go's soft memory limit (bytes) while Run works,
-	// so that the collector keeps the resident set near it instead of
-	// letting the heap double between collections (docs/scale.md). It
-	// costs collection work, not results.
-	MemoryLimit int64
 }
 
 // RunReport is the report of Run: the labelling report, and the expert
@@ -52,9 +46,6 @@ type RunReport struct {
 // all relevance rows take part, not only the labelled ones).
 func Run(ctx context.Context, cfg Config) (RunReport, error) {
 	var rr RunReport
-	if cfg.MemoryLimit > 0 {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(cfg.MemoryLimit))
-	}
 	f, err := textio.Open(cfg.Relevance)
 	if err != nil {
 		return rr, err

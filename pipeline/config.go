@@ -213,6 +213,20 @@ func (s *SimulateConfig) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
+// MemoryLimitBytes is MemoryLimit in bytes, 0 if empty: the one place
+// the configuration's limit is parsed (LoadConfig checks it; the fit stage
+// and the command that sets Go's soft limit use it).
+func (c ClickModelConfig) MemoryLimitBytes() (int64, error) {
+	if c.MemoryLimit == "" {
+		return 0, nil
+	}
+	n, err := bytesize.Parse(c.MemoryLimit)
+	if err != nil {
+		return 0, fmt.Errorf("click_models.memory_limit: %w", err)
+	}
+	return n, nil
+}
+
 // LoadConfig reads and validates a configuration file.
 func LoadConfig(path string) (*Config, error) {
 	b, err := os.ReadFile(path)
@@ -319,10 +333,8 @@ func (c *Config) validate() error {
 	if err := split.CheckTrainFraction(c.ClickModels.TrainFraction); err != nil {
 		return fmt.Errorf("click_models.train_fraction: %v", err)
 	}
-	if m := c.ClickModels.MemoryLimit; m != "" {
-		if _, err := bytesize.Parse(m); err != nil {
-			return fmt.Errorf("click_models.memory_limit: %v", err)
-		}
+	if _, err := c.ClickModels.MemoryLimitBytes(); err != nil {
+		return err
 	}
 	if len(c.Labels.Thresholds) != 5 {
 		return fmt.Errorf("labels.thresholds: %d values, want 5", len(c.Labels.Thresholds))

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/internal/membudget"
 	"github.com/lovbench/lovbench/sessions"
 	"github.com/lovbench/lovbench/sessions/split"
 	"github.com/lovbench/lovbench/shards"
@@ -29,7 +30,8 @@ type FitInput struct {
 //
 //   - a shard directory: shard by shard (clickmodels.RunShards);
 //   - a sessions Parquet file: streamed into query shards that fit in
-//     cfg.MemoryLimit (shards.ForMemory; one shard without a limit),
+//     the budget of cfg.MemoryLimit (membudget.ForFit, shards.ForMemory;
+//     one shard without a limit),
 //     never held whole, then RunShards; the temporary shards go under
 //     dir/.shards and are removed;
 //   - a Yandex log: loaded and fitted in memory (clickmodels.RunInto); under
@@ -97,7 +99,11 @@ func FitLog(ctx context.Context, in FitInput, cfg clickmodels.RunConfig, dir str
 		}
 		return clickmodels.RunInto(ctx, log, cfg, dir)
 	}
-	src, cleanup, err := shards.ForMemory(ctx, pq, shards.SplitConfig{Split: cfg.Split, TrainFraction: cfg.TrainFraction, Seed: cfg.Seed}, cfg.MemoryLimit, tmp)
+	// The one budget of the limit: what preparing a shard and holding
+	// prepared shards may take (Go's soft limit is the command's).
+	b := membudget.ForFit(cfg.MemoryLimit)
+	cfg.PreparedBudget = b.PreparedHeld
+	src, cleanup, err := shards.ForMemory(ctx, pq, shards.SplitConfig{Split: cfg.Split, TrainFraction: cfg.TrainFraction, Seed: cfg.Seed}, b, tmp)
 	if err != nil {
 		return nil, err
 	}

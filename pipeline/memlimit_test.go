@@ -3,6 +3,8 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,13 +14,17 @@ import (
 // TestFitMemoryLimitSameOutputs: the fit stage with
 // click_models.memory_limit (the log streamed into query shards, here
 // about 40 of them) writes the same relevance and parameter files as the
-// in-memory stage.
+// in-memory stage, and the log shows that the limited path ran: the log
+// cut into query shards (more than one) and prepared shards spilled to
+// files; the temporary directories, under the stage's .shards and
+// .prepared-*, are gone afterwards.
 func TestFitMemoryLimitSameOutputs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("two small pipeline runs")
 	}
 	base := t.TempDir()
 	var fitDirs []string
+	logs := make([]bytes.Buffer, 2)
 	for i, extra := range []string{"", "  memory_limit: 64KiB\n"} {
 		dir := filepath.Join(base, []string{"mem", "ooc"}[i])
 		os.MkdirAll(dir, 0o755)
@@ -30,7 +36,8 @@ func TestFitMemoryLimitSameOutputs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Run(context.Background(), cfg, RunOptions{}); err != nil {
+		lg := slog.New(slog.NewJSONHandler(&logs[i], nil))
+		if _, err := Run(context.Background(), cfg, RunOptions{Log: lg}); err != nil {
 			t.Fatal(err)
 		}
 		fitDirs = append(fitDirs, filepath.Join(dir, "work", "stages", StageFit))
@@ -52,10 +59,36 @@ func TestFitMemoryLimitSameOutputs(t *testing.T) {
 			n++
 		}
 	}
+	// What the limited run logged (and the unlimited one did not).
+	limited := func(log []byte) (shards int, spilled bool) {
+		dec := json.NewDecoder(bytes.NewReader(log))
+		for {
+			var rec map[string]any
+			if err := dec.Decode(&rec); err != nil {
+				return
+			}
+			switch rec["msg"] {
+			case "fitting":
+				if n, ok := rec["shards"].(float64); ok {
+					shards = max(shards, int(n))
+				}
+			case "prepared shards spilled to files":
+				spilled = true
+			}
+		}
+	}
+	if n, sp := limited(logs[0].Bytes()); n > 1 || sp {
+		t.Errorf("without a limit: %d shards, spilled %v; want 1 shard in memory", n, sp)
+	}
+	// About 3000 SERPs at 220 B each take about 640 KB to prepare; a
+	// quarter of 64 KiB (16,384 B) per shard needs about 40 shards.
+	if n, sp := limited(logs[1].Bytes()); n < 30 || !sp {
+		t.Errorf("memory_limit 64KiB: %d shards, spilled %v; want about 40 shards and prepared shards spilled", n, sp)
+	}
 	ents, _ := os.ReadDir(fitDirs[1])
 	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), "lovbench-shards-") {
-			t.Errorf("temporary shard directory %s left behind", e.Name())
+		if e.Name() == ".shards" || strings.HasPrefix(e.Name(), ".prepared-") {
+			t.Errorf("temporary directory %s left behind", e.Name())
 		}
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/internal/atomicfile"
-	"github.com/lovbench/lovbench/internal/bytesize"
 	"github.com/lovbench/lovbench/internal/progress"
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
@@ -153,12 +152,9 @@ func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 		Name: StageFit, Deps: []string{sessionsDep},
 		Params: cm,
 		Run: func(ctx context.Context, env *StageEnv) error {
-			var limit int64
-			if cm.MemoryLimit != "" {
-				var err error
-				if limit, err = bytesize.Parse(cm.MemoryLimit); err != nil {
-					return fmt.Errorf("click_models.memory_limit: %w", err)
-				}
+			limit, err := cm.MemoryLimitBytes()
+			if err != nil {
+				return err
 			}
 			var kinds []clickmodels.Kind
 			for _, name := range cm.Models {

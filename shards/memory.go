@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/lovbench/lovbench/internal/bytesize"
+	"github.com/lovbench/lovbench/internal/membudget"
 	"github.com/lovbench/lovbench/sessions/split"
 )
 
@@ -23,11 +24,17 @@ const MaxMemoryShards = 512
 
 // MinMemoryLimit is the smallest memory limit ForMemory accepts for a log
 // of serps SERPs: each of at most MaxMemoryShards shards must prepare
-// within a quarter of the limit. (The fixed costs of a process, the Go
-// runtime and its buffers, come on top of any limit: docs/scale.md.)
+// within the limit's share for one shard (membudget.Fit.ShardPrepare).
+// (The fixed costs of a process, the Go runtime and its buffers, come on
+// top of any limit: docs/scale.md.)
 func MinMemoryLimit(serps int64) int64 {
-	perShard := (serps*PrepareBytesPerSERP + MaxMemoryShards - 1) / MaxMemoryShards
-	return max(4*perShard, 1)
+	return membudget.MinFitLimit(minShardPrepare(serps))
+}
+
+// minShardPrepare is the smallest budget for one shard's preparation with
+// which a log of serps SERPs needs at most MaxMemoryShards shards.
+func minShardPrepare(serps int64) int64 {
+	return (serps*PrepareBytesPerSERP + MaxMemoryShards - 1) / MaxMemoryShards
 }
 
 // LimitTooSmallError is ForMemory's error for a limit below MinMemoryLimit.
@@ -41,25 +48,26 @@ func (e *LimitTooSmallError) Error() string {
 }
 
 // ForMemory returns a source to fit src (an ingest directory, a
-// sessions.parquet file or a Yandex log) with a memory limit of limit
-// bytes: the log streamed as one shard when preparing it whole takes at
-// most a quarter of the limit, else query shards written to a new
+// sessions.parquet file or a Yandex log) within the budget b of a memory
+// limit (membudget.ForFit): the log streamed as one shard when preparing it
+// whole takes at most b.ShardPrepare, else query shards written to a new
 // directory under tmp (removed by cleanup), as many as needed for one
-// shard's preparation to take at most a quarter of the limit. The outputs
-// of the fit do not depend on the choice. A limit below MinMemoryLimit is
-// a *LimitTooSmallError, before anything is written.
-func ForMemory(ctx context.Context, src string, sp SplitConfig, limit int64, tmp string) (s split.Source, cleanup func(), err error) {
+// shard's preparation to take at most b.ShardPrepare. The zero budget (no
+// limit) streams the log as one shard. The outputs of the fit do not
+// depend on the choice. A limit below MinMemoryLimit is a
+// *LimitTooSmallError, before anything is written.
+func ForMemory(ctx context.Context, src string, sp SplitConfig, b membudget.Fit, tmp string) (s split.Source, cleanup func(), err error) {
 	st, err := NewStream(ctx, src, sp)
 	if err != nil {
 		return nil, nil, err
 	}
 	need := st.m.SERPs * PrepareBytesPerSERP
-	budget := max(limit/4, 1)
-	if limit <= 0 {
+	budget := b.ShardPrepare
+	if b.Limit <= 0 {
 		return st, func() {}, nil
 	}
-	if min := MinMemoryLimit(st.m.SERPs); limit < min {
-		return nil, nil, &LimitTooSmallError{Limit: limit, Min: min, SERPs: st.m.SERPs}
+	if budget < minShardPrepare(st.m.SERPs) {
+		return nil, nil, &LimitTooSmallError{Limit: b.Limit, Min: MinMemoryLimit(st.m.SERPs), SERPs: st.m.SERPs}
 	}
 	if need <= budget {
 		return st, func() {}, nil

@@ -81,6 +81,7 @@ for any --workers. See docs/clickmodels.md.`,
 				if cfg.MemoryLimit, err = bytesize.Parse(memLimit); err != nil {
 					return usagef("fit: --memory-limit: %v", err)
 				}
+				defer setSoftLimit(a, cfg.MemoryLimit)()
 			}
 			cfg.Kinds, cfg.LoadDir = kinds, load
 			var bar progress.Bar = nopBar{}

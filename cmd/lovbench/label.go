@@ -50,9 +50,11 @@ Pearson and Kendall correlation of the predictions with expert judgments
 			}
 			cfg.Options.Thresholds, cfg.Options.Choice = th, ch
 			if memLimit != "" {
-				if cfg.MemoryLimit, err = bytesize.Parse(memLimit); err != nil {
+				limit, err := bytesize.Parse(memLimit)
+				if err != nil {
 					return usagef("label: --memory-limit: %v", err)
 				}
+				defer setSoftLimit(a, limit)()
 			}
 			if len(corpus) > 0 {
 				c, err := features.Load(cmd.Context(), corpus, loadOpt)

@@ -46,6 +46,11 @@ relevant label) is not published (exit 1) unless --allow-degenerate.`,
 			if cfg.Workdir == "" && workdir == "" {
 				return usagef("run: no work directory: set workdir in %s or pass --workdir", config)
 			}
+			limit, err := cfg.ClickModels.MemoryLimitBytes()
+			if err != nil {
+				return err
+			}
+			defer setSoftLimit(a, limit)()
 			res, err := pipeline.Run(cmd.Context(), cfg, pipeline.RunOptions{Workdir: workdir, Force: force, Log: a.log, Progress: a.progress(),
 				// Crash-test builds only (crashpoint.go): kill the run at a named point.
 				CrashAt: testCrashAt(), AllowDegenerate: degenerate})

@@ -135,12 +135,18 @@ func TestLabelMemoryLimitFlag(t *testing.T) {
 	var outs [2][]byte
 	for i, lim := range []string{"", "64MiB"} {
 		out := filepath.Join(dir, "labels"+lim+".csv")
-		args := []string{"label", "--relevance", filepath.Join(fit, "UBM_relevance.tsv"), "--sessions", logFile, "--out", out, "-q"}
+		args := []string{"label", "--relevance", filepath.Join(fit, "UBM_relevance.tsv"), "--sessions", logFile, "--out", out}
 		if lim != "" {
 			args = append(args, "--memory-limit", lim)
 		}
-		if code, _, stderr := runCLI(t, args...); code != 0 {
+		code, _, stderr := runCLI(t, args...)
+		if code != 0 {
 			t.Fatalf("label %v: exit %d: %s", args, code, stderr)
+		}
+		// The limited path ran: the command set Go's soft limit to 15/16
+		// of 64 MiB (membudget.SoftLimit), and only with the flag.
+		if set := strings.Contains(stderr, "go_soft_limit_bytes=62914560"); set != (lim != "") {
+			t.Errorf("label %v: soft limit logged %v, want %v; log:\n%s", args, set, lim != "", stderr)
 		}
 		b, err := os.ReadFile(out)
 		if err != nil {

@@ -1,0 +1,76 @@
+// Package membudget is the one place that divides a memory limit (the
+// --memory-limit flag of fit and label, the run configuration's
+// click_models.memory_limit) among the parts of a stage, and the one place
+// that sets Go's soft memory limit for the process. The stages never read
+// the limit themselves: the command computes their budget here and hands
+// it to them as plain byte counts (docs/scale.md, "Memory").
+//
+// What each part of a fit under a limit L gets:
+//
+//	part                                         share   who uses it
+//	Go's soft limit (debug.SetMemoryLimit)       L-L/16  the command, once
+//	preparing one query shard                    L/4     shards.ForMemory
+//	prepared shards held in memory between       L/4     clickmodels.RunShards
+//	  passes (the rest go to prepared-shard              (RunConfig.PreparedBudget)
+//	  files, read back every pass)
+//	pair values of all shards, E-step work,      the rest
+//	  output buffers
+//
+// A Yandex log is converted to a sessions Parquet file first under any
+// limit (pipeline.FitLog), so that it is streamed, never loaded whole.
+// The soft limit is a sixteenth below L for what the Go runtime does not
+// count (the program's code, about 15 MiB) and for its overshoot while a
+// collection runs (up to 75 MiB at 1 GiB, measured). Labelling only sets
+// the soft limit: its memory is the first SERPs of the log and the
+// relevance table, which it holds whole.
+package membudget
+
+import "runtime/debug"
+
+// Fit is how a fit divides a memory limit. The zero value (no limit)
+// bounds nothing.
+type Fit struct {
+	Limit int64 // the limit the budget was computed from; 0: none
+	// ShardPrepare is the most one query shard's preparation may take:
+	// shards.ForMemory cuts the log into as many shards as that needs.
+	ShardPrepare int64
+	// PreparedHeld bounds the prepared shards that clickmodels.RunShards
+	// holds in memory (clickmodels.RunConfig.PreparedBudget).
+	PreparedHeld int64
+}
+
+// shareDivisor: preparing one shard and holding prepared shards each get
+// a quarter of the limit.
+const shareDivisor = 4
+
+// ForFit returns the budget of a fit under a limit of limit bytes (0: no
+// limit, the zero Fit).
+func ForFit(limit int64) Fit {
+	if limit <= 0 {
+		return Fit{}
+	}
+	q := max(limit/shareDivisor, 1)
+	return Fit{Limit: limit, ShardPrepare: q, PreparedHeld: q}
+}
+
+// MinFitLimit is the smallest limit whose ShardPrepare is at least
+// shardPrepare bytes: the inverse of ForFit for shards.MinMemoryLimit.
+func MinFitLimit(shardPrepare int64) int64 {
+	return max(shareDivisor*shardPrepare, 1)
+}
+
+// SoftLimit is Go's soft memory limit for a process under a limit of
+// limit bytes: a sixteenth below it (see the package doc).
+func SoftLimit(limit int64) int64 { return limit - limit/16 }
+
+// SetSoftLimit sets Go's soft memory limit for a limit of limit bytes
+// (nothing if limit <= 0) and returns the function that restores the
+// previous one. Only commands call it, once: the collector then works
+// harder near the limit instead of letting the heap double.
+func SetSoftLimit(limit int64) (restore func()) {
+	if limit <= 0 {
+		return func() {}
+	}
+	old := debug.SetMemoryLimit(SoftLimit(limit))
+	return func() { debug.SetMemoryLimit(old) }
+}
