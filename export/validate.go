@@ -10,7 +10,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,8 +17,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
-	"golang.org/x/sync/errgroup"
 
+	"github.com/lovbench/lovbench/internal/par"
 	"github.com/lovbench/lovbench/internal/pqfile"
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/sampling"
@@ -445,18 +444,12 @@ func validateFolds(ctx context.Context, v *Validation, dir string, m *Manifest, 
 			job{f.Fold, "test", FoldFile(f.Fold, "test"), []int{f.Test}})
 	}
 	results := make([]svmResult, len(jobs))
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for i, j := range jobs {
-		g.Go(func() error {
-			if err := gctx.Err(); err != nil {
-				return err
-			}
-			results[i] = checkSVM(filepath.Join(dir, filepath.FromSlash(j.rel)), j.rel, j.part, qs.qidPart, qs.rowOf, byID, pq.Label, m.Parameters.KeepJunk)
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
+	err := par.Each(ctx, len(jobs), 0, func(_ context.Context, i int) error {
+		j := jobs[i]
+		results[i] = checkSVM(filepath.Join(dir, filepath.FromSlash(j.rel)), j.rel, j.part, qs.qidPart, qs.rowOf, byID, pq.Label, m.Parameters.KeepJunk)
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	testFolds := map[int32]int{}
