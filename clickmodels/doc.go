@@ -69,7 +69,12 @@
 //
 // # Files
 //
-// Run (the fit command) writes metrics.json, <MODEL>_relevance.tsv and
-// <MODEL>_params.json; Model.WriteJSON and ReadModel are the parameter file
-// format. docs/clickmodels.md documents the formats and choices.
+// Run (the fit command) writes metrics.json, <MODEL>_relevance.tsv and the
+// parameter file: <MODEL>_params.json (Model.WriteJSON, ReadModel) up to
+// ParamsJSONMaxPairs pairs, else <MODEL>_params.parquet (paramsparquet.go;
+// RunConfig.ParamsFormat chooses). Model.WriteFiles writes a model's files,
+// ParamsPath finds its parameter file and LoadModel reads either form.
+// RunShards also writes and reads prepared-shard
+// files (prepfile.go) and pair files in a temporary directory.
+// docs/clickmodels.md documents the formats and choices.
 package clickmodels

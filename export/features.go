@@ -21,7 +21,7 @@ import (
 )
 
 // Feature is one ranking feature of LOVBench (paper Table 3), by the ID and
-// name of data/lovbench-results/feature_list.csv.
+// name of the published LOVBench feature list (docs/dataset.md).
 type Feature struct {
 	ID   int    `json:"id"`
 	Name string `json:"name"`

@@ -200,7 +200,7 @@ type LoadOptions struct {
 	// instead of failing on the first one.
 	Lenient bool
 	// Prefixes is an optional LOV prefix file (SPARQL JSON results with
-	// vocabPrefix and termPrefix, as data/lov/lov_prefixes_*.json).
+	// vocabPrefix and termPrefix, as in LOV's prefix exports; docs/features.md).
 	Prefixes string
 	// Semantics selects the feature definitions the corpus precomputes and
 	// Extract applies; empty means DefaultSemantics.

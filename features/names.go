@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Feature IDs (LOVBench Table 3; names as data/lovbench-results/feature_list.csv).
+// Feature IDs (LOVBench Table 3; names as in the published LOVBench feature list, docs/dataset.md).
 const (
 	FeatBooleanMatch       = 1  // Boolean_Match_T
 	FeatLOVMatchT          = 2  // LOV_Match_T

@@ -225,8 +225,8 @@ func CompareExperts(pred []Relevance, expert []Judgment, res Resolver) Agreement
 }
 
 // Published is LOVBench's agreement of one click model with CBRBench, as
-// published in data/lovbench-results/Correlation_CBRBench_LOVBench.csv
-// (paper Table 2 truncates the Pearson values to 0.448, 0.282, 0.613).
+// published with the LOVBench results (paper section 4.2.3; its Table 2
+// truncates the Pearson values to 0.448, 0.282, 0.613).
 type Published struct {
 	Model   string
 	Kendall float64

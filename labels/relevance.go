@@ -22,7 +22,7 @@ type Relevance struct {
 }
 
 // RelevanceHeader is the header of the relevance TSV of `lovbench fit` (and
-// of PyClick's relevance files in reference/pyclick).
+// of PyClick's relevance files; docs/clickmodels.md).
 const RelevanceHeader = "query\tdoc\trelevance"
 
 // Skip reasons of ReadRelevance.

@@ -8,8 +8,8 @@ import (
 )
 
 // The Table 5 configurations of the LOVBench paper, as feature-ID lists
-// (one id per line), copied from data/lovbench-results/configurations/.
-// A test checks that they equal the shared reference files.
+// (one id per line), as published with the LOVBench results; a test
+// checks them against the published files.
 //
 //go:embed configurations/*.txt
 var configFS embed.FS

@@ -92,4 +92,8 @@ func TestWriteRunMQ2008Lines(t *testing.T) {
 	if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), "bad.txt:5: ") || !strings.Contains(err.Error(), `"#docid = ID ..."`) || b.Len() != 0 {
 		t.Fatalf("error %v with %d bytes written, want bad.txt:5 naming the forms and no output", err, b.Len())
 	}
+	// The comment's own error stays reachable (ParseError.Unwrap).
+	if inner := errors.Unwrap(pe); inner == nil || !strings.Contains(err.Error(), inner.Error()) {
+		t.Errorf("ParseError unwraps to %v, want the comment's error", inner)
+	}
 }

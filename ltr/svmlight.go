@@ -78,6 +78,7 @@ type ParseError struct {
 	Field int // 0 when the error concerns the whole line
 	Token string
 	Msg   string
+	Err   error // the underlying error, if any (Unwrap)
 }
 
 // Error formats "FILE:LINE: field N \"token\": reason".
@@ -87,6 +88,10 @@ func (e *ParseError) Error() string {
 	}
 	return fmt.Sprintf("%s:%d: field %d %s: %s", e.File, e.Line, e.Field, textio.Quote(e.Token), e.Msg)
 }
+
+// Unwrap returns the underlying error (nil when Msg says all), as
+// measures.ParseError's does, so that errors.Is and errors.As see it.
+func (e *ParseError) Unwrap() error { return e.Err }
 
 // ReadSVMLightFile reads an SVMlight/RankLib file.
 func ReadSVMLightFile(path string) (*Dataset, error) {

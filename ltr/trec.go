@@ -28,7 +28,7 @@ func WriteRun(w io.Writer, ds *Dataset, m *Model, tag string) error {
 			d := &q.Docs[di]
 			id, err := d.runID()
 			if err != nil {
-				return &ParseError{File: ds.Name, Line: d.Line, Msg: err.Error()}
+				return &ParseError{File: ds.Name, Line: d.Line, Msg: err.Error(), Err: err}
 			}
 			ids[qi][di] = id
 		}

@@ -331,7 +331,7 @@ func (c *Config) validate() error {
 		return fmt.Errorf("click_models.iterations: %d, must be positive", c.ClickModels.Iterations)
 	}
 	if err := split.CheckTrainFraction(c.ClickModels.TrainFraction); err != nil {
-		return fmt.Errorf("click_models.train_fraction: %v", err)
+		return fmt.Errorf("click_models.train_fraction: %w", err)
 	}
 	if _, err := c.ClickModels.MemoryLimitBytes(); err != nil {
 		return err

@@ -1,22 +1,13 @@
 package pipeline
 
 import (
-	"encoding/csv"
-	"errors"
-	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
-	"strings"
 
-	"github.com/lovbench/lovbench/internal/textio"
+	"github.com/lovbench/lovbench/export"
+	"github.com/lovbench/lovbench/sampling"
 )
-
-// GroundTruthFile is the name of the ground-truth CSV (query,term,label, as
-// LOVBench_GroundTruth.csv; docs/method.md section 7) inside a release.
-const GroundTruthFile = "ground_truth.csv"
 
 // LabelChange is one (query, term) pair whose label differs between two
 // releases. Old or New is nil when the pair is absent from that release.
@@ -112,55 +103,19 @@ func queriesOf(g map[pairKey]int) map[string]bool {
 	return out
 }
 
-// readGroundTruth reads query,term,label rows (header required; a UTF-8 BOM
-// and CRLF line endings are accepted).
+// readGroundTruth reads a release's ground truth (path is the CSV or a
+// directory holding it) with sampling.ReadGroundTruthFile.
 func readGroundTruth(path string) (map[pairKey]int, error) {
 	if info, err := os.Stat(path); err == nil && info.IsDir() {
-		path = filepath.Join(path, GroundTruthFile)
+		path = filepath.Join(path, export.GroundTruthFile)
 	}
-	f, err := os.Open(path)
+	rows, err := sampling.ReadGroundTruthFile(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.FieldsPerRecord = -1
-	header, err := r.Read()
-	if err != nil {
-		return nil, fmt.Errorf("%s: header: %w", path, err)
-	}
-	col := map[string]int{}
-	for i, h := range header {
-		col[strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))] = i
-	}
-	qi, ok1 := col["query"]
-	ti, ok2 := col["term"]
-	li, ok3 := col["label"]
-	if !ok1 || !ok2 || !ok3 {
-		return nil, fmt.Errorf("%s: line 1: header must name the columns query, term and label, got %s", path, textio.Quote(strings.Join(header, ",")))
-	}
-	out := map[pairKey]int{}
-	for {
-		rec, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		line, _ := r.FieldPos(0)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		if len(rec) <= qi || len(rec) <= ti || len(rec) <= li {
-			return nil, fmt.Errorf("%s: line %d: %d fields, want at least %d", path, line, len(rec), len(header))
-		}
-		l, err := strconv.Atoi(strings.TrimSpace(rec[li]))
-		if err != nil {
-			return nil, fmt.Errorf("%s: line %d: field label: %s is not an integer", path, line, textio.Quote(rec[li]))
-		}
-		k := pairKey{rec[qi], rec[ti]}
-		if old, dup := out[k]; dup && old != l {
-			return nil, fmt.Errorf("%s: line %d: pair (%s, %s) labelled both %d and %d", path, line, textio.Quote(k.q), textio.Quote(k.t), old, l)
-		}
-		out[k] = l
+	out := make(map[pairKey]int, len(rows))
+	for _, r := range rows {
+		out[pairKey{r.Query, r.Term}] = r.Label
 	}
 	return out, nil
 }

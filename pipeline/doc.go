@@ -1,8 +1,9 @@
 // Package pipeline runs the whole LOVBench construction (LOVBench paper,
 // sections 4 and 5: log cleaning, click models, graded labels, LETOR
 // sampling, features, folds, learning to rank) as one reproducible,
-// cron-safe job over a work directory, and provides the corpus-backed click
-// log simulator the demo uses.
+// cron-safe job over a work directory. The demo's click log comes from the
+// corpus-backed simulator of clickmodels/corpussim, which the simulate stage
+// runs.
 //
 // A run is a sequence of stages. Each stage's output directory is named by a
 // fingerprint (SHA-256 of its parameters, the content of its input files and

@@ -109,7 +109,7 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 		}
 	}
 	if p := dir(StageSample); p != "" {
-		rows, err := readGT(filepath.Join(p, GroundTruthFile))
+		rows, err := sampling.ReadGroundTruthFile(filepath.Join(p, export.GroundTruthFile))
 		if err != nil {
 			return nil, err
 		}
@@ -239,15 +239,6 @@ func addExpert(rows []report.ClickModel, selected, labelDir string) {
 			rows[i].ExpertPearson, rows[i].ExpertKendall = rep.Agreement.Pooled.Pearson, rep.Agreement.Pooled.Kendall
 		}
 	}
-}
-
-func readGT(path string) ([]sampling.Row, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return sampling.ReadGroundTruth(f, path)
 }
 
 // recovery compares the inferred labels (labels.csv: probability and label)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lovbench/lovbench/export"
 	"github.com/lovbench/lovbench/features/democorpus"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/progress"
@@ -185,7 +186,7 @@ func releaseItems(dirs map[string]string) []ReleaseItem {
 			}
 		}
 	}
-	add(StageSample, GroundTruthFile, GroundTruthFile)
+	add(StageSample, export.GroundTruthFile, export.GroundTruthFile)
 	add(StageLabel, LabelsFile, LabelsFile)
 	add(StageFit, FitMetricsFile, "click_models.json")
 	add(StageExport, ".", "dataset")

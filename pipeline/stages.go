@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/export"
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/progress"
@@ -299,7 +300,7 @@ func (r *runner) sampleStage() Stage {
 			}
 			rep, err := sampling.Run(ctx, sampling.Config{
 				Labels:  env.Dep(StageLabel, LabelsFile),
-				Out:     filepath.Join(env.Dir, GroundTruthFile),
+				Out:     filepath.Join(env.Dir, export.GroundTruthFile),
 				Report:  filepath.Join(env.Dir, "sample_report.json"),
 				Options: sampling.Options{Seed: uint64(sc.Seed), PerQuery: float64(sc.PerQuery)},
 			}, c)

@@ -14,6 +14,7 @@ import (
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/ltr"
+	"github.com/lovbench/lovbench/sampling"
 )
 
 // FeaturesFile (features stage) holds the feature values of every
@@ -118,8 +119,8 @@ func (r *runner) featuresStage() Stage {
 			if err != nil {
 				return err
 			}
-			gtPath := env.Dep(StageSample, GroundTruthFile)
-			rows, err := readGT(gtPath)
+			gtPath := env.Dep(StageSample, export.GroundTruthFile)
+			rows, err := sampling.ReadGroundTruthFile(gtPath)
 			if err != nil {
 				return err
 			}
@@ -156,7 +157,7 @@ func (r *runner) exportStage() Stage {
 				return err
 			}
 			m, err := export.Run(ctx, export.Config{
-				GroundTruth: env.Dep(StageSample, GroundTruthFile),
+				GroundTruth: env.Dep(StageSample, export.GroundTruthFile),
 				Features:    env.Dep(StageFeatures, FeaturesFile),
 				Out:         env.Dir,
 				Options: export.Options{Folds: ec.Folds, Seed: uint64(ec.Seed), KeepJunk: ec.KeepJunk, Version: programVersion(),

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -23,6 +24,10 @@ func TestUserFacingTextCitesNoReferenceFiles(t *testing.T) {
 		t.Fatalf("module root not found at %s: %v", root, err)
 	}
 	forbidden := []string{"SPEC.md", "../shared", "/work/shared"}
+	// The layout of the shared folder, cited without its root: the
+	// papers' notes, the published results, the reference outputs and
+	// the LOV data (not the repository's own testdata/lov/).
+	layout := regexp.MustCompile(`(^|[^\w/.-])(papers/[\w.-]+\.md|data/lovbench-results|reference/(pyclick|ranklib|lovbench-java|trec_eval)|data/lov/|data/vocabularies)`)
 	userFacing := func(rel string) bool {
 		rel = filepath.ToSlash(rel)
 		switch {
@@ -65,6 +70,9 @@ func TestUserFacingTextCitesNoReferenceFiles(t *testing.T) {
 				if strings.Contains(sc.Text(), bad) {
 					t.Errorf("%s:%d mentions %s, which users do not have; cite docs/method.md or the LOVBench paper", filepath.ToSlash(rel), n, bad)
 				}
+			}
+			if m := layout.FindStringSubmatch(sc.Text()); m != nil {
+				t.Errorf("%s:%d cites %s, a folder users do not have; cite the paper, its section or table, or a file in the repository", filepath.ToSlash(rel), n, m[2])
 			}
 		}
 		return sc.Err()

@@ -70,7 +70,7 @@ func Compare(results []*Result, trials int, seed uint64) []Comparison {
 
 // Sensitivity reports how often the order of the runs swaps between
 // measures and between gain settings, the analysis of section 4 of
-// papers/retrieval-correctness-measures.md (Figures 1 and 3), on the mean
+// Küster and König-Ries (2010) (Figures 1 and 3), on the mean
 // scores. A pair of runs swaps between two settings when one setting
 // scores run i strictly above run j and the other strictly below; ties
 // are not swaps.
@@ -111,7 +111,7 @@ func swaps(x, y []float64) int {
 }
 
 // GainSettings returns the gain settings of the sensitivity analysis, after
-// the four settings of papers/retrieval-correctness-measures.md section 4:
+// the four settings of Küster and König-Ries (2010) section 4:
 // exponential and identity gains (graded) and binary relevance at grade
 // >= relevantFrom and >= relevantFrom+1 (relaxed and strict binary).
 func GainSettings(relevantFrom float64) []string {

@@ -6,18 +6,18 @@
 //   - ranklib.go: NDCG, DCG, ERR and AP over one query's labels in ranked
 //     order, with the conventions of RankLib (gain 2^g-1, discount log2(i+1),
 //     ERR with a maximum grade of 4) that the LOVBench paper used
-//     (papers/lovbench-ontology-ranking-benchmark.md, evaluation section).
+//     (the LOVBench paper, section 5).
 //   - graded.go: the graded measures AWP, AWDP, Q-measure, GenAveP, Kendall's
-//     tau' (papers/retrieval-correctness-measures.md section 3.1) and their
+//     tau' (Küster and König-Ries (2010) section 3.1) and their
 //     corrected versions ANCG, ANDCG and GenAveP' (section 3.3), with the
 //     gain and discount functions of sections 3.1 and 3.3.
 //   - beyond.go: HR@k, MRR@k, PC, CC@k and LTP@k
-//     (papers/matchmaking-offline-evaluation.md).
+//     (the matchmaking offline evaluation (docs/measures.md)).
 //   - relaxed.go: relaxed precision and recall over a class/property
-//     hierarchy (papers/relaxed-precision-recall.md) with an optimal
+//     hierarchy (Ehrig and Euzenat (2005)) with an optimal
 //     assignment computed by the Hungarian algorithm (hungarian.go).
 //   - trec.go: TREC qrels and run files, ordered as trec_eval orders them.
 //   - stats.go: paired t-test, Wilcoxon signed-rank test and a seeded paired
 //     randomisation test; sensitivity.go: rank swaps between measures and
-//     gain settings (papers/retrieval-correctness-measures.md section 4).
+//     gain settings (Küster and König-Ries (2010) section 4).
 package measures

@@ -229,8 +229,8 @@ func newGlobals(q *Qrels, runs []*Run, opts Options) *globals {
 	return g
 }
 
-// shortHead returns the short head SH of papers/matchmaking-offline-
-// evaluation.md (LTP@10): the most awarded items, sorted by awards
+// shortHead returns the short head SH of the matchmaking
+// offline evaluation (docs/measures.md) (LTP@10): the most awarded items, sorted by awards
 // descending (ties by id ascending), up to and including the first item at
 // which the cumulated awards reach a fifth of all awards. Here an award is
 // a query in which the item is relevant.

@@ -9,7 +9,7 @@ import (
 )
 
 // GainFunc maps a relevance grade (the label of a qrels line) to the gain
-// value g of papers/retrieval-correctness-measures.md Definition 2.
+// value g of Küster and König-Ries (2010) Definition 2.
 type GainFunc func(grade float64) float64
 
 // ExpGain is the exponential gain 2^g - 1 (RankLib, Burges et al.). It is
@@ -17,11 +17,11 @@ type GainFunc func(grade float64) float64
 func ExpGain(grade float64) float64 { return math.Exp2(grade) - 1 }
 
 // IdentityGain uses the grade itself as the gain, as the gain values of
-// Table 1 of papers/retrieval-correctness-measures.md do.
+// Table 1 of Küster and König-Ries (2010) do.
 func IdentityGain(grade float64) float64 { return grade }
 
 // BinaryGain returns the gain 1 for grades >= from and 0 otherwise: binary
-// relevance as a gain setting (papers/graded-relevance-sws-matchmaking.md
+// relevance as a gain setting (Küster and König-Ries (2008)
 // Table 3, "Strict Binary" and "Relaxed Binary").
 func BinaryGain(from float64) GainFunc {
 	return func(grade float64) float64 {
@@ -80,7 +80,7 @@ func ParseGain(s string) (GainFunc, error) {
 }
 
 // DiscountFunc is the discount disc(i) >= 1 applied to the gain at the
-// 1-based rank i (papers/retrieval-correctness-measures.md section 3.1).
+// 1-based rank i (Küster and König-Ries (2010) section 3.1).
 type DiscountFunc func(rank int) float64
 
 // Log2Discount is log2(i+1), the RankLib and trec_eval discount and the
@@ -88,7 +88,7 @@ type DiscountFunc func(rank int) float64
 func Log2Discount(rank int) float64 { return math.Log2(float64(rank) + 1) }
 
 // SqrtDiscount is the root discount sqrt(i) used for Tables 1 and 2 of
-// papers/retrieval-correctness-measures.md (valid: strictly increasing).
+// Küster and König-Ries (2010) (valid: strictly increasing).
 func SqrtDiscount(rank int) float64 { return math.Sqrt(float64(rank)) }
 
 // NoDiscount is disc(i) = 1: discounted measures become their undiscounted

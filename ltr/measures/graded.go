@@ -5,7 +5,7 @@ import "sort"
 // The measures of this file take the gains of the retrieved items in ranked
 // order (the list L, already cut at the cutoff) and the ideal gains: the
 // gains of all judged items of the query in decreasing order (Definition 3
-// of papers/retrieval-correctness-measures.md). The ideal ranking is padded
+// of Küster and König-Ries (2010)). The ideal ranking is padded
 // with zero gains when L is longer than it. |R| is the number of ideal gains
 // above zero and isrel(i) = 1 iff the gain at rank i is above zero
 // (Definition 2). A query without a relevant item (|R| = 0) scores 0 on

@@ -11,7 +11,7 @@ import "math"
 // It is the Hungarian (Kuhn-Munkres) algorithm with row and column
 // potentials and shortest augmenting paths, O(n^2 m) for n <= m, run on the
 // costs -w. It computes the best match M(A, R) of Definition 5 of
-// papers/relaxed-precision-recall.md.
+// Ehrig and Euzenat (2005).
 func maxAssignment(w [][]float64) (float64, []int) {
 	rows := len(w)
 	if rows == 0 {

@@ -26,7 +26,7 @@ type MapHierarchy map[string][]string
 func (h MapHierarchy) Parents(term string) []string { return h[term] }
 
 // Proximity selects the correspondence proximity sigma of
-// papers/relaxed-precision-recall.md section 4, adapted from pairs of
+// Ehrig and Euzenat (2005) section 4, adapted from pairs of
 // entities to single retrieved terms: the retrieved term a is compared with
 // a relevant term r, which may be a itself, a direct super-term of a (a is
 // more specific than wanted) or a direct sub-term of a (a is more general).
@@ -113,7 +113,7 @@ func (p Proximity) sigma(moreSpecific, forRecall bool) float64 {
 }
 
 // RelaxedPR returns relaxed precision and recall (Definition 3 of
-// papers/relaxed-precision-recall.md) of the retrieved terms against the
+// Ehrig and Euzenat (2005)) of the retrieved terms against the
 // relevant ones:
 //
 //	P_omega = omega(A, R)/|A|,  R_omega = omega(A, R)/|R|

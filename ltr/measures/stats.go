@@ -10,7 +10,7 @@ import (
 
 // This file holds the paired significance tests: the
 // paired t-test, the Wilcoxon signed-rank test (the test of
-// papers/matchmaking-offline-evaluation.md, "Evaluation of statistical
+// the matchmaking offline evaluation (docs/measures.md), "Evaluation of statistical
 // significance") and a paired randomisation (sign-flip permutation) test.
 // All take per-query values a (the baseline) and b, paired by index, test
 // the two-sided null hypothesis of no difference, and work on d_i = b_i - a_i.
