@@ -316,14 +316,6 @@ func modelOf(pf *paramsFile, name string) (*Model, error) {
 	return m, nil
 }
 
-// WriteRelevance writes the relevance of every pair (see PairRelevance) as
-// tab-separated text with the header query, doc, relevance; one row per
-// pair, in the model's pair order (queries in order of first appearance in
-// training, documents in order of first appearance with their query).
-// Relevances are written in the shortest form that reads back exactly.
-// Queries or documents containing a tab or a line break are an error.
-func (m *Model) WriteRelevance(w io.Writer) error { return m.pairWriter().writeRelevance(w) }
-
 // relevanceOf is PairRelevance from the pair's values.
 func relevanceOf(k Kind, global []float64, a, s float64) float64 {
 	switch k {

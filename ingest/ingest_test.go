@@ -115,7 +115,7 @@ func TestGoldenLOV(t *testing.T) {
 		t.Error(err)
 	}
 	// sessions.parquet holds the same SERPs as clean.yandex.tsv.
-	serps, err := sessions.ReadParquet(filepath.Join(out, SessionsFile))
+	serps, err := ReadSessions(filepath.Join(out, SessionsFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,7 +40,7 @@ func TestCleanYandexPartsEqualRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantSERPs, err := sessions.ReadParquet(filepath.Join(out, ingest.SessionsFile))
+	wantSERPs, err := ingest.ReadSessions(filepath.Join(out, ingest.SessionsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func TestClickBeforeQueryTime(t *testing.T) {
 	if _, err := ingest.Run(context.Background(), ingest.Options{Format: ingest.FormatYandex, Log: logPath, OutDir: out, KeepSessionIDs: true}); err != nil {
 		t.Fatal(err)
 	}
-	serps, err := sessions.ReadParquet(filepath.Join(out, ingest.SessionsFile))
+	serps, err := ingest.ReadSessions(filepath.Join(out, ingest.SessionsFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -85,15 +85,6 @@ func Synthetic(opt SyntheticOptions) (*Dataset, error) {
 	return ds, nil
 }
 
-// SplitQueries returns the datasets of queries [0,a), [a,b) and [b,end) of
-// ds (sharing documents with ds).
-func SplitQueries(ds *Dataset, a, b int) (x, y, z *Dataset) {
-	mk := func(name string, qs []Query) *Dataset {
-		return &Dataset{Name: ds.Name + "/" + name, Queries: qs, NumFeatures: ds.NumFeatures}
-	}
-	return mk("train", ds.Queries[:a]), mk("vali", ds.Queries[a:b]), mk("test", ds.Queries[b:])
-}
-
 // MakeFolds splits the queries of ds at random (seeded) into 5 equal
 // partitions P1..P5 and returns the folds of docs/method.md section 7: fold k
 // tests on P_k, validates on P_{k+1} and trains on the other three

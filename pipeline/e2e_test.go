@@ -515,7 +515,7 @@ func TestReleasesDiffAndReport(t *testing.T) {
 	if b, err := exec.Command(bin, "run", "--config", cfg, "--workdir", wd, "--quiet").CombinedOutput(); err != nil {
 		t.Fatalf("run 1: %v\n%s", err, b)
 	}
-	rels, _ := Releases(wd)
+	rels, _ := releases(wd)
 	time.Sleep(1100 * time.Millisecond) // release names have one-second resolution
 	b, _ := os.ReadFile(cfg)
 	cfg2 := filepath.Join(base, "lovbench2.yaml")
@@ -529,7 +529,7 @@ func TestReleasesDiffAndReport(t *testing.T) {
 			t.Errorf("run 2 output lacks %q:\n%s", want, out)
 		}
 	}
-	rels2, _ := Releases(wd)
+	rels2, _ := releases(wd)
 	if len(rels) != 1 || len(rels2) != 2 {
 		t.Fatalf("releases %v then %v", rels, rels2)
 	}

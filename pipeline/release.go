@@ -174,8 +174,8 @@ func copyFile(src, dst string) error {
 	return out.Close()
 }
 
-// Releases lists the release names of a work directory, oldest first.
-func Releases(workdir string) ([]string, error) {
+// releases lists the release names of a work directory, oldest first.
+func releases(workdir string) ([]string, error) {
 	ents, err := os.ReadDir(filepath.Join(workdir, "releases"))
 	if err != nil {
 		return nil, err

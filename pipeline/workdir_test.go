@@ -186,7 +186,7 @@ func TestPublishAndDiff(t *testing.T) {
 	if err != nil || !pub || n2 != "20261101T040000Z" {
 		t.Fatalf("second publish: %v %v %q", err, pub, n2)
 	}
-	rels, _ := Releases(dir)
+	rels, _ := releases(dir)
 	if len(rels) != 2 {
 		t.Fatalf("releases: %v", rels)
 	}

@@ -283,11 +283,6 @@ func Allocate(sizes []Size, target float64) ([]int, int) {
 	return takes, level
 }
 
-// Draw returns k of pool chosen at random for the query seeded qseed: the
-// k terms with the smallest TermKey, smallest first (fewer if the pool has
-// fewer distinct terms; repeated terms count once).
-func Draw(qseed uint64, pool []string, k int) []string { return draw(qseed, pool, nil, k) }
-
 // keyedTerm is a candidate with its draw key.
 type keyedTerm struct {
 	key  uint64

@@ -170,22 +170,6 @@ func ScanParquet(path string, fn func(*SERP) error) error {
 	}
 }
 
-// ReadParquet reads all SERPs of a sessions.parquet file.
-func ReadParquet(path string) ([]SERP, error) {
-	var out []SERP
-	err := ScanParquet(path, func(s *SERP) error {
-		c := *s
-		c.Results = append([]string(nil), s.Results...)
-		c.Clicks = append([]Click(nil), s.Clicks...)
-		out = append(out, c)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
 // openParquet opens a sessions.parquet file and checks that it has every
 // column of ParquetRow; the caller closes the returned file.
 func openParquet(path string, opts ...parquet.FileOption) (*os.File, *parquet.File, error) {
