@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"sort"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
@@ -68,6 +69,8 @@ type cleanFn struct {
 	// PIISalt and KeepSessionIDs: ingest's session-ID pseudonymisation.
 	PIISalt        []byte
 	KeepSessionIDs bool
+	// AsRead: read the part as lovbench fit --log does (readPart).
+	AsRead bool
 }
 
 func (f *cleanFn) ProcessElement(ctx context.Context, p Part, lines func(*PartLines) bool, emit func(int, []byte), result func(PartResult)) error {
@@ -83,6 +86,9 @@ func (f *cleanFn) ProcessElement(ctx context.Context, p Part, lines func(*PartLi
 		return err
 	}
 	defer r.Close()
+	if f.AsRead {
+		return f.readPart(ctx, p, r, emit, result)
+	}
 	var (
 		quar bytes.Buffer
 		buf  []byte
@@ -109,6 +115,46 @@ func (f *cleanFn) ProcessElement(ctx context.Context, p Part, lines func(*PartLi
 		return err
 	}
 	result(PartResult{Index: p.Index, Report: rb.Bytes(), Quarantine: quar.Bytes(), Kept: ord, MaxRanks: maxR})
+	return nil
+}
+
+// readPart is ProcessElement under AsRead: the part read as lovbench fit
+// --log reads a log (sessions.ScanYandex, strict), every SERP emitted as
+// it is. A part is a run of whole sessions, so a click line finds the
+// same latest SERP as in the whole log. The part's result has no report
+// and no quarantine.
+func (f *cleanFn) readPart(ctx context.Context, p Part, r io.Reader, emit func(int, []byte), result func(PartResult)) error {
+	var (
+		buf  []byte
+		ord  int
+		maxR int
+		s    sessions.SERP
+		idx  = map[string]int{}
+	)
+	_, err := sessions.ScanYandex(r, p.File, true, func(session, query string, results []string, clicks uint64) error {
+		if ord%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		s.SessionID, s.Index, s.Query, s.Results = session, idx[session], query, results
+		idx[session]++
+		s.Clicks = s.Clicks[:0]
+		for rk := range results {
+			if clicks&(1<<uint(rk)) != 0 {
+				s.Clicks = append(s.Clicks, sessions.Click{Rank: rk})
+			}
+		}
+		buf = appendSERP(buf[:0], p.Index, ord, &s)
+		emit(shards.Of(query, f.Shards), bytes.Clone(buf))
+		maxR = max(maxR, len(results))
+		ord++
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%s (bytes %d-%d): %w", p.File, p.Start, p.End, err)
+	}
+	result(PartResult{Index: p.Index, Kept: ord, MaxRanks: maxR})
 	return nil
 }
 

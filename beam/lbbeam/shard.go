@@ -57,6 +57,13 @@ type ShardOptions struct {
 	// runner sees it) and is written in no output.
 	PIISalt        []byte
 	KeepSessionIDs bool
+	// AsRead reads the log as lovbench fit --log does (PyClick's reading,
+	// sessions.ScanYandex: every Q line a SERP, a malformed line an
+	// error) instead of cleaning it as lovbench ingest does; nothing is
+	// dropped or pseudonymised, and no report.json or quarantine.jsonl is
+	// written. lovbench-beam fit --log shards this way, so that it fits
+	// what lovbench fit --log fits.
+	AsRead bool
 }
 
 // DefaultPartSize is the default size of a part of a plain log file.
@@ -93,7 +100,7 @@ func BuildShard(s beam.Scope, o ShardOptions) error {
 	if o.PartSize <= 0 {
 		o.PartSize = DefaultPartSize
 	}
-	if !o.KeepSessionIDs && len(o.PIISalt) == 0 {
+	if !o.KeepSessionIDs && !o.AsRead && len(o.PIISalt) == 0 {
 		o.PIISalt = make([]byte, 32)
 		if _, err := rand.Read(o.PIISalt); err != nil {
 			return err
@@ -107,7 +114,7 @@ func BuildShard(s beam.Scope, o ShardOptions) error {
 	pc := beam.CreateList(s, parts)
 	lines := beam.ParDo(s, &countLinesFn{}, pc)
 	serps, results := beam.ParDo2(s, &cleanFn{Shards: o.Shards, Blacklist: o.Blacklist, FullSERP: o.FullSERP, MaxLine: o.MaxLine,
-		PIISalt: o.PIISalt, KeepSessionIDs: o.KeepSessionIDs},
+		PIISalt: o.PIISalt, KeepSessionIDs: o.KeepSessionIDs, AsRead: o.AsRead},
 		pc, beam.SideInput{Input: lines})
 	grouped := beam.GroupByKey(s, serps)
 	one := beam.Create(s, 0)
@@ -123,7 +130,9 @@ func BuildShard(s beam.Scope, o ShardOptions) error {
 	}
 	sums := beam.ParDo(s, &writeShardFn{Dir: o.OutDir, Shards: o.Shards, Time: o.Split.Split == split.Time, TrainFraction: o.Split.TrainFraction}, grouped,
 		beam.SideInput{Input: results}, beam.SideInput{Input: bits}, beam.SideInput{Input: started})
-	beam.ParDo0(s, &writeReportFn{Dir: o.OutDir, Logs: o.Logs}, one, beam.SideInput{Input: results}, beam.SideInput{Input: lines})
+	if !o.AsRead {
+		beam.ParDo0(s, &writeReportFn{Dir: o.OutDir, Logs: o.Logs}, one, beam.SideInput{Input: results}, beam.SideInput{Input: lines})
+	}
 	beam.ParDo0(s, &writeManifestFn{Dir: o.OutDir, Shards: o.Shards, Split: o.Split, Source: baseName(o.Logs[0])},
 		one, beam.SideInput{Input: sums}, beam.SideInput{Input: results})
 	return nil

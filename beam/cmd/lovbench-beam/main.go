@@ -9,7 +9,7 @@
 //
 //	lovbench-beam shard --log a.tsv,b.tsv.gz --shards 64 --out shards/ [--runner prism]
 //	lovbench-beam fit --shard-dir shards/ --models dctr,ubm,dbn --out fit/ [--runner flink --endpoint host:8099]
-//	lovbench-beam fit --log a.tsv --shards 16 --models ubm --out fit/   (shards into fit/shards first)
+//	lovbench-beam fit --log a.tsv --shards 16 --models ubm --out fit/   (reads the log as lovbench fit --log does, shards it into fit/shards first)
 //
 // The runner is Prism (in process) by default; --runner flink, spark or
 // dataflow, with Beam's usual flags (--endpoint, --environment_type,
@@ -31,6 +31,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"math"
 	"os"
@@ -47,18 +48,18 @@ import (
 )
 
 var (
-	logs       = flag.String("log", "", "shard, fit: Yandex log files, plain or gzip, comma-separated, in log order (fit: shards them into OUT/shards first); local paths or gs://, s3:// URLs")
+	logs       = flag.String("log", "", "shard, fit: Yandex log files, plain or gzip, comma-separated, in log order; local paths or gs://, s3:// URLs (shard cleans them as lovbench ingest does; fit reads them as lovbench fit --log does and shards them into OUT/shards first)")
 	numShards  = flag.Int("shards", 16, "shard and fit --log: number of query shards (hash(query) mod N)")
 	out        = flag.String("out", "", "shard, fit: output directory (local, gs://bucket/dir or s3://bucket/dir)")
 	partSize   = flag.Int64("part-size", lbbeam.DefaultPartSize, "shard and fit --log: bytes per part of a plain log (cut at session boundaries)")
-	blacklist  = flag.String("pii-blacklist", "", "shard and fit --log: file of queries to drop as personal data, one per line")
-	fullSERP   = flag.Int("full-serp", 0, "shard and fit --log: drop queries with fewer results (0: no threshold for Yandex logs)")
+	blacklist  = flag.String("pii-blacklist", "", "shard: file of queries to drop as personal data, one per line")
+	fullSERP   = flag.Int("full-serp", 0, "shard: drop queries with fewer results (0: no threshold for Yandex logs)")
 	maxLine    = flag.Int("max-line", 0, "shard and fit --log: longest accepted line in bytes (0: ingest's default)")
 	shardDir   = flag.String("shard-dir", "", "fit: directory written by shard (lovbench-beam or lovbench shard); or give --log")
 	models     = flag.String("models", "dctr,ubm,dbn", "fit: models to fit (dctr, ubm, dbn)")
 	iterations = flag.Int("iterations", clickmodels.DefaultIterations, "fit: EM iterations (PyClick's default)")
-	piiSalt    = flag.String("pii-salt", "", "shard and fit --log: key of the session-ID pseudonymisation as text (default: random per run, written in no output)")
-	keepIDs    = flag.Bool("keep-session-ids", false, "shard and fit --log: write session IDs as read, not pseudonymised")
+	piiSalt    = flag.String("pii-salt", "", "shard: key of the session-ID pseudonymisation as text (default: random per run, written in no output)")
+	keepIDs    = flag.Bool("keep-session-ids", false, "shard: write session IDs as read, not pseudonymised")
 	tolerance  = flag.Float64("tolerance", 0, "fit: stop EM once the training log-likelihood changes by less than this between iterations (0: run every iteration; as lovbench fit --tolerance)")
 	exact      = flag.Bool("exact", false, "fit: DBN's exact E-step instead of PyClick's (as lovbench fit --exact)")
 	splitName  = flag.String("split", string(split.Spec), "shard and fit --log: train/test split of the SERPs: spec, random or time")
@@ -67,10 +68,7 @@ var (
 )
 
 func main() {
-	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: lovbench-beam shard|fit [flags]\n\n")
-		flag.PrintDefaults()
-	}
+	flag.Usage = func() { usage(flag.CommandLine.Output(), flag.CommandLine) }
 	flag.Parse()
 	// The command may come first (lovbench-beam shard --log ...) or last;
 	// the flags after it are parsed too. Workers get flags only.
@@ -129,15 +127,20 @@ func run(ctx context.Context, cmd string) error {
 		}
 		dir := *shardDir
 		if *logs != "" {
-			// From a plain log: ingest and shard it into OUT/shards
-			// first (its own pipeline: the fit reads the manifest when
-			// it is built), as lovbench fit --log does in memory. The
-			// shards stay, with the cleaning report, for later fits.
+			// From a plain log: read it as lovbench fit --log does
+			// (no cleaning: that is shard's, or lovbench ingest's, job)
+			// and shard it into OUT/shards first (its own pipeline: the
+			// fit reads the manifest when it is built). The shards stay
+			// for later fits.
+			if err := cleaningFlagsUnset(); err != nil {
+				return err
+			}
 			dir = lbbeam.JoinPath(*out, "shards")
 			o, err := shardOptions(ctx, dir)
 			if err != nil {
 				return err
 			}
+			o.AsRead = true
 			if err := lbbeam.BuildShard(s, o); err != nil {
 				return usageError{err}
 			}
@@ -195,4 +198,82 @@ func shardOptions(ctx context.Context, outDir string) (lbbeam.ShardOptions, erro
 		}
 	}
 	return o, nil
+}
+
+// cleaningFlagsUnset refuses the flags of ingest's cleaning with fit --log,
+// which reads the log as it is.
+func cleaningFlagsUnset() error {
+	var set []string
+	if *blacklist != "" {
+		set = append(set, "--pii-blacklist")
+	}
+	if *fullSERP != 0 {
+		set = append(set, "--full-serp")
+	}
+	if *piiSalt != "" {
+		set = append(set, "--pii-salt")
+	}
+	if *keepIDs {
+		set = append(set, "--keep-session-ids")
+	}
+	if len(set) > 0 {
+		return usageError{fmt.Errorf("fit --log reads the log as lovbench fit --log does, without cleaning: %s apply to shard only (lovbench-beam shard, then fit --shard-dir)", strings.Join(set, ", "))}
+	}
+	return nil
+}
+
+// ownFlags are the flags of lovbench-beam itself; every other flag of the
+// command line is one of Beam's pipeline options (registered by the SDK,
+// its runners and file systems).
+var ownFlags = map[string]bool{
+	"log": true, "shards": true, "out": true, "part-size": true, "pii-blacklist": true, "full-serp": true,
+	"max-line": true, "shard-dir": true, "models": true, "iterations": true, "pii-salt": true,
+	"keep-session-ids": true, "tolerance": true, "exact": true, "split": true, "train-fraction": true, "seed": true,
+}
+
+// usage prints the help in lovbench's style: what the command does, its
+// commands and its own flags, then Beam's pipeline options after them.
+func usage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprint(w, `lovbench-beam runs lovbench's log stages that outgrow one machine on Apache
+Beam; its files are those lovbench writes (see beam/README.md).
+
+Usage:
+  lovbench-beam shard --log FILES --out DIR [flags]
+  lovbench-beam fit (--shard-dir DIR | --log FILES) --out DIR [flags]
+
+Available Commands:
+  shard       clean Yandex logs as lovbench ingest does and cut them into query shards
+  fit         fit DCTR, UBM and DBN by EM over query shards, or over a log read as lovbench fit --log reads it
+
+Flags:
+`)
+	printFlags(w, fs, func(name string) bool { return ownFlags[name] })
+	fmt.Fprint(w, "\nBeam pipeline options (the runner and its settings; default runner: prism, in process):\n")
+	printFlags(w, fs, func(name string) bool { return !ownFlags[name] })
+}
+
+// printFlags prints the flags of fs that keep selects, sorted by name, one
+// per line as "  --name type   usage (default value)".
+func printFlags(w io.Writer, fs *flag.FlagSet, keep func(string) bool) {
+	type line struct{ left, usage string }
+	var lines []line
+	width := 0
+	fs.VisitAll(func(f *flag.Flag) {
+		if !keep(f.Name) {
+			return
+		}
+		typ, use := flag.UnquoteUsage(f)
+		left := "  --" + f.Name
+		if typ != "" {
+			left += " " + typ
+		}
+		if f.DefValue != "" && f.DefValue != "0" && f.DefValue != "false" {
+			use += " (default " + f.DefValue + ")"
+		}
+		lines = append(lines, line{left, strings.ReplaceAll(use, "\n", " ")})
+		width = max(width, len(left))
+	})
+	for _, l := range lines {
+		fmt.Fprintf(w, "%-*s   %s\n", width, l.left, l.usage)
+	}
 }

@@ -5,8 +5,11 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -16,17 +19,67 @@ import (
 
 	"github.com/lovbench/lovbench/beam/lbbeam"
 	"github.com/lovbench/lovbench/clickmodels"
-	"github.com/lovbench/lovbench/ingest/ingesttest"
+	"github.com/lovbench/lovbench/sessions"
 	"github.com/lovbench/lovbench/shards"
 )
 
 // TestMain initialises Beam for the pipelines the tests run in process.
 func TestMain(m *testing.M) { ptest.Main(m) }
 
-// TestFitFromLog: `lovbench-beam fit --log` shards the log into OUT/shards
-// and fits on them, giving the files lovbench fit gives on those shards,
-// and removes its prepared shards; --log with --shard-dir is a usage
-// error.
+// simulatedLog writes a clean Yandex log of n SERPs (UBM clicks, a user
+// session every 7 SERPs, so that a small part size cuts it into many
+// parts) to w.
+func simulatedLog(t *testing.T, w io.Writer, n int) {
+	t.Helper()
+	sc := clickmodels.DefaultSyntheticConfig()
+	sc.Queries, sc.Seed = 300, 5
+	src, err := clickmodels.NewSyntheticSource(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var serps []sessions.SERP
+	_, err = clickmodels.Simulate(context.Background(), clickmodels.SimConfig{Kind: clickmodels.UBM, SERPs: n, Seed: 5, Source: src}, func(s *clickmodels.SimSERP) error {
+		x := sessions.SERP{SessionID: strconv.Itoa(s.Index / 7), Index: s.Index % 7, Query: s.Query, Region: "0", Results: slices.Clone(s.Docs)}
+		for r := range s.Docs {
+			if s.Clicks&(1<<uint(r)) != 0 {
+				x.Clicks = append(x.Clicks, sessions.Click{Rank: r})
+			}
+		}
+		serps = append(serps, x)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sessions.WriteYandex(w, serps); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// lovbenchFitLog is what lovbench fit --log LOG --models ubm,dbn
+// --iterations 4 writes: pipeline.FitLog's path for a Yandex log without a
+// memory limit, the log loaded as PyClick reads it and fitted in memory.
+func lovbenchFitLog(t *testing.T, logPath string) string {
+	t.Helper()
+	want := filepath.Join(t.TempDir(), "want")
+	if err := os.MkdirAll(want, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.UBM, clickmodels.DBN}, Options: clickmodels.Options{Iterations: 4}}
+	log, err := sessions.LoadForFit(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := clickmodels.RunInto(context.Background(), log, cfg, want); err != nil {
+		t.Fatal(err)
+	}
+	return want
+}
+
+// TestFitFromLog: lovbench-beam fit --log does what lovbench fit --log
+// does (reads the log as it is, as PyClick does): the same relevance and
+// parameter files, byte for byte, from a log cut into many parts; the
+// cleaning flags are refused; the prepared shards are removed.
 func TestFitFromLog(t *testing.T) {
 	dir := t.TempDir()
 	logPath := filepath.Join(dir, "log.tsv")
@@ -34,39 +87,32 @@ func TestFitFromLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := ingesttest.AwkwardYandex(f, 6000, 5); err != nil {
-		t.Fatal(err)
-	}
+	simulatedLog(t, f, 6000)
 	f.Close()
 	out := filepath.Join(dir, "fit")
-	for name, v := range map[string]string{"log": logPath, "out": out, "shards": "3", "models": "ubm,dbn", "iterations": "4", "keep-session-ids": "true"} {
-		if err := flag.Set(name, v); err != nil {
-			t.Fatal(err)
-		}
-	}
+	setFlags(t, map[string]string{"log": logPath, "out": out, "shards": "3", "models": "ubm,dbn", "iterations": "4", "part-size": "20000"})
 	if err := run(context.Background(), "fit"); err != nil {
 		t.Fatal(err)
 	}
-	d, err := shards.Open(filepath.Join(out, "shards"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := filepath.Join(dir, "want")
-	cfg := clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.UBM, clickmodels.DBN}, Options: clickmodels.Options{Iterations: 4}}
-	if _, err := clickmodels.RunShards(context.Background(), d, cfg, want); err != nil {
-		t.Fatal(err)
-	}
+	want := lovbenchFitLog(t, logPath)
 	for _, f := range []string{"UBM_relevance.tsv", "DBN_relevance.tsv", "UBM_params.json", "DBN_params.json"} {
 		a, err1 := os.ReadFile(filepath.Join(want, f))
 		b, err2 := os.ReadFile(filepath.Join(out, f))
 		if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
-			t.Errorf("%s differs from lovbench's fit on the same shards (%v, %v)", f, err1, err2)
+			t.Errorf("%s differs from lovbench fit --log's (%v, %v)", f, err1, err2)
 		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "shards", "report.json")); !os.IsNotExist(err) {
+		t.Errorf("fit --log wrote a cleaning report (%v): it reads the log as it is", err)
 	}
 	if _, err := os.Stat(lbbeam.PreparedPath(filepath.Join(out, ".prepared"), 0)); !os.IsNotExist(err) {
 		t.Errorf("prepared shards left behind: %v", err)
 	}
-	flag.Set("shard-dir", filepath.Join(out, "shards"))
+	setFlags(t, map[string]string{"log": logPath, "out": filepath.Join(dir, "fit2"), "pii-salt": "k"})
+	if err := run(context.Background(), "fit"); err == nil || !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), "--pii-salt") {
+		t.Errorf("fit --log --pii-salt: %v, want a usage error naming the flag", err)
+	}
+	setFlags(t, map[string]string{"log": logPath, "out": out, "shard-dir": filepath.Join(out, "shards")})
 	if err := run(context.Background(), "fit"); err == nil || !errors.As(err, new(usageError)) {
 		t.Errorf("--log with --shard-dir: %v, want a usage error", err)
 	}
@@ -97,24 +143,22 @@ func setFlags(t *testing.T, set map[string]string) {
 func TestFitFromLogMemfs(t *testing.T) {
 	ctx := context.Background()
 	var buf bytes.Buffer
-	if err := ingesttest.AwkwardYandex(&buf, 6000, 5); err != nil {
-		t.Fatal(err)
-	}
+	simulatedLog(t, &buf, 6000)
 	root := "memfs://TestFitFromLogMemfs"
 	memfs.Write(root+"/log.tsv", buf.Bytes())
 	out := root + "/fit"
-	setFlags(t, map[string]string{"log": root + "/log.tsv", "out": out, "shards": "3", "models": "ubm,dbn", "iterations": "4", "keep-session-ids": "true"})
+	setFlags(t, map[string]string{"log": root + "/log.tsv", "out": out, "shards": "3", "models": "ubm,dbn", "iterations": "4"})
 	if err := run(ctx, "fit"); err != nil {
 		t.Fatal(err)
 	}
 	fsys := memfs.New(ctx)
-	// lovbench fit on a local copy of the shards Beam wrote.
+	// The shards Beam wrote, copied to a local directory, open.
 	shardDir := filepath.Join(t.TempDir(), "shards")
 	if err := os.MkdirAll(shardDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	files, err := fsys.List(ctx, out+"/shards/*")
-	if err != nil || len(files) != 3+3 { // 3 shards, manifest, report, quarantine
+	if err != nil || len(files) != 3+1 { // 3 shards and the manifest
 		t.Fatalf("shard directory holds %q (%v)", files, err)
 	}
 	for _, f := range files {
@@ -126,20 +170,20 @@ func TestFitFromLogMemfs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	d, err := shards.Open(shardDir)
-	if err != nil {
+	if _, err := shards.Open(shardDir); err != nil {
 		t.Fatal(err)
 	}
-	want := filepath.Join(t.TempDir(), "want")
-	cfg := clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.UBM, clickmodels.DBN}, Options: clickmodels.Options{Iterations: 4}}
-	if _, err := clickmodels.RunShards(ctx, d, cfg, want); err != nil {
+	// lovbench fit --log on a local copy of the log.
+	local := filepath.Join(t.TempDir(), "log.tsv")
+	if err := os.WriteFile(local, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	want := lovbenchFitLog(t, local)
 	for _, f := range []string{"UBM_relevance.tsv", "DBN_relevance.tsv", "UBM_params.json", "DBN_params.json"} {
 		a, err1 := os.ReadFile(filepath.Join(want, f))
 		b, err2 := filesystem.Read(ctx, fsys, out+"/"+f)
 		if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
-			t.Errorf("%s differs from lovbench's fit on the same shards (%v, %v)", f, err1, err2)
+			t.Errorf("%s differs from lovbench fit --log's (%v, %v)", f, err1, err2)
 		}
 	}
 	if left, err := fsys.List(ctx, out+"/.prepared/*"); err != nil || len(left) != 0 {
@@ -171,5 +215,44 @@ func TestUnknownScheme(t *testing.T) {
 		if set["pii-blacklist"] == "" && !errors.As(err, &ue) {
 			t.Errorf("%v: %v is no usage error", set, err)
 		}
+	}
+}
+
+// TestHelpOwnFlagsFirst: --help shows the commands and every flag of
+// lovbench-beam, in lovbench's style, before Beam's pipeline options, and
+// lists Beam's runner among those options.
+func TestHelpOwnFlagsFirst(t *testing.T) {
+	var b bytes.Buffer
+	usage(&b, flag.CommandLine)
+	help := b.String()
+	beamAt := strings.Index(help, "\nBeam pipeline options")
+	if beamAt < 0 || !strings.HasPrefix(help, "lovbench-beam ") {
+		t.Fatalf("help has no Beam section or does not start with the command:\n%s", help)
+	}
+	for _, want := range []string{"Usage:\n", "Available Commands:\n  shard ", "\n  fit ", "\nFlags:\n"} {
+		if i := strings.Index(help, want); i < 0 || i > beamAt {
+			t.Errorf("%q missing or after Beam's options", want)
+		}
+	}
+	n := 0
+	flag.VisitAll(func(f *flag.Flag) {
+		i := strings.Index(help, "\n  --"+f.Name+" ")
+		switch {
+		case i < 0:
+			t.Errorf("--%s missing from the help", f.Name)
+		case ownFlags[f.Name] && i > beamAt:
+			t.Errorf("own flag --%s listed among Beam's options", f.Name)
+		case !ownFlags[f.Name] && i < beamAt:
+			t.Errorf("Beam's --%s listed among lovbench-beam's flags", f.Name)
+		}
+		if ownFlags[f.Name] {
+			n++
+		}
+	})
+	if n != len(ownFlags) {
+		t.Errorf("%d of the %d own flags are defined", n, len(ownFlags))
+	}
+	if i := strings.Index(help, "\n  --runner "); i < beamAt {
+		t.Errorf("--runner not among Beam's options")
 	}
 }
