@@ -41,6 +41,10 @@ type FitInput struct {
 // A memory limit too small for the log's shards is a
 // *shards.LimitTooSmallError.
 func FitLog(ctx context.Context, in FitInput, cfg clickmodels.RunConfig, dir string) ([]clickmodels.Report, error) {
+	// The one budget of the limit: what preparing a shard and holding
+	// prepared shards may take (Go's soft limit is the command's).
+	b := membudget.ForFit(cfg.MemoryLimit)
+	cfg.PreparedBudget = b.PreparedHeld
 	if in.ShardDir != "" {
 		d, err := shards.Open(in.ShardDir)
 		if err != nil {
@@ -99,10 +103,6 @@ func FitLog(ctx context.Context, in FitInput, cfg clickmodels.RunConfig, dir str
 		}
 		return clickmodels.RunInto(ctx, log, cfg, dir)
 	}
-	// The one budget of the limit: what preparing a shard and holding
-	// prepared shards may take (Go's soft limit is the command's).
-	b := membudget.ForFit(cfg.MemoryLimit)
-	cfg.PreparedBudget = b.PreparedHeld
 	src, cleanup, err := shards.ForMemory(ctx, pq, shards.SplitConfig{Split: cfg.Split, TrainFraction: cfg.TrainFraction, Seed: cfg.Seed}, b, tmp)
 	if err != nil {
 		return nil, err

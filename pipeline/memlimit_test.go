@@ -4,11 +4,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/shards"
 )
 
 // TestFitMemoryLimitSameOutputs: the fit stage with
@@ -89,6 +96,68 @@ func TestFitMemoryLimitSameOutputs(t *testing.T) {
 	for _, e := range ents {
 		if e.Name() == ".shards" || strings.HasPrefix(e.Name(), ".prepared-") {
 			t.Errorf("temporary directory %s left behind", e.Name())
+		}
+	}
+}
+
+// TestFitLogShardDirBudget: a shard directory fitted under a memory limit
+// gets the limit's budget for prepared shards too (membudget.ForFit): with
+// 16 KiB held at most (a quarter of 64 KiB), prepared shards spill to
+// files, and the files equal those of the fit without a limit.
+func TestFitLogShardDirBudget(t *testing.T) {
+	dir := t.TempDir()
+	sc := clickmodels.DefaultSyntheticConfig()
+	sc.Queries = 200
+	src, err := clickmodels.NewSyntheticSource(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var serps []sessions.SERP
+	_, err = clickmodels.Simulate(context.Background(), clickmodels.SimConfig{Kind: clickmodels.UBM, SERPs: 3000, Seed: 3, Source: src}, func(s *clickmodels.SimSERP) error {
+		x := sessions.SERP{SessionID: strconv.Itoa(s.Index), Query: s.Query, Region: "0", Results: slices.Clone(s.Docs)}
+		for r := range s.Docs {
+			if s.Clicks&(1<<uint(r)) != 0 {
+				x.Clicks = append(x.Clicks, sessions.Click{Rank: r})
+			}
+		}
+		serps = append(serps, x)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	logPath := filepath.Join(dir, "log.tsv")
+	var lb bytes.Buffer
+	if err := sessions.WriteYandex(&lb, serps); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(logPath, lb.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shardDir := filepath.Join(dir, "shards")
+	if _, err := shards.Write(context.Background(), logPath, 8, shards.SplitConfig{}, shardDir, shards.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var outs [2]string
+	for i, limit := range []int64{0, 64 << 10} {
+		var logBuf bytes.Buffer
+		out := filepath.Join(dir, fmt.Sprint("fit", i))
+		os.MkdirAll(out, 0o755)
+		cfg := clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.UBM}, Options: clickmodels.Options{Iterations: 3},
+			MemoryLimit: limit, Log: slog.New(slog.NewTextHandler(&logBuf, nil))}
+		if _, err := FitLog(context.Background(), FitInput{ShardDir: shardDir}, cfg, out); err != nil {
+			t.Fatal(err)
+		}
+		if spilled := strings.Contains(logBuf.String(), "prepared shards spilled to files"); spilled != (limit > 0) {
+			t.Errorf("limit %d: spilled %v, want %v", limit, spilled, limit > 0)
+		}
+		outs[i] = out
+	}
+	for _, f := range []string{"UBM_relevance.tsv", "UBM_params.json"} {
+		a, err1 := os.ReadFile(filepath.Join(outs[0], f))
+		b, err2 := os.ReadFile(filepath.Join(outs[1], f))
+		if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s differs under the limit (%v, %v)", f, err1, err2)
 		}
 	}
 }
