@@ -8,13 +8,10 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/lovbench/lovbench/clickmodels"
-	"github.com/lovbench/lovbench/sessions"
 	"github.com/lovbench/lovbench/shards"
 )
 
@@ -112,28 +109,15 @@ func TestFitLogShardDirBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var serps []sessions.SERP
-	_, err = clickmodels.Simulate(context.Background(), clickmodels.SimConfig{Kind: clickmodels.UBM, SERPs: 3000, Seed: 3, Source: src}, func(s *clickmodels.SimSERP) error {
-		x := sessions.SERP{SessionID: strconv.Itoa(s.Index), Query: s.Query, Region: "0", Results: slices.Clone(s.Docs)}
-		for r := range s.Docs {
-			if s.Clicks&(1<<uint(r)) != 0 {
-				x.Clicks = append(x.Clicks, sessions.Click{Rank: r})
-			}
-		}
-		serps = append(serps, x)
-		return nil
-	})
+	logPath := filepath.Join(dir, "log.tsv")
+	f, err := os.Create(logPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	logPath := filepath.Join(dir, "log.tsv")
-	var lb bytes.Buffer
-	if err := sessions.WriteYandex(&lb, serps); err != nil {
+	if _, err := clickmodels.SimulateYandex(context.Background(), clickmodels.SimConfig{Kind: clickmodels.UBM, SERPs: 3000, Seed: 3, Source: src}, f); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(logPath, lb.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	f.Close()
 	shardDir := filepath.Join(dir, "shards")
 	if _, err := shards.Write(context.Background(), logPath, 8, shards.SplitConfig{}, shardDir, shards.WriteOptions{}); err != nil {
 		t.Fatal(err)

@@ -8,8 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -26,8 +24,8 @@ import (
 // TestMain initialises Beam for the pipelines the tests run in process.
 func TestMain(m *testing.M) { ptest.Main(m) }
 
-// simulatedLog writes a clean Yandex log of n SERPs (UBM clicks, a user
-// session every 7 SERPs, so that a small part size cuts it into many
+// simulatedLog writes a clean Yandex log of n SERPs (UBM clicks, one
+// user session per SERP, so that a small part size cuts it into many
 // parts) to w.
 func simulatedLog(t *testing.T, w io.Writer, n int) {
 	t.Helper()
@@ -37,21 +35,7 @@ func simulatedLog(t *testing.T, w io.Writer, n int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var serps []sessions.SERP
-	_, err = clickmodels.Simulate(context.Background(), clickmodels.SimConfig{Kind: clickmodels.UBM, SERPs: n, Seed: 5, Source: src}, func(s *clickmodels.SimSERP) error {
-		x := sessions.SERP{SessionID: strconv.Itoa(s.Index / 7), Index: s.Index % 7, Query: s.Query, Region: "0", Results: slices.Clone(s.Docs)}
-		for r := range s.Docs {
-			if s.Clicks&(1<<uint(r)) != 0 {
-				x.Clicks = append(x.Clicks, sessions.Click{Rank: r})
-			}
-		}
-		serps = append(serps, x)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sessions.WriteYandex(w, serps); err != nil {
+	if _, err := clickmodels.SimulateYandex(context.Background(), clickmodels.SimConfig{Kind: clickmodels.UBM, SERPs: n, Seed: 5, Source: src}, w); err != nil {
 		t.Fatal(err)
 	}
 }
