@@ -137,18 +137,7 @@ func rankLibAgreement(t *testing.T, java, jar, foldDir, dir string, record func(
 		return p
 	}
 	train, test := rel(filepath.Join(foldDir, "train.txt")), rel(filepath.Join(foldDir, "test.txt"))
-	trDS, err := ReadSVMLightFile(filepath.Join(foldDir, "train.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	teDS, err := ReadSVMLightFile(filepath.Join(foldDir, "test.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fids := make([]int, max(trDS.NumFeatures, teDS.NumFeatures))
-	for i := range fids {
-		fids[i] = i + 1
-	}
+	trDS, teDS, fids := readAgreementFold(t, foldDir)
 	runJava := func(args ...string) {
 		t.Helper()
 		record(args)
@@ -175,18 +164,9 @@ func rankLibAgreement(t *testing.T, java, jar, foldDir, dir string, record func(
 		for _, norm := range norms {
 			name := fmt.Sprintf("%s_%s", a.alg, norm)
 			t.Run(name+"/lovbench_to_ranklib", func(t *testing.T) {
-				o := opt
-				o.Normalization = norm
-				m, err := Train(context.Background(), a.alg, trDS, nil, fids, o)
-				if err != nil {
-					t.Fatal(err)
-				}
+				m, b := trainRankLibModel(t, a.alg, norm, trDS, fids, opt)
 				model := "lb_" + name + ".txt"
-				var b bytes.Buffer
-				if err := m.WriteRankLib(&b); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(dir, model), b.Bytes(), 0o644); err != nil {
+				if err := os.WriteFile(filepath.Join(dir, model), b, 0o644); err != nil {
 					t.Fatal(err)
 				}
 				compareScores(t, teDS, m, rankLibScore(model, norm))
@@ -226,18 +206,7 @@ func rankLibAgreement(t *testing.T, java, jar, foldDir, dir string, record func(
 //	RANKLIB_JAR=... go test ./ltr -run '^TestRankLibAgreement$' -ranklib.update
 func TestRankLibGolden(t *testing.T) {
 	dir := rankLibGoldenDir
-	trDS, err := ReadSVMLightFile(filepath.Join(dir, "train.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	teDS, err := ReadSVMLightFile(filepath.Join(dir, "test.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fids := make([]int, max(trDS.NumFeatures, teDS.NumFeatures))
-	for i := range fids {
-		fids[i] = i + 1
-	}
+	trDS, teDS, fids := readAgreementFold(t, dir)
 	algs, norms, opt := rankLibRuns()
 	for _, a := range algs {
 		for _, norm := range norms {
@@ -252,28 +221,54 @@ func TestRankLibGolden(t *testing.T) {
 				compareScores(t, teDS, m, readRankLibScores(t, model+".score", teDS))
 			})
 			t.Run(name+"/lovbench_to_ranklib", func(t *testing.T) {
-				o := opt
-				o.Normalization = norm
-				m, err := Train(context.Background(), a.alg, trDS, nil, fids, o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var b bytes.Buffer
-				if err := m.WriteRankLib(&b); err != nil {
-					t.Fatal(err)
-				}
+				m, b := trainRankLibModel(t, a.alg, norm, trDS, fids, opt)
 				model := filepath.Join(dir, "lb_"+name+".txt")
 				want, err := os.ReadFile(model)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !bytes.Equal(b.Bytes(), want) {
+				if !bytes.Equal(b, want) {
 					t.Errorf("%s: lovbench now writes a different model than the one RankLib scored; if training changed on purpose, rebuild the golden files (RANKLIB_JAR=... go test ./ltr -run '^TestRankLibAgreement$' -ranklib.update)", model)
 				}
 				compareScores(t, teDS, m, readRankLibScores(t, model+".score", teDS))
 			})
 		}
 	}
+}
+
+// readAgreementFold reads dir/train.txt and dir/test.txt and returns them
+// with the feature IDs 1..n they use.
+func readAgreementFold(t *testing.T, dir string) (train, test *Dataset, fids []int) {
+	t.Helper()
+	train, err := ReadSVMLightFile(filepath.Join(dir, "train.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	test, err = ReadSVMLightFile(filepath.Join(dir, "test.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fids = make([]int, max(train.NumFeatures, test.NumFeatures))
+	for i := range fids {
+		fids[i] = i + 1
+	}
+	return train, test, fids
+}
+
+// trainRankLibModel trains alg with opt and normalisation norm and returns
+// the model with its file in RankLib's format.
+func trainRankLibModel(t *testing.T, alg Algorithm, norm Normalization, train *Dataset, fids []int, opt Options) (*Model, []byte) {
+	t.Helper()
+	opt.Normalization = norm
+	m, err := Train(context.Background(), alg, train, nil, fids, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := m.WriteRankLib(&b); err != nil {
+		t.Fatal(err)
+	}
+	return m, b.Bytes()
 }
 
 // compareScores checks m's scores of every document of ds against
