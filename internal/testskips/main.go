@@ -24,8 +24,9 @@ import (
 )
 
 // dataSkip matches the messages of skips for missing data: a data
-// directory outside the repository (the old ../shared, $LOVBENCH_SHARED), a
-// reference or testdata file, or a file that is not there.
+// directory outside the repository (a "shared" directory beside it,
+// $LOVBENCH_SHARED), a reference or testdata file, or a file that is not
+// there.
 var dataSkip = regexp.MustCompile(`(?i)\bshared\b|LOVBENCH_SHARED|\brefdata\b|\btestdata\b|reference (data|file)|no such file or directory|data (not found|missing)`)
 
 // event is one line of `go test -json` (cmd/test2json).
