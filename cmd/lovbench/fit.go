@@ -66,6 +66,10 @@ for any --workers. See docs/clickmodels.md.`,
 			if out == "" {
 				return usagef("fit: --out is required")
 			}
+			ins := paths{}.add("--log", logFile).add("--sessions", sessDir).add("--shards", shardDir).add("--load", load)
+			if err := checkOutputs(ins, paths{}.add("--out", out)); err != nil {
+				return err
+			}
 			kinds, err := clickmodels.ParseKinds(models)
 			if err != nil {
 				return usagef("fit: --models: %v", err)

@@ -40,6 +40,11 @@ Pearson and Kendall correlation of the predictions with expert judgments
 			if cfg.Relevance == "" || cfg.Sessions == "" || cfg.Out == "" {
 				return usagef("label: --relevance, --sessions and --out are required")
 			}
+			ins := paths{}.add("--relevance", cfg.Relevance).add("--sessions", cfg.Sessions).add("--expert", cfg.Expert).
+				add("--prefixes", loadOpt.Prefixes).add("--corpus", corpus...)
+			if err := checkOutputs(ins, paths{}.add("--out", cfg.Out).add("--quarantine", cfg.Quarantine)); err != nil {
+				return err
+			}
 			th, err := labels.ParseThresholds(thresholds)
 			if err != nil {
 				return usagef("label: --thresholds: %v", err)
