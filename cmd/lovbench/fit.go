@@ -81,7 +81,7 @@ for any --workers. See docs/clickmodels.md.`,
 				return usagef("fit: --params-format: %v", err)
 			}
 			if memLimit != "" {
-				if cfg.MemoryLimit, err = bytesize.Parse(memLimit); err != nil {
+				if cfg.MemoryLimit, err = bytesize.ParseLimit(memLimit); err != nil {
 					return usagef("fit: --memory-limit: %v", err)
 				}
 			}

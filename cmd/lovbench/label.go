@@ -55,7 +55,7 @@ Pearson and Kendall correlation of the predictions with expert judgments
 			}
 			cfg.Options.Thresholds, cfg.Options.Choice = th, ch
 			if memLimit != "" {
-				if cfg.MemoryLimit, err = bytesize.Parse(memLimit); err != nil {
+				if cfg.MemoryLimit, err = bytesize.ParseLimit(memLimit); err != nil {
 					return usagef("label: --memory-limit: %v", err)
 				}
 			}
