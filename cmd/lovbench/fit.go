@@ -66,7 +66,9 @@ for any --workers. See docs/clickmodels.md.`,
 			if out == "" {
 				return usagef("fit: --out is required")
 			}
-			ins := paths{}.add("--log", logFile).add("--sessions", sessDir).add("--shards", shardDir).add("--load", load)
+			// --load may name --out: its parameters are read before the
+			// directory is replaced, and written into the new one.
+			ins := paths{}.add("--log", logFile).add("--sessions", sessDir).add("--shards", shardDir)
 			if err := checkOutputs(ins, paths{}.add("--out", out)); err != nil {
 				return err
 			}
