@@ -48,15 +48,7 @@ type IndexEntry struct {
 // writeIndex lists the content of dir into dir/IndexFile.
 func writeIndex(dir, marker string) error {
 	idx := Index{Marker: marker, Files: []IndexEntry{}}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil || rel == "." || rel == IndexFile {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
+	err := walkOutput(dir, func(rel, p string, d fs.DirEntry) error {
 		if d.IsDir() {
 			idx.Dirs = append(idx.Dirs, rel)
 			return nil
@@ -84,6 +76,22 @@ func writeIndex(dir, marker string) error {
 		return err
 	}
 	return WriteBytes(filepath.Join(dir, IndexFile), append(b, '\n'))
+}
+
+// walkOutput calls fn for every entry under dir (not following links) but
+// dir itself and its IndexFile, with its slash path relative to dir; fn may
+// return fs.SkipDir.
+func walkOutput(dir string, fn func(rel, p string, d fs.DirEntry) error) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil || rel == "." || rel == IndexFile {
+			return err
+		}
+		return fn(filepath.ToSlash(rel), p, d)
+	})
 }
 
 // hashFile returns the size and the hex SHA-256 of the file at p.
@@ -185,15 +193,7 @@ func diffIndex(dir string, idx *Index) (IndexDiff, error) {
 		dirs[d] = true
 	}
 	seen := map[string]bool{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil || rel == "." || rel == IndexFile {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
+	err := walkOutput(dir, func(rel, p string, d fs.DirEntry) error {
 		seen[rel] = true
 		if d.IsDir() {
 			if !dirs[rel] {
