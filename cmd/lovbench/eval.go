@@ -86,6 +86,10 @@ func runEval(cmd *cobra.Command, a *app, f evalFlags) error {
 	if f.qrels == "" || len(f.runs) == 0 {
 		return usagef("eval: --qrels and at least one --run are required")
 	}
+	ins := paths{}.add("--qrels", f.qrels).add("--run", f.runs...).add("--corpus", f.corpus...).add("--prefixes", f.prefixes)
+	if err := checkOutputs(ins, paths{}.add("--per-query", f.perQuery)); err != nil {
+		return err
+	}
 	opts := measures.DefaultOptions()
 	var err error
 	if opts.Measures, err = measures.ParseMeasures(f.measures); err != nil {

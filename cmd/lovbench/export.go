@@ -47,6 +47,11 @@ unless --keep-junk. docs/dataset.md documents every file.`,
 			if cfg.GroundTruth == "" || cfg.Features == "" || cfg.Out == "" {
 				return usagef("export: --ground-truth, --features and --out are required")
 			}
+			ins := paths{}.add("--ground-truth", cfg.GroundTruth).add("--features", cfg.Features).
+				add("--ingest-report", ingestRep).add("--label-report", labelRep)
+			if err := checkOutputs(ins, paths{}.add("--out", cfg.Out)); err != nil {
+				return err
+			}
 			if cfg.Options.Folds < 3 {
 				return usagef("export: --folds must be at least 3 (train, vali, test)")
 			}

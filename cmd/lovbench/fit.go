@@ -66,6 +66,12 @@ for any --workers. See docs/clickmodels.md.`,
 			if out == "" {
 				return usagef("fit: --out is required")
 			}
+			// --load may name --out: its parameters are read before the
+			// directory is replaced, and written into the new one.
+			ins := paths{}.add("--log", logFile).add("--sessions", sessDir).add("--shards", shardDir)
+			if err := checkOutputs(ins, paths{}.add("--out", out)); err != nil {
+				return err
+			}
 			kinds, err := clickmodels.ParseKinds(models)
 			if err != nil {
 				return usagef("fit: --models: %v", err)
@@ -77,7 +83,7 @@ for any --workers. See docs/clickmodels.md.`,
 				return usagef("fit: --params-format: %v", err)
 			}
 			if memLimit != "" {
-				if cfg.MemoryLimit, err = bytesize.Parse(memLimit); err != nil {
+				if cfg.MemoryLimit, err = bytesize.ParseLimit(memLimit); err != nil {
 					return usagef("fit: --memory-limit: %v", err)
 				}
 			}

@@ -40,6 +40,11 @@ Pearson and Kendall correlation of the predictions with expert judgments
 			if cfg.Relevance == "" || cfg.Sessions == "" || cfg.Out == "" {
 				return usagef("label: --relevance, --sessions and --out are required")
 			}
+			ins := paths{}.add("--relevance", cfg.Relevance).add("--sessions", cfg.Sessions).add("--expert", cfg.Expert).
+				add("--prefixes", loadOpt.Prefixes).add("--corpus", corpus...)
+			if err := checkOutputs(ins, paths{}.add("--out", cfg.Out).add("--quarantine", cfg.Quarantine)); err != nil {
+				return err
+			}
 			th, err := labels.ParseThresholds(thresholds)
 			if err != nil {
 				return usagef("label: --thresholds: %v", err)
@@ -50,7 +55,7 @@ Pearson and Kendall correlation of the predictions with expert judgments
 			}
 			cfg.Options.Thresholds, cfg.Options.Choice = th, ch
 			if memLimit != "" {
-				if cfg.MemoryLimit, err = bytesize.Parse(memLimit); err != nil {
+				if cfg.MemoryLimit, err = bytesize.ParseLimit(memLimit); err != nil {
 					return usagef("label: --memory-limit: %v", err)
 				}
 			}

@@ -43,6 +43,9 @@ of DIR/manifest.json when there is one. See docs/ltr.md.`,
 			if dataDir == "" || outDir == "" {
 				return usagef("ltr: --data and --out are required")
 			}
+			if err := checkOutputs(paths{}.add("--data", dataDir), paths{}.add("--out", outDir)); err != nil {
+				return err
+			}
 			var algorithms []ltr.Algorithm
 			for _, s := range strings.Split(algs, ",") {
 				al, err := ltr.ParseAlgorithm(s)
