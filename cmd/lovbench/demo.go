@@ -54,14 +54,14 @@ than 5 queries or none with a relevant label) fails with exit 1 unless
 				return usagef("demo: --profile: %v", err)
 			}
 			cfg := pipeline.DemoConfig(out, p, serps, queries, seed)
-			res, err := pipeline.Run(cmd.Context(), cfg, pipeline.RunOptions{Log: a.log, Progress: a.progress(), AllowDegenerate: degenerate})
+			res, err := pipeline.Run(cmd.Context(), cfg, pipeline.RunOptions{Log: a.pipelineLog(), Progress: a.progress(), AllowDegenerate: degenerate})
 			if err != nil {
 				return err
 			}
 			if err := printRunResult(a, res, asJSON); err != nil {
 				return err
 			}
-			if !asJSON {
+			if !asJSON && !a.quiet {
 				fmt.Fprintf(a.stdout, "demo finished in %.1fs; open %s\n", time.Since(start).Seconds(), res.Report)
 			}
 			return nil
