@@ -20,6 +20,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/pqfile"
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/sampling"
@@ -271,7 +272,9 @@ func validateManifest(v *Validation, dir string) *Manifest {
 // its SHA-256, that nothing else is in the directory, that every expected
 // file is listed, and the dataset card.
 func validateFiles(v *Validation, dir string, m *Manifest) {
-	listed := map[string]bool{ManifestFile: true}
+	// The index of every output directory (see atomicfile.CreateDir) is
+	// not the dataset's.
+	listed := map[string]bool{ManifestFile: true, atomicfile.IndexFile: true}
 	for _, o := range m.Outputs {
 		if !filepath.IsLocal(filepath.FromSlash(o.Path)) {
 			v.addf("%s: output path %s leaves the dataset directory", ManifestFile, textio.Quote(o.Path))

@@ -319,7 +319,7 @@ func (c *Config) validate() error {
 		return fmt.Errorf("click_models.train_fraction: %v", err)
 	}
 	if m := c.ClickModels.MemoryLimit; m != "" {
-		if _, err := bytesize.Parse(m); err != nil {
+		if _, err := bytesize.ParseLimit(m); err != nil {
 			return fmt.Errorf("click_models.memory_limit: %v", err)
 		}
 	}

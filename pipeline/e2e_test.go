@@ -153,7 +153,7 @@ func checkVisible(t *testing.T, wd string, ref map[string]string, when string) {
 // "" when the run finished (or died) before being killed.
 func runUntilKilled(t *testing.T, bin, cfg, target string, delay time.Duration) string {
 	t.Helper()
-	cmd := exec.Command(bin, "run", "--config", cfg)
+	cmd := exec.Command(bin, "-v", "run", "--config", cfg) // -v: the "stage running" lines
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -339,7 +339,7 @@ func TestConcurrentRunRefused(t *testing.T) {
 	base := t.TempDir()
 	cfg := smallConfig(t, base, 20000)
 	wd := filepath.Join(base, "work")
-	first := exec.Command(bin, "run", "--config", cfg, "--workdir", wd)
+	first := exec.Command(bin, "-v", "run", "--config", cfg, "--workdir", wd) // -v: the "stage running" lines
 	stderr, _ := first.StderrPipe()
 	first.Stdout = io.Discard
 	if err := first.Start(); err != nil {

@@ -45,6 +45,10 @@ feature definition in both semantics.`,
 			if len(corpus) == 0 || pairs == "" || out == "" {
 				return usagef("features: --corpus, --pairs and --out are required")
 			}
+			ins := paths{}.add("--pairs", pairs).add("--prefixes", prefixes).add("--corpus", corpus...)
+			if err := checkOutputs(ins, paths{}.add("--out", out)); err != nil {
+				return err
+			}
 			if l := strings.ToLower(out); !strings.HasSuffix(l, ".csv") && !strings.HasSuffix(l, ".parquet") {
 				return usagef("features: --out must end in .csv or .parquet")
 			}
