@@ -22,12 +22,12 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/lovbench/lovbench/internal/shareddata"
+	"github.com/lovbench/lovbench/internal/refdata"
 	"github.com/lovbench/lovbench/sampling"
 )
 
 func TestFeatureListMatchesLOVBench(t *testing.T) {
-	b, err := os.ReadFile(shareddata.Path(t, "data", "lovbench-results", "feature_list.csv"))
+	b, err := os.ReadFile(refdata.Path(t, "lovbench", "results", "feature_list.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ import (
 	"github.com/lovbench/lovbench/clickmodels/corpussim"
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/features/democorpus"
-	"github.com/lovbench/lovbench/internal/shareddata"
+	"github.com/lovbench/lovbench/internal/refdata"
 	"github.com/lovbench/lovbench/pipeline/internal/browsertest"
 	"github.com/lovbench/lovbench/sessions"
 )
@@ -153,7 +153,7 @@ func checkVisible(t *testing.T, wd string, ref map[string]string, when string) {
 // "" when the run finished (or died) before being killed.
 func runUntilKilled(t *testing.T, bin, cfg, target string, delay time.Duration) string {
 	t.Helper()
-	cmd := exec.Command(bin, "run", "--config", cfg)
+	cmd := exec.Command(bin, "-v", "run", "--config", cfg) // -v: the "stage running" lines
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -339,7 +339,7 @@ func TestConcurrentRunRefused(t *testing.T) {
 	base := t.TempDir()
 	cfg := smallConfig(t, base, 20000)
 	wd := filepath.Join(base, "work")
-	first := exec.Command(bin, "run", "--config", cfg, "--workdir", wd)
+	first := exec.Command(bin, "-v", "run", "--config", cfg, "--workdir", wd) // -v: the "stage running" lines
 	stderr, _ := first.StderrPipe()
 	first.Stdout = io.Discard
 	if err := first.Start(); err != nil {
@@ -696,7 +696,7 @@ func writeYandex(t *testing.T, path string, serps []sessions.SERP) {
 // judgments given (labels.expert) and checks that the report's click-model
 // table gets every model's pooled correlation with the experts.
 func TestExpertAgreement(t *testing.T) {
-	expert := shareddata.Path(t, "data", "cbrbench", "CBRBenchGroundTruth.csv")
+	expert := refdata.Path(t, "lovbench", "cbrbench", "CBRBenchGroundTruth.csv.gz")
 	base := t.TempDir()
 	cfgText := fmt.Sprintf("simulate: {sessions: 20000, queries: 500, seed: 2}\nlabels: {expert: %s}\nltr: {enabled: false}\nworkdir: work\n", expert)
 	os.WriteFile(filepath.Join(base, "c.yaml"), []byte(cfgText), 0o644)

@@ -58,6 +58,7 @@ type runner struct {
 	piiSalt     []byte // key of the session-ID pseudonymisation (see PIISaltFile); nil: simulated log, IDs kept
 	// allowDegenerate lets a dataset below DefaultMinimums through.
 	allowDegenerate bool
+	remedy          string // RunOptions.Remedy
 
 	corpusOnce sync.Once
 	corpus     *features.Corpus

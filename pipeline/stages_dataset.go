@@ -171,7 +171,7 @@ func (r *runner) exportStage() Stage {
 				return fmt.Errorf("validate the exported dataset: %w", err)
 			}
 			if !v.Valid {
-				return fmt.Errorf("the exported dataset fails validation (%d problems): %s", len(v.Problems)+v.More, strings.Join(v.Problems, "; "))
+				return fmt.Errorf("the exported dataset fails validation (%s): %s", textio.Count(len(v.Problems)+v.More, "problem", "problems"), strings.Join(v.Problems, "; "))
 			}
 			problems, err := CheckMinimums(env.Dir, DefaultMinimums())
 			if err != nil {
@@ -179,7 +179,7 @@ func (r *runner) exportStage() Stage {
 			}
 			if len(problems) > 0 {
 				if !r.allowDegenerate {
-					return degenerateError(problems)
+					return degenerateError(problems, r.remedy)
 				}
 				env.Log.Warn("dataset below the minimums, published because of --allow-degenerate", "problems", strings.Join(problems, "; "))
 			}

@@ -76,7 +76,7 @@ swaps between measures and between gain settings. See docs/measures.md.`,
 	fl.StringVar(&f.prefixes, "prefixes", "", "LOV prefix file used to resolve prefixed names in --corpus")
 	fl.StringVar(&f.proximity, "proximity", "symmetric", "relaxed precision/recall proximity: symmetric, effort, precision, recall, oriented or equality")
 	fl.BoolVar(&f.fromRun, "queries-from-run", false, "evaluate only the judged queries the runs answer (default: every judged query; an unanswered one scores 0, as trec_eval -c)")
-	fl.Uint64Var(&f.seed, "seed", 1, "seed of the randomisation test")
+	uint64Var(fl, &f.seed, "seed", 1, "seed of the randomisation test")
 	fl.StringVar(&f.ties, "ties", "docid", "order of documents with equal scores: docid (trec_eval: docid descending), optimistic (higher grade first), pessimistic (lower grade first), average (exact expected value over random tie orders; ndcg, dcg, p, r, map, err, hr, mrr, pc)")
 	intVar(fl, &f.trials, "trials", 10000, atLeast(1), "random sign assignments of the randomisation test (exact enumeration up to 16 queries)")
 	return cmd

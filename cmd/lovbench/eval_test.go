@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lovbench/lovbench/internal/shareddata"
+	"github.com/lovbench/lovbench/internal/refdata"
 )
 
 func writeEvalFiles(t *testing.T) (dir, qrels, runA, runB string) {
@@ -101,8 +101,8 @@ func TestEvalErrors(t *testing.T) {
 // (the relevant term is a sub-class of the retrieved one): omega = 1.4,
 // rp@3 = 0.4667, rr@3 = 0.7.
 func TestEvalRelaxedWithCorpus(t *testing.T) {
-	foaf := shareddata.Path(t, "data", "vocabularies", "foaf.nq.gz")
-	prefixes := shareddata.Path(t, "data", "lov", "lov_prefixes_2019-08-06.json")
+	foaf := refdata.Path(t, "vocabularies", "foaf.nq.gz")
+	prefixes := refdata.Path(t, "lov", "lov_prefixes_2019-08-06.json.gz")
 	dir := t.TempDir()
 	q, r := filepath.Join(dir, "q"), filepath.Join(dir, "r")
 	os.WriteFile(q, []byte("q1 0 http://xmlns.com/foaf/0.1/Person 3\nq1 0 http://xmlns.com/foaf/0.1/name 2\n"), 0o644)

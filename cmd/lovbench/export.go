@@ -95,7 +95,7 @@ unless --keep-junk. docs/dataset.md documents every file.`,
 	f.StringVar(&cfg.Features, "features", "", "features file of lovbench features (CSV or Parquet)")
 	f.StringVar(&cfg.Out, "out", "", "dataset directory to write")
 	intVar(f, &cfg.Options.Folds, "folds", 5, atLeast(3), "partitions and folds")
-	f.Uint64Var(&cfg.Options.Seed, "seed", 1, "seed of the query partition")
+	uint64Var(f, &cfg.Options.Seed, "seed", 1, "seed of the query partition")
 	f.BoolVar(&cfg.Options.KeepJunk, "keep-junk", false, "write junk (-2) labels as -2 in the SVMlight files instead of 0")
 	f.StringVar(&cfg.Options.FeatureSemantics, "feature-semantics", string(features.DefaultSemantics), "semantics the features file was computed with (lovbench features --semantics), recorded in manifest.json")
 	f.BoolVar(&asJSON, "json", false, "print the manifest as JSON")

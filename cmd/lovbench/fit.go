@@ -135,7 +135,7 @@ for any --workers. See docs/clickmodels.md.`,
 	intVar(f, &cfg.Iterations, "iterations", clickmodels.DefaultIterations, atLeast(1), "EM iterations")
 	floatVar(f, &cfg.TrainFraction, "train-fraction", 0.75, between(0, 1), "share of SERPs that train")
 	f.StringVar(&split, "split", clickmodels.SplitSpec, "train/test split: spec (file order), random (seeded) or time (whole user sessions)")
-	f.Uint64Var(&cfg.Seed, "seed", 1, "seed of --split random")
+	uint64Var(f, &cfg.Seed, "seed", 1, "seed of --split random")
 	intVar(f, &cfg.Workers, "workers", 0, atLeast(0), "parallel workers (0: all CPUs); results do not depend on it")
 	floatVar(f, &cfg.Tolerance, "tolerance", 0, atLeast(0), "stop EM once the training log-likelihood changes less than this (0: run all --iterations, like PyClick)")
 	f.BoolVar(&cfg.Exact, "exact", false, "DBN: exact posterior E-step instead of PyClick's (recovers parameters better, differs from PyClick)")

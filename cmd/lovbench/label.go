@@ -29,7 +29,10 @@ func newLabelCmd(a *app) *cobra.Command {
 SERP to a graded label (docs/method.md section 4: < 0.2 junk -2, then 0..4 at 0.2,
 0.45, 0.5, 0.6, 0.7) and keeps only queries whose whole first SERP got a
 label. It writes query,term,label,probability and prints the label
-distribution beside LOVBench's Table 4. With --expert it also prints the
+distribution beside LOVBench's for the same pairs: the shares of its 73,950
+labelled first-page pairs, i.e. Table 4 without the 110,274 pairs sampled
+as label 0 (sample adds those; its table and the report compare with
+Table 4 as printed). With --expert it also prints the
 Pearson and Kendall correlation of the predictions with expert judgments
 (CBRBench format) per query and pooled.`,
 		Example: `  lovbench label --relevance ubm.tsv --sessions ingest/ --out labels.csv
@@ -85,6 +88,8 @@ Pearson and Kendall correlation of the predictions with expert judgments
 			}
 			fmt.Fprintf(a.stdout, "%d of %d queries labelled, %d labels (first SERP: %s, %d results)\n", rep.LabelledQueries, rep.LogQueries, rep.Labels, rep.FirstSERP, rep.SERPSize)
 			fmt.Fprint(a.stdout, labels.FormatDistribution(rep.Distribution))
+			fmt.Fprintf(a.stdout, "(first-page labels; LOVBench: its %d labelled pairs, Table 4 without the %d sampled zeros)\n",
+				labels.LOVBenchLabelledPairs, labels.LOVBenchSampledPairs)
 			if rep.Quarantined > 0 {
 				fmt.Fprintf(a.stdout, "bad relevance rows: %d, listed in %s\n", rep.Quarantined, rep.QuarantineFile)
 			}

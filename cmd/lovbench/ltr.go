@@ -146,7 +146,7 @@ of DIR/manifest.json when there is one. See docs/ltr.md.`,
 	f.StringVar(&metric, "metric", "NDCG@10", "metric optimised and used for validation model selection (NDCG@k, ERR@k, MAP)")
 	f.StringVar(&norm, "norm", "zscore", "per-query feature normalisation: none, sum, zscore, linear")
 	f.StringVar(&outDir, "out", "", "output directory")
-	f.Uint64Var(&seed, "seed", 1, "random seed")
+	uint64Var(f, &seed, "seed", 1, "random seed")
 	f.StringVar(&ties, "ties", "docid", "order of test documents with equal scores for the reported measures: docid (trec_eval: docid descending), optimistic, pessimistic, average (exact expected value); training and model selection always use docid")
 	f.StringVar(&modelFormat, "model-format", "json", "model files under OUT/models: json (.json), ranklib (RankLib's text format, .ranklib.txt) or json,ranklib")
 	intVar(f, &workers, "workers", 1, atLeast(1), "parallel training jobs (results do not depend on it)")

@@ -71,7 +71,7 @@ Labelled terms the corpus does not know are left out and listed in the report
 	f.StringSliceVar(&corpus, "corpus", nil, "RDF corpus files or directories (N-Quads, N-Triples, Turtle; plain or gzip)")
 	f.StringVar(&loadOpt.Prefixes, "prefixes", "", "LOV prefix file (SPARQL JSON) to resolve prefixed names")
 	f.BoolVar(&loadOpt.Lenient, "lenient", false, "skip bad RDF statements (counted) instead of failing")
-	f.Uint64Var(&cfg.Options.Seed, "seed", 1, "random seed of the draws")
+	uint64Var(f, &cfg.Options.Seed, "seed", 1, "random seed of the draws")
 	floatVar(f, &cfg.Options.PerQuery, "per-query", sampling.DefaultPerQuery, above(0), "target average judgments per query (labelled + sampled)")
 	f.StringVar(&cfg.Out, "out", "", "ground-truth CSV to write (query,term,label)")
 	f.StringVar(&cfg.Report, "report", "", "report JSON to write (default OUT.report.json)")

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lovbench/lovbench/export"
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 func newValidateCmd(a *app) *cobra.Command {
@@ -44,11 +45,11 @@ one test fold. It exits 1 and lists the problems if the directory is invalid.`,
 					fmt.Fprintln(a.stdout, p)
 				}
 				if v.More > 0 {
-					fmt.Fprintf(a.stdout, "... and %d more problems\n", v.More)
+					fmt.Fprintf(a.stdout, "... and %s more\n", textio.Count(v.More, "problem", "problems"))
 				}
 			}
 			if !v.Valid {
-				return fmt.Errorf("validate: %s is invalid: %d problems", v.Dir, len(v.Problems)+v.More)
+				return fmt.Errorf("validate: %s is invalid: %s", v.Dir, textio.Count(len(v.Problems)+v.More, "problem", "problems"))
 			}
 			return nil
 		},
