@@ -140,7 +140,7 @@ for any --workers. See docs/clickmodels.md.`,
 	floatVar(f, &cfg.Tolerance, "tolerance", 0, atLeast(0), "stop EM once the training log-likelihood changes less than this (0: run all --iterations, like PyClick)")
 	f.BoolVar(&cfg.Exact, "exact", false, "DBN: exact posterior E-step instead of PyClick's (recovers parameters better, differs from PyClick)")
 	f.StringVar(&shardDir, "shards", "", "query-shard `DIR` written by lovbench shard (fits shard by shard; same outputs)")
-	f.StringVar(&memLimit, "memory-limit", "", "bound the fit's memory, e.g. 4GiB (see docs/scale.md)")
+	f.StringVar(&memLimit, "memory-limit", "", "bound the fit's memory, e.g. 4GiB: 0 (no limit) or at least 1MiB (see docs/scale.md)")
 	f.StringVar(&load, "load", "", "load <MODEL>_params.parquet or <MODEL>_params.json from `DIR` instead of fitting, then evaluate")
 	f.StringVar(&paramsFormat, "params-format", "auto", "parameter files: auto (JSON up to 100,000 pairs, else Parquet), json or parquet")
 	return cmd

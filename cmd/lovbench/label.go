@@ -112,7 +112,7 @@ Pearson and Kendall correlation of the predictions with expert judgments
 	f.StringVar(&cfg.Relevance, "relevance", "", "relevance TSV of lovbench fit (query, doc, relevance)")
 	f.StringVar(&cfg.Sessions, "sessions", "", "sessions: ingest directory, sessions.parquet or Yandex log")
 	f.StringVar(&cfg.Out, "out", "", "labels CSV to write (query,term,label,probability)")
-	f.StringVar(&memLimit, "memory-limit", "", "soft memory limit while labelling, e.g. 1GiB: the collector works harder to stay under it (see docs/scale.md)")
+	f.StringVar(&memLimit, "memory-limit", "", "soft memory limit while labelling, e.g. 1GiB: 0 (no limit) or at least 1MiB; the collector works harder to stay under it (see docs/scale.md)")
 	f.StringVar(&cfg.Quarantine, "quarantine", "", "TSV of bad relevance rows (default OUT.quarantine.tsv)")
 	f.StringVar(&cfg.Expert, "expert", "", "expert judgments in CBRBench format (query,term URI,rating,label) to compare with")
 	f.StringVar(&thresholds, "thresholds", labels.DefaultThresholds().String(), "five increasing probability cut points for the labels -2|0|1|2|3|4")
