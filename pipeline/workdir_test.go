@@ -22,6 +22,7 @@ func writeStage(name string, deps []string, params any, body func(env *StageEnv)
 }
 
 func TestRunStagesSkipsUnchanged(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := filepath.Join(t.TempDir(), "input.txt")
 	os.WriteFile(in, []byte("hello"), 0o644)
@@ -98,6 +99,7 @@ func TestRunStagesSkipsUnchanged(t *testing.T) {
 }
 
 func TestFailedStageLeavesNoOutput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	w, err := OpenWorkdir(dir, nil)
 	if err != nil {
@@ -124,6 +126,7 @@ func TestFailedStageLeavesNoOutput(t *testing.T) {
 }
 
 func TestLockRefusesSecondRun(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	w, err := OpenWorkdir(dir, nil)
 	if err != nil {
@@ -142,6 +145,7 @@ func TestLockRefusesSecondRun(t *testing.T) {
 }
 
 func TestStaleStagingRemoved(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "stages", ".tmp-x-123"), 0o755)
 	os.MkdirAll(filepath.Join(dir, "releases", ".tmp-release-9"), 0o755)
@@ -158,6 +162,7 @@ func TestStaleStagingRemoved(t *testing.T) {
 }
 
 func TestPublishAndDiff(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	w, err := OpenWorkdir(dir, nil)
 	if err != nil {
@@ -207,6 +212,7 @@ func TestPublishAndDiff(t *testing.T) {
 }
 
 func TestDiffBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.csv")
 	os.WriteFile(good, []byte("query,term,label\nq,t,1\n"), 0o644)
@@ -226,6 +232,7 @@ func TestDiffBadInput(t *testing.T) {
 // The work directory's salt is created once (0600) and
 // reused; saltID depends on the salt and does not contain it.
 func TestWorkdirSalt(t *testing.T) {
+	t.Parallel()
 	wd := t.TempDir()
 	a, err := workdirSalt(wd)
 	if err != nil {
@@ -249,6 +256,7 @@ func TestWorkdirSalt(t *testing.T) {
 // user's directory); an empty directory, a new one and an earlier work
 // directory are fine.
 func TestOpenWorkdirRefusesForeignDirectories(t *testing.T) {
+	t.Parallel()
 	if _, err := OpenWorkdir("/", nil); err == nil || !strings.Contains(err.Error(), "root of the file system") {
 		t.Errorf("/: %v", err)
 	}
