@@ -36,14 +36,16 @@ func readmeBlocks(t *testing.T) []string {
 }
 
 // TestREADMEShellBlocksRun runs every ```sh block of README.md as a user
-// would, in order, in one bash per block, on a scratch copy of the
-// repository (a directory of links to its top-level entries, so that
-// nothing is written into the repository): Quick start's `go install`
-// builds lovbench once, into a temporary GOBIN that is on the PATH; its
-// demo's outputs then feed "Building a benchmark by hand" line by line.
-// Two things differ from a user's shell, both stated here: the paths under
-// /tmp/ are moved under the test's temporary directory, and the commands
-// of readmeSkipped are left out. A command that fails fails the test.
+// would, in order, one bash per block: Quick start's `go install` builds
+// lovbench once, into a temporary GOBIN that is on the PATH, and its demo's
+// outputs then feed "Building a benchmark by hand" line by line. A block
+// that names a path of the repository (./cmd/lovbench, ingest/testdata/...)
+// runs in the repository's root, and must leave no new file there; any
+// other block runs in a scratch directory (the hand-built benchmark writes
+// work/ and dataset/ where it runs). Two things differ from a user's shell,
+// both stated here: the paths under /tmp/ are moved under the test's
+// temporary directory, and the commands of readmeSkipped are left out. A
+// command that fails fails the test.
 func TestREADMEShellBlocksRun(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
@@ -52,19 +54,33 @@ func TestREADMEShellBlocksRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	scratch := t.TempDir()
-	work := filepath.Join(scratch, "clone")
-	for _, d := range []string{work, filepath.Join(scratch, "bin"), filepath.Join(scratch, "tmp")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
 	ents, err := os.ReadDir(root)
 	if err != nil {
 		t.Fatal(err)
 	}
+	entries := func() map[string]bool {
+		m := map[string]bool{}
+		es, err := os.ReadDir(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range es {
+			m[e.Name()] = true
+		}
+		return m
+	}
+	// A path of the repository: a word that starts with ./ or with a
+	// top-level entry of the repository and a slash.
+	var alts []string
 	for _, e := range ents {
-		if err := os.Symlink(filepath.Join(root, e.Name()), filepath.Join(work, e.Name())); err != nil {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			alts = append(alts, regexp.QuoteMeta(e.Name()))
+		}
+	}
+	repoPath := regexp.MustCompile(`(^|\s)(\./|(` + strings.Join(alts, "|") + `)/)`)
+	scratch := t.TempDir()
+	for _, d := range []string{"work", "bin", "tmp"} {
+		if err := os.MkdirAll(filepath.Join(scratch, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -76,6 +92,7 @@ func TestREADMEShellBlocksRun(t *testing.T) {
 	for i, block := range readmeBlocks(t) {
 		// Lines joined at a trailing backslash, as bash reads them.
 		var script []string
+		inRepo := false
 		for _, line := range strings.Split(strings.ReplaceAll(block, "\\\n", " "), "\n") {
 			cmd := strings.TrimSpace(line)
 			if j := strings.Index(cmd, "  #"); j >= 0 {
@@ -88,6 +105,7 @@ func TestREADMEShellBlocksRun(t *testing.T) {
 				skipped[cmd] = true
 				continue
 			}
+			inRepo = inRepo || repoPath.MatchString(cmd)
 			script = append(script, strings.ReplaceAll(line, "/tmp/", filepath.Join(scratch, "tmp")+"/"))
 			ran++
 		}
@@ -95,13 +113,22 @@ func TestREADMEShellBlocksRun(t *testing.T) {
 			continue
 		}
 		cmd := exec.CommandContext(ctx, "bash", "-e", "-o", "pipefail", "-x", "-c", strings.Join(script, "\n"))
-		cmd.Dir, cmd.Env = work, env
+		cmd.Dir, cmd.Env = filepath.Join(scratch, "work"), env
+		var before map[string]bool
+		if inRepo {
+			cmd.Dir, before = root, entries()
+		}
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Run(); err != nil {
-			t.Fatalf("README shell block %d: %v\n%s\n--- output ---\n%s", i+1, err, strings.Join(script, "\n"), tail(out.String(), 4000))
+			t.Fatalf("README shell block %d (in %s): %v\n%s\n--- output ---\n%s", i+1, cmd.Dir, err, strings.Join(script, "\n"), tail(out.String(), 4000))
 		}
-		t.Logf("README shell block %d: %d lines ran", i+1, len(script))
+		for e := range entries() {
+			if inRepo && !before[e] {
+				t.Errorf("README shell block %d left %s in the repository", i+1, e)
+			}
+		}
+		t.Logf("README shell block %d: %d lines ran in %s", i+1, len(script), cmd.Dir)
 	}
 	for c, why := range readmeSkipped {
 		if !skipped[c] {

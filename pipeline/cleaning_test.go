@@ -10,6 +10,7 @@ import (
 // drop and quarantine reasons that counted 0 (as its text says) and shows
 // the queries whose control characters ingest removed.
 func TestCleaningCountsLeaveOutZeros(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "report.json")
 	rep := `{"format":"yandex","input_events":10,"quarantined":{"bad_json":0,"bad_time":1},"dropped":{"rule1_session_without_click":3,"rule3_pii_email":0},
 "kept_queries":4,"kept_clicks":2,"sessions":{"seen":3,"kept":2},"query_control_characters":{"c0":2,"bidi":0}}`

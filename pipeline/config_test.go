@@ -7,6 +7,7 @@ import (
 )
 
 func TestExampleConfigParses(t *testing.T) {
+	t.Parallel()
 	c, err := LoadConfig(filepath.Join("..", "examples", "lovbench.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -25,6 +26,7 @@ func TestExampleConfigParses(t *testing.T) {
 }
 
 func TestConfigErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ yaml, want string }{
 		{"log: {path: a.tsv}\nclick_model: {}\n", "field click_model not found"},
 		{"", "set exactly one of"},
@@ -57,6 +59,7 @@ func TestConfigErrors(t *testing.T) {
 // and is part of the features stage's parameters, hence of its
 // fingerprint.
 func TestConfigFeatureSemantics(t *testing.T) {
+	t.Parallel()
 	c, err := ParseConfig([]byte("log: {path: a}\n"), "cfg.yaml", "/tmp")
 	if err != nil {
 		t.Fatal(err)
@@ -77,6 +80,7 @@ func TestConfigFeatureSemantics(t *testing.T) {
 // A section with only some keys set takes the defaults
 // (DefaultConfig, as examples/lovbench.yaml lists them) for the others.
 func TestPartialSectionsTakeDefaults(t *testing.T) {
+	t.Parallel()
 	text := "workdir: w\nlog: {path: x.tsv}\nclick_models: {iterations: 5}\nlabels: {serp_size: 15}\n" +
 		"sampling: {seed: 7}\nexport: {folds: 3}\nltr: {algorithms: [lambdamart]}\n"
 	c, err := ParseConfig([]byte(text), "c.yaml", t.TempDir())

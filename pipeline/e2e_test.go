@@ -210,6 +210,7 @@ func runUntilKilled(t *testing.T, bin, cfg, target string, delay time.Duration) 
 // that no visible output is partial, and checks that the run then finishes
 // with outputs byte-identical to an uninterrupted run.
 func TestKillAnywhereThenRerun(t *testing.T) {
+	t.Parallel()
 	bin := lovbenchBinary(t)
 	base := t.TempDir()
 	cfg := smallConfig(t, base, 3000)
@@ -335,6 +336,7 @@ func TestKillAnywhereThenRerun(t *testing.T) {
 // TestConcurrentRunRefused starts two runs on one work directory: the second
 // exits with status 1 and the lock message while the first holds the lock.
 func TestConcurrentRunRefused(t *testing.T) {
+	t.Parallel()
 	bin := lovbenchBinary(t)
 	base := t.TempDir()
 	cfg := smallConfig(t, base, 20000)
@@ -376,6 +378,7 @@ func TestConcurrentRunRefused(t *testing.T) {
 // within 5 points of LOVBench's Table 4, that the report renders every chart in headless
 // Chromium without errors, and that a second demo run changes nothing.
 func TestDemoEndToEnd(t *testing.T) {
+	t.Parallel()
 	bin := lovbenchBinary(t)
 	wd := filepath.Join(t.TempDir(), "demo")
 	start := time.Now()
@@ -485,6 +488,7 @@ func TestDemoEndToEnd(t *testing.T) {
 // relevance: Pearson 0.8 or more and Kendall's tau-b 0.5 or more between
 // the inferred probability and the true relevance.
 func TestDemoDenseRecovery(t *testing.T) {
+	t.Parallel()
 	bin := lovbenchBinary(t)
 	wd := filepath.Join(t.TempDir(), "dense")
 	cmd := exec.Command(bin, "demo", "--out", wd, "--profile", "dense", "--quiet")
@@ -508,6 +512,7 @@ func TestDemoDenseRecovery(t *testing.T) {
 // TestReleasesDiffAndReport publishes two releases that differ in the
 // label thresholds and checks `lovbench diff` and `lovbench report`.
 func TestReleasesDiffAndReport(t *testing.T) {
+	t.Parallel()
 	bin := lovbenchBinary(t)
 	base := t.TempDir()
 	cfg := smallConfig(t, base, 3000)
@@ -520,7 +525,7 @@ func TestReleasesDiffAndReport(t *testing.T) {
 	b, _ := os.ReadFile(cfg)
 	cfg2 := filepath.Join(base, "lovbench2.yaml")
 	os.WriteFile(cfg2, append(b, []byte("labels: {thresholds: [0.1, 0.3, 0.5, 0.6, 0.8]}\n")...), 0o644)
-	out, err := exec.Command(bin, "run", "--config", cfg2, "--workdir", wd, "--quiet").CombinedOutput()
+	out, err := exec.Command(bin, "-v", "run", "--config", cfg2, "--workdir", wd).Output() // -v: the stage table
 	if err != nil {
 		t.Fatalf("run 2: %v\n%s", err, out)
 	}
@@ -590,6 +595,7 @@ func TestReleasesDiffAndReport(t *testing.T) {
 // checks that changing the log's content reruns ingest while an identical
 // copy at another path does not.
 func TestRunOnYandexLog(t *testing.T) {
+	t.Parallel()
 	src, err := corpussim.Load(context.Background(), nil, features.LoadOptions{}, corpussim.Options{Queries: 50, ZipfS: 1.1, Seed: 5})
 	if err != nil {
 		t.Fatal(err)
@@ -818,6 +824,7 @@ func verifyVisible(wd string) (int, error) {
 // while `lovbench run` builds it (twice: from scratch, then with every stage
 // forced), checking every visible output against its own manifest.
 func TestReaderNeverSeesPartialOutput(t *testing.T) {
+	t.Parallel()
 	bin := lovbenchBinary(t)
 	base := t.TempDir()
 	cfg := smallConfig(t, base, 3000)
@@ -865,6 +872,7 @@ var smallStages = []string{StageSimulate, StageIngest, StageFit, StageLabel, Sta
 // `run` on a log whose every line is bad fails and points
 // to the ingest report, which must still exist.
 func TestRunOnEntirelyBadLogKeepsReport(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	os.WriteFile(filepath.Join(base, "log.tsv"), []byte("not a yandex line\nnor this\n"), 0o644)
 	if _, err := democorpus.Materialize(filepath.Join(base, "vocabs")); err != nil {

@@ -10,6 +10,7 @@ import (
 // TestProvenance: the facts of the dataset card come from the reports as
 // written by the stages (hand-made here), zero counts left out.
 func TestProvenance(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, body string) string {
 		p := filepath.Join(dir, name)

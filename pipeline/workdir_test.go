@@ -22,6 +22,7 @@ func writeStage(name string, deps []string, params any, body func(env *StageEnv)
 }
 
 func TestRunStagesSkipsUnchanged(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := filepath.Join(t.TempDir(), "input.txt")
 	os.WriteFile(in, []byte("hello"), 0o644)
@@ -98,6 +99,7 @@ func TestRunStagesSkipsUnchanged(t *testing.T) {
 }
 
 func TestFailedStageLeavesNoOutput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	w, err := OpenWorkdir(dir, nil)
 	if err != nil {
@@ -124,6 +126,7 @@ func TestFailedStageLeavesNoOutput(t *testing.T) {
 }
 
 func TestLockRefusesSecondRun(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	w, err := OpenWorkdir(dir, nil)
 	if err != nil {
@@ -144,6 +147,7 @@ func TestLockRefusesSecondRun(t *testing.T) {
 // The staging directories a killed run left are removed by the next one;
 // names of the same shapes that lovbench did not record are not.
 func TestStaleStagingRemoved(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	w, err := OpenWorkdir(dir, nil)
 	if err != nil {
@@ -236,6 +240,7 @@ func TestCleaningSparesUserNames(t *testing.T) {
 }
 
 func TestPublishAndDiff(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	w, err := OpenWorkdir(dir, nil)
 	if err != nil {
@@ -285,6 +290,7 @@ func TestPublishAndDiff(t *testing.T) {
 }
 
 func TestDiffBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.csv")
 	os.WriteFile(good, []byte("query,term,label\nq,t,1\n"), 0o644)
@@ -304,6 +310,7 @@ func TestDiffBadInput(t *testing.T) {
 // The work directory's salt is created once (0600) and
 // reused; saltID depends on the salt and does not contain it.
 func TestWorkdirSalt(t *testing.T) {
+	t.Parallel()
 	wd := t.TempDir()
 	a, err := workdirSalt(wd)
 	if err != nil {
@@ -327,6 +334,7 @@ func TestWorkdirSalt(t *testing.T) {
 // user's directory); an empty directory, a new one and an earlier work
 // directory are fine.
 func TestOpenWorkdirRefusesForeignDirectories(t *testing.T) {
+	t.Parallel()
 	if _, err := OpenWorkdir("/", nil); err == nil || !strings.Contains(err.Error(), "root of the file system") {
 		t.Errorf("/: %v", err)
 	}

@@ -30,6 +30,7 @@ func writeEvalFiles(t *testing.T) (dir, qrels, runA, runB string) {
 // P@1 of run a: q1 ranks d3 (grade 0) first, q2 ranks e1 (grade 1): 0.5.
 // MRR: q1 first relevant at rank 2, q2 at rank 1: (1/2 + 1)/2 = 0.75.
 func TestEvalJSON(t *testing.T) {
+	t.Parallel()
 	dir, q, a, _ := writeEvalFiles(t)
 	pq := filepath.Join(dir, "pq.tsv")
 	code, out, errOut := runCLI(t, "eval", "--qrels", q, "--run", a, "--measures", "p@1,mrr", "--json", "--per-query", pq)
@@ -56,6 +57,7 @@ func TestEvalJSON(t *testing.T) {
 }
 
 func TestEvalCompareText(t *testing.T) {
+	t.Parallel()
 	_, q, a, b := writeEvalFiles(t)
 	code, out, errOut := runCLI(t, "eval", "--qrels", q, "--run", a, "--run", b, "--measures", "ndcg@10,awp", "--sensitivity")
 	if code != 0 {
@@ -69,6 +71,7 @@ func TestEvalCompareText(t *testing.T) {
 }
 
 func TestEvalErrors(t *testing.T) {
+	t.Parallel()
 	dir, q, a, _ := writeEvalFiles(t)
 	bad := filepath.Join(dir, "bad.run")
 	os.WriteFile(bad, []byte("q1 Q0 d1 1 x a\n"), 0o644)
@@ -129,6 +132,7 @@ func TestEvalRelaxedWithCorpus(t *testing.T) {
 // the top: P@1 of q1 is 0 pessimistic, 1 optimistic, 1/2 on average
 // (q2: e2, grade 2, alone at the top: 1).
 func TestEvalTies(t *testing.T) {
+	t.Parallel()
 	dir, q, _, _ := writeEvalFiles(t)
 	run := filepath.Join(dir, "tied.run")
 	os.WriteFile(run, []byte("q1 Q0 d2 1 5 t\nq1 Q0 d3 2 5 t\nq2 Q0 e2 1 3 t\n"), 0o644)

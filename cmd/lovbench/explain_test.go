@@ -13,6 +13,7 @@ import (
 // TestExplainCommand: explain prints the features of one pair with their
 // inputs, as text and as JSON, and refuses an unknown term.
 func TestExplainCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	corpus := filepath.Join(dir, "v.nq")
 	if err := os.WriteFile(corpus, []byte(cliCorpus), 0o644); err != nil {

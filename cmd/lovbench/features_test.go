@@ -16,6 +16,7 @@ const cliCorpus = `<http://v.org/Dog> <http://www.w3.org/1999/02/22-rdf-syntax-n
 `
 
 func TestFeaturesAndSearchCommands(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	corpus := filepath.Join(dir, "v.nq")
 	pairs := filepath.Join(dir, "pairs.csv")
@@ -61,6 +62,7 @@ func TestFeaturesAndSearchCommands(t *testing.T) {
 // differ where the Java does: the query "do" is a substring of "Dog"
 // (TextRelevancy.java) but no word of it; a bad value is a usage error.
 func TestFeaturesSemanticsFlag(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	corpus := filepath.Join(dir, "v.nq")
 	pairs := filepath.Join(dir, "pairs.csv")

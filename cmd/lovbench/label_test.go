@@ -12,6 +12,7 @@ import (
 // label then sample through the command line on a small log, relevance file
 // and Turtle corpus.
 func TestLabelSampleCLI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var ttl strings.Builder
 	ttl.WriteString("@prefix ex: <http://ex.org/v#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n")

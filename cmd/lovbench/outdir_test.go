@@ -14,6 +14,7 @@ import (
 // resets times): the command exits 1 naming it, and the file and the
 // earlier output are left as they were.
 func TestRerunKeepsUserFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	gt, feats := writeExportInputs(t, dir, 10, func(q, tm int) int { return (q + tm) % 5 })
 	logFile := filepath.Join(dir, "sim.tsv")
@@ -64,6 +65,7 @@ func TestRerunKeepsUserFiles(t *testing.T) {
 // An --out that is a symbolic link is written through:
 // the directory it points to gets the output, the link stays.
 func TestOutSymlinkWrittenThrough(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	gt, feats := writeExportInputs(t, dir, 10, func(q, tm int) int { return (q + tm) % 5 })
 	real, link := filepath.Join(dir, "datasets", "v1"), filepath.Join(dir, "current")
@@ -88,6 +90,7 @@ func TestOutSymlinkWrittenThrough(t *testing.T) {
 // `demo --out` into a directory of the user's files and
 // run --workdir / are refused (exit 1) before anything is written.
 func TestDemoAndRunRefuseForeignWorkdirs(t *testing.T) {
+	t.Parallel()
 	user := t.TempDir()
 	os.WriteFile(filepath.Join(user, "thesis.tex"), []byte("x"), 0o644)
 	if code, _, errs := runCLI(t, "-q", "demo", "--out", user, "--serps", "200", "--queries", "20"); code != 1 || !strings.Contains(errs, "not a lovbench work directory") {
@@ -108,6 +111,7 @@ func TestDemoAndRunRefuseForeignWorkdirs(t *testing.T) {
 // --allow-degenerate it is published and the report carries a warning
 // banner; a later run without the flag does not publish it again.
 func TestDemoBelowMinimums(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "d")
 	code, _, errs := runCLI(t, "-q", "demo", "--profile", "dense", "--serps", "10", "--out", out)
 	if code != 1 || !strings.Contains(errs, "test set has") || !strings.Contains(errs, "--allow-degenerate") {

@@ -10,6 +10,7 @@ import (
 
 // Tooltips print grouped integers, not 1.174e+05.
 func TestChartTooltipsGroupIntegers(t *testing.T) {
+	t.Parallel()
 	svg := string(BarChart("t", "x", "events", []string{"kept"}, []Series{{Name: "events", Values: []float64{117400}}}))
 	if strings.Contains(svg, "e+") || !strings.Contains(svg, "117,400") {
 		t.Errorf("tooltip of 117400: %s", regexp.MustCompile(`<title>[^<]*</title>`).FindAllString(svg, -1))
@@ -23,6 +24,7 @@ func TestChartTooltipsGroupIntegers(t *testing.T) {
 // labels. Glyph widths are bounded by 0.62 em (a generous average for digits
 // and commas in sans-serif fonts at font-size 11).
 func TestYAxisTitleClearsTickLabels(t *testing.T) {
+	t.Parallel()
 	svg := string(BarChart("t", "x", "events", []string{"a", "b"}, []Series{{Name: "events", Values: []float64{117400, 3}}}))
 	title := regexp.MustCompile(`<text x="([\d.]+)" y="[\d.]+" font-size="(\d+)" text-anchor="middle" transform="rotate\(-90`).FindStringSubmatch(svg)
 	if title == nil {
@@ -48,6 +50,7 @@ func TestYAxisTitleClearsTickLabels(t *testing.T) {
 // has its own dash pattern and marker) and the legend shows each series'
 // line style, not only a colour.
 func TestLineSeriesDistinctDashesAndLegendLines(t *testing.T) {
+	t.Parallel()
 	same := []float64{0.5, 0.6, 0.7}
 	svg := string(LineChart("t", "k", "NDCG", []string{"1", "2", "3"}, []Series{{Name: "a", Values: same}, {Name: "b", Values: same}, {Name: "c", Values: same}}, 0, 1))
 	dashes := regexp.MustCompile(`<polyline class="series"[^>]*stroke-dasharray="([^"]*)"`).FindAllStringSubmatch(svg, -1)
@@ -68,6 +71,7 @@ func TestLineSeriesDistinctDashesAndLegendLines(t *testing.T) {
 // The charts scale to the page width (no fixed pixel
 // width).
 func TestChartsUsePageWidth(t *testing.T) {
+	t.Parallel()
 	svg := string(BarChart("t", "x", "y", []string{"a"}, []Series{{Name: "s", Values: []float64{1}}}))
 	if m := regexp.MustCompile(`<svg[^>]*>`).FindString(svg); !strings.Contains(m, `width="100%"`) {
 		t.Errorf("svg element %s has a fixed width", m)
@@ -78,6 +82,7 @@ func TestChartsUsePageWidth(t *testing.T) {
 // results), the NDCG@k chart shows one line per ranker (its best
 // configuration by NDCG@10) and the baseline; all 13 stay in the table.
 func TestNDCGChartBestPerRanker(t *testing.T) {
+	t.Parallel()
 	d := sample()
 	d.LTR = d.LTR[:1]
 	for ri, r := range []string{"RankNet", "AdaRank", "LambdaMART", "CoordinateAscent"} {
@@ -114,6 +119,7 @@ func TestNDCGChartBestPerRanker(t *testing.T) {
 // ten, never quarters of the range (the report showed 12,500 and 37,500 on
 // a 0-50,000 axis and 0.325, 0.775 on a 0.1-1 axis).
 func TestYTicksRound(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		lo, hi float64
 		want   string
@@ -150,6 +156,7 @@ func viewBoxH(t *testing.T, svg string) float64 {
 // glyph in its half of the width (the report cut "baseline / LabelSearch_T
 // (feature 34)" at the right edge and drew the legend over the lines).
 func TestLineLegendFitsBelowPlot(t *testing.T) {
+	t.Parallel()
 	names := []string{"baseline / LabelSearch_T (feature 34)", "RankNet / LOVBenchLight", "AdaRank / LOVBenchFull"}
 	var series []Series
 	for i, n := range names {
@@ -184,6 +191,7 @@ func TestLineLegendFitsBelowPlot(t *testing.T) {
 // every rank, so its line lies on DCTR's. The legend says so, and the two
 // series' markers are drawn apart horizontally.
 func TestLineOnAnotherNamed(t *testing.T) {
+	t.Parallel()
 	dctr := []float64{1.75, 1.86, 1.71}
 	ubm := []float64{1.751, 1.859, 1.712}
 	dbn := []float64{1.76, 1.87, 1.73}
@@ -206,6 +214,7 @@ func TestLineOnAnotherNamed(t *testing.T) {
 // TestSmallBarsLabelled: a bar of 619 beside one of 157,379 is 1 unit
 // high, invisible; every bar of a small chart carries its value.
 func TestSmallBarsLabelled(t *testing.T) {
+	t.Parallel()
 	svg := string(BarChart("Where the input events went", "", "events", []string{"kept queries", "kept clicks", "dropped by a rule", "quarantined"},
 		[]Series{{Name: "events", Values: []float64{39381, 117379, 619, 0}}}))
 	for _, want := range []string{">39,381<", ">117,379<", ">619<", ">0<"} {
@@ -221,6 +230,7 @@ func TestSmallBarsLabelled(t *testing.T) {
 // both lines show, in the chart and in its legend; DBN, apart from both,
 // keeps the normal width.
 func TestLineUnderAnotherWider(t *testing.T) {
+	t.Parallel()
 	svg := string(LineChart("Test perplexity per rank", "rank", "perplexity", []string{"1", "2", "3"},
 		[]Series{{Name: "DCTR", Values: []float64{1.75, 1.86, 1.71}}, {Name: "DBN", Values: []float64{1.76, 1.87, 1.73}}, {Name: "UBM", Values: []float64{1.751, 1.859, 1.712}}}, 1, 2))
 	lines := regexp.MustCompile(`<polyline class="series"[^>]*stroke-width="(\d+)" stroke-opacity="([\d.]+)"`).FindAllStringSubmatch(svg, -1)
@@ -253,6 +263,7 @@ func TestLineUnderAnotherWider(t *testing.T) {
 // 24.1; counts keep their thousands separators and small shares their
 // digits.
 func TestBarLabelsMatchTables(t *testing.T) {
+	t.Parallel()
 	svg := string(BarChart("Label distribution (% of pairs)", "label", "% of pairs", []string{"1", "3", "junk (-2)"},
 		[]Series{{Name: "this run", Values: []float64{1.808, 4.375, 0.06}}, {Name: "LOVBench", Values: []float64{24.1, 1.63, 0.06}}}))
 	got := regexp.MustCompile(`<text class="value"[^>]*>([^<]*)</text>`).FindAllStringSubmatch(svg, -1)

@@ -54,6 +54,7 @@ func render(t *testing.T, d *Data) string {
 }
 
 func TestRenderSectionsAndCharts(t *testing.T) {
+	t.Parallel()
 	out := render(t, sample())
 	if strings.Contains(out, "No expert correlation") {
 		t.Error("expert note although UBM has expert correlations")
@@ -104,6 +105,7 @@ func TestRenderSectionsAndCharts(t *testing.T) {
 }
 
 func TestRenderEmpty(t *testing.T) {
+	t.Parallel()
 	out := render(t, &Data{Title: "empty"})
 	for _, want := range []string{"No ingest report", "No sessions", "No click models", "No ground truth", "No learning-to-rank"} {
 		if !strings.Contains(out, want) {
@@ -119,6 +121,7 @@ func TestRenderEmpty(t *testing.T) {
 }
 
 func TestRenderOddValues(t *testing.T) {
+	t.Parallel()
 	d := sample()
 	d.Log.ClicksPerRank = []int64{0, 0}
 	d.Models[0].PerplexityAt = nil
@@ -137,6 +140,7 @@ func TestRenderOddValues(t *testing.T) {
 }
 
 func TestReportRendersInChromium(t *testing.T) {
+	t.Parallel()
 	chromium := browsertest.Find()
 	if chromium == "" {
 		t.Skip("chromium not found (Debian package chromium; .ci/run installs it): skipping the browser rendering check")
@@ -164,6 +168,7 @@ func TestReportRendersInChromium(t *testing.T) {
 // recovery is limited; 3 of the 4 points here (75%), and none of the
 // sample's 3 points, so only the first report has the note.
 func TestRecoveryNotesASparseLog(t *testing.T) {
+	t.Parallel()
 	d := sample()
 	d.Recovery.Points = []Point{{0.47, 0.1}, {0.45, 0.9}, {0.4999, 0.5}, {0.5, 0.3}}
 	out := render(t, d)
