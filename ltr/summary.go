@@ -165,11 +165,7 @@ func (r *ExperimentResult) WriteSummary(w io.Writer) error {
 	}
 	c := measures.Correction(m.Correction)
 	fmt.Fprintf(w, "\nagainst the baseline, over the %d test queries of all folds pooled (all measures in results.json):\n", nq)
-	fmt.Fprintf(w, "  diff, %g%% CI  mean of run - baseline per query, paired t interval\n", 100*measures.ConfidenceLevel)
-	fmt.Fprintf(w, "  p             two-sided paired randomisation test, %d random sign assignments\n", r.Options.Permutations)
-	fmt.Fprintf(w, "  %-13s p %s for the %d comparisons of each measure; verdict at α = %g\n", adjustedHeader(c), c.Phrase(), r.comparisons(), m.Alpha)
-	fmt.Fprintf(w, "  d_z           Cohen's d_z: mean / standard deviation of the differences\n")
-	fmt.Fprintf(w, "  W/T/L         queries won / tied / lost\n")
+	fmt.Fprint(w, measures.Legend("p", fmt.Sprintf("two-sided paired randomisation test, %d random sign assignments", r.Options.Permutations), c, r.comparisons()))
 	if err := writeSignificanceTable(w, rows, summaryMeasures, measures.Correction(m.Correction)); err != nil {
 		return err
 	}
@@ -196,8 +192,7 @@ func writeSummaryTable(w io.Writer, rows []SummaryRow) error {
 // wins/ties/losses and the verdict at measures.DefaultAlpha.
 func writeSignificanceTable(w io.Writer, rows []SummaryRow, ms []string, c measures.Correction) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	pa := adjustedHeader(c)
-	fmt.Fprintf(tw, "ranker\tconfig\tmeasure\tdiff\t%g%% CI\tp\t%s\td_z\tW/T/L\tverdict\n", 100*measures.ConfidenceLevel, pa)
+	fmt.Fprintf(tw, "ranker\tconfig\tmeasure\tdiff\t%g%% CI\tp\t%s\td_z\tW/T/L\tverdict\n", 100*measures.ConfidenceLevel, c.Column())
 	for _, m := range ms {
 		for _, s := range rows {
 			g, ok := s.Significance[m]
@@ -209,15 +204,6 @@ func writeSignificanceTable(w io.Writer, rows []SummaryRow, ms []string, c measu
 		}
 	}
 	return tw.Flush()
-}
-
-// adjustedHeader is the column header of corrected p-values: p(holm),
-// p(bonferroni), p(uncorrected).
-func adjustedHeader(c measures.Correction) string {
-	if c == measures.CorrectionNone {
-		return "p(uncorrected)"
-	}
-	return "p(" + strings.ToLower(c.Label()) + ")"
 }
 
 // comparisons is the number of comparisons with the baseline per measure:

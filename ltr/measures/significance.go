@@ -77,6 +77,15 @@ func (c Correction) Phrase() string {
 	return "after " + c.Label() + " correction"
 }
 
+// Column is the column header of corrected p-values: p(holm),
+// p(bonferroni), p(uncorrected).
+func (c Correction) Column() string {
+	if c == CorrectionNone {
+		return "p(uncorrected)"
+	}
+	return "p(" + strings.ToLower(c.Label()) + ")"
+}
+
 // Adjust returns the corrected p-values of one family of comparisons, in
 // the order given.
 func (c Correction) Adjust(p []float64) []float64 {
@@ -153,7 +162,9 @@ func Paired(a, b []float64) PairedStats {
 		ss += e * e
 	}
 	sd := math.Sqrt(ss / float64(n-1))
-	if sd == 0 {
+	// A spread at rounding level (equal differences computed through
+	// different sums) is no spread.
+	if sd <= 1e-12*math.Max(1, math.Abs(s.Diff)) {
 		return s
 	}
 	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile((1 + ConfidenceLevel) / 2)
@@ -201,6 +212,23 @@ func AdjustFamily(sig []*Significance, c Correction) {
 	for i, q := range c.Adjust(p) {
 		sig[i].PAdjusted = q
 	}
+}
+
+// Legend explains the columns of a significance table, one line each:
+// pName is the column of the raw p-value and pDesc says how it was
+// computed; comparisons is the size of each measure's family.
+func Legend(pName, pDesc string, c Correction, comparisons int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "  %-14s mean of run - baseline per query, paired t interval\n", fmt.Sprintf("diff, %g%% CI", 100*ConfidenceLevel))
+	fmt.Fprintf(&b, "  %-14s %s\n", pName, pDesc)
+	family := fmt.Sprintf("the %d comparisons", comparisons)
+	if comparisons == 1 {
+		family = "the one comparison"
+	}
+	fmt.Fprintf(&b, "  %-14s %s %s for %s of each measure; verdict at α = %g\n", c.Column(), pName, c.Phrase(), family, DefaultAlpha)
+	fmt.Fprintf(&b, "  %-14s Cohen's d_z: mean / standard deviation of the differences\n", "d_z")
+	fmt.Fprintf(&b, "  %-14s queries won / tied / lost\n", "W/T/L")
+	return b.String()
 }
 
 // FormatEffect prints an effect size with 2 decimals, "–" when undefined.
