@@ -221,14 +221,19 @@ func Legend(pName, pDesc string, c Correction, comparisons int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "  %-14s mean of run - baseline per query, paired t interval\n", fmt.Sprintf("diff, %g%% CI", 100*ConfidenceLevel))
 	fmt.Fprintf(&b, "  %-14s %s\n", pName, pDesc)
-	family := fmt.Sprintf("the %d comparisons", comparisons)
-	if comparisons == 1 {
-		family = "the one comparison"
-	}
-	fmt.Fprintf(&b, "  %-14s %s %s for %s of each measure; verdict at α = %g\n", c.Column(), pName, c.Phrase(), family, DefaultAlpha)
+	fmt.Fprintf(&b, "  %-14s %s %s %s; verdict at α = %g\n", c.Column(), pName, c.Phrase(), FamilyPhrase(comparisons), DefaultAlpha)
 	fmt.Fprintf(&b, "  %-14s Cohen's d_z: mean / standard deviation of the differences\n", "d_z")
 	fmt.Fprintf(&b, "  %-14s queries won / tied / lost\n", "W/T/L")
 	return b.String()
+}
+
+// FamilyPhrase says how many comparisons each family holds: "for the 12
+// comparisons of each measure", "for the one comparison of each measure".
+func FamilyPhrase(comparisons int) string {
+	if comparisons == 1 {
+		return "for the one comparison of each measure"
+	}
+	return fmt.Sprintf("for the %d comparisons of each measure", comparisons)
 }
 
 // FormatEffect prints an effect size with 2 decimals, "–" when undefined.
