@@ -202,13 +202,13 @@ type view struct {
 	// events and of sessions, in tables of their own.
 	CleaningEvents, CleaningSessions []Count
 	CleaningChart                    template.HTML
-	RankChart, LenChart, CPChart template.HTML
-	PerplexityChart              template.HTML
-	LabelChart                   template.HTML
-	LabelRows                    []labelRow
-	NDCGChart                    template.HTML
-	LTRMeasures                  []string
-	LTRRows                      []ltrRow
+	RankChart, LenChart, CPChart     template.HTML
+	PerplexityChart                  template.HTML
+	LabelChart                       template.HTML
+	LabelRows                        []labelRow
+	NDCGChart                        template.HTML
+	LTRMeasures                      []string
+	LTRRows                          []ltrRow
 	// TieRows are the rankers whose NDCG@10 moves by more than TieFlag
 	// between pessimistic and optimistic tie-breaking.
 	TieRows []tieRow
@@ -220,7 +220,7 @@ type view struct {
 	SigColumn           string
 	Verdict             string
 	ScatterChart        template.HTML
-	Charts int
+	Charts              int
 	// NoExpert is set when no model has an expert correlation.
 	NoExpert bool
 	// TieFlag is TieFlagThreshold, for the template.
