@@ -131,13 +131,14 @@ type Recovery struct {
 	Labels    []int     `json:"labels"`
 	Confusion [][]int64 `json:"confusion"`
 	Agreement float64   `json:"agreement"`
+	// Points (inferred probability, true relevance) for the scatter plot.
+	Points []Point `json:"-"`
+	// PointStep says which pairs Points holds: every PointStep-th (1:
+	// all), as there may be too many to draw.
+	PointStep int `json:"-"`
 	// NearPrior counts the pairs (all of them, not the scatter's sample)
 	// whose inferred probability lies in [NearPriorLow, NearPriorHigh).
 	NearPrior int `json:"near_prior"`
-	// Points (inferred probability, true relevance) for the scatter plot:
-	// every pair, or every PointStep-th when there are too many to draw.
-	Points    []Point `json:"-"`
-	PointStep int     `json:"-"`
 }
 
 // The range of inferred probabilities just below the click models' prior
@@ -178,15 +179,16 @@ type Data struct {
 	// Dataset counts (queries, pairs) of the ground truth.
 	Dataset []Count     `json:"dataset,omitempty"`
 	LTR     []LTRResult `json:"ltr,omitempty"`
+	// LTRSignificance says how the learned rankers were compared with the
+	// baseline (nil: results without significance).
+	LTRSignificance *ltr.SignificanceMethod `json:"ltr_significance,omitempty"`
+	// LTRVerdict says whether a learned ranker is significantly better
+	// than the baseline (nil: results without significance).
+	LTRVerdict *ltr.Verdict `json:"ltr_verdict,omitempty"`
 	// LTRTieRule is the tie rule of the LTR values ("docid": trec_eval's
 	// docid descending; see ltr --ties).
-	LTRTieRule string `json:"ltr_tie_rule,omitempty"`
-	// LTRSignificance says how the learned rankers were compared with the
-	// baseline, and LTRVerdict whether one is significantly better (nil:
-	// results without significance).
-	LTRSignificance *ltr.SignificanceMethod `json:"ltr_significance,omitempty"`
-	LTRVerdict      *ltr.Verdict            `json:"ltr_verdict,omitempty"`
-	Recovery        *Recovery               `json:"recovery,omitempty"`
+	LTRTieRule string    `json:"ltr_tie_rule,omitempty"`
+	Recovery   *Recovery `json:"recovery,omitempty"`
 }
 
 // view is what the template renders.
@@ -194,37 +196,39 @@ type view struct {
 	*Data
 	// NearPrior is the share of the recovery pairs whose inferred
 	// probability lies in [0.45, 0.5), when above 40% (else "").
-	NearPrior string
-	// ScatterNote says which pairs the scatter plot shows.
-	ScatterNote string
-	Summary     []string
-	// CleaningEvents and CleaningSessions are the cleaning counts of
-	// events and of sessions, in tables of their own.
-	CleaningEvents, CleaningSessions []Count
-	CleaningChart                    template.HTML
-	RankChart, LenChart, CPChart     template.HTML
-	PerplexityChart                  template.HTML
-	LabelChart                       template.HTML
-	LabelRows                        []labelRow
-	NDCGChart                        template.HTML
-	LTRMeasures                      []string
-	LTRRows                          []ltrRow
+	NearPrior                    string
+	Summary                      []string
+	CleaningChart                template.HTML
+	RankChart, LenChart, CPChart template.HTML
+	PerplexityChart              template.HTML
+	LabelChart                   template.HTML
+	LabelRows                    []labelRow
+	NDCGChart                    template.HTML
+	LTRMeasures                  []string
+	LTRRows                      []ltrRow
 	// TieRows are the rankers whose NDCG@10 moves by more than TieFlag
 	// between pessimistic and optimistic tie-breaking.
-	TieRows []tieRow
-	// SigIntro explains the significance tables; SigRows compare every
-	// learned ranker with the baseline on ltr.VerdictMeasure, SigRowsAll
-	// on every measure; SigColumn heads the corrected p-values.
-	SigIntro            string
-	SigRows, SigRowsAll []sigRow
-	SigColumn           string
-	Verdict             string
-	ScatterChart        template.HTML
-	Charts              int
+	TieRows      []tieRow
+	ScatterChart template.HTML
+	Charts       int
 	// NoExpert is set when no model has an expert correlation.
 	NoExpert bool
 	// TieFlag is TieFlagThreshold, for the template.
 	TieFlag float64
+
+	// ScatterNote says which pairs the scatter plot shows.
+	ScatterNote string
+	// CleaningEvents and CleaningSessions are the cleaning counts of
+	// events and of sessions, in tables of their own.
+	CleaningEvents, CleaningSessions []Count
+	// SigIntro explains the significance tables; SigRows compare every
+	// learned ranker with the baseline on ltr.VerdictMeasure, SigRowsAll
+	// on every measure; SigColumn heads the corrected p-values; Verdict
+	// says whether a learned ranker beats the baseline.
+	SigIntro            string
+	SigRows, SigRowsAll []sigRow
+	SigColumn           string
+	Verdict             string
 }
 
 type labelRow struct {
