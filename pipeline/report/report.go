@@ -4,8 +4,11 @@
 // log cleaning (section 4.1), log analysis (section 4.1, Figure 3), click
 // models (section 4.2, Table 2), the label distribution (Table 4, beside
 // LOVBench's shares of docs/method.md section 5), learning-to-rank results (section
-// 6, NDCG@k), and, for simulated logs, how well the inferred labels recover
-// the hidden true relevance.
+// 6, NDCG@k, with every ranker's significance against the baseline:
+// docs/ltr.md, "Significance against the baseline"), and, for simulated
+// logs, how well the inferred labels recover the hidden true relevance.
+// Every figure a sentence states is computed from the full data, never
+// from a chart's sample.
 package report
 
 import (
@@ -450,10 +453,10 @@ func Render(w io.Writer, d *Data) error {
 		}
 	}
 	if r := d.Recovery; r != nil && len(r.Points) > 0 {
-		title := "Inferred satisfaction probability vs hidden true relevance"
+		title := "Inferred probability vs hidden true relevance"
 		v.ScatterNote = fmt.Sprintf("The scatter plot shows all %s pairs.", groupInt(int64(r.Pairs)))
 		if len(r.Points) < r.Pairs {
-			title += fmt.Sprintf(" (a sample: %s of %s pairs)", groupInt(int64(len(r.Points))), groupInt(int64(r.Pairs)))
+			title += fmt.Sprintf(" (sample: %s of %s pairs)", groupInt(int64(len(r.Points))), groupInt(int64(r.Pairs)))
 			v.ScatterNote = fmt.Sprintf("The scatter plot shows a sample of %s of the %s pairs: every %s pair in labels.csv order; the figures above count all %s.",
 				groupInt(int64(len(r.Points))), groupInt(int64(r.Pairs)), ordinal(max(r.PointStep, 2)), groupInt(int64(r.Pairs)))
 		}

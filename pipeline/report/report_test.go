@@ -216,7 +216,7 @@ func TestRecoveryNotesASparseLog(t *testing.T) {
 	if !strings.Contains(out, "75.0% of these pairs have an inferred probability in [0.45, 0.5)") {
 		t.Error("no sparse-log note for 3 of 4 pairs just below the prior")
 	}
-	for _, want := range []string{"(a sample: 2 of 4 pairs)", "The scatter plot shows a sample of 2 of the 4 pairs: every 2nd pair in labels.csv order"} {
+	for _, want := range []string{"(sample: 2 of 4 pairs)", "The scatter plot shows a sample of 2 of the 4 pairs: every 2nd pair in labels.csv order"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q", want)
 		}
