@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -48,22 +49,10 @@ func TestSummaryTableAligned(t *testing.T) {
 		t.Fatalf("header %q has %d fields", lines[0], len(want))
 	}
 	for _, l := range lines[1:] {
-		if got := fieldStarts(l); !equalInts(got, want) {
+		if got := fieldStarts(l); !slices.Equal(got, want) {
 			t.Errorf("columns of %q start at %v, header's at %v:\n%s", l, got, want, b.String())
 		}
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func sigOf(diff, p, padj float64) map[string]measures.Significance {

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/ltr"
 )
 
@@ -85,22 +86,8 @@ func TestReportFiguresFromFullData(t *testing.T) {
 	for _, r := range readCSV(t, stage("simulate", TruthFile), '\t') {
 		truth[[2]string{r["query"], r["term"]}] = num(t, r["relevance"])
 	}
-	th := cfg.Labels.Thresholds
-	label := func(p float64) int {
-		switch {
-		case p < th[0]:
-			return -2
-		case p < th[1]:
-			return 0
-		case p < th[2]:
-			return 1
-		case p < th[3]:
-			return 2
-		case p < th[4]:
-			return 3
-		}
-		return 4
-	}
+	var th labels.Thresholds
+	copy(th[:], cfg.Labels.Thresholds)
 	var xs, ys []float64
 	near, agree := 0, 0
 	for _, r := range readCSV(t, stage("label", LabelsFile), ',') {
@@ -113,7 +100,7 @@ func TestReportFiguresFromFullData(t *testing.T) {
 		if p >= 0.45 && p < 0.5 {
 			near++
 		}
-		if strconv.Itoa(label(tr)) == r["label"] {
+		if strconv.Itoa(th.Label(tr)) == r["label"] {
 			agree++
 		}
 	}

@@ -220,6 +220,15 @@ func legend(b *strings.Builder, names []string, below bool, style int, covered [
 	}
 }
 
+// seriesNames returns the names of the series, in order.
+func seriesNames(series []Series) []string {
+	names := make([]string, len(series))
+	for i, s := range series {
+		names[i] = s.Name
+	}
+	return names
+}
+
 // marker draws the point marker of series i at (x, y), with a tooltip when
 // title is not empty.
 func marker(b *strings.Builder, i int, x, y float64, c, title string) {
@@ -289,11 +298,7 @@ func BarChart(title, xlabel, ylabel string, categories []string, series []Series
 		}
 	}
 	if len(series) > 1 {
-		names := make([]string, len(series))
-		for i, s := range series {
-			names[i] = s.Name
-		}
-		legend(&b, names, false, legendSwatch, nil)
+		legend(&b, seriesNames(series), false, legendSwatch, nil)
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
@@ -415,11 +420,7 @@ func DotChart(title, xlabel, ylabel string, categories []string, series []Series
 			markerR(&b, si, x, yPos(s.Values[ci], ymin, ymax), dotR, palette[si%len(palette)], s.Name+" "+cat+": "+strconv.FormatFloat(s.Values[ci], 'f', 4, 64))
 		}
 	}
-	names := make([]string, len(series))
-	for i, s := range series {
-		names[i] = s.Name
-	}
-	legend(&b, names, true, legendMarker, nil)
+	legend(&b, seriesNames(series), true, legendMarker, nil)
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
 }
