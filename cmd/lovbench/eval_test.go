@@ -230,3 +230,16 @@ func TestEvalBaselineAndCorrection(t *testing.T) {
 		t.Errorf("unknown baseline: code %d %s", code, errOut)
 	}
 }
+
+// An unknown --correction is a usage error naming the flag, in ltr as in
+// eval.
+func TestCorrectionFlagChecked(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{{"ltr", "--data", dir, "--out", filepath.Join(dir, "out"), "--correction", "bh"},
+		{"eval", "--qrels", filepath.Join(dir, "q"), "--run", filepath.Join(dir, "a.run"), "--correction", "bh"}} {
+		code, _, errOut := runCLI(t, args...)
+		if code != 2 || !strings.Contains(errOut, "--correction") || !strings.Contains(errOut, "holm, bonferroni or none") {
+			t.Errorf("%s --correction bh: code %d, %s", args[0], code, errOut)
+		}
+	}
+}
