@@ -39,8 +39,16 @@ type Options struct {
 	Version  string // program version for the manifest
 	// FeatureSemantics names the feature definitions the features file was
 	// computed with ("reference" or "paper", see features.Semantics);
-	// recorded in the manifest, "" if unknown.
+	// recorded in the manifest, "" if unknown. Run takes them from the
+	// features file when it records them (ResolveFeatureOrigin): then a
+	// value given here must agree.
 	FeatureSemantics string
+	// Publication is what the card, LICENSE.md and croissant.json say of
+	// the inputs' licences and the publication; nil: nothing stated.
+	Publication *Publication
+	// FeatureOrigin is how the features were computed, for the manifest,
+	// the card and croissant.json; Run sets it (ResolveFeatureOrigin).
+	FeatureOrigin *FeatureOrigin
 	// Provenance is what the stages before export recorded (the ingest
 	// and label reports, the run's configuration), written into the
 	// manifest and the dataset card; nil if not known.
@@ -292,6 +300,12 @@ func Run(ctx context.Context, cfg Config) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
+	fo, err := ResolveFeatureOrigin(ft, cfg.Features, cfg.Options.FeatureSemantics)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Options.FeatureOrigin = &fo
+	cfg.Options.FeatureSemantics = string(fo.Semantics)
 	ds, unused, err := Build(gt, ft, cfg.Options)
 	if err != nil {
 		return nil, err

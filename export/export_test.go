@@ -503,8 +503,9 @@ func TestByteIdenticalReruns(t *testing.T) {
 		}
 	}
 	ta, tb := readTree(t, a), readTree(t, b)
-	// 5 folds x 3 files + parquet, arrow, qrels, ground truth, card, manifest.
-	if len(ta) != 21 || len(tb) != 21 {
+	// 5 folds x 3 files + parquet, arrow, qrels, ground truth, 5
+	// partition files, card, LICENSE.md, croissant.json, manifest.
+	if len(ta) != 28 || len(tb) != 28 {
 		t.Fatalf("%d and %d files", len(ta), len(tb))
 	}
 	for k, v := range ta {

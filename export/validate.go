@@ -41,6 +41,12 @@ type Validation struct {
 	// more per column (ExtremeValues): valid, but a z-score over them
 	// overflows.
 	Extreme map[string]int `json:"extreme_values,omitempty"`
+	// CroissantMissing lists the properties Croissant 1.0 requires that
+	// croissant.json lacks because only publishing the dataset gives them
+	// (url, creator, datePublished: export --url, --creator,
+	// --date-published). The dataset is valid without them, but not ready
+	// to be published.
+	CroissantMissing []string `json:"croissant_missing,omitempty"`
 }
 
 func (v *Validation) addf(format string, args ...any) {
@@ -224,6 +230,7 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 		return v, nil
 	}
 	validateFiles(v, dir, m)
+	validatePartitions(v, dir, m)
 	if err := ctx.Err(); err != nil {
 		return v, err
 	}
@@ -287,6 +294,7 @@ func validateFiles(v *Validation, dir string, m *Manifest) {
 		}
 	}
 	checkCard(v, dir, m, listed[CardFile])
+	checkDescriptions(v, dir, m, listed)
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return nil

@@ -137,6 +137,7 @@ func (r *runner) featuresStage() Stage {
 				return err
 			}
 			defer f.Abort()
+			tab.Origin.Version = programVersion()
 			if err := tab.WriteParquet(f); err != nil {
 				return err
 			}

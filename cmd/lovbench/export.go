@@ -13,8 +13,9 @@ import (
 	"github.com/lovbench/lovbench/pipeline"
 )
 
-// exportVersion is the program version recorded in dataset manifests: the
-// main module version of the build ("(devel)" for a source build).
+// exportVersion is the program version recorded in dataset manifests and
+// features files: the main module version of the build ("(devel)" for a
+// source build).
 func exportVersion() string {
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
 		return bi.Main.Version
@@ -92,7 +93,7 @@ unless --keep-junk. docs/dataset.md documents every file.`,
 	intVar(f, &cfg.Options.Folds, "folds", 5, atLeast(3), "partitions and folds")
 	f.Uint64Var(&cfg.Options.Seed, "seed", 1, "seed of the query partition")
 	f.BoolVar(&cfg.Options.KeepJunk, "keep-junk", false, "write junk (-2) labels as -2 in the SVMlight files instead of 0")
-	f.StringVar(&cfg.Options.FeatureSemantics, "feature-semantics", string(features.DefaultSemantics), "semantics the features file was computed with (lovbench features --semantics), recorded in manifest.json")
+	f.StringVar(&cfg.Options.FeatureSemantics, "feature-semantics", "", "semantics the features were computed with (reference or paper); a Parquet features file of lovbench features records them and must agree; for a CSV file or an older Parquet file, recorded as stated")
 	f.BoolVar(&asJSON, "json", false, "print the manifest as JSON")
 	f.StringVar(&ingestRep, "ingest-report", "", "optional report.json of lovbench ingest, summarised in the dataset card and manifest")
 	f.StringVar(&labelRep, "label-report", "", "optional report of lovbench label (its --json output), summarised in the dataset card and manifest")

@@ -85,6 +85,7 @@ feature definition in both semantics.`,
 			if rep.Rows == 0 && len(ps) > 0 && !a.allowEmpty {
 				return &textio.EmptyError{File: pairs, What: "row left", Counts: fmt.Sprintf("%d pairs, %d with a term not in the corpus skipped", rep.Pairs, rep.Unknown)}
 			}
+			tab.Origin.Version = exportVersion()
 			if err := tab.WriteFile(out); err != nil {
 				return err
 			}
