@@ -8,8 +8,14 @@
 //     validates on one and tests on one, rotated as in LETOR;
 //   - dataset.parquet and dataset.arrow: one row per (query, term) with
 //     query, qid, term, label, partition and one column per feature name;
+//   - partitions/partition-K.parquet: the rows of dataset.parquet in
+//     partition K, which the card's FoldK configs are made of;
 //   - qrels.txt (TREC `qid 0 docid rel`), ground_truth.csv (query,term,label);
+//   - LICENSE.md, README.md (a Hugging Face dataset card) and croissant.json
+//     (Croissant 1.0 metadata with Responsible AI fields), all rendered
+//     from the manifest;
 //   - manifest.json: inputs with SHA-256, parameters, seed, program version,
+//     how the features were computed (from the features file's metadata),
 //     row counts and the SHA-256 of every output, and nothing that changes
 //     between runs, so reruns with the same inputs are byte-identical.
 //
@@ -306,6 +312,9 @@ func Run(ctx context.Context, cfg Config) (*Manifest, error) {
 	}
 	cfg.Options.FeatureOrigin = &fo
 	cfg.Options.FeatureSemantics = string(fo.Semantics)
+	if err := cfg.Options.Publication.Check(); err != nil {
+		return nil, fmt.Errorf("export: %w", err)
+	}
 	ds, unused, err := Build(gt, ft, cfg.Options)
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Publication is what the dataset card (README.md), LICENSE.md and
@@ -199,4 +200,21 @@ var descriptions = []struct {
 	{LicenseFile, RenderLicense},
 	{CardFile, RenderCard},
 	{CroissantFile, RenderCroissant},
+}
+
+// Check reports a DatePublished that is not a date YYYY-MM-DD and a URL
+// that is not an absolute http(s) URL.
+func (p *Publication) Check() error {
+	if p == nil {
+		return nil
+	}
+	if p.DatePublished != "" {
+		if _, err := time.Parse(time.DateOnly, p.DatePublished); err != nil {
+			return fmt.Errorf("date published %q: want a date YYYY-MM-DD", p.DatePublished)
+		}
+	}
+	if p.URL != "" && !strings.HasPrefix(p.URL, "https://") && !strings.HasPrefix(p.URL, "http://") {
+		return fmt.Errorf("dataset URL %q: want an absolute http(s) URL", p.URL)
+	}
+	return nil
 }

@@ -323,3 +323,12 @@ func validatePartitions(v *Validation, dir string, m *Manifest) {
 		}
 	}
 }
+
+// CroissantNote is the note validate prints for the Croissant properties
+// only publication gives ("" when none is missing).
+func CroissantNote(missing []string) string {
+	if len(missing) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("croissant.json lacks %s, which Croissant 1.0 requires of a published dataset; export again with --url, --creator and --date-published (run configuration: export.url, export.creator, export.date_published) to publish it", strings.Join(missing, ", "))
+}
