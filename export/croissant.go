@@ -162,7 +162,7 @@ func RenderCroissant(m *Manifest) []byte {
 	}
 	// Responsible AI (Croissant RAI 1.0): what the run knows.
 	if simulated {
-		ds["rai:dataCollection"] = "Simulated: no engine's users took part. " + simulationText(pub) + " The simulated search sessions were cleaned like a real log, click models were fitted to them and each query's first result page was labelled from the predicted satisfaction."
+		ds["rai:dataCollection"] = "Simulated: no engine's users took part. " + strings.ReplaceAll(simulationText(pub), "`", "") + " The simulated search sessions were cleaned like a real log, click models were fitted to them and each query's first result page was labelled from the predicted satisfaction."
 		ds["rai:dataCollectionType"] = []string{"Others (simulation by lovbench simulate)"}
 		ds["rai:personalSensitiveInformation"] = "None: the queries and clicks are synthetic."
 	} else {

@@ -47,6 +47,10 @@ type Validation struct {
 	// --date-published). The dataset is valid without them, but not ready
 	// to be published.
 	CroissantMissing []string `json:"croissant_missing,omitempty"`
+
+	// sums holds the SHA-256 of the files validateFiles hashed, by slash
+	// path, so that the check of croissant.json does not hash them again.
+	sums map[string]string
 }
 
 func (v *Validation) addf(format string, args ...any) {
@@ -286,6 +290,12 @@ func validateFiles(v *Validation, dir string, m *Manifest) {
 		}
 		listed[o.Path] = true
 		sum, err := fileSHA256(filepath.Join(dir, filepath.FromSlash(o.Path)))
+		if err == nil {
+			if v.sums == nil {
+				v.sums = map[string]string{}
+			}
+			v.sums[o.Path] = sum
+		}
 		switch {
 		case err != nil:
 			v.addf("%s: %v", o.Path, err)
