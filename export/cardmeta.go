@@ -342,7 +342,7 @@ func CheckFrontMatter(card []byte, dir string, m *Manifest) []string {
 	return probs
 }
 
-// stringList reads a YAML string or list of strings.
+// stringList reads a string or a list of strings of decoded YAML or JSON.
 func stringList(v any) []string {
 	switch x := v.(type) {
 	case string:

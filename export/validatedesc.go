@@ -194,7 +194,7 @@ func checkCroissant(b []byte, dir string, sums map[string]string) (problems, mis
 			if s, _ := fm["name"].(string); s == "" {
 				bad("field %s: no name", fid)
 			}
-			types := jsonStrings(fm["dataType"])
+			types := stringList(fm["dataType"])
 			if !slices.ContainsFunc(types, func(t string) bool { return slices.Contains(croissantAtomicTypes, t) }) {
 				bad("field %s: data type %v has no atomic Croissant type (sc:Text, sc:Integer, sc:Float, ...)", fid, types)
 			}
@@ -248,23 +248,6 @@ func nonEmpty(v any) bool {
 		return len(x) > 0
 	}
 	return true
-}
-
-// jsonStrings reads a JSON string or list of strings.
-func jsonStrings(v any) []string {
-	switch x := v.(type) {
-	case string:
-		return []string{x}
-	case []any:
-		var out []string
-		for _, e := range x {
-			if s, ok := e.(string); ok {
-				out = append(out, s)
-			}
-		}
-		return out
-	}
-	return nil
 }
 
 // validatePartitions checks the partition files the manifest lists
