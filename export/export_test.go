@@ -503,9 +503,10 @@ func TestByteIdenticalReruns(t *testing.T) {
 		}
 	}
 	ta, tb := readTree(t, a), readTree(t, b)
-	// 5 folds x 3 files + parquet, arrow, qrels, ground truth, card,
-	// manifest and the index of the directory (atomicfile.IndexFile).
-	if len(ta) != 22 || len(tb) != 22 {
+	// 5 folds x 3 files + parquet, arrow, qrels, ground truth, 5
+	// partition files, card, LICENSE.md, croissant.json, manifest and the
+	// index of the directory (atomicfile.IndexFile).
+	if len(ta) != 29 || len(tb) != 29 {
 		t.Fatalf("%d and %d files", len(ta), len(tb))
 	}
 	for k, v := range ta {

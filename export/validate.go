@@ -42,6 +42,16 @@ type Validation struct {
 	// more per column (ExtremeValues): valid, but a z-score over them
 	// overflows.
 	Extreme map[string]int `json:"extreme_values,omitempty"`
+	// CroissantMissing lists the properties Croissant 1.0 requires that
+	// croissant.json lacks because only publishing the dataset gives them
+	// (url, creator, datePublished: export --url, --creator,
+	// --date-published). The dataset is valid without them, but not ready
+	// to be published.
+	CroissantMissing []string `json:"croissant_missing,omitempty"`
+
+	// sums holds the SHA-256 of the files validateFiles hashed, by slash
+	// path, so that the check of croissant.json does not hash them again.
+	sums map[string]string
 }
 
 func (v *Validation) addf(format string, args ...any) {
@@ -225,6 +235,7 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 		return v, nil
 	}
 	validateFiles(v, dir, m)
+	validatePartitions(v, dir, m)
 	if err := ctx.Err(); err != nil {
 		return v, err
 	}
@@ -282,6 +293,12 @@ func validateFiles(v *Validation, dir string, m *Manifest) {
 		}
 		listed[o.Path] = true
 		sum, err := fileSHA256(filepath.Join(dir, filepath.FromSlash(o.Path)))
+		if err == nil {
+			if v.sums == nil {
+				v.sums = map[string]string{}
+			}
+			v.sums[o.Path] = sum
+		}
 		switch {
 		case err != nil:
 			v.addf("%s: %v", o.Path, err)
@@ -290,6 +307,7 @@ func validateFiles(v *Validation, dir string, m *Manifest) {
 		}
 	}
 	checkCard(v, dir, m, listed[CardFile])
+	checkDescriptions(v, dir, m, listed)
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return nil

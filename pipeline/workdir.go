@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/filehash"
 )
 
 // LockFileName is the name of the lock file in a work directory.
@@ -706,18 +707,7 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // hashFile returns the hex SHA-256 of a file's content.
-func hashFile(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("%s: %w", path, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
+func hashFile(path string) (string, error) { return filehash.SHA256(path) }
 
 // hashTree returns the SHA-256 of every regular file under dir, by slash
 // path relative to dir.

@@ -34,8 +34,10 @@ by the --out extension. Terms not in the corpus fail the run unless
 --unknown is zero (written with zero features) or skip (left out); both
 count them in the log. --semantics reference (the default) reproduces what
 LOVBench's Java code computes, quirks included; --semantics paper computes the
-formulas as the LOVBench paper prints them. See docs/features.md for every
-feature definition in both semantics.`,
+formulas as the LOVBench paper prints them. A Parquet output records the
+semantics, the corpus' SHA-256 and the program version in its metadata, which
+export takes into the dataset. See docs/features.md for every feature
+definition in both semantics.`,
 		Example: `  lovbench features --corpus vocabularies/ --pairs pairs.csv --out features.parquet
   lovbench features --corpus vocabs/ --prefixes lov_prefixes.json --pairs pairs.csv \
     --out f.csv --features 1-33 --unknown zero
@@ -89,6 +91,7 @@ feature definition in both semantics.`,
 			if rep.Rows == 0 && len(ps) > 0 && !a.allowEmpty {
 				return &textio.EmptyError{File: pairs, What: "row left", Counts: fmt.Sprintf("%d pairs, %d with a term not in the corpus skipped", rep.Pairs, rep.Unknown)}
 			}
+			tab.Origin.Version = exportVersion()
 			if err := tab.WriteFile(out); err != nil {
 				return err
 			}
