@@ -6,13 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/lovbench/lovbench/internal/filehash"
 )
 
 // IndexFile is the file that Dir.Commit writes into every output directory
@@ -56,7 +57,7 @@ func writeIndex(dir, marker string) error {
 		if !d.Type().IsRegular() {
 			return fmt.Errorf("%s: not a regular file (an output holds files and directories only)", rel)
 		}
-		n, sum, err := hashFile(p)
+		n, sum, err := filehash.SizeSHA256(p)
 		if err != nil {
 			return err
 		}
@@ -92,21 +93,6 @@ func walkOutput(dir string, fn func(rel, p string, d fs.DirEntry) error) error {
 		}
 		return fn(filepath.ToSlash(rel), p, d)
 	})
-}
-
-// hashFile returns the size and the hex SHA-256 of the file at p.
-func hashFile(p string) (int64, string, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return 0, "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	n, err := io.Copy(h, f)
-	if err != nil {
-		return 0, "", fmt.Errorf("read %s: %w", p, err)
-	}
-	return n, hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // readIndex reads and checks dir/IndexFile: every path local and in slash
@@ -225,7 +211,7 @@ func diffIndex(dir string, idx *Index) (IndexDiff, error) {
 				diff.Changed = append(diff.Changed, rel)
 				return nil
 			}
-			_, sum, err := hashFile(p)
+			_, sum, err := filehash.SizeSHA256(p)
 			if err != nil {
 				return err
 			}

@@ -13,14 +13,22 @@ import (
 
 // SHA256 returns the lowercase hex SHA-256 of the bytes of the file p.
 func SHA256(p string) (string, error) {
+	_, sum, err := SizeSHA256(p)
+	return sum, err
+}
+
+// SizeSHA256 returns the number of bytes of the file p and their lowercase
+// hex SHA-256, from one read of the file.
+func SizeSHA256(p string) (int64, string, error) {
 	f, err := os.Open(p)
 	if err != nil {
-		return "", err
+		return 0, "", err
 	}
 	defer f.Close()
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("%s: %w", p, err)
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return 0, "", fmt.Errorf("%s: %w", p, err)
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return n, hex.EncodeToString(h.Sum(nil)), nil
 }
