@@ -50,7 +50,9 @@ type Validation struct {
 	CroissantMissing []string `json:"croissant_missing,omitempty"`
 
 	// sums holds the SHA-256 of the files validateFiles hashed, by slash
-	// path, so that the check of croissant.json does not hash them again.
+	// path, so that the check of croissant.json does not hash them again;
+	// for a file that differs from the manifest it holds the manifest's
+	// checksum (the difference is reported once, against the manifest).
 	sums map[string]string
 }
 
@@ -298,6 +300,12 @@ func validateFiles(v *Validation, dir string, m *Manifest) {
 				v.sums = map[string]string{}
 			}
 			v.sums[o.Path] = sum
+			if sum != o.SHA256 {
+				// croissant.json's checksum of this file is checked against
+				// the manifest's instead, so that one changed file is one
+				// problem.
+				v.sums[o.Path] = o.SHA256
+			}
 		}
 		switch {
 		case err != nil:

@@ -44,10 +44,11 @@ var quarantineText = map[string]string{
 // controlText names the control character kinds of
 // Report.ControlCharacters.
 var controlText = map[string]string{
-	ControlC0:   "C0 controls (NUL, ESC, ...)",
-	ControlDEL:  "DEL",
-	ControlC1:   "C1 controls",
-	ControlBidi: "bidirectional formatting",
+	ControlC0:     "C0 controls (NUL, ESC, ...)",
+	ControlDEL:    "DEL",
+	ControlC1:     "C1 controls",
+	ControlBidi:   "bidirectional formatting",
+	ControlEscape: "terminal escape sequences (ANSI colours, cursor moves, ...), removed whole",
 }
 
 // DescribeDrop says in words what the drop rule key of Report.Dropped
