@@ -302,3 +302,19 @@ func (pw *pairWriter) setPriors() (*UncertaintyReport, error) {
 	}
 	return rep, nil
 }
+
+// BetaProbability is P(lo <= X < hi) for X ~ Beta(alpha, beta):
+// I_hi(alpha, beta) - I_lo(alpha, beta), I the regularized incomplete beta
+// function.
+func BetaProbability(alpha, beta, lo, hi float64) float64 {
+	cdf := func(x float64) float64 {
+		if x <= 0 {
+			return 0
+		}
+		if x >= 1 {
+			return 1
+		}
+		return mathext.RegIncBeta(alpha, beta, x)
+	}
+	return min(max(cdf(hi)-cdf(lo), 0), 1)
+}
