@@ -188,9 +188,9 @@ func (f *fitter) evidence(ctx context.Context, level float64) *Evidence {
 // pairs; N is binned on a log scale from histMinN up, K/N in histM cells.
 const (
 	histMinN   = 0.05 // pairs with less evidence carry no information on the prior
-	histNRatio = 1.25 // ratio between consecutive N cells
-	histN      = 64   // N cells: up to histMinN * 1.25^64, about 80,000; above, the last
-	histM      = 50   // K/N cells
+	histNRatio = 1.35 // ratio between consecutive N cells
+	histN      = 48   // N cells: up to histMinN * 1.35^48, about 90,000; above, the last
+	histM      = 25   // K/N cells
 )
 
 // priorHist is the histogram of one bucket's pairs.
@@ -257,19 +257,19 @@ func (h *priorHist) prior() BetaPrior {
 		}
 		return s
 	}
-	// Pattern search from a grid: deterministic, about 300 evaluations.
+	// Pattern search from a grid: deterministic, about 150 evaluations.
 	tLo, tHi := math.Log(minConcentration), math.Log(maxConcentration)
 	bestMu, bestT, best := 0.5, 0.0, math.Inf(-1)
-	for i := 1; i < 20; i++ {
-		for j := 0; j <= 10; j++ {
-			mu, t := float64(i)/20, tLo+(tHi-tLo)*float64(j)/10
+	for i := 1; i < 10; i++ {
+		for j := 0; j <= 5; j++ {
+			mu, t := float64(i)/10, tLo+(tHi-tLo)*float64(j)/5
 			if v := ll(mu, t); v > best {
 				bestMu, bestT, best = mu, t, v
 			}
 		}
 	}
-	dMu, dT := 0.025, (tHi-tLo)/20
-	for range 40 {
+	dMu, dT := 0.05, (tHi-tLo)/10
+	for range 24 {
 		moved := false
 		for _, st := range [4][2]float64{{dMu, 0}, {-dMu, 0}, {0, dT}, {0, -dT}} {
 			mu := min(max(bestMu+st[0], 1e-4), 1-1e-4)
@@ -386,6 +386,27 @@ func BetaInterval(alpha, beta, level float64) (lo, hi float64) {
 	return betaQuantile(alpha, beta, (1-level)/2), betaQuantile(alpha, beta, (1+level)/2)
 }
 
+// intervalCache remembers the intervals of the Betas met so far: pairs
+// with the same evidence in the same rank bucket (on a sparse log, most
+// pairs shown a few times without a click) share theirs. It is a pure
+// function's memo, so it changes no output.
+type intervalCache struct {
+	m map[[2]float64][2]float64
+}
+
+func (c *intervalCache) interval(alpha, beta, level float64) (lo, hi float64) {
+	k := [2]float64{alpha, beta}
+	if v, ok := c.m[k]; ok {
+		return v[0], v[1]
+	}
+	lo, hi = BetaInterval(alpha, beta, level)
+	if c.m == nil || len(c.m) >= 1<<16 {
+		c.m = make(map[[2]float64][2]float64)
+	}
+	c.m[k] = [2]float64{lo, hi}
+	return lo, hi
+}
+
 func betaQuantile(a, b, y float64) float64 {
 	x := mathext.InvRegIncBeta(a, b, y)
 	if math.IsNaN(x) {
@@ -447,9 +468,10 @@ func (m *Model) RelevanceDists() ([]RelevanceDist, *UncertaintyReport, error) {
 		return nil, rep, err
 	}
 	out := make([]RelevanceDist, 0, m.NumPairs())
+	var cache intervalCache
 	pw.pairs(func(_, _ string, v *pairVal) bool {
 		a, b := pw.relevanceBeta(v)
-		lo, hi := BetaInterval(a, b, pw.level)
+		lo, hi := cache.interval(a, b, pw.level)
 		out = append(out, RelevanceDist{Alpha: a, Beta: b, Lower: lo, Upper: hi})
 		return true
 	})
