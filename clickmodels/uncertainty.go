@@ -393,15 +393,20 @@ func BetaInterval(alpha, beta, level float64) (lo, hi float64) {
 	return betaQuantile(alpha, beta, (1-level)/2), betaQuantile(alpha, beta, (1+level)/2)
 }
 
-// intervalCache remembers the intervals of the Betas met so far: pairs
-// with the same evidence in the same rank bucket (on a sparse log, most
-// pairs shown a few times without a click) share theirs. It is a pure
-// function's memo, so it changes no output.
+// intervalCache remembers the intervals of the Betas of pairs with little
+// evidence: pairs with the same evidence in the same rank bucket (on a
+// sparse log, most pairs shown a few times without a click) share theirs.
+// Pairs with more evidence rarely share it, and the lookup would cost more
+// than it saves. It is a pure function's memo, so it changes no output.
 type intervalCache struct {
 	m map[[2]float64][2]float64
 }
 
-func (c *intervalCache) interval(alpha, beta, level float64) (lo, hi float64) {
+// interval is BetaInterval for a pair of evidence v.
+func (c *intervalCache) interval(v *pairVal, alpha, beta, level float64) (lo, hi float64) {
+	if v.an >= 1 || v.sn >= 1 {
+		return BetaInterval(alpha, beta, level)
+	}
 	k := [2]float64{alpha, beta}
 	if v, ok := c.m[k]; ok {
 		return v[0], v[1]
@@ -478,7 +483,7 @@ func (m *Model) RelevanceDists() ([]RelevanceDist, *UncertaintyReport, error) {
 	var cache intervalCache
 	pw.pairs(func(_, _ string, v *pairVal) bool {
 		a, b := pw.relevanceBeta(v)
-		lo, hi := cache.interval(a, b, pw.level)
+		lo, hi := cache.interval(v, a, b, pw.level)
 		out = append(out, RelevanceDist{Alpha: a, Beta: b, Lower: lo, Upper: hi})
 		return true
 	})
