@@ -47,12 +47,14 @@ func RenderCard(m *Manifest) []byte {
 	for _, l := range m.Labels {
 		p("| %d | %d | %.2f%% |\n", l.Label, l.Count, 100*l.Share)
 	}
-	p("\n- %d query partitions, dealt by a seeded shuffle:\n\n", len(m.Partitions))
+	p("\n")
+	cardConfidence(&b, m)
+	p("- %d query partitions, dealt by a seeded shuffle:\n\n", len(m.Partitions))
 	p("| partition | queries | rows |\n|---|---|---|\n")
 	for _, pi := range m.Partitions {
 		p("| %d | %d | %d |\n", pi.Partition, pi.Queries, pi.Rows)
 	}
-	p("\n- Files: `%s` and `%s` (one row per (query, term): query, qid, term, label, partition, then one column per feature), `%s` (TREC qrels), `%s`, and per fold `FoldK/{train,vali,test}.txt` in the RankLib/SVMlight format (`label qid:N 1:v ... # query term`), queries in ascending qid order.\n\n",
+	p("\n- Files: `%s` and `%s` (one row per (query, term): query, qid, term, label, partition, confidence, then one column per feature), `%s` (TREC qrels), `%s`, and per fold `FoldK/{train,vali,test}.txt` in the RankLib/SVMlight format (`label qid:N 1:v ... # query term`), queries in ascending qid order.\n\n",
 		ParquetFile, ArrowFile, QrelsFile, GroundTruthFile)
 
 	p("## Collection process\n\n")

@@ -45,6 +45,13 @@ type Options struct {
 	// and label reports, the run's configuration), written into the
 	// manifest and the dataset card; nil if not known.
 	Provenance *Provenance
+	// MinConfidence, when above 0, builds the dataset from the labels whose
+	// confidence is at least MinConfidence (FilterConfidence; Run applies
+	// it, Build does not).
+	MinConfidence float64
+	// confidenceFilter is what Run's FilterConfidence left out, for the
+	// manifest.
+	confidenceFilter *ConfidenceFilter
 }
 
 // Provenance is what the stages before export recorded, for the manifest
@@ -74,6 +81,9 @@ type Row struct {
 	Term      string
 	Label     int
 	Partition int // 1-based
+	// Confidence is the label's confidence (sampling.Row.Confidence),
+	// labels.NoConfidence where it is not known.
+	Confidence float64
 }
 
 // Dataset is the joined ground truth and features, rows ordered by qid and,
@@ -249,7 +259,7 @@ func Build(gt []sampling.Row, ft *FeatureTable, opts Options) (*Dataset, int, er
 			return nil, 0, fmt.Errorf("export: ground-truth row %d: field term: %s contains white space, which TREC qrels cannot hold", i+1, textio.Quote(r.Term))
 		}
 		id := qid[r.Query]
-		ds.Rows = append(ds.Rows, Row{Query: r.Query, QID: id, Term: r.Term, Label: r.Label, Partition: ds.Parts[id-1]})
+		ds.Rows = append(ds.Rows, Row{Query: r.Query, QID: id, Term: r.Term, Label: r.Label, Partition: ds.Parts[id-1], Confidence: r.Confidence})
 		ds.Values = append(ds.Values, v...)
 	}
 	if nMissing > 0 {
@@ -292,10 +302,24 @@ func Run(ctx context.Context, cfg Config) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	ds, unused, err := Build(gt, ft, cfg.Options)
+	kept := gt
+	if cfg.Options.MinConfidence != 0 {
+		var cf *ConfidenceFilter
+		if kept, cf, err = FilterConfidence(gt, cfg.Options.MinConfidence); err != nil {
+			return nil, fmt.Errorf("export: %s: %w", cfg.GroundTruth, err)
+		}
+		cfg.Options.confidenceFilter = cf
+	}
+	ds, unused, err := Build(kept, ft, cfg.Options)
 	if err != nil {
+		if cfg.Options.MinConfidence != 0 {
+			err = fmt.Errorf("%w (after --min-confidence %v)", err, cfg.Options.MinConfidence)
+		}
 		return nil, err
 	}
+	// Feature rows of the pairs the filter left out are not "without a
+	// ground-truth row".
+	unused -= len(gt) - len(kept)
 	var inputs []Input
 	for _, in := range []struct {
 		role, path string

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/lovbench/lovbench/clickmodels"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -145,6 +146,11 @@ type ExportConfig struct {
 	Folds    int    `yaml:"folds" json:"folds"`
 	Seed     uint64 `yaml:"seed" json:"seed"`
 	KeepJunk bool   `yaml:"keep_junk" json:"keep_junk"`
+	// MinConfidence builds the dataset from the labels whose confidence is
+	// at least this (`lovbench export --min-confidence`); 0 keeps all.
+	// Omitted from the JSON form when 0, so the stage fingerprint of a
+	// configuration without it is unchanged.
+	MinConfidence float64 `yaml:"min_confidence" json:"min_confidence,omitempty"`
 }
 
 // LTRConfig configures the learning-to-rank experiment.
@@ -344,6 +350,9 @@ func (c *Config) validate() error {
 	c.Features.Semantics = string(sem)
 	if c.Export.Folds < 3 {
 		return fmt.Errorf("export.folds: %d, need at least 3 (train, validation, test)", c.Export.Folds)
+	}
+	if mc := c.Export.MinConfidence; math.IsNaN(mc) || mc < 0 || mc > 1 {
+		return fmt.Errorf("export.min_confidence: %v, must be in [0, 1] (0 keeps every label)", mc)
 	}
 	if c.LTR.Permutations <= 0 {
 		return fmt.Errorf("ltr.permutations: %d, must be positive", c.LTR.Permutations)
