@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
@@ -31,6 +32,22 @@ type ConfidenceDist struct {
 	Mean float64 `json:"mean"`
 	// Bins counts the rows with a confidence per ConfidenceBins bin.
 	Bins []int `json:"bins"`
+}
+
+// CoarseConfidenceBins name the four bins of ConfidenceDist.Coarse, as the
+// dataset card and the report print them.
+var CoarseConfidenceBins = []string{"< 0.5", "0.5-0.8", "0.8-0.9", ">= 0.9"}
+
+// Coarse sums Bins into the four bins of CoarseConfidenceBins: [0, 0.5),
+// [0.5, 0.8), [0.8, 0.9) and [0.9, 1].
+func (d ConfidenceDist) Coarse() []int {
+	sum := func(lo, hi int) (n int) {
+		for _, c := range d.Bins[lo:hi] {
+			n += c
+		}
+		return n
+	}
+	return []int{sum(0, 5), sum(5, 8), sum(8, 9), sum(9, 10)}
 }
 
 // ConfidenceBin is the bin of ConfidenceDist.Bins that confidence c (in
@@ -198,19 +215,21 @@ func FilterConfidence(gt []sampling.Row, minConf float64) ([]sampling.Row, *Conf
 func cardConfidence(b *bytes.Buffer, m *Manifest) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	p("- Label confidence (the probability, under the click model's uncertainty, that the pair's relevance lies in the band of its label; column `%s`, empty or null where not known: the sampled terms, and labels made without a confidence):\n\n", ConfidenceColumn)
-	p("| label | rows | no confidence | mean | < 0.5 | 0.5-0.8 | 0.8-0.9 | >= 0.9 |\n|---|---|---|---|---|---|---|---|\n")
+	p("| label | rows | no confidence | mean |")
+	for _, name := range CoarseConfidenceBins {
+		p(" %s |", name)
+	}
+	p("\n|---|---|---|---|%s\n", strings.Repeat("---|", len(CoarseConfidenceBins)))
 	for _, d := range m.Confidence {
-		sum := func(lo, hi int) (n int) {
-			for _, c := range d.Bins[lo:hi] {
-				n += c
-			}
-			return n
-		}
 		mean := "-"
 		if d.Rows > d.Unknown {
 			mean = fmt.Sprintf("%.3f", d.Mean)
 		}
-		p("| %d | %d | %d | %s | %d | %d | %d | %d |\n", d.Label, d.Rows, d.Unknown, mean, sum(0, 5), sum(5, 8), sum(8, 9), sum(9, 10))
+		p("| %d | %d | %d | %s |", d.Label, d.Rows, d.Unknown, mean)
+		for _, n := range d.Coarse() {
+			p(" %d |", n)
+		}
+		p("\n")
 	}
 	p("\n")
 	f := m.ConfidenceFilter

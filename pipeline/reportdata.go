@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"gonum.org/v1/gonum/stat"
 	"io/fs"
 	"maps"
 	"os"
@@ -137,6 +136,17 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 			return nil, err
 		}
 		d.Recovery = rec
+	}
+	if pl := dir(StageLabel); pl != "" {
+		truth := ""
+		if ps := dir(StageSimulate); ps != "" {
+			truth = filepath.Join(ps, TruthFile)
+		}
+		c, err := labelConfidence(filepath.Join(pl, LabelsFile), truth)
+		if err != nil {
+			return nil, err
+		}
+		d.Confidence = c
 	}
 	return d, nil
 }
@@ -299,8 +309,7 @@ func recovery(truthPath, labelsPath string, th []float64) (*report.Recovery, err
 	if rec.Pairs == 0 {
 		return nil, fmt.Errorf("%s: no labelled pair has a true relevance in %s", labelsPath, truthPath)
 	}
-	rec.Pearson = stat.Correlation(xs, ys, nil)
-	rec.Kendall = labels.KendallTauB(xs, ys)
+	rec.Pearson, rec.Kendall = correlations(xs, ys, true)
 	rec.Agreement = float64(agree) / float64(rec.Pairs)
 	step := 1
 	if len(xs) > maxScatter {

@@ -159,6 +159,8 @@ type Data struct {
 	// docid descending; see ltr --ties).
 	LTRTieRule string    `json:"ltr_tie_rule,omitempty"`
 	Recovery   *Recovery `json:"recovery,omitempty"`
+	// Confidence is the section "How sure are the labels" (confidence.go).
+	Confidence *Confidence `json:"confidence,omitempty"`
 }
 
 // view is what the template renders.
@@ -185,6 +187,10 @@ type view struct {
 	NoExpert bool
 	// TieFlag is TieFlagThreshold, for the template.
 	TieFlag float64
+	// ConfidenceSection is the rendered "How sure are the labels"
+	// (confidenceSection); StagesNumber the number of the last section.
+	ConfidenceSection template.HTML
+	StagesNumber      int
 }
 
 type labelRow struct {
@@ -397,6 +403,16 @@ func Render(w io.Writer, d *Data) error {
 		v.ScatterChart = ScatterChart("Inferred satisfaction probability vs hidden true relevance", "inferred probability", "true relevance", r.Points, 0, 1, 0, 1)
 		v.Charts++
 	}
+	v.StagesNumber = 6
+	if d.Recovery != nil {
+		v.StagesNumber++
+	}
+	var nc int
+	v.ConfidenceSection, nc = confidenceSection(d.Confidence, v.StagesNumber)
+	if d.Confidence != nil {
+		v.StagesNumber++
+	}
+	v.Charts += nc
 	v.Summary = summary(d)
 	v.NoExpert = true
 	for _, m := range d.Models {
@@ -590,6 +606,7 @@ svg.chart{display:block;margin:1em 0;width:100%;height:auto}
 <li><a href="#labels">Labels</a></li>
 <li><a href="#ltr">Learning to rank</a></li>
 {{if .Recovery}}<li><a href="#recovery">Label recovery (simulated log)</a></li>{{end}}
+{{if .Confidence}}<li><a href="#confidence">How sure are the labels</a></li>{{end}}
 <li><a href="#stages">Stages</a></li>
 </ol></nav>
 
@@ -662,8 +679,8 @@ svg.chart{display:block;margin:1em 0;width:100%;height:auto}
 {{end}}</table>
 {{end}}
 {{if .Recovery}}{{.ScatterChart}}{{end}}
-
-<h2 id="stages">{{if .Recovery}}7{{else}}6{{end}}. Stages</h2>
+{{.ConfidenceSection}}
+<h2 id="stages">{{.StagesNumber}}. Stages</h2>
 {{if .Stages}}
 <p>Each stage's fingerprint (SHA-256 of its parameters, inputs and upstream fingerprints; the first 16 hex digits name its output directory).</p>
 <table><tr><th>stage</th><th>fingerprint</th></tr>

@@ -1,0 +1,148 @@
+package pipeline
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/lovbench/lovbench/labels"
+	"github.com/lovbench/lovbench/pipeline/report"
+)
+
+const noConf = labels.NoConfidence
+
+// Five labelled pairs with a truth (and one without), computed by hand:
+//
+//	pair  p    truth  confidence  query
+//	A     0.1  0.2    0.9         q1
+//	B     0.2  0.1    0.3         q1
+//	C     0.3  0.5    0.8         q2
+//	D     0.4  0.3    none        q2
+//	E     0.5  0.6    0.95        q3
+//
+// All five: Pearson = 0.1 / sqrt(0.1 x 0.172) = 0.762493 (deviations of p
+// -0.2..0.2, of the truth -0.14, -0.24, 0.16, -0.04, 0.26); Kendall: 8
+// concordant and 2 discordant pairs (A-B, C-D), tau-b = 0.6. Confidence >= 0.8
+// (and >= 0.5): A, C, E, Pearson = sqrt(12/13) = 0.960769 (truth deviations
+// -7/30, 2/30, 5/30), all concordant. >= 0.9: A and E (two points: 1).
+// >= 0.96: nothing.
+func sweepFixture() ([]labels.Label, map[[2]string]float64) {
+	ls := []labels.Label{
+		{Query: "q1", Term: "A", P: 0.1, Confidence: 0.9},
+		{Query: "q1", Term: "B", P: 0.2, Confidence: 0.3},
+		{Query: "q2", Term: "C", P: 0.3, Confidence: 0.8},
+		{Query: "q2", Term: "D", P: 0.4, Confidence: noConf},
+		{Query: "q3", Term: "E", P: 0.5, Confidence: 0.95},
+		{Query: "q4", Term: "F", P: 0.9, Confidence: 1}, // no truth: skipped
+	}
+	truth := map[[2]string]float64{{"q1", "A"}: 0.2, {"q1", "B"}: 0.1, {"q2", "C"}: 0.5, {"q2", "D"}: 0.3, {"q3", "E"}: 0.6}
+	return ls, truth
+}
+
+func TestConfidenceSweep(t *testing.T) {
+	ls, truth := sweepFixture()
+	got := ConfidenceSweep(ls, truth, []float64{0, 0.5, 0.8, 0.9, 0.96}, true)
+	want := []report.ConfidenceLevel{
+		{Min: 0, Pairs: 5, Queries: 3, Pearson: 0.1 / math.Sqrt(0.1*0.172), Kendall: 0.6},
+		{Min: 0.5, Pairs: 3, Queries: 3, Pearson: math.Sqrt(12.0 / 13), Kendall: 1},
+		{Min: 0.8, Pairs: 3, Queries: 3, Pearson: math.Sqrt(12.0 / 13), Kendall: 1},
+		{Min: 0.9, Pairs: 2, Queries: 2, Pearson: 1, Kendall: 1},
+		{Min: 0.96, Pairs: 0, Queries: 0, Pearson: math.NaN(), Kendall: math.NaN()},
+	}
+	near := func(a, b float64) bool { return math.IsNaN(a) && math.IsNaN(b) || math.Abs(a-b) < 1e-12 }
+	for i, w := range want {
+		g := got[i]
+		if g.Min != w.Min || g.Pairs != w.Pairs || g.Queries != w.Queries || !near(g.Pearson, w.Pearson) || !near(g.Kendall, w.Kendall) {
+			t.Errorf("level %v: %+v, want %+v", w.Min, g, w)
+		}
+	}
+	if g := ConfidenceSweep(ls, truth, []float64{0.5}, false)[0]; !math.IsNaN(g.Kendall) || !near(g.Pearson, want[1].Pearson) {
+		t.Errorf("without Kendall: %+v", g)
+	}
+	for _, c := range []struct {
+		target float64
+		level  float64
+		ok     bool
+	}{{0.8, 0.5, true}, {0.7, 0, true}, {0.97, 0.9, true}, {1.1, 0, false}} {
+		lv, ok := LowestLevelReaching(got, c.target)
+		if ok != c.ok || lv.Min != c.level {
+			t.Errorf("target %v: level %v %v, want %v %v", c.target, lv.Min, ok, c.level, c.ok)
+		}
+	}
+	lv := SweepLevels(0.01)
+	if len(lv) != 101 || lv[0] != 0 || lv[7] != 0.07 || lv[29] != 0.29 || lv[100] != 1 {
+		t.Errorf("grid %v", lv)
+	}
+}
+
+// labelConfidence reads labels.csv and truth.tsv: the distribution per
+// label, the recovery of all labels equal to the Label recovery section's
+// (one computation), and the lowest grid level reaching Pearson 0.8: 0.01,
+// which keeps every pair with a confidence, A, B, C, E (D has none):
+// deviations of p -0.175, -0.075, 0.025, 0.225, of the truth -0.15, -0.25,
+// 0.15, 0.25: r = 0.105 / sqrt(0.0875 x 0.17) = 0.8609; Kendall 5
+// concordant, 1 discordant (A-B): 2/3.
+func TestLabelConfidence(t *testing.T) {
+	dir := t.TempDir()
+	ls, truth := sweepFixture()
+	for i := range ls {
+		ls[i].Grade = []int{4, 0, 2, 1, 3, 4}[i]
+	}
+	var b bytes.Buffer
+	if err := labels.WriteLabels(&b, ls); err != nil {
+		t.Fatal(err)
+	}
+	lp, tp := filepath.Join(dir, LabelsFile), filepath.Join(dir, TruthFile)
+	os.WriteFile(lp, b.Bytes(), 0o644)
+	var tb strings.Builder
+	tb.WriteString("query\tterm\trelevance\n")
+	for _, l := range ls {
+		if v, ok := truth[[2]string{l.Query, l.Term}]; ok {
+			tb.WriteString(l.Query + "\t" + l.Term + "\t" + strconv.FormatFloat(v, 'g', -1, 64) + "\n")
+		}
+	}
+	os.WriteFile(tp, []byte(tb.String()), 0o644)
+	c, err := labelConfidence(lp, tp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Pairs != 6 || c.Known != 5 || len(c.ByLabel) != 6 {
+		t.Fatalf("%+v", c)
+	}
+	// Label 4: A (0.9) and F (1), both >= 0.9; label 1: D, no confidence.
+	for _, r := range c.ByLabel {
+		switch r.Label {
+		case 4:
+			if r.Pairs != 2 || r.Unknown != 0 || r.Mean != 0.95 || r.Bins[3] != 2 {
+				t.Errorf("label 4: %+v", r)
+			}
+		case 1:
+			if r.Pairs != 1 || r.Unknown != 1 {
+				t.Errorf("label 1: %+v", r)
+			}
+		}
+	}
+	rec, err := recovery(tp, lp, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := c.Recovery[0]; a.Pearson != rec.Pearson || a.Kendall != rec.Kendall || a.Pairs != rec.Pairs {
+		t.Errorf("all labels %+v, label recovery %v %v %d", a, rec.Pearson, rec.Kendall, rec.Pairs)
+	}
+	if len(c.Recovery) != 1+len(ReportConfidenceLevels) || c.Reached == nil || c.Reached.Min != 0.01 || c.Reached.Pairs != 4 || c.Reached.Queries != 3 ||
+		math.Abs(c.Reached.Pearson-0.105/math.Sqrt(0.0875*0.17)) > 1e-12 || math.Abs(c.Reached.Kendall-2.0/3) > 1e-12 {
+		t.Errorf("recovery %+v reached %+v", c.Recovery, c.Reached)
+	}
+	// Without a truth (a real log): the distribution only.
+	c, err = labelConfidence(lp, "")
+	if err != nil || c.Recovery != nil || c.Reached != nil || c.Known != 5 {
+		t.Errorf("real log: %+v %v", c, err)
+	}
+	if c, err := labelConfidence(filepath.Join(dir, "none.csv"), tp); c != nil || err != nil {
+		t.Errorf("no labels file: %+v %v", c, err)
+	}
+}
