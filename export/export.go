@@ -8,7 +8,7 @@
 //     validates on one and tests on one, rotated as in LETOR;
 //   - dataset.parquet and dataset.arrow: one row per (query, term) with
 //     query, qid, term, label, partition and one column per feature name;
-//   - qrels.txt (TREC `qid 0 docid rel`), ground_truth.csv (query,term,label);
+//   - qrels.txt (TREC `qid 0 docid rel`), ground_truth.csv (query,term,label,confidence);
 //   - manifest.json: inputs with SHA-256, parameters, seed, program version,
 //     row counts and the SHA-256 of every output, and nothing that changes
 //     between runs, so reruns with the same inputs are byte-identical.
