@@ -415,6 +415,13 @@ func TestDemoEndToEnd(t *testing.T) {
 	if d.FeatureSemantics != "reference" {
 		t.Errorf("the demo's features were built with %q semantics, want reference", d.FeatureSemantics)
 	}
+	// The section "How sure are the labels" covers every label of labels.csv.
+	if c := d.Confidence; c == nil || c.Pairs != d.Recovery.Pairs {
+		t.Errorf("confidence section %+v, want one over the %d labelled pairs", c, d.Recovery.Pairs)
+	} else if c.Reached != nil {
+		t.Logf("labels with confidence >= %v recover the truth at Pearson %.3f, Kendall tau-b %.3f: %d pairs, %d queries",
+			c.Reached.Min, c.Reached.Pearson, c.Reached.Kendall, c.Reached.Pairs, c.Reached.Queries)
+	}
 	t.Logf("label recovery: %d pairs, Pearson %.3f, Kendall tau-b %.3f, exact label agreement %.1f%%",
 		d.Recovery.Pairs, d.Recovery.Pearson, d.Recovery.Kendall, 100*d.Recovery.Agreement)
 	// The default (lovbench) profile is calibrated to LOVBench's label
