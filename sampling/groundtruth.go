@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
@@ -37,10 +36,7 @@ func WriteGroundTruth(w io.Writer, rows []Row) error {
 	}
 	rec := make([]string, 4)
 	for _, r := range rows {
-		rec[0], rec[1], rec[2], rec[3] = r.Query, r.Term, strconv.Itoa(r.Label), ""
-		if r.Confidence != labels.NoConfidence {
-			rec[3] = strconv.FormatFloat(r.Confidence, 'g', -1, 64)
-		}
+		rec[0], rec[1], rec[2], rec[3] = r.Query, r.Term, strconv.Itoa(r.Label), labels.FormatConfidence(r.Confidence)
 		if err := cw.Write(rec); err != nil {
 			return err
 		}
@@ -101,10 +97,9 @@ func ReadGroundTruth(r io.Reader, name string) ([]Row, error) {
 			return nil, fmt.Errorf("%s:%d: field label: %s is not -2 or 0..4", name, line, textio.Quote(f[2]))
 		}
 		c := labels.NoConfidence
-		if nf == 4 && f[3] != "" {
-			c, err = strconv.ParseFloat(f[3], 64)
-			if err != nil || math.IsNaN(c) || c < 0 || c > 1 {
-				return nil, fmt.Errorf("%s:%d: field confidence: %s is not empty or a probability in [0,1]", name, line, textio.Quote(f[3]))
+		if nf == 4 {
+			if c, err = labels.ParseConfidence(f[3]); err != nil {
+				return nil, fmt.Errorf("%s:%d: field confidence: %s is %v", name, line, textio.Quote(f[3]), err)
 			}
 		}
 		k := key{f[0], f[1]}
