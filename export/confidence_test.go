@@ -248,4 +248,3 @@ func TestValidateConfidence(t *testing.T) {
 		t.Errorf("tampered manifest: %q", v.Problems)
 	}
 }
-
