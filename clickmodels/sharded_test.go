@@ -323,7 +323,11 @@ func TestShardFitAPI(t *testing.T) {
 					if err := f.Evaluate(&ev); err != nil {
 						t.Fatal(err)
 					}
-					parts = append(parts, clickmodels.ShardModel{Model: f.Model(iters), QueryFirst: p.QueryFirst})
+					m, err := f.FinalModel(ctx, iters, cfg.Level)
+					if err != nil {
+						t.Fatal(err)
+					}
+					parts = append(parts, clickmodels.ShardModel{Model: m, QueryFirst: p.QueryFirst})
 					continue
 				}
 				one := clickmodels.NewStats(k, R)
