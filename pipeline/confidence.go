@@ -6,9 +6,11 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
 
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/export"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/pipeline/report"
@@ -18,6 +20,12 @@ import (
 // the report's "How sure are the labels" section looks for: the lowest
 // minimum confidence whose labels reach it (docs/pipeline.md).
 const RecoveryTarget = 0.8
+
+// RecoveryMinPairs is the fewest confident labels whose recovery counts as
+// reaching RecoveryTarget: a Pearson r over fewer pairs says little (at 30
+// pairs the 95% interval of an r of 0.8 is still about 0.62 to 0.90, by
+// Fisher's z with standard error 1/sqrt(n-3)).
+const RecoveryMinPairs = 30
 
 // ReportConfidenceLevels are the minimum confidences of the report's
 // recovery table (besides all labels).
@@ -100,22 +108,85 @@ func SweepLevels(step float64) []float64 {
 }
 
 // LowestLevelReaching returns the first level of sweep (in the order given,
-// ascending for SweepLevels) whose Pearson r is at least target, and false
-// when none is.
-func LowestLevelReaching(sweep []report.ConfidenceLevel, target float64) (report.ConfidenceLevel, bool) {
+// ascending for SweepLevels) whose Pearson r is at least target over at
+// least minPairs pairs, and false when none is.
+func LowestLevelReaching(sweep []report.ConfidenceLevel, target float64, minPairs int) (report.ConfidenceLevel, bool) {
 	for _, lv := range sweep {
-		if lv.Pearson >= target {
+		if lv.Pearson >= target && lv.Pairs >= minPairs {
 			return lv, true
 		}
 	}
 	return report.ConfidenceLevel{}, false
 }
 
+// thresholdsOf is the report's thresholds (ReportInputs.Thresholds), the
+// default ones unless there are five.
+func thresholdsOf(th []float64) labels.Thresholds {
+	if len(th) != 5 {
+		return labels.DefaultThresholds()
+	}
+	var t labels.Thresholds
+	copy(t[:], th)
+	return t
+}
+
+// selectedPrior is the relevance Beta of a pair without evidence
+// (clickmodels.PriorRelevance) of the model the fit stage in fitDir
+// selected; nil when there is no fit stage or the model has no intervals.
+func selectedPrior(fitDir string) (*labels.Posterior, error) {
+	if fitDir == "" {
+		return nil, nil
+	}
+	var sum FitSummary
+	if err := readJSON(filepath.Join(fitDir, FitMetricsFile), &sum); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	for _, m := range sum.Models {
+		if m.Model != sum.Selected || m.Uncertainty == nil {
+			continue
+		}
+		kind, err := clickmodels.ParseKind(m.Model)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", filepath.Join(fitDir, FitMetricsFile), err)
+		}
+		a, b := clickmodels.PriorRelevance(kind, *m.Uncertainty)
+		return &labels.Posterior{Alpha: a, Beta: b}, nil
+	}
+	return nil, nil
+}
+
+// PriorLike counts the labels the log cannot tell from the prior: those
+// with a confidence that is no higher than the probability prior (the
+// relevance Beta of a pair without evidence, clickmodels.PriorRelevance)
+// gives their label's band under thresholds th. A pair the log holds no
+// evidence about has exactly that confidence; the clicks of any other pair
+// counted did not make its label more likely than it was before them. It
+// returns the count and the labels with a confidence.
+func PriorLike(ls []labels.Label, th labels.Thresholds, prior labels.Posterior) (n, of int) {
+	for _, l := range ls {
+		if l.Confidence == labels.NoConfidence {
+			continue
+		}
+		of++
+		if l.Confidence <= th.Confidence(l.Grade, prior) {
+			n++
+		}
+	}
+	return n, of
+}
+
+// PriorLikeDefinition is the report's wording of PriorLike.
+const PriorLikeDefinition = "their confidence is no higher than the probability that the prior alone gives their label's band, the confidence of a pair the log holds no evidence about (docs/pipeline.md, \"The report\")."
+
 // labelConfidence builds the report's "How sure are the labels" data from
 // labels.csv and, for a simulated log (truthPath not ""), truth.tsv: the
-// confidence distribution per label, and the recovery of all labels beside
-// that of the confident ones.
-func labelConfidence(labelsPath, truthPath string) (*report.Confidence, error) {
+// confidence distribution per label, the labels the log cannot tell from
+// prior (PriorLike; when prior is not nil), and the recovery of all labels
+// beside that of the confident ones.
+func labelConfidence(labelsPath, truthPath string, th labels.Thresholds, prior *labels.Posterior) (*report.Confidence, error) {
 	f, err := os.Open(labelsPath)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil // no labels: no section
@@ -137,6 +208,10 @@ func labelConfidence(labelsPath, truthPath string) (*report.Confidence, error) {
 		rc.ByLabel = append(rc.ByLabel, report.ConfidenceRow{Label: d.Label, Pairs: d.Rows, Unknown: d.Unknown, Mean: d.Mean, Bins: d.Coarse()})
 		rc.Known += d.Rows - d.Unknown
 	}
+	if prior != nil && rc.Known > 0 {
+		n, of := PriorLike(ls, th, *prior)
+		rc.Prior = &report.PriorShare{Labels: n, Of: of, Definition: PriorLikeDefinition}
+	}
 	if truthPath == "" || rc.Known == 0 {
 		return rc, nil
 	}
@@ -148,7 +223,8 @@ func labelConfidence(labelsPath, truthPath string) (*report.Confidence, error) {
 	if rc.Recovery[0].Pairs == 0 {
 		return nil, fmt.Errorf("%s: no labelled pair has a true relevance in %s", labelsPath, truthPath)
 	}
-	if lv, ok := LowestLevelReaching(ConfidenceSweep(ls, truth, SweepLevels(SweepStep), false), RecoveryTarget); ok {
+	rc.MinPairs = RecoveryMinPairs
+	if lv, ok := LowestLevelReaching(ConfidenceSweep(ls, truth, SweepLevels(SweepStep), false), RecoveryTarget, RecoveryMinPairs); ok {
 		// Kendall's tau-b of that level too (one O(n^2) pass).
 		lv = ConfidenceSweep(ls, truth, []float64{lv.Min}, true)[0]
 		rc.Reached = &lv

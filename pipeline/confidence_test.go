@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/pipeline/report"
 )
@@ -67,10 +68,11 @@ func TestConfidenceSweep(t *testing.T) {
 		target float64
 		level  float64
 		ok     bool
-	}{{0.8, 0.5, true}, {0.7, 0, true}, {0.97, 0.9, true}, {1.1, 0, false}} {
-		lv, ok := LowestLevelReaching(got, c.target)
+		min    int
+	}{{0.8, 0.5, true, 0}, {0.7, 0, true, 0}, {0.97, 0.9, true, 0}, {1.1, 0, false, 0}, {0.8, 0.5, true, 3}, {0.97, 0, false, 3}} {
+		lv, ok := LowestLevelReaching(got, c.target, c.min)
 		if ok != c.ok || lv.Min != c.level {
-			t.Errorf("target %v: level %v %v, want %v %v", c.target, lv.Min, ok, c.level, c.ok)
+			t.Errorf("target %v, %d pairs: level %v %v, want %v %v", c.target, c.min, lv.Min, ok, c.level, c.ok)
 		}
 	}
 	lv := SweepLevels(0.01)
@@ -97,7 +99,8 @@ func TestLabelConfidence(t *testing.T) {
 		t.Fatal(err)
 	}
 	lp, tp := filepath.Join(dir, LabelsFile), filepath.Join(dir, TruthFile)
-	os.WriteFile(lp, b.Bytes(), 0o644)
+	b0 := bytes.Clone(b.Bytes())
+	os.WriteFile(lp, b0, 0o644)
 	var tb strings.Builder
 	tb.WriteString("query\tterm\trelevance\n")
 	for _, l := range ls {
@@ -106,7 +109,7 @@ func TestLabelConfidence(t *testing.T) {
 		}
 	}
 	os.WriteFile(tp, []byte(tb.String()), 0o644)
-	c, err := labelConfidence(lp, tp)
+	c, err := labelConfidence(lp, tp, labels.DefaultThresholds(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,16 +136,97 @@ func TestLabelConfidence(t *testing.T) {
 	if a := c.Recovery[0]; a.Pearson != rec.Pearson || a.Kendall != rec.Kendall || a.Pairs != rec.Pairs {
 		t.Errorf("all labels %+v, label recovery %v %v %d", a, rec.Pearson, rec.Kendall, rec.Pairs)
 	}
-	if len(c.Recovery) != 1+len(ReportConfidenceLevels) || c.Reached == nil || c.Reached.Min != 0.01 || c.Reached.Pairs != 4 || c.Reached.Queries != 3 ||
-		math.Abs(c.Reached.Pearson-0.105/math.Sqrt(0.0875*0.17)) > 1e-12 || math.Abs(c.Reached.Kendall-2.0/3) > 1e-12 {
+	// Level 0.01 reaches Pearson 0.8 (see TestConfidenceSweep's levels) but
+	// over 4 pairs, fewer than RecoveryMinPairs: not reported as reached.
+	if len(c.Recovery) != 1+len(ReportConfidenceLevels) || c.Reached != nil || c.MinPairs != 30 {
 		t.Errorf("recovery %+v reached %+v", c.Recovery, c.Reached)
 	}
+	if lv := ConfidenceSweep(ls, truth, []float64{0.01}, true)[0]; lv.Pairs != 4 || lv.Queries != 3 ||
+		math.Abs(lv.Pearson-0.105/math.Sqrt(0.0875*0.17)) > 1e-12 || math.Abs(lv.Kendall-2.0/3) > 1e-12 {
+		t.Errorf("level 0.01: %+v", lv)
+	}
+	// 40 pairs over 4 queries, truth = p, but every fourth pair (confidence
+	// 0.2) has truth 1 - p: all 40 correlate at r = 0.442 (by hand: 30
+	// points on the diagonal, 10 on the anti-diagonal); from 0.21 on the
+	// 30 others alone, r = 1 and tau-b = 1, over 30 pairs: reached at 0.21.
+	var big []labels.Label
+	var tb2 strings.Builder
+	tb2.WriteString("query\tterm\trelevance\n")
+	for i := range 40 {
+		l := labels.Label{Query: "q" + strconv.Itoa(i%4), Term: "t" + strconv.Itoa(i), P: float64(i+1) / 50, Confidence: 0.9}
+		tr := l.P
+		if i%4 == 0 {
+			l.Confidence, tr = 0.2, 1-l.P
+		}
+		big = append(big, l)
+		tb2.WriteString(l.Query + "\t" + l.Term + "\t" + strconv.FormatFloat(tr, 'g', -1, 64) + "\n")
+	}
+	b.Reset()
+	labels.WriteLabels(&b, big)
+	os.WriteFile(lp, b.Bytes(), 0o644)
+	os.WriteFile(tp, []byte(tb2.String()), 0o644)
+	c, err = labelConfidence(lp, tp, labels.DefaultThresholds(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := c.Reached; r == nil || r.Min != 0.21 || r.Pairs != 30 || r.Queries != 3 || math.Abs(r.Pearson-1) > 1e-12 || r.Kendall != 1 || math.Abs(c.Recovery[0].Pearson-0.44201034068350226) > 1e-12 {
+		t.Errorf("reached %+v, all %+v", r, c.Recovery[0])
+	}
+	os.WriteFile(lp, b0, 0o644)
+	os.WriteFile(tp, []byte(tb.String()), 0o644)
+
+	// With a uniform prior every band's prior probability is its width; no
+	// label's confidence (0.9, 0.3, 0.8, 0.95, 1) is that low.
+	if c, err := labelConfidence(lp, tp, labels.DefaultThresholds(), &labels.Posterior{Alpha: 1, Beta: 1}); err != nil || c.Prior == nil || c.Prior.Labels != 0 || c.Prior.Of != 5 {
+		t.Errorf("prior share %+v %v", c.Prior, err)
+	}
 	// Without a truth (a real log): the distribution only.
-	c, err = labelConfidence(lp, "")
+	c, err = labelConfidence(lp, "", labels.DefaultThresholds(), nil)
 	if err != nil || c.Recovery != nil || c.Reached != nil || c.Known != 5 {
 		t.Errorf("real log: %+v %v", c, err)
 	}
-	if c, err := labelConfidence(filepath.Join(dir, "none.csv"), tp); c != nil || err != nil {
+	if c, err := labelConfidence(filepath.Join(dir, "none.csv"), tp, labels.DefaultThresholds(), nil); c != nil || err != nil {
 		t.Errorf("no labels file: %+v %v", c, err)
+	}
+}
+
+// PriorLike under a uniform prior, Beta(1, 1), whose band probabilities are
+// the bands' widths: label 1 [0.45, 0.5) 0.05, label 4 [0.7, 1] 0.3, label 0
+// [0.2, 0.45) 0.25. Counted: label 1 at 0.04, label 4 at 0.29, label 0 at
+// 0.1, and a pair without evidence (its confidence is the prior's band
+// probability itself); not counted: label 1 at 0.06, label 4 at 0.9; a label
+// without a confidence is not among the labels.
+func TestPriorLike(t *testing.T) {
+	th := labels.DefaultThresholds()
+	prior := labels.Posterior{Alpha: 1, Beta: 1}
+	ls := []labels.Label{
+		{Grade: 1, Confidence: 0.04}, {Grade: 1, Confidence: 0.06}, {Grade: 4, Confidence: 0.29}, {Grade: 4, Confidence: 0.9},
+		{Grade: 0, Confidence: 0.1}, {Grade: 2, Confidence: noConf}, {Grade: 3, Confidence: th.Confidence(3, prior)},
+	}
+	if n, of := PriorLike(ls, th, prior); n != 4 || of != 6 {
+		t.Errorf("%d of %d, want 4 of 6", n, of)
+	}
+}
+
+// selectedPrior reads the selected model's priors from the fit stage's
+// metrics.json: UBM's relevance prior is its attractiveness prior.
+func TestSelectedPrior(t *testing.T) {
+	dir := t.TempDir()
+	sum := FitSummary{Selected: "UBM", Models: []FitModel{{Model: "DCTR"},
+		{Model: "UBM", Uncertainty: &clickmodels.UncertaintyReport{Method: clickmodels.UncertaintyMethod, Level: 0.9, AttrPrior: clickmodels.BetaPrior{Alpha: 3, Beta: 5, Pairs: 10}}}}}
+	if err := writeJSON(filepath.Join(dir, FitMetricsFile), sum); err != nil {
+		t.Fatal(err)
+	}
+	p, err := selectedPrior(dir)
+	if err != nil || p == nil || *p != (labels.Posterior{Alpha: 3, Beta: 5}) {
+		t.Errorf("prior %+v %v", p, err)
+	}
+	sum.Selected = "DCTR"
+	writeJSON(filepath.Join(dir, FitMetricsFile), sum)
+	if p, err := selectedPrior(dir); p != nil || err != nil {
+		t.Errorf("model without intervals: %+v %v", p, err)
+	}
+	if p, err := selectedPrior(filepath.Join(dir, "none")); p != nil || err != nil {
+		t.Errorf("no fit stage: %+v %v", p, err)
 	}
 }

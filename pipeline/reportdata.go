@@ -142,7 +142,11 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 		if ps := dir(StageSimulate); ps != "" {
 			truth = filepath.Join(ps, TruthFile)
 		}
-		c, err := labelConfidence(filepath.Join(pl, LabelsFile), truth)
+		prior, err := selectedPrior(dir(StageFit))
+		if err != nil {
+			return nil, err
+		}
+		c, err := labelConfidence(filepath.Join(pl, LabelsFile), truth, thresholdsOf(in.Thresholds), prior)
 		if err != nil {
 			return nil, err
 		}
@@ -276,11 +280,7 @@ func recovery(truthPath, labelsPath string, th []float64) (*report.Recovery, err
 	if err != nil {
 		return nil, err
 	}
-	var t labels.Thresholds
-	copy(t[:], th)
-	if len(th) != 5 {
-		t = labels.DefaultThresholds()
-	}
+	t := thresholdsOf(th)
 	all := labels.AllLabels()
 	idx := map[int]int{}
 	for i, l := range all {

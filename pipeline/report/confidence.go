@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"html/template"
 	"math"
 	"strconv"
@@ -26,9 +27,11 @@ type Confidence struct {
 	// then minimum confidences in ascending order.
 	Recovery []ConfidenceLevel `json:"recovery,omitempty"`
 	// Target is the Pearson r looked for; Reached the lowest minimum
-	// confidence (on a grid) whose labels reach it, nil when none does.
-	Target  float64          `json:"target"`
-	Reached *ConfidenceLevel `json:"reached,omitempty"`
+	// confidence (on a grid) whose labels, at least MinPairs of them, reach
+	// it, nil when none does.
+	Target   float64          `json:"target"`
+	MinPairs int              `json:"min_pairs"`
+	Reached  *ConfidenceLevel `json:"reached,omitempty"`
 }
 
 // ConfidenceRow is one label's confidence distribution.
@@ -56,6 +59,46 @@ type ConfidenceLevel struct {
 	Queries int     `json:"queries"`
 	Pearson float64 `json:"pearson"`
 	Kendall float64 `json:"kendall"`
+}
+
+// MarshalJSON writes a correlation that is not defined (NaN: fewer than two
+// pairs, or a constant) as null, which JSON can hold.
+func (l ConfidenceLevel) MarshalJSON() ([]byte, error) {
+	num := func(x float64) *float64 {
+		if math.IsNaN(x) {
+			return nil
+		}
+		return &x
+	}
+	return json.Marshal(struct {
+		Min     float64  `json:"min_confidence"`
+		Pairs   int      `json:"pairs"`
+		Queries int      `json:"queries"`
+		Pearson *float64 `json:"pearson"`
+		Kendall *float64 `json:"kendall"`
+	}{l.Min, l.Pairs, l.Queries, num(l.Pearson), num(l.Kendall)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes (null as NaN).
+func (l *ConfidenceLevel) UnmarshalJSON(b []byte) error {
+	var v struct {
+		Min     float64  `json:"min_confidence"`
+		Pairs   int      `json:"pairs"`
+		Queries int      `json:"queries"`
+		Pearson *float64 `json:"pearson"`
+		Kendall *float64 `json:"kendall"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*l = ConfidenceLevel{Min: v.Min, Pairs: v.Pairs, Queries: v.Queries, Pearson: math.NaN(), Kendall: math.NaN()}
+	if v.Pearson != nil {
+		l.Pearson = *v.Pearson
+	}
+	if v.Kendall != nil {
+		l.Kendall = *v.Kendall
+	}
+	return nil
 }
 
 // confidenceView is what the section's template renders.
@@ -158,7 +201,7 @@ var confidenceTemplate = template.Must(template.New("confidence").Funcs(template
 <table><tr><th>labels</th><th>pairs</th><th>queries</th><th>Pearson r</th><th>Kendall τ<sub>b</sub></th></tr>
 {{range .Levels}}<tr><td>{{.Level}}</td><td>{{.Pairs}}</td><td>{{.Queries}}</td><td>{{if .Reaches}}<b>{{.Pearson}}</b>{{else}}{{.Pearson}}{{end}}</td><td>{{.Kendall}}</td></tr>
 {{end}}</table>
-{{with .Reached}}<p>The labels with a confidence of at least <b>{{.Min}}</b> (the lowest such level, in steps of 0.01) recover the truth at Pearson r = {{f .Pearson}} ≥ {{$.Target}} (Kendall τ<sub>b</sub> = {{f .Kendall}}): {{.Pairs}} pairs over {{.Queries}} queries remain.</p>
-{{else}}<p class="note">No minimum confidence makes the confident labels recover the truth at Pearson r ≥ {{.Target}}.</p>{{end}}{{end}}
+{{with .Reached}}<p>The labels with a confidence of at least <b>{{.Min}}</b> (the lowest such level, in steps of 0.01, that keeps at least {{$.MinPairs}} pairs) recover the truth at Pearson r = {{f .Pearson}} ≥ {{$.Target}} (Kendall τ<sub>b</sub> = {{f .Kendall}}): {{.Pairs}} pairs over {{.Queries}} queries remain.</p>
+{{else}}<p class="note">No minimum confidence (in steps of 0.01) keeps at least {{.MinPairs}} labels that recover the truth at Pearson r ≥ {{.Target}}.</p>{{end}}{{end}}
 {{else}}<p class="note">The labels carry no confidence ({{.Pairs}} labelled pairs): the click model's fit gave no uncertainty, or the labels were written before confidences.</p>{{end}}
 `))

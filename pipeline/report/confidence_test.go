@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -13,7 +14,7 @@ import (
 func TestRenderConfidence(t *testing.T) {
 	d := sample()
 	d.Confidence = &Confidence{
-		Bins: []string{"< 0.5", "0.5-0.8", "0.8-0.9", ">= 0.9"}, Pairs: 10, Known: 9, Target: 0.8,
+		Bins: []string{"< 0.5", "0.5-0.8", "0.8-0.9", ">= 0.9"}, Pairs: 10, Known: 9, Target: 0.8, MinPairs: 3,
 		ByLabel: []ConfidenceRow{{Label: 4, Pairs: 2, Mean: 0.95, Bins: []int{0, 0, 0, 2}}, {Label: 1, Pairs: 8, Unknown: 1, Mean: 0.25, Bins: []int{6, 1, 0, 0}}},
 		Prior:   &PriorShare{Labels: 6, Of: 9, Definition: "their confidence is below the prior's."},
 		Recovery: []ConfidenceLevel{{Min: 0, Pairs: 10, Queries: 4, Pearson: 0.25, Kendall: 0.1},
@@ -31,7 +32,7 @@ func TestRenderConfidence(t *testing.T) {
 		"<tr><td>all labels</td><td>10</td><td>4</td><td>0.2500</td><td>0.1000</td></tr>",
 		"<tr><td>confidence ≥ 0.9</td><td>2</td><td>1</td><td><b>0.8500</b></td><td>0.5000</td></tr>",
 		"<tr><td>confidence ≥ 0.95</td><td>1</td><td>1</td><td>–</td><td>–</td></tr>",
-		"at least <b>0.83</b> (the lowest such level, in steps of 0.01) recover the truth at Pearson r = 0.8100 ≥ 0.8 (Kendall τ<sub>b</sub> = 0.4000): 3 pairs over 2 queries remain.",
+		"at least <b>0.83</b> (the lowest such level, in steps of 0.01, that keeps at least 3 pairs) recover the truth at Pearson r = 0.8100 ≥ 0.8 (Kendall τ<sub>b</sub> = 0.4000): 3 pairs over 2 queries remain.",
 		"<title>confidence &gt;= 0.9 4: 2</title>",
 	} {
 		if !strings.Contains(out, want) {
@@ -44,6 +45,10 @@ func TestRenderConfidence(t *testing.T) {
 	}
 	// No confidence at all: the section says so, without a chart; no
 	// simulated log: no recovery table; no recovery section: it is 6.
+	d.Confidence.Reached = nil
+	if out = render(t, d); !strings.Contains(out, "No minimum confidence (in steps of 0.01) keeps at least 3 labels that recover the truth at Pearson r ≥ 0.8.") {
+		t.Error("no note when no level reaches the target")
+	}
 	d.Confidence = &Confidence{Bins: d.Confidence.Bins, Pairs: 10, ByLabel: []ConfidenceRow{{Label: 4, Pairs: 10, Unknown: 10, Bins: []int{0, 0, 0, 0}}}}
 	d.Recovery = nil
 	out = render(t, d)
@@ -54,5 +59,25 @@ func TestRenderConfidence(t *testing.T) {
 	d.Confidence = nil
 	if out = render(t, d); strings.Contains(out, `id="confidence"`) || !strings.Contains(out, `<h2 id="stages">6. Stages</h2>`) {
 		t.Error("section without data")
+	}
+}
+
+// A correlation that is not defined is null in JSON (the report stage
+// writes its data as report.json), and reads back as NaN.
+func TestConfidenceLevelJSON(t *testing.T) {
+	b, err := json.Marshal(Confidence{Recovery: []ConfidenceLevel{{Min: 0.95, Pairs: 1, Queries: 1, Pearson: math.NaN(), Kendall: math.NaN()}, {Min: 0.5, Pairs: 3, Queries: 2, Pearson: 0.5, Kendall: 0.25}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `{"min_confidence":0.95,"pairs":1,"queries":1,"pearson":null,"kendall":null}`) ||
+		!strings.Contains(string(b), `{"min_confidence":0.5,"pairs":3,"queries":2,"pearson":0.5,"kendall":0.25}`) {
+		t.Errorf("JSON %s", b)
+	}
+	var c Confidence
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	if l := c.Recovery[0]; !math.IsNaN(l.Pearson) || !math.IsNaN(l.Kendall) || l.Pairs != 1 || c.Recovery[1].Kendall != 0.25 {
+		t.Errorf("read back %+v", c.Recovery)
 	}
 }
