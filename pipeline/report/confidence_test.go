@@ -45,6 +45,10 @@ func TestRenderConfidence(t *testing.T) {
 	}
 	// No confidence at all: the section says so, without a chart; no
 	// simulated log: no recovery table; no recovery section: it is 6.
+	d.Confidence.Reached = &ConfidenceLevel{Min: 0, Pairs: 10, Queries: 4, Pearson: 0.9, Kendall: 0.7}
+	if out = render(t, d); !strings.Contains(out, "All 10 labels, over 4 queries, already recover the truth at Pearson r = 0.9000 ≥ 0.8 (Kendall τ<sub>b</sub> = 0.7000): no minimum confidence is needed.") {
+		t.Error("no sentence when all labels reach the target")
+	}
 	d.Confidence.Reached = nil
 	if out = render(t, d); !strings.Contains(out, "No minimum confidence (in steps of 0.01) keeps at least 3 labels that recover the truth at Pearson r ≥ 0.8.") {
 		t.Error("no note when no level reaches the target")
