@@ -565,7 +565,8 @@ func TestReleasesDiffAndReport(t *testing.T) {
 		t.Fatalf("report: %v\n%s", err, b)
 	}
 	html, _ := os.ReadFile(rep)
-	if !strings.Contains(string(html), "<h1>e2e</h1>") || strings.Count(string(html), "<svg ") != 8 {
+	// 8 charts and the labels' confidence.
+	if !strings.Contains(string(html), "<h1>e2e</h1>") || strings.Count(string(html), "<svg ") != 9 {
 		t.Errorf("lovbench report wrote an unexpected page (%d charts)", strings.Count(string(html), "<svg "))
 	}
 	// Exit statuses: usage errors 2, bad input 1.
