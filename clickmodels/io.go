@@ -60,10 +60,10 @@ type pairWriter struct {
 	hasAttr, hasSat bool
 	// hasEv: the pairs carry Evidence, so the relevance file gets
 	// intervals at level from the priors (set by writeModelFiles).
-	hasEv               bool
-	level               float64
-	attrPrior, satPrior BetaPrior
-	pairs               func(yield func(q, d string, v *pairVal) bool)
+	hasEv                 bool
+	level                 float64
+	attrPriors, satPriors []BetaPrior // by rank bucket (rankBucket)
+	pairs                 func(yield func(q, d string, v *pairVal) bool)
 	// err, if set, reports why pairs stopped early (a read error of the
 	// pairs' source); the writers check it after the pairs.
 	err func() error
@@ -81,6 +81,7 @@ func (pw *pairWriter) readErr() error {
 type pairVal struct {
 	a, s           float64 // attractiveness, satisfaction
 	ak, an, sk, sn float64 // Evidence, when the model has it
+	rank           float64 // Evidence: mean rank at which the pair was shown
 }
 
 // setPair fills v with pair p of m.
@@ -93,7 +94,7 @@ func (v *pairVal) setPair(m *Model, p int) {
 		v.s = m.Sat[p]
 	}
 	if ev := m.Evidence; ev != nil {
-		v.ak, v.an = ev.AttrK[p], ev.AttrN[p]
+		v.ak, v.an, v.rank = ev.AttrK[p], ev.AttrN[p], ev.Rank[p]
 		if ev.SatK != nil {
 			v.sk, v.sn = ev.SatK[p], ev.SatN[p]
 		}
@@ -375,7 +376,7 @@ func relevanceOf(k Kind, global []float64, a, s float64) float64 {
 }
 
 func (pw *pairWriter) writeRelevance(w io.Writer) error {
-	if pw.hasEv && pw.attrPrior.Alpha == 0 { // priors not fitted yet
+	if pw.hasEv && pw.attrPriors == nil { // priors not fitted yet
 		if _, err := pw.setPriors(); err != nil {
 			return err
 		}
@@ -388,6 +389,7 @@ func (pw *pairWriter) writeRelevance(w io.Writer) error {
 	}
 	var buf []byte
 	var err error
+	var cache intervalCache
 	pw.pairs(func(q, d string, pv *pairVal) bool {
 		a, s := pv.a, pv.s
 		if strings.ContainsAny(q, "\t\r\n") || strings.ContainsAny(d, "\t\r\n") {
@@ -405,8 +407,8 @@ func (pw *pairWriter) writeRelevance(w io.Writer) error {
 		buf = append(buf, '\t')
 		buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
 		if pw.hasEv {
-			al, be := relevanceBeta(pw.kind, pw.attrPrior, pw.satPrior, pv)
-			lo, hi := BetaInterval(al, be, pw.level)
+			al, be := pw.relevanceBeta(pv)
+			lo, hi := cache.interval(al, be, pw.level)
 			for _, x := range [4]float64{lo, hi, al, be} {
 				buf = append(buf, '\t')
 				buf = strconv.AppendFloat(buf, x, 'g', -1, 64)

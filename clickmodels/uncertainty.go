@@ -64,6 +64,7 @@ const UncertaintyMethod = "empirical-bayes-beta"
 // satisfaction, and the level of the intervals to write.
 type Evidence struct {
 	Level        float64
+	Rank         []float64 // mean rank (0-based) at which the pair was shown, weighted by SERP
 	AttrK, AttrN []float64
 	SatK, SatN   []float64 // DBN, SDBN; else nil
 }
@@ -79,10 +80,13 @@ type BetaPrior struct {
 // UncertaintyReport says in metrics.json how the intervals of the
 // relevance file were obtained.
 type UncertaintyReport struct {
-	Method    string     `json:"method"`
-	Level     float64    `json:"level"`
-	AttrPrior BetaPrior  `json:"attr_prior"`
-	SatPrior  *BetaPrior `json:"sat_prior,omitempty"`
+	Method string  `json:"method"`
+	Level  float64 `json:"level"`
+	// AttrPriors[b] is the attractiveness prior of the pairs whose mean
+	// rank rounds to b (the last bucket holds every rank from it on);
+	// SatPriors likewise for satisfaction.
+	AttrPriors []BetaPrior `json:"attr_priors_by_rank"`
+	SatPriors  []BetaPrior `json:"sat_priors_by_rank,omitempty"`
 }
 
 // hasUncertainty reports whether kind's relevance depends on the pair
@@ -129,7 +133,8 @@ func (f *fitter) evidence(ctx context.Context, level float64) *Evidence {
 	}
 	d := f.d
 	np := d.Pairs()
-	ev := &Evidence{Level: level, AttrK: make([]float64, np), AttrN: make([]float64, np)}
+	ev := &Evidence{Level: level, Rank: make([]float64, np), AttrK: make([]float64, np), AttrN: make([]float64, np)}
+	shown := make([]float64, np)
 	hasSat := len(f.sat) > 0
 	if hasSat {
 		ev.SatK, ev.SatN = make([]float64, np), make([]float64, np)
@@ -141,9 +146,16 @@ func (f *fitter) evidence(ctx context.Context, level float64) *Evidence {
 		var v view
 		for i := ch.recLo; i < ch.recHi; i++ {
 			f.load(&v, sc, i)
+			// DBN's posteriors are the exact ones (Chuklin et al. 2015,
+			// section 4.2) at the fitted values: PyClick's E-step counts
+			// every rank of a SERP without clicks as examined and not
+			// attracted, which would overstate the evidence.
+			v.exact = f.kind == DBN
 			w := d.recWeight[i]
 			estep(f.kind, &v, w, c)
 			for r, p := range d.recPair[d.recOff[i]:d.recOff[i+1]] {
+				ev.Rank[p] += w * float64(r)
+				shown[p] += w
 				switch den := c.aDen[r]; {
 				case den == 1:
 					addEvidence(&ev.AttrK[p], &ev.AttrN[p], c.aNum[r], f.attr[p], w)
@@ -158,75 +170,173 @@ func (f *fitter) evidence(ctx context.Context, level float64) *Evidence {
 		}
 	})
 	f.collect(NewStats(f.kind, f.R)) // the pass's global counts are not used
+	for p, n := range shown {
+		if n > 0 {
+			ev.Rank[p] /= n
+		}
+	}
 	return ev
 }
 
-// priorSums accumulates the method-of-moments sums of a prior over pairs.
-type priorSums struct {
-	n, k, kk ExactSum // sum N, sum K, sum K^2/N over pairs with N >= 1
-	pairs    int64
-}
-
-func (s *priorSums) add(k, n float64) {
-	if !(n >= 1) {
-		return
-	}
-	s.n.Add(n)
-	s.k.Add(k)
-	s.kk.Add(k * k / n)
-	s.pairs++
-}
-
-// Concentration bounds of the fitted prior (alpha0 + beta0): below, a
-// prior more dispersed than a uniform one's half; above, a prior as strong
-// as 10,000 observations.
+// The prior of a rank bucket is fitted by maximum marginal likelihood
+// (type-II maximum likelihood, the empirical-Bayes estimate): the Beta
+// (alpha0, beta0) that maximises sum over pairs of
+// ln B(alpha0 + K, beta0 + N - K) - ln B(alpha0, beta0), the log
+// probability of the pairs' counts under the prior (beta-binomial). The
+// pairs enter through a histogram of (N, K/N) with fixed cells, counted
+// exactly (integers), so the fit does not depend on the order of the
+// pairs; N is binned on a log scale from histMinN up, K/N in histM cells.
 const (
-	minConcentration = 0.5
-	maxConcentration = 1e4
+	histMinN   = 0.05 // pairs with less evidence carry no information on the prior
+	histNRatio = 1.35 // ratio between consecutive N cells
+	histN      = 48   // N cells: up to histMinN * 1.35^48, about 90,000; above, the last
+	histM      = 25   // K/N cells
 )
 
-// prior returns the method-of-moments Beta prior (Kleinman 1973): with
-// m_p = K_p/N_p, mu = sum K / sum N and S = sum N_p (m_p - mu)^2 / sum N,
-// E[S] = sigma^2 + (P / sum N)(mu(1-mu) - sigma^2) for P pairs, so
-// sigma^2 = (S - mu(1-mu) P/sum N) / (1 - P/sum N); the concentration is
-// mu(1-mu)/sigma^2 - 1, kept within [minConcentration, maxConcentration].
-// Without pairs (or no spread to measure) it is PyClick's Beta(1, 1).
-func (s *priorSums) prior() BetaPrior {
-	sn, sk, skk := s.n.Float64(), s.k.Float64(), s.kk.Float64()
-	if s.pairs == 0 || sn <= 0 {
-		return BetaPrior{Alpha: 1, Beta: 1, Pairs: s.pairs}
-	}
-	mu := sk / sn
-	mu = min(max(mu, 1e-6), 1-1e-6)
-	spread := (skk - 2*mu*sk + mu*mu*sn) / sn
-	h := float64(s.pairs) / sn
-	c := maxConcentration
-	if h < 1 {
-		if v := (spread - mu*(1-mu)*h) / (1 - h); v > 0 {
-			c = mu*(1-mu)/v - 1
-		}
-	} else {
-		c = 2
-	}
-	c = min(max(c, minConcentration), maxConcentration)
-	return BetaPrior{Alpha: mu * c, Beta: (1 - mu) * c, Pairs: s.pairs}
+// priorHist is the histogram of one bucket's pairs.
+type priorHist struct {
+	cells [histN][histM]int64
+	pairs int64
 }
 
-// priors fits the attractiveness and satisfaction priors over every pair
-// pw yields (one pass).
-func (pw *pairWriter) priors() (attr, sat BetaPrior, err error) {
-	var sa, ss priorSums
-	pw.pairs(func(_, _ string, v *pairVal) bool {
-		sa.add(v.ak, v.an)
-		if pw.hasSat {
-			ss.add(v.sk, v.sn)
+func (h *priorHist) add(k, n float64) {
+	if !(n >= histMinN) {
+		return
+	}
+	i := min(int(math.Log(n/histMinN)/math.Log(histNRatio)), histN-1)
+	j := min(max(int(k/n*histM), 0), histM-1)
+	h.cells[i][j]++
+	h.pairs++
+}
+
+func (h *priorHist) merge(o *priorHist) {
+	for i := range h.cells {
+		for j := range h.cells[i] {
+			h.cells[i][j] += o.cells[i][j]
 		}
+	}
+	h.pairs += o.pairs
+}
+
+// Concentration bounds of the fitted prior (alpha0 + beta0).
+const (
+	minConcentration = 0.5
+	maxConcentration = 1000
+)
+
+// prior fits the bucket's Beta prior (see above); Beta(1, 1), PyClick's
+// prior, without pairs.
+func (h *priorHist) prior() BetaPrior {
+	if h.pairs == 0 {
+		return BetaPrior{Alpha: 1, Beta: 1}
+	}
+	type cell struct{ c, k, n float64 }
+	var cs []cell
+	for i := range h.cells {
+		n := histMinN * math.Pow(histNRatio, float64(i)+0.5)
+		for j, c := range h.cells[i] {
+			if c > 0 {
+				cs = append(cs, cell{float64(c), n * (float64(j) + 0.5) / histM, n})
+			}
+		}
+	}
+	lbeta := func(a, b float64) float64 {
+		x, _ := math.Lgamma(a)
+		y, _ := math.Lgamma(b)
+		z, _ := math.Lgamma(a + b)
+		return x + y - z
+	}
+	// ll of mean mu and log concentration t.
+	ll := func(mu, t float64) float64 {
+		c := math.Exp(t)
+		a, b := mu*c, (1-mu)*c
+		base := lbeta(a, b)
+		s := 0.0
+		for _, x := range cs {
+			s += x.c * (lbeta(a+x.k, b+x.n-x.k) - base)
+		}
+		return s
+	}
+	// Pattern search from a grid: deterministic, about 150 evaluations.
+	tLo, tHi := math.Log(minConcentration), math.Log(maxConcentration)
+	bestMu, bestT, best := 0.5, 0.0, math.Inf(-1)
+	for i := 1; i < 10; i++ {
+		for j := 0; j <= 5; j++ {
+			mu, t := float64(i)/10, tLo+(tHi-tLo)*float64(j)/5
+			if v := ll(mu, t); v > best {
+				bestMu, bestT, best = mu, t, v
+			}
+		}
+	}
+	dMu, dT := 0.05, (tHi-tLo)/10
+	for range 24 {
+		moved := false
+		for _, st := range [4][2]float64{{dMu, 0}, {-dMu, 0}, {0, dT}, {0, -dT}} {
+			mu := min(max(bestMu+st[0], 1e-4), 1-1e-4)
+			t := min(max(bestT+st[1], tLo), tHi)
+			if v := ll(mu, t); v > best {
+				bestMu, bestT, best, moved = mu, t, v, true
+			}
+		}
+		if !moved {
+			dMu, dT = dMu/2, dT/2
+		}
+	}
+	c := math.Exp(bestT)
+	return BetaPrior{Alpha: bestMu * c, Beta: (1 - bestMu) * c, Pairs: h.pairs}
+}
+
+// rankBuckets is the number of rank buckets of the priors: a pair's
+// bucket is its mean rank rounded, the last bucket holding all from it on.
+const rankBuckets = 16
+
+// minPriorPairs is the fewest pairs (with N >= histMinN) a bucket's prior
+// is fitted to; a bucket with fewer takes the prior fitted to all pairs.
+const minPriorPairs = 50
+
+func rankBucket(meanRank float64) int {
+	return min(max(int(meanRank+0.5), 0), rankBuckets-1)
+}
+
+// priors fits per rank bucket the priors of the pairs' parameter whose
+// counts get returns (attractiveness or satisfaction), over every pair
+// pw yields (one pass).
+func (pw *pairWriter) priors(get func(v *pairVal) (k, n float64)) ([]BetaPrior, error) {
+	by := make([]priorHist, rankBuckets)
+	pw.pairs(func(_, _ string, v *pairVal) bool {
+		k, n := get(v)
+		by[rankBucket(v.rank)].add(k, n)
 		return true
 	})
 	if err := pw.readErr(); err != nil {
-		return attr, sat, err
+		return nil, err
 	}
-	return sa.prior(), ss.prior(), nil
+	var all priorHist
+	for b := range by {
+		all.merge(&by[b])
+	}
+	pooled := all.prior()
+	out := make([]BetaPrior, rankBuckets)
+	for b := range by {
+		if by[b].pairs >= minPriorPairs {
+			out[b] = by[b].prior()
+		} else {
+			out[b] = pooled
+			out[b].Pairs = by[b].pairs
+		}
+	}
+	return out, nil
+}
+
+// relevanceBeta is the Beta(alpha, beta) that describes the relevance of
+// pair v under pw's priors (see above).
+func (pw *pairWriter) relevanceBeta(v *pairVal) (alpha, beta float64) {
+	b := rankBucket(v.rank)
+	var ps BetaPrior
+	if pw.satPriors != nil {
+		ps = pw.satPriors[b]
+	}
+	return relevanceBeta(pw.kind, pw.attrPriors[b], ps, v)
 }
 
 // relevanceBeta is the Beta(alpha, beta) that describes the relevance of a
@@ -276,6 +386,27 @@ func BetaInterval(alpha, beta, level float64) (lo, hi float64) {
 	return betaQuantile(alpha, beta, (1-level)/2), betaQuantile(alpha, beta, (1+level)/2)
 }
 
+// intervalCache remembers the intervals of the Betas met so far: pairs
+// with the same evidence in the same rank bucket (on a sparse log, most
+// pairs shown a few times without a click) share theirs. It is a pure
+// function's memo, so it changes no output.
+type intervalCache struct {
+	m map[[2]float64][2]float64
+}
+
+func (c *intervalCache) interval(alpha, beta, level float64) (lo, hi float64) {
+	k := [2]float64{alpha, beta}
+	if v, ok := c.m[k]; ok {
+		return v[0], v[1]
+	}
+	lo, hi = BetaInterval(alpha, beta, level)
+	if c.m == nil || len(c.m) >= 1<<16 {
+		c.m = make(map[[2]float64][2]float64)
+	}
+	c.m[k] = [2]float64{lo, hi}
+	return lo, hi
+}
+
 func betaQuantile(a, b, y float64) float64 {
 	x := mathext.InvRegIncBeta(a, b, y)
 	if math.IsNaN(x) {
@@ -291,16 +422,18 @@ func (pw *pairWriter) setPriors() (*UncertaintyReport, error) {
 	if !pw.hasEv {
 		return nil, nil
 	}
-	a, s, err := pw.priors()
+	a, err := pw.priors(func(v *pairVal) (float64, float64) { return v.ak, v.an })
 	if err != nil {
 		return nil, err
 	}
-	pw.attrPrior, pw.satPrior = a, s
-	rep := &UncertaintyReport{Method: UncertaintyMethod, Level: pw.level, AttrPrior: a}
+	var s []BetaPrior
 	if pw.hasSat {
-		rep.SatPrior = &s
+		if s, err = pw.priors(func(v *pairVal) (float64, float64) { return v.sk, v.sn }); err != nil {
+			return nil, err
+		}
 	}
-	return rep, nil
+	pw.attrPriors, pw.satPriors = a, s
+	return &UncertaintyReport{Method: UncertaintyMethod, Level: pw.level, AttrPriors: a, SatPriors: s}, nil
 }
 
 // BetaProbability is P(lo <= X < hi) for X ~ Beta(alpha, beta):
@@ -317,4 +450,30 @@ func BetaProbability(alpha, beta, lo, hi float64) float64 {
 		return mathext.RegIncBeta(alpha, beta, x)
 	}
 	return min(max(cdf(hi)-cdf(lo), 0), 1)
+}
+
+// RelevanceDist is the distribution of one pair's relevance: Beta(Alpha,
+// Beta), and its interval [Lower, Upper] at the model's level.
+type RelevanceDist struct {
+	Alpha, Beta, Lower, Upper float64
+}
+
+// RelevanceDists returns, per pair of m (in pair order), what the
+// relevance file writes next to its relevance, with the report of how it
+// was obtained; nil, nil for a model without Evidence.
+func (m *Model) RelevanceDists() ([]RelevanceDist, *UncertaintyReport, error) {
+	pw := m.pairWriter()
+	rep, err := pw.setPriors()
+	if err != nil || rep == nil {
+		return nil, rep, err
+	}
+	out := make([]RelevanceDist, 0, m.NumPairs())
+	var cache intervalCache
+	pw.pairs(func(_, _ string, v *pairVal) bool {
+		a, b := pw.relevanceBeta(v)
+		lo, hi := cache.interval(a, b, pw.level)
+		out = append(out, RelevanceDist{Alpha: a, Beta: b, Lower: lo, Upper: hi})
+		return true
+	})
+	return out, rep, nil
 }

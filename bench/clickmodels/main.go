@@ -39,10 +39,11 @@ func main() {
 	iters := flag.Int("iterations", clickmodels.DefaultIterations, "EM iterations")
 	workers := flag.Int("workers", 0, "workers (0: GOMAXPROCS)")
 	models := flag.String("models", "ubm,dbn", "simulation mode: models to simulate and fit")
+	unc := flag.Bool("uncertainty", false, "simulation mode: also fit with the relevance intervals (fit --interval 0.9) and compare the CPU time with the fit alone")
 	flag.Parse()
 	var err error
 	if *sim > 0 {
-		err = simulate(*sim, *queries, *iters, *workers, *models)
+		err = simulate(*sim, *queries, *iters, *workers, *models, *unc)
 	} else {
 		err = reference(*ref, *repeat, *iters, *workers)
 	}
@@ -101,7 +102,7 @@ func reference(dir string, repeat, iters, workers int) error {
 	return nil
 }
 
-func simulate(n, queries, iters, workers int, models string) error {
+func simulate(n, queries, iters, workers int, models string, unc bool) error {
 	kinds, err := clickmodels.ParseKinds(models)
 	if err != nil {
 		return err
@@ -128,14 +129,29 @@ func simulate(n, queries, iters, workers int, models string) error {
 		}
 		t2 := time.Now()
 		c2 := cpuSeconds()
-		m, err := clickmodels.Fit(context.Background(), d, kind, clickmodels.Options{Iterations: iters, Workers: workers})
+		m, err := clickmodels.Fit(context.Background(), d, kind, clickmodels.Options{Iterations: iters, Workers: workers, Level: -1})
 		if err != nil {
 			return err
 		}
 		t3 := time.Now()
+		c3 := cpuSeconds()
 		fit := t3.Sub(t2).Seconds()
 		fmt.Printf("%-5s %9.2f %10d %9.2f %10.2f %9.2f %10.2f %16.3g %12.0f\n", kind, t1.Sub(t0).Seconds(), d.Records(), t2.Sub(t1).Seconds(), c2-c1, fit,
-			cpuSeconds()-c2, float64(n)*float64(m.Iterations)/fit, peakRSSMiB())
+			c3-c2, float64(n)*float64(m.Iterations)/fit, peakRSSMiB())
+		if unc {
+			// The same fit with the intervals: the evidence pass, the
+			// priors and every pair's interval (what the relevance file
+			// writes), side by side with the fit alone above.
+			m, err = clickmodels.Fit(context.Background(), d, kind, clickmodels.Options{Iterations: iters, Workers: workers})
+			if err != nil {
+				return err
+			}
+			if _, _, err := m.RelevanceDists(); err != nil {
+				return err
+			}
+			c4 := cpuSeconds()
+			fmt.Printf("%-5s fit alone %.2f CPU-s, fit with intervals %.2f CPU-s (%.2fx), %d pairs\n", kind, c3-c2, c4-c3, (c4-c3)/(c3-c2), m.NumPairs())
+		}
 		log, d, m = nil, nil, nil
 		runtime.GC()
 	}
