@@ -130,10 +130,15 @@ func thresholdsOf(th []float64) labels.Thresholds {
 	return t
 }
 
+// PriorOf gives the relevance Beta of a pair without evidence shown at
+// first-SERP position rank (1-based).
+type PriorOf func(rank int) labels.Posterior
+
 // selectedPrior is the relevance Beta of a pair without evidence
 // (clickmodels.PriorRelevance) of the model the fit stage in fitDir
-// selected; nil when there is no fit stage or the model has no intervals.
-func selectedPrior(fitDir string) (*labels.Posterior, error) {
+// selected, by rank; nil when there is no fit stage or the model has no
+// intervals.
+func selectedPrior(fitDir string) (PriorOf, error) {
 	if fitDir == "" {
 		return nil, nil
 	}
@@ -152,26 +157,31 @@ func selectedPrior(fitDir string) (*labels.Posterior, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", filepath.Join(fitDir, FitMetricsFile), err)
 		}
-		a, b := clickmodels.PriorRelevance(kind, *m.Uncertainty)
-		return &labels.Posterior{Alpha: a, Beta: b}, nil
+		u := *m.Uncertainty
+		return func(rank int) labels.Posterior {
+			a, b := clickmodels.PriorRelevance(kind, u, float64(rank-1))
+			return labels.Posterior{Alpha: a, Beta: b}
+		}, nil
 	}
 	return nil, nil
 }
 
 // PriorLike counts the labels the log cannot tell from the prior: those
-// with a confidence that is no higher than the probability prior (the
-// relevance Beta of a pair without evidence, clickmodels.PriorRelevance)
-// gives their label's band under thresholds th. A pair the log holds no
-// evidence about has exactly that confidence; the clicks of any other pair
-// counted did not make its label more likely than it was before them. It
-// returns the count and the labels with a confidence.
-func PriorLike(ls []labels.Label, th labels.Thresholds, prior labels.Posterior) (n, of int) {
+// with a confidence that is no higher than the probability prior(rank)
+// (the relevance Beta of a pair without evidence shown at the label's
+// first-SERP position, clickmodels.PriorRelevance) gives their label's band
+// under thresholds th. A pair the log holds no evidence about has exactly
+// that confidence when its mean rank is its first-SERP position (always on
+// logs whose result pages do not change, as the simulated ones); the clicks
+// of any other pair counted did not make its label more likely than it was
+// before them. It returns the count and the labels with a confidence.
+func PriorLike(ls []labels.Label, th labels.Thresholds, prior PriorOf) (n, of int) {
 	for _, l := range ls {
 		if l.Confidence == labels.NoConfidence {
 			continue
 		}
 		of++
-		if l.Confidence <= th.Confidence(l.Grade, prior) {
+		if l.Confidence <= th.Confidence(l.Grade, prior(l.Rank)) {
 			n++
 		}
 	}
@@ -179,14 +189,14 @@ func PriorLike(ls []labels.Label, th labels.Thresholds, prior labels.Posterior) 
 }
 
 // PriorLikeDefinition is the report's wording of PriorLike.
-const PriorLikeDefinition = "their confidence is no higher than the probability that the prior alone gives their label's band, the confidence of a pair the log holds no evidence about (docs/pipeline.md, \"The report\")."
+const PriorLikeDefinition = "their confidence is no higher than the probability that the prior alone gives their label's band at their rank, the confidence of a pair the log holds no evidence about (docs/pipeline.md, \"The report\")."
 
 // labelConfidence builds the report's "How sure are the labels" data from
 // labels.csv and, for a simulated log (truthPath not ""), truth.tsv: the
 // confidence distribution per label, the labels the log cannot tell from
 // prior (PriorLike; when prior is not nil), and the recovery of all labels
 // beside that of the confident ones.
-func labelConfidence(labelsPath, truthPath string, th labels.Thresholds, prior *labels.Posterior) (*report.Confidence, error) {
+func labelConfidence(labelsPath, truthPath string, th labels.Thresholds, prior PriorOf) (*report.Confidence, error) {
 	f, err := os.Open(labelsPath)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil // no labels: no section
@@ -209,7 +219,7 @@ func labelConfidence(labelsPath, truthPath string, th labels.Thresholds, prior *
 		rc.Known += d.Rows - d.Unknown
 	}
 	if prior != nil && rc.Known > 0 {
-		n, of := PriorLike(ls, th, *prior)
+		n, of := PriorLike(ls, th, prior)
 		rc.Prior = &report.PriorShare{Labels: n, Of: of, Definition: PriorLikeDefinition}
 	}
 	if truthPath == "" || rc.Known == 0 {

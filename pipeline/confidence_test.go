@@ -177,7 +177,7 @@ func TestLabelConfidence(t *testing.T) {
 
 	// With a uniform prior every band's prior probability is its width; no
 	// label's confidence (0.9, 0.3, 0.8, 0.95, 1) is that low.
-	if c, err := labelConfidence(lp, tp, labels.DefaultThresholds(), &labels.Posterior{Alpha: 1, Beta: 1}); err != nil || c.Prior == nil || c.Prior.Labels != 0 || c.Prior.Of != 5 {
+	if c, err := labelConfidence(lp, tp, labels.DefaultThresholds(), func(int) labels.Posterior { return labels.Posterior{Alpha: 1, Beta: 1} }); err != nil || c.Prior == nil || c.Prior.Labels != 0 || c.Prior.Of != 5 {
 		t.Errorf("prior share %+v %v", c.Prior, err)
 	}
 	// Without a truth (a real log): the distribution only.
@@ -203,7 +203,7 @@ func TestPriorLike(t *testing.T) {
 		{Grade: 1, Confidence: 0.04}, {Grade: 1, Confidence: 0.06}, {Grade: 4, Confidence: 0.29}, {Grade: 4, Confidence: 0.9},
 		{Grade: 0, Confidence: 0.1}, {Grade: 2, Confidence: noConf}, {Grade: 3, Confidence: th.Confidence(3, prior)},
 	}
-	if n, of := PriorLike(ls, th, prior); n != 4 || of != 6 {
+	if n, of := PriorLike(ls, th, func(int) labels.Posterior { return prior }); n != 4 || of != 6 {
 		t.Errorf("%d of %d, want 4 of 6", n, of)
 	}
 }
@@ -213,20 +213,23 @@ func TestPriorLike(t *testing.T) {
 func TestSelectedPrior(t *testing.T) {
 	dir := t.TempDir()
 	sum := FitSummary{Selected: "UBM", Models: []FitModel{{Model: "DCTR"},
-		{Model: "UBM", Uncertainty: &clickmodels.UncertaintyReport{Method: clickmodels.UncertaintyMethod, Level: 0.9, AttrPrior: clickmodels.BetaPrior{Alpha: 3, Beta: 5, Pairs: 10}}}}}
+		{Model: "UBM", Uncertainty: &clickmodels.UncertaintyReport{Method: clickmodels.UncertaintyMethod, Level: 0.9,
+			AttrPriors: []clickmodels.BetaPrior{{Alpha: 3, Beta: 5, Pairs: 10}, {Alpha: 1, Beta: 4, Pairs: 10}}}}}}
 	if err := writeJSON(filepath.Join(dir, FitMetricsFile), sum); err != nil {
 		t.Fatal(err)
 	}
+	// Rank 1 (mean rank 0) is the first bucket, rank 2 and beyond the second
+	// (the last).
 	p, err := selectedPrior(dir)
-	if err != nil || p == nil || *p != (labels.Posterior{Alpha: 3, Beta: 5}) {
-		t.Errorf("prior %+v %v", p, err)
+	if err != nil || p == nil || p(1) != (labels.Posterior{Alpha: 3, Beta: 5}) || p(2) != (labels.Posterior{Alpha: 1, Beta: 4}) || p(9) != (labels.Posterior{Alpha: 1, Beta: 4}) {
+		t.Errorf("prior %v", err)
 	}
 	sum.Selected = "DCTR"
 	writeJSON(filepath.Join(dir, FitMetricsFile), sum)
 	if p, err := selectedPrior(dir); p != nil || err != nil {
-		t.Errorf("model without intervals: %+v %v", p, err)
+		t.Errorf("model without intervals: %v", err)
 	}
 	if p, err := selectedPrior(filepath.Join(dir, "none")); p != nil || err != nil {
-		t.Errorf("no fit stage: %+v %v", p, err)
+		t.Errorf("no fit stage: %v", err)
 	}
 }
