@@ -241,3 +241,24 @@ func labelConfidence(labelsPath, truthPath string, th labels.Thresholds, prior P
 	}
 	return rc, nil
 }
+
+// ReadSimulatedLabels reads the labels (stages/label/labels.csv) and the
+// hidden true relevance (stages/simulate/truth.tsv) of a work directory
+// whose log was simulated, for ConfidenceSweep.
+func ReadSimulatedLabels(workdir string) ([]labels.Label, map[[2]string]float64, error) {
+	p := filepath.Join(workdir, "stages", StageLabel, LabelsFile)
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	ls, err := labels.ReadLabels(f, p)
+	f.Close()
+	if err != nil {
+		return nil, nil, err
+	}
+	truth, err := readTruth(filepath.Join(workdir, "stages", StageSimulate, TruthFile))
+	if err != nil {
+		return nil, nil, err
+	}
+	return ls, truth, nil
+}
