@@ -54,8 +54,8 @@ func RenderCard(m *Manifest) []byte {
 	for _, pi := range m.Partitions {
 		p("| %d | %d | %d |\n", pi.Partition, pi.Queries, pi.Rows)
 	}
-	p("\n- Files: `%s` and `%s` (one row per (query, term): query, qid, term, label, partition, confidence, then one column per feature), `%s` (TREC qrels), `%s`, and per fold `FoldK/{train,vali,test}.txt` in the RankLib/SVMlight format (`label qid:N 1:v ... # query term`), queries in ascending qid order.\n\n",
-		ParquetFile, ArrowFile, QrelsFile, GroundTruthFile)
+	p("\n- Files: `%s` and `%s` (one row per (query, term): query, qid, term, label, partition, %sthen one column per feature), `%s` (TREC qrels), `%s`, and per fold `FoldK/{train,vali,test}.txt` in the RankLib/SVMlight format (`label qid:N 1:v ... # query term`), queries in ascending qid order.\n\n",
+		ParquetFile, ArrowFile, cardConfidenceColumn(m), QrelsFile, GroundTruthFile)
 
 	p("## Collection process\n\n")
 	p("Search sessions of the engine's log were cleaned (sessions without clicks, queries with personal information and clicks beyond the first result page removed), click models were fitted to them, and each query's first result page was labelled from the predicted satisfaction; LETOR-style sampling added matching but unlabelled terms as non-relevant. The export read:\n\n")

@@ -212,7 +212,12 @@ func FilterConfidence(gt []sampling.Row, minConf float64) ([]sampling.Row, *Conf
 
 // cardConfidence writes the dataset card's confidence paragraphs: the
 // confidence distribution per label, and what --min-confidence left out.
+// A manifest written before confidences has no distribution and gets
+// nothing, so its card renders as it was written (Validate compares them).
 func cardConfidence(b *bytes.Buffer, m *Manifest) {
+	if m.Confidence == nil {
+		return
+	}
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	p("- Label confidence (the probability, under the click model's uncertainty, that the pair's relevance lies in the band of its label; column `%s`, empty or null where not known: the sampled terms, and labels made without a confidence):\n\n", ConfidenceColumn)
 	p("| label | rows | no confidence | mean |")
@@ -354,4 +359,13 @@ func checkConfidenceManifest(v *Validation, m *Manifest, gt []sampling.Row) {
 	if len(supported) != m.Queries {
 		v.addf("%s: %d of %d queries have a row with a confidence of at least %v; all should", GroundTruthFile, len(supported), m.Queries, f.MinConfidence)
 	}
+}
+
+// cardConfidenceColumn names the confidence column in the card's list of
+// columns, when the dataset has one.
+func cardConfidenceColumn(m *Manifest) string {
+	if m.Confidence == nil {
+		return ""
+	}
+	return ConfidenceColumn + ", "
 }

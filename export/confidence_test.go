@@ -248,3 +248,18 @@ func TestValidateConfidence(t *testing.T) {
 		t.Errorf("tampered manifest: %q", v.Problems)
 	}
 }
+
+// The card of a manifest written before confidences (no
+// confidence_distribution) renders as it did then, without a word about
+// confidence, so validate still accepts those datasets' cards.
+func TestCardOfOldManifest(t *testing.T) {
+	dir, _, _ := buildDir(t, Options{Seed: 4})
+	m := readManifest(t, dir)
+	if !strings.Contains(string(RenderCard(m)), "confidence") {
+		t.Error("the card of a new dataset does not mention the confidence")
+	}
+	m.Confidence = nil
+	if card := string(RenderCard(m)); strings.Contains(strings.ToLower(card), "confidence") || !strings.Contains(card, "label, partition, then one column per feature") {
+		t.Errorf("old manifest's card mentions the confidence:\n%s", card)
+	}
+}
