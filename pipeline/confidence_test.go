@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,8 +11,10 @@ import (
 	"testing"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/export"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/pipeline/report"
+	"github.com/lovbench/lovbench/sampling"
 )
 
 const noConf = labels.NoConfidence
@@ -232,4 +235,57 @@ func TestSelectedPrior(t *testing.T) {
 	if p, err := selectedPrior(filepath.Join(dir, "none")); p != nil || err != nil {
 		t.Errorf("no fit stage: %v", err)
 	}
+}
+
+// export.min_confidence in a run's configuration: adding it reruns export
+// (and what follows) only, and the published dataset is the one
+// `lovbench export --min-confidence` builds: every kept labelled row at
+// the minimum or above, the filter's counts in the manifest.
+func TestRunMinConfidence(t *testing.T) {
+	base := t.TempDir()
+	wd := filepath.Join(base, "work")
+	yaml := "simulate: {sessions: 1500, queries: 60, model: ubm, seed: 3}\nltr: {enabled: false}\n"
+	run := func(extra string) *RunResult {
+		t.Helper()
+		cfg, err := ParseConfig([]byte(yaml+extra), "cfg.yaml", base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Workdir = wd
+		res, err := Run(context.Background(), cfg, RunOptions{AllowDegenerate: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	run("")
+	res := run("export: {min_confidence: 0.3}\n")
+	for _, s := range res.Stages {
+		if want := s.Name == StageExport || s.Name == StageReport; s.Skipped == want {
+			t.Errorf("stage %s: skipped %v", s.Name, s.Skipped)
+		}
+	}
+	var m export.Manifest
+	if err := readJSON(filepath.Join(res.ReleaseDir, "dataset", export.ManifestFile), &m); err != nil {
+		t.Fatal(err)
+	}
+	f := m.ConfidenceFilter
+	if m.Parameters.MinConfidence != 0.3 || f == nil || f.Kept != m.Rows || f.Below == 0 || f.Rows != f.Kept+f.Below+f.WithQuery {
+		t.Fatalf("manifest parameters %+v filter %+v rows %d", m.Parameters, f, m.Rows)
+	}
+	fh, err := os.Open(filepath.Join(res.ReleaseDir, "dataset", export.GroundTruthFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	rows, err := sampling.ReadGroundTruth(fh, "ground_truth.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if r.Confidence != noConf && r.Confidence < 0.3 {
+			t.Fatalf("row %+v below the minimum", r)
+		}
+	}
+	t.Logf("min_confidence 0.3: %d of %d rows, %d of %d queries", f.Kept, f.Rows, f.KeptQueries, f.Queries)
 }
