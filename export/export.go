@@ -7,11 +7,14 @@
 //     (seeded) into F equal partitions and fold k trains on F-2 of them,
 //     validates on one and tests on one, rotated as in LETOR;
 //   - dataset.parquet and dataset.arrow: one row per (query, term) with
-//     query, qid, term, label, partition and one column per feature name;
+//     query, qid, term, label, partition, the label's confidence (null where
+//     not known) and one column per feature name;
 //   - qrels.txt (TREC `qid 0 docid rel`), ground_truth.csv (query,term,label,confidence);
 //   - manifest.json: inputs with SHA-256, parameters, seed, program version,
 //     row counts and the SHA-256 of every output, and nothing that changes
-//     between runs, so reruns with the same inputs are byte-identical.
+//     between runs, so reruns with the same inputs are byte-identical;
+//     with the confidence distribution per label, and, with a minimum
+//     confidence (FilterConfidence), what it left out.
 //
 // The schema of every file is documented in docs/dataset.md.
 package export

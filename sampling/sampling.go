@@ -4,6 +4,7 @@
 // but were not labelled, drawn at random with a seed and labelled
 // non-relevant (0), so that queries have about 26 judgments on average as
 // in LOVBench (73,950 judged + 110,274 sampled pairs for 7,395 queries).
+// A labelled term keeps its label's confidence; a sampled term has none.
 //
 // Draws are order independent and reproducible: each candidate term gets a
 // key from a 64-bit hash of (seed, query, term) and a query takes the terms

@@ -4,8 +4,9 @@
 // log cleaning (section 4.1), log analysis (section 4.1, Figure 3), click
 // models (section 4.2, Table 2), the label distribution (Table 4, beside
 // LOVBench's shares of docs/method.md section 5), learning-to-rank results (section
-// 6, NDCG@k), and, for simulated logs, how well the inferred labels recover
-// the hidden true relevance.
+// 6, NDCG@k), for simulated logs how well the inferred labels recover the
+// hidden true relevance, and how sure the labels are (their confidence per
+// label, and the recovery of the confident ones; confidence.go).
 package report
 
 import (
