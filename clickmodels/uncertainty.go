@@ -246,12 +246,18 @@ func (h *priorHist) prior() BetaPrior {
 		z, _ := math.Lgamma(a + b)
 		return x + y - z
 	}
-	// ll of mean mu and log concentration t.
+	// ll of mean mu and log concentration t: the marginal log likelihood
+	// plus the log of the weak hyperprior p(alpha, beta) ∝ (alpha +
+	// beta)^(-5/2) (Gelman et al., Bayesian Data Analysis, 3rd ed., section
+	// 5.3), in (mu, t) coordinates (Jacobian c^2): -t/2. Where the pairs
+	// say little about the spread (ranks seldom examined), it keeps the
+	// prior wide instead of letting the flat likelihood drift to the
+	// largest concentration.
 	ll := func(mu, t float64) float64 {
 		c := math.Exp(t)
 		a, b := mu*c, (1-mu)*c
 		base := lbeta(a, b)
-		s := 0.0
+		s := -t / 2
 		for _, x := range cs {
 			s += x.c * (lbeta(a+x.k, b+x.n-x.k) - base)
 		}
