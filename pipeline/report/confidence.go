@@ -161,7 +161,7 @@ func confidenceSection(c *Confidence, n int) (template.HTML, int) {
 			name = "confidence ≥ " + strconv.FormatFloat(lv.Min, 'g', -1, 64)
 		}
 		v.Levels = append(v.Levels, confidenceLevelView{Level: name, Pairs: lv.Pairs, Queries: lv.Queries,
-			Pearson: fmtNaN(lv.Pearson), Kendall: fmtNaN(lv.Kendall), Reaches: lv.Pearson >= c.Target})
+			Pearson: fmtNaN(lv.Pearson), Kendall: fmtNaN(lv.Kendall), Reaches: lv.Pearson >= c.Target && lv.Pairs >= c.MinPairs})
 	}
 	var b bytes.Buffer
 	if err := confidenceTemplate.Execute(&b, v); err != nil {
@@ -197,7 +197,7 @@ var confidenceTemplate = template.Must(template.New("confidence").Funcs(template
 {{end}}</table>
 {{.Chart}}
 {{with .Prior}}<p>The log cannot tell <span class="figure">{{$.Share}}</span> of the labels ({{.Labels}} of {{.Of}}) from the click model's prior: {{.Definition}}</p>{{end}}
-{{if .Levels}}<p>Recovery of the hidden true relevance (simulated log): Pearson r and Kendall τ<sub>b</sub> between the inferred probability and the truth, for all labels and for the labels whose confidence is at least a minimum (as <code>lovbench export --min-confidence</code> keeps them); queries count those with at least one such label.</p>
+{{if .Levels}}<p>Recovery of the hidden true relevance (simulated log): Pearson r and Kendall τ<sub>b</sub> between the inferred probability and the truth, for all labels and for the labels whose confidence is at least a minimum (as <code>lovbench export --min-confidence</code> keeps them); queries count those with at least one such label. Bold: r ≥ {{.Target}} over at least {{.MinPairs}} pairs.</p>
 <table><tr><th>labels</th><th>pairs</th><th>queries</th><th>Pearson r</th><th>Kendall τ<sub>b</sub></th></tr>
 {{range .Levels}}<tr><td>{{.Level}}</td><td>{{.Pairs}}</td><td>{{.Queries}}</td><td>{{if .Reaches}}<b>{{.Pearson}}</b>{{else}}{{.Pearson}}{{end}}</td><td>{{.Kendall}}</td></tr>
 {{end}}</table>

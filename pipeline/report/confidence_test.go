@@ -18,7 +18,8 @@ func TestRenderConfidence(t *testing.T) {
 		ByLabel: []ConfidenceRow{{Label: 4, Pairs: 2, Mean: 0.95, Bins: []int{0, 0, 0, 2}}, {Label: 1, Pairs: 8, Unknown: 1, Mean: 0.25, Bins: []int{6, 1, 0, 0}}},
 		Prior:   &PriorShare{Labels: 6, Of: 9, Definition: "their confidence is below the prior's."},
 		Recovery: []ConfidenceLevel{{Min: 0, Pairs: 10, Queries: 4, Pearson: 0.25, Kendall: 0.1},
-			{Min: 0.9, Pairs: 2, Queries: 1, Pearson: 0.85, Kendall: 0.5}, {Min: 0.95, Pairs: 1, Queries: 1, Pearson: math.NaN(), Kendall: math.NaN()}},
+			{Min: 0.9, Pairs: 3, Queries: 1, Pearson: 0.85, Kendall: 0.5}, {Min: 0.92, Pairs: 2, Queries: 1, Pearson: 0.9, Kendall: 1},
+			{Min: 0.95, Pairs: 1, Queries: 1, Pearson: math.NaN(), Kendall: math.NaN()}},
 		Reached: &ConfidenceLevel{Min: 0.83, Pairs: 3, Queries: 2, Pearson: 0.81, Kendall: 0.4},
 	}
 	out := render(t, d)
@@ -30,7 +31,10 @@ func TestRenderConfidence(t *testing.T) {
 		"<tr><td>1</td><td>8</td><td>1</td><td>0.2500</td><td>6</td><td>1</td><td>0</td><td>0</td></tr>",
 		`The log cannot tell <span class="figure">66.7%</span> of the labels (6 of 9) from the click model's prior: their confidence is below the prior&#39;s.`,
 		"<tr><td>all labels</td><td>10</td><td>4</td><td>0.2500</td><td>0.1000</td></tr>",
-		"<tr><td>confidence ≥ 0.9</td><td>2</td><td>1</td><td><b>0.8500</b></td><td>0.5000</td></tr>",
+		// Bold only at r >= 0.8 over at least MinPairs (3) pairs.
+		"<tr><td>confidence ≥ 0.9</td><td>3</td><td>1</td><td><b>0.8500</b></td><td>0.5000</td></tr>",
+		"<tr><td>confidence ≥ 0.92</td><td>2</td><td>1</td><td>0.9000</td><td>1.0000</td></tr>",
+		"Bold: r ≥ 0.8 over at least 3 pairs.",
 		"<tr><td>confidence ≥ 0.95</td><td>1</td><td>1</td><td>–</td><td>–</td></tr>",
 		"at least <b>0.83</b> (the lowest such level, in steps of 0.01, that keeps at least 3 pairs) recover the truth at Pearson r = 0.8100 ≥ 0.8 (Kendall τ<sub>b</sub> = 0.4000): 3 pairs over 2 queries remain.",
 		"<title>confidence &gt;= 0.9 4: 2</title>",
