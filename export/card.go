@@ -44,12 +44,15 @@ func RenderCard(m *Manifest) []byte {
 	for _, l := range m.Labels {
 		p("| %d | %d | %.2f%% |\n", l.Label, l.Count, 100*l.Share)
 	}
-	p("\n- %d query partitions, dealt by a seeded shuffle:\n\n", len(m.Partitions))
+	p("\n")
+	cardConfidence(&b, m)
+	p("- %d query partitions, dealt by a seeded shuffle:\n\n", len(m.Partitions))
 	p("| partition | queries | rows |\n|---|---|---|\n")
 	for _, pi := range m.Partitions {
 		p("| %d | %d | %d |\n", pi.Partition, pi.Queries, pi.Rows)
 	}
-	p("\n- Files: `%s` and `%s` (one row per (query, term): query, qid, term, label, partition, then one column per feature), `%s` (TREC qrels), `%s`, and per fold `FoldK/{train,vali,test}.txt` in the RankLib/SVMlight format (`label qid:N 1:v ... # query term`), queries in ascending qid order.\n", ParquetFile, ArrowFile, QrelsFile, GroundTruthFile)
+	p("\n- Files: `%s` and `%s` (one row per (query, term): query, qid, term, label, partition, %sthen one column per feature), `%s` (TREC qrels), `%s`, and per fold `FoldK/{train,vali,test}.txt` in the RankLib/SVMlight format (`label qid:N 1:v ... # query term`), queries in ascending qid order.\n",
+		ParquetFile, ArrowFile, cardConfidenceColumn(m), QrelsFile, GroundTruthFile)
 	p("- `partitions/partition-K.parquet`: the rows of `%s` in partition K, same columns. The configs of the front matter build each fold from them: `FoldK` has the splits train, validation and test of fold K (the partitions of `FoldK/{train,vali,test}.txt`), so that `datasets.load_dataset(\"<this directory or repository>\", \"Fold1\")` gives fold 1; `all` is `%s` whole. `%s` describes the same files in Croissant 1.0.\n\n", ParquetFile, ParquetFile, CroissantFile)
 
 	p("## Collection process\n\n")

@@ -23,6 +23,7 @@ import (
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/pqfile"
 	"github.com/lovbench/lovbench/internal/textio"
+	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/sampling"
 )
 
@@ -68,8 +69,26 @@ func (v *Validation) addf(format string, args ...any) {
 type Columns struct {
 	Query, Term           []string
 	QID, Label, Partition []int32
-	FeatureNames          []string
-	Features              [][]float64 // per feature column
+	// Confidence is the confidence column, labels.NoConfidence for a null;
+	// nil in datasets written before the column.
+	Confidence   []float64
+	FeatureNames []string
+	Features     [][]float64 // per feature column
+}
+
+// baseColumns are the columns every dataset.parquet and dataset.arrow
+// starts with; ConfidenceColumn follows them in datasets written since
+// labels have a confidence, then the feature columns.
+var baseColumns = []string{"query", "qid", "term", "label", "partition"}
+
+// confidenceAt says whether names has the confidence column after the base
+// columns, and returns the index of the first feature column.
+func confidenceAt(names []string) (bool, int) {
+	n := len(baseColumns)
+	if len(names) > n && names[n] == ConfidenceColumn {
+		return true, n + 1
+	}
+	return false, n
 }
 
 // ReadParquetColumns reads a dataset.parquet with parquet-go (package
@@ -83,10 +102,11 @@ func ReadParquetColumns(ctx context.Context, p string) (*Columns, error) {
 		return nil, err
 	}
 	names := tab.Names()
-	want := []string{"query", "qid", "term", "label", "partition"}
+	want := baseColumns
 	if len(names) < len(want) || !slices.Equal(names[:len(want)], want) {
 		return nil, fmt.Errorf("%s: columns %v do not start with %v", p, names[:min(len(names), 5)], want)
 	}
+	hasConf, first := confidenceAt(names)
 	for i, col := range tab.Columns {
 		wantType := "DOUBLE"
 		switch i {
@@ -98,15 +118,24 @@ func ReadParquetColumns(ctx context.Context, p string) (*Columns, error) {
 		if col.Physical != wantType {
 			return nil, fmt.Errorf("%s: column %s: type %s, want %s", p, col.Name, col.Physical, wantType)
 		}
-		if col.Nulls > 0 {
+		if col.Nulls > 0 && !(hasConf && i == len(want)) {
 			return nil, fmt.Errorf("%s: column %s: %d nulls", p, col.Name, col.Nulls)
 		}
 	}
 	c := &Columns{
 		Query: tab.Columns[0].Strings, QID: tab.Columns[1].Int32s, Term: tab.Columns[2].Strings,
-		Label: tab.Columns[3].Int32s, Partition: tab.Columns[4].Int32s, FeatureNames: names[len(want):],
+		Label: tab.Columns[3].Int32s, Partition: tab.Columns[4].Int32s, FeatureNames: names[first:],
 	}
-	for _, col := range tab.Columns[len(want):] {
+	if hasConf {
+		col := tab.Columns[len(want)]
+		c.Confidence = slices.Clone(col.Float64s)
+		for i, null := range col.Null {
+			if null {
+				c.Confidence[i] = labels.NoConfidence
+			}
+		}
+	}
+	for _, col := range tab.Columns[first:] {
 		c.Features = append(c.Features, col.Float64s)
 	}
 	return c, nil
@@ -157,11 +186,12 @@ func ReadArrowColumns(p string) (*Columns, error) {
 }
 
 func toColumns(names []string, cols [][]arrow.Array) (*Columns, error) {
-	want := []string{"query", "qid", "term", "label", "partition"}
+	want := baseColumns
 	if len(names) < len(want) || !slices.Equal(names[:len(want)], want) {
 		return nil, fmt.Errorf("columns %v do not start with %v", names[:min(len(names), 5)], want)
 	}
-	c := &Columns{FeatureNames: names[len(want):]}
+	hasConf, first := confidenceAt(names)
+	c := &Columns{FeatureNames: names[first:]}
 	strs := func(i int) ([]string, error) {
 		var out []string
 		for _, a := range cols[i] {
@@ -203,7 +233,23 @@ func toColumns(names []string, cols [][]arrow.Array) (*Columns, error) {
 	if c.Partition, err = ints(4); err != nil {
 		return nil, err
 	}
-	for i := len(want); i < len(names); i++ {
+	if hasConf {
+		c.Confidence = []float64{}
+		for _, a := range cols[len(want)] {
+			fa, ok := a.(*array.Float64)
+			if !ok {
+				return nil, fmt.Errorf("column %s: type %s, want float64", ConfidenceColumn, a.DataType())
+			}
+			for i := range fa.Len() {
+				if fa.IsNull(i) {
+					c.Confidence = append(c.Confidence, labels.NoConfidence)
+				} else {
+					c.Confidence = append(c.Confidence, fa.Value(i))
+				}
+			}
+		}
+	}
+	for i := first; i < len(names); i++ {
 		var vals []float64
 		for _, a := range cols[i] {
 			fa, ok := a.(*array.Float64)
@@ -377,6 +423,7 @@ func validateRows(ctx context.Context, v *Validation, dir string, m *Manifest) (
 		checkColumns(v, c.name, c.c, gt)
 	}
 	compareColumns(v, pq, ar)
+	checkConfidenceManifest(v, m, gt)
 	v.Extreme = ExtremeValues(pq)
 	if len(pq.Query) != n || len(pq.Features) == 0 {
 		return gt, nil
@@ -564,6 +611,7 @@ func checkColumns(v *Validation, name string, c *Columns, gt []sampling.Row) {
 	if bad > 5 {
 		v.addf("%s: %d more rows differ from %s", name, bad-5, GroundTruthFile)
 	}
+	checkConfidenceColumn(v, name, c.Confidence, gt)
 	known := map[string]int{}
 	for _, f := range FeatureList() {
 		known[f.Name] = f.ID
@@ -600,7 +648,8 @@ func compareColumns(v *Validation, a, b *Columns) {
 		return
 	}
 	same := slices.Equal(a.Query, b.Query) && slices.Equal(a.Term, b.Term) && slices.Equal(a.QID, b.QID) &&
-		slices.Equal(a.Label, b.Label) && slices.Equal(a.Partition, b.Partition)
+		slices.Equal(a.Label, b.Label) && slices.Equal(a.Partition, b.Partition) &&
+		(a.Confidence == nil) == (b.Confidence == nil) && slices.Equal(a.Confidence, b.Confidence)
 	for j := range a.Features {
 		same = same && slices.Equal(a.Features[j], b.Features[j])
 	}

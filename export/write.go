@@ -65,6 +65,8 @@ type Parameters struct {
 	// FeatureSemantics is the semantics the features were computed with
 	// ("reference": LOVBench's Java; "paper": the formulas as printed).
 	FeatureSemantics string `json:"feature_semantics,omitempty"`
+	// MinConfidence is --min-confidence (0: every label kept).
+	MinConfidence float64 `json:"min_confidence,omitempty"`
 }
 
 // Manifest describes a dataset directory (docs/method.md section 7). It holds no
@@ -81,7 +83,12 @@ type Manifest struct {
 	Partitions     []PartitionInfo  `json:"partitions"`
 	Folds          []FoldSpec       `json:"folds"`
 	Labels         []labels.DistRow `json:"label_distribution"`
-	Provenance     *Provenance      `json:"provenance,omitempty"`
+	// Confidence is the distribution of the labels' confidence, per label
+	// (ConfidenceDistribution of the rows written).
+	Confidence []ConfidenceDist `json:"confidence_distribution"`
+	// ConfidenceFilter says what --min-confidence left out; nil without it.
+	ConfidenceFilter *ConfidenceFilter `json:"confidence_filter,omitempty"`
+	Provenance       *Provenance       `json:"provenance,omitempty"`
 	// FeatureOrigin is how the features were computed (semantics, corpus
 	// SHA-256, program version) and where that is known from; absent in
 	// datasets written before export recorded it.
@@ -157,10 +164,15 @@ func svmLines(ctx context.Context, ds *Dataset, keepJunk bool) (buf []byte, ends
 	return buf, ends, nil
 }
 
+// ConfidenceColumn is the column of dataset.parquet and dataset.arrow that
+// holds the label's confidence (null where it is not known).
+const ConfidenceColumn = "confidence"
+
 // Schema returns the Arrow schema of dataset.parquet and dataset.arrow:
 // query (utf8), qid (int32), term (utf8), label (int32), partition (int32),
+// confidence (float64, null where not known; the only nullable column),
 // then one float64 column per feature, named by its feature name, in ID
-// order. No column is nullable.
+// order.
 func Schema(fs []Feature) *arrow.Schema {
 	fields := []arrow.Field{
 		{Name: "query", Type: arrow.BinaryTypes.String},
@@ -168,6 +180,7 @@ func Schema(fs []Feature) *arrow.Schema {
 		{Name: "term", Type: arrow.BinaryTypes.String},
 		{Name: "label", Type: arrow.PrimitiveTypes.Int32},
 		{Name: "partition", Type: arrow.PrimitiveTypes.Int32},
+		{Name: ConfidenceColumn, Type: arrow.PrimitiveTypes.Float64, Nullable: true},
 	}
 	for _, f := range fs {
 		fields = append(fields, arrow.Field{Name: f.Name, Type: arrow.PrimitiveTypes.Float64})
@@ -191,7 +204,17 @@ func record(ds *Dataset) arrow.RecordBatch {
 		tb.Append(r.Term)
 		qids[i], labs[i], parts[i] = int32(r.QID), int32(r.Label), int32(r.Partition)
 	}
-	cols := []arrow.Array{qb.NewArray(), array.NewInt32Data(int32Data(qids)), tb.NewArray(), array.NewInt32Data(int32Data(labs)), array.NewInt32Data(int32Data(parts))}
+	cb := array.NewFloat64Builder(mem)
+	defer cb.Release()
+	cb.Reserve(n)
+	for _, r := range ds.Rows {
+		if r.Confidence == labels.NoConfidence {
+			cb.AppendNull()
+		} else {
+			cb.Append(r.Confidence)
+		}
+	}
+	cols := []arrow.Array{qb.NewArray(), array.NewInt32Data(int32Data(qids)), tb.NewArray(), array.NewInt32Data(int32Data(labs)), array.NewInt32Data(int32Data(parts)), cb.NewArray()}
 	nf := len(ds.Features)
 	for j := range ds.Features {
 		vals := make([]float64, n)
@@ -227,9 +250,10 @@ func parquetColumns(ds *Dataset, rec arrow.RecordBatch) []pqfile.Column {
 		{Name: "term", Kind: pqfile.String, Dict: true, String: func(i int) string { return ds.Rows[i].Term }},
 		{Name: "label", Kind: pqfile.Int32, Int32s: i32(3)},
 		{Name: "partition", Kind: pqfile.Int32, Int32s: i32(4)},
+		confidenceColumn(rec.Column(5).(*array.Float64)),
 	}
 	for j, f := range ds.Features {
-		cols = append(cols, pqfile.Column{Name: f.Name, Kind: pqfile.Float64, Float64s: rec.Column(5 + j).(*array.Float64).Float64Values()})
+		cols = append(cols, pqfile.Column{Name: f.Name, Kind: pqfile.Float64, Float64s: rec.Column(6 + j).(*array.Float64).Float64Values()})
 	}
 	return cols
 }
@@ -241,7 +265,7 @@ func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused 
 	m := &Manifest{
 		Program:        "lovbench",
 		Version:        opts.Version,
-		Parameters:     Parameters{Folds: ds.Folds, Seed: opts.Seed, KeepJunk: opts.KeepJunk, LineOrder: LineOrderShuffle, FeatureSemantics: opts.FeatureSemantics},
+		Parameters:     Parameters{Folds: ds.Folds, Seed: opts.Seed, KeepJunk: opts.KeepJunk, LineOrder: LineOrderShuffle, FeatureSemantics: opts.FeatureSemantics, MinConfidence: opts.MinConfidence},
 		Inputs:         inputs,
 		Rows:           len(ds.Rows),
 		Queries:        len(ds.Queries),
@@ -285,6 +309,8 @@ func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused 
 		ls[i] = r.Label
 	}
 	m.Labels = labels.Distribution(ls)
+	m.Confidence = rowsConfidence(ds.Rows)
+	m.ConfidenceFilter = opts.confidenceFilter
 
 	foldOuts, foldErr := writeFolds(ctx, dir, m.Folds, ds, buf, ends, counts)
 	wg.Wait()
@@ -441,7 +467,7 @@ func writeColumnar(ctx context.Context, dir string, ds *Dataset) ([]Output, erro
 	if err := add(writeOut(dir, GroundTruthFile, len(ds.Rows), func(w io.Writer) error {
 		rows := make([]sampling.Row, len(ds.Rows))
 		for i, r := range ds.Rows {
-			rows[i] = sampling.Row{Query: r.Query, Term: r.Term, Label: r.Label}
+			rows[i] = sampling.Row{Query: r.Query, Term: r.Term, Label: r.Label, Confidence: r.Confidence}
 		}
 		return sampling.WriteGroundTruth(w, rows)
 	})); err != nil {

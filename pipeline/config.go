@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/lovbench/lovbench/clickmodels"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -156,6 +157,11 @@ type ExportConfig struct {
 	URL           string `yaml:"url,omitempty" json:"url,omitempty"`
 	Creator       string `yaml:"creator,omitempty" json:"creator,omitempty"`
 	DatePublished string `yaml:"date_published,omitempty" json:"date_published,omitempty"`
+	// MinConfidence builds the dataset from the labels whose confidence is
+	// at least this (`lovbench export --min-confidence`); 0 keeps all.
+	// Omitted from the JSON form when 0, so the stage fingerprint of a
+	// configuration without it is unchanged.
+	MinConfidence float64 `yaml:"min_confidence" json:"min_confidence,omitempty"`
 }
 
 // LTRConfig configures the learning-to-rank experiment.
@@ -358,6 +364,9 @@ func (c *Config) validate() error {
 	}
 	if err := c.publication().Check(); err != nil {
 		return fmt.Errorf("export: %w", err)
+	}
+	if mc := c.Export.MinConfidence; math.IsNaN(mc) || mc < 0 || mc > 1 {
+		return fmt.Errorf("export.min_confidence: %v, must be in [0, 1] (0 keeps every label)", mc)
 	}
 	if c.LTR.Permutations <= 0 {
 		return fmt.Errorf("ltr.permutations: %d, must be positive", c.LTR.Permutations)

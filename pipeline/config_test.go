@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -37,6 +38,8 @@ func TestConfigErrors(t *testing.T) {
 		{"log: {path: a}\nlabels: {thresholds: [0.5, 0.4, 0.6, 0.7, 0.8]}\n", "not increasing"},
 		{"log: {path: a}\nlabels: {thresholds: [0.5]}\n", "want 5"},
 		{"log: {path: a}\nexport: {folds: 2}\n", "export.folds"},
+		{"log: {path: a}\nexport: {min_confidence: 1.5}\n", "export.min_confidence"},
+		{"log: {path: a}\nexport: {min_confidence: -0.1}\n", "export.min_confidence"},
 		{"simulate: {sessions: 10, queries: 5, zipf_s: 0.5}\n", "zipf_s"},
 		{"log: {path: a}\nclick_models: {iterations: nope}\n", "line 2"},
 		{"log: {path: a}\nfeatures: {semantics: java}\n", "features.semantics"},
@@ -114,5 +117,26 @@ func TestPartialSectionsTakeDefaults(t *testing.T) {
 	}
 	if s := c.Simulate; s.Sessions != 500 || s.Queries != 150 || s.Model != "ubm" || s.Seed != 1 || s.ZipfS != 1.1 {
 		t.Errorf("simulate %+v", *s)
+	}
+}
+
+// export.min_confidence is read from the configuration and is part of the
+// export stage's parameters only when set, so configurations without it keep
+// their fingerprints.
+func TestConfigMinConfidence(t *testing.T) {
+	c, err := ParseConfig([]byte("log: {path: a}\nexport: {min_confidence: 0.8}\n"), "cfg.yaml", "/tmp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Export.MinConfidence != 0.8 {
+		t.Errorf("min_confidence %v", c.Export.MinConfidence)
+	}
+	b, _ := json.Marshal(c.Export)
+	if !strings.Contains(string(b), `"min_confidence":0.8`) {
+		t.Errorf("JSON %s", b)
+	}
+	b, _ = json.Marshal(DefaultConfig().Export)
+	if string(b) != `{"folds":5,"seed":1,"keep_junk":false}` {
+		t.Errorf("default export JSON %s: the fingerprint of runs without min_confidence changed", b)
 	}
 }

@@ -418,6 +418,13 @@ func TestDemoEndToEnd(t *testing.T) {
 	if d.FeatureSemantics != "reference" {
 		t.Errorf("the demo's features were built with %q semantics, want reference", d.FeatureSemantics)
 	}
+	// The section "How sure are the labels" covers every label of labels.csv.
+	if c := d.Confidence; c == nil || c.Pairs != d.Recovery.Pairs || c.Known != c.Pairs || c.Prior == nil || len(c.Recovery) == 0 {
+		t.Errorf("confidence section %+v, want one over the %d labelled pairs, all with a confidence", c, d.Recovery.Pairs)
+	} else if c.Reached != nil {
+		t.Logf("labels with confidence >= %v recover the truth at Pearson %.3f, Kendall tau-b %.3f: %d pairs, %d queries",
+			c.Reached.Min, c.Reached.Pearson, c.Reached.Kendall, c.Reached.Pairs, c.Reached.Queries)
+	}
 	t.Logf("label recovery: %d pairs, Pearson %.3f, Kendall tau-b %.3f, exact label agreement %.1f%%",
 		d.Recovery.Pairs, d.Recovery.Pearson, d.Recovery.Kendall, 100*d.Recovery.Agreement)
 	// The default (lovbench) profile is calibrated to LOVBench's label
@@ -459,8 +466,9 @@ func TestDemoEndToEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Charts != 8 || r.Rendered != r.Charts {
-			t.Errorf("chromium rendered %d of %d charts of the demo report, want 8 of 8", r.Rendered, r.Charts)
+		// 8, and the chart of the labels' confidence.
+		if r.Charts != 9 || r.Rendered != r.Charts {
+			t.Errorf("chromium rendered %d of %d charts of the demo report, want 9 of 9", r.Rendered, r.Charts)
 		}
 		if r.Errors != 0 || len(r.Console) != 0 {
 			t.Errorf("demo report: page errors %d, console %q", r.Errors, r.Console)
@@ -562,7 +570,8 @@ func TestReleasesDiffAndReport(t *testing.T) {
 		t.Fatalf("report: %v\n%s", err, b)
 	}
 	html, _ := os.ReadFile(rep)
-	if !strings.Contains(string(html), "<h1>e2e</h1>") || strings.Count(string(html), "<svg ") != 8 {
+	// 8 charts and the labels' confidence.
+	if !strings.Contains(string(html), "<h1>e2e</h1>") || strings.Count(string(html), "<svg ") != 9 {
 		t.Errorf("lovbench report wrote an unexpected page (%d charts)", strings.Count(string(html), "<svg "))
 	}
 	// Exit statuses: usage errors 2, bad input 1.

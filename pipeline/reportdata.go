@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"gonum.org/v1/gonum/stat"
 	"io/fs"
 	"maps"
 	"os"
@@ -150,6 +149,21 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 		}
 		d.Recovery = rec
 	}
+	if pl := dir(StageLabel); pl != "" {
+		truth := ""
+		if ps := dir(StageSimulate); ps != "" {
+			truth = filepath.Join(ps, TruthFile)
+		}
+		prior, err := selectedPrior(dir(StageFit))
+		if err != nil {
+			return nil, err
+		}
+		c, err := labelConfidence(filepath.Join(pl, LabelsFile), truth, thresholdsOf(in.Thresholds), prior)
+		if err != nil {
+			return nil, err
+		}
+		d.Confidence = c
+	}
 	return d, nil
 }
 
@@ -278,11 +292,7 @@ func recovery(truthPath, labelsPath string, th []float64) (*report.Recovery, err
 	if err != nil {
 		return nil, err
 	}
-	var t labels.Thresholds
-	copy(t[:], th)
-	if len(th) != 5 {
-		t = labels.DefaultThresholds()
-	}
+	t := thresholdsOf(th)
 	all := labels.AllLabels()
 	idx := map[int]int{}
 	for i, l := range all {
@@ -314,8 +324,7 @@ func recovery(truthPath, labelsPath string, th []float64) (*report.Recovery, err
 	if rec.Pairs == 0 {
 		return nil, fmt.Errorf("%s: no labelled pair has a true relevance in %s", labelsPath, truthPath)
 	}
-	rec.Pearson = stat.Correlation(xs, ys, nil)
-	rec.Kendall = labels.KendallTauB(xs, ys)
+	rec.Pearson, rec.Kendall = correlations(xs, ys, true)
 	rec.Agreement = float64(agree) / float64(rec.Pairs)
 	step := 1
 	if len(xs) > maxScatter {

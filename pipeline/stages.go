@@ -131,6 +131,10 @@ type FitModel struct {
 	Perplexity       float64   `json:"test_perplexity"`
 	PerplexityAtRank []float64 `json:"test_perplexity_at_rank"`
 	RelevanceFile    string    `json:"relevance_file"`
+	// Uncertainty says how the relevance file's intervals were obtained,
+	// with the fitted priors (clickmodels.Report.Uncertainty); nil without
+	// intervals.
+	Uncertainty *clickmodels.UncertaintyReport `json:"uncertainty,omitempty"`
 }
 
 // FitSummary is the fit stage's metrics.json: every model's test scores and
@@ -178,7 +182,7 @@ func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 			for _, r := range reps {
 				sum.Models = append(sum.Models, FitModel{Model: r.Model, TrainSessions: r.TrainSessions, TestSessions: r.Sessions,
 					Iterations: r.Iterations, LogLikelihood: r.LogLikelihood, Perplexity: r.Perplexity,
-					PerplexityAtRank: r.PerplexityAtRank, RelevanceFile: r.Model + "_relevance.tsv"})
+					PerplexityAtRank: r.PerplexityAtRank, RelevanceFile: r.Model + "_relevance.tsv", Uncertainty: r.Uncertainty})
 			}
 			return writeFitSummary(env, cm, sum)
 		},

@@ -161,7 +161,8 @@ func (r *runner) exportStage() Stage {
 				Features:    env.Dep(StageFeatures, FeaturesFile),
 				Out:         env.Dir,
 				Options: export.Options{Folds: ec.Folds, Seed: uint64(ec.Seed), KeepJunk: ec.KeepJunk, Version: programVersion(),
-					FeatureSemantics: r.cfg.Features.Semantics, Provenance: pv, Publication: r.cfg.publication()},
+					FeatureSemantics: r.cfg.Features.Semantics, Provenance: pv, Publication: r.cfg.publication(),
+					MinConfidence: ec.MinConfidence},
 			})
 			if err != nil {
 				return err

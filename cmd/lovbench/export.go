@@ -33,7 +33,7 @@ func newExportCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "export",
 		Short: "Write the benchmark: ground truth, folds, Parquet and Arrow",
-		Long: `export joins a ground truth (query,term,label) with a features file (CSV or
+		Long: `export joins a ground truth (query,term,label,confidence) with a features file (CSV or
 Parquet: query, term, one column per feature name) and writes the dataset
 directory: Fold1..FoldN/{train,vali,test}.txt in RankLib/SVMlight format
 (queries split at random, seeded, into N equal partitions, rotated as in
@@ -45,7 +45,11 @@ parameters, seed, version, row counts). The feature semantics, corpus
 checksum and version come from the features file's metadata; a
 --feature-semantics that disagrees fails. Reruns with the same inputs and
 seed are byte-identical. Junk (-2) is written as 0 in the SVMlight files
-unless --keep-junk. docs/dataset.md documents every file.`,
+unless --keep-junk. --min-confidence C builds the dataset from the labels
+whose confidence is at least C: a query keeps its sampled terms (which have no
+confidence) when one of its labels reaches C, and is left out otherwise; the
+manifest and the dataset card count what was left out. docs/dataset.md
+documents every file.`,
 		Example: `  lovbench export --ground-truth ground_truth.csv --features features.parquet --folds 5 --seed 1 --out dataset/
   lovbench export --ground-truth gt.csv --features f.parquet --out dataset/ \
     --log-license cc-by-4.0 --corpus-license cc-by-4.0 --url https://huggingface.co/datasets/me/lov \
@@ -101,12 +105,16 @@ unless --keep-junk. docs/dataset.md documents every file.`,
 			if m.UnusedFeatures > 0 {
 				fmt.Fprintf(a.stdout, "feature rows without a ground-truth row (ignored): %d\n", m.UnusedFeatures)
 			}
+			if cf := m.ConfidenceFilter; cf != nil {
+				fmt.Fprintf(a.stdout, "min confidence %v: %d of %d rows kept, %d below it, %d left out with their query; %d of %d queries lost all their rows\n",
+					cf.MinConfidence, cf.Kept, cf.Rows, cf.Below, cf.WithQuery, cf.DroppedQueries, cf.Queries)
+			}
 			fmt.Fprint(a.stdout, labels.FormatDistribution(m.Labels))
 			return nil
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&cfg.GroundTruth, "ground-truth", "", "ground-truth CSV of lovbench sample (query,term,label)")
+	f.StringVar(&cfg.GroundTruth, "ground-truth", "", "ground-truth CSV of lovbench sample (query,term,label[,confidence])")
 	f.StringVar(&cfg.Features, "features", "", "features file of lovbench features (CSV or Parquet)")
 	f.StringVar(&cfg.Out, "out", "", "dataset directory to write")
 	intVar(f, &cfg.Options.Folds, "folds", 5, atLeast(3), "partitions and folds")
@@ -119,6 +127,7 @@ unless --keep-junk. docs/dataset.md documents every file.`,
 	f.StringVar(&pub.URL, "url", "", "the dataset's web page, for croissant.json (Croissant requires it of a published dataset)")
 	f.StringVar(&pub.Creator, "creator", "", "who made the dataset, for croissant.json and the citation")
 	f.StringVar(&pub.DatePublished, "date-published", "", "publication date YYYY-MM-DD, for croissant.json and the citation")
+	floatVar(f, &cfg.Options.MinConfidence, "min-confidence", 0, within(0, 1), "keep only the labels whose confidence is at least this (0: all); queries left without one are left out")
 	f.BoolVar(&asJSON, "json", false, "print the manifest as JSON")
 	f.StringVar(&ingestRep, "ingest-report", "", "optional report.json of lovbench ingest, summarised in the dataset card and manifest")
 	f.StringVar(&labelRep, "label-report", "", "optional report of lovbench label (its --json output), summarised in the dataset card and manifest")

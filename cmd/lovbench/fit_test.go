@@ -34,6 +34,7 @@ func TestSimulateFitCLI(t *testing.T) {
 		if string(a) != string(b) {
 			t.Errorf("%s differs between two runs", f)
 		}
+		// With intervals (fit's default --interval 0.9).
 		if f == "UBM_relevance.tsv" && !strings.HasPrefix(string(a), "query\tdoc\trelevance\tlower\tupper\talpha\tbeta\n") {
 			t.Errorf("%s: header %q", f, strings.SplitN(string(a), "\n", 2)[0])
 		}

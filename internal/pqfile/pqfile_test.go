@@ -2,6 +2,7 @@ package pqfile
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
@@ -107,5 +108,57 @@ func TestSelect(t *testing.T) {
 	}
 	if !bytes.Equal(b.Bytes(), d.Bytes()) {
 		t.Error("selected rows give another file than the rows written directly")
+	}
+}
+
+// An optional column (Column.Null) writes nulls that parquet-go's own row
+// reader sees as nil pointers, and Read gives them back in Null; the
+// required columns stay required.
+func TestWriteOptionalColumn(t *testing.T) {
+	n := 5000 // more than one chunk
+	vals := make([]float64, n)
+	null := make([]bool, n)
+	for i := range vals {
+		vals[i] = float64(i) / 8
+		null[i] = i%3 == 1 || i == n-1
+	}
+	cols := []Column{
+		{Name: "q", Kind: String, String: func(i int) string { return "q" }},
+		{Name: "c", Kind: Float64, Float64s: vals, Null: null},
+	}
+	var b bytes.Buffer
+	if err := Write(&b, cols, n, 3000); err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		Q string   `parquet:"q"`
+		C *float64 `parquet:"c,optional"`
+	}
+	rows, err := parquet.Read[row](bytes.NewReader(b.Bytes()), int64(b.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != n {
+		t.Fatalf("%d rows, want %d", len(rows), n)
+	}
+	for i, r := range rows {
+		if null[i] != (r.C == nil) || (r.C != nil && *r.C != float64(i)/8) || r.Q != "q" {
+			t.Fatalf("row %d: %q %v, want null %v value %v", i, r.Q, r.C, null[i], float64(i)/8)
+		}
+	}
+	tab, err := Read(bytes.NewReader(b.Bytes()), int64(b.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := tab.Columns[1]
+	if c.Nulls != n/3+1 || c.FirstNul != 2 || !slices.Equal(c.Null, null) || tab.Columns[0].Null != nil {
+		t.Errorf("nulls %d (want %d), first %d, mask equal %v", c.Nulls, n/3+1, c.FirstNul, slices.Equal(c.Null, null))
+	}
+	pf, err := parquet.OpenFile(bytes.NewReader(b.Bytes()), int64(b.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pf.Schema().Fields()[1].Optional() || !pf.Schema().Fields()[0].Required() {
+		t.Error("c is not optional or q not required")
 	}
 }

@@ -5,10 +5,11 @@
 // models (section 4.2, Table 2), the label distribution (Table 4, beside
 // LOVBench's shares of docs/method.md section 5), learning-to-rank results (section
 // 6, NDCG@k, with every ranker's significance against the baseline:
-// docs/ltr.md, "Significance against the baseline"), and, for simulated
-// logs, how well the inferred labels recover the hidden true relevance.
-// Every figure a sentence states is computed from the full data, never
-// from a chart's sample.
+// docs/ltr.md, "Significance against the baseline"), for simulated logs
+// how well the inferred labels recover the hidden true relevance, and how
+// sure the labels are (their confidence per label, and the recovery of the
+// confident ones; confidence.go). Every figure a sentence states is
+// computed from the full data, never from a chart's sample.
 package report
 
 import (
@@ -192,6 +193,8 @@ type Data struct {
 	// docid descending; see ltr --ties).
 	LTRTieRule string    `json:"ltr_tie_rule,omitempty"`
 	Recovery   *Recovery `json:"recovery,omitempty"`
+	// Confidence is the section "How sure are the labels" (confidence.go).
+	Confidence *Confidence `json:"confidence,omitempty"`
 }
 
 // view is what the template renders.
@@ -232,6 +235,10 @@ type view struct {
 	SigRows, SigRowsAll []sigRow
 	SigColumn           string
 	Verdict             string
+	// ConfidenceSection is the rendered "How sure are the labels"
+	// (confidenceSection); StagesNumber the number of the last section.
+	ConfidenceSection template.HTML
+	StagesNumber      int
 }
 
 type labelRow struct {
@@ -463,6 +470,16 @@ func Render(w io.Writer, d *Data) error {
 		v.ScatterChart = ScatterChart(title, "inferred probability", "true relevance", r.Points, 0, 1, 0, 1)
 		v.Charts++
 	}
+	v.StagesNumber = 6
+	if d.Recovery != nil {
+		v.StagesNumber++
+	}
+	var nc int
+	v.ConfidenceSection, nc = confidenceSection(d.Confidence, v.StagesNumber)
+	if d.Confidence != nil {
+		v.StagesNumber++
+	}
+	v.Charts += nc
 	v.Summary = summary(d)
 	v.NoExpert = true
 	for _, m := range d.Models {
@@ -705,6 +722,7 @@ details{margin:1em 0}
 <li><a href="#labels">Labels</a></li>
 <li><a href="#ltr">Learning to rank</a></li>
 {{if .Recovery}}<li><a href="#recovery">Label recovery (simulated log)</a></li>{{end}}
+{{if .Confidence}}<li><a href="#confidence">How sure are the labels</a></li>{{end}}
 <li><a href="#stages">Stages</a></li>
 </ol></nav>
 
@@ -790,8 +808,8 @@ details{margin:1em 0}
 {{end}}</table>
 {{end}}
 {{if .Recovery}}{{.ScatterChart}}{{if .ScatterNote}}<p class="note">{{.ScatterNote}}</p>{{end}}{{end}}
-
-<h2 id="stages">{{if .Recovery}}7{{else}}6{{end}}. Stages</h2>
+{{.ConfidenceSection}}
+<h2 id="stages">{{.StagesNumber}}. Stages</h2>
 {{if .Stages}}
 <p>Each stage's fingerprint (SHA-256 of its parameters, inputs and upstream fingerprints; the first 16 hex digits name its output directory).</p>
 <table><tr><th>stage</th><th>fingerprint</th></tr>
