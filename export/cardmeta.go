@@ -118,7 +118,7 @@ func cardFrontMatter(m *Manifest) []byte {
 	p("dataset_info:\n")
 	for _, c := range cfgs {
 		p("- config_name: %s\n  features:\n", c.name)
-		for _, f := range Schema(m.Features).Fields() {
+		for _, f := range manifestFields(m) {
 			p("  - name: %s\n    dtype: %s\n", f.Name, hubDtype(f.Type))
 		}
 		p("  splits:\n")

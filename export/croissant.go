@@ -123,7 +123,7 @@ func RenderCroissant(m *Manifest) []byte {
 	}
 	ds["distribution"] = dist
 	var fields []any
-	for _, f := range Schema(m.Features).Fields() {
+	for _, f := range manifestFields(m) {
 		fields = append(fields, map[string]any{
 			"@type": "cr:Field", "@id": "dataset/" + f.Name, "name": f.Name, "dataType": croissantType(f.Type),
 			"description": columnDescription(f.Name),

@@ -173,6 +173,20 @@ const ConfidenceColumn = "confidence"
 // confidence (float64, null where not known; the only nullable column),
 // then one float64 column per feature, named by its feature name, in ID
 // order.
+// manifestFields are the columns of the dataset m describes: Schema's,
+// less the confidence column for a manifest written before it
+// (m.Confidence nil), whose dataset.parquet has none.
+func manifestFields(m *Manifest) []arrow.Field {
+	var out []arrow.Field
+	for _, f := range Schema(m.Features).Fields() {
+		if f.Name == ConfidenceColumn && m.Confidence == nil {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
 func Schema(fs []Feature) *arrow.Schema {
 	fields := []arrow.Field{
 		{Name: "query", Type: arrow.BinaryTypes.String},
