@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"log/slog"
 	"math"
 	"os"
 	"path/filepath"
@@ -120,7 +121,7 @@ func RunShards(ctx context.Context, src split.Source, cfg RunConfig, outDir stri
 	}
 	R := max(DefaultRanks, maxRanks)
 	n := src.NumShards()
-	logMem := func(msg string, args ...any) {
+	logMemAt := func(level slog.Level, msg string, args ...any) {
 		if cfg.Log == nil {
 			return
 		}
@@ -128,8 +129,9 @@ func RunShards(ctx context.Context, src split.Source, cfg RunConfig, outDir stri
 		if cfg.MemoryLimit > 0 {
 			args = append(args, "memory_limit", bytesize.Format(cfg.MemoryLimit))
 		}
-		cfg.Log.Info(msg, args...)
+		cfg.Log.Log(ctx, level, msg, args...)
 	}
+	logMem := func(msg string, args ...any) { logMemAt(slog.LevelInfo, msg, args...) }
 	logEvery := max(1, n/10)
 	if on := cfg.OnIteration; cfg.Log != nil {
 		cfg.OnIteration = func(it int, ll float64) {
@@ -137,7 +139,7 @@ func RunShards(ctx context.Context, src split.Source, cfg RunConfig, outDir stri
 				on(it, ll)
 			}
 			if it%10 == 0 {
-				logMem("EM iteration", "iteration", it)
+				logMemAt(slog.LevelDebug, "EM iteration", "iteration", it) // a detail: shown with -v
 			}
 		}
 	}
@@ -305,6 +307,10 @@ func RunShards(ctx context.Context, src split.Source, cfg RunConfig, outDir stri
 					vals.drop(i)
 				}
 				m := f.model(done)
+				m.Evidence = f.evidence(ctx, cfg.level())
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
 				sm := ShardModel{Model: m, QueryFirst: p.QueryFirst}
 				if ft.first == nil {
 					ft.first = m
@@ -340,22 +346,24 @@ func RunShards(ctx context.Context, src split.Source, cfg RunConfig, outDir stri
 		reports = append(reports, rep)
 		// Written now, so that the model's pair values need not be held
 		// while the next model fits.
+		var unc *UncertaintyReport
 		switch {
 		case ft.loaded != nil:
-			err = ft.loaded.WriteFiles(outDir, cfg.ParamsFormat)
+			unc, err = ft.loaded.writeFiles(outDir, cfg.ParamsFormat)
 		case ft.pairFiles != nil:
-			err = writeModelFiles(outDir, func() *pairWriter { return spilledPairs(ft.first, ft.pairFiles) }, ft.pairs, cfg.ParamsFormat)
+			unc, err = writeModelFiles(outDir, func() *pairWriter { return spilledPairs(ft.first, ft.pairFiles) }, ft.pairs, cfg.ParamsFormat)
 			for _, path := range ft.pairFiles {
 				if rerr := os.Remove(path); err == nil {
 					err = rerr
 				}
 			}
 		default:
-			err = WriteModelFilesAs(outDir, ft.models, cfg.ParamsFormat)
+			unc, err = WriteModelFilesReport(outDir, ft.models, cfg.ParamsFormat)
 		}
 		if err != nil {
 			return nil, err
 		}
+		reports[len(reports)-1].Uncertainty = unc
 	}
 	FinishReports(reports)
 	return reports, WriteMetrics(outDir, reports)
@@ -447,7 +455,7 @@ func firstPositions(m *Model) []int64 {
 // query's pairs in its shard's order.
 func mergedPairs(parts []ShardModel) *pairWriter {
 	pw := shardPairWriter(parts[0].Model)
-	pw.pairs = func(yield func(q, d string, a, s float64) bool) {
+	pw.pairs = func(yield func(q, d string, v *pairVal) bool) {
 		cs := make([]pairCursor, len(parts))
 		for i, pt := range parts {
 			cs[i] = &modelCursor{sm: pt}
@@ -460,10 +468,14 @@ func mergedPairs(parts []ShardModel) *pairWriter {
 // shardPairWriter is a pairWriter with the header of m0, one of the
 // shard models of a fit, and no pairs yet.
 func shardPairWriter(m0 *Model) *pairWriter {
-	return &pairWriter{
+	pw := &pairWriter{
 		kind: m0.Kind, ranks: m0.Ranks, iterations: m0.Iterations, exact: m0.Exact, global: m0.Global,
 		hasAttr: m0.Attr != nil, hasSat: m0.Sat != nil,
 	}
+	if m0.Evidence != nil {
+		pw.hasEv, pw.level = true, m0.Evidence.Level
+	}
+	return pw
 }
 
 // spilledPairs is mergedPairs over pair files (writePairFile); a read
@@ -472,11 +484,11 @@ func spilledPairs(m0 *Model, paths []string) *pairWriter {
 	pw := shardPairWriter(m0)
 	var readErr error
 	pw.err = func() error { return readErr }
-	pw.pairs = func(yield func(q, d string, a, s float64) bool) {
+	pw.pairs = func(yield func(q, d string, v *pairVal) bool) {
 		readErr = nil // each pass reads the files afresh
 		cs := make([]pairCursor, 0, len(paths))
 		for _, path := range paths {
-			c, f, err := openPairFile(path, pw.hasAttr, pw.hasSat, &readErr)
+			c, f, err := openPairFile(path, pw.hasAttr, pw.hasSat, pw.hasEv, &readErr)
 			if err != nil {
 				readErr = err
 				return

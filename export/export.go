@@ -7,11 +7,20 @@
 //     (seeded) into F equal partitions and fold k trains on F-2 of them,
 //     validates on one and tests on one, rotated as in LETOR;
 //   - dataset.parquet and dataset.arrow: one row per (query, term) with
-//     query, qid, term, label, partition and one column per feature name;
-//   - qrels.txt (TREC `qid 0 docid rel`), ground_truth.csv (query,term,label);
+//     query, qid, term, label, partition, the label's confidence (null where
+//     not known) and one column per feature name;
+//   - partitions/partition-K.parquet: the rows of dataset.parquet in
+//     partition K, which the card's FoldK configs are made of;
+//   - qrels.txt (TREC `qid 0 docid rel`), ground_truth.csv (query,term,label,confidence);
+//   - LICENSE.md, README.md (a Hugging Face dataset card) and croissant.json
+//     (Croissant 1.0 metadata with Responsible AI fields), all rendered
+//     from the manifest;
 //   - manifest.json: inputs with SHA-256, parameters, seed, program version,
+//     how the features were computed (from the features file's metadata),
 //     row counts and the SHA-256 of every output, and nothing that changes
-//     between runs, so reruns with the same inputs are byte-identical.
+//     between runs, so reruns with the same inputs are byte-identical;
+//     with the confidence distribution per label, and, with a minimum
+//     confidence (FilterConfidence), what it left out.
 //
 // The schema of every file is documented in docs/dataset.md.
 package export
@@ -39,12 +48,27 @@ type Options struct {
 	Version  string // program version for the manifest
 	// FeatureSemantics names the feature definitions the features file was
 	// computed with ("reference" or "paper", see features.Semantics);
-	// recorded in the manifest, "" if unknown.
+	// recorded in the manifest, "" if unknown. Run takes them from the
+	// features file when it records them (ResolveFeatureOrigin): then a
+	// value given here must agree.
 	FeatureSemantics string
+	// Publication is what the card, LICENSE.md and croissant.json say of
+	// the inputs' licences and the publication; nil: nothing stated.
+	Publication *Publication
+	// FeatureOrigin is how the features were computed, for the manifest,
+	// the card and croissant.json; Run sets it (ResolveFeatureOrigin).
+	FeatureOrigin *FeatureOrigin
 	// Provenance is what the stages before export recorded (the ingest
 	// and label reports, the run's configuration), written into the
 	// manifest and the dataset card; nil if not known.
 	Provenance *Provenance
+	// MinConfidence, when above 0, builds the dataset from the labels whose
+	// confidence is at least MinConfidence (FilterConfidence; Run applies
+	// it, Build does not).
+	MinConfidence float64
+	// confidenceFilter is what Run's FilterConfidence left out, for the
+	// manifest.
+	confidenceFilter *ConfidenceFilter
 }
 
 // Provenance is what the stages before export recorded, for the manifest
@@ -74,6 +98,9 @@ type Row struct {
 	Term      string
 	Label     int
 	Partition int // 1-based
+	// Confidence is the label's confidence (sampling.Row.Confidence),
+	// labels.NoConfidence where it is not known.
+	Confidence float64
 }
 
 // Dataset is the joined ground truth and features, rows ordered by qid and,
@@ -249,7 +276,7 @@ func Build(gt []sampling.Row, ft *FeatureTable, opts Options) (*Dataset, int, er
 			return nil, 0, fmt.Errorf("export: ground-truth row %d: field term: %s contains white space, which TREC qrels cannot hold", i+1, textio.Quote(r.Term))
 		}
 		id := qid[r.Query]
-		ds.Rows = append(ds.Rows, Row{Query: r.Query, QID: id, Term: r.Term, Label: r.Label, Partition: ds.Parts[id-1]})
+		ds.Rows = append(ds.Rows, Row{Query: r.Query, QID: id, Term: r.Term, Label: r.Label, Partition: ds.Parts[id-1], Confidence: r.Confidence})
 		ds.Values = append(ds.Values, v...)
 	}
 	if nMissing > 0 {
@@ -292,10 +319,33 @@ func Run(ctx context.Context, cfg Config) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	ds, unused, err := Build(gt, ft, cfg.Options)
+	fo, err := ResolveFeatureOrigin(ft, cfg.Features, cfg.Options.FeatureSemantics)
 	if err != nil {
 		return nil, err
 	}
+	cfg.Options.FeatureOrigin = &fo
+	cfg.Options.FeatureSemantics = string(fo.Semantics)
+	if err := cfg.Options.Publication.Check(); err != nil {
+		return nil, fmt.Errorf("export: %w", err)
+	}
+	kept := gt
+	if cfg.Options.MinConfidence != 0 {
+		var cf *ConfidenceFilter
+		if kept, cf, err = FilterConfidence(gt, cfg.Options.MinConfidence); err != nil {
+			return nil, fmt.Errorf("export: %s: %w", cfg.GroundTruth, err)
+		}
+		cfg.Options.confidenceFilter = cf
+	}
+	ds, unused, err := Build(kept, ft, cfg.Options)
+	if err != nil {
+		if cfg.Options.MinConfidence != 0 {
+			err = fmt.Errorf("%w (after --min-confidence %v)", err, cfg.Options.MinConfidence)
+		}
+		return nil, err
+	}
+	// Feature rows of the pairs the filter left out are not "without a
+	// ground-truth row".
+	unused -= len(gt) - len(kept)
 	var inputs []Input
 	for _, in := range []struct {
 		role, path string

@@ -22,12 +22,13 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/lovbench/lovbench/internal/shareddata"
+	"github.com/lovbench/lovbench/internal/refdata"
+	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/sampling"
 )
 
 func TestFeatureListMatchesLOVBench(t *testing.T) {
-	b, err := os.ReadFile(shareddata.Path(t, "data", "lovbench-results", "feature_list.csv"))
+	b, err := os.ReadFile(refdata.Path(t, "lovbench", "results", "feature_list.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,13 @@ func testInput(nq, nt, nf int) ([]sampling.Row, []string, [][]float64) {
 	for q := range nq {
 		for tm := range nt {
 			label := []int{4, 3, 2, 1, 0, 0, 0, -2}[(q+tm)%8]
-			gt = append(gt, sampling.Row{Query: fmt.Sprintf("query %d", q), Term: fmt.Sprintf("http://example.org/v%d#T%d", q%7, tm), Label: label})
+			// Terms 4 and up have no confidence, as sampled terms; the
+			// others eighths from 0 to 1.
+			conf := labels.NoConfidence
+			if tm < 4 {
+				conf = float64((q*5+tm*3)%9) / 8
+			}
+			gt = append(gt, sampling.Row{Query: fmt.Sprintf("query %d", q), Term: fmt.Sprintf("http://example.org/v%d#T%d", q%7, tm), Label: label, Confidence: conf})
 			v := make([]float64, nf)
 			for j := range v {
 				x = sampling.Mix(x)
@@ -358,6 +365,9 @@ func TestColumnarRoundTrip(t *testing.T) {
 			if c.Query[k] != r.Query || c.Term[k] != r.Term || int(c.Label[k]) != r.Label || c.QID[k] != qid[r.Query] {
 				t.Fatalf("%s row %d: (%s %s %d %d), want %+v qid %d", src, k, c.Query[k], c.Term[k], c.Label[k], c.QID[k], r, qid[r.Query])
 			}
+			if c.Confidence[k] != r.Confidence {
+				t.Fatalf("%s row %d: confidence %v, want %v", src, k, c.Confidence[k], r.Confidence)
+			}
 			if c.Partition[k] < 1 || c.Partition[k] > 5 {
 				t.Fatalf("%s row %d: partition %d", src, k, c.Partition[k])
 			}
@@ -411,12 +421,12 @@ func readParquetGo(t *testing.T, p string) *Columns {
 	col := map[string]int{}
 	for i, p := range paths {
 		col[p[0]] = i
-		if i >= 5 {
+		if i >= 6 {
 			c.FeatureNames = append(c.FeatureNames, p[0])
 			c.Features = append(c.Features, nil)
 		}
 	}
-	if !slices.Equal([]string{paths[0][0], paths[1][0], paths[2][0], paths[3][0], paths[4][0]}, []string{"query", "qid", "term", "label", "partition"}) {
+	if !slices.Equal([]string{paths[0][0], paths[1][0], paths[2][0], paths[3][0], paths[4][0], paths[5][0]}, []string{"query", "qid", "term", "label", "partition", "confidence"}) {
 		t.Fatalf("parquet-go columns %v", paths)
 	}
 	buf := make([]parquet.Row, 1024)
@@ -437,8 +447,12 @@ func readParquetGo(t *testing.T, p string) *Columns {
 						c.Label = append(c.Label, v.Int32())
 					case ci == col["partition"]:
 						c.Partition = append(c.Partition, v.Int32())
+					case ci == col["confidence"] && v.IsNull():
+						c.Confidence = append(c.Confidence, labels.NoConfidence)
+					case ci == col["confidence"]:
+						c.Confidence = append(c.Confidence, v.Double())
 					default:
-						c.Features[ci-5] = append(c.Features[ci-5], v.Double())
+						c.Features[ci-6] = append(c.Features[ci-6], v.Double())
 					}
 				}
 			}
@@ -503,8 +517,10 @@ func TestByteIdenticalReruns(t *testing.T) {
 		}
 	}
 	ta, tb := readTree(t, a), readTree(t, b)
-	// 5 folds x 3 files + parquet, arrow, qrels, ground truth, card, manifest.
-	if len(ta) != 21 || len(tb) != 21 {
+	// 5 folds x 3 files + parquet, arrow, qrels, ground truth, 5
+	// partition files, card, LICENSE.md, croissant.json, manifest and the
+	// index of the directory (atomicfile.IndexFile).
+	if len(ta) != 29 || len(tb) != 29 {
 		t.Fatalf("%d and %d files", len(ta), len(tb))
 	}
 	for k, v := range ta {

@@ -16,6 +16,7 @@ import (
 // STRING logical and UTF8 converted type; int32 as INT32 with logical
 // INT(32, signed) and converted INT_32; features as DOUBLE without logical
 // type; Snappy; query and term dictionary-encoded; created_by "lovbench".
+// Issue 26 added the optional DOUBLE confidence column after partition.
 func TestParquetSchemaUnchanged(t *testing.T) {
 	dir, _, _ := buildDir(t, Options{Seed: 4})
 	f, err := os.Open(filepath.Join(dir, ParquetFile))
@@ -33,12 +34,13 @@ func TestParquetSchemaUnchanged(t *testing.T) {
 		t.Errorf("created_by %q, want lovbench", md.CreatedBy)
 	}
 	want := []string{
-		`schema group 39`,
+		`schema group 40`,
 		`query BYTE_ARRAY REQUIRED STRING conv=UTF8`,
 		`qid INT32 REQUIRED INT(32,true) conv=INT_32`,
 		`term BYTE_ARRAY REQUIRED STRING conv=UTF8`,
 		`label INT32 REQUIRED INT(32,true) conv=INT_32`,
 		`partition INT32 REQUIRED INT(32,true) conv=INT_32`,
+		`confidence DOUBLE OPTIONAL <nil> conv=none`,
 	}
 	for _, fe := range FeatureList() {
 		want = append(want, fe.Name+` DOUBLE REQUIRED <nil> conv=none`)

@@ -18,9 +18,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 
+	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/par"
 	"github.com/lovbench/lovbench/internal/pqfile"
 	"github.com/lovbench/lovbench/internal/textio"
+	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/sampling"
 )
 
@@ -40,6 +42,18 @@ type Validation struct {
 	// more per column (ExtremeValues): valid, but a z-score over them
 	// overflows.
 	Extreme map[string]int `json:"extreme_values,omitempty"`
+	// CroissantMissing lists the properties Croissant 1.0 requires that
+	// croissant.json lacks because only publishing the dataset gives them
+	// (url, creator, datePublished: export --url, --creator,
+	// --date-published). The dataset is valid without them, but not ready
+	// to be published.
+	CroissantMissing []string `json:"croissant_missing,omitempty"`
+
+	// sums holds the SHA-256 of the files validateFiles hashed, by slash
+	// path, so that the check of croissant.json does not hash them again;
+	// for a file that differs from the manifest it holds the manifest's
+	// checksum (the difference is reported once, against the manifest).
+	sums map[string]string
 }
 
 func (v *Validation) addf(format string, args ...any) {
@@ -54,8 +68,26 @@ func (v *Validation) addf(format string, args ...any) {
 type Columns struct {
 	Query, Term           []string
 	QID, Label, Partition []int32
-	FeatureNames          []string
-	Features              [][]float64 // per feature column
+	// Confidence is the confidence column, labels.NoConfidence for a null;
+	// nil in datasets written before the column.
+	Confidence   []float64
+	FeatureNames []string
+	Features     [][]float64 // per feature column
+}
+
+// baseColumns are the columns every dataset.parquet and dataset.arrow
+// starts with; ConfidenceColumn follows them in datasets written since
+// labels have a confidence, then the feature columns.
+var baseColumns = []string{"query", "qid", "term", "label", "partition"}
+
+// confidenceAt says whether names has the confidence column after the base
+// columns, and returns the index of the first feature column.
+func confidenceAt(names []string) (bool, int) {
+	n := len(baseColumns)
+	if len(names) > n && names[n] == ConfidenceColumn {
+		return true, n + 1
+	}
+	return false, n
 }
 
 // ReadParquetColumns reads a dataset.parquet with parquet-go (package
@@ -69,10 +101,11 @@ func ReadParquetColumns(ctx context.Context, p string) (*Columns, error) {
 		return nil, err
 	}
 	names := tab.Names()
-	want := []string{"query", "qid", "term", "label", "partition"}
+	want := baseColumns
 	if len(names) < len(want) || !slices.Equal(names[:len(want)], want) {
 		return nil, fmt.Errorf("%s: columns %v do not start with %v", p, names[:min(len(names), 5)], want)
 	}
+	hasConf, first := confidenceAt(names)
 	for i, col := range tab.Columns {
 		wantType := "DOUBLE"
 		switch i {
@@ -84,15 +117,24 @@ func ReadParquetColumns(ctx context.Context, p string) (*Columns, error) {
 		if col.Physical != wantType {
 			return nil, fmt.Errorf("%s: column %s: type %s, want %s", p, col.Name, col.Physical, wantType)
 		}
-		if col.Nulls > 0 {
+		if col.Nulls > 0 && !(hasConf && i == len(want)) {
 			return nil, fmt.Errorf("%s: column %s: %d nulls", p, col.Name, col.Nulls)
 		}
 	}
 	c := &Columns{
 		Query: tab.Columns[0].Strings, QID: tab.Columns[1].Int32s, Term: tab.Columns[2].Strings,
-		Label: tab.Columns[3].Int32s, Partition: tab.Columns[4].Int32s, FeatureNames: names[len(want):],
+		Label: tab.Columns[3].Int32s, Partition: tab.Columns[4].Int32s, FeatureNames: names[first:],
 	}
-	for _, col := range tab.Columns[len(want):] {
+	if hasConf {
+		col := tab.Columns[len(want)]
+		c.Confidence = slices.Clone(col.Float64s)
+		for i, null := range col.Null {
+			if null {
+				c.Confidence[i] = labels.NoConfidence
+			}
+		}
+	}
+	for _, col := range tab.Columns[first:] {
 		c.Features = append(c.Features, col.Float64s)
 	}
 	return c, nil
@@ -143,11 +185,12 @@ func ReadArrowColumns(p string) (*Columns, error) {
 }
 
 func toColumns(names []string, cols [][]arrow.Array) (*Columns, error) {
-	want := []string{"query", "qid", "term", "label", "partition"}
+	want := baseColumns
 	if len(names) < len(want) || !slices.Equal(names[:len(want)], want) {
 		return nil, fmt.Errorf("columns %v do not start with %v", names[:min(len(names), 5)], want)
 	}
-	c := &Columns{FeatureNames: names[len(want):]}
+	hasConf, first := confidenceAt(names)
+	c := &Columns{FeatureNames: names[first:]}
 	strs := func(i int) ([]string, error) {
 		var out []string
 		for _, a := range cols[i] {
@@ -189,7 +232,23 @@ func toColumns(names []string, cols [][]arrow.Array) (*Columns, error) {
 	if c.Partition, err = ints(4); err != nil {
 		return nil, err
 	}
-	for i := len(want); i < len(names); i++ {
+	if hasConf {
+		c.Confidence = []float64{}
+		for _, a := range cols[len(want)] {
+			fa, ok := a.(*array.Float64)
+			if !ok {
+				return nil, fmt.Errorf("column %s: type %s, want float64", ConfidenceColumn, a.DataType())
+			}
+			for i := range fa.Len() {
+				if fa.IsNull(i) {
+					c.Confidence = append(c.Confidence, labels.NoConfidence)
+				} else {
+					c.Confidence = append(c.Confidence, fa.Value(i))
+				}
+			}
+		}
+	}
+	for i := first; i < len(names); i++ {
 		var vals []float64
 		for _, a := range cols[i] {
 			fa, ok := a.(*array.Float64)
@@ -223,6 +282,7 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 		return v, nil
 	}
 	validateFiles(v, dir, m)
+	validatePartitions(v, dir, m)
 	if err := ctx.Err(); err != nil {
 		return v, err
 	}
@@ -270,7 +330,9 @@ func validateManifest(v *Validation, dir string) *Manifest {
 // its SHA-256, that nothing else is in the directory, that every expected
 // file is listed, and the dataset card.
 func validateFiles(v *Validation, dir string, m *Manifest) {
-	listed := map[string]bool{ManifestFile: true}
+	// The index of every output directory (see atomicfile.CreateDir) is
+	// not the dataset's.
+	listed := map[string]bool{ManifestFile: true, atomicfile.IndexFile: true}
 	for _, o := range m.Outputs {
 		if !filepath.IsLocal(filepath.FromSlash(o.Path)) {
 			v.addf("%s: output path %s leaves the dataset directory", ManifestFile, textio.Quote(o.Path))
@@ -278,6 +340,18 @@ func validateFiles(v *Validation, dir string, m *Manifest) {
 		}
 		listed[o.Path] = true
 		sum, err := fileSHA256(filepath.Join(dir, filepath.FromSlash(o.Path)))
+		if err == nil {
+			if v.sums == nil {
+				v.sums = map[string]string{}
+			}
+			v.sums[o.Path] = sum
+			if sum != o.SHA256 {
+				// croissant.json's checksum of this file is checked against
+				// the manifest's instead, so that one changed file is one
+				// problem.
+				v.sums[o.Path] = o.SHA256
+			}
+		}
 		switch {
 		case err != nil:
 			v.addf("%s: %v", o.Path, err)
@@ -286,6 +360,7 @@ func validateFiles(v *Validation, dir string, m *Manifest) {
 		}
 	}
 	checkCard(v, dir, m, listed[CardFile])
+	checkDescriptions(v, dir, m, listed)
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return nil
@@ -347,6 +422,7 @@ func validateRows(ctx context.Context, v *Validation, dir string, m *Manifest) (
 		checkColumns(v, c.name, c.c, gt)
 	}
 	compareColumns(v, pq, ar)
+	checkConfidenceManifest(v, m, gt)
 	v.Extreme = ExtremeValues(pq)
 	if len(pq.Query) != n || len(pq.Features) == 0 {
 		return gt, nil
@@ -528,6 +604,7 @@ func checkColumns(v *Validation, name string, c *Columns, gt []sampling.Row) {
 	if bad > 5 {
 		v.addf("%s: %d more rows differ from %s", name, bad-5, GroundTruthFile)
 	}
+	checkConfidenceColumn(v, name, c.Confidence, gt)
 	known := map[string]int{}
 	for _, f := range FeatureList() {
 		known[f.Name] = f.ID
@@ -564,7 +641,8 @@ func compareColumns(v *Validation, a, b *Columns) {
 		return
 	}
 	same := slices.Equal(a.Query, b.Query) && slices.Equal(a.Term, b.Term) && slices.Equal(a.QID, b.QID) &&
-		slices.Equal(a.Label, b.Label) && slices.Equal(a.Partition, b.Partition)
+		slices.Equal(a.Label, b.Label) && slices.Equal(a.Partition, b.Partition) &&
+		(a.Confidence == nil) == (b.Confidence == nil) && slices.Equal(a.Confidence, b.Confidence)
 	for j := range a.Features {
 		same = same && slices.Equal(a.Features[j], b.Features[j])
 	}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"hash"
 	"io"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -21,6 +20,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/filehash"
 	"github.com/lovbench/lovbench/internal/pqfile"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/sampling"
@@ -65,6 +65,8 @@ type Parameters struct {
 	// FeatureSemantics is the semantics the features were computed with
 	// ("reference": LOVBench's Java; "paper": the formulas as printed).
 	FeatureSemantics string `json:"feature_semantics,omitempty"`
+	// MinConfidence is --min-confidence (0: every label kept).
+	MinConfidence float64 `json:"min_confidence,omitempty"`
 }
 
 // Manifest describes a dataset directory (docs/method.md section 7). It holds no
@@ -81,8 +83,20 @@ type Manifest struct {
 	Partitions     []PartitionInfo  `json:"partitions"`
 	Folds          []FoldSpec       `json:"folds"`
 	Labels         []labels.DistRow `json:"label_distribution"`
-	Provenance     *Provenance      `json:"provenance,omitempty"`
-	Outputs        []Output         `json:"outputs"`
+	// Confidence is the distribution of the labels' confidence, per label
+	// (ConfidenceDistribution of the rows written).
+	Confidence []ConfidenceDist `json:"confidence_distribution"`
+	// ConfidenceFilter says what --min-confidence left out; nil without it.
+	ConfidenceFilter *ConfidenceFilter `json:"confidence_filter,omitempty"`
+	Provenance       *Provenance       `json:"provenance,omitempty"`
+	// FeatureOrigin is how the features were computed (semantics, corpus
+	// SHA-256, program version) and where that is known from; absent in
+	// datasets written before export recorded it.
+	FeatureOrigin *FeatureOrigin `json:"feature_origin,omitempty"`
+	// Publication is what the card, LICENSE.md and croissant.json say of
+	// the inputs' licences and the publication; nil if nothing was stated.
+	Publication *Publication `json:"publication,omitempty"`
+	Outputs     []Output     `json:"outputs"`
 }
 
 // hashWriter counts and hashes what goes through it.
@@ -117,18 +131,8 @@ func writeOut(dir, rel string, rows int, fn func(w io.Writer) error) (Output, er
 	return Output{Path: rel, SHA256: hex.EncodeToString(hw.h.Sum(nil)), Bytes: hw.n, Rows: rows}, nil
 }
 
-func fileSHA256(p string) (string, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("%s: %w", p, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
+// fileSHA256 is the SHA-256 of the file p (package filehash).
+func fileSHA256(p string) (string, error) { return filehash.SHA256(p) }
 
 // svmLines formats every row once, in the dataset's row order (qids
 // ascending, each query's lines in the seeded line order): row i is
@@ -160,10 +164,29 @@ func svmLines(ctx context.Context, ds *Dataset, keepJunk bool) (buf []byte, ends
 	return buf, ends, nil
 }
 
+// ConfidenceColumn is the column of dataset.parquet and dataset.arrow that
+// holds the label's confidence (null where it is not known).
+const ConfidenceColumn = "confidence"
+
 // Schema returns the Arrow schema of dataset.parquet and dataset.arrow:
 // query (utf8), qid (int32), term (utf8), label (int32), partition (int32),
+// confidence (float64, null where not known; the only nullable column),
 // then one float64 column per feature, named by its feature name, in ID
-// order. No column is nullable.
+// order.
+// manifestFields are the columns of the dataset m describes: Schema's,
+// less the confidence column for a manifest written before it
+// (m.Confidence nil), whose dataset.parquet has none.
+func manifestFields(m *Manifest) []arrow.Field {
+	var out []arrow.Field
+	for _, f := range Schema(m.Features).Fields() {
+		if f.Name == ConfidenceColumn && m.Confidence == nil {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
 func Schema(fs []Feature) *arrow.Schema {
 	fields := []arrow.Field{
 		{Name: "query", Type: arrow.BinaryTypes.String},
@@ -171,6 +194,7 @@ func Schema(fs []Feature) *arrow.Schema {
 		{Name: "term", Type: arrow.BinaryTypes.String},
 		{Name: "label", Type: arrow.PrimitiveTypes.Int32},
 		{Name: "partition", Type: arrow.PrimitiveTypes.Int32},
+		{Name: ConfidenceColumn, Type: arrow.PrimitiveTypes.Float64, Nullable: true},
 	}
 	for _, f := range fs {
 		fields = append(fields, arrow.Field{Name: f.Name, Type: arrow.PrimitiveTypes.Float64})
@@ -194,7 +218,17 @@ func record(ds *Dataset) arrow.RecordBatch {
 		tb.Append(r.Term)
 		qids[i], labs[i], parts[i] = int32(r.QID), int32(r.Label), int32(r.Partition)
 	}
-	cols := []arrow.Array{qb.NewArray(), array.NewInt32Data(int32Data(qids)), tb.NewArray(), array.NewInt32Data(int32Data(labs)), array.NewInt32Data(int32Data(parts))}
+	cb := array.NewFloat64Builder(mem)
+	defer cb.Release()
+	cb.Reserve(n)
+	for _, r := range ds.Rows {
+		if r.Confidence == labels.NoConfidence {
+			cb.AppendNull()
+		} else {
+			cb.Append(r.Confidence)
+		}
+	}
+	cols := []arrow.Array{qb.NewArray(), array.NewInt32Data(int32Data(qids)), tb.NewArray(), array.NewInt32Data(int32Data(labs)), array.NewInt32Data(int32Data(parts)), cb.NewArray()}
 	nf := len(ds.Features)
 	for j := range ds.Features {
 		vals := make([]float64, n)
@@ -230,9 +264,10 @@ func parquetColumns(ds *Dataset, rec arrow.RecordBatch) []pqfile.Column {
 		{Name: "term", Kind: pqfile.String, Dict: true, String: func(i int) string { return ds.Rows[i].Term }},
 		{Name: "label", Kind: pqfile.Int32, Int32s: i32(3)},
 		{Name: "partition", Kind: pqfile.Int32, Int32s: i32(4)},
+		confidenceColumn(rec.Column(5).(*array.Float64)),
 	}
 	for j, f := range ds.Features {
-		cols = append(cols, pqfile.Column{Name: f.Name, Kind: pqfile.Float64, Float64s: rec.Column(5 + j).(*array.Float64).Float64Values()})
+		cols = append(cols, pqfile.Column{Name: f.Name, Kind: pqfile.Float64, Float64s: rec.Column(6 + j).(*array.Float64).Float64Values()})
 	}
 	return cols
 }
@@ -244,12 +279,14 @@ func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused 
 	m := &Manifest{
 		Program:        "lovbench",
 		Version:        opts.Version,
-		Parameters:     Parameters{Folds: ds.Folds, Seed: opts.Seed, KeepJunk: opts.KeepJunk, LineOrder: LineOrderShuffle, FeatureSemantics: opts.FeatureSemantics},
+		Parameters:     Parameters{Folds: ds.Folds, Seed: opts.Seed, KeepJunk: opts.KeepJunk, LineOrder: LineOrderShuffle, FeatureSemantics: opts.FeatureSemantics, MinConfidence: opts.MinConfidence},
 		Inputs:         inputs,
 		Rows:           len(ds.Rows),
 		Queries:        len(ds.Queries),
 		UnusedFeatures: unused,
 		Provenance:     opts.Provenance,
+		FeatureOrigin:  opts.FeatureOrigin,
+		Publication:    opts.Publication,
 		Features:       ds.Features,
 		Folds:          Folds(ds.Folds),
 	}
@@ -286,6 +323,8 @@ func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused 
 		ls[i] = r.Label
 	}
 	m.Labels = labels.Distribution(ls)
+	m.Confidence = rowsConfidence(ds.Rows)
+	m.ConfidenceFilter = opts.confidenceFilter
 
 	foldOuts, foldErr := writeFolds(ctx, dir, m.Folds, ds, buf, ends, counts)
 	wg.Wait()
@@ -296,16 +335,21 @@ func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused 
 		return nil, colErr
 	}
 	m.Outputs = append(foldOuts, colOuts...)
-	card := RenderCard(m)
-	co, err := writeOut(dir, CardFile, 0, func(w io.Writer) error {
-		_, err := w.Write(card)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	m.Outputs = append(m.Outputs, co)
 	sort.Slice(m.Outputs, func(i, j int) bool { return m.Outputs[i].Path < m.Outputs[j].Path })
+	// The descriptions, each rendered from the manifest as it stands
+	// (croissant.json lists the SHA-256 of every file before it).
+	for _, d := range descriptions {
+		b := d.render(m)
+		o, err := writeOut(dir, d.path, 0, func(w io.Writer) error {
+			_, err := w.Write(b)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		m.Outputs = append(m.Outputs, o)
+		sort.Slice(m.Outputs, func(i, j int) bool { return m.Outputs[i].Path < m.Outputs[j].Path })
+	}
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return nil, err
@@ -384,8 +428,8 @@ func writeParquetTo(w io.Writer, ds *Dataset, rec arrow.RecordBatch) error {
 	return pqfile.Write(w, parquetColumns(ds, rec), len(ds.Rows), 0)
 }
 
-// writeColumnar writes dataset.arrow, dataset.parquet, qrels.txt and
-// ground_truth.csv.
+// writeColumnar writes dataset.arrow, dataset.parquet, qrels.txt,
+// ground_truth.csv and the partition files (writePartitions).
 func writeColumnar(ctx context.Context, dir string, ds *Dataset) ([]Output, error) {
 	var outs []Output
 	add := func(o Output, err error) error {
@@ -437,11 +481,15 @@ func writeColumnar(ctx context.Context, dir string, ds *Dataset) ([]Output, erro
 	if err := add(writeOut(dir, GroundTruthFile, len(ds.Rows), func(w io.Writer) error {
 		rows := make([]sampling.Row, len(ds.Rows))
 		for i, r := range ds.Rows {
-			rows[i] = sampling.Row{Query: r.Query, Term: r.Term, Label: r.Label}
+			rows[i] = sampling.Row{Query: r.Query, Term: r.Term, Label: r.Label, Confidence: r.Confidence}
 		}
 		return sampling.WriteGroundTruth(w, rows)
 	})); err != nil {
 		return nil, err
 	}
-	return outs, nil
+	parts, err := writePartitions(ctx, dir, ds, rec)
+	if err != nil {
+		return nil, err
+	}
+	return append(outs, parts...), nil
 }

@@ -52,10 +52,7 @@ func newLabelWriter(w io.Writer) (*labelWriter, error) {
 // write writes one label row.
 func (lw *labelWriter) write(l Label) error {
 	lw.rec[0], lw.rec[1], lw.rec[2], lw.rec[3] = l.Query, l.Term, strconv.Itoa(l.Grade), strconv.FormatFloat(l.P, 'g', -1, 64)
-	lw.rec[4] = ""
-	if l.Confidence != NoConfidence {
-		lw.rec[4] = strconv.FormatFloat(l.Confidence, 'g', -1, 64)
-	}
+	lw.rec[4] = FormatConfidence(l.Confidence)
 	return lw.cw.Write(lw.rec)
 }
 
@@ -116,10 +113,9 @@ func ReadLabels(r io.Reader, name string) ([]Label, error) {
 			return nil, fmt.Errorf("%s:%d: field probability: %s is not a probability in [0,1]", name, line, textio.Quote(f[3]))
 		}
 		c := NoConfidence
-		if nf == 5 && f[4] != "" {
-			c, err = strconv.ParseFloat(f[4], 64)
-			if err != nil || math.IsNaN(c) || c < 0 || c > 1 {
-				return nil, fmt.Errorf("%s:%d: field confidence: %s is not empty or a probability in [0,1]", name, line, textio.Quote(f[4]))
+		if nf == 5 {
+			if c, err = ParseConfidence(f[4]); err != nil {
+				return nil, fmt.Errorf("%s:%d: field confidence: %s is %v", name, line, textio.Quote(f[4]), err)
 			}
 		}
 		k := key{f[0], f[1]}

@@ -1,12 +1,14 @@
 package pipeline
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
 func TestExampleConfigParses(t *testing.T) {
+	t.Parallel()
 	c, err := LoadConfig(filepath.Join("..", "examples", "lovbench.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -25,6 +27,7 @@ func TestExampleConfigParses(t *testing.T) {
 }
 
 func TestConfigErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ yaml, want string }{
 		{"log: {path: a.tsv}\nclick_model: {}\n", "field click_model not found"},
 		{"", "set exactly one of"},
@@ -35,6 +38,8 @@ func TestConfigErrors(t *testing.T) {
 		{"log: {path: a}\nlabels: {thresholds: [0.5, 0.4, 0.6, 0.7, 0.8]}\n", "not increasing"},
 		{"log: {path: a}\nlabels: {thresholds: [0.5]}\n", "want 5"},
 		{"log: {path: a}\nexport: {folds: 2}\n", "export.folds"},
+		{"log: {path: a}\nexport: {min_confidence: 1.5}\n", "export.min_confidence"},
+		{"log: {path: a}\nexport: {min_confidence: -0.1}\n", "export.min_confidence"},
 		{"simulate: {sessions: 10, queries: 5, zipf_s: 0.5}\n", "zipf_s"},
 		{"log: {path: a}\nclick_models: {iterations: nope}\n", "line 2"},
 		{"log: {path: a}\nfeatures: {semantics: java}\n", "features.semantics"},
@@ -42,6 +47,9 @@ func TestConfigErrors(t *testing.T) {
 		{"simulate: {sessions: 10, queries: 5, examination: {first: 0, decay: 0.4}}\n", "simulate.examination"},
 		{"simulate: {sessions: 10, queries: 5, examination: {first: 0.5, decay: 1.2}}\n", "simulate.examination"},
 		{"simulate: {sessions: 10, queries: 5, return_after_click: 1.5}\n", "simulate.return_after_click"},
+		{"log: {path: a}\nclick_models: {memory_limit: 9e9G}\n", "click_models.memory_limit: size \"9e9G\" is too large"},
+		{"log: {path: a}\nclick_models: {memory_limit: 0.0000001}\n", "click_models.memory_limit: size \"0.0000001\" is less than one byte"},
+		{"log: {path: a}\nclick_models: {memory_limit: 1B}\n", "click_models.memory_limit: a memory limit of 1B is too small: the smallest that can work is 1.0MiB"},
 	} {
 		_, err := ParseConfig([]byte(tc.yaml), "cfg.yaml", "/tmp")
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "cfg.yaml") {
@@ -54,6 +62,7 @@ func TestConfigErrors(t *testing.T) {
 // and is part of the features stage's parameters, hence of its
 // fingerprint.
 func TestConfigFeatureSemantics(t *testing.T) {
+	t.Parallel()
 	c, err := ParseConfig([]byte("log: {path: a}\n"), "cfg.yaml", "/tmp")
 	if err != nil {
 		t.Fatal(err)
@@ -74,6 +83,7 @@ func TestConfigFeatureSemantics(t *testing.T) {
 // A section with only some keys set takes the defaults
 // (DefaultConfig, as examples/lovbench.yaml lists them) for the others.
 func TestPartialSectionsTakeDefaults(t *testing.T) {
+	t.Parallel()
 	text := "workdir: w\nlog: {path: x.tsv}\nclick_models: {iterations: 5}\nlabels: {serp_size: 15}\n" +
 		"sampling: {seed: 7}\nexport: {folds: 3}\nltr: {algorithms: [lambdamart]}\n"
 	c, err := ParseConfig([]byte(text), "c.yaml", t.TempDir())
@@ -107,5 +117,26 @@ func TestPartialSectionsTakeDefaults(t *testing.T) {
 	}
 	if s := c.Simulate; s.Sessions != 500 || s.Queries != 150 || s.Model != "ubm" || s.Seed != 1 || s.ZipfS != 1.1 {
 		t.Errorf("simulate %+v", *s)
+	}
+}
+
+// export.min_confidence is read from the configuration and is part of the
+// export stage's parameters only when set, so configurations without it keep
+// their fingerprints.
+func TestConfigMinConfidence(t *testing.T) {
+	c, err := ParseConfig([]byte("log: {path: a}\nexport: {min_confidence: 0.8}\n"), "cfg.yaml", "/tmp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Export.MinConfidence != 0.8 {
+		t.Errorf("min_confidence %v", c.Export.MinConfidence)
+	}
+	b, _ := json.Marshal(c.Export)
+	if !strings.Contains(string(b), `"min_confidence":0.8`) {
+		t.Errorf("JSON %s", b)
+	}
+	b, _ = json.Marshal(DefaultConfig().Export)
+	if string(b) != `{"folds":5,"seed":1,"keep_junk":false}` {
+		t.Errorf("default export JSON %s: the fingerprint of runs without min_confidence changed", b)
 	}
 }

@@ -58,6 +58,7 @@ type runner struct {
 	piiSalt     []byte // key of the session-ID pseudonymisation (see PIISaltFile); nil: simulated log, IDs kept
 	// allowDegenerate lets a dataset below DefaultMinimums through.
 	allowDegenerate bool
+	remedy          string // RunOptions.Remedy
 
 	corpusOnce sync.Once
 	corpus     *features.Corpus
@@ -130,6 +131,10 @@ type FitModel struct {
 	Perplexity       float64   `json:"test_perplexity"`
 	PerplexityAtRank []float64 `json:"test_perplexity_at_rank"`
 	RelevanceFile    string    `json:"relevance_file"`
+	// Uncertainty says how the relevance file's intervals were obtained,
+	// with the fitted priors (clickmodels.Report.Uncertainty); nil without
+	// intervals.
+	Uncertainty *clickmodels.UncertaintyReport `json:"uncertainty,omitempty"`
 }
 
 // FitSummary is the fit stage's metrics.json: every model's test scores and
@@ -174,7 +179,7 @@ func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 			for _, r := range reps {
 				sum.Models = append(sum.Models, FitModel{Model: r.Model, TrainSessions: r.TrainSessions, TestSessions: r.Sessions,
 					Iterations: r.Iterations, LogLikelihood: r.LogLikelihood, Perplexity: r.Perplexity,
-					PerplexityAtRank: r.PerplexityAtRank, RelevanceFile: r.Model + "_relevance.tsv"})
+					PerplexityAtRank: r.PerplexityAtRank, RelevanceFile: r.Model + "_relevance.tsv", Uncertainty: r.Uncertainty})
 			}
 			return writeFitSummary(env, cm, sum)
 		},

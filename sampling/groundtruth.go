@@ -16,17 +16,28 @@ import (
 )
 
 // GroundTruthHeader is the header of the ground-truth CSV (docs/method.md section
-// 7, as LOVBench_GroundTruth.csv).
-const GroundTruthHeader = "query,term,label"
+// 7: LOVBench_GroundTruth.csv's query,term,label, then the label's
+// confidence, empty where it is not known).
+const GroundTruthHeader = "query,term,label,confidence"
 
-// WriteGroundTruth writes rows as CSV `query,term,label`.
+// groundTruthHeaderV1 is the header of ground truths written before labels
+// had a confidence (and of LOVBench_GroundTruth.csv); ReadGroundTruth still
+// reads them, every Confidence then labels.NoConfidence.
+const groundTruthHeaderV1 = "query,term,label"
+
+// WriteGroundTruth writes rows as CSV `query,term,label,confidence`: the
+// confidence in the shortest form that reads back exactly (strconv 'g', -1),
+// an empty field where it is not known (labels.NoConfidence: the sampled
+// terms, and labels made without a confidence).
 func WriteGroundTruth(w io.Writer, rows []Row) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(strings.Split(GroundTruthHeader, ",")); err != nil {
 		return err
 	}
+	rec := make([]string, 4)
 	for _, r := range rows {
-		if err := cw.Write([]string{r.Query, r.Term, strconv.Itoa(r.Label)}); err != nil {
+		rec[0], rec[1], rec[2], rec[3] = r.Query, r.Term, strconv.Itoa(r.Label), labels.FormatConfidence(r.Confidence)
+		if err := cw.Write(rec); err != nil {
 			return err
 		}
 	}
@@ -34,10 +45,13 @@ func WriteGroundTruth(w io.Writer, rows []Row) error {
 	return cw.Error()
 }
 
-// ReadGroundTruth reads a ground-truth CSV (header query,term,label; a BOM
-// and CR or CRLF line endings are accepted). Labels must be -2 or 0..4. A bad
-// row or a repeated (query, term) is an error naming the file, line and
-// field. Sampled is false for every row (the file does not say).
+// ReadGroundTruth reads a ground-truth CSV (header query,term,label,confidence,
+// or query,term,label as written before confidences and as
+// LOVBench_GroundTruth.csv; a BOM and CR or CRLF line endings are accepted).
+// Labels must be -2 or 0..4, a confidence empty (Confidence is then
+// labels.NoConfidence) or a probability in [0, 1]. A bad row or a repeated
+// (query, term) is an error naming the file, line and field. Sampled is
+// false for every row (the file does not say).
 func ReadGroundTruth(r io.Reader, name string) ([]Row, error) {
 	cr := csv.NewReader(textio.NewLineReader(r))
 	cr.FieldsPerRecord = -1
@@ -49,8 +63,13 @@ func ReadGroundTruth(r io.Reader, name string) ([]Row, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if strings.Join(h, ",") != GroundTruthHeader {
-		return nil, fmt.Errorf("%s:1: header %s, want %s", name, textio.Quote(strings.Join(h, ",")), textio.Quote(GroundTruthHeader))
+	nf := 4
+	switch strings.Join(h, ",") {
+	case GroundTruthHeader:
+	case groundTruthHeaderV1:
+		nf = 3
+	default:
+		return nil, fmt.Errorf("%s:1: header %s, want %s (or %s)", name, textio.Quote(strings.Join(h, ",")), textio.Quote(GroundTruthHeader), textio.Quote(groundTruthHeaderV1))
 	}
 	type key struct{ q, t string }
 	seen := map[key]int{}
@@ -64,8 +83,8 @@ func ReadGroundTruth(r io.Reader, name string) ([]Row, error) {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		line, _ := cr.FieldPos(0)
-		if len(f) != 3 {
-			return nil, fmt.Errorf("%s:%d: %d fields, want 3 (query,term,label)", name, line, len(f))
+		if len(f) != nf {
+			return nil, fmt.Errorf("%s:%d: %d fields, want %d (%s)", name, line, len(f), nf, strings.Join(h, ","))
 		}
 		if f[0] == "" {
 			return nil, fmt.Errorf("%s:%d: field query: empty", name, line)
@@ -77,12 +96,18 @@ func ReadGroundTruth(r io.Reader, name string) ([]Row, error) {
 		if err != nil || (l != labels.Junk && (l < 0 || l > 4)) {
 			return nil, fmt.Errorf("%s:%d: field label: %s is not -2 or 0..4", name, line, textio.Quote(f[2]))
 		}
+		c := labels.NoConfidence
+		if nf == 4 {
+			if c, err = labels.ParseConfidence(f[3]); err != nil {
+				return nil, fmt.Errorf("%s:%d: field confidence: %s is %v", name, line, textio.Quote(f[3]), err)
+			}
+		}
 		k := key{f[0], f[1]}
 		if prev, ok := seen[k]; ok {
 			return nil, fmt.Errorf("%s:%d: (%s, %s) repeats line %d", name, line, textio.Quote(f[0]), textio.Quote(f[1]), prev)
 		}
 		seen[k] = line
-		out = append(out, Row{Query: strings.Clone(f[0]), Term: strings.Clone(f[1]), Label: l})
+		out = append(out, Row{Query: strings.Clone(f[0]), Term: strings.Clone(f[1]), Label: l, Confidence: c})
 	}
 	return out, nil
 }

@@ -4,6 +4,7 @@
 // but were not labelled, drawn at random with a seed and labelled
 // non-relevant (0), so that queries have about 26 judgments on average as
 // in LOVBench (73,950 judged + 110,274 sampled pairs for 7,395 queries).
+// A labelled term keeps its label's confidence; a sampled term has none.
 //
 // Draws are order independent and reproducible: each candidate term gets a
 // key from a 64-bit hash of (seed, query, term) and a query takes the terms
@@ -51,6 +52,14 @@ type Row struct {
 	Term    string // term URI
 	Label   int
 	Sampled bool // drawn from the query match (label 0), not labelled from the SERP
+	// Confidence is the label's confidence (labels.Label.Confidence): the
+	// probability, under the click model's uncertainty, that the pair's
+	// relevance lies in the band of its label. labels.NoConfidence where it
+	// is not known: for every sampled row (the log holds no evidence about
+	// a term the engine did not show for the query; its label 0 is the
+	// LETOR sampling convention, not an estimate) and for labels made
+	// without a confidence.
+	Confidence float64
 }
 
 // UnknownTerm is a labelled result that the corpus does not know, so it has
@@ -128,7 +137,7 @@ func Sample(ctx context.Context, ls []labels.Label, c Candidates, opts Options) 
 			rep.DuplicateURIs++
 			continue
 		}
-		q.labelled = append(q.labelled, Row{Query: l.Query, Term: uri, Label: l.Grade})
+		q.labelled = append(q.labelled, Row{Query: l.Query, Term: uri, Label: l.Grade, Confidence: l.Confidence})
 	}
 	rep.LabelledQueries = len(qs)
 	sort.Slice(qs, func(i, j int) bool { return qs[i].name < qs[j].name })
@@ -179,7 +188,7 @@ func Sample(ctx context.Context, ls []labels.Label, c Candidates, opts Options) 
 		rep.Labelled += len(q.labelled)
 		drawn := draw(q.seed, q.matches, q.exclude, takes[i])
 		for _, u := range drawn {
-			rows = append(rows, Row{Query: q.name, Term: u, Label: 0, Sampled: true})
+			rows = append(rows, Row{Query: q.name, Term: u, Label: 0, Sampled: true, Confidence: labels.NoConfidence})
 		}
 		rep.Sampled += len(drawn)
 		if len(drawn) >= q.pool {

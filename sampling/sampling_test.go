@@ -130,9 +130,9 @@ func testCorpus() fakeCorpus {
 func TestSample(t *testing.T) {
 	c := testCorpus()
 	ls := []labels.Label{
-		{Query: "q1", Term: "x:T00", Grade: 4}, {Query: "q1", Term: "x:NOPE", Grade: 1}, {Query: "q1", Term: "http://x/T01", Grade: 2},
-		{Query: "q1", Term: "x:T01", Grade: 0}, // same URI as the row before
-		{Query: "q2", Term: "x:T05", Grade: 3}, {Query: "q2", Term: "x:T39", Grade: -2},
+		{Query: "q1", Term: "x:T00", Grade: 4, Confidence: 0.25}, {Query: "q1", Term: "x:NOPE", Grade: 1}, {Query: "q1", Term: "http://x/T01", Grade: 2, Confidence: 1},
+		{Query: "q1", Term: "x:T01", Grade: 0, Confidence: 0.5}, // same URI as the row before
+		{Query: "q2", Term: "x:T05", Grade: 3, Confidence: labels.NoConfidence}, {Query: "q2", Term: "x:T39", Grade: -2, Confidence: 0.125},
 		{Query: "q3", Term: "x:NOPE", Grade: 0}, // no known term: query left out
 	}
 	rows, rep, err := Sample(context.Background(), ls, c, Options{Seed: 7, PerQuery: 10})
@@ -156,8 +156,15 @@ func TestSample(t *testing.T) {
 	if len(rep.UnknownTerms) != 1 || rep.UnknownTerms[0] != (UnknownTerm{"x:NOPE", 2}) {
 		t.Errorf("unknown terms %+v", rep.UnknownTerms)
 	}
-	if rows[0] != (Row{"q1", "http://x/T00", 4, false}) || rows[1] != (Row{"q1", "http://x/T01", 2, false}) {
+	// The confidence travels with the label; a sampled row has none.
+	if rows[0] != (Row{"q1", "http://x/T00", 4, false, 0.25}) || rows[1] != (Row{"q1", "http://x/T01", 2, false, 1}) {
 		t.Errorf("labelled rows first in rank order: %+v", rows[:2])
+	}
+	if r := rows[11]; r != (Row{"q2", "http://x/T05", 3, false, labels.NoConfidence}) {
+		t.Errorf("q2's first row %+v", r)
+	}
+	if r := rows[12]; r != (Row{"q2", "http://x/T39", -2, false, 0.125}) {
+		t.Errorf("q2's second row %+v", r)
 	}
 	seen := map[string]bool{}
 	for _, r := range rows {
@@ -166,8 +173,8 @@ func TestSample(t *testing.T) {
 			t.Errorf("repeated pair %s", k)
 		}
 		seen[k] = true
-		if r.Sampled && r.Label != 0 {
-			t.Errorf("sampled row with label %d", r.Label)
+		if r.Sampled && (r.Label != 0 || r.Confidence != labels.NoConfidence) {
+			t.Errorf("sampled row with label %d, confidence %v", r.Label, r.Confidence)
 		}
 	}
 	// Query order in the input does not matter.
@@ -186,7 +193,7 @@ func TestRunByteIdentical(t *testing.T) {
 	dir := t.TempDir()
 	lp := filepath.Join(dir, "labels.csv")
 	var b bytes.Buffer
-	ls := []labels.Label{{Query: "q1", Term: "x:T00", Grade: 4, P: 0.9}, {Query: "q2", Term: "x:T01", Grade: 0, P: 0.3}}
+	ls := []labels.Label{{Query: "q1", Term: "x:T00", Grade: 4, P: 0.9, Confidence: 0.875}, {Query: "q2", Term: "x:T01", Grade: 0, P: 0.3, Confidence: labels.NoConfidence}}
 	if err := labels.WriteLabels(&b, ls); err != nil {
 		t.Fatal(err)
 	}
@@ -216,6 +223,18 @@ func TestRunByteIdentical(t *testing.T) {
 	if len(gt) != 48 {
 		t.Errorf("%d rows, want 48", len(gt))
 	}
+	// The file carries the labels' confidences: q1's labelled term 0.875,
+	// q2's labelled term none, and every sampled term none (empty).
+	lines := strings.Split(string(outs[0]), "\n")
+	if lines[0] != "query,term,label,confidence" || lines[1] != "q1,http://x/T00,4,0.875" || lines[2] != "q1,http://x/T02,0," {
+		t.Errorf("ground truth begins %q", lines[:3])
+	}
+	if gt[0].Confidence != 0.875 || gt[1].Confidence != labels.NoConfidence {
+		t.Errorf("read back %+v", gt[:2])
+	}
+	if i := slices.IndexFunc(gt, func(r Row) bool { return r.Query == "q2" }); gt[i].Term != "http://x/T01" || gt[i].Confidence != labels.NoConfidence {
+		t.Errorf("q2's labelled row %+v", gt[i])
+	}
 }
 
 func TestReadGroundTruthErrors(t *testing.T) {
@@ -225,6 +244,10 @@ func TestReadGroundTruthErrors(t *testing.T) {
 		{"query,term,label\nq,t,1\nq,t,0\n", `gt.csv:3: ("q", "t") repeats line 2`},
 		{"query,term,label\r,t,1\r", "gt.csv:2: field query"},
 		{"query,term,label\nq,t\n", "gt.csv:2: 2 fields"},
+		{"query,term,label,confidence\nq,t,1\n", "gt.csv:2: 3 fields, want 4"},
+		{"query,term,label,confidence\nq,t,1,1.5\n", "gt.csv:2: field confidence"},
+		{"query,term,label,confidence\nq,t,1,NaN\n", "gt.csv:2: field confidence"},
+		{"query,term,label,confidence\nq,t,1,high\n", "gt.csv:2: field confidence"},
 	} {
 		_, err := ReadGroundTruth(strings.NewReader(c.in), "gt.csv")
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -232,7 +255,36 @@ func TestReadGroundTruthErrors(t *testing.T) {
 		}
 	}
 	rows, err := ReadGroundTruth(strings.NewReader("\xEF\xBB\xBFquery,term,label\r\"a b\",http://x/T,-2\r"), "gt.csv")
-	if err != nil || len(rows) != 1 || rows[0] != (Row{"a b", "http://x/T", -2, false}) {
+	if err != nil || len(rows) != 1 || rows[0] != (Row{"a b", "http://x/T", -2, false, labels.NoConfidence}) {
 		t.Errorf("BOM/CR file: %+v %v", rows, err)
+	}
+	// Files with the confidence column: empty is unknown, 0 and 1 are values.
+	rows, err = ReadGroundTruth(strings.NewReader("query,term,label,confidence\r\nq,a,1,0\r\nq,b,0,\r\nq,c,4,1\r\n"), "gt.csv")
+	if err != nil || len(rows) != 3 || rows[0].Confidence != 0 || rows[1].Confidence != labels.NoConfidence || rows[2].Confidence != 1 {
+		t.Errorf("confidence file: %+v %v", rows, err)
+	}
+}
+
+// WriteGroundTruth and ReadGroundTruth round-trip every confidence exactly.
+func TestGroundTruthConfidenceRoundTrip(t *testing.T) {
+	tenth := 0.1 // not a constant: 0.1 + 0.2 in float64 arithmetic
+	in := []Row{{"q", "a", 4, false, tenth + 0.2}, {"q", "b", 0, true, labels.NoConfidence}, {"q", "c", -2, false, 0}, {"q, \"d\"", "e", 2, false, 1e-9}}
+	var b bytes.Buffer
+	if err := WriteGroundTruth(&b, in); err != nil {
+		t.Fatal(err)
+	}
+	want := "query,term,label,confidence\nq,a,4,0.30000000000000004\nq,b,0,\nq,c,-2,0\n\"q, \"\"d\"\"\",e,2,1e-09\n"
+	if b.String() != want {
+		t.Errorf("wrote %q, want %q", b.String(), want)
+	}
+	out, err := ReadGroundTruth(&b, "gt.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range in {
+		in[i].Sampled = false // the file does not say
+	}
+	if !slices.Equal(out, in) {
+		t.Errorf("read back %+v, want %+v", out, in)
 	}
 }

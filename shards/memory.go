@@ -24,11 +24,12 @@ const MaxMemoryShards = 512
 
 // MinMemoryLimit is the smallest memory limit ForMemory accepts for a log
 // of serps SERPs: each of at most MaxMemoryShards shards must prepare
-// within the limit's share for one shard (membudget.Fit.ShardPrepare).
+// within the limit's share for one shard (membudget.Fit.ShardPrepare),
+// and no limit is below bytesize.MinLimit, the rule of every memory limit.
 // (The fixed costs of a process, the Go runtime and its buffers, come on
 // top of any limit: docs/scale.md.)
 func MinMemoryLimit(serps int64) int64 {
-	return membudget.MinFitLimit(minShardPrepare(serps))
+	return max(membudget.MinFitLimit(minShardPrepare(serps)), bytesize.MinLimit)
 }
 
 // minShardPrepare is the smallest budget for one shard's preparation with
@@ -66,8 +67,8 @@ func ForMemory(ctx context.Context, src string, sp SplitConfig, b membudget.Fit,
 	if b.Limit <= 0 {
 		return st, func() {}, nil
 	}
-	if budget < minShardPrepare(st.m.SERPs) {
-		return nil, nil, &LimitTooSmallError{Limit: b.Limit, Min: MinMemoryLimit(st.m.SERPs), SERPs: st.m.SERPs}
+	if min := MinMemoryLimit(st.m.SERPs); b.Limit < min {
+		return nil, nil, &LimitTooSmallError{Limit: b.Limit, Min: min, SERPs: st.m.SERPs}
 	}
 	if need <= budget {
 		return st, func() {}, nil

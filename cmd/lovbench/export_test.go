@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 // export then validate through the command line: a fresh directory is valid
 // (exit 0), a tampered one is not (exit 1), and bad flags are usage errors.
 func TestExportValidateCLI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	gtp, fp := writeExportInputs(t, dir, 10, func(q, tm int) int { return (q + tm) % 5 })
 	out := filepath.Join(dir, "ds")
@@ -28,5 +30,41 @@ func TestExportValidateCLI(t *testing.T) {
 	}
 	if code, _, _ := runCLI(t, "validate"); code != 2 {
 		t.Errorf("validate without DIR: code %d, want 2", code)
+	}
+}
+
+// export --min-confidence through the command line, on a ground truth whose
+// terms T0..T2 of query qN have the confidence ((N + t) mod 4) / 4 and T3
+// none (a sampled term). At 0.75 a query keeps the row whose residue is 3
+// (one of T0..T2 when N mod 4 is 1, 2 or 3) with its T3; q0, q4 and q8 have
+// residues 0, 1, 2 and lose all their rows: 7 queries x 2 = 14 rows kept,
+// 30 - 7 = 23 below 0.75, 3 (the T3 of q0, q4, q8) left out with their query.
+func TestExportMinConfidenceCLI(t *testing.T) {
+	dir := t.TempDir()
+	gtp, fp := writeExportInputs(t, dir, 10, func(q, tm int) int { return (q + tm) % 5 })
+	var g strings.Builder
+	g.WriteString("query,term,label,confidence\n")
+	for q := range 10 {
+		for tm := range 4 {
+			conf := ""
+			if tm < 3 {
+				conf = fmt.Sprint(float64((q+tm)%4) / 4)
+			}
+			fmt.Fprintf(&g, "q%d,http://x.org/T%d,%d,%s\n", q, tm, (q+tm)%5, conf)
+		}
+	}
+	if err := os.WriteFile(gtp, []byte(g.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "ds")
+	code, stdout, errs := runCLI(t, "export", "--ground-truth", gtp, "--features", fp, "--seed", "2", "--min-confidence", "0.75", "--out", out)
+	if code != 0 || !strings.Contains(stdout, "min confidence 0.75: 14 of 40 rows kept, 23 below it, 3 left out with their query; 3 of 10 queries lost all their rows") {
+		t.Fatalf("export: code %d: %s %s", code, stdout, errs)
+	}
+	if code, stdout, errs := runCLI(t, "validate", out); code != 0 || !strings.Contains(stdout, "valid (14 rows, 7 queries, 5 folds)") {
+		t.Fatalf("validate: code %d: %s %s", code, stdout, errs)
+	}
+	if code, _, _ := runCLI(t, "export", "--ground-truth", gtp, "--features", fp, "--out", filepath.Join(dir, "x"), "--min-confidence", "1.5"); code != 2 {
+		t.Errorf("--min-confidence 1.5: code %d, want 2", code)
 	}
 }

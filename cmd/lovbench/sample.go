@@ -21,19 +21,24 @@ func newSampleCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sample",
 		Short: "Build the LETOR-style ground truth: labelled SERP terms plus sampled non-relevant matches",
-		Long: `sample builds the ground truth (query,term,label) of docs/method.md section 5: per
+		Long: `sample builds the ground truth (query,term,label,confidence) of docs/method.md section 5: per
 query its labelled first-SERP terms, resolved to URIs in the corpus, plus
 terms matching the query that were not labelled, drawn at random (seeded,
 independent of query order) and labelled 0, so that the average number of
 judgments per query is --per-query when the pools allow (see docs/dataset.md).
 Labelled terms the corpus does not know are left out and listed in the report
-(--report, default OUT.report.json).`,
+(--report, default OUT.report.json). Each labelled term keeps its label's
+confidence; sampled terms have none (an empty field).`,
 		Example: `  lovbench sample --labels labels.csv --corpus vocabularies/ --seed 1 --out ground_truth.csv
   lovbench sample --labels labels.csv --corpus lov.nq.gz --prefixes lov_prefixes.json --per-query 30 --seed 7 --out gt.csv`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cfg.Labels == "" || len(corpus) == 0 || cfg.Out == "" {
 				return usagef("sample: --labels, --corpus and --out are required")
+			}
+			ins := paths{}.add("--labels", cfg.Labels).add("--prefixes", loadOpt.Prefixes).add("--corpus", corpus...)
+			if err := checkOutputs(ins, paths{}.add("--out", cfg.Out).add("--report", cfg.Report)); err != nil {
+				return err
 			}
 			c, err := features.Load(cmd.Context(), corpus, loadOpt)
 			if err != nil {
@@ -67,9 +72,9 @@ Labelled terms the corpus does not know are left out and listed in the report
 	f.StringSliceVar(&corpus, "corpus", nil, "RDF corpus files or directories (N-Quads, N-Triples, Turtle; plain or gzip)")
 	f.StringVar(&loadOpt.Prefixes, "prefixes", "", "LOV prefix file (SPARQL JSON) to resolve prefixed names")
 	f.BoolVar(&loadOpt.Lenient, "lenient", false, "skip bad RDF statements (counted) instead of failing")
-	f.Uint64Var(&cfg.Options.Seed, "seed", 1, "random seed of the draws")
+	uint64Var(f, &cfg.Options.Seed, "seed", 1, "random seed of the draws")
 	floatVar(f, &cfg.Options.PerQuery, "per-query", sampling.DefaultPerQuery, above(0), "target average judgments per query (labelled + sampled)")
-	f.StringVar(&cfg.Out, "out", "", "ground-truth CSV to write (query,term,label)")
+	f.StringVar(&cfg.Out, "out", "", "ground-truth CSV to write (query,term,label,confidence)")
 	f.StringVar(&cfg.Report, "report", "", "report JSON to write (default OUT.report.json)")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	return cmd

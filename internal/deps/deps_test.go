@@ -20,7 +20,7 @@ const module = "github.com/lovbench/lovbench"
 // (HELPERS in the rules). They import the standard library and their own
 // third-party dependency only.
 var helpers = []string{
-	"internal/atomicfile", "internal/bytesize", "internal/membudget", "internal/par",
+	"internal/atomicfile", "internal/bytesize", "internal/filehash", "internal/membudget", "internal/par",
 	"internal/pqfile", "internal/progress", "internal/textio",
 }
 
@@ -33,12 +33,15 @@ var rules = []struct {
 	pkg string
 	may []string
 }{
-	// The helpers of internal/.
-	{"internal/atomicfile", nil},
+	// The helpers of internal/, and those of the tests (refdata,
+	// testskips).
+	{"internal/filehash", nil},
+	{"internal/atomicfile", []string{"internal/filehash"}},
 	{"internal/bytesize", nil},
 	{"internal/membudget", nil},
 	{"internal/textio", nil},
-	{"internal/shareddata", nil},
+	{"internal/refdata", nil},
+	{"internal/testskips", nil},
 	{"internal/par", []string{"golang.org/x/sync/errgroup"}},
 	{"internal/pqfile", []string{"github.com/klauspost/compress/s2", "github.com/parquet-go/parquet-go", "github.com/parquet-go/parquet-go/format"}},
 	{"internal/progress", []string{"github.com/schollz/progressbar/v3", "golang.org/x/term"}},
@@ -52,10 +55,10 @@ var rules = []struct {
 	{"ingest", []string{"HELPERS", "ingest/pii", "sessions"}},
 	{"ingest/ingesttest", []string{"ingest"}},
 	{"shards", []string{"HELPERS", "sessions", "sessions/split", "github.com/parquet-go/parquet-go"}},
-	{"clickmodels", []string{"HELPERS", "sessions", "sessions/split"}},
+	{"clickmodels", []string{"HELPERS", "sessions", "sessions/split", "gonum.org/v1/gonum/mathext"}},
 
 	// Labels, sampling and the corpus.
-	{"labels", []string{"HELPERS", "sessions", "gonum.org/v1/gonum/stat"}},
+	{"labels", []string{"HELPERS", "sessions", "clickmodels", "gonum.org/v1/gonum/stat"}},
 	{"sampling", []string{"HELPERS", "labels"}},
 	{"features/rdf", []string{"HELPERS"}},
 	{"features/democorpus", []string{"HELPERS"}},
@@ -63,18 +66,18 @@ var rules = []struct {
 	{"clickmodels/corpussim", []string{"clickmodels", "features", "features/democorpus", "sessions"}},
 
 	// The dataset and learning to rank.
-	{"export", []string{"HELPERS", "features", "labels", "sampling",
+	{"export", []string{"HELPERS", "features", "labels", "sampling", "gopkg.in/yaml.v3",
 		"github.com/apache/arrow-go/v18/arrow", "github.com/apache/arrow-go/v18/arrow/array",
 		"github.com/apache/arrow-go/v18/arrow/ipc", "github.com/apache/arrow-go/v18/arrow/memory"}},
 	{"ltr/measures", []string{"HELPERS", "gonum.org/v1/gonum/stat/distuv"}},
 	{"ltr", []string{"HELPERS", "ltr/measures"}},
 
 	// The pipeline and the command.
-	{"pipeline/report", []string{"labels"}},
+	{"pipeline/report", []string{"labels", "ltr", "ltr/measures"}},
 	{"pipeline/internal/browsertest", nil},
 	{"pipeline", []string{"HELPERS", "sessions", "sessions/split", "ingest", "shards", "clickmodels",
 		"clickmodels/corpussim", "labels", "sampling", "features", "features/democorpus", "export", "ltr",
-		"pipeline/report", "gonum.org/v1/gonum/stat", "gopkg.in/yaml.v3"}},
+		"ltr/measures", "pipeline/report", "gonum.org/v1/gonum/stat", "gopkg.in/yaml.v3"}},
 	{"cmd/lovbench", []string{"HELPERS", "sessions", "sessions/split", "ingest", "ingest/pii", "shards",
 		"clickmodels", "clickmodels/corpussim", "labels", "sampling", "features", "export", "ltr",
 		"ltr/measures", "pipeline", "pipeline/report", "github.com/spf13/cobra", "github.com/spf13/pflag"}},
@@ -93,8 +96,10 @@ var rules = []struct {
 		"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"}},
 
 	// Benchmark programs: any stage, never imported.
-	{"bench/clickmodels", []string{"clickmodels", "sessions"}},
-	{"bench/features", []string{"features"}},
+	{"bench/calibration", []string{"clickmodels", "clickmodels/corpussim", "features", "labels"}},
+	{"bench/clickmodels", []string{"clickmodels", "sessions", "internal/refdata"}},
+	{"bench/confidence", []string{"pipeline", "pipeline/report"}},
+	{"bench/features", []string{"features", "internal/refdata"}},
 	{"bench/ingest", []string{"ingest"}},
 	{"bench/ltr", []string{"ltr"}},
 	{"bench/scale", nil},

@@ -2,7 +2,8 @@
 // (features.parquet of `lovbench features`, dataset.parquet of `lovbench
 // export`; docs/method.md section 7) with parquet-go, column by column.
 //
-// The tables are flat: every column is a required leaf, a string (BYTE_ARRAY
+// The tables are flat: every column is a leaf, required (or optional where
+// Column.Null says which rows are null), a string (BYTE_ARRAY
 // with the STRING logical type and UTF8 converted type), a 32-bit signed
 // integer (INT32, logical INT(32, signed), converted INT_32) or a double
 // (DOUBLE, no logical type), in the order given — the schema arrow-go's
@@ -49,6 +50,10 @@ type Column struct {
 	String   func(i int) string
 	Int32    func(i int) int32
 	Float64  func(i int) float64
+	// Null, when not nil, makes the column optional: row i is null where
+	// Null[i] (its value is then not written). A nil Null is a required
+	// column.
+	Null []bool
 }
 
 // DefaultRowGroupRows is the largest row group Write writes (the value the
@@ -95,7 +100,11 @@ func Schema(cols []Column) (*parquet.Schema, error) {
 		if _, dup := g[c.Name]; dup {
 			return nil, fmt.Errorf("pqfile: column %q appears twice", c.Name)
 		}
-		g[c.Name] = parquet.Required(n)
+		if c.Null != nil {
+			g[c.Name] = parquet.Optional(n)
+		} else {
+			g[c.Name] = parquet.Required(n)
+		}
 	}
 	byName := map[string]parquet.Field{}
 	for _, f := range g.Fields() {
@@ -127,7 +136,7 @@ func Write(w io.Writer, cols []Column, rows, rowGroupRows int) error {
 // in the order given.
 func WriteMeta(w io.Writer, cols []Column, rows, rowGroupRows int, meta [][2]string) error {
 	for _, c := range cols {
-		if (c.Strings != nil && len(c.Strings) < rows) || (c.Int32s != nil && len(c.Int32s) < rows) || (c.Float64s != nil && len(c.Float64s) < rows) {
+		if (c.Strings != nil && len(c.Strings) < rows) || (c.Int32s != nil && len(c.Int32s) < rows) || (c.Float64s != nil && len(c.Float64s) < rows) || (c.Null != nil && len(c.Null) < rows) {
 			return fmt.Errorf("pqfile: column %q has fewer than %d values", c.Name, rows)
 		}
 	}
@@ -194,6 +203,17 @@ func WriteMeta(w io.Writer, cols []Column, rows, rowGroupRows int, meta [][2]str
 						vs[i] = parquet.DoubleValue(c.Float64(s + i))
 					}
 				}
+				if c.Null != nil {
+					// An optional column's values carry their definition
+					// level: 1 for a value, 0 for a null.
+					for i := range vs {
+						if c.Null[s+i] {
+							vs[i] = parquet.NullValue().Level(0, 0, ci)
+						} else {
+							vs[i] = vs[i].Level(0, 1, ci)
+						}
+					}
+				}
 				if _, err := cws[ci].WriteRowValues(vs); err != nil {
 					return fmt.Errorf("column %s: %w", c.Name, err)
 				}
@@ -251,8 +271,9 @@ type ReadColumn struct {
 	Strings  []string
 	Int32s   []int32
 	Float64s []float64
-	Nulls    int // null values (a table of lovbench has none)
-	FirstNul int // 1-based row of the first null, 0 if none
+	Nulls    int    // null values (only optional columns have them)
+	FirstNul int    // 1-based row of the first null, 0 if none
+	Null     []bool // Null[i]: row i is null (its value reads as zero); nil when there is no null
 }
 
 // Table is a flat Parquet file read whole.
@@ -335,6 +356,10 @@ func Read(r io.ReaderAt, size int64) (t *Table, err error) {
 							col.Nulls++
 							if col.FirstNul == 0 {
 								col.FirstNul = row[ci]
+								col.Null = make([]bool, t.Rows)
+							}
+							if row[ci] <= t.Rows {
+								col.Null[row[ci]-1] = true
 							}
 							v = parquet.ValueOf(nil)
 						}
@@ -382,4 +407,30 @@ func kindName(k parquet.Kind) string {
 		return "FIXED_LEN_BYTE_ARRAY"
 	}
 	return strings.ToUpper(k.String())
+}
+
+// Select returns the columns of the rows idx of cols, for Write: row i of
+// the result is row idx[i] of cols (idx ascending keeps the accessors'
+// increasing order). Names, kinds and encodings stay as they are.
+func Select(cols []Column, idx []int) []Column {
+	out := make([]Column, len(cols))
+	for j, c := range cols {
+		s := Column{Name: c.Name, Kind: c.Kind, Dict: c.Dict}
+		switch {
+		case c.Strings != nil:
+			s.String = func(i int) string { return c.Strings[idx[i]] }
+		case c.String != nil:
+			s.String = func(i int) string { return c.String(idx[i]) }
+		case c.Int32s != nil:
+			s.Int32 = func(i int) int32 { return c.Int32s[idx[i]] }
+		case c.Int32 != nil:
+			s.Int32 = func(i int) int32 { return c.Int32(idx[i]) }
+		case c.Float64s != nil:
+			s.Float64 = func(i int) float64 { return c.Float64s[idx[i]] }
+		case c.Float64 != nil:
+			s.Float64 = func(i int) float64 { return c.Float64(idx[i]) }
+		}
+		out[j] = s
+	}
+	return out
 }

@@ -1,0 +1,264 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/export"
+	"github.com/lovbench/lovbench/labels"
+	"github.com/lovbench/lovbench/pipeline/report"
+)
+
+// RecoveryTarget is the Pearson correlation with the hidden relevance that
+// the report's "How sure are the labels" section looks for: the lowest
+// minimum confidence whose labels reach it (docs/pipeline.md).
+const RecoveryTarget = 0.8
+
+// RecoveryMinPairs is the fewest confident labels whose recovery counts as
+// reaching RecoveryTarget: a Pearson r over fewer pairs says little (at 30
+// pairs the 95% interval of an r of 0.8 is still about 0.62 to 0.90, by
+// Fisher's z with standard error 1/sqrt(n-3)).
+const RecoveryMinPairs = 30
+
+// ReportConfidenceLevels are the minimum confidences of the report's
+// recovery table (besides all labels).
+var ReportConfidenceLevels = []float64{0.5, 0.6, 0.7, 0.8, 0.9, 0.95}
+
+// SweepStep is the step of the grid of minimum confidences ConfidenceSweep
+// is run on to find the RecoveryTarget level: 0, 0.01, ..., 1.
+const SweepStep = 0.01
+
+// correlations are the Pearson r and Kendall tau-b of x and y, the two
+// measures of label recovery (with the true relevance) the report shows.
+// Kendall's tau-b is O(n^2) (labels.KendallTauB); withKendall false
+// leaves it NaN.
+func correlations(x, y []float64, withKendall bool) (pearson, kendall float64) {
+	kendall = math.NaN()
+	if withKendall {
+		kendall = labels.KendallTauB(x, y)
+	}
+	return stat.Correlation(x, y, nil), kendall
+}
+
+// truthPair is one labelled pair of a simulated log with its true relevance.
+type truthPair struct {
+	query      string
+	p, truth   float64
+	confidence float64
+}
+
+// joinTruth pairs each label with its true relevance (labels without one are
+// skipped, as in recovery).
+func joinTruth(ls []labels.Label, truth map[[2]string]float64) []truthPair {
+	var out []truthPair
+	for _, l := range ls {
+		if tr, ok := truth[[2]string{l.Query, l.Term}]; ok {
+			out = append(out, truthPair{query: l.Query, p: l.P, truth: tr, confidence: l.Confidence})
+		}
+	}
+	return out
+}
+
+// ConfidenceSweep measures, for each minimum confidence in levels, how well
+// the labels whose confidence is at least that level recover the hidden true
+// relevance of a simulated log: the pairs and queries they keep and the
+// Pearson r (and, with withKendall, Kendall tau-b) between their inferred
+// probability and the truth, as recovery computes them for all labels. A
+// level of 0 keeps every label with a truth, with or without a confidence;
+// any other level only labels with a confidence (labels.NoConfidence never
+// passes). A level that keeps fewer than two pairs has NaN correlations.
+func ConfidenceSweep(ls []labels.Label, truth map[[2]string]float64, levels []float64, withKendall bool) []report.ConfidenceLevel {
+	pairs := joinTruth(ls, truth)
+	out := make([]report.ConfidenceLevel, 0, len(levels))
+	for _, c := range levels {
+		var xs, ys []float64
+		qs := map[string]bool{}
+		for _, p := range pairs {
+			if c > 0 && (p.confidence == labels.NoConfidence || p.confidence < c) {
+				continue
+			}
+			xs, ys = append(xs, p.p), append(ys, p.truth)
+			qs[p.query] = true
+		}
+		lv := report.ConfidenceLevel{Min: c, Pairs: len(xs), Queries: len(qs), Pearson: math.NaN(), Kendall: math.NaN()}
+		if len(xs) >= 2 {
+			lv.Pearson, lv.Kendall = correlations(xs, ys, withKendall)
+		}
+		out = append(out, lv)
+	}
+	return out
+}
+
+// SweepLevels is the grid 0, step, 2 step, ..., 1 (each level rounded to
+// the step's decimals, so 0.07 is 0.07 and not 0.07000000000000001).
+func SweepLevels(step float64) []float64 {
+	n := int(math.Round(1 / step))
+	out := make([]float64, n+1)
+	for i := range out {
+		out[i] = math.Round(float64(i)*step*1e9) / 1e9
+	}
+	return out
+}
+
+// LowestLevelReaching returns the first level of sweep (in the order given,
+// ascending for SweepLevels) whose Pearson r is at least target over at
+// least minPairs pairs, and false when none is.
+func LowestLevelReaching(sweep []report.ConfidenceLevel, target float64, minPairs int) (report.ConfidenceLevel, bool) {
+	for _, lv := range sweep {
+		if lv.Pearson >= target && lv.Pairs >= minPairs {
+			return lv, true
+		}
+	}
+	return report.ConfidenceLevel{}, false
+}
+
+// thresholdsOf is the report's thresholds (ReportInputs.Thresholds), the
+// default ones unless there are five.
+func thresholdsOf(th []float64) labels.Thresholds {
+	if len(th) != 5 {
+		return labels.DefaultThresholds()
+	}
+	var t labels.Thresholds
+	copy(t[:], th)
+	return t
+}
+
+// PriorOf gives the relevance Beta of a pair without evidence shown at
+// first-SERP position rank (1-based).
+type PriorOf func(rank int) labels.Posterior
+
+// selectedPrior is the relevance Beta of a pair without evidence
+// (clickmodels.PriorRelevance) of the model the fit stage in fitDir
+// selected, by rank; nil when there is no fit stage or the model has no
+// intervals.
+func selectedPrior(fitDir string) (PriorOf, error) {
+	if fitDir == "" {
+		return nil, nil
+	}
+	var sum FitSummary
+	if err := readJSON(filepath.Join(fitDir, FitMetricsFile), &sum); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	for _, m := range sum.Models {
+		if m.Model != sum.Selected || m.Uncertainty == nil {
+			continue
+		}
+		kind, err := clickmodels.ParseKind(m.Model)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", filepath.Join(fitDir, FitMetricsFile), err)
+		}
+		u := *m.Uncertainty
+		return func(rank int) labels.Posterior {
+			a, b := clickmodels.PriorRelevance(kind, u, float64(rank-1))
+			return labels.Posterior{Alpha: a, Beta: b}
+		}, nil
+	}
+	return nil, nil
+}
+
+// PriorLike counts the labels the log cannot tell from the prior: those
+// with a confidence that is no higher than the probability prior(rank)
+// (the relevance Beta of a pair without evidence shown at the label's
+// first-SERP position, clickmodels.PriorRelevance) gives their label's band
+// under thresholds th. A pair the log holds no evidence about has exactly
+// that confidence when its mean rank is its first-SERP position (always on
+// logs whose result pages do not change, as the simulated ones); the clicks
+// of any other pair counted did not make its label more likely than it was
+// before them. It returns the count and the labels with a confidence.
+func PriorLike(ls []labels.Label, th labels.Thresholds, prior PriorOf) (n, of int) {
+	for _, l := range ls {
+		if l.Confidence == labels.NoConfidence {
+			continue
+		}
+		of++
+		if l.Confidence <= th.Confidence(l.Grade, prior(l.Rank)) {
+			n++
+		}
+	}
+	return n, of
+}
+
+// PriorLikeDefinition is the report's wording of PriorLike.
+const PriorLikeDefinition = "their confidence is no higher than the probability that the prior alone gives their label's band at their rank, the confidence of a pair the log holds no evidence about (docs/pipeline.md, \"The report\")."
+
+// labelConfidence builds the report's "How sure are the labels" data from
+// labels.csv and, for a simulated log (truthPath not ""), truth.tsv: the
+// confidence distribution per label, the labels the log cannot tell from
+// prior (PriorLike; when prior is not nil), and the recovery of all labels
+// beside that of the confident ones.
+func labelConfidence(labelsPath, truthPath string, th labels.Thresholds, prior PriorOf) (*report.Confidence, error) {
+	f, err := os.Open(labelsPath)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil // no labels: no section
+	}
+	if err != nil {
+		return nil, err
+	}
+	ls, err := labels.ReadLabels(f, labelsPath)
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	g, c := make([]int, len(ls)), make([]float64, len(ls))
+	for i, l := range ls {
+		g[i], c[i] = l.Grade, l.Confidence
+	}
+	rc := &report.Confidence{Bins: export.CoarseConfidenceBins, Pairs: len(ls), Target: RecoveryTarget}
+	for _, d := range export.ConfidenceDistribution(g, c) {
+		rc.ByLabel = append(rc.ByLabel, report.ConfidenceRow{Label: d.Label, Pairs: d.Rows, Unknown: d.Unknown, Mean: d.Mean, Bins: d.Coarse()})
+		rc.Known += d.Rows - d.Unknown
+	}
+	if prior != nil && rc.Known > 0 {
+		n, of := PriorLike(ls, th, prior)
+		rc.Prior = &report.PriorShare{Labels: n, Of: of, Definition: PriorLikeDefinition}
+	}
+	if truthPath == "" || rc.Known == 0 {
+		return rc, nil
+	}
+	truth, err := readTruth(truthPath)
+	if err != nil {
+		return nil, err
+	}
+	rc.Recovery = ConfidenceSweep(ls, truth, append([]float64{0}, ReportConfidenceLevels...), true)
+	if rc.Recovery[0].Pairs == 0 {
+		return nil, fmt.Errorf("%s: no labelled pair has a true relevance in %s", labelsPath, truthPath)
+	}
+	rc.MinPairs = RecoveryMinPairs
+	if lv, ok := LowestLevelReaching(ConfidenceSweep(ls, truth, SweepLevels(SweepStep), false), RecoveryTarget, RecoveryMinPairs); ok {
+		// Kendall's tau-b of that level too (one O(n^2) pass).
+		lv = ConfidenceSweep(ls, truth, []float64{lv.Min}, true)[0]
+		rc.Reached = &lv
+	}
+	return rc, nil
+}
+
+// ReadSimulatedLabels reads the labels (stages/label/labels.csv) and the
+// hidden true relevance (stages/simulate/truth.tsv) of a work directory
+// whose log was simulated, for ConfidenceSweep.
+func ReadSimulatedLabels(workdir string) ([]labels.Label, map[[2]string]float64, error) {
+	p := filepath.Join(workdir, "stages", StageLabel, LabelsFile)
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	ls, err := labels.ReadLabels(f, p)
+	f.Close()
+	if err != nil {
+		return nil, nil, err
+	}
+	truth, err := readTruth(filepath.Join(workdir, "stages", StageSimulate, TruthFile))
+	if err != nil {
+		return nil, nil, err
+	}
+	return ls, truth, nil
+}

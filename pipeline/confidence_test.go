@@ -1,0 +1,291 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/export"
+	"github.com/lovbench/lovbench/labels"
+	"github.com/lovbench/lovbench/pipeline/report"
+	"github.com/lovbench/lovbench/sampling"
+)
+
+const noConf = labels.NoConfidence
+
+// Five labelled pairs with a truth (and one without), computed by hand:
+//
+//	pair  p    truth  confidence  query
+//	A     0.1  0.2    0.9         q1
+//	B     0.2  0.1    0.3         q1
+//	C     0.3  0.5    0.8         q2
+//	D     0.4  0.3    none        q2
+//	E     0.5  0.6    0.95        q3
+//
+// All five: Pearson = 0.1 / sqrt(0.1 x 0.172) = 0.762493 (deviations of p
+// -0.2..0.2, of the truth -0.14, -0.24, 0.16, -0.04, 0.26); Kendall: 8
+// concordant and 2 discordant pairs (A-B, C-D), tau-b = 0.6. Confidence >= 0.8
+// (and >= 0.5): A, C, E, Pearson = sqrt(12/13) = 0.960769 (truth deviations
+// -7/30, 2/30, 5/30), all concordant. >= 0.9: A and E (two points: 1).
+// >= 0.96: nothing.
+func sweepFixture() ([]labels.Label, map[[2]string]float64) {
+	ls := []labels.Label{
+		{Query: "q1", Term: "A", P: 0.1, Confidence: 0.9},
+		{Query: "q1", Term: "B", P: 0.2, Confidence: 0.3},
+		{Query: "q2", Term: "C", P: 0.3, Confidence: 0.8},
+		{Query: "q2", Term: "D", P: 0.4, Confidence: noConf},
+		{Query: "q3", Term: "E", P: 0.5, Confidence: 0.95},
+		{Query: "q4", Term: "F", P: 0.9, Confidence: 1}, // no truth: skipped
+	}
+	truth := map[[2]string]float64{{"q1", "A"}: 0.2, {"q1", "B"}: 0.1, {"q2", "C"}: 0.5, {"q2", "D"}: 0.3, {"q3", "E"}: 0.6}
+	return ls, truth
+}
+
+func TestConfidenceSweep(t *testing.T) {
+	ls, truth := sweepFixture()
+	got := ConfidenceSweep(ls, truth, []float64{0, 0.5, 0.8, 0.9, 0.96}, true)
+	want := []report.ConfidenceLevel{
+		{Min: 0, Pairs: 5, Queries: 3, Pearson: 0.1 / math.Sqrt(0.1*0.172), Kendall: 0.6},
+		{Min: 0.5, Pairs: 3, Queries: 3, Pearson: math.Sqrt(12.0 / 13), Kendall: 1},
+		{Min: 0.8, Pairs: 3, Queries: 3, Pearson: math.Sqrt(12.0 / 13), Kendall: 1},
+		{Min: 0.9, Pairs: 2, Queries: 2, Pearson: 1, Kendall: 1},
+		{Min: 0.96, Pairs: 0, Queries: 0, Pearson: math.NaN(), Kendall: math.NaN()},
+	}
+	near := func(a, b float64) bool { return math.IsNaN(a) && math.IsNaN(b) || math.Abs(a-b) < 1e-12 }
+	for i, w := range want {
+		g := got[i]
+		if g.Min != w.Min || g.Pairs != w.Pairs || g.Queries != w.Queries || !near(g.Pearson, w.Pearson) || !near(g.Kendall, w.Kendall) {
+			t.Errorf("level %v: %+v, want %+v", w.Min, g, w)
+		}
+	}
+	if g := ConfidenceSweep(ls, truth, []float64{0.5}, false)[0]; !math.IsNaN(g.Kendall) || !near(g.Pearson, want[1].Pearson) {
+		t.Errorf("without Kendall: %+v", g)
+	}
+	for _, c := range []struct {
+		target float64
+		level  float64
+		ok     bool
+		min    int
+	}{{0.8, 0.5, true, 0}, {0.7, 0, true, 0}, {0.97, 0.9, true, 0}, {1.1, 0, false, 0}, {0.8, 0.5, true, 3}, {0.97, 0, false, 3}} {
+		lv, ok := LowestLevelReaching(got, c.target, c.min)
+		if ok != c.ok || lv.Min != c.level {
+			t.Errorf("target %v, %d pairs: level %v %v, want %v %v", c.target, c.min, lv.Min, ok, c.level, c.ok)
+		}
+	}
+	lv := SweepLevels(0.01)
+	if len(lv) != 101 || lv[0] != 0 || lv[7] != 0.07 || lv[29] != 0.29 || lv[100] != 1 {
+		t.Errorf("grid %v", lv)
+	}
+}
+
+// labelConfidence reads labels.csv and truth.tsv: the distribution per
+// label, the recovery of all labels equal to the Label recovery section's
+// (one computation), and the lowest grid level reaching Pearson 0.8: 0.01,
+// which keeps every pair with a confidence, A, B, C, E (D has none):
+// deviations of p -0.175, -0.075, 0.025, 0.225, of the truth -0.15, -0.25,
+// 0.15, 0.25: r = 0.105 / sqrt(0.0875 x 0.17) = 0.8609; Kendall 5
+// concordant, 1 discordant (A-B): 2/3.
+func TestLabelConfidence(t *testing.T) {
+	dir := t.TempDir()
+	ls, truth := sweepFixture()
+	for i := range ls {
+		ls[i].Grade = []int{4, 0, 2, 1, 3, 4}[i]
+	}
+	var b bytes.Buffer
+	if err := labels.WriteLabels(&b, ls); err != nil {
+		t.Fatal(err)
+	}
+	lp, tp := filepath.Join(dir, LabelsFile), filepath.Join(dir, TruthFile)
+	b0 := bytes.Clone(b.Bytes())
+	os.WriteFile(lp, b0, 0o644)
+	var tb strings.Builder
+	tb.WriteString("query\tterm\trelevance\n")
+	for _, l := range ls {
+		if v, ok := truth[[2]string{l.Query, l.Term}]; ok {
+			tb.WriteString(l.Query + "\t" + l.Term + "\t" + strconv.FormatFloat(v, 'g', -1, 64) + "\n")
+		}
+	}
+	os.WriteFile(tp, []byte(tb.String()), 0o644)
+	c, err := labelConfidence(lp, tp, labels.DefaultThresholds(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Pairs != 6 || c.Known != 5 || len(c.ByLabel) != 6 {
+		t.Fatalf("%+v", c)
+	}
+	// Label 4: A (0.9) and F (1), both >= 0.9; label 1: D, no confidence.
+	for _, r := range c.ByLabel {
+		switch r.Label {
+		case 4:
+			if r.Pairs != 2 || r.Unknown != 0 || r.Mean != 0.95 || r.Bins[3] != 2 {
+				t.Errorf("label 4: %+v", r)
+			}
+		case 1:
+			if r.Pairs != 1 || r.Unknown != 1 {
+				t.Errorf("label 1: %+v", r)
+			}
+		}
+	}
+	rec, err := recovery(tp, lp, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := c.Recovery[0]; a.Pearson != rec.Pearson || a.Kendall != rec.Kendall || a.Pairs != rec.Pairs {
+		t.Errorf("all labels %+v, label recovery %v %v %d", a, rec.Pearson, rec.Kendall, rec.Pairs)
+	}
+	// Level 0.01 reaches Pearson 0.8 (see TestConfidenceSweep's levels) but
+	// over 4 pairs, fewer than RecoveryMinPairs: not reported as reached.
+	if len(c.Recovery) != 1+len(ReportConfidenceLevels) || c.Reached != nil || c.MinPairs != 30 {
+		t.Errorf("recovery %+v reached %+v", c.Recovery, c.Reached)
+	}
+	if lv := ConfidenceSweep(ls, truth, []float64{0.01}, true)[0]; lv.Pairs != 4 || lv.Queries != 3 ||
+		math.Abs(lv.Pearson-0.105/math.Sqrt(0.0875*0.17)) > 1e-12 || math.Abs(lv.Kendall-2.0/3) > 1e-12 {
+		t.Errorf("level 0.01: %+v", lv)
+	}
+	// 40 pairs over 4 queries, truth = p, but every fourth pair (confidence
+	// 0.2) has truth 1 - p: all 40 correlate at r = 0.442 (by hand: 30
+	// points on the diagonal, 10 on the anti-diagonal); from 0.21 on the
+	// 30 others alone, r = 1 and tau-b = 1, over 30 pairs: reached at 0.21.
+	var big []labels.Label
+	var tb2 strings.Builder
+	tb2.WriteString("query\tterm\trelevance\n")
+	for i := range 40 {
+		l := labels.Label{Query: "q" + strconv.Itoa(i%4), Term: "t" + strconv.Itoa(i), P: float64(i+1) / 50, Confidence: 0.9}
+		tr := l.P
+		if i%4 == 0 {
+			l.Confidence, tr = 0.2, 1-l.P
+		}
+		big = append(big, l)
+		tb2.WriteString(l.Query + "\t" + l.Term + "\t" + strconv.FormatFloat(tr, 'g', -1, 64) + "\n")
+	}
+	b.Reset()
+	labels.WriteLabels(&b, big)
+	os.WriteFile(lp, b.Bytes(), 0o644)
+	os.WriteFile(tp, []byte(tb2.String()), 0o644)
+	c, err = labelConfidence(lp, tp, labels.DefaultThresholds(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := c.Reached; r == nil || r.Min != 0.21 || r.Pairs != 30 || r.Queries != 3 || math.Abs(r.Pearson-1) > 1e-12 || r.Kendall != 1 || math.Abs(c.Recovery[0].Pearson-0.44201034068350226) > 1e-12 {
+		t.Errorf("reached %+v, all %+v", r, c.Recovery[0])
+	}
+	os.WriteFile(lp, b0, 0o644)
+	os.WriteFile(tp, []byte(tb.String()), 0o644)
+
+	// With a uniform prior every band's prior probability is its width; no
+	// label's confidence (0.9, 0.3, 0.8, 0.95, 1) is that low.
+	if c, err := labelConfidence(lp, tp, labels.DefaultThresholds(), func(int) labels.Posterior { return labels.Posterior{Alpha: 1, Beta: 1} }); err != nil || c.Prior == nil || c.Prior.Labels != 0 || c.Prior.Of != 5 {
+		t.Errorf("prior share %+v %v", c.Prior, err)
+	}
+	// Without a truth (a real log): the distribution only.
+	c, err = labelConfidence(lp, "", labels.DefaultThresholds(), nil)
+	if err != nil || c.Recovery != nil || c.Reached != nil || c.Known != 5 {
+		t.Errorf("real log: %+v %v", c, err)
+	}
+	if c, err := labelConfidence(filepath.Join(dir, "none.csv"), tp, labels.DefaultThresholds(), nil); c != nil || err != nil {
+		t.Errorf("no labels file: %+v %v", c, err)
+	}
+}
+
+// PriorLike under a uniform prior, Beta(1, 1), whose band probabilities are
+// the bands' widths: label 1 [0.45, 0.5) 0.05, label 4 [0.7, 1] 0.3, label 0
+// [0.2, 0.45) 0.25. Counted: label 1 at 0.04, label 4 at 0.29, label 0 at
+// 0.1, and a pair without evidence (its confidence is the prior's band
+// probability itself); not counted: label 1 at 0.06, label 4 at 0.9; a label
+// without a confidence is not among the labels.
+func TestPriorLike(t *testing.T) {
+	th := labels.DefaultThresholds()
+	prior := labels.Posterior{Alpha: 1, Beta: 1}
+	ls := []labels.Label{
+		{Grade: 1, Confidence: 0.04}, {Grade: 1, Confidence: 0.06}, {Grade: 4, Confidence: 0.29}, {Grade: 4, Confidence: 0.9},
+		{Grade: 0, Confidence: 0.1}, {Grade: 2, Confidence: noConf}, {Grade: 3, Confidence: th.Confidence(3, prior)},
+	}
+	if n, of := PriorLike(ls, th, func(int) labels.Posterior { return prior }); n != 4 || of != 6 {
+		t.Errorf("%d of %d, want 4 of 6", n, of)
+	}
+}
+
+// selectedPrior reads the selected model's priors from the fit stage's
+// metrics.json: UBM's relevance prior is its attractiveness prior.
+func TestSelectedPrior(t *testing.T) {
+	dir := t.TempDir()
+	sum := FitSummary{Selected: "UBM", Models: []FitModel{{Model: "DCTR"},
+		{Model: "UBM", Uncertainty: &clickmodels.UncertaintyReport{Method: clickmodels.UncertaintyMethod, Level: 0.9,
+			AttrPriors: []clickmodels.BetaPrior{{Alpha: 3, Beta: 5, Pairs: 10}, {Alpha: 1, Beta: 4, Pairs: 10}}}}}}
+	if err := writeJSON(filepath.Join(dir, FitMetricsFile), sum); err != nil {
+		t.Fatal(err)
+	}
+	// Rank 1 (mean rank 0) is the first bucket, rank 2 and beyond the second
+	// (the last).
+	p, err := selectedPrior(dir)
+	if err != nil || p == nil || p(1) != (labels.Posterior{Alpha: 3, Beta: 5}) || p(2) != (labels.Posterior{Alpha: 1, Beta: 4}) || p(9) != (labels.Posterior{Alpha: 1, Beta: 4}) {
+		t.Errorf("prior %v", err)
+	}
+	sum.Selected = "DCTR"
+	writeJSON(filepath.Join(dir, FitMetricsFile), sum)
+	if p, err := selectedPrior(dir); p != nil || err != nil {
+		t.Errorf("model without intervals: %v", err)
+	}
+	if p, err := selectedPrior(filepath.Join(dir, "none")); p != nil || err != nil {
+		t.Errorf("no fit stage: %v", err)
+	}
+}
+
+// export.min_confidence in a run's configuration: adding it reruns export
+// (and what follows) only, and the published dataset is the one
+// `lovbench export --min-confidence` builds: every kept labelled row at
+// the minimum or above, the filter's counts in the manifest.
+func TestRunMinConfidence(t *testing.T) {
+	base := t.TempDir()
+	wd := filepath.Join(base, "work")
+	yaml := "simulate: {sessions: 1500, queries: 60, model: ubm, seed: 3}\nltr: {enabled: false}\n"
+	run := func(extra string) *RunResult {
+		t.Helper()
+		cfg, err := ParseConfig([]byte(yaml+extra), "cfg.yaml", base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Workdir = wd
+		res, err := Run(context.Background(), cfg, RunOptions{AllowDegenerate: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	run("")
+	res := run("export: {min_confidence: 0.3}\n")
+	for _, s := range res.Stages {
+		if want := s.Name == StageExport || s.Name == StageReport; s.Skipped == want {
+			t.Errorf("stage %s: skipped %v", s.Name, s.Skipped)
+		}
+	}
+	var m export.Manifest
+	if err := readJSON(filepath.Join(res.ReleaseDir, "dataset", export.ManifestFile), &m); err != nil {
+		t.Fatal(err)
+	}
+	f := m.ConfidenceFilter
+	if m.Parameters.MinConfidence != 0.3 || f == nil || f.Kept != m.Rows || f.Below == 0 || f.Rows != f.Kept+f.Below+f.WithQuery {
+		t.Fatalf("manifest parameters %+v filter %+v rows %d", m.Parameters, f, m.Rows)
+	}
+	fh, err := os.Open(filepath.Join(res.ReleaseDir, "dataset", export.GroundTruthFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	rows, err := sampling.ReadGroundTruth(fh, "ground_truth.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if r.Confidence != noConf && r.Confidence < 0.3 {
+			t.Fatalf("row %+v below the minimum", r)
+		}
+	}
+	t.Logf("min_confidence 0.3: %d of %d rows, %d of %d queries", f.Kept, f.Rows, f.KeptQueries, f.Queries)
+}

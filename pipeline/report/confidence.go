@@ -1,0 +1,208 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"html/template"
+	"math"
+	"strconv"
+)
+
+// Confidence is the data of the section "How sure are the labels": the
+// confidence of the labels (labels.csv; issue 26: the probability, under
+// the click model's uncertainty, that a pair's relevance lies in the band of
+// its label) per label, and, for a simulated log, how well the confident
+// labels recover the hidden relevance beside all labels.
+type Confidence struct {
+	// Bins name the confidence bins of ConfidenceRow.Bins.
+	Bins    []string        `json:"bins"`
+	ByLabel []ConfidenceRow `json:"by_label"`
+	// Pairs counts the labels, Known those with a confidence.
+	Pairs int `json:"pairs"`
+	Known int `json:"known"`
+	// Prior says how many labels the log cannot tell from the click
+	// model's prior; nil when it was not measured.
+	Prior *PriorShare `json:"prior,omitempty"`
+	// Recovery (simulated logs): the first level is all labels (Min 0),
+	// then minimum confidences in ascending order.
+	Recovery []ConfidenceLevel `json:"recovery,omitempty"`
+	// Target is the Pearson r looked for; Reached the lowest minimum
+	// confidence (on a grid) whose labels, at least MinPairs of them, reach
+	// it, nil when none does.
+	Target   float64          `json:"target"`
+	MinPairs int              `json:"min_pairs"`
+	Reached  *ConfidenceLevel `json:"reached,omitempty"`
+}
+
+// ConfidenceRow is one label's confidence distribution.
+type ConfidenceRow struct {
+	Label   int     `json:"label"`
+	Pairs   int     `json:"pairs"`
+	Unknown int     `json:"unknown"` // pairs without a confidence
+	Mean    float64 `json:"mean"`    // mean confidence of the others
+	Bins    []int   `json:"bins"`    // pairs per bin of Confidence.Bins
+}
+
+// PriorShare is the share of labels the log cannot tell from the prior,
+// with the definition it was counted by.
+type PriorShare struct {
+	Labels     int    `json:"labels"`
+	Of         int    `json:"of"`
+	Definition string `json:"definition"`
+}
+
+// ConfidenceLevel is the recovery of the labels whose confidence is at least
+// Min (0: all labels).
+type ConfidenceLevel struct {
+	Min     float64 `json:"min_confidence"`
+	Pairs   int     `json:"pairs"`
+	Queries int     `json:"queries"`
+	Pearson float64 `json:"pearson"`
+	Kendall float64 `json:"kendall"`
+}
+
+// MarshalJSON writes a correlation that is not defined (NaN: fewer than two
+// pairs, or a constant) as null, which JSON can hold.
+func (l ConfidenceLevel) MarshalJSON() ([]byte, error) {
+	num := func(x float64) *float64 {
+		if math.IsNaN(x) {
+			return nil
+		}
+		return &x
+	}
+	return json.Marshal(struct {
+		Min     float64  `json:"min_confidence"`
+		Pairs   int      `json:"pairs"`
+		Queries int      `json:"queries"`
+		Pearson *float64 `json:"pearson"`
+		Kendall *float64 `json:"kendall"`
+	}{l.Min, l.Pairs, l.Queries, num(l.Pearson), num(l.Kendall)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes (null as NaN).
+func (l *ConfidenceLevel) UnmarshalJSON(b []byte) error {
+	var v struct {
+		Min     float64  `json:"min_confidence"`
+		Pairs   int      `json:"pairs"`
+		Queries int      `json:"queries"`
+		Pearson *float64 `json:"pearson"`
+		Kendall *float64 `json:"kendall"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*l = ConfidenceLevel{Min: v.Min, Pairs: v.Pairs, Queries: v.Queries, Pearson: math.NaN(), Kendall: math.NaN()}
+	if v.Pearson != nil {
+		l.Pearson = *v.Pearson
+	}
+	if v.Kendall != nil {
+		l.Kendall = *v.Kendall
+	}
+	return nil
+}
+
+// confidenceView is what the section's template renders.
+type confidenceView struct {
+	*Confidence
+	Number int
+	Rows   []confidenceRowView
+	Chart  template.HTML
+	Levels []confidenceLevelView
+	Share  string
+}
+
+type confidenceRowView struct {
+	Label, Mean string
+	Pairs       int
+	Unknown     int
+	Bins        []int
+}
+
+type confidenceLevelView struct {
+	Level, Pearson, Kendall string
+	Pairs, Queries          int
+	Reaches                 bool
+}
+
+// confidenceSection renders the section "How sure are the labels" as
+// section number n; "" and 0 charts when c is nil.
+func confidenceSection(c *Confidence, n int) (template.HTML, int) {
+	if c == nil {
+		return "", 0
+	}
+	v := confidenceView{Confidence: c, Number: n}
+	var series []Series
+	for i, name := range c.Bins {
+		series = append(series, Series{Name: "confidence " + name})
+		for _, r := range c.ByLabel {
+			series[i].Values = append(series[i].Values, float64(r.Bins[i]))
+		}
+	}
+	var cats []string
+	for _, r := range c.ByLabel {
+		mean := "–"
+		if r.Pairs > r.Unknown {
+			mean = fmtFloat(r.Mean)
+		}
+		v.Rows = append(v.Rows, confidenceRowView{Label: labelName(r.Label), Mean: mean, Pairs: r.Pairs, Unknown: r.Unknown, Bins: r.Bins})
+		cats = append(cats, labelName(r.Label))
+	}
+	charts := 0
+	if c.Known > 0 {
+		v.Chart = BarChart("Labels by confidence", "label", "pairs", cats, series)
+		charts++
+	}
+	if p := c.Prior; p != nil && p.Of > 0 {
+		v.Share = fmtPct(float64(p.Labels) / float64(p.Of))
+	}
+	for _, lv := range c.Recovery {
+		name := "all labels"
+		if lv.Min > 0 {
+			name = "confidence ≥ " + strconv.FormatFloat(lv.Min, 'g', -1, 64)
+		}
+		v.Levels = append(v.Levels, confidenceLevelView{Level: name, Pairs: lv.Pairs, Queries: lv.Queries,
+			Pearson: fmtNaN(lv.Pearson), Kendall: fmtNaN(lv.Kendall), Reaches: lv.Pearson >= c.Target && lv.Pairs >= c.MinPairs})
+	}
+	var b bytes.Buffer
+	if err := confidenceTemplate.Execute(&b, v); err != nil {
+		// The template and its data are fixed types: an error is a bug.
+		panic(err)
+	}
+	return template.HTML(b.String()), charts
+}
+
+// labelName prints a label as the Labels section does.
+func labelName(l int) string {
+	if l == -2 {
+		return "junk (-2)"
+	}
+	return strconv.Itoa(l)
+}
+
+// fmtNaN is fmtFloat, "–" for NaN (a correlation of fewer than two pairs or
+// of a constant).
+func fmtNaN(x float64) string {
+	if math.IsNaN(x) {
+		return "–"
+	}
+	return fmtFloat(x)
+}
+
+var confidenceTemplate = template.Must(template.New("confidence").Funcs(template.FuncMap{"f": fmtFloat}).Parse(`
+<h2 id="confidence">{{.Number}}. How sure are the labels</h2>
+{{if .Known}}
+<p>A label's confidence is the probability, under the click model's uncertainty about the pair's relevance, that the relevance lies in the band of the label it got (docs/clickmodels.md, "Uncertainty"). {{.Known}} of the {{.Pairs}} labelled pairs have one.</p>
+<table><tr><th>label</th><th>pairs</th><th>without confidence</th><th>mean confidence</th>{{range .Bins}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr><td>{{.Label}}</td><td>{{.Pairs}}</td><td>{{.Unknown}}</td><td>{{.Mean}}</td>{{range .Bins}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+{{.Chart}}
+{{with .Prior}}<p>The log cannot tell <span class="figure">{{$.Share}}</span> of the labels ({{.Labels}} of {{.Of}}) from the click model's prior: {{.Definition}}</p>{{end}}
+{{if .Levels}}<p>Recovery of the hidden true relevance (simulated log): Pearson r and Kendall τ<sub>b</sub> between the inferred probability and the truth, for all labels and for the labels whose confidence is at least a minimum (as <code>lovbench export --min-confidence</code> keeps them); queries count those with at least one such label. Bold: r ≥ {{.Target}} over at least {{.MinPairs}} pairs.</p>
+<table><tr><th>labels</th><th>pairs</th><th>queries</th><th>Pearson r</th><th>Kendall τ<sub>b</sub></th></tr>
+{{range .Levels}}<tr><td>{{.Level}}</td><td>{{.Pairs}}</td><td>{{.Queries}}</td><td>{{if .Reaches}}<b>{{.Pearson}}</b>{{else}}{{.Pearson}}{{end}}</td><td>{{.Kendall}}</td></tr>
+{{end}}</table>
+{{with .Reached}}{{if eq .Min 0.0}}<p>All {{.Pairs}} labels, over {{.Queries}} queries, already recover the truth at Pearson r = {{f .Pearson}} ≥ {{$.Target}} (Kendall τ<sub>b</sub> = {{f .Kendall}}): no minimum confidence is needed.</p>
+{{else}}<p>The labels with a confidence of at least <b>{{.Min}}</b> (the lowest such level, in steps of 0.01, that keeps at least {{$.MinPairs}} pairs) recover the truth at Pearson r = {{f .Pearson}} ≥ {{$.Target}} (Kendall τ<sub>b</sub> = {{f .Kendall}}): {{.Pairs}} pairs over {{.Queries}} queries remain.</p>
+{{end}}{{else}}<p class="note">No minimum confidence (in steps of 0.01) keeps at least {{.MinPairs}} labels that recover the truth at Pearson r ≥ {{.Target}}.</p>{{end}}{{end}}
+{{else}}<p class="note">The labels carry no confidence ({{.Pairs}} labelled pairs): the click model's fit gave no uncertainty, or the labels were written before confidences.</p>{{end}}
+`))
