@@ -38,6 +38,22 @@ type Options struct {
 	// number of iterations done and the training log-likelihood (NaN when
 	// Tolerance is 0, as it is then not computed).
 	OnIteration func(iteration int, trainLL float64)
+	// Level is the level of the intervals of the relevance file: after
+	// the last iteration one more pass computes every pair's Evidence
+	// (docs/clickmodels.md, "Uncertainty"). 0 means DefaultLevel, a
+	// negative value no Evidence and no intervals.
+	Level float64
+}
+
+// level is the interval level of o, 0 for none.
+func (o Options) level() float64 {
+	switch {
+	case o.Level == 0:
+		return DefaultLevel
+	case o.Level < 0:
+		return 0
+	}
+	return o.Level
 }
 
 func (o Options) workers() int {
@@ -71,7 +87,12 @@ func fit(ctx context.Context, d *Data, kind Kind, opt Options, factorize bool) (
 	if err != nil {
 		return nil, err
 	}
-	return f.model(done), nil
+	m := f.model(done)
+	m.Evidence = f.evidence(ctx, opt.level())
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // newFitter returns the state of one fit of d that reads and writes the

@@ -58,7 +58,12 @@ type pairWriter struct {
 	exact           bool
 	global          []float64
 	hasAttr, hasSat bool
-	pairs           func(yield func(q, d string, a, s float64) bool)
+	// hasEv: the pairs carry Evidence, so the relevance file gets
+	// intervals at level from the priors (set by writeModelFiles).
+	hasEv                 bool
+	level                 float64
+	attrPriors, satPriors []BetaPrior // by rank bucket (rankBucket)
+	pairs                 func(yield func(q, d string, v *pairVal) bool)
 	// err, if set, reports why pairs stopped early (a read error of the
 	// pairs' source); the writers check it after the pairs.
 	err func() error
@@ -72,25 +77,42 @@ func (pw *pairWriter) readErr() error {
 	return pw.err()
 }
 
-func (m *Model) pairWriter() *pairWriter {
-	return &pairWriter{
-		kind: m.Kind, ranks: m.Ranks, iterations: m.Iterations, exact: m.Exact, global: m.Global,
-		hasAttr: m.Attr != nil, hasSat: m.Sat != nil,
-		pairs: func(yield func(q, d string, a, s float64) bool) {
-			for p := range m.PairQuery {
-				var a, s float64
-				if m.Attr != nil {
-					a = m.Attr[p]
-				}
-				if m.Sat != nil {
-					s = m.Sat[p]
-				}
-				if !yield(m.QueryNames[m.PairQuery[p]], m.DocNames[m.PairDoc[p]], a, s) {
-					return
-				}
-			}
-		},
+// pairVal is one pair's values as the writers take them.
+type pairVal struct {
+	a, s           float64 // attractiveness, satisfaction
+	ak, an, sk, sn float64 // Evidence, when the model has it
+	rank           float64 // Evidence: mean rank at which the pair was shown
+}
+
+// setPair fills v with pair p of m.
+func (v *pairVal) setPair(m *Model, p int) {
+	*v = pairVal{}
+	if m.Attr != nil {
+		v.a = m.Attr[p]
 	}
+	if m.Sat != nil {
+		v.s = m.Sat[p]
+	}
+	if ev := m.Evidence; ev != nil {
+		v.ak, v.an, v.rank = ev.AttrK[p], ev.AttrN[p], ev.Rank[p]
+		if ev.SatK != nil {
+			v.sk, v.sn = ev.SatK[p], ev.SatN[p]
+		}
+	}
+}
+
+func (m *Model) pairWriter() *pairWriter {
+	pw := shardPairWriter(m)
+	pw.pairs = func(yield func(q, d string, v *pairVal) bool) {
+		var v pairVal
+		for p := range m.PairQuery {
+			v.setPair(m, p)
+			if !yield(m.QueryNames[m.PairQuery[p]], m.DocNames[m.PairDoc[p]], &v) {
+				return
+			}
+		}
+	}
+	return pw
 }
 
 // header is the paramsFile of the model without its pairs.
@@ -140,7 +162,8 @@ func (pw *pairWriter) writeJSON(w io.Writer) error {
 	var buf []byte
 	n := 0
 	var err error
-	pw.pairs(func(q, d string, a, s float64) bool {
+	pw.pairs(func(q, d string, v *pairVal) bool {
+		a, s := v.a, v.s
 		buf = buf[:0]
 		if n > 0 {
 			buf = append(buf, ',')
@@ -316,8 +339,20 @@ func modelOf(pf *paramsFile, name string) (*Model, error) {
 	return m, nil
 }
 
+// RelevanceHeader is the header of a relevance file without intervals
+// (a model without Evidence; PyClick's relevance files).
+const RelevanceHeader = "query\tdoc\trelevance"
+
+// RelevanceHeaderIntervals is the header of a relevance file with
+// intervals: lower and upper are the interval's bounds at the level that
+// metrics.json gives, alpha and beta the Beta distribution of the relevance
+// they are the quantiles of (see Evidence).
+const RelevanceHeaderIntervals = "query\tdoc\trelevance\tlower\tupper\talpha\tbeta"
+
 // WriteRelevance writes the relevance of every pair (see PairRelevance) as
-// tab-separated text with the header query, doc, relevance; one row per
+// tab-separated text with the header query, doc, relevance (and, for a
+// model with Evidence, lower, upper, alpha, beta: see
+// RelevanceHeaderIntervals, with priors fitted to the model's pairs); one row per
 // pair, in the model's pair order (queries in order of first appearance in
 // training, documents in order of first appearance with their query).
 // Relevances are written in the shortest form that reads back exactly.
@@ -341,11 +376,22 @@ func relevanceOf(k Kind, global []float64, a, s float64) float64 {
 }
 
 func (pw *pairWriter) writeRelevance(w io.Writer) error {
+	if pw.hasEv && pw.attrPriors == nil { // priors not fitted yet
+		if _, err := pw.setPriors(); err != nil {
+			return err
+		}
+	}
 	bw := bufio.NewWriterSize(w, 1<<20)
-	bw.WriteString("query\tdoc\trelevance\n")
+	if pw.hasEv {
+		bw.WriteString(RelevanceHeaderIntervals + "\n")
+	} else {
+		bw.WriteString(RelevanceHeader + "\n")
+	}
 	var buf []byte
 	var err error
-	pw.pairs(func(q, d string, a, s float64) bool {
+	var cache intervalCache
+	pw.pairs(func(q, d string, pv *pairVal) bool {
+		a, s := pv.a, pv.s
 		if strings.ContainsAny(q, "\t\r\n") || strings.ContainsAny(d, "\t\r\n") {
 			err = fmt.Errorf("relevance: pair (%s, %s) contains a tab or line break, which TSV cannot hold", textio.Quote(q), textio.Quote(d))
 			return false
@@ -360,6 +406,14 @@ func (pw *pairWriter) writeRelevance(w io.Writer) error {
 		buf = append(buf, d...)
 		buf = append(buf, '\t')
 		buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
+		if pw.hasEv {
+			al, be := pw.relevanceBeta(pv)
+			lo, hi := cache.interval(pv, al, be, pw.level)
+			for _, x := range [4]float64{lo, hi, al, be} {
+				buf = append(buf, '\t')
+				buf = strconv.AppendFloat(buf, x, 'g', -1, 64)
+			}
+		}
 		buf = append(buf, '\n')
 		_, err = bw.Write(buf)
 		return err == nil

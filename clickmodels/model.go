@@ -160,6 +160,10 @@ type Model struct {
 	Sat    []float64 // per pair: satisfaction (DBN, SDBN), else nil
 	Global []float64 // see Kind.globalParams for the layout
 
+	// Evidence, if set, holds the pairs' effective counts from which the
+	// relevance file's intervals are computed (Options.Level).
+	Evidence *Evidence
+
 	lookupOnce sync.Once
 	lookup     *pairLookup
 }

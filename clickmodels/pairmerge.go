@@ -18,7 +18,7 @@ type pairCursor interface {
 	head() (pos int64, ok bool)
 	// emit yields the next query's pairs and moves past them; it reports
 	// false if yield asked to stop.
-	emit(yield func(q, d string, a, s float64) bool) bool
+	emit(yield func(q, d string, v *pairVal) bool) bool
 }
 
 // mergePairs yields the pairs of all cursors in the order of the whole
@@ -26,7 +26,7 @@ type pairCursor interface {
 // lives in one shard, so positions never tie), each query's pairs in its
 // shard's order. A min-heap of the cursors by head position keeps the
 // merge at O(log shards) per query.
-func mergePairs(cs []pairCursor, yield func(q, d string, a, s float64) bool) {
+func mergePairs(cs []pairCursor, yield func(q, d string, v *pairVal) bool) {
 	type item struct {
 		pos int64
 		c   pairCursor
@@ -87,18 +87,13 @@ func (c *modelCursor) head() (int64, bool) {
 	return c.sm.QueryFirst[m.PairQuery[c.p]], true
 }
 
-func (c *modelCursor) emit(yield func(q, d string, a, s float64) bool) bool {
+func (c *modelCursor) emit(yield func(q, d string, v *pairVal) bool) bool {
 	m := c.sm.Model
 	q := m.PairQuery[c.p]
+	var v pairVal
 	for ; c.p < len(m.PairQuery) && m.PairQuery[c.p] == q; c.p++ {
-		var a, s float64
-		if m.Attr != nil {
-			a = m.Attr[c.p]
-		}
-		if m.Sat != nil {
-			s = m.Sat[c.p]
-		}
-		if !yield(m.QueryNames[q], m.DocNames[m.PairDoc[c.p]], a, s) {
+		v.setPair(m, c.p)
+		if !yield(m.QueryNames[q], m.DocNames[m.PairDoc[c.p]], &v) {
 			return false
 		}
 	}
@@ -113,7 +108,8 @@ func (c *modelCursor) emit(yield func(q, d string, a, s float64) bool) bool {
 // query, the number of its pairs (unsigned varints; strings as varint
 // length and bytes), then per pair the document and, if the model has
 // them, the attractiveness and the satisfaction as little-endian float64
-// bits. A 0 ends the file, so that a file cut between two queries is
+// bits, followed, with Evidence, by the pair's mean rank and effective
+// counts (K and N of attractiveness, then of satisfaction). A 0 ends the file, so that a file cut between two queries is
 // still known to be cut.
 func writePairFile(path string, sm ShardModel) (err error) {
 	f, err := os.Create(path)
@@ -145,6 +141,13 @@ func writePairFile(path string, sm ShardModel) (err error) {
 			if m.Sat != nil {
 				buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(m.Sat[p]))
 			}
+			if ev := m.Evidence; ev != nil {
+				for _, x := range [][]float64{ev.Rank, ev.AttrK, ev.AttrN, ev.SatK, ev.SatN} {
+					if x != nil {
+						buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(x[p]))
+					}
+				}
+			}
 		}
 		if _, err := w.Write(buf); err != nil {
 			return err
@@ -167,6 +170,7 @@ type fileCursor struct {
 	path            string
 	r               *bufio.Reader
 	hasAttr, hasSat bool
+	hasEv           bool
 	err             *error
 	pos             int64
 	q               string
@@ -176,12 +180,12 @@ type fileCursor struct {
 }
 
 // openPairFile opens path and reads its first query's header.
-func openPairFile(path string, hasAttr, hasSat bool, errp *error) (*fileCursor, *os.File, error) {
+func openPairFile(path string, hasAttr, hasSat, hasEv bool, errp *error) (*fileCursor, *os.File, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	c := &fileCursor{path: path, r: bufio.NewReaderSize(f, 1<<15), hasAttr: hasAttr, hasSat: hasSat, err: errp}
+	c := &fileCursor{path: path, r: bufio.NewReaderSize(f, 1<<15), hasAttr: hasAttr, hasSat: hasSat, hasEv: hasEv, err: errp}
 	c.next()
 	return c, f, nil
 }
@@ -253,21 +257,29 @@ func (c *fileCursor) readFloat() (float64, error) {
 
 func (c *fileCursor) head() (int64, bool) { return c.pos, c.ok }
 
-func (c *fileCursor) emit(yield func(q, d string, a, s float64) bool) bool {
+func (c *fileCursor) emit(yield func(q, d string, v *pairVal) bool) bool {
+	var v pairVal
 	for range c.n {
 		d, err := c.readString()
-		var a, s float64
+		v = pairVal{}
 		if err == nil && c.hasAttr {
-			a, err = c.readFloat()
+			v.a, err = c.readFloat()
 		}
 		if err == nil && c.hasSat {
-			s, err = c.readFloat()
+			v.s, err = c.readFloat()
+		}
+		if c.hasEv {
+			for _, x := range []*float64{&v.rank, &v.ak, &v.an, &v.sk, &v.sn}[:3+2*b2i(c.hasSat)] {
+				if err == nil {
+					*x, err = c.readFloat()
+				}
+			}
 		}
 		if err != nil {
 			c.fail(err)
 			return false
 		}
-		if !yield(c.q, d, a, s) {
+		if !yield(c.q, d, &v) {
 			return false
 		}
 	}

@@ -93,7 +93,7 @@ func (pw *pairWriter) writeParquet(w io.Writer, pairs int) (err error) {
 		a, s float64
 	}
 	next, stop := iter.Pull(func(yield func(pairRow) bool) {
-		pw.pairs(func(q, d string, a, s float64) bool { return yield(pairRow{q, d, a, s}) })
+		pw.pairs(func(q, d string, v *pairVal) bool { return yield(pairRow{q, d, v.a, v.s}) })
 	})
 	defer stop()
 	buf := make([]pairRow, 0, pqfile.ChunkRows)
@@ -206,14 +206,29 @@ func ParamsPath(dir string, kind Kind) string {
 // WriteFiles writes m's <MODEL>_relevance.tsv and parameter file to dir, as
 // WriteModelFilesAs does for a single model.
 func (m *Model) WriteFiles(dir string, format ParamsFileFormat) error {
-	return WriteModelFilesAs(dir, []ShardModel{{Model: m, QueryFirst: firstPositions(m)}}, format)
+	_, err := m.writeFiles(dir, format)
+	return err
+}
+
+// writeFiles is WriteFiles, also returning how the intervals of the
+// relevance file were obtained (nil without Evidence).
+func (m *Model) writeFiles(dir string, format ParamsFileFormat) (*UncertaintyReport, error) {
+	return WriteModelFilesReport(dir, []ShardModel{{Model: m, QueryFirst: firstPositions(m)}}, format)
 }
 
 // WriteModelFilesAs writes <MODEL>_relevance.tsv and the parameter file in
 // the given form to outDir for the shards' models merged in log order.
 func WriteModelFilesAs(outDir string, parts []ShardModel, format ParamsFileFormat) error {
+	_, err := WriteModelFilesReport(outDir, parts, format)
+	return err
+}
+
+// WriteModelFilesReport is WriteModelFilesAs, also returning how the
+// intervals of the relevance file were obtained (for metrics.json; nil
+// when the models carry no Evidence).
+func WriteModelFilesReport(outDir string, parts []ShardModel, format ParamsFileFormat) (*UncertaintyReport, error) {
 	if len(parts) == 0 {
-		return fmt.Errorf("click models: no shard models to write")
+		return nil, fmt.Errorf("click models: no shard models to write")
 	}
 	pairs := 0
 	for _, p := range parts {
@@ -225,28 +240,33 @@ func WriteModelFilesAs(outDir string, parts []ShardModel, format ParamsFileForma
 // writeModelFiles writes the relevance and parameter files of a model
 // whose pairs (pairs of them) each call of pw streams afresh. The two
 // files are written at once, each from its own pass over the pairs (on
-// two cores, in the time of the slower).
-func writeModelFiles(outDir string, pw func() *pairWriter, pairs int, format ParamsFileFormat) error {
-	base := filepath.Join(outDir, pw().kind.String())
+// two cores, in the time of the slower); with Evidence, a first pass fits
+// the priors of the intervals.
+func writeModelFiles(outDir string, pw func() *pairWriter, pairs int, format ParamsFileFormat) (*UncertaintyReport, error) {
+	rel := pw()
+	unc, err := rel.setPriors()
+	if err != nil {
+		return nil, err
+	}
+	base := filepath.Join(outDir, rel.kind.String())
 	// A rerun in the other form leaves no stale file of the first.
 	ext := format.ext(pairs)
 	for _, other := range []string{".json", ".parquet"} {
 		if other != ext {
 			if err := os.Remove(base + "_params" + other); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return err
+				return nil, err
 			}
 		}
 	}
 	relErr := make(chan error, 1)
-	go func() { relErr <- atomicfile.WriteFile(base+"_relevance.tsv", pw().writeRelevance) }()
-	var err error
+	go func() { relErr <- atomicfile.WriteFile(base+"_relevance.tsv", rel.writeRelevance) }()
 	if ext == ".parquet" {
 		err = atomicfile.WriteFile(base+"_params.parquet", func(w io.Writer) error { return pw().writeParquet(w, pairs) })
 	} else {
 		err = atomicfile.WriteFile(base+"_params.json", pw().writeJSON)
 	}
 	if rerr := <-relErr; rerr != nil {
-		return rerr
+		return nil, rerr
 	}
-	return err
+	return unc, err
 }

@@ -88,6 +88,9 @@ type Report struct {
 	// between reruns.
 	FitSeconds     float64 `json:"fit_seconds"`
 	PrepareSeconds float64 `json:"prepare_seconds"`
+	// Uncertainty says how the intervals of the relevance file were
+	// obtained (absent without intervals).
+	Uncertainty *UncertaintyReport `json:"uncertainty,omitempty"`
 }
 
 // runModels splits log, fits (or loads) every model of cfg and evaluates
@@ -224,10 +227,12 @@ func RunInto(ctx context.Context, log *sessions.Log, cfg RunConfig, dir string) 
 
 // writeRun writes every model's files and metrics.json into dir.
 func writeRun(dir string, models []*Model, reports []Report, format ParamsFileFormat) error {
-	for _, m := range models {
-		if err := m.WriteFiles(dir, format); err != nil {
+	for i, m := range models {
+		unc, err := m.writeFiles(dir, format)
+		if err != nil {
 			return err
 		}
+		reports[i].Uncertainty = unc
 	}
 	return WriteMetrics(dir, reports)
 }

@@ -334,6 +334,10 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 					vals.drop(i)
 				}
 				m := f.model(done)
+				m.Evidence = f.evidence(ctx, cfg.level())
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
 				sm := ShardModel{Model: m, QueryFirst: p.QueryFirst}
 				if ft.first == nil {
 					ft.first = m
@@ -369,22 +373,24 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 		reports = append(reports, rep)
 		// Written now, so that the model's pair values need not be held
 		// while the next model fits.
+		var unc *UncertaintyReport
 		switch {
 		case ft.loaded != nil:
-			err = ft.loaded.WriteFiles(outDir, cfg.ParamsFormat)
+			unc, err = ft.loaded.writeFiles(outDir, cfg.ParamsFormat)
 		case ft.pairFiles != nil:
-			err = writeModelFiles(outDir, func() *pairWriter { return spilledPairs(ft.first, ft.pairFiles) }, ft.pairs, cfg.ParamsFormat)
+			unc, err = writeModelFiles(outDir, func() *pairWriter { return spilledPairs(ft.first, ft.pairFiles) }, ft.pairs, cfg.ParamsFormat)
 			for _, path := range ft.pairFiles {
 				if rerr := os.Remove(path); err == nil {
 					err = rerr
 				}
 			}
 		default:
-			err = WriteModelFilesAs(outDir, ft.models, cfg.ParamsFormat)
+			unc, err = WriteModelFilesReport(outDir, ft.models, cfg.ParamsFormat)
 		}
 		if err != nil {
 			return nil, err
 		}
+		reports[len(reports)-1].Uncertainty = unc
 	}
 	FinishReports(reports)
 	return reports, WriteMetrics(outDir, reports)
@@ -476,7 +482,7 @@ func firstPositions(m *Model) []int64 {
 // query's pairs in its shard's order.
 func mergedPairs(parts []ShardModel) *pairWriter {
 	pw := shardPairWriter(parts[0].Model)
-	pw.pairs = func(yield func(q, d string, a, s float64) bool) {
+	pw.pairs = func(yield func(q, d string, v *pairVal) bool) {
 		cs := make([]pairCursor, len(parts))
 		for i, pt := range parts {
 			cs[i] = &modelCursor{sm: pt}
@@ -489,10 +495,14 @@ func mergedPairs(parts []ShardModel) *pairWriter {
 // shardPairWriter is a pairWriter with the header of m0, one of the
 // shard models of a fit, and no pairs yet.
 func shardPairWriter(m0 *Model) *pairWriter {
-	return &pairWriter{
+	pw := &pairWriter{
 		kind: m0.Kind, ranks: m0.Ranks, iterations: m0.Iterations, exact: m0.Exact, global: m0.Global,
 		hasAttr: m0.Attr != nil, hasSat: m0.Sat != nil,
 	}
+	if m0.Evidence != nil {
+		pw.hasEv, pw.level = true, m0.Evidence.Level
+	}
+	return pw
 }
 
 // spilledPairs is mergedPairs over pair files (writePairFile); a read
@@ -501,11 +511,11 @@ func spilledPairs(m0 *Model, paths []string) *pairWriter {
 	pw := shardPairWriter(m0)
 	var readErr error
 	pw.err = func() error { return readErr }
-	pw.pairs = func(yield func(q, d string, a, s float64) bool) {
+	pw.pairs = func(yield func(q, d string, v *pairVal) bool) {
 		readErr = nil // each pass reads the files afresh
 		cs := make([]pairCursor, 0, len(paths))
 		for _, path := range paths {
-			c, f, err := openPairFile(path, pw.hasAttr, pw.hasSat, &readErr)
+			c, f, err := openPairFile(path, pw.hasAttr, pw.hasSat, pw.hasEv, &readErr)
 			if err != nil {
 				readErr = err
 				return

@@ -48,6 +48,17 @@ func (s *ShardFit) TrainLL(ctx context.Context, st *Stats) { s.f.trainLL(ctx, st
 // pair parameters are shared with s, not copied).
 func (s *ShardFit) Model(iterations int) *Model { return s.f.model(iterations) }
 
+// FinalModel is Model after the last iteration, with the pairs' Evidence
+// for intervals at level (0: DefaultLevel; negative: none), computed by
+// one more pass over the shard's records. RunShards and the Beam pipeline
+// call it once per shard, so their relevance files get the same intervals
+// as Run's.
+func (s *ShardFit) FinalModel(ctx context.Context, iterations int, level float64) (*Model, error) {
+	m := s.f.model(iterations)
+	m.Evidence = s.f.evidence(ctx, Options{Level: level}.level())
+	return m, ctx.Err()
+}
+
 // Evaluate adds the shard's test SERPs, scored by the shard's current
 // model, to ev.
 func (s *ShardFit) Evaluate(ev *EvalSums) error {

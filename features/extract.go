@@ -79,6 +79,10 @@ type Row struct {
 type Table struct {
 	Features []int
 	Rows     []Row
+	// Origin is how the table was computed: Extract sets the semantics
+	// and the corpus digest, the caller the program version.
+	// WriteParquet records it in the file's key-value metadata.
+	Origin Origin
 }
 
 // ExtractReport counts what Extract did.
@@ -165,7 +169,7 @@ func (c *Corpus) Extract(ctx context.Context, pairs []Pair, opts ExtractOptions)
 	if err != nil {
 		return nil, rep, err
 	}
-	tab := &Table{Features: append([]int(nil), feats...), Rows: make([]Row, 0, len(pairs))}
+	tab := &Table{Features: append([]int(nil), feats...), Rows: make([]Row, 0, len(pairs)), Origin: Origin{Semantics: c.sem, CorpusSHA256: c.digest}}
 	for i, p := range pairs {
 		if termIdx[i] < 0 && opts.Unknown == UnknownSkip {
 			continue

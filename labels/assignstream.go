@@ -16,12 +16,12 @@ import (
 // rowSource calls fn on every relevance row in file order, recording the
 // rows it cannot read in skips. assignRows may call it twice. q and d
 // are only valid during the call to fn.
-type rowSource func(skips *Skips, fn func(q, d string, p float64, line int)) error
+type rowSource func(skips *Skips, fn func(q, d string, p float64, post Posterior, line int)) error
 
 // fileRows reads the rows of the relevance file that open opens (name is
 // its name for the report), afresh on every call.
 func fileRows(open func() (io.ReadCloser, error), name string) rowSource {
-	return func(skips *Skips, fn func(q, d string, p float64, line int)) error {
+	return func(skips *Skips, fn func(q, d string, p float64, post Posterior, line int)) error {
 		r, err := open()
 		if err != nil {
 			return err
@@ -33,9 +33,9 @@ func fileRows(open func() (io.ReadCloser, error), name string) rowSource {
 
 // sliceRows yields rows already read.
 func sliceRows(rel []Relevance) rowSource {
-	return func(_ *Skips, fn func(q, d string, p float64, line int)) error {
+	return func(_ *Skips, fn func(q, d string, p float64, post Posterior, line int)) error {
 		for _, r := range rel {
-			fn(r.Query, r.Doc, r.P, r.Line)
+			fn(r.Query, r.Doc, r.P, r.Post, r.Line)
 		}
 		return nil
 	}
@@ -120,6 +120,7 @@ type assigner struct {
 // row is a relevance row of a doc on a first SERP.
 type row struct {
 	p    float64
+	post Posterior
 	line int32 // 0: no row
 	used bool
 }
@@ -195,7 +196,7 @@ func (st *assigner) readRows(rows rowSource, readSkips *Skips) error {
 		return h.Sum64()
 	}
 	valid := 0
-	err := rows(readSkips, func(q, d string, p float64, line int) {
+	err := rows(readSkips, func(q, d string, p float64, post Posterior, line int) {
 		qid, known := log.Queries.Lookup(q)
 		rank := -1 // of d on the query's first SERP
 		if known {
@@ -230,7 +231,7 @@ func (st *assigner) readRows(rows rowSource, readSkips *Skips) error {
 			if qr.onSERP == nil {
 				qr.onSERP = make([]row, len(st.first[qid]))
 			}
-			qr.onSERP[rank] = row{p: p, line: int32(line)}
+			qr.onSERP[rank] = row{p: p, post: post, line: int32(line)}
 			return
 		}
 		qr.offN++
@@ -283,7 +284,8 @@ func (st *assigner) labelQueries(ctx context.Context, emit func(Label) error) er
 					continue
 				}
 				dr.used = true
-				if err := emit(Label{Query: qname, Term: st.docName(d), Rank: i + 1, Grade: st.opts.Thresholds.Label(dr.p), P: dr.p, Confidence: NoConfidence}); err != nil {
+				g := st.opts.Thresholds.Label(dr.p)
+				if err := emit(Label{Query: qname, Term: st.docName(d), Rank: i + 1, Grade: g, P: dr.p, Confidence: st.opts.Thresholds.Confidence(g, dr.post)}); err != nil {
 					return err
 				}
 			}
@@ -335,7 +337,7 @@ func (st *assigner) accountUnused(rows rowSource) error {
 	if len(need) > 0 {
 		var dummy Skips
 		dup := map[string]bool{}
-		err := rows(&dummy, func(q, d string, p float64, line int) {
+		err := rows(&dummy, func(q, d string, p float64, _ Posterior, line int) {
 			qid, ok := log.Queries.Lookup(q)
 			if !ok || !need[qid] || dup[q+"\x00"+d] {
 				return

@@ -93,11 +93,11 @@ func TestSkipDetailsQuoteHostileNames(t *testing.T) {
 	addSERP(t, l, "s3", "short", "x")         // short SERP
 	addSERP(t, l, "s4", "c", hostileDoc, "x") // labelled, plus a row off the SERP
 	rel := []Relevance{
-		{"a", "x", 0.5, 2},
-		{long + "zz", "x", 0.5, 3},                                           // unknown query
-		{long, "x", 0.5, 4}, {long, "y", 0.5, 5}, {long, hostileDoc, 0.5, 6}, // last: not on the first SERP
-		{"short", "x", 0.5, 7},
-		{"c", hostileDoc, 0.5, 8}, {"c", "x", 0.5, 9}, {"c", "z" + hostileDoc, 0.5, 10},
+		{"a", "x", 0.5, 2, Posterior{}},
+		{long + "zz", "x", 0.5, 3, Posterior{}},                                                                     // unknown query
+		{long, "x", 0.5, 4, Posterior{}}, {long, "y", 0.5, 5, Posterior{}}, {long, hostileDoc, 0.5, 6, Posterior{}}, // last: not on the first SERP
+		{"short", "x", 0.5, 7, Posterior{}},
+		{"c", hostileDoc, 0.5, 8, Posterior{}}, {"c", "x", 0.5, 9, Posterior{}}, {"c", "z" + hostileDoc, 0.5, 10, Posterior{}},
 	}
 	var file strings.Builder
 	file.WriteString("query\tdoc\trelevance\n")

@@ -7,7 +7,11 @@
 // docs/method.md section 4, the full-SERP rule of docs/method.md section 4 (only queries
 // whose whole first SERP got a label are kept), and the relevance prediction
 // evaluation of section 4.2.3 (Pearson and Kendall correlation with the
-// CBRBench expert judgments, per query and pooled).
+// CBRBench expert judgments, per query and pooled). Beyond the paper, each
+// label gets a confidence (Thresholds.Confidence: the probability that the
+// relevance falls in the label's band under the Beta distribution the fit
+// writes next to it; docs/method.md section 4), and Calibrate measures
+// intervals and confidences against the truth of simulated logs.
 package labels
 
 import (
@@ -15,6 +19,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/lovbench/lovbench/clickmodels"
 )
 
 // Junk is the label of a result whose satisfaction probability is below the
@@ -82,6 +88,33 @@ func (t Thresholds) Label(p float64) int {
 	default:
 		return 4
 	}
+}
+
+// Band returns the interval [lo, hi) of relevance that gets label l (the
+// top label's band is [t4, 1], the junk label's [0, t0)).
+func (t Thresholds) Band(l int) (lo, hi float64) {
+	switch {
+	case l == Junk:
+		return 0, t[0]
+	case l >= 4:
+		return t[4], 1
+	}
+	return t[l], t[l+1]
+}
+
+// Confidence is the confidence of label l for a pair whose relevance has
+// the distribution post (docs/clickmodels.md, "Uncertainty"): the
+// probability that the relevance falls in the label's band,
+// I_hi(alpha, beta) - I_lo(alpha, beta) with I the regularized incomplete
+// beta function. Junk labels are treated like the others: their
+// confidence is the probability that the relevance is below t0.
+// NoConfidence without a posterior (a relevance file without intervals).
+func (t Thresholds) Confidence(l int, post Posterior) float64 {
+	if post == (Posterior{}) {
+		return NoConfidence
+	}
+	lo, hi := t.Band(l)
+	return clickmodels.BetaProbability(post.Alpha, post.Beta, lo, hi)
 }
 
 // AllLabels lists the labels in the order of LOVBench's Table 4.

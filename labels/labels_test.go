@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lovbench/lovbench/internal/shareddata"
+	"github.com/lovbench/lovbench/internal/refdata"
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/sessions"
 )
@@ -108,6 +108,41 @@ func TestReadRelevanceBadInput(t *testing.T) {
 	}
 }
 
+// TestReadRelevanceIntervals: a relevance file with intervals gives every
+// row its posterior; a bad interval field is skipped and counted, naming
+// the field.
+func TestReadRelevanceIntervals(t *testing.T) {
+	in := RelevanceHeaderIntervals + "\n" +
+		"q1\td1\t0.5\t0.2\t0.8\t2.5\t3\n" + // 2 ok
+		"q1\td2\t0.5\n" + // 3 malformed: 3 fields
+		"q1\td3\t0.5\tx\t0.8\t2\t3\n" + // 4 lower not a number
+		"q1\td4\t0.5\t0.2\t1.5\t2\t3\n" + // 5 upper out of range
+		"q1\td5\t0.5\t0.2\t0.8\t0\t3\n" + // 6 alpha not positive
+		"q1\td6\t0.5\t0.2\t0.8\t2\t+Inf\n" // 7 beta not finite
+	rel, skips, err := ReadRelevance(strings.NewReader(in), "rel.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rel) != 1 || rel[0].Post != (Posterior{2.5, 3}) || rel[0].P != 0.5 {
+		t.Fatalf("rows = %+v", rel)
+	}
+	want := map[string]int{ReasonMalformed: 1, ReasonNotANumber: 1, ReasonOutOfRange: 3}
+	for k, v := range want {
+		if skips.Counts[k] != v {
+			t.Errorf("%s = %d, want %d (all %v)", k, skips.Counts[k], v, skips.Counts)
+		}
+	}
+	fields := map[string]bool{}
+	for _, p := range skips.Examples {
+		fields[p.Field] = true
+	}
+	for _, f := range []string{"lower", "upper", "alpha", "beta"} {
+		if !fields[f] {
+			t.Errorf("no skip names field %s: %v", f, skips.Examples)
+		}
+	}
+}
+
 func addSERP(t *testing.T, l *sessions.Log, sess, q string, docs ...string) {
 	t.Helper()
 	if err := l.Add(&sessions.SERP{SessionID: sess, Query: q, Region: "0", Results: docs}); err != nil {
@@ -127,20 +162,28 @@ func TestAssignFirstSERP(t *testing.T) {
 	// q3: only a short SERP.
 	addSERP(t, l, "s5", "q3", "x")
 	rel := []Relevance{
-		{"q1", "a", 0.7, 2}, {"q1", "b", 0.45, 3}, {"q1", "c", 0.1999, 4}, {"q1", "z", 0.9, 5},
-		{"q2", "d1", 0.5, 6}, {"q2", "d2", 0.5, 7},
-		{"q9", "a", 0.5, 8},
+		// Posteriors by hand: Beta(1, 1) is uniform, so label 4's band
+		// [0.7, 1] has probability 0.3; Beta(2, 1) has CDF x^2, so label 1's
+		// band [0.45, 0.5) has 0.25 - 0.2025 = 0.0475; no posterior, no
+		// confidence.
+		{"q1", "a", 0.7, 2, Posterior{1, 1}}, {"q1", "b", 0.45, 3, Posterior{2, 1}}, {"q1", "c", 0.1999, 4, Posterior{}}, {"q1", "z", 0.9, 5, Posterior{}},
+		{"q2", "d1", 0.5, 6, Posterior{}}, {"q2", "d2", 0.5, 7, Posterior{}},
+		{"q9", "a", 0.5, 8, Posterior{}},
 	}
 	ls, rep, err := Assign(context.Background(), l, rel, "rel.tsv", Options{SERPSize: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Label{{"q1", "a", 1, 4, 0.7, NoConfidence}, {"q1", "b", 2, 1, 0.45, NoConfidence}, {"q1", "c", 3, -2, 0.1999, NoConfidence}}
+	want := []Label{{"q1", "a", 1, 4, 0.7, 0.3}, {"q1", "b", 2, 1, 0.45, 0.0475}, {"q1", "c", 3, -2, 0.1999, NoConfidence}}
 	if len(ls) != len(want) {
 		t.Fatalf("labels %+v", ls)
 	}
 	for i := range want {
-		if ls[i] != want[i] {
+		got := ls[i]
+		if math.Abs(got.Confidence-want[i].Confidence) < 1e-12 {
+			got.Confidence = want[i].Confidence
+		}
+		if got != want[i] {
 			t.Errorf("label %d = %+v, want %+v", i, ls[i], want[i])
 		}
 	}
@@ -281,8 +324,8 @@ func TestCompareExperts(t *testing.T) {
 // With the duplicate's second rating the label shares are LOVBench Table 4's
 // CBRBench column over 819 judgments: 4.64, 10.01, 19.90, 25.76, 39.68, 0.
 func TestReadCBRBench(t *testing.T) {
-	path := shareddata.Path(t, "data", "cbrbench", "CBRBenchGroundTruth.csv")
-	f, err := os.Open(path)
+	path := refdata.Path(t, "lovbench", "cbrbench", "CBRBenchGroundTruth.csv.gz")
+	f, err := textio.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,8 +365,8 @@ func TestReadCBRBench(t *testing.T) {
 // The PyClick reference log and its UBM relevance: every query of the log
 // has 10-result SERPs, and every relevance row is labelled or counted.
 func TestAssignPyClickReference(t *testing.T) {
-	logPath := shareddata.Path(t, "reference", "pyclick", "golden_ubm6k.tsv")
-	relPath := shareddata.Path(t, "reference", "pyclick", "golden_ubm6k", "UBM_relevance.tsv")
+	logPath := refdata.Path(t, "pyclick", "golden_ubm6k.tsv")
+	relPath := refdata.Path(t, "pyclick", "golden_ubm6k", "UBM_relevance.tsv.gz")
 	lf, err := os.Open(logPath)
 	if err != nil {
 		t.Fatal(err)
@@ -333,7 +376,7 @@ func TestAssignPyClickReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rf, err := os.Open(relPath)
+	rf, err := textio.Open(relPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,7 +414,7 @@ func TestAssignPyClickReference(t *testing.T) {
 
 // The published values match LOVBench's result file and paper Table 2.
 func TestLOVBenchAgreementMatchesPublished(t *testing.T) {
-	b, err := os.ReadFile(shareddata.Path(t, "data", "lovbench-results", "Correlation_CBRBench_LOVBench.csv"))
+	b, err := os.ReadFile(refdata.Path(t, "lovbench", "results", "Correlation_CBRBench_LOVBench.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}

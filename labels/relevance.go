@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/internal/textio"
 )
 
@@ -18,16 +19,27 @@ type Relevance struct {
 	Query string
 	Doc   string
 	P     float64
-	Line  int // line in the input file (1-based, the header is line 1)
+	Line  int       // line in the input file (1-based, the header is line 1)
+	Post  Posterior // zero in a file without intervals
 }
 
-// RelevanceHeader is the header of the relevance TSV of `lovbench fit` (and
-// of PyClick's relevance files in reference/pyclick).
-const RelevanceHeader = "query\tdoc\trelevance"
+// Posterior is the Beta(Alpha, Beta) distribution of a pair's relevance
+// that `lovbench fit` writes next to it (docs/clickmodels.md,
+// "Uncertainty"); the zero value means none.
+type Posterior struct{ Alpha, Beta float64 }
+
+// RelevanceHeader is the header of the relevance TSV of `lovbench fit --interval
+// 0` (and of PyClick's relevance files, and of fits before the intervals).
+const RelevanceHeader = clickmodels.RelevanceHeader
+
+// RelevanceHeaderIntervals is the header of the relevance TSV of
+// `lovbench fit` with intervals: query, doc, relevance, lower, upper,
+// alpha, beta.
+const RelevanceHeaderIntervals = clickmodels.RelevanceHeaderIntervals
 
 // Skip reasons of ReadRelevance.
 const (
-	ReasonMalformed       = "malformed"             // not three tab-separated fields
+	ReasonMalformed       = "malformed"             // not three (seven with intervals) tab-separated fields
 	ReasonNotANumber      = "not_a_number"          // relevance not a number, or NaN ("NA" in PyClick's CM file)
 	ReasonOutOfRange      = "out_of_range"          // relevance outside [0, 1]
 	ReasonDuplicate       = "duplicate"             // same (query, doc) again with the same value: merged
@@ -42,10 +54,12 @@ const (
 )
 
 // ReadRelevance reads a relevance TSV (header RelevanceHeader, then
-// query, doc, relevance per line). A byte order mark and CR or CRLF line
+// query, doc, relevance per line; or header RelevanceHeaderIntervals and
+// the interval and posterior after the relevance). A byte order mark and CR or CRLF line
 // endings are accepted. Bad rows are skipped and counted in the returned
 // Skips with file (name) and line: malformed lines, empty fields, values that
-// are not numbers or NaN, values outside [0,1]; a repeated (query, doc) keeps
+// are not numbers or NaN, values outside [0,1] (a posterior's alpha and
+// beta must be positive and finite); a repeated (query, doc) keeps
 // its first value and is counted as duplicate or conflicting_duplicate. A
 // missing or wrong header is an error.
 func ReadRelevance(r io.Reader, name string) ([]Relevance, Skips, error) {
@@ -53,7 +67,7 @@ func ReadRelevance(r io.Reader, name string) ([]Relevance, Skips, error) {
 	type key struct{ q, d string }
 	seen := map[key]int{} // index into out
 	var out []Relevance
-	err := scanRelevance(r, name, &skips, func(q, d string, p float64, line int) {
+	err := scanRelevance(r, name, &skips, func(q, d string, p float64, post Posterior, line int) {
 		k := key{q, d}
 		if i, ok := seen[k]; ok {
 			skips.AddRecord(duplicateProblem(name, q, d, p, line, out[i].P, out[i].Line))
@@ -61,7 +75,7 @@ func ReadRelevance(r io.Reader, name string) ([]Relevance, Skips, error) {
 		}
 		q, d = strings.Clone(q), strings.Clone(d) // scanRelevance's are views
 		seen[key{q, d}] = len(out)
-		out = append(out, Relevance{Query: q, Doc: d, P: p, Line: line})
+		out = append(out, Relevance{Query: q, Doc: d, P: p, Line: line, Post: post})
 	})
 	if err != nil {
 		return nil, skips, err
@@ -81,7 +95,7 @@ func duplicateProblem(name, q, d string, p float64, line int, prevP float64, pre
 // scanRelevance reads a relevance TSV, records malformed rows in skips and
 // calls fn for every well-formed row in file order (duplicates included).
 // q and d are only valid during the call.
-func scanRelevance(r io.Reader, name string, skips *Skips, fn func(q, d string, p float64, line int)) error {
+func scanRelevance(r io.Reader, name string, skips *Skips, fn func(q, d string, p float64, post Posterior, line int)) error {
 	sc := bufio.NewScanner(textio.NewLineReader(r))
 	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
 	line := 0
@@ -92,8 +106,13 @@ func scanRelevance(r io.Reader, name string, skips *Skips, fn func(q, d string, 
 		return fmt.Errorf("%s:1: empty file, want header %s", name, textio.Quote(RelevanceHeader))
 	}
 	line++
-	if h := strings.TrimSpace(sc.Text()); h != RelevanceHeader {
-		return fmt.Errorf("%s:1: header %s, want %s", name, textio.Quote(h), textio.Quote(RelevanceHeader))
+	fields := 3
+	switch h := strings.TrimSpace(sc.Text()); h {
+	case RelevanceHeader:
+	case RelevanceHeaderIntervals:
+		fields = 7
+	default:
+		return fmt.Errorf("%s:1: header %s, want %s or %s", name, textio.Quote(h), textio.Quote(RelevanceHeader), textio.Quote(RelevanceHeaderIntervals))
 	}
 	for sc.Scan() {
 		line++
@@ -103,12 +122,13 @@ func scanRelevance(r io.Reader, name string, skips *Skips, fn func(q, d string, 
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
-		if n := strings.Count(text, "\t") + 1; n != 3 {
-			skips.AddRecord(Problem{File: name, Line: line, Reason: ReasonMalformed, Detail: fmt.Sprintf("%d tab-separated fields, want 3", n)})
+		if n := strings.Count(text, "\t") + 1; n != fields {
+			skips.AddRecord(Problem{File: name, Line: line, Reason: ReasonMalformed, Detail: fmt.Sprintf("%d tab-separated fields, want %d", n, fields)})
 			continue
 		}
 		q, rest, _ := strings.Cut(text, "\t")
 		d, v, _ := strings.Cut(rest, "\t")
+		v, extra, _ := strings.Cut(v, "\t")
 		v = strings.TrimSpace(v)
 		if q == "" || d == "" {
 			field := "query"
@@ -127,10 +147,43 @@ func scanRelevance(r io.Reader, name string, skips *Skips, fn func(q, d string, 
 			skips.AddRecord(Problem{File: name, Line: line, Field: "relevance", Reason: ReasonOutOfRange, Detail: fmt.Sprintf("%v is outside [0,1]", p)})
 			continue
 		}
-		fn(q, d, p, line)
+		var post Posterior
+		if fields == 7 {
+			var ok bool
+			if post, ok = scanInterval(extra, name, line, skips); !ok {
+				continue
+			}
+		}
+		fn(q, d, p, post, line)
 	}
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("%s:%d: %w", name, line+1, err)
 	}
 	return nil
+}
+
+// scanInterval reads the fields after the relevance of a file with
+// intervals: lower and upper (probabilities) and the posterior's alpha and
+// beta (positive, finite). A bad field is recorded in skips.
+func scanInterval(s, name string, line int, skips *Skips) (Posterior, bool) {
+	var v [4]float64
+	for i, field := range [4]string{"lower", "upper", "alpha", "beta"} {
+		var f string
+		f, s, _ = strings.Cut(s, "\t")
+		f = strings.TrimSpace(f)
+		x, err := strconv.ParseFloat(f, 64)
+		switch {
+		case err != nil || math.IsNaN(x):
+			skips.AddRecord(Problem{File: name, Line: line, Field: field, Reason: ReasonNotANumber, Detail: fmt.Sprintf("%s is not a number", textio.Quote(f))})
+			return Posterior{}, false
+		case i < 2 && (x < 0 || x > 1):
+			skips.AddRecord(Problem{File: name, Line: line, Field: field, Reason: ReasonOutOfRange, Detail: fmt.Sprintf("%v is outside [0,1]", x)})
+			return Posterior{}, false
+		case i >= 2 && !(x > 0 && x <= math.MaxFloat64):
+			skips.AddRecord(Problem{File: name, Line: line, Field: field, Reason: ReasonOutOfRange, Detail: fmt.Sprintf("%v is not a positive finite number", x)})
+			return Posterior{}, false
+		}
+		v[i] = x
+	}
+	return Posterior{Alpha: v[2], Beta: v[3]}, true
 }

@@ -44,6 +44,9 @@ func TestConfigErrors(t *testing.T) {
 		{"simulate: {sessions: 10, queries: 5, examination: {first: 0, decay: 0.4}}\n", "simulate.examination"},
 		{"simulate: {sessions: 10, queries: 5, examination: {first: 0.5, decay: 1.2}}\n", "simulate.examination"},
 		{"simulate: {sessions: 10, queries: 5, return_after_click: 1.5}\n", "simulate.return_after_click"},
+		{"log: {path: a}\nclick_models: {memory_limit: 9e9G}\n", "click_models.memory_limit: size \"9e9G\" is too large"},
+		{"log: {path: a}\nclick_models: {memory_limit: 0.0000001}\n", "click_models.memory_limit: size \"0.0000001\" is less than one byte"},
+		{"log: {path: a}\nclick_models: {memory_limit: 1B}\n", "click_models.memory_limit: a memory limit of 1B is too small: the smallest that can work is 1.0MiB"},
 	} {
 		_, err := ParseConfig([]byte(tc.yaml), "cfg.yaml", "/tmp")
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "cfg.yaml") {

@@ -28,7 +28,7 @@ import (
 	"github.com/lovbench/lovbench/clickmodels/corpussim"
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/features/democorpus"
-	"github.com/lovbench/lovbench/internal/shareddata"
+	"github.com/lovbench/lovbench/internal/refdata"
 	"github.com/lovbench/lovbench/pipeline/internal/browsertest"
 	"github.com/lovbench/lovbench/sessions"
 )
@@ -702,7 +702,7 @@ func writeYandex(t *testing.T, path string, serps []sessions.SERP) {
 // judgments given (labels.expert) and checks that the report's click-model
 // table gets every model's pooled correlation with the experts.
 func TestExpertAgreement(t *testing.T) {
-	expert := shareddata.Path(t, "data", "cbrbench", "CBRBenchGroundTruth.csv")
+	expert := refdata.Path(t, "lovbench", "cbrbench", "CBRBenchGroundTruth.csv.gz")
 	base := t.TempDir()
 	cfgText := fmt.Sprintf("simulate: {sessions: 20000, queries: 500, seed: 2}\nlabels: {expert: %s}\nltr: {enabled: false}\nworkdir: work\n", expert)
 	os.WriteFile(filepath.Join(base, "c.yaml"), []byte(cfgText), 0o644)

@@ -157,7 +157,7 @@ func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 			var limit int64
 			if cm.MemoryLimit != "" {
 				var err error
-				if limit, err = bytesize.Parse(cm.MemoryLimit); err != nil {
+				if limit, err = bytesize.ParseLimit(cm.MemoryLimit); err != nil {
 					return fmt.Errorf("click_models.memory_limit: %w", err)
 				}
 			}

@@ -137,6 +137,7 @@ func (r *runner) featuresStage() Stage {
 				return err
 			}
 			defer f.Abort()
+			tab.Origin.Version = programVersion()
 			if err := tab.WriteParquet(f); err != nil {
 				return err
 			}
@@ -160,7 +161,7 @@ func (r *runner) exportStage() Stage {
 				Features:    env.Dep(StageFeatures, FeaturesFile),
 				Out:         env.Dir,
 				Options: export.Options{Folds: ec.Folds, Seed: uint64(ec.Seed), KeepJunk: ec.KeepJunk, Version: programVersion(),
-					FeatureSemantics: r.cfg.Features.Semantics, Provenance: pv},
+					FeatureSemantics: r.cfg.Features.Semantics, Provenance: pv, Publication: r.cfg.publication()},
 			})
 			if err != nil {
 				return err

@@ -53,6 +53,10 @@ type FitOptions struct {
 	// --tolerance (clickmodels.Options.Tolerance): the iterations after
 	// convergence pass the values through unchanged.
 	Tolerance float64
+	// Level is the level of the relevance file's intervals, as lovbench
+	// fit --interval (clickmodels.Options.Level: 0 means 90%, a negative
+	// value none); the intervals equal lovbench fit's.
+	Level float64
 	// OutDir receives <MODEL>_relevance.tsv, the parameter file
 	// (<MODEL>_params.json or .parquet) and metrics.json, as lovbench fit
 	// writes them.
@@ -188,7 +192,7 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 				Tolerance: o.Tolerance, SERPs: m.TrainSERPs, Initial: it == 0, Keyed: keyedState()},
 				state, beam.SideInput{Input: msgs}, beam.SideInput{Input: lls})
 		}
-		finals := beam.ParDo(ks, &finishFn{Dir: o.PrepDir, Kind: int(k), R: R, Exact: o.Exact}, state, beam.SideInput{Input: msgs})
+		finals := beam.ParDo(ks, &finishFn{Dir: o.PrepDir, Kind: int(k), R: R, Exact: o.Exact, Level: o.Level}, state, beam.SideInput{Input: msgs})
 		reports = append(reports, beam.ParDo(ks, &writeModelFn{Dir: o.OutDir, Kind: int(k),
 			Split: m.Split, TrainSERPs: m.TrainSERPs}, one, beam.SideInput{Input: finals}))
 	}
@@ -477,6 +481,7 @@ type finishFn struct {
 	Dir     string // prepared shards
 	Kind, R int
 	Exact   bool
+	Level   float64 // of the intervals (clickmodels.Options.Level)
 }
 
 func (f *finishFn) ProcessElement(ctx context.Context, shard int, pairs []byte, msgs func(*[]byte) bool, emit func(ShardFinal)) error {
@@ -492,8 +497,12 @@ func (f *finishFn) ProcessElement(ctx context.Context, shard int, pairs []byte, 
 	if err := sf.Evaluate(&ev); err != nil {
 		return err
 	}
+	m, err := sf.FinalModel(ctx, 0, f.Level)
+	if err != nil {
+		return err
+	}
 	var mb bytes.Buffer
-	if err := gob.NewEncoder(&mb).Encode(sf.Model(0)); err != nil {
+	if err := gob.NewEncoder(&mb).Encode(m); err != nil {
 		return err
 	}
 	emit(ShardFinal{Shard: shard, Iterations: em.Done, Model: mb.Bytes(), QueryFirst: p.QueryFirst, Eval: encodeEval(&ev), Records: p.Data.Records()})
@@ -536,7 +545,11 @@ func (f *writeModelFn) ProcessElement(ctx context.Context, _ int, finals func(*S
 		ev.Merge(e)
 		records += x.Records
 	}
-	written, err := stageDir(ctx, f.Dir, func(dir string) error { return clickmodels.WriteModelFiles(dir, parts) })
+	var unc *clickmodels.UncertaintyReport
+	written, err := stageDir(ctx, f.Dir, func(dir string) (err error) {
+		unc, err = clickmodels.WriteModelFilesReport(dir, parts, clickmodels.ParamsAuto)
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -561,7 +574,7 @@ func (f *writeModelFn) ProcessElement(ctx context.Context, _ int, finals func(*S
 		iterations = all[0].Iterations
 	}
 	rep := clickmodels.Report{Model: k.String(), Split: f.Split, TrainSessions: int(f.TrainSERPs), TrainRecords: records,
-		Metrics: met, Iterations: iterations, Exact: len(parts) > 0 && parts[0].Model.Exact}
+		Metrics: met, Iterations: iterations, Exact: len(parts) > 0 && parts[0].Model.Exact, Uncertainty: unc}
 	b, err := json.Marshal(rep)
 	if err != nil {
 		return err

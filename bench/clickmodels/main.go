@@ -1,12 +1,12 @@
 // Command clickmodels measures the speed of package clickmodels.
 //
-// Default mode: fit every model on the 4,500 training SERPs of the shared
-// PyClick reference log (SPEC split) and print a table of our fit time
+// Default mode: fit every model on the 4,500 training SERPs of the PyClick
+// reference log in the repository (internal/refdata; LOVBench's 75/25 split) and print a table of our fit time
 // beside PyClick's fit_seconds_pyclick from its metrics.json, with the
 // speed-up. Each model is fitted -repeat times and the fastest run is
 // reported (the machine is shared; the minimum is the least disturbed).
 //
-//	go run ./bench/clickmodels -reference ../shared/reference/pyclick
+//	go run ./bench/clickmodels
 //
 // Simulation mode (-sim N): simulate N SERPs from UBM and from DBN (the
 // built-in synthetic source) and fit each (50 iterations by default),
@@ -28,21 +28,31 @@ import (
 	"time"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/internal/refdata"
 	"github.com/lovbench/lovbench/sessions"
 )
 
 func main() {
-	ref := flag.String("reference", "../shared/reference/pyclick", "directory of the PyClick reference outputs")
+	ref := flag.String("reference", "", "directory of the PyClick reference outputs (default: the repository's, internal/refdata/testdata/pyclick)")
 	repeat := flag.Int("repeat", 5, "fits per model in reference mode (the fastest is reported)")
 	sim := flag.Int("sim", 0, "simulation mode: number of SERPs to simulate")
 	queries := flag.Int("queries", 10000, "simulation mode: number of queries")
 	iters := flag.Int("iterations", clickmodels.DefaultIterations, "EM iterations")
 	workers := flag.Int("workers", 0, "workers (0: GOMAXPROCS)")
 	models := flag.String("models", "ubm,dbn", "simulation mode: models to simulate and fit")
+	unc := flag.Bool("uncertainty", false, "simulation mode: also fit with the relevance intervals (fit --interval 0.9) and compare the CPU time with the fit alone")
 	flag.Parse()
 	var err error
+	if *sim == 0 && *ref == "" {
+		var dir string
+		if dir, err = refdata.Dir(); err != nil {
+			fmt.Fprintln(os.Stderr, "clickmodels bench:", err, "(or give -reference)")
+			os.Exit(2)
+		}
+		*ref = filepath.Join(dir, "pyclick")
+	}
 	if *sim > 0 {
-		err = simulate(*sim, *queries, *iters, *workers, *models)
+		err = simulate(*sim, *queries, *iters, *workers, *models, *unc)
 	} else {
 		err = reference(*ref, *repeat, *iters, *workers)
 	}
@@ -101,7 +111,7 @@ func reference(dir string, repeat, iters, workers int) error {
 	return nil
 }
 
-func simulate(n, queries, iters, workers int, models string) error {
+func simulate(n, queries, iters, workers int, models string, unc bool) error {
 	kinds, err := clickmodels.ParseKinds(models)
 	if err != nil {
 		return err
@@ -128,14 +138,29 @@ func simulate(n, queries, iters, workers int, models string) error {
 		}
 		t2 := time.Now()
 		c2 := cpuSeconds()
-		m, err := clickmodels.Fit(context.Background(), d, kind, clickmodels.Options{Iterations: iters, Workers: workers})
+		m, err := clickmodels.Fit(context.Background(), d, kind, clickmodels.Options{Iterations: iters, Workers: workers, Level: -1})
 		if err != nil {
 			return err
 		}
 		t3 := time.Now()
+		c3 := cpuSeconds()
 		fit := t3.Sub(t2).Seconds()
 		fmt.Printf("%-5s %9.2f %10d %9.2f %10.2f %9.2f %10.2f %16.3g %12.0f\n", kind, t1.Sub(t0).Seconds(), d.Records(), t2.Sub(t1).Seconds(), c2-c1, fit,
-			cpuSeconds()-c2, float64(n)*float64(m.Iterations)/fit, peakRSSMiB())
+			c3-c2, float64(n)*float64(m.Iterations)/fit, peakRSSMiB())
+		if unc {
+			// The same fit with the intervals: the evidence pass, the
+			// priors and every pair's interval (what the relevance file
+			// writes), side by side with the fit alone above.
+			m, err = clickmodels.Fit(context.Background(), d, kind, clickmodels.Options{Iterations: iters, Workers: workers})
+			if err != nil {
+				return err
+			}
+			if _, _, err := m.RelevanceDists(); err != nil {
+				return err
+			}
+			c4 := cpuSeconds()
+			fmt.Printf("%-5s fit alone %.2f CPU-s, fit with intervals %.2f CPU-s (%.2fx), %d pairs\n", kind, c3-c2, c4-c3, (c4-c3)/(c3-c2), m.NumPairs())
+		}
 		log, d, m = nil, nil, nil
 		runtime.GC()
 	}

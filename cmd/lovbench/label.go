@@ -43,6 +43,11 @@ Pearson and Kendall correlation of the predictions with expert judgments
 			if cfg.Relevance == "" || cfg.Sessions == "" || cfg.Out == "" {
 				return usagef("label: --relevance, --sessions and --out are required")
 			}
+			ins := paths{}.add("--relevance", cfg.Relevance).add("--sessions", cfg.Sessions).add("--expert", cfg.Expert).
+				add("--prefixes", loadOpt.Prefixes).add("--corpus", corpus...)
+			if err := checkOutputs(ins, paths{}.add("--out", cfg.Out).add("--quarantine", cfg.Quarantine)); err != nil {
+				return err
+			}
 			th, err := labels.ParseThresholds(thresholds)
 			if err != nil {
 				return usagef("label: --thresholds: %v", err)
@@ -53,7 +58,7 @@ Pearson and Kendall correlation of the predictions with expert judgments
 			}
 			cfg.Options.Thresholds, cfg.Options.Choice = th, ch
 			if memLimit != "" {
-				if cfg.MemoryLimit, err = bytesize.Parse(memLimit); err != nil {
+				if cfg.MemoryLimit, err = bytesize.ParseLimit(memLimit); err != nil {
 					return usagef("label: --memory-limit: %v", err)
 				}
 			}
@@ -107,7 +112,7 @@ Pearson and Kendall correlation of the predictions with expert judgments
 	f.StringVar(&cfg.Relevance, "relevance", "", "relevance TSV of lovbench fit (query, doc, relevance)")
 	f.StringVar(&cfg.Sessions, "sessions", "", "sessions: ingest directory, sessions.parquet or Yandex log")
 	f.StringVar(&cfg.Out, "out", "", "labels CSV to write (query,term,label,probability)")
-	f.StringVar(&memLimit, "memory-limit", "", "soft memory limit while labelling, e.g. 1GiB: the collector works harder to stay under it (see docs/scale.md)")
+	f.StringVar(&memLimit, "memory-limit", "", "soft memory limit while labelling, e.g. 1GiB: 0 (no limit) or at least 1MiB; the collector works harder to stay under it (see docs/scale.md)")
 	f.StringVar(&cfg.Quarantine, "quarantine", "", "TSV of bad relevance rows (default OUT.quarantine.tsv)")
 	f.StringVar(&cfg.Expert, "expert", "", "expert judgments in CBRBench format (query,term URI,rating,label) to compare with")
 	f.StringVar(&thresholds, "thresholds", labels.DefaultThresholds().String(), "five increasing probability cut points for the labels -2|0|1|2|3|4")

@@ -35,6 +35,10 @@ Labelled terms the corpus does not know are left out and listed in the report
 			if cfg.Labels == "" || len(corpus) == 0 || cfg.Out == "" {
 				return usagef("sample: --labels, --corpus and --out are required")
 			}
+			ins := paths{}.add("--labels", cfg.Labels).add("--prefixes", loadOpt.Prefixes).add("--corpus", corpus...)
+			if err := checkOutputs(ins, paths{}.add("--out", cfg.Out).add("--report", cfg.Report)); err != nil {
+				return err
+			}
 			c, err := features.Load(cmd.Context(), corpus, loadOpt)
 			if err != nil {
 				return fmt.Errorf("corpus: %w", err)

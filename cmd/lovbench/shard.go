@@ -30,6 +30,9 @@ gives exactly the same outputs as fit on the whole log. See docs/scale.md.`,
 			if src == "" || out == "" {
 				return usagef("shard: --sessions and --out are required")
 			}
+			if err := checkOutputs(paths{}.add("--sessions", src), paths{}.add("--out", out)); err != nil {
+				return err
+			}
 			if _, err := clickmodels.ParseSplit(sp.Split); err != nil {
 				return usagef("shard: --split: %v", err)
 			}

@@ -53,6 +53,9 @@ corpus.`,
 			if out == "" {
 				return usagef("simulate: --out is required")
 			}
+			if err := checkOutputs(paths{}.add("--corpus", corpus...).add("--prefixes", prefixes), paths{}.add("--out", out).add("--truth", truthFile)); err != nil {
+				return err
+			}
 			var src clickmodels.SERPSource
 			if len(corpus) > 0 {
 				var paths []string

@@ -20,7 +20,11 @@ match the manifest and no file is unlisted; the ground truth, Parquet, Arrow,
 qrels and fold files hold the same rows; feature columns 1..33 are all there
 and finite; each query has one qid and one partition; the folds follow the
 LETOR rotation with train, vali and test disjoint; every query is in exactly
-one test fold. It exits 1 and lists the problems if the directory is invalid.`,
+one test fold; the partition files hold the rows of their partition; the
+card's front matter has only fields the Hugging Face Hub documents and its
+configs name files that exist; croissant.json has what Croissant 1.0
+requires and its checksums match the files. It exits 1 and lists the
+problems if the directory is invalid.`,
 		Example: `  lovbench validate dataset/
   lovbench validate --json dataset/`,
 		Args: exactArgs(1),
@@ -38,6 +42,9 @@ one test fold. It exits 1 and lists the problems if the directory is invalid.`,
 			} else if v.Valid {
 				fmt.Fprintf(a.stdout, "%s: valid (%d rows, %d queries, %d folds)\n", v.Dir, v.Rows, v.Queries, v.Folds)
 				if note := export.ExtremeNote(v.Extreme); note != "" {
+					fmt.Fprintln(a.stdout, "note: "+note)
+				}
+				if note := export.CroissantNote(v.CroissantMissing); note != "" {
 					fmt.Fprintln(a.stdout, "note: "+note)
 				}
 			} else {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -33,13 +34,13 @@ func TestYAxisTitleClearsTickLabels(t *testing.T) {
 	tx, _ := strconv.ParseFloat(title[1], 64)
 	fs, _ := strconv.ParseFloat(title[2], 64)
 	right := tx + fs/2 // the rotated line's extent to the right of its centre
-	ticks := regexp.MustCompile(`<text x="([\d.]+)" y="[\d.]+" font-size="11" text-anchor="end">([^<]+)</text>`).FindAllStringSubmatch(svg, -1)
+	ticks := regexp.MustCompile(`<text x="([\d.]+)" y="[\d.]+" font-size="`+strconv.Itoa(fontText)+`" text-anchor="end">([^<]+)</text>`).FindAllStringSubmatch(svg, -1)
 	if len(ticks) == 0 {
 		t.Fatal("no y tick labels")
 	}
 	for _, m := range ticks {
 		x, _ := strconv.ParseFloat(m[1], 64)
-		left := x - 0.62*11*float64(len(m[2]))
+		left := x - 0.62*fontText*float64(len(m[2]))
 		if left <= right {
 			t.Errorf("tick label %q spans from x=%.1f, the y-axis title reaches x=%.1f", m[2], left, right)
 		}
@@ -98,8 +99,8 @@ func TestNDCGChartBestPerRanker(t *testing.T) {
 	}
 	chart := out[strings.LastIndex(out[:i], "<svg"):]
 	chart = chart[:strings.Index(chart, "</svg>")]
-	if n := strings.Count(chart, `<polyline class="series"`); n != 5 {
-		t.Errorf("NDCG chart has %d lines, want 5 (4 rankers + baseline)", n)
+	if n := strings.Count(chart, " NDCG@10: "); n != 5 {
+		t.Errorf("NDCG chart has %d points at NDCG@10, want 5 (4 rankers + baseline)", n)
 	}
 	for _, want := range []string{"RankNet / LOVBenchFull", "CoordinateAscent / LOVBenchFull", "baseline / LabelSearch_T"} {
 		if !strings.Contains(chart, want) {
@@ -164,7 +165,7 @@ func TestLineLegendFitsBelowPlot(t *testing.T) {
 	}
 	svg := string(LineChart("t", "k", "NDCG@k", []string{"3", "5", "10"}, series, 0, 1))
 	h := viewBoxH(t, svg)
-	texts := regexp.MustCompile(`<text x="(\d+)" y="(\d+)" font-size="11">([^<]+)</text>`).FindAllStringSubmatch(svg, -1)
+	texts := regexp.MustCompile(`<text x="(\d+)" y="(\d+)" font-size="`+strconv.Itoa(fontText)+`">([^<]+)</text>`).FindAllStringSubmatch(svg, -1)
 	found := 0
 	for _, m := range texts {
 		x, _ := strconv.ParseFloat(m[1], 64)
@@ -177,7 +178,7 @@ func TestLineLegendFitsBelowPlot(t *testing.T) {
 			if y <= chartH || y > h {
 				t.Errorf("legend %q at y=%g: want below the plot (%d) and inside the viewBox (%g)", n, y, chartH, h)
 			}
-			if right := x + 0.62*11*40; right > chartW {
+			if right := x + 0.62*fontText*40; right > chartW {
 				t.Errorf("legend %q from x=%g: 40 characters reach %g > %d", n, x, right, chartW)
 			}
 		}
@@ -273,5 +274,43 @@ func TestBarLabelsMatchTables(t *testing.T) {
 	}
 	if s := strings.Join(vals, " "); s != "1.81 24.10 4.38 1.63 0.06 0.06" {
 		t.Errorf("bar labels %q, want %q", s, "1.81 24.10 4.38 1.63 0.06 0.06")
+	}
+}
+
+// TestNDCGDotChart: the NDCG@k chart draws k = 3, 5, 10 as separate
+// groups of points, never joined by lines; its y axis is titled and runs
+// from a labelled tick below the lowest value drawn (the series drawn, not
+// every configuration: the report's axis started at an unlabelled 0.1 set
+// by a configuration that was not drawn); each series has its own marker
+// shape and colour, also in the legend.
+func TestNDCGDotChart(t *testing.T) {
+	d := sample()
+	d.LTR = append(d.LTR, LTRResult{Ranker: "RankNet", Config: "CBRBench", Measures: map[string]float64{"NDCG@3": 0.12, "NDCG@5": 0.15, "NDCG@10": 0.2}})
+	out := render(t, d)
+	i := strings.Index(out, "Mean test NDCG@k")
+	chart := out[strings.LastIndex(out[:i], "<svg"):]
+	chart = chart[:strings.Index(chart, "</svg>")]
+	if strings.Contains(chart, "<polyline") {
+		t.Error("NDCG@k points are joined by lines")
+	}
+	for _, want := range []string{">mean test NDCG@k over the folds<", ">NDCG@3<", ">NDCG@5<", ">NDCG@10<"} {
+		if !strings.Contains(chart, want) {
+			t.Errorf("NDCG chart lacks %s", want)
+		}
+	}
+	// Drawn: baseline 0.26-0.36 and RankNet/Full 0.36-0.46 (CBRBench's
+	// 0.12 is not drawn). DotRange(0.26, 0.46): step 0.05, 0.25 is within
+	// a quarter step of 0.26, so the axis starts at 0.2 and ends at 0.5.
+	if lo, hi := DotRange(0.26, 0.46); math.Abs(lo-0.2) > 1e-9 || math.Abs(hi-0.5) > 1e-9 {
+		t.Errorf("DotRange(0.26, 0.46) = %v, %v; want 0.2, 0.5", lo, hi)
+	}
+	ticks := regexp.MustCompile(`text-anchor="end">([^<]+)</text>`).FindAllStringSubmatch(chart, -1)
+	if len(ticks) == 0 || ticks[0][1] != "0.2" || ticks[len(ticks)-1][1] != "0.5" {
+		t.Errorf("y ticks %v, want 0.2 up to 0.5", ticks)
+	}
+	// Distinct markers: a circle for the first series, a square for the
+	// second, in the plot and in the legend.
+	if strings.Count(chart, "<circle") != 4 || strings.Count(chart, "<rect x=") < 4 {
+		t.Errorf("markers: %d circles, %d rects", strings.Count(chart, "<circle"), strings.Count(chart, "<rect x="))
 	}
 }

@@ -59,6 +59,7 @@ var (
 	piiSalt    = flag.String("pii-salt", "", "shard and fit --log: key of the session-ID pseudonymisation as text (default: random per run, written in no output)")
 	keepIDs    = flag.Bool("keep-session-ids", false, "shard and fit --log: write session IDs as read, not pseudonymised")
 	tolerance  = flag.Float64("tolerance", 0, "fit: stop EM once the training log-likelihood changes by less than this between iterations (0: run every iteration; as lovbench fit --tolerance)")
+	interval   = flag.Float64("interval", clickmodels.DefaultLevel, "fit: level of the intervals written next to each relevance (0: none; as lovbench fit --interval)")
 	exact      = flag.Bool("exact", false, "fit: DBN's exact E-step instead of PyClick's (as lovbench fit --exact)")
 	split      = flag.String("split", "spec", "shard and fit --log: train/test split of the SERPs: spec, random or time")
 	trainFrac  = flag.Float64("train-fraction", 0.75, "shard and fit --log: share of SERPs that train")
@@ -126,6 +127,10 @@ func run(ctx context.Context, cmd string) error {
 		if !(*tolerance >= 0) || math.IsInf(*tolerance, 0) {
 			return usageError{fmt.Errorf("--tolerance must be a finite number >= 0, got %v", *tolerance)}
 		}
+		level, err := clickmodels.IntervalLevel(*interval)
+		if err != nil {
+			return usageError{err}
+		}
 		dir := *shardDir
 		if *logs != "" {
 			// From a plain log: ingest and shard it into OUT/shards
@@ -149,7 +154,7 @@ func run(ctx context.Context, cmd string) error {
 		// EM iteration and removed when the pipeline has run.
 		prep := lbbeam.JoinPath(*out, ".prepared")
 		if err := lbbeam.BuildFit(s, lbbeam.FitOptions{ShardDir: dir, Kinds: kinds, Iterations: *iterations,
-			Tolerance: *tolerance, Exact: *exact, OutDir: *out, PrepDir: prep}); err != nil {
+			Tolerance: *tolerance, Exact: *exact, Level: level, OutDir: *out, PrepDir: prep}); err != nil {
 			return usageError{err}
 		}
 		defer func() {

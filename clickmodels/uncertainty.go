@@ -1,0 +1,491 @@
+package clickmodels
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mathext"
+)
+
+// Uncertainty of the relevance estimates (docs/clickmodels.md,
+// "Uncertainty of the relevance"). For every (query, document) pair the fit writes, beside
+// its point estimate (PyClick's, unchanged), the parameters of a Beta
+// distribution that describes what the log says about the pair's
+// relevance, and the equal-tailed interval of that Beta at a stated level.
+//
+// The method is an empirical-Bayes Beta posterior built from the EM's own
+// expected counts, in one pass over the training records after the last
+// iteration:
+//
+//  1. Evidence. Every rank at which a pair's parameter theta (attractiveness,
+//     or satisfaction for DBN and SDBN) enters the E-step is a Bernoulli
+//     latent variable with prior probability theta-hat (the fitted value)
+//     and posterior probability q (the E-step's expected count). Its
+//     likelihood is linear in theta, L(theta) ∝ rho·theta + (1-theta) with
+//     rho = q(1-theta-hat) / ((1-q)·theta-hat). A factor
+//     (1-t·theta) (q < theta-hat, evidence against) is replaced by the Beta
+//     kernel (1-theta)^c whose score matches at theta-hat,
+//     c = t(1-theta-hat)/(1-t·theta-hat) = 1 - q/theta-hat "failures"; a
+//     factor 1-t(1-theta) (q > theta-hat) likewise by theta^c with
+//     c = 1 - (1-q)/(1-theta-hat) "successes". An observed click or an
+//     observed "not attracted" (q = 1 or 0) is a whole success or failure,
+//     so counting models keep their exact binomial counts. For PBM and UBM,
+//     c = e(1-a)/(1-e·a) is what a skipped rank of examination
+//     probability e carries; for DBN the posteriors are those of the exact
+//     E-step (estepDBNExact) at PyClick's fitted values, since PyClick's
+//     own counts every rank of a SERP without clicks as examined and not
+//     attracted. Each pair gets effective successes K and
+//     trials N (Evidence), summed per pair in record order, which is the
+//     same for any number of workers and query shards.
+//  2. Prior. Per rank bucket (the pair's mean rank, rounded: what a pair
+//     shown at rank 9 is worth differs from one shown at rank 1), one
+//     Beta(alpha0, beta0) per parameter is fitted to the log by maximum
+//     marginal likelihood with a weak hyperprior (priorHist.prior). Its
+//     histogram is counted exactly, so the prior does not depend on the
+//     order of the pairs either.
+//  3. Posterior. theta ~ Beta(alpha0 + K, beta0 + N - K). DBN's and SDBN's
+//     relevance a·s (Chapelle and Zhang 2009: the probability of
+//     satisfaction given examination) takes the first two
+//     moments of the product of the two independent Betas,
+//     E[as] = E[a]E[s], E[(as)^2] = E[a^2]E[s^2], and CCM's a^2 those of
+//     the square; a Beta with these moments describes the relevance.
+//
+// Chapelle and Zhang (2009) weighed the relevances their DBN predicted by a
+// confidence; the posterior here is an empirical-Bayes one.
+
+// DefaultLevel is the level of the relevance intervals fit writes.
+const DefaultLevel = 0.9
+
+// UncertaintyMethod names the method in metrics.json.
+const UncertaintyMethod = "empirical-bayes-beta"
+
+// Evidence holds, per pair of a Model, the effective successes (K) and
+// trials (N) of its attractiveness and, for DBN and SDBN, its
+// satisfaction, and the level of the intervals to write.
+type Evidence struct {
+	Level        float64
+	Rank         []float64 // mean rank (0-based) at which the pair was shown, weighted by SERP
+	AttrK, AttrN []float64
+	SatK, SatN   []float64 // DBN, SDBN; else nil
+}
+
+// BetaPrior is a fitted Beta(Alpha, Beta) prior; Pairs is the number of
+// pairs it was fitted to.
+type BetaPrior struct {
+	Alpha float64 `json:"alpha"`
+	Beta  float64 `json:"beta"`
+	Pairs int64   `json:"pairs"`
+}
+
+// UncertaintyReport says in metrics.json how the intervals of the
+// relevance file were obtained.
+type UncertaintyReport struct {
+	Method string  `json:"method"`
+	Level  float64 `json:"level"`
+	// AttrPriors[b] is the attractiveness prior of the pairs whose mean
+	// rank rounds to b (the last bucket holds every rank from it on);
+	// SatPriors likewise for satisfaction.
+	AttrPriors []BetaPrior `json:"attr_priors_by_rank"`
+	SatPriors  []BetaPrior `json:"sat_priors_by_rank,omitempty"`
+}
+
+// hasUncertainty reports whether kind's relevance depends on the pair
+// (GCTR and RCTR cannot tell documents apart: no interval).
+func (k Kind) hasUncertainty() bool { return k.pairParams() >= 1 }
+
+// IntervalLevel turns the --interval flag of fit (the level, 0 for no
+// intervals) into Options.Level, checking it.
+func IntervalLevel(flag float64) (float64, error) {
+	if !(flag >= 0 && flag < 1) {
+		return 0, fmt.Errorf("--interval %v: want a level in (0, 1), such as 0.9, or 0 for no intervals", flag)
+	}
+	if flag == 0 {
+		return -1, nil
+	}
+	return flag, nil
+}
+
+// addEvidence adds to (k, n) the effective successes and trials of one
+// Bernoulli latent of weight w with prior probability th and posterior
+// probability q (see above).
+func addEvidence(k, n *float64, q, th, w float64) {
+	switch {
+	case q >= 1:
+		*k += w
+		*n += w
+	case q <= 0:
+		*n += w
+	case q < th:
+		*n += w * (1 - q/th)
+	case q > th:
+		c := w * (1 - (1-q)/(1-th))
+		*k += c
+		*n += c
+	}
+}
+
+// evidence runs one E-step pass over f's records with the fitted values
+// (changing none of them) and returns every pair's effective counts for
+// intervals at level; nil for GCTR and RCTR or level 0.
+func (f *fitter) evidence(ctx context.Context, level float64) *Evidence {
+	if level <= 0 || !f.kind.hasUncertainty() {
+		return nil
+	}
+	d := f.d
+	np := d.Pairs()
+	ev := &Evidence{Level: level, Rank: make([]float64, np), AttrK: make([]float64, np), AttrN: make([]float64, np)}
+	shown := make([]float64, np)
+	hasSat := len(f.sat) > 0
+	if hasSat {
+		ev.SatK, ev.SatN = make([]float64, np), make([]float64, np)
+	}
+	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
+		ch := d.chunks[ci]
+		c := &sc.c
+		c.gNum, c.gDen = sc.xNum, sc.xDen // global counts: dropped below
+		var v view
+		for i := ch.recLo; i < ch.recHi; i++ {
+			f.load(&v, sc, i)
+			// DBN's posteriors are the exact ones (Chuklin et al. 2015,
+			// section 4.2) at the fitted values: PyClick's E-step counts
+			// every rank of a SERP without clicks as examined and not
+			// attracted, which would overstate the evidence.
+			v.exact = f.kind == DBN
+			w := d.recWeight[i]
+			estep(f.kind, &v, w, c)
+			for r, p := range d.recPair[d.recOff[i]:d.recOff[i+1]] {
+				ev.Rank[p] += w * float64(r)
+				shown[p] += w
+				switch den := c.aDen[r]; {
+				case den == 1:
+					addEvidence(&ev.AttrK[p], &ev.AttrN[p], c.aNum[r], f.attr[p], w)
+				case den == 2: // CCM's click: attracted, then satisfied or not
+					addEvidence(&ev.AttrK[p], &ev.AttrN[p], 1, f.attr[p], w)
+					addEvidence(&ev.AttrK[p], &ev.AttrN[p], c.aNum[r]-1, f.attr[p], w)
+				}
+				if hasSat && c.sDen[r] == 1 {
+					addEvidence(&ev.SatK[p], &ev.SatN[p], c.sNum[r], f.sat[p], w)
+				}
+			}
+		}
+	})
+	f.collect(NewStats(f.kind, f.R)) // the pass's global counts are not used
+	for p, n := range shown {
+		if n > 0 {
+			ev.Rank[p] /= n
+		}
+	}
+	return ev
+}
+
+// The prior of a rank bucket is fitted by maximum marginal likelihood
+// (type-II maximum likelihood, the empirical-Bayes estimate): the Beta
+// (alpha0, beta0) that maximises sum over pairs of
+// ln B(alpha0 + K, beta0 + N - K) - ln B(alpha0, beta0), the log
+// probability of the pairs' counts under the prior (beta-binomial). The
+// pairs enter through a histogram of (N, K/N) with fixed cells, counted
+// exactly (integers), so the fit does not depend on the order of the
+// pairs; N is binned on a log scale from histMinN up, K/N in histM cells.
+const (
+	histMinN   = 0.05 // pairs with less evidence carry no information on the prior
+	histNRatio = 1.35 // ratio between consecutive N cells
+	histN      = 48   // N cells: up to histMinN * 1.35^48, about 90,000; above, the last
+	histM      = 25   // K/N cells
+)
+
+// priorHist is the histogram of one bucket's pairs.
+type priorHist struct {
+	cells [histN][histM]int64
+	pairs int64
+}
+
+func (h *priorHist) add(k, n float64) {
+	if !(n >= histMinN) {
+		return
+	}
+	i := min(int(math.Log(n/histMinN)/math.Log(histNRatio)), histN-1)
+	j := min(max(int(k/n*histM), 0), histM-1)
+	h.cells[i][j]++
+	h.pairs++
+}
+
+func (h *priorHist) merge(o *priorHist) {
+	for i := range h.cells {
+		for j := range h.cells[i] {
+			h.cells[i][j] += o.cells[i][j]
+		}
+	}
+	h.pairs += o.pairs
+}
+
+// Concentration bounds of the fitted prior (alpha0 + beta0).
+const (
+	minConcentration = 0.5
+	maxConcentration = 1000
+)
+
+// prior fits the bucket's Beta prior (see above); Beta(1, 1), PyClick's
+// prior, without pairs.
+func (h *priorHist) prior() BetaPrior {
+	if h.pairs == 0 {
+		return BetaPrior{Alpha: 1, Beta: 1}
+	}
+	type cell struct{ c, k, n float64 }
+	var cs []cell
+	for i := range h.cells {
+		n := histMinN * math.Pow(histNRatio, float64(i)+0.5)
+		for j, c := range h.cells[i] {
+			if c > 0 {
+				cs = append(cs, cell{float64(c), n * (float64(j) + 0.5) / histM, n})
+			}
+		}
+	}
+	lbeta := func(a, b float64) float64 {
+		x, _ := math.Lgamma(a)
+		y, _ := math.Lgamma(b)
+		z, _ := math.Lgamma(a + b)
+		return x + y - z
+	}
+	// ll of mean mu and log concentration t: the marginal log likelihood
+	// plus the log of the weak hyperprior p(alpha, beta) ∝ (alpha +
+	// beta)^(-5/2) (Gelman et al., Bayesian Data Analysis, 3rd ed., section
+	// 5.3), in (mu, t) coordinates (Jacobian c^2): -t/2. Where the pairs
+	// say little about the spread (ranks seldom examined), it keeps the
+	// prior wide instead of letting the flat likelihood drift to the
+	// largest concentration.
+	ll := func(mu, t float64) float64 {
+		c := math.Exp(t)
+		a, b := mu*c, (1-mu)*c
+		base := lbeta(a, b)
+		s := -t / 2
+		for _, x := range cs {
+			s += x.c * (lbeta(a+x.k, b+x.n-x.k) - base)
+		}
+		return s
+	}
+	// Pattern search from a grid: deterministic, about 150 evaluations.
+	tLo, tHi := math.Log(minConcentration), math.Log(maxConcentration)
+	bestMu, bestT, best := 0.5, 0.0, math.Inf(-1)
+	for i := 1; i < 10; i++ {
+		for j := 0; j <= 5; j++ {
+			mu, t := float64(i)/10, tLo+(tHi-tLo)*float64(j)/5
+			if v := ll(mu, t); v > best {
+				bestMu, bestT, best = mu, t, v
+			}
+		}
+	}
+	dMu, dT := 0.05, (tHi-tLo)/10
+	for range 24 {
+		moved := false
+		for _, st := range [4][2]float64{{dMu, 0}, {-dMu, 0}, {0, dT}, {0, -dT}} {
+			mu := min(max(bestMu+st[0], 1e-4), 1-1e-4)
+			t := min(max(bestT+st[1], tLo), tHi)
+			if v := ll(mu, t); v > best {
+				bestMu, bestT, best, moved = mu, t, v, true
+			}
+		}
+		if !moved {
+			dMu, dT = dMu/2, dT/2
+		}
+	}
+	c := math.Exp(bestT)
+	return BetaPrior{Alpha: bestMu * c, Beta: (1 - bestMu) * c, Pairs: h.pairs}
+}
+
+// rankBuckets is the number of rank buckets of the priors: a pair's
+// bucket is its mean rank rounded, the last bucket holding all from it on.
+const rankBuckets = 16
+
+// minPriorPairs is the fewest pairs (with N >= histMinN) a bucket's prior
+// is fitted to; a bucket with fewer takes the prior fitted to all pairs.
+const minPriorPairs = 50
+
+func rankBucket(meanRank float64) int {
+	return min(max(int(meanRank+0.5), 0), rankBuckets-1)
+}
+
+// priors fits per rank bucket the priors of the pairs' parameter whose
+// counts get returns (attractiveness or satisfaction), over every pair
+// pw yields (one pass).
+func (pw *pairWriter) priors(get func(v *pairVal) (k, n float64)) ([]BetaPrior, error) {
+	by := make([]priorHist, rankBuckets)
+	pw.pairs(func(_, _ string, v *pairVal) bool {
+		k, n := get(v)
+		by[rankBucket(v.rank)].add(k, n)
+		return true
+	})
+	if err := pw.readErr(); err != nil {
+		return nil, err
+	}
+	var all priorHist
+	for b := range by {
+		all.merge(&by[b])
+	}
+	pooled := all.prior()
+	out := make([]BetaPrior, rankBuckets)
+	for b := range by {
+		if by[b].pairs >= minPriorPairs {
+			out[b] = by[b].prior()
+		} else {
+			out[b] = pooled
+			out[b].Pairs = by[b].pairs
+		}
+	}
+	return out, nil
+}
+
+// relevanceBeta is the Beta(alpha, beta) that describes the relevance of
+// pair v under pw's priors (see above).
+func (pw *pairWriter) relevanceBeta(v *pairVal) (alpha, beta float64) {
+	b := rankBucket(v.rank)
+	var ps BetaPrior
+	if pw.satPriors != nil {
+		ps = pw.satPriors[b]
+	}
+	return relevanceBeta(pw.kind, pw.attrPriors[b], ps, v)
+}
+
+// relevanceBeta is the Beta(alpha, beta) that describes the relevance of a
+// pair of kind with effective counts v under the priors (see above).
+func relevanceBeta(kind Kind, pa, ps BetaPrior, v *pairVal) (alpha, beta float64) {
+	aa, ab := pa.Alpha+v.ak, pa.Beta+v.an-v.ak
+	switch kind {
+	case DBN, SDBN:
+		sa, sb := ps.Alpha+v.sk, ps.Beta+v.sn-v.sk
+		m1a, m2a := betaMoments(aa, ab)
+		m1s, m2s := betaMoments(sa, sb)
+		return betaFromMoments(m1a*m1s, m2a*m2s)
+	case CCM:
+		// E[a^2] and E[a^4] of Beta(aa, ab).
+		n := aa + ab
+		m2 := aa * (aa + 1) / (n * (n + 1))
+		m4 := m2 * (aa + 2) * (aa + 3) / ((n + 2) * (n + 3))
+		return betaFromMoments(m2, m4)
+	}
+	return aa, ab
+}
+
+// betaMoments returns E[X] and E[X^2] of Beta(a, b).
+func betaMoments(a, b float64) (m1, m2 float64) {
+	n := a + b
+	m1 = a / n
+	return m1, m1 * (a + 1) / (n + 1)
+}
+
+// betaFromMoments returns the Beta with mean m1 and second moment m2:
+// alpha + beta = m1(1-m1)/var - 1.
+func betaFromMoments(m1, m2 float64) (alpha, beta float64) {
+	v := m2 - m1*m1
+	if !(v > 0) {
+		v = 1e-300
+	}
+	c := m1*(1-m1)/v - 1
+	if !(c > 0) {
+		c = 1e-9
+	}
+	return m1 * c, (1 - m1) * c
+}
+
+// BetaInterval returns the equal-tailed interval of Beta(alpha, beta) at
+// level: its (1-level)/2 and (1+level)/2 quantiles.
+func BetaInterval(alpha, beta, level float64) (lo, hi float64) {
+	return betaQuantile(alpha, beta, (1-level)/2), betaQuantile(alpha, beta, (1+level)/2)
+}
+
+// intervalCache remembers the intervals of the Betas of pairs with little
+// evidence: pairs with the same evidence in the same rank bucket (on a
+// sparse log, most pairs shown a few times without a click) share theirs.
+// Pairs with more evidence rarely share it, and the lookup would cost more
+// than it saves. It is a pure function's memo, so it changes no output.
+type intervalCache struct {
+	m map[[2]float64][2]float64
+}
+
+// interval is BetaInterval for a pair of evidence v.
+func (c *intervalCache) interval(v *pairVal, alpha, beta, level float64) (lo, hi float64) {
+	if v.an >= 1 || v.sn >= 1 {
+		return BetaInterval(alpha, beta, level)
+	}
+	k := [2]float64{alpha, beta}
+	if v, ok := c.m[k]; ok {
+		return v[0], v[1]
+	}
+	lo, hi = BetaInterval(alpha, beta, level)
+	if c.m == nil || len(c.m) >= 1<<16 {
+		c.m = make(map[[2]float64][2]float64)
+	}
+	c.m[k] = [2]float64{lo, hi}
+	return lo, hi
+}
+
+func betaQuantile(a, b, y float64) float64 {
+	x := mathext.InvRegIncBeta(a, b, y)
+	if math.IsNaN(x) {
+		return a / (a + b)
+	}
+	return min(max(x, 0), 1)
+}
+
+// setPriors fits the priors of pw's pairs when they carry Evidence (one
+// pass over them) and returns how the intervals are obtained; nil
+// without Evidence.
+func (pw *pairWriter) setPriors() (*UncertaintyReport, error) {
+	if !pw.hasEv {
+		return nil, nil
+	}
+	a, err := pw.priors(func(v *pairVal) (float64, float64) { return v.ak, v.an })
+	if err != nil {
+		return nil, err
+	}
+	var s []BetaPrior
+	if pw.hasSat {
+		if s, err = pw.priors(func(v *pairVal) (float64, float64) { return v.sk, v.sn }); err != nil {
+			return nil, err
+		}
+	}
+	pw.attrPriors, pw.satPriors = a, s
+	return &UncertaintyReport{Method: UncertaintyMethod, Level: pw.level, AttrPriors: a, SatPriors: s}, nil
+}
+
+// BetaProbability is P(lo <= X < hi) for X ~ Beta(alpha, beta):
+// I_hi(alpha, beta) - I_lo(alpha, beta), I the regularized incomplete beta
+// function.
+func BetaProbability(alpha, beta, lo, hi float64) float64 {
+	cdf := func(x float64) float64 {
+		if x <= 0 {
+			return 0
+		}
+		if x >= 1 {
+			return 1
+		}
+		return mathext.RegIncBeta(alpha, beta, x)
+	}
+	return min(max(cdf(hi)-cdf(lo), 0), 1)
+}
+
+// RelevanceDist is the distribution of one pair's relevance: Beta(Alpha,
+// Beta), and its interval [Lower, Upper] at the model's level.
+type RelevanceDist struct {
+	Alpha, Beta, Lower, Upper float64
+}
+
+// RelevanceDists returns, per pair of m (in pair order), what the
+// relevance file writes next to its relevance, with the report of how it
+// was obtained; nil, nil for a model without Evidence.
+func (m *Model) RelevanceDists() ([]RelevanceDist, *UncertaintyReport, error) {
+	pw := m.pairWriter()
+	rep, err := pw.setPriors()
+	if err != nil || rep == nil {
+		return nil, rep, err
+	}
+	out := make([]RelevanceDist, 0, m.NumPairs())
+	var cache intervalCache
+	pw.pairs(func(_, _ string, v *pairVal) bool {
+		a, b := pw.relevanceBeta(v)
+		lo, hi := cache.interval(v, a, b, pw.level)
+		out = append(out, RelevanceDist{Alpha: a, Beta: b, Lower: lo, Upper: hi})
+		return true
+	})
+	return out, rep, nil
+}
