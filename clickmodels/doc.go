@@ -67,6 +67,16 @@
 // query and ranked documents of the next SERP, drawn with the simulation's
 // generator) and Truth (the true attractiveness and satisfaction of a pair).
 //
+// # Uncertainty
+//
+// With Options.Level (90% by default), Fit computes after the last
+// iteration every pair's Evidence (effective successes and trials from the
+// E-step's posteriors), and the relevance file gets, per pair, the Beta
+// distribution of the relevance under a prior fitted to the log per rank
+// bucket by marginal likelihood, and its interval (see uncertainty.go and
+// docs/clickmodels.md, "Uncertainty of the relevance"). The point
+// estimates are PyClick's, unchanged.
+//
 // # Files
 //
 // Run (the fit command) writes metrics.json, <MODEL>_relevance.tsv and

@@ -408,7 +408,7 @@ func (pw *pairWriter) writeRelevance(w io.Writer) error {
 		buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
 		if pw.hasEv {
 			al, be := pw.relevanceBeta(pv)
-			lo, hi := cache.interval(al, be, pw.level)
+			lo, hi := cache.interval(pv, al, be, pw.level)
 			for _, x := range [4]float64{lo, hi, al, be} {
 				buf = append(buf, '\t')
 				buf = strconv.AppendFloat(buf, x, 'g', -1, 64)

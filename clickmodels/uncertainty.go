@@ -9,7 +9,7 @@ import (
 )
 
 // Uncertainty of the relevance estimates (docs/clickmodels.md,
-// "Uncertainty"). For every (query, document) pair the fit writes, beside
+// "Uncertainty of the relevance"). For every (query, document) pair the fit writes, beside
 // its point estimate (PyClick's, unchanged), the parameters of a Beta
 // distribution that describes what the log says about the pair's
 // relevance, and the equal-tailed interval of that Beta at a stated level.
@@ -31,27 +31,28 @@ import (
 //     c = 1 - (1-q)/(1-theta-hat) "successes". An observed click or an
 //     observed "not attracted" (q = 1 or 0) is a whole success or failure,
 //     so counting models keep their exact binomial counts. For PBM and UBM,
-//     c = e(1-a)/(1-e·a) is the exact information a skipped rank of
-//     examination probability e carries; for DBN the E-step's posteriors are
-//     PyClick's, quirks included. Each pair gets effective successes K and
+//     c = e(1-a)/(1-e·a) is what a skipped rank of examination
+//     probability e carries; for DBN the posteriors are those of the exact
+//     E-step (estepDBNExact) at PyClick's fitted values, since PyClick's
+//     own counts every rank of a SERP without clicks as examined and not
+//     attracted. Each pair gets effective successes K and
 //     trials N (Evidence), summed per pair in record order, which is the
 //     same for any number of workers and query shards.
-//  2. Prior. One Beta(alpha0, beta0) per parameter is fitted to the log by
-//     the method of moments over the pairs with N >= 1 (Kleinman 1973,
-//     weighted by N): mean mu = sum K / sum N, and the between-pair variance
-//     sigma^2 from the weighted spread of K/N minus its binomial part. The
-//     sums are exact (ExactSum), so the prior does not depend on the order
-//     of the pairs either.
+//  2. Prior. Per rank bucket (the pair's mean rank, rounded: what a pair
+//     shown at rank 9 is worth differs from one shown at rank 1), one
+//     Beta(alpha0, beta0) per parameter is fitted to the log by maximum
+//     marginal likelihood with a weak hyperprior (priorHist.prior). Its
+//     histogram is counted exactly, so the prior does not depend on the
+//     order of the pairs either.
 //  3. Posterior. theta ~ Beta(alpha0 + K, beta0 + N - K). DBN's and SDBN's
-//     relevance a·s (Chapelle and Zhang 2009, section 4: the relevance is
-//     the probability of satisfaction given examination) takes the first two
+//     relevance a·s (Chapelle and Zhang 2009: the probability of
+//     satisfaction given examination) takes the first two
 //     moments of the product of the two independent Betas,
 //     E[as] = E[a]E[s], E[(as)^2] = E[a^2]E[s^2], and CCM's a^2 those of
 //     the square; a Beta with these moments describes the relevance.
 //
-// The confidence-weighting of the DBN paper (Chapelle and Zhang 2009,
-// section 5.3, which weighed predicted relevances by their posterior
-// variance) is the idea; the posterior here is the empirical-Bayes one.
+// Chapelle and Zhang (2009) weighed the relevances their DBN predicted by a
+// confidence; the posterior here is an empirical-Bayes one.
 
 // DefaultLevel is the level of the relevance intervals fit writes.
 const DefaultLevel = 0.9
@@ -392,15 +393,20 @@ func BetaInterval(alpha, beta, level float64) (lo, hi float64) {
 	return betaQuantile(alpha, beta, (1-level)/2), betaQuantile(alpha, beta, (1+level)/2)
 }
 
-// intervalCache remembers the intervals of the Betas met so far: pairs
-// with the same evidence in the same rank bucket (on a sparse log, most
-// pairs shown a few times without a click) share theirs. It is a pure
-// function's memo, so it changes no output.
+// intervalCache remembers the intervals of the Betas of pairs with little
+// evidence: pairs with the same evidence in the same rank bucket (on a
+// sparse log, most pairs shown a few times without a click) share theirs.
+// Pairs with more evidence rarely share it, and the lookup would cost more
+// than it saves. It is a pure function's memo, so it changes no output.
 type intervalCache struct {
 	m map[[2]float64][2]float64
 }
 
-func (c *intervalCache) interval(alpha, beta, level float64) (lo, hi float64) {
+// interval is BetaInterval for a pair of evidence v.
+func (c *intervalCache) interval(v *pairVal, alpha, beta, level float64) (lo, hi float64) {
+	if v.an >= 1 || v.sn >= 1 {
+		return BetaInterval(alpha, beta, level)
+	}
 	k := [2]float64{alpha, beta}
 	if v, ok := c.m[k]; ok {
 		return v[0], v[1]
@@ -477,7 +483,7 @@ func (m *Model) RelevanceDists() ([]RelevanceDist, *UncertaintyReport, error) {
 	var cache intervalCache
 	pw.pairs(func(_, _ string, v *pairVal) bool {
 		a, b := pw.relevanceBeta(v)
-		lo, hi := cache.interval(a, b, pw.level)
+		lo, hi := cache.interval(v, a, b, pw.level)
 		out = append(out, RelevanceDist{Alpha: a, Beta: b, Lower: lo, Upper: hi})
 		return true
 	})

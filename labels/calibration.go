@@ -1,6 +1,7 @@
 package labels
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -110,4 +111,23 @@ func CalibrationOf(conf []float64, correct []bool) *Calibration {
 		c.BrierSkill = 1 - c.Brier/base
 	}
 	return c
+}
+
+// CalibrateSimulation simulates the log of cfg, fits cfg.Kind to all of it
+// with intervals at level (clickmodels.Options.Level) and calibrates the
+// fit against the simulation's truth with LOVBench's thresholds.
+func CalibrateSimulation(ctx context.Context, cfg clickmodels.SimConfig, level float64) (*Calibration, error) {
+	log, truth, err := clickmodels.SimulateLog(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	d, err := clickmodels.Prepare(log, 0)
+	if err != nil {
+		return nil, err
+	}
+	m, err := clickmodels.Fit(ctx, d, cfg.Kind, clickmodels.Options{Level: level})
+	if err != nil {
+		return nil, err
+	}
+	return Calibrate(m, truth, DefaultThresholds())
 }

@@ -40,23 +40,10 @@ func checkCalibration(t *testing.T, c *labels.Calibration, coverage bool) {
 	}
 }
 
-// measure simulates cfg, fits cfg.Kind to the whole log and calibrates.
+// measure is CalibrateSimulation at the tests' level.
 func measure(t *testing.T, cfg clickmodels.SimConfig) *labels.Calibration {
 	t.Helper()
-	ctx := context.Background()
-	log, truth, err := clickmodels.SimulateLog(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := clickmodels.Prepare(log, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := clickmodels.Fit(ctx, d, cfg.Kind, clickmodels.Options{Level: calibrationLvl})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := labels.Calibrate(m, truth, labels.DefaultThresholds())
+	c, err := labels.CalibrateSimulation(context.Background(), cfg, calibrationLvl)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,11 @@
 // docs/method.md section 4, the full-SERP rule of docs/method.md section 4 (only queries
 // whose whole first SERP got a label are kept), and the relevance prediction
 // evaluation of section 4.2.3 (Pearson and Kendall correlation with the
-// CBRBench expert judgments, per query and pooled).
+// CBRBench expert judgments, per query and pooled). Beyond the paper, each
+// label gets a confidence (Thresholds.Confidence: the probability that the
+// relevance falls in the label's band under the Beta distribution the fit
+// writes next to it; docs/method.md section 4), and Calibrate measures
+// intervals and confidences against the truth of simulated logs.
 package labels
 
 import (

@@ -61,7 +61,7 @@ func run(serpList, modelList, logList string, seed uint64, level, ret float64) e
 				if err != nil {
 					return err
 				}
-				c, err := Measure(ctx, cfg, level)
+				c, err := labels.CalibrateSimulation(ctx, cfg, level)
 				if err != nil {
 					return err
 				}
@@ -120,22 +120,4 @@ func simConfig(ctx context.Context, logKind string, k clickmodels.Kind, n int, s
 		return cfg, fmt.Errorf("log %q: want synthetic-sparse, synthetic-dense, corpus-sparse or corpus-dense", logKind)
 	}
 	return cfg, nil
-}
-
-// Measure simulates cfg's log, fits cfg.Kind to all of it with intervals
-// at level and measures them against the simulation's truth.
-func Measure(ctx context.Context, cfg clickmodels.SimConfig, level float64) (*labels.Calibration, error) {
-	log, truth, err := clickmodels.SimulateLog(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
-	d, err := clickmodels.Prepare(log, 0)
-	if err != nil {
-		return nil, err
-	}
-	m, err := clickmodels.Fit(ctx, d, cfg.Kind, clickmodels.Options{Level: level})
-	if err != nil {
-		return nil, err
-	}
-	return labels.Calibrate(m, truth, labels.DefaultThresholds())
 }

@@ -33,7 +33,6 @@ func TestSimulateFitCLI(t *testing.T) {
 		if string(a) != string(b) {
 			t.Errorf("%s differs between two runs", f)
 		}
-		// With intervals (fit's default --interval 0.9).
 		if f == "UBM_relevance.tsv" && !strings.HasPrefix(string(a), "query\tdoc\trelevance\tlower\tupper\talpha\tbeta\n") {
 			t.Errorf("%s: header %q", f, strings.SplitN(string(a), "\n", 2)[0])
 		}
@@ -41,9 +40,19 @@ func TestSimulateFitCLI(t *testing.T) {
 	if code, _, stderr := runCLI(t, "fit", "--log", logFile, "--models", "ubm", "--load", out1, "--out", out3, "-q"); code != 0 {
 		t.Fatalf("fit --load: exit %d: %s", code, stderr)
 	}
+	// --interval 0: the relevance file of old, without intervals.
+	out4 := filepath.Join(dir, "nointervals")
+	if code, _, stderr := runCLI(t, "fit", "--log", logFile, "--models", "ubm", "--iterations", "5", "--interval", "0", "--out", out4, "-q"); code != 0 {
+		t.Fatalf("fit --interval 0: exit %d: %s", code, stderr)
+	}
+	if b, err := os.ReadFile(filepath.Join(out4, "UBM_relevance.tsv")); err != nil || !strings.HasPrefix(string(b), "query\tdoc\trelevance\n") {
+		t.Errorf("--interval 0: %v, header %q", err, strings.SplitN(string(b), "\n", 2)[0])
+	}
 	for _, bad := range [][]string{
 		{"fit", "--log", logFile, "--models", "xyz", "--out", out3},
 		{"fit", "--models", "ubm", "--out", out3},
+		{"fit", "--log", logFile, "--models", "ubm", "--interval", "1", "--out", out3},
+		{"fit", "--log", logFile, "--models", "ubm", "--interval", "-0.5", "--out", out3},
 		{"fit", "--log", logFile, "--format", "parquet", "--out", out3},
 		{"simulate", "--model", "ubm"},
 	} {

@@ -3,8 +3,10 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -134,5 +136,42 @@ func TestLabelSampleCLI(t *testing.T) {
 	}
 	if code, _, _ := runCLI(t, "label", "--relevance", relPath, "--sessions", logPath, "--out", labelsPath, "--thresholds", "0.5,0.4,0.6,0.7,0.8"); code != 2 {
 		t.Errorf("bad thresholds: code %d, want 2", code)
+	}
+}
+
+// TestLabelConfidenceCLI: a relevance file with intervals gives each label
+// its confidence in labels.csv. By hand: Beta(1, 1) is uniform, so label
+// 4 (band [0.7, 1]) has 0.3 and label 0 (band [0.2, 0.45)) 0.25; Beta(2, 1)
+// has CDF x^2, so label 1 (band [0.45, 0.5)) has 0.25 - 0.2025 = 0.0475.
+func TestLabelConfidenceCLI(t *testing.T) {
+	dir := t.TempDir()
+	logPath := filepath.Join(dir, "log.tsv")
+	os.WriteFile(logPath, []byte("s1\t0\tQ\tperson\t0\tex:P0\tex:P1\tex:P2\n"), 0o644)
+	relPath := filepath.Join(dir, "rel.tsv")
+	os.WriteFile(relPath, []byte("query\tdoc\trelevance\tlower\tupper\talpha\tbeta\n"+
+		"person\tex:P0\t0.7\t0.05\t0.95\t1\t1\n"+
+		"person\tex:P1\t0.47\t0.22\t0.97\t2\t1\n"+
+		"person\tex:P2\t0.3\t0.05\t0.95\t1\t1\n"), 0o644)
+	labelsPath := filepath.Join(dir, "labels.csv")
+	if code, _, errs := runCLI(t, "-q", "label", "--relevance", relPath, "--sessions", logPath, "--serp-size", "3", "--out", labelsPath); code != 0 {
+		t.Fatalf("label: code %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(labelsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][2]float64{"ex:P0": {4, 0.3}, "ex:P1": {1, 0.0475}, "ex:P2": {0, 0.25}}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("labels.csv:\n%s", b)
+	}
+	for _, l := range lines[1:] {
+		f := strings.Split(l, ",")
+		w, ok := want[f[1]]
+		grade, _ := strconv.ParseFloat(f[2], 64)
+		conf, err := strconv.ParseFloat(f[4], 64)
+		if !ok || err != nil || grade != w[0] || math.Abs(conf-w[1]) > 1e-12 {
+			t.Errorf("row %q, want label %v confidence %v", l, w[0], w[1])
+		}
 	}
 }
