@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/lovbench/lovbench/internal/atomicfile"
 )
 
 // A fit with fewer models into the directory of an
@@ -29,7 +31,7 @@ func TestRunReplacesEarlierOutput(t *testing.T) {
 	for _, e := range ents {
 		names = append(names, e.Name())
 	}
-	if len(names) != 3 {
-		t.Errorf("fit directory holds %v, want metrics.json and UBM's two files", names)
+	if len(names) != 4 || names[0] != atomicfile.IndexFile {
+		t.Errorf("fit directory holds %v, want its index, metrics.json and UBM's two files", names)
 	}
 }

@@ -11,7 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lovbench/lovbench/internal/shareddata"
+	"github.com/lovbench/lovbench/internal/refdata"
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/sessions"
 )
 
@@ -28,7 +29,7 @@ type pyclickMetrics struct {
 
 func loadReference(t testing.TB) (*sessions.Log, string, []pyclickMetrics) {
 	t.Helper()
-	dir := shareddata.Path(t, "reference", "pyclick")
+	dir := refdata.Path(t, "pyclick")
 	f, err := os.Open(filepath.Join(dir, "golden_ubm6k.tsv"))
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +53,7 @@ func loadReference(t testing.TB) (*sessions.Log, string, []pyclickMetrics) {
 // readRelevance reads a <MODEL>_relevance.tsv; NA values are NaN.
 func readRelevance(t testing.TB, path string) map[[2]string]float64 {
 	t.Helper()
-	f, err := os.Open(path)
+	f, err := textio.Open(path) // plain or gzip
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +128,7 @@ func TestPyClickEquivalence(t *testing.T) {
 					t.Errorf("perplexity at rank %d: %.12f, PyClick %.12f", r+1, got.PerplexityAtRank[r], p)
 				}
 			}
-			rel := readRelevance(t, filepath.Join(dir, rm.Model+"_relevance.tsv"))
+			rel := readRelevance(t, filepath.Join(dir, rm.Model+"_relevance.tsv.gz"))
 			if len(rel) != m.NumPairs() {
 				t.Errorf("%d pairs, PyClick %d", m.NumPairs(), len(rel))
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"log/slog"
 	"math"
 	"os"
 	"path/filepath"
@@ -144,7 +145,7 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 		old := debug.SetMemoryLimit(cfg.MemoryLimit - cfg.MemoryLimit/16)
 		defer debug.SetMemoryLimit(old)
 	}
-	logMem := func(msg string, args ...any) {
+	logMemAt := func(level slog.Level, msg string, args ...any) {
 		if cfg.Log == nil {
 			return
 		}
@@ -152,8 +153,9 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 		if cfg.MemoryLimit > 0 {
 			args = append(args, "memory_limit", bytesize.Format(cfg.MemoryLimit))
 		}
-		cfg.Log.Info(msg, args...)
+		cfg.Log.Log(ctx, level, msg, args...)
 	}
+	logMem := func(msg string, args ...any) { logMemAt(slog.LevelInfo, msg, args...) }
 	logEvery := max(1, n/10)
 	if on := cfg.OnIteration; cfg.Log != nil {
 		cfg.OnIteration = func(it int, ll float64) {
@@ -161,7 +163,7 @@ func RunShards(ctx context.Context, src ShardSource, cfg RunConfig, outDir strin
 				on(it, ll)
 			}
 			if it%10 == 0 {
-				logMem("EM iteration", "iteration", it)
+				logMemAt(slog.LevelDebug, "EM iteration", "iteration", it) // a detail: shown with -v
 			}
 		}
 	}

@@ -9,8 +9,14 @@
 //   - dataset.parquet and dataset.arrow: one row per (query, term) with
 //     query, qid, term, label, partition, the label's confidence (null where
 //     not known) and one column per feature name;
+//   - partitions/partition-K.parquet: the rows of dataset.parquet in
+//     partition K, which the card's FoldK configs are made of;
 //   - qrels.txt (TREC `qid 0 docid rel`), ground_truth.csv (query,term,label,confidence);
+//   - LICENSE.md, README.md (a Hugging Face dataset card) and croissant.json
+//     (Croissant 1.0 metadata with Responsible AI fields), all rendered
+//     from the manifest;
 //   - manifest.json: inputs with SHA-256, parameters, seed, program version,
+//     how the features were computed (from the features file's metadata),
 //     row counts and the SHA-256 of every output, and nothing that changes
 //     between runs, so reruns with the same inputs are byte-identical;
 //     with the confidence distribution per label, and, with a minimum
@@ -42,8 +48,16 @@ type Options struct {
 	Version  string // program version for the manifest
 	// FeatureSemantics names the feature definitions the features file was
 	// computed with ("reference" or "paper", see features.Semantics);
-	// recorded in the manifest, "" if unknown.
+	// recorded in the manifest, "" if unknown. Run takes them from the
+	// features file when it records them (ResolveFeatureOrigin): then a
+	// value given here must agree.
 	FeatureSemantics string
+	// Publication is what the card, LICENSE.md and croissant.json say of
+	// the inputs' licences and the publication; nil: nothing stated.
+	Publication *Publication
+	// FeatureOrigin is how the features were computed, for the manifest,
+	// the card and croissant.json; Run sets it (ResolveFeatureOrigin).
+	FeatureOrigin *FeatureOrigin
 	// Provenance is what the stages before export recorded (the ingest
 	// and label reports, the run's configuration), written into the
 	// manifest and the dataset card; nil if not known.
@@ -304,6 +318,15 @@ func Run(ctx context.Context, cfg Config) (*Manifest, error) {
 	ft, err := ReadFeatures(ctx, cfg.Features)
 	if err != nil {
 		return nil, err
+	}
+	fo, err := ResolveFeatureOrigin(ft, cfg.Features, cfg.Options.FeatureSemantics)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Options.FeatureOrigin = &fo
+	cfg.Options.FeatureSemantics = string(fo.Semantics)
+	if err := cfg.Options.Publication.Check(); err != nil {
+		return nil, fmt.Errorf("export: %w", err)
 	}
 	kept := gt
 	if cfg.Options.MinConfidence != 0 {

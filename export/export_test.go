@@ -22,13 +22,13 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/lovbench/lovbench/internal/shareddata"
+	"github.com/lovbench/lovbench/internal/refdata"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/sampling"
 )
 
 func TestFeatureListMatchesLOVBench(t *testing.T) {
-	b, err := os.ReadFile(shareddata.Path(t, "data", "lovbench-results", "feature_list.csv"))
+	b, err := os.ReadFile(refdata.Path(t, "lovbench", "results", "feature_list.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -517,8 +517,10 @@ func TestByteIdenticalReruns(t *testing.T) {
 		}
 	}
 	ta, tb := readTree(t, a), readTree(t, b)
-	// 5 folds x 3 files + parquet, arrow, qrels, ground truth, card, manifest.
-	if len(ta) != 21 || len(tb) != 21 {
+	// 5 folds x 3 files + parquet, arrow, qrels, ground truth, 5
+	// partition files, card, LICENSE.md, croissant.json, manifest and the
+	// index of the directory (atomicfile.IndexFile).
+	if len(ta) != 29 || len(tb) != 29 {
 		t.Fatalf("%d and %d files", len(ta), len(tb))
 	}
 	for k, v := range ta {

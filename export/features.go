@@ -53,7 +53,11 @@ type FeatureTable struct {
 	Features []Feature // the file's feature columns, in ID order
 	Rows     int
 	Values   []float64 // Rows x len(Features)
-	index    map[pairKey]int
+	// Origin is how the features were computed, as a Parquet features
+	// file's key-value metadata records it (features.OriginFromMeta); nil
+	// for a CSV file or one written before features recorded it.
+	Origin *features.Origin
+	index  map[pairKey]int
 }
 
 type pairKey struct{ q, t string }
@@ -214,6 +218,10 @@ func readFeaturesParquet(ctx context.Context, f *os.File, name string) (*Feature
 	if err != nil {
 		return nil, err
 	}
+	origin, recorded, err := features.OriginFromMeta(tab.Meta)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	for c := range 2 {
 		col := tab.Columns[c]
 		if col.Strings == nil && tab.Rows > 0 {
@@ -225,6 +233,9 @@ func readFeaturesParquet(ctx context.Context, f *os.File, name string) (*Feature
 	}
 	nf := len(fs)
 	ft := &FeatureTable{Features: fs, index: make(map[pairKey]int, tab.Rows), Values: make([]float64, tab.Rows*nf)}
+	if recorded {
+		ft.Origin = &origin
+	}
 	for c := 2; c < len(header); c++ {
 		col := tab.Columns[c]
 		if col.Float64s == nil && tab.Rows > 0 {
@@ -289,4 +300,50 @@ func stringColumn(a arrow.Array) ([]string, error) {
 		return nil, fmt.Errorf("type %s is not a string", a.DataType())
 	}
 	return out, nil
+}
+
+// Where the feature semantics of a dataset come from
+// (FeatureOrigin.Source).
+const (
+	// OriginFeaturesFile: the features file's metadata recorded them.
+	OriginFeaturesFile = "recorded in the features file"
+	// OriginStated: the features file records nothing (a CSV file, or a
+	// Parquet file written before lovbench recorded it); the semantics
+	// are what export was told (Options.FeatureSemantics), unchecked.
+	OriginStated = "stated at export, not recorded in the features file"
+	// OriginUnknown: neither the features file nor export knew them.
+	OriginUnknown = "not recorded"
+)
+
+// FeatureOrigin is how the features of a dataset were computed, for the
+// manifest, the dataset card and croissant.json: the features file's
+// features.Origin and where it comes from (Source, one of OriginFeaturesFile,
+// OriginStated, OriginUnknown).
+type FeatureOrigin struct {
+	features.Origin
+	Source string `json:"source"`
+}
+
+// ResolveFeatureOrigin decides the feature origin of a dataset from the
+// features file ft (named name) and the semantics export was told
+// (stated, "" if none). A file that records its origin wins; stated, if
+// not empty, must agree with it, or the error says why. A file that
+// records nothing takes stated as an unchecked claim (OriginStated), or
+// is OriginUnknown.
+func ResolveFeatureOrigin(ft *FeatureTable, name, stated string) (FeatureOrigin, error) {
+	if ft.Origin != nil {
+		if stated != "" && stated != string(ft.Origin.Semantics) {
+			return FeatureOrigin{}, fmt.Errorf("export: feature semantics %q were stated, but %s was computed with %q semantics (its Parquet metadata %s); state %q or none, or compute the features again with the semantics wanted",
+				stated, name, ft.Origin.Semantics, features.MetaSemantics, ft.Origin.Semantics)
+		}
+		return FeatureOrigin{Origin: *ft.Origin, Source: OriginFeaturesFile}, nil
+	}
+	if stated == "" {
+		return FeatureOrigin{Source: OriginUnknown}, nil
+	}
+	sem, err := features.ParseSemantics(stated)
+	if err != nil {
+		return FeatureOrigin{}, fmt.Errorf("export: %w", err)
+	}
+	return FeatureOrigin{Origin: features.Origin{Semantics: sem}, Source: OriginStated}, nil
 }

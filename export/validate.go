@@ -20,6 +20,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/pqfile"
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
@@ -42,6 +43,18 @@ type Validation struct {
 	// more per column (ExtremeValues): valid, but a z-score over them
 	// overflows.
 	Extreme map[string]int `json:"extreme_values,omitempty"`
+	// CroissantMissing lists the properties Croissant 1.0 requires that
+	// croissant.json lacks because only publishing the dataset gives them
+	// (url, creator, datePublished: export --url, --creator,
+	// --date-published). The dataset is valid without them, but not ready
+	// to be published.
+	CroissantMissing []string `json:"croissant_missing,omitempty"`
+
+	// sums holds the SHA-256 of the files validateFiles hashed, by slash
+	// path, so that the check of croissant.json does not hash them again;
+	// for a file that differs from the manifest it holds the manifest's
+	// checksum (the difference is reported once, against the manifest).
+	sums map[string]string
 }
 
 func (v *Validation) addf(format string, args ...any) {
@@ -270,6 +283,7 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 		return v, nil
 	}
 	validateFiles(v, dir, m)
+	validatePartitions(v, dir, m)
 	if err := ctx.Err(); err != nil {
 		return v, err
 	}
@@ -317,7 +331,9 @@ func validateManifest(v *Validation, dir string) *Manifest {
 // its SHA-256, that nothing else is in the directory, that every expected
 // file is listed, and the dataset card.
 func validateFiles(v *Validation, dir string, m *Manifest) {
-	listed := map[string]bool{ManifestFile: true}
+	// The index of every output directory (see atomicfile.CreateDir) is
+	// not the dataset's.
+	listed := map[string]bool{ManifestFile: true, atomicfile.IndexFile: true}
 	for _, o := range m.Outputs {
 		if !filepath.IsLocal(filepath.FromSlash(o.Path)) {
 			v.addf("%s: output path %s leaves the dataset directory", ManifestFile, textio.Quote(o.Path))
@@ -325,6 +341,18 @@ func validateFiles(v *Validation, dir string, m *Manifest) {
 		}
 		listed[o.Path] = true
 		sum, err := fileSHA256(filepath.Join(dir, filepath.FromSlash(o.Path)))
+		if err == nil {
+			if v.sums == nil {
+				v.sums = map[string]string{}
+			}
+			v.sums[o.Path] = sum
+			if sum != o.SHA256 {
+				// croissant.json's checksum of this file is checked against
+				// the manifest's instead, so that one changed file is one
+				// problem.
+				v.sums[o.Path] = o.SHA256
+			}
+		}
 		switch {
 		case err != nil:
 			v.addf("%s: %v", o.Path, err)
@@ -333,6 +361,7 @@ func validateFiles(v *Validation, dir string, m *Manifest) {
 		}
 	}
 	checkCard(v, dir, m, listed[CardFile])
+	checkDescriptions(v, dir, m, listed)
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return nil

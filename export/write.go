@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"hash"
 	"io"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -21,6 +20,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/filehash"
 	"github.com/lovbench/lovbench/internal/pqfile"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/sampling"
@@ -89,7 +89,14 @@ type Manifest struct {
 	// ConfidenceFilter says what --min-confidence left out; nil without it.
 	ConfidenceFilter *ConfidenceFilter `json:"confidence_filter,omitempty"`
 	Provenance       *Provenance       `json:"provenance,omitempty"`
-	Outputs          []Output          `json:"outputs"`
+	// FeatureOrigin is how the features were computed (semantics, corpus
+	// SHA-256, program version) and where that is known from; absent in
+	// datasets written before export recorded it.
+	FeatureOrigin *FeatureOrigin `json:"feature_origin,omitempty"`
+	// Publication is what the card, LICENSE.md and croissant.json say of
+	// the inputs' licences and the publication; nil if nothing was stated.
+	Publication *Publication `json:"publication,omitempty"`
+	Outputs     []Output     `json:"outputs"`
 }
 
 // hashWriter counts and hashes what goes through it.
@@ -124,18 +131,8 @@ func writeOut(dir, rel string, rows int, fn func(w io.Writer) error) (Output, er
 	return Output{Path: rel, SHA256: hex.EncodeToString(hw.h.Sum(nil)), Bytes: hw.n, Rows: rows}, nil
 }
 
-func fileSHA256(p string) (string, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("%s: %w", p, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
+// fileSHA256 is the SHA-256 of the file p (package filehash).
+func fileSHA256(p string) (string, error) { return filehash.SHA256(p) }
 
 // svmLines formats every row once, in the dataset's row order (qids
 // ascending, each query's lines in the seeded line order): row i is
@@ -176,6 +173,20 @@ const ConfidenceColumn = "confidence"
 // confidence (float64, null where not known; the only nullable column),
 // then one float64 column per feature, named by its feature name, in ID
 // order.
+// manifestFields are the columns of the dataset m describes: Schema's,
+// less the confidence column for a manifest written before it
+// (m.Confidence nil), whose dataset.parquet has none.
+func manifestFields(m *Manifest) []arrow.Field {
+	var out []arrow.Field
+	for _, f := range Schema(m.Features).Fields() {
+		if f.Name == ConfidenceColumn && m.Confidence == nil {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
 func Schema(fs []Feature) *arrow.Schema {
 	fields := []arrow.Field{
 		{Name: "query", Type: arrow.BinaryTypes.String},
@@ -274,6 +285,8 @@ func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused 
 		Queries:        len(ds.Queries),
 		UnusedFeatures: unused,
 		Provenance:     opts.Provenance,
+		FeatureOrigin:  opts.FeatureOrigin,
+		Publication:    opts.Publication,
 		Features:       ds.Features,
 		Folds:          Folds(ds.Folds),
 	}
@@ -322,16 +335,21 @@ func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused 
 		return nil, colErr
 	}
 	m.Outputs = append(foldOuts, colOuts...)
-	card := RenderCard(m)
-	co, err := writeOut(dir, CardFile, 0, func(w io.Writer) error {
-		_, err := w.Write(card)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	m.Outputs = append(m.Outputs, co)
 	sort.Slice(m.Outputs, func(i, j int) bool { return m.Outputs[i].Path < m.Outputs[j].Path })
+	// The descriptions, each rendered from the manifest as it stands
+	// (croissant.json lists the SHA-256 of every file before it).
+	for _, d := range descriptions {
+		b := d.render(m)
+		o, err := writeOut(dir, d.path, 0, func(w io.Writer) error {
+			_, err := w.Write(b)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		m.Outputs = append(m.Outputs, o)
+		sort.Slice(m.Outputs, func(i, j int) bool { return m.Outputs[i].Path < m.Outputs[j].Path })
+	}
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return nil, err
@@ -410,8 +428,8 @@ func writeParquetTo(w io.Writer, ds *Dataset, rec arrow.RecordBatch) error {
 	return pqfile.Write(w, parquetColumns(ds, rec), len(ds.Rows), 0)
 }
 
-// writeColumnar writes dataset.arrow, dataset.parquet, qrels.txt and
-// ground_truth.csv.
+// writeColumnar writes dataset.arrow, dataset.parquet, qrels.txt,
+// ground_truth.csv and the partition files (writePartitions).
 func writeColumnar(ctx context.Context, dir string, ds *Dataset) ([]Output, error) {
 	var outs []Output
 	add := func(o Output, err error) error {
@@ -469,5 +487,9 @@ func writeColumnar(ctx context.Context, dir string, ds *Dataset) ([]Output, erro
 	})); err != nil {
 		return nil, err
 	}
-	return outs, nil
+	parts, err := writePartitions(ctx, dir, ds, rec)
+	if err != nil {
+		return nil, err
+	}
+	return append(outs, parts...), nil
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/lovbench/lovbench/features/rdf"
-	"github.com/lovbench/lovbench/internal/shareddata"
+	"github.com/lovbench/lovbench/internal/refdata"
 )
 
 var (
@@ -19,7 +19,7 @@ var (
 )
 
 func loadShared(b *testing.B) *Corpus {
-	dir := shareddata.Path(b, "data", "vocabularies")
+	dir := refdata.Path(b, "vocabularies")
 	sharedOnce.Do(func() { sharedCorpus, sharedErr = Load(context.Background(), []string{dir}, LoadOptions{}) })
 	if sharedErr != nil {
 		b.Fatal(sharedErr)
@@ -29,7 +29,7 @@ func loadShared(b *testing.B) *Corpus {
 
 // BenchmarkLoad measures loading and building the 83 shared vocabularies.
 func BenchmarkLoad(b *testing.B) {
-	dir := shareddata.Path(b, "data", "vocabularies")
+	dir := refdata.Path(b, "vocabularies")
 	for i := 0; i < b.N; i++ {
 		if _, err := Load(context.Background(), []string{dir}, LoadOptions{}); err != nil {
 			b.Fatal(err)

@@ -249,6 +249,9 @@ type Corpus struct {
 
 	// sem is the feature semantics the corpus was built for (never empty).
 	sem Semantics
+	// digest is CorpusDigest of the files Load read ("" for a corpus
+	// built from quads by a Builder).
+	digest string
 	// ref holds the reference-semantics indexes (reftext.go); nil for
 	// SemanticsPaper.
 	ref *refIndex
@@ -261,6 +264,10 @@ type Corpus struct {
 // Semantics returns the feature semantics the corpus computes (set by
 // LoadOptions.Semantics or Builder.SetSemantics).
 func (c *Corpus) Semantics() Semantics { return c.sem }
+
+// SHA256 returns the CorpusDigest of the files the corpus was loaded from,
+// "" for a corpus built by a Builder.
+func (c *Corpus) SHA256() string { return c.digest }
 
 type vocabRec struct {
 	uri, prefix string
@@ -348,11 +355,16 @@ func Load(ctx context.Context, paths []string, opts LoadOptions) (*Corpus, error
 			return nil, err
 		}
 	}
+	digest, err := CorpusDigest(ctx, paths, opts.Prefixes)
+	if err != nil {
+		return nil, err
+	}
 	parse := time.Since(start)
 	c, err := b.Build(ctx)
 	if err != nil {
 		return nil, err
 	}
+	c.digest = digest
 	c.stats.Files = files
 	c.stats.Statements = st.Statements
 	c.stats.Skipped = st.Skipped

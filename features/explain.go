@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 // FeatureExplanation is one feature of a (query, term) pair: its value and
@@ -51,7 +53,7 @@ const explainListMax = 25
 func (c *Corpus) Explain(ctx context.Context, query, term string) (*Explanation, error) {
 	uri, ok := c.Resolve(term)
 	if !ok {
-		return nil, fmt.Errorf("term %s is not in the corpus (no graph types it as a class or property)", term)
+		return nil, fmt.Errorf("term %s: %s", textio.Quote(term), c.UnknownTermReason(term))
 	}
 	term = uri
 	t := c.termIdx[uri]

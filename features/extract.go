@@ -79,6 +79,10 @@ type Row struct {
 type Table struct {
 	Features []int
 	Rows     []Row
+	// Origin is how the table was computed: Extract sets the semantics
+	// and the corpus digest, the caller the program version.
+	// WriteParquet records it in the file's key-value metadata.
+	Origin Origin
 }
 
 // ExtractReport counts what Extract did.
@@ -113,7 +117,7 @@ func (c *Corpus) Extract(ctx context.Context, pairs []Pair, opts ExtractOptions)
 	}
 	termIdx := make([]int32, len(pairs))
 	uris := make([]string, len(pairs))
-	firstErr := ""
+	firstErr, firstReason := "", ""
 	for i, p := range pairs {
 		uri, ok := c.Resolve(p.Term)
 		uris[i] = uri
@@ -125,14 +129,14 @@ func (c *Corpus) Extract(ctx context.Context, pairs []Pair, opts ExtractOptions)
 		rep.Unknown++
 		where := fmt.Sprintf("%s:%d: field term: %s", src, p.Line, textio.Quote(p.Term))
 		if firstErr == "" {
-			firstErr = where
+			firstErr, firstReason = where, c.UnknownTermReason(p.Term)
 		}
 		if len(rep.UnknownExamples) < 10 {
 			rep.UnknownExamples = append(rep.UnknownExamples, where)
 		}
 	}
 	if rep.Unknown > 0 && opts.Unknown == UnknownError {
-		return nil, rep, fmt.Errorf("%s: term not in the corpus (%d of %d pairs have unknown terms; use the zero or skip policy to keep going)", firstErr, rep.Unknown, len(pairs))
+		return nil, rep, fmt.Errorf("%s: %s (%d of %d pairs have terms not in the corpus; use the zero or skip policy to keep going)", firstErr, firstReason, rep.Unknown, len(pairs))
 	}
 	// Group pairs by query.
 	byQuery := make(map[string][]int)
@@ -162,7 +166,7 @@ func (c *Corpus) Extract(ctx context.Context, pairs []Pair, opts ExtractOptions)
 	if err != nil {
 		return nil, rep, err
 	}
-	tab := &Table{Features: append([]int(nil), feats...), Rows: make([]Row, 0, len(pairs))}
+	tab := &Table{Features: append([]int(nil), feats...), Rows: make([]Row, 0, len(pairs)), Origin: Origin{Semantics: c.sem, CorpusSHA256: c.digest}}
 	for i, p := range pairs {
 		if termIdx[i] < 0 && opts.Unknown == UnknownSkip {
 			continue

@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/gonum/graph/network"
 	"gonum.org/v1/gonum/graph/simple"
 
-	"github.com/lovbench/lovbench/internal/shareddata"
+	"github.com/lovbench/lovbench/internal/refdata"
 )
 
 // TestPageRankReference checks PageRank against the published values of
@@ -137,9 +137,9 @@ func TestBetweennessMatchesGonum(t *testing.T) {
 // TestSharedCorpusInvariants checks the paper semantics on the shared
 // corpus (TestSharedCorpusReference the reference semantics).
 func TestSharedCorpusInvariants(t *testing.T) {
-	dir := shareddata.Path(t, "data", "vocabularies")
+	dir := refdata.Path(t, "vocabularies")
 	if testing.Short() {
-		t.Skip("loads the full shared corpus")
+		t.Skip("-short: loads the full vocabulary corpus")
 	}
 	c, err := Load(context.Background(), []string{dir}, LoadOptions{Semantics: SemanticsPaper})
 	if err != nil {

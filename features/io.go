@@ -110,7 +110,9 @@ func (t *Table) WriteCSV(w io.Writer) error {
 // WriteParquet writes the table as Parquet (package pqfile): query and term
 // (required strings) and one required double column per feature named as in
 // feature_list.csv, in ID order, query and term dictionary-encoded, the rest plain; Snappy compression and a
-// versionless created_by, so equal tables give equal files.
+// versionless created_by, so equal tables give equal files. The file's
+// key-value metadata records t.Origin (MetaSemantics, MetaCorpusSHA256,
+// MetaVersion; the fields that are set).
 func (t *Table) WriteParquet(w io.Writer) error {
 	cols := []pqfile.Column{
 		{Name: "query", Kind: pqfile.String, Dict: true, String: func(i int) string { return t.Rows[i].Query }},
@@ -119,7 +121,7 @@ func (t *Table) WriteParquet(w io.Writer) error {
 	for j, f := range t.Features {
 		cols = append(cols, pqfile.Column{Name: FeatureName(f), Kind: pqfile.Float64, Float64: func(i int) float64 { return t.Rows[i].Values[j] }})
 	}
-	return pqfile.Write(w, cols, len(t.Rows), 0)
+	return pqfile.WriteMeta(w, cols, len(t.Rows), 0, t.Origin.Meta())
 }
 
 // WriteFile writes the table atomically to path, as Parquet when the name

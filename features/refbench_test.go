@@ -4,13 +4,13 @@ import (
 	"context"
 	"testing"
 
-	"github.com/lovbench/lovbench/internal/shareddata"
+	"github.com/lovbench/lovbench/internal/refdata"
 )
 
 // BenchmarkExtractPaper is BenchmarkExtract (whose corpus has the default,
 // reference semantics) with the paper semantics, features 1-34.
 func BenchmarkExtractPaper(b *testing.B) {
-	dir := shareddata.Path(b, "data", "vocabularies")
+	dir := refdata.Path(b, "vocabularies")
 	c, err := Load(context.Background(), []string{dir}, LoadOptions{Semantics: SemanticsPaper})
 	if err != nil {
 		b.Fatal(err)

@@ -10,8 +10,8 @@ import (
 
 // Tests of the graph and structure features 8-16 and 26-33 in both
 // semantics. Expected values are worked out by hand from the Java
-// (../shared/reference/lovbench-java, paths below relative to
-// src/main/java/experiment/), from JUNG 2.1.1's algorithms, or from the
+// (LOVBench's dataset builder, lovbench-dataset/ in the LOVBench repository;
+// paths below relative to its src/main/java/experiment/), from JUNG 2.1.1's algorithms, or from the
 // paper's equations, as each comment says.
 
 const graphPrefixes = `@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .

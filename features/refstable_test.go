@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/lovbench/lovbench/internal/shareddata"
+	"github.com/lovbench/lovbench/internal/refdata"
 )
 
 // stablePairs is a fixed sample of (query, term) pairs of the shared corpus:
@@ -125,12 +125,12 @@ var sharedRef struct {
 
 // sharedRefCorpus loads the shared corpus in the reference semantics once
 // per test binary and returns it with its directory; it skips in -short
-// mode and when the shared data is absent. Tests must not modify it.
+// mode and fails when the data is missing. Tests must not modify it.
 func sharedRefCorpus(t *testing.T) (*Corpus, string) {
 	t.Helper()
-	dir := shareddata.Path(t, "data", "vocabularies")
+	dir := refdata.Path(t, "vocabularies")
 	if testing.Short() {
-		t.Skip("loads the full shared corpus")
+		t.Skip("-short: loads the full vocabulary corpus")
 	}
 	sharedRef.once.Do(func() {
 		sharedRef.c, sharedRef.err = Load(context.Background(), []string{dir}, LoadOptions{Semantics: SemanticsReference})

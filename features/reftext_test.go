@@ -68,7 +68,7 @@ func checkCorpus(t *testing.T, c *Corpus, id int, cases []fcase) {
 }
 
 // The reference test corpus (Java file and line numbers below are under
-// ../shared/reference/lovbench-java/src/main/java/experiment/).
+// lovbench-dataset/src/main/java/experiment/ of the LOVBench repository).
 //
 // G1 = http://ex.org/people (17 triples), term prefix http://ex.org/people#:
 // f(t, G1) = Person 3 (its type, label, Human's subClassOf),

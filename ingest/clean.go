@@ -27,10 +27,16 @@ const (
 	ControlDEL  = "del"  // U+007F
 	ControlC1   = "c1"   // U+0080-U+009F other than NEL (white space)
 	ControlBidi = "bidi" // bidirectional formatting: U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069
+	// ControlEscape: terminal escape sequences (ECMA-48, "ANSI" colours,
+	// titles, hyperlinks), removed whole (stripEscapes).
+	ControlEscape = "escape"
 )
 
 // controlKinds lists the kinds in report order.
-var controlKinds = [...]string{ControlC0, ControlDEL, ControlC1, ControlBidi}
+var controlKinds = [...]string{ControlC0, ControlDEL, ControlC1, ControlBidi, ControlEscape}
+
+// escapeKind is the index of ControlEscape in controlKinds.
+const escapeKind = 4
 
 // ControlKinds returns the kinds of control characters that NormalizeQuery
 // removes, the keys of Report.ControlCharacters, in report order.
@@ -76,6 +82,10 @@ func normalizeQuery(q string) (string, controlSet) {
 		return q, 0
 	}
 	var found controlSet
+	if stripped, ok := stripEscapes(q); ok {
+		q = stripped
+		found |= 1 << escapeKind
+	}
 	q = strings.Map(func(r rune) rune {
 		if k := controlKind(r); k >= 0 {
 			found |= 1 << k
@@ -85,6 +95,100 @@ func normalizeQuery(q string) (string, controlSet) {
 	}, q)
 	q = strings.ReplaceAll(strings.ToLower(q), "&quot;", "")
 	return strings.Join(strings.Fields(q), " "), found
+}
+
+// stripEscapes removes the terminal escape sequences of ECMA-48 from q,
+// each one whole, and reports whether it found any. Removing only their
+// ESC byte would leave "[31m" and the like in the query.
+//   - CSI (ESC '[' or U+009B): parameter bytes 0x30-0x3F, intermediate
+//     bytes 0x20-0x2F, a final byte 0x40-0x7E ("\x1b[31m", "\x1b[0m").
+//     A sequence cut short by another byte ends before that byte.
+//   - Control strings: OSC (ESC ']' or U+009D), DCS (ESC 'P', U+0090), SOS
+//     (ESC 'X', U+0098), PM (ESC '^', U+009E) and APC (ESC '_', U+009F), up
+//     to and with their terminator, ST (ESC '\' or U+009C) or BEL (which
+//     xterm accepts for OSC), or to the end of the query when none comes:
+//     window titles and hyperlinks ("\x1b]8;;URL\x07text\x1b]8;;\x07" keeps
+//     "text").
+//   - Other escape sequences: ESC, intermediate bytes 0x20-0x2F, a final
+//     byte 0x30-0x7E ("\x1b(B", "\x1b7").
+//
+// An ESC followed by none of these is no sequence: it is left for the
+// control-character removal (kind c0).
+func stripEscapes(q string) (string, bool) {
+	if strings.IndexByte(q, 0x1b) < 0 && strings.IndexByte(q, 0xc2) < 0 { // ESC, or the first byte of U+0080-U+00BF
+		return q, false
+	}
+	var b strings.Builder
+	found := false
+	for i := 0; i < len(q); {
+		// The introducer at i: its kind ('c' CSI, 's' control string, 'e'
+		// other escape sequence) and length n (0: none).
+		var kind byte
+		n := 0
+		switch {
+		case q[i] == 0x1b && i+1 < len(q):
+			switch c := q[i+1]; {
+			case c == '[':
+				kind, n = 'c', 2
+			case c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_':
+				kind, n = 's', 2
+			case c >= 0x20 && c <= 0x7e:
+				kind, n = 'e', 1
+			}
+		case q[i] == 0xc2 && i+1 < len(q):
+			switch q[i+1] {
+			case 0x9b:
+				kind, n = 'c', 2
+			case 0x9d, 0x90, 0x98, 0x9e, 0x9f:
+				kind, n = 's', 2
+			}
+		}
+		if n == 0 {
+			b.WriteByte(q[i])
+			i++
+			continue
+		}
+		j := i + n
+		switch kind {
+		case 'c':
+			for j < len(q) && q[j] >= 0x30 && q[j] <= 0x3f {
+				j++
+			}
+			for j < len(q) && q[j] >= 0x20 && q[j] <= 0x2f {
+				j++
+			}
+			if j < len(q) && q[j] >= 0x40 && q[j] <= 0x7e {
+				j++
+			}
+		case 's':
+			for j < len(q) {
+				if q[j] == 0x07 {
+					j++
+					break
+				}
+				if q[j] == 0x1b && j+1 < len(q) && q[j+1] == '\\' || q[j] == 0xc2 && j+1 < len(q) && q[j+1] == 0x9c {
+					j += 2
+					break
+				}
+				j++
+			}
+		case 'e':
+			for j < len(q) && q[j] >= 0x20 && q[j] <= 0x2f {
+				j++
+			}
+			if j < len(q) && q[j] >= 0x30 && q[j] <= 0x7e {
+				j++
+			} else {
+				// Intermediates without a final byte: no sequence.
+				b.WriteByte(q[i])
+				i++
+				continue
+			}
+		}
+		found = true
+		i = j
+	}
+	return b.String(), found
 }
 
 // queryEvent is a parsed query event, in either input format.

@@ -42,11 +42,11 @@ func TestIngestRemovesLeftoverTempFiles(t *testing.T) {
 		t.Errorf("%s survived a successful ingest", left)
 	}
 	ents, _ := os.ReadDir(out)
-	if len(ents) != 4 {
+	if len(ents) != 5 {
 		var names []string
 		for _, e := range ents {
 			names = append(names, e.Name())
 		}
-		t.Errorf("out holds %v, want the 4 outputs", names)
+		t.Errorf("out holds %v, want the 4 outputs and their index", names)
 	}
 }

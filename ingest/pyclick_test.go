@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/lovbench/lovbench/internal/shareddata"
+	"github.com/lovbench/lovbench/internal/refdata"
 	"github.com/lovbench/lovbench/sessions"
 )
 
@@ -17,7 +17,7 @@ import (
 // follows PyClick), and that only sessions without clicks or with a click
 // outside the SERP are dropped.
 func TestPyClickReferenceLog(t *testing.T) {
-	in := shareddata.Path(t, "reference", "pyclick", "golden_ubm6k.tsv")
+	in := refdata.Path(t, "pyclick", "golden_ubm6k.tsv")
 	out := t.TempDir()
 	rep, err := Run(context.Background(), Options{KeepSessionIDs: true, Format: FormatYandex, Log: in, OutDir: out})
 	if err != nil {

@@ -73,16 +73,18 @@ const NoConfidence = -1.0
 
 // Report says what Assign did, with every skipped record counted.
 type Report struct {
-	Thresholds      string    `json:"thresholds"`
-	FirstSERP       string    `json:"first_serp"`
-	SERPSize        int       `json:"serp_size"`
-	RelevanceRows   int       `json:"relevance_rows"`
-	LogQueries      int       `json:"log_queries"`
-	LabelledQueries int       `json:"labelled_queries"`
-	Labels          int       `json:"labels"`
-	RowSkips        Skips     `json:"row_skips"`   // relevance rows without a label, per reason
-	QuerySkips      Skips     `json:"query_skips"` // log queries left out, per reason
-	Distribution    []DistRow `json:"distribution"`
+	Thresholds      string `json:"thresholds"`
+	FirstSERP       string `json:"first_serp"`
+	SERPSize        int    `json:"serp_size"`
+	RelevanceRows   int    `json:"relevance_rows"`
+	LogQueries      int    `json:"log_queries"`
+	LabelledQueries int    `json:"labelled_queries"`
+	Labels          int    `json:"labels"`
+	RowSkips        Skips  `json:"row_skips"`   // relevance rows without a label, per reason
+	QuerySkips      Skips  `json:"query_skips"` // log queries left out, per reason
+	// Distribution counts the labels per grade, beside LOVBench's shares of
+	// its labelled first-page pairs (LOVBenchFirstPageShare), like with like.
+	Distribution []DistRow `json:"distribution"`
 }
 
 // Assign labels the first SERP of every query of log from the relevance

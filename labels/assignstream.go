@@ -97,7 +97,9 @@ func assignRowsTo(ctx context.Context, log *sessions.Log, docName func(int32) st
 		return st.rep, readSkips, err
 	}
 	st.rep.Labels = n
-	st.rep.Distribution = distributionOf(grades, n)
+	// First-page labels only: beside LOVBench's first-page shares, not
+	// Table 4's shares of labelled plus sampled pairs.
+	st.rep.Distribution = distributionOf(grades, n, LOVBenchFirstPageShare)
 	return st.rep, readSkips, nil
 }
 

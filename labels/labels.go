@@ -156,14 +156,16 @@ func Distribution(labels []int) []DistRow {
 	for _, l := range labels {
 		counts[l]++
 	}
-	return distributionOf(counts, len(labels))
+	return distributionOf(counts, len(labels), LOVBenchShare)
 }
 
-// distributionOf is Distribution of n labels counted per label in counts.
-func distributionOf(counts map[int]int, n int) []DistRow {
+// distributionOf is Distribution of n labels counted per label in counts,
+// with LOVBench's share of each from ref (LOVBenchShare for a whole ground
+// truth, LOVBenchFirstPageShare for first-page labels alone).
+func distributionOf(counts map[int]int, n int, ref func(int) float64) []DistRow {
 	rows := make([]DistRow, 0, 6)
 	for _, l := range AllLabels() {
-		r := DistRow{Label: l, Count: counts[l], LOVBench: LOVBenchShare(l)}
+		r := DistRow{Label: l, Count: counts[l], LOVBench: ref(l)}
 		if n > 0 {
 			r.Share = float64(r.Count) / float64(n)
 		}

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lovbench/lovbench/internal/shareddata"
+	"github.com/lovbench/lovbench/internal/refdata"
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/sessions"
 )
@@ -324,8 +324,8 @@ func TestCompareExperts(t *testing.T) {
 // With the duplicate's second rating the label shares are LOVBench Table 4's
 // CBRBench column over 819 judgments: 4.64, 10.01, 19.90, 25.76, 39.68, 0.
 func TestReadCBRBench(t *testing.T) {
-	path := shareddata.Path(t, "data", "cbrbench", "CBRBenchGroundTruth.csv")
-	f, err := os.Open(path)
+	path := refdata.Path(t, "lovbench", "cbrbench", "CBRBenchGroundTruth.csv.gz")
+	f, err := textio.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,8 +365,8 @@ func TestReadCBRBench(t *testing.T) {
 // The PyClick reference log and its UBM relevance: every query of the log
 // has 10-result SERPs, and every relevance row is labelled or counted.
 func TestAssignPyClickReference(t *testing.T) {
-	logPath := shareddata.Path(t, "reference", "pyclick", "golden_ubm6k.tsv")
-	relPath := shareddata.Path(t, "reference", "pyclick", "golden_ubm6k", "UBM_relevance.tsv")
+	logPath := refdata.Path(t, "pyclick", "golden_ubm6k.tsv")
+	relPath := refdata.Path(t, "pyclick", "golden_ubm6k", "UBM_relevance.tsv.gz")
 	lf, err := os.Open(logPath)
 	if err != nil {
 		t.Fatal(err)
@@ -376,7 +376,7 @@ func TestAssignPyClickReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rf, err := os.Open(relPath)
+	rf, err := textio.Open(relPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -414,7 +414,7 @@ func TestAssignPyClickReference(t *testing.T) {
 
 // The published values match LOVBench's result file and paper Table 2.
 func TestLOVBenchAgreementMatchesPublished(t *testing.T) {
-	b, err := os.ReadFile(shareddata.Path(t, "data", "lovbench-results", "Correlation_CBRBench_LOVBench.csv"))
+	b, err := os.ReadFile(refdata.Path(t, "lovbench", "results", "Correlation_CBRBench_LOVBench.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,12 @@
 //   - model.go: the JSON model format shared by all rankers.
 //   - experiment.go, results.go: the LOVBench experiment of Table 6 (every
 //     Table 5 configuration over the five folds, against the unlearned
-//     baseline feature 34) and its results CSV/JSON.
+//     baseline feature 34) and its results CSV/JSON, with every
+//     configuration's significance against the baseline on the pooled
+//     test queries (measures.Significance, Holm-corrected by default).
+//   - summary.go: the summary `lovbench ltr` prints and the Verdict, which
+//     names a best learned ranker only when it is significantly better
+//     than the baseline after correction.
 //   - configs.go: the Table 5 configurations, embedded in the binary.
 //   - trec.go: TREC run output for `lovbench rank`.
 //

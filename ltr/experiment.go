@@ -43,6 +43,12 @@ type ExperimentOptions struct {
 	// JSON only).
 	ModelFormats []ModelFileFormat
 
+	// Correction corrects the pooled p-values for the number of
+	// comparisons (default measures.CorrectionHolm); the family is one
+	// measure's comparisons of every (algorithm, configuration) with the
+	// baseline.
+	Correction measures.Correction
+
 	// Ties orders test documents of equal score for the ReportMeasures
 	// (default measures.TiesDocID, trec_eval's docid rule). Training and
 	// validation model selection always use the docid rule, which cannot
@@ -95,6 +101,12 @@ type ExperimentResult struct {
 	// test queries of all folds pooled (each query is tested exactly once
 	// in 5-fold cross-validation); reported on the MEAN rows.
 	PooledPValues map[Algorithm]map[string][]float64
+	// Significance[alg][config][measure] compares the configuration with
+	// the baseline over the pooled test queries: mean difference, its
+	// confidence interval, effect size, wins/ties/losses, the pooled
+	// p-value (PooledPValues) and that p-value corrected with
+	// Options.Correction.
+	Significance map[Algorithm]map[string][]measures.Significance
 }
 
 // jobSeed derives a job's seed from the experiment seed and the job's
@@ -159,6 +171,12 @@ func RunExperiment(ctx context.Context, folds []Fold, opt ExperimentOptions) (*E
 	}
 	if opt.Ties == "" {
 		opt.Ties = measures.TiesDocID
+	}
+	if opt.Correction == "" {
+		opt.Correction = measures.CorrectionHolm
+	}
+	if _, err := measures.ParseCorrection(string(opt.Correction)); err != nil {
+		return nil, err
 	}
 	if _, err := measures.ParseTies(string(opt.Ties)); err != nil {
 		return nil, err
@@ -240,10 +258,12 @@ func RunExperiment(ctx context.Context, folds []Fold, opt ExperimentOptions) (*E
 	}
 	groups := len(res.Runs) / len(folds)
 	pooled := make([][]float64, groups)
+	sig := make([][]measures.Significance, groups)
 	err := par.Each(ctx, groups, opt.Workers, func(_ context.Context, g int) error {
 		i := g * len(folds)
 		r := res.Runs[i]
 		pv := make([]float64, len(ReportMeasures))
+		sig[g] = make([]measures.Significance, len(ReportMeasures))
 		for mi := range ReportMeasures {
 			var v []float64
 			for fi := range folds {
@@ -251,6 +271,7 @@ func RunExperiment(ctx context.Context, folds []Fold, opt ExperimentOptions) (*E
 			}
 			pv[mi] = measures.RandomisationTest(baseAll[mi], v, opt.Permutations,
 				jobSeed(opt.Train.Seed, "pvalue", string(r.Algorithm), r.Configuration, "MEAN", ReportMeasures[mi].String()))
+			sig[g][mi] = measures.Significance{PairedStats: measures.Paired(baseAll[mi], v), P: pv[mi]}
 		}
 		pooled[g] = pv
 		return nil
@@ -258,12 +279,24 @@ func RunExperiment(ctx context.Context, folds []Fold, opt ExperimentOptions) (*E
 	if err != nil {
 		return nil, err
 	}
+	// One family per measure: every (algorithm, configuration) against
+	// the baseline.
+	for mi := range ReportMeasures {
+		fam := make([]*measures.Significance, groups)
+		for g := range sig {
+			fam[g] = &sig[g][mi]
+		}
+		measures.AdjustFamily(fam, opt.Correction)
+	}
+	res.Significance = map[Algorithm]map[string][]measures.Significance{}
 	for g, pv := range pooled {
 		r := res.Runs[g*len(folds)]
 		if res.PooledPValues[r.Algorithm] == nil {
 			res.PooledPValues[r.Algorithm] = map[string][]float64{}
+			res.Significance[r.Algorithm] = map[string][]measures.Significance{}
 		}
 		res.PooledPValues[r.Algorithm][r.Configuration] = pv
+		res.Significance[r.Algorithm][r.Configuration] = sig[g]
 	}
 	return res, nil
 }

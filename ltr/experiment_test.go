@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lovbench/lovbench/internal/shareddata"
+	"github.com/lovbench/lovbench/internal/refdata"
 )
 
 // smallFolds is a 5-fold synthetic dataset with 34 features (feature 34 is
@@ -121,7 +121,7 @@ func TestExperimentBaselineRows(t *testing.T) {
 }
 
 func TestEmbeddedConfigurationsMatchShared(t *testing.T) {
-	dir := shareddata.Path(t, "data", "lovbench-results", "configurations")
+	dir := refdata.Path(t, "lovbench", "results", "configurations")
 	cfgs := Configurations()
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -169,7 +169,7 @@ func TestResultFormatting(t *testing.T) {
 }
 
 func TestCSVHeaderMatchesReference(t *testing.T) {
-	ref := shareddata.Path(t, "data", "lovbench-results", "RankNet_Results.csv")
+	ref := refdata.Path(t, "lovbench", "results", "RankNet_Results.csv")
 	b, err := os.ReadFile(ref)
 	if err != nil {
 		t.Fatal(err)

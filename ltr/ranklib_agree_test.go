@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -13,6 +14,15 @@ import (
 	"strings"
 	"testing"
 )
+
+// updateRankLibGolden makes TestRankLibAgreement (with RANKLIB_JAR) write
+// its generated fold, every model and RankLib's scores of each into
+// rankLibGoldenDir, with the java commands it ran in commands.txt.
+var updateRankLibGolden = flag.Bool("ranklib.update", false, "with RANKLIB_JAR: rewrite "+rankLibGoldenDir+" from a real RankLib")
+
+// rankLibGoldenDir holds what a real RankLib did on the generated fold
+// (PROVENANCE.md there), for TestRankLibGolden.
+const rankLibGoldenDir = "testdata/ranklib-agreement"
 
 // TestRankLibAgreement moves models both ways between lovbench and a real
 // RankLib jar (RANKLIB_JAR; bench/ltr/build_ranklib.sh builds one from
@@ -30,69 +40,68 @@ import (
 // train.txt and test.txt, e.g. a demo fold) listed in RANKLIB_FOLD
 // (separated by the OS path list separator, ':' on Unix). Training is
 // shortened (few epochs, rounds and trees): the test is about scoring.
+// With -ranklib.update it rewrites the golden files of TestRankLibGolden.
 func TestRankLibAgreement(t *testing.T) {
 	jar := os.Getenv("RANKLIB_JAR")
 	if jar == "" {
-		t.Skip("RANKLIB_JAR not set: skipping the comparison with RankLib (build a jar with bench/ltr/build_ranklib.sh)")
+		t.Skip("RANKLIB_JAR not set: skipping the run of a RankLib jar (TestRankLibGolden checks RankLib's stored outputs; bench/ltr/build_ranklib.sh builds a jar)")
 	}
 	java, err := exec.LookPath("java")
 	if err != nil {
-		t.Skip("no java on PATH: skipping the comparison with RankLib")
+		t.Skip("no java on PATH: skipping the run of a RankLib jar (TestRankLibGolden checks RankLib's stored outputs)")
 	}
-	gen := t.TempDir()
+	gen, out := t.TempDir(), t.TempDir()
+	var commands []string
+	record := func([]string) {}
+	if *updateRankLibGolden {
+		gen, out = rankLibGoldenDir, rankLibGoldenDir
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		old, _ := filepath.Glob(filepath.Join(out, "[lr][bl]_*"))
+		for _, f := range old {
+			if err := os.Remove(f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		record = func(args []string) { commands = append(commands, "java -jar RankLib.jar "+strings.Join(args, " ")) }
+	}
 	writeAgreementFold(t, filepath.Join(gen, "train.txt"), filepath.Join(gen, "test.txt"))
 	folds := []string{gen}
 	if env := os.Getenv("RANKLIB_FOLD"); env != "" {
 		folds = append(folds, filepath.SplitList(env)...)
 	}
 	for i, fold := range folds {
-		name := "generated"
+		name, dir, rec := "generated", out, record
 		if i > 0 {
-			name = filepath.Base(filepath.Dir(fold)) + "_" + filepath.Base(fold)
+			name, dir, rec = filepath.Base(filepath.Dir(fold))+"_"+filepath.Base(fold), t.TempDir(), func([]string) {}
 		}
 		t.Run(name, func(t *testing.T) {
-			rankLibAgreement(t, java, jar, filepath.Join(fold, "train.txt"), filepath.Join(fold, "test.txt"))
+			rankLibAgreement(t, java, jar, fold, dir, rec)
 		})
+	}
+	if *updateRankLibGolden {
+		text := "# Run in this directory, in this order, by TestRankLibAgreement -ranklib.update\n" +
+			"# (RankLib.jar built by bench/ltr/build_ranklib.sh; see PROVENANCE.md).\n" +
+			strings.Join(commands, "\n") + "\n"
+		if err := os.WriteFile(filepath.Join(out, "commands.txt"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
-func rankLibAgreement(t *testing.T, java, jar, train, test string) {
-	dir := t.TempDir()
-	trDS, err := ReadSVMLightFile(train)
-	if err != nil {
-		t.Fatal(err)
-	}
-	teDS, err := ReadSVMLightFile(test)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fids := make([]int, max(trDS.NumFeatures, teDS.NumFeatures))
-	for i := range fids {
-		fids[i] = i + 1
-	}
-	runJava := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command(java, append([]string{"-jar", jar}, args...)...)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("java -jar RankLib %s: %v\n%s", strings.Join(args, " "), err, lastLines(out, 15))
-		}
-	}
-	rankLibScore := func(model string, norm Normalization) []float64 {
-		t.Helper()
-		out := model + ".score"
-		args := []string{"-load", model, "-rank", test, "-score", out}
-		if norm != NormNone {
-			args = append(args, "-norm", string(norm))
-		}
-		runJava(args...)
-		return readRankLibScores(t, out, teDS)
-	}
-	algs := []struct {
-		alg     Algorithm
-		ranker  string
-		rlFlags []string
-	}{
+// rankLibRun is one RankLib ranker and the options that shorten its
+// training, in RankLib's flags and in lovbench's Options.
+type rankLibRun struct {
+	alg     Algorithm
+	ranker  string
+	rlFlags []string
+}
+
+// rankLibRuns returns the rankers and normalisations the agreement tests
+// cover and lovbench's options matching the RankLib flags.
+func rankLibRuns() ([]rankLibRun, []Normalization, Options) {
+	algs := []rankLibRun{
 		{RankNet, "1", []string{"-epoch", "5"}},
 		{AdaRank, "3", []string{"-round", "30"}},
 		{LambdaMART, "6", []string{"-tree", "30"}},
@@ -104,42 +113,162 @@ func rankLibAgreement(t *testing.T, java, jar, train, test string) {
 	opt.LambdaMART.Trees = 30
 	opt.CA.Restarts = 1
 	opt.CA.MaxIter = 5
+	return algs, []Normalization{NormNone, NormSum, NormZScore, NormLinear}, opt
+}
+
+// rankLibAgreement runs both directions on the fold in foldDir (train.txt,
+// test.txt), writing models and RankLib's scores into dir; java runs in
+// dir with paths relative to it, and record gets each command's arguments.
+func rankLibAgreement(t *testing.T, java, jar, foldDir, dir string, record func([]string)) {
+	foldDir, err := filepath.Abs(foldDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir, err = filepath.Abs(dir); err != nil {
+		t.Fatal(err)
+	}
+	if jar, err = filepath.Abs(jar); err != nil {
+		t.Fatal(err)
+	}
+	rel := func(p string) string {
+		if r, err := filepath.Rel(dir, p); err == nil {
+			return r
+		}
+		return p
+	}
+	train, test := rel(filepath.Join(foldDir, "train.txt")), rel(filepath.Join(foldDir, "test.txt"))
+	trDS, teDS, fids := readAgreementFold(t, foldDir)
+	runJava := func(args ...string) {
+		t.Helper()
+		record(args)
+		cmd := exec.Command(java, append([]string{"-jar", jar}, args...)...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("java -jar RankLib %s: %v\n%s", strings.Join(args, " "), err, lastLines(out, 15))
+		}
+	}
+	// rankLibScore has RankLib score the test file with model (a name in
+	// dir) into model.score.
+	rankLibScore := func(model string, norm Normalization) []float64 {
+		t.Helper()
+		args := []string{"-load", model, "-rank", test, "-score", model + ".score"}
+		if norm != NormNone {
+			args = append(args, "-norm", string(norm))
+		}
+		runJava(args...)
+		return readRankLibScores(t, filepath.Join(dir, model+".score"), teDS)
+	}
+	algs, norms, opt := rankLibRuns()
 	for _, a := range algs {
-		for _, norm := range []Normalization{NormNone, NormSum, NormZScore, NormLinear} {
+		for _, norm := range norms {
 			name := fmt.Sprintf("%s_%s", a.alg, norm)
 			t.Run(name+"/lovbench_to_ranklib", func(t *testing.T) {
-				o := opt
-				o.Normalization = norm
-				m, err := Train(context.Background(), a.alg, trDS, nil, fids, o)
-				if err != nil {
+				m, b := trainRankLibModel(t, a.alg, norm, trDS, fids, opt)
+				model := "lb_" + name + ".txt"
+				if err := os.WriteFile(filepath.Join(dir, model), b, 0o644); err != nil {
 					t.Fatal(err)
 				}
-				path := filepath.Join(dir, "lb_"+name+".txt")
-				var b bytes.Buffer
-				if err := m.WriteRankLib(&b); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				compareScores(t, teDS, m, rankLibScore(path, norm))
+				compareScores(t, teDS, m, rankLibScore(model, norm))
 			})
 			t.Run(name+"/ranklib_to_lovbench", func(t *testing.T) {
-				path := filepath.Join(dir, "rl_"+name+".txt")
-				args := append([]string{"-train", train, "-ranker", a.ranker, "-metric2t", "NDCG@10", "-save", path}, a.rlFlags...)
+				model := "rl_" + name + ".txt"
+				args := append([]string{"-train", train, "-ranker", a.ranker, "-metric2t", "NDCG@10", "-save", model}, a.rlFlags...)
 				if norm != NormNone {
 					args = append(args, "-norm", string(norm))
 				}
 				runJava(args...)
-				m, err := LoadModel(path)
+				m, err := LoadModel(filepath.Join(dir, model))
 				if err != nil {
 					t.Fatal(err)
 				}
 				m.Normalization = norm // RankLib does not store it (rank --norm)
-				compareScores(t, teDS, m, rankLibScore(path, norm))
+				compareScores(t, teDS, m, rankLibScore(model, norm))
 			})
 		}
 	}
+}
+
+// TestRankLibGolden proves the agreement with RankLib without a jar, on
+// what a real RankLib did with the generated fold of TestRankLibAgreement
+// (testdata/ranklib-agreement; PROVENANCE.md there says how it was made):
+//
+//   - RankLib's models (rl_*.txt): lovbench loads each and must score the
+//     test file as RankLib did (rl_*.txt.score), to 1e-6 relative and
+//     with every query ranked the same;
+//   - lovbench's models (lb_*.txt): lovbench trains each again, writes it
+//     in RankLib's format, which must give the bytes RankLib scored, and
+//     must score the test file as RankLib did with that file.
+//
+// A change to training or to the model writer fails the second part; the
+// golden files are then rebuilt with a RankLib jar:
+//
+//	RANKLIB_JAR=... go test ./ltr -run '^TestRankLibAgreement$' -ranklib.update
+func TestRankLibGolden(t *testing.T) {
+	dir := rankLibGoldenDir
+	trDS, teDS, fids := readAgreementFold(t, dir)
+	algs, norms, opt := rankLibRuns()
+	for _, a := range algs {
+		for _, norm := range norms {
+			name := fmt.Sprintf("%s_%s", a.alg, norm)
+			t.Run(name+"/ranklib_to_lovbench", func(t *testing.T) {
+				model := filepath.Join(dir, "rl_"+name+".txt")
+				m, err := LoadModel(model)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m.Normalization = norm
+				compareScores(t, teDS, m, readRankLibScores(t, model+".score", teDS))
+			})
+			t.Run(name+"/lovbench_to_ranklib", func(t *testing.T) {
+				m, b := trainRankLibModel(t, a.alg, norm, trDS, fids, opt)
+				model := filepath.Join(dir, "lb_"+name+".txt")
+				want, err := os.ReadFile(model)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(b, want) {
+					t.Errorf("%s: lovbench now writes a different model than the one RankLib scored; if training changed on purpose, rebuild the golden files (RANKLIB_JAR=... go test ./ltr -run '^TestRankLibAgreement$' -ranklib.update)", model)
+				}
+				compareScores(t, teDS, m, readRankLibScores(t, model+".score", teDS))
+			})
+		}
+	}
+}
+
+// readAgreementFold reads dir/train.txt and dir/test.txt and returns them
+// with the feature IDs 1..n they use.
+func readAgreementFold(t *testing.T, dir string) (train, test *Dataset, fids []int) {
+	t.Helper()
+	train, err := ReadSVMLightFile(filepath.Join(dir, "train.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	test, err = ReadSVMLightFile(filepath.Join(dir, "test.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fids = make([]int, max(train.NumFeatures, test.NumFeatures))
+	for i := range fids {
+		fids[i] = i + 1
+	}
+	return train, test, fids
+}
+
+// trainRankLibModel trains alg with opt and normalisation norm and returns
+// the model with its file in RankLib's format.
+func trainRankLibModel(t *testing.T, alg Algorithm, norm Normalization, train *Dataset, fids []int, opt Options) (*Model, []byte) {
+	t.Helper()
+	opt.Normalization = norm
+	m, err := Train(context.Background(), alg, train, nil, fids, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := m.WriteRankLib(&b); err != nil {
+		t.Fatal(err)
+	}
+	return m, b.Bytes()
 }
 
 // compareScores checks m's scores of every document of ds against

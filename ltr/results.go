@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/ltr/measures"
 )
 
 // ResultRow is one row of a results table: a system on one fold, or the
@@ -31,6 +32,13 @@ type ResultRow struct {
 	// baseline over the fold's test queries (MEAN: all folds' queries
 	// pooled); absent for the baseline.
 	PValue map[string]float64 `json:"p_value,omitempty"`
+	// Significance compares the configuration with the baseline over the
+	// pooled test queries of all folds, per measure (MEAN rows of learned
+	// configurations only; see ResultsFile.Significance for the methods).
+	// Its P is PValue's; its Diff is the mean over the pooled queries,
+	// which differs from Values minus the baseline's (a mean of fold
+	// means) when the folds differ in size.
+	Significance map[string]measures.Significance `json:"significance,omitempty"`
 	// Model summarises the trained model (fold rows of learned
 	// configurations only).
 	Model *ModelSummary `json:"model,omitempty"`
@@ -79,18 +87,49 @@ type ModelSummary struct {
 
 // ResultsFile is the content of results.json.
 type ResultsFile struct {
-	Format          string              `json:"format"`
-	Metric          string              `json:"metric"`
-	Ties            string              `json:"ties"`
-	Normalization   string              `json:"normalization"`
-	Seed            uint64              `json:"seed"`
-	Permutations    int                 `json:"permutations"`
-	BaselineFeature int                 `json:"baseline_feature"`
-	Measures        []string            `json:"measures"`
-	Folds           []string            `json:"folds"`
-	Configurations  map[string][]int    `json:"configurations"`
-	Rows            []ResultRow         `json:"rows"`
-	PerQuery        map[string][]string `json:"test_queries"`
+	Format          string           `json:"format"`
+	Metric          string           `json:"metric"`
+	Ties            string           `json:"ties"`
+	Normalization   string           `json:"normalization"`
+	Seed            uint64           `json:"seed"`
+	Permutations    int              `json:"permutations"`
+	BaselineFeature int              `json:"baseline_feature"`
+	Measures        []string         `json:"measures"`
+	Folds           []string         `json:"folds"`
+	Configurations  map[string][]int `json:"configurations"`
+	// Significance says how the rows' significance was computed.
+	Significance SignificanceMethod `json:"significance"`
+	// Verdict names the best learned ranker on NDCG@10 only when it is
+	// significantly better than the baseline after correction.
+	Verdict  Verdict             `json:"verdict"`
+	Rows     []ResultRow         `json:"rows"`
+	PerQuery map[string][]string `json:"test_queries"`
+}
+
+// SignificanceMethod describes the comparisons with the baseline in words
+// and parameters, for results.json and the report.
+type SignificanceMethod struct {
+	Test            string  `json:"test"`
+	Correction      string  `json:"correction"`
+	Family          string  `json:"family"`
+	Alpha           float64 `json:"alpha"`
+	ConfidenceLevel float64 `json:"confidence_level"`
+	Interval        string  `json:"confidence_interval"`
+	EffectSize      string  `json:"effect_size"`
+}
+
+// significanceMethod describes the experiment's comparisons.
+func (r *ExperimentResult) significanceMethod() SignificanceMethod {
+	return SignificanceMethod{
+		Test: fmt.Sprintf("two-sided paired randomisation (sign-flip) test over the test queries of all folds pooled, %d random assignments, p = (1 + hits)/(1 + assignments)",
+			r.Options.Permutations),
+		Correction:      string(r.Options.Correction),
+		Family:          fmt.Sprintf("per measure: the %d learned (ranker, configuration) pairs against the baseline", r.comparisons()),
+		Alpha:           measures.DefaultAlpha,
+		ConfidenceLevel: measures.ConfidenceLevel,
+		Interval:        measures.CIMethod,
+		EffectSize:      measures.EffectSizeName,
+	}
 }
 
 func foldLabel(name string) string { return strings.TrimPrefix(name, "Fold") }
@@ -143,8 +182,15 @@ func (r *ExperimentResult) Rows(alg Algorithm) []ResultRow {
 		for fi := range tests {
 			tests[fi] = r.Runs[i+fi].Test
 		}
-		rows = append(rows, ResultRow{Ranker: name, Configuration: cfg, Fold: "MEAN", Values: mean,
-			PValue: pvMap(r.PooledPValues[alg][cfg]), Ties: tieStats(tests...)})
+		row := ResultRow{Ranker: name, Configuration: cfg, Fold: "MEAN", Values: mean,
+			PValue: pvMap(r.PooledPValues[alg][cfg]), Ties: tieStats(tests...)}
+		if sig := r.Significance[alg][cfg]; len(sig) > 0 {
+			row.Significance = map[string]measures.Significance{}
+			for mi, m := range ReportMeasures {
+				row.Significance[m.String()] = sig[mi]
+			}
+		}
+		rows = append(rows, row)
 	}
 	return rows
 }
@@ -305,6 +351,7 @@ func (r *ExperimentResult) WriteResults(dir string) error {
 	for fi, f := range r.Folds {
 		rf.PerQuery[f] = r.Baseline[fi].QueryIDs
 	}
+	rf.Significance = r.significanceMethod()
 	for _, a := range r.Options.Algorithms {
 		rows := r.Rows(a)
 		rf.Rows = append(rf.Rows, rows...)
@@ -313,6 +360,7 @@ func (r *ExperimentResult) WriteResults(dir string) error {
 			return err
 		}
 	}
+	rf.Verdict = NewVerdict(rf.Rows, VerdictMeasure, r.Options.Correction, measures.DefaultAlpha)
 	return atomicfile.WriteFile(filepath.Join(dir, "results.json"), func(w io.Writer) error {
 		b, err := json.MarshalIndent(rf, "", " ")
 		if err != nil {
@@ -321,52 +369,4 @@ func (r *ExperimentResult) WriteResults(dir string) error {
 		_, err = w.Write(append(b, '\n'))
 		return err
 	})
-}
-
-// SummaryRow is one line of the summary `lovbench ltr` prints: a ranker and
-// configuration (or the baseline), its test NDCG@10 and MAP averaged over the
-// folds (the MEAN row of <Ranker>_Results.csv) and its training time summed
-// over the folds.
-type SummaryRow struct {
-	Ranker, Configuration string
-	NDCG10, MAP           float64
-	TrainSeconds          float64
-}
-
-// Summary returns the baseline, then per algorithm (in the order run) each
-// configuration, with the values of the MEAN rows of Rows.
-func (r *ExperimentResult) Summary() []SummaryRow {
-	ndcg10, mapName := Metric{Kind: MetricNDCG, K: 10}.String(), Metric{Kind: MetricMAP}.String()
-	secs := map[[2]string]float64{}
-	for _, run := range r.Runs {
-		secs[[2]string{run.Algorithm.DisplayName(), run.Configuration}] += run.TrainSeconds
-	}
-	var out []SummaryRow
-	for i, alg := range r.Options.Algorithms {
-		for _, row := range r.Rows(alg) {
-			if row.Fold != "MEAN" || (row.Configuration == "Baseline" && i > 0) {
-				continue
-			}
-			sr := SummaryRow{Ranker: row.Ranker, Configuration: row.Configuration, NDCG10: row.Values[ndcg10], MAP: row.Values[mapName],
-				TrainSeconds: secs[[2]string{row.Ranker, row.Configuration}]}
-			if row.Configuration == "Baseline" {
-				sr.Ranker = "-"
-			}
-			out = append(out, sr)
-		}
-	}
-	return out
-}
-
-// WriteSummary prints Summary as an aligned table.
-func (r *ExperimentResult) WriteSummary(w io.Writer) error {
-	if _, err := fmt.Fprintf(w, "%-18s %-12s %8s %8s %9s\n", "ranker", "config", "NDCG@10", "MAP", "train_s"); err != nil {
-		return err
-	}
-	for _, s := range r.Summary() {
-		if _, err := fmt.Fprintf(w, "%-18s %-12s %8.4f %8.4f %9.2f\n", s.Ranker, s.Configuration, s.NDCG10, s.MAP, s.TrainSeconds); err != nil {
-			return err
-		}
-	}
-	return nil
 }

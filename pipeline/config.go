@@ -146,6 +146,17 @@ type ExportConfig struct {
 	Folds    int    `yaml:"folds" json:"folds"`
 	Seed     uint64 `yaml:"seed" json:"seed"`
 	KeepJunk bool   `yaml:"keep_junk" json:"keep_junk"`
+	// LogLicense and CorpusLicense are the licences of the search log and
+	// the corpus (a Hugging Face licence identifier or free text), for
+	// the card, LICENSE.md and croissant.json; empty: not stated (the
+	// embedded demo corpus states its own, DemoCorpusLicense).
+	LogLicense    string `yaml:"log_license,omitempty" json:"log_license,omitempty"`
+	CorpusLicense string `yaml:"corpus_license,omitempty" json:"corpus_license,omitempty"`
+	// URL, Creator and DatePublished (YYYY-MM-DD) are the publication
+	// facts croissant.json needs; empty: not published yet.
+	URL           string `yaml:"url,omitempty" json:"url,omitempty"`
+	Creator       string `yaml:"creator,omitempty" json:"creator,omitempty"`
+	DatePublished string `yaml:"date_published,omitempty" json:"date_published,omitempty"`
 	// MinConfidence builds the dataset from the labels whose confidence is
 	// at least this (`lovbench export --min-confidence`); 0 keeps all.
 	// Omitted from the JSON form when 0, so the stage fingerprint of a
@@ -325,7 +336,7 @@ func (c *Config) validate() error {
 		return fmt.Errorf("click_models.train_fraction: %v", err)
 	}
 	if m := c.ClickModels.MemoryLimit; m != "" {
-		if _, err := bytesize.Parse(m); err != nil {
+		if _, err := bytesize.ParseLimit(m); err != nil {
 			return fmt.Errorf("click_models.memory_limit: %v", err)
 		}
 	}
@@ -350,6 +361,9 @@ func (c *Config) validate() error {
 	c.Features.Semantics = string(sem)
 	if c.Export.Folds < 3 {
 		return fmt.Errorf("export.folds: %d, need at least 3 (train, validation, test)", c.Export.Folds)
+	}
+	if err := c.publication().Check(); err != nil {
+		return fmt.Errorf("export: %w", err)
 	}
 	if mc := c.Export.MinConfidence; math.IsNaN(mc) || mc < 0 || mc > 1 {
 		return fmt.Errorf("export.min_confidence: %v, must be in [0, 1] (0 keeps every label)", mc)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestExampleConfigParses(t *testing.T) {
+	t.Parallel()
 	c, err := LoadConfig(filepath.Join("..", "examples", "lovbench.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -26,6 +27,7 @@ func TestExampleConfigParses(t *testing.T) {
 }
 
 func TestConfigErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ yaml, want string }{
 		{"log: {path: a.tsv}\nclick_model: {}\n", "field click_model not found"},
 		{"", "set exactly one of"},
@@ -45,6 +47,9 @@ func TestConfigErrors(t *testing.T) {
 		{"simulate: {sessions: 10, queries: 5, examination: {first: 0, decay: 0.4}}\n", "simulate.examination"},
 		{"simulate: {sessions: 10, queries: 5, examination: {first: 0.5, decay: 1.2}}\n", "simulate.examination"},
 		{"simulate: {sessions: 10, queries: 5, return_after_click: 1.5}\n", "simulate.return_after_click"},
+		{"log: {path: a}\nclick_models: {memory_limit: 9e9G}\n", "click_models.memory_limit: size \"9e9G\" is too large"},
+		{"log: {path: a}\nclick_models: {memory_limit: 0.0000001}\n", "click_models.memory_limit: size \"0.0000001\" is less than one byte"},
+		{"log: {path: a}\nclick_models: {memory_limit: 1B}\n", "click_models.memory_limit: a memory limit of 1B is too small: the smallest that can work is 1.0MiB"},
 	} {
 		_, err := ParseConfig([]byte(tc.yaml), "cfg.yaml", "/tmp")
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "cfg.yaml") {
@@ -57,6 +62,7 @@ func TestConfigErrors(t *testing.T) {
 // and is part of the features stage's parameters, hence of its
 // fingerprint.
 func TestConfigFeatureSemantics(t *testing.T) {
+	t.Parallel()
 	c, err := ParseConfig([]byte("log: {path: a}\n"), "cfg.yaml", "/tmp")
 	if err != nil {
 		t.Fatal(err)
@@ -77,6 +83,7 @@ func TestConfigFeatureSemantics(t *testing.T) {
 // A section with only some keys set takes the defaults
 // (DefaultConfig, as examples/lovbench.yaml lists them) for the others.
 func TestPartialSectionsTakeDefaults(t *testing.T) {
+	t.Parallel()
 	text := "workdir: w\nlog: {path: x.tsv}\nclick_models: {iterations: 5}\nlabels: {serp_size: 15}\n" +
 		"sampling: {seed: 7}\nexport: {folds: 3}\nltr: {algorithms: [lambdamart]}\n"
 	c, err := ParseConfig([]byte(text), "c.yaml", t.TempDir())

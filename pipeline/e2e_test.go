@@ -28,7 +28,7 @@ import (
 	"github.com/lovbench/lovbench/clickmodels/corpussim"
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/features/democorpus"
-	"github.com/lovbench/lovbench/internal/shareddata"
+	"github.com/lovbench/lovbench/internal/refdata"
 	"github.com/lovbench/lovbench/pipeline/internal/browsertest"
 	"github.com/lovbench/lovbench/sessions"
 )
@@ -153,7 +153,7 @@ func checkVisible(t *testing.T, wd string, ref map[string]string, when string) {
 // "" when the run finished (or died) before being killed.
 func runUntilKilled(t *testing.T, bin, cfg, target string, delay time.Duration) string {
 	t.Helper()
-	cmd := exec.Command(bin, "run", "--config", cfg)
+	cmd := exec.Command(bin, "-v", "run", "--config", cfg) // -v: the "stage running" lines
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -210,6 +210,7 @@ func runUntilKilled(t *testing.T, bin, cfg, target string, delay time.Duration) 
 // that no visible output is partial, and checks that the run then finishes
 // with outputs byte-identical to an uninterrupted run.
 func TestKillAnywhereThenRerun(t *testing.T) {
+	t.Parallel()
 	bin := lovbenchBinary(t)
 	base := t.TempDir()
 	cfg := smallConfig(t, base, 3000)
@@ -335,11 +336,12 @@ func TestKillAnywhereThenRerun(t *testing.T) {
 // TestConcurrentRunRefused starts two runs on one work directory: the second
 // exits with status 1 and the lock message while the first holds the lock.
 func TestConcurrentRunRefused(t *testing.T) {
+	t.Parallel()
 	bin := lovbenchBinary(t)
 	base := t.TempDir()
 	cfg := smallConfig(t, base, 20000)
 	wd := filepath.Join(base, "work")
-	first := exec.Command(bin, "run", "--config", cfg, "--workdir", wd)
+	first := exec.Command(bin, "-v", "run", "--config", cfg, "--workdir", wd) // -v: the "stage running" lines
 	stderr, _ := first.StderrPipe()
 	first.Stdout = io.Discard
 	if err := first.Start(); err != nil {
@@ -376,6 +378,7 @@ func TestConcurrentRunRefused(t *testing.T) {
 // within 5 points of LOVBench's Table 4, that the report renders every chart in headless
 // Chromium without errors, and that a second demo run changes nothing.
 func TestDemoEndToEnd(t *testing.T) {
+	t.Parallel()
 	bin := lovbenchBinary(t)
 	wd := filepath.Join(t.TempDir(), "demo")
 	start := time.Now()
@@ -493,6 +496,7 @@ func TestDemoEndToEnd(t *testing.T) {
 // relevance: Pearson 0.8 or more and Kendall's tau-b 0.5 or more between
 // the inferred probability and the true relevance.
 func TestDemoDenseRecovery(t *testing.T) {
+	t.Parallel()
 	bin := lovbenchBinary(t)
 	wd := filepath.Join(t.TempDir(), "dense")
 	cmd := exec.Command(bin, "demo", "--out", wd, "--profile", "dense", "--quiet")
@@ -516,6 +520,7 @@ func TestDemoDenseRecovery(t *testing.T) {
 // TestReleasesDiffAndReport publishes two releases that differ in the
 // label thresholds and checks `lovbench diff` and `lovbench report`.
 func TestReleasesDiffAndReport(t *testing.T) {
+	t.Parallel()
 	bin := lovbenchBinary(t)
 	base := t.TempDir()
 	cfg := smallConfig(t, base, 3000)
@@ -528,7 +533,7 @@ func TestReleasesDiffAndReport(t *testing.T) {
 	b, _ := os.ReadFile(cfg)
 	cfg2 := filepath.Join(base, "lovbench2.yaml")
 	os.WriteFile(cfg2, append(b, []byte("labels: {thresholds: [0.1, 0.3, 0.5, 0.6, 0.8]}\n")...), 0o644)
-	out, err := exec.Command(bin, "run", "--config", cfg2, "--workdir", wd, "--quiet").CombinedOutput()
+	out, err := exec.Command(bin, "-v", "run", "--config", cfg2, "--workdir", wd).Output() // -v: the stage table
 	if err != nil {
 		t.Fatalf("run 2: %v\n%s", err, out)
 	}
@@ -599,6 +604,7 @@ func TestReleasesDiffAndReport(t *testing.T) {
 // checks that changing the log's content reruns ingest while an identical
 // copy at another path does not.
 func TestRunOnYandexLog(t *testing.T) {
+	t.Parallel()
 	src, err := corpussim.Load(context.Background(), nil, features.LoadOptions{}, corpussim.Options{Queries: 50, ZipfS: 1.1, Seed: 5})
 	if err != nil {
 		t.Fatal(err)
@@ -705,7 +711,7 @@ func writeYandex(t *testing.T, path string, serps []sessions.SERP) {
 // judgments given (labels.expert) and checks that the report's click-model
 // table gets every model's pooled correlation with the experts.
 func TestExpertAgreement(t *testing.T) {
-	expert := shareddata.Path(t, "data", "cbrbench", "CBRBenchGroundTruth.csv")
+	expert := refdata.Path(t, "lovbench", "cbrbench", "CBRBenchGroundTruth.csv.gz")
 	base := t.TempDir()
 	cfgText := fmt.Sprintf("simulate: {sessions: 20000, queries: 500, seed: 2}\nlabels: {expert: %s}\nltr: {enabled: false}\nworkdir: work\n", expert)
 	os.WriteFile(filepath.Join(base, "c.yaml"), []byte(cfgText), 0o644)
@@ -827,6 +833,7 @@ func verifyVisible(wd string) (int, error) {
 // while `lovbench run` builds it (twice: from scratch, then with every stage
 // forced), checking every visible output against its own manifest.
 func TestReaderNeverSeesPartialOutput(t *testing.T) {
+	t.Parallel()
 	bin := lovbenchBinary(t)
 	base := t.TempDir()
 	cfg := smallConfig(t, base, 3000)
@@ -874,6 +881,7 @@ var smallStages = []string{StageSimulate, StageIngest, StageFit, StageLabel, Sta
 // `run` on a log whose every line is bad fails and points
 // to the ingest report, which must still exist.
 func TestRunOnEntirelyBadLogKeepsReport(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	os.WriteFile(filepath.Join(base, "log.tsv"), []byte("not a yandex line\nnor this\n"), 0o644)
 	if _, err := democorpus.Materialize(filepath.Join(base, "vocabs")); err != nil {

@@ -16,6 +16,7 @@ import (
 // values of Min_Hub_O (2 of the 10 rows written here) and says nothing for
 // a dataset without any.
 func TestExtremeValuesNote(t *testing.T) {
+	t.Parallel()
 	for _, extreme := range []int{0, 2} {
 		in := t.TempDir()
 		var gt, feats strings.Builder

@@ -19,7 +19,7 @@ func TestFitMemoryLimitSameOutputs(t *testing.T) {
 	}
 	base := t.TempDir()
 	var fitDirs []string
-	for i, extra := range []string{"", "  memory_limit: 64KiB\n"} {
+	for i, extra := range []string{"", "  memory_limit: 1MiB\n"} {
 		dir := filepath.Join(base, []string{"mem", "ooc"}[i])
 		os.MkdirAll(dir, 0o755)
 		cfgText := "simulate: {sessions: 3000, queries: 60, model: ubm, seed: 3}\nltr: {enabled: false}\nworkdir: work\nclick_models:\n  models: [dctr, ubm, dbn]\n" + extra

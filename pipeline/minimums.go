@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lovbench/lovbench/export"
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/ltr"
 )
 
@@ -56,26 +57,22 @@ func CheckMinimums(dir string, need Minimums) ([]string, error) {
 		}
 		name := fmt.Sprintf("Fold%d's test set", f.Fold)
 		if n := len(ds.Queries); n < need.TestQueries {
-			problems = append(problems, fmt.Sprintf("%s has %d %s, need at least %d", name, n, plural(n, "query", "queries"), need.TestQueries))
+			problems = append(problems, fmt.Sprintf("%s has %s, need at least %d", name, textio.Count(n, "query", "queries"), need.TestQueries))
 		}
 		if relevant < need.RelevantTestQueries {
-			problems = append(problems, fmt.Sprintf("%s has %d %s with a relevant term (label >= 1), need at least %d", name, relevant, plural(relevant, "query", "queries"), need.RelevantTestQueries))
+			problems = append(problems, fmt.Sprintf("%s has %s with a relevant term (label >= 1), need at least %d", name, textio.Count(relevant, "query", "queries"), need.RelevantTestQueries))
 		}
 	}
 	return problems, nil
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // degenerateError is the error of a run whose dataset is below the
-// minimums.
-func degenerateError(problems []string) error {
-	return fmt.Errorf("%w: %s. Use a larger log (demo: more --serps and --queries) or fewer folds, or pass --allow-degenerate to publish it anyway with a warning in the report", ErrDegenerate, strings.Join(problems, "; "))
+// minimums; remedy is RunOptions.Remedy.
+func degenerateError(problems []string, remedy string) error {
+	if remedy == "" {
+		remedy = "a larger log, or fewer folds (export.folds in the configuration)"
+	}
+	return fmt.Errorf("%w: %s. Use %s, or pass --allow-degenerate to publish it anyway with a warning in the report", ErrDegenerate, strings.Join(problems, "; "), remedy)
 }
 
 // degenerateWarning is the report's banner for a dataset below the

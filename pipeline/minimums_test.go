@@ -47,6 +47,7 @@ func exportFixture(t *testing.T, n int, relevant func(q int) bool) string {
 // The minimums of a benchmark, counted by hand. Five
 // folds deal n queries into 5 equal test partitions.
 func TestCheckMinimums(t *testing.T) {
+	t.Parallel()
 	// 25 queries, all with a relevant term: 5 test queries per fold, fine.
 	if p, err := CheckMinimums(exportFixture(t, 25, func(int) bool { return true }), DefaultMinimums()); err != nil || len(p) != 0 {
 		t.Errorf("25 relevant queries: %v %v", p, err)

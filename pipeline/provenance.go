@@ -74,7 +74,7 @@ func Provenance(ingestReport, fitMetrics, labelReport string, cfg *Config) (*exp
 	if cfg != nil {
 		s := &pv.Configuration
 		if sc := cfg.Simulate; sc != nil {
-			add(s, "simulated log", "%d SERPs over %d queries, clicks from %s, Zipf exponent %g, seed %d", sc.Sessions, sc.Queries, strings.ToUpper(sc.Model), sc.ZipfS, sc.Seed)
+			add(s, "simulated log", "%s", simulationSummary(sc))
 		}
 		add(s, "click models", "%s, %d EM iterations", strings.Join(cfg.ClickModels.Models, ", "), cfg.ClickModels.Iterations)
 		add(s, "sampling", "%d rows per query, seed %d", cfg.Sampling.PerQuery, cfg.Sampling.Seed)
@@ -82,4 +82,30 @@ func Provenance(ingestReport, fitMetrics, labelReport string, cfg *Config) (*exp
 		add(s, "folds", "%d, seed %d, junk kept %v", cfg.Export.Folds, cfg.Export.Seed, cfg.Export.KeepJunk)
 	}
 	return pv, nil
+}
+
+// simulationSummary describes a simulated log, for the card's
+// configuration table and its Motivation and Collection sections.
+func simulationSummary(sc *SimulateConfig) string {
+	return fmt.Sprintf("%d SERPs over %d queries, clicks from %s, Zipf exponent %g, seed %d", sc.Sessions, sc.Queries, strings.ToUpper(sc.Model), sc.ZipfS, sc.Seed)
+}
+
+// DemoCorpusLicense is the licence the card states for the embedded demo
+// corpus (features/democorpus/NOTICE).
+const DemoCorpusLicense = "MIT for the zazuko rdf-vocabularies collection the demo corpus copies; each vocabulary keeps its publisher's terms"
+
+// publication is what the card, LICENSE.md and croissant.json say of the
+// run's inputs and publication: the configured licences (the demo
+// corpus' own when no corpus is configured), whether the log was
+// simulated, and the publication facts of export.
+func (c *Config) publication() *export.Publication {
+	ec := c.Export
+	p := &export.Publication{LogLicense: ec.LogLicense, CorpusLicense: ec.CorpusLicense, URL: ec.URL, Creator: ec.Creator, DatePublished: ec.DatePublished}
+	if p.CorpusLicense == "" && len(c.Corpus.Paths) == 0 {
+		p.CorpusLicense = DemoCorpusLicense
+	}
+	if c.Simulate != nil {
+		p.SimulatedLog, p.Simulation = true, simulationSummary(c.Simulate)
+	}
+	return p
 }

@@ -10,6 +10,7 @@ import (
 // TestProvenance: the facts of the dataset card come from the reports as
 // written by the stages (hand-made here), zero counts left out.
 func TestProvenance(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, body string) string {
 		p := filepath.Join(dir, name)
@@ -62,5 +63,29 @@ func TestProvenance(t *testing.T) {
 		if strings.Contains(all, no) {
 			t.Errorf("provenance lists %s, which counted 0", no)
 		}
+	}
+}
+
+// TestConfigPublication: a run on a simulated log over the embedded demo
+// corpus tells export so (the card's Motivation and Collection sections
+// and croissant.json then say the log is simulated) and states the demo
+// corpus' licence; a configured corpus has no licence unless configured;
+// a malformed date_published is a configuration error.
+func TestConfigPublication(t *testing.T) {
+	c := DefaultConfig()
+	c.Simulate = &SimulateConfig{Sessions: 300, Queries: 20, Model: "ubm", ZipfS: 1.1, Seed: 4}
+	p := c.publication()
+	if !p.SimulatedLog || p.Simulation != "300 SERPs over 20 queries, clicks from UBM, Zipf exponent 1.1, seed 4" || p.CorpusLicense != DemoCorpusLicense {
+		t.Errorf("demo publication %+v", p)
+	}
+	c = DefaultConfig()
+	c.Corpus.Paths = []string{"vocabs/"}
+	c.Export.LogLicense, c.Export.URL = "cc-by-4.0", "https://example.org/d"
+	if p := c.publication(); p.SimulatedLog || p.CorpusLicense != "" || p.LogLicense != "cc-by-4.0" || p.URL != "https://example.org/d" {
+		t.Errorf("configured publication %+v", p)
+	}
+	_, err := ParseConfig([]byte("log: {path: x.tsv}\nexport: {date_published: 26.11.2026}\n"), "c.yaml", t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), "YYYY-MM-DD") {
+		t.Errorf("bad date_published: %v", err)
 	}
 }

@@ -58,11 +58,16 @@ func (w *Workdir) Publish(items []ReleaseItem, stageFPs map[string]string, now t
 			return cur, false, nil
 		}
 	}
-	tmp, err := os.MkdirTemp(relDir, ".tmp-release-")
+	tmpName, err := w.mkdirMade("releases", ".tmp-release-")
 	if err != nil {
 		return "", false, err
 	}
-	defer os.RemoveAll(tmp) // no-op after the rename
+	tmp := filepath.Join(relDir, tmpName)
+	defer func() {
+		if _, err := os.Lstat(tmp); err == nil {
+			w.removeMade("releases", tmpName)
+		}
+	}()
 	for _, it := range items {
 		if err := copyTree(it.Src, filepath.Join(tmp, filepath.FromSlash(it.Dst))); err != nil {
 			return "", false, fmt.Errorf("publish %s: %w", it.Dst, err)
@@ -96,14 +101,14 @@ func (w *Workdir) Publish(items []ReleaseItem, stageFPs map[string]string, now t
 		}
 		name = base + "-" + strconv.Itoa(i)
 	}
-	if err := os.Rename(tmp, filepath.Join(relDir, name)); err != nil {
+	if err := w.renameMade("releases", tmpName, name); err != nil {
 		return "", false, err
 	}
 	if err := syncDir(relDir); err != nil {
 		return "", false, err
 	}
 	w.crashPoint("release", "renamed")
-	if err := swapLink(filepath.Join(relDir, "latest"), name); err != nil {
+	if err := w.swapLink("releases", "latest", name); err != nil {
 		return "", false, err
 	}
 	return name, true, nil

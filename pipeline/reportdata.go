@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,6 +21,7 @@ import (
 	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/ltr"
+	"github.com/lovbench/lovbench/ltr/measures"
 	"github.com/lovbench/lovbench/pipeline/report"
 	"github.com/lovbench/lovbench/sampling"
 	"github.com/lovbench/lovbench/sessions"
@@ -124,11 +126,21 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 		d.Dataset = []report.Count{{Name: "queries", Value: int64(len(qs))}, {Name: "(query, term) pairs", Value: int64(len(rows))}}
 	}
 	if p := dir(StageLTR); p != "" {
-		res, rule, err := ltrResults(p)
+		res, rf, err := ltrResults(p)
 		if err != nil {
 			return nil, err
 		}
-		d.LTR, d.LTRTieRule = res, rule
+		d.LTR = res
+		if rf != nil {
+			d.LTRTieRule = rf.Ties
+			// Results written before significance was computed have
+			// none: no method, no verdict.
+			if rf.Significance.Correction != "" {
+				m := rf.Significance
+				v := ltr.NewVerdict(rf.Rows, ltr.VerdictMeasure, measures.Correction(m.Correction), m.Alpha)
+				d.LTRSignificance, d.LTRVerdict = &m, &v
+			}
+		}
 	}
 	if ps, pl := dir(StageSimulate), dir(StageLabel); ps != "" && pl != "" {
 		rec, err := recovery(filepath.Join(ps, TruthFile), filepath.Join(pl, LabelsFile), in.Thresholds)
@@ -170,26 +182,26 @@ func cleaningCounts(path string) ([]report.Count, error) {
 	// Reasons that did not occur are left out, as the report says.
 	for _, k := range sortedKeys(rep.Dropped) {
 		if rep.Dropped[k] != 0 {
-			out = append(out, report.Count{Name: "dropped: " + k, Value: int64(rep.Dropped[k]), Kind: report.Dropped})
+			out = append(out, report.Count{Name: "dropped by " + ingest.DescribeDrop(k), Value: int64(rep.Dropped[k]), Kind: report.Dropped})
 		}
 	}
 	for _, k := range sortedKeys(rep.Quarantined) {
 		if rep.Quarantined[k] != 0 {
-			out = append(out, report.Count{Name: "quarantined: " + k, Value: int64(rep.Quarantined[k]), Kind: report.Quarantined})
+			out = append(out, report.Count{Name: "quarantined as malformed: " + ingest.DescribeQuarantine(k), Value: int64(rep.Quarantined[k]), Kind: report.Quarantined})
 		}
 	}
 	for _, k := range sortedKeys(rep.ControlCharacters) {
 		if rep.ControlCharacters[k] != 0 {
-			out = append(out, report.Count{Name: "queries with control characters removed: " + k, Value: int64(rep.ControlCharacters[k])})
+			out = append(out, report.Count{Name: "queries with control characters removed: " + ingest.DescribeControl(k), Value: int64(rep.ControlCharacters[k])})
 		}
 	}
 	return append(out,
 		report.Count{Name: "kept queries (SERPs)", Value: int64(rep.KeptQueries), Kind: report.KeptQueries},
 		report.Count{Name: "kept clicks", Value: int64(rep.KeptClicks), Kind: report.KeptClicks},
-		report.Count{Name: "sessions seen", Value: int64(rep.Sessions.Seen)},
-		report.Count{Name: "sessions kept", Value: int64(rep.Sessions.Kept)},
-		report.Count{Name: "sessions dropped without a click", Value: int64(rep.Sessions.DroppedNoClick)},
-		report.Count{Name: "sessions dropped as multi-tab", Value: int64(rep.Sessions.DroppedMultiTab)},
+		report.Count{Name: "sessions seen", Value: int64(rep.Sessions.Seen), Kind: report.Sessions},
+		report.Count{Name: "sessions kept", Value: int64(rep.Sessions.Kept), Kind: report.Sessions},
+		report.Count{Name: "sessions dropped without a click", Value: int64(rep.Sessions.DroppedNoClick), Kind: report.Sessions},
+		report.Count{Name: "sessions dropped as multi-tab", Value: int64(rep.Sessions.DroppedMultiTab), Kind: report.Sessions},
 	), nil
 }
 
@@ -297,6 +309,9 @@ func recovery(truthPath, labelsPath string, th []float64) (*report.Recovery, err
 		if !ok {
 			continue
 		}
+		if l.P >= report.NearPriorLow && l.P < report.NearPriorHigh {
+			rec.NearPrior++
+		}
 		xs = append(xs, l.P)
 		ys = append(ys, tr)
 		tl := t.Label(tr)
@@ -315,6 +330,7 @@ func recovery(truthPath, labelsPath string, th []float64) (*report.Recovery, err
 	if len(xs) > maxScatter {
 		step = (len(xs) + maxScatter - 1) / maxScatter
 	}
+	rec.PointStep = step
 	for i := 0; i < len(xs); i += step {
 		rec.Points = append(rec.Points, report.Point{X: xs[i], Y: ys[i]})
 	}
@@ -352,14 +368,14 @@ func readTruth(path string) (map[[2]string]float64, error) {
 
 // ltrResults reads the learning-to-rank stage's results.json: the MEAN
 // row of every (ranker, configuration), baseline included.
-func ltrResults(dir string) ([]report.LTRResult, string, error) {
+func ltrResults(dir string) ([]report.LTRResult, *ltr.ResultsFile, error) {
 	p := filepath.Join(dir, "results.json")
 	var rf ltr.ResultsFile
 	if err := readJSON(p, &rf); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, "", nil
+			return nil, nil, nil
 		}
-		return nil, "", err
+		return nil, nil, err
 	}
 	var out []report.LTRResult
 	seen := map[string]bool{}
@@ -376,13 +392,54 @@ func ltrResults(dir string) ([]report.LTRResult, string, error) {
 			ranker = "baseline"
 			row.Configuration = "LabelSearch_T (feature 34)"
 		}
-		r := report.LTRResult{Ranker: ranker, Config: row.Configuration, Measures: row.Values}
+		r := report.LTRResult{Ranker: ranker, Config: row.Configuration, Measures: row.Values, Significance: row.Significance}
 		if row.Ties != nil {
 			r.Ties = &report.LTRTies{Rate: row.Ties.Rate, Optimistic: row.Ties.NDCG10Optimistic, Pessimistic: row.Ties.NDCG10Pessimistic}
 		}
 		out = append(out, r)
 	}
-	return out, rf.Ties, nil
+	return out, &rf, nil
+}
+
+// naturalCompare orders strings with their runs of digits compared as
+// numbers: corpus/2/x before corpus/10/x (strings equal that way, such as
+// 07 and 7, in byte order).
+func naturalCompare(a, b string) int {
+	if c := naturalCompareRuns(a, b); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
+}
+
+func naturalCompareRuns(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digitRun(a), digitRun(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if c := cmp.Compare(len(na), len(nb)); c != 0 {
+				return c
+			}
+			if c := strings.Compare(na, nb); c != 0 {
+				return c
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return cmp.Compare(a[0], b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// digitRun is the length of the run of ASCII digits that s starts with.
+func digitRun(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
 }
 
 // featureSemanticsNote says which feature semantics built the dataset (the
@@ -437,7 +494,7 @@ func provenanceNotes(dirs map[string]string) []string {
 	}
 	if len(inputs) > 0 {
 		var parts []string
-		for _, f := range slices.Sorted(maps.Keys(inputs)) {
+		for _, f := range slices.SortedFunc(maps.Keys(inputs), naturalCompare) {
 			parts = append(parts, fmt.Sprintf("%s (SHA-256 %s)", f, inputs[f]))
 		}
 		notes = append(notes, "Input files: "+strings.Join(parts, "; ")+".")

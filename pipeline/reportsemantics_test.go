@@ -12,6 +12,7 @@ import (
 // TestReportSaysFeatureSemantics: the report names the semantics recorded
 // in the dataset's manifest.json.
 func TestReportSaysFeatureSemantics(t *testing.T) {
+	t.Parallel()
 	for sem, want := range map[string]string{
 		"reference": "reference semantics",
 		"paper":     "paper semantics",
@@ -45,6 +46,7 @@ func TestReportSaysFeatureSemantics(t *testing.T) {
 // (iterations, permutations) recorded in the LTR stage's stamp, saying when
 // they are not the rankers' defaults.
 func TestReportStatesProvenance(t *testing.T) {
+	t.Parallel()
 	ing, ltrDir := t.TempDir(), t.TempDir()
 	write := func(dir, s string) {
 		if err := os.WriteFile(filepath.Join(dir, stampName), []byte(s), 0o644); err != nil {

@@ -42,6 +42,10 @@ type RunOptions struct {
 	// report then shows a warning banner. Without it such a run fails
 	// (ErrDegenerate) and publishes nothing.
 	AllowDegenerate bool
+	// Remedy says, in the error of a dataset below the minimums, what
+	// gives a larger one (demo: "more --serps and --queries"); empty, it
+	// says a larger log or fewer folds (export.folds in the configuration).
+	Remedy string
 }
 
 // RunResult says what a run did.
@@ -84,7 +88,7 @@ func Run(ctx context.Context, cfg *Config, o RunOptions) (*RunResult, error) {
 	if wd == "" {
 		return nil, errors.New("no work directory: set workdir in the configuration or pass --workdir")
 	}
-	r := &runner{cfg: cfg, progress: o.Progress, allowDegenerate: o.AllowDegenerate}
+	r := &runner{cfg: cfg, progress: o.Progress, allowDegenerate: o.AllowDegenerate, remedy: o.Remedy}
 	stages := r.stages()
 	force := map[string]bool{}
 	for _, f := range o.Force {
@@ -150,7 +154,7 @@ func Run(ctx context.Context, cfg *Config, o RunOptions) (*RunResult, error) {
 			return out, err
 		}
 		if len(problems) > 0 {
-			return out, degenerateError(problems)
+			return out, degenerateError(problems, o.Remedy)
 		}
 	}
 	items := releaseItems(dirs)

@@ -58,6 +58,7 @@ type runner struct {
 	piiSalt     []byte // key of the session-ID pseudonymisation (see PIISaltFile); nil: simulated log, IDs kept
 	// allowDegenerate lets a dataset below DefaultMinimums through.
 	allowDegenerate bool
+	remedy          string // RunOptions.Remedy
 
 	corpusOnce sync.Once
 	corpus     *features.Corpus
@@ -160,7 +161,7 @@ func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 			var limit int64
 			if cm.MemoryLimit != "" {
 				var err error
-				if limit, err = bytesize.Parse(cm.MemoryLimit); err != nil {
+				if limit, err = bytesize.ParseLimit(cm.MemoryLimit); err != nil {
 					return fmt.Errorf("click_models.memory_limit: %w", err)
 				}
 			}

@@ -137,6 +137,7 @@ func (r *runner) featuresStage() Stage {
 				return err
 			}
 			defer f.Abort()
+			tab.Origin.Version = programVersion()
 			if err := tab.WriteParquet(f); err != nil {
 				return err
 			}
@@ -160,7 +161,8 @@ func (r *runner) exportStage() Stage {
 				Features:    env.Dep(StageFeatures, FeaturesFile),
 				Out:         env.Dir,
 				Options: export.Options{Folds: ec.Folds, Seed: uint64(ec.Seed), KeepJunk: ec.KeepJunk, Version: programVersion(),
-					FeatureSemantics: r.cfg.Features.Semantics, Provenance: pv, MinConfidence: ec.MinConfidence},
+					FeatureSemantics: r.cfg.Features.Semantics, Provenance: pv, Publication: r.cfg.publication(),
+					MinConfidence: ec.MinConfidence},
 			})
 			if err != nil {
 				return err
@@ -171,7 +173,7 @@ func (r *runner) exportStage() Stage {
 				return fmt.Errorf("validate the exported dataset: %w", err)
 			}
 			if !v.Valid {
-				return fmt.Errorf("the exported dataset fails validation (%d problems): %s", len(v.Problems)+v.More, strings.Join(v.Problems, "; "))
+				return fmt.Errorf("the exported dataset fails validation (%s): %s", textio.Count(len(v.Problems)+v.More, "problem", "problems"), strings.Join(v.Problems, "; "))
 			}
 			problems, err := CheckMinimums(env.Dir, DefaultMinimums())
 			if err != nil {
@@ -179,7 +181,7 @@ func (r *runner) exportStage() Stage {
 			}
 			if len(problems) > 0 {
 				if !r.allowDegenerate {
-					return degenerateError(problems)
+					return degenerateError(problems, r.remedy)
 				}
 				env.Log.Warn("dataset below the minimums, published because of --allow-degenerate", "problems", strings.Join(problems, "; "))
 			}

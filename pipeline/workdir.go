@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -20,10 +21,31 @@ import (
 	"time"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/filehash"
 )
 
 // LockFileName is the name of the lock file in a work directory.
 const LockFileName = ".lovbench.lock"
+
+// MarkerFileName is the file that makes a directory a work directory: the
+// first thing a run writes into a new (or empty) one. It records every
+// name lovbench created under stages/ and releases/ that it may later
+// remove (staging directories, stage outputs, links); cleaning removes
+// those names and nothing else, so a file or directory of the user's
+// there (say stages/fit.my-notes) is never deleted.
+const MarkerFileName = ".lovbench-workdir.json"
+
+// workdirMarker is the content of MarkerFileName.
+type workdirMarker struct {
+	// Workdir says what the file is.
+	Workdir string `json:"lovbench_workdir"`
+	// Names are the names lovbench created, as sorted slash paths
+	// relative to the work directory ("stages/.tmp-fit-123").
+	Names []string `json:"names"`
+}
+
+// markerWhat is workdirMarker.Workdir.
+const markerWhat = "a work directory of lovbench run and demo; the names below are the ones lovbench created and may remove"
 
 // stampName is the file, inside every committed stage directory, that
 // records the stage's fingerprint and what went into it.
@@ -52,6 +74,9 @@ type Workdir struct {
 	root string
 	lock *os.File
 	log  *slog.Logger
+	// names are the names lovbench created and may remove (slash paths
+	// relative to root), as MarkerFileName records them.
+	names map[string]bool
 	// code identifies the program (see codeIdentity); it is part of every
 	// fingerprint.
 	code string
@@ -94,8 +119,19 @@ func OpenWorkdir(dir string, log *slog.Logger) (*Workdir, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	if err := checkWorkdir(dir); err != nil {
+	fresh, err := checkWorkdir(dir)
+	if err != nil {
 		return nil, err
+	}
+	if fresh {
+		// The marker first: a directory holding stages/ or releases/
+		// without it is not taken for a work directory.
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("work directory %s: %w", dir, err)
+		}
+		if err := writeMarker(dir, nil); err != nil {
+			return nil, err
+		}
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "stages"), 0o755); err != nil {
 		return nil, fmt.Errorf("work directory %s: %w", dir, err)
@@ -129,6 +165,11 @@ func OpenWorkdir(dir string, log *slog.Logger) (*Workdir, error) {
 		return nil, err
 	}
 	w := &Workdir{root: dir, lock: f, log: log, code: code}
+	// Read under the lock: no other run changes the list now.
+	if w.names, err = readMarker(dir); err != nil {
+		w.Close()
+		return nil, err
+	}
 	if err := w.cleanStale(); err != nil {
 		w.Close()
 		return nil, err
@@ -137,43 +178,173 @@ func OpenWorkdir(dir string, log *slog.Logger) (*Workdir, error) {
 }
 
 // checkWorkdir refuses a directory that cannot be a work directory: a
-// file-system root, or an existing non-empty directory that is not already
-// a work directory (no lock file, stages/ or releases/), so that a run never
-// writes stages/, releases/ and the lock beside a user's own files.
-func checkWorkdir(dir string) error {
+// file-system root, or an existing non-empty directory without
+// MarkerFileName (one that merely has stages/ or releases/ included), so
+// that a run never writes stages/, releases/ and the lock beside a user's
+// own files. fresh reports a missing or empty directory (or one holding
+// only the lock file and empty stages/ and releases/), which becomes a
+// work directory.
+func checkWorkdir(dir string) (fresh bool, err error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return fmt.Errorf("work directory %s: %w", dir, err)
+		return false, fmt.Errorf("work directory %s: %w", dir, err)
 	}
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
 	}
 	if filepath.Dir(abs) == abs {
-		return fmt.Errorf("work directory %s is the root of the file system: not writing stages/, releases/ and %s there; give a directory of its own", dir, LockFileName)
+		return false, fmt.Errorf("work directory %s is the root of the file system: not writing stages/, releases/ and %s there; give a directory of its own", dir, LockFileName)
 	}
 	ents, err := os.ReadDir(abs)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return true, nil
 	}
 	if err != nil {
-		return fmt.Errorf("work directory %s: %w", dir, err)
+		return false, fmt.Errorf("work directory %s: %w", dir, err)
 	}
 	var names []string
+	layout := false
 	for _, e := range ents {
 		switch e.Name() {
+		case MarkerFileName:
+			return false, nil
 		case LockFileName, "stages", "releases":
-			return nil
+			layout = true
 		}
 		names = append(names, e.Name())
 	}
-	if len(names) == 0 {
-		return nil
+	if len(names) == 0 || layout && emptyLayout(abs, ents) {
+		return true, nil
 	}
 	sort.Strings(names)
 	if len(names) > 5 {
 		names = append(names[:5], fmt.Sprintf("and %d more", len(ents)-5))
 	}
-	return fmt.Errorf("work directory %s is not empty (%s) and is not a lovbench work directory (no %s, stages/ or releases/): not writing beside those files; give a new or empty directory", dir, strings.Join(names, ", "), LockFileName)
+	if layout {
+		return false, fmt.Errorf("work directory %s has %s but no %s, so it is not a lovbench work directory that lovbench made (work directories of a lovbench before the marker have none either): not writing or cleaning beside those files; give a new or empty directory (stages are recomputed; move out any release you keep)", dir, strings.Join(names, ", "), MarkerFileName)
+	}
+	return false, fmt.Errorf("work directory %s is not empty (%s) and is not a lovbench work directory (no %s): not writing beside those files; give a new or empty directory", dir, strings.Join(names, ", "), MarkerFileName)
+}
+
+// emptyLayout reports whether ents, the entries of dir, are no more than
+// the lock file and empty stages/ and releases/ directories: nothing in
+// them can be anyone's, so dir is taken as an empty one.
+func emptyLayout(dir string, ents []fs.DirEntry) bool {
+	for _, e := range ents {
+		switch e.Name() {
+		case LockFileName:
+			continue
+		case "stages", "releases":
+			sub, err := os.ReadDir(filepath.Join(dir, e.Name()))
+			if err == nil && e.IsDir() && len(sub) == 0 {
+				continue
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// readMarker reads the names recorded in dir's MarkerFileName.
+func readMarker(dir string) (map[string]bool, error) {
+	p := filepath.Join(dir, MarkerFileName)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, fmt.Errorf("work directory: %w", err)
+	}
+	var m workdirMarker
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("work directory: %s: %v (a file lovbench wrote; remove the work directory if it was edited)", p, err)
+	}
+	names := map[string]bool{}
+	for _, n := range m.Names {
+		if !filepath.IsLocal(filepath.FromSlash(n)) {
+			return nil, fmt.Errorf("work directory: %s: name %q is outside the work directory", p, n)
+		}
+		names[n] = true
+	}
+	return names, nil
+}
+
+// writeMarker writes dir's MarkerFileName with names.
+func writeMarker(dir string, names map[string]bool) error {
+	m := workdirMarker{Workdir: markerWhat, Names: sortedKeys(names)}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteBytes(filepath.Join(dir, MarkerFileName), append(b, '\n')); err != nil {
+		return fmt.Errorf("work directory: %w", err)
+	}
+	return nil
+}
+
+// record adds names (slash paths relative to the work directory) to the
+// marker before they are created, so that a run killed at any moment
+// leaves nothing it made unrecorded.
+func (w *Workdir) record(names ...string) error {
+	for _, n := range names {
+		w.names[n] = true
+	}
+	return writeMarker(w.root, w.names)
+}
+
+// forget removes names that no longer exist from the marker.
+func (w *Workdir) forget(names ...string) error {
+	for _, n := range names {
+		delete(w.names, n)
+	}
+	return writeMarker(w.root, w.names)
+}
+
+// made reports whether lovbench created sub/name: a recorded name, or a
+// directory that atomicfile.CreateDir builds beside a recorded one
+// (".<name>.tmp-*" while it is built, ".<name>.old-*" while it replaces
+// it).
+func (w *Workdir) made(sub, name string) bool {
+	if w.names[sub+"/"+name] {
+		return true
+	}
+	for n := range w.names {
+		if base, ok := strings.CutPrefix(n, sub+"/"); ok && !strings.Contains(base, "/") &&
+			(strings.HasPrefix(name, "."+base+".tmp-") || strings.HasPrefix(name, "."+base+".old-")) {
+			return true
+		}
+	}
+	return false
+}
+
+// removeMade removes sub/name, which lovbench made, and forgets it.
+func (w *Workdir) removeMade(sub, name string) error {
+	if err := os.RemoveAll(filepath.Join(w.root, sub, name)); err != nil {
+		return err
+	}
+	if !w.names[sub+"/"+name] {
+		return nil
+	}
+	return w.forget(sub + "/" + name)
+}
+
+// mkdirMade creates a new directory sub/<prefix><random> and records it
+// first; it returns the name.
+func (w *Workdir) mkdirMade(sub, prefix string) (string, error) {
+	for {
+		name := prefix + strconv.FormatUint(uint64(rand.Uint32()), 10)
+		if _, err := os.Lstat(filepath.Join(w.root, sub, name)); err == nil {
+			continue
+		}
+		if err := w.record(sub + "/" + name); err != nil {
+			return "", err
+		}
+		err := os.Mkdir(filepath.Join(w.root, sub, name), 0o755)
+		if err == nil {
+			return name, nil
+		}
+		w.forget(sub + "/" + name)
+		if !errors.Is(err, fs.ErrExist) {
+			return "", err
+		}
+	}
 }
 
 // Root returns the work directory's path.
@@ -190,10 +361,10 @@ func (w *Workdir) Close() error {
 	return err
 }
 
-// cleanStale removes staging directories left by killed runs: ".tmp-*",
-// and "..tmp-*", the directories that export and ingest build beside a
-// staging directory (atomicfile.CreateDir). It runs while holding the
-// lock, so no live run owns them.
+// cleanStale removes the staging directories that killed runs left:
+// recorded ".tmp-*" names, and the directories atomicfile.CreateDir builds
+// beside them (export and ingest stages). It runs while holding the lock,
+// so no live run owns them. Names lovbench did not record are left alone.
 func (w *Workdir) cleanStale() error {
 	for _, sub := range []string{"stages", "releases"} {
 		ents, err := os.ReadDir(filepath.Join(w.root, sub))
@@ -201,10 +372,18 @@ func (w *Workdir) cleanStale() error {
 			return fmt.Errorf("work directory: %w", err)
 		}
 		for _, e := range ents {
-			if strings.HasPrefix(e.Name(), ".tmp-") || strings.HasPrefix(e.Name(), "..tmp-") {
-				if err := os.RemoveAll(filepath.Join(w.root, sub, e.Name())); err != nil {
+			if (strings.HasPrefix(e.Name(), ".tmp-") || strings.HasPrefix(e.Name(), "..tmp-")) && w.made(sub, e.Name()) {
+				if err := w.removeMade(sub, e.Name()); err != nil {
 					return fmt.Errorf("work directory: remove stale %s: %w", e.Name(), err)
 				}
+			}
+		}
+	}
+	// Names recorded whose creation a kill interrupted.
+	for _, n := range sortedKeys(w.names) {
+		if _, err := os.Lstat(filepath.Join(w.root, filepath.FromSlash(n))); errors.Is(err, fs.ErrNotExist) {
+			if err := w.forget(n); err != nil {
+				return err
 			}
 		}
 	}
@@ -300,7 +479,7 @@ func (w *Workdir) RunStages(ctx context.Context, stages []Stage, force map[strin
 				return results, fmt.Errorf("stage %s: %w", st.Name, err)
 			}
 			w.crashPoint(st.Name, "renamed")
-			if err := swapLink(link, target); err != nil {
+			if err := w.swapLink("stages", st.Name, target); err != nil {
 				return results, fmt.Errorf("stage %s: %w", st.Name, err)
 			}
 			w.crashPoint(st.Name, "linked")
@@ -331,14 +510,15 @@ const FailedSuffix = ".failed"
 // error names it.
 func (w *Workdir) runOne(ctx context.Context, st Stage, stamp *Stamp, dirs map[string]string) (string, error) {
 	stagesDir := filepath.Join(w.root, "stages")
-	tmp, err := os.MkdirTemp(stagesDir, ".tmp-"+st.Name+"-")
+	tmpName, err := w.mkdirMade("stages", ".tmp-"+st.Name+"-")
 	if err != nil {
 		return "", err
 	}
+	tmp := filepath.Join(stagesDir, tmpName)
 	committed := false
 	defer func() {
 		if !committed {
-			os.RemoveAll(tmp)
+			w.removeMade("stages", tmpName)
 		}
 	}()
 	name := st.Name + "." + stamp.Fingerprint[:16] + "-" + strings.TrimPrefix(filepath.Base(tmp), ".tmp-"+st.Name+"-")
@@ -353,7 +533,7 @@ func (w *Workdir) runOne(ctx context.Context, st Stage, stamp *Stamp, dirs map[s
 		// it: stages/<name>.failed, replaced by the next failure and
 		// removed when the stage next succeeds.
 		failed := filepath.Join(stagesDir, st.Name+FailedSuffix)
-		if os.RemoveAll(failed) == nil && os.Rename(tmp, failed) == nil {
+		if w.keepFailed(tmpName, st.Name+FailedSuffix) == nil {
 			committed = true
 			return "", &stageFailure{msg: strings.ReplaceAll(err.Error(), tmp, failed) + " (the failed stage's files are kept in " + failed + ")", err: err}
 		}
@@ -379,14 +559,46 @@ func (w *Workdir) runOne(ctx context.Context, st Stage, stamp *Stamp, dirs map[s
 		return "", err
 	}
 	w.crashPoint(st.Name, "stamped")
-	if err := os.Rename(tmp, filepath.Join(stagesDir, name)); err != nil {
+	if err := w.renameMade("stages", tmpName, name); err != nil {
 		return "", err
 	}
 	committed = true
 	return name, syncDir(stagesDir)
 }
 
-// removeOld deletes the stage's outputs other than keep and previous.
+// renameMade renames sub/from, which lovbench made, to sub/to, a name
+// that must be free, recording to first.
+func (w *Workdir) renameMade(sub, from, to string) error {
+	if _, err := os.Lstat(filepath.Join(w.root, sub, to)); err == nil {
+		return fmt.Errorf("%s/%s exists and is not lovbench's to replace", sub, to)
+	}
+	if err := w.record(sub + "/" + to); err != nil {
+		return err
+	}
+	if err := os.Rename(filepath.Join(w.root, sub, from), filepath.Join(w.root, sub, to)); err != nil {
+		return err
+	}
+	return w.forget(sub + "/" + from)
+}
+
+// keepFailed renames the staging directory stages/tmpName of a failed
+// stage to stages/failed, replacing an earlier failure's directory that
+// lovbench made (never a directory of that name that it did not).
+func (w *Workdir) keepFailed(tmpName, failed string) error {
+	if _, err := os.Lstat(filepath.Join(w.root, "stages", failed)); err == nil {
+		if !w.made("stages", failed) {
+			return fmt.Errorf("stages/%s exists and is not lovbench's", failed)
+		}
+		if err := w.removeMade("stages", failed); err != nil {
+			return err
+		}
+	}
+	return w.renameMade("stages", tmpName, failed)
+}
+
+// removeOld deletes the stage's outputs other than keep and previous:
+// the directories stages/<name>.* that lovbench recorded (a user's
+// stages/fit.my-notes is not one).
 func (w *Workdir) removeOld(name, keep, previous string) error {
 	ents, err := os.ReadDir(filepath.Join(w.root, "stages"))
 	if err != nil {
@@ -394,8 +606,8 @@ func (w *Workdir) removeOld(name, keep, previous string) error {
 	}
 	for _, e := range ents {
 		n := e.Name()
-		if n != keep && n != previous && strings.HasPrefix(n, name+".") && e.IsDir() {
-			if err := os.RemoveAll(filepath.Join(w.root, "stages", n)); err != nil {
+		if n != keep && n != previous && strings.HasPrefix(n, name+".") && e.IsDir() && w.names["stages/"+n] {
+			if err := w.removeMade("stages", n); err != nil {
 				return fmt.Errorf("remove old output %s: %w", n, err)
 			}
 		}
@@ -495,18 +707,7 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // hashFile returns the hex SHA-256 of a file's content.
-func hashFile(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("%s: %w", path, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
+func hashFile(path string) (string, error) { return filehash.SHA256(path) }
 
 // hashTree returns the SHA-256 of every regular file under dir, by slash
 // path relative to dir.
@@ -558,19 +759,32 @@ func syncDir(dir string) error {
 	return d.Close()
 }
 
-// swapLink points the symbolic link at path to target, atomically: a new
-// link is created under a temporary name and renamed over the old one.
-func swapLink(path, target string) error {
+// swapLink points the symbolic link sub/name to target, atomically: a new
+// link is created under a temporary name and renamed over the old one. An
+// existing sub/name that lovbench did not make (a user's file or
+// directory) is not replaced.
+func (w *Workdir) swapLink(sub, name, target string) error {
+	path := filepath.Join(w.root, sub, name)
 	if cur, err := os.Readlink(path); err == nil && cur == target {
 		return nil
 	}
-	tmp := filepath.Join(filepath.Dir(path), ".tmp-link-"+filepath.Base(path)+"-"+strconv.Itoa(os.Getpid()))
-	_ = os.Remove(tmp)
+	if _, err := os.Lstat(path); err == nil && !w.made(sub, name) {
+		return fmt.Errorf("%s/%s exists and is not a link lovbench made: not replacing it", sub, name)
+	}
+	tmpName := ".tmp-link-" + name + "-" + strconv.Itoa(os.Getpid())
+	tmp := filepath.Join(w.root, sub, tmpName)
+	if err := w.record(sub+"/"+tmpName, sub+"/"+name); err != nil {
+		return err
+	}
+	_ = os.Remove(tmp) // recorded: one a killed run of this pid left
 	if err := os.Symlink(target, tmp); err != nil {
 		return err
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
+		return err
+	}
+	if err := w.forget(sub + "/" + tmpName); err != nil {
 		return err
 	}
 	return syncDir(filepath.Dir(path))

@@ -22,6 +22,7 @@ func writeStage(name string, deps []string, params any, body func(env *StageEnv)
 }
 
 func TestRunStagesSkipsUnchanged(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := filepath.Join(t.TempDir(), "input.txt")
 	os.WriteFile(in, []byte("hello"), 0o644)
@@ -98,6 +99,7 @@ func TestRunStagesSkipsUnchanged(t *testing.T) {
 }
 
 func TestFailedStageLeavesNoOutput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	w, err := OpenWorkdir(dir, nil)
 	if err != nil {
@@ -124,6 +126,7 @@ func TestFailedStageLeavesNoOutput(t *testing.T) {
 }
 
 func TestLockRefusesSecondRun(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	w, err := OpenWorkdir(dir, nil)
 	if err != nil {
@@ -141,23 +144,103 @@ func TestLockRefusesSecondRun(t *testing.T) {
 	w2.Close()
 }
 
+// The staging directories a killed run left are removed by the next one;
+// names of the same shapes that lovbench did not record are not.
 func TestStaleStagingRemoved(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, "stages", ".tmp-x-123"), 0o755)
-	os.MkdirAll(filepath.Join(dir, "releases", ".tmp-release-9"), 0o755)
+	w, err := OpenWorkdir(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stage, err := w.mkdirMade("stages", ".tmp-x-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	release, err := w.mkdirMade("releases", ".tmp-release-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What atomicfile.CreateDir builds beside a staging directory.
+	beside := "." + stage + ".tmp-1-2"
+	os.MkdirAll(filepath.Join(dir, "stages", beside), 0o755)
+	w.Close() // as a killed run: nothing removed
+	mine := []string{"stages/.tmp-x-123", "releases/.tmp-build", "stages/..tmp-y-1"}
+	for _, p := range mine {
+		os.MkdirAll(filepath.Join(dir, p), 0o755)
+		os.WriteFile(filepath.Join(dir, p, "notes.txt"), []byte("mine"), 0o644)
+	}
+	w, err = OpenWorkdir(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	for _, p := range []string{"stages/" + stage, "releases/" + release, "stages/" + beside} {
+		if _, err := os.Stat(filepath.Join(dir, p)); !os.IsNotExist(err) {
+			t.Errorf("%s survived", p)
+		}
+	}
+	for _, p := range mine {
+		if b, err := os.ReadFile(filepath.Join(dir, p, "notes.txt")); err != nil || string(b) != "mine" {
+			t.Errorf("the user's %s was removed: %v", p, err)
+		}
+	}
+	if m, _ := readMarker(dir); len(m) != 0 {
+		t.Errorf("names still recorded after cleaning: %v", m)
+	}
+}
+
+// Reruns that replace a stage's output remove the outputs lovbench made,
+// never a user's stages/<stage>.<something> directory nor a user's file
+// where the stage's link goes.
+func TestCleaningSparesUserNames(t *testing.T) {
+	dir := t.TempDir()
+	runs := 0
+	for i := range 3 {
+		w, err := OpenWorkdir(dir, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := writeStage("fit", nil, i, func(env *StageEnv) (string, error) { return "x", nil }, &runs)
+		if _, err := w.RunStages(context.Background(), []Stage{st}, nil); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		if i == 0 {
+			os.MkdirAll(filepath.Join(dir, "stages", "fit.my-notes"), 0o755)
+			os.WriteFile(filepath.Join(dir, "stages", "fit.my-notes", "n.txt"), []byte("mine"), 0o644)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "stages", "fit.my-notes", "n.txt")); err != nil || string(b) != "mine" {
+		t.Errorf("stages/fit.my-notes was removed: %v", err)
+	}
+	ents, _ := os.ReadDir(filepath.Join(dir, "stages"))
+	var outs int
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "fit.") && e.Name() != "fit.my-notes" {
+			outs++
+		}
+	}
+	if outs != 2 { // the current output and the one it replaced
+		t.Errorf("%d outputs of fit kept, want 2 (%v)", outs, ents)
+	}
+	os.WriteFile(filepath.Join(dir, "stages", "g"), []byte("mine"), 0o644)
 	w, err := OpenWorkdir(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	for _, p := range []string{"stages/.tmp-x-123", "releases/.tmp-release-9"} {
-		if _, err := os.Stat(filepath.Join(dir, p)); !os.IsNotExist(err) {
-			t.Errorf("%s survived", p)
-		}
+	st := writeStage("g", nil, 0, func(env *StageEnv) (string, error) { return "x", nil }, &runs)
+	if _, err := w.RunStages(context.Background(), []Stage{st}, nil); err == nil || !strings.Contains(err.Error(), "not a link lovbench made") {
+		t.Errorf("a user's file where the stage link goes: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "stages", "g")); string(b) != "mine" {
+		t.Error("the user's stages/g was replaced")
 	}
 }
 
 func TestPublishAndDiff(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	w, err := OpenWorkdir(dir, nil)
 	if err != nil {
@@ -207,6 +290,7 @@ func TestPublishAndDiff(t *testing.T) {
 }
 
 func TestDiffBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.csv")
 	os.WriteFile(good, []byte("query,term,label\nq,t,1\n"), 0o644)
@@ -226,6 +310,7 @@ func TestDiffBadInput(t *testing.T) {
 // The work directory's salt is created once (0600) and
 // reused; saltID depends on the salt and does not contain it.
 func TestWorkdirSalt(t *testing.T) {
+	t.Parallel()
 	wd := t.TempDir()
 	a, err := workdirSalt(wd)
 	if err != nil {
@@ -249,6 +334,7 @@ func TestWorkdirSalt(t *testing.T) {
 // user's directory); an empty directory, a new one and an earlier work
 // directory are fine.
 func TestOpenWorkdirRefusesForeignDirectories(t *testing.T) {
+	t.Parallel()
 	if _, err := OpenWorkdir("/", nil); err == nil || !strings.Contains(err.Error(), "root of the file system") {
 		t.Errorf("/: %v", err)
 	}
@@ -263,7 +349,29 @@ func TestOpenWorkdirRefusesForeignDirectories(t *testing.T) {
 	if ents, _ := os.ReadDir(user); len(ents) != 1 {
 		t.Errorf("the refused directory was written to: %v", ents)
 	}
-	for _, dir := range []string{t.TempDir(), filepath.Join(t.TempDir(), "new")} {
+	// A directory that merely has stages/ and releases/ (and even the
+	// lock file) is no work directory: refused, nothing written or removed.
+	lookalike := t.TempDir()
+	for _, p := range []string{"stages/fit.my-notes", "releases/.tmp-build"} {
+		os.MkdirAll(filepath.Join(lookalike, p), 0o755)
+		os.WriteFile(filepath.Join(lookalike, p, "n.txt"), []byte("mine"), 0o644)
+	}
+	os.WriteFile(filepath.Join(lookalike, LockFileName), nil, 0o644)
+	if _, err := OpenWorkdir(lookalike, nil); err == nil || !strings.Contains(err.Error(), "no "+MarkerFileName) {
+		t.Errorf("a directory with stages/ and releases/ but no marker: %v", err)
+	}
+	for _, p := range []string{"stages/fit.my-notes/n.txt", "releases/.tmp-build/n.txt"} {
+		if _, err := os.Stat(filepath.Join(lookalike, p)); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	if ents, _ := os.ReadDir(lookalike); len(ents) != 3 {
+		t.Errorf("the refused directory was written to: %v", ents)
+	}
+	empty := t.TempDir()
+	os.MkdirAll(filepath.Join(empty, "stages"), 0o755)
+	os.MkdirAll(filepath.Join(empty, "releases"), 0o755)
+	for _, dir := range []string{t.TempDir(), filepath.Join(t.TempDir(), "new"), empty} {
 		w, err := OpenWorkdir(dir, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", dir, err)

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/lovbench/lovbench/features"
-	"github.com/lovbench/lovbench/internal/shareddata"
+	"github.com/lovbench/lovbench/internal/refdata"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/sampling"
 )
@@ -15,9 +15,9 @@ import (
 // query match, and unknown names are reported.
 func TestSampleWithCorpus(t *testing.T) {
 	paths := []string{
-		shareddata.Path(t, "data", "vocabularies", "_index.nq.gz"),
-		shareddata.Path(t, "data", "vocabularies", "foaf.nq.gz"),
-		shareddata.Path(t, "data", "vocabularies", "vcard.nq.gz"),
+		refdata.Path(t, "vocabularies", "_index.nq.gz"),
+		refdata.Path(t, "vocabularies", "foaf.nq.gz"),
+		refdata.Path(t, "vocabularies", "vcard.nq.gz"),
 	}
 	c, err := features.Load(context.Background(), paths, features.LoadOptions{})
 	if err != nil {

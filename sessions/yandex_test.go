@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lovbench/lovbench/internal/shareddata"
+	"github.com/lovbench/lovbench/internal/refdata"
 )
 
 func TestReadYandexPyClickSemantics(t *testing.T) {
@@ -54,9 +54,9 @@ func TestYandexRoundTrip(t *testing.T) {
 	}
 }
 
-// The shared PyClick reference log has 6,000 sessions (README there).
+// The PyClick reference log has 6,000 sessions (its PROVENANCE.md).
 func TestReadYandexSharedReference(t *testing.T) {
-	p := shareddata.Path(t, "reference", "pyclick", "golden_ubm6k.tsv")
+	p := refdata.Path(t, "pyclick", "golden_ubm6k.tsv")
 	f, err := os.Open(p)
 	if err != nil {
 		t.Fatal(err)

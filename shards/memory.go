@@ -31,11 +31,12 @@ const MaxMemoryShards = 512
 
 // MinMemoryLimit is the smallest memory limit ForMemory accepts for a log
 // of serps SERPs: each of at most MaxMemoryShards shards must prepare
-// within a quarter of the limit. (The fixed costs of a process, the Go
+// within a quarter of the limit, and no limit is below bytesize.MinLimit,
+// the rule of every memory limit. (The fixed costs of a process, the Go
 // runtime and its buffers, come on top of any limit: docs/scale.md.)
 func MinMemoryLimit(serps int64) int64 {
 	perShard := (serps*PrepareBytesPerSERP + MaxMemoryShards - 1) / MaxMemoryShards
-	return max(4*perShard, 1)
+	return max(4*perShard, bytesize.MinLimit)
 }
 
 // LimitTooSmallError is ForMemory's error for a limit below MinMemoryLimit.

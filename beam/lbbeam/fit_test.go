@@ -15,25 +15,10 @@ import (
 
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/ingest"
+	"github.com/lovbench/lovbench/internal/refdata"
 	"github.com/lovbench/lovbench/sessions"
 	"github.com/lovbench/lovbench/shards"
 )
-
-// sharedDir is the project's shared reference data: $LOVBENCH_SHARED, or
-// "shared" beside the repository (this module lives in <repo>/beam). It
-// exists on developer and CI machines only.
-func sharedDir(t *testing.T, parts ...string) string {
-	t.Helper()
-	root := os.Getenv("LOVBENCH_SHARED")
-	if root == "" {
-		root = filepath.Join("..", "..", "..", "shared")
-	}
-	p := filepath.Join(append([]string{root}, parts...)...)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("shared reference data not found (%v); set LOVBENCH_SHARED to run this test", err)
-	}
-	return p
-}
 
 type pyclickMetrics struct {
 	Model          string    `json:"model"`
@@ -49,7 +34,7 @@ type pyclickMetrics struct {
 // relevance and parameter files byte for byte, metrics.json to 1e-9,
 // timing aside) and against PyClick's own metrics to 1e-6.
 func TestFitGoldenLog(t *testing.T) {
-	ref := sharedDir(t, "reference", "pyclick")
+	ref := refdata.Path(t, "pyclick")
 	ctx := context.Background()
 	dir := t.TempDir()
 	logPath := filepath.Join(ref, "golden_ubm6k.tsv")
@@ -105,7 +90,7 @@ func TestFitGoldenLog(t *testing.T) {
 // lovbench ingest followed by lovbench fit: once on local files, once with
 // the log, the shards, the prepared shards and the outputs on memfs://.
 func TestShardThenFitCleanedLog(t *testing.T) {
-	ref := sharedDir(t, "reference", "pyclick")
+	ref := refdata.Path(t, "pyclick")
 	ctx := context.Background()
 	dir := t.TempDir()
 	logPath := filepath.Join(ref, "golden_ubm6k.tsv")

@@ -1,12 +1,12 @@
 // Command clickmodels measures the speed of package clickmodels.
 //
-// Default mode: fit every model on the 4,500 training SERPs of the shared
-// PyClick reference log (SPEC split) and print a table of our fit time
+// Default mode: fit every model on the 4,500 training SERPs of the PyClick
+// reference log in the repository (internal/refdata; LOVBench's 75/25 split) and print a table of our fit time
 // beside PyClick's fit_seconds_pyclick from its metrics.json, with the
 // speed-up. Each model is fitted -repeat times and the fastest run is
 // reported (the machine is shared; the minimum is the least disturbed).
 //
-//	go run ./bench/clickmodels -reference ../shared/reference/pyclick
+//	go run ./bench/clickmodels
 //
 // Simulation mode (-sim N): simulate N SERPs from UBM and from DBN (the
 // built-in synthetic source) and fit each (50 iterations by default),
@@ -28,11 +28,12 @@ import (
 	"time"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/internal/refdata"
 	"github.com/lovbench/lovbench/sessions"
 )
 
 func main() {
-	ref := flag.String("reference", "../shared/reference/pyclick", "directory of the PyClick reference outputs")
+	ref := flag.String("reference", "", "directory of the PyClick reference outputs (default: the repository's, internal/refdata/testdata/pyclick)")
 	repeat := flag.Int("repeat", 5, "fits per model in reference mode (the fastest is reported)")
 	sim := flag.Int("sim", 0, "simulation mode: number of SERPs to simulate")
 	queries := flag.Int("queries", 10000, "simulation mode: number of queries")
@@ -42,6 +43,14 @@ func main() {
 	unc := flag.Bool("uncertainty", false, "simulation mode: also fit with the relevance intervals (fit --interval 0.9) and compare the CPU time with the fit alone")
 	flag.Parse()
 	var err error
+	if *sim == 0 && *ref == "" {
+		var dir string
+		if dir, err = refdata.Dir(); err != nil {
+			fmt.Fprintln(os.Stderr, "clickmodels bench:", err, "(or give -reference)")
+			os.Exit(2)
+		}
+		*ref = filepath.Join(dir, "pyclick")
+	}
 	if *sim > 0 {
 		err = simulate(*sim, *queries, *iters, *workers, *models, *unc)
 	} else {

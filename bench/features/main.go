@@ -10,7 +10,10 @@
 // -semantics selects the feature semantics (reference, the default, or
 // paper; features.Semantics).
 //
-//	go run ./bench/features -corpus ../shared/data/vocabularies -pairs 200000 -semantics reference
+// -corpus defaults to the repository's 83 vocabularies
+// (internal/refdata/testdata/vocabularies).
+//
+//	go run ./bench/features -pairs 200000 -semantics reference
 package main
 
 import (
@@ -19,12 +22,14 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"syscall"
 	"time"
 
 	"github.com/lovbench/lovbench/features"
+	"github.com/lovbench/lovbench/internal/refdata"
 )
 
 func cpuSeconds() float64 {
@@ -41,7 +46,7 @@ func peakRSS() float64 {
 }
 
 func main() {
-	corpus := flag.String("corpus", "../shared/data/vocabularies", "corpus file or directory")
+	corpus := flag.String("corpus", "", "corpus file or directory (default: the repository's vocabularies, internal/refdata/testdata/vocabularies)")
 	n := flag.Int("pairs", 200000, "number of (query, term) pairs")
 	seed := flag.Int64("seed", 1, "random seed for the pairs")
 	workers := flag.Int("workers", 0, "workers (0 = GOMAXPROCS)")
@@ -49,6 +54,14 @@ func main() {
 	semFlag := flag.String("semantics", string(features.DefaultSemantics), "feature semantics: reference or paper")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the extraction to this file")
 	flag.Parse()
+	if *corpus == "" {
+		dir, err := refdata.Dir()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "features-bench:", err, "(or give -corpus)")
+			os.Exit(2)
+		}
+		*corpus = filepath.Join(dir, "vocabularies")
+	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
 		if err != nil {

@@ -54,14 +54,15 @@ than 5 queries or none with a relevant label) fails with exit 1 unless
 				return usagef("demo: --profile: %v", err)
 			}
 			cfg := pipeline.DemoConfig(out, p, serps, queries, seed)
-			res, err := pipeline.Run(cmd.Context(), cfg, pipeline.RunOptions{Log: a.log, Progress: a.progress(), AllowDegenerate: degenerate})
+			res, err := pipeline.Run(cmd.Context(), cfg, pipeline.RunOptions{Log: a.pipelineLog(), Progress: a.progress(), AllowDegenerate: degenerate,
+				Remedy: "a larger log (more --serps and --queries)"})
 			if err != nil {
 				return err
 			}
 			if err := printRunResult(a, res, asJSON); err != nil {
 				return err
 			}
-			if !asJSON {
+			if !asJSON && !a.quiet {
 				fmt.Fprintf(a.stdout, "demo finished in %.1fs; open %s\n", time.Since(start).Seconds(), res.Report)
 			}
 			return nil
@@ -69,9 +70,9 @@ than 5 queries or none with a relevant label) fails with exit 1 unless
 	}
 	cmd.Flags().StringVar(&out, "out", "", "work directory for the demo (created)")
 	cmd.Flags().StringVar(&profile, "profile", string(pipeline.DemoLOVBench), "simulated log: lovbench (LOVBench's label shares) or dense (many clicks per result)")
-	intVar(cmd.Flags(), &serps, "serps", 0, atLeast(1), "SERPs to simulate (0: the profile's, 2,000 for lovbench, 40,000 for dense)")
-	intVar(cmd.Flags(), &queries, "queries", 0, atLeast(1), "distinct queries (0: the profile's, 400)")
-	cmd.Flags().Uint64Var(&seed, "seed", 1, "seed of the simulation, sampling, folds and rankers")
+	intVar(cmd.Flags(), &serps, "serps", 0, atLeast(1), "SERPs to simulate (default: the profile's, 2,000 for lovbench, 40,000 for dense)")
+	intVar(cmd.Flags(), &queries, "queries", 0, atLeast(1), "distinct queries (default: the profile's, 400)")
+	uint64Var(cmd.Flags(), &seed, "seed", 1, "seed of the simulation, sampling, folds and rankers")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run summary as JSON")
 	cmd.Flags().BoolVar(&degenerate, "allow-degenerate", false, "publish a dataset below the minimums of a benchmark (5 test queries per fold, one with a relevant label), with a warning banner in the report")
 	return cmd

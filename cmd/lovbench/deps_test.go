@@ -10,6 +10,7 @@ import (
 // part of arrow-go: arrow-go's Parquet packages pulled in
 // Arrow Flight, gRPC and the compute kernels (493 packages, a 67 MB binary).
 func TestNoArrowParquetInBinary(t *testing.T) {
+	t.Parallel()
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("go command not found; cannot list the dependencies")

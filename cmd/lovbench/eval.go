@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -32,6 +33,8 @@ type evalFlags struct {
 	trials       int
 	ties         string
 	fromRun      bool
+	baseline     string
+	correction   string
 }
 
 func newEvalCmd(a *app) *cobra.Command {
@@ -49,10 +52,14 @@ Runs are ordered as trec_eval orders them (score descending, ties by docid
 descending); --ties optimistic|pessimistic|average bound or average over the
 orders of tied documents instead. With several runs, every run is compared with the first on every
 measure by the paired t-test, the Wilcoxon signed-rank test and a seeded
-randomisation test. --sensitivity reports how often the order of the runs
+randomisation test, with the mean difference and its 95% paired t interval,
+the randomisation p-value corrected for the number of runs compared
+(--correction, Holm by default), Cohen's d_z and the queries won, tied and
+lost; --baseline names another run as the baseline. --sensitivity reports how often the order of the runs
 swaps between measures and between gain settings. See docs/measures.md.`,
 		Example: `  lovbench eval --qrels test.qrels --run ranknet.run
   lovbench eval --qrels test.qrels --run baseline.run --run ranknet.run --measures all --json
+  lovbench eval --qrels test.qrels --run a.run --run b.run --run c.run --baseline b.run --correction bonferroni
   lovbench eval --qrels q --run a.run --run b.run --measures ndcg@10,awp,ancg,andcg --gain identity --discount sqrt --sensitivity
   lovbench eval --qrels q --run a.run --measures rp@10,rr@10 --corpus vocabularies/ --proximity oriented`,
 		Args: cobra.NoArgs,
@@ -76,7 +83,9 @@ swaps between measures and between gain settings. See docs/measures.md.`,
 	fl.StringVar(&f.prefixes, "prefixes", "", "LOV prefix file used to resolve prefixed names in --corpus")
 	fl.StringVar(&f.proximity, "proximity", "symmetric", "relaxed precision/recall proximity: symmetric, effort, precision, recall, oriented or equality")
 	fl.BoolVar(&f.fromRun, "queries-from-run", false, "evaluate only the judged queries the runs answer (default: every judged query; an unanswered one scores 0, as trec_eval -c)")
-	fl.Uint64Var(&f.seed, "seed", 1, "seed of the randomisation test")
+	fl.StringVar(&f.baseline, "baseline", "", "the run the others are compared with: one of the --run files, as given (default: the first --run)")
+	fl.StringVar(&f.correction, "correction", "holm", "correction of the randomisation p-values for the number of runs compared (per measure): holm, bonferroni or none")
+	uint64Var(fl, &f.seed, "seed", 1, "seed of the randomisation test")
 	fl.StringVar(&f.ties, "ties", "docid", "order of documents with equal scores: docid (trec_eval: docid descending), optimistic (higher grade first), pessimistic (lower grade first), average (exact expected value over random tie orders; ndcg, dcg, p, r, map, err, hr, mrr, pc)")
 	intVar(fl, &f.trials, "trials", 10000, atLeast(1), "random sign assignments of the randomisation test (exact enumeration up to 16 queries)")
 	return cmd
@@ -85,6 +94,10 @@ swaps between measures and between gain settings. See docs/measures.md.`,
 func runEval(cmd *cobra.Command, a *app, f evalFlags) error {
 	if f.qrels == "" || len(f.runs) == 0 {
 		return usagef("eval: --qrels and at least one --run are required")
+	}
+	ins := paths{}.add("--qrels", f.qrels).add("--run", f.runs...).add("--corpus", f.corpus...).add("--prefixes", f.prefixes)
+	if err := checkOutputs(ins, paths{}.add("--per-query", f.perQuery)); err != nil {
+		return err
 	}
 	opts := measures.DefaultOptions()
 	var err error
@@ -102,6 +115,23 @@ func runEval(cmd *cobra.Command, a *app, f evalFlags) error {
 	}
 	if opts.Ties, err = measures.ParseTies(f.ties); err != nil {
 		return usagef("eval: --ties: %v", err)
+	}
+	corr, err := measures.ParseCorrection(f.correction)
+	if err != nil {
+		return usagef("eval: --correction: %v", err)
+	}
+	base := 0
+	if f.baseline != "" {
+		base = -1
+		for i, p := range f.runs {
+			if p == f.baseline {
+				base = i
+				break
+			}
+		}
+		if base < 0 {
+			return usagef("eval: --baseline %q is none of the --run files (%s)", f.baseline, strings.Join(f.runs, ", "))
+		}
 	}
 	opts.Beta, opts.Cutoff, opts.RelevantFrom, opts.QueriesFromRun = f.beta, f.cutoff, f.relevantFrom, f.fromRun
 	ctx := cmd.Context()
@@ -144,8 +174,8 @@ func runEval(cmd *cobra.Command, a *app, f evalFlags) error {
 				r.Run, c.Answered, c.Judged, c.Judged-c.Answered))
 		}
 	}
-	rep := &measures.Report{Results: results, Trials: f.trials, Seed: f.seed}
-	rep.Comparisons = measures.Compare(results, f.trials, f.seed)
+	rep := &measures.Report{Results: results, Baseline: base, Trials: f.trials, Seed: f.seed, Correction: corr}
+	rep.Comparisons = measures.Compare(results, measures.CompareOptions{Baseline: base, Trials: f.trials, Seed: f.seed, Correction: corr})
 	if f.sensitivity {
 		if rep.Sensitivity, err = measures.AnalyseSensitivity(ctx, q, runs, results, opts); err != nil {
 			return fmt.Errorf("eval: %w", err)

@@ -13,8 +13,9 @@ import (
 	"github.com/lovbench/lovbench/pipeline"
 )
 
-// exportVersion is the program version recorded in dataset manifests: the
-// main module version of the build ("(devel)" for a source build).
+// exportVersion is the program version recorded in dataset manifests and
+// features files: the main module version of the build ("(devel)" for a
+// source build).
 func exportVersion() string {
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
 		return bi.Main.Version
@@ -27,6 +28,7 @@ func newExportCmd(a *app) *cobra.Command {
 		cfg                 export.Config
 		asJSON              bool
 		ingestRep, labelRep string
+		pub                 export.Publication
 	)
 	cmd := &cobra.Command{
 		Use:   "export",
@@ -36,20 +38,32 @@ Parquet: query, term, one column per feature name) and writes the dataset
 directory: Fold1..FoldN/{train,vali,test}.txt in RankLib/SVMlight format
 (queries split at random, seeded, into N equal partitions, rotated as in
 LETOR: 3 train, 1 vali, 1 test for N=5), dataset.parquet, dataset.arrow,
-qrels.txt (TREC), ground_truth.csv and manifest.json (inputs and outputs with
-SHA-256, parameters, seed, version, row counts). Reruns with the same inputs
-and seed are byte-identical. Junk (-2) is written as 0 in the SVMlight files
+partitions/partition-K.parquet, qrels.txt (TREC), ground_truth.csv, a Hugging
+Face dataset card (README.md, one config per fold), LICENSE.md, croissant.json
+(Croissant 1.0) and manifest.json (inputs and outputs with SHA-256,
+parameters, seed, version, row counts). The feature semantics, corpus
+checksum and version come from the features file's metadata; a
+--feature-semantics that disagrees fails. Reruns with the same inputs and
+seed are byte-identical. Junk (-2) is written as 0 in the SVMlight files
 unless --keep-junk. --min-confidence C builds the dataset from the labels
 whose confidence is at least C: a query keeps its sampled terms (which have no
 confidence) when one of its labels reaches C, and is left out otherwise; the
 manifest and the dataset card count what was left out. docs/dataset.md
 documents every file.`,
 		Example: `  lovbench export --ground-truth ground_truth.csv --features features.parquet --folds 5 --seed 1 --out dataset/
+  lovbench export --ground-truth gt.csv --features f.parquet --out dataset/ \
+    --log-license cc-by-4.0 --corpus-license cc-by-4.0 --url https://huggingface.co/datasets/me/lov \
+    --creator "A. Person" --date-published 2026-11-26
   lovbench validate dataset/`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cfg.GroundTruth == "" || cfg.Features == "" || cfg.Out == "" {
 				return usagef("export: --ground-truth, --features and --out are required")
+			}
+			ins := paths{}.add("--ground-truth", cfg.GroundTruth).add("--features", cfg.Features).
+				add("--ingest-report", ingestRep).add("--label-report", labelRep)
+			if err := checkOutputs(ins, paths{}.add("--out", cfg.Out)); err != nil {
+				return err
 			}
 			if cfg.Options.Folds < 3 {
 				return usagef("export: --folds must be at least 3 (train, vali, test)")
@@ -58,6 +72,12 @@ documents every file.`,
 				return usagef("export: --feature-semantics: %v", err)
 			}
 			cfg.Options.Version = exportVersion()
+			if err := pub.Check(); err != nil {
+				return usagef("export: %v", err)
+			}
+			if pub != (export.Publication{}) {
+				cfg.Options.Publication = &pub
+			}
 			if ingestRep != "" || labelRep != "" {
 				pv, err := pipeline.Provenance(ingestRep, "", labelRep, nil)
 				if err != nil {
@@ -98,9 +118,15 @@ documents every file.`,
 	f.StringVar(&cfg.Features, "features", "", "features file of lovbench features (CSV or Parquet)")
 	f.StringVar(&cfg.Out, "out", "", "dataset directory to write")
 	intVar(f, &cfg.Options.Folds, "folds", 5, atLeast(3), "partitions and folds")
-	f.Uint64Var(&cfg.Options.Seed, "seed", 1, "seed of the query partition")
+	uint64Var(f, &cfg.Options.Seed, "seed", 1, "seed of the query partition")
 	f.BoolVar(&cfg.Options.KeepJunk, "keep-junk", false, "write junk (-2) labels as -2 in the SVMlight files instead of 0")
-	f.StringVar(&cfg.Options.FeatureSemantics, "feature-semantics", string(features.DefaultSemantics), "semantics the features file was computed with (lovbench features --semantics), recorded in manifest.json")
+	f.StringVar(&cfg.Options.FeatureSemantics, "feature-semantics", "", "semantics the features were computed with (reference or paper); a Parquet features file of lovbench features records them and must agree; for a CSV file or an older Parquet file, recorded as stated")
+	f.StringVar(&pub.LogLicense, "log-license", "", "licence of the search log: a Hugging Face licence identifier (cc-by-4.0, ...) or free text; stated in the card, LICENSE.md and croissant.json")
+	f.StringVar(&pub.CorpusLicense, "corpus-license", "", "licence of the vocabulary corpus: a Hugging Face licence identifier or free text")
+	f.BoolVar(&pub.SimulatedLog, "simulated-log", false, "the log was simulated (lovbench simulate), not collected from users; the card and croissant.json say so")
+	f.StringVar(&pub.URL, "url", "", "the dataset's web page, for croissant.json (Croissant requires it of a published dataset)")
+	f.StringVar(&pub.Creator, "creator", "", "who made the dataset, for croissant.json and the citation")
+	f.StringVar(&pub.DatePublished, "date-published", "", "publication date YYYY-MM-DD, for croissant.json and the citation")
 	floatVar(f, &cfg.Options.MinConfidence, "min-confidence", 0, within(0, 1), "keep only the labels whose confidence is at least this (0: all); queries left without one are left out")
 	f.BoolVar(&asJSON, "json", false, "print the manifest as JSON")
 	f.StringVar(&ingestRep, "ingest-report", "", "optional report.json of lovbench ingest, summarised in the dataset card and manifest")

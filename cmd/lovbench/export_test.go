@@ -11,6 +11,7 @@ import (
 // export then validate through the command line: a fresh directory is valid
 // (exit 0), a tampered one is not (exit 1), and bad flags are usage errors.
 func TestExportValidateCLI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	gtp, fp := writeExportInputs(t, dir, 10, func(q, tm int) int { return (q + tm) % 5 })
 	out := filepath.Join(dir, "ds")

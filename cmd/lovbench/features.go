@@ -34,8 +34,10 @@ by the --out extension. Terms not in the corpus fail the run unless
 --unknown is zero (written with zero features) or skip (left out); both
 count them in the log. --semantics reference (the default) reproduces what
 LOVBench's Java code computes, quirks included; --semantics paper computes the
-formulas as the LOVBench paper prints them. See docs/features.md for every
-feature definition in both semantics.`,
+formulas as the LOVBench paper prints them. A Parquet output records the
+semantics, the corpus' SHA-256 and the program version in its metadata, which
+export takes into the dataset. See docs/features.md for every feature
+definition in both semantics.`,
 		Example: `  lovbench features --corpus vocabularies/ --pairs pairs.csv --out features.parquet
   lovbench features --corpus vocabs/ --prefixes lov_prefixes.json --pairs pairs.csv \
     --out f.csv --features 1-33 --unknown zero
@@ -44,6 +46,10 @@ feature definition in both semantics.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(corpus) == 0 || pairs == "" || out == "" {
 				return usagef("features: --corpus, --pairs and --out are required")
+			}
+			ins := paths{}.add("--pairs", pairs).add("--prefixes", prefixes).add("--corpus", corpus...)
+			if err := checkOutputs(ins, paths{}.add("--out", out)); err != nil {
+				return err
 			}
 			if l := strings.ToLower(out); !strings.HasSuffix(l, ".csv") && !strings.HasSuffix(l, ".parquet") {
 				return usagef("features: --out must end in .csv or .parquet")
@@ -85,6 +91,7 @@ feature definition in both semantics.`,
 			if rep.Rows == 0 && len(ps) > 0 && !a.allowEmpty {
 				return &textio.EmptyError{File: pairs, What: "row left", Counts: fmt.Sprintf("%d pairs, %d with a term not in the corpus skipped", rep.Pairs, rep.Unknown)}
 			}
+			tab.Origin.Version = exportVersion()
 			if err := tab.WriteFile(out); err != nil {
 				return err
 			}

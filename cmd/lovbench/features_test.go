@@ -1,10 +1,15 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lovbench/lovbench/features"
+	"github.com/lovbench/lovbench/internal/pqfile"
 )
 
 const cliCorpus = `<http://v.org/Dog> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://www.w3.org/2002/07/owl#Class> <http://v.org/> .
@@ -16,6 +21,7 @@ const cliCorpus = `<http://v.org/Dog> <http://www.w3.org/1999/02/22-rdf-syntax-n
 `
 
 func TestFeaturesAndSearchCommands(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	corpus := filepath.Join(dir, "v.nq")
 	pairs := filepath.Join(dir, "pairs.csv")
@@ -61,6 +67,7 @@ func TestFeaturesAndSearchCommands(t *testing.T) {
 // differ where the Java does: the query "do" is a substring of "Dog"
 // (TextRelevancy.java) but no word of it; a bad value is a usage error.
 func TestFeaturesSemanticsFlag(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	corpus := filepath.Join(dir, "v.nq")
 	pairs := filepath.Join(dir, "pairs.csv")
@@ -90,5 +97,45 @@ func TestFeaturesSemanticsFlag(t *testing.T) {
 	}
 	if code, _, errs := runCLI(t, "-q", "features", "--corpus", corpus, "--pairs", pairs, "--out", filepath.Join(dir, "x.csv"), "--semantics", "java"); code != 2 || !strings.Contains(errs, "--semantics") {
 		t.Errorf("--semantics java: code %d, stderr %q; want 2 naming the flag", code, errs)
+	}
+}
+
+// TestFeaturesRecordOriginForExport: features --semantics paper writes
+// its semantics, the corpus digest (the SHA-256 of the corpus file's
+// SHA-256 and a newline, as docs/features.md defines it) and the version
+// into the Parquet file; export takes them into the manifest and refuses
+// --feature-semantics reference, naming both semantics (exit 1).
+func TestFeaturesRecordOriginForExport(t *testing.T) {
+	dir := t.TempDir()
+	corpus := filepath.Join(dir, "v.nq")
+	pairs := filepath.Join(dir, "pairs.csv")
+	gt := filepath.Join(dir, "gt.csv")
+	os.WriteFile(corpus, []byte(cliCorpus), 0o644)
+	os.WriteFile(pairs, []byte("query,term\ndo do,v:Dog\ndog,v:Dog\nanimal,v:Dog\n"), 0o644)
+	os.WriteFile(gt, []byte("query,term,label\ndo do,http://v.org/Dog,1\ndog,http://v.org/Dog,2\nanimal,http://v.org/Dog,0\n"), 0o644)
+	fp := filepath.Join(dir, "f.parquet")
+	if code, _, errs := runCLI(t, "-q", "features", "--corpus", corpus, "--pairs", pairs, "--out", fp, "--semantics", "paper"); code != 0 {
+		t.Fatalf("features: code %d: %s", code, errs)
+	}
+	file := sha256.Sum256([]byte(cliCorpus))
+	digest := sha256.Sum256([]byte(hex.EncodeToString(file[:]) + "\n"))
+	tab, err := pqfile.ReadFile(fp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.Meta[features.MetaSemantics] != "paper" || tab.Meta[features.MetaCorpusSHA256] != hex.EncodeToString(digest[:]) || tab.Meta[features.MetaVersion] == "" {
+		t.Errorf("metadata %v, want paper and corpus %x", tab.Meta, digest)
+	}
+	out := filepath.Join(dir, "ds")
+	code, _, errs := runCLI(t, "-q", "export", "--ground-truth", gt, "--features", fp, "--folds", "3", "--out", out, "--feature-semantics", "reference")
+	if code != 1 || !strings.Contains(errs, `"reference" were stated`) || !strings.Contains(errs, `with "paper" semantics`) {
+		t.Errorf("export --feature-semantics reference: code %d, stderr %q", code, errs)
+	}
+	if code, _, errs := runCLI(t, "-q", "export", "--ground-truth", gt, "--features", fp, "--folds", "3", "--out", out); code != 0 {
+		t.Fatalf("export: code %d: %s", code, errs)
+	}
+	m, _ := os.ReadFile(filepath.Join(out, "manifest.json"))
+	if !strings.Contains(string(m), `"feature_semantics": "paper"`) || !strings.Contains(string(m), hex.EncodeToString(digest[:])) {
+		t.Errorf("manifest lacks the features' origin:\n%s", m)
 	}
 }

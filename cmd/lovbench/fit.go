@@ -69,6 +69,12 @@ for any --workers. See docs/clickmodels.md.`,
 			if out == "" {
 				return usagef("fit: --out is required")
 			}
+			// --load may name --out: its parameters are read before the
+			// directory is replaced, and written into the new one.
+			ins := paths{}.add("--log", logFile).add("--sessions", sessDir).add("--shards", shardDir)
+			if err := checkOutputs(ins, paths{}.add("--out", out)); err != nil {
+				return err
+			}
 			kinds, err := clickmodels.ParseKinds(models)
 			if err != nil {
 				return usagef("fit: --models: %v", err)
@@ -80,7 +86,7 @@ for any --workers. See docs/clickmodels.md.`,
 				return usagef("fit: --params-format: %v", err)
 			}
 			if memLimit != "" {
-				if cfg.MemoryLimit, err = bytesize.Parse(memLimit); err != nil {
+				if cfg.MemoryLimit, err = bytesize.ParseLimit(memLimit); err != nil {
 					return usagef("fit: --memory-limit: %v", err)
 				}
 			}
@@ -135,13 +141,13 @@ for any --workers. See docs/clickmodels.md.`,
 	intVar(f, &cfg.Iterations, "iterations", clickmodels.DefaultIterations, atLeast(1), "EM iterations")
 	floatVar(f, &cfg.TrainFraction, "train-fraction", 0.75, between(0, 1), "share of SERPs that train")
 	f.StringVar(&split, "split", clickmodels.SplitSpec, "train/test split: spec (file order), random (seeded) or time (whole user sessions)")
-	f.Uint64Var(&cfg.Seed, "seed", 1, "seed of --split random")
+	uint64Var(f, &cfg.Seed, "seed", 1, "seed of --split random")
 	intVar(f, &cfg.Workers, "workers", 0, atLeast(0), "parallel workers (0: all CPUs); results do not depend on it")
 	floatVar(f, &cfg.Tolerance, "tolerance", 0, atLeast(0), "stop EM once the training log-likelihood changes less than this (0: run all --iterations, like PyClick)")
 	f.Float64Var(&interval, "interval", clickmodels.DefaultLevel, "level of the interval written next to each relevance (0: none; see docs/clickmodels.md, \"Uncertainty\")")
 	f.BoolVar(&cfg.Exact, "exact", false, "DBN: exact posterior E-step instead of PyClick's (recovers parameters better, differs from PyClick)")
 	f.StringVar(&shardDir, "shards", "", "query-shard `DIR` written by lovbench shard (fits shard by shard; same outputs)")
-	f.StringVar(&memLimit, "memory-limit", "", "bound the fit's memory, e.g. 4GiB (see docs/scale.md)")
+	f.StringVar(&memLimit, "memory-limit", "", "bound the fit's memory, e.g. 4GiB: 0 (no limit) or at least 1MiB (see docs/scale.md)")
 	f.StringVar(&load, "load", "", "load <MODEL>_params.parquet or <MODEL>_params.json from `DIR` instead of fitting, then evaluate")
 	f.StringVar(&paramsFormat, "params-format", "auto", "parameter files: auto (JSON up to 100,000 pairs, else Parquet), json or parquet")
 	return cmd

@@ -10,6 +10,7 @@ import (
 // TestSimulateFitCLI runs simulate, fit and fit --load end to end and checks
 // exit codes, outputs and that a rerun gives identical relevance files.
 func TestSimulateFitCLI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	logFile, truth := filepath.Join(dir, "sim.tsv"), filepath.Join(dir, "truth.json")
 	if code, _, stderr := runCLI(t, "simulate", "--model", "ubm", "--sessions", "3000", "--queries", "50", "--seed", "4", "--out", logFile, "--truth", truth, "-q"); code != 0 {
@@ -33,6 +34,7 @@ func TestSimulateFitCLI(t *testing.T) {
 		if string(a) != string(b) {
 			t.Errorf("%s differs between two runs", f)
 		}
+		// With intervals (fit's default --interval 0.9).
 		if f == "UBM_relevance.tsv" && !strings.HasPrefix(string(a), "query\tdoc\trelevance\tlower\tupper\talpha\tbeta\n") {
 			t.Errorf("%s: header %q", f, strings.SplitN(string(a), "\n", 2)[0])
 		}
@@ -70,6 +72,7 @@ func TestSimulateFitCLI(t *testing.T) {
 // the same metrics, and the relevance files equal those of the JSON run;
 // an unknown --params-format is a usage error.
 func TestFitParamsParquetCLI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	logFile := filepath.Join(dir, "sim.tsv")
 	if code, _, stderr := runCLI(t, "simulate", "--model", "dbn", "--sessions", "2000", "--queries", "40", "--seed", "3", "--out", logFile, "-q"); code != 0 {

@@ -61,6 +61,10 @@ See docs/ingest.md.`,
 			if o.OutDir == "" {
 				return usagef("ingest: --out is required")
 			}
+			ins := paths{}.add("--queries", o.Queries).add("--clicks", o.Clicks).add("--log", o.Log).add("--pii-blacklist", blacklist)
+			if err := checkOutputs(ins, paths{}.add("--out", o.OutDir)); err != nil {
+				return err
+			}
 			if o.SessionIdle < time.Second {
 				return usagef("ingest: --session-idle must be at least 1s")
 			}

@@ -10,6 +10,7 @@ import (
 // TestIngestAndStatsCLI runs the README example on the bundled test log:
 // ingest it, then print its statistics.
 func TestIngestAndStatsCLI(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "clean")
 	td := filepath.Join("..", "..", "ingest", "testdata", "lov")
 	code, stdout, stderr := runCLI(t, "ingest", "--quiet", "--format", "lov",
@@ -35,6 +36,7 @@ func TestIngestAndStatsCLI(t *testing.T) {
 }
 
 func TestIngestUsageErrors(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"ingest", "--format", "lov", "--out", "x"},               // no --queries/--clicks
 		{"ingest", "--format", "yandex", "--out", "x"},            // no --log

@@ -10,6 +10,7 @@ import (
 // ingest --json and fit --json print what they also write (report.json,
 // metrics.json), so scripts need not read the files.
 func TestIngestAndFitJSON(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	log := filepath.Join(dir, "log.tsv")
 	// Two sessions by hand: s1 clicks rank 2 of 10, s2 clicks nothing (rule

@@ -29,7 +29,10 @@ func newLabelCmd(a *app) *cobra.Command {
 SERP to a graded label (docs/method.md section 4: < 0.2 junk -2, then 0..4 at 0.2,
 0.45, 0.5, 0.6, 0.7) and keeps only queries whose whole first SERP got a
 label. It writes query,term,label,probability and prints the label
-distribution beside LOVBench's Table 4. With --expert it also prints the
+distribution beside LOVBench's for the same pairs: the shares of its 73,950
+labelled first-page pairs, i.e. Table 4 without the 110,274 pairs sampled
+as label 0 (sample adds those; its table and the report compare with
+Table 4 as printed). With --expert it also prints the
 Pearson and Kendall correlation of the predictions with expert judgments
 (CBRBench format) per query and pooled.`,
 		Example: `  lovbench label --relevance ubm.tsv --sessions ingest/ --out labels.csv
@@ -39,6 +42,11 @@ Pearson and Kendall correlation of the predictions with expert judgments
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cfg.Relevance == "" || cfg.Sessions == "" || cfg.Out == "" {
 				return usagef("label: --relevance, --sessions and --out are required")
+			}
+			ins := paths{}.add("--relevance", cfg.Relevance).add("--sessions", cfg.Sessions).add("--expert", cfg.Expert).
+				add("--prefixes", loadOpt.Prefixes).add("--corpus", corpus...)
+			if err := checkOutputs(ins, paths{}.add("--out", cfg.Out).add("--quarantine", cfg.Quarantine)); err != nil {
+				return err
 			}
 			th, err := labels.ParseThresholds(thresholds)
 			if err != nil {
@@ -50,7 +58,7 @@ Pearson and Kendall correlation of the predictions with expert judgments
 			}
 			cfg.Options.Thresholds, cfg.Options.Choice = th, ch
 			if memLimit != "" {
-				if cfg.MemoryLimit, err = bytesize.Parse(memLimit); err != nil {
+				if cfg.MemoryLimit, err = bytesize.ParseLimit(memLimit); err != nil {
 					return usagef("label: --memory-limit: %v", err)
 				}
 			}
@@ -80,6 +88,8 @@ Pearson and Kendall correlation of the predictions with expert judgments
 			}
 			fmt.Fprintf(a.stdout, "%d of %d queries labelled, %d labels (first SERP: %s, %d results)\n", rep.LabelledQueries, rep.LogQueries, rep.Labels, rep.FirstSERP, rep.SERPSize)
 			fmt.Fprint(a.stdout, labels.FormatDistribution(rep.Distribution))
+			fmt.Fprintf(a.stdout, "(first-page labels; LOVBench: its %d labelled pairs, Table 4 without the %d sampled zeros)\n",
+				labels.LOVBenchLabelledPairs, labels.LOVBenchSampledPairs)
 			if rep.Quarantined > 0 {
 				fmt.Fprintf(a.stdout, "bad relevance rows: %d, listed in %s\n", rep.Quarantined, rep.QuarantineFile)
 			}
@@ -102,7 +112,7 @@ Pearson and Kendall correlation of the predictions with expert judgments
 	f.StringVar(&cfg.Relevance, "relevance", "", "relevance TSV of lovbench fit (query, doc, relevance)")
 	f.StringVar(&cfg.Sessions, "sessions", "", "sessions: ingest directory, sessions.parquet or Yandex log")
 	f.StringVar(&cfg.Out, "out", "", "labels CSV to write (query,term,label,probability)")
-	f.StringVar(&memLimit, "memory-limit", "", "soft memory limit while labelling, e.g. 1GiB: the collector works harder to stay under it (see docs/scale.md)")
+	f.StringVar(&memLimit, "memory-limit", "", "soft memory limit while labelling, e.g. 1GiB: 0 (no limit) or at least 1MiB; the collector works harder to stay under it (see docs/scale.md)")
 	f.StringVar(&cfg.Quarantine, "quarantine", "", "TSV of bad relevance rows (default OUT.quarantine.tsv)")
 	f.StringVar(&cfg.Expert, "expert", "", "expert judgments in CBRBench format (query,term URI,rating,label) to compare with")
 	f.StringVar(&thresholds, "thresholds", labels.DefaultThresholds().String(), "five increasing probability cut points for the labels -2|0|1|2|3|4")

@@ -14,6 +14,7 @@ import (
 // label then sample through the command line on a small log, relevance file
 // and Turtle corpus.
 func TestLabelSampleCLI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var ttl strings.Builder
 	ttl.WriteString("@prefix ex: <http://ex.org/v#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n")
@@ -139,11 +140,44 @@ func TestLabelSampleCLI(t *testing.T) {
 	}
 }
 
+// label's LOVBench column compares like with like: its labels are those
+// of first result pages, so the column holds LOVBench's shares of its
+// labelled pairs (label 1: 60.04%, by hand from Table 4: 24.10% of 184,224
+// pairs over 73,950 labelled), not Table 4's shares of labelled plus
+// sampled pairs (24.10%).
+func TestLabelComparesFirstPageShares(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	logPath := filepath.Join(dir, "log.tsv")
+	os.WriteFile(logPath, []byte("s1\t0\tQ\tperson\t0\tex:A\tex:B\tex:C\ns1\t1\tC\tex:A\n"), 0o644)
+	relPath := filepath.Join(dir, "rel.tsv")
+	os.WriteFile(relPath, []byte("query\tdoc\trelevance\nperson\tex:A\t0.7\nperson\tex:B\t0.45\nperson\tex:C\t0.3\n"), 0o644)
+	code, out, errs := runCLI(t, "label", "--relevance", relPath, "--sessions", logPath, "--serp-size", "3", "--out", filepath.Join(dir, "labels.csv"))
+	if code != 0 {
+		t.Fatalf("label: code %d: %s", code, errs)
+	}
+	want := map[string]string{"4": "0.85%", "3": "4.06%", "2": "18.09%", "1": "60.04%", "0": "16.77%", "-2": "0.15%"}
+	seen := 0
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 4 && want[f[0]] != "" {
+			seen++
+			if f[3] != want[f[0]] {
+				t.Errorf("label %s: LOVBench column %s, want %s (first-page pairs)\n%s", f[0], f[3], want[f[0]], out)
+			}
+		}
+	}
+	if seen != 6 || !strings.Contains(out, "first-page labels") {
+		t.Errorf("label's table has %d of 6 label rows or no note on what it compares:\n%s", seen, out)
+	}
+}
+
 // TestLabelConfidenceCLI: a relevance file with intervals gives each label
 // its confidence in labels.csv. By hand: Beta(1, 1) is uniform, so label
 // 4 (band [0.7, 1]) has 0.3 and label 0 (band [0.2, 0.45)) 0.25; Beta(2, 1)
 // has CDF x^2, so label 1 (band [0.45, 0.5)) has 0.25 - 0.2025 = 0.0475.
 func TestLabelConfidenceCLI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	logPath := filepath.Join(dir, "log.tsv")
 	os.WriteFile(logPath, []byte("s1\t0\tQ\tperson\t0\tex:P0\tex:P1\tex:P2\n"), 0o644)

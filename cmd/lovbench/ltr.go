@@ -17,6 +17,7 @@ func newLTRCmd(a *app) *cobra.Command {
 		dataDir, algs, configs, metric, outDir, norm string
 		modelFormat                                  string
 		ties                                         string
+		correction                                   string
 		seed                                         uint64
 		workers, permutations, baseline              int
 		noModels                                     bool
@@ -33,7 +34,13 @@ unlearned baseline (feature 34 alone). It writes <Ranker>_Results.csv in the
 layout of LOVBench's RankNet_Results.csv, results.json, and the models under
 OUT/models/ (OUT is built beside itself and replaced whole), and prints a
 summary: per ranker and configuration the test NDCG@10 and MAP averaged over
-the folds and the training time. The number of folds is the parameters.folds
+the folds and the training time, then every configuration against the
+baseline on NDCG@10 and MAP (all measures in results.json): the mean
+difference over the pooled test queries with its 95% paired t interval, the
+randomisation p-value, that p-value corrected for the number of comparisons
+(--correction, Holm by default), Cohen's d_z and the queries won, tied and
+lost. It names a best learned ranker only when one is significantly better
+than the baseline after correction. The number of folds is the parameters.folds
 of DIR/manifest.json when there is one. See docs/ltr.md.`,
 		Example: `  lovbench ltr --data folds --algorithms ranknet,adarank --configs all --out results
   lovbench ltr --data folds --algorithms lambdamart --configs full,light --metric NDCG@10 --workers 2 --out results
@@ -42,6 +49,9 @@ of DIR/manifest.json when there is one. See docs/ltr.md.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if dataDir == "" || outDir == "" {
 				return usagef("ltr: --data and --out are required")
+			}
+			if err := checkOutputs(paths{}.add("--data", dataDir), paths{}.add("--out", outDir)); err != nil {
+				return err
 			}
 			var algorithms []ltr.Algorithm
 			for _, s := range strings.Split(algs, ",") {
@@ -87,6 +97,10 @@ of DIR/manifest.json when there is one. See docs/ltr.md.`,
 			if err != nil {
 				return usagef("ltr: --ties: %v", err)
 			}
+			corr, err := measures.ParseCorrection(correction)
+			if err != nil {
+				return usagef("ltr: --correction: %v", err)
+			}
 			folds, err := ltr.ReadFolds(dataDir)
 			if err != nil {
 				return err
@@ -99,6 +113,7 @@ of DIR/manifest.json when there is one. See docs/ltr.md.`,
 				Workers:         workers,
 				Permutations:    permutations,
 				Ties:            tr,
+				Correction:      corr,
 				Progress:        a.progress(),
 				Log:             a.log,
 			}
@@ -143,10 +158,11 @@ of DIR/manifest.json when there is one. See docs/ltr.md.`,
 	f.StringVar(&metric, "metric", "NDCG@10", "metric optimised and used for validation model selection (NDCG@k, ERR@k, MAP)")
 	f.StringVar(&norm, "norm", "zscore", "per-query feature normalisation: none, sum, zscore, linear")
 	f.StringVar(&outDir, "out", "", "output directory")
-	f.Uint64Var(&seed, "seed", 1, "random seed")
+	uint64Var(f, &seed, "seed", 1, "random seed")
 	f.StringVar(&ties, "ties", "docid", "order of test documents with equal scores for the reported measures: docid (trec_eval: docid descending), optimistic, pessimistic, average (exact expected value); training and model selection always use docid")
 	f.StringVar(&modelFormat, "model-format", "json", "model files under OUT/models: json (.json), ranklib (RankLib's text format, .ranklib.txt) or json,ranklib")
 	intVar(f, &workers, "workers", 1, atLeast(1), "parallel training jobs (results do not depend on it)")
+	f.StringVar(&correction, "correction", "holm", "correction of the p-values for the number of comparisons (per measure, every configuration against the baseline): holm, bonferroni or none")
 	intVar(f, &permutations, "permutations", 10000, atLeast(1), "random sign assignments of the randomisation test")
 	intVar(f, &baseline, "baseline-feature", ltr.BaselineFeature, atLeast(1), "feature ranked unlearned as the baseline")
 	f.BoolVar(&noModels, "no-models", false, "do not save the trained models under OUT/models")

@@ -12,6 +12,7 @@ import (
 // ltr --features trains on an arbitrary subset (alone when --configs is not
 // given, beside the named configurations when it is).
 func TestLTRFeaturesFlag(t *testing.T) {
+	t.Parallel()
 	data := writeSyntheticFolds(t)
 	out := t.TempDir()
 	code, _, stderr := runCLI(t, "-q", "ltr", "--data", data, "--algorithms", "ca", "--features", "1,3,5-9",
@@ -54,6 +55,7 @@ func TestLTRFeaturesFlag(t *testing.T) {
 
 // The error for a missing baseline feature names --baseline-feature.
 func TestLTRMissingBaselineNamesFlag(t *testing.T) {
+	t.Parallel()
 	data := writeSyntheticFolds(t) // features 1..34
 	code, _, stderr := runCLI(t, "-q", "ltr", "--data", data, "--algorithms", "ca", "--features", "1-2", "--baseline-feature", "40", "--out", t.TempDir())
 	if code != 1 || !strings.Contains(stderr, "baseline feature 40 not present (largest feature id 34); choose the baseline feature with --baseline-feature") {

@@ -38,6 +38,7 @@ func writeSyntheticFolds(t *testing.T) string {
 }
 
 func TestLTRAndRankCommands(t *testing.T) {
+	t.Parallel()
 	data := writeSyntheticFolds(t)
 	out := t.TempDir()
 	code, _, stderr := runCLI(t, "-q", "ltr", "--data", data, "--algorithms", "lambdamart,adarank", "--configs", "simple",
@@ -85,6 +86,7 @@ func TestLTRAndRankCommands(t *testing.T) {
 // `ltr` prints a summary table whose NDCG@10 and MAP are
 // the MEAN rows of <Ranker>_Results.csv.
 func TestLTRPrintsSummary(t *testing.T) {
+	t.Parallel()
 	data := writeSyntheticFolds(t)
 	out := filepath.Join(t.TempDir(), "ltr")
 	code, stdout, stderr := runCLI(t, "ltr", "--data", data, "--algorithms", "lambdamart", "--configs", "simple",

@@ -10,6 +10,7 @@ import (
 // ltr --ties: an unknown rule is a usage error; a known one is recorded in
 // results.json, and every row carries its tie statistics.
 func TestLTRTiesFlag(t *testing.T) {
+	t.Parallel()
 	data := writeSyntheticFolds(t)
 	out := t.TempDir()
 	if code, _, _ := runCLI(t, "-q", "ltr", "--data", data, "--out", out, "--ties", "random"); code != 2 {

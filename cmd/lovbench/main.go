@@ -75,7 +75,7 @@ and evaluate rankers.`,
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 	root.PersistentFlags().BoolVarP(&a.quiet, "quiet", "q", false, "no progress bars and only warnings in the log")
-	root.PersistentFlags().BoolVarP(&a.verbose, "verbose", "v", false, "debug logging")
+	root.PersistentFlags().BoolVarP(&a.verbose, "verbose", "v", false, "the whole log, debug level included (demo and run: also a table of their stages)")
 	root.PersistentFlags().BoolVar(&a.allowEmpty, "allow-empty", false, "accept an input file with no usable record (empty, or every record rejected) instead of failing")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(

@@ -15,6 +15,7 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 }
 
 func TestExitCodes(t *testing.T) {
+	t.Parallel()
 	if code, out, _ := runCLI(t, "--help"); code != 0 || !strings.Contains(out, "lovbench") {
 		t.Fatalf("--help: code %d, out %q", code, out)
 	}
@@ -28,6 +29,7 @@ func TestExitCodes(t *testing.T) {
 
 // Every command documents its purpose and shows an example.
 func TestEveryCommandHasShortAndExample(t *testing.T) {
+	t.Parallel()
 	root := newRootCmd(&app{})
 	for _, c := range root.Commands() {
 		if c.Name() == "help" || c.Name() == "completion" {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/pflag"
 )
@@ -115,4 +116,60 @@ func intVar(fs *pflag.FlagSet, p *int, name string, def int, b bound, usage stri
 func intVarP(fs *pflag.FlagSet, p *int, name, short string, def int, b bound, usage string) {
 	*p = def
 	fs.VarP(&intValue{p, b}, name, short, usage+" ("+b.String()+")")
+}
+
+// uint64Value is an unsigned integer flag (seeds) whose parse error says
+// what is wanted instead of strconv's message.
+type uint64Value struct{ p *uint64 }
+
+func (f *uint64Value) Set(s string) error {
+	v, err := strconv.ParseUint(s, 0, 64)
+	if err != nil {
+		return fmt.Errorf("must be a whole number from 0 to %d", uint64(math.MaxUint64))
+	}
+	*f.p = v
+	return nil
+}
+
+func (f *uint64Value) String() string { return strconv.FormatUint(*f.p, 10) }
+func (f *uint64Value) Type() string   { return "uint" }
+
+// uint64Var defines an unsigned integer flag (a seed).
+func uint64Var(fs *pflag.FlagSet, p *uint64, name string, def uint64, usage string) {
+	*p = def
+	fs.Var(&uint64Value{p}, name, usage)
+}
+
+// floatListValue is a comma-separated list of numbers with no default
+// value: unset, it prints nothing, so that the help shows only the
+// defaults its usage text states.
+type floatListValue struct{ p *[]float64 }
+
+func (f *floatListValue) Set(s string) error {
+	var out []float64
+	for _, x := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%q is not a finite number", x)
+		}
+		out = append(out, v)
+	}
+	*f.p = out
+	return nil
+}
+
+func (f *floatListValue) String() string {
+	s := make([]string, len(*f.p))
+	for i, v := range *f.p {
+		s[i] = fmtNum(v)
+	}
+	return strings.Join(s, ",")
+}
+func (f *floatListValue) Type() string { return "floats" }
+
+// floatListVar defines a flag taking comma-separated numbers, unset by
+// default.
+func floatListVar(fs *pflag.FlagSet, p *[]float64, name, usage string) {
+	*p = nil
+	fs.Var(&floatListValue{p}, name, usage)
 }

@@ -5,12 +5,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A file a user adds to an earlier output of export,
-// ingest, fit or ltr is not deleted by a rerun: the command exits 1 naming
-// it, and the file and the earlier output are left as they were.
+// ingest, fit or ltr is not deleted by a rerun, even when the command's
+// index file was touched after it (a checkout, an editor, a copy that
+// resets times): the command exits 1 naming it, and the file and the
+// earlier output are left as they were.
 func TestRerunKeepsUserFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	gt, feats := writeExportInputs(t, dir, 10, func(q, tm int) int { return (q + tm) % 5 })
 	logFile := filepath.Join(dir, "sim.tsv")
@@ -42,6 +46,12 @@ func TestRerunKeepsUserFiles(t *testing.T) {
 		}
 		notes := filepath.Join(out, "notes.txt")
 		os.WriteFile(notes, []byte("my notes"), 0o644)
+		past, future := time.Now().Add(-time.Hour), time.Now().Add(time.Hour)
+		os.Chtimes(notes, past, past)
+		index := map[string]string{"export": "manifest.json", "ingest": "report.json", "fit": "metrics.json", "ltr": "results.json"}[name]
+		if err := os.Chtimes(filepath.Join(out, index), future, future); err != nil {
+			t.Fatal(err)
+		}
 		code, _, errs := runCLI(t, append([]string{"-q"}, args(out)...)...)
 		if code != 1 || !strings.Contains(errs, "notes.txt") {
 			t.Errorf("%s over an output with a user's file: code %d (want 1): %s", name, code, errs)
@@ -55,6 +65,7 @@ func TestRerunKeepsUserFiles(t *testing.T) {
 // An --out that is a symbolic link is written through:
 // the directory it points to gets the output, the link stays.
 func TestOutSymlinkWrittenThrough(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	gt, feats := writeExportInputs(t, dir, 10, func(q, tm int) int { return (q + tm) % 5 })
 	real, link := filepath.Join(dir, "datasets", "v1"), filepath.Join(dir, "current")
@@ -79,6 +90,7 @@ func TestOutSymlinkWrittenThrough(t *testing.T) {
 // `demo --out` into a directory of the user's files and
 // run --workdir / are refused (exit 1) before anything is written.
 func TestDemoAndRunRefuseForeignWorkdirs(t *testing.T) {
+	t.Parallel()
 	user := t.TempDir()
 	os.WriteFile(filepath.Join(user, "thesis.tex"), []byte("x"), 0o644)
 	if code, _, errs := runCLI(t, "-q", "demo", "--out", user, "--serps", "200", "--queries", "20"); code != 1 || !strings.Contains(errs, "not a lovbench work directory") {
@@ -99,6 +111,7 @@ func TestDemoAndRunRefuseForeignWorkdirs(t *testing.T) {
 // --allow-degenerate it is published and the report carries a warning
 // banner; a later run without the flag does not publish it again.
 func TestDemoBelowMinimums(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "d")
 	code, _, errs := runCLI(t, "-q", "demo", "--profile", "dense", "--serps", "10", "--out", out)
 	if code != 1 || !strings.Contains(errs, "test set has") || !strings.Contains(errs, "--allow-degenerate") {
@@ -120,5 +133,46 @@ func TestDemoBelowMinimums(t *testing.T) {
 	}
 	if code, _, errs := runCLI(t, "-q", "demo", "--profile", "dense", "--serps", "10", "--out", out); code != 1 || !strings.Contains(errs, "test set has") {
 		t.Errorf("rerun without --allow-degenerate over unchanged stages: code %d (want 1): %s", code, errs)
+	}
+}
+
+// An output that is an input (the same file, through a link, or a
+// directory holding it) is a usage error, exit 2, before anything is read:
+// the input is left as it was.
+func TestOutputIsInputRefused(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.csv")
+	content := []byte("query,term,label\nperson,http://xmlns.com/foaf/0.1/Person,3\n")
+	os.WriteFile(in, content, 0o644)
+	os.Symlink("in.csv", filepath.Join(dir, "link.csv"))
+	sub := filepath.Join(dir, "sub")
+	os.MkdirAll(sub, 0o755)
+	inSub := filepath.Join(sub, "log.tsv")
+	os.WriteFile(inSub, content, 0o644)
+	for _, args := range [][]string{
+		{"sample", "--labels", in, "--corpus", "embedded", "--out", in},
+		{"sample", "--labels", in, "--corpus", "embedded", "--out", filepath.Join(dir, "link.csv")},
+		{"features", "--corpus", "embedded", "--pairs", in, "--out", in},
+		{"label", "--relevance", in, "--sessions", inSub, "--out", in},
+		{"label", "--relevance", inSub, "--sessions", inSub, "--out", filepath.Join(dir, "l.csv"), "--quarantine", inSub},
+		{"rank", "--model", inSub, "--data", in, "--out", filepath.Join(dir, "link.csv")},
+		{"fit", "--sessions", sub, "--out", sub},
+		{"fit", "--log", inSub, "--out", dir},
+		{"ingest", "--format", "yandex", "--log", inSub, "--out", sub},
+		{"export", "--ground-truth", in, "--features", inSub, "--out", dir},
+		{"ltr", "--data", sub, "--out", sub},
+		{"shard", "--sessions", inSub, "--out", sub},
+		{"simulate", "--model", "ubm", "--out", in, "--truth", in},
+		{"eval", "--qrels", in, "--run", inSub, "--per-query", in},
+	} {
+		code, _, errs := runCLI(t, append([]string{"-q"}, args...)...)
+		if code != 2 || !strings.Contains(errs, "input") && !strings.Contains(errs, "same file") {
+			t.Errorf("%v: code %d (want 2): %s", args, code, errs)
+		}
+		for _, p := range []string{in, inSub} {
+			if b, err := os.ReadFile(p); err != nil || string(b) != string(content) {
+				t.Fatalf("%v: the input %s was changed or removed (%v)", args, p, err)
+			}
+		}
 	}
 }

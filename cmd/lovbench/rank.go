@@ -32,6 +32,9 @@ error. See docs/ltr.md.`,
 			if modelPath == "" || dataPath == "" {
 				return usagef("rank: --model and --data are required")
 			}
+			if err := checkOutputs(paths{}.add("--model", modelPath).add("--data", dataPath), paths{}.add("--out", outPath)); err != nil {
+				return err
+			}
 			var nm ltr.Normalization
 			if norm != "" {
 				n, err := ltr.ParseNormalization(norm)

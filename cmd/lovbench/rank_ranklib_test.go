@@ -13,6 +13,7 @@ import (
 // ltr --model-format json,ranklib writes both files; rank scores the
 // RankLib file exactly as the JSON one (same run, byte for byte).
 func TestLTRRankLibModelsRankIdentically(t *testing.T) {
+	t.Parallel()
 	data := writeSyntheticFolds(t)
 	out := t.TempDir()
 	code, _, stderr := runCLI(t, "-q", "ltr", "--data", data, "--algorithms", "lambdamart,ca,adarank,ranknet", "--features", "1-6",
@@ -64,6 +65,7 @@ func TestLTRRankLibModelsRankIdentically(t *testing.T) {
 // LETOR 4.0 MQ2008-style lines: docids from "#docid = X", scores as
 // computed by hand from the trees (see TestReadRankLibLambdaMARTByHand).
 func TestRankRankLibModelOnMQ2008Lines(t *testing.T) {
+	t.Parallel()
 	model := filepath.Join("..", "..", "ltr", "testdata", "ranklib", "lambdamart.txt")
 	line := func(label int, qid string, f1, f3 float64, comment string) string {
 		var sb strings.Builder

@@ -35,6 +35,9 @@ simulated log, how well the labels recover the hidden true relevance.`,
 			if out == "" {
 				out = filepath.Join(workdir, "report.html")
 			}
+			if err := checkOutputs(paths{}.add("--workdir", workdir), paths{}.add("--out", out)); err != nil {
+				return err
+			}
 			d, err := pipeline.ReportFromWorkdir(workdir)
 			if err != nil {
 				return err

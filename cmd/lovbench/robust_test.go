@@ -79,6 +79,7 @@ func mustRun(t *testing.T, args ...string) string {
 // gzip-compressed (detected by magic bytes). The expected value is the run
 // on the plain file, whose content the other tests check.
 func TestInputsGzipAndBOM(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := fileWriter(t, dir)
 
@@ -194,6 +195,7 @@ func TestInputsGzipAndBOM(t *testing.T) {
 // is an error (exit 1) naming the file and the counts, unless --allow-empty
 // is given (exit 0).
 func TestEmptyInputIsAnError(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := fileWriter(t, dir)
 	empty := write("empty.txt", "")
@@ -247,6 +249,7 @@ func TestEmptyInputIsAnError(t *testing.T) {
 // starts with terminal escape sequences; the message must be short, say how
 // long the value was, and hold no control byte but the final newline.
 func TestErrorsCutAndEscapeFieldValues(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := fileWriter(t, dir)
 	huge := "\x1b[2J\x1b]0;owned\x07\x00\x7f" + strings.Repeat("A", 10<<20)
@@ -294,6 +297,7 @@ func TestErrorsCutAndEscapeFieldValues(t *testing.T) {
 // usage errors (exit 2) whose message names the flag. The commands fail on
 // the flag before they open any file.
 func TestNumericFlagsValidated(t *testing.T) {
+	t.Parallel()
 	base := map[string][]string{
 		"eval":     {"eval", "--qrels", "q", "--run", "r"},
 		"sample":   {"sample", "--labels", "l", "--corpus", "c", "--out", "o"},
@@ -345,6 +349,7 @@ func TestNumericFlagsValidated(t *testing.T) {
 // unanswered (map 0), so the mean over the qrels is 1/3 and over the
 // answered queries 1.
 func TestEvalUnansweredQueries(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	q := filepath.Join(dir, "q.txt")
 	r := filepath.Join(dir, "r.txt")
@@ -388,6 +393,7 @@ func TestEvalUnansweredQueries(t *testing.T) {
 // keeps them. Expected pseudonym from Python:
 // hmac.new(b"k", b"alice@example.org", hashlib.sha256).hexdigest()[:24].
 func TestIngestPIISalt(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	log := filepath.Join(dir, "log.tsv")
 	os.WriteFile(log, []byte("alice@example.org\t0\tQ\tq\t0\tu1\tu2\nalice@example.org\t1\tC\tu2\n"), 0o644)

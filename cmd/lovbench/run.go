@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 
 	"github.com/spf13/cobra"
 
@@ -46,7 +47,7 @@ relevant label) is not published (exit 1) unless --allow-degenerate.`,
 			if cfg.Workdir == "" && workdir == "" {
 				return usagef("run: no work directory: set workdir in %s or pass --workdir", config)
 			}
-			res, err := pipeline.Run(cmd.Context(), cfg, pipeline.RunOptions{Workdir: workdir, Force: force, Log: a.log, Progress: a.progress(),
+			res, err := pipeline.Run(cmd.Context(), cfg, pipeline.RunOptions{Workdir: workdir, Force: force, Log: a.pipelineLog(), Progress: a.progress(),
 				// Crash-test builds only (crashpoint.go): kill the run at a named point.
 				CrashAt: testCrashAt(), AllowDegenerate: degenerate})
 			if errors.Is(err, pipeline.ErrUnknownStage) {
@@ -66,14 +67,34 @@ relevant label) is not published (exit 1) unless --allow-degenerate.`,
 	return cmd
 }
 
-// printRunResult prints what a run or demo did.
+// pipelineLog is the log of run and demo: their stages log a great deal,
+// so by default only warnings and errors are shown (the few lines of
+// printRunResult say what happened); -v shows every stage's log, down to
+// the click models' EM iterations.
+func (a *app) pipelineLog() *slog.Logger {
+	if a.verbose {
+		return a.log
+	}
+	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
+
+// printRunResult prints what a run or demo did: nothing with --quiet
+// (--json output stays), the release and the report by default, and
+// with --verbose first a table of the stages (ran or unchanged,
+// fingerprint, seconds).
 func printRunResult(a *app, res *pipeline.RunResult, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(res)
 	}
+	if a.quiet {
+		return nil
+	}
 	for _, s := range res.Stages {
+		if !a.verbose {
+			break
+		}
 		status := "ran"
 		if s.Skipped {
 			status = "unchanged"

@@ -36,6 +36,10 @@ confidence; sampled terms have none (an empty field).`,
 			if cfg.Labels == "" || len(corpus) == 0 || cfg.Out == "" {
 				return usagef("sample: --labels, --corpus and --out are required")
 			}
+			ins := paths{}.add("--labels", cfg.Labels).add("--prefixes", loadOpt.Prefixes).add("--corpus", corpus...)
+			if err := checkOutputs(ins, paths{}.add("--out", cfg.Out).add("--report", cfg.Report)); err != nil {
+				return err
+			}
 			c, err := features.Load(cmd.Context(), corpus, loadOpt)
 			if err != nil {
 				return fmt.Errorf("corpus: %w", err)
@@ -68,7 +72,7 @@ confidence; sampled terms have none (an empty field).`,
 	f.StringSliceVar(&corpus, "corpus", nil, "RDF corpus files or directories (N-Quads, N-Triples, Turtle; plain or gzip)")
 	f.StringVar(&loadOpt.Prefixes, "prefixes", "", "LOV prefix file (SPARQL JSON) to resolve prefixed names")
 	f.BoolVar(&loadOpt.Lenient, "lenient", false, "skip bad RDF statements (counted) instead of failing")
-	f.Uint64Var(&cfg.Options.Seed, "seed", 1, "random seed of the draws")
+	uint64Var(f, &cfg.Options.Seed, "seed", 1, "random seed of the draws")
 	floatVar(f, &cfg.Options.PerQuery, "per-query", sampling.DefaultPerQuery, above(0), "target average judgments per query (labelled + sampled)")
 	f.StringVar(&cfg.Out, "out", "", "ground-truth CSV to write (query,term,label,confidence)")
 	f.StringVar(&cfg.Report, "report", "", "report JSON to write (default OUT.report.json)")

@@ -30,6 +30,9 @@ gives exactly the same outputs as fit on the whole log. See docs/scale.md.`,
 			if src == "" || out == "" {
 				return usagef("shard: --sessions and --out are required")
 			}
+			if err := checkOutputs(paths{}.add("--sessions", src), paths{}.add("--out", out)); err != nil {
+				return err
+			}
 			if _, err := clickmodels.ParseSplit(sp.Split); err != nil {
 				return usagef("shard: --split: %v", err)
 			}
@@ -52,6 +55,6 @@ gives exactly the same outputs as fit on the whole log. See docs/scale.md.`,
 	f.StringVar(&out, "out", "", "output `DIR`")
 	f.StringVar(&sp.Split, "split", clickmodels.SplitSpec, "train/test split: spec, random or time (as fit)")
 	floatVar(f, &sp.TrainFraction, "train-fraction", 0.75, between(0, 1), "share of SERPs that train")
-	f.Uint64Var(&sp.Seed, "seed", 1, "seed of --split random")
+	uint64Var(f, &sp.Seed, "seed", 1, "seed of --split random")
 	return cmd
 }

@@ -1,13 +1,14 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/bytesize"
+	"github.com/lovbench/lovbench/shards"
 )
 
 // TestShardFitCLI: ingest a simulated log, fit it from sessions.parquet
@@ -38,7 +39,7 @@ func TestShardFitCLI(t *testing.T) {
 	}
 	outs := []string{
 		fit("mem", "--sessions", ing),
-		fit("limit", "--sessions", ing, "--memory-limit", "64KiB"),
+		fit("limit", "--sessions", ing, "--memory-limit", "1MiB"),
 		fit("fit-shards", "--shards", sh),
 		fit("parquet-file", "--sessions", filepath.Join(ing, "sessions.parquet")),
 	}
@@ -66,7 +67,7 @@ func TestShardFitCLI(t *testing.T) {
 	// A Yandex log under a memory limit is streamed to Parquet, sharded
 	// and fitted with its prepared shards spilled to files, never loaded:
 	// the same files as loading it, and no temporary file left.
-	logMem, logLim := fit("log-mem", "--log", logFile), fit("log-limit", "--log", logFile, "--memory-limit", "64KiB")
+	logMem, logLim := fit("log-mem", "--log", logFile), fit("log-limit", "--log", logFile, "--memory-limit", "1MiB")
 	for _, f := range []string{"DCTR_relevance.tsv", "UBM_relevance.tsv", "UBM_params.json", "DBN_relevance.tsv", "DBN_params.json"} {
 		want, err1 := os.ReadFile(filepath.Join(logMem, f))
 		got, err2 := os.ReadFile(filepath.Join(logLim, f))
@@ -76,7 +77,7 @@ func TestShardFitCLI(t *testing.T) {
 	}
 	ents, _ = os.ReadDir(logLim)
 	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), ".") {
+		if strings.HasPrefix(e.Name(), ".") && e.Name() != atomicfile.IndexFile {
 			t.Errorf("fit --log --memory-limit left %s in --out", e.Name())
 		}
 	}
@@ -91,25 +92,38 @@ func TestShardFitCLI(t *testing.T) {
 			t.Errorf("%v: exit %d, want 2 (usage)", bad, code)
 		}
 	}
-	// A limit too small for any sharding (more than MaxMemoryShards shards)
-	// is a usage error at once that names the smallest limit that works,
-	// MinMemoryLimit: 4 x ceil(SERPs x 220 / 512) bytes; nothing is written.
+	// A limit below the smallest that can work (bytesize.MinLimit, which
+	// shards.MinMemoryLimit never goes below), one that overflows and one
+	// that rounds to zero are usage errors of fit and label alike, naming
+	// the flag and printing sizes in units that show them; nothing is
+	// written.
 	tiny := filepath.Join(dir, "tiny")
-	code, _, stderr := runCLI(t, "fit", "--sessions", ing, "--memory-limit", "1B", "--out", tiny, "-q")
-	serps := int64(0)
-	if m, err := os.ReadFile(filepath.Join(sh, "manifest.json")); err == nil {
-		var man struct {
-			SERPs int64 `json:"serps"`
+	for lim, want := range map[string]string{
+		"1B":        "--memory-limit: a memory limit of 1B is too small: the smallest that can work is 1.0MiB",
+		"1023KiB":   "--memory-limit: a memory limit of 1023.0KiB is too small: the smallest that can work is 1.0MiB",
+		"9e9G":      `--memory-limit: size "9e9G" is too large`,
+		"0.0000001": `--memory-limit: size "0.0000001" is less than one byte`,
+	} {
+		for _, args := range [][]string{
+			{"fit", "--sessions", ing, "--out", tiny},
+			{"label", "--relevance", filepath.Join(outs[0], "UBM_relevance.tsv"), "--sessions", ing, "--out", tiny},
+		} {
+			code, _, stderr := runCLI(t, append(args, "--memory-limit", lim, "-q")...)
+			if code != 2 || !strings.Contains(stderr, args[0]+": "+want) {
+				t.Errorf("%s --memory-limit %s: exit %d, stderr %q, want 2 saying %q", args[0], lim, code, stderr, want)
+			}
+			if _, err := os.Stat(tiny); err == nil {
+				t.Fatalf("%s --memory-limit %s left an output", args[0], lim)
+			}
 		}
-		json.Unmarshal(m, &man)
-		serps = man.SERPs
 	}
-	want := bytesize.Format(4 * ((serps*220 + 511) / 512))
-	if code != 2 || serps == 0 || !strings.Contains(stderr, "smallest that can work is "+want) {
-		t.Errorf("--memory-limit 1B (%d SERPs): exit %d, stderr %q, want 2 naming %s", serps, code, stderr, want)
+	if got, want := shards.MinMemoryLimit(1), int64(bytesize.MinLimit); got != want {
+		t.Errorf("shards.MinMemoryLimit(1) = %d, want bytesize.MinLimit (%d)", got, want)
 	}
-	if _, err := os.Stat(tiny); err == nil {
-		t.Error("--memory-limit 1B left an output directory")
+	// 4 x ceil(SERPs x 220 / 512) bytes from about 610,000 SERPs on: 4 x
+	// ceil(3,000,000 x 220 / 512) = 5,156,252 bytes, 4.9MiB.
+	if got := bytesize.Format(shards.MinMemoryLimit(3_000_000)); got != "4.9MiB" {
+		t.Errorf("shards.MinMemoryLimit(3e6) = %s, want 4.9MiB", got)
 	}
 	if code, _, stderr := runCLI(t, "fit", "--shards", sh, "--split", "random", "--out", filepath.Join(dir, "x"), "-q"); code != 1 || !strings.Contains(stderr, "reshard") {
 		t.Errorf("fit --shards with another split: exit %d, stderr %q", code, stderr)

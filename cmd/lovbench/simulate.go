@@ -53,6 +53,9 @@ corpus.`,
 			if out == "" {
 				return usagef("simulate: --out is required")
 			}
+			if err := checkOutputs(paths{}.add("--corpus", corpus...).add("--prefixes", prefixes), paths{}.add("--out", out).add("--truth", truthFile)); err != nil {
+				return err
+			}
 			var src clickmodels.SERPSource
 			if len(corpus) > 0 {
 				var paths []string
@@ -112,14 +115,14 @@ corpus.`,
 	f.StringVar(&model, "model", "", "click model generating the clicks (ubm, dbn, pbm, ...)")
 	intVar(f, &serps, "sessions", 10000, atLeast(1), "number of SERPs (each its own session, as in PyClick)")
 	intVar(f, &sc.Queries, "queries", sc.Queries, atLeast(1), "number of distinct queries")
-	f.Uint64Var(&seed, "seed", 1, "random seed (parameters, SERPs and clicks)")
+	uint64Var(f, &seed, "seed", 1, "random seed (parameters, SERPs and clicks)")
 	f.StringVar(&out, "out", "", "output Yandex log `FILE`")
 	f.StringVar(&truthFile, "truth", "", "write the true parameters to `FILE` (JSON, as fit's <MODEL>_params.json)")
 	intVar(f, &sc.PoolSize, "pool", sc.PoolSize, atLeast(1), "documents per query")
 	intVar(f, &sc.SERPLength, "serp-length", sc.SERPLength, atLeast(1), "results per SERP")
 	floatVar(f, &sc.Shuffle, "shuffle", sc.Shuffle, within(0, 1), "share of SERPs in random order")
 	floatVar(f, &sc.ZipfS, "zipf", sc.ZipfS, above(1), "Zipf exponent of query popularity")
-	f.Float64SliceVar(&examination, "examination", nil, "UBM and PBM: examination probability `FIRST,DECAY`: FIRST at the first rank (UBM: also after a click), times DECAY per rank further down (default 0.97,0.8 for UBM, 0.95,0.82 for PBM)")
+	floatListVar(f, &examination, "examination", "UBM and PBM: examination probability `FIRST,DECAY`: FIRST at the first rank (UBM: also after a click), times DECAY per rank further down (default 0.97,0.8 for UBM, 0.95,0.82 for PBM)")
 	floatVar(f, &returnAfterClick, "return-after-click", 0, within(0, 1), "probability that the user comes back to the results page after a click, which logs the page again, without clicking the terms already read")
 	f.StringSliceVar(&corpus, "corpus", nil, "corpus mode: draw queries and SERPs from this RDF `PATH` (file or directory, repeatable; \"embedded\" = the embedded demo corpus)")
 	f.StringVar(&prefixes, "prefixes", "", "corpus mode: LOV prefix JSON `FILE` for prefixed names")

@@ -14,6 +14,7 @@ import (
 // URI of one of its vocabularies, every SERP has --serp-length results, and
 // the same seed gives the same bytes.
 func TestSimulateCorpusMode(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out1, out2 := filepath.Join(dir, "a.tsv"), filepath.Join(dir, "b.tsv")
 	for _, out := range []string{out1, out2} {

@@ -49,6 +49,7 @@ func writeExportInputs(t *testing.T, dir string, n int, label func(q, t int) int
 // -q hides the summary of label, sample and export as it
 // does for ingest, fit, features and ltr; without -q they print one.
 func TestQuietHidesEverySummary(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	corpus := filepath.Join(dir, "corpus.ttl")
 	ttl := "@prefix ex: <http://ex.org/v#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
@@ -80,6 +81,7 @@ func TestQuietHidesEverySummary(t *testing.T) {
 
 // Seeds are unsigned everywhere, demo's too.
 func TestDemoSeedUnsigned(t *testing.T) {
+	t.Parallel()
 	code, _, errs := runCLI(t, "demo", "--out", filepath.Join(t.TempDir(), "d"), "--seed", "-1")
 	if code != 2 || !strings.Contains(errs, "--seed") {
 		t.Errorf("demo --seed -1: code %d (want 2): %s", code, errs)
@@ -92,6 +94,7 @@ func TestDemoSeedUnsigned(t *testing.T) {
 // The run configuration's spelling of Coordinate Ascent,
 // coordascent, and the CLI's, ca, are accepted by both.
 func TestCoordinateAscentSpellings(t *testing.T) {
+	t.Parallel()
 	for _, a := range []string{"ca", "coordascent"} {
 		if _, err := pipeline.ParseConfig([]byte("simulate: {sessions: 10, queries: 5}\nltr: {algorithms: ["+a+"]}\n"), "c.yaml", "."); err != nil {
 			t.Errorf("ltr.algorithms [%s]: %v", a, err)
@@ -110,6 +113,7 @@ func TestCoordinateAscentSpellings(t *testing.T) {
 // ("(> 1) (> 1)", "(0 to 1) (in [0, 1])"): the range is appended by
 // intVar/floatVar, so a usage text must not carry its own.
 func TestFlagUsageStatesRangeOnce(t *testing.T) {
+	t.Parallel()
 	rangeGroup := `\([^()]*(>|<|\d to \d|in \[|in \()[^()]*\)`
 	twice := regexp.MustCompile(rangeGroup + ` ` + rangeGroup)
 	root := newRootCmd(&app{})
@@ -124,6 +128,7 @@ func TestFlagUsageStatesRangeOnce(t *testing.T) {
 
 // `stats` on an empty file exits 1 like every other reader.
 func TestStatsEmptyInput(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "empty.tsv")
 	os.WriteFile(p, nil, 0o644)
 	if code, _, errs := runCLI(t, "stats", "--sessions", p); code != 1 || !strings.Contains(errs, "allow-empty") {

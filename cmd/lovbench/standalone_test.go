@@ -15,6 +15,7 @@ import (
 // docs/, README.md, examples/, beam/README.md, and the Go sources other than
 // tests and the bench/ programs (help texts, error messages, doc comments).
 func TestUserFacingTextCitesNoReferenceFiles(t *testing.T) {
+	t.Parallel()
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -81,6 +82,7 @@ func TestUserFacingTextCitesNoReferenceFiles(t *testing.T) {
 // binary was), and the binaries that `go build` writes at the root are
 // ignored.
 func TestNoCommittedBinaries(t *testing.T) {
+	t.Parallel()
 	gitbin, err := exec.LookPath("git")
 	if err != nil {
 		t.Skip("git not found; cannot list the committed files")

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/lovbench/lovbench/internal/atomicfile"
 )
 
 // isCobraUsage recognises the errors cobra itself returns for a bad command
@@ -35,4 +37,26 @@ func printJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// checkOutputs refuses, as a usage error, outputs that would write over an
+// input (atomicfile.CheckOutputs); commands call it before reading
+// anything.
+func checkOutputs(inputs, outputs paths) error {
+	if err := atomicfile.CheckOutputs(inputs, outputs); err != nil {
+		return usageError{err}
+	}
+	return nil
+}
+
+// paths are the files of a command line, each with its flag, for
+// checkOutputs.
+type paths []atomicfile.Arg
+
+// add returns l with each of ps named by flag.
+func (l paths) add(flag string, ps ...string) paths {
+	for _, p := range ps {
+		l = append(l, atomicfile.Arg{Flag: flag, Path: p})
+	}
+	return l
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lovbench/lovbench/export"
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 func newValidateCmd(a *app) *cobra.Command {
@@ -19,7 +20,11 @@ match the manifest and no file is unlisted; the ground truth, Parquet, Arrow,
 qrels and fold files hold the same rows; feature columns 1..33 are all there
 and finite; each query has one qid and one partition; the folds follow the
 LETOR rotation with train, vali and test disjoint; every query is in exactly
-one test fold. It exits 1 and lists the problems if the directory is invalid.`,
+one test fold; the partition files hold the rows of their partition; the
+card's front matter has only fields the Hugging Face Hub documents and its
+configs name files that exist; croissant.json has what Croissant 1.0
+requires and its checksums match the files. It exits 1 and lists the
+problems if the directory is invalid.`,
 		Example: `  lovbench validate dataset/
   lovbench validate --json dataset/`,
 		Args: exactArgs(1),
@@ -39,16 +44,19 @@ one test fold. It exits 1 and lists the problems if the directory is invalid.`,
 				if note := export.ExtremeNote(v.Extreme); note != "" {
 					fmt.Fprintln(a.stdout, "note: "+note)
 				}
+				if note := export.CroissantNote(v.CroissantMissing); note != "" {
+					fmt.Fprintln(a.stdout, "note: "+note)
+				}
 			} else {
 				for _, p := range v.Problems {
 					fmt.Fprintln(a.stdout, p)
 				}
 				if v.More > 0 {
-					fmt.Fprintf(a.stdout, "... and %d more problems\n", v.More)
+					fmt.Fprintf(a.stdout, "... and %s more\n", textio.Count(v.More, "problem", "problems"))
 				}
 			}
 			if !v.Valid {
-				return fmt.Errorf("validate: %s is invalid: %d problems", v.Dir, len(v.Problems)+v.More)
+				return fmt.Errorf("validate: %s is invalid: %s", v.Dir, textio.Count(len(v.Problems)+v.More, "problem", "problems"))
 			}
 			return nil
 		},

@@ -9,6 +9,7 @@ import (
 // The version line from build information, written by
 // hand for each case.
 func TestVersionString(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		bi   *debug.BuildInfo
 		want string
@@ -27,6 +28,7 @@ func TestVersionString(t *testing.T) {
 }
 
 func TestVersionCommandAndFlag(t *testing.T) {
+	t.Parallel()
 	code1, out1, err1 := runCLI(t, "version")
 	code2, out2, err2 := runCLI(t, "--version")
 	if code1 != 0 || code2 != 0 {

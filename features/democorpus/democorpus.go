@@ -4,7 +4,11 @@
 // gzipped N-Quads, one named graph per vocabulary, the LOV dump format of
 // docs/method.md section 6. The demo (`lovbench demo`) simulates its search log over
 // this corpus, so the binary needs no data files. Sources and licences are in
-// the NOTICE file beside this source, which is embedded too.
+// the NOTICE file beside this source, which is embedded too. PrefixFile,
+// prefixes.ttl, declares the vocabularies' prefixes as LOV names them
+// (foaf, schema, dcterms, ...) and nothing else; Materialize writes it
+// beside the vocabularies so that a corpus directory resolves prefixed
+// names, and returns only the vocabularies' paths, the demo's corpus.
 package democorpus
 
 import (
@@ -18,8 +22,11 @@ import (
 	"github.com/lovbench/lovbench/internal/atomicfile"
 )
 
-//go:embed data/*.nq.gz NOTICE
+//go:embed data/*.nq.gz NOTICE prefixes.ttl
 var files embed.FS
+
+// PrefixFile is the name of the prefix declarations Materialize writes.
+const PrefixFile = "prefixes.ttl"
 
 // FS returns the corpus as a read-only file system whose root holds the
 // *.nq.gz files and NOTICE.
@@ -64,9 +71,11 @@ func Notice() string {
 	return string(b)
 }
 
-// Materialize writes the embedded vocabularies and NOTICE into dir (created
-// if missing) and returns the paths of the vocabulary files, sorted. Files are
-// written atomically; existing identical files are rewritten harmlessly.
+// Materialize writes the embedded vocabularies, NOTICE and PrefixFile into
+// dir (created if missing) and returns the paths of the vocabulary files,
+// sorted (not PrefixFile's: it declares prefixes only, and the features of
+// the directory equal those of the vocabulary files). Files are written
+// atomically; existing identical files are rewritten harmlessly.
 func Materialize(dir string) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("democorpus: %w", err)
@@ -85,6 +94,13 @@ func Materialize(dir string) ([]string, error) {
 	}
 	if err := atomicfile.WriteBytes(filepath.Join(dir, "NOTICE"), []byte(Notice())); err != nil {
 		return nil, fmt.Errorf("democorpus: write NOTICE: %w", err)
+	}
+	b, err := files.ReadFile(PrefixFile)
+	if err != nil {
+		return nil, fmt.Errorf("democorpus: read embedded %s: %w", PrefixFile, err)
+	}
+	if err := atomicfile.WriteBytes(filepath.Join(dir, PrefixFile), b); err != nil {
+		return nil, fmt.Errorf("democorpus: write %s: %w", PrefixFile, err)
 	}
 	return paths, nil
 }

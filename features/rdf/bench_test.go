@@ -10,13 +10,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lovbench/lovbench/internal/shareddata"
+	"github.com/lovbench/lovbench/internal/refdata"
 )
 
 // loadCorpus decompresses every shared vocabulary into memory so that the
 // benchmark measures parsing, not gzip.
 func loadCorpus(b *testing.B) [][]byte {
-	dir := shareddata.Path(b, "data", "vocabularies")
+	dir := refdata.Path(b, "vocabularies")
 	files, err := filepath.Glob(filepath.Join(dir, "*.nq.gz"))
 	if err != nil {
 		b.Fatal(err)
@@ -67,7 +67,7 @@ func BenchmarkParseNQuadsCorpus(b *testing.B) {
 
 // BenchmarkLoadPathCorpus includes gzip decompression and file I/O.
 func BenchmarkLoadPathCorpus(b *testing.B) {
-	dir := shareddata.Path(b, "data", "vocabularies")
+	dir := refdata.Path(b, "vocabularies")
 	statements := 0
 	for b.Loop() {
 		st, err := LoadPath(b.Context(), dir, Options{}, func(Quad) error { return nil })

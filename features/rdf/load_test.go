@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lovbench/lovbench/internal/shareddata"
+	"github.com/lovbench/lovbench/internal/refdata"
 )
 
 // countStatementLines counts the non-blank, non-comment lines of a gzipped
@@ -45,7 +45,7 @@ func countStatementLines(t testing.TB, path string) int {
 // Every vocabulary of the shared corpus parses strictly, with one statement
 // per non-comment line, and keeps its triples in a named graph.
 func TestSharedVocabulariesParseStrict(t *testing.T) {
-	dir := shareddata.Path(t, "data", "vocabularies")
+	dir := refdata.Path(t, "vocabularies")
 	files, err := filepath.Glob(filepath.Join(dir, "*.nq.gz"))
 	if err != nil {
 		t.Fatal(err)
@@ -234,7 +234,7 @@ func TestFormatOf(t *testing.T) {
 // Every quad of the shared corpus, written back with Quad.String, parses
 // to the identical quad.
 func TestSharedCorpusRoundTrip(t *testing.T) {
-	dir := shareddata.Path(t, "data", "vocabularies")
+	dir := refdata.Path(t, "vocabularies")
 	var buf strings.Builder
 	var orig []Quad
 	flush := func() {

@@ -1,7 +1,10 @@
 // Package atomicfile writes files so that a reader never sees a partial file:
 // the content goes to a temporary file in the target's directory, is synced,
 // and is then renamed over the target. A crash leaves either the old file or
-// the new one, never a mix (POSIX rename semantics).
+// the new one, never a mix (POSIX rename semantics). Output directories are
+// built beside their target and published whole (CreateDir), and replace an
+// earlier output only when it holds exactly the files its index lists
+// (IndexFile); CheckOutputs refuses outputs that would write over inputs.
 package atomicfile
 
 import (

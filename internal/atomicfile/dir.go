@@ -6,11 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 )
 
 // Dir is an output directory built beside its target and published whole:
@@ -33,17 +31,19 @@ const (
 )
 
 // CreateDir starts an output directory for target. The target must be
-// missing, an empty directory, or an earlier output of the command: a
-// directory holding marker (a file every output of the command has, such as
-// manifest.json) and no file that was added or changed after that output
-// was published. Commit stamps the marker after every other file is
-// written, so a file whose status-change time (ctime, which no copy or
-// touch can set back) is later than the marker's is not the command's.
-// Anything else is refused with an error listing those files, so that a
-// rerun never deletes a file a user put there. A target that is a symbolic
-// link is written through: the directory it points to is replaced and the
-// link kept. Sibling directories that killed runs left (their process is
-// gone) are removed first.
+// missing, an empty directory, or an earlier output of the command that is
+// exactly as the command left it: Commit writes IndexFile, which lists every
+// file of the output with its size and SHA-256 and names the command's
+// marker (a file every output of the command has, such as manifest.json),
+// and a target is replaced only when it holds exactly the listed files
+// (the index aside), each with its recorded size and content. Time stamps
+// play no part: a copy, a touch or a checkout that resets them changes
+// nothing, and a file that was added, changed or removed is seen whatever
+// its times. Anything else is refused with an error listing what differs,
+// so that a rerun never deletes a file a user put there. A target that is
+// a symbolic link is written through: the directory it points to is
+// replaced and the link kept. Sibling directories that killed runs left
+// (their process is gone) are removed first.
 func CreateDir(target, marker string) (*Dir, error) {
 	target = filepath.Clean(target)
 	if st, err := os.Lstat(target); err == nil && st.Mode()&fs.ModeSymlink != 0 {
@@ -100,81 +100,6 @@ func resolveLink(link string) (string, error) {
 	return filepath.Join(parent, filepath.Base(dest)), nil
 }
 
-// checkReplaceable returns an error unless target is missing, an empty
-// directory, or a directory holding marker and no file changed after it
-// (temporary files of a killed write aside).
-func checkReplaceable(target, marker string) error {
-	st, err := os.Stat(target)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if !st.IsDir() {
-		return fmt.Errorf("%s exists and is not a directory", target)
-	}
-	ents, err := os.ReadDir(target)
-	if err != nil {
-		return err
-	}
-	if len(ents) == 0 {
-		return nil
-	}
-	if _, err := os.Stat(filepath.Join(target, marker)); marker == "" || err != nil {
-		return fmt.Errorf("%s is not empty and holds no %s, so it is not an earlier output of this command: not replacing it (remove it or choose another directory)", target, marker)
-	}
-	stamp, err := changeTime(filepath.Join(target, marker))
-	if err != nil {
-		return err
-	}
-	unknown, err := newerFiles(target, stamp)
-	if err != nil {
-		return err
-	}
-	if len(unknown) == 0 {
-		return nil
-	}
-	const show = 10
-	list := strings.Join(unknown[:min(show, len(unknown))], ", ")
-	if len(unknown) > show {
-		list += fmt.Sprintf(" and %d more", len(unknown)-show)
-	}
-	return fmt.Errorf("%s is an earlier output of this command, but these files were added or changed after it was written: %s; not replacing it, which would delete them (move them elsewhere, or choose another directory)", target, list)
-}
-
-// newerFiles lists, as slash paths relative to dir, the files (any entry
-// but a directory) under dir whose change time is after stamp, other than
-// temporary files that a killed atomic write left.
-func newerFiles(dir string, stamp time.Time) ([]string, error) {
-	var out []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() || isTempName(d.Name()) {
-			return nil
-		}
-		ct, err := changeTime(p)
-		if err != nil {
-			return err
-		}
-		if ct.After(stamp) {
-			rel, _ := filepath.Rel(dir, p)
-			out = append(out, filepath.ToSlash(rel))
-		}
-		return nil
-	})
-	sort.Strings(out)
-	return out, err
-}
-
-// isTempName reports whether name is a temporary file of Create
-// (".<base>.tmp-<random>").
-func isTempName(name string) bool {
-	return strings.HasPrefix(name, ".") && strings.Contains(name, tmpTag)
-}
-
 // removeStale removes the temporary and replaced siblings of base whose
 // process no longer runs.
 func removeStale(parent, base string) {
@@ -210,43 +135,6 @@ func processGone(pid int) bool {
 	return errors.Is(err, syscall.ESRCH)
 }
 
-// stampLast sets the times of dir/marker to now and then waits until the
-// file-system clock, which is coarse (a few milliseconds on Linux file
-// systems, a second on some others), has moved past its change time, so
-// that any file written afterwards has a strictly later one. It waits at
-// most 2.5 s; a file system whose clock is coarser than that only loses
-// the distinction for files written within the same tick. A missing marker
-// is not stamped.
-func stampLast(dir, marker string) error {
-	mp := filepath.Join(dir, marker)
-	now := time.Now()
-	if err := os.Chtimes(mp, now, now); errors.Is(err, fs.ErrNotExist) {
-		return nil
-	} else if err != nil {
-		return err
-	}
-	stamp, err := changeTime(mp)
-	if err != nil {
-		return err
-	}
-	probe := filepath.Join(dir, "."+marker+tmpTag+"clock")
-	defer os.Remove(probe)
-	for deadline := time.Now().Add(2500 * time.Millisecond); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
-		os.Remove(probe)
-		if err := os.WriteFile(probe, nil, 0o644); err != nil {
-			return err
-		}
-		ct, err := changeTime(probe)
-		if err != nil {
-			return err
-		}
-		if ct.After(stamp) {
-			return nil
-		}
-	}
-	return nil
-}
-
 // Path returns the directory to write the output into.
 func (d *Dir) Path() string { return d.tmp }
 
@@ -260,14 +148,12 @@ func (d *Dir) Commit() error {
 		return fmt.Errorf("commit %s: already committed or aborted", d.target)
 	}
 	d.done = true
-	// The files inside were written (and synced) by this package.
-	// Stamp the marker last: every file of this output changed before it
-	// (see CreateDir).
-	if d.marker != "" {
-		if err := stampLast(d.tmp, d.marker); err != nil {
-			os.RemoveAll(d.tmp)
-			return fmt.Errorf("publish %s: %w", d.target, err)
-		}
+	// The files inside were written (and synced) by this package; the
+	// index of them all, written last, is what a later CreateDir checks
+	// the directory against.
+	if err := writeIndex(d.tmp, d.marker); err != nil {
+		os.RemoveAll(d.tmp)
+		return fmt.Errorf("publish %s: %w", d.target, err)
 	}
 	parent, base := filepath.Dir(d.target), filepath.Base(d.target)
 	old := ""

@@ -408,3 +408,29 @@ func kindName(k parquet.Kind) string {
 	}
 	return strings.ToUpper(k.String())
 }
+
+// Select returns the columns of the rows idx of cols, for Write: row i of
+// the result is row idx[i] of cols (idx ascending keeps the accessors'
+// increasing order). Names, kinds and encodings stay as they are.
+func Select(cols []Column, idx []int) []Column {
+	out := make([]Column, len(cols))
+	for j, c := range cols {
+		s := Column{Name: c.Name, Kind: c.Kind, Dict: c.Dict}
+		switch {
+		case c.Strings != nil:
+			s.String = func(i int) string { return c.Strings[idx[i]] }
+		case c.String != nil:
+			s.String = func(i int) string { return c.String(idx[i]) }
+		case c.Int32s != nil:
+			s.Int32 = func(i int) int32 { return c.Int32s[idx[i]] }
+		case c.Int32 != nil:
+			s.Int32 = func(i int) int32 { return c.Int32(idx[i]) }
+		case c.Float64s != nil:
+			s.Float64 = func(i int) float64 { return c.Float64s[idx[i]] }
+		case c.Float64 != nil:
+			s.Float64 = func(i int) float64 { return c.Float64(idx[i]) }
+		}
+		out[j] = s
+	}
+	return out
+}

@@ -107,7 +107,7 @@ func BenchmarkCompare10kQueries(b *testing.B) {
 	b.ResetTimer()
 	cpu0 := processCPU()
 	for i := 0; i < b.N; i++ {
-		if cs := Compare(rs, 10000, 1); len(cs) != len(ms) {
+		if cs := Compare(rs, CompareOptions{Trials: 10000, Seed: 1}); len(cs) != len(ms) {
 			b.Fatal(len(cs))
 		}
 	}

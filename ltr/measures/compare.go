@@ -6,36 +6,59 @@ import (
 	"math"
 )
 
-// Comparison is the paired comparison of a run with the baseline (the
-// first run) on one measure.
+// Comparison is the paired comparison of a run with the baseline on one
+// measure: the PairedStats (difference, confidence interval, effect size,
+// wins/ties/losses), the paired t, Wilcoxon and randomisation tests, and
+// the randomisation p-value corrected for the number of comparisons.
 type Comparison struct {
-	Measure  string   `json:"measure"`
-	Baseline string   `json:"baseline"`
-	Run      string   `json:"run"`
-	Base     float64  `json:"baseline_mean"`
-	Mean     float64  `json:"mean"`
-	Diff     float64  `json:"diff"`    // Mean - Base
-	N        int      `json:"queries"` // paired queries
-	T        *float64 `json:"t"`       // paired t statistic; nil (JSON null) when infinite
-	PT       float64  `json:"p_t"`     // paired t-test p-value
-	PW       float64  `json:"p_wilcoxon"`
-	PRand    float64  `json:"p_randomisation"`
+	Measure  string  `json:"measure"`
+	Baseline string  `json:"baseline"`
+	Run      string  `json:"run"`
+	Base     float64 `json:"baseline_mean"`
+	Mean     float64 `json:"mean"`
+	// PairedStats holds diff (Mean - Base) and queries (paired queries).
+	PairedStats
+	T     *float64 `json:"t"`   // paired t statistic; nil (JSON null) when infinite
+	PT    float64  `json:"p_t"` // paired t-test p-value
+	PW    float64  `json:"p_wilcoxon"`
+	PRand float64  `json:"p_randomisation"`
+	// PAdjusted is PRand corrected with CompareOptions.Correction over
+	// the measure's comparisons (every run against the baseline).
+	PAdjusted float64 `json:"p_randomisation_adjusted"`
 }
 
-// Compare tests every run after the first against the first, on every
+// CompareOptions configure Compare.
+type CompareOptions struct {
+	// Baseline is the index of the baseline in the results (default 0).
+	Baseline int
+	// Trials and Seed drive the randomisation test.
+	Trials int
+	Seed   uint64
+	// Correction corrects the randomisation p-values of each measure for
+	// the number of runs compared (default Holm).
+	Correction Correction
+}
+
+// Compare tests every run other than the baseline against it, on every
 // per-query measure (global measures have no per-query values and are
-// skipped). The randomisation test uses trials samples seeded with seed.
-func Compare(results []*Result, trials int, seed uint64) []Comparison {
-	if len(results) < 2 {
+// skipped).
+func Compare(results []*Result, opt CompareOptions) []Comparison {
+	if len(results) < 2 || opt.Baseline < 0 || opt.Baseline >= len(results) {
 		return nil
 	}
-	base := results[0]
+	if opt.Correction == "" {
+		opt.Correction = CorrectionHolm
+	}
+	base := results[opt.Baseline]
 	type job struct {
 		r *Result
 		m string
 	}
 	var jobs []job
-	for _, r := range results[1:] {
+	for i, r := range results {
+		if i == opt.Baseline {
+			continue
+		}
 		for _, m := range base.Measures {
 			a, ok := base.PerQuery[m]
 			b, ok2 := r.PerQuery[m]
@@ -57,14 +80,30 @@ func Compare(results []*Result, trials int, seed uint64) []Comparison {
 			v := tt.T
 			tval = &v
 		}
+		ps := Paired(a, b)
+		ps.Diff = r.Mean[m] - base.Mean[m]
 		out[i] = Comparison{
 			Measure: m, Baseline: base.Run, Run: r.Run,
-			Base: base.Mean[m], Mean: r.Mean[m], Diff: r.Mean[m] - base.Mean[m],
-			N: len(a), T: tval, PT: tt.P,
+			Base: base.Mean[m], Mean: r.Mean[m], PairedStats: ps,
+			T: tval, PT: tt.P,
 			PW:    Wilcoxon(a, b).P,
-			PRand: RandomisationTest(a, b, trials, seed),
+			PRand: RandomisationTest(a, b, opt.Trials, opt.Seed),
 		}
 	})
+	// One family per measure.
+	fam := map[string][]int{}
+	for i, c := range out {
+		fam[c.Measure] = append(fam[c.Measure], i)
+	}
+	for _, idx := range fam {
+		p := make([]float64, len(idx))
+		for j, i := range idx {
+			p[j] = out[i].PRand
+		}
+		for j, q := range opt.Correction.Adjust(p) {
+			out[idx[j]].PAdjusted = q
+		}
+	}
 	return out
 }
 

@@ -18,6 +18,10 @@
 //     assignment computed by the Hungarian algorithm (hungarian.go).
 //   - trec.go: TREC qrels and run files, ordered as trec_eval orders them.
 //   - stats.go: paired t-test, Wilcoxon signed-rank test and a seeded paired
-//     randomisation test; sensitivity.go: rank swaps between measures and
+//     randomisation test; significance.go: what a comparison with a baseline
+//     reports beside its p-value (mean difference with its paired t
+//     interval, Cohen's d_z, wins/ties/losses) and the Holm (1979) and
+//     Bonferroni corrections for the number of comparisons; compare.go:
+//     eval's comparisons of runs; sensitivity.go: rank swaps between measures and
 //     gain settings (papers/retrieval-correctness-measures.md section 4).
 package measures

@@ -233,7 +233,7 @@ func TestCompareAndSensitivity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs := Compare(rs, 1000, 1)
+	cs := Compare(rs, CompareOptions{Trials: 1000, Seed: 1})
 	if len(cs) != 4 {
 		t.Fatalf("%d comparisons, want 4", len(cs))
 	}

@@ -10,14 +10,16 @@ import (
 )
 
 // Report is everything `lovbench eval` prints: the results of the runs in
-// the order given (the first is the baseline), the comparisons with the
-// baseline and, when asked for, the sensitivity analysis.
+// the order given, the comparisons with the baseline (Results[Baseline])
+// and, when asked for, the sensitivity analysis.
 type Report struct {
 	Results     []*Result
 	Comparisons []Comparison
 	Sensitivity *Sensitivity
-	Trials      int    // randomisation trials used by the comparisons
-	Seed        uint64 // randomisation seed
+	Baseline    int        // index of the baseline in Results
+	Trials      int        // randomisation trials used by the comparisons
+	Seed        uint64     // randomisation seed
+	Correction  Correction // correction of the randomisation p-values
 }
 
 // reportJSON is the --json layout. "mean" and "per_query" are those of the
@@ -78,16 +80,24 @@ func (r *Report) WriteText(w io.Writer) error {
 		return err
 	}
 	if len(r.Comparisons) > 0 {
-		fmt.Fprintf(w, "\nagainst %s (two-sided p; randomisation: %d trials, seed %d, exact up to %d queries)\n",
-			r.Results[0].Run, r.Trials, r.Seed, ExactRandomisationMax)
+		c := r.Correction
+		if c == "" {
+			c = CorrectionHolm
+		}
+		fmt.Fprintf(w, "\nagainst %s, two-sided p-values:\n", r.Comparisons[0].Baseline)
+		fmt.Fprint(w, Legend("p(rand)", fmt.Sprintf("paired randomisation test: %d trials, seed %d, exact up to %d queries", r.Trials, r.Seed, ExactRandomisationMax),
+			c, len(r.Results)-1))
+		fmt.Fprintln(w, "  p(t), t        paired t-test; p(wilcoxon): Wilcoxon signed-rank test")
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "run\tmeasure\tdiff\tt\tp(t)\tp(wilcoxon)\tp(rand)")
+		fmt.Fprintf(tw, "run\tmeasure\tdiff\t%g%% CI\tt\tp(t)\tp(wilcoxon)\tp(rand)\t%s\td_z\tW/T/L\tverdict\n", 100*ConfidenceLevel, c.Column())
 		for _, c := range r.Comparisons {
 			t := "inf"
 			if c.T != nil {
 				t = strconv.FormatFloat(*c.T, 'f', 3, 64)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%+.4f\t%s\t%s\t%s\t%s\n", c.Run, c.Measure, c.Diff, t, f4(c.PT), f4(c.PW), f4(c.PRand))
+			sig := Significance{PairedStats: c.PairedStats, P: c.PRand, PAdjusted: c.PAdjusted}
+			fmt.Fprintf(tw, "%s\t%s\t%+.4f\t[%+.4f, %+.4f]\t%s\t%s\t%s\t%s\t%s\t%s\t%d/%d/%d\t%s\n", c.Run, c.Measure, c.Diff, c.CILow, c.CIHigh, t,
+				f4(c.PT), f4(c.PW), f4(c.PRand), f4(c.PAdjusted), FormatEffect(c.EffectSize), c.Wins, c.Ties, c.Losses, sig.Verdict(DefaultAlpha))
 		}
 		if err := tw.Flush(); err != nil {
 			return err

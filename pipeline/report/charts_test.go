@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 // Tooltips print grouped integers, not 1.174e+05.
 func TestChartTooltipsGroupIntegers(t *testing.T) {
+	t.Parallel()
 	svg := string(BarChart("t", "x", "events", []string{"kept"}, []Series{{Name: "events", Values: []float64{117400}}}))
 	if strings.Contains(svg, "e+") || !strings.Contains(svg, "117,400") {
 		t.Errorf("tooltip of 117400: %s", regexp.MustCompile(`<title>[^<]*</title>`).FindAllString(svg, -1))
@@ -23,6 +25,7 @@ func TestChartTooltipsGroupIntegers(t *testing.T) {
 // labels. Glyph widths are bounded by 0.62 em (a generous average for digits
 // and commas in sans-serif fonts at font-size 11).
 func TestYAxisTitleClearsTickLabels(t *testing.T) {
+	t.Parallel()
 	svg := string(BarChart("t", "x", "events", []string{"a", "b"}, []Series{{Name: "events", Values: []float64{117400, 3}}}))
 	title := regexp.MustCompile(`<text x="([\d.]+)" y="[\d.]+" font-size="(\d+)" text-anchor="middle" transform="rotate\(-90`).FindStringSubmatch(svg)
 	if title == nil {
@@ -31,13 +34,13 @@ func TestYAxisTitleClearsTickLabels(t *testing.T) {
 	tx, _ := strconv.ParseFloat(title[1], 64)
 	fs, _ := strconv.ParseFloat(title[2], 64)
 	right := tx + fs/2 // the rotated line's extent to the right of its centre
-	ticks := regexp.MustCompile(`<text x="([\d.]+)" y="[\d.]+" font-size="11" text-anchor="end">([^<]+)</text>`).FindAllStringSubmatch(svg, -1)
+	ticks := regexp.MustCompile(`<text x="([\d.]+)" y="[\d.]+" font-size="`+strconv.Itoa(fontText)+`" text-anchor="end">([^<]+)</text>`).FindAllStringSubmatch(svg, -1)
 	if len(ticks) == 0 {
 		t.Fatal("no y tick labels")
 	}
 	for _, m := range ticks {
 		x, _ := strconv.ParseFloat(m[1], 64)
-		left := x - 0.62*11*float64(len(m[2]))
+		left := x - 0.62*fontText*float64(len(m[2]))
 		if left <= right {
 			t.Errorf("tick label %q spans from x=%.1f, the y-axis title reaches x=%.1f", m[2], left, right)
 		}
@@ -48,6 +51,7 @@ func TestYAxisTitleClearsTickLabels(t *testing.T) {
 // has its own dash pattern and marker) and the legend shows each series'
 // line style, not only a colour.
 func TestLineSeriesDistinctDashesAndLegendLines(t *testing.T) {
+	t.Parallel()
 	same := []float64{0.5, 0.6, 0.7}
 	svg := string(LineChart("t", "k", "NDCG", []string{"1", "2", "3"}, []Series{{Name: "a", Values: same}, {Name: "b", Values: same}, {Name: "c", Values: same}}, 0, 1))
 	dashes := regexp.MustCompile(`<polyline class="series"[^>]*stroke-dasharray="([^"]*)"`).FindAllStringSubmatch(svg, -1)
@@ -68,6 +72,7 @@ func TestLineSeriesDistinctDashesAndLegendLines(t *testing.T) {
 // The charts scale to the page width (no fixed pixel
 // width).
 func TestChartsUsePageWidth(t *testing.T) {
+	t.Parallel()
 	svg := string(BarChart("t", "x", "y", []string{"a"}, []Series{{Name: "s", Values: []float64{1}}}))
 	if m := regexp.MustCompile(`<svg[^>]*>`).FindString(svg); !strings.Contains(m, `width="100%"`) {
 		t.Errorf("svg element %s has a fixed width", m)
@@ -78,6 +83,7 @@ func TestChartsUsePageWidth(t *testing.T) {
 // results), the NDCG@k chart shows one line per ranker (its best
 // configuration by NDCG@10) and the baseline; all 13 stay in the table.
 func TestNDCGChartBestPerRanker(t *testing.T) {
+	t.Parallel()
 	d := sample()
 	d.LTR = d.LTR[:1]
 	for ri, r := range []string{"RankNet", "AdaRank", "LambdaMART", "CoordinateAscent"} {
@@ -93,8 +99,8 @@ func TestNDCGChartBestPerRanker(t *testing.T) {
 	}
 	chart := out[strings.LastIndex(out[:i], "<svg"):]
 	chart = chart[:strings.Index(chart, "</svg>")]
-	if n := strings.Count(chart, `<polyline class="series"`); n != 5 {
-		t.Errorf("NDCG chart has %d lines, want 5 (4 rankers + baseline)", n)
+	if n := strings.Count(chart, " NDCG@10: "); n != 5 {
+		t.Errorf("NDCG chart has %d points at NDCG@10, want 5 (4 rankers + baseline)", n)
 	}
 	for _, want := range []string{"RankNet / LOVBenchFull", "CoordinateAscent / LOVBenchFull", "baseline / LabelSearch_T"} {
 		if !strings.Contains(chart, want) {
@@ -114,6 +120,7 @@ func TestNDCGChartBestPerRanker(t *testing.T) {
 // ten, never quarters of the range (the report showed 12,500 and 37,500 on
 // a 0-50,000 axis and 0.325, 0.775 on a 0.1-1 axis).
 func TestYTicksRound(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		lo, hi float64
 		want   string
@@ -150,6 +157,7 @@ func viewBoxH(t *testing.T, svg string) float64 {
 // glyph in its half of the width (the report cut "baseline / LabelSearch_T
 // (feature 34)" at the right edge and drew the legend over the lines).
 func TestLineLegendFitsBelowPlot(t *testing.T) {
+	t.Parallel()
 	names := []string{"baseline / LabelSearch_T (feature 34)", "RankNet / LOVBenchLight", "AdaRank / LOVBenchFull"}
 	var series []Series
 	for i, n := range names {
@@ -157,7 +165,7 @@ func TestLineLegendFitsBelowPlot(t *testing.T) {
 	}
 	svg := string(LineChart("t", "k", "NDCG@k", []string{"3", "5", "10"}, series, 0, 1))
 	h := viewBoxH(t, svg)
-	texts := regexp.MustCompile(`<text x="(\d+)" y="(\d+)" font-size="11">([^<]+)</text>`).FindAllStringSubmatch(svg, -1)
+	texts := regexp.MustCompile(`<text x="(\d+)" y="(\d+)" font-size="`+strconv.Itoa(fontText)+`">([^<]+)</text>`).FindAllStringSubmatch(svg, -1)
 	found := 0
 	for _, m := range texts {
 		x, _ := strconv.ParseFloat(m[1], 64)
@@ -170,7 +178,7 @@ func TestLineLegendFitsBelowPlot(t *testing.T) {
 			if y <= chartH || y > h {
 				t.Errorf("legend %q at y=%g: want below the plot (%d) and inside the viewBox (%g)", n, y, chartH, h)
 			}
-			if right := x + 0.62*11*40; right > chartW {
+			if right := x + 0.62*fontText*40; right > chartW {
 				t.Errorf("legend %q from x=%g: 40 characters reach %g > %d", n, x, right, chartW)
 			}
 		}
@@ -184,6 +192,7 @@ func TestLineLegendFitsBelowPlot(t *testing.T) {
 // every rank, so its line lies on DCTR's. The legend says so, and the two
 // series' markers are drawn apart horizontally.
 func TestLineOnAnotherNamed(t *testing.T) {
+	t.Parallel()
 	dctr := []float64{1.75, 1.86, 1.71}
 	ubm := []float64{1.751, 1.859, 1.712}
 	dbn := []float64{1.76, 1.87, 1.73}
@@ -206,6 +215,7 @@ func TestLineOnAnotherNamed(t *testing.T) {
 // TestSmallBarsLabelled: a bar of 619 beside one of 157,379 is 1 unit
 // high, invisible; every bar of a small chart carries its value.
 func TestSmallBarsLabelled(t *testing.T) {
+	t.Parallel()
 	svg := string(BarChart("Where the input events went", "", "events", []string{"kept queries", "kept clicks", "dropped by a rule", "quarantined"},
 		[]Series{{Name: "events", Values: []float64{39381, 117379, 619, 0}}}))
 	for _, want := range []string{">39,381<", ">117,379<", ">619<", ">0<"} {
@@ -221,6 +231,7 @@ func TestSmallBarsLabelled(t *testing.T) {
 // both lines show, in the chart and in its legend; DBN, apart from both,
 // keeps the normal width.
 func TestLineUnderAnotherWider(t *testing.T) {
+	t.Parallel()
 	svg := string(LineChart("Test perplexity per rank", "rank", "perplexity", []string{"1", "2", "3"},
 		[]Series{{Name: "DCTR", Values: []float64{1.75, 1.86, 1.71}}, {Name: "DBN", Values: []float64{1.76, 1.87, 1.73}}, {Name: "UBM", Values: []float64{1.751, 1.859, 1.712}}}, 1, 2))
 	lines := regexp.MustCompile(`<polyline class="series"[^>]*stroke-width="(\d+)" stroke-opacity="([\d.]+)"`).FindAllStringSubmatch(svg, -1)
@@ -253,6 +264,7 @@ func TestLineUnderAnotherWider(t *testing.T) {
 // 24.1; counts keep their thousands separators and small shares their
 // digits.
 func TestBarLabelsMatchTables(t *testing.T) {
+	t.Parallel()
 	svg := string(BarChart("Label distribution (% of pairs)", "label", "% of pairs", []string{"1", "3", "junk (-2)"},
 		[]Series{{Name: "this run", Values: []float64{1.808, 4.375, 0.06}}, {Name: "LOVBench", Values: []float64{24.1, 1.63, 0.06}}}))
 	got := regexp.MustCompile(`<text class="value"[^>]*>([^<]*)</text>`).FindAllStringSubmatch(svg, -1)
@@ -262,5 +274,43 @@ func TestBarLabelsMatchTables(t *testing.T) {
 	}
 	if s := strings.Join(vals, " "); s != "1.81 24.10 4.38 1.63 0.06 0.06" {
 		t.Errorf("bar labels %q, want %q", s, "1.81 24.10 4.38 1.63 0.06 0.06")
+	}
+}
+
+// TestNDCGDotChart: the NDCG@k chart draws k = 3, 5, 10 as separate
+// groups of points, never joined by lines; its y axis is titled and runs
+// from a labelled tick below the lowest value drawn (the series drawn, not
+// every configuration: the report's axis started at an unlabelled 0.1 set
+// by a configuration that was not drawn); each series has its own marker
+// shape and colour, also in the legend.
+func TestNDCGDotChart(t *testing.T) {
+	d := sample()
+	d.LTR = append(d.LTR, LTRResult{Ranker: "RankNet", Config: "CBRBench", Measures: map[string]float64{"NDCG@3": 0.12, "NDCG@5": 0.15, "NDCG@10": 0.2}})
+	out := render(t, d)
+	i := strings.Index(out, "Mean test NDCG@k")
+	chart := out[strings.LastIndex(out[:i], "<svg"):]
+	chart = chart[:strings.Index(chart, "</svg>")]
+	if strings.Contains(chart, "<polyline") {
+		t.Error("NDCG@k points are joined by lines")
+	}
+	for _, want := range []string{">mean test NDCG@k over the folds<", ">NDCG@3<", ">NDCG@5<", ">NDCG@10<"} {
+		if !strings.Contains(chart, want) {
+			t.Errorf("NDCG chart lacks %s", want)
+		}
+	}
+	// Drawn: baseline 0.26-0.36 and RankNet/Full 0.36-0.46 (CBRBench's
+	// 0.12 is not drawn). DotRange(0.26, 0.46): step 0.05, 0.25 is within
+	// a quarter step of 0.26, so the axis starts at 0.2 and ends at 0.5.
+	if lo, hi := DotRange(0.26, 0.46); math.Abs(lo-0.2) > 1e-9 || math.Abs(hi-0.5) > 1e-9 {
+		t.Errorf("DotRange(0.26, 0.46) = %v, %v; want 0.2, 0.5", lo, hi)
+	}
+	ticks := regexp.MustCompile(`text-anchor="end">([^<]+)</text>`).FindAllStringSubmatch(chart, -1)
+	if len(ticks) == 0 || ticks[0][1] != "0.2" || ticks[len(ticks)-1][1] != "0.5" {
+		t.Errorf("y ticks %v, want 0.2 up to 0.5", ticks)
+	}
+	// Distinct markers: a circle for the first series, a square for the
+	// second, in the plot and in the legend.
+	if strings.Count(chart, "<circle") != 4 || strings.Count(chart, "<rect x=") < 4 {
+		t.Errorf("markers: %d circles, %d rects", strings.Count(chart, "<circle"), strings.Count(chart, "<rect x="))
 	}
 }

@@ -4,9 +4,12 @@
 // log cleaning (section 4.1), log analysis (section 4.1, Figure 3), click
 // models (section 4.2, Table 2), the label distribution (Table 4, beside
 // LOVBench's shares of docs/method.md section 5), learning-to-rank results (section
-// 6, NDCG@k), for simulated logs how well the inferred labels recover the
-// hidden true relevance, and how sure the labels are (their confidence per
-// label, and the recovery of the confident ones; confidence.go).
+// 6, NDCG@k, with every ranker's significance against the baseline:
+// docs/ltr.md, "Significance against the baseline"), for simulated logs
+// how well the inferred labels recover the hidden true relevance, and how
+// sure the labels are (their confidence per label, and the recovery of the
+// confident ones; confidence.go). Every figure a sentence states is
+// computed from the full data, never from a chart's sample.
 package report
 
 import (
@@ -14,6 +17,8 @@ import (
 
 	"fmt"
 	"github.com/lovbench/lovbench/labels"
+	"github.com/lovbench/lovbench/ltr"
+	"github.com/lovbench/lovbench/ltr/measures"
 	"html/template"
 	"io"
 	"math"
@@ -39,6 +44,8 @@ const (
 	KeptClicks  CountKind = "kept_clicks"
 	Dropped     CountKind = "dropped"     // events a cleaning rule dropped
 	Quarantined CountKind = "quarantined" // malformed events
+	// Sessions counts sessions, not events (shown in a table of its own).
+	Sessions CountKind = "sessions"
 )
 
 // LogStats is the log analysis of LOVBench section 4.1.
@@ -89,6 +96,9 @@ type LTRResult struct {
 	// Ties says how much the ranker's test rankings depend on how ties
 	// between equal scores are broken (nil: not measured).
 	Ties *LTRTies `json:"ties,omitempty"`
+	// Significance compares a learned ranker with the baseline, per
+	// measure (nil for the baseline, or when not computed).
+	Significance map[string]measures.Significance `json:"significance,omitempty"`
 }
 
 // LTRTies are the tie statistics of one ranker's test rankings.
@@ -127,7 +137,24 @@ type Recovery struct {
 	Agreement float64   `json:"agreement"`
 	// Points (inferred probability, true relevance) for the scatter plot.
 	Points []Point `json:"-"`
+	// PointStep says which pairs Points holds: every PointStep-th (1:
+	// all), as there may be too many to draw.
+	PointStep int `json:"-"`
+	// NearPrior counts the pairs (all of them, not the scatter's sample)
+	// whose inferred probability lies in [NearPriorLow, NearPriorHigh).
+	NearPrior int `json:"near_prior"`
 }
+
+// The range of inferred probabilities just below the click models' prior
+// of 0.5 where the pairs of a sparse log sit.
+const (
+	NearPriorLow  = 0.45
+	NearPriorHigh = 0.5
+)
+
+// nearPriorNote is the share of NearPrior pairs above which the report
+// says that the log is too sparse for good recovery.
+const nearPriorNote = 0.4
 
 // Stage is one stage's line in the run summary. Only the fingerprint is
 // shown (not timings or whether it was skipped), so the report of the same
@@ -156,6 +183,12 @@ type Data struct {
 	// Dataset counts (queries, pairs) of the ground truth.
 	Dataset []Count     `json:"dataset,omitempty"`
 	LTR     []LTRResult `json:"ltr,omitempty"`
+	// LTRSignificance says how the learned rankers were compared with the
+	// baseline (nil: results without significance).
+	LTRSignificance *ltr.SignificanceMethod `json:"ltr_significance,omitempty"`
+	// LTRVerdict says whether a learned ranker is significantly better
+	// than the baseline (nil: results without significance).
+	LTRVerdict *ltr.Verdict `json:"ltr_verdict,omitempty"`
 	// LTRTieRule is the tie rule of the LTR values ("docid": trec_eval's
 	// docid descending; see ltr --ties).
 	LTRTieRule string    `json:"ltr_tie_rule,omitempty"`
@@ -188,6 +221,20 @@ type view struct {
 	NoExpert bool
 	// TieFlag is TieFlagThreshold, for the template.
 	TieFlag float64
+
+	// ScatterNote says which pairs the scatter plot shows.
+	ScatterNote string
+	// CleaningEvents and CleaningSessions are the cleaning counts of
+	// events and of sessions, in tables of their own.
+	CleaningEvents, CleaningSessions []Count
+	// SigIntro explains the significance tables; SigRows compare every
+	// learned ranker with the baseline on ltr.VerdictMeasure, SigRowsAll
+	// on every measure; SigColumn heads the corrected p-values; Verdict
+	// says whether a learned ranker beats the baseline.
+	SigIntro            string
+	SigRows, SigRowsAll []sigRow
+	SigColumn           string
+	Verdict             string
 	// ConfidenceSection is the rendered "How sure are the labels"
 	// (confidenceSection); StagesNumber the number of the last section.
 	ConfidenceSection template.HTML
@@ -209,14 +256,28 @@ type ltrRow struct {
 	Flagged         bool
 }
 
-// tieRow is one flagged ranker of the tie table.
+// tieRow is one flagged ranker of the tie table: what the main table does
+// not show, the spread of NDCG@10 between the tie orders.
 type tieRow struct {
-	Ranker, Config, TieRate, Pessimistic, Optimistic, Spread string
+	Ranker, Config, Spread string
+}
+
+// sigRow is one comparison with the baseline.
+type sigRow struct {
+	Ranker, Config, Measure                             string
+	Diff, CI, P, PAdjusted, Effect, WTL, Verdict, Class string
 }
 
 // Render writes the report for d to w. The output depends only on d.
 func Render(w io.Writer, d *Data) error {
 	v := &view{Data: d, TieFlag: TieFlagThreshold}
+	for _, c := range d.Cleaning {
+		if c.Kind == Sessions {
+			v.CleaningSessions = append(v.CleaningSessions, c)
+		} else {
+			v.CleaningEvents = append(v.CleaningEvents, c)
+		}
+	}
 	if len(d.Cleaning) > 0 {
 		// Where the input events went: kept queries, kept clicks, dropped
 		// by a rule, quarantined.
@@ -348,9 +409,7 @@ func Render(w io.Writer, d *Data) error {
 				row.Bounds = strconv.FormatFloat(r.Ties.Pessimistic, 'f', 4, 64) + " – " + strconv.FormatFloat(r.Ties.Optimistic, 'f', 4, 64)
 				row.Flagged = r.Ties.Flagged()
 				if row.Flagged {
-					v.TieRows = append(v.TieRows, tieRow{Ranker: r.Ranker, Config: r.Config, TieRate: row.TieRate,
-						Pessimistic: fmtFloat(r.Ties.Pessimistic), Optimistic: fmtFloat(r.Ties.Optimistic),
-						Spread: fmtFloat(r.Ties.Optimistic - r.Ties.Pessimistic)})
+					v.TieRows = append(v.TieRows, tieRow{Ranker: r.Ranker, Config: r.Config, Spread: fmtFloat(r.Ties.Optimistic - r.Ties.Pessimistic)})
 				}
 			}
 			for _, m := range v.LTRMeasures {
@@ -376,32 +435,39 @@ func Render(w io.Writer, d *Data) error {
 		if len(ks) > 0 {
 			xs := make([]string, len(ks))
 			for i, k := range ks {
-				xs[i] = strconv.Itoa(k)
+				xs[i] = "NDCG@" + strconv.Itoa(k)
 			}
-			lo := 1.0
+			// The y range from the series drawn, not from every row.
+			series = bestPerRanker(d.LTR, series)
+			lo, hi := math.Inf(1), math.Inf(-1)
 			for _, s := range series {
 				for _, x := range s.Values {
 					if !math.IsNaN(x) {
-						lo = math.Min(lo, x)
+						lo, hi = math.Min(lo, x), math.Max(hi, x)
 					}
 				}
 			}
-			series = bestPerRanker(d.LTR, series)
-			v.NDCGChart = LineChart("Mean test NDCG@k over the folds (best configuration per ranker; all in the table)", "k", "NDCG@k", xs, series, math.Max(0, math.Floor(lo*10-0.5)/10), 1)
+			ymin, ymax := DotRange(lo, hi)
+			v.NDCGChart = DotChart("Mean test NDCG@k, best configuration per ranker (all in the table)", "cutoff k", "mean test NDCG@k over the folds", xs, series, ymin, ymax)
 			v.Charts++
+		}
+		v.significance(d)
+	}
+	if r := d.Recovery; r != nil && r.Pairs > 0 {
+		// Figures from every pair, never from the scatter's sample.
+		if share := float64(r.NearPrior) / float64(r.Pairs); share > nearPriorNote {
+			v.NearPrior = fmtPct(share)
 		}
 	}
 	if r := d.Recovery; r != nil && len(r.Points) > 0 {
-		near := 0
-		for _, p := range r.Points {
-			if p.X >= 0.45 && p.X < 0.5 {
-				near++
-			}
+		title := "Inferred probability vs hidden true relevance"
+		v.ScatterNote = fmt.Sprintf("The scatter plot shows all %s pairs.", groupInt(int64(r.Pairs)))
+		if len(r.Points) < r.Pairs {
+			title += fmt.Sprintf(" (sample: %s of %s pairs)", groupInt(int64(len(r.Points))), groupInt(int64(r.Pairs)))
+			v.ScatterNote = fmt.Sprintf("The scatter plot shows a sample of %s of the %s pairs: every %s pair in labels.csv order; the figures above count all %s.",
+				groupInt(int64(len(r.Points))), groupInt(int64(r.Pairs)), ordinal(max(r.PointStep, 2)), groupInt(int64(r.Pairs)))
 		}
-		if share := float64(near) / float64(len(r.Points)); share > 0.4 {
-			v.NearPrior = fmtPct(share)
-		}
-		v.ScatterChart = ScatterChart("Inferred satisfaction probability vs hidden true relevance", "inferred probability", "true relevance", r.Points, 0, 1, 0, 1)
+		v.ScatterChart = ScatterChart(title, "inferred probability", "true relevance", r.Points, 0, 1, 0, 1)
 		v.Charts++
 	}
 	v.StagesNumber = 6
@@ -478,26 +544,10 @@ func summary(d *Data) []string {
 	if len(d.Dataset) == 2 {
 		out = append(out, fmt.Sprintf("Ground truth: %d %s, %d %s.", d.Dataset[0].Value, d.Dataset[0].Name, d.Dataset[1].Value, d.Dataset[1].Name))
 	}
-	var base *LTRResult
-	best := -1
-	for i := range d.LTR {
-		r := &d.LTR[i]
-		if r.Ranker == "baseline" {
-			base = r
-			continue
+	if d.LTRVerdict != nil {
+		if s := d.LTRVerdict.Sentence(); s != "" {
+			out = append(out, s)
 		}
-		if _, ok := r.Measures["NDCG@10"]; ok && (best < 0 || r.Measures["NDCG@10"] > d.LTR[best].Measures["NDCG@10"]) {
-			best = i
-		}
-	}
-	if best >= 0 {
-		s := fmt.Sprintf("Best learned ranker by NDCG@10: %s on %s, %.4f", d.LTR[best].Ranker, d.LTR[best].Config, d.LTR[best].Measures["NDCG@10"])
-		if base != nil {
-			if x, ok := base.Measures["NDCG@10"]; ok {
-				s += fmt.Sprintf(" (baseline %.4f)", x)
-			}
-		}
-		out = append(out, s+".")
 	}
 	flagged := 0
 	for _, r := range d.LTR {
@@ -552,6 +602,68 @@ func scan(s, format string, k *int) bool {
 	return err == nil
 }
 
+// significance fills the significance tables of the view from the
+// LTR results' comparisons with the baseline.
+func (v *view) significance(d *Data) {
+	m := d.LTRSignificance
+	if m == nil {
+		return
+	}
+	c := measures.Correction(m.Correction)
+	v.SigColumn = c.Column()
+	nq := 0
+	for _, r := range d.LTR {
+		for _, mm := range v.LTRMeasures {
+			g, ok := r.Significance[mm]
+			if !ok {
+				continue
+			}
+			nq = g.N
+			row := sigRow{Ranker: r.Ranker, Config: r.Config, Measure: mm, Diff: fmt.Sprintf("%+.4f", g.Diff),
+				CI: fmt.Sprintf("[%+.4f, %+.4f]", g.CILow, g.CIHigh), P: measures.FormatP(g.P), PAdjusted: measures.FormatP(g.PAdjusted),
+				Effect: measures.FormatEffect(g.EffectSize), WTL: fmt.Sprintf("%d / %d / %d", g.Wins, g.Ties, g.Losses), Verdict: g.Verdict(m.Alpha)}
+			switch {
+			case g.Better(m.Alpha):
+				row.Class, row.Verdict = "better", "better ✓"
+			case g.Worse(m.Alpha):
+				row.Class = "worse"
+			}
+			v.SigRowsAll = append(v.SigRowsAll, row)
+			if mm == ltr.VerdictMeasure {
+				v.SigRows = append(v.SigRows, row)
+			}
+		}
+	}
+	if len(v.SigRowsAll) == 0 {
+		return
+	}
+	// All measures grouped by measure, in the order of the main table.
+	slices.SortStableFunc(v.SigRowsAll, func(a, b sigRow) int {
+		return slices.Index(v.LTRMeasures, a.Measure) - slices.Index(v.LTRMeasures, b.Measure)
+	})
+	v.SigIntro = fmt.Sprintf("Each learned ranker and configuration against the unlearned baseline, over the %s test queries of all folds pooled: "+
+		"the mean per-query difference (ranker − baseline) with its %g%% confidence interval (paired t interval); p, the %s; %s, that p-value %s %s; "+
+		"d_z, Cohen's d_z (mean difference over the standard deviation of the per-query differences); and the queries won, tied and lost. "+
+		"The verdict is at α = %g on the corrected p-value.",
+		groupInt(int64(nq)), 100*m.ConfidenceLevel, m.Test, v.SigColumn, c.Phrase(), measures.FamilyPhrase(len(v.SigRows)), m.Alpha)
+	if d.LTRVerdict != nil {
+		v.Verdict = d.LTRVerdict.Sentence()
+	}
+}
+
+// ordinal writes 2nd, 3rd, 4th, ... (for n >= 2).
+func ordinal(n int) string {
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+		return strconv.Itoa(n) + "th"
+	case n%10 == 2:
+		return strconv.Itoa(n) + "nd"
+	case n%10 == 3:
+		return strconv.Itoa(n) + "rd"
+	}
+	return strconv.Itoa(n) + "th"
+}
+
 func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
 func fmtPct(x float64) string   { return strconv.FormatFloat(100*x, 'f', 1, 64) + "%" }
 func fmtOpt(x *float64) string {
@@ -593,6 +705,9 @@ svg.chart{display:block;margin:1em 0;width:100%;height:auto}
 .scroll table{font-size:.85em}
 .scroll th,.scroll td{padding:.25em .4em}
 .scroll td{white-space:nowrap}
+tr.worse td{color:#8a1c1c}
+tr.better td{font-weight:bold;background:#eefbea}
+details{margin:1em 0}
 </style>
 </head>
 <body>
@@ -614,9 +729,12 @@ svg.chart{display:block;margin:1em 0;width:100%;height:auto}
 <h2 id="cleaning">1. Log cleaning</h2>
 {{if .Cleaning}}
 <p>What the cleaning rules of the LOVBench paper (section 4.1; docs/method.md section 2, rules numbered as there) kept and dropped, from the ingest report; reasons that did not occur are left out.</p>
-<table><tr><th>count</th><th>events</th></tr>
-{{range .Cleaning}}<tr><td>{{.Name}}</td><td>{{.Value}}</td></tr>
+<table class="cleaning"><tr><th>count</th><th>events</th></tr>
+{{range .CleaningEvents}}<tr><td>{{.Name}}</td><td>{{.Value}}</td></tr>
 {{end}}</table>
+{{if .CleaningSessions}}<table class="cleaning-sessions"><tr><th>count</th><th>sessions</th></tr>
+{{range .CleaningSessions}}<tr><td>{{.Name}}</td><td>{{.Value}}</td></tr>
+{{end}}</table>{{end}}
 {{.CleaningChart}}
 {{else}}<p class="note">No ingest report in this run.</p>{{end}}
 
@@ -663,9 +781,19 @@ svg.chart{display:block;margin:1em 0;width:100%;height:auto}
 {{range .LTRRows}}<tr><td>{{.Ranker}}</td><td style="text-align:left">{{.Config}}</td>{{range .Values}}<td>{{.}}</td>{{end}}<td>{{.TieRate}}</td><td>{{.Bounds}}{{if .Flagged}} ⚠{{end}}</td></tr>
 {{end}}</table></div>
 {{if .TieRows}}<p>Rankers whose NDCG@10 moves by more than {{printf "%.2f" .TieFlag}} with the order of tied documents (many equal scores: few distinct feature values among a query's documents):</p>
-<div class="scroll"><table class="ties"><tr><th>ranker</th><th style="text-align:left">configuration</th><th>tie rate</th><th>NDCG@10 pessimistic</th><th>NDCG@10 optimistic</th><th>spread</th></tr>
-{{range .TieRows}}<tr><td>{{.Ranker}}</td><td style="text-align:left">{{.Config}}</td><td>{{.TieRate}}</td><td>{{.Pessimistic}}</td><td>{{.Optimistic}}</td><td>{{.Spread}}</td></tr>
+<div class="scroll"><table class="ties"><tr><th>ranker</th><th style="text-align:left">configuration</th><th>NDCG@10 spread (optimistic − pessimistic)</th></tr>
+{{range .TieRows}}<tr><td>{{.Ranker}}</td><td style="text-align:left">{{.Config}}</td><td>{{.Spread}}</td></tr>
 {{end}}</table></div>{{end}}
+{{if .SigRows}}<h3 id="significance">Against the baseline</h3>
+<p>{{.SigIntro}}</p>
+{{if .Verdict}}<p><strong>{{.Verdict}}</strong></p>{{end}}
+<div class="scroll"><table class="sig"><tr><th>ranker</th><th style="text-align:left">configuration</th><th>{{(index .SigRows 0).Measure}} difference</th><th>95% CI</th><th>p</th><th>{{.SigColumn}}</th><th>d_z</th><th>won / tied / lost</th><th>verdict</th></tr>
+{{range .SigRows}}<tr class="{{.Class}}"><td>{{.Ranker}}</td><td style="text-align:left">{{.Config}}</td><td>{{.Diff}}</td><td>{{.CI}}</td><td>{{.P}}</td><td>{{.PAdjusted}}</td><td>{{.Effect}}</td><td>{{.WTL}}</td><td>{{.Verdict}}</td></tr>
+{{end}}</table></div>
+<details><summary>Every measure against the baseline ({{len .SigRowsAll}} comparisons)</summary>
+<div class="scroll"><table class="sig"><tr><th>ranker</th><th style="text-align:left">configuration</th><th>measure</th><th>difference</th><th>95% CI</th><th>p</th><th>{{.SigColumn}}</th><th>d_z</th><th>won / tied / lost</th><th>verdict</th></tr>
+{{range .SigRowsAll}}<tr class="{{.Class}}"><td>{{.Ranker}}</td><td style="text-align:left">{{.Config}}</td><td>{{.Measure}}</td><td>{{.Diff}}</td><td>{{.CI}}</td><td>{{.P}}</td><td>{{.PAdjusted}}</td><td>{{.Effect}}</td><td>{{.WTL}}</td><td>{{.Verdict}}</td></tr>
+{{end}}</table></div></details>{{end}}
 {{.NDCGChart}}
 {{else}}<p class="note">No learning-to-rank results in this run.</p>{{end}}
 
@@ -679,7 +807,7 @@ svg.chart{display:block;margin:1em 0;width:100%;height:auto}
 {{$labels := .Labels}}{{range $i, $row := .Confusion}}<tr><th>{{index $labels $i}}</th>{{range $row}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>
 {{end}}
-{{if .Recovery}}{{.ScatterChart}}{{end}}
+{{if .Recovery}}{{.ScatterChart}}{{if .ScatterNote}}<p class="note">{{.ScatterNote}}</p>{{end}}{{end}}
 {{.ConfidenceSection}}
 <h2 id="stages">{{.StagesNumber}}. Stages</h2>
 {{if .Stages}}

@@ -22,18 +22,27 @@ var palette = []string{"#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#
 
 // Chart geometry in SVG user units. The SVG scales to the page width
 // (width="100%", viewBox), so chartW is about the report's text width (980
-// px less margins) and fonts render near their nominal size. padL leaves
-// room for tick labels up to 9 characters ("1,250,000") right of the
-// rotated y-axis title, which is centred at x = yTitleX.
+// px less margins) and fonts render near their nominal size at 1400 px; at
+// 800 px the page is about 750 px wide and everything shrinks by 750/900,
+// so the smallest text, fontText, is sized to stay at 11 px or more there
+// (MinTextPx). padL leaves room for tick labels up to 9 characters
+// ("1,250,000") right of the rotated y-axis title, which is centred at x =
+// yTitleX.
 const (
-	chartW  = 900
-	chartH  = 320
-	padL    = 90
-	padR    = 16
-	padT    = 28
-	padB    = 48
-	yTitleX = 12
+	chartW    = 900
+	chartH    = 330
+	padL      = 108
+	padR      = 16
+	padT      = 30
+	padB      = 52
+	yTitleX   = 14
+	fontTitle = 16
+	fontText  = 14
 )
+
+// MinTextPx is the smallest size, in CSS pixels, of chart text in a
+// window 800 px wide.
+const MinTextPx = 11
 
 // dashes are the stroke-dasharray patterns of line series, in palette
 // order, so that a series drawn over another with equal values still shows
@@ -70,19 +79,28 @@ func yTicks(ymin, ymax float64) []float64 {
 	if !(span > 0) || math.IsInf(span, 0) {
 		return []float64{ymin}
 	}
-	p := math.Pow(10, math.Floor(math.Log10(span/5)))
-	step := 10 * p
-	for _, m := range []float64{1, 2, 5} {
-		if span/(m*p) <= 5 {
-			step = m * p
-			break
-		}
-	}
+	step := tickStep(ymin, ymax)
 	var out []float64
 	for k := math.Ceil(ymin/step - 1e-9); k*step <= ymax+1e-9*step; k++ {
 		out = append(out, k*step+0) // +0: no -0 tick
 	}
 	return out
+}
+
+// tickStep is the grid step of yTicks: the smallest of 1, 2 or 5 times a
+// power of ten that divides the range into at most 5 steps.
+func tickStep(ymin, ymax float64) float64 {
+	span := ymax - ymin
+	if !(span > 0) || math.IsInf(span, 0) {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(span/5)))
+	for _, m := range []float64{1, 2, 5} {
+		if span/(m*p) <= 5 {
+			return m * p
+		}
+	}
+	return 10 * p
 }
 
 func fmtTick(v float64) string {
@@ -139,16 +157,16 @@ func groupInt(n int64) string {
 func frame(b *strings.Builder, title, xlabel, ylabel string, ymin, ymax float64, right, extraH int) {
 	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 %d %d" width="100%%" role="img" aria-label="%s">`, chartW, chartH+extraH, esc(title))
 	fmt.Fprintf(b, `<title>%s</title>`, esc(title))
-	fmt.Fprintf(b, `<text x="%d" y="18" font-size="14" font-weight="bold">%s</text>`, padL, esc(title))
+	fmt.Fprintf(b, `<text x="%d" y="20" font-size="%d" font-weight="bold">%s</text>`, padL, fontTitle, esc(title))
 	for _, v := range yTicks(ymin, ymax) {
 		y := yPos(v, ymin, ymax)
 		fmt.Fprintf(b, `<line x1="%d" x2="%d" y1="%s" y2="%s" stroke="#ddd"/>`, padL, right, num(y), num(y))
-		fmt.Fprintf(b, `<text x="%d" y="%s" font-size="11" text-anchor="end">%s</text>`, padL-6, num(y+4), esc(fmtTick(v)))
+		fmt.Fprintf(b, `<text x="%d" y="%s" font-size="%d" text-anchor="end">%s</text>`, padL-6, num(y+5), fontText, esc(fmtTick(v)))
 	}
 	fmt.Fprintf(b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#333"/>`, padL, right, chartH-padB, chartH-padB)
 	fmt.Fprintf(b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#333"/>`, padL, padL, padT, chartH-padB)
-	fmt.Fprintf(b, `<text x="%d" y="%d" font-size="12" text-anchor="middle">%s</text>`, (padL+right)/2, chartH-8, esc(xlabel))
-	fmt.Fprintf(b, `<text x="%d" y="%d" font-size="12" text-anchor="middle" transform="rotate(-90 %d %d)">%s</text>`, yTitleX, (padT+chartH-padB)/2, yTitleX, (padT+chartH-padB)/2, esc(ylabel))
+	fmt.Fprintf(b, `<text x="%d" y="%d" font-size="%d" text-anchor="middle">%s</text>`, (padL+right)/2, chartH-8, fontText, esc(xlabel))
+	fmt.Fprintf(b, `<text x="%d" y="%d" font-size="%d" text-anchor="middle" transform="rotate(-90 %d %d)">%s</text>`, yTitleX, (padT+chartH-padB)/2, fontText, yTitleX, (padT+chartH-padB)/2, esc(ylabel))
 }
 
 func yPos(v, ymin, ymax float64) float64 {
@@ -159,45 +177,70 @@ func yPos(v, ymin, ymax float64) float64 {
 }
 
 // legendRowH is the height of one legend row below a chart.
-const legendRowH = 16
+const legendRowH = 20
 
 // legendBelowH is the height a legend of n entries takes below the chart:
 // two entries per row.
 func legendBelowH(n int) int { return 8 + legendRowH*((n+1)/2) }
 
+// Legend entry styles: a colour swatch (bars), the series' line with its
+// marker (lines) or its marker alone (dots).
+const (
+	legendSwatch = iota
+	legendLine
+	legendMarker
+)
+
 // legend draws the series names inside the plot's top right corner (bar
 // charts with a few short names) or, with below set, in rows of two under
-// the x-axis title, where no name is cut and no entry hides a line. With
-// lines set, each entry shows the series' line (colour, dash pattern and
-// marker, and, for a line with others lying on it, its width and
-// opacity: covered[i] as in lineStyle), otherwise a colour swatch (bars).
-func legend(b *strings.Builder, names []string, below, lines bool, covered []int) {
+// the x-axis title, where no name is cut and no entry hides a line. Each
+// entry shows the series' style: a colour swatch, its line (colour, dash
+// pattern and marker, and, for a line with others lying on it, its width
+// and opacity: covered[i] as in lineStyle) or its marker.
+func legend(b *strings.Builder, names []string, below bool, style int, covered []int) {
 	for i, n := range names {
 		c := palette[i%len(palette)]
-		x, y := chartW-padR-190, padT+2+legendRowH*i
+		x, y := chartW-padR-200, padT+2+legendRowH*i
 		if below {
-			x, y = padL+(chartW-padL-padR)/2*(i%2), chartH+2+legendRowH*(i/2)
+			x, y = padL+(chartW-padL-padR)/2*(i%2), chartH+4+legendRowH*(i/2)
 		}
-		if lines {
+		switch style {
+		case legendLine:
 			width, opacity := lineStyle(covered, i)
-			fmt.Fprintf(b, `<line class="legend" x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s" stroke-width="%d" stroke-opacity="%s" stroke-dasharray="%s"/>`, x, x+28, y+5, y+5, c, width, opacity, dashes[i%len(dashes)])
-			marker(b, i, float64(x+14), float64(y+5), c, "")
-			fmt.Fprintf(b, `<text x="%d" y="%d" font-size="11">%s</text>`, x+34, y+9, esc(n))
-			continue
+			fmt.Fprintf(b, `<line class="legend" x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s" stroke-width="%d" stroke-opacity="%s" stroke-dasharray="%s"/>`, x, x+28, y+6, y+6, c, width, opacity, dashes[i%len(dashes)])
+			marker(b, i, float64(x+14), float64(y+6), c, "")
+			fmt.Fprintf(b, `<text x="%d" y="%d" font-size="%d">%s</text>`, x+34, y+11, fontText, esc(n))
+		case legendMarker:
+			markerR(b, i, float64(x+8), float64(y+6), dotR, c, "")
+			fmt.Fprintf(b, `<text x="%d" y="%d" font-size="%d">%s</text>`, x+20, y+11, fontText, esc(n))
+		default:
+			fmt.Fprintf(b, `<rect x="%d" y="%d" width="12" height="12" fill="%s"/>`, x, y, c)
+			fmt.Fprintf(b, `<text x="%d" y="%d" font-size="%d">%s</text>`, x+17, y+11, fontText, esc(n))
 		}
-		fmt.Fprintf(b, `<rect x="%d" y="%d" width="10" height="10" fill="%s"/>`, x, y, c)
-		fmt.Fprintf(b, `<text x="%d" y="%d" font-size="11">%s</text>`, x+15, y+9, esc(n))
 	}
+}
+
+// seriesNames returns the names of the series, in order.
+func seriesNames(series []Series) []string {
+	names := make([]string, len(series))
+	for i, s := range series {
+		names[i] = s.Name
+	}
+	return names
 }
 
 // marker draws the point marker of series i at (x, y), with a tooltip when
 // title is not empty.
 func marker(b *strings.Builder, i int, x, y float64, c, title string) {
+	markerR(b, i, x, y, 3.5, c, title)
+}
+
+// markerR draws marker as marker does, r units in radius.
+func markerR(b *strings.Builder, i int, x, y, r float64, c, title string) {
 	tip := ""
 	if title != "" {
 		tip = "<title>" + esc(title) + "</title>"
 	}
-	const r = 3.5
 	switch markers[i%len(markers)] {
 	case "circle":
 		fmt.Fprintf(b, `<circle cx="%s" cy="%s" r="%s" fill="%s">%s</circle>`, num(x), num(y), num(r), c, tip)
@@ -246,20 +289,16 @@ func BarChart(title, xlabel, ylabel string, categories []string, series []Series
 				num(gx+barW*float64(si)), num(y), num(math.Max(barW-1, 1)), num(float64(chartH-padB)-y), palette[si%len(palette)],
 				esc(s.Name), esc(cat), esc(fmtValue(v)))
 			if h := float64(chartH-padB) - y; labelAll || h < 3 {
-				fmt.Fprintf(&b, `<text class="value" x="%s" y="%s" font-size="10" text-anchor="middle">%s</text>`,
-					num(gx+barW*float64(si)+barW/2), num(y-3), esc(fmtBarLabel(v)))
+				fmt.Fprintf(&b, `<text class="value" x="%s" y="%s" font-size="%d" text-anchor="middle">%s</text>`,
+					num(gx+barW*float64(si)+barW/2), num(y-4), fontText, esc(fmtBarLabel(v)))
 			}
 		}
 		if len(categories) <= 24 || ci%((len(categories)+23)/24) == 0 {
-			fmt.Fprintf(&b, `<text x="%s" y="%d" font-size="11" text-anchor="middle">%s</text>`, num(gx+groupW*0.4), chartH-padB+14, esc(cat))
+			fmt.Fprintf(&b, `<text x="%s" y="%d" font-size="%d" text-anchor="middle">%s</text>`, num(gx+groupW*0.4), chartH-padB+18, fontText, esc(cat))
 		}
 	}
 	if len(series) > 1 {
-		names := make([]string, len(series))
-		for i, s := range series {
-			names[i] = s.Name
-		}
-		legend(&b, names, false, false, nil)
+		legend(&b, seriesNames(series), false, legendSwatch, nil)
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
@@ -280,7 +319,7 @@ func LineChart(title, xlabel, ylabel string, xs []string, series []Series, ymin,
 	step := float64(right-padL-20) / float64(max(1, n-1))
 	xAt := func(i int) float64 { return float64(padL+10) + step*float64(i) }
 	for i, x := range xs {
-		fmt.Fprintf(&b, `<text x="%s" y="%d" font-size="11" text-anchor="middle">%s</text>`, num(xAt(i)), chartH-padB+14, esc(x))
+		fmt.Fprintf(&b, `<text x="%s" y="%d" font-size="%d" text-anchor="middle">%s</text>`, num(xAt(i)), chartH-padB+18, fontText, esc(x))
 	}
 	const dodge = 4.0 // marker offset between consecutive series
 	names := make([]string, len(series))
@@ -314,7 +353,7 @@ func LineChart(title, xlabel, ylabel string, xs []string, series []Series, ymin,
 			marker(&b, si, xAt(i)+off, yPos(v, ymin, ymax), c, s.Name+" "+xs[i]+": "+strconv.FormatFloat(v, 'f', 4, 64))
 		}
 	}
-	legend(&b, names, true, true, covered)
+	legend(&b, names, true, legendLine, covered)
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
 }
@@ -352,6 +391,61 @@ func coincides(earlier []Series, s Series, n int, tol float64) int {
 	return -1
 }
 
+// dotR is the marker radius of DotChart and its legend.
+const dotR = 5.5
+
+// DotChart draws, for each category (such as k of NDCG@k), one point per
+// series, side by side within the category and never joined: the
+// categories are separate measures, not a continuous axis. Each series has
+// its own colour and marker shape, the legend below the plot; a point's
+// tooltip gives its value. The y axis runs from ymin to ymax.
+func DotChart(title, xlabel, ylabel string, categories []string, series []Series, ymin, ymax float64) template.HTML {
+	var b strings.Builder
+	right := chartW - padR
+	frame(&b, title, xlabel, ylabel, ymin, ymax, right, legendBelowH(len(series)))
+	n := max(1, len(categories))
+	groupW := float64(right-padL) / float64(n)
+	ns := max(1, len(series))
+	for ci, cat := range categories {
+		gx := float64(padL) + groupW*float64(ci)
+		if ci > 0 {
+			fmt.Fprintf(&b, `<line x1="%s" x2="%s" y1="%d" y2="%d" stroke="#bbb" stroke-dasharray="2 3"/>`, num(gx), num(gx), padT, chartH-padB)
+		}
+		fmt.Fprintf(&b, `<text x="%s" y="%d" font-size="%d" text-anchor="middle">%s</text>`, num(gx+groupW/2), chartH-padB+18, fontText, esc(cat))
+		for si, s := range series {
+			if ci >= len(s.Values) || math.IsNaN(s.Values[ci]) {
+				continue
+			}
+			x := gx + groupW*(0.15+0.7*(float64(si)+0.5)/float64(ns))
+			markerR(&b, si, x, yPos(s.Values[ci], ymin, ymax), dotR, palette[si%len(palette)], s.Name+" "+cat+": "+strconv.FormatFloat(s.Values[ci], 'f', 4, 64))
+		}
+	}
+	legend(&b, seriesNames(series), true, legendMarker, nil)
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
+
+// DotRange returns the y range of a DotChart of fractions (such as NDCG)
+// lying in [lo, hi]: from a grid line below lo to one above hi (at most 1),
+// with at least a quarter step between the points and the axis ends, so
+// the lowest tick is labelled and no point sits on the axis. The range
+// spans 0.1 at least, so that small differences are not blown up.
+func DotRange(lo, hi float64) (float64, float64) {
+	if math.IsNaN(lo) || math.IsNaN(hi) || lo > hi {
+		return 0, 1
+	}
+	step := tickStep(lo, math.Max(hi, lo+0.1))
+	ymin := math.Floor(lo/step) * step
+	if lo-ymin < step/4 {
+		ymin -= step
+	}
+	ymax := math.Ceil(hi/step) * step
+	if ymax-hi < step/4 {
+		ymax += step
+	}
+	return math.Max(0, ymin), math.Min(1, ymax)
+}
+
 // Point is one (x, y) point of a scatter plot.
 type Point struct{ X, Y float64 }
 
@@ -364,7 +458,7 @@ func ScatterChart(title, xlabel, ylabel string, pts []Point, xmin, xmax, ymin, y
 	for i := 0; i <= 4; i++ {
 		v := xmin + (xmax-xmin)*float64(i)/4
 		x := float64(padL) + w*float64(i)/4
-		fmt.Fprintf(&b, `<text x="%s" y="%d" font-size="11" text-anchor="middle">%s</text>`, num(x), chartH-padB+14, esc(fmtTick(v)))
+		fmt.Fprintf(&b, `<text x="%s" y="%d" font-size="%d" text-anchor="middle">%s</text>`, num(x), chartH-padB+18, fontText, esc(fmtTick(v)))
 	}
 	for _, p := range pts {
 		x := float64(padL) + (p.X-xmin)/(xmax-xmin)*w

@@ -39,6 +39,9 @@ type Result struct {
 	Errors int
 	// Console holds the console lines Chromium logged for the page.
 	Console []string
+	// MinFontPx is the size in CSS pixels of the smallest text of the
+	// charts as drawn (font size times the SVG's scale), 0 without text.
+	MinFontPx float64
 }
 
 // probeHead records page errors; probeTail counts the rendered charts into
@@ -51,13 +54,22 @@ all.forEach(function(s){var r=s.getBoundingClientRect();
 if(r.width>0&&r.height>0&&s.querySelectorAll('rect,polyline,circle').length>0)ok++;});
 document.body.setAttribute('data-svg-total',all.length);
 document.body.setAttribute('data-svg-ok',ok);
-document.body.setAttribute('data-errors',window.__errs.length);})();
+document.body.setAttribute('data-errors',window.__errs.length);
+var mn=0;document.querySelectorAll('svg.chart text').forEach(function(t){var m=t.ownerSVGElement.getScreenCTM();
+var px=parseFloat(getComputedStyle(t).fontSize)*Math.sqrt(m.a*m.d);if(mn===0||px<mn)mn=px;});
+document.body.setAttribute('data-min-font-centipx',Math.floor(mn*100));})();
 </script>`
 )
 
 // Check loads a copy of htmlPath, with the probe scripts added (the report
 // itself has none), in headless Chromium. tmp is a scratch directory.
 func Check(ctx context.Context, chromium, htmlPath, tmp string) (*Result, error) {
+	return CheckWidth(ctx, chromium, htmlPath, tmp, 0)
+}
+
+// CheckWidth is Check in a window width CSS pixels wide (0: Chromium's
+// default).
+func CheckWidth(ctx context.Context, chromium, htmlPath, tmp string, width int) (*Result, error) {
 	src, err := os.ReadFile(htmlPath)
 	if err != nil {
 		return nil, err
@@ -68,10 +80,13 @@ func Check(ctx context.Context, chromium, htmlPath, tmp string) (*Result, error)
 	if err := os.WriteFile(page, []byte(s), 0o644); err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, chromium, "--headless", "--no-sandbox", "--disable-gpu",
+	args := []string{"--headless", "--no-sandbox", "--disable-gpu",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-		"--user-data-dir="+filepath.Join(tmp, "profile"), "--enable-logging=stderr", "--v=0",
-		"--dump-dom", "file://"+page)
+		"--user-data-dir=" + filepath.Join(tmp, "profile"), "--enable-logging=stderr", "--v=0"}
+	if width > 0 {
+		args = append(args, fmt.Sprintf("--window-size=%d,2000", width))
+	}
+	cmd := exec.CommandContext(ctx, chromium, append(args, "--dump-dom", "file://"+page)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -94,6 +109,11 @@ func Check(ctx context.Context, chromium, htmlPath, tmp string) (*Result, error)
 	if r.Errors, err = attr("data-errors"); err != nil {
 		return nil, err
 	}
+	cpx, err := attr("data-min-font-centipx")
+	if err != nil {
+		return nil, err
+	}
+	r.MinFontPx = float64(cpx) / 100
 	for _, line := range strings.Split(stderr.String(), "\n") {
 		if strings.Contains(line, "CONSOLE") && strings.Contains(line, "file://") {
 			r.Console = append(r.Console, line)

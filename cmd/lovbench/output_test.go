@@ -1,0 +1,69 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// run and demo print nothing with -q (errors only), a few lines by
+// default (the release and the report, no stage table, no log lines), and
+// the stage table and every stage's log, down to the EM iterations, with -v.
+func TestDemoAndRunOutputLevels(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	small := []string{"demo", "--serps", "300", "--queries", "60"}
+	// -q on a fresh work directory: every stage runs, nothing is printed.
+	code, out, errs := runCLI(t, append([]string{"-q"}, append(small, "--out", filepath.Join(dir, "q"))...)...)
+	if code != 0 || out != "" || errs != "" {
+		t.Fatalf("demo -q: code %d, stdout %q, stderr %q (want nothing)", code, out, errs)
+	}
+	// -q over unchanged stages ("nothing changed" is not printed either).
+	code, out, errs = runCLI(t, append([]string{"-q"}, append(small, "--out", filepath.Join(dir, "q"))...)...)
+	if code != 0 || out != "" || errs != "" {
+		t.Fatalf("demo -q rerun: code %d, stdout %q, stderr %q (want nothing)", code, out, errs)
+	}
+	// Default: a few lines, none of them a log line or a stage row.
+	code, out, errs = runCLI(t, append(small, "--out", filepath.Join(dir, "d"))...)
+	if code != 0 {
+		t.Fatalf("demo: code %d: %s", code, errs)
+	}
+	if errs != "" {
+		t.Errorf("demo wrote to stderr by default: %q", errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) > 3 || !strings.Contains(out, "published release") || !strings.Contains(out, "report.html") {
+		t.Errorf("demo's default output is %d lines, want at most 3 naming the release and the report:\n%s", len(lines), out)
+	}
+	for _, l := range lines {
+		if strings.HasPrefix(l, "simulate ") || strings.HasPrefix(l, "ltr ") {
+			t.Errorf("demo prints the stage table by default: %q", l)
+		}
+	}
+	// -v: the stage table and the log, EM iterations included.
+	code, out, errs = runCLI(t, append([]string{"-v"}, append(small, "--out", filepath.Join(dir, "v"))...)...)
+	if code != 0 {
+		t.Fatalf("demo -v: code %d: %s", code, errs)
+	}
+	for _, want := range []string{"simulate  ran", "ltr       ran", "published release"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("demo -v: stdout lacks %q:\n%s", want, out)
+		}
+	}
+	for _, want := range []string{`msg="stage running"`, `msg="EM iteration"`} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("demo -v: log lacks %s", want)
+		}
+	}
+	// run -q: a run of its own, then over unchanged stages.
+	cfg := filepath.Join(dir, "lovbench.yaml")
+	if err := os.WriteFile(cfg, []byte("simulate: {sessions: 300, queries: 60, model: ubm, seed: 3}\nltr: {algorithms: [ranknet], configs: [full], iterations: 3}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if code, out, errs := runCLI(t, "-q", "run", "--config", cfg, "--workdir", filepath.Join(dir, "r")); code != 0 || out != "" || errs != "" {
+			t.Errorf("run -q: code %d, stdout %q, stderr %q (want nothing)", code, out, errs)
+		}
+	}
+}

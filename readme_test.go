@@ -1,0 +1,170 @@
+// Tests of the repository's README: its shell blocks run as typed.
+package lovbench_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// readmeSkipped are the README's commands this test does not run, each
+// with its reason; every one must still be in the README.
+var readmeSkipped = map[string]string{
+	"go test ./...":              "the test suite, which runs this test",
+	"bash .ci/run":               "CI itself, which runs the test suite",
+	"(cd beam && go test ./...)": "the beam/ module's tests, which .ci/run runs",
+}
+
+// readmeBlocks returns the README's ```sh blocks, in order.
+func readmeBlocks(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blocks []string
+	for _, m := range regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(string(b), -1) {
+		blocks = append(blocks, m[1])
+	}
+	return blocks
+}
+
+// TestREADMEShellBlocksRun runs every ```sh block of README.md as a user
+// would, in order, one bash per block: Quick start's `go install` builds
+// lovbench once, into a temporary GOBIN that is on the PATH, and its demo's
+// outputs then feed "Building a benchmark by hand" line by line. A block
+// that names a path of the repository (./cmd/lovbench, ingest/testdata/...)
+// runs in the repository's root, and must leave no new file there; any
+// other block runs in a scratch directory (the hand-built benchmark writes
+// work/ and dataset/ where it runs). Two things differ from a user's shell,
+// both stated here: the paths under /tmp/ are moved under the test's
+// temporary directory, and the commands of readmeSkipped are left out. A
+// command that fails fails the test.
+func TestREADMEShellBlocksRun(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	root, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := func() map[string]bool {
+		m := map[string]bool{}
+		es, err := os.ReadDir(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range es {
+			m[e.Name()] = true
+		}
+		return m
+	}
+	// A path of the repository: a word that starts with ./ or with a
+	// top-level entry of the repository and a slash.
+	var alts []string
+	for _, e := range ents {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			alts = append(alts, regexp.QuoteMeta(e.Name()))
+		}
+	}
+	repoPath := regexp.MustCompile(`(^|\s)(\./|(` + strings.Join(alts, "|") + `)/)`)
+	scratch := t.TempDir()
+	for _, d := range []string{"work", "bin", "tmp"} {
+		if err := os.MkdirAll(filepath.Join(scratch, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := append(os.Environ(), "GOBIN="+filepath.Join(scratch, "bin"), "PATH="+filepath.Join(scratch, "bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	skipped := map[string]bool{}
+	ran := 0
+	for i, block := range readmeBlocks(t) {
+		// Lines joined at a trailing backslash, as bash reads them.
+		var script []string
+		inRepo := false
+		for _, line := range strings.Split(strings.ReplaceAll(block, "\\\n", " "), "\n") {
+			cmd := strings.TrimSpace(line)
+			if j := strings.Index(cmd, "  #"); j >= 0 {
+				cmd = strings.TrimSpace(cmd[:j])
+			}
+			if cmd == "" {
+				continue
+			}
+			if _, ok := readmeSkipped[cmd]; ok {
+				skipped[cmd] = true
+				continue
+			}
+			inRepo = inRepo || repoPath.MatchString(cmd)
+			script = append(script, strings.ReplaceAll(line, "/tmp/", filepath.Join(scratch, "tmp")+"/"))
+			ran++
+		}
+		if len(script) == 0 {
+			continue
+		}
+		cmd := exec.CommandContext(ctx, "bash", "-e", "-o", "pipefail", "-x", "-c", strings.Join(script, "\n"))
+		cmd.Dir, cmd.Env = filepath.Join(scratch, "work"), env
+		var before map[string]bool
+		if inRepo {
+			cmd.Dir, before = root, entries()
+		}
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("README shell block %d (in %s): %v\n%s\n--- output ---\n%s", i+1, cmd.Dir, err, strings.Join(script, "\n"), tail(out.String(), 4000))
+		}
+		for e := range entries() {
+			if inRepo && !before[e] {
+				t.Errorf("README shell block %d left %s in the repository", i+1, e)
+			}
+		}
+		t.Logf("README shell block %d: %d lines ran in %s", i+1, len(script), cmd.Dir)
+	}
+	for c, why := range readmeSkipped {
+		if !skipped[c] {
+			t.Errorf("README no longer has %q (left out: %s); update readmeSkipped", c, why)
+		}
+	}
+	if ran < 20 {
+		t.Errorf("only %d README commands ran", ran)
+	}
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "..." + s[len(s)-n:]
+	}
+	return s
+}
+
+// The README promises byte-identical reruns where it states the
+// conventions; ingest without --pii-salt draws a new salt every run, and
+// the promise says so in the same place.
+func TestREADMEByteIdenticalPromiseNamesPIISalt(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, para := range strings.Split(string(b), "\n- ") {
+		if strings.Contains(para, "byte-identical") && strings.Contains(para, "rerun") {
+			found = true
+			if !strings.Contains(para, "--pii-salt") || !strings.Contains(para, "lovbench ingest") {
+				t.Errorf("the README's promise of byte-identical reruns does not name ingest without --pii-salt:\n%s", para)
+			}
+		}
+	}
+	if !found {
+		t.Error("README: no promise of byte-identical reruns found")
+	}
+}
