@@ -92,8 +92,10 @@ type ExtractReport struct {
 	// Unknown counts pairs whose term is not in the corpus (written as
 	// zero rows or skipped, depending on the policy).
 	Unknown int
-	// UnknownExamples holds up to 10 unknown terms as given, with lines.
+	// UnknownExamples holds up to 10 unknown terms as given, with lines;
+	// UnknownReason says why the first is unknown (UnknownTermReason).
 	UnknownExamples []string
+	UnknownReason   string
 }
 
 // Extract computes the requested features for every pair. Rows come out in
@@ -130,6 +132,7 @@ func (c *Corpus) Extract(ctx context.Context, pairs []Pair, opts ExtractOptions)
 		where := fmt.Sprintf("%s:%d: field term: %s", src, p.Line, textio.Quote(p.Term))
 		if firstErr == "" {
 			firstErr, firstReason = where, c.UnknownTermReason(p.Term)
+			rep.UnknownReason = firstReason
 		}
 		if len(rep.UnknownExamples) < 10 {
 			rep.UnknownExamples = append(rep.UnknownExamples, where)

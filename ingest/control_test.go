@@ -25,42 +25,22 @@ func TestControlCharactersRemovedAndCounted(t *testing.T) {
 			t.Errorf("NormalizeQuery(%q) = %q, want %q", in, got, want)
 		}
 	}
-	dir := t.TempDir()
 	// Three SERPs of 3 results, each with a click: NUL + ESC, DEL + U+202E,
 	// a plain one; and a query of controls only (empty after rule 2).
-	log := "s1\t0\tQ\tper\x00son\x1b\t0\tu1\tu2\tu3\ns1\t1\tC\tu1\n" +
-		"s2\t0\tQ\tdel\x7fe\u202ete\t0\tu1\tu2\tu3\ns2\t1\tC\tu2\n" +
-		"s3\t0\tQ\tplain\t0\tu1\tu2\tu3\ns3\t1\tC\tu3\n" +
-		"s4\t0\tQ\t\x00\x00\t0\tu1\tu2\tu3\ns4\t1\tC\tu3\n"
-	in := filepath.Join(dir, "log.tsv")
-	os.WriteFile(in, []byte(log), 0o644)
-	out := filepath.Join(dir, "out")
-	rep, err := Run(context.Background(), Options{Format: FormatYandex, Log: in, OutDir: out, KeepSessionIDs: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]int{ControlC0: 2, ControlDEL: 1, ControlC1: 0, ControlBidi: 1}
-	for k, v := range want {
-		if rep.ControlCharacters[k] != v {
-			t.Errorf("control characters %s: %d, want %d (%v)", k, rep.ControlCharacters[k], v, rep.ControlCharacters)
-		}
-	}
+	rep, b, out := ingestControls(t, "s1\t0\tQ\tper\x00son\x1b\t0\tu1\tu2\tu3\ns1\t1\tC\tu1\n"+
+		"s2\t0\tQ\tdel\x7fe\u202ete\t0\tu1\tu2\tu3\ns2\t1\tC\tu2\n"+
+		"s3\t0\tQ\tplain\t0\tu1\tu2\tu3\ns3\t1\tC\tu3\n"+
+		"s4\t0\tQ\t\x00\x00\t0\tu1\tu2\tu3\ns4\t1\tC\tu3\n",
+		map[string]int{ControlC0: 2, ControlDEL: 1, ControlC1: 0, ControlBidi: 1, ControlEscape: 0})
 	if rep.KeptQueries != 3 || rep.Dropped[DropEmptyQuery] != 1 {
 		t.Errorf("kept %d queries, %d empty, want 3 and 1", rep.KeptQueries, rep.Dropped[DropEmptyQuery])
 	}
-	if err := rep.Check(); err != nil {
-		t.Error(err)
-	}
-	b, err := os.ReadFile(filepath.Join(out, "clean.yandex.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, c := range []string{"\x00", "\x1b", "\x7f", "\u202e"} {
-		if strings.Contains(string(b), c) {
+		if strings.Contains(b, c) {
 			t.Errorf("clean.yandex.tsv holds %q:\n%s", c, b)
 		}
 	}
-	if !strings.Contains(string(b), "\tperson\t") || !strings.Contains(string(b), "\tdelete\t") {
+	if !strings.Contains(b, "\tperson\t") || !strings.Contains(b, "\tdelete\t") {
 		t.Errorf("clean.yandex.tsv:\n%s", b)
 	}
 	disk, err := ReadReport(filepath.Join(out, ReportFile))
@@ -95,28 +75,40 @@ func TestEscapeSequencesRemovedWhole(t *testing.T) {
 			t.Errorf("NormalizeQuery(%q) = %q, want %q", in, got, want)
 		}
 	}
-	dir := t.TempDir()
 	// Two SERPs whose queries hold escape sequences, one with a lone ESC,
 	// one plain; all four kept. The first two become the plain query "red".
-	log := "s1\t0\tQ\t\x1b[31mred\x1b[0m\t0\tu1\tu2\tu3\ns1\t1\tC\tu1\n" +
-		"s2\t0\tQ\t\x1b]8;;http://e.org/\x07red\x1b]8;;\x07\t0\tu1\tu2\tu3\ns2\t1\tC\tu2\n" +
-		"s3\t0\tQ\tblue\x1b\t0\tu1\tu2\tu3\ns3\t1\tC\tu3\n" +
-		"s4\t0\tQ\tred\t0\tu1\tu2\tu3\ns4\t1\tC\tu3\n"
+	rep, b, _ := ingestControls(t, "s1\t0\tQ\t\x1b[31mred\x1b[0m\t0\tu1\tu2\tu3\ns1\t1\tC\tu1\n"+
+		"s2\t0\tQ\t\x1b]8;;http://e.org/\x07red\x1b]8;;\x07\t0\tu1\tu2\tu3\ns2\t1\tC\tu2\n"+
+		"s3\t0\tQ\tblue\x1b\t0\tu1\tu2\tu3\ns3\t1\tC\tu3\n"+
+		"s4\t0\tQ\tred\t0\tu1\tu2\tu3\ns4\t1\tC\tu3\n",
+		map[string]int{ControlC0: 1, ControlDEL: 0, ControlC1: 0, ControlBidi: 0, ControlEscape: 2})
+	if rep.KeptQueries != 4 {
+		t.Errorf("kept %d queries, want 4", rep.KeptQueries)
+	}
+	if n := strings.Count(b, "\tred\t"); n != 3 || strings.Contains(b, "[") || strings.Contains(b, "http") {
+		t.Errorf("clean.yandex.tsv has %d queries \"red\" (want 3) or a rest of a sequence:\n%s", n, b)
+	}
+}
+
+// ingestControls ingests a Yandex log held in text, checks that the
+// report adds up and counts controls per kind as want, and returns the
+// report, the clean log and the output directory.
+func ingestControls(t *testing.T, log string, want map[string]int) (*Report, string, string) {
+	t.Helper()
+	dir := t.TempDir()
 	in := filepath.Join(dir, "log.tsv")
-	os.WriteFile(in, []byte(log), 0o644)
+	if err := os.WriteFile(in, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out := filepath.Join(dir, "out")
 	rep, err := Run(context.Background(), Options{Format: FormatYandex, Log: in, OutDir: out, KeepSessionIDs: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]int{ControlC0: 1, ControlDEL: 0, ControlC1: 0, ControlBidi: 0, ControlEscape: 2}
 	for k, v := range want {
 		if rep.ControlCharacters[k] != v {
 			t.Errorf("control characters %s: %d, want %d (%v)", k, rep.ControlCharacters[k], v, rep.ControlCharacters)
 		}
-	}
-	if rep.KeptQueries != 4 {
-		t.Errorf("kept %d queries, want 4", rep.KeptQueries)
 	}
 	if err := rep.Check(); err != nil {
 		t.Error(err)
@@ -125,7 +117,5 @@ func TestEscapeSequencesRemovedWhole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(b), "\tred\t"); n != 3 || strings.Contains(string(b), "[") || strings.Contains(string(b), "http") {
-		t.Errorf("clean.yandex.tsv has %d queries \"red\" (want 3) or a rest of a sequence:\n%s", n, b)
-	}
+	return rep, string(b), out
 }

@@ -84,6 +84,11 @@ func TestUndeclaredPrefixMessage(t *testing.T) {
 			t.Errorf("%s: the message still blames a missing term: %s", name, errs)
 		}
 	}
+	// --unknown zero keeps going and its warning gives the same reason.
+	code, _, errs := runCLI(t, "features", "--corpus", corpus, "--pairs", pairs, "--out", filepath.Join(dir, "f.csv"), "--unknown", "zero")
+	if code != 0 || !strings.Contains(errs, `prefix \"zz:\" is not declared`) {
+		t.Errorf("features --unknown zero: code %d, warning lacks the reason: %s", code, errs)
+	}
 	// The same name with the prefix declared in a LOV prefix file.
 	lov := filepath.Join(dir, "prefixes.json")
 	os.WriteFile(lov, []byte(`{"results":{"bindings":[{"vocabPrefix":{"value":"zz"},"vocabURI":{"value":"http://v.org/"},"termPrefix":{"value":"http://v.org/"}}]}}`), 0o644)

@@ -86,7 +86,7 @@ definition in both semantics.`,
 				return err
 			}
 			if rep.Unknown > 0 {
-				a.log.Warn("terms not in the corpus", "count", rep.Unknown, "policy", unknown, "first", strings.Join(rep.UnknownExamples, "; "))
+				a.log.Warn("terms not in the corpus", "count", rep.Unknown, "policy", unknown, "first", strings.Join(rep.UnknownExamples, "; "), "why_the_first", rep.UnknownReason)
 			}
 			if rep.Rows == 0 && len(ps) > 0 && !a.allowEmpty {
 				return &textio.EmptyError{File: pairs, What: "row left", Counts: fmt.Sprintf("%d pairs, %d with a term not in the corpus skipped", rep.Pairs, rep.Unknown)}

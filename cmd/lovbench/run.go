@@ -97,14 +97,13 @@ func printRunResult(a *app, res *pipeline.RunResult, asJSON bool) error {
 		return nil
 	}
 	for _, s := range res.Stages {
-		if !a.verbose {
-			break
-		}
 		status := "ran"
 		if s.Skipped {
 			status = "unchanged"
 		}
-		fmt.Fprintf(a.stdout, "%-9s %-9s %s  %.1fs\n", s.Name, status, s.Fingerprint[:16], s.Seconds)
+		if a.verbose {
+			fmt.Fprintf(a.stdout, "%-9s %-9s %s  %.1fs\n", s.Name, status, s.Fingerprint[:16], s.Seconds)
+		}
 	}
 	if res.Published {
 		fmt.Fprintf(a.stdout, "published release %s\n", res.ReleaseDir)

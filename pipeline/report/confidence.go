@@ -191,7 +191,7 @@ func fmtNaN(x float64) string {
 var confidenceTemplate = template.Must(template.New("confidence").Funcs(template.FuncMap{"f": fmtFloat}).Parse(`
 <h2 id="confidence">{{.Number}}. How sure are the labels</h2>
 {{if .Known}}
-<p>A label's confidence is the probability, under the click model's uncertainty about the pair's relevance, that the relevance lies in the band of the label it got (docs/clickmodels.md, "Uncertainty"). {{.Known}} of the {{.Pairs}} labelled pairs have one.</p>
+<p>A label's confidence is the probability, under the click model's uncertainty about the pair's relevance, that the relevance lies in the band of the label it got (docs/clickmodels.md, "Uncertainty of the relevance"). {{.Known}} of the {{.Pairs}} labelled pairs have one.</p>
 <table><tr><th>label</th><th>pairs</th><th>without confidence</th><th>mean confidence</th>{{range .Bins}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr><td>{{.Label}}</td><td>{{.Pairs}}</td><td>{{.Unknown}}</td><td>{{.Mean}}</td>{{range .Bins}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>
