@@ -1,5 +1,8 @@
 // Package clickmodels fits the click models of PyClick's family to a click
-// log, evaluates them and simulates logs from them. It implements the click
+// log and evaluates them: the EM core of the click-model stage. The
+// simulator that draws logs from a model is package clickmodels/sim (with
+// clickmodels/sim/corpussim beneath it), which imports this package and is
+// never imported by it. It implements the click
 // model stage of the LOVBench paper (section 4.2, "Relevance from clicks") with
 // the conventions of docs/method.md section 3, which follow PyClick (Chuklin, Markov
 // and de Rijke, Click Models for Web Search, 2015, chapters 3 and 4) so that
@@ -56,16 +59,6 @@
 // over ranks of ln P(c_r | c_<r)) and perplexity (per rank
 // 2^(-mean log2 P(c_r)) with unconditional click probabilities, then the mean
 // over ranks). Split, RandomSplit and TimeSplit build train/test logs.
-//
-// # Simulation
-//
-// Simulate draws clicks from a model with known parameters on SERPs supplied
-// by a SERPSource. SyntheticSource is the built-in source (Zipf query
-// popularity, a pool of documents per query, some shuffled SERPs, random true
-// parameters); another source, such as one backed by a vocabulary corpus and
-// a search engine, only has to implement SERPSource's two methods: Next (the
-// query and ranked documents of the next SERP, drawn with the simulation's
-// generator) and Truth (the true attractiveness and satisfaction of a pair).
 //
 // # Uncertainty
 //

@@ -81,7 +81,7 @@ func fit(ctx context.Context, d *Data, kind Kind, opt Options, factorize bool) (
 	if !kind.EM() {
 		iters = 1
 	}
-	global := filled(kind.globalParams(d.ranks), Unseen)
+	global := filled(kind.GlobalParams(d.ranks), Unseen)
 	f := newFitter(ctx, d, kind, opt, global, factorize)
 	done, err := fitLoop(ctx, held([]*fitter{f}), d.ranks, kind, opt, global, iters, d.serps)
 	if err != nil {
@@ -100,8 +100,8 @@ func fit(ctx context.Context, d *Data, kind Kind, opt Options, factorize bool) (
 func newFitter(ctx context.Context, d *Data, kind Kind, opt Options, global []float64, factorize bool) *fitter {
 	R := d.ranks
 	np := d.Pairs()
-	f := &fitter{d: d, kind: kind, R: R, em: kind.EM(), exact: opt.Exact && kind == DBN, ng: kind.globalParams(R), workers: opt.workers()}
-	nPair := kind.pairParams()
+	f := &fitter{d: d, kind: kind, R: R, em: kind.EM(), exact: opt.Exact && kind == DBN, ng: kind.GlobalParams(R), workers: opt.workers()}
+	nPair := kind.PairParams()
 	f.attr = filled(np*b2i(nPair >= 1), Unseen)
 	f.sat = filled(np*b2i(nPair >= 2), Unseen)
 	f.sNum, f.sDen = make([]float64, len(f.sat)), make([]float64, len(f.sat))
@@ -194,7 +194,7 @@ func (f *fitter) estep(ctx context.Context, st *Stats) {
 // model returns the fitted model after done iterations.
 func (f *fitter) model(done int) *Model {
 	d := f.d
-	nPair := f.kind.pairParams()
+	nPair := f.kind.PairParams()
 	m := &Model{
 		Kind: f.kind, Ranks: f.R, Iterations: done, Exact: f.exact,
 		QueryNames: d.log.Queries.Names, DocNames: d.log.Docs.Names,
@@ -223,7 +223,7 @@ type Stats struct {
 
 // NewStats returns empty statistics for a model of kind with R ranks.
 func NewStats(kind Kind, R int) *Stats {
-	ng := kind.globalParams(R)
+	ng := kind.GlobalParams(R)
 	return &Stats{Num: make([]ExactSum, ng), Den: make([]ExactSum, ng)}
 }
 

@@ -12,11 +12,7 @@ import (
 // rejects every truncation and flipped byte (the checksum covers the
 // sections it reads through).
 func TestPreparedShardTrainOnly(t *testing.T) {
-	src, err := NewSyntheticSource(synthCfg(200, 0.3, 3))
-	if err != nil {
-		t.Fatal(err)
-	}
-	log, _, err := SimulateLog(t.Context(), SimConfig{Kind: DBN, SERPs: 3000, Seed: 4, Source: src})
+	log, err := SimulatedLog(t.Context(), DBN, 3000, 4, 200, 0.3, 3)
 	if err != nil {
 		t.Fatal(err)
 	}

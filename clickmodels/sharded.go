@@ -251,7 +251,7 @@ func RunShards(ctx context.Context, src split.Source, cfg RunConfig, outDir stri
 			if !k.EM() {
 				iters = 1
 			}
-			global := filled(k.globalParams(R), Unseen)
+			global := filled(k.GlobalParams(R), Unseen)
 			// A held shard keeps its fitter; a spilled shard's fitter is
 			// built from its file for every pass and dropped after it,
 			// keeping only its pair values, the state one iteration

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/clickmodels/sim"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/sessions"
 	"github.com/lovbench/lovbench/sessions/split"
@@ -29,13 +30,13 @@ func simulatedParquet(t *testing.T, dir string, n int, interleave bool) {
 // simulatedSERPs are the SERPs of simulatedParquet.
 func simulatedSERPs(t *testing.T, n int, interleave bool) []sessions.SERP {
 	t.Helper()
-	sc := clickmodels.DefaultSyntheticConfig()
+	sc := sim.DefaultSyntheticConfig()
 	sc.Queries, sc.Seed = 300, 4
-	src, err := clickmodels.NewSyntheticSource(sc)
+	src, err := sim.NewSyntheticSource(sc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	log, _, err := clickmodels.SimulateLog(context.Background(), clickmodels.SimConfig{Kind: clickmodels.DBN, SERPs: n, Seed: 8, Source: src})
+	log, _, err := sim.SimulateLog(context.Background(), sim.Config{Kind: clickmodels.DBN, SERPs: n, Seed: 8, Source: src})
 	if err != nil {
 		t.Fatal(err)
 	}

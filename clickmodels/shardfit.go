@@ -26,7 +26,7 @@ type ShardFit struct {
 // initial value (Unseen) and the global values global (copied by
 // SetGlobal before each E-step).
 func NewShardFit(ctx context.Context, p *PreparedShard, kind Kind, opt Options) *ShardFit {
-	global := filled(kind.globalParams(p.Data.ranks), Unseen)
+	global := filled(kind.GlobalParams(p.Data.ranks), Unseen)
 	return &ShardFit{f: newFitter(ctx, p.Data, kind, opt, global, true), p: p}
 }
 
