@@ -112,254 +112,27 @@ func PrepareShard(ctx context.Context, src split.Source, i, R int) (*PreparedSha
 // workers. The prepared shards are held in memory (compact flat arrays);
 // the raw log never is.
 func RunShards(ctx context.Context, src split.Source, cfg RunConfig, outDir string) ([]Report, error) {
-	serps, trainSERPs, maxRanks, kind := src.Info()
-	if cfg.Split != "" && cfg.Split != kind {
-		return nil, fmt.Errorf("the shards were split with %q, not %q: reshard with --split %s", kind, cfg.Split, cfg.Split)
+	r, err := newShardRun(ctx, src, cfg, outDir)
+	if err != nil {
+		return nil, err
 	}
-	if trainSERPs == 0 {
-		return nil, fmt.Errorf("no training sessions (log has %d)", serps)
+	defer r.removeSpill()
+	if err := r.prepare(); err != nil {
+		return nil, err
 	}
-	R := max(DefaultRanks, maxRanks)
-	n := src.NumShards()
-	logMemAt := func(level slog.Level, msg string, args ...any) {
-		if cfg.Log == nil {
-			return
+	reports := make([]Report, 0, len(r.cfg.Kinds))
+	for _, k := range r.cfg.Kinds {
+		if r.cfg.OnModel != nil {
+			r.cfg.OnModel(k)
 		}
-		args = append(args, "memory_in_use", bytesize.Format(memInUse()))
-		if cfg.MemoryLimit > 0 {
-			args = append(args, "memory_limit", bytesize.Format(cfg.MemoryLimit))
-		}
-		cfg.Log.Log(ctx, level, msg, args...)
-	}
-	logMem := func(msg string, args ...any) { logMemAt(slog.LevelInfo, msg, args...) }
-	logEvery := max(1, n/10)
-	if on := cfg.OnIteration; cfg.Log != nil {
-		cfg.OnIteration = func(it int, ll float64) {
-			if on != nil {
-				on(it, ll)
-			}
-			if it%10 == 0 {
-				logMemAt(slog.LevelDebug, "EM iteration", "iteration", it) // a detail: shown with -v
-			}
-		}
-	}
-	// Under a budget (PreparedBudget), prepared shards are held in memory
-	// while their estimated size (PreparedShard.size) stays within it;
-	// the others go to prepared-shard files in a temporary
-	// directory under outDir and are read back for every pass over them,
-	// so that one of them at a time is in memory. The pair values of all
-	// shards stay in memory (docs/scale.md, "Out of core").
-	var spillDir string
-	ps := make([]*PreparedShard, n) // nil: spilled
-	shardPath := func(i int) string { return filepath.Join(spillDir, fmt.Sprintf("shard-%05d.prep", i)) }
-	// shard returns prepared shard i, from memory or from its file.
-	shard := func(i int) (*PreparedShard, error) {
-		if ps[i] != nil {
-			return ps[i], nil
-		}
-		return ReadPreparedShardFile(shardPath(i))
-	}
-	var prepSec float64
-	var testN, records, spilled int
-	var heldBytes int64
-	budget := cfg.PreparedBudget
-	t0 := time.Now()
-	for i := range n {
-		p, err := PrepareShard(ctx, src, i, R)
+		rep, ft, err := r.model(k)
 		if err != nil {
 			return nil, err
 		}
-		testN += p.Test.Len()
-		records += p.Data.Records()
-		if sz := p.size(); budget <= 0 || heldBytes+sz <= budget {
-			ps[i], heldBytes = p, heldBytes+sz
-		} else {
-			if spillDir == "" {
-				if err := os.MkdirAll(outDir, 0o755); err != nil {
-					return nil, err
-				}
-				dir, err := os.MkdirTemp(outDir, ".prepared-")
-				if err != nil {
-					return nil, err
-				}
-				defer os.RemoveAll(dir)
-				spillDir = dir
-			}
-			if err := WritePreparedShardFile(shardPath(i), p); err != nil {
-				return nil, err
-			}
-			spilled++
-		}
-		if cfg.OnShard != nil {
-			cfg.OnShard(i+1, n)
-		}
-		if (i+1)%logEvery == 0 || i+1 == n {
-			logMem("shard prepared", "shard", i+1, "of", n, "records", p.Data.Records())
-		}
-	}
-	prepSec = time.Since(t0).Seconds()
-	if spilled > 0 {
-		logMem("prepared shards spilled to files", "spilled", spilled, "held", n-spilled, "held_bytes", heldBytes)
-	}
-	if testN == 0 {
-		return nil, fmt.Errorf("no test sessions whose query occurs in training (log has %d sessions)", serps)
-	}
-	reports := make([]Report, 0, len(cfg.Kinds))
-	type fitted struct {
-		kind   Kind
-		models []ShardModel // per shard (nil with LoadDir or when spilling)
-		loaded *Model
-		// first is shard 0's model (the header of the files); pairFiles
-		// hold the shards' pairs when spilling; pairs counts them.
-		first     *Model
-		pairFiles []string
-		pairs     int
-	}
-	for _, k := range cfg.Kinds {
-		if cfg.OnModel != nil {
-			cfg.OnModel(k)
-		}
-		rep := Report{Model: k.String(), Split: kind, TrainSessions: int(trainSERPs)}
-		ft := fitted{kind: k}
-		var acc EvalSums
-		if cfg.LoadDir != "" {
-			path := ParamsPath(cfg.LoadDir, k)
-			m, err := LoadModel(path)
-			if err != nil {
-				return nil, err
-			}
-			if m.Kind != k {
-				return nil, fmt.Errorf("%s: holds a %v model", path, m.Kind)
-			}
-			for i := range n {
-				p, err := shard(i)
-				if err != nil {
-					return nil, err
-				}
-				if err := acc.Add(m, p.Test); err != nil {
-					return nil, err
-				}
-			}
-			rep.Loaded, rep.Iterations, rep.Exact = true, m.Iterations, m.Exact
-			ft.loaded = m
-		} else {
-			t0 := time.Now()
-			iters := cfg.Iterations
-			if iters <= 0 {
-				iters = DefaultIterations
-			}
-			if !k.EM() {
-				iters = 1
-			}
-			global := filled(k.GlobalParams(R), Unseen)
-			// A held shard keeps its fitter; a spilled shard's fitter is
-			// built from its file for every pass and dropped after it,
-			// keeping only its pair values, the state one iteration
-			// passes to the next.
-			fs := make([]*fitter, n)
-			vals := &pairValues{dir: spillDir, budget: budget, has: make([]bool, n), onDisk: make([]bool, n),
-				attr: make([][]float64, n), sat: make([][]float64, n)}
-			for i, p := range ps {
-				if p != nil {
-					fs[i] = newFitter(ctx, p.Data, k, cfg.Options, global, true)
-				}
-			}
-			var scratch *Data // arrays of the last spilled shard read
-			each := func(fn func(*fitter)) error {
-				for i := range n {
-					if f := fs[i]; f != nil {
-						fn(f)
-						continue
-					}
-					// The E-step needs the training data only; the
-					// shard is decoded into the arrays of the one
-					// before, whose fitter is gone.
-					p, err := readPreparedShardFile(shardPath(i), false, scratch)
-					if err != nil {
-						return err
-					}
-					scratch = p.Data
-					f := newFitter(ctx, p.Data, k, cfg.Options, global, true)
-					if err := vals.load(i, f); err != nil {
-						return err
-					}
-					fn(f)
-					if err := vals.keep(i, f); err != nil {
-						return err
-					}
-				}
-				return nil
-			}
-			done, err := fitLoop(ctx, each, R, k, cfg.Options, global, iters, int(trainSERPs))
-			if err != nil {
-				return nil, fmt.Errorf("fit %v: %w", k, err)
-			}
-			for i := range n {
-				f, p := fs[i], ps[i]
-				if f == nil {
-					if p, err = shard(i); err != nil {
-						return nil, err
-					}
-					f = newFitter(ctx, p.Data, k, cfg.Options, global, false)
-					if err := vals.load(i, f); err != nil {
-						return nil, err
-					}
-					vals.drop(i)
-				}
-				m := f.model(done)
-				m.Evidence = f.evidence(ctx, cfg.level())
-				if err := ctx.Err(); err != nil {
-					return nil, err
-				}
-				sm := ShardModel{Model: m, QueryFirst: p.QueryFirst}
-				if ft.first == nil {
-					ft.first = m
-				}
-				if spillDir == "" {
-					ft.models = append(ft.models, sm)
-				} else {
-					// Spilling: the model's pairs wait in a pair file,
-					// not in memory, to be merged into the outputs.
-					path := filepath.Join(spillDir, fmt.Sprintf("pairs-%05d", i))
-					if err := writePairFile(path, sm); err != nil {
-						return nil, err
-					}
-					ft.pairFiles = append(ft.pairFiles, path)
-				}
-				ft.pairs += len(m.PairQuery)
-				if err := acc.addShard(m, p.Data, p.Test); err != nil {
-					return nil, err
-				}
-				fs[i] = nil
-			}
-			rep.FitSeconds = time.Since(t0).Seconds()
-			rep.PrepareSeconds = prepSec
-			rep.TrainRecords = records
-			rep.Iterations, rep.Exact = done, ft.first.Exact
-		}
-		logMem("model fitted", "model", k.String())
-		met, err := acc.Metrics(k)
-		if err != nil {
-			return nil, err
-		}
-		rep.Metrics = met
 		reports = append(reports, rep)
 		// Written now, so that the model's pair values need not be held
 		// while the next model fits.
-		var unc *UncertaintyReport
-		switch {
-		case ft.loaded != nil:
-			unc, err = ft.loaded.writeFiles(outDir, cfg.ParamsFormat)
-		case ft.pairFiles != nil:
-			unc, err = writeModelFiles(outDir, func() *pairWriter { return spilledPairs(ft.first, ft.pairFiles) }, ft.pairs, cfg.ParamsFormat)
-			for _, path := range ft.pairFiles {
-				if rerr := os.Remove(path); err == nil {
-					err = rerr
-				}
-			}
-		default:
-			unc, err = WriteModelFilesReport(outDir, ft.models, cfg.ParamsFormat)
-		}
+		unc, err := r.writeModel(ft)
 		if err != nil {
 			return nil, err
 		}
@@ -367,6 +140,342 @@ func RunShards(ctx context.Context, src split.Source, cfg RunConfig, outDir stri
 	}
 	FinishReports(reports)
 	return reports, WriteMetrics(outDir, reports)
+}
+
+// shardRun is the state of one RunShards call that its phases share: the
+// source's counts, the prepared shards (held or spilled) and what
+// preparing them measured.
+type shardRun struct {
+	ctx    context.Context
+	src    split.Source
+	cfg    RunConfig
+	outDir string
+
+	serps, trainSERPs int64
+	split             split.Kind
+	R, n              int
+	logEvery          int
+
+	// Under a budget (PreparedBudget), prepared shards are held in memory
+	// while their estimated size (PreparedShard.size) stays within it;
+	// the others go to prepared-shard files in a temporary directory
+	// spillDir under outDir and are read back for every pass over them,
+	// so that one of them at a time is in memory. The pair values of all
+	// shards stay in memory (docs/scale.md, "Out of core").
+	spillDir string
+	ps       []*PreparedShard // nil: spilled
+
+	prepSec                 float64
+	testN, records, spilled int
+	heldBytes               int64
+}
+
+// newShardRun checks the source against cfg (the split it was cut with,
+// training sessions present) and sets up the run's logging.
+func newShardRun(ctx context.Context, src split.Source, cfg RunConfig, outDir string) (*shardRun, error) {
+	serps, trainSERPs, maxRanks, kind := src.Info()
+	if cfg.Split != "" && cfg.Split != kind {
+		return nil, fmt.Errorf("the shards were split with %q, not %q: reshard with --split %s", kind, cfg.Split, cfg.Split)
+	}
+	if trainSERPs == 0 {
+		return nil, fmt.Errorf("no training sessions (log has %d)", serps)
+	}
+	n := src.NumShards()
+	r := &shardRun{ctx: ctx, src: src, cfg: cfg, outDir: outDir, serps: serps, trainSERPs: trainSERPs,
+		split: kind, R: max(DefaultRanks, maxRanks), n: n, logEvery: max(1, n/10), ps: make([]*PreparedShard, n)}
+	if on := cfg.OnIteration; cfg.Log != nil {
+		r.cfg.OnIteration = func(it int, ll float64) {
+			if on != nil {
+				on(it, ll)
+			}
+			if it%10 == 0 {
+				r.logMemAt(slog.LevelDebug, "EM iteration", "iteration", it) // a detail: shown with -v
+			}
+		}
+	}
+	return r, nil
+}
+
+// logMemAt logs msg with the memory in use (and the limit, if any).
+func (r *shardRun) logMemAt(level slog.Level, msg string, args ...any) {
+	if r.cfg.Log == nil {
+		return
+	}
+	args = append(args, "memory_in_use", bytesize.Format(memInUse()))
+	if r.cfg.MemoryLimit > 0 {
+		args = append(args, "memory_limit", bytesize.Format(r.cfg.MemoryLimit))
+	}
+	r.cfg.Log.Log(r.ctx, level, msg, args...)
+}
+
+func (r *shardRun) logMem(msg string, args ...any) { r.logMemAt(slog.LevelInfo, msg, args...) }
+
+// shardPath is the file of spilled prepared shard i.
+func (r *shardRun) shardPath(i int) string {
+	return filepath.Join(r.spillDir, fmt.Sprintf("shard-%05d.prep", i))
+}
+
+// shard returns prepared shard i, from memory or from its file.
+func (r *shardRun) shard(i int) (*PreparedShard, error) {
+	if r.ps[i] != nil {
+		return r.ps[i], nil
+	}
+	return ReadPreparedShardFile(r.shardPath(i))
+}
+
+// removeSpill removes the directory of spilled shards, if one was made.
+func (r *shardRun) removeSpill() {
+	if r.spillDir != "" {
+		os.RemoveAll(r.spillDir)
+	}
+}
+
+// prepare is the first phase: it prepares every shard, holding it in
+// memory within the budget and spilling it to a file beyond.
+func (r *shardRun) prepare() error {
+	budget := r.cfg.PreparedBudget
+	t0 := time.Now()
+	for i := range r.n {
+		p, err := PrepareShard(r.ctx, r.src, i, r.R)
+		if err != nil {
+			return err
+		}
+		r.testN += p.Test.Len()
+		r.records += p.Data.Records()
+		if sz := p.size(); budget <= 0 || r.heldBytes+sz <= budget {
+			r.ps[i], r.heldBytes = p, r.heldBytes+sz
+		} else if err := r.spill(i, p); err != nil {
+			return err
+		}
+		if r.cfg.OnShard != nil {
+			r.cfg.OnShard(i+1, r.n)
+		}
+		if (i+1)%r.logEvery == 0 || i+1 == r.n {
+			r.logMem("shard prepared", "shard", i+1, "of", r.n, "records", p.Data.Records())
+		}
+	}
+	r.prepSec = time.Since(t0).Seconds()
+	if r.spilled > 0 {
+		r.logMem("prepared shards spilled to files", "spilled", r.spilled, "held", r.n-r.spilled, "held_bytes", r.heldBytes)
+	}
+	if r.testN == 0 {
+		return fmt.Errorf("no test sessions whose query occurs in training (log has %d sessions)", r.serps)
+	}
+	return nil
+}
+
+// spill writes prepared shard i to its file, making the temporary
+// directory for spilled shards on first use.
+func (r *shardRun) spill(i int, p *PreparedShard) error {
+	if r.spillDir == "" {
+		if err := os.MkdirAll(r.outDir, 0o755); err != nil {
+			return err
+		}
+		dir, err := os.MkdirTemp(r.outDir, ".prepared-")
+		if err != nil {
+			return err
+		}
+		r.spillDir = dir
+	}
+	if err := WritePreparedShardFile(r.shardPath(i), p); err != nil {
+		return err
+	}
+	r.spilled++
+	return nil
+}
+
+// fitted is one model of a RunShards call, ready to be written.
+type fitted struct {
+	kind   Kind
+	models []ShardModel // per shard (nil with LoadDir or when spilling)
+	loaded *Model
+	// first is shard 0's model (the header of the files); pairFiles
+	// hold the shards' pairs when spilling; pairs counts them.
+	first     *Model
+	pairFiles []string
+	pairs     int
+}
+
+// model is the second phase, for one model: it loads (LoadDir) or fits
+// the model of kind k on all shards and evaluates it on their test
+// sessions.
+func (r *shardRun) model(k Kind) (Report, fitted, error) {
+	rep := Report{Model: k.String(), Split: r.split, TrainSessions: int(r.trainSERPs)}
+	ft := fitted{kind: k}
+	var acc EvalSums
+	if r.cfg.LoadDir != "" {
+		m, err := r.load(k, &acc)
+		if err != nil {
+			return rep, ft, err
+		}
+		rep.Loaded, rep.Iterations, rep.Exact = true, m.Iterations, m.Exact
+		ft.loaded = m
+	} else {
+		t0 := time.Now()
+		done, err := r.fit(k, &ft, &acc)
+		if err != nil {
+			return rep, ft, err
+		}
+		rep.FitSeconds = time.Since(t0).Seconds()
+		rep.PrepareSeconds = r.prepSec
+		rep.TrainRecords = r.records
+		rep.Iterations, rep.Exact = done, ft.first.Exact
+	}
+	r.logMem("model fitted", "model", k.String())
+	met, err := acc.Metrics(k)
+	if err != nil {
+		return rep, ft, err
+	}
+	rep.Metrics = met
+	return rep, ft, nil
+}
+
+// load reads the model of kind k from LoadDir and evaluates it on every
+// shard's test sessions into acc.
+func (r *shardRun) load(k Kind, acc *EvalSums) (*Model, error) {
+	path := ParamsPath(r.cfg.LoadDir, k)
+	m, err := LoadModel(path)
+	if err != nil {
+		return nil, err
+	}
+	if m.Kind != k {
+		return nil, fmt.Errorf("%s: holds a %v model", path, m.Kind)
+	}
+	for i := range r.n {
+		p, err := r.shard(i)
+		if err != nil {
+			return nil, err
+		}
+		if err := acc.Add(m, p.Test); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// fit runs EM for kind k over all shards (fitLoop), then builds every
+// shard's model (finish) and evaluates it into acc. It returns the
+// iterations done.
+func (r *shardRun) fit(k Kind, ft *fitted, acc *EvalSums) (int, error) {
+	iters := r.cfg.Iterations
+	if iters <= 0 {
+		iters = DefaultIterations
+	}
+	if !k.EM() {
+		iters = 1
+	}
+	global := filled(k.GlobalParams(r.R), Unseen)
+	// A held shard keeps its fitter; a spilled shard's fitter is built
+	// from its file for every pass and dropped after it, keeping only its
+	// pair values, the state one iteration passes to the next.
+	fs := make([]*fitter, r.n)
+	vals := &pairValues{dir: r.spillDir, budget: r.cfg.PreparedBudget, has: make([]bool, r.n), onDisk: make([]bool, r.n),
+		attr: make([][]float64, r.n), sat: make([][]float64, r.n)}
+	for i, p := range r.ps {
+		if p != nil {
+			fs[i] = newFitter(r.ctx, p.Data, k, r.cfg.Options, global, true)
+		}
+	}
+	var scratch *Data // arrays of the last spilled shard read
+	each := func(fn func(*fitter)) error {
+		for i := range r.n {
+			if f := fs[i]; f != nil {
+				fn(f)
+				continue
+			}
+			// The E-step needs the training data only; the shard is
+			// decoded into the arrays of the one before, whose fitter is
+			// gone.
+			p, err := readPreparedShardFile(r.shardPath(i), false, scratch)
+			if err != nil {
+				return err
+			}
+			scratch = p.Data
+			f := newFitter(r.ctx, p.Data, k, r.cfg.Options, global, true)
+			if err := vals.load(i, f); err != nil {
+				return err
+			}
+			fn(f)
+			if err := vals.keep(i, f); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	done, err := fitLoop(r.ctx, each, r.R, k, r.cfg.Options, global, iters, int(r.trainSERPs))
+	if err != nil {
+		return 0, fmt.Errorf("fit %v: %w", k, err)
+	}
+	for i := range r.n {
+		if err := r.finish(i, k, fs, vals, global, done, ft, acc); err != nil {
+			return 0, err
+		}
+	}
+	return done, nil
+}
+
+// finish builds shard i's final model after done iterations (its
+// intervals' evidence included), keeps it in ft (in memory, or in a pair
+// file when spilling) and evaluates it into acc.
+func (r *shardRun) finish(i int, k Kind, fs []*fitter, vals *pairValues, global []float64, done int, ft *fitted, acc *EvalSums) error {
+	f, p := fs[i], r.ps[i]
+	if f == nil {
+		var err error
+		if p, err = r.shard(i); err != nil {
+			return err
+		}
+		f = newFitter(r.ctx, p.Data, k, r.cfg.Options, global, false)
+		if err := vals.load(i, f); err != nil {
+			return err
+		}
+		vals.drop(i)
+	}
+	m := f.model(done)
+	m.Evidence = f.evidence(r.ctx, r.cfg.level())
+	if err := r.ctx.Err(); err != nil {
+		return err
+	}
+	sm := ShardModel{Model: m, QueryFirst: p.QueryFirst}
+	if ft.first == nil {
+		ft.first = m
+	}
+	if r.spillDir == "" {
+		ft.models = append(ft.models, sm)
+	} else {
+		// Spilling: the model's pairs wait in a pair file, not in memory,
+		// to be merged into the outputs.
+		path := filepath.Join(r.spillDir, fmt.Sprintf("pairs-%05d", i))
+		if err := writePairFile(path, sm); err != nil {
+			return err
+		}
+		ft.pairFiles = append(ft.pairFiles, path)
+	}
+	ft.pairs += len(m.PairQuery)
+	if err := acc.addShard(m, p.Data, p.Test); err != nil {
+		return err
+	}
+	fs[i] = nil
+	return nil
+}
+
+// writeModel is the last phase, for one model: it writes its parameter
+// and relevance files (merging the shards' pairs) and removes its pair
+// files.
+func (r *shardRun) writeModel(ft fitted) (*UncertaintyReport, error) {
+	switch {
+	case ft.loaded != nil:
+		return ft.loaded.writeFiles(r.outDir, r.cfg.ParamsFormat)
+	case ft.pairFiles != nil:
+		unc, err := writeModelFiles(r.outDir, func() *pairWriter { return spilledPairs(ft.first, ft.pairFiles) }, ft.pairs, r.cfg.ParamsFormat)
+		for _, path := range ft.pairFiles {
+			if rerr := os.Remove(path); err == nil {
+				err = rerr
+			}
+		}
+		return unc, err
+	default:
+		return WriteModelFilesReport(r.outDir, ft.models, r.cfg.ParamsFormat)
+	}
 }
 
 // pairValues keeps the pair values of spilled shards from one pass over
