@@ -78,6 +78,18 @@
 // RunConfig.ParamsFormat chooses). Model.WriteFiles writes a model's files,
 // ParamsPath finds its parameter file and LoadModel reads either form.
 // RunShards also writes and reads prepared-shard
-// files (prepfile.go) and pair files in a temporary directory.
-// docs/clickmodels.md documents the formats and choices.
+// files (prepfile.go) and pair files (pairmerge.go) in a temporary
+// directory. merge.go merges shards' models into one set of files
+// (WriteModelFiles). docs/clickmodels.md documents the formats and
+// choices, docs/scale.md the prepared-shard file.
+//
+// # Layout
+//
+// The EM core is every file but four: the out-of-core engine
+// (sharded.go: PrepareShard and RunShards, in phases; prepfile.go: the
+// prepared-shard file; pairmerge.go: the pair files of a fit under a
+// memory limit) and Beam's service interface (shardfit.go: ShardFit).
+// References run from those four files to the core only, never back: the
+// core builds without them. The simulator is package clickmodels/sim,
+// above this one.
 package clickmodels

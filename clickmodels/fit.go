@@ -2,6 +2,7 @@ package clickmodels
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"runtime"
@@ -495,3 +496,42 @@ func serpLL(cond []float64) float64 {
 // log-likelihood per SERP changed by less than tol between two iterations.
 // Fit and the Beam pipeline's fit both apply it.
 func Converged(prevLL, ll, tol float64) bool { return math.Abs(ll-prevLL) < tol }
+
+// MarshalBinary encodes the statistics (count of globals, then each
+// ExactSum's encoding: Num, Den, then LL).
+func (s *Stats) MarshalBinary() ([]byte, error) {
+	out := binary.LittleEndian.AppendUint32(nil, uint32(len(s.Num)))
+	add := func(e *ExactSum) {
+		b, _ := e.MarshalBinary()
+		out = append(out, b...)
+	}
+	for j := range s.Num {
+		add(&s.Num[j])
+		add(&s.Den[j])
+	}
+	add(&s.LL)
+	return out, nil
+}
+
+// UnmarshalBinary decodes what MarshalBinary wrote.
+func (s *Stats) UnmarshalBinary(b []byte) error {
+	const sz = exactSumBytes
+	if len(b) < 4 {
+		return fmt.Errorf("click models: stats of %d bytes", len(b))
+	}
+	ng := int(binary.LittleEndian.Uint32(b))
+	b = b[4:]
+	if len(b) != (2*ng+1)*sz {
+		return fmt.Errorf("click models: stats of %d globals need %d bytes, have %d", ng, (2*ng+1)*sz, len(b))
+	}
+	s.Num, s.Den = make([]ExactSum, ng), make([]ExactSum, ng)
+	for j := 0; j < ng; j++ {
+		if err := s.Num[j].UnmarshalBinary(b[(2*j)*sz : (2*j+1)*sz]); err != nil {
+			return err
+		}
+		if err := s.Den[j].UnmarshalBinary(b[(2*j+1)*sz : (2*j+2)*sz]); err != nil {
+			return err
+		}
+	}
+	return s.LL.UnmarshalBinary(b[2*ng*sz:])
+}

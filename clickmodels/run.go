@@ -2,7 +2,9 @@ package clickmodels
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"path/filepath"
 	"time"
@@ -220,4 +222,25 @@ func LoadModel(path string) (*Model, error) {
 	}
 	defer f.Close()
 	return ReadModel(f, path)
+}
+
+// FinishReports fills every report's PerplexityGain over the others.
+func FinishReports(reports []Report) {
+	for i := range reports {
+		reports[i].PerplexityGain = map[string]float64{}
+		for j := range reports {
+			if i != j {
+				reports[i].PerplexityGain[reports[j].Model] = Gain(reports[i].Perplexity, reports[j].Perplexity)
+			}
+		}
+	}
+}
+
+// WriteMetrics writes outDir/metrics.json as Run does.
+func WriteMetrics(outDir string, reports []Report) error {
+	return atomicfile.WriteFile(filepath.Join(outDir, "metrics.json"), func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", " ")
+		return enc.Encode(reports)
+	})
 }

@@ -550,43 +550,6 @@ func (v *pairValues) drop(i int) {
 	v.attr[i], v.sat[i] = nil, nil
 }
 
-// firstPositions orders a single model's queries as they are.
-func firstPositions(m *Model) []int64 {
-	q := make([]int64, len(m.QueryNames))
-	for i := range q {
-		q[i] = int64(i)
-	}
-	return q
-}
-
-// mergedPairs yields the pairs of the per-shard models in the order of the
-// whole log's fit: queries by the log position of their first SERP, each
-// query's pairs in its shard's order.
-func mergedPairs(parts []ShardModel) *pairWriter {
-	pw := shardPairWriter(parts[0].Model)
-	pw.pairs = func(yield func(q, d string, v *pairVal) bool) {
-		cs := make([]pairCursor, len(parts))
-		for i, pt := range parts {
-			cs[i] = &modelCursor{sm: pt}
-		}
-		mergePairs(cs, yield)
-	}
-	return pw
-}
-
-// shardPairWriter is a pairWriter with the header of m0, one of the
-// shard models of a fit, and no pairs yet.
-func shardPairWriter(m0 *Model) *pairWriter {
-	pw := &pairWriter{
-		kind: m0.Kind, ranks: m0.Ranks, iterations: m0.Iterations, exact: m0.Exact, global: m0.Global,
-		hasAttr: m0.Attr != nil, hasSat: m0.Sat != nil,
-	}
-	if m0.Evidence != nil {
-		pw.hasEv, pw.level = true, m0.Evidence.Level
-	}
-	return pw
-}
-
 // spilledPairs is mergedPairs over pair files (writePairFile); a read
 // error stops the pairs and is returned by the writer.
 func spilledPairs(m0 *Model, paths []string) *pairWriter {

@@ -3,13 +3,8 @@ package clickmodels
 import (
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
-	"io"
 	"math"
-	"path/filepath"
-
-	"github.com/lovbench/lovbench/internal/atomicfile"
 )
 
 // ShardFit is one model being fitted on one prepared query shard: the
@@ -93,80 +88,4 @@ func (s *ShardFit) UnmarshalPairs(b []byte) error {
 		s.f.sat[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*(na+i):]))
 	}
 	return nil
-}
-
-// MarshalBinary encodes the statistics (count of globals, then each
-// ExactSum's encoding: Num, Den, then LL).
-func (s *Stats) MarshalBinary() ([]byte, error) {
-	out := binary.LittleEndian.AppendUint32(nil, uint32(len(s.Num)))
-	add := func(e *ExactSum) {
-		b, _ := e.MarshalBinary()
-		out = append(out, b...)
-	}
-	for j := range s.Num {
-		add(&s.Num[j])
-		add(&s.Den[j])
-	}
-	add(&s.LL)
-	return out, nil
-}
-
-// UnmarshalBinary decodes what MarshalBinary wrote.
-func (s *Stats) UnmarshalBinary(b []byte) error {
-	const sz = exactSumBytes
-	if len(b) < 4 {
-		return fmt.Errorf("click models: stats of %d bytes", len(b))
-	}
-	ng := int(binary.LittleEndian.Uint32(b))
-	b = b[4:]
-	if len(b) != (2*ng+1)*sz {
-		return fmt.Errorf("click models: stats of %d globals need %d bytes, have %d", ng, (2*ng+1)*sz, len(b))
-	}
-	s.Num, s.Den = make([]ExactSum, ng), make([]ExactSum, ng)
-	for j := 0; j < ng; j++ {
-		if err := s.Num[j].UnmarshalBinary(b[(2*j)*sz : (2*j+1)*sz]); err != nil {
-			return err
-		}
-		if err := s.Den[j].UnmarshalBinary(b[(2*j+1)*sz : (2*j+2)*sz]); err != nil {
-			return err
-		}
-	}
-	return s.LL.UnmarshalBinary(b[2*ng*sz:])
-}
-
-// ShardModel is a shard's fitted model with the log position of the first
-// SERP of each of its queries (PreparedShard.QueryFirst), which orders the
-// queries of all shards as in the whole log.
-type ShardModel struct {
-	Model      *Model
-	QueryFirst []int64
-}
-
-// WriteModelFiles writes <MODEL>_relevance.tsv and the parameter file
-// (ParamsAuto) to outDir for the shards' models merged in log order (the
-// files Run writes for the same fit). All parts must be of one kind and
-// fit.
-func WriteModelFiles(outDir string, parts []ShardModel) error {
-	return WriteModelFilesAs(outDir, parts, ParamsAuto)
-}
-
-// FinishReports fills every report's PerplexityGain over the others.
-func FinishReports(reports []Report) {
-	for i := range reports {
-		reports[i].PerplexityGain = map[string]float64{}
-		for j := range reports {
-			if i != j {
-				reports[i].PerplexityGain[reports[j].Model] = Gain(reports[i].Perplexity, reports[j].Perplexity)
-			}
-		}
-	}
-}
-
-// WriteMetrics writes outDir/metrics.json as Run does.
-func WriteMetrics(outDir string, reports []Report) error {
-	return atomicfile.WriteFile(filepath.Join(outDir, "metrics.json"), func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", " ")
-		return enc.Encode(reports)
-	})
 }
