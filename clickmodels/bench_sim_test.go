@@ -1,11 +1,11 @@
 package clickmodels_test
 
 import (
-	"github.com/lovbench/lovbench/clickmodels"
-	"github.com/lovbench/lovbench/clickmodels/sim"
-
 	"context"
 	"testing"
+
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/clickmodels/sim"
 )
 
 // BenchmarkSimulated fits UBM and DBN (50 iterations) on 1,000,000 SERPs

@@ -1,8 +1,6 @@
 // Package clickmodels fits the click models of PyClick's family to a click
-// log and evaluates them: the EM core of the click-model stage. The
-// simulator that draws logs from a model is package clickmodels/sim (with
-// clickmodels/sim/corpussim beneath it), which imports this package and is
-// never imported by it. It implements the click
+// log and evaluates them: the EM core of the click-model stage (see
+// "Rooms" for the out-of-core engine and the simulator). It implements the click
 // model stage of the LOVBench paper (section 4.2, "Relevance from clicks") with
 // the conventions of docs/method.md section 3, which follow PyClick (Chuklin, Markov
 // and de Rijke, Click Models for Web Search, 2015, chapters 3 and 4) so that
@@ -77,19 +75,21 @@
 // ParamsJSONMaxPairs pairs, else <MODEL>_params.parquet (paramsparquet.go;
 // RunConfig.ParamsFormat chooses). Model.WriteFiles writes a model's files,
 // ParamsPath finds its parameter file and LoadModel reads either form.
-// RunShards also writes and reads prepared-shard
-// files (prepfile.go) and pair files (pairmerge.go) in a temporary
-// directory. merge.go merges shards' models into one set of files
-// (WriteModelFiles). docs/clickmodels.md documents the formats and
-// choices, docs/scale.md the prepared-shard file.
+// WriteModelFiles (merge.go) merges shards' models into one set of files;
+// WritePairFile and WriteModelFilesFromPairs (pairmerge.go) keep a shard
+// model's pairs in a pair file until they are merged. docs/clickmodels.md
+// documents the formats and choices.
 //
-// # Layout
+// # Rooms
 //
-// The EM core is every file but four: the out-of-core engine
-// (sharded.go: PrepareShard and RunShards, in phases; prepfile.go: the
-// prepared-shard file; pairmerge.go: the pair files of a fit under a
-// memory limit) and Beam's service interface (shardfit.go: ShardFit).
-// References run from those four files to the core only, never back: the
-// core builds without them. The simulator is package clickmodels/sim,
-// above this one.
+// This package is the EM core. The out-of-core engine (RunShards, the
+// prepared-shard file, docs/scale.md) is package clickmodels/outofcore,
+// and the simulator package clickmodels/sim (with
+// clickmodels/sim/corpussim beneath it); both import this package, which
+// imports neither (internal/deps holds the order). For them it exports a
+// narrow interface: PrepareSource (a shard's prepared data), DataParts (a
+// Data's arrays, for the prepared-shard file), ShardFit with
+// NewShardFitShared and FitShards (EM over shards; also Beam's service
+// interface), EvalSums.AddPrepared, Model.WriteFilesReport and the pair
+// files.
 package clickmodels

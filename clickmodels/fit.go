@@ -123,7 +123,7 @@ func newFitter(ctx context.Context, d *Data, kind Kind, opt Options, global []fl
 // ranks and serps the number of training SERPs of all fitters (for the
 // training log-likelihood). each calls fn with every fitter in a fixed
 // order; it may build a fitter for the call and drop it afterwards (the
-// spilled shards of RunShards), keeping only its pair values. It returns
+// spilled shards of outofcore.RunShards), keeping only its pair values. It returns
 // the number of iterations run.
 func fitLoop(ctx context.Context, each func(fn func(*fitter)) error, R int, kind Kind, opt Options, global []float64, iters int, serps int) (int, error) {
 	trainLL := func() (float64, error) {

@@ -5,7 +5,7 @@ package clickmodels
 // log position of its first SERP), read by one pairWriter.
 
 // ShardModel is a shard's fitted model with the log position of the first
-// SERP of each of its queries (PreparedShard.QueryFirst), which orders the
+// SERP of each of its queries (outofcore.PreparedShard.QueryFirst), which orders the
 // queries of all shards as in the whole log.
 type ShardModel struct {
 	Model      *Model

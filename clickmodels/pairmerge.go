@@ -10,7 +10,7 @@ import (
 	"os"
 )
 
-// A pair file holds a shard model's pairs while the models of a fit under
+// WritePairFile writes a pair file. A pair file holds a shard model's pairs while the models of a fit under
 // a memory limit wait to be merged into the output files, so that no
 // shard's names and values need stay in memory. It lives in the fit's
 // temporary directory and is read back by a fileCursor. Per query, in the
@@ -21,7 +21,7 @@ import (
 // bits, followed, with Evidence, by the pair's mean rank and effective
 // counts (K and N of attractiveness, then of satisfaction). A 0 ends the file, so that a file cut between two queries is
 // still known to be cut.
-func writePairFile(path string, sm ShardModel) (err error) {
+func WritePairFile(path string, sm ShardModel) (err error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -195,4 +195,37 @@ func (c *fileCursor) emit(yield func(q, d string, v *pairVal) bool) bool {
 	}
 	c.next()
 	return c.ok || *c.err == nil
+}
+
+// spilledPairs is mergedPairs over pair files (WritePairFile); a read
+// error stops the pairs and is returned by the writer.
+func spilledPairs(m0 *Model, paths []string) *pairWriter {
+	pw := shardPairWriter(m0)
+	var readErr error
+	pw.err = func() error { return readErr }
+	pw.pairs = func(yield func(q, d string, v *pairVal) bool) {
+		readErr = nil // each pass reads the files afresh
+		cs := make([]pairCursor, 0, len(paths))
+		for _, path := range paths {
+			c, f, err := openPairFile(path, pw.hasAttr, pw.hasSat, pw.hasEv, &readErr)
+			if err != nil {
+				readErr = err
+				return
+			}
+			defer f.Close()
+			cs = append(cs, c)
+		}
+		if readErr == nil {
+			mergePairs(cs, yield)
+		}
+	}
+	return pw
+}
+
+// WriteModelFilesFromPairs writes the files of a model whose shards'
+// pairs wait in the pair files at paths (WritePairFile), merged in log
+// order; first is shard 0's model (the files' header) and pairs counts the
+// pairs of all shards.
+func WriteModelFilesFromPairs(outDir string, first *Model, paths []string, pairs int, format ParamsFileFormat) (*UncertaintyReport, error) {
+	return writeModelFiles(outDir, func() *pairWriter { return spilledPairs(first, paths) }, pairs, format)
 }

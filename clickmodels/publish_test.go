@@ -1,14 +1,13 @@
 package clickmodels_test
 
 import (
-	"github.com/lovbench/lovbench/clickmodels"
-	"github.com/lovbench/lovbench/clickmodels/sim"
-
 	"context"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/clickmodels/sim"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 )
 

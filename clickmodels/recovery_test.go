@@ -1,15 +1,14 @@
 package clickmodels_test
 
 import (
-	"github.com/lovbench/lovbench/clickmodels"
-	"github.com/lovbench/lovbench/clickmodels/sim"
-
 	"context"
-	"gonum.org/v1/gonum/stat"
 	"math"
 	"testing"
 
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/clickmodels/sim"
 	"github.com/lovbench/lovbench/sessions"
+	"gonum.org/v1/gonum/stat"
 )
 
 // impressions counts how often each (query, doc) pair of log was shown.

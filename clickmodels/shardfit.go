@@ -5,25 +5,50 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+
+	"github.com/lovbench/lovbench/sessions"
 )
 
 // ShardFit is one model being fitted on one prepared query shard: the
-// building block of RunShards, exported for engines that run shards
+// building block of outofcore.RunShards, exported for engines that run shards
 // elsewhere (the Apache Beam module). Per EM iteration: SetGlobal with the
 // current global values, EStep into a Stats, merge all shards' Stats,
 // MStepGlobals.
 type ShardFit struct {
-	f *fitter
-	p *PreparedShard
+	f    *fitter
+	d    *Data
+	test *sessions.Log
 }
 
 // NewShardFit starts fitting kind on p with every pair parameter at its
 // initial value (Unseen) and the global values global (copied by
 // SetGlobal before each E-step).
-func NewShardFit(ctx context.Context, p *PreparedShard, kind Kind, opt Options) *ShardFit {
-	global := filled(kind.GlobalParams(p.Data.ranks), Unseen)
-	return &ShardFit{f: newFitter(ctx, p.Data, kind, opt, global, true), p: p}
+func NewShardFit(ctx context.Context, d *Data, test *sessions.Log, kind Kind, opt Options) *ShardFit {
+	global := filled(kind.GlobalParams(d.ranks), Unseen)
+	return NewShardFitShared(ctx, d, test, kind, opt, global, true)
 }
+
+// NewShardFitShared is NewShardFit on the global parameters global,
+// which the fit shares with every shard's (FitShards updates them in
+// place); factorize false skips the factorised E-step's tables (a fit
+// only built for its final model).
+func NewShardFitShared(ctx context.Context, d *Data, test *sessions.Log, kind Kind, opt Options, global []float64, factorize bool) *ShardFit {
+	return &ShardFit{f: newFitter(ctx, d, kind, opt, global, factorize), d: d, test: test}
+}
+
+// FitShards runs EM with the shards' fits each passes to fn (in shard
+// order, on the shared global parameters global) for at most iters
+// iterations, serps being the training SERPs of all shards, and returns
+// the iterations done.
+func FitShards(ctx context.Context, each func(fn func(*ShardFit)) error, R int, kind Kind, opt Options, global []float64, iters, serps int) (int, error) {
+	return fitLoop(ctx, func(fn func(*fitter)) error {
+		return each(func(s *ShardFit) { fn(s.f) })
+	}, R, kind, opt, global, iters, serps)
+}
+
+// PairValues returns the fit's pair values themselves (attractiveness,
+// satisfaction), the state one EM iteration passes to the next.
+func (s *ShardFit) PairValues() (attr, sat []float64) { return s.f.attr, s.f.sat }
 
 // SetGlobal sets the global parameter values the next E-step uses.
 func (s *ShardFit) SetGlobal(g []float64) { copy(s.f.global, g) }
@@ -45,7 +70,7 @@ func (s *ShardFit) Model(iterations int) *Model { return s.f.model(iterations) }
 
 // FinalModel is Model after the last iteration, with the pairs' Evidence
 // for intervals at level (0: DefaultLevel; negative: none), computed by
-// one more pass over the shard's records. RunShards and the Beam pipeline
+// one more pass over the shard's records. outofcore.RunShards and the Beam pipeline
 // call it once per shard, so their relevance files get the same intervals
 // as Run's.
 func (s *ShardFit) FinalModel(ctx context.Context, iterations int, level float64) (*Model, error) {
@@ -57,7 +82,7 @@ func (s *ShardFit) FinalModel(ctx context.Context, iterations int, level float64
 // Evaluate adds the shard's test SERPs, scored by the shard's current
 // model, to ev.
 func (s *ShardFit) Evaluate(ev *EvalSums) error {
-	return ev.addShard(s.f.model(0), s.p.Data, s.p.Test)
+	return ev.AddPrepared(s.f.model(0), s.d, s.test)
 }
 
 // MarshalPairs encodes the shard's pair parameter values (attractiveness,
@@ -89,3 +114,7 @@ func (s *ShardFit) UnmarshalPairs(b []byte) error {
 	}
 	return nil
 }
+
+// SetPairValues makes attr and sat (not copies) the fit's pair values, as
+// PairValues returned them from a fit of the same shard.
+func (s *ShardFit) SetPairValues(attr, sat []float64) { s.f.attr, s.f.sat = attr, sat }

@@ -57,6 +57,7 @@ var rules = []struct {
 	{"shards", []string{"HELPERS", "sessions", "sessions/split", "github.com/parquet-go/parquet-go"}},
 	{"clickmodels", []string{"HELPERS", "sessions", "sessions/split", "gonum.org/v1/gonum/mathext"}},
 	{"clickmodels/sim", []string{"clickmodels", "sessions"}},
+	{"clickmodels/outofcore", []string{"HELPERS", "sessions", "sessions/split", "clickmodels"}},
 
 	// Labels, sampling and the corpus.
 	{"labels", []string{"HELPERS", "sessions", "clickmodels", "clickmodels/sim", "gonum.org/v1/gonum/stat"}},
@@ -77,7 +78,7 @@ var rules = []struct {
 	{"pipeline/report", []string{"labels", "ltr", "ltr/measures"}},
 	{"pipeline/internal/browsertest", nil},
 	{"pipeline", []string{"HELPERS", "sessions", "sessions/split", "ingest", "shards", "clickmodels",
-		"clickmodels/sim", "clickmodels/sim/corpussim", "labels", "sampling", "features", "features/democorpus", "export", "ltr",
+		"clickmodels/outofcore", "clickmodels/sim", "clickmodels/sim/corpussim", "labels", "sampling", "features", "features/democorpus", "export", "ltr",
 		"ltr/measures", "pipeline/report", "gonum.org/v1/gonum/stat", "gopkg.in/yaml.v3"}},
 	{"cmd/lovbench", []string{"HELPERS", "sessions", "sessions/split", "ingest", "ingest/pii", "shards",
 		"clickmodels", "clickmodels/sim", "clickmodels/sim/corpussim", "labels", "sampling", "features", "export", "ltr",
@@ -85,7 +86,7 @@ var rules = []struct {
 
 	// The Apache Beam module (beam/, its own go.mod).
 	{"beam/lbbeam", []string{"internal/atomicfile", "internal/textio", "sessions", "sessions/split", "ingest",
-		"shards", "clickmodels", "github.com/apache/beam/sdks/v2/go/pkg/beam",
+		"shards", "clickmodels", "clickmodels/outofcore", "github.com/apache/beam/sdks/v2/go/pkg/beam",
 		"github.com/apache/beam/sdks/v2/go/pkg/beam/core/state",
 		"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem",
 		"github.com/apache/beam/sdks/v2/go/pkg/beam/register"}},

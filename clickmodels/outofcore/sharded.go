@@ -1,17 +1,15 @@
-package clickmodels
+package outofcore
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"log/slog"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime/metrics"
-	"slices"
 	"time"
 
+	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/internal/bytesize"
 	"github.com/lovbench/lovbench/sessions"
 	"github.com/lovbench/lovbench/sessions/split"
@@ -22,84 +20,18 @@ import (
 // the log position of the first SERP of each of its queries, which orders
 // the queries of all shards as in the whole log.
 type PreparedShard struct {
-	Data       *Data
+	Data       *clickmodels.Data
 	Test       *sessions.Log // user sessions dropped
-	QueryFirst []int64       // by query ID of Data's dictionaries
+	QueryFirst []int64       // by query ID of clickmodels.Data's dictionaries
 }
 
 // PrepareShard reads shard i of src and prepares it with R ranks (the
-// largest of DefaultRanks and the longest SERP of the whole log).
+// largest of DefaultRanks and the longest SERP of the whole log):
+// clickmodels.PrepareSource.
 func PrepareShard(ctx context.Context, src split.Source, i, R int) (*PreparedShard, error) {
-	// The training SERPs go straight into the aggregator (only distinct
-	// SERPs are kept), the test SERPs into a compact test log; both share
-	// one query and one document dictionary. No copy of the shard, no
-	// user sessions.
-	var qd, dd sessions.Dict
-	var agg aggregator
-	test := &sessions.Log{Offsets: []int64{0}}
-	var first []int64
-	var docs []int32
-	err := src.Scan(ctx, i, func(pos int64, tr bool, s *sessions.SERP) error {
-		if len(s.Results) > sessions.MaxRanks {
-			return fmt.Errorf("shard %d, log position %d: %d results, at most %d supported", i, pos, len(s.Results), sessions.MaxRanks)
-		}
-		var mask uint64
-		for _, c := range s.Clicks {
-			if c.Rank < 0 || c.Rank >= len(s.Results) {
-				return fmt.Errorf("shard %d, log position %d: click rank %d outside SERP of %d results", i, pos, c.Rank, len(s.Results))
-			}
-			mask |= 1 << uint(c.Rank)
-		}
-		nq := qd.Len()
-		q := qd.ID(s.Query)
-		if qd.Len() > nq {
-			first = append(first, pos)
-		}
-		docs = docs[:0]
-		for _, r := range s.Results {
-			docs = append(docs, dd.ID(r))
-		}
-		if tr {
-			agg.add(q, docs, mask)
-			return nil
-		}
-		test.Query = append(test.Query, q)
-		test.DocIDs = append(test.DocIDs, docs...)
-		test.Offsets = append(test.Offsets, int64(len(test.DocIDs)))
-		test.Clicks = append(test.Clicks, mask)
-		return nil
-	})
+	d, test, first, err := clickmodels.PrepareSource(ctx, src, i, R)
 	if err != nil {
 		return nil, err
-	}
-	// Keep the test SERPs whose query trains, in place (a filtered copy
-	// would hold the shard's test SERPs twice).
-	trains := make([]bool, qd.Len())
-	for _, q := range agg.recQuery {
-		trains[q] = true
-	}
-	test.Queries, test.Docs = qd, dd
-	n, nd := 0, int64(0)
-	for j, q := range test.Query {
-		if !trains[q] {
-			continue
-		}
-		lo, hi := test.Offsets[j], test.Offsets[j+1]
-		test.Query[n], test.Clicks[n] = q, test.Clicks[j]
-		nd += int64(copy(test.DocIDs[nd:], test.DocIDs[lo:hi]))
-		test.Offsets[n+1] = nd
-		n++
-	}
-	test.Query, test.Clicks = slices.Clip(test.Query[:n]), slices.Clip(test.Clicks[:n])
-	test.Offsets, test.DocIDs = slices.Clip(test.Offsets[:n+1]), slices.Clip(test.DocIDs[:nd])
-	d, err := agg.data(qd, dd, R)
-	if err != nil {
-		return nil, err
-	}
-	// From here on IDs only turn back into names: drop the string indexes
-	// (the largest part of a shard's dictionaries) from every copy.
-	for _, dc := range []*sessions.Dict{&d.log.Queries, &d.log.Docs, &test.Queries, &test.Docs} {
-		dc.DropIndex()
 	}
 	return &PreparedShard{Data: d, Test: test, QueryFirst: first}, nil
 }
@@ -111,7 +43,7 @@ func PrepareShard(ctx context.Context, src split.Source, i, R int) (*PreparedSha
 // the whole log with the same split, for any number of shards and
 // workers. The prepared shards are held in memory (compact flat arrays);
 // the raw log never is.
-func RunShards(ctx context.Context, src split.Source, cfg RunConfig, outDir string) ([]Report, error) {
+func RunShards(ctx context.Context, src split.Source, cfg clickmodels.RunConfig, outDir string) ([]clickmodels.Report, error) {
 	r, err := newShardRun(ctx, src, cfg, outDir)
 	if err != nil {
 		return nil, err
@@ -120,7 +52,7 @@ func RunShards(ctx context.Context, src split.Source, cfg RunConfig, outDir stri
 	if err := r.prepare(); err != nil {
 		return nil, err
 	}
-	reports := make([]Report, 0, len(r.cfg.Kinds))
+	reports := make([]clickmodels.Report, 0, len(r.cfg.Kinds))
 	for _, k := range r.cfg.Kinds {
 		if r.cfg.OnModel != nil {
 			r.cfg.OnModel(k)
@@ -138,8 +70,8 @@ func RunShards(ctx context.Context, src split.Source, cfg RunConfig, outDir stri
 		}
 		reports[len(reports)-1].Uncertainty = unc
 	}
-	FinishReports(reports)
-	return reports, WriteMetrics(outDir, reports)
+	clickmodels.FinishReports(reports)
+	return reports, clickmodels.WriteMetrics(outDir, reports)
 }
 
 // shardRun is the state of one RunShards call that its phases share: the
@@ -148,7 +80,7 @@ func RunShards(ctx context.Context, src split.Source, cfg RunConfig, outDir stri
 type shardRun struct {
 	ctx    context.Context
 	src    split.Source
-	cfg    RunConfig
+	cfg    clickmodels.RunConfig
 	outDir string
 
 	serps, trainSERPs int64
@@ -172,7 +104,7 @@ type shardRun struct {
 
 // newShardRun checks the source against cfg (the split it was cut with,
 // training sessions present) and sets up the run's logging.
-func newShardRun(ctx context.Context, src split.Source, cfg RunConfig, outDir string) (*shardRun, error) {
+func newShardRun(ctx context.Context, src split.Source, cfg clickmodels.RunConfig, outDir string) (*shardRun, error) {
 	serps, trainSERPs, maxRanks, kind := src.Info()
 	if cfg.Split != "" && cfg.Split != kind {
 		return nil, fmt.Errorf("the shards were split with %q, not %q: reshard with --split %s", kind, cfg.Split, cfg.Split)
@@ -182,7 +114,7 @@ func newShardRun(ctx context.Context, src split.Source, cfg RunConfig, outDir st
 	}
 	n := src.NumShards()
 	r := &shardRun{ctx: ctx, src: src, cfg: cfg, outDir: outDir, serps: serps, trainSERPs: trainSERPs,
-		split: kind, R: max(DefaultRanks, maxRanks), n: n, logEvery: max(1, n/10), ps: make([]*PreparedShard, n)}
+		split: kind, R: max(clickmodels.DefaultRanks, maxRanks), n: n, logEvery: max(1, n/10), ps: make([]*PreparedShard, n)}
 	if on := cfg.OnIteration; cfg.Log != nil {
 		r.cfg.OnIteration = func(it int, ll float64) {
 			if on != nil {
@@ -286,12 +218,12 @@ func (r *shardRun) spill(i int, p *PreparedShard) error {
 
 // fitted is one model of a RunShards call, ready to be written.
 type fitted struct {
-	kind   Kind
-	models []ShardModel // per shard (nil with LoadDir or when spilling)
-	loaded *Model
+	kind   clickmodels.Kind
+	models []clickmodels.ShardModel // per shard (nil with LoadDir or when spilling)
+	loaded *clickmodels.Model
 	// first is shard 0's model (the header of the files); pairFiles
 	// hold the shards' pairs when spilling; pairs counts them.
-	first     *Model
+	first     *clickmodels.Model
 	pairFiles []string
 	pairs     int
 }
@@ -299,10 +231,10 @@ type fitted struct {
 // model is the second phase, for one model: it loads (LoadDir) or fits
 // the model of kind k on all shards and evaluates it on their test
 // sessions.
-func (r *shardRun) model(k Kind) (Report, fitted, error) {
-	rep := Report{Model: k.String(), Split: r.split, TrainSessions: int(r.trainSERPs)}
+func (r *shardRun) model(k clickmodels.Kind) (clickmodels.Report, fitted, error) {
+	rep := clickmodels.Report{Model: k.String(), Split: r.split, TrainSessions: int(r.trainSERPs)}
 	ft := fitted{kind: k}
-	var acc EvalSums
+	var acc clickmodels.EvalSums
 	if r.cfg.LoadDir != "" {
 		m, err := r.load(k, &acc)
 		if err != nil {
@@ -332,9 +264,9 @@ func (r *shardRun) model(k Kind) (Report, fitted, error) {
 
 // load reads the model of kind k from LoadDir and evaluates it on every
 // shard's test sessions into acc.
-func (r *shardRun) load(k Kind, acc *EvalSums) (*Model, error) {
-	path := ParamsPath(r.cfg.LoadDir, k)
-	m, err := LoadModel(path)
+func (r *shardRun) load(k clickmodels.Kind, acc *clickmodels.EvalSums) (*clickmodels.Model, error) {
+	path := clickmodels.ParamsPath(r.cfg.LoadDir, k)
+	m, err := clickmodels.LoadModel(path)
 	if err != nil {
 		return nil, err
 	}
@@ -356,28 +288,31 @@ func (r *shardRun) load(k Kind, acc *EvalSums) (*Model, error) {
 // fit runs EM for kind k over all shards (fitLoop), then builds every
 // shard's model (finish) and evaluates it into acc. It returns the
 // iterations done.
-func (r *shardRun) fit(k Kind, ft *fitted, acc *EvalSums) (int, error) {
+func (r *shardRun) fit(k clickmodels.Kind, ft *fitted, acc *clickmodels.EvalSums) (int, error) {
 	iters := r.cfg.Iterations
 	if iters <= 0 {
-		iters = DefaultIterations
+		iters = clickmodels.DefaultIterations
 	}
 	if !k.EM() {
 		iters = 1
 	}
-	global := filled(k.GlobalParams(r.R), Unseen)
+	global := make([]float64, k.GlobalParams(r.R))
+	for i := range global {
+		global[i] = clickmodels.Unseen
+	}
 	// A held shard keeps its fitter; a spilled shard's fitter is built
 	// from its file for every pass and dropped after it, keeping only its
 	// pair values, the state one iteration passes to the next.
-	fs := make([]*fitter, r.n)
+	fs := make([]*clickmodels.ShardFit, r.n)
 	vals := &pairValues{dir: r.spillDir, budget: r.cfg.PreparedBudget, has: make([]bool, r.n), onDisk: make([]bool, r.n),
 		attr: make([][]float64, r.n), sat: make([][]float64, r.n)}
 	for i, p := range r.ps {
 		if p != nil {
-			fs[i] = newFitter(r.ctx, p.Data, k, r.cfg.Options, global, true)
+			fs[i] = clickmodels.NewShardFitShared(r.ctx, p.Data, p.Test, k, r.cfg.Options, global, true)
 		}
 	}
-	var scratch *Data // arrays of the last spilled shard read
-	each := func(fn func(*fitter)) error {
+	var scratch *clickmodels.Data // arrays of the last spilled shard read
+	each := func(fn func(*clickmodels.ShardFit)) error {
 		for i := range r.n {
 			if f := fs[i]; f != nil {
 				fn(f)
@@ -391,7 +326,7 @@ func (r *shardRun) fit(k Kind, ft *fitted, acc *EvalSums) (int, error) {
 				return err
 			}
 			scratch = p.Data
-			f := newFitter(r.ctx, p.Data, k, r.cfg.Options, global, true)
+			f := clickmodels.NewShardFitShared(r.ctx, p.Data, p.Test, k, r.cfg.Options, global, true)
 			if err := vals.load(i, f); err != nil {
 				return err
 			}
@@ -402,7 +337,7 @@ func (r *shardRun) fit(k Kind, ft *fitted, acc *EvalSums) (int, error) {
 		}
 		return nil
 	}
-	done, err := fitLoop(r.ctx, each, r.R, k, r.cfg.Options, global, iters, int(r.trainSERPs))
+	done, err := clickmodels.FitShards(r.ctx, each, r.R, k, r.cfg.Options, global, iters, int(r.trainSERPs))
 	if err != nil {
 		return 0, fmt.Errorf("fit %v: %w", k, err)
 	}
@@ -417,25 +352,24 @@ func (r *shardRun) fit(k Kind, ft *fitted, acc *EvalSums) (int, error) {
 // finish builds shard i's final model after done iterations (its
 // intervals' evidence included), keeps it in ft (in memory, or in a pair
 // file when spilling) and evaluates it into acc.
-func (r *shardRun) finish(i int, k Kind, fs []*fitter, vals *pairValues, global []float64, done int, ft *fitted, acc *EvalSums) error {
+func (r *shardRun) finish(i int, k clickmodels.Kind, fs []*clickmodels.ShardFit, vals *pairValues, global []float64, done int, ft *fitted, acc *clickmodels.EvalSums) error {
 	f, p := fs[i], r.ps[i]
 	if f == nil {
 		var err error
 		if p, err = r.shard(i); err != nil {
 			return err
 		}
-		f = newFitter(r.ctx, p.Data, k, r.cfg.Options, global, false)
+		f = clickmodels.NewShardFitShared(r.ctx, p.Data, p.Test, k, r.cfg.Options, global, false)
 		if err := vals.load(i, f); err != nil {
 			return err
 		}
 		vals.drop(i)
 	}
-	m := f.model(done)
-	m.Evidence = f.evidence(r.ctx, r.cfg.level())
-	if err := r.ctx.Err(); err != nil {
+	m, err := f.FinalModel(r.ctx, done, r.cfg.Level)
+	if err != nil {
 		return err
 	}
-	sm := ShardModel{Model: m, QueryFirst: p.QueryFirst}
+	sm := clickmodels.ShardModel{Model: m, QueryFirst: p.QueryFirst}
 	if ft.first == nil {
 		ft.first = m
 	}
@@ -445,13 +379,13 @@ func (r *shardRun) finish(i int, k Kind, fs []*fitter, vals *pairValues, global 
 		// Spilling: the model's pairs wait in a pair file, not in memory,
 		// to be merged into the outputs.
 		path := filepath.Join(r.spillDir, fmt.Sprintf("pairs-%05d", i))
-		if err := writePairFile(path, sm); err != nil {
+		if err := clickmodels.WritePairFile(path, sm); err != nil {
 			return err
 		}
 		ft.pairFiles = append(ft.pairFiles, path)
 	}
 	ft.pairs += len(m.PairQuery)
-	if err := acc.addShard(m, p.Data, p.Test); err != nil {
+	if err := acc.AddPrepared(m, p.Data, p.Test); err != nil {
 		return err
 	}
 	fs[i] = nil
@@ -461,12 +395,12 @@ func (r *shardRun) finish(i int, k Kind, fs []*fitter, vals *pairValues, global 
 // writeModel is the last phase, for one model: it writes its parameter
 // and relevance files (merging the shards' pairs) and removes its pair
 // files.
-func (r *shardRun) writeModel(ft fitted) (*UncertaintyReport, error) {
+func (r *shardRun) writeModel(ft fitted) (*clickmodels.UncertaintyReport, error) {
 	switch {
 	case ft.loaded != nil:
-		return ft.loaded.writeFiles(r.outDir, r.cfg.ParamsFormat)
+		return ft.loaded.WriteFilesReport(r.outDir, r.cfg.ParamsFormat)
 	case ft.pairFiles != nil:
-		unc, err := writeModelFiles(r.outDir, func() *pairWriter { return spilledPairs(ft.first, ft.pairFiles) }, ft.pairs, r.cfg.ParamsFormat)
+		unc, err := clickmodels.WriteModelFilesFromPairs(r.outDir, ft.first, ft.pairFiles, ft.pairs, r.cfg.ParamsFormat)
 		for _, path := range ft.pairFiles {
 			if rerr := os.Remove(path); err == nil {
 				err = rerr
@@ -474,7 +408,7 @@ func (r *shardRun) writeModel(ft fitted) (*UncertaintyReport, error) {
 		}
 		return unc, err
 	default:
-		return WriteModelFilesReport(r.outDir, ft.models, r.cfg.ParamsFormat)
+		return clickmodels.WriteModelFilesReport(r.outDir, ft.models, r.cfg.ParamsFormat)
 	}
 }
 
@@ -493,36 +427,31 @@ type pairValues struct {
 func (v *pairValues) path(i int) string { return filepath.Join(v.dir, fmt.Sprintf("values-%05d", i)) }
 
 // load gives f shard i's values, if a pass has kept any.
-func (v *pairValues) load(i int, f *fitter) error {
+func (v *pairValues) load(i int, f *clickmodels.ShardFit) error {
 	if !v.has[i] {
 		return nil
 	}
 	if !v.onDisk[i] {
-		f.attr, f.sat = v.attr[i], v.sat[i]
+		f.SetPairValues(v.attr[i], v.sat[i])
 		return nil
 	}
 	b, err := os.ReadFile(v.path(i))
 	if err != nil {
 		return err
 	}
-	if len(b) != 8*(len(f.attr)+len(f.sat)) {
-		return fmt.Errorf("%s: %d bytes for %d pair values", v.path(i), len(b), len(f.attr)+len(f.sat))
-	}
-	for _, x := range [][]float64{f.attr, f.sat} {
-		for j := range x {
-			x[j] = math.Float64frombits(binary.LittleEndian.Uint64(b))
-			b = b[8:]
-		}
+	if err := f.UnmarshalPairs(b); err != nil {
+		return fmt.Errorf("%s: %w", v.path(i), err)
 	}
 	return nil
 }
 
 // keep stores f's values as shard i's: in memory if they are there
 // already or fit in what is left of the budget, else in its file.
-func (v *pairValues) keep(i int, f *fitter) error {
+func (v *pairValues) keep(i int, f *clickmodels.ShardFit) error {
+	attr, sat := f.PairValues()
 	if !v.has[i] {
 		v.has[i] = true
-		sz := 8 * int64(len(f.attr)+len(f.sat))
+		sz := 8 * int64(len(attr)+len(sat))
 		if v.budget > 0 && v.held+sz > v.budget {
 			v.onDisk[i] = true
 		} else {
@@ -530,16 +459,10 @@ func (v *pairValues) keep(i int, f *fitter) error {
 		}
 	}
 	if !v.onDisk[i] {
-		v.attr[i], v.sat[i] = f.attr, f.sat
+		v.attr[i], v.sat[i] = attr, sat
 		return nil
 	}
-	b := make([]byte, 0, 8*(len(f.attr)+len(f.sat)))
-	for _, x := range [][]float64{f.attr, f.sat} {
-		for _, y := range x {
-			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(y))
-		}
-	}
-	return os.WriteFile(v.path(i), b, 0o644)
+	return os.WriteFile(v.path(i), f.MarshalPairs(), 0o644)
 }
 
 // drop forgets shard i's values.
@@ -548,31 +471,6 @@ func (v *pairValues) drop(i int) {
 		os.Remove(v.path(i))
 	}
 	v.attr[i], v.sat[i] = nil, nil
-}
-
-// spilledPairs is mergedPairs over pair files (writePairFile); a read
-// error stops the pairs and is returned by the writer.
-func spilledPairs(m0 *Model, paths []string) *pairWriter {
-	pw := shardPairWriter(m0)
-	var readErr error
-	pw.err = func() error { return readErr }
-	pw.pairs = func(yield func(q, d string, v *pairVal) bool) {
-		readErr = nil // each pass reads the files afresh
-		cs := make([]pairCursor, 0, len(paths))
-		for _, path := range paths {
-			c, f, err := openPairFile(path, pw.hasAttr, pw.hasSat, pw.hasEv, &readErr)
-			if err != nil {
-				readErr = err
-				return
-			}
-			defer f.Close()
-			cs = append(cs, c)
-		}
-		if readErr == nil {
-			mergePairs(cs, yield)
-		}
-	}
-	return pw
 }
 
 // memInUse is the memory the Go runtime holds from the OS (all classes,
@@ -585,10 +483,10 @@ func memInUse() int64 {
 
 // size estimates the bytes p holds: its arrays and its names.
 func (p *PreparedShard) size() int64 {
-	d, t := p.Data, p.Test
-	n := 8*len(d.recOff) + 4*len(d.recPair) + 16*len(d.recClicks) + 8*len(d.pairQuery) + 32*len(d.chunks) +
+	d, t := p.Data.Parts(), p.Test
+	n := 8*len(d.RecOff) + 4*len(d.RecPair) + 16*len(d.RecClicks) + 8*len(d.PairQuery) + 32*len(d.Chunks) +
 		16*len(t.Query) + 8*len(t.Offsets) + 4*len(t.DocIDs) + 8*len(p.QueryFirst)
-	for _, names := range [][]string{d.log.Queries.Names, d.log.Docs.Names} {
+	for _, names := range [][]string{d.Log.Queries.Names, d.Log.Docs.Names} {
 		for _, s := range names {
 			n += 16 + len(s)
 		}
