@@ -1,10 +1,12 @@
 package clickmodels
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
 	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/sessions/split"
 )
 
 // Data is a training log prepared for fitting: identical SERPs (same query,
@@ -222,4 +224,83 @@ func mix(x uint64) uint64 {
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
 	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
 	return x ^ (x >> 31)
+}
+
+// PrepareSource reads shard i of src and prepares its training SERPs with
+// R ranks (the largest of DefaultRanks and the longest SERP of the whole
+// log). It also returns the shard's test SERPs whose query trains, and
+// the log position of the first SERP of each query (by query ID), for the
+// out-of-core engine's prepared shard (clickmodels/outofcore).
+func PrepareSource(ctx context.Context, src split.Source, i, R int) (d *Data, test *sessions.Log, first []int64, err error) {
+	// The training SERPs go straight into the aggregator (only distinct
+	// SERPs are kept), the test SERPs into a compact test log; both share
+	// one query and one document dictionary. No copy of the shard, no
+	// user sessions.
+	var qd, dd sessions.Dict
+	var agg aggregator
+	test = &sessions.Log{Offsets: []int64{0}}
+	var docs []int32
+	err = src.Scan(ctx, i, func(pos int64, tr bool, s *sessions.SERP) error {
+		if len(s.Results) > sessions.MaxRanks {
+			return fmt.Errorf("shard %d, log position %d: %d results, at most %d supported", i, pos, len(s.Results), sessions.MaxRanks)
+		}
+		var mask uint64
+		for _, c := range s.Clicks {
+			if c.Rank < 0 || c.Rank >= len(s.Results) {
+				return fmt.Errorf("shard %d, log position %d: click rank %d outside SERP of %d results", i, pos, c.Rank, len(s.Results))
+			}
+			mask |= 1 << uint(c.Rank)
+		}
+		nq := qd.Len()
+		q := qd.ID(s.Query)
+		if qd.Len() > nq {
+			first = append(first, pos)
+		}
+		docs = docs[:0]
+		for _, r := range s.Results {
+			docs = append(docs, dd.ID(r))
+		}
+		if tr {
+			agg.add(q, docs, mask)
+			return nil
+		}
+		test.Query = append(test.Query, q)
+		test.DocIDs = append(test.DocIDs, docs...)
+		test.Offsets = append(test.Offsets, int64(len(test.DocIDs)))
+		test.Clicks = append(test.Clicks, mask)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	// Keep the test SERPs whose query trains, in place (a filtered copy
+	// would hold the shard's test SERPs twice).
+	trains := make([]bool, qd.Len())
+	for _, q := range agg.recQuery {
+		trains[q] = true
+	}
+	test.Queries, test.Docs = qd, dd
+	n, nd := 0, int64(0)
+	for j, q := range test.Query {
+		if !trains[q] {
+			continue
+		}
+		lo, hi := test.Offsets[j], test.Offsets[j+1]
+		test.Query[n], test.Clicks[n] = q, test.Clicks[j]
+		nd += int64(copy(test.DocIDs[nd:], test.DocIDs[lo:hi]))
+		test.Offsets[n+1] = nd
+		n++
+	}
+	test.Query, test.Clicks = slices.Clip(test.Query[:n]), slices.Clip(test.Clicks[:n])
+	test.Offsets, test.DocIDs = slices.Clip(test.Offsets[:n+1]), slices.Clip(test.DocIDs[:nd])
+	d, err = agg.data(qd, dd, R)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	// From here on IDs only turn back into names: drop the string indexes
+	// (the largest part of a shard's dictionaries) from every copy.
+	for _, dc := range []*sessions.Dict{&d.log.Queries, &d.log.Docs, &test.Queries, &test.Docs} {
+		dc.DropIndex()
+	}
+	return d, test, first, nil
 }

@@ -14,11 +14,7 @@ import (
 // cover the records, never split a query and own exactly the pairs their
 // records use. It also checks that Prepare does not depend on GOMAXPROCS.
 func TestPrepare(t *testing.T) {
-	src, err := NewSyntheticSource(synthCfg(300, 0.3, 5))
-	if err != nil {
-		t.Fatal(err)
-	}
-	log, _, err := SimulateLog(context.Background(), SimConfig{Kind: UBM, SERPs: 40_000, Seed: 6, Source: src})
+	log, err := SimulatedLog(context.Background(), UBM, 40_000, 6, 300, 0.3, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,11 +101,3 @@ func TestPrepare(t *testing.T) {
 
 // recQuery is the query of record i (the query of its first pair).
 func recQuery(d *Data, i int) int32 { return d.pairQuery[d.recPair[d.recOff[i]]] }
-
-// synthCfg is DefaultSyntheticConfig with the given queries, shuffled share
-// and seed.
-func synthCfg(queries int, shuffle float64, seed uint64) SyntheticConfig {
-	c := DefaultSyntheticConfig()
-	c.Queries, c.Shuffle, c.Seed = queries, shuffle, seed
-	return c
-}

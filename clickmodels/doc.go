@@ -1,5 +1,6 @@
 // Package clickmodels fits the click models of PyClick's family to a click
-// log, evaluates them and simulates logs from them. It implements the click
+// log and evaluates them: the EM core of the click-model stage (see
+// "Rooms" for the out-of-core engine and the simulator). It implements the click
 // model stage of the LOVBench paper (section 4.2, "Relevance from clicks") with
 // the conventions of docs/method.md section 3, which follow PyClick (Chuklin, Markov
 // and de Rijke, Click Models for Web Search, 2015, chapters 3 and 4) so that
@@ -57,16 +58,6 @@
 // 2^(-mean log2 P(c_r)) with unconditional click probabilities, then the mean
 // over ranks). Split, RandomSplit and TimeSplit build train/test logs.
 //
-// # Simulation
-//
-// Simulate draws clicks from a model with known parameters on SERPs supplied
-// by a SERPSource. SyntheticSource is the built-in source (Zipf query
-// popularity, a pool of documents per query, some shuffled SERPs, random true
-// parameters); another source, such as one backed by a vocabulary corpus and
-// a search engine, only has to implement SERPSource's two methods: Next (the
-// query and ranked documents of the next SERP, drawn with the simulation's
-// generator) and Truth (the true attractiveness and satisfaction of a pair).
-//
 // # Uncertainty
 //
 // With Options.Level (90% by default), Fit computes after the last
@@ -84,7 +75,21 @@
 // ParamsJSONMaxPairs pairs, else <MODEL>_params.parquet (paramsparquet.go;
 // RunConfig.ParamsFormat chooses). Model.WriteFiles writes a model's files,
 // ParamsPath finds its parameter file and LoadModel reads either form.
-// RunShards also writes and reads prepared-shard
-// files (prepfile.go) and pair files in a temporary directory.
-// docs/clickmodels.md documents the formats and choices.
+// WriteModelFiles (merge.go) merges shards' models into one set of files;
+// WritePairFile and WriteModelFilesFromPairs (pairmerge.go) keep a shard
+// model's pairs in a pair file until they are merged. docs/clickmodels.md
+// documents the formats and choices.
+//
+// # Rooms
+//
+// This package is the EM core. The out-of-core engine (RunShards, the
+// prepared-shard file, docs/scale.md) is package clickmodels/outofcore,
+// and the simulator package clickmodels/sim (with
+// clickmodels/sim/corpussim beneath it); both import this package, which
+// imports neither (internal/deps holds the order). For them it exports a
+// narrow interface: PrepareSource (a shard's prepared data), DataParts (a
+// Data's arrays, for the prepared-shard file), ShardFit with
+// NewShardFitShared and FitShards (EM over shards; also Beam's service
+// interface), EvalSums.AddPrepared, Model.WriteFilesReport and the pair
+// files.
 package clickmodels

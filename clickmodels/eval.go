@@ -57,10 +57,10 @@ func (e *EvalSums) Add(m *Model, log *sessions.Log) error {
 	return e.add(m, log, func(v *view, i int, a, s []float64) { res.view(v, log, i, a, s) })
 }
 
-// addShard is Add for a test log that shares its dictionaries with the
+// AddPrepared is Add for a test log that shares its dictionaries with the
 // data d that m was fitted on (a prepared shard): pairs are found by ID
 // among the query's own pairs, without building string indexes.
-func (e *EvalSums) addShard(m *Model, d *Data, log *sessions.Log) error {
+func (e *EvalSums) AddPrepared(m *Model, d *Data, log *sessions.Log) error {
 	x := newPairIndex(d, log.Queries.Len())
 	return e.add(m, log, func(v *view, i int, a, s []float64) {
 		docs := v.setSERP(m, log, i, a, s)

@@ -14,11 +14,7 @@ import (
 // model, with the spec and the random split (a simulated log is one user
 // session: the time split would leave no test SERP).
 func TestEvaluatePrepared(t *testing.T) {
-	src, err := NewSyntheticSource(synthCfg(300, 0.5, 11))
-	if err != nil {
-		t.Fatal(err)
-	}
-	log, _, err := SimulateLog(context.Background(), SimConfig{Kind: DBN, SERPs: 6_000, Seed: 3, Source: src})
+	log, err := SimulatedLog(context.Background(), DBN, 6_000, 3, 300, 0.5, 11)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ type item struct {
 
 func newFactorized(ctx context.Context, d *Data, kind Kind, workers int) *factorized {
 	R := d.ranks
-	ng := kind.globalParams(R)
+	ng := kind.GlobalParams(R)
 	np := d.Pairs()
 	fz := &factorized{
 		aNum0: filled(np, 1), aDen: filled(np, 2),

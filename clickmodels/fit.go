@@ -2,6 +2,7 @@ package clickmodels
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"runtime"
@@ -81,7 +82,7 @@ func fit(ctx context.Context, d *Data, kind Kind, opt Options, factorize bool) (
 	if !kind.EM() {
 		iters = 1
 	}
-	global := filled(kind.globalParams(d.ranks), Unseen)
+	global := filled(kind.GlobalParams(d.ranks), Unseen)
 	f := newFitter(ctx, d, kind, opt, global, factorize)
 	done, err := fitLoop(ctx, held([]*fitter{f}), d.ranks, kind, opt, global, iters, d.serps)
 	if err != nil {
@@ -100,8 +101,8 @@ func fit(ctx context.Context, d *Data, kind Kind, opt Options, factorize bool) (
 func newFitter(ctx context.Context, d *Data, kind Kind, opt Options, global []float64, factorize bool) *fitter {
 	R := d.ranks
 	np := d.Pairs()
-	f := &fitter{d: d, kind: kind, R: R, em: kind.EM(), exact: opt.Exact && kind == DBN, ng: kind.globalParams(R), workers: opt.workers()}
-	nPair := kind.pairParams()
+	f := &fitter{d: d, kind: kind, R: R, em: kind.EM(), exact: opt.Exact && kind == DBN, ng: kind.GlobalParams(R), workers: opt.workers()}
+	nPair := kind.PairParams()
 	f.attr = filled(np*b2i(nPair >= 1), Unseen)
 	f.sat = filled(np*b2i(nPair >= 2), Unseen)
 	f.sNum, f.sDen = make([]float64, len(f.sat)), make([]float64, len(f.sat))
@@ -122,7 +123,7 @@ func newFitter(ctx context.Context, d *Data, kind Kind, opt Options, global []fl
 // ranks and serps the number of training SERPs of all fitters (for the
 // training log-likelihood). each calls fn with every fitter in a fixed
 // order; it may build a fitter for the call and drop it afterwards (the
-// spilled shards of RunShards), keeping only its pair values. It returns
+// spilled shards of outofcore.RunShards), keeping only its pair values. It returns
 // the number of iterations run.
 func fitLoop(ctx context.Context, each func(fn func(*fitter)) error, R int, kind Kind, opt Options, global []float64, iters int, serps int) (int, error) {
 	trainLL := func() (float64, error) {
@@ -194,7 +195,7 @@ func (f *fitter) estep(ctx context.Context, st *Stats) {
 // model returns the fitted model after done iterations.
 func (f *fitter) model(done int) *Model {
 	d := f.d
-	nPair := f.kind.pairParams()
+	nPair := f.kind.PairParams()
 	m := &Model{
 		Kind: f.kind, Ranks: f.R, Iterations: done, Exact: f.exact,
 		QueryNames: d.log.Queries.Names, DocNames: d.log.Docs.Names,
@@ -223,7 +224,7 @@ type Stats struct {
 
 // NewStats returns empty statistics for a model of kind with R ranks.
 func NewStats(kind Kind, R int) *Stats {
-	ng := kind.globalParams(R)
+	ng := kind.GlobalParams(R)
 	return &Stats{Num: make([]ExactSum, ng), Den: make([]ExactSum, ng)}
 }
 
@@ -495,3 +496,42 @@ func serpLL(cond []float64) float64 {
 // log-likelihood per SERP changed by less than tol between two iterations.
 // Fit and the Beam pipeline's fit both apply it.
 func Converged(prevLL, ll, tol float64) bool { return math.Abs(ll-prevLL) < tol }
+
+// MarshalBinary encodes the statistics (count of globals, then each
+// ExactSum's encoding: Num, Den, then LL).
+func (s *Stats) MarshalBinary() ([]byte, error) {
+	out := binary.LittleEndian.AppendUint32(nil, uint32(len(s.Num)))
+	add := func(e *ExactSum) {
+		b, _ := e.MarshalBinary()
+		out = append(out, b...)
+	}
+	for j := range s.Num {
+		add(&s.Num[j])
+		add(&s.Den[j])
+	}
+	add(&s.LL)
+	return out, nil
+}
+
+// UnmarshalBinary decodes what MarshalBinary wrote.
+func (s *Stats) UnmarshalBinary(b []byte) error {
+	const sz = exactSumBytes
+	if len(b) < 4 {
+		return fmt.Errorf("click models: stats of %d bytes", len(b))
+	}
+	ng := int(binary.LittleEndian.Uint32(b))
+	b = b[4:]
+	if len(b) != (2*ng+1)*sz {
+		return fmt.Errorf("click models: stats of %d globals need %d bytes, have %d", ng, (2*ng+1)*sz, len(b))
+	}
+	s.Num, s.Den = make([]ExactSum, ng), make([]ExactSum, ng)
+	for j := 0; j < ng; j++ {
+		if err := s.Num[j].UnmarshalBinary(b[(2*j)*sz : (2*j+1)*sz]); err != nil {
+			return err
+		}
+		if err := s.Den[j].UnmarshalBinary(b[(2*j+1)*sz : (2*j+2)*sz]); err != nil {
+			return err
+		}
+	}
+	return s.LL.UnmarshalBinary(b[2*ng*sz:])
+}

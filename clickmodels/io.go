@@ -261,7 +261,7 @@ func modelOf(pf *paramsFile, name string) (*Model, error) {
 		return nil, fmt.Errorf("%s: field ranks: %d, want 1 to %d", name, R, MaxSERP)
 	}
 	m := &Model{Kind: kind, Ranks: R, Iterations: pf.Iterations, Exact: pf.Exact}
-	want := kind.globalParams(R)
+	want := kind.GlobalParams(R)
 	field := ""
 	switch kind {
 	case GCTR:
@@ -301,7 +301,7 @@ func modelOf(pf *paramsFile, name string) (*Model, error) {
 	}
 	var queries, docs sessions.Dict
 	seen := make(map[uint64]bool, len(pf.Pairs))
-	np := kind.pairParams()
+	np := kind.PairParams()
 	for i, pj := range pf.Pairs {
 		q, d := queries.ID(pj.Query), docs.ID(pj.Doc)
 		if seen[pairKey(q, d)] {

@@ -16,7 +16,7 @@ func TestWriteJSONMatchesEncoder(t *testing.T) {
 		for _, np := range []int{0, 5} {
 			R := 10
 			m := &Model{Kind: k, Ranks: R, Iterations: 7, Exact: k == DBN, QueryNames: names, DocNames: names}
-			m.Global = filled(k.globalParams(R), 0.25)
+			m.Global = filled(k.GlobalParams(R), 0.25)
 			for i := range m.Global {
 				m.Global[i] = vals[i%len(vals)]
 			}
@@ -24,13 +24,13 @@ func TestWriteJSONMatchesEncoder(t *testing.T) {
 				m.PairQuery = append(m.PairQuery, int32(p))
 				m.PairDoc = append(m.PairDoc, int32((p+2)%5))
 			}
-			if k.pairParams() >= 1 {
+			if k.PairParams() >= 1 {
 				m.Attr = make([]float64, np)
 				for p := range m.Attr {
 					m.Attr[p] = vals[p]
 				}
 			}
-			if k.pairParams() >= 2 {
+			if k.PairParams() >= 2 {
 				m.Sat = make([]float64, np)
 				for p := range m.Sat {
 					m.Sat[p] = vals[p+3]

@@ -89,9 +89,9 @@ func ParseKinds(list string) ([]Kind, error) {
 // UBM, DBN, CCM); the others are estimated in one counting pass.
 func (k Kind) EM() bool { return k == PBM || k == UBM || k == DBN || k == CCM }
 
-// pairParams is the number of parameters per (query, document) pair:
+// PairParams is the number of parameters per (query, document) pair:
 // attractiveness (or CTR), and satisfaction for DBN and SDBN.
-func (k Kind) pairParams() int {
+func (k Kind) PairParams() int {
 	switch k {
 	case GCTR, RCTR:
 		return 0
@@ -102,7 +102,7 @@ func (k Kind) pairParams() int {
 	}
 }
 
-// globalParams is the number of parameters that do not depend on the pair,
+// GlobalParams is the number of parameters that do not depend on the pair,
 // for a model with R ranks. Layout of Model.Global:
 //
 //	GCTR: [ctr]
@@ -113,7 +113,7 @@ func (k Kind) pairParams() int {
 //	DCM:  continuation (lambda) by rank, R values
 //	DBN:  [continuation gamma]
 //	CCM:  [tau1 (no click), tau2 (click, not satisfied), tau3 (click, satisfied)]
-func (k Kind) globalParams(R int) int {
+func (k Kind) GlobalParams(R int) int {
 	switch k {
 	case GCTR, DBN:
 		return 1
@@ -158,7 +158,7 @@ type Model struct {
 
 	Attr   []float64 // per pair: attractiveness (DCTR: CTR); nil for GCTR, RCTR
 	Sat    []float64 // per pair: satisfaction (DBN, SDBN), else nil
-	Global []float64 // see Kind.globalParams for the layout
+	Global []float64 // see Kind.GlobalParams for the layout
 
 	// Evidence, if set, holds the pairs' effective counts from which the
 	// relevance file's intervals are computed (Options.Level).

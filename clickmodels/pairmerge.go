@@ -10,97 +10,7 @@ import (
 	"os"
 )
 
-// pairCursor walks the pairs of one shard's model query by query, in the
-// shard's pair order (its queries in order of first appearance).
-type pairCursor interface {
-	// head is the log position of the first SERP of the next query's
-	// query in the whole log; ok is false after the last query.
-	head() (pos int64, ok bool)
-	// emit yields the next query's pairs and moves past them; it reports
-	// false if yield asked to stop.
-	emit(yield func(q, d string, v *pairVal) bool) bool
-}
-
-// mergePairs yields the pairs of all cursors in the order of the whole
-// log's fit: queries by the log position of their first SERP (a query
-// lives in one shard, so positions never tie), each query's pairs in its
-// shard's order. A min-heap of the cursors by head position keeps the
-// merge at O(log shards) per query.
-func mergePairs(cs []pairCursor, yield func(q, d string, v *pairVal) bool) {
-	type item struct {
-		pos int64
-		c   pairCursor
-	}
-	var h []item
-	less := func(i, j int) bool { return h[i].pos < h[j].pos }
-	down := func(i int) {
-		for {
-			l := 2*i + 1
-			if l >= len(h) {
-				return
-			}
-			m := l
-			if r := l + 1; r < len(h) && less(r, l) {
-				m = r
-			}
-			if !less(m, i) {
-				return
-			}
-			h[i], h[m] = h[m], h[i]
-			i = m
-		}
-	}
-	for _, c := range cs {
-		if pos, ok := c.head(); ok {
-			h = append(h, item{pos, c})
-		}
-	}
-	for i := len(h)/2 - 1; i >= 0; i-- {
-		down(i)
-	}
-	for len(h) > 0 {
-		c := h[0].c
-		if !c.emit(yield) {
-			return
-		}
-		if pos, ok := c.head(); ok {
-			h[0].pos = pos
-		} else {
-			h[0] = h[len(h)-1]
-			h = h[:len(h)-1]
-		}
-		down(0)
-	}
-}
-
-// modelCursor is a pairCursor over a shard's model in memory.
-type modelCursor struct {
-	sm ShardModel
-	p  int // next pair
-}
-
-func (c *modelCursor) head() (int64, bool) {
-	m := c.sm.Model
-	if c.p >= len(m.PairQuery) {
-		return 0, false
-	}
-	return c.sm.QueryFirst[m.PairQuery[c.p]], true
-}
-
-func (c *modelCursor) emit(yield func(q, d string, v *pairVal) bool) bool {
-	m := c.sm.Model
-	q := m.PairQuery[c.p]
-	var v pairVal
-	for ; c.p < len(m.PairQuery) && m.PairQuery[c.p] == q; c.p++ {
-		v.setPair(m, c.p)
-		if !yield(m.QueryNames[q], m.DocNames[m.PairDoc[c.p]], &v) {
-			return false
-		}
-	}
-	return true
-}
-
-// A pair file holds a shard model's pairs while the models of a fit under
+// WritePairFile writes a pair file. A pair file holds a shard model's pairs while the models of a fit under
 // a memory limit wait to be merged into the output files, so that no
 // shard's names and values need stay in memory. It lives in the fit's
 // temporary directory and is read back by a fileCursor. Per query, in the
@@ -111,7 +21,7 @@ func (c *modelCursor) emit(yield func(q, d string, v *pairVal) bool) bool {
 // bits, followed, with Evidence, by the pair's mean rank and effective
 // counts (K and N of attractiveness, then of satisfaction). A 0 ends the file, so that a file cut between two queries is
 // still known to be cut.
-func writePairFile(path string, sm ShardModel) (err error) {
+func WritePairFile(path string, sm ShardModel) (err error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -285,4 +195,37 @@ func (c *fileCursor) emit(yield func(q, d string, v *pairVal) bool) bool {
 	}
 	c.next()
 	return c.ok || *c.err == nil
+}
+
+// spilledPairs is mergedPairs over pair files (WritePairFile); a read
+// error stops the pairs and is returned by the writer.
+func spilledPairs(m0 *Model, paths []string) *pairWriter {
+	pw := shardPairWriter(m0)
+	var readErr error
+	pw.err = func() error { return readErr }
+	pw.pairs = func(yield func(q, d string, v *pairVal) bool) {
+		readErr = nil // each pass reads the files afresh
+		cs := make([]pairCursor, 0, len(paths))
+		for _, path := range paths {
+			c, f, err := openPairFile(path, pw.hasAttr, pw.hasSat, pw.hasEv, &readErr)
+			if err != nil {
+				readErr = err
+				return
+			}
+			defer f.Close()
+			cs = append(cs, c)
+		}
+		if readErr == nil {
+			mergePairs(cs, yield)
+		}
+	}
+	return pw
+}
+
+// WriteModelFilesFromPairs writes the files of a model whose shards'
+// pairs wait in the pair files at paths (WritePairFile), merged in log
+// order; first is shard 0's model (the files' header) and pairs counts the
+// pairs of all shards.
+func WriteModelFilesFromPairs(outDir string, first *Model, paths []string, pairs int, format ParamsFileFormat) (*UncertaintyReport, error) {
+	return writeModelFiles(outDir, func() *pairWriter { return spilledPairs(first, paths) }, pairs, format)
 }

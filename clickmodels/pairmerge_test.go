@@ -33,7 +33,7 @@ func pairFiles(t *testing.T, parts []ShardModel) []string {
 	var paths []string
 	for i, sm := range parts {
 		p := filepath.Join(dir, fmt.Sprint("pairs-", i))
-		if err := writePairFile(p, sm); err != nil {
+		if err := WritePairFile(p, sm); err != nil {
 			t.Fatal(err)
 		}
 		paths = append(paths, p)

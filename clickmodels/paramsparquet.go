@@ -206,13 +206,13 @@ func ParamsPath(dir string, kind Kind) string {
 // WriteFiles writes m's <MODEL>_relevance.tsv and parameter file to dir, as
 // WriteModelFilesAs does for a single model.
 func (m *Model) WriteFiles(dir string, format ParamsFileFormat) error {
-	_, err := m.writeFiles(dir, format)
+	_, err := m.WriteFilesReport(dir, format)
 	return err
 }
 
-// writeFiles is WriteFiles, also returning how the intervals of the
+// WriteFilesReport is WriteFiles, also returning how the intervals of the
 // relevance file were obtained (nil without Evidence).
-func (m *Model) writeFiles(dir string, format ParamsFileFormat) (*UncertaintyReport, error) {
+func (m *Model) WriteFilesReport(dir string, format ParamsFileFormat) (*UncertaintyReport, error) {
 	return WriteModelFilesReport(dir, []ShardModel{{Model: m, QueryFirst: firstPositions(m)}}, format)
 }
 

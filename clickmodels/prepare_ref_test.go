@@ -213,11 +213,7 @@ func TestPrepareStreamedEqualsByQuery(t *testing.T) {
 		shuffle float64
 		serps   int
 	}{{UBM, 300, 0.3, 40_000}, {DBN, 20, 0.9, 30_000}, {UBM, 5000, 0, 20_000}} {
-		src, err := NewSyntheticSource(synthCfg(c.queries, c.shuffle, 7))
-		if err != nil {
-			t.Fatal(err)
-		}
-		log, _, err := SimulateLog(t.Context(), SimConfig{Kind: c.kind, SERPs: c.serps, Seed: 8, Source: src})
+		log, err := SimulatedLog(t.Context(), c.kind, c.serps, 8, c.queries, c.shuffle, 7)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -276,11 +272,7 @@ func TestPrepareStreamedEqualsByQuery(t *testing.T) {
 // whole-log implementation on 1,000,000 simulated SERPs (10,000 queries,
 // 30% shuffled result lists), side by side in one run.
 func BenchmarkPrepare(b *testing.B) {
-	src, err := NewSyntheticSource(synthCfg(10000, 0.3, 1))
-	if err != nil {
-		b.Fatal(err)
-	}
-	log, _, err := SimulateLog(b.Context(), SimConfig{Kind: UBM, SERPs: 1_000_000, Seed: 2, Source: src})
+	log, err := SimulatedLog(b.Context(), UBM, 1_000_000, 2, 10000, 0.3, 1)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,12 +1,14 @@
-package clickmodels
+package clickmodels_test
 
 import (
 	"context"
-	"gonum.org/v1/gonum/stat"
 	"math"
 	"testing"
 
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/clickmodels/sim"
 	"github.com/lovbench/lovbench/sessions"
+	"gonum.org/v1/gonum/stat"
 )
 
 // impressions counts how often each (query, doc) pair of log was shown.
@@ -33,24 +35,24 @@ func TestParameterRecovery(t *testing.T) {
 	const serps = 400_000
 	for _, tc := range []struct {
 		name  string
-		kind  Kind
+		kind  clickmodels.Kind
 		iters int
 		exact bool
-	}{{"UBM", UBM, 50, false}, {"DBN", DBN, 30, false}, {"DBN-exact", DBN, 30, true}} {
+	}{{"UBM", clickmodels.UBM, 50, false}, {"DBN", clickmodels.DBN, 30, false}, {"DBN-exact", clickmodels.DBN, 30, true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			src, err := NewSyntheticSource(synthCfg(50, 0.5, 7))
+			src, err := sim.NewSyntheticSource(synthCfg(50, 0.5, 7))
 			if err != nil {
 				t.Fatal(err)
 			}
-			log, truth, err := SimulateLog(context.Background(), SimConfig{Kind: tc.kind, SERPs: serps, Seed: 11, Source: src})
+			log, truth, err := sim.SimulateLog(context.Background(), sim.Config{Kind: tc.kind, SERPs: serps, Seed: 11, Source: src})
 			if err != nil {
 				t.Fatal(err)
 			}
-			d, err := Prepare(log, 0)
+			d, err := clickmodels.Prepare(log, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := Fit(context.Background(), d, tc.kind, Options{Iterations: tc.iters, Exact: tc.exact})
+			m, err := clickmodels.Fit(context.Background(), d, tc.kind, clickmodels.Options{Iterations: tc.iters, Exact: tc.exact})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +67,7 @@ func TestParameterRecovery(t *testing.T) {
 				}
 				ta = append(ta, truth.Attr[tp])
 				fa = append(fa, m.Attr[fp])
-				if tc.kind == DBN {
+				if tc.kind == clickmodels.DBN {
 					ts = append(ts, truth.Sat[tp])
 					fs = append(fs, m.Sat[fp])
 				}
@@ -78,7 +80,7 @@ func TestParameterRecovery(t *testing.T) {
 			if r <= 0.95 {
 				t.Errorf("attractiveness correlates %.4f with the truth, want > 0.95", r)
 			}
-			if tc.kind == DBN {
+			if tc.kind == clickmodels.DBN {
 				rs := stat.Correlation(ts, fs, nil)
 				t.Logf("DBN satisfaction r = %.4f, gamma fitted %.4f (true %.2f)", rs, m.Global[0], truth.Global[0])
 				if rs <= 0.95 {
@@ -87,7 +89,7 @@ func TestParameterRecovery(t *testing.T) {
 				// The exact E-step also recovers the continuation gamma;
 				// PyClick's biases it (0.95 here).
 				if tc.exact && math.Abs(m.Global[0]-truth.Global[0]) > 0.01 {
-					t.Errorf("exact DBN: gamma %.4f, true %.2f", m.Global[0], truth.Global[0])
+					t.Errorf("exact clickmodels.DBN: gamma %.4f, true %.2f", m.Global[0], truth.Global[0])
 				}
 			}
 		})
@@ -101,21 +103,21 @@ func TestParameterRecovery(t *testing.T) {
 // satisfaction, 0.986 to 0.998 for the others). CCM's continuation
 // parameters are not checked: PyClick's CCM update drives tau1 towards 1.
 func TestRecoveryOtherModels(t *testing.T) {
-	for _, k := range []Kind{PBM, CM, DCM, SDBN, CCM, DCTR} {
+	for _, k := range []clickmodels.Kind{clickmodels.PBM, clickmodels.CM, clickmodels.DCM, clickmodels.SDBN, clickmodels.CCM, clickmodels.DCTR} {
 		t.Run(k.String(), func(t *testing.T) {
-			src, err := NewSyntheticSource(synthCfg(50, 0.5, 7))
+			src, err := sim.NewSyntheticSource(synthCfg(50, 0.5, 7))
 			if err != nil {
 				t.Fatal(err)
 			}
-			log, truth, err := SimulateLog(context.Background(), SimConfig{Kind: k, SERPs: 200_000, Seed: 11, Source: src})
+			log, truth, err := sim.SimulateLog(context.Background(), sim.Config{Kind: k, SERPs: 200_000, Seed: 11, Source: src})
 			if err != nil {
 				t.Fatal(err)
 			}
-			d, err := Prepare(log, 0)
+			d, err := clickmodels.Prepare(log, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := Fit(context.Background(), d, k, Options{Iterations: 30})
+			m, err := clickmodels.Fit(context.Background(), d, k, clickmodels.Options{Iterations: 30})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -127,7 +129,7 @@ func TestRecoveryOtherModels(t *testing.T) {
 				tp, fp := truth.Pair(key[0], key[1]), m.Pair(key[0], key[1])
 				ta = append(ta, truth.Attr[tp])
 				fa = append(fa, m.Attr[fp])
-				if k == SDBN {
+				if k == clickmodels.SDBN {
 					ts = append(ts, truth.Sat[tp])
 					fs = append(fs, m.Sat[fp])
 				}
@@ -135,7 +137,7 @@ func TestRecoveryOtherModels(t *testing.T) {
 			if r := stat.Correlation(ta, fa, nil); r <= 0.95 || len(ta) < 500 {
 				t.Errorf("%d pairs, attractiveness r = %.4f, want > 0.95", len(ta), r)
 			}
-			if k == SDBN {
+			if k == clickmodels.SDBN {
 				if r := stat.Correlation(ts, fs, nil); r <= 0.95 {
 					t.Errorf("satisfaction r = %.4f, want > 0.95", r)
 				}

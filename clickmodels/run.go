@@ -2,7 +2,9 @@ package clickmodels
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"path/filepath"
 	"time"
@@ -29,7 +31,7 @@ type RunConfig struct {
 	ParamsFormat ParamsFileFormat
 	// OnModel, if set, is called when a model starts fitting.
 	OnModel func(k Kind)
-	// OnShard, if set, is called by RunShards after each shard is
+	// OnShard, if set, is called by outofcore.RunShards after each shard is
 	// prepared, with the shards done and their number.
 	OnShard func(done, total int)
 	// MemoryLimit is the memory limit (bytes) the budgets of the fit were
@@ -37,7 +39,7 @@ type RunConfig struct {
 	// beside the memory in use; 0: none. It bounds nothing itself.
 	MemoryLimit int64
 	// PreparedBudget bounds the estimated bytes of prepared shards that
-	// RunShards holds in memory; the shards beyond it go to
+	// outofcore.RunShards holds in memory; the shards beyond it go to
 	// prepared-shard files and are read back for every pass. 0 means no
 	// bound. Under a memory limit the caller sets it from the limit's
 	// budget (pipeline.FitLog: membudget.Fit.PreparedHeld).
@@ -199,7 +201,7 @@ func RunInto(ctx context.Context, log *sessions.Log, cfg RunConfig, dir string) 
 // writeRun writes every model's files and metrics.json into dir.
 func writeRun(dir string, models []*Model, reports []Report, format ParamsFileFormat) error {
 	for i, m := range models {
-		unc, err := m.writeFiles(dir, format)
+		unc, err := m.WriteFilesReport(dir, format)
 		if err != nil {
 			return err
 		}
@@ -220,4 +222,25 @@ func LoadModel(path string) (*Model, error) {
 	}
 	defer f.Close()
 	return ReadModel(f, path)
+}
+
+// FinishReports fills every report's PerplexityGain over the others.
+func FinishReports(reports []Report) {
+	for i := range reports {
+		reports[i].PerplexityGain = map[string]float64{}
+		for j := range reports {
+			if i != j {
+				reports[i].PerplexityGain[reports[j].Model] = Gain(reports[i].Perplexity, reports[j].Perplexity)
+			}
+		}
+	}
+}
+
+// WriteMetrics writes outDir/metrics.json as Run does.
+func WriteMetrics(outDir string, reports []Report) error {
+	return atomicfile.WriteFile(filepath.Join(outDir, "metrics.json"), func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", " ")
+		return enc.Encode(reports)
+	})
 }

@@ -35,11 +35,7 @@ func stripTiming(t *testing.T, path string) []map[string]any {
 // checks that all outputs are byte-identical (metrics.json apart from its
 // timings), and that --load reproduces the metrics from the parameter files.
 func TestRunDeterministic(t *testing.T) {
-	src, err := NewSyntheticSource(synthCfg(200, 0.3, 3))
-	if err != nil {
-		t.Fatal(err)
-	}
-	log, _, err := SimulateLog(context.Background(), SimConfig{Kind: DBN, SERPs: 30_000, Seed: 5, Source: src})
+	log, err := SimulatedLog(context.Background(), DBN, 30_000, 5, 200, 0.3, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,11 +136,7 @@ func TestParamsRoundTrip(t *testing.T) {
 
 // TestSplits checks the three splits on a small simulated log.
 func TestSplits(t *testing.T) {
-	src, err := NewSyntheticSource(synthCfg(20, 0.3, 1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	log, _, err := SimulateLog(context.Background(), SimConfig{Kind: UBM, SERPs: 1000, Seed: 2, Source: src})
+	log, err := SimulatedLog(context.Background(), UBM, 1000, 2, 20, 0.3, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,11 +180,7 @@ func equalInts(a, b []int32) bool {
 // training log-likelihood moves less than it (reporting the iterations
 // used); without, it runs exactly the iterations asked for.
 func TestTolerance(t *testing.T) {
-	src, err := NewSyntheticSource(synthCfg(30, 0.3, 8))
-	if err != nil {
-		t.Fatal(err)
-	}
-	log, _, err := SimulateLog(context.Background(), SimConfig{Kind: UBM, SERPs: 5000, Seed: 9, Source: src})
+	log, err := SimulatedLog(context.Background(), UBM, 5000, 9, 30, 0.3, 8)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,32 +3,52 @@ package clickmodels
 import (
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
-	"io"
 	"math"
-	"path/filepath"
 
-	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/sessions"
 )
 
 // ShardFit is one model being fitted on one prepared query shard: the
-// building block of RunShards, exported for engines that run shards
+// building block of outofcore.RunShards, exported for engines that run shards
 // elsewhere (the Apache Beam module). Per EM iteration: SetGlobal with the
 // current global values, EStep into a Stats, merge all shards' Stats,
 // MStepGlobals.
 type ShardFit struct {
-	f *fitter
-	p *PreparedShard
+	f    *fitter
+	d    *Data
+	test *sessions.Log
 }
 
 // NewShardFit starts fitting kind on p with every pair parameter at its
 // initial value (Unseen) and the global values global (copied by
 // SetGlobal before each E-step).
-func NewShardFit(ctx context.Context, p *PreparedShard, kind Kind, opt Options) *ShardFit {
-	global := filled(kind.globalParams(p.Data.ranks), Unseen)
-	return &ShardFit{f: newFitter(ctx, p.Data, kind, opt, global, true), p: p}
+func NewShardFit(ctx context.Context, d *Data, test *sessions.Log, kind Kind, opt Options) *ShardFit {
+	global := filled(kind.GlobalParams(d.ranks), Unseen)
+	return NewShardFitShared(ctx, d, test, kind, opt, global, true)
 }
+
+// NewShardFitShared is NewShardFit on the global parameters global,
+// which the fit shares with every shard's (FitShards updates them in
+// place); factorize false skips the factorised E-step's tables (a fit
+// only built for its final model).
+func NewShardFitShared(ctx context.Context, d *Data, test *sessions.Log, kind Kind, opt Options, global []float64, factorize bool) *ShardFit {
+	return &ShardFit{f: newFitter(ctx, d, kind, opt, global, factorize), d: d, test: test}
+}
+
+// FitShards runs EM with the shards' fits each passes to fn (in shard
+// order, on the shared global parameters global) for at most iters
+// iterations, serps being the training SERPs of all shards, and returns
+// the iterations done.
+func FitShards(ctx context.Context, each func(fn func(*ShardFit)) error, R int, kind Kind, opt Options, global []float64, iters, serps int) (int, error) {
+	return fitLoop(ctx, func(fn func(*fitter)) error {
+		return each(func(s *ShardFit) { fn(s.f) })
+	}, R, kind, opt, global, iters, serps)
+}
+
+// PairValues returns the fit's pair values themselves (attractiveness,
+// satisfaction), the state one EM iteration passes to the next.
+func (s *ShardFit) PairValues() (attr, sat []float64) { return s.f.attr, s.f.sat }
 
 // SetGlobal sets the global parameter values the next E-step uses.
 func (s *ShardFit) SetGlobal(g []float64) { copy(s.f.global, g) }
@@ -50,7 +70,7 @@ func (s *ShardFit) Model(iterations int) *Model { return s.f.model(iterations) }
 
 // FinalModel is Model after the last iteration, with the pairs' Evidence
 // for intervals at level (0: DefaultLevel; negative: none), computed by
-// one more pass over the shard's records. RunShards and the Beam pipeline
+// one more pass over the shard's records. outofcore.RunShards and the Beam pipeline
 // call it once per shard, so their relevance files get the same intervals
 // as Run's.
 func (s *ShardFit) FinalModel(ctx context.Context, iterations int, level float64) (*Model, error) {
@@ -62,7 +82,7 @@ func (s *ShardFit) FinalModel(ctx context.Context, iterations int, level float64
 // Evaluate adds the shard's test SERPs, scored by the shard's current
 // model, to ev.
 func (s *ShardFit) Evaluate(ev *EvalSums) error {
-	return ev.addShard(s.f.model(0), s.p.Data, s.p.Test)
+	return ev.AddPrepared(s.f.model(0), s.d, s.test)
 }
 
 // MarshalPairs encodes the shard's pair parameter values (attractiveness,
@@ -95,78 +115,6 @@ func (s *ShardFit) UnmarshalPairs(b []byte) error {
 	return nil
 }
 
-// MarshalBinary encodes the statistics (count of globals, then each
-// ExactSum's encoding: Num, Den, then LL).
-func (s *Stats) MarshalBinary() ([]byte, error) {
-	out := binary.LittleEndian.AppendUint32(nil, uint32(len(s.Num)))
-	add := func(e *ExactSum) {
-		b, _ := e.MarshalBinary()
-		out = append(out, b...)
-	}
-	for j := range s.Num {
-		add(&s.Num[j])
-		add(&s.Den[j])
-	}
-	add(&s.LL)
-	return out, nil
-}
-
-// UnmarshalBinary decodes what MarshalBinary wrote.
-func (s *Stats) UnmarshalBinary(b []byte) error {
-	const sz = exactSumBytes
-	if len(b) < 4 {
-		return fmt.Errorf("click models: stats of %d bytes", len(b))
-	}
-	ng := int(binary.LittleEndian.Uint32(b))
-	b = b[4:]
-	if len(b) != (2*ng+1)*sz {
-		return fmt.Errorf("click models: stats of %d globals need %d bytes, have %d", ng, (2*ng+1)*sz, len(b))
-	}
-	s.Num, s.Den = make([]ExactSum, ng), make([]ExactSum, ng)
-	for j := 0; j < ng; j++ {
-		if err := s.Num[j].UnmarshalBinary(b[(2*j)*sz : (2*j+1)*sz]); err != nil {
-			return err
-		}
-		if err := s.Den[j].UnmarshalBinary(b[(2*j+1)*sz : (2*j+2)*sz]); err != nil {
-			return err
-		}
-	}
-	return s.LL.UnmarshalBinary(b[2*ng*sz:])
-}
-
-// ShardModel is a shard's fitted model with the log position of the first
-// SERP of each of its queries (PreparedShard.QueryFirst), which orders the
-// queries of all shards as in the whole log.
-type ShardModel struct {
-	Model      *Model
-	QueryFirst []int64
-}
-
-// WriteModelFiles writes <MODEL>_relevance.tsv and the parameter file
-// (ParamsAuto) to outDir for the shards' models merged in log order (the
-// files Run writes for the same fit). All parts must be of one kind and
-// fit.
-func WriteModelFiles(outDir string, parts []ShardModel) error {
-	return WriteModelFilesAs(outDir, parts, ParamsAuto)
-}
-
-// FinishReports fills every report's PerplexityGain over the others.
-func FinishReports(reports []Report) {
-	for i := range reports {
-		reports[i].PerplexityGain = map[string]float64{}
-		for j := range reports {
-			if i != j {
-				reports[i].PerplexityGain[reports[j].Model] = Gain(reports[i].Perplexity, reports[j].Perplexity)
-			}
-		}
-	}
-}
-
-// WriteMetrics writes outDir/metrics.json as Run does.
-func WriteMetrics(outDir string, reports []Report) error {
-	return atomicfile.WriteFile(filepath.Join(outDir, "metrics.json"), func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", " ")
-		return enc.Encode(reports)
-	})
-}
+// SetPairValues makes attr and sat (not copies) the fit's pair values, as
+// PairValues returned them from a fit of the same shard.
+func (s *ShardFit) SetPairValues(attr, sat []float64) { s.f.attr, s.f.sat = attr, sat }

@@ -92,7 +92,7 @@ type UncertaintyReport struct {
 
 // hasUncertainty reports whether kind's relevance depends on the pair
 // (GCTR and RCTR cannot tell documents apart: no interval).
-func (k Kind) hasUncertainty() bool { return k.pairParams() >= 1 }
+func (k Kind) hasUncertainty() bool { return k.PairParams() >= 1 }
 
 // IntervalLevel turns the --interval flag of fit (the level, 0 for no
 // intervals) into Options.Level, checking it.

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/clickmodels/sim"
 )
 
 // CalibrationBins is the number of equal-width confidence bins of the
@@ -116,8 +117,8 @@ func CalibrationOf(conf []float64, correct []bool) *Calibration {
 // CalibrateSimulation simulates the log of cfg, fits cfg.Kind to all of it
 // with intervals at level (clickmodels.Options.Level) and calibrates the
 // fit against the simulation's truth with LOVBench's thresholds.
-func CalibrateSimulation(ctx context.Context, cfg clickmodels.SimConfig, level float64) (*Calibration, error) {
-	log, truth, err := clickmodels.SimulateLog(ctx, cfg)
+func CalibrateSimulation(ctx context.Context, cfg sim.Config, level float64) (*Calibration, error) {
+	log, truth, err := sim.SimulateLog(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,8 @@ import (
 	"testing"
 
 	"github.com/lovbench/lovbench/clickmodels"
-	"github.com/lovbench/lovbench/clickmodels/corpussim"
+	"github.com/lovbench/lovbench/clickmodels/sim"
+	"github.com/lovbench/lovbench/clickmodels/sim/corpussim"
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/labels"
 )
@@ -41,7 +42,7 @@ func checkCalibration(t *testing.T, c *labels.Calibration, coverage bool) {
 }
 
 // measure is CalibrateSimulation at the tests' level.
-func measure(t *testing.T, cfg clickmodels.SimConfig) *labels.Calibration {
+func measure(t *testing.T, cfg sim.Config) *labels.Calibration {
 	t.Helper()
 	c, err := labels.CalibrateSimulation(context.Background(), cfg, calibrationLvl)
 	if err != nil {
@@ -59,7 +60,7 @@ func TestCalibrationCorpusDense(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := measure(t, clickmodels.SimConfig{Kind: clickmodels.UBM, SERPs: 20000, Seed: 1, Source: src})
+	c := measure(t, sim.Config{Kind: clickmodels.UBM, SERPs: 20000, Seed: 1, Source: src})
 	checkCalibration(t, c, true)
 }
 
@@ -71,13 +72,13 @@ func TestCalibrationCorpusDense(t *testing.T) {
 // percent low, more than the width of their intervals
 // (docs/clickmodels.md, "Calibration").
 func TestCalibrationSyntheticDense(t *testing.T) {
-	sc := clickmodels.DefaultSyntheticConfig()
+	sc := sim.DefaultSyntheticConfig()
 	sc.Queries = 200
-	src, err := clickmodels.NewSyntheticSource(sc)
+	src, err := sim.NewSyntheticSource(sc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := measure(t, clickmodels.SimConfig{Kind: clickmodels.UBM, SERPs: 20000, Seed: 1, Source: src})
+	c := measure(t, sim.Config{Kind: clickmodels.UBM, SERPs: 20000, Seed: 1, Source: src})
 	checkCalibration(t, c, false)
 }
 
@@ -90,7 +91,7 @@ func TestCalibrationRejectsConstant(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	log, truth, err := clickmodels.SimulateLog(ctx, clickmodels.SimConfig{Kind: clickmodels.UBM, SERPs: 20000, Seed: 1, Source: src})
+	log, truth, err := sim.SimulateLog(ctx, sim.Config{Kind: clickmodels.UBM, SERPs: 20000, Seed: 1, Source: src})
 	if err != nil {
 		t.Fatal(err)
 	}

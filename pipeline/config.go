@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/clickmodels/sim"
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/internal/bytesize"
 	"github.com/lovbench/lovbench/ltr"
@@ -82,11 +83,11 @@ type SimulateConfig struct {
 	// ZipfS is the exponent of the query popularity.
 	ZipfS float64 `yaml:"zipf_s" json:"zipf_s"`
 	// Examination, when set, replaces the examination probabilities of
-	// the simulating model (UBM or PBM; clickmodels.ExaminationGlobal).
+	// the simulating model (UBM or PBM; sim.ExaminationGlobal).
 	Examination *ExaminationConfig `yaml:"examination,omitempty" json:"examination,omitempty"`
 	// ReturnAfterClick is the probability that a user comes back to the
 	// results page after a click, which logs the page again
-	// (clickmodels.SimConfig.ReturnAfterClick); 0 never.
+	// (sim.Config.ReturnAfterClick); 0 never.
 	ReturnAfterClick float64 `yaml:"return_after_click,omitempty" json:"return_after_click,omitempty"`
 }
 
@@ -423,7 +424,7 @@ func (c *Config) resolvePaths() {
 func (c *Config) LTREnabled() bool { return c.LTR.Enabled == nil || *c.LTR.Enabled }
 
 // global returns the simulating model's global parameters: nil (the
-// defaults, clickmodels.DefaultGlobal) unless Examination is set.
+// defaults, sim.DefaultGlobal) unless Examination is set.
 func (s *SimulateConfig) global() ([]float64, error) {
 	if s.Examination == nil {
 		return nil, nil
@@ -432,7 +433,7 @@ func (s *SimulateConfig) global() ([]float64, error) {
 	if err != nil {
 		return nil, fmt.Errorf("simulate.model: %w", err)
 	}
-	g, err := clickmodels.ExaminationGlobal(kind, clickmodels.DefaultRanks, s.Examination.First, s.Examination.Decay)
+	g, err := sim.ExaminationGlobal(kind, clickmodels.DefaultRanks, s.Examination.First, s.Examination.Decay)
 	if err != nil {
 		return nil, fmt.Errorf("simulate.%w", err)
 	}

@@ -25,7 +25,8 @@ import (
 	"time"
 
 	"github.com/lovbench/lovbench/clickmodels"
-	"github.com/lovbench/lovbench/clickmodels/corpussim"
+	"github.com/lovbench/lovbench/clickmodels/sim"
+	"github.com/lovbench/lovbench/clickmodels/sim/corpussim"
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/features/democorpus"
 	"github.com/lovbench/lovbench/internal/refdata"
@@ -609,7 +610,7 @@ func TestRunOnYandexLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	serps, _, err := corpussim.Sessions(context.Background(), src, clickmodels.SimConfig{Kind: clickmodels.UBM, SERPs: 3000, Seed: 5})
+	serps, _, err := corpussim.Sessions(context.Background(), src, sim.Config{Kind: clickmodels.UBM, SERPs: 3000, Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}

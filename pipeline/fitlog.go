@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/clickmodels/outofcore"
 	"github.com/lovbench/lovbench/internal/membudget"
 	"github.com/lovbench/lovbench/sessions"
 	"github.com/lovbench/lovbench/sessions/split"
@@ -28,7 +29,7 @@ type FitInput struct {
 // existing directory dir, which the caller publishes. It is the one place
 // that picks how a log is fitted:
 //
-//   - a shard directory: shard by shard (clickmodels.RunShards);
+//   - a shard directory: shard by shard (outofcore.RunShards);
 //   - a sessions Parquet file: streamed into query shards that fit in
 //     the budget of cfg.MemoryLimit (membudget.ForFit, shards.ForMemory;
 //     one shard without a limit),
@@ -53,7 +54,7 @@ func FitLog(ctx context.Context, in FitInput, cfg clickmodels.RunConfig, dir str
 		if in.ShardSplit {
 			cfg.Split = ""
 		}
-		return clickmodels.RunShards(ctx, d, cfg, dir)
+		return outofcore.RunShards(ctx, d, cfg, dir)
 	}
 	pq, isPq, err := sessions.ParquetPath(in.Path)
 	tmp := filepath.Join(dir, ".shards")
@@ -112,5 +113,5 @@ func FitLog(ctx context.Context, in FitInput, cfg clickmodels.RunConfig, dir str
 	if cfg.Log != nil {
 		cfg.Log.Info("fitting", "path", pq, "shards", src.NumShards(), "memory_limit", cfg.MemoryLimit)
 	}
-	return clickmodels.RunShards(ctx, src, cfg, dir)
+	return outofcore.RunShards(ctx, src, cfg, dir)
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/clickmodels/sim"
 	"github.com/lovbench/lovbench/shards"
 )
 
@@ -104,9 +105,9 @@ func TestFitMemoryLimitSameOutputs(t *testing.T) {
 // files, and the files equal those of the fit without a limit.
 func TestFitLogShardDirBudget(t *testing.T) {
 	dir := t.TempDir()
-	sc := clickmodels.DefaultSyntheticConfig()
+	sc := sim.DefaultSyntheticConfig()
 	sc.Queries = 200
-	src, err := clickmodels.NewSyntheticSource(sc)
+	src, err := sim.NewSyntheticSource(sc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func TestFitLogShardDirBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := clickmodels.SimulateYandex(context.Background(), clickmodels.SimConfig{Kind: clickmodels.UBM, SERPs: 3000, Seed: 3, Source: src}, f); err != nil {
+	if _, err := sim.SimulateYandex(context.Background(), sim.Config{Kind: clickmodels.UBM, SERPs: 3000, Seed: 3, Source: src}, f); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()

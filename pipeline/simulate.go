@@ -10,16 +10,17 @@ import (
 	"strconv"
 
 	"github.com/lovbench/lovbench/clickmodels"
-	"github.com/lovbench/lovbench/clickmodels/corpussim"
+	"github.com/lovbench/lovbench/clickmodels/sim"
+	"github.com/lovbench/lovbench/clickmodels/sim/corpussim"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/sessions"
 )
 
 // simulateStage writes a simulated Yandex log over the corpus (SimLogFile)
 // and the hidden true relevance of every shown pair (TruthFile). The clicks
-// come from clickmodels.Simulate with the configured model, whose true
+// come from sim.Simulate with the configured model, whose true
 // per-pair parameters come from corpussim.Source.Truth and whose global
-// parameters are clickmodels.DefaultGlobal.
+// parameters are sim.DefaultGlobal.
 func (r *runner) simulateStage() Stage {
 	sc := *r.cfg.Simulate
 	serpSize := r.cfg.Labels.SERPSize
@@ -46,7 +47,7 @@ func (r *runner) simulateStage() Stage {
 			if err != nil {
 				return err
 			}
-			serps, truth, err := corpussim.Sessions(ctx, src, clickmodels.SimConfig{Kind: kind, SERPs: sc.Sessions, Seed: uint64(sc.Seed),
+			serps, truth, err := corpussim.Sessions(ctx, src, sim.Config{Kind: kind, SERPs: sc.Sessions, Seed: uint64(sc.Seed),
 				Global: global, ReturnAfterClick: sc.ReturnAfterClick})
 			if err != nil {
 				return err

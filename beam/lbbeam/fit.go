@@ -18,6 +18,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/clickmodels/outofcore"
 	"github.com/lovbench/lovbench/sessions/split"
 )
 
@@ -63,7 +64,7 @@ type FitOptions struct {
 	// writes them.
 	OutDir string
 	// PrepDir receives each shard prepared once, as a prepared-shard file
-	// (clickmodels.WritePreparedShardFile), which every EM iteration reads
+	// (outofcore.WritePreparedShardFile), which every EM iteration reads
 	// back. It must be on a file system every worker sees (on a cluster,
 	// a bucket); the caller removes it after the run (RemoveAll;
 	// lovbench-beam fit uses a directory under OutDir).
@@ -78,7 +79,7 @@ func PreparedPath(dir string, i int) string {
 
 // writePrepared writes a prepared-shard file, local or a URL (writeFile),
 // streamed by PreparedShard.WriteTo as lovbench writes it.
-func writePrepared(ctx context.Context, path string, p *clickmodels.PreparedShard) error {
+func writePrepared(ctx context.Context, path string, p *outofcore.PreparedShard) error {
 	return writeFile(ctx, path, func(w io.Writer) error {
 		_, err := p.WriteTo(w)
 		return err
@@ -86,16 +87,16 @@ func writePrepared(ctx context.Context, path string, p *clickmodels.PreparedShar
 }
 
 // ReadPrepared reads a prepared-shard file, local or a URL, and checks it
-// (clickmodels.UnmarshalPreparedShard).
-func ReadPrepared(ctx context.Context, path string) (*clickmodels.PreparedShard, error) {
+// (outofcore.UnmarshalPreparedShard).
+func ReadPrepared(ctx context.Context, path string) (*outofcore.PreparedShard, error) {
 	if !IsRemote(path) {
-		return clickmodels.ReadPreparedShardFile(path)
+		return outofcore.ReadPreparedShardFile(path)
 	}
 	b, err := readFile(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	p, err := clickmodels.UnmarshalPreparedShard(b)
+	p, err := outofcore.UnmarshalPreparedShard(b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -234,7 +235,7 @@ func (f *prepareFn) ProcessElement(ctx context.Context, shard int, emit func(int
 		return err
 	}
 	defer cleanup()
-	p, err := clickmodels.PrepareShard(ctx, src, shard, f.R)
+	p, err := outofcore.PrepareShard(ctx, src, shard, f.R)
 	if err != nil {
 		if IsRemote(f.ShardDir) { // the error names the local copy
 			err = fmt.Errorf("shard %d of %s: %w", shard, f.ShardDir, err)
@@ -255,12 +256,12 @@ func (f *prepareFn) ProcessElement(ctx context.Context, shard int, emit func(int
 
 // shardFit reads shard i's prepared-shard file from dir and restores its
 // pair values and the globals (none before the first iteration).
-func shardFit(ctx context.Context, dir string, k clickmodels.Kind, i int, exact bool, pairs []byte, em emState) (*clickmodels.ShardFit, *clickmodels.PreparedShard, error) {
+func shardFit(ctx context.Context, dir string, k clickmodels.Kind, i int, exact bool, pairs []byte, em emState) (*clickmodels.ShardFit, *outofcore.PreparedShard, error) {
 	p, err := ReadPrepared(ctx, PreparedPath(dir, i))
 	if err != nil {
 		return nil, nil, err
 	}
-	f := clickmodels.NewShardFit(ctx, p, k, clickmodels.Options{Exact: exact, Workers: 1})
+	f := clickmodels.NewShardFit(ctx, p.Data, p.Test, k, clickmodels.Options{Exact: exact, Workers: 1})
 	if len(em.Global) > 0 {
 		f.SetGlobal(em.Global)
 	}

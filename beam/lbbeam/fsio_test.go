@@ -14,6 +14,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/clickmodels/outofcore"
 	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/shards"
 )
@@ -152,7 +153,7 @@ func TestPreparedMemfs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cleanup()
-	p, err := clickmodels.PrepareShard(ctx, src, 1, clickmodels.DefaultRanks)
+	p, err := outofcore.PrepareShard(ctx, src, 1, clickmodels.DefaultRanks)
 	if err != nil {
 		t.Fatal(err)
 	}

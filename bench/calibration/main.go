@@ -6,7 +6,7 @@
 //
 //	go run ./bench/calibration -serps 100000,1000000
 //
-// Logs: synthetic (clickmodels.SyntheticSource) and corpus-based
+// Logs: synthetic (sim.SyntheticSource) and corpus-based
 // (corpussim over the embedded demo corpus), each sparse (the demo's
 // LOVBench profile: about 5 SERPs per query; for UBM examination 0.8 at
 // the first rank falling by 0.4 per rank, and users coming back to the
@@ -24,7 +24,8 @@ import (
 	"strings"
 
 	"github.com/lovbench/lovbench/clickmodels"
-	"github.com/lovbench/lovbench/clickmodels/corpussim"
+	"github.com/lovbench/lovbench/clickmodels/sim"
+	"github.com/lovbench/lovbench/clickmodels/sim/corpussim"
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/labels"
 )
@@ -77,15 +78,15 @@ const corpusQueries = 500
 
 // simConfig is the simulation of one kind of log (see the command's
 // documentation).
-func simConfig(ctx context.Context, logKind string, k clickmodels.Kind, n int, seed uint64, ret float64) (clickmodels.SimConfig, error) {
-	cfg := clickmodels.SimConfig{Kind: k, SERPs: n, Seed: seed}
+func simConfig(ctx context.Context, logKind string, k clickmodels.Kind, n int, seed uint64, ret float64) (sim.Config, error) {
+	cfg := sim.Config{Kind: k, SERPs: n, Seed: seed}
 	perQuery := 100
 	sparse := strings.HasSuffix(logKind, "-sparse")
 	if sparse {
 		perQuery = 5
 		cfg.ReturnAfterClick = ret
 		if k == clickmodels.UBM || k == clickmodels.PBM {
-			g, err := clickmodels.ExaminationGlobal(k, clickmodels.DefaultRanks, 0.8, 0.4)
+			g, err := sim.ExaminationGlobal(k, clickmodels.DefaultRanks, 0.8, 0.4)
 			if err != nil {
 				return cfg, err
 			}
@@ -97,9 +98,9 @@ func simConfig(ctx context.Context, logKind string, k clickmodels.Kind, n int, s
 	queries := max(1, n/perQuery)
 	switch {
 	case strings.HasPrefix(logKind, "synthetic-"):
-		sc := clickmodels.DefaultSyntheticConfig()
+		sc := sim.DefaultSyntheticConfig()
 		sc.Queries, sc.Seed = queries, seed
-		src, err := clickmodels.NewSyntheticSource(sc)
+		src, err := sim.NewSyntheticSource(sc)
 		if err != nil {
 			return cfg, err
 		}

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/clickmodels/sim"
 	"github.com/lovbench/lovbench/internal/refdata"
 	"github.com/lovbench/lovbench/sessions"
 )
@@ -119,14 +120,14 @@ func simulate(n, queries, iters, workers int, models string, unc bool) error {
 	fmt.Printf("%d simulated SERPs, %d queries, %d iterations, GOMAXPROCS %d\n", n, queries, iters, runtime.GOMAXPROCS(0))
 	fmt.Printf("%-5s %9s %10s %9s %10s %9s %10s %16s %12s\n", "model", "sim_s", "records", "prep_s", "prep_cpu_s", "fit_s", "fit_cpu_s", "serp*iter/s", "peak_rss_MiB")
 	for _, kind := range kinds {
-		sc := clickmodels.DefaultSyntheticConfig()
+		sc := sim.DefaultSyntheticConfig()
 		sc.Queries = queries
-		src, err := clickmodels.NewSyntheticSource(sc)
+		src, err := sim.NewSyntheticSource(sc)
 		if err != nil {
 			return err
 		}
 		t0 := time.Now()
-		log, _, err := clickmodels.SimulateLog(context.Background(), clickmodels.SimConfig{Kind: kind, SERPs: n, Seed: 2, Source: src})
+		log, _, err := sim.SimulateLog(context.Background(), sim.Config{Kind: kind, SERPs: n, Seed: 2, Source: src})
 		if err != nil {
 			return err
 		}

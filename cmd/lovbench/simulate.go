@@ -7,7 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lovbench/lovbench/clickmodels"
-	"github.com/lovbench/lovbench/clickmodels/corpussim"
+	"github.com/lovbench/lovbench/clickmodels/sim"
+	"github.com/lovbench/lovbench/clickmodels/sim/corpussim"
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 )
@@ -17,7 +18,7 @@ func newSimulateCmd(a *app) *cobra.Command {
 		model, out, truthFile string
 		serps                 int
 		seed                  uint64
-		sc                    = clickmodels.DefaultSyntheticConfig()
+		sc                    = sim.DefaultSyntheticConfig()
 		corpus                []string
 		prefixes              string
 		examination           []float64
@@ -56,7 +57,7 @@ corpus.`,
 			if err := checkOutputs(paths{}.add("--corpus", corpus...).add("--prefixes", prefixes), paths{}.add("--out", out).add("--truth", truthFile)); err != nil {
 				return err
 			}
-			var src clickmodels.SERPSource
+			var src sim.SERPSource
 			if len(corpus) > 0 {
 				var paths []string
 				for _, p := range corpus {
@@ -73,18 +74,18 @@ corpus.`,
 				src = cs
 			} else {
 				sc.Seed = seed
-				ss, err := clickmodels.NewSyntheticSource(sc)
+				ss, err := sim.NewSyntheticSource(sc)
 				if err != nil {
 					return usagef("simulate: %v", err)
 				}
 				src = ss
 			}
-			cfg := clickmodels.SimConfig{Kind: kind, SERPs: serps, Seed: seed, Source: src, ReturnAfterClick: returnAfterClick}
+			cfg := sim.Config{Kind: kind, SERPs: serps, Seed: seed, Source: src, ReturnAfterClick: returnAfterClick}
 			if len(examination) > 0 {
 				if len(examination) != 2 {
 					return usagef("simulate: --examination: want FIRST,DECAY, got %d values", len(examination))
 				}
-				g, err := clickmodels.ExaminationGlobal(kind, sc.SERPLength, examination[0], examination[1])
+				g, err := sim.ExaminationGlobal(kind, sc.SERPLength, examination[0], examination[1])
 				if err != nil {
 					return usagef("simulate: --%v", err)
 				}
@@ -93,7 +94,7 @@ corpus.`,
 			var truth *clickmodels.Model
 			err = atomicfile.WriteFile(out, func(w io.Writer) error {
 				var err error
-				truth, err = clickmodels.SimulateYandex(cmd.Context(), cfg, w)
+				truth, err = sim.SimulateYandex(cmd.Context(), cfg, w)
 				return err
 			})
 			if err != nil {

@@ -56,14 +56,16 @@ var rules = []struct {
 	{"ingest/ingesttest", []string{"ingest"}},
 	{"shards", []string{"HELPERS", "sessions", "sessions/split", "github.com/parquet-go/parquet-go"}},
 	{"clickmodels", []string{"HELPERS", "sessions", "sessions/split", "gonum.org/v1/gonum/mathext"}},
+	{"clickmodels/sim", []string{"clickmodels", "sessions"}},
+	{"clickmodels/outofcore", []string{"HELPERS", "sessions", "sessions/split", "clickmodels"}},
 
 	// Labels, sampling and the corpus.
-	{"labels", []string{"HELPERS", "sessions", "clickmodels", "gonum.org/v1/gonum/stat"}},
+	{"labels", []string{"HELPERS", "sessions", "clickmodels", "clickmodels/sim", "gonum.org/v1/gonum/stat"}},
 	{"sampling", []string{"HELPERS", "labels"}},
 	{"features/rdf", []string{"HELPERS"}},
 	{"features/democorpus", []string{"HELPERS"}},
 	{"features", []string{"HELPERS", "features/rdf"}},
-	{"clickmodels/corpussim", []string{"clickmodels", "features", "features/democorpus", "sessions"}},
+	{"clickmodels/sim/corpussim", []string{"clickmodels", "clickmodels/sim", "features", "features/democorpus", "sessions"}},
 
 	// The dataset and learning to rank.
 	{"export", []string{"HELPERS", "features", "labels", "sampling", "gopkg.in/yaml.v3",
@@ -76,15 +78,15 @@ var rules = []struct {
 	{"pipeline/report", []string{"labels", "ltr", "ltr/measures"}},
 	{"pipeline/internal/browsertest", nil},
 	{"pipeline", []string{"HELPERS", "sessions", "sessions/split", "ingest", "shards", "clickmodels",
-		"clickmodels/corpussim", "labels", "sampling", "features", "features/democorpus", "export", "ltr",
+		"clickmodels/outofcore", "clickmodels/sim", "clickmodels/sim/corpussim", "labels", "sampling", "features", "features/democorpus", "export", "ltr",
 		"ltr/measures", "pipeline/report", "gonum.org/v1/gonum/stat", "gopkg.in/yaml.v3"}},
 	{"cmd/lovbench", []string{"HELPERS", "sessions", "sessions/split", "ingest", "ingest/pii", "shards",
-		"clickmodels", "clickmodels/corpussim", "labels", "sampling", "features", "export", "ltr",
+		"clickmodels", "clickmodels/sim", "clickmodels/sim/corpussim", "labels", "sampling", "features", "export", "ltr",
 		"ltr/measures", "pipeline", "pipeline/report", "github.com/spf13/cobra", "github.com/spf13/pflag"}},
 
 	// The Apache Beam module (beam/, its own go.mod).
 	{"beam/lbbeam", []string{"internal/atomicfile", "internal/textio", "sessions", "sessions/split", "ingest",
-		"shards", "clickmodels", "github.com/apache/beam/sdks/v2/go/pkg/beam",
+		"shards", "clickmodels", "clickmodels/outofcore", "github.com/apache/beam/sdks/v2/go/pkg/beam",
 		"github.com/apache/beam/sdks/v2/go/pkg/beam/core/state",
 		"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem",
 		"github.com/apache/beam/sdks/v2/go/pkg/beam/register"}},
@@ -96,8 +98,8 @@ var rules = []struct {
 		"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"}},
 
 	// Benchmark programs: any stage, never imported.
-	{"bench/calibration", []string{"clickmodels", "clickmodels/corpussim", "features", "labels"}},
-	{"bench/clickmodels", []string{"clickmodels", "sessions", "internal/refdata"}},
+	{"bench/calibration", []string{"clickmodels", "clickmodels/sim", "clickmodels/sim/corpussim", "features", "labels"}},
+	{"bench/clickmodels", []string{"clickmodels", "clickmodels/sim", "sessions", "internal/refdata"}},
 	{"bench/confidence", []string{"pipeline", "pipeline/report"}},
 	{"bench/features", []string{"features", "internal/refdata"}},
 	{"bench/ingest", []string{"ingest"}},

@@ -12,7 +12,7 @@
 //	part                                         share   who uses it
 //	Go's soft limit (debug.SetMemoryLimit)       L-L/16  the command, once
 //	preparing one query shard                    L/4     shards.ForMemory
-//	prepared shards held in memory between       L/4     clickmodels.RunShards
+//	prepared shards held in memory between       L/4     outofcore.RunShards
 //	  passes (the rest go to prepared-shard              (RunConfig.PreparedBudget)
 //	  files, read back every pass)
 //	pair values of all shards, E-step work,      the rest
@@ -36,7 +36,7 @@ type Fit struct {
 	// ShardPrepare is the most one query shard's preparation may take:
 	// shards.ForMemory cuts the log into as many shards as that needs.
 	ShardPrepare int64
-	// PreparedHeld bounds the prepared shards that clickmodels.RunShards
+	// PreparedHeld bounds the prepared shards that outofcore.RunShards
 	// holds in memory (clickmodels.RunConfig.PreparedBudget).
 	PreparedHeld int64
 }

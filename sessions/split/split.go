@@ -128,7 +128,7 @@ func (t *TimeSplit[K]) Train(pos int64, k K) bool {
 // Source supplies a click log split into query shards: every SERP of a
 // query is in the same shard, each shard keeps log order, and every SERP
 // carries its train flag. The shards package implements it (a shard
-// directory, or a log streamed as one shard) and clickmodels.RunShards fits
+// directory, or a log streamed as one shard) and outofcore.RunShards fits
 // it.
 type Source interface {
 	// NumShards is the number of shards.

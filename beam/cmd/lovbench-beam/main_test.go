@@ -17,6 +17,7 @@ import (
 
 	"github.com/lovbench/lovbench/beam/lbbeam"
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/clickmodels/sim"
 	"github.com/lovbench/lovbench/sessions"
 	"github.com/lovbench/lovbench/shards"
 )
@@ -29,13 +30,13 @@ func TestMain(m *testing.M) { ptest.Main(m) }
 // parts) to w.
 func simulatedLog(t *testing.T, w io.Writer, n int) {
 	t.Helper()
-	sc := clickmodels.DefaultSyntheticConfig()
+	sc := sim.DefaultSyntheticConfig()
 	sc.Queries, sc.Seed = 300, 5
-	src, err := clickmodels.NewSyntheticSource(sc)
+	src, err := sim.NewSyntheticSource(sc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := clickmodels.SimulateYandex(context.Background(), clickmodels.SimConfig{Kind: clickmodels.UBM, SERPs: n, Seed: 5, Source: src}, w); err != nil {
+	if _, err := sim.SimulateYandex(context.Background(), sim.Config{Kind: clickmodels.UBM, SERPs: n, Seed: 5, Source: src}, w); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -5,25 +5,25 @@ import (
 	"math/rand/v2"
 	"strconv"
 
-	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/clickmodels/sim"
 	"github.com/lovbench/lovbench/sessions"
 )
 
-// Sessions draws sim.SERPs SERPs from src with clicks from the click model
-// sim.Kind (clickmodels.Simulate with sim, its Source set to src) and
+// Sessions draws cfg.SERPs SERPs from src with clicks from the click model
+// cfg.Kind (sim.Simulate with cfg, its Source set to src) and
 // returns them with the true relevance (src.TrueRelevance) of every shown
 // (query, term) pair. SERPs are grouped into user sessions of one to three
 // SERPs, 30 seconds apart, a click coming 5 seconds after the previous
-// event; the grouping uses its own generator seeded with sim.Seed, so the
-// clicks are those of clickmodels.Simulate.
-func Sessions(ctx context.Context, src *Source, sim clickmodels.SimConfig) ([]sessions.SERP, map[[2]string]float64, error) {
-	n, seed := sim.SERPs, sim.Seed
-	sim.Source = src
+// event; the grouping uses its own generator seeded with cfg.Seed, so the
+// clicks are those of sim.Simulate.
+func Sessions(ctx context.Context, src *Source, cfg sim.Config) ([]sessions.SERP, map[[2]string]float64, error) {
+	n, seed := cfg.SERPs, cfg.Seed
+	cfg.Source = src
 	rng := rand.New(rand.NewPCG(seed, 0x73657373696f6e73))
 	truth := map[[2]string]float64{}
 	serps := make([]sessions.SERP, 0, n)
 	session, left, idx := 0, 0, 0
-	_, err := clickmodels.Simulate(ctx, sim, func(ss *clickmodels.SimSERP) error {
+	_, err := sim.Simulate(ctx, cfg, func(ss *sim.SERP) error {
 		if left == 0 {
 			session++
 			left = 1 + rng.IntN(3)

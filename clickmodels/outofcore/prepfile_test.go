@@ -1,4 +1,4 @@
-package clickmodels_test
+package outofcore_test
 
 import (
 	"context"
@@ -9,13 +9,14 @@ import (
 	"testing"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/clickmodels/outofcore"
 	"github.com/lovbench/lovbench/sessions/split"
 	"github.com/lovbench/lovbench/shards"
 )
 
 // preparedBytes prepares shard 0 of a 2-shard split of a 600-SERP log and
 // encodes it.
-func preparedBytes(t *testing.T) (*clickmodels.PreparedShard, []byte) {
+func preparedBytes(t *testing.T) (*outofcore.PreparedShard, []byte) {
 	t.Helper()
 	ctx := context.Background()
 	src := t.TempDir()
@@ -28,7 +29,7 @@ func preparedBytes(t *testing.T) (*clickmodels.PreparedShard, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := clickmodels.PrepareShard(ctx, d, 0, clickmodels.DefaultRanks)
+	p, err := outofcore.PrepareShard(ctx, d, 0, clickmodels.DefaultRanks)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func withCRC(b []byte) []byte {
 // from the files and gets RunShards' outputs byte for byte.)
 func TestPreparedShardRoundTrip(t *testing.T) {
 	p, b := preparedBytes(t)
-	q, err := clickmodels.UnmarshalPreparedShard(b)
+	q, err := outofcore.UnmarshalPreparedShard(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func TestPreparedShardRoundTrip(t *testing.T) {
 	if string(b2) != string(b) {
 		t.Error("re-encoding the decoded shard changes its bytes")
 	}
-	if string(b[:8]) != "LBPSHARD" || binary.LittleEndian.Uint32(b[8:]) != clickmodels.PreparedShardVersion {
+	if string(b[:8]) != "LBPSHARD" || binary.LittleEndian.Uint32(b[8:]) != outofcore.PreparedShardVersion {
 		t.Errorf("header % x", b[:12])
 	}
 }
@@ -83,21 +84,21 @@ func TestPreparedShardRoundTrip(t *testing.T) {
 func TestPreparedShardRejectsDamage(t *testing.T) {
 	_, b := preparedBytes(t)
 	for n := 0; n < len(b); n += 1 + n/16 {
-		if _, err := clickmodels.UnmarshalPreparedShard(b[:n]); err == nil {
+		if _, err := outofcore.UnmarshalPreparedShard(b[:n]); err == nil {
 			t.Fatalf("truncated to %d of %d bytes: accepted", n, len(b))
 		}
 	}
 	for i := 0; i < len(b); i += 1 + i/32 {
 		c := append([]byte(nil), b...)
 		c[i] ^= 0x40
-		if _, err := clickmodels.UnmarshalPreparedShard(c); err == nil {
+		if _, err := outofcore.UnmarshalPreparedShard(c); err == nil {
 			t.Fatalf("byte %d flipped: accepted", i)
 		}
 	}
 	// Version 2, with a valid checksum.
 	c := append([]byte(nil), b...)
 	binary.LittleEndian.PutUint32(c[8:], 2)
-	if _, err := clickmodels.UnmarshalPreparedShard(withCRC(c)); err == nil || !strings.Contains(err.Error(), "version 2") {
+	if _, err := outofcore.UnmarshalPreparedShard(withCRC(c)); err == nil || !strings.Contains(err.Error(), "version 2") {
 		t.Errorf("version 2: %v", err)
 	}
 	// Any single byte set to 0xff with a valid checksum: either still a
@@ -106,12 +107,12 @@ func TestPreparedShardRejectsDamage(t *testing.T) {
 	for i := 12; i < len(b)-4; i += 1 + i/64 {
 		c := append([]byte(nil), b...)
 		c[i] = 0xff
-		clickmodels.UnmarshalPreparedShard(withCRC(c))
+		outofcore.UnmarshalPreparedShard(withCRC(c))
 	}
 	// The number of query names made huge: a length beyond the file.
 	c = append([]byte(nil), b...)
 	binary.LittleEndian.PutUint64(c[24:], 1<<40)
-	if _, err := clickmodels.UnmarshalPreparedShard(withCRC(c)); err == nil || !strings.Contains(err.Error(), "query names") {
+	if _, err := outofcore.UnmarshalPreparedShard(withCRC(c)); err == nil || !strings.Contains(err.Error(), "query names") {
 		t.Errorf("huge name count: %v", err)
 	}
 }

@@ -1,9 +1,12 @@
-package clickmodels
+package outofcore
 
 import (
 	"bytes"
 	"reflect"
 	"testing"
+
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/clickmodels/sim"
 )
 
 // TestPreparedShardTrainOnly: the E-step's read of a spilled shard
@@ -12,16 +15,18 @@ import (
 // rejects every truncation and flipped byte (the checksum covers the
 // sections it reads through).
 func TestPreparedShardTrainOnly(t *testing.T) {
-	src, err := NewSyntheticSource(synthCfg(200, 0.3, 3))
+	sc := sim.DefaultSyntheticConfig()
+	sc.Queries, sc.Shuffle, sc.Seed = 200, 0.3, 3
+	src, err := sim.NewSyntheticSource(sc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	log, _, err := SimulateLog(t.Context(), SimConfig{Kind: DBN, SERPs: 3000, Seed: 4, Source: src})
+	log, _, err := sim.SimulateLog(t.Context(), sim.Config{Kind: clickmodels.DBN, SERPs: 3000, Seed: 4, Source: src})
 	if err != nil {
 		t.Fatal(err)
 	}
 	train, test := log.Slice(0, 2000), log.Slice(2000, 3000)
-	d, err := Prepare(train, 0)
+	d, err := clickmodels.Prepare(train, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,19 +50,20 @@ func TestPreparedShardTrainOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Data.log.Queries.Names != nil || p.Data.log.Docs.Names != nil || p.Test.Len() != 0 || p.QueryFirst != nil {
+	pp, wp := p.Data.Parts(), whole.Data.Parts()
+	if pp.Log.Queries.Names != nil || pp.Log.Docs.Names != nil || p.Test.Len() != 0 || p.QueryFirst != nil {
 		t.Error("the training read keeps names, test SERPs or first positions")
 	}
 	if whole.Test.Len() != 1000 || len(whole.QueryFirst) != len(first) {
 		t.Fatalf("whole read: %d test SERPs, %d first positions", whole.Test.Len(), len(whole.QueryFirst))
 	}
-	p.Data.log, whole.Data.log = nil, nil
-	if !reflect.DeepEqual(p.Data, whole.Data) {
+	pp.Log, wp.Log = nil, nil
+	if !reflect.DeepEqual(pp, wp) {
 		t.Error("training data differ between the two reads")
 	}
 	// Decoded into the arrays of another shard's data (longer arrays, other
 	// values), the same training data.
-	other, err := Prepare(log, 0)
+	other, err := clickmodels.Prepare(log, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,11 +71,12 @@ func TestPreparedShardTrainOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if &q.Data.recPair[0] != &other.recPair[0] {
+	qp := q.Data.Parts()
+	if &qp.RecPair[0] != &other.Parts().RecPair[0] {
 		t.Error("the arrays of reuse were not reused")
 	}
-	q.Data.log = nil
-	if !reflect.DeepEqual(q.Data, p.Data) {
+	qp.Log = nil
+	if !reflect.DeepEqual(qp, pp) {
 		t.Error("training data decoded into reused arrays differ")
 	}
 	for n := 0; n < len(b); n += 1 + n/16 {

@@ -1,4 +1,4 @@
-package clickmodels
+package sim
 
 import (
 	"bufio"
@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/sessions"
 )
 
@@ -36,12 +37,12 @@ type SERPSource interface {
 	Truth(query, doc string) (attr, sat float64)
 }
 
-// SimConfig describes a simulation.
-type SimConfig struct {
-	Kind   Kind       // the model that generates the clicks
-	SERPs  int        // number of SERPs to simulate
-	Seed   uint64     // seed of the click and SERP draws
-	Source SERPSource // what is shown
+// Config describes a simulation.
+type Config struct {
+	Kind   clickmodels.Kind // the model that generates the clicks
+	SERPs  int              // number of SERPs to simulate
+	Seed   uint64           // seed of the click and SERP draws
+	Source SERPSource       // what is shown
 	// Global optionally overrides the model's global parameters (layout of
 	// Model.Global for the given Ranks); nil means DefaultGlobal.
 	Global []float64
@@ -71,12 +72,12 @@ type SimConfig struct {
 // (DefaultGlobal is first = 0.97, decay 0.8 for UBM and 0.95, 0.82 for
 // PBM.) first and decay must lie in (0, 1]; other models have no
 // examination parameters and give an error.
-func ExaminationGlobal(k Kind, R int, first, decay float64) ([]float64, error) {
+func ExaminationGlobal(k clickmodels.Kind, R int, first, decay float64) ([]float64, error) {
 	if !(first > 0 && first <= 1) || !(decay > 0 && decay <= 1) {
 		return nil, fmt.Errorf("examination: first %v and decay %v must lie in (0, 1]", first, decay)
 	}
-	if k != UBM && k != PBM {
-		return nil, fmt.Errorf("examination: %v has no examination probabilities to set (UBM and PBM have)", k)
+	if k != clickmodels.UBM && k != clickmodels.PBM {
+		return nil, fmt.Errorf("examination: %v has no examination probabilities to set (clickmodels.UBM and clickmodels.PBM have)", k)
 	}
 	g := DefaultGlobal(k, R)
 	setExamination(g, k, R, first, decay)
@@ -85,9 +86,9 @@ func ExaminationGlobal(k Kind, R int, first, decay float64) ([]float64, error) {
 
 // setExamination sets the examination probabilities of UBM's or PBM's
 // global parameters g (R ranks) to first * decay^k (ExaminationGlobal).
-func setExamination(g []float64, k Kind, R int, first, decay float64) {
+func setExamination(g []float64, k clickmodels.Kind, R int, first, decay float64) {
 	switch k {
-	case UBM:
+	case clickmodels.UBM:
 		for r := 0; r < R; r++ {
 			for p := -1; p < r; p++ {
 				col := p
@@ -97,7 +98,7 @@ func setExamination(g []float64, k Kind, R int, first, decay float64) {
 				g[r*R+col] = first * math.Pow(decay, float64(r-p-1))
 			}
 		}
-	case PBM:
+	case clickmodels.PBM:
 		for r := range g {
 			g[r] = first * math.Pow(decay, float64(r))
 		}
@@ -114,34 +115,37 @@ func setExamination(g []float64, k Kind, R int, first, decay float64) {
 //	DCM:  lambda_r = 0.7 - 0.02 r
 //	DBN:  gamma 0.9
 //	CCM:  tau1 0.85, tau2 0.6, tau3 0.3
-func DefaultGlobal(k Kind, R int) []float64 {
-	g := filled(k.globalParams(R), Unseen)
+func DefaultGlobal(k clickmodels.Kind, R int) []float64 {
+	g := make([]float64, k.GlobalParams(R))
+	for i := range g {
+		g[i] = clickmodels.Unseen
+	}
 	switch k {
-	case GCTR:
+	case clickmodels.GCTR:
 		g[0] = 0.25
-	case RCTR:
+	case clickmodels.RCTR:
 		for r := range g {
 			g[r] = 0.6 * math.Pow(0.85, float64(r))
 		}
-	case PBM:
+	case clickmodels.PBM:
 		setExamination(g, k, R, 0.95, 0.82)
-	case UBM:
+	case clickmodels.UBM:
 		setExamination(g, k, R, 0.97, 0.8)
-	case DCM:
+	case clickmodels.DCM:
 		for r := range g {
 			g[r] = 0.7 - 0.02*float64(r)
 		}
-	case DBN:
+	case clickmodels.DBN:
 		g[0] = 0.9
-	case CCM:
+	case clickmodels.CCM:
 		g[0], g[1], g[2] = 0.85, 0.6, 0.3
 	}
 	return g
 }
 
-// SimSERP is one simulated SERP, as handed to Simulate's callback. QueryID
+// SERP is one simulated SERP, as handed to Simulate's callback. QueryID
 // and DocIDs index the truth model's QueryNames and DocNames.
-type SimSERP struct {
+type SERP struct {
 	Index   int
 	Query   string
 	Docs    []string
@@ -154,15 +158,15 @@ type SimSERP struct {
 // the model cfg.Kind with the true parameters, calls emit for each in order
 // (the SERP is reused afterwards), and returns the truth: a Model holding
 // the true parameters of every pair shown (Iterations 0).
-func Simulate(ctx context.Context, cfg SimConfig, emit func(*SimSERP) error) (*Model, error) {
+func Simulate(ctx context.Context, cfg Config, emit func(*SERP) error) (*clickmodels.Model, error) {
 	R := cfg.Ranks
 	if R == 0 {
-		R = DefaultRanks
+		R = clickmodels.DefaultRanks
 	}
-	if R > MaxSERP {
-		return nil, fmt.Errorf("simulate: %d ranks, at most %d supported", R, MaxSERP)
+	if R > clickmodels.MaxSERP {
+		return nil, fmt.Errorf("simulate: %d ranks, at most %d supported", R, clickmodels.MaxSERP)
 	}
-	if cfg.Kind < 0 || cfg.Kind >= numKinds {
+	if cfg.Kind < 0 || int(cfg.Kind) >= len(clickmodels.AllKinds()) {
 		return nil, fmt.Errorf("simulate: unknown model %v", cfg.Kind)
 	}
 	if cfg.Source == nil {
@@ -172,18 +176,18 @@ func Simulate(ctx context.Context, cfg SimConfig, emit func(*SimSERP) error) (*M
 	if g == nil {
 		g = DefaultGlobal(cfg.Kind, R)
 	}
-	if len(g) != cfg.Kind.globalParams(R) {
-		return nil, fmt.Errorf("simulate: %d global parameters given, %v with %d ranks has %d", len(g), cfg.Kind, R, cfg.Kind.globalParams(R))
+	if len(g) != cfg.Kind.GlobalParams(R) {
+		return nil, fmt.Errorf("simulate: %d global parameters given, %v with %d ranks has %d", len(g), cfg.Kind, R, cfg.Kind.GlobalParams(R))
 	}
 	if !(cfg.ReturnAfterClick >= 0 && cfg.ReturnAfterClick <= 1) {
 		return nil, fmt.Errorf("simulate: return-after-click probability %v, want 0 to 1", cfg.ReturnAfterClick)
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x73696d756c617465))
 	var queries, docs sessions.Dict
-	pairs := make(map[uint64]int32)
-	truth := &Model{Kind: cfg.Kind, Ranks: R, Global: g}
-	var a, s [MaxSERP]float64
-	serp := &SimSERP{}
+	pairs := make(map[[2]int32]int32)
+	truth := &clickmodels.Model{Kind: cfg.Kind, Ranks: R, Global: g}
+	var a, s [clickmodels.MaxSERP]float64
+	serp := &SERP{}
 	// Coming back to a page (ReturnAfterClick): back says the next SERP is
 	// the page backQuery/backDocs again, read holds the ranks clicked on
 	// it since it was first shown.
@@ -225,7 +229,7 @@ func Simulate(ctx context.Context, cfg SimConfig, emit func(*SimSERP) error) (*M
 		for r, d := range ds {
 			did := docs.ID(d)
 			serp.DocIDs = append(serp.DocIDs, did)
-			key := pairKey(qid, did)
+			key := [2]int32{qid, did}
 			p, ok := pairs[key]
 			if !ok {
 				if q == "" || d == "" || strings.ContainsAny(q, "\t\r\n") || strings.ContainsAny(d, "\t\r\n") {
@@ -260,7 +264,7 @@ func Simulate(ctx context.Context, cfg SimConfig, emit func(*SimSERP) error) (*M
 		}
 	}
 	truth.QueryNames, truth.DocNames = queries.Names, docs.Names
-	switch cfg.Kind.pairParams() {
+	switch cfg.Kind.PairParams() {
 	case 0:
 		truth.Attr, truth.Sat = nil, nil
 	case 1:
@@ -272,29 +276,29 @@ func Simulate(ctx context.Context, cfg SimConfig, emit func(*SimSERP) error) (*M
 // drawClicks simulates one user on a SERP with attractiveness a and
 // satisfaction s per rank, following each model's generative story
 // (Chuklin et al. 2015, chapter 3).
-func drawClicks(k Kind, rng *rand.Rand, a, s, g []float64, R int) uint64 {
+func drawClicks(k clickmodels.Kind, rng *rand.Rand, a, s, g []float64, R int) uint64 {
 	var clicks uint64
 	bern := func(p float64) bool { return rng.Float64() < p }
 	n := len(a)
 	switch k {
-	case GCTR, RCTR, DCTR, PBM:
+	case clickmodels.GCTR, clickmodels.RCTR, clickmodels.DCTR, clickmodels.PBM:
 		for r := 0; r < n; r++ {
 			var p float64
 			switch k {
-			case GCTR:
+			case clickmodels.GCTR:
 				p = g[0]
-			case RCTR:
+			case clickmodels.RCTR:
 				p = g[r]
-			case DCTR:
+			case clickmodels.DCTR:
 				p = a[r]
-			case PBM:
+			case clickmodels.PBM:
 				p = g[r] * a[r]
 			}
 			if bern(p) {
 				clicks |= 1 << uint(r)
 			}
 		}
-	case UBM:
+	case clickmodels.UBM:
 		prev := R - 1
 		for r := 0; r < n; r++ {
 			if bern(g[r*R+prev]) && bern(a[r]) {
@@ -310,23 +314,26 @@ func drawClicks(k Kind, rng *rand.Rand, a, s, g []float64, R int) uint64 {
 			}
 			var goOn float64
 			switch k {
-			case CM:
-				goOn = b2f(!click)
-			case DCM:
+			case clickmodels.CM:
+				goOn = 0
+				if !click {
+					goOn = 1
+				}
+			case clickmodels.DCM:
 				goOn = 1
 				if click {
 					goOn = g[r]
 				}
-			case SDBN, DBN:
+			case clickmodels.SDBN, clickmodels.DBN:
 				cont := 1.0
-				if k == DBN {
+				if k == clickmodels.DBN {
 					cont = g[0]
 				}
 				goOn = cont
 				if click && bern(s[r]) {
 					goOn = 0
 				}
-			case CCM:
+			case clickmodels.CCM:
 				goOn = g[0]
 				if click {
 					goOn = g[1]
@@ -347,11 +354,11 @@ func drawClicks(k Kind, rng *rand.Rand, a, s, g []float64, R int) uint64 {
 // relevance-prediction format (docs/method.md section 1): SERP i is user session
 // i, its Q line has TimePassed 0 and RegionID 0, and its clicks follow in
 // rank order with TimePassed 1, 2, ...
-func SimulateYandex(ctx context.Context, cfg SimConfig, w io.Writer) (*Model, error) {
+func SimulateYandex(ctx context.Context, cfg Config, w io.Writer) (*clickmodels.Model, error) {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	var buf []byte
 	serp := sessions.SERP{Region: "0"}
-	truth, err := Simulate(ctx, cfg, func(s *SimSERP) error {
+	truth, err := Simulate(ctx, cfg, func(s *SERP) error {
 		serp.SessionID = strconv.Itoa(s.Index)
 		serp.Query, serp.Results, serp.Clicks = s.Query, s.Docs, serp.Clicks[:0]
 		for r := range s.Docs {
@@ -373,14 +380,14 @@ func SimulateYandex(ctx context.Context, cfg SimConfig, w io.Writer) (*Model, er
 // sharing the truth model's query and document dictionaries. To keep a
 // 10-million-SERP log small, all SERPs belong to one user session named
 // "simulated" (user sessions matter only to TimeSplit).
-func SimulateLog(ctx context.Context, cfg SimConfig) (*sessions.Log, *Model, error) {
+func SimulateLog(ctx context.Context, cfg Config) (*sessions.Log, *clickmodels.Model, error) {
 	log := &sessions.Log{Offsets: make([]int64, 1, cfg.SERPs+1)}
 	log.Sessions.ID("simulated")
 	log.Query = make([]int32, 0, cfg.SERPs)
 	log.Session = make([]int32, 0, cfg.SERPs)
 	log.Clicks = make([]uint64, 0, cfg.SERPs)
-	log.DocIDs = make([]int32, 0, cfg.SERPs*DefaultRanks)
-	truth, err := Simulate(ctx, cfg, func(s *SimSERP) error {
+	log.DocIDs = make([]int32, 0, cfg.SERPs*clickmodels.DefaultRanks)
+	truth, err := Simulate(ctx, cfg, func(s *SERP) error {
 		log.Query = append(log.Query, s.QueryID)
 		log.Session = append(log.Session, 0)
 		log.DocIDs = append(log.DocIDs, s.DocIDs...)
@@ -444,8 +451,8 @@ func NewSyntheticSource(cfg SyntheticConfig) (*SyntheticSource, error) {
 		return nil, fmt.Errorf("synthetic source: %d queries, want at least 1", cfg.Queries)
 	case cfg.PoolSize < 1:
 		return nil, fmt.Errorf("synthetic source: pool of %d documents, want at least 1", cfg.PoolSize)
-	case cfg.SERPLength < 1 || cfg.SERPLength > cfg.PoolSize || cfg.SERPLength > MaxSERP:
-		return nil, fmt.Errorf("synthetic source: SERP length %d, want 1 to min(pool %d, %d)", cfg.SERPLength, cfg.PoolSize, MaxSERP)
+	case cfg.SERPLength < 1 || cfg.SERPLength > cfg.PoolSize || cfg.SERPLength > clickmodels.MaxSERP:
+		return nil, fmt.Errorf("synthetic source: SERP length %d, want 1 to min(pool %d, %d)", cfg.SERPLength, cfg.PoolSize, clickmodels.MaxSERP)
 	case !(cfg.Shuffle >= 0 && cfg.Shuffle <= 1):
 		return nil, fmt.Errorf("synthetic source: shuffled share %v, want 0 to 1", cfg.Shuffle)
 	case !(cfg.ZipfS > 1):

@@ -2,7 +2,7 @@
 // over a corpus (the demo's log and lovbench simulate --corpus): queries
 // drawn from the words of term labels with Zipf popularity, each SERP the
 // top results of a LOV-like search, and clicks from any click model of
-// package clickmodels whose true parameters come from a hidden relevance
+// package clickmodels (drawn by package clickmodels/sim) whose true parameters come from a hidden relevance
 // of each (query, term) pair (Source.TrueRelevance), so that the labels a
 // run infers can be checked against it (docs/pipeline.md).
 package corpussim
@@ -74,7 +74,7 @@ func LOVSearch(c *features.Corpus) Searcher {
 //   - The hidden true relevance of (query, term) is TrueRelevance; Truth
 //     hands it to the click model as attractiveness (and satisfaction).
 //
-// Source implements clickmodels.SERPSource, so clickmodels.Simulate
+// Source implements sim.SERPSource, so sim.Simulate
 // draws the clicks from any click model on it.
 type Source struct {
 	corpus  *features.Corpus
@@ -201,7 +201,7 @@ func isDigits(s string) bool {
 func (s *Source) Queries() []string { return append([]string(nil), s.queries...) }
 
 // Next picks a query by popularity with rng and returns it with its SERP
-// (shared; do not modify). It implements clickmodels.SERPSource.
+// (shared; do not modify). It implements sim.SERPSource.
 func (s *Source) Next(rng *rand.Rand) (query string, serp []string, err error) {
 	u := rng.Float64()
 	i := sort.SearchFloat64s(s.cum, u)
@@ -211,7 +211,7 @@ func (s *Source) Next(rng *rand.Rand) (query string, serp []string, err error) {
 	return s.queries[i], s.serps[i], nil
 }
 
-// Truth implements clickmodels.SERPSource: the click model's true
+// Truth implements sim.SERPSource: the click model's true
 // attractiveness and satisfaction of a term for a query, derived from
 // TrueRelevance so that the model's relevance (docs/method.md section 3) equals it.
 func (s *Source) Truth(query, term string) (attr, sat float64) {

@@ -1,4 +1,4 @@
-package clickmodels
+package outofcore
 
 import (
 	"bufio"
@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 
+	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/sessions"
 )
@@ -60,16 +61,16 @@ func (p *PreparedShard) MarshalBinary() ([]byte, error) {
 // so that a shard is never in memory twice, as arrays and as bytes. It
 // returns the bytes written.
 func (p *PreparedShard) WriteTo(w io.Writer) (int64, error) {
-	d, t := p.Data, p.Test
-	if d == nil || t == nil {
+	if p.Data == nil || p.Test == nil {
 		return 0, errors.New("prepared shard: no data")
 	}
+	d, t := p.Data.Parts(), p.Test
 	e := &prepWriter{w: w, crc: crc32.NewIEEE(), b: make([]byte, 0, prepBlock+64)}
 	e.b = append(e.b, preparedMagic...)
 	e.b = binary.LittleEndian.AppendUint32(e.b, PreparedShardVersion)
-	e.b = binary.LittleEndian.AppendUint32(e.b, uint32(d.ranks))
-	e.b = binary.LittleEndian.AppendUint64(e.b, uint64(d.serps))
-	for _, names := range [][]string{d.log.Queries.Names, d.log.Docs.Names} {
+	e.b = binary.LittleEndian.AppendUint32(e.b, uint32(d.Ranks))
+	e.b = binary.LittleEndian.AppendUint64(e.b, uint64(d.SERPs))
+	for _, names := range [][]string{d.Log.Queries.Names, d.Log.Docs.Names} {
 		e.b = binary.LittleEndian.AppendUint64(e.b, uint64(len(names)))
 		for _, n := range names {
 			e.b = binary.AppendUvarint(e.b, uint64(len(n)))
@@ -77,15 +78,15 @@ func (p *PreparedShard) WriteTo(w io.Writer) (int64, error) {
 			e.flush()
 		}
 	}
-	putArray(e, d.recOff, put64)
-	putArray(e, d.recPair, put32)
-	putArray(e, d.recClicks, binary.LittleEndian.AppendUint64)
-	putArray(e, d.recWeight, putF64)
-	putArray(e, d.pairQuery, put32)
-	putArray(e, d.pairDoc, put32)
-	e.b = binary.LittleEndian.AppendUint64(e.b, uint64(len(d.chunks)))
-	for _, c := range d.chunks {
-		for _, v := range [4]int{c.recLo, c.recHi, c.pairLo, c.pairHi} {
+	putArray(e, d.RecOff, put64)
+	putArray(e, d.RecPair, put32)
+	putArray(e, d.RecClicks, binary.LittleEndian.AppendUint64)
+	putArray(e, d.RecWeight, putF64)
+	putArray(e, d.PairQuery, put32)
+	putArray(e, d.PairDoc, put32)
+	e.b = binary.LittleEndian.AppendUint64(e.b, uint64(len(d.Chunks)))
+	for _, c := range d.Chunks {
+		for _, v := range [4]int{c[0], c[1], c[2], c[3]} {
 			e.b = binary.LittleEndian.AppendUint64(e.b, uint64(v))
 		}
 		e.flush()
@@ -325,9 +326,10 @@ func UnmarshalPreparedShard(b []byte) (*PreparedShard, error) {
 // positions are read through and checked against the checksum, not kept.
 // reuse, if not nil, lends its training arrays to the result (RunShards
 // decodes every spilled shard into the arrays of the one before).
-func decodePreparedShard(src io.Reader, size int64, whole bool, reuse *Data) (*PreparedShard, error) {
-	if reuse == nil {
-		reuse = &Data{}
+func decodePreparedShard(src io.Reader, size int64, whole bool, reuse *clickmodels.Data) (*PreparedShard, error) {
+	var ru clickmodels.DataParts // the arrays lent by reuse
+	if reuse != nil {
+		ru = reuse.Parts()
 	}
 	if size < int64(len(preparedMagic))+12 {
 		return nil, errors.New("prepared shard: not a prepared-shard file (no LBPSHARD header)")
@@ -346,22 +348,22 @@ func decodePreparedShard(src io.Reader, size int64, whole bool, reuse *Data) (*P
 		}
 		return nil, fmt.Errorf("prepared shard: format version %d, this program reads %d", v, PreparedShardVersion)
 	}
-	d := &Data{ranks: int(r.u32()), serps: int(r.u64())}
+	d := clickmodels.DataParts{Ranks: int(r.u32()), SERPs: int(r.u64())}
 	qn, nq := r.names("query names", whole)
 	dn, nd := r.names("document names", whole)
-	d.log = &sessions.Log{Queries: sessions.Dict{Names: qn}, Docs: sessions.Dict{Names: dn}}
-	d.recOff = array(r, 8, "record offsets", true, le64, reuse.recOff)
-	d.recPair = array(r, 4, "record pairs", true, le32, reuse.recPair)
-	d.recClicks = array(r, 8, "record clicks", true, binary.LittleEndian.Uint64, reuse.recClicks)
-	d.recWeight = array(r, 8, "record weights", true, lef64, reuse.recWeight)
-	d.pairQuery = array(r, 4, "pair queries", true, le32, reuse.pairQuery)
-	d.pairDoc = array(r, 4, "pair documents", true, le32, reuse.pairDoc)
+	d.Log = &sessions.Log{Queries: sessions.Dict{Names: qn}, Docs: sessions.Dict{Names: dn}}
+	d.RecOff = array(r, 8, "record offsets", true, le64, ru.RecOff)
+	d.RecPair = array(r, 4, "record pairs", true, le32, ru.RecPair)
+	d.RecClicks = array(r, 8, "record clicks", true, binary.LittleEndian.Uint64, ru.RecClicks)
+	d.RecWeight = array(r, 8, "record weights", true, lef64, ru.RecWeight)
+	d.PairQuery = array(r, 4, "pair queries", true, le32, ru.PairQuery)
+	d.PairDoc = array(r, 4, "pair documents", true, le32, ru.PairDoc)
 	nc := r.count(32, "chunks")
-	d.chunks = reuse.chunks[:0]
+	d.Chunks = ru.Chunks[:0]
 	for i := 0; i < nc && r.err == nil; i++ {
-		d.chunks = append(d.chunks, chunk{recLo: int(r.u64()), recHi: int(r.u64()), pairLo: int(r.u64()), pairHi: int(r.u64())})
+		d.Chunks = append(d.Chunks, [4]int{int(r.u64()), int(r.u64()), int(r.u64()), int(r.u64())})
 	}
-	t := &sessions.Log{Queries: d.log.Queries, Docs: d.log.Docs}
+	t := &sessions.Log{Queries: d.Log.Queries, Docs: d.Log.Docs}
 	t.Query = array(r, 4, "test queries", whole, le32, nil)
 	t.Offsets = array(r, 8, "test offsets", whole, le64, nil)
 	t.DocIDs = array(r, 4, "test documents", whole, le32, nil)
@@ -379,7 +381,7 @@ func decodePreparedShard(src io.Reader, size int64, whole bool, reuse *Data) (*P
 	if r.err != nil {
 		return nil, fmt.Errorf("prepared shard: %w", r.err)
 	}
-	p := &PreparedShard{Data: d, Test: t, QueryFirst: first}
+	p := &PreparedShard{Data: clickmodels.DataFromParts(d), Test: t, QueryFirst: first}
 	if err := p.check(nq, nd, whole); err != nil {
 		return nil, fmt.Errorf("prepared shard: %w", err)
 	}
@@ -390,46 +392,46 @@ func decodePreparedShard(src io.Reader, size int64, whole bool, reuse *Data) (*P
 // queries and nd documents; without the test SERPs (whole false) only
 // those of the training data.
 func (p *PreparedShard) check(nqs, nds int, whole bool) error {
-	d, t := p.Data, p.Test
+	d, t := p.Data.Parts(), p.Test
 	nq, nd := int32(nqs), int32(nds)
-	if d.ranks < 1 || d.ranks > MaxSERP {
-		return fmt.Errorf("%d ranks, want 1 to %d", d.ranks, MaxSERP)
+	if d.Ranks < 1 || d.Ranks > clickmodels.MaxSERP {
+		return fmt.Errorf("%d ranks, want 1 to %d", d.Ranks, clickmodels.MaxSERP)
 	}
-	nr := len(d.recClicks)
-	if len(d.recWeight) != nr || len(d.recOff) != nr+1 || d.recOff[0] != 0 || d.recOff[nr] != int64(len(d.recPair)) {
+	nr := len(d.RecClicks)
+	if len(d.RecWeight) != nr || len(d.RecOff) != nr+1 || d.RecOff[0] != 0 || d.RecOff[nr] != int64(len(d.RecPair)) {
 		return errors.New("record arrays disagree in length")
 	}
 	for i := 0; i < nr; i++ {
-		n := d.recOff[i+1] - d.recOff[i]
-		if n < 1 || n > int64(d.ranks) || d.recClicks[i]>>uint(n) != 0 {
+		n := d.RecOff[i+1] - d.RecOff[i]
+		if n < 1 || n > int64(d.Ranks) || d.RecClicks[i]>>uint(n) != 0 {
 			return fmt.Errorf("record %d: %d ranks or clicks beyond them", i, n)
 		}
-		if w := d.recWeight[i]; !(w > 0) || math.IsInf(w, 0) {
+		if w := d.RecWeight[i]; !(w > 0) || math.IsInf(w, 0) {
 			return fmt.Errorf("record %d: weight %v", i, w)
 		}
 	}
-	np := int32(len(d.pairQuery))
-	if len(d.pairDoc) != int(np) {
+	np := int32(len(d.PairQuery))
+	if len(d.PairDoc) != int(np) {
 		return errors.New("pair arrays disagree in length")
 	}
-	for _, x := range d.recPair {
+	for _, x := range d.RecPair {
 		if x < 0 || x >= np {
 			return fmt.Errorf("record pair %d outside %d pairs", x, np)
 		}
 	}
-	for i := range d.pairQuery {
-		if d.pairQuery[i] < 0 || d.pairQuery[i] >= nq || d.pairDoc[i] < 0 || d.pairDoc[i] >= nd {
-			return fmt.Errorf("pair %d: query %d or document %d out of range", i, d.pairQuery[i], d.pairDoc[i])
+	for i := range d.PairQuery {
+		if d.PairQuery[i] < 0 || d.PairQuery[i] >= nq || d.PairDoc[i] < 0 || d.PairDoc[i] >= nd {
+			return fmt.Errorf("pair %d: query %d or document %d out of range", i, d.PairQuery[i], d.PairDoc[i])
 		}
 	}
 	rec, pair := 0, 0
-	for i, c := range d.chunks {
-		if c.recLo != rec || c.recHi < c.recLo || c.pairLo != pair || c.pairHi < c.pairLo || c.pairHi > int(np) {
-			return fmt.Errorf("chunk %d: records [%d, %d), pairs [%d, %d) do not follow on", i, c.recLo, c.recHi, c.pairLo, c.pairHi)
+	for i, c := range d.Chunks {
+		if c[0] != rec || c[1] < c[0] || c[2] != pair || c[3] < c[2] || c[3] > int(np) {
+			return fmt.Errorf("chunk %d: records [%d, %d), pairs [%d, %d) do not follow on", i, c[0], c[1], c[2], c[3])
 		}
-		rec, pair = c.recHi, c.pairHi
+		rec, pair = c[1], c[3]
 	}
-	if rec != nr || (pair != int(np) && len(d.chunks) > 0) {
+	if rec != nr || (pair != int(np) && len(d.Chunks) > 0) {
 		return errors.New("chunks do not cover the records and pairs")
 	}
 	if !whole {
@@ -441,7 +443,7 @@ func (p *PreparedShard) check(nqs, nds int, whole bool) error {
 	}
 	for i := 0; i < n; i++ {
 		k := t.Offsets[i+1] - t.Offsets[i]
-		if k < 1 || k > int64(d.ranks) || t.Clicks[i]>>uint(k) != 0 || t.Query[i] < 0 || t.Query[i] >= nq {
+		if k < 1 || k > int64(d.Ranks) || t.Clicks[i]>>uint(k) != 0 || t.Query[i] < 0 || t.Query[i] >= nq {
 			return fmt.Errorf("test SERP %d: %d ranks, clicks beyond them or query out of range", i, k)
 		}
 	}
@@ -473,7 +475,7 @@ func ReadPreparedShardFile(path string) (*PreparedShard, error) {
 
 // readPreparedShardFile is ReadPreparedShardFile; with whole false it
 // keeps only the training data (decodePreparedShard).
-func readPreparedShardFile(path string, whole bool, reuse *Data) (*PreparedShard, error) {
+func readPreparedShardFile(path string, whole bool, reuse *clickmodels.Data) (*PreparedShard, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package clickmodels_test
+package outofcore_test
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/clickmodels/outofcore"
+	"github.com/lovbench/lovbench/clickmodels/sim"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/sessions"
 	"github.com/lovbench/lovbench/sessions/split"
@@ -29,13 +31,13 @@ func simulatedParquet(t *testing.T, dir string, n int, interleave bool) {
 // simulatedSERPs are the SERPs of simulatedParquet.
 func simulatedSERPs(t *testing.T, n int, interleave bool) []sessions.SERP {
 	t.Helper()
-	sc := clickmodels.DefaultSyntheticConfig()
+	sc := sim.DefaultSyntheticConfig()
 	sc.Queries, sc.Seed = 300, 4
-	src, err := clickmodels.NewSyntheticSource(sc)
+	src, err := sim.NewSyntheticSource(sc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	log, _, err := clickmodels.SimulateLog(context.Background(), clickmodels.SimConfig{Kind: clickmodels.DBN, SERPs: n, Seed: 8, Source: src})
+	log, _, err := sim.SimulateLog(context.Background(), sim.Config{Kind: clickmodels.DBN, SERPs: n, Seed: 8, Source: src})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +169,7 @@ func TestShardInvarianceHeavy(t *testing.T) {
 			out := t.TempDir()
 			cc := cfg
 			cc.Workers, cc.PreparedBudget = c.workers, budget
-			if _, err := clickmodels.RunShards(ctx, d, cc, out); err != nil {
+			if _, err := outofcore.RunShards(ctx, d, cc, out); err != nil {
 				t.Fatal(err)
 			}
 			got := outputs(t, out)
@@ -178,7 +180,7 @@ func TestShardInvarianceHeavy(t *testing.T) {
 			}
 			outPQ := t.TempDir()
 			cc.ParamsFormat = clickmodels.ParamsParquet
-			if _, err := clickmodels.RunShards(ctx, d, cc, outPQ); err != nil {
+			if _, err := outofcore.RunShards(ctx, d, cc, outPQ); err != nil {
 				t.Fatal(err)
 			}
 			got = outputs(t, outPQ)
@@ -228,7 +230,7 @@ func TestShardInvariance(t *testing.T) {
 					c := cfg
 					c.Workers = workers
 					c.PreparedBudget = budget // > 0: the shards beyond it spilled to prepared-shard files
-					if _, err := clickmodels.RunShards(ctx, s, c, out); err != nil {
+					if _, err := outofcore.RunShards(ctx, s, c, out); err != nil {
 						t.Fatalf("%s: %v", name, err)
 					}
 					got := outputs(t, out)
@@ -284,7 +286,7 @@ func TestShardFitAPI(t *testing.T) {
 	kinds := []clickmodels.Kind{clickmodels.DCTR, clickmodels.UBM, clickmodels.DBN}
 	cfg := clickmodels.RunConfig{Kinds: kinds, Options: clickmodels.Options{Iterations: 3}}
 	ref := t.TempDir()
-	if _, err := clickmodels.RunShards(ctx, d, cfg, ref); err != nil {
+	if _, err := outofcore.RunShards(ctx, d, cfg, ref); err != nil {
 		t.Fatal(err)
 	}
 	_, train, maxRanks, split := d.Info()
@@ -302,22 +304,22 @@ func TestShardFitAPI(t *testing.T) {
 		var ev clickmodels.EvalSums
 		prep := t.TempDir()
 		for i := range src4 {
-			p, err := clickmodels.PrepareShard(ctx, d, i, R)
+			p, err := outofcore.PrepareShard(ctx, d, i, R)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := clickmodels.WritePreparedShardFile(filepath.Join(prep, fmt.Sprint(i)), p); err != nil {
+			if err := outofcore.WritePreparedShardFile(filepath.Join(prep, fmt.Sprint(i)), p); err != nil {
 				t.Fatal(err)
 			}
 		}
 		for it := 0; it <= iters; it++ {
 			st := clickmodels.NewStats(k, R)
 			for i := range src4 {
-				p, err := clickmodels.ReadPreparedShardFile(filepath.Join(prep, fmt.Sprint(i)))
+				p, err := outofcore.ReadPreparedShardFile(filepath.Join(prep, fmt.Sprint(i)))
 				if err != nil {
 					t.Fatal(err)
 				}
-				f := clickmodels.NewShardFit(ctx, p, k, cfg.Options)
+				f := clickmodels.NewShardFit(ctx, p.Data, p.Test, k, cfg.Options)
 				if it > 0 {
 					f.SetGlobal(global)
 					if err := f.UnmarshalPairs(pairs[i]); err != nil {

@@ -1,9 +1,11 @@
-package clickmodels
+package sim
 
 import (
 	"context"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/lovbench/lovbench/clickmodels"
 )
 
 // onePage is a SERPSource showing the same three documents for one query
@@ -21,7 +23,7 @@ func (s onePage) Truth(_, d string) (float64, float64) { return s.attr[d], 0.5 }
 // exam[r][p] = 0.5 * 0.4^(r-p-1) (column 2 for "no click yet") and 0.5 in
 // the unused cells (p >= r); PBM has 0.5, 0.2, 0.08.
 func TestExaminationGlobal(t *testing.T) {
-	g, err := ExaminationGlobal(UBM, 3, 0.5, 0.4)
+	g, err := ExaminationGlobal(clickmodels.UBM, 3, 0.5, 0.4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +38,7 @@ func TestExaminationGlobal(t *testing.T) {
 			t.Errorf("UBM cell %d = %v, want %v", i, g[i], want[i])
 		}
 	}
-	g, err = ExaminationGlobal(PBM, 3, 0.5, 0.4)
+	g, err = ExaminationGlobal(clickmodels.PBM, 3, 0.5, 0.4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,13 +47,13 @@ func TestExaminationGlobal(t *testing.T) {
 			t.Errorf("PBM rank %d = %v, want %v", i, g[i], w)
 		}
 	}
-	if _, err := ExaminationGlobal(DBN, 3, 0.5, 0.4); err == nil {
+	if _, err := ExaminationGlobal(clickmodels.DBN, 3, 0.5, 0.4); err == nil {
 		t.Error("DBN has no examination probabilities, want an error")
 	}
-	if _, err := ExaminationGlobal(UBM, 3, 0, 0.4); err == nil {
+	if _, err := ExaminationGlobal(clickmodels.UBM, 3, 0, 0.4); err == nil {
 		t.Error("first = 0 accepted")
 	}
-	if _, err := ExaminationGlobal(UBM, 3, 0.5, 1.5); err == nil {
+	if _, err := ExaminationGlobal(clickmodels.UBM, 3, 0.5, 1.5); err == nil {
 		t.Error("decay = 1.5 accepted")
 	}
 }
@@ -65,14 +67,14 @@ func TestExaminationGlobal(t *testing.T) {
 // two clicks.
 func TestReturnAfterClick(t *testing.T) {
 	src := onePage{attr: map[string]float64{"d0": 1 - 1e-12, "d1": 1 - 1e-12, "d2": 1e-12}}
-	g, err := ExaminationGlobal(UBM, 3, 1, 1)
+	g, err := ExaminationGlobal(clickmodels.UBM, 3, 1, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, ret := range []float64{0, 1} {
 		var clicks []uint64
-		_, err := Simulate(context.Background(), SimConfig{Kind: UBM, SERPs: 200, Seed: 3, Source: src, Global: g, Ranks: 3, ReturnAfterClick: ret},
-			func(s *SimSERP) error {
+		_, err := Simulate(context.Background(), Config{Kind: clickmodels.UBM, SERPs: 200, Seed: 3, Source: src, Global: g, Ranks: 3, ReturnAfterClick: ret},
+			func(s *SERP) error {
 				if s.Query != "q" || len(s.Docs) != 3 || s.Docs[0] != "d0" || s.Docs[2] != "d2" {
 					t.Fatalf("SERP %d shows %q %v", s.Index, s.Query, s.Docs)
 				}
@@ -93,7 +95,7 @@ func TestReturnAfterClick(t *testing.T) {
 		}
 	}
 	for _, bad := range []float64{-0.1, 1.1} {
-		_, err := Simulate(context.Background(), SimConfig{Kind: UBM, SERPs: 1, Source: src, ReturnAfterClick: bad}, func(*SimSERP) error { return nil })
+		_, err := Simulate(context.Background(), Config{Kind: clickmodels.UBM, SERPs: 1, Source: src, ReturnAfterClick: bad}, func(*SERP) error { return nil })
 		if err == nil {
 			t.Errorf("return-after-click %v accepted", bad)
 		}

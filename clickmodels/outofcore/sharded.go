@@ -1,0 +1,495 @@
+package outofcore
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime/metrics"
+	"time"
+
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/internal/bytesize"
+	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/sessions/split"
+)
+
+// PreparedShard is one query shard ready for fitting: its training SERPs
+// prepared (Data), its test SERPs (those whose query trains) compactly, and
+// the log position of the first SERP of each of its queries, which orders
+// the queries of all shards as in the whole log.
+type PreparedShard struct {
+	Data       *clickmodels.Data
+	Test       *sessions.Log // user sessions dropped
+	QueryFirst []int64       // by query ID of clickmodels.Data's dictionaries
+}
+
+// PrepareShard reads shard i of src and prepares it with R ranks (the
+// largest of DefaultRanks and the longest SERP of the whole log):
+// clickmodels.PrepareSource.
+func PrepareShard(ctx context.Context, src split.Source, i, R int) (*PreparedShard, error) {
+	d, test, first, err := clickmodels.PrepareSource(ctx, src, i, R)
+	if err != nil {
+		return nil, err
+	}
+	return &PreparedShard{Data: d, Test: test, QueryFirst: first}, nil
+}
+
+// RunShards is Run on a sharded log: it prepares every shard, fits every
+// model of cfg on all shards together (per EM iteration every shard's
+// E-step, then the global M-step from the exact sums of all shards) and
+// writes the same files as Run. The outputs are bit-identical to Run's on
+// the whole log with the same split, for any number of shards and
+// workers. The prepared shards are held in memory (compact flat arrays);
+// the raw log never is.
+func RunShards(ctx context.Context, src split.Source, cfg clickmodels.RunConfig, outDir string) ([]clickmodels.Report, error) {
+	r, err := newShardRun(ctx, src, cfg, outDir)
+	if err != nil {
+		return nil, err
+	}
+	defer r.removeSpill()
+	if err := r.prepare(); err != nil {
+		return nil, err
+	}
+	reports := make([]clickmodels.Report, 0, len(r.cfg.Kinds))
+	for _, k := range r.cfg.Kinds {
+		if r.cfg.OnModel != nil {
+			r.cfg.OnModel(k)
+		}
+		rep, ft, err := r.model(k)
+		if err != nil {
+			return nil, err
+		}
+		reports = append(reports, rep)
+		// Written now, so that the model's pair values need not be held
+		// while the next model fits.
+		unc, err := r.writeModel(ft)
+		if err != nil {
+			return nil, err
+		}
+		reports[len(reports)-1].Uncertainty = unc
+	}
+	clickmodels.FinishReports(reports)
+	return reports, clickmodels.WriteMetrics(outDir, reports)
+}
+
+// shardRun is the state of one RunShards call that its phases share: the
+// source's counts, the prepared shards (held or spilled) and what
+// preparing them measured.
+type shardRun struct {
+	ctx    context.Context
+	src    split.Source
+	cfg    clickmodels.RunConfig
+	outDir string
+
+	serps, trainSERPs int64
+	split             split.Kind
+	R, n              int
+	logEvery          int
+
+	// Under a budget (PreparedBudget), prepared shards are held in memory
+	// while their estimated size (PreparedShard.size) stays within it;
+	// the others go to prepared-shard files in a temporary directory
+	// spillDir under outDir and are read back for every pass over them,
+	// so that one of them at a time is in memory. The pair values of all
+	// shards stay in memory (docs/scale.md, "Out of core").
+	spillDir string
+	ps       []*PreparedShard // nil: spilled
+
+	prepSec                 float64
+	testN, records, spilled int
+	heldBytes               int64
+}
+
+// newShardRun checks the source against cfg (the split it was cut with,
+// training sessions present) and sets up the run's logging.
+func newShardRun(ctx context.Context, src split.Source, cfg clickmodels.RunConfig, outDir string) (*shardRun, error) {
+	serps, trainSERPs, maxRanks, kind := src.Info()
+	if cfg.Split != "" && cfg.Split != kind {
+		return nil, fmt.Errorf("the shards were split with %q, not %q: reshard with --split %s", kind, cfg.Split, cfg.Split)
+	}
+	if trainSERPs == 0 {
+		return nil, fmt.Errorf("no training sessions (log has %d)", serps)
+	}
+	n := src.NumShards()
+	r := &shardRun{ctx: ctx, src: src, cfg: cfg, outDir: outDir, serps: serps, trainSERPs: trainSERPs,
+		split: kind, R: max(clickmodels.DefaultRanks, maxRanks), n: n, logEvery: max(1, n/10), ps: make([]*PreparedShard, n)}
+	if on := cfg.OnIteration; cfg.Log != nil {
+		r.cfg.OnIteration = func(it int, ll float64) {
+			if on != nil {
+				on(it, ll)
+			}
+			if it%10 == 0 {
+				r.logMemAt(slog.LevelDebug, "EM iteration", "iteration", it) // a detail: shown with -v
+			}
+		}
+	}
+	return r, nil
+}
+
+// logMemAt logs msg with the memory in use (and the limit, if any).
+func (r *shardRun) logMemAt(level slog.Level, msg string, args ...any) {
+	if r.cfg.Log == nil {
+		return
+	}
+	args = append(args, "memory_in_use", bytesize.Format(memInUse()))
+	if r.cfg.MemoryLimit > 0 {
+		args = append(args, "memory_limit", bytesize.Format(r.cfg.MemoryLimit))
+	}
+	r.cfg.Log.Log(r.ctx, level, msg, args...)
+}
+
+func (r *shardRun) logMem(msg string, args ...any) { r.logMemAt(slog.LevelInfo, msg, args...) }
+
+// shardPath is the file of spilled prepared shard i.
+func (r *shardRun) shardPath(i int) string {
+	return filepath.Join(r.spillDir, fmt.Sprintf("shard-%05d.prep", i))
+}
+
+// shard returns prepared shard i, from memory or from its file.
+func (r *shardRun) shard(i int) (*PreparedShard, error) {
+	if r.ps[i] != nil {
+		return r.ps[i], nil
+	}
+	return ReadPreparedShardFile(r.shardPath(i))
+}
+
+// removeSpill removes the directory of spilled shards, if one was made.
+func (r *shardRun) removeSpill() {
+	if r.spillDir != "" {
+		os.RemoveAll(r.spillDir)
+	}
+}
+
+// prepare is the first phase: it prepares every shard, holding it in
+// memory within the budget and spilling it to a file beyond.
+func (r *shardRun) prepare() error {
+	budget := r.cfg.PreparedBudget
+	t0 := time.Now()
+	for i := range r.n {
+		p, err := PrepareShard(r.ctx, r.src, i, r.R)
+		if err != nil {
+			return err
+		}
+		r.testN += p.Test.Len()
+		r.records += p.Data.Records()
+		if sz := p.size(); budget <= 0 || r.heldBytes+sz <= budget {
+			r.ps[i], r.heldBytes = p, r.heldBytes+sz
+		} else if err := r.spill(i, p); err != nil {
+			return err
+		}
+		if r.cfg.OnShard != nil {
+			r.cfg.OnShard(i+1, r.n)
+		}
+		if (i+1)%r.logEvery == 0 || i+1 == r.n {
+			r.logMem("shard prepared", "shard", i+1, "of", r.n, "records", p.Data.Records())
+		}
+	}
+	r.prepSec = time.Since(t0).Seconds()
+	if r.spilled > 0 {
+		r.logMem("prepared shards spilled to files", "spilled", r.spilled, "held", r.n-r.spilled, "held_bytes", r.heldBytes)
+	}
+	if r.testN == 0 {
+		return fmt.Errorf("no test sessions whose query occurs in training (log has %d sessions)", r.serps)
+	}
+	return nil
+}
+
+// spill writes prepared shard i to its file, making the temporary
+// directory for spilled shards on first use.
+func (r *shardRun) spill(i int, p *PreparedShard) error {
+	if r.spillDir == "" {
+		if err := os.MkdirAll(r.outDir, 0o755); err != nil {
+			return err
+		}
+		dir, err := os.MkdirTemp(r.outDir, ".prepared-")
+		if err != nil {
+			return err
+		}
+		r.spillDir = dir
+	}
+	if err := WritePreparedShardFile(r.shardPath(i), p); err != nil {
+		return err
+	}
+	r.spilled++
+	return nil
+}
+
+// fitted is one model of a RunShards call, ready to be written.
+type fitted struct {
+	kind   clickmodels.Kind
+	models []clickmodels.ShardModel // per shard (nil with LoadDir or when spilling)
+	loaded *clickmodels.Model
+	// first is shard 0's model (the header of the files); pairFiles
+	// hold the shards' pairs when spilling; pairs counts them.
+	first     *clickmodels.Model
+	pairFiles []string
+	pairs     int
+}
+
+// model is the second phase, for one model: it loads (LoadDir) or fits
+// the model of kind k on all shards and evaluates it on their test
+// sessions.
+func (r *shardRun) model(k clickmodels.Kind) (clickmodels.Report, fitted, error) {
+	rep := clickmodels.Report{Model: k.String(), Split: r.split, TrainSessions: int(r.trainSERPs)}
+	ft := fitted{kind: k}
+	var acc clickmodels.EvalSums
+	if r.cfg.LoadDir != "" {
+		m, err := r.load(k, &acc)
+		if err != nil {
+			return rep, ft, err
+		}
+		rep.Loaded, rep.Iterations, rep.Exact = true, m.Iterations, m.Exact
+		ft.loaded = m
+	} else {
+		t0 := time.Now()
+		done, err := r.fit(k, &ft, &acc)
+		if err != nil {
+			return rep, ft, err
+		}
+		rep.FitSeconds = time.Since(t0).Seconds()
+		rep.PrepareSeconds = r.prepSec
+		rep.TrainRecords = r.records
+		rep.Iterations, rep.Exact = done, ft.first.Exact
+	}
+	r.logMem("model fitted", "model", k.String())
+	met, err := acc.Metrics(k)
+	if err != nil {
+		return rep, ft, err
+	}
+	rep.Metrics = met
+	return rep, ft, nil
+}
+
+// load reads the model of kind k from LoadDir and evaluates it on every
+// shard's test sessions into acc.
+func (r *shardRun) load(k clickmodels.Kind, acc *clickmodels.EvalSums) (*clickmodels.Model, error) {
+	path := clickmodels.ParamsPath(r.cfg.LoadDir, k)
+	m, err := clickmodels.LoadModel(path)
+	if err != nil {
+		return nil, err
+	}
+	if m.Kind != k {
+		return nil, fmt.Errorf("%s: holds a %v model", path, m.Kind)
+	}
+	for i := range r.n {
+		p, err := r.shard(i)
+		if err != nil {
+			return nil, err
+		}
+		if err := acc.Add(m, p.Test); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// fit runs EM for kind k over all shards (fitLoop), then builds every
+// shard's model (finish) and evaluates it into acc. It returns the
+// iterations done.
+func (r *shardRun) fit(k clickmodels.Kind, ft *fitted, acc *clickmodels.EvalSums) (int, error) {
+	iters := r.cfg.Iterations
+	if iters <= 0 {
+		iters = clickmodels.DefaultIterations
+	}
+	if !k.EM() {
+		iters = 1
+	}
+	global := make([]float64, k.GlobalParams(r.R))
+	for i := range global {
+		global[i] = clickmodels.Unseen
+	}
+	// A held shard keeps its fitter; a spilled shard's fitter is built
+	// from its file for every pass and dropped after it, keeping only its
+	// pair values, the state one iteration passes to the next.
+	fs := make([]*clickmodels.ShardFit, r.n)
+	vals := &pairValues{dir: r.spillDir, budget: r.cfg.PreparedBudget, has: make([]bool, r.n), onDisk: make([]bool, r.n),
+		attr: make([][]float64, r.n), sat: make([][]float64, r.n)}
+	for i, p := range r.ps {
+		if p != nil {
+			fs[i] = clickmodels.NewShardFitShared(r.ctx, p.Data, p.Test, k, r.cfg.Options, global, true)
+		}
+	}
+	var scratch *clickmodels.Data // arrays of the last spilled shard read
+	each := func(fn func(*clickmodels.ShardFit)) error {
+		for i := range r.n {
+			if f := fs[i]; f != nil {
+				fn(f)
+				continue
+			}
+			// The E-step needs the training data only; the shard is
+			// decoded into the arrays of the one before, whose fitter is
+			// gone.
+			p, err := readPreparedShardFile(r.shardPath(i), false, scratch)
+			if err != nil {
+				return err
+			}
+			scratch = p.Data
+			f := clickmodels.NewShardFitShared(r.ctx, p.Data, p.Test, k, r.cfg.Options, global, true)
+			if err := vals.load(i, f); err != nil {
+				return err
+			}
+			fn(f)
+			if err := vals.keep(i, f); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	done, err := clickmodels.FitShards(r.ctx, each, r.R, k, r.cfg.Options, global, iters, int(r.trainSERPs))
+	if err != nil {
+		return 0, fmt.Errorf("fit %v: %w", k, err)
+	}
+	for i := range r.n {
+		if err := r.finish(i, k, fs, vals, global, done, ft, acc); err != nil {
+			return 0, err
+		}
+	}
+	return done, nil
+}
+
+// finish builds shard i's final model after done iterations (its
+// intervals' evidence included), keeps it in ft (in memory, or in a pair
+// file when spilling) and evaluates it into acc.
+func (r *shardRun) finish(i int, k clickmodels.Kind, fs []*clickmodels.ShardFit, vals *pairValues, global []float64, done int, ft *fitted, acc *clickmodels.EvalSums) error {
+	f, p := fs[i], r.ps[i]
+	if f == nil {
+		var err error
+		if p, err = r.shard(i); err != nil {
+			return err
+		}
+		f = clickmodels.NewShardFitShared(r.ctx, p.Data, p.Test, k, r.cfg.Options, global, false)
+		if err := vals.load(i, f); err != nil {
+			return err
+		}
+		vals.drop(i)
+	}
+	m, err := f.FinalModel(r.ctx, done, r.cfg.Level)
+	if err != nil {
+		return err
+	}
+	sm := clickmodels.ShardModel{Model: m, QueryFirst: p.QueryFirst}
+	if ft.first == nil {
+		ft.first = m
+	}
+	if r.spillDir == "" {
+		ft.models = append(ft.models, sm)
+	} else {
+		// Spilling: the model's pairs wait in a pair file, not in memory,
+		// to be merged into the outputs.
+		path := filepath.Join(r.spillDir, fmt.Sprintf("pairs-%05d", i))
+		if err := clickmodels.WritePairFile(path, sm); err != nil {
+			return err
+		}
+		ft.pairFiles = append(ft.pairFiles, path)
+	}
+	ft.pairs += len(m.PairQuery)
+	if err := acc.AddPrepared(m, p.Data, p.Test); err != nil {
+		return err
+	}
+	fs[i] = nil
+	return nil
+}
+
+// writeModel is the last phase, for one model: it writes its parameter
+// and relevance files (merging the shards' pairs) and removes its pair
+// files.
+func (r *shardRun) writeModel(ft fitted) (*clickmodels.UncertaintyReport, error) {
+	switch {
+	case ft.loaded != nil:
+		return ft.loaded.WriteFilesReport(r.outDir, r.cfg.ParamsFormat)
+	case ft.pairFiles != nil:
+		unc, err := clickmodels.WriteModelFilesFromPairs(r.outDir, ft.first, ft.pairFiles, ft.pairs, r.cfg.ParamsFormat)
+		for _, path := range ft.pairFiles {
+			if rerr := os.Remove(path); err == nil {
+				err = rerr
+			}
+		}
+		return unc, err
+	default:
+		return clickmodels.WriteModelFilesReport(r.outDir, ft.models, r.cfg.ParamsFormat)
+	}
+}
+
+// pairValues keeps the pair values of spilled shards from one pass over
+// them to the next (the state an EM iteration passes on): in memory while
+// their size stays within budget bytes, the other shards' in a file each
+// in dir, rewritten after every pass, so that under a memory limit no
+// per-pair state of all shards is ever in memory together.
+type pairValues struct {
+	dir          string
+	budget, held int64
+	has, onDisk  []bool // shard i has values; they are in its file
+	attr, sat    [][]float64
+}
+
+func (v *pairValues) path(i int) string { return filepath.Join(v.dir, fmt.Sprintf("values-%05d", i)) }
+
+// load gives f shard i's values, if a pass has kept any.
+func (v *pairValues) load(i int, f *clickmodels.ShardFit) error {
+	if !v.has[i] {
+		return nil
+	}
+	if !v.onDisk[i] {
+		f.SetPairValues(v.attr[i], v.sat[i])
+		return nil
+	}
+	b, err := os.ReadFile(v.path(i))
+	if err != nil {
+		return err
+	}
+	if err := f.UnmarshalPairs(b); err != nil {
+		return fmt.Errorf("%s: %w", v.path(i), err)
+	}
+	return nil
+}
+
+// keep stores f's values as shard i's: in memory if they are there
+// already or fit in what is left of the budget, else in its file.
+func (v *pairValues) keep(i int, f *clickmodels.ShardFit) error {
+	attr, sat := f.PairValues()
+	if !v.has[i] {
+		v.has[i] = true
+		sz := 8 * int64(len(attr)+len(sat))
+		if v.budget > 0 && v.held+sz > v.budget {
+			v.onDisk[i] = true
+		} else {
+			v.held += sz
+		}
+	}
+	if !v.onDisk[i] {
+		v.attr[i], v.sat[i] = attr, sat
+		return nil
+	}
+	return os.WriteFile(v.path(i), f.MarshalPairs(), 0o644)
+}
+
+// drop forgets shard i's values.
+func (v *pairValues) drop(i int) {
+	if v.onDisk[i] {
+		os.Remove(v.path(i))
+	}
+	v.attr[i], v.sat[i] = nil, nil
+}
+
+// memInUse is the memory the Go runtime holds from the OS (all classes,
+// minus heap returned to the OS): close to the resident set size.
+func memInUse() int64 {
+	ss := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(ss)
+	return int64(ss[0].Value.Uint64()) - int64(ss[1].Value.Uint64())
+}
+
+// size estimates the bytes p holds: its arrays and its names.
+func (p *PreparedShard) size() int64 {
+	d, t := p.Data.Parts(), p.Test
+	n := 8*len(d.RecOff) + 4*len(d.RecPair) + 16*len(d.RecClicks) + 8*len(d.PairQuery) + 32*len(d.Chunks) +
+		16*len(t.Query) + 8*len(t.Offsets) + 4*len(t.DocIDs) + 8*len(p.QueryFirst)
+	for _, names := range [][]string{d.Log.Queries.Names, d.Log.Docs.Names} {
+		for _, s := range names {
+			n += 16 + len(s)
+		}
+	}
+	return int64(n)
+}
