@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+
+	"github.com/lovbench/lovbench/features"
 )
 
 // CardFile is the dataset card export writes into the dataset directory.
@@ -51,8 +53,8 @@ func RenderCard(m *Manifest) []byte {
 	for _, pi := range m.Partitions {
 		p("| %d | %d | %d |\n", pi.Partition, pi.Queries, pi.Rows)
 	}
-	p("\n- Files: `%s` and `%s` (one row per (query, term): query, qid, term, label, partition, %sthen one column per feature), `%s` (TREC qrels), `%s`, and per fold `FoldK/{train,vali,test}.txt` in the RankLib/SVMlight format (`label qid:N 1:v ... # query term`), queries in ascending qid order.\n",
-		ParquetFile, ArrowFile, cardConfidenceColumn(m), QrelsFile, GroundTruthFile)
+	p("\n- Files: `%s` and `%s` (one row per (query, term): %s, then one column per feature), `%s` (TREC qrels), `%s`, and per fold `FoldK/{train,vali,test}.txt` in the RankLib/SVMlight format (`label qid:N 1:v ... # query term`), queries in ascending qid order.\n",
+		ParquetFile, ArrowFile, fixedColumnNames(m), QrelsFile, GroundTruthFile)
 	p("- `partitions/partition-K.parquet`: the rows of `%s` in partition K, same columns. The configs of the front matter build each fold from them: `FoldK` has the splits train, validation and test of fold K (the partitions of `FoldK/{train,vali,test}.txt`), so that `datasets.load_dataset(\"<this directory or repository>\", \"Fold1\")` gives fold 1; `all` is `%s` whole. `%s` describes the same files in Croissant 1.0.\n\n", ParquetFile, ParquetFile, CroissantFile)
 
 	p("## Collection process\n\n")
@@ -168,12 +170,11 @@ func orUnknown(s string) string {
 	return s
 }
 
+// semanticsText names the feature semantics s and says what it computes
+// (features.Semantics.Description).
 func semanticsText(s string) string {
-	switch s {
-	case "reference":
-		return "reference (what LOVBench's Java code computed for the published benchmark, quirks included)"
-	case "paper":
-		return "paper (the formulas as the LOVBench paper prints them)"
+	if d := features.Semantics(s).Description(); d != "" {
+		return s + " (" + d + ")"
 	}
 	return "not recorded"
 }

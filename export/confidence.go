@@ -97,14 +97,14 @@ func rowsConfidence(rows []Row) []ConfidenceDist {
 	return ConfidenceDistribution(g, c)
 }
 
-// confidenceColumn is the Parquet column of the confidence: optional, null
-// where the Arrow column is null.
-func confidenceColumn(a *array.Float64) pqfile.Column {
+// nullableColumn is the Parquet column of a nullable float64 column (the
+// confidence): optional, null where the Arrow column is null.
+func nullableColumn(name string, a *array.Float64) pqfile.Column {
 	null := make([]bool, a.Len())
 	for i := range null {
 		null[i] = a.IsNull(i)
 	}
-	return pqfile.Column{Name: ConfidenceColumn, Kind: pqfile.Float64, Float64s: a.Float64Values(), Null: null}
+	return pqfile.Column{Name: name, Kind: pqfile.Float64, Float64s: a.Float64Values(), Null: null}
 }
 
 // ConfidenceFilter says what FilterConfidence (`export --min-confidence`)
@@ -359,13 +359,4 @@ func checkConfidenceManifest(v *Validation, m *Manifest, gt []sampling.Row) {
 	if len(supported) != m.Queries {
 		v.addf("%s: %d of %d queries have a row with a confidence of at least %v; all should", GroundTruthFile, len(supported), m.Queries, f.MinConfidence)
 	}
-}
-
-// cardConfidenceColumn names the confidence column in the card's list of
-// columns, when the dataset has one.
-func cardConfidenceColumn(m *Manifest) string {
-	if m.Confidence == nil {
-		return ""
-	}
-	return ConfidenceColumn + ", "
 }

@@ -144,7 +144,7 @@ func RenderCroissant(m *Manifest) []byte {
 	ds["recordSet"] = []any{
 		map[string]any{
 			"@type": "cr:RecordSet", "@id": "dataset", "name": "dataset",
-			"description": "One record per (query, term): the query, its qid, the term, the graded label, the query's partition and one column per feature (dataset.parquet; dataset.arrow and partitions/partition-K.parquet hold the same rows).",
+			"description": "One record per (query, term): " + fixedColumnNames(m) + ", then one column per feature (dataset.parquet; dataset.arrow and partitions/partition-K.parquet hold the same rows).",
 			"key":         []any{map[string]any{"@id": "dataset/qid"}, map[string]any{"@id": "dataset/term"}},
 			"field":       fields,
 		},
@@ -196,24 +196,4 @@ func croissantDescription(m *Manifest) string {
 		s += " The search log was simulated: the labels come from synthetic clicks, not from users."
 	}
 	return s
-}
-
-// columnDescription describes a column of dataset.parquet.
-func columnDescription(name string) string {
-	switch name {
-	case "query":
-		return "The keyword query."
-	case "qid":
-		return "The query's number, 1-based, in sorted query order."
-	case "term":
-		return "The full URI of the ranked ontology term (class or property)."
-	case "label":
-		return "Graded relevance label: -2 junk, 0 to 4 (LOVBench paper, Table 4)."
-	case "partition":
-		return "The query's partition, 1-based; the folds record set says which partitions make each fold's splits."
-	}
-	if strings.Contains(name, "_") {
-		return "Feature " + name + " (LOVBench paper, Table 3; docs/features.md)."
-	}
-	return name
 }

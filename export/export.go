@@ -7,8 +7,8 @@
 //     (seeded) into F equal partitions and fold k trains on F-2 of them,
 //     validates on one and tests on one, rotated as in LETOR;
 //   - dataset.parquet and dataset.arrow: one row per (query, term) with
-//     query, qid, term, label, partition, the label's confidence (null where
-//     not known) and one column per feature name;
+//     the fixed columns of Schema (the query, its labels and partition) and
+//     one column per feature name;
 //   - partitions/partition-K.parquet: the rows of dataset.parquet in
 //     partition K, which the card's FoldK configs are made of;
 //   - qrels.txt (TREC `qid 0 docid rel`), ground_truth.csv (query,term,label,confidence);

@@ -75,11 +75,6 @@ type Columns struct {
 	Features     [][]float64 // per feature column
 }
 
-// baseColumns are the columns every dataset.parquet and dataset.arrow
-// starts with; ConfidenceColumn follows them in datasets written since
-// labels have a confidence, then the feature columns.
-var baseColumns = []string{"query", "qid", "term", "label", "partition"}
-
 // confidenceAt says whether names has the confidence column after the base
 // columns, and returns the index of the first feature column.
 func confidenceAt(names []string) (bool, int) {
@@ -103,30 +98,27 @@ func ReadParquetColumns(ctx context.Context, p string) (*Columns, error) {
 	names := tab.Names()
 	want := baseColumns
 	if len(names) < len(want) || !slices.Equal(names[:len(want)], want) {
-		return nil, fmt.Errorf("%s: columns %v do not start with %v", p, names[:min(len(names), 5)], want)
+		return nil, fmt.Errorf("%s: columns %v do not start with %v", p, names[:min(len(names), len(want))], want)
 	}
 	hasConf, first := confidenceAt(names)
 	for i, col := range tab.Columns {
-		wantType := "DOUBLE"
-		switch i {
-		case 0, 2:
-			wantType = "BYTE_ARRAY"
-		case 1, 3, 4:
-			wantType = "INT32"
+		wantType := "DOUBLE" // the features'
+		if i < first {
+			wantType = physicalType[datasetColumns[i].typ.ID()]
 		}
 		if col.Physical != wantType {
 			return nil, fmt.Errorf("%s: column %s: type %s, want %s", p, col.Name, col.Physical, wantType)
 		}
-		if col.Nulls > 0 && !(hasConf && i == len(want)) {
+		if col.Nulls > 0 && !(hasConf && i == colConfidence) {
 			return nil, fmt.Errorf("%s: column %s: %d nulls", p, col.Name, col.Nulls)
 		}
 	}
 	c := &Columns{
-		Query: tab.Columns[0].Strings, QID: tab.Columns[1].Int32s, Term: tab.Columns[2].Strings,
-		Label: tab.Columns[3].Int32s, Partition: tab.Columns[4].Int32s, FeatureNames: names[first:],
+		Query: tab.Columns[colQuery].Strings, QID: tab.Columns[colQID].Int32s, Term: tab.Columns[colTerm].Strings,
+		Label: tab.Columns[colLabel].Int32s, Partition: tab.Columns[colPartition].Int32s, FeatureNames: names[first:],
 	}
 	if hasConf {
-		col := tab.Columns[len(want)]
+		col := tab.Columns[colConfidence]
 		c.Confidence = slices.Clone(col.Float64s)
 		for i, null := range col.Null {
 			if null {
@@ -187,7 +179,7 @@ func ReadArrowColumns(p string) (*Columns, error) {
 func toColumns(names []string, cols [][]arrow.Array) (*Columns, error) {
 	want := baseColumns
 	if len(names) < len(want) || !slices.Equal(names[:len(want)], want) {
-		return nil, fmt.Errorf("columns %v do not start with %v", names[:min(len(names), 5)], want)
+		return nil, fmt.Errorf("columns %v do not start with %v", names[:min(len(names), len(want))], want)
 	}
 	hasConf, first := confidenceAt(names)
 	c := &Columns{FeatureNames: names[first:]}
@@ -217,24 +209,24 @@ func toColumns(names []string, cols [][]arrow.Array) (*Columns, error) {
 		return out, nil
 	}
 	var err error
-	if c.Query, err = strs(0); err != nil {
+	if c.Query, err = strs(colQuery); err != nil {
 		return nil, err
 	}
-	if c.QID, err = ints(1); err != nil {
+	if c.QID, err = ints(colQID); err != nil {
 		return nil, err
 	}
-	if c.Term, err = strs(2); err != nil {
+	if c.Term, err = strs(colTerm); err != nil {
 		return nil, err
 	}
-	if c.Label, err = ints(3); err != nil {
+	if c.Label, err = ints(colLabel); err != nil {
 		return nil, err
 	}
-	if c.Partition, err = ints(4); err != nil {
+	if c.Partition, err = ints(colPartition); err != nil {
 		return nil, err
 	}
 	if hasConf {
 		c.Confidence = []float64{}
-		for _, a := range cols[len(want)] {
+		for _, a := range cols[colConfidence] {
 			fa, ok := a.(*array.Float64)
 			if !ok {
 				return nil, fmt.Errorf("column %s: type %s, want float64", ConfidenceColumn, a.DataType())

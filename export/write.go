@@ -168,11 +168,6 @@ func svmLines(ctx context.Context, ds *Dataset, keepJunk bool) (buf []byte, ends
 // holds the label's confidence (null where it is not known).
 const ConfidenceColumn = "confidence"
 
-// Schema returns the Arrow schema of dataset.parquet and dataset.arrow:
-// query (utf8), qid (int32), term (utf8), label (int32), partition (int32),
-// confidence (float64, null where not known; the only nullable column),
-// then one float64 column per feature, named by its feature name, in ID
-// order.
 // manifestFields are the columns of the dataset m describes: Schema's,
 // less the confidence column for a manifest written before it
 // (m.Confidence nil), whose dataset.parquet has none.
@@ -187,14 +182,14 @@ func manifestFields(m *Manifest) []arrow.Field {
 	return out
 }
 
+// Schema returns the Arrow schema of dataset.parquet and dataset.arrow:
+// the fixed columns of datasetColumns (confidence the only nullable one),
+// then one float64 column per feature, named by its feature name, in ID
+// order.
 func Schema(fs []Feature) *arrow.Schema {
-	fields := []arrow.Field{
-		{Name: "query", Type: arrow.BinaryTypes.String},
-		{Name: "qid", Type: arrow.PrimitiveTypes.Int32},
-		{Name: "term", Type: arrow.BinaryTypes.String},
-		{Name: "label", Type: arrow.PrimitiveTypes.Int32},
-		{Name: "partition", Type: arrow.PrimitiveTypes.Int32},
-		{Name: ConfidenceColumn, Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+	fields := make([]arrow.Field, 0, nFixedColumns+len(fs))
+	for _, c := range datasetColumns {
+		fields = append(fields, arrow.Field{Name: c.name, Type: c.typ, Nullable: c.nullable})
 	}
 	for _, f := range fs {
 		fields = append(fields, arrow.Field{Name: f.Name, Type: arrow.PrimitiveTypes.Float64})
@@ -228,7 +223,9 @@ func record(ds *Dataset) arrow.RecordBatch {
 			cb.Append(r.Confidence)
 		}
 	}
-	cols := []arrow.Array{qb.NewArray(), array.NewInt32Data(int32Data(qids)), tb.NewArray(), array.NewInt32Data(int32Data(labs)), array.NewInt32Data(int32Data(parts)), cb.NewArray()}
+	cols := make([]arrow.Array, nFixedColumns, nFixedColumns+len(ds.Features))
+	cols[colQuery], cols[colQID], cols[colTerm] = qb.NewArray(), array.NewInt32Data(int32Data(qids)), tb.NewArray()
+	cols[colLabel], cols[colPartition], cols[colConfidence] = array.NewInt32Data(int32Data(labs)), array.NewInt32Data(int32Data(parts)), cb.NewArray()
 	nf := len(ds.Features)
 	for j := range ds.Features {
 		vals := make([]float64, n)
@@ -254,20 +251,25 @@ func float64Data(v []float64) arrow.ArrayData {
 
 // parquetColumns are the columns of dataset.parquet, in the order and with
 // the types of Schema, taken from the Arrow record of the same rows: the
-// query and term columns dictionary-encoded, the others plain (feature
-// values rarely repeat enough).
+// string columns (query and term) dictionary-encoded, the others plain
+// (feature values rarely repeat enough), the nullable one optional.
 func parquetColumns(ds *Dataset, rec arrow.RecordBatch) []pqfile.Column {
-	i32 := func(c int) []int32 { return rec.Column(c).(*array.Int32).Int32Values() }
-	cols := []pqfile.Column{
-		{Name: "query", Kind: pqfile.String, Dict: true, String: func(i int) string { return ds.Rows[i].Query }},
-		{Name: "qid", Kind: pqfile.Int32, Int32s: i32(1)},
-		{Name: "term", Kind: pqfile.String, Dict: true, String: func(i int) string { return ds.Rows[i].Term }},
-		{Name: "label", Kind: pqfile.Int32, Int32s: i32(3)},
-		{Name: "partition", Kind: pqfile.Int32, Int32s: i32(4)},
-		confidenceColumn(rec.Column(5).(*array.Float64)),
-	}
-	for j, f := range ds.Features {
-		cols = append(cols, pqfile.Column{Name: f.Name, Kind: pqfile.Float64, Float64s: rec.Column(6 + j).(*array.Float64).Float64Values()})
+	cols := make([]pqfile.Column, 0, rec.NumCols())
+	for c, f := range rec.Schema().Fields() {
+		switch a := rec.Column(c).(type) {
+		case *array.String:
+			cols = append(cols, pqfile.Column{Name: f.Name, Kind: pqfile.String, Dict: true, String: a.Value})
+		case *array.Int32:
+			cols = append(cols, pqfile.Column{Name: f.Name, Kind: pqfile.Int32, Int32s: a.Int32Values()})
+		case *array.Float64:
+			if f.Nullable {
+				cols = append(cols, nullableColumn(f.Name, a))
+			} else {
+				cols = append(cols, pqfile.Column{Name: f.Name, Kind: pqfile.Float64, Float64s: a.Float64Values()})
+			}
+		default:
+			panic(fmt.Sprintf("export: column %s of type %s has no Parquet encoding", f.Name, f.Type))
+		}
 	}
 	return cols
 }

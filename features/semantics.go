@@ -33,3 +33,17 @@ func ParseSemantics(s string) (Semantics, error) {
 	}
 	return "", fmt.Errorf("unknown feature semantics %q (want reference or paper)", s)
 }
+
+// Description says in words what s computes and whether its values compare
+// with the published LOVBench features: the one text the command's help,
+// the dataset card, croissant.json and the pipeline's report show ("" for
+// an unknown semantics).
+func (s Semantics) Description() string {
+	switch s {
+	case SemanticsReference:
+		return "what LOVBench's Java code computed for the published benchmark, quirks included: comparable with the published LOVBench features"
+	case SemanticsPaper:
+		return "the formulas as the LOVBench paper prints them: not comparable column by column with the published LOVBench features"
+	}
+	return ""
+}

@@ -436,13 +436,11 @@ func digitRun(s string) int {
 // featureSemanticsNote says which feature semantics built the dataset (the
 // manifest's parameters.feature_semantics; "" when it is not recorded).
 func featureSemanticsNote(sem string) string {
-	switch features.Semantics(sem) {
-	case features.SemanticsReference:
-		return "Features computed with the reference semantics: what LOVBench's Java code computes, comparable with the published LOVBench features (docs/features.md)."
-	case features.SemanticsPaper:
-		return "Features computed with the paper semantics: the formulas as the LOVBench paper prints them, not comparable column by column with the published LOVBench features (docs/features.md)."
-	case "":
+	if sem == "" {
 		return ""
+	}
+	if d := features.Semantics(sem).Description(); d != "" {
+		return "Features computed with the " + sem + " semantics: " + d + " (docs/features.md)."
 	}
 	return "Features computed with the " + sem + " semantics."
 }

@@ -59,8 +59,9 @@ type PartResult struct {
 	MaxRanks int
 }
 
-// cleanFn cleans a part with ingest's cleaner and emits each kept SERP,
-// encoded with its place in the log, keyed by its query shard.
+// cleanFn cleans a part with ingest's cleaner and emits its kept SERPs,
+// encoded with their places in the log, in batches keyed by query shard
+// (batcher).
 type cleanFn struct {
 	Shards    int
 	Blacklist []string
@@ -91,17 +92,16 @@ func (f *cleanFn) ProcessElement(ctx context.Context, p Part, lines func(*PartLi
 	}
 	var (
 		quar bytes.Buffer
-		buf  []byte
 		ord  int
 		maxR int
+		bt   = newBatcher(f.Shards, emit)
 	)
 	rep, err := ingest.CleanYandexPart(ctx, r, ingest.PartOptions{
 		File: p.File, FirstLine: first, Blacklist: f.Blacklist, FullSERP: f.FullSERP, MaxLine: f.MaxLine,
 		PIISalt: f.PIISalt, KeepSessionIDs: f.KeepSessionIDs,
 	}, &quar, func(serps []sessions.SERP) error {
 		for i := range serps {
-			buf = appendSERP(buf[:0], p.Index, ord, &serps[i])
-			emit(shards.Of(serps[i].Query, f.Shards), bytes.Clone(buf))
+			bt.add(shards.Of(serps[i].Query, f.Shards), p.Index, ord, &serps[i])
 			maxR = max(maxR, len(serps[i].Results))
 			ord++
 		}
@@ -110,6 +110,7 @@ func (f *cleanFn) ProcessElement(ctx context.Context, p Part, lines func(*PartLi
 	if err != nil {
 		return fmt.Errorf("%s (bytes %d-%d): %w", p.File, p.Start, p.End, err)
 	}
+	bt.flush()
 	var rb bytes.Buffer
 	if err := rep.WriteJSON(&rb); err != nil {
 		return err
@@ -125,11 +126,11 @@ func (f *cleanFn) ProcessElement(ctx context.Context, p Part, lines func(*PartLi
 // and no quarantine.
 func (f *cleanFn) readPart(ctx context.Context, p Part, r io.Reader, emit func(int, []byte), result func(PartResult)) error {
 	var (
-		buf  []byte
 		ord  int
 		maxR int
 		s    sessions.SERP
 		idx  = map[string]int{}
+		bt   = newBatcher(f.Shards, emit)
 	)
 	_, err := sessions.ScanYandex(r, p.File, true, func(session, query string, results []string, clicks uint64) error {
 		if ord%4096 == 0 {
@@ -145,8 +146,7 @@ func (f *cleanFn) readPart(ctx context.Context, p Part, r io.Reader, emit func(i
 				s.Clicks = append(s.Clicks, sessions.Click{Rank: rk})
 			}
 		}
-		buf = appendSERP(buf[:0], p.Index, ord, &s)
-		emit(shards.Of(query, f.Shards), bytes.Clone(buf))
+		bt.add(shards.Of(query, f.Shards), p.Index, ord, &s)
 		maxR = max(maxR, len(results))
 		ord++
 		return nil
@@ -154,6 +154,7 @@ func (f *cleanFn) readPart(ctx context.Context, p Part, r io.Reader, emit func(i
 	if err != nil {
 		return fmt.Errorf("%s (bytes %d-%d): %w", p.File, p.Start, p.End, err)
 	}
+	bt.flush()
 	result(PartResult{Index: p.Index, Kept: ord, MaxRanks: maxR})
 	return nil
 }

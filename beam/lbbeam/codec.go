@@ -100,3 +100,76 @@ func decodeSERP(b []byte) (part, ord int, s sessions.SERP, err error) {
 	}
 	return part, ord, s, d.err
 }
+
+// A batch is a run of SERPs encoded by appendSERP, each preceded by its
+// length as a uvarint: the cleaning step emits a part's SERPs of one shard
+// in batches, not one element per SERP, so that a runner moves a few
+// hundred elements per million SERPs instead of a million (with Prism,
+// its per-element work was most of the shard pipeline's CPU). The shard
+// writer orders SERPs by their place in the log, so how they are batched
+// does not change a file.
+const (
+	// batchBytes is the size at which a shard's batch is emitted.
+	batchBytes = 256 << 10
+	// batchedBytes bounds the bytes one part holds in unfinished batches:
+	// past it every batch is emitted.
+	batchedBytes = 16 << 20
+)
+
+// batcher gathers one part's encoded SERPs by shard.
+type batcher struct {
+	batches [][]byte
+	held    int
+	rec     []byte
+	emit    func(int, []byte)
+}
+
+func newBatcher(shards int, emit func(int, []byte)) *batcher {
+	return &batcher{batches: make([][]byte, shards), emit: emit}
+}
+
+// add appends a SERP with its place in the log to its shard's batch.
+func (b *batcher) add(shard, part, ord int, s *sessions.SERP) {
+	b.rec = appendSERP(b.rec[:0], part, ord, s)
+	n := len(b.batches[shard])
+	b.batches[shard] = append(binary.AppendUvarint(b.batches[shard], uint64(len(b.rec))), b.rec...)
+	b.held += len(b.batches[shard]) - n
+	if len(b.batches[shard]) >= batchBytes {
+		b.held -= len(b.batches[shard])
+		b.emit(shard, b.batches[shard])
+		b.batches[shard] = nil
+	}
+	if b.held >= batchedBytes {
+		b.flush()
+	}
+}
+
+// flush emits every unfinished batch.
+func (b *batcher) flush() {
+	for i, x := range b.batches {
+		if len(x) > 0 {
+			b.emit(i, x)
+			b.batches[i] = nil
+		}
+	}
+	b.held = 0
+}
+
+// eachSERP calls fn with every SERP of a batch, decoded, in batch order.
+func eachSERP(batch []byte, fn func(part, ord int, s *sessions.SERP) error) error {
+	for len(batch) > 0 {
+		n, k := binary.Uvarint(batch)
+		if k <= 0 || n > uint64(len(batch)-k) {
+			return errCodec
+		}
+		part, ord, s, err := decodeSERP(batch[k : k+int(n)])
+		if err != nil {
+			return err
+		}
+		if err := fn(part, ord, &s); err != nil {
+			return err
+		}
+		batch = batch[k+int(n):]
+	}
+	return nil
+}

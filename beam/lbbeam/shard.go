@@ -244,19 +244,17 @@ func (f *startedFn) ProcessElement(_ int, b []byte, results func(*PartResult) bo
 		pl := place(results)
 		f.pl, f.ts = &pl, split.NewTimeSplit[[2]uint64](pl.total, f.TrainFraction)
 	}
-	part, ord, s, err := decodeSERP(b)
-	if err != nil {
-		return err
-	}
-	if part >= len(f.pl.offset) {
-		return fmt.Errorf("lbbeam: SERP of unknown part %d", part)
-	}
-	if f.ts.Before(f.pl.offset[part] + int64(ord)) {
-		k := shards.SessionKey(s.SessionID)
-		out := binary.LittleEndian.AppendUint64(nil, k[0])
-		emit(binary.LittleEndian.AppendUint64(out, k[1]))
-	}
-	return nil
+	return eachSERP(b, func(part, ord int, s *sessions.SERP) error {
+		if part >= len(f.pl.offset) {
+			return fmt.Errorf("lbbeam: SERP of unknown part %d", part)
+		}
+		if f.ts.Before(f.pl.offset[part] + int64(ord)) {
+			k := shards.SessionKey(s.SessionID)
+			out := binary.LittleEndian.AppendUint64(nil, k[0])
+			emit(binary.LittleEndian.AppendUint64(out, k[1]))
+		}
+		return nil
+	})
 }
 
 // writeShardFn writes one shard file: the shard's SERPs in log order, each
@@ -290,14 +288,16 @@ func (f *writeShardFn) ProcessElement(ctx context.Context, shard int, recs func(
 	var rs []rec
 	var b []byte
 	for recs(&b) {
-		part, ord, s, err := decodeSERP(b)
+		err := eachSERP(b, func(part, ord int, s *sessions.SERP) error {
+			if part >= len(pl.offset) {
+				return fmt.Errorf("lbbeam: SERP of unknown part %d", part)
+			}
+			rs = append(rs, rec{pos: pl.offset[part] + int64(ord), serp: *s})
+			return nil
+		})
 		if err != nil {
 			return err
 		}
-		if part >= len(pl.offset) {
-			return fmt.Errorf("lbbeam: SERP of unknown part %d", part)
-		}
-		rs = append(rs, rec{pos: pl.offset[part] + int64(ord), serp: s})
 	}
 	slices.SortFunc(rs, func(a, b rec) int { return cmp.Compare(a.pos, b.pos) })
 	sum := ShardSummary{Shard: shard, SERPs: int64(len(rs))}

@@ -63,7 +63,7 @@ writes for the same pair. docs/features.md explains every definition.`,
 	f.StringVar(&prefixes, "prefixes", "", "optional LOV prefix file (SPARQL JSON), as for features")
 	f.StringVar(&query, "query", "", "the query")
 	f.StringVar(&term, "term", "", "the term, a full URI or a prefixed name")
-	f.StringVar(&sem, "semantics", string(features.DefaultSemantics), "feature definitions: reference (LOVBench's Java) or paper (the formulas as printed)")
+	semanticsFlag(f, &sem)
 	f.BoolVar(&lenient, "lenient", false, "skip bad RDF statements instead of failing")
 	f.BoolVar(&asJSON, "json", false, "print JSON instead of text")
 	return cmd

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/internal/textio"
@@ -32,12 +33,12 @@ pair with the columns query, term (full URI) and the selected features named
 as in LOVBench's feature_list.csv, in ID order. The output is CSV or Parquet
 by the --out extension. Terms not in the corpus fail the run unless
 --unknown is zero (written with zero features) or skip (left out); both
-count them in the log. --semantics reference (the default) reproduces what
-LOVBench's Java code computes, quirks included; --semantics paper computes the
-formulas as the LOVBench paper prints them. A Parquet output records the
-semantics, the corpus' SHA-256 and the program version in its metadata, which
-export takes into the dataset. See docs/features.md for every feature
-definition in both semantics.`,
+count them in the log. A Parquet output records the semantics, the corpus'
+SHA-256 and the program version in its metadata, which export takes into the
+dataset. --semantics chooses the feature definitions (docs/features.md gives
+every feature in both):
+  reference (the default): ` + features.SemanticsReference.Description() + `.
+  paper: ` + features.SemanticsPaper.Description() + `.`,
 		Example: `  lovbench features --corpus vocabularies/ --pairs pairs.csv --out features.parquet
   lovbench features --corpus vocabs/ --prefixes lov_prefixes.json --pairs pairs.csv \
     --out f.csv --features 1-33 --unknown zero
@@ -110,7 +111,12 @@ definition in both semantics.`,
 	f.StringVar(&prefixes, "prefixes", "", "optional LOV prefix file (SPARQL JSON) to resolve prefixed names")
 	f.StringVar(&unknown, "unknown", "error", "terms not in the corpus: error, zero or skip")
 	f.BoolVar(&lenient, "lenient", false, "skip bad RDF statements (counted) instead of failing")
-	f.StringVar(&sem, "semantics", string(features.DefaultSemantics), "feature definitions: reference (LOVBench's Java) or paper (the formulas as printed)")
+	semanticsFlag(f, &sem)
 	intVar(f, &workers, "workers", 0, atLeast(0), "worker goroutines (0 = number of CPUs); the output does not depend on it")
 	return cmd
+}
+
+// semanticsFlag defines --semantics (features and explain).
+func semanticsFlag(f *pflag.FlagSet, sem *string) {
+	f.StringVar(sem, "semantics", string(features.DefaultSemantics), "feature definitions: reference (LOVBench's Java) or paper (the formulas as printed)")
 }
