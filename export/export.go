@@ -35,6 +35,7 @@ import (
 	"strings"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/filehash"
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/sampling"
@@ -351,7 +352,7 @@ func Run(ctx context.Context, cfg Config) (*Manifest, error) {
 		role, path string
 		rows       int
 	}{{"ground_truth", cfg.GroundTruth, len(gt)}, {"features", cfg.Features, ft.Rows}} {
-		sum, err := fileSHA256(in.path)
+		sum, err := filehash.SHA256(in.path)
 		if err != nil {
 			return nil, err
 		}

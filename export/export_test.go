@@ -22,6 +22,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/lovbench/lovbench/internal/filehash"
 	"github.com/lovbench/lovbench/internal/refdata"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/sampling"
@@ -645,7 +646,7 @@ func fixManifest(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	for i, o := range m.Outputs {
-		sum, err := fileSHA256(filepath.Join(dir, o.Path))
+		sum, err := filehash.SHA256(filepath.Join(dir, o.Path))
 		if err != nil {
 			t.Fatal(err)
 		}

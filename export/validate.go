@@ -19,6 +19,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/filehash"
 	"github.com/lovbench/lovbench/internal/par"
 	"github.com/lovbench/lovbench/internal/pqfile"
 	"github.com/lovbench/lovbench/internal/textio"
@@ -331,7 +332,7 @@ func validateFiles(v *Validation, dir string, m *Manifest) {
 			continue
 		}
 		listed[o.Path] = true
-		sum, err := fileSHA256(filepath.Join(dir, filepath.FromSlash(o.Path)))
+		sum, err := filehash.SHA256(filepath.Join(dir, filepath.FromSlash(o.Path)))
 		if err == nil {
 			if v.sums == nil {
 				v.sums = map[string]string{}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lovbench/lovbench/internal/filehash"
 	"github.com/lovbench/lovbench/internal/pqfile"
 	"github.com/lovbench/lovbench/internal/textio"
 )
@@ -148,7 +149,7 @@ func checkCroissant(b []byte, dir string, sums map[string]string) (problems, mis
 		sum, ok := sums[url]
 		var err error
 		if !ok {
-			sum, err = fileSHA256(filepath.Join(dir, filepath.FromSlash(url)))
+			sum, err = filehash.SHA256(filepath.Join(dir, filepath.FromSlash(url)))
 		}
 		switch {
 		case err != nil:

@@ -20,7 +20,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
-	"github.com/lovbench/lovbench/internal/filehash"
 	"github.com/lovbench/lovbench/internal/pqfile"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/sampling"
@@ -130,9 +129,6 @@ func writeOut(dir, rel string, rows int, fn func(w io.Writer) error) (Output, er
 	}
 	return Output{Path: rel, SHA256: hex.EncodeToString(hw.h.Sum(nil)), Bytes: hw.n, Rows: rows}, nil
 }
-
-// fileSHA256 is the SHA-256 of the file p (package filehash).
-func fileSHA256(p string) (string, error) { return filehash.SHA256(p) }
 
 // svmLines formats every row once, in the dataset's row order (qids
 // ascending, each query's lines in the seeded line order): row i is

@@ -70,21 +70,11 @@ func (lw *labelWriter) flush() error {
 func ReadLabels(r io.Reader, name string) ([]Label, error) {
 	cr := csv.NewReader(textio.NewLineReader(r))
 	cr.FieldsPerRecord = -1
-	h, err := cr.Read()
+	header, err := textio.ReadCSVHeader(cr, name, LabelsHeader, labelsHeaderV1)
 	if err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s:1: empty file, want header %s", name, LabelsHeader)
-		}
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, err
 	}
-	nf := 5
-	switch strings.Join(h, ",") {
-	case LabelsHeader:
-	case labelsHeaderV1:
-		nf = 4
-	default:
-		return nil, fmt.Errorf("%s:1: header %s, want %s", name, textio.Quote(strings.Join(h, ",")), textio.Quote(LabelsHeader))
-	}
+	nf := strings.Count(header, ",") + 1
 	var out []Label
 	rank := map[string]int{}
 	type key struct{ q, t string }
@@ -99,7 +89,7 @@ func ReadLabels(r io.Reader, name string) ([]Label, error) {
 		}
 		line, _ := cr.FieldPos(0)
 		if len(f) != nf {
-			return nil, fmt.Errorf("%s:%d: %d fields, want %d (%s)", name, line, len(f), nf, strings.Join(h, ","))
+			return nil, fmt.Errorf("%s:%d: %d fields, want %d (%s)", name, line, len(f), nf, header)
 		}
 		if f[0] == "" || f[1] == "" {
 			return nil, fmt.Errorf("%s:%d: field query or term: empty", name, line)

@@ -624,7 +624,7 @@ func fingerprint(st Stage, fps map[string]string, code string) (*Stamp, error) {
 	}
 	stamp := &Stamp{Stage: st.Name, Params: params, Inputs: map[string]string{}, Deps: map[string]string{}}
 	for role, path := range st.Inputs {
-		sum, err := hashFile(path)
+		sum, err := filehash.SHA256(path)
 		if err != nil {
 			return nil, fmt.Errorf("input %s: %w", role, err)
 		}
@@ -678,7 +678,7 @@ func codeIdentity() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("identify the program: %w", err)
 	}
-	sum, err := hashFile(exe)
+	sum, err := filehash.SHA256(exe)
 	if err != nil {
 		return "", fmt.Errorf("identify the program: %w", err)
 	}
@@ -706,9 +706,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	return ks
 }
 
-// hashFile returns the hex SHA-256 of a file's content.
-func hashFile(path string) (string, error) { return filehash.SHA256(path) }
-
 // hashTree returns the SHA-256 of every regular file under dir, by slash
 // path relative to dir.
 func hashTree(dir string) (map[string]string, error) {
@@ -724,7 +721,7 @@ func hashTree(dir string) (map[string]string, error) {
 		if rel == stampName {
 			return nil
 		}
-		sum, err := hashFile(p)
+		sum, err := filehash.SHA256(p)
 		if err != nil {
 			return err
 		}

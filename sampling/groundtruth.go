@@ -56,21 +56,11 @@ func ReadGroundTruth(r io.Reader, name string) ([]Row, error) {
 	cr := csv.NewReader(textio.NewLineReader(r))
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
-	h, err := cr.Read()
+	header, err := textio.ReadCSVHeader(cr, name, GroundTruthHeader, groundTruthHeaderV1)
 	if err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s:1: empty file, want header %s", name, GroundTruthHeader)
-		}
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, err
 	}
-	nf := 4
-	switch strings.Join(h, ",") {
-	case GroundTruthHeader:
-	case groundTruthHeaderV1:
-		nf = 3
-	default:
-		return nil, fmt.Errorf("%s:1: header %s, want %s (or %s)", name, textio.Quote(strings.Join(h, ",")), textio.Quote(GroundTruthHeader), textio.Quote(groundTruthHeaderV1))
-	}
+	nf := strings.Count(header, ",") + 1
 	type key struct{ q, t string }
 	seen := map[key]int{}
 	var out []Row
@@ -84,7 +74,7 @@ func ReadGroundTruth(r io.Reader, name string) ([]Row, error) {
 		}
 		line, _ := cr.FieldPos(0)
 		if len(f) != nf {
-			return nil, fmt.Errorf("%s:%d: %d fields, want %d (%s)", name, line, len(f), nf, strings.Join(h, ","))
+			return nil, fmt.Errorf("%s:%d: %d fields, want %d (%s)", name, line, len(f), nf, header)
 		}
 		if f[0] == "" {
 			return nil, fmt.Errorf("%s:%d: field query: empty", name, line)
