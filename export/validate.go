@@ -50,11 +50,11 @@ type Validation struct {
 	// to be published.
 	CroissantMissing []string `json:"croissant_missing,omitempty"`
 
-	// sums holds the SHA-256 of the files validateFiles hashed, by slash
-	// path, so that the check of croissant.json does not hash them again;
-	// for a file that differs from the manifest it holds the manifest's
-	// checksum (the difference is reported once, against the manifest).
-	sums map[string]string
+	// recorded holds the manifest's SHA-256 of every file it lists, by
+	// slash path: croissant.json's checksums are checked against these
+	// (the manifest's against the files), so no file is hashed twice and
+	// one changed file is one problem.
+	recorded map[string]string
 }
 
 func (v *Validation) addf(format string, args ...any) {
@@ -332,19 +332,11 @@ func validateFiles(v *Validation, dir string, m *Manifest) {
 			continue
 		}
 		listed[o.Path] = true
-		sum, err := filehash.SHA256(filepath.Join(dir, filepath.FromSlash(o.Path)))
-		if err == nil {
-			if v.sums == nil {
-				v.sums = map[string]string{}
-			}
-			v.sums[o.Path] = sum
-			if sum != o.SHA256 {
-				// croissant.json's checksum of this file is checked against
-				// the manifest's instead, so that one changed file is one
-				// problem.
-				v.sums[o.Path] = o.SHA256
-			}
+		if v.recorded == nil {
+			v.recorded = map[string]string{}
 		}
+		v.recorded[o.Path] = o.SHA256
+		sum, err := filehash.SHA256(filepath.Join(dir, filepath.FromSlash(o.Path)))
 		switch {
 		case err != nil:
 			v.addf("%s: %v", o.Path, err)

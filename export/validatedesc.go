@@ -36,7 +36,7 @@ func checkDescriptions(v *Validation, dir string, m *Manifest, listed map[string
 			}
 			continue // checkCard compares it with the manifest
 		case CroissantFile:
-			probs, missing := checkCroissant(b, dir, v.sums)
+			probs, missing := checkCroissant(b, dir, v.recorded)
 			for _, p := range probs {
 				v.addf("%s", p)
 			}
@@ -69,9 +69,11 @@ func CheckCroissant(b []byte, dir string) (problems, missing []string) {
 	return checkCroissant(b, dir, nil)
 }
 
-// checkCroissant is CheckCroissant with the SHA-256 of files already
-// hashed, by slash path (nil: none).
-func checkCroissant(b []byte, dir string, sums map[string]string) (problems, missing []string) {
+// checkCroissant is CheckCroissant with the manifest's SHA-256 of the files
+// it lists, by slash path (nil: none): a file the manifest lists is checked
+// against the manifest's checksum (validate checks that one against the
+// file), any other against the file itself.
+func checkCroissant(b []byte, dir string, recorded map[string]string) (problems, missing []string) {
 	bad := func(format string, args ...any) {
 		problems = append(problems, CroissantFile+": "+fmt.Sprintf(format, args...))
 	}
@@ -146,11 +148,13 @@ func checkCroissant(b []byte, dir string, sums map[string]string) (problems, mis
 			bad("file %s: contentUrl %s leaves the dataset directory", id, textio.Quote(url))
 			continue
 		}
-		sum, ok := sums[url]
-		var err error
-		if !ok {
-			sum, err = filehash.SHA256(filepath.Join(dir, filepath.FromSlash(url)))
+		if rec, ok := recorded[url]; ok {
+			if rec != want {
+				bad("file %s: SHA-256 %s (manifest.json), croissant.json says %s", id, rec, want)
+			}
+			continue
 		}
+		sum, err := filehash.SHA256(filepath.Join(dir, filepath.FromSlash(url)))
 		switch {
 		case err != nil:
 			bad("file %s: %v", id, err)
