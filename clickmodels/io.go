@@ -62,7 +62,7 @@ type pairWriter struct {
 	// intervals at level from the priors (set by writeModelFiles).
 	hasEv                 bool
 	level                 float64
-	attrPriors, satPriors []BetaPrior // by rank bucket (rankBucket)
+	attrPriors, satPriors *priorTable // by rank bucket and exposure class
 	pairs                 func(yield func(q, d string, v *pairVal) bool)
 	// err, if set, reports why pairs stopped early (a read error of the
 	// pairs' source); the writers check it after the pairs.
@@ -82,6 +82,7 @@ type pairVal struct {
 	a, s           float64 // attractiveness, satisfaction
 	ak, an, sk, sn float64 // Evidence, when the model has it
 	rank           float64 // Evidence: mean rank at which the pair was shown
+	shown          float64 // Evidence: impressions (Evidence.Shown)
 }
 
 // setPair fills v with pair p of m.
@@ -94,7 +95,7 @@ func (v *pairVal) setPair(m *Model, p int) {
 		v.s = m.Sat[p]
 	}
 	if ev := m.Evidence; ev != nil {
-		v.ak, v.an, v.rank = ev.AttrK[p], ev.AttrN[p], ev.Rank[p]
+		v.ak, v.an, v.rank, v.shown = ev.AttrK[p], ev.AttrN[p], ev.Rank[p], ev.Shown[p]
 		if ev.SatK != nil {
 			v.sk, v.sn = ev.SatK[p], ev.SatN[p]
 		}

@@ -18,8 +18,9 @@ import (
 // query, the number of its pairs (unsigned varints; strings as varint
 // length and bytes), then per pair the document and, if the model has
 // them, the attractiveness and the satisfaction as little-endian float64
-// bits, followed, with Evidence, by the pair's mean rank and effective
-// counts (K and N of attractiveness, then of satisfaction). A 0 ends the file, so that a file cut between two queries is
+// bits, followed, with Evidence, by the pair's mean rank, its impressions
+// (Evidence.Shown) and effective counts (K and N of attractiveness, then of
+// satisfaction). A 0 ends the file, so that a file cut between two queries is
 // still known to be cut.
 func WritePairFile(path string, sm ShardModel) (err error) {
 	f, err := os.Create(path)
@@ -52,7 +53,7 @@ func WritePairFile(path string, sm ShardModel) (err error) {
 				buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(m.Sat[p]))
 			}
 			if ev := m.Evidence; ev != nil {
-				for _, x := range [][]float64{ev.Rank, ev.AttrK, ev.AttrN, ev.SatK, ev.SatN} {
+				for _, x := range [][]float64{ev.Rank, ev.Shown, ev.AttrK, ev.AttrN, ev.SatK, ev.SatN} {
 					if x != nil {
 						buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(x[p]))
 					}
@@ -179,7 +180,7 @@ func (c *fileCursor) emit(yield func(q, d string, v *pairVal) bool) bool {
 			v.s, err = c.readFloat()
 		}
 		if c.hasEv {
-			for _, x := range []*float64{&v.rank, &v.ak, &v.an, &v.sk, &v.sn}[:3+2*b2i(c.hasSat)] {
+			for _, x := range []*float64{&v.rank, &v.shown, &v.ak, &v.an, &v.sk, &v.sn}[:4+2*b2i(c.hasSat)] {
 				if err == nil {
 					*x, err = c.readFloat()
 				}

@@ -17,12 +17,12 @@ func twoShardModels() []ShardModel {
 		QueryNames: []string{"a", "c"}, DocNames: []string{"x", "y", "z\"z"},
 		PairQuery: []int32{0, 0, 1}, PairDoc: []int32{0, 1, 2},
 		Attr: []float64{0.5, 0.25, 1.0 / 3}, Sat: []float64{0.1, 0.2, 0.3},
-		Evidence: &Evidence{Level: 0.9, Rank: []float64{0, 1, 2.5}, AttrK: []float64{1, 2, 3}, AttrN: []float64{4, 5, 6}, SatK: []float64{0.5, 0, 1}, SatN: []float64{1, 2, 3}}}
+		Evidence: &Evidence{Level: 0.9, Rank: []float64{0, 1, 2.5}, Shown: []float64{1, 2, 40}, AttrK: []float64{1, 2, 3}, AttrN: []float64{4, 5, 6}, SatK: []float64{0.5, 0, 1}, SatN: []float64{1, 2, 3}}}
 	m1 := &Model{Kind: DBN, Ranks: 2, Iterations: 3, Global: []float64{0.7},
 		QueryNames: []string{"b", "d"}, DocNames: []string{"y", "w"},
 		PairQuery: []int32{0, 1, 1}, PairDoc: []int32{0, 1, 0},
 		Attr: []float64{0.125, 0.75, 0.875}, Sat: []float64{0.4, 0.5, 0.6},
-		Evidence: &Evidence{Level: 0.9, Rank: []float64{3, 4, 5}, AttrK: []float64{7, 8, 9}, AttrN: []float64{10, 11, 12}, SatK: []float64{0.25, 2, 3}, SatN: []float64{4, 5, 6}}}
+		Evidence: &Evidence{Level: 0.9, Rank: []float64{3, 4, 5}, Shown: []float64{3.5, 7, 100}, AttrK: []float64{7, 8, 9}, AttrN: []float64{10, 11, 12}, SatK: []float64{0.25, 2, 3}, SatN: []float64{4, 5, 6}}}
 	return []ShardModel{{Model: m0, QueryFirst: []int64{0, 5}}, {Model: m1, QueryFirst: []int64{2, 9}}}
 }
 
@@ -46,12 +46,12 @@ func pairFiles(t *testing.T, parts []ShardModel) []string {
 // position of their first SERP, a (0), b (2), c (5), d (9).
 func TestPairFilesMerge(t *testing.T) {
 	parts := twoShardModels()
-	want := "a x 0.5 0.1 1 4 0.5 1 0|a y 0.25 0.2 2 5 0 2 1|b y 0.125 0.4 7 10 0.25 4 3|c z\"z 0.3333333333333333 0.3 3 6 1 3 2.5|" +
-		"d w 0.75 0.5 8 11 2 5 4|d y 0.875 0.6 9 12 3 6 5|"
+	want := "a x 0.5 0.1 1 4 0.5 1 0 1|a y 0.25 0.2 2 5 0 2 1 2|b y 0.125 0.4 7 10 0.25 4 3 3.5|c z\"z 0.3333333333333333 0.3 3 6 1 3 2.5 40|" +
+		"d w 0.75 0.5 8 11 2 5 4 7|d y 0.875 0.6 9 12 3 6 5 100|"
 	collect := func(pw *pairWriter) string {
 		var b strings.Builder
 		pw.pairs(func(q, d string, v *pairVal) bool {
-			fmt.Fprintf(&b, "%s %s %v %v %v %v %v %v %v|", q, d, v.a, v.s, v.ak, v.an, v.sk, v.sn, v.rank)
+			fmt.Fprintf(&b, "%s %s %v %v %v %v %v %v %v %v|", q, d, v.a, v.s, v.ak, v.an, v.sk, v.sn, v.rank, v.shown)
 			return true
 		})
 		if err := pw.readErr(); err != nil {

@@ -39,10 +39,12 @@ import (
 //     trials N (Evidence), summed per pair in record order, which is the
 //     same for any number of workers and query shards.
 //  2. Prior. Per rank bucket (the pair's mean rank, rounded: what a pair
-//     shown at rank 9 is worth differs from one shown at rank 1), one
-//     Beta(alpha0, beta0) per parameter is fitted to the log by maximum
-//     marginal likelihood with a weak hyperprior (priorHist.prior). Its
-//     histogram is counted exactly, so the prior does not depend on the
+//     shown at rank 9 is worth differs from one shown at rank 1) and
+//     exposure class (the pair's impressions, in powers of two: a pair
+//     shown once at rank 1 differs from one shown a hundred times there),
+//     one Beta(alpha0, beta0) per parameter is fitted to the log by maximum
+//     marginal likelihood with a weak hyperprior (priorHist.prior, priors).
+//     Its histogram is counted exactly, so the prior does not depend on the
 //     order of the pairs either.
 //  3. Posterior. theta ~ Beta(alpha0 + K, beta0 + N - K). DBN's and SDBN's
 //     relevance a·s (Chapelle and Zhang 2009: the probability of
@@ -66,6 +68,7 @@ const UncertaintyMethod = "empirical-bayes-beta"
 type Evidence struct {
 	Level        float64
 	Rank         []float64 // mean rank (0-based) at which the pair was shown, weighted by SERP
+	Shown        []float64 // impressions: the sum of the weights of the training records that show the pair
 	AttrK, AttrN []float64
 	SatK, SatN   []float64 // DBN, SDBN; else nil
 }
@@ -88,6 +91,15 @@ type UncertaintyReport struct {
 	// SatPriors likewise for satisfaction.
 	AttrPriors []BetaPrior `json:"attr_priors_by_rank"`
 	SatPriors  []BetaPrior `json:"sat_priors_by_rank,omitempty"`
+	// ExposureBounds are the upper bounds of the exposure classes but the
+	// last (impressions in the training records): class e holds the pairs
+	// shown fewer than ExposureBounds[e] times and at least
+	// ExposureBounds[e-1]. AttrCellPriors[b][e] is the attractiveness
+	// prior the pairs of rank bucket b and exposure class e take;
+	// SatCellPriors likewise for satisfaction.
+	ExposureBounds []float64     `json:"exposure_bounds"`
+	AttrCellPriors [][]BetaPrior `json:"attr_priors_by_rank_exposure"`
+	SatCellPriors  [][]BetaPrior `json:"sat_priors_by_rank_exposure,omitempty"`
 }
 
 // hasUncertainty reports whether kind's relevance depends on the pair
@@ -134,8 +146,8 @@ func (f *fitter) evidence(ctx context.Context, level float64) *Evidence {
 	}
 	d := f.d
 	np := d.Pairs()
-	ev := &Evidence{Level: level, Rank: make([]float64, np), AttrK: make([]float64, np), AttrN: make([]float64, np)}
-	shown := make([]float64, np)
+	ev := &Evidence{Level: level, Rank: make([]float64, np), Shown: make([]float64, np), AttrK: make([]float64, np), AttrN: make([]float64, np)}
+	shown := ev.Shown
 	hasSat := len(f.sat) > 0
 	if hasSat {
 		ev.SatK, ev.SatN = make([]float64, np), make([]float64, np)
@@ -194,11 +206,25 @@ const (
 	histM      = 25   // K/N cells
 )
 
-// priorHist is the histogram of one bucket's pairs.
+// priorHist is the histogram of one cell's pairs. Each histogram cell
+// also sums its pairs' K and N in fixed point (histScale units), so the fit
+// takes every cell's mean K and mean N, not its centre: a pair with K = 0
+// and N = 100 would otherwise enter as K = 2 (the centre of K/N in [0,
+// 0.04)). Integer sums do not depend on the order of the pairs. They
+// cannot overflow: a pair's K is at most its N, and its N at most two per
+// rank of every training record showing it (CCM's click counts twice), so
+// a cell's sum of N is at most 2 x ranks x the training SERPs, times
+// histScale: at 35 M SERPs of 10 ranks 7.3e14, 12,000 times below the
+// largest int64 (9.2e18); even with 64 ranks it takes 69 billion SERPs.
 type priorHist struct {
-	cells [histN][histM]int64
-	pairs int64
+	cells      [histN][histM]int64
+	sumK, sumN [histN][histM]int64 // fixed point, histScale per unit
+	pairs      int64
 }
+
+// histScale is the fixed-point unit of a cell's sums of K and N: 2^-20,
+// far below any effective count that matters.
+const histScale = 1 << 20
 
 func (h *priorHist) add(k, n float64) {
 	if !(n >= histMinN) {
@@ -207,6 +233,8 @@ func (h *priorHist) add(k, n float64) {
 	i := min(int(math.Log(n/histMinN)/math.Log(histNRatio)), histN-1)
 	j := min(max(int(k/n*histM), 0), histM-1)
 	h.cells[i][j]++
+	h.sumK[i][j] += int64(math.Round(k * histScale))
+	h.sumN[i][j] += int64(math.Round(n * histScale))
 	h.pairs++
 }
 
@@ -214,6 +242,8 @@ func (h *priorHist) merge(o *priorHist) {
 	for i := range h.cells {
 		for j := range h.cells[i] {
 			h.cells[i][j] += o.cells[i][j]
+			h.sumK[i][j] += o.sumK[i][j]
+			h.sumN[i][j] += o.sumN[i][j]
 		}
 	}
 	h.pairs += o.pairs
@@ -227,17 +257,20 @@ const (
 
 // prior fits the bucket's Beta prior (see above); Beta(1, 1), PyClick's
 // prior, without pairs.
-func (h *priorHist) prior() BetaPrior {
+func (h *priorHist) prior() BetaPrior { return h.fit(maxConcentration) }
+
+// fit is prior with the concentration at most maxConc.
+func (h *priorHist) fit(maxConc float64) BetaPrior {
 	if h.pairs == 0 {
 		return BetaPrior{Alpha: 1, Beta: 1}
 	}
 	type cell struct{ c, k, n float64 }
 	var cs []cell
 	for i := range h.cells {
-		n := histMinN * math.Pow(histNRatio, float64(i)+0.5)
 		for j, c := range h.cells[i] {
 			if c > 0 {
-				cs = append(cs, cell{float64(c), n * (float64(j) + 0.5) / histM, n})
+				fc := float64(c)
+				cs = append(cs, cell{fc, float64(h.sumK[i][j]) / histScale / fc, float64(h.sumN[i][j]) / histScale / fc})
 			}
 		}
 	}
@@ -265,7 +298,7 @@ func (h *priorHist) prior() BetaPrior {
 		return s
 	}
 	// Pattern search from a grid: deterministic, about 150 evaluations.
-	tLo, tHi := math.Log(minConcentration), math.Log(maxConcentration)
+	tLo, tHi := math.Log(minConcentration), math.Log(max(maxConc, minConcentration))
 	bestMu, bestT, best := 0.5, 0.0, math.Inf(-1)
 	for i := 1; i < 10; i++ {
 		for j := 0; j <= 5; j++ {
@@ -297,53 +330,113 @@ func (h *priorHist) prior() BetaPrior {
 // bucket is its mean rank rounded, the last bucket holding all from it on.
 const rankBuckets = 16
 
-// minPriorPairs is the fewest pairs (with N >= histMinN) a bucket's prior
-// is fitted to; a bucket with fewer takes the prior fitted to all pairs.
+// minPriorPairs is the fewest pairs (with N >= histMinN) a rank bucket's
+// or a cell's prior is fitted to; with fewer, a rank bucket takes the prior
+// fitted to all pairs and a cell its rank bucket's (see priors).
 const minPriorPairs = 50
 
 func rankBucket(meanRank float64) int {
 	return min(max(int(meanRank+0.5), 0), rankBuckets-1)
 }
 
-// priors fits per rank bucket the priors of the pairs' parameter whose
-// counts get returns (attractiveness or satisfaction), over every pair
-// pw yields (one pass).
-func (pw *pairWriter) priors(get func(v *pairVal) (k, n float64)) ([]BetaPrior, error) {
-	by := make([]priorHist, rankBuckets)
+// Exposure classes: a pair's exposure is its impressions in the training
+// records (Evidence.Shown); class e holds the pairs shown fewer than
+// 2^(e+1) times and at least 2^e (the first from 0, the last from 64 on).
+// Within a rank bucket, pairs shown once (often from rare or shuffled
+// SERPs: attractiveness as it comes) and pairs shown a hundred times (the
+// engine's top results: attractive) differ in their relevance, so each
+// (rank bucket, exposure class) cell gets its own prior
+// (docs/clickmodels.md, "How the intervals are computed").
+const exposureClasses = 7
+
+// exposureBounds lists the classes' upper bounds but the last's.
+func exposureBounds() []float64 {
+	b := make([]float64, exposureClasses-1)
+	for e := range b {
+		b[e] = math.Ldexp(1, e+1)
+	}
+	return b
+}
+
+// exposureClass is the class of a pair shown shown times: floor(log2
+// shown), within [0, exposureClasses-1] (exact: by the binary exponent).
+func exposureClass(shown float64) int {
+	_, exp := math.Frexp(shown) // shown = f 2^exp, f in [0.5, 1)
+	return min(max(exp-1, 0), exposureClasses-1)
+}
+
+// priorTable is one parameter's priors: per rank bucket, and per rank
+// bucket and exposure class (the priors the pairs take).
+type priorTable struct {
+	byRank []BetaPrior
+	byCell [][]BetaPrior // [rank bucket][exposure class]
+}
+
+// of is the prior of pair v.
+func (t *priorTable) of(v *pairVal) BetaPrior {
+	return t.byCell[rankBucket(v.rank)][exposureClass(v.shown)]
+}
+
+// priors fits the priors of the pairs' parameter whose counts get returns
+// (attractiveness or satisfaction), over every pair pw yields (one pass).
+// A rank bucket's prior is fitted to its pairs (with fewer than
+// minPriorPairs, the prior of all pairs); a cell's prior to the cell's
+// pairs, its concentration at most that of its rank bucket's prior (with
+// fewer than minPriorPairs pairs, the rank bucket's prior). The cap keeps
+// a cell from claiming more than its rank bucket knows: in a cell of pairs
+// shown a few times each, the spread of the relevances is barely
+// identified, and where the model misreads the users (users coming back to
+// the results page) their counts look less spread than any binomial and
+// the fit runs to the largest concentration (measured: see the docs).
+func (pw *pairWriter) priors(get func(v *pairVal) (k, n float64)) (*priorTable, error) {
+	by := make([][exposureClasses]priorHist, rankBuckets)
 	pw.pairs(func(_, _ string, v *pairVal) bool {
 		k, n := get(v)
-		by[rankBucket(v.rank)].add(k, n)
+		by[rankBucket(v.rank)][exposureClass(v.shown)].add(k, n)
 		return true
 	})
 	if err := pw.readErr(); err != nil {
 		return nil, err
 	}
 	var all priorHist
-	for b := range by {
-		all.merge(&by[b])
+	byRank := make([]priorHist, rankBuckets)
+	for r := range by {
+		for e := range by[r] {
+			byRank[r].merge(&by[r][e])
+		}
+		all.merge(&byRank[r])
 	}
 	pooled := all.prior()
-	out := make([]BetaPrior, rankBuckets)
-	for b := range by {
-		if by[b].pairs >= minPriorPairs {
-			out[b] = by[b].prior()
-		} else {
-			out[b] = pooled
-			out[b].Pairs = by[b].pairs
+	t := &priorTable{byRank: make([]BetaPrior, rankBuckets), byCell: make([][]BetaPrior, rankBuckets)}
+	for r := range by {
+		rp := pooled
+		if byRank[r].pairs >= minPriorPairs {
+			rp = byRank[r].prior()
+		}
+		rp.Pairs = byRank[r].pairs
+		t.byRank[r] = rp
+		t.byCell[r] = make([]BetaPrior, exposureClasses)
+		for e := range by[r] {
+			h := &by[r][e]
+			p := rp
+			if h.pairs >= minPriorPairs {
+				p = h.fit(rp.Alpha + rp.Beta)
+			}
+			p.Pairs = h.pairs
+			t.byCell[r][e] = p
 		}
 	}
-	return out, nil
+	return t, nil
 }
 
 // relevanceBeta is the Beta(alpha, beta) that describes the relevance of
 // pair v under pw's priors (see above).
 func (pw *pairWriter) relevanceBeta(v *pairVal) (alpha, beta float64) {
-	b := rankBucket(v.rank)
 	var ps BetaPrior
 	if pw.satPriors != nil {
-		ps = pw.satPriors[b]
+		ps = pw.satPriors.of(v)
 	}
-	return relevanceBeta(pw.kind, pw.attrPriors[b], ps, v)
+	return relevanceBeta(pw.kind, pw.attrPriors.of(v), ps, v)
 }
 
 // relevanceBeta is the Beta(alpha, beta) that describes the relevance of a
@@ -438,14 +531,18 @@ func (pw *pairWriter) setPriors() (*UncertaintyReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	var s []BetaPrior
+	var s *priorTable
 	if pw.hasSat {
 		if s, err = pw.priors(func(v *pairVal) (float64, float64) { return v.sk, v.sn }); err != nil {
 			return nil, err
 		}
 	}
 	pw.attrPriors, pw.satPriors = a, s
-	return &UncertaintyReport{Method: UncertaintyMethod, Level: pw.level, AttrPriors: a, SatPriors: s}, nil
+	rep := &UncertaintyReport{Method: UncertaintyMethod, Level: pw.level, AttrPriors: a.byRank, ExposureBounds: exposureBounds(), AttrCellPriors: a.byCell}
+	if s != nil {
+		rep.SatPriors, rep.SatCellPriors = s.byRank, s.byCell
+	}
+	return rep, nil
 }
 
 // BetaProbability is P(lo <= X < hi) for X ~ Beta(alpha, beta):

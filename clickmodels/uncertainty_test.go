@@ -61,6 +61,8 @@ func TestEvidenceThreeSERPs(t *testing.T) {
 	nearTol(t, "N(B)", ev.AttrN[b], 3, 0)
 	nearTol(t, "rank(A)", ev.Rank[a], 1.0/3, 1e-15)
 	nearTol(t, "rank(B)", ev.Rank[b], 2.0/3, 1e-15)
+	nearTol(t, "shown(A)", ev.Shown[a], 3, 0)
+	nearTol(t, "shown(B)", ev.Shown[b], 3, 0)
 	// No evidence and no intervals on request, and for GCTR.
 	if m, _ := Fit(context.Background(), d, DCTR, Options{Level: -1}); m.Evidence != nil {
 		t.Error("Level -1: evidence computed")
@@ -153,5 +155,95 @@ func TestPriorRecovers(t *testing.T) {
 	}
 	if p.Pairs != 5000 {
 		t.Errorf("pairs %d", p.Pairs)
+	}
+}
+
+// TestPriorHistCellMeans: the prior fit takes each histogram cell's mean K
+// and N, not the cell's centre. 2,000 pairs with K = 0 of N = 100 all say
+// that the parameter is near 0: the marginal likelihood grows as the mean
+// falls, so the fitted mean is at most 0.001 (with the cell's centre the
+// pairs entered as K = 2 of about N = 100, and the mean came out near
+// 0.02). The sums are exact: two pairs (2.125, 10) and (2.375, 10) in
+// one cell (K/N 0.2125 and 0.2375: the sixth of 25) sum to 4.5 and 20.
+func TestPriorHistCellMeans(t *testing.T) {
+	var h priorHist
+	for range 2000 {
+		h.add(0, 100)
+	}
+	p := h.prior()
+	if m := p.Alpha / (p.Alpha + p.Beta); m > 0.001 {
+		t.Errorf("prior mean %.4f of pairs that were never clicked in 100 trials, want at most 0.001", m)
+	}
+	var g priorHist
+	g.add(2.125, 10)
+	g.add(2.375, 10)
+	i := int(math.Log(10/histMinN) / math.Log(histNRatio))
+	if j := 5; g.cells[i][j] != 2 || g.sumK[i][j] != 4.5*histScale || g.sumN[i][j] != 20*histScale {
+		t.Errorf("cell (%d, %d): %d pairs, sums %d, %d; want 2, 4.5, 20 (x %d)", i, j, g.cells[i][j], g.sumK[i][j], g.sumN[i][j], histScale)
+	}
+}
+
+// TestExposureClass: classes by powers of two of the impressions, by hand.
+func TestExposureClass(t *testing.T) {
+	for _, c := range []struct {
+		shown float64
+		want  int
+	}{{0, 0}, {1, 0}, {1.5, 0}, {2, 1}, {3.99, 1}, {4, 2}, {31, 4}, {32, 5}, {63.5, 5}, {64, 6}, {1e9, 6}} {
+		if got := exposureClass(c.shown); got != c.want {
+			t.Errorf("exposureClass(%v) = %d, want %d", c.shown, got, c.want)
+		}
+	}
+	if b := exposureBounds(); len(b) != exposureClasses-1 || b[0] != 2 || b[len(b)-1] != 64 {
+		t.Errorf("bounds %v", b)
+	}
+}
+
+// TestPriorsByExposure: pairs at rank 0 in three exposure classes. Shown
+// once (class 0), 400 pairs with N = 1, a fifth of them clicked: with one
+// trial per pair, the marginal likelihood depends on the prior's mean
+// alone, and is largest at the share clicked, 0.2. Shown 100 times (class
+// 6), 400 pairs with K = 80 or 90 of N = 100 (mean 0.85). Shown 10 times
+// (class 3), 10 pairs: fewer than minPriorPairs, so they take the rank
+// bucket's prior, fitted to all 810 pairs. Each cell's concentration is at
+// most the rank bucket's. A prior by rank alone would give both classes
+// the same mean.
+func TestPriorsByExposure(t *testing.T) {
+	type pr struct{ k, n, shown float64 }
+	var ps []pr
+	for i := range 400 {
+		ps = append(ps, pr{float64(b2i(i%5 == 0)), 1, 1}, pr{80 + 10*float64(i%2), 100, 100})
+	}
+	for range 10 {
+		ps = append(ps, pr{5, 10, 10})
+	}
+	pw := &pairWriter{kind: UBM, hasEv: true, level: 0.9}
+	pw.pairs = func(yield func(q, d string, v *pairVal) bool) {
+		for _, p := range ps {
+			if !yield("q", "d", &pairVal{ak: p.k, an: p.n, shown: p.shown, rank: 0.2}) {
+				return
+			}
+		}
+	}
+	tab, err := pw.priors(func(v *pairVal) (float64, float64) { return v.ak, v.an })
+	if err != nil {
+		t.Fatal(err)
+	}
+	mean := func(p BetaPrior) float64 { return p.Alpha / (p.Alpha + p.Beta) }
+	once, often, rank := tab.byCell[0][0], tab.byCell[0][6], tab.byRank[0]
+	nearTol(t, "mean of class 0", mean(once), 0.2, 0.01)
+	nearTol(t, "mean of class 6", mean(often), 0.85, 0.01)
+	if once.Pairs != 400 || often.Pairs != 400 || rank.Pairs != 810 {
+		t.Errorf("pairs %d, %d, %d; want 400, 400, 810", once.Pairs, often.Pairs, rank.Pairs)
+	}
+	if c := tab.byCell[0][3]; c.Alpha != rank.Alpha || c.Beta != rank.Beta || c.Pairs != 10 {
+		t.Errorf("class 3 (10 pairs) %+v, want the rank bucket's prior %+v with 10 pairs", c, rank)
+	}
+	for _, p := range []BetaPrior{once, often} {
+		if p.Alpha+p.Beta > rank.Alpha+rank.Beta+1e-9 {
+			t.Errorf("cell concentration %.3f above its rank bucket's %.3f", p.Alpha+p.Beta, rank.Alpha+rank.Beta)
+		}
+	}
+	if v := (pairVal{shown: 100, rank: 0.2}); tab.of(&v) != often {
+		t.Errorf("the prior of a pair shown 100 times at rank 0 is %+v, want class 6's %+v", tab.of(&v), often)
 	}
 }
