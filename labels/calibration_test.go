@@ -25,12 +25,11 @@ const (
 	calibrationLvl = 0.9
 )
 
-// checkCalibration applies the targets; coverage is checked only when
-// asked (see TestCalibrationSyntheticDense).
-func checkCalibration(t *testing.T, c *labels.Calibration, coverage bool) {
+// checkCalibration applies the targets.
+func checkCalibration(t *testing.T, c *labels.Calibration) {
 	t.Helper()
 	t.Logf("pairs %d, coverage %.3f, accuracy %.3f, mean confidence %.3f, ECE %.3f, Brier skill %.3f", c.Pairs, c.Coverage, c.Accuracy, c.MeanConfidence, c.ECE, c.BrierSkill)
-	if coverage && (c.Coverage < wantCoverage-coverageSlack || c.Coverage > wantCoverage+coverageSlack) {
+	if c.Coverage < wantCoverage-coverageSlack || c.Coverage > wantCoverage+coverageSlack {
 		t.Errorf("coverage of the %v intervals %.3f, want %.2f +- %.2f", c.Level, c.Coverage, wantCoverage, coverageSlack)
 	}
 	if c.ECE > maxECE {
@@ -61,25 +60,27 @@ func TestCalibrationCorpusDense(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := measure(t, sim.Config{Kind: clickmodels.UBM, SERPs: 20000, Seed: 1, Source: src})
-	checkCalibration(t, c, true)
+	checkCalibration(t, c)
 }
 
 // TestCalibrationSyntheticDense: a dense synthetic UBM log (100 SERPs per
-// query) meets the calibration targets. Its coverage (0.79 measured) is
-// not checked: UBM identifies only attractiveness x examination, and the
-// fit puts the examination of rank 1 at 0.997 where the simulation has
-// 0.97, so the attractiveness of well-observed pairs comes out a few
-// percent low, more than the width of their intervals
-// (docs/clickmodels.md, "Calibration").
+// query over 500 queries) meets both targets. Measured with seed 1:
+// coverage 0.892, ECE 0.027, Brier skill 0.317. Before the priors by
+// exposure class its coverage was 0.77-0.79: a prior by rank alone gave
+// the pairs shown once or twice at a top rank (from the simulation's
+// shuffled SERPs) the mean of the attractive results usually shown there
+// (docs/clickmodels.md, "Calibration against known truth"). On 200
+// queries (3,900 pairs) coverage is still 0.82: too few pairs per
+// (rank, exposure) cell for their own priors.
 func TestCalibrationSyntheticDense(t *testing.T) {
 	sc := sim.DefaultSyntheticConfig()
-	sc.Queries = 200
+	sc.Queries = 500
 	src, err := sim.NewSyntheticSource(sc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := measure(t, sim.Config{Kind: clickmodels.UBM, SERPs: 20000, Seed: 1, Source: src})
-	checkCalibration(t, c, false)
+	c := measure(t, sim.Config{Kind: clickmodels.UBM, SERPs: 50000, Seed: 1, Source: src})
+	checkCalibration(t, c)
 }
 
 // TestCalibrationRejectsConstant: the checks fail when the confidence is

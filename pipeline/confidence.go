@@ -170,11 +170,13 @@ func selectedPrior(fitDir string) (PriorOf, error) {
 // with a confidence that is no higher than the probability prior(rank)
 // (the relevance Beta of a pair without evidence shown at the label's
 // first-SERP position, clickmodels.PriorRelevance) gives their label's band
-// under thresholds th. A pair the log holds no evidence about has exactly
+// under thresholds th. A pair the log holds no evidence about has about
 // that confidence when its mean rank is its first-SERP position (always on
-// logs whose result pages do not change, as the simulated ones); the clicks
-// of any other pair counted did not make its label more likely than it was
-// before them. It returns the count and the labels with a confidence.
+// logs whose result pages do not change, as the simulated ones): the fit
+// gives it the prior of its rank bucket and exposure class, prior(rank)
+// is its rank bucket's over all exposures. The clicks of any other pair
+// counted did not make its label more likely than the prior of its rank
+// made it. It returns the count and the labels with a confidence.
 func PriorLike(ls []labels.Label, th labels.Thresholds, prior PriorOf) (n, of int) {
 	for _, l := range ls {
 		if l.Confidence == labels.NoConfidence {
