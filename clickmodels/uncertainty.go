@@ -238,6 +238,28 @@ func (h *priorHist) add(k, n float64) {
 	h.pairs++
 }
 
+// informative reports whether h holds enough pairs to fit a prior to:
+// at least minPriorPairs, with at least one success and one failure in all
+// (sum of K and of N - K at least 1). Without a success, the marginal
+// likelihood grows without bound as the prior's mean goes to 0 (without a
+// failure, to 1): the fit would say only that, and give every pair of
+// the cell an interval of width 0 at the edge. (On the sparse DBN logs
+// every pair shown once is one that nobody clicked, because a user who
+// clicks comes back to the page and shows the pair again.)
+func (h *priorHist) informative() bool {
+	if h.pairs < minPriorPairs {
+		return false
+	}
+	var k, n int64
+	for i := range h.sumK {
+		for j := range h.sumK[i] {
+			k += h.sumK[i][j]
+			n += h.sumN[i][j]
+		}
+	}
+	return k >= histScale && n-k >= histScale
+}
+
 func (h *priorHist) merge(o *priorHist) {
 	for i := range h.cells {
 		for j := range h.cells[i] {
@@ -379,10 +401,10 @@ func (t *priorTable) of(v *pairVal) BetaPrior {
 
 // priors fits the priors of the pairs' parameter whose counts get returns
 // (attractiveness or satisfaction), over every pair pw yields (one pass).
-// A rank bucket's prior is fitted to its pairs (with fewer than
-// minPriorPairs, the prior of all pairs); a cell's prior to the cell's
-// pairs, its concentration at most that of its rank bucket's prior (with
-// fewer than minPriorPairs pairs, the rank bucket's prior). The cap keeps
+// A rank bucket's prior is fitted to its pairs (if they are not
+// informative, the prior of all pairs); a cell's prior to the cell's
+// pairs, its concentration at most that of its rank bucket's prior (if
+// they are not informative, the rank bucket's prior). The cap keeps
 // a cell from claiming more than its rank bucket knows: in a cell of pairs
 // shown a few times each, the spread of the relevances is barely
 // identified, and where the model misreads the users (users coming back to
@@ -410,7 +432,7 @@ func (pw *pairWriter) priors(get func(v *pairVal) (k, n float64)) (*priorTable, 
 	t := &priorTable{byRank: make([]BetaPrior, rankBuckets), byCell: make([][]BetaPrior, rankBuckets)}
 	for r := range by {
 		rp := pooled
-		if byRank[r].pairs >= minPriorPairs {
+		if byRank[r].informative() {
 			rp = byRank[r].prior()
 		}
 		rp.Pairs = byRank[r].pairs
@@ -419,7 +441,7 @@ func (pw *pairWriter) priors(get func(v *pairVal) (k, n float64)) (*priorTable, 
 		for e := range by[r] {
 			h := &by[r][e]
 			p := rp
-			if h.pairs >= minPriorPairs {
+			if h.informative() {
 				p = h.fit(rp.Alpha + rp.Beta)
 			}
 			p.Pairs = h.pairs

@@ -204,7 +204,9 @@ func TestExposureClass(t *testing.T) {
 // alone, and is largest at the share clicked, 0.2. Shown 100 times (class
 // 6), 400 pairs with K = 80 or 90 of N = 100 (mean 0.85). Shown 10 times
 // (class 3), 10 pairs: fewer than minPriorPairs, so they take the rank
-// bucket's prior, fitted to all 810 pairs. Each cell's concentration is at
+// bucket's prior, fitted to all 870 pairs. Shown twice (class 1), 60 pairs
+// never clicked: no success to fit a mean to, so the rank bucket's prior
+// too (not a prior of mean 0). Each cell's concentration is at
 // most the rank bucket's. A prior by rank alone would give both classes
 // the same mean.
 func TestPriorsByExposure(t *testing.T) {
@@ -215,6 +217,9 @@ func TestPriorsByExposure(t *testing.T) {
 	}
 	for range 10 {
 		ps = append(ps, pr{5, 10, 10})
+	}
+	for range 60 {
+		ps = append(ps, pr{0, 2, 2})
 	}
 	pw := &pairWriter{kind: UBM, hasEv: true, level: 0.9}
 	pw.pairs = func(yield func(q, d string, v *pairVal) bool) {
@@ -232,11 +237,13 @@ func TestPriorsByExposure(t *testing.T) {
 	once, often, rank := tab.byCell[0][0], tab.byCell[0][6], tab.byRank[0]
 	nearTol(t, "mean of class 0", mean(once), 0.2, 0.01)
 	nearTol(t, "mean of class 6", mean(often), 0.85, 0.01)
-	if once.Pairs != 400 || often.Pairs != 400 || rank.Pairs != 810 {
-		t.Errorf("pairs %d, %d, %d; want 400, 400, 810", once.Pairs, often.Pairs, rank.Pairs)
+	if once.Pairs != 400 || often.Pairs != 400 || rank.Pairs != 870 {
+		t.Errorf("pairs %d, %d, %d; want 400, 400, 870", once.Pairs, often.Pairs, rank.Pairs)
 	}
-	if c := tab.byCell[0][3]; c.Alpha != rank.Alpha || c.Beta != rank.Beta || c.Pairs != 10 {
-		t.Errorf("class 3 (10 pairs) %+v, want the rank bucket's prior %+v with 10 pairs", c, rank)
+	for _, c := range []struct{ e, n int }{{3, 10}, {1, 60}} {
+		if p := tab.byCell[0][c.e]; p.Alpha != rank.Alpha || p.Beta != rank.Beta || p.Pairs != int64(c.n) {
+			t.Errorf("class %d (%d pairs) %+v, want the rank bucket's prior %+v with %d pairs", c.e, c.n, p, rank, c.n)
+		}
 	}
 	for _, p := range []BetaPrior{once, often} {
 		if p.Alpha+p.Beta > rank.Alpha+rank.Beta+1e-9 {
