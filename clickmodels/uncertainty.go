@@ -86,9 +86,10 @@ type BetaPrior struct {
 type UncertaintyReport struct {
 	Method string  `json:"method"`
 	Level  float64 `json:"level"`
-	// AttrPriors[b] is the attractiveness prior of the pairs whose mean
-	// rank rounds to b (the last bucket holds every rank from it on);
-	// SatPriors likewise for satisfaction.
+	// AttrPriors[b] is the attractiveness prior fitted to all pairs whose
+	// mean rank rounds to b (the last bucket holds every rank from it on),
+	// whatever their exposure; the pairs take AttrCellPriors. SatPriors
+	// likewise for satisfaction.
 	AttrPriors []BetaPrior `json:"attr_priors_by_rank"`
 	SatPriors  []BetaPrior `json:"sat_priors_by_rank,omitempty"`
 	// ExposureBounds are the upper bounds of the exposure classes but the
