@@ -67,7 +67,10 @@
 // bucket and exposure class (impressions) by marginal likelihood, and its
 // interval (see uncertainty.go and
 // docs/clickmodels.md, "Uncertainty of the relevance"). The point
-// estimates are PyClick's, unchanged.
+// estimates are PyClick's, unchanged. Model.OracleRelevanceDists replaces
+// the fitted priors by ones moment-matched to a simulation's truth in the
+// same (rank bucket, exposure class) cells, for the calibration
+// ablations.
 //
 // # Files
 //

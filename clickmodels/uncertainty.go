@@ -395,9 +395,16 @@ type priorTable struct {
 	byCell [][]BetaPrior // [rank bucket][exposure class]
 }
 
+// priorCell is the cell of pair v among the priors: its rank bucket and
+// exposure class.
+func priorCell(v *pairVal) (bucket, class int) {
+	return rankBucket(v.rank), exposureClass(v.shown)
+}
+
 // of is the prior of pair v.
 func (t *priorTable) of(v *pairVal) BetaPrior {
-	return t.byCell[rankBucket(v.rank)][exposureClass(v.shown)]
+	b, e := priorCell(v)
+	return t.byCell[b][e]
 }
 
 // priors fits the priors of the pairs' parameter whose counts get returns
@@ -415,20 +422,14 @@ func (pw *pairWriter) priors(get func(v *pairVal) (k, n float64)) (*priorTable, 
 	by := make([][exposureClasses]priorHist, rankBuckets)
 	pw.pairs(func(_, _ string, v *pairVal) bool {
 		k, n := get(v)
-		by[rankBucket(v.rank)][exposureClass(v.shown)].add(k, n)
+		b, e := priorCell(v)
+		by[b][e].add(k, n)
 		return true
 	})
 	if err := pw.readErr(); err != nil {
 		return nil, err
 	}
-	var all priorHist
-	byRank := make([]priorHist, rankBuckets)
-	for r := range by {
-		for e := range by[r] {
-			byRank[r].merge(&by[r][e])
-		}
-		all.merge(&byRank[r])
-	}
+	byRank, all := sumCells(by)
 	pooled := all.prior()
 	t := &priorTable{byRank: make([]BetaPrior, rankBuckets), byCell: make([][]BetaPrior, rankBuckets)}
 	for r := range by {
@@ -450,6 +451,22 @@ func (pw *pairWriter) priors(get func(v *pairVal) (k, n float64)) (*priorTable, 
 		}
 	}
 	return t, nil
+}
+
+// sumCells sums the accumulators of the prior cells by into their rank
+// buckets' and into that of all pairs.
+func sumCells[T any, P interface {
+	*T
+	merge(*T)
+}](by [][exposureClasses]T) (byRank []T, all T) {
+	byRank = make([]T, len(by))
+	for r := range by {
+		for e := range by[r] {
+			P(&byRank[r]).merge(&by[r][e])
+		}
+		P(&all).merge(&byRank[r])
+	}
+	return byRank, all
 }
 
 // relevanceBeta is the Beta(alpha, beta) that describes the relevance of
@@ -560,12 +577,18 @@ func (pw *pairWriter) setPriors() (*UncertaintyReport, error) {
 			return nil, err
 		}
 	}
+	return pw.usePriors(a, s), nil
+}
+
+// usePriors makes a and s (nil but for DBN and SDBN) the priors of pw's
+// pairs and returns the report that names them.
+func (pw *pairWriter) usePriors(a, s *priorTable) *UncertaintyReport {
 	pw.attrPriors, pw.satPriors = a, s
 	rep := &UncertaintyReport{Method: UncertaintyMethod, Level: pw.level, AttrPriors: a.byRank, ExposureBounds: exposureBounds(), AttrCellPriors: a.byCell}
 	if s != nil {
 		rep.SatPriors, rep.SatCellPriors = s.byRank, s.byCell
 	}
-	return rep, nil
+	return rep
 }
 
 // BetaProbability is P(lo <= X < hi) for X ~ Beta(alpha, beta):
@@ -599,7 +622,13 @@ func (m *Model) RelevanceDists() ([]RelevanceDist, *UncertaintyReport, error) {
 	if err != nil || rep == nil {
 		return nil, rep, err
 	}
-	out := make([]RelevanceDist, 0, m.NumPairs())
+	return pw.relevanceDists(m.NumPairs()), rep, nil
+}
+
+// relevanceDists returns the distribution of each of pw's np pairs under
+// pw's priors, in pair order.
+func (pw *pairWriter) relevanceDists(np int) []RelevanceDist {
+	out := make([]RelevanceDist, 0, np)
 	var cache intervalCache
 	pw.pairs(func(_, _ string, v *pairVal) bool {
 		a, b := pw.relevanceBeta(v)
@@ -607,5 +636,5 @@ func (m *Model) RelevanceDists() ([]RelevanceDist, *UncertaintyReport, error) {
 		out = append(out, RelevanceDist{Alpha: a, Beta: b, Lower: lo, Upper: hi})
 		return true
 	})
-	return out, rep, nil
+	return out
 }

@@ -49,10 +49,16 @@ type CalibrationBin struct {
 // the model that simulated its log (same kind of relevance). fitted must
 // carry Evidence.
 func Calibrate(fitted, truth *clickmodels.Model, th Thresholds) (*Calibration, error) {
-	dists, rep, err := fitted.RelevanceDists()
+	dists, _, err := fitted.RelevanceDists()
 	if err != nil {
 		return nil, err
 	}
+	return calibrate(fitted, truth, th, dists)
+}
+
+// calibrate is Calibrate with the relevance distributions dists of
+// fitted's pairs.
+func calibrate(fitted, truth *clickmodels.Model, th Thresholds, dists []clickmodels.RelevanceDist) (*Calibration, error) {
 	if dists == nil {
 		return nil, fmt.Errorf("calibration: the %v model has no intervals", fitted.Kind)
 	}
@@ -70,7 +76,7 @@ func Calibrate(fitted, truth *clickmodels.Model, th Thresholds) (*Calibration, e
 		correct[p] = th.Label(tr) == g
 	}
 	c := CalibrationOf(conf, correct)
-	c.Level = rep.Level
+	c.Level = fitted.Evidence.Level
 	if len(dists) > 0 {
 		c.Coverage = float64(covered) / float64(len(dists))
 	}
@@ -114,10 +120,30 @@ func CalibrationOf(conf []float64, correct []bool) *Calibration {
 	return c
 }
 
+// SimulationOptions configure CalibrateSimulation. Besides the level,
+// each option replaces one ingredient of the intervals by the
+// simulation's truth, so that what limits the calibration of a kind of
+// log can be measured one ingredient at a time (docs/clickmodels.md,
+// "Calibration against known truth"); none is available on a real log.
+type SimulationOptions struct {
+	// Level is the interval level (clickmodels.Options.Level).
+	Level float64
+	// TrueGlobals fixes the click model's global parameters (UBM's
+	// examination, DBN's continuation, ...) at the simulation's values
+	// instead of fitting them: EM runs its iterations on the pair
+	// parameters only (clickmodels.ShardFit with SetGlobal before every
+	// E-step and no global M-step).
+	TrueGlobals bool
+	// OraclePrior replaces the priors fitted to the log by the oracle
+	// prior of clickmodels.Model.OracleRelevanceDists: per prior cell,
+	// the Beta moment-matched to the true values of its pairs.
+	OraclePrior bool
+}
+
 // CalibrateSimulation simulates the log of cfg, fits cfg.Kind to all of it
-// with intervals at level (clickmodels.Options.Level) and calibrates the
-// fit against the simulation's truth with LOVBench's thresholds.
-func CalibrateSimulation(ctx context.Context, cfg sim.Config, level float64) (*Calibration, error) {
+// with intervals at opt.Level (clickmodels.Options.Level) and calibrates
+// the fit against the simulation's truth with LOVBench's thresholds.
+func CalibrateSimulation(ctx context.Context, cfg sim.Config, opt SimulationOptions) (*Calibration, error) {
 	log, truth, err := sim.SimulateLog(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -126,9 +152,60 @@ func CalibrateSimulation(ctx context.Context, cfg sim.Config, level float64) (*C
 	if err != nil {
 		return nil, err
 	}
-	m, err := clickmodels.Fit(ctx, d, cfg.Kind, clickmodels.Options{Level: level})
+	fo := clickmodels.Options{Level: opt.Level}
+	var m *clickmodels.Model
+	if opt.TrueGlobals {
+		m, err = fitTrueGlobals(ctx, d, cfg.Kind, fo, truth.Global)
+	} else {
+		m, err = clickmodels.Fit(ctx, d, cfg.Kind, fo)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return Calibrate(m, truth, DefaultThresholds())
+	if !opt.OraclePrior {
+		return Calibrate(m, truth, DefaultThresholds())
+	}
+	ta := make([]float64, m.NumPairs())
+	var ts []float64
+	if truth.Sat != nil {
+		ts = make([]float64, m.NumPairs())
+	}
+	for p := range ta {
+		tp := truth.Pair(m.QueryNames[m.PairQuery[p]], m.DocNames[m.PairDoc[p]])
+		if tp < 0 {
+			return nil, fmt.Errorf("calibration: pair %q, %q of the log is not in the simulation's truth", m.QueryNames[m.PairQuery[p]], m.DocNames[m.PairDoc[p]])
+		}
+		ta[p] = truth.Attr[tp]
+		if ts != nil {
+			ts[p] = truth.Sat[tp]
+		}
+	}
+	dists, err := m.OracleRelevanceDists(ta, ts)
+	if err != nil {
+		return nil, err
+	}
+	return calibrate(m, truth, DefaultThresholds(), dists)
+}
+
+// fitTrueGlobals fits kind's pair parameters to d with the global
+// parameters held at global (SimulationOptions.TrueGlobals): the
+// iterations of clickmodels.Fit, each an E-step and pair M-step at the
+// given globals, whose global counts are dropped.
+func fitTrueGlobals(ctx context.Context, d *clickmodels.Data, kind clickmodels.Kind, opt clickmodels.Options, global []float64) (*clickmodels.Model, error) {
+	if want := kind.GlobalParams(d.Ranks()); len(global) != want {
+		return nil, fmt.Errorf("calibration: %d true global parameters, %v with %d ranks has %d", len(global), kind, d.Ranks(), want)
+	}
+	iters := clickmodels.DefaultIterations
+	if !kind.EM() {
+		iters = 1
+	}
+	s := clickmodels.NewShardFit(ctx, d, nil, kind, opt)
+	for range iters {
+		s.SetGlobal(global)
+		s.EStep(ctx, clickmodels.NewStats(kind, d.Ranks()))
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return s.FinalModel(ctx, iters, opt.Level)
 }

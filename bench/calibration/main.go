@@ -13,6 +13,19 @@
 // results page after every click) and dense (about 100 SERPs per query,
 // the simulator's default parameters); clicks from UBM and from DBN, each
 // fitted with the model that simulated it.
+//
+// Ablations replace one ingredient of the intervals by the simulation's
+// truth (labels.SimulationOptions): -true-globals fixes the click model's
+// global parameters at the simulated ones, -oracle-prior replaces the
+// fitted priors by the Beta moment-matched to the true values of each
+// prior cell (rank bucket, exposure class), -return 0 takes away the
+// users coming back to the results page. -ablate runs, per log and model, the fit as it is, each of the
+// three alone, the oracle prior without users coming back, and all three
+// together ("what limits each kind of log"; dense logs have no users
+// coming back, so they skip the variants without):
+//
+//	go run ./bench/calibration -serps 100000 -logs synthetic-sparse,corpus-sparse -ablate
+//	go run ./bench/calibration -serps 100000 -logs synthetic-dense,corpus-dense -ablate
 package main
 
 import (
@@ -37,20 +50,53 @@ func main() {
 	seed := flag.Uint64("seed", 1, "seed of the simulations")
 	level := flag.Float64("level", clickmodels.DefaultLevel, "interval level")
 	ret := flag.Float64("return", 1, "sparse logs: probability that a user comes back to the results page after a click (the demo's LOVBench profile: 1)")
+	trueGlobals := flag.Bool("true-globals", false, "ablation: fix the click model's global parameters at the simulation's values instead of fitting them")
+	oracle := flag.Bool("oracle-prior", false, "ablation: replace the fitted priors by the Beta moment-matched to the true values of each prior cell (rank bucket, exposure class)")
+	ablate := flag.Bool("ablate", false, "run per log and model the fit as it is, each ablation alone (-true-globals, -return 0 on sparse logs, -oracle-prior), the oracle prior with -return 0, and all together")
 	flag.Parse()
-	if err := run(*serps, *models, *logs, *seed, *level, *ret); err != nil {
+	vs := []variant{{name: "as fitted", ret: *ret, opt: labels.SimulationOptions{TrueGlobals: *trueGlobals, OraclePrior: *oracle}}}
+	if *ablate {
+		vs = []variant{
+			{name: "as fitted", ret: *ret},
+			{name: "true globals", ret: *ret, opt: labels.SimulationOptions{TrueGlobals: true}},
+			{name: "no return", ret: 0, sparseOnly: true},
+			{name: "oracle prior", ret: *ret, opt: labels.SimulationOptions{OraclePrior: true}},
+			{name: "oracle prior, no return", ret: 0, opt: labels.SimulationOptions{OraclePrior: true}, sparseOnly: true},
+			{name: "all three", ret: 0, opt: labels.SimulationOptions{TrueGlobals: true, OraclePrior: true}},
+		}
+	} else if *trueGlobals || *oracle {
+		vs[0].name = ""
+		if *trueGlobals {
+			vs[0].name = "true globals"
+		}
+		if *oracle {
+			vs[0].name = strings.TrimPrefix(vs[0].name+", oracle prior", ", ")
+		}
+	}
+	if err := run(*serps, *models, *logs, *seed, *level, vs); err != nil {
 		fmt.Fprintln(os.Stderr, "calibration:", err)
 		os.Exit(1)
 	}
 }
 
-func run(serpList, modelList, logList string, seed uint64, level, ret float64) error {
+// variant is one way of computing the intervals: the users' return
+// probability on sparse logs and the ablations.
+type variant struct {
+	name string
+	ret  float64
+	opt  labels.SimulationOptions
+	// sparseOnly: the variant differs from another only in ret, which
+	// dense logs do not use.
+	sparseOnly bool
+}
+
+func run(serpList, modelList, logList string, seed uint64, level float64, vs []variant) error {
 	ctx := context.Background()
 	kinds, err := clickmodels.ParseKinds(modelList)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("| log | model | SERPs | pairs | coverage | label accuracy | mean confidence | ECE | Brier skill |\n|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Printf("| log | model | intervals | SERPs | pairs | coverage | label accuracy | mean confidence | ECE | Brier skill |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, s := range strings.Split(serpList, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil {
@@ -58,15 +104,22 @@ func run(serpList, modelList, logList string, seed uint64, level, ret float64) e
 		}
 		for _, logKind := range strings.Split(logList, ",") {
 			for _, k := range kinds {
-				cfg, err := simConfig(ctx, strings.TrimSpace(logKind), k, n, seed, ret)
-				if err != nil {
-					return err
+				for _, v := range vs {
+					if v.sparseOnly && !strings.HasSuffix(logKind, "-sparse") {
+						continue // dense logs have no users coming back
+					}
+					cfg, err := simConfig(ctx, strings.TrimSpace(logKind), k, n, seed, v.ret)
+					if err != nil {
+						return err
+					}
+					opt := v.opt
+					opt.Level = level
+					c, err := labels.CalibrateSimulation(ctx, cfg, opt)
+					if err != nil {
+						return err
+					}
+					fmt.Printf("| %s | %v | %s | %d | %d | %.3f | %.3f | %.3f | %.3f | %.3f |\n", logKind, k, v.name, cfg.SERPs, c.Pairs, c.Coverage, c.Accuracy, c.MeanConfidence, c.ECE, c.BrierSkill)
 				}
-				c, err := labels.CalibrateSimulation(ctx, cfg, level)
-				if err != nil {
-					return err
-				}
-				fmt.Printf("| %s | %v | %d | %d | %.3f | %.3f | %.3f | %.3f | %.3f |\n", logKind, k, cfg.SERPs, c.Pairs, c.Coverage, c.Accuracy, c.MeanConfidence, c.ECE, c.BrierSkill)
 			}
 		}
 	}
