@@ -64,7 +64,8 @@
 // iteration every pair's Evidence (effective successes and trials from the
 // E-step's posteriors), and the relevance file gets, per pair, the Beta
 // distribution of the relevance under a prior fitted to the log per rank
-// bucket and exposure class (impressions) by marginal likelihood, and its
+// bucket and exposure class (impressions) by marginal likelihood (its
+// concentration bounded by the spread the pairs identify), and its
 // interval (see uncertainty.go and
 // docs/clickmodels.md, "Uncertainty of the relevance"). The point
 // estimates are PyClick's, unchanged. Model.OracleRelevanceDists replaces

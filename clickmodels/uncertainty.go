@@ -43,7 +43,10 @@ import (
 //     exposure class (the pair's impressions, in powers of two: a pair
 //     shown once at rank 1 differs from one shown a hundred times there),
 //     one Beta(alpha0, beta0) per parameter is fitted to the log by maximum
-//     marginal likelihood with a weak hyperprior (priorHist.prior, priors).
+//     marginal likelihood with a weak hyperprior (priorHist.prior, priors),
+//     its concentration alpha0 + beta0 at most what the pairs' spread
+//     identifies by the method of moments corrected for binomial noise
+//     (Efron), Beta(1, 1)'s 2 where it does not (priorHist.spreadBound).
 //     Its histogram is counted exactly, so the prior does not depend on the
 //     order of the pairs either.
 //  3. Posterior. theta ~ Beta(alpha0 + K, beta0 + N - K). DBN's and SDBN's
@@ -349,6 +352,77 @@ func (h *priorHist) fit(maxConc float64) BetaPrior {
 	return BetaPrior{Alpha: bestMu * c, Beta: (1 - bestMu) * c, Pairs: h.pairs}
 }
 
+// unidentifiedConcentration is the concentration of Beta(1, 1), PyClick's
+// prior of every parameter: the most a prior may claim where the log
+// does not identify the spread of the relevances (spreadBound).
+const unidentifiedConcentration = 2
+
+// spreadBound is the largest concentration alpha0 + beta0 that h's
+// pairs identify: the method-of-moments estimate of the spread corrected
+// for binomial noise (Efron, Large-Scale Inference, 2010, and Efron and
+// Morris 1975: the variance of the observed rates is the prior's
+// variance plus the binomial noise). For pairs with K successes of N
+// trials, theta from a prior of mean mu and variance s2,
+// Var(K/N) = s2 + (mu(1 - mu) - s2) E[1/N], so
+// s2 = (V - m(1 - m) I) / (1 - I), with m and V the mean and variance of
+// K/N and I the mean of 1/N, and the concentration is m(1 - m)/s2 - 1
+// (at least minConcentration). Only pairs with at least one trial enter
+// (by histogram cell: the cell's mean N): below one trial the effective
+// counts are fractions of a Bernoulli (a skip at low examination), not a
+// binomial, and I would exceed 1. Where fewer than minPriorPairs pairs
+// have a trial, or every one has exactly one (I = 1: a single trial says
+// nothing of the spread), or their rates are no more spread than binomial
+// noise (s2 <= 0: under-dispersed, which no beta-binomial is), the spread
+// is not identified and the bound is unidentifiedConcentration. The
+// maximum marginal likelihood reads under-dispersed counts as a spread of
+// 0 and runs to the largest concentration; on the sparse logs the counts
+// are under-dispersed in the top rank buckets (users coming back to the
+// results page after a click bring an unclicked impression of the pair
+// just clicked; docs/clickmodels.md, "How the intervals are computed").
+// Within a histogram cell K/N and N are taken at the cell's means.
+func (h *priorHist) spreadBound() float64 {
+	var w, sx, sx2, sinv float64
+	for i := range h.cells {
+		for j, c := range h.cells[i] {
+			if c == 0 {
+				continue
+			}
+			fc := float64(c)
+			k, n := float64(h.sumK[i][j])/histScale/fc, float64(h.sumN[i][j])/histScale/fc
+			if n < 1 {
+				continue
+			}
+			x := k / n
+			w += fc
+			sx += fc * x
+			sx2 += fc * x * x
+			sinv += fc / n
+		}
+	}
+	if w < minPriorPairs {
+		return unidentifiedConcentration
+	}
+	m, inv := sx/w, sinv/w
+	v := sx2/w - m*m
+	if inv >= 1 {
+		return unidentifiedConcentration
+	}
+	s2 := (v - m*(1-m)*inv) / (1 - inv)
+	if s2 <= 0 {
+		return unidentifiedConcentration
+	}
+	return max(m*(1-m)/s2-1, minConcentration)
+}
+
+// withConcentrationAtMost is p with its concentration lowered to c if it
+// is above, its mean kept.
+func (p BetaPrior) withConcentrationAtMost(c float64) BetaPrior {
+	if s := p.Alpha + p.Beta; s > c {
+		p.Alpha, p.Beta = p.Alpha/s*c, p.Beta/s*c
+	}
+	return p
+}
+
 // rankBuckets is the number of rank buckets of the priors: a pair's
 // bucket is its mean rank rounded, the last bucket holding all from it on.
 const rankBuckets = 16
@@ -412,7 +486,9 @@ func (t *priorTable) of(v *pairVal) BetaPrior {
 // A rank bucket's prior is fitted to its pairs (if they are not
 // informative, the prior of all pairs); a cell's prior to the cell's
 // pairs, its concentration at most that of its rank bucket's prior (if
-// they are not informative, the rank bucket's prior). The cap keeps
+// they are not informative, the rank bucket's prior); each concentration
+// is then lowered to what its own pairs' spread identifies (spreadBound).
+// The cap keeps
 // a cell from claiming more than its rank bucket knows: in a cell of pairs
 // shown a few times each, the spread of the relevances is barely
 // identified, and where the model misreads the users (users coming back to
@@ -435,7 +511,7 @@ func (pw *pairWriter) priors(get func(v *pairVal) (k, n float64)) (*priorTable, 
 	for r := range by {
 		rp := pooled
 		if byRank[r].informative() {
-			rp = byRank[r].prior()
+			rp = byRank[r].prior().withConcentrationAtMost(byRank[r].spreadBound())
 		}
 		rp.Pairs = byRank[r].pairs
 		t.byRank[r] = rp
@@ -444,7 +520,7 @@ func (pw *pairWriter) priors(get func(v *pairVal) (k, n float64)) (*priorTable, 
 			h := &by[r][e]
 			p := rp
 			if h.informative() {
-				p = h.fit(rp.Alpha + rp.Beta)
+				p = h.fit(rp.Alpha + rp.Beta).withConcentrationAtMost(h.spreadBound())
 			}
 			p.Pairs = h.pairs
 			t.byCell[r][e] = p

@@ -208,7 +208,16 @@ func TestExposureClass(t *testing.T) {
 // never clicked: no success to fit a mean to, so the rank bucket's prior
 // too (not a prior of mean 0). Each cell's concentration is at
 // most the rank bucket's. A prior by rank alone would give both classes
-// the same mean.
+// the same mean. The rank bucket's concentration is bounded by the spread
+// its pairs identify (spreadBound, by hand): over the 870 pairs, the mean
+// rate m = (80 + 400 x 0.85 + 10 x 0.5)/870 = 0.48851, the mean square
+// (80 + 200 x 0.64 + 200 x 0.81 + 10 x 0.25)/870 = 0.42816, so the variance
+// V = 0.18952; the mean of 1/N, I = (400 + 400/100 + 10/10 + 60/2)/870 =
+// 0.5; s2 = (V - m(1 - m) I)/(1 - I) = 0.12918 and the concentration
+// m(1 - m)/s2 - 1 = 0.93429 (the marginal likelihood alone: 52). Class 6
+// (its own bound 102) takes that concentration, at which the pairs of
+// N = 100 say little of the prior's mean: above 0.6, not the 0.85 of a
+// concentrated prior.
 func TestPriorsByExposure(t *testing.T) {
 	type pr struct{ k, n, shown float64 }
 	var ps []pr
@@ -236,7 +245,11 @@ func TestPriorsByExposure(t *testing.T) {
 	mean := func(p BetaPrior) float64 { return p.Alpha / (p.Alpha + p.Beta) }
 	once, often, rank := tab.byCell[0][0], tab.byCell[0][6], tab.byRank[0]
 	nearTol(t, "mean of class 0", mean(once), 0.2, 0.01)
-	nearTol(t, "mean of class 6", mean(often), 0.85, 0.01)
+	nearTol(t, "concentration of the rank bucket", rank.Alpha+rank.Beta, 0.93429, 1e-4)
+	nearTol(t, "concentration of class 6", often.Alpha+often.Beta, 0.93429, 1e-4)
+	if m := mean(often); !(m > 0.6) {
+		t.Errorf("mean of class 6 = %.4f, want above 0.6", m)
+	}
 	if once.Pairs != 400 || often.Pairs != 400 || rank.Pairs != 870 {
 		t.Errorf("pairs %d, %d, %d; want 400, 400, 870", once.Pairs, often.Pairs, rank.Pairs)
 	}
@@ -252,5 +265,44 @@ func TestPriorsByExposure(t *testing.T) {
 	}
 	if v := (pairVal{shown: 100, rank: 0.2}); tab.of(&v) != often {
 		t.Errorf("the prior of a pair shown 100 times at rank 0 is %+v, want class 6's %+v", tab.of(&v), often)
+	}
+}
+
+// TestSpreadBound: the method-of-moments bound of the concentration, by
+// hand. 60 pairs of N = 4: 6 with K = 0, 6 with K = 4, 24 with K = 1, 24
+// with K = 3. Their rates have mean m = 0.5 and variance
+// V = (12 x 0.25 + 48 x 0.0625)/60 = 0.1, the mean of 1/N is I = 0.25, so
+// s2 = (V - m(1 - m) I)/(1 - I) = (0.1 - 0.0625)/0.75 = 0.05 and the
+// bound m(1 - m)/s2 - 1 = 4. Pairs below one trial do not enter: 100
+// more with K = 0 of N = 0.5 change nothing. Under-dispersed counts (10
+// with K = 0, 10 with K = 4, 80 with K = 2: V = 0.05, below the binomial
+// noise 0.0625), fewer than minPriorPairs pairs with a trial, and pairs
+// of one trial each (I = 1) leave the spread unidentified: 2, the
+// concentration of Beta(1, 1).
+func TestSpreadBound(t *testing.T) {
+	type kn struct {
+		k, n  float64
+		times int
+	}
+	bound := func(ps ...kn) float64 {
+		var h priorHist
+		for _, p := range ps {
+			for range p.times {
+				h.add(p.k, p.n)
+			}
+		}
+		return h.spreadBound()
+	}
+	nearTol(t, "bound", bound(kn{0, 4, 6}, kn{4, 4, 6}, kn{1, 4, 24}, kn{3, 4, 24}), 4, 1e-9)
+	nearTol(t, "bound with pairs below one trial", bound(kn{0, 4, 6}, kn{4, 4, 6}, kn{1, 4, 24}, kn{3, 4, 24}, kn{0, 0.5, 100}), 4, 1e-9)
+	nearTol(t, "under-dispersed", bound(kn{0, 4, 10}, kn{4, 4, 10}, kn{2, 4, 80}), 2, 0)
+	nearTol(t, "too few pairs", bound(kn{0, 4, 6}, kn{4, 4, 6}, kn{1, 4, 18}, kn{3, 4, 18}, kn{0, 0.5, 100}), 2, 0)
+	nearTol(t, "one trial each", bound(kn{0, 1, 60}, kn{1, 1, 40}), 2, 0)
+	p := BetaPrior{Alpha: 300, Beta: 700, Pairs: 9}.withConcentrationAtMost(4)
+	if math.Abs(p.Alpha-1.2) > 1e-12 || math.Abs(p.Beta-2.8) > 1e-12 || p.Pairs != 9 {
+		t.Errorf("Beta(300, 700) at concentration at most 4: %+v, want Beta(1.2, 2.8)", p)
+	}
+	if q := (BetaPrior{Alpha: 1, Beta: 2}).withConcentrationAtMost(4); q.Alpha != 1 || q.Beta != 2 {
+		t.Errorf("Beta(1, 2) at concentration at most 4: %+v, want unchanged", q)
 	}
 }
