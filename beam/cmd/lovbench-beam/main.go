@@ -35,6 +35,7 @@ import (
 	"log/slog"
 	"math"
 	"os"
+	"runtime/pprof"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -66,6 +67,7 @@ var (
 	splitName  = flag.String("split", string(split.Spec), "shard and fit --log: train/test split of the SERPs: spec, random or time")
 	trainFrac  = flag.Float64("train-fraction", split.DefaultTrainFraction, "shard and fit --log: share of SERPs that train")
 	seed       = flag.Uint64("seed", 1, "shard and fit --log: seed of the random split")
+	cpuProfile = flag.String("cpuprofile", "", "write a CPU profile of the whole run (pipeline construction and Prism's in-process execution) to this file")
 )
 
 func main() {
@@ -85,7 +87,14 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(context.Background(), cmd); err != nil {
+	stop, err := startCPUProfile(*cpuProfile)
+	if err == nil {
+		err = run(context.Background(), cmd)
+		if perr := stop(); err == nil {
+			err = perr
+		}
+	}
+	if err != nil {
 		var ue usageError
 		if errors.As(err, &ue) {
 			fmt.Fprintln(os.Stderr, "lovbench-beam:", err)
@@ -97,6 +106,26 @@ func main() {
 }
 
 type usageError struct{ error }
+
+// startCPUProfile starts writing a CPU profile to path (none if empty) and
+// returns the function that stops it.
+func startCPUProfile(path string) (stop func() error, err error) {
+	if path == "" {
+		return func() error { return nil }, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		return f.Close()
+	}, nil
+}
 
 func run(ctx context.Context, cmd string) error {
 	p, s := beam.NewPipelineWithRoot()
@@ -234,6 +263,7 @@ var ownFlags = map[string]bool{
 	"log": true, "shards": true, "out": true, "part-size": true, "pii-blacklist": true, "full-serp": true,
 	"max-line": true, "shard-dir": true, "models": true, "iterations": true, "pii-salt": true,
 	"keep-session-ids": true, "tolerance": true, "exact": true, "split": true, "train-fraction": true, "seed": true,
+	"cpuprofile": true,
 }
 
 // usage prints the help in lovbench's style: what the command does, its
