@@ -129,8 +129,10 @@ var BeamKinds = []clickmodels.Kind{clickmodels.DCTR, clickmodels.UBM, clickmodel
 // each model's E-step and pair M-step. The M-step thus needs no stage of
 // its own, and the models share their stages: a runner whose cost grows
 // with the stages of the graph (Prism) does a fraction of the work. A
-// model that has run its iterations (DCTR: one counting pass) or
-// converged passes its values through the remaining steps unchanged. With
+// model that has converged passes its values through the remaining steps
+// unchanged; one that has run its iterations (DCTR: one counting pass) is
+// finished from the state after its last step, and the steps after it
+// carry nothing of it. With
 // a tolerance, one more stage per iteration computes each shard's training
 // log-likelihood under the values the step is about to use, and the step
 // applies the tolerance test before its E-step.
@@ -206,6 +208,8 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 	state := beam.ParDo(s, initState, prepared)
 	empty := beam.Create(s, []byte{})
 	msgs := empty
+	// after[i]: the states and messages after step i.
+	afterState, afterMsgs := make([]beam.PCollection, n), make([]beam.PCollection, n)
 	for it := 0; it < n; it++ {
 		lls := empty // no tolerance test
 		if tol {
@@ -215,12 +219,16 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 		state, msgs = beam.ParDo2(s, &stepFn{Dir: o.PrepDir, Kinds: kinds, Steps: steps, It: it, R: R, Exact: o.Exact,
 			Tolerance: o.Tolerance, SERPs: m.TrainSERPs, Cache: cache, Keyed: keyedState()},
 			state, beam.SideInput{Input: msgs}, beam.SideInput{Input: lls})
+		afterState[it], afterMsgs[it] = state, msgs
 	}
 	var reports []beam.PCollection
 	for i, k := range o.Kinds {
 		ks := s.Scope(k.String())
+		// A model's finish reads the state after its last step: the
+		// steps after it carry no values of it.
+		last := steps[i] - 1
 		finals := beam.ParDo(ks, &finishFn{Dir: o.PrepDir, Kinds: kinds, Model: i, R: R, Exact: o.Exact, Level: o.Level, Cache: cache, Keyed: keyedState()},
-			state, beam.SideInput{Input: msgs})
+			afterState[last], beam.SideInput{Input: afterMsgs[last]})
 		reports = append(reports, beam.ParDo(ks, &writeModelFn{Dir: o.OutDir, Kind: int(k),
 			Split: string(m.Split), TrainSERPs: m.TrainSERPs, Keyed: keyedState()}, one, beam.SideInput{Input: finals}))
 	}
@@ -483,7 +491,14 @@ func (f *stepFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard
 			}
 			em.PrevLL = ll
 		}
-		if em.Converged || f.It >= f.Steps[m] {
+		if f.It >= f.Steps[m] {
+			// The model's steps are done (DCTR's one counting pass): its
+			// finish has read its values already, the state drops them.
+			outState = append(outState, nil)
+			outMsg[m] = appendMsg(em, nil)
+			continue
+		}
+		if em.Converged {
 			// EM has stopped: the values stay.
 			outState = append(outState, pairs)
 			outMsg[m] = appendMsg(em, nil)
