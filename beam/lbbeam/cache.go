@@ -82,7 +82,12 @@ func (c *shardCache) get(ctx context.Context, path string, digest []byte) (*open
 	if err != nil {
 		return nil, err
 	}
-	return &openedShard{digest: string(digest), p: p, fits: map[fitKey]*clickmodels.ShardFit{}, size: p.Size()}, nil
+	return newOpened(p, digest), nil
+}
+
+// newOpened is the cache entry of p, a prepared shard of the given digest.
+func newOpened(p *outofcore.PreparedShard, digest []byte) *openedShard {
+	return &openedShard{digest: string(digest), p: p, fits: map[fitKey]*clickmodels.ShardFit{}, size: p.Size()}
 }
 
 // put returns e to the cache, which then holds at most budget bytes; a

@@ -203,7 +203,7 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 	// Every shard starts with no pair values (the initial ones), once its
 	// prepared-shard file is written; the first step's message side input
 	// is one empty message (the initial globals).
-	prepared := beam.ParDo(s, &prepareFn{ShardDir: o.ShardDir, PrepDir: o.PrepDir, R: R, Keyed: keyedState()},
+	prepared := beam.ParDo(s, &prepareFn{ShardDir: o.ShardDir, PrepDir: o.PrepDir, R: R, Cache: cache, Keyed: keyedState()},
 		beam.ParDo(s, selfKeyed, beam.CreateList(s, ids)))
 	state := beam.ParDo(s, initState, prepared)
 	empty := beam.Create(s, []byte{})
@@ -270,6 +270,7 @@ func keyedState() beamstate.Value[bool] { return beamstate.MakeValueState[bool](
 type prepareFn struct {
 	ShardDir, PrepDir string
 	R                 int
+	Cache             int64                 // bytes of the worker's cache of opened shards
 	Keyed             beamstate.Value[bool] // never used: see keyedState
 }
 
@@ -295,6 +296,9 @@ func (f *prepareFn) ProcessElement(ctx context.Context, _ beamstate.Provider, sh
 	if err != nil {
 		return err
 	}
+	// The shard as prepared is what the file decodes to: the worker's
+	// first step need not read it back.
+	openShards.put(newOpened(p, digest), f.Cache)
 	emit(shard, digest)
 	return nil
 }
