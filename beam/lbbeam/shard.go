@@ -21,7 +21,7 @@ import (
 )
 
 func init() {
-	register.DoFn7x1[context.Context, int, func(*[]byte) bool, func(*PartResult) bool, []byte, func(*[]byte) bool, func(ShardSummary), error](&writeShardFn{})
+	register.DoFn8x1[context.Context, beamstate.Provider, int, func(*[]byte) bool, func(*PartResult) bool, []byte, func(*[]byte) bool, func(ShardSummary), error](&writeShardFn{})
 	register.DoFn4x1[int, int, func(*PartResult) bool, func([]byte), error](&trainBitsFn{})
 	register.DoFn4x1[int, []byte, func(*PartResult) bool, func([]byte), error](&startedFn{})
 	register.Iter1[[]byte]()
@@ -129,7 +129,7 @@ func BuildShard(s beam.Scope, o ShardOptions) error {
 	} else {
 		started = beam.CreateList(s, [][]byte{})
 	}
-	sums := beam.ParDo(s, &writeShardFn{Dir: o.OutDir, Shards: o.Shards, Time: o.Split.Split == split.Time, TrainFraction: o.Split.TrainFraction}, grouped,
+	sums := beam.ParDo(s, &writeShardFn{Dir: o.OutDir, Shards: o.Shards, Time: o.Split.Split == split.Time, TrainFraction: o.Split.TrainFraction, Keyed: keyedState()}, grouped,
 		beam.SideInput{Input: results}, beam.SideInput{Input: bits}, beam.SideInput{Input: started})
 	if !o.AsRead {
 		beam.ParDo0(s, &writeReportFn{Dir: o.OutDir, Logs: o.Logs, Keyed: keyedState()}, one, beam.SideInput{Input: results}, beam.SideInput{Input: lines})
@@ -268,9 +268,10 @@ type writeShardFn struct {
 	// begun before the cut (started) instead of the bitmap.
 	Time          bool
 	TrainFraction float64
+	Keyed         beamstate.Value[bool] // never used: see keyedState
 }
 
-func (f *writeShardFn) ProcessElement(ctx context.Context, shard int, recs func(*[]byte) bool, results func(*PartResult) bool, bits []byte, started func(*[]byte) bool, emit func(ShardSummary)) error {
+func (f *writeShardFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard int, recs func(*[]byte) bool, results func(*PartResult) bool, bits []byte, started func(*[]byte) bool, emit func(ShardSummary)) error {
 	pl := place(results)
 	var ts *split.TimeSplit[[2]uint64]
 	if f.Time {
