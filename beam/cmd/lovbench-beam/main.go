@@ -44,6 +44,7 @@ import (
 	"github.com/lovbench/lovbench/beam/lbbeam"
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/ingest/pii"
+	"github.com/lovbench/lovbench/internal/bytesize"
 	"github.com/lovbench/lovbench/sessions/split"
 	"github.com/lovbench/lovbench/shards"
 )
@@ -67,6 +68,7 @@ var (
 	splitName  = flag.String("split", string(split.Spec), "shard and fit --log: train/test split of the SERPs: spec, random or time")
 	trainFrac  = flag.Float64("train-fraction", split.DefaultTrainFraction, "shard and fit --log: share of SERPs that train")
 	seed       = flag.Uint64("seed", 1, "shard and fit --log: seed of the random split")
+	shardCache = flag.String("shard-cache", bytesize.Format(lbbeam.DefaultShardCache), "fit: memory a worker process keeps opened shards in between EM steps, keyed by the prepared shard's content (0: none, every step reads its shard back)")
 	cpuProfile = flag.String("cpuprofile", "", "write a CPU profile of the whole run (pipeline construction and Prism's in-process execution) to this file")
 )
 
@@ -159,6 +161,13 @@ func run(ctx context.Context, cmd string) error {
 		if err != nil {
 			return usageError{err}
 		}
+		cache, err := bytesize.Parse(*shardCache)
+		if err != nil {
+			return usageError{fmt.Errorf("--shard-cache: %w", err)}
+		}
+		if cache == 0 {
+			cache = -1 // FitOptions: none
+		}
 		dir := *shardDir
 		if *logs != "" {
 			// From a plain log: read it as lovbench fit --log does
@@ -187,7 +196,7 @@ func run(ctx context.Context, cmd string) error {
 		// EM iteration and removed when the pipeline has run.
 		prep := lbbeam.JoinPath(*out, ".prepared")
 		if err := lbbeam.BuildFit(s, lbbeam.FitOptions{ShardDir: dir, Kinds: kinds, Iterations: *iterations,
-			Tolerance: *tolerance, Exact: *exact, Level: level, OutDir: *out, PrepDir: prep}); err != nil {
+			Tolerance: *tolerance, Exact: *exact, Level: level, OutDir: *out, PrepDir: prep, ShardCache: cache}); err != nil {
 			return usageError{err}
 		}
 		defer func() {
@@ -263,7 +272,7 @@ var ownFlags = map[string]bool{
 	"log": true, "shards": true, "out": true, "part-size": true, "pii-blacklist": true, "full-serp": true,
 	"max-line": true, "shard-dir": true, "models": true, "iterations": true, "pii-salt": true,
 	"keep-session-ids": true, "tolerance": true, "exact": true, "split": true, "train-fraction": true, "seed": true,
-	"cpuprofile": true,
+	"cpuprofile": true, "shard-cache": true,
 }
 
 // usage prints the help in lovbench's style: what the command does, its
