@@ -29,12 +29,17 @@ const DefaultShardCache = 1 << 30
 //     the shard's EM state through the pipeline. A file read on a miss is
 //     checked against it, so an entry can only ever stand for the bytes
 //     the pipeline asked for, never a stale or changed file;
-//   - it holds only what is a function of those bytes (the decoded shard,
-//     each model's ShardFit with its items and denominators); the EM state
-//     (pair and global values) comes from the pipeline's elements at every
-//     use (ShardFit.Reset, SetGlobal, UnmarshalPairs), so a retried bundle
-//     or a second pipeline on the same shard computes what a fresh worker
-//     would;
+//   - it holds only what is a function of those bytes and of the EM
+//     history the pipeline names: the decoded shard, each model's
+//     ShardFit with its items and denominators, and the pair values the
+//     fit holds, tagged with the hash of the EM history they are the
+//     values after (valuesHash: the global values of every E-step so far,
+//     which with the shard's bytes determine the pair values). A step
+//     uses the fit's values only if the history its state names is that
+//     one, else it reads them from the values file of that history; the
+//     global values always come from the step's side input. So a retried
+//     bundle, a worker that missed a step or a second pipeline on the same
+//     shard computes what a fresh worker would;
 //   - an entry is taken out while a step uses it (two bundles never share
 //     one) and put back only when the step succeeded;
 //   - it is bounded: it holds at most the budget the pipeline gives
@@ -56,6 +61,7 @@ type openedShard struct {
 	digest string
 	p      *outofcore.PreparedShard
 	fits   map[fitKey]*clickmodels.ShardFit
+	at     map[fitKey][]byte // the history of the values each fit holds (valuesAt); none: initial
 	size   int64
 	used   uint64 // the cache's tick when last put back
 }
@@ -87,7 +93,7 @@ func (c *shardCache) get(ctx context.Context, path string, digest []byte) (*open
 
 // newOpened is the cache entry of p, a prepared shard of the given digest.
 func newOpened(p *outofcore.PreparedShard, digest []byte) *openedShard {
-	return &openedShard{digest: string(digest), p: p, fits: map[fitKey]*clickmodels.ShardFit{}, size: p.Size()}
+	return &openedShard{digest: string(digest), p: p, fits: map[fitKey]*clickmodels.ShardFit{}, at: map[fitKey][]byte{}, size: p.Size()}
 }
 
 // put returns e to the cache, which then holds at most budget bytes; a
@@ -117,8 +123,8 @@ func (c *shardCache) put(e *openedShard, budget int64) {
 	}
 }
 
-// fit returns e's fit of kind (built on first use), reset to the initial
-// values (ShardFit.Reset): the caller sets the EM state.
+// fit returns e's fit of kind (built on first use, with the initial
+// values) as it is.
 func (e *openedShard) fit(ctx context.Context, k clickmodels.Kind, exact bool) *clickmodels.ShardFit {
 	key := fitKey{k, exact}
 	f := e.fits[key]
@@ -126,10 +132,34 @@ func (e *openedShard) fit(ctx context.Context, k clickmodels.Kind, exact bool) *
 		f = clickmodels.NewShardFit(ctx, e.p.Data, e.p.Test, k, clickmodels.Options{Exact: exact, Workers: 1})
 		e.fits[key] = f
 		e.size += f.Size()
-		return f
 	}
-	f.Reset()
 	return f
+}
+
+// valuesAt returns e's fit of kind holding the pair values after the EM
+// history h (valuesHash; none: the initial values). A fit that holds them
+// already is returned as it is; otherwise the values are read from the
+// values file at path, which the step that computed them wrote.
+func (e *openedShard) valuesAt(ctx context.Context, k clickmodels.Kind, exact bool, h []byte, path string) (*clickmodels.ShardFit, error) {
+	key := fitKey{k, exact}
+	f := e.fit(ctx, k, exact)
+	switch {
+	case len(h) == 0:
+		f.Reset()
+	case bytes.Equal(e.at[key], h):
+		return f, nil
+	default:
+		delete(e.at, key) // until the values are in
+		b, err := readFile(ctx, path)
+		if err != nil {
+			return nil, err
+		}
+		if err := f.UnmarshalPairs(b); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	e.at[key] = h
+	return f, nil
 }
 
 // readPreparedDigest reads the prepared-shard file at path (local or a

@@ -72,7 +72,9 @@ func TestShardCache(t *testing.T) {
 	}
 	var fits [2]*clickmodels.ShardFit
 	for i, k := range kinds {
-		fits[i] = e.fit(ctx, k, false)
+		if fits[i], err = e.valuesAt(ctx, k, false, nil, ""); err != nil {
+			t.Fatal(err)
+		}
 		if p, s := run(k, fits[i]); !bytes.Equal(p, wantPairs[i]) || !bytes.Equal(s, wantStats[i]) {
 			t.Fatalf("%v: a fit on a cached shard differs from one on a fresh shard", k)
 		}
@@ -89,7 +91,10 @@ func TestShardCache(t *testing.T) {
 		t.Fatalf("cached shard not returned: %v", err)
 	}
 	for i, k := range kinds {
-		f := e2.fit(ctx, k, false)
+		f, err := e2.valuesAt(ctx, k, false, nil, "")
+		if err != nil {
+			t.Fatal(err)
+		}
 		if f != fits[i] {
 			t.Fatalf("the shard's %v fit was built again", k)
 		}
@@ -97,6 +102,27 @@ func TestShardCache(t *testing.T) {
 			t.Fatalf("%v: a reused fit does not start from the initial values", k)
 		}
 	}
+	// Values after an EM history: a fit that holds them is returned as
+	// it is, with no file read; other values come from the file named.
+	ubm := fitKey{clickmodels.UBM, false}
+	h := valuesHash(nil, clickmodels.UBM, false, nil)
+	e2.at[ubm] = h
+	if f, err := e2.valuesAt(ctx, clickmodels.UBM, false, h, filepath.Join(dir, "absent")); err != nil || f != fits[0] {
+		t.Fatalf("values held by the fit: %v", err)
+	}
+	fits[0].Reset()
+	next := valuesHash(h, clickmodels.UBM, false, []float64{0.25})
+	if _, err := e2.valuesAt(ctx, clickmodels.UBM, false, next, filepath.Join(dir, "absent")); err == nil {
+		t.Fatal("values of another history without their file")
+	}
+	vpath := filepath.Join(dir, "values")
+	if err := os.WriteFile(vpath, wantPairs[0], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := e2.valuesAt(ctx, clickmodels.UBM, false, next, vpath); err != nil || !bytes.Equal(f.MarshalPairs(), wantPairs[0]) || !bytes.Equal(e2.at[ubm], next) {
+		t.Fatalf("values read from their file: %v", err)
+	}
+
 	// Taken out while in use: a second get must read the (removed) file.
 	if _, err := c.get(ctx, paths[0], digests[0]); err == nil {
 		t.Fatal("an entry in use was handed out twice")

@@ -121,8 +121,8 @@ var BeamKinds = []clickmodels.Kind{clickmodels.DCTR, clickmodels.UBM, clickmodel
 //
 //	(shard, state) --step, side input: every shard's message of the previous step--> (shard, new state) + message
 //
-// A shard's state is the digest of its prepared-shard file and each
-// model's pair values; a step's message is, per model, the EM state it ran
+// A shard's state is the digest of its prepared-shard file and, per
+// model, the hash naming its pair values; a step's message is, per model, the EM state it ran
 // with and the shard's global statistics. Each step first sums the
 // previous step's statistics of all shards and computes each model's
 // global values itself (the M-step, done by every shard alike), then runs
@@ -137,12 +137,15 @@ var BeamKinds = []clickmodels.Kind{clickmodels.DCTR, clickmodels.UBM, clickmodel
 // log-likelihood under the values the step is about to use, and the step
 // applies the tolerance test before its E-step.
 //
-// The iterations are unrolled into the pipeline graph. The state passed
-// between iterations is only the shard's pair values: a step opens its
+// The iterations are unrolled into the pipeline graph. A step opens its
 // shard from the prepared-shard file, through the worker's cache of opened
 // shards (cache.go; o.ShardCache bytes, keyed by the file's SHA-256), so a
-// worker that ran the shard's last step reuses the decoded shard and the
-// models' factorised items. The global statistics are exact sums
+// worker that ran the shard's last step reuses the decoded shard, the
+// models' factorised items and their pair values. The pair values do not
+// travel through the pipeline (at 1 M SERPs, 12 MB per step): each step
+// writes them to a values file named by the hash of their EM history, and
+// the state names that hash; a worker whose cache does not hold the values
+// after that history reads the file. The global statistics are exact sums
 // (clickmodels.ExactSum), so their merge order, which Beam does not fix,
 // cannot change a bit: every shard computes the same globals, and the
 // outputs equal lovbench fit's on the same log.
@@ -363,29 +366,70 @@ func each(bs [][]byte) func(*[]byte) bool {
 	}
 }
 
+// A model's segment of a shard's state names the model's pair values on
+// that shard: joinSegs of the hash of their EM history (valuesHash) and
+// that of the step before, whose values file the next step removes; empty
+// before the first step (the initial values). The values themselves do
+// not travel through the pipeline: each step writes them to a values file
+// in the prepared-shard directory (valuesPath), which a worker reads only
+// if its cache of opened shards does not hold them already.
+
+// valuesHash is the EM history after one more E-step of kind on the
+// values after history prev, with the global values global (none: the
+// initial ones). The values after a history are a function of the shard's
+// prepared bytes and that history alone.
+func valuesHash(prev []byte, k clickmodels.Kind, exact bool, global []float64) []byte {
+	h := sha256.New()
+	h.Write(prev)
+	x := byte(0)
+	if exact {
+		x = 1
+	}
+	h.Write([]byte{byte(k), x})
+	h.Write(encodeFloats(global))
+	return h.Sum(nil)
+}
+
+// valuesPath is the values file of shard i's model k after history h in
+// dir.
+func valuesPath(dir string, i int, k clickmodels.Kind, h []byte) string {
+	return JoinPath(dir, fmt.Sprintf("values-%05d-%s-%x", i, k, h[:16]))
+}
+
 // openFit opens shard i (its prepared-shard file in dir, of the given
 // digest) through the worker's cache, or takes it from *opened if opened
 // already, and returns its fit of kind k restored to the EM state: the
-// pair values pairs (none: the initial ones) and the globals of em (none
-// before the first iteration: the initial ones).
-func openFit(ctx context.Context, opened **openedShard, dir string, i int, digest []byte, k clickmodels.Kind, exact bool, pairs []byte, em emState) (*clickmodels.ShardFit, error) {
+// pair values named by the model's state segment seg and the globals of
+// em (none before the first iteration: the initial ones). It returns the
+// current history hash too.
+func openFit(ctx context.Context, opened **openedShard, dir string, i int, digest []byte, k clickmodels.Kind, exact bool, seg []byte, em emState) (*clickmodels.ShardFit, []byte, []byte, error) {
+	ref, err := splitSegs(seg, 2)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cur, old := ref[0], ref[1]
+	if len(cur) != 0 && len(cur) != sha256.Size {
+		return nil, nil, nil, fmt.Errorf("lbbeam: shard %d: values hash of %d bytes", i, len(cur))
+	}
 	if *opened == nil {
 		e, err := openShards.get(ctx, PreparedPath(dir, i), digest)
 		if err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
 		*opened = e
 	}
-	f := (*opened).fit(ctx, k, exact)
+	path := ""
+	if len(cur) > 0 {
+		path = valuesPath(dir, i, k, cur)
+	}
+	f, err := (*opened).valuesAt(ctx, k, exact, cur, path)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("shard %d: %w", i, err)
+	}
 	if len(em.Global) > 0 {
 		f.SetGlobal(em.Global)
 	}
-	if len(pairs) > 0 { // none: the initial values (a runner may turn nil into empty)
-		if err := f.UnmarshalPairs(pairs); err != nil {
-			return nil, fmt.Errorf("shard %d: %w", i, err)
-		}
-	}
-	return f, nil
+	return f, cur, old, nil
 }
 
 // A model's message is uvarint(len(state)), the EM state the step ran with
@@ -497,7 +541,7 @@ func (f *stepFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard
 		}
 		if f.It >= f.Steps[m] {
 			// The model's steps are done (DCTR's one counting pass): its
-			// finish has read its values already, the state drops them.
+			// finish reads the state after its last step.
 			outState = append(outState, nil)
 			outMsg[m] = appendMsg(em, nil)
 			continue
@@ -508,7 +552,7 @@ func (f *stepFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard
 			outMsg[m] = appendMsg(em, nil)
 			continue
 		}
-		sf, err := openFit(ctx, &opened, f.Dir, shard, segs[0], k, f.Exact, pairs, em)
+		sf, cur, old, err := openFit(ctx, &opened, f.Dir, shard, segs[0], k, f.Exact, pairs, em)
 		if err != nil {
 			return err
 		}
@@ -521,9 +565,25 @@ func (f *stepFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard
 		if err != nil {
 			return err
 		}
+		next := valuesHash(cur, k, f.Exact, em.Global)
+		vals := sf.MarshalPairs()
+		if err := writeFile(ctx, valuesPath(f.Dir, shard, k, next), func(w io.Writer) error {
+			_, err := w.Write(vals)
+			return err
+		}); err != nil {
+			return err
+		}
+		opened.at[fitKey{k, f.Exact}] = next
+		if len(old) > 0 {
+			// The values before the last step's: no step reads them
+			// again (a retried step reads cur).
+			if err := removeIfExists(ctx, valuesPath(f.Dir, shard, k, old)); err != nil {
+				return err
+			}
+		}
 		em.Global = nil // the next step computes its own
 		outMsg[m] = appendMsg(em, b)
-		outState = append(outState, sf.MarshalPairs())
+		outState = append(outState, joinSegs([][]byte{next, cur}))
 	}
 	if opened != nil {
 		openShards.put(opened, f.Cache)
@@ -585,7 +645,7 @@ func (f *llFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard i
 		if em.Converged {
 			continue
 		}
-		sf, err := openFit(ctx, &opened, f.Dir, shard, segs[0], k, f.Exact, segs[1+m], em)
+		sf, _, _, err := openFit(ctx, &opened, f.Dir, shard, segs[0], k, f.Exact, segs[1+m], em)
 		if err != nil {
 			return err
 		}
@@ -682,7 +742,7 @@ func (f *finishFn) ProcessElement(ctx context.Context, _ beamstate.Provider, sha
 		return err
 	}
 	var opened *openedShard
-	sf, err := openFit(ctx, &opened, f.Dir, shard, segs[0], k, f.Exact, segs[1+f.Model], em)
+	sf, _, _, err := openFit(ctx, &opened, f.Dir, shard, segs[0], k, f.Exact, segs[1+f.Model], em)
 	if err != nil {
 		return err
 	}
