@@ -355,6 +355,17 @@ func modelSegs(msgs func(*[]byte) bool, n int) ([][][]byte, error) {
 	return per, nil
 }
 
+// splitInputs splits a shard's state and the messages of the previous
+// step (side input msgs) of nm models: the state's segments (the digest,
+// then per model) and per model its segment of every message.
+func splitInputs(state []byte, msgs func(*[]byte) bool, nm int) (segs [][]byte, perMsg [][][]byte, err error) {
+	if segs, err = splitSegs(state, 1+nm); err != nil {
+		return nil, nil, err
+	}
+	perMsg, err = modelSegs(msgs, nm)
+	return segs, perMsg, err
+}
+
 // each iterates over bs as a side input iterates.
 func each(bs [][]byte) func(*[]byte) bool {
 	return func(b *[]byte) bool {
@@ -430,6 +441,23 @@ func openFit(ctx context.Context, opened **openedShard, dir string, i int, diges
 		f.SetGlobal(em.Global)
 	}
 	return f, cur, old, nil
+}
+
+// shardStats opens the fit of model k on shard i (openFit), runs fn on it
+// into new statistics and returns the fit, its history hashes (openFit)
+// and the statistics' encoding.
+func shardStats(ctx context.Context, opened **openedShard, dir string, i int, digest []byte, k clickmodels.Kind, exact bool, seg []byte, em emState,
+	fn func(*clickmodels.ShardFit, *clickmodels.Stats)) (sf *clickmodels.ShardFit, cur, old, stats []byte, err error) {
+	if sf, cur, old, err = openFit(ctx, opened, dir, i, digest, k, exact, seg, em); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	st := clickmodels.NewStats(k, (*opened).p.Data.Ranks())
+	fn(sf, st)
+	if err := ctx.Err(); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	stats, err = st.MarshalBinary()
+	return sf, cur, old, stats, err
 }
 
 // A model's message is uvarint(len(state)), the EM state the step ran with
@@ -508,11 +536,7 @@ type stepFn struct {
 
 func (f *stepFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard int, state []byte, msgs, lls func(*[]byte) bool, emitState func(int, []byte), emitMsg func([]byte)) error {
 	nm := len(f.Kinds)
-	segs, err := splitSegs(state, 1+nm)
-	if err != nil {
-		return err
-	}
-	perMsg, err := modelSegs(msgs, nm)
+	segs, perMsg, err := splitInputs(state, msgs, nm)
 	if err != nil {
 		return err
 	}
@@ -552,16 +576,8 @@ func (f *stepFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard
 			outMsg[m] = appendMsg(em, nil)
 			continue
 		}
-		sf, cur, old, err := openFit(ctx, &opened, f.Dir, shard, segs[0], k, f.Exact, pairs, em)
-		if err != nil {
-			return err
-		}
-		st := clickmodels.NewStats(k, opened.p.Data.Ranks())
-		sf.EStep(ctx, st)
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		b, err := st.MarshalBinary()
+		sf, cur, old, b, err := shardStats(ctx, &opened, f.Dir, shard, segs[0], k, f.Exact, pairs, em,
+			func(sf *clickmodels.ShardFit, st *clickmodels.Stats) { sf.EStep(ctx, st) })
 		if err != nil {
 			return err
 		}
@@ -623,11 +639,7 @@ type llFn struct {
 
 func (f *llFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard int, state []byte, msgs func(*[]byte) bool, emit func([]byte)) error {
 	nm := len(f.Kinds)
-	segs, err := splitSegs(state, 1+nm)
-	if err != nil {
-		return err
-	}
-	perMsg, err := modelSegs(msgs, nm)
+	segs, perMsg, err := splitInputs(state, msgs, nm)
 	if err != nil {
 		return err
 	}
@@ -645,16 +657,8 @@ func (f *llFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard i
 		if em.Converged {
 			continue
 		}
-		sf, _, _, err := openFit(ctx, &opened, f.Dir, shard, segs[0], k, f.Exact, segs[1+m], em)
-		if err != nil {
-			return err
-		}
-		st := clickmodels.NewStats(k, opened.p.Data.Ranks())
-		sf.TrainLL(ctx, st)
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if out[m], err = st.MarshalBinary(); err != nil {
+		if _, _, _, out[m], err = shardStats(ctx, &opened, f.Dir, shard, segs[0], k, f.Exact, segs[1+m], em,
+			func(sf *clickmodels.ShardFit, st *clickmodels.Stats) { sf.TrainLL(ctx, st) }); err != nil {
 			return err
 		}
 	}
@@ -729,11 +733,7 @@ type finishFn struct {
 func (f *finishFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard int, state []byte, msgs func(*[]byte) bool, emit func(ShardFinal)) error {
 	nm := len(f.Kinds)
 	k := clickmodels.Kind(f.Kinds[f.Model])
-	segs, err := splitSegs(state, 1+nm)
-	if err != nil {
-		return err
-	}
-	perMsg, err := modelSegs(msgs, nm)
+	segs, perMsg, err := splitInputs(state, msgs, nm)
 	if err != nil {
 		return err
 	}
