@@ -105,13 +105,13 @@ func TestShardCache(t *testing.T) {
 	// Values after an EM history: a fit that holds them is returned as
 	// it is, with no file read; other values come from the file named.
 	ubm := fitKey{clickmodels.UBM, false}
-	h := valuesHash(nil, clickmodels.UBM, false, nil)
+	h := valuesHash(nil, digests[0], clickmodels.UBM, false, nil)
 	e2.at[ubm] = h
 	if f, err := e2.valuesAt(ctx, clickmodels.UBM, false, h, filepath.Join(dir, "absent")); err != nil || f != fits[0] {
 		t.Fatalf("values held by the fit: %v", err)
 	}
 	fits[0].Reset()
-	next := valuesHash(h, clickmodels.UBM, false, []float64{0.25})
+	next := valuesHash(h, digests[0], clickmodels.UBM, false, []float64{0.25})
 	if _, err := e2.valuesAt(ctx, clickmodels.UBM, false, next, filepath.Join(dir, "absent")); err == nil {
 		t.Fatal("values of another history without their file")
 	}

@@ -385,13 +385,19 @@ func each(bs [][]byte) func(*[]byte) bool {
 // in the prepared-shard directory (valuesPath), which a worker reads only
 // if its cache of opened shards does not hold them already.
 
-// valuesHash is the EM history after one more E-step of kind on the
-// values after history prev, with the global values global (none: the
-// initial ones). The values after a history are a function of the shard's
-// prepared bytes and that history alone.
-func valuesHash(prev []byte, k clickmodels.Kind, exact bool, global []float64) []byte {
+// valuesHash is the EM history, on the shard whose prepared-shard file
+// has the given digest, after one more E-step of kind on the values after
+// history prev (none: the initial values), with the global values global
+// (none: the initial ones). The values after a history are a function of
+// the shard's prepared bytes and that history alone, so a values file
+// named by it can only hold them (even one left by an earlier run).
+func valuesHash(prev, digest []byte, k clickmodels.Kind, exact bool, global []float64) []byte {
 	h := sha256.New()
-	h.Write(prev)
+	if len(prev) == 0 {
+		h.Write(digest)
+	} else {
+		h.Write(prev)
+	}
 	x := byte(0)
 	if exact {
 		x = 1
@@ -581,7 +587,7 @@ func (f *stepFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard
 		if err != nil {
 			return err
 		}
-		next := valuesHash(cur, k, f.Exact, em.Global)
+		next := valuesHash(cur, segs[0], k, f.Exact, em.Global)
 		vals := sf.MarshalPairs()
 		if err := writeFile(ctx, valuesPath(f.Dir, shard, k, next), func(w io.Writer) error {
 			_, err := w.Write(vals)
