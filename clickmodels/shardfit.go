@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"unsafe"
 
 	"github.com/lovbench/lovbench/sessions"
 )
@@ -49,6 +50,35 @@ func FitShards(ctx context.Context, each func(fn func(*ShardFit)) error, R int, 
 // PairValues returns the fit's pair values themselves (attractiveness,
 // satisfaction), the state one EM iteration passes to the next.
 func (s *ShardFit) PairValues() (attr, sat []float64) { return s.f.attr, s.f.sat }
+
+// Reset sets every pair value and global value back to the initial ones
+// (Unseen), as NewShardFit starts: a fit kept between EM iterations (the
+// Beam pipeline's workers) starts a new EM run. What the fit computed
+// from its shard alone (the factorised E-step's items, the pair
+// denominators) stays: it depends on the shard's records only.
+func (s *ShardFit) Reset() {
+	for _, v := range [][]float64{s.f.attr, s.f.sat, s.f.global} {
+		for i := range v {
+			v[i] = Unseen
+		}
+	}
+}
+
+// Size estimates the bytes the fit holds besides its shard's data: its
+// pair values and counts, the factorised E-step's items and the workers'
+// buffers.
+func (s *ShardFit) Size() int64 {
+	f := s.f
+	n := 8 * (len(f.attr) + len(f.sat) + len(f.aNum) + len(f.aDen) + len(f.sNum) + len(f.sDen) + len(f.global))
+	if fz := f.fz; fz != nil {
+		n += int(unsafe.Sizeof(item{}))*len(fz.items) + 8*(len(fz.itemOff)+len(fz.aNum0)+len(fz.aDen)) +
+			int(unsafe.Sizeof(ExactSum{}))*(len(fz.gNum0)+len(fz.gDen))
+	}
+	for _, sc := range f.scr {
+		n += int(unsafe.Sizeof(*sc)) + 8*(cap(sc.pairBuf)+len(sc.gn)+len(sc.gd)) + 16*cap(sc.items) + 4*cap(sc.index)
+	}
+	return int64(n)
+}
 
 // SetGlobal sets the global parameter values the next E-step uses.
 func (s *ShardFit) SetGlobal(g []float64) { copy(s.f.global, g) }

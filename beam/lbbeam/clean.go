@@ -7,6 +7,7 @@ import (
 	"io"
 	"sort"
 
+	beamstate "github.com/apache/beam/sdks/v2/go/pkg/beam/core/state"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/lovbench/lovbench/ingest"
@@ -15,13 +16,18 @@ import (
 )
 
 func init() {
-	register.DoFn3x1[context.Context, Part, func(PartLines), error](&countLinesFn{})
+	register.DoFn5x1[context.Context, beamstate.Provider, int, Part, func(PartLines), error](&countLinesFn{})
+	register.Function1x2(keyPart)
 	register.Emitter1[PartLines]()
-	register.DoFn5x1[context.Context, Part, func(*PartLines) bool, func(int, []byte), func(PartResult), error](&cleanFn{})
+	register.DoFn7x1[context.Context, beamstate.Provider, int, Part, func(*PartLines) bool, func(int, []byte), func(PartResult), error](&cleanFn{})
 	register.Emitter2[int, []byte]()
 	register.Emitter1[PartResult]()
 	register.Iter1[PartLines]()
 }
+
+// keyPart keys a part by its index, the input the stateful countLinesFn
+// and cleanFn need (keyedState).
+func keyPart(p Part) (int, Part) { return p.Index, p }
 
 // PartLines is the number of lines of a part.
 type PartLines struct {
@@ -32,9 +38,11 @@ type PartLines struct {
 
 // countLinesFn counts the lines of each part, so that the cleaning step can
 // give every quarantined line its line number in the file.
-type countLinesFn struct{}
+type countLinesFn struct {
+	Keyed beamstate.Value[bool] // never used: see keyedState
+}
 
-func (*countLinesFn) ProcessElement(ctx context.Context, p Part, emit func(PartLines)) error {
+func (*countLinesFn) ProcessElement(ctx context.Context, _ beamstate.Provider, _ int, p Part, emit func(PartLines)) error {
 	r, err := partReader(ctx, p)
 	if err != nil {
 		return err
@@ -63,6 +71,7 @@ type PartResult struct {
 // encoded with their places in the log, in batches keyed by query shard
 // (batcher).
 type cleanFn struct {
+	Keyed     beamstate.Value[bool] // never used: see keyedState
 	Shards    int
 	Blacklist []string
 	FullSERP  int
@@ -74,7 +83,7 @@ type cleanFn struct {
 	AsRead bool
 }
 
-func (f *cleanFn) ProcessElement(ctx context.Context, p Part, lines func(*PartLines) bool, emit func(int, []byte), result func(PartResult)) error {
+func (f *cleanFn) ProcessElement(ctx context.Context, _ beamstate.Provider, _ int, p Part, lines func(*PartLines) bool, emit func(int, []byte), result func(PartResult)) error {
 	first := 1
 	var pl PartLines
 	for lines(&pl) {

@@ -6,9 +6,18 @@
 //     part by part) into query shards in the format of package shards;
 //   - BuildFit: EM for the DCTR, UBM and DBN click models (docs/method.md section
 //     3; PyClick's conventions) over a shard directory, one pipeline stage
-//     per EM iteration, with the global parameters as a side input and
-//     exact sums (clickmodels.ExactSum) so that the outputs equal lovbench
-//     fit's byte for byte whatever the runner's merge order.
+//     per EM iteration for all models, with the global parameters as a side
+//     input and exact sums (clickmodels.ExactSum) so that the outputs equal
+//     lovbench fit's byte for byte whatever the runner's merge order.
+//
+// One exception to the project's rule of no global state: a worker
+// process keeps the shards its EM steps opened in a cache (openShards in
+// cache.go), since a DoFn lives no longer than a bundle and each EM step
+// is a bundle of its own. The cache is bounded by FitOptions.ShardCache,
+// keyed by the SHA-256 of the prepared-shard file (it can never return
+// other bytes than the pipeline asks for), holds only what those bytes
+// determine, and takes the EM state from the pipeline's elements at every
+// use; cache.go says why each of these makes it safe.
 //
 // The pipelines run on any Beam runner; the tests use Prism, Beam's
 // in-process runner. Every path they take may be local or a URL read and

@@ -3,6 +3,7 @@ package lbbeam
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
 	"encoding/gob"
 	"encoding/json"
@@ -23,17 +24,17 @@ import (
 )
 
 func init() {
-	register.Function2x0(initState)
-	register.DoFn3x1[context.Context, int, func(int), error](&prepareFn{})
-	register.Emitter1[int]()
+	register.Function3x0(initState)
+	register.Function1x2(selfKeyed)
+	register.DoFn5x1[context.Context, beamstate.Provider, int, int, func(int, []byte), error](&prepareFn{})
 	register.DoFn8x1[context.Context, beamstate.Provider, int, []byte, func(*[]byte) bool, func(*[]byte) bool, func(int, []byte), func([]byte), error](&stepFn{})
 	register.DoFn6x1[context.Context, beamstate.Provider, int, []byte, func(*[]byte) bool, func([]byte), error](&llFn{})
-	register.DoFn5x1[context.Context, int, []byte, func(*[]byte) bool, func(ShardFinal), error](&finishFn{})
+	register.DoFn6x1[context.Context, beamstate.Provider, int, []byte, func(*[]byte) bool, func(ShardFinal), error](&finishFn{})
 	register.Emitter1[ShardFinal]()
 	register.Iter1[ShardFinal]()
 	register.Iter1[[]byte]()
-	register.DoFn4x1[context.Context, int, func(*ShardFinal) bool, func([]byte), error](&writeModelFn{})
-	register.DoFn3x1[context.Context, int, func(*[]byte) bool, error](&writeMetricsFn{})
+	register.DoFn6x1[context.Context, beamstate.Provider, int, int, func(*ShardFinal) bool, func([]byte), error](&writeModelFn{})
+	register.DoFn5x1[context.Context, beamstate.Provider, int, int, func(*[]byte) bool, error](&writeMetricsFn{})
 	register.Emitter1[[]byte]()
 	register.Emitter2[int, []byte]()
 }
@@ -69,6 +70,11 @@ type FitOptions struct {
 	// a bucket); the caller removes it after the run (RemoveAll;
 	// lovbench-beam fit uses a directory under OutDir).
 	PrepDir string
+	// ShardCache is the memory, in bytes, a worker process may keep
+	// opened shards in between EM steps (cache.go): 0 means
+	// DefaultShardCache, a negative value none (every step reads its
+	// shard's file).
+	ShardCache int64
 }
 
 // PreparedPath is the prepared-shard file of shard i in dir (a local
@@ -78,12 +84,15 @@ func PreparedPath(dir string, i int) string {
 }
 
 // writePrepared writes a prepared-shard file, local or a URL (writeFile),
-// streamed by PreparedShard.WriteTo as lovbench writes it.
-func writePrepared(ctx context.Context, path string, p *outofcore.PreparedShard) error {
-	return writeFile(ctx, path, func(w io.Writer) error {
-		_, err := p.WriteTo(w)
+// streamed by PreparedShard.WriteTo as lovbench writes it, and returns the
+// file's SHA-256.
+func writePrepared(ctx context.Context, path string, p *outofcore.PreparedShard) ([]byte, error) {
+	h := sha256.New()
+	err := writeFile(ctx, path, func(w io.Writer) error {
+		_, err := p.WriteTo(io.MultiWriter(w, h))
 		return err
 	})
+	return h.Sum(nil), err
 }
 
 // ReadPrepared reads a prepared-shard file, local or a URL, and checks it
@@ -108,24 +117,35 @@ var BeamKinds = []clickmodels.Kind{clickmodels.DCTR, clickmodels.UBM, clickmodel
 
 // BuildFit adds the EM pipeline to scope s. First every shard is prepared
 // once from its Parquet file into a prepared-shard file in o.PrepDir; then
-// per model, one stage per EM iteration:
+// one stage per EM iteration fits every model at once:
 //
-//	(shard, pair values) --step, side input: every shard's message of the previous step--> (shard, new pair values) + message
+//	(shard, state) --step, side input: every shard's message of the previous step--> (shard, new state) + message
 //
-// A step's message is the EM state it ran with and the shard's global
-// statistics. Each step first sums the previous step's statistics of all
-// shards and computes the global values itself (the M-step, done by every
-// shard alike), then runs its E-step and pair M-step. The M-step thus
-// needs no stage of its own: a runner whose cost grows with the stages of
-// the graph (Prism) does half the work. With a tolerance, one more stage
-// per iteration computes each shard's training log-likelihood under the
-// values the step is about to use, and the step applies the tolerance test
-// before its E-step.
+// A shard's state is the digest of its prepared-shard file and, per
+// model, the hash naming its pair values; a step's message is, per model, the EM state it ran
+// with and the shard's global statistics. Each step first sums the
+// previous step's statistics of all shards and computes each model's
+// global values itself (the M-step, done by every shard alike), then runs
+// each model's E-step and pair M-step. The M-step thus needs no stage of
+// its own, and the models share their stages: a runner whose cost grows
+// with the stages of the graph (Prism) does a fraction of the work. A
+// model that has converged passes its values through the remaining steps
+// unchanged; one that has run its iterations (DCTR: one counting pass) is
+// finished from the state after its last step, and the steps after it
+// carry nothing of it. With
+// a tolerance, one more stage per iteration computes each shard's training
+// log-likelihood under the values the step is about to use, and the step
+// applies the tolerance test before its E-step.
 //
-// The iterations are unrolled into the pipeline graph. Every iteration
-// reads each shard's prepared-shard file (the state passed between
-// iterations is only the shard's pair values), so a worker never holds
-// more than one shard. The global statistics are exact sums
+// The iterations are unrolled into the pipeline graph. A step opens its
+// shard from the prepared-shard file, through the worker's cache of opened
+// shards (cache.go; o.ShardCache bytes, keyed by the file's SHA-256), so a
+// worker that ran the shard's last step reuses the decoded shard, the
+// models' factorised items and their pair values. The pair values do not
+// travel through the pipeline (at 1 M SERPs, 12 MB per step): each step
+// writes them to a values file named by the hash of their EM history, and
+// the state names that hash; a worker whose cache does not hold the values
+// after that history reads the file. The global statistics are exact sums
 // (clickmodels.ExactSum), so their merge order, which Beam does not fix,
 // cannot change a bit: every shard computes the same globals, and the
 // outputs equal lovbench fit's on the same log.
@@ -160,76 +180,104 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 	if iters <= 0 {
 		iters = clickmodels.DefaultIterations
 	}
+	cache := o.ShardCache
+	if cache == 0 {
+		cache = DefaultShardCache
+	}
+	cache = max(cache, 0)
 	R := max(clickmodels.DefaultRanks, m.MaxRanks)
 	ids := make([]int, m.Shards)
 	for i := range ids {
 		ids[i] = i
 	}
-	s = s.Scope("lovbench.fit")
-	one := beam.Create(s, 0)
-	// Every model's first iteration starts from the prepared shards'
-	// IDs, so no step runs before its shard's file is written.
-	prepared := beam.ParDo(s, &prepareFn{ShardDir: o.ShardDir, PrepDir: o.PrepDir, R: R}, beam.CreateList(s, ids))
-	var reports []beam.PCollection
-	for _, k := range o.Kinds {
-		ks := s.Scope(k.String())
-		n := iters
+	kinds := make([]int, len(o.Kinds))
+	steps := make([]int, len(o.Kinds)) // per model, the EM steps it runs
+	n, tol := 0, false
+	for i, k := range o.Kinds {
+		kinds[i], steps[i] = int(k), iters
 		if !k.EM() {
-			n = 1
+			steps[i] = 1
 		}
-		// Every shard starts with no pair values (the initial ones); the
-		// first step's message side input is one empty message (the
-		// initial globals).
-		state := beam.ParDo(ks, initState, prepared)
-		empty := beam.Create(ks, []byte{})
-		msgs := empty
-		tol := o.Tolerance > 0 && k.EM()
-		for it := 0; it < n; it++ {
-			lls := empty // no tolerance test
-			if tol {
-				lls = beam.ParDo(ks, &llFn{Dir: o.PrepDir, Kind: int(k), R: R, Exact: o.Exact, Keyed: keyedState()},
-					state, beam.SideInput{Input: msgs})
-			}
-			state, msgs = beam.ParDo2(ks, &stepFn{Dir: o.PrepDir, Kind: int(k), R: R, Exact: o.Exact,
-				Tolerance: o.Tolerance, SERPs: m.TrainSERPs, Initial: it == 0, Keyed: keyedState()},
-				state, beam.SideInput{Input: msgs}, beam.SideInput{Input: lls})
+		n = max(n, steps[i])
+		tol = tol || (o.Tolerance > 0 && k.EM())
+	}
+	s = s.Scope("lovbench.fit")
+	one := beam.ParDo(s, selfKeyed, beam.Create(s, 0))
+	// Every shard starts with no pair values (the initial ones), once its
+	// prepared-shard file is written; the first step's message side input
+	// is one empty message (the initial globals).
+	prepared := beam.ParDo(s, &prepareFn{ShardDir: o.ShardDir, PrepDir: o.PrepDir, R: R, Cache: cache, Keyed: keyedState()},
+		beam.ParDo(s, selfKeyed, beam.CreateList(s, ids)))
+	state := beam.ParDo(s, initState, prepared)
+	empty := beam.Create(s, []byte{})
+	msgs := empty
+	// after[i]: the states and messages after step i.
+	afterState, afterMsgs := make([]beam.PCollection, n), make([]beam.PCollection, n)
+	for it := 0; it < n; it++ {
+		lls := empty // no tolerance test
+		if tol {
+			lls = beam.ParDo(s, &llFn{Dir: o.PrepDir, Kinds: kinds, Steps: steps, It: it, R: R, Exact: o.Exact,
+				Cache: cache, Keyed: keyedState()}, state, beam.SideInput{Input: msgs})
 		}
-		finals := beam.ParDo(ks, &finishFn{Dir: o.PrepDir, Kind: int(k), R: R, Exact: o.Exact, Level: o.Level}, state, beam.SideInput{Input: msgs})
+		state, msgs = beam.ParDo2(s, &stepFn{Dir: o.PrepDir, Kinds: kinds, Steps: steps, It: it, R: R, Exact: o.Exact,
+			Tolerance: o.Tolerance, SERPs: m.TrainSERPs, Cache: cache, Keyed: keyedState()},
+			state, beam.SideInput{Input: msgs}, beam.SideInput{Input: lls})
+		afterState[it], afterMsgs[it] = state, msgs
+	}
+	var reports []beam.PCollection
+	for i, k := range o.Kinds {
+		ks := s.Scope(k.String())
+		// A model's finish reads the state after its last step: the
+		// steps after it carry no values of it.
+		last := steps[i] - 1
+		finals := beam.ParDo(ks, &finishFn{Dir: o.PrepDir, Kinds: kinds, Model: i, R: R, Exact: o.Exact, Level: o.Level, Cache: cache, Keyed: keyedState()},
+			afterState[last], beam.SideInput{Input: afterMsgs[last]})
 		reports = append(reports, beam.ParDo(ks, &writeModelFn{Dir: o.OutDir, Kind: int(k),
-			Split: string(m.Split), TrainSERPs: m.TrainSERPs}, one, beam.SideInput{Input: finals}))
+			Split: string(m.Split), TrainSERPs: m.TrainSERPs, Keyed: keyedState()}, one, beam.SideInput{Input: finals}))
 	}
 	all := beam.Flatten(s, reports...)
 	names := make([]string, len(o.Kinds))
 	for i, k := range o.Kinds {
 		names[i] = k.String()
 	}
-	beam.ParDo0(s, &writeMetricsFn{Dir: o.OutDir, Order: names}, one, beam.SideInput{Input: all})
+	beam.ParDo0(s, &writeMetricsFn{Dir: o.OutDir, Order: names, Keyed: keyedState()}, one, beam.SideInput{Input: all})
 	return nil
 }
 
-// initState starts every shard with no pair values (the first E-step uses
-// the initial ones).
-func initState(shard int, emit func(int, []byte)) { emit(shard, nil) }
+// initState starts every shard with the digest of its prepared-shard file
+// and no pair values (the first E-step uses the initial ones).
+func initState(shard int, digest []byte, emit func(int, []byte)) {
+	emit(shard, joinSegs([][]byte{digest}))
+}
 
-// keyedState is the per-shard state the EM steps declare and never use.
-// It makes them stateful DoFns, which Prism schedules differently: it
+// selfKeyed keys x by itself, the input a stateful DoFn needs.
+func selfKeyed(x int) (int, int) { return x, x }
+
+// keyedState is the per-key state the pipeline's long-running stages (the
+// preparation, the EM steps, the finish and the writers) declare and never
+// use. It makes them stateful DoFns, which Prism schedules differently: it
 // polls an ordinary stage in a tight loop for as long as the stage has a
 // bundle in progress (its scheduler always deems an ordinary stage still
 // schedulable), which cost about one core for the whole EM, half of the
 // pipeline's CPU at 1 M SERPs, while a stateful stage is polled again only
-// when it has unprocessed input. On a cluster runner it means at most a
-// keyed redistribution of the shards' pair values, which are keyed by
-// shard already.
+// when it has unprocessed input (the writers and the preparation, ordinary
+// stages until 2026-11-26, still cost 1.9 CPU-s of polling at 1 M SERPs).
+// On a cluster runner it means at most a keyed redistribution of a few
+// small elements, or of the shards' pair values, which are keyed by shard
+// already.
 func keyedState() beamstate.Value[bool] { return beamstate.MakeValueState[bool]("keyed") }
 
 // prepareFn prepares one shard from the shard directory and writes its
-// prepared-shard file, emitting the shard's ID when the file is complete.
+// prepared-shard file, emitting the shard's ID and the file's SHA-256 when
+// the file is complete.
 type prepareFn struct {
 	ShardDir, PrepDir string
 	R                 int
+	Cache             int64                 // bytes of the worker's cache of opened shards
+	Keyed             beamstate.Value[bool] // never used: see keyedState
 }
 
-func (f *prepareFn) ProcessElement(ctx context.Context, shard int, emit func(int)) error {
+func (f *prepareFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard, _ int, emit func(int, []byte)) error {
 	src, cleanup, err := openShard(ctx, f.ShardDir, shard)
 	if err != nil {
 		return err
@@ -247,37 +295,182 @@ func (f *prepareFn) ProcessElement(ctx context.Context, shard int, emit func(int
 			return err
 		}
 	}
-	if err := writePrepared(ctx, PreparedPath(f.PrepDir, shard), p); err != nil {
+	digest, err := writePrepared(ctx, PreparedPath(f.PrepDir, shard), p)
+	if err != nil {
 		return err
 	}
-	emit(shard)
+	// The shard as prepared is what the file decodes to: the worker's
+	// first step need not read it back.
+	openShards.put(newOpened(p, digest), f.Cache)
+	emit(shard, digest)
 	return nil
 }
 
-// shardFit reads shard i's prepared-shard file from dir and restores its
-// pair values and the globals (none before the first iteration).
-func shardFit(ctx context.Context, dir string, k clickmodels.Kind, i int, exact bool, pairs []byte, em emState) (*clickmodels.ShardFit, *outofcore.PreparedShard, error) {
-	p, err := ReadPrepared(ctx, PreparedPath(dir, i))
-	if err != nil {
+// A shard's state and a step's message hold one segment per model (the
+// state one more first: the prepared-shard file's digest), each
+// uvarint(length) then its bytes. Missing trailing segments are empty: the
+// empty message is every model's initial state.
+func joinSegs(segs [][]byte) []byte {
+	var b []byte
+	for _, s := range segs {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	return b
+}
+
+func splitSegs(b []byte, n int) ([][]byte, error) {
+	segs := make([][]byte, n)
+	for i := range segs {
+		if len(b) == 0 {
+			break
+		}
+		l, w := binary.Uvarint(b)
+		if w <= 0 || l > uint64(len(b)-w) {
+			return nil, fmt.Errorf("lbbeam: EM state segment of %d bytes", len(b))
+		}
+		segs[i], b = b[w:w+int(l)], b[w+int(l):]
+	}
+	if len(b) > 0 {
+		return nil, fmt.Errorf("lbbeam: %d bytes after %d EM state segments", len(b), n)
+	}
+	return segs, nil
+}
+
+// modelSegs reads every message of a side input and returns, per model,
+// that model's segment of each.
+func modelSegs(msgs func(*[]byte) bool, n int) ([][][]byte, error) {
+	per := make([][][]byte, n)
+	var b []byte
+	for msgs(&b) {
+		segs, err := splitSegs(b, n)
+		if err != nil {
+			return nil, err
+		}
+		for m, s := range segs {
+			per[m] = append(per[m], s)
+		}
+		b = nil // a fresh slice for the next message
+	}
+	return per, nil
+}
+
+// splitInputs splits a shard's state and the messages of the previous
+// step (side input msgs) of nm models: the state's segments (the digest,
+// then per model) and per model its segment of every message.
+func splitInputs(state []byte, msgs func(*[]byte) bool, nm int) (segs [][]byte, perMsg [][][]byte, err error) {
+	if segs, err = splitSegs(state, 1+nm); err != nil {
 		return nil, nil, err
 	}
-	f := clickmodels.NewShardFit(ctx, p.Data, p.Test, k, clickmodels.Options{Exact: exact, Workers: 1})
+	perMsg, err = modelSegs(msgs, nm)
+	return segs, perMsg, err
+}
+
+// each iterates over bs as a side input iterates.
+func each(bs [][]byte) func(*[]byte) bool {
+	return func(b *[]byte) bool {
+		if len(bs) == 0 {
+			return false
+		}
+		*b, bs = bs[0], bs[1:]
+		return true
+	}
+}
+
+// A model's segment of a shard's state names the model's pair values on
+// that shard: joinSegs of the hash of their EM history (valuesHash) and
+// that of the step before, whose values file the next step removes; empty
+// before the first step (the initial values). The values themselves do
+// not travel through the pipeline: each step writes them to a values file
+// in the prepared-shard directory (valuesPath), which a worker reads only
+// if its cache of opened shards does not hold them already.
+
+// valuesHash is the EM history, on the shard whose prepared-shard file
+// has the given digest, after one more E-step of kind on the values after
+// history prev (none: the initial values), with the global values global
+// (none: the initial ones). The values after a history are a function of
+// the shard's prepared bytes and that history alone, so a values file
+// named by it can only hold them (even one left by an earlier run).
+func valuesHash(prev, digest []byte, k clickmodels.Kind, exact bool, global []float64) []byte {
+	h := sha256.New()
+	if len(prev) == 0 {
+		h.Write(digest)
+	} else {
+		h.Write(prev)
+	}
+	x := byte(0)
+	if exact {
+		x = 1
+	}
+	h.Write([]byte{byte(k), x})
+	h.Write(encodeFloats(global))
+	return h.Sum(nil)
+}
+
+// valuesPath is the values file of shard i's model k after history h in
+// dir.
+func valuesPath(dir string, i int, k clickmodels.Kind, h []byte) string {
+	return JoinPath(dir, fmt.Sprintf("values-%05d-%s-%x", i, k, h[:16]))
+}
+
+// openFit opens shard i (its prepared-shard file in dir, of the given
+// digest) through the worker's cache, or takes it from *opened if opened
+// already, and returns its fit of kind k restored to the EM state: the
+// pair values named by the model's state segment seg and the globals of
+// em (none before the first iteration: the initial ones). It returns the
+// current history hash too.
+func openFit(ctx context.Context, opened **openedShard, dir string, i int, digest []byte, k clickmodels.Kind, exact bool, seg []byte, em emState) (*clickmodels.ShardFit, []byte, []byte, error) {
+	ref, err := splitSegs(seg, 2)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cur, old := ref[0], ref[1]
+	if len(cur) != 0 && len(cur) != sha256.Size {
+		return nil, nil, nil, fmt.Errorf("lbbeam: shard %d: values hash of %d bytes", i, len(cur))
+	}
+	if *opened == nil {
+		e, err := openShards.get(ctx, PreparedPath(dir, i), digest)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		*opened = e
+	}
+	path := ""
+	if len(cur) > 0 {
+		path = valuesPath(dir, i, k, cur)
+	}
+	f, err := (*opened).valuesAt(ctx, k, exact, cur, path)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("shard %d: %w", i, err)
+	}
 	if len(em.Global) > 0 {
 		f.SetGlobal(em.Global)
 	}
-	if len(pairs) > 0 { // none: the initial values (a runner may turn nil into empty)
-		if err := f.UnmarshalPairs(pairs); err != nil {
-			return nil, nil, fmt.Errorf("shard %d: %w", i, err)
-		}
-	}
-	return f, p, nil
+	return f, cur, old, nil
 }
 
-// A step's message is uvarint(len(state)), the EM state the step ran with
+// shardStats opens the fit of model k on shard i (openFit), runs fn on it
+// into new statistics and returns the fit, its history hashes (openFit)
+// and the statistics' encoding.
+func shardStats(ctx context.Context, opened **openedShard, dir string, i int, digest []byte, k clickmodels.Kind, exact bool, seg []byte, em emState,
+	fn func(*clickmodels.ShardFit, *clickmodels.Stats)) (sf *clickmodels.ShardFit, cur, old, stats []byte, err error) {
+	if sf, cur, old, err = openFit(ctx, opened, dir, i, digest, k, exact, seg, em); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	st := clickmodels.NewStats(k, (*opened).p.Data.Ranks())
+	fn(sf, st)
+	if err := ctx.Err(); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	stats, err = st.MarshalBinary()
+	return sf, cur, old, stats, err
+}
+
+// A model's message is uvarint(len(state)), the EM state the step ran with
 // (emState.encode), then the shard's global statistics
-// (clickmodels.Stats.MarshalBinary), absent once EM has converged; the
-// state then carries the final globals. The empty message stands for the
-// state before the first iteration.
+// (clickmodels.Stats.MarshalBinary), absent once EM has converged or the
+// model has run its iterations; the state then carries the final globals.
+// The empty message stands for the state before the first iteration.
 func appendMsg(em emState, stats []byte) []byte {
 	st := em.encode()
 	b := binary.AppendUvarint(nil, uint64(len(st)))
@@ -287,8 +480,9 @@ func appendMsg(em emState, stats []byte) []byte {
 
 // resolve sums the statistics of every shard's message of one step
 // (exactly, so in any order) and returns the EM state after that step: the
-// next global values (the M-step) and one more iteration done; a converged
-// state passes unchanged. Every shard computes the same state.
+// next global values (the M-step) and one more iteration done; a state
+// without statistics (converged, or the model's iterations done) passes
+// unchanged. Every shard computes the same state.
 func resolve(k clickmodels.Kind, R int, msgs func(*[]byte) bool) (emState, error) {
 	var (
 		head  []byte
@@ -329,58 +523,95 @@ func resolve(k clickmodels.Kind, R int, msgs func(*[]byte) bool) (emState, error
 	return em, nil
 }
 
-// stepFn is one EM iteration on one shard: the M-step of the previous
-// iteration from all shards' statistics, the tolerance test (if asked),
-// then the E-step with the new globals, the shard's own pair M-step, and
-// the shard's global statistics.
+// stepFn is EM iteration It on one shard, for every model: the M-step of
+// the previous iteration from all shards' statistics, the tolerance test
+// (if asked), then the E-step with the new globals, the shard's own pair
+// M-step, and the shard's global statistics. Model m takes part in the
+// first Steps[m] iterations and passes its values through the others.
 type stepFn struct {
 	Dir       string // prepared shards
-	Kind, R   int
+	Kinds     []int
+	Steps     []int
+	It, R     int
 	Exact     bool
 	Tolerance float64               // > 0: apply the tolerance test to the lls side input
 	SERPs     int64                 // training SERPs
-	Initial   bool                  // first iteration: the log-likelihood is only recorded
+	Cache     int64                 // bytes of the worker's cache of opened shards
 	Keyed     beamstate.Value[bool] // never used: see keyedState
 }
 
-func (f *stepFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard int, pairs []byte, msgs, lls func(*[]byte) bool, emitState func(int, []byte), emitMsg func([]byte)) error {
-	k := clickmodels.Kind(f.Kind)
-	em, err := resolve(k, f.R, msgs)
+func (f *stepFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard int, state []byte, msgs, lls func(*[]byte) bool, emitState func(int, []byte), emitMsg func([]byte)) error {
+	nm := len(f.Kinds)
+	segs, perMsg, err := splitInputs(state, msgs, nm)
 	if err != nil {
 		return err
 	}
-	if f.Tolerance > 0 && !em.Converged {
-		total, err := mergeStats(k, f.R, lls)
+	perLL, err := modelSegs(lls, nm)
+	if err != nil {
+		return err
+	}
+	var opened *openedShard
+	outState, outMsg := [][]byte{segs[0]}, make([][]byte, nm)
+	for m, ki := range f.Kinds {
+		k, pairs := clickmodels.Kind(ki), segs[1+m]
+		em, err := resolve(k, f.R, each(perMsg[m]))
 		if err != nil {
 			return err
 		}
-		ll := total.LL.Float64() / float64(f.SERPs)
-		if !f.Initial && clickmodels.Converged(em.PrevLL, ll, f.Tolerance) {
-			em.Converged = true
+		if f.Tolerance > 0 && k.EM() && f.It < f.Steps[m] && !em.Converged {
+			total, err := mergeStats(k, f.R, each(perLL[m]))
+			if err != nil {
+				return err
+			}
+			ll := total.LL.Float64() / float64(f.SERPs)
+			if f.It > 0 && clickmodels.Converged(em.PrevLL, ll, f.Tolerance) {
+				em.Converged = true
+			}
+			em.PrevLL = ll
 		}
-		em.PrevLL = ll
+		if f.It >= f.Steps[m] {
+			// The model's steps are done (DCTR's one counting pass): its
+			// finish reads the state after its last step.
+			outState = append(outState, nil)
+			outMsg[m] = appendMsg(em, nil)
+			continue
+		}
+		if em.Converged {
+			// EM has stopped: the values stay.
+			outState = append(outState, pairs)
+			outMsg[m] = appendMsg(em, nil)
+			continue
+		}
+		sf, cur, old, b, err := shardStats(ctx, &opened, f.Dir, shard, segs[0], k, f.Exact, pairs, em,
+			func(sf *clickmodels.ShardFit, st *clickmodels.Stats) { sf.EStep(ctx, st) })
+		if err != nil {
+			return err
+		}
+		next := valuesHash(cur, segs[0], k, f.Exact, em.Global)
+		vals := sf.MarshalPairs()
+		if err := writeFile(ctx, valuesPath(f.Dir, shard, k, next), func(w io.Writer) error {
+			_, err := w.Write(vals)
+			return err
+		}); err != nil {
+			return err
+		}
+		opened.at[fitKey{k, f.Exact}] = next
+		if len(old) > 0 {
+			// The values before the last step's: no step reads them
+			// again (a retried step reads cur).
+			if err := removeIfExists(ctx, valuesPath(f.Dir, shard, k, old)); err != nil {
+				return err
+			}
+		}
+		em.Global = nil // the next step computes its own
+		outMsg[m] = appendMsg(em, b)
+		outState = append(outState, joinSegs([][]byte{next, cur}))
 	}
-	if em.Converged {
-		emitState(shard, pairs) // EM has stopped: the values stay
-		emitMsg(appendMsg(em, nil))
-		return nil
+	if opened != nil {
+		openShards.put(opened, f.Cache)
 	}
-	sf, p, err := shardFit(ctx, f.Dir, k, shard, f.Exact, pairs, em)
-	if err != nil {
-		return err
-	}
-	st := clickmodels.NewStats(k, p.Data.Ranks())
-	sf.EStep(ctx, st)
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	b, err := st.MarshalBinary()
-	if err != nil {
-		return err
-	}
-	em.Global = nil // the next step computes its own
-	emitMsg(appendMsg(em, b))
-	emitState(shard, sf.MarshalPairs())
+	emitMsg(joinSegs(outMsg))
+	emitState(shard, joinSegs(outState))
 	return nil
 }
 
@@ -400,32 +631,47 @@ func mergeStats(k clickmodels.Kind, R int, stats func(*[]byte) bool) (*clickmode
 	return total, nil
 }
 
-// llFn computes a shard's training log-likelihood under the values the
-// next step will use (for the tolerance test).
+// llFn computes a shard's training log-likelihood under the values step It
+// is about to use, per model under the tolerance test.
 type llFn struct {
-	Dir     string // prepared shards
-	Kind, R int
-	Exact   bool
-	Keyed   beamstate.Value[bool] // never used: see keyedState
+	Dir   string // prepared shards
+	Kinds []int
+	Steps []int
+	It, R int
+	Exact bool
+	Cache int64
+	Keyed beamstate.Value[bool] // never used: see keyedState
 }
 
-func (f *llFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard int, pairs []byte, msgs func(*[]byte) bool, emit func([]byte)) error {
-	k := clickmodels.Kind(f.Kind)
-	em, err := resolve(k, f.R, msgs)
-	if err != nil || em.Converged {
-		return err
-	}
-	sf, p, err := shardFit(ctx, f.Dir, k, shard, f.Exact, pairs, em)
+func (f *llFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard int, state []byte, msgs func(*[]byte) bool, emit func([]byte)) error {
+	nm := len(f.Kinds)
+	segs, perMsg, err := splitInputs(state, msgs, nm)
 	if err != nil {
 		return err
 	}
-	st := clickmodels.NewStats(k, p.Data.Ranks())
-	sf.TrainLL(ctx, st)
-	b, err := st.MarshalBinary()
-	if err != nil {
-		return err
+	var opened *openedShard
+	out := make([][]byte, nm)
+	for m, ki := range f.Kinds {
+		k := clickmodels.Kind(ki)
+		if !k.EM() || f.It >= f.Steps[m] {
+			continue
+		}
+		em, err := resolve(k, f.R, each(perMsg[m]))
+		if err != nil {
+			return err
+		}
+		if em.Converged {
+			continue
+		}
+		if _, _, _, out[m], err = shardStats(ctx, &opened, f.Dir, shard, segs[0], k, f.Exact, segs[1+m], em,
+			func(sf *clickmodels.ShardFit, st *clickmodels.Stats) { sf.TrainLL(ctx, st) }); err != nil {
+			return err
+		}
 	}
-	emit(b)
+	if opened != nil {
+		openShards.put(opened, f.Cache)
+	}
+	emit(joinSegs(out))
 	return nil
 }
 
@@ -477,21 +723,32 @@ type ShardFinal struct {
 	Records    int
 }
 
-// finishFn evaluates a shard's final model on its test SERPs and ships the
-// model to the writer.
+// finishFn evaluates a shard's final model of Kinds[Model] on its test
+// SERPs and ships the model to the writer.
 type finishFn struct {
-	Dir     string // prepared shards
-	Kind, R int
-	Exact   bool
-	Level   float64 // of the intervals (clickmodels.Options.Level)
+	Dir   string // prepared shards
+	Kinds []int
+	Model int // index in Kinds
+	R     int
+	Exact bool
+	Level float64 // of the intervals (clickmodels.Options.Level)
+	Cache int64
+	Keyed beamstate.Value[bool] // never used: see keyedState
 }
 
-func (f *finishFn) ProcessElement(ctx context.Context, shard int, pairs []byte, msgs func(*[]byte) bool, emit func(ShardFinal)) error {
-	em, err := resolve(clickmodels.Kind(f.Kind), f.R, msgs)
+func (f *finishFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard int, state []byte, msgs func(*[]byte) bool, emit func(ShardFinal)) error {
+	nm := len(f.Kinds)
+	k := clickmodels.Kind(f.Kinds[f.Model])
+	segs, perMsg, err := splitInputs(state, msgs, nm)
 	if err != nil {
 		return err
 	}
-	sf, p, err := shardFit(ctx, f.Dir, clickmodels.Kind(f.Kind), shard, f.Exact, pairs, em)
+	em, err := resolve(k, f.R, each(perMsg[f.Model]))
+	if err != nil {
+		return err
+	}
+	var opened *openedShard
+	sf, _, _, err := openFit(ctx, &opened, f.Dir, shard, segs[0], k, f.Exact, segs[1+f.Model], em)
 	if err != nil {
 		return err
 	}
@@ -507,7 +764,11 @@ func (f *finishFn) ProcessElement(ctx context.Context, shard int, pairs []byte, 
 	if err := gob.NewEncoder(&mb).Encode(m); err != nil {
 		return err
 	}
-	emit(ShardFinal{Shard: shard, Iterations: em.Done, Model: mb.Bytes(), QueryFirst: p.QueryFirst, Eval: encodeEval(&ev), Records: p.Data.Records()})
+	p := opened.p
+	final := ShardFinal{Shard: shard, Iterations: em.Done, Model: mb.Bytes(), QueryFirst: slices.Clone(p.QueryFirst),
+		Eval: encodeEval(&ev), Records: p.Data.Records()}
+	openShards.put(opened, f.Cache)
+	emit(final)
 	return nil
 }
 
@@ -518,9 +779,10 @@ type writeModelFn struct {
 	Kind       int
 	Split      string
 	TrainSERPs int64
+	Keyed      beamstate.Value[bool] // never used: see keyedState
 }
 
-func (f *writeModelFn) ProcessElement(ctx context.Context, _ int, finals func(*ShardFinal) bool, emit func([]byte)) error {
+func (f *writeModelFn) ProcessElement(ctx context.Context, _ beamstate.Provider, _, _ int, finals func(*ShardFinal) bool, emit func([]byte)) error {
 	k := clickmodels.Kind(f.Kind)
 	var all []ShardFinal
 	var sf ShardFinal
@@ -589,9 +851,10 @@ func (f *writeModelFn) ProcessElement(ctx context.Context, _ int, finals func(*S
 type writeMetricsFn struct {
 	Dir   string
 	Order []string
+	Keyed beamstate.Value[bool] // never used: see keyedState
 }
 
-func (f *writeMetricsFn) ProcessElement(ctx context.Context, _ int, reps func(*[]byte) bool) error {
+func (f *writeMetricsFn) ProcessElement(ctx context.Context, _ beamstate.Provider, _, _ int, reps func(*[]byte) bool) error {
 	byName := map[string]clickmodels.Report{}
 	var b []byte
 	for reps(&b) {

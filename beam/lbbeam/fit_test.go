@@ -167,25 +167,27 @@ func fitBoth(t *testing.T, log *sessions.Log, shardDir, memShardDir string, iter
 	if _, err := clickmodels.Run(ctx, log, cfg, wantDir); err != nil {
 		t.Fatal(err)
 	}
-	got := fitBeam(t, wantDir, shardDir, filepath.Join(dir, "beam"), filepath.Join(dir, "prepared"), iterations, tolerance)
+	// Local files with the worker's cache of opened shards, memfs
+	// without it (every step reads its shard back): the same outputs.
+	got := fitBeam(t, wantDir, shardDir, filepath.Join(dir, "beam"), filepath.Join(dir, "prepared"), iterations, tolerance, 0)
 	root := memRoot(t)
 	if memShardDir == "" {
 		memShardDir = root + "/shards"
 		toMemfs(t, shardDir, memShardDir)
 	}
-	fitBeam(t, wantDir, memShardDir, root+"/fit", root+"/fit/.prepared", iterations, tolerance)
+	fitBeam(t, wantDir, memShardDir, root+"/fit", root+"/fit/.prepared", iterations, tolerance, -1)
 	return got
 }
 
 // fitBeam runs the Beam fit on shardDir into gotDir, with the prepared
-// shards in prepDir, and checks its outputs against lovbench fit's in
+// shards in prepDir and a shard cache of cache bytes (FitOptions.ShardCache), and checks its outputs against lovbench fit's in
 // wantDir: the relevance and parameter files byte for byte, metrics.json
 // to 1e-9.
-func fitBeam(t *testing.T, wantDir, shardDir, gotDir, prepDir string, iterations int, tolerance float64) []clickmodels.Report {
+func fitBeam(t *testing.T, wantDir, shardDir, gotDir, prepDir string, iterations int, tolerance float64, cache int64) []clickmodels.Report {
 	t.Helper()
 	ctx := context.Background()
 	p, s := beam.NewPipelineWithRoot()
-	if err := BuildFit(s, FitOptions{ShardDir: shardDir, Kinds: BeamKinds, Iterations: iterations, Tolerance: tolerance, OutDir: gotDir, PrepDir: prepDir}); err != nil {
+	if err := BuildFit(s, FitOptions{ShardDir: shardDir, Kinds: BeamKinds, Iterations: iterations, Tolerance: tolerance, OutDir: gotDir, PrepDir: prepDir, ShardCache: cache}); err != nil {
 		t.Fatal(err)
 	}
 	if err := ptest.Run(p); err != nil {

@@ -158,10 +158,10 @@ func TestPreparedMemfs(t *testing.T) {
 		t.Fatal(err)
 	}
 	local := filepath.Join(dir, "p.prep")
-	if err := writePrepared(ctx, local, p); err != nil {
+	if _, err := writePrepared(ctx, local, p); err != nil {
 		t.Fatal(err)
 	}
-	if err := writePrepared(ctx, root+"/p.prep", p); err != nil {
+	if _, err := writePrepared(ctx, root+"/p.prep", p); err != nil {
 		t.Fatal(err)
 	}
 	sameFile(t, local, root+"/p.prep")

@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	beamstate "github.com/apache/beam/sdks/v2/go/pkg/beam/core/state"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/lovbench/lovbench/ingest"
@@ -20,15 +21,15 @@ import (
 )
 
 func init() {
-	register.DoFn7x1[context.Context, int, func(*[]byte) bool, func(*PartResult) bool, []byte, func(*[]byte) bool, func(ShardSummary), error](&writeShardFn{})
-	register.DoFn3x1[int, func(*PartResult) bool, func([]byte), error](&trainBitsFn{})
+	register.DoFn8x1[context.Context, beamstate.Provider, int, func(*[]byte) bool, func(*PartResult) bool, []byte, func(*[]byte) bool, func(ShardSummary), error](&writeShardFn{})
+	register.DoFn4x1[int, int, func(*PartResult) bool, func([]byte), error](&trainBitsFn{})
 	register.DoFn4x1[int, []byte, func(*PartResult) bool, func([]byte), error](&startedFn{})
 	register.Iter1[[]byte]()
 	register.Iter1[PartResult]()
 	register.Iter1[ShardSummary]()
 	register.Emitter1[ShardSummary]()
-	register.DoFn4x1[context.Context, int, func(*PartResult) bool, func(*PartLines) bool, error](&writeReportFn{})
-	register.DoFn4x1[context.Context, int, func(*ShardSummary) bool, func(*PartResult) bool, error](&writeManifestFn{})
+	register.DoFn6x1[context.Context, beamstate.Provider, int, int, func(*PartResult) bool, func(*PartLines) bool, error](&writeReportFn{})
+	register.DoFn6x1[context.Context, beamstate.Provider, int, int, func(*ShardSummary) bool, func(*PartResult) bool, error](&writeManifestFn{})
 }
 
 // ShardOptions configure the ingest-and-shard pipeline.
@@ -111,13 +112,13 @@ func BuildShard(s beam.Scope, o ShardOptions) error {
 		return err
 	}
 	s = s.Scope("lovbench.shard")
-	pc := beam.CreateList(s, parts)
-	lines := beam.ParDo(s, &countLinesFn{}, pc)
+	pc := beam.ParDo(s, keyPart, beam.CreateList(s, parts))
+	lines := beam.ParDo(s, &countLinesFn{Keyed: keyedState()}, pc)
 	serps, results := beam.ParDo2(s, &cleanFn{Shards: o.Shards, Blacklist: o.Blacklist, FullSERP: o.FullSERP, MaxLine: o.MaxLine,
-		PIISalt: o.PIISalt, KeepSessionIDs: o.KeepSessionIDs, AsRead: o.AsRead},
+		PIISalt: o.PIISalt, KeepSessionIDs: o.KeepSessionIDs, AsRead: o.AsRead, Keyed: keyedState()},
 		pc, beam.SideInput{Input: lines})
 	grouped := beam.GroupByKey(s, serps)
-	one := beam.Create(s, 0)
+	one := beam.ParDo(s, selfKeyed, beam.Create(s, 0)) // keyed for the stateful writers
 	bits := beam.ParDo(s, &trainBitsFn{Split: o.Split}, one, beam.SideInput{Input: results})
 	// The time split: a SERP after the cut trains iff its user session
 	// started before it, which the shard writers learn from the keys of
@@ -128,12 +129,12 @@ func BuildShard(s beam.Scope, o ShardOptions) error {
 	} else {
 		started = beam.CreateList(s, [][]byte{})
 	}
-	sums := beam.ParDo(s, &writeShardFn{Dir: o.OutDir, Shards: o.Shards, Time: o.Split.Split == split.Time, TrainFraction: o.Split.TrainFraction}, grouped,
+	sums := beam.ParDo(s, &writeShardFn{Dir: o.OutDir, Shards: o.Shards, Time: o.Split.Split == split.Time, TrainFraction: o.Split.TrainFraction, Keyed: keyedState()}, grouped,
 		beam.SideInput{Input: results}, beam.SideInput{Input: bits}, beam.SideInput{Input: started})
 	if !o.AsRead {
-		beam.ParDo0(s, &writeReportFn{Dir: o.OutDir, Logs: o.Logs}, one, beam.SideInput{Input: results}, beam.SideInput{Input: lines})
+		beam.ParDo0(s, &writeReportFn{Dir: o.OutDir, Logs: o.Logs, Keyed: keyedState()}, one, beam.SideInput{Input: results}, beam.SideInput{Input: lines})
 	}
-	beam.ParDo0(s, &writeManifestFn{Dir: o.OutDir, Shards: o.Shards, Split: o.Split, Source: baseName(o.Logs[0])},
+	beam.ParDo0(s, &writeManifestFn{Dir: o.OutDir, Shards: o.Shards, Split: o.Split, Source: baseName(o.Logs[0]), Keyed: keyedState()},
 		one, beam.SideInput{Input: sums}, beam.SideInput{Input: results})
 	return nil
 }
@@ -141,11 +142,12 @@ func BuildShard(s beam.Scope, o ShardOptions) error {
 // writeReportFn merges the parts' reports and quarantine lines, in part
 // order, into report.json and quarantine.jsonl.
 type writeReportFn struct {
-	Dir  string
-	Logs []string
+	Dir   string
+	Logs  []string
+	Keyed beamstate.Value[bool] // never used: see keyedState
 }
 
-func (f *writeReportFn) ProcessElement(ctx context.Context, _ int, results func(*PartResult) bool, lines func(*PartLines) bool) error {
+func (f *writeReportFn) ProcessElement(ctx context.Context, _ beamstate.Provider, _, _ int, results func(*PartResult) bool, lines func(*PartLines) bool) error {
 	var all []PartResult
 	var r PartResult
 	for results(&r) {
@@ -210,7 +212,7 @@ type trainBitsFn struct {
 	Split shards.SplitConfig
 }
 
-func (f *trainBitsFn) ProcessElement(_ int, results func(*PartResult) bool, emit func([]byte)) error {
+func (f *trainBitsFn) ProcessElement(_, _ int, results func(*PartResult) bool, emit func([]byte)) error {
 	pl := place(results)
 	if f.Split.Split == split.Time {
 		emit(nil)
@@ -266,9 +268,10 @@ type writeShardFn struct {
 	// begun before the cut (started) instead of the bitmap.
 	Time          bool
 	TrainFraction float64
+	Keyed         beamstate.Value[bool] // never used: see keyedState
 }
 
-func (f *writeShardFn) ProcessElement(ctx context.Context, shard int, recs func(*[]byte) bool, results func(*PartResult) bool, bits []byte, started func(*[]byte) bool, emit func(ShardSummary)) error {
+func (f *writeShardFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard int, recs func(*[]byte) bool, results func(*PartResult) bool, bits []byte, started func(*[]byte) bool, emit func(ShardSummary)) error {
 	pl := place(results)
 	var ts *split.TimeSplit[[2]uint64]
 	if f.Time {
@@ -337,9 +340,10 @@ type writeManifestFn struct {
 	Shards int
 	Split  shards.SplitConfig
 	Source string
+	Keyed  beamstate.Value[bool] // never used: see keyedState
 }
 
-func (f *writeManifestFn) ProcessElement(ctx context.Context, _ int, sums func(*ShardSummary) bool, results func(*PartResult) bool) error {
+func (f *writeManifestFn) ProcessElement(ctx context.Context, _ beamstate.Provider, _, _ int, sums func(*ShardSummary) bool, results func(*PartResult) bool) error {
 	pl := place(results)
 	seen := make([]bool, f.Shards)
 	m := shards.Manifest{Format: shards.Format, Shards: f.Shards, Hash: "fnv1a64", SERPs: pl.total,

@@ -174,7 +174,7 @@ func (r *shardRun) prepare() error {
 		}
 		r.testN += p.Test.Len()
 		r.records += p.Data.Records()
-		if sz := p.size(); budget <= 0 || r.heldBytes+sz <= budget {
+		if sz := p.Size(); budget <= 0 || r.heldBytes+sz <= budget {
 			r.ps[i], r.heldBytes = p, r.heldBytes+sz
 		} else if err := r.spill(i, p); err != nil {
 			return err
@@ -481,8 +481,8 @@ func memInUse() int64 {
 	return int64(ss[0].Value.Uint64()) - int64(ss[1].Value.Uint64())
 }
 
-// size estimates the bytes p holds: its arrays and its names.
-func (p *PreparedShard) size() int64 {
+// Size estimates the bytes p holds in memory: its arrays and its names.
+func (p *PreparedShard) Size() int64 {
 	d, t := p.Data.Parts(), p.Test
 	n := 8*len(d.RecOff) + 4*len(d.RecPair) + 16*len(d.RecClicks) + 8*len(d.PairQuery) + 32*len(d.Chunks) +
 		16*len(t.Query) + 8*len(t.Offsets) + 4*len(t.DocIDs) + 8*len(p.QueryFirst)

@@ -35,6 +35,7 @@ import (
 	"log/slog"
 	"math"
 	"os"
+	"runtime/pprof"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -43,6 +44,7 @@ import (
 	"github.com/lovbench/lovbench/beam/lbbeam"
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/ingest/pii"
+	"github.com/lovbench/lovbench/internal/bytesize"
 	"github.com/lovbench/lovbench/sessions/split"
 	"github.com/lovbench/lovbench/shards"
 )
@@ -66,6 +68,8 @@ var (
 	splitName  = flag.String("split", string(split.Spec), "shard and fit --log: train/test split of the SERPs: spec, random or time")
 	trainFrac  = flag.Float64("train-fraction", split.DefaultTrainFraction, "shard and fit --log: share of SERPs that train")
 	seed       = flag.Uint64("seed", 1, "shard and fit --log: seed of the random split")
+	shardCache = flag.String("shard-cache", bytesize.Format(lbbeam.DefaultShardCache), "fit: memory a worker process keeps opened shards in between EM steps, keyed by the prepared shard's content (0: none, every step reads its shard back)")
+	cpuProfile = flag.String("cpuprofile", "", "write a CPU profile of the whole run (pipeline construction and Prism's in-process execution) to this file")
 )
 
 func main() {
@@ -85,7 +89,14 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(context.Background(), cmd); err != nil {
+	stop, err := startCPUProfile(*cpuProfile)
+	if err == nil {
+		err = run(context.Background(), cmd)
+		if perr := stop(); err == nil {
+			err = perr
+		}
+	}
+	if err != nil {
 		var ue usageError
 		if errors.As(err, &ue) {
 			fmt.Fprintln(os.Stderr, "lovbench-beam:", err)
@@ -97,6 +108,26 @@ func main() {
 }
 
 type usageError struct{ error }
+
+// startCPUProfile starts writing a CPU profile to path (none if empty) and
+// returns the function that stops it.
+func startCPUProfile(path string) (stop func() error, err error) {
+	if path == "" {
+		return func() error { return nil }, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		return f.Close()
+	}, nil
+}
 
 func run(ctx context.Context, cmd string) error {
 	p, s := beam.NewPipelineWithRoot()
@@ -130,6 +161,13 @@ func run(ctx context.Context, cmd string) error {
 		if err != nil {
 			return usageError{err}
 		}
+		cache, err := bytesize.Parse(*shardCache)
+		if err != nil {
+			return usageError{fmt.Errorf("--shard-cache: %w", err)}
+		}
+		if cache == 0 {
+			cache = -1 // FitOptions: none
+		}
 		dir := *shardDir
 		if *logs != "" {
 			// From a plain log: read it as lovbench fit --log does
@@ -158,7 +196,7 @@ func run(ctx context.Context, cmd string) error {
 		// EM iteration and removed when the pipeline has run.
 		prep := lbbeam.JoinPath(*out, ".prepared")
 		if err := lbbeam.BuildFit(s, lbbeam.FitOptions{ShardDir: dir, Kinds: kinds, Iterations: *iterations,
-			Tolerance: *tolerance, Exact: *exact, Level: level, OutDir: *out, PrepDir: prep}); err != nil {
+			Tolerance: *tolerance, Exact: *exact, Level: level, OutDir: *out, PrepDir: prep, ShardCache: cache}); err != nil {
 			return usageError{err}
 		}
 		defer func() {
@@ -234,6 +272,7 @@ var ownFlags = map[string]bool{
 	"log": true, "shards": true, "out": true, "part-size": true, "pii-blacklist": true, "full-serp": true,
 	"max-line": true, "shard-dir": true, "models": true, "iterations": true, "pii-salt": true,
 	"keep-session-ids": true, "tolerance": true, "exact": true, "split": true, "train-fraction": true, "seed": true,
+	"cpuprofile": true, "shard-cache": true,
 }
 
 // usage prints the help in lovbench's style: what the command does, its

@@ -1,0 +1,154 @@
+package lbbeam
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/clickmodels/outofcore"
+)
+
+// TestShardCache: the worker's cache of opened shards returns a shard only
+// for the digest of its bytes, hands an entry to one user at a time, keeps
+// within its budget (least recently used out first), and a fit taken from
+// it computes what a fit on a freshly decoded shard computes.
+func TestShardCache(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	_, shardDir := cleanShards(t, dir, 3000, 2)
+	var paths [2]string
+	var digests [2][]byte
+	var fresh [2]*outofcore.PreparedShard
+	for i := range paths {
+		src, cleanup, err := openShard(ctx, shardDir, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := outofcore.PrepareShard(ctx, src, i, clickmodels.DefaultRanks)
+		cleanup()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh[i] = p
+		paths[i] = filepath.Join(dir, PreparedPath("prep", i))
+		os.MkdirAll(filepath.Dir(paths[i]), 0o755)
+		if digests[i], err = writePrepared(ctx, paths[i], p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Two E-steps from the initial values: pair values and statistics.
+	run := func(k clickmodels.Kind, f *clickmodels.ShardFit) (pairs, stats []byte) {
+		t.Helper()
+		var st *clickmodels.Stats
+		for range 2 {
+			st = clickmodels.NewStats(k, clickmodels.DefaultRanks)
+			f.EStep(ctx, st)
+		}
+		stats, err := st.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f.MarshalPairs(), stats
+	}
+	// UBM's factorised E-step and DBN's, which keeps its denominators
+	// from the first iteration.
+	kinds := []clickmodels.Kind{clickmodels.UBM, clickmodels.DBN}
+	var wantPairs, wantStats [2][]byte
+	for i, k := range kinds {
+		wantPairs[i], wantStats[i] = run(k, clickmodels.NewShardFit(ctx, fresh[0].Data, fresh[0].Test, k, clickmodels.Options{Workers: 1}))
+	}
+
+	c := &shardCache{entries: map[string]*openedShard{}}
+	if _, err := c.get(ctx, paths[0], digests[1]); err == nil || !strings.Contains(err.Error(), "changed") {
+		t.Fatalf("shard 0 under shard 1's digest: %v, want an error", err)
+	}
+	e, err := c.get(ctx, paths[0], digests[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fits [2]*clickmodels.ShardFit
+	for i, k := range kinds {
+		if fits[i], err = e.valuesAt(ctx, k, false, nil, ""); err != nil {
+			t.Fatal(err)
+		}
+		if p, s := run(k, fits[i]); !bytes.Equal(p, wantPairs[i]) || !bytes.Equal(s, wantStats[i]) {
+			t.Fatalf("%v: a fit on a cached shard differs from one on a fresh shard", k)
+		}
+	}
+	c.put(e, 1<<30)
+
+	// A hit needs no file, and returns the same fit, reset: the same
+	// E-steps give the same values again.
+	if err := os.Remove(paths[0]); err != nil {
+		t.Fatal(err)
+	}
+	e2, err := c.get(ctx, paths[0], digests[0])
+	if err != nil || e2 != e {
+		t.Fatalf("cached shard not returned: %v", err)
+	}
+	for i, k := range kinds {
+		f, err := e2.valuesAt(ctx, k, false, nil, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f != fits[i] {
+			t.Fatalf("the shard's %v fit was built again", k)
+		}
+		if p, s := run(k, f); !bytes.Equal(p, wantPairs[i]) || !bytes.Equal(s, wantStats[i]) {
+			t.Fatalf("%v: a reused fit does not start from the initial values", k)
+		}
+	}
+	// Values after an EM history: a fit that holds them is returned as
+	// it is, with no file read; other values come from the file named.
+	ubm := fitKey{clickmodels.UBM, false}
+	h := valuesHash(nil, digests[0], clickmodels.UBM, false, nil)
+	e2.at[ubm] = h
+	if f, err := e2.valuesAt(ctx, clickmodels.UBM, false, h, filepath.Join(dir, "absent")); err != nil || f != fits[0] {
+		t.Fatalf("values held by the fit: %v", err)
+	}
+	fits[0].Reset()
+	next := valuesHash(h, digests[0], clickmodels.UBM, false, []float64{0.25})
+	if _, err := e2.valuesAt(ctx, clickmodels.UBM, false, next, filepath.Join(dir, "absent")); err == nil {
+		t.Fatal("values of another history without their file")
+	}
+	vpath := filepath.Join(dir, "values")
+	if err := os.WriteFile(vpath, wantPairs[0], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := e2.valuesAt(ctx, clickmodels.UBM, false, next, vpath); err != nil || !bytes.Equal(f.MarshalPairs(), wantPairs[0]) || !bytes.Equal(e2.at[ubm], next) {
+		t.Fatalf("values read from their file: %v", err)
+	}
+
+	// Taken out while in use: a second get must read the (removed) file.
+	if _, err := c.get(ctx, paths[0], digests[0]); err == nil {
+		t.Fatal("an entry in use was handed out twice")
+	}
+
+	// The budget: an entry larger than it is not kept; with room for one
+	// entry, the least recently used goes.
+	c.put(e2, e2.size-1)
+	if len(c.entries) != 0 || c.total != 0 {
+		t.Fatalf("entry over budget kept: %d entries, %d bytes", len(c.entries), c.total)
+	}
+	e1, err := c.get(ctx, paths[1], digests[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	budget := max(e1.size, e2.size) + min(e1.size, e2.size)/2
+	c.put(e2, budget)
+	c.put(e1, budget)
+	if len(c.entries) != 1 || c.entries[string(digests[1])] != e1 || c.total != e1.size {
+		t.Fatalf("after two puts within room for one: %d entries, %d bytes, want shard 1's %d", len(c.entries), c.total, e1.size)
+	}
+	if e1, err = c.get(ctx, paths[1], digests[1]); err != nil {
+		t.Fatal(err)
+	}
+	c.put(e1, 0) // budget 0: nothing kept
+	if len(c.entries) != 0 {
+		t.Fatal("budget 0 kept an entry")
+	}
+}
