@@ -101,7 +101,8 @@ type UncertaintyReport struct {
 	// AttrPriors[b] is the attractiveness prior fitted to all pairs whose
 	// mean rank rounds to b (the last bucket holds every rank from it on),
 	// whatever their exposure; the pairs take AttrCellPriors. SatPriors
-	// likewise for satisfaction.
+	// likewise for DBN's and SDBN's relevance a·s (whose counts SatK and
+	// SatN hold; the name is kept for the readers of metrics.json).
 	AttrPriors []BetaPrior `json:"attr_priors_by_rank"`
 	SatPriors  []BetaPrior `json:"sat_priors_by_rank,omitempty"`
 	// ExposureBounds are the upper bounds of the exposure classes but the
@@ -109,7 +110,7 @@ type UncertaintyReport struct {
 	// shown fewer than ExposureBounds[e] times and at least
 	// ExposureBounds[e-1]. AttrCellPriors[b][e] is the attractiveness
 	// prior the pairs of rank bucket b and exposure class e take;
-	// SatCellPriors likewise for satisfaction.
+	// SatCellPriors likewise for the relevance a·s.
 	ExposureBounds []float64     `json:"exposure_bounds"`
 	AttrCellPriors [][]BetaPrior `json:"attr_priors_by_rank_exposure"`
 	SatCellPriors  [][]BetaPrior `json:"sat_priors_by_rank_exposure,omitempty"`
