@@ -12,7 +12,9 @@ import "fmt"
 // capped at its rank bucket's: the oracle knows the spread. trueAttr and
 // trueSat hold, per pair of m in pair order, the true attractiveness and
 // (DBN, SDBN) satisfaction of the model that simulated the log; trueSat
-// is nil for other kinds. The evidence and the posterior are those of
+// is nil for other kinds. DBN's and SDBN's second prior is, like the
+// fitted one, on the relevance a·s: its oracle is that of the true
+// trueAttr·trueSat. The evidence and the posterior are those of
 // RelevanceDists. It measures what a perfect prior of the fitted family
 // could do (docs/clickmodels.md, "Calibration against known truth"); a
 // user's log has no truth to give.
@@ -27,7 +29,13 @@ func (m *Model) OracleRelevanceDists(trueAttr, trueSat []float64) ([]RelevanceDi
 	a := oraclePriors(pw, trueAttr)
 	var s *priorTable
 	if pw.hasSat {
-		s = oraclePriors(pw, trueSat)
+		// DBN's and SDBN's second prior is that of the relevance a·s
+		// (relevanceBeta), so its oracle is the Beta of the true a·s.
+		rel := make([]float64, len(trueSat))
+		for p := range rel {
+			rel[p] = trueAttr[p] * trueSat[p]
+		}
+		s = oraclePriors(pw, rel)
 	}
 	pw.usePriors(a, s)
 	return pw.relevanceDists(m.NumPairs()), nil

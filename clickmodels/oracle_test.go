@@ -35,20 +35,19 @@ func TestOracleRelevanceDists(t *testing.T) {
 	if _, err := m.OracleRelevanceDists(truth[:1], nil); err == nil {
 		t.Error("wrong number of true values accepted")
 	}
-	// DBN: the second prior is on satisfaction, as the fitted one. All
-	// attractivenesses 0.5: no spread anywhere, so Beta(1, 1), E[a] = 1/2,
-	// E[a^2] = 1/3; the satisfactions of the pairs shown once, 0.2, 0.4,
-	// 0.6, give Beta(3.2, 4.8), E[s] = 0.4, E[s^2] = 0.4·4.2/9. A pair
-	// without evidence: E[as] = 0.2, E[(as)^2] = 0.056/0.9, variance
-	// 1/45, alpha + beta = 0.16·45 - 1 = 6.2: Beta(1.24, 4.96).
+	// DBN: the second prior is on the relevance a·s, as the fitted one.
+	// All attractivenesses 0.5, so the true a·s of the pairs shown once
+	// are 0.1, 0.2, 0.3: mean 0.2, variance 0.02/3, alpha + beta =
+	// 0.2·0.8/(0.02/3) - 1 = 23: Beta(4.6, 18.4) for a pair without
+	// evidence.
 	m.Kind, m.Sat = DBN, []float64{0.5, 0.5, 0.5, 0.5, 0.5, 0.5}
 	m.Evidence.SatK, m.Evidence.SatN = make([]float64, 6), make([]float64, 6)
 	ds, err = m.OracleRelevanceDists([]float64{0.5, 0.5, 0.5, 0.5, 0.5, 0.5}, truth)
 	if err != nil {
 		t.Fatal(err)
 	}
-	nearTol(t, "DBN alpha", ds[1].Alpha, 1.24, 1e-9)
-	nearTol(t, "DBN beta", ds[1].Beta, 4.96, 1e-9)
+	nearTol(t, "DBN alpha", ds[1].Alpha, 4.6, 1e-9)
+	nearTol(t, "DBN beta", ds[1].Beta, 18.4, 1e-9)
 	if _, err := m.OracleRelevanceDists(truth, nil); err == nil {
 		t.Error("DBN without true satisfactions accepted")
 	}

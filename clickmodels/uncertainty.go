@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mathext"
 )
@@ -18,8 +19,8 @@ import (
 // expected counts, in one pass over the training records after the last
 // iteration:
 //
-//  1. Evidence. Every rank at which a pair's parameter theta (attractiveness,
-//     or satisfaction for DBN and SDBN) enters the E-step is a Bernoulli
+//  1. Evidence. Every rank at which a pair's parameter theta (attractiveness)
+//     enters the E-step is a Bernoulli
 //     latent variable with prior probability theta-hat (the fitted value)
 //     and posterior probability q (the E-step's expected count). Its
 //     likelihood is linear in theta, L(theta) ∝ rho·theta + (1-theta) with
@@ -35,7 +36,13 @@ import (
 //     probability e carries; for DBN the posteriors are those of the exact
 //     E-step (estepDBNExact) at PyClick's fitted values, since PyClick's
 //     own counts every rank of a SERP without clicks as examined and not
-//     attracted. Each pair gets effective successes K and
+//     attracted; they are taken at PyClick's continuation and pair values
+//     refined by dbnRefineIterations exact iterations (on copies). DBN's
+//     and SDBN's relevance a·s is itself a Bernoulli parameter, the
+//     probability that an examined result is clicked and satisfies, and
+//     gets its own counts (addRelevanceEvidence): trials the posterior
+//     probability of examination, successes that of a satisfied click.
+//     Each pair gets effective successes K and
 //     trials N (Evidence), summed per pair in record order, which is the
 //     same for any number of workers and query shards.
 //  2. Prior. Per rank bucket (the pair's mean rank, rounded: what a pair
@@ -51,10 +58,12 @@ import (
 //     order of the pairs either.
 //  3. Posterior. theta ~ Beta(alpha0 + K, beta0 + N - K). DBN's and SDBN's
 //     relevance a·s (Chapelle and Zhang 2009: the probability of
-//     satisfaction given examination) takes the first two
-//     moments of the product of the two independent Betas,
-//     E[as] = E[a]E[s], E[(as)^2] = E[a^2]E[s^2], and CCM's a^2 those of
-//     the square; a Beta with these moments describes the relevance.
+//     satisfaction given examination) is the Beta of its own counts under
+//     its own prior, not a product of independent attractiveness and
+//     satisfaction Betas: that product assumes the two independent across
+//     pairs, and a log cannot check it (docs/clickmodels.md measures what it
+//     costs). CCM's a^2 takes the first two moments of the square; a Beta
+//     with these moments describes the relevance.
 //
 // Chapelle and Zhang (2009) weighed the relevances their DBN predicted by a
 // confidence; the posterior here is an empirical-Bayes one.
@@ -66,14 +75,14 @@ const DefaultLevel = 0.9
 const UncertaintyMethod = "empirical-bayes-beta"
 
 // Evidence holds, per pair of a Model, the effective successes (K) and
-// trials (N) of its attractiveness and, for DBN and SDBN, its
-// satisfaction, and the level of the intervals to write.
+// trials (N) of its attractiveness and, for DBN and SDBN, of its
+// relevance a·s, and the level of the intervals to write.
 type Evidence struct {
 	Level        float64
 	Rank         []float64 // mean rank (0-based) at which the pair was shown, weighted by SERP
 	Shown        []float64 // impressions: the sum of the weights of the training records that show the pair
 	AttrK, AttrN []float64
-	SatK, SatN   []float64 // DBN, SDBN; else nil
+	SatK, SatN   []float64 // DBN, SDBN: the relevance a·s (addRelevanceEvidence); else nil
 }
 
 // BetaPrior is a fitted Beta(Alpha, Beta) prior; Pairs is the number of
@@ -92,7 +101,8 @@ type UncertaintyReport struct {
 	// AttrPriors[b] is the attractiveness prior fitted to all pairs whose
 	// mean rank rounds to b (the last bucket holds every rank from it on),
 	// whatever their exposure; the pairs take AttrCellPriors. SatPriors
-	// likewise for satisfaction.
+	// likewise for DBN's and SDBN's relevance a·s (whose counts SatK and
+	// SatN hold; the name is kept for the readers of metrics.json).
 	AttrPriors []BetaPrior `json:"attr_priors_by_rank"`
 	SatPriors  []BetaPrior `json:"sat_priors_by_rank,omitempty"`
 	// ExposureBounds are the upper bounds of the exposure classes but the
@@ -100,7 +110,7 @@ type UncertaintyReport struct {
 	// shown fewer than ExposureBounds[e] times and at least
 	// ExposureBounds[e-1]. AttrCellPriors[b][e] is the attractiveness
 	// prior the pairs of rank bucket b and exposure class e take;
-	// SatCellPriors likewise for satisfaction.
+	// SatCellPriors likewise for the relevance a·s.
 	ExposureBounds []float64     `json:"exposure_bounds"`
 	AttrCellPriors [][]BetaPrior `json:"attr_priors_by_rank_exposure"`
 	SatCellPriors  [][]BetaPrior `json:"sat_priors_by_rank_exposure,omitempty"`
@@ -141,12 +151,52 @@ func addEvidence(k, n *float64, q, th, w float64) {
 	}
 }
 
+// addRelevanceEvidence adds to (k, n) the evidence that rank r of a SERP
+// whose E-step counts are c gives on DBN's or SDBN's relevance a·s, the
+// probability that an examined result is clicked and satisfies: trials
+// the posterior probability that r was examined (1 up to the last click;
+// after it, 1 - P(A=1 | C) / a-hat, since an attracted result there was
+// not examined), successes the posterior probability of a satisfied click
+// (the satisfaction count of a clicked rank). Ranks the model does not
+// count (SDBN's after the last click) give none.
+func addRelevanceEvidence(k, n *float64, c *counts, r int, clicked bool, attr, w float64) {
+	if c.aDen[r] != 1 {
+		return
+	}
+	if clicked {
+		*n += w
+		if c.sDen[r] == 1 {
+			*k += w * c.sNum[r]
+		}
+		return
+	}
+	if attr > 0 {
+		*n += w * max(1-c.aNum[r]/attr, 0)
+	}
+}
+
+// dbnRefineIterations is the number of exact-E-step iterations that move
+// PyClick's DBN values towards the maximum of the likelihood the evidence
+// describes before the evidence pass.
+const dbnRefineIterations = 10
+
 // evidence runs one E-step pass over f's records with the fitted values
 // (changing none of them) and returns every pair's effective counts for
 // intervals at level; nil for GCTR and RCTR or level 0.
 func (f *fitter) evidence(ctx context.Context, level float64) *Evidence {
 	if level <= 0 || !f.kind.hasUncertainty() {
 		return nil
+	}
+	if f.kind == DBN && !f.exact {
+		// The evidence is taken at values refined by the exact E-step
+		// (pair parameters only, continuation kept: no shard needs
+		// another's), on copies: the model keeps PyClick's values.
+		keepA, keepS := f.attr, f.sat
+		f.attr, f.sat, f.exact = slices.Clone(keepA), slices.Clone(keepS), true
+		for range dbnRefineIterations {
+			f.iterate(ctx, f.workers, NewStats(f.kind, f.R))
+		}
+		defer func() { f.attr, f.sat, f.exact = keepA, keepS, false }()
 	}
 	d := f.d
 	np := d.Pairs()
@@ -180,8 +230,8 @@ func (f *fitter) evidence(ctx context.Context, level float64) *Evidence {
 					addEvidence(&ev.AttrK[p], &ev.AttrN[p], 1, f.attr[p], w)
 					addEvidence(&ev.AttrK[p], &ev.AttrN[p], c.aNum[r]-1, f.attr[p], w)
 				}
-				if hasSat && c.sDen[r] == 1 {
-					addEvidence(&ev.SatK[p], &ev.SatN[p], c.sNum[r], f.sat[p], w)
+				if hasSat {
+					addRelevanceEvidence(&ev.SatK[p], &ev.SatN[p], c, r, d.recClicks[i]&(1<<uint(r)) != 0, f.attr[p], w)
 				}
 			}
 		}
@@ -561,10 +611,7 @@ func relevanceBeta(kind Kind, pa, ps BetaPrior, v *pairVal) (alpha, beta float64
 	aa, ab := pa.Alpha+v.ak, pa.Beta+v.an-v.ak
 	switch kind {
 	case DBN, SDBN:
-		sa, sb := ps.Alpha+v.sk, ps.Beta+v.sn-v.sk
-		m1a, m2a := betaMoments(aa, ab)
-		m1s, m2s := betaMoments(sa, sb)
-		return betaFromMoments(m1a*m1s, m2a*m2s)
+		return ps.Alpha + v.sk, ps.Beta + v.sn - v.sk
 	case CCM:
 		// E[a^2] and E[a^4] of Beta(aa, ab).
 		n := aa + ab
@@ -573,13 +620,6 @@ func relevanceBeta(kind Kind, pa, ps BetaPrior, v *pairVal) (alpha, beta float64
 		return betaFromMoments(m2, m4)
 	}
 	return aa, ab
-}
-
-// betaMoments returns E[X] and E[X^2] of Beta(a, b).
-func betaMoments(a, b float64) (m1, m2 float64) {
-	n := a + b
-	m1 = a / n
-	return m1, m1 * (a + 1) / (n + 1)
 }
 
 // betaFromMoments returns the Beta with mean m1 and second moment m2:

@@ -72,42 +72,82 @@ func TestEvidenceThreeSERPs(t *testing.T) {
 	}
 }
 
-// TestRelevanceBetaProduct: DBN's relevance a·s with a ~ Beta(2, 3) and
-// s ~ Beta(4, 1) is described by the Beta with the product's first two
-// moments, by hand: E = 0.4 x 0.8 = 0.32; E[a^2] = 2·3/(5·6) = 0.2,
-// E[s^2] = 4·5/(5·6) = 2/3, E[X^2] = 2/15; var = 2/15 - 0.1024;
-// alpha + beta = 0.32·0.68/var - 1. A seeded Monte-Carlo draw of the
-// product agrees on mean and variance.
-func TestRelevanceBetaProduct(t *testing.T) {
-	v := pairVal{ak: 1, an: 3, sk: 3, sn: 3} // with Beta(1, 1) priors: a ~ Beta(2, 3), s ~ Beta(4, 1)
-	one := BetaPrior{Alpha: 1, Beta: 1}
-	al, be := relevanceBeta(DBN, one, one, &v)
-	vr := 2.0/15 - 0.1024
-	c := 0.32*0.68/vr - 1
-	nearTol(t, "alpha", al, 0.32*c, 1e-12)
-	nearTol(t, "beta", be, 0.68*c, 1e-12)
-	rng := rand.New(rand.NewPCG(1, 2))
-	gamma := func(k float64) float64 { // k integer: a sum of exponentials
-		s := 0.0
-		for range int(k) {
-			s += rng.ExpFloat64()
+// TestRelevanceBetaDBN: DBN's and SDBN's relevance is the Beta of its
+// own counts (sk of sn) under the second prior, whatever the
+// attractiveness counts: Beta(2 + 3, 4 + 5 - 3) = Beta(5, 6); UBM's the
+// attractiveness' own Beta, Beta(2 + 1, 5 + 3 - 1) = Beta(3, 7).
+func TestRelevanceBetaDBN(t *testing.T) {
+	v := pairVal{ak: 1, an: 3, sk: 3, sn: 5}
+	for _, k := range []Kind{DBN, SDBN} {
+		if a, b := relevanceBeta(k, BetaPrior{Alpha: 1, Beta: 1}, BetaPrior{Alpha: 2, Beta: 4}, &v); a != 5 || b != 6 {
+			t.Errorf("%v: Beta(%v, %v), want Beta(5, 6)", k, a, b)
 		}
-		return s
 	}
-	beta := func(a, b float64) float64 { x, y := gamma(a), gamma(b); return x / (x + y) }
-	const n = 200000
-	var s1, s2 float64
-	for range n {
-		x := beta(2, 3) * beta(4, 1)
-		s1 += x
-		s2 += x * x
-	}
-	m := s1 / n
-	nearTol(t, "Monte-Carlo mean", m, al/(al+be), 0.002)
-	nearTol(t, "Monte-Carlo variance", s2/n-m*m, al*be/((al+be)*(al+be)*(al+be+1)), 0.001)
-	// UBM: the attractiveness' own Beta.
 	if a, b := relevanceBeta(UBM, BetaPrior{Alpha: 2, Beta: 5}, BetaPrior{}, &v); a != 3 || b != 7 {
 		t.Errorf("UBM: Beta(%v, %v), want Beta(3, 7)", a, b)
+	}
+}
+
+// TestRelevanceEvidenceDBN: the relevance evidence of one SERP of three
+// results clicked at the first only, under DBN's exact posteriors at
+// a = s = gamma = 1/2, by hand. P(C) is proportional to
+// s + (1-s)((1-gamma) + gamma P(no click at 2, 3 | E_2)), with
+// P(no click at 2, 3 | E_2) = (1-a)((1-gamma) + gamma(1-a)) = 3/8: 27/32.
+// The click satisfied with P(S_1 | C) = (1/2)/(27/32) = 16/27; rank 2
+// was examined with P = (1-s) gamma (3/8) / (27/32) = 1/9, rank 3 with
+// (1-s) gamma (1-a) gamma (1-a) / (27/32) = 1/27. SDBN's whole counts: a
+// SERP of four clicked at 1 and 3, weight 2, gives three trials and one
+// success (the last click) per SERP; the rank after it none.
+func TestRelevanceEvidenceDBN(t *testing.T) {
+	sc := newScratch(1)
+	c := &sc.c
+	c.gNum, c.gDen = sc.xNum, sc.xDen
+	half := []float64{0.5, 0.5, 0.5, 0.5}
+	v := view{n: 3, clicks: 1, a: half[:3], s: half[:3], g: []float64{0.5}, R: DefaultRanks, exact: true}
+	estep(DBN, &v, 1, c)
+	wantK, wantN := []float64{16.0 / 27, 0, 0}, []float64{1, 1.0 / 9, 1.0 / 27}
+	for r := range 3 {
+		var k, n float64
+		addRelevanceEvidence(&k, &n, c, r, v.clicked(r), 0.5, 1)
+		nearTol(t, "DBN K", k, wantK[r], 1e-15)
+		nearTol(t, "DBN N", n, wantN[r], 1e-15)
+	}
+	v = view{n: 4, clicks: 0b101, a: half, s: half, R: DefaultRanks}
+	estep(SDBN, &v, 1, c)
+	var k, n float64
+	for r := range 4 {
+		addRelevanceEvidence(&k, &n, c, r, v.clicked(r), 0.5, 2)
+	}
+	nearTol(t, "SDBN K", k, 2, 0)
+	nearTol(t, "SDBN N", n, 6, 0)
+}
+
+// TestEvidenceKeepsDBNValues: the refinement before DBN's evidence pass
+// works on copies: the fitted values (PyClick's) are the same with and
+// without intervals.
+func TestEvidenceKeepsDBNValues(t *testing.T) {
+	d, err := Prepare(threeSessions(t), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	with, err := Fit(context.Background(), d, DBN, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, err := Fit(context.Background(), d, DBN, Options{Level: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if with.Evidence == nil || without.Evidence != nil {
+		t.Fatal("evidence not computed as asked")
+	}
+	for p := range with.Attr {
+		if with.Attr[p] != without.Attr[p] || with.Sat[p] != without.Sat[p] {
+			t.Errorf("pair %d: (%v, %v) with intervals, (%v, %v) without", p, with.Attr[p], with.Sat[p], without.Attr[p], without.Sat[p])
+		}
+	}
+	if with.Global[0] != without.Global[0] {
+		t.Errorf("continuation %v with intervals, %v without", with.Global[0], without.Global[0])
 	}
 }
 
