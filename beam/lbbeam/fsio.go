@@ -389,30 +389,6 @@ func removeIfExists(ctx context.Context, path string) error {
 	return nil
 }
 
-// RemoveAll removes the directory dir and the files in it. On an object
-// store a directory is only a prefix: the objects dir/* are listed
-// (filesystem.List) and removed one by one (filesystem.Remover); a
-// directory that does not exist is no error.
-func RemoveAll(ctx context.Context, dir string) error {
-	if !IsRemote(dir) {
-		return os.RemoveAll(dir)
-	}
-	fsys, rm, err := remover(dir)
-	if err != nil {
-		return err
-	}
-	files, err := fsys.List(ctx, JoinPath(dir, "*"))
-	if err != nil {
-		return pathErr(dir, err)
-	}
-	for _, f := range files {
-		if err := rm.Remove(ctx, f); err != nil {
-			return pathErr(f, err)
-		}
-	}
-	return nil
-}
-
 // ReadManifest reads and checks the manifest of the shard directory dir
 // (shards.ReadManifest; for a URL, through a local copy).
 func ReadManifest(ctx context.Context, dir string) (shards.Manifest, error) {

@@ -179,14 +179,19 @@ func (d IndexDiff) String() string {
 		if len(k.names) == 0 {
 			continue
 		}
-		const show = 10
-		list := strings.Join(k.names[:min(show, len(k.names))], ", ")
-		if len(k.names) > show {
-			list += fmt.Sprintf(" and %d more", len(k.names)-show)
-		}
-		parts = append(parts, k.what+": "+list)
+		parts = append(parts, k.what+": "+listNames(k.names))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// listNames joins at most ten names, saying how many more there are.
+func listNames(names []string) string {
+	const show = 10
+	list := strings.Join(names[:min(show, len(names))], ", ")
+	if len(names) > show {
+		list += fmt.Sprintf(" and %d more", len(names)-show)
+	}
+	return list
 }
 
 // diffIndex compares fsys with idx: files and directories in it that idx
@@ -331,7 +336,15 @@ func CheckReplaceable(fsys fs.FS, name, marker string) error {
 		if _, err := fs.Stat(fsys, marker); marker != "" && err == nil {
 			return refuse("%s holds a %s but no %s: it was written by an earlier lovbench, which did not record its files' checksums, so there is no telling its files from ones added later: not replacing it (move out anything you added and remove it, or choose another directory)", name, marker, IndexFile)
 		}
-		return refuse("%s is not empty and holds no %s, so it is not an earlier output of this command: not replacing it (remove it or choose another directory)", name, marker)
+		var names []string
+		for _, e := range ents {
+			if e.IsDir() {
+				names = append(names, e.Name()+"/")
+			} else {
+				names = append(names, e.Name())
+			}
+		}
+		return refuse("%s is not empty (it holds %s) and holds no %s, so it is not an earlier output of this command: not replacing it (remove it or choose another directory)", name, listNames(names), marker)
 	}
 	if err != nil {
 		return refuse("%s: its %s cannot be read (%v), so there is no telling which files are the command's: not replacing it (remove it or choose another directory)", name, IndexFile, err)
