@@ -810,7 +810,7 @@ func (f *writeModelFn) ProcessElement(ctx context.Context, _ beamstate.Provider,
 		records += x.Records
 	}
 	var unc *clickmodels.UncertaintyReport
-	_, err := stageDir(ctx, f.Dir, func(dir string) (err error) {
+	err := stageDir(ctx, f.Dir, func(dir string) (err error) {
 		unc, err = clickmodels.WriteModelFilesReport(dir, parts, clickmodels.ParamsAuto)
 		return err
 	})
@@ -861,7 +861,7 @@ func (f *writeMetricsFn) ProcessElement(ctx context.Context, _ beamstate.Provide
 		out = append(out, r)
 	}
 	clickmodels.FinishReports(out)
-	_, err := stageDir(ctx, f.Dir, func(dir string) error { return clickmodels.WriteMetrics(dir, out) })
+	err := stageDir(ctx, f.Dir, func(dir string) error { return clickmodels.WriteMetrics(dir, out) })
 	return err
 }
 

@@ -317,41 +317,38 @@ func copyDown(ctx context.Context, path, dst string) error {
 // lovbench's own writers, for the output directory dir. A local dir is
 // created and given to fn as it is. For a URL, fn writes into a local
 // temporary directory whose files are then copied to dir (writeFile),
-// one by one in name order; stageDir returns the names of the files
-// written.
-func stageDir(ctx context.Context, dir string, fn func(local string) error) ([]string, error) {
+// one by one in name order.
+func stageDir(ctx context.Context, dir string, fn func(local string) error) error {
 	if !IsRemote(dir) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, err
+			return err
 		}
-		return nil, fn(dir)
+		return fn(dir)
 	}
 	if err := CheckPath(dir); err != nil {
-		return nil, err
+		return err
 	}
 	tmp, err := os.MkdirTemp("", "lovbench-beam-out-")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer os.RemoveAll(tmp)
 	if err := fn(tmp); err != nil {
-		return nil, err
+		return err
 	}
 	ents, err := os.ReadDir(tmp)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var names []string
 	for _, e := range ents {
 		if !e.Type().IsRegular() {
 			continue
 		}
 		if err := copyUp(ctx, filepath.Join(tmp, e.Name()), JoinPath(dir, e.Name())); err != nil {
-			return nil, err
+			return err
 		}
-		names = append(names, e.Name())
 	}
-	return names, nil
+	return nil
 }
 
 // remover returns the file system of a URL as a filesystem.Remover.

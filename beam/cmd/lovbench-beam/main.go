@@ -115,22 +115,23 @@ func main() {
 type usageError struct{ error }
 
 // startCPUProfile starts writing a CPU profile to path (none if empty) and
-// returns the function that stops it.
+// returns the function that stops it and publishes the file (atomically:
+// a killed run leaves an earlier file of that name as it was).
 func startCPUProfile(path string) (stop func() error, err error) {
 	if path == "" {
 		return func() error { return nil }, nil
 	}
-	f, err := os.Create(path)
+	f, err := atomicfile.Create(path) // published whole when the run ends
 	if err != nil {
 		return nil, err
 	}
 	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
+		f.Abort()
 		return nil, err
 	}
 	return func() error {
 		pprof.StopCPUProfile()
-		return f.Close()
+		return f.Commit()
 	}, nil
 }
 
@@ -158,7 +159,7 @@ func run(ctx context.Context, cmd string) error {
 			return usageError{err}
 		}
 		if err := outDir.Start(ctx); err != nil {
-			return err
+			return refusedAsUsage(err)
 		}
 		if err := beamx.Run(ctx, p); err != nil {
 			return err
@@ -215,7 +216,7 @@ func run(ctx context.Context, cmd string) error {
 				return usageError{err}
 			}
 			if err := outDir.Start(ctx); err != nil {
-				return err
+				return refusedAsUsage(err)
 			}
 			started = true
 			if err := beamx.Run(ctx, p); err != nil {
@@ -235,7 +236,7 @@ func run(ctx context.Context, cmd string) error {
 		}
 		if !started {
 			if err := outDir.Start(ctx); err != nil {
-				return err
+				return refusedAsUsage(err)
 			}
 		}
 		err = beamx.Run(ctx, p)
@@ -262,11 +263,17 @@ func createOutput(ctx context.Context, target, marker string) (*lbbeam.Output, e
 		return nil, usageError{err}
 	}
 	o, err := lbbeam.CreateOutput(ctx, target, marker)
+	return o, refusedAsUsage(err)
+}
+
+// refusedAsUsage makes an output directory's refusal
+// (atomicfile.RefusedError) a usage error.
+func refusedAsUsage(err error) error {
 	var refused *atomicfile.RefusedError
 	if errors.As(err, &refused) {
-		return nil, usageError{err}
+		return usageError{err}
 	}
-	return o, err
+	return err
 }
 
 // checkOverlap refuses, as a usage error, outputs that would write over

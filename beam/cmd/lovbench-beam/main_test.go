@@ -109,7 +109,7 @@ func TestFitFromLog(t *testing.T) {
 func setFlags(t *testing.T, set map[string]string) {
 	t.Helper()
 	for _, name := range []string{"log", "shards", "out", "part-size", "pii-blacklist", "full-serp", "max-line", "shard-dir",
-		"models", "iterations", "pii-salt", "keep-session-ids", "tolerance", "exact", "split", "train-fraction", "seed"} {
+		"models", "iterations", "pii-salt", "keep-session-ids", "tolerance", "exact", "split", "train-fraction", "seed", "cpuprofile"} {
 		f := flag.Lookup(name)
 		v, ok := set[name]
 		if !ok {
@@ -434,4 +434,38 @@ func mapsEqual(a, b map[string]string) bool {
 		}
 	}
 	return true
+}
+
+// TestOutputOverInputRefused: an --out that holds an input (a local
+// directory, or a memfs prefix), or a --cpuprofile that is the input log,
+// is a usage error before anything is written, and the input stays.
+func TestOutputOverInputRefused(t *testing.T) {
+	dir := t.TempDir()
+	logPath := filepath.Join(dir, "log.tsv")
+	putFile(t, logPath, "1\t0\tQ\t7\t0\t10,11\n")
+	const memLog = "memfs://TestOutputOverInputRefused/run/log.tsv"
+	putFile(t, memLog, "1\t0\tQ\t7\t0\t10,11\n")
+	for _, c := range []struct {
+		cmd string
+		set map[string]string
+	}{
+		{"shard", map[string]string{"log": logPath, "out": dir}},
+		{"shard", map[string]string{"log": memLog, "out": "memfs://TestOutputOverInputRefused/run/"}},
+		{"fit", map[string]string{"shard-dir": filepath.Join(dir, "fit", "shards"), "out": filepath.Join(dir, "fit")}},
+		{"shard", map[string]string{"log": logPath, "out": filepath.Join(dir, "out"), "cpuprofile": logPath}},
+	} {
+		setFlags(t, c.set)
+		if c.set["shard-dir"] != "" {
+			putFile(t, filepath.Join(c.set["shard-dir"], "manifest.json"), "{}")
+		}
+		err := run(context.Background(), c.cmd)
+		if err == nil || !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), "input") {
+			t.Errorf("%s %v: %v, want a usage error about the input", c.cmd, c.set, err)
+		}
+	}
+	for _, p := range []string{logPath, memLog} {
+		if got := treeFiles(t, p[:strings.LastIndex(p, "/")]); got["log.tsv"] != "1\t0\tQ\t7\t0\t10,11\n" {
+			t.Errorf("%s changed: %q", p, got["log.tsv"])
+		}
+	}
 }
