@@ -6,9 +6,10 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
@@ -373,7 +374,7 @@ func TestUserFileInOutRefused(t *testing.T) {
 		if err == nil || !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), c.out) || !strings.Contains(err.Error(), "added: notes.txt") {
 			t.Errorf("%s: %v, want a usage error naming it and the added file", c.out, err)
 		}
-		if after := treeFiles(t, c.out); !mapsEqual(before, after) {
+		if after := treeFiles(t, c.out); !maps.Equal(before, after) {
 			t.Errorf("%s changed by the refused run: %v, was %v", c.out, keys(after), keys(before))
 		}
 	}
@@ -398,7 +399,7 @@ func TestRerunReplacesOwnOutput(t *testing.T) {
 			t.Fatalf("%s: rerun onto its own output: %v", c.out, err)
 		}
 		second := treeFiles(t, c.out)
-		if !mapsEqual(first, second) {
+		if !maps.Equal(first, second) {
 			t.Errorf("%s: the rerun's files differ: %v, first %v", c.out, keys(second), keys(first))
 		}
 		idx := second[".lovbench-files.json"]
@@ -415,26 +416,7 @@ func TestRerunReplacesOwnOutput(t *testing.T) {
 	}
 }
 
-func keys(m map[string]string) []string {
-	var k []string
-	for n := range m {
-		k = append(k, n)
-	}
-	sort.Strings(k)
-	return k
-}
-
-func mapsEqual(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
-}
+func keys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
 
 // TestOutputOverInputRefused: an --out that holds an input (a local
 // directory, or a memfs prefix), or a --cpuprofile that is the input log,
