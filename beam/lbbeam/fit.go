@@ -67,8 +67,8 @@ type FitOptions struct {
 	// PrepDir receives each shard prepared once, as a prepared-shard file
 	// (outofcore.WritePreparedShardFile), which every EM iteration reads
 	// back. It must be on a file system every worker sees (on a cluster,
-	// a bucket); the caller removes it after the run (RemoveAll;
-	// lovbench-beam fit uses a directory under OutDir).
+	// a bucket); the caller removes it after the run (RemoveScratch;
+	// lovbench-beam fit uses a new directory under OutDir).
 	PrepDir string
 	// ShardCache is the memory, in bytes, a worker process may keep
 	// opened shards in between EM steps (cache.go): 0 means
@@ -810,24 +810,12 @@ func (f *writeModelFn) ProcessElement(ctx context.Context, _ beamstate.Provider,
 		records += x.Records
 	}
 	var unc *clickmodels.UncertaintyReport
-	written, err := stageDir(ctx, f.Dir, func(dir string) (err error) {
+	err := stageDir(ctx, f.Dir, func(dir string) (err error) {
 		unc, err = clickmodels.WriteModelFilesReport(dir, parts, clickmodels.ParamsAuto)
 		return err
 	})
 	if err != nil {
 		return err
-	}
-	if IsRemote(f.Dir) {
-		// As WriteModelFiles does locally: a parameter file of the other
-		// form, from an earlier run, does not survive.
-		for _, ext := range []string{".json", ".parquet"} {
-			name := k.String() + "_params" + ext
-			if !slices.Contains(written, name) {
-				if err := removeIfExists(ctx, JoinPath(f.Dir, name)); err != nil {
-					return err
-				}
-			}
-		}
 	}
 	met, err := ev.Metrics(k)
 	if err != nil {
@@ -873,7 +861,7 @@ func (f *writeMetricsFn) ProcessElement(ctx context.Context, _ beamstate.Provide
 		out = append(out, r)
 	}
 	clickmodels.FinishReports(out)
-	_, err := stageDir(ctx, f.Dir, func(dir string) error { return clickmodels.WriteMetrics(dir, out) })
+	err := stageDir(ctx, f.Dir, func(dir string) error { return clickmodels.WriteMetrics(dir, out) })
 	return err
 }
 

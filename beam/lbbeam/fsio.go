@@ -317,41 +317,38 @@ func copyDown(ctx context.Context, path, dst string) error {
 // lovbench's own writers, for the output directory dir. A local dir is
 // created and given to fn as it is. For a URL, fn writes into a local
 // temporary directory whose files are then copied to dir (writeFile),
-// one by one in name order; stageDir returns the names of the files
-// written.
-func stageDir(ctx context.Context, dir string, fn func(local string) error) ([]string, error) {
+// one by one in name order.
+func stageDir(ctx context.Context, dir string, fn func(local string) error) error {
 	if !IsRemote(dir) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, err
+			return err
 		}
-		return nil, fn(dir)
+		return fn(dir)
 	}
 	if err := CheckPath(dir); err != nil {
-		return nil, err
+		return err
 	}
 	tmp, err := os.MkdirTemp("", "lovbench-beam-out-")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer os.RemoveAll(tmp)
 	if err := fn(tmp); err != nil {
-		return nil, err
+		return err
 	}
 	ents, err := os.ReadDir(tmp)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var names []string
 	for _, e := range ents {
 		if !e.Type().IsRegular() {
 			continue
 		}
 		if err := copyUp(ctx, filepath.Join(tmp, e.Name()), JoinPath(dir, e.Name())); err != nil {
-			return nil, err
+			return err
 		}
-		names = append(names, e.Name())
 	}
-	return names, nil
+	return nil
 }
 
 // remover returns the file system of a URL as a filesystem.Remover.
@@ -385,30 +382,6 @@ func removeIfExists(ctx context.Context, path string) error {
 	}
 	if slices.Contains(found, path) {
 		return pathErr(path, rm.Remove(ctx, path))
-	}
-	return nil
-}
-
-// RemoveAll removes the directory dir and the files in it. On an object
-// store a directory is only a prefix: the objects dir/* are listed
-// (filesystem.List) and removed one by one (filesystem.Remover); a
-// directory that does not exist is no error.
-func RemoveAll(ctx context.Context, dir string) error {
-	if !IsRemote(dir) {
-		return os.RemoveAll(dir)
-	}
-	fsys, rm, err := remover(dir)
-	if err != nil {
-		return err
-	}
-	files, err := fsys.List(ctx, JoinPath(dir, "*"))
-	if err != nil {
-		return pathErr(dir, err)
-	}
-	for _, f := range files {
-		if err := rm.Remove(ctx, f); err != nil {
-			return pathErr(f, err)
-		}
 	}
 	return nil
 }

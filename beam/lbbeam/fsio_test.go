@@ -71,20 +71,35 @@ func TestWriteFileAllOrNothing(t *testing.T) {
 	}
 }
 
-// TestRemoveMemfs: RemoveAll removes a memfs "directory" (the objects
-// under its prefix) and nothing beside it; removeIfExists removes a file
-// and accepts a missing one.
-func TestRemoveMemfs(t *testing.T) {
+// TestRemoveScratch: RemoveScratch removes the prepared shards and values
+// files of a scratch directory, on memfs and locally, and nothing beside
+// it or of another name in it (an error names what stays);
+// removeIfExists removes a file and accepts a missing one.
+func TestRemoveScratch(t *testing.T) {
 	ctx := context.Background()
 	root := memRoot(t)
-	for _, name := range []string{".prepared/shard-00000.prep", ".prepared/shard-00001.prep", ".prepared.keep", "UBM_params.json"} {
+	local := t.TempDir()
+	own := []string{".prepared/shard-00000.prep", ".prepared/shard-00001.prep", ".prepared/values-00001-UBM-0123456789abcdef0123456789abcdef"}
+	for _, name := range append(own, ".prepared.keep", "UBM_params.json") {
 		memfs.Write(root+"/"+name, []byte("x"))
+		p := filepath.Join(local, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := RemoveAll(ctx, root+"/.prepared"); err != nil {
-		t.Fatal(err)
+	for _, dir := range []string{root, local} {
+		if err := RemoveScratch(ctx, JoinPath(dir, ".prepared")); err != nil {
+			t.Fatal(err)
+		}
+		if err := RemoveScratch(ctx, JoinPath(dir, ".prepared")); err != nil {
+			t.Errorf("removing a removed directory: %v", err)
+		}
 	}
-	if err := RemoveAll(ctx, root+"/.prepared"); err != nil {
-		t.Errorf("removing a removed directory: %v", err)
+	if _, err := os.Stat(filepath.Join(local, ".prepared")); !os.IsNotExist(err) {
+		t.Errorf("local scratch directory left: %v", err)
 	}
 	for _, name := range []string{"UBM_params.json", "UBM_params.parquet"} {
 		if err := removeIfExists(ctx, root+"/"+name); err != nil {
@@ -101,6 +116,26 @@ func TestRemoveMemfs(t *testing.T) {
 	}
 	if len(left) != 1 || left[0] != root+"/.prepared.keep" {
 		t.Errorf("left %q, want only %s/.prepared.keep", left, root)
+	}
+	// A file the pipeline did not write stays, and is named.
+	for _, dir := range []string{root, local} {
+		scratch := JoinPath(dir, "scratch")
+		if err := writeBytes(ctx, JoinPath(scratch, "shard-00000.prep"), []byte("p")); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeBytes(ctx, JoinPath(scratch, "notes.txt"), []byte("mine")); err != nil {
+			t.Fatal(err)
+		}
+		err := RemoveScratch(ctx, scratch)
+		if err == nil || !strings.Contains(err.Error(), "notes.txt") {
+			t.Errorf("%s: %v, want an error naming notes.txt", scratch, err)
+		}
+		if b, err := readFile(ctx, JoinPath(scratch, "notes.txt")); err != nil || string(b) != "mine" {
+			t.Errorf("%s: the user's file is gone or changed: %q, %v", scratch, b, err)
+		}
+		if _, err := readFile(ctx, JoinPath(scratch, "shard-00000.prep")); err == nil {
+			t.Errorf("%s: the prepared shard stayed", scratch)
+		}
 	}
 }
 

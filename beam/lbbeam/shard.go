@@ -367,7 +367,7 @@ func (f *writeManifestFn) ProcessElement(ctx context.Context, _ beamstate.Provid
 			return err
 		}
 	}
-	_, err := stageDir(ctx, f.Dir, func(dir string) error { return shards.WriteManifest(dir, m) })
+	err := stageDir(ctx, f.Dir, func(dir string) error { return shards.WriteManifest(dir, m) })
 	return err
 }
 

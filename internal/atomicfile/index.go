@@ -48,8 +48,20 @@ type IndexEntry struct {
 
 // writeIndex lists the content of dir into dir/IndexFile.
 func writeIndex(dir, marker string) error {
+	b, err := MakeIndex(os.DirFS(dir), marker)
+	if err != nil {
+		return err
+	}
+	return WriteBytes(filepath.Join(dir, IndexFile), b)
+}
+
+// MakeIndex returns the IndexFile of the directory fsys (every file and
+// directory in it but the IndexFile itself, with the command's marker):
+// what Dir.Commit writes, for a directory that is not published by a
+// rename (an object store's prefix, whose index is written last).
+func MakeIndex(fsys fs.FS, marker string) ([]byte, error) {
 	idx := Index{Marker: marker, Files: []IndexEntry{}}
-	err := walkOutput(dir, func(rel, p string, d fs.DirEntry) error {
+	err := walkOutput(fsys, func(rel string, d fs.DirEntry) error {
 		if d.IsDir() {
 			idx.Dirs = append(idx.Dirs, rel)
 			return nil
@@ -57,7 +69,7 @@ func writeIndex(dir, marker string) error {
 		if !d.Type().IsRegular() {
 			return fmt.Errorf("%s: not a regular file (an output holds files and directories only)", rel)
 		}
-		n, sum, err := filehash.SizeSHA256(p)
+		n, sum, err := sizeSHA256(fsys, rel)
 		if err != nil {
 			return err
 		}
@@ -65,7 +77,7 @@ func writeIndex(dir, marker string) error {
 		return nil
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	// WalkDir visits in lexical order of each directory's names, which is
 	// not the order of the joined paths ("a/b" < "a.txt" but "a" is
@@ -74,31 +86,44 @@ func writeIndex(dir, marker string) error {
 	sort.Slice(idx.Files, func(i, j int) bool { return idx.Files[i].Path < idx.Files[j].Path })
 	b, err := json.MarshalIndent(idx, "", "  ")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return WriteBytes(filepath.Join(dir, IndexFile), append(b, '\n'))
+	return append(b, '\n'), nil
 }
 
-// walkOutput calls fn for every entry under dir (not following links) but
-// dir itself and its IndexFile, with its slash path relative to dir; fn may
-// return fs.SkipDir.
-func walkOutput(dir string, fn func(rel, p string, d fs.DirEntry) error) error {
-	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+// sizeSHA256 returns the size and SHA-256 of the file rel of fsys.
+func sizeSHA256(fsys fs.FS, rel string) (int64, string, error) {
+	f, err := fsys.Open(rel)
+	if err != nil {
+		return 0, "", err
+	}
+	defer f.Close()
+	n, sum, err := filehash.ReaderSizeSHA256(f)
+	if err != nil {
+		return 0, "", fmt.Errorf("%s: %w", rel, err)
+	}
+	return n, sum, nil
+}
+
+// walkOutput calls fn for every entry of fsys (not following links) but
+// its root and its IndexFile, with its slash path; fn may return
+// fs.SkipDir.
+func walkOutput(fsys fs.FS, fn func(rel string, d fs.DirEntry) error) error {
+	return fs.WalkDir(fsys, ".", func(rel string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil || rel == "." || rel == IndexFile {
-			return err
+		if rel == "." || rel == IndexFile {
+			return nil
 		}
-		return fn(filepath.ToSlash(rel), p, d)
+		return fn(rel, d)
 	})
 }
 
-// readIndex reads and checks dir/IndexFile: every path local and in slash
-// form, none twice, sizes non-negative, hashes 64 hex digits.
-func readIndex(dir string) (*Index, error) {
-	b, err := os.ReadFile(filepath.Join(dir, IndexFile))
+// readIndex reads and checks the IndexFile of fsys: every path local and
+// in slash form, none twice, sizes non-negative, hashes 64 hex digits.
+func readIndex(fsys fs.FS) (*Index, error) {
+	b, err := fs.ReadFile(fsys, IndexFile)
 	if err != nil {
 		return nil, err
 	}
@@ -154,21 +179,26 @@ func (d IndexDiff) String() string {
 		if len(k.names) == 0 {
 			continue
 		}
-		const show = 10
-		list := strings.Join(k.names[:min(show, len(k.names))], ", ")
-		if len(k.names) > show {
-			list += fmt.Sprintf(" and %d more", len(k.names)-show)
-		}
-		parts = append(parts, k.what+": "+list)
+		parts = append(parts, k.what+": "+listNames(k.names))
 	}
 	return strings.Join(parts, "; ")
 }
 
-// diffIndex compares dir with idx: files and directories in dir that idx
+// listNames joins at most ten names, saying how many more there are.
+func listNames(names []string) string {
+	const show = 10
+	list := strings.Join(names[:min(show, len(names))], ", ")
+	if len(names) > show {
+		list += fmt.Sprintf(" and %d more", len(names)-show)
+	}
+	return list
+}
+
+// diffIndex compares fsys with idx: files and directories in it that idx
 // does not list (added), listed files whose type, size or SHA-256 differ
 // (changed), and listed ones dir lacks (missing). Sizes are compared
 // first, so a changed file of another size is not read.
-func diffIndex(dir string, idx *Index) (IndexDiff, error) {
+func diffIndex(fsys fs.FS, idx *Index) (IndexDiff, error) {
 	var diff IndexDiff
 	files := map[string]IndexEntry{}
 	for _, f := range idx.Files {
@@ -179,7 +209,7 @@ func diffIndex(dir string, idx *Index) (IndexDiff, error) {
 		dirs[d] = true
 	}
 	seen := map[string]bool{}
-	err := walkOutput(dir, func(rel, p string, d fs.DirEntry) error {
+	err := walkOutput(fsys, func(rel string, d fs.DirEntry) error {
 		seen[rel] = true
 		if d.IsDir() {
 			if !dirs[rel] {
@@ -211,7 +241,7 @@ func diffIndex(dir string, idx *Index) (IndexDiff, error) {
 				diff.Changed = append(diff.Changed, rel)
 				return nil
 			}
-			_, sum, err := filehash.SizeSHA256(p)
+			_, sum, err := sizeSHA256(fsys, rel)
 			if err != nil {
 				return err
 			}
@@ -254,17 +284,37 @@ func leftover(rel string, files map[string]IndexEntry) bool {
 	return listed || dir+name == IndexFile
 }
 
-// checkReplaceable returns an error unless target is missing, an empty
-// directory, or an output of the command with this marker that holds
-// exactly what its IndexFile lists.
+// RefusedError says that an output directory is not replaced because it
+// may hold files that are not the command's (CheckReplaceable).
+type RefusedError struct{ msg string }
+
+func (e *RefusedError) Error() string { return e.msg }
+
+// checkReplaceable is CheckReplaceable for the local directory target.
+func checkReplaceable(target, marker string) error {
+	if st, err := os.Stat(target); err == nil && !st.IsDir() {
+		return &RefusedError{fmt.Sprintf("%s exists and is not a directory", target)}
+	}
+	return CheckReplaceable(os.DirFS(target), target, marker)
+}
+
+// CheckReplaceable returns an error unless the directory fsys (named name
+// in messages) is missing, empty, or an output of the command with this
+// marker that holds exactly what its IndexFile lists; a directory that may
+// hold anything else is a *RefusedError naming what is in the way. fsys
+// may be a local directory (os.DirFS) or any other file system that lists
+// its directories and opens its files, such as an object store's prefix.
 //
 // A directory with the marker but no IndexFile was written by a lovbench
 // from before the index (whose outputs were trusted by their time stamps):
 // it cannot tell the command's files from a user's, so it is refused too,
 // with a message saying to remove it (after moving out anything added to
 // it) or to choose another directory.
-func checkReplaceable(target, marker string) error {
-	st, err := os.Stat(target)
+func CheckReplaceable(fsys fs.FS, name, marker string) error {
+	refuse := func(format string, a ...any) error {
+		return &RefusedError{fmt.Sprintf(format, a...)}
+	}
+	st, err := fs.Stat(fsys, ".")
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -272,34 +322,42 @@ func checkReplaceable(target, marker string) error {
 		return err
 	}
 	if !st.IsDir() {
-		return fmt.Errorf("%s exists and is not a directory", target)
+		return refuse("%s exists and is not a directory", name)
 	}
-	ents, err := os.ReadDir(target)
+	ents, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return err
 	}
 	if len(ents) == 0 {
 		return nil
 	}
-	idx, err := readIndex(target)
+	idx, err := readIndex(fsys)
 	if errors.Is(err, fs.ErrNotExist) {
-		if _, err := os.Stat(filepath.Join(target, marker)); marker != "" && err == nil {
-			return fmt.Errorf("%s holds a %s but no %s: it was written by an earlier lovbench, which did not record its files' checksums, so there is no telling its files from ones added later: not replacing it (move out anything you added and remove it, or choose another directory)", target, marker, IndexFile)
+		if _, err := fs.Stat(fsys, marker); marker != "" && err == nil {
+			return refuse("%s holds a %s but no %s: it was written by an earlier lovbench, which did not record its files' checksums, so there is no telling its files from ones added later: not replacing it (move out anything you added and remove it, or choose another directory)", name, marker, IndexFile)
 		}
-		return fmt.Errorf("%s is not empty and holds no %s, so it is not an earlier output of this command: not replacing it (remove it or choose another directory)", target, marker)
+		var names []string
+		for _, e := range ents {
+			if e.IsDir() {
+				names = append(names, e.Name()+"/")
+			} else {
+				names = append(names, e.Name())
+			}
+		}
+		return refuse("%s is not empty (it holds %s) and holds no %s, so it is not an earlier output of this command: not replacing it (remove it or choose another directory)", name, listNames(names), marker)
 	}
 	if err != nil {
-		return fmt.Errorf("%s: its %s cannot be read (%v), so there is no telling which files are the command's: not replacing it (remove it or choose another directory)", target, IndexFile, err)
+		return refuse("%s: its %s cannot be read (%v), so there is no telling which files are the command's: not replacing it (remove it or choose another directory)", name, IndexFile, err)
 	}
 	if idx.Marker != marker {
-		return fmt.Errorf("%s is the output of another command (its %s names %q, this command writes %q): not replacing it (choose another directory)", target, IndexFile, idx.Marker, marker)
+		return refuse("%s is the output of another command (its %s names %q, this command writes %q): not replacing it (choose another directory)", name, IndexFile, idx.Marker, marker)
 	}
-	diff, err := diffIndex(target, idx)
+	diff, err := diffIndex(fsys, idx)
 	if err != nil {
 		return err
 	}
 	if diff.Empty() {
 		return nil
 	}
-	return fmt.Errorf("%s is an earlier output of this command, but it is not as the command left it (%s): not replacing it, which would delete or overwrite those files (move them elsewhere, or choose another directory)", target, diff)
+	return refuse("%s is an earlier output of this command, but it is not as the command left it (%s): not replacing it, which would delete or overwrite those files (move them elsewhere, or choose another directory)", name, diff)
 }

@@ -90,7 +90,7 @@ var rules = []struct {
 		"github.com/apache/beam/sdks/v2/go/pkg/beam/core/state",
 		"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem",
 		"github.com/apache/beam/sdks/v2/go/pkg/beam/register"}},
-	{"beam/cmd/lovbench-beam", []string{"beam/lbbeam", "sessions/split", "ingest/pii", "shards", "clickmodels", "internal/bytesize",
+	{"beam/cmd/lovbench-beam", []string{"beam/lbbeam", "sessions/split", "ingest/pii", "shards", "clickmodels", "internal/atomicfile", "internal/bytesize",
 		"github.com/apache/beam/sdks/v2/go/pkg/beam",
 		"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs",
 		"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local",

@@ -25,10 +25,20 @@ func SizeSHA256(p string) (int64, string, error) {
 		return 0, "", err
 	}
 	defer f.Close()
-	h := sha256.New()
-	n, err := io.Copy(h, f)
+	n, sum, err := ReaderSizeSHA256(f)
 	if err != nil {
 		return 0, "", fmt.Errorf("%s: %w", p, err)
+	}
+	return n, sum, nil
+}
+
+// ReaderSizeSHA256 returns the number of bytes r holds up to its end and
+// their lowercase hex SHA-256.
+func ReaderSizeSHA256(r io.Reader) (int64, string, error) {
+	h := sha256.New()
+	n, err := io.Copy(h, r)
+	if err != nil {
+		return 0, "", err
 	}
 	return n, hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -44,6 +44,7 @@ import (
 	"github.com/lovbench/lovbench/beam/lbbeam"
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/ingest/pii"
+	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/bytesize"
 	"github.com/lovbench/lovbench/sessions/split"
 	"github.com/lovbench/lovbench/shards"
@@ -89,7 +90,11 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	stop, err := startCPUProfile(*cpuProfile)
+	err := checkOverlap(cmd)
+	var stop func() error
+	if err == nil {
+		stop, err = startCPUProfile(*cpuProfile)
+	}
 	if err == nil {
 		err = run(context.Background(), cmd)
 		if perr := stop(); err == nil {
@@ -110,26 +115,30 @@ func main() {
 type usageError struct{ error }
 
 // startCPUProfile starts writing a CPU profile to path (none if empty) and
-// returns the function that stops it.
+// returns the function that stops it and publishes the file (atomically:
+// a killed run leaves an earlier file of that name as it was).
 func startCPUProfile(path string) (stop func() error, err error) {
 	if path == "" {
 		return func() error { return nil }, nil
 	}
-	f, err := os.Create(path)
+	f, err := atomicfile.Create(path) // published whole when the run ends
 	if err != nil {
 		return nil, err
 	}
 	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
+		f.Abort()
 		return nil, err
 	}
 	return func() error {
 		pprof.StopCPUProfile()
-		return f.Close()
+		return f.Commit()
 	}, nil
 }
 
 func run(ctx context.Context, cmd string) error {
+	if err := checkOverlap(cmd); err != nil {
+		return err
+	}
 	p, s := beam.NewPipelineWithRoot()
 	switch cmd {
 	case "shard":
@@ -140,9 +149,22 @@ func run(ctx context.Context, cmd string) error {
 		if err != nil {
 			return err
 		}
+		outDir, err := createOutput(ctx, *out, shards.ManifestName)
+		if err != nil {
+			return err
+		}
+		defer outDir.Abort()
+		o.OutDir = outDir.Path()
 		if err := lbbeam.BuildShard(s, o); err != nil {
 			return usageError{err}
 		}
+		if err := outDir.Start(ctx); err != nil {
+			return refusedAsUsage(err)
+		}
+		if err := beamx.Run(ctx, p); err != nil {
+			return err
+		}
+		return outDir.Commit(ctx)
 	case "fit":
 		if (*shardDir == "") == (*logs == "") || *out == "" {
 			return usageError{errors.New("fit needs --out and either --shard-dir or --log")}
@@ -168,6 +190,12 @@ func run(ctx context.Context, cmd string) error {
 		if cache == 0 {
 			cache = -1 // FitOptions: none
 		}
+		outDir, err := createOutput(ctx, *out, "metrics.json") // lovbench fit's marker
+		if err != nil {
+			return err
+		}
+		defer outDir.Abort()
+		started := false
 		dir := *shardDir
 		if *logs != "" {
 			// From a plain log: read it as lovbench fit --log does
@@ -178,7 +206,7 @@ func run(ctx context.Context, cmd string) error {
 			if err := cleaningFlagsUnset(); err != nil {
 				return err
 			}
-			dir = lbbeam.JoinPath(*out, "shards")
+			dir = lbbeam.JoinPath(outDir.Path(), "shards")
 			o, err := shardOptions(ctx, dir)
 			if err != nil {
 				return err
@@ -187,27 +215,85 @@ func run(ctx context.Context, cmd string) error {
 			if err := lbbeam.BuildShard(s, o); err != nil {
 				return usageError{err}
 			}
+			if err := outDir.Start(ctx); err != nil {
+				return refusedAsUsage(err)
+			}
+			started = true
 			if err := beamx.Run(ctx, p); err != nil {
 				return err
 			}
 			p, s = beam.NewPipelineWithRoot()
 		}
 		// The shards are prepared once into OUT/.prepared, read by every
-		// EM iteration and removed when the pipeline has run.
-		prep := lbbeam.JoinPath(*out, ".prepared")
+		// EM iteration and removed when the pipeline has run. OUT is
+		// empty or an earlier output with no .prepared (createOutput;
+		// locally a new directory), so the scratch directory is the
+		// run's own, and only its files are removed.
+		prep := lbbeam.JoinPath(outDir.Path(), ".prepared")
 		if err := lbbeam.BuildFit(s, lbbeam.FitOptions{ShardDir: dir, Kinds: kinds, Iterations: *iterations,
-			Tolerance: *tolerance, Exact: *exact, Level: level, OutDir: *out, PrepDir: prep, ShardCache: cache}); err != nil {
+			Tolerance: *tolerance, Exact: *exact, Level: level, OutDir: outDir.Path(), PrepDir: prep, ShardCache: cache}); err != nil {
 			return usageError{err}
 		}
-		defer func() {
-			if err := lbbeam.RemoveAll(ctx, prep); err != nil {
-				slog.Warn("prepared shards not removed", "dir", prep, "err", err)
+		if !started {
+			if err := outDir.Start(ctx); err != nil {
+				return refusedAsUsage(err)
 			}
-		}()
+		}
+		err = beamx.Run(ctx, p)
+		if rerr := lbbeam.RemoveScratch(ctx, prep); rerr != nil {
+			if err == nil {
+				return rerr
+			}
+			slog.Warn("prepared shards not removed", "dir", prep, "err", rerr)
+		}
+		if err != nil {
+			return err
+		}
+		return outDir.Commit(ctx)
 	default:
 		return usageError{fmt.Errorf("unknown command %q (want shard or fit)", cmd)}
 	}
-	return beamx.Run(ctx, p)
+}
+
+// createOutput checks --out and starts the run's output directory
+// (lbbeam.CreateOutput): a directory that may hold files the command did
+// not write is refused as a usage error, before the pipeline runs.
+func createOutput(ctx context.Context, target, marker string) (*lbbeam.Output, error) {
+	if err := lbbeam.CheckPath(target); err != nil {
+		return nil, usageError{err}
+	}
+	o, err := lbbeam.CreateOutput(ctx, target, marker)
+	return o, refusedAsUsage(err)
+}
+
+// refusedAsUsage makes an output directory's refusal
+// (atomicfile.RefusedError) a usage error.
+func refusedAsUsage(err error) error {
+	var refused *atomicfile.RefusedError
+	if errors.As(err, &refused) {
+		return usageError{err}
+	}
+	return err
+}
+
+// checkOverlap refuses, as a usage error, outputs that would write over
+// an input (lbbeam.CheckOutputs), before anything is written.
+func checkOverlap(cmd string) error {
+	var ins []atomicfile.Arg
+	if *logs != "" {
+		for _, l := range strings.Split(*logs, ",") {
+			ins = append(ins, atomicfile.Arg{Flag: "--log", Path: l})
+		}
+	}
+	ins = append(ins, atomicfile.Arg{Flag: "--shard-dir", Path: *shardDir}, atomicfile.Arg{Flag: "--pii-blacklist", Path: *blacklist})
+	outs := []atomicfile.Arg{{Flag: "--cpuprofile", Path: *cpuProfile}}
+	if cmd == "shard" || cmd == "fit" {
+		outs = append(outs, atomicfile.Arg{Flag: "--out", Path: *out})
+	}
+	if err := lbbeam.CheckOutputs(ins, outs); err != nil {
+		return usageError{err}
+	}
+	return nil
 }
 
 // shardOptions checks the shard flags and returns the options of a shard

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -108,7 +110,7 @@ func TestFitFromLog(t *testing.T) {
 func setFlags(t *testing.T, set map[string]string) {
 	t.Helper()
 	for _, name := range []string{"log", "shards", "out", "part-size", "pii-blacklist", "full-serp", "max-line", "shard-dir",
-		"models", "iterations", "pii-salt", "keep-session-ids", "tolerance", "exact", "split", "train-fraction", "seed"} {
+		"models", "iterations", "pii-salt", "keep-session-ids", "tolerance", "exact", "split", "train-fraction", "seed", "cpuprofile"} {
 		f := flag.Lookup(name)
 		v, ok := set[name]
 		if !ok {
@@ -239,5 +241,213 @@ func TestHelpOwnFlagsFirst(t *testing.T) {
 	}
 	if i := strings.Index(help, "\n  --runner "); i < beamAt {
 		t.Errorf("--runner not among Beam's options")
+	}
+}
+
+// treeFiles returns every file under the local directory dir or the memfs
+// prefix dir, by slash path relative to it, with its content.
+func treeFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	if strings.HasPrefix(dir, "memfs://") {
+		ctx := context.Background()
+		fsys := memfs.New(ctx)
+		glob := dir
+		for range 4 {
+			glob += "/*"
+			files, err := fsys.List(ctx, glob)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range files {
+				b, err := filesystem.Read(ctx, fsys, f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out[strings.TrimPrefix(f, dir+"/")] = string(b)
+			}
+		}
+		return out
+	}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// putFile writes a user's file into a local directory or a memfs prefix.
+func putFile(t *testing.T, path, content string) {
+	t.Helper()
+	if strings.HasPrefix(path, "memfs://") {
+		memfs.Write(path, []byte(content))
+		return
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// smallLog writes a log of 1500 SERPs locally and to memfs and returns
+// both paths.
+func smallLog(t *testing.T, name string) (local, mem string) {
+	t.Helper()
+	var buf bytes.Buffer
+	simulatedLog(t, &buf, 1500)
+	local = filepath.Join(t.TempDir(), "log.tsv")
+	putFile(t, local, buf.String())
+	mem = "memfs://" + name + "/log.tsv"
+	putFile(t, mem, buf.String())
+	return local, mem
+}
+
+// TestUserPreparedDirSurvives: fit into an OUT whose .prepared directory
+// holds a user's file refuses (a usage error naming OUT and the file)
+// before anything runs, and the file stays, locally and on memfs. (The
+// fit used to prepare its shards into that directory and remove it
+// whole at the end.)
+func TestUserPreparedDirSurvives(t *testing.T) {
+	local, mem := smallLog(t, "TestUserPreparedDirSurvives")
+	for _, c := range []struct{ log, out string }{
+		{local, filepath.Join(t.TempDir(), "fit")},
+		{mem, "memfs://TestUserPreparedDirSurvives/fit"},
+	} {
+		mine := lbbeam.JoinPath(lbbeam.JoinPath(c.out, ".prepared"), "notes.txt")
+		putFile(t, mine, "mine")
+		setFlags(t, map[string]string{"log": c.log, "out": c.out, "shards": "2", "models": "ubm", "iterations": "2"})
+		err := run(context.Background(), "fit")
+		if err == nil || !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), c.out) || !strings.Contains(err.Error(), ".prepared") {
+			t.Errorf("%s: %v, want a usage error naming it and .prepared", c.out, err)
+		}
+		got := treeFiles(t, c.out)
+		if len(got) != 1 || got[".prepared/notes.txt"] != "mine" {
+			t.Errorf("%s holds %d files after the refusal, want only the user's: %v", c.out, len(got), keys(got))
+		}
+	}
+}
+
+// TestUserFileInOutRefused: shard into an OUT that holds a user's file,
+// or into an earlier output to which a user added one, refuses with a
+// usage error naming OUT and the file, and leaves OUT as it was, locally
+// and on memfs.
+func TestUserFileInOutRefused(t *testing.T) {
+	local, mem := smallLog(t, "TestUserFileInOutRefused")
+	for _, c := range []struct{ log, out string }{
+		{local, filepath.Join(t.TempDir(), "shards")},
+		{mem, "memfs://TestUserFileInOutRefused/shards"},
+	} {
+		set := map[string]string{"log": c.log, "out": c.out, "shards": "2", "pii-salt": "k"}
+		// A directory of other files.
+		putFile(t, lbbeam.JoinPath(c.out, "shard-00000-of-00002.parquet"), "mine")
+		setFlags(t, set)
+		err := run(context.Background(), "shard")
+		if err == nil || !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), c.out) {
+			t.Errorf("%s: %v, want a usage error naming it", c.out, err)
+		}
+		if got := treeFiles(t, c.out); len(got) != 1 || got["shard-00000-of-00002.parquet"] != "mine" {
+			t.Errorf("%s: the user's file is gone or changed: %v", c.out, keys(got))
+		}
+	}
+	for _, c := range []struct{ log, out string }{
+		{local, filepath.Join(t.TempDir(), "shards")},
+		{mem, "memfs://TestUserFileInOutRefused/shards2"},
+	} {
+		// An earlier output with a user's file added.
+		setFlags(t, map[string]string{"log": c.log, "out": c.out, "shards": "2", "pii-salt": "k"})
+		if err := run(context.Background(), "shard"); err != nil {
+			t.Fatal(err)
+		}
+		putFile(t, lbbeam.JoinPath(c.out, "notes.txt"), "mine")
+		before := treeFiles(t, c.out)
+		err := run(context.Background(), "shard")
+		if err == nil || !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), c.out) || !strings.Contains(err.Error(), "added: notes.txt") {
+			t.Errorf("%s: %v, want a usage error naming it and the added file", c.out, err)
+		}
+		if after := treeFiles(t, c.out); !maps.Equal(before, after) {
+			t.Errorf("%s changed by the refused run: %v, was %v", c.out, keys(after), keys(before))
+		}
+	}
+}
+
+// TestRerunReplacesOwnOutput: a rerun of fit --log onto its own earlier
+// output succeeds and leaves the same files, byte for byte, with the
+// index of them (.lovbench-files.json) that makes the rerun possible,
+// locally and on memfs.
+func TestRerunReplacesOwnOutput(t *testing.T) {
+	local, mem := smallLog(t, "TestRerunReplacesOwnOutput")
+	for _, c := range []struct{ log, out string }{
+		{local, filepath.Join(t.TempDir(), "fit")},
+		{mem, "memfs://TestRerunReplacesOwnOutput/fit"},
+	} {
+		setFlags(t, map[string]string{"log": c.log, "out": c.out, "shards": "2", "models": "ubm", "iterations": "2"})
+		if err := run(context.Background(), "fit"); err != nil {
+			t.Fatal(err)
+		}
+		first := treeFiles(t, c.out)
+		if err := run(context.Background(), "fit"); err != nil {
+			t.Fatalf("%s: rerun onto its own output: %v", c.out, err)
+		}
+		second := treeFiles(t, c.out)
+		if !maps.Equal(first, second) {
+			t.Errorf("%s: the rerun's files differ: %v, first %v", c.out, keys(second), keys(first))
+		}
+		idx := second[".lovbench-files.json"]
+		for _, f := range []string{"UBM_relevance.tsv", "metrics.json", "shards/manifest.json", "shards/shard-00001-of-00002.parquet"} {
+			if _, ok := second[f]; !ok || !strings.Contains(idx, `"path": "`+f+`"`) {
+				t.Errorf("%s: %s missing, or not in the index:\n%s", c.out, f, idx)
+			}
+		}
+		for f := range second {
+			if strings.HasPrefix(f, ".prepared") {
+				t.Errorf("%s: scratch file %s left", c.out, f)
+			}
+		}
+	}
+}
+
+func keys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
+
+// TestOutputOverInputRefused: an --out that holds an input (a local
+// directory, or a memfs prefix), or a --cpuprofile that is the input log,
+// is a usage error before anything is written, and the input stays.
+func TestOutputOverInputRefused(t *testing.T) {
+	dir := t.TempDir()
+	logPath := filepath.Join(dir, "log.tsv")
+	putFile(t, logPath, "1\t0\tQ\t7\t0\t10,11\n")
+	const memLog = "memfs://TestOutputOverInputRefused/run/log.tsv"
+	putFile(t, memLog, "1\t0\tQ\t7\t0\t10,11\n")
+	for _, c := range []struct {
+		cmd string
+		set map[string]string
+	}{
+		{"shard", map[string]string{"log": logPath, "out": dir}},
+		{"shard", map[string]string{"log": memLog, "out": "memfs://TestOutputOverInputRefused/run/"}},
+		{"fit", map[string]string{"shard-dir": filepath.Join(dir, "fit", "shards"), "out": filepath.Join(dir, "fit")}},
+		{"shard", map[string]string{"log": logPath, "out": filepath.Join(dir, "out"), "cpuprofile": logPath}},
+	} {
+		setFlags(t, c.set)
+		if c.set["shard-dir"] != "" {
+			putFile(t, filepath.Join(c.set["shard-dir"], "manifest.json"), "{}")
+		}
+		err := run(context.Background(), c.cmd)
+		if err == nil || !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), "input") {
+			t.Errorf("%s %v: %v, want a usage error about the input", c.cmd, c.set, err)
+		}
+	}
+	for _, p := range []string{logPath, memLog} {
+		if got := treeFiles(t, p[:strings.LastIndex(p, "/")]); got["log.tsv"] != "1\t0\tQ\t7\t0\t10,11\n" {
+			t.Errorf("%s changed: %q", p, got["log.tsv"])
+		}
 	}
 }
