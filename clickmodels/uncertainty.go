@@ -531,8 +531,9 @@ func (t *priorTable) of(v *pairVal) BetaPrior {
 	return t.byCell[b][e]
 }
 
-// priors fits the priors of the pairs' parameter whose counts get returns
-// (attractiveness or satisfaction), over every pair pw yields (one pass).
+// priors fits, for each of gets, the priors of the pairs' parameter whose
+// counts it returns (attractiveness or satisfaction), over every pair pw
+// yields: one pass for all of them, then one table each (priorTableOf).
 // A rank bucket's prior is fitted to its pairs (if they are not
 // informative, the prior of all pairs); a cell's prior to the cell's
 // pairs, its concentration at most that of its rank bucket's prior (if
@@ -544,17 +545,32 @@ func (t *priorTable) of(v *pairVal) BetaPrior {
 // identified, and where the model misreads the users (users coming back to
 // the results page) their counts look less spread than any binomial and
 // the fit runs to the largest concentration (measured: see the docs).
-func (pw *pairWriter) priors(get func(v *pairVal) (k, n float64)) (*priorTable, error) {
-	by := make([][exposureClasses]priorHist, rankBuckets)
+func (pw *pairWriter) priors(gets ...func(v *pairVal) (k, n float64)) ([]*priorTable, error) {
+	hists := make([][][exposureClasses]priorHist, len(gets))
+	for i := range hists {
+		hists[i] = make([][exposureClasses]priorHist, rankBuckets)
+	}
 	pw.pairs(func(_, _ string, v *pairVal) bool {
-		k, n := get(v)
 		b, e := priorCell(v)
-		by[b][e].add(k, n)
+		for i, get := range gets {
+			k, n := get(v)
+			hists[i][b][e].add(k, n)
+		}
 		return true
 	})
 	if err := pw.readErr(); err != nil {
 		return nil, err
 	}
+	tabs := make([]*priorTable, len(gets))
+	for i, by := range hists {
+		tabs[i] = priorTableOf(by)
+	}
+	return tabs, nil
+}
+
+// priorTableOf fits the table of priors of one parameter from its cells'
+// histograms by (see priors).
+func priorTableOf(by [][exposureClasses]priorHist) *priorTable {
 	byRank, all := sumCells(by)
 	pooled := all.prior()
 	t := &priorTable{byRank: make([]BetaPrior, rankBuckets), byCell: make([][]BetaPrior, rankBuckets)}
@@ -576,7 +592,7 @@ func (pw *pairWriter) priors(get func(v *pairVal) (k, n float64)) (*priorTable, 
 			t.byCell[r][e] = p
 		}
 	}
-	return t, nil
+	return t
 }
 
 // sumCells sums the accumulators of the prior cells by into their rank
@@ -683,17 +699,19 @@ func (pw *pairWriter) setPriors() (*UncertaintyReport, error) {
 	if !pw.hasEv {
 		return nil, nil
 	}
-	a, err := pw.priors(func(v *pairVal) (float64, float64) { return v.ak, v.an })
+	gets := []func(v *pairVal) (float64, float64){func(v *pairVal) (float64, float64) { return v.ak, v.an }}
+	if pw.hasSat {
+		gets = append(gets, func(v *pairVal) (float64, float64) { return v.sk, v.sn })
+	}
+	tabs, err := pw.priors(gets...)
 	if err != nil {
 		return nil, err
 	}
 	var s *priorTable
 	if pw.hasSat {
-		if s, err = pw.priors(func(v *pairVal) (float64, float64) { return v.sk, v.sn }); err != nil {
-			return nil, err
-		}
+		s = tabs[1]
 	}
-	return pw.usePriors(a, s), nil
+	return pw.usePriors(tabs[0], s), nil
 }
 
 // usePriors makes a and s (nil but for DBN and SDBN) the priors of pw's

@@ -278,10 +278,11 @@ func TestPriorsByExposure(t *testing.T) {
 			}
 		}
 	}
-	tab, err := pw.priors(func(v *pairVal) (float64, float64) { return v.ak, v.an })
+	tabs, err := pw.priors(func(v *pairVal) (float64, float64) { return v.ak, v.an })
 	if err != nil {
 		t.Fatal(err)
 	}
+	tab := tabs[0]
 	mean := func(p BetaPrior) float64 { return p.Alpha / (p.Alpha + p.Beta) }
 	once, often, rank := tab.byCell[0][0], tab.byCell[0][6], tab.byRank[0]
 	nearTol(t, "mean of class 0", mean(once), 0.2, 0.01)
