@@ -75,13 +75,7 @@ func fit(ctx context.Context, d *Data, kind Kind, opt Options, factorize bool) (
 	if kind < 0 || kind >= numKinds {
 		return nil, fmt.Errorf("click models: unknown model %v", kind)
 	}
-	iters := opt.Iterations
-	if iters <= 0 {
-		iters = DefaultIterations
-	}
-	if !kind.EM() {
-		iters = 1
-	}
+	iters := kind.Iterations(opt.Iterations)
 	global := filled(kind.GlobalParams(d.ranks), Unseen)
 	f := newFitter(ctx, d, kind, opt, global, factorize)
 	done, err := fitLoop(ctx, held([]*fitter{f}), d.ranks, kind, opt, global, iters, d.serps)

@@ -89,6 +89,19 @@ func ParseKinds(list string) ([]Kind, error) {
 // UBM, DBN, CCM); the others are estimated in one counting pass.
 func (k Kind) EM() bool { return k == PBM || k == UBM || k == DBN || k == CCM }
 
+// Iterations is the number of EM iterations a fit of k runs when asked
+// for n: n, or DefaultIterations for n <= 0; one counting pass for a model
+// that is not fitted by EM.
+func (k Kind) Iterations(n int) int {
+	switch {
+	case !k.EM():
+		return 1
+	case n <= 0:
+		return DefaultIterations
+	}
+	return n
+}
+
 // PairParams is the number of parameters per (query, document) pair:
 // attractiveness (or CTR), and satisfaction for DBN and SDBN.
 func (k Kind) PairParams() int {

@@ -195,10 +195,7 @@ func fitTrueGlobals(ctx context.Context, d *clickmodels.Data, kind clickmodels.K
 	if want := kind.GlobalParams(d.Ranks()); len(global) != want {
 		return nil, fmt.Errorf("calibration: %d true global parameters, %v with %d ranks has %d", len(global), kind, d.Ranks(), want)
 	}
-	iters := clickmodels.DefaultIterations
-	if !kind.EM() {
-		iters = 1
-	}
+	iters := kind.Iterations(opt.Iterations)
 	s := clickmodels.NewShardFit(ctx, d, nil, kind, opt)
 	for range iters {
 		s.SetGlobal(global)

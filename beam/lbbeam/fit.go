@@ -176,10 +176,6 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 			return err
 		}
 	}
-	iters := o.Iterations
-	if iters <= 0 {
-		iters = clickmodels.DefaultIterations
-	}
 	cache := o.ShardCache
 	if cache == 0 {
 		cache = DefaultShardCache
@@ -194,10 +190,7 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 	steps := make([]int, len(o.Kinds)) // per model, the EM steps it runs
 	n, tol := 0, false
 	for i, k := range o.Kinds {
-		kinds[i], steps[i] = int(k), iters
-		if !k.EM() {
-			steps[i] = 1
-		}
+		kinds[i], steps[i] = int(k), k.Iterations(o.Iterations)
 		n = max(n, steps[i])
 		tol = tol || (o.Tolerance > 0 && k.EM())
 	}

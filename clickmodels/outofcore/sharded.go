@@ -289,13 +289,7 @@ func (r *shardRun) load(k clickmodels.Kind, acc *clickmodels.EvalSums) (*clickmo
 // shard's model (finish) and evaluates it into acc. It returns the
 // iterations done.
 func (r *shardRun) fit(k clickmodels.Kind, ft *fitted, acc *clickmodels.EvalSums) (int, error) {
-	iters := r.cfg.Iterations
-	if iters <= 0 {
-		iters = clickmodels.DefaultIterations
-	}
-	if !k.EM() {
-		iters = 1
-	}
+	iters := k.Iterations(r.cfg.Iterations)
 	global := make([]float64, k.GlobalParams(r.R))
 	for i := range global {
 		global[i] = clickmodels.Unseen
