@@ -32,7 +32,9 @@
 //
 // Options.Exact replaces PyClick's DBN E-step by the exact one (Chuklin et
 // al. 2015, section 4.2), which recovers simulated parameters better but no
-// longer equals PyClick.
+// longer equals PyClick. Estimator (estimator.go) names the two estimators:
+// EstimatorExact (exact E-step, EM to DefaultTolerance), the default of
+// every command, and EstimatorPyClick (PyClick's, 50 iterations).
 //
 // UBM's examination parameter is indexed by (rank, rank of the previous
 // click); "no previous click" is index R-1 of an R x R table, R being the

@@ -31,9 +31,10 @@ type Options struct {
 	// 4.2), conditioning every posterior on all clicks of the SERP, instead
 	// of PyClick's (which uses unconditional examination probabilities for
 	// attractiveness, gives SERPs without clicks no attractiveness mass, and
-	// misaligns the tail in the continuation update). PyClick's E-step is
-	// the default so that results equal PyClick's; the exact one recovers
-	// simulated parameters better. Other models ignore it.
+	// misaligns the tail in the continuation update). It is part of
+	// EstimatorExact, the default of every command (Estimator.Options);
+	// the zero Options keep PyClick's E-step, so that results equal
+	// PyClick's. Other models ignore it.
 	Exact bool
 	// OnIteration, if set, is called after every EM iteration with the
 	// number of iterations done and the training log-likelihood (NaN when

@@ -111,12 +111,31 @@ type ClickModelConfig struct {
 	// Models to fit (PyClick names, case-insensitive).
 	Models []string `yaml:"models" json:"models"`
 	// Select is "best" (best test log-likelihood) or a model name.
-	Select        string  `yaml:"select" json:"select"`
+	Select string `yaml:"select" json:"select"`
+	// Estimator is the EM estimator (clickmodels.ParseEstimator): exact
+	// (the default) or pyclick.
+	Estimator string `yaml:"estimator" json:"estimator"`
+	// Iterations caps EM (exact) or fixes its number (pyclick); 0: the
+	// estimator's (clickmodels.Estimator.Options).
 	Iterations    int     `yaml:"iterations" json:"iterations"`
 	TrainFraction float64 `yaml:"train_fraction" json:"train_fraction"`
 	// MemoryLimit, e.g. "3GiB", fits out of core within that memory
 	// (docs/scale.md); empty: in memory. Outputs are the same.
 	MemoryLimit string `yaml:"memory_limit" json:"memory_limit,omitempty"`
+}
+
+// FitOptions returns the EM options of c: its estimator's
+// (clickmodels.Estimator.Options), with Iterations when set.
+func (c ClickModelConfig) FitOptions() (clickmodels.Options, error) {
+	est, err := clickmodels.ParseEstimator(c.Estimator)
+	if err != nil {
+		return clickmodels.Options{}, fmt.Errorf("click_models.estimator: %w", err)
+	}
+	opt := est.Options()
+	if c.Iterations > 0 {
+		opt.Iterations = c.Iterations
+	}
+	return opt, nil
 }
 
 // LabelConfig configures labelling.
@@ -188,7 +207,7 @@ type ReportConfig struct {
 func DefaultConfig() Config {
 	return Config{
 		Log:         LogConfig{Kind: "term"},
-		ClickModels: ClickModelConfig{Models: []string{"dctr", "dbn", "ubm"}, Select: "best", Iterations: clickmodels.DefaultIterations, TrainFraction: split.DefaultTrainFraction},
+		ClickModels: ClickModelConfig{Models: []string{"dctr", "dbn", "ubm"}, Select: "best", Estimator: string(clickmodels.DefaultEstimator), TrainFraction: split.DefaultTrainFraction},
 		Labels:      LabelConfig{Thresholds: []float64{0.2, 0.45, 0.5, 0.6, 0.7}, SERPSize: 10},
 		Sampling:    SamplingConfig{PerQuery: 26, Seed: 1},
 		Features:    FeatureConfig{List: "1-34", Semantics: string(features.DefaultSemantics)},
@@ -345,8 +364,11 @@ func (c *Config) validate() error {
 			return fmt.Errorf("click_models.select: %q is neither best nor one of models %v", c.ClickModels.Select, c.ClickModels.Models)
 		}
 	}
-	if c.ClickModels.Iterations <= 0 {
-		return fmt.Errorf("click_models.iterations: %d, must be positive", c.ClickModels.Iterations)
+	if c.ClickModels.Iterations < 0 {
+		return fmt.Errorf("click_models.iterations: %d, must not be negative (0: the estimator's)", c.ClickModels.Iterations)
+	}
+	if _, err := clickmodels.ParseEstimator(c.ClickModels.Estimator); err != nil {
+		return fmt.Errorf("click_models.estimator: %w", err)
 	}
 	if err := split.CheckTrainFraction(c.ClickModels.TrainFraction); err != nil {
 		return fmt.Errorf("click_models.train_fraction: %w", err)

@@ -76,7 +76,11 @@ func Provenance(ingestReport, fitMetrics, labelReport string, cfg *Config) (*exp
 		if sc := cfg.Simulate; sc != nil {
 			add(s, "simulated log", "%s", simulationSummary(sc))
 		}
-		add(s, "click models", "%s, %d EM iterations", strings.Join(cfg.ClickModels.Models, ", "), cfg.ClickModels.Iterations)
+		if opt, err := cfg.ClickModels.FitOptions(); err == nil && opt.Tolerance > 0 {
+			add(s, "click models", "%s, %s estimator, EM to tolerance %g (at most %d iterations)", strings.Join(cfg.ClickModels.Models, ", "), opt.Estimator(), opt.Tolerance, opt.Iterations)
+		} else {
+			add(s, "click models", "%s, %s estimator, %d EM iterations", strings.Join(cfg.ClickModels.Models, ", "), opt.Estimator(), opt.Iterations)
+		}
 		add(s, "sampling", "%d rows per query, seed %d", cfg.Sampling.PerQuery, cfg.Sampling.Seed)
 		add(s, "features", "%s, %s semantics", cfg.Features.List, cfg.Features.Semantics)
 		add(s, "folds", "%d, seed %d, junk kept %v", cfg.Export.Folds, cfg.Export.Seed, cfg.Export.KeepJunk)

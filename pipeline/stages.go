@@ -170,8 +170,12 @@ func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 				}
 				kinds = append(kinds, kind)
 			}
+			opt, err := cm.FitOptions()
+			if err != nil {
+				return err
+			}
 			reps, err := FitLog(ctx, FitInput{Path: env.Dep(sessionsDep, sessionsFile)}, clickmodels.RunConfig{Kinds: kinds, TrainFraction: cm.TrainFraction,
-				Options: clickmodels.Options{Iterations: cm.Iterations}, MemoryLimit: limit, Log: env.Log}, env.Dir)
+				Options: opt, MemoryLimit: limit, Log: env.Log}, env.Dir)
 			if err != nil {
 				return err
 			}

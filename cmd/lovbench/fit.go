@@ -21,8 +21,9 @@ func newFitCmd(a *app) *cobra.Command {
 		logFile, format, sessDir, models, out, load, splitName string
 		shardDir, memLimit, paramsFormat                       string
 		cfg                                                    clickmodels.RunConfig
-		asJSON                                                 bool
+		asJSON, exact                                          bool
 		interval                                               float64
+		estimator                                              string
 	)
 	cmd := &cobra.Command{
 		Use:   "fit",
@@ -30,8 +31,9 @@ func newFitCmd(a *app) *cobra.Command {
 		Long: `fit splits a click log into training and test SERPs (docs/method.md section 3: the
 first --train-fraction of SERPs in file order train, the rest test, keeping
 only SERPs whose query occurs in training), fits each click model of --models
-on the training part with PyClick's conventions, evaluates it on the test part
-and writes to --out:
+on the training part (--estimator exact, the default: DBN's exact E-step and
+EM run to convergence; --estimator pyclick: PyClick's estimator, equal to
+PyClick), evaluates it on the test part and writes to --out:
 
   metrics.json              per model: train/test sessions, test log-likelihood,
                             perplexity (overall and per rank), perplexity gain
@@ -95,6 +97,9 @@ for any --workers. See docs/clickmodels.md.`,
 			if cfg.Level, err = clickmodels.IntervalLevel(interval); err != nil {
 				return usagef("fit: %v", err)
 			}
+			if err := applyEstimator(cmd, estimator, exact, &cfg.Options); err != nil {
+				return err
+			}
 			cfg.Kinds, cfg.LoadDir = kinds, load
 			var bar progress.Bar = nopBar{}
 			cfg.OnModel = func(k clickmodels.Kind) {
@@ -140,19 +145,43 @@ for any --workers. See docs/clickmodels.md.`,
 	f.StringVar(&sessDir, "sessions", "", "ingest output `DIR` (its sessions.parquet), a sessions.parquet file or a Yandex log")
 	f.StringVar(&models, "models", "dctr,ubm,dbn", "comma-separated click models, or all")
 	f.StringVar(&out, "out", "", "output `DIR`")
-	intVar(f, &cfg.Iterations, "iterations", clickmodels.DefaultIterations, atLeast(1), "EM iterations")
+	f.StringVar(&estimator, "estimator", string(clickmodels.DefaultEstimator), "EM estimator: exact (DBN's exact E-step, every EM model run to convergence) or pyclick (PyClick's E-steps, 50 iterations: equal to PyClick); see docs/method.md section 3")
+	intVar(f, &cfg.Iterations, "iterations", clickmodels.DefaultMaxIterations, atLeast(1), "EM iterations: at most this many with --estimator exact; exactly this many with --estimator pyclick (then 50 unless given)")
 	floatVar(f, &cfg.TrainFraction, "train-fraction", split.DefaultTrainFraction, between(0, 1), "share of SERPs that train")
 	f.StringVar(&splitName, "split", string(split.Spec), "train/test split: spec (file order), random (seeded) or time (whole user sessions)")
 	uint64Var(f, &cfg.Seed, "seed", 1, "seed of --split random")
 	intVar(f, &cfg.Workers, "workers", 0, atLeast(0), "parallel workers (0: all CPUs); results do not depend on it")
-	floatVar(f, &cfg.Tolerance, "tolerance", 0, atLeast(0), "stop EM once the training log-likelihood changes less than this (0: run all --iterations, like PyClick)")
+	floatVar(f, &cfg.Tolerance, "tolerance", clickmodels.DefaultTolerance, atLeast(0), "stop EM once the training log-likelihood per SERP changes less than this (0: run all --iterations; 0 with --estimator pyclick unless given, like PyClick)")
 	f.Float64Var(&interval, "interval", clickmodels.DefaultLevel, "level of the interval written next to each relevance (0: none; see docs/clickmodels.md, \"Uncertainty\")")
-	f.BoolVar(&cfg.Exact, "exact", false, "DBN: exact posterior E-step instead of PyClick's (recovers parameters better, differs from PyClick)")
+	f.BoolVar(&exact, "exact", false, "the same as --estimator exact, the default (kept for earlier scripts)")
 	f.StringVar(&shardDir, "shards", "", "query-shard `DIR` written by lovbench shard (fits shard by shard; same outputs)")
 	f.StringVar(&memLimit, "memory-limit", "", "bound the fit's memory, e.g. 4GiB: 0 (no limit) or at least 1MiB (see docs/scale.md)")
 	f.StringVar(&load, "load", "", "load <MODEL>_params.parquet or <MODEL>_params.json from `DIR` instead of fitting, then evaluate")
 	f.StringVar(&paramsFormat, "params-format", "auto", "parameter files: auto (JSON up to 100,000 pairs, else Parquet), json or parquet")
 	return cmd
+}
+
+// applyEstimator sets opt's E-step, iterations and tolerance from
+// --estimator (and its older spelling --exact): the estimator's settings
+// (clickmodels.Estimator.Options), except --iterations and --tolerance
+// where given.
+func applyEstimator(cmd *cobra.Command, name string, exact bool, opt *clickmodels.Options) error {
+	est, err := clickmodels.ParseEstimator(name)
+	if err != nil {
+		return usagef("%s: --estimator: %v", cmd.Name(), err)
+	}
+	if exact && est != clickmodels.EstimatorExact {
+		return usagef("%s: --exact contradicts --estimator %s", cmd.Name(), est)
+	}
+	def := est.Options()
+	opt.Exact = def.Exact
+	if !cmd.Flags().Changed("iterations") {
+		opt.Iterations = def.Iterations
+	}
+	if !cmd.Flags().Changed("tolerance") {
+		opt.Tolerance = def.Tolerance
+	}
+	return nil
 }
 
 // nopBar is the progress bar before the first model.

@@ -60,12 +60,13 @@ var (
 	maxLine    = flag.Int("max-line", 0, "shard and fit --log: longest accepted line in bytes (0: ingest's default)")
 	shardDir   = flag.String("shard-dir", "", "fit: directory written by shard (lovbench-beam or lovbench shard); or give --log")
 	models     = flag.String("models", "dctr,ubm,dbn", "fit: models to fit (dctr, ubm, dbn)")
-	iterations = flag.Int("iterations", clickmodels.DefaultIterations, "fit: EM iterations (PyClick's default)")
+	estimator  = flag.String("estimator", string(clickmodels.DefaultEstimator), "fit: EM estimator, exact (DBN's exact E-step, EM to convergence; the default) or pyclick (PyClick's, 50 iterations), as lovbench fit --estimator")
+	iterations = flag.Int("iterations", clickmodels.DefaultMaxIterations, "fit: EM iterations: at most this many (exact), exactly this many (pyclick; default 50)")
 	piiSalt    = flag.String("pii-salt", "", "shard: key of the session-ID pseudonymisation as text (default: random per run, written in no output)")
 	keepIDs    = flag.Bool("keep-session-ids", false, "shard: write session IDs as read, not pseudonymised")
-	tolerance  = flag.Float64("tolerance", 0, "fit: stop EM once the training log-likelihood changes by less than this between iterations (0: run every iteration; as lovbench fit --tolerance)")
+	tolerance  = flag.Float64("tolerance", clickmodels.DefaultTolerance, "fit: stop EM once the training log-likelihood per SERP changes by less than this between iterations (0: run every iteration; default 0 with -estimator pyclick; as lovbench fit --tolerance)")
 	interval   = flag.Float64("interval", clickmodels.DefaultLevel, "fit: level of the intervals written next to each relevance (0: none; as lovbench fit --interval)")
-	exact      = flag.Bool("exact", false, "fit: DBN's exact E-step instead of PyClick's (as lovbench fit --exact)")
+	exact      = flag.Bool("exact", false, "fit: the same as -estimator exact, the default (as lovbench fit --exact)")
 	splitName  = flag.String("split", string(split.Spec), "shard and fit --log: train/test split of the SERPs: spec, random or time")
 	trainFrac  = flag.Float64("train-fraction", split.DefaultTrainFraction, "shard and fit --log: share of SERPs that train")
 	seed       = flag.Uint64("seed", 1, "shard and fit --log: seed of the random split")
@@ -173,6 +174,23 @@ func run(ctx context.Context, cmd string) error {
 		if err != nil {
 			return usageError{err}
 		}
+		est, err := clickmodels.ParseEstimator(*estimator)
+		if err != nil {
+			return usageError{fmt.Errorf("--estimator: %w", err)}
+		}
+		if *exact && est != clickmodels.EstimatorExact {
+			return usageError{fmt.Errorf("--exact contradicts --estimator %s", est)}
+		}
+		set := map[string]bool{}
+		flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		def := est.Options()
+		if !set["iterations"] {
+			*iterations = def.Iterations
+		}
+		if !set["tolerance"] {
+			*tolerance = def.Tolerance
+		}
+		*exact = def.Exact
 		if *iterations < 1 {
 			return usageError{fmt.Errorf("--iterations must be at least 1, got %d", *iterations)}
 		}
@@ -357,7 +375,7 @@ func cleaningFlagsUnset() error {
 var ownFlags = map[string]bool{
 	"log": true, "shards": true, "out": true, "part-size": true, "pii-blacklist": true, "full-serp": true,
 	"max-line": true, "shard-dir": true, "models": true, "iterations": true, "pii-salt": true,
-	"keep-session-ids": true, "tolerance": true, "exact": true, "split": true, "train-fraction": true, "seed": true,
+	"keep-session-ids": true, "tolerance": true, "exact": true, "estimator": true, "split": true, "train-fraction": true, "seed": true,
 	"cpuprofile": true, "shard-cache": true,
 }
 
