@@ -93,6 +93,11 @@ type Options struct {
 	// KeepSessionIDs writes session IDs as read, without pseudonymisation
 	// (for logs whose IDs are already pseudonymous, or for tests).
 	KeepSessionIDs bool
+	// KeepClickless keeps the sessions without a click that rule 1 drops,
+	// as evidence for the click models (a SERP nobody clicked says its
+	// results were seen and did not attract; docs/ingest.md). The report
+	// counts them (Sessions.KeptWithoutClick, SERPsWithoutClickSession).
+	KeepClickless bool
 	// AllowEmpty accepts an input of which no SERP is kept (empty, or every
 	// event quarantined or dropped). Without it Run still writes the outputs
 	// (report.json and quarantine.jsonl say why) and then returns the report
@@ -119,7 +124,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if o.SessionIdle <= 0 {
 		o.SessionIdle = DefaultSessionIdle
 	}
-	c := &cleaner{rep: rep, det: pii.New(o.Blacklist, NormalizeQuery)}
+	c := &cleaner{rep: rep, det: pii.New(o.Blacklist, NormalizeQuery), keepClickless: o.KeepClickless}
 	if !o.KeepSessionIDs {
 		var err error
 		if c.pseudo, err = newPseudonymiser(o.PIISalt); err != nil {

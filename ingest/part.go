@@ -52,6 +52,8 @@ type PartOptions struct {
 	// KeepSessionIDs writes the IDs as read.
 	PIISalt        []byte
 	KeepSessionIDs bool
+	// KeepClickless is Options.KeepClickless.
+	KeepClickless bool
 }
 
 // CleanYandexPart cleans r, a part of a Yandex log made of whole sessions,
@@ -68,7 +70,7 @@ func CleanYandexPart(ctx context.Context, r io.Reader, o PartOptions, quar io.Wr
 	}
 	rep := newReport()
 	rep.Format = FormatYandex
-	c := &cleaner{rep: rep, det: pii.New(o.Blacklist, NormalizeQuery), full: o.FullSERP, emit: emit}
+	c := &cleaner{rep: rep, det: pii.New(o.Blacklist, NormalizeQuery), full: o.FullSERP, emit: emit, keepClickless: o.KeepClickless}
 	if !o.KeepSessionIDs {
 		if len(o.PIISalt) == 0 {
 			return nil, errors.New("ingest: the parts of a log need one pseudonymisation key (PartOptions.PIISalt), or KeepSessionIDs")
@@ -123,6 +125,8 @@ func MergeReports(parts []*Report, inputs []InputFile) (*Report, error) {
 		out.KeptClicks += p.KeptClicks
 		out.Sessions.Seen += p.Sessions.Seen
 		out.Sessions.Kept += p.Sessions.Kept
+		out.Sessions.KeptWithoutClick += p.Sessions.KeptWithoutClick
+		out.SERPsWithoutClickSession += p.SERPsWithoutClickSession
 		out.Sessions.DroppedNoClick += p.Sessions.DroppedNoClick
 		out.Sessions.DroppedMultiTab += p.Sessions.DroppedMultiTab
 	}

@@ -76,12 +76,15 @@ type InputFile struct {
 }
 
 // SessionCounts accounts for every session seen:
-// Seen = Kept + DroppedNoClick + DroppedMultiTab.
+// Seen = Kept + DroppedNoClick + DroppedMultiTab. KeptWithoutClick (part of
+// Kept) counts the sessions without a click kept by
+// Options.KeepClickless, which rule 1 drops.
 type SessionCounts struct {
-	Seen            int `json:"seen"`
-	Kept            int `json:"kept"`
-	DroppedNoClick  int `json:"dropped_without_click"`
-	DroppedMultiTab int `json:"dropped_multi_tab"`
+	Seen             int `json:"seen"`
+	Kept             int `json:"kept"`
+	KeptWithoutClick int `json:"kept_without_click,omitempty"`
+	DroppedNoClick   int `json:"dropped_without_click"`
+	DroppedMultiTab  int `json:"dropped_multi_tab"`
 }
 
 // Report is report.json: what ingest read, kept and dropped. The event
@@ -104,10 +107,14 @@ type Report struct {
 	RawClicks   int            `json:"raw_clicks"`
 	Quarantined map[string]int `json:"quarantined"`
 	Dropped     map[string]int `json:"dropped"`
-	KeptQueries int            `json:"kept_queries"` // = kept SERPs
-	KeptClicks  int            `json:"kept_clicks"`
-	Sessions    SessionCounts  `json:"sessions"`
-	Blacklisted int            `json:"blacklist_entries"`
+	KeptQueries int            `json:"kept_queries"` // = kept SERPs, the SERPs the click models see
+	// SERPsWithoutClickSession counts the kept SERPs of sessions without a
+	// click (Options.KeepClickless): KeptQueries minus this is the number
+	// of SERPs that pass LOVBench's rule 1.
+	SERPsWithoutClickSession int           `json:"serps_of_sessions_without_click,omitempty"`
+	KeptClicks               int           `json:"kept_clicks"`
+	Sessions                 SessionCounts `json:"sessions"`
+	Blacklisted              int           `json:"blacklist_entries"`
 	// ControlCharacters counts, per kind (ControlC0, ...), the query events
 	// whose query held control characters, removed by the normalisation
 	// (rule 2; an event can count under several kinds). It is not part of
@@ -146,6 +153,9 @@ func (r *Report) Check() error {
 		return fmt.Errorf("report: input events %d + blank lines %d != input lines %d", r.InputEvents, r.BlankLines, r.InputLines)
 	}
 	s := r.Sessions
+	if s.KeptWithoutClick > s.Kept || r.SERPsWithoutClickSession > r.KeptQueries {
+		return fmt.Errorf("report: %d sessions (%d SERPs) kept without a click, more than the %d (%d) kept", s.KeptWithoutClick, r.SERPsWithoutClickSession, s.Kept, r.KeptQueries)
+	}
 	if s.Kept+s.DroppedNoClick+s.DroppedMultiTab != s.Seen {
 		return fmt.Errorf("report: sessions kept + dropped = %d, seen %d", s.Kept+s.DroppedNoClick+s.DroppedMultiTab, s.Seen)
 	}

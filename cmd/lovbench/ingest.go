@@ -122,6 +122,7 @@ See docs/ingest.md.`,
 	f.DurationVar(&o.SessionIdle, "session-idle", ingest.DefaultSessionIdle, "LOV: a session ends after this long without events")
 	intVar(f, &o.MaxLine, "max-line", ingest.DefaultMaxLine, atLeast(1), "longest accepted input line in bytes; longer lines are quarantined")
 	f.StringVar(&salt, "pii-salt", "", "key of the session-ID pseudonymisation as text (default: random, recorded nowhere; give one for byte-identical reruns)")
+	f.BoolVar(&o.KeepClickless, "keep-clickless", false, "keep the sessions without a click (rule 1 drops them) as evidence for the click models; the report counts them (docs/ingest.md)")
 	f.BoolVar(&o.KeepSessionIDs, "keep-session-ids", false, "write session IDs as read, not pseudonymised (only for logs whose IDs are already pseudonymous)")
 	return cmd
 }

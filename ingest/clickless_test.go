@@ -1,0 +1,69 @@
+package ingest
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/lovbench/lovbench/internal/refdata"
+	"github.com/lovbench/lovbench/sessions"
+)
+
+// TestKeepClickless ingests PyClick's reference log (6,000 SERPs; PyClick
+// reads all of them, 581 without a click) with Options.KeepClickless:
+// every SERP that sessions.ReadYandex (PyClick's reading) gives reaches
+// the sessions, in order, and the report counts both numbers: SERPs for the
+// click models and SERPs that pass LOVBench's rule 1 (the reference's
+// SERPs of sessions with a click, counted here from the reference).
+func TestKeepClickless(t *testing.T) {
+	in := refdata.Path(t, "pyclick", "golden_ubm6k.tsv")
+	out := t.TempDir()
+	rep, err := Run(context.Background(), Options{KeepSessionIDs: true, KeepClickless: true, Format: FormatYandex, Log: in, OutDir: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ref, _, err := sessions.ReadYandex(f, in, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := sessions.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Len() != ref.Len() || rep.KeptQueries != ref.Len() {
+		t.Fatalf("kept %d SERPs (report %d), PyClick reads %d", got.Len(), rep.KeptQueries, ref.Len())
+	}
+	for i := range ref.Len() {
+		if got.Queries.Names[got.Query[i]] != ref.Queries.Names[ref.Query[i]] || got.Clicks[i] != ref.Clicks[i] || got.Ranks(i) != ref.Ranks(i) {
+			t.Fatalf("SERP %d differs from PyClick's reading", i)
+		}
+	}
+	clicked := map[int32]bool{}
+	for i := range ref.Len() {
+		clicked[ref.Session[i]] = clicked[ref.Session[i]] || ref.Clicks[i] != 0
+	}
+	rule1, without := 0, 0
+	for i := range ref.Len() {
+		if clicked[ref.Session[i]] {
+			rule1++
+		}
+	}
+	for _, c := range clicked {
+		if !c {
+			without++
+		}
+	}
+	if rep.KeptQueries-rep.SERPsWithoutClickSession != rule1 || rep.Sessions.KeptWithoutClick != without || rep.Sessions.DroppedNoClick != 0 {
+		t.Errorf("report: %d SERPs, %d pass rule 1 (want %d), %d sessions kept without a click (want %d), %d dropped without",
+			rep.KeptQueries, rep.KeptQueries-rep.SERPsWithoutClickSession, rule1, rep.Sessions.KeptWithoutClick, without, rep.Sessions.DroppedNoClick)
+	}
+	if err := rep.Check(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d SERPs for the click models, %d pass rule 1; %d sessions without a click kept", rep.KeptQueries, rule1, without)
+}
