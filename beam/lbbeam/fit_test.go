@@ -50,7 +50,7 @@ func TestFitGoldenLog(t *testing.T) {
 	if m.TrainSERPs != 4500 {
 		t.Fatalf("%d training SERPs, PyClick's split has 4500", m.TrainSERPs)
 	}
-	got := fitBoth(t, log, shardDir, "", 0, 0)
+	got := fitBoth(t, log, shardDir, "", 0, 0, false)
 
 	b, err := os.ReadFile(filepath.Join(ref, "golden_ubm6k", "metrics.json"))
 	if err != nil {
@@ -118,7 +118,7 @@ func TestShardThenFitCleanedLog(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	fitBoth(t, log, shardDir, memShards, 10, 0)
+	fitBoth(t, log, shardDir, memShards, 10, 0, false)
 }
 
 // TestFitTolerance: with a tolerance EM stops at the same iteration as
@@ -143,12 +143,19 @@ func TestFitTolerance(t *testing.T) {
 	if _, err := shards.Write(context.Background(), ingDir, 3, shards.SplitConfig{Split: "spec", TrainFraction: 0.75}, shardDir, shards.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	got := fitBoth(t, log, shardDir, "", 50, 1e-4)
-	for _, r := range got {
-		if r.Model != "DCTR" && (r.Iterations < 2 || r.Iterations >= 50) {
-			t.Errorf("%s stopped after %d iterations; the tolerance should stop it early", r.Model, r.Iterations)
+	// PyClick's E-step, then the exact one (the default estimator's):
+	// byte-identical to lovbench fit's under both.
+	for _, exact := range []bool{false, true} {
+		got := fitBoth(t, log, shardDir, "", 50, 1e-4, exact)
+		for _, r := range got {
+			if r.Model != "DCTR" && (r.Iterations < 2 || r.Iterations >= 50) {
+				t.Errorf("%s stopped after %d iterations; the tolerance should stop it early", r.Model, r.Iterations)
+			}
+			if r.Model == "DBN" && r.Exact != exact {
+				t.Errorf("DBN: exact_estep %v, want %v", r.Exact, exact)
+			}
+			t.Logf("exact %v, %s: %d iterations", exact, r.Model, r.Iterations)
 		}
-		t.Logf("%s: %d iterations", r.Model, r.Iterations)
 	}
 }
 
@@ -158,24 +165,24 @@ func TestFitTolerance(t *testing.T) {
 // twice: on shardDir with local prepared shards and outputs, and on
 // memShardDir (a memfs:// copy of shardDir if empty) with the prepared
 // shards and the outputs on memfs://.
-func fitBoth(t *testing.T, log *sessions.Log, shardDir, memShardDir string, iterations int, tolerance float64) []clickmodels.Report {
+func fitBoth(t *testing.T, log *sessions.Log, shardDir, memShardDir string, iterations int, tolerance float64, exact bool) []clickmodels.Report {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
 	wantDir := filepath.Join(dir, "want")
-	cfg := clickmodels.RunConfig{Kinds: BeamKinds, Options: clickmodels.Options{Iterations: iterations, Tolerance: tolerance}}
+	cfg := clickmodels.RunConfig{Kinds: BeamKinds, Options: clickmodels.Options{Iterations: iterations, Tolerance: tolerance, Exact: exact}}
 	if _, err := clickmodels.Run(ctx, log, cfg, wantDir); err != nil {
 		t.Fatal(err)
 	}
 	// Local files with the worker's cache of opened shards, memfs
 	// without it (every step reads its shard back): the same outputs.
-	got := fitBeam(t, wantDir, shardDir, filepath.Join(dir, "beam"), filepath.Join(dir, "prepared"), iterations, tolerance, 0)
+	got := fitBeam(t, wantDir, shardDir, filepath.Join(dir, "beam"), filepath.Join(dir, "prepared"), iterations, tolerance, exact, 0)
 	root := memRoot(t)
 	if memShardDir == "" {
 		memShardDir = root + "/shards"
 		toMemfs(t, shardDir, memShardDir)
 	}
-	fitBeam(t, wantDir, memShardDir, root+"/fit", root+"/fit/.prepared", iterations, tolerance, -1)
+	fitBeam(t, wantDir, memShardDir, root+"/fit", root+"/fit/.prepared", iterations, tolerance, exact, -1)
 	return got
 }
 
@@ -183,11 +190,11 @@ func fitBoth(t *testing.T, log *sessions.Log, shardDir, memShardDir string, iter
 // shards in prepDir and a shard cache of cache bytes (FitOptions.ShardCache), and checks its outputs against lovbench fit's in
 // wantDir: the relevance and parameter files byte for byte, metrics.json
 // to 1e-9.
-func fitBeam(t *testing.T, wantDir, shardDir, gotDir, prepDir string, iterations int, tolerance float64, cache int64) []clickmodels.Report {
+func fitBeam(t *testing.T, wantDir, shardDir, gotDir, prepDir string, iterations int, tolerance float64, exact bool, cache int64) []clickmodels.Report {
 	t.Helper()
 	ctx := context.Background()
 	p, s := beam.NewPipelineWithRoot()
-	if err := BuildFit(s, FitOptions{ShardDir: shardDir, Kinds: BeamKinds, Iterations: iterations, Tolerance: tolerance, OutDir: gotDir, PrepDir: prepDir, ShardCache: cache}); err != nil {
+	if err := BuildFit(s, FitOptions{ShardDir: shardDir, Kinds: BeamKinds, Iterations: iterations, Tolerance: tolerance, Exact: exact, OutDir: gotDir, PrepDir: prepDir, ShardCache: cache}); err != nil {
 		t.Fatal(err)
 	}
 	if err := ptest.Run(p); err != nil {

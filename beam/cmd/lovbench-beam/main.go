@@ -51,27 +51,28 @@ import (
 )
 
 var (
-	logs       = flag.String("log", "", "shard, fit: Yandex log files, plain or gzip, comma-separated, in log order; local paths or gs://, s3:// URLs (shard cleans them as lovbench ingest does; fit reads them as lovbench fit --log does and shards them into OUT/shards first)")
-	numShards  = flag.Int("shards", 16, "shard and fit --log: number of query shards (hash(query) mod N)")
-	out        = flag.String("out", "", "shard, fit: output directory (local, gs://bucket/dir or s3://bucket/dir)")
-	partSize   = flag.Int64("part-size", lbbeam.DefaultPartSize, "shard and fit --log: bytes per part of a plain log (cut at session boundaries)")
-	blacklist  = flag.String("pii-blacklist", "", "shard: file of queries to drop as personal data, one per line")
-	fullSERP   = flag.Int("full-serp", 0, "shard: drop queries with fewer results (0: no threshold for Yandex logs)")
-	maxLine    = flag.Int("max-line", 0, "shard and fit --log: longest accepted line in bytes (0: ingest's default)")
-	shardDir   = flag.String("shard-dir", "", "fit: directory written by shard (lovbench-beam or lovbench shard); or give --log")
-	models     = flag.String("models", "dctr,ubm,dbn", "fit: models to fit (dctr, ubm, dbn)")
-	estimator  = flag.String("estimator", string(clickmodels.DefaultEstimator), "fit: EM estimator, exact (DBN's exact E-step, EM to convergence; the default) or pyclick (PyClick's, 50 iterations), as lovbench fit --estimator")
-	iterations = flag.Int("iterations", clickmodels.DefaultMaxIterations, "fit: EM iterations: at most this many (exact), exactly this many (pyclick; default 50)")
-	piiSalt    = flag.String("pii-salt", "", "shard: key of the session-ID pseudonymisation as text (default: random per run, written in no output)")
-	keepIDs    = flag.Bool("keep-session-ids", false, "shard: write session IDs as read, not pseudonymised")
-	tolerance  = flag.Float64("tolerance", clickmodels.DefaultTolerance, "fit: stop EM once the training log-likelihood per SERP changes by less than this between iterations (0: run every iteration; default 0 with -estimator pyclick; as lovbench fit --tolerance)")
-	interval   = flag.Float64("interval", clickmodels.DefaultLevel, "fit: level of the intervals written next to each relevance (0: none; as lovbench fit --interval)")
-	exact      = flag.Bool("exact", false, "fit: the same as -estimator exact, the default (as lovbench fit --exact)")
-	splitName  = flag.String("split", string(split.Spec), "shard and fit --log: train/test split of the SERPs: spec, random or time")
-	trainFrac  = flag.Float64("train-fraction", split.DefaultTrainFraction, "shard and fit --log: share of SERPs that train")
-	seed       = flag.Uint64("seed", 1, "shard and fit --log: seed of the random split")
-	shardCache = flag.String("shard-cache", bytesize.Format(lbbeam.DefaultShardCache), "fit: memory a worker process keeps opened shards in between EM steps, keyed by the prepared shard's content (0: none, every step reads its shard back)")
-	cpuProfile = flag.String("cpuprofile", "", "write a CPU profile of the whole run (pipeline construction and Prism's in-process execution) to this file")
+	logs          = flag.String("log", "", "shard, fit: Yandex log files, plain or gzip, comma-separated, in log order; local paths or gs://, s3:// URLs (shard cleans them as lovbench ingest does; fit reads them as lovbench fit --log does and shards them into OUT/shards first)")
+	numShards     = flag.Int("shards", 16, "shard and fit --log: number of query shards (hash(query) mod N)")
+	out           = flag.String("out", "", "shard, fit: output directory (local, gs://bucket/dir or s3://bucket/dir)")
+	partSize      = flag.Int64("part-size", lbbeam.DefaultPartSize, "shard and fit --log: bytes per part of a plain log (cut at session boundaries)")
+	blacklist     = flag.String("pii-blacklist", "", "shard: file of queries to drop as personal data, one per line")
+	fullSERP      = flag.Int("full-serp", 0, "shard: drop queries with fewer results (0: no threshold for Yandex logs)")
+	maxLine       = flag.Int("max-line", 0, "shard and fit --log: longest accepted line in bytes (0: ingest's default)")
+	shardDir      = flag.String("shard-dir", "", "fit: directory written by shard (lovbench-beam or lovbench shard); or give --log")
+	models        = flag.String("models", "dctr,ubm,dbn", "fit: models to fit (dctr, ubm, dbn)")
+	estimator     = flag.String("estimator", string(clickmodels.DefaultEstimator), "fit: EM estimator, exact (DBN's exact E-step, EM to convergence; the default) or pyclick (PyClick's, 50 iterations), as lovbench fit --estimator")
+	iterations    = flag.Int("iterations", clickmodels.DefaultMaxIterations, "fit: EM iterations: at most this many (exact), exactly this many (pyclick; default 50)")
+	piiSalt       = flag.String("pii-salt", "", "shard: key of the session-ID pseudonymisation as text (default: random per run, written in no output)")
+	keepClickless = flag.Bool("keep-clickless", false, "shard: keep the sessions without a click as evidence for the click models (as lovbench ingest --keep-clickless)")
+	keepIDs       = flag.Bool("keep-session-ids", false, "shard: write session IDs as read, not pseudonymised")
+	tolerance     = flag.Float64("tolerance", clickmodels.DefaultTolerance, "fit: stop EM once the training log-likelihood per SERP changes by less than this between iterations (0: run every iteration; default 0 with -estimator pyclick; as lovbench fit --tolerance)")
+	interval      = flag.Float64("interval", clickmodels.DefaultLevel, "fit: level of the intervals written next to each relevance (0: none; as lovbench fit --interval)")
+	exact         = flag.Bool("exact", false, "fit: the same as -estimator exact, the default (as lovbench fit --exact)")
+	splitName     = flag.String("split", string(split.Spec), "shard and fit --log: train/test split of the SERPs: spec, random or time")
+	trainFrac     = flag.Float64("train-fraction", split.DefaultTrainFraction, "shard and fit --log: share of SERPs that train")
+	seed          = flag.Uint64("seed", 1, "shard and fit --log: seed of the random split")
+	shardCache    = flag.String("shard-cache", bytesize.Format(lbbeam.DefaultShardCache), "fit: memory a worker process keeps opened shards in between EM steps, keyed by the prepared shard's content (0: none, every step reads its shard back)")
+	cpuProfile    = flag.String("cpuprofile", "", "write a CPU profile of the whole run (pipeline construction and Prism's in-process execution) to this file")
 )
 
 func main() {
@@ -320,7 +321,7 @@ func shardOptions(ctx context.Context, outDir string) (lbbeam.ShardOptions, erro
 	o := lbbeam.ShardOptions{Logs: strings.Split(*logs, ","), Shards: *numShards, OutDir: outDir,
 		PartSize: *partSize, FullSERP: *fullSERP, MaxLine: *maxLine,
 		Split:   shards.SplitConfig{Split: split.Kind(*splitName), TrainFraction: *trainFrac, Seed: *seed},
-		PIISalt: []byte(*piiSalt), KeepSessionIDs: *keepIDs}
+		PIISalt: []byte(*piiSalt), KeepSessionIDs: *keepIDs, KeepClickless: *keepClickless}
 	if *keepIDs && *piiSalt != "" {
 		return o, usageError{errors.New("--keep-session-ids and --pii-salt exclude each other")}
 	}
@@ -375,7 +376,7 @@ func cleaningFlagsUnset() error {
 var ownFlags = map[string]bool{
 	"log": true, "shards": true, "out": true, "part-size": true, "pii-blacklist": true, "full-serp": true,
 	"max-line": true, "shard-dir": true, "models": true, "iterations": true, "pii-salt": true,
-	"keep-session-ids": true, "tolerance": true, "exact": true, "estimator": true, "split": true, "train-fraction": true, "seed": true,
+	"keep-session-ids": true, "tolerance": true, "exact": true, "estimator": true, "keep-clickless": true, "split": true, "train-fraction": true, "seed": true,
 	"cpuprofile": true, "shard-cache": true,
 }
 

@@ -52,7 +52,11 @@ func lovbenchFitLog(t *testing.T, logPath string) string {
 	if err := os.MkdirAll(want, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cfg := clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.UBM, clickmodels.DBN}, Options: clickmodels.Options{Iterations: 4}}
+	// lovbench fit's default estimator (exact, to the tolerance), as
+	// lovbench-beam fit's default, with --iterations 4.
+	opt := clickmodels.DefaultEstimator.Options()
+	opt.Iterations = 4
+	cfg := clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.UBM, clickmodels.DBN}, Options: opt}
 	log, err := sessions.LoadForFit(logPath)
 	if err != nil {
 		t.Fatal(err)
