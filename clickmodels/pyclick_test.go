@@ -103,7 +103,7 @@ func TestPyClickEquivalence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := Fit(context.Background(), d, kind, Options{})
+			m, err := Fit(context.Background(), d, kind, EstimatorPyClick.Options()) // fit --estimator pyclick
 			if err != nil {
 				t.Fatal(err)
 			}
