@@ -57,6 +57,7 @@ var rules = []struct {
 	{"shards", []string{"HELPERS", "sessions", "sessions/split", "github.com/parquet-go/parquet-go"}},
 	{"clickmodels", []string{"HELPERS", "sessions", "sessions/split", "gonum.org/v1/gonum/mathext"}},
 	{"clickmodels/sim", []string{"clickmodels", "sessions"}},
+	{"clickmodels/refsim", nil},
 	{"clickmodels/outofcore", []string{"HELPERS", "sessions", "sessions/split", "clickmodels"}},
 
 	// Labels, sampling and the corpus.
@@ -80,6 +81,7 @@ var rules = []struct {
 	{"pipeline", []string{"HELPERS", "sessions", "sessions/split", "ingest", "shards", "clickmodels",
 		"clickmodels/outofcore", "clickmodels/sim", "clickmodels/sim/corpussim", "labels", "sampling", "features", "features/democorpus", "export", "ltr",
 		"ltr/measures", "pipeline/report", "gonum.org/v1/gonum/stat", "gopkg.in/yaml.v3"}},
+	{"pipeline/calibration", []string{"HELPERS", "ingest", "clickmodels", "clickmodels/refsim", "clickmodels/sim", "labels", "pipeline"}},
 	{"cmd/lovbench", []string{"HELPERS", "sessions", "sessions/split", "ingest", "ingest/pii", "shards",
 		"clickmodels", "clickmodels/sim", "clickmodels/sim/corpussim", "labels", "sampling", "features", "export", "ltr",
 		"ltr/measures", "pipeline", "pipeline/report", "github.com/spf13/cobra", "github.com/spf13/pflag"}},
@@ -98,7 +100,7 @@ var rules = []struct {
 		"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"}},
 
 	// Benchmark programs: any stage, never imported.
-	{"bench/calibration", []string{"clickmodels", "clickmodels/sim", "clickmodels/sim/corpussim", "features", "labels"}},
+	{"bench/calibration", []string{"clickmodels", "clickmodels/refsim", "clickmodels/sim", "clickmodels/sim/corpussim", "features", "labels", "pipeline/calibration"}},
 	{"bench/clickmodels", []string{"clickmodels", "clickmodels/sim", "sessions", "internal/refdata"}},
 	{"bench/confidence", []string{"pipeline", "pipeline/report"}},
 	{"bench/features", []string{"features", "internal/refdata"}},
