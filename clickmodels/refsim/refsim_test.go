@@ -134,7 +134,7 @@ func TestDBNClicks(t *testing.T) {
 		}
 	}
 	for _, c := range []struct {
-		what           string
+		what            string
 		got, want, var_ float64
 	}{{"clicks at rank 1", c1, w1, v1}, {"clicks at rank 2", c2, w2, v2}, {"no click at ranks 1-2", n0, w0, v0}} {
 		if math.Abs(c.got-c.want) > 3*math.Sqrt(c.var_) {
