@@ -32,7 +32,9 @@
 // pipeline/calibration): the coverage of the intervals and the expected
 // calibration error of the label confidences, overall and by fifth of the
 // pairs ordered by evidence (the posterior's alpha + beta), with the mean
-// fitted relevance over the mean true relevance per fifth. -sim picks the
+// fitted relevance over the mean true relevance per fifth; -keep-clickless
+// fits the log itself (fit --log: the SERPs without a click that ingest
+// drops stay in) and -exact fits with --exact. -sim picks the
 // simulator: ref (clickmodels/refsim, written from the models'
 // definitions: -queries queries, Zipf popularity, 30% of lists shuffled,
 // click-less SERPs kept) or synthetic-dense, synthetic-sparse (the
@@ -72,9 +74,15 @@ func main() {
 	user := flag.Bool("user", false, "measure the user's path (ingest, fit, label with their defaults) by evidence fifth instead")
 	simName := flag.String("sim", "ref", "with -user: ref (the second simulator, clickmodels/refsim), synthetic-dense or synthetic-sparse")
 	queries := flag.String("queries", "300", "with -user -sim ref: comma-separated numbers of queries, one per -serps value (or one for all)")
+	keep := flag.Bool("keep-clickless", false, "with -user: fit and label the log itself (fit --log), keeping the SERPs without a click that ingest drops")
+	exact := flag.Bool("exact", false, "with -user: fit with --exact (DBN's exact E-step)")
 	flag.Parse()
 	if *user {
-		if err := runUser(*serps, *queries, *models, *simName, *seed); err != nil {
+		opt := calibration.Options{KeepClickless: *keep}
+		if *exact {
+			opt.Fit = func(c *clickmodels.RunConfig) { c.Exact = true }
+		}
+		if err := runUser(*serps, *queries, *models, *simName, *seed, opt); err != nil {
 			fmt.Fprintln(os.Stderr, "calibration:", err)
 			os.Exit(1)
 		}
@@ -204,7 +212,7 @@ func simConfig(ctx context.Context, logKind string, k clickmodels.Kind, n int, s
 
 // runUser prints the user's-path measurement (pipeline/calibration) of
 // every size and model.
-func runUser(serpList, queryList, modelList, simName string, seed uint64) error {
+func runUser(serpList, queryList, modelList, simName string, seed uint64, opt calibration.Options) error {
 	ctx := context.Background()
 	kinds, err := clickmodels.ParseKinds(modelList)
 	if err != nil {
@@ -257,7 +265,7 @@ func runUser(serpList, queryList, modelList, simName string, seed uint64) error 
 			}
 			var r *calibration.Report
 			if err == nil {
-				r, err = calibration.Run(ctx, path, k, truth, work)
+				r, err = calibration.Run(ctx, path, k, truth, work, opt)
 			}
 			os.RemoveAll(work)
 			if err != nil {

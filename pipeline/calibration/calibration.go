@@ -81,6 +81,17 @@ type Fifth struct {
 	ECE    float64 `json:"ece"`
 }
 
+// Options vary the user's path; the zero value is the path as documented.
+type Options struct {
+	// KeepClickless fits and labels the log itself (`lovbench fit --log`,
+	// `lovbench label --sessions LOG`) instead of ingest's output, so the
+	// SERPs without a click that ingest's cleaning may drop stay evidence.
+	KeepClickless bool
+	// Fit, if set, changes the fit's configuration from the defaults
+	// (e.g. its estimator).
+	Fit func(*clickmodels.RunConfig)
+}
+
 // Run runs the user's path on the Yandex log logPath, as the commands do
 // with their defaults: ingest (labels.Run and pipeline.FitLog read its
 // directory), the fit of kind alone with intervals, and the labels of the
@@ -88,27 +99,26 @@ type Fifth struct {
 // Its files go into work (created if missing; the caller removes it). The
 // configurations are the packages' zero values, which are the commands'
 // defaults, so a change of a default reaches this measurement.
-func Run(ctx context.Context, logPath string, kind clickmodels.Kind, truth Truth, work string) (*Report, error) {
+func Run(ctx context.Context, logPath string, kind clickmodels.Kind, truth Truth, work string, opt Options) (*Report, error) {
 	ingDir, fitDir := filepath.Join(work, "ingest"), filepath.Join(work, "fit")
 	irep, err := ingest.Run(ctx, ingest.Options{Format: ingest.FormatYandex, Log: logPath, OutDir: ingDir, PIISalt: []byte("calibration")})
 	if err != nil {
 		return nil, fmt.Errorf("ingest: %w", err)
 	}
-	dir, err := atomicfile.CreateDir(fitDir, "metrics.json")
+	sessions := ingDir
+	if opt.KeepClickless {
+		sessions = logPath
+	}
+	cfg := clickmodels.RunConfig{Kinds: []clickmodels.Kind{kind}}
+	if opt.Fit != nil {
+		opt.Fit(&cfg)
+	}
+	relPath, reps, err := Fit(ctx, sessions, cfg, fitDir)
 	if err != nil {
 		return nil, err
 	}
-	defer dir.Abort()
-	reps, err := pipeline.FitLog(ctx, pipeline.FitInput{Path: ingDir}, clickmodels.RunConfig{Kinds: []clickmodels.Kind{kind}}, dir.Path())
-	if err != nil {
-		return nil, fmt.Errorf("fit: %w", err)
-	}
-	if err := dir.Commit(); err != nil {
-		return nil, err
-	}
-	relPath := filepath.Join(fitDir, strings.ToUpper(kind.String())+"_relevance.tsv")
 	labPath := filepath.Join(work, "labels.csv")
-	if _, err := labels.Run(ctx, labels.Config{Relevance: relPath, Sessions: ingDir, Out: labPath}); err != nil {
+	if _, err := labels.Run(ctx, labels.Config{Relevance: relPath, Sessions: sessions, Out: labPath}); err != nil {
 		return nil, fmt.Errorf("label: %w", err)
 	}
 	rows, err := readIntervals(relPath)
@@ -135,6 +145,29 @@ func Run(ctx context.Context, logPath string, kind clickmodels.Kind, truth Truth
 		r.TrainSERPs = reps[0].TrainSessions
 	}
 	return r, nil
+}
+
+// Fit fits cfg's single model on sessions (an ingest directory or
+// a Yandex log) into the new directory dir as `lovbench fit` does
+// (pipeline.FitLog), and returns the path of its relevance file and the
+// fit's report.
+func Fit(ctx context.Context, sessions string, cfg clickmodels.RunConfig, dir string) (string, []clickmodels.Report, error) {
+	if len(cfg.Kinds) != 1 {
+		return "", nil, fmt.Errorf("calibration: fit one model, not %d", len(cfg.Kinds))
+	}
+	d, err := atomicfile.CreateDir(dir, "metrics.json")
+	if err != nil {
+		return "", nil, err
+	}
+	defer d.Abort()
+	reps, err := pipeline.FitLog(ctx, pipeline.FitInput{Path: sessions}, cfg, d.Path())
+	if err != nil {
+		return "", nil, fmt.Errorf("fit: %w", err)
+	}
+	if err := d.Commit(); err != nil {
+		return "", nil, err
+	}
+	return filepath.Join(dir, strings.ToUpper(cfg.Kinds[0].String())+"_relevance.tsv"), reps, nil
 }
 
 // Interval is one row of a relevance file with intervals.

@@ -79,7 +79,7 @@ func TestRunRefLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := calibration.Run(ctx, path, clickmodels.UBM, truth, dir)
+	r, err := calibration.Run(ctx, path, clickmodels.UBM, truth, dir, calibration.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
