@@ -104,9 +104,11 @@ var rules = []struct {
 	{"bench/clickmodels", []string{"clickmodels", "clickmodels/sim", "sessions", "internal/refdata"}},
 	{"bench/confidence", []string{"pipeline", "pipeline/report"}},
 	{"bench/features", []string{"features", "internal/refdata"}},
+	{"bench/humangrades", []string{"clickmodels", "labels", "pipeline/calibration", "sessions/split"}},
 	{"bench/ingest", []string{"ingest"}},
 	{"bench/ltr", []string{"ltr"}},
 	{"bench/scale", nil},
+	{"bench/trecsession", []string{"internal/atomicfile"}},
 }
 
 // root is the repository's top directory.

@@ -100,20 +100,15 @@ type Options struct {
 // configurations are the packages' zero values, which are the commands'
 // defaults, so a change of a default reaches this measurement.
 func Run(ctx context.Context, logPath string, kind clickmodels.Kind, truth Truth, work string, opt Options) (*Report, error) {
-	ingDir, fitDir := filepath.Join(work, "ingest"), filepath.Join(work, "fit")
-	irep, err := ingest.Run(ctx, ingest.Options{Format: ingest.FormatYandex, Log: logPath, OutDir: ingDir, PIISalt: []byte("calibration")})
+	sessions, irep, err := sessionsOf(ctx, logPath, work, opt.KeepClickless)
 	if err != nil {
-		return nil, fmt.Errorf("ingest: %w", err)
-	}
-	sessions := ingDir
-	if opt.KeepClickless {
-		sessions = logPath
+		return nil, err
 	}
 	cfg := clickmodels.RunConfig{Kinds: []clickmodels.Kind{kind}}
 	if opt.Fit != nil {
 		opt.Fit(&cfg)
 	}
-	relPath, reps, err := Fit(ctx, sessions, cfg, fitDir)
+	relPath, reps, err := Fit(ctx, sessions, cfg, filepath.Join(work, "fit"))
 	if err != nil {
 		return nil, err
 	}
@@ -145,6 +140,21 @@ func Run(ctx context.Context, logPath string, kind clickmodels.Kind, truth Truth
 		r.TrainSERPs = reps[0].TrainSessions
 	}
 	return r, nil
+}
+
+// sessionsOf ingests the Yandex log logPath into work/ingest as `lovbench
+// ingest --format yandex` does and returns what the fit and the labels
+// read: the ingest directory, or with keepClickless the log itself.
+func sessionsOf(ctx context.Context, logPath, work string, keepClickless bool) (string, *ingest.Report, error) {
+	dir := filepath.Join(work, "ingest")
+	rep, err := ingest.Run(ctx, ingest.Options{Format: ingest.FormatYandex, Log: logPath, OutDir: dir, PIISalt: []byte("calibration")})
+	if err != nil {
+		return "", nil, fmt.Errorf("ingest: %w", err)
+	}
+	if keepClickless {
+		return logPath, rep, nil
+	}
+	return dir, rep, nil
 }
 
 // Fit fits cfg's single model on sessions (an ingest directory or

@@ -95,3 +95,42 @@ func TestRunRefLog(t *testing.T) {
 		t.Errorf("%d pairs, %d in the fifths, %d labels", r.Pairs, n, r.Labels.Pairs)
 	}
 }
+
+// TestAgreeByHand: query q has documents a, b, c graded 2, 1, 1 and
+// fitted 0.8, 0.3, 0.9: the document pairs with different grades are
+// (a, b), which agrees, and (a, c), which does not (b and c share a
+// grade): agreement 1/2. Query r has d, e graded 0, 3 and fitted 0.5,
+// 0.5: a tie, one half. Document f has no grade. Confidences (thresholds
+// 0.2, 0.45, 0.5, 0.6, 0.7): a's label 4 (0.8 >= 0.7) under Beta(80, 20)
+// has confidence P(X >= 0.7) = 0.99; b (label 0, [0.2, 0.45)) under
+// Beta(3, 7) 0.589; c under Beta(1, 1) 0.3 (the uniform's mass above 0.7);
+// d, e (label 2, [0.5, 0.6)) under Beta(1, 1) 0.1. So (a, b) falls in
+// the bin [0.5, 0.7), (a, c) in [0.3, 0.5) and (d, e) in [0, 0.3).
+func TestAgreeByHand(t *testing.T) {
+	rows := []calibration.Interval{
+		{Query: "q", Doc: "a", Relevance: 0.8, Alpha: 80, Beta: 20},
+		{Query: "q", Doc: "b", Relevance: 0.3, Alpha: 3, Beta: 7},
+		{Query: "q", Doc: "c", Relevance: 0.9, Alpha: 1, Beta: 1},
+		{Query: "r", Doc: "d", Relevance: 0.5, Alpha: 1, Beta: 1},
+		{Query: "r", Doc: "e", Relevance: 0.5, Alpha: 1, Beta: 1},
+		{Query: "r", Doc: "f", Relevance: 0.1, Alpha: 1, Beta: 1},
+	}
+	g := calibration.Grades{{"q", "a"}: 2, {"q", "b"}: 1, {"q", "c"}: 1, {"r", "d"}: 0, {"r", "e"}: 3}
+	a := calibration.Agree(rows, g, labels.DefaultThresholds(), nil)
+	if a.JudgedPairs != 5 || a.DocPairs != 3 || math.Abs(a.Agree-1.5/3) > 1e-12 {
+		t.Errorf("judged %d, document pairs %d, agreement %v; want 5, 3, 0.5", a.JudgedPairs, a.DocPairs, a.Agree)
+	}
+	want := []struct {
+		n     int
+		agree float64
+	}{{1, 0.5}, {1, 0}, {1, 1}, {0, 0}}
+	for i, w := range want {
+		if b := a.Bins[i]; b.DocPairs != w.n || b.Agree != w.agree {
+			t.Errorf("bin from %v: %d pairs agreeing %v, want %d, %v", b.From, b.DocPairs, b.Agree, w.n, w.agree)
+		}
+	}
+	only := calibration.Agree(rows, g, labels.DefaultThresholds(), func(q, d string) bool { return q == "r" })
+	if only.JudgedPairs != 2 || only.DocPairs != 1 || only.Agree != 0.5 {
+		t.Errorf("restricted to r: %+v", only)
+	}
+}
