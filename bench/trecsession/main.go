@@ -36,6 +36,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 )
 
@@ -105,7 +106,7 @@ func run(sessFiles, judgFiles []string, out string) error {
 			c.Sessions++
 			sid := fmt.Sprintf("%d-%s", fi+1, s.Num)
 			for ii, in := range s.Interactions {
-				q := strings.Join(strings.Fields(in.Query), " ")
+				q := ingest.NormalizeQuery(in.Query)
 				var docs []string
 				byRank := map[string]string{}
 				for _, r := range in.Results {

@@ -17,7 +17,7 @@ func TestConvert(t *testing.T) {
  <session num="7" starttime="0">
   <topic num="1"/>
   <interaction num="1" starttime="1">
-   <query>red   apple</query>
+   <query>Red   apple</query>
    <results>
     <result rank="1"><url>u</url><clueweb12id>d1</clueweb12id></result>
     <result rank="2"><url>u</url><clueweb12id>d2</clueweb12id></result>

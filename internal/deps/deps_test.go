@@ -108,7 +108,7 @@ var rules = []struct {
 	{"bench/ingest", []string{"ingest"}},
 	{"bench/ltr", []string{"ltr"}},
 	{"bench/scale", nil},
-	{"bench/trecsession", []string{"internal/atomicfile"}},
+	{"bench/trecsession", []string{"ingest", "internal/atomicfile"}},
 }
 
 // root is the repository's top directory.
