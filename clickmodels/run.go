@@ -185,6 +185,7 @@ func Run(ctx context.Context, log *sessions.Log, cfg RunConfig, outDir string) (
 	if err := writeRun(dir.Path(), models, reports, cfg.ParamsFormat); err != nil {
 		return nil, err
 	}
+	LogIdentification(cfg.Log, reports)
 	return reports, dir.Commit()
 }
 
@@ -195,7 +196,11 @@ func RunInto(ctx context.Context, log *sessions.Log, cfg RunConfig, dir string) 
 	if err != nil {
 		return nil, err
 	}
-	return reports, writeRun(dir, models, reports, cfg.ParamsFormat)
+	if err := writeRun(dir, models, reports, cfg.ParamsFormat); err != nil {
+		return nil, err
+	}
+	LogIdentification(cfg.Log, reports)
+	return reports, nil
 }
 
 // writeRun writes every model's files and metrics.json into dir.

@@ -55,7 +55,7 @@ var rules = []struct {
 	{"ingest", []string{"HELPERS", "ingest/pii", "sessions"}},
 	{"ingest/ingesttest", []string{"ingest"}},
 	{"shards", []string{"HELPERS", "sessions", "sessions/split", "github.com/parquet-go/parquet-go"}},
-	{"clickmodels", []string{"HELPERS", "sessions", "sessions/split", "gonum.org/v1/gonum/mathext"}},
+	{"clickmodels", []string{"HELPERS", "sessions", "sessions/split", "gonum.org/v1/gonum/mathext", "gonum.org/v1/gonum/graph", "gonum.org/v1/gonum/graph/simple", "gonum.org/v1/gonum/graph/topo"}},
 	{"clickmodels/sim", []string{"clickmodels", "sessions"}},
 	{"clickmodels/outofcore", []string{"HELPERS", "sessions", "sessions/split", "clickmodels"}},
 
