@@ -66,7 +66,7 @@ type pairWriter struct {
 	// ridge is the identified scale set of the pairs (PBM, UBM), set with
 	// the priors; nil: no scale ridge.
 	ridge *ridge
-	pairs                 func(yield func(q, d string, v *pairVal) bool)
+	pairs func(yield func(q, d string, v *pairVal) bool)
 	// err, if set, reports why pairs stopped early (a read error of the
 	// pairs' source); the writers check it after the pairs.
 	err func() error

@@ -26,8 +26,8 @@ type Calibration struct {
 	// (a model with a scale ridge, clickmodels.Kind.ScaleRidge): then a
 	// coverage above the level is the honest result, and the ECE says
 	// whether the intervals are wider than they must be.
-	IdentifiedSet bool `json:"identified_set,omitempty"`
-	Accuracy float64 `json:"accuracy"` // share of correct labels
+	IdentifiedSet bool    `json:"identified_set,omitempty"`
+	Accuracy      float64 `json:"accuracy"` // share of correct labels
 	// MeanConfidence is the mean confidence of the labels.
 	MeanConfidence float64 `json:"mean_confidence"`
 	// ECE is the expected calibration error: over CalibrationBins bins

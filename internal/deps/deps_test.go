@@ -60,7 +60,7 @@ var rules = []struct {
 	{"clickmodels/outofcore", []string{"HELPERS", "sessions", "sessions/split", "clickmodels"}},
 
 	// Labels, sampling and the corpus.
-	{"labels", []string{"HELPERS", "sessions", "clickmodels", "clickmodels/sim", "gonum.org/v1/gonum/stat"}},
+	{"labels", []string{"HELPERS", "sessions", "clickmodels", "clickmodels/sim", "gonum.org/v1/gonum/stat", "gonum.org/v1/gonum/integrate/quad", "gonum.org/v1/gonum/mathext"}},
 	{"sampling", []string{"HELPERS", "labels"}},
 	{"features/rdf", []string{"HELPERS"}},
 	{"features/democorpus", []string{"HELPERS"}},
