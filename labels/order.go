@@ -1,11 +1,18 @@
 package labels
 
 import (
+	"encoding/csv"
+	"fmt"
+	"io"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 
 	"gonum.org/v1/gonum/integrate/quad"
 	"gonum.org/v1/gonum/mathext"
+
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 // Order confidence: what learning to rank uses of the labels is their
@@ -42,7 +49,7 @@ func newOrderRule() *orderRule {
 // distribution function is smooth over its nodes; when Y is the narrower,
 // 1 - the same integral with X and Y swapped. The integrand is monotone
 // and bounded, so the error is far below the third decimal
-// (TestOrderConfidence checks closed forms).
+// (TestOrderConfidence checks closed forms: errors at most 4e-6).
 func OrderConfidence(x, y Posterior) float64 {
 	return newOrderRule().order(x, y, nil, nil)
 }
@@ -184,4 +191,146 @@ func OrderAgreements(ls []Label) ([]QueryOrder, []PairOrder) {
 		i = j
 	}
 	return qas, slices.Clip(all)
+}
+
+// QueryOrderHeader and PairOrderHeader are the headers of the order files
+// `lovbench label` writes beside the labels (QueryOrderPath,
+// PairOrderPath; docs/dataset.md, "Order confidence").
+const (
+	QueryOrderHeader = "query,labels,pairs,expected_agreement"
+	PairOrderHeader  = "query,high_term,low_term,high_label,low_label,order_confidence"
+)
+
+// QueryOrderPath and PairOrderPath are the order files of the labels file
+// out: out without its .csv, then .query_order.csv (one row per labelled
+// query) and .pair_order.csv (one row per pair of labelled terms of a
+// query with different labels).
+func QueryOrderPath(out string) string { return strings.TrimSuffix(out, ".csv") + ".query_order.csv" }
+
+// PairOrderPath: see QueryOrderPath.
+func PairOrderPath(out string) string { return strings.TrimSuffix(out, ".csv") + ".pair_order.csv" }
+
+// OrderSummary sums up the order files in the label report.
+type OrderSummary struct {
+	// QueryFile and PairFile name the files (beside the labels).
+	QueryFile string `json:"query_order_file"`
+	PairFile  string `json:"pair_order_file"`
+	// Queries counts the labelled queries, WithPairs those with a pair of
+	// different labels (the others have no expected agreement).
+	Queries   int `json:"queries"`
+	WithPairs int `json:"queries_with_pairs"`
+	Pairs     int `json:"pairs"`
+	// MeanAgreement is the mean expected agreement of the queries with
+	// pairs, MeanPair the mean order confidence of all pairs (0 without
+	// any).
+	MeanAgreement float64 `json:"mean_expected_agreement"`
+	MeanPair      float64 `json:"mean_pair_order_confidence"`
+}
+
+// orderWriter writes the order files from labels that come query by
+// query (add), computing each query's OrderAgreement when it ends.
+type orderWriter struct {
+	qw, pw *csv.Writer
+	cur    []Label
+	sum    OrderSummary
+	sumA   float64
+	sumP   float64
+}
+
+func newOrderWriter(qf, pf io.Writer) (*orderWriter, error) {
+	o := &orderWriter{qw: csv.NewWriter(qf), pw: csv.NewWriter(pf)}
+	if err := o.qw.Write(strings.Split(QueryOrderHeader, ",")); err != nil {
+		return nil, err
+	}
+	return o, o.pw.Write(strings.Split(PairOrderHeader, ","))
+}
+
+// add takes the next label.
+func (o *orderWriter) add(l Label) error {
+	if len(o.cur) > 0 && o.cur[0].Query != l.Query {
+		if err := o.endQuery(); err != nil {
+			return err
+		}
+	}
+	o.cur = append(o.cur, l)
+	return nil
+}
+
+func (o *orderWriter) endQuery() error {
+	if len(o.cur) == 0 {
+		return nil
+	}
+	qa, ps := OrderAgreement(o.cur)
+	o.cur = o.cur[:0]
+	o.sum.Queries++
+	exp := ""
+	if qa.Pairs > 0 {
+		o.sum.WithPairs++
+		o.sumA += qa.Expected
+		exp = strconv.FormatFloat(qa.Expected, 'g', -1, 64)
+	}
+	if err := o.qw.Write([]string{qa.Query, strconv.Itoa(qa.Labels), strconv.Itoa(qa.Pairs), exp}); err != nil {
+		return err
+	}
+	for _, p := range ps {
+		o.sum.Pairs++
+		o.sumP += p.Confidence
+		if err := o.pw.Write([]string{p.Query, p.High, p.Low, strconv.Itoa(p.HighLabel), strconv.Itoa(p.LowLabel), strconv.FormatFloat(p.Confidence, 'g', -1, 64)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finish ends the last query, flushes and returns the summary.
+func (o *orderWriter) finish() (OrderSummary, error) {
+	if err := o.endQuery(); err != nil {
+		return o.sum, err
+	}
+	if o.sum.WithPairs > 0 {
+		o.sum.MeanAgreement = o.sumA / float64(o.sum.WithPairs)
+	}
+	if o.sum.Pairs > 0 {
+		o.sum.MeanPair = o.sumP / float64(o.sum.Pairs)
+	}
+	o.qw.Flush()
+	o.pw.Flush()
+	if err := o.qw.Error(); err != nil {
+		return o.sum, err
+	}
+	return o.sum, o.pw.Error()
+}
+
+// ReadQueryOrder reads a per-query order file (QueryOrderHeader) into a
+// map from query to its expected agreement (NaN for a query without
+// pairs). A BOM and CR line ends are accepted; a bad row is an error
+// naming the file, line and field.
+func ReadQueryOrder(r io.Reader, name string) (map[string]float64, error) {
+	cr := csv.NewReader(textio.NewLineReader(r))
+	cr.FieldsPerRecord = 4
+	head, err := cr.Read()
+	if err != nil || strings.TrimPrefix(strings.Join(head, ","), "\ufeff") != QueryOrderHeader {
+		return nil, fmt.Errorf("%s:1: header %s, want %s", name, textio.Quote(strings.Join(head, ",")), textio.Quote(QueryOrderHeader))
+	}
+	out := map[string]float64{}
+	for line := 2; ; line++ {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		if _, dup := out[rec[0]]; dup {
+			return nil, fmt.Errorf("%s:%d: field query: %s repeats", name, line, textio.Quote(rec[0]))
+		}
+		a := math.NaN()
+		if rec[3] != "" {
+			a, err = strconv.ParseFloat(rec[3], 64)
+			if err != nil || !(a >= 0 && a <= 1) {
+				return nil, fmt.Errorf("%s:%d: field expected_agreement: %s is not empty or a probability", name, line, textio.Quote(rec[3]))
+			}
+		}
+		out[rec[0]] = a
+	}
 }
