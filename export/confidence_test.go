@@ -2,6 +2,7 @@ package export
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -73,8 +74,14 @@ func TestFilterConfidence(t *testing.T) {
 		f.Queries != 3 || f.KeptQueries != 1 || f.DroppedQueries != 2 || !slices.Equal(f.DroppedExamples, []string{"b", "c"}) {
 		t.Errorf("counts %+v", f)
 	}
+	// Shares of the 7 input and 3 kept rows: the filter keeps label 4 and
+	// 2 at 1/3 each (1/7 before), label 1 not at all (2/7 before).
 	want := map[int]ConfidenceFilterN{
-		4: {4, 1, 1, 0, 0}, 2: {2, 1, 1, 0, 0}, 1: {1, 2, 0, 2, 0}, 0: {0, 3, 1, 0, 2}, 3: {3, 0, 0, 0, 0}, -2: {-2, 0, 0, 0, 0},
+		4: {Label: 4, Rows: 1, Kept: 1, ShareBefore: 1.0 / 7, ShareAfter: 1.0 / 3},
+		2: {Label: 2, Rows: 1, Kept: 1, ShareBefore: 1.0 / 7, ShareAfter: 1.0 / 3},
+		1: {Label: 1, Rows: 2, Below: 2, ShareBefore: 2.0 / 7},
+		0: {Label: 0, Rows: 3, Kept: 1, WithQuery: 2, ShareBefore: 3.0 / 7, ShareAfter: 1.0 / 3},
+		3: {Label: 3}, -2: {Label: -2},
 	}
 	for _, n := range f.ByLabel {
 		if n != want[n.Label] {
@@ -94,6 +101,50 @@ func TestFilterConfidence(t *testing.T) {
 	old := []sampling.Row{{Query: "a", Term: "t", Label: 1, Confidence: none}}
 	if _, _, err := FilterConfidence(old, 0.5); err == nil || !strings.Contains(err.Error(), "no label has a confidence") {
 		t.Errorf("ground truth without confidences: %v", err)
+	}
+}
+
+// FilterLabels with a minimum query agreement, counted by hand on
+// TestFilterConfidence's rows: query a's labels agree with the true order
+// at 0.8 expected, b's at 0.5, c has none (NaN). At 0.7 only a stays, all
+// four rows (no minimum confidence: t2's 0.3 is kept); b's and c's three
+// rows go with their queries. With a minimum confidence of 0.6 too, a
+// keeps t1, t3 and s1 as before, and t2 is below; b's t1 is below the
+// confidence, its s1 goes with the query's agreement.
+func TestFilterLabelsQueryAgreement(t *testing.T) {
+	gt := []sampling.Row{
+		{Query: "a", Term: "t1", Label: 4, Confidence: 0.9},
+		{Query: "a", Term: "t2", Label: 1, Confidence: 0.3},
+		{Query: "a", Term: "t3", Label: 2, Confidence: 0.6},
+		{Query: "a", Term: "s1", Label: 0, Confidence: none},
+		{Query: "b", Term: "t1", Label: 1, Confidence: 0.2},
+		{Query: "b", Term: "s1", Label: 0, Confidence: none},
+		{Query: "c", Term: "s1", Label: 0, Confidence: none},
+	}
+	ag := map[string]float64{"a": 0.8, "b": 0.5, "c": math.NaN()}
+	kept, f, err := FilterLabels(gt, labels.Selection{MinQueryAgreement: 0.7, QueryAgreement: ag})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(kept, gt[:4]) || f.Kept != 4 || f.QueryBelowAgreement != 3 || f.Below != 0 || f.WithQuery != 0 || f.DroppedQueries != 2 {
+		t.Errorf("agreement 0.7: kept %+v, counts %+v", kept, f)
+	}
+	// Label 0: 3 of 7 before, 1 of 4 after; label 1: 2/7, 1/4.
+	for _, n := range f.ByLabel {
+		if n.Label == 0 && (n.ShareBefore != 3.0/7 || n.ShareAfter != 0.25 || n.QueryBelowAgreement != 2) ||
+			n.Label == 1 && (n.ShareBefore != 2.0/7 || n.ShareAfter != 0.25) {
+			t.Errorf("label %d: %+v", n.Label, n)
+		}
+	}
+	kept, f, err = FilterLabels(gt, labels.Selection{MinConfidence: 0.6, MinQueryAgreement: 0.7, QueryAgreement: ag})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(kept, []sampling.Row{gt[0], gt[2], gt[3]}) || f.Below != 2 || f.QueryBelowAgreement != 2 || f.WithQuery != 0 {
+		t.Errorf("both: kept %+v, counts %+v", kept, f)
+	}
+	if _, _, err := FilterLabels(gt, labels.Selection{MinQueryAgreement: 0.7}); err == nil {
+		t.Error("a minimum agreement without agreements: no error")
 	}
 }
 
@@ -137,7 +188,7 @@ func TestExportMinConfidence(t *testing.T) {
 			}
 		}
 		card, _ := os.ReadFile(filepath.Join(out, CardFile))
-		if !strings.Contains(string(card), "Built from the labels with a confidence of at least 0.5") || !strings.Contains(string(card), "| label | input rows | kept | below the minimum | left out with their query |") {
+		if !strings.Contains(string(card), "Built from the labels with a confidence of at least 0.5") || !strings.Contains(string(card), "| label | input rows | kept | below the minimum | left out with their query | query below the agreement | share before | share after |") {
 			t.Errorf("card lacks the filter:\n%s", card)
 		}
 		outs[i], _ = os.ReadFile(filepath.Join(out, ManifestFile))

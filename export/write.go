@@ -66,6 +66,8 @@ type Parameters struct {
 	FeatureSemantics string `json:"feature_semantics,omitempty"`
 	// MinConfidence is --min-confidence (0: every label kept).
 	MinConfidence float64 `json:"min_confidence,omitempty"`
+	// MinQueryAgreement is --min-query-agreement (0: every query kept).
+	MinQueryAgreement float64 `json:"min_query_agreement,omitempty"`
 }
 
 // Manifest describes a dataset directory (docs/method.md section 7). It holds no
@@ -277,7 +279,7 @@ func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused 
 	m := &Manifest{
 		Program:        "lovbench",
 		Version:        opts.Version,
-		Parameters:     Parameters{Folds: ds.Folds, Seed: opts.Seed, KeepJunk: opts.KeepJunk, LineOrder: LineOrderShuffle, FeatureSemantics: opts.FeatureSemantics, MinConfidence: opts.MinConfidence},
+		Parameters:     Parameters{Folds: ds.Folds, Seed: opts.Seed, KeepJunk: opts.KeepJunk, LineOrder: LineOrderShuffle, FeatureSemantics: opts.FeatureSemantics, MinConfidence: opts.MinConfidence, MinQueryAgreement: opts.MinQueryAgreement},
 		Inputs:         inputs,
 		Rows:           len(ds.Rows),
 		Queries:        len(ds.Queries),
