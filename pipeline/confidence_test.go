@@ -290,4 +290,49 @@ func TestRunMinConfidence(t *testing.T) {
 		}
 	}
 	t.Logf("min_confidence 0.3: %d of %d rows, %d of %d queries", f.Kept, f.Rows, f.KeptQueries, f.Queries)
+	// The report shows the order confidence and the label shares before
+	// and after the filter, as the manifest has them.
+	html, err := os.ReadFile(res.Report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Order confidence (what learning to rank uses of the labels)", "<th>share before</th><th>share after</th>"} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	// export.min_query_agreement: every query of the dataset has an
+	// expected agreement (labels.query_order.csv, in the release) of at
+	// least the minimum, and the manifest counts the rows it left out.
+	res = run("export: {min_confidence: 0.3, min_query_agreement: 0.8}\n")
+	qf, err := os.Open(filepath.Join(res.ReleaseDir, labels.QueryOrderPath(LabelsFile)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer qf.Close()
+	ag, err := labels.ReadQueryOrder(qf, "labels.query_order.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := readJSON(filepath.Join(res.ReleaseDir, "dataset", export.ManifestFile), &m); err != nil {
+		t.Fatal(err)
+	}
+	f = m.ConfidenceFilter
+	if f == nil || f.MinQueryAgreement != 0.8 || f.QueryBelowAgreement == 0 || f.Rows != f.Kept+f.Below+f.WithQuery+f.QueryBelowAgreement {
+		t.Fatalf("filter %+v", f)
+	}
+	gh, err := os.Open(filepath.Join(res.ReleaseDir, "dataset", export.GroundTruthFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gh.Close()
+	if rows, err = sampling.ReadGroundTruth(gh, "ground_truth.csv"); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if !(ag[r.Query] >= 0.8) {
+			t.Fatalf("query %q has expected agreement %v, below 0.8", r.Query, ag[r.Query])
+		}
+	}
+	t.Logf("and min_query_agreement 0.8: %d of %d rows, %d of %d queries", f.Kept, f.Rows, f.KeptQueries, f.Queries)
 }

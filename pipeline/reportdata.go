@@ -162,9 +162,45 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 		if err != nil {
 			return nil, err
 		}
+		if c != nil {
+			if err := orderAndFilter(c, filepath.Join(pl, "label_report.json"), dir(StageExport)); err != nil {
+				return nil, err
+			}
+		}
 		d.Confidence = c
 	}
 	return d, nil
+}
+
+// orderAndFilter adds to c the order confidence the label stage reported
+// (labelReport) and the label shares before and after export's filter
+// (the manifest in exportDir, when it applied one); missing files add
+// nothing.
+func orderAndFilter(c *report.Confidence, labelReport, exportDir string) error {
+	var rep labels.RunReport
+	if err := readJSON(labelReport, &rep); err == nil {
+		c.Order = rep.Order
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if exportDir == "" {
+		return nil
+	}
+	var m export.Manifest
+	if err := readJSON(filepath.Join(exportDir, export.ManifestFile), &m); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	if f := m.ConfidenceFilter; f != nil {
+		lf := &report.LabelFilter{MinConfidence: f.MinConfidence, MinQueryAgreement: f.MinQueryAgreement}
+		for _, n := range f.ByLabel {
+			lf.ByLabel = append(lf.ByLabel, report.LabelFilterRow{Label: n.Label, Before: n.Rows, After: n.Kept, ShareBefore: n.ShareBefore, ShareAfter: n.ShareAfter})
+		}
+		c.Filter = lf
+	}
+	return nil
 }
 
 // cleaningCounts lists the ingest report's accounting (docs/method.md section 2):
