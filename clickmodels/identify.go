@@ -1,6 +1,7 @@
 package clickmodels
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"math/bits"
@@ -249,14 +250,19 @@ func ScaledRelevance(alpha, beta, lo, hi, cMin, cMax float64) (a, b, lo2, hi2 fl
 }
 
 // LogIdentification logs the warning of every disconnected
-// identifiability graph among reports (nothing when log is nil).
-func LogIdentification(log *slog.Logger, reports []Report) {
+// identifiability graph among reports, at level Warn (Info with asInfo);
+// nothing when log is nil.
+func LogIdentification(log *slog.Logger, asInfo bool, reports []Report) {
 	if log == nil {
 		return
 	}
+	level := slog.LevelWarn
+	if asInfo {
+		level = slog.LevelInfo
+	}
 	for _, r := range reports {
 		if u := r.Uncertainty; u != nil && u.Identification != nil && !u.Identification.Connected {
-			log.Warn("the log does not identify the model's relevances up to one scale", "model", r.Model, "components", len(u.Identification.Components), "detail", u.Identification.Warning)
+			log.Log(context.Background(), level, "the log does not identify the model's relevances up to one scale", "model", r.Model, "components", len(u.Identification.Components), "detail", u.Identification.Warning)
 		}
 	}
 }

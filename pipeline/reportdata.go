@@ -55,6 +55,13 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 	d := &report.Data{Title: in.Title, Notes: in.Notes, Stages: in.Stages}
 	dir := func(s string) string { return in.Dirs[s] }
 	d.Notes = append(d.Notes, provenanceNotes(in.Dirs)...)
+	if p := dir(StageFit); p != "" {
+		notes, err := identificationNotes(filepath.Join(p, FitMetricsFile))
+		if err != nil {
+			return nil, err
+		}
+		d.Notes = append(d.Notes, notes...)
+	}
 	if p := dir(StageExport); p != "" {
 		var m export.Manifest
 		if err := readJSON(filepath.Join(p, export.ManifestFile), &m); err != nil {
@@ -170,6 +177,27 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 		d.Confidence = c
 	}
 	return d, nil
+}
+
+// identificationNotes are the report's notes on the fitted models whose
+// log does not identify their relevances up to one scale (a disconnected
+// identifiability graph; docs/clickmodels.md, "What a log identifies"):
+// the warning `lovbench fit` logs.
+func identificationNotes(metrics string) ([]string, error) {
+	var sum FitSummary
+	if err := readJSON(metrics, &sum); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	var notes []string
+	for _, m := range sum.Models {
+		if u := m.Uncertainty; u != nil && u.Identification != nil && u.Identification.Warning != "" {
+			notes = append(notes, "Identifiability: "+u.Identification.Warning+" (docs/clickmodels.md, \"What a log identifies\").")
+		}
+	}
+	return notes, nil
 }
 
 // orderAndFilter adds to c the order confidence the label stage reported
