@@ -49,12 +49,9 @@ func TestConfidenceDistribution(t *testing.T) {
 	}
 }
 
-// FilterConfidence at 0.6, counted by hand: query a keeps its 0.9 and 0.6
-// rows and its sampled row, and loses its 0.3 row; query b's only labelled
-// row (0.2) is below, so b loses everything (its sampled row with it);
-// query c has no confidence at all and is left out whole.
-func TestFilterConfidence(t *testing.T) {
-	gt := []sampling.Row{
+// filterRows are the ground-truth rows of the filter tests.
+func filterRows() []sampling.Row {
+	return []sampling.Row{
 		{Query: "a", Term: "t1", Label: 4, Confidence: 0.9},
 		{Query: "a", Term: "t2", Label: 1, Confidence: 0.3},
 		{Query: "a", Term: "t3", Label: 2, Confidence: 0.6},
@@ -63,6 +60,14 @@ func TestFilterConfidence(t *testing.T) {
 		{Query: "b", Term: "s1", Label: 0, Confidence: none},
 		{Query: "c", Term: "s1", Label: 0, Confidence: none},
 	}
+}
+
+// FilterConfidence at 0.6, counted by hand: query a keeps its 0.9 and 0.6
+// rows and its sampled row, and loses its 0.3 row; query b's only labelled
+// row (0.2) is below, so b loses everything (its sampled row with it);
+// query c has no confidence at all and is left out whole.
+func TestFilterConfidence(t *testing.T) {
+	gt := filterRows()
 	kept, f, err := FilterConfidence(gt, 0.6)
 	if err != nil {
 		t.Fatal(err)
@@ -112,15 +117,7 @@ func TestFilterConfidence(t *testing.T) {
 // keeps t1, t3 and s1 as before, and t2 is below; b's t1 is below the
 // confidence, its s1 goes with the query's agreement.
 func TestFilterLabelsQueryAgreement(t *testing.T) {
-	gt := []sampling.Row{
-		{Query: "a", Term: "t1", Label: 4, Confidence: 0.9},
-		{Query: "a", Term: "t2", Label: 1, Confidence: 0.3},
-		{Query: "a", Term: "t3", Label: 2, Confidence: 0.6},
-		{Query: "a", Term: "s1", Label: 0, Confidence: none},
-		{Query: "b", Term: "t1", Label: 1, Confidence: 0.2},
-		{Query: "b", Term: "s1", Label: 0, Confidence: none},
-		{Query: "c", Term: "s1", Label: 0, Confidence: none},
-	}
+	gt := filterRows()
 	ag := map[string]float64{"a": 0.8, "b": 0.5, "c": math.NaN()}
 	kept, f, err := FilterLabels(gt, labels.Selection{MinQueryAgreement: 0.7, QueryAgreement: ag})
 	if err != nil {
