@@ -20,7 +20,8 @@ import (
 // them, the attractiveness and the satisfaction as little-endian float64
 // bits, followed, with Evidence, by the pair's mean rank, its impressions
 // (Evidence.Shown) and effective counts (K and N of attractiveness, then of
-// satisfaction). A 0 ends the file, so that a file cut between two queries is
+// satisfaction) and, for PBM and UBM (Evidence.Ranks), the bit set of the
+// ranks it was shown at as a little-endian uint64. A 0 ends the file, so that a file cut between two queries is
 // still known to be cut.
 func WritePairFile(path string, sm ShardModel) (err error) {
 	f, err := os.Create(path)
