@@ -239,6 +239,45 @@ func FilterLabels(gt []sampling.Row, sel labels.Selection) ([]sampling.Row, *Con
 	return kept, f, nil
 }
 
+// OrderAgreement is the expected agreement of the dataset's queries' label
+// order with the true order (labels.OrderAgreement; docs/dataset.md,
+// "Order confidence").
+type OrderAgreement struct {
+	// Queries counts the dataset's queries, WithPairs those with an
+	// expected agreement (a pair of different labels); Missing those the
+	// order file does not list.
+	Queries   int `json:"queries"`
+	WithPairs int `json:"queries_with_agreement"`
+	Missing   int `json:"queries_not_in_order_file"`
+	// Mean is the mean expected agreement of WithPairs (0 without any),
+	// summed in the dataset's query order; Min the lowest.
+	Mean float64 `json:"mean_expected_agreement"`
+	Min  float64 `json:"min_expected_agreement"`
+}
+
+// orderAgreementOf sums up ag over the queries of ds.
+func orderAgreementOf(ds *Dataset, ag map[string]float64) *OrderAgreement {
+	o := &OrderAgreement{Queries: len(ds.Queries)}
+	sum := 0.0
+	for _, q := range ds.Queries {
+		a, ok := ag[q]
+		switch {
+		case !ok:
+			o.Missing++
+		case !math.IsNaN(a):
+			if o.WithPairs == 0 || a < o.Min {
+				o.Min = a
+			}
+			o.WithPairs++
+			sum += a
+		}
+	}
+	if o.WithPairs > 0 {
+		o.Mean = sum / float64(o.WithPairs)
+	}
+	return o
+}
+
 // cardConfidence writes the dataset card's confidence paragraphs: the
 // confidence distribution per label, and what --min-confidence left out.
 // A manifest written before confidences has no distribution and gets
@@ -266,6 +305,10 @@ func cardConfidence(b *bytes.Buffer, m *Manifest) {
 		p("\n")
 	}
 	p("\n")
+	if o := m.OrderAgreement; o != nil {
+		p("- Order confidence (docs/dataset.md, \"Order confidence\"): the expected agreement of a query's label order with the true order, the mean over its pairs of labelled terms with different labels of the probability that the pair is in the labels' order. %d of the %d queries have one (the others' labels are all equal, or the order file does not list them: %d); mean %.3f, lowest %.3f.\n\n",
+			o.WithPairs, o.Queries, o.Missing, o.Mean, o.Min)
+	}
 	f := m.ConfidenceFilter
 	if f == nil {
 		return

@@ -2,6 +2,7 @@ package export
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -309,5 +310,57 @@ func TestCardOfOldManifest(t *testing.T) {
 	m.Confidence = nil
 	if card := string(RenderCard(m)); strings.Contains(strings.ToLower(card), "confidence") || !strings.Contains(card, "label, partition, then one column per feature") {
 		t.Errorf("old manifest's card mentions the confidence:\n%s", card)
+	}
+}
+
+// export --query-order and --min-query-agreement: twelve queries whose
+// expected agreements are set by hand, 0.5 + 0.04 q for query q (q = 0..10)
+// and none for query 11 (its labels all equal). The manifest sums them up:
+// 11 of 12 with one, mean over q = 0..10 of 0.5 + 0.04 q = 0.7, lowest
+// 0.5. At a minimum of 0.68, queries 5..10 stay (6 queries, 6 rows each),
+// the others go whole, counted as below the agreement; validate passes.
+func TestExportQueryAgreement(t *testing.T) {
+	in := t.TempDir()
+	gt, header, vals := testInput(12, 6, 34)
+	gtp, fp := writeInputs(t, in, gt, header, vals)
+	var b strings.Builder
+	b.WriteString(labels.QueryOrderHeader + "\n")
+	for q := range 12 {
+		if q == 11 {
+			fmt.Fprintf(&b, "query %d,4,0,\n", q)
+			continue
+		}
+		fmt.Fprintf(&b, "query %d,4,3,%v\n", q, 0.5+0.04*float64(q))
+	}
+	qp := filepath.Join(in, "labels.query_order.csv")
+	if err := os.WriteFile(qp, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "all")
+	m, err := Run(context.Background(), Config{GroundTruth: gtp, Features: fp, Out: out, QueryOrder: qp, Options: Options{Seed: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := m.OrderAgreement
+	if o == nil || o.Queries != 12 || o.WithPairs != 11 || o.Missing != 0 || math.Abs(o.Mean-0.7) > 1e-12 || math.Abs(o.Min-0.5) > 1e-12 {
+		t.Fatalf("order agreement %+v", o)
+	}
+	card, _ := os.ReadFile(filepath.Join(out, CardFile))
+	if !strings.Contains(string(card), "11 of the 12 queries have one") || !strings.Contains(string(card), "mean 0.700, lowest 0.500") {
+		t.Errorf("card lacks the order agreement")
+	}
+	out = filepath.Join(t.TempDir(), "min")
+	m, err = Run(context.Background(), Config{GroundTruth: gtp, Features: fp, Out: out, QueryOrder: qp, Options: Options{Seed: 4, MinQueryAgreement: 0.68}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := m.ConfidenceFilter; m.Queries != 6 || m.Rows != 36 || f == nil || f.QueryBelowAgreement != 36 || f.Kept != 36 || f.DroppedQueries != 6 {
+		t.Errorf("at 0.68: %d queries, %d rows, filter %+v", m.Queries, m.Rows, m.ConfidenceFilter)
+	}
+	if v, err := Validate(context.Background(), out); err != nil || !v.Valid {
+		t.Fatalf("validate: %v %v", err, v.Problems)
+	}
+	if _, err := Run(context.Background(), Config{GroundTruth: gtp, Features: fp, Out: filepath.Join(t.TempDir(), "x"), Options: Options{MinQueryAgreement: 0.8}}); err == nil {
+		t.Error("a minimum agreement without --query-order: no error")
 	}
 }

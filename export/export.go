@@ -72,6 +72,9 @@ type Options struct {
 	// at least this (labels.Selection; Run applies it with MinConfidence,
 	// reading Config.QueryOrder).
 	MinQueryAgreement float64
+	// queryAgreement is each query's expected agreement (Config.QueryOrder),
+	// for the manifest's OrderAgreement; nil without it.
+	queryAgreement map[string]float64
 	// confidenceFilter is what Run's FilterLabels left out, for the
 	// manifest.
 	confidenceFilter *ConfidenceFilter
@@ -339,10 +342,10 @@ func Run(ctx context.Context, cfg Config) (*Manifest, error) {
 	}
 	kept := gt
 	sel := labels.Selection{MinConfidence: cfg.Options.MinConfidence, MinQueryAgreement: cfg.Options.MinQueryAgreement}
-	if sel.MinQueryAgreement > 0 {
-		if cfg.QueryOrder == "" {
-			return nil, fmt.Errorf("export: a minimum query agreement needs the labels' per-query order file (--query-order)")
-		}
+	if sel.MinQueryAgreement > 0 && cfg.QueryOrder == "" {
+		return nil, fmt.Errorf("export: a minimum query agreement needs the labels' per-query order file (--query-order)")
+	}
+	if cfg.QueryOrder != "" {
 		qf, err := textio.Open(cfg.QueryOrder)
 		if err != nil {
 			return nil, fmt.Errorf("export: %w", err)
@@ -352,6 +355,7 @@ func Run(ctx context.Context, cfg Config) (*Manifest, error) {
 		if err != nil {
 			return nil, fmt.Errorf("export: %w", err)
 		}
+		cfg.Options.queryAgreement = sel.QueryAgreement
 	}
 	if sel.Active() {
 		var cf *ConfidenceFilter
@@ -375,8 +379,8 @@ func Run(ctx context.Context, cfg Config) (*Manifest, error) {
 		role, path string
 		rows       int
 	}{{"ground_truth", cfg.GroundTruth, len(gt)}, {"features", cfg.Features, ft.Rows}, {"query_order", cfg.QueryOrder, len(sel.QueryAgreement)}} {
-		if in.path == "" || (in.role == "query_order" && sel.MinQueryAgreement == 0) {
-			continue // the order file is an input only when it is used
+		if in.path == "" {
+			continue // no order file
 		}
 		sum, err := filehash.SHA256(in.path)
 		if err != nil {

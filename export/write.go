@@ -89,6 +89,10 @@ type Manifest struct {
 	Confidence []ConfidenceDist `json:"confidence_distribution"`
 	// ConfidenceFilter says what --min-confidence left out; nil without it.
 	ConfidenceFilter *ConfidenceFilter `json:"confidence_filter,omitempty"`
+	// OrderAgreement sums up the expected agreement of the dataset's
+	// queries' label order with the true order (the labels'
+	// .query_order.csv, `--query-order`); nil without it.
+	OrderAgreement *OrderAgreement `json:"order_agreement,omitempty"`
 	Provenance       *Provenance       `json:"provenance,omitempty"`
 	// FeatureOrigin is how the features were computed (semantics, corpus
 	// SHA-256, program version) and where that is known from; absent in
@@ -325,6 +329,9 @@ func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused 
 	m.Labels = labels.Distribution(ls)
 	m.Confidence = rowsConfidence(ds.Rows)
 	m.ConfidenceFilter = opts.confidenceFilter
+	if opts.queryAgreement != nil {
+		m.OrderAgreement = orderAgreementOf(ds, opts.queryAgreement)
+	}
 
 	foldOuts, foldErr := writeFolds(ctx, dir, m.Folds, ds, buf, ends, counts)
 	wg.Wait()
