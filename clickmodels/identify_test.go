@@ -224,3 +224,42 @@ func TestScaleDecidesConfidence(t *testing.T) {
 	nearTol(t, "unscaled confidence", BetaProbability(a0, b0, 0.45, 0.5), unscaled, 1e-3)
 	nearTol(t, "confidence over the scale", BetaProbability(a, b, 0.45, 0.5), mix, 0.05)
 }
+
+// TestRidgeIntervalOfFit: on the connected tiny log, PBM's relevance
+// intervals are the pairs' posterior intervals at the fitted scale
+// widened over c in [max(gamma_1, gamma_2), 1 / max alpha], the fitted
+// values read from the model (ranks 1 and 2 are the only ones shown).
+func TestRidgeIntervalOfFit(t *testing.T) {
+	m, err := Fit(context.Background(), mustPrepare(t, ridgeLog(t, true)), PBM, Options{Level: 0.9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dists, rep, err := m.RelevanceDists()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cMin := max(m.Global[0], m.Global[1])
+	maxA := 0.0
+	for _, a := range m.Attr {
+		maxA = max(maxA, a)
+	}
+	cMax := 1 / maxA
+	if c := rep.Identification.Components[0]; c.ScaleMin != cMin || c.ScaleMax != cMax {
+		t.Errorf("scales [%v, %v], want [%v, %v]", c.ScaleMin, c.ScaleMax, cMin, cMax)
+	}
+	pw := m.pairWriter()
+	if _, err := pw.setPriors(); err != nil {
+		t.Fatal(err)
+	}
+	var v pairVal
+	for p, d := range dists {
+		v.setPair(m, p)
+		a, b := pw.relevanceBeta(&v)
+		lo, hi := BetaInterval(a, b, 0.9)
+		nearTol(t, "lower", d.Lower, cMin*lo, 1e-12)
+		nearTol(t, "upper", d.Upper, min(1, cMax*hi), 1e-12)
+		if !(d.Lower < lo) {
+			t.Errorf("pair %d: lower %v not below the fitted-scale lower %v", p, d.Lower, lo)
+		}
+	}
+}
