@@ -394,6 +394,9 @@ func confText(c float64) string {
 // --min-confidence counts against the ground truth's rows (manifests
 // written before confidences have neither and are not checked).
 func checkConfidenceManifest(v *Validation, m *Manifest, gt []sampling.Row) {
+	if o := m.OrderAgreement; o != nil && (o.Queries != m.Queries || o.WithPairs+o.Missing > o.Queries || o.Mean < o.Min || o.Mean > 1 || o.Min < 0) {
+		v.addf("%s: order_agreement %+v does not fit the dataset's %d queries", ManifestFile, *o, m.Queries)
+	}
 	if m.Confidence != nil {
 		g, c := make([]int, len(gt)), make([]float64, len(gt))
 		for i, r := range gt {
