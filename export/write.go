@@ -93,7 +93,7 @@ type Manifest struct {
 	// queries' label order with the true order (the labels'
 	// .query_order.csv, `--query-order`); nil without it.
 	OrderAgreement *OrderAgreement `json:"order_agreement,omitempty"`
-	Provenance       *Provenance       `json:"provenance,omitempty"`
+	Provenance     *Provenance     `json:"provenance,omitempty"`
 	// FeatureOrigin is how the features were computed (semantics, corpus
 	// SHA-256, program version) and where that is known from; absent in
 	// datasets written before export recorded it.
