@@ -73,6 +73,14 @@
 // same (rank bucket, exposure class) cells, for the calibration
 // ablations.
 //
+// PBM and UBM are identified only up to a scale (alpha * c, gamma / c):
+// their intervals cover the identified set, every scale that keeps all
+// probabilities at most 1, per connected component of the log's
+// identifiability graph (Chen et al., "Identifiability Matters", ICML
+// 2024: ranks joined by a pair shown at both), and a disconnected graph is
+// reported in metrics.json and logged (identify.go; docs/clickmodels.md,
+// "What a log identifies").
+//
 // # Files
 //
 // Run (the fit command) writes metrics.json, <MODEL>_relevance.tsv and the

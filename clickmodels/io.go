@@ -63,7 +63,10 @@ type pairWriter struct {
 	hasEv                 bool
 	level                 float64
 	attrPriors, satPriors *priorTable // by rank bucket and exposure class
-	pairs                 func(yield func(q, d string, v *pairVal) bool)
+	// ridge is the identified scale set of the pairs (PBM, UBM), set with
+	// the priors; nil: no scale ridge.
+	ridge *ridge
+	pairs func(yield func(q, d string, v *pairVal) bool)
 	// err, if set, reports why pairs stopped early (a read error of the
 	// pairs' source); the writers check it after the pairs.
 	err func() error
@@ -83,6 +86,7 @@ type pairVal struct {
 	ak, an, sk, sn float64 // Evidence, when the model has it
 	rank           float64 // Evidence: mean rank at which the pair was shown
 	shown          float64 // Evidence: impressions (Evidence.Shown)
+	ranks          uint64  // Evidence.Ranks: the ranks the pair was shown at (PBM, UBM)
 }
 
 // setPair fills v with pair p of m.
@@ -98,6 +102,9 @@ func (v *pairVal) setPair(m *Model, p int) {
 		v.ak, v.an, v.rank, v.shown = ev.AttrK[p], ev.AttrN[p], ev.Rank[p], ev.Shown[p]
 		if ev.SatK != nil {
 			v.sk, v.sn = ev.SatK[p], ev.SatN[p]
+		}
+		if ev.Ranks != nil {
+			v.ranks = ev.Ranks[p]
 		}
 	}
 }
@@ -398,8 +405,7 @@ func (pw *pairWriter) writeRelevance(w io.Writer) error {
 		buf = append(buf, '\t')
 		buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
 		if pw.hasEv {
-			al, be := pw.relevanceBeta(pv)
-			lo, hi := cache.interval(pv, al, be, pw.level)
+			al, be, lo, hi := pw.relevanceDist(pv, &cache)
 			for _, x := range [4]float64{lo, hi, al, be} {
 				buf = append(buf, '\t')
 				buf = strconv.AppendFloat(buf, x, 'g', -1, 64)

@@ -46,6 +46,10 @@ type RunConfig struct {
 	PreparedBudget int64
 	// Log, if set, receives progress messages with the memory in use.
 	Log *slog.Logger
+	// IdentificationInfo logs a disconnected identifiability graph
+	// (LogIdentification) at level Info instead of Warn: for callers that
+	// show it elsewhere (the pipeline's report).
+	IdentificationInfo bool
 }
 
 // Report is one model's entry of metrics.json.
@@ -185,6 +189,7 @@ func Run(ctx context.Context, log *sessions.Log, cfg RunConfig, outDir string) (
 	if err := writeRun(dir.Path(), models, reports, cfg.ParamsFormat); err != nil {
 		return nil, err
 	}
+	LogIdentification(cfg.Log, cfg.IdentificationInfo, reports)
 	return reports, dir.Commit()
 }
 
@@ -195,7 +200,11 @@ func RunInto(ctx context.Context, log *sessions.Log, cfg RunConfig, dir string) 
 	if err != nil {
 		return nil, err
 	}
-	return reports, writeRun(dir, models, reports, cfg.ParamsFormat)
+	if err := writeRun(dir, models, reports, cfg.ParamsFormat); err != nil {
+		return nil, err
+	}
+	LogIdentification(cfg.Log, cfg.IdentificationInfo, reports)
+	return reports, nil
 }
 
 // writeRun writes every model's files and metrics.json into dir.

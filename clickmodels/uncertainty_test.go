@@ -278,7 +278,7 @@ func TestPriorsByExposure(t *testing.T) {
 			}
 		}
 	}
-	tabs, err := pw.priors(func(v *pairVal) (float64, float64) { return v.ak, v.an })
+	tabs, err := pw.priors(nil, func(v *pairVal) (float64, float64) { return v.ak, v.an })
 	if err != nil {
 		t.Fatal(err)
 	}

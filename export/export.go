@@ -67,7 +67,15 @@ type Options struct {
 	// confidence is at least MinConfidence (FilterConfidence; Run applies
 	// it, Build does not).
 	MinConfidence float64
-	// confidenceFilter is what Run's FilterConfidence left out, for the
+	// MinQueryAgreement, when above 0, builds the dataset from the queries
+	// whose labels' order has an expected agreement with the true order of
+	// at least this (labels.Selection; Run applies it with MinConfidence,
+	// reading Config.QueryOrder).
+	MinQueryAgreement float64
+	// queryAgreement is each query's expected agreement (Config.QueryOrder),
+	// for the manifest's OrderAgreement; nil without it.
+	queryAgreement map[string]float64
+	// confidenceFilter is what Run's FilterLabels left out, for the
 	// manifest.
 	confidenceFilter *ConfidenceFilter
 }
@@ -299,7 +307,10 @@ type Config struct {
 	GroundTruth string
 	Features    string
 	Out         string
-	Options     Options
+	// QueryOrder is the labels' per-query order file (labels.QueryOrderPath,
+	// `--query-order`), read for Options.MinQueryAgreement.
+	QueryOrder string
+	Options    Options
 }
 
 // Run reads the ground truth and the features, builds the dataset and writes
@@ -330,17 +341,33 @@ func Run(ctx context.Context, cfg Config) (*Manifest, error) {
 		return nil, fmt.Errorf("export: %w", err)
 	}
 	kept := gt
-	if cfg.Options.MinConfidence != 0 {
+	sel := labels.Selection{MinConfidence: cfg.Options.MinConfidence, MinQueryAgreement: cfg.Options.MinQueryAgreement}
+	if sel.MinQueryAgreement > 0 && cfg.QueryOrder == "" {
+		return nil, fmt.Errorf("export: a minimum query agreement needs the labels' per-query order file (--query-order)")
+	}
+	if cfg.QueryOrder != "" {
+		qf, err := textio.Open(cfg.QueryOrder)
+		if err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+		sel.QueryAgreement, err = labels.ReadQueryOrder(qf, cfg.QueryOrder)
+		qf.Close()
+		if err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+		cfg.Options.queryAgreement = sel.QueryAgreement
+	}
+	if sel.Active() {
 		var cf *ConfidenceFilter
-		if kept, cf, err = FilterConfidence(gt, cfg.Options.MinConfidence); err != nil {
+		if kept, cf, err = FilterLabels(gt, sel); err != nil {
 			return nil, fmt.Errorf("export: %s: %w", cfg.GroundTruth, err)
 		}
 		cfg.Options.confidenceFilter = cf
 	}
 	ds, unused, err := Build(kept, ft, cfg.Options)
 	if err != nil {
-		if cfg.Options.MinConfidence != 0 {
-			err = fmt.Errorf("%w (after --min-confidence %v)", err, cfg.Options.MinConfidence)
+		if sel.Active() {
+			err = fmt.Errorf("%w (after --min-confidence %v, --min-query-agreement %v)", err, sel.MinConfidence, sel.MinQueryAgreement)
 		}
 		return nil, err
 	}
@@ -351,7 +378,10 @@ func Run(ctx context.Context, cfg Config) (*Manifest, error) {
 	for _, in := range []struct {
 		role, path string
 		rows       int
-	}{{"ground_truth", cfg.GroundTruth, len(gt)}, {"features", cfg.Features, ft.Rows}} {
+	}{{"ground_truth", cfg.GroundTruth, len(gt)}, {"features", cfg.Features, ft.Rows}, {"query_order", cfg.QueryOrder, len(sel.QueryAgreement)}} {
+		if in.path == "" {
+			continue // no order file
+		}
 		sum, err := filehash.SHA256(in.path)
 		if err != nil {
 			return nil, err

@@ -55,6 +55,13 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 	d := &report.Data{Title: in.Title, Notes: in.Notes, Stages: in.Stages}
 	dir := func(s string) string { return in.Dirs[s] }
 	d.Notes = append(d.Notes, provenanceNotes(in.Dirs)...)
+	if p := dir(StageFit); p != "" {
+		notes, err := identificationNotes(filepath.Join(p, FitMetricsFile))
+		if err != nil {
+			return nil, err
+		}
+		d.Notes = append(d.Notes, notes...)
+	}
 	if p := dir(StageExport); p != "" {
 		var m export.Manifest
 		if err := readJSON(filepath.Join(p, export.ManifestFile), &m); err != nil {
@@ -162,9 +169,66 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 		if err != nil {
 			return nil, err
 		}
+		if c != nil {
+			if err := orderAndFilter(c, filepath.Join(pl, "label_report.json"), dir(StageExport)); err != nil {
+				return nil, err
+			}
+		}
 		d.Confidence = c
 	}
 	return d, nil
+}
+
+// identificationNotes are the report's notes on the fitted models whose
+// log does not identify their relevances up to one scale (a disconnected
+// identifiability graph; docs/clickmodels.md, "What a log identifies"):
+// the warning `lovbench fit` logs.
+func identificationNotes(metrics string) ([]string, error) {
+	var sum FitSummary
+	if err := readJSON(metrics, &sum); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	var notes []string
+	for _, m := range sum.Models {
+		if u := m.Uncertainty; u != nil && u.Identification != nil && u.Identification.Warning != "" {
+			notes = append(notes, "Identifiability: "+u.Identification.Warning+" (docs/clickmodels.md, \"What a log identifies\").")
+		}
+	}
+	return notes, nil
+}
+
+// orderAndFilter adds to c the order confidence the label stage reported
+// (labelReport) and the label shares before and after export's filter
+// (the manifest in exportDir, when it applied one); missing files add
+// nothing.
+func orderAndFilter(c *report.Confidence, labelReport, exportDir string) error {
+	var rep labels.RunReport
+	if err := readJSON(labelReport, &rep); err == nil {
+		c.Order = rep.Order
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if exportDir == "" {
+		return nil
+	}
+	var m export.Manifest
+	if err := readJSON(filepath.Join(exportDir, export.ManifestFile), &m); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	if f := m.ConfidenceFilter; f != nil {
+		lf := &report.LabelFilter{MinConfidence: f.MinConfidence, MinQueryAgreement: f.MinQueryAgreement}
+		for _, n := range f.ByLabel {
+			lf.ByLabel = append(lf.ByLabel, report.LabelFilterRow{Label: n.Label, Before: n.Rows, After: n.Kept, ShareBefore: n.ShareBefore, ShareAfter: n.ShareAfter})
+		}
+		c.Filter = lf
+	}
+	return nil
 }
 
 // cleaningCounts lists the ingest report's accounting (docs/method.md section 2):

@@ -16,6 +16,7 @@ import (
 	"github.com/lovbench/lovbench/features/democorpus"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/progress"
+	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/pipeline/report"
 	"github.com/lovbench/lovbench/sessions"
 )
@@ -192,6 +193,9 @@ func releaseItems(dirs map[string]string) []ReleaseItem {
 	}
 	add(StageSample, export.GroundTruthFile, export.GroundTruthFile)
 	add(StageLabel, LabelsFile, LabelsFile)
+	for _, f := range []string{labels.QueryOrderPath(LabelsFile), labels.PairOrderPath(LabelsFile)} {
+		add(StageLabel, f, f)
+	}
 	add(StageFit, FitMetricsFile, "click_models.json")
 	add(StageExport, ".", "dataset")
 	add(StageLTR, ".", "ltr")

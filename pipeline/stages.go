@@ -171,7 +171,8 @@ func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 				kinds = append(kinds, kind)
 			}
 			reps, err := FitLog(ctx, FitInput{Path: env.Dep(sessionsDep, sessionsFile)}, clickmodels.RunConfig{Kinds: kinds, TrainFraction: cm.TrainFraction,
-				Options: clickmodels.Options{Iterations: cm.Iterations}, MemoryLimit: limit, Log: env.Log}, env.Dir)
+				Options: clickmodels.Options{Iterations: cm.Iterations}, MemoryLimit: limit, Log: env.Log,
+				IdentificationInfo: true}, env.Dir) // the report says it (identificationNotes)
 			if err != nil {
 				return err
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/textio"
+	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/ltr"
 	"github.com/lovbench/lovbench/sampling"
 )
@@ -161,9 +162,10 @@ func (r *runner) exportStage() Stage {
 				GroundTruth: env.Dep(StageSample, export.GroundTruthFile),
 				Features:    env.Dep(StageFeatures, FeaturesFile),
 				Out:         env.Dir,
+				QueryOrder:  labels.QueryOrderPath(env.Dep(StageLabel, LabelsFile)),
 				Options: export.Options{Folds: ec.Folds, Seed: uint64(ec.Seed), KeepJunk: ec.KeepJunk, Version: programVersion(),
 					FeatureSemantics: r.cfg.Features.Semantics, Provenance: pv, Publication: r.cfg.publication(),
-					MinConfidence: ec.MinConfidence},
+					MinConfidence: ec.MinConfidence, MinQueryAgreement: ec.MinQueryAgreement},
 			})
 			if err != nil {
 				return err

@@ -71,6 +71,7 @@ func RunShards(ctx context.Context, src split.Source, cfg clickmodels.RunConfig,
 		reports[len(reports)-1].Uncertainty = unc
 	}
 	clickmodels.FinishReports(reports)
+	clickmodels.LogIdentification(r.cfg.Log, r.cfg.IdentificationInfo, reports)
 	return reports, clickmodels.WriteMetrics(outDir, reports)
 }
 

@@ -55,13 +55,13 @@ var rules = []struct {
 	{"ingest", []string{"HELPERS", "ingest/pii", "sessions"}},
 	{"ingest/ingesttest", []string{"ingest"}},
 	{"shards", []string{"HELPERS", "sessions", "sessions/split", "github.com/parquet-go/parquet-go"}},
-	{"clickmodels", []string{"HELPERS", "sessions", "sessions/split", "gonum.org/v1/gonum/mathext"}},
+	{"clickmodels", []string{"HELPERS", "sessions", "sessions/split", "gonum.org/v1/gonum/mathext", "gonum.org/v1/gonum/graph", "gonum.org/v1/gonum/graph/simple", "gonum.org/v1/gonum/graph/topo"}},
 	{"clickmodels/sim", []string{"clickmodels", "sessions"}},
 	{"clickmodels/refsim", nil},
 	{"clickmodels/outofcore", []string{"HELPERS", "sessions", "sessions/split", "clickmodels"}},
 
 	// Labels, sampling and the corpus.
-	{"labels", []string{"HELPERS", "sessions", "clickmodels", "clickmodels/sim", "gonum.org/v1/gonum/stat"}},
+	{"labels", []string{"HELPERS", "sessions", "clickmodels", "clickmodels/sim", "gonum.org/v1/gonum/stat", "gonum.org/v1/gonum/integrate/quad", "gonum.org/v1/gonum/mathext"}},
 	{"sampling", []string{"HELPERS", "labels"}},
 	{"features/rdf", []string{"HELPERS"}},
 	{"features/democorpus", []string{"HELPERS"}},
