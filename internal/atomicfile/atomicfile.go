@@ -22,6 +22,9 @@ type File struct {
 	path string
 	tmp  *os.File
 	buf  *bufio.Writer
+	// prev is the file at path when Create ran (nil: missing); Commit
+	// fails if another run replaced it meanwhile (sameTarget).
+	prev os.FileInfo
 	done bool
 }
 
@@ -41,11 +44,15 @@ func Create(path string) (*File, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", path, err)
 	}
+	prev, err := os.Lstat(path)
+	if err != nil {
+		prev = nil
+	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return nil, fmt.Errorf("create %s: %w", path, err)
 	}
-	return &File{path: path, tmp: tmp, buf: bufio.NewWriterSize(tmp, 1<<20)}, nil
+	return &File{path: path, tmp: tmp, buf: bufio.NewWriterSize(tmp, 1<<20), prev: prev}, nil
 }
 
 // Write implements io.Writer (buffered).
@@ -58,7 +65,11 @@ func (f *File) WriteString(s string) (int, error) { return f.buf.WriteString(s) 
 func (f *File) Name() string { return f.path }
 
 // Commit flushes, syncs and renames the temporary file to its final name, then
-// syncs the directory so the rename itself is durable.
+// syncs the directory so the rename itself is durable. When another run
+// wrote the file since Create (two runs writing one output), nothing is
+// published and the error is a *ConflictError: the check and the rename
+// hold an flock(2) on the directory (lockDir), so of two concurrent
+// writers exactly one succeeds.
 func (f *File) Commit() error {
 	if f.done {
 		return fmt.Errorf("commit %s: already committed or aborted", f.path)
@@ -79,6 +90,16 @@ func (f *File) Commit() error {
 	if err := f.tmp.Close(); err != nil {
 		os.Remove(f.tmp.Name())
 		return fmt.Errorf("close %s: %w", f.path, err)
+	}
+	unlock, err := lockDir(filepath.Dir(f.path))
+	if err != nil {
+		os.Remove(f.tmp.Name())
+		return fmt.Errorf("write %s: %w", f.path, err)
+	}
+	defer unlock()
+	if err := sameTarget(f.path, f.prev); err != nil {
+		os.Remove(f.tmp.Name())
+		return err
 	}
 	if err := os.Rename(f.tmp.Name(), f.path); err != nil {
 		os.Remove(f.tmp.Name())
