@@ -211,7 +211,12 @@ func (d *Dir) Commit() error {
 	if err != nil {
 		return fail("publish %s: %w", err)
 	}
-	defer unlock()
+	locked := true
+	defer func() {
+		if locked {
+			unlock()
+		}
+	}()
 	if err := sameTarget(d.target, d.prev); err != nil {
 		return fail("publish %s: %w", err)
 	}
@@ -245,6 +250,10 @@ func (d *Dir) Commit() error {
 		return fail("publish %s: %w", err)
 	}
 	syncDir(parent)
+	// Published; the old output is removed without holding up other
+	// commits into parent.
+	unlock()
+	locked = false
 	if old != "" {
 		if err := os.RemoveAll(old); err != nil {
 			return fmt.Errorf("remove the replaced %s (left in %s): %w", d.target, old, err)

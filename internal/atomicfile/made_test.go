@@ -248,3 +248,44 @@ func TestConcurrentWritersOneWins(t *testing.T) {
 		}
 	}
 }
+
+// An output inside a published output directory, or inside a work
+// directory other than a new top-level file, is refused, through links
+// too; outputs beside them are not.
+func TestCheckOutputsInsideOutputs(t *testing.T) {
+	dir := t.TempDir()
+	pub := filepath.Join(dir, "dataset")
+	if err := commitFiles(t, pub, "marker", "Fold1/a"); err != nil {
+		t.Fatal(err)
+	}
+	w := filepath.Join(dir, "w")
+	os.MkdirAll(filepath.Join(w, "stages", "label.1"), 0o755)
+	os.WriteFile(filepath.Join(w, ".lovbench-workdir.json"), []byte("{}"), 0o644)
+	os.WriteFile(filepath.Join(w, "stages", "label.1", "labels.csv"), []byte("q"), 0o644)
+	os.Symlink("label.1", filepath.Join(w, "stages", "label"))
+	os.Symlink(filepath.Join(w, "stages"), filepath.Join(dir, "st"))
+	for _, c := range []struct {
+		out  string
+		want string // "" for no error
+	}{
+		{filepath.Join(pub, "notes.csv"), "published whole"},
+		{filepath.Join(pub, "Fold1", "a"), "published whole"},
+		{filepath.Join(pub, "new", "deep.csv"), "published whole"},
+		{filepath.Join(w, "stages", "label", "labels.csv"), "work directory"},
+		{filepath.Join(dir, "st", "label", "labels.csv"), "work directory"},
+		{filepath.Join(w, ".lovbench-workdir.json"), "work directory"},
+		{filepath.Join(w, "stages"), "work directory"},
+		{filepath.Join(w, "report.html"), ""},
+		{filepath.Join(dir, "dataset2"), ""},
+		{pub, ""}, // replaced whole by CreateDir's own rule
+	} {
+		err := CheckOutputs(nil, []Arg{{"--out", c.out}})
+		var oe *OverlapError
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.out, err)
+		case c.want != "" && (!errors.As(err, &oe) || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: %v, want an OverlapError saying %q", c.out, err, c.want)
+		}
+	}
+}
