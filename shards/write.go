@@ -279,8 +279,10 @@ func cutPoint(n int64, fraction float64) int64 {
 }
 
 // OutputNames are the files of a shard directory besides its manifest
-// (atomicfile.CreateDir's names): what its index may list.
-var OutputNames = []string{"shard-*-of-*.parquet"}
+// (atomicfile.CreateDir's names): what its index may list. The shard
+// files, and the cleaning report and quarantine that lovbench-beam shard
+// writes beside them (either command may replace the other's output).
+var OutputNames = []string{"shard-*-of-*.parquet", "report.json", "quarantine.jsonl"}
 
 // Write reads src once or twice (three times for the time split; a Yandex
 // log is parsed once and its passes run over the loaded Log) and writes
