@@ -169,6 +169,12 @@ func runModels(ctx context.Context, log *sessions.Log, cfg RunConfig) ([]*Model,
 	return models, reports, nil
 }
 
+// OutputNames are the name patterns of a fit output directory's files
+// besides metrics.json (atomicfile.CreateDir's names): what its index may
+// list, the files of each model (<MODEL>_relevance.tsv,
+// <MODEL>_params.json or .parquet, and any <MODEL>_* file of that shape).
+var OutputNames = []string{"*_*.tsv", "*_*.json", "*_*.parquet"}
+
 // Run splits log, fits (or loads) every model of cfg, evaluates it on the
 // test part and writes to outDir: metrics.json (a JSON array of Report, in
 // the order of cfg.Kinds), <MODEL>_relevance.tsv and <MODEL>_params.json,
@@ -181,7 +187,7 @@ func Run(ctx context.Context, log *sessions.Log, cfg RunConfig, outDir string) (
 	}
 	// The files are written beside outDir and published whole, so no
 	// file of an earlier fit with other models survives.
-	dir, err := atomicfile.CreateDir(outDir, "metrics.json")
+	dir, err := atomicfile.CreateDir(outDir, "metrics.json", OutputNames...)
 	if err != nil {
 		return nil, err
 	}

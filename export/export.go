@@ -391,7 +391,7 @@ func Run(ctx context.Context, cfg Config) (*Manifest, error) {
 	// The directory is built beside cfg.Out and published whole, so no
 	// file of an earlier export (say Fold4/Fold5 of a 5-fold one) or of a
 	// killed run survives.
-	out, err := atomicfile.CreateDir(cfg.Out, ManifestFile)
+	out, err := atomicfile.CreateDir(cfg.Out, ManifestFile, OutputNames...)
 	if err != nil {
 		return nil, fmt.Errorf("export: %w", err)
 	}
@@ -405,6 +405,13 @@ func Run(ctx context.Context, cfg Config) (*Manifest, error) {
 	}
 	return m, nil
 }
+
+// OutputNames are the name patterns of an export directory's files besides
+// its manifest (atomicfile.CreateDir's names): what its index may list.
+// By shape (the folds' SVMlight files, the partitions, the dataset files
+// and documents at the top) rather than one by one, so that a file export
+// comes to write is not refused on a rerun.
+var OutputNames = []string{"Fold*/*.txt", "partitions/*.parquet", "*.parquet", "*.arrow", "*.json", "*.csv", "*.txt", "*.md"}
 
 // svmLabel is the label written to the SVMlight files: junk (-2) becomes 0
 // unless keepJunk, as RankLib and LightGBM expect non-negative grades.

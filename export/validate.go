@@ -324,8 +324,10 @@ func validateManifest(v *Validation, dir string) *Manifest {
 // file is listed, and the dataset card.
 func validateFiles(v *Validation, dir string, m *Manifest) {
 	// The index of every output directory (see atomicfile.CreateDir) is
-	// not the dataset's.
-	listed := map[string]bool{ManifestFile: true, atomicfile.IndexFile: true}
+	// not the dataset's, nor is the mark of a directory still being built
+	// (atomicfile.StagingFile: the pipeline's export stage validates its
+	// output before the stage is committed).
+	listed := map[string]bool{ManifestFile: true, atomicfile.IndexFile: true, atomicfile.StagingFile: true}
 	for _, o := range m.Outputs {
 		if !filepath.IsLocal(filepath.FromSlash(o.Path)) {
 			v.addf("%s: output path %s leaves the dataset directory", ManifestFile, textio.Quote(o.Path))

@@ -41,6 +41,12 @@ const (
 	QuarantineFile = "quarantine.jsonl"
 )
 
+// OutputNames are the name patterns of an ingest output directory's files
+// besides its report (atomicfile.CreateDir's names): what its index may
+// list. By shape rather than one by one, so that a file ingest comes to
+// write is not refused on a rerun.
+var OutputNames = []string{"*.parquet", "*.tsv", "*.jsonl", "*.json"}
+
 // Input formats.
 const (
 	FormatLOV    = "lov"
@@ -163,7 +169,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	// The outputs are built beside o.OutDir and published whole at the
 	// end: a failed or killed run leaves neither an empty --out nor
 	// temporary files in it.
-	dir, err := atomicfile.CreateDir(o.OutDir, ReportFile)
+	dir, err := atomicfile.CreateDir(o.OutDir, ReportFile, OutputNames...)
 	if err != nil {
 		return nil, fmt.Errorf("ingest: %w", err)
 	}

@@ -278,15 +278,30 @@ func cutPoint(n int64, fraction float64) int64 {
 	return int64(split.TrainCut(int(n), fraction))
 }
 
+// OutputNames are the files of a shard directory besides its manifest
+// (atomicfile.CreateDir's names): what its index may list. The shard
+// files, and the cleaning report and quarantine that lovbench-beam shard
+// writes beside them (either command may replace the other's output).
+var OutputNames = []string{"shard-*-of-*.parquet", "report.json", "quarantine.jsonl"}
+
 // Write reads src once or twice (three times for the time split; a Yandex
 // log is parsed once and its passes run over the loaded Log) and writes
-// n shard files and the manifest to outDir. Every file is written
-// atomically; the manifest last.
+// n shard files and the manifest to outDir. The directory is built beside
+// outDir and published whole (atomicfile.CreateDir, marker manifest.json):
+// outDir must be missing, empty, or an earlier shard directory exactly as
+// it was written (a directory of a user's files, or an edited one, is
+// refused), and a rerun with fewer shards leaves none of the earlier
+// ones.
 func Write(ctx context.Context, src string, n int, sp SplitConfig, outDir string, opt WriteOptions) (Manifest, error) {
 	m := Manifest{Format: Format, Shards: n, Hash: "fnv1a64", Split: sp.Split, TrainFraction: sp.TrainFraction, Source: filepath.Base(src)}
 	if n < 1 {
 		return m, fmt.Errorf("shards: %d shards, want at least 1", n)
 	}
+	out, err := atomicfile.CreateDir(outDir, ManifestName, OutputNames...)
+	if err != nil {
+		return m, fmt.Errorf("shards: %w", err)
+	}
+	defer out.Abort()
 	scan, size, err := openSource(src)
 	if err != nil {
 		return m, err
@@ -295,7 +310,13 @@ func Write(ctx context.Context, src string, n int, sp SplitConfig, outDir string
 	if err != nil {
 		return m, err
 	}
-	return writeShards(ctx, scan, m, train, outDir, opt)
+	if m, err = writeShards(ctx, scan, m, train, out.Path(), opt); err != nil {
+		return m, err
+	}
+	if err := out.Commit(); err != nil {
+		return m, fmt.Errorf("shards: %w", err)
+	}
+	return m, nil
 }
 
 // writeShards is Write's last pass: m has the log's size and split, train

@@ -149,7 +149,7 @@ func run(ctx context.Context, cmd string) error {
 		if err != nil {
 			return err
 		}
-		outDir, err := createOutput(ctx, *out, shards.ManifestName)
+		outDir, err := createOutput(ctx, *out, shards.ManifestName, shards.OutputNames...)
 		if err != nil {
 			return err
 		}
@@ -190,7 +190,13 @@ func run(ctx context.Context, cmd string) error {
 		if cache == 0 {
 			cache = -1 // FitOptions: none
 		}
-		outDir, err := createOutput(ctx, *out, "metrics.json") // lovbench fit's marker
+		// lovbench fit's marker and files, and the shards of a fit from
+		// a plain log.
+		names := append([]string{"shards/" + shards.ManifestName}, clickmodels.OutputNames...)
+		for _, n := range shards.OutputNames {
+			names = append(names, "shards/"+n)
+		}
+		outDir, err := createOutput(ctx, *out, "metrics.json", names...)
 		if err != nil {
 			return err
 		}
@@ -258,11 +264,11 @@ func run(ctx context.Context, cmd string) error {
 // createOutput checks --out and starts the run's output directory
 // (lbbeam.CreateOutput): a directory that may hold files the command did
 // not write is refused as a usage error, before the pipeline runs.
-func createOutput(ctx context.Context, target, marker string) (*lbbeam.Output, error) {
+func createOutput(ctx context.Context, target, marker string, names ...string) (*lbbeam.Output, error) {
 	if err := lbbeam.CheckPath(target); err != nil {
 		return nil, usageError{err}
 	}
-	o, err := lbbeam.CreateOutput(ctx, target, marker)
+	o, err := lbbeam.CreateOutput(ctx, target, marker, names...)
 	return o, refusedAsUsage(err)
 }
 
