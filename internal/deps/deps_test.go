@@ -20,7 +20,7 @@ const module = "github.com/lovbench/lovbench"
 // (HELPERS in the rules). They import the standard library and their own
 // third-party dependency only.
 var helpers = []string{
-	"internal/atomicfile", "internal/bytesize", "internal/filehash", "internal/membudget", "internal/par",
+	"internal/atomicfile", "internal/bytesize", "internal/filehash", "internal/hashes", "internal/membudget", "internal/par",
 	"internal/pqfile", "internal/progress", "internal/textio",
 }
 
@@ -38,6 +38,7 @@ var rules = []struct {
 	{"internal/filehash", nil},
 	{"internal/atomicfile", []string{"internal/filehash"}},
 	{"internal/bytesize", nil},
+	{"internal/hashes", nil},
 	{"internal/membudget", nil},
 	{"internal/textio", nil},
 	{"internal/refdata", nil},
