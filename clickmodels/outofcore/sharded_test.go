@@ -330,7 +330,7 @@ func TestShardFitAPI(t *testing.T) {
 					if err := f.Evaluate(&ev); err != nil {
 						t.Fatal(err)
 					}
-					m, err := f.FinalModel(ctx, iters, cfg.Level)
+					m, err := f.FinalModel(ctx, iters, cfg.Options)
 					if err != nil {
 						t.Fatal(err)
 					}
