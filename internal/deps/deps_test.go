@@ -20,7 +20,7 @@ const module = "github.com/lovbench/lovbench"
 // (HELPERS in the rules). They import the standard library and their own
 // third-party dependency only.
 var helpers = []string{
-	"internal/atomicfile", "internal/bytesize", "internal/filehash", "internal/hashes", "internal/membudget", "internal/par",
+	"internal/atomicfile", "internal/buildinfo", "internal/bytesize", "internal/filehash", "internal/hashes", "internal/membudget", "internal/par",
 	"internal/pqfile", "internal/progress", "internal/textio",
 }
 
@@ -37,6 +37,7 @@ var rules = []struct {
 	// testskips).
 	{"internal/filehash", nil},
 	{"internal/atomicfile", []string{"internal/filehash"}},
+	{"internal/buildinfo", nil},
 	{"internal/bytesize", nil},
 	{"internal/hashes", nil},
 	{"internal/membudget", nil},
