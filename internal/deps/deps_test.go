@@ -44,6 +44,7 @@ var rules = []struct {
 	{"internal/textio", nil},
 	{"internal/refdata", nil},
 	{"internal/testskips", nil},
+	{"internal/testsize", nil},
 	{"internal/par", []string{"golang.org/x/sync/errgroup"}},
 	{"internal/pqfile", []string{"github.com/klauspost/compress/s2", "github.com/parquet-go/parquet-go", "github.com/parquet-go/parquet-go/format"}},
 	{"internal/progress", []string{"github.com/schollz/progressbar/v3", "golang.org/x/term"}},
