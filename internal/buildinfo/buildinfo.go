@@ -17,12 +17,9 @@ import "runtime/debug"
 func Version() string { return version(debug.ReadBuildInfo()) }
 
 func version(bi *debug.BuildInfo, ok bool) string {
+	v := mainVersion(bi, ok)
 	if !ok || bi == nil {
-		return "(devel)"
-	}
-	v := bi.Main.Version
-	if v == "" {
-		v = "(devel)"
+		return v
 	}
 	for _, s := range bi.Settings {
 		if s.Key == "vcs.revision" || s.Key == "vcs.modified" {
@@ -41,12 +38,9 @@ func version(bi *debug.BuildInfo, ok bool) string {
 func Line() string { return line(debug.ReadBuildInfo()) }
 
 func line(bi *debug.BuildInfo, ok bool) string {
+	version := mainVersion(bi, ok)
 	if !ok || bi == nil {
-		return "(devel), revision unknown"
-	}
-	version := bi.Main.Version
-	if version == "" {
-		version = "(devel)"
+		return version + ", revision unknown"
 	}
 	rev, modified, when := "unknown", false, ""
 	for _, s := range bi.Settings {
@@ -70,4 +64,13 @@ func line(bi *debug.BuildInfo, ok bool) string {
 		out += ", " + bi.GoVersion
 	}
 	return out
+}
+
+// mainVersion is the main module's version, "(devel)" when the build
+// recorded none.
+func mainVersion(bi *debug.BuildInfo, ok bool) string {
+	if !ok || bi == nil || bi.Main.Version == "" {
+		return "(devel)"
+	}
+	return bi.Main.Version
 }
