@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/lovbench/lovbench/internal/hashes"
 	"github.com/lovbench/lovbench/sessions"
 	"github.com/lovbench/lovbench/sessions/split"
 )
@@ -210,20 +211,12 @@ func (a *aggregator) data(queries, docs sessions.Dict, ranks int) (*Data, error)
 
 // serpHash mixes the query, click mask and documents of a SERP.
 func serpHash(q int32, clicks uint64, docs []int32) uint64 {
-	h := mix(uint64(uint32(q)) ^ 0x9e3779b97f4a7c15)
-	h = mix(h ^ clicks)
+	h := hashes.Mix(uint64(uint32(q)) ^ 0x9e3779b97f4a7c15)
+	h = hashes.Mix(h ^ clicks)
 	for _, d := range docs {
-		h = mix(h ^ uint64(uint32(d)))
+		h = hashes.Mix(h ^ uint64(uint32(d)))
 	}
 	return h
-}
-
-// mix is the splitmix64 finaliser.
-func mix(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
 }
 
 // PrepareSource reads shard i of src and prepares its training SERPs with

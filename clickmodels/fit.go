@@ -39,22 +39,53 @@ type Options struct {
 	// number of iterations done and the training log-likelihood (NaN when
 	// Tolerance is 0, as it is then not computed).
 	OnIteration func(iteration int, trainLL float64)
-	// Level is the level of the intervals of the relevance file: after
-	// the last iteration one more pass computes every pair's Evidence
-	// (docs/clickmodels.md, "Uncertainty"). 0 means DefaultLevel, a
-	// negative value no Evidence and no intervals.
+	// Level is the level of the intervals of the relevance file, in
+	// (0, 1); left 0, DefaultLevel. Unless NoIntervals, after the last
+	// iteration one more pass computes every pair's Evidence
+	// (docs/clickmodels.md, "Uncertainty").
 	Level float64
+	// NoIntervals skips that pass: the model has no Evidence, its
+	// relevance file no intervals (and labels made from it no
+	// confidence). Whether to compute the intervals is this switch, never
+	// a value of Level.
+	NoIntervals bool
 }
 
-// level is the interval level of o, 0 for none.
+// level is the interval level of o (DefaultLevel if Level is left 0).
 func (o Options) level() float64 {
-	switch {
-	case o.Level == 0:
+	if o.Level == 0 {
 		return DefaultLevel
-	case o.Level < 0:
-		return 0
 	}
 	return o.Level
+}
+
+// CheckLevel checks an interval level: it must lie in (0, 1). 0 is no
+// level (fit --no-intervals, Options.NoIntervals, turns the intervals off).
+func CheckLevel(level float64) error {
+	if !(level > 0 && level < 1) {
+		return fmt.Errorf("interval level %v: want a level in (0, 1), such as %v", level, DefaultLevel)
+	}
+	return nil
+}
+
+// check checks o's interval level (0: DefaultLevel).
+func (o Options) check() error {
+	if o.Level == 0 {
+		return nil
+	}
+	if err := CheckLevel(o.Level); err != nil {
+		return fmt.Errorf("click models: Options.Level: %w (Options.NoIntervals turns the intervals off)", err)
+	}
+	return nil
+}
+
+// evidence computes the pairs' Evidence of f for o's intervals (nil with
+// NoIntervals).
+func (o Options) evidence(ctx context.Context, f *fitter) *Evidence {
+	if o.NoIntervals {
+		return nil
+	}
+	return f.evidence(ctx, o.level())
 }
 
 func (o Options) workers() int {
@@ -75,6 +106,9 @@ func fit(ctx context.Context, d *Data, kind Kind, opt Options, factorize bool) (
 	if kind < 0 || kind >= numKinds {
 		return nil, fmt.Errorf("click models: unknown model %v", kind)
 	}
+	if err := opt.check(); err != nil {
+		return nil, err
+	}
 	iters := kind.Iterations(opt.Iterations)
 	global := filled(kind.GlobalParams(d.ranks), Unseen)
 	f := newFitter(ctx, d, kind, opt, global, factorize)
@@ -83,7 +117,7 @@ func fit(ctx context.Context, d *Data, kind Kind, opt Options, factorize bool) (
 		return nil, err
 	}
 	m := f.model(done)
-	m.Evidence = f.evidence(ctx, opt.level())
+	m.Evidence = opt.evidence(ctx, f)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

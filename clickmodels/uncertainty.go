@@ -2,7 +2,6 @@ package clickmodels
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"slices"
 
@@ -127,18 +126,6 @@ type UncertaintyReport struct {
 // hasUncertainty reports whether kind's relevance depends on the pair
 // (GCTR and RCTR cannot tell documents apart: no interval).
 func (k Kind) hasUncertainty() bool { return k.PairParams() >= 1 }
-
-// IntervalLevel turns the --interval flag of fit (the level, 0 for no
-// intervals) into Options.Level, checking it.
-func IntervalLevel(flag float64) (float64, error) {
-	if !(flag >= 0 && flag < 1) {
-		return 0, fmt.Errorf("--interval %v: want a level in (0, 1), such as 0.9, or 0 for no intervals", flag)
-	}
-	if flag == 0 {
-		return -1, nil
-	}
-	return flag, nil
-}
 
 // addEvidence adds to (k, n) the effective successes and trials of one
 // Bernoulli latent of weight w with prior probability th and posterior

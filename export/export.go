@@ -36,6 +36,7 @@ import (
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/filehash"
+	"github.com/lovbench/lovbench/internal/hashes"
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/sampling"
@@ -178,17 +179,18 @@ const LineOrderSalt = 0x6c696e65 // "line"
 const LineOrderShuffle = "seeded-shuffle"
 
 // LineKey is the sort key of the row (query, term) within its query:
-// sampling.TermKey(sampling.QuerySeed(seed XOR LineOrderSalt, query), term),
+// hashes.Keyed(hashes.Keyed(seed XOR LineOrderSalt, query), term) (as
+// sampling.TermKey(sampling.QuerySeed(...), term)),
 // a 64-bit hash that depends on the seed, the query and the term URI only,
 // never on the label or the position in the ground truth. Rows of a query
 // are written in ascending key order (ties by term).
 func LineKey(seed uint64, query, term string) uint64 {
-	return sampling.TermKey(sampling.QuerySeed(seed^LineOrderSalt, query), term)
+	return hashes.Keyed(hashes.Keyed(seed^LineOrderSalt, query), term)
 }
 
 // PartitionQueries assigns each query (given sorted, index = qid-1) to one
 // of f partitions, 1-based: queries are ordered by
-// sampling.QuerySeed(seed XOR PartitionSalt, query) (ties by text) and dealt
+// hashes.Keyed(seed XOR PartitionSalt, query) (ties by text) and dealt
 // round robin, so partitions differ in size by at most one and a query's
 // partition depends only on the seed and the set of queries.
 func PartitionQueries(queries []string, f int, seed uint64) []int {
@@ -196,7 +198,7 @@ func PartitionQueries(queries []string, f int, seed uint64) []int {
 	keys := make([]uint64, len(queries))
 	for i, q := range queries {
 		idx[i] = i
-		keys[i] = sampling.QuerySeed(seed^PartitionSalt, q)
+		keys[i] = hashes.Keyed(seed^PartitionSalt, q)
 	}
 	sort.Slice(idx, func(a, b int) bool {
 		if keys[idx[a]] != keys[idx[b]] {

@@ -210,5 +210,5 @@ func fitTrueGlobals(ctx context.Context, d *clickmodels.Data, kind clickmodels.K
 			return nil, err
 		}
 	}
-	return s.FinalModel(ctx, iters, opt.Level)
+	return s.FinalModel(ctx, iters, clickmodels.Options{Level: opt.Level})
 }

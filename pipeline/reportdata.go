@@ -19,6 +19,7 @@ import (
 	"github.com/lovbench/lovbench/export"
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/ingest"
+	"github.com/lovbench/lovbench/internal/buildinfo"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/ltr"
 	"github.com/lovbench/lovbench/ltr/measures"
@@ -530,7 +531,7 @@ func extremeValuesNote(parquetPath string) (string, error) {
 // (iterations and permutations differ between the demo and the defaults,
 // and the scores with them).
 func provenanceNotes(dirs map[string]string) []string {
-	notes := []string{"Program: lovbench " + programVersion() + "."}
+	notes := []string{"Program: lovbench " + buildinfo.Version() + "."}
 	inputs := map[string]string{}
 	var ltrParams json.RawMessage
 	for _, name := range slices.Sorted(maps.Keys(dirs)) {

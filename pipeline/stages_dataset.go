@@ -12,6 +12,7 @@ import (
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/buildinfo"
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/ltr"
@@ -139,7 +140,7 @@ func (r *runner) featuresStage() Stage {
 				return err
 			}
 			defer f.Abort()
-			tab.Origin.Version = programVersion()
+			tab.Origin.Version = buildinfo.Version()
 			if err := tab.WriteParquet(f); err != nil {
 				return err
 			}
@@ -163,7 +164,7 @@ func (r *runner) exportStage() Stage {
 				Features:    env.Dep(StageFeatures, FeaturesFile),
 				Out:         env.Dir,
 				QueryOrder:  labels.QueryOrderPath(env.Dep(StageLabel, LabelsFile)),
-				Options: export.Options{Folds: ec.Folds, Seed: uint64(ec.Seed), KeepJunk: ec.KeepJunk, Version: programVersion(),
+				Options: export.Options{Folds: ec.Folds, Seed: uint64(ec.Seed), KeepJunk: ec.KeepJunk, Version: buildinfo.Version(),
 					FeatureSemantics: r.cfg.Features.Semantics, Provenance: pv, Publication: r.cfg.publication(),
 					MinConfidence: ec.MinConfidence, MinQueryAgreement: ec.MinQueryAgreement},
 			})

@@ -14,7 +14,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,6 +21,7 @@ import (
 	"time"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/buildinfo"
 	"github.com/lovbench/lovbench/internal/filehash"
 )
 
@@ -765,26 +765,8 @@ func fingerprint(st Stage, fps map[string]string, code string) (*Stamp, error) {
 	return stamp, nil
 }
 
-// programVersion identifies the code that produces stage outputs: the
-// module version and, when the binary was built from a VCS checkout, the
-// revision (and whether the tree was modified), so an upgraded lovbench
-// reruns every stage instead of trusting outputs of older code.
-func programVersion() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	v := bi.Main.Version
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" || s.Key == "vcs.modified" {
-			v += " " + s.Key + "=" + s.Value
-		}
-	}
-	return v
-}
-
 // codeIdentity identifies the code that produces stage outputs: the program
-// version (programVersion) and the SHA-256 of the running executable, so
+// version (buildinfo.Version) and the SHA-256 of the running executable, so
 // that any change of the program (an upgrade, a rebuild from modified
 // sources, `go run` of another checkout) reruns every stage instead of
 // trusting outputs of other code. Go builds are reproducible, so rebuilding
@@ -798,7 +780,7 @@ func codeIdentity() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("identify the program: %w", err)
 	}
-	return programVersion() + " exe=" + sum[:16], nil
+	return buildinfo.Version() + " exe=" + sum[:16], nil
 }
 
 func stampMatches(dir, fp string) bool {

@@ -10,13 +10,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/lovbench/lovbench/internal/hashes"
 	"github.com/lovbench/lovbench/sessions/split"
 )
 
@@ -53,9 +53,7 @@ type Manifest struct {
 
 // Of is the shard of query among n: fnv1a64 of its UTF-8 bytes, mod n.
 func Of(query string, n int) int {
-	h := fnv.New64a()
-	io.WriteString(h, query)
-	return int(h.Sum64() % uint64(n))
+	return int(hashes.FNV1a(query) % uint64(n))
 }
 
 // FileName is the name of shard i of n.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"path/filepath"
 	"sync"
@@ -12,6 +11,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/hashes"
 	"github.com/lovbench/lovbench/sessions"
 	"github.com/lovbench/lovbench/sessions/split"
 )
@@ -258,10 +258,8 @@ func SessionKey(id string) [2]uint64 { return sessionKey(id) }
 // sessionKey is a 128-bit hash of a session ID (two independent 64-bit
 // hashes: a collision among 10^9 sessions has probability about 1e-20).
 func sessionKey(id string) [2]uint64 {
-	h1 := fnv.New64a()
-	io.WriteString(h1, id)
 	var k [2]uint64
-	k[0] = h1.Sum64()
+	k[0] = hashes.FNV1a(id)
 	h := uint64(0x6c6f7662656e6368)
 	for i := 0; i < len(id); i++ {
 		h = (h ^ uint64(id[i])) * 0x100000001b3

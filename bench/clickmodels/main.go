@@ -139,7 +139,7 @@ func simulate(n, queries, iters, workers int, models string, unc bool) error {
 		}
 		t2 := time.Now()
 		c2 := cpuSeconds()
-		m, err := clickmodels.Fit(context.Background(), d, kind, clickmodels.Options{Iterations: iters, Workers: workers, Level: -1})
+		m, err := clickmodels.Fit(context.Background(), d, kind, clickmodels.Options{Iterations: iters, Workers: workers, NoIntervals: true})
 		if err != nil {
 			return err
 		}

@@ -360,7 +360,7 @@ func (r *shardRun) finish(i int, k clickmodels.Kind, fs []*clickmodels.ShardFit,
 		}
 		vals.drop(i)
 	}
-	m, err := f.FinalModel(r.ctx, done, r.cfg.Level)
+	m, err := f.FinalModel(r.ctx, done, r.cfg.Options)
 	if err != nil {
 		return err
 	}

@@ -3,25 +3,15 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lovbench/lovbench/export"
 	"github.com/lovbench/lovbench/features"
+	"github.com/lovbench/lovbench/internal/buildinfo"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/pipeline"
 )
-
-// exportVersion is the program version recorded in dataset manifests and
-// features files: the main module version of the build ("(devel)" for a
-// source build).
-func exportVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(devel)"
-}
 
 func newExportCmd(a *app) *cobra.Command {
 	var (
@@ -75,7 +65,7 @@ every file.`,
 			if _, err := features.ParseSemantics(cfg.Options.FeatureSemantics); err != nil {
 				return usagef("export: --feature-semantics: %v", err)
 			}
-			cfg.Options.Version = exportVersion()
+			cfg.Options.Version = buildinfo.Version()
 			if err := pub.Check(); err != nil {
 				return usagef("export: %v", err)
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lovbench/lovbench/features"
+	"github.com/lovbench/lovbench/internal/buildinfo"
 	"github.com/lovbench/lovbench/internal/textio"
 )
 
@@ -92,7 +93,7 @@ every feature in both):
 			if rep.Rows == 0 && len(ps) > 0 && !a.allowEmpty {
 				return &textio.EmptyError{File: pairs, What: "row left", Counts: fmt.Sprintf("%d pairs, %d with a term not in the corpus skipped", rep.Pairs, rep.Unknown)}
 			}
-			tab.Origin.Version = exportVersion()
+			tab.Origin.Version = buildinfo.Version()
 			if err := tab.WriteFile(out); err != nil {
 				return err
 			}

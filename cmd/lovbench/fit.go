@@ -21,7 +21,7 @@ func newFitCmd(a *app) *cobra.Command {
 		logFile, format, sessDir, models, out, load, splitName string
 		shardDir, memLimit, paramsFormat                       string
 		cfg                                                    clickmodels.RunConfig
-		asJSON                                                 bool
+		asJSON, noIntervals                                    bool
 		interval                                               float64
 	)
 	cmd := &cobra.Command{
@@ -92,8 +92,20 @@ for any --workers. See docs/clickmodels.md.`,
 				}
 				defer setSoftLimit(a, cfg.MemoryLimit)()
 			}
-			if cfg.Level, err = clickmodels.IntervalLevel(interval); err != nil {
-				return usagef("fit: %v", err)
+			switch intervalSet := cmd.Flags().Changed("interval"); {
+			case intervalSet && noIntervals:
+				return usagef("fit: give --interval or --no-intervals, not both")
+			case noIntervals:
+				cfg.NoIntervals = true
+			case intervalSet && interval == 0:
+				// The old spelling of --no-intervals, kept working, said aloud.
+				a.log.Warn("fit: --interval 0 is the old spelling of --no-intervals, and does the same: the relevance files get no intervals and labels made from them no confidence (export --min-confidence refuses them); write --no-intervals")
+				cfg.NoIntervals = true
+			default:
+				if err := clickmodels.CheckLevel(interval); err != nil {
+					return usagef("fit: --interval: %v; --no-intervals fits without intervals", err)
+				}
+				cfg.Level = interval
 			}
 			cfg.Kinds, cfg.LoadDir = kinds, load
 			var bar progress.Bar = nopBar{}
@@ -146,7 +158,8 @@ for any --workers. See docs/clickmodels.md.`,
 	uint64Var(f, &cfg.Seed, "seed", 1, "seed of --split random")
 	intVar(f, &cfg.Workers, "workers", 0, atLeast(0), "parallel workers (0: all CPUs); results do not depend on it")
 	floatVar(f, &cfg.Tolerance, "tolerance", 0, atLeast(0), "stop EM once the training log-likelihood changes less than this (0: run all --iterations, like PyClick)")
-	f.Float64Var(&interval, "interval", clickmodels.DefaultLevel, "level of the interval written next to each relevance (0: none; see docs/clickmodels.md, \"Uncertainty\")")
+	f.Float64Var(&interval, "interval", clickmodels.DefaultLevel, "level of the interval written next to each relevance, in (0, 1) (see docs/clickmodels.md, \"Uncertainty\")")
+	f.BoolVar(&noIntervals, "no-intervals", false, "write no intervals (and skip the pass that computes them): labels made from the fit have no confidence")
 	f.BoolVar(&cfg.Exact, "exact", false, "DBN: exact posterior E-step instead of PyClick's (recovers parameters better, differs from PyClick)")
 	f.StringVar(&shardDir, "shards", "", "query-shard `DIR` written by lovbench shard (fits shard by shard; same outputs)")
 	f.StringVar(&memLimit, "memory-limit", "", "bound the fit's memory, e.g. 4GiB: 0 (no limit) or at least 1MiB (see docs/scale.md)")

@@ -64,7 +64,8 @@ var (
 	piiSalt    = flag.String("pii-salt", "", "shard: key of the session-ID pseudonymisation as text (default: random per run, written in no output)")
 	keepIDs    = flag.Bool("keep-session-ids", false, "shard: write session IDs as read, not pseudonymised")
 	tolerance  = flag.Float64("tolerance", 0, "fit: stop EM once the training log-likelihood changes by less than this between iterations (0: run every iteration; as lovbench fit --tolerance)")
-	interval   = flag.Float64("interval", clickmodels.DefaultLevel, "fit: level of the intervals written next to each relevance (0: none; as lovbench fit --interval)")
+	interval   = flag.Float64("interval", clickmodels.DefaultLevel, "fit: level of the intervals written next to each relevance, in (0, 1) (as lovbench fit --interval)")
+	noInterval = flag.Bool("no-intervals", false, "fit: write no intervals (as lovbench fit --no-intervals)")
 	exact      = flag.Bool("exact", false, "fit: DBN's exact E-step instead of PyClick's (as lovbench fit --exact)")
 	splitName  = flag.String("split", string(split.Spec), "shard and fit --log: train/test split of the SERPs: spec, random or time")
 	trainFrac  = flag.Float64("train-fraction", split.DefaultTrainFraction, "shard and fit --log: share of SERPs that train")
@@ -179,9 +180,9 @@ func run(ctx context.Context, cmd string) error {
 		if !(*tolerance >= 0) || math.IsInf(*tolerance, 0) {
 			return usageError{fmt.Errorf("--tolerance must be a finite number >= 0, got %v", *tolerance)}
 		}
-		level, err := clickmodels.IntervalLevel(*interval)
+		level, noIntervals, err := intervalFlags()
 		if err != nil {
-			return usageError{err}
+			return err
 		}
 		cache, err := bytesize.Parse(*shardCache)
 		if err != nil {
@@ -237,7 +238,7 @@ func run(ctx context.Context, cmd string) error {
 		// run's own, and only its files are removed.
 		prep := lbbeam.JoinPath(outDir.Path(), ".prepared")
 		if err := lbbeam.BuildFit(s, lbbeam.FitOptions{ShardDir: dir, Kinds: kinds, Iterations: *iterations,
-			Tolerance: *tolerance, Exact: *exact, Level: level, OutDir: outDir.Path(), PrepDir: prep, ShardCache: cache}); err != nil {
+			Tolerance: *tolerance, Exact: *exact, Level: level, NoIntervals: noIntervals, OutDir: outDir.Path(), PrepDir: prep, ShardCache: cache}); err != nil {
 			return usageError{err}
 		}
 		if !started {
@@ -357,6 +358,27 @@ func cleaningFlagsUnset() error {
 	return nil
 }
 
+// intervalFlags reads --interval and --no-intervals as lovbench fit does:
+// the level must lie in (0, 1); --interval 0, the old spelling of
+// --no-intervals, still does the same, with a warning.
+func intervalFlags() (level float64, none bool, err error) {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "interval" })
+	switch {
+	case set && *noInterval:
+		return 0, false, usageError{errors.New("give --interval or --no-intervals, not both")}
+	case *noInterval:
+		return 0, true, nil
+	case set && *interval == 0:
+		slog.Warn("--interval 0 is the old spelling of --no-intervals, and does the same: the relevance files get no intervals and labels made from them no confidence; write --no-intervals")
+		return 0, true, nil
+	}
+	if err := clickmodels.CheckLevel(*interval); err != nil {
+		return 0, false, usageError{fmt.Errorf("--interval: %w; --no-intervals fits without intervals", err)}
+	}
+	return *interval, false, nil
+}
+
 // ownFlags are the flags of lovbench-beam itself; every other flag of the
 // command line is one of Beam's pipeline options (registered by the SDK,
 // its runners and file systems).
@@ -364,7 +386,7 @@ var ownFlags = map[string]bool{
 	"log": true, "shards": true, "out": true, "part-size": true, "pii-blacklist": true, "full-serp": true,
 	"max-line": true, "shard-dir": true, "models": true, "iterations": true, "pii-salt": true,
 	"keep-session-ids": true, "tolerance": true, "exact": true, "split": true, "train-fraction": true, "seed": true,
-	"cpuprofile": true, "shard-cache": true,
+	"cpuprofile": true, "shard-cache": true, "interval": true, "no-intervals": true,
 }
 
 // usage prints the help in lovbench's style: what the command does, its
