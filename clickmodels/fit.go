@@ -338,7 +338,7 @@ func (f *fitter) load(v *view, sc *scratch, i int) {
 	n := int(hi - lo)
 	pairs := d.recPair[lo:hi]
 	v.n, v.clicks, v.R, v.g, v.exact = n, d.recClicks[i], f.R, f.global, f.exact
-	v.a, v.s = nil, nil
+	v.a, v.s, v.order = nil, nil, nil
 	switch {
 	case len(f.sat) > 0: // DBN, SDBN: one gather for both (attr has sat's length)
 		a, s := sc.a[:n], sc.s[:n]
@@ -387,38 +387,19 @@ func (f *fitter) iterate(ctx context.Context, workers int, st *Stats) {
 		var v view
 		for i := ch.recLo; i < ch.recHi; i++ {
 			f.load(&v, sc, i)
+			pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
+			if f.kind == PSCM {
+				// One E-step per click order of the record.
+				d.eachOrder(i, func(order []uint8, w float64) {
+					v.order = order
+					estep(f.kind, &v, w, c)
+					f.scatter(c, pairs, w, dens)
+				})
+				continue
+			}
 			w := d.recWeight[i]
 			estep(f.kind, &v, w, c)
-			pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
-			n := len(pairs)
-			switch {
-			case len(f.sNum) > 0: // DBN, SDBN: one scatter for both (aNum has sNum's length)
-				aNum, sNum := f.aNum, f.sNum[:len(f.aNum)]
-				ca, cs := c.aNum[:n], c.sNum[:n]
-				for r, p := range pairs {
-					aNum[p] += w * ca[r]
-					sNum[p] += w * cs[r]
-				}
-				if dens {
-					aDen, sDen := f.aDen[:len(aNum)], f.sDen[:len(aNum)]
-					ca, cs := c.aDen[:n], c.sDen[:n]
-					for r, p := range pairs {
-						aDen[p] += w * ca[r]
-						sDen[p] += w * cs[r]
-					}
-				}
-			case len(f.aNum) > 0:
-				aNum, ca := f.aNum, c.aNum[:n]
-				for r, p := range pairs {
-					aNum[p] += w * ca[r]
-				}
-				if dens {
-					aDen, ca := f.aDen, c.aDen[:n]
-					for r, p := range pairs {
-						aDen[p] += w * ca[r]
-					}
-				}
-			}
+			f.scatter(c, pairs, w, dens)
 		}
 		// M-step for the chunk's own pairs: no other chunk reads them.
 		for p := ch.pairLo; p < ch.pairHi; p++ {
@@ -432,6 +413,40 @@ func (f *fitter) iterate(ctx context.Context, workers int, st *Stats) {
 	})
 	f.densDone = true
 	f.collect(st)
+}
+
+// scatter adds the per-rank counts c of one SERP of weight w, showing
+// pairs, to the pairs' counts (the denominators only while dens).
+func (f *fitter) scatter(c *counts, pairs []int32, w float64, dens bool) {
+	n := len(pairs)
+	switch {
+	case len(f.sNum) > 0: // DBN, SDBN: one scatter for both (aNum has sNum's length)
+		aNum, sNum := f.aNum, f.sNum[:len(f.aNum)]
+		ca, cs := c.aNum[:n], c.sNum[:n]
+		for r, p := range pairs {
+			aNum[p] += w * ca[r]
+			sNum[p] += w * cs[r]
+		}
+		if dens {
+			aDen, sDen := f.aDen[:len(aNum)], f.sDen[:len(aNum)]
+			ca, cs := c.aDen[:n], c.sDen[:n]
+			for r, p := range pairs {
+				aDen[p] += w * ca[r]
+				sDen[p] += w * cs[r]
+			}
+		}
+	case len(f.aNum) > 0:
+		aNum, ca := f.aNum, c.aNum[:n]
+		for r, p := range pairs {
+			aNum[p] += w * ca[r]
+		}
+		if dens {
+			aDen, ca := f.aDen, c.aDen[:n]
+			for r, p := range pairs {
+				aDen[p] += w * ca[r]
+			}
+		}
+	}
 }
 
 // collect moves the workers' exact sums into st.
@@ -467,6 +482,16 @@ func (f *fitter) trainLL(ctx context.Context, st *Stats) {
 		for i := ch.recLo; i < ch.recHi; i++ {
 			f.load(&v, sc, i)
 			cond := sc.cond[:v.n]
+			if f.kind == PSCM {
+				d.eachOrder(i, func(order []uint8, w float64) {
+					v.order = order
+					clickProbs(f.kind, &v, cond, nil)
+					if x := w * serpLL(cond); !sc.ll.AddSmall(x) {
+						sc.ll.addLarge(x)
+					}
+				})
+				continue
+			}
 			clickProbs(f.kind, &v, cond, nil)
 			if x := d.recWeight[i] * serpLL(cond); !sc.ll.AddSmall(x) {
 				sc.ll.addLarge(x)

@@ -33,7 +33,10 @@ type paramsFile struct {
 	ContByRank          []float64   `json:"cont_by_rank,omitempty"`            // DCM
 	Cont                *float64    `json:"cont,omitempty"`                    // DBN
 	Tau                 []float64   `json:"tau,omitempty"`                     // CCM
-	Pairs               []pairJSON  `json:"pairs"`
+	// PSCM: gamma[i][m][n], m and n from 0 to ranks (ranks: the start,
+	// resp. the end; see Kind.GlobalParams).
+	ExamByRankPrevNext [][][]float64 `json:"exam_by_rank_prev_next_click,omitempty"`
+	Pairs              []pairJSON    `json:"pairs"`
 }
 
 type pairJSON struct {
@@ -137,6 +140,15 @@ func (pw *pairWriter) header() paramsFile {
 		pf.Cont = &g[0]
 	case CCM:
 		pf.Tau = g
+	case PSCM:
+		R1 := pw.ranks + 1
+		for i := 0; i < pw.ranks; i++ {
+			var rows [][]float64
+			for m := 0; m < R1; m++ {
+				rows = append(rows, g[(i*R1+m)*R1:(i*R1+m+1)*R1])
+			}
+			pf.ExamByRankPrevNext = append(pf.ExamByRankPrevNext, rows)
+		}
 	}
 	return pf
 }
@@ -291,6 +303,19 @@ func modelOf(pf *paramsFile, name string) (*Model, error) {
 		}
 	case CCM:
 		field, m.Global = "tau", pf.Tau
+	case PSCM:
+		field = "exam_by_rank_prev_next_click"
+		for i, rows := range pf.ExamByRankPrevNext {
+			if len(rows) != R+1 {
+				return nil, fmt.Errorf("%s: field %s: rank %d has %d rows, want %d", name, field, i, len(rows), R+1)
+			}
+			for mr, row := range rows {
+				if len(row) != R+1 {
+					return nil, fmt.Errorf("%s: field %s: rank %d, row %d has %d values, want %d", name, field, i, mr, len(row), R+1)
+				}
+				m.Global = append(m.Global, row...)
+			}
+		}
 	}
 	if len(m.Global) != want {
 		return nil, fmt.Errorf("%s: field %s: %d values, %v with %d ranks needs %d", name, field, len(m.Global), kind, R, want)

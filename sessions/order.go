@@ -146,6 +146,11 @@ func (l *Log) orderIndex(i int) (int, bool) {
 // HasOrder reports whether some SERP of l was clicked out of rank order.
 func (l *Log) HasOrder() bool { return len(l.OrderSERP) > 0 }
 
+// SetLastOrder records order (its clicked ranks in click order; nil or
+// rank order: nothing to record) as the click order of the SERP added
+// last, for a Log built column by column.
+func (l *Log) SetLastOrder(order []uint8) { l.setOrder(order) }
+
 // setOrder records the click order of the SERP just added (index
 // l.Len()-1) when it is not rank order.
 func (l *Log) setOrder(order []uint8) {

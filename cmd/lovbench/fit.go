@@ -42,7 +42,7 @@ and writes to --out:
   <MODEL>_params.json       the fitted parameters, loadable with --load: JSON up to
                             100,000 pairs, else <MODEL>_params.parquet (--params-format)
 
-Models: GCTR, RCTR, DCTR, PBM, CM, UBM, DCM, CCM, DBN, SDBN, or "all".
+Models: GCTR, RCTR, DCTR, PBM, CM, UBM, DCM, CCM, DBN, SDBN, PSCM, or "all".
 Everything but the timings in metrics.json is identical across reruns and
 for any --workers. See docs/clickmodels.md.`,
 		Example: `  lovbench fit --log golden_ubm6k.tsv --format yandex --models all --out /tmp/cm
