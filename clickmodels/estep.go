@@ -20,6 +20,8 @@ type view struct {
 	// clickOrder's rank order.
 	order []uint8
 	obuf  [MaxSERP]uint8
+	// pscmAuthors: PSCM's steps as the authors' code takes them.
+	pscmAuthors bool
 }
 
 func (v *view) clicked(r int) bool { return v.clicks&(1<<uint(r)) != 0 }

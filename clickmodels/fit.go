@@ -35,6 +35,12 @@ type Options struct {
 	// the default so that results equal PyClick's; the exact one recovers
 	// simulated parameters better. Other models ignore it.
 	Exact bool
+	// PSCMAuthors makes PSCM follow the authors' code (THUIR/PSCMModel)
+	// instead of the model's definition (pscm.go): on a return up the page
+	// the step observes ranks n+1 to m, and gamma after the last click is
+	// never re-estimated. It is how their published perplexities are
+	// reproduced. Other models ignore it.
+	PSCMAuthors bool
 	// OnIteration, if set, is called after every EM iteration with the
 	// number of iterations done and the training log-likelihood (NaN when
 	// Tolerance is 0, as it is then not computed).
@@ -95,7 +101,7 @@ func fit(ctx context.Context, d *Data, kind Kind, opt Options, factorize bool) (
 func newFitter(ctx context.Context, d *Data, kind Kind, opt Options, global []float64, factorize bool) *fitter {
 	R := d.ranks
 	np := d.Pairs()
-	f := &fitter{d: d, kind: kind, R: R, em: kind.EM(), exact: opt.Exact && kind == DBN, ng: kind.GlobalParams(R), workers: opt.workers()}
+	f := &fitter{d: d, kind: kind, R: R, em: kind.EM(), exact: opt.Exact && kind == DBN, pscmAuthors: opt.PSCMAuthors && kind == PSCM, ng: kind.GlobalParams(R), workers: opt.workers()}
 	nPair := kind.PairParams()
 	f.attr = filled(np*b2i(nPair >= 1), Unseen)
 	f.sat = filled(np*b2i(nPair >= 2), Unseen)
@@ -191,7 +197,7 @@ func (f *fitter) model(done int) *Model {
 	d := f.d
 	nPair := f.kind.PairParams()
 	m := &Model{
-		Kind: f.kind, Ranks: f.R, Iterations: done, Exact: f.exact,
+		Kind: f.kind, Ranks: f.R, Iterations: done, Exact: f.exact, PSCMAuthors: f.pscmAuthors,
 		QueryNames: d.log.Queries.Names, DocNames: d.log.Docs.Names,
 		PairQuery: d.pairQuery, PairDoc: d.pairDoc,
 		Global: slices.Clone(f.global),
@@ -271,6 +277,8 @@ type fitter struct {
 	R     int
 	em    bool
 	exact bool
+	// pscmAuthors: PSCM as the authors' code (Options.PSCMAuthors)
+	pscmAuthors bool
 
 	attr, sat              []float64 // current values per pair
 	aNum, aDen, sNum, sDen []float64 // expected counts per pair (this iteration)
@@ -338,7 +346,7 @@ func (f *fitter) load(v *view, sc *scratch, i int) {
 	n := int(hi - lo)
 	pairs := d.recPair[lo:hi]
 	v.n, v.clicks, v.R, v.g, v.exact = n, d.recClicks[i], f.R, f.global, f.exact
-	v.a, v.s, v.order = nil, nil, nil
+	v.a, v.s, v.order, v.pscmAuthors = nil, nil, nil, f.pscmAuthors
 	switch {
 	case len(f.sat) > 0: // DBN, SDBN: one gather for both (attr has sat's length)
 		a, s := sc.a[:n], sc.s[:n]

@@ -25,6 +25,8 @@ type paramsFile struct {
 	Ranks      int    `json:"ranks"`
 	Iterations int    `json:"iterations"`
 	Exact      bool   `json:"exact,omitempty"`
+	// PSCMAuthors: PSCM as the authors' code (Options.PSCMAuthors).
+	PSCMAuthors bool `json:"pscm_authors,omitempty"`
 
 	CTR                 *float64    `json:"ctr,omitempty"`                     // GCTR
 	CTRByRank           []float64   `json:"ctr_by_rank,omitempty"`             // RCTR
@@ -59,6 +61,7 @@ type pairWriter struct {
 	ranks           int
 	iterations      int
 	exact           bool
+	pscmAuthors     bool
 	global          []float64
 	hasAttr, hasSat bool
 	// hasEv: the pairs carry Evidence, so the relevance file gets
@@ -121,7 +124,7 @@ func (m *Model) pairWriter() *pairWriter {
 
 // header is the paramsFile of the model without its pairs.
 func (pw *pairWriter) header() paramsFile {
-	pf := paramsFile{Format: ParamsFormat, Model: pw.kind.String(), Ranks: pw.ranks, Iterations: pw.iterations, Exact: pw.exact}
+	pf := paramsFile{Format: ParamsFormat, Model: pw.kind.String(), Ranks: pw.ranks, Iterations: pw.iterations, Exact: pw.exact, PSCMAuthors: pw.pscmAuthors}
 	g := pw.global
 	switch pw.kind {
 	case GCTR:
@@ -273,7 +276,7 @@ func modelOf(pf *paramsFile, name string) (*Model, error) {
 	if R < 1 || R > MaxSERP {
 		return nil, fmt.Errorf("%s: field ranks: %d, want 1 to %d", name, R, MaxSERP)
 	}
-	m := &Model{Kind: kind, Ranks: R, Iterations: pf.Iterations, Exact: pf.Exact}
+	m := &Model{Kind: kind, Ranks: R, Iterations: pf.Iterations, Exact: pf.Exact, PSCMAuthors: pf.PSCMAuthors && kind == PSCM}
 	want := kind.GlobalParams(R)
 	field := ""
 	switch kind {

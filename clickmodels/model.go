@@ -170,6 +170,9 @@ type Model struct {
 	Ranks      int  // R: rank-indexed parameters have R entries (UBM: R*R)
 	Iterations int  // EM iterations run (1 for counting models)
 	Exact      bool // DBN fitted with Options.Exact (prediction is the same)
+	// PSCMAuthors: PSCM fitted, and predicting, as the authors' code
+	// (Options.PSCMAuthors).
+	PSCMAuthors bool
 
 	QueryNames []string
 	DocNames   []string

@@ -49,19 +49,49 @@ package clickmodels
 // sequence's steps, not a prediction from the clicks above alone as the
 // other models' (docs/clickmodels.md, "PSCM").
 //
-// The authors' code (THUIR/PSCMModel) differs in two places, both listed
-// in docs/clickmodels.md: on a return (m > n) it takes ranks n+1, ..., m
-// (the previous click m is observed again, unclicked, and the new click n
-// is not observed), and it never re-estimates gamma_im,end (kept at 1/2).
+// The authors' code (THUIR/PSCMModel) differs in three places, listed in
+// docs/clickmodels.md: in training, on a return (m > n) it takes ranks
+// n+1, ..., m (the previous click m is observed again, unclicked, and the
+// new click n is not observed), and it never re-estimates gamma_im,end
+// (kept at 1/2); in prediction, every step starts from the start (m is
+// never moved on), so step t crosses ranks 0 to c_t under gamma_i,start,c_t
+// and the order of the clicks plays no part. Options.PSCMAuthors follows
+// it (pscmSteps' modes pscmAuthorsFit and pscmAuthorsPredict; no expected
+// counts for gamma_im,end, so that the M-step leaves it at its prior
+// value 1/2).
 
 // pscmIndex is the index of gamma_imn in Model.Global for R ranks; m = R
 // is the start, n = R the end.
 func pscmIndex(R, i, m, n int) int { return (i*(R+1)+m)*(R+1) + n }
 
+// pscmMode selects the steps pscmSteps takes: the model's (pscmModel) or
+// the authors' code's, which differ between fitting and prediction.
+type pscmMode int
+
+const (
+	pscmModel pscmMode = iota
+	pscmAuthorsFit
+	pscmAuthorsPredict
+)
+
+// pscmMode is the mode of v's PSCM steps when fitting (predict false) or
+// predicting.
+func (v *view) pscmMode(predict bool) pscmMode {
+	switch {
+	case !v.pscmAuthors:
+		return pscmModel
+	case predict:
+		return pscmAuthorsPredict
+	}
+	return pscmAuthorsFit
+}
+
 // pscmSteps calls fn for every observation of a SERP of n results clicked
 // in order (distinct ranks below n): the rank i, the index e of its gamma
-// and whether it was clicked, step by step in time order.
-func pscmSteps(order []uint8, n, R int, fn func(i, e int, clicked bool)) {
+// and whether it was clicked, step by step in time order; mode selects
+// the model's steps or the authors' code's (see above).
+func pscmSteps(order []uint8, n, R int, mode pscmMode, fn func(i, e int, clicked bool)) {
+	authors := mode == pscmAuthorsFit
 	m := R
 	for t := 0; t <= len(order); t++ {
 		next := R
@@ -85,12 +115,18 @@ func pscmSteps(order []uint8, n, R int, fn func(i, e int, clicked bool)) {
 			for i := m + 1; i <= next; i++ {
 				fn(i, pscmIndex(R, i, m, next), i == next)
 			}
+		case authors:
+			for i := next + 1; i <= m; i++ {
+				fn(i, pscmIndex(R, i, m, next), false)
+			}
 		default:
 			for i := m - 1; i >= next; i-- {
 				fn(i, pscmIndex(R, i, m, next), i == next)
 			}
 		}
-		m = next
+		if mode != pscmAuthorsPredict {
+			m = next
+		}
 	}
 }
 
@@ -100,18 +136,26 @@ func estepPSCM(v *view, w float64, c *counts) {
 	for r := 0; r < v.n; r++ {
 		c.aNum[r], c.aDen[r] = 0, 0
 	}
-	pscmSteps(v.clickOrder(), v.n, v.R, func(i, e int, clicked bool) {
+	end := v.R // the next-click index of the step after the last click
+	pscmSteps(v.clickOrder(), v.n, v.R, v.pscmMode(false), func(i, e int, clicked bool) {
+		counted := !v.pscmAuthors || e%(v.R+1) != end
 		c.aDen[i]++
-		c.gDen[e].Add(w)
+		if counted {
+			c.gDen[e].Add(w)
+		}
 		if clicked {
 			c.aNum[i]++
-			c.gNum[e].Add(w)
+			if counted {
+				c.gNum[e].Add(w)
+			}
 			return
 		}
 		a, g := v.a[i], v.g[e]
 		inv := 1 / (1 - a*g)
 		c.aNum[i] += a * (1 - g) * inv
-		c.gNum[e].Add(w * g * (1 - a) * inv)
+		if counted {
+			c.gNum[e].Add(w * g * (1 - a) * inv)
+		}
 	})
 }
 
@@ -122,7 +166,7 @@ func pscmProbs(v *view, cond, full []float64) {
 	for r := 0; r < v.n; r++ {
 		noClick[r] = 1
 	}
-	pscmSteps(v.clickOrder(), v.n, v.R, func(i, e int, _ bool) {
+	pscmSteps(v.clickOrder(), v.n, v.R, v.pscmMode(true), func(i, e int, _ bool) {
 		noClick[i] *= 1 - v.a[i]*v.g[e]
 	})
 	for r := 0; r < v.n; r++ {
@@ -149,7 +193,7 @@ func pscmEvidence(v *view, w float64, pairs []int32, ev *Evidence) {
 		ev.Rank[p] += w * float64(r)
 		ev.Shown[p] += w
 	}
-	pscmSteps(v.clickOrder(), v.n, v.R, func(i, e int, clicked bool) {
+	pscmSteps(v.clickOrder(), v.n, v.R, v.pscmMode(false), func(i, e int, clicked bool) {
 		p, a := pairs[i], v.a[i]
 		q := 1.0
 		if !clicked {

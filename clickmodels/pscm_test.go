@@ -258,3 +258,70 @@ func TestPSCMWorkers(t *testing.T) {
 		t.Error("PSCM fits the same with and without the click order")
 	}
 }
+
+// TestPSCMAuthorsHand checks Options.PSCMAuthors, the authors' code, on
+// pscmLog by hand: one EM iteration, then the prediction of S1. Fitting,
+// the return 2->0 observes ranks 1 and 2 (not 0), and no gamma of a step
+// to the end is counted:
+//
+//	S1: start->2: r0 A g(0,S,2), r1 B g(1,S,2), r2 C g(2,S,2) clicked;
+//	    2->0: r1 B g(1,2,0), r2 C g(2,2,0); 0->end: r1 B, r2 C (a only)
+//	S2: start->1: r0 A g(0,S,1), r1 B g(1,S,1) clicked; 1->end: r2 C (a only)
+//
+//	A = (1 + 2/3) / 4 = 5/12    B = (1 + 1/3*3 + 1) / 6 = 1/2
+//	C = (1 + 1 + 1/3*3) / 6 = 1/2
+//	g(0,2,0) = g(1,0,E) = 1/2 (never counted), g(2,2,0) = 4/9, g(2,S,2) = 2/3
+//
+// Predicting, every step starts from the start: for S1, start->2 (ranks 0
+// to 2 under g(i,S,2)), start->0 (rank 0 under g(0,S,0) = 1/2, never
+// trained) and start->end (every rank under g(i,S,E) = 1/2):
+//
+//	r0 (clicked):   1 - (1 - 5/12*4/9)(1 - 5/24)^2 = 1 - (22/27)(361/576)
+//	r1 (unclicked): (1 - 1/2*4/9)(1 - 1/4) = 7/12
+//	r2 (clicked):   1 - (1 - 1/2*2/3)(1 - 1/4) = 1/2
+func TestPSCMAuthorsHand(t *testing.T) {
+	log := pscmLog(t)
+	d, err := Prepare(log, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Fit(context.Background(), d, PSCM, Options{Iterations: 1, Level: -1, PSCMAuthors: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const S, E = 10, 10
+	g := func(i, prev, next int) float64 { return m.Global[pscmIndex(10, i, prev, next)] }
+	near(t, "aA", m.Attr[m.Pair("q", "A")], 5.0/12)
+	near(t, "aB", m.Attr[m.Pair("q", "B")], 0.5)
+	near(t, "aC", m.Attr[m.Pair("q", "C")], 0.5)
+	near(t, "g(0,2,0)", g(0, 2, 0), 0.5)
+	near(t, "g(1,0,E)", g(1, 0, E), 0.5)
+	near(t, "g(2,2,0)", g(2, 2, 0), 4.0/9)
+	near(t, "g(1,2,0)", g(1, 2, 0), 4.0/9)
+	near(t, "g(2,S,2)", g(2, S, 2), 2.0/3)
+	met, err := Evaluate(m, log.Head(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p0, p1, p2 := 1-(22.0/27)*(361.0/576), 7.0/12, 0.5
+	near(t, "perplexity at rank 0", met.PerplexityAtRank[0], 1/p0)
+	near(t, "perplexity at rank 1", met.PerplexityAtRank[1], 1/p1)
+	near(t, "perplexity at rank 2", met.PerplexityAtRank[2], 1/p2)
+	near(t, "log-likelihood", met.LogLikelihood, (math.Log(p0)+math.Log(p1)+math.Log(p2))/3)
+	// The flag travels with the parameter file.
+	var buf bytes.Buffer
+	if err := m.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadModel(&buf, "PSCM_params.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	met2, err := Evaluate(back, log.Head(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !back.PSCMAuthors || met2.Perplexity != met.Perplexity {
+		t.Errorf("loaded model: authors %v, perplexity %v, fitted %v", back.PSCMAuthors, met2.Perplexity, met.Perplexity)
+	}
+}

@@ -148,6 +148,7 @@ for any --workers. See docs/clickmodels.md.`,
 	floatVar(f, &cfg.Tolerance, "tolerance", 0, atLeast(0), "stop EM once the training log-likelihood changes less than this (0: run all --iterations, like PyClick)")
 	f.Float64Var(&interval, "interval", clickmodels.DefaultLevel, "level of the interval written next to each relevance (0: none; see docs/clickmodels.md, \"Uncertainty\")")
 	f.BoolVar(&cfg.Exact, "exact", false, "DBN: exact posterior E-step instead of PyClick's (recovers parameters better, differs from PyClick)")
+	f.BoolVar(&cfg.PSCMAuthors, "pscm-authors", false, "PSCM: as the authors' code (THUIR/PSCMModel), which reproduces their published perplexities: a return observes ranks n+1..m, gamma after the last click stays 0.5 (docs/clickmodels.md, \"PSCM\")")
 	f.StringVar(&shardDir, "shards", "", "query-shard `DIR` written by lovbench shard (fits shard by shard; same outputs)")
 	f.StringVar(&memLimit, "memory-limit", "", "bound the fit's memory, e.g. 4GiB: 0 (no limit) or at least 1MiB (see docs/scale.md)")
 	f.StringVar(&load, "load", "", "load <MODEL>_params.parquet or <MODEL>_params.json from `DIR` instead of fitting, then evaluate")
