@@ -75,8 +75,9 @@ func Fit(ctx context.Context, d *Data, kind Kind, opt Options) (*Model, error) {
 	return fit(ctx, d, kind, opt, true)
 }
 
-// fit is Fit; factorize selects the per-rank E-step of PBM and UBM (false:
-// the per-SERP one, used by tests to cross-check them).
+// fit is Fit; factorize selects the per-rank E-step of PBM, UBM and PSCM
+// (false: the per-SERP one, used by tests to cross-check them; PSCM with
+// Options.PSCMAuthors always takes the per-SERP one).
 func fit(ctx context.Context, d *Data, kind Kind, opt Options, factorize bool) (*Model, error) {
 	if kind < 0 || kind >= numKinds {
 		return nil, fmt.Errorf("click models: unknown model %v", kind)
@@ -107,7 +108,7 @@ func newFitter(ctx context.Context, d *Data, kind Kind, opt Options, global []fl
 	f.sat = filled(np*b2i(nPair >= 2), Unseen)
 	f.sNum, f.sDen = make([]float64, len(f.sat)), make([]float64, len(f.sat))
 	f.global = global
-	if factorize && (kind == PBM || kind == UBM) {
+	if factorize && (kind == PBM || kind == UBM || (kind == PSCM && !f.pscmAuthors)) {
 		// The factorised E-step keeps its denominators in fz.aDen.
 		f.fz = newFactorized(ctx, d, kind, f.workers)
 	} else {
@@ -286,7 +287,7 @@ type fitter struct {
 	ng                     int       // number of global parameters
 	workers                int
 	scr                    []*scratch  // per worker, reused
-	fz                     *factorized // PBM and UBM: merged per-rank items
+	fz                     *factorized // PBM, UBM, PSCM: merged per-rank items
 	densDone               bool        // aDen and sDen hold their final values
 }
 

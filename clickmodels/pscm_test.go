@@ -60,14 +60,20 @@ func pscmLog(t *testing.T) *sessions.Log {
 //	g(0,S,2) = g(2,0,E) = g(0,S,1) = g(2,1,E) = (1 + 28/103) / 3 = 131/309
 //	g(1,S,2) = g(1,2,0) = g(1,0,E) = (1 + 2/7) / 3 = 3/7
 //	g(2,S,2) = g(0,2,0) = g(1,S,1) = 2/3
+//
+// Both E-steps, per SERP and on merged items (factorized.go), give them.
 func TestPSCMHandEM(t *testing.T) {
 	d, err := Prepare(pscmLog(t), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const S, E = 10, 10
-	for _, it := range []int{1, 2} {
-		m, err := Fit(context.Background(), d, PSCM, Options{Iterations: it, Level: -1})
+	for _, c := range []struct {
+		it        int
+		factorize bool
+	}{{1, true}, {2, true}, {1, false}, {2, false}} {
+		it := c.it
+		m, err := fit(context.Background(), d, PSCM, Options{Iterations: it, Level: -1}, c.factorize)
 		if err != nil {
 			t.Fatal(err)
 		}
