@@ -2,7 +2,6 @@ package clickmodels
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"slices"
 
@@ -106,14 +105,17 @@ type aggregator struct {
 
 	// Click orders other than rank order, in order of first appearance:
 	// variant j is record varRec[j] clicked in order
-	// varOrd[varOff[j]:varOff[j+1]] by varWeight[j] SERPs; varIndex finds
-	// a variant by record number (4 bytes) and order.
-	varIndex  map[string]int32
+	// varOrd[varOff[j]:varOff[j+1]] by varWeight[j] SERPs. A record's
+	// variants are a list, varHead[r] its first + 1 (0: none) and
+	// varNext[j] the next + 1: a record has few orders (at most k! for k
+	// clicks, and a log shows fewer), so a walk finds one without an
+	// index keyed by the order.
+	varHead   []int32
+	varNext   []int32
 	varRec    []int32
 	varOff    []int64
 	varOrd    []uint8
 	varWeight []float64
-	key       []byte
 }
 
 // add counts one SERP: query q, documents docs in rank order (not kept),
@@ -123,20 +125,30 @@ func (a *aggregator) add(q int32, docs []int32, clicks uint64, order []uint8) {
 	if order == nil || sessions.InRankOrder(order) {
 		return
 	}
-	a.key = append(binary.LittleEndian.AppendUint32(a.key[:0], uint32(r)), order...)
-	if j, ok := a.varIndex[string(a.key)]; ok {
-		a.varWeight[j]++
-		return
+	for j := a.varHeadOf(r) - 1; j >= 0; j = a.varNext[j] - 1 {
+		if slices.Equal(a.varOrd[a.varOff[j]:a.varOff[j+1]], order) {
+			a.varWeight[j]++
+			return
+		}
 	}
-	if a.varIndex == nil {
-		a.varIndex = make(map[string]int32)
+	if len(a.varOff) == 0 {
 		a.varOff = append(a.varOff, 0)
 	}
-	a.varIndex[string(a.key)] = int32(len(a.varRec))
+	j := int32(len(a.varRec))
+	a.varNext = append(a.varNext, a.varHead[r]) // the new variant goes first
+	a.varHead[r] = j + 1
 	a.varRec = append(a.varRec, r)
 	a.varOrd = append(a.varOrd, order...)
 	a.varOff = append(a.varOff, int64(len(a.varOrd)))
 	a.varWeight = append(a.varWeight, 1)
+}
+
+// varHeadOf returns varHead[r], growing varHead to cover record r.
+func (a *aggregator) varHeadOf(r int32) int32 {
+	if int(r) >= len(a.varHead) {
+		a.varHead = append(a.varHead, make([]int32, len(a.recHash)-len(a.varHead))...)
+	}
+	return a.varHead[r]
 }
 
 // record counts one SERP in its record (query q, documents docs, click

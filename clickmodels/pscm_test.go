@@ -3,6 +3,7 @@ package clickmodels
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
@@ -329,5 +330,55 @@ func TestPSCMAuthorsHand(t *testing.T) {
 	}
 	if !back.PSCMAuthors || met2.Perplexity != met.Perplexity {
 		t.Errorf("loaded model: authors %v, perplexity %v, fitted %v", back.PSCMAuthors, met2.Perplexity, met.Perplexity)
+	}
+}
+
+// TestDataOrders: identical SERPs (one record) clicked in different orders
+// keep each order with its weight, rank order with the rest, in order of
+// first appearance; the record's weight is all its SERPs.
+func TestDataOrders(t *testing.T) {
+	log := &sessions.Log{}
+	add := func(times ...int64) { // times[r] < 0: rank r not clicked
+		s := sessions.SERP{SessionID: "s", Query: "q", Results: []string{"A", "B", "C"}}
+		for r, tm := range times {
+			if tm >= 0 {
+				s.Clicks = append(s.Clicks, sessions.Click{Rank: r, TimePassed: tm})
+			}
+		}
+		if err := log.Add(&s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add(2, -1, 1) // A, C clicked: C first (order 2 0)
+	add(1, -1, 2) // rank order
+	add(2, 1, 0)  // A, B, C: order 2 1 0
+	add(5, -1, 3) // order 2 0 again
+	add(1, -1, 1) // equal times: rank order
+	add(3, 1, 2)  // order 1 2 0
+	add(9, 8, 7)  // order 2 1 0 again
+	d, err := Prepare(log, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Records() != 2 {
+		t.Fatalf("%d records, want 2", d.Records())
+	}
+	type ow struct {
+		order string
+		w     float64
+	}
+	want := [][]ow{{{"[]", 2}, {"[2 0]", 2}}, {{"[2 1 0]", 2}, {"[1 2 0]", 1}}}
+	for i := range 2 {
+		var got []ow
+		d.eachOrder(i, func(order []uint8, w float64) {
+			s := "[]"
+			if order != nil {
+				s = fmt.Sprint(order)
+			}
+			got = append(got, ow{s, w})
+		})
+		if !slices.Equal(got, want[i]) {
+			t.Errorf("record %d: orders %v, want %v", i, got, want[i])
+		}
 	}
 }
