@@ -8,9 +8,15 @@
 //
 // # Models
 //
-// Ten models are provided (see Kind): GCTR, RCTR, DCTR, CM, SDBN and DCM are
-// estimated in one counting pass (maximum likelihood with PyClick's pseudo
-// counts); PBM, UBM, DBN and CCM by batch expectation maximisation (EM).
+// Eleven models are provided (see Kind): GCTR, RCTR, DCTR, CM, SDBN and DCM
+// are estimated in one counting pass (maximum likelihood with PyClick's
+// pseudo counts); PBM, UBM, DBN, CCM and PSCM by batch expectation
+// maximisation (EM). PSCM, the partially sequential click model (Wang et
+// al., SIGIR 2015, section 4; pscm.go), is not PyClick's: it reads the
+// order of the clicks (sessions.ClickOrder), which Data keeps per record
+// beside the click masks the other models read. Its reference is the
+// authors' code, whose three departures from the model (listed in pscm.go
+// and docs/clickmodels.md, "PSCM") Options.PSCMAuthors reproduces.
 // Every parameter starts at 0.5 and carries the prior numerator 1 and
 // denominator 2; in each EM iteration every parameter is recomputed from
 // that prior plus the expected counts under the previous iteration's values,

@@ -64,6 +64,7 @@ type Report struct {
 	PerplexityGain map[string]float64 `json:"perplexity_gain_over"`
 	Iterations     int                `json:"iterations"`
 	Exact          bool               `json:"exact_estep,omitempty"`
+	PSCMAuthors    bool               `json:"pscm_authors,omitempty"`
 	Loaded         bool               `json:"loaded,omitempty"`
 	// FitSeconds is wall-clock time of Fit (not of Prepare, which all
 	// models share: see PrepareSeconds). The only field that differs
@@ -162,6 +163,7 @@ func runModels(ctx context.Context, log *sessions.Log, cfg RunConfig) ([]*Model,
 		rep.Metrics = met
 		rep.Iterations = m.Iterations
 		rep.Exact = m.Exact
+		rep.PSCMAuthors = m.PSCMAuthors
 		reports = append(reports, rep)
 		models = append(models, m)
 	}

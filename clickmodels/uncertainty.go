@@ -211,6 +211,14 @@ func (f *fitter) evidence(ctx context.Context, level float64) *Evidence {
 		var v view
 		for i := ch.recLo; i < ch.recHi; i++ {
 			f.load(&v, sc, i)
+			if f.kind == PSCM {
+				pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
+				d.eachOrder(i, func(order []uint8, w float64) {
+					v.order = order
+					pscmEvidence(&v, w, pairs, ev)
+				})
+				continue
+			}
 			// DBN's posteriors are the exact ones (Chuklin et al. 2015,
 			// section 4.2) at the fitted values: PyClick's E-step counts
 			// every rank of a SERP without clicks as examined and not

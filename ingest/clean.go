@@ -435,12 +435,14 @@ func (c *cleaner) finish(s *session) error {
 			t0 = min(t0, c.TimePassed)
 		}
 	}
+	var order [sessions.MaxRanks]uint8
 	for i := range s.serps {
 		sp := &s.serps[i]
 		sp.TimePassed -= t0
 		for j := range sp.Clicks {
 			sp.Clicks[j].TimePassed -= t0
 		}
+		sessions.ClickOrder(order[:0], sp.Clicks, &c.rep.ClickOrder)
 	}
 	c.rep.KeptQueries += s.keptQ
 	c.rep.KeptClicks += s.keptC

@@ -113,6 +113,11 @@ type Report struct {
 	// (rule 2; an event can count under several kinds). It is not part of
 	// the accounting above: these events are kept or dropped as any other.
 	ControlCharacters map[string]int `json:"query_control_characters"`
+	// ClickOrder counts, over the kept SERPs, the order of their clicks
+	// read from the click times (sessions.ClickOrder): out-of-order and
+	// repeated clicks, and SERPs whose clicks have equal times (taken in
+	// rank order). Not part of the accounting above.
+	ClickOrder sessions.OrderCounts `json:"click_order"`
 }
 
 func newReport() *Report {

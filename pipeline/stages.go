@@ -190,10 +190,17 @@ func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 // writeFitSummary selects the model of cm.Select among sum.Models (the
 // best test log-likelihood, first on ties, or the one named) and writes
 // the fit summary; the in-memory and out-of-core fit stages share it.
+// "best" passes PSCM over when another model was fitted: its
+// log-likelihood is told the test SERPs' click sequences
+// (docs/clickmodels.md, "PSCM"), so it is not comparable; select: pscm
+// selects it.
 func writeFitSummary(env *StageEnv, cm ClickModelConfig, sum FitSummary) error {
 	best := -1
 	for i, fm := range sum.Models {
 		if cm.Select == "best" {
+			if strings.EqualFold(fm.Model, clickmodels.PSCM.String()) && len(sum.Models) > 1 {
+				continue
+			}
 			if best < 0 || fm.LogLikelihood > sum.Models[best].LogLikelihood {
 				best = i
 			}

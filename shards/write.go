@@ -226,6 +226,7 @@ func openSource(src string) (scanFunc, sizeFunc, error) {
 	}
 	return func(fn func(pos int64, s *sessions.SERP) error) error {
 		var s sessions.SERP
+		var order [sessions.MaxRanks]uint8
 		idx := make([]int32, log.Sessions.Len())
 		for i := 0; i < log.Len(); i++ {
 			s.SessionID = log.Sessions.Names[log.Session[i]]
@@ -237,10 +238,8 @@ func openSource(src string) (scanFunc, sizeFunc, error) {
 				s.Results = append(s.Results, log.Docs.Names[d])
 			}
 			s.Clicks = s.Clicks[:0]
-			for r := range log.Ranks(i) {
-				if log.Clicked(i, r) {
-					s.Clicks = append(s.Clicks, sessions.Click{Rank: r})
-				}
+			for j, r := range log.ClickOrder(order[:0], i) {
+				s.Clicks = append(s.Clicks, sessions.Click{Rank: int(r), TimePassed: int64(j)})
 			}
 			if err := fn(int64(i), &s); err != nil {
 				return err
@@ -361,10 +360,7 @@ func writeShards(ctx context.Context, scan scanFunc, m Manifest, train func(pos 
 		if row.Train {
 			m.TrainSERPs++
 		}
-		row.ClickRanks = row.ClickRanks[:0]
-		for _, c := range s.Clicks {
-			row.ClickRanks = append(row.ClickRanks, int32(c.Rank))
-		}
+		row.ClickRanks = RowClicks(row.ClickRanks[:0], s.Clicks)
 		return writers[Of(s.Query, n)].Write(&row)
 	})
 	if err != nil {

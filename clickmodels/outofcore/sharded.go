@@ -480,7 +480,8 @@ func memInUse() int64 {
 func (p *PreparedShard) Size() int64 {
 	d, t := p.Data.Parts(), p.Test
 	n := 8*len(d.RecOff) + 4*len(d.RecPair) + 16*len(d.RecClicks) + 8*len(d.PairQuery) + 32*len(d.Chunks) +
-		16*len(t.Query) + 8*len(t.Offsets) + 4*len(t.DocIDs) + 8*len(p.QueryFirst)
+		16*len(t.Query) + 8*len(t.Offsets) + 4*len(t.DocIDs) + 8*len(p.QueryFirst) +
+		4*len(d.RecVar) + 16*len(d.VarWeight) + len(d.VarOrd) + 12*len(t.OrderSERP) + len(t.OrderRanks)
 	for _, names := range [][]string{d.Log.Queries.Names, d.Log.Docs.Names} {
 		for _, s := range names {
 			n += 16 + len(s)

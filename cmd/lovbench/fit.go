@@ -42,7 +42,7 @@ and writes to --out:
   <MODEL>_params.json       the fitted parameters, loadable with --load: JSON up to
                             100,000 pairs, else <MODEL>_params.parquet (--params-format)
 
-Models: GCTR, RCTR, DCTR, PBM, CM, UBM, DCM, CCM, DBN, SDBN, or "all".
+Models: GCTR, RCTR, DCTR, PBM, CM, UBM, DCM, CCM, DBN, SDBN, PSCM, or "all".
 Everything but the timings in metrics.json is identical across reruns and
 for any --workers. See docs/clickmodels.md.`,
 		Example: `  lovbench fit --log golden_ubm6k.tsv --format yandex --models all --out /tmp/cm
@@ -161,6 +161,7 @@ for any --workers. See docs/clickmodels.md.`,
 	f.Float64Var(&interval, "interval", clickmodels.DefaultLevel, "level of the interval written next to each relevance, in (0, 1) (see docs/clickmodels.md, \"Uncertainty\")")
 	f.BoolVar(&noIntervals, "no-intervals", false, "write no intervals (and skip the pass that computes them): labels made from the fit have no confidence")
 	f.BoolVar(&cfg.Exact, "exact", false, "DBN: exact posterior E-step instead of PyClick's (recovers parameters better, differs from PyClick)")
+	f.BoolVar(&cfg.PSCMAuthors, "pscm-authors", false, "PSCM: as the authors' code (THUIR/PSCMModel), which reproduces their published perplexities: a return observes ranks n+1..m, gamma after the last click stays 0.5 (docs/clickmodels.md, \"PSCM\")")
 	f.StringVar(&shardDir, "shards", "", "query-shard `DIR` written by lovbench shard (fits shard by shard; same outputs)")
 	f.StringVar(&memLimit, "memory-limit", "", "bound the fit's memory, e.g. 4GiB: 0 (no limit) or at least 1MiB (see docs/scale.md)")
 	f.StringVar(&load, "load", "", "load <MODEL>_params.parquet or <MODEL>_params.json from `DIR` instead of fitting, then evaluate")

@@ -1,6 +1,6 @@
 // Command lovbench-beam runs lovbench's stages that outgrow one machine on
 // Apache Beam: ingest and cleaning of Yandex logs into query shards, and EM
-// fitting of the DCTR, UBM and DBN click models over those shards. Its
+// fitting of the DCTR, UBM, DBN and PSCM click models over those shards. Its
 // outputs are the files lovbench writes (shard Parquet files, report.json,
 // quarantine.jsonl; <MODEL>_relevance.tsv, <MODEL>_params.json and
 // metrics.json), so the rest of the pipeline runs on them unchanged.
@@ -59,7 +59,7 @@ var (
 	fullSERP   = flag.Int("full-serp", 0, "shard: drop queries with fewer results (0: no threshold for Yandex logs)")
 	maxLine    = flag.Int("max-line", 0, "shard and fit --log: longest accepted line in bytes (0: ingest's default)")
 	shardDir   = flag.String("shard-dir", "", "fit: directory written by shard (lovbench-beam or lovbench shard); or give --log")
-	models     = flag.String("models", "dctr,ubm,dbn", "fit: models to fit (dctr, ubm, dbn)")
+	models     = flag.String("models", "dctr,ubm,dbn", "fit: models to fit (dctr, ubm, dbn, pscm)")
 	iterations = flag.Int("iterations", clickmodels.DefaultIterations, "fit: EM iterations (PyClick's default)")
 	piiSalt    = flag.String("pii-salt", "", "shard: key of the session-ID pseudonymisation as text (default: random per run, written in no output)")
 	keepIDs    = flag.Bool("keep-session-ids", false, "shard: write session IDs as read, not pseudonymised")
@@ -401,7 +401,7 @@ Usage:
 
 Available Commands:
   shard       clean Yandex logs as lovbench ingest does and cut them into query shards
-  fit         fit DCTR, UBM and DBN by EM over query shards, or over a log read as lovbench fit --log reads it
+  fit         fit DCTR, UBM, DBN and PSCM by EM over query shards, or over a log read as lovbench fit --log reads it
 
 Flags:
 `)
