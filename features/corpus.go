@@ -146,6 +146,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sort"
 	"strconv"
 	"strings"
@@ -208,6 +209,10 @@ type LoadOptions struct {
 	// Trace is a term IRI whose build-time inputs (counts, graph sizes,
 	// neighbours) the corpus records for Explain; empty for none.
 	Trace string
+	// Log receives a warning per file of a corpus directory that is not
+	// read (LoadStats.SkippedFiles) and per vocabulary named by its file
+	// for want of one ontology IRI (LoadStats.Names); nil: no logging.
+	Log *slog.Logger
 }
 
 // LoadStats summarises the loading and building of a corpus.
@@ -219,6 +224,13 @@ type LoadStats struct {
 	Vocabularies, MetadataGraphs int
 	// Terms defined, split into Classes and Properties.
 	Terms, Classes, Properties int
+	// Names records how each file's default-graph statements were named
+	// (naming.go): by the ontology IRI they declare, by their namespace, or
+	// by the file, in the order the files were read.
+	Names []SourceName
+	// SkippedFiles lists the files under a corpus directory that Load did
+	// not read (not an RDF format it parses), with the reason.
+	SkippedFiles []rdf.SkippedFile
 	// Timings lists the build phases and their wall-clock durations
 	// (for benchmarks; never written into outputs).
 	Timings []Timing
@@ -310,15 +322,23 @@ func Load(ctx context.Context, paths []string, opts LoadOptions) (*Corpus, error
 	b := NewBuilder()
 	b.SetSemantics(sem)
 	b.SetTrace(opts.Trace)
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
 	files := 0
 	var st rdf.Stats
+	var skippedFiles []rdf.SkippedFile
 	for _, p := range paths {
-		fs, err := rdf.Files(p)
+		fs, skipped, err := rdf.Scan(p)
 		if err != nil {
 			return nil, fmt.Errorf("corpus %s: %w", p, err)
 		}
+		for _, sk := range skipped {
+			opts.Log.Warn("corpus file not read", "file", sk.Path, "why", sk.Reason)
+		}
+		skippedFiles = append(skippedFiles, skipped...)
 		if len(fs) == 0 {
-			return nil, fmt.Errorf("corpus %s: no .nq, .nt or .ttl files", p)
+			return nil, fmt.Errorf("corpus %s: no .nq, .nt or .ttl files%s", p, skippedNote(skipped))
 		}
 		for _, f := range fs {
 			scope := "f" + strconv.Itoa(files) + "."
@@ -368,8 +388,23 @@ func Load(ctx context.Context, paths []string, opts LoadOptions) (*Corpus, error
 	c.stats.Files = files
 	c.stats.Statements = st.Statements
 	c.stats.Skipped = st.Skipped
+	c.stats.SkippedFiles = skippedFiles
+	for _, n := range c.stats.Names {
+		if n.Rule == NamedByFile && n.Vocabulary {
+			opts.Log.Warn("vocabulary named by its file", "file", n.Source, "why", n.Why, "candidates", strings.Join(n.Candidates, " "))
+		}
+	}
 	c.stats.Timings = append([]Timing{{"parse", parse}}, c.stats.Timings...)
 	return c, nil
+}
+
+// skippedNote names the files of a directory that were left out, for the
+// error of a directory without any file read.
+func skippedNote(skipped []rdf.SkippedFile) string {
+	if len(skipped) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d other files not read, e.g. %s: %s)", len(skipped), skipped[0].Path, skipped[0].Reason)
 }
 
 // Prefix declaration sources, best first: how much a declaration is trusted
@@ -402,6 +437,7 @@ type Builder struct {
 	gtriples [][]triple
 	gseen    []map[triple]struct{}
 	gdefault []bool // graph holds default-graph statements of a source
+	gsource  []bool // graph holds the default-graph statements of a SetSource source, not yet named (naming.go)
 	decls    []prefixDecl
 	source   string
 	sem      Semantics
@@ -417,7 +453,8 @@ func (b *Builder) SetSemantics(s Semantics) { b.sem = s }
 
 // SetSource names the source of the following quads (Load passes the
 // file's file:// URI): their default-graph statements go to a graph of
-// that name.
+// that name, which Build renames after the ontology the statements
+// declare (naming.go, docs/features.md "Vocabulary names").
 func (b *Builder) SetSource(name string) { b.source = name }
 
 // NewBuilder returns an empty builder.
@@ -457,6 +494,7 @@ func (b *Builder) Add(q rdf.Quad) {
 		b.gtriples = append(b.gtriples, nil)
 		b.gseen = append(b.gseen, make(map[triple]struct{}))
 		b.gdefault = append(b.gdefault, def)
+		b.gsource = append(b.gsource, def && b.source != "")
 	}
 	t := triple{b.id(q.S), b.id(q.P), b.id(q.O)}
 	if _, dup := b.gseen[gi][t]; dup {
@@ -611,6 +649,8 @@ func (c *Corpus) Parents(uri string) []string {
 func (c *Corpus) Stats() LoadStats {
 	s := c.stats
 	s.Timings = append([]Timing(nil), s.Timings...)
+	s.Names = append([]SourceName(nil), s.Names...)
+	s.SkippedFiles = append([]rdf.SkippedFile(nil), s.SkippedFiles...)
 	return s
 }
 
