@@ -10,7 +10,10 @@
 // metadata whose prefix declarations
 // (rdfa:prefix/rdfa:uri, vann:preferredNamespacePrefix/Uri) and titles are
 // attached to the vocabulary owning the namespace. Default-graph statements
-// of a file become a graph named after the file.
+// of a file become a graph named by the one owl:Ontology IRI they declare
+// (else their one vann:preferredNamespaceUri, else the file), so a
+// vocabulary has the same name in Turtle, N-Triples and N-Quads (naming.go).
+// A feature constant over a table or dataset is found by ConstantFeatures.
 //
 // Everything that does not depend on the query (PageRank of the repository
 // graphs, hubs, betweenness, TF/IDF/BM25 of terms, structural counts) is
@@ -312,7 +315,10 @@ type termRec struct {
 
 // Load reads RDF files or directories (N-Quads, N-Triples, Turtle, plain or
 // gzip) and builds the corpus. Directories are read recursively in sorted
-// order (rdf.Files).
+// order (rdf.Scan); every other file of a directory is not read, named in
+// a warning (opts.Log) and listed in LoadStats.SkippedFiles. A file's
+// statements outside named graphs form a vocabulary named by its
+// owl:Ontology IRI (naming.go; docs/features.md "Vocabulary names").
 func Load(ctx context.Context, paths []string, opts LoadOptions) (*Corpus, error) {
 	start := time.Now()
 	sem, err := ParseSemantics(string(opts.Semantics))
