@@ -65,6 +65,12 @@ func ConstantNote(cs []Constant, rows int) string {
 	for i, c := range cs {
 		parts[i] = c.Name + " = " + strconv.FormatFloat(c.Value, 'g', -1, 64)
 	}
-	return fmt.Sprintf("%s constant over all %d rows and cannot rank: %s. A feature that is 0 everywhere usually means that the corpus lacks what it measures (for example owl:imports between its vocabularies for PageRank_OwlImports_O; docs/features.md).",
+	note := fmt.Sprintf("%s constant over all %d rows and cannot rank: %s. A feature that is 0 everywhere usually means that the corpus lacks what it measures (for example owl:imports between its vocabularies for PageRank_OwlImports_O; docs/features.md).",
 		textio.Count(len(cs), "feature is", "features are"), rows, strings.Join(parts, ", "))
+	for _, c := range cs {
+		if c.Name == FeatureName(FeatMinHub) && c.Value == 0 {
+			note += " Min_Hub_O is 0 for almost every vocabulary under the reference semantics, as in LOVBench's Java (a term that is no node of the ontology graph counts as 0)."
+		}
+	}
+	return note
 }
