@@ -404,6 +404,26 @@ func Load(ctx context.Context, paths []string, opts LoadOptions) (*Corpus, error
 	return c, nil
 }
 
+// SkippedFile is a file of a corpus directory that is not read, with the
+// reason (rdf.Scan).
+type SkippedFile = rdf.SkippedFile
+
+// ScanCorpus lists, for each corpus path in turn, the files Load reads
+// (rdf.Scan: the path itself if a file, else the .nq/.nt/.ttl[.gz] files
+// under it in sorted order) and the files of the directories it does not
+// read, with why.
+func ScanCorpus(paths []string) (files []string, skipped []SkippedFile, err error) {
+	for _, p := range paths {
+		fs, sk, err := rdf.Scan(p)
+		if err != nil {
+			return nil, nil, fmt.Errorf("corpus %s: %w", p, err)
+		}
+		files = append(files, fs...)
+		skipped = append(skipped, sk...)
+	}
+	return files, skipped, nil
+}
+
 // skippedNote names the files of a directory that were left out, for the
 // error of a directory without any file read.
 func skippedNote(skipped []rdf.SkippedFile) string {

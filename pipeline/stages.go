@@ -14,7 +14,6 @@ import (
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/export"
 	"github.com/lovbench/lovbench/features"
-	"github.com/lovbench/lovbench/features/rdf"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/progress"
 	"github.com/lovbench/lovbench/internal/textio"
@@ -65,7 +64,7 @@ type runner struct {
 
 	// corpusSkipped are the files of the corpus directories not read
 	// (expandCorpus), reported by the features stage.
-	corpusSkipped []rdf.SkippedFile
+	corpusSkipped []features.SkippedFile
 	log           *slog.Logger // nil: no logging
 
 	corpusOnce sync.Once
@@ -98,19 +97,15 @@ func (r *runner) corpusInputs() map[string]string {
 
 // expandCorpus lists the files under the configured corpus paths that the
 // corpus reader reads (files as given, directories as rdf.Scan walks them,
-// in sorted order) and the files of the directories it does not read, each
+// in sorted order; features.ScanCorpus) and the files of the directories it does not read, each
 // named in a warning (and in the features stage's report).
-func expandCorpus(paths []string, log *slog.Logger) (files []string, skipped []rdf.SkippedFile, err error) {
-	for _, p := range paths {
-		fs, sk, err := rdf.Scan(p)
-		if err != nil {
-			return nil, nil, fmt.Errorf("corpus: %w", err)
-		}
-		for _, f := range sk {
-			log.Warn("corpus file not read", "file", f.Path, "why", f.Reason)
-		}
-		files = append(files, fs...)
-		skipped = append(skipped, sk...)
+func expandCorpus(paths []string, log *slog.Logger) (files []string, skipped []features.SkippedFile, err error) {
+	files, skipped, err = features.ScanCorpus(paths)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, f := range skipped {
+		log.Warn("corpus file not read", "file", f.Path, "why", f.Reason)
 	}
 	if len(files) == 0 {
 		return nil, nil, fmt.Errorf("corpus: no RDF files (*.nq, *.nt, *.ttl, optionally .gz) under %v; %d other files not read", paths, len(skipped))

@@ -11,7 +11,6 @@ import (
 
 	"github.com/lovbench/lovbench/export"
 	"github.com/lovbench/lovbench/features"
-	"github.com/lovbench/lovbench/features/rdf"
 	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/textio"
@@ -184,7 +183,7 @@ type FeaturesReport struct {
 	Skipped    int `json:"skipped_statements"`
 	// FilesNotRead are the files of the corpus directories that are no
 	// RDF format the reader parses, each with the reason.
-	FilesNotRead []rdf.SkippedFile `json:"files_not_read"`
+	FilesNotRead []features.SkippedFile `json:"files_not_read"`
 	// Vocabularies and Terms of the corpus.
 	Vocabularies int `json:"vocabularies"`
 	Terms        int `json:"terms"`
@@ -195,9 +194,9 @@ type FeaturesReport struct {
 	Constant []features.Constant `json:"constant_features"`
 }
 
-func newFeaturesReport(st features.LoadStats, notRead []rdf.SkippedFile, tab *features.Table) *FeaturesReport {
+func newFeaturesReport(st features.LoadStats, notRead []features.SkippedFile, tab *features.Table) *FeaturesReport {
 	fr := &FeaturesReport{Files: st.Files, Statements: st.Statements, Skipped: st.Skipped,
-		FilesNotRead: append(append([]rdf.SkippedFile{}, notRead...), st.SkippedFiles...),
+		FilesNotRead: append(append([]features.SkippedFile{}, notRead...), st.SkippedFiles...),
 		Vocabularies: st.Vocabularies, Terms: st.Terms, NamedByFile: []features.SourceName{}, Constant: tab.Constant()}
 	for _, n := range st.Names {
 		if n.Rule == features.NamedByFile && n.Vocabulary {
