@@ -79,12 +79,15 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 		if note := featureSemanticsNote(m.Parameters.FeatureSemantics); note != "" {
 			d.Notes = append(d.Notes, note)
 		}
-		note, err := extremeValuesNote(filepath.Join(p, export.ParquetFile))
+		note, constant, err := columnNotes(filepath.Join(p, export.ParquetFile))
 		if err != nil {
 			return nil, err
 		}
 		if note != "" {
 			d.Notes = append(d.Notes, note)
+		}
+		if constant != "" {
+			d.Warnings = append(d.Warnings, constant)
 		}
 	}
 	if p := dir(StageIngest); p != "" {
@@ -510,19 +513,25 @@ func featureSemanticsNote(sem string) string {
 	return "Features computed with the " + sem + " semantics."
 }
 
-// extremeValuesNote says how many feature values of the dataset are
-// export.ExtremeThreshold or more in magnitude ("" when none):
-// LOVBench's Double.MAX_VALUE for the Min_Hub_O of an ontology without
-// terms, which a z-score turns into infinities.
-func extremeValuesNote(parquetPath string) (string, error) {
+// columnNotes reads the dataset's feature columns once and returns the
+// note on extreme values, export.ExtremeThreshold or more in magnitude
+// (LOVBench's Double.MAX_VALUE for the Min_Hub_O of an ontology without
+// terms, which a z-score turns into infinities), and the warning on
+// features constant over the dataset (export.ConstantColumns, as validate
+// and lovbench features say it); "" for none, both "" without a dataset.
+func columnNotes(parquetPath string) (extreme, constant string, err error) {
 	c, err := export.ReadParquetColumns(context.Background(), parquetPath)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
+		return "", "", nil
 	}
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	return export.ExtremeNote(export.ExtremeValues(c)), nil
+	rows := 0
+	if len(c.Features) > 0 {
+		rows = len(c.Features[0])
+	}
+	return export.ExtremeNote(export.ExtremeValues(c)), features.ConstantNote(export.ConstantColumns(c), rows), nil
 }
 
 // provenanceNotes states what produced the report: the program version and

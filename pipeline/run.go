@@ -90,7 +90,7 @@ func Run(ctx context.Context, cfg *Config, o RunOptions) (*RunResult, error) {
 	if wd == "" {
 		return nil, errors.New("no work directory: set workdir in the configuration or pass --workdir")
 	}
-	r := &runner{cfg: cfg, progress: o.Progress, allowDegenerate: o.AllowDegenerate, remedy: o.Remedy}
+	r := &runner{cfg: cfg, progress: o.Progress, allowDegenerate: o.AllowDegenerate, remedy: o.Remedy, log: o.Log}
 	stages := r.stages()
 	force := map[string]bool{}
 	for _, f := range o.Force {
@@ -121,7 +121,7 @@ func Run(ctx context.Context, cfg *Config, o RunOptions) (*RunResult, error) {
 			return nil, err
 		}
 		r.corpusPaths = paths
-	} else if r.corpusPaths, err = expandCorpus(cfg.Corpus.Paths); err != nil {
+	} else if r.corpusPaths, r.corpusSkipped, err = expandCorpus(cfg.Corpus.Paths, o.Log); err != nil {
 		return nil, err
 	}
 	// Session IDs of a real log are pseudonymised with the configured

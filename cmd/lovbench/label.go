@@ -70,6 +70,7 @@ Pearson and Kendall correlation of the predictions with expert judgments
 				defer setSoftLimit(a, limit)()
 			}
 			if len(corpus) > 0 {
+				loadOpt.Log = a.log
 				c, err := features.Load(cmd.Context(), corpus, loadOpt)
 				if err != nil {
 					return fmt.Errorf("corpus: %w", err)

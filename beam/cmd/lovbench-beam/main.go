@@ -115,6 +115,16 @@ func main() {
 
 type usageError struct{ error }
 
+// buildError classifies an error of building the shard pipeline: an input
+// log that cannot be read whole (lbbeam.InputError, exit 1) or a bad
+// option (usage, exit 2).
+func buildError(err error) error {
+	if ie := (*lbbeam.InputError)(nil); errors.As(err, &ie) {
+		return err
+	}
+	return usageError{err}
+}
+
 // startCPUProfile starts writing a CPU profile to path (none if empty) and
 // returns the function that stops it and publishes the file (atomically:
 // a killed run leaves an earlier file of that name as it was).
@@ -157,7 +167,7 @@ func run(ctx context.Context, cmd string) error {
 		defer outDir.Abort()
 		o.OutDir = outDir.Path()
 		if err := lbbeam.BuildShard(s, o); err != nil {
-			return usageError{err}
+			return buildError(err)
 		}
 		if err := outDir.Start(ctx); err != nil {
 			return refusedAsUsage(err)
@@ -165,7 +175,14 @@ func run(ctx context.Context, cmd string) error {
 		if err := beamx.Run(ctx, p); err != nil {
 			return err
 		}
-		return outDir.Commit(ctx)
+		// Nothing kept (an empty or binary log): the outputs are published,
+		// so that report.json and quarantine.jsonl say why, and the run
+		// fails, as lovbench ingest does.
+		kept := lbbeam.CheckKept(ctx, outDir.Path())
+		if err := outDir.Commit(ctx); err != nil {
+			return err
+		}
+		return kept
 	case "fit":
 		if (*shardDir == "") == (*logs == "") || *out == "" {
 			return usageError{errors.New("fit needs --out and either --shard-dir or --log")}
@@ -220,7 +237,7 @@ func run(ctx context.Context, cmd string) error {
 			}
 			o.AsRead = true
 			if err := lbbeam.BuildShard(s, o); err != nil {
-				return usageError{err}
+				return buildError(err)
 			}
 			if err := outDir.Start(ctx); err != nil {
 				return refusedAsUsage(err)
