@@ -74,7 +74,7 @@ func TestPSCMHandEM(t *testing.T) {
 		factorize bool
 	}{{1, true}, {2, true}, {1, false}, {2, false}} {
 		it := c.it
-		m, err := fit(context.Background(), d, PSCM, Options{Iterations: it, Level: -1}, c.factorize)
+		m, err := fit(context.Background(), d, PSCM, Options{Iterations: it, NoIntervals: true}, c.factorize)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,7 +124,7 @@ func TestPSCMHandEvaluate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := Fit(context.Background(), d, PSCM, Options{Iterations: 1, Level: -1})
+	m, err := Fit(context.Background(), d, PSCM, Options{Iterations: 1, NoIntervals: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +292,7 @@ func TestPSCMAuthorsHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := Fit(context.Background(), d, PSCM, Options{Iterations: 1, Level: -1, PSCMAuthors: true})
+	m, err := Fit(context.Background(), d, PSCM, Options{Iterations: 1, NoIntervals: true, PSCMAuthors: true})
 	if err != nil {
 		t.Fatal(err)
 	}

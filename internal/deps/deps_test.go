@@ -152,7 +152,7 @@ var testRules = []struct {
 	{"cmd/lovbench", []string{"TESTING", "features/democorpus"}},
 	{"beam/lbbeam", []string{"TESTING", "ingest/ingesttest", "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs",
 		"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism", "github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"}},
-	{"beam/cmd/lovbench-beam", []string{"clickmodels/sim", "sessions", "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem",
+	{"beam/cmd/lovbench-beam", []string{"clickmodels/sim", "sessions", "ingest", "internal/textio", "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem",
 		"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs", "github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"}},
 }
 
