@@ -35,7 +35,7 @@ func consistencyErrors(t *testing.T, kind clickmodels.Kind, n int, est clickmode
 		t.Fatal(err)
 	}
 	opt := est.Options()
-	opt.Level = -1
+	opt.NoIntervals = true
 	m, err := clickmodels.Fit(context.Background(), d, kind, opt)
 	if err != nil {
 		t.Fatal(err)

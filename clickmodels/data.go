@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/lovbench/lovbench/internal/hashes"
 	"github.com/lovbench/lovbench/sessions"
 	"github.com/lovbench/lovbench/sessions/split"
 )
@@ -26,6 +27,17 @@ type Data struct {
 
 	pairQuery []int32 // log query ID of pair p
 	pairDoc   []int32 // log document ID of pair p
+
+	// The click orders other than rank order (PSCM; nil when the log has
+	// none): record i was clicked in order varOrd[varOff[j]:varOff[j+1]]
+	// by varWeight[j] of its SERPs, for j in [recVar[i], recVar[i+1]),
+	// and in rank order by the rest of its weight. Records (identical
+	// SERPs) are the same with or without orders, so every other model's
+	// fit is unchanged by them.
+	recVar    []int32
+	varOff    []int64
+	varOrd    []uint8
+	varWeight []float64
 
 	chunks []chunk
 }
@@ -61,8 +73,15 @@ func (d *Data) Ranks() int { return d.ranks }
 // (Evaluate rejects SERPs longer than R).
 func Prepare(log *sessions.Log, ranks int) (*Data, error) {
 	var a aggregator
+	var buf [MaxSERP]uint8
+	next := 0 // the next SERP with a click order of its own is log.OrderSERP[next]
 	for i := range log.Len() {
-		a.add(log.Query[i], log.SERPDocs(i), log.Clicks[i])
+		var order []uint8
+		if next < len(log.OrderSERP) && int(log.OrderSERP[next]) == i {
+			order = log.ClickOrder(buf[:0], i)
+			next++
+		}
+		a.add(log.Query[i], log.SERPDocs(i), log.Clicks[i], order)
 	}
 	// Keep the dictionaries only: the SERP columns of log are not needed
 	// after preparation and may be freed by the caller.
@@ -84,11 +103,58 @@ type aggregator struct {
 	recDocs        []int32
 	recClicks      []uint64
 	recWeight      []float64 // number of identical SERPs
+
+	// Click orders other than rank order, in order of first appearance:
+	// variant j is record varRec[j] clicked in order
+	// varOrd[varOff[j]:varOff[j+1]] by varWeight[j] SERPs. A record's
+	// variants are a list, varHead[r] its first + 1 (0: none) and
+	// varNext[j] the next + 1: a record has few orders (at most k! for k
+	// clicks, and a log shows fewer), so a walk finds one without an
+	// index keyed by the order.
+	varHead   []int32
+	varNext   []int32
+	varRec    []int32
+	varOff    []int64
+	varOrd    []uint8
+	varWeight []float64
 }
 
 // add counts one SERP: query q, documents docs in rank order (not kept),
-// click mask clicks.
-func (a *aggregator) add(q int32, docs []int32, clicks uint64) {
+// click mask clicks, click order order (nil: rank order; not kept).
+func (a *aggregator) add(q int32, docs []int32, clicks uint64, order []uint8) {
+	r := a.record(q, docs, clicks)
+	if order == nil || sessions.InRankOrder(order) {
+		return
+	}
+	for j := a.varHeadOf(r) - 1; j >= 0; j = a.varNext[j] - 1 {
+		if slices.Equal(a.varOrd[a.varOff[j]:a.varOff[j+1]], order) {
+			a.varWeight[j]++
+			return
+		}
+	}
+	if len(a.varOff) == 0 {
+		a.varOff = append(a.varOff, 0)
+	}
+	j := int32(len(a.varRec))
+	a.varNext = append(a.varNext, a.varHead[r]) // the new variant goes first
+	a.varHead[r] = j + 1
+	a.varRec = append(a.varRec, r)
+	a.varOrd = append(a.varOrd, order...)
+	a.varOff = append(a.varOff, int64(len(a.varOrd)))
+	a.varWeight = append(a.varWeight, 1)
+}
+
+// varHeadOf returns varHead[r], growing varHead to cover record r.
+func (a *aggregator) varHeadOf(r int32) int32 {
+	if int(r) >= len(a.varHead) {
+		a.varHead = append(a.varHead, make([]int32, len(a.recHash)-len(a.varHead))...)
+	}
+	return a.varHead[r]
+}
+
+// record counts one SERP in its record (query q, documents docs, click
+// mask clicks), adding the record if new, and returns its number.
+func (a *aggregator) record(q int32, docs []int32, clicks uint64) int32 {
 	a.serps++
 	a.longest = max(a.longest, len(docs))
 	if 2*(len(a.recHash)+1) > len(a.table) {
@@ -109,12 +175,12 @@ func (a *aggregator) add(q int32, docs []int32, clicks uint64) {
 			a.recOff = append(a.recOff, int64(len(a.recDocs)))
 			a.recClicks = append(a.recClicks, clicks)
 			a.recWeight = append(a.recWeight, 1)
-			return
+			return int32(len(a.recHash) - 1)
 		}
 		if a.recHash[r] == h && a.recQuery[r] == q && a.recClicks[r] == clicks &&
 			slices.Equal(a.recDocs[a.recOff[r]:a.recOff[r+1]], docs) {
 			a.recWeight[r]++
-			return
+			return r
 		}
 	}
 }
@@ -204,26 +270,75 @@ func (a *aggregator) data(queries, docs sessions.Dict, ranks int) (*Data, error)
 		cur.recHi, cur.pairHi = nr, len(d.pairQuery)
 		d.chunks = append(d.chunks, cur)
 	}
+	a.dataOrders(d, order)
 	*a = aggregator{}
 	return d, nil
 }
 
-// serpHash mixes the query, click mask and documents of a SERP.
-func serpHash(q int32, clicks uint64, docs []int32) uint64 {
-	h := mix(uint64(uint32(q)) ^ 0x9e3779b97f4a7c15)
-	h = mix(h ^ clicks)
-	for _, d := range docs {
-		h = mix(h ^ uint64(uint32(d)))
+// dataOrders moves the click-order variants into d, grouped by record in
+// d's record order (order[k] is the aggregator's number of d's record k),
+// each record's in order of first appearance.
+func (a *aggregator) dataOrders(d *Data, order []int32) {
+	if len(a.varRec) == 0 {
+		return
 	}
-	return h
+	newRec := make([]int32, len(order))
+	for k, r := range order {
+		newRec[r] = int32(k)
+	}
+	d.recVar = make([]int32, len(order)+1)
+	for _, r := range a.varRec {
+		d.recVar[newRec[r]+1]++
+	}
+	for k := range order {
+		d.recVar[k+1] += d.recVar[k]
+	}
+	pos := slices.Clone(d.recVar[:len(order)])
+	idx := make([]int32, len(a.varRec)) // d's variant j is the aggregator's idx[j]
+	for j, r := range a.varRec {
+		k := newRec[r]
+		idx[pos[k]] = int32(j)
+		pos[k]++
+	}
+	d.varOff = make([]int64, 1, len(idx)+1)
+	d.varOrd = make([]uint8, 0, len(a.varOrd))
+	d.varWeight = make([]float64, 0, len(idx))
+	for _, j := range idx {
+		d.varOrd = append(d.varOrd, a.varOrd[a.varOff[j]:a.varOff[j+1]]...)
+		d.varOff = append(d.varOff, int64(len(d.varOrd)))
+		d.varWeight = append(d.varWeight, a.varWeight[j])
+	}
 }
 
-// mix is the splitmix64 finaliser.
-func mix(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
+// eachOrder calls fn with the click orders of record i and their weights:
+// rank order (nil) with the weight of the SERPs clicked in rank order, if
+// any, then every other order.
+func (d *Data) eachOrder(i int, fn func(order []uint8, w float64)) {
+	w := d.recWeight[i]
+	if d.recVar == nil {
+		fn(nil, w)
+		return
+	}
+	lo, hi := d.recVar[i], d.recVar[i+1]
+	for j := lo; j < hi; j++ {
+		w -= d.varWeight[j]
+	}
+	if w > 0 {
+		fn(nil, w)
+	}
+	for j := lo; j < hi; j++ {
+		fn(d.varOrd[d.varOff[j]:d.varOff[j+1]], d.varWeight[j])
+	}
+}
+
+// serpHash mixes the query, click mask and documents of a SERP.
+func serpHash(q int32, clicks uint64, docs []int32) uint64 {
+	h := hashes.Mix(uint64(uint32(q)) ^ 0x9e3779b97f4a7c15)
+	h = hashes.Mix(h ^ clicks)
+	for _, d := range docs {
+		h = hashes.Mix(h ^ uint64(uint32(d)))
+	}
+	return h
 }
 
 // PrepareSource reads shard i of src and prepares its training SERPs with
@@ -240,6 +355,7 @@ func PrepareSource(ctx context.Context, src split.Source, i, R int) (d *Data, te
 	var agg aggregator
 	test = &sessions.Log{Offsets: []int64{0}}
 	var docs []int32
+	var obuf [MaxSERP]uint8
 	err = src.Scan(ctx, i, func(pos int64, tr bool, s *sessions.SERP) error {
 		if len(s.Results) > sessions.MaxRanks {
 			return fmt.Errorf("shard %d, log position %d: %d results, at most %d supported", i, pos, len(s.Results), sessions.MaxRanks)
@@ -260,14 +376,21 @@ func PrepareSource(ctx context.Context, src split.Source, i, R int) (d *Data, te
 		for _, r := range s.Results {
 			docs = append(docs, dd.ID(r))
 		}
+		var order []uint8
+		if len(s.Clicks) > 1 {
+			if o, inOrder := sessions.ClickOrder(obuf[:0], s.Clicks, nil); !inOrder {
+				order = o
+			}
+		}
 		if tr {
-			agg.add(q, docs, mask)
+			agg.add(q, docs, mask, order)
 			return nil
 		}
 		test.Query = append(test.Query, q)
 		test.DocIDs = append(test.DocIDs, docs...)
 		test.Offsets = append(test.Offsets, int64(len(test.DocIDs)))
 		test.Clicks = append(test.Clicks, mask)
+		test.SetLastOrder(order)
 		return nil
 	})
 	if err != nil {
@@ -281,15 +404,31 @@ func PrepareSource(ctx context.Context, src split.Source, i, R int) (d *Data, te
 	}
 	test.Queries, test.Docs = qd, dd
 	n, nd := 0, int64(0)
+	no, wo, wr := 0, 0, int64(0) // click orders: read and write cursors, ranks written
 	for j, q := range test.Query {
+		var olo, ohi int64
+		hasOrder := no < len(test.OrderSERP) && int(test.OrderSERP[no]) == j
+		if hasOrder {
+			olo, ohi = test.OrderOff[no], test.OrderOff[no+1]
+			no++
+		}
 		if !trains[q] {
 			continue
+		}
+		if hasOrder {
+			test.OrderSERP[wo] = int32(n)
+			wr += int64(copy(test.OrderRanks[wr:], test.OrderRanks[olo:ohi]))
+			test.OrderOff[wo+1] = wr
+			wo++
 		}
 		lo, hi := test.Offsets[j], test.Offsets[j+1]
 		test.Query[n], test.Clicks[n] = q, test.Clicks[j]
 		nd += int64(copy(test.DocIDs[nd:], test.DocIDs[lo:hi]))
 		test.Offsets[n+1] = nd
 		n++
+	}
+	if len(test.OrderOff) > 0 {
+		test.OrderSERP, test.OrderOff, test.OrderRanks = slices.Clip(test.OrderSERP[:wo]), slices.Clip(test.OrderOff[:wo+1]), slices.Clip(test.OrderRanks[:wr])
 	}
 	test.Query, test.Clicks = slices.Clip(test.Query[:n]), slices.Clip(test.Clicks[:n])
 	test.Offsets, test.DocIDs = slices.Clip(test.Offsets[:n+1]), slices.Clip(test.DocIDs[:nd])

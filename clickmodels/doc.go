@@ -8,9 +8,15 @@
 //
 // # Models
 //
-// Ten models are provided (see Kind): GCTR, RCTR, DCTR, CM, SDBN and DCM are
-// estimated in one counting pass (maximum likelihood with PyClick's pseudo
-// counts); PBM, UBM, DBN and CCM by batch expectation maximisation (EM).
+// Eleven models are provided (see Kind): GCTR, RCTR, DCTR, CM, SDBN and DCM
+// are estimated in one counting pass (maximum likelihood with PyClick's
+// pseudo counts); PBM, UBM, DBN, CCM and PSCM by batch expectation
+// maximisation (EM). PSCM, the partially sequential click model (Wang et
+// al., SIGIR 2015, section 4; pscm.go), is not PyClick's: it reads the
+// order of the clicks (sessions.ClickOrder), which Data keeps per record
+// beside the click masks the other models read. Its reference is the
+// authors' code, whose three departures from the model (listed in pscm.go
+// and docs/clickmodels.md, "PSCM") Options.PSCMAuthors reproduces.
 // Every parameter starts at 0.5 and carries the prior numerator 1 and
 // denominator 2; in each EM iteration every parameter is recomputed from
 // that prior plus the expected counts under the previous iteration's values,
@@ -74,6 +80,14 @@
 // the fitted priors by ones moment-matched to a simulation's truth in the
 // same (rank bucket, exposure class) cells, for the calibration
 // ablations.
+//
+// PBM and UBM are identified only up to a scale (alpha * c, gamma / c):
+// their intervals cover the identified set, every scale that keeps all
+// probabilities at most 1, per connected component of the log's
+// identifiability graph (Chen et al., "Identifiability Matters", ICML
+// 2024: ranks joined by a pair shown at both), and a disconnected graph is
+// reported in metrics.json and logged (identify.go; docs/clickmodels.md,
+// "What a log identifies").
 //
 // # Files
 //

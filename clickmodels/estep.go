@@ -1,6 +1,10 @@
 package clickmodels
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/lovbench/lovbench/sessions"
+)
 
 // view is one SERP with the current values of its parameters gathered by
 // rank: a[r] is the attractiveness (or CTR) of the pair shown at rank r, s[r]
@@ -12,9 +16,23 @@ type view struct {
 	g      []float64
 	R      int
 	exact  bool // DBN: exact posteriors instead of PyClick's E-step
+	// order is the click order (PSCM), nil for rank order; obuf backs
+	// clickOrder's rank order.
+	order []uint8
+	obuf  [MaxSERP]uint8
+	// pscmAuthors: PSCM's steps as the authors' code takes them.
+	pscmAuthors bool
 }
 
 func (v *view) clicked(r int) bool { return v.clicks&(1<<uint(r)) != 0 }
+
+// clickOrder is the SERP's clicked ranks in click order.
+func (v *view) clickOrder() []uint8 {
+	if v.order != nil {
+		return v.order
+	}
+	return sessions.RankOrder(v.obuf[:0], v.clicks)
+}
 
 // lastClick returns the rank of the last click, or n when there is none
 // (PyClick: SearchSession.get_last_click_rank).
@@ -138,6 +156,8 @@ func estep(k Kind, v *view, w float64, c *counts) {
 		estepDBN(v, w, c)
 	case CCM:
 		estepCCM(v, w, c)
+	case PSCM:
+		estepPSCM(v, w, c)
 	}
 }
 

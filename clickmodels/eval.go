@@ -194,7 +194,10 @@ func (v *view) setSERP(m *Model, log *sessions.Log, i int, a, s []float64) []int
 	docs := log.SERPDocs(i)
 	n := len(docs)
 	v.n, v.clicks, v.R, v.g = n, log.Clicks[i], m.Ranks, m.Global
-	v.a, v.s = nil, nil
+	v.a, v.s, v.order, v.pscmAuthors = nil, nil, nil, m.PSCMAuthors
+	if m.Kind == PSCM {
+		v.order = log.ClickOrder(v.obuf[:0], i)
+	}
 	if m.Attr != nil {
 		v.a = a[:n]
 	}

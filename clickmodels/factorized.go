@@ -3,12 +3,15 @@ package clickmodels
 import (
 	"context"
 	"slices"
+
+	"github.com/lovbench/lovbench/sessions"
 )
 
 // PBM and UBM have E-steps that factorise over ranks: the expected counts of
 // a rank depend only on its pair p, its examination parameter e and whether
 // it was clicked (Chuklin et al. 2015, section 4.2; PyClick's PBM and UBM
-// parameter updates):
+// parameter updates), and so does PSCM's over its (step, rank)
+// observations (pscm.go):
 //
 //	clicked:     attr += 1,                     exam += 1
 //	not clicked: attr += (1-e)a / (1-ea),       exam += (1-a)e / (1-ea)
@@ -19,7 +22,8 @@ import (
 // EM iteration then only visits the distinct unclicked items. The result is
 // the same as the per-SERP E-step (up to the order of floating-point sums).
 
-// factorized is the per-item form of the training data for PBM and UBM.
+// factorized is the per-item form of the training data for PBM, UBM and
+// PSCM.
 type factorized struct {
 	itemOff []int  // chunk ci owns items [itemOff[ci], itemOff[ci+1])
 	items   []item // in the order of their first rank in the chunk's records
@@ -69,42 +73,64 @@ func newFactorized(ctx context.Context, d *Data, kind Kind, workers int) *factor
 				sparse = make(map[int]int32)
 			}
 			qItems := len(items)
+			// observe counts one observation of pair p under examination
+			// parameter ei, clicked or not, of weight w.
+			observe := func(p int32, ei int, clicked bool, w float64) {
+				fz.aDen[p] += w
+				sc.gd[ei] += w
+				if clicked {
+					fz.aNum0[p] += w
+					sc.gn[ei] += w
+					return
+				}
+				key := int(p-first)*ng + ei
+				var it int32
+				var ok bool
+				if dense != nil {
+					it = dense[key]
+					ok = it >= 0
+				} else {
+					it, ok = sparse[key]
+				}
+				if !ok {
+					it = int32(len(items))
+					items = append(items, item{pair: p - int32(ch.pairLo), exam: int32(ei)})
+					if dense != nil {
+						dense[key] = it
+					} else {
+						sparse[key] = it
+					}
+				}
+				items[it].w += w
+			}
 			for ; i < ch.recHi && d.pairQuery[d.recPair[d.recOff[i]]] == q; i++ {
-				w := d.recWeight[i]
 				clicks := d.recClicks[i]
+				pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
+				if kind == PSCM {
+					// Every (step, rank) of every click order (pscm.go).
+					var obuf [MaxSERP]uint8
+					d.eachOrder(i, func(order []uint8, w float64) {
+						if order == nil {
+							order = sessions.RankOrder(obuf[:0], clicks)
+						}
+						pscmSteps(order, len(pairs), R, pscmModel, func(r, ei int, clicked bool) {
+							observe(pairs[r], ei, clicked, w)
+						})
+					})
+					continue
+				}
+				w := d.recWeight[i]
 				prev := R - 1
-				for r, p := range d.recPair[d.recOff[i]:d.recOff[i+1]] {
+				for r, p := range pairs {
 					ei := r
 					if kind == UBM {
 						ei = r*R + prev
 					}
-					fz.aDen[p] += w
-					sc.gd[ei] += w
-					if clicks&(1<<uint(r)) != 0 {
-						fz.aNum0[p] += w
-						sc.gn[ei] += w
+					clicked := clicks&(1<<uint(r)) != 0
+					observe(p, ei, clicked, w)
+					if clicked {
 						prev = r
-						continue
 					}
-					key := int(p-first)*ng + ei
-					var it int32
-					var ok bool
-					if dense != nil {
-						it = dense[key]
-						ok = it >= 0
-					} else {
-						it, ok = sparse[key]
-					}
-					if !ok {
-						it = int32(len(items))
-						items = append(items, item{pair: p - int32(ch.pairLo), exam: int32(ei)})
-						if dense != nil {
-							dense[key] = it
-						} else {
-							sparse[key] = it
-						}
-					}
-					items[it].w += w
 				}
 			}
 			if dense != nil {
@@ -139,7 +165,8 @@ func newFactorized(ctx context.Context, d *Data, kind Kind, workers int) *factor
 	return fz
 }
 
-// iterateFactorized is one EM iteration of PBM or UBM on the merged items.
+// iterateFactorized is one EM iteration of PBM, UBM or PSCM on the merged
+// items.
 func (f *fitter) iterateFactorized(ctx context.Context, workers int, st *Stats) {
 	fz := f.fz
 	d := f.d

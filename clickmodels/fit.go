@@ -36,26 +36,63 @@ type Options struct {
 	// the zero Options keep PyClick's E-step, so that results equal
 	// PyClick's. Other models ignore it.
 	Exact bool
+	// PSCMAuthors makes PSCM follow the authors' code (THUIR/PSCMModel)
+	// instead of the model's definition (pscm.go): on a return up the page
+	// the step observes ranks n+1 to m, and gamma after the last click is
+	// never re-estimated. It is how their published perplexities are
+	// reproduced. Other models ignore it.
+	PSCMAuthors bool
 	// OnIteration, if set, is called after every EM iteration with the
 	// number of iterations done and the training log-likelihood (NaN when
 	// Tolerance is 0, as it is then not computed).
 	OnIteration func(iteration int, trainLL float64)
-	// Level is the level of the intervals of the relevance file: after
-	// the last iteration one more pass computes every pair's Evidence
-	// (docs/clickmodels.md, "Uncertainty"). 0 means DefaultLevel, a
-	// negative value no Evidence and no intervals.
+	// Level is the level of the intervals of the relevance file, in
+	// (0, 1); left 0, DefaultLevel. Unless NoIntervals, after the last
+	// iteration one more pass computes every pair's Evidence
+	// (docs/clickmodels.md, "Uncertainty").
 	Level float64
+	// NoIntervals skips that pass: the model has no Evidence, its
+	// relevance file no intervals (and labels made from it no
+	// confidence). Whether to compute the intervals is this switch, never
+	// a value of Level.
+	NoIntervals bool
 }
 
-// level is the interval level of o, 0 for none.
+// level is the interval level of o (DefaultLevel if Level is left 0).
 func (o Options) level() float64 {
-	switch {
-	case o.Level == 0:
+	if o.Level == 0 {
 		return DefaultLevel
-	case o.Level < 0:
-		return 0
 	}
 	return o.Level
+}
+
+// CheckLevel checks an interval level: it must lie in (0, 1). 0 is no
+// level (fit --no-intervals, Options.NoIntervals, turns the intervals off).
+func CheckLevel(level float64) error {
+	if !(level > 0 && level < 1) {
+		return fmt.Errorf("interval level %v: want a level in (0, 1), such as %v", level, DefaultLevel)
+	}
+	return nil
+}
+
+// check checks o's interval level (0: DefaultLevel).
+func (o Options) check() error {
+	if o.Level == 0 {
+		return nil
+	}
+	if err := CheckLevel(o.Level); err != nil {
+		return fmt.Errorf("click models: Options.Level: %w (Options.NoIntervals turns the intervals off)", err)
+	}
+	return nil
+}
+
+// evidence computes the pairs' Evidence of f for o's intervals (nil with
+// NoIntervals).
+func (o Options) evidence(ctx context.Context, f *fitter) *Evidence {
+	if o.NoIntervals {
+		return nil
+	}
+	return f.evidence(ctx, o.level())
 }
 
 func (o Options) workers() int {
@@ -70,11 +107,15 @@ func Fit(ctx context.Context, d *Data, kind Kind, opt Options) (*Model, error) {
 	return fit(ctx, d, kind, opt, true)
 }
 
-// fit is Fit; factorize selects the per-rank E-step of PBM and UBM (false:
-// the per-SERP one, used by tests to cross-check them).
+// fit is Fit; factorize selects the per-rank E-step of PBM, UBM and PSCM
+// (false: the per-SERP one, used by tests to cross-check them; PSCM with
+// Options.PSCMAuthors always takes the per-SERP one).
 func fit(ctx context.Context, d *Data, kind Kind, opt Options, factorize bool) (*Model, error) {
 	if kind < 0 || kind >= numKinds {
 		return nil, fmt.Errorf("click models: unknown model %v", kind)
+	}
+	if err := opt.check(); err != nil {
+		return nil, err
 	}
 	iters := kind.Iterations(opt.Iterations)
 	global := filled(kind.GlobalParams(d.ranks), Unseen)
@@ -84,7 +125,7 @@ func fit(ctx context.Context, d *Data, kind Kind, opt Options, factorize bool) (
 		return nil, err
 	}
 	m := f.model(done)
-	m.Evidence = f.evidence(ctx, opt.level())
+	m.Evidence = opt.evidence(ctx, f)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -96,13 +137,13 @@ func fit(ctx context.Context, d *Data, kind Kind, opt Options, factorize bool) (
 func newFitter(ctx context.Context, d *Data, kind Kind, opt Options, global []float64, factorize bool) *fitter {
 	R := d.ranks
 	np := d.Pairs()
-	f := &fitter{d: d, kind: kind, R: R, em: kind.EM(), exact: opt.Exact && kind == DBN, ng: kind.GlobalParams(R), workers: opt.workers()}
+	f := &fitter{d: d, kind: kind, R: R, em: kind.EM(), exact: opt.Exact && kind == DBN, pscmAuthors: opt.PSCMAuthors && kind == PSCM, ng: kind.GlobalParams(R), workers: opt.workers()}
 	nPair := kind.PairParams()
 	f.attr = filled(np*b2i(nPair >= 1), Unseen)
 	f.sat = filled(np*b2i(nPair >= 2), Unseen)
 	f.sNum, f.sDen = make([]float64, len(f.sat)), make([]float64, len(f.sat))
 	f.global = global
-	if factorize && (kind == PBM || kind == UBM) {
+	if factorize && (kind == PBM || kind == UBM || (kind == PSCM && !f.pscmAuthors)) {
 		// The factorised E-step keeps its denominators in fz.aDen.
 		f.fz = newFactorized(ctx, d, kind, f.workers)
 	} else {
@@ -192,7 +233,7 @@ func (f *fitter) model(done int) *Model {
 	d := f.d
 	nPair := f.kind.PairParams()
 	m := &Model{
-		Kind: f.kind, Ranks: f.R, Iterations: done, Exact: f.exact,
+		Kind: f.kind, Ranks: f.R, Iterations: done, Exact: f.exact, PSCMAuthors: f.pscmAuthors,
 		QueryNames: d.log.Queries.Names, DocNames: d.log.Docs.Names,
 		PairQuery: d.pairQuery, PairDoc: d.pairDoc,
 		Global: slices.Clone(f.global),
@@ -272,6 +313,8 @@ type fitter struct {
 	R     int
 	em    bool
 	exact bool
+	// pscmAuthors: PSCM as the authors' code (Options.PSCMAuthors)
+	pscmAuthors bool
 
 	attr, sat              []float64 // current values per pair
 	aNum, aDen, sNum, sDen []float64 // expected counts per pair (this iteration)
@@ -279,7 +322,7 @@ type fitter struct {
 	ng                     int       // number of global parameters
 	workers                int
 	scr                    []*scratch  // per worker, reused
-	fz                     *factorized // PBM and UBM: merged per-rank items
+	fz                     *factorized // PBM, UBM, PSCM: merged per-rank items
 	densDone               bool        // aDen and sDen hold their final values
 }
 
@@ -339,7 +382,7 @@ func (f *fitter) load(v *view, sc *scratch, i int) {
 	n := int(hi - lo)
 	pairs := d.recPair[lo:hi]
 	v.n, v.clicks, v.R, v.g, v.exact = n, d.recClicks[i], f.R, f.global, f.exact
-	v.a, v.s = nil, nil
+	v.a, v.s, v.order, v.pscmAuthors = nil, nil, nil, f.pscmAuthors
 	switch {
 	case len(f.sat) > 0: // DBN, SDBN: one gather for both (attr has sat's length)
 		a, s := sc.a[:n], sc.s[:n]
@@ -388,38 +431,19 @@ func (f *fitter) iterate(ctx context.Context, workers int, st *Stats) {
 		var v view
 		for i := ch.recLo; i < ch.recHi; i++ {
 			f.load(&v, sc, i)
+			pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
+			if f.kind == PSCM {
+				// One E-step per click order of the record.
+				d.eachOrder(i, func(order []uint8, w float64) {
+					v.order = order
+					estep(f.kind, &v, w, c)
+					f.scatter(c, pairs, w, dens)
+				})
+				continue
+			}
 			w := d.recWeight[i]
 			estep(f.kind, &v, w, c)
-			pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
-			n := len(pairs)
-			switch {
-			case len(f.sNum) > 0: // DBN, SDBN: one scatter for both (aNum has sNum's length)
-				aNum, sNum := f.aNum, f.sNum[:len(f.aNum)]
-				ca, cs := c.aNum[:n], c.sNum[:n]
-				for r, p := range pairs {
-					aNum[p] += w * ca[r]
-					sNum[p] += w * cs[r]
-				}
-				if dens {
-					aDen, sDen := f.aDen[:len(aNum)], f.sDen[:len(aNum)]
-					ca, cs := c.aDen[:n], c.sDen[:n]
-					for r, p := range pairs {
-						aDen[p] += w * ca[r]
-						sDen[p] += w * cs[r]
-					}
-				}
-			case len(f.aNum) > 0:
-				aNum, ca := f.aNum, c.aNum[:n]
-				for r, p := range pairs {
-					aNum[p] += w * ca[r]
-				}
-				if dens {
-					aDen, ca := f.aDen, c.aDen[:n]
-					for r, p := range pairs {
-						aDen[p] += w * ca[r]
-					}
-				}
-			}
+			f.scatter(c, pairs, w, dens)
 		}
 		// M-step for the chunk's own pairs: no other chunk reads them.
 		for p := ch.pairLo; p < ch.pairHi; p++ {
@@ -433,6 +457,40 @@ func (f *fitter) iterate(ctx context.Context, workers int, st *Stats) {
 	})
 	f.densDone = true
 	f.collect(st)
+}
+
+// scatter adds the per-rank counts c of one SERP of weight w, showing
+// pairs, to the pairs' counts (the denominators only while dens).
+func (f *fitter) scatter(c *counts, pairs []int32, w float64, dens bool) {
+	n := len(pairs)
+	switch {
+	case len(f.sNum) > 0: // DBN, SDBN: one scatter for both (aNum has sNum's length)
+		aNum, sNum := f.aNum, f.sNum[:len(f.aNum)]
+		ca, cs := c.aNum[:n], c.sNum[:n]
+		for r, p := range pairs {
+			aNum[p] += w * ca[r]
+			sNum[p] += w * cs[r]
+		}
+		if dens {
+			aDen, sDen := f.aDen[:len(aNum)], f.sDen[:len(aNum)]
+			ca, cs := c.aDen[:n], c.sDen[:n]
+			for r, p := range pairs {
+				aDen[p] += w * ca[r]
+				sDen[p] += w * cs[r]
+			}
+		}
+	case len(f.aNum) > 0:
+		aNum, ca := f.aNum, c.aNum[:n]
+		for r, p := range pairs {
+			aNum[p] += w * ca[r]
+		}
+		if dens {
+			aDen, ca := f.aDen, c.aDen[:n]
+			for r, p := range pairs {
+				aDen[p] += w * ca[r]
+			}
+		}
+	}
 }
 
 // collect moves the workers' exact sums into st.
@@ -468,6 +526,16 @@ func (f *fitter) trainLL(ctx context.Context, st *Stats) {
 		for i := ch.recLo; i < ch.recHi; i++ {
 			f.load(&v, sc, i)
 			cond := sc.cond[:v.n]
+			if f.kind == PSCM {
+				d.eachOrder(i, func(order []uint8, w float64) {
+					v.order = order
+					clickProbs(f.kind, &v, cond, nil)
+					if x := w * serpLL(cond); !sc.ll.AddSmall(x) {
+						sc.ll.addLarge(x)
+					}
+				})
+				continue
+			}
 			clickProbs(f.kind, &v, cond, nil)
 			if x := d.recWeight[i] * serpLL(cond); !sc.ll.AddSmall(x) {
 				sc.ll.addLarge(x)

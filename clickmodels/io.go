@@ -25,6 +25,8 @@ type paramsFile struct {
 	Ranks      int    `json:"ranks"`
 	Iterations int    `json:"iterations"`
 	Exact      bool   `json:"exact,omitempty"`
+	// PSCMAuthors: PSCM as the authors' code (Options.PSCMAuthors).
+	PSCMAuthors bool `json:"pscm_authors,omitempty"`
 
 	CTR                 *float64    `json:"ctr,omitempty"`                     // GCTR
 	CTRByRank           []float64   `json:"ctr_by_rank,omitempty"`             // RCTR
@@ -33,7 +35,10 @@ type paramsFile struct {
 	ContByRank          []float64   `json:"cont_by_rank,omitempty"`            // DCM
 	Cont                *float64    `json:"cont,omitempty"`                    // DBN
 	Tau                 []float64   `json:"tau,omitempty"`                     // CCM
-	Pairs               []pairJSON  `json:"pairs"`
+	// PSCM: gamma[i][m][n], m and n from 0 to ranks (ranks: the start,
+	// resp. the end; see Kind.GlobalParams).
+	ExamByRankPrevNext [][][]float64 `json:"exam_by_rank_prev_next_click,omitempty"`
+	Pairs              []pairJSON    `json:"pairs"`
 }
 
 type pairJSON struct {
@@ -56,6 +61,7 @@ type pairWriter struct {
 	ranks           int
 	iterations      int
 	exact           bool
+	pscmAuthors     bool
 	global          []float64
 	hasAttr, hasSat bool
 	// hasEv: the pairs carry Evidence, so the relevance file gets
@@ -63,7 +69,10 @@ type pairWriter struct {
 	hasEv                 bool
 	level                 float64
 	attrPriors, satPriors *priorTable // by rank bucket and exposure class
-	pairs                 func(yield func(q, d string, v *pairVal) bool)
+	// ridge is the identified scale set of the pairs (PBM, UBM), set with
+	// the priors; nil: no scale ridge.
+	ridge *ridge
+	pairs func(yield func(q, d string, v *pairVal) bool)
 	// err, if set, reports why pairs stopped early (a read error of the
 	// pairs' source); the writers check it after the pairs.
 	err func() error
@@ -83,6 +92,7 @@ type pairVal struct {
 	ak, an, sk, sn float64 // Evidence, when the model has it
 	rank           float64 // Evidence: mean rank at which the pair was shown
 	shown          float64 // Evidence: impressions (Evidence.Shown)
+	ranks          uint64  // Evidence.Ranks: the ranks the pair was shown at (PBM, UBM)
 }
 
 // setPair fills v with pair p of m.
@@ -98,6 +108,9 @@ func (v *pairVal) setPair(m *Model, p int) {
 		v.ak, v.an, v.rank, v.shown = ev.AttrK[p], ev.AttrN[p], ev.Rank[p], ev.Shown[p]
 		if ev.SatK != nil {
 			v.sk, v.sn = ev.SatK[p], ev.SatN[p]
+		}
+		if ev.Ranks != nil {
+			v.ranks = ev.Ranks[p]
 		}
 	}
 }
@@ -118,7 +131,7 @@ func (m *Model) pairWriter() *pairWriter {
 
 // header is the paramsFile of the model without its pairs.
 func (pw *pairWriter) header() paramsFile {
-	pf := paramsFile{Format: ParamsFormat, Model: pw.kind.String(), Ranks: pw.ranks, Iterations: pw.iterations, Exact: pw.exact}
+	pf := paramsFile{Format: ParamsFormat, Model: pw.kind.String(), Ranks: pw.ranks, Iterations: pw.iterations, Exact: pw.exact, PSCMAuthors: pw.pscmAuthors}
 	g := pw.global
 	switch pw.kind {
 	case GCTR:
@@ -137,6 +150,15 @@ func (pw *pairWriter) header() paramsFile {
 		pf.Cont = &g[0]
 	case CCM:
 		pf.Tau = g
+	case PSCM:
+		R1 := pw.ranks + 1
+		for i := 0; i < pw.ranks; i++ {
+			var rows [][]float64
+			for m := 0; m < R1; m++ {
+				rows = append(rows, g[(i*R1+m)*R1:(i*R1+m+1)*R1])
+			}
+			pf.ExamByRankPrevNext = append(pf.ExamByRankPrevNext, rows)
+		}
 	}
 	return pf
 }
@@ -261,7 +283,7 @@ func modelOf(pf *paramsFile, name string) (*Model, error) {
 	if R < 1 || R > MaxSERP {
 		return nil, fmt.Errorf("%s: field ranks: %d, want 1 to %d", name, R, MaxSERP)
 	}
-	m := &Model{Kind: kind, Ranks: R, Iterations: pf.Iterations, Exact: pf.Exact}
+	m := &Model{Kind: kind, Ranks: R, Iterations: pf.Iterations, Exact: pf.Exact, PSCMAuthors: pf.PSCMAuthors && kind == PSCM}
 	want := kind.GlobalParams(R)
 	field := ""
 	switch kind {
@@ -291,6 +313,19 @@ func modelOf(pf *paramsFile, name string) (*Model, error) {
 		}
 	case CCM:
 		field, m.Global = "tau", pf.Tau
+	case PSCM:
+		field = "exam_by_rank_prev_next_click"
+		for i, rows := range pf.ExamByRankPrevNext {
+			if len(rows) != R+1 {
+				return nil, fmt.Errorf("%s: field %s: rank %d has %d rows, want %d", name, field, i, len(rows), R+1)
+			}
+			for mr, row := range rows {
+				if len(row) != R+1 {
+					return nil, fmt.Errorf("%s: field %s: rank %d, row %d has %d values, want %d", name, field, i, mr, len(row), R+1)
+				}
+				m.Global = append(m.Global, row...)
+			}
+		}
 	}
 	if len(m.Global) != want {
 		return nil, fmt.Errorf("%s: field %s: %d values, %v with %d ranks needs %d", name, field, len(m.Global), kind, R, want)
@@ -398,8 +433,7 @@ func (pw *pairWriter) writeRelevance(w io.Writer) error {
 		buf = append(buf, '\t')
 		buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
 		if pw.hasEv {
-			al, be := pw.relevanceBeta(pv)
-			lo, hi := cache.interval(pv, al, be, pw.level)
+			al, be, lo, hi := pw.relevanceDist(pv, &cache)
 			for _, x := range [4]float64{lo, hi, al, be} {
 				buf = append(buf, '\t')
 				buf = strconv.AppendFloat(buf, x, 'g', -1, 64)

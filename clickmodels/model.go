@@ -22,10 +22,11 @@ const (
 	CCM              // click chain model (Guo et al. 2009)
 	DBN              // dynamic Bayesian network model (Chapelle and Zhang 2009)
 	SDBN             // simplified DBN: continuation fixed at 1 (Chapelle and Zhang 2009)
+	PSCM             // partially sequential click model: clicks in time order (Wang et al. 2015)
 	numKinds
 )
 
-var kindNames = [numKinds]string{"GCTR", "RCTR", "DCTR", "PBM", "CM", "UBM", "DCM", "CCM", "DBN", "SDBN"}
+var kindNames = [numKinds]string{"GCTR", "RCTR", "DCTR", "PBM", "CM", "UBM", "DCM", "CCM", "DBN", "SDBN", "PSCM"}
 
 // String returns the model's upper-case name, as PyClick spells it.
 func (k Kind) String() string {
@@ -36,9 +37,9 @@ func (k Kind) String() string {
 }
 
 // AllKinds returns every model, in the order of PyClick's reference outputs
-// followed by CCM.
+// followed by CCM and PSCM.
 func AllKinds() []Kind {
-	return []Kind{GCTR, RCTR, DCTR, PBM, CM, UBM, SDBN, DBN, DCM, CCM}
+	return []Kind{GCTR, RCTR, DCTR, PBM, CM, UBM, SDBN, DBN, DCM, CCM, PSCM}
 }
 
 // ParseKind parses a model name, case-insensitively.
@@ -86,8 +87,8 @@ func ParseKinds(list string) ([]Kind, error) {
 }
 
 // EM reports whether the model is fitted by expectation maximisation (PBM,
-// UBM, DBN, CCM); the others are estimated in one counting pass.
-func (k Kind) EM() bool { return k == PBM || k == UBM || k == DBN || k == CCM }
+// UBM, DBN, CCM, PSCM); the others are estimated in one counting pass.
+func (k Kind) EM() bool { return k == PBM || k == UBM || k == DBN || k == CCM || k == PSCM }
 
 // Iterations is the number of EM iterations a fit of k runs when asked
 // for n: n, or DefaultIterations for n <= 0; one counting pass for a model
@@ -126,6 +127,10 @@ func (k Kind) PairParams() int {
 //	DCM:  continuation (lambda) by rank, R values
 //	DBN:  [continuation gamma]
 //	CCM:  [tau1 (no click), tau2 (click, not satisfied), tau3 (click, satisfied)]
+//	PSCM: examination gamma_imn, R*(R+1)*(R+1) values, index
+//	      (i*(R+1) + m)*(R+1) + n for rank i examined on the way from the
+//	      click at rank m (R: the start, no click yet) to the click at rank
+//	      n (R: the end, no click any more); see pscm.go
 func (k Kind) GlobalParams(R int) int {
 	switch k {
 	case GCTR, DBN:
@@ -134,6 +139,8 @@ func (k Kind) GlobalParams(R int) int {
 		return R
 	case UBM:
 		return R * R
+	case PSCM:
+		return R * (R + 1) * (R + 1)
 	case CCM:
 		return 3
 	default:
@@ -163,6 +170,9 @@ type Model struct {
 	Ranks      int  // R: rank-indexed parameters have R entries (UBM: R*R)
 	Iterations int  // EM iterations run (1 for counting models)
 	Exact      bool // DBN fitted with Options.Exact (prediction is the same)
+	// PSCMAuthors: PSCM fitted, and predicting, as the authors' code
+	// (Options.PSCMAuthors).
+	PSCMAuthors bool
 
 	QueryNames []string
 	DocNames   []string
@@ -205,7 +215,7 @@ func (m *Model) Pair(query, doc string) int {
 }
 
 // PairRelevance is the relevance of pair p that docs/method.md section 3 asks to
-// report: the CTR for DCTR, attractiveness for PBM, CM, UBM and DCM,
+// report: the CTR for DCTR, attractiveness for PBM, CM, UBM, DCM and PSCM,
 // attractiveness x satisfaction for DBN and SDBN, attractiveness squared for
 // CCM (in CCM the attractiveness is also the probability of satisfaction
 // after a click, so this is the analogue of DBN's; as PyClick), the global

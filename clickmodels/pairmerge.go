@@ -20,7 +20,8 @@ import (
 // them, the attractiveness and the satisfaction as little-endian float64
 // bits, followed, with Evidence, by the pair's mean rank, its impressions
 // (Evidence.Shown) and effective counts (K and N of attractiveness, then of
-// satisfaction). A 0 ends the file, so that a file cut between two queries is
+// satisfaction) and, for PBM and UBM (Evidence.Ranks), the bit set of the
+// ranks it was shown at as a little-endian uint64. A 0 ends the file, so that a file cut between two queries is
 // still known to be cut.
 func WritePairFile(path string, sm ShardModel) (err error) {
 	f, err := os.Create(path)
@@ -58,6 +59,9 @@ func WritePairFile(path string, sm ShardModel) (err error) {
 						buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(x[p]))
 					}
 				}
+				if ev.Ranks != nil {
+					buf = binary.LittleEndian.AppendUint64(buf, ev.Ranks[p])
+				}
 			}
 		}
 		if _, err := w.Write(buf); err != nil {
@@ -82,6 +86,7 @@ type fileCursor struct {
 	r               *bufio.Reader
 	hasAttr, hasSat bool
 	hasEv           bool
+	hasRanks        bool // Evidence.Ranks (PBM, UBM)
 	err             *error
 	pos             int64
 	q               string
@@ -91,12 +96,12 @@ type fileCursor struct {
 }
 
 // openPairFile opens path and reads its first query's header.
-func openPairFile(path string, hasAttr, hasSat, hasEv bool, errp *error) (*fileCursor, *os.File, error) {
+func openPairFile(path string, hasAttr, hasSat, hasEv, hasRanks bool, errp *error) (*fileCursor, *os.File, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	c := &fileCursor{path: path, r: bufio.NewReaderSize(f, 1<<15), hasAttr: hasAttr, hasSat: hasSat, hasEv: hasEv, err: errp}
+	c := &fileCursor{path: path, r: bufio.NewReaderSize(f, 1<<15), hasAttr: hasAttr, hasSat: hasSat, hasEv: hasEv, hasRanks: hasRanks, err: errp}
 	c.next()
 	return c, f, nil
 }
@@ -185,6 +190,11 @@ func (c *fileCursor) emit(yield func(q, d string, v *pairVal) bool) bool {
 					*x, err = c.readFloat()
 				}
 			}
+			if err == nil && c.hasRanks {
+				var f float64
+				f, err = c.readFloat()
+				v.ranks = math.Float64bits(f)
+			}
 		}
 		if err != nil {
 			c.fail(err)
@@ -208,7 +218,7 @@ func spilledPairs(m0 *Model, paths []string) *pairWriter {
 		readErr = nil // each pass reads the files afresh
 		cs := make([]pairCursor, 0, len(paths))
 		for _, path := range paths {
-			c, f, err := openPairFile(path, pw.hasAttr, pw.hasSat, pw.hasEv, &readErr)
+			c, f, err := openPairFile(path, pw.hasAttr, pw.hasSat, pw.hasEv, pw.hasEv && pw.kind.ScaleRidge() && pw.ranks <= maxGraphRanks, &readErr)
 			if err != nil {
 				readErr = err
 				return

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/lovbench/lovbench/internal/hashes"
 	"github.com/lovbench/lovbench/sessions"
 )
 
@@ -223,7 +224,7 @@ func TestPrepareStreamedEqualsByQuery(t *testing.T) {
 	// many identical SERPs, many hash-table probes.
 	rnd := &sessions.Log{Offsets: []int64{0}}
 	x := uint64(1)
-	next := func(n int) int { x = mix(x); return int(x % uint64(n)) }
+	next := func(n int) int { x = hashes.Mix(x); return int(x % uint64(n)) }
 	for range 20_000 {
 		s := sessions.SERP{Query: fmt.Sprint("q", next(9))}
 		for range 1 + next(14) {

@@ -57,6 +57,8 @@ func clickProbs(k Kind, v *view, cond, full []float64) {
 				}
 			}
 		}
+	case PSCM:
+		pscmProbs(v, cond, full)
 	case UBM:
 		R := v.R
 		if cond != nil {

@@ -46,6 +46,10 @@ type RunConfig struct {
 	PreparedBudget int64
 	// Log, if set, receives progress messages with the memory in use.
 	Log *slog.Logger
+	// IdentificationInfo logs a disconnected identifiability graph
+	// (LogIdentification) at level Info instead of Warn: for callers that
+	// show it elsewhere (the pipeline's report).
+	IdentificationInfo bool
 }
 
 // Report is one model's entry of metrics.json.
@@ -60,6 +64,7 @@ type Report struct {
 	PerplexityGain map[string]float64 `json:"perplexity_gain_over"`
 	Iterations     int                `json:"iterations"`
 	Exact          bool               `json:"exact_estep,omitempty"`
+	PSCMAuthors    bool               `json:"pscm_authors,omitempty"`
 	Loaded         bool               `json:"loaded,omitempty"`
 	// FitSeconds is wall-clock time of Fit (not of Prepare, which all
 	// models share: see PrepareSeconds). The only field that differs
@@ -158,12 +163,19 @@ func runModels(ctx context.Context, log *sessions.Log, cfg RunConfig) ([]*Model,
 		rep.Metrics = met
 		rep.Iterations = m.Iterations
 		rep.Exact = m.Exact
+		rep.PSCMAuthors = m.PSCMAuthors
 		reports = append(reports, rep)
 		models = append(models, m)
 	}
 	FinishReports(reports)
 	return models, reports, nil
 }
+
+// OutputNames are the name patterns of a fit output directory's files
+// besides metrics.json (atomicfile.CreateDir's names): what its index may
+// list, the files of each model (<MODEL>_relevance.tsv,
+// <MODEL>_params.json or .parquet, and any <MODEL>_* file of that shape).
+var OutputNames = []string{"*_*.tsv", "*_*.json", "*_*.parquet"}
 
 // Run splits log, fits (or loads) every model of cfg, evaluates it on the
 // test part and writes to outDir: metrics.json (a JSON array of Report, in
@@ -177,7 +189,7 @@ func Run(ctx context.Context, log *sessions.Log, cfg RunConfig, outDir string) (
 	}
 	// The files are written beside outDir and published whole, so no
 	// file of an earlier fit with other models survives.
-	dir, err := atomicfile.CreateDir(outDir, "metrics.json")
+	dir, err := atomicfile.CreateDir(outDir, "metrics.json", OutputNames...)
 	if err != nil {
 		return nil, err
 	}
@@ -185,6 +197,7 @@ func Run(ctx context.Context, log *sessions.Log, cfg RunConfig, outDir string) (
 	if err := writeRun(dir.Path(), models, reports, cfg.ParamsFormat); err != nil {
 		return nil, err
 	}
+	LogIdentification(cfg.Log, cfg.IdentificationInfo, reports)
 	return reports, dir.Commit()
 }
 
@@ -195,7 +208,11 @@ func RunInto(ctx context.Context, log *sessions.Log, cfg RunConfig, dir string) 
 	if err != nil {
 		return nil, err
 	}
-	return reports, writeRun(dir, models, reports, cfg.ParamsFormat)
+	if err := writeRun(dir, models, reports, cfg.ParamsFormat); err != nil {
+		return nil, err
+	}
+	LogIdentification(cfg.Log, cfg.IdentificationInfo, reports)
+	return reports, nil
 }
 
 // writeRun writes every model's files and metrics.json into dir.

@@ -99,13 +99,16 @@ func (s *ShardFit) TrainLL(ctx context.Context, st *Stats) { s.f.trainLL(ctx, st
 func (s *ShardFit) Model(iterations int) *Model { return s.f.model(iterations) }
 
 // FinalModel is Model after the last iteration, with the pairs' Evidence
-// for intervals at level (0: DefaultLevel; negative: none), computed by
-// one more pass over the shard's records. outofcore.RunShards and the Beam pipeline
-// call it once per shard, so their relevance files get the same intervals
-// as Run's.
-func (s *ShardFit) FinalModel(ctx context.Context, iterations int, level float64) (*Model, error) {
+// for the intervals of opt (its Level and NoIntervals; its other fields
+// are not read), computed by one more pass over the shard's records.
+// outofcore.RunShards and the Beam pipeline call it once per shard, so
+// their relevance files get the same intervals as Run's.
+func (s *ShardFit) FinalModel(ctx context.Context, iterations int, opt Options) (*Model, error) {
+	if err := opt.check(); err != nil {
+		return nil, err
+	}
 	m := s.f.model(iterations)
-	m.Evidence = s.f.evidence(ctx, Options{Level: level}.level())
+	m.Evidence = opt.evidence(ctx, s.f)
 	return m, ctx.Err()
 }
 

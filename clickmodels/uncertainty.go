@@ -2,7 +2,6 @@ package clickmodels
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"slices"
 
@@ -83,6 +82,10 @@ type Evidence struct {
 	Shown        []float64 // impressions: the sum of the weights of the training records that show the pair
 	AttrK, AttrN []float64
 	SatK, SatN   []float64 // DBN, SDBN: the relevance a·s (addRelevanceEvidence); else nil
+	// Ranks (PBM and UBM: Kind.ScaleRidge, with at most 64 ranks) is the
+	// bit set of the ranks (0-based) at which the pair was shown: the
+	// edges of the identifiability graph (identify.go); else nil.
+	Ranks []uint64
 }
 
 // BetaPrior is a fitted Beta(Alpha, Beta) prior; Pairs is the number of
@@ -114,23 +117,15 @@ type UncertaintyReport struct {
 	ExposureBounds []float64     `json:"exposure_bounds"`
 	AttrCellPriors [][]BetaPrior `json:"attr_priors_by_rank_exposure"`
 	SatCellPriors  [][]BetaPrior `json:"sat_priors_by_rank_exposure,omitempty"`
+	// Identification (PBM, UBM: Kind.ScaleRidge) says what the log
+	// identifies: the identifiability graph's components and the scales
+	// each leaves open, which the intervals cover (identify.go).
+	Identification *Identification `json:"identification,omitempty"`
 }
 
 // hasUncertainty reports whether kind's relevance depends on the pair
 // (GCTR and RCTR cannot tell documents apart: no interval).
 func (k Kind) hasUncertainty() bool { return k.PairParams() >= 1 }
-
-// IntervalLevel turns the --interval flag of fit (the level, 0 for no
-// intervals) into Options.Level, checking it.
-func IntervalLevel(flag float64) (float64, error) {
-	if !(flag >= 0 && flag < 1) {
-		return 0, fmt.Errorf("--interval %v: want a level in (0, 1), such as 0.9, or 0 for no intervals", flag)
-	}
-	if flag == 0 {
-		return -1, nil
-	}
-	return flag, nil
-}
 
 // addEvidence adds to (k, n) the effective successes and trials of one
 // Bernoulli latent of weight w with prior probability th and posterior
@@ -206,6 +201,9 @@ func (f *fitter) evidence(ctx context.Context, level float64) *Evidence {
 	if hasSat {
 		ev.SatK, ev.SatN = make([]float64, np), make([]float64, np)
 	}
+	if f.kind.ScaleRidge() && f.R <= maxGraphRanks {
+		ev.Ranks = make([]uint64, np)
+	}
 	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
 		c := &sc.c
@@ -213,6 +211,14 @@ func (f *fitter) evidence(ctx context.Context, level float64) *Evidence {
 		var v view
 		for i := ch.recLo; i < ch.recHi; i++ {
 			f.load(&v, sc, i)
+			if f.kind == PSCM {
+				pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
+				d.eachOrder(i, func(order []uint8, w float64) {
+					v.order = order
+					pscmEvidence(&v, w, pairs, ev)
+				})
+				continue
+			}
 			// DBN's posteriors are the exact ones (Chuklin et al. 2015,
 			// section 4.2) at the fitted values: PyClick's E-step counts
 			// every rank of a SERP without clicks as examined and not
@@ -223,6 +229,9 @@ func (f *fitter) evidence(ctx context.Context, level float64) *Evidence {
 			for r, p := range d.recPair[d.recOff[i]:d.recOff[i+1]] {
 				ev.Rank[p] += w * float64(r)
 				shown[p] += w
+				if ev.Ranks != nil {
+					ev.Ranks[p] |= 1 << uint(r)
+				}
 				switch den := c.aDen[r]; {
 				case den == 1:
 					addEvidence(&ev.AttrK[p], &ev.AttrN[p], c.aNum[r], f.attr[p], w)
@@ -545,12 +554,15 @@ func (t *priorTable) of(v *pairVal) BetaPrior {
 // identified, and where the model misreads the users (users coming back to
 // the results page) their counts look less spread than any binomial and
 // the fit runs to the largest concentration (measured: see the docs).
-func (pw *pairWriter) priors(gets ...func(v *pairVal) (k, n float64)) ([]*priorTable, error) {
+func (pw *pairWriter) priors(visit func(v *pairVal), gets ...func(v *pairVal) (k, n float64)) ([]*priorTable, error) {
 	hists := make([][][exposureClasses]priorHist, len(gets))
 	for i := range hists {
 		hists[i] = make([][exposureClasses]priorHist, rankBuckets)
 	}
 	pw.pairs(func(_, _ string, v *pairVal) bool {
+		if visit != nil {
+			visit(v)
+		}
 		b, e := priorCell(v)
 		for i, get := range gets {
 			k, n := get(v)
@@ -619,6 +631,17 @@ func (pw *pairWriter) relevanceBeta(v *pairVal) (alpha, beta float64) {
 		ps = pw.satPriors.of(v)
 	}
 	return relevanceBeta(pw.kind, pw.attrPriors.of(v), ps, v)
+}
+
+// relevanceDist is the Beta and the interval the relevance file writes for
+// pair v: relevanceBeta and its interval at pw's level, scaled over the
+// identified set of the pair's scale where the model has a scale ridge
+// (ScaledRelevance; identify.go).
+func (pw *pairWriter) relevanceDist(v *pairVal, cache *intervalCache) (alpha, beta, lo, hi float64) {
+	alpha, beta = pw.relevanceBeta(v)
+	lo, hi = cache.interval(v, alpha, beta, pw.level)
+	cMin, cMax := pw.ridge.scaleOf(v.ranks)
+	return ScaledRelevance(alpha, beta, lo, hi, cMin, cMax)
 }
 
 // relevanceBeta is the Beta(alpha, beta) that describes the relevance of a
@@ -703,7 +726,14 @@ func (pw *pairWriter) setPriors() (*UncertaintyReport, error) {
 	if pw.hasSat {
 		gets = append(gets, func(v *pairVal) (float64, float64) { return v.sk, v.sn })
 	}
-	tabs, err := pw.priors(gets...)
+	// The identifiability graph (PBM, UBM) is gathered in the same pass.
+	var acc *ridgeAcc
+	var visit func(v *pairVal)
+	if pw.kind.ScaleRidge() && pw.ranks <= maxGraphRanks {
+		acc = &ridgeAcc{}
+		visit = func(v *pairVal) { acc.add(v.ranks, v.a) }
+	}
+	tabs, err := pw.priors(visit, gets...)
 	if err != nil {
 		return nil, err
 	}
@@ -711,7 +741,11 @@ func (pw *pairWriter) setPriors() (*UncertaintyReport, error) {
 	if pw.hasSat {
 		s = tabs[1]
 	}
-	return pw.usePriors(tabs[0], s), nil
+	rep := pw.usePriors(tabs[0], s)
+	if acc != nil {
+		pw.ridge, rep.Identification = identify(pw.kind, pw.global, pw.ranks, acc)
+	}
+	return rep, nil
 }
 
 // usePriors makes a and s (nil but for DBN and SDBN) the priors of pw's
@@ -765,8 +799,7 @@ func (pw *pairWriter) relevanceDists(np int) []RelevanceDist {
 	out := make([]RelevanceDist, 0, np)
 	var cache intervalCache
 	pw.pairs(func(_, _ string, v *pairVal) bool {
-		a, b := pw.relevanceBeta(v)
-		lo, hi := cache.interval(v, a, b, pw.level)
+		a, b, lo, hi := pw.relevanceDist(v, &cache)
 		out = append(out, RelevanceDist{Alpha: a, Beta: b, Lower: lo, Upper: hi})
 		return true
 	})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -64,8 +65,18 @@ func TestEvidenceThreeSERPs(t *testing.T) {
 	nearTol(t, "shown(A)", ev.Shown[a], 3, 0)
 	nearTol(t, "shown(B)", ev.Shown[b], 3, 0)
 	// No evidence and no intervals on request, and for GCTR.
-	if m, _ := Fit(context.Background(), d, DCTR, Options{Level: -1}); m.Evidence != nil {
-		t.Error("Level -1: evidence computed")
+	if m, _ := Fit(context.Background(), d, DCTR, Options{NoIntervals: true}); m.Evidence != nil {
+		t.Error("NoIntervals: evidence computed")
+	}
+	// A level is a level: none outside (0, 1), and no value of it means
+	// "no intervals" (0 is DefaultLevel).
+	for _, lv := range []float64{-1, 1, 1.5, math.NaN()} {
+		if _, err := Fit(context.Background(), d, DCTR, Options{Level: lv}); err == nil || !strings.Contains(err.Error(), "NoIntervals") {
+			t.Errorf("Level %v: error %v, want one naming NoIntervals", lv, err)
+		}
+	}
+	if m, err := Fit(context.Background(), d, DCTR, Options{}); err != nil || m.Evidence == nil || m.Evidence.Level != DefaultLevel {
+		t.Errorf("Level 0: %v, want the evidence at DefaultLevel", err)
 	}
 	if m, _ := Fit(context.Background(), d, GCTR, Options{}); m.Evidence != nil {
 		t.Error("GCTR: evidence computed")
@@ -134,7 +145,7 @@ func TestEvidenceKeepsDBNValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	without, err := Fit(context.Background(), d, DBN, Options{Level: -1})
+	without, err := Fit(context.Background(), d, DBN, Options{NoIntervals: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +289,7 @@ func TestPriorsByExposure(t *testing.T) {
 			}
 		}
 	}
-	tabs, err := pw.priors(func(v *pairVal) (float64, float64) { return v.ak, v.an })
+	tabs, err := pw.priors(nil, func(v *pairVal) (float64, float64) { return v.ak, v.an })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,8 @@ package export
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -48,12 +50,9 @@ func TestConfidenceDistribution(t *testing.T) {
 	}
 }
 
-// FilterConfidence at 0.6, counted by hand: query a keeps its 0.9 and 0.6
-// rows and its sampled row, and loses its 0.3 row; query b's only labelled
-// row (0.2) is below, so b loses everything (its sampled row with it);
-// query c has no confidence at all and is left out whole.
-func TestFilterConfidence(t *testing.T) {
-	gt := []sampling.Row{
+// filterRows are the ground-truth rows of the filter tests.
+func filterRows() []sampling.Row {
+	return []sampling.Row{
 		{Query: "a", Term: "t1", Label: 4, Confidence: 0.9},
 		{Query: "a", Term: "t2", Label: 1, Confidence: 0.3},
 		{Query: "a", Term: "t3", Label: 2, Confidence: 0.6},
@@ -62,6 +61,14 @@ func TestFilterConfidence(t *testing.T) {
 		{Query: "b", Term: "s1", Label: 0, Confidence: none},
 		{Query: "c", Term: "s1", Label: 0, Confidence: none},
 	}
+}
+
+// FilterConfidence at 0.6, counted by hand: query a keeps its 0.9 and 0.6
+// rows and its sampled row, and loses its 0.3 row; query b's only labelled
+// row (0.2) is below, so b loses everything (its sampled row with it);
+// query c has no confidence at all and is left out whole.
+func TestFilterConfidence(t *testing.T) {
+	gt := filterRows()
 	kept, f, err := FilterConfidence(gt, 0.6)
 	if err != nil {
 		t.Fatal(err)
@@ -73,8 +80,14 @@ func TestFilterConfidence(t *testing.T) {
 		f.Queries != 3 || f.KeptQueries != 1 || f.DroppedQueries != 2 || !slices.Equal(f.DroppedExamples, []string{"b", "c"}) {
 		t.Errorf("counts %+v", f)
 	}
+	// Shares of the 7 input and 3 kept rows: the filter keeps label 4 and
+	// 2 at 1/3 each (1/7 before), label 1 not at all (2/7 before).
 	want := map[int]ConfidenceFilterN{
-		4: {4, 1, 1, 0, 0}, 2: {2, 1, 1, 0, 0}, 1: {1, 2, 0, 2, 0}, 0: {0, 3, 1, 0, 2}, 3: {3, 0, 0, 0, 0}, -2: {-2, 0, 0, 0, 0},
+		4: {Label: 4, Rows: 1, Kept: 1, ShareBefore: 1.0 / 7, ShareAfter: 1.0 / 3},
+		2: {Label: 2, Rows: 1, Kept: 1, ShareBefore: 1.0 / 7, ShareAfter: 1.0 / 3},
+		1: {Label: 1, Rows: 2, Below: 2, ShareBefore: 2.0 / 7},
+		0: {Label: 0, Rows: 3, Kept: 1, WithQuery: 2, ShareBefore: 3.0 / 7, ShareAfter: 1.0 / 3},
+		3: {Label: 3}, -2: {Label: -2},
 	}
 	for _, n := range f.ByLabel {
 		if n != want[n.Label] {
@@ -94,6 +107,42 @@ func TestFilterConfidence(t *testing.T) {
 	old := []sampling.Row{{Query: "a", Term: "t", Label: 1, Confidence: none}}
 	if _, _, err := FilterConfidence(old, 0.5); err == nil || !strings.Contains(err.Error(), "no label has a confidence") {
 		t.Errorf("ground truth without confidences: %v", err)
+	}
+}
+
+// FilterLabels with a minimum query agreement, counted by hand on
+// TestFilterConfidence's rows: query a's labels agree with the true order
+// at 0.8 expected, b's at 0.5, c has none (NaN). At 0.7 only a stays, all
+// four rows (no minimum confidence: t2's 0.3 is kept); b's and c's three
+// rows go with their queries. With a minimum confidence of 0.6 too, a
+// keeps t1, t3 and s1 as before, and t2 is below; b's t1 is below the
+// confidence, its s1 goes with the query's agreement.
+func TestFilterLabelsQueryAgreement(t *testing.T) {
+	gt := filterRows()
+	ag := map[string]float64{"a": 0.8, "b": 0.5, "c": math.NaN()}
+	kept, f, err := FilterLabels(gt, labels.Selection{MinQueryAgreement: 0.7, QueryAgreement: ag})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(kept, gt[:4]) || f.Kept != 4 || f.QueryBelowAgreement != 3 || f.Below != 0 || f.WithQuery != 0 || f.DroppedQueries != 2 {
+		t.Errorf("agreement 0.7: kept %+v, counts %+v", kept, f)
+	}
+	// Label 0: 3 of 7 before, 1 of 4 after; label 1: 2/7, 1/4.
+	for _, n := range f.ByLabel {
+		if n.Label == 0 && (n.ShareBefore != 3.0/7 || n.ShareAfter != 0.25 || n.QueryBelowAgreement != 2) ||
+			n.Label == 1 && (n.ShareBefore != 2.0/7 || n.ShareAfter != 0.25) {
+			t.Errorf("label %d: %+v", n.Label, n)
+		}
+	}
+	kept, f, err = FilterLabels(gt, labels.Selection{MinConfidence: 0.6, MinQueryAgreement: 0.7, QueryAgreement: ag})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(kept, []sampling.Row{gt[0], gt[2], gt[3]}) || f.Below != 2 || f.QueryBelowAgreement != 2 || f.WithQuery != 0 {
+		t.Errorf("both: kept %+v, counts %+v", kept, f)
+	}
+	if _, _, err := FilterLabels(gt, labels.Selection{MinQueryAgreement: 0.7}); err == nil {
+		t.Error("a minimum agreement without agreements: no error")
 	}
 }
 
@@ -137,7 +186,7 @@ func TestExportMinConfidence(t *testing.T) {
 			}
 		}
 		card, _ := os.ReadFile(filepath.Join(out, CardFile))
-		if !strings.Contains(string(card), "Built from the labels with a confidence of at least 0.5") || !strings.Contains(string(card), "| label | input rows | kept | below the minimum | left out with their query |") {
+		if !strings.Contains(string(card), "Built from the labels with a confidence of at least 0.5") || !strings.Contains(string(card), "| label | input rows | kept | below the minimum | left out with their query | query below the agreement | share before | share after |") {
 			t.Errorf("card lacks the filter:\n%s", card)
 		}
 		outs[i], _ = os.ReadFile(filepath.Join(out, ManifestFile))
@@ -261,5 +310,57 @@ func TestCardOfOldManifest(t *testing.T) {
 	m.Confidence = nil
 	if card := string(RenderCard(m)); strings.Contains(strings.ToLower(card), "confidence") || !strings.Contains(card, "label, partition, then one column per feature") {
 		t.Errorf("old manifest's card mentions the confidence:\n%s", card)
+	}
+}
+
+// export --query-order and --min-query-agreement: twelve queries whose
+// expected agreements are set by hand, 0.5 + 0.04 q for query q (q = 0..10)
+// and none for query 11 (its labels all equal). The manifest sums them up:
+// 11 of 12 with one, mean over q = 0..10 of 0.5 + 0.04 q = 0.7, lowest
+// 0.5. At a minimum of 0.68, queries 5..10 stay (6 queries, 6 rows each),
+// the others go whole, counted as below the agreement; validate passes.
+func TestExportQueryAgreement(t *testing.T) {
+	in := t.TempDir()
+	gt, header, vals := testInput(12, 6, 34)
+	gtp, fp := writeInputs(t, in, gt, header, vals)
+	var b strings.Builder
+	b.WriteString(labels.QueryOrderHeader + "\n")
+	for q := range 12 {
+		if q == 11 {
+			fmt.Fprintf(&b, "query %d,4,0,\n", q)
+			continue
+		}
+		fmt.Fprintf(&b, "query %d,4,3,%v\n", q, 0.5+0.04*float64(q))
+	}
+	qp := filepath.Join(in, "labels.query_order.csv")
+	if err := os.WriteFile(qp, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "all")
+	m, err := Run(context.Background(), Config{GroundTruth: gtp, Features: fp, Out: out, QueryOrder: qp, Options: Options{Seed: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := m.OrderAgreement
+	if o == nil || o.Queries != 12 || o.WithPairs != 11 || o.Missing != 0 || math.Abs(o.Mean-0.7) > 1e-12 || math.Abs(o.Min-0.5) > 1e-12 {
+		t.Fatalf("order agreement %+v", o)
+	}
+	card, _ := os.ReadFile(filepath.Join(out, CardFile))
+	if !strings.Contains(string(card), "11 of the 12 queries have one") || !strings.Contains(string(card), "mean 0.700, lowest 0.500") {
+		t.Errorf("card lacks the order agreement")
+	}
+	out = filepath.Join(t.TempDir(), "min")
+	m, err = Run(context.Background(), Config{GroundTruth: gtp, Features: fp, Out: out, QueryOrder: qp, Options: Options{Seed: 4, MinQueryAgreement: 0.68}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := m.ConfidenceFilter; m.Queries != 6 || m.Rows != 36 || f == nil || f.QueryBelowAgreement != 36 || f.Kept != 36 || f.DroppedQueries != 6 {
+		t.Errorf("at 0.68: %d queries, %d rows, filter %+v", m.Queries, m.Rows, m.ConfidenceFilter)
+	}
+	if v, err := Validate(context.Background(), out); err != nil || !v.Valid {
+		t.Fatalf("validate: %v %v", err, v.Problems)
+	}
+	if _, err := Run(context.Background(), Config{GroundTruth: gtp, Features: fp, Out: filepath.Join(t.TempDir(), "x"), Options: Options{MinQueryAgreement: 0.8}}); err == nil {
+		t.Error("a minimum agreement without --query-order: no error")
 	}
 }

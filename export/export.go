@@ -36,6 +36,7 @@ import (
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/filehash"
+	"github.com/lovbench/lovbench/internal/hashes"
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/sampling"
@@ -67,7 +68,15 @@ type Options struct {
 	// confidence is at least MinConfidence (FilterConfidence; Run applies
 	// it, Build does not).
 	MinConfidence float64
-	// confidenceFilter is what Run's FilterConfidence left out, for the
+	// MinQueryAgreement, when above 0, builds the dataset from the queries
+	// whose labels' order has an expected agreement with the true order of
+	// at least this (labels.Selection; Run applies it with MinConfidence,
+	// reading Config.QueryOrder).
+	MinQueryAgreement float64
+	// queryAgreement is each query's expected agreement (Config.QueryOrder),
+	// for the manifest's OrderAgreement; nil without it.
+	queryAgreement map[string]float64
+	// confidenceFilter is what Run's FilterLabels left out, for the
 	// manifest.
 	confidenceFilter *ConfidenceFilter
 }
@@ -170,17 +179,18 @@ const LineOrderSalt = 0x6c696e65 // "line"
 const LineOrderShuffle = "seeded-shuffle"
 
 // LineKey is the sort key of the row (query, term) within its query:
-// sampling.TermKey(sampling.QuerySeed(seed XOR LineOrderSalt, query), term),
+// hashes.Keyed(hashes.Keyed(seed XOR LineOrderSalt, query), term) (as
+// sampling.TermKey(sampling.QuerySeed(...), term)),
 // a 64-bit hash that depends on the seed, the query and the term URI only,
 // never on the label or the position in the ground truth. Rows of a query
 // are written in ascending key order (ties by term).
 func LineKey(seed uint64, query, term string) uint64 {
-	return sampling.TermKey(sampling.QuerySeed(seed^LineOrderSalt, query), term)
+	return hashes.Keyed(hashes.Keyed(seed^LineOrderSalt, query), term)
 }
 
 // PartitionQueries assigns each query (given sorted, index = qid-1) to one
 // of f partitions, 1-based: queries are ordered by
-// sampling.QuerySeed(seed XOR PartitionSalt, query) (ties by text) and dealt
+// hashes.Keyed(seed XOR PartitionSalt, query) (ties by text) and dealt
 // round robin, so partitions differ in size by at most one and a query's
 // partition depends only on the seed and the set of queries.
 func PartitionQueries(queries []string, f int, seed uint64) []int {
@@ -188,7 +198,7 @@ func PartitionQueries(queries []string, f int, seed uint64) []int {
 	keys := make([]uint64, len(queries))
 	for i, q := range queries {
 		idx[i] = i
-		keys[i] = sampling.QuerySeed(seed^PartitionSalt, q)
+		keys[i] = hashes.Keyed(seed^PartitionSalt, q)
 	}
 	sort.Slice(idx, func(a, b int) bool {
 		if keys[idx[a]] != keys[idx[b]] {
@@ -299,7 +309,10 @@ type Config struct {
 	GroundTruth string
 	Features    string
 	Out         string
-	Options     Options
+	// QueryOrder is the labels' per-query order file (labels.QueryOrderPath,
+	// `--query-order`), read for Options.MinQueryAgreement.
+	QueryOrder string
+	Options    Options
 }
 
 // Run reads the ground truth and the features, builds the dataset and writes
@@ -330,17 +343,33 @@ func Run(ctx context.Context, cfg Config) (*Manifest, error) {
 		return nil, fmt.Errorf("export: %w", err)
 	}
 	kept := gt
-	if cfg.Options.MinConfidence != 0 {
+	sel := labels.Selection{MinConfidence: cfg.Options.MinConfidence, MinQueryAgreement: cfg.Options.MinQueryAgreement}
+	if sel.MinQueryAgreement > 0 && cfg.QueryOrder == "" {
+		return nil, fmt.Errorf("export: a minimum query agreement needs the labels' per-query order file (--query-order)")
+	}
+	if cfg.QueryOrder != "" {
+		qf, err := textio.Open(cfg.QueryOrder)
+		if err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+		sel.QueryAgreement, err = labels.ReadQueryOrder(qf, cfg.QueryOrder)
+		qf.Close()
+		if err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+		cfg.Options.queryAgreement = sel.QueryAgreement
+	}
+	if sel.Active() {
 		var cf *ConfidenceFilter
-		if kept, cf, err = FilterConfidence(gt, cfg.Options.MinConfidence); err != nil {
+		if kept, cf, err = FilterLabels(gt, sel); err != nil {
 			return nil, fmt.Errorf("export: %s: %w", cfg.GroundTruth, err)
 		}
 		cfg.Options.confidenceFilter = cf
 	}
 	ds, unused, err := Build(kept, ft, cfg.Options)
 	if err != nil {
-		if cfg.Options.MinConfidence != 0 {
-			err = fmt.Errorf("%w (after --min-confidence %v)", err, cfg.Options.MinConfidence)
+		if sel.Active() {
+			err = fmt.Errorf("%w (after --min-confidence %v, --min-query-agreement %v)", err, sel.MinConfidence, sel.MinQueryAgreement)
 		}
 		return nil, err
 	}
@@ -351,7 +380,10 @@ func Run(ctx context.Context, cfg Config) (*Manifest, error) {
 	for _, in := range []struct {
 		role, path string
 		rows       int
-	}{{"ground_truth", cfg.GroundTruth, len(gt)}, {"features", cfg.Features, ft.Rows}} {
+	}{{"ground_truth", cfg.GroundTruth, len(gt)}, {"features", cfg.Features, ft.Rows}, {"query_order", cfg.QueryOrder, len(sel.QueryAgreement)}} {
+		if in.path == "" {
+			continue // no order file
+		}
 		sum, err := filehash.SHA256(in.path)
 		if err != nil {
 			return nil, err
@@ -361,7 +393,7 @@ func Run(ctx context.Context, cfg Config) (*Manifest, error) {
 	// The directory is built beside cfg.Out and published whole, so no
 	// file of an earlier export (say Fold4/Fold5 of a 5-fold one) or of a
 	// killed run survives.
-	out, err := atomicfile.CreateDir(cfg.Out, ManifestFile)
+	out, err := atomicfile.CreateDir(cfg.Out, ManifestFile, OutputNames...)
 	if err != nil {
 		return nil, fmt.Errorf("export: %w", err)
 	}
@@ -375,6 +407,13 @@ func Run(ctx context.Context, cfg Config) (*Manifest, error) {
 	}
 	return m, nil
 }
+
+// OutputNames are the name patterns of an export directory's files besides
+// its manifest (atomicfile.CreateDir's names): what its index may list.
+// By shape (the folds' SVMlight files, the partitions, the dataset files
+// and documents at the top) rather than one by one, so that a file export
+// comes to write is not refused on a rerun.
+var OutputNames = []string{"Fold*/*.txt", "partitions/*.parquet", "*.parquet", "*.arrow", "*.json", "*.csv", "*.txt", "*.md"}
 
 // svmLabel is the label written to the SVMlight files: junk (-2) becomes 0
 // unless keepJunk, as RankLib and LightGBM expect non-negative grades.

@@ -23,6 +23,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/lovbench/lovbench/internal/filehash"
+	"github.com/lovbench/lovbench/internal/hashes"
 	"github.com/lovbench/lovbench/internal/refdata"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/sampling"
@@ -113,7 +114,7 @@ func testInput(nq, nt, nf int) ([]sampling.Row, []string, [][]float64) {
 			gt = append(gt, sampling.Row{Query: fmt.Sprintf("query %d", q), Term: fmt.Sprintf("http://example.org/v%d#T%d", q%7, tm), Label: label, Confidence: conf})
 			v := make([]float64, nf)
 			for j := range v {
-				x = sampling.Mix(x)
+				x = hashes.Mix(x)
 				switch j % 5 {
 				case 0:
 					v[j] = float64(x % 7)
@@ -331,7 +332,7 @@ func TestColumnarRoundTrip(t *testing.T) {
 	// docs/dataset.md, splitmix64(splitmix64((seed ^ "line") ^ FNV(query)) ^
 	// FNV(term)), written out here from the formula.
 	key := func(r sampling.Row) uint64 {
-		return sampling.Mix(sampling.Mix((4^0x6c696e65)^sampling.FNV(r.Query)) ^ sampling.FNV(r.Term))
+		return hashes.Mix(hashes.Mix((4^0x6c696e65)^hashes.FNV1a(r.Query)) ^ hashes.FNV1a(r.Term))
 	}
 	order := make([]int, len(gt))
 	for i := range order {

@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/lovbench/lovbench/features"
 )
 
 // ExtremeThreshold is the magnitude from which Validate counts a feature
@@ -50,4 +52,15 @@ func ExtremeNote(ext map[string]int) string {
 	}
 	return fmt.Sprintf("Extreme feature values (%g or more in magnitude): %s. LOVBench's Java gives Min_Hub_O the value Double.MAX_VALUE for an ontology without terms, and the reference features keep it (docs/features.md); a z-score over such a column overflows.",
 		ExtremeThreshold, strings.Join(parts, ", "))
+}
+
+// ConstantColumns returns the feature columns of c with one value in every
+// row (features.ConstantFeatures, the one home of the rule): validate warns
+// about them and the report shows them.
+func ConstantColumns(c *Columns) []features.Constant {
+	rows := 0
+	if len(c.Features) > 0 {
+		rows = len(c.Features[0])
+	}
+	return features.ConstantFeatures(c.FeatureNames, rows, func(col, row int) float64 { return c.Features[col][row] })
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lovbench/lovbench/internal/hashes"
 	"github.com/lovbench/lovbench/ltr"
 	"github.com/lovbench/lovbench/sampling"
 )
@@ -39,13 +40,13 @@ func TestConstantScorerGetsRandomOrderNDCG(t *testing.T) {
 			label := 0
 			if i < nLabelled {
 				// A first SERP: grades 1..4 mostly near the top, some 0.
-				x = sampling.Mix(x)
+				x = hashes.Mix(x)
 				label = []int{4, 3, 2, 2, 1, 1, 1, 0, 0, 0}[x%10]
 			}
 			gt = append(gt, sampling.Row{Query: name, Term: "http://example.org/v" + strconv.Itoa(q%13) + "#t" + strconv.Itoa(i), Label: label})
 			v := make([]float64, 33)
 			for j := range v {
-				x = sampling.Mix(x)
+				x = hashes.Mix(x)
 				v[j] = float64(x%1000) / 7
 			}
 			vals = append(vals, v)

@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 
+	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/filehash"
 	"github.com/lovbench/lovbench/internal/par"
@@ -43,6 +44,9 @@ type Validation struct {
 	// more per column (ExtremeValues): valid, but a z-score over them
 	// overflows.
 	Extreme map[string]int `json:"extreme_values,omitempty"`
+	// Constant lists the feature columns with one value in every row
+	// (ConstantColumns): valid, but they cannot rank (a warning).
+	Constant []features.Constant `json:"constant_features,omitempty"`
 	// CroissantMissing lists the properties Croissant 1.0 requires that
 	// croissant.json lacks because only publishing the dataset gives them
 	// (url, creator, datePublished: export --url, --creator,
@@ -324,8 +328,10 @@ func validateManifest(v *Validation, dir string) *Manifest {
 // file is listed, and the dataset card.
 func validateFiles(v *Validation, dir string, m *Manifest) {
 	// The index of every output directory (see atomicfile.CreateDir) is
-	// not the dataset's.
-	listed := map[string]bool{ManifestFile: true, atomicfile.IndexFile: true}
+	// not the dataset's, nor is the mark of a directory still being built
+	// (atomicfile.StagingFile: the pipeline's export stage validates its
+	// output before the stage is committed).
+	listed := map[string]bool{ManifestFile: true, atomicfile.IndexFile: true, atomicfile.StagingFile: true}
 	for _, o := range m.Outputs {
 		if !filepath.IsLocal(filepath.FromSlash(o.Path)) {
 			v.addf("%s: output path %s leaves the dataset directory", ManifestFile, textio.Quote(o.Path))
@@ -409,6 +415,7 @@ func validateRows(ctx context.Context, v *Validation, dir string, m *Manifest) (
 	compareColumns(v, pq, ar)
 	checkConfidenceManifest(v, m, gt)
 	v.Extreme = ExtremeValues(pq)
+	v.Constant = ConstantColumns(pq)
 	if len(pq.Query) != n || len(pq.Features) == 0 {
 		return gt, nil
 	}

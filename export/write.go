@@ -66,6 +66,8 @@ type Parameters struct {
 	FeatureSemantics string `json:"feature_semantics,omitempty"`
 	// MinConfidence is --min-confidence (0: every label kept).
 	MinConfidence float64 `json:"min_confidence,omitempty"`
+	// MinQueryAgreement is --min-query-agreement (0: every query kept).
+	MinQueryAgreement float64 `json:"min_query_agreement,omitempty"`
 }
 
 // Manifest describes a dataset directory (docs/method.md section 7). It holds no
@@ -87,7 +89,11 @@ type Manifest struct {
 	Confidence []ConfidenceDist `json:"confidence_distribution"`
 	// ConfidenceFilter says what --min-confidence left out; nil without it.
 	ConfidenceFilter *ConfidenceFilter `json:"confidence_filter,omitempty"`
-	Provenance       *Provenance       `json:"provenance,omitempty"`
+	// OrderAgreement sums up the expected agreement of the dataset's
+	// queries' label order with the true order (the labels'
+	// .query_order.csv, `--query-order`); nil without it.
+	OrderAgreement *OrderAgreement `json:"order_agreement,omitempty"`
+	Provenance     *Provenance     `json:"provenance,omitempty"`
 	// FeatureOrigin is how the features were computed (semantics, corpus
 	// SHA-256, program version) and where that is known from; absent in
 	// datasets written before export recorded it.
@@ -277,7 +283,7 @@ func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused 
 	m := &Manifest{
 		Program:        "lovbench",
 		Version:        opts.Version,
-		Parameters:     Parameters{Folds: ds.Folds, Seed: opts.Seed, KeepJunk: opts.KeepJunk, LineOrder: LineOrderShuffle, FeatureSemantics: opts.FeatureSemantics, MinConfidence: opts.MinConfidence},
+		Parameters:     Parameters{Folds: ds.Folds, Seed: opts.Seed, KeepJunk: opts.KeepJunk, LineOrder: LineOrderShuffle, FeatureSemantics: opts.FeatureSemantics, MinConfidence: opts.MinConfidence, MinQueryAgreement: opts.MinQueryAgreement},
 		Inputs:         inputs,
 		Rows:           len(ds.Rows),
 		Queries:        len(ds.Queries),
@@ -323,6 +329,9 @@ func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused 
 	m.Labels = labels.Distribution(ls)
 	m.Confidence = rowsConfidence(ds.Rows)
 	m.ConfidenceFilter = opts.confidenceFilter
+	if opts.queryAgreement != nil {
+		m.OrderAgreement = orderAgreementOf(ds, opts.queryAgreement)
+	}
 
 	foldOuts, foldErr := writeFolds(ctx, dir, m.Folds, ds, buf, ends, counts)
 	wg.Wait()

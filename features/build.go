@@ -64,6 +64,7 @@ func (b *Builder) Build(ctx context.Context) (*Corpus, error) {
 	if b.trace != "" {
 		c.trace = &buildTrace{uri: b.trace, term: -1, notes: make(map[int][]string)}
 	}
+	c.stats.Names = b.nameSources()
 	phases := []struct {
 		name string
 		fn   func() error

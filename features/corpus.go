@@ -10,7 +10,10 @@
 // metadata whose prefix declarations
 // (rdfa:prefix/rdfa:uri, vann:preferredNamespacePrefix/Uri) and titles are
 // attached to the vocabulary owning the namespace. Default-graph statements
-// of a file become a graph named after the file.
+// of a file become a graph named by the one owl:Ontology IRI they declare
+// (else their one vann:preferredNamespaceUri, else the file), so a
+// vocabulary has the same name in Turtle, N-Triples and N-Quads (naming.go).
+// A feature constant over a table or dataset is found by ConstantFeatures.
 //
 // Everything that does not depend on the query (PageRank of the repository
 // graphs, hubs, betweenness, TF/IDF/BM25 of terms, structural counts) is
@@ -146,6 +149,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sort"
 	"strconv"
 	"strings"
@@ -208,6 +212,10 @@ type LoadOptions struct {
 	// Trace is a term IRI whose build-time inputs (counts, graph sizes,
 	// neighbours) the corpus records for Explain; empty for none.
 	Trace string
+	// Log receives a warning per file of a corpus directory that is not
+	// read (LoadStats.SkippedFiles) and per vocabulary named by its file
+	// for want of one ontology IRI (LoadStats.Names); nil: no logging.
+	Log *slog.Logger
 }
 
 // LoadStats summarises the loading and building of a corpus.
@@ -219,6 +227,13 @@ type LoadStats struct {
 	Vocabularies, MetadataGraphs int
 	// Terms defined, split into Classes and Properties.
 	Terms, Classes, Properties int
+	// Names records how each file's default-graph statements were named
+	// (naming.go): by the ontology IRI they declare, by their namespace, or
+	// by the file, in the order the files were read.
+	Names []SourceName
+	// SkippedFiles lists the files under a corpus directory that Load did
+	// not read (not an RDF format it parses), with the reason.
+	SkippedFiles []rdf.SkippedFile
 	// Timings lists the build phases and their wall-clock durations
 	// (for benchmarks; never written into outputs).
 	Timings []Timing
@@ -300,7 +315,10 @@ type termRec struct {
 
 // Load reads RDF files or directories (N-Quads, N-Triples, Turtle, plain or
 // gzip) and builds the corpus. Directories are read recursively in sorted
-// order (rdf.Files).
+// order (rdf.Scan); every other file of a directory is not read, named in
+// a warning (opts.Log) and listed in LoadStats.SkippedFiles. A file's
+// statements outside named graphs form a vocabulary named by its
+// owl:Ontology IRI (naming.go; docs/features.md "Vocabulary names").
 func Load(ctx context.Context, paths []string, opts LoadOptions) (*Corpus, error) {
 	start := time.Now()
 	sem, err := ParseSemantics(string(opts.Semantics))
@@ -310,15 +328,23 @@ func Load(ctx context.Context, paths []string, opts LoadOptions) (*Corpus, error
 	b := NewBuilder()
 	b.SetSemantics(sem)
 	b.SetTrace(opts.Trace)
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
 	files := 0
 	var st rdf.Stats
+	var skippedFiles []rdf.SkippedFile
 	for _, p := range paths {
-		fs, err := rdf.Files(p)
+		fs, skipped, err := rdf.Scan(p)
 		if err != nil {
 			return nil, fmt.Errorf("corpus %s: %w", p, err)
 		}
+		for _, sk := range skipped {
+			opts.Log.Warn("corpus file not read", "file", sk.Path, "why", sk.Reason)
+		}
+		skippedFiles = append(skippedFiles, skipped...)
 		if len(fs) == 0 {
-			return nil, fmt.Errorf("corpus %s: no .nq, .nt or .ttl files", p)
+			return nil, fmt.Errorf("corpus %s: no .nq, .nt or .ttl files%s", p, skippedNote(skipped))
 		}
 		for _, f := range fs {
 			scope := "f" + strconv.Itoa(files) + "."
@@ -368,8 +394,43 @@ func Load(ctx context.Context, paths []string, opts LoadOptions) (*Corpus, error
 	c.stats.Files = files
 	c.stats.Statements = st.Statements
 	c.stats.Skipped = st.Skipped
+	c.stats.SkippedFiles = skippedFiles
+	for _, n := range c.stats.Names {
+		if n.Rule == NamedByFile && n.Vocabulary {
+			opts.Log.Warn("vocabulary named by its file", "file", n.Source, "why", n.Why, "candidates", strings.Join(n.Candidates, " "))
+		}
+	}
 	c.stats.Timings = append([]Timing{{"parse", parse}}, c.stats.Timings...)
 	return c, nil
+}
+
+// SkippedFile is a file of a corpus directory that is not read, with the
+// reason (rdf.Scan).
+type SkippedFile = rdf.SkippedFile
+
+// ScanCorpus lists, for each corpus path in turn, the files Load reads
+// (rdf.Scan: the path itself if a file, else the .nq/.nt/.ttl[.gz] files
+// under it in sorted order) and the files of the directories it does not
+// read, with why.
+func ScanCorpus(paths []string) (files []string, skipped []SkippedFile, err error) {
+	for _, p := range paths {
+		fs, sk, err := rdf.Scan(p)
+		if err != nil {
+			return nil, nil, fmt.Errorf("corpus %s: %w", p, err)
+		}
+		files = append(files, fs...)
+		skipped = append(skipped, sk...)
+	}
+	return files, skipped, nil
+}
+
+// skippedNote names the files of a directory that were left out, for the
+// error of a directory without any file read.
+func skippedNote(skipped []rdf.SkippedFile) string {
+	if len(skipped) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d other files not read, e.g. %s: %s)", len(skipped), skipped[0].Path, skipped[0].Reason)
 }
 
 // Prefix declaration sources, best first: how much a declaration is trusted
@@ -402,6 +463,7 @@ type Builder struct {
 	gtriples [][]triple
 	gseen    []map[triple]struct{}
 	gdefault []bool // graph holds default-graph statements of a source
+	gsource  []bool // graph holds the default-graph statements of a SetSource source, not yet named (naming.go)
 	decls    []prefixDecl
 	source   string
 	sem      Semantics
@@ -417,7 +479,8 @@ func (b *Builder) SetSemantics(s Semantics) { b.sem = s }
 
 // SetSource names the source of the following quads (Load passes the
 // file's file:// URI): their default-graph statements go to a graph of
-// that name.
+// that name, which Build renames after the ontology the statements
+// declare (naming.go, docs/features.md "Vocabulary names").
 func (b *Builder) SetSource(name string) { b.source = name }
 
 // NewBuilder returns an empty builder.
@@ -457,6 +520,7 @@ func (b *Builder) Add(q rdf.Quad) {
 		b.gtriples = append(b.gtriples, nil)
 		b.gseen = append(b.gseen, make(map[triple]struct{}))
 		b.gdefault = append(b.gdefault, def)
+		b.gsource = append(b.gsource, def && b.source != "")
 	}
 	t := triple{b.id(q.S), b.id(q.P), b.id(q.O)}
 	if _, dup := b.gseen[gi][t]; dup {
@@ -611,6 +675,8 @@ func (c *Corpus) Parents(uri string) []string {
 func (c *Corpus) Stats() LoadStats {
 	s := c.stats
 	s.Timings = append([]Timing(nil), s.Timings...)
+	s.Names = append([]SourceName(nil), s.Names...)
+	s.SkippedFiles = append([]rdf.SkippedFile(nil), s.SkippedFiles...)
 	return s
 }
 

@@ -107,7 +107,7 @@ func TestLOVBadRecords(t *testing.T) {
 		q.WriteString(b.line + "\r") // lone CR line endings
 	}
 	q.WriteString(okQuery + "\r")
-	rep, out, err := runLOV(t, []byte(q.String()), []byte(okClick))
+	rep, out, err := runLOV(t, []byte(q.String()), []byte(okClick+"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lovbench/lovbench/ingest/pii"
+	"github.com/lovbench/lovbench/internal/hashes"
 	"github.com/lovbench/lovbench/sessions"
 )
 
@@ -282,12 +283,12 @@ func (c *cleaner) wellFormed(res []string) bool {
 		if r == "" {
 			return false
 		}
-		h := uint64(newFNV())
+		h := hashes.FNVOffset64
 		for j := 0; j < len(r); j++ {
 			if r[j] <= ' ' || r[j] == 0x7f {
 				return false
 			}
-			h = (h ^ uint64(r[j])) * 1099511628211
+			h = hashes.FNV1aByte(h, r[j])
 		}
 		if c.needColon {
 			k := strings.IndexByte(r, ':')
@@ -442,12 +443,14 @@ func (c *cleaner) finish(s *session) error {
 			t0 = min(t0, c.TimePassed)
 		}
 	}
+	var order [sessions.MaxRanks]uint8
 	for i := range s.serps {
 		sp := &s.serps[i]
 		sp.TimePassed -= t0
 		for j := range sp.Clicks {
 			sp.Clicks[j].TimePassed -= t0
 		}
+		sessions.ClickOrder(order[:0], sp.Clicks, &c.rep.ClickOrder)
 	}
 	c.rep.KeptQueries += s.keptQ
 	c.rep.KeptClicks += s.keptC
@@ -455,23 +458,15 @@ func (c *cleaner) finish(s *session) error {
 	return c.emit(s.serps)
 }
 
-// fnv64 hashes for duplicate detection (FNV-1a).
+// fnv64 hashes for duplicate detection: FNV-1a (internal/hashes) over
+// the fields of an event, XORed with 0xff after each string (a field
+// separator).
 type fnv64 uint64
 
-func newFNV() fnv64 { return 14695981039346656037 }
+func newFNV() fnv64 { return fnv64(hashes.FNVOffset64) }
 
 func (h fnv64) str(s string) fnv64 {
-	for i := 0; i < len(s); i++ {
-		h ^= fnv64(s[i])
-		h *= 1099511628211
-	}
-	return h ^ 0xff // field separator
+	return fnv64(hashes.FNV1aString(uint64(h), s)) ^ 0xff // field separator
 }
 
-func (h fnv64) int(v int64) fnv64 {
-	for i := 0; i < 8; i++ {
-		h ^= fnv64(byte(v >> (8 * i)))
-		h *= 1099511628211
-	}
-	return h
-}
+func (h fnv64) int(v int64) fnv64 { return fnv64(hashes.FNV1aUint64(uint64(h), uint64(v))) }

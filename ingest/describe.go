@@ -39,6 +39,7 @@ var quarantineText = map[string]string{
 	QTooManyResults:  "more results than a SERP holds",
 	QMalformedYandex: "malformed Yandex-format line",
 	QBadTimePassed:   "unreadable TimePassed",
+	QUnterminated:    "final line without a line end (the log was cut in that line)",
 }
 
 // controlText names the control character kinds of

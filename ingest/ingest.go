@@ -41,6 +41,12 @@ const (
 	QuarantineFile = "quarantine.jsonl"
 )
 
+// OutputNames are the name patterns of an ingest output directory's files
+// besides its report (atomicfile.CreateDir's names): what its index may
+// list. By shape rather than one by one, so that a file ingest comes to
+// write is not refused on a rerun.
+var OutputNames = []string{"*.parquet", "*.tsv", "*.jsonl", "*.json"}
+
 // Input formats.
 const (
 	FormatLOV    = "lov"
@@ -168,7 +174,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	// The outputs are built beside o.OutDir and published whole at the
 	// end: a failed or killed run leaves neither an empty --out nor
 	// temporary files in it.
-	dir, err := atomicfile.CreateDir(o.OutDir, ReportFile)
+	dir, err := atomicfile.CreateDir(o.OutDir, ReportFile, OutputNames...)
 	if err != nil {
 		return nil, fmt.Errorf("ingest: %w", err)
 	}
@@ -234,16 +240,30 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		o.Logger.Info("ingest done", "events", rep.InputEvents, "kept_sessions", rep.Sessions.Kept,
 			"kept_queries", rep.KeptQueries, "kept_clicks", rep.KeptClicks, "seconds", el, "out", o.OutDir)
 	}
-	if rep.KeptQueries == 0 && !o.AllowEmpty {
-		files := make([]string, len(rep.Inputs))
-		for i, in := range rep.Inputs {
-			files[i] = in.Path
+	if !o.AllowEmpty {
+		if err := NothingKept(rep, o.OutDir); err != nil {
+			return rep, err
 		}
-		return rep, &textio.EmptyError{File: strings.Join(files, ", "), What: "SERP kept",
-			Counts: fmt.Sprintf("%d lines, %d events, %d quarantined, %d dropped by the cleaning rules; see %s and %s in %s",
-				rep.InputLines, rep.InputEvents, sum(rep.Quarantined), sum(rep.Dropped), ReportFile, QuarantineFile, o.OutDir)}
 	}
 	return rep, nil
+}
+
+// NothingKept returns the error of an ingest that kept no SERP (an empty
+// log, a binary file, every event quarantined or dropped): a
+// *textio.EmptyError naming the input files of rep and its counts, and
+// pointing at report.json and quarantine.jsonl in outDir; nil when rep
+// kept a SERP. lovbench ingest and lovbench-beam shard both call it.
+func NothingKept(rep *Report, outDir string) error {
+	if rep.KeptQueries > 0 {
+		return nil
+	}
+	files := make([]string, len(rep.Inputs))
+	for i, in := range rep.Inputs {
+		files[i] = in.Path
+	}
+	return &textio.EmptyError{File: strings.Join(files, ", "), What: "SERP kept",
+		Counts: fmt.Sprintf("%d lines, %d events, %d quarantined, %d dropped by the cleaning rules; see %s and %s in %s",
+			rep.InputLines, rep.InputEvents, sum(rep.Quarantined), sum(rep.Dropped), ReportFile, QuarantineFile, outDir)}
 }
 
 // outputs holds the atomically written output files. Kept sessions are

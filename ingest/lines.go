@@ -18,6 +18,10 @@ type lineReader struct {
 	max        int
 	lineNo     int  // number of the line last returned (1-based)
 	skipLF     bool // the previous line ended in CR: a following LF belongs to it
+	// unterminated is true when the line last returned is the input's
+	// final line and has no line terminator: the input may have been cut
+	// in the middle of that line (docs/ingest.md).
+	unterminated bool
 }
 
 func newLineReader(r io.Reader, max int) *lineReader {
@@ -56,6 +60,7 @@ func (lr *lineReader) fill() bool {
 // until the following call. tooLong reports a line over the limit (line is
 // then nil). ok is false at the end of input; check lr.err then.
 func (lr *lineReader) next() (line []byte, tooLong, ok bool) {
+	lr.unterminated = false
 	for {
 		if lr.skipLF {
 			if lr.start == lr.end && !lr.fill() {
@@ -108,6 +113,7 @@ func (lr *lineReader) next() (line []byte, tooLong, ok bool) {
 				line = lr.buf[lr.start:lr.end]
 				lr.start = lr.end
 				lr.lineNo++
+				lr.unterminated = true
 				if len(line) > lr.max {
 					return nil, true, true
 				}

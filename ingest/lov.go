@@ -239,7 +239,11 @@ func (src *lovSource) next() bool {
 		}
 		c.rep.InputEvents++
 		n := src.lr.lineNo
-		if reason := src.parse(line, tooLong); reason != "" {
+		reason := src.parse(line, tooLong)
+		if reason == "" && src.lr.unterminated {
+			reason = QUnterminated
+		}
+		if reason != "" {
 			c.q.add(src.file, n, reason)
 			continue
 		}

@@ -123,6 +123,7 @@ func MergeReports(parts []*Report, inputs []InputFile) (*Report, error) {
 		}
 		out.KeptQueries += p.KeptQueries
 		out.KeptClicks += p.KeptClicks
+		out.ClickOrder.Add(p.ClickOrder)
 		out.Sessions.Seen += p.Sessions.Seen
 		out.Sessions.Kept += p.Sessions.Kept
 		out.Sessions.KeptWithoutClick += p.Sessions.KeptWithoutClick

@@ -28,26 +28,32 @@ const (
 
 // Quarantine reasons used as keys of Report.Quarantined.
 const (
-	QInvalidUTF8      = sessions.YandexInvalidUTF8 // "invalid_utf8"
-	QLineTooLong      = sessions.YandexLineTooLong // "line_too_long"
-	QInvalidJSON      = "invalid_json"
-	QMissingDate      = "missing_field_date"
-	QBadDate          = "bad_field_date"
-	QBadSessionID     = "bad_field_sessionId"
-	QMissingWords     = "missing_field_searchWords"
-	QBadWords         = "bad_field_searchWords"
-	QMissingResults   = "missing_field_results"
-	QBadResults       = "bad_field_results"
-	QBadPage          = "bad_field_page"
-	QBadNbResults     = "bad_field_nbResults"
-	QMissingClicked   = "missing_field_clicked"
-	QBadClicked       = "bad_field_clicked"
-	QDateOutOfOrder   = "date_out_of_order"
-	QDuplicate        = "duplicate_event"
-	QTooManyResults   = sessions.YandexTooManyResults // "too_many_results"
-	QMalformedYandex  = sessions.YandexMalformed      // "malformed_yandex_line"
-	QBadTimePassed    = sessions.YandexBadTimePassed  // "bad_field_TimePassed"
-	QClickNoQueryNote = DropClickWithoutQuery         // also listed in quarantine.jsonl (counted in Dropped)
+	QInvalidUTF8     = sessions.YandexInvalidUTF8 // "invalid_utf8"
+	QLineTooLong     = sessions.YandexLineTooLong // "line_too_long"
+	QInvalidJSON     = "invalid_json"
+	QMissingDate     = "missing_field_date"
+	QBadDate         = "bad_field_date"
+	QBadSessionID    = "bad_field_sessionId"
+	QMissingWords    = "missing_field_searchWords"
+	QBadWords        = "bad_field_searchWords"
+	QMissingResults  = "missing_field_results"
+	QBadResults      = "bad_field_results"
+	QBadPage         = "bad_field_page"
+	QBadNbResults    = "bad_field_nbResults"
+	QMissingClicked  = "missing_field_clicked"
+	QBadClicked      = "bad_field_clicked"
+	QDateOutOfOrder  = "date_out_of_order"
+	QDuplicate       = "duplicate_event"
+	QTooManyResults  = sessions.YandexTooManyResults // "too_many_results"
+	QMalformedYandex = sessions.YandexMalformed      // "malformed_yandex_line"
+	QBadTimePassed   = sessions.YandexBadTimePassed  // "bad_field_TimePassed"
+	// QUnterminated is a final line without a line terminator: the log was
+	// probably cut in the middle of it (a copy or download stopped short),
+	// so even a line that parses may have lost its end ("http://schema.o"
+	// for "http://schema.org/Person"). It is quarantined whether it parses
+	// or not (docs/ingest.md).
+	QUnterminated     = "unterminated_final_line"
+	QClickNoQueryNote = DropClickWithoutQuery // also listed in quarantine.jsonl (counted in Dropped)
 )
 
 // quarantineReasons lists every quarantine reason so the report always shows
@@ -56,7 +62,7 @@ var quarantineReasons = []string{
 	QInvalidUTF8, QLineTooLong, QInvalidJSON, QMissingDate, QBadDate, QBadSessionID,
 	QMissingWords, QBadWords, QMissingResults, QBadResults, QBadPage, QBadNbResults,
 	QMissingClicked, QBadClicked, QDateOutOfOrder, QDuplicate,
-	QTooManyResults, QMalformedYandex, QBadTimePassed,
+	QTooManyResults, QMalformedYandex, QBadTimePassed, QUnterminated,
 }
 
 func dropRules() []string {
@@ -120,6 +126,11 @@ type Report struct {
 	// (rule 2; an event can count under several kinds). It is not part of
 	// the accounting above: these events are kept or dropped as any other.
 	ControlCharacters map[string]int `json:"query_control_characters"`
+	// ClickOrder counts, over the kept SERPs, the order of their clicks
+	// read from the click times (sessions.ClickOrder): out-of-order and
+	// repeated clicks, and SERPs whose clicks have equal times (taken in
+	// rank order). Not part of the accounting above.
+	ClickOrder sessions.OrderCounts `json:"click_order"`
 }
 
 func newReport() *Report {

@@ -50,6 +50,10 @@ func (c *cleaner) ingestYandex(ctx context.Context, lr *lineReader, file string,
 			c.q.add(file, n, QLineTooLong)
 			continue
 		}
+		if lr.unterminated {
+			c.q.add(file, n, QUnterminated)
+			continue
+		}
 		// One parser for ingest and fit --log.
 		yl, reason := sessions.ParseYandexLine(fields, line)
 		fields = yl.Fields

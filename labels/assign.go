@@ -65,6 +65,10 @@ type Label struct {
 	// uncertainty, that the pair's relevance falls in the band of Grade;
 	// NoConfidence where it was not computed.
 	Confidence float64
+	// Post is the posterior of the relevance the label comes from (zero
+	// without one), for the order confidence (OrderAgreement); labels.csv
+	// does not hold it.
+	Post Posterior
 }
 
 // NoConfidence is the Confidence of a label whose confidence was not

@@ -285,7 +285,7 @@ func (st *assigner) labelQueries(ctx context.Context, emit func(Label) error) er
 				}
 				dr.used = true
 				g := st.opts.Thresholds.Label(dr.p)
-				if err := emit(Label{Query: qname, Term: st.docName(d), Rank: i + 1, Grade: g, P: dr.p, Confidence: st.opts.Thresholds.Confidence(g, dr.post)}); err != nil {
+				if err := emit(Label{Query: qname, Term: st.docName(d), Rank: i + 1, Grade: g, P: dr.p, Confidence: st.opts.Thresholds.Confidence(g, dr.post), Post: dr.post}); err != nil {
 					return err
 				}
 			}

@@ -22,7 +22,12 @@ type Calibration struct {
 	Pairs    int     `json:"pairs"`
 	Level    float64 `json:"level"`
 	Coverage float64 `json:"coverage"` // share of intervals holding the true relevance
-	Accuracy float64 `json:"accuracy"` // share of correct labels
+	// IdentifiedSet is true when the intervals cover an identified set
+	// (a model with a scale ridge, clickmodels.Kind.ScaleRidge): then a
+	// coverage above the level is the honest result, and the ECE says
+	// whether the intervals are wider than they must be.
+	IdentifiedSet bool    `json:"identified_set,omitempty"`
+	Accuracy      float64 `json:"accuracy"` // share of correct labels
 	// MeanConfidence is the mean confidence of the labels.
 	MeanConfidence float64 `json:"mean_confidence"`
 	// ECE is the expected calibration error: over CalibrationBins bins
@@ -77,6 +82,7 @@ func calibrate(fitted, truth *clickmodels.Model, th Thresholds, dists []clickmod
 	}
 	c := CalibrationOf(conf, correct)
 	c.Level = fitted.Evidence.Level
+	c.IdentifiedSet = fitted.Kind.ScaleRidge()
 	if len(dists) > 0 {
 		c.Coverage = float64(covered) / float64(len(dists))
 	}
@@ -204,5 +210,5 @@ func fitTrueGlobals(ctx context.Context, d *clickmodels.Data, kind clickmodels.K
 			return nil, err
 		}
 	}
-	return s.FinalModel(ctx, iters, opt.Level)
+	return s.FinalModel(ctx, iters, clickmodels.Options{Level: opt.Level})
 }

@@ -29,7 +29,9 @@ const (
 func checkCalibration(t *testing.T, c *labels.Calibration) {
 	t.Helper()
 	t.Logf("pairs %d, coverage %.3f, accuracy %.3f, mean confidence %.3f, ECE %.3f, Brier skill %.3f", c.Pairs, c.Coverage, c.Accuracy, c.MeanConfidence, c.ECE, c.BrierSkill)
-	if c.Coverage < wantCoverage-coverageSlack || c.Coverage > wantCoverage+coverageSlack {
+	// Intervals that cover an identified set (UBM's scale ridge) may cover
+	// more than the level: only the lower bound applies.
+	if c.Coverage < wantCoverage-coverageSlack || (c.Coverage > wantCoverage+coverageSlack && !c.IdentifiedSet) {
 		t.Errorf("coverage of the %v intervals %.3f, want %.2f +- %.2f", c.Level, c.Coverage, wantCoverage, coverageSlack)
 	}
 	if c.ECE > maxECE {

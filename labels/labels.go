@@ -10,8 +10,14 @@
 // CBRBench expert judgments, per query and pooled). Beyond the paper, each
 // label gets a confidence (Thresholds.Confidence: the probability that the
 // relevance falls in the label's band under the Beta distribution the fit
-// writes next to it; docs/method.md section 4), and Calibrate measures
-// intervals and confidences against the truth of simulated logs.
+// writes next to it; docs/method.md section 4), pairs of labelled terms of
+// a query with different labels get the probability that their order is
+// right and each query the expected agreement of its labels' order with
+// the true order (OrderAgreement: P(X > Y) under independent Beta
+// posteriors by Gauss-Legendre integration), Selection is the one rule of
+// which labels a minimum confidence or query agreement keeps, and
+// Calibrate measures intervals and confidences against the truth of
+// simulated logs.
 package labels
 
 import (

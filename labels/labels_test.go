@@ -174,7 +174,7 @@ func TestAssignFirstSERP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Label{{"q1", "a", 1, 4, 0.7, 0.3}, {"q1", "b", 2, 1, 0.45, 0.0475}, {"q1", "c", 3, -2, 0.1999, NoConfidence}}
+	want := []Label{{"q1", "a", 1, 4, 0.7, 0.3, Posterior{1, 1}}, {"q1", "b", 2, 1, 0.45, 0.0475, Posterior{2, 1}}, {"q1", "c", 3, -2, 0.1999, NoConfidence, Posterior{}}}
 	if len(ls) != len(want) {
 		t.Fatalf("labels %+v", ls)
 	}
@@ -211,7 +211,7 @@ func TestAssignFirstSERP(t *testing.T) {
 }
 
 func TestLabelsRoundTrip(t *testing.T) {
-	in := []Label{{"q,1", "foaf:Person", 1, 4, 0.75, 0.5}, {"q,1", "x", 2, -2, 0.1, NoConfidence}, {"q2", "y", 1, 0, 1.0 / 3, 1}}
+	in := []Label{{"q,1", "foaf:Person", 1, 4, 0.75, 0.5, Posterior{}}, {"q,1", "x", 2, -2, 0.1, NoConfidence, Posterior{}}, {"q2", "y", 1, 0, 1.0 / 3, 1, Posterior{}}}
 	var b bytes.Buffer
 	if err := WriteLabels(&b, in); err != nil {
 		t.Fatal(err)
@@ -495,6 +495,7 @@ func TestRunByteIdentical(t *testing.T) {
 			t.Fatal(err)
 		}
 		outs[i], _ = os.ReadFile(out)
+		rep.Order.QueryFile, rep.Order.PairFile = "", "" // named after out
 		reps[i], _ = json.Marshal(rep)
 		// 57 rows: 56 numbers and one NaN (quarantined).
 		if rep.RelevanceRows != 57 || rep.Labels+rep.RowSkips.Total() != 57 || rep.Quarantined != 1+rep.RowSkips.Counts[ReasonUnknownQuery] {

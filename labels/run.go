@@ -33,11 +33,14 @@ type Config struct {
 // agreement when an expert file was given.
 type RunReport struct {
 	Report
-	QuarantineFile string     `json:"quarantine_file"`
-	Quarantined    int        `json:"quarantined"` // bad relevance rows written to QuarantineFile
-	ExpertFile     string     `json:"expert_file,omitempty"`
-	ExpertSkips    *Skips     `json:"expert_skips,omitempty"`
-	Agreement      *Agreement `json:"agreement,omitempty"`
+	QuarantineFile string `json:"quarantine_file"`
+	Quarantined    int    `json:"quarantined"` // bad relevance rows written to QuarantineFile
+	// Order sums up the order confidence files written beside the
+	// labels (QueryOrderPath, PairOrderPath).
+	Order       *OrderSummary `json:"order_confidence,omitempty"`
+	ExpertFile  string        `json:"expert_file,omitempty"`
+	ExpertSkips *Skips        `json:"expert_skips,omitempty"`
+	Agreement   *Agreement    `json:"agreement,omitempty"`
 }
 
 // Run reads the relevance file and the sessions, labels the first SERPs
@@ -66,6 +69,24 @@ func Run(ctx context.Context, cfg Config) (RunReport, error) {
 	var ls []Label
 	var rep Report
 	var out *atomicfile.File // the labels written as they come
+	// The order files, written as the labels come (streamed) or from them.
+	qOut, err := atomicfile.Create(QueryOrderPath(cfg.Out))
+	if err != nil {
+		f.Close()
+		return rr, err
+	}
+	defer qOut.Abort()
+	pOut, err := atomicfile.Create(PairOrderPath(cfg.Out))
+	if err != nil {
+		f.Close()
+		return rr, err
+	}
+	defer pOut.Abort()
+	ow, err := newOrderWriter(qOut, pOut)
+	if err != nil {
+		f.Close()
+		return rr, err
+	}
 	if cfg.Expert == "" {
 		// Streamed: the relevance rows are never all held, nor the labels
 		// (docs/scale.md). Documents are only turned back into names from
@@ -81,7 +102,13 @@ func Run(ctx context.Context, cfg Config) (RunReport, error) {
 			return rr, err
 		}
 		open := func() (io.ReadCloser, error) { return textio.Open(cfg.Relevance) }
-		rep, readSkips, err = assignRowsTo(ctx, log, docName, fileRows(open, cfg.Relevance), cfg.Relevance, cfg.Options, lw.write)
+		emit := func(l Label) error {
+			if err := lw.write(l); err != nil {
+				return err
+			}
+			return ow.add(l)
+		}
+		rep, readSkips, err = assignRowsTo(ctx, log, docName, fileRows(open, cfg.Relevance), cfg.Relevance, cfg.Options, emit)
 		if err == nil {
 			err = lw.flush()
 		}
@@ -98,7 +125,19 @@ func Run(ctx context.Context, cfg Config) (RunReport, error) {
 		if ls, rep, err = Assign(ctx, log, rel, cfg.Relevance, cfg.Options); err != nil {
 			return rr, err
 		}
+		for _, l := range ls {
+			if err := ow.add(l); err != nil {
+				return rr, err
+			}
+		}
 	}
+	osum, err := ow.finish()
+	if err != nil {
+		return rr, err
+	}
+	// Named without their directory: they sit beside the labels.
+	osum.QueryFile, osum.PairFile = filepath.Base(QueryOrderPath(cfg.Out)), filepath.Base(PairOrderPath(cfg.Out))
+	rr.Order = &osum
 	if rep.RelevanceRows == 0 && !cfg.AllowEmpty {
 		return rr, &textio.EmptyError{File: cfg.Relevance, What: "usable relevance row", Counts: readSkips.Summary()}
 	}
@@ -111,6 +150,11 @@ func Run(ctx context.Context, cfg Config) (RunReport, error) {
 	}
 	rep.RelevanceRows += readSkips.Total()
 	rr.Report = rep
+	for _, o := range []*atomicfile.File{qOut, pOut} {
+		if err := o.Commit(); err != nil {
+			return rr, err
+		}
+	}
 	if out != nil {
 		if err := out.Commit(); err != nil {
 			return rr, err

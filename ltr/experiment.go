@@ -3,11 +3,12 @@ package ltr
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
 	"log/slog"
 	"path/filepath"
+	"strconv"
 	"time"
 
+	"github.com/lovbench/lovbench/internal/hashes"
 	"github.com/lovbench/lovbench/internal/par"
 	"github.com/lovbench/lovbench/internal/progress"
 	"github.com/lovbench/lovbench/ltr/measures"
@@ -112,13 +113,11 @@ type ExperimentResult struct {
 // jobSeed derives a job's seed from the experiment seed and the job's
 // identity, so that it does not depend on scheduling.
 func jobSeed(seed uint64, parts ...string) uint64 {
-	h := fnv.New64a()
-	fmt.Fprintf(h, "%d", seed)
+	h := hashes.FNV1a(strconv.FormatUint(seed, 10))
 	for _, p := range parts {
-		h.Write([]byte{0})
-		h.Write([]byte(p))
+		h = hashes.FNV1aString(hashes.FNV1aByte(h, 0), p)
 	}
-	return h.Sum64()
+	return h
 }
 
 func evalPerQuery(ds *Dataset, m *Model, ties measures.Ties) PerQuery {

@@ -327,6 +327,12 @@ func improvement(delta, pct float64) string {
 	return fmt.Sprintf("%s%s (%s%s%%)", sign, javaDouble(round(delta, 4)), sign, javaDouble(round(pct, 2)))
 }
 
+// OutputNames are the name patterns of an ltr output directory's files
+// besides results.json (atomicfile.CreateDir's names): what its index may
+// list, the tables (<Ranker>_Results.csv) and the saved models
+// (models/<algorithm>_<configuration>_<fold> with a format's extension).
+var OutputNames = []string{"*_Results.csv", "models/*"}
+
 // WriteResults writes <Ranker>_Results.csv per algorithm and results.json
 // into dir, atomically.
 func (r *ExperimentResult) WriteResults(dir string) error {

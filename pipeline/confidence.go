@@ -47,45 +47,29 @@ func correlations(x, y []float64, withKendall bool) (pearson, kendall float64) {
 	return stat.Correlation(x, y, nil), kendall
 }
 
-// truthPair is one labelled pair of a simulated log with its true relevance.
-type truthPair struct {
-	query      string
-	p, truth   float64
-	confidence float64
-}
-
-// joinTruth pairs each label with its true relevance (labels without one are
-// skipped, as in recovery).
-func joinTruth(ls []labels.Label, truth map[[2]string]float64) []truthPair {
-	var out []truthPair
-	for _, l := range ls {
-		if tr, ok := truth[[2]string{l.Query, l.Term}]; ok {
-			out = append(out, truthPair{query: l.Query, p: l.P, truth: tr, confidence: l.Confidence})
-		}
-	}
-	return out
-}
-
 // ConfidenceSweep measures, for each minimum confidence in levels, how well
-// the labels whose confidence is at least that level recover the hidden true
-// relevance of a simulated log: the pairs and queries they keep and the
+// the labels that `export --min-confidence` at that level keeps (the one
+// rule, labels.Selection: a label below the minimum is left out, a query
+// without a label reaching it is left out whole, a label without a
+// confidence stays with its query) recover the hidden true relevance of a
+// simulated log: the pairs with a truth and the queries they keep, and the
 // Pearson r (and, with withKendall, Kendall tau-b) between their inferred
 // probability and the truth, as recovery computes them for all labels. A
-// level of 0 keeps every label with a truth, with or without a confidence;
-// any other level only labels with a confidence (labels.NoConfidence never
-// passes). A level that keeps fewer than two pairs has NaN correlations.
+// level of 0 keeps every label with a truth. A level that keeps fewer than
+// two pairs has NaN correlations.
 func ConfidenceSweep(ls []labels.Label, truth map[[2]string]float64, levels []float64, withKendall bool) []report.ConfidenceLevel {
-	pairs := joinTruth(ls, truth)
 	out := make([]report.ConfidenceLevel, 0, len(levels))
 	for _, c := range levels {
+		verdict := labels.Selection{MinConfidence: c}.SelectLabels(ls)
 		var xs, ys []float64
 		qs := map[string]bool{}
-		for _, p := range pairs {
-			if c > 0 && (p.confidence == labels.NoConfidence || p.confidence < c) {
+		for i, l := range ls {
+			tr, ok := truth[[2]string{l.Query, l.Term}]
+			if !ok || verdict[i] != labels.Kept {
 				continue
 			}
-			xs, ys = append(xs, p.p), append(ys, p.truth)
-			qs[p.query] = true
+			xs, ys = append(xs, l.P), append(ys, tr)
+			qs[l.Query] = true
 		}
 		lv := report.ConfidenceLevel{Min: c, Pairs: len(xs), Queries: len(qs), Pearson: math.NaN(), Kendall: math.NaN()}
 		if len(xs) >= 2 {

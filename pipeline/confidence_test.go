@@ -31,8 +31,13 @@ const noConf = labels.NoConfidence
 // All five: Pearson = 0.1 / sqrt(0.1 x 0.172) = 0.762493 (deviations of p
 // -0.2..0.2, of the truth -0.14, -0.24, 0.16, -0.04, 0.26); Kendall: 8
 // concordant and 2 discordant pairs (A-B, C-D), tau-b = 0.6. Confidence >= 0.8
-// (and >= 0.5): A, C, E, Pearson = sqrt(12/13) = 0.960769 (truth deviations
-// -7/30, 2/30, 5/30), all concordant. >= 0.9: A and E (two points: 1).
+// (and >= 0.5), as export keeps them (labels.Selection, the one rule): A, C
+// and E, and D, which has no confidence, with its query q2 (C reaches the
+// minimum): deviations of p -0.225, -0.025, 0.075, 0.175, of the truth
+// -0.2, 0.1, -0.1, 0.2: Pearson = 0.07 / sqrt(0.0875 x 0.1) = 0.748331;
+// Kendall 5 concordant, 1 discordant (C-D): 2/3. (Before the one rule the
+// sweep left D out: A, C, E, r = 0.960769, which export's dataset did not
+// hold.) >= 0.9: A and E (C is below, so q2 and D go): two points, 1.
 // >= 0.96: nothing.
 func sweepFixture() ([]labels.Label, map[[2]string]float64) {
 	ls := []labels.Label{
@@ -52,8 +57,8 @@ func TestConfidenceSweep(t *testing.T) {
 	got := ConfidenceSweep(ls, truth, []float64{0, 0.5, 0.8, 0.9, 0.96}, true)
 	want := []report.ConfidenceLevel{
 		{Min: 0, Pairs: 5, Queries: 3, Pearson: 0.1 / math.Sqrt(0.1*0.172), Kendall: 0.6},
-		{Min: 0.5, Pairs: 3, Queries: 3, Pearson: math.Sqrt(12.0 / 13), Kendall: 1},
-		{Min: 0.8, Pairs: 3, Queries: 3, Pearson: math.Sqrt(12.0 / 13), Kendall: 1},
+		{Min: 0.5, Pairs: 4, Queries: 3, Pearson: 0.07 / math.Sqrt(0.0875*0.1), Kendall: 2.0 / 3},
+		{Min: 0.8, Pairs: 4, Queries: 3, Pearson: 0.07 / math.Sqrt(0.0875*0.1), Kendall: 2.0 / 3},
 		{Min: 0.9, Pairs: 2, Queries: 2, Pearson: 1, Kendall: 1},
 		{Min: 0.96, Pairs: 0, Queries: 0, Pearson: math.NaN(), Kendall: math.NaN()},
 	}
@@ -72,7 +77,7 @@ func TestConfidenceSweep(t *testing.T) {
 		level  float64
 		ok     bool
 		min    int
-	}{{0.8, 0.5, true, 0}, {0.7, 0, true, 0}, {0.97, 0.9, true, 0}, {1.1, 0, false, 0}, {0.8, 0.5, true, 3}, {0.97, 0, false, 3}} {
+	}{{0.8, 0.9, true, 0}, {0.7, 0, true, 0}, {0.97, 0.9, true, 0}, {1.1, 0, false, 0}, {0.74, 0, true, 3}, {0.8, 0, false, 3}, {0.97, 0, false, 3}} {
 		lv, ok := LowestLevelReaching(got, c.target, c.min)
 		if ok != c.ok || lv.Min != c.level {
 			t.Errorf("target %v, %d pairs: level %v %v, want %v %v", c.target, c.min, lv.Min, ok, c.level, c.ok)
@@ -86,11 +91,9 @@ func TestConfidenceSweep(t *testing.T) {
 
 // labelConfidence reads labels.csv and truth.tsv: the distribution per
 // label, the recovery of all labels equal to the Label recovery section's
-// (one computation), and the lowest grid level reaching Pearson 0.8: 0.01,
-// which keeps every pair with a confidence, A, B, C, E (D has none):
-// deviations of p -0.175, -0.075, 0.025, 0.225, of the truth -0.15, -0.25,
-// 0.15, 0.25: r = 0.105 / sqrt(0.0875 x 0.17) = 0.8609; Kendall 5
-// concordant, 1 discordant (A-B): 2/3.
+// (one computation), and the sweep's levels as export keeps the labels:
+// 0.01 keeps every pair, D (no confidence) with its query, so its recovery
+// is that of all five (TestConfidenceSweep), below 0.8.
 func TestLabelConfidence(t *testing.T) {
 	dir := t.TempDir()
 	ls, truth := sweepFixture()
@@ -139,13 +142,12 @@ func TestLabelConfidence(t *testing.T) {
 	if a := c.Recovery[0]; a.Pearson != rec.Pearson || a.Kendall != rec.Kendall || a.Pairs != rec.Pairs {
 		t.Errorf("all labels %+v, label recovery %v %v %d", a, rec.Pearson, rec.Kendall, rec.Pairs)
 	}
-	// Level 0.01 reaches Pearson 0.8 (see TestConfidenceSweep's levels) but
-	// over 4 pairs, fewer than RecoveryMinPairs: not reported as reached.
+	// No level reaches Pearson 0.8 over RecoveryMinPairs pairs: not reached.
 	if len(c.Recovery) != 1+len(ReportConfidenceLevels) || c.Reached != nil || c.MinPairs != 30 {
 		t.Errorf("recovery %+v reached %+v", c.Recovery, c.Reached)
 	}
-	if lv := ConfidenceSweep(ls, truth, []float64{0.01}, true)[0]; lv.Pairs != 4 || lv.Queries != 3 ||
-		math.Abs(lv.Pearson-0.105/math.Sqrt(0.0875*0.17)) > 1e-12 || math.Abs(lv.Kendall-2.0/3) > 1e-12 {
+	if lv := ConfidenceSweep(ls, truth, []float64{0.01}, true)[0]; lv.Pairs != 5 || lv.Queries != 3 ||
+		math.Abs(lv.Pearson-0.1/math.Sqrt(0.1*0.172)) > 1e-12 || math.Abs(lv.Kendall-0.6) > 1e-12 {
 		t.Errorf("level 0.01: %+v", lv)
 	}
 	// 40 pairs over 4 queries, truth = p, but every fourth pair (confidence
@@ -288,4 +290,49 @@ func TestRunMinConfidence(t *testing.T) {
 		}
 	}
 	t.Logf("min_confidence 0.3: %d of %d rows, %d of %d queries", f.Kept, f.Rows, f.KeptQueries, f.Queries)
+	// The report shows the order confidence and the label shares before
+	// and after the filter, as the manifest has them.
+	html, err := os.ReadFile(res.Report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Order confidence (what learning to rank uses of the labels)", "<th>share before</th><th>share after</th>"} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	// export.min_query_agreement: every query of the dataset has an
+	// expected agreement (labels.query_order.csv, in the release) of at
+	// least the minimum, and the manifest counts the rows it left out.
+	res = run("export: {min_confidence: 0.3, min_query_agreement: 0.8}\n")
+	qf, err := os.Open(filepath.Join(res.ReleaseDir, labels.QueryOrderPath(LabelsFile)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer qf.Close()
+	ag, err := labels.ReadQueryOrder(qf, "labels.query_order.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := readJSON(filepath.Join(res.ReleaseDir, "dataset", export.ManifestFile), &m); err != nil {
+		t.Fatal(err)
+	}
+	f = m.ConfidenceFilter
+	if f == nil || f.MinQueryAgreement != 0.8 || f.QueryBelowAgreement == 0 || f.Rows != f.Kept+f.Below+f.WithQuery+f.QueryBelowAgreement {
+		t.Fatalf("filter %+v", f)
+	}
+	gh, err := os.Open(filepath.Join(res.ReleaseDir, "dataset", export.GroundTruthFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gh.Close()
+	if rows, err = sampling.ReadGroundTruth(gh, "ground_truth.csv"); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if !(ag[r.Query] >= 0.8) {
+			t.Fatalf("query %q has expected agreement %v, below 0.8", r.Query, ag[r.Query])
+		}
+	}
+	t.Logf("and min_query_agreement 0.8: %d of %d rows, %d of %d queries", f.Kept, f.Rows, f.KeptQueries, f.Queries)
 }

@@ -183,6 +183,12 @@ type ExportConfig struct {
 	// Omitted from the JSON form when 0, so the stage fingerprint of a
 	// configuration without it is unchanged.
 	MinConfidence float64 `yaml:"min_confidence" json:"min_confidence,omitempty"`
+	// MinQueryAgreement builds the dataset from the queries whose labels'
+	// order has an expected agreement with the true order of at least this
+	// (`lovbench export --min-query-agreement`, with the label stage's
+	// labels.query_order.csv); 0 keeps all. Omitted when 0, as
+	// MinConfidence.
+	MinQueryAgreement float64 `yaml:"min_query_agreement" json:"min_query_agreement,omitempty"`
 }
 
 // LTRConfig configures the learning-to-rank experiment.
@@ -403,6 +409,9 @@ func (c *Config) validate() error {
 	}
 	if mc := c.Export.MinConfidence; math.IsNaN(mc) || mc < 0 || mc > 1 {
 		return fmt.Errorf("export.min_confidence: %v, must be in [0, 1] (0 keeps every label)", mc)
+	}
+	if ma := c.Export.MinQueryAgreement; math.IsNaN(ma) || ma < 0 || ma > 1 {
+		return fmt.Errorf("export.min_query_agreement: %v, must be in [0, 1] (0 keeps every query)", ma)
 	}
 	if c.LTR.Permutations <= 0 {
 		return fmt.Errorf("ltr.permutations: %d, must be positive", c.LTR.Permutations)

@@ -14,7 +14,8 @@ import (
 
 // TestExtremeValuesNote: the report's note counts the Double.MAX_VALUE
 // values of Min_Hub_O (2 of the 10 rows written here) and says nothing for
-// a dataset without any.
+// a dataset without any; its warning names the feature constant over the
+// dataset (PageRank_OwlImports_O, 0 in every row).
 func TestExtremeValuesNote(t *testing.T) {
 	t.Parallel()
 	for _, extreme := range []int{0, 2} {
@@ -35,6 +36,9 @@ func TestExtremeValuesNote(t *testing.T) {
 				if f.Name == "Min_Hub_O" && i < extreme {
 					v = math.MaxFloat64
 				}
+				if f.Name == "PageRank_OwlImports_O" {
+					v = 0 // constant: the report warns
+				}
 				fmt.Fprintf(&feats, ",%v", v)
 			}
 			feats.WriteString("\n")
@@ -46,9 +50,13 @@ func TestExtremeValuesNote(t *testing.T) {
 		if _, err := export.Run(context.Background(), export.Config{GroundTruth: gtp, Features: fp, Out: out, Options: export.Options{Seed: 1}}); err != nil {
 			t.Fatal(err)
 		}
-		note, err := extremeValuesNote(filepath.Join(out, export.ParquetFile))
+		note, constant, err := columnNotes(filepath.Join(out, export.ParquetFile))
 		if err != nil {
 			t.Fatal(err)
+		}
+		// The one constant column, 0 in all 10 rows, is named with its value.
+		if want := "1 feature is constant over all 10 rows and cannot rank: PageRank_OwlImports_O = 0."; !strings.HasPrefix(constant, want) {
+			t.Errorf("constant-feature warning %q, want it to start with %q", constant, want)
 		}
 		switch {
 		case extreme == 0 && note != "":

@@ -55,7 +55,14 @@ func (w *Workdir) Publish(items []ReleaseItem, stageFPs map[string]string, now t
 	fp := hex.EncodeToString(h.Sum(nil))
 	if cur, err := os.Readlink(filepath.Join(relDir, "latest")); err == nil {
 		if m, err := ReadRelease(filepath.Join(relDir, cur)); err == nil && m.Fingerprint == fp {
-			return cur, false, nil
+			// Same stages; trusted only if its files are still the
+			// bytes release.json lists (its files are hard links of the
+			// stage outputs: an edit in place changes both).
+			why := recordMatches(filepath.Join(relDir, cur), cur)
+			if why == "" {
+				return cur, false, nil
+			}
+			w.log.Warn("latest release changed since it was published; publishing it again", "release", filepath.Join(relDir, cur), "why", why)
 		}
 	}
 	tmpName, err := w.mkdirMade("releases", ".tmp-release-")
@@ -84,6 +91,10 @@ func (w *Workdir) Publish(items []ReleaseItem, stageFPs map[string]string, now t
 		return "", false, err
 	}
 	if err := atomicfile.WriteBytes(filepath.Join(tmp, "release.json"), append(b, '\n')); err != nil {
+		return "", false, err
+	}
+	// release.json is the proof from now on (removeProven).
+	if err := atomicfile.UnmarkStaging(tmp); err != nil {
 		return "", false, err
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/lovbench/lovbench/export"
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/ingest"
+	"github.com/lovbench/lovbench/internal/buildinfo"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/ltr"
 	"github.com/lovbench/lovbench/ltr/measures"
@@ -55,6 +56,13 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 	d := &report.Data{Title: in.Title, Notes: in.Notes, Stages: in.Stages}
 	dir := func(s string) string { return in.Dirs[s] }
 	d.Notes = append(d.Notes, provenanceNotes(in.Dirs)...)
+	if p := dir(StageFit); p != "" {
+		notes, err := identificationNotes(filepath.Join(p, FitMetricsFile))
+		if err != nil {
+			return nil, err
+		}
+		d.Notes = append(d.Notes, notes...)
+	}
 	if p := dir(StageExport); p != "" {
 		var m export.Manifest
 		if err := readJSON(filepath.Join(p, export.ManifestFile), &m); err != nil {
@@ -71,12 +79,15 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 		if note := featureSemanticsNote(m.Parameters.FeatureSemantics); note != "" {
 			d.Notes = append(d.Notes, note)
 		}
-		note, err := extremeValuesNote(filepath.Join(p, export.ParquetFile))
+		note, constant, err := columnNotes(filepath.Join(p, export.ParquetFile))
 		if err != nil {
 			return nil, err
 		}
 		if note != "" {
 			d.Notes = append(d.Notes, note)
+		}
+		if constant != "" {
+			d.Warnings = append(d.Warnings, constant)
 		}
 	}
 	if p := dir(StageIngest); p != "" {
@@ -162,9 +173,66 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 		if err != nil {
 			return nil, err
 		}
+		if c != nil {
+			if err := orderAndFilter(c, filepath.Join(pl, "label_report.json"), dir(StageExport)); err != nil {
+				return nil, err
+			}
+		}
 		d.Confidence = c
 	}
 	return d, nil
+}
+
+// identificationNotes are the report's notes on the fitted models whose
+// log does not identify their relevances up to one scale (a disconnected
+// identifiability graph; docs/clickmodels.md, "What a log identifies"):
+// the warning `lovbench fit` logs.
+func identificationNotes(metrics string) ([]string, error) {
+	var sum FitSummary
+	if err := readJSON(metrics, &sum); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	var notes []string
+	for _, m := range sum.Models {
+		if u := m.Uncertainty; u != nil && u.Identification != nil && u.Identification.Warning != "" {
+			notes = append(notes, "Identifiability: "+u.Identification.Warning+" (docs/clickmodels.md, \"What a log identifies\").")
+		}
+	}
+	return notes, nil
+}
+
+// orderAndFilter adds to c the order confidence the label stage reported
+// (labelReport) and the label shares before and after export's filter
+// (the manifest in exportDir, when it applied one); missing files add
+// nothing.
+func orderAndFilter(c *report.Confidence, labelReport, exportDir string) error {
+	var rep labels.RunReport
+	if err := readJSON(labelReport, &rep); err == nil {
+		c.Order = rep.Order
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if exportDir == "" {
+		return nil
+	}
+	var m export.Manifest
+	if err := readJSON(filepath.Join(exportDir, export.ManifestFile), &m); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	if f := m.ConfidenceFilter; f != nil {
+		lf := &report.LabelFilter{MinConfidence: f.MinConfidence, MinQueryAgreement: f.MinQueryAgreement}
+		for _, n := range f.ByLabel {
+			lf.ByLabel = append(lf.ByLabel, report.LabelFilterRow{Label: n.Label, Before: n.Rows, After: n.Kept, ShareBefore: n.ShareBefore, ShareAfter: n.ShareAfter})
+		}
+		c.Filter = lf
+	}
+	return nil
 }
 
 // cleaningCounts lists the ingest report's accounting (docs/method.md section 2):
@@ -445,19 +513,25 @@ func featureSemanticsNote(sem string) string {
 	return "Features computed with the " + sem + " semantics."
 }
 
-// extremeValuesNote says how many feature values of the dataset are
-// export.ExtremeThreshold or more in magnitude ("" when none):
-// LOVBench's Double.MAX_VALUE for the Min_Hub_O of an ontology without
-// terms, which a z-score turns into infinities.
-func extremeValuesNote(parquetPath string) (string, error) {
+// columnNotes reads the dataset's feature columns once and returns the
+// note on extreme values, export.ExtremeThreshold or more in magnitude
+// (LOVBench's Double.MAX_VALUE for the Min_Hub_O of an ontology without
+// terms, which a z-score turns into infinities), and the warning on
+// features constant over the dataset (export.ConstantColumns, as validate
+// and lovbench features say it); "" for none, both "" without a dataset.
+func columnNotes(parquetPath string) (extreme, constant string, err error) {
 	c, err := export.ReadParquetColumns(context.Background(), parquetPath)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
+		return "", "", nil
 	}
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	return export.ExtremeNote(export.ExtremeValues(c)), nil
+	rows := 0
+	if len(c.Features) > 0 {
+		rows = len(c.Features[0])
+	}
+	return export.ExtremeNote(export.ExtremeValues(c)), features.ConstantNote(export.ConstantColumns(c), rows), nil
 }
 
 // provenanceNotes states what produced the report: the program version and
@@ -466,7 +540,7 @@ func extremeValuesNote(parquetPath string) (string, error) {
 // (iterations and permutations differ between the demo and the defaults,
 // and the scores with them).
 func provenanceNotes(dirs map[string]string) []string {
-	notes := []string{"Program: lovbench " + programVersion() + "."}
+	notes := []string{"Program: lovbench " + buildinfo.Version() + "."}
 	inputs := map[string]string{}
 	var ltrParams json.RawMessage
 	for _, name := range slices.Sorted(maps.Keys(dirs)) {

@@ -16,6 +16,7 @@ import (
 	"github.com/lovbench/lovbench/features/democorpus"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/progress"
+	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/pipeline/report"
 	"github.com/lovbench/lovbench/sessions"
 )
@@ -89,7 +90,7 @@ func Run(ctx context.Context, cfg *Config, o RunOptions) (*RunResult, error) {
 	if wd == "" {
 		return nil, errors.New("no work directory: set workdir in the configuration or pass --workdir")
 	}
-	r := &runner{cfg: cfg, progress: o.Progress, allowDegenerate: o.AllowDegenerate, remedy: o.Remedy}
+	r := &runner{cfg: cfg, progress: o.Progress, allowDegenerate: o.AllowDegenerate, remedy: o.Remedy, log: o.Log}
 	stages := r.stages()
 	force := map[string]bool{}
 	for _, f := range o.Force {
@@ -120,7 +121,7 @@ func Run(ctx context.Context, cfg *Config, o RunOptions) (*RunResult, error) {
 			return nil, err
 		}
 		r.corpusPaths = paths
-	} else if r.corpusPaths, err = expandCorpus(cfg.Corpus.Paths); err != nil {
+	} else if r.corpusPaths, r.corpusSkipped, err = expandCorpus(cfg.Corpus.Paths, o.Log); err != nil {
 		return nil, err
 	}
 	// Session IDs of a real log are pseudonymised with the configured
@@ -192,6 +193,9 @@ func releaseItems(dirs map[string]string) []ReleaseItem {
 	}
 	add(StageSample, export.GroundTruthFile, export.GroundTruthFile)
 	add(StageLabel, LabelsFile, LabelsFile)
+	for _, f := range []string{labels.QueryOrderPath(LabelsFile), labels.PairOrderPath(LabelsFile)} {
+		add(StageLabel, f, f)
+	}
 	add(StageFit, FitMetricsFile, "click_models.json")
 	add(StageExport, ".", "dataset")
 	add(StageLTR, ".", "ltr")

@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -47,6 +47,8 @@ const (
 	SimLogFile = "log.yandex.tsv"
 	// ReportFile (report stage) is the HTML report.
 	ReportFile = "report.html"
+	// FeaturesReportFile (features stage) holds FeaturesReport.
+	FeaturesReportFile = "features_report.json"
 )
 
 // runner builds the stages of one run from a configuration. It loads the
@@ -60,6 +62,11 @@ type runner struct {
 	allowDegenerate bool
 	remedy          string // RunOptions.Remedy
 
+	// corpusSkipped are the files of the corpus directories not read
+	// (expandCorpus), reported by the features stage.
+	corpusSkipped []features.SkippedFile
+	log           *slog.Logger // nil: no logging
+
 	corpusOnce sync.Once
 	corpus     *features.Corpus
 	corpusErr  error
@@ -68,7 +75,7 @@ type runner struct {
 // loadCorpus loads the corpus once per run.
 func (r *runner) loadCorpus(ctx context.Context) (*features.Corpus, error) {
 	r.corpusOnce.Do(func() {
-		r.corpus, r.corpusErr = features.Load(ctx, r.corpusPaths, features.LoadOptions{Lenient: r.cfg.Corpus.Lenient, Prefixes: r.cfg.Corpus.Prefixes, Semantics: features.Semantics(r.cfg.Features.Semantics)})
+		r.corpus, r.corpusErr = features.Load(ctx, r.corpusPaths, features.LoadOptions{Lenient: r.cfg.Corpus.Lenient, Prefixes: r.cfg.Corpus.Prefixes, Semantics: features.Semantics(r.cfg.Features.Semantics), Log: r.log})
 		if r.corpusErr != nil {
 			r.corpusErr = fmt.Errorf("corpus: %w", r.corpusErr)
 		}
@@ -88,37 +95,22 @@ func (r *runner) corpusInputs() map[string]string {
 	return m
 }
 
-// expandCorpus lists the files under the configured corpus paths (files as
-// given, directories walked in lexical order).
-func expandCorpus(paths []string) ([]string, error) {
-	var out []string
-	for _, p := range paths {
-		info, err := os.Stat(p)
-		if err != nil {
-			return nil, fmt.Errorf("corpus: %w", err)
-		}
-		if !info.IsDir() {
-			out = append(out, p)
-			continue
-		}
-		err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			n := d.Name()
-			if !d.IsDir() && (strings.Contains(n, ".nq") || strings.Contains(n, ".nt") || strings.Contains(n, ".ttl")) {
-				out = append(out, q)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, fmt.Errorf("corpus: %w", err)
-		}
+// expandCorpus lists the files under the configured corpus paths that the
+// corpus reader reads (files as given, directories as rdf.Scan walks them,
+// in sorted order; features.ScanCorpus) and the files of the directories it does not read, each
+// named in a warning (and in the features stage's report).
+func expandCorpus(paths []string, log *slog.Logger) (files []string, skipped []features.SkippedFile, err error) {
+	files, skipped, err = features.ScanCorpus(paths)
+	if err != nil {
+		return nil, nil, err
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("corpus: no RDF files (*.nq, *.nt, *.ttl, optionally .gz) under %v", paths)
+	for _, f := range skipped {
+		log.Warn("corpus file not read", "file", f.Path, "why", f.Reason)
 	}
-	return out, nil
+	if len(files) == 0 {
+		return nil, nil, fmt.Errorf("corpus: no RDF files (*.nq, *.nt, *.ttl, optionally .gz) under %v; %d other files not read", paths, len(skipped))
+	}
+	return files, skipped, nil
 }
 
 // FitModel is one model's line of FitSummary.
@@ -175,7 +167,8 @@ func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 				return err
 			}
 			reps, err := FitLog(ctx, FitInput{Path: env.Dep(sessionsDep, sessionsFile)}, clickmodels.RunConfig{Kinds: kinds, TrainFraction: cm.TrainFraction,
-				Options: opt, MemoryLimit: limit, Log: env.Log}, env.Dir)
+				Options: opt, MemoryLimit: limit, Log: env.Log,
+				IdentificationInfo: true}, env.Dir) // the report says it (identificationNotes)
 			if err != nil {
 				return err
 			}
@@ -193,10 +186,17 @@ func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 // writeFitSummary selects the model of cm.Select among sum.Models (the
 // best test log-likelihood, first on ties, or the one named) and writes
 // the fit summary; the in-memory and out-of-core fit stages share it.
+// "best" passes PSCM over when another model was fitted: its
+// log-likelihood is told the test SERPs' click sequences
+// (docs/clickmodels.md, "PSCM"), so it is not comparable; select: pscm
+// selects it.
 func writeFitSummary(env *StageEnv, cm ClickModelConfig, sum FitSummary) error {
 	best := -1
 	for i, fm := range sum.Models {
 		if cm.Select == "best" {
+			if strings.EqualFold(fm.Model, clickmodels.PSCM.String()) && len(sum.Models) > 1 {
+				continue
+			}
 			if best < 0 || fm.LogLikelihood > sum.Models[best].LogLikelihood {
 				best = i
 			}

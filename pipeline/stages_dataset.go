@@ -6,13 +6,16 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/lovbench/lovbench/export"
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/buildinfo"
 	"github.com/lovbench/lovbench/internal/textio"
+	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/ltr"
 	"github.com/lovbench/lovbench/sampling"
 )
@@ -109,7 +112,7 @@ func readLines(path string) ([]string, error) {
 func (r *runner) featuresStage() Stage {
 	fc := r.cfg.Features
 	return Stage{
-		Name: StageFeatures, Deps: []string{StageSample}, Params: fc, Inputs: r.corpusInputs(),
+		Name: StageFeatures, Deps: []string{StageSample}, Params: fc, Inputs: r.featuresInputs(),
 		Run: func(ctx context.Context, env *StageEnv) error {
 			ids, err := features.ParseFeatureList(fc.List)
 			if err != nil {
@@ -133,18 +136,79 @@ func (r *runner) featuresStage() Stage {
 				return err
 			}
 			env.Log.Info("features extracted", "rows", rep.Rows, "queries", rep.Queries)
+			fr := newFeaturesReport(c.Stats(), r.corpusSkipped, tab)
+			// Logged as information: the report's banner is the run's
+			// warning (and features_report.json keeps the list), so that
+			// the demo's Min_Hub_O, 0 everywhere under the reference
+			// semantics, does not break a quiet run.
+			if note := features.ConstantNote(fr.Constant, rep.Rows); note != "" {
+				env.Log.Info("constant features", "note", note)
+			}
+			if n := len(fr.FilesNotRead); n > 0 {
+				env.Log.Warn("corpus files not read", "count", n, "first", fr.FilesNotRead[0].Path, "why_the_first", fr.FilesNotRead[0].Reason)
+			}
+			if err := writeJSON(filepath.Join(env.Dir, FeaturesReportFile), fr); err != nil {
+				return err
+			}
 			f, err := atomicfile.Create(filepath.Join(env.Dir, FeaturesFile))
 			if err != nil {
 				return err
 			}
 			defer f.Abort()
-			tab.Origin.Version = programVersion()
+			tab.Origin.Version = buildinfo.Version()
 			if err := tab.WriteParquet(f); err != nil {
 				return err
 			}
 			return f.Commit()
 		},
 	}
+}
+
+// featuresInputs are the corpus inputs plus the files of the corpus
+// directories not read: the stage's report lists them, so a change among
+// them reruns it.
+func (r *runner) featuresInputs() map[string]string {
+	m := r.corpusInputs()
+	for i, f := range r.corpusSkipped {
+		m["corpus-not-read/"+strconv.Itoa(i)+"/"+filepath.Base(f.Path)] = f.Path
+	}
+	return m
+}
+
+// FeaturesReport is the features stage's report (features_report.json):
+// what the corpus reader read and left out, how the files' vocabularies
+// were named, and the features constant over the pairs.
+type FeaturesReport struct {
+	// Files read, RDF Statements parsed, bad statements Skipped (lenient).
+	Files      int `json:"files"`
+	Statements int `json:"statements"`
+	Skipped    int `json:"skipped_statements"`
+	// FilesNotRead are the files of the corpus directories that are no
+	// RDF format the reader parses, each with the reason.
+	FilesNotRead []features.SkippedFile `json:"files_not_read"`
+	// Vocabularies and Terms of the corpus.
+	Vocabularies int `json:"vocabularies"`
+	Terms        int `json:"terms"`
+	// NamedByFile lists the vocabularies named by their file for want of
+	// one owl:Ontology IRI (features.SourceName; docs/features.md).
+	NamedByFile []features.SourceName `json:"vocabularies_named_by_file"`
+	// Constant are the features constant over all pairs.
+	Constant []features.Constant `json:"constant_features"`
+}
+
+func newFeaturesReport(st features.LoadStats, notRead []features.SkippedFile, tab *features.Table) *FeaturesReport {
+	fr := &FeaturesReport{Files: st.Files, Statements: st.Statements, Skipped: st.Skipped,
+		FilesNotRead: append(append([]features.SkippedFile{}, notRead...), st.SkippedFiles...),
+		Vocabularies: st.Vocabularies, Terms: st.Terms, NamedByFile: []features.SourceName{}, Constant: tab.Constant()}
+	for _, n := range st.Names {
+		if n.Rule == features.NamedByFile && n.Vocabulary {
+			fr.NamedByFile = append(fr.NamedByFile, n)
+		}
+	}
+	if fr.Constant == nil {
+		fr.Constant = []features.Constant{}
+	}
+	return fr
 }
 
 // exportStage writes the dataset files (package export; docs/method.md section 7).
@@ -161,9 +225,10 @@ func (r *runner) exportStage() Stage {
 				GroundTruth: env.Dep(StageSample, export.GroundTruthFile),
 				Features:    env.Dep(StageFeatures, FeaturesFile),
 				Out:         env.Dir,
-				Options: export.Options{Folds: ec.Folds, Seed: uint64(ec.Seed), KeepJunk: ec.KeepJunk, Version: programVersion(),
+				QueryOrder:  labels.QueryOrderPath(env.Dep(StageLabel, LabelsFile)),
+				Options: export.Options{Folds: ec.Folds, Seed: uint64(ec.Seed), KeepJunk: ec.KeepJunk, Version: buildinfo.Version(),
 					FeatureSemantics: r.cfg.Features.Semantics, Provenance: pv, Publication: r.cfg.publication(),
-					MinConfidence: ec.MinConfidence},
+					MinConfidence: ec.MinConfidence, MinQueryAgreement: ec.MinQueryAgreement},
 			})
 			if err != nil {
 				return err

@@ -10,10 +10,10 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/buildinfo"
 	"github.com/lovbench/lovbench/internal/filehash"
 )
 
@@ -30,10 +31,14 @@ const LockFileName = ".lovbench.lock"
 // MarkerFileName is the file that makes a directory a work directory: the
 // first thing a run writes into a new (or empty) one. It records every
 // name lovbench created under stages/ and releases/ that it may later
-// remove (staging directories, stage outputs, links); cleaning removes
+// remove (staging directories, stage outputs, links); cleaning considers
 // those names and nothing else, so a file or directory of the user's
-// there (say stages/fit.my-notes) is never deleted.
-const MarkerFileName = ".lovbench-workdir.json"
+// there (say stages/fit.my-notes) is never deleted. A recorded name is
+// not proof enough, since the file can be edited: a directory is removed
+// only when its content shows it is lovbench's too (removeProven). No
+// command writes into a work directory but the pipeline
+// (atomicfile.CheckOutputs refuses any other output inside one).
+const MarkerFileName = atomicfile.WorkdirFile
 
 // workdirMarker is the content of MarkerFileName.
 type workdirMarker struct {
@@ -314,7 +319,92 @@ func (w *Workdir) made(sub, name string) bool {
 	return false
 }
 
-// removeMade removes sub/name, which lovbench made, and forgets it.
+// removeProven removes sub/name, a name lovbench recorded, when its
+// content proves it lovbench's too: a staging directory carrying
+// atomicfile.StagingFile (atomicfile.ProveMade), a stage output exactly
+// as its stamp lists it, or a release exactly as its release.json lists
+// it. A recorded name alone proves nothing (MarkerFileName can be
+// edited): anything else is left in place, forgotten, and logged, and
+// removeProven reports false.
+func (w *Workdir) removeProven(sub, name string) (bool, error) {
+	p := filepath.Join(w.root, sub, name)
+	err := atomicfile.ProveMade(p)
+	if err != nil {
+		if why := recordMatches(p, name); why != "" {
+			w.log.Warn("not removing a directory lovbench recorded: its content does not prove it lovbench's; left in place and forgotten", "dir", p, "why", why, "proof", err)
+			return false, w.forget(sub + "/" + name)
+		}
+	}
+	return true, w.removeMade(sub, name)
+}
+
+// recordMatches returns "" when dir (named name) holds exactly what its
+// stage stamp, or release manifest, lists, each file with its SHA-256, and
+// its name is the one the pipeline gives such a directory; otherwise what
+// differs.
+func recordMatches(dir, name string) string {
+	var files map[string]string
+	var what string
+	if b, err := os.ReadFile(filepath.Join(dir, stampName)); err == nil {
+		var s Stamp
+		if err := json.Unmarshal(b, &s); err != nil || len(s.Fingerprint) < 16 {
+			return stampName + " cannot be read"
+		}
+		if !strings.HasPrefix(name, s.Stage+"."+s.Fingerprint[:16]+"-") && !strings.HasPrefix(name, ".tmp-"+s.Stage+"-") {
+			return "named " + name + ", not as the output of stage " + s.Stage + " it holds"
+		}
+		files, what = s.Files, stampName
+	} else if m, err := ReadRelease(dir); err == nil {
+		files, what = map[string]string{"release.json": ""}, "release.json"
+		maps.Copy(files, m.Files)
+	} else {
+		return "neither a " + stampName + " nor a release.json"
+	}
+	got, err := hashTree(dir)
+	if err != nil {
+		return err.Error()
+	}
+	if what == "release.json" {
+		got["release.json"] = ""
+	}
+	if d := diffSums(files, got); d != "" {
+		return "not as its " + what + " lists it: " + d
+	}
+	return ""
+}
+
+// diffSums says how got (file SHA-256 by path) differs from want: ""
+// when equal.
+func diffSums(want, got map[string]string) string {
+	var changed, added, missing []string
+	for _, k := range sortedKeys(got) {
+		w, ok := want[k]
+		switch {
+		case !ok:
+			added = append(added, k)
+		case w != got[k]:
+			changed = append(changed, k)
+		}
+	}
+	for _, k := range sortedKeys(want) {
+		if _, ok := got[k]; !ok {
+			missing = append(missing, k)
+		}
+	}
+	var parts []string
+	for _, l := range []struct {
+		what  string
+		names []string
+	}{{"changed", changed}, {"added", added}, {"missing", missing}} {
+		if len(l.names) > 0 {
+			parts = append(parts, l.what+": "+strings.Join(l.names, ", "))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// removeMade removes sub/name, which lovbench made (this run, or proven
+// by removeProven), and forgets it.
 func (w *Workdir) removeMade(sub, name string) error {
 	if err := os.RemoveAll(filepath.Join(w.root, sub, name)); err != nil {
 		return err
@@ -325,8 +415,10 @@ func (w *Workdir) removeMade(sub, name string) error {
 	return w.forget(sub + "/" + name)
 }
 
-// mkdirMade creates a new directory sub/<prefix><random> and records it
-// first; it returns the name.
+// mkdirMade creates a new directory sub/<prefix><random>, recording it
+// first, and marks it as a staging directory (atomicfile.MarkStaging), the
+// proof removeProven asks of it if a killed run leaves it; it returns the
+// name.
 func (w *Workdir) mkdirMade(sub, prefix string) (string, error) {
 	for {
 		name := prefix + strconv.FormatUint(uint64(rand.Uint32()), 10)
@@ -338,6 +430,10 @@ func (w *Workdir) mkdirMade(sub, prefix string) (string, error) {
 		}
 		err := os.Mkdir(filepath.Join(w.root, sub, name), 0o755)
 		if err == nil {
+			if err := atomicfile.MarkStaging(filepath.Join(w.root, sub, name)); err != nil {
+				w.removeMade(sub, name)
+				return "", err
+			}
 			return name, nil
 		}
 		w.forget(sub + "/" + name)
@@ -363,8 +459,9 @@ func (w *Workdir) Close() error {
 
 // cleanStale removes the staging directories that killed runs left:
 // recorded ".tmp-*" names, and the directories atomicfile.CreateDir builds
-// beside them (export and ingest stages). It runs while holding the lock,
-// so no live run owns them. Names lovbench did not record are left alone.
+// beside them (export and ingest stages), each only when its content
+// proves it lovbench's (removeProven). It runs while holding the lock, so
+// no live run owns them. Names lovbench did not record are left alone.
 func (w *Workdir) cleanStale() error {
 	for _, sub := range []string{"stages", "releases"} {
 		ents, err := os.ReadDir(filepath.Join(w.root, sub))
@@ -373,7 +470,7 @@ func (w *Workdir) cleanStale() error {
 		}
 		for _, e := range ents {
 			if (strings.HasPrefix(e.Name(), ".tmp-") || strings.HasPrefix(e.Name(), "..tmp-")) && w.made(sub, e.Name()) {
-				if err := w.removeMade(sub, e.Name()); err != nil {
+				if _, err := w.removeProven(sub, e.Name()); err != nil {
 					return fmt.Errorf("work directory: remove stale %s: %w", e.Name(), err)
 				}
 			}
@@ -468,7 +565,17 @@ func (w *Workdir) RunStages(ctx context.Context, stages []Stage, force map[strin
 		// replaces or confirms this stage, so a reader that resolved the
 		// link just before the swap can finish reading it.
 		previous := ""
+		unchanged := false
 		if !force[st.Name] && !force["all"] && target != "" && stampMatches(filepath.Join(w.root, "stages", target), stamp.Fingerprint) {
+			// Same fingerprint; the output is trusted only if its
+			// files are still the bytes its stamp lists.
+			why := recordMatches(filepath.Join(w.root, "stages", target), target)
+			unchanged = why == ""
+			if !unchanged {
+				w.log.Warn("stage output changed since it was written; running the stage again", "stage", st.Name, "dir", filepath.Join(w.root, "stages", target), "why", why)
+			}
+		}
+		if unchanged {
 			res.Skipped = true
 			w.log.Info("stage unchanged, skipped", "stage", st.Name, "fingerprint", short)
 		} else {
@@ -552,6 +659,10 @@ func (w *Workdir) runOne(ctx context.Context, st Stage, stamp *Stamp, dirs map[s
 	if err := atomicfile.WriteBytes(filepath.Join(tmp, stampName), append(b, '\n')); err != nil {
 		return "", err
 	}
+	// The stamp is the proof from now on (removeProven).
+	if err := atomicfile.UnmarkStaging(tmp); err != nil {
+		return "", err
+	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return "", err
 	}
@@ -583,14 +694,19 @@ func (w *Workdir) renameMade(sub, from, to string) error {
 
 // keepFailed renames the staging directory stages/tmpName of a failed
 // stage to stages/failed, replacing an earlier failure's directory that
-// lovbench made (never a directory of that name that it did not).
+// lovbench made (recorded, and carrying atomicfile.StagingFile: never a
+// directory of that name that it did not).
 func (w *Workdir) keepFailed(tmpName, failed string) error {
 	if _, err := os.Lstat(filepath.Join(w.root, "stages", failed)); err == nil {
 		if !w.made("stages", failed) {
 			return fmt.Errorf("stages/%s exists and is not lovbench's", failed)
 		}
-		if err := w.removeMade("stages", failed); err != nil {
+		removed, err := w.removeProven("stages", failed)
+		if err != nil {
 			return err
+		}
+		if !removed {
+			return fmt.Errorf("stages/%s exists and is not lovbench's", failed)
 		}
 	}
 	return w.renameMade("stages", tmpName, failed)
@@ -607,7 +723,7 @@ func (w *Workdir) removeOld(name, keep, previous string) error {
 	for _, e := range ents {
 		n := e.Name()
 		if n != keep && n != previous && strings.HasPrefix(n, name+".") && e.IsDir() && w.names["stages/"+n] {
-			if err := w.removeMade("stages", n); err != nil {
+			if _, err := w.removeProven("stages", n); err != nil {
 				return fmt.Errorf("remove old output %s: %w", n, err)
 			}
 		}
@@ -649,26 +765,8 @@ func fingerprint(st Stage, fps map[string]string, code string) (*Stamp, error) {
 	return stamp, nil
 }
 
-// programVersion identifies the code that produces stage outputs: the
-// module version and, when the binary was built from a VCS checkout, the
-// revision (and whether the tree was modified), so an upgraded lovbench
-// reruns every stage instead of trusting outputs of older code.
-func programVersion() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	v := bi.Main.Version
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" || s.Key == "vcs.modified" {
-			v += " " + s.Key + "=" + s.Value
-		}
-	}
-	return v
-}
-
 // codeIdentity identifies the code that produces stage outputs: the program
-// version (programVersion) and the SHA-256 of the running executable, so
+// version (buildinfo.Version) and the SHA-256 of the running executable, so
 // that any change of the program (an upgrade, a rebuild from modified
 // sources, `go run` of another checkout) reruns every stage instead of
 // trusting outputs of other code. Go builds are reproducible, so rebuilding
@@ -682,7 +780,7 @@ func codeIdentity() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("identify the program: %w", err)
 	}
-	return programVersion() + " exe=" + sum[:16], nil
+	return buildinfo.Version() + " exe=" + sum[:16], nil
 }
 
 func stampMatches(dir, fp string) bool {
@@ -707,7 +805,8 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // hashTree returns the SHA-256 of every regular file under dir, by slash
-// path relative to dir.
+// path relative to dir, but the stamp and the staging marker
+// (atomicfile.StagingFile) at its root.
 func hashTree(dir string) (map[string]string, error) {
 	out := map[string]string{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -718,7 +817,7 @@ func hashTree(dir string) (map[string]string, error) {
 		if err != nil {
 			return err
 		}
-		if rel == stampName {
+		if rel == stampName || rel == atomicfile.StagingFile {
 			return nil
 		}
 		sum, err := filehash.SHA256(p)
@@ -765,7 +864,7 @@ func (w *Workdir) swapLink(sub, name, target string) error {
 	if cur, err := os.Readlink(path); err == nil && cur == target {
 		return nil
 	}
-	if _, err := os.Lstat(path); err == nil && !w.made(sub, name) {
+	if st, err := os.Lstat(path); err == nil && (!w.made(sub, name) || st.Mode()&fs.ModeSymlink == 0) {
 		return fmt.Errorf("%s/%s exists and is not a link lovbench made: not replacing it", sub, name)
 	}
 	tmpName := ".tmp-link-" + name + "-" + strconv.Itoa(os.Getpid())

@@ -22,6 +22,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lovbench/lovbench/internal/hashes"
 	"github.com/lovbench/lovbench/labels"
 )
 
@@ -370,28 +371,9 @@ func draw(qseed uint64, pool []string, exclude map[string]bool, k int) []string 
 }
 
 // QuerySeed derives a query's seed from the run seed and the query text:
-// splitmix64(seed XOR FNV-1a(query)).
-func QuerySeed(seed uint64, query string) uint64 { return Mix(seed ^ FNV(query)) }
+// splitmix64(seed XOR FNV-1a(query)) (hashes.Keyed).
+func QuerySeed(seed uint64, query string) uint64 { return hashes.Keyed(seed, query) }
 
 // TermKey is the random key of a term within a query's draw:
-// splitmix64(qseed XOR FNV-1a(term)).
-func TermKey(qseed uint64, term string) uint64 { return Mix(qseed ^ FNV(term)) }
-
-// FNV is the 64-bit FNV-1a hash of s.
-func FNV(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	return h
-}
-
-// Mix is the splitmix64 finaliser (Steele, Lea and Flood 2014), a bijection
-// of 64-bit words that spreads every input bit over the output.
-func Mix(z uint64) uint64 {
-	z += 0x9e3779b97f4a7c15
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}
+// splitmix64(qseed XOR FNV-1a(term)) (hashes.Keyed).
+func TermKey(qseed uint64, term string) uint64 { return hashes.Keyed(qseed, term) }

@@ -8,7 +8,10 @@
 // log takes well under 1 GiB.
 package sessions
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // MaxRanks is the largest SERP length a Log can hold: clicks are a bit mask.
 const MaxRanks = 64
@@ -70,6 +73,12 @@ func (d *Dict) Len() int { return len(d.Names) }
 // r was clicked iff bit r of Clicks[i] is set. Session[i] is the interned
 // session ID, so SERPs of one user session can be grouped; a log built for
 // fitting only may leave Session nil (no user sessions).
+//
+// The click order (see ClickOrder) is kept only for the SERPs whose clicks
+// were not made in rank order, a small share of all: OrderSERP lists them
+// in increasing SERP index, and SERP OrderSERP[j] was clicked in the order
+// OrderRanks[OrderOff[j]:OrderOff[j+1]] (its distinct clicked ranks). Every
+// other SERP was clicked in rank order, or its log has no click times.
 type Log struct {
 	Queries  Dict
 	Docs     Dict
@@ -80,6 +89,10 @@ type Log struct {
 	Offsets []int64 // len(Query)+1 once the first SERP is added
 	DocIDs  []int32
 	Clicks  []uint64
+
+	OrderSERP  []int32
+	OrderOff   []int64 // len(OrderSERP)+1 once the first order is added
+	OrderRanks []uint8
 }
 
 // Len is the number of SERPs in the log.
@@ -115,6 +128,11 @@ func (l *Log) add(s *SERP, withSession bool) error {
 		session = l.Sessions.ID(s.SessionID)
 	}
 	l.addRaw(session, l.Queries.ID(s.Query), s.Results, mask)
+	if len(s.Clicks) > 1 {
+		var buf [MaxRanks]uint8
+		order, _ := ClickOrder(buf[:0], s.Clicks, nil)
+		l.setOrder(order)
+	}
 	return nil
 }
 
@@ -162,6 +180,12 @@ func (l *Log) Head(n int) *Log {
 	if l.Session != nil {
 		out.Session = l.Session[:n:n]
 	}
+	if j, _ := slices.BinarySearch(l.OrderSERP, int32(n)); j > 0 {
+		out.OrderSERP = l.OrderSERP[:j:j]
+		out.OrderOff = l.OrderOff[: j+1 : j+1]
+		e := l.OrderOff[j]
+		out.OrderRanks = l.OrderRanks[:e:e]
+	}
 	return out
 }
 
@@ -177,6 +201,9 @@ func (l *Log) Select(idx func(yield func(int) bool)) *Log {
 		out.DocIDs = append(out.DocIDs, l.SERPDocs(i)...)
 		out.Offsets = append(out.Offsets, int64(len(out.DocIDs)))
 		out.Clicks = append(out.Clicks, l.Clicks[i])
+		if j, ok := l.orderIndex(i); ok {
+			out.setOrder(l.OrderRanks[l.OrderOff[j]:l.OrderOff[j+1]])
+		}
 	}
 	return out
 }

@@ -20,6 +20,9 @@ type YandexStats struct {
 	IgnoredClickDoc  int // C lines on a URL not in the latest SERP (PyClick ignores them)
 	IgnoredClickSess int // C lines whose SessionID differs from the latest Q line's
 	Malformed        int // lines of neither shape
+	// Order counts the SERPs' click order from the C lines' TimePassed
+	// (outside the identity above: repeated clicks are among Clicks).
+	Order OrderCounts
 }
 
 // ReadYandex reads a log in the Yandex relevance-prediction format
@@ -30,7 +33,9 @@ type YandexStats struct {
 //     at least one URL) starts a new SERP;
 //   - a C line (SessionID TimePassed C URLID) marks the first occurrence of
 //     URLID in the latest SERP as clicked, if that SERP has the same
-//     SessionID; otherwise it is ignored (and counted);
+//     SessionID; otherwise it is ignored (and counted); the C lines'
+//     TimePassed give the click order (ClickOrder: by time, equal times in
+//     rank order), counted in YandexStats.Order;
 //   - any other line is rejected as ingest rejects it (ParseYandexLine: not
 //     UTF-8, wrong column count, TimePassed not an integer >= 0, more than
 //     MaxRanks URLs), as is a Q line without URL: with strict it is an
@@ -47,12 +52,17 @@ func ReadYandex(r io.Reader, name string, strict bool) (*Log, YandexStats, error
 // readYandex is ReadYandex, keeping the user sessions only withSessions.
 func readYandex(r io.Reader, name string, strict, withSessions bool) (*Log, YandexStats, error) {
 	log := &Log{}
-	st, err := ScanYandex(r, name, strict, func(session, query string, results []string, clicks uint64) error {
+	var buf [MaxRanks]uint8
+	st, err := ScanYandexClicks(r, name, strict, func(session, query string, results []string, clicks []Click) error {
 		s := int32(-1)
 		if withSessions {
 			s = log.Sessions.ID(session)
 		}
-		log.addRaw(s, log.Queries.ID(query), results, clicks)
+		log.addRaw(s, log.Queries.ID(query), results, clickMask(clicks))
+		if len(clicks) > 1 {
+			order, _ := ClickOrder(buf[:0], clicks, nil)
+			log.setOrder(order)
+		}
 		return nil
 	})
 	if err != nil {
@@ -67,18 +77,39 @@ func readYandex(r io.Reader, name string, strict, withSessions bool) (*Log, Yand
 // bounded in memory needs. results is only valid during the call. An
 // error of fn stops the scan and is returned as is.
 func ScanYandex(r io.Reader, name string, strict bool, fn func(session, query string, results []string, clicks uint64) error) (YandexStats, error) {
+	return ScanYandexClicks(r, name, strict, func(session, query string, results []string, clicks []Click) error {
+		return fn(session, query, results, clickMask(clicks))
+	})
+}
+
+// clickMask is the mask of the clicked ranks (bit r: rank r clicked).
+func clickMask(clicks []Click) uint64 {
+	var m uint64
+	for _, c := range clicks {
+		m |= 1 << uint(c.Rank)
+	}
+	return m
+}
+
+// ScanYandexClicks is ScanYandex calling fn with the SERP's clicks, one
+// per C line applied in file order (repeated clicks included), each with
+// its rank and TimePassed: what the click order needs (ClickOrder). clicks
+// is only valid during the call.
+func ScanYandexClicks(r io.Reader, name string, strict bool, fn func(session, query string, results []string, clicks []Click) error) (YandexStats, error) {
 	var (
-		st      YandexStats
-		curSess = ""
-		curDocs []string
-		curMask uint64
-		curQ    string
-		have    bool
+		st        YandexStats
+		curSess   = ""
+		curDocs   []string
+		curClicks []Click
+		curQ      string
+		have      bool
+		orderBuf  [MaxRanks]uint8
 	)
 	flush := func() error {
 		if have {
 			have = false
-			return fn(curSess, curQ, curDocs, curMask)
+			ClickOrder(orderBuf[:0], curClicks, &st.Order)
+			return fn(curSess, curQ, curDocs, curClicks)
 		}
 		return nil
 	}
@@ -128,7 +159,7 @@ func ScanYandex(r io.Reader, name string, strict bool, fn func(session, query st
 			for _, u := range l.Fields[5:] {
 				curDocs = append(curDocs, string(u))
 			}
-			curMask = 0
+			curClicks = curClicks[:0]
 			have = true
 		default:
 			if !have || string(l.Fields[0]) != curSess {
@@ -146,7 +177,7 @@ func ScanYandex(r io.Reader, name string, strict bool, fn func(session, query st
 				st.IgnoredClickDoc++
 				continue
 			}
-			curMask |= 1 << uint(idx)
+			curClicks = append(curClicks, Click{Rank: idx, TimePassed: l.Time})
 			st.Clicks++
 		}
 		if err != nil {

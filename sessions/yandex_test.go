@@ -22,7 +22,8 @@ func TestReadYandexPyClickSemantics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := YandexStats{Lines: 8, Queries: 2, Clicks: 3, IgnoredClickDoc: 1, IgnoredClickSess: 1, Malformed: 1}
+	want := YandexStats{Lines: 8, Queries: 2, Clicks: 3, IgnoredClickDoc: 1, IgnoredClickSess: 1, Malformed: 1,
+		Order: OrderCounts{RepeatedClicks: 1}}
 	if st != want {
 		t.Fatalf("stats %+v, want %+v", st, want)
 	}

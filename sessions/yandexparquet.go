@@ -11,7 +11,9 @@ import (
 // reads it; ScanYandex) into a sessions.parquet file at dst, written
 // atomically, holding one SERP at a time: how `fit` keeps a Yandex log out
 // of memory under a memory limit. The SERPs keep their order, session IDs,
-// queries, results and clicks (in rank order), which is all fitting reads;
+// queries, results and clicks (one per C line applied, in file order, with
+// its TimePassed, from which the click order is read), which is all
+// fitting reads;
 // Index counts a SERP within the run of consecutive SERPs of its session
 // (Yandex logs keep a session's lines together), TimePassed is 0 and
 // Region "0".
@@ -27,18 +29,13 @@ func YandexToParquet(src, dst string) (YandexStats, error) {
 		var s SERP
 		prev, idx := "", 0
 		var serr error
-		st, serr = ScanYandex(rc, src, true, func(session, query string, results []string, clicks uint64) error {
+		st, serr = ScanYandexClicks(rc, src, true, func(session, query string, results []string, clicks []Click) error {
 			if session == prev {
 				idx++
 			} else {
 				prev, idx = session, 0
 			}
-			s = SERP{SessionID: session, Index: idx, Query: query, Region: "0", Results: results, Clicks: s.Clicks[:0]}
-			for r := range results {
-				if clicks&(1<<uint(r)) != 0 {
-					s.Clicks = append(s.Clicks, Click{Rank: r})
-				}
-			}
+			s = SERP{SessionID: session, Index: idx, Query: query, Region: "0", Results: results, Clicks: clicks}
 			return pw.Write(&s)
 		})
 		if serr != nil {

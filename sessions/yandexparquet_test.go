@@ -10,8 +10,9 @@ import (
 
 // TestYandexToParquet converts a hand-written Yandex log and checks every
 // SERP read back: order, session, index within the session's run, query,
-// results and clicks in rank order (a click on a document not shown and a
-// click of another session are ignored, as ReadYandex ignores them). A
+// results and clicks in file order with their TimePassed, from which the
+// click order is read (a click on a document not shown and a click of
+// another session are ignored, as ReadYandex ignores them). A
 // malformed line is an error naming the file and line, and no output
 // file is left.
 func TestYandexToParquet(t *testing.T) {
@@ -41,7 +42,7 @@ func TestYandexToParquet(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []SERP{
-		{SessionID: "s1", Index: 0, Query: "q1", Region: "0", Results: []string{"d1", "d2", "d3"}, Clicks: []Click{{Rank: 0}, {Rank: 2}}},
+		{SessionID: "s1", Index: 0, Query: "q1", Region: "0", Results: []string{"d1", "d2", "d3"}, Clicks: []Click{{Rank: 2, TimePassed: 1}, {Rank: 0, TimePassed: 2}}},
 		{SessionID: "s1", Index: 1, Query: "q2", Region: "0", Results: []string{"d4", "d5"}},
 		{SessionID: "s2", Index: 0, Query: "q1", Region: "0", Results: []string{"d2", "d1"}},
 	}

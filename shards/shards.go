@@ -10,13 +10,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/lovbench/lovbench/internal/hashes"
+	"github.com/lovbench/lovbench/sessions"
 	"github.com/lovbench/lovbench/sessions/split"
 )
 
@@ -34,7 +35,37 @@ type Row struct {
 	SERPIndex  int32    `parquet:"serp_index"`       // index of the SERP in its session
 	Query      string   `parquet:"query"`            // query
 	Results    []string `parquet:"results,list"`     // result IDs in rank order
-	ClickRanks []int32  `parquet:"click_ranks,list"` // clicked ranks (0-based)
+	ClickRanks []int32  `parquet:"click_ranks,list"` // clicked ranks (0-based), in click order (RowClicks)
+}
+
+// RowClicks appends to dst a shard row's ClickRanks for a SERP's clicks:
+// its distinct clicked ranks in click order (sessions.ClickOrder: by the
+// time of each rank's first click, equal times in rank order), so that a
+// shard carries the order PSCM reads (repeated clicks are dropped: a fit
+// reads a clicked rank once); a rank outside [0, 64) is kept, last, for
+// the reader to reject. The shard writers
+// of this package and of the beam module both call it.
+func RowClicks(dst []int32, clicks []sessions.Click) []int32 {
+	var buf [sessions.MaxRanks]uint8
+	order, _ := sessions.ClickOrder(buf[:0], clicks, nil)
+	for _, r := range order {
+		dst = append(dst, int32(r))
+	}
+	for _, c := range clicks { // ranks ClickOrder skips: kept for the reader to reject
+		if c.Rank < 0 || c.Rank >= sessions.MaxRanks {
+			dst = append(dst, int32(c.Rank))
+		}
+	}
+	return dst
+}
+
+// rowSERPClicks sets s's clicks from a row's ClickRanks, in click order:
+// the j-th at time j, so that sessions.ClickOrder reads the row's order.
+func rowSERPClicks(s *sessions.SERP, ranks []int32) {
+	s.Clicks = s.Clicks[:0]
+	for j, c := range ranks {
+		s.Clicks = append(s.Clicks, sessions.Click{Rank: int(c), TimePassed: int64(j)})
+	}
 }
 
 // Manifest describes a shard directory (manifest.json).
@@ -53,9 +84,7 @@ type Manifest struct {
 
 // Of is the shard of query among n: fnv1a64 of its UTF-8 bytes, mod n.
 func Of(query string, n int) int {
-	h := fnv.New64a()
-	io.WriteString(h, query)
-	return int(h.Sum64() % uint64(n))
+	return int(hashes.FNV1a(query) % uint64(n))
 }
 
 // FileName is the name of shard i of n.

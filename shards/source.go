@@ -54,10 +54,7 @@ func (d *Dir) Scan(ctx context.Context, i int, fn func(pos int64, train bool, s 
 			return fmt.Errorf("shards: %s: pos %d beyond the %d SERPs of the manifest", d.m.Path(d.dir, i), r.Pos, d.m.SERPs)
 		}
 		s.SessionID, s.Index, s.Query, s.Results = r.SessionID, int(r.SERPIndex), r.Query, r.Results
-		s.Clicks = s.Clicks[:0]
-		for _, c := range r.ClickRanks {
-			s.Clicks = append(s.Clicks, sessions.Click{Rank: int(c)})
-		}
+		rowSERPClicks(&s, r.ClickRanks)
 		return fn(r.Pos, r.Train, &s)
 	})
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"path/filepath"
 	"sync"
@@ -12,6 +11,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/hashes"
 	"github.com/lovbench/lovbench/sessions"
 	"github.com/lovbench/lovbench/sessions/split"
 )
@@ -226,6 +226,7 @@ func openSource(src string) (scanFunc, sizeFunc, error) {
 	}
 	return func(fn func(pos int64, s *sessions.SERP) error) error {
 		var s sessions.SERP
+		var order [sessions.MaxRanks]uint8
 		idx := make([]int32, log.Sessions.Len())
 		for i := 0; i < log.Len(); i++ {
 			s.SessionID = log.Sessions.Names[log.Session[i]]
@@ -237,10 +238,8 @@ func openSource(src string) (scanFunc, sizeFunc, error) {
 				s.Results = append(s.Results, log.Docs.Names[d])
 			}
 			s.Clicks = s.Clicks[:0]
-			for r := range log.Ranks(i) {
-				if log.Clicked(i, r) {
-					s.Clicks = append(s.Clicks, sessions.Click{Rank: r})
-				}
+			for j, r := range log.ClickOrder(order[:0], i) {
+				s.Clicks = append(s.Clicks, sessions.Click{Rank: int(r), TimePassed: int64(j)})
 			}
 			if err := fn(int64(i), &s); err != nil {
 				return err
@@ -258,10 +257,8 @@ func SessionKey(id string) [2]uint64 { return sessionKey(id) }
 // sessionKey is a 128-bit hash of a session ID (two independent 64-bit
 // hashes: a collision among 10^9 sessions has probability about 1e-20).
 func sessionKey(id string) [2]uint64 {
-	h1 := fnv.New64a()
-	io.WriteString(h1, id)
 	var k [2]uint64
-	k[0] = h1.Sum64()
+	k[0] = hashes.FNV1a(id)
 	h := uint64(0x6c6f7662656e6368)
 	for i := 0; i < len(id); i++ {
 		h = (h ^ uint64(id[i])) * 0x100000001b3
@@ -278,15 +275,30 @@ func cutPoint(n int64, fraction float64) int64 {
 	return int64(split.TrainCut(int(n), fraction))
 }
 
+// OutputNames are the files of a shard directory besides its manifest
+// (atomicfile.CreateDir's names): what its index may list. The shard
+// files, and the cleaning report and quarantine that lovbench-beam shard
+// writes beside them (either command may replace the other's output).
+var OutputNames = []string{"shard-*-of-*.parquet", "report.json", "quarantine.jsonl"}
+
 // Write reads src once or twice (three times for the time split; a Yandex
 // log is parsed once and its passes run over the loaded Log) and writes
-// n shard files and the manifest to outDir. Every file is written
-// atomically; the manifest last.
+// n shard files and the manifest to outDir. The directory is built beside
+// outDir and published whole (atomicfile.CreateDir, marker manifest.json):
+// outDir must be missing, empty, or an earlier shard directory exactly as
+// it was written (a directory of a user's files, or an edited one, is
+// refused), and a rerun with fewer shards leaves none of the earlier
+// ones.
 func Write(ctx context.Context, src string, n int, sp SplitConfig, outDir string, opt WriteOptions) (Manifest, error) {
 	m := Manifest{Format: Format, Shards: n, Hash: "fnv1a64", Split: sp.Split, TrainFraction: sp.TrainFraction, Source: filepath.Base(src)}
 	if n < 1 {
 		return m, fmt.Errorf("shards: %d shards, want at least 1", n)
 	}
+	out, err := atomicfile.CreateDir(outDir, ManifestName, OutputNames...)
+	if err != nil {
+		return m, fmt.Errorf("shards: %w", err)
+	}
+	defer out.Abort()
 	scan, size, err := openSource(src)
 	if err != nil {
 		return m, err
@@ -295,7 +307,13 @@ func Write(ctx context.Context, src string, n int, sp SplitConfig, outDir string
 	if err != nil {
 		return m, err
 	}
-	return writeShards(ctx, scan, m, train, outDir, opt)
+	if m, err = writeShards(ctx, scan, m, train, out.Path(), opt); err != nil {
+		return m, err
+	}
+	if err := out.Commit(); err != nil {
+		return m, fmt.Errorf("shards: %w", err)
+	}
+	return m, nil
 }
 
 // writeShards is Write's last pass: m has the log's size and split, train
@@ -342,10 +360,7 @@ func writeShards(ctx context.Context, scan scanFunc, m Manifest, train func(pos 
 		if row.Train {
 			m.TrainSERPs++
 		}
-		row.ClickRanks = row.ClickRanks[:0]
-		for _, c := range s.Clicks {
-			row.ClickRanks = append(row.ClickRanks, int32(c.Rank))
-		}
+		row.ClickRanks = RowClicks(row.ClickRanks[:0], s.Clicks)
 		return writers[Of(s.Query, n)].Write(&row)
 	})
 	if err != nil {

@@ -130,8 +130,8 @@ func (f *cleanFn) ProcessElement(ctx context.Context, _ beamstate.Provider, _ in
 }
 
 // readPart is ProcessElement under AsRead: the part read as lovbench fit
-// --log reads a log (sessions.ScanYandex, strict), every SERP emitted as
-// it is. A part is a run of whole sessions, so a click line finds the
+// --log reads a log (sessions.ScanYandexClicks, strict), every SERP
+// emitted as it is, its clicks with their times (the click order). A part is a run of whole sessions, so a click line finds the
 // same latest SERP as in the whole log. The part's result has no report
 // and no quarantine.
 func (f *cleanFn) readPart(ctx context.Context, p Part, r io.Reader, emit func(int, []byte), result func(PartResult)) error {
@@ -142,7 +142,7 @@ func (f *cleanFn) readPart(ctx context.Context, p Part, r io.Reader, emit func(i
 		idx  = map[string]int{}
 		bt   = newBatcher(f.Shards, emit)
 	)
-	_, err := sessions.ScanYandex(r, p.File, true, func(session, query string, results []string, clicks uint64) error {
+	_, err := sessions.ScanYandexClicks(r, p.File, true, func(session, query string, results []string, clicks []sessions.Click) error {
 		if ord%4096 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -150,12 +150,7 @@ func (f *cleanFn) readPart(ctx context.Context, p Part, r io.Reader, emit func(i
 		}
 		s.SessionID, s.Index, s.Query, s.Results = session, idx[session], query, results
 		idx[session]++
-		s.Clicks = s.Clicks[:0]
-		for rk := range results {
-			if clicks&(1<<uint(rk)) != 0 {
-				s.Clicks = append(s.Clicks, sessions.Click{Rank: rk})
-			}
-		}
+		s.Clicks = append(s.Clicks[:0], clicks...)
 		bt.add(shards.Of(query, f.Shards), p.Index, ord, &s)
 		maxR = max(maxR, len(results))
 		ord++

@@ -45,7 +45,7 @@ type FitOptions struct {
 	// OutDir and PrepDir are local paths or URLs of a registered Beam
 	// file system (gs://, s3://).
 	ShardDir string
-	// Kinds are the models to fit: DCTR, UBM and DBN.
+	// Kinds are the models to fit: DCTR, UBM, DBN and PSCM.
 	Kinds []clickmodels.Kind
 	// Iterations of EM (0: PyClick's 50); Exact selects DBN's exact
 	// E-step (clickmodels.Options.Exact).
@@ -57,9 +57,12 @@ type FitOptions struct {
 	// convergence pass the values through unchanged.
 	Tolerance float64
 	// Level is the level of the relevance file's intervals, as lovbench
-	// fit --interval (clickmodels.Options.Level: 0 means 90%, a negative
-	// value none); the intervals equal lovbench fit's.
-	Level float64
+	// fit --interval (clickmodels.Options.Level: left 0, 90%), and
+	// NoIntervals turns them off, as fit --no-intervals
+	// (clickmodels.Options.NoIntervals); the intervals equal lovbench
+	// fit's.
+	Level       float64
+	NoIntervals bool
 	// OutDir receives <MODEL>_relevance.tsv, the parameter file
 	// (<MODEL>_params.json or .parquet) and metrics.json, as lovbench fit
 	// writes them.
@@ -113,7 +116,7 @@ func ReadPrepared(ctx context.Context, path string) (*outofcore.PreparedShard, e
 }
 
 // BeamKinds are the models the Beam pipeline fits.
-var BeamKinds = []clickmodels.Kind{clickmodels.DCTR, clickmodels.UBM, clickmodels.DBN}
+var BeamKinds = []clickmodels.Kind{clickmodels.DCTR, clickmodels.UBM, clickmodels.DBN, clickmodels.PSCM}
 
 // BuildFit adds the EM pipeline to scope s. First every shard is prepared
 // once from its Parquet file into a prepared-shard file in o.PrepDir; then
@@ -162,7 +165,7 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 	}
 	for _, k := range o.Kinds {
 		if !slices.Contains(BeamKinds, k) {
-			return fmt.Errorf("the Beam pipeline fits DCTR, UBM and DBN, not %v (use lovbench fit)", k)
+			return fmt.Errorf("the Beam pipeline fits DCTR, UBM, DBN and PSCM, not %v (use lovbench fit)", k)
 		}
 	}
 	if o.OutDir == "" {
@@ -223,7 +226,7 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 		// A model's finish reads the state after its last step: the
 		// steps after it carry no values of it.
 		last := steps[i] - 1
-		finals := beam.ParDo(ks, &finishFn{Dir: o.PrepDir, Kinds: kinds, Model: i, R: R, Exact: o.Exact, Level: o.Level, Cache: cache, Keyed: keyedState()},
+		finals := beam.ParDo(ks, &finishFn{Dir: o.PrepDir, Kinds: kinds, Model: i, R: R, Exact: o.Exact, Level: o.Level, NoIntervals: o.NoIntervals, Cache: cache, Keyed: keyedState()},
 			afterState[last], beam.SideInput{Input: afterMsgs[last]})
 		reports = append(reports, beam.ParDo(ks, &writeModelFn{Dir: o.OutDir, Kind: int(k),
 			Split: string(m.Split), TrainSERPs: m.TrainSERPs, Keyed: keyedState()}, one, beam.SideInput{Input: finals}))
@@ -725,8 +728,10 @@ type finishFn struct {
 	R     int
 	Exact bool
 	Level float64 // of the intervals (clickmodels.Options.Level)
-	Cache int64
-	Keyed beamstate.Value[bool] // never used: see keyedState
+	// NoIntervals: no intervals (clickmodels.Options.NoIntervals)
+	NoIntervals bool
+	Cache       int64
+	Keyed       beamstate.Value[bool] // never used: see keyedState
 }
 
 func (f *finishFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard int, state []byte, msgs func(*[]byte) bool, emit func(ShardFinal)) error {
@@ -749,7 +754,7 @@ func (f *finishFn) ProcessElement(ctx context.Context, _ beamstate.Provider, sha
 	if err := sf.Evaluate(&ev); err != nil {
 		return err
 	}
-	m, err := sf.FinalModel(ctx, 0, f.Level)
+	m, err := sf.FinalModel(ctx, 0, clickmodels.Options{Level: f.Level, NoIntervals: f.NoIntervals})
 	if err != nil {
 		return err
 	}

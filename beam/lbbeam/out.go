@@ -39,6 +39,7 @@ import (
 // Output is the output directory of one run.
 type Output struct {
 	target, marker string
+	names          []string        // what the command writes (atomicfile.CreateDir)
 	dir            *atomicfile.Dir // a local target; nil for a URL
 }
 
@@ -46,14 +47,17 @@ type Output struct {
 // whose marker file (every output of it has one) is marker, and returns
 // the run's output. It deletes nothing: a local target gets a new
 // directory beside it, a URL is only checked. A target that may hold
-// files not the command's is a *atomicfile.RefusedError.
-func CreateOutput(ctx context.Context, target, marker string) (*Output, error) {
+// files not the command's is a *atomicfile.RefusedError; names are the
+// patterns of the files the command writes besides its marker
+// (atomicfile.CreateDir), so that an index listing anything else is not
+// trusted.
+func CreateOutput(ctx context.Context, target, marker string, names ...string) (*Output, error) {
 	if !IsRemote(target) {
-		d, err := atomicfile.CreateDir(target, marker)
+		d, err := atomicfile.CreateDir(target, marker, names...)
 		if err != nil {
 			return nil, err
 		}
-		return &Output{target: target, marker: marker, dir: d}, nil
+		return &Output{target: target, marker: marker, names: names, dir: d}, nil
 	}
 	if err := CheckPath(target); err != nil {
 		return nil, err
@@ -62,10 +66,10 @@ func CreateOutput(ctx context.Context, target, marker string) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := atomicfile.CheckReplaceable(sfs, target, marker); err != nil {
+	if err := atomicfile.CheckReplaceable(sfs, target, marker, names...); err != nil {
 		return nil, err
 	}
-	return &Output{target: target, marker: marker}, nil
+	return &Output{target: target, marker: marker, names: names}, nil
 }
 
 // Path is the directory the pipeline writes into: for a local target the
@@ -89,7 +93,7 @@ func (o *Output) Start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.CheckReplaceable(sfs, o.target, o.marker); err != nil {
+	if err := atomicfile.CheckReplaceable(sfs, o.target, o.marker, o.names...); err != nil {
 		return err
 	}
 	var files []string

@@ -42,6 +42,47 @@ func isGzip(ctx context.Context, path string) (bool, error) {
 	return n == 2 && bytes.Equal(b[:], gzipMagic), nil
 }
 
+// InputError is an input log that cannot be read whole (a truncated or
+// corrupt gzip stream), found before the pipeline runs: its message is
+// one line naming the file, not a failed bundle's stack.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+
+// checkGzip decompresses a gzip log to its end, so that a truncated or
+// corrupt stream fails the run before the pipeline starts, with one error
+// naming the file (lovbench ingest's error for the same file). It costs
+// one more pass of decompression over each gzip log (docs in
+// beam/README.md).
+func checkGzip(ctx context.Context, path string) error {
+	r, err := OpenText(ctx, path)
+	if err != nil {
+		return &InputError{pathErr(path, err)}
+	}
+	defer r.Close()
+	if _, err := io.Copy(io.Discard, r); err != nil {
+		return &InputError{pathErr(path, err)}
+	}
+	return nil
+}
+
+// CheckKept reads the report.json that the shard pipeline wrote in dir and
+// returns ingest.NothingKept's error when no SERP was kept (an empty or
+// binary log, every event quarantined or dropped), as lovbench ingest
+// fails on the same log; nil otherwise.
+func CheckKept(ctx context.Context, dir string) error {
+	b, err := readFile(ctx, JoinPath(dir, ingest.ReportFile))
+	if err != nil {
+		return err
+	}
+	rep, err := ingest.DecodeReport(bytes.NewReader(b), ingest.ReportFile)
+	if err != nil {
+		return err
+	}
+	return ingest.NothingKept(rep, dir)
+}
+
 // PlanParts cuts the files into parts of about partSize bytes, at session
 // boundaries (ingest.YandexPartStart), reading only a few lines around
 // each cut point. A gzip file is one part, and so is a file named by a
@@ -63,6 +104,11 @@ func PlanParts(files []string, partSize int64, maxLine int) ([]Part, error) {
 		size, err := fileSize(ctx, path)
 		if err != nil {
 			return nil, err
+		}
+		if gz {
+			if err := checkGzip(ctx, path); err != nil {
+				return nil, err
+			}
 		}
 		if gz || IsRemote(path) {
 			parts = append(parts, Part{Index: len(parts), File: path, FileIndex: fi, End: size, Whole: true})

@@ -377,8 +377,5 @@ func (f *writeManifestFn) ProcessElement(ctx context.Context, _ beamstate.Provid
 // rowFromSERP fills a shard row from a kept SERP, as shards.Write does.
 func rowFromSERP(row *shards.Row, pos int64, s *sessions.SERP) {
 	row.Pos, row.SessionID, row.SERPIndex, row.Query, row.Results = pos, s.SessionID, int32(s.Index), s.Query, s.Results
-	row.ClickRanks = row.ClickRanks[:0]
-	for _, c := range s.Clicks {
-		row.ClickRanks = append(row.ClickRanks, int32(c.Rank))
-	}
+	row.ClickRanks = shards.RowClicks(row.ClickRanks[:0], s.Clicks)
 }

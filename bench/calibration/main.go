@@ -26,6 +26,22 @@
 //
 //	go run ./bench/calibration -serps 100000 -logs synthetic-sparse,corpus-sparse -ablate
 //	go run ./bench/calibration -serps 100000 -logs synthetic-dense,corpus-dense -ablate
+//
+// -user measures instead what a user gets on the documented path with
+// the defaults (ingest --format yandex, fit --sessions, label; package
+// pipeline/calibration): the coverage of the intervals and the expected
+// calibration error of the label confidences, overall and by fifth of the
+// pairs ordered by evidence (the posterior's alpha + beta), with the mean
+// fitted relevance over the mean true relevance per fifth; -keep-clickless
+// fits the log itself (fit --log: the SERPs without a click that ingest
+// drops stay in) and -exact fits with --exact. -sim picks the
+// simulator: ref (clickmodels/refsim, written from the models'
+// definitions: -queries queries, Zipf popularity, 30% of lists shuffled,
+// click-less SERPs kept) or synthetic-dense, synthetic-sparse (the
+// project's own, as above):
+//
+//	go run ./bench/calibration -user -sim ref -models ubm -serps 60000 -queries 300
+//	go run ./bench/calibration -user -sim ref -models dbn -serps 60000,200000 -queries 300,50
 package main
 
 import (
@@ -37,10 +53,12 @@ import (
 	"strings"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/clickmodels/refsim"
 	"github.com/lovbench/lovbench/clickmodels/sim"
 	"github.com/lovbench/lovbench/clickmodels/sim/corpussim"
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/labels"
+	"github.com/lovbench/lovbench/pipeline/calibration"
 )
 
 func main() {
@@ -53,7 +71,23 @@ func main() {
 	trueGlobals := flag.Bool("true-globals", false, "ablation: fix the click model's global parameters at the simulation's values instead of fitting them")
 	oracle := flag.Bool("oracle-prior", false, "ablation: replace the fitted priors by the Beta moment-matched to the true values of each prior cell (rank bucket, exposure class)")
 	ablate := flag.Bool("ablate", false, "run per log and model the fit as it is, each ablation alone (-true-globals, -return 0 on sparse logs, -oracle-prior), the oracle prior with -return 0, and all together")
+	user := flag.Bool("user", false, "measure the user's path (ingest, fit, label with their defaults) by evidence fifth instead")
+	simName := flag.String("sim", "ref", "with -user: ref (the second simulator, clickmodels/refsim), synthetic-dense or synthetic-sparse")
+	queries := flag.String("queries", "300", "with -user -sim ref: comma-separated numbers of queries, one per -serps value (or one for all)")
+	keep := flag.Bool("keep-clickless", false, "with -user: fit and label the log itself (fit --log), keeping the SERPs without a click that ingest drops")
+	exact := flag.Bool("exact", false, "with -user: fit with --exact (DBN's exact E-step)")
 	flag.Parse()
+	if *user {
+		opt := calibration.Options{KeepClickless: *keep}
+		if *exact {
+			opt.Fit = func(c *clickmodels.RunConfig) { c.Exact = true }
+		}
+		if err := runUser(*serps, *queries, *models, *simName, *seed, opt); err != nil {
+			fmt.Fprintln(os.Stderr, "calibration:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	vs := []variant{{name: "as fitted", ret: *ret, opt: labels.SimulationOptions{TrueGlobals: *trueGlobals, OraclePrior: *oracle}}}
 	if *ablate {
 		vs = []variant{
@@ -174,4 +208,91 @@ func simConfig(ctx context.Context, logKind string, k clickmodels.Kind, n int, s
 		return cfg, fmt.Errorf("log %q: want synthetic-sparse, synthetic-dense, corpus-sparse or corpus-dense", logKind)
 	}
 	return cfg, nil
+}
+
+// runUser prints the user's-path measurement (pipeline/calibration) of
+// every size and model.
+func runUser(serpList, queryList, modelList, simName string, seed uint64, opt calibration.Options) error {
+	ctx := context.Background()
+	kinds, err := clickmodels.ParseKinds(modelList)
+	if err != nil {
+		return err
+	}
+	ns, err := ints(serpList, "-serps")
+	if err != nil {
+		return err
+	}
+	qs, err := ints(queryList, "-queries")
+	if err != nil {
+		return err
+	}
+	if len(qs) != 1 && len(qs) != len(ns) {
+		return fmt.Errorf("-queries: %d values for %d -serps values", len(qs), len(ns))
+	}
+	fmt.Println("| simulator | model | SERPs | queries | click-less SERPs | kept by ingest | pairs | coverage by evidence fifth, least to most | coverage | labels | ECE | ECE by fifth | fitted / true relevance by fifth |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	for i, n := range ns {
+		q := qs[0]
+		if len(qs) > 1 {
+			q = qs[i]
+		}
+		for _, k := range kinds {
+			work, err := os.MkdirTemp("", "lovbench-calibration-")
+			if err != nil {
+				return err
+			}
+			var (
+				path     string
+				truth    calibration.Truth
+				clickles = "-"
+			)
+			switch simName {
+			case "ref":
+				var st refsim.Stats
+				path, truth, st, err = calibration.RefLog(ctx, refsim.Default(strings.ToLower(k.String()), n, q, seed), work)
+				clickles = fmt.Sprintf("%.3f", float64(st.ClicklessSERP)/float64(st.SERPs))
+			case "synthetic-dense", "synthetic-sparse":
+				var cfg sim.Config
+				if cfg, err = simConfig(ctx, simName, k, n, seed, 1); err == nil {
+					q = max(1, n/100)
+					if simName == "synthetic-sparse" {
+						q = max(1, n/5)
+					}
+					path, truth, err = calibration.SimLog(ctx, cfg, work)
+				}
+			default:
+				err = fmt.Errorf("-sim %q: want ref, synthetic-dense or synthetic-sparse", simName)
+			}
+			var r *calibration.Report
+			if err == nil {
+				r, err = calibration.Run(ctx, path, k, truth, work, opt)
+			}
+			os.RemoveAll(work)
+			if err != nil {
+				return err
+			}
+			var cov, ece, bias []string
+			for _, f := range r.ByEvidence {
+				cov = append(cov, fmt.Sprintf("%.2f", f.Coverage))
+				ece = append(ece, fmt.Sprintf("%.3f", f.ECE))
+				bias = append(bias, fmt.Sprintf("%.2f", f.MeanFitted/f.MeanTrue))
+			}
+			fmt.Printf("| %s | %v | %d | %d | %s | %d | %d | %s | %.3f | %d | %.3f | %s | %s |\n", simName, k, n, q, clickles, r.KeptSERPs, r.Pairs,
+				strings.Join(cov, " / "), r.Coverage, r.Labels.Pairs, r.Labels.ECE, strings.Join(ece, " / "), strings.Join(bias, " / "))
+		}
+	}
+	return nil
+}
+
+// ints parses a comma-separated list of integers.
+func ints(s, flagName string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", flagName, err)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }

@@ -14,6 +14,14 @@
 // SERPs the engine works on, and the peak resident set size of the process.
 //
 //	go run ./bench/clickmodels -sim 10000000
+//
+// PSCM, which reads the order of clicks, is fitted on the log simulated
+// from UBM (the same log as UBM's, same seed), in which a share -order of
+// the SERPs with two or more clicks is clicked in a random order (PSCM's
+// cost grows with the returns up the page); UBM ignores the order, so the
+// two fit the same log side by side:
+//
+//	go run ./bench/clickmodels -sim 1000000 -models ubm,pscm -order 0.3
 package main
 
 import (
@@ -21,6 +29,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math/bits"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -41,6 +51,7 @@ func main() {
 	iters := flag.Int("iterations", clickmodels.DefaultIterations, "EM iterations")
 	workers := flag.Int("workers", 0, "workers (0: GOMAXPROCS)")
 	models := flag.String("models", "ubm,dbn", "simulation mode: models to simulate and fit")
+	order := flag.Float64("order", 0.3, "simulation mode: share of the multi-click SERPs clicked in a random order (seeded), for PSCM")
 	unc := flag.Bool("uncertainty", false, "simulation mode: also fit with the relevance intervals (fit --interval 0.9) and compare the CPU time with the fit alone")
 	flag.Parse()
 	var err error
@@ -53,7 +64,7 @@ func main() {
 		*ref = filepath.Join(dir, "pyclick")
 	}
 	if *sim > 0 {
-		err = simulate(*sim, *queries, *iters, *workers, *models, *unc)
+		err = simulate(*sim, *queries, *iters, *workers, *models, *order, *unc)
 	} else {
 		err = reference(*ref, *repeat, *iters, *workers)
 	}
@@ -112,7 +123,7 @@ func reference(dir string, repeat, iters, workers int) error {
 	return nil
 }
 
-func simulate(n, queries, iters, workers int, models string, unc bool) error {
+func simulate(n, queries, iters, workers int, models string, order float64, unc bool) error {
 	kinds, err := clickmodels.ParseKinds(models)
 	if err != nil {
 		return err
@@ -127,10 +138,15 @@ func simulate(n, queries, iters, workers int, models string, unc bool) error {
 			return err
 		}
 		t0 := time.Now()
-		log, _, err := sim.SimulateLog(context.Background(), sim.Config{Kind: kind, SERPs: n, Seed: 2, Source: src})
+		simKind := kind
+		if kind == clickmodels.PSCM {
+			simKind = clickmodels.UBM // no PSCM simulator: UBM's log, clicks reordered below
+		}
+		log, _, err := sim.SimulateLog(context.Background(), sim.Config{Kind: simKind, SERPs: n, Seed: 2, Source: src})
 		if err != nil {
 			return err
 		}
+		reordered := reorder(log, order)
 		t1 := time.Now()
 		c1 := cpuSeconds()
 		d, err := clickmodels.Prepare(log, 0)
@@ -139,15 +155,15 @@ func simulate(n, queries, iters, workers int, models string, unc bool) error {
 		}
 		t2 := time.Now()
 		c2 := cpuSeconds()
-		m, err := clickmodels.Fit(context.Background(), d, kind, clickmodels.Options{Iterations: iters, Workers: workers, Level: -1})
+		m, err := clickmodels.Fit(context.Background(), d, kind, clickmodels.Options{Iterations: iters, Workers: workers, NoIntervals: true})
 		if err != nil {
 			return err
 		}
 		t3 := time.Now()
 		c3 := cpuSeconds()
 		fit := t3.Sub(t2).Seconds()
-		fmt.Printf("%-5s %9.2f %10d %9.2f %10.2f %9.2f %10.2f %16.3g %12.0f\n", kind, t1.Sub(t0).Seconds(), d.Records(), t2.Sub(t1).Seconds(), c2-c1, fit,
-			c3-c2, float64(n)*float64(m.Iterations)/fit, peakRSSMiB())
+		fmt.Printf("%-5s %9.2f %10d %9.2f %10.2f %9.2f %10.2f %16.3g %12.0f   (%d SERPs clicked out of rank order)\n", kind, t1.Sub(t0).Seconds(), d.Records(), t2.Sub(t1).Seconds(), c2-c1, fit,
+			c3-c2, float64(n)*float64(m.Iterations)/fit, peakRSSMiB(), reordered)
 		if unc {
 			// The same fit with the intervals: the evidence pass, the
 			// priors and every pair's interval (what the relevance file
@@ -166,6 +182,33 @@ func simulate(n, queries, iters, workers int, models string, unc bool) error {
 		runtime.GC()
 	}
 	return nil
+}
+
+// reorder gives a share of the SERPs of log with two or more clicks a
+// random click order (seeded, the same for every model) and returns their
+// number.
+func reorder(log *sessions.Log, share float64) int {
+	rng := rand.New(rand.NewPCG(7, 7))
+	var buf [sessions.MaxRanks]uint8
+	n := 0
+	for i := range log.Len() {
+		if bits.OnesCount64(log.Clicks[i]) < 2 || rng.Float64() >= share {
+			continue
+		}
+		o := sessions.RankOrder(buf[:0], log.Clicks[i])
+		rng.Shuffle(len(o), func(a, b int) { o[a], o[b] = o[b], o[a] })
+		if sessions.InRankOrder(o) {
+			continue
+		}
+		if len(log.OrderOff) == 0 {
+			log.OrderOff = append(log.OrderOff, 0)
+		}
+		log.OrderSERP = append(log.OrderSERP, int32(i))
+		log.OrderRanks = append(log.OrderRanks, o...)
+		log.OrderOff = append(log.OrderOff, int64(len(log.OrderRanks)))
+		n++
+	}
+	return n
 }
 
 // cpuSeconds is the user and system CPU time of the process so far. On a

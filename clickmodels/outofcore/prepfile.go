@@ -32,8 +32,15 @@ import (
 //	           recClicks uint64 x records, recWeight float64 x records
 //	pairs      pairQuery int32 x pairs, pairDoc int32 x pairs
 //	chunks     count uint64, then recLo, recHi, pairLo, pairHi as int64
+//	orders     click orders other than rank order (PSCM; empty arrays when
+//	           none): recVar int32 x (records+1), varOff int64 x
+//	           (variants+1), varOrd uint8 x varOff[variants], varWeight
+//	           float64 x variants (clickmodels.DataParts)
 //	test       SERPs: Query int32 x n, Offsets int64 x (n+1), DocIDs int32
-//	           x Offsets[n], Clicks uint64 x n
+//	           x Offsets[n], Clicks uint64 x n, then their click orders
+//	           other than rank order: OrderSERP int32 x k, OrderOff int64 x
+//	           (k+1), OrderRanks uint8 x OrderOff[k] (sessions.Log; empty
+//	           when none)
 //	queryFirst int64 x queries
 //	crc        uint32, CRC-32 (IEEE) of every byte before it
 //
@@ -45,7 +52,7 @@ const (
 	preparedMagic = "LBPSHARD"
 	// PreparedShardVersion is the version of the prepared-shard file
 	// format written by MarshalBinary; a reader refuses any other.
-	PreparedShardVersion = 1
+	PreparedShardVersion = 2
 )
 
 // MarshalBinary encodes p in the prepared-shard format.
@@ -91,10 +98,17 @@ func (p *PreparedShard) WriteTo(w io.Writer) (int64, error) {
 		}
 		e.flush()
 	}
+	putArray(e, d.RecVar, put32)
+	putArray(e, d.VarOff, put64)
+	putArray(e, d.VarOrd, put8)
+	putArray(e, d.VarWeight, putF64)
 	putArray(e, t.Query, put32)
 	putArray(e, t.Offsets, put64)
 	putArray(e, t.DocIDs, put32)
 	putArray(e, t.Clicks, binary.LittleEndian.AppendUint64)
+	putArray(e, t.OrderSERP, put32)
+	putArray(e, t.OrderOff, put64)
+	putArray(e, t.OrderRanks, put8)
 	putArray(e, p.QueryFirst, put64)
 	if e.write(); e.err != nil {
 		return e.n, e.err
@@ -141,6 +155,7 @@ func putArray[T any](e *prepWriter, v []T, put func([]byte, T) []byte) {
 	}
 }
 
+func put8(b []byte, v uint8) []byte  { return append(b, v) }
 func put32(b []byte, v int32) []byte { return binary.LittleEndian.AppendUint32(b, uint32(v)) }
 func put64(b []byte, v int64) []byte { return binary.LittleEndian.AppendUint64(b, uint64(v)) }
 func putF64(b []byte, v float64) []byte {
@@ -308,6 +323,7 @@ func array[T any](r *prepReader, size int, what string, keep bool, conv func([]b
 	return v
 }
 
+func le8(b []byte) uint8     { return b[0] }
 func le32(b []byte) int32    { return int32(binary.LittleEndian.Uint32(b)) }
 func le64(b []byte) int64    { return int64(binary.LittleEndian.Uint64(b)) }
 func lef64(b []byte) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(b)) }
@@ -363,11 +379,21 @@ func decodePreparedShard(src io.Reader, size int64, whole bool, reuse *clickmode
 	for i := 0; i < nc && r.err == nil; i++ {
 		d.Chunks = append(d.Chunks, [4]int{int(r.u64()), int(r.u64()), int(r.u64()), int(r.u64())})
 	}
+	d.RecVar = array(r, 4, "record click orders", true, le32, ru.RecVar)
+	d.VarOff = array(r, 8, "click order offsets", true, le64, ru.VarOff)
+	d.VarOrd = array(r, 1, "click orders", true, le8, ru.VarOrd)
+	d.VarWeight = array(r, 8, "click order weights", true, lef64, ru.VarWeight)
 	t := &sessions.Log{Queries: d.Log.Queries, Docs: d.Log.Docs}
 	t.Query = array(r, 4, "test queries", whole, le32, nil)
 	t.Offsets = array(r, 8, "test offsets", whole, le64, nil)
 	t.DocIDs = array(r, 4, "test documents", whole, le32, nil)
 	t.Clicks = array(r, 8, "test clicks", whole, binary.LittleEndian.Uint64, nil)
+	t.OrderSERP = array(r, 4, "test click order SERPs", whole, le32, nil)
+	t.OrderOff = array(r, 8, "test click order offsets", whole, le64, nil)
+	t.OrderRanks = array(r, 1, "test click orders", whole, le8, nil)
+	if len(t.OrderSERP) == 0 {
+		t.OrderSERP, t.OrderOff, t.OrderRanks = nil, nil, nil
+	}
 	first := array(r, 8, "query first positions", whole, le64, nil)
 	if r.err == nil && r.left != 0 {
 		r.fail("%d bytes after the last section", r.left)
@@ -434,6 +460,9 @@ func (p *PreparedShard) check(nqs, nds int, whole bool) error {
 	if rec != nr || (pair != int(np) && len(d.Chunks) > 0) {
 		return errors.New("chunks do not cover the records and pairs")
 	}
+	if err := checkOrders(d, nr); err != nil {
+		return err
+	}
 	if !whole {
 		return nil
 	}
@@ -452,10 +481,74 @@ func (p *PreparedShard) check(nqs, nds int, whole bool) error {
 			return fmt.Errorf("test document %d out of range", x)
 		}
 	}
+	if k := len(t.OrderSERP); k > 0 {
+		if len(t.OrderOff) != k+1 || t.OrderOff[0] != 0 || t.OrderOff[k] != int64(len(t.OrderRanks)) {
+			return errors.New("test click order arrays disagree in length")
+		}
+		for j, i := range t.OrderSERP {
+			if i < 0 || int(i) >= n || (j > 0 && i <= t.OrderSERP[j-1]) {
+				return fmt.Errorf("test click order %d: SERP %d out of range or order", j, i)
+			}
+			if !isClickOrder(t.OrderRanks, t.OrderOff[j], t.OrderOff[j+1], t.Clicks[i]) {
+				return fmt.Errorf("test click order %d: not an order of SERP %d's clicks", j, i)
+			}
+		}
+	}
 	if len(p.QueryFirst) != int(nq) {
 		return fmt.Errorf("%d first positions for %d queries", len(p.QueryFirst), nq)
 	}
 	return nil
+}
+
+// checkOrders checks the click orders of the nr records of d: every
+// record's variants in range and in turn, each an order of the record's
+// clicks, their weights positive and at most the record's.
+func checkOrders(d clickmodels.DataParts, nr int) error {
+	if len(d.RecVar) == 0 {
+		if len(d.VarOff)+len(d.VarOrd)+len(d.VarWeight) != 0 {
+			return errors.New("click orders without records")
+		}
+		return nil
+	}
+	nv := len(d.VarWeight)
+	if len(d.RecVar) != nr+1 || d.RecVar[0] != 0 || int(d.RecVar[nr]) != nv ||
+		len(d.VarOff) != nv+1 || d.VarOff[0] != 0 || d.VarOff[nv] != int64(len(d.VarOrd)) {
+		return errors.New("click order arrays disagree in length")
+	}
+	for i := 0; i < nr; i++ {
+		lo, hi := d.RecVar[i], d.RecVar[i+1]
+		if hi < lo {
+			return fmt.Errorf("record %d: click orders out of turn", i)
+		}
+		sum := 0.0
+		for j := lo; j < hi; j++ {
+			w := d.VarWeight[j]
+			if !(w > 0) || d.VarOff[j+1] < d.VarOff[j] || !isClickOrder(d.VarOrd, d.VarOff[j], d.VarOff[j+1], d.RecClicks[i]) {
+				return fmt.Errorf("record %d: click order %d is not an order of its clicks or has weight %v", i, j, w)
+			}
+			sum += w
+		}
+		if sum > d.RecWeight[i] {
+			return fmt.Errorf("record %d: click orders of weight %v, the record %v", i, sum, d.RecWeight[i])
+		}
+	}
+	return nil
+}
+
+// isClickOrder reports whether ranks[lo:hi] lists each rank of mask once.
+func isClickOrder(ranks []uint8, lo, hi int64, mask uint64) bool {
+	if lo < 0 || hi < lo || hi > int64(len(ranks)) {
+		return false
+	}
+	var seen uint64
+	for _, r := range ranks[lo:hi] {
+		bit := uint64(1) << (r & 63)
+		if r >= 64 || seen&bit != 0 || mask&bit == 0 {
+			return false
+		}
+		seen |= bit
+	}
+	return seen == mask
 }
 
 // WritePreparedShardFile writes p to path atomically.

@@ -95,11 +95,11 @@ func TestPreparedShardRejectsDamage(t *testing.T) {
 			t.Fatalf("byte %d flipped: accepted", i)
 		}
 	}
-	// Version 2, with a valid checksum.
+	// Another version (1: before click orders), with a valid checksum.
 	c := append([]byte(nil), b...)
-	binary.LittleEndian.PutUint32(c[8:], 2)
-	if _, err := outofcore.UnmarshalPreparedShard(withCRC(c)); err == nil || !strings.Contains(err.Error(), "version 2") {
-		t.Errorf("version 2: %v", err)
+	binary.LittleEndian.PutUint32(c[8:], 1)
+	if _, err := outofcore.UnmarshalPreparedShard(withCRC(c)); err == nil || !strings.Contains(err.Error(), "version 1") {
+		t.Errorf("version 1: %v", err)
 	}
 	// Any single byte set to 0xff with a valid checksum: either still a
 	// valid shard (a name's byte, a weight's mantissa) or an error, and

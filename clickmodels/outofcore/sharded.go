@@ -71,6 +71,7 @@ func RunShards(ctx context.Context, src split.Source, cfg clickmodels.RunConfig,
 		reports[len(reports)-1].Uncertainty = unc
 	}
 	clickmodels.FinishReports(reports)
+	clickmodels.LogIdentification(r.cfg.Log, r.cfg.IdentificationInfo, reports)
 	return reports, clickmodels.WriteMetrics(outDir, reports)
 }
 
@@ -359,7 +360,7 @@ func (r *shardRun) finish(i int, k clickmodels.Kind, fs []*clickmodels.ShardFit,
 		}
 		vals.drop(i)
 	}
-	m, err := f.FinalModel(r.ctx, done, r.cfg.Level)
+	m, err := f.FinalModel(r.ctx, done, r.cfg.Options)
 	if err != nil {
 		return err
 	}
@@ -479,7 +480,8 @@ func memInUse() int64 {
 func (p *PreparedShard) Size() int64 {
 	d, t := p.Data.Parts(), p.Test
 	n := 8*len(d.RecOff) + 4*len(d.RecPair) + 16*len(d.RecClicks) + 8*len(d.PairQuery) + 32*len(d.Chunks) +
-		16*len(t.Query) + 8*len(t.Offsets) + 4*len(t.DocIDs) + 8*len(p.QueryFirst)
+		16*len(t.Query) + 8*len(t.Offsets) + 4*len(t.DocIDs) + 8*len(p.QueryFirst) +
+		4*len(d.RecVar) + 16*len(d.VarWeight) + len(d.VarOrd) + 12*len(t.OrderSERP) + len(t.OrderRanks)
 	for _, names := range [][]string{d.Log.Queries.Names, d.Log.Docs.Names} {
 		for _, s := range names {
 			n += 16 + len(s)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"github.com/lovbench/lovbench/clickmodels/outofcore"
 	"github.com/lovbench/lovbench/clickmodels/sim"
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/testsize"
 	"github.com/lovbench/lovbench/sessions"
 	"github.com/lovbench/lovbench/sessions/split"
 	"github.com/lovbench/lovbench/shards"
@@ -118,6 +120,7 @@ func writeSERPs(t *testing.T, dir string, serps []sessions.SERP) {
 // exact sums take their two-conversion path there and the one-conversion
 // path for the other counts, and the sum must not depend on the layout.
 func TestShardInvarianceHeavy(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	src := t.TempDir()
 	serps := simulatedSERPs(t, 3_000, false)
@@ -199,21 +202,26 @@ func TestShardInvarianceHeavy(t *testing.T) {
 // TestShardInvariance: fitting every model on the whole log in memory
 // (Run), on the streamed log (RunShards over shards.Stream) and on 1, 3
 // and 8 query shards with 1 to 3 workers, held in memory or (under a
-// memory limit) spilled to prepared-shard files, gives byte-identical
-// files, for
-// the spec, random and time splits, on a log with one session per SERP and
-// one with interleaved sessions.
+// memory limit) spilled to prepared-shard files, all or some of them (the
+// run's log says which), gives byte-identical files, for the spec, random
+// and time splits, on a log with one session per SERP and one with
+// interleaved sessions. The log has 1,500 SERPs by default (8 shards of
+// about 37 queries each, split over 2 workers) and 6,000 at the full size
+// (LOVBENCH_FULL=1, internal/testsize).
 func TestShardInvariance(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
+	serps := testsize.Pick(1_500, 6_000)
 	for _, interleave := range []bool{false, true} {
 		src := t.TempDir()
-		simulatedParquet(t, src, 6_000, interleave)
+		simulatedParquet(t, src, serps, interleave)
 		log, err := sessions.Load(src)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, kind := range []split.Kind{split.Spec, split.Random, split.Time} {
 			t.Run(fmt.Sprintf("interleave=%v/%s", interleave, kind), func(t *testing.T) {
+				t.Parallel()
 				// The interleaved log runs the default estimator's kind
 				// of fit (DBN's exact E-step, the tolerance's
 				// log-likelihood after every iteration), the other
@@ -229,13 +237,21 @@ func TestShardInvariance(t *testing.T) {
 					t.Fatalf("%d output files", len(want))
 				}
 				sp := shards.SplitConfig{Split: kind, TrainFraction: 0.7, Seed: 11}
-				check := func(name string, s split.Source, workers int, budget int64) {
+				// check fits on s and compares with the in-memory fit;
+				// spilled is how many of n shards the run must have
+				// spilled to prepared-shard files: "none", "some" or "all".
+				check := func(name string, s split.Source, workers int, budget int64, n int, spilled string) {
 					out := t.TempDir()
 					c := cfg
 					c.Workers = workers
 					c.PreparedBudget = budget // > 0: the shards beyond it spilled to prepared-shard files
+					var logged bytes.Buffer
+					c.Log = slog.New(slog.NewJSONHandler(&logged, nil))
 					if _, err := outofcore.RunShards(ctx, s, c, out); err != nil {
 						t.Fatalf("%s: %v", name, err)
+					}
+					if got := spilledShards(t, logged.Bytes(), n); got != spilled {
+						t.Errorf("%s: %s of %d shards spilled, want %s", name, got, n, spilled)
 					}
 					got := outputs(t, out)
 					for f, w := range want {
@@ -248,7 +264,7 @@ func TestShardInvariance(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				check("stream", st, 2, 0)
+				check("stream", st, 2, 0, 1, "none")
 				for _, c := range []struct{ n, workers int }{{1, 1}, {3, 3}, {8, 2}} {
 					dir := t.TempDir()
 					if _, err := shards.Write(ctx, src, c.n, sp, dir, shards.WriteOptions{}); err != nil {
@@ -258,15 +274,53 @@ func TestShardInvariance(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					check(fmt.Sprintf("%d shards, %d workers", c.n, c.workers), d, c.workers, 0)
+					check(fmt.Sprintf("%d shards, %d workers", c.n, c.workers), d, c.workers, 0, c.n, "none")
 					if c.n > 1 {
-						check(fmt.Sprintf("%d shards spilled to files, %d workers", c.n, c.workers), d, c.workers, 1)
-						check(fmt.Sprintf("%d shards, some spilled, %d workers", c.n, c.workers), d, c.workers, 60_000)
+						check(fmt.Sprintf("%d shards spilled to files, %d workers", c.n, c.workers), d, c.workers, 1, c.n, "all")
+					}
+					if c.n == 8 {
+						// A budget that holds the first prepared shard only.
+						_, _, maxRanks, _ := d.Info()
+						p, err := outofcore.PrepareShard(ctx, d, 0, max(clickmodels.DefaultRanks, maxRanks))
+						if err != nil {
+							t.Fatal(err)
+						}
+						check(fmt.Sprintf("%d shards, some spilled, %d workers", c.n, c.workers), d, c.workers, p.Size(), c.n, "some")
 					}
 				}
 			})
 		}
 	}
+}
+
+// spilledShards reads from a RunShards log (JSON lines) how many of its n
+// prepared shards went to files: "none", "some" or "all".
+func spilledShards(t *testing.T, log []byte, n int) string {
+	t.Helper()
+	for _, line := range bytes.Split(log, []byte("\n")) {
+		var rec struct {
+			Msg           string
+			Spilled, Held int
+		}
+		if len(line) == 0 {
+			continue
+		}
+		if err := json.Unmarshal(line, &rec); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		if rec.Msg != "prepared shards spilled to files" {
+			continue
+		}
+		switch {
+		case rec.Spilled+rec.Held != n:
+			return fmt.Sprintf("%d+%d held", rec.Spilled, rec.Held)
+		case rec.Held == 0:
+			return "all"
+		case rec.Spilled > 0:
+			return "some"
+		}
+	}
+	return "none"
 }
 
 // TestShardFitAPI drives the exported per-shard pieces the way an outside
@@ -275,6 +329,7 @@ func TestShardInvariance(t *testing.T) {
 // encodings between iterations, new ShardFits each iteration) and must
 // give the files of RunShards.
 func TestShardFitAPI(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	src := t.TempDir()
 	simulatedParquet(t, src, 4_000, true)
@@ -334,7 +389,7 @@ func TestShardFitAPI(t *testing.T) {
 					if err := f.Evaluate(&ev); err != nil {
 						t.Fatal(err)
 					}
-					m, err := f.FinalModel(ctx, iters, cfg.Level)
+					m, err := f.FinalModel(ctx, iters, cfg.Options)
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -68,7 +68,7 @@ func TestFitEstimator(t *testing.T) {
 		return m[0]
 	}
 	py := filepath.Join(dir, "pyclick")
-	mustRun(t, "-q", "fit", "--log", log, "--models", "dbn", "--estimator", "pyclick", "--interval", "0", "--out", py)
+	mustRun(t, "-q", "fit", "--log", log, "--models", "dbn", "--estimator", "pyclick", "--no-intervals", "--out", py)
 	got := readRelevance(t, filepath.Join(py, "DBN_relevance.tsv"))
 	if len(got) != len(want) {
 		t.Fatalf("%d pairs, PyClick %d", len(got), len(want))
@@ -82,7 +82,7 @@ func TestFitEstimator(t *testing.T) {
 		t.Errorf("--estimator pyclick: iterations %v, exact_estep %v; want 50 and absent", m["iterations"], m["exact_estep"])
 	}
 	def := filepath.Join(dir, "default")
-	mustRun(t, "-q", "fit", "--log", log, "--models", "dbn", "--interval", "0", "--out", def)
+	mustRun(t, "-q", "fit", "--log", log, "--models", "dbn", "--no-intervals", "--out", def)
 	m := metrics(def)
 	if m["exact_estep"] != true || m["iterations"] == 50.0 || m["iterations"].(float64) >= 200 {
 		t.Errorf("default: exact_estep %v, iterations %v; want the exact E-step stopped by the tolerance before 200", m["exact_estep"], m["iterations"])

@@ -137,7 +137,7 @@ func runEval(cmd *cobra.Command, a *app, f evalFlags) error {
 	ctx := cmd.Context()
 	if len(f.corpus) > 0 {
 		a.log.Info("loading corpus", "paths", f.corpus)
-		c, err := features.Load(ctx, f.corpus, features.LoadOptions{Lenient: true, Prefixes: f.prefixes})
+		c, err := features.Load(ctx, f.corpus, features.LoadOptions{Lenient: true, Prefixes: f.prefixes, Log: a.log})
 		if err != nil {
 			return fmt.Errorf("eval: --corpus: %w", err)
 		}

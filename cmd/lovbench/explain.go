@@ -41,7 +41,7 @@ writes for the same pair. docs/features.md explains every definition.`,
 			if err != nil {
 				return usagef("explain: --semantics: %v", err)
 			}
-			c, err := features.Load(cmd.Context(), corpus, features.LoadOptions{Lenient: lenient, Prefixes: prefixes, Semantics: semantics, Trace: term})
+			c, err := features.Load(cmd.Context(), corpus, features.LoadOptions{Lenient: lenient, Prefixes: prefixes, Semantics: semantics, Trace: term, Log: a.log})
 			if err != nil {
 				return err
 			}

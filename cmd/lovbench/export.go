@@ -3,25 +3,15 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lovbench/lovbench/export"
 	"github.com/lovbench/lovbench/features"
+	"github.com/lovbench/lovbench/internal/buildinfo"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/pipeline"
 )
-
-// exportVersion is the program version recorded in dataset manifests and
-// features files: the main module version of the build ("(devel)" for a
-// source build).
-func exportVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(devel)"
-}
 
 func newExportCmd(a *app) *cobra.Command {
 	var (
@@ -47,9 +37,13 @@ checksum and version come from the features file's metadata; a
 seed are byte-identical. Junk (-2) is written as 0 in the SVMlight files
 unless --keep-junk. --min-confidence C builds the dataset from the labels
 whose confidence is at least C: a query keeps its sampled terms (which have no
-confidence) when one of its labels reaches C, and is left out otherwise; the
-manifest and the dataset card count what was left out. docs/dataset.md
-documents every file.`,
+confidence) when one of its labels reaches C, and is left out otherwise.
+--min-query-agreement A (with --query-order, the labels' .query_order.csv)
+keeps only the queries whose labels' order has an expected agreement with
+the true order of at least A. The manifest and the dataset card count what
+was left out and give the label shares before and after: a minimum
+confidence favours the labels with wide bands. docs/dataset.md documents
+every file.`,
 		Example: `  lovbench export --ground-truth ground_truth.csv --features features.parquet --folds 5 --seed 1 --out dataset/
   lovbench export --ground-truth gt.csv --features f.parquet --out dataset/ \
     --log-license cc-by-4.0 --corpus-license cc-by-4.0 --url https://huggingface.co/datasets/me/lov \
@@ -61,7 +55,7 @@ documents every file.`,
 				return usagef("export: --ground-truth, --features and --out are required")
 			}
 			ins := paths{}.add("--ground-truth", cfg.GroundTruth).add("--features", cfg.Features).
-				add("--ingest-report", ingestRep).add("--label-report", labelRep)
+				add("--ingest-report", ingestRep).add("--label-report", labelRep).add("--query-order", cfg.QueryOrder)
 			if err := checkOutputs(ins, paths{}.add("--out", cfg.Out)); err != nil {
 				return err
 			}
@@ -71,7 +65,7 @@ documents every file.`,
 			if _, err := features.ParseSemantics(cfg.Options.FeatureSemantics); err != nil {
 				return usagef("export: --feature-semantics: %v", err)
 			}
-			cfg.Options.Version = exportVersion()
+			cfg.Options.Version = buildinfo.Version()
 			if err := pub.Check(); err != nil {
 				return usagef("export: %v", err)
 			}
@@ -106,8 +100,12 @@ documents every file.`,
 				fmt.Fprintf(a.stdout, "feature rows without a ground-truth row (ignored): %d\n", m.UnusedFeatures)
 			}
 			if cf := m.ConfidenceFilter; cf != nil {
-				fmt.Fprintf(a.stdout, "min confidence %v: %d of %d rows kept, %d below it, %d left out with their query; %d of %d queries lost all their rows\n",
-					cf.MinConfidence, cf.Kept, cf.Rows, cf.Below, cf.WithQuery, cf.DroppedQueries, cf.Queries)
+				fmt.Fprintf(a.stdout, "min confidence %v, min query agreement %v: %d of %d rows kept, %d below the confidence, %d left out with their query, %d with a query below the agreement; %d of %d queries lost all their rows\n",
+					cf.MinConfidence, cf.MinQueryAgreement, cf.Kept, cf.Rows, cf.Below, cf.WithQuery, cf.QueryBelowAgreement, cf.DroppedQueries, cf.Queries)
+				fmt.Fprintf(a.stdout, "%-6s %12s %12s\n", "label", "share before", "share after")
+				for _, n := range cf.ByLabel {
+					fmt.Fprintf(a.stdout, "%-6d %11.2f%% %11.2f%%\n", n.Label, 100*n.ShareBefore, 100*n.ShareAfter)
+				}
 			}
 			fmt.Fprint(a.stdout, labels.FormatDistribution(m.Labels))
 			return nil
@@ -128,6 +126,8 @@ documents every file.`,
 	f.StringVar(&pub.Creator, "creator", "", "who made the dataset, for croissant.json and the citation")
 	f.StringVar(&pub.DatePublished, "date-published", "", "publication date YYYY-MM-DD, for croissant.json and the citation")
 	floatVar(f, &cfg.Options.MinConfidence, "min-confidence", 0, within(0, 1), "keep only the labels whose confidence is at least this (0: all); queries left without one are left out")
+	floatVar(f, &cfg.Options.MinQueryAgreement, "min-query-agreement", 0, within(0, 1), "keep only the queries whose labels' order has an expected agreement with the true order of at least this (0: all; needs --query-order)")
+	f.StringVar(&cfg.QueryOrder, "query-order", "", "the labels' per-query order file (lovbench label writes it beside labels.csv: labels.query_order.csv), for --min-query-agreement")
 	f.BoolVar(&asJSON, "json", false, "print the manifest as JSON")
 	f.StringVar(&ingestRep, "ingest-report", "", "optional report.json of lovbench ingest, summarised in the dataset card and manifest")
 	f.StringVar(&labelRep, "label-report", "", "optional report of lovbench label (its --json output), summarised in the dataset card and manifest")

@@ -58,7 +58,7 @@ func TestExportMinConfidenceCLI(t *testing.T) {
 	}
 	out := filepath.Join(dir, "ds")
 	code, stdout, errs := runCLI(t, "export", "--ground-truth", gtp, "--features", fp, "--seed", "2", "--min-confidence", "0.75", "--out", out)
-	if code != 0 || !strings.Contains(stdout, "min confidence 0.75: 14 of 40 rows kept, 23 below it, 3 left out with their query; 3 of 10 queries lost all their rows") {
+	if code != 0 || !strings.Contains(stdout, "min confidence 0.75, min query agreement 0: 14 of 40 rows kept, 23 below the confidence, 3 left out with their query, 0 with a query below the agreement; 3 of 10 queries lost all their rows") {
 		t.Fatalf("export: code %d: %s %s", code, stdout, errs)
 	}
 	if code, stdout, errs := runCLI(t, "validate", out); code != 0 || !strings.Contains(stdout, "valid (14 rows, 7 queries, 5 folds)") {

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lovbench/lovbench/features"
+	"github.com/lovbench/lovbench/internal/buildinfo"
 	"github.com/lovbench/lovbench/internal/textio"
 )
 
@@ -74,17 +75,23 @@ every feature in both):
 			if len(ps) == 0 && !a.allowEmpty {
 				return &textio.EmptyError{File: pairs, What: "pair"}
 			}
-			c, err := features.Load(cmd.Context(), corpus, features.LoadOptions{Lenient: lenient, Prefixes: prefixes, Semantics: semantics})
+			c, err := features.Load(cmd.Context(), corpus, features.LoadOptions{Lenient: lenient, Prefixes: prefixes, Semantics: semantics, Log: a.log})
 			if err != nil {
 				return err
 			}
 			st := c.Stats()
 			a.log.Info("corpus loaded", "semantics", string(c.Semantics()), "files", st.Files, "statements", st.Statements, "skipped", st.Skipped,
-				"vocabularies", st.Vocabularies, "terms", st.Terms)
+				"files_not_read", len(st.SkippedFiles), "vocabularies", st.Vocabularies, "terms", st.Terms)
 			tab, rep, err := c.Extract(cmd.Context(), ps, features.ExtractOptions{
 				Features: ids, Workers: workers, Unknown: pol, Source: pairs, Progress: a.progress()})
 			if err != nil {
 				return err
+			}
+			if note := features.ConstantNote(tab.Constant(), len(tab.Rows)); note != "" {
+				a.log.Warn("constant features", "note", note)
+			}
+			if n := len(st.SkippedFiles); n > 0 {
+				a.log.Warn("corpus files not read", "count", n, "first", st.SkippedFiles[0].Path, "why_the_first", st.SkippedFiles[0].Reason)
 			}
 			if rep.Unknown > 0 {
 				a.log.Warn("terms not in the corpus", "count", rep.Unknown, "policy", unknown, "first", strings.Join(rep.UnknownExamples, "; "), "why_the_first", rep.UnknownReason)
@@ -92,7 +99,7 @@ every feature in both):
 			if rep.Rows == 0 && len(ps) > 0 && !a.allowEmpty {
 				return &textio.EmptyError{File: pairs, What: "row left", Counts: fmt.Sprintf("%d pairs, %d with a term not in the corpus skipped", rep.Pairs, rep.Unknown)}
 			}
-			tab.Origin.Version = exportVersion()
+			tab.Origin.Version = buildinfo.Version()
 			if err := tab.WriteFile(out); err != nil {
 				return err
 			}

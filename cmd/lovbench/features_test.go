@@ -139,3 +139,47 @@ func TestFeaturesRecordOriginForExport(t *testing.T) {
 		t.Errorf("manifest lacks the features' origin:\n%s", m)
 	}
 }
+
+// TestFeaturesNamesFilesNotReadAndConstants: a corpus directory with files
+// of formats the reader does not parse (RDF/XML, Notation3, a README) and
+// --unknown zero still runs, but names every file it skipped and why; the
+// features constant over the pairs (here every query is one word, so
+// Query_Length_Q is 1 in every row) are named in a warning.
+func TestFeaturesNamesFilesNotReadAndConstants(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	corpus := filepath.Join(dir, "corpus")
+	os.Mkdir(corpus, 0o755)
+	files := map[string]string{
+		"v.nq":       cliCorpus,
+		"extra.owl":  `<?xml version="1.0"?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/>`,
+		"more.n3":    "@prefix : <http://n.org/> . { :a :b :c } => { :a :d :c } .\n",
+		"README.txt": "my vocabularies\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(corpus, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pairs := filepath.Join(dir, "pairs.csv")
+	os.WriteFile(pairs, []byte("query,term\ndog,v:Dog\ndog,http://v.org/Cat\ncat,v:Zebra\n"), 0o644)
+	out := filepath.Join(dir, "f.csv")
+	code, _, errs := runCLI(t, "-q", "features", "--corpus", corpus, "--pairs", pairs, "--out", out, "--features", "1,7,8", "--unknown", "zero")
+	if code != 0 {
+		t.Fatalf("features: code %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"extra.owl", "RDF/XML or OWL/XML is not read",
+		"more.n3", "Notation3 is not read",
+		"README.txt", "not an RDF file this reader parses",
+		"corpus files not read", "count=3",
+		"constant features", "Query_Length_Q = 1", "PageRank_OwlImports_O = 0",
+	} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+	if strings.Contains(errs, "Boolean_Match_T =") {
+		t.Errorf("Boolean_Match_T varies (1, 0, 0) but is called constant:\n%s", errs)
+	}
+}

@@ -21,7 +21,7 @@ func newFitCmd(a *app) *cobra.Command {
 		logFile, format, sessDir, models, out, load, splitName string
 		shardDir, memLimit, paramsFormat                       string
 		cfg                                                    clickmodels.RunConfig
-		asJSON, exact                                          bool
+		asJSON, exact, noIntervals                             bool
 		interval                                               float64
 		estimator                                              string
 	)
@@ -44,7 +44,7 @@ PyClick), evaluates it on the test part and writes to --out:
   <MODEL>_params.json       the fitted parameters, loadable with --load: JSON up to
                             100,000 pairs, else <MODEL>_params.parquet (--params-format)
 
-Models: GCTR, RCTR, DCTR, PBM, CM, UBM, DCM, CCM, DBN, SDBN, or "all".
+Models: GCTR, RCTR, DCTR, PBM, CM, UBM, DCM, CCM, DBN, SDBN, PSCM, or "all".
 Everything but the timings in metrics.json is identical across reruns and
 for any --workers. See docs/clickmodels.md.`,
 		Example: `  lovbench fit --log golden_ubm6k.tsv --format yandex --models all --out /tmp/cm
@@ -94,8 +94,20 @@ for any --workers. See docs/clickmodels.md.`,
 				}
 				defer setSoftLimit(a, cfg.MemoryLimit)()
 			}
-			if cfg.Level, err = clickmodels.IntervalLevel(interval); err != nil {
-				return usagef("fit: %v", err)
+			switch intervalSet := cmd.Flags().Changed("interval"); {
+			case intervalSet && noIntervals:
+				return usagef("fit: give --interval or --no-intervals, not both")
+			case noIntervals:
+				cfg.NoIntervals = true
+			case intervalSet && interval == 0:
+				// The old spelling of --no-intervals, kept working, said aloud.
+				a.log.Warn("fit: --interval 0 is the old spelling of --no-intervals, and does the same: the relevance files get no intervals and labels made from them no confidence (export --min-confidence refuses them); write --no-intervals")
+				cfg.NoIntervals = true
+			default:
+				if err := clickmodels.CheckLevel(interval); err != nil {
+					return usagef("fit: --interval: %v; --no-intervals fits without intervals", err)
+				}
+				cfg.Level = interval
 			}
 			if err := applyEstimator(cmd, estimator, exact, &cfg.Options); err != nil {
 				return err
@@ -152,8 +164,10 @@ for any --workers. See docs/clickmodels.md.`,
 	uint64Var(f, &cfg.Seed, "seed", 1, "seed of --split random")
 	intVar(f, &cfg.Workers, "workers", 0, atLeast(0), "parallel workers (0: all CPUs); results do not depend on it")
 	floatVar(f, &cfg.Tolerance, "tolerance", clickmodels.DefaultTolerance, atLeast(0), "stop EM once the training log-likelihood per SERP changes less than this (0: run all --iterations; 0 with --estimator pyclick unless given, like PyClick)")
-	f.Float64Var(&interval, "interval", clickmodels.DefaultLevel, "level of the interval written next to each relevance (0: none; see docs/clickmodels.md, \"Uncertainty\")")
+	f.Float64Var(&interval, "interval", clickmodels.DefaultLevel, "level of the interval written next to each relevance, in (0, 1) (see docs/clickmodels.md, \"Uncertainty\")")
+	f.BoolVar(&noIntervals, "no-intervals", false, "write no intervals (and skip the pass that computes them): labels made from the fit have no confidence")
 	f.BoolVar(&exact, "exact", false, "the same as --estimator exact, the default (kept for earlier scripts)")
+	f.BoolVar(&cfg.PSCMAuthors, "pscm-authors", false, "PSCM: as the authors' code (THUIR/PSCMModel), which reproduces their published perplexities: a return observes ranks n+1..m, gamma after the last click stays 0.5 (docs/clickmodels.md, \"PSCM\")")
 	f.StringVar(&shardDir, "shards", "", "query-shard `DIR` written by lovbench shard (fits shard by shard; same outputs)")
 	f.StringVar(&memLimit, "memory-limit", "", "bound the fit's memory, e.g. 4GiB: 0 (no limit) or at least 1MiB (see docs/scale.md)")
 	f.StringVar(&load, "load", "", "load <MODEL>_params.parquet or <MODEL>_params.json from `DIR` instead of fitting, then evaluate")
@@ -193,7 +207,7 @@ func (nopBar) Finish() {}
 // runFit fits into a directory built beside out and published whole
 // (pipeline.FitLog picks how the log is fitted).
 func runFit(cmd *cobra.Command, path, shardDir string, cfg clickmodels.RunConfig, out string) ([]clickmodels.Report, error) {
-	dir, err := atomicfile.CreateDir(out, "metrics.json")
+	dir, err := atomicfile.CreateDir(out, "metrics.json", clickmodels.OutputNames...)
 	if err != nil {
 		return nil, fmt.Errorf("fit: %w", err)
 	}

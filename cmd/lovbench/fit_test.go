@@ -42,19 +42,29 @@ func TestSimulateFitCLI(t *testing.T) {
 	if code, _, stderr := runCLI(t, "fit", "--log", logFile, "--models", "ubm", "--load", out1, "--out", out3, "-q"); code != 0 {
 		t.Fatalf("fit --load: exit %d: %s", code, stderr)
 	}
-	// --interval 0: the relevance file of old, without intervals.
-	out4 := filepath.Join(dir, "nointervals")
-	if code, _, stderr := runCLI(t, "fit", "--log", logFile, "--models", "ubm", "--iterations", "5", "--interval", "0", "--out", out4, "-q"); code != 0 {
-		t.Fatalf("fit --interval 0: exit %d: %s", code, stderr)
-	}
-	if b, err := os.ReadFile(filepath.Join(out4, "UBM_relevance.tsv")); err != nil || !strings.HasPrefix(string(b), "query\tdoc\trelevance\n") {
-		t.Errorf("--interval 0: %v, header %q", err, strings.SplitN(string(b), "\n", 2)[0])
+	// --no-intervals: the relevance file of old, without intervals;
+	// --interval 0, its old spelling, does the same but says so.
+	for _, c := range []struct {
+		flag, warn string
+	}{{"--no-intervals", ""}, {"--interval=0", "old spelling of --no-intervals"}} {
+		out4 := filepath.Join(dir, "nointervals"+c.flag)
+		code, _, stderr := runCLI(t, "fit", "--log", logFile, "--models", "ubm", "--iterations", "5", c.flag, "--out", out4, "-q")
+		if code != 0 {
+			t.Fatalf("fit %s: exit %d: %s", c.flag, code, stderr)
+		}
+		if b, err := os.ReadFile(filepath.Join(out4, "UBM_relevance.tsv")); err != nil || !strings.HasPrefix(string(b), "query\tdoc\trelevance\n") {
+			t.Errorf("%s: %v, header %q", c.flag, err, strings.SplitN(string(b), "\n", 2)[0])
+		}
+		if c.warn == "" && stderr != "" || !strings.Contains(stderr, c.warn) {
+			t.Errorf("%s: stderr %q, want a warning %q", c.flag, stderr, c.warn)
+		}
 	}
 	for _, bad := range [][]string{
 		{"fit", "--log", logFile, "--models", "xyz", "--out", out3},
 		{"fit", "--models", "ubm", "--out", out3},
 		{"fit", "--log", logFile, "--models", "ubm", "--interval", "1", "--out", out3},
 		{"fit", "--log", logFile, "--models", "ubm", "--interval", "-0.5", "--out", out3},
+		{"fit", "--log", logFile, "--models", "ubm", "--interval", "0.8", "--no-intervals", "--out", out3},
 		{"fit", "--log", logFile, "--format", "parquet", "--out", out3},
 		{"simulate", "--model", "ubm"},
 	} {

@@ -28,7 +28,12 @@ func newLabelCmd(a *app) *cobra.Command {
 		Long: `label maps the satisfaction probability of every result of a query's first
 SERP to a graded label (docs/method.md section 4: < 0.2 junk -2, then 0..4 at 0.2,
 0.45, 0.5, 0.6, 0.7) and keeps only queries whose whole first SERP got a
-label. It writes query,term,label,probability and prints the label
+label. It writes query,term,label,probability,confidence and, beside it
+(OUT without .csv, then .query_order.csv and .pair_order.csv), the order
+confidence: per pair of labelled terms of a query with different labels the
+probability that their relevances are in the labels' order, and per query
+the expected agreement of the labels' order with the true order
+(docs/dataset.md, "Order confidence"). It prints the label
 distribution beside LOVBench's for the same pairs: the shares of its 73,950
 labelled first-page pairs, i.e. Table 4 without the 110,274 pairs sampled
 as label 0 (sample adds those; its table and the report compare with
@@ -45,7 +50,7 @@ Pearson and Kendall correlation of the predictions with expert judgments
 			}
 			ins := paths{}.add("--relevance", cfg.Relevance).add("--sessions", cfg.Sessions).add("--expert", cfg.Expert).
 				add("--prefixes", loadOpt.Prefixes).add("--corpus", corpus...)
-			if err := checkOutputs(ins, paths{}.add("--out", cfg.Out).add("--quarantine", cfg.Quarantine)); err != nil {
+			if err := checkOutputs(ins, paths{}.add("--out", cfg.Out, labels.QueryOrderPath(cfg.Out), labels.PairOrderPath(cfg.Out)).add("--quarantine", cfg.Quarantine)); err != nil {
 				return err
 			}
 			th, err := labels.ParseThresholds(thresholds)
@@ -65,6 +70,7 @@ Pearson and Kendall correlation of the predictions with expert judgments
 				defer setSoftLimit(a, limit)()
 			}
 			if len(corpus) > 0 {
+				loadOpt.Log = a.log
 				c, err := features.Load(cmd.Context(), corpus, loadOpt)
 				if err != nil {
 					return fmt.Errorf("corpus: %w", err)
@@ -92,6 +98,10 @@ Pearson and Kendall correlation of the predictions with expert judgments
 			fmt.Fprint(a.stdout, labels.FormatDistribution(rep.Distribution))
 			fmt.Fprintf(a.stdout, "(first-page labels; LOVBench: its %d labelled pairs, Table 4 without the %d sampled zeros)\n",
 				labels.LOVBenchLabelledPairs, labels.LOVBenchSampledPairs)
+			if o := rep.Order; o != nil && o.Pairs > 0 {
+				fmt.Fprintf(a.stdout, "order confidence: %d pairs of labelled terms with different labels in %d of %d queries, mean %.3f; expected agreement of the labels' order with the true order, mean over those queries %.3f (%s, %s)\n",
+					o.Pairs, o.WithPairs, o.Queries, o.MeanPair, o.MeanAgreement, o.QueryFile, o.PairFile)
+			}
 			if rep.Quarantined > 0 {
 				fmt.Fprintf(a.stdout, "bad relevance rows: %d, listed in %s\n", rep.Quarantined, rep.QuarantineFile)
 			}

@@ -120,7 +120,7 @@ of DIR/manifest.json when there is one. See docs/ltr.md.`,
 			opt.Train.Metric, opt.Train.Normalization, opt.Train.Seed = m, nm, seed
 			// Built beside --out and published whole (no models or tables
 			// of an earlier run survive).
-			out, err := atomicfile.CreateDir(outDir, "results.json")
+			out, err := atomicfile.CreateDir(outDir, "results.json", ltr.OutputNames...)
 			if err != nil {
 				return fmt.Errorf("ltr: %w", err)
 			}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lovbench/lovbench/internal/buildinfo"
 	"github.com/lovbench/lovbench/internal/progress"
 )
 
@@ -70,7 +71,7 @@ and evaluate rankers.`,
 			a.log = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
 		},
 	}
-	root.Version = buildVersion()
+	root.Version = buildinfo.Line()
 	root.SetVersionTemplate("lovbench {{.Version}}\n")
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)

@@ -40,6 +40,7 @@ confidence; sampled terms have none (an empty field).`,
 			if err := checkOutputs(ins, paths{}.add("--out", cfg.Out).add("--report", cfg.Report)); err != nil {
 				return err
 			}
+			loadOpt.Log = a.log
 			c, err := features.Load(cmd.Context(), corpus, loadOpt)
 			if err != nil {
 				return fmt.Errorf("corpus: %w", err)

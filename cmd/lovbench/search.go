@@ -40,7 +40,7 @@ broken by URI, so the output is deterministic.`,
 			if strings.TrimSpace(args[0]) == "" {
 				return usagef("search: empty query")
 			}
-			c, err := features.Load(cmd.Context(), corpus, features.LoadOptions{Lenient: lenient, Prefixes: prefixes})
+			c, err := features.Load(cmd.Context(), corpus, features.LoadOptions{Lenient: lenient, Prefixes: prefixes, Log: a.log})
 			if err != nil {
 				return err
 			}

@@ -65,7 +65,7 @@ corpus.`,
 						paths = append(paths, p)
 					}
 				}
-				cs, err := corpussim.Load(cmd.Context(), paths, features.LoadOptions{Prefixes: prefixes},
+				cs, err := corpussim.Load(cmd.Context(), paths, features.LoadOptions{Prefixes: prefixes, Log: a.log},
 					corpussim.Options{Queries: sc.Queries, SERPSize: sc.SERPLength, ZipfS: sc.ZipfS, Seed: seed,
 						SplitSatisfaction: kind == clickmodels.DBN || kind == clickmodels.SDBN})
 				if err != nil {

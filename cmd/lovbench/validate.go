@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lovbench/lovbench/export"
+	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/internal/textio"
 )
 
@@ -24,7 +25,8 @@ one test fold; the partition files hold the rows of their partition; the
 card's front matter has only fields the Hugging Face Hub documents and its
 configs name files that exist; croissant.json has what Croissant 1.0
 requires and its checksums match the files. It exits 1 and lists the
-problems if the directory is invalid.`,
+problems if the directory is invalid. A valid dataset with a feature column
+that has one value in every row gets a warning (such a feature cannot rank).`,
 		Example: `  lovbench validate dataset/
   lovbench validate --json dataset/`,
 		Args: exactArgs(1),
@@ -43,6 +45,9 @@ problems if the directory is invalid.`,
 				fmt.Fprintf(a.stdout, "%s: valid (%d rows, %d queries, %d folds)\n", v.Dir, v.Rows, v.Queries, v.Folds)
 				if note := export.ExtremeNote(v.Extreme); note != "" {
 					fmt.Fprintln(a.stdout, "note: "+note)
+				}
+				if note := features.ConstantNote(v.Constant, v.Rows); note != "" {
+					fmt.Fprintln(a.stdout, "warning: "+note)
 				}
 				if note := export.CroissantNote(v.CroissantMissing); note != "" {
 					fmt.Fprintln(a.stdout, "note: "+note)

@@ -52,35 +52,76 @@ func Parse(f Format, r io.Reader, name string, opts Options, fn func(Quad) error
 	case FormatTurtle:
 		return ParseTurtle(r, name, opts, fn)
 	}
-	return Stats{}, fmt.Errorf("%s: unknown RDF format (want .nq, .nt or .ttl, optionally .gz)", name)
+	return Stats{}, fmt.Errorf("%s: unknown RDF format: %s", name, Unsupported(name))
+}
+
+// Unsupported says why a file whose FormatOf is FormatUnknown is not read:
+// the format its extension names, if it is an RDF format this package has
+// no parser for, and the formats it reads.
+func Unsupported(path string) string {
+	const want = "want .nq, .nt or .ttl, optionally .gz; convert other formats, e.g. with rapper or riot"
+	p := strings.TrimSuffix(strings.ToLower(path), ".gz")
+	switch filepath.Ext(p) {
+	case ".owl", ".rdf", ".xml", ".rdfs", ".owx":
+		return "RDF/XML or OWL/XML is not read (" + want + ")"
+	case ".n3":
+		return "Notation3 is not read (" + want + ")"
+	case ".trig":
+		return "TriG is not read (" + want + ")"
+	case ".jsonld", ".json":
+		return "JSON-LD is not read (" + want + ")"
+	case ".trix", ".nquads", ".ntriples", ".turtle", ".omn", ".ofn":
+		return "this RDF format or extension is not read (" + want + ")"
+	}
+	return "not an RDF file this reader parses (" + want + ")"
+}
+
+// SkippedFile is a file under a directory that Scan leaves out, with the
+// reason (Unsupported).
+type SkippedFile struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
 }
 
 // Files returns the files LoadPath would read for path, in order: path
 // itself if it is a file, else every .nq, .nt and .ttl file (optionally
 // ending in .gz) under the directory, recursively, in sorted path order.
+// Scan also returns the files it leaves out.
 func Files(path string) ([]string, error) {
+	files, _, err := Scan(path)
+	return files, err
+}
+
+// Scan returns what Files returns and, for a directory, every other file
+// under it (skipped, with Unsupported's reason), in sorted path order, so
+// that a caller can name each file it does not read.
+func Scan(path string) (files []string, skipped []SkippedFile, err error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !st.IsDir() {
-		return []string{path}, nil
+		return []string{path}, nil, nil
 	}
-	var files []string
 	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if !d.IsDir() && FormatOf(p) != FormatUnknown {
+		switch {
+		case d.IsDir():
+		case FormatOf(p) != FormatUnknown:
 			files = append(files, p)
+		default:
+			skipped = append(skipped, SkippedFile{Path: p, Reason: Unsupported(p)})
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	sort.Strings(files)
-	return files, nil
+	sort.Slice(skipped, func(i, j int) bool { return skipped[i].Path < skipped[j].Path })
+	return files, skipped, nil
 }
 
 // LoadPath parses a file, or every .nq/.nt/.ttl file (each optionally
@@ -115,7 +156,7 @@ func LoadPath(ctx context.Context, path string, opts Options, fn func(Quad) erro
 func loadFile(ctx context.Context, path string, k int, opts Options, fn func(Quad) error) (Stats, error) {
 	format := FormatOf(path)
 	if format == FormatUnknown {
-		return Stats{}, fmt.Errorf("%s: unknown RDF format (want .nq, .nt or .ttl, optionally .gz)", path)
+		return Stats{}, fmt.Errorf("%s: unknown RDF format: %s", path, Unsupported(path))
 	}
 	r, err := textio.Open(path) // plain or gzip, by magic bytes; no BOM
 	if err != nil {

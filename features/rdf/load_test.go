@@ -266,3 +266,36 @@ func TestSharedCorpusRoundTrip(t *testing.T) {
 	}
 	flush()
 }
+
+// TestScanNamesFilesNotRead: Scan returns the files LoadPath reads and
+// every other file of the directory with the reason it is not read (the
+// format its extension names, when there is no parser for it).
+func TestScanNamesFilesNotRead(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a.ttl", "b.owl", "c.n3", "d.jsonld", "e.trig", "f.txt", "g.nt.gz", "h.rdf.gz"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, skipped, err := Scan(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 2 || filepath.Base(files[0]) != "a.ttl" || filepath.Base(files[1]) != "g.nt.gz" {
+		t.Errorf("files %v", files)
+	}
+	want := map[string]string{"b.owl": "RDF/XML", "c.n3": "Notation3", "d.jsonld": "JSON-LD", "e.trig": "TriG",
+		"f.txt": "not an RDF file", "h.rdf.gz": "RDF/XML"}
+	if len(skipped) != len(want) {
+		t.Errorf("skipped %v", skipped)
+	}
+	for _, s := range skipped {
+		if w := want[filepath.Base(s.Path)]; w == "" || !strings.Contains(s.Reason, w) {
+			t.Errorf("%s skipped because %q, want %q", s.Path, s.Reason, w)
+		}
+	}
+	// Given by name, such a file is an error saying the same.
+	if _, err := LoadPath(context.Background(), filepath.Join(dir, "b.owl"), Options{}, func(Quad) error { return nil }); err == nil || !strings.Contains(err.Error(), "RDF/XML") {
+		t.Errorf("b.owl given by name: %v", err)
+	}
+}

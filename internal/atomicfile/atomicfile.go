@@ -5,6 +5,40 @@
 // built beside their target and published whole (CreateDir), and replace an
 // earlier output only when it holds exactly the files its index lists
 // (IndexFile); CheckOutputs refuses outputs that would write over inputs.
+//
+// It is the one home of lovbench's rule for outputs: no command writes
+// over, or deletes, what it cannot prove it made.
+//
+//   - No write into a directory lovbench did not make for this output:
+//     CheckOutputs refuses an output inside a published output directory
+//     (one holding IndexFile) or inside a work directory (one holding
+//     WorkdirFile; only a new, not hidden top-level file such as
+//     report.html may be written there). Commands call it before reading.
+//   - An output directory replaces only the command's own earlier output,
+//     unchanged: every file its IndexFile lists, with size and SHA-256, and
+//     nothing else (CreateDir, CheckReplaceable). The index is a file the
+//     user can edit, so it is not trusted alone: each command names the
+//     files it writes (CreateDir's names, path.Match patterns), and an
+//     index listing anything else is refused.
+//   - Nothing is deleted on its name. A directory lovbench builds carries
+//     StagingFile from its creation until it is published; a stale
+//     ".OUT.tmp-PID-*" or ".OUT.old-PID-*" sibling is removed only if it
+//     carries it (ProveMade) or holds exactly what its index lists under
+//     the command's names. (A killed build's partial files cannot be
+//     proven one by one: no list of them exists before the index is
+//     written; the marker proves the directory is lovbench's.) The
+//     pipeline holds its stage outputs to the same rule through their
+//     stamps (package pipeline).
+//   - Read-only or contested targets publish nothing: a target that cannot
+//     be removed whole (a read-only directory in it; access(2)) is refused
+//     before anything changes, and a target that another run wrote since
+//     this one started makes Commit fail with a *ConflictError. The check
+//     and the renames hold an flock(2) on the parent directory (lockDir):
+//     of two concurrent writers exactly one succeeds, no lock file is
+//     written beside the user's files, and a killed run leaves no lock.
+//     (An exclusive lock for the whole run, taken at the start, would tell
+//     the loser sooner but needs a lock file in the user's directory that
+//     a kill leaves behind.)
 package atomicfile
 
 import (
@@ -22,6 +56,9 @@ type File struct {
 	path string
 	tmp  *os.File
 	buf  *bufio.Writer
+	// prev is the file at path when Create ran (nil: missing); Commit
+	// fails if another run replaced it meanwhile (sameTarget).
+	prev os.FileInfo
 	done bool
 }
 
@@ -41,11 +78,15 @@ func Create(path string) (*File, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", path, err)
 	}
+	prev, err := os.Lstat(path)
+	if err != nil {
+		prev = nil
+	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return nil, fmt.Errorf("create %s: %w", path, err)
 	}
-	return &File{path: path, tmp: tmp, buf: bufio.NewWriterSize(tmp, 1<<20)}, nil
+	return &File{path: path, tmp: tmp, buf: bufio.NewWriterSize(tmp, 1<<20), prev: prev}, nil
 }
 
 // Write implements io.Writer (buffered).
@@ -58,7 +99,11 @@ func (f *File) WriteString(s string) (int, error) { return f.buf.WriteString(s) 
 func (f *File) Name() string { return f.path }
 
 // Commit flushes, syncs and renames the temporary file to its final name, then
-// syncs the directory so the rename itself is durable.
+// syncs the directory so the rename itself is durable. When another run
+// wrote the file since Create (two runs writing one output), nothing is
+// published and the error is a *ConflictError: the check and the rename
+// hold an flock(2) on the directory (lockDir), so of two concurrent
+// writers exactly one succeeds.
 func (f *File) Commit() error {
 	if f.done {
 		return fmt.Errorf("commit %s: already committed or aborted", f.path)
@@ -79,6 +124,16 @@ func (f *File) Commit() error {
 	if err := f.tmp.Close(); err != nil {
 		os.Remove(f.tmp.Name())
 		return fmt.Errorf("close %s: %w", f.path, err)
+	}
+	unlock, err := lockDir(filepath.Dir(f.path))
+	if err != nil {
+		os.Remove(f.tmp.Name())
+		return fmt.Errorf("write %s: %w", f.path, err)
+	}
+	defer unlock()
+	if err := sameTarget(f.path, f.prev); err != nil {
+		os.Remove(f.tmp.Name())
+		return err
 	}
 	if err := os.Rename(f.tmp.Name(), f.path); err != nil {
 		os.Remove(f.tmp.Name())

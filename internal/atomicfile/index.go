@@ -106,14 +106,15 @@ func sizeSHA256(fsys fs.FS, rel string) (int64, string, error) {
 }
 
 // walkOutput calls fn for every entry of fsys (not following links) but
-// its root and its IndexFile, with its slash path; fn may return
+// its root, its IndexFile and its StagingFile, with its slash path; fn may
+// return
 // fs.SkipDir.
 func walkOutput(fsys fs.FS, fn func(rel string, d fs.DirEntry) error) error {
 	return fs.WalkDir(fsys, ".", func(rel string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if rel == "." || rel == IndexFile {
+		if rel == "." || rel == IndexFile || rel == StagingFile {
 			return nil
 		}
 		return fn(rel, d)
@@ -291,11 +292,11 @@ type RefusedError struct{ msg string }
 func (e *RefusedError) Error() string { return e.msg }
 
 // checkReplaceable is CheckReplaceable for the local directory target.
-func checkReplaceable(target, marker string) error {
+func checkReplaceable(target, marker string, names ...string) error {
 	if st, err := os.Stat(target); err == nil && !st.IsDir() {
 		return &RefusedError{fmt.Sprintf("%s exists and is not a directory", target)}
 	}
-	return CheckReplaceable(os.DirFS(target), target, marker)
+	return CheckReplaceable(os.DirFS(target), target, marker, names...)
 }
 
 // CheckReplaceable returns an error unless the directory fsys (named name
@@ -304,13 +305,17 @@ func checkReplaceable(target, marker string) error {
 // hold anything else is a *RefusedError naming what is in the way. fsys
 // may be a local directory (os.DirFS) or any other file system that lists
 // its directories and opens its files, such as an object store's prefix.
+// A directory holding nothing but a StagingFile (a staging directory an
+// outer command made for this output) counts as empty. With names (see
+// CreateDir), an index listing a path the command never writes is refused:
+// the index is a file the user can edit, so it alone proves nothing.
 //
 // A directory with the marker but no IndexFile was written by a lovbench
 // from before the index (whose outputs were trusted by their time stamps):
 // it cannot tell the command's files from a user's, so it is refused too,
 // with a message saying to remove it (after moving out anything added to
 // it) or to choose another directory.
-func CheckReplaceable(fsys fs.FS, name, marker string) error {
+func CheckReplaceable(fsys fs.FS, name, marker string, names ...string) error {
 	refuse := func(format string, a ...any) error {
 		return &RefusedError{fmt.Sprintf(format, a...)}
 	}
@@ -328,7 +333,7 @@ func CheckReplaceable(fsys fs.FS, name, marker string) error {
 	if err != nil {
 		return err
 	}
-	if len(ents) == 0 {
+	if len(ents) == 0 || len(ents) == 1 && ents[0].Name() == StagingFile && ents[0].Type().IsRegular() {
 		return nil
 	}
 	idx, err := readIndex(fsys)
@@ -351,6 +356,9 @@ func CheckReplaceable(fsys fs.FS, name, marker string) error {
 	}
 	if idx.Marker != marker {
 		return refuse("%s is the output of another command (its %s names %q, this command writes %q): not replacing it (choose another directory)", name, IndexFile, idx.Marker, marker)
+	}
+	if bad := checkNames(idx, names); len(bad) > 0 {
+		return refuse("%s: its %s lists %s, which this command never writes (was the index edited?): not replacing it, which would delete those files (move them elsewhere, or choose another directory)", name, IndexFile, listNames(bad))
 	}
 	diff, err := diffIndex(fsys, idx)
 	if err != nil {

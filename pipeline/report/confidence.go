@@ -6,6 +6,8 @@ import (
 	"html/template"
 	"math"
 	"strconv"
+
+	"github.com/lovbench/lovbench/labels"
 )
 
 // Confidence is the data of the section "How sure are the labels": the
@@ -32,6 +34,31 @@ type Confidence struct {
 	Target   float64          `json:"target"`
 	MinPairs int              `json:"min_pairs"`
 	Reached  *ConfidenceLevel `json:"reached,omitempty"`
+	// Order is the order confidence of the labels (labels.csv's order
+	// files): nil when not written.
+	Order *labels.OrderSummary `json:"order,omitempty"`
+	// Filter is what export's minimum confidence and query agreement did
+	// to the label distribution (the manifest's confidence_filter): nil
+	// without a filter.
+	Filter *LabelFilter `json:"filter,omitempty"`
+}
+
+// LabelFilter is the label distribution before and after export's
+// minimum confidence and query agreement.
+type LabelFilter struct {
+	MinConfidence     float64          `json:"min_confidence"`
+	MinQueryAgreement float64          `json:"min_query_agreement,omitempty"`
+	ByLabel           []LabelFilterRow `json:"by_label"`
+}
+
+// LabelFilterRow is one label's rows and shares before and after a
+// filter.
+type LabelFilterRow struct {
+	Label       int     `json:"label"`
+	Before      int     `json:"before"`
+	After       int     `json:"after"`
+	ShareBefore float64 `json:"share_before"`
+	ShareAfter  float64 `json:"share_after"`
 }
 
 // ConfidenceRow is one label's confidence distribution.
@@ -104,11 +131,18 @@ func (l *ConfidenceLevel) UnmarshalJSON(b []byte) error {
 // confidenceView is what the section's template renders.
 type confidenceView struct {
 	*Confidence
-	Number int
-	Rows   []confidenceRowView
-	Chart  template.HTML
-	Levels []confidenceLevelView
-	Share  string
+	Number  int
+	Rows    []confidenceRowView
+	Chart   template.HTML
+	Levels  []confidenceLevelView
+	Share   string
+	Filters []filterRowView
+}
+
+type filterRowView struct {
+	Label                   string
+	Before, After           int
+	ShareBefore, ShareAfter string
 }
 
 type confidenceRowView struct {
@@ -163,6 +197,11 @@ func confidenceSection(c *Confidence, n int) (template.HTML, int) {
 		v.Levels = append(v.Levels, confidenceLevelView{Level: name, Pairs: lv.Pairs, Queries: lv.Queries,
 			Pearson: fmtNaN(lv.Pearson), Kendall: fmtNaN(lv.Kendall), Reaches: lv.Pearson >= c.Target && lv.Pairs >= c.MinPairs})
 	}
+	if f := c.Filter; f != nil {
+		for _, r := range f.ByLabel {
+			v.Filters = append(v.Filters, filterRowView{Label: labelName(r.Label), Before: r.Before, After: r.After, ShareBefore: fmtPct(r.ShareBefore), ShareAfter: fmtPct(r.ShareAfter)})
+		}
+	}
 	var b bytes.Buffer
 	if err := confidenceTemplate.Execute(&b, v); err != nil {
 		// The template and its data are fixed types: an error is a bug.
@@ -197,12 +236,17 @@ var confidenceTemplate = template.Must(template.New("confidence").Funcs(template
 {{end}}</table>
 {{.Chart}}
 {{with .Prior}}<p>The log cannot tell <span class="figure">{{$.Share}}</span> of the labels ({{.Labels}} of {{.Of}}) from the click model's prior: {{.Definition}}</p>{{end}}
-{{if .Levels}}<p>Recovery of the hidden true relevance (simulated log): Pearson r and Kendall τ<sub>b</sub> between the inferred probability and the truth, for all labels and for the labels whose confidence is at least a minimum (as <code>lovbench export --min-confidence</code> keeps them); queries count those with at least one such label. Bold: r ≥ {{.Target}} over at least {{.MinPairs}} pairs.</p>
+{{if .Levels}}<p>Recovery of the hidden true relevance (simulated log): Pearson r and Kendall τ<sub>b</sub> between the inferred probability and the truth, for all labels and for the labels that <code>lovbench export --min-confidence</code> keeps at a minimum (one rule: a label below it is left out, a query without a label reaching it is left out whole); queries count those kept. Bold: r ≥ {{.Target}} over at least {{.MinPairs}} pairs.</p>
 <table><tr><th>labels</th><th>pairs</th><th>queries</th><th>Pearson r</th><th>Kendall τ<sub>b</sub></th></tr>
 {{range .Levels}}<tr><td>{{.Level}}</td><td>{{.Pairs}}</td><td>{{.Queries}}</td><td>{{if .Reaches}}<b>{{.Pearson}}</b>{{else}}{{.Pearson}}{{end}}</td><td>{{.Kendall}}</td></tr>
 {{end}}</table>
 {{with .Reached}}{{if eq .Min 0.0}}<p>All {{.Pairs}} labels, over {{.Queries}} queries, already recover the truth at Pearson r = {{f .Pearson}} ≥ {{$.Target}} (Kendall τ<sub>b</sub> = {{f .Kendall}}): no minimum confidence is needed.</p>
 {{else}}<p>The labels with a confidence of at least <b>{{.Min}}</b> (the lowest such level, in steps of 0.01, that keeps at least {{$.MinPairs}} pairs) recover the truth at Pearson r = {{f .Pearson}} ≥ {{$.Target}} (Kendall τ<sub>b</sub> = {{f .Kendall}}): {{.Pairs}} pairs over {{.Queries}} queries remain.</p>
 {{end}}{{else}}<p class="note">No minimum confidence (in steps of 0.01) keeps at least {{.MinPairs}} labels that recover the truth at Pearson r ≥ {{.Target}}.</p>{{end}}{{end}}
+{{with .Order}}{{if .Pairs}}<p>Order confidence (what learning to rank uses of the labels): for two labelled terms of a query with different labels, the probability that their relevances are in the labels' order, under the click model's uncertainty; per query, the expected agreement of the labels' order with the true order, the mean over such pairs. {{.Pairs}} pairs in {{.WithPairs}} of {{.Queries}} queries: mean order confidence <span class="figure">{{f .MeanPair}}</span>, mean expected agreement per query <span class="figure">{{f .MeanAgreement}}</span> ({{.QueryFile}}, {{.PairFile}}; docs/dataset.md, "Order confidence").</p>{{end}}{{end}}
+{{with .Filter}}<p>The dataset keeps the labels {{if .MinConfidence}}whose confidence is at least {{.MinConfidence}}{{end}}{{if and .MinConfidence .MinQueryAgreement}} and {{end}}{{if .MinQueryAgreement}}of the queries whose expected agreement is at least {{.MinQueryAgreement}}{{end}} (<code>lovbench export --min-confidence</code>, <code>--min-query-agreement</code>; the same rule as the table above). A minimum confidence favours the labels with wide bands, so the label distribution changes:</p>
+<table><tr><th>label</th><th>rows before</th><th>rows after</th><th>share before</th><th>share after</th></tr>
+{{range $.Filters}}<tr><td>{{.Label}}</td><td>{{.Before}}</td><td>{{.After}}</td><td>{{.ShareBefore}}</td><td>{{.ShareAfter}}</td></tr>
+{{end}}</table>{{end}}
 {{else}}<p class="note">The labels carry no confidence ({{.Pairs}} labelled pairs): the click model's fit gave no uncertainty, or the labels were written before confidences.</p>{{end}}
 `))

@@ -1,6 +1,6 @@
 // Command lovbench-beam runs lovbench's stages that outgrow one machine on
 // Apache Beam: ingest and cleaning of Yandex logs into query shards, and EM
-// fitting of the DCTR, UBM and DBN click models over those shards. Its
+// fitting of the DCTR, UBM, DBN and PSCM click models over those shards. Its
 // outputs are the files lovbench writes (shard Parquet files, report.json,
 // quarantine.jsonl; <MODEL>_relevance.tsv, <MODEL>_params.json and
 // metrics.json), so the rest of the pipeline runs on them unchanged.
@@ -59,14 +59,15 @@ var (
 	fullSERP      = flag.Int("full-serp", 0, "shard: drop queries with fewer results (0: no threshold for Yandex logs)")
 	maxLine       = flag.Int("max-line", 0, "shard and fit --log: longest accepted line in bytes (0: ingest's default)")
 	shardDir      = flag.String("shard-dir", "", "fit: directory written by shard (lovbench-beam or lovbench shard); or give --log")
-	models        = flag.String("models", "dctr,ubm,dbn", "fit: models to fit (dctr, ubm, dbn)")
+	models        = flag.String("models", "dctr,ubm,dbn", "fit: models to fit (dctr, ubm, dbn, pscm)")
 	estimator     = flag.String("estimator", string(clickmodels.DefaultEstimator), "fit: EM estimator, exact (DBN's exact E-step, EM to convergence; the default) or pyclick (PyClick's, 50 iterations), as lovbench fit --estimator")
 	iterations    = flag.Int("iterations", clickmodels.DefaultMaxIterations, "fit: EM iterations: at most this many (exact), exactly this many (pyclick; default 50)")
 	piiSalt       = flag.String("pii-salt", "", "shard: key of the session-ID pseudonymisation as text (default: random per run, written in no output)")
 	keepClickless = flag.Bool("keep-clickless", false, "shard: keep the sessions without a click as evidence for the click models (as lovbench ingest --keep-clickless)")
 	keepIDs       = flag.Bool("keep-session-ids", false, "shard: write session IDs as read, not pseudonymised")
 	tolerance     = flag.Float64("tolerance", clickmodels.DefaultTolerance, "fit: stop EM once the training log-likelihood per SERP changes by less than this between iterations (0: run every iteration; default 0 with -estimator pyclick; as lovbench fit --tolerance)")
-	interval      = flag.Float64("interval", clickmodels.DefaultLevel, "fit: level of the intervals written next to each relevance (0: none; as lovbench fit --interval)")
+	interval      = flag.Float64("interval", clickmodels.DefaultLevel, "fit: level of the intervals written next to each relevance, in (0, 1) (as lovbench fit --interval)")
+	noInterval    = flag.Bool("no-intervals", false, "fit: write no intervals (as lovbench fit --no-intervals)")
 	exact         = flag.Bool("exact", false, "fit: the same as -estimator exact, the default (as lovbench fit --exact)")
 	splitName     = flag.String("split", string(split.Spec), "shard and fit --log: train/test split of the SERPs: spec, random or time")
 	trainFrac     = flag.Float64("train-fraction", split.DefaultTrainFraction, "shard and fit --log: share of SERPs that train")
@@ -116,6 +117,16 @@ func main() {
 
 type usageError struct{ error }
 
+// buildError classifies an error of building the shard pipeline: an input
+// log that cannot be read whole (lbbeam.InputError, exit 1) or a bad
+// option (usage, exit 2).
+func buildError(err error) error {
+	if ie := (*lbbeam.InputError)(nil); errors.As(err, &ie) {
+		return err
+	}
+	return usageError{err}
+}
+
 // startCPUProfile starts writing a CPU profile to path (none if empty) and
 // returns the function that stops it and publishes the file (atomically:
 // a killed run leaves an earlier file of that name as it was).
@@ -151,14 +162,14 @@ func run(ctx context.Context, cmd string) error {
 		if err != nil {
 			return err
 		}
-		outDir, err := createOutput(ctx, *out, shards.ManifestName)
+		outDir, err := createOutput(ctx, *out, shards.ManifestName, shards.OutputNames...)
 		if err != nil {
 			return err
 		}
 		defer outDir.Abort()
 		o.OutDir = outDir.Path()
 		if err := lbbeam.BuildShard(s, o); err != nil {
-			return usageError{err}
+			return buildError(err)
 		}
 		if err := outDir.Start(ctx); err != nil {
 			return refusedAsUsage(err)
@@ -166,7 +177,14 @@ func run(ctx context.Context, cmd string) error {
 		if err := beamx.Run(ctx, p); err != nil {
 			return err
 		}
-		return outDir.Commit(ctx)
+		// Nothing kept (an empty or binary log): the outputs are published,
+		// so that report.json and quarantine.jsonl say why, and the run
+		// fails, as lovbench ingest does.
+		kept := lbbeam.CheckKept(ctx, outDir.Path())
+		if err := outDir.Commit(ctx); err != nil {
+			return err
+		}
+		return kept
 	case "fit":
 		if (*shardDir == "") == (*logs == "") || *out == "" {
 			return usageError{errors.New("fit needs --out and either --shard-dir or --log")}
@@ -198,9 +216,9 @@ func run(ctx context.Context, cmd string) error {
 		if !(*tolerance >= 0) || math.IsInf(*tolerance, 0) {
 			return usageError{fmt.Errorf("--tolerance must be a finite number >= 0, got %v", *tolerance)}
 		}
-		level, err := clickmodels.IntervalLevel(*interval)
+		level, noIntervals, err := intervalFlags()
 		if err != nil {
-			return usageError{err}
+			return err
 		}
 		cache, err := bytesize.Parse(*shardCache)
 		if err != nil {
@@ -209,7 +227,13 @@ func run(ctx context.Context, cmd string) error {
 		if cache == 0 {
 			cache = -1 // FitOptions: none
 		}
-		outDir, err := createOutput(ctx, *out, "metrics.json") // lovbench fit's marker
+		// lovbench fit's marker and files, and the shards of a fit from
+		// a plain log.
+		names := append([]string{"shards/" + shards.ManifestName}, clickmodels.OutputNames...)
+		for _, n := range shards.OutputNames {
+			names = append(names, "shards/"+n)
+		}
+		outDir, err := createOutput(ctx, *out, "metrics.json", names...)
 		if err != nil {
 			return err
 		}
@@ -232,7 +256,7 @@ func run(ctx context.Context, cmd string) error {
 			}
 			o.AsRead = true
 			if err := lbbeam.BuildShard(s, o); err != nil {
-				return usageError{err}
+				return buildError(err)
 			}
 			if err := outDir.Start(ctx); err != nil {
 				return refusedAsUsage(err)
@@ -250,7 +274,7 @@ func run(ctx context.Context, cmd string) error {
 		// run's own, and only its files are removed.
 		prep := lbbeam.JoinPath(outDir.Path(), ".prepared")
 		if err := lbbeam.BuildFit(s, lbbeam.FitOptions{ShardDir: dir, Kinds: kinds, Iterations: *iterations,
-			Tolerance: *tolerance, Exact: *exact, Level: level, OutDir: outDir.Path(), PrepDir: prep, ShardCache: cache}); err != nil {
+			Tolerance: *tolerance, Exact: *exact, Level: level, NoIntervals: noIntervals, OutDir: outDir.Path(), PrepDir: prep, ShardCache: cache}); err != nil {
 			return usageError{err}
 		}
 		if !started {
@@ -277,11 +301,11 @@ func run(ctx context.Context, cmd string) error {
 // createOutput checks --out and starts the run's output directory
 // (lbbeam.CreateOutput): a directory that may hold files the command did
 // not write is refused as a usage error, before the pipeline runs.
-func createOutput(ctx context.Context, target, marker string) (*lbbeam.Output, error) {
+func createOutput(ctx context.Context, target, marker string, names ...string) (*lbbeam.Output, error) {
 	if err := lbbeam.CheckPath(target); err != nil {
 		return nil, usageError{err}
 	}
-	o, err := lbbeam.CreateOutput(ctx, target, marker)
+	o, err := lbbeam.CreateOutput(ctx, target, marker, names...)
 	return o, refusedAsUsage(err)
 }
 
@@ -370,6 +394,27 @@ func cleaningFlagsUnset() error {
 	return nil
 }
 
+// intervalFlags reads --interval and --no-intervals as lovbench fit does:
+// the level must lie in (0, 1); --interval 0, the old spelling of
+// --no-intervals, still does the same, with a warning.
+func intervalFlags() (level float64, none bool, err error) {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "interval" })
+	switch {
+	case set && *noInterval:
+		return 0, false, usageError{errors.New("give --interval or --no-intervals, not both")}
+	case *noInterval:
+		return 0, true, nil
+	case set && *interval == 0:
+		slog.Warn("--interval 0 is the old spelling of --no-intervals, and does the same: the relevance files get no intervals and labels made from them no confidence; write --no-intervals")
+		return 0, true, nil
+	}
+	if err := clickmodels.CheckLevel(*interval); err != nil {
+		return 0, false, usageError{fmt.Errorf("--interval: %w; --no-intervals fits without intervals", err)}
+	}
+	return *interval, false, nil
+}
+
 // ownFlags are the flags of lovbench-beam itself; every other flag of the
 // command line is one of Beam's pipeline options (registered by the SDK,
 // its runners and file systems).
@@ -377,7 +422,7 @@ var ownFlags = map[string]bool{
 	"log": true, "shards": true, "out": true, "part-size": true, "pii-blacklist": true, "full-serp": true,
 	"max-line": true, "shard-dir": true, "models": true, "iterations": true, "pii-salt": true,
 	"keep-session-ids": true, "tolerance": true, "exact": true, "estimator": true, "keep-clickless": true, "split": true, "train-fraction": true, "seed": true,
-	"cpuprofile": true, "shard-cache": true,
+	"cpuprofile": true, "shard-cache": true, "interval": true, "no-intervals": true,
 }
 
 // usage prints the help in lovbench's style: what the command does, its
@@ -392,7 +437,7 @@ Usage:
 
 Available Commands:
   shard       clean Yandex logs as lovbench ingest does and cut them into query shards
-  fit         fit DCTR, UBM and DBN by EM over query shards, or over a log read as lovbench fit --log reads it
+  fit         fit DCTR, UBM, DBN and PSCM by EM over query shards, or over a log read as lovbench fit --log reads it
 
 Flags:
 `)

@@ -1,0 +1,268 @@
+package clickmodels
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math/bits"
+	"slices"
+
+	"gonum.org/v1/gonum/graph"
+	"gonum.org/v1/gonum/graph/simple"
+	"gonum.org/v1/gonum/graph/topo"
+)
+
+// What a log identifies, and what goes into the interval where it does not
+// (docs/clickmodels.md, "What a log identifies"; docs/method.md section 3).
+//
+// PBM and UBM model a click as attractiveness times examination,
+// P(C_r = 1) = alpha_qd * gamma_r (UBM: gamma_{r, previous click}), with no
+// rank examined by definition. (alpha * c, gamma / c) then gives every
+// SERP the same probability, so the likelihood is flat along this scale
+// ridge and no amount of data fixes c: only every probability being at
+// most 1 bounds it. Which parameters share one scale follows the
+// identifiability graph of Chen et al., "Identifiability Matters:
+// Revealing the Hidden Recoverable Condition in Unbiased Learning to
+// Rank" (ICML 2024): its nodes are the ranks (the examination parameters),
+// and an edge joins two ranks at which the same (query, document) pair
+// was shown; the parameters are recoverable up to one scale iff the graph
+// is connected, and each connected component has a scale of its own.
+// For UBM the nodes are the ranks, not the (rank, previous click)
+// parameters, so a connected graph is necessary for UBM, not sufficient:
+// the scale of one rank's examination parameters among themselves is
+// taken as fixed.
+//
+// Convention. The point estimate keeps the scale the EM reaches from
+// PyClick's start (every parameter 0.5, prior Beta(1, 1)), so the
+// relevance column stays equal to PyClick's. The interval covers the
+// identified set instead: for a component k of the graph, the scales c
+// with every fitted gamma / c <= 1 and every fitted alpha * c <= 1, that
+// is c in [max_k gamma, 1 / max_k alpha] (both maxima over the component's
+// parameters), and the interval of a pair is the union over those c of its
+// posterior interval scaled by c: [c_min * lower, min(1, c_max * upper)].
+// The Beta written beside it (alpha, beta; the labels' confidence) is the
+// Beta with the first two moments of c * X, X the pair's posterior at the
+// fitted scale and c uniform on [c_min, c_max] (the likelihood does not
+// prefer any c): a label whose band the scale decides gets a low
+// confidence.
+
+// ScaleRidge reports whether the likelihood of kind is flat along a scale
+// ridge (alpha * c, gamma / c): PBM and UBM, the models in which no rank
+// is examined by definition. In the others the first rank is examined
+// (cascade models) or no examination is modelled (CTR models).
+func (k Kind) ScaleRidge() bool { return k == PBM || k == UBM }
+
+// maxGraphRanks is the most ranks the identifiability graph is built for
+// (a pair's ranks are one uint64 bit set, Evidence.Ranks).
+const maxGraphRanks = 64
+
+// Identification says in metrics.json what the log identifies of a model
+// with a scale ridge (ScaleRidge): the connected components of its
+// identifiability graph and the scales each leaves open.
+type Identification struct {
+	// Graph names the graph's nodes and edges.
+	Graph string `json:"graph"`
+	// Connected is true when the graph has one component: every
+	// relevance is identified up to one common scale.
+	Connected  bool                      `json:"connected"`
+	Components []IdentificationComponent `json:"components"`
+	// Warning is set when the graph is disconnected, in the words the fit
+	// logs.
+	Warning string `json:"warning,omitempty"`
+}
+
+// IdentificationComponent is one connected component of the
+// identifiability graph.
+type IdentificationComponent struct {
+	// Ranks are the component's ranks (1-based).
+	Ranks []int `json:"ranks"`
+	// Pairs counts the (query, document) pairs shown at its ranks.
+	Pairs int64 `json:"pairs"`
+	// MaxExamination and MaxAttractiveness are the largest fitted
+	// examination parameter of its ranks and attractiveness of its pairs;
+	// ScaleMin = MaxExamination and ScaleMax = 1 / MaxAttractiveness
+	// bound the scales c of (alpha * c, gamma / c) that keep every
+	// probability at most 1.
+	MaxExamination    float64 `json:"max_examination"`
+	MaxAttractiveness float64 `json:"max_attractiveness"`
+	ScaleMin          float64 `json:"scale_min"`
+	ScaleMax          float64 `json:"scale_max"`
+}
+
+// IdentificationGraph is Identification.Graph.
+const IdentificationGraph = "nodes: ranks (examination parameters); edges: two ranks at which one (query, document) pair was shown (Chen et al., ICML 2024)"
+
+// ridgeAcc accumulates, over the pairs of a fit, what the identifiability
+// graph needs: which ranks each rank shares a pair with, and per rank the
+// pairs and the largest attractiveness of the pairs whose first rank it is.
+type ridgeAcc struct {
+	shown uint64                 // ranks at which some pair was shown
+	adj   [maxGraphRanks]uint64  // adj[r]: ranks sharing a pair with r
+	maxA  [maxGraphRanks]float64 // by a pair's lowest rank
+	pairs [maxGraphRanks]int64   // by a pair's lowest rank
+}
+
+// add adds a pair shown at the ranks of the bit set ranks with
+// attractiveness a.
+func (r *ridgeAcc) add(ranks uint64, a float64) {
+	if ranks == 0 {
+		return
+	}
+	lo := bits.TrailingZeros64(ranks)
+	r.shown |= ranks
+	r.maxA[lo] = max(r.maxA[lo], a)
+	r.pairs[lo]++
+	// A star from the lowest rank joins all the pair's ranks.
+	r.adj[lo] |= ranks
+	for m := ranks &^ (1 << lo); m != 0; m &= m - 1 {
+		r.adj[bits.TrailingZeros64(m)] |= 1 << lo
+	}
+}
+
+// ridge is the identified scale set of a fit's pairs: per rank, the scale
+// interval of its component.
+type ridge struct {
+	comp  [maxGraphRanks]int // component of each rank, -1 if never shown
+	scale [][2]float64       // per component: [c_min, c_max]
+}
+
+// examMax is the largest fitted examination parameter of rank r among
+// global (PBM: by rank; UBM: by rank and previous click). UBM's
+// parameters a log cannot reach (a previous click at or after r) are left
+// out, and so are those at exactly Unseen, PyClick's value of a parameter
+// no SERP counted: leaving out a counted one at 0.5 can only lower the
+// maximum, which widens the interval.
+func examMax(kind Kind, global []float64, R, r int) float64 {
+	if kind == PBM {
+		return global[r]
+	}
+	m := 0.0
+	for p := range R {
+		if (p < r || p == R-1) && global[r*R+p] != Unseen {
+			m = max(m, global[r*R+p])
+		}
+	}
+	return m
+}
+
+// identify builds the identifiability graph from acc, finds its connected
+// components (gonum's topo.ConnectedComponents) and each one's scale
+// interval; components are ordered by their lowest rank.
+func identify(kind Kind, global []float64, R int, acc *ridgeAcc) (*ridge, *Identification) {
+	g := simple.NewUndirectedGraph()
+	for m := acc.shown; m != 0; m &= m - 1 {
+		g.AddNode(simple.Node(bits.TrailingZeros64(m)))
+	}
+	for r := range maxGraphRanks {
+		for m := acc.adj[r] &^ (1<<r | (1<<r - 1)); m != 0; m &= m - 1 {
+			g.SetEdge(simple.Edge{F: simple.Node(r), T: simple.Node(bits.TrailingZeros64(m))})
+		}
+	}
+	cc := topo.ConnectedComponents(g)
+	ranksOf := func(c []graph.Node) []int {
+		out := make([]int, len(c))
+		for i, n := range c {
+			out[i] = int(n.ID())
+		}
+		slices.Sort(out)
+		return out
+	}
+	comps := make([][]int, len(cc))
+	for i, c := range cc {
+		comps[i] = ranksOf(c)
+	}
+	slices.SortFunc(comps, func(a, b []int) int { return a[0] - b[0] })
+	rd := &ridge{}
+	for i := range rd.comp {
+		rd.comp[i] = -1
+	}
+	id := &Identification{Graph: IdentificationGraph, Connected: len(comps) <= 1}
+	for k, c := range comps {
+		ic := IdentificationComponent{}
+		for _, r := range c {
+			rd.comp[r] = k
+			ic.Ranks = append(ic.Ranks, r+1)
+			ic.Pairs += acc.pairs[r]
+			ic.MaxAttractiveness = max(ic.MaxAttractiveness, acc.maxA[r])
+			if r < R {
+				ic.MaxExamination = max(ic.MaxExamination, examMax(kind, global, R, r))
+			}
+		}
+		// Fitted values are at most probMax < 1, so c = 1 is always in.
+		ic.ScaleMin = min(ic.MaxExamination, 1)
+		ic.ScaleMax = 1
+		if ic.MaxAttractiveness > 0 {
+			ic.ScaleMax = max(1/ic.MaxAttractiveness, 1)
+		}
+		rd.scale = append(rd.scale, [2]float64{ic.ScaleMin, ic.ScaleMax})
+		id.Components = append(id.Components, ic)
+	}
+	if !id.Connected {
+		id.Warning = fmt.Sprintf("%v: the identifiability graph of the log has %d components (ranks %v): the relevances of pairs in different components are identified only up to a scale each, and labels that compare them compare unknown scales; a log that shows the same results at more ranks (shuffled or perturbed lists) joins them", kind, len(comps), rankLists(id.Components))
+	}
+	return rd, id
+}
+
+// rankLists prints the components' ranks, as the warning names them.
+func rankLists(cs []IdentificationComponent) string {
+	s := ""
+	for i, c := range cs {
+		if i > 0 {
+			s += " | "
+		}
+		s += fmt.Sprint(c.Ranks)
+	}
+	return s
+}
+
+// scaleOf is the scale interval [c_min, c_max] of a pair shown at the
+// ranks of the bit set ranks; [1, 1] when it has none or rd is nil.
+func (rd *ridge) scaleOf(ranks uint64) (cMin, cMax float64) {
+	if rd == nil || ranks == 0 {
+		return 1, 1
+	}
+	k := rd.comp[bits.TrailingZeros64(ranks)]
+	if k < 0 {
+		return 1, 1
+	}
+	return rd.scale[k][0], rd.scale[k][1]
+}
+
+// ScaledRelevance returns the identified-set interval and Beta of a
+// relevance X ~ Beta(alpha, beta) with interval [lo, hi] at the fitted
+// scale, when the scale c is known only to lie in [cMin, cMax] (see
+// above): the interval [cMin * lo, min(1, cMax * hi)] and the Beta with the
+// mean and second moment of c * X for c uniform on [cMin, cMax],
+// E[c] E[X] and E[c^2] E[X^2] (c and X independent). cMin = cMax = 1
+// returns its inputs.
+func ScaledRelevance(alpha, beta, lo, hi, cMin, cMax float64) (a, b, lo2, hi2 float64) {
+	if cMin == 1 && cMax == 1 {
+		return alpha, beta, lo, hi
+	}
+	n := alpha + beta
+	ex := alpha / n
+	ex2 := ex * (alpha + 1) / (n + 1)
+	ec := (cMin + cMax) / 2
+	ec2 := (cMin*cMin + cMin*cMax + cMax*cMax) / 3
+	m1 := min(ec*ex, 1-1e-9)
+	a, b = betaFromMoments(m1, ec2*ex2)
+	return a, b, cMin * lo, min(1, cMax*hi)
+}
+
+// LogIdentification logs the warning of every disconnected
+// identifiability graph among reports, at level Warn (Info with asInfo);
+// nothing when log is nil.
+func LogIdentification(log *slog.Logger, asInfo bool, reports []Report) {
+	if log == nil {
+		return
+	}
+	level := slog.LevelWarn
+	if asInfo {
+		level = slog.LevelInfo
+	}
+	for _, r := range reports {
+		if u := r.Uncertainty; u != nil && u.Identification != nil && !u.Identification.Connected {
+			log.Log(context.Background(), level, "the log does not identify the model's relevances up to one scale", "model", r.Model, "components", len(u.Identification.Components), "detail", u.Identification.Warning)
+		}
+	}
+}

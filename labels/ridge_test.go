@@ -1,0 +1,45 @@
+package labels_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/clickmodels/sim"
+	"github.com/lovbench/lovbench/labels"
+)
+
+// TestRidgeCoverage: a log whose rank-1 examination is below 1 (0.7,
+// falling by 0.85 per rank; 30% of SERPs shuffled, so the identifiability
+// graph is connected) puts the fitted PBM and UBM on another scale than
+// the truth: the likelihood cannot tell. Intervals at the fitted scale
+// alone (before issue 36) covered the truth for 0.495 (PBM) and 0.614
+// (UBM) of the pairs, with ECE 0.203 and 0.102; intervals over the
+// identified set cover 0.652 and 0.800, ECE 0.172 and 0.078. What is left
+// is not the scale: the posterior at the fitted scale misses too
+// (docs/clickmodels.md, "What a log identifies").
+func TestRidgeCoverage(t *testing.T) {
+	for _, c := range []struct {
+		k        clickmodels.Kind
+		coverage float64
+	}{{clickmodels.PBM, 0.6}, {clickmodels.UBM, 0.75}} {
+		sc := sim.DefaultSyntheticConfig()
+		sc.Queries = 100
+		src, err := sim.NewSyntheticSource(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := sim.ExaminationGlobal(c.k, clickmodels.DefaultRanks, 0.7, 0.85)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cal, err := labels.CalibrateSimulation(context.Background(), sim.Config{Kind: c.k, SERPs: 40000, Seed: 2, Source: src, Global: g}, labels.SimulationOptions{Level: 0.9})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%v: pairs %d, coverage %.3f, ECE %.3f", c.k, cal.Pairs, cal.Coverage, cal.ECE)
+		if cal.Coverage < c.coverage {
+			t.Errorf("%v: coverage %.3f, want at least %.2f", c.k, cal.Coverage, c.coverage)
+		}
+	}
+}
