@@ -257,8 +257,11 @@ func nonEmpty(v any) bool {
 
 // validatePartitions checks the partition files the manifest lists
 // (PartitionFile): each holds, column for column and in order, the rows of
-// dataset.parquet in its partition. Datasets written before export wrote
-// them list none.
+// dataset.parquet in its partition, with its schema: the same physical
+// types and the same optional (nullable) columns, null where
+// dataset.parquet is null (a reader that loads one fold and one that loads
+// the whole dataset must agree). Datasets written before export wrote them
+// list none.
 func validatePartitions(v *Validation, dir string, m *Manifest) {
 	listed := map[string]bool{}
 	for _, o := range m.Outputs {
@@ -304,9 +307,17 @@ func validatePartitions(v *Validation, dir string, m *Manifest) {
 		}
 		for c, col := range t.Columns {
 			fc := full.Columns[c]
-			same := col.Physical == fc.Physical
+			if col.Physical != fc.Physical || col.Optional != fc.Optional {
+				v.addf("%s: column %s is %s, %s has %s", rel, col.Name, columnSchema(col), ParquetFile, columnSchema(fc))
+				continue
+			}
+			same := true
 			for i, j := range idx {
 				if !same {
+					break
+				}
+				if isNull(col, i) != isNull(fc, j) {
+					same = false
 					break
 				}
 				switch {
@@ -322,6 +333,18 @@ func validatePartitions(v *Validation, dir string, m *Manifest) {
 		}
 	}
 }
+
+// columnSchema describes a column's Parquet type for validate's problems:
+// its physical type and whether it is optional or required.
+func columnSchema(c pqfile.ReadColumn) string {
+	if c.Optional {
+		return "optional " + c.Physical
+	}
+	return "required " + c.Physical
+}
+
+// isNull tells whether row i of c is null.
+func isNull(c pqfile.ReadColumn, i int) bool { return c.Null != nil && c.Null[i] }
 
 // CroissantNote is the note validate prints for the Croissant properties
 // only publication gives ("" when none is missing).

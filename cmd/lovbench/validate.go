@@ -20,7 +20,8 @@ match the manifest and no file is unlisted; the ground truth, Parquet, Arrow,
 qrels and fold files hold the same rows; feature columns 1..33 are all there
 and finite; each query has one qid and one partition; the folds follow the
 LETOR rotation with train, vali and test disjoint; every query is in exactly
-one test fold; the partition files hold the rows of their partition; the
+one test fold; the partition files hold the rows of their partition, with
+dataset.parquet's schema (types and nullable columns, nulls in place); the
 card's front matter has only fields the Hugging Face Hub documents and its
 configs name files that exist; croissant.json has what Croissant 1.0
 requires and its checksums match the files. It exits 1 and lists the
