@@ -214,9 +214,17 @@ func checkCroissant(b []byte, dir string, recorded map[string]string) (problems,
 					bad("field %s: source %q is not a file of the distribution", fid, from)
 				}
 			}
-			if r, ok := fm["references"].(map[string]any); ok {
-				to, _ := r["@id"].(string)
-				refs = append(refs, ref{fid, to})
+			if r, ok := fm["references"]; ok {
+				// Croissant's form, which mlcroissant reads:
+				// {"field": {"@id": ...}} (or fileObject, fileSet,
+				// recordSet); a bare {"@id": ...} makes it fail.
+				rm, _ := r.(map[string]any)
+				f, _ := rm["field"].(map[string]any)
+				if to, ok := f["@id"].(string); ok {
+					refs = append(refs, ref{fid, to})
+				} else {
+					bad(`field %s: references %v, want {"field": {"@id": ...}}`, fid, mustMarshal(r))
+				}
 			}
 		}
 		data, _ := rs["data"].([]any)
@@ -353,4 +361,13 @@ func CroissantNote(missing []string) string {
 		return ""
 	}
 	return fmt.Sprintf("croissant.json lacks %s, which Croissant 1.0 requires of a published dataset; export again with --url, --creator and --date-published (run configuration: export.url, export.creator, export.date_published) to publish it", strings.Join(missing, ", "))
+}
+
+// mustMarshal is v as compact JSON, for a problem message.
+func mustMarshal(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }

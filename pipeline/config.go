@@ -159,6 +159,9 @@ type ExportConfig struct {
 	URL           string `yaml:"url,omitempty" json:"url,omitempty"`
 	Creator       string `yaml:"creator,omitempty" json:"creator,omitempty"`
 	DatePublished string `yaml:"date_published,omitempty" json:"date_published,omitempty"`
+	// DatasetVersion is the dataset's version, MAJOR.MINOR.PATCH, for
+	// croissant.json; empty: not stated.
+	DatasetVersion string `yaml:"dataset_version,omitempty" json:"dataset_version,omitempty"`
 	// MinConfidence builds the dataset from the labels whose confidence is
 	// at least this (`lovbench export --min-confidence`); 0 keeps all.
 	// Omitted from the JSON form when 0, so the stage fingerprint of a

@@ -100,7 +100,7 @@ const DemoCorpusLicense = "MIT for the zazuko rdf-vocabularies collection the de
 // simulated, and the publication facts of export.
 func (c *Config) publication() *export.Publication {
 	ec := c.Export
-	p := &export.Publication{LogLicense: ec.LogLicense, CorpusLicense: ec.CorpusLicense, URL: ec.URL, Creator: ec.Creator, DatePublished: ec.DatePublished}
+	p := &export.Publication{LogLicense: ec.LogLicense, CorpusLicense: ec.CorpusLicense, URL: ec.URL, Creator: ec.Creator, DatePublished: ec.DatePublished, Version: ec.DatasetVersion}
 	if p.CorpusLicense == "" && len(c.Corpus.Paths) == 0 {
 		p.CorpusLicense = DemoCorpusLicense
 	}

@@ -127,6 +127,7 @@ documents every file.`,
 	f.StringVar(&pub.URL, "url", "", "the dataset's web page, for croissant.json (Croissant requires it of a published dataset)")
 	f.StringVar(&pub.Creator, "creator", "", "who made the dataset, for croissant.json and the citation")
 	f.StringVar(&pub.DatePublished, "date-published", "", "publication date YYYY-MM-DD, for croissant.json and the citation")
+	f.StringVar(&pub.Version, "dataset-version", "", "the dataset's version MAJOR.MINOR.PATCH (e.g. 1.0.0), for croissant.json")
 	floatVar(f, &cfg.Options.MinConfidence, "min-confidence", 0, within(0, 1), "keep only the labels whose confidence is at least this (0: all); queries left without one are left out")
 	f.BoolVar(&asJSON, "json", false, "print the manifest as JSON")
 	f.StringVar(&ingestRep, "ingest-report", "", "optional report.json of lovbench ingest, summarised in the dataset card and manifest")
