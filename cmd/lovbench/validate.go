@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -11,7 +12,7 @@ import (
 )
 
 func newValidateCmd(a *app) *cobra.Command {
-	var asJSON bool
+	var asJSON, allowDegenerate bool
 	cmd := &cobra.Command{
 		Use:   "validate DIR",
 		Short: "Check a dataset directory written by export",
@@ -25,7 +26,13 @@ dataset.parquet's schema (types and nullable columns, nulls in place); the
 card's front matter has only fields the Hugging Face Hub documents and its
 configs name files that exist; croissant.json has what Croissant 1.0
 requires and its checksums match the files. It exits 1 and lists the
-problems if the directory is invalid.`,
+problems if the directory is invalid.
+
+A dataset whose files are sound but that is below the minimums of a
+benchmark (5 test queries in every fold, one with a relevant label; the
+check run and demo make, docs/method.md) is not valid either: validate
+lists what is missing and exits 1, unless --allow-degenerate, which accepts
+it with a warning.`,
 		Example: `  lovbench validate dataset/
   lovbench validate --json dataset/`,
 		Args: exactArgs(1),
@@ -40,8 +47,16 @@ problems if the directory is invalid.`,
 				if err := enc.Encode(v); err != nil {
 					return err
 				}
+			} else if v.Valid && len(v.Degenerate) > 0 && !allowDegenerate {
+				fmt.Fprintf(a.stdout, "%s: sound files (%d rows, %d queries, %d folds), but too small to be a benchmark:\n", v.Dir, v.Rows, v.Queries, v.Folds)
+				for _, p := range v.Degenerate {
+					fmt.Fprintln(a.stdout, p)
+				}
 			} else if v.Valid {
 				fmt.Fprintf(a.stdout, "%s: valid (%d rows, %d queries, %d folds)\n", v.Dir, v.Rows, v.Queries, v.Folds)
+				if len(v.Degenerate) > 0 {
+					fmt.Fprintf(a.stdout, "warning: below the minimums of a benchmark, accepted because of --allow-degenerate: %s\n", strings.Join(v.Degenerate, "; "))
+				}
 				if note := export.ExtremeNote(v.Extreme); note != "" {
 					fmt.Fprintln(a.stdout, "note: "+note)
 				}
@@ -59,9 +74,13 @@ problems if the directory is invalid.`,
 			if !v.Valid {
 				return fmt.Errorf("validate: %s is invalid: %s", v.Dir, textio.Count(len(v.Problems)+v.More, "problem", "problems"))
 			}
+			if len(v.Degenerate) > 0 && !allowDegenerate {
+				return fmt.Errorf("validate: %s is too small to be a benchmark: %s. Export it from more queries or into fewer folds (--folds), or pass --allow-degenerate to accept it", v.Dir, strings.Join(v.Degenerate, "; "))
+			}
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	cmd.Flags().BoolVar(&allowDegenerate, "allow-degenerate", false, "accept a dataset below the minimums of a benchmark (5 test queries per fold, one with a relevant label), with a warning")
 	return cmd
 }
