@@ -138,6 +138,17 @@ func TestREADMEShellBlocksRun(t *testing.T) {
 	if ran < 20 {
 		t.Errorf("only %d README commands ran", ran)
 	}
+	// The hand-built benchmark's log is the demo's simulated one: its card
+	// says so, without a flag (the log's provenance travels through
+	// ingest, label and sample), and never that the labels come from
+	// users' clicks.
+	card, err := os.ReadFile(filepath.Join(scratch, "work", "dataset", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if users := "the clicks of a vocabulary search engine's users"; strings.Contains(string(card), users) || !strings.Contains(string(card), "This dataset's search log was simulated") {
+		t.Errorf("the hand-built dataset's card says %q: %v; says the log was simulated: %v", users, strings.Contains(string(card), users), strings.Contains(string(card), "simulated"))
+	}
 }
 
 func tail(s string, n int) string {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lovbench/lovbench/clickmodels/sim"
 	"github.com/lovbench/lovbench/export"
 	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/labels"
@@ -87,7 +88,7 @@ func Provenance(ingestReport, fitMetrics, labelReport string, cfg *Config) (*exp
 // simulationSummary describes a simulated log, for the card's
 // configuration table and its Motivation and Collection sections.
 func simulationSummary(sc *SimulateConfig) string {
-	return fmt.Sprintf("%d SERPs over %d queries, clicks from %s, Zipf exponent %g, seed %d", sc.Sessions, sc.Queries, strings.ToUpper(sc.Model), sc.ZipfS, sc.Seed)
+	return sim.Summary(sc.Sessions, sc.Queries, sc.Model, sc.ZipfS, sc.Seed)
 }
 
 // DemoCorpusLicense is the licence the card states for the embedded demo

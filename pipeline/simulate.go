@@ -17,7 +17,7 @@ import (
 )
 
 // simulateStage writes a simulated Yandex log over the corpus (SimLogFile)
-// and the hidden true relevance of every shown pair (TruthFile). The clicks
+// with its provenance (sessions.ProvenanceFile: simulated, how) and the hidden true relevance of every shown pair (TruthFile). The clicks
 // come from sim.Simulate with the configured model, whose true
 // per-pair parameters come from corpussim.Source.Truth and whose global
 // parameters are sim.DefaultGlobal.
@@ -55,6 +55,12 @@ func (r *runner) simulateStage() Stage {
 			if err := atomicfile.WriteFile(filepath.Join(env.Dir, SimLogFile), func(w io.Writer) error {
 				return sessions.WriteYandex(w, serps)
 			}); err != nil {
+				return err
+			}
+			// The log says it was simulated (its sidecar), so that what
+			// is built from it by hand says so too (README, "Building a
+			// benchmark by hand").
+			if err := sessions.WriteProvenance(filepath.Join(env.Dir, SimLogFile), sessions.Provenance{Simulated: true, Simulation: simulationSummary(&sc)}); err != nil {
 				return err
 			}
 			env.Log.Info("simulated log", "serps", len(serps), "queries", len(src.Queries()), "model", kind.String())

@@ -533,3 +533,11 @@ func (src *SyntheticSource) Truth(query, doc string) (float64, float64) {
 	}
 	return src.attr[q][j], src.sat[q][j]
 }
+
+// Summary describes a simulated log in one line, for the provenance that
+// travels with it (sessions.Provenance) and the dataset card: serps SERPs
+// over queries queries, clicks from the click model named model, the
+// Zipf exponent of the query popularity and the seed.
+func Summary(serps, queries int, model string, zipf float64, seed uint64) string {
+	return fmt.Sprintf("%d SERPs over %d queries, clicks from %s, Zipf exponent %g, seed %d", serps, queries, strings.ToUpper(model), zipf, seed)
+}

@@ -76,6 +76,11 @@ Pearson and Kendall correlation of the predictions with expert judgments
 			if err != nil {
 				return err
 			}
+			if from, _, err := sessions.ParquetPath(cfg.Sessions); err == nil {
+				if err := carryProvenance(a, from, cfg.Out); err != nil {
+					return err
+				}
+			}
 			if rep.Labels == 0 {
 				a.log.Warn("no query got a label: every first SERP lacks a relevance (see the skip counts)", "file", cfg.Out)
 			}

@@ -49,6 +49,9 @@ confidence; sampled terms have none (an empty field).`,
 			if err != nil {
 				return err
 			}
+			if err := carryProvenance(a, cfg.Labels, cfg.Out); err != nil {
+				return err
+			}
 			a.log.Info("ground truth written", "file", cfg.Out, "queries", rep.Queries, "rows", rep.Rows, "unknown_labelled", rep.UnknownLabelled)
 			if asJSON {
 				enc := json.NewEncoder(a.stdout)
