@@ -12,6 +12,7 @@ import (
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/pipeline"
+	"github.com/lovbench/lovbench/sampling"
 	"github.com/lovbench/lovbench/sessions"
 )
 
@@ -35,7 +36,7 @@ func newExportCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "export",
 		Short: "Write the benchmark: ground truth, folds, Parquet and Arrow",
-		Long: `export joins a ground truth (query,term,label,confidence) with a features file (CSV or
+		Long: `export joins a ground truth (` + sampling.GroundTruthHeader + `) with a features file (CSV or
 Parquet: query, term, one column per feature name) and writes the dataset
 directory: Fold1..FoldN/{train,vali,test}.txt in RankLib/SVMlight format
 (queries split at random, seeded, into N equal partitions, rotated as in

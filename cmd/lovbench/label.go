@@ -28,7 +28,7 @@ func newLabelCmd(a *app) *cobra.Command {
 		Long: `label maps the satisfaction probability of every result of a query's first
 SERP to a graded label (docs/method.md section 4: < 0.2 junk -2, then 0..4 at 0.2,
 0.45, 0.5, 0.6, 0.7) and keeps only queries whose whole first SERP got a
-label. It writes query,term,label,probability and prints the label
+label. It writes the columns ` + labels.LabelsHeader + ` and prints the label
 distribution beside LOVBench's for the same pairs: the shares of its 73,950
 labelled first-page pairs, i.e. Table 4 without the 110,274 pairs sampled
 as label 0 (sample adds those; its table and the report compare with
@@ -118,7 +118,7 @@ Pearson and Kendall correlation of the predictions with expert judgments
 	f := cmd.Flags()
 	f.StringVar(&cfg.Relevance, "relevance", "", "relevance TSV of lovbench fit (query, doc, relevance)")
 	f.StringVar(&cfg.Sessions, "sessions", "", "sessions: ingest directory, sessions.parquet or Yandex log")
-	f.StringVar(&cfg.Out, "out", "", "labels CSV to write (query,term,label,probability)")
+	f.StringVar(&cfg.Out, "out", "", "labels CSV to write ("+labels.LabelsHeader+")")
 	f.StringVar(&memLimit, "memory-limit", "", "soft memory limit while labelling, e.g. 1GiB: 0 (no limit) or at least 1MiB; the collector works harder to stay under it (see docs/scale.md)")
 	f.StringVar(&cfg.Quarantine, "quarantine", "", "TSV of bad relevance rows (default OUT.quarantine.tsv)")
 	f.StringVar(&cfg.Expert, "expert", "", "expert judgments in CBRBench format (query,term URI,rating,label) to compare with")

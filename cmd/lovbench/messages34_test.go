@@ -36,3 +36,44 @@ ex:Animal a owl:Class ; rdfs:label "Animal" .
 		t.Fatalf("simulate --serp-length 3: code %d: %s", code, errs)
 	}
 }
+
+// label --help and sample --help name the columns of the files as they are
+// written: the header of a labels CSV that label writes (read back from
+// the file, below) and of a ground truth, never the old four columns of
+// labels without their confidence.
+func TestHelpListsRealColumns(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	log := filepath.Join(dir, "log.tsv")
+	rel := filepath.Join(dir, "rel.tsv")
+	// One SERP of query 7 with three results, a click on the first; the
+	// relevance of fit's format for each.
+	if err := os.WriteFile(log, []byte("1\t0\tQ\t7\t0\ta:x\tb:y\tc:z\n1\t5\tC\ta:x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(rel, []byte("query\tdoc\trelevance\n7\ta:x\t0.9\n7\tb:y\t0.5\n7\tc:z\t0.1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "labels.csv")
+	if code, _, errs := runCLI(t, "-q", "label", "--relevance", rel, "--sessions", log, "--serp-size", "3", "--out", out); code != 0 {
+		t.Fatalf("label: code %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	written := strings.SplitN(string(b), "\n", 2)[0]
+	if written != "query,term,label,probability,confidence" {
+		t.Fatalf("labels.csv header %q", written)
+	}
+	old := "query,term,label,probability)"
+	for _, c := range []string{"label", "sample"} {
+		code, help, _ := runCLI(t, c, "--help")
+		if code != 0 || !strings.Contains(help, written) || strings.Contains(help, old) {
+			t.Errorf("%s --help: code %d, names %s: %v, the old columns: %v", c, code, written, strings.Contains(help, written), strings.Contains(help, old))
+		}
+	}
+	if _, help, _ := runCLI(t, "sample", "--help"); !strings.Contains(help, "query,term,label,confidence") {
+		t.Errorf("sample --help does not name the ground truth's columns")
+	}
+}
