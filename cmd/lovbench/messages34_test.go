@@ -77,3 +77,16 @@ func TestHelpListsRealColumns(t *testing.T) {
 		t.Errorf("sample --help does not name the ground truth's columns")
 	}
 }
+
+// lovbench alone prints the usage and exits 2 (a usage error), as an
+// unknown command does; --help still exits 0.
+func TestNoCommandIsUsageError(t *testing.T) {
+	t.Parallel()
+	code, out, errs := runCLI(t)
+	if code != 2 || out != "" || !strings.Contains(errs, "Available Commands:") || !strings.Contains(errs, "a command is needed") {
+		t.Errorf("lovbench alone: code %d (want 2), stdout %q, stderr %q", code, out, errs)
+	}
+	if code, out, _ := runCLI(t, "--help"); code != 0 || !strings.Contains(out, "Available Commands:") {
+		t.Errorf("lovbench --help: code %d", code)
+	}
+}
