@@ -90,3 +90,28 @@ func TestNoCommandIsUsageError(t *testing.T) {
 		t.Errorf("lovbench --help: code %d", code)
 	}
 }
+
+// run with a wrong configuration is a usage error (exit 2), found before
+// any stage runs: nothing is written into the work directory.
+func TestRunConfigErrorExit2(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	wd := filepath.Join(dir, "wd")
+	for name, yaml := range map[string]string{
+		"unknown.yaml":  "log: {path: a.tsv}\nclick_model: {}\n",
+		"two.yaml":      "simulate: {sessions: 10, queries: 5}\n---\nsimulate: {sessions: 20, queries: 5}\n",
+		"features.yaml": "simulate: {sessions: 10, queries: 5}\nfeatures: {list: 1-99}\n",
+	} {
+		cfg := filepath.Join(dir, name)
+		if err := os.WriteFile(cfg, []byte(yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errs := runCLI(t, "-q", "run", "--config", cfg, "--workdir", wd)
+		if code != 2 || !strings.Contains(errs, name) {
+			t.Errorf("%s: code %d (want 2): %s", name, code, errs)
+		}
+		if _, err := os.Stat(wd); !os.IsNotExist(err) {
+			t.Errorf("%s: the work directory was made: %v", name, err)
+		}
+	}
+}
