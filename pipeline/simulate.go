@@ -60,10 +60,12 @@ func (r *runner) simulateStage() Stage {
 			// The log says it was simulated (its sidecar), so that what
 			// is built from it by hand says so too (README, "Building a
 			// benchmark by hand").
-			if err := sessions.WriteProvenance(filepath.Join(env.Dir, SimLogFile), sessions.Provenance{Simulated: true, Simulation: simulationSummary(&sc)}); err != nil {
+			distinct := sim.DistinctQueries(serps)
+			if err := sessions.WriteProvenance(filepath.Join(env.Dir, SimLogFile), sessions.Provenance{Simulated: true,
+				Simulation: fmt.Sprintf("%s; %d distinct queries appear", simulationSummary(&sc), distinct)}); err != nil {
 				return err
 			}
-			env.Log.Info("simulated log", "serps", len(serps), "queries", len(src.Queries()), "model", kind.String())
+			env.Log.Info("simulated log", "serps", len(serps), "query_pool", len(src.Queries()), "distinct_queries", distinct, "model", kind.String())
 			return writeTruth(filepath.Join(env.Dir, TruthFile), truth)
 		},
 	}

@@ -115,3 +115,17 @@ func TestRunConfigErrorExit2(t *testing.T) {
 		}
 	}
 }
+
+// The demo's "400 queries" is the pool its SERPs' queries are drawn from
+// by Zipf popularity, not the queries its log holds (2,000 SERPs of the
+// default profile show 220 of them at seed 1: counted in the demo's
+// stages/simulate/log.yandex.tsv with awk '$3=="Q"{print $4}' | sort -u):
+// demo --help says so, and no longer says "SERPs over 400 queries".
+func TestDemoHelpSaysQueryPool(t *testing.T) {
+	t.Parallel()
+	code, help, _ := runCLI(t, "demo", "--help")
+	flat := strings.Join(strings.Fields(help), " ")
+	if code != 0 || strings.Contains(flat, "SERPs over 400") || !strings.Contains(flat, "drawn from a pool of 400 by Zipf popularity (220 distinct queries appear at seed 1)") {
+		t.Errorf("demo --help: code %d:\n%s", code, help)
+	}
+}

@@ -80,7 +80,7 @@ func TestSimulatedLogProvenanceTravels(t *testing.T) {
 	card, cr, m := export("sim", "dataset")
 	pub, _ := m["publication"].(map[string]any)
 	if strings.Contains(card, users) || !strings.Contains(card, "This dataset's search log was simulated") ||
-		!strings.Contains(card, "2000 SERPs over 60 queries, clicks from UBM") || !strings.Contains(cr, "Simulated: no engine's users took part") ||
+		!strings.Contains(card, "2000 SERPs with queries drawn from a pool of 60 (Zipf exponent 1.1), clicks from UBM") || !strings.Contains(cr, "Simulated: no engine's users took part") ||
 		pub["simulated_log"] != true {
 		t.Errorf("simulated log: card says users %v, simulated %v; croissant simulated %v; manifest publication %v",
 			strings.Contains(card, users), strings.Contains(card, "simulated"), strings.Contains(cr, "Simulated"), pub)
