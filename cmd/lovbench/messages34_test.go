@@ -129,3 +129,28 @@ func TestDemoHelpSaysQueryPool(t *testing.T) {
 		t.Errorf("demo --help: code %d:\n%s", code, help)
 	}
 }
+
+// fit --memory-limit 1MiB: the limit bounds the process, which holds more
+// than that before it reads the log (the program and the Go runtime; 5.4
+// MiB for the lovbench binary, and a test binary holds more), so the
+// limit is refused as a usage error naming what the process holds; it
+// exited 0 before, its log showing 9.3 MiB in use. A limit the process
+// can keep (1 GiB) fits.
+func TestFitMemoryLimitBelowProcess(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "log.tsv")
+	if code, _, errs := runCLI(t, "-q", "simulate", "--model", "ubm", "--sessions", "300", "--queries", "20", "--out", log); code != 0 {
+		t.Fatalf("simulate: code %d: %s", code, errs)
+	}
+	out := filepath.Join(dir, "fit")
+	code, _, errs := runCLI(t, "-q", "fit", "--log", log, "--models", "dctr", "--memory-limit", "1MiB", "--out", out)
+	if code != 2 || !strings.Contains(errs, "a memory limit of 1.0MiB is below what this process needs: it already holds") {
+		t.Errorf("fit --memory-limit 1MiB: code %d (want 2): %s", code, errs)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a refused fit wrote %s: %v", out, err)
+	}
+	if code, _, errs := runCLI(t, "-q", "fit", "--log", log, "--models", "dctr", "--memory-limit", "1GiB", "--out", out); code != 0 {
+		t.Errorf("fit --memory-limit 1GiB: code %d: %s", code, errs)
+	}
+}
