@@ -8,9 +8,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lovbench/lovbench/pipeline"
+	"github.com/lovbench/lovbench/sampling"
 )
 
 // readmeSkipped are the README's commands this test does not run, each
@@ -177,5 +181,29 @@ func TestREADMEByteIdenticalPromiseNamesPIISalt(t *testing.T) {
 	}
 	if !found {
 		t.Error("README: no promise of byte-identical reruns found")
+	}
+}
+
+// The by-hand recipe samples as many rows per query as the demo whose log
+// it reuses (the default profile's sampling.per_query), and says so.
+func TestREADMERecipeSamplesAsDemo(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^lovbench sample .*$`).FindString(string(b))
+	if m == "" {
+		t.Fatal("README: no lovbench sample line")
+	}
+	per := strconv.Itoa(sampling.DefaultPerQuery)
+	if f := regexp.MustCompile(`--per-query (\d+)`).FindStringSubmatch(m); f != nil {
+		per = f[1]
+	}
+	want := pipeline.DemoConfig("", pipeline.DemoLOVBench, 0, 0, 1).Sampling.PerQuery
+	if per != strconv.Itoa(want) {
+		t.Errorf("the README's recipe samples %s rows per query, the demo %d: %q", per, want, m)
+	}
+	if !strings.Contains(string(b), "`sample --per-query "+strconv.Itoa(want)+"` is what the demo's default profile") {
+		t.Error("the README does not say why the recipe passes --per-query")
 	}
 }
