@@ -48,6 +48,9 @@ Pearson and Kendall correlation of the predictions with expert judgments
 			if err := checkOutputs(ins, paths{}.add("--out", cfg.Out).add("--quarantine", cfg.Quarantine)); err != nil {
 				return err
 			}
+			if err := fileOutputs(paths{}.add("--out", cfg.Out).add("--quarantine", cfg.Quarantine), "labels.csv"); err != nil {
+				return err
+			}
 			th, err := labels.ParseThresholds(thresholds)
 			if err != nil {
 				return usagef("label: --thresholds: %v", err)

@@ -154,3 +154,32 @@ func TestFitMemoryLimitBelowProcess(t *testing.T) {
 		t.Errorf("fit --memory-limit 1GiB: code %d: %s", code, errs)
 	}
 }
+
+// label --out DIR and sample --out DIR, DIR an existing directory, are
+// usage errors before any work that say to name a file, not the system's
+// "rename ...: file exists" after the whole stage (exit 1 before).
+func TestFileOutputIsDirectory(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	if err := os.Mkdir(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// label's inputs are sound (one SERP of three results and their
+	// relevance), so only the output is wrong.
+	if err := os.WriteFile(filepath.Join(dir, "log.tsv"), []byte("1\t0\tQ\t7\t0\ta:x\tb:y\tc:z\n1\t5\tC\ta:x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "rel.tsv"), []byte("query\tdoc\trelevance\n7\ta:x\t0.9\n7\tb:y\t0.5\n7\tc:z\t0.1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"label", "--relevance", filepath.Join(dir, "rel.tsv"), "--sessions", filepath.Join(dir, "log.tsv"), "--serp-size", "3", "--out", out},
+		{"sample", "--labels", filepath.Join(dir, "labels.csv"), "--corpus", filepath.Join(dir, "c.ttl"), "--out", out},
+	} {
+		code, _, errs := runCLI(t, args...)
+		if code != 2 || strings.Contains(errs, "file exists") || !strings.Contains(errs, "--out "+out+" is a directory; give the name of the file to write") {
+			t.Errorf("%s --out DIR: code %d (want 2): %s", args[0], code, errs)
+		}
+	}
+}

@@ -40,6 +40,9 @@ confidence; sampled terms have none (an empty field).`,
 			if err := checkOutputs(ins, paths{}.add("--out", cfg.Out).add("--report", cfg.Report)); err != nil {
 				return err
 			}
+			if err := fileOutputs(paths{}.add("--out", cfg.Out).add("--report", cfg.Report), "ground_truth.csv"); err != nil {
+				return err
+			}
 			c, err := features.Load(cmd.Context(), corpus, loadOpt)
 			if err != nil {
 				return fmt.Errorf("corpus: %w", err)
