@@ -180,7 +180,21 @@ func TestReportRendersInChromium(t *testing.T) {
 		t.Skip("chromium not found (Debian package chromium; .ci/run installs it): skipping the browser rendering check")
 	}
 	p := filepath.Join(t.TempDir(), "report.html")
-	if err := os.WriteFile(p, []byte(render(t, sample())), 0o644); err != nil {
+	// The learning-to-rank table of the demo's report: seven measures, a
+	// configuration named as the baseline's, a "Coordinate Ascent"
+	// ranker, and tie bounds that move (⚠).
+	d := sample()
+	for i := range d.LTR {
+		r := &d.LTR[i]
+		r.Measures["ERR@3"], r.Measures["ERR@5"] = 0.2703, 0.3007
+		for m := range r.Measures {
+			r.Measures[m] += 0.00011
+		}
+		r.Ties = &LTRTies{Rate: 0.651, Pessimistic: 0.6631, Optimistic: 0.837}
+	}
+	d.LTR[0].Config = "LabelSearch_T (feature 34)"
+	d.LTR[1].Ranker = "Coordinate Ascent"
+	if err := os.WriteFile(p, []byte(render(t, d)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
@@ -203,6 +217,21 @@ func TestReportRendersInChromium(t *testing.T) {
 	}
 	if r.MinFontPx < MinTextPx {
 		t.Errorf("smallest chart text at 800 px: %.2f px, want at least %d", r.MinFontPx, MinTextPx)
+	}
+	// At 800 px the learning-to-rank table fits the page: no sideways
+	// scrolling (it overflowed by 220 px on the demo's report, whose
+	// table has the measures of sample: MAP, NDCG@3, 5, 10, ERR@3, 5, 10).
+	ltrTables := 0
+	for _, o := range r.Overflow {
+		if o.Section == "ltr" {
+			ltrTables++
+			if o.Px > 0 {
+				t.Errorf("table %d of section ltr is %d px wider than the page at 800 px", o.Index, o.Px)
+			}
+		}
+	}
+	if ltrTables == 0 {
+		t.Errorf("no scrolling table found in section ltr: %+v", r.Overflow)
 	}
 }
 
