@@ -110,7 +110,7 @@ func TestNDCGChartBestPerRanker(t *testing.T) {
 	if strings.Contains(chart, "RankNet / LOVSimple") {
 		t.Error("NDCG chart shows a ranker's non-best configuration")
 	}
-	if n := strings.Count(out, "<td>LambdaMART</td>"); n != 3 {
+	if n := strings.Count(out, `<td class="wrap">LambdaMART</td>`); n != 3 {
 		t.Errorf("the table lists %d LambdaMART rows, want all 3", n)
 	}
 	_ = fmt.Sprint()

@@ -94,11 +94,11 @@ func TestRenderSectionsAndCharts(t *testing.T) {
 		"Best learned ranker by NDCG@10: RankNet on Full, 0.4600 (baseline 0.3600), significantly better after Holm correction (α = 0.05): difference +0.1000, 95% CI [+0.0500, +0.1500], p = 0.0020, corrected p = 0.0040",
 		// The comparison with the baseline: its table and the verdict.
 		`<h3 id="significance">Against the baseline</h3>`, "<th>p(holm)</th>", "<th>NDCG@10 difference</th>",
-		`<tr class="better"><td>RankNet</td><td style="text-align:left">Full</td><td>&#43;0.1000</td><td>[&#43;0.0500, &#43;0.1500]</td><td>0.0020</td><td>0.0040</td><td>&#43;0.80</td><td>30 / 4 / 6</td><td>better ✓</td></tr>`,
+		`<tr class="better"><td>RankNet</td><td class="wrap" style="text-align:left">Full</td><td>&#43;0.1000</td><td>[&#43;0.0500, &#43;0.1500]</td><td>0.0020</td><td>0.0040</td><td>&#43;0.80</td><td>30 / 4 / 6</td><td class="wrap">better ✓</td></tr>`,
 		"Every measure against the baseline (5 comparisons)", "after Holm correction for the one comparison of each measure",
 		"Labels from UBM, the selected click model (test log-likelihood -0.1700, perplexity 1.1900).",
 		// Tie columns: the baseline's gap 0.009 is not flagged, RankNet's 0.06 is.
-		"<td>10.0%</td><td>0.3560 – 0.3650</td>", "<td>25.0%</td><td>0.4400 – 0.5000 ⚠</td>",
+		`<td>10.0%</td><td class="wrap">0.3560 – 0.3650</td>`, `<td>25.0%</td><td class="wrap">0.4400 – 0.5000 ⚠</td>`,
 		"by docid descending, as trec_eval does",
 		// The cleaning chart takes its bars from the counts' kinds.
 		"<title>events kept queries: 900</title>", "<title>events kept clicks: 787</title>",
@@ -272,7 +272,7 @@ func TestVerdictOnlyWhenSignificant(t *testing.T) {
 	if !strings.Contains(out, "No learned ranker beats the baseline (NDCG@10 0.3600) significantly after Holm correction (α = 0.05); the highest, RankNet on Full (0.4600)") {
 		t.Errorf("no sentence saying that no learned ranker beats the baseline")
 	}
-	if !strings.Contains(out, `<tr class=""><td>RankNet</td>`) || !strings.Contains(out, "<td>n.s.</td>") {
+	if !strings.Contains(out, `<tr class=""><td>RankNet</td>`) || !strings.Contains(out, `<td class="wrap">n.s.</td>`) {
 		t.Error("the comparison is not marked not significant")
 	}
 }
