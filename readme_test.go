@@ -8,9 +8,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lovbench/lovbench/pipeline"
+	"github.com/lovbench/lovbench/sampling"
 )
 
 // readmeSkipped are the README's commands this test does not run, each
@@ -138,6 +142,17 @@ func TestREADMEShellBlocksRun(t *testing.T) {
 	if ran < 20 {
 		t.Errorf("only %d README commands ran", ran)
 	}
+	// The hand-built benchmark's log is the demo's simulated one: its card
+	// says so, without a flag (the log's provenance travels through
+	// ingest, label and sample), and never that the labels come from
+	// users' clicks.
+	card, err := os.ReadFile(filepath.Join(scratch, "work", "dataset", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if users := "the clicks of a vocabulary search engine's users"; strings.Contains(string(card), users) || !strings.Contains(string(card), "This dataset's search log was simulated") {
+		t.Errorf("the hand-built dataset's card says %q: %v; says the log was simulated: %v", users, strings.Contains(string(card), users), strings.Contains(string(card), "simulated"))
+	}
 }
 
 func tail(s string, n int) string {
@@ -166,5 +181,29 @@ func TestREADMEByteIdenticalPromiseNamesPIISalt(t *testing.T) {
 	}
 	if !found {
 		t.Error("README: no promise of byte-identical reruns found")
+	}
+}
+
+// The by-hand recipe samples as many rows per query as the demo whose log
+// it reuses (the default profile's sampling.per_query), and says so.
+func TestREADMERecipeSamplesAsDemo(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^lovbench sample .*$`).FindString(string(b))
+	if m == "" {
+		t.Fatal("README: no lovbench sample line")
+	}
+	per := strconv.Itoa(sampling.DefaultPerQuery)
+	if f := regexp.MustCompile(`--per-query (\d+)`).FindStringSubmatch(m); f != nil {
+		per = f[1]
+	}
+	want := pipeline.DemoConfig("", pipeline.DemoLOVBench, 0, 0, 1).Sampling.PerQuery
+	if per != strconv.Itoa(want) {
+		t.Errorf("the README's recipe samples %s rows per query, the demo %d: %q", per, want, m)
+	}
+	if !strings.Contains(string(b), "`sample --per-query "+strconv.Itoa(want)+"` is what the demo's default profile") {
+		t.Error("the README does not say why the recipe passes --per-query")
 	}
 }

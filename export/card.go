@@ -30,7 +30,11 @@ func RenderCard(m *Manifest) []byte {
 	p("Written by %s %s (`lovbench export`). Everything below is derived from `%s`; `lovbench validate` checks that the two agree.\n\n", m.Program, orUnknown(m.Version), ManifestFile)
 
 	p("## Motivation\n\n")
-	p("A benchmark for ranking ontology terms (classes and properties) for keyword queries, built the way the LOVBench paper built its benchmark for Linked Open Vocabularies: graded relevance labels inferred from the clicks of a vocabulary search engine's users by click models, instead of expert judgments (LOVBench paper, sections 4 and 5).\n\n")
+	if simulated {
+		p("A benchmark for ranking ontology terms (classes and properties) for keyword queries, built the way the LOVBench paper built its benchmark for Linked Open Vocabularies: graded relevance labels inferred from clicks by click models, instead of expert judgments (LOVBench paper, sections 4 and 5); here the clicks are simulated.\n\n")
+	} else {
+		p("A benchmark for ranking ontology terms (classes and properties) for keyword queries, built the way the LOVBench paper built its benchmark for Linked Open Vocabularies: graded relevance labels inferred from the clicks of a vocabulary search engine's users by click models, instead of expert judgments (LOVBench paper, sections 4 and 5).\n\n")
+	}
 	if simulated {
 		p("**This dataset's search log was simulated, not collected from users.** %s The clicks were drawn from a click model over the corpus, so the labels say what that model prefers, not what people looked for: the dataset tests the pipeline and the rankers' mechanics, and its scores say nothing about real users.\n\n", simulationText(pub))
 	}

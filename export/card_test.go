@@ -3,6 +3,7 @@ package export
 import (
 	"bytes"
 	"context"
+	"github.com/lovbench/lovbench/labels"
 	"os"
 	"path/filepath"
 	"strings"
@@ -92,5 +93,40 @@ func TestDatasetCardProvenance(t *testing.T) {
 	}
 	if v, err := Validate(context.Background(), dir); err != nil || !v.Valid {
 		t.Fatalf("dataset with provenance rejected: %v %v", err, v.Problems)
+	}
+}
+
+// The card says that a null confidence marks a sampled term (label 0) and
+// that the column leaks the label, with the counts of the rows: in
+// testInput's 12 queries x 6 terms, terms 4 and 5 have no confidence (24
+// rows), and their labels are [4 3 2 1 0 0 0 -2][(q+t)%8], label 0 for 11
+// of them (q+t mod 8 in 4..6: t=4 with q%8 in {0,1,2}, t=5 with q%8 in
+// {7,0,1}; q in 0..11 gives 6 and 5).
+func TestCardSaysConfidenceLeaksLabel(t *testing.T) {
+	dir, gt, _ := buildDir(t, Options{Seed: 5})
+	null, null0 := 0, 0
+	for _, r := range gt {
+		if r.Confidence == labels.NoConfidence {
+			null++
+			if r.Label == 0 {
+				null0++
+			}
+		}
+	}
+	if null != 24 || null0 != 11 {
+		t.Fatalf("test input: %d rows without confidence, %d label 0; want 24 and 11", null, null0)
+	}
+	card, err := os.ReadFile(filepath.Join(dir, CardFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"A null `confidence` marks a term that sampling added as a non-relevant match, whose label is always 0",
+		"here 24 rows have none, 11 of them label 0",
+		"it leaks the label",
+	} {
+		if !strings.Contains(string(card), want) {
+			t.Errorf("card lacks %q", want)
+		}
 	}
 }

@@ -40,7 +40,7 @@ var datasetColumns = [nFixedColumns]datasetColumn{
 	colTerm:       {name: "term", typ: arrow.BinaryTypes.String, description: "The full URI of the ranked ontology term (class or property)."},
 	colLabel:      {name: "label", typ: arrow.PrimitiveTypes.Int32, description: "Graded relevance label: -2 junk, 0 to 4 (LOVBench paper, Table 4)."},
 	colPartition:  {name: "partition", typ: arrow.PrimitiveTypes.Int32, description: "The query's partition, 1-based; the folds record set says which partitions make each fold's splits."},
-	colConfidence: {name: ConfidenceColumn, typ: arrow.PrimitiveTypes.Float64, nullable: true, description: "The label's confidence (the ground truth's column), null where it is not known; not a feature."},
+	colConfidence: {name: ConfidenceColumn, typ: arrow.PrimitiveTypes.Float64, nullable: true, description: "The label's confidence (the ground truth's column), null where it is not known (a sampled term, always label 0); not a feature: training on it leaks the label."},
 }
 
 // baseColumns are the columns every dataset.parquet and dataset.arrow

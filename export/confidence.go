@@ -309,6 +309,15 @@ func cardConfidence(b *bytes.Buffer, m *Manifest) {
 		p("- Order confidence (docs/dataset.md, \"Order confidence\"): the expected agreement of a query's label order with the true order, the mean over its pairs of labelled terms with different labels of the probability that the pair is in the labels' order. %d of the %d queries have one (the others' labels are all equal, or the order file does not list them: %d); mean %.3f, lowest %.3f.\n\n",
 			o.WithPairs, o.Queries, o.Missing, o.Mean, o.Min)
 	}
+	unknown, unknown0 := 0, 0
+	for _, d := range m.Confidence {
+		unknown += d.Unknown
+		if d.Label == 0 {
+			unknown0 = d.Unknown
+		}
+	}
+	p("- **`%s` is not a feature: leave it out of training and evaluation.** A null `%s` marks a term that sampling added as a non-relevant match, whose label is always 0 (or a label made without a confidence): here %d rows have none, %d of them label 0. A model given the column, or only whether it is null, learns the label from it: it leaks the label. The fold files leave it out.\n\n",
+		ConfidenceColumn, ConfidenceColumn, unknown, unknown0)
 	f := m.ConfidenceFilter
 	if f == nil {
 		return

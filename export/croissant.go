@@ -18,7 +18,9 @@ const CroissantConformsTo = "http://mlcommons.org/croissant/1.0"
 
 // croissantContext is the JSON-LD context of croissant.json: the context
 // the Croissant 1.0 specification recommends (its appendix 1), with the
-// Wikidata prefix for the split data type.
+// Wikidata prefix for the split data type and the two terms mlcroissant's
+// own context adds (samplingRate, equivalentProperty), without which
+// mlcroissant warns that the context is not standard.
 func croissantContext() map[string]any {
 	ctx := map[string]any{
 		"@language": "en", "@vocab": "https://schema.org/", "sc": "https://schema.org/",
@@ -34,6 +36,8 @@ func croissantContext() map[string]any {
 		ctx[t] = "cr:" + t
 	}
 	ctx["conformsTo"] = "dct:conformsTo"
+	ctx["samplingRate"] = "cr:samplingRate"
+	ctx["equivalentProperty"] = "cr:equivalentProperty"
 	return ctx
 }
 
@@ -111,6 +115,9 @@ func RenderCroissant(m *Manifest) []byte {
 	if pub != nil && pub.DatePublished != "" {
 		ds["datePublished"] = pub.DatePublished
 	}
+	if pub != nil && pub.Version != "" {
+		ds["version"] = pub.Version
+	}
 	var dist []any
 	for _, o := range m.Outputs {
 		if o.Path == CroissantFile || o.Path == ManifestFile {
@@ -155,7 +162,11 @@ func RenderCroissant(m *Manifest) []byte {
 				map[string]any{"@type": "cr:Field", "@id": "folds/fold", "name": "fold", "dataType": "sc:Integer"},
 				map[string]any{"@type": "cr:Field", "@id": "folds/split", "name": "split", "dataType": []string{"sc:Text", "wd:Q3985153"}},
 				map[string]any{"@type": "cr:Field", "@id": "folds/partition", "name": "partition", "dataType": "sc:Integer",
-					"references": map[string]any{"@id": "dataset/partition"}},
+					// A reference names the field it references, as every
+					// example of the Croissant repository does
+					// ({"field": {"@id": ...}}); mlcroissant fails on a
+					// bare {"@id": ...}.
+					"references": map[string]any{"field": map[string]any{"@id": "dataset/partition"}}},
 			},
 			"data": foldRows,
 		},

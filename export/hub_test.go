@@ -371,3 +371,50 @@ func TestCroissant(t *testing.T) {
 		t.Error("a date not YYYY-MM-DD accepted")
 	}
 }
+
+// croissant.json in the form the Croissant repository's examples
+// (datasets/1.0) use and mlcroissant reads: the partition field of the
+// folds references {"field": {"@id": "dataset/partition"}}, the context
+// has mlcroissant's terms samplingRate and equivalentProperty, and a
+// stated dataset version is there; validate rejects the bare
+// {"@id": "dataset/partition"} export wrote before.
+func TestCroissantReferenceForm(t *testing.T) {
+	dir, _, _ := buildDir(t, Options{Seed: 5, Publication: &Publication{Version: "1.2.0", DatePublished: "2026-11-28"}})
+	p := filepath.Join(dir, CroissantFile)
+	raw, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cr map[string]any
+	if err := json.Unmarshal(raw, &cr); err != nil {
+		t.Fatal(err)
+	}
+	ctx := cr["@context"].(map[string]any)
+	if ctx["samplingRate"] != "cr:samplingRate" || ctx["equivalentProperty"] != "cr:equivalentProperty" {
+		t.Errorf("context samplingRate %v equivalentProperty %v", ctx["samplingRate"], ctx["equivalentProperty"])
+	}
+	if cr["version"] != "1.2.0" || cr["datePublished"] != "2026-11-28" {
+		t.Errorf("version %v datePublished %v", cr["version"], cr["datePublished"])
+	}
+	folds := cr["recordSet"].([]any)[1].(map[string]any)
+	part := folds["field"].([]any)[2].(map[string]any)
+	if got, _ := json.Marshal(part["references"]); string(got) != `{"field":{"@id":"dataset/partition"}}` {
+		t.Errorf("folds/partition references %s", got)
+	}
+	part["references"] = map[string]any{"@id": "dataset/partition"}
+	b, _ := json.MarshalIndent(cr, "", "  ")
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fixManifest(t, dir)
+	v, err := Validate(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Valid || !hasProblem(v, `field folds/partition: references {"@id":"dataset/partition"}, want {"field": {"@id": ...}}`) {
+		t.Errorf("bare reference: valid %v problems %q", v.Valid, v.Problems)
+	}
+	if err := (&Publication{Version: "v1"}).Check(); err == nil {
+		t.Error("version v1 accepted")
+	}
+}

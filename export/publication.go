@@ -3,6 +3,7 @@ package export
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -34,6 +35,9 @@ type Publication struct {
 	URL           string `json:"url,omitempty"`
 	Creator       string `json:"creator,omitempty"`
 	DatePublished string `json:"date_published,omitempty"`
+	// Version is the dataset's version (MAJOR.MINOR.PATCH, as Croissant
+	// recommends), for croissant.json; "" not stated.
+	Version string `json:"version,omitempty"`
 }
 
 // LicenseFile is the statement of the dataset's terms export writes: the
@@ -202,7 +206,10 @@ var descriptions = []struct {
 	{CroissantFile, RenderCroissant},
 }
 
-// Check reports a DatePublished that is not a date YYYY-MM-DD and a URL
+// semver is a version MAJOR.MINOR.PATCH, the form Croissant recommends.
+var semver = regexp.MustCompile(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`)
+
+// Check reports a Version that is not MAJOR.MINOR.PATCH, a DatePublished that is not a date YYYY-MM-DD and a URL
 // that is not an absolute http(s) URL.
 func (p *Publication) Check() error {
 	if p == nil {
@@ -212,6 +219,9 @@ func (p *Publication) Check() error {
 		if _, err := time.Parse(time.DateOnly, p.DatePublished); err != nil {
 			return fmt.Errorf("date published %q: want a date YYYY-MM-DD", p.DatePublished)
 		}
+	}
+	if p.Version != "" && !semver.MatchString(p.Version) {
+		return fmt.Errorf("dataset version %q: want MAJOR.MINOR.PATCH, e.g. 1.0.0", p.Version)
 	}
 	if p.URL != "" && !strings.HasPrefix(p.URL, "https://") && !strings.HasPrefix(p.URL, "http://") {
 		return fmt.Errorf("dataset URL %q: want an absolute http(s) URL", p.URL)

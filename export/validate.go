@@ -53,6 +53,11 @@ type Validation struct {
 	// --date-published). The dataset is valid without them, but not ready
 	// to be published.
 	CroissantMissing []string `json:"croissant_missing,omitempty"`
+	// Degenerate lists what the dataset has below DefaultMinimums, one
+	// sentence per fold and minimum (minimumProblems): its files may be
+	// sound (Valid), but it is too small to be a benchmark, and lovbench
+	// validate fails on it, as run does, unless --allow-degenerate.
+	Degenerate []string `json:"degenerate,omitempty"`
 
 	// recorded holds the manifest's SHA-256 of every file it lists, by
 	// slash path: croissant.json's checksums are checked against these
@@ -288,6 +293,7 @@ func Validate(ctx context.Context, dir string) (*Validation, error) {
 		return v, err
 	}
 	qs := validateQueries(v, m, pq)
+	v.Degenerate = minimumProblems(m.Parameters.Folds, pq, DefaultMinimums())
 	if err := validateFolds(ctx, v, dir, m, pq, qs, len(gt)); err != nil {
 		return v, err
 	}

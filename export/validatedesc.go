@@ -214,9 +214,17 @@ func checkCroissant(b []byte, dir string, recorded map[string]string) (problems,
 					bad("field %s: source %q is not a file of the distribution", fid, from)
 				}
 			}
-			if r, ok := fm["references"].(map[string]any); ok {
-				to, _ := r["@id"].(string)
-				refs = append(refs, ref{fid, to})
+			if r, ok := fm["references"]; ok {
+				// Croissant's form, which mlcroissant reads:
+				// {"field": {"@id": ...}} (or fileObject, fileSet,
+				// recordSet); a bare {"@id": ...} makes it fail.
+				rm, _ := r.(map[string]any)
+				f, _ := rm["field"].(map[string]any)
+				if to, ok := f["@id"].(string); ok {
+					refs = append(refs, ref{fid, to})
+				} else {
+					bad(`field %s: references %v, want {"field": {"@id": ...}}`, fid, mustMarshal(r))
+				}
 			}
 		}
 		data, _ := rs["data"].([]any)
@@ -257,8 +265,11 @@ func nonEmpty(v any) bool {
 
 // validatePartitions checks the partition files the manifest lists
 // (PartitionFile): each holds, column for column and in order, the rows of
-// dataset.parquet in its partition. Datasets written before export wrote
-// them list none.
+// dataset.parquet in its partition, with its schema: the same physical
+// types and the same optional (nullable) columns, null where
+// dataset.parquet is null (a reader that loads one fold and one that loads
+// the whole dataset must agree). Datasets written before export wrote them
+// list none.
 func validatePartitions(v *Validation, dir string, m *Manifest) {
 	listed := map[string]bool{}
 	for _, o := range m.Outputs {
@@ -304,9 +315,17 @@ func validatePartitions(v *Validation, dir string, m *Manifest) {
 		}
 		for c, col := range t.Columns {
 			fc := full.Columns[c]
-			same := col.Physical == fc.Physical
+			if col.Physical != fc.Physical || col.Optional != fc.Optional {
+				v.addf("%s: column %s is %s, %s has %s", rel, col.Name, columnSchema(col), ParquetFile, columnSchema(fc))
+				continue
+			}
+			same := true
 			for i, j := range idx {
 				if !same {
+					break
+				}
+				if isNull(col, i) != isNull(fc, j) {
+					same = false
 					break
 				}
 				switch {
@@ -323,6 +342,18 @@ func validatePartitions(v *Validation, dir string, m *Manifest) {
 	}
 }
 
+// columnSchema describes a column's Parquet type for validate's problems:
+// its physical type and whether it is optional or required.
+func columnSchema(c pqfile.ReadColumn) string {
+	if c.Optional {
+		return "optional " + c.Physical
+	}
+	return "required " + c.Physical
+}
+
+// isNull tells whether row i of c is null.
+func isNull(c pqfile.ReadColumn, i int) bool { return c.Null != nil && c.Null[i] }
+
 // CroissantNote is the note validate prints for the Croissant properties
 // only publication gives ("" when none is missing).
 func CroissantNote(missing []string) string {
@@ -330,4 +361,13 @@ func CroissantNote(missing []string) string {
 		return ""
 	}
 	return fmt.Sprintf("croissant.json lacks %s, which Croissant 1.0 requires of a published dataset; export again with --url, --creator and --date-published (run configuration: export.url, export.creator, export.date_published) to publish it", strings.Join(missing, ", "))
+}
+
+// mustMarshal is v as compact JSON, for a problem message.
+func mustMarshal(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }

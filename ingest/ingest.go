@@ -232,6 +232,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if err := out.commit(rep); err != nil {
 		return nil, err
 	}
+	if err := carryProvenance(o, dir.Path()); err != nil {
+		return nil, err
+	}
 	if err := dir.Commit(); err != nil {
 		return nil, fmt.Errorf("ingest: %w", err)
 	}
@@ -473,4 +476,31 @@ func sum(m map[string]int) int {
 		n += v
 	}
 	return n
+}
+
+// carryProvenance gives the sessions and the clean log written into dir
+// the provenance of the input log (sessions.Provenance: whether it was
+// simulated), when its sidecar says so. A sidecar that no longer
+// describes the log is not carried, with a warning.
+func carryProvenance(o Options, dir string) error {
+	from := o.Log
+	if o.Format == FormatLOV {
+		from = o.Queries
+	}
+	for _, f := range []string{SessionsFile, YandexFile} {
+		p, err := sessions.CarryProvenance(from, filepath.Join(dir, f))
+		if errors.Is(err, sessions.ErrStaleProvenance) {
+			if o.Logger != nil && f == SessionsFile {
+				o.Logger.Warn("the log's provenance is not carried", "reason", err)
+			}
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("ingest: provenance of %s: %w", from, err)
+		}
+		if p != nil && p.Simulated && o.Logger != nil && f == SessionsFile {
+			o.Logger.Info("the log was simulated; its outputs say so", "provenance", sessions.ProvenanceFile(from))
+		}
+	}
+	return nil
 }

@@ -178,6 +178,9 @@ type ExportConfig struct {
 	URL           string `yaml:"url,omitempty" json:"url,omitempty"`
 	Creator       string `yaml:"creator,omitempty" json:"creator,omitempty"`
 	DatePublished string `yaml:"date_published,omitempty" json:"date_published,omitempty"`
+	// DatasetVersion is the dataset's version, MAJOR.MINOR.PATCH, for
+	// croissant.json; empty: not stated.
+	DatasetVersion string `yaml:"dataset_version,omitempty" json:"dataset_version,omitempty"`
 	// MinConfidence builds the dataset from the labels whose confidence is
 	// at least this (`lovbench export --min-confidence`); 0 keeps all.
 	// Omitted from the JSON form when 0, so the stage fingerprint of a
@@ -292,6 +295,16 @@ func ParseConfig(data []byte, name, dir string) (*Config, error) {
 	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
+	// One configuration per file: a second YAML document (after "---")
+	// would otherwise be ignored without a word.
+	var more yaml.Node
+	if err := dec.Decode(&more); err == nil {
+		if len(more.Content) > 0 && !(more.Content[0].Kind == yaml.ScalarNode && more.Content[0].Tag == "!!null") {
+			return nil, fmt.Errorf("%s: line %d: a second YAML document; a configuration is one document (remove the \"---\" and merge the settings, or split the file)", name, more.Content[0].Line)
+		}
+	} else if !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
 	c.dir = dir
 	if err := c.validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -401,6 +414,11 @@ func (c *Config) validate() error {
 		return fmt.Errorf("features.semantics: %w", err)
 	}
 	c.Features.Semantics = string(sem)
+	// The feature list is checked here, before any stage runs, not by the
+	// features stage after ingest, fit, label and sample.
+	if _, err := features.ParseFeatureList(c.Features.List); err != nil {
+		return fmt.Errorf("features.list: %w", err)
+	}
 	if c.Export.Folds < 3 {
 		return fmt.Errorf("export.folds: %d, need at least 3 (train, validation, test)", c.Export.Folds)
 	}

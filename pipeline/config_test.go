@@ -140,3 +140,24 @@ func TestConfigMinConfidence(t *testing.T) {
 		t.Errorf("default export JSON %s: the fingerprint of runs without min_confidence changed", b)
 	}
 }
+
+// A configuration is one YAML document: a second one (after "---") is
+// refused with its line, not ignored; an empty one after a trailing "---"
+// is nothing. A bad features.list is caught when the configuration is
+// read, before any stage runs (it was caught by the features stage, after
+// ingest, fit, label and sample).
+func TestConfigOneDocumentAndFeatureList(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ yaml, want string }{
+		{"log: {path: a}\n---\nlog: {path: b}\n", "cfg.yaml: line 3: a second YAML document"},
+		{"log: {path: a}\nfeatures: {list: 1-40}\n", "cfg.yaml: features.list"},
+		{"log: {path: a}\nfeatures: {list: nope}\n", "cfg.yaml: features.list"},
+	} {
+		if _, err := ParseConfig([]byte(tc.yaml), "cfg.yaml", "/tmp"); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: err = %v, want %q", tc.yaml, err, tc.want)
+		}
+	}
+	if c, err := ParseConfig([]byte("log: {path: a}\n---\n"), "cfg.yaml", "/tmp"); err != nil || c.Log.Path != "/tmp/a" {
+		t.Errorf("a trailing ---: %v", err)
+	}
+}

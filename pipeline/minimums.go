@@ -1,69 +1,31 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/lovbench/lovbench/export"
-	"github.com/lovbench/lovbench/internal/textio"
-	"github.com/lovbench/lovbench/ltr"
 )
 
 // Minimums are what a dataset needs before its learning-to-rank results
-// can mean anything. Below them every measure of a fold
-// is 0 or rests on a handful of queries, so a run refuses to publish unless
-// told otherwise (RunOptions.AllowDegenerate, --allow-degenerate).
-type Minimums struct {
-	// TestQueries is the least number of queries in every fold's test set.
-	TestQueries int
-	// RelevantTestQueries is the least number of queries, in every fold's
-	// test set, with at least one relevant term (label >= 1, the
-	// relevance of MAP, docs/method.md section 8): without one, NDCG, MAP
-	// and ERR of the fold are 0 whatever the ranker.
-	RelevantTestQueries int
-}
+// can mean anything (export.Minimums, their one home, which validate also
+// checks); below them a run refuses to publish unless told otherwise
+// (RunOptions.AllowDegenerate, --allow-degenerate).
+type Minimums = export.Minimums
 
-// DefaultMinimums are the minimums of run and demo: 5 test queries per
-// fold, one of them with a relevant term.
-func DefaultMinimums() Minimums { return Minimums{TestQueries: 5, RelevantTestQueries: 1} }
+// DefaultMinimums are the minimums of run and demo (export.DefaultMinimums).
+func DefaultMinimums() Minimums { return export.DefaultMinimums() }
 
 // ErrDegenerate is returned (wrapped) when a dataset is below the minimums.
 var ErrDegenerate = errors.New("the dataset is too small to be a benchmark")
 
-// CheckMinimums reads the test set of every fold of the dataset directory
-// dir and returns what is below need, one sentence per fold and minimum;
-// nil when the dataset meets them.
+// CheckMinimums returns what the dataset directory dir has below need
+// (export.CheckMinimums), one sentence per fold and minimum; nil when it
+// meets them.
 func CheckMinimums(dir string, need Minimums) ([]string, error) {
-	var m export.Manifest
-	if err := readJSON(filepath.Join(dir, export.ManifestFile), &m); err != nil {
-		return nil, err
-	}
-	var problems []string
-	for _, f := range export.Folds(m.Parameters.Folds) {
-		ds, err := ltr.ReadSVMLightFile(filepath.Join(dir, filepath.FromSlash(export.FoldFile(f.Fold, "test"))))
-		if err != nil {
-			return nil, err
-		}
-		relevant := 0
-		for _, q := range ds.Queries {
-			for _, d := range q.Docs {
-				if d.Label >= 1 {
-					relevant++
-					break
-				}
-			}
-		}
-		name := fmt.Sprintf("Fold%d's test set", f.Fold)
-		if n := len(ds.Queries); n < need.TestQueries {
-			problems = append(problems, fmt.Sprintf("%s has %s, need at least %d", name, textio.Count(n, "query", "queries"), need.TestQueries))
-		}
-		if relevant < need.RelevantTestQueries {
-			problems = append(problems, fmt.Sprintf("%s has %s with a relevant term (label >= 1), need at least %d", name, textio.Count(relevant, "query", "queries"), need.RelevantTestQueries))
-		}
-	}
-	return problems, nil
+	return export.CheckMinimums(context.Background(), dir, need)
 }
 
 // degenerateError is the error of a run whose dataset is below the

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lovbench/lovbench/clickmodels/sim"
 	"github.com/lovbench/lovbench/export"
 	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/labels"
@@ -91,7 +92,7 @@ func Provenance(ingestReport, fitMetrics, labelReport string, cfg *Config) (*exp
 // simulationSummary describes a simulated log, for the card's
 // configuration table and its Motivation and Collection sections.
 func simulationSummary(sc *SimulateConfig) string {
-	return fmt.Sprintf("%d SERPs over %d queries, clicks from %s, Zipf exponent %g, seed %d", sc.Sessions, sc.Queries, strings.ToUpper(sc.Model), sc.ZipfS, sc.Seed)
+	return sim.Summary(sc.Sessions, sc.Queries, sc.Model, sc.ZipfS, sc.Seed)
 }
 
 // DemoCorpusLicense is the licence the card states for the embedded demo
@@ -104,7 +105,7 @@ const DemoCorpusLicense = "MIT for the zazuko rdf-vocabularies collection the de
 // simulated, and the publication facts of export.
 func (c *Config) publication() *export.Publication {
 	ec := c.Export
-	p := &export.Publication{LogLicense: ec.LogLicense, CorpusLicense: ec.CorpusLicense, URL: ec.URL, Creator: ec.Creator, DatePublished: ec.DatePublished}
+	p := &export.Publication{LogLicense: ec.LogLicense, CorpusLicense: ec.CorpusLicense, URL: ec.URL, Creator: ec.Creator, DatePublished: ec.DatePublished, Version: ec.DatasetVersion}
 	if p.CorpusLicense == "" && len(c.Corpus.Paths) == 0 {
 		p.CorpusLicense = DemoCorpusLicense
 	}

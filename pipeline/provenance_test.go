@@ -52,7 +52,7 @@ func TestProvenance(t *testing.T) {
 		"labels from=UBM (selected by test log-likelihood)",
 		"thresholds (junk, 0, 1, 2, 3, 4)=0.2,0.45,0.5,0.6,0.7",
 		"queries=400 in the log, 398 labelled", "queries left out: serp_too_short=2", "labels=3980",
-		"simulated log=40000 SERPs over 400 queries, clicks from UBM, Zipf exponent 1.1, seed 1",
+		"simulated log=40000 SERPs with queries drawn from a pool of 400 (Zipf exponent 1.1), clicks from UBM, seed 1",
 		"sampling=26 rows per query, seed 1", "folds=5, seed 1, junk kept false",
 	} {
 		if !strings.Contains(all, want) {
@@ -75,7 +75,7 @@ func TestConfigPublication(t *testing.T) {
 	c := DefaultConfig()
 	c.Simulate = &SimulateConfig{Sessions: 300, Queries: 20, Model: "ubm", ZipfS: 1.1, Seed: 4}
 	p := c.publication()
-	if !p.SimulatedLog || p.Simulation != "300 SERPs over 20 queries, clicks from UBM, Zipf exponent 1.1, seed 4" || p.CorpusLicense != DemoCorpusLicense {
+	if !p.SimulatedLog || p.Simulation != "300 SERPs with queries drawn from a pool of 20 (Zipf exponent 1.1), clicks from UBM, seed 4" || p.CorpusLicense != DemoCorpusLicense {
 		t.Errorf("demo publication %+v", p)
 	}
 	c = DefaultConfig()

@@ -266,7 +266,7 @@ func simulationNote(sc SimulateConfig) string {
 	if sc.ReturnAfterClick > 0 {
 		extra += fmt.Sprintf(", users coming back to the results page after a click with probability %g", sc.ReturnAfterClick)
 	}
-	return fmt.Sprintf("Simulated log: %d SERPs over %d queries drawn from the corpus (Zipf exponent %g), clicks from %s%s (seed %d).",
+	return fmt.Sprintf("Simulated log: %d SERPs whose queries are drawn from a pool of %d queries of the corpus (Zipf exponent %g; not every query of the pool appears), clicks from %s%s (seed %d).",
 		sc.Sessions, sc.Queries, sc.ZipfS, strings.ToUpper(sc.Model), extra, sc.Seed)
 }
 
@@ -291,15 +291,16 @@ type DemoProfile string
 
 const (
 	// DemoLOVBench is a log shaped like LOVBench's (the default): 2,000
-	// SERPs over 400 queries (about 5 per query, most queries seen once or
-	// twice), UBM with examination 0.8 at the first rank falling by 0.4 per
+	// SERPs whose queries are drawn from a pool of 400 by Zipf popularity
+	// (220 distinct queries appear at seed 1, most seen once or twice), UBM with examination 0.8 at the first rank falling by 0.4 per
 	// rank, users who always come back to the results page after a click,
 	// and 25 ground-truth rows per query (Table 4: 184,224 over 7,395
 	// queries). Its label shares come within 5 points of LOVBench's
 	// Table 4; with so few clicks per result the labels follow the hidden
 	// relevance only loosely (docs/pipeline.md).
 	DemoLOVBench DemoProfile = "lovbench"
-	// DemoDense is a log rich in clicks: 40,000 SERPs over 400 queries,
+	// DemoDense is a log rich in clicks: 40,000 SERPs drawn from a pool of
+	// 400 queries (all appear),
 	// UBM with the simulator's default examination, 26 rows per query.
 	// Its labels recover the hidden relevance well (Pearson about 0.9),
 	// and its label shares are far from Table 4.

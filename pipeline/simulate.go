@@ -17,7 +17,7 @@ import (
 )
 
 // simulateStage writes a simulated Yandex log over the corpus (SimLogFile)
-// and the hidden true relevance of every shown pair (TruthFile). The clicks
+// with its provenance (sessions.ProvenanceFile: simulated, how) and the hidden true relevance of every shown pair (TruthFile). The clicks
 // come from sim.Simulate with the configured model, whose true
 // per-pair parameters come from corpussim.Source.Truth and whose global
 // parameters are sim.DefaultGlobal.
@@ -57,7 +57,15 @@ func (r *runner) simulateStage() Stage {
 			}); err != nil {
 				return err
 			}
-			env.Log.Info("simulated log", "serps", len(serps), "queries", len(src.Queries()), "model", kind.String())
+			// The log says it was simulated (its sidecar), so that what
+			// is built from it by hand says so too (README, "Building a
+			// benchmark by hand").
+			distinct := sim.DistinctQueries(serps)
+			if err := sessions.WriteProvenance(filepath.Join(env.Dir, SimLogFile), sessions.Provenance{Simulated: true,
+				Simulation: fmt.Sprintf("%s; %d distinct queries appear", simulationSummary(&sc), distinct)}); err != nil {
+				return err
+			}
+			env.Log.Info("simulated log", "serps", len(serps), "query_pool", len(src.Queries()), "distinct_queries", distinct, "model", kind.String())
 			return writeTruth(filepath.Join(env.Dir, TruthFile), truth)
 		},
 	}

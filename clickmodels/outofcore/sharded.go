@@ -6,11 +6,11 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime/metrics"
 	"time"
 
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/internal/bytesize"
+	"github.com/lovbench/lovbench/internal/membudget"
 	"github.com/lovbench/lovbench/sessions"
 	"github.com/lovbench/lovbench/sessions/split"
 )
@@ -134,7 +134,7 @@ func (r *shardRun) logMemAt(level slog.Level, msg string, args ...any) {
 	if r.cfg.Log == nil {
 		return
 	}
-	args = append(args, "memory_in_use", bytesize.Format(memInUse()))
+	args = append(args, "memory_in_use", bytesize.Format(membudget.InUse()))
 	if r.cfg.MemoryLimit > 0 {
 		args = append(args, "memory_limit", bytesize.Format(r.cfg.MemoryLimit))
 	}
@@ -466,14 +466,6 @@ func (v *pairValues) drop(i int) {
 		os.Remove(v.path(i))
 	}
 	v.attr[i], v.sat[i] = nil, nil
-}
-
-// memInUse is the memory the Go runtime holds from the OS (all classes,
-// minus heap returned to the OS): close to the resident set size.
-func memInUse() int64 {
-	ss := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
-	metrics.Read(ss)
-	return int64(ss[0].Value.Uint64()) - int64(ss[1].Value.Uint64())
 }
 
 // Size estimates the bytes p holds in memory: its arrays and its names.

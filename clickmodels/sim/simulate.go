@@ -533,3 +533,23 @@ func (src *SyntheticSource) Truth(query, doc string) (float64, float64) {
 	}
 	return src.attr[q][j], src.sat[q][j]
 }
+
+// Summary describes a simulated log in one line, for the provenance that
+// travels with it (sessions.Provenance) and the dataset card: serps SERPs
+// whose queries are drawn from a pool of pool queries by Zipf popularity
+// (not every query of the pool appears: 2,000 SERPs from a pool of 400
+// at exponent 1.1 show about 220 of them), clicks from the click model
+// named model, and the seed.
+func Summary(serps, pool int, model string, zipf float64, seed uint64) string {
+	return fmt.Sprintf("%d SERPs with queries drawn from a pool of %d (Zipf exponent %g), clicks from %s, seed %d", serps, pool, zipf, strings.ToUpper(model), seed)
+}
+
+// DistinctQueries is the number of distinct queries of serps, the queries
+// of the pool that a simulated log shows.
+func DistinctQueries(serps []sessions.SERP) int {
+	seen := map[string]bool{}
+	for _, s := range serps {
+		seen[s.Query] = true
+	}
+	return len(seen)
+}

@@ -32,14 +32,17 @@ than 5 queries or none with a relevant label) fails with exit 1 unless
 --allow-degenerate.
 
 --profile chooses the log (docs/pipeline.md):
-  lovbench  (default) shaped like LOVBench's log: 2,000 SERPs over 400
-            queries, few clicks per result, users who come back to the
-            results page after a click; label shares within 5 points of
-            LOVBench's Table 4, labels that follow the hidden relevance
-            only loosely
-  dense     40,000 SERPs over 400 queries, many clicks per result; labels
-            that recover the hidden relevance well (Pearson about 0.9)
---serps and --queries override the profile's sizes.`,
+  lovbench  (default) shaped like LOVBench's log: 2,000 SERPs whose
+            queries are drawn from a pool of 400 by Zipf popularity (220
+            distinct queries appear at seed 1), few clicks per result,
+            users who come back to the results page after a click; label
+            shares within 5 points of LOVBench's Table 4, labels that
+            follow the hidden relevance only loosely
+  dense     40,000 SERPs drawn from the same pool of 400 queries (all 400
+            appear), many clicks per result; labels that recover the
+            hidden relevance well (Pearson about 0.9)
+--serps and --queries override the profile's sizes (--queries is the size
+of the pool).`,
 		Example: `  lovbench demo --out /tmp/lovbench-demo
   lovbench demo --out /tmp/lovbench-dense --profile dense
   lovbench demo --out /tmp/lovbench-demo --serps 20000 --queries 400 --seed 7`,
@@ -71,7 +74,7 @@ than 5 queries or none with a relevant label) fails with exit 1 unless
 	cmd.Flags().StringVar(&out, "out", "", "work directory for the demo (created)")
 	cmd.Flags().StringVar(&profile, "profile", string(pipeline.DemoLOVBench), "simulated log: lovbench (LOVBench's label shares) or dense (many clicks per result)")
 	intVar(cmd.Flags(), &serps, "serps", 0, atLeast(1), "SERPs to simulate (default: the profile's, 2,000 for lovbench, 40,000 for dense)")
-	intVar(cmd.Flags(), &queries, "queries", 0, atLeast(1), "distinct queries (default: the profile's, 400)")
+	intVar(cmd.Flags(), &queries, "queries", 0, atLeast(1), "size of the pool the SERPs' queries are drawn from by Zipf popularity; fewer distinct queries may appear (default: the profile's, 400)")
 	uint64Var(cmd.Flags(), &seed, "seed", 1, "seed of the simulation, sampling, folds and rankers")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run summary as JSON")
 	cmd.Flags().BoolVar(&degenerate, "allow-degenerate", false, "publish a dataset below the minimums of a benchmark (5 test queries per fold, one with a relevant label), with a warning banner in the report")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -11,6 +12,8 @@ import (
 	"github.com/lovbench/lovbench/internal/buildinfo"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/pipeline"
+	"github.com/lovbench/lovbench/sampling"
+	"github.com/lovbench/lovbench/sessions"
 )
 
 func newExportCmd(a *app) *cobra.Command {
@@ -23,7 +26,7 @@ func newExportCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "export",
 		Short: "Write the benchmark: ground truth, folds, Parquet and Arrow",
-		Long: `export joins a ground truth (query,term,label,confidence) with a features file (CSV or
+		Long: `export joins a ground truth (` + sampling.GroundTruthHeader + `) with a features file (CSV or
 Parquet: query, term, one column per feature name) and writes the dataset
 directory: Fold1..FoldN/{train,vali,test}.txt in RankLib/SVMlight format
 (queries split at random, seeded, into N equal partitions, rotated as in
@@ -68,6 +71,20 @@ every file.`,
 			cfg.Options.Version = buildinfo.Version()
 			if err := pub.Check(); err != nil {
 				return usagef("export: %v", err)
+			}
+			// The ground truth says whether the log behind it was
+			// simulated (its sidecar, carried from lovbench simulate by
+			// ingest, label and sample); --simulated-log says so of any.
+			if !pub.SimulatedLog {
+				pv, err := sessions.ReadProvenance(cfg.GroundTruth)
+				if errors.Is(err, sessions.ErrStaleProvenance) {
+					a.log.Warn("the log's provenance is not carried", "reason", err)
+				} else if err != nil {
+					return err
+				} else if pv != nil && pv.Simulated {
+					pub.SimulatedLog, pub.Simulation = true, pv.Simulation
+					a.log.Info("the log was simulated (from the ground truth's provenance); the card says so", "provenance", sessions.ProvenanceFile(cfg.GroundTruth))
+				}
 			}
 			if pub != (export.Publication{}) {
 				cfg.Options.Publication = &pub
@@ -121,10 +138,11 @@ every file.`,
 	f.StringVar(&cfg.Options.FeatureSemantics, "feature-semantics", "", "semantics the features were computed with (reference or paper); a Parquet features file of lovbench features records them and must agree; for a CSV file or an older Parquet file, recorded as stated")
 	f.StringVar(&pub.LogLicense, "log-license", "", "licence of the search log: a Hugging Face licence identifier (cc-by-4.0, ...) or free text; stated in the card, LICENSE.md and croissant.json")
 	f.StringVar(&pub.CorpusLicense, "corpus-license", "", "licence of the vocabulary corpus: a Hugging Face licence identifier or free text")
-	f.BoolVar(&pub.SimulatedLog, "simulated-log", false, "the log was simulated (lovbench simulate), not collected from users; the card and croissant.json say so")
+	f.BoolVar(&pub.SimulatedLog, "simulated-log", false, "the log was simulated, not collected from users; the card and croissant.json say so (needed only when the ground truth has no GT.provenance.json saying so, which lovbench simulate, ingest, label and sample carry)")
 	f.StringVar(&pub.URL, "url", "", "the dataset's web page, for croissant.json (Croissant requires it of a published dataset)")
 	f.StringVar(&pub.Creator, "creator", "", "who made the dataset, for croissant.json and the citation")
 	f.StringVar(&pub.DatePublished, "date-published", "", "publication date YYYY-MM-DD, for croissant.json and the citation")
+	f.StringVar(&pub.Version, "dataset-version", "", "the dataset's version MAJOR.MINOR.PATCH (e.g. 1.0.0), for croissant.json")
 	floatVar(f, &cfg.Options.MinConfidence, "min-confidence", 0, within(0, 1), "keep only the labels whose confidence is at least this (0: all); queries left without one are left out")
 	floatVar(f, &cfg.Options.MinQueryAgreement, "min-query-agreement", 0, within(0, 1), "keep only the queries whose labels' order has an expected agreement with the true order of at least this (0: all; needs --query-order)")
 	f.StringVar(&cfg.QueryOrder, "query-order", "", "the labels' per-query order file (lovbench label writes it beside labels.csv: labels.query_order.csv), for --min-query-agreement")

@@ -28,7 +28,7 @@ func newLabelCmd(a *app) *cobra.Command {
 		Long: `label maps the satisfaction probability of every result of a query's first
 SERP to a graded label (docs/method.md section 4: < 0.2 junk -2, then 0..4 at 0.2,
 0.45, 0.5, 0.6, 0.7) and keeps only queries whose whole first SERP got a
-label. It writes query,term,label,probability,confidence and, beside it
+label. It writes the columns ` + labels.LabelsHeader + ` and, beside it
 (OUT without .csv, then .query_order.csv and .pair_order.csv), the order
 confidence: per pair of labelled terms of a query with different labels the
 probability that their relevances are in the labels' order, and per query
@@ -51,6 +51,9 @@ Pearson and Kendall correlation of the predictions with expert judgments
 			ins := paths{}.add("--relevance", cfg.Relevance).add("--sessions", cfg.Sessions).add("--expert", cfg.Expert).
 				add("--prefixes", loadOpt.Prefixes).add("--corpus", corpus...)
 			if err := checkOutputs(ins, paths{}.add("--out", cfg.Out, labels.QueryOrderPath(cfg.Out), labels.PairOrderPath(cfg.Out)).add("--quarantine", cfg.Quarantine)); err != nil {
+				return err
+			}
+			if err := fileOutputs(paths{}.add("--out", cfg.Out).add("--quarantine", cfg.Quarantine), "labels.csv"); err != nil {
 				return err
 			}
 			th, err := labels.ParseThresholds(thresholds)
@@ -81,6 +84,11 @@ Pearson and Kendall correlation of the predictions with expert judgments
 			rep, err := labels.Run(cmd.Context(), cfg)
 			if err != nil {
 				return err
+			}
+			if from, _, err := sessions.ParquetPath(cfg.Sessions); err == nil {
+				if err := carryProvenance(a, from, cfg.Out); err != nil {
+					return err
+				}
 			}
 			if rep.Labels == 0 {
 				a.log.Warn("no query got a label: every first SERP lacks a relevance (see the skip counts)", "file", cfg.Out)
@@ -123,7 +131,7 @@ Pearson and Kendall correlation of the predictions with expert judgments
 	f := cmd.Flags()
 	f.StringVar(&cfg.Relevance, "relevance", "", "relevance TSV of lovbench fit (query, doc, relevance)")
 	f.StringVar(&cfg.Sessions, "sessions", "", "sessions: ingest directory, sessions.parquet or Yandex log")
-	f.StringVar(&cfg.Out, "out", "", "labels CSV to write (query,term,label,probability)")
+	f.StringVar(&cfg.Out, "out", "", "labels CSV to write ("+labels.LabelsHeader+")")
 	f.StringVar(&memLimit, "memory-limit", "", "soft memory limit while labelling, e.g. 1GiB: 0 (no limit) or at least 1MiB; the collector works harder to stay under it (see docs/scale.md)")
 	f.StringVar(&cfg.Quarantine, "quarantine", "", "TSV of bad relevance rows (default OUT.quarantine.tsv)")
 	f.StringVar(&cfg.Expert, "expert", "", "expert judgments in CBRBench format (query,term URI,rating,label) to compare with")

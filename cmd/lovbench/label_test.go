@@ -129,7 +129,7 @@ func TestLabelSampleCLI(t *testing.T) {
 	if code, _, errs := runCLI(t, "-q", "export", "--ground-truth", gtPath, "--features", fPath, "--folds", "3", "--out", ds); code != 0 {
 		t.Fatalf("export: code %d: %s", code, errs)
 	}
-	if code, out, errs := runCLI(t, "validate", ds); code != 0 || !strings.Contains(out, "valid (18 rows, 3 queries, 3 folds)") {
+	if code, out, errs := runCLI(t, "validate", "--allow-degenerate", ds); code != 0 || !strings.Contains(out, "valid (18 rows, 3 queries, 3 folds)") {
 		t.Fatalf("validate: code %d: %s %s", code, out, errs)
 	}
 	if _, err := os.Stat(gtPath + ".report.json"); err != nil {

@@ -71,6 +71,12 @@ and evaluate rankers.`,
 			a.log = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
 		},
 	}
+	// lovbench alone is a usage error: the usage, then exit status 2.
+	root.RunE = func(cmd *cobra.Command, args []string) error {
+		cmd.SetOut(a.stderr)
+		_ = cmd.Usage()
+		return usagef("a command is needed (lovbench --help lists them)")
+	}
 	root.Version = buildinfo.Line()
 	root.SetVersionTemplate("lovbench {{.Version}}\n")
 	root.SetOut(a.stdout)

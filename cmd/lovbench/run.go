@@ -42,14 +42,16 @@ relevant label) is not published (exit 1) unless --allow-degenerate.`,
 			}
 			cfg, err := pipeline.LoadConfig(config)
 			if err != nil {
-				return err
+				// A configuration that cannot be read or is wrong is a
+				// usage error (exit 2), found before any stage runs.
+				return usageError{err}
 			}
 			if cfg.Workdir == "" && workdir == "" {
 				return usagef("run: no work directory: set workdir in %s or pass --workdir", config)
 			}
 			limit, err := cfg.ClickModels.MemoryLimitBytes()
 			if err != nil {
-				return err
+				return usageError{err}
 			}
 			defer setSoftLimit(a, limit)()
 			res, err := pipeline.Run(cmd.Context(), cfg, pipeline.RunOptions{Workdir: workdir, Force: force, Log: a.pipelineLog(), Progress: a.progress(),

@@ -21,7 +21,7 @@ func newSampleCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sample",
 		Short: "Build the LETOR-style ground truth: labelled SERP terms plus sampled non-relevant matches",
-		Long: `sample builds the ground truth (query,term,label,confidence) of docs/method.md section 5: per
+		Long: `sample builds the ground truth (` + sampling.GroundTruthHeader + `) of docs/method.md section 5: per
 query its labelled first-SERP terms, resolved to URIs in the corpus, plus
 terms matching the query that were not labelled, drawn at random (seeded,
 independent of query order) and labelled 0, so that the average number of
@@ -41,6 +41,9 @@ confidence; sampled terms have none (an empty field).`,
 				return err
 			}
 			loadOpt.Log = a.log
+			if err := fileOutputs(paths{}.add("--out", cfg.Out).add("--report", cfg.Report), "ground_truth.csv"); err != nil {
+				return err
+			}
 			c, err := features.Load(cmd.Context(), corpus, loadOpt)
 			if err != nil {
 				return fmt.Errorf("corpus: %w", err)
@@ -48,6 +51,9 @@ confidence; sampled terms have none (an empty field).`,
 			cfg.AllowEmpty = a.allowEmpty
 			rep, err := sampling.Run(cmd.Context(), cfg, c)
 			if err != nil {
+				return err
+			}
+			if err := carryProvenance(a, cfg.Labels, cfg.Out); err != nil {
 				return err
 			}
 			a.log.Info("ground truth written", "file", cfg.Out, "queries", rep.Queries, "rows", rep.Rows, "unknown_labelled", rep.UnknownLabelled)
@@ -69,13 +75,13 @@ confidence; sampled terms have none (an empty field).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&cfg.Labels, "labels", "", "labels CSV of lovbench label (query,term,label,probability)")
+	f.StringVar(&cfg.Labels, "labels", "", "labels CSV of lovbench label ("+labels.LabelsHeader+")")
 	f.StringSliceVar(&corpus, "corpus", nil, "RDF corpus files or directories (N-Quads, N-Triples, Turtle; plain or gzip)")
 	f.StringVar(&loadOpt.Prefixes, "prefixes", "", "LOV prefix file (SPARQL JSON) to resolve prefixed names")
 	f.BoolVar(&loadOpt.Lenient, "lenient", false, "skip bad RDF statements (counted) instead of failing")
 	uint64Var(f, &cfg.Options.Seed, "seed", 1, "random seed of the draws")
 	floatVar(f, &cfg.Options.PerQuery, "per-query", sampling.DefaultPerQuery, above(0), "target average judgments per query (labelled + sampled)")
-	f.StringVar(&cfg.Out, "out", "", "ground-truth CSV to write (query,term,label,confidence)")
+	f.StringVar(&cfg.Out, "out", "", "ground-truth CSV to write ("+sampling.GroundTruthHeader+")")
 	f.StringVar(&cfg.Report, "report", "", "report JSON to write (default OUT.report.json)")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	return cmd

@@ -1,13 +1,17 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/bytesize"
+	"github.com/lovbench/lovbench/pipeline"
+	"github.com/lovbench/lovbench/sessions/split"
 	"github.com/lovbench/lovbench/shards"
 )
 
@@ -37,9 +41,30 @@ func TestShardFitCLI(t *testing.T) {
 		}
 		return out
 	}
+	// A limit that forces sharding this small log (1 MiB) is below what
+	// the fit command's process holds, which the command refuses (see
+	// TestFitMemoryLimitBelowProcess): those fits call what the command
+	// calls, pipeline.FitLog, with the limit.
+	fitLimit := func(name, path string) string {
+		out := filepath.Join(dir, name)
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		kinds, err := clickmodels.ParseKinds("dctr,ubm,dbn")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := clickmodels.RunConfig{Kinds: kinds, TrainFraction: split.DefaultTrainFraction, Split: split.Spec, Seed: 1, MemoryLimit: bytesize.MinLimit}
+		cfg.Iterations = 5
+		cfg.Level = clickmodels.DefaultLevel
+		if _, err := pipeline.FitLog(context.Background(), pipeline.FitInput{Path: path}, cfg, out); err != nil {
+			t.Fatalf("fit %s under 1MiB: %v", path, err)
+		}
+		return out
+	}
 	outs := []string{
 		fit("mem", "--sessions", ing),
-		fit("limit", "--sessions", ing, "--memory-limit", "1MiB"),
+		fitLimit("limit", ing),
 		fit("fit-shards", "--shards", sh),
 		fit("parquet-file", "--sessions", filepath.Join(ing, "sessions.parquet")),
 	}
@@ -67,7 +92,7 @@ func TestShardFitCLI(t *testing.T) {
 	// A Yandex log under a memory limit is streamed to Parquet, sharded
 	// and fitted with its prepared shards spilled to files, never loaded:
 	// the same files as loading it, and no temporary file left.
-	logMem, logLim := fit("log-mem", "--log", logFile), fit("log-limit", "--log", logFile, "--memory-limit", "1MiB")
+	logMem, logLim := fit("log-mem", "--log", logFile), fitLimit("log-limit", logFile)
 	for _, f := range []string{"DCTR_relevance.tsv", "UBM_relevance.tsv", "UBM_params.json", "DBN_relevance.tsv", "DBN_params.json"} {
 		want, err1 := os.ReadFile(filepath.Join(logMem, f))
 		got, err2 := os.ReadFile(filepath.Join(logLim, f))

@@ -11,6 +11,7 @@ import (
 	"github.com/lovbench/lovbench/clickmodels/sim/corpussim"
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/sessions"
 )
 
 func newSimulateCmd(a *app) *cobra.Command {
@@ -33,7 +34,10 @@ Zipf popularity, a pool of documents per query with random true
 attractiveness and satisfaction, SERPs showing the best documents in order or
 (--shuffle of them) a random sample in random order. The true parameters go
 to --truth in the format of fit's <MODEL>_params.json. Same flags and seed,
-same files. See docs/clickmodels.md.
+same files. Beside the log, OUT.provenance.json says that it was simulated
+and how (with the log's SHA-256): ingest, label, sample and export carry
+it, so that the dataset card says the log was simulated. See
+docs/clickmodels.md.
 
 With --corpus the SERPs come from a vocabulary corpus instead (corpus mode,
 docs/pipeline.md): queries are words of term labels with Zipf popularity,
@@ -98,6 +102,16 @@ corpus.`,
 				return err
 			})
 			if err != nil {
+				return err
+			}
+			// The log says it was simulated, in a sidecar file (the
+			// Yandex format has no room for it): ingest, label, sample
+			// and export carry it to the dataset card.
+			summary := sim.Summary(serps, sc.Queries, kind.String(), sc.ZipfS, seed)
+			if len(corpus) > 0 {
+				summary += ", SERPs from the corpus"
+			}
+			if err := sessions.WriteProvenance(out, sessions.Provenance{Simulated: true, Simulation: summary}); err != nil {
 				return err
 			}
 			if truthFile != "" {

@@ -1,5 +1,5 @@
 // Package bytesize parses and formats memory sizes such as "4GiB" or
-// "512MB" (flags like fit --memory-limit and run-config keys), and holds
+// "512MiB" (flags like fit --memory-limit and run-config keys), and holds
 // the one rule every memory limit follows (ParseLimit).
 package bytesize
 
@@ -10,11 +10,14 @@ import (
 	"strings"
 )
 
-// Parse reads a size: a non-negative number with an optional unit B, K/KB/
-// KiB, M/MB/MiB, G/GB/GiB or T/TB/TiB (case-insensitive). All units are
-// binary (1 KB = 1 KiB = 1024 B), as memory is counted in pages. A size
-// that does not fit in an int64 (say 9e9G) and a non-zero size below one
-// byte (say 0.0000001) are errors, not a wrapped or zero size.
+// Parse reads a size: a non-negative number with an optional unit
+// (case-insensitive): B; the binary units KiB, MiB, GiB, TiB (powers of
+// 1024, as memory is counted in pages) and their one-letter shorthands K,
+// M, G, T; or the SI units KB, MB, GB, TB, which are powers of 1000 as SI
+// and IEC define them (1MB = 1,000,000 B, not 1 MiB: they were read as
+// binary once, while the error message named only the binary units). A
+// size that does not fit in an int64 (say 9e9G) and a non-zero size below
+// one byte (say 0.0000001) are errors, not a wrapped or zero size.
 func Parse(s string) (int64, error) {
 	t := strings.TrimSpace(s)
 	i := len(t)
@@ -26,11 +29,11 @@ func Parse(s string) (int64, error) {
 	if err != nil || v < 0 || math.IsNaN(v) {
 		return 0, fmt.Errorf("size %q: want a number with an optional unit such as 512MiB or 4GiB", s)
 	}
-	mult := map[string]float64{"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10,
-		"m": 1 << 20, "mb": 1 << 20, "mib": 1 << 20, "g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30,
-		"t": 1 << 40, "tb": 1 << 40, "tib": 1 << 40}[unit]
+	mult := map[string]float64{"": 1, "b": 1, "k": 1 << 10, "kib": 1 << 10,
+		"m": 1 << 20, "mib": 1 << 20, "g": 1 << 30, "gib": 1 << 30, "t": 1 << 40, "tib": 1 << 40,
+		"kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12}[unit]
 	if mult == 0 {
-		return 0, fmt.Errorf("size %q: unknown unit %q (want B, KiB, MiB, GiB or TiB)", s, unit)
+		return 0, fmt.Errorf("size %q: unknown unit %q (want B; KiB, MiB, GiB, TiB, powers of 1024; or KB, MB, GB, TB, powers of 1000)", s, unit)
 	}
 	// 2^63 is the first float64 above math.MaxInt64.
 	if b := v * mult; b >= 1<<63 {

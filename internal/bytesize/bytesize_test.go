@@ -6,7 +6,7 @@ import (
 )
 
 func TestParse(t *testing.T) {
-	for in, want := range map[string]int64{"4GiB": 4 << 30, "512mb": 512 << 20, "1.5G": 3 << 29, "100": 100, " 2 KiB ": 2048,
+	for in, want := range map[string]int64{"4GiB": 4 << 30, "512mib": 512 << 20, "1.5G": 3 << 29, "100": 100, " 2 KiB ": 2048,
 		"0": 0, "1e3": 1000, "7.9T": 8686141859430, "8388607T": 8388607 << 40} {
 		got, err := Parse(in)
 		if err != nil || got != want {
@@ -45,5 +45,22 @@ func TestFormat(t *testing.T) {
 		if got := Format(n); got != want {
 			t.Errorf("Format(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// The SI units are powers of 1000, as SI and IEC define them: 1MB is
+// 1,000,000 bytes, not 1 MiB (1,048,576), so "--memory-limit 1MB" is below
+// the 1 MiB minimum; an unknown unit's message names both families.
+func TestParseSIUnits(t *testing.T) {
+	for in, want := range map[string]int64{"1MB": 1000000, "1kB": 1000, "512MB": 512000000, "2GB": 2000000000, "1.5TB": 1500000000000, "1MiB": 1048576, "1M": 1048576} {
+		if got, err := Parse(in); err != nil || got != want {
+			t.Errorf("Parse(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	if _, err := ParseLimit("1MB"); err == nil || !strings.Contains(err.Error(), "a memory limit of 976.6KiB is too small") {
+		t.Errorf("ParseLimit(1MB): %v", err)
+	}
+	if _, err := Parse("4XB"); err == nil || !strings.Contains(err.Error(), "KB, MB, GB, TB, powers of 1000") {
+		t.Errorf("Parse(4XB): %v", err)
 	}
 }

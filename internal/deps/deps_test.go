@@ -134,6 +134,7 @@ var testRules = []struct {
 	pkg string
 	may []string
 }{
+	{".", []string{"pipeline", "sampling"}},
 	{"sessions", []string{"TESTING", "github.com/apache/arrow-go/v18/arrow/array", "github.com/apache/arrow-go/v18/arrow/memory",
 		"github.com/apache/arrow-go/v18/parquet", "github.com/apache/arrow-go/v18/parquet/pqarrow"}},
 	{"ingest", []string{"TESTING", "ingest/ingesttest"}},
@@ -145,7 +146,7 @@ var testRules = []struct {
 	{"features/rdf", []string{"TESTING"}},
 	{"features/democorpus", []string{"features"}},
 	{"features", []string{"TESTING", "gonum.org/v1/gonum/graph/network", "gonum.org/v1/gonum/graph/simple"}},
-	{"export", []string{"TESTING", "ltr", "github.com/parquet-go/parquet-go"}},
+	{"export", []string{"TESTING", "ltr", "github.com/parquet-go/parquet-go", "github.com/apache/arrow-go/v18/parquet", "github.com/apache/arrow-go/v18/parquet/pqarrow"}},
 	{"ltr", []string{"TESTING"}},
 	{"pipeline/report", []string{"pipeline/internal/browsertest"}},
 	{"pipeline", []string{"TESTING", "pipeline/internal/browsertest"}},

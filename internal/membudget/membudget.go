@@ -27,7 +27,22 @@
 // relevance table, which it holds whole.
 package membudget
 
-import "runtime/debug"
+import (
+	"runtime/debug"
+	"runtime/metrics"
+)
+
+// InUse is the memory the Go runtime holds from the OS (all its classes,
+// less the heap returned to the OS): close to the process's resident set
+// size, and what a memory limit bounds. The program's code, the runtime
+// and its buffers hold several MiB before any work, so a limit below
+// InUse plus what the work needs cannot be kept (the fit command refuses
+// it).
+func InUse() int64 {
+	ss := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(ss)
+	return int64(ss[0].Value.Uint64()) - int64(ss[1].Value.Uint64())
+}
 
 // Fit is how a fit divides a memory limit. The zero value (no limit)
 // bounds nothing.

@@ -268,6 +268,7 @@ func unsafeBytes(s string) []byte {
 type ReadColumn struct {
 	Name     string
 	Physical string // Parquet physical type: BYTE_ARRAY, DOUBLE, INT32, ...
+	Optional bool   // the column is optional (nullable), not required
 	Strings  []string
 	Int32s   []int32
 	Float64s []float64
@@ -329,7 +330,7 @@ func Read(r io.ReaderAt, size int64) (t *Table, err error) {
 		if !f.Leaf() || f.Repeated() {
 			return nil, fmt.Errorf("column %q is nested or repeated; want a flat table", f.Name())
 		}
-		t.Columns = append(t.Columns, ReadColumn{Name: f.Name(), Physical: kindName(f.Type().Kind())})
+		t.Columns = append(t.Columns, ReadColumn{Name: f.Name(), Physical: kindName(f.Type().Kind()), Optional: f.Optional()})
 	}
 	buf := make([]parquet.Value, chunk)
 	row := make([]int, len(leaves))
@@ -411,11 +412,19 @@ func kindName(k parquet.Kind) string {
 
 // Select returns the columns of the rows idx of cols, for Write: row i of
 // the result is row idx[i] of cols (idx ascending keeps the accessors'
-// increasing order). Names, kinds and encodings stay as they are.
+// increasing order). Names, kinds, encodings and optionality stay as they
+// are: an optional column stays optional, null where cols is, even when
+// none of the rows idx is null.
 func Select(cols []Column, idx []int) []Column {
 	out := make([]Column, len(cols))
 	for j, c := range cols {
 		s := Column{Name: c.Name, Kind: c.Kind, Dict: c.Dict}
+		if c.Null != nil {
+			s.Null = make([]bool, len(idx))
+			for i, k := range idx {
+				s.Null[i] = c.Null[k]
+			}
+		}
 		switch {
 		case c.Strings != nil:
 			s.String = func(i int) string { return c.Strings[idx[i]] }

@@ -162,3 +162,37 @@ func TestWriteOptionalColumn(t *testing.T) {
 		t.Error("c is not optional or q not required")
 	}
 }
+
+// Select keeps an optional column optional with its nulls, also when none
+// of the chosen rows is null: rows 1 and 2 of c = (1, null, 3, null) are
+// (null, 3), and rows 0 and 2 are (1, 3), still an optional column.
+func TestSelectKeepsNulls(t *testing.T) {
+	cols := []Column{
+		{Name: "c", Kind: Float64, Float64s: []float64{1, 0, 3, 0}, Null: []bool{false, true, false, true}},
+		{Name: "r", Kind: Int32, Int32s: []int32{1, 2, 3, 4}},
+	}
+	for _, tc := range []struct {
+		idx  []int
+		null []bool
+		vals []float64
+	}{
+		{[]int{1, 2}, []bool{true, false}, []float64{0, 3}},
+		{[]int{0, 2}, nil, []float64{1, 3}},
+	} {
+		var b bytes.Buffer
+		if err := Write(&b, Select(cols, tc.idx), len(tc.idx), 0); err != nil {
+			t.Fatal(err)
+		}
+		tab, err := Read(bytes.NewReader(b.Bytes()), int64(b.Len()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := tab.Columns[0]
+		if !c.Optional || tab.Columns[1].Optional {
+			t.Errorf("rows %v: optional %v and %v, want true and false", tc.idx, c.Optional, tab.Columns[1].Optional)
+		}
+		if !slices.Equal(c.Null, tc.null) || !slices.Equal(c.Float64s, tc.vals) {
+			t.Errorf("rows %v: values %v nulls %v, want %v and %v", tc.idx, c.Float64s, c.Null, tc.vals, tc.null)
+		}
+	}
+}

@@ -110,7 +110,7 @@ func TestNDCGChartBestPerRanker(t *testing.T) {
 	if strings.Contains(chart, "RankNet / LOVSimple") {
 		t.Error("NDCG chart shows a ranker's non-best configuration")
 	}
-	if n := strings.Count(out, "<td>LambdaMART</td>"); n != 3 {
+	if n := strings.Count(out, `<td class="wrap">LambdaMART</td>`); n != 3 {
 		t.Errorf("the table lists %d LambdaMART rows, want all 3", n)
 	}
 	_ = fmt.Sprint()
@@ -312,5 +312,34 @@ func TestNDCGDotChart(t *testing.T) {
 	// second, in the plot and in the legend.
 	if strings.Count(chart, "<circle") != 4 || strings.Count(chart, "<rect x=") < 4 {
 		t.Errorf("markers: %d circles, %d rects", strings.Count(chart, "<circle"), strings.Count(chart, "<rect x="))
+	}
+}
+
+// With many bars (6 labels x 5 confidence bins, as "Labels by confidence"),
+// every bar carries its value, the tall ones too (they had none: only bars
+// under 3 units were labelled): written upwards, inside a bar whose height
+// holds the label (white on the bar), else above it. Here the bar of 5,000
+// of ymax 5,000 is 248 units tall, 0.62 x 14 x 5 = 43.4 units of label
+// fit inside; the bar of 40 is 2 units tall, its label goes above.
+func TestManyBarsAllLabelled(t *testing.T) {
+	t.Parallel()
+	var series []Series
+	for b := range 5 {
+		s := Series{Name: fmt.Sprintf("bin %d", b)}
+		for l := range 6 {
+			s.Values = append(s.Values, float64([]int{5000, 40, 1200, 300, 2500, 800}[(l+b)%6]))
+		}
+		series = append(series, s)
+	}
+	svg := string(BarChart("Labels by confidence", "label", "pairs", []string{"-2", "0", "1", "2", "3", "4"}, series))
+	bars := strings.Count(svg, `<rect class="bar"`)
+	values := regexp.MustCompile(`<text class="value"[^>]*>([^<]+)</text>`).FindAllStringSubmatch(svg, -1)
+	if bars != 30 || len(values) != 30 {
+		t.Fatalf("%d bars, %d value labels; want 30 and 30", bars, len(values))
+	}
+	inside := regexp.MustCompile(`<text class="value"[^>]*fill="white"[^>]*>5,000</text>`).FindAllString(svg, -1)
+	above := regexp.MustCompile(`<text class="value" [^>]*text-anchor="start"[^>]*>40</text>`).FindAllString(svg, -1)
+	if len(inside) != 5 || len(above) != 5 {
+		t.Errorf("5,000 inside its bar %d times, 40 above its bar %d times; want 5 and 5", len(inside), len(above))
 	}
 }

@@ -14,6 +14,7 @@ package report
 
 import (
 	"slices"
+	"strings"
 
 	"fmt"
 	"github.com/lovbench/lovbench/labels"
@@ -673,8 +674,16 @@ func fmtOpt(x *float64) string {
 	return fmtFloat(*x)
 }
 
+// breakAt escapes a measure name for a table header and lets it break
+// after "@" (NDCG@<wbr>10): a header as wide as "NDCG@10" made each number
+// column wider than its values, and the LTR table wider than the page at
+// 800 px.
+func breakAt(s string) template.HTML {
+	return template.HTML(strings.ReplaceAll(template.HTMLEscapeString(s), "@", "@<wbr>"))
+}
+
 var page = template.Must(template.New("report").Funcs(template.FuncMap{
-	"f": fmtFloat, "pct": fmtPct, "opt": fmtOpt,
+	"f": fmtFloat, "pct": fmtPct, "opt": fmtOpt, "breakAt": breakAt,
 	"short": func(s string) string {
 		if len(s) > 16 {
 			return s[:16]
@@ -702,9 +711,10 @@ svg.chart{display:block;margin:1em 0;width:100%;height:auto}
 .figure{font-size:1.3em;font-weight:bold}
 .warning{background:#fff3cd;border:2px solid #b00;color:#600;padding:.6em 1em;font-weight:bold}
 .scroll{overflow-x:auto;max-width:100%}
-.scroll table{font-size:.85em}
-.scroll th,.scroll td{padding:.25em .4em}
+.scroll table{font-size:.8em}
+.scroll th,.scroll td{padding:.2em .3em}
 .scroll td{white-space:nowrap}
+.scroll th,.scroll td.wrap{white-space:normal}
 tr.worse td{color:#8a1c1c}
 tr.better td{font-weight:bold;background:#eefbea}
 details{margin:1em 0}
@@ -777,8 +787,8 @@ details{margin:1em 0}
 <h2 id="ltr">5. Learning to rank</h2>
 {{if .LTR}}
 <p>Mean test performance over the folds (relevant = label ≥ 1 for MAP). Documents with equal scores are ordered {{if eq .LTRTieRule "optimistic"}}by label, highest first (an upper bound){{else if eq .LTRTieRule "pessimistic"}}by label, lowest first (a lower bound){{else if eq .LTRTieRule "average"}}at random: the values are the exact expected values over the orders of each tie{{else}}by docid descending, as trec_eval does, never by their position in the fold file{{end}}. <em>Tie rate</em> is the share of the top-10 ranks held by a document that shares its score with another document of the query; the last column is NDCG@10 with ties ordered worst-first and best-first. ⚠ marks a ranker whose NDCG@10 moves by more than {{printf "%.2f" .TieFlag}} between the two.</p>
-<div class="scroll"><table><tr><th>ranker</th><th style="text-align:left">configuration</th>{{range .LTRMeasures}}<th>{{.}}</th>{{end}}<th>tie rate</th><th>NDCG@10 pessimistic – optimistic</th></tr>
-{{range .LTRRows}}<tr><td>{{.Ranker}}</td><td style="text-align:left">{{.Config}}</td>{{range .Values}}<td>{{.}}</td>{{end}}<td>{{.TieRate}}</td><td>{{.Bounds}}{{if .Flagged}} ⚠{{end}}</td></tr>
+<div class="scroll"><table><tr><th>ranker</th><th style="text-align:left">configuration</th>{{range .LTRMeasures}}<th>{{breakAt .}}</th>{{end}}<th>tie rate</th><th>NDCG@10 pessimistic – optimistic</th></tr>
+{{range .LTRRows}}<tr><td class="wrap">{{.Ranker}}</td><td class="wrap" style="text-align:left">{{.Config}}</td>{{range .Values}}<td>{{.}}</td>{{end}}<td>{{.TieRate}}</td><td class="wrap">{{.Bounds}}{{if .Flagged}} ⚠{{end}}</td></tr>
 {{end}}</table></div>
 {{if .TieRows}}<p>Rankers whose NDCG@10 moves by more than {{printf "%.2f" .TieFlag}} with the order of tied documents (many equal scores: few distinct feature values among a query's documents):</p>
 <div class="scroll"><table class="ties"><tr><th>ranker</th><th style="text-align:left">configuration</th><th>NDCG@10 spread (optimistic − pessimistic)</th></tr>
@@ -788,11 +798,11 @@ details{margin:1em 0}
 <p>{{.SigIntro}}</p>
 {{if .Verdict}}<p><strong>{{.Verdict}}</strong></p>{{end}}
 <div class="scroll"><table class="sig"><tr><th>ranker</th><th style="text-align:left">configuration</th><th>{{(index .SigRows 0).Measure}} difference</th><th>95% CI</th><th>p</th><th>{{.SigColumn}}</th><th>d_z</th><th>won / tied / lost</th><th>verdict</th></tr>
-{{range .SigRows}}<tr class="{{.Class}}"><td>{{.Ranker}}</td><td style="text-align:left">{{.Config}}</td><td>{{.Diff}}</td><td>{{.CI}}</td><td>{{.P}}</td><td>{{.PAdjusted}}</td><td>{{.Effect}}</td><td>{{.WTL}}</td><td>{{.Verdict}}</td></tr>
+{{range .SigRows}}<tr class="{{.Class}}"><td>{{.Ranker}}</td><td class="wrap" style="text-align:left">{{.Config}}</td><td>{{.Diff}}</td><td>{{.CI}}</td><td>{{.P}}</td><td>{{.PAdjusted}}</td><td>{{.Effect}}</td><td>{{.WTL}}</td><td class="wrap">{{.Verdict}}</td></tr>
 {{end}}</table></div>
 <details><summary>Every measure against the baseline ({{len .SigRowsAll}} comparisons)</summary>
 <div class="scroll"><table class="sig"><tr><th>ranker</th><th style="text-align:left">configuration</th><th>measure</th><th>difference</th><th>95% CI</th><th>p</th><th>{{.SigColumn}}</th><th>d_z</th><th>won / tied / lost</th><th>verdict</th></tr>
-{{range .SigRowsAll}}<tr class="{{.Class}}"><td>{{.Ranker}}</td><td style="text-align:left">{{.Config}}</td><td>{{.Measure}}</td><td>{{.Diff}}</td><td>{{.CI}}</td><td>{{.P}}</td><td>{{.PAdjusted}}</td><td>{{.Effect}}</td><td>{{.WTL}}</td><td>{{.Verdict}}</td></tr>
+{{range .SigRowsAll}}<tr class="{{.Class}}"><td>{{.Ranker}}</td><td class="wrap" style="text-align:left">{{.Config}}</td><td>{{.Measure}}</td><td>{{.Diff}}</td><td>{{.CI}}</td><td>{{.P}}</td><td>{{.PAdjusted}}</td><td>{{.Effect}}</td><td>{{.WTL}}</td><td class="wrap">{{.Verdict}}</td></tr>
 {{end}}</table></div></details>{{end}}
 {{.NDCGChart}}
 {{else}}<p class="note">No learning-to-rank results in this run.</p>{{end}}

@@ -94,11 +94,11 @@ func TestRenderSectionsAndCharts(t *testing.T) {
 		"Best learned ranker by NDCG@10: RankNet on Full, 0.4600 (baseline 0.3600), significantly better after Holm correction (α = 0.05): difference +0.1000, 95% CI [+0.0500, +0.1500], p = 0.0020, corrected p = 0.0040",
 		// The comparison with the baseline: its table and the verdict.
 		`<h3 id="significance">Against the baseline</h3>`, "<th>p(holm)</th>", "<th>NDCG@10 difference</th>",
-		`<tr class="better"><td>RankNet</td><td style="text-align:left">Full</td><td>&#43;0.1000</td><td>[&#43;0.0500, &#43;0.1500]</td><td>0.0020</td><td>0.0040</td><td>&#43;0.80</td><td>30 / 4 / 6</td><td>better ✓</td></tr>`,
+		`<tr class="better"><td>RankNet</td><td class="wrap" style="text-align:left">Full</td><td>&#43;0.1000</td><td>[&#43;0.0500, &#43;0.1500]</td><td>0.0020</td><td>0.0040</td><td>&#43;0.80</td><td>30 / 4 / 6</td><td class="wrap">better ✓</td></tr>`,
 		"Every measure against the baseline (5 comparisons)", "after Holm correction for the one comparison of each measure",
 		"Labels from UBM, the selected click model (test log-likelihood -0.1700, perplexity 1.1900).",
 		// Tie columns: the baseline's gap 0.009 is not flagged, RankNet's 0.06 is.
-		"<td>10.0%</td><td>0.3560 – 0.3650</td>", "<td>25.0%</td><td>0.4400 – 0.5000 ⚠</td>",
+		`<td>10.0%</td><td class="wrap">0.3560 – 0.3650</td>`, `<td>25.0%</td><td class="wrap">0.4400 – 0.5000 ⚠</td>`,
 		"by docid descending, as trec_eval does",
 		// The cleaning chart takes its bars from the counts' kinds.
 		"<title>events kept queries: 900</title>", "<title>events kept clicks: 787</title>",
@@ -180,7 +180,21 @@ func TestReportRendersInChromium(t *testing.T) {
 		t.Skip("chromium not found (Debian package chromium; .ci/run installs it): skipping the browser rendering check")
 	}
 	p := filepath.Join(t.TempDir(), "report.html")
-	if err := os.WriteFile(p, []byte(render(t, sample())), 0o644); err != nil {
+	// The learning-to-rank table of the demo's report: seven measures, a
+	// configuration named as the baseline's, a "Coordinate Ascent"
+	// ranker, and tie bounds that move (⚠).
+	d := sample()
+	for i := range d.LTR {
+		r := &d.LTR[i]
+		r.Measures["ERR@3"], r.Measures["ERR@5"] = 0.2703, 0.3007
+		for m := range r.Measures {
+			r.Measures[m] += 0.00011
+		}
+		r.Ties = &LTRTies{Rate: 0.651, Pessimistic: 0.6631, Optimistic: 0.837}
+	}
+	d.LTR[0].Config = "LabelSearch_T (feature 34)"
+	d.LTR[1].Ranker = "Coordinate Ascent"
+	if err := os.WriteFile(p, []byte(render(t, d)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
@@ -203,6 +217,21 @@ func TestReportRendersInChromium(t *testing.T) {
 	}
 	if r.MinFontPx < MinTextPx {
 		t.Errorf("smallest chart text at 800 px: %.2f px, want at least %d", r.MinFontPx, MinTextPx)
+	}
+	// At 800 px the learning-to-rank table fits the page: no sideways
+	// scrolling (it overflowed by 220 px on the demo's report, whose
+	// table has the measures of sample: MAP, NDCG@3, 5, 10, ERR@3, 5, 10).
+	ltrTables := 0
+	for _, o := range r.Overflow {
+		if o.Section == "ltr" {
+			ltrTables++
+			if o.Px > 0 {
+				t.Errorf("table %d of section ltr is %d px wider than the page at 800 px", o.Index, o.Px)
+			}
+		}
+	}
+	if ltrTables == 0 {
+		t.Errorf("no scrolling table found in section ltr: %+v", r.Overflow)
 	}
 }
 
@@ -243,7 +272,7 @@ func TestVerdictOnlyWhenSignificant(t *testing.T) {
 	if !strings.Contains(out, "No learned ranker beats the baseline (NDCG@10 0.3600) significantly after Holm correction (α = 0.05); the highest, RankNet on Full (0.4600)") {
 		t.Errorf("no sentence saying that no learned ranker beats the baseline")
 	}
-	if !strings.Contains(out, `<tr class=""><td>RankNet</td>`) || !strings.Contains(out, "<td>n.s.</td>") {
+	if !strings.Contains(out, `<tr class=""><td>RankNet</td>`) || !strings.Contains(out, `<td class="wrap">n.s.</td>`) {
 		t.Error("the comparison is not marked not significant")
 	}
 }

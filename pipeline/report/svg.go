@@ -268,9 +268,11 @@ func BarChart(title, xlabel, ylabel string, categories []string, series []Series
 	ymax = niceMax(ymax)
 	frame(&b, title, xlabel, ylabel, 0, ymax, chartW-padR, 0)
 	n := len(categories)
-	// Every bar carries its value when there are few, so a bar of 619
-	// beside one of 157,379 is still read; with many, only bars too short
-	// to see (under 3 units) do.
+	// Every bar carries its value, so a bar of 619 beside one of 157,379
+	// is still read: above the bar when there are few bars; with many,
+	// written upwards (rotated, so that neighbours do not collide): inside
+	// a bar tall enough to hold it, in white, else above it. (Tall bars
+	// had no label when there were many.)
 	labelAll := n*len(series) <= 12
 	if n == 0 {
 		n = 1
@@ -288,9 +290,22 @@ func BarChart(title, xlabel, ylabel string, categories []string, series []Series
 			fmt.Fprintf(&b, `<rect class="bar" x="%s" y="%s" width="%s" height="%s" fill="%s"><title>%s %s: %s</title></rect>`,
 				num(gx+barW*float64(si)), num(y), num(math.Max(barW-1, 1)), num(float64(chartH-padB)-y), palette[si%len(palette)],
 				esc(s.Name), esc(cat), esc(fmtValue(v)))
-			if h := float64(chartH-padB) - y; labelAll || h < 3 {
+			cx, label := gx+barW*float64(si)+barW/2, fmtBarLabel(v)
+			if labelAll {
 				fmt.Fprintf(&b, `<text class="value" x="%s" y="%s" font-size="%d" text-anchor="middle">%s</text>`,
-					num(gx+barW*float64(si)+barW/2), num(y-4), fontText, esc(fmtBarLabel(v)))
+					num(cx), num(y-4), fontText, esc(label))
+				continue
+			}
+			// A rotated line's glyphs lie left of its baseline: the
+			// baseline a third of the font right of the centre centres
+			// them on the bar.
+			bx := cx + float64(fontText)/3
+			if h := float64(chartH-padB) - y; h >= textLen(label)+8 {
+				fmt.Fprintf(&b, `<text class="value" x="%s" y="%s" font-size="%d" fill="white" text-anchor="end" transform="rotate(-90 %s %s)">%s</text>`,
+					num(bx), num(y+4), fontText, num(bx), num(y+4), esc(label))
+			} else {
+				fmt.Fprintf(&b, `<text class="value" x="%s" y="%s" font-size="%d" text-anchor="start" transform="rotate(-90 %s %s)">%s</text>`,
+					num(bx), num(y-4), fontText, num(bx), num(y-4), esc(label))
 			}
 		}
 		if len(categories) <= 24 || ci%((len(categories)+23)/24) == 0 {
@@ -303,6 +318,10 @@ func BarChart(title, xlabel, ylabel string, categories []string, series []Series
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
 }
+
+// textLen bounds the length in user units of s written at fontText: 0.62
+// em per character, generous for digits and commas in sans-serif fonts.
+func textLen(s string) float64 { return 0.62 * float64(fontText) * float64(len([]rune(s))) }
 
 // LineChart draws one polyline per series over the x labels, each with its
 // own colour, dash pattern and marker shape (dashes, markers), the legend

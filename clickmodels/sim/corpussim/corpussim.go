@@ -97,9 +97,12 @@ func New(ctx context.Context, c *features.Corpus, search Searcher, o Options) (*
 		return nil, fmt.Errorf("corpus simulation: Zipf exponent %g must be above 1", o.ZipfS)
 	}
 	s := &Source{corpus: c, opts: o, vocabFX: map[string]float64{}}
-	cands := s.candidates()
+	cands, best, labelled := s.candidates()
 	if len(cands) == 0 {
-		return nil, errors.New("corpus simulation: no label word matches a full SERP of terms; is the corpus empty?")
+		if labelled == 0 {
+			return nil, fmt.Errorf("corpus simulation: no term of the corpus (%d terms) has a label in English or without a language, so there is no query to draw; is the corpus empty?", len(c.Terms()))
+		}
+		return nil, fmt.Errorf("corpus simulation: no label word matches a full SERP of %d terms (%d terms have a label; the best word matches %d): give a SERP length of at most %d (simulate --serp-length; labels.serp_size in a run configuration), or a larger corpus", o.SERPSize, labelled, best, max(best, 1))
 	}
 	rng := rand.New(rand.NewPCG(o.Seed, 0x6c6f7662656e6368))
 	rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
@@ -136,8 +139,11 @@ func New(ctx context.Context, c *features.Corpus, search Searcher, o Options) (*
 }
 
 // candidates returns the distinct candidate queries, sorted (the shuffle
-// that follows makes the order random but seeded).
-func (s *Source) candidates() []string {
+// that follows makes the order random but seeded), the most terms a word
+// or phrase of the labels matches (the longest full SERP the corpus
+// allows) and the number of terms with a label in English or none, for
+// the message when there is no candidate.
+func (s *Source) candidates() (cands []string, best, labelled int) {
 	df := map[string]int{}   // word -> terms whose label contains it
 	phr := map[string]bool{} // two-word label phrases
 	for _, uri := range s.corpus.Terms() {
@@ -145,10 +151,15 @@ func (s *Source) candidates() []string {
 		if !ok {
 			continue
 		}
+		counted := false
 		seen := map[string]bool{}
 		for _, l := range t.Labels {
 			if l.Lang != "" && !strings.HasPrefix(l.Lang, "en") {
 				continue
+			}
+			if !counted {
+				labelled++
+				counted = true
 			}
 			toks := features.Tokenize(l.Value)
 			for i, w := range toks {
@@ -164,12 +175,19 @@ func (s *Source) candidates() []string {
 	}
 	var words, phrases []string
 	for w, n := range df {
-		if n >= 2 && len(s.corpus.Matches(w)) >= s.opts.SERPSize {
+		if n < 2 {
+			continue
+		}
+		m := len(s.corpus.Matches(w))
+		best = max(best, m)
+		if m >= s.opts.SERPSize {
 			words = append(words, w)
 		}
 	}
 	for p := range phr {
-		if len(s.corpus.Matches(p)) >= s.opts.SERPSize {
+		m := len(s.corpus.Matches(p))
+		best = max(best, m)
+		if m >= s.opts.SERPSize {
 			phrases = append(phrases, p)
 		}
 	}
@@ -185,7 +203,7 @@ func (s *Source) candidates() []string {
 			pi++
 		}
 	}
-	return out
+	return out, best, labelled
 }
 
 func isDigits(s string) bool {

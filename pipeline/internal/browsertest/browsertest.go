@@ -42,6 +42,18 @@ type Result struct {
 	// MinFontPx is the size in CSS pixels of the smallest text of the
 	// charts as drawn (font size times the SVG's scale), 0 without text.
 	MinFontPx float64
+	// Overflow is, per horizontally scrolling container of the page
+	// (class "scroll") in page order, by the id of the section it is in
+	// and the container's index, how many CSS pixels its content is wider
+	// than the container: what a reader has to scroll sideways (0: none).
+	Overflow []Overflow
+}
+
+// Overflow is the sideways overflow of one scrolling container.
+type Overflow struct {
+	Section string // id of the nearest preceding h2 or h3 ("" before any)
+	Index   int    // 0-based, in page order
+	Px      int
 }
 
 // probeHead records page errors; probeTail counts the rendered charts into
@@ -57,7 +69,10 @@ document.body.setAttribute('data-svg-ok',ok);
 document.body.setAttribute('data-errors',window.__errs.length);
 var mn=0;document.querySelectorAll('svg.chart text').forEach(function(t){var m=t.ownerSVGElement.getScreenCTM();
 var px=parseFloat(getComputedStyle(t).fontSize)*Math.sqrt(m.a*m.d);if(mn===0||px<mn)mn=px;});
-document.body.setAttribute('data-min-font-centipx',Math.floor(mn*100));})();
+document.body.setAttribute('data-min-font-centipx',Math.floor(mn*100));
+var ov=[],sec='',hs=document.querySelectorAll('h2[id],h3[id],div.scroll');
+hs.forEach(function(e){if(e.tagName!=='DIV'){sec=e.id;return;}ov.push(sec+':'+Math.max(0,e.scrollWidth-e.clientWidth));});
+document.body.setAttribute('data-overflow',ov.join(' '));})();
 </script>`
 )
 
@@ -114,6 +129,18 @@ func CheckWidth(ctx context.Context, chromium, htmlPath, tmp string, width int) 
 		return nil, err
 	}
 	r.MinFontPx = float64(cpx) / 100
+	m := regexp.MustCompile(`data-overflow="([^"]*)"`).FindStringSubmatch(stdout.String())
+	if m == nil {
+		return nil, fmt.Errorf("chromium's DOM has no data-overflow attribute; the probe did not run")
+	}
+	for i, f := range strings.Fields(m[1]) {
+		sec, px, _ := strings.Cut(f, ":")
+		n, err := strconv.Atoi(px)
+		if err != nil {
+			return nil, fmt.Errorf("data-overflow %q: %v", f, err)
+		}
+		r.Overflow = append(r.Overflow, Overflow{Section: sec, Index: i, Px: n})
+	}
 	for _, line := range strings.Split(stderr.String(), "\n") {
 		if strings.Contains(line, "CONSOLE") && strings.Contains(line, "file://") {
 			r.Console = append(r.Console, line)
