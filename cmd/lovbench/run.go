@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 
 	"github.com/spf13/cobra"
@@ -41,9 +42,13 @@ relevant label) is not published (exit 1) unless --allow-degenerate.`,
 				return usagef("run: --config is required")
 			}
 			cfg, err := pipeline.LoadConfig(config)
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				return err // a file that cannot be read: bad input (exit 1)
+			}
 			if err != nil {
-				// A configuration that cannot be read or is wrong is a
-				// usage error (exit 2), found before any stage runs.
+				// A configuration that is wrong is a usage error (exit
+				// 2), found before any stage runs.
 				return usageError{err}
 			}
 			if cfg.Workdir == "" && workdir == "" {

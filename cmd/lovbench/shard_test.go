@@ -55,7 +55,9 @@ func TestShardFitCLI(t *testing.T) {
 			t.Fatal(err)
 		}
 		cfg := clickmodels.RunConfig{Kinds: kinds, TrainFraction: split.DefaultTrainFraction, Split: split.Spec, Seed: 1, MemoryLimit: bytesize.MinLimit}
-		cfg.Iterations = 5
+		// The command's default estimator, with its --iterations 5.
+		def := clickmodels.DefaultEstimator.Options()
+		cfg.Exact, cfg.Tolerance, cfg.Iterations = def.Exact, def.Tolerance, 5
 		cfg.Level = clickmodels.DefaultLevel
 		if _, err := pipeline.FitLog(context.Background(), pipeline.FitInput{Path: path}, cfg, out); err != nil {
 			t.Fatalf("fit %s under 1MiB: %v", path, err)
