@@ -71,30 +71,7 @@ func TestPSCMShardInvariance(t *testing.T) {
 		t.Fatal("PSCM's parameters do not depend on the click order")
 	}
 	sp := shards.SplitConfig{Split: split.Spec, TrainFraction: 0.7}
-	for _, c := range []struct{ n, workers int }{{3, 3}, {8, 1}} {
-		dir := t.TempDir()
-		if _, err := shards.Write(ctx, src, c.n, sp, dir, shards.WriteOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		d, err := shards.Open(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, budget := range []int64{0, 1} { // 1: every shard spilled to its prepared-shard file
-			out := t.TempDir()
-			cc := cfg
-			cc.Workers, cc.PreparedBudget = c.workers, budget
-			if _, err := outofcore.RunShards(ctx, d, cc, out); err != nil {
-				t.Fatal(err)
-			}
-			got := outputs(t, out)
-			for f, w := range want {
-				if !bytes.Equal(got[f], w) {
-					t.Errorf("%d shards, %d workers, prepared budget %d: %s differs from the in-memory fit", c.n, c.workers, budget, f)
-				}
-			}
-		}
-	}
+	shardFitsEqual(t, src, sp, cfg, want, [][2]int{{3, 3}, {8, 1}}, nil)
 	// A prepared shard with orders reads back equal, and a click order
 	// that is not an order of its record's clicks is refused.
 	st, err := shards.NewStream(ctx, src, sp)

@@ -159,9 +159,36 @@ func TestShardInvarianceHeavy(t *testing.T) {
 	}
 	wantPQ := outputs(t, refPQ)
 	sp := shards.SplitConfig{Split: cfg.Split, TrainFraction: cfg.TrainFraction}
-	for _, c := range []struct{ n, workers int }{{3, 3}, {8, 2}} {
+	shardFitsEqual(t, src, sp, cfg, want, [][2]int{{3, 3}, {8, 2}}, func(d *shards.Dir, cc clickmodels.RunConfig, what string) {
+		outPQ := t.TempDir()
+		cc.ParamsFormat = clickmodels.ParamsParquet
+		if _, err := outofcore.RunShards(ctx, d, cc, outPQ); err != nil {
+			t.Fatal(err)
+		}
+		got := outputs(t, outPQ)
+		if len(got) != len(wantPQ) {
+			t.Fatalf("Parquet parameters: %d files, want %d", len(got), len(wantPQ))
+		}
+		for f, w := range wantPQ {
+			if !bytes.Equal(got[f], w) {
+				t.Errorf("%s: %s differs from the in-memory fit", what, f)
+			}
+		}
+	})
+}
+
+// shardFitsEqual cuts the sessions directory src into n query shards for
+// each {n, workers} of cases, fits them with RunShards (prepared shards in
+// memory, then every one spilled to its file) and checks every file of
+// want byte for byte; also, if not nil, runs further checks on the same
+// shards and configuration.
+func shardFitsEqual(t *testing.T, src string, sp shards.SplitConfig, cfg clickmodels.RunConfig, want map[string][]byte, cases [][2]int, also func(d *shards.Dir, cc clickmodels.RunConfig, what string)) {
+	t.Helper()
+	ctx := context.Background()
+	for _, c := range cases {
+		n, workers := c[0], c[1]
 		dir := t.TempDir()
-		if _, err := shards.Write(ctx, src, c.n, sp, dir, shards.WriteOptions{}); err != nil {
+		if _, err := shards.Write(ctx, src, n, sp, dir, shards.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		d, err := shards.Open(dir)
@@ -171,29 +198,19 @@ func TestShardInvarianceHeavy(t *testing.T) {
 		for _, budget := range []int64{0, 1} { // 1: every shard spilled to its prepared-shard file
 			out := t.TempDir()
 			cc := cfg
-			cc.Workers, cc.PreparedBudget = c.workers, budget
+			cc.Workers, cc.PreparedBudget = workers, budget
 			if _, err := outofcore.RunShards(ctx, d, cc, out); err != nil {
 				t.Fatal(err)
 			}
+			what := fmt.Sprintf("%d shards, %d workers, prepared budget %d", n, workers, budget)
 			got := outputs(t, out)
 			for f, w := range want {
 				if !bytes.Equal(got[f], w) {
-					t.Errorf("%d shards, %d workers, prepared budget %d: %s differs from the in-memory fit", c.n, c.workers, budget, f)
+					t.Errorf("%s: %s differs from the in-memory fit", what, f)
 				}
 			}
-			outPQ := t.TempDir()
-			cc.ParamsFormat = clickmodels.ParamsParquet
-			if _, err := outofcore.RunShards(ctx, d, cc, outPQ); err != nil {
-				t.Fatal(err)
-			}
-			got = outputs(t, outPQ)
-			if len(got) != len(wantPQ) {
-				t.Fatalf("Parquet parameters: %d files, want %d", len(got), len(wantPQ))
-			}
-			for f, w := range wantPQ {
-				if !bytes.Equal(got[f], w) {
-					t.Errorf("%d shards, %d workers, prepared budget %d: %s differs from the in-memory fit", c.n, c.workers, budget, f)
-				}
+			if also != nil {
+				also(d, cc, what)
 			}
 		}
 	}
