@@ -136,10 +136,7 @@ func TestPSCMHandEvaluate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	near(t, "perplexity at rank 0", met.PerplexityAtRank[0], 1/p0)
-	near(t, "perplexity at rank 1", met.PerplexityAtRank[1], 1/p1)
-	near(t, "perplexity at rank 2", met.PerplexityAtRank[2], 1/p2)
-	near(t, "log-likelihood", met.LogLikelihood, (math.Log(p0)+math.Log(p1)+math.Log(p2))/3)
+	nearMetrics(t, met, p0, p1, p2)
 
 	var buf bytes.Buffer
 	if err := m.WriteJSON(&buf); err != nil {
@@ -311,10 +308,7 @@ func TestPSCMAuthorsHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	p0, p1, p2 := 1-(22.0/27)*(361.0/576), 7.0/12, 0.5
-	near(t, "perplexity at rank 0", met.PerplexityAtRank[0], 1/p0)
-	near(t, "perplexity at rank 1", met.PerplexityAtRank[1], 1/p1)
-	near(t, "perplexity at rank 2", met.PerplexityAtRank[2], 1/p2)
-	near(t, "log-likelihood", met.LogLikelihood, (math.Log(p0)+math.Log(p1)+math.Log(p2))/3)
+	nearMetrics(t, met, p0, p1, p2)
 	// The flag travels with the parameter file.
 	var buf bytes.Buffer
 	if err := m.WriteJSON(&buf); err != nil {
@@ -381,4 +375,15 @@ func TestDataOrders(t *testing.T) {
 			t.Errorf("record %d: orders %v, want %v", i, got, want[i])
 		}
 	}
+}
+
+// nearMetrics checks the perplexity per rank and the log-likelihood of a
+// one-SERP test log of three ranks whose click probabilities (of the
+// observed outcome, rank by rank) are p0, p1 and p2.
+func nearMetrics(t *testing.T, met Metrics, p0, p1, p2 float64) {
+	t.Helper()
+	near(t, "perplexity at rank 0", met.PerplexityAtRank[0], 1/p0)
+	near(t, "perplexity at rank 1", met.PerplexityAtRank[1], 1/p1)
+	near(t, "perplexity at rank 2", met.PerplexityAtRank[2], 1/p2)
+	near(t, "log-likelihood", met.LogLikelihood, (math.Log(p0)+math.Log(p1)+math.Log(p2))/3)
 }
