@@ -14,10 +14,10 @@
 // a query with different labels get the probability that their order is
 // right and each query the expected agreement of its labels' order with
 // the true order (OrderAgreement: P(X > Y) under independent Beta
-// posteriors by Gauss-Legendre integration), Selection is the one rule of
-// which labels a minimum confidence or query agreement keeps, and
-// Calibrate measures intervals and confidences against the truth of
-// simulated logs.
+// posteriors by Gauss-Legendre integration), and Selection is the one rule
+// of which labels a minimum confidence or query agreement keeps. Measuring
+// intervals and confidences against the truth of simulated logs is
+// pipeline/calibration's (labels never reaches the simulator).
 package labels
 
 import (

@@ -15,7 +15,7 @@
 // fitted with the model that simulated it.
 //
 // Ablations replace one ingredient of the intervals by the simulation's
-// truth (labels.SimulationOptions): -true-globals fixes the click model's
+// truth (calibration.SimulationOptions): -true-globals fixes the click model's
 // global parameters at the simulated ones, -oracle-prior replaces the
 // fitted priors by the Beta moment-matched to the true values of each
 // prior cell (rank bucket, exposure class), -return 0 takes away the
@@ -57,7 +57,6 @@ import (
 	"github.com/lovbench/lovbench/clickmodels/sim"
 	"github.com/lovbench/lovbench/clickmodels/sim/corpussim"
 	"github.com/lovbench/lovbench/features"
-	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/pipeline/calibration"
 )
 
@@ -88,15 +87,15 @@ func main() {
 		}
 		return
 	}
-	vs := []variant{{name: "as fitted", ret: *ret, opt: labels.SimulationOptions{TrueGlobals: *trueGlobals, OraclePrior: *oracle}}}
+	vs := []variant{{name: "as fitted", ret: *ret, opt: calibration.SimulationOptions{TrueGlobals: *trueGlobals, OraclePrior: *oracle}}}
 	if *ablate {
 		vs = []variant{
 			{name: "as fitted", ret: *ret},
-			{name: "true globals", ret: *ret, opt: labels.SimulationOptions{TrueGlobals: true}},
+			{name: "true globals", ret: *ret, opt: calibration.SimulationOptions{TrueGlobals: true}},
 			{name: "no return", ret: 0, sparseOnly: true},
-			{name: "oracle prior", ret: *ret, opt: labels.SimulationOptions{OraclePrior: true}},
-			{name: "oracle prior, no return", ret: 0, opt: labels.SimulationOptions{OraclePrior: true}, sparseOnly: true},
-			{name: "all three", ret: 0, opt: labels.SimulationOptions{TrueGlobals: true, OraclePrior: true}},
+			{name: "oracle prior", ret: *ret, opt: calibration.SimulationOptions{OraclePrior: true}},
+			{name: "oracle prior, no return", ret: 0, opt: calibration.SimulationOptions{OraclePrior: true}, sparseOnly: true},
+			{name: "all three", ret: 0, opt: calibration.SimulationOptions{TrueGlobals: true, OraclePrior: true}},
 		}
 	} else if *trueGlobals || *oracle {
 		vs[0].name = ""
@@ -118,7 +117,7 @@ func main() {
 type variant struct {
 	name string
 	ret  float64
-	opt  labels.SimulationOptions
+	opt  calibration.SimulationOptions
 	// sparseOnly: the variant differs from another only in ret, which
 	// dense logs do not use.
 	sparseOnly bool
@@ -148,7 +147,7 @@ func run(serpList, modelList, logList string, seed uint64, level float64, vs []v
 					}
 					opt := v.opt
 					opt.Level = level
-					c, err := labels.CalibrateSimulation(ctx, cfg, opt)
+					c, err := calibration.CalibrateSimulation(ctx, cfg, opt)
 					if err != nil {
 						return err
 					}

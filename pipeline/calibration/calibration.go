@@ -13,6 +13,13 @@
 // The logs come from either simulator: the project's own (clickmodels/sim,
 // SimLog) or the second one written from the models' definitions
 // (clickmodels/refsim, RefLog).
+//
+// Below that path, Calibrate and CalibrateSimulation measure one fitted
+// model's intervals and label confidences against the model that simulated
+// its log, in memory (truth.go); SimulationOptions replace one ingredient
+// of the intervals at a time by the simulation's truth, and CalibrationOf
+// is the one home of the calibration measures (ECE, Brier skill) both
+// levels report.
 package calibration
 
 import (
@@ -56,8 +63,8 @@ type Report struct {
 	Pairs    int     `json:"pairs"`
 	Coverage float64 `json:"coverage"`
 	// Labels is the calibration of the labels' confidences (labels.csv)
-	// against the labels of the true relevance (labels.CalibrationOf).
-	Labels *labels.Calibration `json:"labels"`
+	// against the labels of the true relevance (CalibrationOf).
+	Labels *Calibration `json:"labels"`
 	// ByEvidence splits the pairs, ordered by alpha + beta, into Fifths
 	// groups of equal size (the least evidence first); the labels are
 	// split among themselves the same way, by the evidence of their pair.
@@ -255,12 +262,12 @@ func Measure(rows []Interval, ls []labels.Label, truth Truth, th labels.Threshol
 		}
 		labs = append(labs, lab{l.Confidence, ev, th.Label(t) == l.Grade})
 	}
-	all := func(ls []lab) *labels.Calibration {
+	all := func(ls []lab) *Calibration {
 		conf, ok := make([]float64, len(ls)), make([]bool, len(ls))
 		for i, l := range ls {
 			conf[i], ok[i] = l.conf, l.ok
 		}
-		return labels.CalibrationOf(conf, ok)
+		return CalibrationOf(conf, ok)
 	}
 	r.Labels = all(labs)
 	sort.SliceStable(labs, func(a, b int) bool { return labs[a].ev < labs[b].ev })

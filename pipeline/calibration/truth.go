@@ -1,4 +1,4 @@
-package labels
+package calibration
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/clickmodels/sim"
+	"github.com/lovbench/lovbench/labels"
 )
 
 // CalibrationBins is the number of equal-width confidence bins of the
@@ -53,7 +54,7 @@ type CalibrationBin struct {
 // Calibrate measures fitted's intervals and confidences against truth,
 // the model that simulated its log (same kind of relevance). fitted must
 // carry Evidence.
-func Calibrate(fitted, truth *clickmodels.Model, th Thresholds) (*Calibration, error) {
+func Calibrate(fitted, truth *clickmodels.Model, th labels.Thresholds) (*Calibration, error) {
 	dists, _, err := fitted.RelevanceDists()
 	if err != nil {
 		return nil, err
@@ -63,7 +64,7 @@ func Calibrate(fitted, truth *clickmodels.Model, th Thresholds) (*Calibration, e
 
 // calibrate is Calibrate with the relevance distributions dists of
 // fitted's pairs.
-func calibrate(fitted, truth *clickmodels.Model, th Thresholds, dists []clickmodels.RelevanceDist) (*Calibration, error) {
+func calibrate(fitted, truth *clickmodels.Model, th labels.Thresholds, dists []clickmodels.RelevanceDist) (*Calibration, error) {
 	if dists == nil {
 		return nil, fmt.Errorf("calibration: the %v model has no intervals", fitted.Kind)
 	}
@@ -77,7 +78,7 @@ func calibrate(fitted, truth *clickmodels.Model, th Thresholds, dists []clickmod
 			covered++
 		}
 		g := th.Label(fitted.PairRelevance(p))
-		conf[p] = th.Confidence(g, Posterior{d.Alpha, d.Beta})
+		conf[p] = th.Confidence(g, labels.Posterior{Alpha: d.Alpha, Beta: d.Beta})
 		correct[p] = th.Label(tr) == g
 	}
 	c := CalibrationOf(conf, correct)
@@ -169,7 +170,7 @@ func CalibrateSimulation(ctx context.Context, cfg sim.Config, opt SimulationOpti
 		return nil, err
 	}
 	if !opt.OraclePrior {
-		return Calibrate(m, truth, DefaultThresholds())
+		return Calibrate(m, truth, labels.DefaultThresholds())
 	}
 	ta := make([]float64, m.NumPairs())
 	var ts []float64
@@ -190,7 +191,7 @@ func CalibrateSimulation(ctx context.Context, cfg sim.Config, opt SimulationOpti
 	if err != nil {
 		return nil, err
 	}
-	return calibrate(m, truth, DefaultThresholds(), dists)
+	return calibrate(m, truth, labels.DefaultThresholds(), dists)
 }
 
 // fitTrueGlobals fits kind's pair parameters to d with the global

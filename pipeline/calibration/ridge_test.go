@@ -1,4 +1,4 @@
-package labels_test
+package calibration_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/clickmodels/sim"
-	"github.com/lovbench/lovbench/labels"
+	"github.com/lovbench/lovbench/pipeline/calibration"
 )
 
 // TestRidgeCoverage: a log whose rank-1 examination is below 1 (0.7,
@@ -33,7 +33,7 @@ func TestRidgeCoverage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cal, err := labels.CalibrateSimulation(context.Background(), sim.Config{Kind: c.k, SERPs: 40000, Seed: 2, Source: src, Global: g}, labels.SimulationOptions{Level: 0.9})
+		cal, err := calibration.CalibrateSimulation(context.Background(), sim.Config{Kind: c.k, SERPs: 40000, Seed: 2, Source: src, Global: g}, calibration.SimulationOptions{Level: 0.9})
 		if err != nil {
 			t.Fatal(err)
 		}

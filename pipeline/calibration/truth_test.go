@@ -1,4 +1,4 @@
-package labels_test
+package calibration_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/lovbench/lovbench/clickmodels/sim/corpussim"
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/labels"
+	"github.com/lovbench/lovbench/pipeline/calibration"
 )
 
 // The targets of the calibration tests (issue 26, part 3): the share of
@@ -26,7 +27,7 @@ const (
 )
 
 // checkCalibration applies the targets.
-func checkCalibration(t *testing.T, c *labels.Calibration) {
+func checkCalibration(t *testing.T, c *calibration.Calibration) {
 	t.Helper()
 	t.Logf("pairs %d, coverage %.3f, accuracy %.3f, mean confidence %.3f, ECE %.3f, Brier skill %.3f", c.Pairs, c.Coverage, c.Accuracy, c.MeanConfidence, c.ECE, c.BrierSkill)
 	// Intervals that cover an identified set (UBM's scale ridge) may cover
@@ -43,9 +44,9 @@ func checkCalibration(t *testing.T, c *labels.Calibration) {
 }
 
 // measure is CalibrateSimulation at the tests' level.
-func measure(t *testing.T, cfg sim.Config) *labels.Calibration {
+func measure(t *testing.T, cfg sim.Config) *calibration.Calibration {
 	t.Helper()
-	c, err := labels.CalibrateSimulation(context.Background(), cfg, labels.SimulationOptions{Level: calibrationLvl})
+	c, err := calibration.CalibrateSimulation(context.Background(), cfg, calibration.SimulationOptions{Level: calibrationLvl})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +154,7 @@ func TestCalibrationRejectsConstant(t *testing.T) {
 		for i := range conf {
 			conf[i] = k
 		}
-		c := labels.CalibrationOf(conf, correct)
+		c := calibration.CalibrationOf(conf, correct)
 		if c.ECE <= maxECE && c.BrierSkill >= minBrierSkill {
 			t.Errorf("constant confidence %.3f passes: ECE %.3f, Brier skill %.3f", k, c.ECE, c.BrierSkill)
 		}
@@ -166,7 +167,7 @@ func TestCalibrationRejectsConstant(t *testing.T) {
 // 1/2; Brier (0.15^2 + 0.15^2 + 0.15^2 + 0.85^2) / 4 = 0.19750; skill
 // 1 - 0.1975 / 0.25 = 0.21.
 func TestCalibrationOf(t *testing.T) {
-	c := labels.CalibrationOf([]float64{0.15, 0.85, 0.85, 0.85}, []bool{false, true, true, false})
+	c := calibration.CalibrationOf([]float64{0.15, 0.85, 0.85, 0.85}, []bool{false, true, true, false})
 	near := func(what string, got, want float64) {
 		if d := got - want; d > 1e-12 || d < -1e-12 {
 			t.Errorf("%s %v, want %v", what, got, want)
@@ -210,8 +211,8 @@ func TestCalibrationSyntheticDenseDBN(t *testing.T) {
 // the target; the numbers support no check there.
 func TestCalibrationDBNDenseOraclePrior(t *testing.T) {
 	src := syntheticSource(t, 200)
-	opt := labels.SimulationOptions{Level: calibrationLvl, OraclePrior: true}
-	c, err := labels.CalibrateSimulation(context.Background(), sim.Config{Kind: clickmodels.DBN, SERPs: 20000, Seed: 1, Source: src}, opt)
+	opt := calibration.SimulationOptions{Level: calibrationLvl, OraclePrior: true}
+	c, err := calibration.CalibrateSimulation(context.Background(), sim.Config{Kind: clickmodels.DBN, SERPs: 20000, Seed: 1, Source: src}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
