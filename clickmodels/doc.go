@@ -105,9 +105,9 @@
 //
 // This package is the EM core. The out-of-core engine (RunShards, the
 // prepared-shard file, docs/scale.md) is package clickmodels/outofcore,
-// and the simulator package clickmodels/sim (with
-// clickmodels/sim/corpussim beneath it); both import this package, which
-// imports neither (internal/deps holds the order). For them it exports a
+// and the simulator package clickmodels/sim (with the corpus simulator,
+// package corpussim, above it); all import this package, which imports
+// none of them (internal/deps holds the order). For them it exports a
 // narrow interface: PrepareSource (a shard's prepared data), DataParts (a
 // Data's arrays, for the prepared-shard file), ShardFit with
 // NewShardFitShared and FitShards (EM over shards; also Beam's service

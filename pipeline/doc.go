@@ -2,7 +2,7 @@
 // sections 4 and 5: log cleaning, click models, graded labels, LETOR
 // sampling, features, folds, learning to rank) as one reproducible,
 // cron-safe job over a work directory. The demo's click log comes from the
-// corpus-backed simulator of clickmodels/sim/corpussim, which the simulate stage
+// corpus-backed simulator of package corpussim, which the simulate stage
 // runs.
 //
 // A run is a sequence of stages. Each stage's output directory is named by a

@@ -11,7 +11,7 @@ import (
 
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/clickmodels/sim"
-	"github.com/lovbench/lovbench/clickmodels/sim/corpussim"
+	"github.com/lovbench/lovbench/corpussim"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/sessions"
 )

@@ -12,7 +12,7 @@
 // it in memory. Each returns the truth as a clickmodels.Model.
 // SyntheticSource is the built-in source (Zipf query popularity, a pool of
 // documents per query, some shuffled SERPs, random true parameters);
-// another source, such as clickmodels/sim/corpussim's, backed by a
+// another source, such as package corpussim's, backed by a
 // vocabulary corpus and a search engine, only has to implement
 // SERPSource's two methods: Next (the query and ranked documents of the
 // next SERP, drawn with the simulation's generator) and Truth (the true

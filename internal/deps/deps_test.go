@@ -80,7 +80,7 @@ var rules = []struct {
 	{"features/rdf", []string{"FILES"}},
 	{"features/democorpus", []string{"FILES"}},
 	{"features", []string{"FILES", "WORK", "features/rdf"}},
-	{"clickmodels/sim/corpussim", []string{"clickmodels", "clickmodels/sim", "features", "features/democorpus", "sessions"}},
+	{"corpussim", []string{"clickmodels", "clickmodels/sim", "features", "features/democorpus", "sessions"}},
 
 	// The dataset and learning to rank.
 	{"export", []string{"FILES", "WORK", "IDS", "features", "labels", "sampling", "gopkg.in/yaml.v3",
@@ -93,11 +93,11 @@ var rules = []struct {
 	{"pipeline/report", []string{"labels", "ltr", "ltr/measures"}},
 	{"pipeline/internal/browsertest", nil},
 	{"pipeline", []string{"FILES", "WORK", "IDS", "sessions", "sessions/split", "ingest", "shards", "clickmodels",
-		"clickmodels/outofcore", "clickmodels/sim", "clickmodels/sim/corpussim", "labels", "sampling", "features", "features/democorpus", "export", "ltr",
+		"clickmodels/outofcore", "clickmodels/sim", "corpussim", "labels", "sampling", "features", "features/democorpus", "export", "ltr",
 		"ltr/measures", "pipeline/report", "gonum.org/v1/gonum/stat", "gopkg.in/yaml.v3"}},
 	{"pipeline/calibration", []string{"FILES", "ingest", "clickmodels", "clickmodels/refsim", "clickmodels/sim", "labels", "pipeline"}},
 	{"cmd/lovbench", []string{"FILES", "WORK", "IDS", "sessions", "sessions/split", "ingest", "ingest/pii", "shards",
-		"clickmodels", "clickmodels/sim", "clickmodels/sim/corpussim", "labels", "sampling", "features", "export", "ltr",
+		"clickmodels", "clickmodels/sim", "corpussim", "labels", "sampling", "features", "export", "ltr",
 		"ltr/measures", "pipeline", "pipeline/report", "github.com/spf13/cobra", "github.com/spf13/pflag"}},
 
 	// The Apache Beam module (beam/, its own go.mod).
@@ -114,7 +114,7 @@ var rules = []struct {
 		"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"}},
 
 	// Benchmark programs: any stage, never imported.
-	{"bench/calibration", []string{"clickmodels", "clickmodels/refsim", "clickmodels/sim", "clickmodels/sim/corpussim", "features", "pipeline/calibration"}},
+	{"bench/calibration", []string{"clickmodels", "clickmodels/refsim", "clickmodels/sim", "corpussim", "features", "pipeline/calibration"}},
 	{"bench/clickmodels", []string{"clickmodels", "clickmodels/sim", "sessions", "internal/refdata"}},
 	{"bench/confidence", []string{"pipeline", "pipeline/report"}},
 	{"bench/features", []string{"features", "internal/refdata"}},
@@ -150,7 +150,7 @@ var testRules = []struct {
 	{"ltr", []string{"TESTING"}},
 	{"pipeline/report", []string{"pipeline/internal/browsertest"}},
 	{"pipeline", []string{"TESTING", "pipeline/internal/browsertest"}},
-	{"pipeline/calibration", []string{"clickmodels/sim/corpussim", "features"}},
+	{"pipeline/calibration", []string{"corpussim", "features"}},
 	{"cmd/lovbench", []string{"TESTING", "features/democorpus"}},
 	{"beam/lbbeam", []string{"TESTING", "ingest/ingesttest", "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs",
 		"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism", "github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"}},
@@ -161,7 +161,7 @@ var testRules = []struct {
 // The stages: every package but the pipeline's, the commands, the
 // benchmarks and this test.
 var stages = []string{"sessions/...", "ingest/...", "shards", "clickmodels/...", "labels", "sampling", "features/...",
-	"export", "ltr/...", "internal/...", "beam/lbbeam"}
+	"corpussim", "export", "ltr/...", "internal/...", "beam/lbbeam"}
 
 // testHelpers are the packages only tests import.
 var testHelpers = []string{"internal/refdata", "internal/testsize", "internal/testskips", "ingest/ingesttest", "pipeline/internal/browsertest"}
@@ -178,15 +178,17 @@ var forbidden = []struct {
 }{
 	{stages, []string{"pipeline/...", "cmd/...", "beam/cmd/...", "bench/..."}, true,
 		"no stage reaches the pipeline, a command or a benchmark"},
-	{[]string{"internal/..."}, []string{"sessions/...", "ingest/...", "shards", "clickmodels/...", "labels", "sampling", "features/...", "export", "ltr/...", "pipeline/...", "cmd/...", "beam/..."}, true,
+	{[]string{"internal/..."}, []string{"sessions/...", "ingest/...", "shards", "clickmodels/...", "labels", "sampling", "features/...", "corpussim", "export", "ltr/...", "pipeline/...", "cmd/...", "beam/..."}, true,
 		"the helpers of internal/ reach no stage"},
-	{[]string{"labels"}, []string{"clickmodels/sim/..."}, true,
+	{[]string{"labels"}, []string{"clickmodels/sim/...", "corpussim"}, true,
 		"labels never reaches the simulator"},
 	{[]string{"clickmodels"}, []string{"clickmodels/sim/...", "clickmodels/outofcore"}, false,
 		"the EM core imports neither room above it (the simulator, the out-of-core engine)"},
+	{[]string{"clickmodels/..."}, []string{"features/...", "corpussim"}, true,
+		"the click models never reach the corpus (the corpus simulator sits above both)"},
 	{[]string{"clickmodels/..."}, []string{"shards"}, false, "clickmodels does not reach shards"},
 	{[]string{"shards"}, []string{"clickmodels/..."}, false, "shards does not reach clickmodels"},
-	{[]string{"sessions/...", "ingest", "ingest/pii", "shards", "clickmodels/...", "labels", "sampling", "features/...", "export", "ltr/...", "pipeline/...", "cmd/...", "beam/..."},
+	{[]string{"sessions/...", "ingest", "ingest/pii", "shards", "clickmodels/...", "labels", "sampling", "features/...", "corpussim", "export", "ltr/...", "pipeline/...", "cmd/...", "beam/..."},
 		testHelpers, false, "the helpers of the tests are imported by tests only"},
 }
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/clickmodels/sim"
-	"github.com/lovbench/lovbench/clickmodels/sim/corpussim"
+	"github.com/lovbench/lovbench/corpussim"
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/pipeline/calibration"

@@ -2,9 +2,12 @@
 // over a corpus (the demo's log and lovbench simulate --corpus): queries
 // drawn from the words of term labels with Zipf popularity, each SERP the
 // top results of a LOV-like search, and clicks from any click model of
-// package clickmodels (drawn by package clickmodels/sim) whose true parameters come from a hidden relevance
-// of each (query, term) pair (Source.TrueRelevance), so that the labels a
-// run infers can be checked against it (docs/pipeline.md).
+// package clickmodels (drawn by package clickmodels/sim) whose true
+// parameters come from a hidden relevance of each (query, term) pair
+// (Source.TrueRelevance), so that the labels a run infers can be checked
+// against it (docs/pipeline.md). It sits above both the simulator and
+// features (it searches the corpus), not under clickmodels: the click
+// models never reach the corpus.
 package corpussim
 
 import (
