@@ -16,8 +16,11 @@ import (
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/clickmodels/sim"
 	"github.com/lovbench/lovbench/features"
+	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/internal/bytesize"
+	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/ltr"
+	"github.com/lovbench/lovbench/sampling"
 	"github.com/lovbench/lovbench/sessions/split"
 )
 
@@ -27,6 +30,13 @@ import (
 type Config struct {
 	// Workdir is the work directory (overridden by --workdir).
 	Workdir string `yaml:"workdir" json:"workdir"`
+	// MemoryLimit, e.g. "3GiB", is the whole run's memory: Go's soft
+	// memory limit of the process (membudget.SetSoftLimit, set by the
+	// command for the run) and the budget within which the fit stage
+	// fits out of core (docs/scale.md); empty: no limit, in memory.
+	// Outputs are the same. It was click_models.memory_limit, which is
+	// still read, with a deprecation warning (Deprecations).
+	MemoryLimit string `yaml:"memory_limit" json:"memory_limit,omitempty"`
 	// Log is the search log. Exactly one of Log.Path (Yandex format),
 	// Log.Queries+Log.Clicks (LOV raw events) or Simulate must be set.
 	Log LogConfig `yaml:"log" json:"log"`
@@ -50,8 +60,14 @@ type Config struct {
 	// Report configures the HTML report.
 	Report ReportConfig `yaml:"report" json:"report"`
 
+	// Deprecations are the warnings about deprecated keys the file used
+	// (ParseConfig); Run logs them.
+	Deprecations []string `yaml:"-" json:"-"`
+
 	// dir is the configuration file's directory.
 	dir string
+	// memoryLimitKey is the key MemoryLimit was read from, for errors.
+	memoryLimitKey string
 }
 
 // LogConfig names the search log.
@@ -119,9 +135,10 @@ type ClickModelConfig struct {
 	// estimator's (clickmodels.Estimator.Options).
 	Iterations    int     `yaml:"iterations" json:"iterations"`
 	TrainFraction float64 `yaml:"train_fraction" json:"train_fraction"`
-	// MemoryLimit, e.g. "3GiB", fits out of core within that memory
-	// (docs/scale.md); empty: in memory. Outputs are the same.
-	MemoryLimit string `yaml:"memory_limit" json:"memory_limit,omitempty"`
+	// MemoryLimit is the deprecated place of the run's memory limit,
+	// which bounds the whole run, not the click models: ParseConfig moves
+	// it to Config.MemoryLimit with a warning (docs/pipeline.md).
+	MemoryLimit string `yaml:"memory_limit" json:"-"`
 }
 
 // FitOptions returns the EM options of c: its estimator's
@@ -212,13 +229,17 @@ type ReportConfig struct {
 	Title string `yaml:"title" json:"title"`
 }
 
-// DefaultConfig returns the defaults every missing field takes.
+// DefaultConfig returns the defaults every missing field takes, built
+// from the constants of the packages that own them (ingest's kind and
+// full term SERP, labels' thresholds, sampling's size per query, the
+// click models' estimator and split, features' semantics).
 func DefaultConfig() Config {
+	th := labels.DefaultThresholds()
 	return Config{
-		Log:         LogConfig{Kind: "term"},
+		Log:         LogConfig{Kind: ingest.KindTerm},
 		ClickModels: ClickModelConfig{Models: []string{"dctr", "dbn", "ubm"}, Select: "best", Estimator: string(clickmodels.DefaultEstimator), TrainFraction: split.DefaultTrainFraction},
-		Labels:      LabelConfig{Thresholds: []float64{0.2, 0.45, 0.5, 0.6, 0.7}, SERPSize: 10},
-		Sampling:    SamplingConfig{PerQuery: 26, Seed: 1},
+		Labels:      LabelConfig{Thresholds: th[:], SERPSize: ingest.FullSERPTerm},
+		Sampling:    SamplingConfig{PerQuery: sampling.DefaultPerQuery, Seed: 1},
 		Features:    FeatureConfig{List: "1-34", Semantics: string(features.DefaultSemantics)},
 		Export:      ExportConfig{Folds: 5, Seed: 1},
 		LTR:         LTRConfig{Algorithms: []string{"ranknet", "adarank"}, Configs: []string{"all"}, Seed: 1, Permutations: 10000},
@@ -262,15 +283,35 @@ func (s *SimulateConfig) UnmarshalYAML(n *yaml.Node) error {
 // MemoryLimitBytes is MemoryLimit in bytes, 0 if empty: the one place
 // the configuration's limit is parsed (LoadConfig checks it; the fit stage
 // and the command that sets Go's soft limit use it).
-func (c ClickModelConfig) MemoryLimitBytes() (int64, error) {
+func (c *Config) MemoryLimitBytes() (int64, error) {
 	if c.MemoryLimit == "" {
 		return 0, nil
 	}
 	n, err := bytesize.ParseLimit(c.MemoryLimit)
 	if err != nil {
-		return 0, fmt.Errorf("click_models.memory_limit: %w", err)
+		key := c.memoryLimitKey
+		if key == "" {
+			key = "memory_limit"
+		}
+		return 0, fmt.Errorf("%s: %w", key, err)
 	}
 	return n, nil
+}
+
+// moveDeprecated moves the value of click_models.memory_limit, the old
+// place of the run's memory limit, to memory_limit with a warning in
+// Deprecations; both given is an error.
+func (c *Config) moveDeprecated() error {
+	if c.ClickModels.MemoryLimit == "" {
+		return nil
+	}
+	if c.MemoryLimit != "" {
+		return fmt.Errorf("click_models.memory_limit and memory_limit both given: the memory limit is the whole run's, give only the top-level memory_limit")
+	}
+	c.MemoryLimit, c.ClickModels.MemoryLimit = c.ClickModels.MemoryLimit, ""
+	c.memoryLimitKey = "click_models.memory_limit"
+	c.Deprecations = append(c.Deprecations, "click_models.memory_limit is deprecated: the memory limit bounds the whole run; write it as the top-level key memory_limit")
+	return nil
 }
 
 // LoadConfig reads and validates a configuration file.
@@ -306,6 +347,9 @@ func ParseConfig(data []byte, name, dir string) (*Config, error) {
 		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	c.dir = dir
+	if err := c.moveDeprecated(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	if err := c.validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -392,7 +436,7 @@ func (c *Config) validate() error {
 	if err := split.CheckTrainFraction(c.ClickModels.TrainFraction); err != nil {
 		return fmt.Errorf("click_models.train_fraction: %w", err)
 	}
-	if _, err := c.ClickModels.MemoryLimitBytes(); err != nil {
+	if _, err := c.MemoryLimitBytes(); err != nil {
 		return err
 	}
 	if len(c.Labels.Thresholds) != 5 {

@@ -50,6 +50,8 @@ func TestConfigErrors(t *testing.T) {
 		{"log: {path: a}\nclick_models: {memory_limit: 9e9G}\n", "click_models.memory_limit: size \"9e9G\" is too large"},
 		{"log: {path: a}\nclick_models: {memory_limit: 0.0000001}\n", "click_models.memory_limit: size \"0.0000001\" is less than one byte"},
 		{"log: {path: a}\nclick_models: {memory_limit: 1B}\n", "click_models.memory_limit: a memory limit of 1B is too small: the smallest that can work is 1.0MiB"},
+		{"log: {path: a}\nmemory_limit: 1B\n", "memory_limit: a memory limit of 1B is too small: the smallest that can work is 1.0MiB"},
+		{"log: {path: a}\nmemory_limit: 2GiB\nclick_models: {memory_limit: 1GiB}\n", "click_models.memory_limit and memory_limit both given"},
 	} {
 		_, err := ParseConfig([]byte(tc.yaml), "cfg.yaml", "/tmp")
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "cfg.yaml") {
@@ -159,5 +161,36 @@ func TestConfigOneDocumentAndFeatureList(t *testing.T) {
 	}
 	if c, err := ParseConfig([]byte("log: {path: a}\n---\n"), "cfg.yaml", "/tmp"); err != nil || c.Log.Path != "/tmp/a" {
 		t.Errorf("a trailing ---: %v", err)
+	}
+}
+
+// TestConfigMemoryLimit: the memory limit is a top-level key, the whole
+// run's (3GiB = 3 * 2^30 = 3221225472 bytes); the old key
+// click_models.memory_limit is still read, moved to the top level with a
+// deprecation warning, and no longer part of the click-model section
+// (the fit stage's parameters).
+func TestConfigMemoryLimit(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		yaml       string
+		deprecated bool
+	}{
+		{"log: {path: a}\nmemory_limit: 3GiB\n", false},
+		{"log: {path: a}\nclick_models: {memory_limit: 3GiB}\n", true},
+	} {
+		c, err := ParseConfig([]byte(tc.yaml), "cfg.yaml", "/tmp")
+		if err != nil {
+			t.Fatalf("%q: %v", tc.yaml, err)
+		}
+		n, err := c.MemoryLimitBytes()
+		if err != nil || n != 3221225472 {
+			t.Errorf("%q: limit %d, %v; want 3221225472 bytes", tc.yaml, n, err)
+		}
+		if c.ClickModels.MemoryLimit != "" {
+			t.Errorf("%q: click_models.memory_limit kept (%q)", tc.yaml, c.ClickModels.MemoryLimit)
+		}
+		if got := len(c.Deprecations) == 1 && strings.Contains(c.Deprecations[0], "top-level key memory_limit"); got != tc.deprecated {
+			t.Errorf("%q: deprecations %q, want a warning naming the new key: %v", tc.yaml, c.Deprecations, tc.deprecated)
+		}
 	}
 }

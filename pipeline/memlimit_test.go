@@ -16,8 +16,8 @@ import (
 	"github.com/lovbench/lovbench/shards"
 )
 
-// TestFitMemoryLimitSameOutputs: the fit stage with
-// click_models.memory_limit (the log streamed into query shards, here
+// TestFitMemoryLimitSameOutputs: the fit stage under the run's
+// memory_limit (the log streamed into query shards, here
 // 3 of them) writes the same relevance and parameter files as the
 // in-memory stage, and the log shows that the limited path ran: the log
 // cut into query shards (more than one); the temporary directories, under the stage's .shards and
@@ -29,7 +29,7 @@ func TestFitMemoryLimitSameOutputs(t *testing.T) {
 	base := t.TempDir()
 	var fitDirs []string
 	logs := make([]bytes.Buffer, 2)
-	for i, extra := range []string{"", "  memory_limit: 1MiB\n"} {
+	for i, extra := range []string{"", "memory_limit: 1MiB\n"} {
 		dir := filepath.Join(base, []string{"mem", "ooc"}[i])
 		os.MkdirAll(dir, 0o755)
 		cfgText := "simulate: {sessions: 3000, queries: 60, model: ubm, seed: 3}\nltr: {enabled: false}\nworkdir: work\nclick_models:\n  models: [dctr, ubm, dbn]\n" + extra

@@ -83,6 +83,9 @@ func Run(ctx context.Context, cfg *Config, o RunOptions) (*RunResult, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	for _, d := range cfg.Deprecations {
+		o.Log.Warn("configuration: " + d)
+	}
 	wd := cfg.Workdir
 	if o.Workdir != "" {
 		wd = o.Workdir

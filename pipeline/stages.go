@@ -141,7 +141,7 @@ type FitSummary struct {
 
 // fitStage fits the configured click models on the first TrainFraction of
 // the sessions (docs/method.md section 3 split) with FitLog, as `lovbench
-// fit` does (in memory bounds by click_models.memory_limit, docs/scale.md),
+// fit` does (in memory bounds by the run's memory_limit, docs/scale.md),
 // and picks the model. Unlike `lovbench fit`'s metrics.json, which it
 // replaces, FitSummary has no timing fields.
 func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
@@ -150,7 +150,7 @@ func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 		Name: StageFit, Deps: []string{sessionsDep},
 		Params: cm,
 		Run: func(ctx context.Context, env *StageEnv) error {
-			limit, err := cm.MemoryLimitBytes()
+			limit, err := r.cfg.MemoryLimitBytes() // the run's limit (memory_limit)
 			if err != nil {
 				return err
 			}

@@ -54,7 +54,7 @@ relevant label) is not published (exit 1) unless --allow-degenerate.`,
 			if cfg.Workdir == "" && workdir == "" {
 				return usagef("run: no work directory: set workdir in %s or pass --workdir", config)
 			}
-			limit, err := cfg.ClickModels.MemoryLimitBytes()
+			limit, err := cfg.MemoryLimitBytes()
 			if err != nil {
 				return usageError{err}
 			}

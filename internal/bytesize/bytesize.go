@@ -49,8 +49,8 @@ func Parse(s string) (int64, error) {
 // stage that writes anything holds at least that much.
 const MinLimit = 1 << 20
 
-// ParseLimit reads a memory limit (fit's and label's --memory-limit, run's
-// click_models.memory_limit) by the one rule they all follow: a size
+// ParseLimit reads a memory limit (fit's and label's --memory-limit, the
+// run configuration's memory_limit) by the one rule they all follow: a size
 // (Parse), 0 for no limit, otherwise at least MinLimit. A stage may need
 // more for its input (fit: shards.MinMemoryLimit) and says so when it
 // knows its input.

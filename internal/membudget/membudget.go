@@ -1,6 +1,6 @@
 // Package membudget is the one place that divides a memory limit (the
 // --memory-limit flag of fit and label, the run configuration's
-// click_models.memory_limit) among the parts of a stage, and the one place
+// memory_limit) among the parts of a stage, and the one place
 // that sets Go's soft memory limit for the process. The stages never
 // divide the limit themselves: the fit's orchestration (pipeline.FitLog,
 // for the fit command and the run's fit stage) computes their budget here
