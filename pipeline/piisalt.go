@@ -10,6 +10,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/lovbench/lovbench/internal/atomicfile"
 )
 
 // PIISaltFile is the work directory's private key of the session-ID
@@ -37,22 +39,14 @@ func workdirSalt(wd string) ([]byte, error) {
 		return nil, fmt.Errorf("PII salt: %w", err)
 	}
 	salt := []byte(hex.EncodeToString(key))
-	f, err := os.CreateTemp(wd, ".tmp-pii-salt-*") // mode 0600
+	f, err := atomicfile.Create(p)
 	if err != nil {
 		return nil, fmt.Errorf("PII salt: %w", err)
 	}
-	_, err = f.Write(salt)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), p)
-	}
-	if err != nil {
-		os.Remove(f.Name())
+	defer f.Abort()
+	f.SetPerm(0o600) // a private key
+	f.Write(salt)
+	if err := f.Commit(); err != nil {
 		return nil, fmt.Errorf("PII salt: %w", err)
 	}
 	return salt, nil

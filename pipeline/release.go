@@ -100,7 +100,7 @@ func (w *Workdir) Publish(items []ReleaseItem, stageFPs map[string]string, now t
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return "", false, err
 	}
-	if err := syncTree(tmp); err != nil {
+	if err := atomicfile.SyncTree(tmp); err != nil {
 		return "", false, err
 	}
 	w.crashPoint("release", "copied")
@@ -115,7 +115,7 @@ func (w *Workdir) Publish(items []ReleaseItem, stageFPs map[string]string, now t
 	if err := w.renameMade("releases", tmpName, name); err != nil {
 		return "", false, err
 	}
-	if err := syncDir(relDir); err != nil {
+	if err := atomicfile.SyncDir(relDir); err != nil {
 		return "", false, err
 	}
 	w.crashPoint("release", "renamed")

@@ -666,7 +666,7 @@ func (w *Workdir) runOne(ctx context.Context, st Stage, stamp *Stamp, dirs map[s
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return "", err
 	}
-	if err := syncTree(tmp); err != nil {
+	if err := atomicfile.SyncTree(tmp); err != nil {
 		return "", err
 	}
 	w.crashPoint(st.Name, "stamped")
@@ -674,7 +674,7 @@ func (w *Workdir) runOne(ctx context.Context, st Stage, stamp *Stamp, dirs map[s
 		return "", err
 	}
 	committed = true
-	return name, syncDir(stagesDir)
+	return name, atomicfile.SyncDir(stagesDir)
 }
 
 // renameMade renames sub/from, which lovbench made, to sub/to, a name
@@ -830,31 +830,6 @@ func hashTree(dir string) (map[string]string, error) {
 	return out, err
 }
 
-// syncTree fsyncs every file and directory under dir, so that a rename of
-// dir publishes durable content.
-func syncTree(dir string) error {
-	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		f, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		_ = f.Sync()
-		return f.Close()
-	})
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	_ = d.Sync()
-	return d.Close()
-}
-
 // swapLink points the symbolic link sub/name to target, atomically: a new
 // link is created under a temporary name and renamed over the old one. An
 // existing sub/name that lovbench did not make (a user's file or
@@ -883,7 +858,7 @@ func (w *Workdir) swapLink(sub, name, target string) error {
 	if err := w.forget(sub + "/" + tmpName); err != nil {
 		return err
 	}
-	return syncDir(filepath.Dir(path))
+	return atomicfile.SyncDir(filepath.Dir(path))
 }
 
 // stageFailure is a stage's error whose message names the kept directory of

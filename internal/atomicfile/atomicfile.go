@@ -45,6 +45,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -59,6 +60,8 @@ type File struct {
 	// prev is the file at path when Create ran (nil: missing); Commit
 	// fails if another run replaced it meanwhile (sameTarget).
 	prev os.FileInfo
+	// perm is the published file's permission (0644 unless SetPerm).
+	perm os.FileMode
 	done bool
 }
 
@@ -86,8 +89,13 @@ func Create(path string) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create %s: %w", path, err)
 	}
-	return &File{path: path, tmp: tmp, buf: bufio.NewWriterSize(tmp, 1<<20), prev: prev}, nil
+	return &File{path: path, tmp: tmp, buf: bufio.NewWriterSize(tmp, 1<<20), prev: prev, perm: 0o644}, nil
 }
+
+// SetPerm sets the permission the file is published with (0644 unless
+// set), e.g. 0600 for a private key: the temporary file is created 0600,
+// so the content is never readable by others on its way.
+func (f *File) SetPerm(perm os.FileMode) { f.perm = perm }
 
 // Write implements io.Writer (buffered).
 func (f *File) Write(p []byte) (int, error) { return f.buf.Write(p) }
@@ -113,7 +121,7 @@ func (f *File) Commit() error {
 		f.cleanup()
 		return fmt.Errorf("write %s: %w", f.path, err)
 	}
-	if err := f.tmp.Chmod(0o644); err != nil {
+	if err := f.tmp.Chmod(f.perm); err != nil {
 		f.cleanup()
 		return fmt.Errorf("write %s: %w", f.path, err)
 	}
@@ -139,7 +147,7 @@ func (f *File) Commit() error {
 		os.Remove(f.tmp.Name())
 		return fmt.Errorf("rename %s: %w", f.path, err)
 	}
-	return syncDir(filepath.Dir(f.path))
+	return SyncDir(filepath.Dir(f.path))
 }
 
 // Abort discards the temporary file. It is safe to call after Commit.
@@ -177,7 +185,11 @@ func WriteBytes(path string, data []byte) error {
 	})
 }
 
-func syncDir(dir string) error {
+// SyncDir fsyncs the directory dir, so that a rename into it is durable:
+// the one home of that step for lovbench (the files here, CreateDir, and
+// the pipeline's work directory). It is best effort: a directory that
+// cannot be opened or synced (not supported everywhere) is not an error.
+func SyncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
 		return nil // directory sync is best effort (not supported everywhere)
@@ -185,4 +197,22 @@ func syncDir(dir string) error {
 	defer d.Close()
 	_ = d.Sync()
 	return nil
+}
+
+// SyncTree fsyncs every file and directory under dir, so that a rename of
+// dir publishes durable content (the pipeline's stage outputs and
+// releases). A walk or open error is returned; the syncs themselves are
+// best effort, as in SyncDir.
+func SyncTree(dir string) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		_ = f.Sync()
+		return f.Close()
+	})
 }

@@ -54,3 +54,38 @@ func TestWriteThroughSymlink(t *testing.T) {
 		t.Errorf("the link's target holds %q", b)
 	}
 }
+
+// TestSetPerm: a file published with SetPerm(0600) (the work directory's
+// private PII key) has mode 0600, and without it 0644; both hold their
+// content.
+func TestSetPerm(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name string
+		set  bool
+		want os.FileMode
+	}{{"key", true, 0o600}, {"plain", false, 0o644}} {
+		p := filepath.Join(dir, c.name)
+		f, err := Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.set {
+			f.SetPerm(0o600)
+		}
+		f.WriteString("abc")
+		if err := f.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm() != c.want {
+			t.Errorf("%s: mode %v, want %v", c.name, st.Mode().Perm(), c.want)
+		}
+		if b, _ := os.ReadFile(p); string(b) != "abc" {
+			t.Errorf("%s: content %q, want abc", c.name, b)
+		}
+	}
+}

@@ -249,7 +249,7 @@ func (d *Dir) Commit() error {
 		}
 		return fail("publish %s: %w", err)
 	}
-	syncDir(parent)
+	SyncDir(parent)
 	// Published; the old output is removed without holding up other
 	// commits into parent.
 	unlock()
