@@ -11,6 +11,8 @@
 // each stage writes into a staging directory committed by rename, and the
 // finished dataset is published as releases/TIMESTAMP with a releases/latest
 // link swapped atomically. An flock(2) lock refuses concurrent runs on one
-// work directory. See Workdir, Config and Run; docs/pipeline.md describes
-// the layout and the configuration file.
+// work directory. The work directory and its releases are package
+// workdir's; this package holds the stage graph and the run's
+// configuration. See Config and Run; docs/pipeline.md describes the layout
+// and the configuration file.
 package pipeline

@@ -33,6 +33,7 @@ import (
 	"github.com/lovbench/lovbench/internal/testsize"
 	"github.com/lovbench/lovbench/pipeline/internal/browsertest"
 	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/workdir"
 )
 
 var (
@@ -283,7 +284,7 @@ func TestKillAnywhereThenRerun(t *testing.T) {
 		checkVisible(t, wd, ref, fmt.Sprintf("after a crash at %s:%s", stage, point))
 	}
 	for _, st := range res.Stages {
-		for _, point := range CrashPoints() {
+		for _, point := range workdir.CrashPoints() {
 			crash(st.Name, point)
 		}
 	}
@@ -546,7 +547,7 @@ func TestReleasesDiffAndReport(t *testing.T) {
 	if b, err := exec.Command(bin, "run", "--config", cfg, "--workdir", wd, "--quiet").CombinedOutput(); err != nil {
 		t.Fatalf("run 1: %v\n%s", err, b)
 	}
-	rels, _ := releases(wd)
+	rels, _ := workdir.Releases(wd)
 	time.Sleep(1100 * time.Millisecond) // release names have one-second resolution
 	b, _ := os.ReadFile(cfg)
 	cfg2 := filepath.Join(base, "lovbench2.yaml")
@@ -560,7 +561,7 @@ func TestReleasesDiffAndReport(t *testing.T) {
 			t.Errorf("run 2 output lacks %q:\n%s", want, out)
 		}
 	}
-	rels2, _ := releases(wd)
+	rels2, _ := workdir.Releases(wd)
 	if len(rels) != 1 || len(rels2) != 2 {
 		t.Fatalf("releases %v then %v", rels, rels2)
 	}
@@ -791,7 +792,7 @@ func verifyVisible(wd string) (int, error) {
 		if err != nil {
 			return fmt.Errorf("%s/%s: %v", dir, manifest, err)
 		}
-		got, err := hashTree(dir)
+		got, err := workdir.HashTree(dir)
 		if err != nil {
 			if _, statErr := os.Stat(dir); os.IsNotExist(statErr) {
 				return nil
@@ -835,7 +836,7 @@ func verifyVisible(wd string) (int, error) {
 	}
 	if dir, err := filepath.EvalSymlinks(filepath.Join(wd, "releases", "latest")); err == nil {
 		if err := check(dir, "release.json", func(b []byte) (map[string]string, error) {
-			var m ReleaseManifest
+			var m workdir.ReleaseManifest
 			err := json.Unmarshal(b, &m)
 			return m.Files, err
 		}); err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/pipeline/report"
 	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/workdir"
 )
 
 // ErrUnknownStage is returned (wrapped) for a --force naming no stage.
@@ -52,8 +53,8 @@ type RunOptions struct {
 
 // RunResult says what a run did.
 type RunResult struct {
-	Workdir string        `json:"workdir"`
-	Stages  []StageResult `json:"stages"`
+	Workdir string                `json:"workdir"`
+	Stages  []workdir.StageResult `json:"stages"`
 	// Release is the name of the release latest points at; Published says
 	// whether this run created it (false: nothing changed).
 	Release   string `json:"release"`
@@ -112,12 +113,12 @@ func Run(ctx context.Context, cfg *Config, o RunOptions) (*RunResult, error) {
 			force[name] = true
 		}
 	}
-	w, err := OpenWorkdir(wd, o.Log)
+	w, err := workdir.Open(wd, o.Log)
 	if err != nil {
 		return nil, err
 	}
 	defer w.Close()
-	w.crashAt = o.CrashAt
+	w.CrashAt = o.CrashAt
 	if len(cfg.Corpus.Paths) == 0 {
 		paths, err := democorpus.Materialize(filepath.Join(wd, "corpus-embedded"))
 		if err != nil {
@@ -184,13 +185,13 @@ func Run(ctx context.Context, cfg *Config, o RunOptions) (*RunResult, error) {
 // the top, the dataset files of the export stage under dataset/, the
 // learning-to-rank results under ltr/, the click-model metrics and the
 // report.
-func releaseItems(dirs map[string]string) []ReleaseItem {
-	var items []ReleaseItem
+func releaseItems(dirs map[string]string) []workdir.ReleaseItem {
+	var items []workdir.ReleaseItem
 	add := func(stage, file, dst string) {
 		if d := dirs[stage]; d != "" {
 			p := filepath.Join(d, file)
 			if _, err := os.Stat(p); err == nil {
-				items = append(items, ReleaseItem{Src: p, Dst: dst})
+				items = append(items, workdir.ReleaseItem{Src: p, Dst: dst})
 			}
 		}
 	}

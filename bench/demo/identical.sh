@@ -24,7 +24,7 @@ done
 # the same "(devel)" for both.
 a=$(ls -d "$tmp"/demo-base/releases/2*/ | head -1)
 b=$(ls -d "$tmp"/demo-head/releases/2*/ | head -1)
-# Stage fingerprints hash the program's executable (pipeline.codeIdentity:
+# Stage fingerprints hash the program's executable (workdir.codeIdentity:
 # another build reruns every stage), so release.json and the report's stage
 # table differ between any two builds; they are compared with the
 # fingerprints masked. Every other byte must be equal.

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
-	"github.com/lovbench/lovbench/pipeline"
+	"github.com/lovbench/lovbench/workdir"
 )
 
 // `report --out` naming a file of a work directory (a stage output, the
@@ -30,7 +30,7 @@ func TestReportOutIntoWorkdirRefused(t *testing.T) {
 	for _, out := range []string{
 		labels,
 		filepath.Join(w, "stages", "ingest", "sessions.parquet"),
-		filepath.Join(w, pipeline.MarkerFileName),
+		filepath.Join(w, workdir.MarkerFileName),
 		filepath.Join(w, "releases", "latest", "report.html"),
 		filepath.Join(w, "stages", "new.html"),
 	} {

@@ -28,7 +28,7 @@
 //     proven one by one: no list of them exists before the index is
 //     written; the marker proves the directory is lovbench's.) The
 //     pipeline holds its stage outputs to the same rule through their
-//     stamps (package pipeline).
+//     stamps (package workdir).
 //   - Read-only or contested targets publish nothing: a target that cannot
 //     be removed whole (a read-only directory in it; access(2)) is refused
 //     before anything changes, and a target that another run wrote since

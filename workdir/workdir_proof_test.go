@@ -1,4 +1,4 @@
-package pipeline
+package workdir
 
 import (
 	"context"
@@ -19,7 +19,7 @@ func TestRerunRedoesChangedOutput(t *testing.T) {
 	runs := 0
 	run := func() []StageResult {
 		t.Helper()
-		w, err := OpenWorkdir(dir, nil)
+		w, err := Open(dir, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +60,7 @@ func TestRerunRedoesChangedOutput(t *testing.T) {
 func TestEditedMarkerDeletesNothing(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	w, err := OpenWorkdir(dir, nil)
+	w, err := Open(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestEditedMarkerDeletesNothing(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, MarkerFileName), b, 0o644)
 	runs := 0
 	for i := range 3 {
-		w, err := OpenWorkdir(dir, nil)
+		w, err := Open(dir, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package pipeline
+package workdir
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 func writeStage(name string, deps []string, params any, body func(env *StageEnv) (string, error), runs *int) Stage {
@@ -41,7 +40,7 @@ func TestRunStagesSkipsUnchanged(t *testing.T) {
 	}
 	run := func(param int, force map[string]bool) []StageResult {
 		t.Helper()
-		w, err := OpenWorkdir(dir, nil)
+		w, err := Open(dir, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +100,7 @@ func TestRunStagesSkipsUnchanged(t *testing.T) {
 func TestFailedStageLeavesNoOutput(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	w, err := OpenWorkdir(dir, nil)
+	w, err := Open(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,16 +127,16 @@ func TestFailedStageLeavesNoOutput(t *testing.T) {
 func TestLockRefusesSecondRun(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	w, err := OpenWorkdir(dir, nil)
+	w, err := Open(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = OpenWorkdir(dir, nil)
+	_, err = Open(dir, nil)
 	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "pid ") {
 		t.Fatalf("second open: %v", err)
 	}
 	w.Close()
-	w2, err := OpenWorkdir(dir, nil)
+	w2, err := Open(dir, nil)
 	if err != nil {
 		t.Fatalf("open after close: %v", err)
 	}
@@ -149,7 +148,7 @@ func TestLockRefusesSecondRun(t *testing.T) {
 func TestStaleStagingRemoved(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	w, err := OpenWorkdir(dir, nil)
+	w, err := Open(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +169,7 @@ func TestStaleStagingRemoved(t *testing.T) {
 		os.MkdirAll(filepath.Join(dir, p), 0o755)
 		os.WriteFile(filepath.Join(dir, p, "notes.txt"), []byte("mine"), 0o644)
 	}
-	w, err = OpenWorkdir(dir, nil)
+	w, err = Open(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +196,7 @@ func TestCleaningSparesUserNames(t *testing.T) {
 	dir := t.TempDir()
 	runs := 0
 	for i := range 3 {
-		w, err := OpenWorkdir(dir, nil)
+		w, err := Open(dir, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -225,7 +224,7 @@ func TestCleaningSparesUserNames(t *testing.T) {
 		t.Errorf("%d outputs of fit kept, want 2 (%v)", outs, ents)
 	}
 	os.WriteFile(filepath.Join(dir, "stages", "g"), []byte("mine"), 0o644)
-	w, err := OpenWorkdir(dir, nil)
+	w, err := Open(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,103 +238,13 @@ func TestCleaningSparesUserNames(t *testing.T) {
 	}
 }
 
-func TestPublishAndDiff(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	w, err := OpenWorkdir(dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	src := t.TempDir()
-	gt := filepath.Join(src, "ground_truth.csv")
-	os.WriteFile(gt, []byte("query,term,label\nperson,foaf:Person,4\nperson,schema:Person,2\nname,foaf:name,3\n"), 0o644)
-	t0 := time.Date(2026, 11, 1, 3, 0, 0, 0, time.UTC)
-	n1, pub, err := w.Publish([]ReleaseItem{{Src: gt, Dst: "ground_truth.csv"}}, map[string]string{"s": "1"}, t0)
-	if err != nil || !pub || n1 != "20261101T030000Z" {
-		t.Fatalf("publish: %v %v %q", err, pub, n1)
-	}
-	if l, _ := os.Readlink(filepath.Join(dir, "releases", "latest")); l != n1 {
-		t.Fatalf("latest -> %q", l)
-	}
-	// Same stages again: no new release.
-	n, pub, err := w.Publish([]ReleaseItem{{Src: gt, Dst: "ground_truth.csv"}}, map[string]string{"s": "1"}, t0.Add(time.Hour))
-	if err != nil || pub || n != n1 {
-		t.Fatalf("unchanged publish: %v %v %q", err, pub, n)
-	}
-	gt2 := filepath.Join(src, "gt2.csv")
-	os.WriteFile(gt2, []byte("\ufeffquery,term,label\r\nperson,foaf:Person,3\r\nname,foaf:name,3\r\nage,foaf:age,1\r\n"), 0o644)
-	n2, pub, err := w.Publish([]ReleaseItem{{Src: gt2, Dst: "ground_truth.csv"}}, map[string]string{"s": "2"}, t0.Add(time.Hour))
-	if err != nil || !pub || n2 != "20261101T040000Z" {
-		t.Fatalf("second publish: %v %v %q", err, pub, n2)
-	}
-	rels, _ := releases(dir)
-	if len(rels) != 2 {
-		t.Fatalf("releases: %v", rels)
-	}
-	d, err := Diff(filepath.Join(dir, "releases", n1), filepath.Join(dir, "releases", "latest"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Join(d.QueriesAdded, ",") != "age" || len(d.QueriesRemoved) != 0 {
-		t.Errorf("queries added %v removed %v", d.QueriesAdded, d.QueriesRemoved)
-	}
-	if d.Added != 1 || d.Removed != 1 || d.Changed != 1 {
-		t.Errorf("added %d removed %d changed %d: %+v", d.Added, d.Removed, d.Changed, d.Labels)
-	}
-	c := d.Labels[1] // sorted: age/foaf:age, person/foaf:Person, person/schema:Person
-	if c.Kind != "changed" || *c.Old != 4 || *c.New != 3 {
-		t.Errorf("change %+v", c)
-	}
-}
-
-func TestDiffBadInput(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	good := filepath.Join(dir, "good.csv")
-	os.WriteFile(good, []byte("query,term,label\nq,t,1\n"), 0o644)
-	for name, body := range map[string]string{
-		"header": "q,t,l\nq,t,1\n",
-		"label":  "query,term,label\nq,t,x\n",
-		"dup":    "query,term,label\nq,t,1\nq,t,2\n",
-	} {
-		p := filepath.Join(dir, name+".csv")
-		os.WriteFile(p, []byte(body), 0o644)
-		if _, err := Diff(good, p); err == nil || !strings.Contains(err.Error(), p) {
-			t.Errorf("%s: err = %v, want one naming the file", name, err)
-		}
-	}
-}
-
-// The work directory's salt is created once (0600) and
-// reused; saltID depends on the salt and does not contain it.
-func TestWorkdirSalt(t *testing.T) {
-	t.Parallel()
-	wd := t.TempDir()
-	a, err := workdirSalt(wd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := workdirSalt(wd)
-	if err != nil || string(a) != string(b) || len(a) != 64 {
-		t.Fatalf("salt not reused: %q %q %v", a, b, err)
-	}
-	c, _ := workdirSalt(t.TempDir())
-	if string(c) == string(a) {
-		t.Error("two work directories got the same salt")
-	}
-	if saltID(a) == saltID(c) || strings.Contains(string(a), saltID(a)) || len(saltID(a)) != 16 {
-		t.Errorf("saltID %s / %s", saltID(a), saltID(c))
-	}
-}
-
 // A work directory is never the file-system root nor an
 // existing directory of other files (run --workdir /, demo --out into a
 // user's directory); an empty directory, a new one and an earlier work
 // directory are fine.
 func TestOpenWorkdirRefusesForeignDirectories(t *testing.T) {
 	t.Parallel()
-	if _, err := OpenWorkdir("/", nil); err == nil || !strings.Contains(err.Error(), "root of the file system") {
+	if _, err := Open("/", nil); err == nil || !strings.Contains(err.Error(), "root of the file system") {
 		t.Errorf("/: %v", err)
 	}
 	if _, err := os.Stat("/stages"); err == nil {
@@ -343,7 +252,7 @@ func TestOpenWorkdirRefusesForeignDirectories(t *testing.T) {
 	}
 	user := t.TempDir()
 	os.WriteFile(filepath.Join(user, "thesis.tex"), []byte("x"), 0o644)
-	if _, err := OpenWorkdir(user, nil); err == nil || !strings.Contains(err.Error(), "thesis.tex") {
+	if _, err := Open(user, nil); err == nil || !strings.Contains(err.Error(), "thesis.tex") {
 		t.Errorf("a directory of other files: %v", err)
 	}
 	if ents, _ := os.ReadDir(user); len(ents) != 1 {
@@ -357,7 +266,7 @@ func TestOpenWorkdirRefusesForeignDirectories(t *testing.T) {
 		os.WriteFile(filepath.Join(lookalike, p, "n.txt"), []byte("mine"), 0o644)
 	}
 	os.WriteFile(filepath.Join(lookalike, LockFileName), nil, 0o644)
-	if _, err := OpenWorkdir(lookalike, nil); err == nil || !strings.Contains(err.Error(), "no "+MarkerFileName) {
+	if _, err := Open(lookalike, nil); err == nil || !strings.Contains(err.Error(), "no "+MarkerFileName) {
 		t.Errorf("a directory with stages/ and releases/ but no marker: %v", err)
 	}
 	for _, p := range []string{"stages/fit.my-notes/n.txt", "releases/.tmp-build/n.txt"} {
@@ -372,13 +281,13 @@ func TestOpenWorkdirRefusesForeignDirectories(t *testing.T) {
 	os.MkdirAll(filepath.Join(empty, "stages"), 0o755)
 	os.MkdirAll(filepath.Join(empty, "releases"), 0o755)
 	for _, dir := range []string{t.TempDir(), filepath.Join(t.TempDir(), "new"), empty} {
-		w, err := OpenWorkdir(dir, nil)
+		w, err := Open(dir, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", dir, err)
 		}
 		w.Close()
 		os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o644) // beside stages/: still a work directory
-		w, err = OpenWorkdir(dir, nil)
+		w, err = Open(dir, nil)
 		if err != nil {
 			t.Fatalf("reopening %s: %v", dir, err)
 		}

@@ -1,4 +1,4 @@
-package pipeline
+package workdir
 
 import (
 	"crypto/sha256"
@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -46,7 +48,7 @@ func (w *Workdir) Publish(items []ReleaseItem, stageFPs map[string]string, now t
 	relDir := filepath.Join(w.root, "releases")
 	h := sha256.New()
 	io.WriteString(h, "lovbench-release-v1\x00")
-	for _, k := range sortedKeys(stageFPs) {
+	for _, k := range slices.Sorted(maps.Keys(stageFPs)) {
 		fmt.Fprintf(h, "%s\x00%s\x00", k, stageFPs[k])
 	}
 	for _, it := range items {
@@ -80,7 +82,7 @@ func (w *Workdir) Publish(items []ReleaseItem, stageFPs map[string]string, now t
 			return "", false, fmt.Errorf("publish %s: %w", it.Dst, err)
 		}
 	}
-	files, err := hashTree(tmp)
+	files, err := HashTree(tmp)
 	if err != nil {
 		return "", false, err
 	}
@@ -160,7 +162,7 @@ func copyTree(src, dst string) error {
 		if d.IsDir() {
 			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
 		}
-		if rel == stampName {
+		if rel == StampFile {
 			return nil
 		}
 		return copyFile(p, filepath.Join(dst, rel))
@@ -190,8 +192,8 @@ func copyFile(src, dst string) error {
 	return out.Close()
 }
 
-// releases lists the release names of a work directory, oldest first.
-func releases(workdir string) ([]string, error) {
+// Releases lists the release names of a work directory, oldest first.
+func Releases(workdir string) ([]string, error) {
 	ents, err := os.ReadDir(filepath.Join(workdir, "releases"))
 	if err != nil {
 		return nil, err

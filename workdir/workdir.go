@@ -1,4 +1,16 @@
-package pipeline
+// Package workdir is the work directory of lovbench run and demo and the
+// releases published from it (docs/pipeline.md, "Work directory,
+// fingerprints, crash safety"; the LOVBench paper's reproducible
+// construction, section 4): stage outputs named by fingerprints (Stage,
+// RunStages: an unchanged stage is skipped), each built in a staging
+// directory and committed by rename, the releases/TIMESTAMP directories
+// with a releases/latest link swapped atomically (Publish), an flock(2)
+// lock against concurrent runs, and the marker that lists the names
+// lovbench made, so that nothing it cannot prove it made is written over
+// or deleted (issue 34). Its files reach the disk through
+// internal/atomicfile, the one durability layer. It knows no stage: the
+// stage graph is package pipeline's.
+package workdir
 
 import (
 	"context"
@@ -14,6 +26,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,11 +65,11 @@ type workdirMarker struct {
 // markerWhat is workdirMarker.Workdir.
 const markerWhat = "a work directory of lovbench run and demo; the names below are the ones lovbench created and may remove"
 
-// stampName is the file, inside every committed stage directory, that
+// StampFile is the file, inside every committed stage directory, that
 // records the stage's fingerprint and what went into it.
-const stampName = ".stage.json"
+const StampFile = ".stage.json"
 
-// ErrLocked is returned (wrapped) by OpenWorkdir when another run holds the
+// ErrLocked is returned (wrapped) by Open when another run holds the
 // work directory's lock.
 var ErrLocked = errors.New("work directory is locked by another lovbench run")
 
@@ -85,9 +98,9 @@ type Workdir struct {
 	// code identifies the program (see codeIdentity); it is part of every
 	// fingerprint.
 	code string
-	// crashAt names a crash point ("STAGE:POINT", see CrashPoints) at which
+	// CrashAt names a crash point ("STAGE:POINT", see CrashPoints) at which
 	// the process kills itself; empty in normal runs.
-	crashAt string
+	CrashAt string
 }
 
 // CrashPoints returns the windows of the commit protocol at which a run can
@@ -109,18 +122,18 @@ func CrashPoints() []string {
 
 // crashPoint kills the process if stage:point is the requested crash point.
 func (w *Workdir) crashPoint(stage, point string) {
-	if w.crashAt != "" && w.crashAt == stage+":"+point {
+	if w.CrashAt != "" && w.CrashAt == stage+":"+point {
 		w.log.Warn("crash point reached, killing the process (test hook)", "stage", stage, "point", point)
 		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		select {} // the signal is delivered asynchronously; never continue
 	}
 }
 
-// OpenWorkdir creates dir if needed and takes its lock. The lock is an
+// Open creates dir if needed and takes its lock. The lock is an
 // flock(2) lock, released by the kernel when the process exits, so a killed
 // run never leaves a stale lock. When another process holds it, the error
 // wraps ErrLocked and names that process.
-func OpenWorkdir(dir string, log *slog.Logger) (*Workdir, error) {
+func Open(dir string, log *slog.Logger) (*Workdir, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -273,7 +286,7 @@ func readMarker(dir string) (map[string]bool, error) {
 
 // writeMarker writes dir's MarkerFileName with names.
 func writeMarker(dir string, names map[string]bool) error {
-	m := workdirMarker{Workdir: markerWhat, Names: sortedKeys(names)}
+	m := workdirMarker{Workdir: markerWhat, Names: slices.Sorted(maps.Keys(names))}
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
@@ -345,22 +358,22 @@ func (w *Workdir) removeProven(sub, name string) (bool, error) {
 func recordMatches(dir, name string) string {
 	var files map[string]string
 	var what string
-	if b, err := os.ReadFile(filepath.Join(dir, stampName)); err == nil {
+	if b, err := os.ReadFile(filepath.Join(dir, StampFile)); err == nil {
 		var s Stamp
 		if err := json.Unmarshal(b, &s); err != nil || len(s.Fingerprint) < 16 {
-			return stampName + " cannot be read"
+			return StampFile + " cannot be read"
 		}
 		if !strings.HasPrefix(name, s.Stage+"."+s.Fingerprint[:16]+"-") && !strings.HasPrefix(name, ".tmp-"+s.Stage+"-") {
 			return "named " + name + ", not as the output of stage " + s.Stage + " it holds"
 		}
-		files, what = s.Files, stampName
+		files, what = s.Files, StampFile
 	} else if m, err := ReadRelease(dir); err == nil {
 		files, what = map[string]string{"release.json": ""}, "release.json"
 		maps.Copy(files, m.Files)
 	} else {
-		return "neither a " + stampName + " nor a release.json"
+		return "neither a " + StampFile + " nor a release.json"
 	}
-	got, err := hashTree(dir)
+	got, err := HashTree(dir)
 	if err != nil {
 		return err.Error()
 	}
@@ -377,7 +390,7 @@ func recordMatches(dir, name string) string {
 // when equal.
 func diffSums(want, got map[string]string) string {
 	var changed, added, missing []string
-	for _, k := range sortedKeys(got) {
+	for _, k := range slices.Sorted(maps.Keys(got)) {
 		w, ok := want[k]
 		switch {
 		case !ok:
@@ -386,7 +399,7 @@ func diffSums(want, got map[string]string) string {
 			changed = append(changed, k)
 		}
 	}
-	for _, k := range sortedKeys(want) {
+	for _, k := range slices.Sorted(maps.Keys(want)) {
 		if _, ok := got[k]; !ok {
 			missing = append(missing, k)
 		}
@@ -477,7 +490,7 @@ func (w *Workdir) cleanStale() error {
 		}
 	}
 	// Names recorded whose creation a kill interrupted.
-	for _, n := range sortedKeys(w.names) {
+	for _, n := range slices.Sorted(maps.Keys(w.names)) {
 		if _, err := os.Lstat(filepath.Join(w.root, filepath.FromSlash(n))); errors.Is(err, fs.ErrNotExist) {
 			if err := w.forget(n); err != nil {
 				return err
@@ -647,7 +660,7 @@ func (w *Workdir) runOne(ctx context.Context, st Stage, stamp *Stamp, dirs map[s
 		return "", err
 	}
 	w.crashPoint(st.Name, "written")
-	files, err := hashTree(tmp)
+	files, err := HashTree(tmp)
 	if err != nil {
 		return "", err
 	}
@@ -656,7 +669,7 @@ func (w *Workdir) runOne(ctx context.Context, st Stage, stamp *Stamp, dirs map[s
 	if err != nil {
 		return "", err
 	}
-	if err := atomicfile.WriteBytes(filepath.Join(tmp, stampName), append(b, '\n')); err != nil {
+	if err := atomicfile.WriteBytes(filepath.Join(tmp, StampFile), append(b, '\n')); err != nil {
 		return "", err
 	}
 	// The stamp is the proof from now on (removeProven).
@@ -755,10 +768,10 @@ func fingerprint(st Stage, fps map[string]string, code string) (*Stamp, error) {
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "lovbench-stage-v1\x00%s\x00%s\x00%s\x00", st.Name, code, params)
-	for _, k := range sortedKeys(stamp.Inputs) {
+	for _, k := range slices.Sorted(maps.Keys(stamp.Inputs)) {
 		fmt.Fprintf(h, "in\x00%s\x00%s\x00", k, stamp.Inputs[k])
 	}
-	for _, k := range sortedKeys(stamp.Deps) {
+	for _, k := range slices.Sorted(maps.Keys(stamp.Deps)) {
 		fmt.Fprintf(h, "dep\x00%s\x00%s\x00", k, stamp.Deps[k])
 	}
 	stamp.Fingerprint = hex.EncodeToString(h.Sum(nil))
@@ -784,7 +797,7 @@ func codeIdentity() (string, error) {
 }
 
 func stampMatches(dir, fp string) bool {
-	b, err := os.ReadFile(filepath.Join(dir, stampName))
+	b, err := os.ReadFile(filepath.Join(dir, StampFile))
 	if err != nil {
 		return false
 	}
@@ -795,19 +808,10 @@ func stampMatches(dir, fp string) bool {
 	return s.Fingerprint == fp
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
-}
-
-// hashTree returns the SHA-256 of every regular file under dir, by slash
+// HashTree returns the SHA-256 of every regular file under dir, by slash
 // path relative to dir, but the stamp and the staging marker
 // (atomicfile.StagingFile) at its root.
-func hashTree(dir string) (map[string]string, error) {
+func HashTree(dir string) (map[string]string, error) {
 	out := map[string]string{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -817,7 +821,7 @@ func hashTree(dir string) (map[string]string, error) {
 		if err != nil {
 			return err
 		}
-		if rel == stampName || rel == atomicfile.StagingFile {
+		if rel == StampFile || rel == atomicfile.StagingFile {
 			return nil
 		}
 		sum, err := filehash.SHA256(p)
