@@ -1,7 +1,10 @@
 package pipeline
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -192,5 +195,23 @@ func TestConfigMemoryLimit(t *testing.T) {
 		if got := len(c.Deprecations) == 1 && strings.Contains(c.Deprecations[0], "top-level key memory_limit"); got != tc.deprecated {
 			t.Errorf("%q: deprecations %q, want a warning naming the new key: %v", tc.yaml, c.Deprecations, tc.deprecated)
 		}
+	}
+}
+
+// TestRunLogsDeprecation: Run logs the warning of the deprecated
+// click_models.memory_limit before anything else (here it then stops:
+// no work directory).
+func TestRunLogsDeprecation(t *testing.T) {
+	t.Parallel()
+	c, err := ParseConfig([]byte("log: {path: a}\nclick_models: {memory_limit: 3GiB}\n"), "cfg.yaml", "/tmp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := Run(context.Background(), c, RunOptions{Log: slog.New(slog.NewTextHandler(&buf, nil))}); err == nil {
+		t.Fatal("a run without a work directory ran")
+	}
+	if !strings.Contains(buf.String(), "level=WARN") || !strings.Contains(buf.String(), "click_models.memory_limit is deprecated") {
+		t.Errorf("log %q, want the deprecation warning", buf.String())
 	}
 }
