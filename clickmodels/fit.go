@@ -546,13 +546,28 @@ func (f *fitter) trainLL(ctx context.Context, st *Stats) {
 }
 
 // serpLL is the mean over ranks of ln P(c_r | c_<r) (PyClick's
-// LogLikelihood, per session).
+// LogLikelihood, per session), computed as the logarithm of the product of
+// the probabilities (by the chain rule, ln P(c) of the SERP) rather than
+// as the sum of their logarithms: one logarithm per SERP instead of one
+// per rank, which was most of the tolerance's cost (docs/clickmodels.md,
+// "Cost of the default estimator"). Factors below 2^-100 (or 0, or NaN)
+// are taken one by one, and the product is folded into the sum before it
+// could underflow. The two forms differ by rounding only, a few units in
+// the last place.
 func serpLL(cond []float64) float64 {
-	s := 0.0
+	s, prod := 0.0, 1.0
 	for _, p := range cond {
-		s += math.Log(p)
+		if !(p >= 0x1p-100) { // tiny, 0 (-Inf) or NaN
+			s += math.Log(p)
+			continue
+		}
+		prod *= p // >= 2^-1000: no underflow
+		if prod < 0x1p-900 {
+			s += math.Log(prod)
+			prod = 1
+		}
 	}
-	return s / float64(len(cond))
+	return (s + math.Log(prod)) / float64(len(cond))
 }
 
 // Converged is EM's stopping test under Options.Tolerance: the training
