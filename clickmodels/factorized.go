@@ -184,6 +184,7 @@ func (f *fitter) iterateFactorized(ctx context.Context, workers int, st *Stats) 
 		attrC := attr[ch.pairLo:ch.pairHi]
 		estepItems(fz.items[lo:hi], attrC, g, aNum, sc.xNum)
 		aDen := fz.aDen[ch.pairLo:ch.pairHi]
+		f.keep(ch)
 		for i, num := range aNum {
 			v := num / aDen[i]
 			if v > probMax { // math.Min, without its call (no NaN here)

@@ -120,7 +120,7 @@ func fit(ctx context.Context, d *Data, kind Kind, opt Options, factorize bool) (
 	iters := kind.Iterations(opt.Iterations)
 	global := filled(kind.GlobalParams(d.ranks), Unseen)
 	f := newFitter(ctx, d, kind, opt, global, factorize)
-	done, err := fitLoop(ctx, held([]*fitter{f}), d.ranks, kind, opt, global, iters, d.serps)
+	done, err := fitLoop(ctx, held([]*fitter{f}), d.ranks, kind, opt, global, iters, d.serps, []*fitter{f})
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +161,17 @@ func newFitter(ctx context.Context, d *Data, kind Kind, opt Options, global []fl
 // order; it may build a fitter for the call and drop it afterwards (the
 // spilled shards of outofcore.RunShards), keeping only its pair values. It returns
 // the number of iterations run.
-func fitLoop(ctx context.Context, each func(fn func(*fitter)) error, R int, kind Kind, opt Options, global []float64, iters int, serps int) (int, error) {
+//
+// heldFs, when each yields fitters kept in memory (these), lets the
+// tolerance's log-likelihood be computed in the E-step's pass over the
+// records (fitter.estepLL) instead of a pass of its own: the E-step of
+// iteration t+1 reads the values of iteration t, whose log-likelihood the
+// test needs, so when the test stops EM there the pair M-step that pass
+// made is undone (the values before it were kept). The iterations, the
+// values and every log-likelihood are the same bits as with the separate
+// pass (the sums are order-free), which spilled shards and the Beam
+// pipeline still take.
+func fitLoop(ctx context.Context, each func(fn func(*fitter)) error, R int, kind Kind, opt Options, global []float64, iters int, serps int, heldFs []*fitter) (int, error) {
 	trainLL := func() (float64, error) {
 		st := NewStats(kind, R)
 		if err := each(func(f *fitter) { f.trainLL(ctx, st) }); err != nil {
@@ -170,6 +180,9 @@ func fitLoop(ctx context.Context, each func(fn func(*fitter)) error, R int, kind
 		return st.LL.Float64() / float64(serps), nil
 	}
 	em := kind.EM()
+	if opt.Tolerance > 0 && em && heldFs != nil {
+		return fitLoopFused(ctx, heldFs, R, kind, opt, global, iters, serps, trainLL)
+	}
 	done := 0
 	prevLL := math.NaN()
 	if opt.Tolerance > 0 && em {
@@ -209,6 +222,62 @@ func fitLoop(ctx context.Context, each func(fn func(*fitter)) error, R int, kind
 	return done, nil
 }
 
+// fitLoopFused is fitLoop under the tolerance for fitters held in memory
+// (see fitLoop): the pass of iteration it computes the log-likelihood of
+// the values after it iterations, then the E-step and pair M-step.
+func fitLoopFused(ctx context.Context, fs []*fitter, R int, kind Kind, opt Options, global []float64, iters, serps int, trainLL func() (float64, error)) (int, error) {
+	for _, f := range fs {
+		f.keepPrev = true
+		f.prevAttr, f.prevSat = make([]float64, len(f.attr)), make([]float64, len(f.sat))
+	}
+	defer func() {
+		for _, f := range fs {
+			f.keepPrev, f.prevAttr, f.prevSat = false, nil, nil
+		}
+	}()
+	done := 0
+	prevLL := math.NaN()
+	for it := 0; it < iters; it++ {
+		if err := ctx.Err(); err != nil {
+			return done, err
+		}
+		st := NewStats(kind, R)
+		for _, f := range fs {
+			f.estepLL(ctx, st)
+		}
+		if err := ctx.Err(); err != nil {
+			return done, err
+		}
+		ll := st.LL.Float64() / float64(serps) // of the values after done iterations
+		if done > 0 {
+			if opt.OnIteration != nil {
+				opt.OnIteration(done, ll)
+			}
+			if Converged(prevLL, ll, opt.Tolerance) {
+				// Stop at the values the log-likelihood is of: undo this
+				// pass's pair M-step (the globals' is not done yet).
+				for _, f := range fs {
+					f.attr, f.prevAttr = f.prevAttr, f.attr
+					f.sat, f.prevSat = f.prevSat, f.sat
+				}
+				return done, nil
+			}
+		}
+		prevLL = ll
+		copy(global, MStepGlobals(kind, st))
+		done++
+	}
+	// The cap: the log-likelihood of the last values, for OnIteration.
+	ll, err := trainLL()
+	if err != nil {
+		return done, err
+	}
+	if opt.OnIteration != nil {
+		opt.OnIteration(done, ll)
+	}
+	return done, nil
+}
+
 // held yields fitters kept in memory (fitLoop's each).
 func held(fs []*fitter) func(func(*fitter)) error {
 	return func(fn func(*fitter)) error {
@@ -226,6 +295,22 @@ func (f *fitter) estep(ctx context.Context, st *Stats) {
 	} else {
 		f.iterate(ctx, f.workers, st)
 	}
+}
+
+// estepLL is estep with the training log-likelihood of the values it
+// reads added to st.LL (the same sum trainLL adds), the pair values before
+// its M-step kept in prevAttr and prevSat. The per-SERP E-step computes
+// it in its own pass over the records; the factorised one, which does not
+// visit the records, after a pass of trainLL.
+func (f *fitter) estepLL(ctx context.Context, st *Stats) {
+	if f.fz != nil {
+		f.trainLL(ctx, st)
+		f.iterateFactorized(ctx, f.workers, st)
+		return
+	}
+	f.withLL = true
+	f.iterate(ctx, f.workers, st)
+	f.withLL = false
 }
 
 // model returns the fitted model after done iterations.
@@ -324,6 +409,11 @@ type fitter struct {
 	scr                    []*scratch  // per worker, reused
 	fz                     *factorized // PBM, UBM, PSCM: merged per-rank items
 	densDone               bool        // aDen and sDen hold their final values
+	// keepPrev: the pair M-step first copies the values it replaces to
+	// prevAttr and prevSat (fitLoopFused); withLL: iterate adds the
+	// training log-likelihood of the values it reads (estepLL).
+	keepPrev, withLL  bool
+	prevAttr, prevSat []float64
 }
 
 // scratch is one worker's buffers.
@@ -429,6 +519,7 @@ func (f *fitter) iterate(ctx context.Context, workers int, st *Stats) {
 		c := &sc.c
 		c.gNum, c.gDen = sc.xNum, sc.xDen // estep adds the global counts
 		var v view
+		withLL := f.withLL
 		for i := ch.recLo; i < ch.recHi; i++ {
 			f.load(&v, sc, i)
 			pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
@@ -436,15 +527,22 @@ func (f *fitter) iterate(ctx context.Context, workers int, st *Stats) {
 				// One E-step per click order of the record.
 				d.eachOrder(i, func(order []uint8, w float64) {
 					v.order = order
+					if withLL {
+						f.addLL(&v, sc, w)
+					}
 					estep(f.kind, &v, w, c)
 					f.scatter(c, pairs, w, dens)
 				})
 				continue
 			}
 			w := d.recWeight[i]
+			if withLL {
+				f.addLL(&v, sc, w)
+			}
 			estep(f.kind, &v, w, c)
 			f.scatter(c, pairs, w, dens)
 		}
+		f.keep(ch)
 		// M-step for the chunk's own pairs: no other chunk reads them.
 		for p := ch.pairLo; p < ch.pairHi; p++ {
 			if len(f.attr) > 0 {
@@ -525,34 +623,63 @@ func (f *fitter) trainLL(ctx context.Context, st *Stats) {
 		var v view
 		for i := ch.recLo; i < ch.recHi; i++ {
 			f.load(&v, sc, i)
-			cond := sc.cond[:v.n]
 			if f.kind == PSCM {
 				d.eachOrder(i, func(order []uint8, w float64) {
 					v.order = order
-					clickProbs(f.kind, &v, cond, nil)
-					if x := w * serpLL(cond); !sc.ll.AddSmall(x) {
-						sc.ll.addLarge(x)
-					}
+					f.addLL(&v, sc, w)
 				})
 				continue
 			}
-			clickProbs(f.kind, &v, cond, nil)
-			if x := d.recWeight[i] * serpLL(cond); !sc.ll.AddSmall(x) {
-				sc.ll.addLarge(x)
-			}
+			f.addLL(&v, sc, d.recWeight[i])
 		}
 	})
 	f.collect(st)
 }
 
-// serpLL is the mean over ranks of ln P(c_r | c_<r) (PyClick's
-// LogLikelihood, per session).
-func serpLL(cond []float64) float64 {
-	s := 0.0
-	for _, p := range cond {
-		s += math.Log(p)
+// addLL adds w times the log-likelihood of SERP v to the worker's sum.
+func (f *fitter) addLL(v *view, sc *scratch, w float64) {
+	cond := sc.cond[:v.n]
+	clickProbs(f.kind, v, cond, nil)
+	if x := w * serpLL(cond); !sc.ll.AddSmall(x) {
+		sc.ll.addLarge(x)
 	}
-	return s / float64(len(cond))
+}
+
+// keep copies the values of chunk ch's pairs to prevAttr and prevSat
+// before the pair M-step replaces them (keepPrev).
+func (f *fitter) keep(ch chunk) {
+	if !f.keepPrev {
+		return
+	}
+	copy(f.prevAttr[ch.pairLo:ch.pairHi], f.attr[ch.pairLo:ch.pairHi])
+	if len(f.sat) > 0 {
+		copy(f.prevSat[ch.pairLo:ch.pairHi], f.sat[ch.pairLo:ch.pairHi])
+	}
+}
+
+// serpLL is the mean over ranks of ln P(c_r | c_<r) (PyClick's
+// LogLikelihood, per session), computed as the logarithm of the product of
+// the probabilities (by the chain rule, ln P(c) of the SERP) rather than
+// as the sum of their logarithms: one logarithm per SERP instead of one
+// per rank, which was most of the tolerance's cost (docs/clickmodels.md,
+// "Cost of the default estimator"). Factors below 2^-100 (or 0, or NaN)
+// are taken one by one, and the product is folded into the sum before it
+// could underflow. The two forms differ by rounding only, a few units in
+// the last place.
+func serpLL(cond []float64) float64 {
+	s, prod := 0.0, 1.0
+	for _, p := range cond {
+		if !(p >= 0x1p-100) { // tiny, 0 (-Inf) or NaN
+			s += math.Log(p)
+			continue
+		}
+		prod *= p // >= 2^-1000: no underflow
+		if prod < 0x1p-900 {
+			s += math.Log(prod)
+			prod = 1
+		}
+	}
+	return (s + math.Log(prod)) / float64(len(cond))
 }
 
 // Converged is EM's stopping test under Options.Tolerance: the training

@@ -44,7 +44,7 @@ func NewShardFitShared(ctx context.Context, d *Data, test *sessions.Log, kind Ki
 func FitShards(ctx context.Context, each func(fn func(*ShardFit)) error, R int, kind Kind, opt Options, global []float64, iters, serps int) (int, error) {
 	return fitLoop(ctx, func(fn func(*fitter)) error {
 		return each(func(s *ShardFit) { fn(s.f) })
-	}, R, kind, opt, global, iters, serps)
+	}, R, kind, opt, global, iters, serps, nil)
 }
 
 // PairValues returns the fit's pair values themselves (attractiveness,

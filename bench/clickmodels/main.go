@@ -34,6 +34,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -53,7 +54,17 @@ func main() {
 	models := flag.String("models", "ubm,dbn", "simulation mode: models to simulate and fit")
 	order := flag.Float64("order", 0.3, "simulation mode: share of the multi-click SERPs clicked in a random order (seeded), for PSCM")
 	unc := flag.Bool("uncertainty", false, "simulation mode: also fit with the relevance intervals (fit --interval 0.9) and compare the CPU time with the fit alone")
+	dflt := flag.Bool("default", false, "simulation mode: fit each model twice on the same prepared log, as fit --estimator pyclick --no-intervals (the fit before issue 36 with --interval 0) and as fit's default (exact estimator, tolerance, intervals), and print both CPU times and their ratio")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the fits (not the simulation) to this file")
 	flag.Parse()
+	if *cpuprofile != "" {
+		stop, err := startProfile(*cpuprofile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "clickmodels bench:", err)
+			os.Exit(1)
+		}
+		defer stop()
+	}
 	var err error
 	if *sim == 0 && *ref == "" {
 		var dir string
@@ -64,7 +75,7 @@ func main() {
 		*ref = filepath.Join(dir, "pyclick")
 	}
 	if *sim > 0 {
-		err = simulate(*sim, *queries, *iters, *workers, *models, *order, *unc)
+		err = simulate(*sim, *queries, *iters, *workers, *models, *order, *unc, *dflt)
 	} else {
 		err = reference(*ref, *repeat, *iters, *workers)
 	}
@@ -72,6 +83,24 @@ func main() {
 		fmt.Fprintln(os.Stderr, "clickmodels bench:", err)
 		os.Exit(1)
 	}
+}
+
+// startProfile starts a CPU profile written to path; stop ends it.
+func startProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, "clickmodels bench:", err)
+		}
+	}, nil
 }
 
 func reference(dir string, repeat, iters, workers int) error {
@@ -123,12 +152,13 @@ func reference(dir string, repeat, iters, workers int) error {
 	return nil
 }
 
-func simulate(n, queries, iters, workers int, models string, order float64, unc bool) error {
+func simulate(n, queries, iters, workers int, models string, order float64, unc, dflt bool) error {
 	kinds, err := clickmodels.ParseKinds(models)
 	if err != nil {
 		return err
 	}
 	fmt.Printf("%d simulated SERPs, %d queries, %d iterations, GOMAXPROCS %d\n", n, queries, iters, runtime.GOMAXPROCS(0))
+	var oldCPU, newCPU float64 // -default: the fits' CPU seconds over all models
 	fmt.Printf("%-5s %9s %10s %9s %10s %9s %10s %16s %12s\n", "model", "sim_s", "records", "prep_s", "prep_cpu_s", "fit_s", "fit_cpu_s", "serp*iter/s", "peak_rss_MiB")
 	for _, kind := range kinds {
 		sc := sim.DefaultSyntheticConfig()
@@ -164,6 +194,13 @@ func simulate(n, queries, iters, workers int, models string, order float64, unc 
 		fit := t3.Sub(t2).Seconds()
 		fmt.Printf("%-5s %9.2f %10d %9.2f %10.2f %9.2f %10.2f %16.3g %12.0f   (%d SERPs clicked out of rank order)\n", kind, t1.Sub(t0).Seconds(), d.Records(), t2.Sub(t1).Seconds(), c2-c1, fit,
 			c3-c2, float64(n)*float64(m.Iterations)/fit, peakRSSMiB(), reordered)
+		if dflt {
+			o, n, err := sideBySide(d, kind, workers)
+			if err != nil {
+				return err
+			}
+			oldCPU, newCPU = oldCPU+o, newCPU+n
+		}
 		if unc {
 			// The same fit with the intervals: the evidence pass, the
 			// priors and every pair's interval (what the relevance file
@@ -180,6 +217,9 @@ func simulate(n, queries, iters, workers int, models string, order float64, unc 
 		}
 		log, d, m = nil, nil, nil
 		runtime.GC()
+	}
+	if dflt {
+		fmt.Printf("all   pyclick --no-intervals %.2f CPU-s, default %.2f CPU-s: %.2fx\n", oldCPU, newCPU, newCPU/oldCPU)
 	}
 	return nil
 }
@@ -230,4 +270,34 @@ func peakRSSMiB() float64 {
 		return -1
 	}
 	return float64(ru.Maxrss) / 1024
+}
+
+// sideBySide fits kind on d as the fit before issue 36 ran with
+// --interval 0 (PyClick's estimator, 50 iterations, no intervals) and as
+// lovbench fit's default (the exact estimator under the tolerance, with the
+// intervals: the evidence pass, the priors and every pair's interval), and
+// prints the CPU seconds of both and their ratio.
+func sideBySide(d *clickmodels.Data, kind clickmodels.Kind, workers int) (oldCPU, newCPU float64, err error) {
+	ctx := context.Background()
+	old := clickmodels.EstimatorPyClick.Options()
+	old.Workers, old.NoIntervals = workers, true
+	c0 := cpuSeconds()
+	mo, err := clickmodels.Fit(ctx, d, kind, old)
+	if err != nil {
+		return 0, 0, err
+	}
+	c1 := cpuSeconds()
+	def := clickmodels.DefaultEstimator.Options()
+	def.Workers = workers
+	m, err := clickmodels.Fit(ctx, d, kind, def)
+	if err != nil {
+		return 0, 0, err
+	}
+	if _, _, err := m.RelevanceDists(); err != nil {
+		return 0, 0, err
+	}
+	c2 := cpuSeconds()
+	fmt.Printf("%-5s pyclick --no-intervals %.2f CPU-s (%d iterations), default %.2f CPU-s (%d iterations): %.2fx\n",
+		kind, c1-c0, mo.Iterations, c2-c1, m.Iterations, (c2-c1)/(c1-c0))
+	return c1 - c0, c2 - c1, nil
 }
