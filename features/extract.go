@@ -36,16 +36,24 @@ const (
 	UnknownSkip
 )
 
+// unknownPolicyNames are the policies' names, in UnknownPolicy order.
+var unknownPolicyNames = [...]string{UnknownError: "error", UnknownZero: "zero", UnknownSkip: "skip"}
+
+// String returns the policy's name as ParseUnknownPolicy reads it.
+func (p UnknownPolicy) String() string {
+	if p >= 0 && int(p) < len(unknownPolicyNames) {
+		return unknownPolicyNames[p]
+	}
+	return fmt.Sprintf("UnknownPolicy(%d)", int(p))
+}
+
 // ParseUnknownPolicy parses "error", "zero" or "skip" (lovbench features
 // --unknown).
 func ParseUnknownPolicy(s string) (UnknownPolicy, error) {
-	switch s {
-	case "error":
-		return UnknownError, nil
-	case "zero":
-		return UnknownZero, nil
-	case "skip":
-		return UnknownSkip, nil
+	for p, name := range unknownPolicyNames {
+		if s == name {
+			return UnknownPolicy(p), nil
+		}
 	}
 	return 0, fmt.Errorf("unknown-term policy %q: want error, zero or skip", s)
 }

@@ -240,7 +240,7 @@ func DefaultConfig() Config {
 		ClickModels: ClickModelConfig{Models: []string{"dctr", "dbn", "ubm"}, Select: "best", Estimator: string(clickmodels.DefaultEstimator), TrainFraction: split.DefaultTrainFraction},
 		Labels:      LabelConfig{Thresholds: th[:], SERPSize: ingest.FullSERPTerm},
 		Sampling:    SamplingConfig{PerQuery: sampling.DefaultPerQuery, Seed: 1},
-		Features:    FeatureConfig{List: "1-34", Semantics: string(features.DefaultSemantics)},
+		Features:    FeatureConfig{List: features.DefaultFeatureList, Semantics: string(features.DefaultSemantics)},
 		Export:      ExportConfig{Folds: 5, Seed: 1},
 		LTR:         LTRConfig{Algorithms: []string{"ranknet", "adarank"}, Configs: []string{"all"}, Seed: 1, Permutations: 10000},
 		Report:      ReportConfig{Title: "lovbench benchmark report"},

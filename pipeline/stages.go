@@ -47,8 +47,6 @@ const (
 	SimLogFile = "log.yandex.tsv"
 	// ReportFile (report stage) is the HTML report.
 	ReportFile = "report.html"
-	// FeaturesReportFile (features stage) holds FeaturesReport.
-	FeaturesReportFile = "features_report.json"
 )
 
 // runner builds the stages of one run from a configuration. It loads the

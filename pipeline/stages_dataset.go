@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -12,17 +13,11 @@ import (
 	"github.com/lovbench/lovbench/export"
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/ingest"
-	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/buildinfo"
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/ltr"
-	"github.com/lovbench/lovbench/sampling"
 )
-
-// FeaturesFile (features stage) holds the feature values of every
-// ground-truth pair, as Parquet.
-const FeaturesFile = "features.parquet"
 
 // ingestStage cleans the log (package ingest; docs/method.md section 2): the
 // configured Yandex or LOV log, or the simulated log of the simulate stage.
@@ -122,44 +117,17 @@ func (r *runner) featuresStage() Stage {
 			if err != nil {
 				return err
 			}
-			gtPath := env.Dep(StageSample, export.GroundTruthFile)
-			rows, err := sampling.ReadGroundTruthFile(gtPath)
-			if err != nil {
-				return err
-			}
-			pairs := make([]features.Pair, len(rows))
-			for i, row := range rows {
-				pairs[i] = features.Pair{Query: row.Query, Term: row.Term, Line: i + 2}
-			}
-			tab, rep, err := c.Extract(ctx, pairs, features.ExtractOptions{Features: ids, Source: gtPath, Unknown: features.UnknownError, Progress: r.progress})
-			if err != nil {
-				return err
-			}
-			env.Log.Info("features extracted", "rows", rep.Rows, "queries", rep.Queries)
-			fr := newFeaturesReport(c.Stats(), r.corpusSkipped, tab)
-			// Logged as information: the report's banner is the run's
-			// warning (and features_report.json keeps the list), so that
-			// the demo's Min_Hub_O, 0 everywhere under the reference
-			// semantics, does not break a quiet run.
-			if note := features.ConstantNote(fr.Constant, rep.Rows); note != "" {
-				env.Log.Info("constant features", "note", note)
-			}
-			if n := len(fr.FilesNotRead); n > 0 {
-				env.Log.Warn("corpus files not read", "count", n, "first", fr.FilesNotRead[0].Path, "why_the_first", fr.FilesNotRead[0].Reason)
-			}
-			if err := writeJSON(filepath.Join(env.Dir, FeaturesReportFile), fr); err != nil {
-				return err
-			}
-			f, err := atomicfile.Create(filepath.Join(env.Dir, FeaturesFile))
-			if err != nil {
-				return err
-			}
-			defer f.Abort()
-			tab.Origin.Version = buildinfo.Version()
-			if err := tab.WriteParquet(f); err != nil {
-				return err
-			}
-			return f.Commit()
+			cfg := features.DefaultConfig()
+			cfg.Corpus, cfg.NotRead = c, r.corpusSkipped
+			cfg.Pairs, cfg.Features = env.Dep(StageSample, export.GroundTruthFile), ids
+			cfg.Out, cfg.Report = filepath.Join(env.Dir, features.FileFeatures), filepath.Join(env.Dir, features.FileReport)
+			// Constant features are logged as information: the report's
+			// banner is the run's warning (and the stage's report keeps
+			// the list), so that the demo's Min_Hub_O, 0 everywhere under
+			// the reference semantics, does not break a quiet run.
+			cfg.Log, cfg.ConstantLevel, cfg.Progress = env.Log, slog.LevelInfo, r.progress
+			_, err = features.Run(ctx, cfg)
+			return err
 		},
 	}
 }
@@ -175,42 +143,6 @@ func (r *runner) featuresInputs() map[string]string {
 	return m
 }
 
-// FeaturesReport is the features stage's report (features_report.json):
-// what the corpus reader read and left out, how the files' vocabularies
-// were named, and the features constant over the pairs.
-type FeaturesReport struct {
-	// Files read, RDF Statements parsed, bad statements Skipped (lenient).
-	Files      int `json:"files"`
-	Statements int `json:"statements"`
-	Skipped    int `json:"skipped_statements"`
-	// FilesNotRead are the files of the corpus directories that are no
-	// RDF format the reader parses, each with the reason.
-	FilesNotRead []features.SkippedFile `json:"files_not_read"`
-	// Vocabularies and Terms of the corpus.
-	Vocabularies int `json:"vocabularies"`
-	Terms        int `json:"terms"`
-	// NamedByFile lists the vocabularies named by their file for want of
-	// one owl:Ontology IRI (features.SourceName; docs/features.md).
-	NamedByFile []features.SourceName `json:"vocabularies_named_by_file"`
-	// Constant are the features constant over all pairs.
-	Constant []features.Constant `json:"constant_features"`
-}
-
-func newFeaturesReport(st features.LoadStats, notRead []features.SkippedFile, tab *features.Table) *FeaturesReport {
-	fr := &FeaturesReport{Files: st.Files, Statements: st.Statements, Skipped: st.Skipped,
-		FilesNotRead: append(append([]features.SkippedFile{}, notRead...), st.SkippedFiles...),
-		Vocabularies: st.Vocabularies, Terms: st.Terms, NamedByFile: []features.SourceName{}, Constant: tab.Constant()}
-	for _, n := range st.Names {
-		if n.Rule == features.NamedByFile && n.Vocabulary {
-			fr.NamedByFile = append(fr.NamedByFile, n)
-		}
-	}
-	if fr.Constant == nil {
-		fr.Constant = []features.Constant{}
-	}
-	return fr
-}
-
 // exportStage writes the dataset files (package export; docs/method.md section 7).
 func (r *runner) exportStage() Stage {
 	ec := r.cfg.Export
@@ -223,7 +155,7 @@ func (r *runner) exportStage() Stage {
 			}
 			m, err := export.Run(ctx, export.Config{
 				GroundTruth: env.Dep(StageSample, export.GroundTruthFile),
-				Features:    env.Dep(StageFeatures, FeaturesFile),
+				Features:    env.Dep(StageFeatures, features.FileFeatures),
 				Out:         env.Dir,
 				QueryOrder:  labels.QueryOrderPath(env.Dep(StageLabel, LabelsFile)),
 				Options: export.Options{Folds: ec.Folds, Seed: uint64(ec.Seed), KeepJunk: ec.KeepJunk, Version: buildinfo.Version(),

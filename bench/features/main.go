@@ -117,7 +117,7 @@ func run(corpus string, n int, seed int64, workers int, groups bool, sem feature
 		return nil
 	}
 	fmt.Println("extract:")
-	all, _ := features.ParseFeatureList("1-34")
+	all, _ := features.ParseFeatureList(features.DefaultFeatureList)
 	if err := extract("features 1-34", all); err != nil {
 		return err
 	}

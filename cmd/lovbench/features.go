@@ -8,8 +8,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lovbench/lovbench/features"
-	"github.com/lovbench/lovbench/internal/buildinfo"
-	"github.com/lovbench/lovbench/internal/textio"
 )
 
 func newFeaturesCmd(a *app) *cobra.Command {
@@ -17,6 +15,7 @@ func newFeaturesCmd(a *app) *cobra.Command {
 		corpus   []string
 		pairs    string
 		out      string
+		report   string
 		feats    string
 		prefixes string
 		unknown  string
@@ -50,7 +49,7 @@ every feature in both):
 				return usagef("features: --corpus, --pairs and --out are required")
 			}
 			ins := paths{}.add("--pairs", pairs).add("--prefixes", prefixes).add("--corpus", corpus...)
-			if err := checkOutputs(ins, paths{}.add("--out", out)); err != nil {
+			if err := checkOutputs(ins, paths{}.add("--out", out).add("--report", report)); err != nil {
 				return err
 			}
 			if l := strings.ToLower(out); !strings.HasSuffix(l, ".csv") && !strings.HasSuffix(l, ".parquet") {
@@ -68,44 +67,16 @@ every feature in both):
 			if err != nil {
 				return usagef("features: --unknown: %v", err)
 			}
-			ps, err := features.ReadPairsFile(pairs)
+			cfg := features.DefaultConfig()
+			cfg.CorpusPaths, cfg.Prefixes, cfg.Lenient, cfg.Semantics = corpus, prefixes, lenient, semantics
+			cfg.Pairs, cfg.Features, cfg.Unknown, cfg.Workers, cfg.AllowEmpty = pairs, ids, pol, workers, a.allowEmpty
+			cfg.Out, cfg.Report, cfg.Log, cfg.Progress = out, report, a.log, a.progress()
+			rep, err := features.Run(cmd.Context(), cfg)
 			if err != nil {
 				return err
 			}
-			if len(ps) == 0 && !a.allowEmpty {
-				return &textio.EmptyError{File: pairs, What: "pair"}
-			}
-			c, err := features.Load(cmd.Context(), corpus, features.LoadOptions{Lenient: lenient, Prefixes: prefixes, Semantics: semantics, Log: a.log})
-			if err != nil {
-				return err
-			}
-			st := c.Stats()
-			a.log.Info("corpus loaded", "semantics", string(c.Semantics()), "files", st.Files, "statements", st.Statements, "skipped", st.Skipped,
-				"files_not_read", len(st.SkippedFiles), "vocabularies", st.Vocabularies, "terms", st.Terms)
-			tab, rep, err := c.Extract(cmd.Context(), ps, features.ExtractOptions{
-				Features: ids, Workers: workers, Unknown: pol, Source: pairs, Progress: a.progress()})
-			if err != nil {
-				return err
-			}
-			if note := features.ConstantNote(tab.Constant(), len(tab.Rows)); note != "" {
-				a.log.Warn("constant features", "note", note)
-			}
-			if n := len(st.SkippedFiles); n > 0 {
-				a.log.Warn("corpus files not read", "count", n, "first", st.SkippedFiles[0].Path, "why_the_first", st.SkippedFiles[0].Reason)
-			}
-			if rep.Unknown > 0 {
-				a.log.Warn("terms not in the corpus", "count", rep.Unknown, "policy", unknown, "first", strings.Join(rep.UnknownExamples, "; "), "why_the_first", rep.UnknownReason)
-			}
-			if rep.Rows == 0 && len(ps) > 0 && !a.allowEmpty {
-				return &textio.EmptyError{File: pairs, What: "row left", Counts: fmt.Sprintf("%d pairs, %d with a term not in the corpus skipped", rep.Pairs, rep.Unknown)}
-			}
-			tab.Origin.Version = buildinfo.Version()
-			if err := tab.WriteFile(out); err != nil {
-				return err
-			}
-			a.log.Info("features written", "out", out, "pairs", rep.Pairs, "rows", rep.Rows, "queries", rep.Queries, "unknown", rep.Unknown)
 			if !a.quiet {
-				fmt.Fprintf(a.stderr, "%d rows, %d features -> %s\n", rep.Rows, len(ids), out)
+				fmt.Fprintf(a.stderr, "%d rows, %d features -> %s\n", rep.Extract.Rows, len(ids), out)
 			}
 			return nil
 		},
@@ -114,7 +85,8 @@ every feature in both):
 	f.StringSliceVar(&corpus, "corpus", nil, "corpus file or directory (repeatable)")
 	f.StringVar(&pairs, "pairs", "", "CSV with header query,term")
 	f.StringVar(&out, "out", "", "output file, .csv or .parquet")
-	f.StringVar(&feats, "features", "1-34", "feature IDs and ranges, e.g. 1-33 or 2,8-10")
+	f.StringVar(&report, "report", "", "optional JSON report: corpus files read and not read, vocabularies named by their file, constant features (as the pipeline's "+features.FileReport+")")
+	f.StringVar(&feats, "features", features.DefaultFeatureList, "feature IDs and ranges, e.g. 1-33 or 2,8-10")
 	f.StringVar(&prefixes, "prefixes", "", "optional LOV prefix file (SPARQL JSON) to resolve prefixed names")
 	f.StringVar(&unknown, "unknown", "error", "terms not in the corpus: error, zero or skip")
 	f.BoolVar(&lenient, "lenient", false, "skip bad RDF statements (counted) instead of failing")

@@ -79,7 +79,7 @@ var rules = []struct {
 	{"sampling", []string{"FILES", "IDS", "labels"}},
 	{"features/rdf", []string{"FILES"}},
 	{"features/democorpus", []string{"FILES"}},
-	{"features", []string{"FILES", "WORK", "features/rdf"}},
+	{"features", []string{"FILES", "WORK", "IDS", "features/rdf"}},
 	{"corpussim", []string{"clickmodels", "clickmodels/sim", "features", "features/democorpus", "sessions"}},
 
 	// The dataset and learning to rank.
