@@ -24,6 +24,7 @@ import (
 
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/features/democorpus"
+	"github.com/lovbench/lovbench/sessions"
 )
 
 // Options configures a Source.
@@ -94,7 +95,7 @@ func New(ctx context.Context, c *features.Corpus, search Searcher, o Options) (*
 		return nil, errors.New("corpus simulation: queries must be positive")
 	}
 	if o.SERPSize <= 0 {
-		o.SERPSize = 10
+		o.SERPSize = sessions.FullSERPTerm
 	}
 	if o.ZipfS <= 1 {
 		return nil, fmt.Errorf("corpus simulation: Zipf exponent %g must be above 1", o.ZipfS)

@@ -31,7 +31,7 @@ const (
 	ParquetFile     = "dataset.parquet"
 	ArrowFile       = "dataset.arrow"
 	QrelsFile       = "qrels.txt"
-	GroundTruthFile = "ground_truth.csv"
+	GroundTruthFile = sampling.FileGroundTruth
 )
 
 // FoldFile returns the slash path of a fold file ("Fold1/train.txt").

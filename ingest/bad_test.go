@@ -42,7 +42,7 @@ func runLOV(t *testing.T, queries, clicks []byte) (*Report, string, error) {
 	q := write(t, dir, "q.jsonl", queries)
 	c := write(t, dir, "c.jsonl", clicks)
 	out := filepath.Join(dir, "out")
-	rep, err := Run(context.Background(), Options{KeepSessionIDs: true, Format: FormatLOV, Queries: q, Clicks: c, OutDir: out})
+	rep, err := Run(context.Background(), Config{KeepSessionIDs: true, Format: FormatLOV, Queries: q, Clicks: c, OutDir: out})
 	if err == nil {
 		if cerr := rep.Check(); cerr != nil {
 			t.Fatal(cerr)
@@ -75,11 +75,11 @@ func TestLOVTruncatedGzip(t *testing.T) {
 
 func TestUnreadableFiles(t *testing.T) {
 	dir := t.TempDir()
-	_, err := Run(context.Background(), Options{KeepSessionIDs: true, Format: FormatYandex, Log: filepath.Join(dir, "missing.tsv"), OutDir: filepath.Join(dir, "o")})
+	_, err := Run(context.Background(), Config{KeepSessionIDs: true, Format: FormatYandex, Log: filepath.Join(dir, "missing.tsv"), OutDir: filepath.Join(dir, "o")})
 	if err == nil || !strings.Contains(err.Error(), "missing.tsv") {
 		t.Fatalf("missing file: %v", err)
 	}
-	_, err = Run(context.Background(), Options{KeepSessionIDs: true, Format: FormatYandex, Log: dir, OutDir: filepath.Join(dir, "o")})
+	_, err = Run(context.Background(), Config{KeepSessionIDs: true, Format: FormatYandex, Log: dir, OutDir: filepath.Join(dir, "o")})
 	if err == nil || !strings.Contains(err.Error(), dir) {
 		t.Fatalf("directory as log: %v", err)
 	}
@@ -154,7 +154,7 @@ func TestLOVVocabKind(t *testing.T) {
 		`{"date":"2019-01-13 10:02:00","sessionId":"S","searchWords":"people","nbResults":14,"results":"` + vocs + `"}` + "\n"
 	c := `{"date":"2019-01-13 10:00:05","sessionId":"S","clickedVoc":"schema"}` + "\n"
 	dir := t.TempDir()
-	rep, err := Run(context.Background(), Options{KeepSessionIDs: true, Format: FormatLOV, Kind: KindVocab,
+	rep, err := Run(context.Background(), Config{KeepSessionIDs: true, Format: FormatLOV, Kind: KindVocab,
 		Queries: write(t, dir, "q", []byte(q)), Clicks: write(t, dir, "c", []byte(c)), OutDir: filepath.Join(dir, "o")})
 	if err != nil {
 		t.Fatal(err)
@@ -190,7 +190,7 @@ func TestYandexHandWritten(t *testing.T) {
 	dir := t.TempDir()
 	in := write(t, dir, "log.tsv", []byte(yandexIn))
 	out := filepath.Join(dir, "out")
-	rep, err := Run(context.Background(), Options{KeepSessionIDs: true, Format: FormatYandex, Log: in, OutDir: out})
+	rep, err := Run(context.Background(), Config{KeepSessionIDs: true, Format: FormatYandex, Log: in, OutDir: out})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +243,7 @@ func TestYandexTruncatedGzip(t *testing.T) {
 	dir := t.TempDir()
 	data := gz(t, []byte(strings.Repeat("1\t0\tQ\tq\t0\tu1\n1\t1\tC\tu1\n", 5000)))
 	in := write(t, dir, "log.tsv.gz", data[:len(data)-40])
-	_, err := Run(context.Background(), Options{KeepSessionIDs: true, Format: FormatYandex, Log: in, OutDir: filepath.Join(dir, "o")})
+	_, err := Run(context.Background(), Config{KeepSessionIDs: true, Format: FormatYandex, Log: in, OutDir: filepath.Join(dir, "o")})
 	if err == nil || !strings.Contains(err.Error(), "log.tsv.gz") {
 		t.Fatalf("err = %v, want an error naming log.tsv.gz", err)
 	}
@@ -258,7 +258,7 @@ func TestContextCancel(t *testing.T) {
 	in := write(t, dir, "log.tsv", b.Bytes())
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Run(ctx, Options{KeepSessionIDs: true, Format: FormatYandex, Log: in, OutDir: filepath.Join(dir, "o")}); err == nil {
+	if _, err := Run(ctx, Config{KeepSessionIDs: true, Format: FormatYandex, Log: in, OutDir: filepath.Join(dir, "o")}); err == nil {
 		t.Fatal("cancelled context: no error")
 	}
 }
@@ -271,7 +271,7 @@ func TestYandexBadLines(t *testing.T) {
 	in.WriteString("3\t0\tQ\tq\t0" + strings.Repeat("\tu", 65) + "\n")
 	in.WriteString("4\t0\tQ\tq\t0\tu1\tu2\n4\t1\tC\tu2\n")
 	dir := t.TempDir()
-	rep, err := Run(context.Background(), Options{KeepSessionIDs: true, Format: FormatYandex, Log: write(t, dir, "log", []byte(in.String())), OutDir: filepath.Join(dir, "o")})
+	rep, err := Run(context.Background(), Config{KeepSessionIDs: true, Format: FormatYandex, Log: write(t, dir, "log", []byte(in.String())), OutDir: filepath.Join(dir, "o")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +307,7 @@ func TestBOMIsNotData(t *testing.T) {
 		dir := t.TempDir()
 		in := write(t, dir, "log.tsv", enc(bom+"1\t0\tQ\tq1\t0\tu1\tu2\n1\t1\tC\tu2\n"))
 		out := filepath.Join(dir, "out")
-		yrep, err := Run(context.Background(), Options{KeepSessionIDs: true, Format: FormatYandex, Log: in, OutDir: out})
+		yrep, err := Run(context.Background(), Config{KeepSessionIDs: true, Format: FormatYandex, Log: in, OutDir: out})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -324,7 +324,7 @@ func TestBOMIsNotData(t *testing.T) {
 func TestYandexNegativeTimePassed(t *testing.T) {
 	dir := t.TempDir()
 	in := write(t, dir, "log.tsv", []byte("1\t0\tQ\tq1\t0\tu1\tu2\n1\t-5\tC\tu2\n1\t3\tC\tu1\n2\t-1\tQ\tq2\t0\tu1\n"))
-	rep, err := Run(context.Background(), Options{KeepSessionIDs: true, Format: FormatYandex, Log: in, OutDir: filepath.Join(dir, "o")})
+	rep, err := Run(context.Background(), Config{KeepSessionIDs: true, Format: FormatYandex, Log: in, OutDir: filepath.Join(dir, "o")})
 	if err != nil {
 		t.Fatal(err)
 	}

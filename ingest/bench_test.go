@@ -39,7 +39,7 @@ func benchIngestYandexOpts(b *testing.B, events int, keepIDs bool) {
 	f.Close()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		rep, err := Run(context.Background(), Options{Format: FormatYandex, Log: in, OutDir: filepath.Join(dir, "out"), KeepSessionIDs: keepIDs})
+		rep, err := Run(context.Background(), Config{Format: FormatYandex, Log: in, OutDir: filepath.Join(dir, "out"), KeepSessionIDs: keepIDs})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -104,7 +104,7 @@ func BenchmarkIngestLOV(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		rep, err := Run(context.Background(), Options{Format: FormatLOV, Queries: qp, Clicks: cp, OutDir: filepath.Join(dir, "out")})
+		rep, err := Run(context.Background(), Config{Format: FormatLOV, Queries: qp, Clicks: cp, OutDir: filepath.Join(dir, "out")})
 		if err != nil {
 			b.Fatal(err)
 		}

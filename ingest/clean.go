@@ -241,7 +241,7 @@ type cleaner struct {
 	emit      func([]sessions.SERP) error
 	pseudo    *pseudonymiser // nil: session IDs are written as read
 	// keepClickless keeps the sessions rule 1 would drop for having no
-	// click (Options.KeepClickless), counted in Report.Sessions.
+	// click (Config.KeepClickless), counted in Report.Sessions.
 	keepClickless bool
 }
 

@@ -10,7 +10,7 @@ import (
 )
 
 // TestKeepClickless ingests PyClick's reference log (6,000 SERPs; PyClick
-// reads all of them, 581 without a click) with Options.KeepClickless:
+// reads all of them, 581 without a click) with Config.KeepClickless:
 // every SERP that sessions.ReadYandex (PyClick's reading) gives reaches
 // the sessions, in order, and the report counts both numbers: SERPs for the
 // click models and SERPs that pass LOVBench's rule 1 (the reference's
@@ -18,7 +18,7 @@ import (
 func TestKeepClickless(t *testing.T) {
 	in := refdata.Path(t, "pyclick", "golden_ubm6k.tsv")
 	out := t.TempDir()
-	rep, err := Run(context.Background(), Options{KeepSessionIDs: true, KeepClickless: true, Format: FormatYandex, Log: in, OutDir: out})
+	rep, err := Run(context.Background(), Config{KeepSessionIDs: true, KeepClickless: true, Format: FormatYandex, Log: in, OutDir: out})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -101,7 +101,7 @@ func ingestControls(t *testing.T, log string, want map[string]int) (*Report, str
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")
-	rep, err := Run(context.Background(), Options{Format: FormatYandex, Log: in, OutDir: out, KeepSessionIDs: true})
+	rep, err := Run(context.Background(), Config{Format: FormatYandex, Log: in, OutDir: out, KeepSessionIDs: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func TestLogCutMidLine(t *testing.T) {
 		"B\t2\tQ\tqc\t0\thttp://xmlns.com/foaf/0.1/Agent\thttp://schema.o"
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
-	rep, err := Run(context.Background(), Options{KeepSessionIDs: true, Format: FormatYandex, Log: write(t, dir, "cut.tsv", []byte(log)), OutDir: out})
+	rep, err := Run(context.Background(), Config{KeepSessionIDs: true, Format: FormatYandex, Log: write(t, dir, "cut.tsv", []byte(log)), OutDir: out})
 	if err != nil {
 		t.Fatal(err)
 	}

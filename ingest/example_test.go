@@ -32,7 +32,7 @@ func ExampleRun() {
 		panic(err)
 	}
 	defer os.RemoveAll(out)
-	rep, err := ingest.Run(context.Background(), ingest.Options{
+	rep, err := ingest.Run(context.Background(), ingest.Config{
 		Format:    ingest.FormatLOV,
 		Queries:   "testdata/lov/queries.jsonl",
 		Clicks:    "testdata/lov/clicks.jsonl",

@@ -91,7 +91,7 @@ func FuzzLOV(f *testing.F) {
 		`{"date":"2019-01-13 09:00:01","sessionId":"S","searchWords":"Blacklisted  Words","results":"` + tenTerms + `"}` + "\n"
 	f.Fuzz(func(t *testing.T, q, c []byte) {
 		var m memRun
-		cl := newMemCleaner(&m, FullSERPTerm, true)
+		cl := newMemCleaner(&m, sessions.FullSERPTerm, true)
 		qs := &lovSource{c: cl, lr: newLineReader(bytes.NewReader(append([]byte(prefixQ), q...)), 4096), file: "q", tick: func(int) {}}
 		cs := &lovSource{c: cl, lr: newLineReader(bytes.NewReader(c), 4096), file: "c", clicks: true, tick: func(int) {}}
 		if err := cl.ingestLOV(context.Background(), qs, cs, time.Hour); err != nil {

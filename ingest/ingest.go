@@ -63,12 +63,20 @@ const (
 const (
 	DefaultSessionIdle = 30 * time.Minute       // LOV: a session ends after this long without events
 	DefaultMaxLine     = sessions.MaxYandexLine // longer lines are quarantined as line_too_long; fit --log uses the same limit
-	FullSERPTerm       = 10                     // rule 3: a full term SERP
-	FullSERPVocab      = 15                     // rule 3: a full vocabulary SERP
 )
 
-// Options configure one ingest run.
-type Options struct {
+// DefaultConfig returns the ingest stage's defaults: LOV's event logs
+// (FormatLOV) of term searches (KindTerm), DefaultSessionIdle,
+// DefaultMaxLine, and LOVBench's cleaning rules as written (click-less
+// sessions dropped).
+func DefaultConfig() Config {
+	return Config{Format: FormatLOV, Kind: KindTerm, SessionIdle: DefaultSessionIdle, MaxLine: DefaultMaxLine}
+}
+
+// Config is one run of the ingest stage (`lovbench ingest`, the
+// pipeline's ingest stage); Run's outputs are the files YandexFile,
+// ReportFile, QuarantineFile and sessions.ParquetName of OutDir.
+type Config struct {
 	Format  string // FormatLOV or FormatYandex
 	Queries string // LOV query event file
 	Clicks  string // LOV click event file
@@ -118,10 +126,10 @@ type Options struct {
 // which is built beside it and published whole (atomicfile.CreateDir: o.OutDir
 // must be missing, empty or an earlier ingest output); on error nothing is
 // published and o.OutDir is left as it was, except for an input of which
-// nothing is kept (see Options.AllowEmpty), whose report and quarantine are
+// nothing is kept (see Config.AllowEmpty), whose report and quarantine are
 // published so that the user can see why. The
 // returned report is also written to report.json.
-func Run(ctx context.Context, o Options) (*Report, error) {
+func Run(ctx context.Context, o Config) (*Report, error) {
 	rep := newReport()
 	rep.Format = o.Format
 	if o.MaxLine <= 0 {
@@ -148,9 +156,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		}
 		switch o.Kind {
 		case KindTerm:
-			c.full, c.needColon = FullSERPTerm, true
+			c.full, c.needColon = sessions.FullSERPTerm, true
 		case KindVocab:
-			c.full = FullSERPVocab
+			c.full = sessions.FullSERPVocab
 		default:
 			return nil, fmt.Errorf("ingest: unknown kind %q (want %s or %s)", o.Kind, KindTerm, KindVocab)
 		}
@@ -482,7 +490,7 @@ func sum(m map[string]int) int {
 // the provenance of the input log (sessions.Provenance: whether it was
 // simulated), when its sidecar says so. A sidecar that no longer
 // describes the log is not carried, with a warning.
-func carryProvenance(o Options, dir string) error {
+func carryProvenance(o Config, dir string) error {
 	from := o.Log
 	if o.Format == FormatLOV {
 		from = o.Queries

@@ -82,7 +82,7 @@ func readBlacklist(t *testing.T, path string) []string {
 func TestGoldenLOV(t *testing.T) {
 	out := t.TempDir()
 	var logBuf bytes.Buffer
-	rep, err := Run(context.Background(), Options{KeepSessionIDs: true,
+	rep, err := Run(context.Background(), Config{KeepSessionIDs: true,
 		Logger:    slog.New(slog.NewTextHandler(&logBuf, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Format:    FormatLOV,
 		Queries:   "testdata/lov/queries.jsonl",
@@ -150,7 +150,7 @@ func TestGoldenLOV(t *testing.T) {
 	os.Remove(filepath.Join(out, "log.txt"))
 	// A second run gives byte-identical files.
 	out2 := t.TempDir()
-	if _, err := Run(context.Background(), Options{KeepSessionIDs: true, Format: FormatLOV, Queries: "testdata/lov/queries.jsonl",
+	if _, err := Run(context.Background(), Config{KeepSessionIDs: true, Format: FormatLOV, Queries: "testdata/lov/queries.jsonl",
 		Clicks: "testdata/lov/clicks.jsonl", Blacklist: readBlacklist(t, "testdata/lov/blacklist.txt"), OutDir: out2}); err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +265,7 @@ func TestSessionIDPseudonyms(t *testing.T) {
 	}
 	run := func(salt string) string {
 		out := t.TempDir()
-		if _, err := Run(context.Background(), Options{Format: FormatLOV, Queries: "testdata/lov/queries.jsonl",
+		if _, err := Run(context.Background(), Config{Format: FormatLOV, Queries: "testdata/lov/queries.jsonl",
 			Clicks: "testdata/lov/clicks.jsonl", PIISalt: []byte(salt), OutDir: out}); err != nil {
 			t.Fatal(err)
 		}
@@ -299,7 +299,7 @@ func TestSessionIDPseudonyms(t *testing.T) {
 	dir := t.TempDir()
 	in := write(t, dir, "log.tsv", []byte("203.0.113.7\t0\tQ\tq\t0\tu1\tu2\n203.0.113.7\t1\tC\tu2\n"))
 	out := filepath.Join(dir, "o")
-	if _, err := Run(context.Background(), Options{Format: FormatYandex, Log: in, PIISalt: []byte("salt"), OutDir: out}); err != nil {
+	if _, err := Run(context.Background(), Config{Format: FormatYandex, Log: in, PIISalt: []byte("salt"), OutDir: out}); err != nil {
 		t.Fatal(err)
 	}
 	assertNoLeak(t, out, "203.0.113.7")

@@ -43,16 +43,16 @@ type PartOptions struct {
 	// number (1-based) of the part's first line in that file.
 	File      string
 	FirstLine int
-	// Blacklist, FullSERP and MaxLine are as in Options.
+	// Blacklist, FullSERP and MaxLine are as in Config.
 	Blacklist []string
 	FullSERP  int
 	MaxLine   int
-	// PIISalt keys the session-ID pseudonymisation (Options.PIISalt). The
+	// PIISalt keys the session-ID pseudonymisation (Config.PIISalt). The
 	// parts of one log must share it, so it is required unless
 	// KeepSessionIDs writes the IDs as read.
 	PIISalt        []byte
 	KeepSessionIDs bool
-	// KeepClickless is Options.KeepClickless.
+	// KeepClickless is Config.KeepClickless.
 	KeepClickless bool
 }
 

@@ -36,7 +36,7 @@ func TestCleanYandexPartsEqualRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")
-	want, err := ingest.Run(context.Background(), ingest.Options{Format: ingest.FormatYandex, Log: logPath, OutDir: out, PIISalt: []byte("part test key")})
+	want, err := ingest.Run(context.Background(), ingest.Config{Format: ingest.FormatYandex, Log: logPath, OutDir: out, PIISalt: []byte("part test key")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func TestClickBeforeQueryTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")
-	if _, err := ingest.Run(context.Background(), ingest.Options{Format: ingest.FormatYandex, Log: logPath, OutDir: out, KeepSessionIDs: true}); err != nil {
+	if _, err := ingest.Run(context.Background(), ingest.Config{Format: ingest.FormatYandex, Log: logPath, OutDir: out, KeepSessionIDs: true}); err != nil {
 		t.Fatal(err)
 	}
 	serps, err := ingest.ReadSessions(filepath.Join(out, ingest.SessionsFile))

@@ -12,7 +12,7 @@ import (
 func TestFailedIngestLeavesNoOutDir(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "o")
-	if _, err := Run(context.Background(), Options{Format: FormatYandex, Log: filepath.Join(dir, "missing.tsv"), OutDir: out}); err == nil {
+	if _, err := Run(context.Background(), Config{Format: FormatYandex, Log: filepath.Join(dir, "missing.tsv"), OutDir: out}); err == nil {
 		t.Fatal("missing log: no error")
 	}
 	if _, err := os.Stat(out); err == nil {
@@ -30,12 +30,12 @@ func TestIngestRemovesLeftoverTempFiles(t *testing.T) {
 	dir := t.TempDir()
 	in := write(t, dir, "log.tsv", []byte(yandexIn))
 	out := filepath.Join(dir, "out")
-	if _, err := Run(context.Background(), Options{Format: FormatYandex, Log: in, OutDir: out}); err != nil {
+	if _, err := Run(context.Background(), Config{Format: FormatYandex, Log: in, OutDir: out}); err != nil {
 		t.Fatal(err)
 	}
 	left := filepath.Join(out, "."+SessionsFile+".tmp-4242")
 	write(t, out, "."+SessionsFile+".tmp-4242", []byte("partial"))
-	if _, err := Run(context.Background(), Options{Format: FormatYandex, Log: in, OutDir: out}); err != nil {
+	if _, err := Run(context.Background(), Config{Format: FormatYandex, Log: in, OutDir: out}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(left); err == nil {

@@ -19,7 +19,7 @@ import (
 func TestPyClickReferenceLog(t *testing.T) {
 	in := refdata.Path(t, "pyclick", "golden_ubm6k.tsv")
 	out := t.TempDir()
-	rep, err := Run(context.Background(), Options{KeepSessionIDs: true, Format: FormatYandex, Log: in, OutDir: out})
+	rep, err := Run(context.Background(), Config{KeepSessionIDs: true, Format: FormatYandex, Log: in, OutDir: out})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -84,7 +84,7 @@ type InputFile struct {
 // SessionCounts accounts for every session seen:
 // Seen = Kept + DroppedNoClick + DroppedMultiTab. KeptWithoutClick (part of
 // Kept) counts the sessions without a click kept by
-// Options.KeepClickless, which rule 1 drops.
+// Config.KeepClickless, which rule 1 drops.
 type SessionCounts struct {
 	Seen             int `json:"seen"`
 	Kept             int `json:"kept"`
@@ -115,7 +115,7 @@ type Report struct {
 	Dropped     map[string]int `json:"dropped"`
 	KeptQueries int            `json:"kept_queries"` // = kept SERPs, the SERPs the click models see
 	// SERPsWithoutClickSession counts the kept SERPs of sessions without a
-	// click (Options.KeepClickless): KeptQueries minus this is the number
+	// click (Config.KeepClickless): KeptQueries minus this is the number
 	// of SERPs that pass LOVBench's rule 1.
 	SERPsWithoutClickSession int           `json:"serps_of_sessions_without_click,omitempty"`
 	KeptClicks               int           `json:"kept_clicks"`

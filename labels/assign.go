@@ -36,7 +36,7 @@ func ParseSERPChoice(s string) (SERPChoice, error) {
 // Options configure Assign.
 type Options struct {
 	Thresholds Thresholds // zero value means DefaultThresholds
-	SERPSize   int        // results of a full first page; 0 means 10 (terms; LOV vocabulary search has 15)
+	SERPSize   int        // results of a full first page; 0 means DefaultSERPSize
 	Choice     SERPChoice // "" means MostFrequent
 }
 
@@ -46,7 +46,7 @@ func (o Options) withDefaults() Options {
 		o.Thresholds = DefaultThresholds()
 	}
 	if o.SERPSize <= 0 {
-		o.SERPSize = 10
+		o.SERPSize = DefaultSERPSize
 	}
 	if o.Choice == "" {
 		o.Choice = MostFrequent

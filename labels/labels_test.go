@@ -506,3 +506,47 @@ func TestRunByteIdentical(t *testing.T) {
 		t.Errorf("reruns differ or are empty:\n%s\n%s", outs[0], outs[1])
 	}
 }
+
+// TestRunWritesReport: with Config.Report the stage writes its report
+// itself, naming the quarantine file beside it without its directory, so
+// that two runs in two directories write the same bytes; DefaultConfig
+// holds the documented defaults (docs/method.md section 4).
+func TestRunWritesReport(t *testing.T) {
+	def := DefaultConfig()
+	if def.Options.Thresholds != (Thresholds{0.2, 0.45, 0.5, 0.6, 0.7}) || def.Options.SERPSize != 10 || def.Options.Choice != MostFrequent {
+		t.Fatalf("DefaultConfig options %+v", def.Options)
+	}
+	src := t.TempDir()
+	lp, rp := filepath.Join(src, "log.tsv"), filepath.Join(src, "rel.tsv")
+	os.WriteFile(lp, []byte("s1\t0\tQ\tq1\t0\ta\tb\tc\ns2\t0\tQ\tq1\t0\ta\tb\tc\n"), 0o644)
+	os.WriteFile(rp, []byte(RelevanceHeader+"\nq1\ta\t0.9\nq1\tb\t0.1\nq1\tc\t0.55\nq1\tc\tNaN\n"), 0o644)
+	var files [2][]byte
+	for i := range 2 {
+		dir := t.TempDir()
+		cfg := DefaultConfig()
+		cfg.Options.SERPSize = 3
+		cfg.Relevance, cfg.Sessions = rp, lp
+		cfg.Out, cfg.Report = filepath.Join(dir, FileLabels), filepath.Join(dir, FileReport)
+		rep, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.QuarantineFile != filepath.Join(dir, "labels.csv.quarantine.tsv") || rep.Quarantined != 1 || rep.Labels != 3 {
+			t.Errorf("returned report: quarantine %s (%d rows), %d labels", rep.QuarantineFile, rep.Quarantined, rep.Labels)
+		}
+		files[i], err = os.ReadFile(cfg.Report)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back RunReport
+		if err := json.Unmarshal(files[i], &back); err != nil {
+			t.Fatal(err)
+		}
+		if back.QuarantineFile != "labels.csv.quarantine.tsv" || back.Labels != 3 || back.Quarantined != 1 {
+			t.Errorf("written report: quarantine %q, %d labels, %d quarantined", back.QuarantineFile, back.Labels, back.Quarantined)
+		}
+	}
+	if !bytes.Equal(files[0], files[1]) {
+		t.Errorf("the reports of two directories differ:\n%s\n%s", files[0], files[1])
+	}
+}

@@ -2,15 +2,40 @@ package labels
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/textio"
+	"github.com/lovbench/lovbench/sessions"
 )
 
-// Config is what `lovbench label` runs on.
+// The label stage's files and defaults, the one home of each (the
+// command `lovbench label` and the pipeline's label stage both take them
+// from here).
+const (
+	// FileLabels is the labels CSV the pipeline's label stage writes
+	// (LabelsHeader); the order files sit beside it (QueryOrderPath,
+	// PairOrderPath).
+	FileLabels = "labels.csv"
+	// FileReport holds the stage's RunReport as JSON.
+	FileReport = "label_report.json"
+	// DefaultSERPSize is the size of a full first SERP of a term search
+	// (sessions.FullSERPTerm): the page labels are assigned on.
+	DefaultSERPSize = sessions.FullSERPTerm
+)
+
+// DefaultConfig returns the stage's defaults: DefaultThresholds, a full
+// first SERP of DefaultSERPSize results, the most frequent SERP of a
+// query as its first.
+func DefaultConfig() Config {
+	return Config{Options: Options{Thresholds: DefaultThresholds(), SERPSize: DefaultSERPSize, Choice: MostFrequent}}
+}
+
+// Config is what the label stage (`lovbench label`, the pipeline's label
+// stage) runs on.
 type Config struct {
 	Relevance string // relevance TSV of `lovbench fit`
 	Sessions  string // sessions: ingest directory, sessions.parquet or Yandex log (sessions.Load)
@@ -27,6 +52,10 @@ type Config struct {
 	// AllowEmpty accepts a relevance file without a usable row and sessions
 	// without a SERP; otherwise Run returns a *textio.EmptyError.
 	AllowEmpty bool
+	// Report, when set, is where Run writes its RunReport as JSON; a
+	// quarantine file in the report's directory is named there without
+	// its directory, so the file is the same wherever the directory is.
+	Report string
 }
 
 // RunReport is the report of Run: the labelling report, and the expert
@@ -182,6 +211,19 @@ func Run(ctx context.Context, cfg Config) (RunReport, error) {
 		}
 		a := CompareExperts(rel, js, cfg.Resolver)
 		rr.ExpertFile, rr.ExpertSkips, rr.Agreement = cfg.Expert, &es, &a
+	}
+	if cfg.Report != "" {
+		fr := rr
+		if filepath.Dir(fr.QuarantineFile) == filepath.Dir(cfg.Report) {
+			fr.QuarantineFile = filepath.Base(fr.QuarantineFile)
+		}
+		b, err := json.MarshalIndent(fr, "", "  ")
+		if err != nil {
+			return rr, err
+		}
+		if err := atomicfile.WriteBytes(cfg.Report, append(b, '\n')); err != nil {
+			return rr, err
+		}
 	}
 	return rr, nil
 }

@@ -84,7 +84,7 @@ type LogConfig struct {
 	// PIIBlacklist is an optional file of blacklisted queries, one a line.
 	PIIBlacklist string `yaml:"pii_blacklist" json:"pii_blacklist,omitempty"`
 	// PIISalt is the key of the session-ID pseudonymisation
-	// (ingest.Options.PIISalt). Empty: the work directory's private key
+	// (ingest.Config.PIISalt). Empty: the work directory's private key
 	// (PIISaltFile). Never written to any output (json:"-"); the ingest
 	// fingerprint holds only a keyed digest of it.
 	PIISalt string `yaml:"pii_salt" json:"-"`
@@ -166,8 +166,8 @@ type LabelConfig struct {
 
 // SamplingConfig configures LETOR sampling.
 type SamplingConfig struct {
-	PerQuery int    `yaml:"per_query" json:"per_query"`
-	Seed     uint64 `yaml:"seed" json:"seed"`
+	PerQuery float64 `yaml:"per_query" json:"per_query"`
+	Seed     uint64  `yaml:"seed" json:"seed"`
 }
 
 // FeatureConfig selects features.
@@ -238,8 +238,8 @@ func DefaultConfig() Config {
 	return Config{
 		Log:         LogConfig{Kind: ingest.KindTerm},
 		ClickModels: ClickModelConfig{Models: []string{"dctr", "dbn", "ubm"}, Select: "best", Estimator: string(clickmodels.DefaultEstimator), TrainFraction: split.DefaultTrainFraction},
-		Labels:      LabelConfig{Thresholds: th[:], SERPSize: ingest.FullSERPTerm},
-		Sampling:    SamplingConfig{PerQuery: sampling.DefaultPerQuery, Seed: 1},
+		Labels:      LabelConfig{Thresholds: th[:], SERPSize: labels.DefaultSERPSize},
+		Sampling:    SamplingConfig{PerQuery: sampling.DefaultPerQuery, Seed: sampling.DefaultSeed},
 		Features:    FeatureConfig{List: features.DefaultFeatureList, Semantics: string(features.DefaultSemantics)},
 		Export:      ExportConfig{Folds: 5, Seed: 1},
 		LTR:         LTRConfig{Algorithms: []string{"ranknet", "adarank"}, Configs: []string{"all"}, Seed: 1, Permutations: 10000},
@@ -450,8 +450,8 @@ func (c *Config) validate() error {
 	if c.Labels.SERPSize <= 0 {
 		return fmt.Errorf("labels.serp_size: %d, must be positive", c.Labels.SERPSize)
 	}
-	if c.Sampling.PerQuery <= 0 {
-		return fmt.Errorf("sampling.per_query: %d, must be positive", c.Sampling.PerQuery)
+	if !(c.Sampling.PerQuery > 0) || math.IsInf(c.Sampling.PerQuery, 0) {
+		return fmt.Errorf("sampling.per_query: %g, must be a positive number", c.Sampling.PerQuery)
 	}
 	sem, err := features.ParseSemantics(c.Features.Semantics)
 	if err != nil {

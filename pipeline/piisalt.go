@@ -15,7 +15,7 @@ import (
 )
 
 // PIISaltFile is the work directory's private key of the session-ID
-// pseudonymisation (ingest.Options.PIISalt), used when
+// pseudonymisation (ingest.Config.PIISalt), used when
 // the configuration gives no log.pii_salt and the log is not simulated. It
 // is created with 32 random bytes (hex) and mode 0600 on the first run and
 // reused by every rerun in the work directory, so reruns stay

@@ -82,7 +82,7 @@ func Provenance(ingestReport, fitMetrics, labelReport string, cfg *Config) (*exp
 		} else {
 			add(s, "click models", "%s, %s estimator, %d EM iterations", strings.Join(cfg.ClickModels.Models, ", "), opt.Estimator(), opt.Iterations)
 		}
-		add(s, "sampling", "%d rows per query, seed %d", cfg.Sampling.PerQuery, cfg.Sampling.Seed)
+		add(s, "sampling", "%g rows per query, seed %d", cfg.Sampling.PerQuery, cfg.Sampling.Seed)
 		add(s, "features", "%s, %s semantics", cfg.Features.List, cfg.Features.Semantics)
 		add(s, "folds", "%d, seed %d, junk kept %v", cfg.Export.Folds, cfg.Export.Seed, cfg.Export.KeepJunk)
 	}

@@ -29,7 +29,7 @@ import (
 )
 
 // IngestReportFile is the ingest stage's cleaning report.
-const IngestReportFile = "report.json"
+const IngestReportFile = ingest.ReportFile
 
 // maxScatter bounds the points of the label-recovery scatter plot.
 const maxScatter = 1500
@@ -174,7 +174,7 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 			return nil, err
 		}
 		if c != nil {
-			if err := orderAndFilter(c, filepath.Join(pl, "label_report.json"), dir(StageExport)); err != nil {
+			if err := orderAndFilter(c, filepath.Join(pl, labels.FileReport), dir(StageExport)); err != nil {
 				return nil, err
 			}
 		}
@@ -325,7 +325,7 @@ func addExpert(rows []report.ClickModel, selected, labelDir string) {
 		return
 	}
 	var rep labels.RunReport
-	if readJSON(filepath.Join(labelDir, "label_report.json"), &rep) != nil || rep.Agreement == nil {
+	if readJSON(filepath.Join(labelDir, labels.FileReport), &rep) != nil || rep.Agreement == nil {
 		return
 	}
 	for i := range rows {

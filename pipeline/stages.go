@@ -12,7 +12,6 @@ import (
 	"sync"
 
 	"github.com/lovbench/lovbench/clickmodels"
-	"github.com/lovbench/lovbench/export"
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/progress"
@@ -39,7 +38,7 @@ const (
 	// FitMetricsFile (fit stage) holds FitSummary.
 	FitMetricsFile = "metrics.json"
 	// LabelsFile (label stage) is the labels CSV of package labels.
-	LabelsFile = "labels.csv"
+	LabelsFile = labels.FileLabels
 	// TruthFile (simulate stage) is the hidden true relevance of every
 	// (query, term) pair shown in the simulated log: query<TAB>term<TAB>relevance.
 	TruthFile = "truth.tsv"
@@ -253,15 +252,13 @@ func (r *runner) labelStage(sessionsDep, sessionsFile string) Stage {
 			if err := readJSON(env.Dep(StageFit, FitMetricsFile), &sum); err != nil {
 				return err
 			}
-			var th labels.Thresholds
-			copy(th[:], lc.Thresholds)
-			cfg := labels.Config{
-				Relevance: env.Dep(StageFit, sum.Selected+"_relevance.tsv"),
-				Sessions:  env.Dep(sessionsDep, sessionsFile),
-				Out:       filepath.Join(env.Dir, LabelsFile),
-				Expert:    lc.Expert,
-				Options:   labels.Options{Thresholds: th, SERPSize: lc.SERPSize},
-			}
+			cfg := labels.DefaultConfig()
+			copy(cfg.Options.Thresholds[:], lc.Thresholds)
+			cfg.Options.SERPSize = lc.SERPSize
+			cfg.Relevance = env.Dep(StageFit, sum.Selected+"_relevance.tsv")
+			cfg.Sessions = env.Dep(sessionsDep, sessionsFile)
+			cfg.Out, cfg.Report = filepath.Join(env.Dir, labels.FileLabels), filepath.Join(env.Dir, labels.FileReport)
+			cfg.Expert = lc.Expert
 			if lc.Expert != "" {
 				c, err := r.loadCorpus(ctx)
 				if err != nil {
@@ -274,15 +271,6 @@ func (r *runner) labelStage(sessionsDep, sessionsFile string) Stage {
 				return err
 			}
 			env.Log.Info("labelled", "queries", rep.LabelledQueries, "labels", rep.Labels)
-			// The quarantine file sits beside labels.csv; record it relative
-			// to the stage output, not under the staging directory's
-			// random name, so the report is byte-identical across reruns.
-			if rep.QuarantineFile != "" {
-				rep.QuarantineFile = filepath.Base(rep.QuarantineFile)
-			}
-			if err := writeJSON(filepath.Join(env.Dir, "label_report.json"), rep); err != nil {
-				return err
-			}
 			if lc.Expert == "" {
 				return nil
 			}
@@ -305,12 +293,11 @@ func (r *runner) sampleStage() Stage {
 			if err != nil {
 				return err
 			}
-			rep, err := sampling.Run(ctx, sampling.Config{
-				Labels:  env.Dep(StageLabel, LabelsFile),
-				Out:     filepath.Join(env.Dir, export.GroundTruthFile),
-				Report:  filepath.Join(env.Dir, "sample_report.json"),
-				Options: sampling.Options{Seed: uint64(sc.Seed), PerQuery: float64(sc.PerQuery)},
-			}, c)
+			cfg := sampling.DefaultConfig()
+			cfg.Labels, cfg.Candidates = env.Dep(StageLabel, labels.FileLabels), c
+			cfg.Out, cfg.Report = filepath.Join(env.Dir, sampling.FileGroundTruth), filepath.Join(env.Dir, sampling.FileReport)
+			cfg.Options.Seed, cfg.Options.PerQuery = uint64(sc.Seed), sc.PerQuery
+			rep, err := sampling.Run(ctx, cfg)
 			if err != nil {
 				return err
 			}

@@ -51,8 +51,9 @@ func (r *runner) ingestStage() Stage {
 	}
 	st.Run = func(ctx context.Context, env *StageEnv) error {
 		// AllowEmpty: the stage checks an empty result itself, below.
-		o := ingest.Options{Format: lc.Format, Kind: lc.Kind, OutDir: env.Dir, Logger: env.Log, Progress: r.progress, AllowEmpty: true,
-			PIISalt: r.piiSalt, KeepSessionIDs: r.piiSalt == nil}
+		o := ingest.DefaultConfig()
+		o.Format, o.Kind, o.OutDir, o.Logger, o.Progress, o.AllowEmpty = lc.Format, lc.Kind, env.Dir, env.Log, r.progress, true
+		o.PIISalt, o.KeepSessionIDs = r.piiSalt, r.piiSalt == nil
 		switch {
 		case r.cfg.Simulate != nil:
 			o.Format, o.Log = ingest.FormatYandex, env.Dep(StageSimulate, SimLogFile)
@@ -149,7 +150,7 @@ func (r *runner) exportStage() Stage {
 	return Stage{
 		Name: StageExport, Deps: []string{StageIngest, StageFit, StageLabel, StageSample, StageFeatures}, Params: ec,
 		Run: func(ctx context.Context, env *StageEnv) error {
-			pv, err := Provenance(env.Dep(StageIngest, IngestReportFile), env.Dep(StageFit, FitMetricsFile), env.Dep(StageLabel, "label_report.json"), r.cfg)
+			pv, err := Provenance(env.Dep(StageIngest, IngestReportFile), env.Dep(StageFit, FitMetricsFile), env.Dep(StageLabel, labels.FileReport), r.cfg)
 			if err != nil {
 				return err
 			}

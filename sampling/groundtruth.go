@@ -102,20 +102,42 @@ func ReadGroundTruth(r io.Reader, name string) ([]Row, error) {
 	return out, nil
 }
 
-// Config is what `lovbench sample` runs on.
+// The sample stage's files and defaults, the one home of each (the
+// command `lovbench sample`, the pipeline's sample stage and export,
+// which copies the ground truth into the dataset, take them from here).
+const (
+	// FileGroundTruth is the ground-truth CSV (GroundTruthHeader).
+	FileGroundTruth = "ground_truth.csv"
+	// FileReport is the pipeline's name of the stage's Report.
+	FileReport = "sample_report.json"
+	// DefaultSeed is the seed of the draws.
+	DefaultSeed = 1
+)
+
+// DefaultConfig returns the stage's defaults: DefaultSeed and
+// DefaultPerQuery.
+func DefaultConfig() Config {
+	return Config{Options: Options{Seed: DefaultSeed, PerQuery: DefaultPerQuery}}
+}
+
+// Config is what the sample stage (`lovbench sample`, the pipeline's
+// sample stage) runs on.
 type Config struct {
-	Labels  string // labels CSV of `lovbench label`
-	Out     string // ground-truth CSV to write
-	Report  string // report JSON to write; "" means Out + ".report.json"
-	Options Options
+	Labels string // labels CSV of `lovbench label`
+	// Candidates are the corpus' terms the draws come from (a
+	// *features.Corpus).
+	Candidates Candidates
+	Out        string // ground-truth CSV to write
+	Report     string // report JSON to write; "" means Out + ".report.json"
+	Options    Options
 	// AllowEmpty accepts a labels file without a row; otherwise Run returns
 	// a *textio.EmptyError.
 	AllowEmpty bool
 }
 
-// Run reads the labels, samples (Sample) against the corpus c, and writes the
-// ground truth and the report atomically.
-func Run(ctx context.Context, cfg Config, c Candidates) (Report, error) {
+// Run reads the labels, samples (Sample) against cfg.Candidates, and writes
+// the ground truth and the report atomically.
+func Run(ctx context.Context, cfg Config) (Report, error) {
 	f, err := textio.Open(cfg.Labels)
 	if err != nil {
 		return Report{}, err
@@ -128,7 +150,7 @@ func Run(ctx context.Context, cfg Config, c Candidates) (Report, error) {
 	if len(ls) == 0 && !cfg.AllowEmpty {
 		return Report{}, &textio.EmptyError{File: cfg.Labels, What: "label row"}
 	}
-	rows, rep, err := Sample(ctx, ls, c, cfg.Options)
+	rows, rep, err := Sample(ctx, ls, cfg.Candidates, cfg.Options)
 	if err != nil {
 		return rep, err
 	}

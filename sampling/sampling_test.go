@@ -202,7 +202,7 @@ func TestRunByteIdentical(t *testing.T) {
 	var outs [2][]byte
 	for i := range outs {
 		out := filepath.Join(dir, fmt.Sprintf("gt%d.csv", i))
-		if _, err := Run(context.Background(), Config{Labels: lp, Out: out, Options: Options{Seed: 3}}, testCorpus()); err != nil {
+		if _, err := Run(context.Background(), Config{Labels: lp, Candidates: testCorpus(), Out: out, Options: Options{Seed: 3}}); err != nil {
 			t.Fatal(err)
 		}
 		outs[i], _ = os.ReadFile(out)

@@ -16,6 +16,14 @@ import (
 // MaxRanks is the largest SERP length a Log can hold: clicks are a bit mask.
 const MaxRanks = 64
 
+// The size of a full first SERP (LOVBench's cleaning rule 3, and the page
+// labels are assigned on): ten results for a term search, fifteen for LOV's
+// vocabulary search.
+const (
+	FullSERPTerm  = 10
+	FullSERPVocab = 15
+)
+
 // Click is one click on a SERP.
 type Click struct {
 	Rank       int   // 0-based rank of the clicked result

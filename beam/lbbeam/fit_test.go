@@ -95,7 +95,7 @@ func TestShardThenFitCleanedLog(t *testing.T) {
 	dir := t.TempDir()
 	logPath := filepath.Join(ref, "golden_ubm6k.tsv")
 	ingDir := filepath.Join(dir, "ingest")
-	if _, err := ingest.Run(ctx, ingest.Options{Format: ingest.FormatYandex, Log: logPath, OutDir: ingDir, PIISalt: testSalt}); err != nil {
+	if _, err := ingest.Run(ctx, ingest.Config{Format: ingest.FormatYandex, Log: logPath, OutDir: ingDir, PIISalt: testSalt}); err != nil {
 		t.Fatal(err)
 	}
 	log, err := sessions.Load(ingDir)
@@ -132,7 +132,7 @@ func TestFitTolerance(t *testing.T) {
 		t.Fatal(err)
 	}
 	ingDir := filepath.Join(dir, "ingest")
-	if _, err := ingest.Run(context.Background(), ingest.Options{Format: ingest.FormatYandex, Log: logPath, OutDir: ingDir, PIISalt: testSalt}); err != nil {
+	if _, err := ingest.Run(context.Background(), ingest.Config{Format: ingest.FormatYandex, Log: logPath, OutDir: ingDir, PIISalt: testSalt}); err != nil {
 		t.Fatal(err)
 	}
 	log, err := sessions.Load(ingDir)

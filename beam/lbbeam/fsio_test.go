@@ -224,7 +224,7 @@ func cleanShards(t *testing.T, dir string, events, n int) (logPath, shardDir str
 		t.Fatal(err)
 	}
 	ingDir := filepath.Join(dir, "ingest")
-	if _, err := ingest.Run(ctx, ingest.Options{Format: ingest.FormatYandex, Log: logPath, OutDir: ingDir, PIISalt: testSalt}); err != nil {
+	if _, err := ingest.Run(ctx, ingest.Config{Format: ingest.FormatYandex, Log: logPath, OutDir: ingDir, PIISalt: testSalt}); err != nil {
 		t.Fatal(err)
 	}
 	shardDir = filepath.Join(dir, "shards")

@@ -59,7 +59,7 @@ type ShardOptions struct {
 	PIISalt        []byte
 	KeepSessionIDs bool
 	// KeepClickless keeps the sessions without a click, as lovbench
-	// ingest --keep-clickless (ingest.Options.KeepClickless).
+	// ingest --keep-clickless (ingest.Config.KeepClickless).
 	KeepClickless bool
 	// AsRead reads the log as lovbench fit --log does (PyClick's reading,
 	// sessions.ScanYandex: every Q line a SERP, a malformed line an

@@ -56,7 +56,7 @@ func TestShardEqualsIngestThenShard(t *testing.T) {
 	for _, sp := range []shards.SplitConfig{{Split: "spec", TrainFraction: 0.75}, {Split: "random", TrainFraction: 0.6, Seed: 3}, {Split: "time", TrainFraction: 0.7}} {
 		const n = 7
 		ingDir := filepath.Join(dir, string(sp.Split), "ingest")
-		if _, err := ingest.Run(context.Background(), ingest.Options{Format: ingest.FormatYandex, Log: logPath, OutDir: ingDir, PIISalt: testSalt}); err != nil {
+		if _, err := ingest.Run(context.Background(), ingest.Config{Format: ingest.FormatYandex, Log: logPath, OutDir: ingDir, PIISalt: testSalt}); err != nil {
 			t.Fatal(err)
 		}
 		wantDir := filepath.Join(dir, string(sp.Split), "want")

@@ -52,7 +52,7 @@ func main() {
 
 	cpu0 := cpuSeconds()
 	t0 := time.Now()
-	rep, err := ingest.Run(context.Background(), ingest.Options{Format: ingest.FormatYandex, Log: in, OutDir: filepath.Join(dir, "out")})
+	rep, err := ingest.Run(context.Background(), ingest.Config{Format: ingest.FormatYandex, Log: in, OutDir: filepath.Join(dir, "out")})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

@@ -13,8 +13,8 @@ import (
 )
 
 func newIngestCmd(a *app) *cobra.Command {
+	o := ingest.DefaultConfig()
 	var (
-		o         ingest.Options
 		blacklist string
 		salt      string
 		asJSON    bool
@@ -110,17 +110,17 @@ See docs/ingest.md.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.Format, "format", ingest.FormatLOV, "input format: lov (JSON-lines events) or yandex (relevance-prediction TSV)")
+	f.StringVar(&o.Format, "format", o.Format, "input format: lov (JSON-lines events) or yandex (relevance-prediction TSV)")
 	f.StringVar(&o.Queries, "queries", "", "LOV query event file (.jsonl, plain or gzip)")
 	f.StringVar(&o.Clicks, "clicks", "", "LOV click event file (.jsonl, plain or gzip)")
 	f.StringVar(&o.Log, "log", "", "Yandex log file (plain or gzip)")
-	f.StringVar(&o.Kind, "kind", ingest.KindTerm, "LOV search kind: term (10 results per SERP) or vocab (15)")
+	f.StringVar(&o.Kind, "kind", o.Kind, "LOV search kind: term (10 results per SERP) or vocab (15)")
 	f.StringVar(&blacklist, "pii-blacklist", "", "file of queries to drop as personal data, one per line ('#' comments)")
 	f.StringVar(&o.OutDir, "out", "", "output directory")
 	f.BoolVar(&asJSON, "json", false, "print the cleaning report (as report.json) instead of the summary line")
 	intVar(f, &o.FullSERP, "full-serp", 0, atLeast(0), "results of a full SERP for rule 3 (default: 10 term, 15 vocab, none for yandex)")
-	f.DurationVar(&o.SessionIdle, "session-idle", ingest.DefaultSessionIdle, "LOV: a session ends after this long without events")
-	intVar(f, &o.MaxLine, "max-line", ingest.DefaultMaxLine, atLeast(1), "longest accepted input line in bytes; longer lines are quarantined")
+	f.DurationVar(&o.SessionIdle, "session-idle", o.SessionIdle, "LOV: a session ends after this long without events")
+	intVar(f, &o.MaxLine, "max-line", o.MaxLine, atLeast(1), "longest accepted input line in bytes; longer lines are quarantined")
 	f.StringVar(&salt, "pii-salt", "", "key of the session-ID pseudonymisation as text (default: random, recorded nowhere; give one for byte-identical reruns)")
 	f.BoolVar(&o.KeepClickless, "keep-clickless", false, "keep the sessions without a click (rule 1 drops them) as evidence for the click models; the report counts them (docs/ingest.md)")
 	f.BoolVar(&o.KeepSessionIDs, "keep-session-ids", false, "write session IDs as read, not pseudonymised (only for logs whose IDs are already pseudonymous)")

@@ -13,8 +13,8 @@ import (
 )
 
 func newLabelCmd(a *app) *cobra.Command {
+	cfg := labels.DefaultConfig()
 	var (
-		cfg        labels.Config
 		memLimit   string
 		thresholds string
 		firstSERP  string
@@ -53,7 +53,7 @@ Pearson and Kendall correlation of the predictions with expert judgments
 			if err := checkOutputs(ins, paths{}.add("--out", cfg.Out, labels.QueryOrderPath(cfg.Out), labels.PairOrderPath(cfg.Out)).add("--quarantine", cfg.Quarantine)); err != nil {
 				return err
 			}
-			if err := fileOutputs(paths{}.add("--out", cfg.Out).add("--quarantine", cfg.Quarantine), "labels.csv"); err != nil {
+			if err := fileOutputs(paths{}.add("--out", cfg.Out).add("--quarantine", cfg.Quarantine), labels.FileLabels); err != nil {
 				return err
 			}
 			th, err := labels.ParseThresholds(thresholds)
@@ -135,9 +135,9 @@ Pearson and Kendall correlation of the predictions with expert judgments
 	f.StringVar(&memLimit, "memory-limit", "", "soft memory limit while labelling, e.g. 1GiB: 0 (no limit) or at least 1MiB; the collector works harder to stay under it (see docs/scale.md)")
 	f.StringVar(&cfg.Quarantine, "quarantine", "", "TSV of bad relevance rows (default OUT.quarantine.tsv)")
 	f.StringVar(&cfg.Expert, "expert", "", "expert judgments in CBRBench format (query,term URI,rating,label) to compare with")
-	f.StringVar(&thresholds, "thresholds", labels.DefaultThresholds().String(), "five increasing probability cut points for the labels -2|0|1|2|3|4")
-	intVar(f, &cfg.Options.SERPSize, "serp-size", 10, within(1, sessions.MaxRanks), "results of a full first SERP (10 terms; 15 for LOV vocabulary search)")
-	f.StringVar(&firstSERP, "first-serp", string(labels.MostFrequent), "which SERP of a query is its first: most-frequent or first")
+	f.StringVar(&thresholds, "thresholds", cfg.Options.Thresholds.String(), "five increasing probability cut points for the labels -2|0|1|2|3|4")
+	intVar(f, &cfg.Options.SERPSize, "serp-size", labels.DefaultSERPSize, within(1, sessions.MaxRanks), "results of a full first SERP (10 terms; 15 for LOV vocabulary search)")
+	f.StringVar(&firstSERP, "first-serp", string(cfg.Options.Choice), "which SERP of a query is its first: most-frequent or first")
 	f.StringSliceVar(&corpus, "corpus", nil, "RDF corpus to resolve prefixed names to the expert file's URIs (with --expert)")
 	f.StringVar(&loadOpt.Prefixes, "prefixes", "", "LOV prefix file (SPARQL JSON) to resolve prefixed names (with --corpus)")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")

@@ -12,8 +12,8 @@ import (
 )
 
 func newSampleCmd(a *app) *cobra.Command {
+	cfg := sampling.DefaultConfig()
 	var (
-		cfg     sampling.Config
 		corpus  []string
 		loadOpt features.LoadOptions
 		asJSON  bool
@@ -41,15 +41,15 @@ confidence; sampled terms have none (an empty field).`,
 				return err
 			}
 			loadOpt.Log = a.log
-			if err := fileOutputs(paths{}.add("--out", cfg.Out).add("--report", cfg.Report), "ground_truth.csv"); err != nil {
+			if err := fileOutputs(paths{}.add("--out", cfg.Out).add("--report", cfg.Report), sampling.FileGroundTruth); err != nil {
 				return err
 			}
 			c, err := features.Load(cmd.Context(), corpus, loadOpt)
 			if err != nil {
 				return fmt.Errorf("corpus: %w", err)
 			}
-			cfg.AllowEmpty = a.allowEmpty
-			rep, err := sampling.Run(cmd.Context(), cfg, c)
+			cfg.AllowEmpty, cfg.Candidates = a.allowEmpty, c
+			rep, err := sampling.Run(cmd.Context(), cfg)
 			if err != nil {
 				return err
 			}
@@ -79,8 +79,8 @@ confidence; sampled terms have none (an empty field).`,
 	f.StringSliceVar(&corpus, "corpus", nil, "RDF corpus files or directories (N-Quads, N-Triples, Turtle; plain or gzip)")
 	f.StringVar(&loadOpt.Prefixes, "prefixes", "", "LOV prefix file (SPARQL JSON) to resolve prefixed names")
 	f.BoolVar(&loadOpt.Lenient, "lenient", false, "skip bad RDF statements (counted) instead of failing")
-	uint64Var(f, &cfg.Options.Seed, "seed", 1, "random seed of the draws")
-	floatVar(f, &cfg.Options.PerQuery, "per-query", sampling.DefaultPerQuery, above(0), "target average judgments per query (labelled + sampled)")
+	uint64Var(f, &cfg.Options.Seed, "seed", cfg.Options.Seed, "random seed of the draws")
+	floatVar(f, &cfg.Options.PerQuery, "per-query", cfg.Options.PerQuery, above(0), "target average judgments per query (labelled + sampled)")
 	f.StringVar(&cfg.Out, "out", "", "ground-truth CSV to write ("+sampling.GroundTruthHeader+")")
 	f.StringVar(&cfg.Report, "report", "", "report JSON to write (default OUT.report.json)")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")

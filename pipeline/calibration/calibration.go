@@ -119,7 +119,7 @@ func Run(ctx context.Context, logPath string, kind clickmodels.Kind, truth Truth
 	if err != nil {
 		return nil, err
 	}
-	labPath := filepath.Join(work, "labels.csv")
+	labPath := filepath.Join(work, labels.FileLabels)
 	if _, err := labels.Run(ctx, labels.Config{Relevance: relPath, Sessions: sessions, Out: labPath}); err != nil {
 		return nil, fmt.Errorf("label: %w", err)
 	}
@@ -154,7 +154,7 @@ func Run(ctx context.Context, logPath string, kind clickmodels.Kind, truth Truth
 // read: the ingest directory, or with keepClickless the log itself.
 func sessionsOf(ctx context.Context, logPath, work string, keepClickless bool) (string, *ingest.Report, error) {
 	dir := filepath.Join(work, "ingest")
-	rep, err := ingest.Run(ctx, ingest.Options{Format: ingest.FormatYandex, Log: logPath, OutDir: dir, PIISalt: []byte("calibration")})
+	rep, err := ingest.Run(ctx, ingest.Config{Format: ingest.FormatYandex, Log: logPath, OutDir: dir, PIISalt: []byte("calibration")})
 	if err != nil {
 		return "", nil, fmt.Errorf("ingest: %w", err)
 	}
