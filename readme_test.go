@@ -199,11 +199,11 @@ func TestREADMERecipeSamplesAsDemo(t *testing.T) {
 	if f := regexp.MustCompile(`--per-query (\d+)`).FindStringSubmatch(m); f != nil {
 		per = f[1]
 	}
-	want := pipeline.DemoConfig("", pipeline.DemoLOVBench, 0, 0, 1).Sampling.PerQuery
-	if per != strconv.Itoa(want) {
-		t.Errorf("the README's recipe samples %s rows per query, the demo %d: %q", per, want, m)
+	want := strconv.FormatFloat(pipeline.DemoConfig("", pipeline.DemoLOVBench, 0, 0, 1).Sampling.PerQuery, 'g', -1, 64)
+	if per != want {
+		t.Errorf("the README's recipe samples %s rows per query, the demo %s: %q", per, want, m)
 	}
-	if !strings.Contains(string(b), "`sample --per-query "+strconv.Itoa(want)+"` is what the demo's default profile") {
+	if !strings.Contains(string(b), "`sample --per-query "+want+"` is what the demo's default profile") {
 		t.Error("the README does not say why the recipe passes --per-query")
 	}
 }

@@ -52,6 +52,12 @@ func ParseKind(s string) (Kind, error) {
 	return 0, fmt.Errorf("unknown click model %q (known: %s)", s, strings.Join(kindNames[:], ", "))
 }
 
+// DefaultModels are the click models fitted when none are named
+// (lovbench fit --models, the run's click_models.models, lovbench-beam
+// fit), in the order their reports list them, which is also the order
+// that breaks a tie of "best" (the first model wins).
+const DefaultModels = "dctr,dbn,ubm"
+
 // ParseKinds parses a comma-separated list of model names; "all" means every
 // model. Duplicates are removed, the order is kept.
 func ParseKinds(list string) ([]Kind, error) {

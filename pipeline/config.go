@@ -135,6 +135,28 @@ type ClickModelConfig struct {
 	// estimator's (clickmodels.Estimator.Options).
 	Iterations    int     `yaml:"iterations" json:"iterations"`
 	TrainFraction float64 `yaml:"train_fraction" json:"train_fraction"`
+	// The options below are those of lovbench fit, with the same
+	// defaults when left out (fit --help).
+	//
+	// Split is fit --split: spec (file order, the default), random
+	// (seeded by Seed) or time.
+	Split string `yaml:"split" json:"split"`
+	Seed  uint64 `yaml:"seed" json:"seed"`
+	// Tolerance is fit --tolerance; left out, the estimator's.
+	Tolerance *float64 `yaml:"tolerance" json:"tolerance,omitempty"`
+	// Interval is fit --interval, the level of the relevance intervals
+	// (clickmodels.DefaultLevel); NoIntervals is fit --no-intervals,
+	// which leaves Interval unused.
+	Interval    float64 `yaml:"interval" json:"interval,omitempty"`
+	NoIntervals bool    `yaml:"no_intervals" json:"no_intervals,omitempty"`
+	// ParamsFormat is fit --params-format: auto (the default), json or
+	// parquet.
+	ParamsFormat string `yaml:"params_format" json:"params_format,omitempty"`
+	// PSCMAuthors is fit --pscm-authors.
+	PSCMAuthors bool `yaml:"pscm_authors" json:"pscm_authors,omitempty"`
+	// Workers is fit --workers (0: all CPUs); the outputs do not depend
+	// on it, so it is not in the fingerprint.
+	Workers int `yaml:"workers" json:"-"`
 	// MemoryLimit is the deprecated place of the run's memory limit,
 	// which bounds the whole run, not the click models: ParseConfig moves
 	// it to Config.MemoryLimit with a warning (docs/pipeline.md).
@@ -152,7 +174,37 @@ func (c ClickModelConfig) FitOptions() (clickmodels.Options, error) {
 	if c.Iterations > 0 {
 		opt.Iterations = c.Iterations
 	}
+	if c.Tolerance != nil {
+		opt.Tolerance = *c.Tolerance
+	}
+	opt.Level, opt.NoIntervals, opt.PSCMAuthors, opt.Workers = c.Interval, c.NoIntervals, c.PSCMAuthors, c.Workers
 	return opt, nil
+}
+
+// RunConfig returns the click-model fit of c, option for option what
+// lovbench fit runs with the same flags (the kinds, the split, the EM
+// options, the parameter files).
+func (c ClickModelConfig) RunConfig() (clickmodels.RunConfig, error) {
+	var rc clickmodels.RunConfig
+	for _, name := range c.Models {
+		kind, err := clickmodels.ParseKind(name)
+		if err != nil {
+			return rc, fmt.Errorf("click_models.models: %w", err)
+		}
+		rc.Kinds = append(rc.Kinds, kind)
+	}
+	opt, err := c.FitOptions()
+	if err != nil {
+		return rc, err
+	}
+	if rc.Split, err = split.Parse(c.Split); err != nil {
+		return rc, fmt.Errorf("click_models.split: %w", err)
+	}
+	if rc.ParamsFormat, err = clickmodels.ParseParamsFileFormat(c.ParamsFormat); err != nil {
+		return rc, fmt.Errorf("click_models.params_format: %w", err)
+	}
+	rc.Options, rc.TrainFraction, rc.Seed = opt, c.TrainFraction, c.Seed
+	return rc, nil
 }
 
 // LabelConfig configures labelling.
@@ -236,14 +288,15 @@ type ReportConfig struct {
 func DefaultConfig() Config {
 	th := labels.DefaultThresholds()
 	return Config{
-		Log:         LogConfig{Kind: ingest.KindTerm},
-		ClickModels: ClickModelConfig{Models: []string{"dctr", "dbn", "ubm"}, Select: "best", Estimator: string(clickmodels.DefaultEstimator), TrainFraction: split.DefaultTrainFraction},
-		Labels:      LabelConfig{Thresholds: th[:], SERPSize: labels.DefaultSERPSize},
-		Sampling:    SamplingConfig{PerQuery: sampling.DefaultPerQuery, Seed: sampling.DefaultSeed},
-		Features:    FeatureConfig{List: features.DefaultFeatureList, Semantics: string(features.DefaultSemantics)},
-		Export:      ExportConfig{Folds: 5, Seed: 1},
-		LTR:         LTRConfig{Algorithms: []string{"ranknet", "adarank"}, Configs: []string{"all"}, Seed: 1, Permutations: 10000},
-		Report:      ReportConfig{Title: "lovbench benchmark report"},
+		Log: LogConfig{Kind: ingest.KindTerm},
+		ClickModels: ClickModelConfig{Models: strings.Split(clickmodels.DefaultModels, ","), Select: "best", Estimator: string(clickmodels.DefaultEstimator), TrainFraction: split.DefaultTrainFraction,
+			Split: string(split.Spec), Seed: split.DefaultSeed, Interval: clickmodels.DefaultLevel},
+		Labels:   LabelConfig{Thresholds: th[:], SERPSize: labels.DefaultSERPSize},
+		Sampling: SamplingConfig{PerQuery: sampling.DefaultPerQuery, Seed: sampling.DefaultSeed},
+		Features: FeatureConfig{List: features.DefaultFeatureList, Semantics: string(features.DefaultSemantics)},
+		Export:   ExportConfig{Folds: 5, Seed: 1},
+		LTR:      LTRConfig{Algorithms: []string{"ranknet", "adarank"}, Configs: []string{"all"}, Seed: 1, Permutations: 10000},
+		Report:   ReportConfig{Title: "lovbench benchmark report"},
 	}
 }
 
@@ -432,6 +485,20 @@ func (c *Config) validate() error {
 	}
 	if _, err := clickmodels.ParseEstimator(c.ClickModels.Estimator); err != nil {
 		return fmt.Errorf("click_models.estimator: %w", err)
+	}
+	if _, err := c.ClickModels.RunConfig(); err != nil {
+		return err
+	}
+	if t := c.ClickModels.Tolerance; t != nil && !(*t >= 0) {
+		return fmt.Errorf("click_models.tolerance: %g, must not be negative", *t)
+	}
+	if !c.ClickModels.NoIntervals {
+		if err := clickmodels.CheckLevel(c.ClickModels.Interval); err != nil {
+			return fmt.Errorf("click_models.interval: %w (no_intervals: true fits without intervals)", err)
+		}
+	}
+	if c.ClickModels.Workers < 0 {
+		return fmt.Errorf("click_models.workers: %d, must not be negative (0: all CPUs)", c.ClickModels.Workers)
 	}
 	if err := split.CheckTrainFraction(c.ClickModels.TrainFraction); err != nil {
 		return fmt.Errorf("click_models.train_fraction: %w", err)

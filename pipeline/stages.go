@@ -151,21 +151,13 @@ func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 			if err != nil {
 				return err
 			}
-			var kinds []clickmodels.Kind
-			for _, name := range cm.Models {
-				kind, err := clickmodels.ParseKind(name)
-				if err != nil {
-					return fmt.Errorf("click_models.models: %w", err)
-				}
-				kinds = append(kinds, kind)
-			}
-			opt, err := cm.FitOptions()
+			rc, err := cm.RunConfig()
 			if err != nil {
 				return err
 			}
-			reps, err := FitLog(ctx, FitInput{Path: env.Dep(sessionsDep, sessionsFile)}, clickmodels.RunConfig{Kinds: kinds, TrainFraction: cm.TrainFraction,
-				Options: opt, MemoryLimit: limit, Log: env.Log,
-				IdentificationInfo: true}, env.Dir) // the report says it (identificationNotes)
+			rc.MemoryLimit, rc.Log = limit, env.Log
+			rc.IdentificationInfo = true // the report says it (identificationNotes)
+			reps, err := FitLog(ctx, FitInput{Path: env.Dep(sessionsDep, sessionsFile)}, rc, env.Dir)
 			if err != nil {
 				return err
 			}

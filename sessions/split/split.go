@@ -34,6 +34,9 @@ const (
 // (docs/method.md, section 3).
 const DefaultTrainFraction = 0.75
 
+// DefaultSeed is the seed of the random split when none is given.
+const DefaultSeed = 1
+
 // Parse checks a split name: spec, random or time ("" is spec).
 func Parse(s string) (Kind, error) {
 	switch k := Kind(s); k {

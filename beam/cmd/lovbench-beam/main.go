@@ -59,7 +59,7 @@ var (
 	fullSERP      = flag.Int("full-serp", 0, "shard: drop queries with fewer results (0: no threshold for Yandex logs)")
 	maxLine       = flag.Int("max-line", 0, "shard and fit --log: longest accepted line in bytes (0: ingest's default)")
 	shardDir      = flag.String("shard-dir", "", "fit: directory written by shard (lovbench-beam or lovbench shard); or give --log")
-	models        = flag.String("models", "dctr,ubm,dbn", "fit: models to fit (dctr, ubm, dbn, pscm)")
+	models        = flag.String("models", clickmodels.DefaultModels, "fit: models to fit (dctr, ubm, dbn, pscm)")
 	estimator     = flag.String("estimator", string(clickmodels.DefaultEstimator), "fit: EM estimator, exact (DBN's exact E-step, EM to convergence; the default) or pyclick (PyClick's, 50 iterations), as lovbench fit --estimator")
 	iterations    = flag.Int("iterations", clickmodels.DefaultMaxIterations, "fit: EM iterations: at most this many (exact), exactly this many (pyclick; default 50)")
 	piiSalt       = flag.String("pii-salt", "", "shard: key of the session-ID pseudonymisation as text (default: random per run, written in no output)")

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestRunFitsAsFit: the run's click_models section carries every option of
+// lovbench fit. A run with non-default values of each (the random split
+// and its seed, a fixed number of PyClick iterations without a tolerance,
+// the interval level, JSON parameter files, two workers) writes the same
+// relevance and parameter files as lovbench fit with the same flags on the
+// run's own ingested sessions. Before the options were passed, the run
+// fitted with the spec split, the default level and the estimator's
+// tolerance, and these files differed.
+func TestRunFitsAsFit(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	wd := filepath.Join(dir, "work")
+	cfg := filepath.Join(dir, "lovbench.yaml")
+	os.WriteFile(cfg, []byte(`simulate: {sessions: 3000, queries: 60, model: ubm, seed: 3}
+click_models:
+  models: [ubm, dbn]
+  estimator: pyclick
+  iterations: 7
+  tolerance: 0
+  split: random
+  seed: 11
+  interval: 0.8
+  params_format: json
+  workers: 2
+ltr: {algorithms: [adarank], configs: [full], iterations: 2, permutations: 50}
+`), 0o644)
+	if code, _, stderr := runCLI(t, "-q", "run", "--config", cfg, "--workdir", wd); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	out := filepath.Join(dir, "fit")
+	if code, _, stderr := runCLI(t, "-q", "fit", "--sessions", filepath.Join(wd, "stages", "ingest"), "--models", "ubm,dbn",
+		"--estimator", "pyclick", "--iterations", "7", "--tolerance", "0", "--split", "random", "--seed", "11",
+		"--interval", "0.8", "--params-format", "json", "--workers", "1", "--out", out); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	for _, f := range []string{"UBM_relevance.tsv", "UBM_params.json", "DBN_relevance.tsv", "DBN_params.json"} {
+		a, err := os.ReadFile(filepath.Join(wd, "stages", "fit", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(out, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a, b) || len(a) < 100 {
+			t.Errorf("%s: the run's (%d bytes) and lovbench fit's (%d bytes) differ", f, len(a), len(b))
+		}
+	}
+}
