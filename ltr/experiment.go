@@ -269,7 +269,7 @@ func RunExperiment(ctx context.Context, folds []Fold, opt ExperimentOptions) (*E
 				v = append(v, res.Runs[i+fi].Test.Values[mi]...)
 			}
 			pv[mi] = measures.RandomisationTest(baseAll[mi], v, opt.Permutations,
-				jobSeed(opt.Train.Seed, "pvalue", string(r.Algorithm), r.Configuration, "MEAN", ReportMeasures[mi].String()))
+				jobSeed(opt.Train.Seed, "pvalue", string(r.Algorithm), r.Configuration, FoldMean, ReportMeasures[mi].String()))
 			sig[g][mi] = measures.Significance{PairedStats: measures.Paired(baseAll[mi], v), P: pv[mi]}
 		}
 		pooled[g] = pv

@@ -60,7 +60,7 @@ func (a Algorithm) DisplayName() string {
 	case CoordAscent:
 		return "CoordinateAscent"
 	case Baseline:
-		return "Baseline"
+		return ConfigBaseline
 	}
 	return string(a)
 }

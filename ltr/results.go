@@ -13,12 +13,20 @@ import (
 	"github.com/lovbench/lovbench/ltr/measures"
 )
 
+// The words of the results tables (the *_Results.csv files and
+// results.json), the one home of each: the fold of a row of means over
+// the folds, and the configuration of the baseline's rows.
+const (
+	FoldMean       = "MEAN"
+	ConfigBaseline = "Baseline"
+)
+
 // ResultRow is one row of a results table: a system on one fold, or the
 // MEAN over folds.
 type ResultRow struct {
 	Ranker        string `json:"ranker"`
 	Configuration string `json:"configuration"`
-	// Fold is "1".."5" or "MEAN".
+	// Fold is "1".."5" or FoldMean.
 	Fold string `json:"fold"`
 	// Values are the test-set means per measure (MEAN: the mean over folds
 	// of the fold values).
@@ -143,7 +151,7 @@ func (r *ExperimentResult) Rows(alg Algorithm) []ResultRow {
 	var rows []ResultRow
 	baseMean := map[string]float64{}
 	for fi, f := range r.Folds {
-		row := ResultRow{Ranker: name, Configuration: "Baseline", Fold: foldLabel(f), Values: map[string]float64{}, Ties: tieStats(r.Baseline[fi])}
+		row := ResultRow{Ranker: name, Configuration: ConfigBaseline, Fold: foldLabel(f), Values: map[string]float64{}, Ties: tieStats(r.Baseline[fi])}
 		for mi, m := range ReportMeasures {
 			v := Mean(r.Baseline[fi].Values[mi])
 			row.Values[m.String()] = v
@@ -151,7 +159,7 @@ func (r *ExperimentResult) Rows(alg Algorithm) []ResultRow {
 		}
 		rows = append(rows, row)
 	}
-	rows = append(rows, ResultRow{Ranker: name, Configuration: "Baseline", Fold: "MEAN", Values: baseMean, Ties: tieStats(r.Baseline...)})
+	rows = append(rows, ResultRow{Ranker: name, Configuration: ConfigBaseline, Fold: FoldMean, Values: baseMean, Ties: tieStats(r.Baseline...)})
 	for i := 0; i < len(r.Runs); i += nf {
 		if r.Runs[i].Algorithm != alg {
 			continue
@@ -182,7 +190,7 @@ func (r *ExperimentResult) Rows(alg Algorithm) []ResultRow {
 		for fi := range tests {
 			tests[fi] = r.Runs[i+fi].Test
 		}
-		row := ResultRow{Ranker: name, Configuration: cfg, Fold: "MEAN", Values: mean,
+		row := ResultRow{Ranker: name, Configuration: cfg, Fold: FoldMean, Values: mean,
 			PValue: pvMap(r.PooledPValues[alg][cfg]), Ties: tieStats(tests...)}
 		if sig := r.Significance[alg][cfg]; len(sig) > 0 {
 			row.Significance = map[string]measures.Significance{}
@@ -221,7 +229,7 @@ func WriteCSV(w io.Writer, rows []ResultRow) error {
 	printedMean := map[string]map[string]float64{}
 	for _, row := range rows {
 		key := row.Ranker + "\x00" + row.Configuration
-		if row.Fold == "MEAN" {
+		if row.Fold == FoldMean {
 			continue
 		}
 		if printedMean[key] == nil {
@@ -233,7 +241,7 @@ func WriteCSV(w io.Writer, rows []ResultRow) error {
 	}
 	nFolds := map[string]int{}
 	for _, row := range rows {
-		if row.Fold != "MEAN" {
+		if row.Fold != FoldMean {
 			nFolds[row.Ranker+"\x00"+row.Configuration]++
 		}
 	}
@@ -242,7 +250,7 @@ func WriteCSV(w io.Writer, rows []ResultRow) error {
 		fmt.Fprintf(&sb, "%s,%s,%s", quote(row.Ranker), quote(row.Configuration), quote(row.Fold))
 		for _, m := range ReportMeasures {
 			k := m.String()
-			if row.Fold == "MEAN" {
+			if row.Fold == FoldMean {
 				v := row.Values[k]
 				if n := nFolds[key]; n > 0 {
 					v = printedMean[key][k] / float64(n)

@@ -48,10 +48,10 @@ type VerdictRow struct {
 func NewVerdict(rows []ResultRow, measure string, correction measures.Correction, alpha float64) Verdict {
 	v := Verdict{Measure: measure, Correction: string(correction), Alpha: alpha}
 	for _, r := range rows {
-		if r.Fold != "MEAN" {
+		if r.Fold != FoldMean {
 			continue
 		}
-		if strings.EqualFold(r.Configuration, "Baseline") {
+		if strings.EqualFold(r.Configuration, ConfigBaseline) {
 			v.Baseline = r.Values[measure]
 			continue
 		}
@@ -129,12 +129,12 @@ func (r *ExperimentResult) Summary() []SummaryRow {
 	var out []SummaryRow
 	for i, alg := range r.Options.Algorithms {
 		for _, row := range r.Rows(alg) {
-			if row.Fold != "MEAN" || (row.Configuration == "Baseline" && i > 0) {
+			if row.Fold != FoldMean || (row.Configuration == ConfigBaseline && i > 0) {
 				continue
 			}
 			sr := SummaryRow{Ranker: row.Ranker, Configuration: row.Configuration, NDCG10: row.Values[ndcg10], MAP: row.Values[mapName],
 				TrainSeconds: secs[[2]string{row.Ranker, row.Configuration}], Significance: row.Significance}
-			if row.Configuration == "Baseline" {
+			if row.Configuration == ConfigBaseline {
 				sr.Ranker = "-"
 			}
 			out = append(out, sr)

@@ -22,7 +22,6 @@ import (
 	"github.com/lovbench/lovbench/internal/buildinfo"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/ltr"
-	"github.com/lovbench/lovbench/ltr/measures"
 	"github.com/lovbench/lovbench/pipeline/report"
 	"github.com/lovbench/lovbench/sampling"
 	"github.com/lovbench/lovbench/sessions"
@@ -145,10 +144,10 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 		if rf != nil {
 			d.LTRTieRule = rf.Ties
 			// Results written before significance was computed have
-			// none: no method, no verdict.
+			// none: no method, no verdict. The verdict is the one the
+			// ltr stage decided and stored, read back, not decided again.
 			if rf.Significance.Correction != "" {
-				m := rf.Significance
-				v := ltr.NewVerdict(rf.Rows, ltr.VerdictMeasure, measures.Correction(m.Correction), m.Alpha)
+				m, v := rf.Significance, rf.Verdict
 				d.LTRSignificance, d.LTRVerdict = &m, &v
 			}
 		}
@@ -439,11 +438,11 @@ func ltrResults(dir string) ([]report.LTRResult, *ltr.ResultsFile, error) {
 	var out []report.LTRResult
 	seen := map[string]bool{}
 	for _, row := range rf.Rows {
-		if row.Fold != "MEAN" {
+		if row.Fold != ltr.FoldMean {
 			continue
 		}
 		ranker := row.Ranker
-		if strings.EqualFold(row.Configuration, "baseline") {
+		if strings.EqualFold(row.Configuration, ltr.ConfigBaseline) {
 			if seen["baseline"] {
 				continue
 			}

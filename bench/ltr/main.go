@@ -117,9 +117,9 @@ func run(queries, docs, workers int, algs, metric string, norm ltr.Normalization
 		rows := res.Rows(a)
 		var mean, base float64
 		for _, r := range rows {
-			if r.Fold == "MEAN" && r.Configuration == "Baseline" {
+			if r.Fold == ltr.FoldMean && r.Configuration == ltr.ConfigBaseline {
 				base = r.Values["NDCG@10"]
-			} else if r.Fold == "MEAN" {
+			} else if r.Fold == ltr.FoldMean {
 				mean = r.Values["NDCG@10"]
 			}
 		}
