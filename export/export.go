@@ -42,9 +42,18 @@ import (
 	"github.com/lovbench/lovbench/sampling"
 )
 
+// The folds of a dataset (docs/method.md section 7): LOVBench's five by
+// default, and at least three, one each for training, validation and
+// test; the one home of both numbers (export, validate, the run's
+// configuration and lovbench export --folds).
+const (
+	DefaultFolds = 5
+	MinFolds     = 3
+)
+
 // Options are the export parameters recorded in the manifest.
 type Options struct {
-	Folds    int    // number of partitions and folds (>= 3); 0 means 5
+	Folds    int    // number of partitions and folds (>= MinFolds); 0 means DefaultFolds
 	Seed     uint64 // seed of the query partition
 	KeepJunk bool   // write label -2 in the SVMlight files (default: as 0)
 	Version  string // program version for the manifest
@@ -219,9 +228,9 @@ func PartitionQueries(queries []string, f int, seed uint64) []int {
 // a ground-truth row are ignored and counted in the returned int.
 func Build(gt []sampling.Row, ft *FeatureTable, opts Options) (*Dataset, int, error) {
 	if opts.Folds == 0 {
-		opts.Folds = 5
+		opts.Folds = DefaultFolds
 	}
-	if opts.Folds < 3 {
+	if opts.Folds < MinFolds {
 		return nil, 0, fmt.Errorf("export: %d folds; need at least 3 (train, vali, test)", opts.Folds)
 	}
 	if len(gt) == 0 {

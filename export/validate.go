@@ -315,8 +315,8 @@ func validateManifest(v *Validation, dir string) *Manifest {
 		return nil
 	}
 	v.Folds, v.Rows, v.Queries = m.Parameters.Folds, m.Rows, m.Queries
-	if m.Parameters.Folds < 3 {
-		v.addf("%s: %d folds; a dataset has at least 3", ManifestFile, m.Parameters.Folds)
+	if m.Parameters.Folds < MinFolds {
+		v.addf("%s: %d folds; a dataset has at least %d", ManifestFile, m.Parameters.Folds, MinFolds)
 		return nil
 	}
 	if m.Parameters.LineOrder != LineOrderShuffle {

@@ -22,6 +22,11 @@ var ReportMeasures = []Metric{
 	{Kind: MetricERR, K: 3}, {Kind: MetricERR, K: 5}, {Kind: MetricERR, K: 10},
 }
 
+// DefaultPermutations is the number of random sign assignments of the
+// paired randomisation test, RankLib's Analyzer default (lovbench ltr
+// --permutations, the run's ltr.permutations).
+const DefaultPermutations = 10000
+
 // ExperimentOptions configure RunExperiment.
 type ExperimentOptions struct {
 	Algorithms []Algorithm
@@ -34,7 +39,7 @@ type ExperimentOptions struct {
 	// not depend on it.
 	Workers int
 	// Permutations is the number of random sign assignments of the paired
-	// randomisation test (default 10000, RankLib's Analyzer default).
+	// randomisation test (default DefaultPermutations).
 	Permutations int
 	// ModelDir, when set, receives every trained model as
 	// <algorithm>_<configuration>_<fold> plus the extension of each of
@@ -163,7 +168,7 @@ func RunExperiment(ctx context.Context, folds []Fold, opt ExperimentOptions) (*E
 		opt.Workers = 1
 	}
 	if opt.Permutations < 1 {
-		opt.Permutations = 10000
+		opt.Permutations = DefaultPermutations
 	}
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.DiscardHandler)

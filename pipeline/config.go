@@ -15,6 +15,7 @@ import (
 
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/clickmodels/sim"
+	"github.com/lovbench/lovbench/export"
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/internal/bytesize"
@@ -294,8 +295,8 @@ func DefaultConfig() Config {
 		Labels:   LabelConfig{Thresholds: th[:], SERPSize: labels.DefaultSERPSize},
 		Sampling: SamplingConfig{PerQuery: sampling.DefaultPerQuery, Seed: sampling.DefaultSeed},
 		Features: FeatureConfig{List: features.DefaultFeatureList, Semantics: string(features.DefaultSemantics)},
-		Export:   ExportConfig{Folds: 5, Seed: 1},
-		LTR:      LTRConfig{Algorithms: []string{"ranknet", "adarank"}, Configs: []string{"all"}, Seed: 1, Permutations: 10000},
+		Export:   ExportConfig{Folds: export.DefaultFolds, Seed: 1},
+		LTR:      LTRConfig{Algorithms: []string{"ranknet", "adarank"}, Configs: []string{"all"}, Seed: 1, Permutations: ltr.DefaultPermutations},
 		Report:   ReportConfig{Title: "lovbench benchmark report"},
 	}
 }
@@ -530,8 +531,8 @@ func (c *Config) validate() error {
 	if _, err := features.ParseFeatureList(c.Features.List); err != nil {
 		return fmt.Errorf("features.list: %w", err)
 	}
-	if c.Export.Folds < 3 {
-		return fmt.Errorf("export.folds: %d, need at least 3 (train, validation, test)", c.Export.Folds)
+	if c.Export.Folds < export.MinFolds {
+		return fmt.Errorf("export.folds: %d, need at least %d (train, validation, test)", c.Export.Folds, export.MinFolds)
 	}
 	if err := c.publication().Check(); err != nil {
 		return fmt.Errorf("export: %w", err)

@@ -132,7 +132,7 @@ every file.`,
 	f.StringVar(&cfg.GroundTruth, "ground-truth", "", "ground-truth CSV of lovbench sample (query,term,label[,confidence])")
 	f.StringVar(&cfg.Features, "features", "", "features file of lovbench features (CSV or Parquet)")
 	f.StringVar(&cfg.Out, "out", "", "dataset directory to write")
-	intVar(f, &cfg.Options.Folds, "folds", 5, atLeast(3), "partitions and folds")
+	intVar(f, &cfg.Options.Folds, "folds", export.DefaultFolds, atLeast(export.MinFolds), "partitions and folds")
 	uint64Var(f, &cfg.Options.Seed, "seed", 1, "seed of the query partition")
 	f.BoolVar(&cfg.Options.KeepJunk, "keep-junk", false, "write junk (-2) labels as -2 in the SVMlight files instead of 0")
 	f.StringVar(&cfg.Options.FeatureSemantics, "feature-semantics", "", "semantics the features were computed with (reference or paper); a Parquet features file of lovbench features records them and must agree; for a CSV file or an older Parquet file, recorded as stated")

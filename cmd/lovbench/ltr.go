@@ -163,7 +163,7 @@ of DIR/manifest.json when there is one. See docs/ltr.md.`,
 	f.StringVar(&modelFormat, "model-format", "json", "model files under OUT/models: json (.json), ranklib (RankLib's text format, .ranklib.txt) or json,ranklib")
 	intVar(f, &workers, "workers", 1, atLeast(1), "parallel training jobs (results do not depend on it)")
 	f.StringVar(&correction, "correction", "holm", "correction of the p-values for the number of comparisons (per measure, every configuration against the baseline): holm, bonferroni or none")
-	intVar(f, &permutations, "permutations", 10000, atLeast(1), "random sign assignments of the randomisation test")
+	intVar(f, &permutations, "permutations", ltr.DefaultPermutations, atLeast(1), "random sign assignments of the randomisation test")
 	intVar(f, &baseline, "baseline-feature", ltr.BaselineFeature, atLeast(1), "feature ranked unlearned as the baseline")
 	f.BoolVar(&noModels, "no-models", false, "do not save the trained models under OUT/models")
 	intVar(f, &params.RankNet.Epochs, "ranknet-epochs", params.RankNet.Epochs, atLeast(1), "RankNet epochs")
