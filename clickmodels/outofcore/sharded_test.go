@@ -229,14 +229,21 @@ func TestShardInvariance(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	serps := testsize.Pick(1_500, 6_000)
-	for _, interleave := range []bool{false, true} {
+	for ii, interleave := range []bool{false, true} {
 		src := t.TempDir()
 		simulatedParquet(t, src, serps, interleave)
 		log, err := sessions.Load(src)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, kind := range []split.Kind{split.Spec, split.Random, split.Time} {
+		for ki, kind := range []split.Kind{split.Spec, split.Random, split.Time} {
+			// At the default size half the pairs: spec and time on the
+			// log in order, random on the interleaved one, so that each
+			// split and each log is still checked; every pair at the full
+			// size.
+			if !testsize.Full() && (ii+ki)%2 != 0 {
+				continue
+			}
 			t.Run(fmt.Sprintf("interleave=%v/%s", interleave, kind), func(t *testing.T) {
 				t.Parallel()
 				// The interleaved log runs the default estimator's kind
