@@ -189,7 +189,7 @@ func Run(ctx context.Context, log *sessions.Log, cfg RunConfig, outDir string) (
 	}
 	// The files are written beside outDir and published whole, so no
 	// file of an earlier fit with other models survives.
-	dir, err := atomicfile.CreateDir(outDir, "metrics.json", OutputNames...)
+	dir, err := atomicfile.CreateDir(outDir, MetricsFile, OutputNames...)
 	if err != nil {
 		return nil, err
 	}
@@ -253,9 +253,13 @@ func FinishReports(reports []Report) {
 	}
 }
 
-// WriteMetrics writes outDir/metrics.json as Run does.
+// MetricsFile is the file of the fit's reports (WriteMetrics): a JSON
+// array of Report, timings included.
+const MetricsFile = "metrics.json"
+
+// WriteMetrics writes outDir/MetricsFile as Run does.
 func WriteMetrics(outDir string, reports []Report) error {
-	return atomicfile.WriteFile(filepath.Join(outDir, "metrics.json"), func(w io.Writer) error {
+	return atomicfile.WriteFile(filepath.Join(outDir, MetricsFile), func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", " ")
 		return enc.Encode(reports)

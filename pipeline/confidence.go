@@ -127,7 +127,7 @@ func selectedPrior(fitDir string) (PriorOf, error) {
 		return nil, nil
 	}
 	var sum FitSummary
-	if err := readJSON(filepath.Join(fitDir, FitMetricsFile), &sum); err != nil {
+	if err := readJSON(filepath.Join(fitDir, FitSummaryFile), &sum); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
@@ -139,7 +139,7 @@ func selectedPrior(fitDir string) (PriorOf, error) {
 		}
 		kind, err := clickmodels.ParseKind(m.Model)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", filepath.Join(fitDir, FitMetricsFile), err)
+			return nil, fmt.Errorf("%s: %w", filepath.Join(fitDir, FitSummaryFile), err)
 		}
 		u := *m.Uncertainty
 		return func(rank int) labels.Posterior {

@@ -220,7 +220,7 @@ func TestSelectedPrior(t *testing.T) {
 	sum := FitSummary{Selected: "UBM", Models: []FitModel{{Model: "DCTR"},
 		{Model: "UBM", Uncertainty: &clickmodels.UncertaintyReport{Method: clickmodels.UncertaintyMethod, Level: 0.9,
 			AttrPriors: []clickmodels.BetaPrior{{Alpha: 3, Beta: 5, Pairs: 10}, {Alpha: 1, Beta: 4, Pairs: 10}}}}}}
-	if err := writeJSON(filepath.Join(dir, FitMetricsFile), sum); err != nil {
+	if err := writeJSON(filepath.Join(dir, FitSummaryFile), sum); err != nil {
 		t.Fatal(err)
 	}
 	// Rank 1 (mean rank 0) is the first bucket, rank 2 and beyond the second
@@ -230,7 +230,7 @@ func TestSelectedPrior(t *testing.T) {
 		t.Errorf("prior %v", err)
 	}
 	sum.Selected = "DCTR"
-	writeJSON(filepath.Join(dir, FitMetricsFile), sum)
+	writeJSON(filepath.Join(dir, FitSummaryFile), sum)
 	if p, err := selectedPrior(dir); p != nil || err != nil {
 		t.Errorf("model without intervals: %v", err)
 	}

@@ -436,6 +436,17 @@ func TestDemoEndToEnd(t *testing.T) {
 			t.Errorf("release lacks %s", f)
 		}
 	}
+	// The fit stage holds its own summary under its own name, and not
+	// lovbench fit's metrics.json, whose schema (and timings) differ.
+	var sum struct {
+		Selected string `json:"selected"`
+	}
+	if b, err := os.ReadFile(filepath.Join(wd, "stages", "fit", "fit_summary.json")); err != nil || json.Unmarshal(b, &sum) != nil || sum.Selected == "" {
+		t.Errorf("stages/fit/fit_summary.json: %v, selected %q", err, sum.Selected)
+	}
+	if _, err := os.Stat(filepath.Join(wd, "stages", "fit", "metrics.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("stages/fit holds metrics.json (%v): the stage's summary is fit_summary.json", err)
+	}
 	val := exec.Command(bin, "validate", filepath.Join(res.ReleaseDir, "dataset"))
 	if b, err := val.CombinedOutput(); err != nil {
 		t.Errorf("lovbench validate on the release: %v\n%s", err, b)

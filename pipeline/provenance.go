@@ -13,7 +13,7 @@ import (
 
 // Provenance collects, for the dataset card and manifest (export.Provenance),
 // what the ingest report (ingestReport, report.json of lovbench ingest), the
-// fit summary (fitMetrics, metrics.json of the fit stage; "" if none) and the
+// fit summary (fitMetrics, FitSummaryFile of the fit stage; "" if none) and the
 // label report (labelReport, label_report.json) say, and the settings of cfg
 // (nil: none). Reasons that counted nothing are left out.
 func Provenance(ingestReport, fitMetrics, labelReport string, cfg *Config) (*export.Provenance, error) {

@@ -33,7 +33,7 @@ func TestSelectPSCM(t *testing.T) {
 			t.Fatal(err)
 		}
 		var got FitSummary
-		if err := readJSON(filepath.Join(env.Dir, FitMetricsFile), &got); err != nil {
+		if err := readJSON(filepath.Join(env.Dir, FitSummaryFile), &got); err != nil {
 			t.Fatal(err)
 		}
 		if got.Selected != c.want {

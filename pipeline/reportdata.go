@@ -56,7 +56,7 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 	dir := func(s string) string { return in.Dirs[s] }
 	d.Notes = append(d.Notes, provenanceNotes(in.Dirs)...)
 	if p := dir(StageFit); p != "" {
-		notes, err := identificationNotes(filepath.Join(p, FitMetricsFile))
+		notes, err := identificationNotes(filepath.Join(p, FitSummaryFile))
 		if err != nil {
 			return nil, err
 		}
@@ -111,7 +111,7 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 	}
 	if p := dir(StageFit); p != "" {
 		var sum FitSummary
-		if err := readJSON(filepath.Join(p, FitMetricsFile), &sum); err != nil {
+		if err := readJSON(filepath.Join(p, FitSummaryFile), &sum); err != nil {
 			return nil, err
 		}
 		d.Models = modelRows(sum)

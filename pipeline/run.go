@@ -200,7 +200,7 @@ func releaseItems(dirs map[string]string) []workdir.ReleaseItem {
 	for _, f := range []string{labels.QueryOrderPath(LabelsFile), labels.PairOrderPath(LabelsFile)} {
 		add(StageLabel, f, f)
 	}
-	add(StageFit, FitMetricsFile, "click_models.json")
+	add(StageFit, FitSummaryFile, "click_models.json")
 	add(StageExport, ".", "dataset")
 	add(StageLTR, ".", "ltr")
 	add(StageReport, ReportFile, ReportFile)

@@ -35,8 +35,12 @@ const (
 
 // File names inside stage outputs that the pipeline itself defines.
 const (
-	// FitMetricsFile (fit stage) holds FitSummary.
-	FitMetricsFile = "metrics.json"
+	// FitSummaryFile (fit stage) holds FitSummary, the stage's own
+	// report (without timings, with the model picked); it is not the
+	// metrics.json of lovbench fit (an array of clickmodels.Report),
+	// which the stage's directory does not hold. The release names it
+	// click_models.json.
+	FitSummaryFile = "fit_summary.json"
 	// LabelsFile (label stage) is the labels CSV of package labels.
 	LabelsFile = labels.FileLabels
 	// TruthFile (simulate stage) is the hidden true relevance of every
@@ -126,7 +130,7 @@ type FitModel struct {
 	Uncertainty *clickmodels.UncertaintyReport `json:"uncertainty,omitempty"`
 }
 
-// FitSummary is the fit stage's metrics.json: every model's test scores and
+// FitSummary is the fit stage's FitSummaryFile: every model's test scores and
 // the model whose relevance the labels use. It has no timing fields, so it
 // is byte-identical across reruns.
 type FitSummary struct {
@@ -140,7 +144,7 @@ type FitSummary struct {
 // the sessions (docs/method.md section 3 split) with FitLog, as `lovbench
 // fit` does (in memory bounds by the run's memory_limit, docs/scale.md),
 // and picks the model. Unlike `lovbench fit`'s metrics.json, which it
-// replaces, FitSummary has no timing fields.
+// removes, FitSummary (FitSummaryFile) has no timing fields.
 func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 	cm := r.cfg.ClickModels
 	return Stage{
@@ -159,6 +163,12 @@ func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 			rc.IdentificationInfo = true // the report says it (identificationNotes)
 			reps, err := FitLog(ctx, FitInput{Path: env.Dep(sessionsDep, sessionsFile)}, rc, env.Dir)
 			if err != nil {
+				return err
+			}
+			// The stage's report is FitSummaryFile; the command's
+			// metrics file holds timings, which would make the stage's
+			// outputs differ from run to run.
+			if err := os.Remove(filepath.Join(env.Dir, clickmodels.MetricsFile)); err != nil {
 				return err
 			}
 			sum := FitSummary{TrainFraction: cm.TrainFraction}
@@ -199,7 +209,7 @@ func writeFitSummary(env *StageEnv, cm ClickModelConfig, sum FitSummary) error {
 		sum.SelectedBy = "configuration"
 	}
 	env.Log.Info("click model selected", "model", sum.Selected, "by", sum.SelectedBy)
-	return writeJSON(filepath.Join(env.Dir, FitMetricsFile), sum)
+	return writeJSON(filepath.Join(env.Dir, FitSummaryFile), sum)
 }
 
 func writeJSON(path string, v any) error {
@@ -241,7 +251,7 @@ func (r *runner) labelStage(sessionsDep, sessionsFile string) Stage {
 		}{lc.Thresholds, lc.SERPSize},
 		Run: func(ctx context.Context, env *StageEnv) error {
 			var sum FitSummary
-			if err := readJSON(env.Dep(StageFit, FitMetricsFile), &sum); err != nil {
+			if err := readJSON(env.Dep(StageFit, FitSummaryFile), &sum); err != nil {
 				return err
 			}
 			cfg := labels.DefaultConfig()

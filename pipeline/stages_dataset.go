@@ -150,7 +150,7 @@ func (r *runner) exportStage() Stage {
 	return Stage{
 		Name: StageExport, Deps: []string{StageIngest, StageFit, StageLabel, StageSample, StageFeatures}, Params: ec,
 		Run: func(ctx context.Context, env *StageEnv) error {
-			pv, err := Provenance(env.Dep(StageIngest, IngestReportFile), env.Dep(StageFit, FitMetricsFile), env.Dep(StageLabel, labels.FileReport), r.cfg)
+			pv, err := Provenance(env.Dep(StageIngest, IngestReportFile), env.Dep(StageFit, FitSummaryFile), env.Dep(StageLabel, labels.FileReport), r.cfg)
 			if err != nil {
 				return err
 			}

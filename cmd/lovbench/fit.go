@@ -233,7 +233,7 @@ func (nopBar) Finish() {}
 // runFit fits into a directory built beside out and published whole
 // (pipeline.FitLog picks how the log is fitted).
 func runFit(cmd *cobra.Command, path, shardDir string, cfg clickmodels.RunConfig, out string) ([]clickmodels.Report, error) {
-	dir, err := atomicfile.CreateDir(out, "metrics.json", clickmodels.OutputNames...)
+	dir, err := atomicfile.CreateDir(out, clickmodels.MetricsFile, clickmodels.OutputNames...)
 	if err != nil {
 		return nil, fmt.Errorf("fit: %w", err)
 	}

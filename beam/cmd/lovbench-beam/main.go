@@ -233,7 +233,7 @@ func run(ctx context.Context, cmd string) error {
 		for _, n := range shards.OutputNames {
 			names = append(names, "shards/"+n)
 		}
-		outDir, err := createOutput(ctx, *out, "metrics.json", names...)
+		outDir, err := createOutput(ctx, *out, clickmodels.MetricsFile, names...)
 		if err != nil {
 			return err
 		}
