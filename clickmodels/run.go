@@ -253,6 +253,10 @@ func FinishReports(reports []Report) {
 	}
 }
 
+// RelevanceFile names the relevance file of a model (Kind.String, as
+// Report.Model): <MODEL>_relevance.tsv, the one place the name is built.
+func RelevanceFile(model string) string { return model + "_relevance.tsv" }
+
 // MetricsFile is the file of the fit's reports (WriteMetrics): a JSON
 // array of Report, timings included.
 const MetricsFile = "metrics.json"

@@ -175,7 +175,7 @@ func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 			for _, r := range reps {
 				sum.Models = append(sum.Models, FitModel{Model: r.Model, TrainSessions: r.TrainSessions, TestSessions: r.Sessions,
 					Iterations: r.Iterations, LogLikelihood: r.LogLikelihood, Perplexity: r.Perplexity,
-					PerplexityAtRank: r.PerplexityAtRank, RelevanceFile: r.Model + "_relevance.tsv", Uncertainty: r.Uncertainty})
+					PerplexityAtRank: r.PerplexityAtRank, RelevanceFile: clickmodels.RelevanceFile(r.Model), Uncertainty: r.Uncertainty})
 			}
 			return writeFitSummary(env, cm, sum)
 		},
@@ -257,7 +257,7 @@ func (r *runner) labelStage(sessionsDep, sessionsFile string) Stage {
 			cfg := labels.DefaultConfig()
 			copy(cfg.Options.Thresholds[:], lc.Thresholds)
 			cfg.Options.SERPSize = lc.SERPSize
-			cfg.Relevance = env.Dep(StageFit, sum.Selected+"_relevance.tsv")
+			cfg.Relevance = env.Dep(StageFit, clickmodels.RelevanceFile(sum.Selected))
 			cfg.Sessions = env.Dep(sessionsDep, sessionsFile)
 			cfg.Out, cfg.Report = filepath.Join(env.Dir, labels.FileLabels), filepath.Join(env.Dir, labels.FileReport)
 			cfg.Expert = lc.Expert

@@ -184,7 +184,7 @@ func Fit(ctx context.Context, sessions string, cfg clickmodels.RunConfig, dir st
 	if err := d.Commit(); err != nil {
 		return "", nil, err
 	}
-	return filepath.Join(dir, strings.ToUpper(cfg.Kinds[0].String())+"_relevance.tsv"), reps, nil
+	return filepath.Join(dir, clickmodels.RelevanceFile(cfg.Kinds[0].String())), reps, nil
 }
 
 // Interval is one row of a relevance file with intervals.
