@@ -259,7 +259,9 @@ func writeModelFiles(outDir string, pw func() *pairWriter, pairs int, format Par
 		}
 	}
 	relErr := make(chan error, 1)
-	go func() { relErr <- atomicfile.WriteFile(filepath.Join(outDir, RelevanceFile(rel.kind.String())), rel.writeRelevance) }()
+	go func() {
+		relErr <- atomicfile.WriteFile(filepath.Join(outDir, RelevanceFile(rel.kind.String())), rel.writeRelevance)
+	}()
 	if ext == ".parquet" {
 		err = atomicfile.WriteFile(base+"_params.parquet", func(w io.Writer) error { return pw().writeParquet(w, pairs) })
 	} else {
