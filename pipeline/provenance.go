@@ -7,44 +7,18 @@ import (
 
 	"github.com/lovbench/lovbench/clickmodels/sim"
 	"github.com/lovbench/lovbench/export"
-	"github.com/lovbench/lovbench/ingest"
-	"github.com/lovbench/lovbench/labels"
 )
 
 // Provenance collects, for the dataset card and manifest (export.Provenance),
-// what the ingest report (ingestReport, report.json of lovbench ingest), the
-// fit summary (fitMetrics, FitSummaryFile of the fit stage; "" if none) and the
-// label report (labelReport, label_report.json) say, and the settings of cfg
-// (nil: none). Reasons that counted nothing are left out.
+// what the ingest and label reports say (export.ReportsProvenance), what
+// the fit summary says (fitMetrics, FitSummaryFile of the fit stage; "" if
+// none) and the settings of cfg (nil: none).
 func Provenance(ingestReport, fitMetrics, labelReport string, cfg *Config) (*export.Provenance, error) {
-	pv := &export.Provenance{}
-	add := func(list *[]export.Fact, name string, format string, args ...any) {
-		*list = append(*list, export.Fact{Name: name, Value: fmt.Sprintf(format, args...)})
+	pv, err := export.ReportsProvenance(ingestReport, labelReport)
+	if err != nil {
+		return nil, err
 	}
-	if ingestReport != "" {
-		var ing ingest.Report
-		if err := readJSON(ingestReport, &ing); err != nil {
-			return nil, err
-		}
-		c := &pv.Collection
-		add(c, "log format", "%s", ing.Format)
-		add(c, "input lines", "%d", ing.InputLines)
-		add(c, "input events", "%d (%d queries and %d clicks well-formed)", ing.InputEvents, ing.RawQueries, ing.RawClicks)
-		quarantined := 0
-		for _, n := range ing.Quarantined {
-			quarantined += n
-		}
-		add(c, "quarantined (malformed)", "%d", quarantined)
-		for _, k := range sortedKeys(ing.Dropped) {
-			if n := ing.Dropped[k]; n > 0 {
-				add(c, "dropped: "+k, "%d", n)
-			}
-		}
-		add(c, "kept SERPs", "%d", ing.KeptQueries)
-		add(c, "kept clicks", "%d", ing.KeptClicks)
-		add(c, "sessions kept", "%d of %d", ing.Sessions.Kept, ing.Sessions.Seen)
-	}
-	l := &pv.Labelling
+	add := export.AddFact
 	if fitMetrics != "" {
 		var sum FitSummary
 		if err := readJSON(fitMetrics, &sum); err != nil {
@@ -54,23 +28,12 @@ func Provenance(ingestReport, fitMetrics, labelReport string, cfg *Config) (*exp
 		for _, m := range sum.Models {
 			names = append(names, fmt.Sprintf("%s (test log-likelihood %.4f, perplexity %.4f)", m.Model, m.LogLikelihood, m.Perplexity))
 		}
-		add(l, "click models fitted", "%s, trained on the first %s of the SERPs", strings.Join(names, "; "), strconv.FormatFloat(100*sum.TrainFraction, 'g', -1, 64)+"%")
-		add(l, "labels from", "%s (selected by %s)", sum.Selected, sum.SelectedBy)
-	}
-	if labelReport != "" {
-		var lab labels.RunReport
-		if err := readJSON(labelReport, &lab); err != nil {
-			return nil, err
-		}
-		add(l, "thresholds (junk, 0, 1, 2, 3, 4)", "%s", lab.Thresholds)
-		add(l, "SERP labelled per query", "%s, %d results", lab.FirstSERP, lab.SERPSize)
-		add(l, "queries", "%d in the log, %d labelled", lab.LogQueries, lab.LabelledQueries)
-		for _, k := range sortedKeys(lab.QuerySkips.Counts) {
-			if n := lab.QuerySkips.Counts[k]; n > 0 {
-				add(l, "queries left out: "+k, "%d", n)
-			}
-		}
-		add(l, "labels", "%d", lab.Labels)
+		// The click models come first among the labelling facts: the
+		// labels come from them.
+		var fit []export.Fact
+		add(&fit, "click models fitted", "%s, trained on the first %s of the SERPs", strings.Join(names, "; "), strconv.FormatFloat(100*sum.TrainFraction, 'g', -1, 64)+"%")
+		add(&fit, "labels from", "%s (selected by %s)", sum.Selected, sum.SelectedBy)
+		pv.Labelling = append(fit, pv.Labelling...)
 	}
 	if cfg != nil {
 		s := &pv.Configuration

@@ -11,7 +11,6 @@ import (
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/internal/buildinfo"
 	"github.com/lovbench/lovbench/labels"
-	"github.com/lovbench/lovbench/pipeline"
 	"github.com/lovbench/lovbench/sampling"
 	"github.com/lovbench/lovbench/sessions"
 )
@@ -90,7 +89,7 @@ every file.`,
 				cfg.Options.Publication = &pub
 			}
 			if ingestRep != "" || labelRep != "" {
-				pv, err := pipeline.Provenance(ingestRep, "", labelRep, nil)
+				pv, err := export.ReportsProvenance(ingestRep, labelRep)
 				if err != nil {
 					return err
 				}

@@ -83,7 +83,7 @@ var rules = []struct {
 	{"corpussim", []string{"clickmodels", "clickmodels/sim", "features", "features/democorpus", "sessions"}},
 
 	// The dataset and learning to rank.
-	{"export", []string{"FILES", "WORK", "IDS", "features", "labels", "sampling", "gopkg.in/yaml.v3",
+	{"export", []string{"FILES", "WORK", "IDS", "ingest", "features", "labels", "sampling", "gopkg.in/yaml.v3",
 		"github.com/apache/arrow-go/v18/arrow", "github.com/apache/arrow-go/v18/arrow/array",
 		"github.com/apache/arrow-go/v18/arrow/ipc", "github.com/apache/arrow-go/v18/arrow/memory"}},
 	{"ltr/measures", []string{"FILES", "WORK", "gonum.org/v1/gonum/stat/distuv"}},
