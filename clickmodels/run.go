@@ -42,7 +42,7 @@ type RunConfig struct {
 	// outofcore.RunShards holds in memory; the shards beyond it go to
 	// prepared-shard files and are read back for every pass. 0 means no
 	// bound. Under a memory limit the caller sets it from the limit's
-	// budget (pipeline.FitLog: membudget.Fit.PreparedHeld).
+	// budget (fit.Run: membudget.Fit.PreparedHeld).
 	PreparedBudget int64
 	// Log, if set, receives progress messages with the memory in use.
 	Log *slog.Logger

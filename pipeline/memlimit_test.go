@@ -13,6 +13,7 @@ import (
 
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/clickmodels/sim"
+	"github.com/lovbench/lovbench/fit"
 	"github.com/lovbench/lovbench/shards"
 )
 
@@ -131,7 +132,7 @@ func TestFitLogShardDirBudget(t *testing.T) {
 		os.MkdirAll(out, 0o755)
 		cfg := clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.UBM}, Options: clickmodels.Options{Iterations: 3},
 			MemoryLimit: limit, Log: slog.New(slog.NewTextHandler(&logBuf, nil))}
-		if _, err := FitLog(context.Background(), FitInput{ShardDir: shardDir}, cfg, out); err != nil {
+		if _, err := fit.Run(context.Background(), fit.Config{ShardDir: shardDir, Dir: out, RunConfig: cfg}); err != nil {
 			t.Fatal(err)
 		}
 		if spilled := strings.Contains(logBuf.String(), "prepared shards spilled to files"); spilled != (limit > 0) {

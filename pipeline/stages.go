@@ -13,6 +13,7 @@ import (
 
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/features"
+	"github.com/lovbench/lovbench/fit"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/progress"
 	"github.com/lovbench/lovbench/internal/textio"
@@ -141,7 +142,7 @@ type FitSummary struct {
 }
 
 // fitStage fits the configured click models on the first TrainFraction of
-// the sessions (docs/method.md section 3 split) with FitLog, as `lovbench
+// the sessions (docs/method.md section 3 split) with fit.Run, as `lovbench
 // fit` does (in memory bounds by the run's memory_limit, docs/scale.md),
 // and picks the model. Unlike `lovbench fit`'s metrics.json, which it
 // removes, FitSummary (FitSummaryFile) has no timing fields.
@@ -161,7 +162,7 @@ func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 			}
 			rc.MemoryLimit, rc.Log = limit, env.Log
 			rc.IdentificationInfo = true // the report says it (identificationNotes)
-			reps, err := FitLog(ctx, FitInput{Path: env.Dep(sessionsDep, sessionsFile)}, rc, env.Dir)
+			reps, err := fit.Run(ctx, fit.Config{Input: env.Dep(sessionsDep, sessionsFile), Dir: env.Dir, RunConfig: rc})
 			if err != nil {
 				return err
 			}

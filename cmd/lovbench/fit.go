@@ -10,11 +10,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/fit"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/bytesize"
 	"github.com/lovbench/lovbench/internal/membudget"
 	"github.com/lovbench/lovbench/internal/progress"
-	"github.com/lovbench/lovbench/pipeline"
 	"github.com/lovbench/lovbench/sessions/split"
 	"github.com/lovbench/lovbench/shards"
 )
@@ -231,14 +231,14 @@ func (nopBar) Add(int) {}
 func (nopBar) Finish() {}
 
 // runFit fits into a directory built beside out and published whole
-// (pipeline.FitLog picks how the log is fitted).
+// (fit.Run picks how the log is fitted).
 func runFit(cmd *cobra.Command, path, shardDir string, cfg clickmodels.RunConfig, out string) ([]clickmodels.Report, error) {
 	dir, err := atomicfile.CreateDir(out, clickmodels.MetricsFile, clickmodels.OutputNames...)
 	if err != nil {
 		return nil, fmt.Errorf("fit: %w", err)
 	}
 	defer dir.Abort()
-	reps, err := pipeline.FitLog(cmd.Context(), pipeline.FitInput{Path: path, ShardDir: shardDir, ShardSplit: !cmd.Flags().Changed("split")}, cfg, dir.Path())
+	reps, err := fit.Run(cmd.Context(), fit.Config{Input: path, ShardDir: shardDir, ShardSplit: !cmd.Flags().Changed("split"), Dir: dir.Path(), RunConfig: cfg})
 	var small *shards.LimitTooSmallError
 	if errors.As(err, &small) {
 		return nil, usagef("fit: --memory-limit: %v", err)

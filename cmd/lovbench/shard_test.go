@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/lovbench/lovbench/clickmodels"
+	fitstage "github.com/lovbench/lovbench/fit"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/bytesize"
-	"github.com/lovbench/lovbench/pipeline"
 	"github.com/lovbench/lovbench/sessions/split"
 	"github.com/lovbench/lovbench/shards"
 )
@@ -44,7 +44,7 @@ func TestShardFitCLI(t *testing.T) {
 	// A limit that forces sharding this small log (1 MiB) is below what
 	// the fit command's process holds, which the command refuses (see
 	// TestFitMemoryLimitBelowProcess): those fits call what the command
-	// calls, pipeline.FitLog, with the limit.
+	// calls, fit.Run, with the limit.
 	fitLimit := func(name, path string) string {
 		out := filepath.Join(dir, name)
 		if err := os.MkdirAll(out, 0o755); err != nil {
@@ -59,7 +59,7 @@ func TestShardFitCLI(t *testing.T) {
 		def := clickmodels.DefaultEstimator.Options()
 		cfg.Exact, cfg.Tolerance, cfg.Iterations = def.Exact, def.Tolerance, 5
 		cfg.Level = clickmodels.DefaultLevel
-		if _, err := pipeline.FitLog(context.Background(), pipeline.FitInput{Path: path}, cfg, out); err != nil {
+		if _, err := fitstage.Run(context.Background(), fitstage.Config{Input: path, Dir: out, RunConfig: cfg}); err != nil {
 			t.Fatalf("fit %s under 1MiB: %v", path, err)
 		}
 		return out

@@ -73,6 +73,7 @@ var rules = []struct {
 	{"clickmodels/refsim", nil},
 	{"clickmodels/sim", []string{"clickmodels", "sessions"}},
 	{"clickmodels/outofcore", []string{"FILES", "WORK", "sessions", "sessions/split", "clickmodels"}},
+	{"fit", []string{"WORK", "sessions", "sessions/split", "shards", "clickmodels", "clickmodels/outofcore"}},
 
 	// Labels, sampling and the corpus.
 	{"labels", []string{"FILES", "sessions", "clickmodels", "gonum.org/v1/gonum/stat", "gonum.org/v1/gonum/integrate/quad", "gonum.org/v1/gonum/mathext"}},
@@ -95,11 +96,11 @@ var rules = []struct {
 	{"pipeline/report", []string{"labels", "ltr", "ltr/measures"}},
 	{"pipeline/internal/browsertest", nil},
 	{"pipeline", []string{"FILES", "WORK", "IDS", "sessions", "sessions/split", "ingest", "shards", "clickmodels",
-		"clickmodels/outofcore", "clickmodels/sim", "corpussim", "labels", "sampling", "features", "features/democorpus", "export", "ltr",
+		"clickmodels/outofcore", "fit", "clickmodels/sim", "corpussim", "labels", "sampling", "features", "features/democorpus", "export", "ltr",
 		"ltr/measures", "pipeline/report", "workdir", "gonum.org/v1/gonum/stat", "gopkg.in/yaml.v3"}},
-	{"pipeline/calibration", []string{"FILES", "ingest", "clickmodels", "clickmodels/refsim", "clickmodels/sim", "labels", "pipeline"}},
+	{"pipeline/calibration", []string{"FILES", "ingest", "clickmodels", "fit", "clickmodels/refsim", "clickmodels/sim", "labels", "pipeline"}},
 	{"cmd/lovbench", []string{"FILES", "WORK", "IDS", "sessions", "sessions/split", "ingest", "ingest/pii", "shards",
-		"clickmodels", "clickmodels/sim", "corpussim", "labels", "sampling", "features", "export", "ltr",
+		"clickmodels", "fit", "clickmodels/sim", "corpussim", "labels", "sampling", "features", "export", "ltr",
 		"ltr/measures", "pipeline", "pipeline/report", "github.com/spf13/cobra", "github.com/spf13/pflag"}},
 
 	// The Apache Beam module (beam/, its own go.mod).
@@ -163,7 +164,7 @@ var testRules = []struct {
 // The stages: every package but the pipeline's, the commands, the
 // benchmarks and this test.
 var stages = []string{"sessions/...", "ingest/...", "shards", "clickmodels/...", "labels", "sampling", "features/...",
-	"corpussim", "export", "ltr/...", "internal/...", "beam/lbbeam"}
+	"corpussim", "fit", "export", "ltr/...", "internal/...", "beam/lbbeam"}
 
 // testHelpers are the packages only tests import.
 var testHelpers = []string{"internal/refdata", "internal/testsize", "internal/testskips", "ingest/ingesttest", "pipeline/internal/browsertest"}

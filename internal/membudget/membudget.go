@@ -2,7 +2,7 @@
 // --memory-limit flag of fit and label, the run configuration's
 // memory_limit) among the parts of a stage, and the one place
 // that sets Go's soft memory limit for the process. The stages never
-// divide the limit themselves: the fit's orchestration (pipeline.FitLog,
+// divide the limit themselves: the fit's orchestration (fit.Run,
 // for the fit command and the run's fit stage) computes their budget here
 // and hands it to them as plain byte counts (docs/scale.md, "Out of core: what
 // `--memory-limit` does").
@@ -19,7 +19,7 @@
 //	  output buffers
 //
 // A Yandex log is converted to a sessions Parquet file first under any
-// limit (pipeline.FitLog), so that it is streamed, never loaded whole.
+// limit (fit.Run), so that it is streamed, never loaded whole.
 // The soft limit is a sixteenth below L for what the Go runtime does not
 // count (the program's code, about 15 MiB) and for its overshoot while a
 // collection runs (up to 75 MiB at 1 GiB, measured). Labelling only sets

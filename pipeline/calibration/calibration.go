@@ -36,11 +36,11 @@ import (
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/clickmodels/refsim"
 	"github.com/lovbench/lovbench/clickmodels/sim"
+	"github.com/lovbench/lovbench/fit"
 	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
-	"github.com/lovbench/lovbench/pipeline"
 )
 
 // Fifths is the number of evidence groups of a Report.
@@ -100,7 +100,7 @@ type Options struct {
 }
 
 // Run runs the user's path on the Yandex log logPath, as the commands do
-// with their defaults: ingest (labels.Run and pipeline.FitLog read its
+// with their defaults: ingest (labels.Run and fit.Run read its
 // directory), the fit of kind alone with intervals, and the labels of the
 // first SERPs; then measures the intervals and confidences against truth.
 // Its files go into work (created if missing; the caller removes it). The
@@ -166,7 +166,7 @@ func sessionsOf(ctx context.Context, logPath, work string, keepClickless bool) (
 
 // Fit fits cfg's single model on sessions (an ingest directory or
 // a Yandex log) into the new directory dir as `lovbench fit` does
-// (pipeline.FitLog), and returns the path of its relevance file and the
+// (fit.Run), and returns the path of its relevance file and the
 // fit's report.
 func Fit(ctx context.Context, sessions string, cfg clickmodels.RunConfig, dir string) (string, []clickmodels.Report, error) {
 	if len(cfg.Kinds) != 1 {
@@ -177,7 +177,7 @@ func Fit(ctx context.Context, sessions string, cfg clickmodels.RunConfig, dir st
 		return "", nil, err
 	}
 	defer d.Abort()
-	reps, err := pipeline.FitLog(ctx, pipeline.FitInput{Path: sessions}, cfg, d.Path())
+	reps, err := fit.Run(ctx, fit.Config{Input: sessions, Dir: d.Path(), RunConfig: cfg})
 	if err != nil {
 		return "", nil, fmt.Errorf("fit: %w", err)
 	}

@@ -44,7 +44,7 @@ func simulatedLog(t *testing.T, w io.Writer, n int) {
 }
 
 // lovbenchFitLog is what lovbench fit --log LOG --models ubm,dbn
-// --iterations 4 writes: pipeline.FitLog's path for a Yandex log without a
+// --iterations 4 writes: fit.Run's path for a Yandex log without a
 // memory limit, the log loaded as PyClick reads it and fitted in memory.
 func lovbenchFitLog(t *testing.T, logPath string) string {
 	t.Helper()

@@ -1,0 +1,152 @@
+// Package fit is the click-model stage (docs/method.md section 3): it fits
+// the click models of package clickmodels on a click log and writes their
+// files, picking how the log is read and fitted (in memory, or cut into
+// query shards and fitted out of core by clickmodels/outofcore under a
+// memory limit). `lovbench fit` and the pipeline's fit stage both only
+// fill a Config and call Run. The package sits above clickmodels,
+// clickmodels/outofcore and shards, which do not reach each other.
+package fit
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/clickmodels/outofcore"
+	"github.com/lovbench/lovbench/internal/membudget"
+	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/sessions/split"
+	"github.com/lovbench/lovbench/shards"
+)
+
+// Config is one fit: the click log, the directory of the outputs and the
+// fit itself (clickmodels.RunConfig: models, split, EM options, memory
+// limit).
+type Config struct {
+	// Input is a Yandex log, a sessions.parquet file or an ingest output
+	// directory holding one; ShardDir, instead, a query-shard directory
+	// of lovbench shard.
+	Input, ShardDir string
+	// ShardSplit keeps the split the shards of ShardDir were cut with
+	// (RunConfig.Split is not checked against it).
+	ShardSplit bool
+	// Dir is the existing directory the files go to; the caller
+	// publishes it (atomicfile.CreateDir, or the pipeline's stage
+	// directory).
+	Dir string
+	clickmodels.RunConfig
+}
+
+// DefaultConfig returns the defaults of lovbench fit: the models of
+// clickmodels.DefaultModels, the default estimator's EM options, the spec
+// split at split.DefaultTrainFraction.
+func DefaultConfig() Config {
+	kinds, err := clickmodels.ParseKinds(clickmodels.DefaultModels)
+	if err != nil {
+		panic(err) // a constant of clickmodels
+	}
+	return Config{RunConfig: clickmodels.RunConfig{Kinds: kinds, TrainFraction: split.DefaultTrainFraction, Split: split.Spec,
+		Seed: split.DefaultSeed, Options: clickmodels.DefaultEstimator.Options()}}
+}
+
+// Report is the fit's report: one clickmodels.Report per model, as
+// clickmodels.MetricsFile holds them.
+type Report []clickmodels.Report
+
+// Run fits the click models of cfg on the log of cfg.Input or
+// cfg.ShardDir and writes their files (clickmodels.RelevanceFile, the
+// parameter files, clickmodels.MetricsFile) into cfg.Dir. It is the one
+// place that picks how a log is fitted:
+//
+//   - a shard directory: shard by shard (outofcore.RunShards);
+//   - a sessions Parquet file: streamed into query shards that fit in
+//     the budget of cfg.MemoryLimit (membudget.ForFit, shards.ForMemory;
+//     one shard without a limit),
+//     never held whole, then RunShards; the temporary shards go under
+//     cfg.Dir/.shards and are removed;
+//   - a Yandex log: loaded and fitted in memory (clickmodels.RunInto); under
+//     cfg.MemoryLimit streamed into a temporary sessions.parquet under
+//     cfg.Dir/.shards first (sessions.YandexToParquet) and fitted as one.
+//
+// A memory limit too small for the log's shards is a
+// *shards.LimitTooSmallError.
+func Run(ctx context.Context, c Config) (Report, error) {
+	return fitLog(ctx, c, c.RunConfig, c.Dir)
+}
+
+func fitLog(ctx context.Context, in Config, cfg clickmodels.RunConfig, dir string) (Report, error) {
+	// The one budget of the limit: what preparing a shard and holding
+	// prepared shards may take (Go's soft limit is the command's).
+	b := membudget.ForFit(cfg.MemoryLimit)
+	cfg.PreparedBudget = b.PreparedHeld
+	if in.ShardDir != "" {
+		d, err := shards.Open(in.ShardDir)
+		if err != nil {
+			return nil, err
+		}
+		if in.ShardSplit {
+			cfg.Split = ""
+		}
+		return outofcore.RunShards(ctx, d, cfg, dir)
+	}
+	pq, isPq, err := sessions.ParquetPath(in.Input)
+	tmp := filepath.Join(dir, ".shards")
+	if err == nil && !isPq && cfg.MemoryLimit > 0 {
+		// Under a memory limit a Yandex log is not loaded: it is
+		// streamed into a temporary sessions.parquet, which is then
+		// sharded for the limit like any other.
+		if err := os.MkdirAll(tmp, 0o755); err != nil {
+			return nil, err
+		}
+		defer os.Remove(tmp) // after conv below is removed
+		conv, err := os.MkdirTemp(tmp, "log-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(conv)
+		pq = filepath.Join(conv, sessions.ParquetName)
+		st, err := sessions.YandexToParquet(in.Input, pq)
+		if err != nil {
+			return nil, err
+		}
+		if st.Queries == 0 {
+			return nil, fmt.Errorf("fit: %s: no SERP to fit the click models on", in.Input)
+		}
+		if cfg.Log != nil {
+			cfg.Log.Info("click log streamed to Parquet for the memory limit", "path", in.Input, "serps", st.Queries)
+		}
+		isPq = true
+	}
+	if err != nil || !isPq {
+		// Without a limit the log is held in memory; only the time split
+		// needs its user sessions and no split its string indexes.
+		load := sessions.LoadForFit
+		if cfg.Split == split.Time {
+			load = sessions.Load
+		}
+		log, err := load(in.Input)
+		if err != nil {
+			return nil, err
+		}
+		if log.Len() == 0 {
+			// Nothing to fit: an error even with --allow-empty.
+			return nil, fmt.Errorf("fit: %s: no SERP to fit the click models on", in.Input)
+		}
+		if cfg.Log != nil {
+			cfg.Log.Info("click log loaded", "path", in.Input, "serps", log.Len(), "queries", log.Queries.Len(), "docs", log.Docs.Len())
+		}
+		return clickmodels.RunInto(ctx, log, cfg, dir)
+	}
+	src, cleanup, err := shards.ForMemory(ctx, pq, shards.SplitConfig{Split: cfg.Split, TrainFraction: cfg.TrainFraction, Seed: cfg.Seed}, b, tmp)
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(tmp)
+	defer cleanup()
+	if cfg.Log != nil {
+		cfg.Log.Info("fitting", "path", pq, "shards", src.NumShards(), "memory_limit", cfg.MemoryLimit)
+	}
+	return outofcore.RunShards(ctx, src, cfg, dir)
+}
