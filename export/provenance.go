@@ -1,13 +1,12 @@
 package export
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 
 	"github.com/lovbench/lovbench/ingest"
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
 )
 
@@ -21,7 +20,7 @@ func ReportsProvenance(ingestReport, labelReport string) (*Provenance, error) {
 	pv := &Provenance{}
 	if ingestReport != "" {
 		var ing ingest.Report
-		if err := readJSONFile(ingestReport, &ing); err != nil {
+		if err := textio.ReadJSON(ingestReport, &ing); err != nil {
 			return nil, err
 		}
 		c := &pv.Collection
@@ -44,7 +43,7 @@ func ReportsProvenance(ingestReport, labelReport string) (*Provenance, error) {
 	}
 	if labelReport != "" {
 		var lab labels.RunReport
-		if err := readJSONFile(labelReport, &lab); err != nil {
+		if err := textio.ReadJSON(labelReport, &lab); err != nil {
 			return nil, err
 		}
 		l := &pv.Labelling
@@ -64,16 +63,4 @@ func ReportsProvenance(ingestReport, labelReport string) (*Provenance, error) {
 // AddFact appends the fact name = the formatted value to list.
 func AddFact(list *[]Fact, name string, format string, args ...any) {
 	*list = append(*list, Fact{Name: name, Value: fmt.Sprintf(format, args...)})
-}
-
-// readJSONFile decodes the JSON file path into v; errors name the file.
-func readJSONFile(path string, v any) error {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
 }

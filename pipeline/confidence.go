@@ -12,6 +12,7 @@ import (
 
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/export"
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/pipeline/report"
 )
@@ -127,7 +128,7 @@ func selectedPrior(fitDir string) (PriorOf, error) {
 		return nil, nil
 	}
 	var sum FitSummary
-	if err := readJSON(filepath.Join(fitDir, FitSummaryFile), &sum); err != nil {
+	if err := textio.ReadJSON(filepath.Join(fitDir, FitSummaryFile), &sum); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}

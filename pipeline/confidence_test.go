@@ -12,6 +12,7 @@ import (
 
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/export"
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/pipeline/report"
 	"github.com/lovbench/lovbench/sampling"
@@ -268,7 +269,7 @@ func TestRunMinConfidence(t *testing.T) {
 		}
 	}
 	var m export.Manifest
-	if err := readJSON(filepath.Join(res.ReleaseDir, "dataset", export.ManifestFile), &m); err != nil {
+	if err := textio.ReadJSON(filepath.Join(res.ReleaseDir, "dataset", export.ManifestFile), &m); err != nil {
 		t.Fatal(err)
 	}
 	f := m.ConfidenceFilter
@@ -314,7 +315,7 @@ func TestRunMinConfidence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := readJSON(filepath.Join(res.ReleaseDir, "dataset", export.ManifestFile), &m); err != nil {
+	if err := textio.ReadJSON(filepath.Join(res.ReleaseDir, "dataset", export.ManifestFile), &m); err != nil {
 		t.Fatal(err)
 	}
 	f = m.ConfidenceFilter

@@ -31,6 +31,7 @@ import (
 	"github.com/lovbench/lovbench/features/democorpus"
 	"github.com/lovbench/lovbench/internal/refdata"
 	"github.com/lovbench/lovbench/internal/testsize"
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/pipeline/internal/browsertest"
 	"github.com/lovbench/lovbench/sessions"
 	"github.com/lovbench/lovbench/workdir"
@@ -774,7 +775,7 @@ func TestExpertAgreement(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ag []ModelAgreement
-	if err := readJSON(filepath.Join(base, "work", "stages", StageLabel, ExpertAgreementFile), &ag); err != nil {
+	if err := textio.ReadJSON(filepath.Join(base, "work", "stages", StageLabel, ExpertAgreementFile), &ag); err != nil {
 		t.Fatal(err)
 	}
 	if len(ag) != 3 {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lovbench/lovbench/clickmodels/sim"
 	"github.com/lovbench/lovbench/export"
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 // Provenance collects, for the dataset card and manifest (export.Provenance),
@@ -21,7 +22,7 @@ func Provenance(ingestReport, fitMetrics, labelReport string, cfg *Config) (*exp
 	add := export.AddFact
 	if fitMetrics != "" {
 		var sum FitSummary
-		if err := readJSON(fitMetrics, &sum); err != nil {
+		if err := textio.ReadJSON(fitMetrics, &sum); err != nil {
 			return nil, err
 		}
 		var names []string

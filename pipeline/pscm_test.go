@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"path/filepath"
 	"testing"
+
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 // TestSelectPSCM: run's configuration names pscm among the click models
@@ -33,7 +35,7 @@ func TestSelectPSCM(t *testing.T) {
 			t.Fatal(err)
 		}
 		var got FitSummary
-		if err := readJSON(filepath.Join(env.Dir, FitSummaryFile), &got); err != nil {
+		if err := textio.ReadJSON(filepath.Join(env.Dir, FitSummaryFile), &got); err != nil {
 			t.Fatal(err)
 		}
 		if got.Selected != c.want {

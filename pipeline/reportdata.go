@@ -20,6 +20,7 @@ import (
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/internal/buildinfo"
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/ltr"
 	"github.com/lovbench/lovbench/pipeline/report"
@@ -64,7 +65,7 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 	}
 	if p := dir(StageExport); p != "" {
 		var m export.Manifest
-		if err := readJSON(filepath.Join(p, export.ManifestFile), &m); err != nil {
+		if err := textio.ReadJSON(filepath.Join(p, export.ManifestFile), &m); err != nil {
 			return nil, err
 		}
 		d.FeatureSemantics = m.Parameters.FeatureSemantics
@@ -111,7 +112,7 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 	}
 	if p := dir(StageFit); p != "" {
 		var sum FitSummary
-		if err := readJSON(filepath.Join(p, FitSummaryFile), &sum); err != nil {
+		if err := textio.ReadJSON(filepath.Join(p, FitSummaryFile), &sum); err != nil {
 			return nil, err
 		}
 		d.Models = modelRows(sum)
@@ -188,7 +189,7 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 // the warning `lovbench fit` logs.
 func identificationNotes(metrics string) ([]string, error) {
 	var sum FitSummary
-	if err := readJSON(metrics, &sum); err != nil {
+	if err := textio.ReadJSON(metrics, &sum); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
@@ -209,7 +210,7 @@ func identificationNotes(metrics string) ([]string, error) {
 // nothing.
 func orderAndFilter(c *report.Confidence, labelReport, exportDir string) error {
 	var rep labels.RunReport
-	if err := readJSON(labelReport, &rep); err == nil {
+	if err := textio.ReadJSON(labelReport, &rep); err == nil {
 		c.Order = rep.Order
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
@@ -218,7 +219,7 @@ func orderAndFilter(c *report.Confidence, labelReport, exportDir string) error {
 		return nil
 	}
 	var m export.Manifest
-	if err := readJSON(filepath.Join(exportDir, export.ManifestFile), &m); err != nil {
+	if err := textio.ReadJSON(filepath.Join(exportDir, export.ManifestFile), &m); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
@@ -313,7 +314,7 @@ func modelRows(sum FitSummary) []report.ClickModel {
 // model's (label_report.json).
 func addExpert(rows []report.ClickModel, selected, labelDir string) {
 	var ag []ModelAgreement
-	if readJSON(filepath.Join(labelDir, ExpertAgreementFile), &ag) == nil {
+	if textio.ReadJSON(filepath.Join(labelDir, ExpertAgreementFile), &ag) == nil {
 		for _, a := range ag {
 			for i := range rows {
 				if rows[i].Name == a.Model {
@@ -324,7 +325,7 @@ func addExpert(rows []report.ClickModel, selected, labelDir string) {
 		return
 	}
 	var rep labels.RunReport
-	if readJSON(filepath.Join(labelDir, labels.FileReport), &rep) != nil || rep.Agreement == nil {
+	if textio.ReadJSON(filepath.Join(labelDir, labels.FileReport), &rep) != nil || rep.Agreement == nil {
 		return
 	}
 	for i := range rows {
@@ -429,7 +430,7 @@ func readTruth(path string) (map[[2]string]float64, error) {
 func ltrResults(dir string) ([]report.LTRResult, *ltr.ResultsFile, error) {
 	p := filepath.Join(dir, "results.json")
 	var rf ltr.ResultsFile
-	if err := readJSON(p, &rf); err != nil {
+	if err := textio.ReadJSON(p, &rf); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, nil, nil
 		}
@@ -544,7 +545,7 @@ func provenanceNotes(dirs map[string]string) []string {
 	var ltrParams json.RawMessage
 	for _, name := range slices.Sorted(maps.Keys(dirs)) {
 		var st Stamp
-		if readJSON(filepath.Join(dirs[name], stampName), &st) != nil {
+		if textio.ReadJSON(filepath.Join(dirs[name], stampName), &st) != nil {
 			continue
 		}
 		for f, h := range st.Inputs {

@@ -16,6 +16,7 @@ import (
 	"github.com/lovbench/lovbench/features/democorpus"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/progress"
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/pipeline/report"
 	"github.com/lovbench/lovbench/sessions"
@@ -284,7 +285,7 @@ func corpusNote(cfg *Config) string {
 // stampOf returns the fingerprint recorded in a stage directory.
 func stampOf(dir string) string {
 	var s Stamp
-	if readJSON(filepath.Join(dir, stampName), &s) != nil {
+	if textio.ReadJSON(filepath.Join(dir, stampName), &s) != nil {
 		return ""
 	}
 	return s.Fingerprint
@@ -369,7 +370,7 @@ func ReportFromWorkdir(dir string) (*report.Data, error) {
 	for _, name := range []string{StageSimulate, StageIngest, StageFit, StageLabel, StageSample, StageFeatures, StageExport, StageLTR} {
 		p := filepath.Join(dir, "stages", name)
 		var s Stamp
-		if readJSON(filepath.Join(p, stampName), &s) != nil {
+		if textio.ReadJSON(filepath.Join(p, stampName), &s) != nil {
 			continue
 		}
 		in.Dirs[name] = p
@@ -388,7 +389,7 @@ func ReportFromWorkdir(dir string) (*report.Data, error) {
 		}
 	}
 	var rs Stamp
-	if readJSON(filepath.Join(dir, "stages", StageReport, stampName), &rs) == nil {
+	if textio.ReadJSON(filepath.Join(dir, "stages", StageReport, stampName), &rs) == nil {
 		var rc ReportConfig
 		if json.Unmarshal(rs.Params, &rc) == nil && rc.Title != "" {
 			in.Title = rc.Title

@@ -221,17 +221,6 @@ func writeJSON(path string, v any) error {
 	return atomicfile.WriteBytes(path, append(b, '\n'))
 }
 
-func readJSON(path string, v any) error {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
-}
-
 // labelStage turns the selected model's relevance into labels (package
 // labels; docs/method.md section 4).
 func (r *runner) labelStage(sessionsDep, sessionsFile string) Stage {
@@ -252,7 +241,7 @@ func (r *runner) labelStage(sessionsDep, sessionsFile string) Stage {
 		}{lc.Thresholds, lc.SERPSize},
 		Run: func(ctx context.Context, env *StageEnv) error {
 			var sum FitSummary
-			if err := readJSON(env.Dep(StageFit, FitSummaryFile), &sum); err != nil {
+			if err := textio.ReadJSON(env.Dep(StageFit, FitSummaryFile), &sum); err != nil {
 				return err
 			}
 			cfg := labels.DefaultConfig()
