@@ -375,7 +375,7 @@ func (r *ExperimentResult) WriteResults(dir string) error {
 		}
 	}
 	rf.Verdict = NewVerdict(rf.Rows, VerdictMeasure, r.Options.Correction, measures.DefaultAlpha)
-	return atomicfile.WriteFile(filepath.Join(dir, "results.json"), func(w io.Writer) error {
+	return atomicfile.WriteFile(filepath.Join(dir, FileResults), func(w io.Writer) error {
 		b, err := json.MarshalIndent(rf, "", " ")
 		if err != nil {
 			return err

@@ -428,7 +428,7 @@ func readTruth(path string) (map[[2]string]float64, error) {
 // ltrResults reads the learning-to-rank stage's results.json: the MEAN
 // row of every (ranker, configuration), baseline included.
 func ltrResults(dir string) ([]report.LTRResult, *ltr.ResultsFile, error) {
-	p := filepath.Join(dir, "results.json")
+	p := filepath.Join(dir, ltr.FileResults)
 	var rf ltr.ResultsFile
 	if err := textio.ReadJSON(p, &rf); err != nil {
 		if errors.Is(err, os.ErrNotExist) {

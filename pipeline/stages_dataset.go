@@ -196,10 +196,6 @@ func (r *runner) ltrStage() Stage {
 	return Stage{
 		Name: StageLTR, Deps: []string{StageExport}, Params: lc,
 		Run: func(ctx context.Context, env *StageEnv) error {
-			folds, err := ltr.ReadFolds(env.Deps[StageExport])
-			if err != nil {
-				return err
-			}
 			var algs []ltr.Algorithm
 			for _, a := range lc.Algorithms {
 				alg, err := ltr.ParseAlgorithm(a)
@@ -212,22 +208,20 @@ func (r *runner) ltrStage() Stage {
 			if err != nil {
 				return fmt.Errorf("ltr.configs: %w", err)
 			}
-			opt := ltr.DefaultOptions()
-			opt.Seed = uint64(lc.Seed)
+			cfg := ltr.DefaultConfig()
+			cfg.Data, cfg.Dir, cfg.Models = env.Deps[StageExport], env.Dir, false
+			e := &cfg.Experiment
+			e.Train.Seed = uint64(lc.Seed)
 			if lc.Iterations > 0 {
-				opt.RankNet.Epochs = lc.Iterations
-				opt.AdaRank.Rounds = lc.Iterations
-				opt.LambdaMART.Trees = lc.Iterations
-				opt.CA.MaxIter = lc.Iterations
+				e.Train.RankNet.Epochs = lc.Iterations
+				e.Train.AdaRank.Rounds = lc.Iterations
+				e.Train.LambdaMART.Trees = lc.Iterations
+				e.Train.CA.MaxIter = lc.Iterations
 			}
-			res, err := ltr.RunExperiment(ctx, folds, ltr.ExperimentOptions{
-				Algorithms: algs, Configs: cfgs, Train: opt, Workers: runtime.GOMAXPROCS(0), Permutations: lc.Permutations, Log: env.Log,
-				Progress: r.progress,
-			})
-			if err != nil {
-				return err
-			}
-			return res.WriteResults(env.Dir)
+			e.Algorithms, e.Configs, e.Workers, e.Permutations = algs, cfgs, runtime.GOMAXPROCS(0), lc.Permutations
+			e.Log, e.Progress = env.Log, r.progress
+			_, err = ltr.Run(ctx, cfg)
+			return err
 		},
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -101,10 +100,7 @@ of DIR/manifest.json when there is one. See docs/ltr.md.`,
 			if err != nil {
 				return usagef("ltr: --correction: %v", err)
 			}
-			folds, err := ltr.ReadFolds(dataDir)
-			if err != nil {
-				return err
-			}
+			cfg := ltr.DefaultConfig()
 			opt := ltr.ExperimentOptions{
 				Algorithms:      algorithms,
 				Configs:         cfgs,
@@ -120,21 +116,15 @@ of DIR/manifest.json when there is one. See docs/ltr.md.`,
 			opt.Train.Metric, opt.Train.Normalization, opt.Train.Seed = m, nm, seed
 			// Built beside --out and published whole (no models or tables
 			// of an earlier run survive).
-			out, err := atomicfile.CreateDir(outDir, "results.json", ltr.OutputNames...)
+			out, err := atomicfile.CreateDir(outDir, ltr.FileResults, ltr.OutputNames...)
 			if err != nil {
 				return fmt.Errorf("ltr: %w", err)
 			}
 			defer out.Abort()
-			if !noModels {
-				opt.ModelDir = filepath.Join(out.Path(), "models")
-				opt.ModelFormats = formats
-			}
-			a.log.Info("ltr starting", "folds", len(folds), "algorithms", algs, "configurations", len(cfgs), "workers", workers)
-			res, err := ltr.RunExperiment(cmd.Context(), folds, opt)
+			opt.ModelFormats = formats
+			cfg.Data, cfg.Dir, cfg.Models, cfg.Experiment = dataDir, out.Path(), !noModels, opt
+			res, err := ltr.Run(cmd.Context(), cfg)
 			if err != nil {
-				return err
-			}
-			if err := res.WriteResults(out.Path()); err != nil {
 				return err
 			}
 			if err := out.Commit(); err != nil {
