@@ -35,6 +35,7 @@ import (
 	"strings"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/buildinfo"
 	"github.com/lovbench/lovbench/internal/filehash"
 	"github.com/lovbench/lovbench/internal/hashes"
 	"github.com/lovbench/lovbench/internal/textio"
@@ -322,6 +323,17 @@ type Config struct {
 	// `--query-order`), read for Options.MinQueryAgreement.
 	QueryOrder string
 	Options    Options
+}
+
+// DefaultSeed is the seed of the query partition (lovbench export --seed,
+// the run's export.seed).
+const DefaultSeed = 1
+
+// DefaultConfig returns the export stage's defaults: DefaultFolds folds
+// of a partition seeded by DefaultSeed, junk written as 0, every label
+// kept, the program's version in the manifest.
+func DefaultConfig() Config {
+	return Config{Options: Options{Folds: DefaultFolds, Seed: DefaultSeed, Version: buildinfo.Version()}}
 }
 
 // Run reads the ground truth and the features, builds the dataset and writes

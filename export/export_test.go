@@ -796,3 +796,13 @@ func TestManifestFeatureSemantics(t *testing.T) {
 		t.Error("feature_semantics written although unknown")
 	}
 }
+
+// TestDefaultConfig: the export stage's defaults are LOVBench's five folds
+// (docs/method.md section 7) of a partition seeded by 1, as lovbench
+// export --help states, with the program's version in the manifest.
+func TestDefaultConfig(t *testing.T) {
+	c := DefaultConfig()
+	if c.Options.Folds != 5 || c.Options.Seed != 1 || c.Options.KeepJunk || c.Options.MinConfidence != 0 || c.Options.Version == "" {
+		t.Errorf("DefaultConfig options %+v", c.Options)
+	}
+}

@@ -295,7 +295,7 @@ func DefaultConfig() Config {
 		Labels:   LabelConfig{Thresholds: th[:], SERPSize: labels.DefaultSERPSize},
 		Sampling: SamplingConfig{PerQuery: sampling.DefaultPerQuery, Seed: sampling.DefaultSeed},
 		Features: FeatureConfig{List: features.DefaultFeatureList, Semantics: string(features.DefaultSemantics)},
-		Export:   ExportConfig{Folds: export.DefaultFolds, Seed: 1},
+		Export:   ExportConfig{Folds: export.DefaultFolds, Seed: export.DefaultSeed},
 		LTR:      LTRConfig{Algorithms: []string{"ranknet", "adarank"}, Configs: []string{"all"}, Seed: 1, Permutations: ltr.DefaultPermutations},
 		Report:   ReportConfig{Title: "lovbench benchmark report"},
 	}

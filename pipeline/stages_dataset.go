@@ -13,7 +13,6 @@ import (
 	"github.com/lovbench/lovbench/export"
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/ingest"
-	"github.com/lovbench/lovbench/internal/buildinfo"
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/ltr"
@@ -154,15 +153,13 @@ func (r *runner) exportStage() Stage {
 			if err != nil {
 				return err
 			}
-			m, err := export.Run(ctx, export.Config{
-				GroundTruth: env.Dep(StageSample, export.GroundTruthFile),
-				Features:    env.Dep(StageFeatures, features.FileFeatures),
-				Out:         env.Dir,
-				QueryOrder:  labels.QueryOrderPath(env.Dep(StageLabel, LabelsFile)),
-				Options: export.Options{Folds: ec.Folds, Seed: uint64(ec.Seed), KeepJunk: ec.KeepJunk, Version: buildinfo.Version(),
-					FeatureSemantics: r.cfg.Features.Semantics, Provenance: pv, Publication: r.cfg.publication(),
-					MinConfidence: ec.MinConfidence, MinQueryAgreement: ec.MinQueryAgreement},
-			})
+			cfg := export.DefaultConfig()
+			cfg.GroundTruth, cfg.Features = env.Dep(StageSample, export.GroundTruthFile), env.Dep(StageFeatures, features.FileFeatures)
+			cfg.Out, cfg.QueryOrder = env.Dir, labels.QueryOrderPath(env.Dep(StageLabel, LabelsFile))
+			o := &cfg.Options
+			o.Folds, o.Seed, o.KeepJunk, o.FeatureSemantics = ec.Folds, uint64(ec.Seed), ec.KeepJunk, r.cfg.Features.Semantics
+			o.Provenance, o.Publication, o.MinConfidence, o.MinQueryAgreement = pv, r.cfg.publication(), ec.MinConfidence, ec.MinQueryAgreement
+			m, err := export.Run(ctx, cfg)
 			if err != nil {
 				return err
 			}

@@ -16,8 +16,8 @@ import (
 )
 
 func newExportCmd(a *app) *cobra.Command {
+	cfg := export.DefaultConfig()
 	var (
-		cfg                 export.Config
 		asJSON              bool
 		ingestRep, labelRep string
 		pub                 export.Publication
@@ -61,8 +61,8 @@ every file.`,
 			if err := checkOutputs(ins, paths{}.add("--out", cfg.Out)); err != nil {
 				return err
 			}
-			if cfg.Options.Folds < 3 {
-				return usagef("export: --folds must be at least 3 (train, vali, test)")
+			if cfg.Options.Folds < export.MinFolds {
+				return usagef("export: --folds must be at least %d (train, vali, test)", export.MinFolds)
 			}
 			if _, err := features.ParseSemantics(cfg.Options.FeatureSemantics); err != nil {
 				return usagef("export: --feature-semantics: %v", err)
@@ -131,8 +131,8 @@ every file.`,
 	f.StringVar(&cfg.GroundTruth, "ground-truth", "", "ground-truth CSV of lovbench sample (query,term,label[,confidence])")
 	f.StringVar(&cfg.Features, "features", "", "features file of lovbench features (CSV or Parquet)")
 	f.StringVar(&cfg.Out, "out", "", "dataset directory to write")
-	intVar(f, &cfg.Options.Folds, "folds", export.DefaultFolds, atLeast(export.MinFolds), "partitions and folds")
-	uint64Var(f, &cfg.Options.Seed, "seed", 1, "seed of the query partition")
+	intVar(f, &cfg.Options.Folds, "folds", cfg.Options.Folds, atLeast(export.MinFolds), "partitions and folds")
+	uint64Var(f, &cfg.Options.Seed, "seed", cfg.Options.Seed, "seed of the query partition")
 	f.BoolVar(&cfg.Options.KeepJunk, "keep-junk", false, "write junk (-2) labels as -2 in the SVMlight files instead of 0")
 	f.StringVar(&cfg.Options.FeatureSemantics, "feature-semantics", "", "semantics the features were computed with (reference or paper); a Parquet features file of lovbench features records them and must agree; for a CSV file or an older Parquet file, recorded as stated")
 	f.StringVar(&pub.LogLicense, "log-license", "", "licence of the search log: a Hugging Face licence identifier (cc-by-4.0, ...) or free text; stated in the card, LICENSE.md and croissant.json")
