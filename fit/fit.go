@@ -72,11 +72,8 @@ type Report []clickmodels.Report
 //
 // A memory limit too small for the log's shards is a
 // *shards.LimitTooSmallError.
-func Run(ctx context.Context, c Config) (Report, error) {
-	return fitLog(ctx, c, c.RunConfig, c.Dir)
-}
-
-func fitLog(ctx context.Context, in Config, cfg clickmodels.RunConfig, dir string) (Report, error) {
+func Run(ctx context.Context, in Config) (Report, error) {
+	cfg, dir := in.RunConfig, in.Dir
 	// The one budget of the limit: what preparing a shard and holding
 	// prepared shards may take (Go's soft limit is the command's).
 	b := membudget.ForFit(cfg.MemoryLimit)

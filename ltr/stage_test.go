@@ -1,7 +1,6 @@
 package ltr
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -14,18 +13,7 @@ import (
 // ranker, and the models only when asked.
 func TestRunStage(t *testing.T) {
 	data := t.TempDir()
-	ds, _ := Synthetic(SyntheticOptions{Queries: 25, DocsPerQuery: 4, Features: 9, Noise: 0.1, Seed: 1})
-	for _, f := range MakeFolds(ds, 9) {
-		for part, d := range map[string]*Dataset{"train.txt": f.Train, "vali.txt": f.Vali, "test.txt": f.Test} {
-			var b bytes.Buffer
-			if err := WriteSVMLight(&b, d); err != nil {
-				t.Fatal(err)
-			}
-			p := filepath.Join(data, f.Name, part)
-			os.MkdirAll(filepath.Dir(p), 0o755)
-			os.WriteFile(p, b.Bytes(), 0o644)
-		}
-	}
+	writeSyntheticFolds(t, data)
 	for _, models := range []bool{false, true} {
 		cfg := DefaultConfig()
 		cfg.Data, cfg.Dir, cfg.Models = data, t.TempDir(), models

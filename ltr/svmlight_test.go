@@ -179,8 +179,11 @@ func TestSVMLightErrors(t *testing.T) {
 	}
 }
 
-func TestReadFolds(t *testing.T) {
-	dir := t.TempDir()
+// writeSyntheticFolds writes five folds of a synthetic dataset (25
+// queries, 4 documents each, 9 features) as Fold1..Fold5 under dir and
+// returns them.
+func writeSyntheticFolds(t *testing.T, dir string) []Fold {
+	t.Helper()
 	ds, _ := Synthetic(SyntheticOptions{Queries: 25, DocsPerQuery: 4, Features: 9, Noise: 0.1, Seed: 1})
 	folds := MakeFolds(ds, 9)
 	for _, f := range folds {
@@ -196,6 +199,12 @@ func TestReadFolds(t *testing.T) {
 			}
 		}
 	}
+	return folds
+}
+
+func TestReadFolds(t *testing.T) {
+	dir := t.TempDir()
+	folds := writeSyntheticFolds(t, dir)
 	got, err := ReadFolds(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -484,9 +484,7 @@ func (c *Config) validate() error {
 	if c.ClickModels.Iterations < 0 {
 		return fmt.Errorf("click_models.iterations: %d, must not be negative (0: the estimator's)", c.ClickModels.Iterations)
 	}
-	if _, err := clickmodels.ParseEstimator(c.ClickModels.Estimator); err != nil {
-		return fmt.Errorf("click_models.estimator: %w", err)
-	}
+	// The models, the estimator, the split and the parameter files.
 	if _, err := c.ClickModels.RunConfig(); err != nil {
 		return err
 	}

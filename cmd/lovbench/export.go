@@ -9,7 +9,6 @@ import (
 
 	"github.com/lovbench/lovbench/export"
 	"github.com/lovbench/lovbench/features"
-	"github.com/lovbench/lovbench/internal/buildinfo"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/sampling"
 	"github.com/lovbench/lovbench/sessions"
@@ -61,13 +60,9 @@ every file.`,
 			if err := checkOutputs(ins, paths{}.add("--out", cfg.Out)); err != nil {
 				return err
 			}
-			if cfg.Options.Folds < export.MinFolds {
-				return usagef("export: --folds must be at least %d (train, vali, test)", export.MinFolds)
-			}
 			if _, err := features.ParseSemantics(cfg.Options.FeatureSemantics); err != nil {
 				return usagef("export: --feature-semantics: %v", err)
 			}
-			cfg.Options.Version = buildinfo.Version()
 			if err := pub.Check(); err != nil {
 				return usagef("export: %v", err)
 			}
