@@ -163,5 +163,5 @@ func FitLog(ctx context.Context, logPath string, kind clickmodels.Kind, opt Opti
 	if err != nil {
 		return nil, err
 	}
-	return readIntervals(rel)
+	return ReadIntervals(rel)
 }

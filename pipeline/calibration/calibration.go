@@ -123,7 +123,7 @@ func Run(ctx context.Context, logPath string, kind clickmodels.Kind, truth Truth
 	if _, err := labels.Run(ctx, labels.Config{Relevance: relPath, Sessions: sessions, Out: labPath}); err != nil {
 		return nil, fmt.Errorf("label: %w", err)
 	}
-	rows, err := readIntervals(relPath)
+	rows, err := ReadIntervals(relPath)
 	if err != nil {
 		return nil, err
 	}
@@ -279,10 +279,10 @@ func Measure(rows []Interval, ls []labels.Label, truth Truth, th labels.Threshol
 	return r, nil
 }
 
-// readIntervals reads the relevance file of `lovbench fit` (with
+// ReadIntervals reads the relevance file of `lovbench fit` (with
 // intervals), taking its columns by their names in the header so that
 // columns added later do not change what is read.
-func readIntervals(path string) ([]Interval, error) {
+func ReadIntervals(path string) ([]Interval, error) {
 	f, err := textio.Open(path)
 	if err != nil {
 		return nil, err
