@@ -1,7 +1,8 @@
 // Command humangrades measures how the labels lovbench derives from a
 // real click log agree with human relevance grades of the same (query,
 // document) pairs (docs/method.md, "Labels against human grades"): for
-// DCTR, UBM and DBN (with the default estimator and with --exact), fitted
+// DCTR, UBM and DBN (with the default estimator and with --exact; PSCM
+// with -models pscm, also with --pscm-authors), fitted
 // as a user does with the defaults, on the log cleaned by ingest (SERPs of
 // sessions without a click dropped) and on the log as it is (`fit --log`),
 // the share of document pairs of a query with different grades that the
@@ -66,6 +67,13 @@ func run(logPath, gradesPath, models string, sp split.Kind) error {
 	for _, k := range kinds {
 		vs = append(vs, &variant{kind: k, name: "cleaned log", opt: calibration.Options{Fit: deflt}},
 			&variant{kind: k, name: "click-less SERPs kept", opt: calibration.Options{KeepClickless: true, Fit: deflt}})
+		if k == clickmodels.PSCM {
+			authors := func(keep bool) calibration.Options {
+				return calibration.Options{KeepClickless: keep, Fit: func(c *clickmodels.RunConfig) { c.Split, c.PSCMAuthors = sp, true }}
+			}
+			vs = append(vs, &variant{kind: k, name: "cleaned log, --pscm-authors", opt: authors(false)},
+				&variant{kind: k, name: "click-less SERPs kept, --pscm-authors", opt: authors(true)})
+		}
 		if k == clickmodels.DBN {
 			vs = append(vs, &variant{kind: k, name: "cleaned log, --exact", opt: calibration.Options{Fit: exact}},
 				&variant{kind: k, name: "click-less SERPs kept, --exact", opt: calibration.Options{KeepClickless: true, Fit: exact}})

@@ -7,9 +7,10 @@
 // without returns (whose log is UBM's):
 //
 //   - test perplexity and log-likelihood of PSCM (and of PSCM as the
-//     authors' code, --pscm-authors), UBM and DBN, as `lovbench fit --log
-//     LOG --models pscm,ubm,dbn --train-fraction F` computes them;
-//   - label recovery: the Pearson r of each model's (and PSCM's as the
+//     authors' code, --pscm-authors), UBM and DBN, and DCTR for reference,
+//     as `lovbench fit --log LOG --models pscm,ubm,dbn,dctr
+//     --train-fraction F` computes them;
+//   - label recovery: the Pearson r of each model's (PSCM's also as the
 //     authors' code) fitted relevance with the simulated attractiveness
 //     over the pairs it estimates and over those the log shows at least
 //     100 times, and the share of document pairs of a query with
@@ -135,7 +136,7 @@ func measure(ctx context.Context, sp logSpec, frac float64, withCal bool, work s
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	kinds := []clickmodels.Kind{clickmodels.PSCM, clickmodels.UBM, clickmodels.DBN}
+	kinds := []clickmodels.Kind{clickmodels.PSCM, clickmodels.UBM, clickmodels.DBN, clickmodels.DCTR}
 	ooo := fmt.Sprintf("%.3f", float64(st.OutOfOrder)/float64(max(1, st.MultiClick)))
 	for _, authors := range []bool{false, true} {
 		cfg := fit.DefaultConfig()
