@@ -2,7 +2,8 @@
 // models' definitions alone and independently of clickmodels/sim, so that
 // the click-model stage of the LOVBench paper (section 4.2, "Relevance
 // from clicks") can be checked on logs the project's own simulator did not
-// make (issue 36, part 4). It imports nothing of the project: it writes
+// make (issue 36, part 4), and PSCM against the others on users who
+// return up the page (issue 35, part 4). It imports nothing of the project: it writes
 // the Yandex relevance-prediction log that `lovbench ingest --format
 // yandex` reads and the true relevance of every pair, and nothing else.
 //
