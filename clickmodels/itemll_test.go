@@ -80,4 +80,3 @@ func TestItemLogLikelihood(t *testing.T) {
 		}
 	}
 }
-
