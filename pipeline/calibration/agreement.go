@@ -155,7 +155,7 @@ func FitLog(ctx context.Context, logPath string, kind clickmodels.Kind, opt Opti
 	if err != nil {
 		return nil, err
 	}
-	cfg := clickmodels.RunConfig{Kinds: []clickmodels.Kind{kind}}
+	cfg := defaultFit(kind)
 	if opt.Fit != nil {
 		opt.Fit(&cfg)
 	}

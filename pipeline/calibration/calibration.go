@@ -104,14 +104,17 @@ type Options struct {
 // directory), the fit of kind alone with intervals, and the labels of the
 // first SERPs; then measures the intervals and confidences against truth.
 // Its files go into work (created if missing; the caller removes it). The
-// configurations are the packages' zero values, which are the commands'
-// defaults, so a change of a default reaches this measurement.
+// configurations are the stages' DefaultConfig, the commands' defaults, so
+// a change of a default reaches this measurement. (Until issue 36's
+// measurements were taken again, the fit here was clickmodels.RunConfig's
+// zero value, PyClick's estimator with 50 iterations: not what a user's
+// `lovbench fit` runs.)
 func Run(ctx context.Context, logPath string, kind clickmodels.Kind, truth Truth, work string, opt Options) (*Report, error) {
 	sessions, irep, err := sessionsOf(ctx, logPath, work, opt.KeepClickless)
 	if err != nil {
 		return nil, err
 	}
-	cfg := clickmodels.RunConfig{Kinds: []clickmodels.Kind{kind}}
+	cfg := defaultFit(kind)
 	if opt.Fit != nil {
 		opt.Fit(&cfg)
 	}
@@ -120,7 +123,9 @@ func Run(ctx context.Context, logPath string, kind clickmodels.Kind, truth Truth
 		return nil, err
 	}
 	labPath := filepath.Join(work, labels.FileLabels)
-	if _, err := labels.Run(ctx, labels.Config{Relevance: relPath, Sessions: sessions, Out: labPath}); err != nil {
+	lcfg := labels.DefaultConfig()
+	lcfg.Relevance, lcfg.Sessions, lcfg.Out = relPath, sessions, labPath
+	if _, err := labels.Run(ctx, lcfg); err != nil {
 		return nil, fmt.Errorf("label: %w", err)
 	}
 	rows, err := ReadIntervals(relPath)
@@ -154,7 +159,9 @@ func Run(ctx context.Context, logPath string, kind clickmodels.Kind, truth Truth
 // read: the ingest directory, or with keepClickless the log itself.
 func sessionsOf(ctx context.Context, logPath, work string, keepClickless bool) (string, *ingest.Report, error) {
 	dir := filepath.Join(work, "ingest")
-	rep, err := ingest.Run(ctx, ingest.Config{Format: ingest.FormatYandex, Log: logPath, OutDir: dir, PIISalt: []byte("calibration")})
+	icfg := ingest.DefaultConfig()
+	icfg.Format, icfg.Log, icfg.OutDir, icfg.PIISalt = ingest.FormatYandex, logPath, dir, []byte("calibration")
+	rep, err := ingest.Run(ctx, icfg)
 	if err != nil {
 		return "", nil, fmt.Errorf("ingest: %w", err)
 	}
@@ -185,6 +192,15 @@ func Fit(ctx context.Context, sessions string, cfg clickmodels.RunConfig, dir st
 		return "", nil, err
 	}
 	return filepath.Join(dir, clickmodels.RelevanceFile(cfg.Kinds[0].String())), reps, nil
+}
+
+// defaultFit is the configuration of `lovbench fit --models kind` with
+// every other flag at its default (fit.DefaultConfig): the estimator, the
+// train split and the interval level the user gets.
+func defaultFit(kind clickmodels.Kind) clickmodels.RunConfig {
+	cfg := fit.DefaultConfig().RunConfig
+	cfg.Kinds = []clickmodels.Kind{kind}
+	return cfg
 }
 
 // Interval is one row of a relevance file with intervals.
