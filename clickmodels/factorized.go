@@ -139,15 +139,7 @@ func newFactorized(ctx context.Context, d *Data, kind Kind, workers int) *factor
 			sc.gn[j], sc.gd[j] = 0, 0
 		}
 	})
-	fz.itemOff = make([]int, nc+1)
-	for ci := range parts {
-		fz.itemOff[ci+1] = fz.itemOff[ci] + len(parts[ci])
-	}
-	fz.items = make([]item, 0, fz.itemOff[nc])
-	for ci := range parts {
-		fz.items = append(fz.items, parts[ci]...)
-		parts[ci] = nil
-	}
+	fz.itemOff, fz.items = concatParts(parts)
 	st := NewStats(kind, R)
 	f.collect(st)
 	fz.gNum0, fz.gDen = st.Num, st.Den
@@ -226,6 +218,21 @@ func examParams(kind Kind, R int, pairs []int32, clicks uint64, fn func(p int32,
 			prev = r
 		}
 	}
+}
+
+// concatParts returns the chunks' parts end to end, chunk ci's at
+// all[off[ci]:off[ci+1]], releasing each part as it is copied.
+func concatParts[T any](parts [][]T) (off []int, all []T) {
+	off = make([]int, len(parts)+1)
+	for ci := range parts {
+		off[ci+1] = off[ci] + len(parts[ci])
+	}
+	all = make([]T, 0, off[len(parts)])
+	for ci := range parts {
+		all = append(all, parts[ci]...)
+		parts[ci] = nil
+	}
+	return off, all
 }
 
 // filledInt32 returns a slice of n copies of v.

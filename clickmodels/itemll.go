@@ -91,15 +91,8 @@ func newItemLL(ctx context.Context, f *fitter) *itemLL {
 		}
 		parts[ci] = items
 	})
-	ll := &itemLL{off: make([]int, nc+1)}
-	for ci := range parts {
-		ll.off[ci+1] = ll.off[ci] + len(parts[ci])
-	}
-	ll.items = make([]llItem, 0, ll.off[nc])
-	for ci := range parts {
-		ll.items = append(ll.items, parts[ci]...)
-		parts[ci] = nil
-	}
+	ll := &itemLL{}
+	ll.off, ll.items = concatParts(parts)
 	return ll
 }
 
