@@ -136,9 +136,9 @@ for any --workers. See docs/clickmodels.md.`,
 				sample()
 				bar.Finish()
 				a.log.Info("fitting click model", "model", k.String())
-				n := int64(1)
-				if k.EM() && load == "" {
-					n = int64(cfg.Iterations)
+				n := int64(1) // --load: no fit
+				if load == "" {
+					n = int64(k.Iterations(cfg.Iterations)) // the cap when a tolerance may stop EM earlier
 				}
 				bar = progress.New(a.progress(), n, "fit "+k.String())
 			}
