@@ -1,5 +1,7 @@
 package clickmodels
 
+import "math/bits"
+
 // The partially sequential click model, PSCM (Wang, Liu, Wang, Zhou, Nie
 // and Ma, "Incorporating Non-sequential Behavior into Click Models",
 // SIGIR 2015, section 4). It reads a SERP's clicks in time order,
@@ -86,46 +88,56 @@ func (v *view) pscmMode(predict bool) pscmMode {
 	return pscmAuthorsFit
 }
 
-// pscmSteps calls fn for every observation of a SERP of n results clicked
-// in order (distinct ranks below n): the rank i, the index e of its gamma
-// and whether it was clicked, step by step in time order; mode selects
-// the model's steps or the authors' code's (see above).
-func pscmSteps(order []uint8, n, R int, mode pscmMode, fn func(i, e int, clicked bool)) {
-	authors := mode == pscmAuthorsFit
+// pscmStep is one step of a click sequence, from the click m to the click
+// next (R: the start, resp. the end): it examines the ranks lo, lo+dir,
+// ..., hi (dir 1 down the page, -1 up it; lo = hi+dir: none) under
+// gamma_i,m,next, and rank i is clicked in it iff i = next.
+type pscmStep struct{ lo, hi, dir, m, next int }
+
+// pscmStepsOf writes the steps of a SERP of n results clicked in order
+// (distinct ranks below n) to buf, in time order, and returns them; mode
+// selects the model's steps or the authors' code's (see above). A
+// sequence of T clicks has T+1 steps.
+func pscmStepsOf(order []uint8, n, R int, mode pscmMode, buf *[MaxSERP + 1]pscmStep) []pscmStep {
+	steps := buf[:0]
 	m := R
 	for t := 0; t <= len(order); t++ {
 		next := R
 		if t < len(order) {
 			next = int(order[t])
 		}
+		st := pscmStep{m: m, next: next, dir: 1}
 		switch {
 		case m == R:
-			last := next
+			st.lo, st.hi = 0, next
 			if next == R {
-				last = n - 1
-			}
-			for i := 0; i <= last; i++ {
-				fn(i, pscmIndex(R, i, m, next), i == next)
+				st.hi = n - 1
 			}
 		case next == R:
-			for i := m + 1; i < n; i++ {
-				fn(i, pscmIndex(R, i, m, next), false)
-			}
+			st.lo, st.hi = m+1, n-1
 		case m < next:
-			for i := m + 1; i <= next; i++ {
-				fn(i, pscmIndex(R, i, m, next), i == next)
-			}
-		case authors:
-			for i := next + 1; i <= m; i++ {
-				fn(i, pscmIndex(R, i, m, next), false)
-			}
+			st.lo, st.hi = m+1, next
+		case mode == pscmAuthorsFit:
+			st.lo, st.hi = next+1, m
 		default:
-			for i := m - 1; i >= next; i-- {
-				fn(i, pscmIndex(R, i, m, next), i == next)
-			}
+			st.lo, st.hi, st.dir = m-1, next, -1
 		}
+		steps = append(steps, st)
 		if mode != pscmAuthorsPredict {
 			m = next
+		}
+	}
+	return steps
+}
+
+// pscmSteps calls fn for every observation of a SERP of n results clicked
+// in order (distinct ranks below n): the rank i, the index e of its gamma
+// and whether it was clicked, step by step in time order (pscmStepsOf).
+func pscmSteps(order []uint8, n, R int, mode pscmMode, fn func(i, e int, clicked bool)) {
+	var buf [MaxSERP + 1]pscmStep
+	for _, st := range pscmStepsOf(order, n, R, mode, &buf) {
+		for i := st.lo; i != st.hi+st.dir; i += st.dir {
+			fn(i, pscmIndex(R, i, st.m, st.next), i == st.next)
 		}
 	}
 }
@@ -160,16 +172,49 @@ func estepPSCM(v *view, w float64, c *counts) {
 }
 
 // pscmProbs fills full[r] = P(C_r = 1 | the click sequence's steps) and
-// cond[r] the probability of the outcome observed at r (see above).
+// cond[r] the probability of the outcome observed at r (see above). It is
+// the training log-likelihood's inner loop under the tolerance, so it
+// takes the steps a range at a time (pscmStepsOf), and clicks in rank
+// order without building them: there every rank is crossed by exactly one
+// step, between the last click above it and the first at or below it, and
+// its product is that step's one factor (the same bits: 1 times x is x).
 func pscmProbs(v *view, cond, full []float64) {
+	n, R := v.n, v.R
+	a, g := v.a[:n], v.g
 	var noClick [MaxSERP]float64
-	for r := 0; r < v.n; r++ {
-		noClick[r] = 1
+	if v.order == nil && !v.pscmAuthors {
+		m, rest := R, v.clicks // the last click above i (R: none); the clicks from i on
+		for i := range n {
+			next := R
+			if rest != 0 {
+				next = bits.TrailingZeros64(rest)
+			}
+			noClick[i] = 1 - a[i]*g[pscmIndex(R, i, m, next)]
+			if i == next {
+				m, rest = i, rest&(rest-1)
+			}
+		}
+	} else {
+		for r := range n {
+			noClick[r] = 1
+		}
+		stride := (R + 1) * (R + 1) // pscmIndex's step in i
+		var buf [MaxSERP + 1]pscmStep
+		for _, st := range pscmStepsOf(v.clickOrder(), n, R, v.pscmMode(true), &buf) {
+			// A step crosses each rank once: the order within it does not
+			// change a product, only the order of the steps does.
+			lo, hi := st.lo, st.hi
+			if st.dir < 0 {
+				lo, hi = hi, lo
+			}
+			e := pscmIndex(R, lo, st.m, st.next)
+			for i := lo; i <= hi; i++ {
+				noClick[i] *= 1 - a[i]*g[e]
+				e += stride
+			}
+		}
 	}
-	pscmSteps(v.clickOrder(), v.n, v.R, v.pscmMode(true), func(i, e int, _ bool) {
-		noClick[i] *= 1 - v.a[i]*v.g[e]
-	})
-	for r := 0; r < v.n; r++ {
+	for r := range n {
 		p := 1 - noClick[r]
 		if full != nil {
 			full[r] = p
