@@ -88,56 +88,43 @@ func (v *view) pscmMode(predict bool) pscmMode {
 	return pscmAuthorsFit
 }
 
-// pscmStep is one step of a click sequence, from the click m to the click
-// next (R: the start, resp. the end): it examines the ranks lo, lo+dir,
-// ..., hi (dir 1 down the page, -1 up it; lo = hi+dir: none) under
-// gamma_i,m,next, and rank i is clicked in it iff i = next.
-type pscmStep struct{ lo, hi, dir, m, next int }
+// pscmStep is the step from the click m to the click next (R: the start,
+// resp. the end) of a SERP of n results, as mode takes it (see above): it
+// examines the ranks lo, lo+dir, ..., hi (dir 1 down the page, -1 up it;
+// lo = hi+1: none) under gamma_i,m,next, and rank i is clicked in it iff
+// i = next.
+func pscmStep(m, next, n, R int, mode pscmMode) (lo, hi, dir int) {
+	switch {
+	case m == R && next == R:
+		return 0, n - 1, 1
+	case m == R:
+		return 0, next, 1
+	case next == R:
+		return m + 1, n - 1, 1
+	case m < next:
+		return m + 1, next, 1
+	case mode == pscmAuthorsFit:
+		return next + 1, m, 1
+	}
+	return m - 1, next, -1
+}
 
-// pscmStepsOf writes the steps of a SERP of n results clicked in order
-// (distinct ranks below n) to buf, in time order, and returns them; mode
-// selects the model's steps or the authors' code's (see above). A
-// sequence of T clicks has T+1 steps.
-func pscmStepsOf(order []uint8, n, R int, mode pscmMode, buf *[MaxSERP + 1]pscmStep) []pscmStep {
-	steps := buf[:0]
+// pscmSteps calls fn for every observation of a SERP of n results clicked
+// in order (distinct ranks below n): the rank i, the index e of its gamma
+// and whether it was clicked, step by step in time order (pscmStep).
+func pscmSteps(order []uint8, n, R int, mode pscmMode, fn func(i, e int, clicked bool)) {
 	m := R
 	for t := 0; t <= len(order); t++ {
 		next := R
 		if t < len(order) {
 			next = int(order[t])
 		}
-		st := pscmStep{m: m, next: next, dir: 1}
-		switch {
-		case m == R:
-			st.lo, st.hi = 0, next
-			if next == R {
-				st.hi = n - 1
-			}
-		case next == R:
-			st.lo, st.hi = m+1, n-1
-		case m < next:
-			st.lo, st.hi = m+1, next
-		case mode == pscmAuthorsFit:
-			st.lo, st.hi = next+1, m
-		default:
-			st.lo, st.hi, st.dir = m-1, next, -1
+		lo, hi, dir := pscmStep(m, next, n, R, mode)
+		for i := lo; i != hi+dir; i += dir {
+			fn(i, pscmIndex(R, i, m, next), i == next)
 		}
-		steps = append(steps, st)
 		if mode != pscmAuthorsPredict {
 			m = next
-		}
-	}
-	return steps
-}
-
-// pscmSteps calls fn for every observation of a SERP of n results clicked
-// in order (distinct ranks below n): the rank i, the index e of its gamma
-// and whether it was clicked, step by step in time order (pscmStepsOf).
-func pscmSteps(order []uint8, n, R int, mode pscmMode, fn func(i, e int, clicked bool)) {
-	var buf [MaxSERP + 1]pscmStep
-	for _, st := range pscmStepsOf(order, n, R, mode, &buf) {
-		for i := st.lo; i != st.hi+st.dir; i += st.dir {
-			fn(i, pscmIndex(R, i, st.m, st.next), i == st.next)
 		}
 	}
 }
@@ -173,15 +160,25 @@ func estepPSCM(v *view, w float64, c *counts) {
 
 // pscmProbs fills full[r] = P(C_r = 1 | the click sequence's steps) and
 // cond[r] the probability of the outcome observed at r (see above). It is
-// the training log-likelihood's inner loop under the tolerance, so it
-// takes the steps a range at a time (pscmStepsOf), and clicks in rank
-// order without building them: there every rank is crossed by exactly one
-// step, between the last click above it and the first at or below it, and
-// its product is that step's one factor (the same bits: 1 times x is x).
+// the inner loop of the training log-likelihood under the tolerance, so
+// it takes the steps a range at a time, without pscmSteps' call per
+// observation, and clicks in rank order without the steps: there every
+// rank is crossed by exactly one step, between the last click above it
+// and the first at or below it, and its product is that step's one factor
+// (the same bits: 1 times x is x).
 func pscmProbs(v *view, cond, full []float64) {
 	n, R := v.n, v.R
 	a, g := v.a[:n], v.g
-	var noClick [MaxSERP]float64
+	// noClick[r]: the product over the steps crossing r of (1 - a g), in
+	// cond's (or else full's) storage.
+	noClick := cond
+	if noClick == nil {
+		noClick = full
+	}
+	if noClick == nil {
+		return
+	}
+	noClick = noClick[:n]
 	if v.order == nil && !v.pscmAuthors {
 		m, rest := R, v.clicks // the last click above i (R: none); the clicks from i on
 		for i := range n {
@@ -199,32 +196,41 @@ func pscmProbs(v *view, cond, full []float64) {
 			noClick[r] = 1
 		}
 		stride := (R + 1) * (R + 1) // pscmIndex's step in i
-		var buf [MaxSERP + 1]pscmStep
-		for _, st := range pscmStepsOf(v.clickOrder(), n, R, v.pscmMode(true), &buf) {
+		mode := v.pscmMode(true)
+		order := v.clickOrder()
+		m := R
+		for t := 0; t <= len(order); t++ {
+			next := R
+			if t < len(order) {
+				next = int(order[t])
+			}
 			// A step crosses each rank once: the order within it does not
 			// change a product, only the order of the steps does.
-			lo, hi := st.lo, st.hi
-			if st.dir < 0 {
+			lo, hi, dir := pscmStep(m, next, n, R, mode)
+			if dir < 0 {
 				lo, hi = hi, lo
 			}
-			e := pscmIndex(R, lo, st.m, st.next)
+			e := pscmIndex(R, lo, m, next)
 			for i := lo; i <= hi; i++ {
 				noClick[i] *= 1 - a[i]*g[e]
 				e += stride
 			}
+			if mode != pscmAuthorsPredict {
+				m = next
+			}
 		}
 	}
-	for r := range n {
-		p := 1 - noClick[r]
-		if full != nil {
-			full[r] = p
+	// P(C_r = 1) = 1 - noClick[r]; the outcome's probability is that at a
+	// click, noClick[r] elsewhere.
+	if full != nil {
+		for r := range n {
+			full[r] = 1 - noClick[r]
 		}
-		if cond != nil {
-			if v.clicked(r) {
-				cond[r] = p
-			} else {
-				cond[r] = noClick[r]
-			}
+	}
+	if cond != nil {
+		for rest := v.clicks; rest != 0; rest &= rest - 1 {
+			r := bits.TrailingZeros64(rest)
+			cond[r] = 1 - cond[r]
 		}
 	}
 }
