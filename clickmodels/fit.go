@@ -146,6 +146,9 @@ func newFitter(ctx context.Context, d *Data, kind Kind, opt Options, global []fl
 	if factorize && (kind == PBM || kind == UBM || (kind == PSCM && !f.pscmAuthors)) {
 		// The factorised E-step keeps its denominators in fz.aDen.
 		f.fz = newFactorized(ctx, d, kind, f.workers)
+		if kind == PSCM {
+			f.pscmSpans = pscmVariantSpans(d)
+		}
 	} else {
 		f.aNum, f.aDen = make([]float64, len(f.attr)), make([]float64, len(f.attr))
 	}
@@ -408,6 +411,7 @@ type fitter struct {
 	workers                int
 	scr                    []*scratch  // per worker, reused
 	fz                     *factorized // PBM, UBM, PSCM: merged per-rank items
+	pscmSpans              []pscmSpan  // PSCM (not PSCMAuthors): pscmVariantSpans
 	densDone               bool        // aDen and sDen hold their final values
 	// keepPrev: the pair M-step first copies the values it replaces to
 	// prevAttr and prevSat (fitLoopFused); withLL: iterate adds the
@@ -472,7 +476,7 @@ func (f *fitter) load(v *view, sc *scratch, i int) {
 	n := int(hi - lo)
 	pairs := d.recPair[lo:hi]
 	v.n, v.clicks, v.R, v.g, v.exact = n, d.recClicks[i], f.R, f.global, f.exact
-	v.a, v.s, v.order, v.pscmAuthors = nil, nil, nil, f.pscmAuthors
+	v.a, v.s, v.order, v.spans, v.pscmAuthors = nil, nil, nil, nil, f.pscmAuthors
 	switch {
 	case len(f.sat) > 0: // DBN, SDBN: one gather for both (attr has sat's length)
 		a, s := sc.a[:n], sc.s[:n]
@@ -624,8 +628,8 @@ func (f *fitter) trainLL(ctx context.Context, st *Stats) {
 		for i := ch.recLo; i < ch.recHi; i++ {
 			f.load(&v, sc, i)
 			if f.kind == PSCM {
-				d.eachOrder(i, func(order []uint8, w float64) {
-					v.order = order
+				d.eachVariant(i, func(j int, w float64) {
+					v.order, v.spans = d.variant(j), pscmVariantSpan(d, f.pscmSpans, j)
 					f.addLL(&v, sc, w)
 				})
 				continue

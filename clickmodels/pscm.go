@@ -158,14 +158,75 @@ func estepPSCM(v *view, w float64, c *counts) {
 	})
 }
 
+// pscmSpan is the ranks of one step in ascending order, lo to lo+cnt-1,
+// and its gamma: gamma_i,m,next has the index base + i (R+1)^2, base =
+// pscmIndex(R, 0, m, next) (below (R+1)^2 <= 65^2).
+type pscmSpan struct {
+	base    uint16
+	lo, cnt uint8
+}
+
+// pscmSpans appends the steps of a SERP of n results clicked in order, as
+// mode takes them, to dst as spans, in time order (len(order)+1 of them).
+// A step crosses each rank once, so the product of a rank's factors, the
+// only use of spans, depends on the order of the steps, not on the order
+// of the ranks within one.
+func pscmSpans(order []uint8, n, R int, mode pscmMode, dst []pscmSpan) []pscmSpan {
+	m := R
+	for t := 0; t <= len(order); t++ {
+		next := R
+		if t < len(order) {
+			next = int(order[t])
+		}
+		lo, hi, dir := pscmStep(m, next, n, R, mode)
+		if dir < 0 {
+			lo, hi = hi, lo
+		}
+		dst = append(dst, pscmSpan{base: uint16(pscmIndex(R, 0, m, next)), lo: uint8(lo), cnt: uint8(hi + 1 - lo)})
+		if mode != pscmAuthorsPredict {
+			m = next
+		}
+	}
+	return dst
+}
+
+// pscmVariantSpans returns the spans of every click order of d other than
+// rank order, as the model takes them when predicting (pscmModel): those
+// of variant j start at varOff[j] + j (pscmVariantSpan). The training
+// log-likelihood reads them in every iteration instead of working out
+// the steps again.
+func pscmVariantSpans(d *Data) []pscmSpan {
+	if d.recVar == nil {
+		return nil
+	}
+	nv := len(d.varWeight)
+	spans := make([]pscmSpan, 0, len(d.varOrd)+nv)
+	for i := range len(d.recVar) - 1 {
+		n := int(d.recOff[i+1] - d.recOff[i])
+		for j := d.recVar[i]; j < d.recVar[i+1]; j++ {
+			spans = pscmSpans(d.variant(int(j)), n, d.ranks, pscmModel, spans)
+		}
+	}
+	return spans
+}
+
+// pscmVariantSpan is variant j's part of spans (pscmVariantSpans), nil for
+// j = -1 (rank order) or no spans.
+func pscmVariantSpan(d *Data, spans []pscmSpan, j int) []pscmSpan {
+	if j < 0 || spans == nil {
+		return nil
+	}
+	return spans[d.varOff[j]+int64(j) : d.varOff[j+1]+int64(j)+1]
+}
+
 // pscmProbs fills full[r] = P(C_r = 1 | the click sequence's steps) and
 // cond[r] the probability of the outcome observed at r (see above). It is
 // the inner loop of the training log-likelihood under the tolerance, so
-// it takes the steps a range at a time, without pscmSteps' call per
-// observation, and clicks in rank order without the steps: there every
-// rank is crossed by exactly one step, between the last click above it
-// and the first at or below it, and its product is that step's one factor
-// (the same bits: 1 times x is x).
+// it takes the steps a span at a time (v.spans, else pscmSpans), without
+// pscmSteps' call per observation, and clicks in rank order without the
+// steps: there every rank is crossed by exactly one step, between the
+// last click above it and the first at or below it, and its product is
+// that step's one factor (the same bits: 1 times x is x).
 func pscmProbs(v *view, cond, full []float64) {
 	n, R := v.n, v.R
 	a, g := v.a[:n], v.g
@@ -192,31 +253,21 @@ func pscmProbs(v *view, cond, full []float64) {
 			}
 		}
 	} else {
+		spans := v.spans
+		if spans == nil {
+			var buf [MaxSERP + 1]pscmSpan
+			spans = pscmSpans(v.clickOrder(), n, R, v.pscmMode(true), buf[:0])
+		}
 		for r := range n {
 			noClick[r] = 1
 		}
 		stride := (R + 1) * (R + 1) // pscmIndex's step in i
-		mode := v.pscmMode(true)
-		order := v.clickOrder()
-		m := R
-		for t := 0; t <= len(order); t++ {
-			next := R
-			if t < len(order) {
-				next = int(order[t])
-			}
-			// A step crosses each rank once: the order within it does not
-			// change a product, only the order of the steps does.
-			lo, hi, dir := pscmStep(m, next, n, R, mode)
-			if dir < 0 {
-				lo, hi = hi, lo
-			}
-			e := pscmIndex(R, lo, m, next)
-			for i := lo; i <= hi; i++ {
+		for _, sp := range spans {
+			lo := int(sp.lo)
+			e := int(sp.base) + lo*stride
+			for i := lo; i < lo+int(sp.cnt); i++ {
 				noClick[i] *= 1 - a[i]*g[e]
 				e += stride
-			}
-			if mode != pscmAuthorsPredict {
-				m = next
 			}
 		}
 	}
