@@ -146,9 +146,6 @@ func newFitter(ctx context.Context, d *Data, kind Kind, opt Options, global []fl
 	if factorize && (kind == PBM || kind == UBM || (kind == PSCM && !f.pscmAuthors)) {
 		// The factorised E-step keeps its denominators in fz.aDen.
 		f.fz = newFactorized(ctx, d, kind, f.workers)
-		if kind == PSCM {
-			f.pscmSpans = pscmVariantSpans(d)
-		}
 	} else {
 		f.aNum, f.aDen = make([]float64, len(f.attr)), make([]float64, len(f.attr))
 	}
@@ -411,7 +408,7 @@ type fitter struct {
 	workers                int
 	scr                    []*scratch  // per worker, reused
 	fz                     *factorized // PBM, UBM, PSCM: merged per-rank items
-	pscmSpans              []pscmSpan  // PSCM (not PSCMAuthors): pscmVariantSpans
+	pscmSpans              []pscmSpan  // factorised PSCM: pscmVariantSpans, from trainLL's first call
 	densDone               bool        // aDen and sDen hold their final values
 	// keepPrev: the pair M-step first copies the values it replaces to
 	// prevAttr and prevSat (fitLoopFused); withLL: iterate adds the
@@ -622,6 +619,9 @@ func (f *fitter) value(num, den float64) float64 {
 // current values, weighted by SERP, summed exactly.
 func (f *fitter) trainLL(ctx context.Context, st *Stats) {
 	d := f.d
+	if f.kind == PSCM && f.fz != nil && f.pscmSpans == nil {
+		f.pscmSpans = pscmVariantSpans(d) // on the first call: fits without the tolerance need none
+	}
 	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
 		var v view
