@@ -111,20 +111,18 @@ func pscmStep(m, next, n, R int, mode pscmMode) (lo, hi, dir int) {
 
 // pscmSteps calls fn for every observation of a SERP of n results clicked
 // in order (distinct ranks below n): the rank i, the index e of its gamma
-// and whether it was clicked, step by step in time order (pscmStep).
+// and whether it was clicked, step by step in time order (pscmSpans), the
+// ranks of a step in ascending order. Every caller's sums are per rank or
+// order-free, and a step crosses each rank once, so the order within a
+// step changes none of them.
 func pscmSteps(order []uint8, n, R int, mode pscmMode, fn func(i, e int, clicked bool)) {
-	m := R
-	for t := 0; t <= len(order); t++ {
-		next := R
-		if t < len(order) {
-			next = int(order[t])
-		}
-		lo, hi, dir := pscmStep(m, next, n, R, mode)
-		for i := lo; i != hi+dir; i += dir {
-			fn(i, pscmIndex(R, i, m, next), i == next)
-		}
-		if mode != pscmAuthorsPredict {
-			m = next
+	var buf [MaxSERP + 1]pscmSpan
+	stride := (R + 1) * (R + 1) // pscmIndex's step in i
+	for _, sp := range pscmSpans(order, n, R, mode, buf[:0]) {
+		next := int(sp.base) % (R + 1) // the step's click (R: none)
+		lo := int(sp.lo)
+		for i := lo; i < lo+int(sp.cnt); i++ {
+			fn(i, int(sp.base)+i*stride, i == next)
 		}
 	}
 }
@@ -167,10 +165,8 @@ type pscmSpan struct {
 }
 
 // pscmSpans appends the steps of a SERP of n results clicked in order, as
-// mode takes them, to dst as spans, in time order (len(order)+1 of them).
-// A step crosses each rank once, so the product of a rank's factors, the
-// only use of spans, depends on the order of the steps, not on the order
-// of the ranks within one.
+// mode takes them (pscmStep), to dst as spans, in time order (len(order)+1
+// of them): the one walk along a click sequence.
 func pscmSpans(order []uint8, n, R int, mode pscmMode, dst []pscmSpan) []pscmSpan {
 	m := R
 	for t := 0; t <= len(order); t++ {
