@@ -312,23 +312,39 @@ func (a *aggregator) dataOrders(d *Data, order []int32) {
 
 // eachOrder calls fn with the click orders of record i and their weights:
 // rank order (nil) with the weight of the SERPs clicked in rank order, if
-// any, then every other order.
+// any, then every other order (eachVariant).
 func (d *Data) eachOrder(i int, fn func(order []uint8, w float64)) {
+	d.eachVariant(i, func(j int, w float64) { fn(d.variant(j), w) })
+}
+
+// eachVariant is eachOrder by variant: it calls fn with j = -1 (rank
+// order) and the weight of the SERPs of record i clicked in rank order, if
+// any, then with every variant j of the record (click order d.variant(j))
+// and its weight.
+func (d *Data) eachVariant(i int, fn func(j int, w float64)) {
 	w := d.recWeight[i]
 	if d.recVar == nil {
-		fn(nil, w)
+		fn(-1, w)
 		return
 	}
-	lo, hi := d.recVar[i], d.recVar[i+1]
+	lo, hi := int(d.recVar[i]), int(d.recVar[i+1])
 	for j := lo; j < hi; j++ {
 		w -= d.varWeight[j]
 	}
 	if w > 0 {
-		fn(nil, w)
+		fn(-1, w)
 	}
 	for j := lo; j < hi; j++ {
-		fn(d.varOrd[d.varOff[j]:d.varOff[j+1]], d.varWeight[j])
+		fn(j, d.varWeight[j])
 	}
+}
+
+// variant is the click order of variant j, nil (rank order) for j = -1.
+func (d *Data) variant(j int) []uint8 {
+	if j < 0 {
+		return nil
+	}
+	return d.varOrd[d.varOff[j]:d.varOff[j+1]]
 }
 
 // serpHash mixes the query, click mask and documents of a SERP.

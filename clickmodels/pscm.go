@@ -1,5 +1,7 @@
 package clickmodels
 
+import "math/bits"
+
 // The partially sequential click model, PSCM (Wang, Liu, Wang, Zhou, Nie
 // and Ma, "Incorporating Non-sequential Behavior into Click Models",
 // SIGIR 2015, section 4). It reads a SERP's clicks in time order,
@@ -86,46 +88,41 @@ func (v *view) pscmMode(predict bool) pscmMode {
 	return pscmAuthorsFit
 }
 
+// pscmStep is the step from the click m to the click next (R: the start,
+// resp. the end) of a SERP of n results, as mode takes it (see above): it
+// examines the ranks lo, lo+dir, ..., hi (dir 1 down the page, -1 up it;
+// lo = hi+1: none) under gamma_i,m,next, and rank i is clicked in it iff
+// i = next.
+func pscmStep(m, next, n, R int, mode pscmMode) (lo, hi, dir int) {
+	switch {
+	case m == R && next == R:
+		return 0, n - 1, 1
+	case m == R:
+		return 0, next, 1
+	case next == R:
+		return m + 1, n - 1, 1
+	case m < next:
+		return m + 1, next, 1
+	case mode == pscmAuthorsFit:
+		return next + 1, m, 1
+	}
+	return m - 1, next, -1
+}
+
 // pscmSteps calls fn for every observation of a SERP of n results clicked
 // in order (distinct ranks below n): the rank i, the index e of its gamma
-// and whether it was clicked, step by step in time order; mode selects
-// the model's steps or the authors' code's (see above).
+// and whether it was clicked, step by step in time order (pscmSpans), the
+// ranks of a step in ascending order. Every caller's sums are per rank or
+// order-free, and a step crosses each rank once, so the order within a
+// step changes none of them.
 func pscmSteps(order []uint8, n, R int, mode pscmMode, fn func(i, e int, clicked bool)) {
-	authors := mode == pscmAuthorsFit
-	m := R
-	for t := 0; t <= len(order); t++ {
-		next := R
-		if t < len(order) {
-			next = int(order[t])
-		}
-		switch {
-		case m == R:
-			last := next
-			if next == R {
-				last = n - 1
-			}
-			for i := 0; i <= last; i++ {
-				fn(i, pscmIndex(R, i, m, next), i == next)
-			}
-		case next == R:
-			for i := m + 1; i < n; i++ {
-				fn(i, pscmIndex(R, i, m, next), false)
-			}
-		case m < next:
-			for i := m + 1; i <= next; i++ {
-				fn(i, pscmIndex(R, i, m, next), i == next)
-			}
-		case authors:
-			for i := next + 1; i <= m; i++ {
-				fn(i, pscmIndex(R, i, m, next), false)
-			}
-		default:
-			for i := m - 1; i >= next; i-- {
-				fn(i, pscmIndex(R, i, m, next), i == next)
-			}
-		}
-		if mode != pscmAuthorsPredict {
-			m = next
+	var buf [MaxSERP + 1]pscmSpan
+	stride := (R + 1) * (R + 1) // pscmIndex's step in i
+	for _, sp := range pscmSpans(order, n, R, mode, buf[:0]) {
+		next := int(sp.base) % (R + 1) // the step's click (R: none)
+		lo := int(sp.lo)
+		for i := lo; i < lo+int(sp.cnt); i++ {
+			fn(i, int(sp.base)+i*stride, i == next)
 		}
 	}
 }
@@ -159,27 +156,128 @@ func estepPSCM(v *view, w float64, c *counts) {
 	})
 }
 
-// pscmProbs fills full[r] = P(C_r = 1 | the click sequence's steps) and
-// cond[r] the probability of the outcome observed at r (see above).
-func pscmProbs(v *view, cond, full []float64) {
-	var noClick [MaxSERP]float64
-	for r := 0; r < v.n; r++ {
-		noClick[r] = 1
-	}
-	pscmSteps(v.clickOrder(), v.n, v.R, v.pscmMode(true), func(i, e int, _ bool) {
-		noClick[i] *= 1 - v.a[i]*v.g[e]
-	})
-	for r := 0; r < v.n; r++ {
-		p := 1 - noClick[r]
-		if full != nil {
-			full[r] = p
+// pscmSpan is the ranks of one step in ascending order, lo to lo+cnt-1,
+// and its gamma: gamma_i,m,next has the index base + i (R+1)^2, base =
+// pscmIndex(R, 0, m, next) (below (R+1)^2 <= 65^2).
+type pscmSpan struct {
+	base    uint16
+	lo, cnt uint8
+}
+
+// pscmSpans appends the steps of a SERP of n results clicked in order, as
+// mode takes them (pscmStep), to dst as spans, in time order (len(order)+1
+// of them): the one walk along a click sequence.
+func pscmSpans(order []uint8, n, R int, mode pscmMode, dst []pscmSpan) []pscmSpan {
+	m := R
+	for t := 0; t <= len(order); t++ {
+		next := R
+		if t < len(order) {
+			next = int(order[t])
 		}
-		if cond != nil {
-			if v.clicked(r) {
-				cond[r] = p
-			} else {
-				cond[r] = noClick[r]
+		lo, hi, dir := pscmStep(m, next, n, R, mode)
+		if dir < 0 {
+			lo, hi = hi, lo
+		}
+		dst = append(dst, pscmSpan{base: uint16(pscmIndex(R, 0, m, next)), lo: uint8(lo), cnt: uint8(hi + 1 - lo)})
+		if mode != pscmAuthorsPredict {
+			m = next
+		}
+	}
+	return dst
+}
+
+// pscmVariantSpans returns the spans of every click order of d other than
+// rank order, as the model takes them when predicting (pscmModel): those
+// of variant j start at varOff[j] + j (pscmVariantSpan). The training
+// log-likelihood reads them in every iteration instead of working out
+// the steps again.
+func pscmVariantSpans(d *Data) []pscmSpan {
+	if d.recVar == nil {
+		return nil
+	}
+	nv := len(d.varWeight)
+	spans := make([]pscmSpan, 0, len(d.varOrd)+nv)
+	for i := range len(d.recVar) - 1 {
+		n := int(d.recOff[i+1] - d.recOff[i])
+		for j := d.recVar[i]; j < d.recVar[i+1]; j++ {
+			spans = pscmSpans(d.variant(int(j)), n, d.ranks, pscmModel, spans)
+		}
+	}
+	return spans
+}
+
+// pscmVariantSpan is variant j's part of spans (pscmVariantSpans), nil for
+// j = -1 (rank order) or no spans.
+func pscmVariantSpan(d *Data, spans []pscmSpan, j int) []pscmSpan {
+	if j < 0 || spans == nil {
+		return nil
+	}
+	return spans[d.varOff[j]+int64(j) : d.varOff[j+1]+int64(j)+1]
+}
+
+// pscmProbs fills full[r] = P(C_r = 1 | the click sequence's steps) and
+// cond[r] the probability of the outcome observed at r (see above). It is
+// the inner loop of the training log-likelihood under the tolerance, so
+// it takes the steps a span at a time (v.spans, else pscmSpans), without
+// pscmSteps' call per observation, and clicks in rank order without the
+// steps: there every rank is crossed by exactly one step, between the
+// last click above it and the first at or below it, and its product is
+// that step's one factor (the same bits: 1 times x is x).
+func pscmProbs(v *view, cond, full []float64) {
+	n, R := v.n, v.R
+	a, g := v.a[:n], v.g
+	// noClick[r]: the product over the steps crossing r of (1 - a g), in
+	// cond's (or else full's) storage.
+	noClick := cond
+	if noClick == nil {
+		noClick = full
+	}
+	if noClick == nil {
+		return
+	}
+	noClick = noClick[:n]
+	if v.order == nil && !v.pscmAuthors {
+		m, rest := R, v.clicks // the last click above i (R: none); the clicks from i on
+		for i := range n {
+			next := R
+			if rest != 0 {
+				next = bits.TrailingZeros64(rest)
 			}
+			noClick[i] = 1 - a[i]*g[pscmIndex(R, i, m, next)]
+			if i == next {
+				m, rest = i, rest&(rest-1)
+			}
+		}
+	} else {
+		spans := v.spans
+		if spans == nil {
+			var buf [MaxSERP + 1]pscmSpan
+			spans = pscmSpans(v.clickOrder(), n, R, v.pscmMode(true), buf[:0])
+		}
+		for r := range n {
+			noClick[r] = 1
+		}
+		stride := (R + 1) * (R + 1) // pscmIndex's step in i
+		for _, sp := range spans {
+			lo := int(sp.lo)
+			e := int(sp.base) + lo*stride
+			for i := lo; i < lo+int(sp.cnt); i++ {
+				noClick[i] *= 1 - a[i]*g[e]
+				e += stride
+			}
+		}
+	}
+	// P(C_r = 1) = 1 - noClick[r]; the outcome's probability is that at a
+	// click, noClick[r] elsewhere.
+	if full != nil {
+		for r := range n {
+			full[r] = 1 - noClick[r]
+		}
+	}
+	if cond != nil {
+		for rest := v.clicks; rest != 0; rest &= rest - 1 {
+			r := bits.TrailingZeros64(rest)
+			cond[r] = 1 - cond[r]
 		}
 	}
 }

@@ -65,14 +65,24 @@ func (s *ShardFit) Reset() {
 }
 
 // Size estimates the bytes the fit holds besides its shard's data: its
-// pair values and counts, the factorised E-step's items and the workers'
-// buffers.
+// pair values and counts, the factorised E-step's items (and PSCM's step
+// spans) and the workers' buffers.
 func (s *ShardFit) Size() int64 {
 	f := s.f
 	n := 8 * (len(f.attr) + len(f.sat) + len(f.aNum) + len(f.aDen) + len(f.sNum) + len(f.sDen) + len(f.global))
 	if fz := f.fz; fz != nil {
 		n += int(unsafe.Sizeof(item{}))*len(fz.items) + 8*(len(fz.itemOff)+len(fz.aNum0)+len(fz.aDen)) +
 			int(unsafe.Sizeof(ExactSum{}))*(len(fz.gNum0)+len(fz.gDen))
+		if f.kind == PBM || f.kind == UBM {
+			// The log-likelihood's items (itemll.go), built or not: at
+			// most one a rank of the records.
+			n += int(unsafe.Sizeof(llItem{})) * len(f.d.recPair)
+		}
+		if f.kind == PSCM {
+			// The step spans the training log-likelihood builds
+			// (pscmVariantSpans), built or not.
+			n += int(unsafe.Sizeof(pscmSpan{})) * (len(f.d.varOrd) + len(f.d.varWeight))
+		}
 	}
 	for _, sc := range f.scr {
 		n += int(unsafe.Sizeof(*sc)) + 8*(cap(sc.pairBuf)+len(sc.gn)+len(sc.gd)) + 16*cap(sc.items) + 4*cap(sc.index)

@@ -29,7 +29,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"math/bits"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -176,7 +175,7 @@ func simulate(n, queries, iters, workers int, models string, order float64, unc,
 		if err != nil {
 			return err
 		}
-		reordered := reorder(log, order)
+		reordered := sim.ShuffleClickOrders(log, order, rand.New(rand.NewPCG(7, 7))) // the same orders for every model
 		t1 := time.Now()
 		c1 := cpuSeconds()
 		d, err := clickmodels.Prepare(log, 0)
@@ -222,33 +221,6 @@ func simulate(n, queries, iters, workers int, models string, order float64, unc,
 		fmt.Printf("all   pyclick --no-intervals %.2f CPU-s, default %.2f CPU-s: %.2fx\n", oldCPU, newCPU, newCPU/oldCPU)
 	}
 	return nil
-}
-
-// reorder gives a share of the SERPs of log with two or more clicks a
-// random click order (seeded, the same for every model) and returns their
-// number.
-func reorder(log *sessions.Log, share float64) int {
-	rng := rand.New(rand.NewPCG(7, 7))
-	var buf [sessions.MaxRanks]uint8
-	n := 0
-	for i := range log.Len() {
-		if bits.OnesCount64(log.Clicks[i]) < 2 || rng.Float64() >= share {
-			continue
-		}
-		o := sessions.RankOrder(buf[:0], log.Clicks[i])
-		rng.Shuffle(len(o), func(a, b int) { o[a], o[b] = o[b], o[a] })
-		if sessions.InRankOrder(o) {
-			continue
-		}
-		if len(log.OrderOff) == 0 {
-			log.OrderOff = append(log.OrderOff, 0)
-		}
-		log.OrderSERP = append(log.OrderSERP, int32(i))
-		log.OrderRanks = append(log.OrderRanks, o...)
-		log.OrderOff = append(log.OrderOff, int64(len(log.OrderRanks)))
-		n++
-	}
-	return n
 }
 
 // cpuSeconds is the user and system CPU time of the process so far. On a

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -552,4 +553,33 @@ func DistinctQueries(serps []sessions.SERP) int {
 		seen[s.Query] = true
 	}
 	return len(seen)
+}
+
+// ShuffleClickOrders gives a share of the SERPs of log with two or more
+// clicks a random click order (drawn with rng; an order that comes out in
+// rank order is left as it is) and returns their number: a log with
+// returns up the page for PSCM from a log simulated in rank order
+// (bench/clickmodels' -order, BenchmarkPSCMBesideUBM). log must have no
+// click orders yet.
+func ShuffleClickOrders(log *sessions.Log, share float64, rng *rand.Rand) int {
+	var buf [sessions.MaxRanks]uint8
+	n := 0
+	for i := range log.Len() {
+		if bits.OnesCount64(log.Clicks[i]) < 2 || rng.Float64() >= share {
+			continue
+		}
+		o := sessions.RankOrder(buf[:0], log.Clicks[i])
+		rng.Shuffle(len(o), func(a, b int) { o[a], o[b] = o[b], o[a] })
+		if sessions.InRankOrder(o) {
+			continue
+		}
+		if len(log.OrderOff) == 0 {
+			log.OrderOff = append(log.OrderOff, 0)
+		}
+		log.OrderSERP = append(log.OrderSERP, int32(i))
+		log.OrderRanks = append(log.OrderRanks, o...)
+		log.OrderOff = append(log.OrderOff, int64(len(log.OrderRanks)))
+		n++
+	}
+	return n
 }
