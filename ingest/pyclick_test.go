@@ -15,11 +15,12 @@ import (
 // that every kept session has exactly the SERPs (query, documents, clicked
 // ranks) that PyClick's reading of the input gives it (sessions.ReadYandex
 // follows PyClick), and that only sessions without clicks or with a click
-// outside the SERP are dropped.
+// outside the SERP are dropped, under LOVBench's rule 1 as written
+// (DropClickless; TestKeepClickless checks the default).
 func TestPyClickReferenceLog(t *testing.T) {
 	in := refdata.Path(t, "pyclick", "golden_ubm6k.tsv")
 	out := t.TempDir()
-	rep, err := Run(context.Background(), Config{KeepSessionIDs: true, Format: FormatYandex, Log: in, OutDir: out})
+	rep, err := Run(context.Background(), Config{KeepSessionIDs: true, DropClickless: true, Format: FormatYandex, Log: in, OutDir: out})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -90,12 +90,13 @@ type Fifth struct {
 
 // Options vary the user's path; the zero value is the path as documented.
 type Options struct {
-	// KeepClickless fits and labels the log itself (`lovbench fit --log`,
-	// `lovbench label --sessions LOG`) instead of ingest's output, so the
-	// SERPs without a click that ingest's cleaning may drop stay evidence.
-	KeepClickless bool
-	// Fit, if set, changes the fit's configuration from the defaults
-	// (e.g. its estimator).
+	// DropClickless ingests with `--drop-clickless` (ingest.Config
+	// .DropClickless): the sessions without a click are dropped for the
+	// click models too, as LOVBench's rule 1 does, instead of kept as
+	// evidence (the default).
+	DropClickless bool
+	// Fit, if set, changes the fit's configuration from the defaults of
+	// lovbench fit (fit.DefaultConfig: e.g. its estimator).
 	Fit func(*clickmodels.RunConfig)
 }
 
@@ -104,17 +105,15 @@ type Options struct {
 // directory), the fit of kind alone with intervals, and the labels of the
 // first SERPs; then measures the intervals and confidences against truth.
 // Its files go into work (created if missing; the caller removes it). The
-// configurations are the packages' zero values, which are the commands'
-// defaults, so a change of a default reaches this measurement.
+// configurations are the commands' defaults (ingest.Config's and
+// labels.Config's zero values, fit.DefaultConfig), so a change of a
+// default reaches this measurement.
 func Run(ctx context.Context, logPath string, kind clickmodels.Kind, truth Truth, work string, opt Options) (*Report, error) {
-	sessions, irep, err := sessionsOf(ctx, logPath, work, opt.KeepClickless)
+	sessions, irep, err := sessionsOf(ctx, logPath, work, opt.DropClickless)
 	if err != nil {
 		return nil, err
 	}
-	cfg := clickmodels.RunConfig{Kinds: []clickmodels.Kind{kind}}
-	if opt.Fit != nil {
-		opt.Fit(&cfg)
-	}
+	cfg := fitConfig(kind, opt)
 	relPath, reps, err := Fit(ctx, sessions, cfg, filepath.Join(work, "fit"))
 	if err != nil {
 		return nil, err
@@ -150,18 +149,26 @@ func Run(ctx context.Context, logPath string, kind clickmodels.Kind, truth Truth
 }
 
 // sessionsOf ingests the Yandex log logPath into work/ingest as `lovbench
-// ingest --format yandex` does and returns what the fit and the labels
-// read: the ingest directory, or with keepClickless the log itself.
-func sessionsOf(ctx context.Context, logPath, work string, keepClickless bool) (string, *ingest.Report, error) {
+// ingest --format yandex` does (with dropClickless, `--drop-clickless`)
+// and returns the ingest directory, which the fit and the labels read.
+func sessionsOf(ctx context.Context, logPath, work string, dropClickless bool) (string, *ingest.Report, error) {
 	dir := filepath.Join(work, "ingest")
-	rep, err := ingest.Run(ctx, ingest.Config{Format: ingest.FormatYandex, Log: logPath, OutDir: dir, PIISalt: []byte("calibration")})
+	rep, err := ingest.Run(ctx, ingest.Config{Format: ingest.FormatYandex, Log: logPath, OutDir: dir, PIISalt: []byte("calibration"), DropClickless: dropClickless})
 	if err != nil {
 		return "", nil, fmt.Errorf("ingest: %w", err)
 	}
-	if keepClickless {
-		return logPath, rep, nil
-	}
 	return dir, rep, nil
+}
+
+// fitConfig is the configuration of `lovbench fit --models kind` with
+// the defaults (fit.DefaultConfig), changed by opt.Fit.
+func fitConfig(kind clickmodels.Kind, opt Options) clickmodels.RunConfig {
+	cfg := fit.DefaultConfig().RunConfig
+	cfg.Kinds = []clickmodels.Kind{kind}
+	if opt.Fit != nil {
+		opt.Fit(&cfg)
+	}
+	return cfg
 }
 
 // Fit fits cfg's single model on sessions (an ingest directory or
