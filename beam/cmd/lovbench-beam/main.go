@@ -388,6 +388,9 @@ func cleaningFlagsUnset() error {
 	if *keepIDs {
 		set = append(set, "--keep-session-ids")
 	}
+	if *dropClickless {
+		set = append(set, "--drop-clickless")
+	}
 	if len(set) > 0 {
 		return usageError{fmt.Errorf("fit --log reads the log as lovbench fit --log does, without cleaning: %s apply to shard only (lovbench-beam shard, then fit --shard-dir)", strings.Join(set, ", "))}
 	}
