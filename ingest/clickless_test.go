@@ -16,25 +16,8 @@ import (
 // and SERPs that pass LOVBench's rule 1 (the reference's SERPs of sessions
 // with a click, counted here from the reference).
 func TestKeepClickless(t *testing.T) {
-	in := refdata.Path(t, "pyclick", "golden_ubm6k.tsv")
-	out := t.TempDir()
-	rep, err := Run(context.Background(), Config{KeepSessionIDs: true, Format: FormatYandex, Log: in, OutDir: out})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	ref, _, err := sessions.ReadYandex(f, in, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := sessions.Load(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := ingestReference(t, Config{KeepSessionIDs: true})
+	rep, ref, got := r.rep, r.ref, r.got
 	if got.Len() != ref.Len() || rep.KeptQueries != ref.Len() {
 		t.Fatalf("kept %d SERPs (report %d), PyClick reads %d", got.Len(), rep.KeptQueries, ref.Len())
 	}
@@ -73,21 +56,8 @@ func TestKeepClickless(t *testing.T) {
 // with a click (counted from PyClick's reading), in order, and the
 // sessions without a click are counted as dropped.
 func TestDropClickless(t *testing.T) {
-	in := refdata.Path(t, "pyclick", "golden_ubm6k.tsv")
-	out := t.TempDir()
-	rep, err := Run(context.Background(), Config{KeepSessionIDs: true, DropClickless: true, Format: FormatYandex, Log: in, OutDir: out})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	ref, _, err := sessions.ReadYandex(f, in, true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := ingestReference(t, Config{KeepSessionIDs: true, DropClickless: true})
+	rep, ref, got := r.rep, r.ref, r.got
 	clicked := map[int32]bool{}
 	for i := range ref.Len() {
 		clicked[ref.Session[i]] = clicked[ref.Session[i]] || ref.Clicks[i] != 0
@@ -100,10 +70,6 @@ func TestDropClickless(t *testing.T) {
 		} else {
 			without[ref.Session[i]] = true
 		}
-	}
-	got, err := sessions.Load(out)
-	if err != nil {
-		t.Fatal(err)
 	}
 	if got.Len() != len(want) || rep.KeptQueries != len(want) || rep.SERPsWithClickSession != len(want) || rep.SERPsWithoutClickSession != 0 {
 		t.Fatalf("kept %d SERPs (report %d, with a click %d, without %d), want %d", got.Len(), rep.KeptQueries, rep.SERPsWithClickSession, rep.SERPsWithoutClickSession, len(want))
@@ -119,4 +85,41 @@ func TestDropClickless(t *testing.T) {
 	if err := rep.Check(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// refIngest is ingestReference's result: ingest's report and output
+// directory, PyClick's reading of the log (sessions.ReadYandex) with its
+// statistics, and the sessions ingest wrote.
+type refIngest struct {
+	rep      *Report
+	out      string
+	ref, got *sessions.Log
+	st       sessions.YandexStats
+}
+
+// ingestReference ingests PyClick's reference log with cfg (Format, Log
+// and OutDir set here).
+func ingestReference(t *testing.T, cfg Config) refIngest {
+	t.Helper()
+	in := refdata.Path(t, "pyclick", "golden_ubm6k.tsv")
+	out := t.TempDir()
+	cfg.Format, cfg.Log, cfg.OutDir = FormatYandex, in, out
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ref, st, err := sessions.ReadYandex(f, in, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := sessions.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return refIngest{rep: rep, out: out, ref: ref, got: got, st: st}
 }

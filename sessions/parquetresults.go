@@ -176,25 +176,37 @@ func (d *resultsDecoder) readColumn(cc parquet.ColumnChunk, name string, add fun
 	}
 }
 
+// readStrings reads the flat string column chunk cc (named name) of a
+// row group of nrows rows, whose first row is row of the file, into buf
+// back to back, value i being buf[off[i]:off[i+1]] (buf and off are
+// reused).
+func (d *resultsDecoder) readStrings(cc parquet.ColumnChunk, name string, row int64, nrows int, buf []byte, off []int) ([]byte, []int, error) {
+	buf, off = buf[:0], append(off[:0], 0)
+	err := d.readColumn(cc, name, func(v *parquet.Value) error {
+		if v.IsNull() {
+			return fmt.Errorf("sessions: %s: row %d: field %s is null", d.path, row+int64(len(off)), name)
+		}
+		buf = append(buf, v.ByteArray()...)
+		off = append(off, len(buf))
+		return nil
+	})
+	if err != nil {
+		return buf, off, err
+	}
+	if len(off)-1 != nrows {
+		return buf, off, fmt.Errorf("sessions: %s: column %s has %d values in a row group of %d rows", d.path, name, len(off)-1, nrows)
+	}
+	return buf, off, nil
+}
+
 // decode fills b with row group rg, whose first row is row (0-based) of
 // the file. The values are copied: b outlives the pages.
 func (d *resultsDecoder) decode(rg parquet.RowGroup, row int64, b *resultsBatch) error {
 	nrows := int(rg.NumRows())
 	chunks := rg.ColumnChunks()
-	b.qbuf, b.qoff = b.qbuf[:0], append(b.qoff[:0], 0)
-	err := d.readColumn(chunks[d.qcol], "query", func(v *parquet.Value) error {
-		if v.IsNull() {
-			return fmt.Errorf("sessions: %s: row %d: field query is null", d.path, row+int64(len(b.qoff)))
-		}
-		b.qbuf = append(b.qbuf, v.ByteArray()...)
-		b.qoff = append(b.qoff, len(b.qbuf))
-		return nil
-	})
-	if err != nil {
+	var err error
+	if b.qbuf, b.qoff, err = d.readStrings(chunks[d.qcol], "query", row, nrows, b.qbuf, b.qoff); err != nil {
 		return err
-	}
-	if len(b.qoff)-1 != nrows {
-		return fmt.Errorf("sessions: %s: column query has %d values in a row group of %d rows", d.path, len(b.qoff)-1, nrows)
 	}
 	b.rbuf, b.roff, b.rows = b.rbuf[:0], append(b.roff[:0], 0), b.rows[:0]
 	err = d.readColumn(chunks[d.rcol], "results", func(v *parquet.Value) error {
@@ -222,20 +234,8 @@ func (d *resultsDecoder) decode(rg parquet.RowGroup, row int64, b *resultsBatch)
 	if d.scol < 0 {
 		return nil
 	}
-	b.sbuf, b.soff = b.sbuf[:0], append(b.soff[:0], 0)
-	err = d.readColumn(chunks[d.scol], "session_id", func(v *parquet.Value) error {
-		if v.IsNull() {
-			return fmt.Errorf("sessions: %s: row %d: field session_id is null", d.path, row+int64(len(b.soff)))
-		}
-		b.sbuf = append(b.sbuf, v.ByteArray()...)
-		b.soff = append(b.soff, len(b.sbuf))
-		return nil
-	})
-	if err != nil {
+	if b.sbuf, b.soff, err = d.readStrings(chunks[d.scol], "session_id", row, nrows, b.sbuf, b.soff); err != nil {
 		return err
-	}
-	if len(b.soff)-1 != nrows {
-		return fmt.Errorf("sessions: %s: column session_id has %d values in a row group of %d rows", d.path, len(b.soff)-1, nrows)
 	}
 	b.clicks = b.clicks[:0]
 	err = d.readColumn(chunks[d.ccol], "click_ranks", func(v *parquet.Value) error {
