@@ -55,7 +55,8 @@ func loadFirstSERPsNamed(ctx context.Context, path string, opts Options, compact
 	}
 	opts = opts.withDefaults()
 	fs := newFirstSERPs(opts)
-	// A session's SERPs are held (copied into arena) until it ends.
+	// A session's SERPs before its first click are held (copied into
+	// arena) until it shows one or ends; the others go straight on.
 	type held struct{ q, r0, r1 int } // query arena[q:offs[r0]], results r0..r1 of offs
 	var arena []byte
 	var offs []int
@@ -80,8 +81,12 @@ func loadFirstSERPsNamed(ctx context.Context, path string, opts Options, compact
 				return err
 			}
 		}
-		if err := runs.Begin(session); err != nil {
+		with, err := runs.Next(session, clicks)
+		if err != nil {
 			return err
+		}
+		if with {
+			return fs.add(query, res)
 		}
 		if runs.Held() == 0 {
 			arena, offs = arena[:0], offs[:0]
@@ -95,7 +100,7 @@ func loadFirstSERPsNamed(ctx context.Context, path string, opts Options, compact
 			offs = append(offs, len(arena))
 		}
 		h.r1 = len(offs) - 1
-		runs.Hold(clicks, h)
+		runs.Hold(h)
 		return nil
 	})
 	if err == nil {
@@ -141,6 +146,9 @@ type firstSERPsPass struct {
 	opts    Options
 	queries sessions.Dict
 	lead    []leader // by query
+	// withClick, by query: shown in a session with a click (one byte a
+	// query beside lead's 32).
+	withClick []bool
 	// lists counts every (query, list) by a 128-bit hash. A query's list
 	// found there needs no look-up of the query.
 	lists listTable
@@ -160,7 +168,6 @@ type leader struct {
 	count      int64
 	ord, lists uint32 // the leader's ord; the query's lists so far
 	at, n      int    // the results in arena[at:at+n]
-	withClick  bool   // the query was shown in a session with a click
 }
 
 func newFirstSERPs(opts Options) *firstSERPsPass {
@@ -177,6 +184,7 @@ func (fs *firstSERPsPass) queryID(query []byte) int32 {
 	if !ok {
 		q = fs.queries.ID(string(query))
 		fs.lead = append(fs.lead, leader{count: -1})
+		fs.withClick = append(fs.withClick, false)
 	}
 	return q
 }
@@ -191,9 +199,8 @@ func (fs *firstSERPsPass) add(query []byte, results [][]byte) error {
 	size := fs.opts.SERPSize
 	if len(results) < size || fs.opts.Choice == Earliest {
 		q := fs.queryID(query)
-		l := &fs.lead[q]
-		l.withClick = true
-		if len(results) >= size && l.count < 0 {
+		fs.withClick[q] = true
+		if l := &fs.lead[q]; len(results) >= size && l.count < 0 {
 			fs.setLeader(l, 1, 0, results[:size])
 		}
 		return nil
@@ -224,8 +231,8 @@ func (fs *firstSERPsPass) add(query []byte, results [][]byte) error {
 		return errListCount
 	}
 	c.count++
+	fs.withClick[c.q] = true
 	l := &fs.lead[c.q]
-	l.withClick = true
 	// Most frequent list; ties to the list shown first (as firstSERPs).
 	switch count := int64(c.count); {
 	case l.ord == c.ord && l.count >= 0:
@@ -277,9 +284,10 @@ func (fs *firstSERPsPass) compact() {
 // the function returned reads. noClick says by query whether it was shown
 // only in sessions without a click.
 func (fs *firstSERPsPass) log(compact bool) (*sessions.Log, func(int32) string, []bool) {
-	noClick := make([]bool, len(fs.lead))
-	for q := range fs.lead {
-		noClick[q] = !fs.lead[q].withClick
+	noClick := fs.withClick // turned into its complement in place
+	fs.withClick = nil
+	for q, w := range noClick {
+		noClick[q] = !w
 	}
 	out := &sessions.Log{Queries: fs.queries, Offsets: []int64{0}}
 	fs.queries, fs.lists = sessions.Dict{}, listTable{}

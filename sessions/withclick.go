@@ -15,62 +15,68 @@ import "encoding/binary"
 // Yandex format so (a SessionID that comes back later is a new session).
 
 // SessionRuns follows the user sessions of a log read in order, one SERP
-// at a time, holding back a session's SERPs until it is known whether it
-// has a click. The zero value is ready; Flush hands on the last session.
+// at a time, and tells for each SERP whether its session has a click. A
+// SERP is known to be in a session with a click as soon as it or an
+// earlier SERP of its session has one; the SERPs before that are held
+// back until the session shows a click (they go to Emit with true) or
+// ends (with false). The zero value is ready; Flush ends the last
+// session.
 type SessionRuns[T any] struct {
 	id      []byte
 	started bool
-	clicked bool
+	clicked bool // the current session has a click so far
 	held    []T
-	// Emit receives every SERP held, in order, once its session has
-	// ended, with whether the session has a click.
+	// Emit receives the SERPs held, in order, with whether their session
+	// has a click.
 	Emit func(serp T, withClick bool) error
 }
 
-// Add adds the next SERP of the log, of session id (only read during the
-// call), with clicks clicks; serp is what Emit gets back for it. It is
-// Begin and Hold.
-func (s *SessionRuns[T]) Add(id []byte, clicks int, serp T) error {
-	if err := s.Begin(id); err != nil {
-		return err
+// Next starts the next SERP of the log, of session id (only read during
+// the call) with clicks clicks. If id starts another session, the one
+// before it ends (its SERPs still held go to Emit). It reports whether
+// the SERP's session is known to have a click: then the SERPs held of it
+// have gone to Emit (with true) and the caller handles this SERP itself,
+// after them; otherwise the caller holds it (Hold).
+func (s *SessionRuns[T]) Next(id []byte, clicks int) (withClick bool, err error) {
+	if !s.started || string(id) != string(s.id) {
+		if err := s.Flush(); err != nil {
+			return false, err
+		}
+		s.id = append(s.id[:0], id...)
+		s.started = true
 	}
-	s.Hold(clicks, serp)
-	return nil
+	if clicks > 0 && !s.clicked {
+		s.clicked = true
+		if err := s.emitHeld(); err != nil {
+			return false, err
+		}
+	}
+	return s.clicked, nil
 }
 
-// Begin starts the next SERP of the log, of session id (only read during
-// the call): if id starts a new session, the session before it ends and
-// its SERPs go to Emit (then Held is 0). Hold adds the SERP.
-func (s *SessionRuns[T]) Begin(id []byte) error {
-	if s.started && string(id) == string(s.id) {
-		return nil
-	}
-	if err := s.Flush(); err != nil {
-		return err
-	}
-	s.id = append(s.id[:0], id...)
-	s.started = true
-	return nil
-}
+// Hold holds serp, the SERP Next just started, until its session shows a
+// click or ends.
+func (s *SessionRuns[T]) Hold(serp T) { s.held = append(s.held, serp) }
 
-// Hold holds serp, with clicks clicks, in the session Begin started.
-func (s *SessionRuns[T]) Hold(clicks int, serp T) {
-	s.clicked = s.clicked || clicks > 0
-	s.held = append(s.held, serp)
-}
-
-// Held is the number of SERPs of the current session held so far.
+// Held is the number of SERPs held.
 func (s *SessionRuns[T]) Held() int { return len(s.held) }
 
-// Flush ends the current session, handing its SERPs to Emit.
+// Flush ends the current session, handing the SERPs held to Emit.
 func (s *SessionRuns[T]) Flush() error {
+	err := s.emitHeld()
+	s.clicked = false
+	return err
+}
+
+// emitHeld hands the SERPs held to Emit with the session's click so far.
+func (s *SessionRuns[T]) emitHeld() error {
 	for _, v := range s.held {
 		if err := s.Emit(v, s.clicked); err != nil {
 			return err
 		}
 	}
 	clear(s.held)
-	s.held, s.clicked = s.held[:0], false
+	s.held = s.held[:0]
 	return nil
 }
 
@@ -94,7 +100,12 @@ func (l *Log) WithClick() []bool {
 		if l.Clicks[i] != 0 {
 			clicks = 1
 		}
-		_ = runs.Add(id[:], clicks, i) // Emit returns no error
+		// Emit returns no error.
+		if with, _ := runs.Next(id[:], clicks); with {
+			out[i] = true
+		} else {
+			runs.Hold(i)
+		}
 	}
 	_ = runs.Flush()
 	return out
