@@ -120,18 +120,7 @@ func newFactorized(ctx context.Context, d *Data, kind Kind, workers int) *factor
 					continue
 				}
 				w := d.recWeight[i]
-				prev := R - 1
-				for r, p := range pairs {
-					ei := r
-					if kind == UBM {
-						ei = r*R + prev
-					}
-					clicked := clicks&(1<<uint(r)) != 0
-					observe(p, ei, clicked, w)
-					if clicked {
-						prev = r
-					}
-				}
+				examParams(kind, R, pairs, clicks, func(p int32, ei int, clicked bool) { observe(p, ei, clicked, w) })
 			}
 			if dense != nil {
 				for _, it := range items[qItems:] {
@@ -215,6 +204,26 @@ func estepItems(items []item, attr, g, aNum []float64, xNum []ExactSum) {
 			xNum[it.exam].addSmallCount(x)
 		} else {
 			xNum[it.exam].addLarge(x)
+		}
+	}
+}
+
+// examParams calls fn with every rank of a PBM or UBM SERP showing pairs
+// with the click mask clicks: the rank's pair, its examination parameter
+// (PBM: the rank; UBM: the rank and the previous click's rank, R-1 before
+// the first click; the models' definitions in Chuklin et al. 2015) and whether
+// it was clicked.
+func examParams(kind Kind, R int, pairs []int32, clicks uint64, fn func(p int32, ei int, clicked bool)) {
+	prev := R - 1
+	for r, p := range pairs {
+		ei := r
+		if kind == UBM {
+			ei = r*R + prev
+		}
+		clicked := clicks&(1<<uint(r)) != 0
+		fn(p, ei, clicked)
+		if clicked {
+			prev = r
 		}
 	}
 }

@@ -408,6 +408,7 @@ type fitter struct {
 	workers                int
 	scr                    []*scratch  // per worker, reused
 	fz                     *factorized // PBM, UBM, PSCM: merged per-rank items
+	ill                    *itemLL     // PBM, UBM: the log-likelihood's merged items (itemll.go)
 	densDone               bool        // aDen and sDen hold their final values
 	// keepPrev: the pair M-step first copies the values it replaces to
 	// prevAttr and prevSat (fitLoopFused); withLL: iterate adds the
@@ -617,6 +618,10 @@ func (f *fitter) value(num, den float64) float64 {
 // trainLL adds to st.LL the log-likelihood of the training SERPs under the
 // current values, weighted by SERP, summed exactly.
 func (f *fitter) trainLL(ctx context.Context, st *Stats) {
+	if f.fz != nil && (f.kind == PBM || f.kind == UBM) {
+		f.trainLLItems(ctx, st)
+		return
+	}
 	d := f.d
 	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]

@@ -90,6 +90,7 @@ func (pw *pairWriter) readErr() error {
 type pairVal struct {
 	a, s           float64 // attractiveness, satisfaction
 	ak, an, sk, sn float64 // Evidence, when the model has it
+	ainfo, sinfo   float64 // Evidence.AttrInfo, SatInfo (+Inf: no bound)
 	rank           float64 // Evidence: mean rank at which the pair was shown
 	shown          float64 // Evidence: impressions (Evidence.Shown)
 	ranks          uint64  // Evidence.Ranks: the ranks the pair was shown at (PBM, UBM)
@@ -105,9 +106,15 @@ func (v *pairVal) setPair(m *Model, p int) {
 		v.s = m.Sat[p]
 	}
 	if ev := m.Evidence; ev != nil {
-		v.ak, v.an, v.rank, v.shown = ev.AttrK[p], ev.AttrN[p], ev.Rank[p], ev.Shown[p]
+		v.ak, v.an, v.rank, v.shown, v.ainfo = ev.AttrK[p], ev.AttrN[p], ev.Rank[p], ev.Shown[p], math.Inf(1)
+		if ev.AttrInfo != nil {
+			v.ainfo = ev.AttrInfo[p]
+		}
 		if ev.SatK != nil {
-			v.sk, v.sn = ev.SatK[p], ev.SatN[p]
+			v.sk, v.sn, v.sinfo = ev.SatK[p], ev.SatN[p], math.Inf(1)
+			if ev.SatInfo != nil {
+				v.sinfo = ev.SatInfo[p]
+			}
 		}
 		if ev.Ranks != nil {
 			v.ranks = ev.Ranks[p]

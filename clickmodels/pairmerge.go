@@ -54,9 +54,12 @@ func WritePairFile(path string, sm ShardModel) (err error) {
 				buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(m.Sat[p]))
 			}
 			if ev := m.Evidence; ev != nil {
-				for _, x := range [][]float64{ev.Rank, ev.Shown, ev.AttrK, ev.AttrN, ev.SatK, ev.SatN} {
-					if x != nil {
+				for i, x := range [][]float64{ev.Rank, ev.Shown, ev.AttrK, ev.AttrN, ev.AttrInfo, ev.SatK, ev.SatN, ev.SatInfo} {
+					switch {
+					case x != nil:
 						buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(x[p]))
+					case i == 4 || i == 7 && ev.SatK != nil: // no information: no bound
+						buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(math.Inf(1)))
 					}
 				}
 				if ev.Ranks != nil {
@@ -185,7 +188,7 @@ func (c *fileCursor) emit(yield func(q, d string, v *pairVal) bool) bool {
 			v.s, err = c.readFloat()
 		}
 		if c.hasEv {
-			for _, x := range []*float64{&v.rank, &v.shown, &v.ak, &v.an, &v.sk, &v.sn}[:4+2*b2i(c.hasSat)] {
+			for _, x := range []*float64{&v.rank, &v.shown, &v.ak, &v.an, &v.ainfo, &v.sk, &v.sn, &v.sinfo}[:5+3*b2i(c.hasSat)] {
 				if err == nil {
 					*x, err = c.readFloat()
 				}

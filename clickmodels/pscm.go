@@ -201,5 +201,6 @@ func pscmEvidence(v *view, w float64, pairs []int32, ev *Evidence) {
 			q = a * (1 - g) / (1 - a*g)
 		}
 		addEvidence(&ev.AttrK[p], &ev.AttrN[p], q, a, w)
+		addInfo(&ev.AttrInfo[p], q, a, w)
 	})
 }

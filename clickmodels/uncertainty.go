@@ -23,24 +23,28 @@ import (
 //     latent variable with prior probability theta-hat (the fitted value)
 //     and posterior probability q (the E-step's expected count). Its
 //     likelihood is linear in theta, L(theta) ∝ rho·theta + (1-theta) with
-//     rho = q(1-theta-hat) / ((1-q)·theta-hat). A factor
-//     (1-t·theta) (q < theta-hat, evidence against) is replaced by the Beta
-//     kernel (1-theta)^c whose score matches at theta-hat,
-//     c = t(1-theta-hat)/(1-t·theta-hat) = 1 - q/theta-hat "failures"; a
-//     factor 1-t(1-theta) (q > theta-hat) likewise by theta^c with
-//     c = 1 - (1-q)/(1-theta-hat) "successes". An observed click or an
-//     observed "not attracted" (q = 1 or 0) is a whole success or failure,
-//     so counting models keep their exact binomial counts. For PBM and UBM,
-//     c = e(1-a)/(1-e·a) is what a skipped rank of examination
-//     probability e carries; for DBN the posteriors are those of the exact
-//     E-step (estepDBNExact) at PyClick's fitted values, since PyClick's
+//     rho = q(1-theta-hat) / ((1-q)·theta-hat). It is replaced by the Beta
+//     kernel theta^x (1-theta)^y whose logarithm has the same slope and
+//     curvature at theta-hat (addEvidence): the observation's score and
+//     its observed information. An observed click or an observed "not
+//     attracted" (q = 1 or 0) is a whole success or failure, so counting
+//     models keep their exact binomial counts; a latent whose posterior
+//     moved little from theta-hat carries little. (Until issue 36 the
+//     kernel matched the slope alone, (1-theta)^c with c = 1 - q/theta-hat
+//     failures: its curvature c/(1-theta)^2 is that of the likelihood times
+//     (1 - e·a)/(e(1 - a)) for a rank of examination probability e, so a
+//     result skipped at a rank rarely examined counted as much as a
+//     whole failure, and the intervals of the best-observed pairs were too
+//     narrow: docs/clickmodels.md, "On the user's path, by evidence
+//     fifth".) For DBN the posteriors are those of the exact
+//     E-step (estepDBNExact) at the fitted values, since PyClick's
 //     own counts every rank of a SERP without clicks as examined and not
-//     attracted; they are taken at PyClick's continuation and pair values
-//     refined by dbnRefineIterations exact iterations (on copies). DBN's
-//     and SDBN's relevance a·s is itself a Bernoulli parameter, the
-//     probability that an examined result is clicked and satisfies, and
-//     gets its own counts (addRelevanceEvidence): trials the posterior
-//     probability of examination, successes that of a satisfied click.
+//     attracted; under PyClick's estimator they are taken at its
+//     continuation and pair values refined by dbnRefineIterations exact
+//     iterations (on copies). DBN's and SDBN's satisfaction gets its
+//     evidence the same way from the clicked ranks, and their relevance
+//     a·s the Beta of mean a·s whose variance the delta method gives from
+//     the two (relevanceEvidence).
 //     Each pair gets effective successes K and
 //     trials N (Evidence), summed per pair in record order, which is the
 //     same for any number of workers and query shards.
@@ -57,12 +61,10 @@ import (
 //     order of the pairs either.
 //  3. Posterior. theta ~ Beta(alpha0 + K, beta0 + N - K). DBN's and SDBN's
 //     relevance a·s (Chapelle and Zhang 2009: the probability of
-//     satisfaction given examination) is the Beta of its own counts under
-//     its own prior, not a product of independent attractiveness and
-//     satisfaction Betas: that product assumes the two independent across
-//     pairs, and a log cannot check it (docs/clickmodels.md measures what it
-//     costs). CCM's a^2 takes the first two moments of the square; a Beta
-//     with these moments describes the relevance.
+//     satisfaction given examination) is the Beta of its own counts
+//     (relevanceEvidence) under its own prior. CCM's a^2 takes the first
+//     two moments of the square; a Beta with these moments describes the
+//     relevance.
 //
 // Chapelle and Zhang (2009) weighed the relevances their DBN predicted by a
 // confidence; the posterior here is an empirical-Bayes one.
@@ -81,7 +83,15 @@ type Evidence struct {
 	Rank         []float64 // mean rank (0-based) at which the pair was shown, weighted by SERP
 	Shown        []float64 // impressions: the sum of the weights of the training records that show the pair
 	AttrK, AttrN []float64
-	SatK, SatN   []float64 // DBN, SDBN: the relevance a·s (addRelevanceEvidence); else nil
+	// AttrInfo is the observed information on the attractiveness at its
+	// fitted value (addInfo), which bounds what AttrK and AttrN may claim
+	// in the pair's posterior (boundEvidence); nil: no bound.
+	AttrInfo   []float64
+	SatK, SatN []float64 // DBN, SDBN: the relevance a·s (addRelevanceEvidence); else nil
+	// SatInfo (DBN, SDBN) is the information the log gives on the
+	// relevance a·s (relevanceInfo), which bounds what SatK and SatN may
+	// claim in the pair's posterior (boundEvidence).
+	SatInfo []float64 // nil: no bound
 	// Ranks (PBM and UBM: Kind.ScaleRidge, with at most 64 ranks) is the
 	// bit set of the ranks (0-based) at which the pair was shown: the
 	// edges of the identifiability graph (identify.go); else nil.
@@ -146,6 +156,42 @@ func addEvidence(k, n *float64, q, th, w float64) {
 	}
 }
 
+// addInfo adds to info the observed information on theta of the latent of
+// addEvidence: its likelihood is linear in theta, so the curvature of its
+// logarithm at th is minus the square of its score
+// S = (q - th) / (th (1 - th)). An observed success gives 1/th^2, an
+// observed failure 1/(1-th)^2 (a binomial's information, the counts'
+// own); a latent whose posterior moved little from th gives little.
+func addInfo(info *float64, q, th, w float64) {
+	if !(th > 0 && th < 1) {
+		return
+	}
+	s := (q - th) / (th * (1 - th))
+	*info += w * s * s
+}
+
+// boundEvidence returns the effective counts (k, n) of a parameter fitted
+// at th scaled down, keeping k/n, so that the information their Beta
+// kernel claims at th, k/th^2 + (n-k)/(1-th)^2, is at most info (addInfo).
+// addEvidence's kernel of a latent matches the slope of its
+// log-likelihood at th, not its curvature: that of a result skipped at a
+// rank of examination probability e is the likelihood's times
+// (1 - e·a)/(e (1-a)), so a skip at a rank rarely examined counted as much
+// as a whole failure, and the intervals of the best-observed pairs were
+// too narrow (docs/clickmodels.md, "On the user's path, by evidence
+// fifth"). The counts as they are still fit the priors, whose spread
+// only the counts' means tell.
+func boundEvidence(k, n, th, info float64) (float64, float64) {
+	if !(th > 0 && th < 1) || !(n > 0) {
+		return k, n
+	}
+	claimed := k/(th*th) + (n-k)/((1-th)*(1-th))
+	if f := info / claimed; f < 1 {
+		return k * f, n * f
+	}
+	return k, n
+}
+
 // addRelevanceEvidence adds to (k, n) the evidence that rank r of a SERP
 // whose E-step counts are c gives on DBN's or SDBN's relevance a·s, the
 // probability that an examined result is clicked and satisfies: trials
@@ -153,7 +199,8 @@ func addEvidence(k, n *float64, q, th, w float64) {
 // after it, 1 - P(A=1 | C) / a-hat, since an attracted result there was
 // not examined), successes the posterior probability of a satisfied click
 // (the satisfaction count of a clicked rank). Ranks the model does not
-// count (SDBN's after the last click) give none.
+// count (SDBN's after the last click) give none. relevanceInfo bounds
+// what these counts may claim.
 func addRelevanceEvidence(k, n *float64, c *counts, r int, clicked bool, attr, w float64) {
 	if c.aDen[r] != 1 {
 		return
@@ -168,6 +215,30 @@ func addRelevanceEvidence(k, n *float64, c *counts, r int, clicked bool, attr, w
 	if attr > 0 {
 		*n += w * max(1-c.aNum[r]/attr, 0)
 	}
+}
+
+// relevanceInfo is the information the log gives on DBN's or SDBN's
+// relevance r = a·s, from the observed information on the pair's
+// attractiveness ia (at the fitted a) and satisfaction is (at the fitted
+// s; addInfo). Each of a and s has its information on top of a uniform's
+// precision 12, so its variance is 1/(I + 12); the product of two
+// independent variables has
+//
+//	Var(a s) = Var(a) Var(s) + Var(a) s^2 + Var(s) a^2
+//
+// and the log's information on r is 1/Var(r) less the same with no
+// evidence (both variances 1/12). A pair never examined gets none; one
+// shown often at the top and never clicked much, its a being small
+// whatever its s; one clicked often about the delta method's
+// 1/(s^2/I_a + a^2/I_s). The two are taken as independent.
+func relevanceInfo(a, ia, s, is float64) float64 {
+	if !(a*s > 0 && a*s < 1) {
+		return math.Inf(1) // no bound
+	}
+	const uniform = 1.0 / 12 // the variance of a uniform
+	variance := func(info float64) float64 { return 1 / (max(info, 0) + 1/uniform) }
+	product := func(va, vs float64) float64 { return va*vs + va*s*s + vs*a*a }
+	return max(1/product(variance(ia), variance(is))-1/product(uniform, uniform), 0)
 }
 
 // dbnRefineIterations is the number of exact-E-step iterations that move
@@ -198,8 +269,11 @@ func (f *fitter) evidence(ctx context.Context, level float64) *Evidence {
 	ev := &Evidence{Level: level, Rank: make([]float64, np), Shown: make([]float64, np), AttrK: make([]float64, np), AttrN: make([]float64, np)}
 	shown := ev.Shown
 	hasSat := len(f.sat) > 0
+	ev.AttrInfo = make([]float64, np)
+	var satInfo []float64 // the satisfaction's observed information (relevanceInfo)
 	if hasSat {
-		ev.SatK, ev.SatN = make([]float64, np), make([]float64, np)
+		ev.SatK, ev.SatN, ev.SatInfo = make([]float64, np), make([]float64, np), make([]float64, np)
+		satInfo = make([]float64, np)
 	}
 	if f.kind.ScaleRidge() && f.R <= maxGraphRanks {
 		ev.Ranks = make([]uint64, np)
@@ -235,17 +309,28 @@ func (f *fitter) evidence(ctx context.Context, level float64) *Evidence {
 				switch den := c.aDen[r]; {
 				case den == 1:
 					addEvidence(&ev.AttrK[p], &ev.AttrN[p], c.aNum[r], f.attr[p], w)
+					addInfo(&ev.AttrInfo[p], c.aNum[r], f.attr[p], w)
 				case den == 2: // CCM's click: attracted, then satisfied or not
 					addEvidence(&ev.AttrK[p], &ev.AttrN[p], 1, f.attr[p], w)
 					addEvidence(&ev.AttrK[p], &ev.AttrN[p], c.aNum[r]-1, f.attr[p], w)
+					addInfo(&ev.AttrInfo[p], 1, f.attr[p], w)
+					addInfo(&ev.AttrInfo[p], c.aNum[r]-1, f.attr[p], w)
 				}
 				if hasSat {
 					addRelevanceEvidence(&ev.SatK[p], &ev.SatN[p], c, r, d.recClicks[i]&(1<<uint(r)) != 0, f.attr[p], w)
+					if c.sDen[r] == 1 {
+						addInfo(&satInfo[p], c.sNum[r], f.sat[p], w)
+					}
 				}
 			}
 		}
 	})
 	f.collect(NewStats(f.kind, f.R)) // the pass's global counts are not used
+	if hasSat {
+		for p := range satInfo {
+			ev.SatInfo[p] = relevanceInfo(f.attr[p], ev.AttrInfo[p], f.sat[p], satInfo[p])
+		}
+	}
 	for p, n := range shown {
 		if n > 0 {
 			ev.Rank[p] /= n
@@ -647,10 +732,14 @@ func (pw *pairWriter) relevanceDist(v *pairVal, cache *intervalCache) (alpha, be
 // relevanceBeta is the Beta(alpha, beta) that describes the relevance of a
 // pair of kind with effective counts v under the priors (see above).
 func relevanceBeta(kind Kind, pa, ps BetaPrior, v *pairVal) (alpha, beta float64) {
-	aa, ab := pa.Alpha+v.ak, pa.Beta+v.an-v.ak
+	// The priors are fitted to the counts as they are (setPriors); the
+	// pair's posterior takes them bounded by the log's information.
+	ak, an := boundEvidence(v.ak, v.an, v.a, v.ainfo)
+	aa, ab := pa.Alpha+ak, pa.Beta+an-ak
 	switch kind {
 	case DBN, SDBN:
-		return ps.Alpha + v.sk, ps.Beta + v.sn - v.sk
+		k, n := boundEvidence(v.sk, v.sn, v.a*v.s, v.sinfo)
+		return ps.Alpha + k, ps.Beta + n - k
 	case CCM:
 		// E[a^2] and E[a^4] of Beta(aa, ab).
 		n := aa + ab

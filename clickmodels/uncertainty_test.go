@@ -133,6 +133,74 @@ func TestRelevanceEvidenceDBN(t *testing.T) {
 	nearTol(t, "SDBN N", n, 6, 0)
 }
 
+// TestAddInfo: the observed information of one latent, by hand: the
+// square of its score S = (q - th) / (th (1 - th)); a click (q = 1) at
+// th = 0.4 gives 1/0.16, an observed failure 1/0.36, a posterior of 0.2
+// (25/36) and one of 0.7 (25/16) in between, times the weight.
+func TestAddInfo(t *testing.T) {
+	for _, c := range []struct{ q, th, w, want float64 }{
+		{1, 0.4, 1, 6.25},
+		{0, 0.4, 1, 1 / 0.36},
+		{0.2, 0.4, 1, 25.0 / 36},
+		{0.7, 0.4, 2, 2 * 25.0 / 16},
+		{0.4, 0.4, 1, 0},
+	} {
+		var info float64
+		addInfo(&info, c.q, c.th, c.w)
+		nearTol(t, "information", info, c.want, 1e-12)
+	}
+	// A counting model's binomial counts claim exactly their information:
+	// 3 clicks and 5 skips at th = 3/8 give 3/th^2 + 5/(1-th)^2, and
+	// boundEvidence keeps them.
+	var k, n, info float64
+	for i := range 8 {
+		q := b2f(i < 3)
+		addEvidence(&k, &n, q, 3.0/8, 1)
+		addInfo(&info, q, 3.0/8, 1)
+	}
+	if bk, bn := boundEvidence(k, n, 3.0/8, info*(1+1e-12)); bk != k || bn != n {
+		t.Errorf("binomial counts (%v, %v) bounded to (%v, %v)", k, n, bk, bn)
+	}
+}
+
+// TestBoundEvidence: PBM's result skipped at examination e = 0.5 with
+// a = 0.3, 100 times: addEvidence's kernel claims 100 (1 - q/a) =
+// 100 e(1-a)/(1-ea) failures, whose information at a, n/(1-a)^2, is the
+// likelihood's, 100 e^2/(1-ea)^2 (addInfo), times (1-ea)/(e(1-a)); bounded,
+// the failures are 100 e^2 (1-a)^2 / (1-ea)^2.
+func TestBoundEvidence(t *testing.T) {
+	const e, a = 0.5, 0.3
+	var k, n, info float64
+	q := (1 - e) * a / (1 - e*a)
+	for range 100 {
+		addEvidence(&k, &n, q, a, 1)
+		addInfo(&info, q, a, 1)
+	}
+	nearTol(t, "failures", n, 100*e*(1-a)/(1-e*a), 1e-9)
+	nearTol(t, "information", info, 100*e*e/((1-e*a)*(1-e*a)), 1e-9)
+	bk, bn := boundEvidence(k, n, a, info)
+	nearTol(t, "bounded successes", bk, 0, 0)
+	nearTol(t, "bounded failures", bn, 100*e*e*(1-a)*(1-a)/((1-e*a)*(1-e*a)), 1e-9)
+}
+
+// TestRelevanceInfo: the log's information on DBN's relevance r = a·s, by
+// hand. a = 1/2 with information 80: Var(a) = 1/(80 + 12) = 1/92; s = 2/5
+// with 125/3: Var(s) = 3/161; Var(r) = Var(a) Var(s) + Var(a) s^2 +
+// Var(s) a^2, less the information with no evidence (both 1/12):
+// 1/144 + (4/25)/12 + (1/4)/12.
+func TestRelevanceInfo(t *testing.T) {
+	va, vs := 1.0/92, 3.0/161
+	want := 1/(va*vs+va*0.16+vs*0.25) - 1/(1.0/144+0.16/12+0.25/12)
+	nearTol(t, "information", relevanceInfo(0.5, 80, 0.4, 125.0/3), want, 1e-9)
+	if got := relevanceInfo(0.5, 0, 0.4, 0); got != 0 {
+		t.Errorf("no evidence: information %v, want 0", got)
+	}
+	// Much information on a alone: a small a bounds r whatever s.
+	if got := relevanceInfo(0.01, 1e6, 0.5, 0); !(got > 1000) {
+		t.Errorf("a = 0.01 well observed, s unknown: information on r %v, want > 1000", got)
+	}
+}
+
 // TestEvidenceKeepsDBNValues: the refinement before DBN's evidence pass
 // works on copies: the fitted values (PyClick's) are the same with and
 // without intervals.

@@ -67,9 +67,14 @@ type openedShard struct {
 }
 
 type fitKey struct {
-	kind  clickmodels.Kind
-	exact bool
+	kind clickmodels.Kind
+	v    variant
 }
+
+// variant is what besides the kind decides a model's E-step:
+// clickmodels.Options' Exact (DBN's exact E-step) and PSCMAuthors (PSCM
+// as the authors' code).
+type variant struct{ Exact, PSCMAuthors bool }
 
 // get takes the shard of the given digest out of the cache, or reads it
 // from path (checking its digest) if the cache has none.
@@ -125,11 +130,11 @@ func (c *shardCache) put(e *openedShard, budget int64) {
 
 // fit returns e's fit of kind (built on first use, with the initial
 // values) as it is.
-func (e *openedShard) fit(ctx context.Context, k clickmodels.Kind, exact bool) *clickmodels.ShardFit {
-	key := fitKey{k, exact}
+func (e *openedShard) fit(ctx context.Context, k clickmodels.Kind, v variant) *clickmodels.ShardFit {
+	key := fitKey{k, v}
 	f := e.fits[key]
 	if f == nil {
-		f = clickmodels.NewShardFit(ctx, e.p.Data, e.p.Test, k, clickmodels.Options{Exact: exact, Workers: 1})
+		f = clickmodels.NewShardFit(ctx, e.p.Data, e.p.Test, k, clickmodels.Options{Exact: v.Exact, PSCMAuthors: v.PSCMAuthors, Workers: 1})
 		e.fits[key] = f
 		e.size += f.Size()
 	}
@@ -140,9 +145,9 @@ func (e *openedShard) fit(ctx context.Context, k clickmodels.Kind, exact bool) *
 // history h (valuesHash; none: the initial values). A fit that holds them
 // already is returned as it is; otherwise the values are read from the
 // values file at path, which the step that computed them wrote.
-func (e *openedShard) valuesAt(ctx context.Context, k clickmodels.Kind, exact bool, h []byte, path string) (*clickmodels.ShardFit, error) {
-	key := fitKey{k, exact}
-	f := e.fit(ctx, k, exact)
+func (e *openedShard) valuesAt(ctx context.Context, k clickmodels.Kind, v variant, h []byte, path string) (*clickmodels.ShardFit, error) {
+	key := fitKey{k, v}
+	f := e.fit(ctx, k, v)
 	switch {
 	case len(h) == 0:
 		f.Reset()

@@ -72,7 +72,7 @@ func TestShardCache(t *testing.T) {
 	}
 	var fits [2]*clickmodels.ShardFit
 	for i, k := range kinds {
-		if fits[i], err = e.valuesAt(ctx, k, false, nil, ""); err != nil {
+		if fits[i], err = e.valuesAt(ctx, k, variant{}, nil, ""); err != nil {
 			t.Fatal(err)
 		}
 		if p, s := run(k, fits[i]); !bytes.Equal(p, wantPairs[i]) || !bytes.Equal(s, wantStats[i]) {
@@ -91,7 +91,7 @@ func TestShardCache(t *testing.T) {
 		t.Fatalf("cached shard not returned: %v", err)
 	}
 	for i, k := range kinds {
-		f, err := e2.valuesAt(ctx, k, false, nil, "")
+		f, err := e2.valuesAt(ctx, k, variant{}, nil, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,22 +104,22 @@ func TestShardCache(t *testing.T) {
 	}
 	// Values after an EM history: a fit that holds them is returned as
 	// it is, with no file read; other values come from the file named.
-	ubm := fitKey{clickmodels.UBM, false}
-	h := valuesHash(nil, digests[0], clickmodels.UBM, false, nil)
+	ubm := fitKey{clickmodels.UBM, variant{}}
+	h := valuesHash(nil, digests[0], clickmodels.UBM, variant{}, nil)
 	e2.at[ubm] = h
-	if f, err := e2.valuesAt(ctx, clickmodels.UBM, false, h, filepath.Join(dir, "absent")); err != nil || f != fits[0] {
+	if f, err := e2.valuesAt(ctx, clickmodels.UBM, variant{}, h, filepath.Join(dir, "absent")); err != nil || f != fits[0] {
 		t.Fatalf("values held by the fit: %v", err)
 	}
 	fits[0].Reset()
-	next := valuesHash(h, digests[0], clickmodels.UBM, false, []float64{0.25})
-	if _, err := e2.valuesAt(ctx, clickmodels.UBM, false, next, filepath.Join(dir, "absent")); err == nil {
+	next := valuesHash(h, digests[0], clickmodels.UBM, variant{}, []float64{0.25})
+	if _, err := e2.valuesAt(ctx, clickmodels.UBM, variant{}, next, filepath.Join(dir, "absent")); err == nil {
 		t.Fatal("values of another history without their file")
 	}
 	vpath := filepath.Join(dir, "values")
 	if err := os.WriteFile(vpath, wantPairs[0], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if f, err := e2.valuesAt(ctx, clickmodels.UBM, false, next, vpath); err != nil || !bytes.Equal(f.MarshalPairs(), wantPairs[0]) || !bytes.Equal(e2.at[ubm], next) {
+	if f, err := e2.valuesAt(ctx, clickmodels.UBM, variant{}, next, vpath); err != nil || !bytes.Equal(f.MarshalPairs(), wantPairs[0]) || !bytes.Equal(e2.at[ubm], next) {
 		t.Fatalf("values read from their file: %v", err)
 	}
 

@@ -48,9 +48,12 @@ type FitOptions struct {
 	// Kinds are the models to fit: DCTR, UBM, DBN and PSCM.
 	Kinds []clickmodels.Kind
 	// Iterations of EM (0: PyClick's 50); Exact selects DBN's exact
-	// E-step (clickmodels.Options.Exact).
-	Iterations int
-	Exact      bool
+	// E-step (clickmodels.Options.Exact), PSCMAuthors PSCM as the
+	// authors' code (clickmodels.Options.PSCMAuthors, lovbench fit
+	// --pscm-authors).
+	Iterations  int
+	Exact       bool
+	PSCMAuthors bool
 	// Tolerance > 0 stops EM once the training log-likelihood changes by
 	// less than Tolerance between two iterations, as lovbench fit
 	// --tolerance (clickmodels.Options.Tolerance): the iterations after
@@ -212,10 +215,10 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 	for it := 0; it < n; it++ {
 		lls := empty // no tolerance test
 		if tol {
-			lls = beam.ParDo(s, &llFn{Dir: o.PrepDir, Kinds: kinds, Steps: steps, It: it, R: R, Exact: o.Exact,
+			lls = beam.ParDo(s, &llFn{Dir: o.PrepDir, Kinds: kinds, Steps: steps, It: it, R: R, Exact: o.Exact, PSCMAuthors: o.PSCMAuthors,
 				Cache: cache, Keyed: keyedState()}, state, beam.SideInput{Input: msgs})
 		}
-		state, msgs = beam.ParDo2(s, &stepFn{Dir: o.PrepDir, Kinds: kinds, Steps: steps, It: it, R: R, Exact: o.Exact,
+		state, msgs = beam.ParDo2(s, &stepFn{Dir: o.PrepDir, Kinds: kinds, Steps: steps, It: it, R: R, Exact: o.Exact, PSCMAuthors: o.PSCMAuthors,
 			Tolerance: o.Tolerance, SERPs: m.TrainSERPs, Cache: cache, Keyed: keyedState()},
 			state, beam.SideInput{Input: msgs}, beam.SideInput{Input: lls})
 		afterState[it], afterMsgs[it] = state, msgs
@@ -226,7 +229,7 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 		// A model's finish reads the state after its last step: the
 		// steps after it carry no values of it.
 		last := steps[i] - 1
-		finals := beam.ParDo(ks, &finishFn{Dir: o.PrepDir, Kinds: kinds, Model: i, R: R, Exact: o.Exact, Level: o.Level, NoIntervals: o.NoIntervals, Cache: cache, Keyed: keyedState()},
+		finals := beam.ParDo(ks, &finishFn{Dir: o.PrepDir, Kinds: kinds, Model: i, R: R, Exact: o.Exact, PSCMAuthors: o.PSCMAuthors, Level: o.Level, NoIntervals: o.NoIntervals, Cache: cache, Keyed: keyedState()},
 			afterState[last], beam.SideInput{Input: afterMsgs[last]})
 		reports = append(reports, beam.ParDo(ks, &writeModelFn{Dir: o.OutDir, Kind: int(k),
 			Split: string(m.Split), TrainSERPs: m.TrainSERPs, Keyed: keyedState()}, one, beam.SideInput{Input: finals}))
@@ -387,7 +390,7 @@ func each(bs [][]byte) func(*[]byte) bool {
 // (none: the initial ones). The values after a history are a function of
 // the shard's prepared bytes and that history alone, so a values file
 // named by it can only hold them (even one left by an earlier run).
-func valuesHash(prev, digest []byte, k clickmodels.Kind, exact bool, global []float64) []byte {
+func valuesHash(prev, digest []byte, k clickmodels.Kind, v variant, global []float64) []byte {
 	h := sha256.New()
 	if len(prev) == 0 {
 		h.Write(digest)
@@ -395,8 +398,11 @@ func valuesHash(prev, digest []byte, k clickmodels.Kind, exact bool, global []fl
 		h.Write(prev)
 	}
 	x := byte(0)
-	if exact {
+	if v.Exact {
 		x = 1
+	}
+	if v.PSCMAuthors {
+		x |= 2
 	}
 	h.Write([]byte{byte(k), x})
 	h.Write(encodeFloats(global))
@@ -415,7 +421,7 @@ func valuesPath(dir string, i int, k clickmodels.Kind, h []byte) string {
 // pair values named by the model's state segment seg and the globals of
 // em (none before the first iteration: the initial ones). It returns the
 // current history hash too.
-func openFit(ctx context.Context, opened **openedShard, dir string, i int, digest []byte, k clickmodels.Kind, exact bool, seg []byte, em emState) (*clickmodels.ShardFit, []byte, []byte, error) {
+func openFit(ctx context.Context, opened **openedShard, dir string, i int, digest []byte, k clickmodels.Kind, v variant, seg []byte, em emState) (*clickmodels.ShardFit, []byte, []byte, error) {
 	ref, err := splitSegs(seg, 2)
 	if err != nil {
 		return nil, nil, nil, err
@@ -435,7 +441,7 @@ func openFit(ctx context.Context, opened **openedShard, dir string, i int, diges
 	if len(cur) > 0 {
 		path = valuesPath(dir, i, k, cur)
 	}
-	f, err := (*opened).valuesAt(ctx, k, exact, cur, path)
+	f, err := (*opened).valuesAt(ctx, k, v, cur, path)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("shard %d: %w", i, err)
 	}
@@ -448,9 +454,9 @@ func openFit(ctx context.Context, opened **openedShard, dir string, i int, diges
 // shardStats opens the fit of model k on shard i (openFit), runs fn on it
 // into new statistics and returns the fit, its history hashes (openFit)
 // and the statistics' encoding.
-func shardStats(ctx context.Context, opened **openedShard, dir string, i int, digest []byte, k clickmodels.Kind, exact bool, seg []byte, em emState,
+func shardStats(ctx context.Context, opened **openedShard, dir string, i int, digest []byte, k clickmodels.Kind, v variant, seg []byte, em emState,
 	fn func(*clickmodels.ShardFit, *clickmodels.Stats)) (sf *clickmodels.ShardFit, cur, old, stats []byte, err error) {
-	if sf, cur, old, err = openFit(ctx, opened, dir, i, digest, k, exact, seg, em); err != nil {
+	if sf, cur, old, err = openFit(ctx, opened, dir, i, digest, k, v, seg, em); err != nil {
 		return nil, nil, nil, nil, err
 	}
 	st := clickmodels.NewStats(k, (*opened).p.Data.Ranks())
@@ -525,15 +531,16 @@ func resolve(k clickmodels.Kind, R int, msgs func(*[]byte) bool) (emState, error
 // M-step, and the shard's global statistics. Model m takes part in the
 // first Steps[m] iterations and passes its values through the others.
 type stepFn struct {
-	Dir       string // prepared shards
-	Kinds     []int
-	Steps     []int
-	It, R     int
-	Exact     bool
-	Tolerance float64               // > 0: apply the tolerance test to the lls side input
-	SERPs     int64                 // training SERPs
-	Cache     int64                 // bytes of the worker's cache of opened shards
-	Keyed     beamstate.Value[bool] // never used: see keyedState
+	Dir         string // prepared shards
+	Kinds       []int
+	Steps       []int
+	It, R       int
+	Exact       bool
+	PSCMAuthors bool
+	Tolerance   float64               // > 0: apply the tolerance test to the lls side input
+	SERPs       int64                 // training SERPs
+	Cache       int64                 // bytes of the worker's cache of opened shards
+	Keyed       beamstate.Value[bool] // never used: see keyedState
 }
 
 func (f *stepFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard int, state []byte, msgs, lls func(*[]byte) bool, emitState func(int, []byte), emitMsg func([]byte)) error {
@@ -578,12 +585,12 @@ func (f *stepFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard
 			outMsg[m] = appendMsg(em, nil)
 			continue
 		}
-		sf, cur, old, b, err := shardStats(ctx, &opened, f.Dir, shard, segs[0], k, f.Exact, pairs, em,
+		sf, cur, old, b, err := shardStats(ctx, &opened, f.Dir, shard, segs[0], k, variant{f.Exact, f.PSCMAuthors}, pairs, em,
 			func(sf *clickmodels.ShardFit, st *clickmodels.Stats) { sf.EStep(ctx, st) })
 		if err != nil {
 			return err
 		}
-		next := valuesHash(cur, segs[0], k, f.Exact, em.Global)
+		next := valuesHash(cur, segs[0], k, variant{f.Exact, f.PSCMAuthors}, em.Global)
 		vals := sf.MarshalPairs()
 		if err := writeFile(ctx, valuesPath(f.Dir, shard, k, next), func(w io.Writer) error {
 			_, err := w.Write(vals)
@@ -591,7 +598,7 @@ func (f *stepFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard
 		}); err != nil {
 			return err
 		}
-		opened.at[fitKey{k, f.Exact}] = next
+		opened.at[fitKey{k, variant{f.Exact, f.PSCMAuthors}}] = next
 		if len(old) > 0 {
 			// The values before the last step's: no step reads them
 			// again (a retried step reads cur).
@@ -630,13 +637,14 @@ func mergeStats(k clickmodels.Kind, R int, stats func(*[]byte) bool) (*clickmode
 // llFn computes a shard's training log-likelihood under the values step It
 // is about to use, per model under the tolerance test.
 type llFn struct {
-	Dir   string // prepared shards
-	Kinds []int
-	Steps []int
-	It, R int
-	Exact bool
-	Cache int64
-	Keyed beamstate.Value[bool] // never used: see keyedState
+	Dir         string // prepared shards
+	Kinds       []int
+	Steps       []int
+	It, R       int
+	Exact       bool
+	PSCMAuthors bool
+	Cache       int64
+	Keyed       beamstate.Value[bool] // never used: see keyedState
 }
 
 func (f *llFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard int, state []byte, msgs func(*[]byte) bool, emit func([]byte)) error {
@@ -659,7 +667,7 @@ func (f *llFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard i
 		if em.Converged {
 			continue
 		}
-		if _, _, _, out[m], err = shardStats(ctx, &opened, f.Dir, shard, segs[0], k, f.Exact, segs[1+m], em,
+		if _, _, _, out[m], err = shardStats(ctx, &opened, f.Dir, shard, segs[0], k, variant{f.Exact, f.PSCMAuthors}, segs[1+m], em,
 			func(sf *clickmodels.ShardFit, st *clickmodels.Stats) { sf.TrainLL(ctx, st) }); err != nil {
 			return err
 		}
@@ -722,12 +730,13 @@ type ShardFinal struct {
 // finishFn evaluates a shard's final model of Kinds[Model] on its test
 // SERPs and ships the model to the writer.
 type finishFn struct {
-	Dir   string // prepared shards
-	Kinds []int
-	Model int // index in Kinds
-	R     int
-	Exact bool
-	Level float64 // of the intervals (clickmodels.Options.Level)
+	Dir         string // prepared shards
+	Kinds       []int
+	Model       int // index in Kinds
+	R           int
+	Exact       bool
+	PSCMAuthors bool
+	Level       float64 // of the intervals (clickmodels.Options.Level)
 	// NoIntervals: no intervals (clickmodels.Options.NoIntervals)
 	NoIntervals bool
 	Cache       int64
@@ -746,7 +755,7 @@ func (f *finishFn) ProcessElement(ctx context.Context, _ beamstate.Provider, sha
 		return err
 	}
 	var opened *openedShard
-	sf, _, _, err := openFit(ctx, &opened, f.Dir, shard, segs[0], k, f.Exact, segs[1+f.Model], em)
+	sf, _, _, err := openFit(ctx, &opened, f.Dir, shard, segs[0], k, variant{f.Exact, f.PSCMAuthors}, segs[1+f.Model], em)
 	if err != nil {
 		return err
 	}
@@ -824,7 +833,8 @@ func (f *writeModelFn) ProcessElement(ctx context.Context, _ beamstate.Provider,
 		iterations = all[0].Iterations
 	}
 	rep := clickmodels.Report{Model: k.String(), Split: split.Kind(f.Split), TrainSessions: int(f.TrainSERPs), TrainRecords: records,
-		Metrics: met, Iterations: iterations, Exact: len(parts) > 0 && parts[0].Model.Exact, Uncertainty: unc}
+		Metrics: met, Iterations: iterations, Exact: len(parts) > 0 && parts[0].Model.Exact,
+		PSCMAuthors: len(parts) > 0 && parts[0].Model.PSCMAuthors, Uncertainty: unc}
 	b, err := json.Marshal(rep)
 	if err != nil {
 		return err

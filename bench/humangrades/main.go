@@ -2,9 +2,10 @@
 // real click log agree with human relevance grades of the same (query,
 // document) pairs (docs/method.md, "Labels against human grades"): for
 // DCTR, UBM and DBN (with the default estimator, and DBN also with
-// --estimator pyclick), fitted as a user does with the defaults, with
-// the SERPs of sessions without a click kept (the default) and dropped
-// (ingest --drop-clickless),
+// --estimator pyclick; PSCM with -models pscm, also with --pscm-authors),
+// fitted as a user does with the defaults, with the SERPs of sessions
+// without a click kept (the default) and dropped (ingest
+// --drop-clickless),
 // the share of document pairs of a query with different grades that the
 // fitted relevance orders the same way, overall, by confidence bin
 // (pipeline/calibration.Agree) and on the judged pairs every variant
@@ -67,6 +68,13 @@ func run(logPath, gradesPath, models string, sp split.Kind) error {
 	for _, k := range kinds {
 		vs = append(vs, &variant{kind: k, name: "click-less SERPs kept (default)", opt: calibration.Options{Fit: deflt}},
 			&variant{kind: k, name: "`--drop-clickless`", opt: calibration.Options{DropClickless: true, Fit: deflt}})
+		if k == clickmodels.PSCM {
+			authors := func(drop bool) calibration.Options {
+				return calibration.Options{DropClickless: drop, Fit: func(c *clickmodels.RunConfig) { c.Split, c.PSCMAuthors = sp, true }}
+			}
+			vs = append(vs, &variant{kind: k, name: "click-less SERPs kept, --pscm-authors", opt: authors(false)},
+				&variant{kind: k, name: "`--drop-clickless`, --pscm-authors", opt: authors(true)})
+		}
 		if k == clickmodels.DBN {
 			vs = append(vs, &variant{kind: k, name: "click-less SERPs kept, `--estimator pyclick`", opt: calibration.Options{Fit: pyclick}},
 				&variant{kind: k, name: "`--drop-clickless --estimator pyclick`", opt: calibration.Options{DropClickless: true, Fit: pyclick}})

@@ -14,6 +14,7 @@
 //
 //	go run ./bench/scale                     # 35 M SERPs, 2 M queries
 //	go run ./bench/scale -serps 3500000 -queries 200000
+//	go run ./bench/scale -memory-limit 1GiB -models dctr,ubm,dbn,pscm -iterations default
 //
 // Run it from the module root. The simulated log is kept in -dir and
 // reused when its parameters match (simulation is not part of the target).
@@ -46,7 +47,7 @@ func main() {
 	dir := flag.String("dir", filepath.Join(os.TempDir(), "lovbench-scale"), "work directory (the simulated log is kept and reused)")
 	memLimit := flag.String("memory-limit", "3GiB", "fit --memory-limit")
 	models := flag.String("models", "dctr,ubm,dbn", "fit --models")
-	iters := flag.Int("iterations", 50, "fit --iterations")
+	iters := flag.String("iterations", "50", "fit --iterations; \"default\": fit's own (the estimator's: exact, to the tolerance, at most 200)")
 	flag.Parse()
 	if err := run(*serps, *queries, *dir, *memLimit, *models, *iters); err != nil {
 		fmt.Fprintln(os.Stderr, "scale bench:", err)
@@ -89,7 +90,7 @@ func child(name, bin string, args ...string) (stage, error) {
 	return st, nil
 }
 
-func run(serps, queries int, dir, memLimit, models string, iters int) error {
+func run(serps, queries int, dir, memLimit, models string, iters string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -115,12 +116,16 @@ func run(serps, queries int, dir, memLimit, models string, iters int) error {
 		}
 	}
 	ing, fit := filepath.Join(dir, "ingest"), filepath.Join(dir, "fit")
+	fitArgs := []string{"fit", "-q", "--sessions", ing, "--models", models, "--memory-limit", memLimit, "--out", fit}
+	if iters != "default" {
+		fitArgs = append(fitArgs, "--iterations", iters)
+	}
 	steps := []struct {
 		name string
 		args []string
 	}{
 		{"ingest", []string{"ingest", "-q", "--format", "yandex", "--log", logFile, "--out", ing}},
-		{"fit " + models, []string{"fit", "-q", "--sessions", ing, "--models", models, "--iterations", fmt.Sprint(iters), "--memory-limit", memLimit, "--out", fit}},
+		{"fit " + models, fitArgs},
 		{"label (DBN)", []string{"label", "-q", "--relevance", filepath.Join(fit, "DBN_relevance.tsv"), "--sessions", ing, "--memory-limit", memLimit, "--out", filepath.Join(dir, "labels.csv")}},
 	}
 	var total stage
@@ -149,7 +154,7 @@ func run(serps, queries int, dir, memLimit, models string, iters int) error {
 	if b, err := os.ReadFile(filepath.Join(fit, "metrics.json")); err == nil {
 		json.Unmarshal(b, &reps)
 	}
-	fmt.Printf("log: %d SERPs, %d queries (simulated DBN); fit --memory-limit %s, %d iterations\n\n", serps, queries, memLimit, iters)
+	fmt.Printf("log: %d SERPs, %d queries (simulated DBN); fit --memory-limit %s, iterations %s\n\n", serps, queries, memLimit, iters)
 	fmt.Println("| stage | wall (s) | CPU user+sys (s) | peak RSS | load before | load after |")
 	fmt.Println("|---|---|---|---|---|---|")
 	for _, st := range stages {

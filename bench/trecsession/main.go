@@ -15,7 +15,9 @@
 // the documents in rank order by their ClueWeb ID) followed by one click
 // line per clicked document (a document clicked twice is written once);
 // its session is the track's session (file index and session number), T
-// the interaction's index within it. The query is the interaction's query
+// the interaction's index within it (with -times, the interaction's and
+// each click's start time in milliseconds, so that the order of the
+// clicks reaches PSCM). The query is the interaction's query
 // with white space runs turned into one space. A (query, document) pair
 // takes the grade its session's topic gives the document in the
 // judgments of the same file index; a pair whose query appears under
@@ -30,6 +32,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -47,6 +50,7 @@ type sessionTrack struct {
 			Num string `xml:"num,attr"`
 		} `xml:"topic"`
 		Interactions []struct {
+			Start   string `xml:"starttime,attr"`
 			Query   string `xml:"query"`
 			Results []struct {
 				Rank string `xml:"rank,attr"`
@@ -54,7 +58,8 @@ type sessionTrack struct {
 				ID12 string `xml:"clueweb12id"`
 			} `xml:"results>result"`
 			Clicks []struct {
-				Rank string `xml:"rank"`
+				Start string `xml:"starttime,attr"`
+				Rank  string `xml:"rank"`
 			} `xml:"clicked>click"`
 		} `xml:"interaction"`
 	} `xml:"session"`
@@ -69,14 +74,15 @@ func main() {
 	sessions := flag.String("sessions", "", "comma-separated session XML files of the TREC Session Track")
 	judgments := flag.String("judgments", "", "comma-separated judgment files (topic 0 docno grade), one per session file, in the same order")
 	out := flag.String("out", "", "output directory: log.yandex.tsv, grades.tsv, counts.txt")
+	times := flag.Bool("times", false, "write the start times of the interactions and clicks (milliseconds) as TimePassed instead of the interaction's index, so that the order of the clicks reaches PSCM")
 	flag.Parse()
-	if err := run(strings.Split(*sessions, ","), strings.Split(*judgments, ","), *out); err != nil {
+	if err := run(strings.Split(*sessions, ","), strings.Split(*judgments, ","), *out, *times); err != nil {
 		fmt.Fprintln(os.Stderr, "trecsession:", err)
 		os.Exit(1)
 	}
 }
 
-func run(sessFiles, judgFiles []string, out string) error {
+func run(sessFiles, judgFiles []string, out string, times bool) error {
 	if out == "" || len(sessFiles) != len(judgFiles) || sessFiles[0] == "" {
 		return errors.New("give -out and as many -judgments files as -sessions files")
 	}
@@ -122,7 +128,21 @@ func run(sessFiles, judgFiles []string, out string) error {
 					continue
 				}
 				c.SERPs++
-				fmt.Fprintf(w, "%s\t%d\tQ\t%s\t0\t%s\n", sid, ii, q, strings.Join(docs, "\t"))
+				at := func(start string) (int64, error) { return int64(ii), nil }
+				if times {
+					at = func(start string) (int64, error) {
+						x, err := strconv.ParseFloat(strings.TrimSpace(start), 64)
+						if err != nil || x < 0 || math.IsInf(x, 0) {
+							return 0, fmt.Errorf("%s: session %s, interaction %d: starttime %q is not a time in seconds", sf, s.Num, ii+1, start)
+						}
+						return int64(math.Round(x * 1000)), nil
+					}
+				}
+				qt, err := at(in.Start)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(w, "%s\t%d\tQ\t%s\t0\t%s\n", sid, qt, q, strings.Join(docs, "\t"))
 				seen := map[string]bool{}
 				for _, cl := range in.Clicks {
 					d, ok := byRank[strings.TrimSpace(cl.Rank)]
@@ -133,7 +153,11 @@ func run(sessFiles, judgFiles []string, out string) error {
 					if !seen[d] {
 						seen[d] = true
 						c.Clicks++
-						fmt.Fprintf(w, "%s\t%d\tC\t%s\n", sid, ii, d)
+						ct, err := at(cl.Start)
+						if err != nil {
+							return err
+						}
+						fmt.Fprintf(w, "%s\t%d\tC\t%s\n", sid, ct, d)
 					}
 				}
 				if len(seen) == 0 {

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"io"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -206,9 +208,159 @@ func TestBadConfig(t *testing.T) {
 		{Model: UBM, SERPs: 1, Queries: 1, Ranks: 10, Pool: 5},
 		{Model: UBM, SERPs: 1, Queries: 1, ZipfS: 0.5},
 		{Model: DBN, SERPs: 1, Queries: 1, Continuation: 1.5},
+		{Model: PSCM, SERPs: 1, Queries: 1, Return: 1.5},
+		{Model: PSCM, SERPs: 1, Queries: 1, ReturnExam: -0.5},
 	} {
 		if _, _, err := Simulate(context.Background(), c, &bytes.Buffer{}); err == nil {
 			t.Errorf("%+v: no error", c)
 		}
+	}
+}
+
+// readOrders parses the Yandex lines Simulate writes into the documents of
+// every SERP and its clicked ranks (0-based) in the order of the click
+// lines, which is the order of the clicks (times 1, 2, ...).
+func readOrders(t *testing.T, b []byte) (docs [][]string, orders [][]int) {
+	t.Helper()
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		f := strings.Split(sc.Text(), "\t")
+		switch f[2] {
+		case "Q":
+			docs = append(docs, f[5:])
+			orders = append(orders, nil)
+		case "C":
+			s := len(docs) - 1
+			if want := strconv.Itoa(len(orders[s]) + 1); f[1] != want {
+				t.Fatalf("click line %q: time %s, want %s", sc.Text(), f[1], want)
+			}
+			for r, d := range docs[s] {
+				if d == f[3] {
+					orders[s] = append(orders[s], r)
+				}
+			}
+		}
+	}
+	return docs, orders
+}
+
+// TestPSCMClicks checks PSCM's user against the package documentation's
+// definition on SERPs of three results (every list a permutation of the
+// query's three documents), with the probability of six click sequences
+// written out by hand. With a_r the attractiveness of the document at
+// rank r, g(r, p) the examination going down from a click at p (0: the
+// start) and u(r, p) going up, rho = 0.4 the return probability:
+//
+//	no click:   (1 - a1 g(1,0)) (1 - a2 g(2,0)) (1 - a3 g(3,0))
+//	3:          (1 - a1 g(1,0)) (1 - a2 g(2,0)) a3 g(3,0) [rho (1 - a2 u(2,3)) (1 - a1 u(1,3)) + 1 - rho]
+//	1, 2:       a1 g(1,0) a2 g(2,1) (1 - a3 g(3,2))   (nothing above 1 to return to; 1 is not examined again from 2)
+//	3, 1:       (1 - a1 g(1,0)) (1 - a2 g(2,0)) a3 g(3,0) rho (1 - a2 u(2,3)) a1 u(1,3) (1 - a2 g(2,1))
+//	2, 1, 3:    (1 - a1 g(1,0)) a2 g(2,0) rho a1 u(1,2) a3 g(3,1)   (2 is skipped going down from 1)
+//	1, 3, 2:    a1 g(1,0) (1 - a2 g(2,1)) a3 g(3,1) rho a2 u(2,3)
+//
+// g(r, p) = e / (1 + 0.45 (r - p - 1)), e = 0.95 at the start and 0.85
+// after a click; u(r, p) = 0.7 / (1 + 0.45 (p - r - 1)). Summed over the
+// log, each sequence's count is within 4 standard errors of its expected
+// count; the counts of the simulation agree with the log.
+func TestPSCMClicks(t *testing.T) {
+	cfg := Config{Model: PSCM, SERPs: 40000, Queries: 30, Seed: 9, Ranks: 3, Pool: 3}
+	var b bytes.Buffer
+	truth, st, err := Simulate(context.Background(), cfg, &b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	attr := map[string]float64{}
+	for _, p := range truth {
+		attr[p.Doc] = p.Attr
+		if p.Relevance != p.Attr {
+			t.Fatalf("PSCM relevance of %s is %v, want the attractiveness %v", p.Doc, p.Relevance, p.Attr)
+		}
+	}
+	g := func(r, p int) float64 {
+		e := 0.95
+		if p > 0 {
+			e = 0.85
+		}
+		return e / (1 + 0.45*float64(r-p-1))
+	}
+	u := func(r, p int) float64 { return 0.7 / (1 + 0.45*float64(p-r-1)) }
+	const rho = 0.4
+	seqs := []struct {
+		order string
+		p     func(a1, a2, a3 float64) float64
+	}{
+		{"", func(a1, a2, a3 float64) float64 { return (1 - a1*g(1, 0)) * (1 - a2*g(2, 0)) * (1 - a3*g(3, 0)) }},
+		{"3", func(a1, a2, a3 float64) float64 {
+			return (1 - a1*g(1, 0)) * (1 - a2*g(2, 0)) * a3 * g(3, 0) * (rho*(1-a2*u(2, 3))*(1-a1*u(1, 3)) + 1 - rho)
+		}},
+		{"1 2", func(a1, a2, a3 float64) float64 { return a1 * g(1, 0) * a2 * g(2, 1) * (1 - a3*g(3, 2)) }},
+		{"3 1", func(a1, a2, a3 float64) float64 {
+			return (1 - a1*g(1, 0)) * (1 - a2*g(2, 0)) * a3 * g(3, 0) * rho * (1 - a2*u(2, 3)) * a1 * u(1, 3) * (1 - a2*g(2, 1))
+		}},
+		{"2 1 3", func(a1, a2, a3 float64) float64 {
+			return (1 - a1*g(1, 0)) * a2 * g(2, 0) * rho * a1 * u(1, 2) * a3 * g(3, 1)
+		}},
+		{"1 3 2", func(a1, a2, a3 float64) float64 {
+			return a1 * g(1, 0) * (1 - a2*g(2, 1)) * a3 * g(3, 1) * rho * a2 * u(2, 3)
+		}},
+	}
+	docs, orders := readOrders(t, b.Bytes())
+	if len(docs) != cfg.SERPs {
+		t.Fatalf("%d SERPs read, want %d", len(docs), cfg.SERPs)
+	}
+	count, want, variance := make([]float64, len(seqs)), make([]float64, len(seqs)), make([]float64, len(seqs))
+	multi, outOfOrder := 0, 0
+	for s, ds := range docs {
+		var key []string
+		for _, r := range orders[s] {
+			key = append(key, strconv.Itoa(r+1))
+		}
+		if len(orders[s]) > 1 {
+			multi++
+			for i := 1; i < len(orders[s]); i++ {
+				if orders[s][i] < orders[s][i-1] {
+					outOfOrder++
+					break
+				}
+			}
+		}
+		k := strings.Join(key, " ")
+		for i, sq := range seqs {
+			p := sq.p(attr[ds[0]], attr[ds[1]], attr[ds[2]])
+			want[i] += p
+			variance[i] += p * (1 - p)
+			if k == sq.order {
+				count[i]++
+			}
+		}
+	}
+	for i, sq := range seqs {
+		if sd := math.Sqrt(variance[i]); math.Abs(count[i]-want[i]) > 4*sd {
+			t.Errorf("click sequence %q: %v SERPs, want %.1f +- %.1f", sq.order, count[i], want[i], 4*sd)
+		}
+	}
+	if st.MultiClick != multi || st.OutOfOrder != outOfOrder || outOfOrder == 0 {
+		t.Errorf("counts %+v: the log has %d SERPs with two clicks or more, %d of them out of rank order (want some)", st, multi, outOfOrder)
+	}
+}
+
+// TestPSCMNoReturns: without returns no SERP is clicked out of rank order,
+// and the default configuration's returns make about 30% of the SERPs
+// with two clicks or more out of order (the package documentation).
+func TestPSCMNoReturns(t *testing.T) {
+	c := Default(PSCM, 20000, 2000, 2)
+	_, st, err := Simulate(context.Background(), c, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if share := float64(st.OutOfOrder) / float64(st.MultiClick); share < 0.25 || share > 0.35 {
+		t.Errorf("with returns: %d of %d SERPs with two clicks or more out of order (%.3f), want about 0.3", st.OutOfOrder, st.MultiClick, share)
+	}
+	c.NoReturns = true
+	if _, st, err = Simulate(context.Background(), c, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if st.OutOfOrder != 0 || st.MultiClick == 0 {
+		t.Errorf("without returns: %d of %d SERPs with two clicks or more out of order, want 0", st.OutOfOrder, st.MultiClick)
 	}
 }

@@ -124,6 +124,7 @@ var rules = []struct {
 	{"bench/humangrades", []string{"clickmodels", "labels", "pipeline/calibration", "sessions/split"}},
 	{"bench/ingest", []string{"ingest"}},
 	{"bench/ltr", []string{"ltr"}},
+	{"bench/pscmhelps", []string{"clickmodels", "clickmodels/refsim", "fit", "labels", "pipeline/calibration", "gonum.org/v1/gonum/stat"}},
 	{"bench/scale", nil},
 	{"bench/trecsession", []string{"ingest", "internal/atomicfile"}},
 }
@@ -153,7 +154,7 @@ var testRules = []struct {
 	{"ltr", []string{"TESTING"}},
 	{"pipeline/report", []string{"pipeline/internal/browsertest"}},
 	{"pipeline", []string{"TESTING", "pipeline/internal/browsertest"}},
-	{"pipeline/calibration", []string{"corpussim", "features"}},
+	{"pipeline/calibration", []string{"corpussim", "features", "gonum.org/v1/gonum/stat"}},
 	{"cmd/lovbench", []string{"TESTING", "features/democorpus", "workdir"}},
 	{"beam/lbbeam", []string{"TESTING", "ingest/ingesttest", "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs",
 		"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism", "github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"}},

@@ -155,10 +155,13 @@ func FitLog(ctx context.Context, logPath string, kind clickmodels.Kind, opt Opti
 	if err != nil {
 		return nil, err
 	}
-	cfg := fitConfig(kind, opt)
+	cfg := defaultFit(kind)
+	if opt.Fit != nil {
+		opt.Fit(&cfg)
+	}
 	rel, _, err := Fit(ctx, sessions, cfg, filepath.Join(work, "fit-"+name))
 	if err != nil {
 		return nil, err
 	}
-	return readIntervals(rel)
+	return ReadIntervals(rel)
 }

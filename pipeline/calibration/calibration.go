@@ -105,24 +105,31 @@ type Options struct {
 // directory), the fit of kind alone with intervals, and the labels of the
 // first SERPs; then measures the intervals and confidences against truth.
 // Its files go into work (created if missing; the caller removes it). The
-// configurations are the commands' defaults (ingest.Config's and
-// labels.Config's zero values, fit.DefaultConfig), so a change of a
-// default reaches this measurement.
+// configurations are the stages' DefaultConfig, the commands' defaults, so
+// a change of a default reaches this measurement. (Until issue 36's
+// measurements were taken again, the fit here was clickmodels.RunConfig's
+// zero value, PyClick's estimator with 50 iterations: not what a user's
+// `lovbench fit` runs.)
 func Run(ctx context.Context, logPath string, kind clickmodels.Kind, truth Truth, work string, opt Options) (*Report, error) {
 	sessions, irep, err := sessionsOf(ctx, logPath, work, opt.DropClickless)
 	if err != nil {
 		return nil, err
 	}
-	cfg := fitConfig(kind, opt)
+	cfg := defaultFit(kind)
+	if opt.Fit != nil {
+		opt.Fit(&cfg)
+	}
 	relPath, reps, err := Fit(ctx, sessions, cfg, filepath.Join(work, "fit"))
 	if err != nil {
 		return nil, err
 	}
 	labPath := filepath.Join(work, labels.FileLabels)
-	if _, err := labels.Run(ctx, labels.Config{Relevance: relPath, Sessions: sessions, Out: labPath}); err != nil {
+	lcfg := labels.DefaultConfig()
+	lcfg.Relevance, lcfg.Sessions, lcfg.Out = relPath, sessions, labPath
+	if _, err := labels.Run(ctx, lcfg); err != nil {
 		return nil, fmt.Errorf("label: %w", err)
 	}
-	rows, err := readIntervals(relPath)
+	rows, err := ReadIntervals(relPath)
 	if err != nil {
 		return nil, err
 	}
@@ -153,22 +160,13 @@ func Run(ctx context.Context, logPath string, kind clickmodels.Kind, truth Truth
 // and returns the ingest directory, which the fit and the labels read.
 func sessionsOf(ctx context.Context, logPath, work string, dropClickless bool) (string, *ingest.Report, error) {
 	dir := filepath.Join(work, "ingest")
-	rep, err := ingest.Run(ctx, ingest.Config{Format: ingest.FormatYandex, Log: logPath, OutDir: dir, PIISalt: []byte("calibration"), DropClickless: dropClickless})
+	icfg := ingest.DefaultConfig()
+	icfg.Format, icfg.Log, icfg.OutDir, icfg.PIISalt, icfg.DropClickless = ingest.FormatYandex, logPath, dir, []byte("calibration"), dropClickless
+	rep, err := ingest.Run(ctx, icfg)
 	if err != nil {
 		return "", nil, fmt.Errorf("ingest: %w", err)
 	}
 	return dir, rep, nil
-}
-
-// fitConfig is the configuration of `lovbench fit --models kind` with
-// the defaults (fit.DefaultConfig), changed by opt.Fit.
-func fitConfig(kind clickmodels.Kind, opt Options) clickmodels.RunConfig {
-	cfg := fit.DefaultConfig().RunConfig
-	cfg.Kinds = []clickmodels.Kind{kind}
-	if opt.Fit != nil {
-		opt.Fit(&cfg)
-	}
-	return cfg
 }
 
 // Fit fits cfg's single model on sessions (an ingest directory or
@@ -192,6 +190,15 @@ func Fit(ctx context.Context, sessions string, cfg clickmodels.RunConfig, dir st
 		return "", nil, err
 	}
 	return filepath.Join(dir, clickmodels.RelevanceFile(cfg.Kinds[0].String())), reps, nil
+}
+
+// defaultFit is the configuration of `lovbench fit --models kind` with
+// every other flag at its default (fit.DefaultConfig): the estimator, the
+// train split and the interval level the user gets.
+func defaultFit(kind clickmodels.Kind) clickmodels.RunConfig {
+	cfg := fit.DefaultConfig().RunConfig
+	cfg.Kinds = []clickmodels.Kind{kind}
+	return cfg
 }
 
 // Interval is one row of a relevance file with intervals.
@@ -286,10 +293,10 @@ func Measure(rows []Interval, ls []labels.Label, truth Truth, th labels.Threshol
 	return r, nil
 }
 
-// readIntervals reads the relevance file of `lovbench fit` (with
+// ReadIntervals reads the relevance file of `lovbench fit` (with
 // intervals), taking its columns by their names in the header so that
 // columns added later do not change what is read.
-func readIntervals(path string) ([]Interval, error) {
+func ReadIntervals(path string) ([]Interval, error) {
 	f, err := textio.Open(path)
 	if err != nil {
 		return nil, err

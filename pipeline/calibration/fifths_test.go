@@ -1,123 +1,25 @@
 //go:build fifths
 
-// These tests are the targets of issue 36, part 4, and they FAIL on today's
-// code: the best-observed fifths are covered 43-87% (docs/clickmodels.md,
-// "On the user's path, by evidence fifth"). They are kept out of the
-// default build so that the suite stays green while the work goes on; run
-// them with
+// These tests are the targets of issue 36, part 4, that still FAIL (those
+// that pass are in fifths_common_test.go, with the helpers): DBN on logs
+// whose click-less SERPs ingest drops, the sparse logs' least-observed
+// fifths (over-covered) and best-observed ones (docs/clickmodels.md, "On
+// the user's path, by evidence fifth"). They are kept out of the default
+// build so that the suite stays green while the work goes on; run them
+// with
 //
 //	go test -tags fifths -run TestFifths ./pipeline/calibration
 //
-// and drop the build constraint once they pass.
+// and move each to fifths_common_test.go once it passes.
 
 package calibration_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/clickmodels/refsim"
-	"github.com/lovbench/lovbench/clickmodels/sim"
-	"github.com/lovbench/lovbench/pipeline/calibration"
 )
-
-// The targets of issue 36, part 4, on the user's path (ingest, fit, label
-// with the defaults): the 90% intervals cover 85-95% of the true relevance
-// in every fifth of the pairs ordered by evidence, the best-observed fifth
-// included, and the label confidences have an expected calibration error
-// of at most 0.05. Where the model cannot identify its relevance (UBM's
-// scale: alpha c and gamma / c give the same clicks), an interval that
-// covers the identified set may cover more than 95%; the ECE then shows
-// whether it is wider than it must be, so UBM's coverage is only bounded
-// below.
-const (
-	minFifthCoverage = 0.85
-	maxFifthCoverage = 0.95
-	maxFifthECE      = 0.05
-)
-
-// checkFifths applies the targets to r; ridge lifts the upper bound of
-// the coverage (a model with a scale ridge).
-func checkFifths(t *testing.T, r *calibration.Report, ridge bool) {
-	t.Helper()
-	hi := maxFifthCoverage
-	if ridge {
-		hi = 1
-	}
-	for g, f := range r.ByEvidence {
-		t.Logf("fifth %d: %d pairs, evidence %.1f-%.1f, coverage %.3f, fitted/true %.3f, %d labels, ECE %.3f",
-			g+1, f.Pairs, f.MinEvidence, f.MaxEvidence, f.Coverage, f.MeanFitted/f.MeanTrue, f.Labels, f.ECE)
-		if f.Coverage < minFifthCoverage || f.Coverage > hi {
-			t.Errorf("fifth %d by evidence: coverage %.3f, want %.2f-%.2f", g+1, f.Coverage, minFifthCoverage, hi)
-		}
-	}
-	t.Logf("SERPs %d, kept %d, pairs %d, coverage %.3f, %d labels, ECE %.3f", r.LogSERPs, r.KeptSERPs, r.Pairs, r.Coverage, r.Labels.Pairs, r.Labels.ECE)
-	if r.Labels.ECE > maxFifthECE {
-		t.Errorf("label-confidence ECE %.3f, want at most %.2f", r.Labels.ECE, maxFifthECE)
-	}
-}
-
-// refFifths runs the user's path on a log of the second simulator.
-func refFifths(t *testing.T, model string, serps, queries int) *calibration.Report {
-	t.Helper()
-	ctx := context.Background()
-	dir := t.TempDir()
-	path, truth, _, err := calibration.RefLog(ctx, refsim.Default(model, serps, queries, 1), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k := clickmodels.UBM
-	if model == refsim.DBN {
-		k = clickmodels.DBN
-	}
-	r, err := calibration.Run(ctx, path, k, truth, dir, calibration.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
-// simFifths runs the user's path on a log of the project's simulator over
-// its synthetic source: dense, 100 SERPs per query with the default
-// parameters; sparse, 5 SERPs per query with the LOVBench profile's
-// examination for UBM (0.8 at rank 1, falling by 0.4 per rank) and no
-// users coming back to the results page (the returns are not a UBM or
-// DBN log: no click model can be calibrated on them; docs/clickmodels.md
-// measures them apart).
-func simFifths(t *testing.T, k clickmodels.Kind, serps int, sparse bool) *calibration.Report {
-	t.Helper()
-	ctx := context.Background()
-	perQuery := 100
-	cfg := sim.Config{Kind: k, SERPs: serps, Seed: 1}
-	if sparse {
-		perQuery = 5
-		if k == clickmodels.UBM {
-			g, err := sim.ExaminationGlobal(k, clickmodels.DefaultRanks, 0.8, 0.4)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg.Global = g
-		}
-	}
-	sc := sim.DefaultSyntheticConfig()
-	sc.Queries, sc.Seed = serps/perQuery, 1
-	src, err := sim.NewSyntheticSource(sc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Source = src
-	dir := t.TempDir()
-	path, truth, err := calibration.SimLog(ctx, cfg, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := calibration.Run(ctx, path, k, truth, dir, calibration.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
 
 // The second simulator (clickmodels/refsim): dense logs are the issue's
 // (60,000 SERPs over 300 queries; DBN also 200,000 over 50), sparse ones
@@ -140,17 +42,17 @@ func simFifths(t *testing.T, k clickmodels.Kind, serps int, sparse bool) *calibr
 // The best-observed fifth misses in every one (docs/clickmodels.md, "On
 // the user's path, by evidence fifth").
 
+// TestFifthsRefUBMDense held with the SERPs without a click dropped by
+// ingest (best-observed fifth 0.87) and fails with them kept, the default
+// since issue 36 part 1: fifths 0.903 0.899 0.873 0.881 0.828, ECE 0.018;
+// the relevance of the best-observed fifth is 0.94 x the truth (the scale
+// EM settles on, which the interval of the scale ridge does not reach).
 func TestFifthsRefUBMDense(t *testing.T) { checkFifths(t, refFifths(t, refsim.UBM, 60000, 300), true) }
-
-func TestFifthsRefUBMSparse(t *testing.T) {
-	checkFifths(t, refFifths(t, refsim.UBM, 10000, 2000), true)
-}
 
 func TestFifthsRefDBNDense(t *testing.T) { checkFifths(t, refFifths(t, refsim.DBN, 60000, 300), false) }
 
-func TestFifthsRefDBNVeryDense(t *testing.T) {
-	checkFifths(t, refFifths(t, refsim.DBN, 200000, 50), false)
-}
+// (TestFifthsRefDBNVeryDense is TestFifthsRefDBNVeryDenseWhole now that
+// the default path keeps the SERPs without a click.)
 
 func TestFifthsRefDBNSparse(t *testing.T) {
 	checkFifths(t, refFifths(t, refsim.DBN, 10000, 2000), false)

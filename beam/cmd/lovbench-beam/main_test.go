@@ -5,11 +5,13 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -113,12 +115,94 @@ func TestFitFromLog(t *testing.T) {
 	}
 }
 
+// TestFitPSCMAuthors: lovbench-beam fit --log --models pscm
+// --pscm-authors writes what lovbench fit --log --models pscm
+// --pscm-authors writes (clickmodels.RunInto with Options.PSCMAuthors, as
+// fit.Run does for a log), byte for byte, on a log where every other SERP
+// with two clicks or more is clicked bottom-up (its click lines reversed,
+// times 1, 2, ...), and something else than without the flag.
+func TestFitPSCMAuthors(t *testing.T) {
+	dir := t.TempDir()
+	var b bytes.Buffer
+	simulatedLog(t, &b, 3000)
+	var log bytes.Buffer
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	multi := 0
+	for i := 0; i < len(lines); {
+		log.WriteString(lines[i] + "\n")
+		j := i + 1
+		for j < len(lines) && strings.Split(lines[j], "\t")[2] == "C" {
+			j++
+		}
+		clicks := lines[i+1 : j]
+		if len(clicks) > 1 {
+			multi++
+		}
+		for k := range clicks {
+			c := clicks[k]
+			if len(clicks) > 1 && multi%2 == 0 {
+				c = clicks[len(clicks)-1-k]
+			}
+			f := strings.Split(c, "\t")
+			f[1] = strconv.Itoa(k + 1)
+			log.WriteString(strings.Join(f, "\t") + "\n")
+		}
+		i = j
+	}
+	if multi < 100 {
+		t.Fatalf("%d SERPs with two clicks or more, want some hundreds", multi)
+	}
+	logPath := filepath.Join(dir, "log.tsv")
+	if err := os.WriteFile(logPath, log.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(dir, "want")
+	if err := os.MkdirAll(want, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	opt := clickmodels.DefaultEstimator.Options()
+	opt.Iterations, opt.PSCMAuthors = 4, true
+	l, err := sessions.LoadForFit(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := clickmodels.RunInto(context.Background(), l, clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.PSCM}, Options: opt}, want); err != nil {
+		t.Fatal(err)
+	}
+	files := []string{"PSCM_relevance.tsv", "PSCM_params.json"}
+	for _, authors := range []bool{true, false} {
+		out := filepath.Join(dir, fmt.Sprint("fit-", authors))
+		setFlags(t, map[string]string{"log": logPath, "out": out, "shards": "3", "models": "pscm", "iterations": "4", "part-size": "20000",
+			"pscm-authors": strconv.FormatBool(authors)})
+		if err := run(context.Background(), "fit"); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			a, err1 := os.ReadFile(filepath.Join(want, f))
+			g, err2 := os.ReadFile(filepath.Join(out, f))
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			if same := bytes.Equal(a, g); same != authors {
+				t.Errorf("--pscm-authors=%v: %s equal to lovbench fit --pscm-authors's: %v, want %v", authors, f, same, authors)
+			}
+		}
+		met, err := os.ReadFile(filepath.Join(out, clickmodels.MetricsFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(met), `"pscm_authors"`); got != authors {
+			t.Errorf("--pscm-authors=%v: metrics.json says pscm_authors %v", authors, got)
+		}
+	}
+}
+
 // setFlags sets the command's own flags for one run: those in set to
 // their values, the others to their defaults.
 func setFlags(t *testing.T, set map[string]string) {
 	t.Helper()
 	for _, name := range []string{"log", "shards", "out", "part-size", "pii-blacklist", "full-serp", "max-line", "shard-dir",
-		"models", "iterations", "pii-salt", "keep-session-ids", "drop-clickless", "tolerance", "exact", "split", "train-fraction", "seed", "cpuprofile"} {
+		"models", "iterations", "pii-salt", "keep-session-ids", "drop-clickless", "tolerance", "exact", "pscm-authors", "split", "train-fraction", "seed", "cpuprofile"} {
 		f := flag.Lookup(name)
 		v, ok := set[name]
 		if !ok {

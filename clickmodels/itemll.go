@@ -1,0 +1,161 @@
+package clickmodels
+
+import (
+	"context"
+	"math"
+)
+
+// The training log-likelihood of PBM and UBM from merged items.
+//
+// Under PBM and UBM the probability of a rank's outcome given the ranks
+// above it depends only on the rank's pair, its examination parameter and
+// whether it was clicked: a·γ if clicked, 1 - a·γ if not (the models'
+// definitions, Chuklin et al. 2015). So the tolerance's log-likelihood,
+// sum over SERPs s of w_s/n_s · sum over ranks r of ln P(c_r | c_<r)
+// (serpLL's per-SERP mean), is
+//
+//	sum over items (p, e, n, c) of W · ln(c ? a_p·γ_e : 1 - a_p·γ_e) / n
+//
+// with W the number of ranks (of SERPs of n ranks) merged into the item.
+// The items are the same whatever the engine (a query's records are in one
+// chunk, shard or Beam bundle), in the same order (the order of first
+// appearance in the query's records, on which the pair M-step's sums
+// already rely), and W is a whole number. So, as serpLL does per SERP, the
+// terms of one query and one SERP length are gathered as a product of the
+// probabilities (each taken W times; one logarithm per query and length
+// instead of one per item), and each query's sums go to the exact sum on
+// their own: in-core, out-of-core and Beam fits get the same bits. The
+// value differs from the per-SERP pass by rounding only (a few units in
+// the last place), for a fraction of its cost: the items are fewer than
+// the ranks of the distinct SERPs and nothing is gathered per SERP, which
+// was most of UBM's default fit (docs/clickmodels.md, "Cost of the default
+// estimator").
+
+// llItem is one (pair, examination parameter, SERP length, outcome) of a
+// chunk's ranks.
+type llItem struct {
+	pair    int32 // pair - the chunk's first pair
+	exam    int32
+	n       uint8 // ranks of the SERPs the item's ranks belong to
+	clicked bool
+	last    bool    // the last item of its query
+	w       float64 // number of ranks merged
+}
+
+// itemLL holds the llItems of every chunk, chunk ci's at
+// items[off[ci]:off[ci+1]].
+type itemLL struct {
+	off   []int
+	items []llItem
+}
+
+// llItemKey is an llItem's identity within a query.
+type llItemKey struct {
+	pair, exam int32
+	n          uint8
+	clicked    bool
+}
+
+// newItemLL merges the ranks of d's PBM or UBM records into llItems.
+func newItemLL(ctx context.Context, f *fitter) *itemLL {
+	d := f.d
+	nc := len(d.chunks)
+	parts := make([][]llItem, nc)
+	f.parallel(ctx, f.workers, func(ci int, _ *scratch) {
+		ch := d.chunks[ci]
+		var items []llItem
+		index := make(map[llItemKey]int32)
+		for i := ch.recLo; i < ch.recHi; {
+			// Query by query (its records and pairs are contiguous), so
+			// the index stays small.
+			q := d.pairQuery[d.recPair[d.recOff[i]]]
+			clear(index)
+			first := len(items)
+			for ; i < ch.recHi && d.pairQuery[d.recPair[d.recOff[i]]] == q; i++ {
+				pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
+				n, w := uint8(len(pairs)), d.recWeight[i]
+				examParams(f.kind, f.R, pairs, d.recClicks[i], func(p int32, ei int, clicked bool) {
+					k := llItemKey{pair: p - int32(ch.pairLo), exam: int32(ei), n: n, clicked: clicked}
+					it, ok := index[k]
+					if !ok {
+						it = int32(len(items))
+						index[k] = it
+						items = append(items, llItem{pair: k.pair, exam: k.exam, n: n, clicked: clicked})
+					}
+					items[it].w += w
+				})
+			}
+			if len(items) > first {
+				items[len(items)-1].last = true
+			}
+		}
+		parts[ci] = items
+	})
+	ll := &itemLL{off: make([]int, nc+1)}
+	for ci := range parts {
+		ll.off[ci+1] = ll.off[ci] + len(parts[ci])
+	}
+	ll.items = make([]llItem, 0, ll.off[nc])
+	for ci := range parts {
+		ll.items = append(ll.items, parts[ci]...)
+		parts[ci] = nil
+	}
+	return ll
+}
+
+// trainLLItems is trainLL for PBM and UBM: the log-likelihood from the
+// merged items (built on the first call).
+func (f *fitter) trainLLItems(ctx context.Context, st *Stats) {
+	if f.ill == nil {
+		f.ill = newItemLL(ctx, f)
+	}
+	d, g := f.d, f.global
+	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
+		ch := d.chunks[ci]
+		attr := f.attr[ch.pairLo:ch.pairHi]
+		// Per SERP length n: the sum of the logarithms taken one by one
+		// and the product of the other probabilities, as in serpLL.
+		var sum, prod [MaxSERP + 1]float64
+		for n := range prod {
+			prod[n] = 1
+		}
+		for _, it := range f.ill.items[f.ill.off[ci]:f.ill.off[ci+1]] {
+			p := attr[it.pair] * g[it.exam]
+			if !it.clicked {
+				p = 1 - p
+			}
+			n := it.n
+			switch {
+			case it.w == 1 && p >= 0x1p-100: // most items
+				prod[n] *= p // >= 2^-1000: no underflow
+				if prod[n] < 0x1p-900 {
+					sum[n] += math.Log(prod[n])
+					prod[n] = 1
+				}
+			case it.w > 16 || it.w != math.Trunc(it.w) || !(p >= 0x1p-100): // many ranks, tiny, 0 (-Inf) or NaN
+				sum[n] += it.w * math.Log(p)
+			default:
+				for k := 0; k < int(it.w); k++ {
+					prod[n] *= p
+					if prod[n] < 0x1p-900 {
+						sum[n] += math.Log(prod[n])
+						prod[n] = 1
+					}
+				}
+			}
+			if !it.last {
+				continue
+			}
+			for n := range prod {
+				if sum[n] == 0 && prod[n] == 1 {
+					continue
+				}
+				if x := (sum[n] + math.Log(prod[n])) / float64(n); !sc.ll.AddSmall(x) {
+					sc.ll.addLarge(x)
+				}
+				sum[n], prod[n] = 0, 1
+			}
+		}
+	})
+	f.collect(st)
+}
