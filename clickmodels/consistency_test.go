@@ -45,6 +45,8 @@ func consistencyErrors(t *testing.T, kind clickmodels.Kind, n int, est clickmode
 	switch kind {
 	case clickmodels.DBN:
 		global = math.Abs(m.Global[0] - truth.Global[0])
+	case clickmodels.SDBN:
+		// No global parameter: the continuation is 1 by definition.
 	case clickmodels.UBM:
 		none := func(mm *clickmodels.Model, r int) float64 { return mm.Global[r*R+R-1] }
 		for r := 1; r < R; r++ {

@@ -42,7 +42,8 @@ func runLOV(t *testing.T, queries, clicks []byte) (*Report, string, error) {
 	q := write(t, dir, "q.jsonl", queries)
 	c := write(t, dir, "c.jsonl", clicks)
 	out := filepath.Join(dir, "out")
-	rep, err := Run(context.Background(), Config{KeepSessionIDs: true, Format: FormatLOV, Queries: q, Clicks: c, OutDir: out})
+	// LOVBench's rule 1 as written (DropClickless): these tests count it.
+	rep, err := Run(context.Background(), Config{KeepSessionIDs: true, DropClickless: true, Format: FormatLOV, Queries: q, Clicks: c, OutDir: out})
 	if err == nil {
 		if cerr := rep.Check(); cerr != nil {
 			t.Fatal(cerr)
@@ -190,7 +191,7 @@ func TestYandexHandWritten(t *testing.T) {
 	dir := t.TempDir()
 	in := write(t, dir, "log.tsv", []byte(yandexIn))
 	out := filepath.Join(dir, "out")
-	rep, err := Run(context.Background(), Config{KeepSessionIDs: true, Format: FormatYandex, Log: in, OutDir: out})
+	rep, err := Run(context.Background(), Config{KeepSessionIDs: true, DropClickless: true, Format: FormatYandex, Log: in, OutDir: out})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -240,9 +240,10 @@ type cleaner struct {
 	q         *quarantine
 	emit      func([]sessions.SERP) error
 	pseudo    *pseudonymiser // nil: session IDs are written as read
-	// keepClickless keeps the sessions rule 1 would drop for having no
-	// click (Config.KeepClickless), counted in Report.Sessions.
-	keepClickless bool
+	// dropClickless drops the sessions without a click (rule 1 as
+	// written, Config.DropClickless); otherwise they are kept for the
+	// click models and counted in Report.Sessions.
+	dropClickless bool
 }
 
 // rule3 returns the drop rule that removes query event e, or "" to keep it.
@@ -421,7 +422,7 @@ func (c *cleaner) finish(s *session) error {
 		c.rep.Dropped[DropMultiTab] += s.keptQ + s.keptC + s.pendingMT
 		c.rep.Sessions.DroppedMultiTab++
 		return nil
-	case s.keptC == 0 && (!c.keepClickless || len(s.serps) == 0):
+	case s.keptC == 0 && (c.dropClickless || len(s.serps) == 0):
 		c.rep.Dropped[DropSessionNoClick] += s.keptQ
 		c.rep.Sessions.DroppedNoClick++
 		return nil
@@ -430,6 +431,8 @@ func (c *cleaner) finish(s *session) error {
 		// that its results were seen and did not attract (issue 36).
 		c.rep.Sessions.KeptWithoutClick++
 		c.rep.SERPsWithoutClickSession += s.keptQ
+	default:
+		c.rep.SERPsWithClickSession += s.keptQ
 	}
 	// Rule 5 rebases on the session's earliest kept event. In a log whose
 	// times never go back within a session that is its first event; a

@@ -44,9 +44,11 @@ func ExampleRun() {
 	}
 	fmt.Println("events:", rep.InputEvents, "sessions kept:", rep.Sessions.Kept, "of", rep.Sessions.Seen)
 	fmt.Println("kept queries:", rep.KeptQueries, "clicks:", rep.KeptClicks)
+	fmt.Println("of sessions with a click:", rep.SERPsWithClickSession, "without:", rep.SERPsWithoutClickSession)
 	fmt.Println("e-mail queries dropped:", rep.Dropped["rule3_pii_email"])
 	// Output:
-	// events: 36 sessions kept: 5 of 9
-	// kept queries: 6 clicks: 6
+	// events: 36 sessions kept: 6 of 9
+	// kept queries: 7 clicks: 6
+	// of sessions with a click: 6 without: 1
 	// e-mail queries dropped: 1
 }

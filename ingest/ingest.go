@@ -107,11 +107,15 @@ type Config struct {
 	// KeepSessionIDs writes session IDs as read, without pseudonymisation
 	// (for logs whose IDs are already pseudonymous, or for tests).
 	KeepSessionIDs bool
-	// KeepClickless keeps the sessions without a click that rule 1 drops,
-	// as evidence for the click models (a SERP nobody clicked says its
-	// results were seen and did not attract; docs/ingest.md). The report
-	// counts them (Sessions.KeptWithoutClick, SERPsWithoutClickSession).
-	KeepClickless bool
+	// DropClickless drops the sessions without a click (LOVBench's rule
+	// 1 as written) from the sessions, so the click models never see
+	// them. By default they are kept as evidence for the click models (a
+	// SERP nobody clicked says its results were seen and did not
+	// attract; docs/ingest.md, rule 1) while the benchmark's labels are
+	// still drawn only from sessions with a click (package labels); the
+	// report counts both (KeptQueries, SERPsWithoutClickSession,
+	// SERPsWithClickSession).
+	DropClickless bool
 	// AllowEmpty accepts an input of which no SERP is kept (empty, or every
 	// event quarantined or dropped). Without it Run still writes the outputs
 	// (report.json and quarantine.jsonl say why) and then returns the report
@@ -138,7 +142,7 @@ func Run(ctx context.Context, o Config) (*Report, error) {
 	if o.SessionIdle <= 0 {
 		o.SessionIdle = DefaultSessionIdle
 	}
-	c := &cleaner{rep: rep, det: pii.New(o.Blacklist, NormalizeQuery), keepClickless: o.KeepClickless}
+	c := &cleaner{rep: rep, det: pii.New(o.Blacklist, NormalizeQuery), dropClickless: o.DropClickless}
 	if !o.KeepSessionIDs {
 		var err error
 		if c.pseudo, err = newPseudonymiser(o.PIISalt); err != nil {

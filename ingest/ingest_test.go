@@ -82,7 +82,7 @@ func readBlacklist(t *testing.T, path string) []string {
 func TestGoldenLOV(t *testing.T) {
 	out := t.TempDir()
 	var logBuf bytes.Buffer
-	rep, err := Run(context.Background(), Config{KeepSessionIDs: true,
+	rep, err := Run(context.Background(), Config{KeepSessionIDs: true, DropClickless: true,
 		Logger:    slog.New(slog.NewTextHandler(&logBuf, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Format:    FormatLOV,
 		Queries:   "testdata/lov/queries.jsonl",
@@ -150,7 +150,7 @@ func TestGoldenLOV(t *testing.T) {
 	os.Remove(filepath.Join(out, "log.txt"))
 	// A second run gives byte-identical files.
 	out2 := t.TempDir()
-	if _, err := Run(context.Background(), Config{KeepSessionIDs: true, Format: FormatLOV, Queries: "testdata/lov/queries.jsonl",
+	if _, err := Run(context.Background(), Config{KeepSessionIDs: true, DropClickless: true, Format: FormatLOV, Queries: "testdata/lov/queries.jsonl",
 		Clicks: "testdata/lov/clicks.jsonl", Blacklist: readBlacklist(t, "testdata/lov/blacklist.txt"), OutDir: out2}); err != nil {
 		t.Fatal(err)
 	}

@@ -52,8 +52,8 @@ type PartOptions struct {
 	// KeepSessionIDs writes the IDs as read.
 	PIISalt        []byte
 	KeepSessionIDs bool
-	// KeepClickless is Config.KeepClickless.
-	KeepClickless bool
+	// DropClickless is Config.DropClickless.
+	DropClickless bool
 }
 
 // CleanYandexPart cleans r, a part of a Yandex log made of whole sessions,
@@ -70,7 +70,7 @@ func CleanYandexPart(ctx context.Context, r io.Reader, o PartOptions, quar io.Wr
 	}
 	rep := newReport()
 	rep.Format = FormatYandex
-	c := &cleaner{rep: rep, det: pii.New(o.Blacklist, NormalizeQuery), full: o.FullSERP, emit: emit, keepClickless: o.KeepClickless}
+	c := &cleaner{rep: rep, det: pii.New(o.Blacklist, NormalizeQuery), full: o.FullSERP, emit: emit, dropClickless: o.DropClickless}
 	if !o.KeepSessionIDs {
 		if len(o.PIISalt) == 0 {
 			return nil, errors.New("ingest: the parts of a log need one pseudonymisation key (PartOptions.PIISalt), or KeepSessionIDs")
@@ -128,6 +128,7 @@ func MergeReports(parts []*Report, inputs []InputFile) (*Report, error) {
 		out.Sessions.Kept += p.Sessions.Kept
 		out.Sessions.KeptWithoutClick += p.Sessions.KeptWithoutClick
 		out.SERPsWithoutClickSession += p.SERPsWithoutClickSession
+		out.SERPsWithClickSession += p.SERPsWithClickSession
 		out.Sessions.DroppedNoClick += p.Sessions.DroppedNoClick
 		out.Sessions.DroppedMultiTab += p.Sessions.DroppedMultiTab
 	}

@@ -1,41 +1,21 @@
 package ingest
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
-
-	"github.com/lovbench/lovbench/internal/refdata"
-	"github.com/lovbench/lovbench/sessions"
 )
 
 // TestPyClickReferenceLog ingests the shared PyClick reference log and checks
 // that every kept session has exactly the SERPs (query, documents, clicked
 // ranks) that PyClick's reading of the input gives it (sessions.ReadYandex
 // follows PyClick), and that only sessions without clicks or with a click
-// outside the SERP are dropped.
+// outside the SERP are dropped, under LOVBench's rule 1 as written
+// (DropClickless; TestKeepClickless checks the default).
 func TestPyClickReferenceLog(t *testing.T) {
-	in := refdata.Path(t, "pyclick", "golden_ubm6k.tsv")
-	out := t.TempDir()
-	rep, err := Run(context.Background(), Config{KeepSessionIDs: true, Format: FormatYandex, Log: in, OutDir: out})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	ref, st, err := sessions.ReadYandex(f, in, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := sessions.Load(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := ingestReference(t, Config{KeepSessionIDs: true, DropClickless: true})
+	rep, out, ref, st, got := r.rep, r.out, r.ref, r.st, r.got
 	// SERPs of the reference log, by session.
 	bySess := map[string][]int{}
 	for i := 0; i < ref.Len(); i++ {

@@ -83,8 +83,9 @@ type InputFile struct {
 
 // SessionCounts accounts for every session seen:
 // Seen = Kept + DroppedNoClick + DroppedMultiTab. KeptWithoutClick (part of
-// Kept) counts the sessions without a click kept by
-// Config.KeepClickless, which rule 1 drops.
+// Kept) counts the sessions without a click kept for the click models
+// (the default; Config.DropClickless drops them, as LOVBench's rule 1
+// does).
 type SessionCounts struct {
 	Seen             int `json:"seen"`
 	Kept             int `json:"kept"`
@@ -115,9 +116,12 @@ type Report struct {
 	Dropped     map[string]int `json:"dropped"`
 	KeptQueries int            `json:"kept_queries"` // = kept SERPs, the SERPs the click models see
 	// SERPsWithoutClickSession counts the kept SERPs of sessions without a
-	// click (Config.KeepClickless): KeptQueries minus this is the number
-	// of SERPs that pass LOVBench's rule 1.
-	SERPsWithoutClickSession int           `json:"serps_of_sessions_without_click,omitempty"`
+	// click (kept for the click models unless Config.DropClickless), and
+	// SERPsWithClickSession those of sessions with a click: the SERPs that
+	// pass LOVBench's rule 1, the only ones the benchmark's labels are
+	// drawn from. The two add up to KeptQueries.
+	SERPsWithoutClickSession int           `json:"serps_of_sessions_without_click"`
+	SERPsWithClickSession    int           `json:"serps_of_sessions_with_click"`
 	KeptClicks               int           `json:"kept_clicks"`
 	Sessions                 SessionCounts `json:"sessions"`
 	Blacklisted              int           `json:"blacklist_entries"`
@@ -166,6 +170,9 @@ func (r *Report) Check() error {
 	s := r.Sessions
 	if s.KeptWithoutClick > s.Kept || r.SERPsWithoutClickSession > r.KeptQueries {
 		return fmt.Errorf("report: %d sessions (%d SERPs) kept without a click, more than the %d (%d) kept", s.KeptWithoutClick, r.SERPsWithoutClickSession, s.Kept, r.KeptQueries)
+	}
+	if r.SERPsWithClickSession+r.SERPsWithoutClickSession != r.KeptQueries {
+		return fmt.Errorf("report: SERPs of sessions with a click %d + without %d != kept SERPs %d", r.SERPsWithClickSession, r.SERPsWithoutClickSession, r.KeptQueries)
 	}
 	if s.Kept+s.DroppedNoClick+s.DroppedMultiTab != s.Seen {
 		return fmt.Errorf("report: sessions kept + dropped = %d, seen %d", s.Kept+s.DroppedNoClick+s.DroppedMultiTab, s.Seen)

@@ -99,7 +99,14 @@ type Report struct {
 // are counted in Report.RowSkips (name is the relevance file for the
 // report); queries that are left out are counted in Report.QuerySkips.
 func Assign(ctx context.Context, log *sessions.Log, rel []Relevance, name string, opts Options) ([]Label, Report, error) {
-	ls, rep, dups, err := assignRows(ctx, log, sliceRows(rel), name, opts)
+	return assign(ctx, log, nil, rel, name, opts)
+}
+
+// assign is Assign; noClick (by query ID, nil for none) marks the queries
+// shown only in sessions without a click, left out as
+// ReasonOnlyWithoutClick.
+func assign(ctx context.Context, log *sessions.Log, noClick []bool, rel []Relevance, name string, opts Options) ([]Label, Report, error) {
+	ls, rep, dups, err := assignRows(ctx, log, noClick, sliceRows(rel), name, opts)
 	// rel from ReadRelevance holds no repeated (query, doc); any other
 	// repeat is counted with the skipped rows, so every row is accounted
 	// for.

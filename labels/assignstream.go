@@ -52,9 +52,9 @@ func sliceRows(rel []Relevance) rowSource {
 // (firstSERPsOf), keep the rows of their docs (readRows), label the
 // queries whose whole first SERP has rows (labelQueries), and account for
 // every row that got no label (accountUnused).
-func assignRows(ctx context.Context, log *sessions.Log, rows rowSource, name string, opts Options) ([]Label, Report, Skips, error) {
+func assignRows(ctx context.Context, log *sessions.Log, noClick []bool, rows rowSource, name string, opts Options) ([]Label, Report, Skips, error) {
 	out := []Label{}
-	rep, readSkips, err := assignRowsTo(ctx, log, nil, rows, name, opts, func(l Label) error {
+	rep, readSkips, err := assignRowsTo(ctx, log, nil, noClick, rows, name, opts, func(l Label) error {
 		out = append(out, l)
 		return nil
 	})
@@ -66,14 +66,16 @@ func assignRows(ctx context.Context, log *sessions.Log, rows rowSource, name str
 
 // assignRowsTo is assignRows handing each label to emit, in output order,
 // instead of holding them all: `label` writes them as they come. docName
-// turns the log's document IDs into names; nil reads log.Docs.
-func assignRowsTo(ctx context.Context, log *sessions.Log, docName func(int32) string, rows rowSource, name string, opts Options, emit func(Label) error) (Report, Skips, error) {
+// turns the log's document IDs into names; nil reads log.Docs. noClick
+// (by query ID; nil: none) marks the queries shown only in sessions
+// without a click, which get no label (ReasonOnlyWithoutClick).
+func assignRowsTo(ctx context.Context, log *sessions.Log, docName func(int32) string, noClick []bool, rows rowSource, name string, opts Options, emit func(Label) error) (Report, Skips, error) {
 	opts = opts.withDefaults()
 	var readSkips Skips
 	if docName == nil {
 		docName = func(id int32) string { return log.Docs.Names[id] }
 	}
-	st := &assigner{log: log, docName: docName, name: name, opts: opts,
+	st := &assigner{log: log, docName: docName, noClick: noClick, name: name, opts: opts,
 		rep: Report{Thresholds: opts.Thresholds.String(), FirstSERP: string(opts.Choice), SERPSize: opts.SERPSize}}
 	var err error
 	if st.first, err = firstSERPsOf(ctx, log, opts); err != nil {
@@ -107,6 +109,7 @@ func assignRowsTo(ctx context.Context, log *sessions.Log, docName func(int32) st
 type assigner struct {
 	log     *sessions.Log
 	docName func(int32) string // a document ID's name
+	noClick []bool             // by query: shown only in sessions without a click (nil: none)
 	name    string             // the relevance file, for the report
 	opts    Options
 	rep     Report
@@ -261,6 +264,8 @@ func (st *assigner) labelQueries(ctx context.Context, emit func(Label) error) er
 		qr := &st.qrows[q]
 		serp := st.first[q]
 		switch {
+		case st.noClick != nil && st.noClick[q]:
+			st.rep.QuerySkips.Add(Problem{Reason: ReasonOnlyWithoutClick, Detail: fmt.Sprintf("query %s was shown only in sessions without a click (LOVBench's rule 1)", textio.Quote(qname))})
 		case serp == nil:
 			st.rep.QuerySkips.Add(Problem{Reason: ReasonShortSERP, Detail: fmt.Sprintf("query %s: no SERP with %d results", textio.Quote(qname), st.opts.SERPSize)})
 		case !qr.anyRows:

@@ -60,7 +60,7 @@ func TestAssignStream(t *testing.T) {
 			t.Fatal(err)
 		}
 		open := func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(b.String())), nil }
-		got, gotRep, gotRead, err := assignRows(context.Background(), log, fileRows(open, "rel.tsv"), "rel.tsv", opts)
+		got, gotRep, gotRead, err := assignRows(context.Background(), log, nil, fileRows(open, "rel.tsv"), "rel.tsv", opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,7 +106,7 @@ func TestSkipDetailsQuoteHostileNames(t *testing.T) {
 	}
 	open := func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(file.String())), nil }
 	opts := Options{SERPSize: 2}
-	_, streamed, _, err := assignRows(context.Background(), l, fileRows(open, "rel.tsv"), "rel.tsv", opts)
+	_, streamed, _, err := assignRows(context.Background(), l, nil, fileRows(open, "rel.tsv"), "rel.tsv", opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -475,7 +475,7 @@ func TestRunByteIdentical(t *testing.T) {
 	rel.WriteString(RelevanceHeader + "\n")
 	for i := range 40 {
 		q := fmt.Sprintf("q%d", i%7)
-		fmt.Fprintf(&log, "s%d\t0\tQ\t%s\t0\td%d\td%d\td%d\n", i, q, i%5, i%5+1, i%5+2)
+		fmt.Fprintf(&log, "s%d\t0\tQ\t%s\t0\td%d\td%d\td%d\ns%d\t1\tC\td%d\n", i, q, i%5, i%5+1, i%5+2, i, i%5)
 	}
 	for q := range 8 {
 		for d := range 7 {
@@ -518,7 +518,7 @@ func TestRunWritesReport(t *testing.T) {
 	}
 	src := t.TempDir()
 	lp, rp := filepath.Join(src, "log.tsv"), filepath.Join(src, "rel.tsv")
-	os.WriteFile(lp, []byte("s1\t0\tQ\tq1\t0\ta\tb\tc\ns2\t0\tQ\tq1\t0\ta\tb\tc\n"), 0o644)
+	os.WriteFile(lp, []byte("s1\t0\tQ\tq1\t0\ta\tb\tc\ns1\t1\tC\ta\ns2\t0\tQ\tq1\t0\ta\tb\tc\n"), 0o644)
 	os.WriteFile(rp, []byte(RelevanceHeader+"\nq1\ta\t0.9\nq1\tb\t0.1\nq1\tc\t0.55\nq1\tc\tNaN\n"), 0o644)
 	var files [2][]byte
 	for i := range 2 {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,8 +18,18 @@ import (
 
 // writeSessionsDir writes serps as the sessions.parquet of a new directory,
 // in row groups of rowGroup rows, and returns the directory.
+//
+// A SERP without a click gets one at rank 1: labels come only from
+// sessions with a click (LOVBench's rule 1), and these tests are about
+// the choice of first SERPs among them.
 func writeSessionsDir(t *testing.T, serps []sessions.SERP, rowGroup int) string {
 	t.Helper()
+	serps = slices.Clone(serps)
+	for i := range serps {
+		if len(serps[i].Clicks) == 0 {
+			serps[i].Clicks = []sessions.Click{{Rank: 0}}
+		}
+	}
 	dir := t.TempDir()
 	f, err := os.Create(filepath.Join(dir, sessions.ParquetName))
 	if err != nil {

@@ -98,7 +98,7 @@ func TestOrderAgreement(t *testing.T) {
 func TestRunWritesOrder(t *testing.T) {
 	dir := t.TempDir()
 	lp, rp := filepath.Join(dir, "log.tsv"), filepath.Join(dir, "rel.tsv")
-	os.WriteFile(lp, []byte("s1\t0\tQ\tq\t0\td0\td1\td2\n"), 0o644)
+	os.WriteFile(lp, []byte("s1\t0\tQ\tq\t0\td0\td1\td2\ns1\t1\tC\td0\n"), 0o644)
 	os.WriteFile(rp, []byte(RelevanceHeaderIntervals+"\nq\td0\t0.8\t0.1\t0.9\t2\t1\nq\td1\t0.46\t0.1\t0.9\t1\t1\nq\td2\t0.3\t0.1\t0.9\t1\t2\n"), 0o644)
 	out := filepath.Join(dir, "labels.csv")
 	rep, err := Run(context.Background(), Config{Relevance: rp, Sessions: lp, Out: out, Options: Options{SERPSize: 3}})

@@ -51,6 +51,10 @@ const (
 	ReasonShortSERP       = "short_serp"            // query's first SERP has fewer results than a full page
 	ReasonIncompleteSERP  = "incomplete_serp"       // a result of the first SERP has no relevance
 	ReasonDuplicateOnSERP = "duplicate_on_serp"     // the first SERP shows the same doc twice
+	// ReasonOnlyWithoutClick: the query was shown only in sessions
+	// without a click, which ingest keeps for the click models but
+	// LOVBench's rule 1 keeps out of the benchmark: no label.
+	ReasonOnlyWithoutClick = "only_sessions_without_click"
 )
 
 // ReadRelevance reads a relevance TSV (header RelevanceHeader, then

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/textio"
@@ -73,7 +74,9 @@ type RunReport struct {
 }
 
 // Run reads the relevance file and the sessions, labels the first SERPs
-// (Assign), writes cfg.Out atomically and, with cfg.Expert, compares the
+// (Assign) chosen among the SERPs of sessions with a click (LOVBench's
+// rule 1: a query shown only in sessions without a click gets no label,
+// counted as only_sessions_without_click), writes cfg.Out atomically and, with cfg.Expert, compares the
 // predictions of the expert queries with the expert labels (CompareExperts;
 // all relevance rows take part, not only the labelled ones).
 func Run(ctx context.Context, cfg Config) (RunReport, error) {
@@ -84,14 +87,18 @@ func Run(ctx context.Context, cfg Config) (RunReport, error) {
 	}
 	// Without the expert comparison (Assign) the log needs no document
 	// dictionary.
-	log, docName, err := loadFirstSERPsNamed(ctx, cfg.Sessions, cfg.Options, cfg.Expert == "")
+	log, docName, noClick, err := loadFirstSERPsNamed(ctx, cfg.Sessions, cfg.Options, cfg.Expert == "")
 	if err != nil {
 		f.Close()
 		return rr, fmt.Errorf("sessions: %w", err)
 	}
 	if log.Len() == 0 && !cfg.AllowEmpty {
 		f.Close()
-		return rr, &textio.EmptyError{File: cfg.Sessions, What: "SERP"}
+		what := "SERP"
+		if slices.Contains(noClick, true) {
+			what = "SERP of a session with a click" // LOVBench's rule 1
+		}
+		return rr, &textio.EmptyError{File: cfg.Sessions, What: what}
 	}
 	var rel []Relevance
 	var readSkips Skips
@@ -137,7 +144,7 @@ func Run(ctx context.Context, cfg Config) (RunReport, error) {
 			}
 			return ow.add(l)
 		}
-		rep, readSkips, err = assignRowsTo(ctx, log, docName, fileRows(open, cfg.Relevance), cfg.Relevance, cfg.Options, emit)
+		rep, readSkips, err = assignRowsTo(ctx, log, docName, noClick, fileRows(open, cfg.Relevance), cfg.Relevance, cfg.Options, emit)
 		if err == nil {
 			err = lw.flush()
 		}
@@ -151,7 +158,7 @@ func Run(ctx context.Context, cfg Config) (RunReport, error) {
 		if err != nil {
 			return rr, err
 		}
-		if ls, rep, err = Assign(ctx, log, rel, cfg.Relevance, cfg.Options); err != nil {
+		if ls, rep, err = assign(ctx, log, noClick, rel, cfg.Relevance, cfg.Options); err != nil {
 			return rr, err
 		}
 		for _, l := range ls {

@@ -12,11 +12,15 @@ import (
 )
 
 // loadFirstSERPs reads the sessions at path and returns a log holding, for
-// every query that has a full SERP, only its first SERP under opts.Choice
-// (its first opts.SERPSize results), and every query of the log in its
-// query dictionary: all that Assign reads, so Assign on it equals Assign
-// on the whole log. A sessions.parquet (or ingest directory) is streamed
-// once, reading only its query and results columns, and never held; a
+// every query that has a full SERP in a session with a click, only its
+// first SERP under opts.Choice among those (its first opts.SERPSize
+// results), and every query of the log in its query dictionary. The
+// SERPs of sessions without a click, which ingest keeps for the click
+// models, are no candidates: LOVBench's rule 1 keeps the benchmark to
+// sessions with a click (sessions.SessionRuns). Assign on it equals
+// Assign on the log of the sessions with a click. A sessions.parquet (or
+// ingest directory) is streamed once, reading only its session, query,
+// results and click columns (not the click times), and never held; a
 // Yandex log is loaded whole.
 //
 // The most frequent list of a query is found in the one pass: each full
@@ -25,42 +29,116 @@ import (
 // only when the list just counted overtakes it, so the leader's results
 // are copied from the SERP that makes it the leader, which shows that
 // very list.
-func loadFirstSERPs(ctx context.Context, path string, opts Options) (*sessions.Log, error) {
-	l, _, err := loadFirstSERPsNamed(ctx, path, opts, false)
-	return l, err
+func loadFirstSERPs(ctx context.Context, path string, opts Options) (*sessions.Log, []bool, error) {
+	l, _, noClick, err := loadFirstSERPsNamed(ctx, path, opts, false)
+	return l, noClick, err
 }
 
 // loadFirstSERPsNamed is loadFirstSERPs; with compact, the log it returns
 // from a sessions.parquet may have no document dictionary, its document
 // IDs being names only docName can read (nil when the log has one). Each
 // SERP then costs its names' bytes and 4 bytes a result, not a 16-byte
-// string header more per result.
-func loadFirstSERPsNamed(ctx context.Context, path string, opts Options, compact bool) (*sessions.Log, func(int32) string, error) {
+// string header more per result. noClick says, by query ID, which
+// queries were shown only in sessions without a click.
+func loadFirstSERPsNamed(ctx context.Context, path string, opts Options, compact bool) (log *sessions.Log, docName func(int32) string, noClick []bool, err error) {
 	pq, isPq, err := sessions.ParquetPath(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if !isPq {
 		l, err := sessions.Load(path)
-		return l, nil, err
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		l, noClick = withClickOnly(l)
+		return l, nil, noClick, nil
 	}
 	opts = opts.withDefaults()
 	fs := newFirstSERPs(opts)
+	// A session's SERPs before its first click are held (copied into
+	// arena) until it shows one or ends; the others go straight on.
+	type held struct{ q, r0, r1 int } // query arena[q:offs[r0]], results r0..r1 of offs
+	var arena []byte
+	var offs []int
+	var results [][]byte
+	runs := sessions.SessionRuns[held]{Emit: func(h held, withClick bool) error {
+		query := arena[h.q:offs[h.r0]]
+		if !withClick {
+			fs.addWithoutClick(query)
+			return nil
+		}
+		results = results[:0]
+		for j := h.r0; j < h.r1; j++ {
+			results = append(results, arena[offs[j]:offs[j+1]])
+		}
+		return fs.add(query, results)
+	}}
 	pos := int64(-1)
-	err = sessions.ScanParquetResults(pq, func(query []byte, results [][]byte) error {
+	err = sessions.ScanParquetSessionResults(pq, func(session, query []byte, res [][]byte, clicks int) error {
 		pos++
 		if pos%65536 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		return fs.add(query, results)
+		with, err := runs.Next(session, clicks)
+		if err != nil {
+			return err
+		}
+		if with {
+			return fs.add(query, res)
+		}
+		if runs.Held() == 0 {
+			arena, offs = arena[:0], offs[:0]
+		}
+		h := held{q: len(arena)}
+		arena = append(arena, query...)
+		h.r0 = len(offs)
+		offs = append(offs, len(arena))
+		for _, r := range res {
+			arena = append(arena, r...)
+			offs = append(offs, len(arena))
+		}
+		h.r1 = len(offs) - 1
+		runs.Hold(h)
+		return nil
 	})
-	if err != nil {
-		return nil, nil, err
+	if err == nil {
+		err = runs.Flush()
 	}
-	l, docName := fs.log(compact)
-	return l, docName, nil
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	l, docName, noClick := fs.log(compact)
+	return l, docName, noClick, nil
+}
+
+// withClickOnly returns the log of the SERPs of l's sessions with a click
+// (sessions.Log.WithClick), sharing l's dictionaries, and by query
+// whether it was shown only in sessions without a click.
+func withClickOnly(l *sessions.Log) (*sessions.Log, []bool) {
+	with := l.WithClick()
+	noClick := make([]bool, l.Queries.Len())
+	for i := range noClick {
+		noClick[i] = true
+	}
+	all := true
+	for i, w := range with {
+		if w {
+			noClick[l.Query[i]] = false
+		}
+		all = all && w
+	}
+	if all {
+		return l, noClick
+	}
+	return l.Select(func(yield func(int) bool) {
+		for i, w := range with {
+			if w && !yield(i) {
+				return
+			}
+		}
+	}), noClick
 }
 
 // firstSERPsPass chooses every query's first SERP in one pass over a log.
@@ -68,6 +146,9 @@ type firstSERPsPass struct {
 	opts    Options
 	queries sessions.Dict
 	lead    []leader // by query
+	// withClick, by query: shown in a session with a click (one byte a
+	// query beside lead's 32).
+	withClick []bool
 	// lists counts every (query, list) by a 128-bit hash. A query's list
 	// found there needs no look-up of the query.
 	lists listTable
@@ -103,15 +184,22 @@ func (fs *firstSERPsPass) queryID(query []byte) int32 {
 	if !ok {
 		q = fs.queries.ID(string(query))
 		fs.lead = append(fs.lead, leader{count: -1})
+		fs.withClick = append(fs.withClick, false)
 	}
 	return q
 }
 
-// add counts the next SERP of the log, of query with results.
+// addWithoutClick notes a SERP of query in a session without a click:
+// the query enters the dictionary, the SERP is no candidate.
+func (fs *firstSERPsPass) addWithoutClick(query []byte) { fs.queryID(query) }
+
+// add counts the next SERP of the log of a session with a click, of query
+// with results.
 func (fs *firstSERPsPass) add(query []byte, results [][]byte) error {
 	size := fs.opts.SERPSize
 	if len(results) < size || fs.opts.Choice == Earliest {
 		q := fs.queryID(query)
+		fs.withClick[q] = true
 		if l := &fs.lead[q]; len(results) >= size && l.count < 0 {
 			fs.setLeader(l, 1, 0, results[:size])
 		}
@@ -143,6 +231,7 @@ func (fs *firstSERPsPass) add(query []byte, results [][]byte) error {
 		return errListCount
 	}
 	c.count++
+	fs.withClick[c.q] = true
 	l := &fs.lead[c.q]
 	// Most frequent list; ties to the list shown first (as firstSERPs).
 	switch count := int64(c.count); {
@@ -192,8 +281,14 @@ func (fs *firstSERPsPass) compact() {
 // string; Assign only turns them back into names and compares them within
 // a SERP. With compact (and an arena of less than 2 GiB), there is no
 // dictionary: a doc's ID is the offset in the arena of its name, which
-// the function returned reads.
-func (fs *firstSERPsPass) log(compact bool) (*sessions.Log, func(int32) string) {
+// the function returned reads. noClick says by query whether it was shown
+// only in sessions without a click.
+func (fs *firstSERPsPass) log(compact bool) (*sessions.Log, func(int32) string, []bool) {
+	noClick := fs.withClick // turned into its complement in place
+	fs.withClick = nil
+	for q, w := range noClick {
+		noClick[q] = !w
+	}
 	out := &sessions.Log{Queries: fs.queries, Offsets: []int64{0}}
 	fs.queries, fs.lists = sessions.Dict{}, listTable{}
 	// The arena is not written again: its names are substrings of it.
@@ -260,10 +355,10 @@ func (fs *firstSERPsPass) log(compact bool) (*sessions.Log, func(int32) string) 
 	}
 	out.Clicks = make([]uint64, len(out.Query))
 	if compact {
-		return out, func(id int32) string { return readName(arena, id) }
+		return out, func(id int32) string { return readName(arena, id) }, noClick
 	}
 	out.Docs = sessions.Dict{Names: names}
-	return out, nil
+	return out, nil, noClick
 }
 
 // readName returns the name whose length (a uvarint) starts at arena[at].

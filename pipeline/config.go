@@ -89,6 +89,12 @@ type LogConfig struct {
 	// (PIISaltFile). Never written to any output (json:"-"); the ingest
 	// fingerprint holds only a keyed digest of it.
 	PIISalt string `yaml:"pii_salt" json:"-"`
+	// DropClickless drops the sessions without a click for the click
+	// models too, as LOVBench's rule 1 does (ingest --drop-clickless;
+	// ingest.Config.DropClickless). By default they are kept as evidence
+	// for the click models, and labels still come only from sessions with
+	// a click. It applies to a simulated log as well.
+	DropClickless bool `yaml:"drop_clickless" json:"drop_clickless,omitempty"`
 }
 
 // SimulateConfig synthesises a log over the corpus (see corpussim.Source).

@@ -215,3 +215,26 @@ func TestRunLogsDeprecation(t *testing.T) {
 		t.Errorf("log %q, want the deprecation warning", buf.String())
 	}
 }
+
+// TestConfigDropClickless: log.drop_clickless reaches the ingest stage's
+// parameters (so its fingerprint), true or false; the default keeps the
+// sessions without a click and says so in the fingerprint too.
+func TestConfigDropClickless(t *testing.T) {
+	params := func(yaml string) string {
+		c, err := ParseConfig([]byte(yaml), "cfg.yaml", "/tmp")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal((&runner{cfg: c}).ingestStage().Params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if got := params("log: {path: a, drop_clickless: true}\n"); !strings.Contains(got, `"drop_clickless":true`) {
+		t.Errorf("drop_clickless: true: ingest parameters %s", got)
+	}
+	if got := params("log: {path: a}\n"); !strings.Contains(got, `"drop_clickless":false`) {
+		t.Errorf("default: ingest parameters %s", got)
+	}
+}

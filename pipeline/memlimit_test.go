@@ -14,6 +14,7 @@ import (
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/clickmodels/sim"
 	"github.com/lovbench/lovbench/fit"
+	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/shards"
 )
 
@@ -46,6 +47,15 @@ func TestFitMemoryLimitSameOutputs(t *testing.T) {
 			t.Fatal(err)
 		}
 		fitDirs = append(fitDirs, filepath.Join(dir, "work", "stages", StageFit))
+	}
+	// The simulated log has SERPs without a click, which ingest keeps for
+	// the click models: both engines fit them.
+	rep, err := ingest.ReadReport(filepath.Join(base, "mem", "work", "stages", StageIngest, IngestReportFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.SERPsWithoutClickSession == 0 {
+		t.Errorf("ingest kept no SERP without a click (%d SERPs)", rep.KeptQueries)
 	}
 	n := 0
 	for _, name := range []string{"DCTR", "UBM", "DBN"} {

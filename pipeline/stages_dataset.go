@@ -26,16 +26,20 @@ func (r *runner) ingestStage() Stage {
 	// The salt counts by a keyed digest (saltID), never in clear; a
 	// simulated log keeps its IDs and adds nothing, so its fingerprint is
 	// unchanged.
+	// drop_clickless is always in the parameters: the default changed
+	// (issue 36), so outputs made before it are not reused.
 	var params any = struct {
-		Format string `json:"format"`
-		Kind   string `json:"kind"`
-	}{lc.Format, lc.Kind}
+		Format        string `json:"format"`
+		Kind          string `json:"kind"`
+		DropClickless bool   `json:"drop_clickless"`
+	}{lc.Format, lc.Kind, lc.DropClickless}
 	if r.piiSalt != nil {
 		params = struct {
-			Format string `json:"format"`
-			Kind   string `json:"kind"`
-			SaltID string `json:"pii_salt_id"`
-		}{lc.Format, lc.Kind, saltID(r.piiSalt)}
+			Format        string `json:"format"`
+			Kind          string `json:"kind"`
+			DropClickless bool   `json:"drop_clickless"`
+			SaltID        string `json:"pii_salt_id"`
+		}{lc.Format, lc.Kind, lc.DropClickless, saltID(r.piiSalt)}
 	}
 	st := Stage{Name: StageIngest, Params: params, Inputs: map[string]string{}}
 	if r.cfg.Simulate != nil {
@@ -53,6 +57,7 @@ func (r *runner) ingestStage() Stage {
 		o := ingest.DefaultConfig()
 		o.Format, o.Kind, o.OutDir, o.Logger, o.Progress, o.AllowEmpty = lc.Format, lc.Kind, env.Dir, env.Log, r.progress, true
 		o.PIISalt, o.KeepSessionIDs = r.piiSalt, r.piiSalt == nil
+		o.DropClickless = lc.DropClickless
 		switch {
 		case r.cfg.Simulate != nil:
 			o.Format, o.Log = ingest.FormatYandex, env.Dep(StageSimulate, SimLogFile)
@@ -72,7 +77,8 @@ func (r *runner) ingestStage() Stage {
 		if err != nil {
 			return err
 		}
-		env.Log.Info("ingested", "input_events", rep.InputEvents, "kept_queries", rep.KeptQueries, "kept_clicks", rep.KeptClicks)
+		env.Log.Info("ingested", "input_events", rep.InputEvents, "kept_queries", rep.KeptQueries, "kept_clicks", rep.KeptClicks,
+			"serps_of_sessions_with_click", rep.SERPsWithClickSession, "serps_of_sessions_without_click", rep.SERPsWithoutClickSession)
 		if rep.KeptQueries == 0 {
 			return fmt.Errorf("the cleaned log is empty (%d input events, all dropped or quarantined; see %s)", rep.InputEvents, filepath.Join(env.Dir, IngestReportFile))
 		}

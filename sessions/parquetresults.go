@@ -18,6 +18,25 @@ import (
 // are only valid during the call: a caller that keeps one copies it. An
 // error of fn stops the scan and is returned as is.
 func ScanParquetResults(path string, fn func(query []byte, results [][]byte) error) error {
+	return scanResults(path, false, func(b *resultsBatch, i int, results [][]byte) error {
+		return fn(b.qbuf[b.qoff[i]:b.qoff[i+1]], results)
+	})
+}
+
+// ScanParquetSessionResults is ScanParquetResults that also reads the
+// session_id column and counts each SERP's clicks (the click_ranks
+// column; times are not read): what the choice of SERPs of sessions with
+// a click needs (SessionRuns).
+func ScanParquetSessionResults(path string, fn func(session, query []byte, results [][]byte, clicks int) error) error {
+	return scanResults(path, true, func(b *resultsBatch, i int, results [][]byte) error {
+		return fn(b.sbuf[b.soff[i]:b.soff[i+1]], b.qbuf[b.qoff[i]:b.qoff[i+1]], results, b.clicks[i])
+	})
+}
+
+// scanResults runs ScanParquetResults, withSessions also decoding the
+// session and click columns into the batches; fn gets the batch, the
+// row's index in it and its results.
+func scanResults(path string, withSessions bool, fn func(b *resultsBatch, i int, results [][]byte) error) error {
 	f, pf, err := openParquet(path, &parquet.FileConfig{SkipPageIndex: true, SkipBloomFilters: true})
 	if err != nil {
 		return err
@@ -31,6 +50,15 @@ func ScanParquetResults(path string, fn func(query []byte, results [][]byte) err
 	if !ok || rcol.MaxRepetitionLevel != 1 {
 		return fmt.Errorf("sessions: %s: column %q is not a list of strings", path, "results")
 	}
+	var scol, ccol parquet.LeafColumn
+	if withSessions {
+		if scol, ok = pf.Schema().Lookup("session_id"); !ok || scol.MaxRepetitionLevel != 0 {
+			return fmt.Errorf("sessions: %s: column %q is not a flat string column", path, "session_id")
+		}
+		if ccol, ok = pf.Schema().Lookup("click_ranks", "list", "element"); !ok || ccol.MaxRepetitionLevel != 1 {
+			return fmt.Errorf("sessions: %s: column %q is not a list of integers", path, "click_ranks")
+		}
+	}
 	// One goroutine decodes row groups while fn runs on the previous one:
 	// decoding is about a third of a label pass.
 	full := make(chan *resultsBatch, 1)
@@ -42,7 +70,10 @@ func ScanParquetResults(path string, fn func(query []byte, results [][]byte) err
 	go func() {
 		defer close(decoded)
 		defer close(full)
-		d := resultsDecoder{path: path, qcol: qcol.ColumnIndex, rcol: rcol.ColumnIndex, maxDef: rcol.MaxDefinitionLevel, vals: make([]parquet.Value, 1024)}
+		d := resultsDecoder{path: path, qcol: qcol.ColumnIndex, rcol: rcol.ColumnIndex, maxDef: rcol.MaxDefinitionLevel, vals: make([]parquet.Value, 1024), scol: -1}
+		if withSessions {
+			d.scol, d.ccol, d.cmaxDef = scol.ColumnIndex, ccol.ColumnIndex, ccol.MaxDefinitionLevel
+		}
 		row := int64(0)
 		for _, rg := range pf.RowGroups() {
 			var b *resultsBatch
@@ -77,7 +108,7 @@ func ScanParquetResults(path string, fn func(query []byte, results [][]byte) err
 			for j := b.rows[i]; j < b.rows[i+1]; j++ {
 				results = append(results, b.rbuf[b.roff[j]:b.roff[j+1]])
 			}
-			if err := fn(b.qbuf[b.qoff[i]:b.qoff[i+1]], results); err != nil {
+			if err := fn(b, i, results); err != nil {
 				return err
 			}
 		}
@@ -93,7 +124,12 @@ type resultsBatch struct {
 	rbuf []byte // the results, back to back
 	roff []int  // result j is rbuf[roff[j]:roff[j+1]]
 	rows []int  // row i's results are j in [rows[i], rows[i+1])
-	err  error
+	// With sessions (ScanParquetSessionResults): row i's session is
+	// sbuf[soff[i]:soff[i+1]] and clicks[i] its number of clicks.
+	sbuf   []byte
+	soff   []int
+	clicks []int
+	err    error
 }
 
 // resultsDecoder decodes the query and results columns of row groups.
@@ -102,6 +138,9 @@ type resultsDecoder struct {
 	qcol, rcol int // column indexes
 	maxDef     int // of results' elements
 	vals       []parquet.Value
+	// scol < 0: the session and click columns are not read; else their
+	// column indexes and click_ranks' elements' definition level.
+	scol, ccol, cmaxDef int
 }
 
 // readColumn calls add for every value of column chunk cc, in order.
@@ -137,25 +176,37 @@ func (d *resultsDecoder) readColumn(cc parquet.ColumnChunk, name string, add fun
 	}
 }
 
+// readStrings reads the flat string column chunk cc (named name) of a
+// row group of nrows rows, whose first row is row of the file, into buf
+// back to back, value i being buf[off[i]:off[i+1]] (buf and off are
+// reused).
+func (d *resultsDecoder) readStrings(cc parquet.ColumnChunk, name string, row int64, nrows int, buf []byte, off []int) ([]byte, []int, error) {
+	buf, off = buf[:0], append(off[:0], 0)
+	err := d.readColumn(cc, name, func(v *parquet.Value) error {
+		if v.IsNull() {
+			return fmt.Errorf("sessions: %s: row %d: field %s is null", d.path, row+int64(len(off)), name)
+		}
+		buf = append(buf, v.ByteArray()...)
+		off = append(off, len(buf))
+		return nil
+	})
+	if err != nil {
+		return buf, off, err
+	}
+	if len(off)-1 != nrows {
+		return buf, off, fmt.Errorf("sessions: %s: column %s has %d values in a row group of %d rows", d.path, name, len(off)-1, nrows)
+	}
+	return buf, off, nil
+}
+
 // decode fills b with row group rg, whose first row is row (0-based) of
 // the file. The values are copied: b outlives the pages.
 func (d *resultsDecoder) decode(rg parquet.RowGroup, row int64, b *resultsBatch) error {
 	nrows := int(rg.NumRows())
 	chunks := rg.ColumnChunks()
-	b.qbuf, b.qoff = b.qbuf[:0], append(b.qoff[:0], 0)
-	err := d.readColumn(chunks[d.qcol], "query", func(v *parquet.Value) error {
-		if v.IsNull() {
-			return fmt.Errorf("sessions: %s: row %d: field query is null", d.path, row+int64(len(b.qoff)))
-		}
-		b.qbuf = append(b.qbuf, v.ByteArray()...)
-		b.qoff = append(b.qoff, len(b.qbuf))
-		return nil
-	})
-	if err != nil {
+	var err error
+	if b.qbuf, b.qoff, err = d.readStrings(chunks[d.qcol], "query", row, nrows, b.qbuf, b.qoff); err != nil {
 		return err
-	}
-	if len(b.qoff)-1 != nrows {
-		return fmt.Errorf("sessions: %s: column query has %d values in a row group of %d rows", d.path, len(b.qoff)-1, nrows)
 	}
 	b.rbuf, b.roff, b.rows = b.rbuf[:0], append(b.roff[:0], 0), b.rows[:0]
 	err = d.readColumn(chunks[d.rcol], "results", func(v *parquet.Value) error {
@@ -180,5 +231,32 @@ func (d *resultsDecoder) decode(rg parquet.RowGroup, row int64, b *resultsBatch)
 		return fmt.Errorf("sessions: %s: column results has %d rows in a row group of %d rows", d.path, len(b.rows), nrows)
 	}
 	b.rows = append(b.rows, len(b.roff)-1)
+	if d.scol < 0 {
+		return nil
+	}
+	if b.sbuf, b.soff, err = d.readStrings(chunks[d.scol], "session_id", row, nrows, b.sbuf, b.soff); err != nil {
+		return err
+	}
+	b.clicks = b.clicks[:0]
+	err = d.readColumn(chunks[d.ccol], "click_ranks", func(v *parquet.Value) error {
+		if v.RepetitionLevel() == 0 {
+			if len(b.clicks) == nrows {
+				return fmt.Errorf("sessions: %s: column click_ranks has more rows than the row group's %d", d.path, nrows)
+			}
+			b.clicks = append(b.clicks, 0)
+		} else if len(b.clicks) == 0 {
+			return fmt.Errorf("sessions: %s: column click_ranks starts inside a row", d.path)
+		}
+		if v.DefinitionLevel() == d.cmaxDef {
+			b.clicks[len(b.clicks)-1]++
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(b.clicks) != nrows {
+		return fmt.Errorf("sessions: %s: column click_ranks has %d rows in a row group of %d rows", d.path, len(b.clicks), nrows)
+	}
 	return nil
 }

@@ -79,7 +79,7 @@ type cleanFn struct {
 	// PIISalt and KeepSessionIDs: ingest's session-ID pseudonymisation.
 	PIISalt        []byte
 	KeepSessionIDs bool
-	KeepClickless  bool // ingest.PartOptions.KeepClickless
+	DropClickless  bool // ingest.PartOptions.DropClickless
 	// AsRead: read the part as lovbench fit --log does (readPart).
 	AsRead bool
 }
@@ -108,7 +108,7 @@ func (f *cleanFn) ProcessElement(ctx context.Context, _ beamstate.Provider, _ in
 	)
 	rep, err := ingest.CleanYandexPart(ctx, r, ingest.PartOptions{
 		File: p.File, FirstLine: first, Blacklist: f.Blacklist, FullSERP: f.FullSERP, MaxLine: f.MaxLine,
-		PIISalt: f.PIISalt, KeepSessionIDs: f.KeepSessionIDs, KeepClickless: f.KeepClickless,
+		PIISalt: f.PIISalt, KeepSessionIDs: f.KeepSessionIDs, DropClickless: f.DropClickless,
 	}, &quar, func(serps []sessions.SERP) error {
 		for i := range serps {
 			bt.add(shards.Of(serps[i].Query, f.Shards), p.Index, ord, &serps[i])

@@ -58,9 +58,10 @@ type ShardOptions struct {
 	// runner sees it) and is written in no output.
 	PIISalt        []byte
 	KeepSessionIDs bool
-	// KeepClickless keeps the sessions without a click, as lovbench
-	// ingest --keep-clickless (ingest.Config.KeepClickless).
-	KeepClickless bool
+	// DropClickless drops the sessions without a click, as lovbench
+	// ingest --drop-clickless (ingest.Config.DropClickless); by default
+	// they are kept as evidence for the click models.
+	DropClickless bool
 	// AsRead reads the log as lovbench fit --log does (PyClick's reading,
 	// sessions.ScanYandex: every Q line a SERP, a malformed line an
 	// error) instead of cleaning it as lovbench ingest does; nothing is
@@ -118,7 +119,7 @@ func BuildShard(s beam.Scope, o ShardOptions) error {
 	pc := beam.ParDo(s, keyPart, beam.CreateList(s, parts))
 	lines := beam.ParDo(s, &countLinesFn{Keyed: keyedState()}, pc)
 	serps, results := beam.ParDo2(s, &cleanFn{Shards: o.Shards, Blacklist: o.Blacklist, FullSERP: o.FullSERP, MaxLine: o.MaxLine,
-		PIISalt: o.PIISalt, KeepSessionIDs: o.KeepSessionIDs, KeepClickless: o.KeepClickless, AsRead: o.AsRead, Keyed: keyedState()},
+		PIISalt: o.PIISalt, KeepSessionIDs: o.KeepSessionIDs, DropClickless: o.DropClickless, AsRead: o.AsRead, Keyed: keyedState()},
 		pc, beam.SideInput{Input: lines})
 	grouped := beam.GroupByKey(s, serps)
 	one := beam.ParDo(s, selfKeyed, beam.Create(s, 0)) // keyed for the stateful writers

@@ -56,8 +56,12 @@ func TestShardEqualsIngestThenShard(t *testing.T) {
 	for _, sp := range []shards.SplitConfig{{Split: "spec", TrainFraction: 0.75}, {Split: "random", TrainFraction: 0.6, Seed: 3}, {Split: "time", TrainFraction: 0.7}} {
 		const n = 7
 		ingDir := filepath.Join(dir, string(sp.Split), "ingest")
-		if _, err := ingest.Run(context.Background(), ingest.Config{Format: ingest.FormatYandex, Log: logPath, OutDir: ingDir, PIISalt: testSalt}); err != nil {
+		rep, err := ingest.Run(context.Background(), ingest.Config{Format: ingest.FormatYandex, Log: logPath, OutDir: ingDir, PIISalt: testSalt})
+		if err != nil {
 			t.Fatal(err)
+		}
+		if rep.SERPsWithoutClickSession == 0 {
+			t.Fatal("the log has no session without a click: the comparison would not cover them")
 		}
 		wantDir := filepath.Join(dir, string(sp.Split), "want")
 		want, err := shards.Write(context.Background(), ingDir, n, sp, wantDir, shards.WriteOptions{})
@@ -103,6 +107,43 @@ func TestShardEqualsIngestThenShard(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestShardDropClickless: with DropClickless (lovbench-beam shard
+// -drop-clickless) the Beam pipeline equals lovbench ingest
+// --drop-clickless followed by shards.Write, report and shards byte for
+// byte, and differs from the default (the sessions without a click
+// kept), whose shards TestShardEqualsIngestThenShard compares.
+func TestShardDropClickless(t *testing.T) {
+	dir := t.TempDir()
+	logPath := filepath.Join(dir, "log.tsv")
+	if err := os.WriteFile(logPath, awkwardLog(t, 20000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const n = 5
+	sp := shards.SplitConfig{Split: "spec", TrainFraction: 0.75}
+	ingDir, wantDir, gotDir := filepath.Join(dir, "ingest"), filepath.Join(dir, "want"), filepath.Join(dir, "beam")
+	rep, err := ingest.Run(context.Background(), ingest.Config{Format: ingest.FormatYandex, Log: logPath, OutDir: ingDir, PIISalt: testSalt, DropClickless: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Sessions.DroppedNoClick == 0 || rep.SERPsWithoutClickSession != 0 {
+		t.Fatalf("ingest --drop-clickless: %d sessions dropped without a click, %d SERPs of such sessions kept", rep.Sessions.DroppedNoClick, rep.SERPsWithoutClickSession)
+	}
+	if _, err := shards.Write(context.Background(), ingDir, n, sp, wantDir, shards.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	p, s := beam.NewPipelineWithRoot()
+	if err := BuildShard(s, ShardOptions{Logs: []string{logPath}, Shards: n, OutDir: gotDir, PartSize: 20000, Split: sp, PIISalt: testSalt, DropClickless: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ptest.Run(p); err != nil {
+		t.Fatal(err)
+	}
+	sameFile(t, filepath.Join(ingDir, ingest.ReportFile), JoinPath(gotDir, ingest.ReportFile))
+	for i := 0; i < n; i++ {
+		sameFile(t, filepath.Join(wantDir, shards.FileName(i, n)), JoinPath(gotDir, shards.FileName(i, n)))
 	}
 }
 

@@ -32,9 +32,10 @@
 // pipeline/calibration): the coverage of the intervals and the expected
 // calibration error of the label confidences, overall and by fifth of the
 // pairs ordered by evidence (the posterior's alpha + beta), with the mean
-// fitted relevance over the mean true relevance per fifth; -keep-clickless
-// fits the log itself (fit --log: the SERPs without a click that ingest
-// drops stay in) and -exact fits with --exact. -sim picks the
+// fitted relevance over the mean true relevance per fifth; -drop-clickless
+// ingests with --drop-clickless (the SERPs of sessions without a click
+// dropped for the click models too, the default before issue 36) and
+// -estimator pyclick fits with PyClick's estimator. -sim picks the
 // simulator: ref (clickmodels/refsim, written from the models'
 // definitions: -queries queries, Zipf popularity, 30% of lists shuffled,
 // click-less SERPs kept) or synthetic-dense, synthetic-sparse (the
@@ -73,13 +74,18 @@ func main() {
 	user := flag.Bool("user", false, "measure the user's path (ingest, fit, label with their defaults) by evidence fifth instead")
 	simName := flag.String("sim", "ref", "with -user: ref (the second simulator, clickmodels/refsim), synthetic-dense or synthetic-sparse")
 	queries := flag.String("queries", "300", "with -user -sim ref: comma-separated numbers of queries, one per -serps value (or one for all)")
-	keep := flag.Bool("keep-clickless", false, "with -user: fit and label the log itself (fit --log), keeping the SERPs without a click that ingest drops")
-	exact := flag.Bool("exact", false, "with -user: fit with --exact (DBN's exact E-step)")
+	drop := flag.Bool("drop-clickless", false, "with -user: ingest with --drop-clickless (the sessions without a click dropped for the click models too, as LOVBench's rule 1)")
+	estimator := flag.String("estimator", string(clickmodels.DefaultEstimator), "with -user: fit --estimator (exact, the default, or pyclick)")
 	flag.Parse()
 	if *user {
-		opt := calibration.Options{KeepClickless: *keep}
-		if *exact {
-			opt.Fit = func(c *clickmodels.RunConfig) { c.Exact = true }
+		est, err := clickmodels.ParseEstimator(*estimator)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "calibration: -estimator:", err)
+			os.Exit(2)
+		}
+		opt := calibration.Options{DropClickless: *drop}
+		if est != clickmodels.DefaultEstimator {
+			opt.Fit = func(c *clickmodels.RunConfig) { c.Options = est.Options() }
 		}
 		if err := runUser(*serps, *queries, *models, *simName, *seed, opt); err != nil {
 			fmt.Fprintln(os.Stderr, "calibration:", err)

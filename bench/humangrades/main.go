@@ -1,10 +1,11 @@
 // Command humangrades measures how the labels lovbench derives from a
 // real click log agree with human relevance grades of the same (query,
 // document) pairs (docs/method.md, "Labels against human grades"): for
-// DCTR, UBM and DBN (with the default estimator and with --exact; PSCM
-// with -models pscm, also with --pscm-authors), fitted
-// as a user does with the defaults, on the log cleaned by ingest (SERPs of
-// sessions without a click dropped) and on the log as it is (`fit --log`),
+// DCTR, UBM and DBN (with the default estimator, and DBN also with
+// --estimator pyclick; PSCM with -models pscm, also with --pscm-authors),
+// fitted as a user does with the defaults, with the SERPs of sessions
+// without a click kept (the default) and dropped (ingest
+// --drop-clickless),
 // the share of document pairs of a query with different grades that the
 // fitted relevance orders the same way, overall, by confidence bin
 // (pipeline/calibration.Agree) and on the judged pairs every variant
@@ -62,21 +63,21 @@ func run(logPath, gradesPath, models string, sp split.Kind) error {
 		return err
 	}
 	deflt := func(c *clickmodels.RunConfig) { c.Split = sp }
-	exact := func(c *clickmodels.RunConfig) { c.Split, c.Exact = sp, true }
+	pyclick := func(c *clickmodels.RunConfig) { c.Split, c.Options = sp, clickmodels.EstimatorPyClick.Options() }
 	var vs []*variant
 	for _, k := range kinds {
-		vs = append(vs, &variant{kind: k, name: "cleaned log", opt: calibration.Options{Fit: deflt}},
-			&variant{kind: k, name: "click-less SERPs kept", opt: calibration.Options{KeepClickless: true, Fit: deflt}})
+		vs = append(vs, &variant{kind: k, name: "click-less SERPs kept (default)", opt: calibration.Options{Fit: deflt}},
+			&variant{kind: k, name: "`--drop-clickless`", opt: calibration.Options{DropClickless: true, Fit: deflt}})
 		if k == clickmodels.PSCM {
-			authors := func(keep bool) calibration.Options {
-				return calibration.Options{KeepClickless: keep, Fit: func(c *clickmodels.RunConfig) { c.Split, c.PSCMAuthors = sp, true }}
+			authors := func(drop bool) calibration.Options {
+				return calibration.Options{DropClickless: drop, Fit: func(c *clickmodels.RunConfig) { c.Split, c.PSCMAuthors = sp, true }}
 			}
-			vs = append(vs, &variant{kind: k, name: "cleaned log, --pscm-authors", opt: authors(false)},
-				&variant{kind: k, name: "click-less SERPs kept, --pscm-authors", opt: authors(true)})
+			vs = append(vs, &variant{kind: k, name: "click-less SERPs kept, --pscm-authors", opt: authors(false)},
+				&variant{kind: k, name: "`--drop-clickless`, --pscm-authors", opt: authors(true)})
 		}
 		if k == clickmodels.DBN {
-			vs = append(vs, &variant{kind: k, name: "cleaned log, --exact", opt: calibration.Options{Fit: exact}},
-				&variant{kind: k, name: "click-less SERPs kept, --exact", opt: calibration.Options{KeepClickless: true, Fit: exact}})
+			vs = append(vs, &variant{kind: k, name: "click-less SERPs kept, `--estimator pyclick`", opt: calibration.Options{Fit: pyclick}},
+				&variant{kind: k, name: "`--drop-clickless --estimator pyclick`", opt: calibration.Options{DropClickless: true, Fit: pyclick}})
 		}
 	}
 	work, err := os.MkdirTemp("", "lovbench-humangrades-")

@@ -30,6 +30,12 @@ counted) and quarantine.jsonl (bad records: file, line, reason).
 LOV logs come as two date-ordered JSON-lines files, queries and clicks; a
 session ends after --session-idle without events. Yandex logs are one
 tab-separated file; a session is a run of lines with the same SessionID.
+
+Sessions without a click (which LOVBench's rule 1 drops) are kept by
+default: for the click models a SERP nobody clicked is evidence that its
+results were seen and did not attract. The benchmark still follows rule 1:
+labels are drawn only from SERPs of sessions with a click (lovbench label),
+and report.json counts both. --drop-clickless drops them, as LOVBench did.
 See docs/ingest.md.`,
 		Example: `  lovbench ingest --format lov --queries ingest/testdata/lov/queries.jsonl \
     --clicks ingest/testdata/lov/clicks.jsonl \
@@ -96,6 +102,10 @@ See docs/ingest.md.`,
 			if !a.quiet {
 				fmt.Fprintf(a.stdout, "ingest: %d events -> %d sessions, %d queries, %d clicks kept; %d quarantined (see %s)\n",
 					rep.InputEvents, rep.Sessions.Kept, rep.KeptQueries, rep.KeptClicks, sum(rep.Quarantined), o.OutDir)
+				if rep.SERPsWithoutClickSession > 0 {
+					fmt.Fprintf(a.stdout, "SERPs: %d of sessions with a click (labels come from these), %d of sessions without a click (evidence for the click models only; --drop-clickless drops them)\n",
+						rep.SERPsWithClickSession, rep.SERPsWithoutClickSession)
+				}
 				var ctl []string
 				for _, k := range ingest.ControlKinds() {
 					if n := rep.ControlCharacters[k]; n > 0 {
@@ -122,7 +132,10 @@ See docs/ingest.md.`,
 	f.DurationVar(&o.SessionIdle, "session-idle", o.SessionIdle, "LOV: a session ends after this long without events")
 	intVar(f, &o.MaxLine, "max-line", o.MaxLine, atLeast(1), "longest accepted input line in bytes; longer lines are quarantined")
 	f.StringVar(&salt, "pii-salt", "", "key of the session-ID pseudonymisation as text (default: random, recorded nowhere; give one for byte-identical reruns)")
-	f.BoolVar(&o.KeepClickless, "keep-clickless", false, "keep the sessions without a click (rule 1 drops them) as evidence for the click models; the report counts them (docs/ingest.md)")
+	f.BoolVar(&o.DropClickless, "drop-clickless", false, "drop the sessions without a click from the sessions, as LOVBench's rule 1 does (by default they are kept as evidence for the click models, while labels come only from sessions with a click; docs/ingest.md, rule 1)")
+	// The default since issue 36: kept for scripts that still pass it.
+	f.Bool("keep-clickless", false, "")
+	_ = f.MarkDeprecated("keep-clickless", "sessions without a click are kept by default; --drop-clickless drops them")
 	f.BoolVar(&o.KeepSessionIDs, "keep-session-ids", false, "write session IDs as read, not pseudonymised (only for logs whose IDs are already pseudonymous)")
 	return cmd
 }

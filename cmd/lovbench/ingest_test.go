@@ -24,13 +24,15 @@ func TestIngestAndStatsCLI(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	// 5 kept sessions, 6 SERPs with 5 distinct queries (see TestGoldenLOV).
+	// 5 sessions with a click, 6 SERPs with 5 distinct queries (see
+	// TestGoldenLOV), and session F, kept without a click for the click
+	// models (its query q19, "place", is the sixth distinct query).
 	code, stdout, _ = runCLI(t, "stats", "--sessions", out)
-	if code != 0 || !strings.Contains(stdout, "raw log           9 sessions, 18 queries, 11 clicks") || !strings.Contains(stdout, "sessions          5") || !strings.Contains(stdout, "distinct queries  5") {
+	if code != 0 || !strings.Contains(stdout, "raw log           9 sessions, 18 queries, 11 clicks") || !strings.Contains(stdout, "sessions          6") || !strings.Contains(stdout, "distinct queries  6") {
 		t.Fatalf("stats: code %d\n%s", code, stdout)
 	}
 	code, stdout, _ = runCLI(t, "stats", "--sessions", out, "--json")
-	if code != 0 || !strings.Contains(stdout, `"serps": 6`) {
+	if code != 0 || !strings.Contains(stdout, `"serps": 7`) || !strings.Contains(stdout, `"serps_with_click": 6`) {
 		t.Fatalf("stats --json: code %d\n%s", code, stdout)
 	}
 }

@@ -13,9 +13,10 @@ func TestIngestAndFitJSON(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	log := filepath.Join(dir, "log.tsv")
-	// Two sessions by hand: s1 clicks rank 2 of 10, s2 clicks nothing (rule
-	// 1 drops sessions without a click), so 1 session, 1 query, 1 click kept
-	// out of 3 input events.
+	// Two sessions by hand: s1 clicks rank 2 of 10, s2 clicks nothing. By
+	// default both are kept for the click models (2 queries, 1 click of 3
+	// input events; 1 SERP of a session with a click, 1 without); with
+	// --drop-clickless rule 1 drops s2: 1 query, 1 click.
 	serp := "\ta\tb\tc\td\te\tf\tg\th\ti\tj\n"
 	in := "s1\t0\tQ\tq\t0" + serp + "s1\t5\tC\tb\n" + "s2\t0\tQ\tq\t0" + serp
 	if err := os.WriteFile(log, []byte(in), 0o644); err != nil {
@@ -25,16 +26,30 @@ func TestIngestAndFitJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("ingest: exit %d: %s", code, stderr)
 	}
-	var rep struct {
+	type ingestReport struct {
 		InputEvents int `json:"input_events"`
 		KeptQueries int `json:"kept_queries"`
 		KeptClicks  int `json:"kept_clicks"`
+		With        int `json:"serps_of_sessions_with_click"`
+		Without     int `json:"serps_of_sessions_without_click"`
 	}
+	var rep ingestReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("ingest --json: %v\n%s", err, out)
 	}
-	if rep.InputEvents != 3 || rep.KeptQueries != 1 || rep.KeptClicks != 1 {
-		t.Fatalf("ingest --json: %+v, want 3 events, 1 query, 1 click kept", rep)
+	if rep != (ingestReport{InputEvents: 3, KeptQueries: 2, KeptClicks: 1, With: 1, Without: 1}) {
+		t.Fatalf("ingest --json: %+v, want 3 events, 2 queries (1 of a session with a click, 1 without), 1 click kept", rep)
+	}
+	code, out, stderr = runCLI(t, "ingest", "-q", "--json", "--drop-clickless", "--format", "yandex", "--log", log, "--out", filepath.Join(dir, "ing-drop"))
+	if code != 0 {
+		t.Fatalf("ingest --drop-clickless: exit %d: %s", code, stderr)
+	}
+	rep = ingestReport{}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("ingest --json: %v\n%s", err, out)
+	}
+	if rep != (ingestReport{InputEvents: 3, KeptQueries: 1, KeptClicks: 1, With: 1}) {
+		t.Fatalf("ingest --drop-clickless --json: %+v, want 3 events, 1 query, 1 click kept", rep)
 	}
 	code, out, stderr = runCLI(t, "fit", "-q", "--json", "--log", log, "--models", "dctr", "--out", filepath.Join(dir, "fit"))
 	if code != 0 {

@@ -28,7 +28,9 @@ func newLabelCmd(a *app) *cobra.Command {
 		Long: `label maps the satisfaction probability of every result of a query's first
 SERP to a graded label (docs/method.md section 4: < 0.2 junk -2, then 0..4 at 0.2,
 0.45, 0.5, 0.6, 0.7) and keeps only queries whose whole first SERP got a
-label. It writes the columns ` + labels.LabelsHeader + ` and, beside it
+label. First SERPs are chosen among the SERPs of sessions with a click only
+(LOVBench's rule 1; ingest keeps the others for the click models): a query
+shown only in sessions without a click gets no label. It writes the columns ` + labels.LabelsHeader + ` and, beside it
 (OUT without .csv, then .query_order.csv and .pair_order.csv), the order
 confidence: per pair of labelled terms of a query with different labels the
 probability that their relevances are in the labels' order, and per query

@@ -26,13 +26,14 @@ func TestLabelSampleCLI(t *testing.T) {
 	os.WriteFile(corpus, []byte(ttl.String()), 0o644)
 
 	// Yandex log: "person" shown twice with the same 3 results, "event"
-	// once with a short SERP, "kind" and "class" with full SERPs.
+	// once with a short SERP, "kind" and "class" with full SERPs; every
+	// query in a session with a click (labels come only from those).
 	log := "s1\t0\tQ\tperson\t0\tex:Person0\tex:Person1\tex:Nope\n" +
 		"s1\t1\tC\tex:Person0\n" +
 		"s2\t0\tQ\tperson\t0\tex:Person0\tex:Person1\tex:Nope\n" +
-		"s3\t0\tQ\tevent\t0\tex:Event\n" +
-		"s4\t0\tQ\tkind\t0\tex:Person2\tex:Person3\tex:Person4\n" +
-		"s5\t0\tQ\tclass\t0\tex:Person5\tex:Event\tex:Person6\n"
+		"s3\t0\tQ\tevent\t0\tex:Event\n" + "s3\t1\tC\tex:Event\n" +
+		"s4\t0\tQ\tkind\t0\tex:Person2\tex:Person3\tex:Person4\n" + "s4\t1\tC\tex:Person2\n" +
+		"s5\t0\tQ\tclass\t0\tex:Person5\tex:Event\tex:Person6\n" + "s5\t1\tC\tex:Person6\n"
 	logPath := filepath.Join(dir, "log.tsv")
 	os.WriteFile(logPath, []byte(log), 0o644)
 	rel := "query\tdoc\trelevance\nperson\tex:Person0\t0.7\nperson\tex:Person1\t0.45\nperson\tex:Nope\t0.1\nevent\tex:Event\t0.9\nperson\tex:Person0\t0.2\n" +
@@ -180,7 +181,7 @@ func TestLabelConfidenceCLI(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	logPath := filepath.Join(dir, "log.tsv")
-	os.WriteFile(logPath, []byte("s1\t0\tQ\tperson\t0\tex:P0\tex:P1\tex:P2\n"), 0o644)
+	os.WriteFile(logPath, []byte("s1\t0\tQ\tperson\t0\tex:P0\tex:P1\tex:P2\ns1\t1\tC\tex:P0\n"), 0o644)
 	relPath := filepath.Join(dir, "rel.tsv")
 	os.WriteFile(relPath, []byte("query\tdoc\trelevance\tlower\tupper\talpha\tbeta\n"+
 		"person\tex:P0\t0.7\t0.05\t0.95\t1\t1\n"+

@@ -200,7 +200,7 @@ func TestEmptyInputIsAnError(t *testing.T) {
 	write := fileWriter(t, dir)
 	empty := write("empty.txt", "")
 	badYandex := write("bad.tsv", "x\ty\n\n")
-	okLog := write("ok.tsv", "s1\t0\tQ\tperson\t0\tex:P0\tex:P1\n s1\t1\tC\tex:P0\n")
+	okLog := write("ok.tsv", "s1\t0\tQ\tperson\t0\tex:P0\tex:P1\ns1\t1\tC\tex:P0\n")
 	relHeader := write("rel.tsv", "query\tdoc\trelevance\n")
 	relBad := write("relbad.tsv", "query\tdoc\trelevance\nperson\tex:P0\tzz\n")
 	relOK := write("relok.tsv", "query\tdoc\trelevance\nperson\tex:P0\t0.5\n")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lovbench/lovbench/clickmodels"
 	fitstage "github.com/lovbench/lovbench/fit"
+	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/bytesize"
 	"github.com/lovbench/lovbench/sessions/split"
@@ -93,13 +94,28 @@ func TestShardFitCLI(t *testing.T) {
 	}
 	// A Yandex log under a memory limit is streamed to Parquet, sharded
 	// and fitted with its prepared shards spilled to files, never loaded:
-	// the same files as loading it, and no temporary file left.
+	// the same files as loading it, and no temporary file left. And
+	// since ingest keeps the SERPs without a click for the click models
+	// (the simulated log has them; every SERP its own session), the fit
+	// of the ingested sessions is the fit of the whole log as PyClick
+	// reads it, file for file.
+	rep, err := ingest.ReadReport(filepath.Join(ing, ingest.ReportFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.SERPsWithoutClickSession == 0 || rep.KeptQueries != rep.RawQueries {
+		t.Fatalf("ingest kept %d of %d SERPs, %d without a click: want every SERP, some without a click", rep.KeptQueries, rep.RawQueries, rep.SERPsWithoutClickSession)
+	}
 	logMem, logLim := fit("log-mem", "--log", logFile), fitLimit("log-limit", logFile)
 	for _, f := range []string{"DCTR_relevance.tsv", "UBM_relevance.tsv", "UBM_params.json", "DBN_relevance.tsv", "DBN_params.json"} {
 		want, err1 := os.ReadFile(filepath.Join(logMem, f))
 		got, err2 := os.ReadFile(filepath.Join(logLim, f))
 		if err1 != nil || err2 != nil || string(got) != string(want) {
 			t.Errorf("fit --log --memory-limit: %s differs from the in-memory fit of the log (%v, %v)", f, err1, err2)
+		}
+		ses, err3 := os.ReadFile(filepath.Join(outs[0], f))
+		if err3 != nil || string(ses) != string(want) {
+			t.Errorf("fit --sessions: %s differs from fit --log on the whole log (%v)", f, err3)
 		}
 	}
 	ents, _ = os.ReadDir(logLim)

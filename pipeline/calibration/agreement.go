@@ -147,11 +147,11 @@ func Agree(rows []Interval, grades Grades, th labels.Thresholds, keep func(query
 }
 
 // FitLog fits kind on the Yandex log logPath as a user does with the
-// defaults (through ingest into work/ingest, or, with opt.KeepClickless,
-// the log itself, ingested all the same) into work/fit-<name>, and returns
-// the relevance rows.
+// defaults (through ingest into work/ingest, with opt.DropClickless as
+// `ingest --drop-clickless`) into work/fit-<name>, and returns the
+// relevance rows.
 func FitLog(ctx context.Context, logPath string, kind clickmodels.Kind, opt Options, work, name string) ([]Interval, error) {
-	sessions, _, err := sessionsOf(ctx, logPath, work, opt.KeepClickless)
+	sessions, _, err := sessionsOf(ctx, logPath, work, opt.DropClickless)
 	if err != nil {
 		return nil, err
 	}

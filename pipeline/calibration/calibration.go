@@ -90,12 +90,13 @@ type Fifth struct {
 
 // Options vary the user's path; the zero value is the path as documented.
 type Options struct {
-	// KeepClickless fits and labels the log itself (`lovbench fit --log`,
-	// `lovbench label --sessions LOG`) instead of ingest's output, so the
-	// SERPs without a click that ingest's cleaning may drop stay evidence.
-	KeepClickless bool
-	// Fit, if set, changes the fit's configuration from the defaults
-	// (e.g. its estimator).
+	// DropClickless ingests with `--drop-clickless` (ingest.Config
+	// .DropClickless): the sessions without a click are dropped for the
+	// click models too, as LOVBench's rule 1 does, instead of kept as
+	// evidence (the default).
+	DropClickless bool
+	// Fit, if set, changes the fit's configuration from the defaults of
+	// lovbench fit (fit.DefaultConfig: e.g. its estimator).
 	Fit func(*clickmodels.RunConfig)
 }
 
@@ -110,7 +111,7 @@ type Options struct {
 // zero value, PyClick's estimator with 50 iterations: not what a user's
 // `lovbench fit` runs.)
 func Run(ctx context.Context, logPath string, kind clickmodels.Kind, truth Truth, work string, opt Options) (*Report, error) {
-	sessions, irep, err := sessionsOf(ctx, logPath, work, opt.KeepClickless)
+	sessions, irep, err := sessionsOf(ctx, logPath, work, opt.DropClickless)
 	if err != nil {
 		return nil, err
 	}
@@ -155,18 +156,15 @@ func Run(ctx context.Context, logPath string, kind clickmodels.Kind, truth Truth
 }
 
 // sessionsOf ingests the Yandex log logPath into work/ingest as `lovbench
-// ingest --format yandex` does and returns what the fit and the labels
-// read: the ingest directory, or with keepClickless the log itself.
-func sessionsOf(ctx context.Context, logPath, work string, keepClickless bool) (string, *ingest.Report, error) {
+// ingest --format yandex` does (with dropClickless, `--drop-clickless`)
+// and returns the ingest directory, which the fit and the labels read.
+func sessionsOf(ctx context.Context, logPath, work string, dropClickless bool) (string, *ingest.Report, error) {
 	dir := filepath.Join(work, "ingest")
 	icfg := ingest.DefaultConfig()
-	icfg.Format, icfg.Log, icfg.OutDir, icfg.PIISalt = ingest.FormatYandex, logPath, dir, []byte("calibration")
+	icfg.Format, icfg.Log, icfg.OutDir, icfg.PIISalt, icfg.DropClickless = ingest.FormatYandex, logPath, dir, []byte("calibration"), dropClickless
 	rep, err := ingest.Run(ctx, icfg)
 	if err != nil {
 		return "", nil, fmt.Errorf("ingest: %w", err)
-	}
-	if keepClickless {
-		return logPath, rep, nil
 	}
 	return dir, rep, nil
 }

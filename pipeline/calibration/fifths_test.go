@@ -42,15 +42,17 @@ import (
 // The best-observed fifth misses in every one (docs/clickmodels.md, "On
 // the user's path, by evidence fifth").
 
-func TestFifthsRefUBMSparse(t *testing.T) {
-	checkFifths(t, refFifths(t, refsim.UBM, 10000, 2000), true)
-}
+// TestFifthsRefUBMDense held with the SERPs without a click dropped by
+// ingest (best-observed fifth 0.87) and fails with them kept, the default
+// since issue 36 part 1: fifths 0.903 0.899 0.873 0.881 0.828, ECE 0.018;
+// the relevance of the best-observed fifth is 0.94 x the truth (the scale
+// EM settles on, which the interval of the scale ridge does not reach).
+func TestFifthsRefUBMDense(t *testing.T) { checkFifths(t, refFifths(t, refsim.UBM, 60000, 300), true) }
 
 func TestFifthsRefDBNDense(t *testing.T) { checkFifths(t, refFifths(t, refsim.DBN, 60000, 300), false) }
 
-func TestFifthsRefDBNVeryDense(t *testing.T) {
-	checkFifths(t, refFifths(t, refsim.DBN, 200000, 50), false)
-}
+// (TestFifthsRefDBNVeryDense is TestFifthsRefDBNVeryDenseWhole now that
+// the default path keeps the SERPs without a click.)
 
 func TestFifthsRefDBNSparse(t *testing.T) {
 	checkFifths(t, refFifths(t, refsim.DBN, 10000, 2000), false)

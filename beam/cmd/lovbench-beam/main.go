@@ -63,7 +63,7 @@ var (
 	estimator     = flag.String("estimator", string(clickmodels.DefaultEstimator), "fit: EM estimator, exact (DBN's exact E-step, EM to convergence; the default) or pyclick (PyClick's, 50 iterations), as lovbench fit --estimator")
 	iterations    = flag.Int("iterations", clickmodels.DefaultMaxIterations, "fit: EM iterations: at most this many (exact), exactly this many (pyclick; default 50)")
 	piiSalt       = flag.String("pii-salt", "", "shard: key of the session-ID pseudonymisation as text (default: random per run, written in no output)")
-	keepClickless = flag.Bool("keep-clickless", false, "shard: keep the sessions without a click as evidence for the click models (as lovbench ingest --keep-clickless)")
+	dropClickless = flag.Bool("drop-clickless", false, "shard: drop the sessions without a click, as LOVBench's rule 1 does (by default they are kept as evidence for the click models; as lovbench ingest --drop-clickless)")
 	keepIDs       = flag.Bool("keep-session-ids", false, "shard: write session IDs as read, not pseudonymised")
 	tolerance     = flag.Float64("tolerance", clickmodels.DefaultTolerance, "fit: stop EM once the training log-likelihood per SERP changes by less than this between iterations (0: run every iteration; default 0 with -estimator pyclick; as lovbench fit --tolerance)")
 	interval      = flag.Float64("interval", clickmodels.DefaultLevel, "fit: level of the intervals written next to each relevance, in (0, 1) (as lovbench fit --interval)")
@@ -346,7 +346,7 @@ func shardOptions(ctx context.Context, outDir string) (lbbeam.ShardOptions, erro
 	o := lbbeam.ShardOptions{Logs: strings.Split(*logs, ","), Shards: *numShards, OutDir: outDir,
 		PartSize: *partSize, FullSERP: *fullSERP, MaxLine: *maxLine,
 		Split:   shards.SplitConfig{Split: split.Kind(*splitName), TrainFraction: *trainFrac, Seed: *seed},
-		PIISalt: []byte(*piiSalt), KeepSessionIDs: *keepIDs, KeepClickless: *keepClickless}
+		PIISalt: []byte(*piiSalt), KeepSessionIDs: *keepIDs, DropClickless: *dropClickless}
 	if *keepIDs && *piiSalt != "" {
 		return o, usageError{errors.New("--keep-session-ids and --pii-salt exclude each other")}
 	}
@@ -389,6 +389,9 @@ func cleaningFlagsUnset() error {
 	if *keepIDs {
 		set = append(set, "--keep-session-ids")
 	}
+	if *dropClickless {
+		set = append(set, "--drop-clickless")
+	}
 	if len(set) > 0 {
 		return usageError{fmt.Errorf("fit --log reads the log as lovbench fit --log does, without cleaning: %s apply to shard only (lovbench-beam shard, then fit --shard-dir)", strings.Join(set, ", "))}
 	}
@@ -422,7 +425,7 @@ func intervalFlags() (level float64, none bool, err error) {
 var ownFlags = map[string]bool{
 	"log": true, "shards": true, "out": true, "part-size": true, "pii-blacklist": true, "full-serp": true,
 	"max-line": true, "shard-dir": true, "models": true, "iterations": true, "pii-salt": true,
-	"keep-session-ids": true, "tolerance": true, "exact": true, "pscm-authors": true, "estimator": true, "keep-clickless": true, "split": true, "train-fraction": true, "seed": true,
+	"keep-session-ids": true, "tolerance": true, "exact": true, "pscm-authors": true, "estimator": true, "drop-clickless": true, "split": true, "train-fraction": true, "seed": true,
 	"cpuprofile": true, "shard-cache": true, "interval": true, "no-intervals": true,
 }
 

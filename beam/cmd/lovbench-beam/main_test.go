@@ -105,6 +105,10 @@ func TestFitFromLog(t *testing.T) {
 	if err := run(context.Background(), "fit"); err == nil || !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), "--pii-salt") {
 		t.Errorf("fit --log --pii-salt: %v, want a usage error naming the flag", err)
 	}
+	setFlags(t, map[string]string{"log": logPath, "out": filepath.Join(dir, "fit3"), "drop-clickless": "true"})
+	if err := run(context.Background(), "fit"); err == nil || !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), "--drop-clickless") {
+		t.Errorf("fit --log --drop-clickless: %v, want a usage error naming the flag", err)
+	}
 	setFlags(t, map[string]string{"log": logPath, "out": out, "shard-dir": filepath.Join(out, "shards")})
 	if err := run(context.Background(), "fit"); err == nil || !errors.As(err, new(usageError)) {
 		t.Errorf("--log with --shard-dir: %v, want a usage error", err)
@@ -198,7 +202,7 @@ func TestFitPSCMAuthors(t *testing.T) {
 func setFlags(t *testing.T, set map[string]string) {
 	t.Helper()
 	for _, name := range []string{"log", "shards", "out", "part-size", "pii-blacklist", "full-serp", "max-line", "shard-dir",
-		"models", "iterations", "pii-salt", "keep-session-ids", "tolerance", "exact", "pscm-authors", "split", "train-fraction", "seed", "cpuprofile"} {
+		"models", "iterations", "pii-salt", "keep-session-ids", "drop-clickless", "tolerance", "exact", "pscm-authors", "split", "train-fraction", "seed", "cpuprofile"} {
 		f := flag.Lookup(name)
 		v, ok := set[name]
 		if !ok {
