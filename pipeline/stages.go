@@ -18,6 +18,7 @@ import (
 	"github.com/lovbench/lovbench/internal/progress"
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
+	"github.com/lovbench/lovbench/report"
 	"github.com/lovbench/lovbench/sampling"
 )
 
@@ -46,7 +47,7 @@ const (
 	// SimLogFile (simulate stage) is the simulated Yandex-format log.
 	SimLogFile = "log.yandex.tsv"
 	// ReportFile (report stage) is the HTML report.
-	ReportFile = "report.html"
+	ReportFile = report.FileHTML
 )
 
 // runner builds the stages of one run from a configuration. It loads the

@@ -159,9 +159,9 @@ func sessionsOf(ctx context.Context, logPath, work string, keepClickless bool) (
 		return "", nil, fmt.Errorf("ingest: %w", err)
 	}
 	if keepClickless {
-		return logPath, rep, nil
+		return logPath, &rep, nil
 	}
-	return dir, rep, nil
+	return dir, &rep, nil
 }
 
 // Fit fits cfg's single model on sessions (an ingest directory or
