@@ -339,8 +339,22 @@ func DefaultConfig() Config {
 // Run reads the ground truth and the features, builds the dataset and writes
 // the dataset directory (Write) beside cfg.Out, then publishes it whole in
 // place of cfg.Out (atomicfile.CreateDir: cfg.Out must be missing, empty or
-// an earlier dataset directory). It returns the manifest written.
-func Run(ctx context.Context, cfg Config) (*Manifest, error) {
+// an earlier dataset directory). It returns the manifest written, the
+// stage's report, by value (docs/architecture.md, "The stage contract").
+func Run(ctx context.Context, cfg Config) (Report, error) {
+	m, err := run(ctx, cfg)
+	if err != nil {
+		return Report{}, err
+	}
+	return *m, nil
+}
+
+// Report is the export stage's report: the manifest it writes
+// (ManifestFile).
+type Report = Manifest
+
+// run is Run, with the manifest Write returns.
+func run(ctx context.Context, cfg Config) (*Manifest, error) {
 	f, err := textio.Open(cfg.GroundTruth)
 	if err != nil {
 		return nil, err

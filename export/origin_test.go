@@ -49,7 +49,7 @@ func TestFeatureOriginFromFile(t *testing.T) {
 		qs, ts = append(qs, r.Query), append(ts, r.Term)
 	}
 	pq := writeFeaturesParquet(t, in, header, vals, qs, ts, features.Origin{Semantics: features.SemanticsPaper, CorpusSHA256: corpus, Version: "v0.9.0"})
-	run := func(features, stated string) (*Manifest, string, error) {
+	run := func(features, stated string) (Report, string, error) {
 		out := filepath.Join(t.TempDir(), "dataset")
 		m, err := Run(context.Background(), Config{GroundTruth: gtp, Features: features, Out: out, Options: Options{Seed: 3, FeatureSemantics: stated}})
 		return m, out, err

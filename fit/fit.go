@@ -21,6 +21,40 @@ import (
 	"github.com/lovbench/lovbench/shards"
 )
 
+// FileSummary is the fit stage's summary of a run (Summary): every
+// model's test scores, without timings, and the model picked. It is not
+// the metrics.json of lovbench fit (an array of clickmodels.Report),
+// which the stage's directory does not hold. A release names it
+// click_models.json.
+const FileSummary = "fit_summary.json"
+
+// SummaryModel is one model's line of Summary.
+type SummaryModel struct {
+	Model            string    `json:"model"`
+	TrainSessions    int       `json:"train_sessions"`
+	TestSessions     int       `json:"test_sessions"`
+	Iterations       int       `json:"iterations"`
+	LogLikelihood    float64   `json:"test_loglikelihood"`
+	Perplexity       float64   `json:"test_perplexity"`
+	PerplexityAtRank []float64 `json:"test_perplexity_at_rank"`
+	RelevanceFile    string    `json:"relevance_file"`
+	// Uncertainty says how the relevance file's intervals were obtained,
+	// with the fitted priors (clickmodels.Report.Uncertainty); nil without
+	// intervals.
+	Uncertainty *clickmodels.UncertaintyReport `json:"uncertainty,omitempty"`
+}
+
+// Summary is the fit stage's FileSummary, which the pipeline's fit stage
+// writes: every model's test scores and
+// the model whose relevance the labels use. It has no timing fields, so it
+// is byte-identical across reruns.
+type Summary struct {
+	TrainFraction float64        `json:"train_fraction"`
+	Models        []SummaryModel `json:"models"`
+	Selected      string         `json:"selected"`
+	SelectedBy    string         `json:"selected_by"`
+}
+
 // Config is one fit: the click log, the directory of the outputs and the
 // fit itself (clickmodels.RunConfig: models, split, EM options, memory
 // limit).

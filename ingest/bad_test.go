@@ -36,7 +36,7 @@ const (
 	okClick  = `{"date":"2019-01-13 10:00:05","sessionId":"S","clickedTerm":"a:C"}`
 )
 
-func runLOV(t *testing.T, queries, clicks []byte) (*Report, string, error) {
+func runLOV(t *testing.T, queries, clicks []byte) (Report, string, error) {
 	t.Helper()
 	dir := t.TempDir()
 	q := write(t, dir, "q.jsonl", queries)

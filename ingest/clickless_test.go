@@ -121,5 +121,5 @@ func ingestReference(t *testing.T, cfg Config) refIngest {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return refIngest{rep: rep, out: out, ref: ref, got: got, st: st}
+	return refIngest{rep: &rep, out: out, ref: ref, got: got, st: st}
 }

@@ -93,7 +93,7 @@ func TestEscapeSequencesRemovedWhole(t *testing.T) {
 // ingestControls ingests a Yandex log held in text, checks that the
 // report adds up and counts controls per kind as want, and returns the
 // report, the clean log and the output directory.
-func ingestControls(t *testing.T, log string, want map[string]int) (*Report, string, string) {
+func ingestControls(t *testing.T, log string, want map[string]int) (Report, string, string) {
 	t.Helper()
 	dir := t.TempDir()
 	in := filepath.Join(dir, "log.tsv")

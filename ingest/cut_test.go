@@ -50,7 +50,7 @@ func TestLogCutMidLine(t *testing.T) {
 	// session has no click left and nothing is kept (an error, as for any
 	// log of which nothing is kept).
 	rep, _, err = runLOV(t, []byte(okQuery+"\n"), []byte(okClick))
-	if err == nil || rep == nil || rep.Quarantined[QUnterminated] != 1 || rep.KeptClicks != 0 {
+	if err == nil || rep.Format == "" || rep.Quarantined[QUnterminated] != 1 || rep.KeptClicks != 0 {
 		t.Errorf("LOV clicks cut: err %v, report %+v", err, rep)
 	}
 	// A blank final line without a line end is a blank line, not a cut.

@@ -132,8 +132,20 @@ type Config struct {
 // published and o.OutDir is left as it was, except for an input of which
 // nothing is kept (see Config.AllowEmpty), whose report and quarantine are
 // published so that the user can see why. The
-// returned report is also written to report.json.
-func Run(ctx context.Context, o Config) (*Report, error) {
+// returned report is also written to report.json. Like every stage's
+// Run it returns its report by value (docs/architecture.md, "The stage
+// contract"); with an error the report is the zero Report, or the one
+// published for an input of which nothing is kept.
+func Run(ctx context.Context, o Config) (Report, error) {
+	rep, err := run(ctx, o)
+	if rep == nil {
+		return Report{}, err
+	}
+	return *rep, err
+}
+
+// run is Run, with the report it builds as it goes.
+func run(ctx context.Context, o Config) (*Report, error) {
 	rep := newReport()
 	rep.Format = o.Format
 	if o.MaxLine <= 0 {

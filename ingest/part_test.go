@@ -99,7 +99,7 @@ func TestCleanYandexPartsEqualRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(merged, want) {
+		if !reflect.DeepEqual(*merged, want) {
 			t.Errorf("step %d (%d parts): merged report differs from Run's:\n got %+v\nwant %+v", step, len(reps), merged, want)
 		}
 		if !bytes.Equal(quar.Bytes(), wantQ) {

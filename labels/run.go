@@ -16,6 +16,19 @@ import (
 // The label stage's files and defaults, the one home of each (the
 // command `lovbench label` and the pipeline's label stage both take them
 // from here).
+// FileExpertAgreement (the pipeline's label stage, with labels.expert) holds the pooled
+// agreement of every fitted model's relevance with the expert judgments.
+const FileExpertAgreement = "expert_agreement.json"
+
+// ModelAgreement is one model's pooled agreement with the experts (LOVBench
+// section 4.2.3; Pearson and Kendall tau-b as package labels computes them).
+type ModelAgreement struct {
+	Model   string   `json:"model"`
+	Pairs   int      `json:"pairs"`
+	Pearson *float64 `json:"pearson"`
+	Kendall *float64 `json:"kendall_tau_b"`
+}
+
 const (
 	// FileLabels is the labels CSV the pipeline's label stage writes
 	// (LabelsHeader); the order files sit beside it (QueryOrderPath,

@@ -34,8 +34,23 @@ func DefaultConfig() Config {
 }
 
 // Run reads the folds of cfg.Data, runs the experiment and writes its
-// results (and, with cfg.Models, the models) into cfg.Dir.
-func Run(ctx context.Context, cfg Config) (*ExperimentResult, error) {
+// results (and, with cfg.Models, the models) into cfg.Dir. It returns the
+// experiment's result, the stage's report, by value (docs/architecture.md,
+// "The stage contract").
+func Run(ctx context.Context, cfg Config) (Report, error) {
+	res, err := run(ctx, cfg)
+	if err != nil {
+		return Report{}, err
+	}
+	return *res, nil
+}
+
+// Report is the ltr stage's report: the experiment's result, which it
+// writes as FileResults.
+type Report = ExperimentResult
+
+// run is Run, with the result RunExperiment returns.
+func run(ctx context.Context, cfg Config) (*ExperimentResult, error) {
 	folds, err := ReadFolds(cfg.Data)
 	if err != nil {
 		return nil, err

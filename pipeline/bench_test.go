@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/lovbench/lovbench/pipeline/report"
+	"github.com/lovbench/lovbench/report"
 )
 
 // BenchmarkDemo runs the whole demo pipeline (lovbench demo with its
@@ -36,7 +36,7 @@ func BenchmarkRenderReport(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := report.Render(io.Discard, d); err != nil {
+		if err := report.Render(io.Discard, &d); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/lovbench/lovbench/internal/bytesize"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/ltr"
+	"github.com/lovbench/lovbench/report"
 	"github.com/lovbench/lovbench/sampling"
 	"github.com/lovbench/lovbench/sessions/split"
 )
@@ -303,7 +304,7 @@ func DefaultConfig() Config {
 		Features: FeatureConfig{List: features.DefaultFeatureList, Semantics: string(features.DefaultSemantics)},
 		Export:   ExportConfig{Folds: export.DefaultFolds, Seed: export.DefaultSeed},
 		LTR:      LTRConfig{Algorithms: []string{"ranknet", "adarank"}, Configs: []string{"all"}, Seed: 1, Permutations: ltr.DefaultPermutations},
-		Report:   ReportConfig{Title: "lovbench benchmark report"},
+		Report:   ReportConfig{Title: report.DefaultTitle},
 	}
 }
 

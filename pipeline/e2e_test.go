@@ -29,10 +29,11 @@ import (
 	"github.com/lovbench/lovbench/corpussim"
 	"github.com/lovbench/lovbench/features"
 	"github.com/lovbench/lovbench/features/democorpus"
+	"github.com/lovbench/lovbench/ingest"
+	"github.com/lovbench/lovbench/internal/browsertest"
 	"github.com/lovbench/lovbench/internal/refdata"
 	"github.com/lovbench/lovbench/internal/testsize"
 	"github.com/lovbench/lovbench/internal/textio"
-	"github.com/lovbench/lovbench/pipeline/internal/browsertest"
 	"github.com/lovbench/lovbench/sessions"
 	"github.com/lovbench/lovbench/workdir"
 )
@@ -954,7 +955,7 @@ func TestRunOnEntirelyBadLogKeepsReport(t *testing.T) {
 	}
 	rest := err.Error()[i+4:]
 	p := rest[:strings.IndexAny(rest, ";) ")]
-	if !strings.HasSuffix(p, IngestReportFile) {
+	if !strings.HasSuffix(p, ingest.ReportFile) {
 		t.Fatalf("the error points to %q, not to a report (%v)", p, err)
 	}
 	b, rerr := os.ReadFile(p)

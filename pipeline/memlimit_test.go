@@ -50,7 +50,7 @@ func TestFitMemoryLimitSameOutputs(t *testing.T) {
 	}
 	// The simulated log has SERPs without a click, which ingest keeps for
 	// the click models: both engines fit them.
-	rep, err := ingest.ReadReport(filepath.Join(base, "mem", "work", "stages", StageIngest, IngestReportFile))
+	rep, err := ingest.ReadReport(filepath.Join(base, "mem", "work", "stages", StageIngest, ingest.ReportFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,10 +36,3 @@ func degenerateError(problems []string, remedy string) error {
 	}
 	return fmt.Errorf("%w: %s. Use %s, or pass --allow-degenerate to publish it anyway with a warning in the report", ErrDegenerate, strings.Join(problems, "; "), remedy)
 }
-
-// degenerateWarning is the report's banner for a dataset below the
-// minimums.
-func degenerateWarning(problems []string) string {
-	return "Warning: this dataset is below the minimums of a meaningful benchmark and was published only because --allow-degenerate was given: " +
-		strings.Join(problems, "; ") + ". Its learning-to-rank results mean little."
-}

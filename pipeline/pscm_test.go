@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lovbench/lovbench/internal/textio"
+	"github.com/lovbench/lovbench/report"
 )
 
 // TestSelectPSCM: run's configuration names pscm among the click models
@@ -41,7 +42,11 @@ func TestSelectPSCM(t *testing.T) {
 		if got.Selected != c.want {
 			t.Errorf("select %s: selected %s, want %s", c.sel, got.Selected, c.want)
 		}
-		rows := modelRows(got)
+		d, err := report.Build(report.Config{Fit: env.Dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := d.Models
 		if len(rows) != 3 || rows[1].Name != "PSCM" || rows[1].Selected != (c.want == "PSCM") {
 			t.Errorf("select %s: model table %+v", c.sel, rows)
 		}

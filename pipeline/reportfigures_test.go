@@ -16,8 +16,10 @@ import (
 	"testing"
 
 	"github.com/lovbench/lovbench/export"
+	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/ltr"
+	"github.com/lovbench/lovbench/report"
 )
 
 // readCSV reads a CSV file with a header into maps by column name.
@@ -106,7 +108,7 @@ func TestReportFiguresFromFullData(t *testing.T) {
 		}
 	}
 	n := len(xs)
-	if n <= maxScatter {
+	if n <= report.MaxScatter {
 		t.Fatalf("%d recovery pairs: too few to test figures against the scatter's sample", n)
 	}
 	mx, my := 0.0, 0.0
@@ -127,7 +129,7 @@ func TestReportFiguresFromFullData(t *testing.T) {
 	says("between inferred probability", fmt.Sprintf("over %d pairs.", n))
 	says("of these pairs have an inferred probability", fmt.Sprintf("%.1f%% of these pairs have an inferred probability in [0.45, 0.5)", 100*float64(near)/float64(n)))
 	says("Labels agree exactly", fmt.Sprintf("Labels agree exactly on %.1f%% of the pairs", 100*float64(agree)/float64(n)))
-	step := (n + maxScatter - 1) / maxScatter
+	step := (n + report.MaxScatter - 1) / report.MaxScatter
 	shown := (n + step - 1) / step
 	says("The scatter plot shows", fmt.Sprintf("The scatter plot shows a sample of %s of the %s pairs", group(shown), group(n)))
 	if c := strings.Count(page, `class="pt"`); c != shown {
@@ -160,7 +162,7 @@ func TestReportFiguresFromFullData(t *testing.T) {
 			Kept int `json:"kept"`
 		} `json:"sessions"`
 	}
-	rb, err := os.ReadFile(stage("ingest", IngestReportFile))
+	rb, err := os.ReadFile(stage("ingest", ingest.ReportFile))
 	if err != nil {
 		t.Fatal(err)
 	}

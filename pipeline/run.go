@@ -7,18 +7,19 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/lovbench/lovbench/export"
 	"github.com/lovbench/lovbench/features/democorpus"
-	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/progress"
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
-	"github.com/lovbench/lovbench/pipeline/report"
+	"github.com/lovbench/lovbench/report"
 	"github.com/lovbench/lovbench/sessions"
 	"github.com/lovbench/lovbench/workdir"
 )
@@ -226,41 +227,72 @@ func (r *runner) stages() []Stage {
 	return st
 }
 
-// reportStage renders report.html from the outputs of the stages before it.
+// reportStage renders report.html (and report.json) from the outputs of
+// the stages before it (package report).
 func (r *runner) reportStage(before []Stage) Stage {
 	var deps []string
 	for _, s := range before {
 		deps = append(deps, s.Name)
 	}
-	title := r.cfg.Report.Title
 	return Stage{
 		Name: StageReport, Deps: deps, Params: r.cfg.Report,
 		Run: func(ctx context.Context, env *StageEnv) error {
-			in := ReportInputs{Title: title, Dirs: env.Deps, Thresholds: r.cfg.Labels.Thresholds}
-			for _, d := range deps {
-				in.Stages = append(in.Stages, report.Stage{Name: d, Fingerprint: stampOf(env.Deps[d])})
-			}
+			cfg := reportConfig(env.Deps, deps, r.cfg.Report.Title, r.cfg.Labels.Thresholds)
 			if r.cfg.Simulate != nil {
-				in.Notes = append(in.Notes, simulationNote(*r.cfg.Simulate)+" Corpus: "+corpusNote(r.cfg)+".")
+				cfg.Notes = append(cfg.Notes, simulationNote(*r.cfg.Simulate)+" Corpus: "+corpusNote(r.cfg)+".")
 			}
-			d, err := BuildReportData(in)
-			if err != nil {
-				return err
-			}
-			if err := writeJSON(filepath.Join(env.Dir, "report.json"), d); err != nil {
-				return err
-			}
-			f, err := atomicfile.Create(filepath.Join(env.Dir, ReportFile))
-			if err != nil {
-				return err
-			}
-			defer f.Abort()
-			if err := report.Render(f, d); err != nil {
-				return err
-			}
-			return f.Commit()
+			cfg.HTML, cfg.JSON = filepath.Join(env.Dir, report.FileHTML), filepath.Join(env.Dir, report.FileJSON)
+			_, err := report.Run(ctx, cfg)
+			return err
 		},
 	}
+}
+
+// reportConfig fills the report's Config from the stage output
+// directories dirs (by stage name): the directories of the stages it
+// reads, the log it analyses (the ingested sessions, or else the simulated
+// log), the simulation's truth, the fingerprints of the stages named in
+// order, and the input files and learning-to-rank settings their stamps
+// record. The report stage and WorkdirReportConfig (lovbench report) both use it.
+func reportConfig(dirs map[string]string, order []string, title string, thresholds []float64) report.Config {
+	cfg := report.DefaultConfig()
+	cfg.Title, cfg.Thresholds = title, thresholds
+	cfg.Ingest, cfg.Fit, cfg.Label = dirs[StageIngest], dirs[StageFit], dirs[StageLabel]
+	cfg.Sample, cfg.Export, cfg.LTR = dirs[StageSample], dirs[StageExport], dirs[StageLTR]
+	if p := dirs[StageIngest]; p != "" {
+		cfg.Sessions = filepath.Join(p, sessions.ParquetName)
+	} else if p := dirs[StageSimulate]; p != "" {
+		cfg.Sessions = filepath.Join(p, SimLogFile)
+	}
+	if p := dirs[StageSimulate]; p != "" {
+		cfg.Truth = filepath.Join(p, TruthFile)
+	}
+	for _, name := range order {
+		cfg.Stages = append(cfg.Stages, report.Stage{Name: name, Fingerprint: stampOf(dirs[name])})
+	}
+	// Input files and the ltr stage's settings, from the stamps (in
+	// stage-name order; a later stage's hash of a file wins).
+	var ltrParams json.RawMessage
+	for _, name := range slices.Sorted(maps.Keys(dirs)) {
+		var st Stamp
+		if textio.ReadJSON(filepath.Join(dirs[name], stampName), &st) != nil {
+			continue
+		}
+		for f, h := range st.Inputs {
+			if cfg.Inputs == nil {
+				cfg.Inputs = map[string]string{}
+			}
+			cfg.Inputs[f] = h
+		}
+		if name == StageLTR {
+			ltrParams = st.Params
+		}
+	}
+	var lc LTRConfig
+	if ltrParams != nil && json.Unmarshal(ltrParams, &lc) == nil {
+		cfg.LTRSettings = &report.LTRSettings{Algorithms: lc.Algorithms, Configs: lc.Configs, Iterations: lc.Iterations, Seed: lc.Seed, Permutations: lc.Permutations}
+	}
+	return cfg
 }
 
 func simulationNote(sc SimulateConfig) string {
@@ -359,32 +391,35 @@ func DemoConfig(workdir string, profile DemoProfile, serps, queries int, seed ui
 	return &c
 }
 
-// ReportFromWorkdir builds the report data from the current stage outputs
-// of a work directory (what `lovbench report` renders). It takes no lock:
-// stage outputs are only ever replaced by rename.
-func ReportFromWorkdir(dir string) (*report.Data, error) {
+// WorkdirReportConfig fills the report's Config from the current stage outputs
+// of a work directory (what `lovbench report` renders): the completed
+// stages, the title of the run's report stage and the thresholds of its
+// label stage (the defaults where they are not recorded). It takes no
+// lock: stage outputs are only ever replaced by rename.
+func WorkdirReportConfig(dir string) (report.Config, error) {
 	if _, err := os.Stat(filepath.Join(dir, "stages")); err != nil {
-		return nil, fmt.Errorf("%s is not a lovbench work directory (no stages/): %w", dir, err)
+		return report.Config{}, fmt.Errorf("%s is not a lovbench work directory (no stages/): %w", dir, err)
 	}
-	in := ReportInputs{Title: DefaultConfig().Report.Title, Dirs: map[string]string{}, Thresholds: DefaultConfig().Labels.Thresholds}
+	dirs, title, thresholds := map[string]string{}, DefaultConfig().Report.Title, DefaultConfig().Labels.Thresholds
+	var order, notes []string
 	for _, name := range []string{StageSimulate, StageIngest, StageFit, StageLabel, StageSample, StageFeatures, StageExport, StageLTR} {
 		p := filepath.Join(dir, "stages", name)
 		var s Stamp
 		if textio.ReadJSON(filepath.Join(p, stampName), &s) != nil {
 			continue
 		}
-		in.Dirs[name] = p
-		in.Stages = append(in.Stages, report.Stage{Name: name, Fingerprint: s.Fingerprint})
+		dirs[name] = p
+		order = append(order, name)
 		if name == StageSimulate {
 			var sc SimulateConfig
 			if json.Unmarshal(s.Params, &sc) == nil {
-				in.Notes = append(in.Notes, simulationNote(sc))
+				notes = append(notes, simulationNote(sc))
 			}
 		}
 		if name == StageLabel {
 			var lc LabelConfig
 			if json.Unmarshal(s.Params, &lc) == nil && len(lc.Thresholds) == 5 {
-				in.Thresholds = lc.Thresholds
+				thresholds = lc.Thresholds
 			}
 		}
 	}
@@ -392,11 +427,23 @@ func ReportFromWorkdir(dir string) (*report.Data, error) {
 	if textio.ReadJSON(filepath.Join(dir, "stages", StageReport, stampName), &rs) == nil {
 		var rc ReportConfig
 		if json.Unmarshal(rs.Params, &rc) == nil && rc.Title != "" {
-			in.Title = rc.Title
+			title = rc.Title
 		}
 	}
-	if len(in.Dirs) == 0 {
-		return nil, fmt.Errorf("%s: no completed stage yet; run lovbench run or lovbench demo first", dir)
+	if len(dirs) == 0 {
+		return report.Config{}, fmt.Errorf("%s: no completed stage yet; run lovbench run or lovbench demo first", dir)
 	}
-	return BuildReportData(in)
+	cfg := reportConfig(dirs, order, title, thresholds)
+	cfg.Notes = notes
+	return cfg, nil
+}
+
+// ReportFromWorkdir builds the report data from the current stage outputs
+// of a work directory (WorkdirReportConfig, report.Build), without writing it.
+func ReportFromWorkdir(dir string) (report.Data, error) {
+	cfg, err := WorkdirReportConfig(dir)
+	if err != nil {
+		return report.Data{}, err
+	}
+	return report.Build(cfg)
 }

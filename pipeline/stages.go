@@ -18,6 +18,7 @@ import (
 	"github.com/lovbench/lovbench/internal/progress"
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
+	"github.com/lovbench/lovbench/report"
 	"github.com/lovbench/lovbench/sampling"
 )
 
@@ -36,12 +37,8 @@ const (
 
 // File names inside stage outputs that the pipeline itself defines.
 const (
-	// FitSummaryFile (fit stage) holds FitSummary, the stage's own
-	// report (without timings, with the model picked); it is not the
-	// metrics.json of lovbench fit (an array of clickmodels.Report),
-	// which the stage's directory does not hold. The release names it
-	// click_models.json.
-	FitSummaryFile = "fit_summary.json"
+	// FitSummaryFile (fit stage) holds FitSummary (fit.FileSummary).
+	FitSummaryFile = fit.FileSummary
 	// LabelsFile (label stage) is the labels CSV of package labels.
 	LabelsFile = labels.FileLabels
 	// TruthFile (simulate stage) is the hidden true relevance of every
@@ -50,7 +47,7 @@ const (
 	// SimLogFile (simulate stage) is the simulated Yandex-format log.
 	SimLogFile = "log.yandex.tsv"
 	// ReportFile (report stage) is the HTML report.
-	ReportFile = "report.html"
+	ReportFile = report.FileHTML
 )
 
 // runner builds the stages of one run from a configuration. It loads the
@@ -115,31 +112,12 @@ func expandCorpus(paths []string, log *slog.Logger) (files []string, skipped []f
 	return files, skipped, nil
 }
 
-// FitModel is one model's line of FitSummary.
-type FitModel struct {
-	Model            string    `json:"model"`
-	TrainSessions    int       `json:"train_sessions"`
-	TestSessions     int       `json:"test_sessions"`
-	Iterations       int       `json:"iterations"`
-	LogLikelihood    float64   `json:"test_loglikelihood"`
-	Perplexity       float64   `json:"test_perplexity"`
-	PerplexityAtRank []float64 `json:"test_perplexity_at_rank"`
-	RelevanceFile    string    `json:"relevance_file"`
-	// Uncertainty says how the relevance file's intervals were obtained,
-	// with the fitted priors (clickmodels.Report.Uncertainty); nil without
-	// intervals.
-	Uncertainty *clickmodels.UncertaintyReport `json:"uncertainty,omitempty"`
-}
+// FitModel is one model's line of FitSummary (fit.SummaryModel).
+type FitModel = fit.SummaryModel
 
-// FitSummary is the fit stage's FitSummaryFile: every model's test scores and
-// the model whose relevance the labels use. It has no timing fields, so it
-// is byte-identical across reruns.
-type FitSummary struct {
-	TrainFraction float64    `json:"train_fraction"`
-	Models        []FitModel `json:"models"`
-	Selected      string     `json:"selected"`
-	SelectedBy    string     `json:"selected_by"`
-}
+// FitSummary is the fit stage's FitSummaryFile (fit.Summary, the report
+// stage reads it too).
+type FitSummary = fit.Summary
 
 // fitStage fits the configured click models on the first TrainFraction of
 // the sessions (docs/method.md section 3 split) with fit.Run, as `lovbench
@@ -299,18 +277,13 @@ func (r *runner) sampleStage() Stage {
 	}
 }
 
-// ExpertAgreementFile (label stage, with labels.expert) holds the pooled
-// agreement of every fitted model's relevance with the expert judgments.
-const ExpertAgreementFile = "expert_agreement.json"
+// ExpertAgreementFile (label stage, with labels.expert) holds every
+// fitted model's ModelAgreement (labels.FileExpertAgreement).
+const ExpertAgreementFile = labels.FileExpertAgreement
 
-// ModelAgreement is one model's pooled agreement with the experts (LOVBench
-// section 4.2.3; Pearson and Kendall tau-b as package labels computes them).
-type ModelAgreement struct {
-	Model   string   `json:"model"`
-	Pairs   int      `json:"pairs"`
-	Pearson *float64 `json:"pearson"`
-	Kendall *float64 `json:"kendall_tau_b"`
-}
+// ModelAgreement is one model's pooled agreement with the experts
+// (labels.ModelAgreement).
+type ModelAgreement = labels.ModelAgreement
 
 // expertAgreement compares every model's relevance with the expert file.
 func expertAgreement(sum FitSummary, fitDir, expertPath string, res labels.Resolver) ([]ModelAgreement, error) {

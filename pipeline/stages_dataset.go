@@ -80,7 +80,7 @@ func (r *runner) ingestStage() Stage {
 		env.Log.Info("ingested", "input_events", rep.InputEvents, "kept_queries", rep.KeptQueries, "kept_clicks", rep.KeptClicks,
 			"serps_of_sessions_with_click", rep.SERPsWithClickSession, "serps_of_sessions_without_click", rep.SERPsWithoutClickSession)
 		if rep.KeptQueries == 0 {
-			return fmt.Errorf("the cleaned log is empty (%d input events, all dropped or quarantined; see %s)", rep.InputEvents, filepath.Join(env.Dir, IngestReportFile))
+			return fmt.Errorf("the cleaned log is empty (%d input events, all dropped or quarantined; see %s)", rep.InputEvents, filepath.Join(env.Dir, ingest.ReportFile))
 		}
 		return nil
 	}
@@ -155,7 +155,7 @@ func (r *runner) exportStage() Stage {
 	return Stage{
 		Name: StageExport, Deps: []string{StageIngest, StageFit, StageLabel, StageSample, StageFeatures}, Params: ec,
 		Run: func(ctx context.Context, env *StageEnv) error {
-			pv, err := Provenance(env.Dep(StageIngest, IngestReportFile), env.Dep(StageFit, FitSummaryFile), env.Dep(StageLabel, labels.FileReport), r.cfg)
+			pv, err := Provenance(env.Dep(StageIngest, ingest.ReportFile), env.Dep(StageFit, FitSummaryFile), env.Dep(StageLabel, labels.FileReport), r.cfg)
 			if err != nil {
 				return err
 			}

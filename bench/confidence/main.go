@@ -3,8 +3,8 @@
 // relevance (docs/pipeline.md, "How sure the demo's labels are"): for each
 // profile and seed it runs the demo's pipeline without the learning-to-rank
 // stage (which the labels do not depend on), then prints the report's
-// section "How sure are the labels" (pipeline.ReportFromWorkdir) and, over
-// the grid 0, step, ..., 1 of minimum confidences (pipeline.ConfidenceSweep),
+// section "How sure are the labels" (pipeline.WorkdirReportConfig, report.Build) and, over
+// the grid 0, step, ..., 1 of minimum confidences (report.ConfidenceSweep),
 // the lowest level whose labels reach the target Pearson r over at least
 // -min-pairs pairs, the one over any number of pairs, and the best r over
 // at least -min-pairs pairs.
@@ -23,16 +23,17 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/pipeline"
-	"github.com/lovbench/lovbench/pipeline/report"
+	"github.com/lovbench/lovbench/report"
 )
 
 func main() {
 	profiles := flag.String("profiles", "lovbench,dense", "demo profiles, comma-separated")
 	seeds := flag.String("seeds", "1", "seeds: a list (1,2) or a range (1-7)")
-	step := flag.Float64("step", pipeline.SweepStep, "step of the grid of minimum confidences")
-	target := flag.Float64("target", pipeline.RecoveryTarget, "Pearson r to reach")
-	minPairs := flag.Int("min-pairs", pipeline.RecoveryMinPairs, "fewest pairs a level must keep")
+	step := flag.Float64("step", report.SweepStep, "step of the grid of minimum confidences")
+	target := flag.Float64("target", report.RecoveryTarget, "Pearson r to reach")
+	minPairs := flag.Int("min-pairs", report.RecoveryMinPairs, "fewest pairs a level must keep")
 	keep := flag.String("workdir", "", "keep the work directories under this directory (default: a temporary one, removed)")
 	flag.Parse()
 	ss, err := parseSeeds(*seeds)
@@ -61,15 +62,19 @@ func main() {
 			if _, err := pipeline.Run(ctx, cfg, pipeline.RunOptions{Log: quiet, AllowDegenerate: true}); err != nil {
 				fail(fmt.Errorf("%s seed %d: %w", p, seed, err))
 			}
-			d, err := pipeline.ReportFromWorkdir(wd)
+			rc, err := pipeline.WorkdirReportConfig(wd)
 			if err != nil {
 				fail(err)
 			}
-			ls, truth, err := pipeline.ReadSimulatedLabels(wd)
+			d, err := report.Build(rc)
 			if err != nil {
 				fail(err)
 			}
-			sweep := pipeline.ConfidenceSweep(ls, truth, pipeline.SweepLevels(*step), false)
+			ls, truth, err := report.ReadSimulatedLabels(filepath.Join(rc.Label, labels.FileLabels), rc.Truth)
+			if err != nil {
+				fail(err)
+			}
+			sweep := report.ConfidenceSweep(ls, truth, report.SweepLevels(*step), false)
 			fmt.Printf("== profile %s, seed %d\n", p, seed)
 			print(d.Confidence, sweep, *target, *minPairs)
 		}
@@ -94,12 +99,12 @@ func print(c *report.Confidence, sweep []report.ConfidenceLevel, target float64,
 	for _, lv := range c.Recovery {
 		fmt.Printf("%-12g %7d %8d %8.4f %8.4f\n", lv.Min, lv.Pairs, lv.Queries, lv.Pearson, lv.Kendall)
 	}
-	if lv, ok := pipeline.LowestLevelReaching(sweep, target, minPairs); ok {
+	if lv, ok := report.LowestLevelReaching(sweep, target, minPairs); ok {
 		fmt.Printf("lowest level with pearson >= %g over >= %d pairs: %g (%d pairs, %d queries, pearson %.4f)\n", target, minPairs, lv.Min, lv.Pairs, lv.Queries, lv.Pearson)
 	} else {
 		fmt.Printf("lowest level with pearson >= %g over >= %d pairs: none\n", target, minPairs)
 	}
-	if lv, ok := pipeline.LowestLevelReaching(sweep, target, 2); ok {
+	if lv, ok := report.LowestLevelReaching(sweep, target, 2); ok {
 		fmt.Printf("lowest level with pearson >= %g, any size: %g (%d pairs, %d queries, pearson %.4f)\n", target, lv.Min, lv.Pairs, lv.Queries, lv.Pearson)
 	} else {
 		fmt.Printf("lowest level with pearson >= %g, any size: none\n", target)

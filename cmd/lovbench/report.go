@@ -7,9 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/pipeline"
-	"github.com/lovbench/lovbench/pipeline/report"
+	"github.com/lovbench/lovbench/report"
 )
 
 func newReportCmd(a *app) *cobra.Command {
@@ -33,32 +32,26 @@ simulated log, how well the labels recover the hidden true relevance.`,
 				return usagef("report: --workdir is required")
 			}
 			if out == "" {
-				out = filepath.Join(workdir, "report.html")
+				out = filepath.Join(workdir, report.FileHTML)
 			}
 			if err := checkOutputs(paths{}.add("--workdir", workdir), paths{}.add("--out", out)); err != nil {
 				return err
 			}
-			d, err := pipeline.ReportFromWorkdir(workdir)
+			cfg, err := pipeline.WorkdirReportConfig(workdir)
 			if err != nil {
 				return err
 			}
-			f, err := atomicfile.Create(out)
+			cfg.HTML = out
+			d, err := report.Run(cmd.Context(), cfg)
 			if err != nil {
-				return err
-			}
-			defer f.Abort()
-			if err := report.Render(f, d); err != nil {
-				return err
-			}
-			if err := f.Commit(); err != nil {
 				return err
 			}
 			if asJSON {
 				enc := json.NewEncoder(a.stdout)
 				enc.SetIndent("", "  ")
 				return enc.Encode(struct {
-					Report string       `json:"report"`
-					Data   *report.Data `json:"data"`
+					Report string        `json:"report"`
+					Data   report.Report `json:"data"`
 				}{out, d})
 			}
 			fmt.Fprintf(a.stdout, "report: %s\n", out)

@@ -29,7 +29,7 @@ var groups = []struct {
 	{"FILES", []string{"internal/atomicfile", "internal/filehash", "internal/pqfile", "internal/textio"}},
 	{"WORK", []string{"internal/bytesize", "internal/membudget", "internal/par", "internal/progress"}},
 	{"IDS", []string{"internal/buildinfo", "internal/hashes"}},
-	{"TESTING", []string{"internal/refdata", "internal/testsize"}},
+	{"TESTING", []string{"internal/browsertest", "internal/refdata", "internal/testsize"}},
 }
 
 // rules says, package by package from the bottom up, what each may import
@@ -56,6 +56,7 @@ var rules = []struct {
 	{"internal/refdata", nil},
 	{"internal/testskips", nil},
 	{"internal/testsize", nil},
+	{"internal/browsertest", nil},
 	{"internal/par", []string{"golang.org/x/sync/errgroup"}},
 	{"internal/pqfile", []string{"github.com/klauspost/compress/s2", "github.com/parquet-go/parquet-go", "github.com/parquet-go/parquet-go/format"}},
 	{"internal/progress", []string{"github.com/schollz/progressbar/v3", "golang.org/x/term"}},
@@ -90,18 +91,20 @@ var rules = []struct {
 	{"ltr/measures", []string{"FILES", "WORK", "gonum.org/v1/gonum/stat/distuv"}},
 	{"ltr", []string{"FILES", "WORK", "IDS", "ltr/measures"}},
 
+	// The report: the analytics of every stage's outputs and the HTML.
+	{"report", []string{"FILES", "IDS", "sessions", "ingest", "clickmodels", "fit", "labels", "sampling", "features", "export", "ltr",
+		"ltr/measures", "gonum.org/v1/gonum/stat"}},
+
 	// The pipeline and the command: the work directory and its releases,
 	// below the stage graph.
 	{"workdir", []string{"FILES", "IDS"}},
-	{"pipeline/report", []string{"labels", "ltr", "ltr/measures"}},
-	{"pipeline/internal/browsertest", nil},
-	{"pipeline", []string{"FILES", "WORK", "IDS", "sessions", "sessions/split", "ingest", "shards", "clickmodels",
-		"clickmodels/outofcore", "fit", "clickmodels/sim", "corpussim", "labels", "sampling", "features", "features/democorpus", "export", "ltr",
-		"ltr/measures", "pipeline/report", "workdir", "gonum.org/v1/gonum/stat", "gopkg.in/yaml.v3"}},
+	{"pipeline", []string{"FILES", "WORK", "sessions", "sessions/split", "ingest", "clickmodels",
+		"fit", "clickmodels/sim", "corpussim", "labels", "sampling", "features", "features/democorpus", "export", "ltr",
+		"report", "workdir", "gopkg.in/yaml.v3"}},
 	{"pipeline/calibration", []string{"FILES", "ingest", "clickmodels", "fit", "clickmodels/refsim", "clickmodels/sim", "labels", "pipeline"}},
 	{"cmd/lovbench", []string{"FILES", "WORK", "IDS", "sessions", "sessions/split", "ingest", "ingest/pii", "shards",
 		"clickmodels", "fit", "clickmodels/sim", "corpussim", "labels", "sampling", "features", "export", "ltr",
-		"ltr/measures", "pipeline", "pipeline/report", "github.com/spf13/cobra", "github.com/spf13/pflag"}},
+		"ltr/measures", "report", "pipeline", "github.com/spf13/cobra", "github.com/spf13/pflag"}},
 
 	// The Apache Beam module (beam/, its own go.mod).
 	{"beam/lbbeam", []string{"internal/atomicfile", "internal/textio", "sessions", "sessions/split", "ingest",
@@ -119,7 +122,7 @@ var rules = []struct {
 	// Benchmark programs: any stage, never imported.
 	{"bench/calibration", []string{"clickmodels", "clickmodels/refsim", "clickmodels/sim", "corpussim", "features", "pipeline/calibration"}},
 	{"bench/clickmodels", []string{"clickmodels", "clickmodels/sim", "sessions", "internal/refdata"}},
-	{"bench/confidence", []string{"pipeline", "pipeline/report"}},
+	{"bench/confidence", []string{"labels", "report", "pipeline"}},
 	{"bench/features", []string{"features", "internal/refdata"}},
 	{"bench/humangrades", []string{"clickmodels", "labels", "pipeline/calibration", "sessions/split"}},
 	{"bench/ingest", []string{"ingest"}},
@@ -152,8 +155,8 @@ var testRules = []struct {
 	{"features", []string{"TESTING", "gonum.org/v1/gonum/graph/network", "gonum.org/v1/gonum/graph/simple"}},
 	{"export", []string{"TESTING", "ltr", "github.com/parquet-go/parquet-go", "github.com/apache/arrow-go/v18/parquet", "github.com/apache/arrow-go/v18/parquet/pqarrow"}},
 	{"ltr", []string{"TESTING"}},
-	{"pipeline/report", []string{"pipeline/internal/browsertest"}},
-	{"pipeline", []string{"TESTING", "pipeline/internal/browsertest"}},
+	{"report", []string{"TESTING"}},
+	{"pipeline", []string{"TESTING", "shards"}},
 	{"pipeline/calibration", []string{"corpussim", "features", "gonum.org/v1/gonum/stat"}},
 	{"cmd/lovbench", []string{"TESTING", "features/democorpus", "workdir"}},
 	{"beam/lbbeam", []string{"TESTING", "ingest/ingesttest", "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs",
@@ -165,10 +168,10 @@ var testRules = []struct {
 // The stages: every package but the pipeline's, the commands, the
 // benchmarks and this test.
 var stages = []string{"sessions/...", "ingest/...", "shards", "clickmodels/...", "labels", "sampling", "features/...",
-	"corpussim", "fit", "export", "ltr/...", "internal/...", "beam/lbbeam"}
+	"corpussim", "fit", "export", "ltr/...", "report", "internal/...", "beam/lbbeam"}
 
 // testHelpers are the packages only tests import.
-var testHelpers = []string{"internal/refdata", "internal/testsize", "internal/testskips", "ingest/ingesttest", "pipeline/internal/browsertest"}
+var testHelpers = []string{"internal/refdata", "internal/testsize", "internal/testskips", "ingest/ingesttest", "internal/browsertest"}
 
 // forbidden are the negative rules, in the manner of CockroachDB's
 // per-package forbidden imports, but transitive: no package of from may
@@ -182,9 +185,9 @@ var forbidden = []struct {
 }{
 	{stages, []string{"pipeline/...", "cmd/...", "beam/cmd/...", "bench/..."}, true,
 		"no stage reaches the pipeline, a command or a benchmark"},
-	{[]string{"internal/..."}, []string{"sessions/...", "ingest/...", "shards", "clickmodels/...", "labels", "sampling", "features/...", "corpussim", "export", "ltr/...", "pipeline/...", "cmd/...", "beam/..."}, true,
+	{[]string{"internal/..."}, []string{"sessions/...", "ingest/...", "shards", "clickmodels/...", "labels", "sampling", "features/...", "corpussim", "export", "ltr/...", "report", "pipeline/...", "cmd/...", "beam/..."}, true,
 		"the helpers of internal/ reach no stage"},
-	{[]string{"workdir"}, []string{"sessions/...", "ingest/...", "shards", "clickmodels/...", "labels", "sampling", "features/...", "corpussim", "export", "ltr/...", "pipeline/...", "cmd/..."}, true,
+	{[]string{"workdir"}, []string{"sessions/...", "ingest/...", "shards", "clickmodels/...", "labels", "sampling", "features/...", "corpussim", "export", "ltr/...", "report", "pipeline/...", "cmd/..."}, true,
 		"the work directory knows no stage, nor the stage graph"},
 	{[]string{"labels"}, []string{"clickmodels/sim/...", "corpussim"}, true,
 		"labels never reaches the simulator"},
@@ -194,7 +197,7 @@ var forbidden = []struct {
 		"the click models never reach the corpus (the corpus simulator sits above both)"},
 	{[]string{"clickmodels/..."}, []string{"shards"}, false, "clickmodels does not reach shards"},
 	{[]string{"shards"}, []string{"clickmodels/..."}, false, "shards does not reach clickmodels"},
-	{[]string{"sessions/...", "ingest", "ingest/pii", "shards", "clickmodels/...", "labels", "sampling", "features/...", "corpussim", "export", "ltr/...", "pipeline/...", "cmd/...", "beam/..."},
+	{[]string{"sessions/...", "ingest", "ingest/pii", "shards", "clickmodels/...", "labels", "sampling", "features/...", "corpussim", "export", "ltr/...", "report", "pipeline/...", "cmd/...", "beam/..."},
 		testHelpers, false, "the helpers of the tests are imported by tests only"},
 }
 

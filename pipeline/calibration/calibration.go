@@ -166,7 +166,7 @@ func sessionsOf(ctx context.Context, logPath, work string, dropClickless bool) (
 	if err != nil {
 		return "", nil, fmt.Errorf("ingest: %w", err)
 	}
-	return dir, rep, nil
+	return dir, &rep, nil
 }
 
 // Fit fits cfg's single model on sessions (an ingest directory or

@@ -1,4 +1,4 @@
-package pipeline
+package report
 
 import (
 	"os"
@@ -27,7 +27,7 @@ func TestReportSaysFeatureSemantics(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, export.ManifestFile), []byte(m), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		d, err := BuildReportData(ReportInputs{Title: "t", Dirs: map[string]string{StageExport: dir}})
+		d, err := Build(Config{Title: "t", Export: dir})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,20 +42,13 @@ func TestReportSaysFeatureSemantics(t *testing.T) {
 }
 
 // TestReportStatesProvenance: the report names the program version, every
-// input file of the stage stamps with its SHA-256, and the LTR settings
-// (iterations, permutations) recorded in the LTR stage's stamp, saying when
-// they are not the rankers' defaults.
+// input file of the stages with its SHA-256, and the LTR settings
+// (iterations, permutations), saying when they are not the rankers'
+// defaults.
 func TestReportStatesProvenance(t *testing.T) {
 	t.Parallel()
-	ing, ltrDir := t.TempDir(), t.TempDir()
-	write := func(dir, s string) {
-		if err := os.WriteFile(filepath.Join(dir, stampName), []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(ing, `{"stage":"ingest","fingerprint":"f1","params":{},"inputs_sha256":{"logs/q.jsonl":"abc123"},"files_sha256":{}}`)
-	write(ltrDir, `{"stage":"ltr","fingerprint":"f2","params":{"algorithms":["ranknet","adarank"],"configs":["all"],"iterations":30,"seed":7,"permutations":1000},"files_sha256":{}}`)
-	d, err := BuildReportData(ReportInputs{Title: "t", Dirs: map[string]string{"some-stage": ing, StageLTR: ltrDir}})
+	d, err := Build(Config{Title: "t", Inputs: map[string]string{"logs/q.jsonl": "abc123"},
+		LTRSettings: &LTRSettings{Algorithms: []string{"ranknet", "adarank"}, Configs: []string{"all"}, Iterations: 30, Seed: 7, Permutations: 1000}})
 	if err != nil {
 		t.Fatal(err)
 	}

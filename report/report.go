@@ -1,5 +1,8 @@
-// Package report renders the benchmark report of a lovbench run as one
-// self-contained HTML file: no external assets, no scripts, every chart an
+// Package report is the report stage: Run (Config, DefaultConfig) reads
+// the outputs of the stages before it (Build: the analytics of data.go and
+// sweep.go, the confidence sweeps among them) and renders the benchmark
+// report of a lovbench run as one self-contained HTML file (FileHTML),
+// writing its data beside it (FileJSON): no external assets, no scripts, every chart an
 // inline SVG generated here. It covers the analyses of the LOVBench paper:
 // log cleaning (section 4.1), log analysis (section 4.1, Figure 3), click
 // models (section 4.2, Table 2), the label distribution (Table 4, beside

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lovbench/lovbench/internal/browsertest"
 	"github.com/lovbench/lovbench/ltr"
 	"github.com/lovbench/lovbench/ltr/measures"
-	"github.com/lovbench/lovbench/pipeline/internal/browsertest"
 )
 
 func fp(x float64) *float64 { return &x }

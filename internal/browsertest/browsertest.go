@@ -1,6 +1,6 @@
 // Package browsertest loads an HTML report in headless Chromium and
 // reports how many of its SVG charts rendered and which errors the page
-// raised. It serves the report tests of package pipeline (the
+// raised. It serves the report tests of packages report and pipeline (the
 // report must render every chart without console errors in a browser);
 // only tests import it, as net/http/httptest.
 package browsertest

@@ -1,10 +1,9 @@
-package pipeline
+package report
 
 import (
 	"bufio"
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -18,60 +17,41 @@ import (
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/export"
 	"github.com/lovbench/lovbench/features"
+	"github.com/lovbench/lovbench/fit"
 	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/internal/buildinfo"
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/ltr"
-	"github.com/lovbench/lovbench/pipeline/report"
 	"github.com/lovbench/lovbench/sampling"
 	"github.com/lovbench/lovbench/sessions"
 )
 
-// IngestReportFile is the ingest stage's cleaning report.
-const IngestReportFile = ingest.ReportFile
+// MaxScatter bounds the points of the label-recovery scatter plot.
+const MaxScatter = 1500
 
-// maxScatter bounds the points of the label-recovery scatter plot.
-const maxScatter = 1500
-
-// ReportInputs names the stage output directories a report is built from;
-// an empty entry leaves its section out.
-type ReportInputs struct {
-	Title string
-	// Dirs maps stage names (StageSimulate, StageIngest, ...) to output
-	// directories.
-	Dirs map[string]string
-	// Stages lists the stage fingerprints shown in the report.
-	Stages []report.Stage
-	// Thresholds are the label cut points (for the recovery confusion).
-	Thresholds []float64
-	// Notes are shown under the title.
-	Notes []string
-}
-
-// BuildReportData gathers the report's data from stage outputs. Missing
-// outputs leave their section empty; malformed ones are errors naming the
-// file.
-func BuildReportData(in ReportInputs) (*report.Data, error) {
-	d := &report.Data{Title: in.Title, Notes: in.Notes, Stages: in.Stages}
-	dir := func(s string) string { return in.Dirs[s] }
-	d.Notes = append(d.Notes, provenanceNotes(in.Dirs)...)
-	if p := dir(StageFit); p != "" {
-		notes, err := identificationNotes(filepath.Join(p, FitSummaryFile))
+// Build gathers the report's data from the stage outputs cfg names.
+// Missing outputs leave their section empty; malformed ones are errors
+// naming the file.
+func Build(cfg Config) (Data, error) {
+	d := Data{Title: cfg.Title, Notes: cfg.Notes, Stages: cfg.Stages}
+	d.Notes = append(d.Notes, provenanceNotes(cfg.Inputs, cfg.LTRSettings)...)
+	if p := cfg.Fit; p != "" {
+		notes, err := identificationNotes(filepath.Join(p, fit.FileSummary))
 		if err != nil {
-			return nil, err
+			return Data{}, err
 		}
 		d.Notes = append(d.Notes, notes...)
 	}
-	if p := dir(StageExport); p != "" {
+	if p := cfg.Export; p != "" {
 		var m export.Manifest
 		if err := textio.ReadJSON(filepath.Join(p, export.ManifestFile), &m); err != nil {
-			return nil, err
+			return Data{}, err
 		}
 		d.FeatureSemantics = m.Parameters.FeatureSemantics
-		problems, err := CheckMinimums(p, DefaultMinimums())
+		problems, err := export.CheckMinimums(context.Background(), p, export.DefaultMinimums())
 		if err != nil && !errors.Is(err, fs.ErrNotExist) { // no folds: nothing to warn about
-			return nil, err
+			return Data{}, err
 		}
 		if len(problems) > 0 {
 			d.Warnings = append(d.Warnings, degenerateWarning(problems))
@@ -81,7 +61,7 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 		}
 		note, constant, err := columnNotes(filepath.Join(p, export.ParquetFile))
 		if err != nil {
-			return nil, err
+			return Data{}, err
 		}
 		if note != "" {
 			d.Notes = append(d.Notes, note)
@@ -90,40 +70,34 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 			d.Warnings = append(d.Warnings, constant)
 		}
 	}
-	if p := dir(StageIngest); p != "" {
-		c, err := cleaningCounts(filepath.Join(p, IngestReportFile))
+	if p := cfg.Ingest; p != "" {
+		c, err := cleaningCounts(filepath.Join(p, ingest.ReportFile))
 		if err != nil {
-			return nil, err
+			return Data{}, err
 		}
 		d.Cleaning = c
 	}
-	sessPath := ""
-	if p := dir(StageIngest); p != "" {
-		sessPath = filepath.Join(p, sessions.ParquetName)
-	} else if p := dir(StageSimulate); p != "" {
-		sessPath = filepath.Join(p, SimLogFile)
-	}
-	if sessPath != "" {
-		ls, err := logStats(sessPath)
+	if cfg.Sessions != "" {
+		ls, err := logStats(cfg.Sessions)
 		if err != nil {
-			return nil, err
+			return Data{}, err
 		}
 		d.Log = ls
 	}
-	if p := dir(StageFit); p != "" {
-		var sum FitSummary
-		if err := textio.ReadJSON(filepath.Join(p, FitSummaryFile), &sum); err != nil {
-			return nil, err
+	if p := cfg.Fit; p != "" {
+		var sum fit.Summary
+		if err := textio.ReadJSON(filepath.Join(p, fit.FileSummary), &sum); err != nil {
+			return Data{}, err
 		}
 		d.Models = modelRows(sum)
-		if p := dir(StageLabel); p != "" {
+		if p := cfg.Label; p != "" {
 			addExpert(d.Models, sum.Selected, p)
 		}
 	}
-	if p := dir(StageSample); p != "" {
+	if p := cfg.Sample; p != "" {
 		rows, err := sampling.ReadGroundTruthFile(filepath.Join(p, export.GroundTruthFile))
 		if err != nil {
-			return nil, err
+			return Data{}, err
 		}
 		counts := map[int]int64{}
 		qs := map[string]bool{}
@@ -132,14 +106,14 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 			qs[r.Query] = true
 		}
 		for _, l := range labels.AllLabels() {
-			d.Labels = append(d.Labels, report.LabelShare{Label: l, Count: counts[l]})
+			d.Labels = append(d.Labels, LabelShare{Label: l, Count: counts[l]})
 		}
-		d.Dataset = []report.Count{{Name: "queries", Value: int64(len(qs))}, {Name: "(query, term) pairs", Value: int64(len(rows))}}
+		d.Dataset = []Count{{Name: "queries", Value: int64(len(qs))}, {Name: "(query, term) pairs", Value: int64(len(rows))}}
 	}
-	if p := dir(StageLTR); p != "" {
+	if p := cfg.LTR; p != "" {
 		res, rf, err := ltrResults(p)
 		if err != nil {
-			return nil, err
+			return Data{}, err
 		}
 		d.LTR = res
 		if rf != nil {
@@ -153,29 +127,25 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 			}
 		}
 	}
-	if ps, pl := dir(StageSimulate), dir(StageLabel); ps != "" && pl != "" {
-		rec, err := recovery(filepath.Join(ps, TruthFile), filepath.Join(pl, LabelsFile), in.Thresholds)
+	if truth, pl := cfg.Truth, cfg.Label; truth != "" && pl != "" {
+		rec, err := recovery(truth, filepath.Join(pl, labels.FileLabels), cfg.Thresholds)
 		if err != nil {
-			return nil, err
+			return Data{}, err
 		}
 		d.Recovery = rec
 	}
-	if pl := dir(StageLabel); pl != "" {
-		truth := ""
-		if ps := dir(StageSimulate); ps != "" {
-			truth = filepath.Join(ps, TruthFile)
-		}
-		prior, err := selectedPrior(dir(StageFit))
+	if pl := cfg.Label; pl != "" {
+		prior, err := selectedPrior(cfg.Fit)
 		if err != nil {
-			return nil, err
+			return Data{}, err
 		}
-		c, err := labelConfidence(filepath.Join(pl, LabelsFile), truth, thresholdsOf(in.Thresholds), prior)
+		c, err := labelConfidence(filepath.Join(pl, labels.FileLabels), cfg.Truth, thresholdsOf(cfg.Thresholds), prior)
 		if err != nil {
-			return nil, err
+			return Data{}, err
 		}
 		if c != nil {
-			if err := orderAndFilter(c, filepath.Join(pl, labels.FileReport), dir(StageExport)); err != nil {
-				return nil, err
+			if err := orderAndFilter(c, filepath.Join(pl, labels.FileReport), cfg.Export); err != nil {
+				return Data{}, err
 			}
 		}
 		d.Confidence = c
@@ -188,7 +158,7 @@ func BuildReportData(in ReportInputs) (*report.Data, error) {
 // identifiability graph; docs/clickmodels.md, "What a log identifies"):
 // the warning `lovbench fit` logs.
 func identificationNotes(metrics string) ([]string, error) {
-	var sum FitSummary
+	var sum fit.Summary
 	if err := textio.ReadJSON(metrics, &sum); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
@@ -208,7 +178,7 @@ func identificationNotes(metrics string) ([]string, error) {
 // (labelReport) and the label shares before and after export's filter
 // (the manifest in exportDir, when it applied one); missing files add
 // nothing.
-func orderAndFilter(c *report.Confidence, labelReport, exportDir string) error {
+func orderAndFilter(c *Confidence, labelReport, exportDir string) error {
 	var rep labels.RunReport
 	if err := textio.ReadJSON(labelReport, &rep); err == nil {
 		c.Order = rep.Order
@@ -226,9 +196,9 @@ func orderAndFilter(c *report.Confidence, labelReport, exportDir string) error {
 		return err
 	}
 	if f := m.ConfidenceFilter; f != nil {
-		lf := &report.LabelFilter{MinConfidence: f.MinConfidence, MinQueryAgreement: f.MinQueryAgreement}
+		lf := &LabelFilter{MinConfidence: f.MinConfidence, MinQueryAgreement: f.MinQueryAgreement}
 		for _, n := range f.ByLabel {
-			lf.ByLabel = append(lf.ByLabel, report.LabelFilterRow{Label: n.Label, Before: n.Rows, After: n.Kept, ShareBefore: n.ShareBefore, ShareAfter: n.ShareAfter})
+			lf.ByLabel = append(lf.ByLabel, LabelFilterRow{Label: n.Label, Before: n.Rows, After: n.Kept, ShareBefore: n.ShareBefore, ShareAfter: n.ShareAfter})
 		}
 		c.Filter = lf
 	}
@@ -238,7 +208,7 @@ func orderAndFilter(c *report.Confidence, labelReport, exportDir string) error {
 // cleaningCounts lists the ingest report's accounting (docs/method.md section 2):
 // input events, every drop rule (zero or not, in rule order), the non-zero
 // quarantine reasons, what was kept, and the sessions.
-func cleaningCounts(path string) ([]report.Count, error) {
+func cleaningCounts(path string) ([]Count, error) {
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -246,42 +216,42 @@ func cleaningCounts(path string) ([]report.Count, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := []report.Count{{Name: "input events", Value: int64(rep.InputEvents)}}
+	out := []Count{{Name: "input events", Value: int64(rep.InputEvents)}}
 	// Reasons that did not occur are left out, as the report says.
 	for _, k := range sortedKeys(rep.Dropped) {
 		if rep.Dropped[k] != 0 {
-			out = append(out, report.Count{Name: "dropped by " + ingest.DescribeDrop(k), Value: int64(rep.Dropped[k]), Kind: report.Dropped})
+			out = append(out, Count{Name: "dropped by " + ingest.DescribeDrop(k), Value: int64(rep.Dropped[k]), Kind: Dropped})
 		}
 	}
 	for _, k := range sortedKeys(rep.Quarantined) {
 		if rep.Quarantined[k] != 0 {
-			out = append(out, report.Count{Name: "quarantined as malformed: " + ingest.DescribeQuarantine(k), Value: int64(rep.Quarantined[k]), Kind: report.Quarantined})
+			out = append(out, Count{Name: "quarantined as malformed: " + ingest.DescribeQuarantine(k), Value: int64(rep.Quarantined[k]), Kind: Quarantined})
 		}
 	}
 	for _, k := range sortedKeys(rep.ControlCharacters) {
 		if rep.ControlCharacters[k] != 0 {
-			out = append(out, report.Count{Name: "queries with control characters removed: " + ingest.DescribeControl(k), Value: int64(rep.ControlCharacters[k])})
+			out = append(out, Count{Name: "queries with control characters removed: " + ingest.DescribeControl(k), Value: int64(rep.ControlCharacters[k])})
 		}
 	}
 	return append(out,
-		report.Count{Name: "kept queries (SERPs)", Value: int64(rep.KeptQueries), Kind: report.KeptQueries},
-		report.Count{Name: "kept clicks", Value: int64(rep.KeptClicks), Kind: report.KeptClicks},
-		report.Count{Name: "sessions seen", Value: int64(rep.Sessions.Seen), Kind: report.Sessions},
-		report.Count{Name: "sessions kept", Value: int64(rep.Sessions.Kept), Kind: report.Sessions},
-		report.Count{Name: "sessions dropped without a click", Value: int64(rep.Sessions.DroppedNoClick), Kind: report.Sessions},
-		report.Count{Name: "sessions dropped as multi-tab", Value: int64(rep.Sessions.DroppedMultiTab), Kind: report.Sessions},
+		Count{Name: "kept queries (SERPs)", Value: int64(rep.KeptQueries), Kind: KeptQueries},
+		Count{Name: "kept clicks", Value: int64(rep.KeptClicks), Kind: KeptClicks},
+		Count{Name: "sessions seen", Value: int64(rep.Sessions.Seen), Kind: Sessions},
+		Count{Name: "sessions kept", Value: int64(rep.Sessions.Kept), Kind: Sessions},
+		Count{Name: "sessions dropped without a click", Value: int64(rep.Sessions.DroppedNoClick), Kind: Sessions},
+		Count{Name: "sessions dropped as multi-tab", Value: int64(rep.Sessions.DroppedMultiTab), Kind: Sessions},
 	), nil
 }
 
 // logStats computes the log analysis of LOVBench section 4.1 from sessions
 // (sessions.Analyze).
-func logStats(path string) (*report.LogStats, error) {
+func logStats(path string) (*LogStats, error) {
 	log, err := sessions.Load(path)
 	if err != nil {
 		return nil, err
 	}
 	a := sessions.Analyze(log)
-	st := &report.LogStats{SERPs: int64(a.SERPs), Sessions: int64(a.Sessions), DistinctQueries: int64(a.DistinctQueries),
+	st := &LogStats{SERPs: int64(a.SERPs), Sessions: int64(a.Sessions), DistinctQueries: int64(a.DistinctQueries),
 		Clicks: int64(a.Clicks), ClassClicks: int64(a.ClickedKinds.Class), PropertyClicks: int64(a.ClickedKinds.Property)}
 	for _, c := range a.ClicksPerRank {
 		st.ClicksPerRank = append(st.ClicksPerRank, int64(c))
@@ -298,11 +268,11 @@ func logStats(path string) (*report.LogStats, error) {
 // modelRows turns the fit summary into the report's click-model table, with
 // the perplexity gain of every model over the first one (Gain(A, B) =
 // (P_B - P_A) / (P_B - 1), docs/method.md section 3).
-func modelRows(sum FitSummary) []report.ClickModel {
-	var rows []report.ClickModel
+func modelRows(sum fit.Summary) []ClickModel {
+	var rows []ClickModel
 	for _, m := range sum.Models {
 		base := sum.Models[0]
-		rows = append(rows, report.ClickModel{Name: m.Model, TrainSessions: m.TrainSessions, TestSessions: m.TestSessions,
+		rows = append(rows, ClickModel{Name: m.Model, TrainSessions: m.TrainSessions, TestSessions: m.TestSessions,
 			LogLikelihood: m.LogLikelihood, Perplexity: m.Perplexity, PerplexityAt: m.PerplexityAtRank,
 			Gain: clickmodels.Gain(m.Perplexity, base.Perplexity), GainBase: base.Model, Selected: m.Model == sum.Selected})
 	}
@@ -312,9 +282,9 @@ func modelRows(sum FitSummary) []report.ClickModel {
 // addExpert fills the expert correlations of the click-model rows from the
 // label stage: every model's (expert_agreement.json), or else the selected
 // model's (label_report.json).
-func addExpert(rows []report.ClickModel, selected, labelDir string) {
-	var ag []ModelAgreement
-	if textio.ReadJSON(filepath.Join(labelDir, ExpertAgreementFile), &ag) == nil {
+func addExpert(rows []ClickModel, selected, labelDir string) {
+	var ag []labels.ModelAgreement
+	if textio.ReadJSON(filepath.Join(labelDir, labels.FileExpertAgreement), &ag) == nil {
 		for _, a := range ag {
 			for i := range rows {
 				if rows[i].Name == a.Model {
@@ -337,7 +307,7 @@ func addExpert(rows []report.ClickModel, selected, labelDir string) {
 
 // recovery compares the inferred labels (labels.csv: probability and label)
 // with the hidden true relevance of the simulation (truth.tsv).
-func recovery(truthPath, labelsPath string, th []float64) (*report.Recovery, error) {
+func recovery(truthPath, labelsPath string, th []float64) (*Recovery, error) {
 	truth, err := readTruth(truthPath)
 	if err != nil {
 		return nil, err
@@ -357,7 +327,7 @@ func recovery(truthPath, labelsPath string, th []float64) (*report.Recovery, err
 	for i, l := range all {
 		idx[l] = i
 	}
-	rec := &report.Recovery{Labels: all, Confusion: make([][]int64, len(all))}
+	rec := &Recovery{Labels: all, Confusion: make([][]int64, len(all))}
 	for i := range rec.Confusion {
 		rec.Confusion[i] = make([]int64, len(all))
 	}
@@ -368,7 +338,7 @@ func recovery(truthPath, labelsPath string, th []float64) (*report.Recovery, err
 		if !ok {
 			continue
 		}
-		if l.P >= report.NearPriorLow && l.P < report.NearPriorHigh {
+		if l.P >= NearPriorLow && l.P < NearPriorHigh {
 			rec.NearPrior++
 		}
 		xs = append(xs, l.P)
@@ -386,12 +356,12 @@ func recovery(truthPath, labelsPath string, th []float64) (*report.Recovery, err
 	rec.Pearson, rec.Kendall = correlations(xs, ys, true)
 	rec.Agreement = float64(agree) / float64(rec.Pairs)
 	step := 1
-	if len(xs) > maxScatter {
-		step = (len(xs) + maxScatter - 1) / maxScatter
+	if len(xs) > MaxScatter {
+		step = (len(xs) + MaxScatter - 1) / MaxScatter
 	}
 	rec.PointStep = step
 	for i := 0; i < len(xs); i += step {
-		rec.Points = append(rec.Points, report.Point{X: xs[i], Y: ys[i]})
+		rec.Points = append(rec.Points, Point{X: xs[i], Y: ys[i]})
 	}
 	return rec, nil
 }
@@ -427,7 +397,7 @@ func readTruth(path string) (map[[2]string]float64, error) {
 
 // ltrResults reads the learning-to-rank stage's results.json: the MEAN
 // row of every (ranker, configuration), baseline included.
-func ltrResults(dir string) ([]report.LTRResult, *ltr.ResultsFile, error) {
+func ltrResults(dir string) ([]LTRResult, *ltr.ResultsFile, error) {
 	p := filepath.Join(dir, ltr.FileResults)
 	var rf ltr.ResultsFile
 	if err := textio.ReadJSON(p, &rf); err != nil {
@@ -436,7 +406,7 @@ func ltrResults(dir string) ([]report.LTRResult, *ltr.ResultsFile, error) {
 		}
 		return nil, nil, err
 	}
-	var out []report.LTRResult
+	var out []LTRResult
 	seen := map[string]bool{}
 	for _, row := range rf.Rows {
 		if row.Fold != ltr.FoldMean {
@@ -451,9 +421,9 @@ func ltrResults(dir string) ([]report.LTRResult, *ltr.ResultsFile, error) {
 			ranker = "baseline"
 			row.Configuration = "LabelSearch_T (feature 34)"
 		}
-		r := report.LTRResult{Ranker: ranker, Config: row.Configuration, Measures: row.Values, Significance: row.Significance}
+		r := LTRResult{Ranker: ranker, Config: row.Configuration, Measures: row.Values, Significance: row.Significance}
 		if row.Ties != nil {
-			r.Ties = &report.LTRTies{Rate: row.Ties.Rate, Optimistic: row.Ties.NDCG10Optimistic, Pessimistic: row.Ties.NDCG10Pessimistic}
+			r.Ties = &LTRTies{Rate: row.Ties.Rate, Optimistic: row.Ties.NDCG10Optimistic, Pessimistic: row.Ties.NDCG10Pessimistic}
 		}
 		out = append(out, r)
 	}
@@ -535,26 +505,12 @@ func columnNotes(parquetPath string) (extreme, constant string, err error) {
 }
 
 // provenanceNotes states what produced the report: the program version and
-// VCS revision, every input file of the stages with its SHA-256 (from the
-// stage stamps), and the learning-to-rank settings the experiment used
-// (iterations and permutations differ between the demo and the defaults,
-// and the scores with them).
-func provenanceNotes(dirs map[string]string) []string {
+// VCS revision, every input file of the stages with its SHA-256
+// (Config.Inputs, from the stage stamps), and the learning-to-rank
+// settings the experiment used (iterations and permutations differ between
+// the demo and the defaults, and the scores with them).
+func provenanceNotes(inputs map[string]string, lc *LTRSettings) []string {
 	notes := []string{"Program: lovbench " + buildinfo.Version() + "."}
-	inputs := map[string]string{}
-	var ltrParams json.RawMessage
-	for _, name := range slices.Sorted(maps.Keys(dirs)) {
-		var st Stamp
-		if textio.ReadJSON(filepath.Join(dirs[name], stampName), &st) != nil {
-			continue
-		}
-		for f, h := range st.Inputs {
-			inputs[f] = h
-		}
-		if name == StageLTR {
-			ltrParams = st.Params
-		}
-	}
 	if len(inputs) > 0 {
 		var parts []string
 		for _, f := range slices.SortedFunc(maps.Keys(inputs), naturalCompare) {
@@ -562,8 +518,7 @@ func provenanceNotes(dirs map[string]string) []string {
 		}
 		notes = append(notes, "Input files: "+strings.Join(parts, "; ")+".")
 	}
-	var lc LTRConfig
-	if ltrParams != nil && json.Unmarshal(ltrParams, &lc) == nil {
+	if lc != nil {
 		iters := fmt.Sprintf("%d iterations per ranker", lc.Iterations)
 		if lc.Iterations == 0 {
 			iters = "each ranker's default number of iterations"
@@ -575,3 +530,13 @@ func provenanceNotes(dirs map[string]string) []string {
 	}
 	return notes
 }
+
+// degenerateWarning is the report's banner for a dataset below the
+// minimums (export.CheckMinimums' problems).
+func degenerateWarning(problems []string) string {
+	return "Warning: this dataset is below the minimums of a meaningful benchmark and was published only because --allow-degenerate was given: " +
+		strings.Join(problems, "; ") + ". Its learning-to-rank results mean little."
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -1,4 +1,4 @@
-package pipeline
+package report
 
 import (
 	"errors"
@@ -12,9 +12,9 @@ import (
 
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/export"
+	"github.com/lovbench/lovbench/fit"
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
-	"github.com/lovbench/lovbench/pipeline/report"
 )
 
 // RecoveryTarget is the Pearson correlation with the hidden relevance that
@@ -58,8 +58,8 @@ func correlations(x, y []float64, withKendall bool) (pearson, kendall float64) {
 // probability and the truth, as recovery computes them for all labels. A
 // level of 0 keeps every label with a truth. A level that keeps fewer than
 // two pairs has NaN correlations.
-func ConfidenceSweep(ls []labels.Label, truth map[[2]string]float64, levels []float64, withKendall bool) []report.ConfidenceLevel {
-	out := make([]report.ConfidenceLevel, 0, len(levels))
+func ConfidenceSweep(ls []labels.Label, truth map[[2]string]float64, levels []float64, withKendall bool) []ConfidenceLevel {
+	out := make([]ConfidenceLevel, 0, len(levels))
 	for _, c := range levels {
 		verdict := labels.Selection{MinConfidence: c}.SelectLabels(ls)
 		var xs, ys []float64
@@ -72,7 +72,7 @@ func ConfidenceSweep(ls []labels.Label, truth map[[2]string]float64, levels []fl
 			xs, ys = append(xs, l.P), append(ys, tr)
 			qs[l.Query] = true
 		}
-		lv := report.ConfidenceLevel{Min: c, Pairs: len(xs), Queries: len(qs), Pearson: math.NaN(), Kendall: math.NaN()}
+		lv := ConfidenceLevel{Min: c, Pairs: len(xs), Queries: len(qs), Pearson: math.NaN(), Kendall: math.NaN()}
 		if len(xs) >= 2 {
 			lv.Pearson, lv.Kendall = correlations(xs, ys, withKendall)
 		}
@@ -95,16 +95,16 @@ func SweepLevels(step float64) []float64 {
 // LowestLevelReaching returns the first level of sweep (in the order given,
 // ascending for SweepLevels) whose Pearson r is at least target over at
 // least minPairs pairs, and false when none is.
-func LowestLevelReaching(sweep []report.ConfidenceLevel, target float64, minPairs int) (report.ConfidenceLevel, bool) {
+func LowestLevelReaching(sweep []ConfidenceLevel, target float64, minPairs int) (ConfidenceLevel, bool) {
 	for _, lv := range sweep {
 		if lv.Pearson >= target && lv.Pairs >= minPairs {
 			return lv, true
 		}
 	}
-	return report.ConfidenceLevel{}, false
+	return ConfidenceLevel{}, false
 }
 
-// thresholdsOf is the report's thresholds (ReportInputs.Thresholds), the
+// thresholdsOf is the report's thresholds (Config.Thresholds), the
 // default ones unless there are five.
 func thresholdsOf(th []float64) labels.Thresholds {
 	if len(th) != 5 {
@@ -127,8 +127,8 @@ func selectedPrior(fitDir string) (PriorOf, error) {
 	if fitDir == "" {
 		return nil, nil
 	}
-	var sum FitSummary
-	if err := textio.ReadJSON(filepath.Join(fitDir, FitSummaryFile), &sum); err != nil {
+	var sum fit.Summary
+	if err := textio.ReadJSON(filepath.Join(fitDir, fit.FileSummary), &sum); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
@@ -140,7 +140,7 @@ func selectedPrior(fitDir string) (PriorOf, error) {
 		}
 		kind, err := clickmodels.ParseKind(m.Model)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", filepath.Join(fitDir, FitSummaryFile), err)
+			return nil, fmt.Errorf("%s: %w", filepath.Join(fitDir, fit.FileSummary), err)
 		}
 		u := *m.Uncertainty
 		return func(rank int) labels.Posterior {
@@ -183,7 +183,7 @@ const PriorLikeDefinition = "their confidence is no higher than the probability 
 // confidence distribution per label, the labels the log cannot tell from
 // prior (PriorLike; when prior is not nil), and the recovery of all labels
 // beside that of the confident ones.
-func labelConfidence(labelsPath, truthPath string, th labels.Thresholds, prior PriorOf) (*report.Confidence, error) {
+func labelConfidence(labelsPath, truthPath string, th labels.Thresholds, prior PriorOf) (*Confidence, error) {
 	f, err := os.Open(labelsPath)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil // no labels: no section
@@ -200,14 +200,14 @@ func labelConfidence(labelsPath, truthPath string, th labels.Thresholds, prior P
 	for i, l := range ls {
 		g[i], c[i] = l.Grade, l.Confidence
 	}
-	rc := &report.Confidence{Bins: export.CoarseConfidenceBins, Pairs: len(ls), Target: RecoveryTarget}
+	rc := &Confidence{Bins: export.CoarseConfidenceBins, Pairs: len(ls), Target: RecoveryTarget}
 	for _, d := range export.ConfidenceDistribution(g, c) {
-		rc.ByLabel = append(rc.ByLabel, report.ConfidenceRow{Label: d.Label, Pairs: d.Rows, Unknown: d.Unknown, Mean: d.Mean, Bins: d.Coarse()})
+		rc.ByLabel = append(rc.ByLabel, ConfidenceRow{Label: d.Label, Pairs: d.Rows, Unknown: d.Unknown, Mean: d.Mean, Bins: d.Coarse()})
 		rc.Known += d.Rows - d.Unknown
 	}
 	if prior != nil && rc.Known > 0 {
 		n, of := PriorLike(ls, th, prior)
-		rc.Prior = &report.PriorShare{Labels: n, Of: of, Definition: PriorLikeDefinition}
+		rc.Prior = &PriorShare{Labels: n, Of: of, Definition: PriorLikeDefinition}
 	}
 	if truthPath == "" || rc.Known == 0 {
 		return rc, nil
@@ -229,21 +229,20 @@ func labelConfidence(labelsPath, truthPath string, th labels.Thresholds, prior P
 	return rc, nil
 }
 
-// ReadSimulatedLabels reads the labels (stages/label/labels.csv) and the
-// hidden true relevance (stages/simulate/truth.tsv) of a work directory
-// whose log was simulated, for ConfidenceSweep.
-func ReadSimulatedLabels(workdir string) ([]labels.Label, map[[2]string]float64, error) {
-	p := filepath.Join(workdir, "stages", StageLabel, LabelsFile)
-	f, err := os.Open(p)
+// ReadSimulatedLabels reads the labels (labels.csv at labelsPath) and the
+// hidden true relevance (truth.tsv at truthPath: query, term, relevance)
+// of a simulated log, for ConfidenceSweep.
+func ReadSimulatedLabels(labelsPath, truthPath string) ([]labels.Label, map[[2]string]float64, error) {
+	f, err := os.Open(labelsPath)
 	if err != nil {
 		return nil, nil, err
 	}
-	ls, err := labels.ReadLabels(f, p)
+	ls, err := labels.ReadLabels(f, labelsPath)
 	f.Close()
 	if err != nil {
 		return nil, nil, err
 	}
-	truth, err := readTruth(filepath.Join(workdir, "stages", StageSimulate, TruthFile))
+	truth, err := readTruth(truthPath)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,4 +1,4 @@
-package pipeline
+package report
 
 import (
 	"os"
@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/lovbench/lovbench/pipeline/report"
 )
 
 // TestCleaningCountsLeaveOutZeros: the report's cleaning table leaves out
@@ -26,7 +24,7 @@ func TestCleaningCountsLeaveOutZeros(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := map[string]int64{}
-	kinds := map[string]report.CountKind{}
+	kinds := map[string]CountKind{}
 	for _, r := range rows {
 		got[r.Name] = r.Value
 		kinds[r.Name] = r.Kind
@@ -50,7 +48,7 @@ func TestCleaningCountsLeaveOutZeros(t *testing.T) {
 	// Session counts are told apart from event counts (the report put
 	// 1,011 sessions under an "events" header).
 	for name, k := range kinds {
-		if strings.HasPrefix(name, "sessions ") != (k == report.Sessions) {
+		if strings.HasPrefix(name, "sessions ") != (k == Sessions) {
 			t.Errorf("row %q has kind %q", name, k)
 		}
 	}

@@ -1,4 +1,4 @@
-package pipeline
+package report
 
 import (
 	"encoding/json"
@@ -22,10 +22,10 @@ func TestReportReadsStoredVerdict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "results.json"), b, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, ltr.FileResults), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	d, err := BuildReportData(ReportInputs{Dirs: map[string]string{StageLTR: dir}})
+	d, err := Build(Config{LTR: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
