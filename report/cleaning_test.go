@@ -10,12 +10,13 @@ import (
 
 // TestCleaningCountsLeaveOutZeros: the report's cleaning table leaves out
 // drop and quarantine reasons that counted 0 (as its text says) and shows
-// the queries whose control characters ingest removed.
+// the queries whose control characters ingest removed, and the kept SERPs
+// split by whether their session has a click.
 func TestCleaningCountsLeaveOutZeros(t *testing.T) {
 	t.Parallel()
 	p := filepath.Join(t.TempDir(), "report.json")
 	rep := `{"format":"yandex","input_events":10,"quarantined":{"invalid_json":0,"bad_field_date":1},"dropped":{"rule1_session_without_click":3,"rule3_pii_email":0},
-"kept_queries":4,"kept_clicks":2,"sessions":{"seen":3,"kept":2},"query_control_characters":{"c0":2,"bidi":0}}`
+"kept_queries":4,"serps_of_sessions_with_click":3,"serps_of_sessions_without_click":1,"kept_clicks":2,"sessions":{"seen":3,"kept":2},"query_control_characters":{"c0":2,"bidi":0}}`
 	if err := os.WriteFile(p, []byte(rep), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,8 @@ func TestCleaningCountsLeaveOutZeros(t *testing.T) {
 		}
 	}
 	for name, want := range map[string]int64{"dropped by rule 1: events of sessions left without a click": 3, "quarantined as malformed: unreadable date": 1,
-		"queries with control characters removed: C0 controls (NUL, ESC, ...)": 2, "input events": 10, "sessions seen": 3, "sessions kept": 2} {
+		"queries with control characters removed: C0 controls (NUL, ESC, ...)": 2, "input events": 10, "sessions seen": 3, "sessions kept": 2,
+		"of them, SERPs of sessions with a click (the labels' SERPs)": 3, "of them, SERPs of sessions without a click (click models only)": 1} {
 		if got[name] != want {
 			t.Errorf("%s = %d, want %d (rows %v)", name, got[name], want, rows)
 		}

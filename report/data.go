@@ -207,7 +207,8 @@ func orderAndFilter(c *Confidence, labelReport, exportDir string) error {
 
 // cleaningCounts lists the ingest report's accounting (docs/method.md section 2):
 // input events, every drop rule (zero or not, in rule order), the non-zero
-// quarantine reasons, what was kept, and the sessions.
+// quarantine reasons, what was kept (the SERPs split by whether their
+// session has a click), and the sessions.
 func cleaningCounts(path string) ([]Count, error) {
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -235,6 +236,11 @@ func cleaningCounts(path string) ([]Count, error) {
 	}
 	return append(out,
 		Count{Name: "kept queries (SERPs)", Value: int64(rep.KeptQueries), Kind: KeptQueries},
+		// Of these, the SERPs LOVBench's rule 1 keeps, from which the
+		// labels are drawn, and those of sessions without a click, which
+		// only the click models see (docs/method.md section 2).
+		Count{Name: "of them, SERPs of sessions with a click (the labels' SERPs)", Value: int64(rep.SERPsWithClickSession)},
+		Count{Name: "of them, SERPs of sessions without a click (click models only)", Value: int64(rep.SERPsWithoutClickSession)},
 		Count{Name: "kept clicks", Value: int64(rep.KeptClicks), Kind: KeptClicks},
 		Count{Name: "sessions seen", Value: int64(rep.Sessions.Seen), Kind: Sessions},
 		Count{Name: "sessions kept", Value: int64(rep.Sessions.Kept), Kind: Sessions},
