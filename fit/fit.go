@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/clickmodels/outofcore"
@@ -53,6 +54,47 @@ type Summary struct {
 	Models        []SummaryModel `json:"models"`
 	Selected      string         `json:"selected"`
 	SelectedBy    string         `json:"selected_by"`
+}
+
+// SelectBest is the selection of Summarize that picks the model with the
+// best test log-likelihood (run's click_models.select: best).
+const SelectBest = "best"
+
+// Summarize returns the Summary of a fit's reports: every model's test
+// scores and the model selected by sel, SelectBest (the best test
+// log-likelihood, the first on ties) or a model's name (any case).
+// SelectBest passes PSCM over when another model was fitted: its
+// log-likelihood is told the test SERPs' click sequences
+// (docs/clickmodels.md, "PSCM"), so it is not comparable; naming pscm
+// selects it.
+func Summarize(reps Report, trainFraction float64, sel string) (Summary, error) {
+	sum := Summary{TrainFraction: trainFraction}
+	best := -1
+	for i, r := range reps {
+		sum.Models = append(sum.Models, SummaryModel{Model: r.Model, TrainSessions: r.TrainSessions, TestSessions: r.Sessions,
+			Iterations: r.Iterations, LogLikelihood: r.LogLikelihood, Perplexity: r.Perplexity,
+			PerplexityAtRank: r.PerplexityAtRank, RelevanceFile: clickmodels.RelevanceFile(r.Model), Uncertainty: r.Uncertainty})
+		switch {
+		case sel == SelectBest:
+			if strings.EqualFold(r.Model, clickmodels.PSCM.String()) && len(reps) > 1 {
+				continue
+			}
+			if best < 0 || r.LogLikelihood > reps[best].LogLikelihood {
+				best = i
+			}
+		case strings.EqualFold(sel, r.Model):
+			best = i
+		}
+	}
+	if best < 0 {
+		return Summary{}, fmt.Errorf("fit: select %q: no such model among the %d fitted", sel, len(reps))
+	}
+	sum.Selected = sum.Models[best].Model
+	sum.SelectedBy = "best test log-likelihood"
+	if sel != SelectBest {
+		sum.SelectedBy = "configuration"
+	}
+	return sum, nil
 }
 
 // Config is one fit: the click log, the directory of the outputs and the

@@ -17,6 +17,7 @@ import (
 	"github.com/lovbench/lovbench/clickmodels/sim"
 	"github.com/lovbench/lovbench/export"
 	"github.com/lovbench/lovbench/features"
+	"github.com/lovbench/lovbench/fit"
 	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/internal/bytesize"
 	"github.com/lovbench/lovbench/labels"
@@ -297,7 +298,7 @@ func DefaultConfig() Config {
 	th := labels.DefaultThresholds()
 	return Config{
 		Log: LogConfig{Kind: ingest.KindTerm},
-		ClickModels: ClickModelConfig{Models: strings.Split(clickmodels.DefaultModels, ","), Select: "best", Estimator: string(clickmodels.DefaultEstimator), TrainFraction: split.DefaultTrainFraction,
+		ClickModels: ClickModelConfig{Models: strings.Split(clickmodels.DefaultModels, ","), Select: fit.SelectBest, Estimator: string(clickmodels.DefaultEstimator), TrainFraction: split.DefaultTrainFraction,
 			Split: string(split.Spec), Seed: split.DefaultSeed, Interval: clickmodels.DefaultLevel},
 		Labels:   LabelConfig{Thresholds: th[:], SERPSize: labels.DefaultSERPSize},
 		Sampling: SamplingConfig{PerQuery: sampling.DefaultPerQuery, Seed: sampling.DefaultSeed},
@@ -479,7 +480,7 @@ func (c *Config) validate() error {
 		c.ClickModels.Models[i] = strings.ToLower(m)
 	}
 	c.ClickModels.Select = strings.ToLower(c.ClickModels.Select)
-	if c.ClickModels.Select != "best" {
+	if c.ClickModels.Select != fit.SelectBest {
 		found := false
 		for _, m := range c.ClickModels.Models {
 			found = found || m == c.ClickModels.Select

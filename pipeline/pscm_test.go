@@ -1,11 +1,11 @@
 package pipeline
 
 import (
-	"io"
-	"log/slog"
 	"path/filepath"
 	"testing"
 
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/fit"
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/report"
 )
@@ -22,27 +22,29 @@ func TestSelectPSCM(t *testing.T) {
 	if cfg.ClickModels.Select != "pscm" || cfg.ClickModels.Models[1] != "pscm" {
 		t.Fatalf("click_models %+v", cfg.ClickModels)
 	}
-	sum := FitSummary{Models: []FitModel{
-		{Model: "DCTR", LogLikelihood: -0.34, Perplexity: 1.42},
-		{Model: "PSCM", LogLikelihood: -0.03, Perplexity: 1.03},
-		{Model: "UBM", LogLikelihood: -0.25, Perplexity: 1.32},
-	}}
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	rep := func(model string, ll, ppl float64) clickmodels.Report {
+		r := clickmodels.Report{Model: model}
+		r.LogLikelihood, r.Perplexity = ll, ppl
+		return r
+	}
+	reps := fit.Report{rep("DCTR", -0.34, 1.42), rep("PSCM", -0.03, 1.03), rep("UBM", -0.25, 1.32)}
 	for _, c := range []struct{ sel, want string }{{"best", "UBM"}, {"pscm", "PSCM"}} {
-		env := &StageEnv{Dir: t.TempDir(), Log: quiet}
-		cm := cfg.ClickModels
-		cm.Select = c.sel
-		if err := writeFitSummary(env, cm, sum); err != nil {
+		dir := t.TempDir()
+		sum, err := fit.Summarize(reps, cfg.ClickModels.TrainFraction, c.sel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := writeJSON(filepath.Join(dir, FitSummaryFile), sum); err != nil {
 			t.Fatal(err)
 		}
 		var got FitSummary
-		if err := textio.ReadJSON(filepath.Join(env.Dir, FitSummaryFile), &got); err != nil {
+		if err := textio.ReadJSON(filepath.Join(dir, FitSummaryFile), &got); err != nil {
 			t.Fatal(err)
 		}
 		if got.Selected != c.want {
 			t.Errorf("select %s: selected %s, want %s", c.sel, got.Selected, c.want)
 		}
-		d, err := report.Build(report.Config{Fit: env.Dir})
+		d, err := report.Build(report.Config{Fit: dir})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,5 +52,8 @@ func TestSelectPSCM(t *testing.T) {
 		if len(rows) != 3 || rows[1].Name != "PSCM" || rows[1].Selected != (c.want == "PSCM") {
 			t.Errorf("select %s: model table %+v", c.sel, rows)
 		}
+	}
+	if _, err := fit.Summarize(reps, 0.75, "sdbn"); err == nil {
+		t.Error("select sdbn, not fitted: no error")
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/lovbench/lovbench/clickmodels"
@@ -150,45 +149,14 @@ func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 			if err := os.Remove(filepath.Join(env.Dir, clickmodels.MetricsFile)); err != nil {
 				return err
 			}
-			sum := FitSummary{TrainFraction: cm.TrainFraction}
-			for _, r := range reps {
-				sum.Models = append(sum.Models, FitModel{Model: r.Model, TrainSessions: r.TrainSessions, TestSessions: r.Sessions,
-					Iterations: r.Iterations, LogLikelihood: r.LogLikelihood, Perplexity: r.Perplexity,
-					PerplexityAtRank: r.PerplexityAtRank, RelevanceFile: clickmodels.RelevanceFile(r.Model), Uncertainty: r.Uncertainty})
+			sum, err := fit.Summarize(reps, cm.TrainFraction, cm.Select)
+			if err != nil {
+				return err
 			}
-			return writeFitSummary(env, cm, sum)
+			env.Log.Info("click model selected", "model", sum.Selected, "by", sum.SelectedBy)
+			return writeJSON(filepath.Join(env.Dir, FitSummaryFile), sum)
 		},
 	}
-}
-
-// writeFitSummary selects the model of cm.Select among sum.Models (the
-// best test log-likelihood, first on ties, or the one named) and writes
-// the fit summary; the in-memory and out-of-core fit stages share it.
-// "best" passes PSCM over when another model was fitted: its
-// log-likelihood is told the test SERPs' click sequences
-// (docs/clickmodels.md, "PSCM"), so it is not comparable; select: pscm
-// selects it.
-func writeFitSummary(env *StageEnv, cm ClickModelConfig, sum FitSummary) error {
-	best := -1
-	for i, fm := range sum.Models {
-		if cm.Select == "best" {
-			if strings.EqualFold(fm.Model, clickmodels.PSCM.String()) && len(sum.Models) > 1 {
-				continue
-			}
-			if best < 0 || fm.LogLikelihood > sum.Models[best].LogLikelihood {
-				best = i
-			}
-		} else if strings.EqualFold(cm.Select, fm.Model) {
-			best = i
-		}
-	}
-	sum.Selected = sum.Models[best].Model
-	sum.SelectedBy = "best test log-likelihood"
-	if cm.Select != "best" {
-		sum.SelectedBy = "configuration"
-	}
-	env.Log.Info("click model selected", "model", sum.Selected, "by", sum.SelectedBy)
-	return writeJSON(filepath.Join(env.Dir, FitSummaryFile), sum)
 }
 
 func writeJSON(path string, v any) error {
