@@ -106,15 +106,9 @@ func (v *pairVal) setPair(m *Model, p int) {
 		v.s = m.Sat[p]
 	}
 	if ev := m.Evidence; ev != nil {
-		v.ak, v.an, v.rank, v.shown, v.ainfo = ev.AttrK[p], ev.AttrN[p], ev.Rank[p], ev.Shown[p], math.Inf(1)
-		if ev.AttrInfo != nil {
-			v.ainfo = ev.AttrInfo[p]
-		}
+		v.ak, v.an, v.rank, v.shown, v.ainfo = ev.AttrK[p], ev.AttrN[p], ev.Rank[p], ev.Shown[p], infoOf(ev.AttrInfo, p)
 		if ev.SatK != nil {
-			v.sk, v.sn, v.sinfo = ev.SatK[p], ev.SatN[p], math.Inf(1)
-			if ev.SatInfo != nil {
-				v.sinfo = ev.SatInfo[p]
-			}
+			v.sk, v.sn, v.sinfo = ev.SatK[p], ev.SatN[p], infoOf(ev.SatInfo, p)
 		}
 		if ev.Ranks != nil {
 			v.ranks = ev.Ranks[p]

@@ -54,13 +54,15 @@ func WritePairFile(path string, sm ShardModel) (err error) {
 				buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(m.Sat[p]))
 			}
 			if ev := m.Evidence; ev != nil {
-				for i, x := range [][]float64{ev.Rank, ev.Shown, ev.AttrK, ev.AttrN, ev.AttrInfo, ev.SatK, ev.SatN, ev.SatInfo} {
-					switch {
-					case x != nil:
-						buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(x[p]))
-					case i == 4 || i == 7 && ev.SatK != nil: // no information: no bound
-						buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(math.Inf(1)))
-					}
+				// The order fileCursor.emit reads.
+				vals := [8]float64{ev.Rank[p], ev.Shown[p], ev.AttrK[p], ev.AttrN[p], infoOf(ev.AttrInfo, p)}
+				n := 5
+				if ev.SatK != nil {
+					vals[5], vals[6], vals[7] = ev.SatK[p], ev.SatN[p], infoOf(ev.SatInfo, p)
+					n = 8
+				}
+				for _, x := range vals[:n] {
+					buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(x))
 				}
 				if ev.Ranks != nil {
 					buf = binary.LittleEndian.AppendUint64(buf, ev.Ranks[p])

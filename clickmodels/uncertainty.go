@@ -23,28 +23,28 @@ import (
 //     latent variable with prior probability theta-hat (the fitted value)
 //     and posterior probability q (the E-step's expected count). Its
 //     likelihood is linear in theta, L(theta) ∝ rho·theta + (1-theta) with
-//     rho = q(1-theta-hat) / ((1-q)·theta-hat). It is replaced by the Beta
-//     kernel theta^x (1-theta)^y whose logarithm has the same slope and
-//     curvature at theta-hat (addEvidence): the observation's score and
-//     its observed information. An observed click or an observed "not
-//     attracted" (q = 1 or 0) is a whole success or failure, so counting
-//     models keep their exact binomial counts; a latent whose posterior
-//     moved little from theta-hat carries little. (Until issue 36 the
-//     kernel matched the slope alone, (1-theta)^c with c = 1 - q/theta-hat
-//     failures: its curvature c/(1-theta)^2 is that of the likelihood times
-//     (1 - e·a)/(e(1 - a)) for a rank of examination probability e, so a
-//     result skipped at a rank rarely examined counted as much as a
-//     whole failure, and the intervals of the best-observed pairs were too
-//     narrow: docs/clickmodels.md, "On the user's path, by evidence
-//     fifth".) For DBN the posteriors are those of the exact
+//     rho = q(1-theta-hat) / ((1-q)·theta-hat). A factor
+//     (1-t·theta) (q < theta-hat, evidence against) is replaced by the Beta
+//     kernel (1-theta)^c whose score matches at theta-hat,
+//     c = 1 - q/theta-hat "failures"; a factor 1-t(1-theta) (q > theta-hat)
+//     likewise by theta^c with c = 1 - (1-q)/(1-theta-hat) "successes"
+//     (addEvidence). An observed click or an observed "not attracted"
+//     (q = 1 or 0) is a whole success or failure, so counting models keep
+//     their exact binomial counts. Beside the counts, each pair sums its
+//     observed information, the square of every observation's score
+//     (addInfo): a kernel matched in slope claims more curvature than the
+//     likelihood has (for a result skipped at a rank of examination
+//     probability e, (1 - e·a)/(e(1 - a)) times as much), so the pair's
+//     posterior takes its counts scaled down to that information, their
+//     mean kept (boundEvidence; docs/clickmodels.md, "On the user's path,
+//     by evidence fifth"). For DBN the posteriors are those of the exact
 //     E-step (estepDBNExact) at the fitted values, since PyClick's
 //     own counts every rank of a SERP without clicks as examined and not
 //     attracted; under PyClick's estimator they are taken at its
 //     continuation and pair values refined by dbnRefineIterations exact
-//     iterations (on copies). DBN's and SDBN's satisfaction gets its
-//     evidence the same way from the clicked ranks, and their relevance
-//     a·s the Beta of mean a·s whose variance the delta method gives from
-//     the two (relevanceEvidence).
+//     iterations (on copies). DBN's and SDBN's relevance a·s gets its own
+//     counts (addRelevanceEvidence), bounded by the information the delta
+//     method gives from those of a and s (relevanceInfo).
 //     Each pair gets effective successes K and
 //     trials N (Evidence), summed per pair in record order, which is the
 //     same for any number of workers and query shards.
@@ -59,12 +59,13 @@ import (
 //     (Efron), Beta(1, 1)'s 2 where it does not (priorHist.spreadBound).
 //     Its histogram is counted exactly, so the prior does not depend on the
 //     order of the pairs either.
-//  3. Posterior. theta ~ Beta(alpha0 + K, beta0 + N - K). DBN's and SDBN's
-//     relevance a·s (Chapelle and Zhang 2009: the probability of
-//     satisfaction given examination) is the Beta of its own counts
-//     (relevanceEvidence) under its own prior. CCM's a^2 takes the first
-//     two moments of the square; a Beta with these moments describes the
-//     relevance.
+//  3. Posterior. theta ~ Beta(alpha0 + K', beta0 + N' - K'), (K', N') the
+//     counts bounded by the pair's information (boundEvidence; the prior
+//     is fitted to the counts as they are). DBN's and SDBN's relevance a·s
+//     (Chapelle and Zhang 2009: the probability of satisfaction given
+//     examination) is the Beta of its own bounded counts under its own
+//     prior. CCM's a^2 takes the first two moments of the square; a Beta
+//     with these moments describes the relevance.
 //
 // Chapelle and Zhang (2009) weighed the relevances their DBN predicted by a
 // confidence; the posterior here is an empirical-Bayes one.
@@ -168,6 +169,15 @@ func addInfo(info *float64, q, th, w float64) {
 	}
 	s := (q - th) / (th * (1 - th))
 	*info += w * s * s
+}
+
+// infoOf is pair p's information in x (Evidence.AttrInfo or SatInfo),
+// +Inf (no bound) when the Evidence carries none.
+func infoOf(x []float64, p int) float64 {
+	if x == nil {
+		return math.Inf(1)
+	}
+	return x[p]
 }
 
 // boundEvidence returns the effective counts (k, n) of a parameter fitted
