@@ -24,6 +24,12 @@ type Options struct {
 	// Tolerance between two iterations. 0 (default) runs exactly
 	// Iterations iterations, like PyClick.
 	Tolerance float64
+	// Accelerate, with a Tolerance, accelerates EM by SQUAREM's squared
+	// extrapolation with a monotone safeguard (fitLoopAccel); the stopping
+	// rule and what EM converges to are plain EM's, reached in fewer
+	// iterations. Without a Tolerance, or for counting models, it is
+	// ignored.
+	Accelerate bool
 	// Workers is the number of goroutines (default GOMAXPROCS). Results do
 	// not depend on it.
 	Workers int
@@ -180,6 +186,9 @@ func fitLoop(ctx context.Context, each func(fn func(*fitter)) error, R int, kind
 		return st.LL.Float64() / float64(serps), nil
 	}
 	em := kind.EM()
+	if opt.Accelerate && opt.Tolerance > 0 && em {
+		return fitLoopAccel(ctx, each, R, kind, opt, global, iters, trainLL)
+	}
 	if opt.Tolerance > 0 && em && heldFs != nil {
 		return fitLoopFused(ctx, heldFs, R, kind, opt, global, iters, serps, trainLL)
 	}

@@ -1,0 +1,188 @@
+package clickmodels
+
+import (
+	"context"
+	"math"
+)
+
+// accelHist is one fitter's pair values at the three EM iterates of an
+// accelerated cycle (fitLoopAccel): x0, x1 = M(x0), x2 = M(x1), each as
+// attractiveness then satisfaction.
+type accelHist struct {
+	attr, sat [3][]float64
+}
+
+// fitLoopAccel is fitLoop under Options.Accelerate (with a tolerance, for
+// an EM model): EM accelerated by SQUAREM's squared extrapolation
+// (Varadhan and Roland 2008, scheme SqS3, with the monotone safeguard of
+// their section 6). A cycle from x0 makes two plain EM steps, x1 = M(x0)
+// and x2 = M(x1), then, with r = x1 - x0, v = x2 - x1 - r and the step
+// length a = -|r|/|v| (their equation 9, SqS3; a >= -1 is plain EM),
+// tries x' = x0 - 2 a r + a^2 v (their equation 7) with every value kept
+// in [1 - probMax, probMax]: x' starts the next cycle if its training
+// log-likelihood is above x2's, else x2 does. The vector x is every pair
+// value (attractiveness, satisfaction) of every fitter and every global
+// value; the norms are exact sums (ExactSum, of squares scaled by a power
+// of two), so a is the same bits whatever the fitters (in-core, query
+// shards) and the extrapolation is per value, which keeps every engine's
+// results identical.
+//
+// The stopping rule is plain EM's, applied to the plain steps only: EM
+// stops at the first M(x) whose log-likelihood differs from x's by less
+// than the tolerance, so what it returns meets the same test as plain EM's
+// answer. Iterations (the return value, Model.Iterations, OnIteration)
+// count E-steps; each cycle also evaluates the log-likelihood of x2 and x'
+// (two passes of trainLL), those of x0 and x1 being known.
+func fitLoopAccel(ctx context.Context, each func(fn func(*fitter)) error, R int, kind Kind, opt Options, global []float64, iters int, trainLL func() (float64, error)) (int, error) {
+	var hist []*accelHist
+	// visit calls fn with every fitter and its history, in each's order.
+	visit := func(fn func(h *accelHist, f *fitter)) error {
+		k := 0
+		return each(func(f *fitter) {
+			if k == len(hist) {
+				hist = append(hist, &accelHist{})
+			}
+			fn(hist[k], f)
+			k++
+		})
+	}
+	save := func(j int) error {
+		return visit(func(h *accelHist, f *fitter) {
+			h.attr[j] = append(h.attr[j][:0], f.attr...)
+			h.sat[j] = append(h.sat[j][:0], f.sat...)
+		})
+	}
+	var gh [3][]float64
+	done := 0
+	step := func() (float64, error) {
+		st := NewStats(kind, R)
+		if err := each(func(f *fitter) { f.estep(ctx, st) }); err != nil {
+			return 0, err
+		}
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		copy(global, MStepGlobals(kind, st))
+		done++
+		ll, err := trainLL()
+		if err != nil {
+			return 0, err
+		}
+		if opt.OnIteration != nil {
+			opt.OnIteration(done, ll)
+		}
+		return ll, nil
+	}
+	ll0, err := trainLL()
+	if err != nil {
+		return 0, err
+	}
+	for done < iters {
+		if err := ctx.Err(); err != nil {
+			return done, err
+		}
+		// x0 -> x1 -> x2, each a plain EM step under the stopping rule.
+		if err := save(0); err != nil {
+			return done, err
+		}
+		gh[0] = append(gh[0][:0], global...)
+		ll1, err := step()
+		if err != nil || Converged(ll0, ll1, opt.Tolerance) || done == iters {
+			return done, err
+		}
+		if err := save(1); err != nil {
+			return done, err
+		}
+		gh[1] = append(gh[1][:0], global...)
+		ll2, err := step()
+		if err != nil || Converged(ll1, ll2, opt.Tolerance) || done == iters {
+			return done, err
+		}
+		if err := save(2); err != nil {
+			return done, err
+		}
+		gh[2] = append(gh[2][:0], global...)
+		a := squaremStep(hist, gh)
+		if a >= -1 {
+			ll0 = ll2 // x' = x2: plain EM
+			continue
+		}
+		extrapolate(global, gh, a)
+		if err := visit(func(h *accelHist, f *fitter) {
+			extrapolate(f.attr, h.attr, a)
+			extrapolate(f.sat, h.sat, a)
+		}); err != nil {
+			return done, err
+		}
+		llx, err := trainLL()
+		if err != nil {
+			return done, err
+		}
+		if llx > ll2 {
+			ll0 = llx
+			continue
+		}
+		// The safeguard: back to x2.
+		copy(global, gh[2])
+		if err := visit(func(h *accelHist, f *fitter) {
+			copy(f.attr, h.attr[2])
+			copy(f.sat, h.sat[2])
+		}); err != nil {
+			return done, err
+		}
+		ll0 = ll2
+	}
+	return done, nil
+}
+
+// squaremStep is SqS3's step length -|r|/|v| (Varadhan and Roland 2008,
+// equation 9) for the pair values hist and global values g of x0, x1, x2:
+// r = x1 - x0, v = x2 - 2 x1 + x0, both norms over all values. The
+// squares are scaled by the power of two that brings the largest
+// difference near 1 and summed exactly (ExactSum), so the result does not
+// depend on how the values are split among fitters. It is -1 (plain EM)
+// when v is 0.
+func squaremStep(hist []*accelHist, g [3][]float64) float64 {
+	all := func(fn func(x0, x1, x2 []float64)) {
+		fn(g[0], g[1], g[2])
+		for _, h := range hist {
+			fn(h.attr[0], h.attr[1], h.attr[2])
+			fn(h.sat[0], h.sat[1], h.sat[2])
+		}
+	}
+	big := 0.0
+	all(func(x0, x1, x2 []float64) {
+		for i := range x0 {
+			big = max(big, math.Abs(x1[i]-x0[i]), math.Abs(x2[i]-2*x1[i]+x0[i]))
+		}
+	})
+	if big == 0 {
+		return -1
+	}
+	_, e := math.Frexp(big)
+	s := math.Ldexp(1, -e) // big*s in [0.5, 1)
+	var rr, vv ExactSum
+	all(func(x0, x1, x2 []float64) {
+		for i := range x0 {
+			r, v := (x1[i]-x0[i])*s, (x2[i]-2*x1[i]+x0[i])*s
+			rr.Add(r * r)
+			vv.Add(v * v)
+		}
+	})
+	nv := vv.Float64()
+	if nv == 0 {
+		return -1
+	}
+	return min(-math.Sqrt(rr.Float64()/nv), -1)
+}
+
+// extrapolate sets x to SQUAREM's x0 - 2 a r + a^2 v (Varadhan and Roland
+// 2008, equation 7) from the iterates h = x0, x1, x2, kept in
+// [1 - probMax, probMax].
+func extrapolate(x []float64, h [3][]float64, a float64) {
+	for i := range x {
+		x0, x1, x2 := h[0][i], h[1][i], h[2][i]
+		r, v := x1-x0, x2-2*x1+x0
+		x[i] = min(max(x0-2*a*r+a*a*v, 1-probMax), probMax)
+	}
+}
