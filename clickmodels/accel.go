@@ -138,37 +138,26 @@ func fitLoopAccel(ctx context.Context, each func(fn func(*fitter)) error, R int,
 // squaremStep is SqS3's step length -|r|/|v| (Varadhan and Roland 2008,
 // equation 9) for the pair values hist and global values g of x0, x1, x2:
 // r = x1 - x0, v = x2 - 2 x1 + x0, both norms over all values. The
-// squares are scaled by the power of two that brings the largest
-// difference near 1 and summed exactly (ExactSum), so the result does not
-// depend on how the values are split among fitters. It is -1 (plain EM)
-// when v is 0.
+// squares, scaled by 2^52 (a difference is at most 1, so a scaled square
+// at most 2^52, and one of 2^-26 still counts 2^-52 before the scaling:
+// every difference above 1.5e-8 keeps its square's leading bits), are
+// summed exactly (ExactSum), so the result does not depend on how the
+// values are split among fitters or shards. It is -1 (plain EM) when v is
+// 0.
 func squaremStep(hist []*accelHist, g [3][]float64) float64 {
-	all := func(fn func(x0, x1, x2 []float64)) {
-		fn(g[0], g[1], g[2])
-		for _, h := range hist {
-			fn(h.attr[0], h.attr[1], h.attr[2])
-			fn(h.sat[0], h.sat[1], h.sat[2])
-		}
-	}
-	big := 0.0
-	all(func(x0, x1, x2 []float64) {
-		for i := range x0 {
-			big = max(big, math.Abs(x1[i]-x0[i]), math.Abs(x2[i]-2*x1[i]+x0[i]))
-		}
-	})
-	if big == 0 {
-		return -1
-	}
-	_, e := math.Frexp(big)
-	s := math.Ldexp(1, -e) // big*s in [0.5, 1)
 	var rr, vv ExactSum
-	all(func(x0, x1, x2 []float64) {
+	add := func(x0, x1, x2 []float64) {
 		for i := range x0 {
-			r, v := (x1[i]-x0[i])*s, (x2[i]-2*x1[i]+x0[i])*s
+			r, v := (x1[i]-x0[i])*0x1p26, (x2[i]-2*x1[i]+x0[i])*0x1p26
 			rr.Add(r * r)
 			vv.Add(v * v)
 		}
-	})
+	}
+	add(g[0], g[1], g[2])
+	for _, h := range hist {
+		add(h.attr[0], h.attr[1], h.attr[2])
+		add(h.sat[0], h.sat[1], h.sat[2])
+	}
 	nv := vv.Float64()
 	if nv == 0 {
 		return -1

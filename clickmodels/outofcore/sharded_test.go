@@ -248,10 +248,11 @@ func TestShardInvariance(t *testing.T) {
 				t.Parallel()
 				// The interleaved log runs the default estimator's kind
 				// of fit (DBN's exact E-step, the tolerance's
-				// log-likelihood after every iteration), the other
-				// PyClick's.
+				// log-likelihood after every iteration) accelerated
+				// (Options.Accelerate: two EM steps, then an
+				// extrapolation, two more), the other PyClick's.
 				cfg := clickmodels.RunConfig{Kinds: clickmodels.AllKinds(), Split: kind, Seed: 11, TrainFraction: 0.7,
-					Options: clickmodels.Options{Iterations: 4, Workers: 1, Exact: interleave, Tolerance: map[bool]float64{true: 1e-300}[interleave]}}
+					Options: clickmodels.Options{Iterations: 4, Workers: 1, Exact: interleave, Accelerate: interleave, Tolerance: map[bool]float64{true: 1e-300}[interleave]}}
 				ref := t.TempDir()
 				if _, err := clickmodels.Run(ctx, log, cfg, ref); err != nil {
 					t.Fatal(err)
