@@ -54,6 +54,7 @@ func main() {
 	order := flag.Float64("order", 0.3, "simulation mode: share of the multi-click SERPs clicked in a random order (seeded), for PSCM")
 	unc := flag.Bool("uncertainty", false, "simulation mode: also fit with the relevance intervals (fit --interval 0.9) and compare the CPU time with the fit alone")
 	dflt := flag.Bool("default", false, "simulation mode: fit each model twice on the same prepared log, as fit --estimator pyclick --no-intervals (the fit before issue 36 with --interval 0) and as fit's default (exact estimator, tolerance, intervals), and print both CPU times and their ratio")
+	accel := flag.Bool("accelerate", false, "with -default: also fit as the default with --accelerate (EM accelerated by SQUAREM) and print its CPU time")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the fits (not the simulation) to this file")
 	flag.Parse()
 	if *cpuprofile != "" {
@@ -74,7 +75,7 @@ func main() {
 		*ref = filepath.Join(dir, "pyclick")
 	}
 	if *sim > 0 {
-		err = simulate(*sim, *queries, *iters, *workers, *models, *order, *unc, *dflt)
+		err = simulate(*sim, *queries, *iters, *workers, *models, *order, *unc, *dflt, *accel)
 	} else {
 		err = reference(*ref, *repeat, *iters, *workers)
 	}
@@ -151,13 +152,13 @@ func reference(dir string, repeat, iters, workers int) error {
 	return nil
 }
 
-func simulate(n, queries, iters, workers int, models string, order float64, unc, dflt bool) error {
+func simulate(n, queries, iters, workers int, models string, order float64, unc, dflt, accel bool) error {
 	kinds, err := clickmodels.ParseKinds(models)
 	if err != nil {
 		return err
 	}
 	fmt.Printf("%d simulated SERPs, %d queries, %d iterations, GOMAXPROCS %d\n", n, queries, iters, runtime.GOMAXPROCS(0))
-	var oldCPU, newCPU float64 // -default: the fits' CPU seconds over all models
+	var oldCPU, newCPU, accCPU float64 // -default: the fits' CPU seconds over all models
 	fmt.Printf("%-5s %9s %10s %9s %10s %9s %10s %16s %12s\n", "model", "sim_s", "records", "prep_s", "prep_cpu_s", "fit_s", "fit_cpu_s", "serp*iter/s", "peak_rss_MiB")
 	for _, kind := range kinds {
 		sc := sim.DefaultSyntheticConfig()
@@ -194,11 +195,11 @@ func simulate(n, queries, iters, workers int, models string, order float64, unc,
 		fmt.Printf("%-5s %9.2f %10d %9.2f %10.2f %9.2f %10.2f %16.3g %12.0f   (%d SERPs clicked out of rank order)\n", kind, t1.Sub(t0).Seconds(), d.Records(), t2.Sub(t1).Seconds(), c2-c1, fit,
 			c3-c2, float64(n)*float64(m.Iterations)/fit, peakRSSMiB(), reordered)
 		if dflt {
-			o, n, err := sideBySide(d, kind, workers)
+			o, n, a, err := sideBySide(d, kind, workers, accel)
 			if err != nil {
 				return err
 			}
-			oldCPU, newCPU = oldCPU+o, newCPU+n
+			oldCPU, newCPU, accCPU = oldCPU+o, newCPU+n, accCPU+a
 		}
 		if unc {
 			// The same fit with the intervals: the evidence pass, the
@@ -219,6 +220,9 @@ func simulate(n, queries, iters, workers int, models string, order float64, unc,
 	}
 	if dflt {
 		fmt.Printf("all   pyclick --no-intervals %.2f CPU-s, default %.2f CPU-s: %.2fx\n", oldCPU, newCPU, newCPU/oldCPU)
+		if accel {
+			fmt.Printf("all   default --accelerate %.2f CPU-s: %.2fx\n", accCPU, accCPU/oldCPU)
+		}
 	}
 	return nil
 }
@@ -248,28 +252,43 @@ func peakRSSMiB() float64 {
 // --interval 0 (PyClick's estimator, 50 iterations, no intervals) and as
 // lovbench fit's default (the exact estimator under the tolerance, with the
 // intervals: the evidence pass, the priors and every pair's interval), and
-// prints the CPU seconds of both and their ratio.
-func sideBySide(d *clickmodels.Data, kind clickmodels.Kind, workers int) (oldCPU, newCPU float64, err error) {
+// with accel as the default with --accelerate too, and prints the CPU
+// seconds of each and their ratio to the first.
+func sideBySide(d *clickmodels.Data, kind clickmodels.Kind, workers int, accel bool) (oldCPU, newCPU, accCPU float64, err error) {
 	ctx := context.Background()
 	old := clickmodels.EstimatorPyClick.Options()
 	old.Workers, old.NoIntervals = workers, true
 	c0 := cpuSeconds()
 	mo, err := clickmodels.Fit(ctx, d, kind, old)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	c1 := cpuSeconds()
 	def := clickmodels.DefaultEstimator.Options()
 	def.Workers = workers
-	m, err := clickmodels.Fit(ctx, d, kind, def)
-	if err != nil {
-		return 0, 0, err
+	fitDefault := func() (*clickmodels.Model, error) {
+		m, err := clickmodels.Fit(ctx, d, kind, def)
+		if err != nil {
+			return nil, err
+		}
+		_, _, err = m.RelevanceDists()
+		return m, err
 	}
-	if _, _, err := m.RelevanceDists(); err != nil {
-		return 0, 0, err
+	m, err := fitDefault()
+	if err != nil {
+		return 0, 0, 0, err
 	}
 	c2 := cpuSeconds()
 	fmt.Printf("%-5s pyclick --no-intervals %.2f CPU-s (%d iterations), default %.2f CPU-s (%d iterations): %.2fx\n",
 		kind, c1-c0, mo.Iterations, c2-c1, m.Iterations, (c2-c1)/(c1-c0))
-	return c1 - c0, c2 - c1, nil
+	if !accel {
+		return c1 - c0, c2 - c1, 0, nil
+	}
+	def.Accelerate = true
+	if m, err = fitDefault(); err != nil {
+		return 0, 0, 0, err
+	}
+	c3 := cpuSeconds()
+	fmt.Printf("%-5s default --accelerate %.2f CPU-s (%d iterations): %.2fx\n", kind, c3-c2, m.Iterations, (c3-c2)/(c1-c0))
+	return c1 - c0, c2 - c1, c3 - c2, nil
 }
