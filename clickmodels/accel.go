@@ -20,21 +20,28 @@ type accelHist struct {
 // length a = -|r|/|v| (their equation 9, SqS3; a >= -1 is plain EM),
 // tries x' = x0 - 2 a r + a^2 v (their equation 7) with every value kept
 // in [1 - probMax, probMax]: x' starts the next cycle if its training
-// log-likelihood is above x2's, else x2 does. The vector x is every pair
-// value (attractiveness, satisfaction) of every fitter and every global
-// value; the norms are exact sums (ExactSum, of squares scaled by a power
-// of two), so a is the same bits whatever the fitters (in-core, query
-// shards) and the extrapolation is per value, which keeps every engine's
-// results identical.
+// log-likelihood, the quantity the stopping rule watches, is higher than
+// x2's, else x2 does. (The log-likelihood plus the log-density of the
+// values' Beta(2, 2) prior is not what exact DBN's EM ascends: on a log
+// drawn from DBN it falls over plain EM steps while the log-likelihood
+// rises, so a safeguard on it refuses every extrapolation.) The vector x
+// is every pair value (attractiveness, satisfaction) of every fitter and
+// every global value; the norms are exact sums (ExactSum), so a is the
+// same bits whatever the fitters (in-core, query shards, spilled or not)
+// and the extrapolation is per value, which keeps every engine's results
+// identical.
 //
 // The stopping rule is plain EM's, applied to the plain steps only: EM
 // stops at the first M(x) whose log-likelihood differs from x's by less
 // than the tolerance, so what it returns meets the same test as plain EM's
 // answer. Iterations (the return value, Model.Iterations, OnIteration)
-// count E-steps; each cycle also evaluates the log-likelihood of x2 and x'
-// (two passes of trainLL), those of x0 and x1 being known.
+// count E-steps; a cycle takes two E-steps and three passes of trainLL
+// (x1, x2, x'), and keeps three copies of the pair values.
 func fitLoopAccel(ctx context.Context, each func(fn func(*fitter)) error, R int, kind Kind, opt Options, global []float64, iters int, trainLL func() (float64, error)) (int, error) {
-	var hist []*accelHist
+	var (
+		hist []*accelHist
+		gh   [3][]float64
+	)
 	// visit calls fn with every fitter and its history, in each's order.
 	visit := func(fn func(h *accelHist, f *fitter)) error {
 		k := 0
@@ -46,17 +53,22 @@ func fitLoopAccel(ctx context.Context, each func(fn func(*fitter)) error, R int,
 			k++
 		})
 	}
-	save := func(j int) error {
-		return visit(func(h *accelHist, f *fitter) {
+	save := func(j int) func(h *accelHist, f *fitter) {
+		return func(h *accelHist, f *fitter) {
 			h.attr[j] = append(h.attr[j][:0], f.attr...)
 			h.sat[j] = append(h.sat[j][:0], f.sat...)
-		})
+		}
 	}
-	var gh [3][]float64
 	done := 0
-	step := func() (float64, error) {
+	// step saves the values as x_j, makes one EM step from them and
+	// returns the log-likelihood after it.
+	step := func(j int) (float64, error) {
+		gh[j] = append(gh[j][:0], global...)
 		st := NewStats(kind, R)
-		if err := each(func(f *fitter) { f.estep(ctx, st) }); err != nil {
+		if err := visit(func(h *accelHist, f *fitter) {
+			save(j)(h, f)
+			f.estep(ctx, st)
+		}); err != nil {
 			return 0, err
 		}
 		if err := ctx.Err(); err != nil {
@@ -82,26 +94,18 @@ func fitLoopAccel(ctx context.Context, each func(fn func(*fitter)) error, R int,
 			return done, err
 		}
 		// x0 -> x1 -> x2, each a plain EM step under the stopping rule.
-		if err := save(0); err != nil {
-			return done, err
-		}
-		gh[0] = append(gh[0][:0], global...)
-		ll1, err := step()
+		ll1, err := step(0)
 		if err != nil || Converged(ll0, ll1, opt.Tolerance) || done == iters {
 			return done, err
 		}
-		if err := save(1); err != nil {
-			return done, err
-		}
-		gh[1] = append(gh[1][:0], global...)
-		ll2, err := step()
+		ll2, err := step(1)
 		if err != nil || Converged(ll1, ll2, opt.Tolerance) || done == iters {
 			return done, err
 		}
-		if err := save(2); err != nil {
+		gh[2] = append(gh[2][:0], global...)
+		if err := visit(save(2)); err != nil {
 			return done, err
 		}
-		gh[2] = append(gh[2][:0], global...)
 		a := squaremStep(hist, gh)
 		if a >= -1 {
 			ll0 = ll2 // x' = x2: plain EM
