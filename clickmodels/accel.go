@@ -14,30 +14,36 @@ type accelHist struct {
 
 // fitLoopAccel is fitLoop under Options.Accelerate (with a tolerance, for
 // an EM model): EM accelerated by SQUAREM's squared extrapolation
-// (Varadhan and Roland 2008, scheme SqS3, with the monotone safeguard of
+// (Varadhan and Roland 2008, scheme SqS3, with a monotone safeguard as in
 // their section 6). A cycle from x0 makes two plain EM steps, x1 = M(x0)
 // and x2 = M(x1), then, with r = x1 - x0, v = x2 - x1 - r and the step
 // length a = -|r|/|v| (their equation 9, SqS3; a >= -1 is plain EM),
-// tries x' = x0 - 2 a r + a^2 v (their equation 7) with every value kept
-// in [1 - probMax, probMax]: x' starts the next cycle if its training
-// log-likelihood, the quantity the stopping rule watches, is higher than
-// x2's, else x2 does. (The log-likelihood plus the log-density of the
-// values' Beta(2, 2) prior is not what exact DBN's EM ascends: on a log
-// drawn from DBN it falls over plain EM steps while the log-likelihood
-// rises, so a safeguard on it refuses every extrapolation.) The vector x
-// is every pair value (attractiveness, satisfaction) of every fitter and
-// every global value; the norms are exact sums (ExactSum), so a is the
-// same bits whatever the fitters (in-core, query shards, spilled or not)
-// and the extrapolation is per value, which keeps every engine's results
-// identical.
+// moves to x' = x0 - 2 a r + a^2 v (their equation 7) with every value
+// kept in [1 - probMax, probMax], where the next cycle starts. Every pass
+// over the records is an E-step that also computes the training
+// log-likelihood of the values it reads (fitter.estepLL): the pass from
+// x' gives its log-likelihood, and if that is not above x1's the
+// extrapolation is undone and the cycle starts from x2 instead (the
+// safeguard; the log-likelihood is the quantity the stopping rule
+// watches: the log-likelihood plus the log-density of the values' Beta(2,
+// 2) prior is not what exact DBN's EM ascends, it falls over plain EM
+// steps on a log drawn from DBN while the log-likelihood rises).
 //
-// The stopping rule is plain EM's, applied to the plain steps only: EM
-// stops at the first M(x) whose log-likelihood differs from x's by less
-// than the tolerance, so what it returns meets the same test as plain EM's
+// The stopping rule is plain EM's, applied to plain steps only: EM stops
+// at the first M(x) whose log-likelihood differs from x's by less than
+// the tolerance (the pass from M(x) that finds it is undone, as in
+// fitLoopFused), so what it returns meets the same test as plain EM's
 // answer. Iterations (the return value, Model.Iterations, OnIteration)
-// count E-steps; a cycle takes two E-steps and three passes of trainLL
-// (x1, x2, x'), and keeps three copies of the pair values.
-func fitLoopAccel(ctx context.Context, each func(fn func(*fitter)) error, R int, kind Kind, opt Options, global []float64, iters int, trainLL func() (float64, error)) (int, error) {
+// count the E-steps kept.
+//
+// The vector x is every pair value (attractiveness, satisfaction) of
+// every fitter and every global value. The iterates are kept per fitter
+// in each's order (three copies of the pair values, in memory, spilled
+// shards' too); the norms are exact sums (ExactSum), so a is the same
+// bits whatever the fitters (in-core, query shards, spilled or not), and
+// the extrapolation is per value, which keeps every engine's results
+// identical.
+func fitLoopAccel(ctx context.Context, each func(fn func(*fitter)) error, R int, kind Kind, opt Options, global []float64, iters, serps int) (int, error) {
 	var (
 		hist []*accelHist
 		gh   [3][]float64
@@ -59,48 +65,79 @@ func fitLoopAccel(ctx context.Context, each func(fn func(*fitter)) error, R int,
 			h.sat[j] = append(h.sat[j][:0], f.sat...)
 		}
 	}
+	// restore makes x_j the values again.
+	restore := func(j int) error {
+		copy(global, gh[j])
+		return visit(func(h *accelHist, f *fitter) {
+			copy(f.attr, h.attr[j])
+			copy(f.sat, h.sat[j])
+		})
+	}
 	done := 0
-	// step saves the values as x_j, makes one EM step from them and
-	// returns the log-likelihood after it.
-	step := func(j int) (float64, error) {
+	// pass saves the values as x_j, runs the E-step and pair M-step from
+	// them and returns their log-likelihood and the globals' M-step.
+	pass := func(j int) (float64, []float64, error) {
 		gh[j] = append(gh[j][:0], global...)
 		st := NewStats(kind, R)
 		if err := visit(func(h *accelHist, f *fitter) {
 			save(j)(h, f)
-			f.estep(ctx, st)
+			f.estepLL(ctx, st)
 		}); err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 		if err := ctx.Err(); err != nil {
-			return 0, err
+			return 0, nil, err
 		}
-		copy(global, MStepGlobals(kind, st))
+		return st.LL.Float64() / float64(serps), MStepGlobals(kind, st), nil
+	}
+	// advance keeps a pass: the globals' M-step, one iteration more.
+	advance := func(g []float64, ll float64) {
+		copy(global, g)
+		if done > 0 && opt.OnIteration != nil {
+			opt.OnIteration(done, ll) // the values after done iterations
+		}
 		done++
-		ll, err := trainLL()
-		if err != nil {
-			return 0, err
-		}
-		if opt.OnIteration != nil {
-			opt.OnIteration(done, ll)
-		}
-		return ll, nil
 	}
-	ll0, err := trainLL()
-	if err != nil {
-		return 0, err
-	}
+	prevLL := math.NaN() // x0 is a plain EM step from values of this log-likelihood (NaN: it is not)
+	refLL := math.NaN()  // x0 is an extrapolation, kept if its log-likelihood is above this
 	for done < iters {
-		if err := ctx.Err(); err != nil {
+		ll0, g, err := pass(0)
+		if err != nil {
 			return done, err
 		}
-		// x0 -> x1 -> x2, each a plain EM step under the stopping rule.
-		ll1, err := step(0)
-		if err != nil || Converged(ll0, ll1, opt.Tolerance) || done == iters {
+		switch {
+		case !math.IsNaN(prevLL) && Converged(prevLL, ll0, opt.Tolerance):
+			if opt.OnIteration != nil {
+				opt.OnIteration(done, ll0)
+			}
+			return done, restore(0)
+		case !math.IsNaN(refLL) && !(ll0 > refLL):
+			// The safeguard: back to x2, a plain EM step from x1, whose
+			// log-likelihood refLL is.
+			if err := restore(2); err != nil {
+				return done, err
+			}
+			prevLL, refLL = refLL, math.NaN()
+			continue
+		}
+		advance(g, ll0)
+		if done == iters {
+			break
+		}
+		ll1, g, err := pass(1)
+		if err != nil {
 			return done, err
 		}
-		ll2, err := step(1)
-		if err != nil || Converged(ll1, ll2, opt.Tolerance) || done == iters {
-			return done, err
+		if Converged(ll0, ll1, opt.Tolerance) {
+			if opt.OnIteration != nil {
+				opt.OnIteration(done, ll1)
+			}
+			return done, restore(1)
+		}
+		advance(g, ll1)
+		prevLL, refLL = ll1, math.NaN()
+		if done == iters {
+			break
 		}
 		gh[2] = append(gh[2][:0], global...)
 		if err := visit(save(2)); err != nil {
@@ -108,8 +145,7 @@ func fitLoopAccel(ctx context.Context, each func(fn func(*fitter)) error, R int,
 		}
 		a := squaremStep(hist, gh)
 		if a >= -1 {
-			ll0 = ll2 // x' = x2: plain EM
-			continue
+			continue // x' = x2: plain EM
 		}
 		extrapolate(global, gh, a)
 		if err := visit(func(h *accelHist, f *fitter) {
@@ -118,23 +154,15 @@ func fitLoopAccel(ctx context.Context, each func(fn func(*fitter)) error, R int,
 		}); err != nil {
 			return done, err
 		}
-		llx, err := trainLL()
-		if err != nil {
+		prevLL, refLL = math.NaN(), ll1
+	}
+	// The cap: the log-likelihood of the last values, for OnIteration.
+	if opt.OnIteration != nil {
+		st := NewStats(kind, R)
+		if err := each(func(f *fitter) { f.trainLL(ctx, st) }); err != nil {
 			return done, err
 		}
-		if llx > ll2 {
-			ll0 = llx
-			continue
-		}
-		// The safeguard: back to x2.
-		copy(global, gh[2])
-		if err := visit(func(h *accelHist, f *fitter) {
-			copy(f.attr, h.attr[2])
-			copy(f.sat, h.sat[2])
-		}); err != nil {
-			return done, err
-		}
-		ll0 = ll2
+		opt.OnIteration(done, st.LL.Float64()/float64(serps))
 	}
 	return done, nil
 }

@@ -187,7 +187,7 @@ func fitLoop(ctx context.Context, each func(fn func(*fitter)) error, R int, kind
 	}
 	em := kind.EM()
 	if opt.Accelerate && opt.Tolerance > 0 && em {
-		return fitLoopAccel(ctx, each, R, kind, opt, global, iters, trainLL)
+		return fitLoopAccel(ctx, each, R, kind, opt, global, iters, serps)
 	}
 	if opt.Tolerance > 0 && em && heldFs != nil {
 		return fitLoopFused(ctx, heldFs, R, kind, opt, global, iters, serps, trainLL)
