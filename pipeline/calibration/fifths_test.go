@@ -19,6 +19,7 @@ import (
 
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/clickmodels/refsim"
+	"github.com/lovbench/lovbench/pipeline/calibration"
 )
 
 // The second simulator (clickmodels/refsim): dense logs are the issue's
@@ -74,4 +75,11 @@ func TestFifthsSimDBNDense(t *testing.T) {
 
 func TestFifthsSimDBNSparse(t *testing.T) {
 	checkFifths(t, simFifths(t, clickmodels.DBN, 10000, true), false)
+}
+
+// TestFifthsRefUBMDenseAccelerate is TestFifthsRefUBMDense with EM
+// accelerated (fit --accelerate): EM converges (it stops by the
+// tolerance, well within the cap) instead of drifting at the cap.
+func TestFifthsRefUBMDenseAccelerate(t *testing.T) {
+	checkFifths(t, refFifthsWith(t, refsim.UBM, 60000, 300, calibration.Options{Fit: func(c *clickmodels.RunConfig) { c.Accelerate = true }}), true)
 }
