@@ -454,12 +454,6 @@ func (h *priorHist) fit(maxConc float64) BetaPrior {
 			}
 		}
 	}
-	lbeta := func(a, b float64) float64 {
-		x, _ := math.Lgamma(a)
-		y, _ := math.Lgamma(b)
-		z, _ := math.Lgamma(a + b)
-		return x + y - z
-	}
 	// ll of mean mu and log concentration t: the marginal log likelihood
 	// plus the log of the weak hyperprior p(alpha, beta) ∝ (alpha +
 	// beta)^(-5/2) (Gelman et al., Bayesian Data Analysis, 3rd ed., section
@@ -470,10 +464,10 @@ func (h *priorHist) fit(maxConc float64) BetaPrior {
 	ll := func(mu, t float64) float64 {
 		c := math.Exp(t)
 		a, b := mu*c, (1-mu)*c
-		base := lbeta(a, b)
+		base := logBeta(a, b)
 		s := -t / 2
 		for _, x := range cs {
-			s += x.c * (lbeta(a+x.k, b+x.n-x.k) - base)
+			s += x.c * (logBeta(a+x.k, b+x.n-x.k) - base)
 		}
 		return s
 	}
@@ -777,7 +771,7 @@ func betaFromMoments(m1, m2 float64) (alpha, beta float64) {
 // BetaInterval returns the equal-tailed interval of Beta(alpha, beta) at
 // level: its (1-level)/2 and (1+level)/2 quantiles.
 func BetaInterval(alpha, beta, level float64) (lo, hi float64) {
-	return betaQuantile(alpha, beta, (1-level)/2), betaQuantile(alpha, beta, (1+level)/2)
+	return BetaQuantile(alpha, beta, (1-level)/2), BetaQuantile(alpha, beta, (1+level)/2)
 }
 
 // intervalCache remembers the intervals of the Betas of pairs with little
@@ -804,14 +798,6 @@ func (c *intervalCache) interval(v *pairVal, alpha, beta, level float64) (lo, hi
 	}
 	c.m[k] = [2]float64{lo, hi}
 	return lo, hi
-}
-
-func betaQuantile(a, b, y float64) float64 {
-	x := mathext.InvRegIncBeta(a, b, y)
-	if math.IsNaN(x) {
-		return a / (a + b)
-	}
-	return min(max(x, 0), 1)
 }
 
 // setPriors fits the priors of pw's pairs when they carry Evidence (one

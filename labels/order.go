@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/integrate/quad"
 	"gonum.org/v1/gonum/mathext"
 
+	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/internal/textio"
 )
 
@@ -89,7 +90,7 @@ func (r *orderRule) quantiles(p Posterior) []float64 {
 	}
 	q := make([]float64, len(r.u))
 	for i, u := range r.u {
-		q[i] = mathext.InvRegIncBeta(p.Alpha, p.Beta, u)
+		q[i] = clickmodels.BetaQuantile(p.Alpha, p.Beta, u)
 	}
 	if len(r.memo) >= maxOrderMemo {
 		clear(r.memo)
