@@ -62,14 +62,7 @@ func TestRunNoMetricsFile(t *testing.T) {
 	if err := os.WriteFile(yandex, y.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Create(filepath.Join(in, sessions.ParquetName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sessions.WriteParquet(f, serps); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
+	if _, err := sessions.YandexToParquet(yandex, filepath.Join(in, sessions.ParquetName)); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
