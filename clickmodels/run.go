@@ -50,6 +50,11 @@ type RunConfig struct {
 	// (LogIdentification) at level Info instead of Warn: for callers that
 	// show it elsewhere (the pipeline's report).
 	IdentificationInfo bool
+	// NoMetricsFile: the fit's reports are only returned, not written to
+	// MetricsFile (RunConfig.WriteMetrics decides it for every engine).
+	// The pipeline's fit stage sets it: it writes its own summary, without
+	// the timings that make MetricsFile differ from run to run.
+	NoMetricsFile bool
 }
 
 // Report is one model's entry of metrics.json.
@@ -194,7 +199,7 @@ func Run(ctx context.Context, log *sessions.Log, cfg RunConfig, outDir string) (
 		return nil, err
 	}
 	defer dir.Abort()
-	if err := writeRun(dir.Path(), models, reports, cfg.ParamsFormat); err != nil {
+	if err := writeRun(dir.Path(), models, reports, cfg); err != nil {
 		return nil, err
 	}
 	LogIdentification(cfg.Log, cfg.IdentificationInfo, reports)
@@ -208,23 +213,24 @@ func RunInto(ctx context.Context, log *sessions.Log, cfg RunConfig, dir string) 
 	if err != nil {
 		return nil, err
 	}
-	if err := writeRun(dir, models, reports, cfg.ParamsFormat); err != nil {
+	if err := writeRun(dir, models, reports, cfg); err != nil {
 		return nil, err
 	}
 	LogIdentification(cfg.Log, cfg.IdentificationInfo, reports)
 	return reports, nil
 }
 
-// writeRun writes every model's files and metrics.json into dir.
-func writeRun(dir string, models []*Model, reports []Report, format ParamsFileFormat) error {
+// writeRun writes every model's files and, as cfg says, metrics.json
+// into dir.
+func writeRun(dir string, models []*Model, reports []Report, cfg RunConfig) error {
 	for i, m := range models {
-		unc, err := m.WriteFilesReport(dir, format)
+		unc, err := m.WriteFilesReport(dir, cfg.ParamsFormat)
 		if err != nil {
 			return err
 		}
 		reports[i].Uncertainty = unc
 	}
-	return WriteMetrics(dir, reports)
+	return cfg.WriteMetrics(dir, reports)
 }
 
 // LoadModel reads a parameter file in either form: Parquet when path ends
@@ -260,6 +266,16 @@ func RelevanceFile(model string) string { return model + "_relevance.tsv" }
 // MetricsFile is the file of the fit's reports (WriteMetrics): a JSON
 // array of Report, timings included.
 const MetricsFile = "metrics.json"
+
+// WriteMetrics writes outDir/MetricsFile for a fit run with c, that is
+// unless c.NoMetricsFile: the one place every engine (Run, RunInto,
+// outofcore.RunShards) decides whether a fit writes the file.
+func (c RunConfig) WriteMetrics(outDir string, reports []Report) error {
+	if c.NoMetricsFile {
+		return nil
+	}
+	return WriteMetrics(outDir, reports)
+}
 
 // WriteMetrics writes outDir/MetricsFile as Run does.
 func WriteMetrics(outDir string, reports []Report) error {

@@ -460,9 +460,10 @@ func TestSharedCorpusCrossCheckEight(t *testing.T) {
 
 	pairs := stablePairs(c.Terms())
 	// The oracle costs about 4 ms a pair: at the default size every
-	// third pair (each kind of query of stablePairs still among them),
-	// every pair with LOVBENCH_FULL=1.
-	if step := testsize.Pick(3, 1); step > 1 {
+	// seventh pair (7 is prime to the 10 fixed queries stablePairs gives
+	// each of its terms, so each of them, and each kind of query, is
+	// still among them), every pair with LOVBENCH_FULL=1.
+	if step := testsize.Pick(7, 1); step > 1 {
 		var some []Pair
 		for i := 0; i < len(pairs); i += step {
 			some = append(some, pairs[i])

@@ -133,8 +133,8 @@ type Report []clickmodels.Report
 
 // Run fits the click models of cfg on the log of cfg.Input or
 // cfg.ShardDir and writes their files (clickmodels.RelevanceFile, the
-// parameter files, clickmodels.MetricsFile) into cfg.Dir. It is the one
-// place that picks how a log is fitted:
+// parameter files, clickmodels.MetricsFile unless NoMetricsFile) into
+// cfg.Dir. It is the one place that picks how a log is fitted:
 //
 //   - a shard directory: shard by shard (outofcore.RunShards);
 //   - a sessions Parquet file: streamed into query shards that fit in

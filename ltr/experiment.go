@@ -25,7 +25,7 @@ var ReportMeasures = []Metric{
 // DefaultPermutations is the number of random sign assignments of the
 // paired randomisation test, RankLib's Analyzer default (lovbench ltr
 // --permutations, the run's ltr.permutations).
-const DefaultPermutations = 10000
+const DefaultPermutations = measures.DefaultTrials
 
 // ExperimentOptions configure RunExperiment.
 type ExperimentOptions struct {

@@ -126,6 +126,12 @@ type SignificanceMethod struct {
 	EffectSize      string  `json:"effect_size"`
 }
 
+// verdict is the experiment's Verdict over rows (every ranker's rows):
+// the one decision results.json stores and lovbench ltr's summary prints.
+func (r *ExperimentResult) verdict(rows []ResultRow) Verdict {
+	return NewVerdict(rows, VerdictMeasure, r.Options.Correction, measures.DefaultAlpha)
+}
+
 // significanceMethod describes the experiment's comparisons.
 func (r *ExperimentResult) significanceMethod() SignificanceMethod {
 	return SignificanceMethod{
@@ -374,7 +380,7 @@ func (r *ExperimentResult) WriteResults(dir string) error {
 			return err
 		}
 	}
-	rf.Verdict = NewVerdict(rf.Rows, VerdictMeasure, r.Options.Correction, measures.DefaultAlpha)
+	rf.Verdict = r.verdict(rf.Rows)
 	return atomicfile.WriteFile(filepath.Join(dir, FileResults), func(w io.Writer) error {
 		b, err := json.MarshalIndent(rf, "", " ")
 		if err != nil {

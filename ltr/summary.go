@@ -169,7 +169,7 @@ func (r *ExperimentResult) WriteSummary(w io.Writer) error {
 	if err := writeSignificanceTable(w, rows, summaryMeasures, measures.Correction(m.Correction)); err != nil {
 		return err
 	}
-	if s := NewVerdict(all, VerdictMeasure, r.Options.Correction, measures.DefaultAlpha).Sentence(); s != "" {
+	if s := r.verdict(all).Sentence(); s != "" {
 		_, err := fmt.Fprintln(w, s)
 		return err
 	}

@@ -122,7 +122,8 @@ type FitSummary = fit.Summary
 // the sessions (docs/method.md section 3 split) with fit.Run, as `lovbench
 // fit` does (in memory bounds by the run's memory_limit, docs/scale.md),
 // and picks the model. Unlike `lovbench fit`'s metrics.json, which it
-// removes, FitSummary (FitSummaryFile) has no timing fields.
+// does not write (clickmodels.RunConfig.NoMetricsFile), FitSummary
+// (FitSummaryFile) has no timing fields.
 func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 	cm := r.cfg.ClickModels
 	return Stage{
@@ -139,14 +140,12 @@ func (r *runner) fitStage(sessionsDep, sessionsFile string) Stage {
 			}
 			rc.MemoryLimit, rc.Log = limit, env.Log
 			rc.IdentificationInfo = true // the report says it (identificationNotes)
-			reps, err := fit.Run(ctx, fit.Config{Input: env.Dep(sessionsDep, sessionsFile), Dir: env.Dir, RunConfig: rc})
-			if err != nil {
-				return err
-			}
 			// The stage's report is FitSummaryFile; the command's
 			// metrics file holds timings, which would make the stage's
-			// outputs differ from run to run.
-			if err := os.Remove(filepath.Join(env.Dir, clickmodels.MetricsFile)); err != nil {
+			// outputs differ from run to run, so it is not written.
+			rc.NoMetricsFile = true
+			reps, err := fit.Run(ctx, fit.Config{Input: env.Dep(sessionsDep, sessionsFile), Dir: env.Dir, RunConfig: rc})
+			if err != nil {
 				return err
 			}
 			sum, err := fit.Summarize(reps, cm.TrainFraction, cm.Select)

@@ -72,7 +72,7 @@ func RunShards(ctx context.Context, src split.Source, cfg clickmodels.RunConfig,
 	}
 	clickmodels.FinishReports(reports)
 	clickmodels.LogIdentification(r.cfg.Log, r.cfg.IdentificationInfo, reports)
-	return reports, clickmodels.WriteMetrics(outDir, reports)
+	return reports, r.cfg.WriteMetrics(outDir, reports)
 }
 
 // shardRun is the state of one RunShards call that its phases share: the

@@ -87,7 +87,7 @@ swaps between measures and between gain settings. See docs/measures.md.`,
 	fl.StringVar(&f.correction, "correction", "holm", "correction of the randomisation p-values for the number of runs compared (per measure): holm, bonferroni or none")
 	uint64Var(fl, &f.seed, "seed", 1, "seed of the randomisation test")
 	fl.StringVar(&f.ties, "ties", "docid", "order of documents with equal scores: docid (trec_eval: docid descending), optimistic (higher grade first), pessimistic (lower grade first), average (exact expected value over random tie orders; ndcg, dcg, p, r, map, err, hr, mrr, pc)")
-	intVar(fl, &f.trials, "trials", 10000, atLeast(1), "random sign assignments of the randomisation test (exact enumeration up to 16 queries)")
+	intVar(fl, &f.trials, "trials", measures.DefaultTrials, atLeast(1), "random sign assignments of the randomisation test (exact enumeration up to 16 queries)")
 	return cmd
 }
 

@@ -171,7 +171,7 @@ for any --workers. See docs/clickmodels.md.`,
 				for _, r := range reps {
 					fmt.Fprintf(a.stdout, "%-5s %6d %6d %14.6f %11.6f %5d %9.3f\n", r.Model, r.TrainSessions, r.Sessions, r.LogLikelihood, r.Perplexity, r.Iterations, r.FitSeconds)
 				}
-				fmt.Fprintf(a.stdout, "outputs in %s (metrics.json, %s_relevance.tsv, ...)\n", out, strings.ToUpper(reps[0].Model))
+				fmt.Fprintf(a.stdout, "outputs in %s (%s, %s, ...)\n", out, clickmodels.MetricsFile, clickmodels.RelevanceFile(strings.ToUpper(reps[0].Model)))
 			}
 			return nil
 		},

@@ -141,7 +141,7 @@ var testRules = []struct {
 	pkg string
 	may []string
 }{
-	{".", []string{"pipeline", "sampling"}},
+	{".", []string{"TESTING", "pipeline", "sampling"}},
 	{"sessions", []string{"TESTING", "github.com/apache/arrow-go/v18/arrow/array", "github.com/apache/arrow-go/v18/arrow/memory",
 		"github.com/apache/arrow-go/v18/parquet", "github.com/apache/arrow-go/v18/parquet/pqarrow"}},
 	{"ingest", []string{"TESTING", "ingest/ingesttest"}},

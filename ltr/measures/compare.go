@@ -27,11 +27,16 @@ type Comparison struct {
 	PAdjusted float64 `json:"p_randomisation_adjusted"`
 }
 
+// DefaultTrials is the number of random sign assignments of the paired
+// randomisation test by default, RankLib's Analyzer default: lovbench
+// eval --trials, and lovbench ltr --permutations (ltr.DefaultPermutations).
+const DefaultTrials = 10000
+
 // CompareOptions configure Compare.
 type CompareOptions struct {
 	// Baseline is the index of the baseline in the results (default 0).
 	Baseline int
-	// Trials and Seed drive the randomisation test.
+	// Trials and Seed drive the randomisation test (DefaultTrials).
 	Trials int
 	Seed   uint64
 	// Correction corrects the randomisation p-values of each measure for

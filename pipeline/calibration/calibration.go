@@ -177,7 +177,7 @@ func Fit(ctx context.Context, sessions string, cfg clickmodels.RunConfig, dir st
 	if len(cfg.Kinds) != 1 {
 		return "", nil, fmt.Errorf("calibration: fit one model, not %d", len(cfg.Kinds))
 	}
-	d, err := atomicfile.CreateDir(dir, "metrics.json")
+	d, err := atomicfile.CreateDir(dir, clickmodels.MetricsFile)
 	if err != nil {
 		return "", nil, err
 	}
