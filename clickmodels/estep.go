@@ -15,7 +15,7 @@ type view struct {
 	a, s   []float64
 	g      []float64
 	R      int
-	exact  bool // DBN: exact posteriors instead of PyClick's E-step
+	exact  bool // DBN, SDBN, DCM: exact posteriors instead of PyClick's E-step (Kind.ExactEStep)
 	// order is the click order (PSCM), nil for rank order; obuf backs
 	// clickOrder's rank order.
 	order []uint8
@@ -78,9 +78,18 @@ func b2f(b bool) float64 {
 // package documentation) written per model.
 func estep(k Kind, v *view, w float64, c *counts) {
 	n := v.n
-	if v.exact && k == DBN {
-		estepDBNExact(v, w, c)
-		return
+	if v.exact {
+		switch k {
+		case DBN:
+			estepDBNExact(v, w, c)
+			return
+		case SDBN:
+			estepSDBNExact(v, w, c)
+			return
+		case DCM:
+			estepDCMExact(v, w, c)
+			return
+		}
 	}
 	switch k {
 	case GCTR:
@@ -394,7 +403,62 @@ func estepCCM(v *view, w float64, c *counts) {
 
 // estepDBNExact is the exact E-step of DBN (Chapelle and Zhang 2009;
 // Chuklin et al. 2015, section 4.2) rather than PyClick's: posteriors are
-// conditioned on all clicks of the SERP. With l the last click (-1 if none),
+// conditioned on all clicks of the SERP (estepCascadeExact).
+func estepDBNExact(v *view, w float64, c *counts) {
+	contNum, contDen := estepCascadeExact(v, v.s, v.g[0], w, c)
+	if smallCount(contNum) {
+		c.gNum[0].addSmallCount(contNum)
+	} else {
+		c.gNum[0].addLarge(contNum)
+	}
+	if smallCount(contDen) {
+		c.gDen[0].addSmallCount(contDen)
+	} else {
+		c.gDen[0].addLarge(contDen)
+	}
+}
+
+// estepSDBNExact is the exact E-step of SDBN: DBN's with the continuation
+// held at 1 (Chapelle and Zhang 2009, section 5: the simplified model sets
+// gamma = 1), so a user who is not satisfied examines the next rank. Unlike
+// PyClick's counting pass (SDBNAttrMLE, SDBNSatMLE), which takes the
+// last click as satisfying and the ranks below it as unexamined, the ranks
+// below the last click were examined unless the user was satisfied there,
+// and a SERP without a click was examined whole.
+func estepSDBNExact(v *view, w float64, c *counts) {
+	estepCascadeExact(v, v.s, 1, w, c)
+}
+
+// estepDCMExact is the exact E-step of DCM (Guo, Liu and Wang 2009):
+// DCM is SDBN with the satisfaction of the pair at rank r replaced by
+// 1 - lambda_r, the rank's probability of stopping after a click
+// (the continuation after no click is 1). Its continuation lambda_r
+// counts, per click at r, the posterior probability that the user went on:
+// 1 above the last click, P(S=0 | C) = 1 - sNum at the last click, where
+// PyClick's counting pass (DCMAttrMLE, DCMLambdaMLE, Guo et al.'s closed
+// form) counts 0, and its attractiveness every rank, where PyClick's
+// counts the ranks up to the last click only.
+func estepDCMExact(v *view, w float64, c *counts) {
+	n := v.n
+	stop := c.tmp[1][:n]
+	for r := range stop {
+		stop[r] = 1 - v.g[r]
+	}
+	estepCascadeExact(v, stop, 1, w, c)
+	for r := 0; r < n; r++ {
+		if v.clicked(r) {
+			c.gNum[r].Add(w * (1 - c.sNum[r]))
+			c.gDen[r].Add(w)
+		}
+	}
+}
+
+// estepCascadeExact sets the per-rank counts of the exact E-step of the
+// cascade models with attractiveness a (v.a), satisfaction s after a click
+// and continuation gamma (DBN; 1 for SDBN and DCM), and returns the
+// continuation's expected counts weighted by w (Chapelle and Zhang 2009;
+// Chuklin et al. 2015, section 4.2): posteriors are conditioned on all
+// clicks of the SERP. With l the last click (-1 if none),
 // e = P(E_l+1 = 1 | C_<=l) (gamma (1-s_l), or 1 without clicks), car as in
 // estepDBN and the prior examination along unclicked ranks
 // eps_l+1 = e, eps_r+1 = eps_r (1-a_r) gamma:
@@ -409,10 +473,9 @@ func estepCCM(v *view, w float64, c *counts) {
 //	        P(A=1 | C) = a (1 - q_r), continuation q_r+1 out of q_r
 //
 // The transition after the last rank is unobserved and not counted.
-func estepDBNExact(v *view, w float64, c *counts) {
+func estepCascadeExact(v *view, sat []float64, gamma, w float64, c *counts) (contNum, contDen float64) {
 	n := v.n
-	gamma := v.g[0]
-	a, sat := v.a[:n], v.s[:n]
+	a := v.a[:n]
 	l := -1
 	if v.clicks != 0 {
 		l = lastClick(v.clicks, n)
@@ -422,7 +485,6 @@ func estepDBNExact(v *view, w float64, c *counts) {
 	for r := n - 1; r > l; r-- {
 		car[r] = a[r] + (1-a[r])*gamma*car[r+1]
 	}
-	contNum, contDen := 0.0, 0.0
 	for r := 0; r < l; r++ {
 		if v.clicks&(1<<uint(r)) != 0 {
 			c.aNum[r] = 1
@@ -464,14 +526,5 @@ func estepDBNExact(v *view, w float64, c *counts) {
 			}
 		}
 	}
-	if smallCount(contNum) {
-		c.gNum[0].addSmallCount(contNum)
-	} else {
-		c.gNum[0].addLarge(contNum)
-	}
-	if smallCount(contDen) {
-		c.gDen[0].addSmallCount(contDen)
-	} else {
-		c.gDen[0].addLarge(contDen)
-	}
+	return contNum, contDen
 }

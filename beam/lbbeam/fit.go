@@ -196,9 +196,9 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 	steps := make([]int, len(o.Kinds)) // per model, the EM steps it runs
 	n, tol := 0, false
 	for i, k := range o.Kinds {
-		kinds[i], steps[i] = int(k), k.Iterations(o.Iterations)
+		kinds[i], steps[i] = int(k), k.Iterations(o.Iterations, o.Exact)
 		n = max(n, steps[i])
-		tol = tol || (o.Tolerance > 0 && k.EM())
+		tol = tol || (o.Tolerance > 0 && k.EM(o.Exact))
 	}
 	s = s.Scope("lovbench.fit")
 	one := beam.ParDo(s, selfKeyed, beam.Create(s, 0))
@@ -561,7 +561,7 @@ func (f *stepFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard
 		if err != nil {
 			return err
 		}
-		if f.Tolerance > 0 && k.EM() && f.It < f.Steps[m] && !em.Converged {
+		if f.Tolerance > 0 && k.EM(f.Exact) && f.It < f.Steps[m] && !em.Converged {
 			total, err := mergeStats(k, f.R, each(perLL[m]))
 			if err != nil {
 				return err
@@ -657,7 +657,7 @@ func (f *llFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard i
 	out := make([][]byte, nm)
 	for m, ki := range f.Kinds {
 		k := clickmodels.Kind(ki)
-		if !k.EM() || f.It >= f.Steps[m] {
+		if !k.EM(f.Exact) || f.It >= f.Steps[m] {
 			continue
 		}
 		em, err := resolve(k, f.R, each(perMsg[m]))

@@ -138,7 +138,7 @@ for any --workers. See docs/clickmodels.md.`,
 				a.log.Info("fitting click model", "model", k.String())
 				n := int64(1) // --load: no fit
 				if load == "" {
-					n = int64(k.Iterations(cfg.Iterations)) // the cap when a tolerance may stop EM earlier
+					n = int64(k.Iterations(cfg.Iterations, cfg.Exact)) // the cap when a tolerance may stop EM earlier
 				}
 				bar = progress.New(a.progress(), n, "fit "+k.String())
 			}
