@@ -15,7 +15,7 @@ type view struct {
 	a, s   []float64
 	g      []float64
 	R      int
-	exact  bool // DBN, SDBN, DCM: exact posteriors instead of PyClick's E-step (Kind.ExactEStep)
+	exact  bool // DBN, SDBN, DCM, CCM: exact posteriors instead of PyClick's E-step (Kind.ExactEStep)
 	// order is the click order (PSCM), nil for rank order; obuf backs
 	// clickOrder's rank order.
 	order []uint8
@@ -88,6 +88,9 @@ func estep(k Kind, v *view, w float64, c *counts) {
 			return
 		case DCM:
 			estepDCMExact(v, w, c)
+			return
+		case CCM:
+			estepCCMExact(v, w, c)
 			return
 		}
 	}
@@ -437,7 +440,9 @@ func estepSDBNExact(v *view, w float64, c *counts) {
 // 1 above the last click, P(S=0 | C) = 1 - sNum at the last click, where
 // PyClick's counting pass (DCMAttrMLE, DCMLambdaMLE, Guo et al.'s closed
 // form) counts 0, and its attractiveness every rank, where PyClick's
-// counts the ranks up to the last click only.
+// counts the ranks up to the last click only. A click at the SERP's last
+// rank says nothing about going on and is not counted (its lambda keeps
+// the prior where no list is longer).
 func estepDCMExact(v *view, w float64, c *counts) {
 	n := v.n
 	stop := c.tmp[1][:n]
@@ -445,7 +450,7 @@ func estepDCMExact(v *view, w float64, c *counts) {
 		stop[r] = 1 - v.g[r]
 	}
 	estepCascadeExact(v, stop, 1, w, c)
-	for r := 0; r < n; r++ {
+	for r := 0; r < n-1; r++ { // after the last rank going on is unobserved
 		if v.clicked(r) {
 			c.gNum[r].Add(w * (1 - c.sNum[r]))
 			c.gDen[r].Add(w)
@@ -480,11 +485,7 @@ func estepCascadeExact(v *view, sat []float64, gamma, w float64, c *counts) (con
 	if v.clicks != 0 {
 		l = lastClick(v.clicks, n)
 	}
-	car := c.tmp[0][:n+1]
-	car[n] = 0
-	for r := n - 1; r > l; r-- {
-		car[r] = a[r] + (1-a[r])*gamma*car[r+1]
-	}
+	car := cascadeCar(a, gamma, l, c.tmp[0][:n+1])
 	for r := 0; r < l; r++ {
 		if v.clicks&(1<<uint(r)) != 0 {
 			c.aNum[r] = 1
@@ -509,22 +510,117 @@ func estepCascadeExact(v *view, sat []float64, gamma, w float64, c *counts) (con
 		}
 		e = gamma * (1 - s)
 	}
-	if l+1 < n {
-		norm := 1 / (1 - e*car[l+1])
-		eps := e
-		q := eps * (1 - car[l+1]) * norm
-		for r := l + 1; r < n; r++ {
-			c.aNum[r] = a[r] * (1 - q)
-			c.aDen[r] = 1
-			c.sNum[r], c.sDen[r] = 0, 0
-			eps *= (1 - a[r]) * gamma
-			if r+1 < n {
-				qn := eps * (1 - car[r+1]) * norm
-				contNum += w * qn
-				contDen += w * q
-				q = qn
-			}
+	tn, td := cascadeTail(a, gamma, e, l, car, w, c)
+	return contNum + tn, contDen + td
+}
+
+// cascadeCar sets car[r] = P(a click at r or below | E_r = 1) =
+// a_r + (1-a_r) gamma car_r+1 for the ranks below l (car[n] = 0), gamma
+// being the continuation after a rank without a click, and returns car
+// (len(a)+1 entries).
+func cascadeCar(a []float64, gamma float64, l int, car []float64) []float64 {
+	n := len(a)
+	car[n] = 0
+	for r := n - 1; r > l; r-- {
+		car[r] = a[r] + (1-a[r])*gamma*car[r+1]
+	}
+	return car
+}
+
+// cascadeTail sets the counts of the ranks below the last click l (-1: a
+// SERP without clicks) of a cascade model whose user goes on with
+// probability e after rank l (1 without clicks) and gamma after a rank
+// without a click, car being cascadeCar's, and returns the expected counts
+// of gamma weighted by w (estepCascadeExact's r > l).
+func cascadeTail(a []float64, gamma, e float64, l int, car []float64, w float64, c *counts) (contNum, contDen float64) {
+	n := len(a)
+	if l+1 >= n {
+		return 0, 0
+	}
+	norm := 1 / (1 - e*car[l+1])
+	eps := e
+	q := eps * (1 - car[l+1]) * norm
+	for r := l + 1; r < n; r++ {
+		c.aNum[r] = a[r] * (1 - q)
+		c.aDen[r] = 1
+		c.sNum[r], c.sDen[r] = 0, 0
+		eps *= (1 - a[r]) * gamma
+		if r+1 < n {
+			qn := eps * (1 - car[r+1]) * norm
+			contNum += w * qn
+			contDen += w * q
+			q = qn
 		}
 	}
 	return contNum, contDen
+}
+
+// estepCCMExact is the exact E-step of CCM (Guo et al. 2009; the latent
+// relevance S ~ Bernoulli(a) of a click decides the continuation, tau2
+// without and tau3 with): every posterior conditioned on all clicks of the
+// SERP. The attractiveness a counts the attraction of every rank (latent
+// below the last click) and, at a click, the relevance S (aDen 2, as
+// PyClick's). With l the last click and T = car_l+1 (cascadeCar with
+// gamma = tau1):
+//
+//	r < l, no click:  examined, not attracted; tau1 counts 1 / 1
+//	r < l, click:     the user went on: P(S=1 | C) = p = a tau3 / (a tau3 + (1-a) tau2);
+//	                  attractiveness 1 + p out of 2; tau3 counts p / p, tau2 1-p / 1-p
+//	r = l:            j1 = a (1 - tau3 T), j0 = (1-a) (1 - tau2 T), Z = j0 + j1:
+//	                  P(S=1 | C) = j1 / Z; attractiveness 1 + j1/Z out of 2;
+//	                  tau3 counts a tau3 (1-T) / Z out of j1 / Z, tau2
+//	                  (1-a) tau2 (1-T) / Z out of j0 / Z (not at the last rank)
+//	r > l:            cascadeTail with e = (1-a_l) tau2 + a_l tau3, gamma = tau1
+//
+// PyClick's E-step (estepCCM) takes a click above the last as not
+// relevant (p = 0), the last click's relevance as a / (1 - e T), and the
+// ranks below the last click as estepDBN does (unconditional examination,
+// tail read from rank 0).
+func estepCCMExact(v *view, w float64, c *counts) {
+	n := v.n
+	t1, t2, t3 := v.g[0], v.g[1], v.g[2]
+	a := v.a[:n]
+	l := -1
+	if v.clicks != 0 {
+		l = lastClick(v.clicks, n)
+	}
+	car := cascadeCar(a, t1, l, c.tmp[0][:n+1])
+	var g [6]float64 // numerators and denominators of tau1, tau2, tau3
+	for r := 0; r < l; r++ {
+		ar := a[r]
+		if v.clicked(r) {
+			p3, p2 := ar*t3, (1-ar)*t2
+			p := p3 / (p3 + p2)
+			c.aNum[r], c.aDen[r] = 1+p, 2
+			g[2] += w * (1 - p)
+			g[3] += w * (1 - p)
+			g[4] += w * p
+			g[5] += w * p
+		} else {
+			c.aNum[r], c.aDen[r] = 0, 1
+			g[0] += w
+			g[1] += w
+		}
+	}
+	e := 1.0
+	if l >= 0 {
+		al, T := a[l], car[l+1]
+		j1, j0 := al*(1-t3*T), (1-al)*(1-t2*T)
+		inv := 1 / (j0 + j1)
+		c.aNum[l], c.aDen[l] = 1+j1*inv, 2
+		if l+1 < n {
+			g[2] += w * (1 - al) * t2 * (1 - T) * inv
+			g[3] += w * j0 * inv
+			g[4] += w * al * t3 * (1 - T) * inv
+			g[5] += w * j1 * inv
+		}
+		e = (1-al)*t2 + al*t3
+	}
+	tn, td := cascadeTail(a, t1, e, l, car, w, c)
+	g[0] += tn
+	g[1] += td
+	for j := 0; j < 3; j++ {
+		c.gNum[j].Add(g[2*j])
+		c.gDen[j].Add(g[2*j+1])
+	}
 }

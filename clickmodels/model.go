@@ -103,9 +103,9 @@ func (k Kind) EM(exact bool) bool {
 }
 
 // ExactEStep reports whether EstimatorExact gives k an E-step of its own
-// instead of PyClick's: DBN, SDBN and DCM, whose posteriors are then
-// conditioned on all clicks of the SERP (estepCascadeExact).
-func (k Kind) ExactEStep() bool { return k == DBN || k == SDBN || k == DCM }
+// instead of PyClick's: DBN, SDBN, DCM and CCM, whose posteriors are then
+// conditioned on all clicks of the SERP (estepCascadeExact, estepCCMExact).
+func (k Kind) ExactEStep() bool { return k == DBN || k == SDBN || k == DCM || k == CCM }
 
 // Iterations is the number of EM iterations a fit of k runs when asked
 // for n under the estimator exact selects: n, or DefaultIterations for
@@ -186,7 +186,7 @@ type Model struct {
 	Kind       Kind
 	Ranks      int  // R: rank-indexed parameters have R entries (UBM: R*R)
 	Iterations int  // EM iterations run (1 for counting models)
-	Exact      bool // DBN, SDBN or DCM fitted with Options.Exact (Kind.ExactEStep; prediction is the same)
+	Exact      bool // DBN, SDBN, DCM or CCM fitted with Options.Exact (Kind.ExactEStep; prediction is the same)
 	// PSCMAuthors: PSCM fitted, and predicting, as the authors' code
 	// (Options.PSCMAuthors).
 	PSCMAuthors bool
