@@ -510,8 +510,7 @@ func estepCascadeExact(v *view, sat []float64, gamma, w float64, c *counts) (con
 		}
 		e = gamma * (1 - s)
 	}
-	tn, td := cascadeTail(a, gamma, e, l, car, w, c)
-	return contNum + tn, contDen + td
+	return cascadeTail(a, gamma, e, l, car, w, c, contNum, contDen)
 }
 
 // cascadeCar sets car[r] = P(a click at r or below | E_r = 1) =
@@ -530,12 +529,13 @@ func cascadeCar(a []float64, gamma float64, l int, car []float64) []float64 {
 // cascadeTail sets the counts of the ranks below the last click l (-1: a
 // SERP without clicks) of a cascade model whose user goes on with
 // probability e after rank l (1 without clicks) and gamma after a rank
-// without a click, car being cascadeCar's, and returns the expected counts
-// of gamma weighted by w (estepCascadeExact's r > l).
-func cascadeTail(a []float64, gamma, e float64, l int, car []float64, w float64, c *counts) (contNum, contDen float64) {
+// without a click, car being cascadeCar's, and returns contNum and contDen
+// with the expected counts of gamma weighted by w added (estepCascadeExact's
+// r > l; added in rank order onto the counts of the ranks above).
+func cascadeTail(a []float64, gamma, e float64, l int, car []float64, w float64, c *counts, contNum, contDen float64) (float64, float64) {
 	n := len(a)
 	if l+1 >= n {
-		return 0, 0
+		return contNum, contDen
 	}
 	norm := 1 / (1 - e*car[l+1])
 	eps := e
@@ -616,9 +616,7 @@ func estepCCMExact(v *view, w float64, c *counts) {
 		}
 		e = (1-al)*t2 + al*t3
 	}
-	tn, td := cascadeTail(a, t1, e, l, car, w, c)
-	g[0] += tn
-	g[1] += td
+	g[0], g[1] = cascadeTail(a, t1, e, l, car, w, c, g[0], g[1])
 	for j := 0; j < 3; j++ {
 		c.gNum[j].Add(g[2*j])
 		c.gDen[j].Add(g[2*j+1])
