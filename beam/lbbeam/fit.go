@@ -45,7 +45,7 @@ type FitOptions struct {
 	// OutDir and PrepDir are local paths or URLs of a registered Beam
 	// file system (gs://, s3://).
 	ShardDir string
-	// Kinds are the models to fit: DCTR, UBM, DBN and PSCM.
+	// Kinds are the models to fit: DCTR, UBM, DBN, SDBN, DCM, CCM and PSCM.
 	Kinds []clickmodels.Kind
 	// Iterations of EM (0: PyClick's 50); Exact selects DBN's exact
 	// E-step (clickmodels.Options.Exact), PSCMAuthors PSCM as the
@@ -118,8 +118,10 @@ func ReadPrepared(ctx context.Context, path string) (*outofcore.PreparedShard, e
 	return p, nil
 }
 
-// BeamKinds are the models the Beam pipeline fits.
-var BeamKinds = []clickmodels.Kind{clickmodels.DCTR, clickmodels.UBM, clickmodels.DBN, clickmodels.PSCM}
+// BeamKinds are the models the Beam pipeline fits: the default models,
+// PSCM, and SDBN, DCM and CCM, which the default estimator fits by EM with
+// their exact E-steps (clickmodels.Kind.ExactEStep).
+var BeamKinds = []clickmodels.Kind{clickmodels.DCTR, clickmodels.UBM, clickmodels.DBN, clickmodels.SDBN, clickmodels.DCM, clickmodels.CCM, clickmodels.PSCM}
 
 // BuildFit adds the EM pipeline to scope s. First every shard is prepared
 // once from its Parquet file into a prepared-shard file in o.PrepDir; then
@@ -168,7 +170,7 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 	}
 	for _, k := range o.Kinds {
 		if !slices.Contains(BeamKinds, k) {
-			return fmt.Errorf("the Beam pipeline fits DCTR, UBM, DBN and PSCM, not %v (use lovbench fit)", k)
+			return fmt.Errorf("the Beam pipeline fits DCTR, UBM, DBN, SDBN, DCM, CCM and PSCM, not %v (use lovbench fit)", k)
 		}
 	}
 	if o.OutDir == "" {
