@@ -36,9 +36,11 @@
 //   - the cascade model gives probability 1e-6 to every rank after the first
 //     click in the conditional probabilities.
 //
-// Options.Exact replaces PyClick's DBN E-step by the exact one (Chuklin et
-// al. 2015, section 4.2), which recovers simulated parameters better but no
-// longer equals PyClick. Estimator (estimator.go) names the two estimators:
+// Options.Exact replaces PyClick's E-steps of DBN and CCM and its counting
+// passes of SDBN and DCM by exact E-steps (Chuklin et al. 2015, section
+// 4.2; estepCascadeExact, estepCCMExact), which converge to simulated
+// parameters but no longer equal PyClick; SDBN and DCM are then fitted by
+// EM (Kind.EM). Estimator (estimator.go) names the two estimators:
 // EstimatorExact (exact E-step, EM to DefaultTolerance), the default of
 // every command, and EstimatorPyClick (PyClick's, 50 iterations).
 //

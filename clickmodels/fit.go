@@ -27,14 +27,17 @@ type Options struct {
 	// Workers is the number of goroutines (default GOMAXPROCS). Results do
 	// not depend on it.
 	Workers int
-	// Exact makes DBN use the exact E-step of Chuklin et al. (2015, section
-	// 4.2), conditioning every posterior on all clicks of the SERP, instead
-	// of PyClick's (which uses unconditional examination probabilities for
-	// attractiveness, gives SERPs without clicks no attractiveness mass, and
-	// misaligns the tail in the continuation update). It is part of
+	// Exact makes DBN, SDBN, DCM and CCM (Kind.ExactEStep) use exact
+	// E-steps (Chuklin et al. 2015, section 4.2), conditioning every
+	// posterior on all clicks of the SERP, instead of PyClick's (DBN, CCM:
+	// unconditional examination probabilities for attractiveness, no
+	// attractiveness mass for SERPs without clicks, a misaligned tail in the
+	// continuation update; CCM: no relevance at a click above the last;
+	// SDBN, DCM: a counting pass that takes the last click as the end of
+	// the session), and fits SDBN and DCM by EM (Kind.EM). It is part of
 	// EstimatorExact, the default of every command (Estimator.Options);
-	// the zero Options keep PyClick's E-step, so that results equal
-	// PyClick's. Other models ignore it.
+	// the zero Options keep PyClick's, so that results equal PyClick's.
+	// Other models ignore it.
 	Exact bool
 	// PSCMAuthors makes PSCM follow the authors' code (THUIR/PSCMModel)
 	// instead of the model's definition (pscm.go): on a return up the page
