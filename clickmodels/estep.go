@@ -72,27 +72,21 @@ func b2f(b bool) float64 {
 	return 0
 }
 
+// exactESteps are the exact E-steps that Options.Exact puts in place of
+// PyClick's, by model (Kind.ExactEStep).
+var exactESteps = [numKinds]func(v *view, w float64, c *counts){
+	DBN: estepDBNExact, SDBN: estepSDBNExact, DCM: estepDCMExact, CCM: estepCCMExact,
+}
+
 // estep adds the expected counts of SERP v with weight w to c. For the
 // counting models these are the maximum-likelihood counts and do not depend
 // on the current values. The formulas are PyClick's update rules (see the
 // package documentation) written per model.
 func estep(k Kind, v *view, w float64, c *counts) {
 	n := v.n
-	if v.exact {
-		switch k {
-		case DBN:
-			estepDBNExact(v, w, c)
-			return
-		case SDBN:
-			estepSDBNExact(v, w, c)
-			return
-		case DCM:
-			estepDCMExact(v, w, c)
-			return
-		case CCM:
-			estepCCMExact(v, w, c)
-			return
-		}
+	if x := exactESteps[k]; v.exact && x != nil {
+		x(v, w, c)
+		return
 	}
 	switch k {
 	case GCTR:
@@ -301,16 +295,8 @@ func estepDBN(v *view, w float64, c *counts) {
 			contDen += (f100 + f101) * inv
 		}
 	}
-	if smallCount(contNum) {
-		c.gNum[0].addSmallCount(contNum)
-	} else {
-		c.gNum[0].addLarge(contNum)
-	}
-	if smallCount(contDen) {
-		c.gDen[0].addSmallCount(contDen)
-	} else {
-		c.gDen[0].addLarge(contDen)
-	}
+	c.gNum[0].addCount(contNum)
+	c.gDen[0].addCount(contDen)
 }
 
 // estepCCM is PyClick's CCM E-step (CCMAttrEM, CCMContNoclickEM,
@@ -342,24 +328,9 @@ func estepCCM(v *view, w float64, c *counts) {
 		car[r] = a[r] + (1-a[r])*t1*car[r+1]
 	}
 	var g [6]float64 // numerators and denominators of tau1, tau2, tau3
-	for r := 0; r < min(l, n); r++ {
-		ar := a[r]
-		if v.clicks&(1<<uint(r)) != 0 {
-			// Attractiveness: the click, plus nothing for satisfaction
-			// (not the last click); tau2 : tau3 = (1-a) tau2 : a tau3.
-			c.aNum[r], c.aDen[r] = 1, 2
-			p2, p3 := (1-ar)*t2, ar*t3
-			inv := w / (p2 + p3)
-			g[2] += p2 * inv
-			g[3] += p2 * inv
-			g[4] += p3 * inv
-			g[5] += p3 * inv
-		} else {
-			c.aNum[r], c.aDen[r] = 0, 1
-			g[0] += w
-			g[1] += w
-		}
-	}
+	// Attractiveness at a click: the click, plus nothing for satisfaction
+	// (not the last click).
+	ccmAboveLast(v, min(l, n), w, c, &g, false)
 	if l < n {
 		noClickTail(a, goOn, n, l, T, c.tmp[5][:])
 		for r := l; r < n; r++ {
@@ -391,16 +362,8 @@ func estepCCM(v *view, w float64, c *counts) {
 		}
 	}
 	for j := 0; j < 3; j++ {
-		if smallCount(g[2*j]) {
-			c.gNum[j].addSmallCount(g[2*j])
-		} else {
-			c.gNum[j].addLarge(g[2*j])
-		}
-		if smallCount(g[2*j+1]) {
-			c.gDen[j].addSmallCount(g[2*j+1])
-		} else {
-			c.gDen[j].addLarge(g[2*j+1])
-		}
+		c.gNum[j].addCount(g[2*j])
+		c.gDen[j].addCount(g[2*j+1])
 	}
 }
 
@@ -409,16 +372,8 @@ func estepCCM(v *view, w float64, c *counts) {
 // conditioned on all clicks of the SERP (estepCascadeExact).
 func estepDBNExact(v *view, w float64, c *counts) {
 	contNum, contDen := estepCascadeExact(v, v.s, v.g[0], w, c)
-	if smallCount(contNum) {
-		c.gNum[0].addSmallCount(contNum)
-	} else {
-		c.gNum[0].addLarge(contNum)
-	}
-	if smallCount(contDen) {
-		c.gDen[0].addSmallCount(contDen)
-	} else {
-		c.gDen[0].addLarge(contDen)
-	}
+	c.gNum[0].addCount(contNum)
+	c.gDen[0].addCount(contDen)
 }
 
 // estepSDBNExact is the exact E-step of SDBN: DBN's with the continuation
@@ -555,6 +510,36 @@ func cascadeTail(a []float64, gamma, e float64, l int, car []float64, w float64,
 	return contNum, contDen
 }
 
+// ccmAboveLast sets CCM's counts of the ranks above the last click l, where
+// the user went on: an unclicked rank was examined and not attracted
+// (tau1 counts 1 / 1); after a click, tau2 : tau3 = (1-a) tau2 : a tau3,
+// the posterior of the click's relevance S, which the attractiveness
+// counts (1 + P(S=1 | C) of 2) when relevance is set (the exact E-step) and
+// PyClick's E-step does not (1 of 2). g holds the numerators and
+// denominators of tau1, tau2 and tau3.
+func ccmAboveLast(v *view, l int, w float64, c *counts, g *[6]float64, relevance bool) {
+	t2, t3 := v.g[1], v.g[2]
+	for r := 0; r < l; r++ {
+		ar := v.a[r]
+		if v.clicked(r) {
+			p2, p3 := (1-ar)*t2, ar*t3
+			inv := w / (p2 + p3)
+			c.aNum[r], c.aDen[r] = 1, 2
+			if relevance {
+				c.aNum[r] = 1 + p3/(p2+p3)
+			}
+			g[2] += p2 * inv
+			g[3] += p2 * inv
+			g[4] += p3 * inv
+			g[5] += p3 * inv
+		} else {
+			c.aNum[r], c.aDen[r] = 0, 1
+			g[0] += w
+			g[1] += w
+		}
+	}
+}
+
 // estepCCMExact is the exact E-step of CCM (Guo et al. 2009; the latent
 // relevance S ~ Bernoulli(a) of a click decides the continuation, tau2
 // without and tau3 with): every posterior conditioned on all clicks of the
@@ -586,22 +571,7 @@ func estepCCMExact(v *view, w float64, c *counts) {
 	}
 	car := cascadeCar(a, t1, l, c.tmp[0][:n+1])
 	var g [6]float64 // numerators and denominators of tau1, tau2, tau3
-	for r := 0; r < l; r++ {
-		ar := a[r]
-		if v.clicked(r) {
-			p3, p2 := ar*t3, (1-ar)*t2
-			p := p3 / (p3 + p2)
-			c.aNum[r], c.aDen[r] = 1+p, 2
-			g[2] += w * (1 - p)
-			g[3] += w * (1 - p)
-			g[4] += w * p
-			g[5] += w * p
-		} else {
-			c.aNum[r], c.aDen[r] = 0, 1
-			g[0] += w
-			g[1] += w
-		}
-	}
+	ccmAboveLast(v, l, w, c, &g, true)
 	e := 1.0
 	if l >= 0 {
 		al, T := a[l], car[l+1]

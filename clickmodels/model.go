@@ -105,7 +105,7 @@ func (k Kind) EM(exact bool) bool {
 // ExactEStep reports whether EstimatorExact gives k an E-step of its own
 // instead of PyClick's: DBN, SDBN, DCM and CCM, whose posteriors are then
 // conditioned on all clicks of the SERP (estepCascadeExact, estepCCMExact).
-func (k Kind) ExactEStep() bool { return k == DBN || k == SDBN || k == DCM || k == CCM }
+func (k Kind) ExactEStep() bool { return k >= 0 && k < numKinds && exactESteps[k] != nil }
 
 // Iterations is the number of EM iterations a fit of k runs when asked
 // for n under the estimator exact selects: n, or DefaultIterations for
