@@ -8,10 +8,12 @@
 //
 // # Models
 //
-// Eleven models are provided (see Kind): GCTR, RCTR, DCTR, CM, SDBN and DCM
-// are estimated in one counting pass (maximum likelihood with PyClick's
-// pseudo counts); PBM, UBM, DBN, CCM and PSCM by batch expectation
-// maximisation (EM). PSCM, the partially sequential click model (Wang et
+// Eleven models are provided (see Kind): GCTR, RCTR, DCTR and CM are
+// estimated in one counting pass (maximum likelihood with PyClick's pseudo
+// counts); PBM, UBM, DBN, CCM and PSCM by batch expectation maximisation
+// (EM); SDBN and DCM by EM with their exact E-steps under EstimatorExact,
+// the default, and by PyClick's counting pass under EstimatorPyClick
+// (Kind.EM). PSCM, the partially sequential click model (Wang et
 // al., SIGIR 2015, section 4; pscm.go), is not PyClick's: it reads the
 // order of the clicks (sessions.ClickOrder), which Data keeps per record
 // beside the click masks the other models read. Its reference is the
