@@ -8,10 +8,12 @@
 //
 // # Models
 //
-// Eleven models are provided (see Kind): GCTR, RCTR, DCTR, CM, SDBN and DCM
-// are estimated in one counting pass (maximum likelihood with PyClick's
-// pseudo counts); PBM, UBM, DBN, CCM and PSCM by batch expectation
-// maximisation (EM). PSCM, the partially sequential click model (Wang et
+// Eleven models are provided (see Kind): GCTR, RCTR, DCTR and CM are
+// estimated in one counting pass (maximum likelihood with PyClick's pseudo
+// counts); PBM, UBM, DBN, CCM and PSCM by batch expectation maximisation
+// (EM); SDBN and DCM by EM with their exact E-steps under EstimatorExact,
+// the default, and by PyClick's counting pass under EstimatorPyClick
+// (Kind.EM). PSCM, the partially sequential click model (Wang et
 // al., SIGIR 2015, section 4; pscm.go), is not PyClick's: it reads the
 // order of the clicks (sessions.ClickOrder), which Data keeps per record
 // beside the click masks the other models read. Its reference is the
@@ -36,9 +38,11 @@
 //   - the cascade model gives probability 1e-6 to every rank after the first
 //     click in the conditional probabilities.
 //
-// Options.Exact replaces PyClick's DBN E-step by the exact one (Chuklin et
-// al. 2015, section 4.2), which recovers simulated parameters better but no
-// longer equals PyClick. Estimator (estimator.go) names the two estimators:
+// Options.Exact replaces PyClick's E-steps of DBN and CCM and its counting
+// passes of SDBN and DCM by exact E-steps (Chuklin et al. 2015, section
+// 4.2; estepCascadeExact, estepCCMExact), which converge to simulated
+// parameters but no longer equal PyClick; SDBN and DCM are then fitted by
+// EM (Kind.EM). Estimator (estimator.go) names the two estimators:
 // EstimatorExact (exact E-step, EM to DefaultTolerance), the default of
 // every command, and EstimatorPyClick (PyClick's, 50 iterations).
 // Options.Accelerate (fit --accelerate) reaches EstimatorExact's stopping

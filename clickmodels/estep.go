@@ -15,7 +15,7 @@ type view struct {
 	a, s   []float64
 	g      []float64
 	R      int
-	exact  bool // DBN: exact posteriors instead of PyClick's E-step
+	exact  bool // DBN, SDBN, DCM, CCM: exact posteriors instead of PyClick's E-step (Kind.ExactEStep)
 	// order is the click order (PSCM), nil for rank order; obuf backs
 	// clickOrder's rank order.
 	order []uint8
@@ -72,14 +72,20 @@ func b2f(b bool) float64 {
 	return 0
 }
 
+// exactESteps are the exact E-steps that Options.Exact puts in place of
+// PyClick's, by model (Kind.ExactEStep).
+var exactESteps = [numKinds]func(v *view, w float64, c *counts){
+	DBN: estepDBNExact, SDBN: estepSDBNExact, DCM: estepDCMExact, CCM: estepCCMExact,
+}
+
 // estep adds the expected counts of SERP v with weight w to c. For the
 // counting models these are the maximum-likelihood counts and do not depend
 // on the current values. The formulas are PyClick's update rules (see the
 // package documentation) written per model.
 func estep(k Kind, v *view, w float64, c *counts) {
 	n := v.n
-	if v.exact && k == DBN {
-		estepDBNExact(v, w, c)
+	if x := exactESteps[k]; v.exact && x != nil {
+		x(v, w, c)
 		return
 	}
 	switch k {
@@ -289,16 +295,8 @@ func estepDBN(v *view, w float64, c *counts) {
 			contDen += (f100 + f101) * inv
 		}
 	}
-	if smallCount(contNum) {
-		c.gNum[0].addSmallCount(contNum)
-	} else {
-		c.gNum[0].addLarge(contNum)
-	}
-	if smallCount(contDen) {
-		c.gDen[0].addSmallCount(contDen)
-	} else {
-		c.gDen[0].addLarge(contDen)
-	}
+	c.gNum[0].addCount(contNum)
+	c.gDen[0].addCount(contDen)
 }
 
 // estepCCM is PyClick's CCM E-step (CCMAttrEM, CCMContNoclickEM,
@@ -330,24 +328,9 @@ func estepCCM(v *view, w float64, c *counts) {
 		car[r] = a[r] + (1-a[r])*t1*car[r+1]
 	}
 	var g [6]float64 // numerators and denominators of tau1, tau2, tau3
-	for r := 0; r < min(l, n); r++ {
-		ar := a[r]
-		if v.clicks&(1<<uint(r)) != 0 {
-			// Attractiveness: the click, plus nothing for satisfaction
-			// (not the last click); tau2 : tau3 = (1-a) tau2 : a tau3.
-			c.aNum[r], c.aDen[r] = 1, 2
-			p2, p3 := (1-ar)*t2, ar*t3
-			inv := w / (p2 + p3)
-			g[2] += p2 * inv
-			g[3] += p2 * inv
-			g[4] += p3 * inv
-			g[5] += p3 * inv
-		} else {
-			c.aNum[r], c.aDen[r] = 0, 1
-			g[0] += w
-			g[1] += w
-		}
-	}
+	// Attractiveness at a click: the click, plus nothing for satisfaction
+	// (not the last click).
+	ccmAboveLast(v, min(l, n), w, c, &g, false)
 	if l < n {
 		noClickTail(a, goOn, n, l, T, c.tmp[5][:])
 		for r := l; r < n; r++ {
@@ -379,22 +362,63 @@ func estepCCM(v *view, w float64, c *counts) {
 		}
 	}
 	for j := 0; j < 3; j++ {
-		if smallCount(g[2*j]) {
-			c.gNum[j].addSmallCount(g[2*j])
-		} else {
-			c.gNum[j].addLarge(g[2*j])
-		}
-		if smallCount(g[2*j+1]) {
-			c.gDen[j].addSmallCount(g[2*j+1])
-		} else {
-			c.gDen[j].addLarge(g[2*j+1])
-		}
+		c.gNum[j].addCount(g[2*j])
+		c.gDen[j].addCount(g[2*j+1])
 	}
 }
 
 // estepDBNExact is the exact E-step of DBN (Chapelle and Zhang 2009;
 // Chuklin et al. 2015, section 4.2) rather than PyClick's: posteriors are
-// conditioned on all clicks of the SERP. With l the last click (-1 if none),
+// conditioned on all clicks of the SERP (estepCascadeExact).
+func estepDBNExact(v *view, w float64, c *counts) {
+	contNum, contDen := estepCascadeExact(v, v.s, v.g[0], w, c)
+	c.gNum[0].addCount(contNum)
+	c.gDen[0].addCount(contDen)
+}
+
+// estepSDBNExact is the exact E-step of SDBN: DBN's with the continuation
+// held at 1 (Chapelle and Zhang 2009, section 5: the simplified model sets
+// gamma = 1), so a user who is not satisfied examines the next rank. Unlike
+// PyClick's counting pass (SDBNAttrMLE, SDBNSatMLE), which takes the
+// last click as satisfying and the ranks below it as unexamined, the ranks
+// below the last click were examined unless the user was satisfied there,
+// and a SERP without a click was examined whole.
+func estepSDBNExact(v *view, w float64, c *counts) {
+	estepCascadeExact(v, v.s, 1, w, c)
+}
+
+// estepDCMExact is the exact E-step of DCM (Guo, Liu and Wang 2009):
+// DCM is SDBN with the satisfaction of the pair at rank r replaced by
+// 1 - lambda_r, the rank's probability of stopping after a click
+// (the continuation after no click is 1). Its continuation lambda_r
+// counts, per click at r, the posterior probability that the user went on:
+// 1 above the last click, P(S=0 | C) = 1 - sNum at the last click, where
+// PyClick's counting pass (DCMAttrMLE, DCMLambdaMLE, Guo et al.'s closed
+// form) counts 0, and its attractiveness every rank, where PyClick's
+// counts the ranks up to the last click only. A click at the SERP's last
+// rank says nothing about going on and is not counted (its lambda keeps
+// the prior where no list is longer).
+func estepDCMExact(v *view, w float64, c *counts) {
+	n := v.n
+	stop := c.tmp[1][:n]
+	for r := range stop {
+		stop[r] = 1 - v.g[r]
+	}
+	estepCascadeExact(v, stop, 1, w, c)
+	for r := 0; r < n-1; r++ { // after the last rank going on is unobserved
+		if v.clicked(r) {
+			c.gNum[r].Add(w * (1 - c.sNum[r]))
+			c.gDen[r].Add(w)
+		}
+	}
+}
+
+// estepCascadeExact sets the per-rank counts of the exact E-step of the
+// cascade models with attractiveness a (v.a), satisfaction s after a click
+// and continuation gamma (DBN; 1 for SDBN and DCM), and returns the
+// continuation's expected counts weighted by w (Chapelle and Zhang 2009;
+// Chuklin et al. 2015, section 4.2): posteriors are conditioned on all
+// clicks of the SERP. With l the last click (-1 if none),
 // e = P(E_l+1 = 1 | C_<=l) (gamma (1-s_l), or 1 without clicks), car as in
 // estepDBN and the prior examination along unclicked ranks
 // eps_l+1 = e, eps_r+1 = eps_r (1-a_r) gamma:
@@ -409,20 +433,14 @@ func estepCCM(v *view, w float64, c *counts) {
 //	        P(A=1 | C) = a (1 - q_r), continuation q_r+1 out of q_r
 //
 // The transition after the last rank is unobserved and not counted.
-func estepDBNExact(v *view, w float64, c *counts) {
+func estepCascadeExact(v *view, sat []float64, gamma, w float64, c *counts) (contNum, contDen float64) {
 	n := v.n
-	gamma := v.g[0]
-	a, sat := v.a[:n], v.s[:n]
+	a := v.a[:n]
 	l := -1
 	if v.clicks != 0 {
 		l = lastClick(v.clicks, n)
 	}
-	car := c.tmp[0][:n+1]
-	car[n] = 0
-	for r := n - 1; r > l; r-- {
-		car[r] = a[r] + (1-a[r])*gamma*car[r+1]
-	}
-	contNum, contDen := 0.0, 0.0
+	car := cascadeCar(a, gamma, l, c.tmp[0][:n+1])
 	for r := 0; r < l; r++ {
 		if v.clicks&(1<<uint(r)) != 0 {
 			c.aNum[r] = 1
@@ -447,31 +465,130 @@ func estepDBNExact(v *view, w float64, c *counts) {
 		}
 		e = gamma * (1 - s)
 	}
-	if l+1 < n {
-		norm := 1 / (1 - e*car[l+1])
-		eps := e
-		q := eps * (1 - car[l+1]) * norm
-		for r := l + 1; r < n; r++ {
-			c.aNum[r] = a[r] * (1 - q)
-			c.aDen[r] = 1
-			c.sNum[r], c.sDen[r] = 0, 0
-			eps *= (1 - a[r]) * gamma
-			if r+1 < n {
-				qn := eps * (1 - car[r+1]) * norm
-				contNum += w * qn
-				contDen += w * q
-				q = qn
-			}
+	return cascadeTail(a, gamma, e, l, car, w, c, contNum, contDen)
+}
+
+// cascadeCar sets car[r] = P(a click at r or below | E_r = 1) =
+// a_r + (1-a_r) gamma car_r+1 for the ranks below l (car[n] = 0), gamma
+// being the continuation after a rank without a click, and returns car
+// (len(a)+1 entries).
+func cascadeCar(a []float64, gamma float64, l int, car []float64) []float64 {
+	n := len(a)
+	car[n] = 0
+	for r := n - 1; r > l; r-- {
+		car[r] = a[r] + (1-a[r])*gamma*car[r+1]
+	}
+	return car
+}
+
+// cascadeTail sets the counts of the ranks below the last click l (-1: a
+// SERP without clicks) of a cascade model whose user goes on with
+// probability e after rank l (1 without clicks) and gamma after a rank
+// without a click, car being cascadeCar's, and returns contNum and contDen
+// with the expected counts of gamma weighted by w added (estepCascadeExact's
+// r > l; added in rank order onto the counts of the ranks above).
+func cascadeTail(a []float64, gamma, e float64, l int, car []float64, w float64, c *counts, contNum, contDen float64) (float64, float64) {
+	n := len(a)
+	if l+1 >= n {
+		return contNum, contDen
+	}
+	norm := 1 / (1 - e*car[l+1])
+	eps := e
+	q := eps * (1 - car[l+1]) * norm
+	for r := l + 1; r < n; r++ {
+		c.aNum[r] = a[r] * (1 - q)
+		c.aDen[r] = 1
+		c.sNum[r], c.sDen[r] = 0, 0
+		eps *= (1 - a[r]) * gamma
+		if r+1 < n {
+			qn := eps * (1 - car[r+1]) * norm
+			contNum += w * qn
+			contDen += w * q
+			q = qn
 		}
 	}
-	if smallCount(contNum) {
-		c.gNum[0].addSmallCount(contNum)
-	} else {
-		c.gNum[0].addLarge(contNum)
+	return contNum, contDen
+}
+
+// ccmAboveLast sets CCM's counts of the ranks above the last click l, where
+// the user went on: an unclicked rank was examined and not attracted
+// (tau1 counts 1 / 1); after a click, tau2 : tau3 = (1-a) tau2 : a tau3,
+// the posterior of the click's relevance S, which the attractiveness
+// counts (1 + P(S=1 | C) of 2) when relevance is set (the exact E-step) and
+// PyClick's E-step does not (1 of 2). g holds the numerators and
+// denominators of tau1, tau2 and tau3.
+func ccmAboveLast(v *view, l int, w float64, c *counts, g *[6]float64, relevance bool) {
+	t2, t3 := v.g[1], v.g[2]
+	for r := 0; r < l; r++ {
+		ar := v.a[r]
+		if v.clicked(r) {
+			p2, p3 := (1-ar)*t2, ar*t3
+			inv := w / (p2 + p3)
+			c.aNum[r], c.aDen[r] = 1, 2
+			if relevance {
+				c.aNum[r] = 1 + p3/(p2+p3)
+			}
+			g[2] += p2 * inv
+			g[3] += p2 * inv
+			g[4] += p3 * inv
+			g[5] += p3 * inv
+		} else {
+			c.aNum[r], c.aDen[r] = 0, 1
+			g[0] += w
+			g[1] += w
+		}
 	}
-	if smallCount(contDen) {
-		c.gDen[0].addSmallCount(contDen)
-	} else {
-		c.gDen[0].addLarge(contDen)
+}
+
+// estepCCMExact is the exact E-step of CCM (Guo et al. 2009; the latent
+// relevance S ~ Bernoulli(a) of a click decides the continuation, tau2
+// without and tau3 with): every posterior conditioned on all clicks of the
+// SERP. The attractiveness a counts the attraction of every rank (latent
+// below the last click) and, at a click, the relevance S (aDen 2, as
+// PyClick's). With l the last click and T = car_l+1 (cascadeCar with
+// gamma = tau1):
+//
+//	r < l, no click:  examined, not attracted; tau1 counts 1 / 1
+//	r < l, click:     the user went on: P(S=1 | C) = p = a tau3 / (a tau3 + (1-a) tau2);
+//	                  attractiveness 1 + p out of 2; tau3 counts p / p, tau2 1-p / 1-p
+//	r = l:            j1 = a (1 - tau3 T), j0 = (1-a) (1 - tau2 T), Z = j0 + j1:
+//	                  P(S=1 | C) = j1 / Z; attractiveness 1 + j1/Z out of 2;
+//	                  tau3 counts a tau3 (1-T) / Z out of j1 / Z, tau2
+//	                  (1-a) tau2 (1-T) / Z out of j0 / Z (not at the last rank)
+//	r > l:            cascadeTail with e = (1-a_l) tau2 + a_l tau3, gamma = tau1
+//
+// PyClick's E-step (estepCCM) takes a click above the last as not
+// relevant (p = 0), the last click's relevance as a / (1 - e T), and the
+// ranks below the last click as estepDBN does (unconditional examination,
+// tail read from rank 0).
+func estepCCMExact(v *view, w float64, c *counts) {
+	n := v.n
+	t1, t2, t3 := v.g[0], v.g[1], v.g[2]
+	a := v.a[:n]
+	l := -1
+	if v.clicks != 0 {
+		l = lastClick(v.clicks, n)
+	}
+	car := cascadeCar(a, t1, l, c.tmp[0][:n+1])
+	var g [6]float64 // numerators and denominators of tau1, tau2, tau3
+	ccmAboveLast(v, l, w, c, &g, true)
+	e := 1.0
+	if l >= 0 {
+		al, T := a[l], car[l+1]
+		j1, j0 := al*(1-t3*T), (1-al)*(1-t2*T)
+		inv := 1 / (j0 + j1)
+		c.aNum[l], c.aDen[l] = 1+j1*inv, 2
+		if l+1 < n {
+			g[2] += w * (1 - al) * t2 * (1 - T) * inv
+			g[3] += w * j0 * inv
+			g[4] += w * al * t3 * (1 - T) * inv
+			g[5] += w * j1 * inv
+		}
+		e = (1-al)*t2 + al*t3
+	}
+	g[0], g[1] = cascadeTail(a, t1, e, l, car, w, c, g[0], g[1])
+	for j := 0; j < 3; j++ {
+		c.gNum[j].Add(g[2*j])
+		c.gDen[j].Add(g[2*j+1])
 	}
 }

@@ -9,24 +9,24 @@ import (
 // --estimator, lovbench-beam fit -estimator, run's click_models.estimator;
 // docs/method.md section 3, "Estimation").
 //
-//   - EstimatorExact (the default of every command): DBN's E-step is the
-//     exact one (Chuklin, Markov and de Rijke 2015, section 4.2: every
-//     posterior conditioned on all clicks of the SERP; Options.Exact), and
-//     every EM model runs to convergence: until the training
-//     log-likelihood per SERP changes by less than DefaultTolerance, at
-//     most DefaultMaxIterations iterations. PBM's and UBM's E-steps are
-//     exact already (PyClick's are), so for them only the stopping rule
-//     changes. Measured on logs drawn from the models, the estimates go to
-//     the truth as the log grows (TestConsistency); PyClick's DBN does not
-//     (continuation 0.86 for a true 0.90 on 100,000 SERPs, relevance of the
-//     best-observed pairs 0.09 low).
-//   - EstimatorPyClick: PyClick's E-steps, quirks included, and exactly
-//     DefaultIterations (50) iterations: equal to PyClick to 1e-6 on its
-//     reference log (TestPyClickEquivalence).
-//
-// The counting models (GCTR, RCTR, DCTR, CM, DCM, SDBN) make one pass under
-// either. CCM keeps PyClick's E-step under both (no exact one is
-// implemented).
+//   - EstimatorExact (the default of every command): the E-steps of DBN,
+//     SDBN, DCM and CCM are exact ones (Chuklin, Markov and de Rijke 2015,
+//     section 4.2: every posterior conditioned on all clicks of the SERP;
+//     Options.Exact, Kind.ExactEStep), and every EM model runs to
+//     convergence: until the training log-likelihood per SERP changes by
+//     less than DefaultTolerance, at most DefaultMaxIterations iterations.
+//     SDBN and DCM, which PyClick counts in one pass, are then fitted by
+//     EM (Kind.EM). PBM's and UBM's E-steps are exact already (PyClick's
+//     are), so for them only the stopping rule changes; GCTR, RCTR, DCTR
+//     and CM stay one counting pass, which is their maximum likelihood
+//     estimate. Measured on logs drawn from the models, the estimates go
+//     to the truth as the log grows (TestConsistency); PyClick's DBN, SDBN,
+//     DCM and CCM do not (DBN: continuation 0.86 for a true 0.90 on
+//     100,000 SERPs, relevance of the best-observed pairs 0.09 low; CCM:
+//     relevance 0.19 low; docs/method.md section 3).
+//   - EstimatorPyClick: PyClick's E-steps and counting passes, quirks
+//     included, and exactly DefaultIterations (50) iterations: equal to
+//     PyClick to 1e-6 on its reference log (TestPyClickEquivalence).
 //
 // Options' zero value is PyClick's estimator with 50 iterations (the
 // library's historical behaviour, on which hand-computed tests rest);

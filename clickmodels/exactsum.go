@@ -79,6 +79,17 @@ func (s *ExactSum) addSmallCount(x float64) {
 	s.hi += c
 }
 
+// addCount adds a non-negative count x as the EM loops do (addSmallCount
+// when smallCount holds, else addLarge): the one form of the E-steps'
+// per-SERP global counts.
+func (s *ExactSum) addCount(x float64) {
+	if smallCount(x) {
+		s.addSmallCount(x)
+	} else {
+		s.addLarge(x)
+	}
+}
+
 // Add adds x, quantised towards zero to a multiple of 2^-52.
 func (s *ExactSum) Add(x float64) {
 	if !s.AddSmall(x) {

@@ -33,14 +33,17 @@ type Options struct {
 	// Workers is the number of goroutines (default GOMAXPROCS). Results do
 	// not depend on it.
 	Workers int
-	// Exact makes DBN use the exact E-step of Chuklin et al. (2015, section
-	// 4.2), conditioning every posterior on all clicks of the SERP, instead
-	// of PyClick's (which uses unconditional examination probabilities for
-	// attractiveness, gives SERPs without clicks no attractiveness mass, and
-	// misaligns the tail in the continuation update). It is part of
+	// Exact makes DBN, SDBN, DCM and CCM (Kind.ExactEStep) use exact
+	// E-steps (Chuklin et al. 2015, section 4.2), conditioning every
+	// posterior on all clicks of the SERP, instead of PyClick's (DBN, CCM:
+	// unconditional examination probabilities for attractiveness, no
+	// attractiveness mass for SERPs without clicks, a misaligned tail in the
+	// continuation update; CCM: no relevance at a click above the last;
+	// SDBN, DCM: a counting pass that takes the last click as the end of
+	// the session), and fits SDBN and DCM by EM (Kind.EM). It is part of
 	// EstimatorExact, the default of every command (Estimator.Options);
-	// the zero Options keep PyClick's E-step, so that results equal
-	// PyClick's. Other models ignore it.
+	// the zero Options keep PyClick's, so that results equal PyClick's.
+	// Other models ignore it.
 	Exact bool
 	// PSCMAuthors makes PSCM follow the authors' code (THUIR/PSCMModel)
 	// instead of the model's definition (pscm.go): on a return up the page
@@ -123,7 +126,7 @@ func fit(ctx context.Context, d *Data, kind Kind, opt Options, factorize bool) (
 	if err := opt.check(); err != nil {
 		return nil, err
 	}
-	iters := kind.Iterations(opt.Iterations)
+	iters := kind.Iterations(opt.Iterations, opt.Exact)
 	global := filled(kind.GlobalParams(d.ranks), Unseen)
 	f := newFitter(ctx, d, kind, opt, global, factorize)
 	done, err := fitLoop(ctx, held([]*fitter{f}), d.ranks, kind, opt, global, iters, d.serps, []*fitter{f})
@@ -143,7 +146,7 @@ func fit(ctx context.Context, d *Data, kind Kind, opt Options, factorize bool) (
 func newFitter(ctx context.Context, d *Data, kind Kind, opt Options, global []float64, factorize bool) *fitter {
 	R := d.ranks
 	np := d.Pairs()
-	f := &fitter{d: d, kind: kind, R: R, em: kind.EM(), exact: opt.Exact && kind == DBN, pscmAuthors: opt.PSCMAuthors && kind == PSCM, ng: kind.GlobalParams(R), workers: opt.workers()}
+	f := &fitter{d: d, kind: kind, R: R, em: kind.EM(false), exact: opt.Exact && kind.ExactEStep(), pscmAuthors: opt.PSCMAuthors && kind == PSCM, ng: kind.GlobalParams(R), workers: opt.workers()}
 	nPair := kind.PairParams()
 	f.attr = filled(np*b2i(nPair >= 1), Unseen)
 	f.sat = filled(np*b2i(nPair >= 2), Unseen)
@@ -185,7 +188,7 @@ func fitLoop(ctx context.Context, each func(fn func(*fitter)) error, R int, kind
 		}
 		return st.LL.Float64() / float64(serps), nil
 	}
-	em := kind.EM()
+	em := kind.EM(opt.Exact)
 	if opt.Accelerate && opt.Tolerance > 0 && em {
 		return fitLoopAccel(ctx, each, R, kind, opt, global, iters, serps)
 	}
@@ -369,8 +372,10 @@ func (s *Stats) Merge(o *Stats) {
 
 // MStepGlobals returns the global parameter values from the merged
 // statistics: (1 + Num) / (2 + Den), the prior included in the exact sum
-// and rounded once; EM values capped at 1 - 1e-6 (PyClick's ParamEM),
-// counting ones not.
+// and rounded once; the values of PyClick's EM parameters capped at
+// 1 - 1e-6 (its ParamEM), its counting ones (ParamMLE) not, whatever the
+// estimator, so that a counting model's exact E-step changes the counts
+// only.
 func MStepGlobals(kind Kind, st *Stats) []float64 {
 	g := make([]float64, len(st.Num))
 	for j := range g {
@@ -378,7 +383,7 @@ func MStepGlobals(kind Kind, st *Stats) []float64 {
 		num.Add(1)
 		den.Add(2)
 		v := num.Float64() / den.Float64()
-		if kind.EM() && v > probMax {
+		if kind.EM(false) && v > probMax {
 			v = probMax
 		}
 		g[j] = v
@@ -405,7 +410,7 @@ type fitter struct {
 	d     *Data
 	kind  Kind
 	R     int
-	em    bool
+	em    bool // values capped as PyClick's EM parameters (MStepGlobals)
 	exact bool
 	// pscmAuthors: PSCM as the authors' code (Options.PSCMAuthors)
 	pscmAuthors bool

@@ -92,16 +92,27 @@ func ParseKinds(list string) ([]Kind, error) {
 	return out, nil
 }
 
-// EM reports whether the model is fitted by expectation maximisation (PBM,
-// UBM, DBN, CCM, PSCM); the others are estimated in one counting pass.
-func (k Kind) EM() bool { return k == PBM || k == UBM || k == DBN || k == CCM || k == PSCM }
+// EM reports whether the model is fitted by expectation maximisation
+// under the estimator exact selects (Options.Exact): PBM, UBM, DBN, CCM and
+// PSCM always; SDBN and DCM under EstimatorExact only, whose exact E-step
+// (ExactEStep) replaces PyClick's counting pass. The others (GCTR, RCTR,
+// DCTR, CM) are estimated in one counting pass, which is their maximum
+// likelihood estimate (docs/method.md section 3, "Estimation").
+func (k Kind) EM(exact bool) bool {
+	return k == PBM || k == UBM || k == DBN || k == CCM || k == PSCM || exact && k.ExactEStep()
+}
+
+// ExactEStep reports whether EstimatorExact gives k an E-step of its own
+// instead of PyClick's: DBN, SDBN, DCM and CCM, whose posteriors are then
+// conditioned on all clicks of the SERP (estepCascadeExact, estepCCMExact).
+func (k Kind) ExactEStep() bool { return k >= 0 && k < numKinds && exactESteps[k] != nil }
 
 // Iterations is the number of EM iterations a fit of k runs when asked
-// for n: n, or DefaultIterations for n <= 0; one counting pass for a model
-// that is not fitted by EM.
-func (k Kind) Iterations(n int) int {
+// for n under the estimator exact selects: n, or DefaultIterations for
+// n <= 0; one counting pass for a model that is not fitted by EM.
+func (k Kind) Iterations(n int, exact bool) int {
 	switch {
-	case !k.EM():
+	case !k.EM(exact):
 		return 1
 	case n <= 0:
 		return DefaultIterations
@@ -175,7 +186,7 @@ type Model struct {
 	Kind       Kind
 	Ranks      int  // R: rank-indexed parameters have R entries (UBM: R*R)
 	Iterations int  // EM iterations run (1 for counting models)
-	Exact      bool // DBN fitted with Options.Exact (prediction is the same)
+	Exact      bool // DBN, SDBN, DCM or CCM fitted with Options.Exact (Kind.ExactEStep; prediction is the same)
 	// PSCMAuthors: PSCM fitted, and predicting, as the authors' code
 	// (Options.PSCMAuthors).
 	PSCMAuthors bool

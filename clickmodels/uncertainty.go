@@ -306,8 +306,9 @@ func (f *fitter) evidence(ctx context.Context, level float64) *Evidence {
 			// DBN's posteriors are the exact ones (Chuklin et al. 2015,
 			// section 4.2) at the fitted values: PyClick's E-step counts
 			// every rank of a SERP without clicks as examined and not
-			// attracted, which would overstate the evidence.
-			v.exact = f.kind == DBN
+			// attracted, which would overstate the evidence. SDBN's and
+			// DCM's are the exact ones when they were fitted with them.
+			v.exact = f.kind == DBN || f.exact
 			w := d.recWeight[i]
 			estep(f.kind, &v, w, c)
 			for r, p := range d.recPair[d.recOff[i]:d.recOff[i+1]] {

@@ -72,7 +72,7 @@ type fitKey struct {
 }
 
 // variant is what besides the kind decides a model's E-step:
-// clickmodels.Options' Exact (DBN's exact E-step) and PSCMAuthors (PSCM
+// clickmodels.Options' Exact (the exact E-steps, Kind.ExactEStep) and PSCMAuthors (PSCM
 // as the authors' code).
 type variant struct{ Exact, PSCMAuthors bool }
 

@@ -4,7 +4,7 @@
 //   - BuildShard: ingest and clean Yandex logs (docs/method.md section 2, the
 //     LOVBench paper's section 4.1 cleaning, with ingest's own cleaner run
 //     part by part) into query shards in the format of package shards;
-//   - BuildFit: EM for the DCTR, UBM, DBN and PSCM click models (docs/method.md section
+//   - BuildFit: EM for the DCTR, UBM, DBN, SDBN, DCM, CCM and PSCM click models (docs/method.md section
 //     3; PyClick's conventions) over a shard directory, one pipeline stage
 //     per EM iteration for all models, with the global parameters as a side
 //     input and exact sums (clickmodels.ExactSum) so that the outputs equal

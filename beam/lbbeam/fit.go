@@ -45,7 +45,7 @@ type FitOptions struct {
 	// OutDir and PrepDir are local paths or URLs of a registered Beam
 	// file system (gs://, s3://).
 	ShardDir string
-	// Kinds are the models to fit: DCTR, UBM, DBN and PSCM.
+	// Kinds are the models to fit: DCTR, UBM, DBN, SDBN, DCM, CCM and PSCM.
 	Kinds []clickmodels.Kind
 	// Iterations of EM (0: PyClick's 50); Exact selects DBN's exact
 	// E-step (clickmodels.Options.Exact), PSCMAuthors PSCM as the
@@ -118,8 +118,10 @@ func ReadPrepared(ctx context.Context, path string) (*outofcore.PreparedShard, e
 	return p, nil
 }
 
-// BeamKinds are the models the Beam pipeline fits.
-var BeamKinds = []clickmodels.Kind{clickmodels.DCTR, clickmodels.UBM, clickmodels.DBN, clickmodels.PSCM}
+// BeamKinds are the models the Beam pipeline fits: the default models,
+// PSCM, and SDBN, DCM and CCM, which the default estimator fits by EM with
+// their exact E-steps (clickmodels.Kind.ExactEStep).
+var BeamKinds = []clickmodels.Kind{clickmodels.DCTR, clickmodels.UBM, clickmodels.DBN, clickmodels.SDBN, clickmodels.DCM, clickmodels.CCM, clickmodels.PSCM}
 
 // BuildFit adds the EM pipeline to scope s. First every shard is prepared
 // once from its Parquet file into a prepared-shard file in o.PrepDir; then
@@ -168,7 +170,7 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 	}
 	for _, k := range o.Kinds {
 		if !slices.Contains(BeamKinds, k) {
-			return fmt.Errorf("the Beam pipeline fits DCTR, UBM, DBN and PSCM, not %v (use lovbench fit)", k)
+			return fmt.Errorf("the Beam pipeline fits DCTR, UBM, DBN, SDBN, DCM, CCM and PSCM, not %v (use lovbench fit)", k)
 		}
 	}
 	if o.OutDir == "" {
@@ -196,9 +198,9 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 	steps := make([]int, len(o.Kinds)) // per model, the EM steps it runs
 	n, tol := 0, false
 	for i, k := range o.Kinds {
-		kinds[i], steps[i] = int(k), k.Iterations(o.Iterations)
+		kinds[i], steps[i] = int(k), k.Iterations(o.Iterations, o.Exact)
 		n = max(n, steps[i])
-		tol = tol || (o.Tolerance > 0 && k.EM())
+		tol = tol || (o.Tolerance > 0 && k.EM(o.Exact))
 	}
 	s = s.Scope("lovbench.fit")
 	one := beam.ParDo(s, selfKeyed, beam.Create(s, 0))
@@ -561,7 +563,7 @@ func (f *stepFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard
 		if err != nil {
 			return err
 		}
-		if f.Tolerance > 0 && k.EM() && f.It < f.Steps[m] && !em.Converged {
+		if f.Tolerance > 0 && k.EM(f.Exact) && f.It < f.Steps[m] && !em.Converged {
 			total, err := mergeStats(k, f.R, each(perLL[m]))
 			if err != nil {
 				return err
@@ -657,7 +659,7 @@ func (f *llFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard i
 	out := make([][]byte, nm)
 	for m, ki := range f.Kinds {
 		k := clickmodels.Kind(ki)
-		if !k.EM() || f.It >= f.Steps[m] {
+		if !k.EM(f.Exact) || f.It >= f.Steps[m] {
 			continue
 		}
 		em, err := resolve(k, f.R, each(perMsg[m]))

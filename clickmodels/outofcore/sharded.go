@@ -290,7 +290,7 @@ func (r *shardRun) load(k clickmodels.Kind, acc *clickmodels.EvalSums) (*clickmo
 // shard's model (finish) and evaluates it into acc. It returns the
 // iterations done.
 func (r *shardRun) fit(k clickmodels.Kind, ft *fitted, acc *clickmodels.EvalSums) (int, error) {
-	iters := k.Iterations(r.cfg.Iterations)
+	iters := k.Iterations(r.cfg.Iterations, r.cfg.Exact)
 	global := make([]float64, k.GlobalParams(r.R))
 	for i := range global {
 		global[i] = clickmodels.Unseen

@@ -381,7 +381,7 @@ func TestShardFitAPI(t *testing.T) {
 	var reports []clickmodels.Report
 	for _, k := range kinds {
 		iters := 3
-		if !k.EM() {
+		if !k.EM(false) {
 			iters = 1
 		}
 		pairs := make([][]byte, src4)

@@ -34,8 +34,8 @@ func newFitCmd(a *app) *cobra.Command {
 		Long: `fit splits a click log into training and test SERPs (docs/method.md section 3: the
 first --train-fraction of SERPs in file order train, the rest test, keeping
 only SERPs whose query occurs in training), fits each click model of --models
-on the training part (--estimator exact, the default: DBN's exact E-step and
-EM run to convergence; --estimator pyclick: PyClick's estimator, equal to
+on the training part (--estimator exact, the default: the exact E-steps of DBN,
+SDBN, DCM and CCM and EM run to convergence; --estimator pyclick: PyClick's estimator, equal to
 PyClick), evaluates it on the test part and writes to --out:
 
   metrics.json              per model: train/test sessions, test log-likelihood,
@@ -138,7 +138,7 @@ for any --workers. See docs/clickmodels.md.`,
 				a.log.Info("fitting click model", "model", k.String())
 				n := int64(1) // --load: no fit
 				if load == "" {
-					n = int64(k.Iterations(cfg.Iterations)) // the cap when a tolerance may stop EM earlier
+					n = int64(k.Iterations(cfg.Iterations, cfg.Exact)) // the cap when a tolerance may stop EM earlier
 				}
 				bar = progress.New(a.progress(), n, "fit "+k.String())
 			}
@@ -183,7 +183,7 @@ for any --workers. See docs/clickmodels.md.`,
 	f.StringVar(&sessDir, "sessions", "", "ingest output `DIR` (its sessions.parquet), a sessions.parquet file or a Yandex log")
 	f.StringVar(&models, "models", clickmodels.DefaultModels, "comma-separated click models, or all")
 	f.StringVar(&out, "out", "", "output `DIR`")
-	f.StringVar(&estimator, "estimator", string(clickmodels.DefaultEstimator), "EM estimator: exact (DBN's exact E-step, every EM model run to convergence) or pyclick (PyClick's E-steps, 50 iterations: equal to PyClick); see docs/method.md section 3")
+	f.StringVar(&estimator, "estimator", string(clickmodels.DefaultEstimator), "EM estimator: exact (the exact E-steps of DBN, SDBN, DCM and CCM, every EM model run to convergence) or pyclick (PyClick's E-steps, 50 iterations: equal to PyClick); see docs/method.md section 3")
 	intVar(f, &cfg.Iterations, "iterations", clickmodels.DefaultMaxIterations, atLeast(1), "EM iterations: at most this many with --estimator exact; exactly this many with --estimator pyclick (then 50 unless given)")
 	floatVar(f, &cfg.TrainFraction, "train-fraction", split.DefaultTrainFraction, between(0, 1), "share of SERPs that train")
 	f.StringVar(&splitName, "split", string(split.Spec), "train/test split: spec (file order), random (seeded) or time (whole user sessions)")

@@ -202,7 +202,7 @@ func fitTrueGlobals(ctx context.Context, d *clickmodels.Data, kind clickmodels.K
 	if want := kind.GlobalParams(d.Ranks()); len(global) != want {
 		return nil, fmt.Errorf("calibration: %d true global parameters, %v with %d ranks has %d", len(global), kind, d.Ranks(), want)
 	}
-	iters := kind.Iterations(opt.Iterations)
+	iters := kind.Iterations(opt.Iterations, opt.Exact)
 	s := clickmodels.NewShardFit(ctx, d, nil, kind, opt)
 	for range iters {
 		s.SetGlobal(global)

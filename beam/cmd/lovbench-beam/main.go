@@ -1,6 +1,6 @@
 // Command lovbench-beam runs lovbench's stages that outgrow one machine on
 // Apache Beam: ingest and cleaning of Yandex logs into query shards, and EM
-// fitting of the DCTR, UBM, DBN and PSCM click models over those shards. Its
+// fitting of the DCTR, UBM, DBN, SDBN, DCM, CCM and PSCM click models over those shards. Its
 // outputs are the files lovbench writes (shard Parquet files, report.json,
 // quarantine.jsonl; <MODEL>_relevance.tsv, <MODEL>_params.json and
 // metrics.json), so the rest of the pipeline runs on them unchanged.
@@ -59,8 +59,8 @@ var (
 	fullSERP      = flag.Int("full-serp", 0, "shard: drop queries with fewer results (0: no threshold for Yandex logs)")
 	maxLine       = flag.Int("max-line", 0, "shard and fit --log: longest accepted line in bytes (0: ingest's default)")
 	shardDir      = flag.String("shard-dir", "", "fit: directory written by shard (lovbench-beam or lovbench shard); or give --log")
-	models        = flag.String("models", clickmodels.DefaultModels, "fit: models to fit (dctr, ubm, dbn, pscm)")
-	estimator     = flag.String("estimator", string(clickmodels.DefaultEstimator), "fit: EM estimator, exact (DBN's exact E-step, EM to convergence; the default) or pyclick (PyClick's, 50 iterations), as lovbench fit --estimator")
+	models        = flag.String("models", clickmodels.DefaultModels, "fit: models to fit (dctr, ubm, dbn, sdbn, dcm, ccm, pscm)")
+	estimator     = flag.String("estimator", string(clickmodels.DefaultEstimator), "fit: EM estimator, exact (the exact E-steps of DBN, SDBN, DCM and CCM, EM to convergence; the default) or pyclick (PyClick's, 50 iterations), as lovbench fit --estimator")
 	iterations    = flag.Int("iterations", clickmodels.DefaultMaxIterations, "fit: EM iterations: at most this many (exact), exactly this many (pyclick; default 50)")
 	piiSalt       = flag.String("pii-salt", "", "shard: key of the session-ID pseudonymisation as text (default: random per run, written in no output)")
 	dropClickless = flag.Bool("drop-clickless", false, "shard: drop the sessions without a click, as LOVBench's rule 1 does (by default they are kept as evidence for the click models; as lovbench ingest --drop-clickless)")
@@ -441,7 +441,7 @@ Usage:
 
 Available Commands:
   shard       clean Yandex logs as lovbench ingest does and cut them into query shards
-  fit         fit DCTR, UBM, DBN and PSCM by EM over query shards, or over a log read as lovbench fit --log reads it
+  fit         fit DCTR, UBM, DBN, SDBN, DCM, CCM and PSCM by EM over query shards, or over a log read as lovbench fit --log reads it
 
 Flags:
 `)
