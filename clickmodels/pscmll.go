@@ -1,0 +1,202 @@
+package clickmodels
+
+import (
+	"context"
+	"encoding/binary"
+
+	"github.com/lovbench/lovbench/sessions"
+)
+
+// PSCM's training log-likelihood (the tolerance's) from merged items, as
+// itemll.go computes UBM's.
+//
+// The probability of a SERP's outcomes given its click sequence (pscm.go,
+// pscmProbs) is, rank by rank, prod over the steps crossing the rank of
+// (1 - alpha gamma_imn) where it was not clicked and 1 minus that product
+// where it was. So the SERP's ln P (serpLL's sum) is a sum of terms, each
+// of which depends on one pair and on gammas only:
+//
+//   - every step crossing an unclicked rank: ln(1 - alpha gamma_e);
+//   - a clicked rank crossed by one step (every click of a SERP clicked
+//     in rank order): ln(alpha gamma_e);
+//   - a clicked rank crossed by k >= 2 steps (a return crosses it again):
+//     ln(1 - prod over its k gammas of (1 - alpha gamma_e)), a compound
+//     item of the pair and its k gamma indices (in time order).
+//
+// The terms with the same pair, gammas, SERP length and outcome are one
+// item, weighted by the number of (SERP, click order)s merged into it, and
+// the items are gathered per query and SERP length as itemll.go's
+// (llFold): the same items in the same order in every engine (a query's
+// records and their click orders are in one chunk, shard or Beam bundle),
+// whole-number weights, each query's sums to the exact sum on their own.
+// The value differs from the per-SERP pass (serpLL over pscmProbs) by
+// rounding only, and the pass visits each distinct term once instead of
+// every step of every distinct (SERP, click order), which was most of
+// PSCM's default fit (docs/clickmodels.md, "Cost of PSCM").
+
+// pscmLLItem is one merged term of a chunk's PSCM log-likelihood.
+type pscmLLItem struct {
+	pair int32 // pair - the chunk's first pair
+	// exam is gamma's index; for a compound item, the offset in the
+	// chunk's multi of k, followed by the k gamma indices.
+	exam     int32
+	n        uint8 // ranks of the SERPs the item's terms belong to
+	clicked  bool
+	last     bool // the last item of its query
+	compound bool
+	w        float64 // number of terms merged
+}
+
+// pscmLL holds the pscmLLItems of every chunk, chunk ci's at
+// items[off[ci]:off[ci+1]] with its compound items' gammas in multi[ci].
+type pscmLL struct {
+	off   []int
+	items []pscmLLItem
+	multi [][]int32
+}
+
+// newPSCMLL merges the terms of every (record, click order) of d's
+// records into pscmLLItems (the model's steps: the factorised fit, never
+// Options.PSCMAuthors, takes this pass).
+func newPSCMLL(ctx context.Context, f *fitter) *pscmLL {
+	d, R := f.d, f.R
+	nc := len(d.chunks)
+	parts := make([][]pscmLLItem, nc)
+	multi := make([][]int32, nc)
+	stride := (R + 1) * (R + 1) // pscmIndex's step in i
+	f.parallel(ctx, f.workers, func(ci int, _ *scratch) {
+		ch := d.chunks[ci]
+		var items []pscmLLItem
+		var mult []int32
+		index := make(map[llItemKey]int32)
+		compound := make(map[string]int32) // key: pscmCompoundKey
+		var key []byte
+		var spanBuf [MaxSERP + 1]pscmSpan
+		var obuf [MaxSERP]uint8
+		// The gammas of the steps crossing each clicked rank, in time
+		// order: crossed[r][:nCross[r]].
+		var crossed [MaxSERP][MaxSERP + 1]int32
+		var nCross [MaxSERP]int
+		add := func(k llItemKey, w float64) {
+			it, ok := index[k]
+			if !ok {
+				it = int32(len(items))
+				index[k] = it
+				items = append(items, pscmLLItem{pair: k.pair, exam: k.exam, n: k.n, clicked: k.clicked})
+			}
+			items[it].w += w
+		}
+		for i := ch.recLo; i < ch.recHi; {
+			// Query by query (its records and pairs are contiguous), so
+			// the indices stay small.
+			q := d.pairQuery[d.recPair[d.recOff[i]]]
+			clear(index)
+			clear(compound)
+			first := len(items)
+			for ; i < ch.recHi && d.pairQuery[d.recPair[d.recOff[i]]] == q; i++ {
+				pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
+				n, clicks := len(pairs), d.recClicks[i]
+				d.eachOrder(i, func(order []uint8, w float64) {
+					if order == nil {
+						order = sessions.RankOrder(obuf[:0], clicks)
+					}
+					for r := range n {
+						nCross[r] = 0
+					}
+					for _, sp := range pscmSpans(order, n, R, pscmModel, spanBuf[:0]) {
+						lo := int(sp.lo)
+						e := int(sp.base) + lo*stride
+						for r := lo; r < lo+int(sp.cnt); r++ {
+							if clicks&(1<<uint(r)) != 0 {
+								crossed[r][nCross[r]] = int32(e)
+								nCross[r]++
+							} else {
+								add(llItemKey{pair: pairs[r] - int32(ch.pairLo), exam: int32(e), n: uint8(n)}, w)
+							}
+							e += stride
+						}
+					}
+					for _, c := range order { // the clicked ranks
+						r := int(c)
+						p := pairs[r] - int32(ch.pairLo)
+						if nCross[r] == 1 {
+							add(llItemKey{pair: p, exam: crossed[r][0], n: uint8(n), clicked: true}, w)
+							continue
+						}
+						es := crossed[r][:nCross[r]]
+						key = pscmCompoundKey(key[:0], p, uint8(n), es)
+						it, ok := compound[string(key)]
+						if !ok {
+							it = int32(len(items))
+							compound[string(key)] = it
+							items = append(items, pscmLLItem{pair: p, exam: int32(len(mult)), n: uint8(n), clicked: true, compound: true})
+							mult = append(mult, int32(len(es)))
+							mult = append(mult, es...)
+						}
+						items[it].w += w
+					}
+				})
+			}
+			if len(items) > first {
+				items[len(items)-1].last = true
+			}
+		}
+		parts[ci], multi[ci] = items, mult
+	})
+	ll := &pscmLL{multi: multi}
+	ll.off, ll.items = concatParts(parts)
+	return ll
+}
+
+// pscmCompoundKey appends a compound item's identity (pair, SERP length,
+// gamma indices) to dst.
+func pscmCompoundKey(dst []byte, pair int32, n uint8, es []int32) []byte {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(pair))
+	dst = append(dst, n)
+	for _, e := range es {
+		dst = binary.LittleEndian.AppendUint32(dst, uint32(e))
+	}
+	return dst
+}
+
+// trainLLPSCM is trainLL for the factorised PSCM fit: the log-likelihood
+// from the merged items (built on the first call).
+func (f *fitter) trainLLPSCM(ctx context.Context, st *Stats) {
+	if f.pll == nil {
+		f.pll = newPSCMLL(ctx, f)
+	}
+	d, g := f.d, f.global
+	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
+		ch := d.chunks[ci]
+		attr := f.attr[ch.pairLo:ch.pairHi]
+		multi := f.pll.multi[ci]
+		var fold llFold
+		fold.reset()
+		for _, it := range f.pll.items[f.pll.off[ci]:f.pll.off[ci+1]] {
+			a := attr[it.pair]
+			var p float64
+			switch {
+			case it.compound: // 1 - prod over the steps of (1 - alpha gamma)
+				k := multi[it.exam]
+				q := 1.0
+				for _, e := range multi[it.exam+1 : it.exam+1+k] {
+					q *= 1 - a*g[e]
+				}
+				p = 1 - q
+			case it.clicked:
+				p = a * g[it.exam]
+			default:
+				p = 1 - a*g[it.exam]
+			}
+			if pr := &fold.prod[it.n]; it.w == 1 && p >= 0x1p-100 && *pr*p >= 0x1p-900 {
+				*pr *= p // most items (llFold.add's inlined path)
+			} else {
+				fold.add(it.n, p, it.w)
+			}
+			if it.last {
+				fold.flush(sc)
+			}
+		}
+	})
+	f.collect(st)
+}
