@@ -3,6 +3,7 @@ package clickmodels
 import (
 	"context"
 	"encoding/binary"
+	"math"
 
 	"github.com/lovbench/lovbench/sessions"
 )
@@ -42,16 +43,46 @@ type pscmLLItem struct {
 	exam     int32
 	n        uint8 // ranks of the SERPs the item's terms belong to
 	clicked  bool
-	last     bool // the last item of its query
 	compound bool
 	w        float64 // number of terms merged
 }
 
+// The classes of pscmLLItems, in the order of a query's items: one loop
+// each, with no branch on the class or the weight in it.
+const (
+	pscmLLUnclicked1 = iota // unclicked, w = 1
+	pscmLLClicked1          // clicked by one step, w = 1
+	pscmLLCompound1         // clicked, crossed by several steps, w = 1
+	pscmLLUnclicked         // unclicked, w > 1
+	pscmLLClicked           // clicked by one step, w > 1
+	pscmLLCompound          // clicked, crossed by several steps, w > 1
+	pscmLLClasses
+)
+
+// class is the item's class.
+func (it *pscmLLItem) class() int {
+	c := pscmLLUnclicked1
+	switch {
+	case it.compound:
+		c = pscmLLCompound1
+	case it.clicked:
+		c = pscmLLClicked1
+	}
+	if it.w != 1 {
+		c += 3
+	}
+	return c
+}
+
 // pscmLL holds the pscmLLItems of every chunk, chunk ci's at
-// items[off[ci]:off[ci+1]] with its compound items' gammas in multi[ci].
+// items[off[ci]:off[ci+1]], query by query and, within a query, by class:
+// the items of class c of the chunk's k-th query end at
+// off[ci] + ends[ci][k*pscmLLClasses+c]. The compound items' gammas are in
+// multi[ci].
 type pscmLL struct {
 	off   []int
 	items []pscmLLItem
+	ends  [][]int32
 	multi [][]int32
 }
 
@@ -62,12 +93,13 @@ func newPSCMLL(ctx context.Context, f *fitter) *pscmLL {
 	d, R := f.d, f.R
 	nc := len(d.chunks)
 	parts := make([][]pscmLLItem, nc)
-	multi := make([][]int32, nc)
+	ends, multi := make([][]int32, nc), make([][]int32, nc)
 	stride := (R + 1) * (R + 1) // pscmIndex's step in i
 	f.parallel(ctx, f.workers, func(ci int, _ *scratch) {
 		ch := d.chunks[ci]
 		var items []pscmLLItem
-		var mult []int32
+		var end, mult []int32
+		var sorted []pscmLLItem
 		index := make(map[llItemKey]int32)
 		compound := make(map[string]int32) // key: pscmCompoundKey
 		var key []byte
@@ -137,13 +169,28 @@ func newPSCMLL(ctx context.Context, f *fitter) *pscmLL {
 					}
 				})
 			}
-			if len(items) > first {
-				items[len(items)-1].last = true
+			// The query's items by class, each class in the order of
+			// first appearance.
+			var cnt [pscmLLClasses]int
+			for k := range items[first:] {
+				cnt[items[first+k].class()]++
+			}
+			var at [pscmLLClasses]int
+			for c, k := 0, first; c < pscmLLClasses; c++ {
+				at[c] = k
+				k += cnt[c]
+				end = append(end, int32(k))
+			}
+			sorted = append(sorted[:0], items[first:]...)
+			for _, it := range sorted {
+				c := it.class()
+				items[at[c]] = it
+				at[c]++
 			}
 		}
-		parts[ci], multi[ci] = items, mult
+		parts[ci], ends[ci], multi[ci] = items, end, mult
 	})
-	ll := &pscmLL{multi: multi}
+	ll := &pscmLL{ends: ends, multi: multi}
 	ll.off, ll.items = concatParts(parts)
 	return ll
 }
@@ -169,34 +216,78 @@ func (f *fitter) trainLLPSCM(ctx context.Context, st *Stats) {
 	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
 		attr := f.attr[ch.pairLo:ch.pairHi]
-		multi := f.pll.multi[ci]
+		items, multi := f.pll.items[f.pll.off[ci]:f.pll.off[ci+1]], f.pll.multi[ci]
 		var fold llFold
 		fold.reset()
-		for _, it := range f.pll.items[f.pll.off[ci]:f.pll.off[ci+1]] {
-			a := attr[it.pair]
-			var p float64
-			switch {
-			case it.compound: // 1 - prod over the steps of (1 - alpha gamma)
-				k := multi[it.exam]
-				q := 1.0
-				for _, e := range multi[it.exam+1 : it.exam+1+k] {
-					q *= 1 - a*g[e]
+		lo := int32(0)
+		for end := f.pll.ends[ci]; len(end) > 0; end = end[pscmLLClasses:] {
+			// w = 1: llFold.add's path inlined while the product stays
+			// at or above 2^-900 (a tiny p too is then multiplied in).
+			for _, it := range items[lo:end[pscmLLUnclicked1]] {
+				p := 1 - attr[it.pair]*g[it.exam]
+				if pr := &fold.prod[it.n]; *pr*p >= 0x1p-900 {
+					*pr *= p
+				} else {
+					fold.add(it.n, p, 1)
 				}
-				p = 1 - q
-			case it.clicked:
-				p = a * g[it.exam]
-			default:
-				p = 1 - a*g[it.exam]
 			}
-			if pr := &fold.prod[it.n]; it.w == 1 && p >= 0x1p-100 && *pr*p >= 0x1p-900 {
-				*pr *= p // most items (llFold.add's inlined path)
-			} else {
-				fold.add(it.n, p, it.w)
+			for _, it := range items[end[pscmLLUnclicked1]:end[pscmLLClicked1]] {
+				p := attr[it.pair] * g[it.exam]
+				if pr := &fold.prod[it.n]; *pr*p >= 0x1p-900 {
+					*pr *= p
+				} else {
+					fold.add(it.n, p, 1)
+				}
 			}
-			if it.last {
-				fold.flush(sc)
+			for _, it := range items[end[pscmLLClicked1]:end[pscmLLCompound1]] {
+				p := 1 - pscmNoClick(attr[it.pair], g, multi[it.exam+1:it.exam+1+multi[it.exam]])
+				if pr := &fold.prod[it.n]; *pr*p >= 0x1p-900 {
+					*pr *= p
+				} else {
+					fold.add(it.n, p, 1)
+				}
 			}
+			for _, it := range items[end[pscmLLCompound1]:end[pscmLLUnclicked]] {
+				fold.addPow(it.n, 1-attr[it.pair]*g[it.exam], it.w)
+			}
+			for _, it := range items[end[pscmLLUnclicked]:end[pscmLLClicked]] {
+				fold.addPow(it.n, attr[it.pair]*g[it.exam], it.w)
+			}
+			for _, it := range items[end[pscmLLClicked]:end[pscmLLCompound]] {
+				fold.addPow(it.n, 1-pscmNoClick(attr[it.pair], g, multi[it.exam+1:it.exam+1+multi[it.exam]]), it.w)
+			}
+			fold.flush(sc)
+			lo = end[pscmLLCompound]
 		}
 	})
 	f.collect(st)
+}
+
+// pscmNoClick is the probability that a rank of attractiveness a is
+// clicked in none of the steps of gammas es: prod over es of (1 - a g_e).
+func pscmNoClick(a float64, g []float64, es []int32) float64 {
+	q := 1.0
+	for _, e := range es {
+		q *= 1 - a*g[e]
+	}
+	return q
+}
+
+// addPow is add for the weighted items of PSCM's log-likelihood: for a
+// whole w up to 16 and p >= 2^-56 it takes p^w (no underflow: at least
+// 2^-896) as one factor, the other terms as add.
+func (l *llFold) addPow(n uint8, p, w float64) {
+	if !(w <= 16 && p >= 0x1p-56 && w == math.Trunc(w)) {
+		l.add(n, p, w)
+		return
+	}
+	x := p
+	for k := 1; k < int(w); k++ {
+		x *= p
+	}
+	if pr := &l.prod[n]; *pr*x >= 0x1p-900 {
+		*pr *= x
+	} else {
+		l.add(n, x, 1)
+	}
 }
