@@ -29,6 +29,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -54,6 +55,7 @@ func main() {
 	order := flag.Float64("order", 0.3, "simulation mode: share of the multi-click SERPs clicked in a random order (seeded), for PSCM")
 	unc := flag.Bool("uncertainty", false, "simulation mode: also fit with the relevance intervals (fit --interval 0.9) and compare the CPU time with the fit alone")
 	dflt := flag.Bool("default", false, "simulation mode: fit each model twice on the same prepared log, as fit --estimator pyclick --no-intervals (the fit before issue 36 with --interval 0) and as fit's default (exact estimator, tolerance, intervals), and print both CPU times and their ratio")
+	equal := flag.Int("equal-iterations", 0, "simulation mode with -default: run fit's default for exactly this many iterations (the tolerance's log-likelihood still computed every iteration, never met), so that the models' default fits compare at equal iteration counts")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the fits (not the simulation) to this file")
 	flag.Parse()
 	if *cpuprofile != "" {
@@ -74,7 +76,7 @@ func main() {
 		*ref = filepath.Join(dir, "pyclick")
 	}
 	if *sim > 0 {
-		err = simulate(*sim, *queries, *iters, *workers, *models, *order, *unc, *dflt)
+		err = simulate(*sim, *queries, *iters, *workers, *models, *order, *unc, *dflt, *equal)
 	} else {
 		err = reference(*ref, *repeat, *iters, *workers)
 	}
@@ -151,7 +153,7 @@ func reference(dir string, repeat, iters, workers int) error {
 	return nil
 }
 
-func simulate(n, queries, iters, workers int, models string, order float64, unc, dflt bool) error {
+func simulate(n, queries, iters, workers int, models string, order float64, unc, dflt bool, equal int) error {
 	kinds, err := clickmodels.ParseKinds(models)
 	if err != nil {
 		return err
@@ -194,7 +196,7 @@ func simulate(n, queries, iters, workers int, models string, order float64, unc,
 		fmt.Printf("%-5s %9.2f %10d %9.2f %10.2f %9.2f %10.2f %16.3g %12.0f   (%d SERPs clicked out of rank order)\n", kind, t1.Sub(t0).Seconds(), d.Records(), t2.Sub(t1).Seconds(), c2-c1, fit,
 			c3-c2, float64(n)*float64(m.Iterations)/fit, peakRSSMiB(), reordered)
 		if dflt {
-			o, n, err := sideBySide(d, kind, workers)
+			o, n, err := sideBySide(d, kind, workers, equal)
 			if err != nil {
 				return err
 			}
@@ -249,7 +251,7 @@ func peakRSSMiB() float64 {
 // lovbench fit's default (the exact estimator under the tolerance, with the
 // intervals: the evidence pass, the priors and every pair's interval), and
 // prints the CPU seconds of both and their ratio.
-func sideBySide(d *clickmodels.Data, kind clickmodels.Kind, workers int) (oldCPU, newCPU float64, err error) {
+func sideBySide(d *clickmodels.Data, kind clickmodels.Kind, workers, equal int) (oldCPU, newCPU float64, err error) {
 	ctx := context.Background()
 	old := clickmodels.EstimatorPyClick.Options()
 	old.Workers, old.NoIntervals = workers, true
@@ -261,6 +263,11 @@ func sideBySide(d *clickmodels.Data, kind clickmodels.Kind, workers int) (oldCPU
 	c1 := cpuSeconds()
 	def := clickmodels.DefaultEstimator.Options()
 	def.Workers = workers
+	if equal > 0 {
+		// Every iteration's log-likelihood, as under the tolerance, which
+		// no change in it meets: exactly equal iterations.
+		def.Iterations, def.Tolerance = equal, math.SmallestNonzeroFloat64
+	}
 	m, err := clickmodels.Fit(ctx, d, kind, def)
 	if err != nil {
 		return 0, 0, err
