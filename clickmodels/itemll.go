@@ -32,14 +32,16 @@ import (
 // estimator").
 
 // llItem is one (pair, examination parameter, SERP length, outcome) of a
-// chunk's ranks.
+// chunk's ranks. PSCM's log-likelihood (pscmll.go) takes it too, with
+// compound items and without last.
 type llItem struct {
-	pair    int32 // pair - the chunk's first pair
-	exam    int32
-	n       uint8 // ranks of the SERPs the item's ranks belong to
-	clicked bool
-	last    bool    // the last item of its query
-	w       float64 // number of ranks merged
+	pair     int32 // pair - the chunk's first pair
+	exam     int32
+	n        uint8 // ranks of the SERPs the item's ranks belong to
+	clicked  bool
+	last     bool    // the last item of its query
+	compound bool    // PSCM: a clicked rank crossed by several steps
+	w        float64 // number of ranks merged
 }
 
 // itemLL holds the llItems of every chunk, chunk ci's at

@@ -35,19 +35,7 @@ import (
 // every step of every distinct (SERP, click order), which was most of
 // PSCM's default fit (docs/clickmodels.md, "Cost of PSCM").
 
-// pscmLLItem is one merged term of a chunk's PSCM log-likelihood.
-type pscmLLItem struct {
-	pair int32 // pair - the chunk's first pair
-	// exam is gamma's index; for a compound item, the offset in the
-	// chunk's multi of k, followed by the k gamma indices.
-	exam     int32
-	n        uint8 // ranks of the SERPs the item's terms belong to
-	clicked  bool
-	compound bool
-	w        float64 // number of terms merged
-}
-
-// The classes of pscmLLItems, in the order of a query's items: one loop
+// The classes of PSCM's llItems, in the order of a query's items: one loop
 // each, with no branch on the class or the weight in it.
 const (
 	pscmLLUnclicked1 = iota // unclicked, w = 1
@@ -59,8 +47,8 @@ const (
 	pscmLLClasses
 )
 
-// class is the item's class.
-func (it *pscmLLItem) class() int {
+// pscmLLClass is the class of PSCM's log-likelihood item it.
+func pscmLLClass(it *llItem) int {
 	c := pscmLLUnclicked1
 	switch {
 	case it.compound:
@@ -74,32 +62,33 @@ func (it *pscmLLItem) class() int {
 	return c
 }
 
-// pscmLL holds the pscmLLItems of every chunk, chunk ci's at
-// items[off[ci]:off[ci+1]], query by query and, within a query, by class:
-// the items of class c of the chunk's k-th query end at
-// off[ci] + ends[ci][k*pscmLLClasses+c]. The compound items' gammas are in
-// multi[ci].
+// pscmLL holds the llItems of PSCM's log-likelihood of every chunk, chunk
+// ci's at items[off[ci]:off[ci+1]], query by query and, within a query,
+// by class: the items of class c of the chunk's k-th query end at
+// off[ci] + ends[ci][k*pscmLLClasses+c] (last is not set). A compound
+// item's exam is the offset in multi[ci] of its number of gammas k,
+// followed by the k gamma indices.
 type pscmLL struct {
 	off   []int
-	items []pscmLLItem
+	items []llItem
 	ends  [][]int32
 	multi [][]int32
 }
 
 // newPSCMLL merges the terms of every (record, click order) of d's
-// records into pscmLLItems (the model's steps: the factorised fit, never
+// records into llItems (the model's steps: the factorised fit, never
 // Options.PSCMAuthors, takes this pass).
 func newPSCMLL(ctx context.Context, f *fitter) *pscmLL {
 	d, R := f.d, f.R
 	nc := len(d.chunks)
-	parts := make([][]pscmLLItem, nc)
+	parts := make([][]llItem, nc)
 	ends, multi := make([][]int32, nc), make([][]int32, nc)
 	stride := (R + 1) * (R + 1) // pscmIndex's step in i
 	f.parallel(ctx, f.workers, func(ci int, _ *scratch) {
 		ch := d.chunks[ci]
-		var items []pscmLLItem
+		var items []llItem
 		var end, mult []int32
-		var sorted []pscmLLItem
+		var sorted []llItem
 		index := make(map[llItemKey]int32)
 		compound := make(map[string]int32) // key: pscmCompoundKey
 		var key []byte
@@ -114,7 +103,7 @@ func newPSCMLL(ctx context.Context, f *fitter) *pscmLL {
 			if !ok {
 				it = int32(len(items))
 				index[k] = it
-				items = append(items, pscmLLItem{pair: k.pair, exam: k.exam, n: k.n, clicked: k.clicked})
+				items = append(items, llItem{pair: k.pair, exam: k.exam, n: k.n, clicked: k.clicked})
 			}
 			items[it].w += w
 		}
@@ -161,7 +150,7 @@ func newPSCMLL(ctx context.Context, f *fitter) *pscmLL {
 						if !ok {
 							it = int32(len(items))
 							compound[string(key)] = it
-							items = append(items, pscmLLItem{pair: p, exam: int32(len(mult)), n: uint8(n), clicked: true, compound: true})
+							items = append(items, llItem{pair: p, exam: int32(len(mult)), n: uint8(n), clicked: true, compound: true})
 							mult = append(mult, int32(len(es)))
 							mult = append(mult, es...)
 						}
@@ -173,7 +162,7 @@ func newPSCMLL(ctx context.Context, f *fitter) *pscmLL {
 			// first appearance.
 			var cnt [pscmLLClasses]int
 			for k := range items[first:] {
-				cnt[items[first+k].class()]++
+				cnt[pscmLLClass(&items[first+k])]++
 			}
 			var at [pscmLLClasses]int
 			for c, k := 0, first; c < pscmLLClasses; c++ {
@@ -183,7 +172,7 @@ func newPSCMLL(ctx context.Context, f *fitter) *pscmLL {
 			}
 			sorted = append(sorted[:0], items[first:]...)
 			for _, it := range sorted {
-				c := it.class()
+				c := pscmLLClass(&it)
 				items[at[c]] = it
 				at[c]++
 			}

@@ -1,7 +1,6 @@
 package clickmodels
 
 import (
-	"context"
 	"math"
 	"testing"
 
@@ -29,24 +28,12 @@ import (
 //	+ 1/3 [ln(1-.6 g(0,s,1)) + ln(.3 g(1,s,1)) + ln(1-.2 g(2,1,e))]
 //	+ 1/2 [ln(1-.3 g(0,s,e)) + ln(1-.6 g(1,s,e))]
 func TestPSCMItemLogLikelihood(t *testing.T) {
-	log := &sessions.Log{}
-	for _, s := range []sessions.SERP{
+	log, d := handLog(t, []sessions.SERP{
 		{SessionID: "S1", Query: "q", Results: []string{"A", "B", "C"}, Clicks: []sessions.Click{{Rank: 2, TimePassed: 1}, {Rank: 0, TimePassed: 2}}},
 		{SessionID: "S2", Query: "q", Results: []string{"A", "B", "C"}, Clicks: []sessions.Click{{Rank: 1, TimePassed: 1}}},
 		{SessionID: "S3", Query: "q", Results: []string{"B", "A"}},
 		{SessionID: "S4", Query: "q", Results: []string{"A", "B", "C"}, Clicks: []sessions.Click{{Rank: 2, TimePassed: 1}, {Rank: 0, TimePassed: 2}}},
-	} {
-		if err := log.Add(&s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	d, err := Prepare(log, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d.Ranks() != 10 {
-		t.Fatalf("ranks %d, the hand computation assumes 10", d.Ranks())
-	}
+	})
 	const s, e = 10, 10
 	gj := func(j int) float64 { return 0.9 - 0.0005*float64(j) }
 	g := func(i, m, n int) float64 { return gj((i*11+m)*11 + n) }
@@ -56,25 +43,12 @@ func TestPSCMItemLogLikelihood(t *testing.T) {
 		1.0/3*(ln(1-.6*g(0, s, 1))+ln(.3*g(1, s, 1))+ln(1-.2*g(2, 1, e))) +
 		0.5*(ln(1-.3*g(0, s, e))+ln(1-.6*g(1, s, e)))
 	attr := map[string]float64{"A": 0.6, "B": 0.3, "C": 0.2}
-	ctx := context.Background()
 	ll := func(factorize bool) float64 {
-		global := make([]float64, PSCM.GlobalParams(d.ranks))
-		for j := range global {
-			global[j] = gj(j)
-		}
-		f := newFitter(ctx, d, PSCM, Options{Workers: 2}, global, factorize)
-		if factorize != (f.fz != nil) {
-			t.Fatalf("factorised fitter %v, want %v", f.fz != nil, factorize)
-		}
-		for p := range f.attr {
-			f.attr[p] = attr[log.Docs.Names[d.pairDoc[p]]]
-		}
-		st := NewStats(PSCM, d.ranks)
-		f.trainLL(ctx, st)
+		x, f := trainLLAt(t, d, log, PSCM, gj, attr, factorize)
 		if factorize && f.pll == nil {
 			t.Fatal("the factorised fitter did not take the items' log-likelihood")
 		}
-		return st.LL.Float64()
+		return x
 	}
 	items, perSERP := ll(true), ll(false)
 	if math.Abs(items-want) > 1e-12 {

@@ -83,7 +83,7 @@ func (s *ShardFit) Size() int64 {
 			// most one a rank of the records and one a (step, rank) of
 			// the other click orders (at most R ranks and one step more
 			// than clicks each), a compound's gammas no more.
-			n += int(unsafe.Sizeof(pscmLLItem{})) * (len(f.d.recPair) + f.R*(len(f.d.varOrd)+len(f.d.varWeight)))
+			n += int(unsafe.Sizeof(llItem{})) * (len(f.d.recPair) + f.R*(len(f.d.varOrd)+len(f.d.varWeight)))
 		}
 	}
 	for _, sc := range f.scr {
