@@ -1,9 +1,11 @@
 package clickmodels
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"math"
+	"slices"
 
 	"github.com/lovbench/lovbench/sessions"
 )
@@ -176,6 +178,23 @@ func newPSCMLL(ctx context.Context, f *fitter) *pscmLL {
 				items[at[c]] = it
 				at[c]++
 			}
+			// The weighted items by weight and the compound ones by their
+			// number of gammas (each in the order of first appearance):
+			// runs of equal loop counts in addPow and pscmNoClick.
+			for c := pscmLLCompound1; c < pscmLLClasses; c++ {
+				q := end[len(end)-pscmLLClasses:] // the query's class ends
+				run := items[q[c-1]:q[c]]
+				switch c {
+				case pscmLLCompound1:
+					slices.SortStableFunc(run, func(x, y llItem) int { return cmp.Compare(mult[x.exam], mult[y.exam]) })
+				case pscmLLCompound:
+					slices.SortStableFunc(run, func(x, y llItem) int {
+						return cmp.Or(cmp.Compare(mult[x.exam], mult[y.exam]), cmp.Compare(x.w, y.w))
+					})
+				default:
+					slices.SortStableFunc(run, func(x, y llItem) int { return cmp.Compare(x.w, y.w) })
+				}
+			}
 		}
 		parts[ci], ends[ci], multi[ci] = items, end, mult
 	})
@@ -263,16 +282,22 @@ func pscmNoClick(a float64, g []float64, es []int32) float64 {
 }
 
 // addPow is add for the weighted items of PSCM's log-likelihood: for a
-// whole w up to 16 and p >= 2^-56 it takes p^w (no underflow: at least
-// 2^-896) as one factor, the other terms as add.
+// whole w and a p whose w-th power is at least 2^-896 (w up to 16 and p
+// at least 2^-56, or w up to 896 and p at least 1/2), it takes p^w, by
+// squaring, as one factor; the other terms as add.
 func (l *llFold) addPow(n uint8, p, w float64) {
-	if !(w <= 16 && p >= 0x1p-56 && w == math.Trunc(w)) {
+	if !(w == math.Trunc(w) && (w <= 16 && p >= 0x1p-56 || w <= 896 && p >= 0.5)) {
 		l.add(n, p, w)
 		return
 	}
-	x := p
-	for k := 1; k < int(w); k++ {
-		x *= p
+	x := 1.0
+	for k := uint(w); ; p *= p { // p^(2^j) <= p^w: no underflow
+		if k&1 != 0 {
+			x *= p
+		}
+		if k >>= 1; k == 0 {
+			break
+		}
 	}
 	if pr := &l.prod[n]; *pr*x >= 0x1p-900 {
 		*pr *= x
