@@ -22,9 +22,6 @@ type view struct {
 	obuf  [MaxSERP]uint8
 	// pscmAuthors: PSCM's steps as the authors' code takes them.
 	pscmAuthors bool
-	// spans: the steps of order as the model predicts (pscmProbs), nil:
-	// worked out from order.
-	spans []pscmSpan
 }
 
 func (v *view) clicked(r int) bool { return v.clicks&(1<<uint(r)) != 0 }

@@ -423,7 +423,7 @@ type fitter struct {
 	scr                    []*scratch  // per worker, reused
 	fz                     *factorized // PBM, UBM, PSCM: merged per-rank items
 	ill                    *itemLL     // PBM, UBM: the log-likelihood's merged items (itemll.go)
-	pscmSpans              []pscmSpan  // factorised PSCM: pscmVariantSpans, from trainLL's first call
+	pll                    *pscmLL     // factorised PSCM: the log-likelihood's merged items (pscmll.go)
 	densDone               bool        // aDen and sDen hold their final values
 	// keepPrev: the pair M-step first copies the values it replaces to
 	// prevAttr and prevSat (fitLoopFused); withLL: iterate adds the
@@ -488,7 +488,7 @@ func (f *fitter) load(v *view, sc *scratch, i int) {
 	n := int(hi - lo)
 	pairs := d.recPair[lo:hi]
 	v.n, v.clicks, v.R, v.g, v.exact = n, d.recClicks[i], f.R, f.global, f.exact
-	v.a, v.s, v.order, v.spans, v.pscmAuthors = nil, nil, nil, nil, f.pscmAuthors
+	v.a, v.s, v.order, v.pscmAuthors = nil, nil, nil, f.pscmAuthors
 	switch {
 	case len(f.sat) > 0: // DBN, SDBN: one gather for both (attr has sat's length)
 		a, s := sc.a[:n], sc.s[:n]
@@ -637,18 +637,19 @@ func (f *fitter) trainLL(ctx context.Context, st *Stats) {
 		f.trainLLItems(ctx, st)
 		return
 	}
-	d := f.d
-	if f.kind == PSCM && f.fz != nil && f.pscmSpans == nil {
-		f.pscmSpans = pscmVariantSpans(d) // on the first call: fits without the tolerance need none
+	if f.fz != nil && f.kind == PSCM {
+		f.trainLLPSCM(ctx, st)
+		return
 	}
+	d := f.d
 	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
 		var v view
 		for i := ch.recLo; i < ch.recHi; i++ {
 			f.load(&v, sc, i)
 			if f.kind == PSCM {
-				d.eachVariant(i, func(j int, w float64) {
-					v.order, v.spans = d.variant(j), pscmVariantSpan(d, f.pscmSpans, j)
+				d.eachOrder(i, func(order []uint8, w float64) {
+					v.order = order
 					f.addLL(&v, sc, w)
 				})
 				continue

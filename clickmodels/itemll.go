@@ -32,14 +32,16 @@ import (
 // estimator").
 
 // llItem is one (pair, examination parameter, SERP length, outcome) of a
-// chunk's ranks.
+// chunk's ranks. PSCM's log-likelihood (pscmll.go) takes it too, with
+// compound items and without last.
 type llItem struct {
-	pair    int32 // pair - the chunk's first pair
-	exam    int32
-	n       uint8 // ranks of the SERPs the item's ranks belong to
-	clicked bool
-	last    bool    // the last item of its query
-	w       float64 // number of ranks merged
+	pair     int32 // pair - the chunk's first pair
+	exam     int32
+	n        uint8 // ranks of the SERPs the item's ranks belong to
+	clicked  bool
+	last     bool    // the last item of its query
+	compound bool    // PSCM: a clicked rank crossed by several steps
+	w        float64 // number of ranks merged
 }
 
 // itemLL holds the llItems of every chunk, chunk ci's at
@@ -106,49 +108,84 @@ func (f *fitter) trainLLItems(ctx context.Context, st *Stats) {
 	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
 		attr := f.attr[ch.pairLo:ch.pairHi]
-		// Per SERP length n: the sum of the logarithms taken one by one
-		// and the product of the other probabilities, as in serpLL.
-		var sum, prod [MaxSERP + 1]float64
-		for n := range prod {
-			prod[n] = 1
-		}
+		var fold llFold
+		fold.reset()
 		for _, it := range f.ill.items[f.ill.off[ci]:f.ill.off[ci+1]] {
 			p := attr[it.pair] * g[it.exam]
 			if !it.clicked {
 				p = 1 - p
 			}
-			n := it.n
-			switch {
-			case it.w == 1 && p >= 0x1p-100: // most items
-				prod[n] *= p // >= 2^-1000: no underflow
-				if prod[n] < 0x1p-900 {
-					sum[n] += math.Log(prod[n])
-					prod[n] = 1
-				}
-			case it.w > 16 || it.w != math.Trunc(it.w) || !(p >= 0x1p-100): // many ranks, tiny, 0 (-Inf) or NaN
-				sum[n] += it.w * math.Log(p)
-			default:
-				for k := 0; k < int(it.w); k++ {
-					prod[n] *= p
-					if prod[n] < 0x1p-900 {
-						sum[n] += math.Log(prod[n])
-						prod[n] = 1
-					}
-				}
+			if pr := &fold.prod[it.n]; it.w == 1 && p >= 0x1p-100 && *pr*p >= 0x1p-900 {
+				*pr *= p // most items (llFold.add's inlined path)
+			} else {
+				fold.add(it.n, p, it.w)
 			}
-			if !it.last {
-				continue
-			}
-			for n := range prod {
-				if sum[n] == 0 && prod[n] == 1 {
-					continue
-				}
-				if x := (sum[n] + math.Log(prod[n])) / float64(n); !sc.ll.AddSmall(x) {
-					sc.ll.addLarge(x)
-				}
-				sum[n], prod[n] = 0, 1
+			if it.last {
+				fold.flush(sc)
 			}
 		}
 	})
 	f.collect(st)
+}
+
+// llFold gathers the log-likelihood's terms of one query per SERP length
+// n, as serpLL does per SERP: the sum of the logarithms taken one by one
+// and the product of the other probabilities, folded into the sum before
+// it could underflow.
+type llFold struct {
+	sum, prod [MaxSERP + 1]float64
+}
+
+// reset empties the fold.
+func (l *llFold) reset() {
+	for n := range l.prod {
+		l.sum[n], l.prod[n] = 0, 1
+	}
+}
+
+// add takes the probability p w times (w a number of ranks) for SERPs of
+// n ranks. The loops take most terms (w = 1, p not tiny, no fold due) on
+// an inlined path of their own, the same arithmetic (add is too large to
+// be inlined):
+//
+//	pr := &fold.prod[n]
+//	if x := *pr * p; w == 1 && p >= 0x1p-100 && x >= 0x1p-900 {
+//		*pr = x
+//	} else {
+//		fold.add(n, p, w)
+//	}
+func (l *llFold) add(n uint8, p, w float64) {
+	switch {
+	case w == 1 && p >= 0x1p-100: // most items
+		l.prod[n] *= p // >= 2^-1000: no underflow
+		if l.prod[n] < 0x1p-900 {
+			l.sum[n] += math.Log(l.prod[n])
+			l.prod[n] = 1
+		}
+	case w > 16 || w != math.Trunc(w) || !(p >= 0x1p-100): // many ranks, tiny, 0 (-Inf) or NaN
+		l.sum[n] += w * math.Log(p)
+	default:
+		for k := 0; k < int(w); k++ {
+			l.prod[n] *= p
+			if l.prod[n] < 0x1p-900 {
+				l.sum[n] += math.Log(l.prod[n])
+				l.prod[n] = 1
+			}
+		}
+	}
+}
+
+// flush adds the gathered terms, each length's sum divided by its length
+// (serpLL's mean over ranks), to the worker's exact sum, and resets the
+// fold: once per query.
+func (l *llFold) flush(sc *scratch) {
+	for n := range l.prod {
+		if l.sum[n] == 0 && l.prod[n] == 1 {
+			continue
+		}
+		if x := (l.sum[n] + math.Log(l.prod[n])) / float64(n); !sc.ll.AddSmall(x) {
+			sc.ll.addLarge(x)
+		}
+		l.sum[n], l.prod[n] = 0, 1
+	}
 }

@@ -186,39 +186,11 @@ func pscmSpans(order []uint8, n, R int, mode pscmMode, dst []pscmSpan) []pscmSpa
 	return dst
 }
 
-// pscmVariantSpans returns the spans of every click order of d other than
-// rank order, as the model takes them when predicting (pscmModel): those
-// of variant j start at varOff[j] + j (pscmVariantSpan). The training
-// log-likelihood reads them in every iteration instead of working out
-// the steps again.
-func pscmVariantSpans(d *Data) []pscmSpan {
-	if d.recVar == nil {
-		return nil
-	}
-	nv := len(d.varWeight)
-	spans := make([]pscmSpan, 0, len(d.varOrd)+nv)
-	for i := range len(d.recVar) - 1 {
-		n := int(d.recOff[i+1] - d.recOff[i])
-		for j := d.recVar[i]; j < d.recVar[i+1]; j++ {
-			spans = pscmSpans(d.variant(int(j)), n, d.ranks, pscmModel, spans)
-		}
-	}
-	return spans
-}
-
-// pscmVariantSpan is variant j's part of spans (pscmVariantSpans), nil for
-// j = -1 (rank order) or no spans.
-func pscmVariantSpan(d *Data, spans []pscmSpan, j int) []pscmSpan {
-	if j < 0 || spans == nil {
-		return nil
-	}
-	return spans[d.varOff[j]+int64(j) : d.varOff[j+1]+int64(j)+1]
-}
-
 // pscmProbs fills full[r] = P(C_r = 1 | the click sequence's steps) and
 // cond[r] the probability of the outcome observed at r (see above). It is
-// the inner loop of the training log-likelihood under the tolerance, so
-// it takes the steps a span at a time (v.spans, else pscmSpans), without
+// the inner loop of evaluation and of the per-SERP training
+// log-likelihood (the factorised fit takes pscmll.go's items), so it
+// takes the steps a span at a time (pscmSpans), without
 // pscmSteps' call per observation, and clicks in rank order without the
 // steps: there every rank is crossed by exactly one step, between the
 // last click above it and the first at or below it, and its product is
@@ -249,11 +221,8 @@ func pscmProbs(v *view, cond, full []float64) {
 			}
 		}
 	} else {
-		spans := v.spans
-		if spans == nil {
-			var buf [MaxSERP + 1]pscmSpan
-			spans = pscmSpans(v.clickOrder(), n, R, v.pscmMode(true), buf[:0])
-		}
+		var buf [MaxSERP + 1]pscmSpan
+		spans := pscmSpans(v.clickOrder(), n, R, v.pscmMode(true), buf[:0])
 		for r := range n {
 			noClick[r] = 1
 		}

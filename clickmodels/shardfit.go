@@ -65,8 +65,8 @@ func (s *ShardFit) Reset() {
 }
 
 // Size estimates the bytes the fit holds besides its shard's data: its
-// pair values and counts, the factorised E-step's items (and PSCM's step
-// spans) and the workers' buffers.
+// pair values and counts, the factorised E-step's items (and the
+// log-likelihood's) and the workers' buffers.
 func (s *ShardFit) Size() int64 {
 	f := s.f
 	n := 8 * (len(f.attr) + len(f.sat) + len(f.aNum) + len(f.aDen) + len(f.sNum) + len(f.sDen) + len(f.global))
@@ -79,9 +79,11 @@ func (s *ShardFit) Size() int64 {
 			n += int(unsafe.Sizeof(llItem{})) * len(f.d.recPair)
 		}
 		if f.kind == PSCM {
-			// The step spans the training log-likelihood builds
-			// (pscmVariantSpans), built or not.
-			n += int(unsafe.Sizeof(pscmSpan{})) * (len(f.d.varOrd) + len(f.d.varWeight))
+			// The log-likelihood's items (pscmll.go), built or not: at
+			// most one a rank of the records and one a (step, rank) of
+			// the other click orders (at most R ranks and one step more
+			// than clicks each), a compound's gammas no more.
+			n += int(unsafe.Sizeof(llItem{})) * (len(f.d.recPair) + f.R*(len(f.d.varOrd)+len(f.d.varWeight)))
 		}
 	}
 	for _, sc := range f.scr {

@@ -29,6 +29,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -55,6 +56,7 @@ func main() {
 	unc := flag.Bool("uncertainty", false, "simulation mode: also fit with the relevance intervals (fit --interval 0.9) and compare the CPU time with the fit alone")
 	dflt := flag.Bool("default", false, "simulation mode: fit each model twice on the same prepared log, as fit --estimator pyclick --no-intervals (the fit before issue 36 with --interval 0) and as fit's default (exact estimator, tolerance, intervals), and print both CPU times and their ratio")
 	accel := flag.Bool("accelerate", false, "with -default: also fit as the default with --accelerate (EM accelerated by SQUAREM) and print its CPU time")
+	equal := flag.Int("equal-iterations", 0, "simulation mode with -default: run fit's default for exactly this many iterations (the tolerance's log-likelihood still computed every iteration, never met), so that the models' default fits compare at equal iteration counts")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the fits (not the simulation) to this file")
 	flag.Parse()
 	if *cpuprofile != "" {
@@ -75,7 +77,7 @@ func main() {
 		*ref = filepath.Join(dir, "pyclick")
 	}
 	if *sim > 0 {
-		err = simulate(*sim, *queries, *iters, *workers, *models, *order, *unc, *dflt, *accel)
+		err = simulate(*sim, *queries, *iters, *workers, *models, *order, *unc, *dflt, *accel, *equal)
 	} else {
 		err = reference(*ref, *repeat, *iters, *workers)
 	}
@@ -152,7 +154,7 @@ func reference(dir string, repeat, iters, workers int) error {
 	return nil
 }
 
-func simulate(n, queries, iters, workers int, models string, order float64, unc, dflt, accel bool) error {
+func simulate(n, queries, iters, workers int, models string, order float64, unc, dflt, accel bool, equal int) error {
 	kinds, err := clickmodels.ParseKinds(models)
 	if err != nil {
 		return err
@@ -195,7 +197,7 @@ func simulate(n, queries, iters, workers int, models string, order float64, unc,
 		fmt.Printf("%-5s %9.2f %10d %9.2f %10.2f %9.2f %10.2f %16.3g %12.0f   (%d SERPs clicked out of rank order)\n", kind, t1.Sub(t0).Seconds(), d.Records(), t2.Sub(t1).Seconds(), c2-c1, fit,
 			c3-c2, float64(n)*float64(m.Iterations)/fit, peakRSSMiB(), reordered)
 		if dflt {
-			o, n, a, err := sideBySide(d, kind, workers, accel)
+			o, n, a, err := sideBySide(d, kind, workers, accel, equal)
 			if err != nil {
 				return err
 			}
@@ -253,8 +255,9 @@ func peakRSSMiB() float64 {
 // lovbench fit's default (the exact estimator under the tolerance, with the
 // intervals: the evidence pass, the priors and every pair's interval), and
 // with accel as the default with --accelerate too, and prints the CPU
-// seconds of each and their ratio to the first.
-func sideBySide(d *clickmodels.Data, kind clickmodels.Kind, workers int, accel bool) (oldCPU, newCPU, accCPU float64, err error) {
+// seconds of each and their ratio to the first; equal > 0 runs the
+// default fits for exactly that many iterations.
+func sideBySide(d *clickmodels.Data, kind clickmodels.Kind, workers int, accel bool, equal int) (oldCPU, newCPU, accCPU float64, err error) {
 	ctx := context.Background()
 	old := clickmodels.EstimatorPyClick.Options()
 	old.Workers, old.NoIntervals = workers, true
@@ -266,6 +269,11 @@ func sideBySide(d *clickmodels.Data, kind clickmodels.Kind, workers int, accel b
 	c1 := cpuSeconds()
 	def := clickmodels.DefaultEstimator.Options()
 	def.Workers = workers
+	if equal > 0 {
+		// Every iteration's log-likelihood, as under the tolerance, which
+		// no change in it meets: exactly equal iterations.
+		def.Iterations, def.Tolerance = equal, math.SmallestNonzeroFloat64
+	}
 	fitDefault := func() (*clickmodels.Model, error) {
 		m, err := clickmodels.Fit(ctx, d, kind, def)
 		if err != nil {
