@@ -775,18 +775,26 @@ func BetaInterval(alpha, beta, level float64) (lo, hi float64) {
 	return BetaQuantile(alpha, beta, (1-level)/2), BetaQuantile(alpha, beta, (1+level)/2)
 }
 
-// intervalCache remembers the intervals of the Betas of pairs with little
-// evidence: pairs with the same evidence in the same rank bucket (on a
-// sparse log, most pairs shown a few times without a click) share theirs.
-// Pairs with more evidence rarely share it, and the lookup would cost more
-// than it saves. It is a pure function's memo, so it changes no output.
+// intervalCache remembers the intervals of the Betas of pairs that often
+// share theirs: pairs with little evidence (on a sparse log, most pairs
+// shown a few times without a click) and pairs of whole counts below
+// cachedCounts (the counting models' clicks of impressions: every pair
+// shown once and clicked once in a prior cell has the same Beta). Pairs
+// with more, fractional evidence rarely share it, and the lookup would
+// cost more than it saves. It is a pure function's memo, so it changes no
+// output.
 type intervalCache struct {
 	m map[[2]float64][2]float64
 }
 
+// cachedCounts bounds the whole counts whose intervals intervalCache keeps.
+const cachedCounts = 64
+
 // interval is BetaInterval for a pair of evidence v.
 func (c *intervalCache) interval(v *pairVal, alpha, beta, level float64) (lo, hi float64) {
-	if v.an >= 1 || v.sn >= 1 {
+	small := v.an < 1 && v.sn < 1
+	whole := v.an < cachedCounts && v.an == math.Trunc(v.an) && v.ak == math.Trunc(v.ak) && v.sn == 0
+	if !small && !whole {
 		return BetaInterval(alpha, beta, level)
 	}
 	k := [2]float64{alpha, beta}
