@@ -11,6 +11,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"gopkg.in/yaml.v3"
+
+	"github.com/lovbench/lovbench/ltr"
 )
 
 // cardSplit is one split of a card config: its name, its files and its
@@ -47,7 +49,7 @@ func cardConfigs(m *Manifest) []cardConfig {
 	}
 	out := []cardConfig{{name: "all", splits: []cardSplit{{name: "full", paths: []string{ParquetFile}, rows: m.Rows}}}}
 	for _, f := range Folds(m.Parameters.Folds) {
-		out = append(out, cardConfig{name: fmt.Sprintf("Fold%d", f.Fold), splits: []cardSplit{
+		out = append(out, cardConfig{name: ltr.FoldDir(f.Fold), splits: []cardSplit{
 			split("train", f.Train), split("validation", []int{f.Vali}), split("test", []int{f.Test})}})
 	}
 	return out

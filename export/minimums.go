@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/lovbench/lovbench/internal/textio"
+	"github.com/lovbench/lovbench/ltr"
 )
 
 // Minimums are what a dataset needs before its learning-to-rank results
@@ -65,7 +66,7 @@ func minimumProblems(folds int, c *Columns, need Minimums) []string {
 	}
 	var problems []string
 	for _, f := range Folds(folds) {
-		name := fmt.Sprintf("Fold%d's test set", f.Fold)
+		name := ltr.FoldDir(f.Fold) + "'s test set"
 		p := int32(f.Test)
 		if n := len(queries[p]); n < need.TestQueries {
 			problems = append(problems, fmt.Sprintf("%s has %s, need at least %d", name, textio.Count(n, "query", "queries"), need.TestQueries))

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"hash"
 	"io"
-	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -22,20 +21,22 @@ import (
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/pqfile"
 	"github.com/lovbench/lovbench/labels"
+	"github.com/lovbench/lovbench/ltr"
 	"github.com/lovbench/lovbench/sampling"
 )
 
 // File names inside a dataset directory.
 const (
-	ManifestFile    = "manifest.json"
+	ManifestFile    = ltr.DatasetManifest
 	ParquetFile     = "dataset.parquet"
 	ArrowFile       = "dataset.arrow"
 	QrelsFile       = "qrels.txt"
 	GroundTruthFile = sampling.FileGroundTruth
 )
 
-// FoldFile returns the slash path of a fold file ("Fold1/train.txt").
-func FoldFile(fold int, set string) string { return path.Join("Fold"+strconv.Itoa(fold), set+".txt") }
+// FoldFile returns the slash path of a fold file ("Fold1/train.txt"):
+// ltr.FoldFile, the layout's one home.
+func FoldFile(fold int, set string) string { return ltr.FoldFile(fold, set) }
 
 // Output is one output file of a build, for the manifest.
 type Output struct {

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -276,6 +277,24 @@ type Fold struct {
 // NumFoldsMax is the number of folds of the LOVBench layout.
 const NumFoldsMax = 5
 
+// The layout of a dataset directory, the one home of its names (`lovbench
+// export` writes it, ReadFolds reads it): DIR/FoldK/{train,vali,test}.txt
+// and the manifest that records the number of folds.
+const (
+	SetTrain = "train"
+	SetVali  = "vali"
+	SetTest  = "test"
+	// DatasetManifest is the file in which `lovbench export` records,
+	// among much else, parameters.folds (export.ManifestFile).
+	DatasetManifest = "manifest.json"
+)
+
+// FoldDir is the directory of fold k ("Fold1").
+func FoldDir(k int) string { return "Fold" + strconv.Itoa(k) }
+
+// FoldFile is the slash path of fold k's set ("Fold1/train.txt").
+func FoldFile(k int, set string) string { return path.Join(FoldDir(k), set+".txt") }
+
 // ReadFolds reads the folds of a dataset directory, DIR/FoldK/{train,vali,
 // test}.txt. When DIR holds the manifest.json of `lovbench export`, the
 // number of folds is its parameters.folds and each of them must exist (fold
@@ -289,11 +308,11 @@ func ReadFolds(dir string) ([]Fold, error) {
 	}
 	var folds []Fold
 	for k := 1; k <= n; k++ {
-		name := fmt.Sprintf("Fold%d", k)
+		name := FoldDir(k)
 		fd := filepath.Join(dir, name)
 		if st, err := os.Stat(fd); err != nil || !st.IsDir() {
 			if fromManifest {
-				return nil, fmt.Errorf("%s: no %s directory, but %s says %d folds", dir, name, filepath.Join(dir, "manifest.json"), n)
+				return nil, fmt.Errorf("%s: no %s directory, but %s says %d folds", dir, name, filepath.Join(dir, DatasetManifest), n)
 			}
 			if k == 1 {
 				return nil, fmt.Errorf("%s: no Fold1 directory (expected %s/Fold1..Fold5/{train,vali,test}.txt)", dir, dir)
@@ -304,8 +323,8 @@ func ReadFolds(dir string) ([]Fold, error) {
 		for _, part := range []struct {
 			file string
 			dst  **Dataset
-		}{{"train.txt", &f.Train}, {"vali.txt", &f.Vali}, {"test.txt", &f.Test}} {
-			ds, err := ReadSVMLightFile(filepath.Join(fd, part.file))
+		}{{SetTrain, &f.Train}, {SetVali, &f.Vali}, {SetTest, &f.Test}} {
+			ds, err := ReadSVMLightFile(filepath.Join(dir, filepath.FromSlash(FoldFile(k, part.file))))
 			if err != nil {
 				return nil, err
 			}
@@ -323,7 +342,7 @@ func ReadFolds(dir string) ([]Fold, error) {
 // (parameters.folds) and true, or NumFoldsMax and false when there is no
 // manifest.
 func manifestFolds(dir string) (int, bool, error) {
-	p := filepath.Join(dir, "manifest.json")
+	p := filepath.Join(dir, DatasetManifest)
 	b, err := os.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return NumFoldsMax, false, nil

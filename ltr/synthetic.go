@@ -104,15 +104,15 @@ func MakeFolds(ds *Dataset, seed uint64) []Fold {
 	}
 	folds := make([]Fold, k)
 	for f := 0; f < k; f++ {
-		name := fmt.Sprintf("Fold%d", f+1)
+		name := FoldDir(f + 1)
 		var train []Query
 		for p := 2; p < k; p++ {
 			train = append(train, parts[(f+p)%k]...)
 		}
 		mk := func(part string, qs []Query) *Dataset {
-			return &Dataset{Name: ds.Name + "/" + name + "/" + part, Queries: qs, NumFeatures: ds.NumFeatures}
+			return &Dataset{Name: ds.Name + "/" + FoldFile(f+1, part), Queries: qs, NumFeatures: ds.NumFeatures}
 		}
-		folds[f] = Fold{Name: name, Train: mk("train.txt", train), Vali: mk("vali.txt", parts[(f+1)%k]), Test: mk("test.txt", parts[f])}
+		folds[f] = Fold{Name: name, Train: mk(SetTrain, train), Vali: mk(SetVali, parts[(f+1)%k]), Test: mk(SetTest, parts[f])}
 	}
 	return folds
 }

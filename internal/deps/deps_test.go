@@ -85,11 +85,11 @@ var rules = []struct {
 	{"corpussim", []string{"clickmodels", "clickmodels/sim", "features", "features/democorpus", "sessions"}},
 
 	// The dataset and learning to rank.
-	{"export", []string{"FILES", "WORK", "IDS", "ingest", "features", "labels", "sampling", "gopkg.in/yaml.v3",
-		"github.com/apache/arrow-go/v18/arrow", "github.com/apache/arrow-go/v18/arrow/array",
-		"github.com/apache/arrow-go/v18/arrow/ipc", "github.com/apache/arrow-go/v18/arrow/memory"}},
 	{"ltr/measures", []string{"FILES", "WORK", "gonum.org/v1/gonum/stat/distuv"}},
 	{"ltr", []string{"FILES", "WORK", "IDS", "ltr/measures"}},
+	{"export", []string{"FILES", "WORK", "IDS", "ingest", "features", "labels", "sampling", "ltr", "gopkg.in/yaml.v3",
+		"github.com/apache/arrow-go/v18/arrow", "github.com/apache/arrow-go/v18/arrow/array",
+		"github.com/apache/arrow-go/v18/arrow/ipc", "github.com/apache/arrow-go/v18/arrow/memory"}},
 
 	// The report: the analytics of every stage's outputs and the HTML.
 	{"report", []string{"FILES", "IDS", "sessions", "ingest", "clickmodels", "fit", "labels", "sampling", "features", "export", "ltr",
@@ -153,7 +153,7 @@ var testRules = []struct {
 	{"features/rdf", []string{"TESTING"}},
 	{"features/democorpus", []string{"features"}},
 	{"features", []string{"TESTING", "gonum.org/v1/gonum/graph/network", "gonum.org/v1/gonum/graph/simple"}},
-	{"export", []string{"TESTING", "ltr", "github.com/parquet-go/parquet-go", "github.com/apache/arrow-go/v18/parquet", "github.com/apache/arrow-go/v18/parquet/pqarrow"}},
+	{"export", []string{"TESTING", "github.com/parquet-go/parquet-go", "github.com/apache/arrow-go/v18/parquet", "github.com/apache/arrow-go/v18/parquet/pqarrow"}},
 	{"ltr", []string{"TESTING"}},
 	{"report", []string{"TESTING"}},
 	{"pipeline", []string{"TESTING", "shards"}},
