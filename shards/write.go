@@ -10,6 +10,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/lovbench/lovbench/ingest"
 	"github.com/lovbench/lovbench/internal/atomicfile"
 	"github.com/lovbench/lovbench/internal/hashes"
 	"github.com/lovbench/lovbench/sessions"
@@ -279,7 +280,7 @@ func cutPoint(n int64, fraction float64) int64 {
 // (atomicfile.CreateDir's names): what its index may list. The shard
 // files, and the cleaning report and quarantine that lovbench-beam shard
 // writes beside them (either command may replace the other's output).
-var OutputNames = []string{"shard-*-of-*.parquet", "report.json", "quarantine.jsonl"}
+var OutputNames = []string{"shard-*-of-*.parquet", ingest.ReportFile, ingest.QuarantineFile}
 
 // Write reads src once or twice (three times for the time split; a Yandex
 // log is parsed once and its passes run over the loaded Log) and writes
