@@ -48,12 +48,7 @@ var (
 func lovbenchBinary(t *testing.T) string {
 	t.Helper()
 	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "lovbench-e2e-bin-")
-		if err != nil {
-			binErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "lovbench")
+		binPath = filepath.Join(testTemp, "lovbench")
 		out, err := exec.Command("go", "build", "-tags", "lovbench_crashtest", "-o", binPath, "github.com/lovbench/lovbench/cmd/lovbench").CombinedOutput()
 		if err != nil {
 			binErr = fmt.Errorf("go build: %v\n%s", err, out)
@@ -407,27 +402,17 @@ func TestConcurrentRunRefused(t *testing.T) {
 	}
 }
 
-// TestDemoEndToEnd runs `lovbench demo` with its defaults (the README's
-// first command), checks the published release, that its label shares are
+// TestDemoEndToEnd takes the run of `lovbench demo` with its defaults (the
+// README's first command; sharedDemo, run once for the package's tests),
+// checks the published release, that its label shares are
 // within 5 points of LOVBench's Table 4, that the report renders every chart in headless
 // Chromium without errors, and that a second demo run changes nothing.
 func TestDemoEndToEnd(t *testing.T) {
 	t.Parallel()
 	bin := lovbenchBinary(t)
-	wd := filepath.Join(t.TempDir(), "demo")
-	start := time.Now()
-	cmd := exec.Command(bin, "demo", "--out", wd, "--json", "--quiet")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("demo: %v\n%s", err, stderr.String())
-	}
-	t.Logf("demo wall time %v", time.Since(start))
-	var res RunResult
-	if err := json.Unmarshal(out, &res); err != nil {
-		t.Fatalf("demo --json: %v\n%s", err, out)
-	}
+	dm := sharedDemo(t)
+	wd, res := dm.wd, dm.res
+	t.Logf("demo wall time %v", dm.wall)
 	if !res.Published || res.Report == "" {
 		t.Fatalf("demo published nothing: %+v", res)
 	}
