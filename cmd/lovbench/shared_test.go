@@ -53,3 +53,39 @@ func sharedTooSmallDemo(t *testing.T) tooSmallDemo {
 	})
 	return tooSmall
 }
+
+// cliResult is what one lovbench command did.
+type cliResult struct {
+	code           int
+	stdout, stderr string
+}
+
+// smallDemo is `lovbench -q demo --serps 300 --queries 60 --out DIR` on a
+// fresh DIR and then once more over its unchanged stages, shared by
+// TestDemoAndRunOutputLevels (what -q prints on both runs) and
+// TestReportOutIntoWorkdirRefused (which works in DIR after them).
+type smallDemo struct {
+	out   string   // the work directory (later tests may change it)
+	args  []string // the command's arguments, -q and --out DIR included
+	fresh cliResult
+	rerun cliResult
+}
+
+var (
+	smallDemoOnce sync.Once
+	smallDemoRun  smallDemo
+)
+
+// sharedSmallDemo runs the small demo and its rerun once per test binary
+// run and returns what they did.
+func sharedSmallDemo(t *testing.T) smallDemo {
+	t.Helper()
+	smallDemoOnce.Do(func() {
+		out := filepath.Join(testTemp, "small-demo")
+		d := smallDemo{out: out, args: []string{"-q", "demo", "--serps", "300", "--queries", "60", "--out", out}}
+		d.fresh.code, d.fresh.stdout, d.fresh.stderr = runCLI(t, d.args...)
+		d.rerun.code, d.rerun.stdout, d.rerun.stderr = runCLI(t, d.args...)
+		smallDemoRun = d
+	})
+	return smallDemoRun
+}
