@@ -48,12 +48,7 @@ var (
 func lovbenchBinary(t *testing.T) string {
 	t.Helper()
 	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "lovbench-e2e-bin-")
-		if err != nil {
-			binErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "lovbench")
+		binPath = filepath.Join(testTemp, "lovbench")
 		out, err := exec.Command("go", "build", "-tags", "lovbench_crashtest", "-o", binPath, "github.com/lovbench/lovbench/cmd/lovbench").CombinedOutput()
 		if err != nil {
 			binErr = fmt.Errorf("go build: %v\n%s", err, out)
@@ -407,27 +402,17 @@ func TestConcurrentRunRefused(t *testing.T) {
 	}
 }
 
-// TestDemoEndToEnd runs `lovbench demo` with its defaults (the README's
-// first command), checks the published release, that its label shares are
+// TestDemoEndToEnd takes the run of `lovbench demo` with its defaults (the
+// README's first command; sharedDemo, run once for the package's tests),
+// checks the published release, that its label shares are
 // within 5 points of LOVBench's Table 4, that the report renders every chart in headless
 // Chromium without errors, and that a second demo run changes nothing.
 func TestDemoEndToEnd(t *testing.T) {
 	t.Parallel()
 	bin := lovbenchBinary(t)
-	wd := filepath.Join(t.TempDir(), "demo")
-	start := time.Now()
-	cmd := exec.Command(bin, "demo", "--out", wd, "--json", "--quiet")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("demo: %v\n%s", err, stderr.String())
-	}
-	t.Logf("demo wall time %v", time.Since(start))
-	var res RunResult
-	if err := json.Unmarshal(out, &res); err != nil {
-		t.Fatalf("demo --json: %v\n%s", err, out)
-	}
+	dm := sharedDemo(t)
+	wd, res := dm.wd, dm.res
+	t.Logf("demo wall time %v", dm.wall)
 	if !res.Published || res.Report == "" {
 		t.Fatalf("demo published nothing: %+v", res)
 	}
@@ -539,22 +524,31 @@ func TestDemoEndToEnd(t *testing.T) {
 // TestDemoDenseRecovery runs `lovbench demo --profile dense`, the log with
 // many clicks per result, and checks that its labels recover the hidden
 // relevance: Pearson 0.8 or more and Kendall's tau-b 0.5 or more between
-// the inferred probability and the true relevance.
+// the inferred probability and the true relevance. At the default size it
+// runs the demo's configuration in-process at half size and without the
+// learning-to-rank stage, which comes after the labels and is half the
+// run's time (the default demo's tests check that stage); at the full size
+// (LOVBENCH_FULL=1) the whole `lovbench demo --profile dense`.
 func TestDemoDenseRecovery(t *testing.T) {
 	t.Parallel()
-	bin := lovbenchBinary(t)
 	wd := filepath.Join(t.TempDir(), "dense")
-	args := []string{"demo", "--out", wd, "--profile", "dense", "--quiet"}
-	if !testsize.Full() {
+	if testsize.Full() {
+		bin := lovbenchBinary(t)
+		cmd := exec.Command(bin, "demo", "--out", wd, "--profile", "dense", "--quiet")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("demo --profile dense: %v\n%s", err, b)
+		}
+	} else {
 		// Half the dense profile's queries and SERPs: the same 100 SERPs
 		// per query, the density the property is about, and still 2,000
-		// labelled pairs.
+		// labelled pairs. Seed 1, demo's default.
 		serps, queries := DemoDense.DemoSize()
-		args = append(args, "--serps", strconv.Itoa(serps/2), "--queries", strconv.Itoa(queries/2))
-	}
-	cmd := exec.Command(bin, args...)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("demo --profile dense: %v\n%s", err, b)
+		cfg := DemoConfig(wd, DemoDense, serps/2, queries/2, 1)
+		off := false
+		cfg.LTR.Enabled = &off
+		if _, err := Run(context.Background(), cfg, RunOptions{}); err != nil {
+			t.Fatalf("the dense demo's configuration: %v", err)
+		}
 	}
 	d, err := ReportFromWorkdir(wd)
 	if err != nil {
@@ -766,7 +760,10 @@ func writeYandex(t *testing.T, path string, serps []sessions.SERP) {
 func TestExpertAgreement(t *testing.T) {
 	expert := refdata.Path(t, "lovbench", "cbrbench", "CBRBenchGroundTruth.csv.gz")
 	base := t.TempDir()
-	cfgText := fmt.Sprintf("simulate: {sessions: 20000, queries: 500, seed: 2}\nlabels: {expert: %s}\nltr: {enabled: false}\nworkdir: work\n", expert)
+	// At the default size a quarter of the full size's SERPs over the same
+	// pool of 500 queries: the same 21 expert pairs per model match.
+	serps := testsize.Pick(5000, 20000)
+	cfgText := fmt.Sprintf("simulate: {sessions: %d, queries: 500, seed: 2}\nlabels: {expert: %s}\nltr: {enabled: false}\nworkdir: work\n", serps, expert)
 	os.WriteFile(filepath.Join(base, "c.yaml"), []byte(cfgText), 0o644)
 	cfg, err := LoadConfig(filepath.Join(base, "c.yaml"))
 	if err != nil {

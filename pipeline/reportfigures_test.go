@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -57,19 +56,18 @@ func num(t *testing.T, s string) float64 {
 	return v
 }
 
-// TestReportFiguresFromFullData runs the demo and recomputes, from the
+// TestReportFiguresFromFullData takes the default demo's run (shared with
+// TestDemoEndToEnd) and recomputes, from the
 // stage files and independently of the report's code, every figure the
 // report's sentences state; the report must state exactly those. The demo
 // has 1,760 recovery pairs, more than the scatter plot draws, so a figure
 // computed from the plot's sample (as the near-prior share was: 46.2%
 // instead of 54.2%) shows.
 func TestReportFiguresFromFullData(t *testing.T) {
-	wd := filepath.Join(t.TempDir(), "demo")
+	dm := sharedDemo(t)
+	wd, res := dm.wd, dm.res
+	// The configuration `lovbench demo` ran with its defaults.
 	cfg := DemoConfig(wd, DemoLOVBench, 0, 0, 1)
-	res, err := Run(context.Background(), cfg, RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	b, err := os.ReadFile(res.Report)
 	if err != nil {
 		t.Fatal(err)

@@ -95,7 +95,8 @@ func TestValidateCountsProblems(t *testing.T) {
 // demo has no folds flag, so its "too small" message does not offer one.
 func TestDemoTooSmallMessage(t *testing.T) {
 	t.Parallel()
-	code, _, errs := runCLI(t, "-q", "demo", "--profile", "dense", "--serps", "10", "--out", filepath.Join(t.TempDir(), "d"))
+	d := sharedTooSmallDemo(t) // shared with TestDemoBelowMinimums
+	code, errs := d.code, d.stderr
 	if code != 1 || !strings.Contains(errs, "--serps") {
 		t.Fatalf("demo --serps 10: code %d (want 1): %s", code, errs)
 	}

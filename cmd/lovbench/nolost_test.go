@@ -20,9 +20,12 @@ import (
 // rather than kept with "nothing changed".
 func TestReportOutIntoWorkdirRefused(t *testing.T) {
 	t.Parallel()
-	w := filepath.Join(t.TempDir(), "w")
-	demo := []string{"-q", "demo", "--serps", "300", "--queries", "60", "--out", w}
-	if code, _, errs := runCLI(t, demo...); code != 0 {
+	// `-q demo --serps 300 --queries 60` on a fresh work directory (and a
+	// rerun over its unchanged stages), shared with
+	// TestDemoAndRunOutputLevels.
+	d := sharedSmallDemo(t)
+	w, demo := d.out, d.args
+	if code, errs := d.fresh.code, d.fresh.stderr; code != 0 {
 		t.Fatalf("demo: exit %d: %s", code, errs)
 	}
 	labels := filepath.Join(w, "stages", "label", "labels.csv")

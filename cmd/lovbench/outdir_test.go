@@ -112,12 +112,12 @@ func TestDemoAndRunRefuseForeignWorkdirs(t *testing.T) {
 // banner; a later run without the flag does not publish it again.
 func TestDemoBelowMinimums(t *testing.T) {
 	t.Parallel()
-	out := filepath.Join(t.TempDir(), "d")
-	code, _, errs := runCLI(t, "-q", "demo", "--profile", "dense", "--serps", "10", "--out", out)
-	if code != 1 || !strings.Contains(errs, "test set has") || !strings.Contains(errs, "--allow-degenerate") {
+	first := sharedTooSmallDemo(t) // the first run, on a fresh work directory
+	out := first.out
+	if code, errs := first.code, first.stderr; code != 1 || !strings.Contains(errs, "test set has") || !strings.Contains(errs, "--allow-degenerate") {
 		t.Fatalf("demo --serps 10: code %d (want 1): %s", code, errs)
 	}
-	if _, err := os.Stat(filepath.Join(out, "releases", "latest")); err == nil {
+	if first.published {
 		t.Error("a release was published")
 	}
 	code, stdout, errs := runCLI(t, "-q", "demo", "--profile", "dense", "--serps", "10", "--out", out, "--allow-degenerate")

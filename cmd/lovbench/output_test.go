@@ -15,12 +15,15 @@ func TestDemoAndRunOutputLevels(t *testing.T) {
 	dir := t.TempDir()
 	small := []string{"demo", "--serps", "300", "--queries", "60"}
 	// -q on a fresh work directory: every stage runs, nothing is printed.
-	code, out, errs := runCLI(t, append([]string{"-q"}, append(small, "--out", filepath.Join(dir, "q"))...)...)
+	// (The run `-q demo --serps 300 --queries 60` and its rerun are shared
+	// with TestReportOutIntoWorkdirRefused.)
+	q := sharedSmallDemo(t)
+	code, out, errs := q.fresh.code, q.fresh.stdout, q.fresh.stderr
 	if code != 0 || out != "" || errs != "" {
 		t.Fatalf("demo -q: code %d, stdout %q, stderr %q (want nothing)", code, out, errs)
 	}
 	// -q over unchanged stages ("nothing changed" is not printed either).
-	code, out, errs = runCLI(t, append([]string{"-q"}, append(small, "--out", filepath.Join(dir, "q"))...)...)
+	code, out, errs = q.rerun.code, q.rerun.stdout, q.rerun.stderr
 	if code != 0 || out != "" || errs != "" {
 		t.Fatalf("demo -q rerun: code %d, stdout %q, stderr %q (want nothing)", code, out, errs)
 	}

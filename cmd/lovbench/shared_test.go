@@ -1,0 +1,91 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// testTemp is the directory the package's shared test fixtures are made
+// in; TestMain removes it after the tests.
+var testTemp string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "lovbench-cmd-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	testTemp = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// tooSmallDemo is one run of `lovbench -q demo --profile dense --serps 10
+// --out DIR` on a fresh DIR, a log too small for a benchmark, shared by
+// the tests of its message (TestDemoTooSmallMessage) and of what comes
+// after it in DIR (TestDemoBelowMinimums).
+type tooSmallDemo struct {
+	out       string // the work directory (later tests may change it)
+	code      int    // the exit status
+	stdout    string
+	stderr    string
+	published bool // whether releases/latest existed right after the run
+}
+
+var (
+	tooSmallOnce sync.Once
+	tooSmall     tooSmallDemo
+)
+
+// sharedTooSmallDemo runs the too-small dense demo once per test binary
+// run and returns what it did.
+func sharedTooSmallDemo(t *testing.T) tooSmallDemo {
+	t.Helper()
+	tooSmallOnce.Do(func() {
+		out := filepath.Join(testTemp, "too-small-demo")
+		code, stdout, stderr := runCLI(t, "-q", "demo", "--profile", "dense", "--serps", "10", "--out", out)
+		_, err := os.Stat(filepath.Join(out, "releases", "latest"))
+		tooSmall = tooSmallDemo{out: out, code: code, stdout: stdout, stderr: stderr, published: err == nil}
+	})
+	return tooSmall
+}
+
+// cliResult is what one lovbench command did.
+type cliResult struct {
+	code           int
+	stdout, stderr string
+}
+
+// smallDemo is `lovbench -q demo --serps 300 --queries 60 --out DIR` on a
+// fresh DIR and then once more over its unchanged stages, shared by
+// TestDemoAndRunOutputLevels (what -q prints on both runs) and
+// TestReportOutIntoWorkdirRefused (which works in DIR after them).
+type smallDemo struct {
+	out   string   // the work directory (later tests may change it)
+	args  []string // the command's arguments, -q and --out DIR included
+	fresh cliResult
+	rerun cliResult
+}
+
+var (
+	smallDemoOnce sync.Once
+	smallDemoRun  smallDemo
+)
+
+// sharedSmallDemo runs the small demo and its rerun once per test binary
+// run and returns what they did.
+func sharedSmallDemo(t *testing.T) smallDemo {
+	t.Helper()
+	smallDemoOnce.Do(func() {
+		out := filepath.Join(testTemp, "small-demo")
+		d := smallDemo{out: out, args: []string{"-q", "demo", "--serps", "300", "--queries", "60", "--out", out}}
+		d.fresh.code, d.fresh.stdout, d.fresh.stderr = runCLI(t, d.args...)
+		d.rerun.code, d.rerun.stdout, d.rerun.stderr = runCLI(t, d.args...)
+		smallDemoRun = d
+	})
+	return smallDemoRun
+}
