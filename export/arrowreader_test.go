@@ -18,6 +18,7 @@ import (
 
 	"github.com/lovbench/lovbench/internal/pqfile"
 	"github.com/lovbench/lovbench/labels"
+	"github.com/lovbench/lovbench/ltr"
 )
 
 // arrowRow is one row of a dataset Parquet file as Apache Arrow's reader
@@ -176,7 +177,7 @@ func TestDatasetReadByArrow(t *testing.T) {
 					want[q] = true
 				}
 			}
-			got := svmQIDs(t, filepath.Join(dir, FoldFile(k, set)))
+			got := svmQIDs(t, filepath.Join(dir, ltr.FoldFile(k, set)))
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Errorf("Fold%d/%s.txt: qids %v, want those of partitions %v: %v", k, set, got, parts, want)
 			}

@@ -26,6 +26,7 @@ import (
 	"github.com/lovbench/lovbench/internal/hashes"
 	"github.com/lovbench/lovbench/internal/refdata"
 	"github.com/lovbench/lovbench/labels"
+	"github.com/lovbench/lovbench/ltr"
 	"github.com/lovbench/lovbench/sampling"
 )
 
@@ -230,7 +231,7 @@ func TestSVMLightRoundTrip(t *testing.T) {
 		rows := 0
 		for _, set := range []string{"train", "vali", "test"} {
 			sets[set] = map[int]bool{}
-			lines := readSVM(t, filepath.Join(dir, FoldFile(f.Fold, set)))
+			lines := readSVM(t, filepath.Join(dir, ltr.FoldFile(f.Fold, set)))
 			rows += len(lines)
 			for _, l := range lines {
 				i, ok := in[key{l.query, l.term}]
@@ -295,7 +296,7 @@ func TestKeepJunk(t *testing.T) {
 	dir, gt, _ := buildDir(t, Options{Folds: 3, Seed: 1, KeepJunk: true})
 	junk := 0
 	for _, set := range []string{"train", "vali", "test"} {
-		for _, l := range readSVM(t, filepath.Join(dir, FoldFile(1, set))) {
+		for _, l := range readSVM(t, filepath.Join(dir, ltr.FoldFile(1, set))) {
 			if l.label == -2 {
 				junk++
 			}

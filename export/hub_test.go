@@ -17,6 +17,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lovbench/lovbench/internal/pqfile"
+	"github.com/lovbench/lovbench/ltr"
 )
 
 // section returns the card's section from its heading to the next "## ".
@@ -156,7 +157,7 @@ func TestCardHubFrontMatter(t *testing.T) {
 				}
 			}
 			var want []string
-			for _, l := range readSVM(t, filepath.Join(dir, FoldFile(k, set))) {
+			for _, l := range readSVM(t, filepath.Join(dir, ltr.FoldFile(k, set))) {
 				want = append(want, fmt.Sprintf("%d %s", l.qid, l.term))
 			}
 			if info.Splits[i].N != len(want) {
@@ -165,7 +166,7 @@ func TestCardHubFrontMatter(t *testing.T) {
 			slices.Sort(got)
 			slices.Sort(want)
 			if !slices.Equal(got, want) || len(want) == 0 {
-				t.Errorf("%s %s: the config's files hold %d rows, not the %d of %s", cfg.Name, set, len(got), len(want), FoldFile(k, set))
+				t.Errorf("%s %s: the config's files hold %d rows, not the %d of %s", cfg.Name, set, len(got), len(want), ltr.FoldFile(k, set))
 			}
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/lovbench/lovbench/ltr"
 )
 
 // TestFoldFilesInQidOrder: every fold file lists its queries in ascending
@@ -20,7 +22,7 @@ func TestFoldFilesInQidOrder(t *testing.T) {
 	m := readManifest(t, dir)
 	for _, f := range m.Folds {
 		for _, set := range []string{"train", "vali", "test"} {
-			lines := readSVM(t, filepath.Join(dir, FoldFile(f.Fold, set)))
+			lines := readSVM(t, filepath.Join(dir, ltr.FoldFile(f.Fold, set)))
 			seen := map[int]bool{}
 			for i, l := range lines {
 				if i > 0 && l.qid < lines[i-1].qid {

@@ -25,6 +25,7 @@ import (
 	"github.com/lovbench/lovbench/internal/pqfile"
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
+	"github.com/lovbench/lovbench/ltr"
 	"github.com/lovbench/lovbench/sampling"
 )
 
@@ -371,7 +372,7 @@ func validateFiles(v *Validation, dir string, m *Manifest) {
 	var want []string
 	for _, f := range Folds(m.Parameters.Folds) {
 		for _, s := range []string{"train", "vali", "test"} {
-			want = append(want, FoldFile(f.Fold, s))
+			want = append(want, ltr.FoldFile(f.Fold, s))
 		}
 	}
 	want = append(want, ArrowFile, ParquetFile, QrelsFile, GroundTruthFile)
@@ -513,9 +514,9 @@ func validateFolds(ctx context.Context, v *Validation, dir string, m *Manifest, 
 	}
 	var jobs []job
 	for _, f := range Folds(m.Parameters.Folds) {
-		jobs = append(jobs, job{f.Fold, "train", FoldFile(f.Fold, "train"), f.Train},
-			job{f.Fold, "vali", FoldFile(f.Fold, "vali"), []int{f.Vali}},
-			job{f.Fold, "test", FoldFile(f.Fold, "test"), []int{f.Test}})
+		jobs = append(jobs, job{f.Fold, "train", ltr.FoldFile(f.Fold, "train"), f.Train},
+			job{f.Fold, "vali", ltr.FoldFile(f.Fold, "vali"), []int{f.Vali}},
+			job{f.Fold, "test", ltr.FoldFile(f.Fold, "test"), []int{f.Test}})
 	}
 	results := make([]svmResult, len(jobs))
 	err := par.Each(ctx, len(jobs), 0, func(_ context.Context, i int) error {

@@ -34,10 +34,6 @@ const (
 	GroundTruthFile = sampling.FileGroundTruth
 )
 
-// FoldFile returns the slash path of a fold file ("Fold1/train.txt"):
-// ltr.FoldFile, the layout's one home.
-func FoldFile(fold int, set string) string { return ltr.FoldFile(fold, set) }
-
 // Output is one output file of a build, for the manifest.
 type Output struct {
 	Path   string `json:"path"` // slash path relative to the dataset directory
@@ -388,7 +384,7 @@ func writeFolds(ctx context.Context, dir string, folds []FoldSpec, ds *Dataset, 
 			for _, p := range set.parts {
 				rows += counts[p-1]
 			}
-			o, err := writeOut(dir, FoldFile(f.Fold, set.name), rows, func(w io.Writer) error {
+			o, err := writeOut(dir, ltr.FoldFile(f.Fold, set.name), rows, func(w io.Writer) error {
 				// Runs of consecutive rows of the file's partitions (whole
 				// queries) are written in one call each.
 				start := -1

@@ -29,10 +29,8 @@ func TestMain(m *testing.M) {
 // the tests of its message (TestDemoTooSmallMessage) and of what comes
 // after it in DIR (TestDemoBelowMinimums).
 type tooSmallDemo struct {
-	out       string // the work directory (later tests may change it)
-	code      int    // the exit status
-	stdout    string
-	stderr    string
+	out string // the work directory (later tests may change it)
+	cliResult
 	published bool // whether releases/latest existed right after the run
 }
 
@@ -47,9 +45,11 @@ func sharedTooSmallDemo(t *testing.T) tooSmallDemo {
 	t.Helper()
 	tooSmallOnce.Do(func() {
 		out := filepath.Join(testTemp, "too-small-demo")
-		code, stdout, stderr := runCLI(t, "-q", "demo", "--profile", "dense", "--serps", "10", "--out", out)
+		d := tooSmallDemo{out: out}
+		d.code, d.stdout, d.stderr = runCLI(t, "-q", "demo", "--profile", "dense", "--serps", "10", "--out", out)
 		_, err := os.Stat(filepath.Join(out, "releases", "latest"))
-		tooSmall = tooSmallDemo{out: out, code: code, stdout: stdout, stderr: stderr, published: err == nil}
+		d.published = err == nil
+		tooSmall = d
 	})
 	return tooSmall
 }
