@@ -3,10 +3,10 @@
 // synthetic source) to disk, then runs the pipeline's log stages one by one
 // as child processes of a freshly built lovbench binary,
 //
-//	ingest -> fit DCTR, UBM, DBN (--memory-limit) -> label
+//	ingest -> fit -models (--memory-limit) -> label (the first model's relevance)
 //
 // and prints, per stage, wall-clock time, CPU time (user + system), peak
-// resident set size (the child's rusage, so the figure is honest) and the
+// resident set size in MiB (the child's rusage, so the figure is honest) and the
 // load average before and after (the machine is shared: wall time is
 // inflated by other work, CPU time much less). Targets on the 2-core
 // development machine at 35 M SERPs / 2 M queries: ingest + fit + label
@@ -55,6 +55,10 @@ func main() {
 	}
 }
 
+// rss prints a peak resident set in MiB, so that one just under or over
+// a 1 GiB (1024 MiB) limit reads as such.
+func rss(bytes int64) string { return fmt.Sprintf("%.1f MiB", float64(bytes)/(1<<20)) }
+
 func loadavg() string {
 	b, err := os.ReadFile("/proc/loadavg")
 	if err != nil {
@@ -86,7 +90,7 @@ func child(name, bin string, args ...string) (stage, error) {
 	if err != nil {
 		return st, fmt.Errorf("%s: %s %s: %w", name, bin, strings.Join(args, " "), err)
 	}
-	fmt.Fprintf(os.Stderr, "scale bench: %s done: %.1f s wall, %.1f s CPU, peak RSS %.2f GiB\n", name, st.wall.Seconds(), (st.user + st.sys).Seconds(), float64(st.maxRSS)/(1<<30))
+	fmt.Fprintf(os.Stderr, "scale bench: %s done: %.1f s wall, %.1f s CPU, peak RSS %s\n", name, st.wall.Seconds(), (st.user + st.sys).Seconds(), rss(st.maxRSS))
 	return st, nil
 }
 
@@ -116,6 +120,9 @@ func run(serps, queries int, dir, memLimit, models string, iters string) error {
 		}
 	}
 	ing, fit := filepath.Join(dir, "ingest"), filepath.Join(dir, "fit")
+	// The label stage reads the relevance of the first model fitted (the
+	// file name fit writes: the model's name in capitals).
+	labelModel := strings.ToUpper(strings.TrimSpace(strings.Split(models, ",")[0]))
 	fitArgs := []string{"fit", "-q", "--sessions", ing, "--models", models, "--memory-limit", memLimit, "--out", fit}
 	if iters != "default" {
 		fitArgs = append(fitArgs, "--iterations", iters)
@@ -126,7 +133,7 @@ func run(serps, queries int, dir, memLimit, models string, iters string) error {
 	}{
 		{"ingest", []string{"ingest", "-q", "--format", "yandex", "--log", logFile, "--out", ing}},
 		{"fit " + models, fitArgs},
-		{"label (DBN)", []string{"label", "-q", "--relevance", filepath.Join(fit, "DBN_relevance.tsv"), "--sessions", ing, "--memory-limit", memLimit, "--out", filepath.Join(dir, "labels.csv")}},
+		{"label (" + labelModel + ")", []string{"label", "-q", "--relevance", filepath.Join(fit, labelModel+"_relevance.tsv"), "--sessions", ing, "--memory-limit", memLimit, "--out", filepath.Join(dir, "labels.csv")}},
 	}
 	var total stage
 	total.name = "ingest + fit + label"
@@ -158,7 +165,7 @@ func run(serps, queries int, dir, memLimit, models string, iters string) error {
 	fmt.Println("| stage | wall (s) | CPU user+sys (s) | peak RSS | load before | load after |")
 	fmt.Println("|---|---|---|---|---|---|")
 	for _, st := range stages {
-		fmt.Printf("| %s | %.1f | %.1f | %.2f GiB | %s | %s |\n", st.name, st.wall.Seconds(), (st.user + st.sys).Seconds(), float64(st.maxRSS)/(1<<30), st.loadBefore, st.loadAfter)
+		fmt.Printf("| %s | %.1f | %.1f | %s | %s | %s |\n", st.name, st.wall.Seconds(), (st.user + st.sys).Seconds(), rss(st.maxRSS), st.loadBefore, st.loadAfter)
 	}
 	for _, r := range reps {
 		fmt.Printf("\nfit %s: prepare %.1f s, fit %.1f s (wall)", r.Model, r.PrepSeconds, r.FitSeconds)
