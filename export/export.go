@@ -232,7 +232,7 @@ func Build(gt []sampling.Row, ft *FeatureTable, opts Options) (*Dataset, int, er
 		opts.Folds = DefaultFolds
 	}
 	if opts.Folds < MinFolds {
-		return nil, 0, fmt.Errorf("export: %d folds; need at least 3 (train, vali, test)", opts.Folds)
+		return nil, 0, fmt.Errorf("export: %d folds; need at least %d (train, vali, test)", opts.Folds, MinFolds)
 	}
 	if len(gt) == 0 {
 		return nil, 0, fmt.Errorf("export: empty ground truth")
