@@ -666,7 +666,7 @@ func TestRunOnYandexLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	serps, _, err := corpussim.Sessions(context.Background(), src, sim.Config{Kind: clickmodels.UBM, SERPs: 3000, Seed: 5})
+	serps, _, err := corpussim.Sessions(context.Background(), src, sim.Config{Kind: clickmodels.UBM, SERPs: 1000, Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -735,7 +735,7 @@ func TestRunOnYandexLog(t *testing.T) {
 		}
 	}
 	// Different content: ingest and everything after it rerun.
-	writeYandex(t, moved, serps[:2500])
+	writeYandex(t, moved, serps[:800])
 	res3, err := Run(context.Background(), cfg, RunOptions{Force: []string{"report"}})
 	if err != nil {
 		t.Fatal(err)
