@@ -31,6 +31,8 @@ var readmeSkipped = map[string]string{
 // at the full size (LOVBENCH_FULL=1, as .ci/run runs it). Every one must
 // still be in the README.
 var readmeSmall = map[string]struct{ add, why string }{
+	"lovbench demo --out /tmp/lovbench-demo": {"--serps 300 --queries 60",
+		"the smallest log the cmd/lovbench and pipeline tests run the demo on that still meets a benchmark's minimums; the hand-built benchmark below reads its log and corpus (the default profile's 2,000 SERPs: pipeline TestDemoEndToEnd); about 3 CPU-s less, and 2.5 less for the ltr line"},
 	"lovbench ltr      --data dataset/ --algorithms ranknet,adarank,lambdamart,ca --out work/ltr": {"--configs full",
 		"every ranker on the one configuration the rank lines read (LOVBenchFull) instead of all six of Table 5: 20 trainings instead of 120, about 6 CPU-s less on two cores"},
 }

@@ -27,10 +27,10 @@ func TestSimulatedLogProvenanceTravels(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := filepath.Join(dir, "log.tsv")
-	if code, _, errs := runCLI(t, "-q", "simulate", "--model", "ubm", "--corpus", "embedded", "--sessions", "2000", "--queries", "60", "--seed", "3", "--out", log); code != 0 {
+	if code, _, errs := runCLI(t, "-q", "simulate", "--model", "ubm", "--corpus", "embedded", "--sessions", "600", "--queries", "60", "--seed", "3", "--out", log); code != 0 {
 		t.Fatalf("simulate: code %d: %s", code, errs)
 	}
-	if p, err := sessions.ReadProvenance(log); err != nil || p == nil || !p.Simulated || !strings.Contains(p.Simulation, "2000 SERPs") {
+	if p, err := sessions.ReadProvenance(log); err != nil || p == nil || !p.Simulated || !strings.Contains(p.Simulation, "600 SERPs") {
 		t.Fatalf("simulate's provenance: %+v %v", p, err)
 	}
 	plain := filepath.Join(dir, "plain.tsv")
@@ -80,7 +80,7 @@ func TestSimulatedLogProvenanceTravels(t *testing.T) {
 	card, cr, m := export("sim", "dataset")
 	pub, _ := m["publication"].(map[string]any)
 	if strings.Contains(card, users) || !strings.Contains(card, "This dataset's search log was simulated") ||
-		!strings.Contains(card, "2000 SERPs with queries drawn from a pool of 60 (Zipf exponent 1.1), clicks from UBM") || !strings.Contains(cr, "Simulated: no engine's users took part") ||
+		!strings.Contains(card, "600 SERPs with queries drawn from a pool of 60 (Zipf exponent 1.1), clicks from UBM") || !strings.Contains(cr, "Simulated: no engine's users took part") ||
 		pub["simulated_log"] != true {
 		t.Errorf("simulated log: card says users %v, simulated %v; croissant simulated %v; manifest publication %v",
 			strings.Contains(card, users), strings.Contains(card, "simulated"), strings.Contains(cr, "Simulated"), pub)

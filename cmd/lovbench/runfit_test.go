@@ -20,7 +20,7 @@ func TestRunFitsAsFit(t *testing.T) {
 	dir := t.TempDir()
 	wd := filepath.Join(dir, "work")
 	cfg := filepath.Join(dir, "lovbench.yaml")
-	os.WriteFile(cfg, []byte(`simulate: {sessions: 3000, queries: 60, model: ubm, seed: 3}
+	os.WriteFile(cfg, []byte(`simulate: {sessions: 600, queries: 60, model: ubm, seed: 3}
 click_models:
   models: [ubm, dbn]
   estimator: pyclick
