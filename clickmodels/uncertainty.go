@@ -3,6 +3,7 @@ package clickmodels
 import (
 	"context"
 	"math"
+	"math/bits"
 	"slices"
 
 	"gonum.org/v1/gonum/mathext"
@@ -837,9 +838,38 @@ func (pw *pairWriter) setPriors() (*UncertaintyReport, error) {
 	}
 	rep := pw.usePriors(tabs[0], s)
 	if acc != nil {
+		if err := pw.boundAttractiveness(acc); err != nil {
+			return nil, err
+		}
 		pw.ridge, rep.Identification = identify(pw.kind, pw.global, pw.ranks, acc)
 	}
 	return rep, nil
+}
+
+// boundAttractiveness records in acc, per pair, the lower end of its
+// interval at the fitted scale, which bounds its component's scale from
+// above (identify.go): the (1 - level) / 2 quantile of the pair's
+// posterior under pw's priors. One pass over the pairs; a pair
+// whose quantile cannot exceed the largest so far is skipped: the
+// quantile at a tail t is at most m + sd sqrt(t / (1 - t)) (Cantelli's
+// inequality, m and sd the posterior's mean and standard deviation).
+func (pw *pairWriter) boundAttractiveness(acc *ridgeAcc) error {
+	t := (1 - pw.level) / 2
+	pw.pairs(func(_, _ string, v *pairVal) bool {
+		if v.ranks == 0 {
+			return true
+		}
+		r := bits.TrailingZeros64(v.ranks)
+		a, b := pw.relevanceBeta(v)
+		n := a + b
+		m := a / n
+		if m+math.Sqrt(m*(1-m)/(n+1)*t/(1-t)) <= acc.lower[r] {
+			return true
+		}
+		acc.addLower(v.ranks, BetaQuantile(a, b, t))
+		return true
+	})
+	return pw.readErr()
 }
 
 // usePriors makes a and s (nil but for DBN and SDBN) the priors of pw's
