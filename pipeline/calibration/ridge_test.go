@@ -16,8 +16,9 @@ import (
 // alone (before issue 36) covered the truth for 0.495 (PBM) and 0.614
 // (UBM) of the pairs, with ECE 0.203 and 0.102; intervals over the
 // identified set with its upper end one over the largest fitted
-// attractiveness (lovbench db630d6) 0.652 and 0.800, ECE 0.172 and
-// 0.078; with the upper end one over the largest lower end of the pairs'
+// attractiveness 0.652 and 0.800, ECE 0.172 and 0.078 (0.692 and 0.847 on
+// lovbench db630d6, with the click-less SERPs and the bounded counts);
+// with the upper end one over the largest lower end of the pairs'
 // intervals (issue 36 part 3: the largest point estimate is the noisiest,
 // and cut the set short of the truth) 0.957 and 0.973, ECE 0.075 and
 // 0.053 (docs/clickmodels.md, "What a log identifies").
