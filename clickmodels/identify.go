@@ -34,10 +34,12 @@ import (
 // Convention. The point estimate keeps the scale the EM reaches from
 // PyClick's start (every parameter 0.5, prior Beta(1, 1)), so the
 // relevance column stays equal to PyClick's. Along the ridge EM drifts
-// towards the largest examination parameter at 1 (measured: 0.998-0.999 at
-// rank 1 after 200 iterations on both simulators, whose truths are 0.95,
-// 0.97 and 0.8), so the fitted scale is the lower end of the identified
-// set. The interval covers the identified set instead: for a component k
+// until one parameter reaches its bound 1, so the fitted scale is near one
+// end of the identified set; which end depends on the log (measured: the
+// rank-1 examination at 0.998-0.999 after 200 iterations on the 10-60 k
+// SERP logs of both simulators, whose truths are 0.95, 0.97 and 0.8; the
+// largest attractiveness at 0.998 on 1 M SERPs over 300 queries, rank 1
+// then at 0.923). The interval covers the identified set instead: for a component k
 // of the graph, the scales c with every examination parameter gamma / c
 // <= 1 and every attractiveness alpha * c <= 1. The first bound is c >=
 // max_k gamma (the fitted maximum: examination parameters are global and

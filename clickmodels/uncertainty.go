@@ -849,24 +849,34 @@ func (pw *pairWriter) setPriors() (*UncertaintyReport, error) {
 // boundAttractiveness records in acc, per pair, the lower end of its
 // interval at the fitted scale, which bounds its component's scale from
 // above (identify.go): the (1 - level) / 2 quantile of the pair's
-// posterior under pw's priors. One pass over the pairs; a pair
-// whose quantile cannot exceed the largest so far is skipped: the
-// quantile at a tail t is at most m + sd sqrt(t / (1 - t)) (Cantelli's
+// posterior under pw's priors. One pass over the pairs; a pair whose
+// quantile cannot exceed the largest so far of its component is skipped:
+// the quantile at a tail t is at most m + sd sqrt(t / (1 - t)) (Cantelli's
 // inequality, m and sd the posterior's mean and standard deviation).
 func (pw *pairWriter) boundAttractiveness(acc *ridgeAcc) error {
 	t := (1 - pw.level) / 2
+	var comp [maxGraphRanks]int
+	comps := acc.components()
+	for k, c := range comps {
+		for _, r := range c {
+			comp[r] = k
+		}
+	}
+	best := make([]float64, len(comps))
 	pw.pairs(func(_, _ string, v *pairVal) bool {
 		if v.ranks == 0 {
 			return true
 		}
-		r := bits.TrailingZeros64(v.ranks)
+		k := comp[bits.TrailingZeros64(v.ranks)]
 		a, b := pw.relevanceBeta(v)
 		n := a + b
 		m := a / n
-		if m+math.Sqrt(m*(1-m)/(n+1)*t/(1-t)) <= acc.lower[r] {
+		if m+math.Sqrt(m*(1-m)/(n+1)*t/(1-t)) <= best[k] {
 			return true
 		}
-		acc.addLower(v.ranks, BetaQuantile(a, b, t))
+		L := BetaQuantile(a, b, t)
+		best[k] = max(best[k], L)
+		acc.addLower(v.ranks, L)
 		return true
 	})
 	return pw.readErr()
