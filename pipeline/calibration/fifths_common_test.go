@@ -145,9 +145,9 @@ func TestFifthsRefDBNVeryDenseWhole(t *testing.T) {
 // fifth is 0.94 x the truth: EM settles at rank 1's examination 0.998
 // (truth 0.95), and the scale interval [0.998, 1 / 0.971] stopped short
 // of the truth's 1.05 because its upper end was one over the largest
-// fitted attractiveness, 0.971, a pair seen at rank 2 whose truth at the
-// fitted scale is 0.92. With the upper end one over the largest lower end
-// of the pairs' intervals (0.903: c up to 1.107; clickmodels/identify.go)
+// fitted attractiveness, 0.971, a pair of 22 evidence whose true
+// attractiveness is 0.92 (0.86 at the fitted scale). With the upper end one over the largest lower end
+// of the pairs' intervals (0.905: c up to 1.104; clickmodels/identify.go)
 // every fifth holds: 0.905 0.934 0.931 0.931 0.954, ECE 0.017.
 func TestFifthsRefUBMDense(t *testing.T) { checkFifths(t, refFifths(t, refsim.UBM, 60000, 300), true) }
 
