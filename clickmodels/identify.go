@@ -107,10 +107,14 @@ type IdentificationComponent struct {
 	// ScaleMax = 1 / AttractivenessBound bound the scales c of
 	// (alpha * c, gamma / c) that keep every probability at most 1 and
 	// that the log does not reject.
+	// ScaleMaxPoint = 1 / MaxAttractiveness is the upper end by the point
+	// estimates, over which the Beta beside the interval spreads the
+	// posterior; ScaleMax is at least ScaleMaxPoint.
 	MaxExamination      float64 `json:"max_examination"`
 	MaxAttractiveness   float64 `json:"max_attractiveness"`
 	AttractivenessBound float64 `json:"attractiveness_bound"`
 	ScaleMin            float64 `json:"scale_min"`
+	ScaleMaxPoint       float64 `json:"scale_max_point"`
 	ScaleMax            float64 `json:"scale_max"`
 }
 
@@ -161,7 +165,7 @@ func (r *ridgeAcc) add(ranks uint64, a float64) {
 // interval of its component.
 type ridge struct {
 	comp  [maxGraphRanks]int // component of each rank, -1 if never shown
-	scale [][2]float64       // per component: [c_min, c_max]
+	scale [][3]float64       // per component: c_min, c_point, c_max
 }
 
 // examMax is the largest fitted examination parameter of rank r among
@@ -235,11 +239,15 @@ func identify(kind Kind, global []float64, R int, acc *ridgeAcc) (*ridge, *Ident
 		}
 		// Fitted values are at most probMax < 1, so c = 1 is always in.
 		ic.ScaleMin = min(ic.MaxExamination, 1)
-		ic.ScaleMax = 1
-		if ic.AttractivenessBound > 0 {
-			ic.ScaleMax = max(1/ic.AttractivenessBound, 1)
+		ic.ScaleMaxPoint = 1
+		if ic.MaxAttractiveness > 0 {
+			ic.ScaleMaxPoint = max(1/ic.MaxAttractiveness, 1)
 		}
-		rd.scale = append(rd.scale, [2]float64{ic.ScaleMin, ic.ScaleMax})
+		ic.ScaleMax = ic.ScaleMaxPoint
+		if ic.AttractivenessBound > 0 {
+			ic.ScaleMax = max(1/ic.AttractivenessBound, ic.ScaleMax)
+		}
+		rd.scale = append(rd.scale, [3]float64{ic.ScaleMin, ic.ScaleMaxPoint, ic.ScaleMax})
 		id.Components = append(id.Components, ic)
 	}
 	if !id.Connected {
@@ -260,17 +268,20 @@ func rankLists(cs []IdentificationComponent) string {
 	return s
 }
 
-// scaleOf is the scale interval [c_min, c_max] of a pair shown at the
+// scaleOf is the scale set of a pair shown at the ranks of the bit set
+// ranks: c_min, c_point (the upper end by the point estimates, over which
+// the Beta beside the interval spreads the posterior) and c_max (that of
+// the interval); 1, 1, 1 when it has none or rd is nil.
 // ranks of the bit set ranks; [1, 1] when it has none or rd is nil.
-func (rd *ridge) scaleOf(ranks uint64) (cMin, cMax float64) {
+func (rd *ridge) scaleOf(ranks uint64) (cMin, cPoint, cMax float64) {
 	if rd == nil || ranks == 0 {
-		return 1, 1
+		return 1, 1, 1
 	}
 	k := rd.comp[bits.TrailingZeros64(ranks)]
 	if k < 0 {
-		return 1, 1
+		return 1, 1, 1
 	}
-	return rd.scale[k][0], rd.scale[k][1]
+	return rd.scale[k][0], rd.scale[k][1], rd.scale[k][2]
 }
 
 // ScaledRelevance returns the identified-set interval and Beta of a

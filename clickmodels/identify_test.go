@@ -131,7 +131,8 @@ func mustPrepare(t *testing.T, log *sessions.Log) *Data {
 // never shown: not a node), 0.4. The scale's upper end is set by the
 // intervals' lower ends, not by the noisier point estimates: component
 // {1, 2}: c in [max(0.8, 0.5), 1/0.5] = [0.8, 2]; component {4}: [0.4,
-// 1/0.2] = [0.4, 5]. (The point estimates would give 1/0.625 = 1.6 and 4.)
+// 1/0.2] = [0.4, 5]. The point estimates give 1/0.625 = 1.6 and 4: the
+// upper ends of the scales the Beta beside the interval spreads over.
 func TestIdentifiedScale(t *testing.T) {
 	var acc ridgeAcc
 	acc.add(0b0011, 0.625)
@@ -157,8 +158,10 @@ func TestIdentifiedScale(t *testing.T) {
 	near(t, "component 2 scale min", c1.ScaleMin, 0.4)
 	near(t, "component 2 scale max", c1.ScaleMax, 5)
 	// A pair shown at rank 2 takes component 1's scales.
-	if lo, hi := rd.scaleOf(0b0010); lo != 0.8 || hi != 2 {
-		t.Errorf("scale of a rank-2 pair [%v, %v], want [0.8, 2]", lo, hi)
+	near(t, "component 1 scale max by the points", c0.ScaleMaxPoint, 1.6)
+	near(t, "component 2 scale max by the points", c1.ScaleMaxPoint, 4)
+	if lo, pt, hi := rd.scaleOf(0b0010); lo != 0.8 || pt != 1.6 || hi != 2 {
+		t.Errorf("scale of a rank-2 pair %v, %v, %v, want 0.8, 1.6, 2", lo, pt, hi)
 	}
 	// UBM (R = 3): rank 2's examination parameters are index 2*3 + p for a
 	// previous click p in {0, 1} or none (p = 2); p = 2 at rank 0 and 1

@@ -727,12 +727,14 @@ func (pw *pairWriter) relevanceBeta(v *pairVal) (alpha, beta float64) {
 // relevanceDist is the Beta and the interval the relevance file writes for
 // pair v: relevanceBeta and its interval at pw's level, scaled over the
 // identified set of the pair's scale where the model has a scale ridge
-// (ScaledRelevance; identify.go).
+// (identify.go): the interval [c_min * lower, min(1, c_max * upper)], the
+// Beta that of c X for c uniform on [c_min, c_point] (ScaledRelevance).
 func (pw *pairWriter) relevanceDist(v *pairVal, cache *intervalCache) (alpha, beta, lo, hi float64) {
 	alpha, beta = pw.relevanceBeta(v)
 	lo, hi = cache.interval(v, alpha, beta, pw.level)
-	cMin, cMax := pw.ridge.scaleOf(v.ranks)
-	return ScaledRelevance(alpha, beta, lo, hi, cMin, cMax)
+	cMin, cPoint, cMax := pw.ridge.scaleOf(v.ranks)
+	alpha, beta, lo2, _ := ScaledRelevance(alpha, beta, lo, hi, cMin, cPoint)
+	return alpha, beta, lo2, min(1, cMax*hi)
 }
 
 // relevanceBeta is the Beta(alpha, beta) that describes the relevance of a
