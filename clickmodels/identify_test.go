@@ -126,10 +126,10 @@ func mustPrepare(t *testing.T, log *sessions.Log) *Data {
 
 // TestIdentifiedScale computes the identified scale set of a hand-made
 // graph: ranks 1-2 joined (pairs of first rank 1 with attractiveness up to
-// 0.625 at the point, whose intervals' lower ends reach 0.5), rank 4 alone
-// (a pair at 0.25, lower end 0.2); PBM examination 0.8, 0.5, 0.9 (rank 3,
+// 0.625 at the point, whose lower bounds reach 0.5), rank 4 alone (a pair
+// at 0.25, lower bound 0.2); PBM examination 0.8, 0.5, 0.9 (rank 3,
 // never shown: not a node), 0.4. The scale's upper end is set by the
-// intervals' lower ends, not by the noisier point estimates: component
+// lower bounds, not by the noisier point estimates: component
 // {1, 2}: c in [max(0.8, 0.5), 1/0.5] = [0.8, 2]; component {4}: [0.4,
 // 1/0.2] = [0.4, 5]. The point estimates give 1/0.625 = 1.6 and 4: the
 // upper ends of the scales the Beta beside the interval spreads over.
@@ -140,7 +140,7 @@ func TestIdentifiedScale(t *testing.T) {
 	acc.add(0b0001, 0.5)
 	acc.addLower(0b0001, 0.4)
 	acc.add(0b0010, 0.3)
-	acc.addLower(0b0010, 0.5) // the largest lower end of component {1, 2}
+	acc.addLower(0b0010, 0.5) // the largest lower bound of component {1, 2}
 	acc.add(0b1000, 0.25)
 	acc.addLower(0b1000, 0.2)
 	rd, id := identify(PBM, []float64{0.8, 0.5, 0.9, 0.4, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5}, 10, &acc)
@@ -239,9 +239,10 @@ func TestScaleDecidesConfidence(t *testing.T) {
 // TestRidgeIntervalOfFit: on the connected tiny log, PBM's relevance
 // intervals are the pairs' posterior intervals at the fitted scale
 // widened over c in [max(gamma_1, gamma_2), 1 / L], L the largest lower
-// end of the pairs' intervals at the fitted scale (not the largest
-// fitted attractiveness: issue 36 part 3), the fitted values read from
-// the model (ranks 1 and 2 are the only ones shown).
+// bound of the pairs' attractiveness at the fitted scale, each its
+// posterior's quantile at 0.05 / n over the n pairs of the component (not
+// the largest fitted attractiveness: issue 36 part 3), the fitted values
+// read from the model (ranks 1 and 2 are the only ones shown).
 func TestRidgeIntervalOfFit(t *testing.T) {
 	m, err := Fit(context.Background(), mustPrepare(t, ridgeLog(t, true)), PBM, Options{Level: 0.9})
 	if err != nil {
@@ -261,10 +262,11 @@ func TestRidgeIntervalOfFit(t *testing.T) {
 	for p := range dists {
 		v.setPair(m, p)
 		a, b := pw.relevanceBeta(&v)
-		lo, _ := BetaInterval(a, b, 0.9)
+		// The lower bound at (1 - 0.9) / 2 over the component's pairs.
+		lo := BetaQuantile(a, b, 0.05/float64(len(dists)))
 		maxLo, maxA = max(maxLo, lo), max(maxA, m.Attr[p])
 	}
-	cMax := 1 / maxLo
+	cMax := max(1/maxLo, 1/maxA)
 	if !(cMax > 1/maxA) {
 		t.Fatalf("the log does not tell the bounds apart: 1/L %v, 1/max alpha %v", cMax, 1/maxA)
 	}

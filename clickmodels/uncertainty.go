@@ -848,21 +848,25 @@ func (pw *pairWriter) setPriors() (*UncertaintyReport, error) {
 	return rep, nil
 }
 
-// boundAttractiveness records in acc, per pair, the lower end of its
-// interval at the fitted scale, which bounds its component's scale from
-// above (identify.go): the (1 - level) / 2 quantile of the pair's
-// posterior under pw's priors. One pass over the pairs; a pair whose
-// quantile cannot exceed the largest so far of its component is skipped:
-// the quantile at a tail t is at most m + sd sqrt(t / (1 - t)) (Cantelli's
-// inequality, m and sd the posterior's mean and standard deviation).
+// boundAttractiveness records in acc, per pair, the lower confidence bound
+// of its attractiveness at the fitted scale that bounds its component's
+// scale from above (identify.go): the quantile of the pair's posterior
+// under pw's priors at the tail (1 - level) / (2 n), n the pairs of its
+// component. One pass over the pairs; a pair whose quantile cannot exceed
+// the largest so far of its component is skipped: the quantile at a tail t
+// is at most m + sd sqrt(t / (1 - t)) (Cantelli's inequality, m and sd the
+// posterior's mean and standard deviation).
 func (pw *pairWriter) boundAttractiveness(acc *ridgeAcc) error {
-	t := (1 - pw.level) / 2
 	var comp [maxGraphRanks]int
 	comps := acc.components()
+	tail := make([]float64, len(comps))
 	for k, c := range comps {
+		n := int64(0)
 		for _, r := range c {
 			comp[r] = k
+			n += acc.pairs[r]
 		}
+		tail[k] = (1 - pw.level) / 2 / float64(max(n, 1))
 	}
 	best := make([]float64, len(comps))
 	pw.pairs(func(_, _ string, v *pairVal) bool {
@@ -873,6 +877,7 @@ func (pw *pairWriter) boundAttractiveness(acc *ridgeAcc) error {
 		a, b := pw.relevanceBeta(v)
 		n := a + b
 		m := a / n
+		t := tail[k]
 		if m+math.Sqrt(m*(1-m)/(n+1)*t/(1-t)) <= best[k] {
 			return true
 		}
