@@ -126,16 +126,23 @@ func mustPrepare(t *testing.T, log *sessions.Log) *Data {
 
 // TestIdentifiedScale computes the identified scale set of a hand-made
 // graph: ranks 1-2 joined (pairs of first rank 1 with attractiveness up to
-// 0.625), rank 4 alone (pairs up to 0.25); PBM examination 0.8, 0.5, 0.9
-// (rank 3, never shown: not a node), 0.4. Component {1, 2}: c in
-// [max(0.8, 0.5), 1/0.625] = [0.8, 1.6]; component {4}: [0.4, 1/0.25] =
-// [0.4, 4].
+// 0.625 at the point, whose lower bounds reach 0.5), rank 4 alone (a pair
+// at 0.25, lower bound 0.2); PBM examination 0.8, 0.5, 0.9 (rank 3,
+// never shown: not a node), 0.4. The scale's upper end is set by the
+// lower bounds, not by the noisier point estimates: component
+// {1, 2}: c in [max(0.8, 0.5), 1/0.5] = [0.8, 2]; component {4}: [0.4,
+// 1/0.2] = [0.4, 5]. The point estimates give 1/0.625 = 1.6 and 4: the
+// upper ends of the scales the Beta beside the interval spreads over.
 func TestIdentifiedScale(t *testing.T) {
 	var acc ridgeAcc
 	acc.add(0b0011, 0.625)
+	acc.addLower(0b0011, 0.45)
 	acc.add(0b0001, 0.5)
+	acc.addLower(0b0001, 0.4)
 	acc.add(0b0010, 0.3)
+	acc.addLower(0b0010, 0.5) // the largest lower bound of component {1, 2}
 	acc.add(0b1000, 0.25)
+	acc.addLower(0b1000, 0.2)
 	rd, id := identify(PBM, []float64{0.8, 0.5, 0.9, 0.4, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5}, 10, &acc)
 	if id.Connected || len(id.Components) != 2 {
 		t.Fatalf("components %+v", id.Components)
@@ -145,12 +152,16 @@ func TestIdentifiedScale(t *testing.T) {
 		t.Errorf("components %+v", id.Components)
 	}
 	near(t, "component 1 scale min", c0.ScaleMin, 0.8)
-	near(t, "component 1 scale max", c0.ScaleMax, 1.6)
+	near(t, "component 1 scale max", c0.ScaleMax, 2)
+	near(t, "component 1 point max", c0.MaxAttractiveness, 0.625)
+	near(t, "component 1 bound", c0.AttractivenessBound, 0.5)
 	near(t, "component 2 scale min", c1.ScaleMin, 0.4)
-	near(t, "component 2 scale max", c1.ScaleMax, 4)
+	near(t, "component 2 scale max", c1.ScaleMax, 5)
 	// A pair shown at rank 2 takes component 1's scales.
-	if lo, hi := rd.scaleOf(0b0010); lo != 0.8 || hi != 1.6 {
-		t.Errorf("scale of a rank-2 pair [%v, %v], want [0.8, 1.6]", lo, hi)
+	near(t, "component 1 scale max by the points", c0.ScaleMaxPoint, 1.6)
+	near(t, "component 2 scale max by the points", c1.ScaleMaxPoint, 4)
+	if lo, pt, hi := rd.scaleOf(0b0010); lo != 0.8 || pt != 1.6 || hi != 2 {
+		t.Errorf("scale of a rank-2 pair %v, %v, %v, want 0.8, 1.6, 2", lo, pt, hi)
 	}
 	// UBM (R = 3): rank 2's examination parameters are index 2*3 + p for a
 	// previous click p in {0, 1} or none (p = 2); p = 2 at rank 0 and 1
@@ -227,8 +238,11 @@ func TestScaleDecidesConfidence(t *testing.T) {
 
 // TestRidgeIntervalOfFit: on the connected tiny log, PBM's relevance
 // intervals are the pairs' posterior intervals at the fitted scale
-// widened over c in [max(gamma_1, gamma_2), 1 / max alpha], the fitted
-// values read from the model (ranks 1 and 2 are the only ones shown).
+// widened over c in [max(gamma_1, gamma_2), 1 / L], L the largest lower
+// bound of the pairs' attractiveness at the fitted scale, each its
+// posterior's quantile at 0.05 / n over the n pairs of the component (not
+// the largest fitted attractiveness: issue 36 part 3), the fitted values
+// read from the model (ranks 1 and 2 are the only ones shown).
 func TestRidgeIntervalOfFit(t *testing.T) {
 	m, err := Fit(context.Background(), mustPrepare(t, ridgeLog(t, true)), PBM, Options{Level: 0.9})
 	if err != nil {
@@ -239,19 +253,26 @@ func TestRidgeIntervalOfFit(t *testing.T) {
 		t.Fatal(err)
 	}
 	cMin := max(m.Global[0], m.Global[1])
-	maxA := 0.0
-	for _, a := range m.Attr {
-		maxA = max(maxA, a)
-	}
-	cMax := 1 / maxA
-	if c := rep.Identification.Components[0]; c.ScaleMin != cMin || c.ScaleMax != cMax {
-		t.Errorf("scales [%v, %v], want [%v, %v]", c.ScaleMin, c.ScaleMax, cMin, cMax)
-	}
 	pw := m.pairWriter()
 	if _, err := pw.setPriors(); err != nil {
 		t.Fatal(err)
 	}
 	var v pairVal
+	maxLo, maxA := 0.0, 0.0
+	for p := range dists {
+		v.setPair(m, p)
+		a, b := pw.relevanceBeta(&v)
+		// The lower bound at (1 - 0.9) / 2 over the component's pairs.
+		lo := BetaQuantile(a, b, 0.05/float64(len(dists)))
+		maxLo, maxA = max(maxLo, lo), max(maxA, m.Attr[p])
+	}
+	cMax := max(1/maxLo, 1/maxA)
+	if !(cMax > 1/maxA) {
+		t.Fatalf("the log does not tell the bounds apart: 1/L %v, 1/max alpha %v", cMax, 1/maxA)
+	}
+	if c := rep.Identification.Components[0]; c.ScaleMin != cMin || c.ScaleMax != cMax {
+		t.Errorf("scales [%v, %v], want [%v, %v]", c.ScaleMin, c.ScaleMax, cMin, cMax)
+	}
 	for p, d := range dists {
 		v.setPair(m, p)
 		a, b := pw.relevanceBeta(&v)

@@ -3,6 +3,7 @@ package clickmodels
 import (
 	"context"
 	"math"
+	"math/bits"
 	"slices"
 
 	"gonum.org/v1/gonum/mathext"
@@ -726,12 +727,14 @@ func (pw *pairWriter) relevanceBeta(v *pairVal) (alpha, beta float64) {
 // relevanceDist is the Beta and the interval the relevance file writes for
 // pair v: relevanceBeta and its interval at pw's level, scaled over the
 // identified set of the pair's scale where the model has a scale ridge
-// (ScaledRelevance; identify.go).
+// (identify.go): the interval [c_min * lower, min(1, c_max * upper)], the
+// Beta that of c X for c uniform on [c_min, c_point] (ScaledRelevance).
 func (pw *pairWriter) relevanceDist(v *pairVal, cache *intervalCache) (alpha, beta, lo, hi float64) {
 	alpha, beta = pw.relevanceBeta(v)
 	lo, hi = cache.interval(v, alpha, beta, pw.level)
-	cMin, cMax := pw.ridge.scaleOf(v.ranks)
-	return ScaledRelevance(alpha, beta, lo, hi, cMin, cMax)
+	cMin, cPoint, cMax := pw.ridge.scaleOf(v.ranks)
+	alpha, beta, lo2, _ := ScaledRelevance(alpha, beta, lo, hi, cMin, cPoint)
+	return alpha, beta, lo2, min(1, cMax*hi)
 }
 
 // relevanceBeta is the Beta(alpha, beta) that describes the relevance of a
@@ -837,9 +840,53 @@ func (pw *pairWriter) setPriors() (*UncertaintyReport, error) {
 	}
 	rep := pw.usePriors(tabs[0], s)
 	if acc != nil {
+		if err := pw.boundAttractiveness(acc); err != nil {
+			return nil, err
+		}
 		pw.ridge, rep.Identification = identify(pw.kind, pw.global, pw.ranks, acc)
 	}
 	return rep, nil
+}
+
+// boundAttractiveness records in acc, per pair, the lower confidence bound
+// of its attractiveness at the fitted scale that bounds its component's
+// scale from above (identify.go): the quantile of the pair's posterior
+// under pw's priors at the tail (1 - level) / (2 n), n the pairs of its
+// component. One pass over the pairs; a pair whose quantile cannot exceed
+// the largest so far of its component is skipped: the quantile at a tail t
+// is at most m + sd sqrt(t / (1 - t)) (Cantelli's inequality, m and sd the
+// posterior's mean and standard deviation).
+func (pw *pairWriter) boundAttractiveness(acc *ridgeAcc) error {
+	var comp [maxGraphRanks]int
+	comps := acc.components()
+	tail := make([]float64, len(comps))
+	for k, c := range comps {
+		n := int64(0)
+		for _, r := range c {
+			comp[r] = k
+			n += acc.pairs[r]
+		}
+		tail[k] = (1 - pw.level) / 2 / float64(max(n, 1))
+	}
+	best := make([]float64, len(comps))
+	pw.pairs(func(_, _ string, v *pairVal) bool {
+		if v.ranks == 0 {
+			return true
+		}
+		k := comp[bits.TrailingZeros64(v.ranks)]
+		a, b := pw.relevanceBeta(v)
+		n := a + b
+		m := a / n
+		t := tail[k]
+		if m+math.Sqrt(m*(1-m)/(n+1)*t/(1-t)) <= best[k] {
+			return true
+		}
+		L := BetaQuantile(a, b, t)
+		best[k] = max(best[k], L)
+		acc.addLower(v.ranks, L)
+		return true
+	})
+	return pw.readErr()
 }
 
 // usePriors makes a and s (nil but for DBN and SDBN) the priors of pw's

@@ -15,14 +15,19 @@ import (
 // the truth: the likelihood cannot tell. Intervals at the fitted scale
 // alone (before issue 36) covered the truth for 0.495 (PBM) and 0.614
 // (UBM) of the pairs, with ECE 0.203 and 0.102; intervals over the
-// identified set cover 0.652 and 0.800, ECE 0.172 and 0.078. What is left
-// is not the scale: the posterior at the fitted scale misses too
-// (docs/clickmodels.md, "What a log identifies").
+// identified set with its upper end one over the largest fitted
+// attractiveness 0.652 and 0.800, ECE 0.172 and 0.078 (0.692 and 0.847 on
+// lovbench db630d6, with the click-less SERPs and the bounded counts);
+// with the upper end one over the largest lower confidence bound of the
+// pairs' attractiveness (issue 36 part 3: the largest point estimate is
+// the noisiest, and cut the set short of the truth) 0.968 and 0.980, ECE
+// unchanged (the confidences keep the plug-in set; docs/clickmodels.md,
+// "What a log identifies").
 func TestRidgeCoverage(t *testing.T) {
 	for _, c := range []struct {
 		k        clickmodels.Kind
 		coverage float64
-	}{{clickmodels.PBM, 0.6}, {clickmodels.UBM, 0.75}} {
+	}{{clickmodels.PBM, 0.9}, {clickmodels.UBM, 0.9}} {
 		sc := sim.DefaultSyntheticConfig()
 		sc.Queries = 100
 		src, err := sim.NewSyntheticSource(sc)
