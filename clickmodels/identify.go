@@ -284,7 +284,6 @@ func rankLists(cs []IdentificationComponent) string {
 // ranks: c_min, c_point (the upper end by the point estimates, over which
 // the Beta beside the interval spreads the posterior) and c_max (that of
 // the interval); 1, 1, 1 when it has none or rd is nil.
-// ranks of the bit set ranks; [1, 1] when it has none or rd is nil.
 func (rd *ridge) scaleOf(ranks uint64) (cMin, cPoint, cMax float64) {
 	if rd == nil || ranks == 0 {
 		return 1, 1, 1
