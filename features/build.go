@@ -3,6 +3,7 @@ package features
 import (
 	"context"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -506,17 +507,12 @@ func (bd *build) text() error {
 	c.vocabText = newFieldIndex(vocabCounts)
 	c.matchPost = make(map[int32][]int32)
 	for ti := range c.terms {
-		set := make(map[int32]bool)
+		var m []int32
 		for f := 0; f <= fieldLocal; f++ { // the match fields: the ten properties and the local name
-			for _, w := range fieldWords[f][ti] {
-				set[w] = true
-			}
+			m = append(m, fieldWords[f][ti]...)
 		}
-		m := make([]int32, 0, len(set))
-		for w := range set {
-			m = append(m, w)
-		}
-		sort.Slice(m, func(i, j int) bool { return m[i] < m[j] })
+		slices.Sort(m)
+		m = slices.Clip(slices.Compact(m))
 		c.terms[ti].match = m
 		for _, w := range m {
 			c.matchPost[w] = append(c.matchPost[w], int32(ti)) // ti ascending: sorted
