@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lovbench/lovbench/internal/filehash"
 )
 
 // TestCodeIdentityIsGoContentID: the program's identity is the content ID
@@ -43,4 +45,28 @@ func TestCodeIdentityIsGoContentID(t *testing.T) {
 	if got := goContentID(p); got != "" {
 		t.Errorf("goContentID(not ELF) = %q, want empty", got)
 	}
+}
+
+// BenchmarkCodeIdentity: the program's identity as Open computes it (the
+// content ID read from the build ID note) against hashing the executable
+// with SHA-256, as Open did before.
+func BenchmarkCodeIdentity(b *testing.B) {
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("content-id", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := codeIdentity(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("sha256", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := filehash.SHA256(exe); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
