@@ -4,6 +4,7 @@ package lovbench_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +15,6 @@ import (
 	"time"
 
 	"github.com/lovbench/lovbench/internal/testsize"
-	"github.com/lovbench/lovbench/pipeline"
 	"github.com/lovbench/lovbench/sampling"
 )
 
@@ -166,6 +166,22 @@ func TestREADMEShellBlocksRun(t *testing.T) {
 	if ran < 20 {
 		t.Errorf("only %d README commands ran", ran)
 	}
+	// The hand-built benchmark samples as many rows per query as the demo
+	// whose log it reads (TestREADMERecipeSamplesAsDemo checks that the
+	// README says so): the demo's sample stage records its target.
+	rep, err := os.ReadFile(filepath.Join(scratch, "tmp", "lovbench-demo", "stages", "sample", sampling.FileReport))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sr struct {
+		PerQueryTarget *float64 `json:"per_query_target"`
+	}
+	if err := json.Unmarshal(rep, &sr); err != nil || sr.PerQueryTarget == nil {
+		t.Fatalf("the demo's %s: no per_query_target (%v)", sampling.FileReport, err)
+	}
+	if per, want := readmeRecipePerQuery(t), strconv.FormatFloat(*sr.PerQueryTarget, 'g', -1, 64); per != want {
+		t.Errorf("the README's recipe samples %s rows per query, the demo %s", per, want)
+	}
 	// The hand-built benchmark's log is the demo's simulated one: its card
 	// says so, without a flag (the log's provenance travels through
 	// ingest, label and sample), and never that the labels come from
@@ -208,9 +224,10 @@ func TestREADMEByteIdenticalPromiseNamesPIISalt(t *testing.T) {
 	}
 }
 
-// The by-hand recipe samples as many rows per query as the demo whose log
-// it reuses (the default profile's sampling.per_query), and says so.
-func TestREADMERecipeSamplesAsDemo(t *testing.T) {
+// readmeRecipePerQuery returns the rows per query of the README's by-hand
+// `lovbench sample` line (its --per-query, else sampling.DefaultPerQuery).
+func readmeRecipePerQuery(t *testing.T) string {
+	t.Helper()
 	b, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
@@ -219,15 +236,24 @@ func TestREADMERecipeSamplesAsDemo(t *testing.T) {
 	if m == "" {
 		t.Fatal("README: no lovbench sample line")
 	}
-	per := strconv.Itoa(sampling.DefaultPerQuery)
 	if f := regexp.MustCompile(`--per-query (\d+)`).FindStringSubmatch(m); f != nil {
-		per = f[1]
+		return f[1]
 	}
-	want := strconv.FormatFloat(pipeline.DemoConfig("", pipeline.DemoLOVBench, 0, 0, 1).Sampling.PerQuery, 'g', -1, 64)
-	if per != want {
-		t.Errorf("the README's recipe samples %s rows per query, the demo %s: %q", per, want, m)
+	return strconv.Itoa(sampling.DefaultPerQuery)
+}
+
+// The by-hand recipe samples as many rows per query as the demo whose log
+// it reuses (the default profile's sampling.per_query), and says so. That
+// the demo samples that many is checked where the README's demo runs:
+// TestREADMEShellBlocksRun reads its sample stage's report (per_query_target),
+// so this test binary need not link pipeline for the profile's value.
+func TestREADMERecipeSamplesAsDemo(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !strings.Contains(string(b), "`sample --per-query "+want+"` is what the demo's default profile") {
-		t.Error("the README does not say why the recipe passes --per-query")
+	per := readmeRecipePerQuery(t)
+	if !strings.Contains(string(b), "`sample --per-query "+per+"` is what the demo's default profile") {
+		t.Errorf("the README does not say that the recipe's --per-query %s is the demo's default profile's", per)
 	}
 }

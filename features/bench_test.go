@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -32,6 +33,23 @@ func BenchmarkLoad(b *testing.B) {
 	dir := refdata.Path(b, "vocabularies")
 	for i := 0; i < b.N; i++ {
 		if _, err := Load(context.Background(), []string{dir}, LoadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLoadDemo measures loading and building the demo's corpus, the
+// 16 embedded vocabularies as the pipeline reads them (democorpus's files,
+// no prefix file, the default semantics): a fixed cost of every whole run
+// and every corpus-reading command.
+func BenchmarkLoadDemo(b *testing.B) {
+	paths, err := filepath.Glob(filepath.Join("democorpus", "data", "*.nq.gz"))
+	if err != nil || len(paths) != 16 {
+		b.Fatalf("demo corpus: %d files, %v", len(paths), err)
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := Load(context.Background(), paths, LoadOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -3,6 +3,7 @@ package features
 import (
 	"context"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -43,6 +44,28 @@ type build struct {
 	// refClasses and refProps are the nodes each vocabulary's graph types
 	// as classes and properties (refTyped), for the reference semantics.
 	refClasses, refProps []map[int32]bool
+	// textWords memoises textWordIDs: the build tokenises a literal in up
+	// to four places (term fields, vocabulary text, the reference search
+	// indexes).
+	textWords map[string][]int32
+}
+
+// textWordIDs returns the word IDs of Tokenize(s), assigning new words
+// their IDs (wordID) in order the first time s is seen, as tokenising it
+// again would; the slice is shared, read-only.
+func (bd *build) textWordIDs(s string) []int32 {
+	if ws, ok := bd.textWords[s]; ok {
+		return ws
+	}
+	var ws []int32
+	for _, w := range Tokenize(s) {
+		ws = append(ws, bd.c.wordID(w))
+	}
+	if bd.textWords == nil {
+		bd.textWords = make(map[string][]int32)
+	}
+	bd.textWords[s] = ws
+	return ws
 }
 
 func (bd *build) iri(id int32) (string, bool) {
@@ -379,9 +402,7 @@ func (bd *build) prefixes() error {
 	bd.vocabWords = make([][]int32, len(c.vocabs))
 	for v, texts := range vtext {
 		for _, s := range texts {
-			for _, w := range Tokenize(s) {
-				bd.vocabWords[v] = append(bd.vocabWords[v], c.wordID(w))
-			}
+			bd.vocabWords[v] = append(bd.vocabWords[v], bd.textWordIDs(s)...)
 		}
 	}
 	// Parents: rdfs:subClassOf / rdfs:subPropertyOf between IRIs, any graph.
@@ -444,10 +465,7 @@ func (bd *build) text() error {
 			}
 			p := b.nodes[t.p].Value
 			f := fieldOf(p)
-			var ws []int32
-			for _, w := range Tokenize(o.Value) {
-				ws = append(ws, c.wordID(w))
-			}
+			ws := bd.textWordIDs(o.Value)
 			fieldWords[f][ti] = append(fieldWords[f][ti], ws...)
 			switch p {
 			case iriRDFSLabel:
@@ -489,17 +507,12 @@ func (bd *build) text() error {
 	c.vocabText = newFieldIndex(vocabCounts)
 	c.matchPost = make(map[int32][]int32)
 	for ti := range c.terms {
-		set := make(map[int32]bool)
+		var m []int32
 		for f := 0; f <= fieldLocal; f++ { // the match fields: the ten properties and the local name
-			for _, w := range fieldWords[f][ti] {
-				set[w] = true
-			}
+			m = append(m, fieldWords[f][ti]...)
 		}
-		m := make([]int32, 0, len(set))
-		for w := range set {
-			m = append(m, w)
-		}
-		sort.Slice(m, func(i, j int) bool { return m[i] < m[j] })
+		slices.Sort(m)
+		m = slices.Clip(slices.Compact(m))
 		c.terms[ti].match = m
 		for _, w := range m {
 			c.matchPost[w] = append(c.matchPost[w], int32(ti)) // ti ascending: sorted

@@ -128,6 +128,10 @@ func TestTokenize(t *testing.T) {
 		"HTMLParser":           {"html", "parser"},
 		"date-of_birth 2020":   {"date", "of", "birth", "2020"},
 		"iso3166Code":          {"iso", "3166", "code"},
+		"XMLHttpRequest2":      {"xml", "http", "request", "2"},
+		"A1b":                  {"a", "1", "b"},
+		"ABC":                  {"abc"},
+		"x.Y":                  {"x", "y"},
 		"  Überprüfung&quot; ": {"überprüfung", "quot"},
 		"":                     nil,
 	} {

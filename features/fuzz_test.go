@@ -9,11 +9,15 @@ import (
 // FuzzTokenize: words are non-empty, lower-case, made of letters or of
 // digits only, and tokenising the joined words gives them back.
 func FuzzTokenize(f *testing.F) {
-	for _, s := range []string{"birthDate", "HTMLParser", "iso3166Code", "date-of_birth 2020", "ÉtéÀParis", ""} {
+	for _, s := range []string{"birthDate", "HTMLParser", "XMLHttpRequest2", "aB1c_D-e", "iso3166Code", "date-of_birth 2020", "ÉtéÀParis", ""} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		ws := Tokenize(s)
+		// The ASCII path gives the words of the rune-by-rune one.
+		if runes := appendTokensRunes(nil, s); strings.Join(runes, "\x00") != strings.Join(ws, "\x00") || len(runes) != len(ws) {
+			t.Fatalf("Tokenize(%q) = %q, rune by rune %q", s, ws, runes)
+		}
 		for _, w := range ws {
 			if w == "" {
 				t.Fatalf("empty word in %q", ws)

@@ -291,9 +291,7 @@ func (bd *build) refSearchIndexes(ri *refIndex) {
 		if f < 0 {
 			return
 		}
-		for _, w := range Tokenize(s) {
-			vocabWords[f][v] = append(vocabWords[f][v], c.wordID(w))
-		}
+		vocabWords[f][v] = append(vocabWords[f][v], bd.textWordIDs(s)...)
 	}
 	for v := range c.vocabs {
 		for _, w := range Tokenize(c.vocabs[v].prefix) {
@@ -349,11 +347,7 @@ func (bd *build) refSearchIndexes(ri *refIndex) {
 			if !ok {
 				l = int32(len(litDocs))
 				litIdx[t.o] = l
-				var ws []int32
-				for _, w := range Tokenize(b.nodes[t.o].Value) {
-					ws = append(ws, c.wordID(w))
-				}
-				litDocs = append(litDocs, countWords(ws))
+				litDocs = append(litDocs, countWords(bd.textWordIDs(b.nodes[t.o].Value)))
 			}
 			ti, ok := bd.termOfNode[t.s]
 			if !ok {

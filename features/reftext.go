@@ -45,7 +45,12 @@ type refIndex struct {
 	text     []byte
 	starts   []int32
 	localEnd []int32
-	sa       *suffixarray.Index
+	// sa indexes text for the word lookups (refWord); it is built by the
+	// first lookup (suffixArray), so a corpus whose reference features are
+	// never extracted (a command that only searches or samples) does not
+	// pay for it.
+	saOnce sync.Once
+	sa     *suffixarray.Index
 	// vocabFields are the prefix, dcterms:title and dcterms:description
 	// of the vocabularies (feature 3); literals indexes every distinct
 	// literal (feature 34), termLiterals the literals of each term.
@@ -142,7 +147,6 @@ func (bd *build) reference() error {
 	}
 	bd.refEntries(ri, bd.refClasses, bd.refProps)
 	bd.refEntryText(ri)
-	ri.sa = suffixarray.New(ri.text)
 	bd.refTermWeights(ri)
 	bd.refSearchIndexes(ri)
 	return nil
@@ -390,6 +394,12 @@ func (ri *refIndex) underPrefix(uri string, v int32) bool {
 	return false
 }
 
+// suffixArray returns the suffix array of ri.text, built on first use.
+func (ri *refIndex) suffixArray() *suffixarray.Index {
+	ri.saOnce.Do(func() { ri.sa = suffixarray.New(ri.text) })
+	return ri.sa
+}
+
 // word returns what the lower-cased query word w matches, from the cache
 // or by a suffix-array lookup (AbstractQuery.getSearchWordsFilterExpression:
 // a case-insensitive regex of the words, matched against the local name
@@ -410,7 +420,7 @@ func (c *Corpus) refWord(w string) *refWord {
 			rw.entries[i] = int32(i)
 		}
 	case strings.IndexByte(w, 0) < 0:
-		offs := ri.sa.Lookup([]byte(w), -1)
+		offs := ri.suffixArray().Lookup([]byte(w), -1)
 		slices.Sort(offs)
 		e := 0
 		for _, off := range offs {

@@ -3,6 +3,7 @@ package features
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Tokenize splits text into the lower-case words that every feature of this
@@ -28,6 +29,61 @@ func Tokenize(s string) []string {
 
 // appendTokens appends the tokens of s to dst (see Tokenize).
 func appendTokens(dst []string, s string) []string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return appendTokensRunes(dst, s)
+		}
+	}
+	return appendTokensASCII(dst, s)
+}
+
+// appendTokensASCII is appendTokens for a string of ASCII bytes only, where
+// unicode's letter, digit and case classes are the ASCII ranges: the same
+// words, cut from s without converting it to runes (a word already in
+// lower case shares s's memory).
+func appendTokensASCII(dst []string, s string) []string {
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			dst = append(dst, strings.ToLower(s[start:end]))
+		}
+		start = -1
+	}
+	for i := 0; i < len(s); i++ {
+		r := s[i]
+		if !asciiLetter(r) && !asciiDigit(r) {
+			flush(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+			continue
+		}
+		prev := s[i-1]
+		switch {
+		case asciiDigit(r) != asciiDigit(prev):
+			flush(i)
+			start = i
+		case asciiUpper(r) && asciiLower(prev):
+			flush(i)
+			start = i
+		case asciiLower(r) && asciiUpper(prev) && i-1 > start && asciiUpper(s[i-2]):
+			// "HTMLParser": the P starts the new word.
+			flush(i - 1)
+			start = i - 1
+		}
+	}
+	flush(len(s))
+	return dst
+}
+
+func asciiUpper(c byte) bool  { return 'A' <= c && c <= 'Z' }
+func asciiLower(c byte) bool  { return 'a' <= c && c <= 'z' }
+func asciiLetter(c byte) bool { return asciiUpper(c) || asciiLower(c) }
+func asciiDigit(c byte) bool  { return '0' <= c && c <= '9' }
+
+// appendTokensRunes is appendTokens for any string.
+func appendTokensRunes(dst []string, s string) []string {
 	rs := []rune(s)
 	start := -1
 	flush := func(end int) {

@@ -34,7 +34,6 @@ import (
 	"time"
 
 	"github.com/lovbench/lovbench/internal/atomicfile"
-	"github.com/lovbench/lovbench/internal/buildinfo"
 	"github.com/lovbench/lovbench/internal/filehash"
 )
 
@@ -776,24 +775,6 @@ func fingerprint(st Stage, fps map[string]string, code string) (*Stamp, error) {
 	}
 	stamp.Fingerprint = hex.EncodeToString(h.Sum(nil))
 	return stamp, nil
-}
-
-// codeIdentity identifies the code that produces stage outputs: the program
-// version (buildinfo.Version) and the SHA-256 of the running executable, so
-// that any change of the program (an upgrade, a rebuild from modified
-// sources, `go run` of another checkout) reruns every stage instead of
-// trusting outputs of other code. Go builds are reproducible, so rebuilding
-// the same sources with the same toolchain keeps the identity.
-func codeIdentity() (string, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return "", fmt.Errorf("identify the program: %w", err)
-	}
-	sum, err := filehash.SHA256(exe)
-	if err != nil {
-		return "", fmt.Errorf("identify the program: %w", err)
-	}
-	return buildinfo.Version() + " exe=" + sum[:16], nil
 }
 
 func stampMatches(dir, fp string) bool {

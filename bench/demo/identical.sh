@@ -24,8 +24,8 @@ done
 # the same "(devel)" for both.
 a=$(ls -d "$tmp"/demo-base/releases/2*/ | head -1)
 b=$(ls -d "$tmp"/demo-head/releases/2*/ | head -1)
-# Stage fingerprints hash the program's executable (workdir.codeIdentity:
-# another build reruns every stage), so release.json and the report's stage
+# Stage fingerprints include the program's identity (workdir.codeIdentity,
+# the executable's content hash: another build reruns every stage), so release.json and the report's stage
 # table differ between any two builds; they are compared with the
 # fingerprints masked. Every other byte must be equal.
 mask() {
