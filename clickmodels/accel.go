@@ -167,29 +167,40 @@ func fitLoopAccel(ctx context.Context, each func(fn func(*fitter)) error, R int,
 	return done, nil
 }
 
-// squaremStep is SqS3's step length -|r|/|v| (Varadhan and Roland 2008,
-// equation 9) for the pair values hist and global values g of x0, x1, x2:
-// r = x1 - x0, v = x2 - 2 x1 + x0, both norms over all values. The
-// squares, scaled by 2^52 (a difference is at most 1, so a scaled square
-// at most 2^52, and one of 2^-26 still counts 2^-52 before the scaling:
-// every difference above 1.5e-8 keeps its square's leading bits), are
-// summed exactly (ExactSum), so the result does not depend on how the
-// values are split among fitters or shards. It is -1 (plain EM) when v is
-// 0.
+// squaremStep is SqS3's step length (SquaremStep) for the pair values
+// hist and global values g of x0, x1, x2.
 func squaremStep(hist []*accelHist, g [3][]float64) float64 {
 	var rr, vv ExactSum
-	add := func(x0, x1, x2 []float64) {
-		for i := range x0 {
-			r, v := (x1[i]-x0[i])*0x1p26, (x2[i]-2*x1[i]+x0[i])*0x1p26
-			rr.Add(r * r)
-			vv.Add(v * v)
-		}
-	}
-	add(g[0], g[1], g[2])
+	SquaremSums(&rr, &vv, g[0], g[1], g[2])
 	for _, h := range hist {
-		add(h.attr[0], h.attr[1], h.attr[2])
-		add(h.sat[0], h.sat[1], h.sat[2])
+		SquaremSums(&rr, &vv, h.attr[0], h.attr[1], h.attr[2])
+		SquaremSums(&rr, &vv, h.sat[0], h.sat[1], h.sat[2])
 	}
+	return SquaremStep(&rr, &vv)
+}
+
+// SquaremSums adds, for the values x0, x1 and x2 = M(x1), x1 = M(x0) of
+// an accelerated EM cycle, the squares of r = x1 - x0 to rr and those of
+// v = x2 - 2 x1 + x0 to vv (Varadhan and Roland 2008, equation 9's
+// norms). The squares are scaled by 2^52 (a difference is at most 1, so a
+// scaled square at most 2^52, and one of 2^-26 still counts 2^-52 before
+// the scaling: every difference above 1.5e-8 keeps its square's leading
+// bits) and summed exactly (ExactSum), so sums over any split of the
+// values among fitters, shards or workers, merged in any order, are the
+// same bits. fit --accelerate's loop and the Beam pipeline's steps share
+// it.
+func SquaremSums(rr, vv *ExactSum, x0, x1, x2 []float64) {
+	for i := range x0 {
+		r, v := (x1[i]-x0[i])*0x1p26, (x2[i]-2*x1[i]+x0[i])*0x1p26
+		rr.Add(r * r)
+		vv.Add(v * v)
+	}
+}
+
+// SquaremStep is SqS3's step length -|r|/|v| (Varadhan and Roland 2008,
+// equation 9) from the sums SquaremSums made over every value, at most
+// -1; -1 (plain EM) when v is 0.
+func SquaremStep(rr, vv *ExactSum) float64 {
 	nv := vv.Float64()
 	if nv == 0 {
 		return -1
@@ -197,13 +208,15 @@ func squaremStep(hist []*accelHist, g [3][]float64) float64 {
 	return min(-math.Sqrt(rr.Float64()/nv), -1)
 }
 
-// extrapolate sets x to SQUAREM's x0 - 2 a r + a^2 v (Varadhan and Roland
-// 2008, equation 7) from the iterates h = x0, x1, x2, kept in
-// [1 - probMax, probMax].
-func extrapolate(x []float64, h [3][]float64, a float64) {
+// extrapolate is Extrapolate on the iterates h = x0, x1, x2.
+func extrapolate(x []float64, h [3][]float64, a float64) { Extrapolate(x, h[0], h[1], h[2], a) }
+
+// Extrapolate sets x to SQUAREM's x0 - 2 a r + a^2 v (Varadhan and
+// Roland 2008, equation 7), r = x1 - x0, v = x2 - 2 x1 + x0, value by
+// value, kept in [1 - probMax, probMax].
+func Extrapolate(x, x0, x1, x2 []float64, a float64) {
 	for i := range x {
-		x0, x1, x2 := h[0][i], h[1][i], h[2][i]
-		r, v := x1-x0, x2-2*x1+x0
-		x[i] = min(max(x0-2*a*r+a*a*v, 1-probMax), probMax)
+		r, v := x1[i]-x0[i], x2[i]-2*x1[i]+x0[i]
+		x[i] = min(max(x0[i]-2*a*r+a*a*v, 1-probMax), probMax)
 	}
 }

@@ -100,6 +100,12 @@ func (s *ShardFit) SetGlobal(g []float64) { copy(s.f.global, g) }
 // to st.
 func (s *ShardFit) EStep(ctx context.Context, st *Stats) { s.f.estep(ctx, st) }
 
+// EStepLL is EStep that also adds to st.LL the training log-likelihood
+// of the values it reads (the sum TrainLL adds), in the same pass where
+// the E-step visits the records: the pass of EM accelerated by SQUAREM
+// (Options.Accelerate).
+func (s *ShardFit) EStepLL(ctx context.Context, st *Stats) { s.f.estepLL(ctx, st) }
+
 // TrainLL adds to st.LL the log-likelihood of the shard's training SERPs
 // under its current values (weighted by SERP, summed exactly). Summed over
 // all shards and divided by the training SERPs it is the quantity that
