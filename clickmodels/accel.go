@@ -5,11 +5,33 @@ import (
 	"math"
 )
 
-// accelHist is one fitter's pair values at the three EM iterates of an
-// accelerated cycle (fitLoopAccel): x0, x1 = M(x0), x2 = M(x1), each as
-// attractiveness then satisfaction.
-type accelHist struct {
-	attr, sat [3][]float64
+// IterateStore keeps the pair values of accelerated EM's iterates
+// (fitLoopAccel): per fitter (the k-th that fitLoop's each yields) the
+// values at x0, x1 = M(x0) and x2 = M(x1) of the current cycle (j = 0, 1,
+// 2), each as attractiveness then satisfaction. FitShards takes one, so
+// that out of core the three copies stay within the memory budget
+// (outofcore's spills them to files beyond it); nil keeps them in memory.
+type IterateStore interface {
+	// Save keeps a copy of attr and sat as iterate j of fitter k.
+	Save(k, j int, attr, sat []float64) error
+	// Load returns iterate j of fitter k, which the caller only reads.
+	Load(k, j int) (attr, sat []float64, err error)
+}
+
+// memIterates is the IterateStore in memory.
+type memIterates struct{ attr, sat [][3][]float64 }
+
+func (m *memIterates) Save(k, j int, attr, sat []float64) error {
+	for k >= len(m.attr) {
+		m.attr, m.sat = append(m.attr, [3][]float64{}), append(m.sat, [3][]float64{})
+	}
+	m.attr[k][j] = append(m.attr[k][j][:0], attr...)
+	m.sat[k][j] = append(m.sat[k][j][:0], sat...)
+	return nil
+}
+
+func (m *memIterates) Load(k, j int) ([]float64, []float64, error) {
+	return m.attr[k][j], m.sat[k][j], nil
 }
 
 // fitLoopAccel is fitLoop under Options.Accelerate (with a tolerance, for
@@ -38,39 +60,47 @@ type accelHist struct {
 //
 // The vector x is every pair value (attractiveness, satisfaction) of
 // every fitter and every global value. The iterates are kept per fitter
-// in each's order (three copies of the pair values, in memory, spilled
-// shards' too); the norms are exact sums (ExactSum), so a is the same
+// in each's order, in store (three copies of the pair values; nil: in
+// memory); the norms are exact sums (ExactSum), so a is the same
 // bits whatever the fitters (in-core, query shards, spilled or not), and
 // the extrapolation is per value, which keeps every engine's results
 // identical.
-func fitLoopAccel(ctx context.Context, each func(fn func(*fitter)) error, R int, kind Kind, opt Options, global []float64, iters, serps int) (int, error) {
+func fitLoopAccel(ctx context.Context, each func(fn func(*fitter)) error, R int, kind Kind, opt Options, global []float64, iters, serps int, store IterateStore) (int, error) {
+	if store == nil {
+		store = &memIterates{}
+	}
 	var (
-		hist []*accelHist
-		gh   [3][]float64
+		gh     [3][]float64
+		nf     int   // fitters
+		errFit error // the store's first error in a visit
 	)
-	// visit calls fn with every fitter and its history, in each's order.
-	visit := func(fn func(h *accelHist, f *fitter)) error {
+	// visit calls fn with every fitter and its index, in each's order.
+	visit := func(fn func(k int, f *fitter) error) error {
 		k := 0
-		return each(func(f *fitter) {
-			if k == len(hist) {
-				hist = append(hist, &accelHist{})
+		err := each(func(f *fitter) {
+			if errFit == nil {
+				errFit = fn(k, f)
 			}
-			fn(hist[k], f)
 			k++
 		})
-	}
-	save := func(j int) func(h *accelHist, f *fitter) {
-		return func(h *accelHist, f *fitter) {
-			h.attr[j] = append(h.attr[j][:0], f.attr...)
-			h.sat[j] = append(h.sat[j][:0], f.sat...)
+		nf = k
+		if err == nil {
+			err = errFit
 		}
+		errFit = nil
+		return err
+	}
+	save := func(j int) func(k int, f *fitter) error {
+		return func(k int, f *fitter) error { return store.Save(k, j, f.attr, f.sat) }
 	}
 	// restore makes x_j the values again.
 	restore := func(j int) error {
 		copy(global, gh[j])
-		return visit(func(h *accelHist, f *fitter) {
-			copy(f.attr, h.attr[j])
-			copy(f.sat, h.sat[j])
+		return visit(func(k int, f *fitter) error {
+			attr, sat, err := store.Load(k, j)
+			copy(f.attr, attr)
+			copy(f.sat, sat)
+			return err
 		})
 	}
 	done := 0
@@ -79,9 +109,12 @@ func fitLoopAccel(ctx context.Context, each func(fn func(*fitter)) error, R int,
 	pass := func(j int) (float64, []float64, error) {
 		gh[j] = append(gh[j][:0], global...)
 		st := NewStats(kind, R)
-		if err := visit(func(h *accelHist, f *fitter) {
-			save(j)(h, f)
+		if err := visit(func(k int, f *fitter) error {
+			if err := save(j)(k, f); err != nil {
+				return err
+			}
 			f.estepLL(ctx, st)
+			return nil
 		}); err != nil {
 			return 0, nil, err
 		}
@@ -143,14 +176,25 @@ func fitLoopAccel(ctx context.Context, each func(fn func(*fitter)) error, R int,
 		if err := visit(save(2)); err != nil {
 			return done, err
 		}
-		a := squaremStep(hist, gh)
+		a, err := squaremStep(store, nf, gh)
+		if err != nil {
+			return done, err
+		}
 		if a >= -1 {
 			continue // x' = x2: plain EM
 		}
-		extrapolate(global, gh, a)
-		if err := visit(func(h *accelHist, f *fitter) {
-			extrapolate(f.attr, h.attr, a)
-			extrapolate(f.sat, h.sat, a)
+		Extrapolate(global, gh[0], gh[1], gh[2], a)
+		if err := visit(func(k int, f *fitter) error {
+			var x [3][2][]float64
+			for j := range x {
+				var err error
+				if x[j][0], x[j][1], err = store.Load(k, j); err != nil {
+					return err
+				}
+			}
+			Extrapolate(f.attr, x[0][0], x[1][0], x[2][0], a)
+			Extrapolate(f.sat, x[0][1], x[1][1], x[2][1], a)
+			return nil
 		}); err != nil {
 			return done, err
 		}
@@ -167,16 +211,23 @@ func fitLoopAccel(ctx context.Context, each func(fn func(*fitter)) error, R int,
 	return done, nil
 }
 
-// squaremStep is SqS3's step length (SquaremStep) for the pair values
-// hist and global values g of x0, x1, x2.
-func squaremStep(hist []*accelHist, g [3][]float64) float64 {
+// squaremStep is SqS3's step length (SquaremStep) for the pair values of
+// the nf fitters in store and the global values g of x0, x1, x2.
+func squaremStep(store IterateStore, nf int, g [3][]float64) (float64, error) {
 	var rr, vv ExactSum
 	SquaremSums(&rr, &vv, g[0], g[1], g[2])
-	for _, h := range hist {
-		SquaremSums(&rr, &vv, h.attr[0], h.attr[1], h.attr[2])
-		SquaremSums(&rr, &vv, h.sat[0], h.sat[1], h.sat[2])
+	for k := range nf {
+		var x [3][2][]float64
+		for j := range x {
+			var err error
+			if x[j][0], x[j][1], err = store.Load(k, j); err != nil {
+				return 0, err
+			}
+		}
+		SquaremSums(&rr, &vv, x[0][0], x[1][0], x[2][0])
+		SquaremSums(&rr, &vv, x[0][1], x[1][1], x[2][1])
 	}
-	return SquaremStep(&rr, &vv)
+	return SquaremStep(&rr, &vv), nil
 }
 
 // SquaremSums adds, for the values x0, x1 and x2 = M(x1), x1 = M(x0) of
@@ -207,9 +258,6 @@ func SquaremStep(rr, vv *ExactSum) float64 {
 	}
 	return min(-math.Sqrt(rr.Float64()/nv), -1)
 }
-
-// extrapolate is Extrapolate on the iterates h = x0, x1, x2.
-func extrapolate(x []float64, h [3][]float64, a float64) { Extrapolate(x, h[0], h[1], h[2], a) }
 
 // Extrapolate sets x to SQUAREM's x0 - 2 a r + a^2 v (Varadhan and
 // Roland 2008, equation 7), r = x1 - x0, v = x2 - 2 x1 + x0, value by
