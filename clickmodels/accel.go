@@ -3,6 +3,7 @@ package clickmodels
 import (
 	"context"
 	"math"
+	"slices"
 )
 
 // IterateStore keeps the pair values of accelerated EM's iterates
@@ -69,11 +70,7 @@ func fitLoopAccel(ctx context.Context, each func(fn func(*fitter)) error, R int,
 	if store == nil {
 		store = &memIterates{}
 	}
-	var (
-		gh     [3][]float64
-		nf     int   // fitters
-		errFit error // the store's first error in a visit
-	)
+	var errFit error // the store's first error in a visit
 	// visit calls fn with every fitter and its index, in each's order.
 	visit := func(fn func(k int, f *fitter) error) error {
 		k := 0
@@ -83,19 +80,14 @@ func fitLoopAccel(ctx context.Context, each func(fn func(*fitter)) error, R int,
 			}
 			k++
 		})
-		nf = k
 		if err == nil {
 			err = errFit
 		}
 		errFit = nil
 		return err
 	}
-	save := func(j int) func(k int, f *fitter) error {
-		return func(k int, f *fitter) error { return store.Save(k, j, f.attr, f.sat) }
-	}
-	// restore makes x_j the values again.
+	// restore makes iterate j the pair values again.
 	restore := func(j int) error {
-		copy(global, gh[j])
 		return visit(func(k int, f *fitter) error {
 			attr, sat, err := store.Load(k, j)
 			copy(f.attr, attr)
@@ -103,131 +95,210 @@ func fitLoopAccel(ctx context.Context, each func(fn func(*fitter)) error, R int,
 			return err
 		})
 	}
-	done := 0
-	// pass saves the values as x_j, runs the E-step and pair M-step from
-	// them and returns their log-likelihood and the globals' M-step.
-	pass := func(j int) (float64, []float64, error) {
-		gh[j] = append(gh[j][:0], global...)
-		st := NewStats(kind, R)
+	load3 := func(k int) (x [3][2][]float64, err error) {
+		for j := range x {
+			if x[j][0], x[j][1], err = store.Load(k, j); err != nil {
+				return x, err
+			}
+		}
+		return x, nil
+	}
+	g0 := slices.Clone(global)
+	var (
+		prev *SquaremState
+		res  *SquaremPass
+	)
+	for {
+		act := SquaremNext(prev, res, g0, iters, opt.Tolerance)
+		st := act.State
+		if opt.OnIteration != nil && prev != nil {
+			switch {
+			case st.Stop && act.From != FromCur:
+				opt.OnIteration(st.Done, res.LL) // converged: the values res.LL is of
+			case st.Done > prev.Done && prev.Done > 0:
+				opt.OnIteration(prev.Done, res.LL) // the values after prev.Done iterations
+			}
+		}
+		var err error
+		switch act.From {
+		case FromX1, FromX2:
+			err = restore(act.From - FromX0)
+		case FromX0:
+			if prev != nil {
+				err = restore(0)
+			}
+		case FromExtrapolation:
+			err = visit(func(k int, f *fitter) error {
+				x, err := load3(k)
+				Extrapolate(f.attr, x[0][0], x[1][0], x[2][0], act.Step)
+				Extrapolate(f.sat, x[0][1], x[1][1], x[2][1], act.Step)
+				return err
+			})
+		}
+		if err != nil {
+			return st.Done, err
+		}
+		copy(global, st.Global)
+		if st.Stop {
+			if act.From == FromCur && opt.OnIteration != nil {
+				// The cap: the log-likelihood of the last values.
+				stats := NewStats(kind, R)
+				if err := each(func(f *fitter) { f.trainLL(ctx, stats) }); err != nil {
+					return st.Done, err
+				}
+				opt.OnIteration(st.Done, stats.LL.Float64()/float64(serps))
+			}
+			return st.Done, nil
+		}
+		// The pass: its values are iterate st.Phase; after a cycle's
+		// second pass the values are x2, and the pairs' shares of the
+		// norms are summed.
+		stats := NewStats(kind, R)
+		res = &SquaremPass{}
 		if err := visit(func(k int, f *fitter) error {
-			if err := save(j)(k, f); err != nil {
+			if err := store.Save(k, st.Phase, f.attr, f.sat); err != nil {
 				return err
 			}
-			f.estepLL(ctx, st)
-			return nil
+			f.estepLL(ctx, stats)
+			if st.Phase == 0 {
+				return nil
+			}
+			if err := store.Save(k, 2, f.attr, f.sat); err != nil {
+				return err
+			}
+			x, err := load3(k)
+			SquaremSums(&res.RR, &res.VV, x[0][0], x[1][0], x[2][0])
+			SquaremSums(&res.RR, &res.VV, x[0][1], x[1][1], x[2][1])
+			return err
 		}); err != nil {
-			return 0, nil, err
+			return st.Done, err
 		}
 		if err := ctx.Err(); err != nil {
-			return 0, nil, err
+			return st.Done, err
 		}
-		return st.LL.Float64() / float64(serps), MStepGlobals(kind, st), nil
+		res.LL, res.Global = stats.LL.Float64()/float64(serps), MStepGlobals(kind, stats)
+		prev = &st
 	}
-	// advance keeps a pass: the globals' M-step, one iteration more.
-	advance := func(g []float64, ll float64) {
-		copy(global, g)
-		if done > 0 && opt.OnIteration != nil {
-			opt.OnIteration(done, ll) // the values after done iterations
-		}
-		done++
-	}
-	prevLL := math.NaN() // x0 is a plain EM step from values of this log-likelihood (NaN: it is not)
-	refLL := math.NaN()  // x0 is an extrapolation, kept if its log-likelihood is above this
-	for done < iters {
-		ll0, g, err := pass(0)
-		if err != nil {
-			return done, err
-		}
-		switch {
-		case !math.IsNaN(prevLL) && Converged(prevLL, ll0, opt.Tolerance):
-			if opt.OnIteration != nil {
-				opt.OnIteration(done, ll0)
-			}
-			return done, restore(0)
-		case !math.IsNaN(refLL) && !(ll0 > refLL):
-			// The safeguard: back to x2, a plain EM step from x1, whose
-			// log-likelihood refLL is.
-			if err := restore(2); err != nil {
-				return done, err
-			}
-			prevLL, refLL = refLL, math.NaN()
-			continue
-		}
-		advance(g, ll0)
-		if done == iters {
-			break
-		}
-		ll1, g, err := pass(1)
-		if err != nil {
-			return done, err
-		}
-		if Converged(ll0, ll1, opt.Tolerance) {
-			if opt.OnIteration != nil {
-				opt.OnIteration(done, ll1)
-			}
-			return done, restore(1)
-		}
-		advance(g, ll1)
-		prevLL, refLL = ll1, math.NaN()
-		if done == iters {
-			break
-		}
-		gh[2] = append(gh[2][:0], global...)
-		if err := visit(save(2)); err != nil {
-			return done, err
-		}
-		a, err := squaremStep(store, nf, gh)
-		if err != nil {
-			return done, err
-		}
-		if a >= -1 {
-			continue // x' = x2: plain EM
-		}
-		Extrapolate(global, gh[0], gh[1], gh[2], a)
-		if err := visit(func(k int, f *fitter) error {
-			var x [3][2][]float64
-			for j := range x {
-				var err error
-				if x[j][0], x[j][1], err = store.Load(k, j); err != nil {
-					return err
-				}
-			}
-			Extrapolate(f.attr, x[0][0], x[1][0], x[2][0], a)
-			Extrapolate(f.sat, x[0][1], x[1][1], x[2][1], a)
-			return nil
-		}); err != nil {
-			return done, err
-		}
-		prevLL, refLL = math.NaN(), ll1
-	}
-	// The cap: the log-likelihood of the last values, for OnIteration.
-	if opt.OnIteration != nil {
-		st := NewStats(kind, R)
-		if err := each(func(f *fitter) { f.trainLL(ctx, st) }); err != nil {
-			return done, err
-		}
-		opt.OnIteration(done, st.LL.Float64()/float64(serps))
-	}
-	return done, nil
 }
 
-// squaremStep is SqS3's step length (SquaremStep) for the pair values of
-// the nf fitters in store and the global values g of x0, x1, x2.
-func squaremStep(store IterateStore, nf int, g [3][]float64) (float64, error) {
-	var rr, vv ExactSum
-	SquaremSums(&rr, &vv, g[0], g[1], g[2])
-	for k := range nf {
-		var x [3][2][]float64
-		for j := range x {
-			var err error
-			if x[j][0], x[j][1], err = store.Load(k, j); err != nil {
-				return 0, err
-			}
-		}
-		SquaremSums(&rr, &vv, x[0][0], x[1][0], x[2][0])
-		SquaremSums(&rr, &vv, x[0][1], x[1][1], x[2][1])
+// SquaremState is accelerated EM's state after a pass, which every
+// engine computes alike (SquaremNext): fitLoopAccel in memory and out of
+// core, and the Beam pipeline's steps, which pass it from one to the
+// next.
+type SquaremState struct {
+	Done int // EM iterations kept
+	// Phase is the pass made: 0 from x0, 1 from x1 (0 when Stop).
+	Phase int
+	// Stop: EM has stopped (the tolerance or the iterations); Global are
+	// the final globals.
+	Stop bool
+	// PrevLL: the log-likelihood x0 is a plain EM step from (NaN: it is
+	// not); RefLL: x0 is an extrapolation, kept if its log-likelihood is
+	// above this (NaN: it is not); LL0: x0's log-likelihood (phase 1).
+	PrevLL, RefLL, LL0 float64
+	// Global: the globals the pass read (Stop: the final ones); G: those
+	// of x0, x1 and x2.
+	Global []float64
+	G      [3][]float64
+}
+
+// Where a SquaremAction's pass starts, or, when its state stops, the
+// values EM returns (the order is the Beam pipeline's, which names the
+// values by these indices).
+const (
+	FromCur           = iota // the values the last pass left
+	FromX0                   // x0
+	FromX1                   // x1
+	FromX2                   // x2
+	FromExtrapolation        // SQUAREM's extrapolation from x0, x1, x2 with the step length
+)
+
+// SquaremAction is what accelerated EM does next: the state of its next
+// pass (Stop: none), where the pass starts, and the step length of an
+// extrapolation.
+type SquaremAction struct {
+	State SquaremState
+	From  int
+	Step  float64
+}
+
+// SquaremPass is a pass summed over every fitter or shard: the
+// log-likelihood per training SERP of the values it read, the globals'
+// M-step, and, after a cycle's second pass, the pairs' shares of the
+// norms (SquaremSums over x0, x1 and x2 = the values it left).
+type SquaremPass struct {
+	LL     float64
+	Global []float64
+	RR, VV ExactSum
+}
+
+// SquaremNext is accelerated EM's decision after a pass (fitLoopAccel's
+// doc comment gives the scheme): prev is the state the pass was made in
+// (nil: none yet, the first pass from the initial values, globals g0), res
+// the pass, iters the iterations allowed and tol the tolerance. After a
+// pass from x0: the tolerance's stop (back to x0), the safeguard (x0 was
+// an extrapolation no better than x1: a pass from x2), or one iteration
+// more and the pass from x1 = the values left; after a pass from x1: the
+// stop (back to x1), or one iteration more, then the step length over
+// every value (the globals' share added here) and a pass from x2 (a >=
+// -1) or from the extrapolation. Every engine calls it, so their
+// iterates are the same bits.
+func SquaremNext(prev *SquaremState, res *SquaremPass, g0 []float64, iters int, tol float64) SquaremAction {
+	if prev == nil {
+		st := SquaremState{PrevLL: math.NaN(), RefLL: math.NaN(), LL0: math.NaN(), Global: g0}
+		st.G[0] = g0
+		return SquaremAction{State: st, From: FromX0}
 	}
-	return SquaremStep(&rr, &vv), nil
+	st := *prev
+	if st.Stop {
+		return SquaremAction{State: st, From: FromCur}
+	}
+	stop := func(from int, g []float64) SquaremAction {
+		st.Stop, st.Phase, st.Global = true, 0, g
+		return SquaremAction{State: st, From: from}
+	}
+	if st.Phase == 0 {
+		ll0 := res.LL
+		switch {
+		case !math.IsNaN(st.PrevLL) && Converged(st.PrevLL, ll0, tol):
+			return stop(FromX0, st.G[0])
+		case !math.IsNaN(st.RefLL) && !(ll0 > st.RefLL):
+			// The safeguard: back to x2, a plain EM step from x1, whose
+			// log-likelihood RefLL is.
+			st.PrevLL, st.RefLL = st.RefLL, math.NaN()
+			st.G[0], st.Global = st.G[2], st.G[2]
+			return SquaremAction{State: st, From: FromX2}
+		}
+		st.Done++
+		if st.Done == iters {
+			return stop(FromCur, res.Global)
+		}
+		st.Phase, st.LL0 = 1, ll0
+		st.G[1], st.Global = res.Global, res.Global
+		return SquaremAction{State: st, From: FromCur}
+	}
+	ll1 := res.LL
+	if Converged(st.LL0, ll1, tol) {
+		return stop(FromX1, st.G[1])
+	}
+	st.Done++
+	st.PrevLL, st.RefLL = ll1, math.NaN()
+	if st.Done == iters {
+		return stop(FromCur, res.Global)
+	}
+	st.Phase, st.G[2] = 0, res.Global
+	rr, vv := res.RR, res.VV
+	SquaremSums(&rr, &vv, st.G[0], st.G[1], st.G[2])
+	a := SquaremStep(&rr, &vv)
+	if a >= -1 {
+		st.G[0], st.Global = st.G[2], st.G[2] // x' = x2: plain EM
+		return SquaremAction{State: st, From: FromX2}
+	}
+	x := make([]float64, len(st.G[0]))
+	Extrapolate(x, st.G[0], st.G[1], st.G[2], a)
+	st.G[0], st.Global = x, x
+	st.PrevLL, st.RefLL = math.NaN(), ll1
+	return SquaremAction{State: st, From: FromExtrapolation, Step: a}
 }
 
 // SquaremSums adds, for the values x0, x1 and x2 = M(x1), x1 = M(x0) of

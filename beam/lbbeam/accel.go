@@ -20,7 +20,7 @@ import (
 // each shard's records, the E-step and pair M-step from some values and
 // the training log-likelihood of those values (ShardFit.EStepLL), and the
 // next step, once it has summed every shard's statistics, decides what
-// the pass means (accelDecide): the tolerance's stop, the safeguard's
+// the pass means (clickmodels.SquaremNext): the tolerance's stop, the safeguard's
 // undoing of an extrapolation, one more EM iteration, or, after the
 // second plain step of a cycle, SQUAREM's extrapolation from the cycle's
 // three iterates x0, x1 = M(x0), x2 = M(x1). Its step length needs the
@@ -30,7 +30,7 @@ import (
 // shard computes the same length, and the lengths, the iterates and the
 // outputs are lovbench fit --accelerate's bits.
 //
-// A model's message is joinSegs of the accelState the step ran with, the
+// A model's message is joinSegs of the clickmodels.SquaremState the step ran with (encodeAccel), the
 // shard's statistics (none once EM has stopped), and the shard's pair
 // shares of the norms' squares (after a cycle's second pass). A model's
 // segment of a shard's state is joinSegs of the hashes naming the values
@@ -38,26 +38,9 @@ import (
 // and of the hashes the step before named (whose files the next step
 // removes unless they are named still).
 
-// accelState is what passes from one accelerated step to the next besides
-// the shards' pair values; every shard computes the same.
-type accelState struct {
-	Done int // EM iterations kept
-	// Phase is the pass the step ran: 0 from x0, 1 from x1 (0 when Stop).
-	Phase int
-	// Stop: EM has stopped (the tolerance or the iterations); Global are
-	// the final globals, the values those the shard's state names first.
-	Stop bool
-	// PrevLL: the log-likelihood x0 is a plain EM step from (NaN: it is
-	// not); RefLL: x0 is an extrapolation, kept if its log-likelihood is
-	// above this (NaN: it is not); LL0: x0's log-likelihood (phase 1).
-	PrevLL, RefLL, LL0 float64
-	// Global: the globals the step's pass read (Stop: the final ones);
-	// G: those of x0, x1 and x2.
-	Global []float64
-	G      [3][]float64
-}
-
-func (s accelState) encode() []byte {
+// encodeAccel encodes the state a step ran with (clickmodels.SquaremState)
+// for its message.
+func encodeAccel(s clickmodels.SquaremState) []byte {
 	b := binary.AppendUvarint(nil, uint64(s.Done))
 	b = binary.AppendUvarint(b, uint64(s.Phase))
 	if s.Stop {
@@ -71,8 +54,8 @@ func (s accelState) encode() []byte {
 	return joinSegs([][]byte{b, encodeFloats(s.Global), encodeFloats(s.G[0]), encodeFloats(s.G[1]), encodeFloats(s.G[2])})
 }
 
-func decodeAccel(b []byte) (accelState, error) {
-	var s accelState
+func decodeAccel(b []byte) (clickmodels.SquaremState, error) {
+	var s clickmodels.SquaremState
 	segs, err := splitSegs(b, 5)
 	if err != nil {
 		return s, err
@@ -108,103 +91,14 @@ func decodeAccel(b []byte) (accelState, error) {
 // passes: iters/2), or the one that finds convergence.
 func accelPasses(iters int) int { return iters + iters/2 + 1 }
 
-// The values an accelerated step starts its pass from, or the final values
-// (accelAction.from).
-const (
-	fromCur   = iota // the values the last pass left
-	fromX0           // x0
-	fromX1           // x1
-	fromX2           // x2
-	fromExtra        // SQUAREM's extrapolation from x0, x1, x2
-)
-
-// accelAction is what a step does: its state (Stop: no pass, the values
-// named by from are the final ones), the values its pass starts from, and
-// for fromExtra the step length.
-type accelAction struct {
-	st   accelState
-	from int
-	a    float64
-}
-
-// accelResult is the previous step's pass summed over every shard: its
-// log-likelihood per training SERP, the globals' M-step, and the pairs'
-// shares of the norms' squares (after a pass from x1).
-type accelResult struct {
-	ll     float64
-	global []float64
-	rr, vv clickmodels.ExactSum
-}
-
-// accelDecide is fitLoopAccel's decision after a pass: prev is the state
-// the previous step ran with (nil: no step yet), res its pass, g0 the
-// initial globals, iters the iterations allowed and tol the tolerance.
-func accelDecide(prev *accelState, res *accelResult, g0 []float64, iters int, tol float64) accelAction {
-	if prev == nil {
-		st := accelState{PrevLL: math.NaN(), RefLL: math.NaN(), LL0: math.NaN(), Global: g0}
-		st.G[0] = g0
-		return accelAction{st: st, from: fromX0}
-	}
-	st := *prev
-	if st.Stop {
-		return accelAction{st: st, from: fromCur}
-	}
-	stop := func(from int, g []float64) accelAction {
-		st.Stop, st.Phase, st.Global = true, 0, g
-		return accelAction{st: st, from: from}
-	}
-	if st.Phase == 0 {
-		ll0 := res.ll
-		switch {
-		case !math.IsNaN(st.PrevLL) && clickmodels.Converged(st.PrevLL, ll0, tol):
-			return stop(fromX0, st.G[0])
-		case !math.IsNaN(st.RefLL) && !(ll0 > st.RefLL):
-			// The safeguard: back to x2, a plain EM step from x1, whose
-			// log-likelihood RefLL is.
-			st.PrevLL, st.RefLL = st.RefLL, math.NaN()
-			st.G[0], st.Global = st.G[2], st.G[2]
-			return accelAction{st: st, from: fromX2}
-		}
-		st.Done++
-		if st.Done == iters {
-			return stop(fromCur, res.global)
-		}
-		st.Phase, st.LL0 = 1, ll0
-		st.G[1], st.Global = res.global, res.global
-		return accelAction{st: st, from: fromCur}
-	}
-	ll1 := res.ll
-	if clickmodels.Converged(st.LL0, ll1, tol) {
-		return stop(fromX1, st.G[1])
-	}
-	st.Done++
-	st.PrevLL, st.RefLL = ll1, math.NaN()
-	if st.Done == iters {
-		return stop(fromCur, res.global)
-	}
-	st.Phase, st.G[2] = 0, res.global
-	rr, vv := res.rr, res.vv
-	clickmodels.SquaremSums(&rr, &vv, st.G[0], st.G[1], st.G[2])
-	a := clickmodels.SquaremStep(&rr, &vv)
-	if a >= -1 {
-		st.G[0], st.Global = st.G[2], st.G[2] // x' = x2: plain EM
-		return accelAction{st: st, from: fromX2}
-	}
-	x := make([]float64, len(st.G[0]))
-	clickmodels.Extrapolate(x, st.G[0], st.G[1], st.G[2], a)
-	st.G[0], st.Global = x, x
-	st.PrevLL, st.RefLL = math.NaN(), ll1
-	return accelAction{st: st, from: fromExtra, a: a}
-}
-
 // accelResolve reads one model's segment of every shard's message of the
 // previous step: the state it ran with (nil before the first step) and
 // its pass summed over the shards.
-func accelResolve(k clickmodels.Kind, R int, serps int64, msgs [][]byte) (*accelState, *accelResult, error) {
+func accelResolve(k clickmodels.Kind, R int, serps int64, msgs [][]byte) (*clickmodels.SquaremState, *clickmodels.SquaremPass, error) {
 	var (
 		head  []byte
 		total *clickmodels.Stats
-		res   accelResult
+		res   clickmodels.SquaremPass
 	)
 	for _, b := range msgs {
 		if len(b) == 0 {
@@ -229,7 +123,7 @@ func accelResolve(k clickmodels.Kind, R int, serps int64, msgs [][]byte) (*accel
 			}
 			total.Merge(&st)
 		}
-		for i, s := range []*clickmodels.ExactSum{&res.rr, &res.vv} {
+		for i, s := range []*clickmodels.ExactSum{&res.RR, &res.VV} {
 			if len(segs[2+i]) == 0 {
 				continue
 			}
@@ -251,8 +145,8 @@ func accelResolve(k clickmodels.Kind, R int, serps int64, msgs [][]byte) (*accel
 		if total == nil {
 			return nil, nil, errors.New("lbbeam: an accelerated EM step without statistics")
 		}
-		res.ll = total.LL.Float64() / float64(serps)
-		res.global = clickmodels.MStepGlobals(k, total)
+		res.LL = total.LL.Float64() / float64(serps)
+		res.Global = clickmodels.MStepGlobals(k, total)
 	}
 	return &st, &res, nil
 }
@@ -265,7 +159,7 @@ type accelRefs [4][]byte
 // decodeRefs reads a model's segment of a shard's state after a step that
 // ran with st: the hashes it names and those the step before named. After
 // a cycle's second pass the values it left are x2.
-func decodeRefs(seg []byte, st *accelState) (refs accelRefs, prev accelRefs, err error) {
+func decodeRefs(seg []byte, st *clickmodels.SquaremState) (refs accelRefs, prev accelRefs, err error) {
 	segs, err := splitSegs(seg, 5)
 	if err != nil {
 		return refs, prev, err
@@ -305,7 +199,7 @@ func extraHash(h0, h1, h2 []byte, a float64) []byte {
 }
 
 // accelStep is step It of accelerated EM for model k on one shard: it
-// decides what the previous step's pass means (accelDecide) and, unless EM
+// decides what the previous step's pass means (clickmodels.SquaremNext) and, unless EM
 // has stopped, makes the next pass. It returns the model's segments of
 // the shard's new state and of its message.
 func (f *stepFn) accelStep(ctx context.Context, opened **openedShard, shard int, digest []byte, m int, seg []byte, msgs [][]byte) ([]byte, []byte, error) {
@@ -320,17 +214,17 @@ func (f *stepFn) accelStep(ctx context.Context, opened **openedShard, shard int,
 			return nil, nil, err
 		}
 	}
-	act := accelDecide(prev, res, initialGlobals(k, f.R), f.Iters[m], f.Tolerance)
-	if act.st.Stop {
+	act := clickmodels.SquaremNext(prev, res, initialGlobals(k, f.R), f.Iters[m], f.Tolerance)
+	if act.State.Stop {
 		// No pass: the final values are named first.
-		out := accelRefs{refs[act.from]}
-		if act.from == fromCur {
+		out := accelRefs{refs[act.From]}
+		if act.From == clickmodels.FromCur {
 			out = refs
 		}
 		if err := f.removeUnnamed(ctx, shard, k, old, refs, out); err != nil {
 			return nil, nil, err
 		}
-		return encodeRefs(out, refs), joinSegs([][]byte{act.st.encode()}), nil
+		return encodeRefs(out, refs), joinSegs([][]byte{encodeAccel(act.State)}), nil
 	}
 	v := variant{f.Exact, f.PSCMAuthors}
 	if *opened == nil {
@@ -350,16 +244,16 @@ func (f *stepFn) accelStep(ctx context.Context, opened **openedShard, shard int,
 	// The values the pass starts from, and what names them.
 	out := refs
 	var from []byte
-	switch act.from {
-	case fromX0: // the first pass
+	switch act.From {
+	case clickmodels.FromX0: // the first pass
 		out = accelRefs{}
-	case fromCur: // a cycle's second pass, from x1 = M(x0)
+	case clickmodels.FromCur: // a cycle's second pass, from x1 = M(x0)
 		from = refs[0]
 		out[2], out[3] = from, nil
-	case fromX2: // a plain EM step from x2
+	case clickmodels.FromX2: // a plain EM step from x2
 		from = refs[3]
 		out = accelRefs{nil, from}
-	case fromExtra:
+	case clickmodels.FromExtrapolation:
 		x := make([][]float64, 3)
 		for j := range x {
 			b, err := e.pairsAt(ctx, k, v, refs[1+j], path(refs[1+j]))
@@ -369,23 +263,23 @@ func (f *stepFn) accelStep(ctx context.Context, opened **openedShard, shard int,
 			x[j] = floatsOf(b)
 		}
 		xe := make([]float64, len(x[0]))
-		clickmodels.Extrapolate(xe, x[0], x[1], x[2], act.a)
-		from = extraHash(refs[1], refs[2], refs[3], act.a)
+		clickmodels.Extrapolate(xe, x[0], x[1], x[2], act.Step)
+		from = extraHash(refs[1], refs[2], refs[3], act.Step)
 		if err := e.storeValues(ctx, k, v, from, valuesPath(f.Dir, shard, k, from), encodeFloats(xe)); err != nil {
 			return nil, nil, err
 		}
 		out = accelRefs{nil, from, nil, refs[3]} // x2 for the safeguard
 	}
-	if act.from != fromCur {
+	if act.From != clickmodels.FromCur {
 		out[1] = from
 	}
 	sf, err := e.valuesAt(ctx, k, v, from, path(from))
 	if err != nil {
 		return nil, nil, fmt.Errorf("shard %d: %w", shard, err)
 	}
-	sf.SetGlobal(act.st.Global)
+	sf.SetGlobal(act.State.Global)
 	var x0, x1 []float64
-	if act.st.Phase == 1 {
+	if act.State.Phase == 1 {
 		b, err := e.pairsAt(ctx, k, v, out[1], path(out[1]))
 		if err != nil {
 			return nil, nil, fmt.Errorf("shard %d: %w", shard, err)
@@ -401,15 +295,15 @@ func (f *stepFn) accelStep(ctx context.Context, opened **openedShard, shard int,
 	if err != nil {
 		return nil, nil, err
 	}
-	next := valuesHash(from, digest, k, v, act.st.Global)
+	next := valuesHash(from, digest, k, v, act.State.Global)
 	vals := sf.MarshalPairs()
 	if err := e.storeValues(ctx, k, v, next, valuesPath(f.Dir, shard, k, next), vals); err != nil {
 		return nil, nil, err
 	}
 	e.at[fitKey{k, v}] = next
 	out[0] = next
-	msg := [][]byte{act.st.encode(), stats}
-	if act.st.Phase == 1 {
+	msg := [][]byte{encodeAccel(act.State), stats}
+	if act.State.Phase == 1 {
 		// The pairs' shares of the cycle's norms (x2 = the values now).
 		var rr, vv clickmodels.ExactSum
 		clickmodels.SquaremSums(&rr, &vv, x0, x1, floatsOf(vals))
@@ -447,23 +341,23 @@ func (f *stepFn) removeUnnamed(ctx context.Context, shard int, k clickmodels.Kin
 
 // accelFinal is the finish of an accelerated model: the final state (from
 // the last step's messages) and the hash of the final values on the shard.
-func accelFinal(k clickmodels.Kind, R int, serps int64, iters int, tol float64, seg []byte, msgs [][]byte) (accelState, []byte, error) {
+func accelFinal(k clickmodels.Kind, R int, serps int64, iters int, tol float64, seg []byte, msgs [][]byte) (clickmodels.SquaremState, []byte, error) {
 	prev, res, err := accelResolve(k, R, serps, msgs)
 	if err != nil {
-		return accelState{}, nil, err
+		return clickmodels.SquaremState{}, nil, err
 	}
 	if prev == nil {
-		return accelState{}, nil, errors.New("lbbeam: accelerated EM finished before its first step")
+		return clickmodels.SquaremState{}, nil, errors.New("lbbeam: accelerated EM finished before its first step")
 	}
 	refs, _, err := decodeRefs(seg, prev)
 	if err != nil {
-		return accelState{}, nil, err
+		return clickmodels.SquaremState{}, nil, err
 	}
-	act := accelDecide(prev, res, initialGlobals(k, R), iters, tol)
-	if !act.st.Stop {
-		return accelState{}, nil, fmt.Errorf("lbbeam: accelerated EM of %v has not stopped after %d passes", k, accelPasses(iters))
+	act := clickmodels.SquaremNext(prev, res, initialGlobals(k, R), iters, tol)
+	if !act.State.Stop {
+		return clickmodels.SquaremState{}, nil, fmt.Errorf("lbbeam: accelerated EM of %v has not stopped after %d passes", k, accelPasses(iters))
 	}
-	return act.st, refs[act.from], nil
+	return act.State, refs[act.From], nil
 }
 
 // initialGlobals are a fit's global values before the first iteration.
