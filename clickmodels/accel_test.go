@@ -75,12 +75,18 @@ func TestAccelerate(t *testing.T) {
 			}
 			return m
 		}
-		limitOpt := clickmodels.EstimatorExact.Options()
+		// Plain EM is the default estimator with Accelerate off (fit
+		// --accelerate=false); the default accelerates.
+		plainOpt := clickmodels.EstimatorExact.Options()
+		plainOpt.Accelerate = false
+		limitOpt := plainOpt
 		limitOpt.Tolerance, limitOpt.Iterations = 1e-13, 5000
 		limit := fitWith(limitOpt)
-		plain := fitWith(clickmodels.EstimatorExact.Options())
+		plain := fitWith(plainOpt)
 		accOpt := clickmodels.EstimatorExact.Options()
-		accOpt.Accelerate = true
+		if !accOpt.Accelerate {
+			t.Fatal("the default estimator does not accelerate EM")
+		}
 		acc := fitWith(accOpt)
 		accOpt.Workers = 1
 		if one := fitWith(accOpt); !slices.Equal(one.Global, acc.Global) || !slices.Equal(one.Attr, acc.Attr) || !slices.Equal(one.Sat, acc.Sat) {

@@ -45,9 +45,10 @@
 // EM (Kind.EM). Estimator (estimator.go) names the two estimators:
 // EstimatorExact (exact E-step, EM to DefaultTolerance), the default of
 // every command, and EstimatorPyClick (PyClick's, 50 iterations).
-// Options.Accelerate (fit --accelerate) reaches EstimatorExact's stopping
-// point in fewer iterations by SQUAREM (Varadhan and Roland, Scand. J.
-// Statist. 2008, scheme SqS3 with a monotone safeguard; accel.go).
+// Options.Accelerate, part of EstimatorExact (fit --accelerate=false turns
+// it off), reaches EstimatorExact's stopping point in fewer iterations by
+// SQUAREM (Varadhan and Roland, Scand. J. Statist. 2008, scheme SqS3 with
+// a monotone safeguard; accel.go), in every engine alike.
 //
 // UBM's examination parameter is indexed by (rank, rank of the previous
 // click); "no previous click" is index R-1 of an R x R table, R being the

@@ -28,7 +28,8 @@ type Options struct {
 	// extrapolation with a monotone safeguard (fitLoopAccel); the stopping
 	// rule and what EM converges to are plain EM's, reached in fewer
 	// iterations. Without a Tolerance, or for counting models, it is
-	// ignored.
+	// ignored. It is EstimatorExact's default (Estimator.Options); the
+	// zero Options keep plain EM.
 	Accelerate bool
 	// Workers is the number of goroutines (default GOMAXPROCS). Results do
 	// not depend on it.
@@ -129,7 +130,7 @@ func fit(ctx context.Context, d *Data, kind Kind, opt Options, factorize bool) (
 	iters := kind.Iterations(opt.Iterations, opt.Exact)
 	global := filled(kind.GlobalParams(d.ranks), Unseen)
 	f := newFitter(ctx, d, kind, opt, global, factorize)
-	done, err := fitLoop(ctx, held([]*fitter{f}), d.ranks, kind, opt, global, iters, d.serps, []*fitter{f})
+	done, err := fitLoop(ctx, held([]*fitter{f}), d.ranks, kind, opt, global, iters, d.serps, []*fitter{f}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -179,8 +180,9 @@ func newFitter(ctx context.Context, d *Data, kind Kind, opt Options, global []fl
 // made is undone (the values before it were kept). The iterations, the
 // values and every log-likelihood are the same bits as with the separate
 // pass (the sums are order-free), which spilled shards and the Beam
-// pipeline still take.
-func fitLoop(ctx context.Context, each func(fn func(*fitter)) error, R int, kind Kind, opt Options, global []float64, iters int, serps int, heldFs []*fitter) (int, error) {
+// pipeline still take. store keeps accelerated EM's iterates (nil: in
+// memory; fitLoopAccel).
+func fitLoop(ctx context.Context, each func(fn func(*fitter)) error, R int, kind Kind, opt Options, global []float64, iters int, serps int, heldFs []*fitter, store IterateStore) (int, error) {
 	trainLL := func() (float64, error) {
 		st := NewStats(kind, R)
 		if err := each(func(f *fitter) { f.trainLL(ctx, st) }); err != nil {
@@ -190,7 +192,7 @@ func fitLoop(ctx context.Context, each func(fn func(*fitter)) error, R int, kind
 	}
 	em := kind.EM(opt.Exact)
 	if opt.Accelerate && opt.Tolerance > 0 && em {
-		return fitLoopAccel(ctx, each, R, kind, opt, global, iters, serps)
+		return fitLoopAccel(ctx, each, R, kind, opt, global, iters, serps, store)
 	}
 	if opt.Tolerance > 0 && em && heldFs != nil {
 		return fitLoopFused(ctx, heldFs, R, kind, opt, global, iters, serps, trainLL)

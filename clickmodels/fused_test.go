@@ -35,7 +35,7 @@ func TestFusedLogLikelihood(t *testing.T) {
 		if fused {
 			heldFs = []*fitter{f}
 		}
-		done, err := fitLoop(ctx, held([]*fitter{f}), d.ranks, kind, opt, global, kind.Iterations(opt.Iterations, opt.Exact), d.serps, heldFs)
+		done, err := fitLoop(ctx, held([]*fitter{f}), d.ranks, kind, opt, global, kind.Iterations(opt.Iterations, opt.Exact), d.serps, heldFs, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

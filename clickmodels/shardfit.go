@@ -40,11 +40,12 @@ func NewShardFitShared(ctx context.Context, d *Data, test *sessions.Log, kind Ki
 // FitShards runs EM with the shards' fits each passes to fn (in shard
 // order, on the shared global parameters global) for at most iters
 // iterations, serps being the training SERPs of all shards, and returns
-// the iterations done.
-func FitShards(ctx context.Context, each func(fn func(*ShardFit)) error, R int, kind Kind, opt Options, global []float64, iters, serps int) (int, error) {
+// the iterations done. store keeps the iterates of accelerated EM
+// (Options.Accelerate), the k-th shard's as fitter k (nil: in memory).
+func FitShards(ctx context.Context, each func(fn func(*ShardFit)) error, R int, kind Kind, opt Options, global []float64, iters, serps int, store IterateStore) (int, error) {
 	return fitLoop(ctx, func(fn func(*fitter)) error {
 		return each(func(s *ShardFit) { fn(s.f) })
-	}, R, kind, opt, global, iters, serps, nil)
+	}, R, kind, opt, global, iters, serps, nil, store)
 }
 
 // PairValues returns the fit's pair values themselves (attractiveness,
@@ -99,6 +100,12 @@ func (s *ShardFit) SetGlobal(g []float64) { copy(s.f.global, g) }
 // parameters (their M-step needs no other shard) and adds the global counts
 // to st.
 func (s *ShardFit) EStep(ctx context.Context, st *Stats) { s.f.estep(ctx, st) }
+
+// EStepLL is EStep that also adds to st.LL the training log-likelihood
+// of the values it reads (the sum TrainLL adds), in the same pass where
+// the E-step visits the records: the pass of EM accelerated by SQUAREM
+// (Options.Accelerate).
+func (s *ShardFit) EStepLL(ctx context.Context, st *Stats) { s.f.estepLL(ctx, st) }
 
 // TrainLL adds to st.LL the log-likelihood of the shard's training SERPs
 // under its current values (weighted by SERP, summed exactly). Summed over

@@ -153,6 +153,9 @@ type ClickModelConfig struct {
 	Seed  uint64 `yaml:"seed" json:"seed"`
 	// Tolerance is fit --tolerance; left out, the estimator's.
 	Tolerance *float64 `yaml:"tolerance" json:"tolerance,omitempty"`
+	// Accelerate is fit --accelerate (SQUAREM); left out, the
+	// estimator's (exact: true); false runs plain EM.
+	Accelerate *bool `yaml:"accelerate" json:"accelerate,omitempty"`
 	// Interval is fit --interval, the level of the relevance intervals
 	// (clickmodels.DefaultLevel); NoIntervals is fit --no-intervals,
 	// which leaves Interval unused.
@@ -185,6 +188,9 @@ func (c ClickModelConfig) FitOptions() (clickmodels.Options, error) {
 	}
 	if c.Tolerance != nil {
 		opt.Tolerance = *c.Tolerance
+	}
+	if c.Accelerate != nil {
+		opt.Accelerate = *c.Accelerate
 	}
 	opt.Level, opt.NoIntervals, opt.PSCMAuthors, opt.Workers = c.Interval, c.NoIntervals, c.PSCMAuthors, c.Workers
 	return opt, nil

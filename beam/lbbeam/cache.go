@@ -62,8 +62,11 @@ type openedShard struct {
 	p      *outofcore.PreparedShard
 	fits   map[fitKey]*clickmodels.ShardFit
 	at     map[fitKey][]byte // the history of the values each fit holds (valuesAt); none: initial
-	size   int64
-	used   uint64 // the cache's tick when last put back
+	// vals are encoded pair values by history, which accelerated EM keeps
+	// (storeValues, pairsAt): a cycle's iterates.
+	vals map[fitKey]map[string][]byte
+	size int64
+	used uint64 // the cache's tick when last put back
 }
 
 type fitKey struct {
@@ -155,9 +158,12 @@ func (e *openedShard) valuesAt(ctx context.Context, k clickmodels.Kind, v varian
 		return f, nil
 	default:
 		delete(e.at, key) // until the values are in
-		b, err := readFile(ctx, path)
-		if err != nil {
-			return nil, err
+		b, ok := e.vals[key][string(h)]
+		if !ok {
+			var err error
+			if b, err = readFile(ctx, path); err != nil {
+				return nil, err
+			}
 		}
 		if err := f.UnmarshalPairs(b); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)

@@ -59,6 +59,10 @@ type FitOptions struct {
 	// --tolerance (clickmodels.Options.Tolerance): the iterations after
 	// convergence pass the values through unchanged.
 	Tolerance float64
+	// Accelerate, with a Tolerance, accelerates EM by SQUAREM (accel.go),
+	// as lovbench fit --accelerate (clickmodels.Options.Accelerate): the
+	// same iterates, stopping rule and outputs.
+	Accelerate bool
 	// Level is the level of the relevance file's intervals, as lovbench
 	// fit --interval (clickmodels.Options.Level: left 0, 90%), and
 	// NoIntervals turns them off, as fit --no-intervals
@@ -196,11 +200,19 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 	}
 	kinds := make([]int, len(o.Kinds))
 	steps := make([]int, len(o.Kinds)) // per model, the EM steps it runs
+	iters := make([]int, len(o.Kinds)) // per model, its EM iterations
+	accel := o.Accelerate && o.Tolerance > 0
 	n, tol := 0, false
 	for i, k := range o.Kinds {
-		kinds[i], steps[i] = int(k), k.Iterations(o.Iterations, o.Exact)
+		kinds[i], iters[i] = int(k), k.Iterations(o.Iterations, o.Exact)
+		steps[i] = iters[i]
+		if accel && k.EM(o.Exact) {
+			// One pass a step, the log-likelihood's included.
+			steps[i] = accelPasses(iters[i])
+		} else {
+			tol = tol || (o.Tolerance > 0 && k.EM(o.Exact))
+		}
 		n = max(n, steps[i])
-		tol = tol || (o.Tolerance > 0 && k.EM(o.Exact))
 	}
 	s = s.Scope("lovbench.fit")
 	one := beam.ParDo(s, selfKeyed, beam.Create(s, 0))
@@ -220,7 +232,7 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 			lls = beam.ParDo(s, &llFn{Dir: o.PrepDir, Kinds: kinds, Steps: steps, It: it, R: R, Exact: o.Exact, PSCMAuthors: o.PSCMAuthors,
 				Cache: cache, Keyed: keyedState()}, state, beam.SideInput{Input: msgs})
 		}
-		state, msgs = beam.ParDo2(s, &stepFn{Dir: o.PrepDir, Kinds: kinds, Steps: steps, It: it, R: R, Exact: o.Exact, PSCMAuthors: o.PSCMAuthors,
+		state, msgs = beam.ParDo2(s, &stepFn{Dir: o.PrepDir, Kinds: kinds, Steps: steps, Iters: iters, Accel: accel, It: it, R: R, Exact: o.Exact, PSCMAuthors: o.PSCMAuthors,
 			Tolerance: o.Tolerance, SERPs: m.TrainSERPs, Cache: cache, Keyed: keyedState()},
 			state, beam.SideInput{Input: msgs}, beam.SideInput{Input: lls})
 		afterState[it], afterMsgs[it] = state, msgs
@@ -231,7 +243,7 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 		// A model's finish reads the state after its last step: the
 		// steps after it carry no values of it.
 		last := steps[i] - 1
-		finals := beam.ParDo(ks, &finishFn{Dir: o.PrepDir, Kinds: kinds, Model: i, R: R, Exact: o.Exact, PSCMAuthors: o.PSCMAuthors, Level: o.Level, NoIntervals: o.NoIntervals, Cache: cache, Keyed: keyedState()},
+		finals := beam.ParDo(ks, &finishFn{Dir: o.PrepDir, Kinds: kinds, Model: i, R: R, Iters: iters[i], Accel: accel, SERPs: m.TrainSERPs, Tolerance: o.Tolerance, Exact: o.Exact, PSCMAuthors: o.PSCMAuthors, Level: o.Level, NoIntervals: o.NoIntervals, Cache: cache, Keyed: keyedState()},
 			afterState[last], beam.SideInput{Input: afterMsgs[last]})
 		reports = append(reports, beam.ParDo(ks, &writeModelFn{Dir: o.OutDir, Kind: int(k),
 			Split: string(m.Split), TrainSERPs: m.TrainSERPs, Keyed: keyedState()}, one, beam.SideInput{Input: finals}))
@@ -536,6 +548,8 @@ type stepFn struct {
 	Dir         string // prepared shards
 	Kinds       []int
 	Steps       []int
+	Iters       []int // per model, its EM iterations
+	Accel       bool  // EM models accelerated (accelStep)
 	It, R       int
 	Exact       bool
 	PSCMAuthors bool
@@ -559,6 +573,19 @@ func (f *stepFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard
 	outState, outMsg := [][]byte{segs[0]}, make([][]byte, nm)
 	for m, ki := range f.Kinds {
 		k, pairs := clickmodels.Kind(ki), segs[1+m]
+		if f.Accel && k.EM(f.Exact) {
+			if f.It >= f.Steps[m] {
+				// Its finish reads the state after its last step.
+				outState = append(outState, nil)
+				continue
+			}
+			st, msg, err := f.accelStep(ctx, &opened, shard, segs[0], m, pairs, perMsg[m])
+			if err != nil {
+				return err
+			}
+			outState, outMsg[m] = append(outState, st), msg
+			continue
+		}
 		em, err := resolve(k, f.R, each(perMsg[m]))
 		if err != nil {
 			return err
@@ -736,6 +763,10 @@ type finishFn struct {
 	Kinds       []int
 	Model       int // index in Kinds
 	R           int
+	Iters       int     // its EM iterations
+	Accel       bool    // EM models accelerated (accelFinal)
+	SERPs       int64   // training SERPs
+	Tolerance   float64 // of accelerated EM
 	Exact       bool
 	PSCMAuthors bool
 	Level       float64 // of the intervals (clickmodels.Options.Level)
@@ -752,14 +783,28 @@ func (f *finishFn) ProcessElement(ctx context.Context, _ beamstate.Provider, sha
 	if err != nil {
 		return err
 	}
-	em, err := resolve(k, f.R, each(perMsg[f.Model]))
-	if err != nil {
-		return err
-	}
-	var opened *openedShard
-	sf, _, _, err := openFit(ctx, &opened, f.Dir, shard, segs[0], k, variant{f.Exact, f.PSCMAuthors}, segs[1+f.Model], em)
-	if err != nil {
-		return err
+	var (
+		em     emState
+		opened *openedShard
+		sf     *clickmodels.ShardFit
+	)
+	if f.Accel && k.EM(f.Exact) {
+		st, h, err := accelFinal(k, f.R, f.SERPs, f.Iters, f.Tolerance, segs[1+f.Model], perMsg[f.Model])
+		if err != nil {
+			return err
+		}
+		em = emState{Global: st.Global, Done: st.Done}
+		// The final values' hash in a segment as openFit reads it.
+		if sf, _, _, err = openFit(ctx, &opened, f.Dir, shard, segs[0], k, variant{f.Exact, f.PSCMAuthors}, joinSegs([][]byte{h}), em); err != nil {
+			return err
+		}
+	} else {
+		if em, err = resolve(k, f.R, each(perMsg[f.Model])); err != nil {
+			return err
+		}
+		if sf, _, _, err = openFit(ctx, &opened, f.Dir, shard, segs[0], k, variant{f.Exact, f.PSCMAuthors}, segs[1+f.Model], em); err != nil {
+			return err
+		}
 	}
 	var ev clickmodels.EvalSums
 	if err := sf.Evaluate(&ev); err != nil {

@@ -50,7 +50,7 @@ func TestFitGoldenLog(t *testing.T) {
 	if m.TrainSERPs != 4500 {
 		t.Fatalf("%d training SERPs, PyClick's split has 4500", m.TrainSERPs)
 	}
-	got := fitBoth(t, log, shardDir, "", 0, 0, false)
+	got := fitBoth(t, log, shardDir, "", clickmodels.Options{})
 
 	b, err := os.ReadFile(filepath.Join(ref, "golden_ubm6k", "metrics.json"))
 	if err != nil {
@@ -118,7 +118,7 @@ func TestShardThenFitCleanedLog(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	fitBoth(t, log, shardDir, memShards, 10, 0, false)
+	fitBoth(t, log, shardDir, memShards, clickmodels.Options{Iterations: 10})
 }
 
 // TestFitTolerance: with a tolerance EM stops at the same iteration as
@@ -143,10 +143,13 @@ func TestFitTolerance(t *testing.T) {
 	if _, err := shards.Write(context.Background(), ingDir, 3, shards.SplitConfig{Split: "spec", TrainFraction: 0.75}, shardDir, shards.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	// PyClick's E-step, then the exact one (the default estimator's):
-	// byte-identical to lovbench fit's under both.
-	for _, exact := range []bool{false, true} {
-		got := fitBoth(t, log, shardDir, "", 50, 1e-4, exact)
+	// PyClick's E-step, then the exact one (the default estimator's),
+	// then the exact one accelerated (SQUAREM, accel.go): byte-identical
+	// to lovbench fit's under each.
+	for _, opt := range []clickmodels.Options{{Iterations: 50, Tolerance: 1e-4}, {Iterations: 50, Tolerance: 1e-4, Exact: true},
+		{Iterations: 50, Tolerance: 1e-4, Exact: true, Accelerate: true}} {
+		exact := opt.Exact
+		got := fitBoth(t, log, shardDir, "", opt)
 		for _, r := range got {
 			k, err := clickmodels.ParseKind(r.Model)
 			if err != nil {
@@ -160,35 +163,36 @@ func TestFitTolerance(t *testing.T) {
 			if k.ExactEStep() && r.Exact != exact {
 				t.Errorf("%s: exact_estep %v, want %v", r.Model, r.Exact, exact)
 			}
-			t.Logf("exact %v, %s: %d iterations", exact, r.Model, r.Iterations)
+			t.Logf("exact %v, accelerate %v, %s: %d iterations", exact, opt.Accelerate, r.Model, r.Iterations)
 		}
 	}
 }
 
 // fitBoth fits BeamKinds with lovbench (clickmodels.Run on log) and with
-// the Beam pipeline, with the given iterations and tolerance, checks that
+// the Beam pipeline, with opt's iterations, tolerance, estimator and
+// acceleration, checks that
 // the outputs agree and returns the Beam metrics. The Beam pipeline runs
 // twice: on shardDir with local prepared shards and outputs, and on
 // memShardDir (a memfs:// copy of shardDir if empty) with the prepared
 // shards and the outputs on memfs://.
-func fitBoth(t *testing.T, log *sessions.Log, shardDir, memShardDir string, iterations int, tolerance float64, exact bool) []clickmodels.Report {
+func fitBoth(t *testing.T, log *sessions.Log, shardDir, memShardDir string, opt clickmodels.Options) []clickmodels.Report {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
 	wantDir := filepath.Join(dir, "want")
-	cfg := clickmodels.RunConfig{Kinds: BeamKinds, Options: clickmodels.Options{Iterations: iterations, Tolerance: tolerance, Exact: exact}}
+	cfg := clickmodels.RunConfig{Kinds: BeamKinds, Options: opt}
 	if _, err := clickmodels.Run(ctx, log, cfg, wantDir); err != nil {
 		t.Fatal(err)
 	}
 	// Local files with the worker's cache of opened shards, memfs
 	// without it (every step reads its shard back): the same outputs.
-	got := fitBeam(t, wantDir, shardDir, filepath.Join(dir, "beam"), filepath.Join(dir, "prepared"), iterations, tolerance, exact, 0)
+	got := fitBeam(t, wantDir, shardDir, filepath.Join(dir, "beam"), filepath.Join(dir, "prepared"), opt, 0)
 	root := memRoot(t)
 	if memShardDir == "" {
 		memShardDir = root + "/shards"
 		toMemfs(t, shardDir, memShardDir)
 	}
-	fitBeam(t, wantDir, memShardDir, root+"/fit", root+"/fit/.prepared", iterations, tolerance, exact, -1)
+	fitBeam(t, wantDir, memShardDir, root+"/fit", root+"/fit/.prepared", opt, -1)
 	return got
 }
 
@@ -196,11 +200,11 @@ func fitBoth(t *testing.T, log *sessions.Log, shardDir, memShardDir string, iter
 // shards in prepDir and a shard cache of cache bytes (FitOptions.ShardCache), and checks its outputs against lovbench fit's in
 // wantDir: the relevance and parameter files byte for byte, metrics.json
 // to 1e-9.
-func fitBeam(t *testing.T, wantDir, shardDir, gotDir, prepDir string, iterations int, tolerance float64, exact bool, cache int64) []clickmodels.Report {
+func fitBeam(t *testing.T, wantDir, shardDir, gotDir, prepDir string, opt clickmodels.Options, cache int64) []clickmodels.Report {
 	t.Helper()
 	ctx := context.Background()
 	p, s := beam.NewPipelineWithRoot()
-	if err := BuildFit(s, FitOptions{ShardDir: shardDir, Kinds: BeamKinds, Iterations: iterations, Tolerance: tolerance, Exact: exact, OutDir: gotDir, PrepDir: prepDir, ShardCache: cache}); err != nil {
+	if err := BuildFit(s, FitOptions{ShardDir: shardDir, Kinds: BeamKinds, Iterations: opt.Iterations, Tolerance: opt.Tolerance, Exact: opt.Exact, Accelerate: opt.Accelerate, OutDir: gotDir, PrepDir: prepDir, ShardCache: cache}); err != nil {
 		t.Fatal(err)
 	}
 	if err := ptest.Run(p); err != nil {

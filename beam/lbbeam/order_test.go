@@ -11,6 +11,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
+	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/sessions"
 	"github.com/lovbench/lovbench/shards"
 )
@@ -75,5 +76,5 @@ func TestClickOrderShardAndFit(t *testing.T) {
 	for i := 0; i < n; i++ {
 		sameFile(t, filepath.Join(wantDir, shards.FileName(i, n)), JoinPath(gotDir, shards.FileName(i, n)))
 	}
-	fitBoth(t, log, gotDir, "", 4, 0, false)
+	fitBoth(t, log, gotDir, "", clickmodels.Options{Iterations: 4})
 }

@@ -2,8 +2,10 @@ package outofcore
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"time"
@@ -197,18 +199,27 @@ func (r *shardRun) prepare() error {
 	return nil
 }
 
-// spill writes prepared shard i to its file, making the temporary
-// directory for spilled shards on first use.
-func (r *shardRun) spill(i int, p *PreparedShard) error {
+// makeSpillDir makes the temporary directory for spilled shards and
+// values, once, and returns it.
+func (r *shardRun) makeSpillDir() (string, error) {
 	if r.spillDir == "" {
 		if err := os.MkdirAll(r.outDir, 0o755); err != nil {
-			return err
+			return "", err
 		}
 		dir, err := os.MkdirTemp(r.outDir, ".prepared-")
 		if err != nil {
-			return err
+			return "", err
 		}
 		r.spillDir = dir
+	}
+	return r.spillDir, nil
+}
+
+// spill writes prepared shard i to its file, making the temporary
+// directory for spilled shards on first use.
+func (r *shardRun) spill(i int, p *PreparedShard) error {
+	if _, err := r.makeSpillDir(); err != nil {
+		return err
 	}
 	if err := WritePreparedShardFile(r.shardPath(i), p); err != nil {
 		return err
@@ -332,7 +343,11 @@ func (r *shardRun) fit(k clickmodels.Kind, ft *fitted, acc *clickmodels.EvalSums
 		}
 		return nil
 	}
-	done, err := clickmodels.FitShards(r.ctx, each, r.R, k, r.cfg.Options, global, iters, int(r.trainSERPs))
+	// Accelerated EM's iterates (three copies of the pair values) share
+	// the pair values' budget: beyond it they wait in files too.
+	its := &iterates{vals: vals, dir: r.makeSpillDir}
+	defer its.remove()
+	done, err := clickmodels.FitShards(r.ctx, each, r.R, k, r.cfg.Options, global, iters, int(r.trainSERPs), its)
 	if err != nil {
 		return 0, fmt.Errorf("fit %v: %w", k, err)
 	}
@@ -458,6 +473,99 @@ func (v *pairValues) keep(i int, f *clickmodels.ShardFit) error {
 		return nil
 	}
 	return os.WriteFile(v.path(i), f.MarshalPairs(), 0o644)
+}
+
+// iterates is the store of accelerated EM's iterates
+// (clickmodels.IterateStore) under a memory limit: a shard's three copies
+// of its pair values are held in memory while they fit in what is left of
+// the pair values' budget (pairValues: the two share it), the others in
+// a file per shard and iterate in the pair values' directory; without a
+// limit, all in memory.
+type iterates struct {
+	vals      *pairValues
+	dir       func() (string, error) // the directory of the files, made on first use
+	dirName   string
+	onDisk    map[[2]int]bool // (shard, iterate) in its file
+	attr, sat map[[2]int][]float64
+}
+
+func (it *iterates) path(k, j int) string {
+	return filepath.Join(it.dirName, fmt.Sprintf("iterate%d-%05d", j, k))
+}
+
+func (it *iterates) Save(k, j int, attr, sat []float64) error {
+	if it.attr == nil {
+		it.onDisk, it.attr, it.sat = map[[2]int]bool{}, map[[2]int][]float64{}, map[[2]int][]float64{}
+	}
+	key := [2]int{k, j}
+	if _, held := it.attr[key]; !held && !it.onDisk[key] {
+		v := it.vals
+		sz := 8 * int64(len(attr)+len(sat))
+		if v.budget > 0 && v.held+sz > v.budget {
+			dir, err := it.dir()
+			if err != nil {
+				return err
+			}
+			it.dirName, it.onDisk[key] = dir, true
+		} else {
+			v.held += sz
+		}
+	}
+	if it.onDisk[key] {
+		return os.WriteFile(it.path(k, j), marshalFloats(attr, sat), 0o644)
+	}
+	it.attr[key] = append(it.attr[key][:0], attr...)
+	it.sat[key] = append(it.sat[key][:0], sat...)
+	return nil
+}
+
+func (it *iterates) Load(k, j int) ([]float64, []float64, error) {
+	key := [2]int{k, j}
+	if !it.onDisk[key] {
+		return it.attr[key], it.sat[key], nil
+	}
+	b, err := os.ReadFile(it.path(k, j))
+	if err != nil {
+		return nil, nil, err
+	}
+	return unmarshalFloats(b)
+}
+
+// remove deletes the iterates' files and gives their memory back to the
+// budget.
+func (it *iterates) remove() {
+	for key, a := range it.attr {
+		it.vals.held -= 8 * int64(len(a)+len(it.sat[key]))
+	}
+	for key := range it.onDisk {
+		os.Remove(it.path(key[0], key[1]))
+	}
+	it.attr, it.sat, it.onDisk = nil, nil, nil
+}
+
+// marshalFloats encodes attr and sat as uvarint(len(attr)), then both as
+// little-endian float64s.
+func marshalFloats(attr, sat []float64) []byte {
+	b := binary.AppendUvarint(make([]byte, 0, 10+8*(len(attr)+len(sat))), uint64(len(attr)))
+	for _, v := range [][]float64{attr, sat} {
+		for _, x := range v {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+		}
+	}
+	return b
+}
+
+func unmarshalFloats(b []byte) ([]float64, []float64, error) {
+	na, w := binary.Uvarint(b)
+	if w <= 0 || (len(b)-w)%8 != 0 || na > uint64((len(b)-w)/8) {
+		return nil, nil, fmt.Errorf("outofcore: iterate file of %d bytes", len(b))
+	}
+	b = b[w:]
+	v := make([]float64, len(b)/8)
+	for i := range v {
+		v[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	return v[:na], v[na:], nil
 }
 
 // drop forgets shard i's values.

@@ -190,7 +190,7 @@ for any --workers. See docs/clickmodels.md.`,
 	uint64Var(f, &cfg.Seed, "seed", split.DefaultSeed, "seed of --split random")
 	intVar(f, &cfg.Workers, "workers", 0, atLeast(0), "parallel workers (0: all CPUs); results do not depend on it")
 	floatVar(f, &cfg.Tolerance, "tolerance", clickmodels.DefaultTolerance, atLeast(0), "stop EM once the training log-likelihood per SERP changes less than this (0: run all --iterations; 0 with --estimator pyclick unless given, like PyClick)")
-	f.BoolVar(&cfg.Accelerate, "accelerate", false, "with a --tolerance: accelerate EM (SQUAREM, monotone): the same stopping rule and limit in fewer iterations; lovbench-beam has no such option yet (docs/clickmodels.md, \"Accelerated EM\")")
+	f.BoolVar(&cfg.Accelerate, "accelerate", true, "with a --tolerance (--estimator exact): accelerate EM (SQUAREM, monotone), the same stopping rule and limit in fewer iterations; --accelerate=false runs plain EM (docs/clickmodels.md, \"Accelerated EM\")")
 	f.Float64Var(&interval, "interval", clickmodels.DefaultLevel, "level of the interval written next to each relevance, in (0, 1) (see docs/clickmodels.md, \"Uncertainty\")")
 	f.BoolVar(&noIntervals, "no-intervals", false, "write no intervals (and skip the pass that computes them): labels made from the fit have no confidence")
 	f.BoolVar(&exact, "exact", false, "the same as --estimator exact, the default (kept for earlier scripts)")
@@ -202,10 +202,10 @@ for any --workers. See docs/clickmodels.md.`,
 	return cmd
 }
 
-// applyEstimator sets opt's E-step, iterations and tolerance from
-// --estimator (and its older spelling --exact): the estimator's settings
-// (clickmodels.Estimator.Options), except --iterations and --tolerance
-// where given.
+// applyEstimator sets opt's E-step, iterations, tolerance and
+// acceleration from --estimator (and its older spelling --exact): the
+// estimator's settings (clickmodels.Estimator.Options), except
+// --iterations, --tolerance and --accelerate where given.
 func applyEstimator(cmd *cobra.Command, name string, exact bool, opt *clickmodels.Options) error {
 	est, err := clickmodels.ParseEstimator(name)
 	if err != nil {
@@ -221,6 +221,9 @@ func applyEstimator(cmd *cobra.Command, name string, exact bool, opt *clickmodel
 	}
 	if !cmd.Flags().Changed("tolerance") {
 		opt.Tolerance = def.Tolerance
+	}
+	if cmd.Flags().Lookup("accelerate") != nil && !cmd.Flags().Changed("accelerate") {
+		opt.Accelerate = def.Accelerate
 	}
 	return nil
 }

@@ -58,7 +58,7 @@ func TestShardFitCLI(t *testing.T) {
 		cfg := clickmodels.RunConfig{Kinds: kinds, TrainFraction: split.DefaultTrainFraction, Split: split.Spec, Seed: 1, MemoryLimit: bytesize.MinLimit}
 		// The command's default estimator, with its --iterations 5.
 		def := clickmodels.DefaultEstimator.Options()
-		cfg.Exact, cfg.Tolerance, cfg.Iterations = def.Exact, def.Tolerance, 5
+		cfg.Exact, cfg.Tolerance, cfg.Accelerate, cfg.Iterations = def.Exact, def.Tolerance, def.Accelerate, 5
 		cfg.Level = clickmodels.DefaultLevel
 		if _, err := fitstage.Run(context.Background(), fitstage.Config{Input: path, Dir: out, RunConfig: cfg}); err != nil {
 			t.Fatalf("fit %s under 1MiB: %v", path, err)

@@ -66,6 +66,7 @@ var (
 	dropClickless = flag.Bool("drop-clickless", false, "shard: drop the sessions without a click, as LOVBench's rule 1 does (by default they are kept as evidence for the click models; as lovbench ingest --drop-clickless)")
 	keepIDs       = flag.Bool("keep-session-ids", false, "shard: write session IDs as read, not pseudonymised")
 	tolerance     = flag.Float64("tolerance", clickmodels.DefaultTolerance, "fit: stop EM once the training log-likelihood per SERP changes by less than this between iterations (0: run every iteration; default 0 with -estimator pyclick; as lovbench fit --tolerance)")
+	accelerate    = flag.Bool("accelerate", true, "fit: with a tolerance (-estimator exact), accelerate EM by SQUAREM, the same stopping rule and limit in fewer iterations; -accelerate=false runs plain EM (as lovbench fit --accelerate)")
 	interval      = flag.Float64("interval", clickmodels.DefaultLevel, "fit: level of the intervals written next to each relevance, in (0, 1) (as lovbench fit --interval)")
 	noInterval    = flag.Bool("no-intervals", false, "fit: write no intervals (as lovbench fit --no-intervals)")
 	exact         = flag.Bool("exact", false, "fit: the same as -estimator exact, the default (as lovbench fit --exact)")
@@ -210,6 +211,9 @@ func run(ctx context.Context, cmd string) error {
 		if !set["tolerance"] {
 			*tolerance = def.Tolerance
 		}
+		if !set["accelerate"] {
+			*accelerate = def.Accelerate
+		}
 		*exact = def.Exact
 		if *iterations < 1 {
 			return usageError{fmt.Errorf("--iterations must be at least 1, got %d", *iterations)}
@@ -275,7 +279,7 @@ func run(ctx context.Context, cmd string) error {
 		// run's own, and only its files are removed.
 		prep := lbbeam.JoinPath(outDir.Path(), ".prepared")
 		if err := lbbeam.BuildFit(s, lbbeam.FitOptions{ShardDir: dir, Kinds: kinds, Iterations: *iterations,
-			Tolerance: *tolerance, Exact: *exact, PSCMAuthors: *pscmAuthors, Level: level, NoIntervals: noIntervals, OutDir: outDir.Path(), PrepDir: prep, ShardCache: cache}); err != nil {
+			Tolerance: *tolerance, Exact: *exact, Accelerate: *accelerate, PSCMAuthors: *pscmAuthors, Level: level, NoIntervals: noIntervals, OutDir: outDir.Path(), PrepDir: prep, ShardCache: cache}); err != nil {
 			return usageError{err}
 		}
 		if !started {
@@ -425,7 +429,7 @@ func intervalFlags() (level float64, none bool, err error) {
 var ownFlags = map[string]bool{
 	"log": true, "shards": true, "out": true, "part-size": true, "pii-blacklist": true, "full-serp": true,
 	"max-line": true, "shard-dir": true, "models": true, "iterations": true, "pii-salt": true,
-	"keep-session-ids": true, "tolerance": true, "exact": true, "pscm-authors": true, "estimator": true, "drop-clickless": true, "split": true, "train-fraction": true, "seed": true,
+	"keep-session-ids": true, "tolerance": true, "accelerate": true, "exact": true, "pscm-authors": true, "estimator": true, "drop-clickless": true, "split": true, "train-fraction": true, "seed": true,
 	"cpuprofile": true, "shard-cache": true, "interval": true, "no-intervals": true,
 }
 
