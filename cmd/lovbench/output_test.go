@@ -1,15 +1,16 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// run and demo print nothing with -q (errors only), a few lines by
-// default (the release and the report, no stage table, no log lines), and
-// the stage table and every stage's log, down to the EM iterations, with -v.
+// demo prints nothing with -q (errors only), a few lines by default (the
+// release and the report, no stage table, no log lines), and the stage
+// table and every stage's log, down to the EM iterations, with -v. That
+// run -q prints nothing, on a fresh work directory and over unchanged
+// stages, is checked on TestRunFitsAsFit's run.
 func TestDemoAndRunOutputLevels(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -57,16 +58,6 @@ func TestDemoAndRunOutputLevels(t *testing.T) {
 	for _, want := range []string{`msg="stage running"`, `msg="EM iteration"`} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("demo -v: log lacks %s", want)
-		}
-	}
-	// run -q: a run of its own, then over unchanged stages.
-	cfg := filepath.Join(dir, "lovbench.yaml")
-	if err := os.WriteFile(cfg, []byte("simulate: {sessions: 300, queries: 60, model: ubm, seed: 3}\nltr: {algorithms: [ranknet], configs: [full], iterations: 3}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for range 2 {
-		if code, out, errs := runCLI(t, "-q", "run", "--config", cfg, "--workdir", filepath.Join(dir, "r")); code != 0 || out != "" || errs != "" {
-			t.Errorf("run -q: code %d, stdout %q, stderr %q (want nothing)", code, out, errs)
 		}
 	}
 }

@@ -33,8 +33,18 @@ click_models:
   workers: 2
 ltr: {algorithms: [adarank], configs: [full], iterations: 2, permutations: 50}
 `), 0o644)
-	if code, _, stderr := runCLI(t, "-q", "run", "--config", cfg, "--workdir", wd); code != 0 {
+	// With -q, run prints nothing (errors only), on a fresh work directory
+	// and then over unchanged stages (this run stands for the run -q of
+	// TestDemoAndRunOutputLevels, which checked it on a run of its own).
+	code, stdout, stderr := runCLI(t, "-q", "run", "--config", cfg, "--workdir", wd)
+	if code != 0 {
 		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	if stdout != "" || stderr != "" {
+		t.Errorf("run -q: stdout %q, stderr %q (want nothing)", stdout, stderr)
+	}
+	if code, out, stderr := runCLI(t, "-q", "run", "--config", cfg, "--workdir", wd); code != 0 || out != "" || stderr != "" {
+		t.Errorf("run -q over unchanged stages: code %d, stdout %q, stderr %q (want nothing)", code, out, stderr)
 	}
 	out := filepath.Join(dir, "fit")
 	if code, _, stderr := runCLI(t, "-q", "fit", "--sessions", filepath.Join(wd, "stages", "ingest"), "--models", "ubm,dbn",
