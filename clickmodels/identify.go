@@ -176,8 +176,10 @@ func (r *ridgeAcc) add(ranks uint64, a float64) {
 // ridge is the identified scale set of a fit's pairs: per rank, the scale
 // interval of its component.
 type ridge struct {
-	comp  [maxGraphRanks]int // component of each rank, -1 if never shown
-	scale [][3]float64       // per component: c_min, c_point, c_max
+	comp [maxGraphRanks]int // component of each rank, -1 if never shown
+	// comps are the components as metrics.json reports them; their
+	// ScaleMin, ScaleMaxPoint and ScaleMax are the scale set.
+	comps []IdentificationComponent
 }
 
 // examMax is the largest fitted examination parameter of rank r among
@@ -259,9 +261,9 @@ func identify(kind Kind, global []float64, R int, acc *ridgeAcc) (*ridge, *Ident
 		if ic.AttractivenessBound > 0 {
 			ic.ScaleMax = max(1/ic.AttractivenessBound, ic.ScaleMax)
 		}
-		rd.scale = append(rd.scale, [3]float64{ic.ScaleMin, ic.ScaleMaxPoint, ic.ScaleMax})
 		id.Components = append(id.Components, ic)
 	}
+	rd.comps = id.Components
 	if !id.Connected {
 		id.Warning = fmt.Sprintf("%v: the identifiability graph of the log has %d components (ranks %v): the relevances of pairs in different components are identified only up to a scale each, and labels that compare them compare unknown scales; a log that shows the same results at more ranks (shuffled or perturbed lists) joins them", kind, len(comps), rankLists(id.Components))
 	}
@@ -292,7 +294,8 @@ func (rd *ridge) scaleOf(ranks uint64) (cMin, cPoint, cMax float64) {
 	if k < 0 {
 		return 1, 1, 1
 	}
-	return rd.scale[k][0], rd.scale[k][1], rd.scale[k][2]
+	c := &rd.comps[k]
+	return c.ScaleMin, c.ScaleMaxPoint, c.ScaleMax
 }
 
 // ScaledRelevance returns the identified-set interval and Beta of a
