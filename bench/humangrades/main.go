@@ -11,7 +11,12 @@
 // the share of document pairs of a query with different grades that the
 // fitted relevance orders the same way, overall, by confidence bin
 // (pipeline/calibration.Agree) and on the judged pairs every variant
-// estimates.
+// estimates; the same for the engine's own order (each pair by the mean
+// rank the log shows it at), which tells how far agreeing with the grades
+// means agreeing with the ranking; each fit's mean relevance by the
+// pairs' mean rank shown; and, for each model with two estimators, the
+// two side by side on the pairs both estimate, with the jackknife
+// standard error of their difference over queries.
 //
 //	go run ./bench/humangrades -log /tmp/trec/log.yandex.tsv -grades /tmp/trec/grades.tsv -split random \
 //	    -models dctr,ubm,dbn,sdbn,dcm,ccm
@@ -30,6 +35,7 @@ import (
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/pipeline/calibration"
+	"github.com/lovbench/lovbench/sessions"
 	"github.com/lovbench/lovbench/sessions/split"
 )
 
@@ -147,6 +153,43 @@ func run(ctx context.Context, logPath, gradesPath, models string, sp split.Kind,
 		fmt.Fprintf(w, "| %v | %s | %d | %d | %.3f | %s | %.3f (%d judged, %d document pairs) |\n", v.kind, v.name, a.JudgedPairs, a.DocPairs, a.Agree,
 			strings.Join(bins, " / "), c.Agree, c.JudgedPairs, c.DocPairs)
 	}
+	engine, err := engineOrder(logPath)
+	if err != nil {
+		return err
+	}
+	e, ec := calibration.Agree(engine, grades, th, nil), calibration.Agree(engine, grades, th, inAll)
+	fmt.Fprintf(w, "\nThe engine's order (each pair by its mean rank shown, every SERP of the log): agreement %.3f (%d judged pairs, %d document pairs); on the common pairs %.3f (%d document pairs).\n",
+		e.Agree, e.JudgedPairs, e.DocPairs, ec.Agree, ec.DocPairs)
+	rankOf := map[[2]string]int{}
+	maxRank := 0
+	for _, iv := range engine {
+		r := int(math.Round(-iv.Relevance))
+		rankOf[[2]string{iv.Query, iv.Doc}] = r
+		maxRank = max(maxRank, r)
+	}
+	fmt.Fprintf(w, "\n| model | fit | mean fitted relevance of the pairs by their mean rank shown (rounded) 1")
+	for r := 2; r <= maxRank; r++ {
+		fmt.Fprintf(w, " / %d", r)
+	}
+	fmt.Fprintf(w, " |\n|---|---|---|\n")
+	for _, v := range vs {
+		sum, n := make([]float64, maxRank+1), make([]int, maxRank+1)
+		for _, iv := range v.rows {
+			if r, ok := rankOf[[2]string{iv.Query, iv.Doc}]; ok {
+				sum[r] += iv.Relevance
+				n[r]++
+			}
+		}
+		var cells []string
+		for r := 1; r <= maxRank; r++ {
+			if n[r] == 0 {
+				cells = append(cells, "-")
+				continue
+			}
+			cells = append(cells, fmt.Sprintf("%.3f", sum[r]/float64(n[r])))
+		}
+		fmt.Fprintf(w, "| %v | %s | %s |\n", v.kind, v.name, strings.Join(cells, " / "))
+	}
 	first := true
 	for _, v := range vs {
 		if v.exact == nil {
@@ -169,11 +212,45 @@ func run(ctx context.Context, logPath, gradesPath, models string, sp split.Kind,
 	return nil
 }
 
+// engineOrder returns a row per (query, document) pair of the Yandex log
+// at logPath whose relevance is minus the mean rank (1 the top) at which
+// the log's SERPs, every one of them, show the pair: the order of the
+// engine that made the log, to read the fits' agreement against.
+func engineOrder(logPath string) ([]calibration.Interval, error) {
+	log, err := sessions.LoadForFit(logPath)
+	if err != nil {
+		return nil, err
+	}
+	type acc struct{ sum, n int }
+	by := map[[2]int32]*acc{}
+	var keys [][2]int32
+	for i := range log.Len() {
+		for r, d := range log.SERPDocs(i) {
+			k := [2]int32{log.Query[i], d}
+			a := by[k]
+			if a == nil {
+				a = &acc{}
+				by[k] = a
+				keys = append(keys, k)
+			}
+			a.sum += r + 1
+			a.n++
+		}
+	}
+	rows := make([]calibration.Interval, len(keys))
+	for i, k := range keys {
+		a := by[k]
+		rows[i] = calibration.Interval{Query: log.Queries.Names[k[0]], Doc: log.Docs.Names[k[1]], Relevance: -float64(a.sum) / float64(a.n), Alpha: 1, Beta: 1}
+	}
+	return rows, nil
+}
+
 // paired is the agreement of two fits with the grades on the same
 // document pairs: A and B, over DocPairs document pairs from JudgedPairs
 // judged pairs of Queries queries (those with a document pair), and SE the
 // jackknife standard error of A - B over the queries (the document pairs
-// of a query share documents, so the query is the unit that is resampled).
+// of a query share documents, so the query is the unit that is resampled;
+// NaN with fewer than two queries).
 type paired struct {
 	Queries, JudgedPairs, DocPairs int
 	A, B, SE                       float64
@@ -199,7 +276,7 @@ func compare(a, b []calibration.Interval, grades calibration.Grades, th labels.T
 		qs = append(qs, q)
 	}
 	sort.Strings(qs)
-	var p paired
+	p := paired{SE: math.NaN()}
 	type sums struct{ n, a, b float64 }
 	var per []sums
 	var all sums
@@ -221,7 +298,6 @@ func compare(a, b []calibration.Interval, grades calibration.Grades, th labels.T
 		return p, nil
 	}
 	p.A, p.B = all.a/all.n, all.b/all.n
-	p.SE = math.NaN()
 	if len(per) < 2 {
 		return p, nil
 	}

@@ -124,7 +124,7 @@ var rules = []struct {
 	{"bench/clickmodels", []string{"clickmodels", "clickmodels/sim", "sessions", "internal/refdata"}},
 	{"bench/confidence", []string{"labels", "report", "pipeline"}},
 	{"bench/features", []string{"features", "internal/refdata"}},
-	{"bench/humangrades", []string{"clickmodels", "labels", "pipeline/calibration", "sessions/split"}},
+	{"bench/humangrades", []string{"clickmodels", "labels", "pipeline/calibration", "sessions", "sessions/split"}},
 	{"bench/ingest", []string{"ingest"}},
 	{"bench/ltr", []string{"ltr"}},
 	{"bench/pscmhelps", []string{"clickmodels", "clickmodels/refsim", "fit", "labels", "pipeline/calibration", "gonum.org/v1/gonum/stat"}},
