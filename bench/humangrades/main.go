@@ -160,15 +160,21 @@ func run(ctx context.Context, logPath, gradesPath, models string, sp split.Kind,
 	e, ec := calibration.Agree(engine, grades, th, nil), calibration.Agree(engine, grades, th, inAll)
 	fmt.Fprintf(w, "\nThe engine's order (each pair by its mean rank shown, every SERP of the log): agreement %.3f (%d judged pairs, %d document pairs); on the common pairs %.3f (%d document pairs).\n",
 		e.Agree, e.JudgedPairs, e.DocPairs, ec.Agree, ec.DocPairs)
+	// Ranks beyond lastRank share one column.
+	const lastRank = 10
 	rankOf := map[[2]string]int{}
 	maxRank := 0
 	for _, iv := range engine {
-		r := int(math.Round(-iv.Relevance))
+		r := min(int(math.Round(-iv.Relevance)), lastRank+1)
 		rankOf[[2]string{iv.Query, iv.Doc}] = r
 		maxRank = max(maxRank, r)
 	}
 	fmt.Fprintf(w, "\n| model | fit | mean fitted relevance of the pairs by their mean rank shown (rounded) 1")
 	for r := 2; r <= maxRank; r++ {
+		if r > lastRank {
+			fmt.Fprintf(w, " / %d+", r)
+			continue
+		}
 		fmt.Fprintf(w, " / %d", r)
 	}
 	fmt.Fprintf(w, " |\n|---|---|---|\n")
