@@ -44,13 +44,14 @@ func main() {
 	gradesPath := flag.String("grades", "", "human grades: TSV query, doc, grade with a header")
 	models := flag.String("models", "dctr,ubm,dbn", "click models")
 	splitName := flag.String("split", string(split.Spec), "fit --split: spec (the default), random or time")
+	seed := flag.Uint64("seed", split.DefaultSeed, "fit --seed: the seed of the random split")
 	flag.Parse()
 	sp, err := split.Parse(*splitName)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "humangrades: -split:", err)
 		os.Exit(2)
 	}
-	if err := run(context.Background(), *logPath, *gradesPath, *models, sp, os.Stdout); err != nil {
+	if err := run(context.Background(), *logPath, *gradesPath, *models, sp, *seed, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "humangrades:", err)
 		os.Exit(1)
 	}
@@ -68,14 +69,14 @@ type variant struct {
 }
 
 // variants lists the fits measured for each of kinds, all with the split
-// sp: the defaults with the SERPs without a click kept and dropped; for a
+// sp (seeded with seed): the defaults with the SERPs without a click kept and dropped; for a
 // model whose default E-step is not PyClick's (clickmodels.Kind.ExactEStep)
 // the same two under --estimator pyclick; for PSCM the same two under
 // --pscm-authors.
-func variants(kinds []clickmodels.Kind, sp split.Kind) []*variant {
-	deflt := func(c *clickmodels.RunConfig) { c.Split = sp }
-	pyclick := func(c *clickmodels.RunConfig) { c.Split, c.Options = sp, clickmodels.EstimatorPyClick.Options() }
-	authors := func(c *clickmodels.RunConfig) { c.Split, c.PSCMAuthors = sp, true }
+func variants(kinds []clickmodels.Kind, sp split.Kind, seed uint64) []*variant {
+	deflt := func(c *clickmodels.RunConfig) { c.Split, c.Seed = sp, seed }
+	pyclick := func(c *clickmodels.RunConfig) { deflt(c); c.Options = clickmodels.EstimatorPyClick.Options() }
+	authors := func(c *clickmodels.RunConfig) { deflt(c); c.PSCMAuthors = true }
 	var vs []*variant
 	// both adds the fit with the SERPs without a click kept and dropped;
 	// exact, if not nil, are the same two under the default estimator.
@@ -102,7 +103,7 @@ func variants(kinds []clickmodels.Kind, sp split.Kind) []*variant {
 
 // run fits every variant of models on the log and writes the table of
 // their agreement with the grades to w.
-func run(ctx context.Context, logPath, gradesPath, models string, sp split.Kind, w io.Writer) error {
+func run(ctx context.Context, logPath, gradesPath, models string, sp split.Kind, seed uint64, w io.Writer) error {
 	grades, err := calibration.ReadGrades(gradesPath)
 	if err != nil {
 		return err
@@ -111,7 +112,7 @@ func run(ctx context.Context, logPath, gradesPath, models string, sp split.Kind,
 	if err != nil {
 		return err
 	}
-	vs := variants(kinds, sp)
+	vs := variants(kinds, sp, seed)
 	work, err := os.MkdirTemp("", "lovbench-humangrades-")
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/pipeline/calibration"
 	"github.com/lovbench/lovbench/sessions/split"
@@ -64,7 +65,7 @@ func TestPyClickVariants(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := run(context.Background(), logPath, gradesPath, "sdbn", split.Spec, &out); err != nil {
+	if err := run(context.Background(), logPath, gradesPath, "sdbn", split.Spec, split.DefaultSeed, &out); err != nil {
 		t.Fatal(err)
 	}
 	for _, row := range []string{
@@ -130,5 +131,44 @@ func TestCompare(t *testing.T) {
 	// A fit that misses a judged pair is not compared.
 	if _, err := compare(a, b[:6], g, labels.DefaultThresholds(), nil); err == nil {
 		t.Error("compare of fits with different pairs: no error")
+	}
+}
+
+// TestVariantsSplit checks that every variant fits with the split and seed
+// asked for (-split, -seed), that the models with an exact E-step of their
+// own (DBN, SDBN, DCM, CCM) get PyClick's estimator as a second pair, paired
+// with their default fits, and that the others (DCTR, UBM) do not.
+func TestVariantsSplit(t *testing.T) {
+	kinds := []clickmodels.Kind{clickmodels.DCTR, clickmodels.UBM, clickmodels.DBN, clickmodels.SDBN, clickmodels.DCM, clickmodels.CCM}
+	vs := variants(kinds, split.Random, 7)
+	if len(vs) != 2*6+2*4 {
+		t.Fatalf("%d variants, want 20: two per model and two more for DBN, SDBN, DCM and CCM", len(vs))
+	}
+	pyclick := map[clickmodels.Kind]int{}
+	for _, v := range vs {
+		var c clickmodels.RunConfig
+		v.opt.Fit(&c)
+		if c.Split != split.Random || c.Seed != 7 {
+			t.Errorf("%v, %s: split %s seed %d, want random 7", v.kind, v.name, c.Split, c.Seed)
+		}
+		if v.exact == nil {
+			// A default fit leaves the options it is given (here the
+			// zero value) alone.
+			if c.Options.Exact || c.Options.Iterations != 0 {
+				t.Errorf("%v, %s: options changed: %+v", v.kind, v.name, c.Options)
+			}
+			continue
+		}
+		pyclick[v.kind]++
+		if c.Options.Estimator() != clickmodels.EstimatorPyClick || c.Options.Iterations != clickmodels.DefaultIterations {
+			t.Errorf("%v, %s: options %+v, want PyClick's", v.kind, v.name, c.Options)
+		}
+		if v.exact.kind != v.kind || v.exact.exact != nil || v.exact.opt.DropClickless != v.opt.DropClickless {
+			t.Errorf("%v, %s: paired with %v, %s", v.kind, v.name, v.exact.kind, v.exact.name)
+		}
+	}
+	want := map[clickmodels.Kind]int{clickmodels.DBN: 2, clickmodels.SDBN: 2, clickmodels.DCM: 2, clickmodels.CCM: 2}
+	if fmt.Sprint(pyclick) != fmt.Sprint(want) {
+		t.Errorf("fits under --estimator pyclick per model: %v, want %v", pyclick, want)
 	}
 }
