@@ -164,13 +164,17 @@ func run(ctx context.Context, logPath, gradesPath, models string, sp split.Kind,
 	// Ranks beyond lastRank share one column.
 	const lastRank = 10
 	rankOf := map[[2]string]int{}
+	// The engine's order as grades: a fit's agreement with it tells how
+	// far the fit keeps the order the log was shown in.
+	engineGrades := calibration.Grades{}
 	maxRank := 0
 	for _, iv := range engine {
+		engineGrades[[2]string{iv.Query, iv.Doc}] = iv.Relevance
 		r := min(int(math.Round(-iv.Relevance)), lastRank+1)
 		rankOf[[2]string{iv.Query, iv.Doc}] = r
 		maxRank = max(maxRank, r)
 	}
-	fmt.Fprintf(w, "\n| model | fit | mean fitted relevance of the pairs by their mean rank shown (rounded) 1")
+	fmt.Fprintf(w, "\n| model | fit | agreement with the engine's order (document pairs) | mean fitted relevance of the pairs by their mean rank shown (rounded) 1")
 	for r := 2; r <= maxRank; r++ {
 		if r > lastRank {
 			fmt.Fprintf(w, " / %d+", r)
@@ -178,7 +182,7 @@ func run(ctx context.Context, logPath, gradesPath, models string, sp split.Kind,
 		}
 		fmt.Fprintf(w, " / %d", r)
 	}
-	fmt.Fprintf(w, " |\n|---|---|---|\n")
+	fmt.Fprintf(w, " |\n|---|---|---|---|\n")
 	for _, v := range vs {
 		sum, n := make([]float64, maxRank+1), make([]int, maxRank+1)
 		for _, iv := range v.rows {
@@ -195,7 +199,8 @@ func run(ctx context.Context, logPath, gradesPath, models string, sp split.Kind,
 			}
 			cells = append(cells, fmt.Sprintf("%.3f", sum[r]/float64(n[r])))
 		}
-		fmt.Fprintf(w, "| %v | %s | %s |\n", v.kind, v.name, strings.Join(cells, " / "))
+		o := calibration.Agree(v.rows, engineGrades, th, nil)
+		fmt.Fprintf(w, "| %v | %s | %.3f (%d) | %s |\n", v.kind, v.name, o.Agree, o.DocPairs, strings.Join(cells, " / "))
 	}
 	first := true
 	for _, v := range vs {

@@ -76,11 +76,13 @@ func TestPyClickVariants(t *testing.T) {
 		// The engine shows w at rank 1, z at 2: it orders them against
 		// the grades.
 		"The engine's order (each pair by its mean rank shown, every SERP of the log): agreement 0.000 (2 judged pairs, 1 document pairs)",
-		// Mean relevance at rank 1 (x, w) and 2 (z, v) under PyClick's
-		// SDBN: x (11/16)(11/12), w 1/14; z 1/12, v 1/14. Dropped: x
-		// (11/12)(11/12), z (1/2)(1/2); w and v are not in the log.
-		"| SDBN | click-less SERPs kept, `--estimator pyclick` | 0.351 / 0.077 |",
-		"| SDBN | `--drop-clickless --estimator pyclick` | 0.840 / 0.250 |",
+		// PyClick's SDBN: x (11/16)(11/12) = 0.630, w 1/14; z 1/12, v 1/14.
+		// Against the engine's order (x, w at rank 1; z, v at 2): x > z
+		// and x > v agree, w < z does not, w = v is a tie: 2.5 of 4. Mean
+		// relevance at rank 1 (x, w) and 2 (z, v). Dropped: x (11/12)
+		// (11/12), z (1/2)(1/2); w and v are not in the log.
+		"| SDBN | click-less SERPs kept, `--estimator pyclick` | 0.625 (4) | 0.351 / 0.077 |",
+		"| SDBN | `--drop-clickless --estimator pyclick` | 1.000 (1) | 0.840 / 0.250 |",
 		// exact and pyclick on the pairs both estimate, one query: no
 		// standard error.
 		"| SDBN | every SERP | 1 | 2 | 1 | 0.000 | 1.000 | -1.000 | NaN |",
