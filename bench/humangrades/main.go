@@ -208,7 +208,7 @@ func run(ctx context.Context, logPath, gradesPath, models string, sp split.Kind,
 			continue
 		}
 		if first {
-			fmt.Fprintf(w, "\n| model | click models see | queries | judged pairs | document pairs | exact | pyclick | exact - pyclick | jackknife s.e. over queries |\n|---|---|---|---|---|---|---|---|---|\n")
+			fmt.Fprintf(w, "\n| model | click models see | queries | judged pairs | document pairs | exact | pyclick | exact - pyclick | jackknife s.e. over queries | where both fits have evidence >= %g: document pairs, exact, pyclick |\n|---|---|---|---|---|---|---|---|---|---|\n", minEvidence)
 			first = false
 		}
 		see := "every SERP"
@@ -219,7 +219,12 @@ func run(ctx context.Context, logPath, gradesPath, models string, sp split.Kind,
 		if err != nil {
 			return fmt.Errorf("%v, %s: %w", v.kind, v.name, err)
 		}
-		fmt.Fprintf(w, "| %v | %s | %d | %d | %d | %.3f | %.3f | %+.3f | %.3f |\n", v.kind, see, d.Queries, d.JudgedPairs, d.DocPairs, d.A, d.B, d.A-d.B, d.SE)
+		well, err := compare(v.exact.rows, v.rows, grades, th, observed(minEvidence, v.exact.rows, v.rows))
+		if err != nil {
+			return fmt.Errorf("%v, %s: %w", v.kind, v.name, err)
+		}
+		fmt.Fprintf(w, "| %v | %s | %d | %d | %d | %.3f | %.3f | %+.3f | %.3f | %d, %.3f, %.3f |\n", v.kind, see, d.Queries, d.JudgedPairs, d.DocPairs, d.A, d.B, d.A-d.B, d.SE,
+			well.DocPairs, well.A, well.B)
 	}
 	return nil
 }
@@ -255,6 +260,24 @@ func engineOrder(logPath string) ([]calibration.Interval, error) {
 		rows[i] = calibration.Interval{Query: log.Queries.Names[k[0]], Doc: log.Docs.Names[k[1]], Relevance: -float64(a.sum) / float64(a.n), Alpha: 1, Beta: 1}
 	}
 	return rows, nil
+}
+
+// minEvidence is the posterior evidence (alpha + beta) from which the
+// paired table counts a pair as well observed: five observations' worth.
+const minEvidence = 5.0
+
+// observed returns the pairs whose evidence (calibration.Interval
+// .Evidence) is at least min in every one of fits.
+func observed(min float64, fits ...[]calibration.Interval) func(q, d string) bool {
+	n := map[[2]string]int{}
+	for _, rows := range fits {
+		for _, iv := range rows {
+			if iv.Evidence() >= min {
+				n[[2]string{iv.Query, iv.Doc}]++
+			}
+		}
+	}
+	return func(q, d string) bool { return n[[2]string{q, d}] == len(fits) }
 }
 
 // paired is the agreement of two fits with the grades on the same

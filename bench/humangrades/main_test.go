@@ -130,6 +130,20 @@ func TestCompare(t *testing.T) {
 			t.Errorf("%s = %.7f, want %.7f", c.name, c.got, c.want)
 		}
 	}
+	// Restricted to the pairs both fits observe with evidence >= 2: q1's
+	// c has 1 + 0.5 in a, so q1 keeps a > b only in a (1 of 1 agrees),
+	// b > a in b (0); q2, q3 as above. A = 2.5/3, B = 2/3; leaving out
+	// q1: (1.5 - 2)/2 = -0.25; q2: (1.5 - 1)/2 = 0.25; q3: (2 - 1)/2 =
+	// 0.5; mean 1/6; SE = sqrt(2/3 ((5/12)^2 + (1/12)^2 + (1/3)^2)) =
+	// sqrt(2/3 x 42/144) = 0.4409586.
+	a[2].Alpha, a[2].Beta = 1, 0.5
+	p, err = compare(a, b, g, labels.DefaultThresholds(), observed(2, a, b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Queries != 3 || p.JudgedPairs != 6 || p.DocPairs != 3 || math.Abs(p.A-2.5/3) > 1e-9 || math.Abs(p.B-2.0/3) > 1e-9 || math.Abs(p.SE-0.4409586) > 1e-6 {
+		t.Errorf("with evidence >= 2: %+v, want 3 queries, 6 judged pairs, 3 document pairs, A 0.8333333, B 0.6666667, SE 0.4409586", p)
+	}
 	// A fit that misses a judged pair is not compared.
 	if _, err := compare(a, b[:6], g, labels.DefaultThresholds(), nil); err == nil {
 		t.Error("compare of fits with different pairs: no error")
