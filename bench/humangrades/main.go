@@ -16,7 +16,8 @@
 // means agreeing with the ranking; each fit's mean relevance by the
 // pairs' mean rank shown; and, for each model with two estimators, the
 // two side by side on the pairs both estimate, with the jackknife
-// standard error of their difference over queries.
+// standard error of their difference over queries, and on the pairs both
+// observe well (evidence of at least minEvidence).
 //
 //	go run ./bench/humangrades -log /tmp/trec/log.yandex.tsv -grades /tmp/trec/grades.tsv -split random \
 //	    -models dctr,ubm,dbn,sdbn,dcm,ccm
