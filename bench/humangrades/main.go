@@ -70,10 +70,10 @@ type variant struct {
 }
 
 // variants lists the fits measured for each of kinds, all with the split
-// sp (seeded with seed): the defaults with the SERPs without a click kept and dropped; for a
-// model whose default E-step is not PyClick's (clickmodels.Kind.ExactEStep)
-// the same two under --estimator pyclick; for PSCM the same two under
-// --pscm-authors.
+// sp seeded with seed: the defaults with the SERPs without a click kept
+// and dropped; for a model whose default E-step is not PyClick's
+// (clickmodels.Kind.ExactEStep) the same two under --estimator pyclick;
+// for PSCM the same two under --pscm-authors.
 func variants(kinds []clickmodels.Kind, sp split.Kind, seed uint64) []*variant {
 	deflt := func(c *clickmodels.RunConfig) { c.Split, c.Seed = sp, seed }
 	pyclick := func(c *clickmodels.RunConfig) { deflt(c); c.Options = clickmodels.EstimatorPyClick.Options() }
@@ -102,8 +102,8 @@ func variants(kinds []clickmodels.Kind, sp split.Kind, seed uint64) []*variant {
 	return vs
 }
 
-// run fits every variant of models on the log and writes the table of
-// their agreement with the grades to w.
+// run fits every variant of models on the log and writes the tables of
+// their agreement with the grades (and with the engine's order) to w.
 func run(ctx context.Context, logPath, gradesPath, models string, sp split.Kind, seed uint64, w io.Writer) error {
 	grades, err := calibration.ReadGrades(gradesPath)
 	if err != nil {
