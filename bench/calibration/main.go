@@ -76,7 +76,15 @@ func main() {
 	queries := flag.String("queries", "300", "with -user -sim ref: comma-separated numbers of queries, one per -serps value (or one for all)")
 	drop := flag.Bool("drop-clickless", false, "with -user: ingest with --drop-clickless (the sessions without a click dropped for the click models too, as LOVBench's rule 1)")
 	estimator := flag.String("estimator", string(clickmodels.DefaultEstimator), "with -user: fit --estimator (exact, the default, or pyclick)")
+	bias := flag.Bool("bias", false, "measure DBN's bias taken apart instead (calibration.DBNBias): the continuation, the pairs' relevance by impressions fitted freely and with the continuation at the truth, and the rate of the intervals' evidence by trials at the fitted and at the true values; -sim ref (-queries), synthetic-sparse (-return) or synthetic-dense")
 	flag.Parse()
+	if *bias {
+		if err := runBias(*serps, *queries, *simName, *seed, *ret); err != nil {
+			fmt.Fprintln(os.Stderr, "calibration:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *user {
 		est, err := clickmodels.ParseEstimator(*estimator)
 		if err != nil {
