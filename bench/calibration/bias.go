@@ -16,24 +16,14 @@ import (
 // synthetic-dense (-return for the sparse one's users coming back).
 func runBias(serpList, queryList, simName string, seed uint64, ret float64) error {
 	ctx := context.Background()
-	ns, err := ints(serpList, "-serps")
+	ns, qs, err := logSizes(serpList, queryList)
 	if err != nil {
 		return err
-	}
-	qs, err := ints(queryList, "-queries")
-	if err != nil {
-		return err
-	}
-	if len(qs) != 1 && len(qs) != len(ns) {
-		return fmt.Errorf("-queries: %d values for %d -serps values", len(qs), len(ns))
 	}
 	fmt.Println("| simulator | SERPs | queries | pairs | continuation (truth) | iterations | fitted / true relevance by impressions (fitted freely; continuation at the truth) | evidence rate / truth by trials N (at the fitted values; at the true values) |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
 	for i, n := range ns {
-		q := qs[0]
-		if len(qs) > 1 {
-			q = qs[i]
-		}
+		q := qs[i]
 		var (
 			d        *clickmodels.Data
 			truth    calibration.PairTruth

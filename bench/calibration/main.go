@@ -231,24 +231,14 @@ func runUser(serpList, queryList, modelList, simName string, seed uint64, opt ca
 	if err != nil {
 		return err
 	}
-	ns, err := ints(serpList, "-serps")
+	ns, qs, err := logSizes(serpList, queryList)
 	if err != nil {
 		return err
-	}
-	qs, err := ints(queryList, "-queries")
-	if err != nil {
-		return err
-	}
-	if len(qs) != 1 && len(qs) != len(ns) {
-		return fmt.Errorf("-queries: %d values for %d -serps values", len(qs), len(ns))
 	}
 	fmt.Println("| simulator | model | SERPs | queries | click-less SERPs | kept by ingest | pairs | coverage by evidence fifth, least to most | coverage | labels | ECE | ECE by fifth | fitted / true relevance by fifth |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for i, n := range ns {
-		q := qs[0]
-		if len(qs) > 1 {
-			q = qs[i]
-		}
+		q := qs[i]
 		for _, k := range kinds {
 			work, err := os.MkdirTemp("", "lovbench-calibration-")
 			if err != nil {
@@ -295,6 +285,26 @@ func runUser(serpList, queryList, modelList, simName string, seed uint64, opt ca
 		}
 	}
 	return nil
+}
+
+// logSizes parses -serps and -queries: one number of queries per number
+// of SERPs, or one for all (returned repeated).
+func logSizes(serpList, queryList string) (ns, qs []int, err error) {
+	if ns, err = ints(serpList, "-serps"); err != nil {
+		return nil, nil, err
+	}
+	if qs, err = ints(queryList, "-queries"); err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case len(qs) == 1:
+		for len(qs) < len(ns) {
+			qs = append(qs, qs[0])
+		}
+	case len(qs) != len(ns):
+		return nil, nil, fmt.Errorf("-queries: %d values for %d -serps values", len(qs), len(ns))
+	}
+	return ns, qs, nil
 }
 
 // ints parses a comma-separated list of integers.
