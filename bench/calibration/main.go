@@ -43,6 +43,17 @@
 //
 //	go run ./bench/calibration -user -sim ref -models ubm -serps 60000 -queries 300
 //	go run ./bench/calibration -user -sim ref -models dbn -serps 60000,200000 -queries 300,50
+//
+// -bias takes DBN's bias apart on a log held in memory
+// (calibration.DBNBias; docs/clickmodels.md, "Sparse DBN at scale: where
+// the bias is"): the continuation, the pairs' relevance by impressions
+// fitted freely and with the continuation at the truth, and the rate of
+// the intervals' evidence by trials, at the fitted and at the true values;
+// -sim ref (with -queries), synthetic-sparse (with -return) or
+// synthetic-dense:
+//
+//	go run ./bench/calibration -bias -sim ref -serps 10000,100000,1000000 -queries 2000,20000,200000
+//	go run ./bench/calibration -bias -sim synthetic-sparse -serps 100000 -return 0
 package main
 
 import (
