@@ -43,6 +43,17 @@
 //
 //	go run ./bench/calibration -user -sim ref -models ubm -serps 60000 -queries 300
 //	go run ./bench/calibration -user -sim ref -models dbn -serps 60000,200000 -queries 300,50
+//
+// -bias takes DBN's bias apart on a log held in memory
+// (calibration.DBNBias; docs/clickmodels.md, "Sparse DBN at scale: where
+// the bias is"): the continuation, the pairs' relevance by impressions
+// fitted freely and with the continuation at the truth, and the rate of
+// the intervals' evidence by trials, at the fitted and at the true values;
+// -sim ref (with -queries), synthetic-sparse (with -return) or
+// synthetic-dense:
+//
+//	go run ./bench/calibration -bias -sim ref -serps 10000,100000,1000000 -queries 2000,20000,200000
+//	go run ./bench/calibration -bias -sim synthetic-sparse -serps 100000 -return 0
 package main
 
 import (
@@ -76,7 +87,15 @@ func main() {
 	queries := flag.String("queries", "300", "with -user -sim ref: comma-separated numbers of queries, one per -serps value (or one for all)")
 	drop := flag.Bool("drop-clickless", false, "with -user: ingest with --drop-clickless (the sessions without a click dropped for the click models too, as LOVBench's rule 1)")
 	estimator := flag.String("estimator", string(clickmodels.DefaultEstimator), "with -user: fit --estimator (exact, the default, or pyclick)")
+	bias := flag.Bool("bias", false, "measure DBN's bias taken apart instead (calibration.DBNBias): the continuation, the pairs' relevance by impressions fitted freely and with the continuation at the truth, and the rate of the intervals' evidence by trials at the fitted and at the true values; -sim ref (-queries), synthetic-sparse (-return) or synthetic-dense")
 	flag.Parse()
+	if *bias {
+		if err := runBias(*serps, *queries, *simName, *seed, *ret); err != nil {
+			fmt.Fprintln(os.Stderr, "calibration:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *user {
 		est, err := clickmodels.ParseEstimator(*estimator)
 		if err != nil {
@@ -223,24 +242,14 @@ func runUser(serpList, queryList, modelList, simName string, seed uint64, opt ca
 	if err != nil {
 		return err
 	}
-	ns, err := ints(serpList, "-serps")
+	ns, qs, err := logSizes(serpList, queryList)
 	if err != nil {
 		return err
-	}
-	qs, err := ints(queryList, "-queries")
-	if err != nil {
-		return err
-	}
-	if len(qs) != 1 && len(qs) != len(ns) {
-		return fmt.Errorf("-queries: %d values for %d -serps values", len(qs), len(ns))
 	}
 	fmt.Println("| simulator | model | SERPs | queries | click-less SERPs | kept by ingest | pairs | coverage by evidence fifth, least to most | coverage | labels | ECE | ECE by fifth | fitted / true relevance by fifth |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for i, n := range ns {
-		q := qs[0]
-		if len(qs) > 1 {
-			q = qs[i]
-		}
+		q := qs[i]
 		for _, k := range kinds {
 			work, err := os.MkdirTemp("", "lovbench-calibration-")
 			if err != nil {
@@ -287,6 +296,26 @@ func runUser(serpList, queryList, modelList, simName string, seed uint64, opt ca
 		}
 	}
 	return nil
+}
+
+// logSizes parses -serps and -queries: one number of queries per number
+// of SERPs, or one for all (returned repeated).
+func logSizes(serpList, queryList string) (ns, qs []int, err error) {
+	if ns, err = ints(serpList, "-serps"); err != nil {
+		return nil, nil, err
+	}
+	if qs, err = ints(queryList, "-queries"); err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case len(qs) == 1:
+		for len(qs) < len(ns) {
+			qs = append(qs, qs[0])
+		}
+	case len(qs) != len(ns):
+		return nil, nil, fmt.Errorf("-queries: %d values for %d -serps values", len(qs), len(ns))
+	}
+	return ns, qs, nil
 }
 
 // ints parses a comma-separated list of integers.

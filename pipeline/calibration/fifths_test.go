@@ -15,10 +15,12 @@
 package calibration_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/clickmodels/refsim"
+	"github.com/lovbench/lovbench/pipeline/calibration"
 )
 
 // The second simulator (clickmodels/refsim): dense logs are the issue's
@@ -72,3 +74,42 @@ func TestFifthsSimDBNSparse(t *testing.T) {
 // (TestFifthsRefUBMDense and TestFifthsRefUBMDenseAccelerate pass since
 // the scale ridge's upper end is bounded by the intervals, not by the
 // point estimates: fifths_common_test.go.)
+
+// TestFifthsRefDBNSparseEvidence is the cause under the sparse targets
+// above, at scale (docs/clickmodels.md, "Sparse DBN at scale: where the
+// bias is"): on 100,000 SERPs over 20,000 queries, the effective counts
+// the DBN intervals are built from (clickmodels.Evidence's SatK and SatN)
+// must not claim more relevance than the log holds: per group of pairs by
+// trials N (from 2 on), sum K / sum (N x true relevance) within 0.95-1.05.
+// The control, the same pass at the simulation's true values, holds; at
+// the fitted values it fails. Measured on lovbench ee2306d (`go run
+// ./bench/calibration -bias -sim ref -serps 100000 -queries 20000`):
+//
+//	N from          2     4     8     16    64    256
+//	fitted values   1.13  1.12  1.09  1.06  1.04  1.02
+//	true values     1.03  1.02  1.01  1.00  1.00  0.99
+func TestFifthsRefDBNSparseEvidence(t *testing.T) {
+	ctx := context.Background()
+	cfg := refsim.Default(refsim.DBN, 100000, 20000, 1)
+	d, truth, err := calibration.RefData(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := calibration.DBNBias(ctx, d, truth, cfg.Continuation)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("continuation %.4f (truth %.2f)", r.Continuation, r.TrueContinuation)
+	for _, g := range r.ByTrials {
+		t.Logf("N from %g: %d pairs, rate / truth %.3f at the fitted values, %.3f at the true ones", g.From, g.Pairs, g.RateAtFit, g.RateAtTruth)
+		if g.From < 2 {
+			continue
+		}
+		if g.RateAtTruth < 0.95 || g.RateAtTruth > 1.05 {
+			t.Errorf("control: N from %g at the true values: rate %.3f x the truth, want 0.95-1.05", g.From, g.RateAtTruth)
+		}
+		if g.RateAtFit < 0.95 || g.RateAtFit > 1.05 {
+			t.Errorf("N from %g at the fitted values: rate %.3f x the truth, want 0.95-1.05", g.From, g.RateAtFit)
+		}
+	}
+}
