@@ -338,30 +338,17 @@ func TestExposureClass(t *testing.T) {
 // N = 100 say little of the prior's mean: above 0.6, not the 0.85 of a
 // concentrated prior.
 func TestPriorsByExposure(t *testing.T) {
-	type pr struct{ k, n, shown float64 }
-	var ps []pr
+	var ps []priorPair
 	for i := range 400 {
-		ps = append(ps, pr{float64(b2i(i%5 == 0)), 1, 1}, pr{80 + 10*float64(i%2), 100, 100})
+		ps = append(ps, priorPair{float64(b2i(i%5 == 0)), 1, 1}, priorPair{80 + 10*float64(i%2), 100, 100})
 	}
 	for range 10 {
-		ps = append(ps, pr{5, 10, 10})
+		ps = append(ps, priorPair{5, 10, 10})
 	}
 	for range 60 {
-		ps = append(ps, pr{0, 2, 2})
+		ps = append(ps, priorPair{0, 2, 2})
 	}
-	pw := &pairWriter{kind: UBM, hasEv: true, level: 0.9}
-	pw.pairs = func(yield func(q, d string, v *pairVal) bool) {
-		for _, p := range ps {
-			if !yield("q", "d", &pairVal{ak: p.k, an: p.n, shown: p.shown, rank: 0.2}) {
-				return
-			}
-		}
-	}
-	tabs, err := pw.priors(nil, func(v *pairVal) (float64, float64) { return v.ak, v.an })
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab := tabs[0]
+	tab := ubmPriorsAtRank0(t, ps)
 	mean := func(p BetaPrior) float64 { return p.Alpha / (p.Alpha + p.Beta) }
 	once, often, rank := tab.byCell[0][0], tab.byCell[0][6], tab.byRank[0]
 	nearTol(t, "mean of class 0", mean(once), 0.2, 0.01)
@@ -425,4 +412,60 @@ func TestSpreadBound(t *testing.T) {
 	if q := (BetaPrior{Alpha: 1, Beta: 2}).withConcentrationAtMost(4); q.Alpha != 1 || q.Beta != 2 {
 		t.Errorf("Beta(1, 2) at concentration at most 4: %+v, want unchanged", q)
 	}
+}
+
+// TestPriorNeverClickedCell: a UBM rank bucket of 400 pairs shown 100
+// times each at rank 0, K = 80 or 90 of N = 100 (its spread identified:
+// by hand, m = 0.85, V = 0.0025, I = 0.01, s2 = (V - m(1 - m) I)/(1 - I)
+// = 0.0012374, concentration m(1 - m)/s2 - 1 = 102), and 60 pairs shown
+// once there and never clicked, each a skip at a rarely examined rank (N
+// = 0.3, K = 0). Their cell (exposure class 0) has no success, so no
+// prior of its own (the marginal likelihood would run to a mean of 0);
+// it takes its rank bucket's mean, and, since its own pairs (no whole
+// trial among them) say nothing of their spread, the concentration of
+// Beta(1, 1), 2, not the bucket's (issue 36 part 4: such cells of the
+// shuffled lists took the concentration of the engine's own results, and
+// their intervals missed below). Before, the cell took the bucket's
+// prior as it was.
+func TestPriorNeverClickedCell(t *testing.T) {
+	var ps []priorPair
+	for i := range 400 {
+		ps = append(ps, priorPair{80 + 10*float64(i%2), 100, 100})
+	}
+	for range 60 {
+		ps = append(ps, priorPair{0, 0.3, 1})
+	}
+	tab := ubmPriorsAtRank0(t, ps)
+	rank, cell := tab.byRank[0], tab.byCell[0][0]
+	if c := rank.Alpha + rank.Beta; !(c > 2) {
+		t.Fatalf("rank bucket's concentration %.4g, want above 2 (the test's premise)", c)
+	}
+	nearTol(t, "concentration of the never-clicked cell", cell.Alpha+cell.Beta, 2, 1e-9)
+	nearTol(t, "mean of the never-clicked cell", cell.Alpha/(cell.Alpha+cell.Beta), rank.Alpha/(rank.Alpha+rank.Beta), 1e-12)
+	if cell.Pairs != 60 {
+		t.Errorf("cell pairs %d, want 60", cell.Pairs)
+	}
+}
+
+// priorPair is the attractiveness evidence of one pair of the prior
+// tests: effective successes k of trials n, and its impressions.
+type priorPair struct{ k, n, shown float64 }
+
+// ubmPriorsAtRank0 fits the attractiveness priors of a UBM fit whose
+// pairs, all at mean rank 0.2 (rank bucket 0), have the evidence ps.
+func ubmPriorsAtRank0(t *testing.T, ps []priorPair) *priorTable {
+	t.Helper()
+	pw := &pairWriter{kind: UBM, hasEv: true, level: 0.9}
+	pw.pairs = func(yield func(q, d string, v *pairVal) bool) {
+		for _, p := range ps {
+			if !yield("q", "d", &pairVal{ak: p.k, an: p.n, shown: p.shown, rank: 0.2}) {
+				return
+			}
+		}
+	}
+	tabs, err := pw.priors(nil, func(v *pairVal) (float64, float64) { return v.ak, v.an })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tabs[0]
 }

@@ -55,10 +55,22 @@ func TestFifthsRefDBNSparse(t *testing.T) {
 
 // The project's simulator (clickmodels/sim, synthetic source).
 
-func TestFifthsSimUBMDense(t *testing.T) {
-	checkFifths(t, simFifths(t, clickmodels.UBM, 20000, false), true)
-}
+// (TestFifthsSimUBMDense passes since a prior cell whose pairs identify
+// no spread takes none: fifths_common_test.go.)
 
+// TestFifthsSimUBMSparse: every fifth covers (0.97-0.99: the identified
+// set) but the label ECE is 0.078. Not the scale: with the confidence's
+// Beta at the true scale (1/0.8 = 1.25 x the fitted; EM puts the
+// examination after a click, truly 0.8, at 0.998) the ECE is 0.080,
+// over the whole identified set 0.079. The labels that carry it are the
+// prior's: label 0 of pairs whose one observation is a skip right after
+// a click (a whole failure at the fitted examination 0.998), confidence
+// 0.24-0.45, accuracy 0.04-0.11, under a prior of concentration 2 (the
+// spread unidentified in every rank bucket; truly 3-8, and not Beta: the
+// engine's lists show the top 10 of 20 uniform relevances). Even the
+// oracle Beta prior per cell at the true scale gives 0.054
+// (docs/method.md, "What a label's confidence means when the scale is not
+// identified").
 func TestFifthsSimUBMSparse(t *testing.T) {
 	checkFifths(t, simFifths(t, clickmodels.UBM, 10000, true), true)
 }
