@@ -106,14 +106,24 @@ func TestParameterRecovery(t *testing.T) {
 // correlation above 0.95 (measured: 0.96 for CCM, 0.97 for SDBN's
 // satisfaction, 0.986 to 0.998 for the others). CCM's continuation
 // parameters are not checked: PyClick's CCM update drives tau1 towards 1.
+//
+// At the default size the models other than CCM are fitted on 100,000
+// SERPs (200,000 with LOVBENCH_FULL=1), where they still recover it
+// (measured: r 0.973 for CM, 0.958 for SDBN's satisfaction, 0.987 to
+// 0.997 for the others, about 940 pairs each); CCM is fitted on 200,000
+// at both sizes, since at 100,000 its r is 0.9497, below the bound.
 func TestRecoveryOtherModels(t *testing.T) {
 	for _, k := range []clickmodels.Kind{clickmodels.PBM, clickmodels.CM, clickmodels.DCM, clickmodels.SDBN, clickmodels.CCM, clickmodels.DCTR} {
+		serps := testsize.Pick(100_000, 200_000)
+		if k == clickmodels.CCM {
+			serps = 200_000
+		}
 		t.Run(k.String(), func(t *testing.T) {
 			src, err := sim.NewSyntheticSource(synthCfg(50, 0.5, 7))
 			if err != nil {
 				t.Fatal(err)
 			}
-			log, truth, err := sim.SimulateLog(context.Background(), sim.Config{Kind: k, SERPs: 200_000, Seed: 11, Source: src})
+			log, truth, err := sim.SimulateLog(context.Background(), sim.Config{Kind: k, SERPs: serps, Seed: 11, Source: src})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -138,11 +148,15 @@ func TestRecoveryOtherModels(t *testing.T) {
 					fs = append(fs, m.Sat[fp])
 				}
 			}
-			if r := stat.Correlation(ta, fa, nil); r <= 0.95 || len(ta) < 500 {
+			r := stat.Correlation(ta, fa, nil)
+			t.Logf("%v, %d SERPs: %d pairs, attractiveness r = %.4f", k, serps, len(ta), r)
+			if r <= 0.95 || len(ta) < 500 {
 				t.Errorf("%d pairs, attractiveness r = %.4f, want > 0.95", len(ta), r)
 			}
 			if k == clickmodels.SDBN {
-				if r := stat.Correlation(ts, fs, nil); r <= 0.95 {
+				r := stat.Correlation(ts, fs, nil)
+				t.Logf("SDBN satisfaction r = %.4f", r)
+				if r <= 0.95 {
 					t.Errorf("satisfaction r = %.4f, want > 0.95", r)
 				}
 			}

@@ -40,6 +40,7 @@ import (
 	"github.com/lovbench/lovbench/internal/hashes"
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/labels"
+	"github.com/lovbench/lovbench/ltr"
 	"github.com/lovbench/lovbench/sampling"
 )
 
@@ -448,7 +449,7 @@ func run(ctx context.Context, cfg Config) (*Manifest, error) {
 // By shape (the folds' SVMlight files, the partitions, the dataset files
 // and documents at the top) rather than one by one, so that a file export
 // comes to write is not refused on a rerun.
-var OutputNames = []string{"Fold*/*.txt", "partitions/*.parquet", "*.parquet", "*.arrow", "*.json", "*.csv", "*.txt", "*.md"}
+var OutputNames = []string{ltr.FoldFilesPattern, "partitions/*.parquet", "*.parquet", "*.arrow", "*.json", "*.csv", "*.txt", "*.md"}
 
 // svmLabel is the label written to the SVMlight files: junk (-2) becomes 0
 // unless keepJunk, as RankLib and LightGBM expect non-negative grades.

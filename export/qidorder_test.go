@@ -98,7 +98,12 @@ m = xgb.XGBRanker(n_estimators=10, tree_method="hist", objective="rank:ndcg")
 m.fit(X, y, qid=qid)
 print(len(y), len(np.unique(qid)), m.get_booster().num_boosted_rounds())
 `
-	out, err := exec.Command(py, "-c", script, filepath.Join(dir, "Fold1", "train.txt")).CombinedOutput()
+	cmd := exec.Command(py, "-c", script, filepath.Join(dir, "Fold1", "train.txt"))
+	// One OpenMP thread: XGBoost's idle threads spin, which costs CPU
+	// (up to 1.5 CPU-s measured on two loaded cores) for 10 trees on a
+	// few dozen rows.
+	cmd.Env = append(os.Environ(), "OMP_NUM_THREADS=1")
+	out, err := cmd.CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 3 {
 		t.Skipf("python3 lacks scikit-learn or XGBoost (install python3-sklearn and python3-xgboost): %s", bytes.TrimSpace(out))
 	}

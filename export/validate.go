@@ -371,7 +371,7 @@ func validateFiles(v *Validation, dir string, m *Manifest) {
 	})
 	var want []string
 	for _, f := range Folds(m.Parameters.Folds) {
-		for _, s := range []string{"train", "vali", "test"} {
+		for _, s := range ltr.FoldSets() {
 			want = append(want, ltr.FoldFile(f.Fold, s))
 		}
 	}
@@ -514,9 +514,9 @@ func validateFolds(ctx context.Context, v *Validation, dir string, m *Manifest, 
 	}
 	var jobs []job
 	for _, f := range Folds(m.Parameters.Folds) {
-		jobs = append(jobs, job{f.Fold, "train", ltr.FoldFile(f.Fold, "train"), f.Train},
-			job{f.Fold, "vali", ltr.FoldFile(f.Fold, "vali"), []int{f.Vali}},
-			job{f.Fold, "test", ltr.FoldFile(f.Fold, "test"), []int{f.Test}})
+		jobs = append(jobs, job{f.Fold, ltr.SetTrain, ltr.FoldFile(f.Fold, ltr.SetTrain), f.Train},
+			job{f.Fold, ltr.SetVali, ltr.FoldFile(f.Fold, ltr.SetVali), []int{f.Vali}},
+			job{f.Fold, ltr.SetTest, ltr.FoldFile(f.Fold, ltr.SetTest), []int{f.Test}})
 	}
 	results := make([]svmResult, len(jobs))
 	err := par.Each(ctx, len(jobs), 0, func(_ context.Context, i int) error {
@@ -537,14 +537,14 @@ func validateFolds(ctx context.Context, v *Validation, dir string, m *Manifest, 
 			}
 			sets[jobs[i].set] = results[i].qids
 			total += results[i].rows
-			if jobs[i].set == "test" {
+			if jobs[i].set == ltr.SetTest {
 				for q := range results[i].qids {
 					testFolds[q]++
 				}
 			}
 		}
 		fold := jobs[k].fold
-		for _, pair := range [][2]string{{"train", "vali"}, {"train", "test"}, {"vali", "test"}} {
+		for _, pair := range [][2]string{{ltr.SetTrain, ltr.SetVali}, {ltr.SetTrain, ltr.SetTest}, {ltr.SetVali, ltr.SetTest}} {
 			var both []int32
 			for q := range sets[pair[0]] {
 				if sets[pair[1]][q] {
@@ -553,11 +553,11 @@ func validateFolds(ctx context.Context, v *Validation, dir string, m *Manifest, 
 			}
 			slices.Sort(both)
 			for _, q := range both {
-				v.addf("Fold%d: qid %d is in both %s and %s", fold, q, pair[0], pair[1])
+				v.addf("%s: qid %d is in both %s and %s", ltr.FoldDir(fold), q, pair[0], pair[1])
 			}
 		}
 		if total != n {
-			v.addf("Fold%d: %d rows in train+vali+test, dataset has %d", fold, total, n)
+			v.addf("%s: %d rows in train+vali+test, dataset has %d", ltr.FoldDir(fold), total, n)
 		}
 	}
 	ids := make([]int32, 0, len(qs.qidQuery))

@@ -375,7 +375,7 @@ func writeFolds(ctx context.Context, dir string, folds []FoldSpec, ds *Dataset, 
 		for _, set := range []struct {
 			name  string
 			parts []int
-		}{{"train", f.Train}, {"vali", []int{f.Vali}}, {"test", []int{f.Test}}} {
+		}{{ltr.SetTrain, f.Train}, {ltr.SetVali, []int{f.Vali}}, {ltr.SetTest, []int{f.Test}}} {
 			in := make([]bool, ds.Folds+1)
 			for _, p := range set.parts {
 				in[p] = true

@@ -2,8 +2,11 @@ package ltr
 
 import (
 	"bytes"
+	"maps"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -41,5 +44,29 @@ func TestReadFoldsFromManifest(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(`{"parameters":{"folds":"x"}}`), 0o644)
 	if _, err := ReadFolds(dir); err == nil || !strings.Contains(err.Error(), "manifest.json") {
 		t.Errorf("bad manifest: %v", err)
+	}
+}
+
+// TestFoldLayoutNames: the names of the LETOR layout (MSLR-WEB10K,
+// LOVBench: Fold1/train.txt, vali.txt, test.txt) and the pattern export
+// lists them under match each other.
+func TestFoldLayoutNames(t *testing.T) {
+	want := map[string]bool{"Fold1/train.txt": true, "Fold1/vali.txt": true, "Fold1/test.txt": true, "Fold5/test.txt": true}
+	got := map[string]bool{FoldFile(5, SetTest): true}
+	for _, s := range FoldSets() {
+		got[FoldFile(1, s)] = true
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("fold files %v, want %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
+	}
+	for f := range got {
+		if ok, err := path.Match(FoldFilesPattern, f); !ok || err != nil {
+			t.Errorf("FoldFilesPattern %q does not match %s (%v)", FoldFilesPattern, f, err)
+		}
+	}
+	for _, f := range []string{"Fold1.txt", "partitions/Fold1.txt", "Fold1/train.parquet"} {
+		if ok, _ := path.Match(FoldFilesPattern, f); ok {
+			t.Errorf("FoldFilesPattern %q matches %s", FoldFilesPattern, f)
+		}
 	}
 }

@@ -146,7 +146,9 @@ func (r *ExperimentResult) significanceMethod() SignificanceMethod {
 	}
 }
 
-func foldLabel(name string) string { return strings.TrimPrefix(name, "Fold") }
+// foldLabel is a fold's number as the result tables print it ("1" for
+// FoldDir(1)).
+func foldLabel(name string) string { return strings.TrimPrefix(name, foldPrefix) }
 
 // Rows returns the result rows of one algorithm in the layout of LOVBench's
 // RankNet_Results.csv: the baseline per fold and MEAN, then each

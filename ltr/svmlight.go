@@ -289,11 +289,26 @@ const (
 	DatasetManifest = "manifest.json"
 )
 
+// foldPrefix begins the name of every fold directory, foldExt ends the
+// name of every fold file.
+const (
+	foldPrefix = "Fold"
+	foldExt    = ".txt"
+)
+
+// FoldSets are the sets of a fold in the order they are listed.
+func FoldSets() []string { return []string{SetTrain, SetVali, SetTest} }
+
 // FoldDir is the directory of fold k ("Fold1").
-func FoldDir(k int) string { return "Fold" + strconv.Itoa(k) }
+func FoldDir(k int) string { return foldPrefix + strconv.Itoa(k) }
+
+// FoldFilesPattern matches the fold files of a dataset directory, as
+// path.Match reads it ("Fold*/*.txt"): the names `lovbench export` lists
+// in its output index.
+const FoldFilesPattern = foldPrefix + "*/*" + foldExt
 
 // FoldFile is the slash path of fold k's set ("Fold1/train.txt").
-func FoldFile(k int, set string) string { return path.Join(FoldDir(k), set+".txt") }
+func FoldFile(k int, set string) string { return path.Join(FoldDir(k), set+foldExt) }
 
 // ReadFolds reads the folds of a dataset directory, DIR/FoldK/{train,vali,
 // test}.txt. When DIR holds the manifest.json of `lovbench export`, the

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -86,6 +87,20 @@ func TestSetPerm(t *testing.T) {
 		}
 		if b, _ := os.ReadFile(p); string(b) != "abc" {
 			t.Errorf("%s: content %q, want abc", c.name, b)
+		}
+	}
+}
+
+// BenchmarkWriteSmall writes a small file atomically (Create, a few
+// hundred bytes, Commit), as a run does hundreds of times: the cost of a
+// File's fixed part, its buffer included.
+func BenchmarkWriteSmall(b *testing.B) {
+	dir := b.TempDir()
+	data := make([]byte, 300)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if err := WriteBytes(filepath.Join(dir, "f"+strconv.Itoa(i%64)), data); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

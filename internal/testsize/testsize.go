@@ -3,7 +3,9 @@
 // within a minute on two cores), or their full size, which .ci/run runs
 // once. LOVBENCH_FULL=1 in the environment selects the full size (an
 // environment variable rather than a test flag, since go test ./... hands
-// a flag to every package, and packages without it would fail).
+// a flag to every package, and packages without it would fail). ToolDir
+// is where the tests keep the executables they build, so that a rerun
+// with unchanged sources does not link them again.
 package testsize
 
 import "os"

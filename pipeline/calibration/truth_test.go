@@ -2,12 +2,15 @@ package calibration_test
 
 import (
 	"context"
+	"os"
+	"sync"
 	"testing"
 
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/clickmodels/sim"
 	"github.com/lovbench/lovbench/corpussim"
 	"github.com/lovbench/lovbench/features"
+	"github.com/lovbench/lovbench/features/democorpus"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/pipeline/calibration"
 )
@@ -66,16 +69,88 @@ func syntheticSource(t *testing.T, queries int) *sim.SyntheticSource {
 	return src
 }
 
+// embedded is the embedded corpus, loaded once for the tests that draw
+// logs from it (each builds its own corpussim source over it; a load is
+// about 0.35 CPU-s). Tests must not change it.
+var embedded struct {
+	once sync.Once
+	c    *features.Corpus
+	err  error
+}
+
+// corpusSource is corpussim.Load of the embedded corpus with o, the
+// corpus loaded once.
+func corpusSource(t *testing.T, o corpussim.Options) *corpussim.Source {
+	t.Helper()
+	ctx := context.Background()
+	embedded.once.Do(func() {
+		dir, err := os.MkdirTemp("", "lovbench-calibration-corpus-")
+		if err != nil {
+			embedded.err = err
+			return
+		}
+		defer os.RemoveAll(dir)
+		paths, err := democorpus.Materialize(dir)
+		if err != nil {
+			embedded.err = err
+			return
+		}
+		embedded.c, embedded.err = features.Load(ctx, paths, features.LoadOptions{})
+	})
+	if embedded.err != nil {
+		t.Fatal(embedded.err)
+	}
+	src, err := corpussim.New(ctx, embedded.c, corpussim.LOVSearch(embedded.c), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
+// denseCorpus is the dense corpus-based log's UBM fit at the tests'
+// level and the simulation's truth, made once for the two tests that
+// read it (TestCalibrationCorpusDense, TestCalibrationRejectsConstant):
+// CalibrateSimulation's steps with the model kept.
+var denseCorpus struct {
+	once          sync.Once
+	fitted, truth *clickmodels.Model
+	err           error
+}
+
+func denseCorpusFit(t *testing.T) (fitted, truth *clickmodels.Model) {
+	t.Helper()
+	src := corpusSource(t, corpussim.Options{Queries: 200, SERPSize: 10, ZipfS: 1.1, Seed: 1})
+	denseCorpus.once.Do(func() {
+		ctx := context.Background()
+		log, truth, err := sim.SimulateLog(ctx, sim.Config{Kind: clickmodels.UBM, SERPs: 20000, Seed: 1, Source: src})
+		if err != nil {
+			denseCorpus.err = err
+			return
+		}
+		d, err := clickmodels.Prepare(log, 0)
+		if err != nil {
+			denseCorpus.err = err
+			return
+		}
+		denseCorpus.truth = truth
+		denseCorpus.fitted, denseCorpus.err = clickmodels.Fit(ctx, d, clickmodels.UBM, clickmodels.Options{Level: calibrationLvl})
+	})
+	if denseCorpus.err != nil {
+		t.Fatal(denseCorpus.err)
+	}
+	return denseCorpus.fitted, denseCorpus.truth
+}
+
 // TestCalibrationCorpusDense: a dense corpus-based log (the demo's dense
 // profile, 100 SERPs per query over the embedded corpus) from UBM meets
 // both targets. Measured with seed 1: coverage 0.865, ECE 0.041, Brier
 // skill 0.363 (docs/clickmodels.md, "Calibration").
 func TestCalibrationCorpusDense(t *testing.T) {
-	src, err := corpussim.Load(context.Background(), nil, features.LoadOptions{}, corpussim.Options{Queries: 200, SERPSize: 10, ZipfS: 1.1, Seed: 1})
+	m, truth := denseCorpusFit(t)
+	c, err := calibration.Calibrate(m, truth, labels.DefaultThresholds())
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := measure(t, sim.Config{Kind: clickmodels.UBM, SERPs: 20000, Seed: 1, Source: src})
 	checkCalibration(t, c)
 }
 
@@ -89,10 +164,7 @@ func TestCalibrationCorpusDense(t *testing.T) {
 // ECE 0.086, Brier skill -0.156 (docs/clickmodels.md, "Calibration
 // against known truth").
 func TestCalibrationCorpusSparse(t *testing.T) {
-	src, err := corpussim.Load(context.Background(), nil, features.LoadOptions{}, corpussim.Options{Queries: 500, SERPSize: 10, ZipfS: 1.1, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := corpusSource(t, corpussim.Options{Queries: 500, SERPSize: 10, ZipfS: 1.1, Seed: 1})
 	g, err := sim.ExaminationGlobal(clickmodels.UBM, clickmodels.DefaultRanks, 0.8, 0.4)
 	if err != nil {
 		t.Fatal(err)
@@ -119,25 +191,11 @@ func TestCalibrationSyntheticDense(t *testing.T) {
 
 // TestCalibrationRejectsConstant: the checks fail when the confidence is
 // replaced by a constant, even the constant equal to the accuracy (whose
-// calibration error is 0), on the labels of the dense corpus log.
+// calibration error is 0), on the labels of the dense corpus log (the
+// fit TestCalibrationCorpusDense checks; the labels are its point
+// estimates, which do not depend on the intervals' level).
 func TestCalibrationRejectsConstant(t *testing.T) {
-	src, err := corpussim.Load(context.Background(), nil, features.LoadOptions{}, corpussim.Options{Queries: 200, SERPSize: 10, ZipfS: 1.1, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	log, truth, err := sim.SimulateLog(ctx, sim.Config{Kind: clickmodels.UBM, SERPs: 20000, Seed: 1, Source: src})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := clickmodels.Prepare(log, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := clickmodels.Fit(ctx, d, clickmodels.UBM, clickmodels.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, truth := denseCorpusFit(t)
 	th := labels.DefaultThresholds()
 	correct := make([]bool, m.NumPairs())
 	right := 0
