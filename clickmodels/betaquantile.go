@@ -25,10 +25,21 @@ import (
 // the fit's largest cost on logs with many pairs (docs/clickmodels.md,
 // "Cost of the default estimator").
 func BetaQuantile(a, b, y float64) float64 {
-	if !(a > 0 && b > 0) || math.IsInf(a, 0) || math.IsInf(b, 0) || !(y > 0 && y < 1) {
+	if !betaQuantileNewton(a, b, y) {
 		return betaQuantileRef(a, b, y)
 	}
-	lb := logBeta(a, b)
+	return betaQuantileLB(a, b, y, logBeta(a, b))
+}
+
+// betaQuantileNewton reports whether BetaQuantile(a, b, y) takes Halley's
+// method (betaQuantileLB) rather than the reference.
+func betaQuantileNewton(a, b, y float64) bool {
+	return a > 0 && b > 0 && !math.IsInf(a, 0) && !math.IsInf(b, 0) && y > 0 && y < 1
+}
+
+// betaQuantileLB is BetaQuantile's Halley's method, given lb = ln B(a, b)
+// (logBeta), which both ends of an interval share (BetaInterval).
+func betaQuantileLB(a, b, y, lb float64) float64 {
 	x := betaQuantileGuess(a, b, y)
 	for range betaQuantileSteps {
 		if !(x > 0 && x < 1) {

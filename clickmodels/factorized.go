@@ -154,27 +154,47 @@ func (f *fitter) iterateFactorized(ctx context.Context, workers int, st *Stats) 
 	attr, g := f.attr, f.global
 	f.parallel(ctx, workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
-		// The chunk's pair numerators, in the worker's buffer (indexed by
-		// pair - pairLo): no numerator array over all pairs is kept.
-		if cap(sc.pairBuf) < ch.pairHi-ch.pairLo {
-			sc.pairBuf = make([]float64, ch.pairHi-ch.pairLo)
-		}
-		aNum := sc.pairBuf[:ch.pairHi-ch.pairLo]
-		copy(aNum, fz.aNum0[ch.pairLo:ch.pairHi])
+		aNum := f.chunkNumerators(ch, sc)
 		lo, hi := fz.itemOff[ci], fz.itemOff[ci+1]
-		attrC := attr[ch.pairLo:ch.pairHi]
-		estepItems(fz.items[lo:hi], attrC, g, aNum, sc.xNum)
-		aDen := fz.aDen[ch.pairLo:ch.pairHi]
-		f.keep(ch)
-		for i, num := range aNum {
-			v := num / aDen[i]
-			if v > probMax { // math.Min, without its call (no NaN here)
-				v = probMax
-			}
-			attrC[i] = v
-		}
+		estepItems(fz.items[lo:hi], attr[ch.pairLo:ch.pairHi], g, aNum, sc.xNum)
+		f.pairMStep(ch, aNum)
 	})
 	f.collect(st)
+	f.addClickedCounts(st)
+}
+
+// chunkNumerators returns chunk ch's pair numerators before the E-step
+// (the prior and the clicked counts), in the worker's buffer (indexed by
+// pair - pairLo): no numerator array over all pairs is kept.
+func (f *fitter) chunkNumerators(ch chunk, sc *scratch) []float64 {
+	if cap(sc.pairBuf) < ch.pairHi-ch.pairLo {
+		sc.pairBuf = make([]float64, ch.pairHi-ch.pairLo)
+	}
+	aNum := sc.pairBuf[:ch.pairHi-ch.pairLo]
+	copy(aNum, f.fz.aNum0[ch.pairLo:ch.pairHi])
+	return aNum
+}
+
+// pairMStep is the factorised E-step's pair M-step for chunk ch from its
+// numerators aNum (chunkNumerators plus the items' counts).
+func (f *fitter) pairMStep(ch chunk, aNum []float64) {
+	aDen := f.fz.aDen[ch.pairLo:ch.pairHi]
+	attrC := f.attr[ch.pairLo:ch.pairHi]
+	f.keep(ch)
+	for i, num := range aNum {
+		v := num / aDen[i]
+		if v > probMax { // math.Min, without its call (no NaN here)
+			v = probMax
+		}
+		attrC[i] = v
+	}
+}
+
+// addClickedCounts adds the global counts that do not change between
+// iterations (the clicked ranks' numerators, every rank's denominators)
+// to st, after the items' E-step.
+func (f *fitter) addClickedCounts(st *Stats) {
+	fz := f.fz
 	for j := range fz.gNum0 {
 		st.Num[j].Merge(&fz.gNum0[j])
 		st.Den[j].Merge(&fz.gDen[j])
@@ -190,14 +210,23 @@ func estepItems(items []item, attr, g, aNum []float64, xNum []ExactSum) {
 	aNum, xNum = aNum[:len(attr)], xNum[:len(g)]
 	for _, it := range items {
 		a, e := attr[it.pair], g[it.exam]
-		t := it.w / (1 - e*a)
-		aNum[it.pair] += (1 - e) * a * t
-		if x := (1 - a) * e * t; smallCount(x) {
+		an, x := itemCounts(a, e, 1-e*a, it.w)
+		aNum[it.pair] += an
+		if smallCount(x) {
 			xNum[it.exam].addSmallCount(x)
 		} else {
 			xNum[it.exam].addLarge(x)
 		}
 	}
+}
+
+// itemCounts is an unclicked item's expected counts, w times
+// P(A=1 | C=0) = (1-e)a / (1-ea) for the attractiveness and
+// P(E=1 | C=0) = (1-a)e / (1-ea) for the examination, with q = 1 - ea
+// (see above).
+func itemCounts(a, e, q, w float64) (attr, exam float64) {
+	t := w / q
+	return (1 - e) * a * t, (1 - a) * e * t
 }
 
 // examParams calls fn with every rank of a PBM or UBM SERP showing pairs

@@ -314,9 +314,14 @@ func (f *fitter) estep(ctx context.Context, st *Stats) {
 // estepLL is estep with the training log-likelihood of the values it
 // reads added to st.LL (the same sum trainLL adds), the pair values before
 // its M-step kept in prevAttr and prevSat. The per-SERP E-step computes
-// it in its own pass over the records; the factorised one, which does not
-// visit the records, after a pass of trainLL.
+// it in its own pass over the records; PBM's and UBM's factorised one in
+// the pass over the log-likelihood's items (estepLLItems); PSCM's, which
+// does not visit the records, after a pass of trainLL.
 func (f *fitter) estepLL(ctx context.Context, st *Stats) {
+	if f.fz != nil && (f.kind == PBM || f.kind == UBM) {
+		f.estepLLItems(ctx, st)
+		return
+	}
 	if f.fz != nil {
 		f.trainLL(ctx, st)
 		f.iterateFactorized(ctx, f.workers, st)

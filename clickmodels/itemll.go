@@ -3,6 +3,7 @@ package clickmodels
 import (
 	"context"
 	"math"
+	"sync/atomic"
 )
 
 // The training log-likelihood of PBM and UBM from merged items.
@@ -39,9 +40,14 @@ type llItem struct {
 	exam     int32
 	n        uint8 // ranks of the SERPs the item's ranks belong to
 	clicked  bool
-	last     bool    // the last item of its query
-	compound bool    // PSCM: a clicked rank crossed by several steps
-	w        float64 // number of ranks merged
+	last     bool // the last item of its query
+	compound bool // PSCM: a clicked rank crossed by several steps
+	// estep: the first unclicked item of its (pair, exam) in the query,
+	// where the fused pass (itemsPass) makes the E-step of the
+	// factorised item of that (pair, exam), the next one in the chunk's
+	// factorized.items (see newItemLL).
+	estep bool
+	w     float64 // number of ranks merged
 }
 
 // itemLL holds the llItems of every chunk, chunk ci's at
@@ -49,6 +55,10 @@ type llItem struct {
 type itemLL struct {
 	off   []int
 	items []llItem
+	// fused: the items' estep flags name the factorised E-step's items
+	// (factorized.items) one to one and in their order, so that one pass
+	// makes both (itemsPass); checked by newItemLL.
+	fused bool
 }
 
 // llItemKey is an llItem's identity within a query.
@@ -59,10 +69,22 @@ type llItemKey struct {
 }
 
 // newItemLL merges the ranks of d's PBM or UBM records into llItems.
+//
+// The factorised E-step's items (newFactorized) are the unclicked ranks
+// merged by (pair, exam) in the order of their first rank in the query's
+// records; the llItems split them by SERP length, in the order of the
+// first rank of each (pair, exam, length, outcome). So the first unclicked
+// llItem of each (pair, exam) in a query comes in the order of the
+// factorised items: it carries the estep flag, and the pass that computes
+// the log-likelihood can make the E-step too, item for item in the same
+// order and with the same arithmetic (itemsPass), the same bits as
+// iterateFactorized. newItemLL checks the correspondence chunk by chunk
+// (itemLL.fused); were it not to hold, the two passes stay apart.
 func newItemLL(ctx context.Context, f *fitter) *itemLL {
 	d := f.d
 	nc := len(d.chunks)
 	parts := make([][]llItem, nc)
+	var mismatch atomic.Bool
 	f.parallel(ctx, f.workers, func(ci int, _ *scratch) {
 		ch := d.chunks[ci]
 		var items []llItem
@@ -82,7 +104,16 @@ func newItemLL(ctx context.Context, f *fitter) *itemLL {
 					if !ok {
 						it = int32(len(items))
 						index[k] = it
-						items = append(items, llItem{pair: k.pair, exam: k.exam, n: n, clicked: clicked})
+						first := false
+						if !clicked {
+							// Length 0 (no SERP has it) marks the
+							// (pair, exam) as seen unclicked.
+							seen := llItemKey{pair: k.pair, exam: k.exam}
+							if _, ok := index[seen]; !ok {
+								index[seen], first = -1, true
+							}
+						}
+						items = append(items, llItem{pair: k.pair, exam: k.exam, n: n, clicked: clicked, estep: first})
 					}
 					items[it].w += w
 				})
@@ -92,28 +123,96 @@ func newItemLL(ctx context.Context, f *fitter) *itemLL {
 			}
 		}
 		parts[ci] = items
+		if fz := f.fz; fz == nil || !fusedItems(items, fz.items[fz.itemOff[ci]:fz.itemOff[ci+1]]) {
+			mismatch.Store(true)
+		}
 	})
-	ll := &itemLL{}
+	ll := &itemLL{fused: !mismatch.Load()}
 	ll.off, ll.items = concatParts(parts)
 	return ll
+}
+
+// fusedItems reports whether the estep flags of a chunk's llItems name
+// its factorised items one to one, in order: the same (pair, exam), the
+// factorised item's ranks at least the llItem's.
+func fusedItems(ll []llItem, fz []item) bool {
+	k := 0
+	for _, it := range ll {
+		if !it.estep {
+			continue
+		}
+		if k == len(fz) || fz[k].pair != it.pair || fz[k].exam != it.exam || fz[k].w < it.w {
+			return false
+		}
+		k++
+	}
+	return k == len(fz)
 }
 
 // trainLLItems is trainLL for PBM and UBM: the log-likelihood from the
 // merged items (built on the first call).
 func (f *fitter) trainLLItems(ctx context.Context, st *Stats) {
+	f.itemsPass(ctx, st, false)
+}
+
+// estepLLItems is estepLL for PBM and UBM: the log-likelihood and the
+// E-step and pair M-step in one pass over the items (itemsPass) when they
+// correspond (itemLL.fused), else trainLLItems' pass and then
+// iterateFactorized's. The bits are the same either way.
+func (f *fitter) estepLLItems(ctx context.Context, st *Stats) {
 	if f.ill == nil {
 		f.ill = newItemLL(ctx, f)
 	}
-	d, g := f.d, f.global
+	if !f.ill.fused {
+		f.trainLLItems(ctx, st)
+		f.iterateFactorized(ctx, f.workers, st)
+		return
+	}
+	f.itemsPass(ctx, st, true)
+	f.addClickedCounts(st)
+}
+
+// itemsPass adds the log-likelihood of the current values from the merged
+// items to st (built on the first call); with estep (which needs
+// itemLL.fused) it also makes the factorised E-step (estepItems' counts,
+// item for item in the same order: at each llItem with the estep flag,
+// that of the chunk's next factorised item) and the pair M-step, the
+// global counts of the clicked ranks left to the caller
+// (addClickedCounts). The attractiveness and examination of an unclicked
+// item are read once for both: 1 - e·a is 1 - a·e, the same bits.
+func (f *fitter) itemsPass(ctx context.Context, st *Stats, estep bool) {
+	if f.ill == nil {
+		f.ill = newItemLL(ctx, f)
+	}
+	d, g, fz := f.d, f.global, f.fz
 	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
 		attr := f.attr[ch.pairLo:ch.pairHi]
+		var aNum []float64
+		var fzItems []item
+		xNum := sc.xNum[:len(g)]
+		if estep {
+			aNum = f.chunkNumerators(ch, sc)
+			fzItems = fz.items[fz.itemOff[ci]:fz.itemOff[ci+1]]
+		}
+		k := 0
 		var fold llFold
 		fold.reset()
 		for _, it := range f.ill.items[f.ill.off[ci]:f.ill.off[ci+1]] {
-			p := attr[it.pair] * g[it.exam]
+			a, e := attr[it.pair], g[it.exam]
+			p := a * e
 			if !it.clicked {
 				p = 1 - p
+				if estep && it.estep {
+					an, x := itemCounts(a, e, p, fzItems[k].w)
+					k++
+					aNum[it.pair] += an
+					if smallCount(x) {
+						xNum[it.exam].addSmallCount(x)
+					} else {
+						xNum[it.exam].addLarge(x)
+					}
+				}
 			}
 			if pr := &fold.prod[it.n]; it.w == 1 && p >= 0x1p-100 && *pr*p >= 0x1p-900 {
 				*pr *= p // most items (llFold.add's inlined path)
@@ -123,6 +222,9 @@ func (f *fitter) trainLLItems(ctx context.Context, st *Stats) {
 			if it.last {
 				fold.flush(sc)
 			}
+		}
+		if estep {
+			f.pairMStep(ch, aNum)
 		}
 	})
 	f.collect(st)

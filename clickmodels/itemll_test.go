@@ -2,7 +2,10 @@ package clickmodels
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/lovbench/lovbench/sessions"
@@ -97,4 +100,91 @@ func trainLLAt(t *testing.T, d *Data, log *sessions.Log, kind Kind, g func(int) 
 	st := NewStats(kind, d.ranks)
 	f.trainLL(ctx, st)
 	return st.LL.Float64(), f
+}
+
+// TestItemsPassFused: PBM's and UBM's E-step made in the log-likelihood's
+// pass over the items (estepLLItems, itemsPass) must give the same bits
+// as the two passes it replaces (trainLLItems, then iterateFactorized):
+// the counts, the log-likelihood and the pair values, iteration after
+// iteration, on a log whose SERPs have different lengths, so that a
+// factorised item is split among several llItems, and whose queries
+// repeat pairs at several ranks.
+func TestItemsPassFused(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	var serps []sessions.SERP
+	for i := range 3000 {
+		q := fmt.Sprintf("q%d", rng.IntN(40))
+		n := 1 + rng.IntN(10)
+		s := sessions.SERP{SessionID: fmt.Sprintf("s%d", i), Query: q}
+		for _, j := range rng.Perm(14)[:n] {
+			s.Results = append(s.Results, fmt.Sprintf("d%d", j))
+		}
+		for r := range n {
+			if rng.Float64() < 0.5/float64(r+1) {
+				s.Clicks = append(s.Clicks, sessions.Click{Rank: r})
+			}
+		}
+		serps = append(serps, s)
+	}
+	log := &sessions.Log{}
+	for _, s := range serps {
+		if err := log.Add(&s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := Prepare(log, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	same := func(a, b []float64) bool {
+		return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
+	}
+	for _, kind := range []Kind{PBM, UBM} {
+		g1 := filled(kind.GlobalParams(d.ranks), Unseen)
+		g2 := slices.Clone(g1)
+		opt := Options{Workers: 2}
+		fused, sep := newFitter(ctx, d, kind, opt, g1, true), newFitter(ctx, d, kind, opt, g2, true)
+		split := 0
+		for it := range 6 {
+			st1, st2 := NewStats(kind, d.ranks), NewStats(kind, d.ranks)
+			fused.estepLL(ctx, st1)
+			sep.trainLL(ctx, st2)
+			sep.iterateFactorized(ctx, sep.workers, st2)
+			if it == 0 {
+				if !fused.ill.fused {
+					t.Fatalf("%v: the items' estep flags do not name the factorised items", kind)
+				}
+				for _, x := range fused.ill.items {
+					if x.estep && !x.clicked {
+						split++
+					}
+				}
+				if split == len(fused.ill.items) || split != len(fused.fz.items) {
+					t.Fatalf("%v: %d estep items, %d factorised items, %d llItems", kind, split, len(fused.fz.items), len(fused.ill.items))
+				}
+			}
+			b1, _ := st1.MarshalBinary()
+			b2, _ := st2.MarshalBinary()
+			if !slices.Equal(b1, b2) {
+				t.Fatalf("%v iteration %d: the fused pass's counts or log-likelihood (%v) differ from the two passes' (%v)", kind, it, st1.LL.Float64(), st2.LL.Float64())
+			}
+			if !same(fused.attr, sep.attr) {
+				t.Fatalf("%v iteration %d: the fused pass's attractiveness differs", kind, it)
+			}
+			copy(g1, MStepGlobals(kind, st1))
+			copy(g2, MStepGlobals(kind, st2))
+		}
+		// More llItems than factorised items that are not clicked: the
+		// lengths split some of them.
+		unclicked := 0
+		for _, x := range fused.ill.items {
+			if !x.clicked {
+				unclicked++
+			}
+		}
+		if unclicked <= split {
+			t.Errorf("%v: no factorised item is split among lengths (%d unclicked llItems, %d factorised items): the test does not reach the case", kind, unclicked, split)
+		}
+	}
 }

@@ -775,7 +775,13 @@ func betaFromMoments(m1, m2 float64) (alpha, beta float64) {
 // BetaInterval returns the equal-tailed interval of Beta(alpha, beta) at
 // level: its (1-level)/2 and (1+level)/2 quantiles.
 func BetaInterval(alpha, beta, level float64) (lo, hi float64) {
-	return BetaQuantile(alpha, beta, (1-level)/2), BetaQuantile(alpha, beta, (1+level)/2)
+	yl, yh := (1-level)/2, (1+level)/2
+	if !betaQuantileNewton(alpha, beta, yl) || !betaQuantileNewton(alpha, beta, yh) {
+		return BetaQuantile(alpha, beta, yl), BetaQuantile(alpha, beta, yh)
+	}
+	// ln B(alpha, beta) once for both ends (three log-gammas).
+	lb := logBeta(alpha, beta)
+	return betaQuantileLB(alpha, beta, yl, lb), betaQuantileLB(alpha, beta, yh, lb)
 }
 
 // intervalCache remembers the intervals of the Betas of pairs that often
