@@ -3,6 +3,7 @@ package clickmodels
 import (
 	"context"
 	"math"
+	"slices"
 	"sync/atomic"
 )
 
@@ -85,9 +86,11 @@ func newItemLL(ctx context.Context, f *fitter) *itemLL {
 	nc := len(d.chunks)
 	parts := make([][]llItem, nc)
 	var mismatch atomic.Bool
-	f.parallel(ctx, f.workers, func(ci int, _ *scratch) {
+	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
-		var items []llItem
+		// Gathered in the worker's buffer, kept at the chunk's size: the
+		// growth of a slice per chunk was most of the garbage a fit makes.
+		items := sc.llItems[:0]
 		index := make(map[llItemKey]int32)
 		for i := ch.recLo; i < ch.recHi; {
 			// Query by query (its records and pairs are contiguous), so
@@ -122,7 +125,8 @@ func newItemLL(ctx context.Context, f *fitter) *itemLL {
 				items[len(items)-1].last = true
 			}
 		}
-		parts[ci] = items
+		parts[ci] = slices.Clone(items)
+		sc.llItems = items[:0]
 		if fz := f.fz; fz == nil || !fusedItems(items, fz.items[fz.itemOff[ci]:fz.itemOff[ci+1]]) {
 			mismatch.Store(true)
 		}
