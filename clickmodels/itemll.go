@@ -48,7 +48,10 @@ type llItem struct {
 	// factorised item of that (pair, exam), the next one in the chunk's
 	// factorized.items (see newItemLL).
 	estep bool
-	w     float64 // number of ranks merged
+	// reps is w when w is a whole number up to 16, for which llFold.add
+	// multiplies p in w times (itemsPass inlines that loop); else 0.
+	reps uint8
+	w    float64 // number of ranks merged
 }
 
 // itemLL holds the llItems of every chunk, chunk ci's at
@@ -123,6 +126,11 @@ func newItemLL(ctx context.Context, f *fitter) *itemLL {
 			}
 			if len(items) > first {
 				items[len(items)-1].last = true
+			}
+		}
+		for i := range items {
+			if w := items[i].w; w <= 16 && w == math.Trunc(w) {
+				items[i].reps = uint8(w)
 			}
 		}
 		parts[ci] = slices.Clone(items)
@@ -218,9 +226,19 @@ func (f *fitter) itemsPass(ctx context.Context, st *Stats, estep bool) {
 					}
 				}
 			}
-			if pr := &fold.prod[it.n]; it.w == 1 && p >= 0x1p-100 && *pr*p >= 0x1p-900 {
+			switch pr := &fold.prod[it.n]; {
+			case it.w == 1 && p >= 0x1p-100 && *pr*p >= 0x1p-900:
 				*pr *= p // most items (llFold.add's inlined path)
-			} else {
+			case it.reps != 0 && p >= 0x1p-100:
+				// llFold.add's path for a whole w up to 16, inlined.
+				for range it.reps {
+					*pr *= p
+					if *pr < 0x1p-900 {
+						fold.sum[it.n] += math.Log(*pr)
+						*pr = 1
+					}
+				}
+			default:
 				fold.add(it.n, p, it.w)
 			}
 			if it.last {

@@ -148,6 +148,10 @@ func TestItemsPassFused(t *testing.T) {
 		split := 0
 		for it := range 6 {
 			st1, st2 := NewStats(kind, d.ranks), NewStats(kind, d.ranks)
+			if it == 0 {
+				fused.ill = newItemLL(ctx, fused)
+			}
+			ref := addOnlyLL(d, fused)
 			fused.estepLL(ctx, st1)
 			sep.trainLL(ctx, st2)
 			sep.iterateFactorized(ctx, sep.workers, st2)
@@ -163,6 +167,9 @@ func TestItemsPassFused(t *testing.T) {
 				if split == len(fused.ill.items) || split != len(fused.fz.items) {
 					t.Fatalf("%v: %d estep items, %d factorised items, %d llItems", kind, split, len(fused.fz.items), len(fused.ill.items))
 				}
+			}
+			if ref != st1.LL {
+				t.Fatalf("%v iteration %d: the pass's log-likelihood %v, llFold.add on every item %v", kind, it, st1.LL.Float64(), ref.Float64())
 			}
 			b1, _ := st1.MarshalBinary()
 			b2, _ := st2.MarshalBinary()
@@ -187,4 +194,27 @@ func TestItemsPassFused(t *testing.T) {
 			t.Errorf("%v: no factorised item is split among lengths (%d unclicked llItems, %d factorised items): the test does not reach the case", kind, unclicked, split)
 		}
 	}
+}
+
+// addOnlyLL is the log-likelihood of f's items (newItemLL) under f's
+// values, every term taken by llFold.add (no inlined path), query by
+// query as itemsPass folds them.
+func addOnlyLL(d *Data, f *fitter) ExactSum {
+	sc := newScratch(f.ng)
+	for ci, ch := range d.chunks {
+		attr := f.attr[ch.pairLo:ch.pairHi]
+		var fold llFold
+		fold.reset()
+		for _, it := range f.ill.items[f.ill.off[ci]:f.ill.off[ci+1]] {
+			p := attr[it.pair] * f.global[it.exam]
+			if !it.clicked {
+				p = 1 - p
+			}
+			fold.add(it.n, p, it.w)
+			if it.last {
+				fold.flush(sc)
+			}
+		}
+	}
+	return sc.ll
 }
