@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"syscall"
 	"testing"
 
 	"github.com/lovbench/lovbench/sessions"
@@ -110,32 +111,7 @@ func trainLLAt(t *testing.T, d *Data, log *sessions.Log, kind Kind, g func(int) 
 // factorised item is split among several llItems, and whose queries
 // repeat pairs at several ranks.
 func TestItemsPassFused(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 11))
-	var serps []sessions.SERP
-	for i := range 3000 {
-		q := fmt.Sprintf("q%d", rng.IntN(40))
-		n := 1 + rng.IntN(10)
-		s := sessions.SERP{SessionID: fmt.Sprintf("s%d", i), Query: q}
-		for _, j := range rng.Perm(14)[:n] {
-			s.Results = append(s.Results, fmt.Sprintf("d%d", j))
-		}
-		for r := range n {
-			if rng.Float64() < 0.5/float64(r+1) {
-				s.Clicks = append(s.Clicks, sessions.Click{Rank: r})
-			}
-		}
-		serps = append(serps, s)
-	}
-	log := &sessions.Log{}
-	for _, s := range serps {
-		if err := log.Add(&s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	d, err := Prepare(log, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := randomClickLog(t, 3000, 40, 14, 1)
 	ctx := context.Background()
 	same := func(a, b []float64) bool {
 		return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
@@ -217,4 +193,77 @@ func addOnlyLL(d *Data, f *fitter) ExactSum {
 		}
 	}
 	return sc.ll
+}
+
+// randomClickLog returns n SERPs of minLen to 10 ranks over queries
+// queries, each SERP showing a random sample of docs documents in random
+// order, rank r clicked with probability 0.5/(r+1), prepared.
+func randomClickLog(tb testing.TB, n, queries, docs, minLen int) *Data {
+	tb.Helper()
+	rng := rand.New(rand.NewPCG(7, 11))
+	log := &sessions.Log{}
+	for i := range n {
+		k := minLen + rng.IntN(11-minLen)
+		s := sessions.SERP{SessionID: fmt.Sprintf("s%d", i), Query: fmt.Sprintf("q%d", rng.IntN(queries))}
+		for _, j := range rng.Perm(docs)[:k] {
+			s.Results = append(s.Results, fmt.Sprintf("d%d", j))
+		}
+		for r := range k {
+			if rng.Float64() < 0.5/float64(r+1) {
+				s.Clicks = append(s.Clicks, sessions.Click{Rank: r})
+			}
+		}
+		if err := log.Add(&s); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	d, err := Prepare(log, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return d
+}
+
+// BenchmarkUBMPass is one pass of UBM's EM under the tolerance (the
+// log-likelihood of the values and the E-step and pair M-step) on
+// 300,000 SERPs over 20,000 queries (all of 10 ranks, as simulated logs,
+// and of 1 to 10 ranks), one worker: fused,
+// the one pass over the items (estepLL), and separate, the log-likelihood's
+// pass then the E-step's (trainLL, iterateFactorized) as before.
+// Reported: CPU-milliseconds (user+sys) per pass, the measure on a shared
+// machine.
+//
+//	go test ./clickmodels -run '^$' -bench UBMPass -benchtime 20x
+func BenchmarkUBMPass(b *testing.B) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name   string
+		minLen int
+	}{{"length10", 10}, {"lengths1-10", 1}} {
+		d := randomClickLog(b, 300000, 20000, 30, c.minLen)
+		for _, fused := range []bool{true, false} {
+			b.Run(c.name+"/"+map[bool]string{true: "fused", false: "separate"}[fused], func(b *testing.B) {
+				g := filled(UBM.GlobalParams(d.ranks), Unseen)
+				f := newFitter(ctx, d, UBM, Options{Workers: 1}, g, true)
+				f.ill = newItemLL(ctx, f)
+				var ru0, ru1 syscall.Rusage
+				syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+				for b.Loop() {
+					st := NewStats(UBM, d.ranks)
+					if fused {
+						f.estepLL(ctx, st)
+					} else {
+						f.trainLL(ctx, st)
+						f.iterateFactorized(ctx, f.workers, st)
+					}
+					copy(g, MStepGlobals(UBM, st))
+				}
+				syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+				cpu := func(ru *syscall.Rusage) float64 {
+					return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e6
+				}
+				b.ReportMetric((cpu(&ru1)-cpu(&ru0))/float64(b.N), "cpu-ms/op")
+			})
+		}
+	}
 }
