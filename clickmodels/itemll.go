@@ -65,7 +65,7 @@ type itemLL struct {
 	fused bool
 }
 
-// llItemKey is an llItem's identity within a query.
+// llItemKey is an llItem's identity within a query (PSCM's, pscmll.go).
 type llItemKey struct {
 	pair, exam int32
 	n          uint8
@@ -94,32 +94,57 @@ func newItemLL(ctx context.Context, f *fitter) *itemLL {
 		// Gathered in the worker's buffer, kept at the chunk's size: the
 		// growth of a slice per chunk was most of the garbage a fit makes.
 		items := sc.llItems[:0]
-		index := make(map[llItemKey]int32)
+		// next chains the items of one (pair, exam, outcome) of a query
+		// (one per SERP length; most have one), from the index's head.
+		next := sc.llNext[:0]
 		for i := ch.recLo; i < ch.recHi; {
-			// Query by query (its records and pairs are contiguous), so
-			// the index stays small.
-			q := d.pairQuery[d.recPair[d.recOff[i]]]
-			clear(index)
+			// Query by query (its records and pairs are contiguous): an
+			// index over (pair - the query's first pair, exam, outcome),
+			// dense (all -1 between queries) unless the query has very
+			// many pairs, as newFactorized's.
+			firstPair := d.recPair[d.recOff[i]]
+			q := d.pairQuery[firstPair]
+			npq := 1
+			for int(firstPair)+npq < ch.pairHi && d.pairQuery[int(firstPair)+npq] == q {
+				npq++
+			}
+			var dense []int32
+			var sparse map[int]int32
+			if keys := npq * f.ng * 2; keys <= 1<<22 {
+				if len(sc.llIndex) < keys {
+					sc.llIndex = filledInt32(keys, -1)
+				}
+				dense = sc.llIndex
+			} else {
+				sparse = make(map[int]int32)
+			}
 			first := len(items)
 			for ; i < ch.recHi && d.pairQuery[d.recPair[d.recOff[i]]] == q; i++ {
 				pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
 				n, w := uint8(len(pairs)), d.recWeight[i]
 				examParams(f.kind, f.R, pairs, d.recClicks[i], func(p int32, ei int, clicked bool) {
-					k := llItemKey{pair: p - int32(ch.pairLo), exam: int32(ei), n: n, clicked: clicked}
-					it, ok := index[k]
-					if !ok {
+					key := (int(p-firstPair)*f.ng+ei)*2 + b2i(clicked)
+					head := int32(-1)
+					if dense != nil {
+						head = dense[key]
+					} else if h, ok := sparse[key]; ok {
+						head = h
+					}
+					it := head
+					for it >= 0 && items[it].n != n {
+						it = next[it]
+					}
+					if it < 0 {
+						// A new item; the first unclicked one of its
+						// (pair, exam) when the chain was empty.
 						it = int32(len(items))
-						index[k] = it
-						first := false
-						if !clicked {
-							// Length 0 (no SERP has it) marks the
-							// (pair, exam) as seen unclicked.
-							seen := llItemKey{pair: k.pair, exam: k.exam}
-							if _, ok := index[seen]; !ok {
-								index[seen], first = -1, true
-							}
+						items = append(items, llItem{pair: p - int32(ch.pairLo), exam: int32(ei), n: n, clicked: clicked, estep: !clicked && head < 0})
+						next = append(next, head)
+						if dense != nil {
+							dense[key] = it
+						} else {
+							sparse[key] = it
 						}
-						items = append(items, llItem{pair: k.pair, exam: k.exam, n: n, clicked: clicked, estep: first})
 					}
 					items[it].w += w
 				})
@@ -127,7 +152,13 @@ func newItemLL(ctx context.Context, f *fitter) *itemLL {
 			if len(items) > first {
 				items[len(items)-1].last = true
 			}
+			if dense != nil {
+				for _, it := range items[first:] {
+					dense[(int(it.pair+int32(ch.pairLo)-firstPair)*f.ng+int(it.exam))*2+b2i(it.clicked)] = -1
+				}
+			}
 		}
+		sc.llNext = next[:0]
 		for i := range items {
 			if w := items[i].w; w <= 16 && w == math.Trunc(w) {
 				items[i].reps = uint8(w)
