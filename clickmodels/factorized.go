@@ -58,20 +58,7 @@ func newFactorized(ctx context.Context, d *Data, kind Kind, workers int) *factor
 		for i := ch.recLo; i < ch.recHi; {
 			first := d.recPair[d.recOff[i]] // the query's first pair
 			q := d.pairQuery[first]
-			npq := 1
-			for int(first)+npq < ch.pairHi && d.pairQuery[int(first)+npq] == q {
-				npq++
-			}
-			var dense []int32
-			var sparse map[int]int32
-			if npq*ng <= 1<<22 {
-				if len(sc.index) < npq*ng {
-					sc.index = filledInt32(npq*ng, -1)
-				}
-				dense = sc.index
-			} else {
-				sparse = make(map[int]int32)
-			}
+			index := newQueryIndex(&sc.index, d.queryPairs(ch, first)*ng)
 			qItems := len(items)
 			// observe counts one observation of pair p under examination
 			// parameter ei, clicked or not, of weight w.
@@ -84,22 +71,11 @@ func newFactorized(ctx context.Context, d *Data, kind Kind, workers int) *factor
 					return
 				}
 				key := int(p-first)*ng + ei
-				var it int32
-				var ok bool
-				if dense != nil {
-					it = dense[key]
-					ok = it >= 0
-				} else {
-					it, ok = sparse[key]
-				}
-				if !ok {
+				it := index.get(key)
+				if it < 0 {
 					it = int32(len(items))
 					items = append(items, item{pair: p - int32(ch.pairLo), exam: int32(ei)})
-					if dense != nil {
-						dense[key] = it
-					} else {
-						sparse[key] = it
-					}
+					index.set(key, it)
 				}
 				items[it].w += w
 			}
@@ -122,10 +98,8 @@ func newFactorized(ctx context.Context, d *Data, kind Kind, workers int) *factor
 				w := d.recWeight[i]
 				examParams(kind, R, pairs, clicks, func(p int32, ei int, clicked bool) { observe(p, ei, clicked, w) })
 			}
-			if dense != nil {
-				for _, it := range items[qItems:] {
-					dense[int(it.pair+int32(ch.pairLo)-first)*ng+int(it.exam)] = -1
-				}
+			for _, it := range items[qItems:] {
+				index.clear(int(it.pair+int32(ch.pairLo)-first)*ng + int(it.exam))
 			}
 		}
 		parts[ci] = slices.Clone(items)
@@ -262,6 +236,66 @@ func concatParts[T any](parts [][]T) (off []int, all []T) {
 		parts[ci] = nil
 	}
 	return off, all
+}
+
+// queryPairs is the number of pairs of the query whose first pair is
+// first, in chunk ch (a query's pairs are contiguous).
+func (d *Data) queryPairs(ch chunk, first int32) int {
+	q := d.pairQuery[first]
+	n := 1
+	for int(first)+n < ch.pairHi && d.pairQuery[int(first)+n] == q {
+		n++
+	}
+	return n
+}
+
+// queryIndex maps keys in [0, keys) of one query's items to the items'
+// indices (-1: none): dense, in a worker's buffer that is all -1 between
+// queries (the caller clears the keys it set), unless the query has so
+// many keys that a map is smaller. newFactorized and newItemLL merge a
+// query's ranks through it.
+type queryIndex struct {
+	dense  []int32
+	sparse map[int]int32
+}
+
+// newQueryIndex returns the index of a query of keys keys, dense in *buf
+// (grown as needed) up to 1<<22 keys.
+func newQueryIndex(buf *[]int32, keys int) queryIndex {
+	if keys > 1<<22 {
+		return queryIndex{sparse: make(map[int]int32)}
+	}
+	if len(*buf) < keys {
+		*buf = filledInt32(keys, -1)
+	}
+	return queryIndex{dense: *buf}
+}
+
+// get returns the item of key, -1 if none.
+func (x queryIndex) get(key int) int32 {
+	if x.dense != nil {
+		return x.dense[key]
+	}
+	if it, ok := x.sparse[key]; ok {
+		return it
+	}
+	return -1
+}
+
+// set makes it the item of key.
+func (x queryIndex) set(key int, it int32) {
+	if x.dense != nil {
+		x.dense[key] = it
+	} else {
+		x.sparse[key] = it
+	}
+}
+
+// clear removes key, leaving the dense buffer all -1 for the next query.
+func (x queryIndex) clear(key int) {
+	if x.dense != nil {
+		x.dense[key] = -1
+	}
 }
 
 // filledInt32 returns a slice of n copies of v.

@@ -100,36 +100,17 @@ func newItemLL(ctx context.Context, f *fitter) *itemLL {
 		for i := ch.recLo; i < ch.recHi; {
 			// Query by query (its records and pairs are contiguous): an
 			// index over (pair - the query's first pair, exam, outcome),
-			// dense (all -1 between queries) unless the query has very
-			// many pairs, as newFactorized's.
+			// as newFactorized's over (pair, exam).
 			firstPair := d.recPair[d.recOff[i]]
 			q := d.pairQuery[firstPair]
-			npq := 1
-			for int(firstPair)+npq < ch.pairHi && d.pairQuery[int(firstPair)+npq] == q {
-				npq++
-			}
-			var dense []int32
-			var sparse map[int]int32
-			if keys := npq * f.ng * 2; keys <= 1<<22 {
-				if len(sc.llIndex) < keys {
-					sc.llIndex = filledInt32(keys, -1)
-				}
-				dense = sc.llIndex
-			} else {
-				sparse = make(map[int]int32)
-			}
+			index := newQueryIndex(&sc.llIndex, d.queryPairs(ch, firstPair)*f.ng*2)
 			first := len(items)
 			for ; i < ch.recHi && d.pairQuery[d.recPair[d.recOff[i]]] == q; i++ {
 				pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
 				n, w := uint8(len(pairs)), d.recWeight[i]
 				examParams(f.kind, f.R, pairs, d.recClicks[i], func(p int32, ei int, clicked bool) {
 					key := (int(p-firstPair)*f.ng+ei)*2 + b2i(clicked)
-					head := int32(-1)
-					if dense != nil {
-						head = dense[key]
-					} else if h, ok := sparse[key]; ok {
-						head = h
-					}
+					head := index.get(key)
 					it := head
 					for it >= 0 && items[it].n != n {
 						it = next[it]
@@ -140,11 +121,7 @@ func newItemLL(ctx context.Context, f *fitter) *itemLL {
 						it = int32(len(items))
 						items = append(items, llItem{pair: p - int32(ch.pairLo), exam: int32(ei), n: n, clicked: clicked, estep: !clicked && head < 0})
 						next = append(next, head)
-						if dense != nil {
-							dense[key] = it
-						} else {
-							sparse[key] = it
-						}
+						index.set(key, it)
 					}
 					items[it].w += w
 				})
@@ -152,10 +129,8 @@ func newItemLL(ctx context.Context, f *fitter) *itemLL {
 			if len(items) > first {
 				items[len(items)-1].last = true
 			}
-			if dense != nil {
-				for _, it := range items[first:] {
-					dense[(int(it.pair+int32(ch.pairLo)-firstPair)*f.ng+int(it.exam))*2+b2i(it.clicked)] = -1
-				}
+			for _, it := range items[first:] {
+				index.clear((int(it.pair+int32(ch.pairLo)-firstPair)*f.ng+int(it.exam))*2 + b2i(it.clicked))
 			}
 		}
 		sc.llNext = next[:0]
