@@ -3,6 +3,7 @@ package clickmodels
 import (
 	"context"
 	"math"
+	"math/bits"
 	"slices"
 	"sync/atomic"
 )
@@ -63,6 +64,11 @@ type itemLL struct {
 	// (factorized.items) one to one and in their order, so that one pass
 	// makes both (itemsPass); checked by newItemLL.
 	fused bool
+	// lens has, per query (chunk ci's at lens[qoff[ci]:qoff[ci+1]]), bit
+	// n-1 set for each SERP length n of its items: the lengths llFold.flush
+	// visits.
+	lens []uint64
+	qoff []int
 }
 
 // llItemKey is an llItem's identity within a query (PSCM's, pscmll.go).
@@ -88,6 +94,7 @@ func newItemLL(ctx context.Context, f *fitter) *itemLL {
 	d := f.d
 	nc := len(d.chunks)
 	parts := make([][]llItem, nc)
+	lens := make([][]uint64, nc)
 	var mismatch atomic.Bool
 	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
@@ -128,6 +135,11 @@ func newItemLL(ctx context.Context, f *fitter) *itemLL {
 			}
 			if len(items) > first {
 				items[len(items)-1].last = true
+				var m uint64
+				for _, it := range items[first:] {
+					m |= 1 << (it.n - 1)
+				}
+				lens[ci] = append(lens[ci], m)
 			}
 			for _, it := range items[first:] {
 				index.clear((int(it.pair+int32(ch.pairLo)-firstPair)*f.ng+int(it.exam))*2 + b2i(it.clicked))
@@ -147,6 +159,7 @@ func newItemLL(ctx context.Context, f *fitter) *itemLL {
 	})
 	ll := &itemLL{fused: !mismatch.Load()}
 	ll.off, ll.items = concatParts(parts)
+	ll.qoff, ll.lens = concatParts(lens)
 	return ll
 }
 
@@ -214,6 +227,7 @@ func (f *fitter) itemsPass(ctx context.Context, st *Stats, estep bool) {
 			fzItems = fz.items[fz.itemOff[ci]:fz.itemOff[ci+1]]
 		}
 		k := 0
+		lens := f.ill.lens[f.ill.qoff[ci]:f.ill.qoff[ci+1]]
 		var fold llFold
 		fold.reset()
 		for _, it := range f.ill.items[f.ill.off[ci]:f.ill.off[ci+1]] {
@@ -248,7 +262,8 @@ func (f *fitter) itemsPass(ctx context.Context, st *Stats, estep bool) {
 				fold.add(it.n, p, it.w)
 			}
 			if it.last {
-				fold.flush(sc)
+				fold.flush(sc, lens[0])
+				lens = lens[1:]
 			}
 		}
 		if estep {
@@ -305,11 +320,14 @@ func (l *llFold) add(n uint8, p, w float64) {
 	}
 }
 
-// flush adds the gathered terms, each length's sum divided by its length
+// flush adds the gathered terms of the lengths lens (bit n-1 for length
+// n; allLengths: every length), each length's sum divided by its length
 // (serpLL's mean over ranks), to the worker's exact sum, and resets the
-// fold: once per query.
-func (l *llFold) flush(sc *scratch) {
-	for n := range l.prod {
+// fold: once per query. A length without terms (sum 0, product 1) adds
+// nothing.
+func (l *llFold) flush(sc *scratch, lens uint64) {
+	for ; lens != 0; lens &= lens - 1 {
+		n := bits.TrailingZeros64(lens) + 1
 		if l.sum[n] == 0 && l.prod[n] == 1 {
 			continue
 		}
@@ -319,3 +337,6 @@ func (l *llFold) flush(sc *scratch) {
 		l.sum[n], l.prod[n] = 0, 1
 	}
 }
+
+// allLengths is flush's every length, 1 to MaxSERP.
+const allLengths = ^uint64(0) >> (64 - MaxSERP)

@@ -188,7 +188,7 @@ func addOnlyLL(d *Data, f *fitter) ExactSum {
 			}
 			fold.add(it.n, p, it.w)
 			if it.last {
-				fold.flush(sc)
+				fold.flush(sc, allLengths)
 			}
 		}
 	}
