@@ -312,10 +312,16 @@ func SquaremNext(prev *SquaremState, res *SquaremPass, g0 []float64, iters int, 
 // same bits. fit --accelerate's loop and the Beam pipeline's steps share
 // it.
 func SquaremSums(rr, vv *ExactSum, x0, x1, x2 []float64) {
+	x1, x2 = x1[:len(x0)], x2[:len(x0)]
 	for i := range x0 {
 		r, v := (x1[i]-x0[i])*0x1p26, (x2[i]-2*x1[i]+x0[i])*0x1p26
-		rr.Add(r * r)
-		vv.Add(v * v)
+		// ExactSum.Add, inlined.
+		if r2 := r * r; !rr.AddSmall(r2) {
+			rr.addLarge(r2)
+		}
+		if v2 := v * v; !vv.AddSmall(v2) {
+			vv.addLarge(v2)
+		}
 	}
 }
 

@@ -25,11 +25,36 @@ import (
 // the fit's largest cost on logs with many pairs (docs/clickmodels.md,
 // "Cost of the default estimator").
 func BetaQuantile(a, b, y float64) float64 {
-	if !(a > 0 && b > 0) || math.IsInf(a, 0) || math.IsInf(b, 0) || !(y > 0 && y < 1) {
+	if !betaQuantileNewton(a, b, y) {
 		return betaQuantileRef(a, b, y)
 	}
-	lb := logBeta(a, b)
-	x := betaQuantileGuess(a, b, y)
+	return betaQuantileLB(a, b, newBetaTail(y), logBeta(a, b))
+}
+
+// betaTail is a probability y in (0, 1) whose quantiles BetaQuantile
+// finds, with z, the standard normal's upper y quantile, which its first
+// guess takes (betaQuantileGuess): the intervals of one level share
+// their two tails (BetaInterval, intervalCache), so z is computed once
+// per level instead of once per quantile.
+type betaTail struct{ y, z float64 }
+
+// newBetaTail returns y with its z.
+func newBetaTail(y float64) betaTail {
+	return betaTail{y: y, z: math.Sqrt2 * math.Erfcinv(2*y)}
+}
+
+// betaQuantileNewton reports whether BetaQuantile(a, b, y) takes Halley's
+// method (betaQuantileLB) rather than the reference.
+func betaQuantileNewton(a, b, y float64) bool {
+	return a > 0 && b > 0 && !math.IsInf(a, 0) && !math.IsInf(b, 0) && y > 0 && y < 1
+}
+
+// betaQuantileLB is BetaQuantile's Halley's method for the tail t, given
+// lb = ln B(a, b) (logBeta), which both ends of an interval share
+// (BetaInterval).
+func betaQuantileLB(a, b float64, t betaTail, lb float64) float64 {
+	y := t.y
+	x := betaQuantileGuess(a, b, t)
 	for range betaQuantileSteps {
 		if !(x > 0 && x < 1) {
 			break
@@ -71,11 +96,12 @@ func betaQuantileRef(a, b, y float64) float64 {
 }
 
 // betaQuantileGuess is BetaQuantile's first guess (see there).
-func betaQuantileGuess(a, b, y float64) float64 {
+func betaQuantileGuess(a, b float64, tail betaTail) float64 {
+	y := tail.y
 	if a >= 1 && b >= 1 {
 		// Abramowitz and Stegun 26.5.22, with z the standard normal's
 		// upper y quantile.
-		z := math.Sqrt2 * math.Erfcinv(2*y)
+		z := tail.z
 		l := (z*z - 3) / 6
 		h := 2 / (1/(2*a-1) + 1/(2*b-1))
 		w := z*math.Sqrt(h+l)/h - (1/(2*b-1)-1/(2*a-1))*(l+5.0/6-2/(3*h))

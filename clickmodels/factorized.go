@@ -58,20 +58,7 @@ func newFactorized(ctx context.Context, d *Data, kind Kind, workers int) *factor
 		for i := ch.recLo; i < ch.recHi; {
 			first := d.recPair[d.recOff[i]] // the query's first pair
 			q := d.pairQuery[first]
-			npq := 1
-			for int(first)+npq < ch.pairHi && d.pairQuery[int(first)+npq] == q {
-				npq++
-			}
-			var dense []int32
-			var sparse map[int]int32
-			if npq*ng <= 1<<22 {
-				if len(sc.index) < npq*ng {
-					sc.index = filledInt32(npq*ng, -1)
-				}
-				dense = sc.index
-			} else {
-				sparse = make(map[int]int32)
-			}
+			index := newQueryIndex(&sc.index, d.queryPairs(ch, first)*ng)
 			qItems := len(items)
 			// observe counts one observation of pair p under examination
 			// parameter ei, clicked or not, of weight w.
@@ -84,22 +71,11 @@ func newFactorized(ctx context.Context, d *Data, kind Kind, workers int) *factor
 					return
 				}
 				key := int(p-first)*ng + ei
-				var it int32
-				var ok bool
-				if dense != nil {
-					it = dense[key]
-					ok = it >= 0
-				} else {
-					it, ok = sparse[key]
-				}
-				if !ok {
+				it := index.get(key)
+				if it < 0 {
 					it = int32(len(items))
 					items = append(items, item{pair: p - int32(ch.pairLo), exam: int32(ei)})
-					if dense != nil {
-						dense[key] = it
-					} else {
-						sparse[key] = it
-					}
+					index.set(key, it)
 				}
 				items[it].w += w
 			}
@@ -122,10 +98,8 @@ func newFactorized(ctx context.Context, d *Data, kind Kind, workers int) *factor
 				w := d.recWeight[i]
 				examParams(kind, R, pairs, clicks, func(p int32, ei int, clicked bool) { observe(p, ei, clicked, w) })
 			}
-			if dense != nil {
-				for _, it := range items[qItems:] {
-					dense[int(it.pair+int32(ch.pairLo)-first)*ng+int(it.exam)] = -1
-				}
+			for _, it := range items[qItems:] {
+				index.clear(int(it.pair+int32(ch.pairLo)-first)*ng + int(it.exam))
 			}
 		}
 		parts[ci] = slices.Clone(items)
@@ -154,27 +128,47 @@ func (f *fitter) iterateFactorized(ctx context.Context, workers int, st *Stats) 
 	attr, g := f.attr, f.global
 	f.parallel(ctx, workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
-		// The chunk's pair numerators, in the worker's buffer (indexed by
-		// pair - pairLo): no numerator array over all pairs is kept.
-		if cap(sc.pairBuf) < ch.pairHi-ch.pairLo {
-			sc.pairBuf = make([]float64, ch.pairHi-ch.pairLo)
-		}
-		aNum := sc.pairBuf[:ch.pairHi-ch.pairLo]
-		copy(aNum, fz.aNum0[ch.pairLo:ch.pairHi])
+		aNum := f.chunkNumerators(ch, sc)
 		lo, hi := fz.itemOff[ci], fz.itemOff[ci+1]
-		attrC := attr[ch.pairLo:ch.pairHi]
-		estepItems(fz.items[lo:hi], attrC, g, aNum, sc.xNum)
-		aDen := fz.aDen[ch.pairLo:ch.pairHi]
-		f.keep(ch)
-		for i, num := range aNum {
-			v := num / aDen[i]
-			if v > probMax { // math.Min, without its call (no NaN here)
-				v = probMax
-			}
-			attrC[i] = v
-		}
+		estepItems(fz.items[lo:hi], attr[ch.pairLo:ch.pairHi], g, aNum, sc.xNum)
+		f.pairMStep(ch, aNum)
 	})
 	f.collect(st)
+	f.addClickedCounts(st)
+}
+
+// chunkNumerators returns chunk ch's pair numerators before the E-step
+// (the prior and the clicked counts), in the worker's buffer (indexed by
+// pair - pairLo): no numerator array over all pairs is kept.
+func (f *fitter) chunkNumerators(ch chunk, sc *scratch) []float64 {
+	if cap(sc.pairBuf) < ch.pairHi-ch.pairLo {
+		sc.pairBuf = make([]float64, ch.pairHi-ch.pairLo)
+	}
+	aNum := sc.pairBuf[:ch.pairHi-ch.pairLo]
+	copy(aNum, f.fz.aNum0[ch.pairLo:ch.pairHi])
+	return aNum
+}
+
+// pairMStep is the factorised E-step's pair M-step for chunk ch from its
+// numerators aNum (chunkNumerators plus the items' counts).
+func (f *fitter) pairMStep(ch chunk, aNum []float64) {
+	aDen := f.fz.aDen[ch.pairLo:ch.pairHi]
+	attrC := f.attr[ch.pairLo:ch.pairHi]
+	f.keep(ch)
+	for i, num := range aNum {
+		v := num / aDen[i]
+		if v > probMax { // math.Min, without its call (no NaN here)
+			v = probMax
+		}
+		attrC[i] = v
+	}
+}
+
+// addClickedCounts adds the global counts that do not change between
+// iterations (the clicked ranks' numerators, every rank's denominators)
+// to st, after the items' E-step.
+func (f *fitter) addClickedCounts(st *Stats) {
+	fz := f.fz
 	for j := range fz.gNum0 {
 		st.Num[j].Merge(&fz.gNum0[j])
 		st.Den[j].Merge(&fz.gDen[j])
@@ -190,14 +184,23 @@ func estepItems(items []item, attr, g, aNum []float64, xNum []ExactSum) {
 	aNum, xNum = aNum[:len(attr)], xNum[:len(g)]
 	for _, it := range items {
 		a, e := attr[it.pair], g[it.exam]
-		t := it.w / (1 - e*a)
-		aNum[it.pair] += (1 - e) * a * t
-		if x := (1 - a) * e * t; smallCount(x) {
+		an, x := itemCounts(a, e, 1-e*a, it.w)
+		aNum[it.pair] += an
+		if smallCount(x) {
 			xNum[it.exam].addSmallCount(x)
 		} else {
 			xNum[it.exam].addLarge(x)
 		}
 	}
+}
+
+// itemCounts is an unclicked item's expected counts, w times
+// P(A=1 | C=0) = (1-e)a / (1-ea) for the attractiveness and
+// P(E=1 | C=0) = (1-a)e / (1-ea) for the examination, with q = 1 - ea
+// (see above).
+func itemCounts(a, e, q, w float64) (attr, exam float64) {
+	t := w / q
+	return (1 - e) * a * t, (1 - a) * e * t
 }
 
 // examParams calls fn with every rank of a PBM or UBM SERP showing pairs
@@ -233,6 +236,66 @@ func concatParts[T any](parts [][]T) (off []int, all []T) {
 		parts[ci] = nil
 	}
 	return off, all
+}
+
+// queryPairs is the number of pairs of the query whose first pair is
+// first, in chunk ch (a query's pairs are contiguous).
+func (d *Data) queryPairs(ch chunk, first int32) int {
+	q := d.pairQuery[first]
+	n := 1
+	for int(first)+n < ch.pairHi && d.pairQuery[int(first)+n] == q {
+		n++
+	}
+	return n
+}
+
+// queryIndex maps keys in [0, keys) of one query's items to the items'
+// indices (-1: none): dense, in a worker's buffer that is all -1 between
+// queries (the caller clears the keys it set), unless the query has so
+// many keys that a map is smaller. newFactorized and newItemLL merge a
+// query's ranks through it.
+type queryIndex struct {
+	dense  []int32
+	sparse map[int]int32
+}
+
+// newQueryIndex returns the index of a query of keys keys, dense in *buf
+// (grown as needed) up to 1<<22 keys.
+func newQueryIndex(buf *[]int32, keys int) queryIndex {
+	if keys > 1<<22 {
+		return queryIndex{sparse: make(map[int]int32)}
+	}
+	if len(*buf) < keys {
+		*buf = filledInt32(keys, -1)
+	}
+	return queryIndex{dense: *buf}
+}
+
+// get returns the item of key, -1 if none.
+func (x queryIndex) get(key int) int32 {
+	if x.dense != nil {
+		return x.dense[key]
+	}
+	if it, ok := x.sparse[key]; ok {
+		return it
+	}
+	return -1
+}
+
+// set makes it the item of key.
+func (x queryIndex) set(key int, it int32) {
+	if x.dense != nil {
+		x.dense[key] = it
+	} else {
+		x.sparse[key] = it
+	}
+}
+
+// clear removes key, leaving the dense buffer all -1 for the next query.
+func (x queryIndex) clear(key int) {
+	if x.dense != nil {
+		x.dense[key] = -1
+	}
 }
 
 // filledInt32 returns a slice of n copies of v.

@@ -314,9 +314,14 @@ func (f *fitter) estep(ctx context.Context, st *Stats) {
 // estepLL is estep with the training log-likelihood of the values it
 // reads added to st.LL (the same sum trainLL adds), the pair values before
 // its M-step kept in prevAttr and prevSat. The per-SERP E-step computes
-// it in its own pass over the records; the factorised one, which does not
-// visit the records, after a pass of trainLL.
+// it in its own pass over the records; PBM's and UBM's factorised one in
+// the pass over the log-likelihood's items (estepLLItems); PSCM's, which
+// does not visit the records, after a pass of trainLL.
 func (f *fitter) estepLL(ctx context.Context, st *Stats) {
+	if f.fz != nil && (f.kind == PBM || f.kind == UBM) {
+		f.estepLLItems(ctx, st)
+		return
+	}
 	if f.fz != nil {
 		f.trainLL(ctx, st)
 		f.iterateFactorized(ctx, f.workers, st)
@@ -448,6 +453,9 @@ type scratch struct {
 	ll         ExactSum
 	pairBuf    []float64 // factorised E-step: a chunk's pair numerators
 	items      []item    // factorised E-step's preparation: a chunk's items
+	llItems    []llItem  // newItemLL: a chunk's items,
+	llNext     []int32   // their chains by length
+	llIndex    []int32   // and their index by (pair, exam, outcome), all -1 between queries
 	index      []int32   // and their index by (pair, exam), all -1 between queries
 }
 

@@ -417,9 +417,13 @@ func (pw *pairWriter) writeRelevance(w io.Writer) error {
 	var buf []byte
 	var err error
 	var cache intervalCache
+	lastQ, qOK := "", false // the query last checked (a query's pairs come together)
 	pw.pairs(func(q, d string, pv *pairVal) bool {
 		a, s := pv.a, pv.s
-		if strings.ContainsAny(q, "\t\r\n") || strings.ContainsAny(d, "\t\r\n") {
+		if !qOK || q != lastQ {
+			lastQ, qOK = q, !strings.ContainsAny(q, "\t\r\n")
+		}
+		if !qOK || strings.ContainsAny(d, "\t\r\n") {
 			err = fmt.Errorf("relevance: pair (%s, %s) contains a tab or line break, which TSV cannot hold", textio.Quote(q), textio.Quote(d))
 			return false
 		}

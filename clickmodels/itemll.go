@@ -3,6 +3,9 @@ package clickmodels
 import (
 	"context"
 	"math"
+	"math/bits"
+	"slices"
+	"sync/atomic"
 )
 
 // The training log-likelihood of PBM and UBM from merged items.
@@ -39,9 +42,17 @@ type llItem struct {
 	exam     int32
 	n        uint8 // ranks of the SERPs the item's ranks belong to
 	clicked  bool
-	last     bool    // the last item of its query
-	compound bool    // PSCM: a clicked rank crossed by several steps
-	w        float64 // number of ranks merged
+	last     bool // the last item of its query
+	compound bool // PSCM: a clicked rank crossed by several steps
+	// estep: the first unclicked item of its (pair, exam) in the query,
+	// where the fused pass (itemsPass) makes the E-step of the
+	// factorised item of that (pair, exam), the next one in the chunk's
+	// factorized.items (see newItemLL).
+	estep bool
+	// reps is w when w is a whole number up to 16, for which llFold.add
+	// multiplies p in w times (itemsPass inlines that loop); else 0.
+	reps uint8
+	w    float64 // number of ranks merged
 }
 
 // itemLL holds the llItems of every chunk, chunk ci's at
@@ -49,9 +60,18 @@ type llItem struct {
 type itemLL struct {
 	off   []int
 	items []llItem
+	// fused: the items' estep flags name the factorised E-step's items
+	// (factorized.items) one to one and in their order, so that one pass
+	// makes both (itemsPass); checked by newItemLL.
+	fused bool
+	// lens has, per query (chunk ci's at lens[qoff[ci]:qoff[ci+1]]), bit
+	// n-1 set for each SERP length n of its items: the lengths llFold.flush
+	// visits.
+	lens []uint64
+	qoff []int
 }
 
-// llItemKey is an llItem's identity within a query.
+// llItemKey is an llItem's identity within a query (PSCM's, pscmll.go).
 type llItemKey struct {
 	pair, exam int32
 	n          uint8
@@ -59,70 +79,195 @@ type llItemKey struct {
 }
 
 // newItemLL merges the ranks of d's PBM or UBM records into llItems.
+//
+// The factorised E-step's items (newFactorized) are the unclicked ranks
+// merged by (pair, exam) in the order of their first rank in the query's
+// records; the llItems split them by SERP length, in the order of the
+// first rank of each (pair, exam, length, outcome). So the first unclicked
+// llItem of each (pair, exam) in a query comes in the order of the
+// factorised items: it carries the estep flag, and the pass that computes
+// the log-likelihood can make the E-step too, item for item in the same
+// order and with the same arithmetic (itemsPass), the same bits as
+// iterateFactorized. newItemLL checks the correspondence chunk by chunk
+// (itemLL.fused); were it not to hold, the two passes stay apart.
 func newItemLL(ctx context.Context, f *fitter) *itemLL {
 	d := f.d
 	nc := len(d.chunks)
 	parts := make([][]llItem, nc)
-	f.parallel(ctx, f.workers, func(ci int, _ *scratch) {
+	lens := make([][]uint64, nc)
+	var mismatch atomic.Bool
+	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
-		var items []llItem
-		index := make(map[llItemKey]int32)
+		// Gathered in the worker's buffer, kept at the chunk's size: the
+		// growth of a slice per chunk was most of the garbage a fit makes.
+		items := sc.llItems[:0]
+		// next chains the items of one (pair, exam, outcome) of a query
+		// (one per SERP length; most have one), from the index's head.
+		next := sc.llNext[:0]
 		for i := ch.recLo; i < ch.recHi; {
-			// Query by query (its records and pairs are contiguous), so
-			// the index stays small.
-			q := d.pairQuery[d.recPair[d.recOff[i]]]
-			clear(index)
+			// Query by query (its records and pairs are contiguous): an
+			// index over (pair - the query's first pair, exam, outcome),
+			// as newFactorized's over (pair, exam).
+			firstPair := d.recPair[d.recOff[i]]
+			q := d.pairQuery[firstPair]
+			index := newQueryIndex(&sc.llIndex, d.queryPairs(ch, firstPair)*f.ng*2)
 			first := len(items)
 			for ; i < ch.recHi && d.pairQuery[d.recPair[d.recOff[i]]] == q; i++ {
 				pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
 				n, w := uint8(len(pairs)), d.recWeight[i]
 				examParams(f.kind, f.R, pairs, d.recClicks[i], func(p int32, ei int, clicked bool) {
-					k := llItemKey{pair: p - int32(ch.pairLo), exam: int32(ei), n: n, clicked: clicked}
-					it, ok := index[k]
-					if !ok {
+					key := (int(p-firstPair)*f.ng+ei)*2 + b2i(clicked)
+					head := index.get(key)
+					it := head
+					for it >= 0 && items[it].n != n {
+						it = next[it]
+					}
+					if it < 0 {
+						// A new item; the first unclicked one of its
+						// (pair, exam) when the chain was empty.
 						it = int32(len(items))
-						index[k] = it
-						items = append(items, llItem{pair: k.pair, exam: k.exam, n: n, clicked: clicked})
+						items = append(items, llItem{pair: p - int32(ch.pairLo), exam: int32(ei), n: n, clicked: clicked, estep: !clicked && head < 0})
+						next = append(next, head)
+						index.set(key, it)
 					}
 					items[it].w += w
 				})
 			}
 			if len(items) > first {
 				items[len(items)-1].last = true
+				var m uint64
+				for _, it := range items[first:] {
+					m |= 1 << (it.n - 1)
+				}
+				lens[ci] = append(lens[ci], m)
+			}
+			for _, it := range items[first:] {
+				index.clear((int(it.pair+int32(ch.pairLo)-firstPair)*f.ng+int(it.exam))*2 + b2i(it.clicked))
 			}
 		}
-		parts[ci] = items
+		sc.llNext = next[:0]
+		for i := range items {
+			if w := items[i].w; w <= 16 && w == math.Trunc(w) {
+				items[i].reps = uint8(w)
+			}
+		}
+		parts[ci] = slices.Clone(items)
+		sc.llItems = items[:0]
+		if fz := f.fz; fz == nil || !fusedItems(items, fz.items[fz.itemOff[ci]:fz.itemOff[ci+1]]) {
+			mismatch.Store(true)
+		}
 	})
-	ll := &itemLL{}
+	ll := &itemLL{fused: !mismatch.Load()}
 	ll.off, ll.items = concatParts(parts)
+	ll.qoff, ll.lens = concatParts(lens)
 	return ll
+}
+
+// fusedItems reports whether the estep flags of a chunk's llItems name
+// its factorised items one to one, in order: the same (pair, exam), the
+// factorised item's ranks at least the llItem's.
+func fusedItems(ll []llItem, fz []item) bool {
+	k := 0
+	for _, it := range ll {
+		if !it.estep {
+			continue
+		}
+		if k == len(fz) || fz[k].pair != it.pair || fz[k].exam != it.exam || fz[k].w < it.w {
+			return false
+		}
+		k++
+	}
+	return k == len(fz)
 }
 
 // trainLLItems is trainLL for PBM and UBM: the log-likelihood from the
 // merged items (built on the first call).
 func (f *fitter) trainLLItems(ctx context.Context, st *Stats) {
+	f.itemsPass(ctx, st, false)
+}
+
+// estepLLItems is estepLL for PBM and UBM: the log-likelihood and the
+// E-step and pair M-step in one pass over the items (itemsPass) when they
+// correspond (itemLL.fused), else trainLLItems' pass and then
+// iterateFactorized's. The bits are the same either way.
+func (f *fitter) estepLLItems(ctx context.Context, st *Stats) {
 	if f.ill == nil {
 		f.ill = newItemLL(ctx, f)
 	}
-	d, g := f.d, f.global
+	if !f.ill.fused {
+		f.trainLLItems(ctx, st)
+		f.iterateFactorized(ctx, f.workers, st)
+		return
+	}
+	f.itemsPass(ctx, st, true)
+	f.addClickedCounts(st)
+}
+
+// itemsPass adds the log-likelihood of the current values from the merged
+// items to st (built on the first call); with estep (which needs
+// itemLL.fused) it also makes the factorised E-step (estepItems' counts,
+// item for item in the same order: at each llItem with the estep flag,
+// that of the chunk's next factorised item) and the pair M-step, the
+// global counts of the clicked ranks left to the caller
+// (addClickedCounts). The attractiveness and examination of an unclicked
+// item are read once for both: 1 - e·a is 1 - a·e, the same bits.
+func (f *fitter) itemsPass(ctx context.Context, st *Stats, estep bool) {
+	if f.ill == nil {
+		f.ill = newItemLL(ctx, f)
+	}
+	d, g, fz := f.d, f.global, f.fz
 	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
 		attr := f.attr[ch.pairLo:ch.pairHi]
+		var aNum []float64
+		var fzItems []item
+		xNum := sc.xNum[:len(g)]
+		if estep {
+			aNum = f.chunkNumerators(ch, sc)
+			fzItems = fz.items[fz.itemOff[ci]:fz.itemOff[ci+1]]
+		}
+		k := 0
+		lens := f.ill.lens[f.ill.qoff[ci]:f.ill.qoff[ci+1]]
 		var fold llFold
 		fold.reset()
 		for _, it := range f.ill.items[f.ill.off[ci]:f.ill.off[ci+1]] {
-			p := attr[it.pair] * g[it.exam]
+			a, e := attr[it.pair], g[it.exam]
+			p := a * e
 			if !it.clicked {
 				p = 1 - p
+				if estep && it.estep {
+					an, x := itemCounts(a, e, p, fzItems[k].w)
+					k++
+					aNum[it.pair] += an
+					if smallCount(x) {
+						xNum[it.exam].addSmallCount(x)
+					} else {
+						xNum[it.exam].addLarge(x)
+					}
+				}
 			}
-			if pr := &fold.prod[it.n]; it.w == 1 && p >= 0x1p-100 && *pr*p >= 0x1p-900 {
+			switch pr := &fold.prod[it.n]; {
+			case it.w == 1 && p >= 0x1p-100 && *pr*p >= 0x1p-900:
 				*pr *= p // most items (llFold.add's inlined path)
-			} else {
+			case it.reps != 0 && p >= 0x1p-100:
+				// llFold.add's path for a whole w up to 16, inlined.
+				for range it.reps {
+					*pr *= p
+					if *pr < 0x1p-900 {
+						fold.sum[it.n] += math.Log(*pr)
+						*pr = 1
+					}
+				}
+			default:
 				fold.add(it.n, p, it.w)
 			}
 			if it.last {
-				fold.flush(sc)
+				fold.flush(sc, lens[0])
+				lens = lens[1:]
 			}
+		}
+		if estep {
+			f.pairMStep(ch, aNum)
 		}
 	})
 	f.collect(st)
@@ -175,11 +320,14 @@ func (l *llFold) add(n uint8, p, w float64) {
 	}
 }
 
-// flush adds the gathered terms, each length's sum divided by its length
+// flush adds the gathered terms of the lengths lens (bit n-1 for length
+// n; allLengths: every length), each length's sum divided by its length
 // (serpLL's mean over ranks), to the worker's exact sum, and resets the
-// fold: once per query.
-func (l *llFold) flush(sc *scratch) {
-	for n := range l.prod {
+// fold: once per query. A length without terms (sum 0, product 1) adds
+// nothing.
+func (l *llFold) flush(sc *scratch, lens uint64) {
+	for ; lens != 0; lens &= lens - 1 {
+		n := bits.TrailingZeros64(lens) + 1
 		if l.sum[n] == 0 && l.prod[n] == 1 {
 			continue
 		}
@@ -189,3 +337,6 @@ func (l *llFold) flush(sc *scratch) {
 		l.sum[n], l.prod[n] = 0, 1
 	}
 }
+
+// allLengths is flush's every length, 1 to MaxSERP.
+const allLengths = ^uint64(0) >> (64 - MaxSERP)

@@ -264,7 +264,7 @@ func (f *fitter) trainLLPSCM(ctx context.Context, st *Stats) {
 			for _, it := range items[end[pscmLLClicked]:end[pscmLLCompound]] {
 				fold.addPow(it.n, 1-pscmNoClick(attr[it.pair], g, multi[it.exam+1:it.exam+1+multi[it.exam]]), it.w)
 			}
-			fold.flush(sc)
+			fold.flush(sc, allLengths)
 			lo = end[pscmLLCompound]
 		}
 	})

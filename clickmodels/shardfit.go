@@ -76,8 +76,9 @@ func (s *ShardFit) Size() int64 {
 			int(unsafe.Sizeof(ExactSum{}))*(len(fz.gNum0)+len(fz.gDen))
 		if f.kind == PBM || f.kind == UBM {
 			// The log-likelihood's items (itemll.go), built or not: at
-			// most one a rank of the records.
-			n += int(unsafe.Sizeof(llItem{})) * len(f.d.recPair)
+			// most one a rank of the records; their lengths' masks, at
+			// most one a record.
+			n += int(unsafe.Sizeof(llItem{}))*len(f.d.recPair) + 8*len(f.d.recClicks)
 		}
 		if f.kind == PSCM {
 			// The log-likelihood's items (pscmll.go), built or not: at
@@ -88,7 +89,8 @@ func (s *ShardFit) Size() int64 {
 		}
 	}
 	for _, sc := range f.scr {
-		n += int(unsafe.Sizeof(*sc)) + 8*(cap(sc.pairBuf)+len(sc.gn)+len(sc.gd)) + 16*cap(sc.items) + 4*cap(sc.index)
+		n += int(unsafe.Sizeof(*sc)) + 8*(cap(sc.pairBuf)+len(sc.gn)+len(sc.gd)) + 16*cap(sc.items) + 4*cap(sc.index) +
+			int(unsafe.Sizeof(llItem{}))*cap(sc.llItems) + 4*(cap(sc.llNext)+cap(sc.llIndex))
 	}
 	return int64(n)
 }

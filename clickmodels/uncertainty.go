@@ -799,7 +799,23 @@ func betaFromMoments(m1, m2 float64) (alpha, beta float64) {
 // BetaInterval returns the equal-tailed interval of Beta(alpha, beta) at
 // level: its (1-level)/2 and (1+level)/2 quantiles.
 func BetaInterval(alpha, beta, level float64) (lo, hi float64) {
-	return BetaQuantile(alpha, beta, (1-level)/2), BetaQuantile(alpha, beta, (1+level)/2)
+	return betaInterval(alpha, beta, levelTails(level))
+}
+
+// levelTails are the tails of the intervals at level: (1-level)/2 and
+// (1+level)/2.
+func levelTails(level float64) [2]betaTail {
+	return [2]betaTail{newBetaTail((1 - level) / 2), newBetaTail((1 + level) / 2)}
+}
+
+// betaInterval is BetaInterval at the level of the tails t (levelTails).
+func betaInterval(alpha, beta float64, t [2]betaTail) (lo, hi float64) {
+	if !betaQuantileNewton(alpha, beta, t[0].y) || !betaQuantileNewton(alpha, beta, t[1].y) {
+		return BetaQuantile(alpha, beta, t[0].y), BetaQuantile(alpha, beta, t[1].y)
+	}
+	// ln B(alpha, beta) once for both ends (three log-gammas).
+	lb := logBeta(alpha, beta)
+	return betaQuantileLB(alpha, beta, t[0], lb), betaQuantileLB(alpha, beta, t[1], lb)
 }
 
 // intervalCache remembers the intervals of the Betas of pairs that often
@@ -812,6 +828,10 @@ func BetaInterval(alpha, beta, level float64) (lo, hi float64) {
 // output.
 type intervalCache struct {
 	m map[[2]float64][2]float64
+	// level and tails: the level of the intervals computed so far and
+	// its tails (levelTails), computed once.
+	level float64
+	tails [2]betaTail
 }
 
 // cachedCounts bounds the whole counts whose intervals intervalCache keeps.
@@ -819,16 +839,19 @@ const cachedCounts = 64
 
 // interval is BetaInterval for a pair of evidence v.
 func (c *intervalCache) interval(v *pairVal, alpha, beta, level float64) (lo, hi float64) {
+	if level != c.level || c.tails[0].y == 0 {
+		c.level, c.tails = level, levelTails(level)
+	}
 	small := v.an < 1 && v.sn < 1
 	whole := v.an < cachedCounts && v.an == math.Trunc(v.an) && v.ak == math.Trunc(v.ak) && v.sn == 0
 	if !small && !whole {
-		return BetaInterval(alpha, beta, level)
+		return betaInterval(alpha, beta, c.tails)
 	}
 	k := [2]float64{alpha, beta}
 	if v, ok := c.m[k]; ok {
 		return v[0], v[1]
 	}
-	lo, hi = BetaInterval(alpha, beta, level)
+	lo, hi = betaInterval(alpha, beta, c.tails)
 	if c.m == nil || len(c.m) >= 1<<16 {
 		c.m = make(map[[2]float64][2]float64)
 	}
