@@ -76,6 +76,7 @@ func main() {
 	queries := flag.String("queries", "300", "with -user -sim ref: comma-separated numbers of queries, one per -serps value (or one for all)")
 	drop := flag.Bool("drop-clickless", false, "with -user: ingest with --drop-clickless (the sessions without a click dropped for the click models too, as LOVBench's rule 1)")
 	estimator := flag.String("estimator", string(clickmodels.DefaultEstimator), "with -user: fit --estimator (exact, the default, or pyclick)")
+	eb := flag.Bool("empirical-prior", false, "with -user: the exact estimator with the empirical-Bayes prior (clickmodels.Options.EmpiricalPrior)")
 	flag.Parse()
 	if *user {
 		est, err := clickmodels.ParseEstimator(*estimator)
@@ -84,8 +85,13 @@ func main() {
 			os.Exit(2)
 		}
 		opt := calibration.Options{DropClickless: *drop}
-		if est != clickmodels.DefaultEstimator {
-			opt.Fit = func(c *clickmodels.RunConfig) { c.Options = est.Options() }
+		if est != clickmodels.DefaultEstimator || *eb {
+			opt.Fit = func(c *clickmodels.RunConfig) {
+				if est != clickmodels.DefaultEstimator {
+					c.Options = est.Options()
+				}
+				c.EmpiricalPrior = *eb
+			}
 		}
 		if err := runUser(*serps, *queries, *models, *simName, *seed, opt); err != nil {
 			fmt.Fprintln(os.Stderr, "calibration:", err)
