@@ -12,18 +12,26 @@ package clickmodels
 // the clicked results', and the fit reverses the engine's order
 // (docs/method.md, "Exact against PyClick's estimator on real logs").
 //
-// The empirical prior keeps the total weight 2 but centres it on a mean
-// estimated from the log itself, per rank: the pair parameter k (DBN's and
-// SDBN's attractiveness and satisfaction, DCM's and CCM's attractiveness)
-// has at rank r the prior mean
+// The empirical prior keeps the total weight 2 but centres the
+// attractiveness's on a mean estimated from the log itself, per rank: the
+// attractiveness of DBN, SDBN, DCM and CCM has at rank r the prior mean
 //
-//	m_k,r = (1 + sum of the E-step's numerators of k at rank r) /
-//	        (2 + sum of its denominators at rank r)
+//	m_r = (1 + sum of the E-step's attractiveness numerators at rank r) /
+//	      (2 + sum of their denominators at rank r)
 //
-// over every SERP of the log (weighted by SERP), the pooled estimate of k
-// for a result shown at r whatever it is, itself smoothed by Beta(1, 1);
-// a pair's prior mean is the mean of m_k,r over its impressions (weighted
-// by SERP), and its M-step is (numerator + 2 mu) / (denominator + 2).
+// over every SERP of the log (weighted by SERP), the pooled estimate of
+// the attractiveness of a result shown at r whatever it is, itself
+// smoothed by Beta(1, 1); a pair's prior mean mu is the mean of m_r over
+// its impressions (weighted by SERP), and its M-step is
+// (numerator + 2 mu) / (denominator + 2).
+//
+// Satisfaction (DBN, SDBN) keeps PyClick's 1 / 2: it is observed only at
+// clicks, so a per-rank pooled mean of it describes the clicked, mostly
+// attractive results, and it would be applied most where a pair has no
+// click. Measured on 100,000 SERPs of the second simulator's DBN over
+// 20,000 queries, a per-rank satisfaction prior raised the fitted
+// relevance to 1.13-1.30 times the truth by fifth of pairs (the flat
+// prior: 1.10-1.25; attractiveness alone: 1.04-1.19).
 // This is parametric empirical Bayes shrinkage (Efron and Morris 1973,
 // "Stein's estimation rule and its competitors: an empirical Bayes
 // approach", JASA 68; 1975, "Data analysis using Stein's estimator and
@@ -38,7 +46,9 @@ package clickmodels
 // alike. The weight stays 2, so the prior's pull on a pair falls as 2 /
 // (2 + its evidence) and the estimator stays consistent as a pair's
 // evidence grows (TestConsistency's argument is unchanged); a rank without
-// data keeps 0.5, PyClick's prior. EstimatorPyClick never uses it: its
+// data keeps 0.5, PyClick's prior. (Ranks, not rank buckets: every rank
+// of a log with a few hundred SERPs has hundreds of impressions, and a
+// rank with few keeps m_r near 0.5 by its own Beta(1, 1).) EstimatorPyClick never uses it: its
 // pseudo-counts stay PyClick's 1 / 2.
 
 // priorSlots is the number of empirical prior means that follow the
@@ -47,7 +57,7 @@ package clickmodels
 // E-step of DBN, SDBN, DCM, CCM), else 0.
 func (k Kind) priorSlots(R int, opt Options) int {
 	if opt.EmpiricalPrior && opt.Exact && k.ExactEStep() {
-		return k.PairParams() * R
+		return R
 	}
 	return 0
 }
@@ -77,13 +87,12 @@ func NewStatsFor(kind Kind, R int, opt Options) *Stats {
 	return &Stats{Num: make([]ExactSum, n), Den: make([]ExactSum, n)}
 }
 
-// priorCounts adds the per-rank counts c of one SERP of weight w, showing
-// pairs, to the prior means' exact sums (slots ng.., attractiveness then
-// satisfaction) and the current prior means of the ranks to the pairs'
-// prior sums pA and pS (their impression weights to nImp while dens).
+// priorCounts adds the attractiveness counts c of one SERP of weight w,
+// showing pairs, to the prior means' exact sums (slots ngModel + rank)
+// and the current prior means of the ranks to the pairs' prior sums pA
+// (their impression weights to nImp while dens).
 func (f *fitter) priorCounts(c *counts, sc *scratch, pairs []int32, w float64, dens bool) {
-	ng, R := f.ngModel, f.R
-	n := len(pairs)
+	ng := f.ngModel
 	xNum, xDen := sc.xNum[ng:], sc.xDen[ng:]
 	m := f.global[ng:]
 	for r, p := range pairs {
@@ -91,17 +100,9 @@ func (f *fitter) priorCounts(c *counts, sc *scratch, pairs []int32, w float64, d
 		xDen[r].Add(w * c.aDen[r])
 		f.pA[p] += w * m[r]
 	}
-	if len(f.pS) > 0 {
-		for r, p := range pairs {
-			xNum[R+r].Add(w * c.sNum[r])
-			xDen[R+r].Add(w * c.sDen[r])
-			f.pS[p] += w * m[R+r]
-		}
-	}
 	if dens {
-		nImp := f.nImp
-		for _, p := range pairs[:n] {
-			nImp[p] += w
+		for _, p := range pairs {
+			f.nImp[p] += w
 		}
 	}
 }

@@ -23,10 +23,9 @@ import (
 //	B: no click, car_0 = 3/4: q_0 = q_1 = 1, aNum 0 / 1 at both ranks
 //
 // so iteration 1 gives x: a = (1+1)/4 = 1/2, s = (1+2/3)/3 = 5/9; y:
-// a = (1+1/3)/4 = 1/3, s = 1/2; and the prior means per rank from the
-// same counts: attractiveness m_a0 = (1+1)/(2+2) = 1/2,
-// m_a1 = (1+1/3)/(2+2) = 1/3; satisfaction m_s0 = (1+2/3)/(2+1) = 5/9,
-// m_s1 = (1+0)/(2+0) = 1/2.
+// a = (1+1/3)/4 = 1/3, s = 1/2; and the prior means of attractiveness
+// per rank from the same counts: m_0 = (1+1)/(2+2) = 1/2,
+// m_1 = (1+1/3)/(2+2) = 1/3.
 //
 // Iteration 2, at a_x = 1/2, s_x = 5/9, a_y = 1/3, s_y = 1/2:
 //
@@ -34,14 +33,13 @@ import (
 //	   q = (4/9)(2/3)/(23/27) = 8/23, y's aNum (1/3)(15/23) = 5/23
 //	B: car_1 = 1/2, car_0 = 1/3 + (2/3)(1/2) = 2/3: q_0 = q_1 = 1, aNum 0
 //
-// Each pair is shown once at each rank, so its prior means are the means
-// of the ranks': attractiveness (1/2 + 1/3)/2 = 5/12, satisfaction
-// (5/9 + 1/2)/2 = 19/36, each with weight 2:
+// Each pair is shown once at each rank, so its prior mean is the mean of
+// the ranks', (1/2 + 1/3)/2 = 5/12, with weight 2; satisfaction keeps
+// PyClick's 1 / 2:
 //
 //	a_x = (1 + 0 + 2 (5/12)) / (2 + 2) = 11/24     (PyClick's prior: 1/2)
-//	s_x = (15/23 + 2 (19/36)) / (1 + 2) = 707/1242 (38/69)
 //	a_y = (5/23 + 0 + 2 (5/12)) / (2 + 2) = 145/552 (7/23)
-//	s_y = (0 + 2 (19/36)) / (0 + 2) = 19/36        (1/2)
+//	s_x = (1 + 15/23) / (2 + 1) = 38/69,  s_y = 1/2
 //
 // The model's globals are SDBN's (none beyond the continuation's slot):
 // the prior means are not part of the model.
@@ -76,9 +74,9 @@ func TestEmpiricalPriorHand(t *testing.T) {
 			continue
 		}
 		near(t, "a_x", m.Attr[x], 11.0/24)
-		near(t, "s_x", m.Sat[x], 707.0/1242)
+		near(t, "s_x", m.Sat[x], 38.0/69)
 		near(t, "a_y", m.Attr[y], 145.0/552)
-		near(t, "s_y", m.Sat[y], 19.0/36)
+		near(t, "s_y", m.Sat[y], 1.0/2)
 	}
 	// PyClick's estimator ignores the option: its pseudo-counts stay 1 / 2.
 	for _, k := range []Kind{SDBN, DBN, CCM, DCM} {

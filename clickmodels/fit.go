@@ -160,7 +160,6 @@ func newFitter(ctx context.Context, d *Data, kind Kind, opt Options, global []fl
 	if kind.priorSlots(R, opt) > 0 {
 		f.eb = true
 		f.pA, f.nImp = make([]float64, len(f.attr)), make([]float64, len(f.attr))
-		f.pS = make([]float64, len(f.sat))
 	}
 	f.sNum, f.sDen = make([]float64, len(f.sat)), make([]float64, len(f.sat))
 	f.global = global
@@ -437,17 +436,17 @@ type fitter struct {
 	global                 []float64 // shared by the fitters of one fit
 	ng                     int       // number of global values (GlobalSlots)
 	ngModel                int       // of which the model's (Kind.GlobalParams)
-	// eb: the empirical prior (Options.EmpiricalPrior, ebprior.go); pA,
-	// pS: the pairs' sums of their ranks' prior means this iteration,
-	// nImp: their impression weights.
-	eb           bool
-	pA, pS, nImp []float64
-	workers      int
-	scr          []*scratch  // per worker, reused
-	fz           *factorized // PBM, UBM, PSCM: merged per-rank items
-	ill          *itemLL     // PBM, UBM: the log-likelihood's merged items (itemll.go)
-	pll          *pscmLL     // factorised PSCM: the log-likelihood's merged items (pscmll.go)
-	densDone     bool        // aDen and sDen hold their final values
+	// eb: the empirical prior (Options.EmpiricalPrior, ebprior.go); pA:
+	// the pairs' sums of their ranks' prior means of attractiveness this
+	// iteration, nImp: their impression weights.
+	eb       bool
+	pA, nImp []float64
+	workers  int
+	scr      []*scratch  // per worker, reused
+	fz       *factorized // PBM, UBM, PSCM: merged per-rank items
+	ill      *itemLL     // PBM, UBM: the log-likelihood's merged items (itemll.go)
+	pll      *pscmLL     // factorised PSCM: the log-likelihood's merged items (pscmll.go)
+	densDone bool        // aDen and sDen hold their final values
 	// keepPrev: the pair M-step first copies the values it replaces to
 	// prevAttr and prevSat (fitLoopFused); withLL: iterate adds the
 	// training log-likelihood of the values it reads (estepLL).
@@ -541,27 +540,13 @@ func (f *fitter) iterate(ctx context.Context, workers int, st *Stats) {
 		// a constant per rank: 1, the click, or 1 + the click), so they are
 		// accumulated in the first iteration and kept.
 		dens := !f.densDone
-		if f.eb {
-			// The empirical prior's numerators are added at the M-step.
-			clear(f.aNum[ch.pairLo:ch.pairHi])
-			clear(f.pA[ch.pairLo:ch.pairHi])
-			if len(f.sNum) > 0 {
-				clear(f.sNum[ch.pairLo:ch.pairHi])
-				clear(f.pS[ch.pairLo:ch.pairHi])
-			}
-		}
 		for p := ch.pairLo; p < ch.pairHi; p++ {
-			if f.eb {
-				if dens {
-					f.aDen[p] = 2
-					if len(f.sDen) > 0 {
-						f.sDen[p] = 2
-					}
-				}
-				continue
-			}
 			if len(f.aNum) > 0 {
 				f.aNum[p] = 1
+				if f.eb {
+					// The empirical prior's numerator is added at the M-step.
+					f.aNum[p], f.pA[p] = 0, 0
+				}
 				if dens {
 					f.aDen[p] = 2
 				}
@@ -603,19 +588,14 @@ func (f *fitter) iterate(ctx context.Context, workers int, st *Stats) {
 			}
 		}
 		f.keep(ch)
-		if f.eb {
-			for p := ch.pairLo; p < ch.pairHi; p++ {
-				f.attr[p] = f.value(f.aNum[p]+priorNum(f.pA[p], f.nImp[p]), f.aDen[p])
-				if len(f.sat) > 0 {
-					f.sat[p] = f.value(f.sNum[p]+priorNum(f.pS[p], f.nImp[p]), f.sDen[p])
-				}
-			}
-			return
-		}
 		// M-step for the chunk's own pairs: no other chunk reads them.
 		for p := ch.pairLo; p < ch.pairHi; p++ {
 			if len(f.attr) > 0 {
-				f.attr[p] = f.value(f.aNum[p], f.aDen[p])
+				num := f.aNum[p]
+				if f.eb {
+					num += priorNum(f.pA[p], f.nImp[p])
+				}
+				f.attr[p] = f.value(num, f.aDen[p])
 			}
 			if len(f.sat) > 0 {
 				f.sat[p] = f.value(f.sNum[p], f.sDen[p])
