@@ -433,7 +433,7 @@ func intervalFlags() (level float64, none bool, err error) {
 var ownFlags = map[string]bool{
 	"log": true, "shards": true, "out": true, "part-size": true, "pii-blacklist": true, "full-serp": true,
 	"max-line": true, "shard-dir": true, "models": true, "iterations": true, "pii-salt": true,
-	"keep-session-ids": true, "tolerance": true, "accelerate": true, "exact": true, "pscm-authors": true, "estimator": true, "drop-clickless": true, "split": true, "train-fraction": true, "seed": true,
+	"keep-session-ids": true, "tolerance": true, "accelerate": true, "exact": true, "pscm-authors": true, "empirical-prior": true, "estimator": true, "drop-clickless": true, "split": true, "train-fraction": true, "seed": true,
 	"cpuprofile": true, "shard-cache": true, "interval": true, "no-intervals": true,
 }
 
