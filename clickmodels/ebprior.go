@@ -53,8 +53,8 @@ package clickmodels
 
 // priorSlots is the number of empirical prior means that follow the
 // model's global parameters in the globals of a fit with options opt: one
-// per pair parameter and rank when opt.EmpiricalPrior applies (the exact
-// E-step of DBN, SDBN, DCM, CCM), else 0.
+// per rank (the attractiveness's) when opt.EmpiricalPrior applies (the
+// exact E-step of DBN, SDBN, DCM, CCM), else 0.
 func (k Kind) priorSlots(R int, opt Options) int {
 	if opt.EmpiricalPrior && opt.Exact && k.ExactEStep() {
 		return R
@@ -65,9 +65,8 @@ func (k Kind) priorSlots(R int, opt Options) int {
 // GlobalSlots is the length of the global values a fit of kind with R
 // ranks and options opt carries from one EM iteration to the next: the
 // model's global parameters (Kind.GlobalParams, the layout of
-// Model.Global), then, under Options.EmpiricalPrior, the prior means per
-// pair parameter and rank (attractiveness at ranks 0..R-1, then
-// satisfaction). Engines that hold the globals themselves (the Beam
+// Model.Global), then, under Options.EmpiricalPrior, the attractiveness's
+// prior means at ranks 0..R-1. Engines that hold the globals themselves (the Beam
 // pipeline, out of core) size them so, and NewStatsFor their statistics.
 func GlobalSlots(kind Kind, R int, opt Options) int {
 	return kind.GlobalParams(R) + kind.priorSlots(R, opt)
