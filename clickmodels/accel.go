@@ -142,7 +142,7 @@ func fitLoopAccel(ctx context.Context, each func(fn func(*fitter)) error, R int,
 		if st.Stop {
 			if act.From == FromCur && opt.OnIteration != nil {
 				// The cap: the log-likelihood of the last values.
-				stats := NewStats(kind, R)
+				stats := newStatsLen(len(global))
 				if err := each(func(f *fitter) { f.trainLL(ctx, stats) }); err != nil {
 					return st.Done, err
 				}
@@ -153,7 +153,7 @@ func fitLoopAccel(ctx context.Context, each func(fn func(*fitter)) error, R int,
 		// The pass: its values are iterate st.Phase; after a cycle's
 		// second pass the values are x2, and the pairs' shares of the
 		// norms are summed.
-		stats := NewStats(kind, R)
+		stats := newStatsLen(len(global))
 		res = &SquaremPass{}
 		if err := visit(func(k int, f *fitter) error {
 			if err := store.Save(k, st.Phase, f.attr, f.sat); err != nil {

@@ -28,7 +28,7 @@ type consistency struct{ global, mae, bias, se float64 }
 // previous click; mean absolute error) and the products a x e[0] (the
 // probability that the pair is clicked at rank 1). GCTR and RCTR have no
 // pair parameter: their pairs' errors are 0.
-func consistencyErrors(t *testing.T, kind clickmodels.Kind, n int, est clickmodels.Estimator) consistency {
+func consistencyErrors(t *testing.T, kind clickmodels.Kind, n int, est clickmodels.Estimator, eb bool) consistency {
 	t.Helper()
 	src, err := sim.NewSyntheticSource(synthCfg(200, 0.3, 7))
 	if err != nil {
@@ -44,6 +44,7 @@ func consistencyErrors(t *testing.T, kind clickmodels.Kind, n int, est clickmode
 	}
 	opt := est.Options()
 	opt.NoIntervals = true
+	opt.EmpiricalPrior = opt.EmpiricalPrior || eb
 	m, err := clickmodels.Fit(context.Background(), d, kind, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -161,6 +162,9 @@ func consistencyBounds(kind clickmodels.Kind) (global, pairs float64) {
 // LOVBENCH_CONSISTENCY_ESTIMATOR=pyclick runs the test on PyClick's
 // estimator: it fails for SDBN, DBN, DCM and CCM, whose PyClick estimates
 // are biased (docs/method.md section 3, "Estimation").
+// LOVBENCH_CONSISTENCY_EMPIRICAL_PRIOR=1 runs it with the empirical-Bayes
+// prior (Options.EmpiricalPrior), which must stay consistent: its weight
+// is PyClick's 2.
 func TestConsistency(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits up to 100,000 SERPs to convergence")
@@ -169,6 +173,7 @@ func TestConsistency(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	eb := os.Getenv("LOVBENCH_CONSISTENCY_EMPIRICAL_PRIOR") != ""
 	sizes := []int{10_000, 100_000}
 	if os.Getenv("LOVBENCH_CONSISTENCY_1M") != "" {
 		sizes = append(sizes, 1_000_000)
@@ -177,8 +182,8 @@ func TestConsistency(t *testing.T) {
 		t.Run(kind.String(), func(t *testing.T) {
 			var prev consistency
 			for i, n := range sizes {
-				c := consistencyErrors(t, kind, n, est)
-				t.Logf("%s, %d SERPs, %s estimator: global error %.4f, best-observed pairs MAE %.4f, mean error %+.4f (se %.4f)", kind, n, est, c.global, c.mae, c.bias, c.se)
+				c := consistencyErrors(t, kind, n, est, eb)
+				t.Logf("%s, %d SERPs, %s estimator (empirical prior %v): global error %.4f, best-observed pairs MAE %.4f, mean error %+.4f (se %.4f)", kind, n, est, eb, c.global, c.mae, c.bias, c.se)
 				if i > 0 {
 					if c.global > 0 && !(c.global < prev.global) {
 						t.Errorf("%d SERPs: global error %.4f does not fall from %.4f", n, c.global, prev.global)

@@ -66,6 +66,12 @@ type Options struct {
 	// confidence). Whether to compute the intervals is this switch, never
 	// a value of Level.
 	NoIntervals bool
+	// EmpiricalPrior centres the exact estimator's pair pseudo-counts
+	// (weight 2) on per-rank means estimated from the log, re-estimated
+	// every EM iteration, instead of PyClick's 0.5 (empirical Bayes;
+	// ebprior.go). It applies with Exact to DBN, SDBN, DCM and CCM only;
+	// PyClick's estimator keeps PyClick's pseudo-counts.
+	EmpiricalPrior bool
 }
 
 // level is the interval level of o (DefaultLevel if Level is left 0).
@@ -128,7 +134,7 @@ func fit(ctx context.Context, d *Data, kind Kind, opt Options, factorize bool) (
 		return nil, err
 	}
 	iters := kind.Iterations(opt.Iterations, opt.Exact)
-	global := filled(kind.GlobalParams(d.ranks), Unseen)
+	global := InitialGlobals(kind, d.ranks, opt)
 	f := newFitter(ctx, d, kind, opt, global, factorize)
 	done, err := fitLoop(ctx, held([]*fitter{f}), d.ranks, kind, opt, global, iters, d.serps, []*fitter{f}, nil)
 	if err != nil {
@@ -147,10 +153,14 @@ func fit(ctx context.Context, d *Data, kind Kind, opt Options, factorize bool) (
 func newFitter(ctx context.Context, d *Data, kind Kind, opt Options, global []float64, factorize bool) *fitter {
 	R := d.ranks
 	np := d.Pairs()
-	f := &fitter{d: d, kind: kind, R: R, em: kind.EM(false), exact: opt.Exact && kind.ExactEStep(), pscmAuthors: opt.PSCMAuthors && kind == PSCM, ng: kind.GlobalParams(R), workers: opt.workers()}
+	f := &fitter{d: d, kind: kind, R: R, em: kind.EM(false), exact: opt.Exact && kind.ExactEStep(), pscmAuthors: opt.PSCMAuthors && kind == PSCM, ng: GlobalSlots(kind, R, opt), ngModel: kind.GlobalParams(R), workers: opt.workers()}
 	nPair := kind.PairParams()
 	f.attr = filled(np*b2i(nPair >= 1), Unseen)
 	f.sat = filled(np*b2i(nPair >= 2), Unseen)
+	if kind.priorSlots(R, opt) > 0 {
+		f.eb = true
+		f.pA, f.nImp = make([]float64, len(f.attr)), make([]float64, len(f.attr))
+	}
 	f.sNum, f.sDen = make([]float64, len(f.sat)), make([]float64, len(f.sat))
 	f.global = global
 	if factorize && (kind == PBM || kind == UBM || (kind == PSCM && !f.pscmAuthors)) {
@@ -184,7 +194,7 @@ func newFitter(ctx context.Context, d *Data, kind Kind, opt Options, global []fl
 // memory; fitLoopAccel).
 func fitLoop(ctx context.Context, each func(fn func(*fitter)) error, R int, kind Kind, opt Options, global []float64, iters int, serps int, heldFs []*fitter, store IterateStore) (int, error) {
 	trainLL := func() (float64, error) {
-		st := NewStats(kind, R)
+		st := newStatsLen(len(global))
 		if err := each(func(f *fitter) { f.trainLL(ctx, st) }); err != nil {
 			return 0, err
 		}
@@ -209,7 +219,7 @@ func fitLoop(ctx context.Context, each func(fn func(*fitter)) error, R int, kind
 		if err := ctx.Err(); err != nil {
 			return done, err
 		}
-		st := NewStats(kind, R)
+		st := newStatsLen(len(global))
 		if err := each(func(f *fitter) { f.estep(ctx, st) }); err != nil {
 			return done, err
 		}
@@ -255,7 +265,7 @@ func fitLoopFused(ctx context.Context, fs []*fitter, R int, kind Kind, opt Optio
 		if err := ctx.Err(); err != nil {
 			return done, err
 		}
-		st := NewStats(kind, R)
+		st := newStatsLen(len(global))
 		for _, f := range fs {
 			f.estepLL(ctx, st)
 		}
@@ -340,7 +350,7 @@ func (f *fitter) model(done int) *Model {
 		Kind: f.kind, Ranks: f.R, Iterations: done, Exact: f.exact, PSCMAuthors: f.pscmAuthors,
 		QueryNames: d.log.Queries.Names, DocNames: d.log.Docs.Names,
 		PairQuery: d.pairQuery, PairDoc: d.pairDoc,
-		Global: slices.Clone(f.global),
+		Global: slices.Clone(f.global[:f.ngModel]),
 	}
 	if nPair >= 1 {
 		m.Attr = f.attr
@@ -364,8 +374,12 @@ type Stats struct {
 
 // NewStats returns empty statistics for a model of kind with R ranks.
 func NewStats(kind Kind, R int) *Stats {
-	ng := kind.GlobalParams(R)
-	return &Stats{Num: make([]ExactSum, ng), Den: make([]ExactSum, ng)}
+	return newStatsLen(kind.GlobalParams(R))
+}
+
+// newStatsLen returns empty statistics of n global values.
+func newStatsLen(n int) *Stats {
+	return &Stats{Num: make([]ExactSum, n), Den: make([]ExactSum, n)}
 }
 
 // Merge adds o to s.
@@ -425,13 +439,19 @@ type fitter struct {
 	attr, sat              []float64 // current values per pair
 	aNum, aDen, sNum, sDen []float64 // expected counts per pair (this iteration)
 	global                 []float64 // shared by the fitters of one fit
-	ng                     int       // number of global parameters
-	workers                int
-	scr                    []*scratch  // per worker, reused
-	fz                     *factorized // PBM, UBM, PSCM: merged per-rank items
-	ill                    *itemLL     // PBM, UBM: the log-likelihood's merged items (itemll.go)
-	pll                    *pscmLL     // factorised PSCM: the log-likelihood's merged items (pscmll.go)
-	densDone               bool        // aDen and sDen hold their final values
+	ng                     int       // number of global values (GlobalSlots)
+	ngModel                int       // of which the model's (Kind.GlobalParams)
+	// eb: the empirical prior (Options.EmpiricalPrior, ebprior.go); pA:
+	// the pairs' sums of their ranks' prior means of attractiveness this
+	// iteration, nImp: their impression weights.
+	eb       bool
+	pA, nImp []float64
+	workers  int
+	scr      []*scratch  // per worker, reused
+	fz       *factorized // PBM, UBM, PSCM: merged per-rank items
+	ill      *itemLL     // PBM, UBM: the log-likelihood's merged items (itemll.go)
+	pll      *pscmLL     // factorised PSCM: the log-likelihood's merged items (pscmll.go)
+	densDone bool        // aDen and sDen hold their final values
 	// keepPrev: the pair M-step first copies the values it replaces to
 	// prevAttr and prevSat (fitLoopFused); withLL: iterate adds the
 	// training log-likelihood of the values it reads (estepLL).
@@ -531,6 +551,10 @@ func (f *fitter) iterate(ctx context.Context, workers int, st *Stats) {
 		for p := ch.pairLo; p < ch.pairHi; p++ {
 			if len(f.aNum) > 0 {
 				f.aNum[p] = 1
+				if f.eb {
+					// The empirical prior's numerator is added at the M-step.
+					f.aNum[p], f.pA[p] = 0, 0
+				}
 				if dens {
 					f.aDen[p] = 2
 				}
@@ -567,12 +591,19 @@ func (f *fitter) iterate(ctx context.Context, workers int, st *Stats) {
 			}
 			estep(f.kind, &v, w, c)
 			f.scatter(c, pairs, w, dens)
+			if f.eb {
+				f.priorCounts(c, sc, pairs, w, dens)
+			}
 		}
 		f.keep(ch)
 		// M-step for the chunk's own pairs: no other chunk reads them.
 		for p := ch.pairLo; p < ch.pairHi; p++ {
 			if len(f.attr) > 0 {
-				f.attr[p] = f.value(f.aNum[p], f.aDen[p])
+				num := f.aNum[p]
+				if f.eb {
+					num += priorNum(f.pA[p], f.nImp[p])
+				}
+				f.attr[p] = f.value(num, f.aDen[p])
 			}
 			if len(f.sat) > 0 {
 				f.sat[p] = f.value(f.sNum[p], f.sDen[p])
@@ -621,8 +652,10 @@ func (f *fitter) scatter(c *counts, pairs []int32, w float64, dens bool) {
 func (f *fitter) collect(st *Stats) {
 	for _, sc := range f.scr {
 		for j := range sc.xNum {
-			st.Num[j].Merge(&sc.xNum[j])
-			st.Den[j].Merge(&sc.xDen[j])
+			if j < len(st.Num) { // a pass that drops the empirical prior's sums
+				st.Num[j].Merge(&sc.xNum[j])
+				st.Den[j].Merge(&sc.xDen[j])
+			}
 			sc.xNum[j], sc.xDen[j] = ExactSum{}, ExactSum{}
 		}
 		st.LL.Merge(&sc.ll)

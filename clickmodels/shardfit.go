@@ -25,7 +25,7 @@ type ShardFit struct {
 // initial value (Unseen) and the global values global (copied by
 // SetGlobal before each E-step).
 func NewShardFit(ctx context.Context, d *Data, test *sessions.Log, kind Kind, opt Options) *ShardFit {
-	global := filled(kind.GlobalParams(d.ranks), Unseen)
+	global := InitialGlobals(kind, d.ranks, opt)
 	return NewShardFitShared(ctx, d, test, kind, opt, global, true)
 }
 
@@ -70,7 +70,7 @@ func (s *ShardFit) Reset() {
 // log-likelihood's) and the workers' buffers.
 func (s *ShardFit) Size() int64 {
 	f := s.f
-	n := 8 * (len(f.attr) + len(f.sat) + len(f.aNum) + len(f.aDen) + len(f.sNum) + len(f.sDen) + len(f.global))
+	n := 8 * (len(f.attr) + len(f.sat) + len(f.aNum) + len(f.aDen) + len(f.sNum) + len(f.sDen) + len(f.global) + len(f.pA) + len(f.nImp))
 	if fz := f.fz; fz != nil {
 		n += int(unsafe.Sizeof(item{}))*len(fz.items) + 8*(len(fz.itemOff)+len(fz.aNum0)+len(fz.aDen)) +
 			int(unsafe.Sizeof(ExactSum{}))*(len(fz.gNum0)+len(fz.gDen))

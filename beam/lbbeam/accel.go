@@ -119,7 +119,9 @@ func accelResolve(k clickmodels.Kind, R int, serps int64, msgs [][]byte) (*click
 				return nil, nil, err
 			}
 			if total == nil {
-				total = clickmodels.NewStats(k, R)
+				// Sized as the shards' (clickmodels.GlobalSlots: the
+				// empirical prior's means after the globals).
+				total = &clickmodels.Stats{Num: make([]clickmodels.ExactSum, len(st.Num)), Den: make([]clickmodels.ExactSum, len(st.Den))}
 			}
 			total.Merge(&st)
 		}
@@ -214,7 +216,7 @@ func (f *stepFn) accelStep(ctx context.Context, opened **openedShard, shard int,
 			return nil, nil, err
 		}
 	}
-	act := clickmodels.SquaremNext(prev, res, initialGlobals(k, f.R), f.Iters[m], f.Tolerance)
+	act := clickmodels.SquaremNext(prev, res, clickmodels.InitialGlobals(k, f.R, variant{f.Exact, f.PSCMAuthors, f.EmpiricalPrior}.options()), f.Iters[m], f.Tolerance)
 	if act.State.Stop {
 		// No pass: the final values are named first.
 		out := accelRefs{refs[act.From]}
@@ -226,7 +228,7 @@ func (f *stepFn) accelStep(ctx context.Context, opened **openedShard, shard int,
 		}
 		return encodeRefs(out, refs), joinSegs([][]byte{encodeAccel(act.State)}), nil
 	}
-	v := variant{f.Exact, f.PSCMAuthors}
+	v := variant{f.Exact, f.PSCMAuthors, f.EmpiricalPrior}
 	if *opened == nil {
 		e, err := openShards.get(ctx, PreparedPath(f.Dir, shard), digest)
 		if err != nil {
@@ -286,7 +288,7 @@ func (f *stepFn) accelStep(ctx context.Context, opened **openedShard, shard int,
 		}
 		x0, x1 = floatsOf(b), floatsOf(sf.MarshalPairs())
 	}
-	st := clickmodels.NewStats(k, e.p.Data.Ranks())
+	st := clickmodels.NewStatsFor(k, e.p.Data.Ranks(), v.options())
 	sf.EStepLL(ctx, st)
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
@@ -341,7 +343,7 @@ func (f *stepFn) removeUnnamed(ctx context.Context, shard int, k clickmodels.Kin
 
 // accelFinal is the finish of an accelerated model: the final state (from
 // the last step's messages) and the hash of the final values on the shard.
-func accelFinal(k clickmodels.Kind, R int, serps int64, iters int, tol float64, seg []byte, msgs [][]byte) (clickmodels.SquaremState, []byte, error) {
+func accelFinal(k clickmodels.Kind, R int, v variant, serps int64, iters int, tol float64, seg []byte, msgs [][]byte) (clickmodels.SquaremState, []byte, error) {
 	prev, res, err := accelResolve(k, R, serps, msgs)
 	if err != nil {
 		return clickmodels.SquaremState{}, nil, err
@@ -353,20 +355,11 @@ func accelFinal(k clickmodels.Kind, R int, serps int64, iters int, tol float64, 
 	if err != nil {
 		return clickmodels.SquaremState{}, nil, err
 	}
-	act := clickmodels.SquaremNext(prev, res, initialGlobals(k, R), iters, tol)
+	act := clickmodels.SquaremNext(prev, res, clickmodels.InitialGlobals(k, R, v.options()), iters, tol)
 	if !act.State.Stop {
 		return clickmodels.SquaremState{}, nil, fmt.Errorf("lbbeam: accelerated EM of %v has not stopped after %d passes", k, accelPasses(iters))
 	}
 	return act.State, refs[act.From], nil
-}
-
-// initialGlobals are a fit's global values before the first iteration.
-func initialGlobals(k clickmodels.Kind, R int) []float64 {
-	g := make([]float64, k.GlobalParams(R))
-	for i := range g {
-		g[i] = clickmodels.Unseen
-	}
-	return g
 }
 
 // floatsOf decodes little-endian float64s (MarshalPairs' encoding).

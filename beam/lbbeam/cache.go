@@ -77,7 +77,13 @@ type fitKey struct {
 // variant is what besides the kind decides a model's E-step:
 // clickmodels.Options' Exact (the exact E-steps, Kind.ExactEStep) and PSCMAuthors (PSCM
 // as the authors' code).
-type variant struct{ Exact, PSCMAuthors bool }
+type variant struct{ Exact, PSCMAuthors, EmpiricalPrior bool }
+
+// options are the fitting options of v (clickmodels.Options' Exact,
+// PSCMAuthors and EmpiricalPrior).
+func (v variant) options() clickmodels.Options {
+	return clickmodels.Options{Exact: v.Exact, PSCMAuthors: v.PSCMAuthors, EmpiricalPrior: v.EmpiricalPrior}
+}
 
 // get takes the shard of the given digest out of the cache, or reads it
 // from path (checking its digest) if the cache has none.
@@ -137,7 +143,9 @@ func (e *openedShard) fit(ctx context.Context, k clickmodels.Kind, v variant) *c
 	key := fitKey{k, v}
 	f := e.fits[key]
 	if f == nil {
-		f = clickmodels.NewShardFit(ctx, e.p.Data, e.p.Test, k, clickmodels.Options{Exact: v.Exact, PSCMAuthors: v.PSCMAuthors, Workers: 1})
+		opt := v.options()
+		opt.Workers = 1
+		f = clickmodels.NewShardFit(ctx, e.p.Data, e.p.Test, k, opt)
 		e.fits[key] = f
 		e.size += f.Size()
 	}

@@ -54,6 +54,10 @@ type FitOptions struct {
 	Iterations  int
 	Exact       bool
 	PSCMAuthors bool
+	// EmpiricalPrior is clickmodels.Options.EmpiricalPrior (with Exact):
+	// the empirical-Bayes prior of the attractiveness, whose per-rank
+	// means ride with the globals.
+	EmpiricalPrior bool
 	// Tolerance > 0 stops EM once the training log-likelihood changes by
 	// less than Tolerance between two iterations, as lovbench fit
 	// --tolerance (clickmodels.Options.Tolerance): the iterations after
@@ -229,10 +233,10 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 	for it := 0; it < n; it++ {
 		lls := empty // no tolerance test
 		if tol {
-			lls = beam.ParDo(s, &llFn{Dir: o.PrepDir, Kinds: kinds, Steps: steps, It: it, R: R, Exact: o.Exact, PSCMAuthors: o.PSCMAuthors,
+			lls = beam.ParDo(s, &llFn{Dir: o.PrepDir, Kinds: kinds, Steps: steps, It: it, R: R, Exact: o.Exact, PSCMAuthors: o.PSCMAuthors, EmpiricalPrior: o.EmpiricalPrior,
 				Cache: cache, Keyed: keyedState()}, state, beam.SideInput{Input: msgs})
 		}
-		state, msgs = beam.ParDo2(s, &stepFn{Dir: o.PrepDir, Kinds: kinds, Steps: steps, Iters: iters, Accel: accel, It: it, R: R, Exact: o.Exact, PSCMAuthors: o.PSCMAuthors,
+		state, msgs = beam.ParDo2(s, &stepFn{Dir: o.PrepDir, Kinds: kinds, Steps: steps, Iters: iters, Accel: accel, It: it, R: R, Exact: o.Exact, PSCMAuthors: o.PSCMAuthors, EmpiricalPrior: o.EmpiricalPrior,
 			Tolerance: o.Tolerance, SERPs: m.TrainSERPs, Cache: cache, Keyed: keyedState()},
 			state, beam.SideInput{Input: msgs}, beam.SideInput{Input: lls})
 		afterState[it], afterMsgs[it] = state, msgs
@@ -243,7 +247,7 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 		// A model's finish reads the state after its last step: the
 		// steps after it carry no values of it.
 		last := steps[i] - 1
-		finals := beam.ParDo(ks, &finishFn{Dir: o.PrepDir, Kinds: kinds, Model: i, R: R, Iters: iters[i], Accel: accel, SERPs: m.TrainSERPs, Tolerance: o.Tolerance, Exact: o.Exact, PSCMAuthors: o.PSCMAuthors, Level: o.Level, NoIntervals: o.NoIntervals, Cache: cache, Keyed: keyedState()},
+		finals := beam.ParDo(ks, &finishFn{Dir: o.PrepDir, Kinds: kinds, Model: i, R: R, Iters: iters[i], Accel: accel, SERPs: m.TrainSERPs, Tolerance: o.Tolerance, Exact: o.Exact, PSCMAuthors: o.PSCMAuthors, EmpiricalPrior: o.EmpiricalPrior, Level: o.Level, NoIntervals: o.NoIntervals, Cache: cache, Keyed: keyedState()},
 			afterState[last], beam.SideInput{Input: afterMsgs[last]})
 		reports = append(reports, beam.ParDo(ks, &writeModelFn{Dir: o.OutDir, Kind: int(k),
 			Split: string(m.Split), TrainSERPs: m.TrainSERPs, Keyed: keyedState()}, one, beam.SideInput{Input: finals}))
@@ -418,6 +422,9 @@ func valuesHash(prev, digest []byte, k clickmodels.Kind, v variant, global []flo
 	if v.PSCMAuthors {
 		x |= 2
 	}
+	if v.EmpiricalPrior {
+		x |= 4
+	}
 	h.Write([]byte{byte(k), x})
 	h.Write(encodeFloats(global))
 	return h.Sum(nil)
@@ -473,7 +480,7 @@ func shardStats(ctx context.Context, opened **openedShard, dir string, i int, di
 	if sf, cur, old, err = openFit(ctx, opened, dir, i, digest, k, v, seg, em); err != nil {
 		return nil, nil, nil, nil, err
 	}
-	st := clickmodels.NewStats(k, (*opened).p.Data.Ranks())
+	st := clickmodels.NewStatsFor(k, (*opened).p.Data.Ranks(), v.options())
 	fn(sf, st)
 	if err := ctx.Err(); err != nil {
 		return nil, nil, nil, nil, err
@@ -525,7 +532,9 @@ func resolve(k clickmodels.Kind, R int, msgs func(*[]byte) bool) (emState, error
 				return emState{}, err
 			}
 			if total == nil {
-				total = clickmodels.NewStats(k, R)
+				// Sized as the shards' (clickmodels.GlobalSlots: the
+				// empirical prior's means after the globals).
+				total = &clickmodels.Stats{Num: make([]clickmodels.ExactSum, len(st.Num)), Den: make([]clickmodels.ExactSum, len(st.Den))}
 			}
 			total.Merge(&st)
 		}
@@ -557,6 +566,9 @@ type stepFn struct {
 	SERPs       int64                 // training SERPs
 	Cache       int64                 // bytes of the worker's cache of opened shards
 	Keyed       beamstate.Value[bool] // never used: see keyedState
+
+	// EmpiricalPrior is clickmodels.Options.EmpiricalPrior.
+	EmpiricalPrior bool
 }
 
 func (f *stepFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard int, state []byte, msgs, lls func(*[]byte) bool, emitState func(int, []byte), emitMsg func([]byte)) error {
@@ -614,12 +626,12 @@ func (f *stepFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard
 			outMsg[m] = appendMsg(em, nil)
 			continue
 		}
-		sf, cur, old, b, err := shardStats(ctx, &opened, f.Dir, shard, segs[0], k, variant{f.Exact, f.PSCMAuthors}, pairs, em,
+		sf, cur, old, b, err := shardStats(ctx, &opened, f.Dir, shard, segs[0], k, variant{f.Exact, f.PSCMAuthors, f.EmpiricalPrior}, pairs, em,
 			func(sf *clickmodels.ShardFit, st *clickmodels.Stats) { sf.EStep(ctx, st) })
 		if err != nil {
 			return err
 		}
-		next := valuesHash(cur, segs[0], k, variant{f.Exact, f.PSCMAuthors}, em.Global)
+		next := valuesHash(cur, segs[0], k, variant{f.Exact, f.PSCMAuthors, f.EmpiricalPrior}, em.Global)
 		vals := sf.MarshalPairs()
 		if err := writeFile(ctx, valuesPath(f.Dir, shard, k, next), func(w io.Writer) error {
 			_, err := w.Write(vals)
@@ -627,7 +639,7 @@ func (f *stepFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard
 		}); err != nil {
 			return err
 		}
-		opened.at[fitKey{k, variant{f.Exact, f.PSCMAuthors}}] = next
+		opened.at[fitKey{k, variant{f.Exact, f.PSCMAuthors, f.EmpiricalPrior}}] = next
 		if len(old) > 0 {
 			// The values before the last step's: no step reads them
 			// again (a retried step reads cur).
@@ -674,6 +686,9 @@ type llFn struct {
 	PSCMAuthors bool
 	Cache       int64
 	Keyed       beamstate.Value[bool] // never used: see keyedState
+
+	// EmpiricalPrior is clickmodels.Options.EmpiricalPrior.
+	EmpiricalPrior bool
 }
 
 func (f *llFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard int, state []byte, msgs func(*[]byte) bool, emit func([]byte)) error {
@@ -696,7 +711,7 @@ func (f *llFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard i
 		if em.Converged {
 			continue
 		}
-		if _, _, _, out[m], err = shardStats(ctx, &opened, f.Dir, shard, segs[0], k, variant{f.Exact, f.PSCMAuthors}, segs[1+m], em,
+		if _, _, _, out[m], err = shardStats(ctx, &opened, f.Dir, shard, segs[0], k, variant{f.Exact, f.PSCMAuthors, f.EmpiricalPrior}, segs[1+m], em,
 			func(sf *clickmodels.ShardFit, st *clickmodels.Stats) { sf.TrainLL(ctx, st) }); err != nil {
 			return err
 		}
@@ -774,6 +789,9 @@ type finishFn struct {
 	NoIntervals bool
 	Cache       int64
 	Keyed       beamstate.Value[bool] // never used: see keyedState
+
+	// EmpiricalPrior is clickmodels.Options.EmpiricalPrior.
+	EmpiricalPrior bool
 }
 
 func (f *finishFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard int, state []byte, msgs func(*[]byte) bool, emit func(ShardFinal)) error {
@@ -789,20 +807,20 @@ func (f *finishFn) ProcessElement(ctx context.Context, _ beamstate.Provider, sha
 		sf     *clickmodels.ShardFit
 	)
 	if f.Accel && k.EM(f.Exact) {
-		st, h, err := accelFinal(k, f.R, f.SERPs, f.Iters, f.Tolerance, segs[1+f.Model], perMsg[f.Model])
+		st, h, err := accelFinal(k, f.R, variant{f.Exact, f.PSCMAuthors, f.EmpiricalPrior}, f.SERPs, f.Iters, f.Tolerance, segs[1+f.Model], perMsg[f.Model])
 		if err != nil {
 			return err
 		}
 		em = emState{Global: st.Global, Done: st.Done}
 		// The final values' hash in a segment as openFit reads it.
-		if sf, _, _, err = openFit(ctx, &opened, f.Dir, shard, segs[0], k, variant{f.Exact, f.PSCMAuthors}, joinSegs([][]byte{h}), em); err != nil {
+		if sf, _, _, err = openFit(ctx, &opened, f.Dir, shard, segs[0], k, variant{f.Exact, f.PSCMAuthors, f.EmpiricalPrior}, joinSegs([][]byte{h}), em); err != nil {
 			return err
 		}
 	} else {
 		if em, err = resolve(k, f.R, each(perMsg[f.Model])); err != nil {
 			return err
 		}
-		if sf, _, _, err = openFit(ctx, &opened, f.Dir, shard, segs[0], k, variant{f.Exact, f.PSCMAuthors}, segs[1+f.Model], em); err != nil {
+		if sf, _, _, err = openFit(ctx, &opened, f.Dir, shard, segs[0], k, variant{f.Exact, f.PSCMAuthors, f.EmpiricalPrior}, segs[1+f.Model], em); err != nil {
 			return err
 		}
 	}

@@ -144,10 +144,13 @@ func TestFitTolerance(t *testing.T) {
 		t.Fatal(err)
 	}
 	// PyClick's E-step, then the exact one (the default estimator's),
-	// then the exact one accelerated (SQUAREM, accel.go): byte-identical
-	// to lovbench fit's under each.
+	// then the exact one accelerated (SQUAREM, accel.go), and that with
+	// the empirical-Bayes prior (clickmodels.Options.EmpiricalPrior,
+	// whose per-rank means ride with the globals): byte-identical to
+	// lovbench fit's under each.
 	for _, opt := range []clickmodels.Options{{Iterations: 50, Tolerance: 1e-4}, {Iterations: 50, Tolerance: 1e-4, Exact: true},
-		{Iterations: 50, Tolerance: 1e-4, Exact: true, Accelerate: true}} {
+		{Iterations: 50, Tolerance: 1e-4, Exact: true, Accelerate: true},
+		{Iterations: 50, Tolerance: 1e-4, Exact: true, Accelerate: true, EmpiricalPrior: true}} {
 		exact := opt.Exact
 		got := fitBoth(t, log, shardDir, "", opt)
 		for _, r := range got {
@@ -163,7 +166,7 @@ func TestFitTolerance(t *testing.T) {
 			if k.ExactEStep() && r.Exact != exact {
 				t.Errorf("%s: exact_estep %v, want %v", r.Model, r.Exact, exact)
 			}
-			t.Logf("exact %v, accelerate %v, %s: %d iterations", exact, opt.Accelerate, r.Model, r.Iterations)
+			t.Logf("exact %v, accelerate %v, empirical prior %v, %s: %d iterations", exact, opt.Accelerate, opt.EmpiricalPrior, r.Model, r.Iterations)
 		}
 	}
 }
@@ -204,7 +207,7 @@ func fitBeam(t *testing.T, wantDir, shardDir, gotDir, prepDir string, opt clickm
 	t.Helper()
 	ctx := context.Background()
 	p, s := beam.NewPipelineWithRoot()
-	if err := BuildFit(s, FitOptions{ShardDir: shardDir, Kinds: BeamKinds, Iterations: opt.Iterations, Tolerance: opt.Tolerance, Exact: opt.Exact, Accelerate: opt.Accelerate, OutDir: gotDir, PrepDir: prepDir, ShardCache: cache}); err != nil {
+	if err := BuildFit(s, FitOptions{ShardDir: shardDir, Kinds: BeamKinds, Iterations: opt.Iterations, Tolerance: opt.Tolerance, Exact: opt.Exact, EmpiricalPrior: opt.EmpiricalPrior, Accelerate: opt.Accelerate, OutDir: gotDir, PrepDir: prepDir, ShardCache: cache}); err != nil {
 		t.Fatal(err)
 	}
 	if err := ptest.Run(p); err != nil {

@@ -88,6 +88,7 @@ func main() {
 	drop := flag.Bool("drop-clickless", false, "with -user: ingest with --drop-clickless (the sessions without a click dropped for the click models too, as LOVBench's rule 1)")
 	estimator := flag.String("estimator", string(clickmodels.DefaultEstimator), "with -user: fit --estimator (exact, the default, or pyclick)")
 	bias := flag.Bool("bias", false, "measure DBN's bias taken apart instead (calibration.DBNBias): the continuation, the pairs' relevance by impressions fitted freely and with the continuation at the truth, and the rate of the intervals' evidence by trials at the fitted and at the true values; -sim ref (-queries), synthetic-sparse (-return) or synthetic-dense")
+	eb := flag.Bool("empirical-prior", false, "with -user: the exact estimator with the empirical-Bayes prior (clickmodels.Options.EmpiricalPrior)")
 	flag.Parse()
 	if *bias {
 		if err := runBias(*serps, *queries, *simName, *seed, *ret); err != nil {
@@ -103,8 +104,13 @@ func main() {
 			os.Exit(2)
 		}
 		opt := calibration.Options{DropClickless: *drop}
-		if est != clickmodels.DefaultEstimator {
-			opt.Fit = func(c *clickmodels.RunConfig) { c.Options = est.Options() }
+		if est != clickmodels.DefaultEstimator || *eb {
+			opt.Fit = func(c *clickmodels.RunConfig) {
+				if est != clickmodels.DefaultEstimator {
+					c.Options = est.Options()
+				}
+				c.EmpiricalPrior = *eb
+			}
 		}
 		if err := runUser(*serps, *queries, *models, *simName, *seed, opt); err != nil {
 			fmt.Fprintln(os.Stderr, "calibration:", err)

@@ -46,13 +46,14 @@ func main() {
 	models := flag.String("models", "dctr,ubm,dbn", "click models")
 	splitName := flag.String("split", string(split.Spec), "fit --split: spec (the default), random or time")
 	seed := flag.Uint64("seed", split.DefaultSeed, "fit --seed: the seed of the random split")
+	eb := flag.Bool("empirical-prior", false, "fit the default estimator's fits with the empirical-Bayes prior (clickmodels.Options.EmpiricalPrior; --estimator pyclick's stay PyClick's)")
 	flag.Parse()
 	sp, err := split.Parse(*splitName)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "humangrades: -split:", err)
 		os.Exit(2)
 	}
-	if err := run(context.Background(), *logPath, *gradesPath, *models, sp, *seed, os.Stdout); err != nil {
+	if err := run(context.Background(), *logPath, *gradesPath, *models, sp, *seed, *eb, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "humangrades:", err)
 		os.Exit(1)
 	}
@@ -74,8 +75,8 @@ type variant struct {
 // and dropped; for a model whose default E-step is not PyClick's
 // (clickmodels.Kind.ExactEStep) the same two under --estimator pyclick;
 // for PSCM the same two under --pscm-authors.
-func variants(kinds []clickmodels.Kind, sp split.Kind, seed uint64) []*variant {
-	deflt := func(c *clickmodels.RunConfig) { c.Split, c.Seed = sp, seed }
+func variants(kinds []clickmodels.Kind, sp split.Kind, seed uint64, eb bool) []*variant {
+	deflt := func(c *clickmodels.RunConfig) { c.Split, c.Seed, c.EmpiricalPrior = sp, seed, c.EmpiricalPrior || eb }
 	pyclick := func(c *clickmodels.RunConfig) { deflt(c); c.Options = clickmodels.EstimatorPyClick.Options() }
 	authors := func(c *clickmodels.RunConfig) { deflt(c); c.PSCMAuthors = true }
 	var vs []*variant
@@ -104,7 +105,7 @@ func variants(kinds []clickmodels.Kind, sp split.Kind, seed uint64) []*variant {
 
 // run fits every variant of models on the log and writes the tables of
 // their agreement with the grades (and with the engine's order) to w.
-func run(ctx context.Context, logPath, gradesPath, models string, sp split.Kind, seed uint64, w io.Writer) error {
+func run(ctx context.Context, logPath, gradesPath, models string, sp split.Kind, seed uint64, eb bool, w io.Writer) error {
 	grades, err := calibration.ReadGrades(gradesPath)
 	if err != nil {
 		return err
@@ -113,7 +114,7 @@ func run(ctx context.Context, logPath, gradesPath, models string, sp split.Kind,
 	if err != nil {
 		return err
 	}
-	vs := variants(kinds, sp, seed)
+	vs := variants(kinds, sp, seed, eb)
 	work, err := os.MkdirTemp("", "lovbench-humangrades-")
 	if err != nil {
 		return err

@@ -65,7 +65,7 @@ func TestPyClickVariants(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := run(context.Background(), logPath, gradesPath, "sdbn", split.Spec, split.DefaultSeed, &out); err != nil {
+	if err := run(context.Background(), logPath, gradesPath, "sdbn", split.Spec, split.DefaultSeed, false, &out); err != nil {
 		t.Fatal(err)
 	}
 	for _, row := range []string{
@@ -156,7 +156,7 @@ func TestCompare(t *testing.T) {
 // with their default fits, and that the others (DCTR, UBM) do not.
 func TestVariantsSplit(t *testing.T) {
 	kinds := []clickmodels.Kind{clickmodels.DCTR, clickmodels.UBM, clickmodels.DBN, clickmodels.SDBN, clickmodels.DCM, clickmodels.CCM}
-	vs := variants(kinds, split.Random, 7)
+	vs := variants(kinds, split.Random, 7, false)
 	if len(vs) != 2*6+2*4 {
 		t.Fatalf("%d variants, want 20: two per model and two more for DBN, SDBN, DCM and CCM", len(vs))
 	}

@@ -302,10 +302,7 @@ func (r *shardRun) load(k clickmodels.Kind, acc *clickmodels.EvalSums) (*clickmo
 // iterations done.
 func (r *shardRun) fit(k clickmodels.Kind, ft *fitted, acc *clickmodels.EvalSums) (int, error) {
 	iters := k.Iterations(r.cfg.Iterations, r.cfg.Exact)
-	global := make([]float64, k.GlobalParams(r.R))
-	for i := range global {
-		global[i] = clickmodels.Unseen
-	}
+	global := clickmodels.InitialGlobals(k, r.R, r.cfg.Options)
 	// A held shard keeps its fitter; a spilled shard's fitter is built
 	// from its file for every pass and dropped after it, keeping only its
 	// pair values, the state one iteration passes to the next.

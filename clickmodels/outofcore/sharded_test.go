@@ -252,9 +252,13 @@ func TestShardInvariance(t *testing.T) {
 				// of fit (DBN's exact E-step, the tolerance's
 				// log-likelihood after every iteration) accelerated
 				// (Options.Accelerate: two EM steps, then an
-				// extrapolation, two more), the other PyClick's.
+				// extrapolation, two more), the other PyClick's; the
+				// random split of the interleaved log also with the
+				// empirical prior (Options.EmpiricalPrior, whose prior
+				// means ride with the globals).
 				cfg := clickmodels.RunConfig{Kinds: clickmodels.AllKinds(), Split: kind, Seed: 11, TrainFraction: 0.7,
-					Options: clickmodels.Options{Iterations: 4, Workers: 1, Exact: interleave, Accelerate: interleave, Tolerance: map[bool]float64{true: 1e-300}[interleave]}}
+					Options: clickmodels.Options{Iterations: 4, Workers: 1, Exact: interleave, Accelerate: interleave, Tolerance: map[bool]float64{true: 1e-300}[interleave],
+						EmpiricalPrior: interleave && kind == split.Random}}
 				ref := t.TempDir()
 				if _, err := clickmodels.Run(ctx, log, cfg, ref); err != nil {
 					t.Fatal(err)

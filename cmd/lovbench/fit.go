@@ -118,6 +118,9 @@ for any --workers. See docs/clickmodels.md.`,
 			if err := applyEstimator(cmd, estimator, exact, &cfg.Options); err != nil {
 				return err
 			}
+			if cfg.EmpiricalPrior && !cfg.Exact {
+				return usagef("fit: --empirical-prior needs --estimator exact (PyClick's estimator keeps PyClick's prior)")
+			}
 			cfg.Kinds, cfg.LoadDir = kinds, load
 			var bar progress.Bar = nopBar{}
 			// The memory in use, sampled when a model starts, after
@@ -194,6 +197,7 @@ for any --workers. See docs/clickmodels.md.`,
 	f.Float64Var(&interval, "interval", clickmodels.DefaultLevel, "level of the interval written next to each relevance, in (0, 1) (see docs/clickmodels.md, \"Uncertainty\")")
 	f.BoolVar(&noIntervals, "no-intervals", false, "write no intervals (and skip the pass that computes them): labels made from the fit have no confidence")
 	f.BoolVar(&exact, "exact", false, "the same as --estimator exact, the default (kept for earlier scripts)")
+	f.BoolVar(&cfg.EmpiricalPrior, "empirical-prior", false, "with --estimator exact: the empirical-Bayes prior of the attractiveness of DBN, SDBN, DCM and CCM (per-rank means estimated from the log instead of 0.5; off by default: docs/method.md section 4, \"An empirical-Bayes prior for the exact estimator\")")
 	f.BoolVar(&cfg.PSCMAuthors, "pscm-authors", false, "PSCM: as the authors' code (THUIR/PSCMModel), which reproduces their published perplexities: a return observes ranks n+1..m, gamma after the last click stays 0.5 (docs/clickmodels.md, \"PSCM\")")
 	f.StringVar(&shardDir, "shards", "", "query-shard `DIR` written by lovbench shard (fits shard by shard; same outputs)")
 	f.StringVar(&memLimit, "memory-limit", "", "bound the fit's memory, e.g. 4GiB: 0 (no limit) or at least 1MiB (see docs/scale.md)")

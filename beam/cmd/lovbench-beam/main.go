@@ -71,6 +71,7 @@ var (
 	noInterval    = flag.Bool("no-intervals", false, "fit: write no intervals (as lovbench fit --no-intervals)")
 	exact         = flag.Bool("exact", false, "fit: the same as -estimator exact, the default (as lovbench fit --exact)")
 	pscmAuthors   = flag.Bool("pscm-authors", false, "fit: PSCM as the authors' code (THUIR/PSCMModel), as lovbench fit --pscm-authors")
+	empirical     = flag.Bool("empirical-prior", false, "fit: with -estimator exact, the empirical-Bayes prior of the attractiveness of DBN, SDBN, DCM and CCM (per-rank means from the log; off by default), as lovbench fit --empirical-prior")
 	splitName     = flag.String("split", string(split.Spec), "shard and fit --log: train/test split of the SERPs: spec, random or time")
 	trainFrac     = flag.Float64("train-fraction", split.DefaultTrainFraction, "shard and fit --log: share of SERPs that train")
 	seed          = flag.Uint64("seed", 1, "shard and fit --log: seed of the random split")
@@ -202,6 +203,9 @@ func run(ctx context.Context, cmd string) error {
 		if *exact && est != clickmodels.EstimatorExact {
 			return usageError{fmt.Errorf("--exact contradicts --estimator %s", est)}
 		}
+		if *empirical && est != clickmodels.EstimatorExact {
+			return usageError{fmt.Errorf("--empirical-prior needs --estimator exact (PyClick's estimator keeps PyClick's prior), got %s", est)}
+		}
 		set := map[string]bool{}
 		flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
 		def := est.Options()
@@ -279,7 +283,7 @@ func run(ctx context.Context, cmd string) error {
 		// run's own, and only its files are removed.
 		prep := lbbeam.JoinPath(outDir.Path(), ".prepared")
 		if err := lbbeam.BuildFit(s, lbbeam.FitOptions{ShardDir: dir, Kinds: kinds, Iterations: *iterations,
-			Tolerance: *tolerance, Exact: *exact, Accelerate: *accelerate, PSCMAuthors: *pscmAuthors, Level: level, NoIntervals: noIntervals, OutDir: outDir.Path(), PrepDir: prep, ShardCache: cache}); err != nil {
+			Tolerance: *tolerance, Exact: *exact, Accelerate: *accelerate, PSCMAuthors: *pscmAuthors, EmpiricalPrior: *empirical, Level: level, NoIntervals: noIntervals, OutDir: outDir.Path(), PrepDir: prep, ShardCache: cache}); err != nil {
 			return usageError{err}
 		}
 		if !started {
@@ -429,7 +433,7 @@ func intervalFlags() (level float64, none bool, err error) {
 var ownFlags = map[string]bool{
 	"log": true, "shards": true, "out": true, "part-size": true, "pii-blacklist": true, "full-serp": true,
 	"max-line": true, "shard-dir": true, "models": true, "iterations": true, "pii-salt": true,
-	"keep-session-ids": true, "tolerance": true, "accelerate": true, "exact": true, "pscm-authors": true, "estimator": true, "drop-clickless": true, "split": true, "train-fraction": true, "seed": true,
+	"keep-session-ids": true, "tolerance": true, "accelerate": true, "exact": true, "pscm-authors": true, "empirical-prior": true, "estimator": true, "drop-clickless": true, "split": true, "train-fraction": true, "seed": true,
 	"cpuprofile": true, "shard-cache": true, "interval": true, "no-intervals": true,
 }
 

@@ -202,7 +202,7 @@ func TestFitPSCMAuthors(t *testing.T) {
 func setFlags(t *testing.T, set map[string]string) {
 	t.Helper()
 	for _, name := range []string{"log", "shards", "out", "part-size", "pii-blacklist", "full-serp", "max-line", "shard-dir",
-		"models", "iterations", "pii-salt", "keep-session-ids", "drop-clickless", "tolerance", "exact", "pscm-authors", "split", "train-fraction", "seed", "cpuprofile"} {
+		"models", "iterations", "pii-salt", "keep-session-ids", "drop-clickless", "tolerance", "exact", "pscm-authors", "empirical-prior", "split", "train-fraction", "seed", "cpuprofile"} {
 		f := flag.Lookup(name)
 		v, ok := set[name]
 		if !ok {
