@@ -166,6 +166,8 @@ type ClickModelConfig struct {
 	ParamsFormat string `yaml:"params_format" json:"params_format,omitempty"`
 	// PSCMAuthors is fit --pscm-authors.
 	PSCMAuthors bool `yaml:"pscm_authors" json:"pscm_authors,omitempty"`
+	// EmpiricalPrior is fit --empirical-prior (exact estimator only).
+	EmpiricalPrior bool `yaml:"empirical_prior" json:"empirical_prior,omitempty"`
 	// Workers is fit --workers (0: all CPUs); the outputs do not depend
 	// on it, so it is not in the fingerprint.
 	Workers int `yaml:"workers" json:"-"`
@@ -192,7 +194,10 @@ func (c ClickModelConfig) FitOptions() (clickmodels.Options, error) {
 	if c.Accelerate != nil {
 		opt.Accelerate = *c.Accelerate
 	}
-	opt.Level, opt.NoIntervals, opt.PSCMAuthors, opt.Workers = c.Interval, c.NoIntervals, c.PSCMAuthors, c.Workers
+	if c.EmpiricalPrior && est != clickmodels.EstimatorExact {
+		return clickmodels.Options{}, fmt.Errorf("click_models.empirical_prior needs estimator exact (PyClick's estimator keeps PyClick's prior)")
+	}
+	opt.Level, opt.NoIntervals, opt.PSCMAuthors, opt.EmpiricalPrior, opt.Workers = c.Interval, c.NoIntervals, c.PSCMAuthors, c.EmpiricalPrior, c.Workers
 	return opt, nil
 }
 

@@ -46,6 +46,7 @@ func TestConfigErrors(t *testing.T) {
 		{"simulate: {sessions: 10, queries: 5, zipf_s: 0.5}\n", "zipf_s"},
 		{"log: {path: a}\nclick_models: {iterations: nope}\n", "line 2"},
 		{"log: {path: a}\nfeatures: {semantics: java}\n", "features.semantics"},
+		{"log: {path: a}\nclick_models: {estimator: pyclick, empirical_prior: true}\n", "click_models.empirical_prior needs estimator exact"},
 		{"simulate: {sessions: 10, queries: 5, model: dbn, examination: {first: 0.5, decay: 0.4}}\n", "DBN has no examination"},
 		{"simulate: {sessions: 10, queries: 5, examination: {first: 0, decay: 0.4}}\n", "simulate.examination"},
 		{"simulate: {sessions: 10, queries: 5, examination: {first: 0.5, decay: 1.2}}\n", "simulate.examination"},
@@ -59,6 +60,32 @@ func TestConfigErrors(t *testing.T) {
 		_, err := ParseConfig([]byte(tc.yaml), "cfg.yaml", "/tmp")
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "cfg.yaml") {
 			t.Errorf("%q: err = %v, want one naming cfg.yaml and containing %q", tc.yaml, err, tc.want)
+		}
+	}
+}
+
+// TestConfigEmpiricalPrior: click_models.empirical_prior reaches the fit
+// as fit --empirical-prior does (Options.EmpiricalPrior), off when left
+// out, so a run can fit what lovbench fit --empirical-prior fits.
+func TestConfigEmpiricalPrior(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		yaml string
+		want bool
+	}{
+		{"log: {path: a}\n", false},
+		{"log: {path: a}\nclick_models: {empirical_prior: true}\n", true},
+	} {
+		c, err := ParseConfig([]byte(tc.yaml), "cfg.yaml", "/tmp")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rc, err := c.ClickModels.RunConfig()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rc.Options.EmpiricalPrior != tc.want {
+			t.Errorf("%q: Options.EmpiricalPrior = %v, want %v", tc.yaml, rc.Options.EmpiricalPrior, tc.want)
 		}
 	}
 }
