@@ -1,7 +1,12 @@
 package clickmodels
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/lovbench/lovbench/sessions"
@@ -92,6 +97,122 @@ func TestEmpiricalPriorHand(t *testing.T) {
 			if a.Attr[p] != b.Attr[p] {
 				t.Errorf("%v pyclick: attractiveness of pair %d %v with the option, %v without", k, p, b.Attr[p], a.Attr[p])
 			}
+		}
+	}
+}
+
+// TestEmpiricalPriorRecorded: a fit with Options.EmpiricalPrior records
+// it in the parameter file and in metrics.json ("empirical_prior": true)
+// for the models it changes (DBN here, exact estimator) and only for
+// them: not for UBM, which it leaves alone, not under PyClick's
+// estimator, which ignores it, and not without the option, whose outputs
+// keep no such field. Loading the parameter file (--load) keeps it.
+func TestEmpiricalPriorRecorded(t *testing.T) {
+	log, err := SimulatedLog(context.Background(), DBN, 2000, 5, 50, 0.3, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// field returns the empirical_prior field of the JSON object b, and
+	// whether it is present.
+	field := func(b []byte, what string) (v, ok bool) {
+		t.Helper()
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		raw, ok := m["empirical_prior"]
+		if ok && json.Unmarshal(raw, &v) != nil {
+			t.Fatalf("%s: empirical_prior %s", what, raw)
+		}
+		return v, ok
+	}
+	// check reads dir's parameter files and metrics.json and wants the
+	// field true for DBN if dbn, absent elsewhere.
+	check := func(name, dir string, dbn bool) {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(dir, "metrics.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var reps []json.RawMessage
+		if err := json.Unmarshal(b, &reps); err != nil {
+			t.Fatal(err)
+		}
+		for i, k := range []Kind{DBN, UBM} {
+			want := dbn && k == DBN
+			p, err := os.ReadFile(ParamsPath(dir, k))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v, ok := field(p, "params"); v != want || ok != want {
+				t.Errorf("%s: %v parameter file: empirical_prior %v (present %v), want %v", name, k, v, ok, want)
+			}
+			if v, ok := field(reps[i], "metrics"); v != want || ok != want {
+				t.Errorf("%s: %v in metrics.json: empirical_prior %v (present %v), want %v", name, k, v, ok, want)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		name       string
+		exact, opt bool
+		want       bool
+	}{
+		{"exact with the option", true, true, true},
+		{"exact without", true, false, false},
+		{"pyclick with the option", false, true, false},
+	} {
+		dir := t.TempDir()
+		cfg := RunConfig{Kinds: []Kind{DBN, UBM}, Options: Options{Iterations: 3, Workers: 1, NoIntervals: true, Exact: tc.exact, EmpiricalPrior: tc.opt}}
+		if _, err := Run(context.Background(), log, cfg, dir); err != nil {
+			t.Fatal(err)
+		}
+		check(tc.name, dir, tc.want)
+		m, err := LoadModel(ParamsPath(dir, DBN))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.EmpiricalPrior != tc.want {
+			t.Errorf("%s: loaded DBN: EmpiricalPrior %v, want %v", tc.name, m.EmpiricalPrior, tc.want)
+		}
+		if !tc.want {
+			continue
+		}
+		// --load: the loaded model's report keeps the flag, and the
+		// parameter file written back from it too (round trip).
+		back := t.TempDir()
+		if _, err := Run(context.Background(), log, RunConfig{Kinds: []Kind{DBN, UBM}, LoadDir: dir}, back); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(back, "metrics.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var reps []json.RawMessage
+		if err := json.Unmarshal(b, &reps); err != nil {
+			t.Fatal(err)
+		}
+		if v, _ := field(reps[0], "loaded metrics"); !v {
+			t.Errorf("%s: loaded DBN's report lost empirical_prior: %s", tc.name, reps[0])
+		}
+		if v, _ := field(reps[1], "loaded metrics"); v {
+			t.Errorf("%s: loaded UBM's report has empirical_prior: %s", tc.name, reps[1])
+		}
+		var buf bytes.Buffer
+		if err := m.WriteJSON(&buf); err != nil {
+			t.Fatal(err)
+		}
+		if v, _ := field(buf.Bytes(), "rewritten params"); !v {
+			t.Errorf("%s: the loaded DBN written back lost empirical_prior", tc.name)
+		}
+	}
+	// A parameter file that claims the prior for a model it cannot have
+	// changed is refused, naming the field.
+	for _, bad := range []string{
+		`{"format":"lovbench-clickmodel/1","model":"UBM","ranks":1,"iterations":1,"empirical_prior":true,"exam_by_rank_prev_click":[[0.5]],"pairs":[]}`,
+		`{"format":"lovbench-clickmodel/1","model":"DBN","ranks":1,"iterations":1,"empirical_prior":true,"cont":0.5,"pairs":[]}`,
+	} {
+		if _, err := ReadModel(strings.NewReader(bad), "bad.json"); err == nil || !strings.Contains(err.Error(), "bad.json: field empirical_prior") {
+			t.Errorf("%s: error %v", bad, err)
 		}
 	}
 }

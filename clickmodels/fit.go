@@ -347,7 +347,7 @@ func (f *fitter) model(done int) *Model {
 	d := f.d
 	nPair := f.kind.PairParams()
 	m := &Model{
-		Kind: f.kind, Ranks: f.R, Iterations: done, Exact: f.exact, PSCMAuthors: f.pscmAuthors,
+		Kind: f.kind, Ranks: f.R, Iterations: done, Exact: f.exact, PSCMAuthors: f.pscmAuthors, EmpiricalPrior: f.eb,
 		QueryNames: d.log.Queries.Names, DocNames: d.log.Docs.Names,
 		PairQuery: d.pairQuery, PairDoc: d.pairDoc,
 		Global: slices.Clone(f.global[:f.ngModel]),

@@ -27,6 +27,9 @@ type paramsFile struct {
 	Exact      bool   `json:"exact,omitempty"`
 	// PSCMAuthors: PSCM as the authors' code (Options.PSCMAuthors).
 	PSCMAuthors bool `json:"pscm_authors,omitempty"`
+	// EmpiricalPrior: DBN, SDBN, DCM or CCM fitted by the exact estimator
+	// with the empirical prior (Options.EmpiricalPrior).
+	EmpiricalPrior bool `json:"empirical_prior,omitempty"`
 
 	CTR                 *float64    `json:"ctr,omitempty"`                     // GCTR
 	CTRByRank           []float64   `json:"ctr_by_rank,omitempty"`             // RCTR
@@ -62,6 +65,7 @@ type pairWriter struct {
 	iterations      int
 	exact           bool
 	pscmAuthors     bool
+	empiricalPrior  bool
 	global          []float64
 	hasAttr, hasSat bool
 	// hasEv: the pairs carry Evidence, so the relevance file gets
@@ -132,7 +136,7 @@ func (m *Model) pairWriter() *pairWriter {
 
 // header is the paramsFile of the model without its pairs.
 func (pw *pairWriter) header() paramsFile {
-	pf := paramsFile{Format: ParamsFormat, Model: pw.kind.String(), Ranks: pw.ranks, Iterations: pw.iterations, Exact: pw.exact, PSCMAuthors: pw.pscmAuthors}
+	pf := paramsFile{Format: ParamsFormat, Model: pw.kind.String(), Ranks: pw.ranks, Iterations: pw.iterations, Exact: pw.exact, PSCMAuthors: pw.pscmAuthors, EmpiricalPrior: pw.empiricalPrior}
 	g := pw.global
 	switch pw.kind {
 	case GCTR:
@@ -284,7 +288,10 @@ func modelOf(pf *paramsFile, name string) (*Model, error) {
 	if R < 1 || R > MaxSERP {
 		return nil, fmt.Errorf("%s: field ranks: %d, want 1 to %d", name, R, MaxSERP)
 	}
-	m := &Model{Kind: kind, Ranks: R, Iterations: pf.Iterations, Exact: pf.Exact, PSCMAuthors: pf.PSCMAuthors && kind == PSCM}
+	if pf.EmpiricalPrior && !(pf.Exact && kind.ExactEStep()) {
+		return nil, fmt.Errorf("%s: field empirical_prior: true for %s without exact, want it only with exact for DBN, SDBN, DCM or CCM", name, kind)
+	}
+	m := &Model{Kind: kind, Ranks: R, Iterations: pf.Iterations, Exact: pf.Exact, PSCMAuthors: pf.PSCMAuthors && kind == PSCM, EmpiricalPrior: pf.EmpiricalPrior}
 	want := kind.GlobalParams(R)
 	field := ""
 	switch kind {

@@ -48,7 +48,7 @@ func mergedPairs(parts []ShardModel) *pairWriter {
 // shard models of a fit, and no pairs yet.
 func shardPairWriter(m0 *Model) *pairWriter {
 	pw := &pairWriter{
-		kind: m0.Kind, ranks: m0.Ranks, iterations: m0.Iterations, exact: m0.Exact, pscmAuthors: m0.PSCMAuthors, global: m0.Global,
+		kind: m0.Kind, ranks: m0.Ranks, iterations: m0.Iterations, exact: m0.Exact, pscmAuthors: m0.PSCMAuthors, empiricalPrior: m0.EmpiricalPrior, global: m0.Global,
 		hasAttr: m0.Attr != nil, hasSat: m0.Sat != nil,
 	}
 	if m0.Evidence != nil {

@@ -190,6 +190,9 @@ type Model struct {
 	// PSCMAuthors: PSCM fitted, and predicting, as the authors' code
 	// (Options.PSCMAuthors).
 	PSCMAuthors bool
+	// EmpiricalPrior: DBN, SDBN, DCM or CCM fitted with Options.Exact and
+	// Options.EmpiricalPrior (ebprior.go; prediction is the same).
+	EmpiricalPrior bool
 
 	QueryNames []string
 	DocNames   []string

@@ -70,7 +70,10 @@ type Report struct {
 	Iterations     int                `json:"iterations"`
 	Exact          bool               `json:"exact_estep,omitempty"`
 	PSCMAuthors    bool               `json:"pscm_authors,omitempty"`
-	Loaded         bool               `json:"loaded,omitempty"`
+	// EmpiricalPrior: fitted with Options.EmpiricalPrior, which changes
+	// DBN, SDBN, DCM and CCM under the exact estimator (Model.EmpiricalPrior).
+	EmpiricalPrior bool `json:"empirical_prior,omitempty"`
+	Loaded         bool `json:"loaded,omitempty"`
 	// FitSeconds is wall-clock time of Fit (not of Prepare, which all
 	// models share: see PrepareSeconds). The only field that differs
 	// between reruns.
@@ -169,6 +172,7 @@ func runModels(ctx context.Context, log *sessions.Log, cfg RunConfig) ([]*Model,
 		rep.Iterations = m.Iterations
 		rep.Exact = m.Exact
 		rep.PSCMAuthors = m.PSCMAuthors
+		rep.EmpiricalPrior = m.EmpiricalPrior
 		reports = append(reports, rep)
 		models = append(models, m)
 	}

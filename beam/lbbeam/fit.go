@@ -899,7 +899,7 @@ func (f *writeModelFn) ProcessElement(ctx context.Context, _ beamstate.Provider,
 	}
 	rep := clickmodels.Report{Model: k.String(), Split: split.Kind(f.Split), TrainSessions: int(f.TrainSERPs), TrainRecords: records,
 		Metrics: met, Iterations: iterations, Exact: len(parts) > 0 && parts[0].Model.Exact,
-		PSCMAuthors: len(parts) > 0 && parts[0].Model.PSCMAuthors, Uncertainty: unc}
+		PSCMAuthors: len(parts) > 0 && parts[0].Model.PSCMAuthors, EmpiricalPrior: len(parts) > 0 && parts[0].Model.EmpiricalPrior, Uncertainty: unc}
 	b, err := json.Marshal(rep)
 	if err != nil {
 		return err

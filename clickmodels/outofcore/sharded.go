@@ -252,7 +252,7 @@ func (r *shardRun) model(k clickmodels.Kind) (clickmodels.Report, fitted, error)
 		if err != nil {
 			return rep, ft, err
 		}
-		rep.Loaded, rep.Iterations, rep.Exact = true, m.Iterations, m.Exact
+		rep.Loaded, rep.Iterations, rep.Exact, rep.EmpiricalPrior = true, m.Iterations, m.Exact, m.EmpiricalPrior
 		ft.loaded = m
 	} else {
 		t0 := time.Now()
@@ -263,7 +263,7 @@ func (r *shardRun) model(k clickmodels.Kind) (clickmodels.Report, fitted, error)
 		rep.FitSeconds = time.Since(t0).Seconds()
 		rep.PrepareSeconds = r.prepSec
 		rep.TrainRecords = r.records
-		rep.Iterations, rep.Exact = done, ft.first.Exact
+		rep.Iterations, rep.Exact, rep.EmpiricalPrior = done, ft.first.Exact, ft.first.EmpiricalPrior
 	}
 	r.logMem("model fitted", "model", k.String())
 	met, err := acc.Metrics(k)
