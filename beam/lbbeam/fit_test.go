@@ -166,6 +166,10 @@ func TestFitTolerance(t *testing.T) {
 			if k.ExactEStep() && r.Exact != exact {
 				t.Errorf("%s: exact_estep %v, want %v", r.Model, r.Exact, exact)
 			}
+			// The empirical prior is recorded for the models it changes.
+			if want := opt.EmpiricalPrior && exact && k.ExactEStep(); r.EmpiricalPrior != want {
+				t.Errorf("%s: empirical_prior %v, want %v", r.Model, r.EmpiricalPrior, want)
+			}
 			t.Logf("exact %v, accelerate %v, empirical prior %v, %s: %d iterations", exact, opt.Accelerate, opt.EmpiricalPrior, r.Model, r.Iterations)
 		}
 	}
@@ -235,7 +239,8 @@ func fitBeam(t *testing.T, wantDir, shardDir, gotDir, prepDir string, opt clickm
 	for i := range want {
 		w, g := want[i], got[i]
 		if g.Model != w.Model || g.TrainSessions != w.TrainSessions || g.TrainRecords != w.TrainRecords ||
-			g.Iterations != w.Iterations || g.Sessions != w.Sessions || g.Split != w.Split {
+			g.Iterations != w.Iterations || g.Sessions != w.Sessions || g.Split != w.Split ||
+			g.Exact != w.Exact || g.PSCMAuthors != w.PSCMAuthors || g.EmpiricalPrior != w.EmpiricalPrior {
 			t.Errorf("%s: report %+v, lovbench fit %+v", w.Model, g, w)
 		}
 		near := func(what string, a, b float64) {
