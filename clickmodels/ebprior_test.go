@@ -126,9 +126,8 @@ func TestEmpiricalPriorRecorded(t *testing.T) {
 		}
 		return v, ok
 	}
-	// check reads dir's parameter files and metrics.json and wants the
-	// field true for DBN if dbn, absent elsewhere.
-	check := func(name, dir string, dbn bool) {
+	// metrics returns the entries of dir's metrics.json.
+	metrics := func(dir string) []json.RawMessage {
 		t.Helper()
 		b, err := os.ReadFile(filepath.Join(dir, "metrics.json"))
 		if err != nil {
@@ -138,6 +137,13 @@ func TestEmpiricalPriorRecorded(t *testing.T) {
 		if err := json.Unmarshal(b, &reps); err != nil {
 			t.Fatal(err)
 		}
+		return reps
+	}
+	// check reads dir's parameter files and metrics.json and wants the
+	// field true for DBN if dbn, absent elsewhere.
+	check := func(name, dir string, dbn bool) {
+		t.Helper()
+		reps := metrics(dir)
 		for i, k := range []Kind{DBN, UBM} {
 			want := dbn && k == DBN
 			p, err := os.ReadFile(ParamsPath(dir, k))
@@ -183,14 +189,7 @@ func TestEmpiricalPriorRecorded(t *testing.T) {
 		if _, err := Run(context.Background(), log, RunConfig{Kinds: []Kind{DBN, UBM}, LoadDir: dir}, back); err != nil {
 			t.Fatal(err)
 		}
-		b, err := os.ReadFile(filepath.Join(back, "metrics.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var reps []json.RawMessage
-		if err := json.Unmarshal(b, &reps); err != nil {
-			t.Fatal(err)
-		}
+		reps := metrics(back)
 		if v, _ := field(reps[0], "loaded metrics"); !v {
 			t.Errorf("%s: loaded DBN's report lost empirical_prior: %s", tc.name, reps[0])
 		}
