@@ -57,7 +57,8 @@ import (
 //     marginal likelihood with a weak hyperprior (priorHist.prior, priors),
 //     its concentration alpha0 + beta0 at most what the pairs' spread
 //     identifies by the method of moments corrected for binomial noise
-//     (Efron), Beta(1, 1)'s 2 where it does not (priorHist.spreadBound).
+//     (Efron), Beta(1, 1)'s 2 where it does not (priorHist.spreadBound;
+//     for PBM and UBM exactly 2 there, withOwnSpread).
 //     Its histogram is counted exactly, so the prior does not depend on the
 //     order of the pairs either.
 //  3. Posterior. theta ~ Beta(alpha0 + K', beta0 + N' - K'), (K', N') the
@@ -531,6 +532,13 @@ const unidentifiedConcentration = 2
 // just clicked; docs/clickmodels.md, "How the intervals are computed").
 // Within a histogram cell K/N and N are taken at the cell's means.
 func (h *priorHist) spreadBound() float64 {
+	c, _ := h.spread()
+	return c
+}
+
+// spread is spreadBound and whether h's pairs identify the spread at all
+// (false: the bound is unidentifiedConcentration by convention).
+func (h *priorHist) spread() (float64, bool) {
 	var w, sx, sx2, sinv float64
 	for i := range h.cells {
 		for j, c := range h.cells[i] {
@@ -550,18 +558,42 @@ func (h *priorHist) spreadBound() float64 {
 		}
 	}
 	if w < minPriorPairs {
-		return unidentifiedConcentration
+		return unidentifiedConcentration, false
 	}
 	m, inv := sx/w, sinv/w
 	v := sx2/w - m*m
 	if inv >= 1 {
-		return unidentifiedConcentration
+		return unidentifiedConcentration, false
 	}
 	s2 := (v - m*(1-m)*inv) / (1 - inv)
 	if s2 <= 0 {
-		return unidentifiedConcentration
+		return unidentifiedConcentration, false
 	}
-	return max(m*(1-m)/s2-1, minConcentration)
+	return max(m*(1-m)/s2-1, minConcentration), true
+}
+
+// withOwnSpread is p with the concentration h's pairs identify: at most
+// their spreadBound where they identify a spread; where they do not,
+// exactly unidentifiedConcentration, or most (the concentration of the
+// level above, which a cell never exceeds) if that is lower, its mean
+// kept. Where the
+// pairs do not identify the spread, the concentration p carries is not
+// the log's: for pairs of one trial each the marginal likelihood of a
+// Beta prior is that of a Bernoulli of its mean, flat in the
+// concentration, so the fit's hyperprior alone takes it to
+// minConcentration (a U-shaped prior); fractional counts (skips at low
+// examination) move it either way without information on the spread
+// (docs/clickmodels.md, "Pairs seen once").
+func (p BetaPrior) withOwnSpread(h *priorHist, most float64) BetaPrior {
+	c, ok := h.spread()
+	if ok {
+		return p.withConcentrationAtMost(c)
+	}
+	c = min(c, most)
+	if s := p.Alpha + p.Beta; s > 0 {
+		p.Alpha, p.Beta = p.Alpha/s*c, p.Beta/s*c
+	}
+	return p
 }
 
 // withConcentrationAtMost is p with its concentration lowered to c if it
@@ -678,8 +710,9 @@ func (pw *pairWriter) priors(visit func(v *pairVal), gets ...func(v *pairVal) (k
 // priorTableOf fits the table of priors of one parameter from its cells'
 // histograms by (see priors). With ownSpread, a rank bucket or cell whose
 // pairs are not informative takes the prior of the level above with its
-// concentration at most what its own pairs' spread identifies
-// (spreadBound: Beta(1, 1)'s 2 where they identify none).
+// concentration at most what its own pairs' spread identifies, and every
+// prior whose own pairs identify no spread takes Beta(1, 1)'s 2 (a cell
+// at most its rank bucket's), not what the fit left (withOwnSpread).
 //
 // Why (PBM and UBM; issue 36 part 4): a cell of pairs none of which was
 // ever clicked (shown once or twice at ranks 8-9 of a dense log, from the
@@ -700,12 +733,18 @@ func priorTableOf(by [][exposureClasses]priorHist, ownSpread bool) *priorTable {
 	byRank, all := sumCells(by)
 	pooled := all.prior()
 	t := &priorTable{byRank: make([]BetaPrior, rankBuckets), byCell: make([][]BetaPrior, rankBuckets)}
+	own := func(p BetaPrior, h *priorHist, most float64) BetaPrior {
+		if ownSpread {
+			return p.withOwnSpread(h, most)
+		}
+		return p.withConcentrationAtMost(h.spreadBound())
+	}
 	for r := range by {
 		rp := pooled
 		if byRank[r].informative() {
-			rp = byRank[r].prior().withConcentrationAtMost(byRank[r].spreadBound())
+			rp = own(byRank[r].prior(), &byRank[r], maxConcentration)
 		} else if ownSpread {
-			rp = rp.withConcentrationAtMost(byRank[r].spreadBound())
+			rp = rp.withOwnSpread(&byRank[r], maxConcentration)
 		}
 		rp.Pairs = byRank[r].pairs
 		t.byRank[r] = rp
@@ -714,9 +753,9 @@ func priorTableOf(by [][exposureClasses]priorHist, ownSpread bool) *priorTable {
 			h := &by[r][e]
 			p := rp
 			if h.informative() {
-				p = h.fit(rp.Alpha + rp.Beta).withConcentrationAtMost(h.spreadBound())
+				p = own(h.fit(rp.Alpha+rp.Beta), h, rp.Alpha+rp.Beta)
 			} else if ownSpread {
-				p = p.withConcentrationAtMost(h.spreadBound())
+				p = p.withOwnSpread(h, rp.Alpha+rp.Beta)
 			}
 			p.Pairs = h.pairs
 			t.byCell[r][e] = p

@@ -447,6 +447,36 @@ func TestPriorNeverClickedCell(t *testing.T) {
 	}
 }
 
+// TestPriorSeenOnceCell: a UBM rank bucket of 100 pairs shown once each
+// at rank 0, 60 clicked (K = 1 of N = 1) and 40 skipped (K = 0 of N = 1).
+// For one trial per pair the beta-binomial probability of the counts is
+// that of a Bernoulli of the prior's mean, whatever its concentration:
+// by hand, the marginal likelihood is maximal at mean 60/100 = 0.6 and
+// flat in the concentration, so the log does not identify the spread
+// (spreadBound: I = 1) and the prior takes the convention's, that of
+// Beta(1, 1), 2. Before, the fit's hyperprior alone took the
+// concentration to its minimum, 0.5: a U-shaped prior that called most
+// pairs seen once either useless or perfect (issue 36 part 4; the first
+// rank of the sparse UBM logs, docs/clickmodels.md, "Pairs seen once").
+func TestPriorSeenOnceCell(t *testing.T) {
+	var ps []priorPair
+	for i := range 100 {
+		k := 0.0
+		if i < 60 {
+			k = 1
+		}
+		ps = append(ps, priorPair{k, 1, 1})
+	}
+	tab := ubmPriorsAtRank0(t, ps)
+	for _, p := range []struct {
+		what string
+		p    BetaPrior
+	}{{"rank bucket", tab.byRank[0]}, {"cell", tab.byCell[0][0]}} {
+		nearTol(t, p.what+"'s concentration", p.p.Alpha+p.p.Beta, 2, 1e-9)
+		nearTol(t, p.what+"'s mean", p.p.Alpha/(p.p.Alpha+p.p.Beta), 0.6, 0.005)
+	}
+}
+
 // priorPair is the attractiveness evidence of one pair of the prior
 // tests: effective successes k of trials n, and its impressions.
 type priorPair struct{ k, n, shown float64 }
