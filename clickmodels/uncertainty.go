@@ -576,9 +576,8 @@ func (h *priorHist) spread() (float64, bool) {
 // their spreadBound where they identify a spread; where they do not,
 // exactly unidentifiedConcentration, or most (the concentration of the
 // level above, which a cell never exceeds) if that is lower, its mean
-// kept. Where the
-// pairs do not identify the spread, the concentration p carries is not
-// the log's: for pairs of one trial each the marginal likelihood of a
+// kept. Where the pairs do not identify the spread, the concentration p
+// carries is not the log's: for pairs of one trial each the marginal likelihood of a
 // Beta prior is that of a Bernoulli of its mean, flat in the
 // concentration, so the fit's hyperprior alone takes it to
 // minConcentration (a U-shaped prior); fractional counts (skips at low
