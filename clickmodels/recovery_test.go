@@ -37,6 +37,14 @@ func impressions(log *sessions.Log) map[[2]string]int {
 // 0.989 (DBN, PyClick's and exact E-step), satisfaction 0.955 and 0.957.
 func TestParameterRecovery(t *testing.T) {
 	serps := testsize.Pick(200_000, 400_000)
+	// DBN and DBN-exact fit the same log: it is drawn (and prepared) once.
+	type drawn struct {
+		log   *sessions.Log
+		truth *clickmodels.Model
+		d     *clickmodels.Data
+		shown map[[2]string]int
+	}
+	logs := map[clickmodels.Kind]*drawn{}
 	for _, tc := range []struct {
 		name  string
 		kind  clickmodels.Kind
@@ -44,24 +52,30 @@ func TestParameterRecovery(t *testing.T) {
 		exact bool
 	}{{"UBM", clickmodels.UBM, 50, false}, {"DBN", clickmodels.DBN, 30, false}, {"DBN-exact", clickmodels.DBN, 30, true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			src, err := sim.NewSyntheticSource(synthCfg(50, 0.5, 7))
-			if err != nil {
-				t.Fatal(err)
+			dr := logs[tc.kind]
+			if dr == nil {
+				src, err := sim.NewSyntheticSource(synthCfg(50, 0.5, 7))
+				if err != nil {
+					t.Fatal(err)
+				}
+				log, truth, err := sim.SimulateLog(context.Background(), sim.Config{Kind: tc.kind, SERPs: serps, Seed: 11, Source: src})
+				if err != nil {
+					t.Fatal(err)
+				}
+				d, err := clickmodels.Prepare(log, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				dr = &drawn{log, truth, d, impressions(log)}
+				logs[tc.kind] = dr
 			}
-			log, truth, err := sim.SimulateLog(context.Background(), sim.Config{Kind: tc.kind, SERPs: serps, Seed: 11, Source: src})
-			if err != nil {
-				t.Fatal(err)
-			}
-			d, err := clickmodels.Prepare(log, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := clickmodels.Fit(context.Background(), d, tc.kind, clickmodels.Options{Iterations: tc.iters, Exact: tc.exact})
+			truth := dr.truth
+			m, err := clickmodels.Fit(context.Background(), dr.d, tc.kind, clickmodels.Options{Iterations: tc.iters, Exact: tc.exact})
 			if err != nil {
 				t.Fatal(err)
 			}
 			var ta, fa, ts, fs []float64
-			for k, n := range impressions(log) {
+			for k, n := range dr.shown {
 				if n < 100 {
 					continue
 				}
