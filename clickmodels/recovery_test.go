@@ -13,12 +13,32 @@ import (
 )
 
 // impressions counts how often each (query, doc) pair of log was shown.
+// It counts by the log's query and document IDs, in a table of every
+// (query, doc) when that has at most 2^24 cells (the simulated logs of
+// these tests: a few hundred queries and thousands of documents), else in
+// a map, and then names the pairs shown.
 func impressions(log *sessions.Log) map[[2]string]int {
+	nq, nd := len(log.Queries.Names), len(log.Docs.Names)
 	out := map[[2]string]int{}
+	if nq*nd > 1<<24 {
+		for i := 0; i < log.Len(); i++ {
+			q := log.Queries.Names[log.Query[i]]
+			for _, d := range log.SERPDocs(i) {
+				out[[2]string{q, log.Docs.Names[d]}]++
+			}
+		}
+		return out
+	}
+	counts := make([]int32, nq*nd)
 	for i := 0; i < log.Len(); i++ {
-		q := log.Queries.Names[log.Query[i]]
+		row := int(log.Query[i]) * nd
 		for _, d := range log.SERPDocs(i) {
-			out[[2]string{q, log.Docs.Names[d]}]++
+			counts[row+int(d)]++
+		}
+	}
+	for k, n := range counts {
+		if n > 0 {
+			out[[2]string{log.Queries.Names[k/nd], log.Docs.Names[k%nd]}] = int(n)
 		}
 	}
 	return out
