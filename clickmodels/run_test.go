@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lovbench/lovbench/internal/testsize"
 	"github.com/lovbench/lovbench/sessions"
 )
 
@@ -34,12 +35,17 @@ func stripTiming(t *testing.T, path string) []map[string]any {
 // TestRunDeterministic fits every model with 1 and with 4 workers and
 // checks that all outputs are byte-identical (metrics.json apart from its
 // timings), and that --load reproduces the metrics from the parameter files.
+// The log has 15,000 SERPs by default, whose training part (its first
+// three quarters) makes 10 chunks (8 are needed, so that each of the 4
+// workers gets more than one), and 30,000 with LOVBENCH_FULL=1 (16
+// chunks).
 func TestRunDeterministic(t *testing.T) {
-	log, err := SimulatedLog(context.Background(), DBN, 30_000, 5, 200, 0.3, 3)
+	serps := testsize.Pick(15_000, 30_000)
+	log, err := SimulatedLog(context.Background(), DBN, serps, 5, 200, 0.3, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := Prepare(log.Slice(0, 22_500), 0)
+	d, err := Prepare(log.Slice(0, serps*3/4), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -186,22 +186,28 @@ func ccLoad(t *testing.T, dir string) map[string]*ccGraph {
 	return graphs
 }
 
-// ccDistances is breadth-first search from s: hop counts and the number
-// of shortest paths over distinct neighbours (JUNG's BetweennessCentrality
+// ccDistances is breadth-first search from node s of adj (each node's
+// neighbours by index, one entry per edge): hop counts (-1: unreachable)
+// and the number of shortest paths over distinct neighbours (JUNG's BetweennessCentrality
 // walks getSuccessors, a set, so parallel edges do not multiply paths).
-func ccDistances(adj map[string][]string, s string) (dist map[string]int, paths map[string]float64) {
-	dist, paths = map[string]int{s: 0}, map[string]float64{s: 1}
-	queue := []string{s}
+func ccDistances(adj [][]int, s int) (dist []int, paths []float64) {
+	dist, paths = make([]int, len(adj)), make([]float64, len(adj))
+	for i := range dist {
+		dist[i] = -1 // unreachable
+	}
+	dist[s], paths[s] = 0, 1
+	// next[w] == u+1: w already seen among u's neighbours.
+	next := make([]int, len(adj))
+	queue := []int{s}
 	for len(queue) > 0 {
 		u := queue[0]
 		queue = queue[1:]
-		next := map[string]bool{}
 		for _, w := range adj[u] {
-			if next[w] {
+			if next[w] == u+1 {
 				continue
 			}
-			next[w] = true
-			if _, ok := dist[w]; !ok {
+			next[w] = u + 1
+			if dist[w] < 0 {
 				dist[w] = dist[u] + 1
 				queue = append(queue, w)
 			}
@@ -308,14 +314,20 @@ func TestSharedCorpusCrossCheckEight(t *testing.T) {
 		}
 		return false
 	}
-	idf := func(uri string) float64 { // TFIDFScorer.idf: ln(|R| / #graphs containing the IRI)
+	idfCache := make(map[string]float64) // idf is a function of the IRI alone
+	idf := func(uri string) float64 {    // TFIDFScorer.idf: ln(|R| / #graphs containing the IRI)
+		if x, ok := idfCache[uri]; ok {
+			return x
+		}
 		n := 0
 		for _, o := range vocabs {
 			if graphs[o].occ[uri] > 0 {
 				n++
 			}
 		}
-		return math.Log(float64(len(vocabs)) / float64(n))
+		x := math.Log(float64(len(vocabs)) / float64(n))
+		idfCache[uri] = x
+		return x
 	}
 	avg := float64(3 * total / len(vocabs)) // averageOntologySize: integer division
 	maxFreq := make(map[string]int)
@@ -353,15 +365,14 @@ func TestSharedCorpusCrossCheckEight(t *testing.T) {
 				a.idx[n] = len(names)
 				names = append(names, n)
 			}
-			for _, n := range names {
-				d, ps := ccDistances(graphs[o].adj, n)
-				row, prow := make([]int, len(names)), make([]float64, len(names))
-				for i, m := range names {
-					row[i] = -1
-					if k, ok := d[m]; ok {
-						row[i], prow[i] = k, ps[m]
-					}
+			adj := make([][]int, len(names)) // graphs[o].adj by node index
+			for i, n := range names {
+				for _, m := range graphs[o].adj[n] {
+					adj[i] = append(adj[i], a.idx[m])
 				}
+			}
+			for i := range names {
+				row, prow := ccDistances(adj, i)
 				a.dist, a.paths = append(a.dist, row), append(a.paths, prow)
 			}
 			ap[o] = a

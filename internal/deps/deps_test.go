@@ -157,7 +157,7 @@ var testRules = []struct {
 	{"ltr", []string{"TESTING"}},
 	{"report", []string{"TESTING"}},
 	{"pipeline", []string{"TESTING", "shards"}},
-	{"pipeline/calibration", []string{"corpussim", "features", "features/democorpus", "gonum.org/v1/gonum/stat"}},
+	{"pipeline/calibration", []string{"TESTING", "corpussim", "features", "features/democorpus", "gonum.org/v1/gonum/stat"}},
 	{"cmd/lovbench", []string{"TESTING", "features/democorpus", "workdir"}},
 	{"beam/lbbeam", []string{"TESTING", "ingest/ingesttest", "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs",
 		"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism", "github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"}},
