@@ -421,8 +421,10 @@ func TestConcurrentRunRefused(t *testing.T) {
 	}
 }
 
-// TestDemoEndToEnd takes the run of `lovbench demo` with its defaults (the
-// README's first command; sharedDemo, run once for the package's tests),
+// TestDemoEndToEnd takes the run of the demo's configuration (sharedDemo,
+// run once for the package's tests: `lovbench demo` with its defaults, the
+// README's first command, at the full size; the demo's configuration with
+// a lighter learning-to-rank stage by default),
 // checks the published release, that its label shares are
 // within 5 points of LOVBench's Table 4, that the report renders every chart in headless
 // Chromium without errors, and that a second demo run changes nothing.
@@ -524,12 +526,10 @@ func TestDemoEndToEnd(t *testing.T) {
 		}
 	}
 
-	again, err := exec.Command(bin, "demo", "--out", wd, "--json", "--quiet").Output()
+	res2, err := dm.again()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var res2 RunResult
-	json.Unmarshal(again, &res2)
 	if res2.Published || res2.Release != res.Release {
 		t.Errorf("unchanged rerun published %q (first %q)", res2.Release, res.Release)
 	}
