@@ -43,7 +43,8 @@ func TestFitMemoryLimitSameOutputs(t *testing.T) {
 			t.Fatal(err)
 		}
 		lg := slog.New(slog.NewJSONHandler(&logs[i], nil))
-		if _, err := Run(context.Background(), cfg, RunOptions{Log: lg}); err != nil {
+		// Up to the fit stage, the one compared (and ingest, read below).
+		if _, err := Run(context.Background(), cfg, RunOptions{Log: lg, until: StageFit}); err != nil {
 			t.Fatal(err)
 		}
 		fitDirs = append(fitDirs, filepath.Join(dir, "work", "stages", StageFit))
