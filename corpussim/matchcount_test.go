@@ -58,3 +58,16 @@ func TestMatchCountIsLenMatches(t *testing.T) {
 	}
 	t.Logf("%d queries, %d two-word unions", n, multi)
 }
+
+// BenchmarkCandidates measures the candidate queries' selection on the
+// demo's corpus (the embedded vocabularies), a fixed cost of every
+// simulated run and of simulate --corpus.
+func BenchmarkCandidates(b *testing.B) {
+	s := &Source{corpus: loadDemoCorpus(b), opts: Options{SERPSize: 10}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if cands, _, _ := s.candidates(); len(cands) == 0 {
+			b.Fatal("no candidates")
+		}
+	}
+}
