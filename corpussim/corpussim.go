@@ -182,14 +182,14 @@ func (s *Source) candidates() (cands []string, best, labelled int) {
 		if n < 2 {
 			continue
 		}
-		m := len(s.corpus.Matches(w))
+		m := s.corpus.MatchCount(w)
 		best = max(best, m)
 		if m >= s.opts.SERPSize {
 			words = append(words, w)
 		}
 	}
 	for p := range phr {
-		m := len(s.corpus.Matches(p))
+		m := s.corpus.MatchCount(p)
 		best = max(best, m)
 		if m >= s.opts.SERPSize {
 			phrases = append(phrases, p)

@@ -719,6 +719,36 @@ func (c *Corpus) Matches(query string) []string {
 	return out
 }
 
+// MatchCount returns len(c.Matches(query)), the number of terms matching
+// the query, without building the list: the union of the query words'
+// sorted postings counted by a merge.
+func (c *Corpus) MatchCount(query string) int {
+	ids, _, _ := c.queryWords(query)
+	switch len(ids) {
+	case 0:
+		return 0
+	case 1:
+		return len(c.matchPost[ids[0]])
+	case 2:
+		a, b := c.matchPost[ids[0]], c.matchPost[ids[1]]
+		n, i, j := 0, 0, 0
+		for i < len(a) && j < len(b) {
+			switch {
+			case a[i] < b[j]:
+				i++
+			case a[i] > b[j]:
+				j++
+			default:
+				i++
+				j++
+			}
+			n++
+		}
+		return n + len(a) - i + len(b) - j
+	}
+	return len(c.matchSet(ids))
+}
+
 // matchSet returns sigma_t(Q): the sorted terms matching any of the words.
 func (c *Corpus) matchSet(ids []int32) []int32 {
 	if len(ids) == 1 {

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -79,11 +78,17 @@ func lovbenchBinary(t *testing.T) string {
 // at 3,000), so the smaller log saves about a quarter of each run.
 func e2eSERPs() int { return testsize.Pick(600, 3000) }
 
-// smallConfig writes a configuration for a small, fast, complete run.
+// smallConfig writes a configuration for a small, fast, complete run:
+// every stage, both rankers on one feature configuration with 2 training
+// iterations (the tests that use it check the work directory's plumbing,
+// not the rankers; 0.15 CPU-s less per learning-to-rank stage than two
+// configurations at 5 iterations). At the full size (LOVBENCH_FULL=1),
+// two configurations at 5 iterations, as before.
 func smallConfig(t *testing.T, dir string, serps int) string {
 	t.Helper()
+	ltrCfg := testsize.Pick("configs: [light], iterations: 2", "configs: [full, light], iterations: 5")
 	cfg := fmt.Sprintf(`simulate: {sessions: %d, queries: 60, model: ubm, seed: 3}
-ltr: {algorithms: [ranknet, adarank], configs: [full, light], iterations: 5, permutations: 200}
+ltr: {algorithms: [ranknet, adarank], `+ltrCfg+`, permutations: 200}
 report: {title: e2e}
 `, serps)
 	p := filepath.Join(dir, "lovbench.yaml")
@@ -421,8 +426,10 @@ func TestConcurrentRunRefused(t *testing.T) {
 	}
 }
 
-// TestDemoEndToEnd takes the run of `lovbench demo` with its defaults (the
-// README's first command; sharedDemo, run once for the package's tests),
+// TestDemoEndToEnd takes the run of the demo's configuration (sharedDemo,
+// run once for the package's tests: `lovbench demo` with its defaults, the
+// README's first command, at the full size; the demo's configuration with
+// a lighter learning-to-rank stage by default),
 // checks the published release, that its label shares are
 // within 5 points of LOVBench's Table 4, that the report renders every chart in headless
 // Chromium without errors, and that a second demo run changes nothing.
@@ -524,12 +531,10 @@ func TestDemoEndToEnd(t *testing.T) {
 		}
 	}
 
-	again, err := exec.Command(bin, "demo", "--out", wd, "--json", "--quiet").Output()
+	res2, err := dm.again()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var res2 RunResult
-	json.Unmarshal(again, &res2)
 	if res2.Published || res2.Release != res.Release {
 		t.Errorf("unchanged rerun published %q (first %q)", res2.Release, res.Release)
 	}
@@ -544,9 +549,9 @@ func TestDemoEndToEnd(t *testing.T) {
 // many clicks per result, and checks that its labels recover the hidden
 // relevance: Pearson 0.8 or more and Kendall's tau-b 0.5 or more between
 // the inferred probability and the true relevance. At the default size it
-// runs the demo's configuration in-process at half size and without the
-// learning-to-rank stage, which comes after the labels and is half the
-// run's time (the default demo's tests check that stage); at the full size
+// runs the demo's configuration in-process at half size up to the label
+// stage, the last one the check reads (the stages after it, learning to
+// rank above all, are the default demo's tests'); at the full size
 // (LOVBENCH_FULL=1) the whole `lovbench demo --profile dense`.
 func TestDemoDenseRecovery(t *testing.T) {
 	t.Parallel()
@@ -563,9 +568,7 @@ func TestDemoDenseRecovery(t *testing.T) {
 		// labelled pairs. Seed 1, demo's default.
 		serps, queries := DemoDense.DemoSize()
 		cfg := DemoConfig(wd, DemoDense, serps/2, queries/2, 1)
-		off := false
-		cfg.LTR.Enabled = &off
-		if _, err := Run(context.Background(), cfg, RunOptions{}); err != nil {
+		if _, err := Run(context.Background(), cfg, RunOptions{until: StageLabel}); err != nil {
 			t.Fatalf("the dense demo's configuration: %v", err)
 		}
 	}
@@ -789,7 +792,9 @@ func TestExpertAgreement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Run(context.Background(), cfg, RunOptions{}); err != nil {
+	// Up to the label stage, which matches the expert judgments; the
+	// report's data below is built from the stages run.
+	if _, err := Run(context.Background(), cfg, RunOptions{until: StageLabel}); err != nil {
 		t.Fatal(err)
 	}
 	var ag []ModelAgreement
@@ -820,22 +825,36 @@ func fmtPtr(p *float64) string {
 	return strconv.FormatFloat(*p, 'f', 3, 64)
 }
 
-// hashCache keeps, per output directory, the SHA-256 of its files
-// (workdir.HashTree) with the signature of the tree they were read at:
-// every file's path, inode, size, modification and change times. A poll
-// that finds the same signature reuses the sums instead of reading every
-// file again; a file written, replaced, added or removed since changes
-// the signature (its ctime at least), and the directory is hashed again.
-type hashCache map[string]hashedTree
+// verifiedTrees keeps, per output directory, the signature of its files
+// (treeSignature: every file's path, inode, size, modification and change
+// times) at which the directory was last verified whole against its
+// manifest. A poll that finds the same signature counts the directory as
+// verified again without reading its manifest or its files; a file
+// written, replaced, added or removed since (the manifest included)
+// changes the signature (its ctime at least), and the directory is read
+// and verified again.
+type verifiedTrees map[string]string
 
-type hashedTree struct {
-	sig  string
-	sums map[string]string
+// seen returns dir's signature now and whether dir was verified at it.
+func (v verifiedTrees) seen(dir string) (sig string, ok bool, err error) {
+	if sig, err = treeSignature(dir); err != nil {
+		return "", false, err
+	}
+	last, ok := v[dir]
+	return sig, ok && last == sig, nil
 }
 
-// treeSignature is the signature hashCache keys on.
+// mark records dir as verified at sig (its signature before it was read),
+// if nothing changed while it was read.
+func (v verifiedTrees) mark(dir, sig string) {
+	if after, err := treeSignature(dir); err == nil && after == sig {
+		v[dir] = sig
+	}
+}
+
+// treeSignature is the signature verifiedTrees keys on.
 func treeSignature(dir string) (string, error) {
-	var b strings.Builder
+	var b []byte
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -848,34 +867,14 @@ func treeSignature(dir string) (string, error) {
 		if !ok {
 			return fmt.Errorf("%s: no inode", p)
 		}
-		fmt.Fprintf(&b, "%s %d %d %d.%d %d.%d\n", p, sys.Ino, st.Size(), sys.Mtim.Sec, sys.Mtim.Nsec, sys.Ctim.Sec, sys.Ctim.Nsec)
+		b = append(b, p...)
+		for _, n := range []int64{int64(sys.Ino), st.Size(), sys.Mtim.Sec, sys.Mtim.Nsec, sys.Ctim.Sec, sys.Ctim.Nsec} {
+			b = strconv.AppendInt(append(b, ' '), n, 10)
+		}
+		b = append(b, '\n')
 		return nil
 	})
-	return b.String(), err
-}
-
-// hashTree is workdir.HashTree(dir), read again only when the tree's
-// signature changed since the last read (nil cache: always).
-func (c hashCache) hashTree(dir string) (map[string]string, error) {
-	if c == nil {
-		return workdir.HashTree(dir)
-	}
-	before, err := treeSignature(dir)
-	if err != nil {
-		return nil, err
-	}
-	if h, ok := c[dir]; ok && h.sig == before {
-		return h.sums, nil
-	}
-	sums, err := workdir.HashTree(dir)
-	if err != nil {
-		return nil, err
-	}
-	// Kept only if nothing changed while the files were read.
-	if after, err := treeSignature(dir); err == nil && after == before {
-		c[dir] = hashedTree{sig: before, sums: sums}
-	}
-	return sums, nil
+	return string(b), err
 }
 
 // verifyVisible checks, as a reader would, every output visible through the
@@ -883,11 +882,27 @@ func (c hashCache) hashTree(dir string) (map[string]string, error) {
 // every file it lists with that SHA-256 and nothing else; the latest
 // release likewise with its release.json. It returns the number of outputs
 // checked. Outputs whose directory vanished while being read (replaced by a
-// newer one) are skipped. The file sums of a directory unchanged since the
-// last call are taken from cache (hashCache; nil: every file is read).
-func verifyVisible(wd string, cache hashCache) (int, error) {
+// newer one) are skipped. A directory whose files have not changed since
+// it was last verified whole counts as verified without being read again
+// (verifiedTrees; nil: every directory is read).
+func verifyVisible(wd string, verified verifiedTrees) (int, error) {
 	n := 0
 	check := func(dir, manifest string, files func([]byte) (map[string]string, error)) error {
+		var sig string
+		if verified != nil {
+			s, ok, err := verified.seen(dir)
+			if err != nil {
+				if _, statErr := os.Stat(dir); os.IsNotExist(statErr) {
+					return nil // superseded and removed while we looked
+				}
+				return err
+			}
+			if ok {
+				n++
+				return nil
+			}
+			sig = s
+		}
 		b, err := os.ReadFile(filepath.Join(dir, manifest))
 		if os.IsNotExist(err) {
 			if _, statErr := os.Stat(dir); os.IsNotExist(statErr) {
@@ -902,14 +917,13 @@ func verifyVisible(wd string, cache hashCache) (int, error) {
 		if err != nil {
 			return fmt.Errorf("%s/%s: %v", dir, manifest, err)
 		}
-		got, err := cache.hashTree(dir)
+		got, err := workdir.HashTree(dir)
 		if err != nil {
 			if _, statErr := os.Stat(dir); os.IsNotExist(statErr) {
 				return nil
 			}
 			return err
 		}
-		got = maps.Clone(got) // the cache's map stays whole
 		delete(got, manifest)
 		if len(got) != len(want) {
 			return fmt.Errorf("%s holds %d files, its %s lists %d", dir, len(got), manifest, len(want))
@@ -918,6 +932,9 @@ func verifyVisible(wd string, cache hashCache) (int, error) {
 			if got[f] != h {
 				return fmt.Errorf("%s/%s is not the file its %s lists (partial?)", dir, f, manifest)
 			}
+		}
+		if verified != nil {
+			verified.mark(dir, sig)
 		}
 		n++
 		return nil
@@ -977,13 +994,16 @@ func TestReaderNeverSeesPartialOutput(t *testing.T) {
 		var waitErr error
 		go func() { waitErr = cmd.Wait(); close(exited) }()
 		t.Cleanup(func() { cmd.Process.Kill(); <-exited })
-		// The sums of outputs unchanged since the last poll come from
-		// cache, and the reader pauses a millisecond between polls: a poll
-		// then costs a walk of stats instead of a read of every file, so
-		// the reader polls more often than when it hashed every output
-		// each time without pause (115 polls in the forced run at 600
-		// SERPs, 2026-11-29) for a fraction of the CPU.
-		cache := hashCache{}
+		// An output whose files are unchanged since it was last verified
+		// whole counts as verified again (verifiedTrees), and the reader
+		// pauses 2 ms between polls: a poll then costs a walk of stats
+		// instead of a read of every manifest and file, so the reader
+		// polls more often than when it hashed every output each time
+		// without pause (115 polls in the forced run at 600 SERPs,
+		// 2026-11-29; 1,300 now) for a fraction of the CPU. (With the
+		// sums of unchanged files cached and a 1 ms pause, 2026-11-29,
+		// it polled about as often for more CPU.)
+		cache := verifiedTrees{}
 		polls, checked := 0, 0
 	loop:
 		for {
@@ -1001,7 +1021,7 @@ func TestReaderNeverSeesPartialOutput(t *testing.T) {
 			}
 			polls++
 			checked += n
-			time.Sleep(time.Millisecond)
+			time.Sleep(2 * time.Millisecond)
 		}
 		if n, err := verifyVisible(wd, nil); err != nil || n != len(smallStages)+1 {
 			t.Fatalf("after %v: %d outputs verified (%v), want %d", args, n, err, len(smallStages)+1)
@@ -1049,52 +1069,77 @@ func TestRunOnEntirelyBadLogKeepsReport(t *testing.T) {
 	}
 }
 
-// The reader's cache (hashCache) reads a directory again when a file in it
-// is rewritten in place with the same size, replaced, added or removed,
-// and then gives workdir.HashTree's sums; the sums of an unchanged
-// directory are the cached ones.
-func TestHashCacheSeesChanges(t *testing.T) {
+// The reader's cache (verifiedTrees) counts a directory as verified only
+// while none of its files has changed since it was marked: a file
+// rewritten in place with the same size, replaced, added or removed makes
+// the directory be read again.
+func TestVerifiedTreesSeeChanges(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	f := filepath.Join(dir, "a.txt")
 	if err := os.WriteFile(f, []byte("aaaa"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c := hashCache{}
-	check := func(when string) {
+	v := verifiedTrees{}
+	seen := func() bool {
 		t.Helper()
-		got, err := c.hashTree(dir)
+		_, ok, err := v.seen(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := workdir.HashTree(dir)
+		return ok
+	}
+	mark := func() {
+		t.Helper()
+		sig, _, err := v.seen(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !maps.Equal(got, want) {
-			t.Errorf("%s: cached sums %v, files' sums %v", when, got, want)
+		v.mark(dir, sig)
+	}
+	if seen() {
+		t.Fatal("a directory never verified counts as verified")
+	}
+	mark()
+	if !seen() || len(v) != 1 {
+		t.Fatalf("an unchanged directory verified once is not counted as verified (cache %d)", len(v))
+	}
+	for _, c := range []struct {
+		what   string
+		change func()
+	}{
+		// In place, same size (the file's times change; its inode does not).
+		{"rewritten in place", func() {
+			h, err := os.OpenFile(f, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := h.WriteAt([]byte("b"), 2); err != nil {
+				t.Fatal(err)
+			}
+			h.Close()
+		}},
+		{"replaced", func() {
+			os.WriteFile(f+".new", []byte("cccc"), 0o644)
+			os.Rename(f+".new", f)
+		}},
+		{"added", func() { os.WriteFile(filepath.Join(dir, "b.txt"), nil, 0o644) }},
+		{"removed", func() { os.Remove(f) }},
+	} {
+		c.change()
+		if seen() {
+			t.Errorf("%s: the directory still counts as verified", c.what)
+		}
+		mark()
+		if !seen() {
+			t.Errorf("%s, then verified: not counted as verified", c.what)
 		}
 	}
-	check("first read")
-	check("unchanged")
-	if len(c) != 1 {
-		t.Fatalf("cache holds %d directories, want 1", len(c))
+	// A directory that changes while it is read is not marked.
+	sig, _, _ := v.seen(dir)
+	os.WriteFile(filepath.Join(dir, "c.txt"), nil, 0o644)
+	v.mark(dir, sig)
+	if seen() {
+		t.Error("a directory changed while it was read counts as verified")
 	}
-	// In place, same size (the file's times change; its inode does not).
-	h, err := os.OpenFile(f, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := h.WriteAt([]byte("b"), 2); err != nil {
-		t.Fatal(err)
-	}
-	h.Close()
-	check("rewritten in place")
-	os.WriteFile(f+".new", []byte("cccc"), 0o644)
-	os.Rename(f+".new", f)
-	check("replaced")
-	os.WriteFile(filepath.Join(dir, "b.txt"), nil, 0o644)
-	check("added")
-	os.Remove(f)
-	check("removed")
 }

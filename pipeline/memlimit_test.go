@@ -28,29 +28,46 @@ func TestFitMemoryLimitSameOutputs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("two small pipeline runs")
 	}
+	// Both runs in one work directory: the second reuses the first's
+	// simulated log and ingested sessions, the fit's only input, and
+	// fits again (forced) under the limit. Each fit's output directory
+	// is kept until a later run replaces it, so both are compared.
 	base := t.TempDir()
 	var fitDirs []string
 	logs := make([]bytes.Buffer, 2)
 	for i, extra := range []string{"", "memory_limit: 1MiB\n"} {
-		dir := filepath.Join(base, []string{"mem", "ooc"}[i])
-		os.MkdirAll(dir, 0o755)
 		cfgText := "simulate: {sessions: 3000, queries: 60, model: ubm, seed: 3}\nltr: {enabled: false}\nworkdir: work\nclick_models:\n  models: [dctr, ubm, dbn]\n" + extra
-		if err := os.WriteFile(filepath.Join(dir, "c.yaml"), []byte(cfgText), 0o644); err != nil {
+		cfgPath := filepath.Join(base, []string{"mem", "ooc"}[i]+".yaml")
+		if err := os.WriteFile(cfgPath, []byte(cfgText), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		cfg, err := LoadConfig(filepath.Join(dir, "c.yaml"))
+		cfg, err := LoadConfig(cfgPath)
 		if err != nil {
 			t.Fatal(err)
 		}
 		lg := slog.New(slog.NewJSONHandler(&logs[i], nil))
-		if _, err := Run(context.Background(), cfg, RunOptions{Log: lg}); err != nil {
+		// Up to the fit stage, the one compared (and ingest, read below).
+		res, err := Run(context.Background(), cfg, RunOptions{Log: lg, until: StageFit, Force: []string{StageFit}})
+		if err != nil {
 			t.Fatal(err)
 		}
-		fitDirs = append(fitDirs, filepath.Join(dir, "work", "stages", StageFit))
+		for _, s := range res.Stages {
+			if s.Name == StageFit && s.Skipped {
+				t.Fatalf("run %d: the fit stage did not run", i+1)
+			}
+		}
+		dir, err := filepath.EvalSymlinks(filepath.Join(base, "work", "stages", StageFit))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fitDirs = append(fitDirs, dir)
+	}
+	if fitDirs[0] == fitDirs[1] {
+		t.Fatalf("both runs' fit outputs are %s", fitDirs[0])
 	}
 	// The simulated log has SERPs without a click, which ingest keeps for
 	// the click models: both engines fit them.
-	rep, err := ingest.ReadReport(filepath.Join(base, "mem", "work", "stages", StageIngest, ingest.ReportFile))
+	rep, err := ingest.ReadReport(filepath.Join(base, "work", "stages", StageIngest, ingest.ReportFile))
 	if err != nil {
 		t.Fatal(err)
 	}

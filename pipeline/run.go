@@ -51,6 +51,11 @@ type RunOptions struct {
 	// gives a larger one (demo: "more --serps and --queries"); empty, it
 	// says a larger log or fewer folds (export.folds in the configuration).
 	Remedy string
+	// until, for the package's tests only, names the last stage to run:
+	// the stages after it are left out and no release is published (a
+	// test that checks the fit or the labels does not pay for features,
+	// export and report).
+	until string
 }
 
 // RunResult says what a run did.
@@ -143,9 +148,16 @@ func Run(ctx context.Context, cfg *Config, o RunOptions) (*RunResult, error) {
 	// Rebuild the stages now that the corpus files are known (their
 	// content is part of the fingerprints).
 	stages = r.stages()
+	if o.until != "" {
+		i := slices.IndexFunc(stages, func(s Stage) bool { return s.Name == o.until })
+		if i < 0 {
+			return nil, fmt.Errorf("%w %q", ErrUnknownStage, o.until)
+		}
+		stages = stages[:i+1]
+	}
 	res, err := w.RunStages(ctx, stages, force)
 	out := &RunResult{Workdir: wd, Stages: res}
-	if err != nil {
+	if err != nil || o.until != "" {
 		return out, err
 	}
 	fps := map[string]string{}

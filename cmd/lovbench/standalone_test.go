@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -43,6 +44,10 @@ func TestUserFacingTextCitesNoReferenceFiles(t *testing.T) {
 		}
 		return false
 	}
+	// The layout's paths all hold one of these: a line without any
+	// cannot match it, and is not given to the regular expression.
+	layoutHints := []string{"papers/", "data/", "reference/"}
+	buf := make([]byte, 1<<20) // one scanner buffer for every file
 	checked := 0
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -65,14 +70,18 @@ func TestUserFacingTextCitesNoReferenceFiles(t *testing.T) {
 		}
 		defer f.Close()
 		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 1<<24)
+		sc.Buffer(buf, 1<<24)
 		for n := 1; sc.Scan(); n++ {
+			line := sc.Text()
 			for _, bad := range forbidden {
-				if strings.Contains(sc.Text(), bad) {
+				if strings.Contains(line, bad) {
 					t.Errorf("%s:%d mentions %s, which users do not have; cite docs/method.md or the LOVBench paper", filepath.ToSlash(rel), n, bad)
 				}
 			}
-			if m := layout.FindStringSubmatch(sc.Text()); m != nil {
+			if !slices.ContainsFunc(layoutHints, func(h string) bool { return strings.Contains(line, h) }) {
+				continue
+			}
+			if m := layout.FindStringSubmatch(line); m != nil {
 				t.Errorf("%s:%d cites %s, a folder users do not have; cite the paper, its section or table, or a file in the repository", filepath.ToSlash(rel), n, m[2])
 			}
 		}
