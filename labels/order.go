@@ -28,20 +28,26 @@ import (
 const orderNodes = 48
 
 // orderRule holds the Gauss-Legendre nodes and weights on [0, 1] that
-// OrderConfidence integrates with, and a memo of the quantiles of the
-// posteriors it met: on a sparse log many pairs share a posterior (the
-// same evidence in the same prior cell; 740 distinct among the demo's
-// 1,760 pairs). The memo is a pure function's and changes no output.
+// OrderConfidence integrates with, a memo of the quantiles of the
+// posteriors it met, and a memo of the integrals it computed (by the
+// pair of posteriors, the integration variable's first): on a sparse
+// log many pairs share a posterior (the same evidence in the same prior
+// cell; 740 distinct among the demo's 1,760 pairs), and many pairs of
+// labels share their pair of posteriors (about half of the pairs of
+// pipeline/calibration's sparse UBM runs). Both memos are a pure
+// function's and change no output.
 type orderRule struct {
-	u, w []float64
-	memo map[Posterior][]float64
+	u, w  []float64
+	memo  map[Posterior][]float64
+	pairs map[[2]Posterior]float64
 }
 
-// maxOrderMemo bounds orderRule.memo (it is emptied when full).
+// maxOrderMemo bounds orderRule.memo and orderRule.pairs (each is
+// emptied when full).
 const maxOrderMemo = 1 << 14
 
 func newOrderRule() *orderRule {
-	r := &orderRule{u: make([]float64, orderNodes), w: make([]float64, orderNodes), memo: map[Posterior][]float64{}}
+	r := &orderRule{u: make([]float64, orderNodes), w: make([]float64, orderNodes), memo: map[Posterior][]float64{}, pairs: map[[2]Posterior]float64{}}
 	quad.Legendre{}.FixedLocations(r.u, r.w, 0, 1)
 	return r
 }
@@ -61,26 +67,31 @@ func newOrderRule() *orderRule {
 // and bounded, so the error is far below the third decimal
 // (TestOrderConfidence checks closed forms: errors at most 4e-6).
 func OrderConfidence(x, y Posterior) float64 {
-	return newOrderRule().order(x, y, nil, nil)
+	return newOrderRule().order(x, y)
 }
 
-// order is OrderConfidence with the quantiles of x and y at the rule's
-// nodes, qx and qy, when known (nil: computed).
-func (r *orderRule) order(x, y Posterior, qx, qy []float64) float64 {
+// order is OrderConfidence with r's nodes and memos.
+func (r *orderRule) order(x, y Posterior) float64 {
 	if x == (Posterior{}) || y == (Posterior{}) {
 		return math.NaN()
 	}
 	if betaVar(y) < betaVar(x) {
-		return 1 - r.order(y, x, qy, qx)
+		return 1 - r.order(y, x)
 	}
-	if qx == nil {
-		qx = r.quantiles(x)
+	key := [2]Posterior{x, y}
+	if s, ok := r.pairs[key]; ok {
+		return s
 	}
 	s := 0.0
-	for i, q := range qx {
+	for i, q := range r.quantiles(x) {
 		s += r.w[i] * betaCDF(y, q)
 	}
-	return min(max(s, 0), 1)
+	s = min(max(s, 0), 1)
+	if len(r.pairs) >= maxOrderMemo {
+		clear(r.pairs)
+	}
+	r.pairs[key] = s
+	return s
 }
 
 // quantiles returns Q_p at the rule's nodes.
@@ -161,13 +172,6 @@ func (r *orderRule) agreement(ls []Label) (QueryOrder, []PairOrder) {
 		}
 	}
 	qa.Labels = len(with)
-	qs := make([][]float64, len(with))
-	quant := func(i int) []float64 {
-		if qs[i] == nil {
-			qs[i] = r.quantiles(with[i].Post)
-		}
-		return qs[i]
-	}
 	var pairs []PairOrder
 	sum := 0.0
 	for i, a := range with {
@@ -176,15 +180,15 @@ func (r *orderRule) agreement(ls []Label) (QueryOrder, []PairOrder) {
 			if a.Grade == b.Grade {
 				continue
 			}
-			hi, lo, ih, il := a, b, i, j
+			hi, lo := a, b
 			if b.Grade > a.Grade {
-				hi, lo, ih, il = b, a, j, i
+				hi, lo = b, a
 			}
 			var c float64
 			if betaVar(lo.Post) < betaVar(hi.Post) {
-				c = 1 - r.order(lo.Post, hi.Post, quant(il), nil)
+				c = 1 - r.order(lo.Post, hi.Post)
 			} else {
-				c = r.order(hi.Post, lo.Post, quant(ih), nil)
+				c = r.order(hi.Post, lo.Post)
 			}
 			pairs = append(pairs, PairOrder{Query: qa.Query, High: hi.Term, Low: lo.Term, HighLabel: hi.Grade, LowLabel: lo.Grade, Confidence: c})
 			sum += c
@@ -200,6 +204,7 @@ func (r *orderRule) agreement(ls []Label) (QueryOrder, []PairOrder) {
 // OrderAgreements is OrderAgreement of every query of ls (whose labels
 // come query by query, as Assign returns them), in their order.
 func OrderAgreements(ls []Label) ([]QueryOrder, []PairOrder) {
+	r := newOrderRule()
 	var qas []QueryOrder
 	var all []PairOrder
 	for i := 0; i < len(ls); {
@@ -207,7 +212,7 @@ func OrderAgreements(ls []Label) ([]QueryOrder, []PairOrder) {
 		for j < len(ls) && ls[j].Query == ls[i].Query {
 			j++
 		}
-		qa, ps := OrderAgreement(ls[i:j])
+		qa, ps := r.agreement(ls[i:j])
 		qas, all = append(qas, qa), append(all, ps...)
 		i = j
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -138,5 +139,26 @@ func BenchmarkOrderAgreement(b *testing.B) {
 	}
 	for b.Loop() {
 		OrderAgreement(ls)
+	}
+}
+
+// BenchmarkOrderAgreementsSparse: 400 queries of ten labels whose
+// posteriors come from 40 (the same evidence in the same prior cell, as
+// on a sparse log), grades by the posterior's mean, through one rule as
+// `lovbench label` computes them (orderWriter: one rule per run).
+func BenchmarkOrderAgreementsSparse(b *testing.B) {
+	qs := make([][]Label, 400)
+	for q := range qs {
+		for i := range 10 {
+			k := (q*7 + i*13) % 40
+			p := Posterior{Alpha: 1 + float64(k%8)*1.3, Beta: 2 + float64(k/8)*2.1}
+			qs[q] = append(qs[q], Label{Query: strconv.Itoa(q), Term: string(rune('a' + i)), Grade: min(int(5*p.Alpha/(p.Alpha+p.Beta)), 4), Post: p})
+		}
+	}
+	for b.Loop() {
+		r := newOrderRule()
+		for _, ls := range qs {
+			r.agreement(ls)
+		}
 	}
 }

@@ -185,7 +185,7 @@ func Simulate(ctx context.Context, cfg Config, emit func(*SERP) error) (*clickmo
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x73696d756c617465))
 	var queries, docs sessions.Dict
-	pairs := make(map[[2]int32]int32)
+	var pairs pairIndex
 	truth := &clickmodels.Model{Kind: cfg.Kind, Ranks: R, Global: g}
 	var a, s [clickmodels.MaxSERP]float64
 	serp := &SERP{}
@@ -230,8 +230,7 @@ func Simulate(ctx context.Context, cfg Config, emit func(*SERP) error) (*clickmo
 		for r, d := range ds {
 			did := docs.ID(d)
 			serp.DocIDs = append(serp.DocIDs, did)
-			key := [2]int32{qid, did}
-			p, ok := pairs[key]
+			p, ok := pairs.find(qid, did)
 			if !ok {
 				if q == "" || d == "" || strings.ContainsAny(q, "\t\r\n") || strings.ContainsAny(d, "\t\r\n") {
 					return nil, fmt.Errorf("simulate: SERP %d: query %q or document %q is empty or holds a tab or line break", i, q, d)
@@ -241,7 +240,7 @@ func Simulate(ctx context.Context, cfg Config, emit func(*SERP) error) (*clickmo
 					return nil, fmt.Errorf("simulate: true parameters of (%q, %q) are %v, %v: want values in (0, 1)", q, d, ta, ts)
 				}
 				p = int32(len(truth.PairQuery))
-				pairs[key] = p
+				pairs.add(qid, did, p)
 				truth.PairQuery = append(truth.PairQuery, qid)
 				truth.PairDoc = append(truth.PairDoc, did)
 				truth.Attr = append(truth.Attr, ta)
@@ -272,6 +271,52 @@ func Simulate(ctx context.Context, cfg Config, emit func(*SERP) error) (*clickmo
 		truth.Sat = nil
 	}
 	return truth, nil
+}
+
+// pairIndex finds the index of a (query, document) pair among the pairs
+// shown so far. A document is shown for few queries (the synthetic
+// source's for one), so its first pairs are kept in a short list by
+// document ID, which the simulation's hot loop scans instead of hashing
+// the pair; a document's pairs beyond maxDocPairs go to a map.
+type pairIndex struct {
+	byDoc [][]docPair // [document ID]: its first maxDocPairs pairs
+	more  map[[2]int32]int32
+}
+
+type docPair struct{ query, pair int32 }
+
+const maxDocPairs = 8
+
+func (x *pairIndex) find(qid, did int32) (int32, bool) {
+	if int(did) >= len(x.byDoc) {
+		return 0, false
+	}
+	l := x.byDoc[did]
+	for _, dp := range l {
+		if dp.query == qid {
+			return dp.pair, true
+		}
+	}
+	if len(l) == maxDocPairs {
+		p, ok := x.more[[2]int32{qid, did}]
+		return p, ok
+	}
+	return 0, false
+}
+
+// add records pair p of (qid, did), which find does not know.
+func (x *pairIndex) add(qid, did, p int32) {
+	for int(did) >= len(x.byDoc) {
+		x.byDoc = append(x.byDoc, nil)
+	}
+	if len(x.byDoc[did]) < maxDocPairs {
+		x.byDoc[did] = append(x.byDoc[did], docPair{qid, p})
+		return
+	}
+	if x.more == nil {
+		x.more = map[[2]int32]int32{}
+	}
+	x.more[[2]int32{qid, did}] = p
 }
 
 // drawClicks simulates one user on a SERP with attractiveness a and
