@@ -12,9 +12,10 @@
 //	part                                         share   who uses it
 //	Go's soft limit (debug.SetMemoryLimit)       L-L/16  the command, once
 //	preparing one query shard                    L/4     shards.ForMemory
-//	prepared shards held in memory between       L/4     outofcore.RunShards
+//	prepared shards held in memory between       L/8     outofcore.RunShards
 //	  passes (the rest go to prepared-shard              (RunConfig.PreparedBudget)
 //	  files, read back every pass)
+//	spilled shards' pair values held in memory   L/8     the same budget again
 //	pair values of all shards, E-step work,      the rest
 //	  output buffers
 //
@@ -56,9 +57,14 @@ type Fit struct {
 	PreparedHeld int64
 }
 
-// shareDivisor: preparing one shard and holding prepared shards each get
-// a quarter of the limit.
+// shareDivisor: preparing one shard gets a quarter of the limit.
 const shareDivisor = 4
+
+// heldDivisor: the prepared shards held between passes get an eighth of
+// the limit. A held shard also keeps its fitter's state (factorised items,
+// about 0.7 times the prepared size for UBM), which the budget does not
+// count; an eighth leaves the collector room under the soft limit.
+const heldDivisor = 8
 
 // ForFit returns the budget of a fit under a limit of limit bytes (0: no
 // limit, the zero Fit).
@@ -66,8 +72,7 @@ func ForFit(limit int64) Fit {
 	if limit <= 0 {
 		return Fit{}
 	}
-	q := max(limit/shareDivisor, 1)
-	return Fit{Limit: limit, ShardPrepare: q, PreparedHeld: q}
+	return Fit{Limit: limit, ShardPrepare: max(limit/shareDivisor, 1), PreparedHeld: max(limit/heldDivisor, 1)}
 }
 
 // MinFitLimit is the smallest limit whose ShardPrepare is at least

@@ -8,7 +8,7 @@ import (
 // TestForFit: the shares of the package doc, by hand for 1 GiB.
 func TestForFit(t *testing.T) {
 	const gib = 1 << 30
-	if got, want := ForFit(gib), (Fit{Limit: gib, ShardPrepare: 256 << 20, PreparedHeld: 256 << 20}); got != want {
+	if got, want := ForFit(gib), (Fit{Limit: gib, ShardPrepare: 256 << 20, PreparedHeld: 128 << 20}); got != want {
 		t.Errorf("ForFit(1GiB) = %+v, want %+v", got, want)
 	}
 	if got := ForFit(0); got != (Fit{}) {
