@@ -1,0 +1,190 @@
+package clickmodels
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/lovbench/lovbench/sessions"
+)
+
+// TestCascadeLLChunk checks cascadeLLChunk, the tolerance's log-likelihood
+// of DBN and SDBN taken four SERPs side by side, against addLL (clickProbs'
+// conditional probabilities and serpLL), SERP by SERP, bit for bit: on a
+// log of SERPs of 1 to 10 ranks, with values that reach serpLL's every
+// path (factors below 2^-100 taken one by one, products folded below
+// 2^-900) and a trainLL and an estepLL pass that must sum the same bits.
+func TestCascadeLLChunk(t *testing.T) {
+	for _, c := range []struct {
+		kind       Kind
+		clickedLog bool
+	}{{DBN, false}, {SDBN, false}, {DBN, true}, {SDBN, true}} {
+		testCascadeLLChunk(t, c.kind, c.clickedLog)
+	}
+}
+
+// testCascadeLLChunk is TestCascadeLLChunk for one model, on
+// randomClickLog's log or (clickedLog) on one whose ranks are clicked with
+// probability 0.9, where products of factors near 2^-95 fold.
+func testCascadeLLChunk(t *testing.T, kind Kind, clickedLog bool) {
+	ctx := context.Background()
+	d := randomClickLog(t, 3000, 200, 30, 1)
+	if clickedLog {
+		d = clickedClickLog(t, 2000, 100, 30)
+	}
+	rng := rand.New(rand.NewPCG(3, 5))
+	{
+		g := filled(kind.GlobalParams(d.ranks), 0.7)
+		if clickedLog {
+			g = filled(kind.GlobalParams(d.ranks), 1)
+		}
+		f := newFitter(ctx, d, kind, Options{Workers: 2, Exact: true}, g, true)
+		if !f.cascadeLL() {
+			t.Fatalf("%s: not cascadeLL", kind)
+		}
+		for p := range f.attr {
+			switch rng.IntN(6) {
+			case 0:
+				f.attr[p] = 0x1p-95 // clicked: a product of a few folds below 2^-900
+			case 1:
+				f.attr[p] = 1e-40 // a factor below 2^-100
+			case 2:
+				f.attr[p] = 1 - 1e-12 // unclicked: 1 - a x near 0
+			default:
+				f.attr[p] = rng.Float64()
+			}
+			f.sat[p] = rng.Float64()
+			if clickedLog && rng.IntN(2) == 0 {
+				f.attr[p], f.sat[p] = 0x1p-95, 0
+			}
+		}
+		sc := newScratch(f.ng)
+		var want ExactSum
+		var v view
+		perSERP := make([]float64, d.Records())
+		for i := range d.Records() {
+			f.load(&v, sc, i)
+			f.addLL(&v, sc, d.recWeight[i])
+			perSERP[i] = sc.ll.Float64()
+			want.Merge(&sc.ll)
+			sc.ll = ExactSum{}
+		}
+		// SERP by SERP, through one-record chunks, then the lanes of a
+		// full group.
+		for i := range d.Records() {
+			sc.ll = ExactSum{}
+			f.cascadeLLChunk(chunk{recLo: i, recHi: i + 1}, sc)
+			if got := sc.ll.Float64(); math.Float64bits(got) != math.Float64bits(perSERP[i]) {
+				t.Fatalf("%s: SERP %d: %v, addLL %v", kind, i, got, perSERP[i])
+			}
+		}
+		for i := range d.Records() {
+			lo := i - i%cascadeLLLanes
+			hi := min(lo+cascadeLLLanes, d.Records())
+			var got ExactSum
+			sc.ll = ExactSum{}
+			f.cascadeLLChunk(chunk{recLo: lo, recHi: hi}, sc)
+			got.Merge(&sc.ll)
+			sc.ll = ExactSum{}
+			var rest ExactSum
+			for j := lo; j < hi; j++ {
+				if j != i {
+					x := perSERP[j]
+					rest.Add(x)
+				}
+			}
+			rest.Add(perSERP[i])
+			if math.Float64bits(got.Float64()) != math.Float64bits(rest.Float64()) {
+				t.Fatalf("%s: SERPs %d-%d: %v, addLL %v", kind, lo, hi, got.Float64(), rest.Float64())
+			}
+		}
+		st := NewStats(kind, d.ranks)
+		f.trainLL(ctx, st)
+		if math.Float64bits(st.LL.Float64()) != math.Float64bits(want.Float64()) || math.IsNaN(want.Float64()) {
+			t.Fatalf("%s: trainLL %v, addLL %v", kind, st.LL.Float64(), want.Float64())
+		}
+		st = NewStats(kind, d.ranks)
+		f.estepLL(ctx, st)
+		if math.Float64bits(st.LL.Float64()) != math.Float64bits(want.Float64()) {
+			t.Fatalf("%s: estepLL %v, addLL %v", kind, st.LL.Float64(), want.Float64())
+		}
+	}
+}
+
+// clickedClickLog is a prepared log of n SERPs of 10 ranks over the given
+// numbers of queries and documents, each rank clicked with probability 0.9.
+func clickedClickLog(tb testing.TB, n, queries, docs int) *Data {
+	tb.Helper()
+	rng := rand.New(rand.NewPCG(9, 13))
+	log := &sessions.Log{}
+	for i := range n {
+		s := sessions.SERP{SessionID: fmt.Sprintf("s%d", i), Query: fmt.Sprintf("q%d", rng.IntN(queries))}
+		for r, j := range rng.Perm(docs)[:10] {
+			s.Results = append(s.Results, fmt.Sprintf("d%d", j))
+			if rng.Float64() < 0.9 {
+				s.Clicks = append(s.Clicks, sessions.Click{Rank: r})
+			}
+		}
+		if err := log.Add(&s); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	d, err := Prepare(log, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return d
+}
+
+// TestItemsPassOneLength checks the log-likelihood of UBM's and PBM's
+// pass over the items (itemsPass) on queries whose SERPs all have one
+// length, which it folds in registers, bit for bit against llFold.add on
+// every item (addOnlyLL): on logs of SERPs of 10 ranks whose queries
+// repeat the same few documents (items of more than 16 ranks), with
+// values that reach every path (factors below 2^-100, products folded
+// below 2^-900, whole and fractional weights).
+func TestItemsPassOneLength(t *testing.T) {
+	ctx := context.Background()
+	logs := map[string]*Data{
+		"random":  randomClickLog(t, 3000, 15, 12, 10),
+		"clicked": clickedClickLog(t, 2000, 10, 12),
+	}
+	for name, d := range logs {
+		for _, kind := range []Kind{PBM, UBM} {
+			g := filled(kind.GlobalParams(d.ranks), 0.9)
+			f := newFitter(ctx, d, kind, Options{Workers: 2}, g, true)
+			f.ill = newItemLL(ctx, f)
+			var many, tiny int
+			for _, it := range f.ill.items {
+				if it.w > 16 {
+					many++
+				}
+			}
+			rng := rand.New(rand.NewPCG(1, 2))
+			for p := range f.attr {
+				switch rng.IntN(4) {
+				case 0:
+					f.attr[p] = 0x1p-95
+				case 1:
+					f.attr[p], tiny = 1e-40, tiny+1
+				default:
+					f.attr[p] = rng.Float64()
+				}
+			}
+			for it := range 3 {
+				ref := addOnlyLL(d, f)
+				st := NewStats(kind, d.ranks)
+				f.estepLL(ctx, st)
+				if ref != st.LL || math.IsNaN(ref.Float64()) {
+					t.Fatalf("%s %v iteration %d: the pass's log-likelihood %v, llFold.add on every item %v", name, kind, it, st.LL.Float64(), ref.Float64())
+				}
+				copy(g, MStepGlobals(kind, st))
+			}
+			if many == 0 || tiny == 0 || !f.ill.fused {
+				t.Fatalf("%s %v: %d items of more than 16 ranks, %d tiny values, fused %v: the test does not reach its cases", name, kind, many, tiny, f.ill.fused)
+			}
+		}
+	}
+}
