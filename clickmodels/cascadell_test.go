@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/lovbench/lovbench/sessions"
@@ -184,6 +185,21 @@ func TestItemsPassOneLength(t *testing.T) {
 			}
 			if many == 0 || tiny == 0 || !f.ill.fused {
 				t.Fatalf("%s %v: %d items of more than 16 ranks, %d tiny values, fused %v: the test does not reach its cases", name, kind, many, tiny, f.ill.fused)
+			}
+		}
+	}
+}
+
+// TestTSVBreak checks tsvBreak against strings.ContainsAny(s, "\t\r\n") on
+// every string of up to two bytes from a set that holds the three, their
+// neighbours, a multibyte letter's bytes and invalid UTF-8.
+func TestTSVBreak(t *testing.T) {
+	parts := []string{"", "a", "\t", "\n", "\r", "\v", "\f", "\x08", "\x0e", " ", "é", "\xc3", "\xff", "\x00"}
+	for _, x := range parts {
+		for _, y := range parts {
+			s := x + y
+			if got, want := tsvBreak(s), strings.ContainsAny(s, "\t\r\n"); got != want {
+				t.Errorf("tsvBreak(%q) = %v, ContainsAny %v", s, got, want)
 			}
 		}
 	}
