@@ -204,3 +204,53 @@ func TestTSVBreak(t *testing.T) {
 		}
 	}
 }
+
+// TestIntervalCache checks intervalCache against BetaInterval, bit for
+// bit: Betas drawn with repeats, whole and fractional, among them pairs
+// of Betas that take the same slot, some with the same alpha (each must
+// take it over from the other), and a change of level, after which no interval of the former
+// level may come back.
+func TestIntervalCache(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 8))
+	draw := func(i int) [2]float64 {
+		if i%3 == 0 {
+			return [2]float64{float64(1 + rng.IntN(30)), float64(1 + rng.IntN(300))}
+		}
+		return [2]float64{0.05 + 20*rng.Float64(), 0.05 + 200*rng.Float64()}
+	}
+	var pool [][2]float64
+	for i := range 1500 {
+		pool = append(pool, draw(i))
+	}
+	collide := 0
+	for i, k := range pool[:30] {
+		for {
+			o := draw(1)
+			if i%2 == 0 { // the same alpha, another beta
+				o[0] = k[0]
+			}
+			if o != k && intervalSlotOf(o[0], o[1]) == intervalSlotOf(k[0], k[1]) {
+				pool = append(pool, o)
+				collide++
+				break
+			}
+		}
+	}
+	same := func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }
+	var c intervalCache
+	for _, level := range []float64{0.9, 0.5, 0.9} {
+		for range 3000 {
+			k := pool[rng.IntN(len(pool))]
+			if rng.IntN(4) == 0 { // a colliding pair, one after the other
+				j := rng.IntN(collide)
+				k = pool[j]
+				c.interval(pool[1500+j][0], pool[1500+j][1], level)
+			}
+			lo, hi := c.interval(k[0], k[1], level)
+			wlo, whi := BetaInterval(k[0], k[1], level)
+			if !same(lo, wlo) || !same(hi, whi) {
+				t.Fatalf("level %v, Beta(%v, %v): cached [%v, %v], BetaInterval [%v, %v]", level, k[0], k[1], lo, hi, wlo, whi)
+			}
+		}
+	}
+}
