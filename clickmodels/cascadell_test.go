@@ -2,13 +2,10 @@ package clickmodels
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
-
-	"github.com/lovbench/lovbench/sessions"
 )
 
 // TestCascadeLLChunk checks cascadeLLChunk, the tolerance's log-likelihood
@@ -117,26 +114,7 @@ func testCascadeLLChunk(t *testing.T, kind Kind, clickedLog bool) {
 // clickedClickLog is a prepared log of n SERPs of 10 ranks over the given
 // numbers of queries and documents, each rank clicked with probability 0.9.
 func clickedClickLog(tb testing.TB, n, queries, docs int) *Data {
-	tb.Helper()
-	rng := rand.New(rand.NewPCG(9, 13))
-	log := &sessions.Log{}
-	for i := range n {
-		s := sessions.SERP{SessionID: fmt.Sprintf("s%d", i), Query: fmt.Sprintf("q%d", rng.IntN(queries))}
-		for r, j := range rng.Perm(docs)[:10] {
-			s.Results = append(s.Results, fmt.Sprintf("d%d", j))
-			if rng.Float64() < 0.9 {
-				s.Clicks = append(s.Clicks, sessions.Click{Rank: r})
-			}
-		}
-		if err := log.Add(&s); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	d, err := Prepare(log, 0)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return d
+	return clickLogOf(tb, n, queries, docs, 10, rand.New(rand.NewPCG(9, 13)), func(int) float64 { return 0.9 })
 }
 
 // TestItemsPassOneLength checks the log-likelihood of UBM's and PBM's
