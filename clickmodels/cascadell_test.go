@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -229,6 +230,40 @@ func TestIntervalCache(t *testing.T) {
 			if !same(lo, wlo) || !same(hi, whi) {
 				t.Fatalf("level %v, Beta(%v, %v): cached [%v, %v], BetaInterval [%v, %v]", level, k[0], k[1], lo, hi, wlo, whi)
 			}
+		}
+	}
+}
+
+// TestFieldsCache checks fieldsCache's text against strconv.AppendFloat's
+// of each number, byte for byte: sets of numbers drawn with repeats from a
+// pool larger than the table (so slots are taken over), with 0 and -0,
+// NaN, infinities, whole numbers and fractions.
+func TestFieldsCache(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 7))
+	special := []float64{0, math.Copysign(0, -1), math.NaN(), math.Inf(1), 1, 0.5, 1e-300, 12345}
+	pool := make([][4]float64, 3<<fieldsSlotBits)
+	for i := range pool {
+		for j := range pool[i] {
+			if rng.IntN(3) == 0 {
+				pool[i][j] = special[rng.IntN(len(special))]
+			} else {
+				pool[i][j] = rng.Float64() * math.Pow(10, float64(rng.IntN(9)-4))
+			}
+		}
+	}
+	var c fieldsCache
+	for range 60000 {
+		x := pool[rng.IntN(len(pool))]
+		if rng.IntN(2) == 0 {
+			x = pool[rng.IntN(100)] // often repeated
+		}
+		got := c.append([]byte("p\t"), x)
+		want := []byte("p\t")
+		for _, v := range x {
+			want = strconv.AppendFloat(append(want, '\t'), v, 'g', -1, 64)
+		}
+		if string(got) != string(want) {
+			t.Fatalf("%v: %q, AppendFloat %q", x, got, want)
 		}
 	}
 }
