@@ -570,6 +570,11 @@ func (f *fitter) iterate(ctx context.Context, workers int, st *Stats) {
 		c.gNum, c.gDen = sc.xNum, sc.xDen // estep adds the global counts
 		var v view
 		withLL := f.withLL
+		if withLL && f.cascadeLL() {
+			// The values are the chunk's until its M-step below.
+			f.cascadeLLChunk(ch, sc)
+			withLL = false
+		}
 		for i := ch.recLo; i < ch.recHi; i++ {
 			f.load(&v, sc, i)
 			pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
@@ -687,6 +692,10 @@ func (f *fitter) trainLL(ctx context.Context, st *Stats) {
 	d := f.d
 	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
+		if f.cascadeLL() {
+			f.cascadeLLChunk(ch, sc)
+			return
+		}
 		var v view
 		for i := ch.recLo; i < ch.recHi; i++ {
 			f.load(&v, sc, i)

@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/sessions"
@@ -409,6 +408,66 @@ func relevanceOf(k Kind, global []float64, a, s float64) float64 {
 	}
 }
 
+// fieldsCache remembers the text of the relevance file's interval fields
+// (a tab before each of the four numbers, strconv.AppendFloat's shortest
+// form) by the numbers' bits, in a table of fieldsSlots slots indexed by a
+// hash of them: pairs that share their Beta (intervalCache) share the
+// four numbers unless a scale ridge widens their intervals, and
+// formatting them took more than the line's other work. The text is a
+// function of the bits (-0 and 0, or two NaNs, are told apart by them),
+// so the file is the same bytes.
+type fieldsCache struct {
+	slots []fieldsSlot
+}
+
+// fieldsSlot is one set of numbers and its text (nil: empty).
+type fieldsSlot struct {
+	bits [4]uint64
+	text []byte
+}
+
+// fieldsSlotBits is log2 of fieldsCache's number of slots.
+const fieldsSlotBits = 14
+
+// append appends to buf a tab and the shortest form of each of x.
+func (c *fieldsCache) append(buf []byte, x [4]float64) []byte {
+	if c.slots == nil {
+		c.slots = make([]fieldsSlot, 1<<fieldsSlotBits)
+	}
+	var b [4]uint64
+	h := uint64(0)
+	for i, v := range x {
+		b[i] = math.Float64bits(v)
+		h = (h ^ b[i]) * 0x9e3779b97f4a7c15
+	}
+	s := &c.slots[h>>(64-fieldsSlotBits)]
+	if s.text != nil && s.bits == b {
+		return append(buf, s.text...)
+	}
+	start := len(buf)
+	for _, v := range x {
+		buf = append(buf, '\t')
+		buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
+	}
+	s.bits, s.text = b, append(s.text[:0], buf[start:]...)
+	return buf
+}
+
+// tsvBreak reports whether s holds a tab, a carriage return or a line
+// feed, which a TSV field cannot: strings.ContainsAny(s, "\t\r\n") as a
+// loop over the bytes (none of the three is part of a longer UTF-8
+// sequence), one comparison for most bytes; the relevance file checks
+// every document's name, and ContainsAny's general path cost more than
+// writing the line.
+func tsvBreak(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= '\r' && (c == '\t' || c == '\n' || c == '\r') {
+			return true
+		}
+	}
+	return false
+}
+
 func (pw *pairWriter) writeRelevance(w io.Writer) error {
 	if pw.hasEv && pw.attrPriors == nil { // priors not fitted yet
 		if _, err := pw.setPriors(); err != nil {
@@ -424,13 +483,14 @@ func (pw *pairWriter) writeRelevance(w io.Writer) error {
 	var buf []byte
 	var err error
 	var cache intervalCache
+	var fields fieldsCache
 	lastQ, qOK := "", false // the query last checked (a query's pairs come together)
 	pw.pairs(func(q, d string, pv *pairVal) bool {
 		a, s := pv.a, pv.s
 		if !qOK || q != lastQ {
-			lastQ, qOK = q, !strings.ContainsAny(q, "\t\r\n")
+			lastQ, qOK = q, !tsvBreak(q)
 		}
-		if !qOK || strings.ContainsAny(d, "\t\r\n") {
+		if !qOK || tsvBreak(d) {
 			err = fmt.Errorf("relevance: pair (%s, %s) contains a tab or line break, which TSV cannot hold", textio.Quote(q), textio.Quote(d))
 			return false
 		}
@@ -446,10 +506,7 @@ func (pw *pairWriter) writeRelevance(w io.Writer) error {
 		buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
 		if pw.hasEv {
 			al, be, lo, hi := pw.relevanceDist(pv, &cache)
-			for _, x := range [4]float64{lo, hi, al, be} {
-				buf = append(buf, '\t')
-				buf = strconv.AppendFloat(buf, x, 'g', -1, 64)
-			}
+			buf = fields.append(buf, [4]float64{lo, hi, al, be})
 		}
 		buf = append(buf, '\n')
 		_, err = bw.Write(buf)

@@ -230,6 +230,18 @@ func (f *fitter) itemsPass(ctx context.Context, st *Stats, estep bool) {
 		lens := f.ill.lens[f.ill.qoff[ci]:f.ill.qoff[ci+1]]
 		var fold llFold
 		fold.reset()
+		// A query whose items are all of one SERP length n (one bit in
+		// its mask: every query of a log of one length, most of the
+		// others) folds into pr and sum, held in registers, instead of
+		// fold.prod[n] and fold.sum[n] in memory, whose product waited on
+		// a store and a load per item: the same products and sums in the
+		// same order (llFold.add's arithmetic, foldAdd), added as flush
+		// adds them.
+		one, n1 := false, uint8(0)
+		pr, sum := 1.0, 0.0
+		if len(lens) > 0 {
+			one, n1 = lens[0]&(lens[0]-1) == 0, uint8(bits.TrailingZeros64(lens[0])+1)
+		}
 		for _, it := range f.ill.items[f.ill.off[ci]:f.ill.off[ci+1]] {
 			a, e := attr[it.pair], g[it.exam]
 			p := a * e
@@ -246,24 +258,49 @@ func (f *fitter) itemsPass(ctx context.Context, st *Stats, estep bool) {
 					}
 				}
 			}
-			switch pr := &fold.prod[it.n]; {
-			case it.w == 1 && p >= 0x1p-100 && *pr*p >= 0x1p-900:
-				*pr *= p // most items (llFold.add's inlined path)
-			case it.reps != 0 && p >= 0x1p-100:
-				// llFold.add's path for a whole w up to 16, inlined.
-				for range it.reps {
-					*pr *= p
-					if *pr < 0x1p-900 {
-						fold.sum[it.n] += math.Log(*pr)
-						*pr = 1
+			if one {
+				switch {
+				case it.w == 1 && p >= 0x1p-100 && pr*p >= 0x1p-900:
+					pr *= p // most items
+				case it.reps != 0 && p >= 0x1p-100:
+					for range it.reps {
+						pr *= p
+						if pr < 0x1p-900 {
+							sum += math.Log(pr)
+							pr = 1
+						}
 					}
+				default:
+					pr, sum = foldAdd(pr, sum, p, it.w)
 				}
-			default:
-				fold.add(it.n, p, it.w)
+			} else {
+				switch pr := &fold.prod[it.n]; {
+				case it.w == 1 && p >= 0x1p-100 && *pr*p >= 0x1p-900:
+					*pr *= p // most items (llFold.add's inlined path)
+				case it.reps != 0 && p >= 0x1p-100:
+					// llFold.add's path for a whole w up to 16, inlined.
+					for range it.reps {
+						*pr *= p
+						if *pr < 0x1p-900 {
+							fold.sum[it.n] += math.Log(*pr)
+							*pr = 1
+						}
+					}
+				default:
+					fold.add(it.n, p, it.w)
+				}
 			}
 			if it.last {
-				fold.flush(sc, lens[0])
+				if one {
+					flushLength(sc, sum, pr, n1)
+					pr, sum = 1, 0
+				} else {
+					fold.flush(sc, lens[0])
+				}
 				lens = lens[1:]
+				if len(lens) > 0 {
+					one, n1 = lens[0]&(lens[0]-1) == 0, uint8(bits.TrailingZeros64(lens[0])+1)
+				}
 			}
 		}
 		if estep {
@@ -300,24 +337,31 @@ func (l *llFold) reset() {
 //		fold.add(n, p, w)
 //	}
 func (l *llFold) add(n uint8, p, w float64) {
+	l.prod[n], l.sum[n] = foldAdd(l.prod[n], l.sum[n], p, w)
+}
+
+// foldAdd is llFold.add on one length's product and sum: it returns them
+// with p taken w times.
+func foldAdd(prod, sum, p, w float64) (float64, float64) {
 	switch {
 	case w == 1 && p >= 0x1p-100: // most items
-		l.prod[n] *= p // >= 2^-1000: no underflow
-		if l.prod[n] < 0x1p-900 {
-			l.sum[n] += math.Log(l.prod[n])
-			l.prod[n] = 1
+		prod *= p // >= 2^-1000: no underflow
+		if prod < 0x1p-900 {
+			sum += math.Log(prod)
+			prod = 1
 		}
 	case w > 16 || w != math.Trunc(w) || !(p >= 0x1p-100): // many ranks, tiny, 0 (-Inf) or NaN
-		l.sum[n] += w * math.Log(p)
+		sum += w * math.Log(p)
 	default:
 		for k := 0; k < int(w); k++ {
-			l.prod[n] *= p
-			if l.prod[n] < 0x1p-900 {
-				l.sum[n] += math.Log(l.prod[n])
-				l.prod[n] = 1
+			prod *= p
+			if prod < 0x1p-900 {
+				sum += math.Log(prod)
+				prod = 1
 			}
 		}
 	}
+	return prod, sum
 }
 
 // flush adds the gathered terms of the lengths lens (bit n-1 for length
@@ -328,13 +372,20 @@ func (l *llFold) add(n uint8, p, w float64) {
 func (l *llFold) flush(sc *scratch, lens uint64) {
 	for ; lens != 0; lens &= lens - 1 {
 		n := bits.TrailingZeros64(lens) + 1
-		if l.sum[n] == 0 && l.prod[n] == 1 {
-			continue
-		}
-		if x := (l.sum[n] + math.Log(l.prod[n])) / float64(n); !sc.ll.AddSmall(x) {
-			sc.ll.addLarge(x)
-		}
+		flushLength(sc, l.sum[n], l.prod[n], uint8(n))
 		l.sum[n], l.prod[n] = 0, 1
+	}
+}
+
+// flushLength adds one length n's gathered terms, sum and product, to the
+// worker's exact sum (flush's step): nothing when there are none (sum 0,
+// product 1).
+func flushLength(sc *scratch, sum, prod float64, n uint8) {
+	if sum == 0 && prod == 1 {
+		return
+	}
+	if x := (sum + math.Log(prod)) / float64(n); !sc.ll.AddSmall(x) {
+		sc.ll.addLarge(x)
 	}
 }
 

@@ -199,8 +199,14 @@ func addOnlyLL(d *Data, f *fitter) ExactSum {
 // queries, each SERP showing a random sample of docs documents in random
 // order, rank r clicked with probability 0.5/(r+1), prepared.
 func randomClickLog(tb testing.TB, n, queries, docs, minLen int) *Data {
+	return clickLogOf(tb, n, queries, docs, minLen, rand.New(rand.NewPCG(7, 11)), func(r int) float64 { return 0.5 / float64(r+1) })
+}
+
+// clickLogOf returns n SERPs of minLen to 10 ranks over queries queries,
+// each SERP showing a random sample of docs documents in random order,
+// rank r clicked with probability click(r), drawn from rng, prepared.
+func clickLogOf(tb testing.TB, n, queries, docs, minLen int, rng *rand.Rand, click func(r int) float64) *Data {
 	tb.Helper()
-	rng := rand.New(rand.NewPCG(7, 11))
 	log := &sessions.Log{}
 	for i := range n {
 		k := minLen + rng.IntN(11-minLen)
@@ -209,7 +215,7 @@ func randomClickLog(tb testing.TB, n, queries, docs, minLen int) *Data {
 			s.Results = append(s.Results, fmt.Sprintf("d%d", j))
 		}
 		for r := range k {
-			if rng.Float64() < 0.5/float64(r+1) {
+			if rng.Float64() < click(r) {
 				s.Clicks = append(s.Clicks, sessions.Click{Rank: r})
 			}
 		}

@@ -1,6 +1,10 @@
 package clickmodels
 
-import "github.com/lovbench/lovbench/sessions"
+import (
+	"math"
+
+	"github.com/lovbench/lovbench/sessions"
+)
 
 // MaxSERP is the longest SERP a model handles (the sessions.Log limit).
 const MaxSERP = sessions.MaxRanks
@@ -161,4 +165,86 @@ func ubmFull(v *view, full []float64) {
 			noClick[j+1] *= 1 - v.a[r]*v.g[r*R+col(j)]
 		}
 	}
+}
+
+// cascadeLLLanes is the number of SERPs whose log-likelihood
+// cascadeLLChunk computes side by side.
+const cascadeLLLanes = 4
+
+// cascadeLLChunk adds to the worker's sum, for each record of chunk ch of
+// a DBN or SDBN fit, w times serpLL of its conditional click
+// probabilities (what addLL adds for it): clickProbs' chain of the
+// examination given the clicks above,
+//
+//	clicked:   P = a x,     x' = γ (1 - s)
+//	unclicked: P = 1 - a x, x' = x γ (1 - a) / P
+//
+// (γ = 1 for SDBN: 1·y is y, the same bits as clickProbs' SDBN arm),
+// folded into serpLL's sum and product as each P comes, in the same order
+// with the same arithmetic, so each record's value is the same bits.
+// Each chain waits on a division per unclicked rank; cascadeLLLanes
+// records are taken side by side so that their chains overlap, which
+// one record at a time cannot (docs/clickmodels.md, "Accelerated EM").
+// The sum is exact (ExactSum), so its order does not matter.
+func (f *fitter) cascadeLLChunk(ch chunk, sc *scratch) {
+	d := f.d
+	gamma := 1.0
+	if f.kind == DBN {
+		gamma = f.global[0]
+	}
+	attr := f.attr
+	sat := f.sat[:len(attr)]
+	var (
+		pairs       [cascadeLLLanes][]int32
+		clicks      [cascadeLLLanes]uint64
+		x, s, prod  [cascadeLLLanes]float64
+		lanes, most int
+	)
+	for i := ch.recLo; i < ch.recHi; i += lanes {
+		lanes, most = min(cascadeLLLanes, ch.recHi-i), 0
+		for j := range lanes {
+			pairs[j] = d.recPair[d.recOff[i+j]:d.recOff[i+j+1]]
+			clicks[j] = d.recClicks[i+j]
+			x[j], s[j], prod[j] = 1, 0, 1
+			most = max(most, len(pairs[j]))
+		}
+		for r := range most {
+			for j := range lanes {
+				if r >= len(pairs[j]) {
+					continue
+				}
+				pr := pairs[j][r]
+				a := attr[pr]
+				var p float64
+				if clicks[j]&(1<<uint(r)) != 0 {
+					p = a * x[j]
+					x[j] = gamma * (1 - sat[pr])
+				} else {
+					p = 1 - a*x[j]
+					x[j] *= gamma * (1 - a) / p
+				}
+				// serpLL's step.
+				if !(p >= 0x1p-100) {
+					s[j] += math.Log(p)
+					continue
+				}
+				prod[j] *= p
+				if prod[j] < 0x1p-900 {
+					s[j] += math.Log(prod[j])
+					prod[j] = 1
+				}
+			}
+		}
+		for j := range lanes {
+			ll := (s[j] + math.Log(prod[j])) / float64(len(pairs[j]))
+			if v := d.recWeight[i+j] * ll; !sc.ll.AddSmall(v) {
+				sc.ll.addLarge(v)
+			}
+		}
+	}
+}
+
+// cascadeLL reports whether f's log-likelihood is cascadeLLChunk's.
+func (f *fitter) cascadeLL() bool {
+	return (f.kind == DBN || f.kind == SDBN) && len(f.sat) > 0
 }
