@@ -743,20 +743,42 @@ func (f *fitter) keep(ch chunk) {
 // could underflow. The two forms differ by rounding only, a few units in
 // the last place.
 func serpLL(cond []float64) float64 {
-	s, prod := 0.0, 1.0
+	f := serpFold{prod: 1}
 	for _, p := range cond {
-		if !(p >= 0x1p-100) { // tiny, 0 (-Inf) or NaN
-			s += math.Log(p)
-			continue
-		}
-		prod *= p // >= 2^-1000: no underflow
-		if prod < 0x1p-900 {
-			s += math.Log(prod)
-			prod = 1
+		f.add(p)
+	}
+	return f.mean(len(cond))
+}
+
+// serpFold is serpLL's running sum of logarithms s and product prod (start
+// with prod 1); serpLL and cascadeLLChunk fold their factors with it.
+type serpFold struct{ s, prod float64 }
+
+// add takes the factor p in. Small enough to be inlined into the
+// log-likelihood's loops; the rare cases go to spill.
+func (f *serpFold) add(p float64) {
+	if p >= 0x1p-100 {
+		if f.prod *= p; !(f.prod < 0x1p-900) { // >= 2^-1000: no underflow
+			return
 		}
 	}
-	return (s + math.Log(prod)) / float64(len(cond))
+	f.spill(p)
 }
+
+// spill is add's rare case: a factor p below 2^-100 (or 0, or NaN) goes
+// into the sum by itself; otherwise the product, p already in it, goes
+// into the sum before it could underflow.
+func (f *serpFold) spill(p float64) {
+	if p >= 0x1p-100 {
+		f.s += math.Log(f.prod)
+		f.prod = 1
+		return
+	}
+	f.s += math.Log(p)
+}
+
+// mean is the folded log-likelihood per rank of a SERP of n ranks.
+func (f *serpFold) mean(n int) float64 { return (f.s + math.Log(f.prod)) / float64(n) }
 
 // Converged is EM's stopping test under Options.Tolerance: the training
 // log-likelihood per SERP changed by less than tol between two iterations.

@@ -1,10 +1,6 @@
 package clickmodels
 
-import (
-	"math"
-
-	"github.com/lovbench/lovbench/sessions"
-)
+import "github.com/lovbench/lovbench/sessions"
 
 // MaxSERP is the longest SERP a model handles (the sessions.Log limit).
 const MaxSERP = sessions.MaxRanks
@@ -180,8 +176,8 @@ const cascadeLLLanes = 4
 //	unclicked: P = 1 - a x, x' = x γ (1 - a) / P
 //
 // (γ = 1 for SDBN: 1·y is y, the same bits as clickProbs' SDBN arm),
-// folded into serpLL's sum and product as each P comes, in the same order
-// with the same arithmetic, so each record's value is the same bits.
+// folded by serpLL's serpFold as each P comes, in the same order with the
+// same arithmetic, so each record's value is the same bits.
 // Each chain waits on a division per unclicked rank; cascadeLLLanes
 // records are taken side by side so that their chains overlap, which
 // one record at a time cannot (docs/clickmodels.md, "Accelerated EM").
@@ -197,7 +193,8 @@ func (f *fitter) cascadeLLChunk(ch chunk, sc *scratch) {
 	var (
 		pairs       [cascadeLLLanes][]int32
 		clicks      [cascadeLLLanes]uint64
-		x, s, prod  [cascadeLLLanes]float64
+		x           [cascadeLLLanes]float64
+		fold        [cascadeLLLanes]serpFold
 		lanes, most int
 	)
 	for i := ch.recLo; i < ch.recHi; i += lanes {
@@ -205,7 +202,7 @@ func (f *fitter) cascadeLLChunk(ch chunk, sc *scratch) {
 		for j := range lanes {
 			pairs[j] = d.recPair[d.recOff[i+j]:d.recOff[i+j+1]]
 			clicks[j] = d.recClicks[i+j]
-			x[j], s[j], prod[j] = 1, 0, 1
+			x[j], fold[j] = 1, serpFold{prod: 1}
 			most = max(most, len(pairs[j]))
 		}
 		for r := range most {
@@ -223,21 +220,11 @@ func (f *fitter) cascadeLLChunk(ch chunk, sc *scratch) {
 					p = 1 - a*x[j]
 					x[j] *= gamma * (1 - a) / p
 				}
-				// serpLL's step.
-				if !(p >= 0x1p-100) {
-					s[j] += math.Log(p)
-					continue
-				}
-				prod[j] *= p
-				if prod[j] < 0x1p-900 {
-					s[j] += math.Log(prod[j])
-					prod[j] = 1
-				}
+				fold[j].add(p)
 			}
 		}
 		for j := range lanes {
-			ll := (s[j] + math.Log(prod[j])) / float64(len(pairs[j]))
-			if v := d.recWeight[i+j] * ll; !sc.ll.AddSmall(v) {
+			if v := d.recWeight[i+j] * fold[j].mean(len(pairs[j])); !sc.ll.AddSmall(v) {
 				sc.ll.addLarge(v)
 			}
 		}
