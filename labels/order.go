@@ -184,12 +184,7 @@ func (r *orderRule) agreement(ls []Label) (QueryOrder, []PairOrder) {
 			if b.Grade > a.Grade {
 				hi, lo = b, a
 			}
-			var c float64
-			if betaVar(lo.Post) < betaVar(hi.Post) {
-				c = 1 - r.order(lo.Post, hi.Post)
-			} else {
-				c = r.order(hi.Post, lo.Post)
-			}
+			c := r.order(hi.Post, lo.Post) // order takes the narrower posterior's quantiles
 			pairs = append(pairs, PairOrder{Query: qa.Query, High: hi.Term, Low: lo.Term, HighLabel: hi.Grade, LowLabel: lo.Grade, Confidence: c})
 			sum += c
 		}
