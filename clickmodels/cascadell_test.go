@@ -125,12 +125,16 @@ func clickedClickLog(tb testing.TB, n, queries, docs int) *Data {
 // every item (addOnlyLL): on logs of SERPs of 10 ranks whose queries
 // repeat the same few documents (items of more than 16 ranks), with
 // values that reach every path (factors below 2^-100, products folded
-// below 2^-900, whole and fractional weights).
+// below 2^-900, whole and fractional weights); and on a log of SERPs of
+// 1 to 10 ranks over many queries ("mixed"), where queries of one length
+// follow queries of several within a chunk, so that what a query of
+// several lengths left in the registers must not reach the next one.
 func TestItemsPassOneLength(t *testing.T) {
 	ctx := context.Background()
 	logs := map[string]*Data{
 		"random":  randomClickLog(t, 3000, 15, 12, 10),
 		"clicked": clickedClickLog(t, 2000, 10, 12),
+		"mixed":   randomClickLog(t, 3000, 500, 14, 1),
 	}
 	for name, d := range logs {
 		for _, kind := range []Kind{PBM, UBM} {
@@ -162,6 +166,20 @@ func TestItemsPassOneLength(t *testing.T) {
 					t.Fatalf("%s %v iteration %d: the pass's log-likelihood %v, llFold.add on every item %v", name, kind, it, st.LL.Float64(), ref.Float64())
 				}
 				copy(g, MStepGlobals(kind, st))
+			}
+			if name == "mixed" {
+				var one, several int
+				for _, l := range f.ill.lens {
+					if l&(l-1) == 0 {
+						one++
+					} else {
+						several++
+					}
+				}
+				if one == 0 || several == 0 || !f.ill.fused {
+					t.Fatalf("mixed %v: %d queries of one length, %d of several, fused %v: the test does not reach its case", kind, one, several, f.ill.fused)
+				}
+				continue
 			}
 			if many == 0 || tiny == 0 || !f.ill.fused {
 				t.Fatalf("%s %v: %d items of more than 16 ranks, %d tiny values, fused %v: the test does not reach its cases", name, kind, many, tiny, f.ill.fused)

@@ -234,9 +234,10 @@ func (f *fitter) itemsPass(ctx context.Context, st *Stats, estep bool) {
 		// its mask: every query of a log of one length, most of the
 		// others) folds into pr and sum, held in registers, instead of
 		// fold.prod[n] and fold.sum[n] in memory, whose product waited on
-		// a store and a load per item: the same products and sums in the
-		// same order (llFold.add's arithmetic, foldAdd), added as flush
-		// adds them.
+		// a store and a load per item; other queries load and store their
+		// item's length's pair around the same step. The same products
+		// and sums in the same order (llFold.add's arithmetic, foldAdd),
+		// added as flush adds them.
 		one, n1 := false, uint8(0)
 		pr, sum := 1.0, 0.0
 		if len(lens) > 0 {
@@ -258,45 +259,33 @@ func (f *fitter) itemsPass(ctx context.Context, st *Stats, estep bool) {
 					}
 				}
 			}
-			if one {
-				switch {
-				case it.w == 1 && p >= 0x1p-100 && pr*p >= 0x1p-900:
-					pr *= p // most items
-				case it.reps != 0 && p >= 0x1p-100:
-					for range it.reps {
-						pr *= p
-						if pr < 0x1p-900 {
-							sum += math.Log(pr)
-							pr = 1
-						}
+			if !one { // this item's length's product and sum, from memory
+				pr, sum = fold.prod[it.n], fold.sum[it.n]
+			}
+			switch { // llFold.add's arithmetic (foldAdd), its common paths inlined
+			case it.w == 1 && p >= 0x1p-100 && pr*p >= 0x1p-900:
+				pr *= p // most items
+			case it.reps != 0 && p >= 0x1p-100: // a whole w up to 16
+				for range it.reps {
+					pr *= p
+					if pr < 0x1p-900 {
+						sum += math.Log(pr)
+						pr = 1
 					}
-				default:
-					pr, sum = foldAdd(pr, sum, p, it.w)
 				}
-			} else {
-				switch pr := &fold.prod[it.n]; {
-				case it.w == 1 && p >= 0x1p-100 && *pr*p >= 0x1p-900:
-					*pr *= p // most items (llFold.add's inlined path)
-				case it.reps != 0 && p >= 0x1p-100:
-					// llFold.add's path for a whole w up to 16, inlined.
-					for range it.reps {
-						*pr *= p
-						if *pr < 0x1p-900 {
-							fold.sum[it.n] += math.Log(*pr)
-							*pr = 1
-						}
-					}
-				default:
-					fold.add(it.n, p, it.w)
-				}
+			default:
+				pr, sum = foldAdd(pr, sum, p, it.w)
+			}
+			if !one {
+				fold.prod[it.n], fold.sum[it.n] = pr, sum
 			}
 			if it.last {
 				if one {
 					flushLength(sc, sum, pr, n1)
-					pr, sum = 1, 0
 				} else {
 					fold.flush(sc, lens[0])
 				}
+				pr, sum = 1, 0 // the next query's, if it has one length
 				lens = lens[1:]
 				if len(lens) > 0 {
 					one, n1 = lens[0]&(lens[0]-1) == 0, uint8(bits.TrailingZeros64(lens[0])+1)
