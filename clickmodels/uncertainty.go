@@ -1068,3 +1068,32 @@ func (pw *pairWriter) relevanceDists(np int) []RelevanceDist {
 	})
 	return out
 }
+
+// PairPosterior is one pair's posterior before the scale (PBM, UBM) is
+// spread over its identified set: Beta(AttrAlpha, AttrBeta) of its
+// attractiveness and Beta(Alpha, Beta) of its relevance (the same as the
+// attractiveness's but for DBN, SDBN and CCM), under the fitted priors.
+type PairPosterior struct {
+	AttrAlpha, AttrBeta, Alpha, Beta float64
+}
+
+// PairPosteriors returns, per pair of m (in pair order), its posterior at
+// the fitted scale; nil for a model without Evidence. The parametric
+// bootstrap of the intervals (pipeline/calibration's Recalibrate) draws
+// the pairs' values from it.
+func (m *Model) PairPosteriors() ([]PairPosterior, error) {
+	pw := m.pairWriter()
+	rep, err := pw.setPriors()
+	if err != nil || rep == nil {
+		return nil, err
+	}
+	out := make([]PairPosterior, 0, m.NumPairs())
+	pw.pairs(func(_, _ string, v *pairVal) bool {
+		pa := pw.attrPriors.of(v)
+		ak, an := boundEvidence(v.ak, v.an, v.a, v.ainfo)
+		a, b := pw.relevanceBeta(v)
+		out = append(out, PairPosterior{AttrAlpha: pa.Alpha + ak, AttrBeta: pa.Beta + an - ak, Alpha: a, Beta: b})
+		return true
+	})
+	return out, pw.readErr()
+}

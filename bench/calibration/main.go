@@ -89,6 +89,9 @@ func main() {
 	estimator := flag.String("estimator", string(clickmodels.DefaultEstimator), "with -user: fit --estimator (exact, the default, or pyclick)")
 	bias := flag.Bool("bias", false, "measure DBN's bias taken apart instead (calibration.DBNBias): the continuation, the pairs' relevance by impressions fitted freely and with the continuation at the truth, and the rate of the intervals' evidence by trials at the fitted and at the true values; -sim ref (-queries), synthetic-sparse (-return) or synthetic-dense")
 	eb := flag.Bool("empirical-prior", false, "with -user: the exact estimator with the empirical-Bayes prior (clickmodels.Options.EmpiricalPrior)")
+	recal := flag.Bool("recalibrate", false, "with -user: apply the parametric bootstrap's correction of the intervals (calibration.Options.Recalibrate; a measurement, not adopted) and print its bins")
+	recalPlugIn := flag.Bool("recal-plugin", false, "with -recalibrate: the bootstrap's pairs take their point estimates instead of a draw from their posterior")
+	recalSERPs := flag.Int("recal-serps", calibration.DefaultBootstrap().MaxSERPs, "with -recalibrate: at most this many SERPs (whole queries) in the bootstrap's subsample")
 	flag.Parse()
 	if *bias {
 		if err := runBias(*serps, *queries, *simName, *seed, *ret); err != nil {
@@ -103,7 +106,11 @@ func main() {
 			fmt.Fprintln(os.Stderr, "calibration: -estimator:", err)
 			os.Exit(2)
 		}
-		opt := calibration.Options{DropClickless: *drop}
+		opt := calibration.Options{DropClickless: *drop, Recalibrate: *recal}
+		if *recal {
+			opt.Bootstrap = calibration.DefaultBootstrap()
+			opt.Bootstrap.PlugIn, opt.Bootstrap.MaxSERPs = *recalPlugIn, *recalSERPs
+		}
 		if est != clickmodels.DefaultEstimator || *eb {
 			opt.Fit = func(c *clickmodels.RunConfig) {
 				if est != clickmodels.DefaultEstimator {
@@ -299,6 +306,13 @@ func runUser(serpList, queryList, modelList, simName string, seed uint64, opt ca
 			}
 			fmt.Printf("| %s | %v | %d | %d | %s | %d | %d | %s | %.3f | %d | %.3f | %s | %s |\n", simName, k, n, q, clickles, r.KeptSERPs, r.Pairs,
 				strings.Join(cov, " / "), r.Coverage, r.Labels.Pairs, r.Labels.ECE, strings.Join(ece, " / "), strings.Join(bias, " / "))
+			if rec := r.Recalibration; rec != nil {
+				fmt.Printf("\nbootstrap: %d SERPs, %d pairs, %.2f s (wall)\n\n| evidence (alpha + beta) | pairs | coverage of the refit's intervals | of its Beta | factor | refit / drawn relevance |\n|---|---|---|---|---|---|\n", rec.SERPs, rec.Pairs, rec.Seconds)
+				for _, b := range rec.Bins {
+					fmt.Printf("| %.2f-%.2f | %d | %.3f | %.3f | %.3f | %.3f |\n", b.From, b.To, b.Pairs, b.Coverage, b.BetaCoverage, b.Factor, b.Ratio)
+				}
+				fmt.Println()
+			}
 		}
 	}
 	return nil

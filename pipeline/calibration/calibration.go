@@ -69,6 +69,8 @@ type Report struct {
 	// groups of equal size (the least evidence first); the labels are
 	// split among themselves the same way, by the evidence of their pair.
 	ByEvidence [Fifths]Fifth `json:"by_evidence"`
+	// Recalibration is the bootstrap's outcome with Options.Recalibrate.
+	Recalibration *Recalibration `json:"recalibration,omitempty"`
 }
 
 // Fifth is one evidence group.
@@ -98,6 +100,13 @@ type Options struct {
 	// Fit, if set, changes the fit's configuration from the defaults of
 	// lovbench fit (fit.DefaultConfig: e.g. its estimator).
 	Fit func(*clickmodels.RunConfig)
+	// Recalibrate applies the parametric bootstrap's correction
+	// (Bootstrap, with the configuration Bootstrap, DefaultBootstrap if
+	// zero) to the fit's intervals before the labels are made: a
+	// measurement, not part of the user's path (docs/clickmodels.md, "A
+	// parametric bootstrap of the intervals, measured and not adopted").
+	Recalibrate bool
+	Bootstrap   BootstrapConfig
 }
 
 // Run runs the user's path on the Yandex log logPath, as the commands do
@@ -123,6 +132,12 @@ func Run(ctx context.Context, logPath string, kind clickmodels.Kind, truth Truth
 	if err != nil {
 		return nil, err
 	}
+	var rec *Recalibration
+	if opt.Recalibrate {
+		if rec, relPath, err = recalibrate(ctx, sessions, cfg, opt.Bootstrap, relPath, work); err != nil {
+			return nil, err
+		}
+	}
 	labPath := filepath.Join(work, labels.FileLabels)
 	lcfg := labels.DefaultConfig()
 	lcfg.Relevance, lcfg.Sessions, lcfg.Out = relPath, sessions, labPath
@@ -147,6 +162,7 @@ func Run(ctx context.Context, logPath string, kind clickmodels.Kind, truth Truth
 		return nil, err
 	}
 	r.Model = kind.String()
+	r.Recalibration = rec
 	r.LogSERPs = irep.RawQueries
 	r.KeptSERPs = irep.KeptQueries
 	if len(reps) > 0 {

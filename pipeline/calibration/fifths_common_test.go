@@ -2,6 +2,7 @@ package calibration_test
 
 import (
 	"context"
+	"os"
 	"sync"
 	"testing"
 
@@ -48,6 +49,23 @@ func checkFifths(t *testing.T, r *calibration.Report, ridge bool) {
 	}
 }
 
+// withRecalibration is opt with the parametric bootstrap's correction of
+// the intervals (calibration.Options.Recalibrate), a measurement that is
+// not part of the user's path, when the environment asks for it:
+// LOVBENCH_RECALIBRATE=posterior (each pair's values drawn from its
+// posterior) or plugin (its point estimates); docs/clickmodels.md, "A
+// parametric bootstrap of the intervals, measured and not adopted".
+func withRecalibration(opt calibration.Options) calibration.Options {
+	switch os.Getenv("LOVBENCH_RECALIBRATE") {
+	case "posterior":
+		opt.Recalibrate, opt.Bootstrap = true, calibration.DefaultBootstrap()
+	case "plugin":
+		opt.Recalibrate, opt.Bootstrap = true, calibration.DefaultBootstrap()
+		opt.Bootstrap.PlugIn = true
+	}
+	return opt
+}
+
 // refFifths runs the user's path on a log of the second simulator.
 func refFifths(t *testing.T, model string, serps, queries int) *calibration.Report {
 	t.Helper()
@@ -67,7 +85,7 @@ func refFifthsWith(t *testing.T, model string, serps, queries int, opt calibrati
 	if model == refsim.DBN {
 		k = clickmodels.DBN
 	}
-	r, err := calibration.Run(ctx, path, k, truth, dir, opt)
+	r, err := calibration.Run(ctx, path, k, truth, dir, withRecalibration(opt))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +126,7 @@ func simFifths(t *testing.T, k clickmodels.Kind, serps int, sparse bool) *calibr
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := calibration.Run(ctx, path, k, truth, dir, calibration.Options{})
+	r, err := calibration.Run(ctx, path, k, truth, dir, withRecalibration(calibration.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
