@@ -19,7 +19,8 @@
 // its log, in memory (truth.go); SimulationOptions replace one ingredient
 // of the intervals at a time by the simulation's truth, and CalibrationOf
 // is the one home of the calibration measures (ECE, Brier skill) both
-// levels report.
+// levels report. Bootstrap (bootstrap.go) is a parametric bootstrap of the
+// intervals, measured as Options.Recalibrate and not part of the fit.
 package calibration
 
 import (
