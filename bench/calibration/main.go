@@ -91,6 +91,7 @@ func main() {
 	eb := flag.Bool("empirical-prior", false, "with -user: the exact estimator with the empirical-Bayes prior (clickmodels.Options.EmpiricalPrior)")
 	recal := flag.Bool("recalibrate", false, "with -user: apply the parametric bootstrap's correction of the intervals (calibration.Options.Recalibrate; a measurement, not adopted) and print its bins")
 	recalPlugIn := flag.Bool("recal-plugin", false, "with -recalibrate: the bootstrap's pairs take their point estimates instead of a draw from their posterior")
+	recalReps := flag.Int("recal-replicates", 1, "with -recalibrate: the number of worlds the bootstrap draws (their pairs pooled)")
 	recalSERPs := flag.Int("recal-serps", calibration.DefaultBootstrap().MaxSERPs, "with -recalibrate: at most this many SERPs (whole queries) in the bootstrap's subsample")
 	flag.Parse()
 	if *bias {
@@ -109,7 +110,7 @@ func main() {
 		opt := calibration.Options{DropClickless: *drop, Recalibrate: *recal}
 		if *recal {
 			opt.Bootstrap = calibration.DefaultBootstrap()
-			opt.Bootstrap.PlugIn, opt.Bootstrap.MaxSERPs = *recalPlugIn, *recalSERPs
+			opt.Bootstrap.PlugIn, opt.Bootstrap.MaxSERPs, opt.Bootstrap.Replicates = *recalPlugIn, *recalSERPs, *recalReps
 		}
 		if est != clickmodels.DefaultEstimator || *eb {
 			opt.Fit = func(c *clickmodels.RunConfig) {

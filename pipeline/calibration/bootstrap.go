@@ -44,6 +44,10 @@ type BootstrapConfig struct {
 	// MinPairs is the fewest pairs of an evidence bin; smaller bins are
 	// merged with their neighbour.
 	MinPairs int
+	// Replicates is the number of worlds drawn (0 or 1: one); their pairs
+	// are pooled in the bins, each world drawn and simulated with the seed
+	// Seed + its number (the subsample is the same).
+	Replicates int
 	// PlugIn draws no value: each pair's values are its point estimates
 	// (the classical parametric bootstrap at the fitted values) instead of
 	// a draw from its posterior.
@@ -121,28 +125,31 @@ func Bootstrap(ctx context.Context, train *sessions.Log, fitted *clickmodels.Mod
 		return nil, fmt.Errorf("bootstrap: the %v model has no intervals", fitted.Kind)
 	}
 	idx := subsample(train, cfg.MaxSERPs, cfg.Seed)
-	src := &replaySource{log: train, idx: idx, fitted: fitted, post: post, seed: cfg.Seed, plugIn: cfg.PlugIn}
 	R := max(fitted.Ranks, clickmodels.DefaultRanks)
-	log, truth, err := sim.SimulateLog(ctx, sim.Config{Kind: fitted.Kind, SERPs: len(idx), Seed: cfg.Seed, Source: src, Global: fitted.Global, Ranks: fitted.Ranks})
-	if err != nil {
-		return nil, fmt.Errorf("bootstrap: %w", err)
-	}
-	d, err := clickmodels.Prepare(log, R)
-	if err != nil {
-		return nil, err
-	}
-	re, err := clickmodels.Fit(ctx, d, fitted.Kind, opt)
-	if err != nil {
-		return nil, fmt.Errorf("bootstrap: refit: %w", err)
-	}
-	dists, _, err := re.RelevanceDists()
-	if err != nil {
-		return nil, err
-	}
-	obs := make([]bootObs, len(dists))
-	for p, dd := range dists {
-		q, doc := re.QueryNames[re.PairQuery[p]], re.DocNames[re.PairDoc[p]]
-		obs[p] = bootObs{dd.Alpha, dd.Beta, dd.Lower, dd.Upper, re.PairRelevance(p), truth.Relevance(q, doc)}
+	var obs []bootObs
+	for rep := range max(cfg.Replicates, 1) {
+		seed := cfg.Seed + uint64(rep)
+		src := &replaySource{log: train, idx: idx, fitted: fitted, post: post, seed: seed, plugIn: cfg.PlugIn}
+		log, truth, err := sim.SimulateLog(ctx, sim.Config{Kind: fitted.Kind, SERPs: len(idx), Seed: seed, Source: src, Global: fitted.Global, Ranks: fitted.Ranks})
+		if err != nil {
+			return nil, fmt.Errorf("bootstrap: %w", err)
+		}
+		d, err := clickmodels.Prepare(log, R)
+		if err != nil {
+			return nil, err
+		}
+		re, err := clickmodels.Fit(ctx, d, fitted.Kind, opt)
+		if err != nil {
+			return nil, fmt.Errorf("bootstrap: refit: %w", err)
+		}
+		dists, _, err := re.RelevanceDists()
+		if err != nil {
+			return nil, err
+		}
+		for p, dd := range dists {
+			q, doc := re.QueryNames[re.PairQuery[p]], re.DocNames[re.PairDoc[p]]
+			obs = append(obs, bootObs{dd.Alpha, dd.Beta, dd.Lower, dd.Upper, re.PairRelevance(p), truth.Relevance(q, doc)})
+		}
 	}
 	level := opt.Level
 	if level == 0 {

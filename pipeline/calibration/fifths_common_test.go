@@ -3,6 +3,7 @@ package calibration_test
 import (
 	"context"
 	"os"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -53,7 +54,8 @@ func checkFifths(t *testing.T, r *calibration.Report, ridge bool) {
 // the intervals (calibration.Options.Recalibrate), a measurement that is
 // not part of the user's path, when the environment asks for it:
 // LOVBENCH_RECALIBRATE=posterior (each pair's values drawn from its
-// posterior) or plugin (its point estimates); docs/clickmodels.md, "A
+// posterior) or plugin (its point estimates), and
+// LOVBENCH_RECALIBRATE_REPLICATES the number of worlds; docs/clickmodels.md, "A
 // parametric bootstrap of the intervals, measured and not adopted".
 func withRecalibration(opt calibration.Options) calibration.Options {
 	switch os.Getenv("LOVBENCH_RECALIBRATE") {
@@ -62,6 +64,9 @@ func withRecalibration(opt calibration.Options) calibration.Options {
 	case "plugin":
 		opt.Recalibrate, opt.Bootstrap = true, calibration.DefaultBootstrap()
 		opt.Bootstrap.PlugIn = true
+	}
+	if n, err := strconv.Atoi(os.Getenv("LOVBENCH_RECALIBRATE_REPLICATES")); err == nil {
+		opt.Bootstrap.Replicates = n
 	}
 	return opt
 }
