@@ -82,6 +82,20 @@ func (e Estimator) Options() Options {
 	return Options{Iterations: DefaultMaxIterations, Tolerance: DefaultTolerance, Exact: true, Accelerate: true}
 }
 
+// CheckEmpiricalPrior refuses the empirical-Bayes prior
+// (Options.EmpiricalPrior, on) under an estimator other than the exact
+// one: PyClick's estimator keeps PyClick's prior. The library ignores the
+// prior there; the commands (lovbench fit --empirical-prior,
+// lovbench-beam fit -empirical-prior, run's click_models.empirical_prior)
+// refuse it through this check, which their messages prefix with their
+// own name of the option.
+func (e Estimator) CheckEmpiricalPrior(on bool) error {
+	if on && e != EstimatorExact {
+		return fmt.Errorf("needs estimator exact, not %s (PyClick's estimator keeps PyClick's prior)", e)
+	}
+	return nil
+}
+
 // Estimator returns the estimator o selects: EstimatorExact when Exact is
 // set, else EstimatorPyClick (the tolerance and iterations aside).
 func (o Options) Estimator() Estimator {

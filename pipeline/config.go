@@ -194,8 +194,8 @@ func (c ClickModelConfig) FitOptions() (clickmodels.Options, error) {
 	if c.Accelerate != nil {
 		opt.Accelerate = *c.Accelerate
 	}
-	if c.EmpiricalPrior && est != clickmodels.EstimatorExact {
-		return clickmodels.Options{}, fmt.Errorf("click_models.empirical_prior needs estimator exact (PyClick's estimator keeps PyClick's prior)")
+	if err := est.CheckEmpiricalPrior(c.EmpiricalPrior); err != nil {
+		return clickmodels.Options{}, fmt.Errorf("click_models.empirical_prior %w", err)
 	}
 	opt.Level, opt.NoIntervals, opt.PSCMAuthors, opt.EmpiricalPrior, opt.Workers = c.Interval, c.NoIntervals, c.PSCMAuthors, c.EmpiricalPrior, c.Workers
 	return opt, nil

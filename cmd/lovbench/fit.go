@@ -118,8 +118,8 @@ for any --workers. See docs/clickmodels.md.`,
 			if err := applyEstimator(cmd, estimator, exact, &cfg.Options); err != nil {
 				return err
 			}
-			if cfg.EmpiricalPrior && !cfg.Exact {
-				return usagef("fit: --empirical-prior needs --estimator exact (PyClick's estimator keeps PyClick's prior)")
+			if err := cfg.Options.Estimator().CheckEmpiricalPrior(cfg.EmpiricalPrior); err != nil {
+				return usagef("fit: --empirical-prior %v", err)
 			}
 			cfg.Kinds, cfg.LoadDir = kinds, load
 			var bar progress.Bar = nopBar{}

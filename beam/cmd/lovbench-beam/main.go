@@ -203,8 +203,8 @@ func run(ctx context.Context, cmd string) error {
 		if *exact && est != clickmodels.EstimatorExact {
 			return usageError{fmt.Errorf("--exact contradicts --estimator %s", est)}
 		}
-		if *empirical && est != clickmodels.EstimatorExact {
-			return usageError{fmt.Errorf("--empirical-prior needs --estimator exact (PyClick's estimator keeps PyClick's prior), got %s", est)}
+		if err := est.CheckEmpiricalPrior(*empirical); err != nil {
+			return usageError{fmt.Errorf("--empirical-prior %w", err)}
 		}
 		set := map[string]bool{}
 		flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
