@@ -101,7 +101,7 @@ var rules = []struct {
 	{"pipeline", []string{"FILES", "WORK", "sessions", "sessions/split", "ingest", "clickmodels",
 		"fit", "clickmodels/sim", "corpussim", "labels", "sampling", "features", "features/democorpus", "export", "ltr",
 		"report", "workdir", "gopkg.in/yaml.v3"}},
-	{"pipeline/calibration", []string{"FILES", "ingest", "clickmodels", "fit", "clickmodels/refsim", "clickmodels/sim", "labels", "pipeline", "sessions"}},
+	{"pipeline/calibration", []string{"FILES", "IDS", "ingest", "clickmodels", "fit", "clickmodels/refsim", "clickmodels/sim", "labels", "pipeline", "sessions"}},
 	{"cmd/lovbench", []string{"FILES", "WORK", "IDS", "sessions", "sessions/split", "ingest", "ingest/pii", "shards",
 		"clickmodels", "fit", "clickmodels/sim", "corpussim", "labels", "sampling", "features", "export", "ltr",
 		"ltr/measures", "report", "pipeline", "github.com/spf13/cobra", "github.com/spf13/pflag"}},

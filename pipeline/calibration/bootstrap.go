@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -19,6 +18,7 @@ import (
 	"github.com/lovbench/lovbench/clickmodels/sim"
 	"github.com/lovbench/lovbench/fit"
 	"github.com/lovbench/lovbench/internal/atomicfile"
+	"github.com/lovbench/lovbench/internal/hashes"
 	"github.com/lovbench/lovbench/sessions"
 )
 
@@ -288,18 +288,12 @@ func subsample(log *sessions.Log, maxSERPs int, seed uint64) []int {
 	return out
 }
 
-// nameHash is the FNV-1a hash of seed, a and b.
+// nameHash is the FNV-1a hash (internal/hashes) of seed's eight bytes
+// (least significant first), a, a zero byte and b.
 func nameHash(seed uint64, a, b string) uint64 {
-	h := fnv.New64a()
-	var s [8]byte
-	for i := range s {
-		s[i] = byte(seed >> (8 * i))
-	}
-	h.Write(s[:])
-	h.Write([]byte(a))
-	h.Write([]byte{0})
-	h.Write([]byte(b))
-	return h.Sum64()
+	h := hashes.FNV1aUint64(hashes.FNVOffset64, seed)
+	h = hashes.FNV1aByte(hashes.FNV1aString(h, a), 0)
+	return hashes.FNV1aString(h, b)
 }
 
 // replaySource shows log's SERPs idx in order (sim.SERPSource), each
