@@ -74,8 +74,9 @@ type Options struct {
 	EmpiricalPrior bool
 }
 
-// level is the interval level of o (DefaultLevel if Level is left 0).
-func (o Options) level() float64 {
+// IntervalLevel is the interval level of o (DefaultLevel if Level is
+// left 0): the one reading of Level's zero value.
+func (o Options) IntervalLevel() float64 {
 	if o.Level == 0 {
 		return DefaultLevel
 	}
@@ -108,7 +109,7 @@ func (o Options) evidence(ctx context.Context, f *fitter) *Evidence {
 	if o.NoIntervals {
 		return nil
 	}
-	return f.evidence(ctx, o.level())
+	return f.evidence(ctx, o.IntervalLevel())
 }
 
 func (o Options) workers() int {

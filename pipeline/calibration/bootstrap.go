@@ -151,11 +151,7 @@ func Bootstrap(ctx context.Context, train *sessions.Log, fitted *clickmodels.Mod
 			obs = append(obs, bootObs{dd.Alpha, dd.Beta, dd.Lower, dd.Upper, re.PairRelevance(p), truth.Relevance(q, doc)})
 		}
 	}
-	level := opt.Level
-	if level == 0 {
-		level = clickmodels.DefaultLevel
-	}
-	return &Recalibration{SERPs: len(idx), Pairs: len(obs), Bins: recalBins(obs, level, cfg.MinPairs)}, nil
+	return &Recalibration{SERPs: len(idx), Pairs: len(obs), Bins: recalBins(obs, opt.IntervalLevel(), cfg.MinPairs)}, nil
 }
 
 // bootObs is one pair of the bootstrap's refit: its posterior Beta(alpha,
@@ -389,10 +385,7 @@ func recalibrate(ctx context.Context, sessionsDir string, cfg clickmodels.RunCon
 	}
 	rec.Seconds = time.Since(t0).Seconds()
 	out := filepath.Join(work, "recal_relevance.tsv")
-	level := cfg.Options.Level
-	if level == 0 {
-		level = clickmodels.DefaultLevel
-	}
+	level := cfg.Options.IntervalLevel()
 	if err := rewriteIntervals(relPath, out, func(alpha, beta, lower, upper float64) (float64, float64, float64, float64) {
 		if !(alpha > 0 && beta > 0) {
 			return alpha, beta, lower, upper
