@@ -139,16 +139,16 @@ func writeFolds(dir string, queries, docs int, seed uint64) error {
 		return err
 	}
 	for i, f := range ltr.MakeFolds(ds, seed) {
-		fd := filepath.Join(dir, fmt.Sprintf("Fold%d", i+1))
-		if err := os.MkdirAll(fd, 0o755); err != nil {
+		k := i + 1
+		if err := os.MkdirAll(filepath.Join(dir, ltr.FoldDir(k)), 0o755); err != nil {
 			return err
 		}
-		for name, part := range map[string]*ltr.Dataset{"train.txt": f.Train, "vali.txt": f.Vali, "test.txt": f.Test} {
+		for set, part := range map[string]*ltr.Dataset{ltr.SetTrain: f.Train, ltr.SetVali: f.Vali, ltr.SetTest: f.Test} {
 			var b bytes.Buffer
 			if err := ltr.WriteSVMLight(&b, part); err != nil {
 				return err
 			}
-			if err := os.WriteFile(filepath.Join(fd, name), b.Bytes(), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(ltr.FoldFile(k, set))), b.Bytes(), 0o644); err != nil {
 				return err
 			}
 		}
