@@ -118,12 +118,7 @@ func accelResolve(k clickmodels.Kind, R int, serps int64, msgs [][]byte) (*click
 			if err := st.UnmarshalBinary(segs[1]); err != nil {
 				return nil, nil, err
 			}
-			if total == nil {
-				// Sized as the shards' (clickmodels.GlobalSlots: the
-				// empirical prior's means after the globals).
-				total = &clickmodels.Stats{Num: make([]clickmodels.ExactSum, len(st.Num)), Den: make([]clickmodels.ExactSum, len(st.Den))}
-			}
-			total.Merge(&st)
+			total = addStats(total, &st)
 		}
 		for i, s := range []*clickmodels.ExactSum{&res.RR, &res.VV} {
 			if len(segs[2+i]) == 0 {

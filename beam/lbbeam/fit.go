@@ -531,12 +531,7 @@ func resolve(k clickmodels.Kind, R int, msgs func(*[]byte) bool) (emState, error
 			if err := st.UnmarshalBinary(rest); err != nil {
 				return emState{}, err
 			}
-			if total == nil {
-				// Sized as the shards' (clickmodels.GlobalSlots: the
-				// empirical prior's means after the globals).
-				total = &clickmodels.Stats{Num: make([]clickmodels.ExactSum, len(st.Num)), Den: make([]clickmodels.ExactSum, len(st.Den))}
-			}
-			total.Merge(&st)
+			total = addStats(total, &st)
 		}
 	}
 	em, err := decodeEM(head)
@@ -657,6 +652,18 @@ func (f *stepFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard
 	emitMsg(joinSegs(outMsg))
 	emitState(shard, joinSegs(outState))
 	return nil
+}
+
+// addStats adds a shard's statistics st to total and returns it; a nil
+// total is made sized as st (clickmodels.GlobalSlots: the empirical
+// prior's means after the globals), which every shard's statistics of one
+// step are.
+func addStats(total, st *clickmodels.Stats) *clickmodels.Stats {
+	if total == nil {
+		total = &clickmodels.Stats{Num: make([]clickmodels.ExactSum, len(st.Num)), Den: make([]clickmodels.ExactSum, len(st.Den))}
+	}
+	total.Merge(st)
+	return total
 }
 
 func mergeStats(k clickmodels.Kind, R int, stats func(*[]byte) bool) (*clickmodels.Stats, error) {
