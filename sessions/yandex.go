@@ -55,8 +55,7 @@ func ReadYandex(r io.Reader, name string, strict bool) (*Log, YandexStats, error
 // copied into a string.
 func readYandex(r io.Reader, name string, strict, withSessions bool) (*Log, YandexStats, error) {
 	log := &Log{}
-	var buf [MaxRanks]uint8
-	st, err := scanYandex(r, name, strict, func(session, query []byte, results [][]byte, clicks []Click) error {
+	st, err := scanYandex(r, name, strict, func(session, query []byte, results [][]byte, clicks []Click, order []uint8) error {
 		s := int32(-1)
 		if withSessions {
 			s = log.Sessions.IDBytes(session)
@@ -67,7 +66,6 @@ func readYandex(r io.Reader, name string, strict, withSessions bool) (*Log, Yand
 		}
 		log.endSERP(clickMask(clicks))
 		if len(clicks) > 1 {
-			order, _ := ClickOrder(buf[:0], clicks, nil)
 			log.setOrder(order)
 		}
 		return nil
@@ -104,7 +102,7 @@ func clickMask(clicks []Click) uint64 {
 // is only valid during the call.
 func ScanYandexClicks(r io.Reader, name string, strict bool, fn func(session, query string, results []string, clicks []Click) error) (YandexStats, error) {
 	var docs []string
-	return scanYandex(r, name, strict, func(session, query []byte, results [][]byte, clicks []Click) error {
+	return scanYandex(r, name, strict, func(session, query []byte, results [][]byte, clicks []Click, _ []uint8) error {
 		docs = docs[:0]
 		for _, u := range results {
 			docs = append(docs, string(u))
@@ -114,9 +112,11 @@ func ScanYandexClicks(r io.Reader, name string, strict bool, fn func(session, qu
 }
 
 // scanYandex is the one reader of ScanYandexClicks and readYandex: fn
-// gets the SERP's session ID, query and results as bytes, valid only
-// during the call (they live in a buffer the next SERP reuses).
-func scanYandex(r io.Reader, name string, strict bool, fn func(session, query []byte, results [][]byte, clicks []Click) error) (YandexStats, error) {
+// gets the SERP's session ID, query and results as bytes, its clicks and
+// their click order (ClickOrder's, which the scan computes for its
+// counts anyway), all valid only during the call (they live in buffers
+// the next SERP reuses).
+func scanYandex(r io.Reader, name string, strict bool, fn func(session, query []byte, results [][]byte, clicks []Click, order []uint8) error) (YandexStats, error) {
 	var (
 		st YandexStats
 		// The current SERP's Q line fields, copied out of the scanner's
@@ -134,8 +134,8 @@ func scanYandex(r io.Reader, name string, strict bool, fn func(session, query []
 	flush := func() error {
 		if have {
 			have = false
-			ClickOrder(orderBuf[:0], curClicks, &st.Order)
-			return fn(curSess, curQ, curDocs, curClicks)
+			order, _ := ClickOrder(orderBuf[:0], curClicks, &st.Order)
+			return fn(curSess, curQ, curDocs, curClicks, order)
 		}
 		return nil
 	}
