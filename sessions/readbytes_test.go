@@ -3,6 +3,7 @@ package sessions
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -80,6 +81,52 @@ func TestDictIDBytes(t *testing.T) {
 	copy(b, "xyz")
 	if !slices.Equal(d.Names, []string{"doc", "other"}) || d.IDBytes([]byte("doc")) != 0 || d.IDBytes(b) != 2 {
 		t.Errorf("names %v", d.Names)
+	}
+}
+
+// TestReadYandexRandom checks readYandex's log (names looked up among the
+// query's last SERP's documents first, docID) against the string path on
+// a random log: queries with pools of documents, lists in the pool's
+// order or shuffled, documents new to the query, shown twice, or shown
+// by other queries.
+func TestReadYandexRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 4))
+	var b strings.Builder
+	for i := range 3000 {
+		q := rng.IntN(40)
+		fmt.Fprintf(&b, "s%d\t0\tQ\tq%d\t0", i, q)
+		k := 1 + rng.IntN(10)
+		perm := rng.Perm(12)
+		for r := range k {
+			d := fmt.Sprintf("q%dd%d", q, r)
+			switch x := rng.IntN(10); {
+			case x < 3:
+				d = fmt.Sprintf("q%dd%d", q, perm[r])
+			case x == 3:
+				d = fmt.Sprintf("q%dd%d", rng.IntN(40), rng.IntN(12))
+			case x == 4:
+				d = fmt.Sprintf("q%dd%d", q, rng.IntN(3))
+			}
+			fmt.Fprintf(&b, "\t%s", d)
+		}
+		b.WriteString("\n")
+	}
+	in := b.String()
+	got, _, err := ReadYandex(strings.NewReader(in), "t", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Log{}
+	if _, err := ScanYandexClicks(strings.NewReader(in), "t", true, func(session, query string, results []string, clicks []Click) error {
+		return want.add(&SERP{SessionID: session, Query: query, Results: slices.Clone(results)}, true)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.DocIDs, want.DocIDs) || !slices.Equal(got.Docs.Names, want.Docs.Names) || !slices.Equal(got.Query, want.Query) || !slices.Equal(got.Offsets, want.Offsets) {
+		t.Errorf("readYandex's log differs from the string path's")
+	}
+	if got.Docs.Len() < 400 {
+		t.Errorf("%d documents: the log does not reach the cases", got.Docs.Len())
 	}
 }
 
