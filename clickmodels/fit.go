@@ -571,12 +571,21 @@ func (f *fitter) iterate(ctx context.Context, workers int, st *Stats) {
 		c.gNum, c.gDen = sc.xNum, sc.xDen // estep adds the global counts
 		var v view
 		withLL := f.withLL
+		recLo := ch.recLo
+		if f.cascadeScatter(dens) && (!withLL || f.cascadeLL()) {
+			// The E-step, the scatter and the log-likelihood (withLL)
+			// in one pass over each record.
+			for i := ch.recLo; i < ch.recHi; i++ {
+				f.estepCascadeScatter(sc, i, withLL)
+			}
+			recLo, withLL = ch.recHi, false
+		}
 		if withLL && f.cascadeLL() {
 			// The values are the chunk's until its M-step below.
 			f.cascadeLLChunk(ch, sc)
 			withLL = false
 		}
-		for i := ch.recLo; i < ch.recHi; i++ {
+		for i := recLo; i < ch.recHi; i++ {
 			f.load(&v, sc, i)
 			pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
 			if f.kind == PSCM {

@@ -61,6 +61,14 @@ func (d *Dict) ID(s string) int32 {
 	return id
 }
 
+// IDBytes is ID(string(b)), copying b into a string only when it is new.
+func (d *Dict) IDBytes(b []byte) int32 {
+	if id, ok := d.ids[string(b)]; ok {
+		return id
+	}
+	return d.ID(string(b))
+}
+
 // Lookup returns the ID of s and whether it is known.
 func (d *Dict) Lookup(s string) (int32, bool) {
 	id, ok := d.ids[s]
@@ -147,6 +155,16 @@ func (l *Log) add(s *SERP, withSession bool) error {
 // addRaw appends a SERP; session < 0 leaves the Session column out (a log
 // without user sessions never has one).
 func (l *Log) addRaw(session, query int32, results []string, mask uint64) {
+	l.startSERP(session, query)
+	for _, r := range results {
+		l.DocIDs = append(l.DocIDs, l.Docs.ID(r))
+	}
+	l.endSERP(mask)
+}
+
+// startSERP appends a SERP's query and session (addRaw's first half);
+// the caller appends its documents' IDs to DocIDs, then calls endSERP.
+func (l *Log) startSERP(session, query int32) {
 	if len(l.Offsets) == 0 {
 		l.Offsets = append(l.Offsets, 0)
 	}
@@ -154,9 +172,10 @@ func (l *Log) addRaw(session, query int32, results []string, mask uint64) {
 	if session >= 0 {
 		l.Session = append(l.Session, session)
 	}
-	for _, r := range results {
-		l.DocIDs = append(l.DocIDs, l.Docs.ID(r))
-	}
+}
+
+// endSERP closes the SERP startSERP opened, with its click mask.
+func (l *Log) endSERP(mask uint64) {
 	l.Offsets = append(l.Offsets, int64(len(l.DocIDs)))
 	l.Clicks = append(l.Clicks, mask)
 }

@@ -50,17 +50,22 @@ func ReadYandex(r io.Reader, name string, strict bool) (*Log, YandexStats, error
 }
 
 // readYandex is ReadYandex, keeping the user sessions only withSessions.
+// It interns the session, query and document names from the scanner's
+// bytes (Dict.IDBytes), so that only a name seen for the first time is
+// copied into a string.
 func readYandex(r io.Reader, name string, strict, withSessions bool) (*Log, YandexStats, error) {
 	log := &Log{}
-	var buf [MaxRanks]uint8
-	st, err := ScanYandexClicks(r, name, strict, func(session, query string, results []string, clicks []Click) error {
+	st, err := scanYandex(r, name, strict, func(session, query []byte, results [][]byte, clicks []Click, order []uint8) error {
 		s := int32(-1)
 		if withSessions {
-			s = log.Sessions.ID(session)
+			s = log.Sessions.IDBytes(session)
 		}
-		log.addRaw(s, log.Queries.ID(query), results, clickMask(clicks))
+		log.startSERP(s, log.Queries.IDBytes(query))
+		for _, u := range results {
+			log.DocIDs = append(log.DocIDs, log.Docs.IDBytes(u))
+		}
+		log.endSERP(clickMask(clicks))
 		if len(clicks) > 1 {
-			order, _ := ClickOrder(buf[:0], clicks, nil)
 			log.setOrder(order)
 		}
 		return nil
@@ -96,20 +101,41 @@ func clickMask(clicks []Click) uint64 {
 // its rank and TimePassed: what the click order needs (ClickOrder). clicks
 // is only valid during the call.
 func ScanYandexClicks(r io.Reader, name string, strict bool, fn func(session, query string, results []string, clicks []Click) error) (YandexStats, error) {
+	var docs []string
+	return scanYandex(r, name, strict, func(session, query []byte, results [][]byte, clicks []Click, _ []uint8) error {
+		docs = docs[:0]
+		for _, u := range results {
+			docs = append(docs, string(u))
+		}
+		return fn(string(session), string(query), docs, clicks)
+	})
+}
+
+// scanYandex is the one reader of ScanYandexClicks and readYandex: fn
+// gets the SERP's session ID, query and results as bytes, its clicks and
+// their click order (ClickOrder's, which the scan computes for its
+// counts anyway), all valid only during the call (they live in buffers
+// the next SERP reuses).
+func scanYandex(r io.Reader, name string, strict bool, fn func(session, query []byte, results [][]byte, clicks []Click, order []uint8) error) (YandexStats, error) {
 	var (
-		st        YandexStats
-		curSess   = ""
-		curDocs   []string
+		st YandexStats
+		// The current SERP's Q line fields, copied out of the scanner's
+		// buffer: serp holds session ID, query and results back to back,
+		// ends[i] is where field i ends (0 session, 1 query, 2... results).
+		serp      []byte
+		ends      []int
+		curSess   []byte
+		curQ      []byte
+		curDocs   [][]byte
 		curClicks []Click
-		curQ      string
 		have      bool
 		orderBuf  [MaxRanks]uint8
 	)
 	flush := func() error {
 		if have {
 			have = false
-			ClickOrder(orderBuf[:0], curClicks, &st.Order)
-			return fn(curSess, curQ, curDocs, curClicks)
+			order, _ := ClickOrder(orderBuf[:0], curClicks, &st.Order)
+			return fn(curSess, curQ, curDocs, curClicks, order)
 		}
 		return nil
 	}
@@ -153,22 +179,30 @@ func ScanYandexClicks(r io.Reader, name string, strict bool, fn func(session, qu
 				return st, err
 			}
 			st.Queries++
-			curSess = string(l.Fields[0])
-			curQ = string(l.Fields[3])
-			curDocs = curDocs[:0]
+			serp = append(serp[:0], l.Fields[0]...)
+			ends = append(ends[:0], len(serp))
+			serp = append(serp, l.Fields[3]...)
+			ends = append(ends, len(serp))
 			for _, u := range l.Fields[5:] {
-				curDocs = append(curDocs, string(u))
+				serp = append(serp, u...)
+				ends = append(ends, len(serp))
+			}
+			curSess = serp[:ends[0]]
+			curQ = serp[ends[0]:ends[1]]
+			curDocs = curDocs[:0]
+			for i := 2; i < len(ends); i++ {
+				curDocs = append(curDocs, serp[ends[i-1]:ends[i]])
 			}
 			curClicks = curClicks[:0]
 			have = true
 		default:
-			if !have || string(l.Fields[0]) != curSess {
+			if !have || !bytes.Equal(l.Fields[0], curSess) {
 				st.IgnoredClickSess++
 				continue
 			}
 			idx := -1
 			for i, d := range curDocs {
-				if d == string(l.Fields[3]) {
+				if bytes.Equal(d, l.Fields[3]) {
 					idx = i
 					break
 				}
