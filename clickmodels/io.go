@@ -183,7 +183,7 @@ func (pw *pairWriter) writeJSON(w io.Writer) error {
 	if !bytes.HasSuffix(hb, []byte(tail)) {
 		return fmt.Errorf("click models: unexpected JSON encoding of the parameter header")
 	}
-	bw := bufio.NewWriterSize(w, 1<<20)
+	bw := bufio.NewWriterSize(w, 64<<10)
 	bw.Write(hb[:len(hb)-len(tail)])
 	bw.WriteByte('[')
 	var buf []byte
@@ -474,7 +474,7 @@ func (pw *pairWriter) writeRelevance(w io.Writer) error {
 			return err
 		}
 	}
-	bw := bufio.NewWriterSize(w, 1<<20)
+	bw := bufio.NewWriterSize(w, 64<<10)
 	if pw.hasEv {
 		bw.WriteString(RelevanceHeaderIntervals + "\n")
 	} else {

@@ -98,7 +98,7 @@ func classicBestFields(fis []*fieldIndex, boosts []float64, maxDoc int, toks []i
 	idf := func(fi *fieldIndex, w int32) float64 {
 		df := 0
 		if w >= 0 {
-			df = len(fi.postings[w])
+			df = len(fi.postings(w))
 		}
 		return 1 + math.Log(float64(maxDoc)/float64(df+1))
 	}
@@ -127,7 +127,7 @@ func classicBestFields(fis []*fieldIndex, boosts []float64, maxDoc int, toks []i
 				continue
 			}
 			i := idf(fi, w)
-			for _, p := range fi.postings[w] {
+			for _, p := range fi.postings(w) {
 				if sc.overlap[p.tok] == 0 {
 					touched = append(touched, p.tok)
 				}

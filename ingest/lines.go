@@ -8,10 +8,14 @@ import (
 // lineReader splits a stream into lines ending in LF, CRLF or a lone CR,
 // without allocating per line. Lines longer than max bytes are not
 // returned: the reader skips to their end and reports them as too long, so a
-// huge line never needs more than a fixed buffer.
+// huge line never needs more than a fixed buffer. The buffer starts at
+// 64 KiB and grows (doubling) up to max+1 bytes only when a line does not
+// fit: a log of short lines never allocates the limit (1 MiB by default),
+// which a reader per part of a sharded ingest would do for each part.
 type lineReader struct {
 	r          io.Reader
 	buf        []byte
+	limit      int // the size buf may grow to: a whole line of max bytes fits
 	start, end int
 	eof        bool
 	err        error
@@ -25,11 +29,11 @@ type lineReader struct {
 }
 
 func newLineReader(r io.Reader, max int) *lineReader {
-	size := max + 1 // a whole line of max bytes must fit
-	if size < 64<<10 {
-		size = 64 << 10
+	limit := max + 1 // a whole line of max bytes must fit
+	if limit < 64<<10 {
+		limit = 64 << 10
 	}
-	return &lineReader{r: r, buf: make([]byte, size), max: max}
+	return &lineReader{r: r, buf: make([]byte, 64<<10), limit: limit, max: max}
 }
 
 // fill reads more data, compacting the buffer first. It returns false at the
@@ -43,7 +47,12 @@ func (lr *lineReader) fill() bool {
 		lr.start, lr.end = 0, n
 	}
 	if lr.end == len(lr.buf) {
-		return true // full: caller handles the long line
+		if len(lr.buf) == lr.limit {
+			return true // full: caller handles the long line
+		}
+		buf := make([]byte, min(2*len(lr.buf), lr.limit))
+		copy(buf, lr.buf[:lr.end])
+		lr.buf = buf
 	}
 	n, err := lr.r.Read(lr.buf[lr.end:])
 	lr.end += n

@@ -120,7 +120,7 @@ func ReadSVMLight(r io.Reader, name string) (*Dataset, error) {
 	ds := &Dataset{Name: name}
 	index := map[string]int{}
 	sc := bufio.NewScanner(textio.NewReader(r))
-	sc.Buffer(make([]byte, 1<<20), 1<<28)
+	sc.Buffer(make([]byte, 64<<10), 1<<28) // grown as a longer line needs, up to 256 MiB
 	lineNo, row := 0, 0
 	type fv struct {
 		fid int

@@ -238,22 +238,14 @@ func runUntilKilled(t *testing.T, bin, cfg, target string, delay time.Duration) 
 func TestKillAnywhereThenRerun(t *testing.T) {
 	t.Parallel()
 	bin := lovbenchBinary(t)
-	base := t.TempDir()
-	cfg := smallConfig(t, base, e2eSERPs())
-	wd := filepath.Join(base, "work")
-
-	// Reference: an uninterrupted run, with each stage's duration.
-	start := time.Now()
-	out, err := exec.Command(bin, "run", "--config", cfg, "--workdir", wd, "--json", "--quiet").Output()
-	if err != nil {
-		t.Fatalf("reference run: %v", err)
+	// Reference: an uninterrupted run, with each stage's duration: the
+	// fresh run of TestReaderNeverSeesPartialOutput (sharedWatchedRuns),
+	// whose work directory this test takes over once both its runs are done.
+	w := sharedWatchedRuns(t)
+	if w.err != nil {
+		t.Fatalf("reference run: %v", w.err)
 	}
-	total := time.Since(start)
-	var res RunResult
-	if err := json.Unmarshal(out, &res); err != nil {
-		t.Fatal(err)
-	}
-	ref := snapshot(t, wd)
+	base, cfg, wd, res, total, ref := w.base, w.cfg, w.wd, w.res, w.runs[0].wall, w.ref
 	if len(ref) < 20 {
 		t.Fatalf("reference run left only %d files", len(ref))
 	}
@@ -981,56 +973,123 @@ func verifyVisible(wd string, verified verifiedTrees) (int, error) {
 // forced), checking every visible output against its own manifest.
 func TestReaderNeverSeesPartialOutput(t *testing.T) {
 	t.Parallel()
-	bin := lovbenchBinary(t)
-	base := t.TempDir()
-	cfg := smallConfig(t, base, e2eSERPs())
-	wd := filepath.Join(base, "work")
-	for _, args := range [][]string{{"run", "--config", cfg, "--workdir", wd, "--quiet"}, {"run", "--config", cfg, "--workdir", wd, "--quiet", "--force", "all"}} {
-		cmd := exec.Command(bin, args...)
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
+	w := sharedWatchedRuns(t)
+	if w.err != nil {
+		t.Fatal(w.err)
+	}
+	for _, r := range w.runs {
+		if r.readerErr != nil {
+			t.Fatalf("%v, poll %d: a reader saw %v", r.args, r.polls, r.readerErr)
 		}
-		exited := make(chan struct{})
-		var waitErr error
-		go func() { waitErr = cmd.Wait(); close(exited) }()
-		t.Cleanup(func() { cmd.Process.Kill(); <-exited })
-		// An output whose files are unchanged since it was last verified
-		// whole counts as verified again (verifiedTrees), and the reader
-		// pauses 2 ms between polls: a poll then costs a walk of stats
-		// instead of a read of every manifest and file, so the reader
-		// polls more often than when it hashed every output each time
-		// without pause (115 polls in the forced run at 600 SERPs,
-		// 2026-11-29; 1,300 now) for a fraction of the CPU. (With the
-		// sums of unchanged files cached and a 1 ms pause, 2026-11-29,
-		// it polled about as often for more CPU.)
-		cache := verifiedTrees{}
-		polls, checked := 0, 0
-	loop:
-		for {
-			select {
-			case <-exited:
-				if waitErr != nil {
-					t.Fatalf("%v: %v", args, waitErr)
-				}
-				break loop
-			default:
-			}
-			n, err := verifyVisible(wd, cache)
-			if err != nil {
-				t.Fatalf("%v, poll %d: a reader saw %v", args, polls, err)
-			}
-			polls++
-			checked += n
-			time.Sleep(2 * time.Millisecond)
+		if r.finalErr != nil || r.final != len(smallStages)+1 {
+			t.Fatalf("after %v: %d outputs verified (%v), want %d", r.args, r.final, r.finalErr, len(smallStages)+1)
 		}
-		if n, err := verifyVisible(wd, nil); err != nil || n != len(smallStages)+1 {
-			t.Fatalf("after %v: %d outputs verified (%v), want %d", args, n, err, len(smallStages)+1)
-		}
-		t.Logf("%v: %d polls, %d outputs verified while running", args[len(args)-1], polls, checked)
-		if polls < 20 {
-			t.Errorf("only %d polls during the run: the check saw too little of it", polls)
+		t.Logf("%v: %d polls, %d outputs verified while running", r.args[len(r.args)-1], r.polls, r.checked)
+		if r.polls < 20 {
+			t.Errorf("only %d polls during the run: the check saw too little of it", r.polls)
 		}
 	}
+}
+
+// watchedRun is one `lovbench run` of sharedWatchedRuns and what a reader
+// polling its work directory meanwhile saw.
+type watchedRun struct {
+	args           []string
+	wall           time.Duration // the run's wall time
+	polls, checked int           // polls, and outputs verified whole by them
+	readerErr      error         // what the reader saw that it must not (the first)
+	final          int           // outputs verified whole after the run
+	finalErr       error
+}
+
+// watchedRuns is TestReaderNeverSeesPartialOutput's runs: smallConfig in
+// base/work, fresh and then again with --force all, each watched by a
+// reader; the fresh run is also TestKillAnywhereThenRerun's reference (its
+// --json result and the snapshot of the work directory right after it),
+// one whole run instead of two. The runs and their checks are made once
+// per test binary run; each test asserts on what was recorded.
+type watchedRuns struct {
+	base, cfg, wd string
+	runs          [2]watchedRun
+	res           RunResult         // the fresh run's --json result
+	ref           map[string]string // snapshot of wd after the fresh run
+	err           error             // a run that failed, or a result that did not parse
+}
+
+var (
+	watchedOnce sync.Once
+	watched     watchedRuns
+)
+
+// sharedWatchedRuns makes the watched runs once and returns them.
+func sharedWatchedRuns(t *testing.T) *watchedRuns {
+	t.Helper()
+	watchedOnce.Do(func() {
+		bin := lovbenchBinary(t)
+		w := &watched
+		w.base = filepath.Join(testTemp, "watched")
+		if w.err = os.MkdirAll(w.base, 0o755); w.err != nil {
+			return
+		}
+		w.cfg = smallConfig(t, w.base, e2eSERPs())
+		w.wd = filepath.Join(w.base, "work")
+		w.runs[0].args = []string{"run", "--config", w.cfg, "--workdir", w.wd, "--json", "--quiet"}
+		w.runs[1].args = []string{"run", "--config", w.cfg, "--workdir", w.wd, "--quiet", "--force", "all"}
+		for i := range w.runs {
+			r := &w.runs[i]
+			var stdout bytes.Buffer
+			cmd := exec.Command(bin, r.args...)
+			cmd.Stdout = &stdout
+			start := time.Now()
+			if w.err = cmd.Start(); w.err != nil {
+				return
+			}
+			exited := make(chan struct{})
+			var waitErr error
+			go func() { waitErr = cmd.Wait(); close(exited) }()
+			// An output whose files are unchanged since it was last
+			// verified whole counts as verified again (verifiedTrees),
+			// and the reader pauses 2 ms between polls: a poll then costs
+			// a walk of stats instead of a read of every manifest and
+			// file, so the reader polls more often than when it hashed
+			// every output each time without pause (115 polls in the
+			// forced run at 600 SERPs, 2026-11-29; 1,300 now) for a
+			// fraction of the CPU. (With the sums of unchanged files
+			// cached and a 1 ms pause, 2026-11-29, it polled about as
+			// often for more CPU.)
+			cache := verifiedTrees{}
+		loop:
+			for {
+				select {
+				case <-exited:
+					break loop
+				default:
+				}
+				n, err := verifyVisible(w.wd, cache)
+				if err != nil && r.readerErr == nil {
+					r.readerErr = err
+				}
+				if r.readerErr == nil {
+					r.polls++
+					r.checked += n
+				}
+				time.Sleep(2 * time.Millisecond)
+			}
+			r.wall = time.Since(start)
+			if waitErr != nil {
+				w.err = fmt.Errorf("%v: %v", r.args, waitErr)
+				return
+			}
+			r.final, r.finalErr = verifyVisible(w.wd, nil)
+			if i == 0 {
+				if w.err = json.Unmarshal(stdout.Bytes(), &w.res); w.err != nil {
+					return
+				}
+				w.ref = snapshot(t, w.wd)
+			}
+		}
+	})
+	return &watched
 }
 
 // smallStages are the stages of smallConfig.

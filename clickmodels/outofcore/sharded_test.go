@@ -113,8 +113,9 @@ func writeSERPs(t *testing.T, dir string, serps []sessions.SERP) {
 }
 
 // TestShardInvarianceHeavy: the EM models on a log where two SERPs recur
-// 6,000 times each give the same files in memory and on 3 and 8 query
-// shards with 2 and 3 workers. Their merged records weigh 6,000, so
+// 6,000 times each (among 1,500 simulated SERPs by default, 3,000 at the
+// full size) give the same files in memory and on 3 and 8 query shards
+// with 2 and 3 workers. Their merged records weigh 6,000, so
 // per-record and per-item counts reach beyond 2^11 (DBN's continuation
 // count of a SERP clicked below rank 0 is at least its weight): the
 // exact sums take their two-conversion path there and the one-conversion
@@ -125,7 +126,10 @@ func TestShardInvarianceHeavy(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	src := t.TempDir()
-	serps := simulatedSERPs(t, 3_000, false)
+	// 12,000 heavy SERPs at both sizes: 8 after each of 1,500 simulated
+	// SERPs by default, 4 after each of 3,000 at the full size.
+	n, copies := testsize.Pick(1_500, 3_000), testsize.Pick(8, 4)
+	serps := simulatedSERPs(t, n, false)
 	heavy := []sessions.SERP{
 		{Query: "heavy-a", Region: "0", Results: []string{"a1", "a2", "a3", "a4", "a5"}, Clicks: []sessions.Click{{Rank: 2}}},
 		{Query: "heavy-b", Region: "0", Results: []string{"b1", "b2", "b3", "b4", "b5", "b6"}, Clicks: []sessions.Click{{Rank: 1}, {Rank: 4}}},
@@ -133,9 +137,9 @@ func TestShardInvarianceHeavy(t *testing.T) {
 	var all []sessions.SERP
 	for i, s := range serps {
 		all = append(all, s)
-		for k := 0; k < 4; k++ { // 4 copies after each SERP: 12,000 in all
-			h := heavy[(4*i+k)%2]
-			h.SessionID = fmt.Sprint("h", 4*i+k)
+		for k := 0; k < copies; k++ {
+			h := heavy[(copies*i+k)%2]
+			h.SessionID = fmt.Sprint("h", copies*i+k)
 			all = append(all, h)
 		}
 	}

@@ -401,7 +401,7 @@ func drawClicks(k clickmodels.Kind, rng *rand.Rand, a, s, g []float64, R int) ui
 // i, its Q line has TimePassed 0 and RegionID 0, and its clicks follow in
 // rank order with TimePassed 1, 2, ...
 func SimulateYandex(ctx context.Context, cfg Config, w io.Writer) (*clickmodels.Model, error) {
-	bw := bufio.NewWriterSize(w, 1<<20)
+	bw := bufio.NewWriterSize(w, 64<<10)
 	var buf []byte
 	serp := sessions.SERP{Region: "0"}
 	truth, err := Simulate(ctx, cfg, func(s *SERP) error {

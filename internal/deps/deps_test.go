@@ -142,8 +142,7 @@ var testRules = []struct {
 	may []string
 }{
 	{".", []string{"TESTING", "pipeline", "sampling"}},
-	{"sessions", []string{"TESTING", "github.com/apache/arrow-go/v18/arrow/array", "github.com/apache/arrow-go/v18/arrow/memory",
-		"github.com/apache/arrow-go/v18/parquet", "github.com/apache/arrow-go/v18/parquet/pqarrow"}},
+	{"sessions", []string{"TESTING"}},
 	{"ingest", []string{"TESTING", "ingest/ingesttest"}},
 	{"shards", []string{"clickmodels"}},
 	{"clickmodels", []string{"TESTING", "clickmodels/sim", "gonum.org/v1/gonum/stat"}},
@@ -153,7 +152,7 @@ var testRules = []struct {
 	{"features/rdf", []string{"TESTING"}},
 	{"features/democorpus", []string{"features"}},
 	{"features", []string{"TESTING", "gonum.org/v1/gonum/graph/network", "gonum.org/v1/gonum/graph/simple"}},
-	{"export", []string{"TESTING", "github.com/parquet-go/parquet-go", "github.com/apache/arrow-go/v18/parquet", "github.com/apache/arrow-go/v18/parquet/pqarrow"}},
+	{"export", []string{"TESTING", "sessions", "github.com/parquet-go/parquet-go", "github.com/apache/arrow-go/v18/parquet", "github.com/apache/arrow-go/v18/parquet/pqarrow"}},
 	{"ltr", []string{"TESTING"}},
 	{"report", []string{"TESTING"}},
 	{"pipeline", []string{"TESTING", "shards"}},
