@@ -152,10 +152,10 @@ type firstSERPsPass struct {
 	// lists counts every (query, list) by a 128-bit hash. A query's list
 	// found there needs no look-up of the query.
 	lists listTable
-	// arena holds the results of the leaders back to back, each result
-	// as a uvarint length and its bytes; a leader replaced leaves its
-	// bytes behind until compact drops them.
-	arena        []byte
+	// arena holds the results of the leaders, each result as a uvarint
+	// length and its bytes; a leader replaced leaves its bytes behind
+	// until the arena is compacted.
+	arena        leaderArena
 	live         int    // bytes of arena still referenced by a leader
 	key          []byte // scratch: the query and list that are hashed
 	seed1, seed2 maphash.Seed
@@ -171,7 +171,7 @@ type leader struct {
 }
 
 func newFirstSERPs(opts Options) *firstSERPsPass {
-	return &firstSERPsPass{opts: opts, seed1: maphash.MakeSeed(), seed2: maphash.MakeSeed()}
+	return &firstSERPsPass{opts: opts, arena: leaderArena{shift: leaderChunkShift}, seed1: maphash.MakeSeed(), seed2: maphash.MakeSeed()}
 }
 
 // errListCount is returned for a log whose list counts do not fit the
@@ -247,31 +247,31 @@ func (fs *firstSERPsPass) add(query []byte, results [][]byte) error {
 // is its number among the query's lists.
 func (fs *firstSERPsPass) setLeader(l *leader, count int64, ord uint32, results [][]byte) {
 	fs.live -= l.n
-	if len(fs.arena) > 1<<20 && len(fs.arena) > 2*fs.live {
-		fs.compact()
+	l.n = 0 // l's old bytes are garbage now: compact leaves them
+	if fs.arena.used > 1<<20 && fs.arena.used > 2*fs.live {
+		fs.arena.compact(fs.lead)
 	}
-	l.count, l.ord, l.at = count, ord, len(fs.arena)
+	n := 0
 	for _, r := range results {
-		fs.arena = binary.AppendUvarint(fs.arena, uint64(len(r)))
-		fs.arena = append(fs.arena, r...)
+		n += uvarintLen(len(r)) + len(r)
 	}
-	l.n = len(fs.arena) - l.at
-	fs.live += l.n
+	at, b := fs.arena.alloc(n)
+	w := 0
+	for _, r := range results {
+		w += binary.PutUvarint(b[w:], uint64(len(r)))
+		w += copy(b[w:], r)
+	}
+	l.count, l.ord, l.at, l.n = count, ord, at, n
+	fs.live += n
 }
 
-// compact drops the bytes of replaced leaders from the arena.
-func (fs *firstSERPsPass) compact() {
-	a := make([]byte, 0, 2*fs.live)
-	for i := range fs.lead {
-		l := &fs.lead[i]
-		if l.count < 0 {
-			continue
-		}
-		at := len(a)
-		a = append(a, fs.arena[l.at:l.at+l.n]...)
-		l.at = at
+// uvarintLen is the length of n as a uvarint.
+func uvarintLen(n int) int {
+	w := 1
+	for ; n >= 0x80; n >>= 7 {
+		w++
 	}
-	fs.arena = a
+	return w
 }
 
 // log returns the first-SERP log: every query in its dictionary, in order
@@ -292,10 +292,12 @@ func (fs *firstSERPsPass) log(compact bool) (*sessions.Log, func(int32) string, 
 	out := &sessions.Log{Queries: fs.queries, Offsets: []int64{0}}
 	fs.queries, fs.lists = sessions.Dict{}, listTable{}
 	// The arena is not written again: its names are substrings of it.
-	a := fs.compacted()
-	arena := unsafe.String(unsafe.SliceData(a), len(a))
-	fs.arena = nil
-	compact = compact && len(arena) <= math.MaxInt32
+	if fs.arena.used > fs.live {
+		fs.arena.compact(fs.lead)
+	}
+	arena := fs.arena
+	fs.arena = leaderArena{}
+	compact = compact && arena.end <= math.MaxInt32
 	leaders := 0
 	for q := range fs.lead {
 		if fs.lead[q].count >= 0 {
@@ -312,7 +314,7 @@ func (fs *firstSERPsPass) log(compact bool) (*sessions.Log, func(int32) string, 
 			continue
 		}
 		first := len(names)
-		rest := arena[l.at : l.at+l.n]
+		rest := arena.str(l.at, l.n)
 		for len(rest) > 0 {
 			n, w := 0, 0
 			for shift := 0; ; shift += 7 {
@@ -328,7 +330,7 @@ func (fs *firstSERPsPass) log(compact bool) (*sessions.Log, func(int32) string, 
 				// The first of the SERP's results of this name.
 				id := int32(l.at + l.n - len(rest))
 				for j := int(out.Offsets[len(out.Offsets)-1]); j < len(out.DocIDs); j++ {
-					if readName(arena, out.DocIDs[j]) == name {
+					if arena.name(out.DocIDs[j]) == name {
 						id = out.DocIDs[j]
 						break
 					}
@@ -355,31 +357,8 @@ func (fs *firstSERPsPass) log(compact bool) (*sessions.Log, func(int32) string, 
 	}
 	out.Clicks = make([]uint64, len(out.Query))
 	if compact {
-		return out, func(id int32) string { return readName(arena, id) }, noClick
+		return out, arena.name, noClick
 	}
 	out.Docs = sessions.Dict{Names: names}
 	return out, nil, noClick
-}
-
-// readName returns the name whose length (a uvarint) starts at arena[at].
-func readName(arena string, at int32) string {
-	n, w := 0, int(at)
-	for shift := 0; ; shift += 7 {
-		b := arena[w]
-		w++
-		n |= int(b&0x7f) << shift
-		if b < 0x80 {
-			break
-		}
-	}
-	return arena[w : w+n]
-}
-
-// compacted returns the arena with only the leaders' bytes, and the
-// leaders pointing into it.
-func (fs *firstSERPsPass) compacted() []byte {
-	if len(fs.arena) > fs.live {
-		fs.compact()
-	}
-	return fs.arena
 }
