@@ -219,26 +219,26 @@ func (fs *firstSERPsPass) add(query []byte, results [][]byte) error {
 	if !ok {
 		// The query's first SERP with this list: the query is looked up
 		// (added at its first SERP, as the dictionary's order wants).
-		c.q = fs.queryID(query)
-		l := &fs.lead[c.q]
+		c.i = fs.queryID(query)
+		l := &fs.lead[c.i]
 		if l.lists == math.MaxUint32 {
 			return errListCount
 		}
-		c.ord = l.lists
+		c.v.ord = l.lists
 		l.lists++
 	}
-	if c.count == math.MaxUint32 {
+	if c.v.count == math.MaxUint32 {
 		return errListCount
 	}
-	c.count++
-	fs.withClick[c.q] = true
-	l := &fs.lead[c.q]
+	c.v.count++
+	fs.withClick[c.i] = true
+	l := &fs.lead[c.i]
 	// Most frequent list; ties to the list shown first (as firstSERPs).
-	switch count := int64(c.count); {
-	case l.ord == c.ord && l.count >= 0:
+	switch count := int64(c.v.count); {
+	case l.ord == c.v.ord && l.count >= 0:
 		l.count = count // the leader shown again
-	case count > l.count || (count == l.count && c.ord < l.ord):
-		fs.setLeader(l, count, c.ord, results)
+	case count > l.count || (count == l.count && c.v.ord < l.ord):
+		fs.setLeader(l, count, c.v.ord, results)
 	}
 	return nil
 }
