@@ -106,14 +106,21 @@ func (a *leaderArena) compact(lead []leader) {
 // name returns the name whose length (a uvarint) starts at offset at.
 func (a *leaderArena) name(at int32) string {
 	c := a.chunks[int(at)>>a.shift][int(at)&(1<<a.shift-1):]
+	name, _ := nextName(unsafe.String(unsafe.SliceData(c), len(c)))
+	return name
+}
+
+// nextName splits s, which starts with a name's length (a uvarint) and
+// its bytes, into the name and what follows it.
+func nextName(s string) (name, rest string) {
 	n, w := 0, 0
 	for shift := 0; ; shift += 7 {
-		b := c[w]
+		b := s[w]
 		w++
 		n |= int(b&0x7f) << shift
 		if b < 0x80 {
 			break
 		}
 	}
-	return unsafe.String(unsafe.SliceData(c[w:]), n)
+	return s[w : w+n], s[w+n:]
 }

@@ -316,19 +316,12 @@ func (fs *firstSERPsPass) log(compact bool) (*sessions.Log, func(int32) string, 
 		first := len(names)
 		rest := arena.str(l.at, l.n)
 		for len(rest) > 0 {
-			n, w := 0, 0
-			for shift := 0; ; shift += 7 {
-				b := rest[w]
-				w++
-				n |= int(b&0x7f) << shift
-				if b < 0x80 {
-					break
-				}
-			}
-			name := rest[w : w+n]
+			at := l.at + l.n - len(rest)
+			var name string
+			name, rest = nextName(rest)
 			if compact {
 				// The first of the SERP's results of this name.
-				id := int32(l.at + l.n - len(rest))
+				id := int32(at)
 				for j := int(out.Offsets[len(out.Offsets)-1]); j < len(out.DocIDs); j++ {
 					if arena.name(out.DocIDs[j]) == name {
 						id = out.DocIDs[j]
@@ -336,10 +329,8 @@ func (fs *firstSERPsPass) log(compact bool) (*sessions.Log, func(int32) string, 
 					}
 				}
 				out.DocIDs = append(out.DocIDs, id)
-				rest = rest[w+n:]
 				continue
 			}
-			rest = rest[w+n:]
 			id := int32(len(names))
 			for j := first; j < len(names); j++ {
 				if names[j] == name {
