@@ -152,10 +152,10 @@ type firstSERPsPass struct {
 	// lists counts every (query, list) by a 128-bit hash. A query's list
 	// found there needs no look-up of the query.
 	lists listTable
-	// arena holds the results of the leaders back to back, each result
-	// as a uvarint length and its bytes; a leader replaced leaves its
-	// bytes behind until compact drops them.
-	arena        []byte
+	// arena holds the results of the leaders, each result as a uvarint
+	// length and its bytes; a leader replaced leaves its bytes behind
+	// until the arena is compacted.
+	arena        leaderArena
 	live         int    // bytes of arena still referenced by a leader
 	key          []byte // scratch: the query and list that are hashed
 	seed1, seed2 maphash.Seed
@@ -171,7 +171,7 @@ type leader struct {
 }
 
 func newFirstSERPs(opts Options) *firstSERPsPass {
-	return &firstSERPsPass{opts: opts, seed1: maphash.MakeSeed(), seed2: maphash.MakeSeed()}
+	return &firstSERPsPass{opts: opts, arena: leaderArena{shift: leaderChunkShift}, seed1: maphash.MakeSeed(), seed2: maphash.MakeSeed()}
 }
 
 // errListCount is returned for a log whose list counts do not fit the
@@ -219,26 +219,26 @@ func (fs *firstSERPsPass) add(query []byte, results [][]byte) error {
 	if !ok {
 		// The query's first SERP with this list: the query is looked up
 		// (added at its first SERP, as the dictionary's order wants).
-		c.q = fs.queryID(query)
-		l := &fs.lead[c.q]
+		c.i = fs.queryID(query)
+		l := &fs.lead[c.i]
 		if l.lists == math.MaxUint32 {
 			return errListCount
 		}
-		c.ord = l.lists
+		c.v.ord = l.lists
 		l.lists++
 	}
-	if c.count == math.MaxUint32 {
+	if c.v.count == math.MaxUint32 {
 		return errListCount
 	}
-	c.count++
-	fs.withClick[c.q] = true
-	l := &fs.lead[c.q]
+	c.v.count++
+	fs.withClick[c.i] = true
+	l := &fs.lead[c.i]
 	// Most frequent list; ties to the list shown first (as firstSERPs).
-	switch count := int64(c.count); {
-	case l.ord == c.ord && l.count >= 0:
+	switch count := int64(c.v.count); {
+	case l.ord == c.v.ord && l.count >= 0:
 		l.count = count // the leader shown again
-	case count > l.count || (count == l.count && c.ord < l.ord):
-		fs.setLeader(l, count, c.ord, results)
+	case count > l.count || (count == l.count && c.v.ord < l.ord):
+		fs.setLeader(l, count, c.v.ord, results)
 	}
 	return nil
 }
@@ -247,31 +247,31 @@ func (fs *firstSERPsPass) add(query []byte, results [][]byte) error {
 // is its number among the query's lists.
 func (fs *firstSERPsPass) setLeader(l *leader, count int64, ord uint32, results [][]byte) {
 	fs.live -= l.n
-	if len(fs.arena) > 1<<20 && len(fs.arena) > 2*fs.live {
-		fs.compact()
+	l.n = 0 // l's old bytes are garbage now: compact leaves them
+	if fs.arena.used > 1<<20 && fs.arena.used > 2*fs.live {
+		fs.arena.compact(fs.lead)
 	}
-	l.count, l.ord, l.at = count, ord, len(fs.arena)
+	n := 0
 	for _, r := range results {
-		fs.arena = binary.AppendUvarint(fs.arena, uint64(len(r)))
-		fs.arena = append(fs.arena, r...)
+		n += uvarintLen(len(r)) + len(r)
 	}
-	l.n = len(fs.arena) - l.at
-	fs.live += l.n
+	at, b := fs.arena.alloc(n)
+	w := 0
+	for _, r := range results {
+		w += binary.PutUvarint(b[w:], uint64(len(r)))
+		w += copy(b[w:], r)
+	}
+	l.count, l.ord, l.at, l.n = count, ord, at, n
+	fs.live += n
 }
 
-// compact drops the bytes of replaced leaders from the arena.
-func (fs *firstSERPsPass) compact() {
-	a := make([]byte, 0, 2*fs.live)
-	for i := range fs.lead {
-		l := &fs.lead[i]
-		if l.count < 0 {
-			continue
-		}
-		at := len(a)
-		a = append(a, fs.arena[l.at:l.at+l.n]...)
-		l.at = at
+// uvarintLen is the length of n as a uvarint.
+func uvarintLen(n int) int {
+	w := 1
+	for ; n >= 0x80; n >>= 7 {
+		w++
 	}
-	fs.arena = a
+	return w
 }
 
 // log returns the first-SERP log: every query in its dictionary, in order
@@ -292,10 +292,12 @@ func (fs *firstSERPsPass) log(compact bool) (*sessions.Log, func(int32) string, 
 	out := &sessions.Log{Queries: fs.queries, Offsets: []int64{0}}
 	fs.queries, fs.lists = sessions.Dict{}, listTable{}
 	// The arena is not written again: its names are substrings of it.
-	a := fs.compacted()
-	arena := unsafe.String(unsafe.SliceData(a), len(a))
-	fs.arena = nil
-	compact = compact && len(arena) <= math.MaxInt32
+	if fs.arena.used > fs.live {
+		fs.arena.compact(fs.lead)
+	}
+	arena := fs.arena
+	fs.arena = leaderArena{}
+	compact = compact && arena.end <= math.MaxInt32
 	leaders := 0
 	for q := range fs.lead {
 		if fs.lead[q].count >= 0 {
@@ -312,32 +314,23 @@ func (fs *firstSERPsPass) log(compact bool) (*sessions.Log, func(int32) string, 
 			continue
 		}
 		first := len(names)
-		rest := arena[l.at : l.at+l.n]
+		rest := arena.str(l.at, l.n)
 		for len(rest) > 0 {
-			n, w := 0, 0
-			for shift := 0; ; shift += 7 {
-				b := rest[w]
-				w++
-				n |= int(b&0x7f) << shift
-				if b < 0x80 {
-					break
-				}
-			}
-			name := rest[w : w+n]
+			at := l.at + l.n - len(rest)
+			var name string
+			name, rest = nextName(rest)
 			if compact {
 				// The first of the SERP's results of this name.
-				id := int32(l.at + l.n - len(rest))
+				id := int32(at)
 				for j := int(out.Offsets[len(out.Offsets)-1]); j < len(out.DocIDs); j++ {
-					if readName(arena, out.DocIDs[j]) == name {
+					if arena.name(out.DocIDs[j]) == name {
 						id = out.DocIDs[j]
 						break
 					}
 				}
 				out.DocIDs = append(out.DocIDs, id)
-				rest = rest[w+n:]
 				continue
 			}
-			rest = rest[w+n:]
 			id := int32(len(names))
 			for j := first; j < len(names); j++ {
 				if names[j] == name {
@@ -355,31 +348,8 @@ func (fs *firstSERPsPass) log(compact bool) (*sessions.Log, func(int32) string, 
 	}
 	out.Clicks = make([]uint64, len(out.Query))
 	if compact {
-		return out, func(id int32) string { return readName(arena, id) }, noClick
+		return out, arena.name, noClick
 	}
 	out.Docs = sessions.Dict{Names: names}
 	return out, nil, noClick
-}
-
-// readName returns the name whose length (a uvarint) starts at arena[at].
-func readName(arena string, at int32) string {
-	n, w := 0, int(at)
-	for shift := 0; ; shift += 7 {
-		b := arena[w]
-		w++
-		n |= int(b&0x7f) << shift
-		if b < 0x80 {
-			break
-		}
-	}
-	return arena[w : w+n]
-}
-
-// compacted returns the arena with only the leaders' bytes, and the
-// leaders pointing into it.
-func (fs *firstSERPsPass) compacted() []byte {
-	if len(fs.arena) > fs.live {
-		fs.compact()
-	}
-	return fs.arena
 }
