@@ -56,3 +56,41 @@ func TestLineReaderTooLong(t *testing.T) {
 		t.Fatalf("10MB-line handling: tooLong=%v line=%q lineNo=%d", tl, line, lr.lineNo)
 	}
 }
+
+// TestLineReaderGrows: the buffer starts at 64 KiB and grows only as a
+// line needs, so a line longer than the first buffer but within the
+// limit comes back whole, a line of exactly max bytes too, and one byte
+// more is too long; the lines around them are unaffected.
+func TestLineReaderGrows(t *testing.T) {
+	const max = 200_000
+	text := func(n int) string { // no two neighbouring bytes equal
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = 'a' + byte(i%26)
+		}
+		return string(b)
+	}
+	mid, exact, over := text(100_000), text(max), text(max+1)
+	in := "a\n" + mid + "\r\nb\n" + exact + "\n" + over + "\nc\n" + mid
+	want := []string{"a", mid, "b", exact, "<long>", "c", mid}
+	lr := newLineReader(strings.NewReader(in), max)
+	for i := 0; ; i++ {
+		line, tooLong, ok := lr.next()
+		if !ok {
+			if i != len(want) {
+				t.Fatalf("%d lines, want %d", i, len(want))
+			}
+			break
+		}
+		got := string(line)
+		if tooLong {
+			got = "<long>"
+		}
+		if i >= len(want) || got != want[i] {
+			t.Fatalf("line %d: %d bytes, not the %d bytes written", i+1, len(got), len(want[min(i, len(want)-1)]))
+		}
+	}
+	if lr.err != nil {
+		t.Fatal(lr.err)
+	}
+}
