@@ -18,7 +18,6 @@ import (
 func scatterTestLog(tb testing.TB, n int) *Data {
 	tb.Helper()
 	rng := rand.New(rand.NewPCG(3, 5))
-	log := &sessions.Log{}
 	draw := func() sessions.SERP {
 		k := 1 + rng.IntN(10)
 		s := sessions.SERP{Query: fmt.Sprintf("q%d", rng.IntN(40))}
@@ -38,21 +37,14 @@ func scatterTestLog(tb testing.TB, n int) *Data {
 	for j := range popular {
 		popular[j] = draw()
 	}
-	for i := range n {
+	return preparedLog(tb, n, func(i int) sessions.SERP {
 		s := draw()
 		if rng.IntN(2) == 0 {
 			s = popular[rng.IntN(len(popular))]
 		}
 		s.SessionID = fmt.Sprintf("s%d", i)
-		if err := log.Add(&s); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	d, err := Prepare(log, 0)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return d
+		return s
+	})
 }
 
 // TestEStepCascadeScatter checks estepCascadeScatter against what it

@@ -207,8 +207,7 @@ func randomClickLog(tb testing.TB, n, queries, docs, minLen int) *Data {
 // rank r clicked with probability click(r), drawn from rng, prepared.
 func clickLogOf(tb testing.TB, n, queries, docs, minLen int, rng *rand.Rand, click func(r int) float64) *Data {
 	tb.Helper()
-	log := &sessions.Log{}
-	for i := range n {
+	return preparedLog(tb, n, func(i int) sessions.SERP {
 		k := minLen + rng.IntN(11-minLen)
 		s := sessions.SERP{SessionID: fmt.Sprintf("s%d", i), Query: fmt.Sprintf("q%d", rng.IntN(queries))}
 		for _, j := range rng.Perm(docs)[:k] {
@@ -219,6 +218,17 @@ func clickLogOf(tb testing.TB, n, queries, docs, minLen int, rng *rand.Rand, cli
 				s.Clicks = append(s.Clicks, sessions.Click{Rank: r})
 			}
 		}
+		return s
+	})
+}
+
+// preparedLog returns the log of the n SERPs serp(0), ..., serp(n-1),
+// added in that order, prepared.
+func preparedLog(tb testing.TB, n int, serp func(i int) sessions.SERP) *Data {
+	tb.Helper()
+	log := &sessions.Log{}
+	for i := range n {
+		s := serp(i)
 		if err := log.Add(&s); err != nil {
 			tb.Fatal(err)
 		}
