@@ -21,15 +21,18 @@ import (
 var testTemp string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "lovbench-pipeline-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	testTemp = dir
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	// Temporary files on a memory file system when the machine has one
+	// with room (testsize.RunWithMemoryTemp).
+	os.Exit(testsize.RunWithMemoryTemp(func() int {
+		dir, err := os.MkdirTemp("", "lovbench-pipeline-test-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer os.RemoveAll(dir)
+		testTemp = dir
+		return m.Run()
+	}))
 }
 
 // defaultDemo is one run of the demo's configuration, shared by the tests

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/lovbench/lovbench/internal/testsize"
 )
 
 // testTemp is the directory the package's shared test fixtures are made
@@ -13,15 +15,18 @@ import (
 var testTemp string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "lovbench-cmd-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	testTemp = dir
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	// Temporary files on a memory file system when the machine has one
+	// with room (testsize.RunWithMemoryTemp).
+	os.Exit(testsize.RunWithMemoryTemp(func() int {
+		dir, err := os.MkdirTemp("", "lovbench-cmd-test-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer os.RemoveAll(dir)
+		testTemp = dir
+		return m.Run()
+	}))
 }
 
 // tooSmallDemo is one run of `lovbench -q demo --profile dense --serps 10

@@ -40,3 +40,47 @@ func TestToolDir(t *testing.T) {
 		t.Errorf("from internal/: ToolDir(a) = %s, %v; want %s", a2, err, a)
 	}
 }
+
+// TestRunWithMemoryTemp: a TMPDIR of the user's stands; without one the
+// run sees a fresh directory under MemoryTempRoot when that is a tmpfs
+// with room (else no TMPDIR), removed with TMPDIR afterwards; run's exit
+// code is returned.
+func TestRunWithMemoryTemp(t *testing.T) {
+	var seen string
+	var made bool
+	look := func() int {
+		seen = os.Getenv("TMPDIR")
+		fi, err := os.Stat(seen)
+		made = err == nil && fi.IsDir()
+		return 3
+	}
+	t.Setenv("TMPDIR", "/somewhere")
+	if code := RunWithMemoryTemp(look); code != 3 || seen != "/somewhere" {
+		t.Errorf("with TMPDIR set: code %d, run saw TMPDIR %q; want 3, /somewhere", code, seen)
+	}
+	t.Setenv("TMPDIR", "")
+	os.Unsetenv("TMPDIR")
+	if code := RunWithMemoryTemp(look); code != 3 {
+		t.Errorf("code %d, want 3", code)
+	}
+	free, tmpfs := memoryFSFree(MemoryTempRoot)
+	t.Logf("%s: tmpfs %v, %d bytes free; the run saw TMPDIR %q", MemoryTempRoot, tmpfs, free, seen)
+	if !tmpfs || free < MemoryTempMinFree {
+		if seen != "" {
+			t.Errorf("no roomy tmpfs at %s, yet the run saw TMPDIR %q", MemoryTempRoot, seen)
+		}
+		return
+	}
+	if filepath.Dir(seen) != MemoryTempRoot || !made {
+		t.Errorf("the run saw TMPDIR %q (a directory: %v), want a new directory in %s", seen, made, MemoryTempRoot)
+	}
+	if _, err := os.Stat(seen); !os.IsNotExist(err) {
+		t.Errorf("%s left after the run (%v)", seen, err)
+	}
+	if v, ok := os.LookupEnv("TMPDIR"); ok {
+		t.Errorf("TMPDIR %q left set after the run", v)
+	}
+	if _, ok := memoryFSFree("/proc"); ok {
+		t.Error("/proc taken for a tmpfs")
+	}
+}
