@@ -772,6 +772,7 @@ func writeYandex(t *testing.T, path string, serps []sessions.SERP) {
 // judgments given (labels.expert) and checks that the report's click-model
 // table gets every model's pooled correlation with the experts.
 func TestExpertAgreement(t *testing.T) {
+	t.Parallel()
 	expert := refdata.Path(t, "lovbench", "cbrbench", "CBRBenchGroundTruth.csv.gz")
 	base := t.TempDir()
 	// At the default size a tenth of the full size's SERPs over the same

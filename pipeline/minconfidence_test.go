@@ -18,6 +18,7 @@ import (
 // `lovbench export --min-confidence` builds: every kept labelled row at
 // the minimum or above, the filter's counts in the manifest.
 func TestRunMinConfidence(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	wd := filepath.Join(base, "work")
 	yaml := "simulate: {sessions: 1500, queries: 60, model: ubm, seed: 3}\nltr: {enabled: false}\n"

@@ -64,6 +64,7 @@ func num(t *testing.T, s string) float64 {
 // computed from the plot's sample (as the near-prior share was: 46.2%
 // instead of 54.2%) shows.
 func TestReportFiguresFromFullData(t *testing.T) {
+	t.Parallel()
 	dm := sharedDemo(t)
 	wd, res := dm.wd, dm.res
 	// The configuration `lovbench demo` ran with its defaults.
