@@ -23,13 +23,7 @@ var testTemp string
 func TestMain(m *testing.M) {
 	// Temporary files on a memory file system when the machine has one
 	// with room (testsize.RunWithMemoryTemp).
-	os.Exit(testsize.RunWithMemoryTemp(func() int {
-		dir, err := os.MkdirTemp("", "lovbench-pipeline-test-")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		defer os.RemoveAll(dir)
+	os.Exit(testsize.RunWithSharedTemp("lovbench-pipeline-test-", func(dir string) int {
 		testTemp = dir
 		return m.Run()
 	}))

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -17,13 +16,7 @@ var testTemp string
 func TestMain(m *testing.M) {
 	// Temporary files on a memory file system when the machine has one
 	// with room (testsize.RunWithMemoryTemp).
-	os.Exit(testsize.RunWithMemoryTemp(func() int {
-		dir, err := os.MkdirTemp("", "lovbench-cmd-test-")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		defer os.RemoveAll(dir)
+	os.Exit(testsize.RunWithSharedTemp("lovbench-cmd-test-", func(dir string) int {
 		testTemp = dir
 		return m.Run()
 	}))

@@ -47,3 +47,18 @@ func RunWithMemoryTemp(run func() int) int {
 	defer os.Unsetenv("TMPDIR")
 	return run()
 }
+
+// RunWithSharedTemp is RunWithMemoryTemp that also makes a directory for
+// a package's shared test fixtures (its name starting with prefix, under
+// the TMPDIR the tests get), hands it to run and removes it afterwards.
+func RunWithSharedTemp(prefix string, run func(dir string) int) int {
+	return RunWithMemoryTemp(func() int {
+		dir, err := os.MkdirTemp("", prefix)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "testsize:", err)
+			return 1
+		}
+		defer os.RemoveAll(dir)
+		return run(dir)
+	})
+}

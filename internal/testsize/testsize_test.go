@@ -3,6 +3,7 @@ package testsize
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -82,5 +83,25 @@ func TestRunWithMemoryTemp(t *testing.T) {
 	}
 	if _, ok := memoryFSFree("/proc"); ok {
 		t.Error("/proc taken for a tmpfs")
+	}
+}
+
+// TestRunWithSharedTemp: run gets a new directory named after the prefix
+// under the TMPDIR it sees, removed afterwards; its code is returned.
+func TestRunWithSharedTemp(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	var got, tmp string
+	code := RunWithSharedTemp("shared-", func(dir string) int {
+		got, tmp = dir, os.Getenv("TMPDIR")
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			t.Errorf("%s: not a directory during run (%v)", dir, err)
+		}
+		return 4
+	})
+	if code != 4 || filepath.Dir(got) != tmp || !strings.HasPrefix(filepath.Base(got), "shared-") {
+		t.Errorf("code %d, directory %s; want 4 and shared-* in %s", code, got, tmp)
+	}
+	if _, err := os.Stat(got); !os.IsNotExist(err) {
+		t.Errorf("%s left after the run (%v)", got, err)
 	}
 }
