@@ -93,6 +93,8 @@ func main() {
 	recalPlugIn := flag.Bool("recal-plugin", false, "with -recalibrate: the bootstrap's pairs take their point estimates instead of a draw from their posterior")
 	recalReps := flag.Int("recal-replicates", 1, "with -recalibrate: the number of worlds the bootstrap draws (their pairs pooled)")
 	recalSERPs := flag.Int("recal-serps", calibration.DefaultBootstrap().MaxSERPs, "with -recalibrate: at most this many SERPs (whole queries) in the bootstrap's subsample")
+	gibbsBurn := flag.Int("gibbs-burnin", 20, "with -gibbs-sweeps: the Gibbs sampler's sweeps of burn-in")
+	gibbsSweeps := flag.Int("gibbs-sweeps", 0, "with -user: DBN's and SDBN's relevance intervals from this many kept sweeps of the Gibbs sampler of the hierarchical model (clickmodels.Options.GibbsSweeps; a measurement, not adopted); 0: off")
 	flag.Parse()
 	if *bias {
 		if err := runBias(*serps, *queries, *simName, *seed, *ret); err != nil {
@@ -112,12 +114,13 @@ func main() {
 			opt.Bootstrap = calibration.DefaultBootstrap()
 			opt.Bootstrap.PlugIn, opt.Bootstrap.MaxSERPs, opt.Bootstrap.Replicates = *recalPlugIn, *recalSERPs, *recalReps
 		}
-		if est != clickmodels.DefaultEstimator || *eb {
+		if est != clickmodels.DefaultEstimator || *eb || *gibbsSweeps > 0 {
 			opt.Fit = func(c *clickmodels.RunConfig) {
 				if est != clickmodels.DefaultEstimator {
 					c.Options = est.Options()
 				}
 				c.EmpiricalPrior = *eb
+				c.GibbsBurnIn, c.GibbsSweeps = *gibbsBurn, *gibbsSweeps
 			}
 		}
 		if err := runUser(*serps, *queries, *models, *simName, *seed, opt); err != nil {
