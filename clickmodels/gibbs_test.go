@@ -1,6 +1,7 @@
 package clickmodels
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -179,6 +180,41 @@ func TestBetaFromMeanLogMomentByHand(t *testing.T) {
 		a, b := betaFromMeanLogMoment(c[0]/(c[0]+c[1]), l1)
 		if math.Abs(a-c[0]) > 1e-7*c[0] || math.Abs(b-c[1]) > 1e-7*c[1] {
 			t.Errorf("Beta(%v, %v): fitted Beta(%v, %v)", c[0], c[1], a, b)
+		}
+	}
+}
+
+// TestGibbsDeterministic checks that the sampler's relevance Betas do not
+// depend on the number of workers (its streams are seeded per record and
+// pair, its cells summed in pair order), that a second fit gives the same
+// bits, that they differ from the intervals without it, and that without
+// Options.GibbsSweeps the model carries none.
+func TestGibbsDeterministic(t *testing.T) {
+	d := randomClickLog(t, 1200, 30, 15, 5)
+	for _, kind := range []Kind{DBN, SDBN} {
+		fitWith := func(workers, sweeps int) *Evidence {
+			opt := EstimatorExact.Options()
+			opt.Workers, opt.GibbsBurnIn, opt.GibbsSweeps = workers, 3, sweeps
+			m, err := Fit(context.Background(), d, kind, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return m.Evidence
+		}
+		one, four, again := fitWith(1, 5), fitWith(4, 5), fitWith(4, 5)
+		if one.RelAlpha == nil {
+			t.Fatalf("%v: no sampler Betas", kind)
+		}
+		for p := range one.RelAlpha {
+			if one.RelAlpha[p] != four.RelAlpha[p] || one.RelBeta[p] != four.RelBeta[p] || four.RelAlpha[p] != again.RelAlpha[p] || four.RelBeta[p] != again.RelBeta[p] {
+				t.Fatalf("%v pair %d: Beta(%v, %v) with 1 worker, (%v, %v) with 4, (%v, %v) again", kind, p, one.RelAlpha[p], one.RelBeta[p], four.RelAlpha[p], four.RelBeta[p], again.RelAlpha[p], again.RelBeta[p])
+			}
+			if !(one.RelAlpha[p] > 0 && one.RelBeta[p] > 0) {
+				t.Fatalf("%v pair %d: Beta(%v, %v)", kind, p, one.RelAlpha[p], one.RelBeta[p])
+			}
+		}
+		if off := fitWith(4, 0); off.RelAlpha != nil || off.RelMean != nil {
+			t.Errorf("%v: sampler Betas without Options.GibbsSweeps", kind)
 		}
 	}
 }

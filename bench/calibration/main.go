@@ -95,6 +95,8 @@ func main() {
 	recalSERPs := flag.Int("recal-serps", calibration.DefaultBootstrap().MaxSERPs, "with -recalibrate: at most this many SERPs (whole queries) in the bootstrap's subsample")
 	gibbsBurn := flag.Int("gibbs-burnin", 20, "with -gibbs-sweeps: the Gibbs sampler's sweeps of burn-in")
 	gibbsSweeps := flag.Int("gibbs-sweeps", 0, "with -user: DBN's and SDBN's relevance intervals from this many kept sweeps of the Gibbs sampler of the hierarchical model (clickmodels.Options.GibbsSweeps; a measurement, not adopted); 0: off")
+	gibbsMean := flag.Bool("gibbs-mean", false, "with -gibbs-sweeps: the relevance column (and so the labels) the sampler's posterior mean (clickmodels.Options.GibbsMean)")
+	gibbsDraws := flag.Bool("gibbs-draws", false, "with -gibbs-sweeps: the sampler's cell priors fitted to the drawn values, not to the complete-data counts (clickmodels.Options.GibbsFromDraws)")
 	flag.Parse()
 	if *bias {
 		if err := runBias(*serps, *queries, *simName, *seed, *ret); err != nil {
@@ -120,7 +122,7 @@ func main() {
 					c.Options = est.Options()
 				}
 				c.EmpiricalPrior = *eb
-				c.GibbsBurnIn, c.GibbsSweeps = *gibbsBurn, *gibbsSweeps
+				c.GibbsBurnIn, c.GibbsSweeps, c.GibbsMean, c.GibbsFromDraws = *gibbsBurn, *gibbsSweeps, *gibbsMean, *gibbsDraws
 			}
 		}
 		if err := runUser(*serps, *queries, *models, *simName, *seed, opt); err != nil {

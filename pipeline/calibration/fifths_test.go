@@ -130,3 +130,19 @@ func TestFifthsRefDBNSparseEvidence(t *testing.T) {
 		}
 	}
 }
+
+// TestFifthsGibbsRefDBNSparse holds the Gibbs sampler of the hierarchical
+// DBN (clickmodels.Options.GibbsSweeps: 20 sweeps of burn-in, 50 kept, the
+// cells' priors fitted to the complete-data counts, the relevance column
+// its posterior mean) to the same targets on the second simulator's sparse
+// DBN log, whose truth it should cover. It fails (docs/clickmodels.md, "A
+// Gibbs sampler of the hierarchical DBN, measured, not adopted"): fifths
+// 0.990 0.954 0.955 0.928 0.929, ECE 0.106 (main: 0.989 0.987 0.984 0.971
+// 0.779, ECE 0.102); at 100,000 SERPs over 20,000 queries it
+// under-covers (0.90 0.84 0.91 0.79 0.74).
+func TestFifthsGibbsRefDBNSparse(t *testing.T) {
+	opt := calibration.Options{Fit: func(c *clickmodels.RunConfig) {
+		c.GibbsBurnIn, c.GibbsSweeps, c.GibbsMean = 20, 50, true
+	}}
+	checkFifths(t, refFifthsWith(t, refsim.DBN, 10000, 2000, opt), false)
+}
