@@ -86,6 +86,9 @@ type Options struct {
 	// GibbsMean writes the sampler's posterior mean of the relevance in
 	// the relevance column (and so the labels) instead of the EM fit's.
 	GibbsMean bool
+	// GibbsPoolSat pools the sampler's satisfaction priors over the rank
+	// buckets (one per exposure class; gibbs.go).
+	GibbsPoolSat bool
 }
 
 // IntervalLevel is the interval level of o (DefaultLevel if Level is
@@ -125,7 +128,7 @@ func (o Options) evidence(ctx context.Context, f *fitter) *Evidence {
 	}
 	ev := f.evidence(ctx, o.IntervalLevel())
 	if o.GibbsSweeps > 0 && ev != nil && (f.kind == DBN || f.kind == SDBN) {
-		f.gibbs(ctx, ev, o.GibbsBurnIn, o.GibbsSweeps, o.GibbsFromDraws, o.GibbsMean)
+		f.gibbs(ctx, ev, o.GibbsBurnIn, o.GibbsSweeps, o.GibbsFromDraws, o.GibbsMean, o.GibbsPoolSat)
 	}
 	return ev
 }

@@ -59,6 +59,8 @@ import (
 //     as its cell's prior, but where the counts do not identify the
 //     spread the draws reproduce whatever spread the prior has, and the
 //     concentration wanders (measured: to 550 in a cell of 54 pairs).
+//     With Options.GibbsPoolSat the satisfaction's cells are the
+//     exposure classes alone, pooled over the rank buckets.
 //  3. Each pair's a and s are drawn from Beta(cell prior + counts); the
 //     attraction of a rank that was not examined is integrated out.
 //  4. After the burn-in, every pair's relevance r = a s is summed by
@@ -227,7 +229,7 @@ func drawBeta(alpha, beta float64, src *rand.PCG) float64 {
 // gibbs runs burnIn + sweeps sweeps of the sampler (see above) on f's
 // records, from f's fitted values (which it does not change) and the
 // cells of ev, and sets ev.RelAlpha and ev.RelBeta (DBN, SDBN).
-func (f *fitter) gibbs(ctx context.Context, ev *Evidence, burnIn, sweeps int, fromDraws, mean bool) {
+func (f *fitter) gibbs(ctx context.Context, ev *Evidence, burnIn, sweeps int, fromDraws, mean, poolSat bool) {
 	d := f.d
 	np := d.Pairs()
 	gamma := 1.0
@@ -239,8 +241,17 @@ func (f *fitter) gibbs(ctx context.Context, ev *Evidence, burnIn, sweeps int, fr
 		b, e := priorCellOf(ev.Rank[p], ev.Shown[p])
 		cell[p] = [2]int{b, e}
 	}
+	cellS := cell
+	if poolSat {
+		// The satisfaction's cells by exposure only: every pair in rank
+		// bucket 0's.
+		cellS = make([][2]int, np)
+		for p, c := range cell {
+			cellS[p] = [2]int{0, c[1]}
+		}
+	}
 	sk, sn := f.satCounts(ctx)
-	pa, ps := cellPriors(cell, ev.AttrK, ev.AttrN), cellPriors(cell, sk, sn)
+	pa, ps := cellPriors(cell, ev.AttrK, ev.AttrN), cellPriors(cellS, sk, sn)
 	a, s := make([]float64, np), make([]float64, np)
 	for p := range a {
 		a[p] = min(max(f.attr[p], 1e-9), 1-1e-9)
@@ -298,7 +309,7 @@ func (f *fitter) gibbs(ctx context.Context, ev *Evidence, burnIn, sweeps int, fr
 			// (3) The cells' priors given the complete data, the pairs'
 			// values integrated out: the intervals' own fit (priorTableOf)
 			// of the beta-binomial counts, whole trials here.
-			pa, ps = cellPriors(cell, cnt.aK, cnt.aN), cellPriors(cell, cnt.sK, cnt.sN)
+			pa, ps = cellPriors(cell, cnt.aK, cnt.aN), cellPriors(cellS, cnt.sK, cnt.sN)
 		}
 		// (2) The pairs' values given the latent variables and the priors.
 		f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
@@ -306,8 +317,8 @@ func (f *fitter) gibbs(ctx context.Context, ev *Evidence, burnIn, sweeps int, fr
 			src := rand.NewPCG(0, 0)
 			for p := ch.pairLo; p < ch.pairHi; p++ {
 				src.Seed(seed^gibbsPairSeed, uint64(p))
-				c := cell[p]
-				qa, qs := pa[c[0]][c[1]], ps[c[0]][c[1]]
+				c, cs := cell[p], cellS[p]
+				qa, qs := pa[c[0]][c[1]], ps[cs[0]][cs[1]]
 				aa, ab := qa.Alpha+cnt.aK[p], qa.Beta+cnt.aN[p]-cnt.aK[p]
 				sa, sb := qs.Alpha+cnt.sK[p], qs.Beta+cnt.sN[p]-cnt.sK[p]
 				if keep {
@@ -324,7 +335,7 @@ func (f *fitter) gibbs(ctx context.Context, ev *Evidence, burnIn, sweeps int, fr
 			byA, byS := make([][exposureClasses]drawMoments, rankBuckets), make([][exposureClasses]drawMoments, rankBuckets)
 			for p, c := range cell {
 				byA[c[0]][c[1]].add(a[p])
-				byS[c[0]][c[1]].add(s[p])
+				byS[cellS[p][0]][cellS[p][1]].add(s[p])
 			}
 			pa, ps = drawPriors(byA), drawPriors(byS)
 		}

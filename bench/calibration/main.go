@@ -97,6 +97,7 @@ func main() {
 	gibbsSweeps := flag.Int("gibbs-sweeps", 0, "with -user: DBN's and SDBN's relevance intervals from this many kept sweeps of the Gibbs sampler of the hierarchical model (clickmodels.Options.GibbsSweeps; a measurement, not adopted); 0: off")
 	gibbsMean := flag.Bool("gibbs-mean", false, "with -gibbs-sweeps: the relevance column (and so the labels) the sampler's posterior mean (clickmodels.Options.GibbsMean)")
 	gibbsDraws := flag.Bool("gibbs-draws", false, "with -gibbs-sweeps: the sampler's cell priors fitted to the drawn values, not to the complete-data counts (clickmodels.Options.GibbsFromDraws)")
+	gibbsPoolSat := flag.Bool("gibbs-pool-sat", false, "with -gibbs-sweeps: the sampler's satisfaction priors pooled over the rank buckets (clickmodels.Options.GibbsPoolSat)")
 	flag.Parse()
 	if *bias {
 		if err := runBias(*serps, *queries, *simName, *seed, *ret); err != nil {
@@ -123,6 +124,7 @@ func main() {
 				}
 				c.EmpiricalPrior = *eb
 				c.GibbsBurnIn, c.GibbsSweeps, c.GibbsMean, c.GibbsFromDraws = *gibbsBurn, *gibbsSweeps, *gibbsMean, *gibbsDraws
+				c.GibbsPoolSat = *gibbsPoolSat
 			}
 		}
 		if err := runUser(*serps, *queries, *models, *simName, *seed, opt); err != nil {

@@ -78,11 +78,12 @@ func withRecalibration(opt calibration.Options) calibration.Options {
 // asks for it: LOVBENCH_GIBBS=B+S, B sweeps of burn-in and S kept, the
 // cells' priors fitted to the complete-data counts (B+Sd: to the drawn
 // values; clickmodels.Options.GibbsFromDraws; B+Sm: the relevance column
-// the sampler's posterior mean, Options.GibbsMean) (docs/clickmodels.md, "A Gibbs sampler of the hierarchical DBN,
+// the sampler's posterior mean, Options.GibbsMean; p: the satisfaction's
+// priors pooled over the ranks, Options.GibbsPoolSat) (docs/clickmodels.md, "A Gibbs sampler of the hierarchical DBN,
 // measured").
 func withGibbs(opt calibration.Options) calibration.Options {
 	env := os.Getenv("LOVBENCH_GIBBS")
-	spec := strings.TrimRight(env, "dm")
+	spec := strings.TrimRight(env, "dmp")
 	flags := env[len(spec):]
 	b, s, ok := strings.Cut(spec, "+")
 	if !ok {
@@ -100,6 +101,7 @@ func withGibbs(opt calibration.Options) calibration.Options {
 		}
 		c.GibbsBurnIn, c.GibbsSweeps = burn, sweeps
 		c.GibbsFromDraws, c.GibbsMean = strings.Contains(flags, "d"), strings.Contains(flags, "m")
+		c.GibbsPoolSat = strings.Contains(flags, "p")
 	}
 	return opt
 }
