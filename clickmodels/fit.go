@@ -89,6 +89,9 @@ type Options struct {
 	// GibbsPoolSat pools the sampler's satisfaction priors over the rank
 	// buckets (one per exposure class; gibbs.go).
 	GibbsPoolSat bool
+	// GibbsRankOnly makes the sampler's cells the rank buckets alone,
+	// pooled over the exposure classes (gibbs.go).
+	GibbsRankOnly bool
 }
 
 // IntervalLevel is the interval level of o (DefaultLevel if Level is
@@ -128,7 +131,7 @@ func (o Options) evidence(ctx context.Context, f *fitter) *Evidence {
 	}
 	ev := f.evidence(ctx, o.IntervalLevel())
 	if o.GibbsSweeps > 0 && ev != nil && (f.kind == DBN || f.kind == SDBN) {
-		f.gibbs(ctx, ev, o.GibbsBurnIn, o.GibbsSweeps, o.GibbsFromDraws, o.GibbsMean, o.GibbsPoolSat)
+		f.gibbs(ctx, ev, o.GibbsBurnIn, o.GibbsSweeps, o.GibbsFromDraws, o.GibbsMean, o.GibbsPoolSat, o.GibbsRankOnly)
 	}
 	return ev
 }

@@ -60,7 +60,10 @@ import (
 //     spread the draws reproduce whatever spread the prior has, and the
 //     concentration wanders (measured: to 550 in a cell of 54 pairs).
 //     With Options.GibbsPoolSat the satisfaction's cells are the
-//     exposure classes alone, pooled over the rank buckets.
+//     exposure classes alone, pooled over the rank buckets; with
+//     Options.GibbsRankOnly the cells (the attractiveness's, and the
+//     satisfaction's unless pooled) are the rank buckets alone, pooled
+//     over the exposure classes.
 //  3. Each pair's a and s are drawn from Beta(cell prior + counts); the
 //     attraction of a rank that was not examined is integrated out.
 //  4. After the burn-in, every pair's relevance r = a s is summed by
@@ -229,7 +232,7 @@ func drawBeta(alpha, beta float64, src *rand.PCG) float64 {
 // gibbs runs burnIn + sweeps sweeps of the sampler (see above) on f's
 // records, from f's fitted values (which it does not change) and the
 // cells of ev, and sets ev.RelAlpha and ev.RelBeta (DBN, SDBN).
-func (f *fitter) gibbs(ctx context.Context, ev *Evidence, burnIn, sweeps int, fromDraws, mean, poolSat bool) {
+func (f *fitter) gibbs(ctx context.Context, ev *Evidence, burnIn, sweeps int, fromDraws, mean, poolSat, rankOnly bool) {
 	d := f.d
 	np := d.Pairs()
 	gamma := 1.0
@@ -240,6 +243,13 @@ func (f *fitter) gibbs(ctx context.Context, ev *Evidence, burnIn, sweeps int, fr
 	for p := range cell {
 		b, e := priorCellOf(ev.Rank[p], ev.Shown[p])
 		cell[p] = [2]int{b, e}
+	}
+	if rankOnly {
+		// The attractiveness's cells by rank bucket only: every pair in
+		// exposure class 0's.
+		for p := range cell {
+			cell[p][1] = 0
+		}
 	}
 	cellS := cell
 	if poolSat {

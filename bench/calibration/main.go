@@ -98,6 +98,7 @@ func main() {
 	gibbsMean := flag.Bool("gibbs-mean", false, "with -gibbs-sweeps: the relevance column (and so the labels) the sampler's posterior mean (clickmodels.Options.GibbsMean)")
 	gibbsDraws := flag.Bool("gibbs-draws", false, "with -gibbs-sweeps: the sampler's cell priors fitted to the drawn values, not to the complete-data counts (clickmodels.Options.GibbsFromDraws)")
 	gibbsPoolSat := flag.Bool("gibbs-pool-sat", false, "with -gibbs-sweeps: the sampler's satisfaction priors pooled over the rank buckets (clickmodels.Options.GibbsPoolSat)")
+	gibbsRankOnly := flag.Bool("gibbs-rank-only", false, "with -gibbs-sweeps: the sampler's cells the rank buckets alone, pooled over the exposure classes (clickmodels.Options.GibbsRankOnly)")
 	flag.Parse()
 	if *bias {
 		if err := runBias(*serps, *queries, *simName, *seed, *ret); err != nil {
@@ -124,7 +125,7 @@ func main() {
 				}
 				c.EmpiricalPrior = *eb
 				c.GibbsBurnIn, c.GibbsSweeps, c.GibbsMean, c.GibbsFromDraws = *gibbsBurn, *gibbsSweeps, *gibbsMean, *gibbsDraws
-				c.GibbsPoolSat = *gibbsPoolSat
+				c.GibbsPoolSat, c.GibbsRankOnly = *gibbsPoolSat, *gibbsRankOnly
 			}
 		}
 		if err := runUser(*serps, *queries, *models, *simName, *seed, opt); err != nil {

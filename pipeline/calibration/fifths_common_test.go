@@ -79,11 +79,12 @@ func withRecalibration(opt calibration.Options) calibration.Options {
 // cells' priors fitted to the complete-data counts (B+Sd: to the drawn
 // values; clickmodels.Options.GibbsFromDraws; B+Sm: the relevance column
 // the sampler's posterior mean, Options.GibbsMean; p: the satisfaction's
-// priors pooled over the ranks, Options.GibbsPoolSat) (docs/clickmodels.md, "A Gibbs sampler of the hierarchical DBN,
+// priors pooled over the ranks, Options.GibbsPoolSat; r: the cells the
+// rank buckets alone, Options.GibbsRankOnly) (docs/clickmodels.md, "A Gibbs sampler of the hierarchical DBN,
 // measured").
 func withGibbs(opt calibration.Options) calibration.Options {
 	env := os.Getenv("LOVBENCH_GIBBS")
-	spec := strings.TrimRight(env, "dmp")
+	spec := strings.TrimRight(env, "dmpr")
 	flags := env[len(spec):]
 	b, s, ok := strings.Cut(spec, "+")
 	if !ok {
@@ -101,7 +102,7 @@ func withGibbs(opt calibration.Options) calibration.Options {
 		}
 		c.GibbsBurnIn, c.GibbsSweeps = burn, sweeps
 		c.GibbsFromDraws, c.GibbsMean = strings.Contains(flags, "d"), strings.Contains(flags, "m")
-		c.GibbsPoolSat = strings.Contains(flags, "p")
+		c.GibbsPoolSat, c.GibbsRankOnly = strings.Contains(flags, "p"), strings.Contains(flags, "r")
 	}
 	return opt
 }
