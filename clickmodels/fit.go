@@ -76,7 +76,7 @@ type Options struct {
 	// the interval and the labels' confidence; not the relevance column)
 	// by a Gibbs sampler's of the hierarchical model after the evidence
 	// pass: GibbsBurnIn sweeps, then GibbsSweeps kept (gibbs.go). A
-	// measurement, off by default and not adopted (docs/clickmodels.md,
+	// measurement, off by default (docs/clickmodels.md,
 	// "A Gibbs sampler of the hierarchical DBN, measured"); its draws
 	// depend on the query shards, so it is meant for a fit of one shard.
 	GibbsBurnIn, GibbsSweeps int
