@@ -72,6 +72,26 @@ type Options struct {
 	// ebprior.go). It applies with Exact to DBN, SDBN, DCM and CCM only;
 	// PyClick's estimator keeps PyClick's pseudo-counts.
 	EmpiricalPrior bool
+	// GibbsSweeps > 0 replaces DBN's and SDBN's relevance Beta (and so
+	// the interval and the labels' confidence; not the relevance column)
+	// by a Gibbs sampler's of the hierarchical model after the evidence
+	// pass: GibbsBurnIn sweeps, then GibbsSweeps kept (gibbs.go). A
+	// measurement, off by default (docs/clickmodels.md,
+	// "A Gibbs sampler of the hierarchical DBN, measured"); its draws
+	// depend on the query shards, so it is meant for a fit of one shard.
+	GibbsBurnIn, GibbsSweeps int
+	// GibbsFromDraws fits the sampler's cell priors to the pairs' drawn
+	// values instead of to the sweep's complete-data counts (gibbs.go).
+	GibbsFromDraws bool
+	// GibbsMean writes the sampler's posterior mean of the relevance in
+	// the relevance column (and so the labels) instead of the EM fit's.
+	GibbsMean bool
+	// GibbsPoolSat pools the sampler's satisfaction priors over the rank
+	// buckets (one per exposure class; gibbs.go).
+	GibbsPoolSat bool
+	// GibbsRankOnly makes the sampler's cells the rank buckets alone,
+	// pooled over the exposure classes (gibbs.go).
+	GibbsRankOnly bool
 }
 
 // IntervalLevel is the interval level of o (DefaultLevel if Level is
@@ -109,7 +129,11 @@ func (o Options) evidence(ctx context.Context, f *fitter) *Evidence {
 	if o.NoIntervals {
 		return nil
 	}
-	return f.evidence(ctx, o.IntervalLevel())
+	ev := f.evidence(ctx, o.IntervalLevel())
+	if o.GibbsSweeps > 0 && ev != nil && (f.kind == DBN || f.kind == SDBN) {
+		f.gibbs(ctx, ev, o.GibbsBurnIn, o.GibbsSweeps, o.GibbsFromDraws, o.GibbsMean, o.GibbsPoolSat, o.GibbsRankOnly)
+	}
+	return ev
 }
 
 func (o Options) workers() int {

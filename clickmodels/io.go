@@ -97,6 +97,8 @@ type pairVal struct {
 	rank           float64 // Evidence: mean rank at which the pair was shown
 	shown          float64 // Evidence: impressions (Evidence.Shown)
 	ranks          uint64  // Evidence.Ranks: the ranks the pair was shown at (PBM, UBM)
+	relA, relB     float64 // Evidence.RelAlpha, RelBeta (the Gibbs sampler's); 0: none
+	relMean        float64 // Evidence.RelMean; 0: none
 }
 
 // setPair fills v with pair p of m.
@@ -115,6 +117,12 @@ func (v *pairVal) setPair(m *Model, p int) {
 		}
 		if ev.Ranks != nil {
 			v.ranks = ev.Ranks[p]
+		}
+		if ev.RelAlpha != nil {
+			v.relA, v.relB = ev.RelAlpha[p], ev.RelBeta[p]
+		}
+		if ev.RelMean != nil {
+			v.relMean = ev.RelMean[p]
 		}
 	}
 }
@@ -495,6 +503,9 @@ func (pw *pairWriter) writeRelevance(w io.Writer) error {
 			return false
 		}
 		v := relevanceOf(pw.kind, pw.global, a, s)
+		if pv.relMean > 0 {
+			v = pv.relMean // the Gibbs sampler's (Options.GibbsMean)
+		}
 		if math.IsNaN(v) {
 			err = fmt.Errorf("relevance: pair (%s, %s) has no relevance", textio.Quote(q), textio.Quote(d))
 			return false

@@ -95,6 +95,14 @@ type Evidence struct {
 	// relevance a·s (relevanceInfo), which bounds what SatK and SatN may
 	// claim in the pair's posterior (boundEvidence).
 	SatInfo []float64 // nil: no bound
+	// RelAlpha and RelBeta (DBN, SDBN with Options.GibbsSweeps; else nil)
+	// are the relevance's Beta from the Gibbs sampler of the hierarchical
+	// model (gibbs.go), which then replaces relevanceBeta's.
+	RelAlpha, RelBeta []float64
+	// RelMean (with Options.GibbsMean; else nil) is the sampler's
+	// posterior mean of the relevance, which the relevance column then
+	// holds instead of the fit's.
+	RelMean []float64
 	// Ranks (PBM and UBM: Kind.ScaleRidge, with at most 64 ranks) is the
 	// bit set of the ranks (0-based) at which the pair was shown: the
 	// edges of the identifiability graph (identify.go); else nil.
@@ -675,8 +683,11 @@ type priorTable struct {
 
 // priorCell is the cell of pair v among the priors: its rank bucket and
 // exposure class.
-func priorCell(v *pairVal) (bucket, class int) {
-	return rankBucket(v.rank), exposureClass(v.shown)
+func priorCell(v *pairVal) (bucket, class int) { return priorCellOf(v.rank, v.shown) }
+
+// priorCellOf is the cell of a pair of mean rank rank shown shown times.
+func priorCellOf(rank, shown float64) (bucket, class int) {
+	return rankBucket(rank), exposureClass(shown)
 }
 
 // of is the prior of pair v.
@@ -828,6 +839,10 @@ func (pw *pairWriter) relevanceDist(v *pairVal, cache *intervalCache) (alpha, be
 // relevanceBeta is the Beta(alpha, beta) that describes the relevance of a
 // pair of kind with effective counts v under the priors (see above).
 func relevanceBeta(kind Kind, pa, ps BetaPrior, v *pairVal) (alpha, beta float64) {
+	if v.relA > 0 {
+		// The Gibbs sampler's (Options.GibbsSweeps; gibbs.go).
+		return v.relA, v.relB
+	}
 	// The priors are fitted to the counts as they are (setPriors); the
 	// pair's posterior takes them bounded by the log's information.
 	ak, an := boundEvidence(v.ak, v.an, v.a, v.ainfo)

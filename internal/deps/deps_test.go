@@ -70,7 +70,7 @@ var rules = []struct {
 	{"ingest", []string{"FILES", "WORK", "IDS", "ingest/pii", "sessions"}},
 	{"ingest/ingesttest", []string{"ingest"}},
 	{"shards", []string{"FILES", "WORK", "IDS", "ingest", "sessions", "sessions/split", "github.com/parquet-go/parquet-go"}},
-	{"clickmodels", []string{"FILES", "IDS", "sessions", "sessions/split", "gonum.org/v1/gonum/mathext", "gonum.org/v1/gonum/graph", "gonum.org/v1/gonum/graph/simple", "gonum.org/v1/gonum/graph/topo"}},
+	{"clickmodels", []string{"FILES", "IDS", "sessions", "sessions/split", "gonum.org/v1/gonum/mathext", "gonum.org/v1/gonum/stat/distuv", "gonum.org/v1/gonum/graph", "gonum.org/v1/gonum/graph/simple", "gonum.org/v1/gonum/graph/topo"}},
 	{"clickmodels/refsim", nil},
 	{"clickmodels/sim", []string{"clickmodels", "sessions"}},
 	{"clickmodels/outofcore", []string{"FILES", "WORK", "sessions", "sessions/split", "clickmodels"}},

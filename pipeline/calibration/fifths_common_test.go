@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -67,6 +68,41 @@ func withRecalibration(opt calibration.Options) calibration.Options {
 	}
 	if n, err := strconv.Atoi(os.Getenv("LOVBENCH_RECALIBRATE_REPLICATES")); err == nil {
 		opt.Bootstrap.Replicates = n
+	}
+	return withGibbs(opt)
+}
+
+// withGibbs is opt with DBN's relevance intervals from the Gibbs sampler
+// of the hierarchical model (clickmodels.Options.GibbsSweeps), a
+// measurement that is not part of the user's path, when the environment
+// asks for it: LOVBENCH_GIBBS=B+S, B sweeps of burn-in and S kept, the
+// cells' priors fitted to the complete-data counts (B+Sd: to the drawn
+// values; clickmodels.Options.GibbsFromDraws; B+Sm: the relevance column
+// the sampler's posterior mean, Options.GibbsMean; p: the satisfaction's
+// priors pooled over the ranks, Options.GibbsPoolSat; r: the cells the
+// rank buckets alone, Options.GibbsRankOnly) (docs/clickmodels.md, "A Gibbs sampler of the hierarchical DBN,
+// measured").
+func withGibbs(opt calibration.Options) calibration.Options {
+	env := os.Getenv("LOVBENCH_GIBBS")
+	spec := strings.TrimRight(env, "dmpr")
+	flags := env[len(spec):]
+	b, s, ok := strings.Cut(spec, "+")
+	if !ok {
+		return opt
+	}
+	burn, err1 := strconv.Atoi(b)
+	sweeps, err2 := strconv.Atoi(s)
+	if err1 != nil || err2 != nil {
+		panic("LOVBENCH_GIBBS: want B+S, two numbers of sweeps")
+	}
+	prev := opt.Fit
+	opt.Fit = func(c *clickmodels.RunConfig) {
+		if prev != nil {
+			prev(c)
+		}
+		c.GibbsBurnIn, c.GibbsSweeps = burn, sweeps
+		c.GibbsFromDraws, c.GibbsMean = strings.Contains(flags, "d"), strings.Contains(flags, "m")
+		c.GibbsPoolSat, c.GibbsRankOnly = strings.Contains(flags, "p"), strings.Contains(flags, "r")
 	}
 	return opt
 }

@@ -1,0 +1,387 @@
+package clickmodels
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/mathext"
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/lovbench/lovbench/internal/hashes"
+)
+
+// A Gibbs sampler (data augmentation; Tanner and Wong 1987) of the
+// hierarchical cascade model, for DBN's and SDBN's relevance intervals:
+// a measurement behind Options.GibbsSweeps, off by default and not part
+// of the fit's files unless asked for (docs/clickmodels.md, "A Gibbs
+// sampler of the hierarchical DBN, measured").
+//
+// The model is DBN's (Chapelle and Zhang 2009, section 3; Chuklin, Markov
+// and de Rijke 2015, section 3.8): rank 1 is examined; an examined result
+// is clicked iff attracted (A ~ Bernoulli(a)); a click satisfies with
+// probability s; a satisfied user stops, any other examines the next rank
+// with probability gamma (1 for SDBN). Above it, every pair's a and s are
+// drawn from the Beta priors of its prior cell (rank bucket x exposure
+// class, priorCellOf), whose hyperparameters are fitted to the log.
+//
+// State: every pair's a and s (started at the EM fit), the continuation
+// gamma held at its fit (it has the whole log's data), and per cell a
+// Beta for a and one for s (started at the attractiveness priors the
+// intervals use, priorTableOf over Evidence.AttrK/AttrN, and at the same
+// fit over the satisfaction's exact E-step counts). One sweep:
+//
+//  1. Per training SERP, the latent variables are drawn exactly given the
+//     pairs' current a and s (cascadeLatents): every rank up to the last
+//     click l is examined, the clicked ones attracted, those above l not
+//     satisfied; the click at l satisfies with probability
+//     s / (1 - (1 - s) gamma car_l+1), car the probability of a click at a
+//     rank or below given its examination (cascadeCar); a user not
+//     satisfied there (or at rank 1 of a SERP without a click) goes on to
+//     the next rank with probability gamma (1 - car_r+1) / (1 - gamma
+//     car_r+1), every examined rank below l being unattracted. A record of
+//     weight w (identical SERPs) draws w such walks. The complete-data
+//     counts per pair: attractiveness trials (examined ranks) and
+//     successes (clicks), satisfaction trials (clicks) and successes.
+//  2. Each cell's Beta for a and for s is refitted to the sweep's
+//     complete-data counts, the pairs' values integrated out: the
+//     beta-binomial marginal likelihood the intervals' priors maximise
+//     (priorTableOf, with its fallbacks: a cell of fewer than
+//     minPriorPairs pairs takes its rank bucket's, a rank bucket its all
+//     pairs'), its concentration at most what the counts' spread
+//     identifies, and exactly Beta(1, 1)'s 2 where they identify none
+//     (withOwnSpread; the counts are whole trials here, so the
+//     beta-binomial and the binomial-noise correction apply as they are).
+//     This is stochastic EM for the hyperparameters (Celeux and Diebolt
+//     1985). With Options.GibbsFromDraws it comes after step 3 instead,
+//     a Beta by the method of moments fitted to the pairs' drawn values
+//     (drawPriors): at stationarity a random pair's draw is distributed
+//     as its cell's prior, but where the counts do not identify the
+//     spread the draws reproduce whatever spread the prior has, and the
+//     concentration wanders (measured: to 550 in a cell of 54 pairs).
+//     With Options.GibbsPoolSat the satisfaction's cells are the
+//     exposure classes alone, pooled over the rank buckets; with
+//     Options.GibbsRankOnly the cells (the attractiveness's, and the
+//     satisfaction's unless pooled) are the rank buckets alone, pooled
+//     over the exposure classes.
+//  3. Each pair's a and s are drawn from Beta(cell prior + counts); the
+//     attraction of a rank that was not examined is integrated out.
+//  4. After the burn-in, every pair's relevance r = a s is summed by
+//     E[r] and E[ln r] given the sweep's counts and priors (Rao-Blackwell:
+//     a and s are independent Betas given them, so E[r] = E[a] E[s] and
+//     E[ln r] = psi(alpha_a) - psi(alpha_a + beta_a) + the same of s); the
+//     Beta with the mean of each over the kept sweeps
+//     (betaFromMeanLogMoment) is the relevance's Beta the file writes
+//     (Evidence.RelAlpha, RelBeta), and with Options.GibbsMean its mean
+//     the relevance column (Evidence.RelMean).
+//
+// Determinism: record i's walks in sweep t come from a PCG seeded by
+// (Mix(t), i), pair p's draws from one seeded by (Mix(t) ^ gibbsPairSeed,
+// p), and the cells' moments are summed in pair order, so the draws do not
+// depend on the workers. They depend on the records' and pairs' indexes
+// within the fitted Data: invariance across query shards, out-of-core and
+// the Beam pipeline would need seeds keyed by the (query, document) names
+// and the SERP's content, and each sweep's cell sums reduced over the
+// shards before the next (as the globals are per EM iteration).
+
+// gibbsPairSeed separates the pairs' streams from the records'.
+const gibbsPairSeed = 0x67696262735f7061
+
+// cascadeLatents sets, for a SERP of the cascade model with attractiveness
+// a, satisfaction sat and continuation gamma (1: SDBN) whose clicked ranks
+// are clicks, car (n+1 entries, cascadeCar) and goOn[r] for r from
+// max(l, 0) to n-2: the probability that the user examines rank r+1 given
+// that rank r was examined and did not end the session (not attracted,
+// or clicked and not satisfied at the last click) and the clicks, which
+// is gamma (1 - car_r+1) / (1 - gamma car_r+1). It returns the last
+// click l (-1: none) and the probability that the click at l satisfied,
+// s / (1 - (1 - s) gamma car_l+1) (Chapelle and Zhang 2009, section 4's
+// posteriors, as estepCascadeExact's; 0 without a click).
+func cascadeLatents(a, sat []float64, gamma float64, clicks uint64, car, goOn []float64) (l int, pSat float64) {
+	n := len(a)
+	l = -1
+	if clicks != 0 {
+		l = lastClick(clicks, n)
+	}
+	cascadeCar(a, gamma, l, car)
+	if l >= 0 {
+		s := sat[l]
+		pSat = s / (1 - (1-s)*gamma*car[l+1])
+	}
+	for r := max(l, 0); r < n-1; r++ {
+		if d := 1 - gamma*car[r+1]; d > 0 {
+			goOn[r] = gamma * (1 - car[r+1]) / d
+		} else {
+			goOn[r] = 1
+		}
+	}
+	return l, pSat
+}
+
+// cascadeWalk draws one user's latent path below the last click l of a
+// SERP (cascadeLatents' l, pSat and goOn, len(goOn) its ranks) from src:
+// whether the click at l satisfied, and the last rank examined (l when
+// the user stopped there; from rank 0, always examined, without a click).
+func cascadeWalk(l int, pSat float64, goOn []float64, src *rand.PCG) (satisfied bool, last int) {
+	if l >= 0 && uniform(src) < pSat {
+		return true, l
+	}
+	r := max(l, 0)
+	for r < len(goOn)-1 && uniform(src) < goOn[r] {
+		r++
+	}
+	return false, r
+}
+
+// gibbsCounts are the complete-data counts of one sweep, per pair.
+type gibbsCounts struct{ aK, aN, sK, sN []float64 }
+
+// drawMoments sums drawn values of one prior cell: their number and their
+// first two powers.
+type drawMoments struct{ n, s1, s2 float64 }
+
+func (m *drawMoments) add(x float64) { m.n, m.s1, m.s2 = m.n+1, m.s1+x, m.s2+x*x }
+
+func (m *drawMoments) merge(o *drawMoments) { m.n, m.s1, m.s2 = m.n+o.n, m.s1+o.s1, m.s2+o.s2 }
+
+// prior is the Beta with the draws' mean and variance, its concentration
+// within [minConcentration, maxConcentration].
+func (m *drawMoments) prior() BetaPrior {
+	mean := min(max(m.s1/m.n, 1e-6), 1-1e-6)
+	v := m.s2/m.n - mean*mean
+	c := float64(maxConcentration)
+	if v > 0 {
+		c = min(max(mean*(1-mean)/v-1, minConcentration), maxConcentration)
+	}
+	return BetaPrior{Alpha: mean * c, Beta: (1 - mean) * c, Pairs: int64(m.n)}
+}
+
+// drawPriors fits every cell's Beta to its draws (step 3 above).
+func drawPriors(by [][exposureClasses]drawMoments) [][exposureClasses]BetaPrior {
+	byRank, all := sumCells(by)
+	pooled := all.prior()
+	out := make([][exposureClasses]BetaPrior, len(by))
+	for r := range by {
+		rp := pooled
+		if byRank[r].n >= minPriorPairs {
+			rp = byRank[r].prior()
+		}
+		for e := range by[r] {
+			out[r][e] = rp
+			if by[r][e].n >= minPriorPairs {
+				out[r][e] = by[r][e].prior()
+			}
+		}
+	}
+	return out
+}
+
+// cellPriors is the table of priors priorTableOf fits to the counts (k,
+// n) of the pairs in cells cell, as the intervals' priors are fitted.
+func cellPriors(cell [][2]int, k, n []float64) [][exposureClasses]BetaPrior {
+	by := make([][exposureClasses]priorHist, rankBuckets)
+	for p, c := range cell {
+		by[c[0]][c[1]].add(k[p], n[p])
+	}
+	t := priorTableOf(by, true)
+	out := make([][exposureClasses]BetaPrior, rankBuckets)
+	for r := range out {
+		copy(out[r][:], t.byCell[r])
+	}
+	return out
+}
+
+// satCounts returns every pair's satisfaction counts from one pass of the
+// exact E-step at f's values: successes the posterior probability of a
+// satisfied click, trials the clicks.
+func (f *fitter) satCounts(ctx context.Context) (k, n []float64) {
+	d := f.d
+	np := d.Pairs()
+	k, n = make([]float64, np), make([]float64, np)
+	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
+		ch := d.chunks[ci]
+		c := &sc.c
+		c.gNum, c.gDen = sc.xNum, sc.xDen // dropped below
+		var v view
+		for i := ch.recLo; i < ch.recHi; i++ {
+			f.load(&v, sc, i)
+			v.exact = true
+			w := d.recWeight[i]
+			estep(f.kind, &v, w, c)
+			for r, p := range d.recPair[d.recOff[i]:d.recOff[i+1]] {
+				if c.sDen[r] == 1 {
+					k[p] += w * c.sNum[r]
+					n[p] += w
+				}
+			}
+		}
+	})
+	f.collect(NewStats(f.kind, f.R))
+	return k, n
+}
+
+// uniform is a uniform draw in [0, 1) from src.
+func uniform(src *rand.PCG) float64 { return float64(src.Uint64()>>11) * 0x1p-53 }
+
+// drawBeta draws from Beta(alpha, beta) with src, kept inside (0, 1).
+func drawBeta(alpha, beta float64, src *rand.PCG) float64 {
+	x := distuv.Beta{Alpha: alpha, Beta: beta, Src: src}.Rand()
+	return min(max(x, 1e-9), 1-1e-9)
+}
+
+// gibbs runs burnIn + sweeps sweeps of the sampler (see above) on f's
+// records, from f's fitted values (which it does not change) and the
+// cells of ev, and sets ev.RelAlpha and ev.RelBeta (DBN, SDBN).
+func (f *fitter) gibbs(ctx context.Context, ev *Evidence, burnIn, sweeps int, fromDraws, mean, poolSat, rankOnly bool) {
+	d := f.d
+	np := d.Pairs()
+	gamma := 1.0
+	if f.kind == DBN {
+		gamma = f.global[0]
+	}
+	cell := make([][2]int, np)
+	for p := range cell {
+		b, e := priorCellOf(ev.Rank[p], ev.Shown[p])
+		cell[p] = [2]int{b, e}
+	}
+	if rankOnly {
+		// The attractiveness's cells by rank bucket only: every pair in
+		// exposure class 0's.
+		for p := range cell {
+			cell[p][1] = 0
+		}
+	}
+	cellS := cell
+	if poolSat {
+		// The satisfaction's cells by exposure only: every pair in rank
+		// bucket 0's.
+		cellS = make([][2]int, np)
+		for p, c := range cell {
+			cellS[p] = [2]int{0, c[1]}
+		}
+	}
+	sk, sn := f.satCounts(ctx)
+	pa, ps := cellPriors(cell, ev.AttrK, ev.AttrN), cellPriors(cellS, sk, sn)
+	a, s := make([]float64, np), make([]float64, np)
+	for p := range a {
+		a[p] = min(max(f.attr[p], 1e-9), 1-1e-9)
+		s[p] = min(max(f.sat[p], 1e-9), 1-1e-9)
+	}
+	cnt := gibbsCounts{aK: make([]float64, np), aN: make([]float64, np), sK: make([]float64, np), sN: make([]float64, np)}
+	m1, l1 := make([]float64, np), make([]float64, np)
+	for t := range burnIn + sweeps {
+		if ctx.Err() != nil {
+			return
+		}
+		seed := hashes.Mix(uint64(t))
+		keep := t >= burnIn
+		// (1) The latent variables given the pairs' values.
+		f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
+			ch := d.chunks[ci]
+			for p := ch.pairLo; p < ch.pairHi; p++ {
+				cnt.aK[p], cnt.aN[p], cnt.sK[p], cnt.sN[p] = 0, 0, 0, 0
+			}
+			src := rand.NewPCG(0, 0)
+			car, goOn := sc.c.tmp[0][:], sc.c.tmp[1][:]
+			for i := ch.recLo; i < ch.recHi; i++ {
+				pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
+				n := len(pairs)
+				ra, rs := sc.a[:n], sc.s[:n]
+				for r, p := range pairs {
+					ra[r], rs[r] = a[p], s[p]
+				}
+				clicks := d.recClicks[i]
+				l, pSat := cascadeLatents(ra, rs, gamma, clicks, car[:n+1], goOn[:n])
+				w := d.recWeight[i]
+				// Above the last click (and at it) the latents are the
+				// clicks themselves.
+				for r := 0; r <= l; r++ {
+					p := pairs[r]
+					cnt.aN[p] += w
+					if clicks&(1<<uint(r)) != 0 {
+						cnt.aK[p] += w
+						cnt.sN[p] += w
+					}
+				}
+				src.Seed(seed, uint64(i))
+				for range int(w) {
+					satisfied, last := cascadeWalk(l, pSat, goOn[:n], src)
+					if satisfied {
+						cnt.sK[pairs[l]]++
+					}
+					for r := l + 1; r <= last; r++ {
+						cnt.aN[pairs[r]]++ // examined, not clicked
+					}
+				}
+			}
+		})
+		if !fromDraws {
+			// (3) The cells' priors given the complete data, the pairs'
+			// values integrated out: the intervals' own fit (priorTableOf)
+			// of the beta-binomial counts, whole trials here.
+			pa, ps = cellPriors(cell, cnt.aK, cnt.aN), cellPriors(cellS, cnt.sK, cnt.sN)
+		}
+		// (2) The pairs' values given the latent variables and the priors.
+		f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
+			ch := d.chunks[ci]
+			src := rand.NewPCG(0, 0)
+			for p := ch.pairLo; p < ch.pairHi; p++ {
+				src.Seed(seed^gibbsPairSeed, uint64(p))
+				c, cs := cell[p], cellS[p]
+				qa, qs := pa[c[0]][c[1]], ps[cs[0]][cs[1]]
+				aa, ab := qa.Alpha+cnt.aK[p], qa.Beta+cnt.aN[p]-cnt.aK[p]
+				sa, sb := qs.Alpha+cnt.sK[p], qs.Beta+cnt.sN[p]-cnt.sK[p]
+				if keep {
+					// Rao-Blackwell: E[a s] and E[ln(a s)] given the
+					// sweep's counts and priors.
+					m1[p] += aa / (aa + ab) * sa / (sa + sb)
+					l1[p] += mathext.Digamma(aa) - mathext.Digamma(aa+ab) + mathext.Digamma(sa) - mathext.Digamma(sa+sb)
+				}
+				a[p], s[p] = drawBeta(aa, ab, src), drawBeta(sa, sb, src)
+			}
+		})
+		if fromDraws {
+			// (3) The cells' priors fitted to the drawn values.
+			byA, byS := make([][exposureClasses]drawMoments, rankBuckets), make([][exposureClasses]drawMoments, rankBuckets)
+			for p, c := range cell {
+				byA[c[0]][c[1]].add(a[p])
+				byS[cellS[p][0]][cellS[p][1]].add(s[p])
+			}
+			pa, ps = drawPriors(byA), drawPriors(byS)
+		}
+	}
+	ev.RelAlpha, ev.RelBeta = make([]float64, np), make([]float64, np)
+	k := float64(sweeps)
+	if mean {
+		ev.RelMean = make([]float64, np)
+		for p := range m1 {
+			ev.RelMean[p] = m1[p] / k
+		}
+	}
+	for p := range m1 {
+		ev.RelAlpha[p], ev.RelBeta[p] = betaFromMeanLogMoment(m1[p]/k, l1[p]/k)
+	}
+}
+
+// betaFromMeanLogMoment is the Beta(alpha, beta) with mean m and E[ln x]
+// l1 (< ln m, Jensen's inequality): psi(m c) - psi(c) = l1 for the
+// concentration c = alpha + beta, which increases with c towards ln m, by
+// bisection on ln c within [1e-3, 1e8]. For the relevance r = a s its
+// E[ln r] is exact given the sweep's Betas, psi(alpha_a) - psi(alpha_a +
+// beta_a) plus the same of s, and unlike the Beta with the first two
+// moments it keeps the mass of a product of Betas near 0 (its lower
+// tail), where the truth of the pairs a log says little about lies.
+func betaFromMeanLogMoment(m, l1 float64) (alpha, beta float64) {
+	lo, hi := math.Log(1e-3), math.Log(1e8)
+	for range 80 {
+		mid := (lo + hi) / 2
+		c := math.Exp(mid)
+		if mathext.Digamma(m*c)-mathext.Digamma(c) < l1 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	c := math.Exp((lo + hi) / 2)
+	return m * c, (1 - m) * c
+}

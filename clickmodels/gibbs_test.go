@@ -1,0 +1,220 @@
+package clickmodels
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mathext"
+)
+
+// dbnEnumerate returns, for a 3-rank SERP of the cascade model (DBN with
+// continuation gamma; SDBN with gamma 1) with attractiveness a and
+// satisfaction s, by brute force over every configuration of the latent
+// variables (examination E, attraction A and satisfaction S at each rank,
+// 2^9 of them), the probability of the clicks, the joint probability of
+// the clicks and a satisfied last click, and, per rank, the joint
+// probability of the clicks and its examination. The model is Chapelle
+// and Zhang's (2009) definition, written here apart from the sampler: rank
+// 1 is examined, C = E A, a click satisfies with S; the next rank is
+// examined iff this one was, the user was not satisfied by a click here,
+// and goes on with probability gamma.
+func dbnEnumerate(a, s []float64, gamma float64, clicks uint64) (pC, pCSat float64, pCExam [3]float64) {
+	const n = 3
+	bern := func(x int, p float64) float64 {
+		if x == 1 {
+			return p
+		}
+		return 1 - p
+	}
+	l := -1
+	for r := range n {
+		if clicks&(1<<uint(r)) != 0 {
+			l = r
+		}
+	}
+	for cfg := range 1 << (3 * n) {
+		bit := func(k int) int { return (cfg >> uint(k)) & 1 }
+		var e, at, st [n]int
+		for r := range n {
+			e[r], at[r], st[r] = bit(3*r), bit(3*r+1), bit(3*r+2)
+		}
+		p := bern(e[0], 1)
+		for r := range n {
+			p *= bern(at[r], a[r]) * bern(st[r], s[r])
+			if r+1 < n {
+				goOn := 0.0
+				if e[r] == 1 && !(e[r]*at[r] == 1 && st[r] == 1) {
+					goOn = gamma
+				}
+				p *= bern(e[r+1], goOn)
+			}
+		}
+		match := true
+		for r := range n {
+			if (e[r]*at[r] == 1) != (clicks&(1<<uint(r)) != 0) {
+				match = false
+			}
+		}
+		if !match || p == 0 {
+			continue
+		}
+		pC += p
+		if l >= 0 && st[l] == 1 {
+			pCSat += p
+		}
+		for r := range n {
+			if e[r] == 1 {
+				pCExam[r] += p
+			}
+		}
+	}
+	return pC, pCSat, pCExam
+}
+
+// TestCascadeLatentsByEnumeration checks the sampler's exact conditionals
+// of a SERP's latent variables given its clicks (cascadeLatents: the
+// probability that the last click satisfied, and of going on to each rank
+// below it) against a brute-force enumeration of every latent
+// configuration, for every click pattern of a 3-rank SERP, DBN and SDBN;
+// and the walks cascadeWalk draws from them against the same
+// probabilities (200,000 walks, within 4.5 standard errors).
+func TestCascadeLatentsByEnumeration(t *testing.T) {
+	a := []float64{0.6, 0.3, 0.45}
+	s := []float64{0.7, 0.25, 0.5}
+	for _, gamma := range []float64{0.8, 1} {
+		for clicks := uint64(0); clicks < 8; clicks++ {
+			pC, pCSat, pCExam := dbnEnumerate(a, s, gamma, clicks)
+			var car [4]float64
+			var goOn [3]float64
+			l, pSat := cascadeLatents(a, s, gamma, clicks, car[:], goOn[:])
+			wantSat := 0.0
+			if l >= 0 {
+				wantSat = pCSat / pC
+			}
+			if math.Abs(pSat-wantSat) > 1e-12 {
+				t.Errorf("gamma %v clicks %03b: P(last click satisfied) %v, enumeration %v", gamma, clicks, pSat, wantSat)
+			}
+			// P(E_r = 1 | C) for the ranks below the last click: the
+			// chain of going on from it, not satisfied at it.
+			chain := 1 - pSat
+			examined := [3]float64{}
+			for r := range 3 {
+				if r <= l || r == 0 {
+					examined[r] = 1
+					continue
+				}
+				chain *= goOn[r-1]
+				examined[r] = chain
+			}
+			for r := range 3 {
+				if want := pCExam[r] / pC; math.Abs(examined[r]-want) > 1e-12 {
+					t.Errorf("gamma %v clicks %03b: P(E_%d = 1 | C) %v, enumeration %v", gamma, clicks, r, examined[r], want)
+				}
+			}
+			// The walks.
+			const walks = 200000
+			src := rand.NewPCG(uint64(clicks), math.Float64bits(gamma))
+			var sat, reach [3]int
+			for range walks {
+				satisfied, last := cascadeWalk(l, pSat, goOn[:], src)
+				if satisfied {
+					sat[l]++
+				}
+				for r := 0; r <= last; r++ {
+					reach[r]++
+				}
+			}
+			check := func(what string, got int, p float64) {
+				t.Helper()
+				se := math.Sqrt(p * (1 - p) / walks)
+				if f := float64(got) / walks; math.Abs(f-p) > 4.5*se+1e-12 {
+					t.Errorf("gamma %v clicks %03b: %s in %.4f of the walks, enumeration %.4f", gamma, clicks, what, f, p)
+				}
+			}
+			if l >= 0 {
+				check("last click satisfied", sat[l], wantSat)
+			}
+			for r := l + 1; r < 3; r++ {
+				check("rank examined", reach[r], pCExam[r]/pC)
+			}
+		}
+	}
+}
+
+// TestDrawPriorsByHand checks the cells' refit to the draws (the method of
+// moments, and the fallbacks of a cell of too few pairs) by hand.
+func TestDrawPriorsByHand(t *testing.T) {
+	by := make([][exposureClasses]drawMoments, rankBuckets)
+	// Rank bucket 0, class 0: 60 draws, half 0.2 and half 0.6: mean 0.4,
+	// variance 0.04, concentration 0.24 / 0.04 - 1 = 5.
+	for i := range 60 {
+		by[0][0].add(0.2 + 0.4*float64(i%2))
+	}
+	// Class 1 of the same bucket: 10 draws of 0.4, too few: it takes the
+	// bucket's, 70 draws of mean (24 + 4) / 70 = 0.4 and variance
+	// (60 * 0.2 + 10 * 0.16) / 70 - 0.16 = 0.034286, concentration 6.
+	for range 10 {
+		by[0][1].add(0.4)
+	}
+	got := drawPriors(by)
+	near := func(what string, p BetaPrior, alpha, beta float64) {
+		t.Helper()
+		if math.Abs(p.Alpha-alpha) > 1e-9 || math.Abs(p.Beta-beta) > 1e-9 {
+			t.Errorf("%s: Beta(%v, %v), want Beta(%v, %v)", what, p.Alpha, p.Beta, alpha, beta)
+		}
+	}
+	near("cell (0, 0)", got[0][0], 2, 3)
+	near("cell (0, 1), too few", got[0][1], 0.4*6, 0.6*6)
+	// Rank bucket 1 has no draws: every cell takes all pairs' (the same 70).
+	near("rank bucket 1", got[1][3], 0.4*6, 0.6*6)
+}
+
+// TestBetaFromMeanLogMomentByHand checks that the Beta with the mean and
+// E[ln x] of a Beta is that Beta (E[ln x] = psi(alpha) - psi(alpha +
+// beta), the digamma function).
+func TestBetaFromMeanLogMomentByHand(t *testing.T) {
+	for _, c := range [][2]float64{{2, 5}, {0.4, 3}, {30, 2}, {0.7, 0.6}, {0.05, 20}} {
+		l1 := mathext.Digamma(c[0]) - mathext.Digamma(c[0]+c[1])
+		a, b := betaFromMeanLogMoment(c[0]/(c[0]+c[1]), l1)
+		if math.Abs(a-c[0]) > 1e-7*c[0] || math.Abs(b-c[1]) > 1e-7*c[1] {
+			t.Errorf("Beta(%v, %v): fitted Beta(%v, %v)", c[0], c[1], a, b)
+		}
+	}
+}
+
+// TestGibbsDeterministic checks that the sampler's relevance Betas do not
+// depend on the number of workers (its streams are seeded per record and
+// pair, its cells summed in pair order), that a second fit gives the same
+// bits, that they differ from the intervals without it, and that without
+// Options.GibbsSweeps the model carries none.
+func TestGibbsDeterministic(t *testing.T) {
+	d := randomClickLog(t, 1200, 30, 15, 5)
+	for _, kind := range []Kind{DBN, SDBN} {
+		fitWith := func(workers, sweeps int) *Evidence {
+			opt := EstimatorExact.Options()
+			opt.Workers, opt.GibbsBurnIn, opt.GibbsSweeps = workers, 3, sweeps
+			m, err := Fit(context.Background(), d, kind, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return m.Evidence
+		}
+		one, four, again := fitWith(1, 5), fitWith(4, 5), fitWith(4, 5)
+		if one.RelAlpha == nil {
+			t.Fatalf("%v: no sampler Betas", kind)
+		}
+		for p := range one.RelAlpha {
+			if one.RelAlpha[p] != four.RelAlpha[p] || one.RelBeta[p] != four.RelBeta[p] || four.RelAlpha[p] != again.RelAlpha[p] || four.RelBeta[p] != again.RelBeta[p] {
+				t.Fatalf("%v pair %d: Beta(%v, %v) with 1 worker, (%v, %v) with 4, (%v, %v) again", kind, p, one.RelAlpha[p], one.RelBeta[p], four.RelAlpha[p], four.RelBeta[p], again.RelAlpha[p], again.RelBeta[p])
+			}
+			if !(one.RelAlpha[p] > 0 && one.RelBeta[p] > 0) {
+				t.Fatalf("%v pair %d: Beta(%v, %v)", kind, p, one.RelAlpha[p], one.RelBeta[p])
+			}
+		}
+		if off := fitWith(4, 0); off.RelAlpha != nil || off.RelMean != nil {
+			t.Errorf("%v: sampler Betas without Options.GibbsSweeps", kind)
+		}
+	}
+}
