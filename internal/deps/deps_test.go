@@ -145,7 +145,7 @@ var testRules = []struct {
 	{"sessions", []string{"TESTING"}},
 	{"ingest", []string{"TESTING", "ingest/ingesttest"}},
 	{"shards", []string{"clickmodels"}},
-	{"clickmodels", []string{"TESTING", "clickmodels/sim", "gonum.org/v1/gonum/stat"}},
+	{"clickmodels", []string{"TESTING", "clickmodels/sim", "clickmodels/refsim", "gonum.org/v1/gonum/stat"}},
 	{"clickmodels/outofcore", []string{"TESTING", "clickmodels/sim", "shards"}},
 	{"labels", []string{"TESTING", "WORK"}},
 	{"sampling", []string{"TESTING", "features"}},
