@@ -496,12 +496,13 @@ type scratch struct {
 	gn, gd     []float64
 	xNum, xDen []ExactSum
 	ll         ExactSum
-	pairBuf    []float64 // factorised E-step: a chunk's pair numerators
-	items      []item    // factorised E-step's preparation: a chunk's items
-	llItems    []llItem  // newItemLL: a chunk's items,
-	llNext     []int32   // their chains by length
-	llIndex    []int32   // and their index by (pair, exam, outcome), all -1 between queries
-	index      []int32   // and their index by (pair, exam), all -1 between queries
+	pairBuf    []float64   // factorised E-step: a chunk's pair numerators
+	items      []item      // factorised E-step's preparation: a chunk's items
+	llItems    []llItem    // newItemLL: a chunk's items,
+	llNext     []int32     // their chains by length
+	llIndex    []int32     // and their index by (pair, exam, outcome), all -1 between queries
+	index      []int32     // and their index by (pair, exam), all -1 between queries
+	digamma    digammaMemo // the Gibbs sampler's (gibbs.go)
 }
 
 func newScratch(ng int) *scratch {

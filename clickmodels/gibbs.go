@@ -177,13 +177,17 @@ func drawPriors(by [][exposureClasses]drawMoments) [][exposureClasses]BetaPrior 
 }
 
 // cellPriors is the table of priors priorTableOf fits to the counts (k,
-// n) of the pairs in cells cell, as the intervals' priors are fitted.
+// n) of the pairs in cells cell, as the intervals' priors are fitted; of
+// the cells that hold no pair it fits none (priorTableUsed; their priors
+// are zero).
 func cellPriors(cell [][2]int, k, n []float64) [][exposureClasses]BetaPrior {
 	by := make([][exposureClasses]priorHist, rankBuckets)
+	used := make([][exposureClasses]bool, rankBuckets)
 	for p, c := range cell {
 		by[c[0]][c[1]].add(k[p], n[p])
+		used[c[0]][c[1]] = true
 	}
-	t := priorTableOf(by, true)
+	t := priorTableUsed(by, true, used)
 	out := make([][exposureClasses]BetaPrior, rankBuckets)
 	for r := range out {
 		copy(out[r][:], t.byCell[r])
@@ -218,6 +222,38 @@ func (f *fitter) satCounts(ctx context.Context) (k, n []float64) {
 	})
 	f.collect(NewStats(f.kind, f.R))
 	return k, n
+}
+
+// digammaMemo keeps values of the digamma function, for the Rao-Blackwell
+// sums: there a pair's Beta parameters are its cell's prior plus whole
+// counts, so the pairs of a cell with the same counts (most of them: few
+// clicks each) share their arguments, and digamma (mathext.Digamma: up to
+// seven steps of its recurrence, then a logarithm) is computed once for
+// them. A direct-mapped table by the argument's bits: an argument found
+// there has its own value, any other is computed (and replaces what was
+// in its slot), so the sums' bits do not depend on what was kept.
+type digammaMemo struct {
+	x, v []float64
+}
+
+// digammaMemoBits is the log2 of the memo's slots (16,384: 256 KiB).
+const digammaMemoBits = 14
+
+// of is Digamma(x).
+func (m *digammaMemo) of(x float64) float64 {
+	if m.x == nil {
+		m.x, m.v = make([]float64, 1<<digammaMemoBits), make([]float64, 1<<digammaMemoBits)
+		for i := range m.x {
+			m.x[i] = math.NaN() // equal to no argument
+		}
+	}
+	i := (math.Float64bits(x) * 0x9e3779b97f4a7c15) >> (64 - digammaMemoBits)
+	if m.x[i] == x {
+		return m.v[i]
+	}
+	v := mathext.Digamma(x)
+	m.x[i], m.v[i] = x, v
+	return v
 }
 
 // uniform is a uniform draw in [0, 1) from src.
@@ -335,7 +371,8 @@ func (f *fitter) gibbs(ctx context.Context, ev *Evidence, burnIn, sweeps int, fr
 					// Rao-Blackwell: E[a s] and E[ln(a s)] given the
 					// sweep's counts and priors.
 					m1[p] += aa / (aa + ab) * sa / (sa + sb)
-					l1[p] += mathext.Digamma(aa) - mathext.Digamma(aa+ab) + mathext.Digamma(sa) - mathext.Digamma(sa+sb)
+					dg := &sc.digamma
+					l1[p] += dg.of(aa) - dg.of(aa+ab) + dg.of(sa) - dg.of(sa+sb)
 				}
 				a[p], s[p] = drawBeta(aa, ab, src), drawBeta(sa, sb, src)
 			}
@@ -374,11 +411,20 @@ func (f *fitter) gibbs(ctx context.Context, ev *Evidence, burnIn, sweeps int, fr
 func betaFromMeanLogMoment(m, l1 float64) (alpha, beta float64) {
 	lo, hi := math.Log(1e-3), math.Log(1e8)
 	for range 80 {
+		// Once lo and hi are adjacent floats, mid is one of them: a step
+		// that leaves both as they were leaves every later one so, and
+		// the loop stops with the bits the 80 steps would give.
 		mid := (lo + hi) / 2
 		c := math.Exp(mid)
 		if mathext.Digamma(m*c)-mathext.Digamma(c) < l1 {
+			if lo == mid {
+				break
+			}
 			lo = mid
 		} else {
+			if hi == mid {
+				break
+			}
 			hi = mid
 		}
 	}

@@ -218,3 +218,43 @@ func TestGibbsDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestDigammaMemo checks the Rao-Blackwell sums' memo against the digamma
+// function itself, for arguments that come back (a cell's prior plus
+// whole counts) and many more than its slots, so that slots are taken
+// over: every value it returns is the function's, to the bit.
+func TestDigammaMemo(t *testing.T) {
+	var m digammaMemo
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 200000 {
+		x := 0.37 + float64(rng.IntN(40)) // a prior's alpha plus a count
+		if i%2 == 1 {
+			x = rng.Float64() * 50 // fresh arguments, colliding
+		}
+		if got, want := m.of(x), mathext.Digamma(x); math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("digamma(%v): memo %v, mathext %v", x, got, want)
+		}
+	}
+}
+
+// TestPriorTableUsed checks that fitting only some cells (the Gibbs
+// sampler's, whose other cells hold no pair) gives those cells the bits
+// of the full table's fit, with the prior of all pairs needed (rank
+// buckets 10-15 empty) and not (every marked cell's bucket informative).
+func TestPriorTableUsed(t *testing.T) {
+	by := benchPriorHists()
+	full := priorTableOf(by, true)
+	var used [][exposureClasses]bool
+	for _, marks := range [][][2]int{{{0, 0}, {3, 2}, {3, 5}, {9, 1}}, {{12, 0}, {2, 3}}} {
+		used = make([][exposureClasses]bool, rankBuckets)
+		for _, c := range marks {
+			used[c[0]][c[1]] = true
+		}
+		got := priorTableUsed(by, true, used)
+		for _, c := range marks {
+			if g, w := got.byCell[c[0]][c[1]], full.byCell[c[0]][c[1]]; g != w {
+				t.Errorf("cell %v: %+v, the full table's %+v", c, g, w)
+			}
+		}
+	}
+}

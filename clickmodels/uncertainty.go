@@ -763,8 +763,20 @@ func (pw *pairWriter) priors(visit func(v *pairVal), gets ...func(v *pairVal) (k
 // fifth gains, but the dense ones' coverage and ECE get worse
 // (docs/clickmodels.md, "The same cap for every model").
 func priorTableOf(by [][exposureClasses]priorHist, ownSpread bool) *priorTable {
+	return priorTableUsed(by, ownSpread, nil)
+}
+
+// priorTableUsed is priorTableOf fitting only the cells that used marks
+// (nil: all) and what they need: the other cells' priors, and the rank
+// buckets' without a marked cell, are left zero, and the prior of all
+// pairs is fitted only where a marked cell's rank bucket falls back to it.
+// Every fit is a function of its histogram alone, so a marked cell's prior
+// is the same bits as priorTableOf's. (The Gibbs sampler refits its
+// cells every sweep, and most of its cells hold no pair: gibbs.go.)
+func priorTableUsed(by [][exposureClasses]priorHist, ownSpread bool, used [][exposureClasses]bool) *priorTable {
 	byRank, all := sumCells(by)
-	pooled := all.prior()
+	var pooled BetaPrior
+	pooledFitted := false
 	t := &priorTable{byRank: make([]BetaPrior, rankBuckets), byCell: make([][]BetaPrior, rankBuckets)}
 	own := func(p BetaPrior, h *priorHist, most float64) BetaPrior {
 		if ownSpread {
@@ -773,16 +785,28 @@ func priorTableOf(by [][exposureClasses]priorHist, ownSpread bool) *priorTable {
 		return p.withConcentrationAtMost(h.spreadBound())
 	}
 	for r := range by {
-		rp := pooled
+		t.byCell[r] = make([]BetaPrior, exposureClasses)
+		if used != nil && used[r] == [exposureClasses]bool{} {
+			continue
+		}
+		var rp BetaPrior
 		if byRank[r].informative() {
 			rp = own(byRank[r].prior(), &byRank[r], maxConcentration)
-		} else if ownSpread {
-			rp = rp.withOwnSpread(&byRank[r], maxConcentration)
+		} else {
+			if !pooledFitted {
+				pooled, pooledFitted = all.prior(), true
+			}
+			rp = pooled
+			if ownSpread {
+				rp = rp.withOwnSpread(&byRank[r], maxConcentration)
+			}
 		}
 		rp.Pairs = byRank[r].pairs
 		t.byRank[r] = rp
-		t.byCell[r] = make([]BetaPrior, exposureClasses)
 		for e := range by[r] {
+			if used != nil && !used[r][e] {
+				continue
+			}
 			h := &by[r][e]
 			p := rp
 			if h.informative() {
