@@ -455,16 +455,36 @@ func (h *priorHist) fit(maxConc float64) BetaPrior {
 	if h.pairs == 0 {
 		return BetaPrior{Alpha: 1, Beta: 1}
 	}
-	type cell struct{ c, k, n float64 }
+	// ki: the cell's K among the distinct K > 0 of the cells (ks; -1: K =
+	// 0), whose ln Gamma(a + K) one evaluation of ll computes once: with
+	// whole counts (the Gibbs sampler's) the cells of small N share a few
+	// K. The same operation on the same values, so the same bits.
+	type cell struct {
+		c, k, n float64
+		ki      int32
+	}
 	var cs []cell
+	kIndex := map[float64]int32{}
+	var ks []float64
 	for i := range h.cells {
 		for j, c := range h.cells[i] {
 			if c > 0 {
 				fc := float64(c)
-				cs = append(cs, cell{fc, float64(h.sumK[i][j]) / histScale / fc, float64(h.sumN[i][j]) / histScale / fc})
+				x := cell{fc, float64(h.sumK[i][j]) / histScale / fc, float64(h.sumN[i][j]) / histScale / fc, -1}
+				if x.k != 0 {
+					ki, ok := kIndex[x.k]
+					if !ok {
+						ki = int32(len(ks))
+						kIndex[x.k] = ki
+						ks = append(ks, x.k)
+					}
+					x.ki = ki
+				}
+				cs = append(cs, x)
 			}
 		}
 	}
+	lgK := make([]float64, len(ks))
 	// ll of mean mu and log concentration t: the marginal log likelihood
 	// plus the log of the weak hyperprior p(alpha, beta) ∝ (alpha +
 	// beta)^(-5/2) (Gelman et al., Bayesian Data Analysis, 3rd ed., section
@@ -492,11 +512,14 @@ func (h *priorHist) fit(maxConc float64) BetaPrior {
 		lab, _ := math.Lgamma(a + b)
 		base := la + lb - lab // logBeta(a, b)
 		s := -t / 2
+		for u, k := range ks {
+			lgK[u], _ = math.Lgamma(a + k)
+		}
 		for _, x := range cs {
 			ak, bk := a+x.k, b+x.n-x.k
 			lak := la
-			if x.k != 0 {
-				lak, _ = math.Lgamma(ak)
+			if x.ki >= 0 {
+				lak = lgK[x.ki]
 			}
 			lbk, _ := math.Lgamma(bk)
 			labk, _ := math.Lgamma(ak + bk)
