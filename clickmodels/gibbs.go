@@ -374,7 +374,16 @@ func (f *fitter) gibbs(ctx context.Context, ev *Evidence, burnIn, sweeps int, fr
 					dg := &sc.digamma
 					l1[p] += dg.of(aa) - dg.of(aa+ab) + dg.of(sa) - dg.of(sa+sb)
 				}
-				a[p], s[p] = drawBeta(aa, ab, src), drawBeta(sa, sb, src)
+				a[p] = drawBeta(aa, ab, src)
+				// A pair never clicked in the training records (no
+				// satisfaction trial: the clicks are data) is never a
+				// SERP's last click, the only rank whose satisfaction
+				// the walks read, so its draw would go unused, unless the
+				// cells are fitted to the draws. Its stream is its own:
+				// no other draw changes.
+				if cnt.sN[p] > 0 || fromDraws {
+					s[p] = drawBeta(sa, sb, src)
+				}
 			}
 		})
 		if fromDraws {
