@@ -72,13 +72,18 @@ type Options struct {
 	// ebprior.go). It applies with Exact to DBN, SDBN, DCM and CCM only;
 	// PyClick's estimator keeps PyClick's pseudo-counts.
 	EmpiricalPrior bool
+	// Intervals is how DBN's and SDBN's relevance Betas are computed
+	// (IntervalMethod): "" or IntervalsCounts, the default; IntervalsGibbs
+	// the Gibbs sampler in its setting GibbsIntervals, the users' opt-in.
+	// The other models ignore it.
+	Intervals IntervalMethod
 	// GibbsSweeps > 0 replaces DBN's and SDBN's relevance Beta (and so
 	// the interval and the labels' confidence; not the relevance column)
 	// by a Gibbs sampler's of the hierarchical model after the evidence
-	// pass: GibbsBurnIn sweeps, then GibbsSweeps kept (gibbs.go). A
-	// measurement, off by default (docs/clickmodels.md,
-	// "A Gibbs sampler of the hierarchical DBN, measured"); its draws
-	// depend on the query shards, so it is meant for a fit of one shard.
+	// pass: GibbsBurnIn sweeps, then GibbsSweeps kept (gibbs.go). These
+	// switches are for measuring the sampler's variants (bench/calibration);
+	// users take Intervals: IntervalsGibbs. Its draws depend on the query
+	// shards, so it is meant for a fit of the whole log in one piece.
 	GibbsBurnIn, GibbsSweeps int
 	// GibbsFromDraws fits the sampler's cell priors to the pairs' drawn
 	// values instead of to the sweep's complete-data counts (gibbs.go).
@@ -112,8 +117,11 @@ func CheckLevel(level float64) error {
 	return nil
 }
 
-// check checks o's interval level (0: DefaultLevel).
+// check checks o's interval level (0: DefaultLevel) and method.
 func (o Options) check() error {
+	if err := o.CheckIntervals(); err != nil {
+		return err
+	}
 	if o.Level == 0 {
 		return nil
 	}
@@ -130,8 +138,8 @@ func (o Options) evidence(ctx context.Context, f *fitter) *Evidence {
 		return nil
 	}
 	ev := f.evidence(ctx, o.IntervalLevel())
-	if o.GibbsSweeps > 0 && ev != nil && (f.kind == DBN || f.kind == SDBN) {
-		f.gibbs(ctx, ev, o.GibbsBurnIn, o.GibbsSweeps, o.GibbsFromDraws, o.GibbsMean, o.GibbsPoolSat, o.GibbsRankOnly)
+	if g := o.gibbsSetting(); g.Sweeps > 0 && ev != nil && (f.kind == DBN || f.kind == SDBN) {
+		f.gibbs(ctx, ev, g)
 	}
 	return ev
 }

@@ -268,7 +268,9 @@ func drawBeta(alpha, beta float64, src *rand.PCG) float64 {
 // gibbs runs burnIn + sweeps sweeps of the sampler (see above) on f's
 // records, from f's fitted values (which it does not change) and the
 // cells of ev, and sets ev.RelAlpha and ev.RelBeta (DBN, SDBN).
-func (f *fitter) gibbs(ctx context.Context, ev *Evidence, burnIn, sweeps int, fromDraws, mean, poolSat, rankOnly bool) {
+func (f *fitter) gibbs(ctx context.Context, ev *Evidence, g GibbsSetting) {
+	burnIn, sweeps, fromDraws, mean, poolSat, rankOnly := g.BurnIn, g.Sweeps, g.FromDraws, g.Mean, g.PoolSat, g.RankOnly
+	ev.Gibbs = &g
 	d := f.d
 	np := d.Pairs()
 	gamma := 1.0

@@ -71,7 +71,8 @@ type pairWriter struct {
 	// intervals at level from the priors (set by writeModelFiles).
 	hasEv                 bool
 	level                 float64
-	attrPriors, satPriors *priorTable // by rank bucket and exposure class
+	gibbs                 *GibbsSetting // Evidence.Gibbs: the sampler computed the relevance's Betas
+	attrPriors, satPriors *priorTable   // by rank bucket and exposure class
 	// ridge is the identified scale set of the pairs (PBM, UBM), set with
 	// the priors; nil: no scale ridge.
 	ridge *ridge

@@ -52,7 +52,7 @@ func shardPairWriter(m0 *Model) *pairWriter {
 		hasAttr: m0.Attr != nil, hasSat: m0.Sat != nil,
 	}
 	if m0.Evidence != nil {
-		pw.hasEv, pw.level = true, m0.Evidence.Level
+		pw.hasEv, pw.level, pw.gibbs = true, m0.Evidence.Level, m0.Evidence.Gibbs
 	}
 	return pw
 }

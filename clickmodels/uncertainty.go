@@ -103,6 +103,9 @@ type Evidence struct {
 	// posterior mean of the relevance, which the relevance column then
 	// holds instead of the fit's.
 	RelMean []float64
+	// Gibbs is the sampler's setting when it computed RelAlpha and
+	// RelBeta; else nil.
+	Gibbs *GibbsSetting
 	// Ranks (PBM and UBM: Kind.ScaleRidge, with at most 64 ranks) is the
 	// bit set of the ranks (0-based) at which the pair was shown: the
 	// edges of the identifiability graph (identify.go); else nil.
@@ -120,8 +123,14 @@ type BetaPrior struct {
 // UncertaintyReport says in metrics.json how the intervals of the
 // relevance file were obtained.
 type UncertaintyReport struct {
-	Method string  `json:"method"`
-	Level  float64 `json:"level"`
+	// Method is UncertaintyMethod, or GibbsUncertaintyMethod where the
+	// Gibbs sampler computed the relevance's Betas (DBN, SDBN with
+	// Options.Intervals IntervalsGibbs or the measurement switches), with
+	// its setting in Gibbs; the priors below are then the evidence pass's,
+	// which the sampler starts from.
+	Method string        `json:"method"`
+	Gibbs  *GibbsSetting `json:"gibbs,omitempty"`
+	Level  float64       `json:"level"`
 	// AttrPriors[b] is the attractiveness prior fitted to all pairs whose
 	// mean rank rounds to b (the last bucket holds every rank from it on),
 	// whatever their exposure; the pairs take AttrCellPriors. SatPriors
@@ -1078,6 +1087,9 @@ func (pw *pairWriter) boundAttractiveness(acc *ridgeAcc) error {
 func (pw *pairWriter) usePriors(a, s *priorTable) *UncertaintyReport {
 	pw.attrPriors, pw.satPriors = a, s
 	rep := &UncertaintyReport{Method: UncertaintyMethod, Level: pw.level, AttrPriors: a.byRank, ExposureBounds: exposureBounds(), AttrCellPriors: a.byCell}
+	if pw.gibbs != nil {
+		rep.Method, rep.Gibbs = GibbsUncertaintyMethod, pw.gibbs
+	}
 	if s != nil {
 		rep.SatPriors, rep.SatCellPriors = s.byRank, s.byCell
 	}

@@ -131,6 +131,31 @@ func DefaultConfig() Config {
 // clickmodels.MetricsFile holds them.
 type Report []clickmodels.Report
 
+// Check refuses what Run cannot fit as asked: the options clickmodels
+// refuses (Options.CheckIntervals), and the Gibbs sampler's intervals
+// (clickmodels.IntervalsGibbs) on any path but a fit of the whole log in
+// one piece. The sampler's draws are keyed by the records' and pairs'
+// indexes within the fitted data, so a fit cut into query shards (a
+// shard directory, or a memory limit, under which Run may cut the log)
+// would draw other values, and draw them per shard, than the same log
+// fitted whole. Run calls it first; the pipeline checks its
+// configuration with it before any stage runs.
+func Check(cfg Config) error {
+	if err := cfg.Options.CheckIntervals(); err != nil {
+		return fmt.Errorf("fit: %w", err)
+	}
+	if !cfg.UsesGibbs() {
+		return nil
+	}
+	switch {
+	case cfg.ShardDir != "":
+		return fmt.Errorf("fit: intervals from gibbs (--intervals-from gibbs, click_models.intervals_from) are defined for the whole log fitted in one piece, not for a query-shard directory (--shards): give the log or the ingest output (--log, --sessions)")
+	case cfg.MemoryLimit > 0:
+		return fmt.Errorf("fit: intervals from gibbs (--intervals-from gibbs, click_models.intervals_from) are defined for the whole log fitted in one piece, which a memory limit (--memory-limit, run's memory_limit) may cut into query shards: fit without the limit, or with --intervals-from counts")
+	}
+	return nil
+}
+
 // Run fits the click models of cfg on the log of cfg.Input or
 // cfg.ShardDir and writes their files (clickmodels.RelevanceFile, the
 // parameter files, clickmodels.MetricsFile unless NoMetricsFile) into
@@ -149,6 +174,9 @@ type Report []clickmodels.Report
 // A memory limit too small for the log's shards is a
 // *shards.LimitTooSmallError.
 func Run(ctx context.Context, in Config) (Report, error) {
+	if err := Check(in); err != nil {
+		return nil, err
+	}
 	cfg, dir := in.RunConfig, in.Dir
 	// The one budget of the limit: what preparing a shard and holding
 	// prepared shards may take (Go's soft limit is the command's).

@@ -161,6 +161,10 @@ type ClickModelConfig struct {
 	// which leaves Interval unused.
 	Interval    float64 `yaml:"interval" json:"interval,omitempty"`
 	NoIntervals bool    `yaml:"no_intervals" json:"no_intervals,omitempty"`
+	// IntervalsFrom is fit --intervals-from (clickmodels.IntervalMethod):
+	// counts (left out: the default) or gibbs, DBN's and SDBN's intervals
+	// from the Gibbs sampler (not with memory_limit).
+	IntervalsFrom string `yaml:"intervals_from" json:"intervals_from,omitempty"`
 	// ParamsFormat is fit --params-format: auto (the default), json or
 	// parquet.
 	ParamsFormat string `yaml:"params_format" json:"params_format,omitempty"`
@@ -196,6 +200,9 @@ func (c ClickModelConfig) FitOptions() (clickmodels.Options, error) {
 	}
 	if err := est.CheckEmpiricalPrior(c.EmpiricalPrior); err != nil {
 		return clickmodels.Options{}, fmt.Errorf("click_models.empirical_prior %w", err)
+	}
+	if opt.Intervals, err = clickmodels.ParseIntervalMethod(c.IntervalsFrom); err != nil {
+		return clickmodels.Options{}, fmt.Errorf("click_models.intervals_from: %w", err)
 	}
 	opt.Level, opt.NoIntervals, opt.PSCMAuthors, opt.EmpiricalPrior, opt.Workers = c.Interval, c.NoIntervals, c.PSCMAuthors, c.EmpiricalPrior, c.Workers
 	return opt, nil
@@ -521,8 +528,18 @@ func (c *Config) validate() error {
 	if err := split.CheckTrainFraction(c.ClickModels.TrainFraction); err != nil {
 		return fmt.Errorf("click_models.train_fraction: %w", err)
 	}
-	if _, err := c.MemoryLimitBytes(); err != nil {
+	limit, err := c.MemoryLimitBytes()
+	if err != nil {
 		return err
+	}
+	// What the fit stage's fit.Run would refuse (the Gibbs sampler's
+	// intervals under a memory limit or with other options), before any
+	// stage runs.
+	if rc, err := c.ClickModels.RunConfig(); err == nil {
+		rc.MemoryLimit = limit
+		if err := fit.Check(fit.Config{RunConfig: rc}); err != nil {
+			return fmt.Errorf("click_models: %w", err)
+		}
 	}
 	if len(c.Labels.Thresholds) != 5 {
 		return fmt.Errorf("labels.thresholds: %d values, want 5", len(c.Labels.Thresholds))

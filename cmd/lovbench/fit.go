@@ -26,7 +26,7 @@ func newFitCmd(a *app) *cobra.Command {
 		cfg                                                    clickmodels.RunConfig
 		asJSON, exact, noIntervals                             bool
 		interval                                               float64
-		estimator                                              string
+		estimator, intervalsFrom                               string
 	)
 	cmd := &cobra.Command{
 		Use:   "fit",
@@ -118,6 +118,9 @@ for any --workers. See docs/clickmodels.md.`,
 			if err := applyEstimator(cmd, estimator, exact, &cfg.Options); err != nil {
 				return err
 			}
+			if cfg.Intervals, err = clickmodels.ParseIntervalMethod(intervalsFrom); err != nil {
+				return usagef("fit: --intervals-from: %v", err)
+			}
 			if err := cfg.Options.Estimator().CheckEmpiricalPrior(cfg.EmpiricalPrior); err != nil {
 				return usagef("fit: --empirical-prior %v", err)
 			}
@@ -195,6 +198,7 @@ for any --workers. See docs/clickmodels.md.`,
 	floatVar(f, &cfg.Tolerance, "tolerance", clickmodels.DefaultTolerance, atLeast(0), "stop EM once the training log-likelihood per SERP changes less than this (0: run all --iterations; 0 with --estimator pyclick unless given, like PyClick)")
 	f.BoolVar(&cfg.Accelerate, "accelerate", true, "with a --tolerance (--estimator exact): accelerate EM (SQUAREM, monotone), the same stopping rule and limit in fewer iterations; --accelerate=false runs plain EM (docs/clickmodels.md, \"Accelerated EM\")")
 	f.Float64Var(&interval, "interval", clickmodels.DefaultLevel, "level of the interval written next to each relevance, in (0, 1) (see docs/clickmodels.md, \"Uncertainty\")")
+	f.StringVar(&intervalsFrom, "intervals-from", string(clickmodels.IntervalsCounts), "how DBN's and SDBN's intervals (and so the labels' confidence) are computed: counts (the E-step's expected counts) or gibbs (a Gibbs sampler of the hierarchical model, closer to the stated coverage, about 9x the DBN fit's CPU; the whole log in one piece: not with --shards or --memory-limit, nor --no-intervals or --estimator pyclick); the other models keep theirs; see docs/clickmodels.md, \"A Gibbs sampler of the hierarchical DBN, measured\"")
 	f.BoolVar(&noIntervals, "no-intervals", false, "write no intervals (and skip the pass that computes them): labels made from the fit have no confidence")
 	f.BoolVar(&exact, "exact", false, "the same as --estimator exact, the default (kept for earlier scripts)")
 	f.BoolVar(&cfg.EmpiricalPrior, "empirical-prior", false, "with --estimator exact: the empirical-Bayes prior of the attractiveness of DBN, SDBN, DCM and CCM (per-rank means estimated from the log instead of 0.5; off by default: docs/method.md section 4, \"An empirical-Bayes prior for the exact estimator\")")
@@ -241,12 +245,17 @@ func (nopBar) Finish() {}
 // runFit fits into a directory built beside out and published whole
 // (fit.Run picks how the log is fitted).
 func runFit(cmd *cobra.Command, path, shardDir string, cfg clickmodels.RunConfig, out string) ([]clickmodels.Report, error) {
+	fc := fit.Config{Input: path, ShardDir: shardDir, ShardSplit: !cmd.Flags().Changed("split"), RunConfig: cfg}
+	if err := fit.Check(fc); err != nil {
+		return nil, usagef("%v", err)
+	}
 	dir, err := atomicfile.CreateDir(out, clickmodels.MetricsFile, clickmodels.OutputNames...)
 	if err != nil {
 		return nil, fmt.Errorf("fit: %w", err)
 	}
 	defer dir.Abort()
-	reps, err := fit.Run(cmd.Context(), fit.Config{Input: path, ShardDir: shardDir, ShardSplit: !cmd.Flags().Changed("split"), Dir: dir.Path(), RunConfig: cfg})
+	fc.Dir = dir.Path()
+	reps, err := fit.Run(cmd.Context(), fc)
 	var small *shards.LimitTooSmallError
 	if errors.As(err, &small) {
 		return nil, usagef("fit: --memory-limit: %v", err)

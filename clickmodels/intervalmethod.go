@@ -1,0 +1,109 @@
+package clickmodels
+
+import (
+	"fmt"
+	"strings"
+)
+
+// IntervalMethod is how DBN's and SDBN's relevance Betas (the relevance
+// file's alpha, beta, lower and upper, and so the labels' confidence) are
+// computed: Options.Intervals, lovbench fit --intervals-from, run's
+// click_models.intervals_from. The other models have one method, the
+// default's, whatever it says.
+type IntervalMethod string
+
+const (
+	// IntervalsCounts is the default: the empirical-Bayes Beta of the
+	// evidence pass's expected counts (docs/clickmodels.md,
+	// "Uncertainty"). The zero IntervalMethod is it.
+	IntervalsCounts IntervalMethod = "counts"
+	// IntervalsGibbs is the Gibbs sampler of the hierarchical model
+	// (gibbs.go) in the setting GibbsIntervals: about 9x the DBN fit's
+	// CPU, defined for a fit of the whole log in one piece only
+	// (docs/clickmodels.md, "A Gibbs sampler of the hierarchical DBN,
+	// measured").
+	IntervalsGibbs IntervalMethod = "gibbs"
+)
+
+// GibbsUncertaintyMethod names the Gibbs sampler's intervals in
+// metrics.json and the fit summary (UncertaintyReport.Method), where
+// UncertaintyMethod names the default's.
+const GibbsUncertaintyMethod = "gibbs-hierarchical-cascade"
+
+// ParseIntervalMethod parses an interval method (case-insensitive); ""
+// is the default, IntervalsCounts.
+func ParseIntervalMethod(s string) (IntervalMethod, error) {
+	switch m := IntervalMethod(strings.ToLower(strings.TrimSpace(s))); m {
+	case "":
+		return IntervalsCounts, nil
+	case IntervalsCounts, IntervalsGibbs:
+		return m, nil
+	}
+	return "", fmt.Errorf("unknown interval method %q (want counts or gibbs)", s)
+}
+
+// GibbsSetting is one setting of the Gibbs sampler (gibbs.go): BurnIn
+// sweeps, then Sweeps kept; the variants as Options' Gibbs* switches
+// describe them. It is recorded in UncertaintyReport.Gibbs.
+type GibbsSetting struct {
+	BurnIn    int  `json:"burn_in"`
+	Sweeps    int  `json:"sweeps"`
+	FromDraws bool `json:"from_draws,omitempty"`
+	Mean      bool `json:"mean_column,omitempty"`
+	PoolSat   bool `json:"pool_satisfaction,omitempty"`
+	RankOnly  bool `json:"cells_by_rank_only,omitempty"`
+}
+
+// GibbsIntervals is the setting of IntervalsGibbs, the best measured
+// (docs/clickmodels.md, "A Gibbs sampler of the hierarchical DBN,
+// measured"): 30 sweeps of burn-in and 100 kept, the cells the rank
+// buckets alone and the satisfaction's pooled over them, the cells'
+// priors fitted to the complete-data counts and the relevance column the
+// EM fit's.
+func GibbsIntervals() GibbsSetting {
+	return GibbsSetting{BurnIn: 30, Sweeps: 100, PoolSat: true, RankOnly: true}
+}
+
+// gibbsSetting is the sampler's setting of o: GibbsIntervals with
+// IntervalsGibbs, else the measurement switches (Sweeps 0: no sampler).
+func (o Options) gibbsSetting() GibbsSetting {
+	if o.Intervals == IntervalsGibbs {
+		return GibbsIntervals()
+	}
+	return GibbsSetting{BurnIn: o.GibbsBurnIn, Sweeps: o.GibbsSweeps, FromDraws: o.GibbsFromDraws, Mean: o.GibbsMean,
+		PoolSat: o.GibbsPoolSat, RankOnly: o.GibbsRankOnly}
+}
+
+// UsesGibbs reports whether o's fit runs the Gibbs sampler for DBN and
+// SDBN (IntervalsGibbs or the measurement switches): its draws are keyed
+// by the records' and pairs' indexes within the fitted Data, so only a
+// fit of the whole log in one piece draws them (fit.Run refuses the
+// others).
+func (o Options) UsesGibbs() bool { return !o.NoIntervals && o.gibbsSetting().Sweeps > 0 }
+
+// CheckIntervals checks o's interval method: a known one, and the Gibbs
+// sampler's only with intervals, the exact estimator and no measurement
+// switch beside it. Fit checks it; fit.Check adds what depends on how
+// the log is read.
+func (o Options) CheckIntervals() error {
+	if o.Intervals == "" || o.Intervals == IntervalsCounts {
+		return nil
+	}
+	if o.Intervals != IntervalsGibbs {
+		return fmt.Errorf("click models: Options.Intervals: unknown interval method %q (want counts or gibbs)", o.Intervals)
+	}
+	switch {
+	case o.NoIntervals:
+		return fmt.Errorf("intervals from gibbs (--intervals-from gibbs, click_models.intervals_from) computes the intervals that --no-intervals (no_intervals) turns off: give one of them")
+	case !o.Exact:
+		// The sampler holds DBN's continuation at the EM fit's and starts
+		// from its pair values: PyClick's E-step fits a biased
+		// continuation (docs/method.md section 3), which the sampler
+		// would take as known; it was measured with the exact estimator
+		// only.
+		return fmt.Errorf("intervals from gibbs (--intervals-from gibbs, click_models.intervals_from) needs the exact estimator (--estimator exact, the default): the sampler holds DBN's continuation at the EM fit's, and PyClick's estimator fits it biased")
+	case o.GibbsSweeps != 0 || o.GibbsBurnIn != 0 || o.GibbsFromDraws || o.GibbsMean || o.GibbsPoolSat || o.GibbsRankOnly:
+		return fmt.Errorf("click models: Options.Intervals %s sets the sampler's setting (GibbsIntervals); leave the measurement switches Options.Gibbs* unset", o.Intervals)
+	}
+	return nil
+}
