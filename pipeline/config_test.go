@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lovbench/lovbench/clickmodels"
 )
 
 func TestExampleConfigParses(t *testing.T) {
@@ -56,6 +58,10 @@ func TestConfigErrors(t *testing.T) {
 		{"log: {path: a}\nclick_models: {memory_limit: 1B}\n", "click_models.memory_limit: a memory limit of 1B is too small: the smallest that can work is 1.0MiB"},
 		{"log: {path: a}\nmemory_limit: 1B\n", "memory_limit: a memory limit of 1B is too small: the smallest that can work is 1.0MiB"},
 		{"log: {path: a}\nmemory_limit: 2GiB\nclick_models: {memory_limit: 1GiB}\n", "click_models.memory_limit and memory_limit both given"},
+		{"log: {path: a}\nclick_models: {intervals_from: bootstrap}\n", "click_models.intervals_from: unknown interval method \"bootstrap\""},
+		{"log: {path: a}\nmemory_limit: 2GiB\nclick_models: {intervals_from: gibbs}\n", "a memory limit (--memory-limit, run's memory_limit)"},
+		{"log: {path: a}\nclick_models: {intervals_from: gibbs, no_intervals: true}\n", "--no-intervals (no_intervals)"},
+		{"log: {path: a}\nclick_models: {intervals_from: gibbs, estimator: pyclick}\n", "needs the exact estimator"},
 	} {
 		_, err := ParseConfig([]byte(tc.yaml), "cfg.yaml", "/tmp")
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "cfg.yaml") {
@@ -86,6 +92,33 @@ func TestConfigEmpiricalPrior(t *testing.T) {
 		}
 		if rc.Options.EmpiricalPrior != tc.want {
 			t.Errorf("%q: Options.EmpiricalPrior = %v, want %v", tc.yaml, rc.Options.EmpiricalPrior, tc.want)
+		}
+	}
+}
+
+// TestConfigIntervalsFrom: click_models.intervals_from reaches the fit as
+// fit --intervals-from does (Options.Intervals), the default's counts
+// when left out.
+func TestConfigIntervalsFrom(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		yaml string
+		want clickmodels.IntervalMethod
+	}{
+		{"log: {path: a}\n", "counts"},
+		{"log: {path: a}\nclick_models: {intervals_from: gibbs}\n", "gibbs"},
+		{"log: {path: a}\nclick_models: {intervals_from: Counts}\n", "counts"},
+	} {
+		c, err := ParseConfig([]byte(tc.yaml), "cfg.yaml", "/tmp")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rc, err := c.ClickModels.RunConfig()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rc.Options.Intervals != tc.want {
+			t.Errorf("%q: Options.Intervals = %q, want %q", tc.yaml, rc.Options.Intervals, tc.want)
 		}
 	}
 }

@@ -196,19 +196,7 @@ ltr: {algorithms: [adarank], configs: [full], iterations: 2, permutations: 50}
 	}
 	out := filepath.Join(dir, "fit")
 	mustRun(t, "-q", "fit", "--sessions", filepath.Join(wd, "stages", "ingest"), "--models", "dctr,dbn", "--intervals-from", "gibbs", "--out", out)
-	for _, f := range []string{"DCTR_relevance.tsv", "DBN_relevance.tsv"} {
-		a, err := os.ReadFile(filepath.Join(wd, "stages", "fit", f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := os.ReadFile(filepath.Join(out, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(a, b) || len(a) < 100 {
-			t.Errorf("%s: the run's (%d bytes) and fit --intervals-from gibbs's (%d bytes) differ", f, len(a), len(b))
-		}
-	}
+	sameFitFiles(t, filepath.Join(wd, "stages", "fit"), out, "DCTR_relevance.tsv", "DBN_relevance.tsv")
 	b, err := os.ReadFile(filepath.Join(wd, "stages", "fit", fit.FileSummary))
 	if err != nil {
 		t.Fatal(err)

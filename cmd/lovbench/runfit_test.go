@@ -52,8 +52,16 @@ ltr: {algorithms: [adarank], configs: [full], iterations: 2, permutations: 50}
 		"--interval", "0.8", "--params-format", "json", "--workers", "1", "--out", out); code != 0 {
 		t.Fatalf("fit: exit %d: %s", code, stderr)
 	}
-	for _, f := range []string{"UBM_relevance.tsv", "UBM_params.json", "DBN_relevance.tsv", "DBN_params.json"} {
-		a, err := os.ReadFile(filepath.Join(wd, "stages", "fit", f))
+	sameFitFiles(t, filepath.Join(wd, "stages", "fit"), out, "UBM_relevance.tsv", "UBM_params.json", "DBN_relevance.tsv", "DBN_params.json")
+}
+
+// sameFitFiles checks that the run's fit stage directory runFit and
+// lovbench fit's output directory out hold the same files, byte for byte,
+// each of at least 100 bytes.
+func sameFitFiles(t *testing.T, runFit, out string, files ...string) {
+	t.Helper()
+	for _, f := range files {
+		a, err := os.ReadFile(filepath.Join(runFit, f))
 		if err != nil {
 			t.Fatal(err)
 		}
