@@ -498,6 +498,14 @@ func (c *Config) validate() error {
 		c.ClickModels.Models[i] = strings.ToLower(m)
 	}
 	c.ClickModels.Select = strings.ToLower(c.ClickModels.Select)
+	// intervals_from by its canonical name, the default's left empty: the
+	// same fit has one fingerprint however the key is written.
+	if m, err := clickmodels.ParseIntervalMethod(c.ClickModels.IntervalsFrom); err == nil {
+		c.ClickModels.IntervalsFrom = string(m)
+		if m == clickmodels.IntervalsCounts {
+			c.ClickModels.IntervalsFrom = ""
+		}
+	}
 	if c.ClickModels.Select != fit.SelectBest {
 		found := false
 		for _, m := range c.ClickModels.Models {

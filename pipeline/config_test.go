@@ -120,6 +120,15 @@ func TestConfigIntervalsFrom(t *testing.T) {
 		if rc.Options.Intervals != tc.want {
 			t.Errorf("%q: Options.Intervals = %q, want %q", tc.yaml, rc.Options.Intervals, tc.want)
 		}
+		// The default's stays out of the fit stage's parameters (its
+		// fingerprint), as before the key existed.
+		b, err := json.Marshal(c.ClickModels)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if has := strings.Contains(string(b), "intervals_from"); has != (tc.want == "gibbs") {
+			t.Errorf("%q: the fit stage's parameters %s", tc.yaml, b)
+		}
 	}
 }
 

@@ -160,6 +160,7 @@ func TestFitIntervalsFromRefusals(t *testing.T) {
 		{[]string{"--log", log, "--estimator", "pyclick"}, "needs the exact estimator (--estimator exact"},
 		{[]string{"--log", log, "--memory-limit", "1GiB"}, "a memory limit (--memory-limit"},
 		{[]string{"--shards", dir}, "not for a query-shard directory (--shards)"},
+		{[]string{"--log", log, "--load", dir}, "--load fits nothing"},
 	} {
 		args := append([]string{"fit", "--models", "dbn", "--intervals-from", "gibbs", "--out", out}, c.args...)
 		code, _, stderr := runCLI(t, args...)
