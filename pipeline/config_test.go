@@ -82,18 +82,25 @@ func TestConfigEmpiricalPrior(t *testing.T) {
 		{"log: {path: a}\n", false},
 		{"log: {path: a}\nclick_models: {empirical_prior: true}\n", true},
 	} {
-		c, err := ParseConfig([]byte(tc.yaml), "cfg.yaml", "/tmp")
-		if err != nil {
-			t.Fatal(err)
-		}
-		rc, err := c.ClickModels.RunConfig()
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, rc := parseFit(t, tc.yaml)
 		if rc.Options.EmpiricalPrior != tc.want {
 			t.Errorf("%q: Options.EmpiricalPrior = %v, want %v", tc.yaml, rc.Options.EmpiricalPrior, tc.want)
 		}
 	}
+}
+
+// parseFit parses a configuration and returns it with its click-model fit.
+func parseFit(t *testing.T, yaml string) (*Config, clickmodels.RunConfig) {
+	t.Helper()
+	c, err := ParseConfig([]byte(yaml), "cfg.yaml", "/tmp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := c.ClickModels.RunConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, rc
 }
 
 // TestConfigIntervalsFrom: click_models.intervals_from reaches the fit as
@@ -109,14 +116,7 @@ func TestConfigIntervalsFrom(t *testing.T) {
 		{"log: {path: a}\nclick_models: {intervals_from: gibbs}\n", "gibbs"},
 		{"log: {path: a}\nclick_models: {intervals_from: Counts}\n", "counts"},
 	} {
-		c, err := ParseConfig([]byte(tc.yaml), "cfg.yaml", "/tmp")
-		if err != nil {
-			t.Fatal(err)
-		}
-		rc, err := c.ClickModels.RunConfig()
-		if err != nil {
-			t.Fatal(err)
-		}
+		c, rc := parseFit(t, tc.yaml)
 		if rc.Options.Intervals != tc.want {
 			t.Errorf("%q: Options.Intervals = %q, want %q", tc.yaml, rc.Options.Intervals, tc.want)
 		}
