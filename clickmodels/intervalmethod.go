@@ -18,8 +18,8 @@ const (
 	// "Uncertainty"). The zero IntervalMethod is it.
 	IntervalsCounts IntervalMethod = "counts"
 	// IntervalsGibbs is the Gibbs sampler of the hierarchical model
-	// (gibbs.go) in the setting GibbsIntervals: about 9x the DBN fit's
-	// CPU, defined for a fit of the whole log in one piece only
+	// (gibbs.go) in the setting GibbsIntervals: several times the DBN
+	// fit's CPU (about 9x at 100 k SERPs), defined for a fit of the whole log in one piece only
 	// (docs/clickmodels.md, "A Gibbs sampler of the hierarchical DBN,
 	// measured").
 	IntervalsGibbs IntervalMethod = "gibbs"
