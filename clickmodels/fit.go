@@ -77,26 +77,14 @@ type Options struct {
 	// the Gibbs sampler in its setting GibbsIntervals, the users' opt-in.
 	// The other models ignore it.
 	Intervals IntervalMethod
-	// GibbsSweeps > 0 replaces DBN's and SDBN's relevance Beta (and so
-	// the interval and the labels' confidence; not the relevance column)
-	// by a Gibbs sampler's of the hierarchical model after the evidence
-	// pass: GibbsBurnIn sweeps, then GibbsSweeps kept (gibbs.go). These
-	// switches are for measuring the sampler's variants (bench/calibration);
-	// users take Intervals: IntervalsGibbs. Its draws depend on the query
-	// shards, so it is meant for a fit of the whole log in one piece.
-	GibbsBurnIn, GibbsSweeps int
-	// GibbsFromDraws fits the sampler's cell priors to the pairs' drawn
-	// values instead of to the sweep's complete-data counts (gibbs.go).
-	GibbsFromDraws bool
-	// GibbsMean writes the sampler's posterior mean of the relevance in
-	// the relevance column (and so the labels) instead of the EM fit's.
-	GibbsMean bool
-	// GibbsPoolSat pools the sampler's satisfaction priors over the rank
-	// buckets (one per exposure class; gibbs.go).
-	GibbsPoolSat bool
-	// GibbsRankOnly makes the sampler's cells the rank buckets alone,
-	// pooled over the exposure classes (gibbs.go).
-	GibbsRankOnly bool
+	// Gibbs with Sweeps > 0 replaces DBN's and SDBN's relevance Beta (and
+	// so the interval and the labels' confidence; not the relevance
+	// column) by a Gibbs sampler's of the hierarchical model after the
+	// evidence pass, in that setting (GibbsSetting, gibbs.go). It is for
+	// measuring the sampler's variants (bench/calibration); users take
+	// Intervals: IntervalsGibbs. Its draws depend on the query shards, so
+	// it is meant for a fit of the whole log in one piece.
+	Gibbs GibbsSetting
 }
 
 // IntervalLevel is the interval level of o (DefaultLevel if Level is

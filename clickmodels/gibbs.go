@@ -13,7 +13,7 @@ import (
 
 // A Gibbs sampler (data augmentation; Tanner and Wong 1987) of the
 // hierarchical cascade model, for DBN's and SDBN's relevance intervals:
-// a measurement behind Options.GibbsSweeps, off by default and not part
+// a measurement behind Options.Gibbs, off by default and not part
 // of the fit's files unless asked for (docs/clickmodels.md, "A Gibbs
 // sampler of the hierarchical DBN, measured").
 //
@@ -53,15 +53,15 @@ import (
 //     (withOwnSpread; the counts are whole trials here, so the
 //     beta-binomial and the binomial-noise correction apply as they are).
 //     This is stochastic EM for the hyperparameters (Celeux and Diebolt
-//     1985). With Options.GibbsFromDraws it comes after step 3 instead,
+//     1985). With GibbsSetting.FromDraws it comes after step 3 instead,
 //     a Beta by the method of moments fitted to the pairs' drawn values
 //     (drawPriors): at stationarity a random pair's draw is distributed
 //     as its cell's prior, but where the counts do not identify the
 //     spread the draws reproduce whatever spread the prior has, and the
 //     concentration wanders (measured: to 550 in a cell of 54 pairs).
-//     With Options.GibbsPoolSat the satisfaction's cells are the
+//     With GibbsSetting.PoolSat the satisfaction's cells are the
 //     exposure classes alone, pooled over the rank buckets; with
-//     Options.GibbsRankOnly the cells (the attractiveness's, and the
+//     GibbsSetting.RankOnly the cells (the attractiveness's, and the
 //     satisfaction's unless pooled) are the rank buckets alone, pooled
 //     over the exposure classes.
 //  3. Each pair's a and s are drawn from Beta(cell prior + counts); the
@@ -72,7 +72,7 @@ import (
 //     E[ln r] = psi(alpha_a) - psi(alpha_a + beta_a) + the same of s); the
 //     Beta with the mean of each over the kept sweeps
 //     (betaFromMeanLogMoment) is the relevance's Beta the file writes
-//     (Evidence.RelAlpha, RelBeta), and with Options.GibbsMean its mean
+//     (Evidence.RelAlpha, RelBeta), and with GibbsSetting.Mean its mean
 //     the relevance column (Evidence.RelMean).
 //
 // Determinism: record i's walks in sweep t come from a PCG seeded by

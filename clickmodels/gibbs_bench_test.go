@@ -37,7 +37,7 @@ func BenchmarkGibbs(b *testing.B) {
 	opt := clickmodels.DefaultEstimator.Options()
 	opt.Workers = 1
 	withGibbs := opt
-	withGibbs.GibbsBurnIn, withGibbs.GibbsSweeps, withGibbs.GibbsPoolSat, withGibbs.GibbsRankOnly = 30, 100, true, true
+	withGibbs.Intervals = clickmodels.IntervalsGibbs
 	var fitCPU, allCPU float64
 	for b.Loop() {
 		c0 := cpuSeconds()

@@ -188,13 +188,13 @@ func TestBetaFromMeanLogMomentByHand(t *testing.T) {
 // depend on the number of workers (its streams are seeded per record and
 // pair, its cells summed in pair order), that a second fit gives the same
 // bits, that they differ from the intervals without it, and that without
-// Options.GibbsSweeps the model carries none.
+// Options.Gibbs the model carries none.
 func TestGibbsDeterministic(t *testing.T) {
 	d := randomClickLog(t, 1200, 30, 15, 5)
 	for _, kind := range []Kind{DBN, SDBN} {
 		fitWith := func(workers, sweeps int) *Evidence {
 			opt := EstimatorExact.Options()
-			opt.Workers, opt.GibbsBurnIn, opt.GibbsSweeps = workers, 3, sweeps
+			opt.Workers, opt.Gibbs = workers, GibbsSetting{BurnIn: 3, Sweeps: sweeps}
 			m, err := Fit(context.Background(), d, kind, opt)
 			if err != nil {
 				t.Fatal(err)
@@ -214,7 +214,7 @@ func TestGibbsDeterministic(t *testing.T) {
 			}
 		}
 		if off := fitWith(4, 0); off.RelAlpha != nil || off.RelMean != nil {
-			t.Errorf("%v: sampler Betas without Options.GibbsSweeps", kind)
+			t.Errorf("%v: sampler Betas without Options.Gibbs", kind)
 		}
 	}
 }

@@ -43,15 +43,23 @@ func ParseIntervalMethod(s string) (IntervalMethod, error) {
 }
 
 // GibbsSetting is one setting of the Gibbs sampler (gibbs.go): BurnIn
-// sweeps, then Sweeps kept; the variants as Options' Gibbs* switches
-// describe them. It is recorded in UncertaintyReport.Gibbs.
+// sweeps, then Sweeps kept (Sweeps 0: no sampler), and its variants. It
+// is recorded in UncertaintyReport.Gibbs.
 type GibbsSetting struct {
-	BurnIn    int  `json:"burn_in"`
-	Sweeps    int  `json:"sweeps"`
+	BurnIn int `json:"burn_in"`
+	Sweeps int `json:"sweeps"`
+	// FromDraws fits the cells' priors to the pairs' drawn values instead
+	// of to the sweep's complete-data counts.
 	FromDraws bool `json:"from_draws,omitempty"`
-	Mean      bool `json:"mean_column,omitempty"`
-	PoolSat   bool `json:"pool_satisfaction,omitempty"`
-	RankOnly  bool `json:"cells_by_rank_only,omitempty"`
+	// Mean writes the sampler's posterior mean of the relevance in the
+	// relevance column (and so the labels) instead of the EM fit's.
+	Mean bool `json:"mean_column,omitempty"`
+	// PoolSat pools the satisfaction's priors over the rank buckets (one
+	// per exposure class).
+	PoolSat bool `json:"pool_satisfaction,omitempty"`
+	// RankOnly makes the cells the rank buckets alone, pooled over the
+	// exposure classes.
+	RankOnly bool `json:"cells_by_rank_only,omitempty"`
 }
 
 // GibbsIntervals is the setting of IntervalsGibbs, the best measured
@@ -65,13 +73,13 @@ func GibbsIntervals() GibbsSetting {
 }
 
 // gibbsSetting is the sampler's setting of o: GibbsIntervals with
-// IntervalsGibbs, else the measurement switches (Sweeps 0: no sampler).
+// IntervalsGibbs, else the measurement setting o.Gibbs (Sweeps 0: no
+// sampler).
 func (o Options) gibbsSetting() GibbsSetting {
 	if o.Intervals == IntervalsGibbs {
 		return GibbsIntervals()
 	}
-	return GibbsSetting{BurnIn: o.GibbsBurnIn, Sweeps: o.GibbsSweeps, FromDraws: o.GibbsFromDraws, Mean: o.GibbsMean,
-		PoolSat: o.GibbsPoolSat, RankOnly: o.GibbsRankOnly}
+	return o.Gibbs
 }
 
 // UsesGibbs reports whether o's fit runs the Gibbs sampler for DBN and
@@ -102,8 +110,8 @@ func (o Options) CheckIntervals() error {
 		// would take as known; it was measured with the exact estimator
 		// only.
 		return fmt.Errorf("intervals from gibbs (--intervals-from gibbs, click_models.intervals_from) needs the exact estimator (--estimator exact, the default): the sampler holds DBN's continuation at the EM fit's, and PyClick's estimator fits it biased")
-	case o.GibbsSweeps != 0 || o.GibbsBurnIn != 0 || o.GibbsFromDraws || o.GibbsMean || o.GibbsPoolSat || o.GibbsRankOnly:
-		return fmt.Errorf("click models: Options.Intervals %s sets the sampler's setting (GibbsIntervals); leave the measurement switches Options.Gibbs* unset", o.Intervals)
+	case o.Gibbs != GibbsSetting{}:
+		return fmt.Errorf("click models: Options.Intervals %s sets the sampler's setting (GibbsIntervals); leave the measurement setting Options.Gibbs unset", o.Intervals)
 	}
 	return nil
 }

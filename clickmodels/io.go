@@ -505,7 +505,7 @@ func (pw *pairWriter) writeRelevance(w io.Writer) error {
 		}
 		v := relevanceOf(pw.kind, pw.global, a, s)
 		if pv.relMean > 0 {
-			v = pv.relMean // the Gibbs sampler's (Options.GibbsMean)
+			v = pv.relMean // the Gibbs sampler's (GibbsSetting.Mean)
 		}
 		if math.IsNaN(v) {
 			err = fmt.Errorf("relevance: pair (%s, %s) has no relevance", textio.Quote(q), textio.Quote(d))

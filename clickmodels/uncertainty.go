@@ -95,11 +95,11 @@ type Evidence struct {
 	// relevance a·s (relevanceInfo), which bounds what SatK and SatN may
 	// claim in the pair's posterior (boundEvidence).
 	SatInfo []float64 // nil: no bound
-	// RelAlpha and RelBeta (DBN, SDBN with Options.GibbsSweeps; else nil)
+	// RelAlpha and RelBeta (DBN, SDBN with the Gibbs sampler; else nil)
 	// are the relevance's Beta from the Gibbs sampler of the hierarchical
 	// model (gibbs.go), which then replaces relevanceBeta's.
 	RelAlpha, RelBeta []float64
-	// RelMean (with Options.GibbsMean; else nil) is the sampler's
+	// RelMean (with GibbsSetting.Mean; else nil) is the sampler's
 	// posterior mean of the relevance, which the relevance column then
 	// holds instead of the fit's.
 	RelMean []float64
@@ -896,7 +896,7 @@ func (pw *pairWriter) relevanceDist(v *pairVal, cache *intervalCache) (alpha, be
 // pair of kind with effective counts v under the priors (see above).
 func relevanceBeta(kind Kind, pa, ps BetaPrior, v *pairVal) (alpha, beta float64) {
 	if v.relA > 0 {
-		// The Gibbs sampler's (Options.GibbsSweeps; gibbs.go).
+		// The Gibbs sampler's (Options.Intervals or Options.Gibbs; gibbs.go).
 		return v.relA, v.relB
 	}
 	// The priors are fitted to the counts as they are (setPriors); the

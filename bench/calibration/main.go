@@ -94,11 +94,11 @@ func main() {
 	recalReps := flag.Int("recal-replicates", 1, "with -recalibrate: the number of worlds the bootstrap draws (their pairs pooled)")
 	recalSERPs := flag.Int("recal-serps", calibration.DefaultBootstrap().MaxSERPs, "with -recalibrate: at most this many SERPs (whole queries) in the bootstrap's subsample")
 	gibbsBurn := flag.Int("gibbs-burnin", 20, "with -gibbs-sweeps: the Gibbs sampler's sweeps of burn-in")
-	gibbsSweeps := flag.Int("gibbs-sweeps", 0, "with -user: DBN's and SDBN's relevance intervals from this many kept sweeps of the Gibbs sampler of the hierarchical model (clickmodels.Options.GibbsSweeps; a measurement, off by default; best measured with -gibbs-pool-sat -gibbs-rank-only); 0: off")
-	gibbsMean := flag.Bool("gibbs-mean", false, "with -gibbs-sweeps: the relevance column (and so the labels) the sampler's posterior mean (clickmodels.Options.GibbsMean)")
-	gibbsDraws := flag.Bool("gibbs-draws", false, "with -gibbs-sweeps: the sampler's cell priors fitted to the drawn values, not to the complete-data counts (clickmodels.Options.GibbsFromDraws)")
-	gibbsPoolSat := flag.Bool("gibbs-pool-sat", false, "with -gibbs-sweeps: the sampler's satisfaction priors pooled over the rank buckets (clickmodels.Options.GibbsPoolSat)")
-	gibbsRankOnly := flag.Bool("gibbs-rank-only", false, "with -gibbs-sweeps: the sampler's cells the rank buckets alone, pooled over the exposure classes (clickmodels.Options.GibbsRankOnly)")
+	gibbsSweeps := flag.Int("gibbs-sweeps", 0, "with -user: DBN's and SDBN's relevance intervals from this many kept sweeps of the Gibbs sampler of the hierarchical model (clickmodels.Options.Gibbs; a measurement, off by default; best measured with -gibbs-pool-sat -gibbs-rank-only); 0: off")
+	gibbsMean := flag.Bool("gibbs-mean", false, "with -gibbs-sweeps: the relevance column (and so the labels) the sampler's posterior mean (clickmodels.GibbsSetting.Mean)")
+	gibbsDraws := flag.Bool("gibbs-draws", false, "with -gibbs-sweeps: the sampler's cell priors fitted to the drawn values, not to the complete-data counts (clickmodels.GibbsSetting.FromDraws)")
+	gibbsPoolSat := flag.Bool("gibbs-pool-sat", false, "with -gibbs-sweeps: the sampler's satisfaction priors pooled over the rank buckets (clickmodels.GibbsSetting.PoolSat)")
+	gibbsRankOnly := flag.Bool("gibbs-rank-only", false, "with -gibbs-sweeps: the sampler's cells the rank buckets alone, pooled over the exposure classes (clickmodels.GibbsSetting.RankOnly)")
 	flag.Parse()
 	if *bias {
 		if err := runBias(*serps, *queries, *simName, *seed, *ret); err != nil {
@@ -124,8 +124,8 @@ func main() {
 					c.Options = est.Options()
 				}
 				c.EmpiricalPrior = *eb
-				c.GibbsBurnIn, c.GibbsSweeps, c.GibbsMean, c.GibbsFromDraws = *gibbsBurn, *gibbsSweeps, *gibbsMean, *gibbsDraws
-				c.GibbsPoolSat, c.GibbsRankOnly = *gibbsPoolSat, *gibbsRankOnly
+				c.Gibbs = clickmodels.GibbsSetting{BurnIn: *gibbsBurn, Sweeps: *gibbsSweeps, Mean: *gibbsMean, FromDraws: *gibbsDraws,
+					PoolSat: *gibbsPoolSat, RankOnly: *gibbsRankOnly}
 			}
 		}
 		if err := runUser(*serps, *queries, *models, *simName, *seed, opt); err != nil {

@@ -114,7 +114,7 @@ func TestFitIntervalsFromGibbs(t *testing.T) {
 	}
 	rc := fit.DefaultConfig().RunConfig
 	rc.Kinds = []clickmodels.Kind{clickmodels.DBN}
-	rc.GibbsBurnIn, rc.GibbsSweeps, rc.GibbsPoolSat, rc.GibbsRankOnly = 30, 100, true, true
+	rc.Gibbs = clickmodels.GibbsSetting{BurnIn: 30, Sweeps: 100, PoolSat: true, RankOnly: true}
 	if err := os.Mkdir(lib, 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -73,14 +73,14 @@ func withRecalibration(opt calibration.Options) calibration.Options {
 }
 
 // withGibbs is opt with DBN's relevance intervals from the Gibbs sampler
-// of the hierarchical model (clickmodels.Options.GibbsSweeps), a
-// measurement that is not part of the user's path, when the environment
-// asks for it: LOVBENCH_GIBBS=B+S, B sweeps of burn-in and S kept, the
-// cells' priors fitted to the complete-data counts (B+Sd: to the drawn
-// values; clickmodels.Options.GibbsFromDraws; B+Sm: the relevance column
-// the sampler's posterior mean, Options.GibbsMean; p: the satisfaction's
-// priors pooled over the ranks, Options.GibbsPoolSat; r: the cells the
-// rank buckets alone, Options.GibbsRankOnly) (docs/clickmodels.md, "A Gibbs sampler of the hierarchical DBN,
+// of the hierarchical model (clickmodels.Options.Gibbs), a measurement
+// that is not part of the user's path, when the environment asks for
+// it: LOVBENCH_GIBBS=B+S, B sweeps of burn-in and S kept, the cells'
+// priors fitted to the complete-data counts (B+Sd: to the drawn values,
+// clickmodels.GibbsSetting.FromDraws; B+Sm: the relevance column the
+// sampler's posterior mean, Mean; p: the satisfaction's priors pooled
+// over the ranks, PoolSat; r: the cells the rank buckets alone,
+// RankOnly) (docs/clickmodels.md, "A Gibbs sampler of the hierarchical DBN,
 // measured").
 func withGibbs(opt calibration.Options) calibration.Options {
 	env := os.Getenv("LOVBENCH_GIBBS")
@@ -100,9 +100,9 @@ func withGibbs(opt calibration.Options) calibration.Options {
 		if prev != nil {
 			prev(c)
 		}
-		c.GibbsBurnIn, c.GibbsSweeps = burn, sweeps
-		c.GibbsFromDraws, c.GibbsMean = strings.Contains(flags, "d"), strings.Contains(flags, "m")
-		c.GibbsPoolSat, c.GibbsRankOnly = strings.Contains(flags, "p"), strings.Contains(flags, "r")
+		c.Gibbs = clickmodels.GibbsSetting{BurnIn: burn, Sweeps: sweeps,
+			FromDraws: strings.Contains(flags, "d"), Mean: strings.Contains(flags, "m"),
+			PoolSat: strings.Contains(flags, "p"), RankOnly: strings.Contains(flags, "r")}
 	}
 	return opt
 }

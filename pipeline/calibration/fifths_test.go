@@ -132,14 +132,15 @@ func TestFifthsRefDBNSparseEvidence(t *testing.T) {
 }
 
 // gibbsPooled is the path with DBN's intervals from the Gibbs sampler of
-// the hierarchical model as measured best (clickmodels.Options
-// .GibbsSweeps: 30 sweeps of burn-in, 100 kept; its cells the rank
-// buckets alone, the satisfaction's pooled over the ranks; the relevance
-// column the EM fit's): docs/clickmodels.md, "A Gibbs sampler of the
-// hierarchical DBN, measured".
+// the hierarchical model as measured best, the users' opt-in
+// (clickmodels.IntervalsGibbs, whose setting GibbsIntervals is 30 sweeps
+// of burn-in, 100 kept; its cells the rank buckets alone, the
+// satisfaction's pooled over the ranks; the relevance column the EM
+// fit's): docs/clickmodels.md, "A Gibbs sampler of the hierarchical DBN,
+// measured".
 func gibbsPooled() calibration.Options {
 	return calibration.Options{Fit: func(c *clickmodels.RunConfig) {
-		c.GibbsBurnIn, c.GibbsSweeps, c.GibbsPoolSat, c.GibbsRankOnly = 30, 100, true, true
+		c.Intervals = clickmodels.IntervalsGibbs
 	}}
 }
 
