@@ -114,8 +114,11 @@ type ConfidenceFilter struct {
 	MinConfidence float64 `json:"min_confidence"`
 	// MinQueryAgreement is --min-query-agreement (0: not applied).
 	MinQueryAgreement float64 `json:"min_query_agreement,omitempty"`
-	Rows              int     `json:"input_rows"`
-	Kept              int     `json:"kept_rows"`
+	// KeepConfident is --keep-confident, the stratified filter's fraction
+	// (0: not applied).
+	KeepConfident float64 `json:"keep_confident,omitempty"`
+	Rows          int     `json:"input_rows"`
+	Kept          int     `json:"kept_rows"`
 	// KeptUnknown counts the kept rows without a confidence (the sampled
 	// terms of kept queries).
 	KeptUnknown int `json:"kept_rows_without_confidence"`
@@ -128,7 +131,11 @@ type ConfidenceFilter struct {
 	// QueryBelowAgreement counts the rows left out with their query because
 	// its expected agreement is below MinQueryAgreement (or it has none).
 	QueryBelowAgreement int `json:"left_out_query_below_agreement,omitempty"`
-	Queries             int `json:"input_queries"`
+	// BeyondShare counts the rows without a confidence of kept queries
+	// that the stratified filter left out beyond their share
+	// (labels.BeyondShare).
+	BeyondShare int `json:"left_out_beyond_share,omitempty"`
+	Queries     int `json:"input_queries"`
 	// KeptQueries and DroppedQueries count the queries that keep a row and
 	// those that lose all their rows.
 	KeptQueries    int `json:"kept_queries"`
@@ -150,8 +157,16 @@ type ConfidenceFilterN struct {
 	Below               int     `json:"below_min_confidence"`
 	WithQuery           int     `json:"left_out_with_query"`
 	QueryBelowAgreement int     `json:"left_out_query_below_agreement,omitempty"`
+	BeyondShare         int     `json:"left_out_beyond_share,omitempty"`
 	ShareBefore         float64 `json:"share_before"`
 	ShareAfter          float64 `json:"share_after"`
+	// The stratified filter only (--keep-confident): the label's input
+	// rows with a confidence and those it kept (labels.KeepCount of
+	// them), and the lowest confidence it kept, the threshold the label
+	// ended at (nil when it kept none).
+	WithConfidence     int      `json:"input_rows_with_confidence,omitempty"`
+	KeptWithConfidence int      `json:"kept_rows_with_confidence,omitempty"`
+	KeptMinConfidence  *float64 `json:"kept_min_confidence,omitempty"`
 }
 
 // MaxDroppedExamples bounds ConfidenceFilter.DroppedExamples.
@@ -166,26 +181,31 @@ func FilterConfidence(gt []sampling.Row, minConf float64) ([]sampling.Row, *Conf
 }
 
 // FilterLabels keeps the ground-truth rows that sel keeps (labels.Selection,
-// the one rule of which labels are confident): a row with a confidence
-// below the minimum is left out, a query none of whose rows reaches it, or
-// whose expected agreement is below the minimum, is left out whole, and a
-// row without a confidence (sampling.Row.Confidence is
-// labels.NoConfidence: a sampled term) is kept with its query. Rows keep
-// their order. The returned counts say what was left out, per label, with
-// the label shares before and after.
+// the one rule of which labels are confident): in the plain mode a row with
+// a confidence below the minimum is left out, a query none of whose rows
+// reaches it, or whose expected agreement is below the minimum, is left out
+// whole, and a row without a confidence (sampling.Row.Confidence is
+// labels.NoConfidence: a sampled term) is kept with its query; in the
+// stratified mode (sel.KeepConfident) each label keeps that fraction of its
+// rows, the most confident, and the sampled terms their share among the
+// kept queries. Rows keep their order. The returned counts say what was
+// left out, per label, with the label shares before and after (and, in the
+// stratified mode, the confidence each label ended at).
 //
-// A minimum confidence on a ground truth in which no row has a confidence
-// (labels made without one, or a file written before confidences) is an
-// error: the filter cannot tell what the log supports.
+// A minimum confidence or a stratified filter on a ground truth in which no
+// row has a confidence (labels made without one, or a file written before
+// confidences) is an error: the filter cannot tell what the log supports.
 func FilterLabels(gt []sampling.Row, sel labels.Selection) ([]sampling.Row, *ConfidenceFilter, error) {
 	if err := sel.Check(); err != nil {
 		return nil, nil, err
 	}
-	if sel.MinConfidence > 0 && !slices.ContainsFunc(gt, func(r sampling.Row) bool { return r.Confidence != labels.NoConfidence }) {
+	if (sel.MinConfidence > 0 || sel.KeepConfident > 0) && !slices.ContainsFunc(gt, func(r sampling.Row) bool { return r.Confidence != labels.NoConfidence }) {
 		return nil, nil, fmt.Errorf("no label has a confidence (labels made without one, or a ground truth written before confidences): a minimum confidence cannot be applied")
 	}
-	verdict := sel.Select(len(gt), func(i int) (string, float64) { return gt[i].Query, gt[i].Confidence })
-	f := &ConfidenceFilter{MinConfidence: sel.MinConfidence, MinQueryAgreement: sel.MinQueryAgreement, Rows: len(gt)}
+	verdict := sel.Select(len(gt), func(i int) labels.Candidate {
+		return labels.Candidate{Query: gt[i].Query, Term: gt[i].Term, Label: gt[i].Label, Confidence: gt[i].Confidence}
+	})
+	f := &ConfidenceFilter{MinConfidence: sel.MinConfidence, MinQueryAgreement: sel.MinQueryAgreement, KeepConfident: sel.KeepConfident, Rows: len(gt)}
 	at := map[int]int{}
 	for i, l := range labels.AllLabels() {
 		f.ByLabel = append(f.ByLabel, ConfidenceFilterN{Label: l})
@@ -197,6 +217,10 @@ func FilterLabels(gt []sampling.Row, sel labels.Selection) ([]sampling.Row, *Con
 		queries[r.Query] = true
 		n := &f.ByLabel[at[r.Label]]
 		n.Rows++
+		known := r.Confidence != labels.NoConfidence
+		if sel.KeepConfident > 0 && known {
+			n.WithConfidence++
+		}
 		switch verdict[i] {
 		case labels.BelowConfidence:
 			n.Below++
@@ -207,11 +231,21 @@ func FilterLabels(gt []sampling.Row, sel labels.Selection) ([]sampling.Row, *Con
 		case labels.QueryDisagrees:
 			n.QueryBelowAgreement++
 			f.QueryBelowAgreement++
+		case labels.BeyondShare:
+			n.BeyondShare++
+			f.BeyondShare++
 		default:
 			n.Kept++
 			f.Kept++
-			if r.Confidence == labels.NoConfidence {
+			switch {
+			case !known:
 				f.KeptUnknown++
+			case sel.KeepConfident > 0:
+				n.KeptWithConfidence++
+				if n.KeptMinConfidence == nil || r.Confidence < *n.KeptMinConfidence {
+					c := r.Confidence
+					n.KeptMinConfidence = &c
+				}
 			}
 			keptQ[r.Query] = true
 			kept = append(kept, r)
@@ -322,6 +356,10 @@ func cardConfidence(b *bytes.Buffer, m *Manifest) {
 	if f == nil {
 		return
 	}
+	if f.KeepConfident > 0 {
+		cardStratified(p, f)
+		return
+	}
 	p("- Built from %s: %d of %d ground-truth rows kept (%d of them sampled terms without a confidence), %d left out below the minimum confidence, %d left out with their query",
 		filterWords(f), f.Kept, f.Rows, f.KeptUnknown, f.Below, f.WithQuery)
 	if f.MinQueryAgreement > 0 {
@@ -334,6 +372,25 @@ func cardConfidence(b *bytes.Buffer, m *Manifest) {
 	p(". The filter changes the label distribution; the shares before and after are side by side:\n\n| label | input rows | kept | below the minimum | left out with their query | query below the agreement | share before | share after |\n|---|---|---|---|---|---|---|---|\n")
 	for _, n := range f.ByLabel {
 		p("| %d | %d | %d | %d | %d | %d | %.2f%% | %.2f%% |\n", n.Label, n.Rows, n.Kept, n.Below, n.WithQuery, n.QueryBelowAgreement, 100*n.ShareBefore, 100*n.ShareAfter)
+	}
+	p("\n")
+}
+
+// cardStratified writes the card's paragraph of the stratified filter
+// (--keep-confident; labels.Selection).
+func cardStratified(p func(string, ...any), f *ConfidenceFilter) {
+	p("- Built from the most confident %v of each label's rows (`--keep-confident`, docs/dataset.md, \"A filter that keeps the label shares\"): each label keeps that fraction of its rows with a confidence, rounded half up, its most confident, and the sampled terms without a confidence keep that fraction too, spread evenly over the kept queries. %d of %d ground-truth rows kept (%d of them sampled terms), %d left out below their label's threshold, %d left out with their query, %d sampled terms left out beyond their share; %d of %d queries lost all their rows",
+		f.KeepConfident, f.Kept, f.Rows, f.KeptUnknown, f.Below, f.WithQuery, f.BeyondShare, f.DroppedQueries, f.Queries)
+	if len(f.DroppedExamples) > 0 {
+		p(" (e.g. %s)", quotedList(f.DroppedExamples))
+	}
+	p(". The label shares before and after, and the lowest confidence each label kept:\n\n| label | input rows | with a confidence | kept | kept with a confidence | lowest kept confidence | below the threshold | left out with their query | beyond the share | share before | share after |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, n := range f.ByLabel {
+		low := "-"
+		if n.KeptMinConfidence != nil {
+			low = fmt.Sprintf("%.4f", *n.KeptMinConfidence)
+		}
+		p("| %d | %d | %d | %d | %d | %s | %d | %d | %d | %.2f%% | %.2f%% |\n", n.Label, n.Rows, n.WithConfidence, n.Kept, n.KeptWithConfidence, low, n.Below, n.WithQuery, n.BeyondShare, 100*n.ShareBefore, 100*n.ShareAfter)
 	}
 	p("\n")
 }
@@ -419,30 +476,34 @@ func checkConfidenceManifest(v *Validation, m *Manifest, gt []sampling.Row) {
 	}
 	f := m.ConfidenceFilter
 	switch {
-	case f == nil && (m.Parameters.MinConfidence != 0 || m.Parameters.MinQueryAgreement != 0):
-		v.addf("%s: parameters.min_confidence %v, min_query_agreement %v but no confidence_filter counts", ManifestFile, m.Parameters.MinConfidence, m.Parameters.MinQueryAgreement)
+	case f == nil && (m.Parameters.MinConfidence != 0 || m.Parameters.MinQueryAgreement != 0 || m.Parameters.KeepConfident != 0):
+		v.addf("%s: parameters.min_confidence %v, min_query_agreement %v, keep_confident %v but no confidence_filter counts", ManifestFile, m.Parameters.MinConfidence, m.Parameters.MinQueryAgreement, m.Parameters.KeepConfident)
 		return
 	case f == nil:
 		return
-	case f.MinConfidence != m.Parameters.MinConfidence || f.MinQueryAgreement != m.Parameters.MinQueryAgreement:
-		v.addf("%s: confidence_filter minimums %v, %v; parameters.min_confidence %v, min_query_agreement %v", ManifestFile, f.MinConfidence, f.MinQueryAgreement, m.Parameters.MinConfidence, m.Parameters.MinQueryAgreement)
+	case f.MinConfidence != m.Parameters.MinConfidence || f.MinQueryAgreement != m.Parameters.MinQueryAgreement || f.KeepConfident != m.Parameters.KeepConfident:
+		v.addf("%s: confidence_filter minimums %v, %v, fraction %v; parameters.min_confidence %v, min_query_agreement %v, keep_confident %v", ManifestFile, f.MinConfidence, f.MinQueryAgreement, f.KeepConfident, m.Parameters.MinConfidence, m.Parameters.MinQueryAgreement, m.Parameters.KeepConfident)
 	}
-	if f.Kept != m.Rows || f.KeptQueries != m.Queries || f.Rows != f.Kept+f.Below+f.WithQuery+f.QueryBelowAgreement || f.Queries != f.KeptQueries+f.DroppedQueries {
-		v.addf("%s: confidence_filter counts do not add up (input %d = kept %d + below %d + with query %d + query below agreement %d; dataset %d rows, %d queries; input queries %d = kept %d + dropped %d)",
-			ManifestFile, f.Rows, f.Kept, f.Below, f.WithQuery, f.QueryBelowAgreement, m.Rows, m.Queries, f.Queries, f.KeptQueries, f.DroppedQueries)
+	if f.Kept != m.Rows || f.KeptQueries != m.Queries || f.Rows != f.Kept+f.Below+f.WithQuery+f.QueryBelowAgreement+f.BeyondShare || f.Queries != f.KeptQueries+f.DroppedQueries {
+		v.addf("%s: confidence_filter counts do not add up (input %d = kept %d + below %d + with query %d + query below agreement %d + beyond share %d; dataset %d rows, %d queries; input queries %d = kept %d + dropped %d)",
+			ManifestFile, f.Rows, f.Kept, f.Below, f.WithQuery, f.QueryBelowAgreement, f.BeyondShare, m.Rows, m.Queries, f.Queries, f.KeptQueries, f.DroppedQueries)
 	}
 	var sum ConfidenceFilterN
 	for _, n := range f.ByLabel {
-		if n.Rows != n.Kept+n.Below+n.WithQuery+n.QueryBelowAgreement {
-			v.addf("%s: confidence_filter label %d: %d input rows, %d + %d + %d + %d accounted", ManifestFile, n.Label, n.Rows, n.Kept, n.Below, n.WithQuery, n.QueryBelowAgreement)
+		if n.Rows != n.Kept+n.Below+n.WithQuery+n.QueryBelowAgreement+n.BeyondShare {
+			v.addf("%s: confidence_filter label %d: %d input rows, %d + %d + %d + %d + %d accounted", ManifestFile, n.Label, n.Rows, n.Kept, n.Below, n.WithQuery, n.QueryBelowAgreement, n.BeyondShare)
 		}
 		if (f.Kept > 0 && n.ShareAfter != float64(n.Kept)/float64(f.Kept)) || (f.Rows > 0 && n.ShareBefore != float64(n.Rows)/float64(f.Rows)) {
 			v.addf("%s: confidence_filter label %d: shares %v before, %v after do not match its rows", ManifestFile, n.Label, n.ShareBefore, n.ShareAfter)
 		}
-		sum.Rows, sum.Kept, sum.Below, sum.WithQuery, sum.QueryBelowAgreement = sum.Rows+n.Rows, sum.Kept+n.Kept, sum.Below+n.Below, sum.WithQuery+n.WithQuery, sum.QueryBelowAgreement+n.QueryBelowAgreement
+		sum.Rows, sum.Kept, sum.Below, sum.WithQuery, sum.QueryBelowAgreement, sum.BeyondShare = sum.Rows+n.Rows, sum.Kept+n.Kept, sum.Below+n.Below, sum.WithQuery+n.WithQuery, sum.QueryBelowAgreement+n.QueryBelowAgreement, sum.BeyondShare+n.BeyondShare
 	}
-	if sum.Rows != f.Rows || sum.Kept != f.Kept || sum.Below != f.Below || sum.WithQuery != f.WithQuery || sum.QueryBelowAgreement != f.QueryBelowAgreement {
+	if sum.Rows != f.Rows || sum.Kept != f.Kept || sum.Below != f.Below || sum.WithQuery != f.WithQuery || sum.QueryBelowAgreement != f.QueryBelowAgreement || sum.BeyondShare != f.BeyondShare {
 		v.addf("%s: confidence_filter by_label does not add up to its totals", ManifestFile)
+	}
+	if f.KeepConfident > 0 {
+		checkStratified(v, f, gt, m.Queries)
+		return
 	}
 	supported := map[string]bool{}
 	below := 0
@@ -465,4 +526,55 @@ func checkConfidenceManifest(v *Validation, m *Manifest, gt []sampling.Row) {
 	if len(supported) != m.Queries {
 		v.addf("%s: %d of %d queries have a row with a confidence of at least %v; all should", GroundTruthFile, len(supported), m.Queries, f.MinConfidence)
 	}
+}
+
+// checkStratified checks the counts of the stratified filter
+// (--keep-confident) against the dataset's rows: each label kept
+// labels.KeepCount of its rows with a confidence, the dataset holds that
+// many, none below the lowest kept confidence recorded and one at it, and
+// every query has a row with a confidence.
+func checkStratified(v *Validation, f *ConfidenceFilter, gt []sampling.Row, queries int) {
+	type seen struct {
+		n   int
+		low float64
+	}
+	got := map[int]*seen{}
+	withConf := map[string]bool{}
+	for _, r := range gt {
+		if r.Confidence == labels.NoConfidence {
+			continue
+		}
+		withConf[r.Query] = true
+		s := got[r.Label]
+		if s == nil {
+			s = &seen{low: r.Confidence}
+			got[r.Label] = s
+		}
+		s.n++
+		s.low = min(s.low, r.Confidence)
+	}
+	for _, n := range f.ByLabel {
+		if want := labels.KeepCount(f.KeepConfident, n.WithConfidence); n.KeptWithConfidence != want {
+			v.addf("%s: confidence_filter label %d: %d of its %d rows with a confidence kept, keep_confident %v keeps %d", ManifestFile, n.Label, n.KeptWithConfidence, n.WithConfidence, f.KeepConfident, want)
+		}
+		s := got[n.Label]
+		switch {
+		case s == nil && (n.KeptWithConfidence != 0 || n.KeptMinConfidence != nil):
+			v.addf("%s: confidence_filter label %d: %d rows with a confidence kept, %s has none", ManifestFile, n.Label, n.KeptWithConfidence, GroundTruthFile)
+		case s == nil:
+		case s.n != n.KeptWithConfidence || n.KeptMinConfidence == nil || s.low != *n.KeptMinConfidence:
+			v.addf("%s: label %d: %d rows with a confidence, the lowest %v; confidence_filter says %d, kept_min_confidence %s", GroundTruthFile, n.Label, s.n, s.low, n.KeptWithConfidence, confPtrText(n.KeptMinConfidence))
+		}
+	}
+	if len(withConf) != queries {
+		v.addf("%s: %d of %d queries have a row with a confidence; all should", GroundTruthFile, len(withConf), queries)
+	}
+}
+
+// confPtrText prints an optional confidence, "none" when absent.
+func confPtrText(c *float64) string {
+	if c == nil {
+		return "none"
+	}
+	return fmt.Sprint(*c)
 }

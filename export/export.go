@@ -20,7 +20,9 @@
 //     row counts and the SHA-256 of every output, and nothing that changes
 //     between runs, so reruns with the same inputs are byte-identical;
 //     with the confidence distribution per label, and, with a minimum
-//     confidence (FilterConfidence), what it left out.
+//     confidence (FilterConfidence) or the stratified filter that keeps
+//     the label shares (Options.KeepConfident; labels.Selection), what it
+//     left out and the label shares before and after.
 //
 // The schema of every file is documented in docs/dataset.md.
 package export
@@ -84,6 +86,11 @@ type Options struct {
 	// at least this (labels.Selection; Run applies it with MinConfidence,
 	// reading Config.QueryOrder).
 	MinQueryAgreement float64
+	// KeepConfident, when above 0, builds the dataset from the most
+	// confident fraction KeepConfident of each label's rows, so that the
+	// label shares stay (labels.Selection's stratified mode; Run applies
+	// it). It excludes MinConfidence and MinQueryAgreement.
+	KeepConfident float64
 	// queryAgreement is each query's expected agreement (Config.QueryOrder),
 	// for the manifest's OrderAgreement; nil without it.
 	queryAgreement map[string]float64
@@ -379,7 +386,7 @@ func run(ctx context.Context, cfg Config) (*Manifest, error) {
 		return nil, fmt.Errorf("export: %w", err)
 	}
 	kept := gt
-	sel := labels.Selection{MinConfidence: cfg.Options.MinConfidence, MinQueryAgreement: cfg.Options.MinQueryAgreement}
+	sel := labels.Selection{MinConfidence: cfg.Options.MinConfidence, MinQueryAgreement: cfg.Options.MinQueryAgreement, KeepConfident: cfg.Options.KeepConfident}
 	if sel.MinQueryAgreement > 0 && cfg.QueryOrder == "" {
 		return nil, fmt.Errorf("export: a minimum query agreement needs the labels' per-query order file (--query-order)")
 	}
@@ -405,7 +412,11 @@ func run(ctx context.Context, cfg Config) (*Manifest, error) {
 	ds, unused, err := Build(kept, ft, cfg.Options)
 	if err != nil {
 		if sel.Active() {
-			err = fmt.Errorf("%w (after --min-confidence %v, --min-query-agreement %v)", err, sel.MinConfidence, sel.MinQueryAgreement)
+			if sel.KeepConfident > 0 {
+				err = fmt.Errorf("%w (after --keep-confident %v)", err, sel.KeepConfident)
+			} else {
+				err = fmt.Errorf("%w (after --min-confidence %v, --min-query-agreement %v)", err, sel.MinConfidence, sel.MinQueryAgreement)
+			}
 		}
 		return nil, err
 	}

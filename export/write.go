@@ -65,6 +65,9 @@ type Parameters struct {
 	MinConfidence float64 `json:"min_confidence,omitempty"`
 	// MinQueryAgreement is --min-query-agreement (0: every query kept).
 	MinQueryAgreement float64 `json:"min_query_agreement,omitempty"`
+	// KeepConfident is --keep-confident (0: not applied), the stratified
+	// filter's fraction of each label's rows.
+	KeepConfident float64 `json:"keep_confident,omitempty"`
 }
 
 // Manifest describes a dataset directory (docs/method.md section 7). It holds no
@@ -84,7 +87,8 @@ type Manifest struct {
 	// Confidence is the distribution of the labels' confidence, per label
 	// (ConfidenceDistribution of the rows written).
 	Confidence []ConfidenceDist `json:"confidence_distribution"`
-	// ConfidenceFilter says what --min-confidence left out; nil without it.
+	// ConfidenceFilter says what --min-confidence, --min-query-agreement or
+	// --keep-confident left out; nil without them.
 	ConfidenceFilter *ConfidenceFilter `json:"confidence_filter,omitempty"`
 	// OrderAgreement sums up the expected agreement of the dataset's
 	// queries' label order with the true order (the labels'
@@ -280,7 +284,7 @@ func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused 
 	m := &Manifest{
 		Program:        "lovbench",
 		Version:        opts.Version,
-		Parameters:     Parameters{Folds: ds.Folds, Seed: opts.Seed, KeepJunk: opts.KeepJunk, LineOrder: LineOrderShuffle, FeatureSemantics: opts.FeatureSemantics, MinConfidence: opts.MinConfidence, MinQueryAgreement: opts.MinQueryAgreement},
+		Parameters:     Parameters{Folds: ds.Folds, Seed: opts.Seed, KeepJunk: opts.KeepJunk, LineOrder: LineOrderShuffle, FeatureSemantics: opts.FeatureSemantics, MinConfidence: opts.MinConfidence, MinQueryAgreement: opts.MinQueryAgreement, KeepConfident: opts.KeepConfident},
 		Inputs:         inputs,
 		Rows:           len(ds.Rows),
 		Queries:        len(ds.Queries),

@@ -1,15 +1,20 @@
 package labels
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
+	"sort"
 )
 
 // Selection is the one rule that decides which labels a benchmark keeps as
-// confident: `export --min-confidence` and `--min-query-agreement`, the
-// report's recovery table and the confidence sweeps all call Select
-// (docs/dataset.md, "Confident labels"). The zero Selection keeps every
-// row.
+// confident: `export --min-confidence`, `--keep-confident` and
+// `--min-query-agreement`, the report's recovery table and the confidence
+// sweeps all call Select (docs/dataset.md, "Confident labels"). The zero
+// Selection keeps every row. It has two modes.
+//
+// The plain mode (MinConfidence, MinQueryAgreement):
 //
 //   - A row with a confidence below MinConfidence is left out
 //     (BelowConfidence).
@@ -24,12 +29,48 @@ import (
 //   - A row without a confidence (NoConfidence: a sampled term, whose label
 //     0 is the LETOR sampling convention, not a click-model estimate) is
 //     kept with its query.
+//
+// A minimum confidence keeps the labels of wide bands and drops those of
+// narrow ones (issue 36, part 5), so the plain mode changes the label
+// distribution. The stratified mode (KeepConfident F, alone) keeps it:
+// the rows are split into strata by label and by whether they have a
+// confidence, and each stratum of n rows keeps KeepCount(F, n) =
+// floor(F n + 1/2) of them (rounded half up), so every label's share after
+// is its share before up to that rounding:
+//
+//   - a stratum with confidences keeps its most confident rows, ties
+//     broken by query, then term, in byte order, then by row order; the
+//     others are BelowConfidence;
+//   - a query none of whose rows with a confidence is kept is left out
+//     whole (WithQuery), as in the plain mode;
+//   - a stratum without confidences (the sampled terms) keeps its quota
+//     among the rows of the kept queries, spread over them by water
+//     filling: every kept query keeps the same number m of its first rows
+//     (row order: for a ground truth, sampling's draw order, so a query
+//     keeps the terms a smaller sample would have drawn), or all it has if
+//     fewer, m the largest that fits the quota, and the rows left over go
+//     one each to the queries that have more, in byte order of the query.
+//     The rest are BeyondShare. When the kept queries hold fewer rows of
+//     the stratum than its quota, all are kept and the share falls short:
+//     export reports the shares after, and the stratum's kept rows.
 type Selection struct {
 	MinConfidence     float64
 	MinQueryAgreement float64
 	// QueryAgreement is each query's expected agreement (NaN: none);
 	// needed when MinQueryAgreement is above 0.
 	QueryAgreement map[string]float64
+	// KeepConfident, in (0, 1], selects the stratified mode: each label
+	// keeps this fraction of its rows, its most confident (0: the plain
+	// mode). It excludes MinConfidence and MinQueryAgreement.
+	KeepConfident float64
+}
+
+// Candidate is one row offered to Select: its query, term, label and
+// confidence (NoConfidence: none).
+type Candidate struct {
+	Query, Term string
+	Label       int
+	Confidence  float64
 }
 
 // Verdict is what Select decided for one row.
@@ -38,21 +79,29 @@ type Verdict uint8
 const (
 	// Kept: the row stays.
 	Kept Verdict = iota
-	// BelowConfidence: its confidence is below MinConfidence.
+	// BelowConfidence: its confidence is below MinConfidence (the
+	// stratified mode: below the most confident of its label it keeps).
 	BelowConfidence
 	// QueryDisagrees: its query's expected agreement is below
 	// MinQueryAgreement (or it has none).
 	QueryDisagrees
 	// WithQuery: no row of its query has a confidence of at least
-	// MinConfidence.
+	// MinConfidence (the stratified mode: no row of its query with a
+	// confidence is kept).
 	WithQuery
+	// BeyondShare (stratified mode): a row without a confidence of a kept
+	// query, beyond its stratum's quota.
+	BeyondShare
 )
 
 // Active reports whether s leaves anything out at all.
-func (s Selection) Active() bool { return s.MinConfidence > 0 || s.MinQueryAgreement > 0 }
+func (s Selection) Active() bool {
+	return s.MinConfidence > 0 || s.MinQueryAgreement > 0 || s.KeepConfident > 0
+}
 
-// Check reports a Selection that cannot be applied: a minimum outside
-// [0, 1], or a minimum agreement without agreements.
+// Check reports a Selection that cannot be applied: a minimum or a
+// fraction outside [0, 1], a minimum agreement without agreements, or the
+// stratified mode with a minimum.
 func (s Selection) Check() error {
 	if math.IsNaN(s.MinConfidence) || s.MinConfidence < 0 || s.MinConfidence > 1 {
 		return fmt.Errorf("minimum confidence %v is not in (0, 1]", s.MinConfidence)
@@ -60,42 +109,149 @@ func (s Selection) Check() error {
 	if math.IsNaN(s.MinQueryAgreement) || s.MinQueryAgreement < 0 || s.MinQueryAgreement > 1 {
 		return fmt.Errorf("minimum query agreement %v is not in (0, 1]", s.MinQueryAgreement)
 	}
+	if math.IsNaN(s.KeepConfident) || s.KeepConfident < 0 || s.KeepConfident > 1 {
+		return fmt.Errorf("fraction of confident labels to keep %v is not in (0, 1]", s.KeepConfident)
+	}
+	if s.KeepConfident > 0 && (s.MinConfidence > 0 || s.MinQueryAgreement > 0) {
+		return fmt.Errorf("a fraction of confident labels to keep per label excludes a minimum confidence and a minimum query agreement")
+	}
 	if s.MinQueryAgreement > 0 && s.QueryAgreement == nil {
 		return fmt.Errorf("a minimum query agreement needs the queries' expected agreement (the labels' .query_order.csv)")
 	}
 	return nil
 }
 
-// Select returns the verdict of each of n rows, whose i-th has query and
-// confidence row(i) (NoConfidence: none). Rows are visited twice, in
-// order.
-func (s Selection) Select(n int, row func(i int) (query string, confidence float64)) []Verdict {
+// KeepCount is the number of rows a stratum of n rows keeps with
+// Selection.KeepConfident f: f n rounded half up.
+func KeepCount(f float64, n int) int {
+	return min(n, int(math.Floor(f*float64(n)+0.5)))
+}
+
+// Select returns the verdict of each of n rows, whose i-th is row(i).
+// Rows are visited twice, in order.
+func (s Selection) Select(n int, row func(i int) Candidate) []Verdict {
 	out := make([]Verdict, n)
 	if !s.Active() {
 		return out
 	}
+	if s.KeepConfident > 0 {
+		s.stratified(n, row, out)
+		return out
+	}
 	supported := map[string]bool{}
 	for i := range n {
-		q, c := row(i)
-		if s.MinConfidence <= 0 || (c != NoConfidence && c >= s.MinConfidence) {
-			supported[q] = true
+		r := row(i)
+		if s.MinConfidence <= 0 || (r.Confidence != NoConfidence && r.Confidence >= s.MinConfidence) {
+			supported[r.Query] = true
 		}
 	}
 	for i := range n {
-		q, c := row(i)
+		r := row(i)
 		switch {
-		case s.MinConfidence > 0 && c != NoConfidence && c < s.MinConfidence:
+		case s.MinConfidence > 0 && r.Confidence != NoConfidence && r.Confidence < s.MinConfidence:
 			out[i] = BelowConfidence
-		case s.MinQueryAgreement > 0 && !(s.QueryAgreement[q] >= s.MinQueryAgreement):
+		case s.MinQueryAgreement > 0 && !(s.QueryAgreement[r.Query] >= s.MinQueryAgreement):
 			out[i] = QueryDisagrees
-		case !supported[q]:
+		case !supported[r.Query]:
 			out[i] = WithQuery
 		}
 	}
 	return out
 }
 
+// stratified is Select's stratified mode (see Selection).
+func (s Selection) stratified(n int, row func(i int) Candidate, out []Verdict) {
+	type stratum struct {
+		label int
+		known bool
+	}
+	rows := make([]Candidate, n)
+	by := map[stratum][]int{}
+	for i := range n {
+		rows[i] = row(i)
+		k := stratum{rows[i].Label, rows[i].Confidence != NoConfidence}
+		by[k] = append(by[k], i)
+	}
+	keptQ := map[string]bool{}
+	for k, idx := range by {
+		if !k.known {
+			continue
+		}
+		slices.SortStableFunc(idx, func(a, b int) int {
+			ra, rb := rows[a], rows[b]
+			return cmp.Or(cmp.Compare(rb.Confidence, ra.Confidence), cmp.Compare(ra.Query, rb.Query), cmp.Compare(ra.Term, rb.Term), cmp.Compare(a, b))
+		})
+		keep := KeepCount(s.KeepConfident, len(idx))
+		for j, i := range idx {
+			if j < keep {
+				keptQ[rows[i].Query] = true
+			} else {
+				out[i] = BelowConfidence
+			}
+		}
+	}
+	for k, idx := range by {
+		if k.known {
+			continue
+		}
+		perQuery := map[string][]int{} // row order
+		for _, i := range idx {
+			if q := rows[i].Query; keptQ[q] {
+				perQuery[q] = append(perQuery[q], i)
+			} else {
+				out[i] = WithQuery
+			}
+		}
+		allot := waterFill(perQuery, KeepCount(s.KeepConfident, len(idx)))
+		for q, is := range perQuery {
+			for j, i := range is {
+				if j >= allot[q] {
+					out[i] = BeyondShare
+				}
+			}
+		}
+	}
+}
+
+// waterFill spreads quota rows over the queries of perQuery, each holding
+// len(perQuery[q]) rows: every query gets the same m, or all its rows if
+// fewer, m the largest whose total fits the quota; the rows left over go
+// one each to the queries with more than m, in byte order of the query.
+// When the queries hold fewer rows than the quota, each gets all its rows.
+func waterFill(perQuery map[string][]int, quota int) map[string]int {
+	qs := make([]string, 0, len(perQuery))
+	for q := range perQuery {
+		qs = append(qs, q)
+	}
+	slices.Sort(qs)
+	total := func(m int) (t int) {
+		for _, q := range qs {
+			t += min(m, len(perQuery[q]))
+		}
+		return t
+	}
+	most := 0
+	for _, q := range qs {
+		most = max(most, len(perQuery[q]))
+	}
+	// The largest m in [0, most] with total(m) <= quota; total is
+	// non-decreasing in m.
+	m := sort.Search(most+1, func(m int) bool { return total(m) > quota }) - 1
+	allot := make(map[string]int, len(qs))
+	left := quota - total(m)
+	for _, q := range qs {
+		allot[q] = min(m, len(perQuery[q]))
+		if left > 0 && len(perQuery[q]) > m {
+			allot[q]++
+			left--
+		}
+	}
+	return allot
+}
+
 // SelectLabels is Select over labels.
 func (s Selection) SelectLabels(ls []Label) []Verdict {
-	return s.Select(len(ls), func(i int) (string, float64) { return ls[i].Query, ls[i].Confidence })
+	return s.Select(len(ls), func(i int) Candidate {
+		return Candidate{Query: ls[i].Query, Term: ls[i].Term, Label: ls[i].Grade, Confidence: ls[i].Confidence}
+	})
 }

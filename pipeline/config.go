@@ -288,6 +288,12 @@ type ExportConfig struct {
 	// labels.query_order.csv); 0 keeps all. Omitted when 0, as
 	// MinConfidence.
 	MinQueryAgreement float64 `yaml:"min_query_agreement" json:"min_query_agreement,omitempty"`
+	// KeepConfident builds the dataset from the most confident fraction
+	// KeepConfident of each label's rows, keeping the label shares
+	// (`lovbench export --keep-confident`; labels.Selection's stratified
+	// mode); 0 is off. It excludes MinConfidence and MinQueryAgreement.
+	// Omitted when 0, as MinConfidence.
+	KeepConfident float64 `yaml:"keep_confident" json:"keep_confident,omitempty"`
 }
 
 // LTRConfig configures the learning-to-rank experiment.
@@ -584,6 +590,12 @@ func (c *Config) validate() error {
 	}
 	if ma := c.Export.MinQueryAgreement; math.IsNaN(ma) || ma < 0 || ma > 1 {
 		return fmt.Errorf("export.min_query_agreement: %v, must be in [0, 1] (0 keeps every query)", ma)
+	}
+	if kc := c.Export.KeepConfident; math.IsNaN(kc) || kc < 0 || kc > 1 {
+		return fmt.Errorf("export.keep_confident: %v, must be in [0, 1] (0 is off)", kc)
+	}
+	if c.Export.KeepConfident > 0 && (c.Export.MinConfidence > 0 || c.Export.MinQueryAgreement > 0) {
+		return fmt.Errorf("export.keep_confident excludes export.min_confidence and export.min_query_agreement")
 	}
 	if c.LTR.Permutations <= 0 {
 		return fmt.Errorf("ltr.permutations: %d, must be positive", c.LTR.Permutations)

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -110,4 +111,31 @@ func TestRunMinConfidence(t *testing.T) {
 		}
 	}
 	t.Logf("and min_query_agreement 0.8: %d of %d rows, %d of %d queries", f.Kept, f.Rows, f.KeptQueries, f.Queries)
+	// export.keep_confident: the stratified filter (labels.Selection):
+	// every label keeps 0.4 n of its n rows with a confidence, to within the
+	// rounding (half a row), and the report shows the shares, the
+	// thresholds and the recovery of the kept labels.
+	res = run("export: {keep_confident: 0.4}\n")
+	if err := textio.ReadJSON(filepath.Join(res.ReleaseDir, "dataset", export.ManifestFile), &m); err != nil {
+		t.Fatal(err)
+	}
+	f = m.ConfidenceFilter
+	if m.Parameters.KeepConfident != 0.4 || f == nil || f.KeepConfident != 0.4 || f.Kept != m.Rows {
+		t.Fatalf("manifest parameters %+v filter %+v", m.Parameters, f)
+	}
+	for _, n := range f.ByLabel {
+		if math.Abs(float64(n.KeptWithConfidence)-0.4*float64(n.WithConfidence)) > 0.5 {
+			t.Errorf("label %d kept %d of %d rows with a confidence", n.Label, n.KeptWithConfidence, n.WithConfidence)
+		}
+		t.Logf("keep_confident 0.4: label %d share %.4f before, %.4f after", n.Label, n.ShareBefore, n.ShareAfter)
+	}
+	html, err = os.ReadFile(res.Report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<code>lovbench export --keep-confident</code>", "<th>lowest kept confidence</th>", "most confident 40.0% of each label"} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
 }

@@ -26,7 +26,8 @@ type Confidence struct {
 	// model's prior; nil when it was not measured.
 	Prior *PriorShare `json:"prior,omitempty"`
 	// Recovery (simulated logs): the first level is all labels (Min 0),
-	// then minimum confidences in ascending order.
+	// then minimum confidences in ascending order, then, when the export
+	// kept the label shares (Filter.KeepConfident), its selection.
 	Recovery []ConfidenceLevel `json:"recovery,omitempty"`
 	// Target is the Pearson r looked for; Reached the lowest minimum
 	// confidence (on a grid) whose labels, at least MinPairs of them, reach
@@ -46,9 +47,12 @@ type Confidence struct {
 // LabelFilter is the label distribution before and after export's
 // minimum confidence and query agreement.
 type LabelFilter struct {
-	MinConfidence     float64          `json:"min_confidence"`
-	MinQueryAgreement float64          `json:"min_query_agreement,omitempty"`
-	ByLabel           []LabelFilterRow `json:"by_label"`
+	MinConfidence     float64 `json:"min_confidence"`
+	MinQueryAgreement float64 `json:"min_query_agreement,omitempty"`
+	// KeepConfident is the stratified filter's fraction of each label
+	// (export --keep-confident; 0: not applied).
+	KeepConfident float64          `json:"keep_confident,omitempty"`
+	ByLabel       []LabelFilterRow `json:"by_label"`
 }
 
 // LabelFilterRow is one label's rows and shares before and after a
@@ -59,6 +63,9 @@ type LabelFilterRow struct {
 	After       int     `json:"after"`
 	ShareBefore float64 `json:"share_before"`
 	ShareAfter  float64 `json:"share_after"`
+	// Threshold is the lowest confidence the stratified filter kept of
+	// the label (nil: not stratified, or none kept).
+	Threshold *float64 `json:"kept_min_confidence,omitempty"`
 }
 
 // ConfidenceRow is one label's confidence distribution.
@@ -79,13 +86,16 @@ type PriorShare struct {
 }
 
 // ConfidenceLevel is the recovery of the labels whose confidence is at least
-// Min (0: all labels).
+// Min (0: all labels), or, with KeepConfident above 0, of the most
+// confident fraction KeepConfident of each label (labels.Selection's
+// stratified mode).
 type ConfidenceLevel struct {
-	Min     float64 `json:"min_confidence"`
-	Pairs   int     `json:"pairs"`
-	Queries int     `json:"queries"`
-	Pearson float64 `json:"pearson"`
-	Kendall float64 `json:"kendall"`
+	Min           float64 `json:"min_confidence"`
+	KeepConfident float64 `json:"keep_confident,omitempty"`
+	Pairs         int     `json:"pairs"`
+	Queries       int     `json:"queries"`
+	Pearson       float64 `json:"pearson"`
+	Kendall       float64 `json:"kendall"`
 }
 
 // MarshalJSON writes a correlation that is not defined (NaN: fewer than two
@@ -98,27 +108,29 @@ func (l ConfidenceLevel) MarshalJSON() ([]byte, error) {
 		return &x
 	}
 	return json.Marshal(struct {
-		Min     float64  `json:"min_confidence"`
-		Pairs   int      `json:"pairs"`
-		Queries int      `json:"queries"`
-		Pearson *float64 `json:"pearson"`
-		Kendall *float64 `json:"kendall"`
-	}{l.Min, l.Pairs, l.Queries, num(l.Pearson), num(l.Kendall)})
+		Min           float64  `json:"min_confidence"`
+		KeepConfident float64  `json:"keep_confident,omitempty"`
+		Pairs         int      `json:"pairs"`
+		Queries       int      `json:"queries"`
+		Pearson       *float64 `json:"pearson"`
+		Kendall       *float64 `json:"kendall"`
+	}{l.Min, l.KeepConfident, l.Pairs, l.Queries, num(l.Pearson), num(l.Kendall)})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes (null as NaN).
 func (l *ConfidenceLevel) UnmarshalJSON(b []byte) error {
 	var v struct {
-		Min     float64  `json:"min_confidence"`
-		Pairs   int      `json:"pairs"`
-		Queries int      `json:"queries"`
-		Pearson *float64 `json:"pearson"`
-		Kendall *float64 `json:"kendall"`
+		Min           float64  `json:"min_confidence"`
+		KeepConfident float64  `json:"keep_confident"`
+		Pairs         int      `json:"pairs"`
+		Queries       int      `json:"queries"`
+		Pearson       *float64 `json:"pearson"`
+		Kendall       *float64 `json:"kendall"`
 	}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	*l = ConfidenceLevel{Min: v.Min, Pairs: v.Pairs, Queries: v.Queries, Pearson: math.NaN(), Kendall: math.NaN()}
+	*l = ConfidenceLevel{Min: v.Min, KeepConfident: v.KeepConfident, Pairs: v.Pairs, Queries: v.Queries, Pearson: math.NaN(), Kendall: math.NaN()}
 	if v.Pearson != nil {
 		l.Pearson = *v.Pearson
 	}
@@ -143,6 +155,7 @@ type filterRowView struct {
 	Label                   string
 	Before, After           int
 	ShareBefore, ShareAfter string
+	Threshold               string // the stratified filter's lowest kept confidence
 }
 
 type confidenceRowView struct {
@@ -191,7 +204,10 @@ func confidenceSection(c *Confidence, n int) (template.HTML, int) {
 	}
 	for _, lv := range c.Recovery {
 		name := "all labels"
-		if lv.Min > 0 {
+		switch {
+		case lv.KeepConfident > 0:
+			name = "most confident " + fmtPct(lv.KeepConfident) + " of each label (the export's)"
+		case lv.Min > 0:
 			name = "confidence ≥ " + strconv.FormatFloat(lv.Min, 'g', -1, 64)
 		}
 		v.Levels = append(v.Levels, confidenceLevelView{Level: name, Pairs: lv.Pairs, Queries: lv.Queries,
@@ -199,7 +215,11 @@ func confidenceSection(c *Confidence, n int) (template.HTML, int) {
 	}
 	if f := c.Filter; f != nil {
 		for _, r := range f.ByLabel {
-			v.Filters = append(v.Filters, filterRowView{Label: labelName(r.Label), Before: r.Before, After: r.After, ShareBefore: fmtPct(r.ShareBefore), ShareAfter: fmtPct(r.ShareAfter)})
+			th := "–"
+			if r.Threshold != nil {
+				th = fmtFloat(*r.Threshold)
+			}
+			v.Filters = append(v.Filters, filterRowView{Label: labelName(r.Label), Before: r.Before, After: r.After, ShareBefore: fmtPct(r.ShareBefore), ShareAfter: fmtPct(r.ShareAfter), Threshold: th})
 		}
 	}
 	var b bytes.Buffer
@@ -244,9 +264,12 @@ var confidenceTemplate = template.Must(template.New("confidence").Funcs(template
 {{else}}<p>The labels with a confidence of at least <b>{{.Min}}</b> (the lowest such level, in steps of 0.01, that keeps at least {{$.MinPairs}} pairs) recover the truth at Pearson r = {{f .Pearson}} ≥ {{$.Target}} (Kendall τ<sub>b</sub> = {{f .Kendall}}): {{.Pairs}} pairs over {{.Queries}} queries remain.</p>
 {{end}}{{else}}<p class="note">No minimum confidence (in steps of 0.01) keeps at least {{.MinPairs}} labels that recover the truth at Pearson r ≥ {{.Target}}.</p>{{end}}{{end}}
 {{with .Order}}{{if .Pairs}}<p>Order confidence (what learning to rank uses of the labels): for two labelled terms of a query with different labels, the probability that their relevances are in the labels' order, under the click model's uncertainty; per query, the expected agreement of the labels' order with the true order, the mean over such pairs. {{.Pairs}} pairs in {{.WithPairs}} of {{.Queries}} queries: mean order confidence <span class="figure">{{f .MeanPair}}</span>, mean expected agreement per query <span class="figure">{{f .MeanAgreement}}</span> ({{.QueryFile}}, {{.PairFile}}; docs/dataset.md, "Order confidence").</p>{{end}}{{end}}
-{{with .Filter}}<p>The dataset keeps the labels {{if .MinConfidence}}whose confidence is at least {{.MinConfidence}}{{end}}{{if and .MinConfidence .MinQueryAgreement}} and {{end}}{{if .MinQueryAgreement}}of the queries whose expected agreement is at least {{.MinQueryAgreement}}{{end}} (<code>lovbench export --min-confidence</code>, <code>--min-query-agreement</code>; the same rule as the table above). A minimum confidence favours the labels with wide bands, so the label distribution changes:</p>
+{{with .Filter}}{{if .KeepConfident}}<p>The dataset keeps the most confident {{.KeepConfident}} of each label's rows, and that fraction of the sampled terms, spread over the kept queries (<code>lovbench export --keep-confident</code>; the same rule as the table's last row): the label shares stay, up to rounding. The lowest confidence each label kept:</p>
+<table><tr><th>label</th><th>rows before</th><th>rows after</th><th>share before</th><th>share after</th><th>lowest kept confidence</th></tr>
+{{range $.Filters}}<tr><td>{{.Label}}</td><td>{{.Before}}</td><td>{{.After}}</td><td>{{.ShareBefore}}</td><td>{{.ShareAfter}}</td><td>{{.Threshold}}</td></tr>
+{{end}}</table>{{else}}<p>The dataset keeps the labels {{if .MinConfidence}}whose confidence is at least {{.MinConfidence}}{{end}}{{if and .MinConfidence .MinQueryAgreement}} and {{end}}{{if .MinQueryAgreement}}of the queries whose expected agreement is at least {{.MinQueryAgreement}}{{end}} (<code>lovbench export --min-confidence</code>, <code>--min-query-agreement</code>; the same rule as the table above). A minimum confidence favours the labels with wide bands, so the label distribution changes:</p>
 <table><tr><th>label</th><th>rows before</th><th>rows after</th><th>share before</th><th>share after</th></tr>
 {{range $.Filters}}<tr><td>{{.Label}}</td><td>{{.Before}}</td><td>{{.After}}</td><td>{{.ShareBefore}}</td><td>{{.ShareAfter}}</td></tr>
-{{end}}</table>{{end}}
+{{end}}</table>{{end}}{{end}}
 {{else}}<p class="note">The labels carry no confidence ({{.Pairs}} labelled pairs): the click model's fit gave no uncertainty, or the labels were written before confidences.</p>{{end}}
 `))

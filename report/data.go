@@ -147,6 +147,15 @@ func Build(cfg Config) (Data, error) {
 			if err := orderAndFilter(c, filepath.Join(pl, labels.FileReport), cfg.Export); err != nil {
 				return Data{}, err
 			}
+			// The export kept the label shares: its selection's recovery
+			// beside the minimums'.
+			if f := c.Filter; f != nil && f.KeepConfident > 0 && len(c.Recovery) > 0 {
+				ls, truth, err := ReadSimulatedLabels(filepath.Join(pl, labels.FileLabels), cfg.Truth)
+				if err != nil {
+					return Data{}, err
+				}
+				c.Recovery = append(c.Recovery, Recover(ls, truth, labels.Selection{KeepConfident: f.KeepConfident}, true))
+			}
 		}
 		d.Confidence = c
 	}
@@ -196,9 +205,9 @@ func orderAndFilter(c *Confidence, labelReport, exportDir string) error {
 		return err
 	}
 	if f := m.ConfidenceFilter; f != nil {
-		lf := &LabelFilter{MinConfidence: f.MinConfidence, MinQueryAgreement: f.MinQueryAgreement}
+		lf := &LabelFilter{MinConfidence: f.MinConfidence, MinQueryAgreement: f.MinQueryAgreement, KeepConfident: f.KeepConfident}
 		for _, n := range f.ByLabel {
-			lf.ByLabel = append(lf.ByLabel, LabelFilterRow{Label: n.Label, Before: n.Rows, After: n.Kept, ShareBefore: n.ShareBefore, ShareAfter: n.ShareAfter})
+			lf.ByLabel = append(lf.ByLabel, LabelFilterRow{Label: n.Label, Before: n.Rows, After: n.Kept, ShareBefore: n.ShareBefore, ShareAfter: n.ShareAfter, Threshold: n.KeptMinConfidence})
 		}
 		c.Filter = lf
 	}

@@ -53,32 +53,38 @@ func correlations(x, y []float64, withKendall bool) (pearson, kendall float64) {
 // rule, labels.Selection: a label below the minimum is left out, a query
 // without a label reaching it is left out whole, a label without a
 // confidence stays with its query) recover the hidden true relevance of a
-// simulated log: the pairs with a truth and the queries they keep, and the
-// Pearson r (and, with withKendall, Kendall tau-b) between their inferred
-// probability and the truth, as recovery computes them for all labels. A
-// level of 0 keeps every label with a truth. A level that keeps fewer than
-// two pairs has NaN correlations.
+// simulated log (Recover). A level of 0 keeps every label with a truth.
 func ConfidenceSweep(ls []labels.Label, truth map[[2]string]float64, levels []float64, withKendall bool) []ConfidenceLevel {
 	out := make([]ConfidenceLevel, 0, len(levels))
 	for _, c := range levels {
-		verdict := labels.Selection{MinConfidence: c}.SelectLabels(ls)
-		var xs, ys []float64
-		qs := map[string]bool{}
-		for i, l := range ls {
-			tr, ok := truth[[2]string{l.Query, l.Term}]
-			if !ok || verdict[i] != labels.Kept {
-				continue
-			}
-			xs, ys = append(xs, l.P), append(ys, tr)
-			qs[l.Query] = true
-		}
-		lv := ConfidenceLevel{Min: c, Pairs: len(xs), Queries: len(qs), Pearson: math.NaN(), Kendall: math.NaN()}
-		if len(xs) >= 2 {
-			lv.Pearson, lv.Kendall = correlations(xs, ys, withKendall)
-		}
-		out = append(out, lv)
+		out = append(out, Recover(ls, truth, labels.Selection{MinConfidence: c}, withKendall))
 	}
 	return out
+}
+
+// Recover measures how well the labels that sel keeps (labels.Selection,
+// the rule export applies) recover the hidden true relevance of a
+// simulated log: the pairs with a truth and the queries they keep, and the
+// Pearson r (and, with withKendall, Kendall tau-b) between their inferred
+// probability and the truth, as recovery computes them for all labels. A
+// selection that keeps fewer than two pairs has NaN correlations.
+func Recover(ls []labels.Label, truth map[[2]string]float64, sel labels.Selection, withKendall bool) ConfidenceLevel {
+	verdict := sel.SelectLabels(ls)
+	var xs, ys []float64
+	qs := map[string]bool{}
+	for i, l := range ls {
+		tr, ok := truth[[2]string{l.Query, l.Term}]
+		if !ok || verdict[i] != labels.Kept {
+			continue
+		}
+		xs, ys = append(xs, l.P), append(ys, tr)
+		qs[l.Query] = true
+	}
+	lv := ConfidenceLevel{Min: sel.MinConfidence, KeepConfident: sel.KeepConfident, Pairs: len(xs), Queries: len(qs), Pearson: math.NaN(), Kendall: math.NaN()}
+	if len(xs) >= 2 {
+		lv.Pearson, lv.Kendall = correlations(xs, ys, withKendall)
+	}
+	return lv
 }
 
 // SweepLevels is the grid 0, step, 2 step, ..., 1 (each level rounded to

@@ -43,8 +43,11 @@ confidence) when one of its labels reaches C, and is left out otherwise.
 keeps only the queries whose labels' order has an expected agreement with
 the true order of at least A. The manifest and the dataset card count what
 was left out and give the label shares before and after: a minimum
-confidence favours the labels with wide bands. docs/dataset.md documents
-every file.`,
+confidence favours the labels with wide bands. --keep-confident F keeps the
+shares instead: each label keeps the fraction F of its rows, its most
+confident, and the sampled terms F of theirs, spread over the kept queries
+(it excludes --min-confidence and --min-query-agreement). docs/dataset.md
+documents every file.`,
 		Example: `  lovbench export --ground-truth ground_truth.csv --features features.parquet --folds 5 --seed 1 --out dataset/
   lovbench export --ground-truth gt.csv --features f.parquet --out dataset/ \
     --log-license cc-by-4.0 --corpus-license cc-by-4.0 --url https://huggingface.co/datasets/me/lov \
@@ -54,6 +57,9 @@ every file.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cfg.GroundTruth == "" || cfg.Features == "" || cfg.Out == "" {
 				return usagef("export: --ground-truth, --features and --out are required")
+			}
+			if cfg.Options.KeepConfident > 0 && (cfg.Options.MinConfidence > 0 || cfg.Options.MinQueryAgreement > 0) {
+				return usagef("export: --keep-confident excludes --min-confidence and --min-query-agreement")
 			}
 			ins := paths{}.add("--ground-truth", cfg.GroundTruth).add("--features", cfg.Features).
 				add("--ingest-report", ingestRep).add("--label-report", labelRep).add("--query-order", cfg.QueryOrder)
@@ -110,7 +116,18 @@ every file.`,
 			if m.UnusedFeatures > 0 {
 				fmt.Fprintf(a.stdout, "feature rows without a ground-truth row (ignored): %d\n", m.UnusedFeatures)
 			}
-			if cf := m.ConfidenceFilter; cf != nil {
+			if cf := m.ConfidenceFilter; cf != nil && cf.KeepConfident > 0 {
+				fmt.Fprintf(a.stdout, "keep confident %v of each label: %d of %d rows kept, %d below their label's threshold, %d left out with their query, %d sampled terms beyond their share; %d of %d queries lost all their rows\n",
+					cf.KeepConfident, cf.Kept, cf.Rows, cf.Below, cf.WithQuery, cf.BeyondShare, cf.DroppedQueries, cf.Queries)
+				fmt.Fprintf(a.stdout, "%-6s %12s %12s %10s\n", "label", "share before", "share after", "threshold")
+				for _, n := range cf.ByLabel {
+					th := "-"
+					if n.KeptMinConfidence != nil {
+						th = fmt.Sprintf("%.4f", *n.KeptMinConfidence)
+					}
+					fmt.Fprintf(a.stdout, "%-6d %11.2f%% %11.2f%% %10s\n", n.Label, 100*n.ShareBefore, 100*n.ShareAfter, th)
+				}
+			} else if cf != nil {
 				fmt.Fprintf(a.stdout, "min confidence %v, min query agreement %v: %d of %d rows kept, %d below the confidence, %d left out with their query, %d with a query below the agreement; %d of %d queries lost all their rows\n",
 					cf.MinConfidence, cf.MinQueryAgreement, cf.Kept, cf.Rows, cf.Below, cf.WithQuery, cf.QueryBelowAgreement, cf.DroppedQueries, cf.Queries)
 				fmt.Fprintf(a.stdout, "%-6s %12s %12s\n", "label", "share before", "share after")
@@ -139,6 +156,7 @@ every file.`,
 	f.StringVar(&pub.Version, "dataset-version", "", "the dataset's version MAJOR.MINOR.PATCH (e.g. 1.0.0), for croissant.json")
 	floatVar(f, &cfg.Options.MinConfidence, "min-confidence", 0, within(0, 1), "keep only the labels whose confidence is at least this (0: all); queries left without one are left out")
 	floatVar(f, &cfg.Options.MinQueryAgreement, "min-query-agreement", 0, within(0, 1), "keep only the queries whose labels' order has an expected agreement with the true order of at least this (0: all; needs --query-order)")
+	floatVar(f, &cfg.Options.KeepConfident, "keep-confident", 0, within(0, 1), "keep the label shares: each label keeps this fraction of its rows, its most confident, and the sampled terms this fraction of theirs (0: off; excludes --min-confidence and --min-query-agreement)")
 	f.StringVar(&cfg.QueryOrder, "query-order", "", "the labels' per-query order file (lovbench label writes it beside labels.csv: labels.query_order.csv), for --min-query-agreement")
 	f.BoolVar(&asJSON, "json", false, "print the manifest as JSON")
 	f.StringVar(&ingestRep, "ingest-report", "", "optional report.json of lovbench ingest, summarised in the dataset card and manifest")
