@@ -276,15 +276,7 @@ func TestValidateConfidence(t *testing.T) {
 
 	dir, _, _ := buildDir(t, Options{Seed: 4})
 	m := readManifest(t, dir)
-	f, err := os.Open(filepath.Join(dir, GroundTruthFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := sampling.ReadGroundTruth(f, GroundTruthFile)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readDatasetGroundTruth(t, dir)
 	v = Validation{}
 	checkConfidenceManifest(&v, m, rows)
 	if len(v.Problems) != 0 {

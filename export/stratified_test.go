@@ -167,15 +167,7 @@ func TestExportKeepConfident(t *testing.T) {
 	if !strings.Contains(string(card), "Built from the most confident 0.5 of each label's rows") || !strings.Contains(string(card), "| lowest kept confidence |") {
 		t.Errorf("card lacks the stratified filter:\n%s", card)
 	}
-	f, err := os.Open(filepath.Join(out, GroundTruthFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := sampling.ReadGroundTruth(f, GroundTruthFile)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readDatasetGroundTruth(t, out)
 	mf := readManifest(t, out)
 	var vv Validation
 	checkConfidenceManifest(&vv, mf, rows)
@@ -206,4 +198,20 @@ func TestExportKeepConfident(t *testing.T) {
 	if !strings.Contains(strings.Join(vv.Problems, "\n"), "keep_confident 0.25") {
 		t.Errorf("changed parameter: %q", vv.Problems)
 	}
+}
+
+// readDatasetGroundTruth reads the ground_truth.csv of the dataset
+// directory dir.
+func readDatasetGroundTruth(t *testing.T, dir string) []sampling.Row {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, GroundTruthFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := sampling.ReadGroundTruth(f, GroundTruthFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
 }

@@ -11,8 +11,9 @@ import (
 // Selection is the one rule that decides which labels a benchmark keeps as
 // confident: `export --min-confidence`, `--keep-confident` and
 // `--min-query-agreement`, the report's recovery table and the confidence
-// sweeps all call Select (docs/dataset.md, "Confident labels"). The zero
-// Selection keeps every row. It has two modes.
+// sweeps all call Select (docs/dataset.md, "Confidence and
+// --min-confidence C" and "A filter that keeps the label shares"). The
+// zero Selection keeps every row. It has two modes.
 //
 // The plain mode (MinConfidence, MinQueryAgreement):
 //

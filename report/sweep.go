@@ -69,15 +69,11 @@ func ConfidenceSweep(ls []labels.Label, truth map[[2]string]float64, levels []fl
 // probability and the truth, as recovery computes them for all labels. A
 // selection that keeps fewer than two pairs has NaN correlations.
 func Recover(ls []labels.Label, truth map[[2]string]float64, sel labels.Selection, withKendall bool) ConfidenceLevel {
-	verdict := sel.SelectLabels(ls)
-	var xs, ys []float64
+	kept, ys := keptWithTruth(ls, truth, sel)
+	xs := make([]float64, len(kept))
 	qs := map[string]bool{}
-	for i, l := range ls {
-		tr, ok := truth[[2]string{l.Query, l.Term}]
-		if !ok || verdict[i] != labels.Kept {
-			continue
-		}
-		xs, ys = append(xs, l.P), append(ys, tr)
+	for i, l := range kept {
+		xs[i] = l.P
 		qs[l.Query] = true
 	}
 	lv := ConfidenceLevel{Min: sel.MinConfidence, KeepConfident: sel.KeepConfident, Pairs: len(xs), Queries: len(qs), Pearson: math.NaN(), Kendall: math.NaN()}
@@ -85,6 +81,83 @@ func Recover(ls []labels.Label, truth map[[2]string]float64, sel labels.Selectio
 		lv.Pearson, lv.Kendall = correlations(xs, ys, withKendall)
 	}
 	return lv
+}
+
+// keptWithTruth returns the labels of ls that sel keeps and have a true
+// relevance in truth, in order, and their true relevances.
+func keptWithTruth(ls []labels.Label, truth map[[2]string]float64, sel labels.Selection) ([]labels.Label, []float64) {
+	verdict := sel.SelectLabels(ls)
+	var kept []labels.Label
+	var ys []float64
+	for i, l := range ls {
+		tr, ok := truth[[2]string{l.Query, l.Term}]
+		if !ok || verdict[i] != labels.Kept {
+			continue
+		}
+		kept, ys = append(kept, l), append(ys, tr)
+	}
+	return kept, ys
+}
+
+// SelectionOutcome is what a selection keeps of a simulated log's labels
+// (Outcome): its recovery, the share of its labels that are right (their
+// true relevance lies in their label's band, as the report's label
+// recovery counts agreement) and each label's share of the kept labels.
+type SelectionOutcome struct {
+	Level ConfidenceLevel
+	// Right is the share of the kept labels whose true relevance has
+	// their label (NaN when none is kept).
+	Right float64
+	// Count, RightCount and Share give, per label in labels.AllLabels
+	// order, the kept labels, those of them that are right, and their
+	// share of the kept labels.
+	Count      []int
+	RightCount []int
+	Share      []float64
+}
+
+// RightAtRandom is the share of right labels a selection with o's label
+// shares would have if it drew each label's labels at random from those
+// of all (the right share of each label in all, weighted by o's shares):
+// what o's label distribution alone explains of its Right.
+func (o SelectionOutcome) RightAtRandom(all SelectionOutcome) float64 {
+	r := 0.0
+	for i, s := range o.Share {
+		if all.Count[i] > 0 {
+			r += s * float64(all.RightCount[i]) / float64(all.Count[i])
+		}
+	}
+	return r
+}
+
+// Outcome measures what sel keeps of ls against truth, under thresholds
+// th: Recover's correlations (Pearson only), the share of right labels
+// and the label shares, so that a filter is judged by both what it keeps
+// and how it changes the label distribution (issue 36, part 5).
+func Outcome(ls []labels.Label, truth map[[2]string]float64, sel labels.Selection, th labels.Thresholds) SelectionOutcome {
+	o := SelectionOutcome{Level: Recover(ls, truth, sel, false), Right: math.NaN()}
+	kept, ys := keptWithTruth(ls, truth, sel)
+	all := labels.AllLabels()
+	at := map[int]int{}
+	for i, l := range all {
+		at[l] = i
+	}
+	o.Count, o.RightCount, o.Share = make([]int, len(all)), make([]int, len(all)), make([]float64, len(all))
+	right := 0
+	for i, l := range kept {
+		o.Count[at[l.Grade]]++
+		if th.Label(ys[i]) == l.Grade {
+			right++
+			o.RightCount[at[l.Grade]]++
+		}
+	}
+	if len(kept) > 0 {
+		o.Right = float64(right) / float64(len(kept))
+		for i, n := range o.Count {
+			o.Share[i] = float64(n) / float64(len(kept))
+		}
+	}
+	return o
 }
 
 // SweepLevels is the grid 0, step, 2 step, ..., 1 (each level rounded to

@@ -245,3 +245,42 @@ func writeJSON(path string, v any) error {
 	}
 	return os.WriteFile(path, b, 0o644)
 }
+
+// Outcome by hand, with the default thresholds (junk < 0.2, 0 < 0.45, 1 <
+// 0.5, 2 < 0.6, 3 < 0.7, 4 above): four labels 0 at confidences 0.9, 0.8,
+// 0.3, 0.2 whose truths 0.3, 0.1, 0.3, 0.3 make the first, third and
+// fourth right, and two labels 1 at 0.3 and 0.1 whose truths 0.47 and 0.9
+// make the first right. All: 4 of 6 right; label 0 right 3/4, label 1
+// 1/2. At a minimum of 0.5 the two labels 0 of 0.9 and 0.8 stay: 1 of 2
+// right, all label 0, so a random draw with those shares gets 3/4 right.
+// Keeping 0.5 of each label: 0.9, 0.8 of label 0 and 0.3 of label 1, 2 of
+// 3 right, shares 2/3 and 1/3 as before, at random 2/3 x 3/4 + 1/3 x 1/2
+// = 2/3.
+func TestOutcomeByHand(t *testing.T) {
+	ls := []labels.Label{
+		{Query: "a", Term: "x", Grade: 0, P: 0.3, Confidence: 0.9},
+		{Query: "a", Term: "y", Grade: 0, P: 0.3, Confidence: 0.8},
+		{Query: "b", Term: "x", Grade: 0, P: 0.3, Confidence: 0.3},
+		{Query: "b", Term: "y", Grade: 0, P: 0.3, Confidence: 0.2},
+		{Query: "a", Term: "z", Grade: 1, P: 0.47, Confidence: 0.3},
+		{Query: "b", Term: "z", Grade: 1, P: 0.47, Confidence: 0.1},
+	}
+	truth := map[[2]string]float64{{"a", "x"}: 0.3, {"a", "y"}: 0.1, {"b", "x"}: 0.3, {"b", "y"}: 0.3, {"a", "z"}: 0.47, {"b", "z"}: 0.9}
+	th := labels.DefaultThresholds()
+	all := Outcome(ls, truth, labels.Selection{}, th)
+	at := map[int]int{}
+	for i, l := range labels.AllLabels() {
+		at[l] = i
+	}
+	if all.Right != 4.0/6 || all.Count[at[0]] != 4 || all.RightCount[at[0]] != 3 || all.RightCount[at[1]] != 1 || all.Level.Pairs != 6 {
+		t.Errorf("all: %+v", all)
+	}
+	plain := Outcome(ls, truth, labels.Selection{MinConfidence: 0.5}, th)
+	if plain.Right != 0.5 || plain.Share[at[0]] != 1 || plain.RightAtRandom(all) != 0.75 || plain.Level.Queries != 1 {
+		t.Errorf("min 0.5: %+v, at random %v", plain, plain.RightAtRandom(all))
+	}
+	strat := Outcome(ls, truth, labels.Selection{KeepConfident: 0.5}, th)
+	if strat.Right != 2.0/3 || strat.Share[at[0]] != 2.0/3 || strat.Share[at[1]] != 1.0/3 || math.Abs(strat.RightAtRandom(all)-2.0/3) > 1e-15 || strat.Level.KeepConfident != 0.5 {
+		t.Errorf("keep 0.5: %+v, at random %v", strat, strat.RightAtRandom(all))
+	}
+}

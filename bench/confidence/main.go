@@ -11,6 +11,23 @@
 //
 //	go run ./bench/confidence -profiles lovbench -seeds 1-7
 //	go run ./bench/confidence -profiles dense -seeds 1
+//
+// -compare C1,C2,... compares, at each minimum confidence C, the plain
+// filter (`export --min-confidence C`) with the stratified one that keeps
+// the label shares (`export --keep-confident F`, F the fraction of the
+// labels the plain filter keeps at C, so both keep about as many;
+// labels.Selection): the labels kept, the share of them that are right
+// (their true relevance lies in their band), the share a random draw with
+// the same label shares would get right (SelectionOutcome.RightAtRandom:
+// how much of a filter's gain is its label distribution alone), Pearson r
+// with the truth and the label shares (report.Outcome; docs/dataset.md, "A filter that keeps
+// the label shares"). -sim ref runs it on a log of the second simulator
+// (clickmodels/refsim, -model, -serps, -queries) through the user's path
+// (ingest, fit, label with the defaults; calibration.Run) instead of the
+// demo:
+//
+//	go run ./bench/confidence -profiles lovbench -seeds 1 -compare 0.5,0.58,0.7,0.8
+//	go run ./bench/confidence -sim ref -model ubm -serps 60000 -queries 300 -compare 0.5,0.58,0.7,0.8
 package main
 
 import (
@@ -18,13 +35,17 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/clickmodels/refsim"
 	"github.com/lovbench/lovbench/labels"
 	"github.com/lovbench/lovbench/pipeline"
+	"github.com/lovbench/lovbench/pipeline/calibration"
 	"github.com/lovbench/lovbench/report"
 )
 
@@ -35,6 +56,11 @@ func main() {
 	target := flag.Float64("target", report.RecoveryTarget, "Pearson r to reach")
 	minPairs := flag.Int("min-pairs", report.RecoveryMinPairs, "fewest pairs a level must keep")
 	keep := flag.String("workdir", "", "keep the work directories under this directory (default: a temporary one, removed)")
+	compare := flag.String("compare", "", "minimum confidences at which to compare the plain filter with the stratified one, comma-separated (e.g. 0.5,0.58,0.7)")
+	simName := flag.String("sim", "demo", "demo (the demo's profiles) or ref (a log of clickmodels/refsim, with -compare)")
+	model := flag.String("model", refsim.UBM, "with -sim ref: the model that simulates the log (ubm or dbn), fitted alone")
+	serps := flag.Int("serps", 60000, "with -sim ref: SERPs of the log")
+	queries := flag.Int("queries", 300, "with -sim ref: queries of the log")
 	flag.Parse()
 	ss, err := parseSeeds(*seeds)
 	if err != nil {
@@ -48,6 +74,32 @@ func main() {
 		defer os.RemoveAll(base)
 	}
 	ctx := context.Background()
+	var levels []float64
+	if *compare != "" {
+		for _, f := range strings.Split(*compare, ",") {
+			c, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+			if err != nil || !(c > 0 && c <= 1) {
+				fail(fmt.Errorf("-compare %q: want minimum confidences in (0, 1]", *compare))
+			}
+			levels = append(levels, c)
+		}
+	}
+	if *simName == "ref" {
+		if levels == nil {
+			fail(fmt.Errorf("-sim ref needs -compare"))
+		}
+		for _, seed := range ss {
+			ls, truth, err := refLabels(ctx, *model, *serps, *queries, seed, filepath.Join(base, fmt.Sprintf("ref-%s-%d", *model, seed)))
+			if err != nil {
+				fail(err)
+			}
+			fmt.Printf("== refsim %s, %d SERPs, %d queries, seed %d\n", *model, *serps, *queries, seed)
+			printCompare(ls, truth, levels)
+		}
+		return
+	} else if *simName != "demo" {
+		fail(fmt.Errorf("-sim %q: want demo or ref", *simName))
+	}
 	quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	for _, name := range strings.Split(*profiles, ",") {
 		p, err := pipeline.ParseDemoProfile(name)
@@ -74,8 +126,12 @@ func main() {
 			if err != nil {
 				fail(err)
 			}
-			sweep := report.ConfidenceSweep(ls, truth, report.SweepLevels(*step), false)
 			fmt.Printf("== profile %s, seed %d\n", p, seed)
+			if levels != nil {
+				printCompare(ls, truth, levels)
+				continue
+			}
+			sweep := report.ConfidenceSweep(ls, truth, report.SweepLevels(*step), false)
 			print(d.Confidence, sweep, *target, *minPairs)
 		}
 	}
@@ -116,6 +172,86 @@ func print(c *report.Confidence, sweep []report.ConfidenceLevel, target float64,
 		}
 	}
 	fmt.Printf("best pearson over >= %d pairs: %.4f at %g (%d pairs, %d queries)\n", minPairs, best.Pearson, best.Min, best.Pairs, best.Queries)
+}
+
+// refLabels simulates a log of the second simulator (refsim) in dir, runs
+// the user's path on it with the defaults (ingest, the fit of model alone,
+// label; calibration.Run) and returns the labels and the truth of the
+// labelled pairs.
+func refLabels(ctx context.Context, model string, serps, queries int, seed uint64, dir string) ([]labels.Label, map[[2]string]float64, error) {
+	kind, err := clickmodels.ParseKind(model)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, nil, err
+	}
+	path, truthOf, _, err := calibration.RefLog(ctx, refsim.Default(model, serps, queries, seed), dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := calibration.Run(ctx, path, kind, truthOf, dir, calibration.Options{}); err != nil {
+		return nil, nil, err
+	}
+	lp := filepath.Join(dir, labels.FileLabels)
+	f, err := os.Open(lp)
+	if err != nil {
+		return nil, nil, err
+	}
+	ls, err := labels.ReadLabels(f, lp)
+	f.Close()
+	if err != nil {
+		return nil, nil, err
+	}
+	truth := map[[2]string]float64{}
+	for _, l := range ls {
+		if v, ok := truthOf(l.Query, l.Term); ok {
+			truth[[2]string{l.Query, l.Term}] = v
+		}
+	}
+	return ls, truth, nil
+}
+
+// printCompare prints, for all labels and at each minimum confidence, the
+// plain filter beside the stratified one that keeps as many labels (the
+// fraction the plain one keeps of the labels with a confidence).
+func printCompare(ls []labels.Label, truth map[[2]string]float64, levels []float64) {
+	th := labels.DefaultThresholds()
+	known := 0
+	for _, l := range ls {
+		if l.Confidence != labels.NoConfidence {
+			known++
+		}
+	}
+	fmt.Printf("| filter | labels | queries | right | right at random with these shares | Pearson r |")
+	for _, l := range labels.AllLabels() {
+		fmt.Printf(" label %d |", l)
+	}
+	fmt.Printf("\n|---|---|---|---|---|---|%s\n", strings.Repeat("---|", len(labels.AllLabels())))
+	all := report.Outcome(ls, truth, labels.Selection{}, th)
+	row := func(name string, o report.SelectionOutcome) {
+		fmt.Printf("| %s | %d | %d | %.3f | %.3f | %.3f |", name, o.Level.Pairs, o.Level.Queries, o.Right, o.RightAtRandom(all), o.Level.Pearson)
+		for _, s := range o.Share {
+			fmt.Printf(" %.1f%% |", 100*s)
+		}
+		fmt.Println()
+	}
+	row("all labels", all)
+	for _, c := range levels {
+		plain := report.Outcome(ls, truth, labels.Selection{MinConfidence: c}, th)
+		row(fmt.Sprintf("--min-confidence %g", c), plain)
+		n := 0
+		for _, l := range ls {
+			if l.Confidence != labels.NoConfidence && l.Confidence >= c {
+				n++
+			}
+		}
+		if n == 0 || known == 0 {
+			continue
+		}
+		f := math.Round(float64(n)/float64(known)*1e4) / 1e4
+		row(fmt.Sprintf("--keep-confident %g", f), report.Outcome(ls, truth, labels.Selection{KeepConfident: f}, th))
+	}
 }
 
 // parseSeeds reads "1,2,5" or "1-7".

@@ -4,8 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lovbench/lovbench/export"
+	"github.com/lovbench/lovbench/internal/textio"
 )
 
 // export then validate through the command line: a fresh directory is valid
@@ -45,21 +49,7 @@ func TestExportValidateCLI(t *testing.T) {
 // "valid"), and accepts it with a warning under --allow-degenerate.
 func TestExportMinConfidenceCLI(t *testing.T) {
 	dir := t.TempDir()
-	gtp, fp := writeExportInputs(t, dir, 10, func(q, tm int) int { return (q + tm) % 5 })
-	var g strings.Builder
-	g.WriteString("query,term,label,confidence\n")
-	for q := range 10 {
-		for tm := range 4 {
-			conf := ""
-			if tm < 3 {
-				conf = fmt.Sprint(float64((q+tm)%4) / 4)
-			}
-			fmt.Fprintf(&g, "q%d,http://x.org/T%d,%d,%s\n", q, tm, (q+tm)%5, conf)
-		}
-	}
-	if err := os.WriteFile(gtp, []byte(g.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	gtp, fp := writeConfidenceInputs(t, dir)
 	out := filepath.Join(dir, "ds")
 	code, stdout, errs := runCLI(t, "export", "--ground-truth", gtp, "--features", fp, "--seed", "2", "--min-confidence", "0.75", "--out", out)
 	if code != 0 || !strings.Contains(stdout, "min confidence 0.75, min query agreement 0: 14 of 40 rows kept, 23 below the confidence, 3 left out with their query, 0 with a query below the agreement; 3 of 10 queries lost all their rows") {
@@ -85,13 +75,46 @@ func TestExportMinConfidenceCLI(t *testing.T) {
 // floor(0.5 x 6 + 1/2) = 3 of its rows with a confidence and 1 of its 2
 // sampled terms: 20 rows, every label 20% before and after. Counted by an
 // independent program of the rule (docs/dataset.md, "A filter that keeps
-// the label shares"): 15 rows below their label's threshold, q9 (with its
+// the label shares"): 15 rows below their label's threshold, q0 (with its
 // sampled term) left out, 4 sampled terms beyond their share; the labels
 // 4, 3, 2, 1, 0 end at 0.25, 0.75, 0.75, 0.5, 0.25. Bad values and a
 // fraction with a minimum are usage errors (exit 2).
 func TestExportKeepConfidentCLI(t *testing.T) {
 	dir := t.TempDir()
-	gtp, fp := writeExportInputs(t, dir, 10, func(q, tm int) int { return (q + tm) % 5 })
+	gtp, fp := writeConfidenceInputs(t, dir)
+	out := filepath.Join(dir, "ds")
+	code, stdout, errs := runCLI(t, "export", "--ground-truth", gtp, "--features", fp, "--seed", "2", "--keep-confident", "0.5", "--out", out)
+	if code != 0 || !strings.Contains(stdout, "keep confident 0.5 of each label: 20 of 40 rows kept, 15 below their label's threshold, 1 left out with their query, 4 sampled terms beyond their share; 1 of 10 queries lost all their rows") {
+		t.Fatalf("export: code %d: %s %s", code, stdout, errs)
+	}
+	for l, th := range map[int]string{4: "0.2500", 3: "0.7500", 2: "0.7500", 1: "0.5000", 0: "0.2500"} {
+		if line := fmt.Sprintf("\n%-6d %12s %12s %10s\n", l, "20.00%", "20.00%", th); !strings.Contains(stdout, line) {
+			t.Errorf("stdout lacks %q:\n%s", line, stdout)
+		}
+	}
+	var m export.Manifest
+	if err := textio.ReadJSON(filepath.Join(out, export.ManifestFile), &m); err != nil || m.ConfidenceFilter == nil || !slices.Equal(m.ConfidenceFilter.DroppedExamples, []string{"q0"}) {
+		t.Errorf("dropped queries: %v %+v", err, m.ConfidenceFilter)
+	}
+	if code, _, errs := runCLI(t, "validate", "--allow-degenerate", out); code != 0 {
+		t.Errorf("validate: code %d: %s", code, errs)
+	}
+	for _, bad := range [][]string{{"--keep-confident", "1.5"}, {"--keep-confident", "-0.1"}, {"--keep-confident", "x"},
+		{"--keep-confident", "0.5", "--min-confidence", "0.5"}, {"--keep-confident", "0.5", "--min-query-agreement", "0.5", "--query-order", gtp}} {
+		args := append([]string{"export", "--ground-truth", gtp, "--features", fp, "--out", filepath.Join(dir, "x")}, bad...)
+		if code, _, errs := runCLI(t, args...); code != 2 {
+			t.Errorf("%v: code %d, want 2: %s", bad, code, errs)
+		}
+	}
+}
+
+// writeConfidenceInputs writes the inputs of the confidence filters' CLI
+// tests into dir: ten queries q0..q9 of four terms, label (N + t) mod 5,
+// T0..T2 with the confidence ((N + t) mod 4) / 4 and T3 none (a sampled
+// term); it returns the ground truth's and the features' paths.
+func writeConfidenceInputs(t *testing.T, dir string) (gtp, fp string) {
+	t.Helper()
+	gtp, fp = writeExportInputs(t, dir, 10, func(q, tm int) int { return (q + tm) % 5 })
 	var g strings.Builder
 	g.WriteString("query,term,label,confidence\n")
 	for q := range 10 {
@@ -106,24 +129,5 @@ func TestExportKeepConfidentCLI(t *testing.T) {
 	if err := os.WriteFile(gtp, []byte(g.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(dir, "ds")
-	code, stdout, errs := runCLI(t, "export", "--ground-truth", gtp, "--features", fp, "--seed", "2", "--keep-confident", "0.5", "--out", out)
-	if code != 0 || !strings.Contains(stdout, "keep confident 0.5 of each label: 20 of 40 rows kept, 15 below their label's threshold, 1 left out with their query, 4 sampled terms beyond their share; 1 of 10 queries lost all their rows") {
-		t.Fatalf("export: code %d: %s %s", code, stdout, errs)
-	}
-	for l, th := range map[int]string{4: "0.2500", 3: "0.7500", 2: "0.7500", 1: "0.5000", 0: "0.2500"} {
-		if line := fmt.Sprintf("\n%-6d %12s %12s %10s\n", l, "20.00%", "20.00%", th); !strings.Contains(stdout, line) {
-			t.Errorf("stdout lacks %q:\n%s", line, stdout)
-		}
-	}
-	if code, _, errs := runCLI(t, "validate", "--allow-degenerate", out); code != 0 {
-		t.Errorf("validate: code %d: %s", code, errs)
-	}
-	for _, bad := range [][]string{{"--keep-confident", "1.5"}, {"--keep-confident", "-0.1"}, {"--keep-confident", "x"},
-		{"--keep-confident", "0.5", "--min-confidence", "0.5"}, {"--keep-confident", "0.5", "--min-query-agreement", "0.5", "--query-order", gtp}} {
-		args := append([]string{"export", "--ground-truth", gtp, "--features", fp, "--out", filepath.Join(dir, "x")}, bad...)
-		if code, _, errs := runCLI(t, args...); code != 2 {
-			t.Errorf("%v: code %d, want 2: %s", bad, code, errs)
-		}
-	}
+	return gtp, fp
 }
