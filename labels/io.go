@@ -62,6 +62,18 @@ func (lw *labelWriter) flush() error {
 	return lw.cw.Error()
 }
 
+// ReadLabelsFile reads the labels file at path (plain or gzip-compressed,
+// textio.Open) with ReadLabels; a missing file is an error satisfying
+// errors.Is(err, fs.ErrNotExist).
+func ReadLabelsFile(path string) ([]Label, error) {
+	f, err := textio.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadLabels(f, path)
+}
+
 // ReadLabels reads a labels file written by WriteLabels, or by a version
 // before the confidence column (then every Confidence is NoConfidence); a BOM and CR
 // or CRLF endings are accepted. Rank is the 1-based position of the row among the

@@ -327,12 +327,7 @@ func recovery(truthPath, labelsPath string, th []float64) (*Recovery, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(labelsPath)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	ls, err := labels.ReadLabels(f, labelsPath)
+	ls, err := labels.ReadLabelsFile(labelsPath)
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 
 	"gonum.org/v1/gonum/stat"
@@ -263,15 +262,10 @@ const PriorLikeDefinition = "their confidence is no higher than the probability 
 // prior (PriorLike; when prior is not nil), and the recovery of all labels
 // beside that of the confident ones.
 func labelConfidence(labelsPath, truthPath string, th labels.Thresholds, prior PriorOf) (*Confidence, error) {
-	f, err := os.Open(labelsPath)
+	ls, err := labels.ReadLabelsFile(labelsPath)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil // no labels: no section
 	}
-	if err != nil {
-		return nil, err
-	}
-	ls, err := labels.ReadLabels(f, labelsPath)
-	f.Close()
 	if err != nil {
 		return nil, err
 	}
@@ -312,12 +306,7 @@ func labelConfidence(labelsPath, truthPath string, th labels.Thresholds, prior P
 // hidden true relevance (truth.tsv at truthPath: query, term, relevance)
 // of a simulated log, for ConfidenceSweep.
 func ReadSimulatedLabels(labelsPath, truthPath string) ([]labels.Label, map[[2]string]float64, error) {
-	f, err := os.Open(labelsPath)
-	if err != nil {
-		return nil, nil, err
-	}
-	ls, err := labels.ReadLabels(f, labelsPath)
-	f.Close()
+	ls, err := labels.ReadLabelsFile(labelsPath)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -138,12 +138,7 @@ type Config struct {
 // Run reads the labels, samples (Sample) against cfg.Candidates, and writes
 // the ground truth and the report atomically.
 func Run(ctx context.Context, cfg Config) (Report, error) {
-	f, err := textio.Open(cfg.Labels)
-	if err != nil {
-		return Report{}, err
-	}
-	ls, err := labels.ReadLabels(f, cfg.Labels)
-	f.Close()
+	ls, err := labels.ReadLabelsFile(cfg.Labels)
 	if err != nil {
 		return Report{}, err
 	}

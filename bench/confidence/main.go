@@ -194,12 +194,7 @@ func refLabels(ctx context.Context, model string, serps, queries int, seed uint6
 		return nil, nil, err
 	}
 	lp := filepath.Join(dir, labels.FileLabels)
-	f, err := os.Open(lp)
-	if err != nil {
-		return nil, nil, err
-	}
-	ls, err := labels.ReadLabels(f, lp)
-	f.Close()
+	ls, err := labels.ReadLabelsFile(lp)
 	if err != nil {
 		return nil, nil, err
 	}

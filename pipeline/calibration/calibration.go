@@ -149,12 +149,7 @@ func Run(ctx context.Context, logPath string, kind clickmodels.Kind, truth Truth
 	if err != nil {
 		return nil, err
 	}
-	f, err := textio.Open(labPath)
-	if err != nil {
-		return nil, err
-	}
-	ls, err := labels.ReadLabels(f, labPath)
-	f.Close()
+	ls, err := labels.ReadLabelsFile(labPath)
 	if err != nil {
 		return nil, err
 	}
