@@ -98,8 +98,19 @@ type ConfidenceLevel struct {
 	Kendall       float64 `json:"kendall"`
 }
 
-// MarshalJSON writes a correlation that is not defined (NaN: fewer than two
-// pairs, or a constant) as null, which JSON can hold.
+// confidenceLevelJSON is ConfidenceLevel on the wire: a correlation that
+// is not defined (NaN: fewer than two pairs, or a constant) is null, which
+// JSON can hold.
+type confidenceLevelJSON struct {
+	Min           float64  `json:"min_confidence"`
+	KeepConfident float64  `json:"keep_confident,omitempty"`
+	Pairs         int      `json:"pairs"`
+	Queries       int      `json:"queries"`
+	Pearson       *float64 `json:"pearson"`
+	Kendall       *float64 `json:"kendall"`
+}
+
+// MarshalJSON writes l as confidenceLevelJSON (NaN as null).
 func (l ConfidenceLevel) MarshalJSON() ([]byte, error) {
 	num := func(x float64) *float64 {
 		if math.IsNaN(x) {
@@ -107,26 +118,12 @@ func (l ConfidenceLevel) MarshalJSON() ([]byte, error) {
 		}
 		return &x
 	}
-	return json.Marshal(struct {
-		Min           float64  `json:"min_confidence"`
-		KeepConfident float64  `json:"keep_confident,omitempty"`
-		Pairs         int      `json:"pairs"`
-		Queries       int      `json:"queries"`
-		Pearson       *float64 `json:"pearson"`
-		Kendall       *float64 `json:"kendall"`
-	}{l.Min, l.KeepConfident, l.Pairs, l.Queries, num(l.Pearson), num(l.Kendall)})
+	return json.Marshal(confidenceLevelJSON{l.Min, l.KeepConfident, l.Pairs, l.Queries, num(l.Pearson), num(l.Kendall)})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes (null as NaN).
 func (l *ConfidenceLevel) UnmarshalJSON(b []byte) error {
-	var v struct {
-		Min           float64  `json:"min_confidence"`
-		KeepConfident float64  `json:"keep_confident"`
-		Pairs         int      `json:"pairs"`
-		Queries       int      `json:"queries"`
-		Pearson       *float64 `json:"pearson"`
-		Kendall       *float64 `json:"kendall"`
-	}
+	var v confidenceLevelJSON
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
