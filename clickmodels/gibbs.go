@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mathext"
-	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/lovbench/lovbench/internal/hashes"
 )
@@ -131,6 +130,48 @@ func cascadeWalk(l int, pSat float64, goOn []float64, src *rand.PCG) (satisfied 
 		r++
 	}
 	return false, r
+}
+
+// groupedWalks is the weight from which a record's walks are drawn as one
+// multinomial (cascadeWalks) instead of one by one.
+const groupedWalks = 16
+
+// cascadeWalks draws the latent paths of w users of one SERP below its
+// last click l (cascadeLatents' l, pSat and goOn, len(goOn) its ranks)
+// with g: it returns how many were satisfied at l, and adds to
+// examined[r], for every rank r above l (from rank 0 without a click),
+// how many examined it. A walk's outcome is one categorical variable
+// (satisfied at l, or the last rank examined), so the w walks are one
+// multinomial draw, drawn for w from groupedWalks on as a chain of exact
+// binomials: the satisfied ones Binomial(w, pSat), and of the m users
+// who examined rank r and did not stop there, Binomial(m, goOn[r])
+// examine rank r + 1 (the walk's transitions, each user independent).
+// Below groupedWalks, one walk after the other (cascadeWalk).
+func cascadeWalks(l int, pSat float64, goOn []float64, w int, g *drawer, examined []int) (sat int) {
+	if w < groupedWalks {
+		for range w {
+			satisfied, last := cascadeWalk(l, pSat, goOn, g.src)
+			if satisfied {
+				sat++
+			}
+			for r := l + 1; r <= last; r++ {
+				examined[r]++
+			}
+		}
+		return sat
+	}
+	m := w
+	if l >= 0 {
+		sat = g.binomial(w, pSat)
+		m -= sat
+	} else {
+		examined[0] += w
+	}
+	for r := max(l, 0); r < len(goOn)-1 && m > 0; r++ {
+		m = g.binomial(m, goOn[r])
+		examined[r+1] += m
+	}
+	return sat
 }
 
 // gibbsCounts are the complete-data counts of one sweep, per pair.
@@ -259,10 +300,9 @@ func (m *digammaMemo) of(x float64) float64 {
 // uniform is a uniform draw in [0, 1) from src.
 func uniform(src *rand.PCG) float64 { return float64(src.Uint64()>>11) * 0x1p-53 }
 
-// drawBeta draws from Beta(alpha, beta) with src, kept inside (0, 1).
-func drawBeta(alpha, beta float64, src *rand.PCG) float64 {
-	x := distuv.Beta{Alpha: alpha, Beta: beta, Src: src}.Rand()
-	return min(max(x, 1e-9), 1-1e-9)
+// drawBeta draws from Beta(alpha, beta) with g, kept inside (0, 1).
+func drawBeta(alpha, beta float64, g *drawer) float64 {
+	return min(max(g.beta(alpha, beta), 1e-9), 1-1e-9)
 }
 
 // gibbs runs burnIn + sweeps sweeps of the sampler (see above) on f's
@@ -319,8 +359,9 @@ func (f *fitter) gibbs(ctx context.Context, ev *Evidence, g GibbsSetting) {
 			for p := ch.pairLo; p < ch.pairHi; p++ {
 				cnt.aK[p], cnt.aN[p], cnt.sK[p], cnt.sN[p] = 0, 0, 0, 0
 			}
-			src := rand.NewPCG(0, 0)
+			g := newDrawer()
 			car, goOn := sc.c.tmp[0][:], sc.c.tmp[1][:]
+			var examined [MaxSERP]int
 			for i := ch.recLo; i < ch.recHi; i++ {
 				pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
 				n := len(pairs)
@@ -341,15 +382,13 @@ func (f *fitter) gibbs(ctx context.Context, ev *Evidence, g GibbsSetting) {
 						cnt.sN[p] += w
 					}
 				}
-				src.Seed(seed, uint64(i))
-				for range int(w) {
-					satisfied, last := cascadeWalk(l, pSat, goOn[:n], src)
-					if satisfied {
-						cnt.sK[pairs[l]]++
-					}
-					for r := l + 1; r <= last; r++ {
-						cnt.aN[pairs[r]]++ // examined, not clicked
-					}
+				g.seed(seed, uint64(i))
+				clear(examined[:n])
+				if sat := cascadeWalks(l, pSat, goOn[:n], int(w), g, examined[:n]); sat > 0 {
+					cnt.sK[pairs[l]] += float64(sat)
+				}
+				for r := l + 1; r < n; r++ {
+					cnt.aN[pairs[r]] += float64(examined[r]) // examined, not clicked
 				}
 			}
 		})
@@ -362,9 +401,9 @@ func (f *fitter) gibbs(ctx context.Context, ev *Evidence, g GibbsSetting) {
 		// (2) The pairs' values given the latent variables and the priors.
 		f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
 			ch := d.chunks[ci]
-			src := rand.NewPCG(0, 0)
+			g := newDrawer()
 			for p := ch.pairLo; p < ch.pairHi; p++ {
-				src.Seed(seed^gibbsPairSeed, uint64(p))
+				g.seed(seed^gibbsPairSeed, uint64(p))
 				c, cs := cell[p], cellS[p]
 				qa, qs := pa[c[0]][c[1]], ps[cs[0]][cs[1]]
 				aa, ab := qa.Alpha+cnt.aK[p], qa.Beta+cnt.aN[p]-cnt.aK[p]
@@ -376,7 +415,7 @@ func (f *fitter) gibbs(ctx context.Context, ev *Evidence, g GibbsSetting) {
 					dg := &sc.digamma
 					l1[p] += dg.of(aa) - dg.of(aa+ab) + dg.of(sa) - dg.of(sa+sb)
 				}
-				a[p] = drawBeta(aa, ab, src)
+				a[p] = drawBeta(aa, ab, g)
 				// A pair never clicked in the training records (no
 				// satisfaction trial: the clicks are data) is never a
 				// SERP's last click, the only rank whose satisfaction
@@ -384,7 +423,7 @@ func (f *fitter) gibbs(ctx context.Context, ev *Evidence, g GibbsSetting) {
 				// cells are fitted to the draws. Its stream is its own:
 				// no other draw changes.
 				if cnt.sN[p] > 0 || fromDraws {
-					s[p] = drawBeta(sa, sb, src)
+					s[p] = drawBeta(sa, sb, g)
 				}
 			}
 		})

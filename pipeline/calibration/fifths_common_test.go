@@ -100,6 +100,9 @@ func withGibbs(opt calibration.Options) calibration.Options {
 		if prev != nil {
 			prev(c)
 		}
+		// The measurement setting replaces the users' opt-in where a
+		// test asks for that (gibbsPooled).
+		c.Intervals = clickmodels.IntervalsCounts
 		c.Gibbs = clickmodels.GibbsSetting{BurnIn: burn, Sweeps: sweeps,
 			FromDraws: strings.Contains(flags, "d"), Mean: strings.Contains(flags, "m"),
 			PoolSat: strings.Contains(flags, "p"), RankOnly: strings.Contains(flags, "r")}
