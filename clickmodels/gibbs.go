@@ -221,14 +221,14 @@ func drawPriors(by [][exposureClasses]drawMoments) [][exposureClasses]BetaPrior 
 // n) of the pairs in cells cell, as the intervals' priors are fitted; of
 // the cells that hold no pair it fits none (priorTableUsed; their priors
 // are zero).
-func cellPriors(cell [][2]int, k, n []float64) [][exposureClasses]BetaPrior {
+func cellPriors(cell [][2]int, k, n []float64, warm *priorWarm) [][exposureClasses]BetaPrior {
 	by := make([][exposureClasses]priorHist, rankBuckets)
 	used := make([][exposureClasses]bool, rankBuckets)
 	for p, c := range cell {
 		by[c[0]][c[1]].add(k[p], n[p])
 		used[c[0]][c[1]] = true
 	}
-	t := priorTableUsed(by, true, used)
+	t := priorTableUsed(by, true, used, warm)
 	out := make([][exposureClasses]BetaPrior, rankBuckets)
 	for r := range out {
 		copy(out[r][:], t.byCell[r])
@@ -339,7 +339,8 @@ func (f *fitter) gibbs(ctx context.Context, ev *Evidence, g GibbsSetting) {
 		}
 	}
 	sk, sn := f.satCounts(ctx)
-	pa, ps := cellPriors(cell, ev.AttrK, ev.AttrN), cellPriors(cellS, sk, sn)
+	pa, ps := cellPriors(cell, ev.AttrK, ev.AttrN, nil), cellPriors(cellS, sk, sn, nil)
+	var warmA, warmS priorWarm
 	a, s := make([]float64, np), make([]float64, np)
 	for p := range a {
 		a[p] = min(max(f.attr[p], 1e-9), 1-1e-9)
@@ -396,7 +397,7 @@ func (f *fitter) gibbs(ctx context.Context, ev *Evidence, g GibbsSetting) {
 			// (3) The cells' priors given the complete data, the pairs'
 			// values integrated out: the intervals' own fit (priorTableOf)
 			// of the beta-binomial counts, whole trials here.
-			pa, ps = cellPriors(cell, cnt.aK, cnt.aN), cellPriors(cellS, cnt.sK, cnt.sN)
+			pa, ps = cellPriors(cell, cnt.aK, cnt.aN, &warmA), cellPriors(cellS, cnt.sK, cnt.sN, &warmS)
 		}
 		// (2) The pairs' values given the latent variables and the priors.
 		f.parallel(ctx, f.workers, func(ci int, sc *scratch) {

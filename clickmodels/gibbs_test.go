@@ -250,7 +250,7 @@ func TestPriorTableUsed(t *testing.T) {
 		for _, c := range marks {
 			used[c[0]][c[1]] = true
 		}
-		got := priorTableUsed(by, true, used)
+		got := priorTableUsed(by, true, used, nil)
 		for _, c := range marks {
 			if g, w := got.byCell[c[0]][c[1]], full.byCell[c[0]][c[1]]; g != w {
 				t.Errorf("cell %v: %+v, the full table's %+v", c, g, w)
