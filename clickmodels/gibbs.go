@@ -360,7 +360,7 @@ func (f *fitter) gibbs(ctx context.Context, ev *Evidence, g GibbsSetting) {
 			for p := ch.pairLo; p < ch.pairHi; p++ {
 				cnt.aK[p], cnt.aN[p], cnt.sK[p], cnt.sN[p] = 0, 0, 0, 0
 			}
-			g := newDrawer()
+			dr := newDrawer()
 			car, goOn := sc.c.tmp[0][:], sc.c.tmp[1][:]
 			var examined [MaxSERP]int
 			for i := ch.recLo; i < ch.recHi; i++ {
@@ -383,9 +383,9 @@ func (f *fitter) gibbs(ctx context.Context, ev *Evidence, g GibbsSetting) {
 						cnt.sN[p] += w
 					}
 				}
-				g.seed(seed, uint64(i))
+				dr.seed(seed, uint64(i))
 				clear(examined[:n])
-				if sat := cascadeWalks(l, pSat, goOn[:n], int(w), g, examined[:n]); sat > 0 {
+				if sat := cascadeWalks(l, pSat, goOn[:n], int(w), dr, examined[:n]); sat > 0 {
 					cnt.sK[pairs[l]] += float64(sat)
 				}
 				for r := l + 1; r < n; r++ {
@@ -393,7 +393,7 @@ func (f *fitter) gibbs(ctx context.Context, ev *Evidence, g GibbsSetting) {
 				}
 			}
 		})
-		if !fromDraws {
+		if !fromDraws && t%max(g.RefitEvery, 1) == 0 {
 			// (3) The cells' priors given the complete data, the pairs'
 			// values integrated out: the intervals' own fit (priorTableOf)
 			// of the beta-binomial counts, whole trials here.
@@ -402,9 +402,9 @@ func (f *fitter) gibbs(ctx context.Context, ev *Evidence, g GibbsSetting) {
 		// (2) The pairs' values given the latent variables and the priors.
 		f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
 			ch := d.chunks[ci]
-			g := newDrawer()
+			dr := newDrawer()
 			for p := ch.pairLo; p < ch.pairHi; p++ {
-				g.seed(seed^gibbsPairSeed, uint64(p))
+				dr.seed(seed^gibbsPairSeed, uint64(p))
 				c, cs := cell[p], cellS[p]
 				qa, qs := pa[c[0]][c[1]], ps[cs[0]][cs[1]]
 				aa, ab := qa.Alpha+cnt.aK[p], qa.Beta+cnt.aN[p]-cnt.aK[p]
@@ -416,7 +416,7 @@ func (f *fitter) gibbs(ctx context.Context, ev *Evidence, g GibbsSetting) {
 					dg := &sc.digamma
 					l1[p] += dg.of(aa) - dg.of(aa+ab) + dg.of(sa) - dg.of(sa+sb)
 				}
-				a[p] = drawBeta(aa, ab, g)
+				a[p] = drawBeta(aa, ab, dr)
 				// A pair never clicked in the training records (no
 				// satisfaction trial: the clicks are data) is never a
 				// SERP's last click, the only rank whose satisfaction
@@ -424,7 +424,7 @@ func (f *fitter) gibbs(ctx context.Context, ev *Evidence, g GibbsSetting) {
 				// cells are fitted to the draws. Its stream is its own:
 				// no other draw changes.
 				if cnt.sN[p] > 0 || fromDraws {
-					s[p] = drawBeta(sa, sb, g)
+					s[p] = drawBeta(sa, sb, dr)
 				}
 			}
 		})

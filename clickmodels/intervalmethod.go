@@ -60,6 +60,9 @@ type GibbsSetting struct {
 	// RankOnly makes the cells the rank buckets alone, pooled over the
 	// exposure classes.
 	RankOnly bool `json:"cells_by_rank_only,omitempty"`
+	// RefitEvery refits the cells' priors to the complete-data counts
+	// every RefitEvery sweeps (0 or 1: every sweep), holding them between.
+	RefitEvery int `json:"refit_every,omitempty"`
 }
 
 // GibbsIntervals is the setting of IntervalsGibbs, the best measured

@@ -80,12 +80,21 @@ func withRecalibration(opt calibration.Options) calibration.Options {
 // clickmodels.GibbsSetting.FromDraws; B+Sm: the relevance column the
 // sampler's posterior mean, Mean; p: the satisfaction's priors pooled
 // over the ranks, PoolSat; r: the cells the rank buckets alone,
-// RankOnly) (docs/clickmodels.md, "A Gibbs sampler of the hierarchical DBN,
+// RankOnly; /K after them: the priors refitted every K sweeps,
+// RefitEvery) (docs/clickmodels.md, "A Gibbs sampler of the hierarchical DBN,
 // measured").
 func withGibbs(opt calibration.Options) calibration.Options {
 	env := os.Getenv("LOVBENCH_GIBBS")
+	env, refit, _ := strings.Cut(env, "/")
 	spec := strings.TrimRight(env, "dmpr")
 	flags := env[len(spec):]
+	every := 0
+	if refit != "" {
+		var err error
+		if every, err = strconv.Atoi(refit); err != nil {
+			panic("LOVBENCH_GIBBS: want B+S[flags][/K], K the sweeps between refits")
+		}
+	}
 	b, s, ok := strings.Cut(spec, "+")
 	if !ok {
 		return opt
@@ -105,7 +114,7 @@ func withGibbs(opt calibration.Options) calibration.Options {
 		c.Intervals = clickmodels.IntervalsCounts
 		c.Gibbs = clickmodels.GibbsSetting{BurnIn: burn, Sweeps: sweeps,
 			FromDraws: strings.Contains(flags, "d"), Mean: strings.Contains(flags, "m"),
-			PoolSat: strings.Contains(flags, "p"), RankOnly: strings.Contains(flags, "r")}
+			PoolSat: strings.Contains(flags, "p"), RankOnly: strings.Contains(flags, "r"), RefitEvery: every}
 	}
 	return opt
 }

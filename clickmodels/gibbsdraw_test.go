@@ -1,0 +1,160 @@
+package clickmodels
+
+import (
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mathext"
+)
+
+// chiSquareBound is the bound the tests put on a chi-square statistic of
+// df degrees of freedom: its mean df plus 6 of its standard deviations
+// sqrt(2 df) (the tail beyond is below 1e-6 for every df used here; a
+// wrong sampler, drawn this many times, lands far beyond).
+func chiSquareBound(df int) float64 { return float64(df) + 6*math.Sqrt(2*float64(df)) }
+
+// chiSquare is the statistic of observed counts obs against expected
+// probabilities prob over draws draws, the cells of expectation below 5
+// pooled with their neighbours, and its degrees of freedom.
+func chiSquare(obs []int, prob []float64, draws int) (stat float64, df int) {
+	var o, e float64
+	cells := 0
+	for i := range obs {
+		o, e = o+float64(obs[i]), e+prob[i]*float64(draws)
+		if e >= 5 || i == len(obs)-1 {
+			if e > 0 {
+				stat += (o - e) * (o - e) / e
+				cells++
+			} else if o > 0 {
+				return math.Inf(1), 0 // drawn where the law puts nothing
+			}
+			o, e = 0, 0
+		}
+	}
+	return stat, cells - 1
+}
+
+// TestBinomialExact checks drawer.binomial against the binomial
+// probabilities n!/(x!(n-x)!) p^x (1-p)^(n-x), computed here, by a
+// chi-square test per (n, p): by inversion (mean up to 16), by the split
+// at the median order statistic (above), and p above 1/2 by symmetry.
+func TestBinomialExact(t *testing.T) {
+	g := newDrawer()
+	g.seed(11, 12)
+	for _, c := range []struct {
+		n int
+		p float64
+	}{{1, 0.3}, {16, 0.02}, {20, 0.5}, {40, 0.35}, {100, 0.93}, {250, 0.3}, {1000, 0.01}, {5000, 0.6}, {100000, 0.25}} {
+		const draws = 200000
+		obs := make([]int, c.n+1)
+		var sum, sum2 float64
+		for range draws {
+			x := g.binomial(c.n, c.p)
+			if x < 0 || x > c.n {
+				t.Fatalf("Binomial(%d, %v): drew %d", c.n, c.p, x)
+			}
+			obs[x]++
+			sum, sum2 = sum+float64(x), sum2+float64(x)*float64(x)
+		}
+		prob := make([]float64, c.n+1)
+		ln, _ := math.Lgamma(float64(c.n + 1))
+		for x := range prob {
+			lx, _ := math.Lgamma(float64(x + 1))
+			ly, _ := math.Lgamma(float64(c.n - x + 1))
+			prob[x] = math.Exp(ln - lx - ly + float64(x)*math.Log(c.p) + float64(c.n-x)*math.Log1p(-c.p))
+		}
+		stat, df := chiSquare(obs, prob, draws)
+		if b := chiSquareBound(df); stat > b {
+			t.Errorf("Binomial(%d, %v): chi-square %.1f on %d degrees of freedom, bound %.1f", c.n, c.p, stat, df, b)
+		}
+		mean, v := float64(c.n)*c.p, float64(c.n)*c.p*(1-c.p)
+		if m := sum / draws; math.Abs(m-mean) > 5*math.Sqrt(v/draws) {
+			t.Errorf("Binomial(%d, %v): mean %v, want %v", c.n, c.p, m, mean)
+		}
+		if got := sum2/draws - (sum/draws)*(sum/draws); math.Abs(got-v) > 5*v*math.Sqrt(2.0/draws)+1e-12 {
+			t.Errorf("Binomial(%d, %v): variance %v, want %v", c.n, c.p, got, v)
+		}
+	}
+}
+
+// TestBetaExact checks drawer.beta (two Marsaglia-Tsang gammas, with the
+// boost of a shape below 1) against the Beta's distribution function
+// (the regularized incomplete beta function) by a chi-square test on 40
+// cells of equal width, for shapes below and above 1.
+func TestBetaExact(t *testing.T) {
+	g := newDrawer()
+	g.seed(21, 22)
+	const draws, cells = 200000, 40
+	for _, c := range [][2]float64{{0.3, 0.5}, {0.7, 4}, {1, 1}, {2.5, 7}, {30, 2}, {400, 900}} {
+		obs := make([]int, cells)
+		for range draws {
+			x := g.beta(c[0], c[1])
+			if !(x >= 0 && x <= 1) {
+				t.Fatalf("Beta(%v, %v): drew %v", c[0], c[1], x)
+			}
+			obs[min(int(x*cells), cells-1)]++
+		}
+		prob := make([]float64, cells)
+		for i := range prob {
+			prob[i] = mathext.RegIncBeta(c[0], c[1], float64(i+1)/cells) - mathext.RegIncBeta(c[0], c[1], float64(i)/cells)
+		}
+		stat, df := chiSquare(obs, prob, draws)
+		if b := chiSquareBound(df); stat > b {
+			t.Errorf("Beta(%v, %v): chi-square %.1f on %d degrees of freedom, bound %.1f", c[0], c[1], stat, df, b)
+		}
+	}
+}
+
+// TestCascadeWalksGrouped checks the walks of a record of weight w drawn
+// as one multinomial (cascadeWalks from groupedWalks on) against the
+// brute-force enumeration of the model (dbnEnumerate): per draw of w
+// walks, the number satisfied at the last click and the number who
+// examined each rank below it are each binomial, Binomial(w, P(satisfied
+// | clicks)) and Binomial(w, P(E_r = 1 | clicks)), so their means and
+// variances over many draws must match w p and w p (1 - p) (within 5
+// standard errors; the variance's standard error taken as a normal
+// sample's, var sqrt(2 / draws)). A chain that forgot the satisfied
+// users, or read the next rank's probability, fails the means; walks that
+// were not independent (one walk counted w times) fail the variances.
+func TestCascadeWalksGrouped(t *testing.T) {
+	a := []float64{0.6, 0.3, 0.45}
+	s := []float64{0.7, 0.25, 0.5}
+	g := newDrawer()
+	for _, w := range []int{groupedWalks, 40, 1000} {
+		for _, gamma := range []float64{0.8, 1} {
+			for clicks := uint64(0); clicks < 8; clicks++ {
+				pC, pCSat, pCExam := dbnEnumerate(a, s, gamma, clicks)
+				var car [4]float64
+				var goOn [3]float64
+				l, pSat := cascadeLatents(a, s, gamma, clicks, car[:], goOn[:])
+				g.seed(uint64(w), clicks)
+				const draws = 40000
+				var sum, sum2 [4]float64 // ranks 0-2 examined, 3: satisfied
+				for range draws {
+					var examined [3]int
+					sat := cascadeWalks(l, pSat, goOn[:], w, g, examined[:])
+					x := [4]int{examined[0], examined[1], examined[2], sat}
+					for i, v := range x {
+						sum[i] += float64(v)
+						sum2[i] += float64(v) * float64(v)
+					}
+				}
+				check := func(what string, i int, p float64) {
+					t.Helper()
+					mean, v := float64(w)*p, float64(w)*p*(1-p)
+					m := sum[i] / draws
+					got := sum2[i]/draws - m*m
+					if math.Abs(m-mean) > 5*math.Sqrt(v/draws)+1e-9 || math.Abs(got-v) > 5*v*math.Sqrt(2.0/draws)+1e-9 {
+						t.Errorf("w %d gamma %v clicks %03b: %s: mean %.4f variance %.4f, enumeration %.4f and %.4f", w, gamma, clicks, what, m, got, mean, v)
+					}
+				}
+				if l >= 0 {
+					check("satisfied at the last click", 3, pCSat/pC)
+				}
+				for r := l + 1; r < 3; r++ {
+					check("rank examined", r, pCExam[r]/pC)
+				}
+			}
+		}
+	}
+}
