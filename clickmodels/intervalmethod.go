@@ -69,10 +69,10 @@ type GibbsSetting struct {
 // (docs/clickmodels.md, "A Gibbs sampler of the hierarchical DBN,
 // measured"): 30 sweeps of burn-in and 100 kept, the cells the rank
 // buckets alone and the satisfaction's pooled over them, the cells'
-// priors fitted to the complete-data counts and the relevance column the
-// EM fit's.
+// priors fitted to the complete-data counts every 5 sweeps and the
+// relevance column the EM fit's.
 func GibbsIntervals() GibbsSetting {
-	return GibbsSetting{BurnIn: 30, Sweeps: 100, PoolSat: true, RankOnly: true}
+	return GibbsSetting{BurnIn: 30, Sweeps: 100, PoolSat: true, RankOnly: true, RefitEvery: 5}
 }
 
 // gibbsSetting is the sampler's setting of o: GibbsIntervals with

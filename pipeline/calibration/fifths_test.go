@@ -134,7 +134,7 @@ func TestFifthsRefDBNSparseEvidence(t *testing.T) {
 // gibbsPooled is the path with DBN's intervals from the Gibbs sampler of
 // the hierarchical model as measured best, the users' opt-in
 // (clickmodels.IntervalsGibbs, whose setting GibbsIntervals is 30 sweeps
-// of burn-in, 100 kept; its cells the rank buckets alone, the
+// of burn-in, 100 kept, the priors refitted every 5; its cells the rank buckets alone, the
 // satisfaction's pooled over the ranks; the relevance column the EM
 // fit's): docs/clickmodels.md, "A Gibbs sampler of the hierarchical DBN,
 // measured".
