@@ -180,6 +180,39 @@ func cascadeWalks(l int, pSat float64, goOn []float64, w int, g *drawer, examine
 	return sat
 }
 
+// The values of a pair the sampler's walks read (gibbsReads).
+const (
+	readAttr = 1 << iota // its attractiveness
+	readSat              // its satisfaction
+)
+
+// gibbsReads marks, per pair, which of its values the walks of f's
+// records read (cascadeLatents): the attractiveness of a pair shown below
+// a record's last click l (below rank 0 without a click; cascadeCar
+// reads a from l + 1 down, goOn car from max(l, 0) + 1), the
+// satisfaction of a pair that is some record's last click. Every other
+// draw would go unused: the Rao-Blackwell sums read the counts and the
+// priors, not the draws. (A pair only ever above the last clicks, an
+// engine's top result on a dense log, has its attractiveness from the
+// clicks alone; a pair clicked but never last, its satisfaction never
+// tested.)
+func (f *fitter) gibbsReads() []uint8 {
+	d := f.d
+	read := make([]uint8, d.Pairs())
+	for i := range d.recClicks {
+		pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
+		l := -1
+		if c := d.recClicks[i]; c != 0 {
+			l = lastClick(c, len(pairs))
+			read[pairs[l]] |= readSat
+		}
+		for _, p := range pairs[max(l, 0)+1:] {
+			read[p] |= readAttr
+		}
+	}
+	return read
+}
+
 // gibbsCounts are the complete-data counts of one sweep, per pair.
 type gibbsCounts struct{ aK, aN, sK, sN []float64 }
 
@@ -347,6 +380,7 @@ func (f *fitter) gibbs(ctx context.Context, ev *Evidence, g GibbsSetting) {
 	sk, sn := f.satCounts(ctx)
 	pa, ps := cellPriors(cell, ev.AttrK, ev.AttrN, nil), cellPriors(cellS, sk, sn, nil)
 	var warmA, warmS priorWarm
+	read := f.gibbsReads()
 	a, s := make([]float64, np), make([]float64, np)
 	for p := range a {
 		a[p] = min(max(f.attr[p], 1e-9), 1-1e-9)
@@ -422,14 +456,13 @@ func (f *fitter) gibbs(ctx context.Context, ev *Evidence, g GibbsSetting) {
 					dg := &sc.digamma
 					l1[p] += dg.of(aa) - dg.of(aa+ab) + dg.of(sa) - dg.of(sa+sb)
 				}
-				a[p] = drawBeta(aa, ab, dr)
-				// A pair never clicked in the training records (no
-				// satisfaction trial: the clicks are data) is never a
-				// SERP's last click, the only rank whose satisfaction
-				// the walks read, so its draw would go unused, unless the
-				// cells are fitted to the draws. Its stream is its own:
-				// no other draw changes.
-				if cnt.sN[p] > 0 || fromDraws {
+				// A value the walks never read (gibbsReads) is not drawn,
+				// unless the cells are fitted to the draws. The pair's
+				// stream is its own: no other pair's draw changes.
+				if read[p]&readAttr != 0 || fromDraws {
+					a[p] = drawBeta(aa, ab, dr)
+				}
+				if read[p]&readSat != 0 || fromDraws {
 					s[p] = drawBeta(sa, sb, dr)
 				}
 			}

@@ -29,11 +29,13 @@ func (g *drawer) uniform() float64 { return uniform(g.src) }
 // ("A simple method for generating gamma variables", ACM TOMS 2000,
 // sections 3-4: d = a - 1/3, c = 1/sqrt(9d), x standard normal, v = (1 +
 // c x)^3, accept d v if u < 1 - 0.0331 x^4 or ln u < x^2/2 + d (1 - v +
-// ln v)); for a < 1, Gamma(a + 1) U^(1/a) (their section 6).
+// ln v)); for a < 1, Gamma(a + 1) U^(1/a) (their section 6), drawn as
+// exp(-E/a) with E = -ln U standard exponential (rand.Rand's ziggurat,
+// which saves the logarithm).
 func (g *drawer) gamma(a float64) float64 {
 	boost := 1.0
 	if a < 1 {
-		boost = math.Exp(math.Log(g.uniform()) / a)
+		boost = math.Exp(-g.rnd.ExpFloat64() / a)
 		a++
 	}
 	d := a - 1.0/3

@@ -250,3 +250,51 @@ func TestPriorWarmStart(t *testing.T) {
 		t.Errorf("the warm fit did not move its start")
 	}
 }
+
+// TestGibbsReads checks that the sampler draws every value its walks
+// read: on a random click log, each record's latent conditionals
+// (cascadeLatents) are computed with every value gibbsReads leaves
+// unmarked set to NaN, and must come out finite (a NaN read anywhere
+// spreads into the probability of going on or of the last click's
+// satisfaction); and that it skips some (else it saves nothing).
+func TestGibbsReads(t *testing.T) {
+	d := randomClickLog(t, 800, 100, 30, 5) // most pairs shown once or twice
+	f := &fitter{d: d}
+	read := f.gibbsReads()
+	skipA, skipS := 0, 0
+	for _, r := range read {
+		if r&readAttr == 0 {
+			skipA++
+		}
+		if r&readSat == 0 {
+			skipS++
+		}
+	}
+	if skipA == 0 || skipS == 0 || skipA == len(read) || skipS == len(read) {
+		t.Fatalf("of %d pairs, %d without a read attractiveness and %d without a read satisfaction", len(read), skipA, skipS)
+	}
+	for i := range d.recClicks {
+		pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
+		n := len(pairs)
+		a, s := make([]float64, n), make([]float64, n)
+		for r, p := range pairs {
+			a[r], s[r] = math.NaN(), math.NaN()
+			if read[p]&readAttr != 0 {
+				a[r] = 0.3
+			}
+			if read[p]&readSat != 0 {
+				s[r] = 0.6
+			}
+		}
+		car, goOn := make([]float64, n+1), make([]float64, n)
+		l, pSat := cascadeLatents(a, s, 0.8, d.recClicks[i], car, goOn)
+		if math.IsNaN(pSat) {
+			t.Fatalf("record %d (clicks %b): the last click's satisfaction read an unmarked value", i, d.recClicks[i])
+		}
+		for r := max(l, 0); r < n-1; r++ {
+			if math.IsNaN(goOn[r]) {
+				t.Fatalf("record %d (clicks %b): going on from rank %d read an unmarked value", i, d.recClicks[i], r)
+			}
+		}
+	}
+}
