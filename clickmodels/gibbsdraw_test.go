@@ -117,45 +117,37 @@ func TestBetaExact(t *testing.T) {
 // users, or read the next rank's probability, fails the means; walks that
 // were not independent (one walk counted w times) fail the variances.
 func TestCascadeWalksGrouped(t *testing.T) {
-	a := []float64{0.6, 0.3, 0.45}
-	s := []float64{0.7, 0.25, 0.5}
 	g := newDrawer()
 	for _, w := range []int{groupedWalks, 40, 1000} {
-		for _, gamma := range []float64{0.8, 1} {
-			for clicks := uint64(0); clicks < 8; clicks++ {
-				pC, pCSat, pCExam := dbnEnumerate(a, s, gamma, clicks)
-				var car [4]float64
-				var goOn [3]float64
-				l, pSat := cascadeLatents(a, s, gamma, clicks, car[:], goOn[:])
-				g.seed(uint64(w), clicks)
-				const draws = 40000
-				var sum, sum2 [4]float64 // ranks 0-2 examined, 3: satisfied
-				for range draws {
-					var examined [3]int
-					sat := cascadeWalks(l, pSat, goOn[:], w, g, examined[:])
-					x := [4]int{examined[0], examined[1], examined[2], sat}
-					for i, v := range x {
-						sum[i] += float64(v)
-						sum2[i] += float64(v) * float64(v)
-					}
-				}
-				check := func(what string, i int, p float64) {
-					t.Helper()
-					mean, v := float64(w)*p, float64(w)*p*(1-p)
-					m := sum[i] / draws
-					got := sum2[i]/draws - m*m
-					if math.Abs(m-mean) > 5*math.Sqrt(v/draws)+1e-9 || math.Abs(got-v) > 5*v*math.Sqrt(2.0/draws)+1e-9 {
-						t.Errorf("w %d gamma %v clicks %03b: %s: mean %.4f variance %.4f, enumeration %.4f and %.4f", w, gamma, clicks, what, m, got, mean, v)
-					}
-				}
-				if l >= 0 {
-					check("satisfied at the last click", 3, pCSat/pC)
-				}
-				for r := l + 1; r < 3; r++ {
-					check("rank examined", r, pCExam[r]/pC)
+		enumeratedSERPs(func(gamma float64, clicks uint64, pC, pCSat float64, pCExam [3]float64, l int, pSat float64, goOn []float64) {
+			g.seed(uint64(w), clicks)
+			const draws = 40000
+			var sum, sum2 [4]float64 // ranks 0-2 examined, 3: satisfied
+			for range draws {
+				var examined [3]int
+				sat := cascadeWalks(l, pSat, goOn, w, g, examined[:])
+				x := [4]int{examined[0], examined[1], examined[2], sat}
+				for i, v := range x {
+					sum[i] += float64(v)
+					sum2[i] += float64(v) * float64(v)
 				}
 			}
-		}
+			check := func(what string, i int, p float64) {
+				t.Helper()
+				mean, v := float64(w)*p, float64(w)*p*(1-p)
+				m := sum[i] / draws
+				got := sum2[i]/draws - m*m
+				if math.Abs(m-mean) > 5*math.Sqrt(v/draws)+1e-9 || math.Abs(got-v) > 5*v*math.Sqrt(2.0/draws)+1e-9 {
+					t.Errorf("w %d gamma %v clicks %03b: %s: mean %.4f variance %.4f, enumeration %.4f and %.4f", w, gamma, clicks, what, m, got, mean, v)
+				}
+			}
+			if l >= 0 {
+				check("satisfied at the last click", 3, pCSat/pC)
+			}
+			for r := l + 1; r < 3; r++ {
+				check("rank examined", r, pCExam[r]/pC)
+			}
+		})
 	}
 }
 
