@@ -145,8 +145,8 @@ const groupedWalks = 16
 // cascadeWalks draws the latent paths of w users of one SERP below its
 // last click l (cascadeLatents' l, pSat and goOn, len(goOn) its ranks)
 // with g: it returns how many were satisfied at l, and adds to
-// examined[r], for every rank r above l (from rank 0 without a click),
-// how many examined it. A walk's outcome is one categorical variable
+// examined[r], for every rank r below l (r > l; from rank 0 without a
+// click), how many examined it. A walk's outcome is one categorical variable
 // (satisfied at l, or the last rank examined), so the w walks are one
 // multinomial draw, drawn for w from groupedWalks on as a chain of exact
 // binomials: the satisfied ones Binomial(w, pSat), and of the m users
