@@ -15,15 +15,23 @@ import (
 // measured"): on the second simulator's DBN log of 100,000 SERPs over
 // 20,000 queries (refsim, seed 1, read as `lovbench ingest --format
 // yandex` reads it), one worker, the default estimator with intervals,
-// fitted without the sampler and with its best setting (30 sweeps of
-// burn-in and 100 kept, the satisfaction pooled, cells by rank bucket
-// alone). Reported: CPU-seconds (user+sys) of the fit alone, of the
-// sampler (the difference) and their ratio.
+// fitted without the sampler and with the users' opt-in
+// (clickmodels.IntervalsGibbs). Reported: CPU-seconds (user+sys) of the
+// fit alone, of the sampler (the difference) and their ratio.
 //
-//	go test ./clickmodels -run '^$' -bench Gibbs -benchtime 1x [-cpuprofile gibbs.prof]
-func BenchmarkGibbs(b *testing.B) {
+//	go test ./clickmodels -run '^$' -bench 'Gibbs$' -benchtime 1x [-cpuprofile gibbs.prof]
+func BenchmarkGibbs(b *testing.B) { benchGibbs(b, 100000, 20000) }
+
+// BenchmarkGibbs1M is BenchmarkGibbs on 1,000,000 SERPs over 300 queries:
+// few pairs, many SERPs each, most of them repeated (records of large
+// weight), where the walks per SERP weigh more than the pairs' draws.
+//
+//	go test ./clickmodels -run '^$' -bench 'Gibbs1M$' -benchtime 1x [-cpuprofile gibbs1m.prof]
+func BenchmarkGibbs1M(b *testing.B) { benchGibbs(b, 1000000, 300) }
+
+func benchGibbs(b *testing.B, serps, queries int) {
 	var buf bytes.Buffer
-	if _, _, err := refsim.Simulate(context.Background(), refsim.Default(refsim.DBN, 100000, 20000, 1), &buf); err != nil {
+	if _, _, err := refsim.Simulate(context.Background(), refsim.Default(refsim.DBN, serps, queries, 1), &buf); err != nil {
 		b.Fatal(err)
 	}
 	log, _, err := sessions.ReadYandex(&buf, "refsim", true)

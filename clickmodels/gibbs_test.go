@@ -81,64 +81,76 @@ func dbnEnumerate(a, s []float64, gamma float64, clicks uint64) (pC, pCSat float
 // and the walks cascadeWalk draws from them against the same
 // probabilities (200,000 walks, within 4.5 standard errors).
 func TestCascadeLatentsByEnumeration(t *testing.T) {
+	enumeratedSERPs(func(gamma float64, clicks uint64, pC, pCSat float64, pCExam [3]float64, l int, pSat float64, goOn []float64) {
+		wantSat := 0.0
+		if l >= 0 {
+			wantSat = pCSat / pC
+		}
+		if math.Abs(pSat-wantSat) > 1e-12 {
+			t.Errorf("gamma %v clicks %03b: P(last click satisfied) %v, enumeration %v", gamma, clicks, pSat, wantSat)
+		}
+		// P(E_r = 1 | C) for the ranks below the last click: the
+		// chain of going on from it, not satisfied at it.
+		chain := 1 - pSat
+		examined := [3]float64{}
+		for r := range 3 {
+			if r <= l || r == 0 {
+				examined[r] = 1
+				continue
+			}
+			chain *= goOn[r-1]
+			examined[r] = chain
+		}
+		for r := range 3 {
+			if want := pCExam[r] / pC; math.Abs(examined[r]-want) > 1e-12 {
+				t.Errorf("gamma %v clicks %03b: P(E_%d = 1 | C) %v, enumeration %v", gamma, clicks, r, examined[r], want)
+			}
+		}
+		// The walks.
+		const walks = 200000
+		src := rand.NewPCG(uint64(clicks), math.Float64bits(gamma))
+		var sat, reach [3]int
+		for range walks {
+			satisfied, last := cascadeWalk(l, pSat, goOn, src)
+			if satisfied {
+				sat[l]++
+			}
+			for r := 0; r <= last; r++ {
+				reach[r]++
+			}
+		}
+		check := func(what string, got int, p float64) {
+			t.Helper()
+			se := math.Sqrt(p * (1 - p) / walks)
+			if f := float64(got) / walks; math.Abs(f-p) > 4.5*se+1e-12 {
+				t.Errorf("gamma %v clicks %03b: %s in %.4f of the walks, enumeration %.4f", gamma, clicks, what, f, p)
+			}
+		}
+		if l >= 0 {
+			check("last click satisfied", sat[l], wantSat)
+		}
+		for r := l + 1; r < 3; r++ {
+			check("rank examined", reach[r], pCExam[r]/pC)
+		}
+	})
+}
+
+// enumeratedSERPs calls fn for every click pattern of a 3-rank SERP
+// (attractiveness 0.6, 0.3, 0.45; satisfaction 0.7, 0.25, 0.5), DBN
+// (continuation 0.8) and SDBN, with the brute-force enumeration's
+// probabilities (dbnEnumerate) and the sampler's conditionals
+// (cascadeLatents: the last click l, the probability that it satisfied,
+// and of going on from each rank).
+func enumeratedSERPs(fn func(gamma float64, clicks uint64, pC, pCSat float64, pCExam [3]float64, l int, pSat float64, goOn []float64)) {
 	a := []float64{0.6, 0.3, 0.45}
 	s := []float64{0.7, 0.25, 0.5}
 	for _, gamma := range []float64{0.8, 1} {
 		for clicks := uint64(0); clicks < 8; clicks++ {
 			pC, pCSat, pCExam := dbnEnumerate(a, s, gamma, clicks)
 			var car [4]float64
-			var goOn [3]float64
-			l, pSat := cascadeLatents(a, s, gamma, clicks, car[:], goOn[:])
-			wantSat := 0.0
-			if l >= 0 {
-				wantSat = pCSat / pC
-			}
-			if math.Abs(pSat-wantSat) > 1e-12 {
-				t.Errorf("gamma %v clicks %03b: P(last click satisfied) %v, enumeration %v", gamma, clicks, pSat, wantSat)
-			}
-			// P(E_r = 1 | C) for the ranks below the last click: the
-			// chain of going on from it, not satisfied at it.
-			chain := 1 - pSat
-			examined := [3]float64{}
-			for r := range 3 {
-				if r <= l || r == 0 {
-					examined[r] = 1
-					continue
-				}
-				chain *= goOn[r-1]
-				examined[r] = chain
-			}
-			for r := range 3 {
-				if want := pCExam[r] / pC; math.Abs(examined[r]-want) > 1e-12 {
-					t.Errorf("gamma %v clicks %03b: P(E_%d = 1 | C) %v, enumeration %v", gamma, clicks, r, examined[r], want)
-				}
-			}
-			// The walks.
-			const walks = 200000
-			src := rand.NewPCG(uint64(clicks), math.Float64bits(gamma))
-			var sat, reach [3]int
-			for range walks {
-				satisfied, last := cascadeWalk(l, pSat, goOn[:], src)
-				if satisfied {
-					sat[l]++
-				}
-				for r := 0; r <= last; r++ {
-					reach[r]++
-				}
-			}
-			check := func(what string, got int, p float64) {
-				t.Helper()
-				se := math.Sqrt(p * (1 - p) / walks)
-				if f := float64(got) / walks; math.Abs(f-p) > 4.5*se+1e-12 {
-					t.Errorf("gamma %v clicks %03b: %s in %.4f of the walks, enumeration %.4f", gamma, clicks, what, f, p)
-				}
-			}
-			if l >= 0 {
-				check("last click satisfied", sat[l], wantSat)
-			}
-			for r := l + 1; r < 3; r++ {
-				check("rank examined", reach[r], pCExam[r]/pC)
-			}
+			goOn := make([]float64, 3)
+			l, pSat := cascadeLatents(a, s, gamma, clicks, car[:], goOn)
+			fn(gamma, clicks, pC, pCSat, pCExam, l, pSat, goOn)
 		}
 	}
 }
@@ -250,7 +262,7 @@ func TestPriorTableUsed(t *testing.T) {
 		for _, c := range marks {
 			used[c[0]][c[1]] = true
 		}
-		got := priorTableUsed(by, true, used)
+		got := priorTableUsed(by, true, used, nil)
 		for _, c := range marks {
 			if g, w := got.byCell[c[0]][c[1]], full.byCell[c[0]][c[1]]; g != w {
 				t.Errorf("cell %v: %+v, the full table's %+v", c, g, w)

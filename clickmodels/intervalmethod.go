@@ -60,16 +60,19 @@ type GibbsSetting struct {
 	// RankOnly makes the cells the rank buckets alone, pooled over the
 	// exposure classes.
 	RankOnly bool `json:"cells_by_rank_only,omitempty"`
+	// RefitEvery refits the cells' priors to the complete-data counts
+	// every RefitEvery sweeps (0 or 1: every sweep), holding them between.
+	RefitEvery int `json:"refit_every,omitempty"`
 }
 
 // GibbsIntervals is the setting of IntervalsGibbs, the best measured
 // (docs/clickmodels.md, "A Gibbs sampler of the hierarchical DBN,
 // measured"): 30 sweeps of burn-in and 100 kept, the cells the rank
 // buckets alone and the satisfaction's pooled over them, the cells'
-// priors fitted to the complete-data counts and the relevance column the
-// EM fit's.
+// priors fitted to the complete-data counts every 5 sweeps and the
+// relevance column the EM fit's.
 func GibbsIntervals() GibbsSetting {
-	return GibbsSetting{BurnIn: 30, Sweeps: 100, PoolSat: true, RankOnly: true}
+	return GibbsSetting{BurnIn: 30, Sweeps: 100, PoolSat: true, RankOnly: true, RefitEvery: 5}
 }
 
 // gibbsSetting is the sampler's setting of o: GibbsIntervals with

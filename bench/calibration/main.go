@@ -98,6 +98,7 @@ func main() {
 	gibbsMean := flag.Bool("gibbs-mean", false, "with -gibbs-sweeps: the relevance column (and so the labels) the sampler's posterior mean (clickmodels.GibbsSetting.Mean)")
 	gibbsDraws := flag.Bool("gibbs-draws", false, "with -gibbs-sweeps: the sampler's cell priors fitted to the drawn values, not to the complete-data counts (clickmodels.GibbsSetting.FromDraws)")
 	gibbsPoolSat := flag.Bool("gibbs-pool-sat", false, "with -gibbs-sweeps: the sampler's satisfaction priors pooled over the rank buckets (clickmodels.GibbsSetting.PoolSat)")
+	gibbsRefit := flag.Int("gibbs-refit-every", 0, "with -gibbs-sweeps: the sampler's cell priors refitted every this many sweeps (clickmodels.GibbsSetting.RefitEvery; 0: every sweep; the opt-in's setting: 5)")
 	gibbsRankOnly := flag.Bool("gibbs-rank-only", false, "with -gibbs-sweeps: the sampler's cells the rank buckets alone, pooled over the exposure classes (clickmodels.GibbsSetting.RankOnly)")
 	flag.Parse()
 	if *bias {
@@ -125,7 +126,7 @@ func main() {
 				}
 				c.EmpiricalPrior = *eb
 				c.Gibbs = clickmodels.GibbsSetting{BurnIn: *gibbsBurn, Sweeps: *gibbsSweeps, Mean: *gibbsMean, FromDraws: *gibbsDraws,
-					PoolSat: *gibbsPoolSat, RankOnly: *gibbsRankOnly}
+					PoolSat: *gibbsPoolSat, RankOnly: *gibbsRankOnly, RefitEvery: *gibbsRefit}
 			}
 		}
 		if err := runUser(*serps, *queries, *models, *simName, *seed, opt); err != nil {

@@ -114,7 +114,7 @@ func TestFitIntervalsFromGibbs(t *testing.T) {
 	}
 	rc := fit.DefaultConfig().RunConfig
 	rc.Kinds = []clickmodels.Kind{clickmodels.DBN}
-	rc.Gibbs = clickmodels.GibbsSetting{BurnIn: 30, Sweeps: 100, PoolSat: true, RankOnly: true}
+	rc.Gibbs = clickmodels.GibbsSetting{BurnIn: 30, Sweeps: 100, PoolSat: true, RankOnly: true, RefitEvery: 5}
 	if err := os.Mkdir(lib, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestFitIntervalsFromGibbs(t *testing.T) {
 		return b
 	}
 	if a, b := read(gibbs, "DBN_relevance.tsv"), read(lib, "DBN_relevance.tsv"); !bytes.Equal(a, b) || len(a) < 1000 {
-		t.Errorf("DBN_relevance.tsv: fit --intervals-from gibbs (%d bytes) and the library's 30+100 pooled, rank-only sampler (%d bytes) differ", len(a), len(b))
+		t.Errorf("DBN_relevance.tsv: fit --intervals-from gibbs (%d bytes) and the library's 30+100 pooled, rank-only sampler refitting every 5 sweeps (%d bytes) differ", len(a), len(b))
 	}
 	for _, f := range []string{"DCTR_relevance.tsv", "UBM_relevance.tsv"} {
 		if !bytes.Equal(read(gibbs, f), read(counts, f)) {
@@ -158,7 +158,7 @@ func TestFitIntervalsFromGibbs(t *testing.T) {
 	}
 	ug, uc := uncertaintyOf(t, gibbs), uncertaintyOf(t, counts)
 	if u := ug["DBN"]; u == nil || u.Method != "gibbs-hierarchical-cascade" || u.Gibbs == nil ||
-		*u.Gibbs != (clickmodels.GibbsSetting{BurnIn: 30, Sweeps: 100, PoolSat: true, RankOnly: true}) {
+		*u.Gibbs != (clickmodels.GibbsSetting{BurnIn: 30, Sweeps: 100, PoolSat: true, RankOnly: true, RefitEvery: 5}) {
 		t.Errorf("DBN's uncertainty with gibbs: %s", brief(u))
 	}
 	for _, m := range []string{"DCTR", "UBM"} {

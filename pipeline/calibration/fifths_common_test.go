@@ -80,12 +80,21 @@ func withRecalibration(opt calibration.Options) calibration.Options {
 // clickmodels.GibbsSetting.FromDraws; B+Sm: the relevance column the
 // sampler's posterior mean, Mean; p: the satisfaction's priors pooled
 // over the ranks, PoolSat; r: the cells the rank buckets alone,
-// RankOnly) (docs/clickmodels.md, "A Gibbs sampler of the hierarchical DBN,
+// RankOnly; /K after them: the priors refitted every K sweeps,
+// RefitEvery) (docs/clickmodels.md, "A Gibbs sampler of the hierarchical DBN,
 // measured").
 func withGibbs(opt calibration.Options) calibration.Options {
 	env := os.Getenv("LOVBENCH_GIBBS")
+	env, refit, _ := strings.Cut(env, "/")
 	spec := strings.TrimRight(env, "dmpr")
 	flags := env[len(spec):]
+	every := 0
+	if refit != "" {
+		var err error
+		if every, err = strconv.Atoi(refit); err != nil {
+			panic("LOVBENCH_GIBBS: want B+S[flags][/K], K the sweeps between refits")
+		}
+	}
 	b, s, ok := strings.Cut(spec, "+")
 	if !ok {
 		return opt
@@ -100,11 +109,29 @@ func withGibbs(opt calibration.Options) calibration.Options {
 		if prev != nil {
 			prev(c)
 		}
+		// The measurement setting replaces the users' opt-in where a
+		// test asks for that (gibbsPooled).
+		c.Intervals = clickmodels.IntervalsCounts
 		c.Gibbs = clickmodels.GibbsSetting{BurnIn: burn, Sweeps: sweeps,
 			FromDraws: strings.Contains(flags, "d"), Mean: strings.Contains(flags, "m"),
-			PoolSat: strings.Contains(flags, "p"), RankOnly: strings.Contains(flags, "r")}
+			PoolSat: strings.Contains(flags, "p"), RankOnly: strings.Contains(flags, "r"), RefitEvery: every}
 	}
 	return opt
+}
+
+// fifthsSeed is the seed of the simulated logs: 1, or
+// LOVBENCH_SEED, to check that a calibration measured on the seed-1 logs
+// holds on logs it was not tuned to (a measurement, as LOVBENCH_GIBBS).
+func fifthsSeed() uint64 {
+	env := os.Getenv("LOVBENCH_SEED")
+	if env == "" {
+		return 1
+	}
+	s, err := strconv.ParseUint(env, 10, 64)
+	if err != nil {
+		panic("LOVBENCH_SEED: want a whole number")
+	}
+	return s
 }
 
 // refFifths runs the user's path on a log of the second simulator.
@@ -118,7 +145,7 @@ func refFifthsWith(t *testing.T, model string, serps, queries int, opt calibrati
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
-	path, truth, _, err := calibration.RefLog(ctx, refsim.Default(model, serps, queries, 1), dir)
+	path, truth, _, err := calibration.RefLog(ctx, refsim.Default(model, serps, queries, fifthsSeed()), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +171,7 @@ func simFifths(t *testing.T, k clickmodels.Kind, serps int, sparse bool) *calibr
 	t.Helper()
 	ctx := context.Background()
 	perQuery := 100
-	cfg := sim.Config{Kind: k, SERPs: serps, Seed: 1}
+	cfg := sim.Config{Kind: k, SERPs: serps, Seed: fifthsSeed()}
 	if sparse {
 		perQuery = 5
 		if k == clickmodels.UBM {
@@ -156,7 +183,7 @@ func simFifths(t *testing.T, k clickmodels.Kind, serps int, sparse bool) *calibr
 		}
 	}
 	sc := sim.DefaultSyntheticConfig()
-	sc.Queries, sc.Seed = serps/perQuery, 1
+	sc.Queries, sc.Seed = serps/perQuery, fifthsSeed()
 	src, err := sim.NewSyntheticSource(sc)
 	if err != nil {
 		t.Fatal(err)

@@ -134,7 +134,7 @@ func TestFifthsRefDBNSparseEvidence(t *testing.T) {
 // gibbsPooled is the path with DBN's intervals from the Gibbs sampler of
 // the hierarchical model as measured best, the users' opt-in
 // (clickmodels.IntervalsGibbs, whose setting GibbsIntervals is 30 sweeps
-// of burn-in, 100 kept; its cells the rank buckets alone, the
+// of burn-in, 100 kept, the priors refitted every 5; its cells the rank buckets alone, the
 // satisfaction's pooled over the ranks; the relevance column the EM
 // fit's): docs/clickmodels.md, "A Gibbs sampler of the hierarchical DBN,
 // measured".
@@ -146,8 +146,10 @@ func gibbsPooled() calibration.Options {
 
 // TestFifthsGibbsRefDBNAtScale holds the sampler (gibbsPooled) to the
 // targets on the second simulator's DBN log of 100,000 SERPs over 20,000
-// queries, whose truth it must cover in every fifth: 0.94 0.92 0.91 0.90
-// 0.89, ECE 0.036 (main: 0.98 0.98 0.99 0.98 0.96, ECE 0.051; the sampler
+// queries, whose truth it must cover in every fifth: 0.941 0.919 0.916
+// 0.906 0.888, ECE 0.038 (on lovbench 41372a8, before the sampler's draws
+// and refits were made cheaper: 0.938 0.916 0.912 0.898 0.888, ECE 0.036;
+// main's intervals: 0.98 0.98 0.99 0.98 0.96, ECE 0.051; the sampler
 // with a cell per rank bucket and exposure class drifted off the truth
 // there, 0.90 0.84 0.91 0.79 0.74, ECE 0.159).
 func TestFifthsGibbsRefDBNAtScale(t *testing.T) {
@@ -155,8 +157,11 @@ func TestFifthsGibbsRefDBNAtScale(t *testing.T) {
 }
 
 // TestFifthsGibbsRefDBNSparse is TestFifthsRefDBNSparse with the sampler
-// (gibbsPooled). It fails in the best-observed fifth: 0.921 0.892 0.895
-// 0.890 0.843, ECE 0.041 (main: 0.989 0.987 0.984 0.971 0.779, ECE 0.102).
+// (gibbsPooled). It fails in the best-observed fifth: 0.903 0.902 0.894
+// 0.885 0.845, ECE 0.042 (on 41372a8: 0.921 0.892 0.895 0.890 0.843, ECE
+// 0.041; main's intervals: 0.989 0.987 0.984 0.971 0.779, ECE 0.102).
+// On seed 2's log (LOVBENCH_SEED=2) it passes: 0.930 0.901 0.891 0.912
+// 0.906, ECE 0.048.
 func TestFifthsGibbsRefDBNSparse(t *testing.T) {
 	checkFifths(t, refFifthsWith(t, refsim.DBN, 10000, 2000, gibbsPooled()), false)
 }
