@@ -256,17 +256,11 @@ func drawPriors(by [][exposureClasses]drawMoments) [][exposureClasses]BetaPrior 
 	return out
 }
 
-// cellPriors is the table of priors priorTableOf fits to the counts (k,
-// n) of the pairs in cells cell, as the intervals' priors are fitted; of
-// the cells that hold no pair it fits none (priorTableUsed; their priors
-// are zero).
-func cellPriors(cell [][2]int, k, n []float64, warm *priorWarm) [][exposureClasses]BetaPrior {
-	by := make([][exposureClasses]priorHist, rankBuckets)
-	used := make([][exposureClasses]bool, rankBuckets)
-	for p, c := range cell {
-		by[c[0]][c[1]].add(k[p], n[p])
-		used[c[0]][c[1]] = true
-	}
+// cellPriors is the table of priors priorTableOf fits to the histograms
+// by of the pairs' counts, as the intervals' priors are fitted; of the
+// cells used does not mark (those that hold no pair) it fits none
+// (priorTableUsed; their priors are zero).
+func cellPriors(by [][exposureClasses]priorHist, used [][exposureClasses]bool, warm *priorWarm) [][exposureClasses]BetaPrior {
 	t := priorTableUsed(by, true, used, warm)
 	out := make([][exposureClasses]BetaPrior, rankBuckets)
 	for r := range out {
@@ -346,148 +340,376 @@ func drawBeta(alpha, beta float64, g *drawer) float64 {
 
 // gibbs runs burnIn + sweeps sweeps of the sampler (see above) on f's
 // records, from f's fitted values (which it does not change) and the
-// cells of ev, and sets ev.RelAlpha and ev.RelBeta (DBN, SDBN).
+// cells of ev, and sets ev.RelAlpha and ev.RelBeta (DBN, SDBN): the
+// sampler of one shard, the whole log (gibbsRun; GibbsShards runs it over
+// query shards).
 func (f *fitter) gibbs(ctx context.Context, ev *Evidence, g GibbsSetting) {
-	burnIn, sweeps, fromDraws, mean, poolSat, rankOnly := g.BurnIn, g.Sweeps, g.FromDraws, g.Mean, g.PoolSat, g.RankOnly
 	ev.Gibbs = &g
-	d := f.d
-	np := d.Pairs()
-	gamma := 1.0
-	if f.kind == DBN {
-		gamma = f.global[0]
+	s := &gibbsSampler{g: g, chains: make([]*GibbsChain, 1)}
+	each := func(fn func(k int, f *fitter) error) error { return fn(0, f) }
+	if err := s.run(ctx, each, func(int, *fitter) *Evidence { return ev }, nil); err != nil {
+		return // only ctx's error: the caller reports it
 	}
-	cell := make([][2]int, np)
-	for p := range cell {
+	s.chains[0].result(ev)
+}
+
+// GibbsChain is the sampler's state on one shard's pairs (a fitter's):
+// per pair its cells, the values its walks read, its key, its current a
+// and s, the sweep's complete-data counts and the Rao-Blackwell sums; per
+// record its key. A pair belongs to one query and a query to one shard,
+// so no other shard reads or writes any of it.
+type GibbsChain struct {
+	cellA, cellS []uint8 // per pair: rank bucket << 3 | exposure class
+	read         []uint8 // gibbsReads
+	pairKey      []uint64
+	recKey       []uint64
+	a, s         []float64
+	cnt          gibbsCounts
+	m1, l1       []float64
+	// After the last sweep (finish): the relevance's Betas and, with
+	// GibbsSetting.Mean, its mean; every other slice nil.
+	relA, relB, relMean []float64
+}
+
+// cellOf packs a prior cell into a byte; cellIdx unpacks it.
+func cellOf(b, e int) uint8 { return uint8(b<<3 | e) }
+
+func cellIdx(c uint8) (b, e int) { return int(c >> 3), int(c & 7) }
+
+// pairKeyOf is the key of the pair of query q and document doc (names):
+// the pair's streams are seeded by it, so a pair draws the same values
+// in whatever Data (the whole log, or any query shard of it) it is.
+func pairKeyOf(q, doc string) uint64 {
+	return hashes.Mix(hashes.Mix(hashes.FNV1a(q)^gibbsPairSeed) ^ hashes.FNV1a(doc))
+}
+
+// gibbsKeys returns every pair's key (pairKeyOf) and every record's: a
+// hash of its click mask and its pairs' keys in rank order, which is its
+// content (query, documents in order, clicks), unique among d's records
+// (identical SERPs are one record; Prepare).
+func gibbsKeys(d *Data) (pairKey, recKey []uint64) {
+	pairKey = make([]uint64, d.Pairs())
+	qs, ds := d.log.Queries.Names, d.log.Docs.Names
+	for p := range pairKey {
+		pairKey[p] = pairKeyOf(qs[d.pairQuery[p]], ds[d.pairDoc[p]])
+	}
+	recKey = make([]uint64, len(d.recClicks))
+	for i := range recKey {
+		h := hashes.Mix(d.recClicks[i] ^ 0x9e3779b97f4a7c15)
+		for _, p := range d.recPair[d.recOff[i]:d.recOff[i+1]] {
+			h = hashes.Mix(h ^ pairKey[p])
+		}
+		recKey[i] = h
+	}
+	return pairKey, recKey
+}
+
+// newGibbsChain starts the chain of f's pairs: cells from ev (Rank,
+// Shown), values at f's fit.
+func newGibbsChain(f *fitter, ev *Evidence, g GibbsSetting) *GibbsChain {
+	np := f.d.Pairs()
+	c := &GibbsChain{cellA: make([]uint8, np), cellS: make([]uint8, np), read: f.gibbsReads(),
+		a: make([]float64, np), s: make([]float64, np),
+		cnt: gibbsCounts{aK: make([]float64, np), aN: make([]float64, np), sK: make([]float64, np), sN: make([]float64, np)},
+		m1:  make([]float64, np), l1: make([]float64, np)}
+	c.pairKey, c.recKey = gibbsKeys(f.d)
+	for p := range np {
 		b, e := priorCellOf(ev.Rank[p], ev.Shown[p])
-		cell[p] = [2]int{b, e}
+		if g.RankOnly {
+			// The attractiveness's cells by rank bucket only: every
+			// pair in exposure class 0's.
+			e = 0
+		}
+		c.cellA[p], c.cellS[p] = cellOf(b, e), cellOf(b, e)
+		if g.PoolSat {
+			// The satisfaction's cells by exposure only: every pair in
+			// rank bucket 0's.
+			c.cellS[p] = cellOf(0, e)
+		}
+		c.a[p] = min(max(f.attr[p], 1e-9), 1-1e-9)
+		c.s[p] = min(max(f.sat[p], 1e-9), 1-1e-9)
 	}
-	if rankOnly {
-		// The attractiveness's cells by rank bucket only: every pair in
-		// exposure class 0's.
-		for p := range cell {
-			cell[p][1] = 0
+	return c
+}
+
+// gibbsHists are the histograms of the cells' complete-data counts of
+// every shard (priorHist: whole or fixed-point sums, so they do not
+// depend on how the pairs are split), and which cells hold pairs.
+type gibbsHists struct {
+	a, s         [][exposureClasses]priorHist
+	usedA, usedS [][exposureClasses]bool
+}
+
+func newGibbsHists() *gibbsHists {
+	return &gibbsHists{a: make([][exposureClasses]priorHist, rankBuckets), s: make([][exposureClasses]priorHist, rankBuckets),
+		usedA: make([][exposureClasses]bool, rankBuckets), usedS: make([][exposureClasses]bool, rankBuckets)}
+}
+
+// add adds the chain's pairs with counts (aK, aN) of the attractiveness
+// and (sK, sN) of the satisfaction.
+func (h *gibbsHists) add(c *GibbsChain, aK, aN, sK, sN []float64) {
+	for p := range c.cellA {
+		b, e := cellIdx(c.cellA[p])
+		h.a[b][e].add(aK[p], aN[p])
+		h.usedA[b][e] = true
+		b, e = cellIdx(c.cellS[p])
+		h.s[b][e].add(sK[p], sN[p])
+		h.usedS[b][e] = true
+	}
+}
+
+// priors fits the cells' priors to h (cellPriors), from warm's starts
+// (nil: cold).
+func (h *gibbsHists) priors(warmA, warmS *priorWarm) (pa, ps [][exposureClasses]BetaPrior) {
+	return cellPriors(h.a, h.usedA, warmA), cellPriors(h.s, h.usedS, warmS)
+}
+
+// walks is step 1 of sweep t on f's records: the complete-data counts.
+func (c *GibbsChain) walks(ctx context.Context, f *fitter, t int, gamma float64) {
+	d, cnt := f.d, &c.cnt
+	seed := hashes.Mix(uint64(t))
+	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
+		ch := d.chunks[ci]
+		for p := ch.pairLo; p < ch.pairHi; p++ {
+			cnt.aK[p], cnt.aN[p], cnt.sK[p], cnt.sN[p] = 0, 0, 0, 0
+		}
+		dr := newDrawer()
+		car, goOn := sc.c.tmp[0][:], sc.c.tmp[1][:]
+		var examined [MaxSERP]int
+		for i := ch.recLo; i < ch.recHi; i++ {
+			pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
+			n := len(pairs)
+			ra, rs := sc.a[:n], sc.s[:n]
+			for r, p := range pairs {
+				ra[r], rs[r] = c.a[p], c.s[p]
+			}
+			clicks := d.recClicks[i]
+			l, pSat := cascadeLatents(ra, rs, gamma, clicks, car[:n+1], goOn[:n])
+			w := d.recWeight[i]
+			// Above the last click (and at it) the latents are the
+			// clicks themselves.
+			for r := 0; r <= l; r++ {
+				p := pairs[r]
+				cnt.aN[p] += w
+				if clicks&(1<<uint(r)) != 0 {
+					cnt.aK[p] += w
+					cnt.sN[p] += w
+				}
+			}
+			dr.seed(seed, c.recKey[i])
+			clear(examined[:n])
+			if sat := cascadeWalks(l, pSat, goOn[:n], int(w), dr, examined[:n]); sat > 0 {
+				cnt.sK[pairs[l]] += float64(sat)
+			}
+			for r := l + 1; r < n; r++ {
+				cnt.aN[pairs[r]] += float64(examined[r]) // examined, not clicked
+			}
+		}
+	})
+}
+
+// draws is steps 3 and 4 of sweep t on f's pairs, under the cells'
+// priors pa (attractiveness) and ps (satisfaction); keep: after the
+// burn-in. With byA and byS (GibbsSetting.FromDraws) it adds the drawn
+// values to their cells' moments.
+func (c *GibbsChain) draws(ctx context.Context, f *fitter, t int, keep bool, pa, ps [][exposureClasses]BetaPrior, byA, byS [][exposureClasses]drawMoments) {
+	d, cnt := f.d, &c.cnt
+	fromDraws := byA != nil
+	seed := hashes.Mix(uint64(t)) ^ gibbsPairSeed
+	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
+		ch := d.chunks[ci]
+		dr := newDrawer()
+		for p := ch.pairLo; p < ch.pairHi; p++ {
+			dr.seed(seed, c.pairKey[p])
+			ba, ea := cellIdx(c.cellA[p])
+			bs, es := cellIdx(c.cellS[p])
+			qa, qs := pa[ba][ea], ps[bs][es]
+			aa, ab := qa.Alpha+cnt.aK[p], qa.Beta+cnt.aN[p]-cnt.aK[p]
+			sa, sb := qs.Alpha+cnt.sK[p], qs.Beta+cnt.sN[p]-cnt.sK[p]
+			if keep {
+				// Rao-Blackwell: E[a s] and E[ln(a s)] given the
+				// sweep's counts and priors.
+				c.m1[p] += aa / (aa + ab) * sa / (sa + sb)
+				dg := &sc.digamma
+				c.l1[p] += dg.of(aa) - dg.of(aa+ab) + dg.of(sa) - dg.of(sa+sb)
+			}
+			// A value the walks never read (gibbsReads) is not drawn,
+			// unless the cells are fitted to the draws. The pair's
+			// stream is its own: no other pair's draw changes.
+			if c.read[p]&readAttr != 0 || fromDraws {
+				c.a[p] = drawBeta(aa, ab, dr)
+			}
+			if c.read[p]&readSat != 0 || fromDraws {
+				c.s[p] = drawBeta(sa, sb, dr)
+			}
+		}
+	})
+	if fromDraws {
+		for p := range c.a {
+			b, e := cellIdx(c.cellA[p])
+			byA[b][e].add(c.a[p])
+			b, e = cellIdx(c.cellS[p])
+			byS[b][e].add(c.s[p])
 		}
 	}
-	cellS := cell
-	if poolSat {
-		// The satisfaction's cells by exposure only: every pair in rank
-		// bucket 0's.
-		cellS = make([][2]int, np)
-		for p, c := range cell {
-			cellS[p] = [2]int{0, c[1]}
+}
+
+// finish turns the Rao-Blackwell sums of sweeps kept sweeps into the
+// relevance's Betas (and mean), dropping the rest of the state.
+func (c *GibbsChain) finish(sweeps int, mean bool) {
+	k := float64(sweeps)
+	np := len(c.m1)
+	c.relA, c.relB = make([]float64, np), make([]float64, np)
+	if mean {
+		c.relMean = make([]float64, np)
+		for p := range c.m1 {
+			c.relMean[p] = c.m1[p] / k
 		}
 	}
-	sk, sn := f.satCounts(ctx)
-	pa, ps := cellPriors(cell, ev.AttrK, ev.AttrN, nil), cellPriors(cellS, sk, sn, nil)
+	for p := range c.m1 {
+		c.relA[p], c.relB[p] = betaFromMeanLogMoment(c.m1[p]/k, c.l1[p]/k)
+	}
+	*c = GibbsChain{relA: c.relA, relB: c.relB, relMean: c.relMean}
+}
+
+// result sets ev's relevance Betas (and mean) to the finished chain's.
+func (c *GibbsChain) result(ev *Evidence) {
+	ev.RelAlpha, ev.RelBeta, ev.RelMean = c.relA, c.relB, c.relMean
+}
+
+// gibbsSampler is one run of the sampler over the chains of one or more
+// query shards, which share the cells' priors.
+type gibbsSampler struct {
+	g      GibbsSetting
+	chains []*GibbsChain // by shard; nil where the store holds it
+}
+
+// GibbsStore holds the sampler's chains between its passes over the
+// shards (GibbsShards.Run), in memory or, under a memory limit, in
+// files (GibbsChain.MarshalBinary).
+type GibbsStore interface {
+	// Keep takes shard k's chain after a pass; Get gives it back before
+	// the next (the same values: a chain read back from a file is
+	// UnmarshalGibbsChain's).
+	Keep(k int, c *GibbsChain) error
+	Get(k int) (*GibbsChain, error)
+}
+
+// run runs the sampler over the shards' fitters that each yields (in
+// shard order, with their index k), evidence giving a shard's Evidence
+// (its cells' Rank and Shown and its attractiveness counts) in the first
+// pass, store (nil: s.chains, in memory) holding the chains between
+// passes; it leaves every chain finished. Per sweep: every shard's walks
+// (and, on a sweep that refits the priors, the histograms of its
+// complete-data counts, summed over the shards exactly), then the cells'
+// priors, then every shard's draws. A shard's draws of a sweep that
+// keeps the priors come in the same pass as its walks, and those of a
+// sweep that refits them in the next sweep's pass, before its walks: the
+// same values in the same order per shard, one pass over the shards a
+// sweep.
+func (s *gibbsSampler) run(ctx context.Context, each func(fn func(k int, f *fitter) error) error, evidence func(k int, f *fitter) *Evidence, store GibbsStore) error {
+	g := s.g
+	get := func(k int) (*GibbsChain, error) {
+		if store == nil {
+			return s.chains[k], nil
+		}
+		return store.Get(k)
+	}
+	put := func(k int, c *GibbsChain) error {
+		if store == nil {
+			s.chains[k] = c
+			return nil
+		}
+		return store.Keep(k, c)
+	}
+	gammaOf := func(f *fitter) float64 {
+		if f.kind == DBN {
+			return f.global[0]
+		}
+		return 1
+	}
+	// The cells' first priors: the intervals' own fit to the attractiveness
+	// counts of the evidence pass and to the satisfaction's exact E-step
+	// counts.
+	h := newGibbsHists()
+	err := each(func(k int, f *fitter) error {
+		ev := evidence(k, f)
+		if ev == nil {
+			return ctx.Err()
+		}
+		c := newGibbsChain(f, ev, g)
+		sk, sn := f.satCounts(ctx)
+		h.add(c, ev.AttrK, ev.AttrN, sk, sn)
+		return put(k, c)
+	})
+	if err != nil {
+		return err
+	}
+	pa, ps := h.priors(nil, nil)
 	var warmA, warmS priorWarm
-	read := f.gibbsReads()
-	a, s := make([]float64, np), make([]float64, np)
-	for p := range a {
-		a[p] = min(max(f.attr[p], 1e-9), 1-1e-9)
-		s[p] = min(max(f.sat[p], 1e-9), 1-1e-9)
-	}
-	cnt := gibbsCounts{aK: make([]float64, np), aN: make([]float64, np), sK: make([]float64, np), sN: make([]float64, np)}
-	m1, l1 := make([]float64, np), make([]float64, np)
-	for t := range burnIn + sweeps {
-		if ctx.Err() != nil {
-			return
+	pending := false // the last sweep's draws wait for its priors
+	T := g.BurnIn + g.Sweeps
+	for t := range T {
+		if err := ctx.Err(); err != nil {
+			return err
 		}
-		seed := hashes.Mix(uint64(t))
-		keep := t >= burnIn
-		// (1) The latent variables given the pairs' values.
-		f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
-			ch := d.chunks[ci]
-			for p := ch.pairLo; p < ch.pairHi; p++ {
-				cnt.aK[p], cnt.aN[p], cnt.sK[p], cnt.sN[p] = 0, 0, 0, 0
+		refit := !g.FromDraws && t%max(g.RefitEvery, 1) == 0
+		var byA, byS [][exposureClasses]drawMoments
+		if g.FromDraws {
+			byA, byS = make([][exposureClasses]drawMoments, rankBuckets), make([][exposureClasses]drawMoments, rankBuckets)
+		}
+		if refit {
+			h = newGibbsHists()
+		}
+		err := each(func(k int, f *fitter) error {
+			c, err := get(k)
+			if err != nil {
+				return err
 			}
-			dr := newDrawer()
-			car, goOn := sc.c.tmp[0][:], sc.c.tmp[1][:]
-			var examined [MaxSERP]int
-			for i := ch.recLo; i < ch.recHi; i++ {
-				pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
-				n := len(pairs)
-				ra, rs := sc.a[:n], sc.s[:n]
-				for r, p := range pairs {
-					ra[r], rs[r] = a[p], s[p]
-				}
-				clicks := d.recClicks[i]
-				l, pSat := cascadeLatents(ra, rs, gamma, clicks, car[:n+1], goOn[:n])
-				w := d.recWeight[i]
-				// Above the last click (and at it) the latents are the
-				// clicks themselves.
-				for r := 0; r <= l; r++ {
-					p := pairs[r]
-					cnt.aN[p] += w
-					if clicks&(1<<uint(r)) != 0 {
-						cnt.aK[p] += w
-						cnt.sN[p] += w
-					}
-				}
-				dr.seed(seed, uint64(i))
-				clear(examined[:n])
-				if sat := cascadeWalks(l, pSat, goOn[:n], int(w), dr, examined[:n]); sat > 0 {
-					cnt.sK[pairs[l]] += float64(sat)
-				}
-				for r := l + 1; r < n; r++ {
-					cnt.aN[pairs[r]] += float64(examined[r]) // examined, not clicked
-				}
+			if pending {
+				c.draws(ctx, f, t-1, t-1 >= g.BurnIn, pa, ps, nil, nil)
 			}
+			// (1) The latent variables given the pairs' values.
+			c.walks(ctx, f, t, gammaOf(f))
+			if refit {
+				h.add(c, c.cnt.aK, c.cnt.aN, c.cnt.sK, c.cnt.sN)
+			} else {
+				// (2) The pairs' values given the latent variables and
+				// the priors.
+				c.draws(ctx, f, t, t >= g.BurnIn, pa, ps, byA, byS)
+			}
+			return put(k, c)
 		})
-		if !fromDraws && t%max(g.RefitEvery, 1) == 0 {
+		if err != nil {
+			return err
+		}
+		if refit {
 			// (3) The cells' priors given the complete data, the pairs'
-			// values integrated out: the intervals' own fit (priorTableOf)
-			// of the beta-binomial counts, whole trials here.
-			pa, ps = cellPriors(cell, cnt.aK, cnt.aN, &warmA), cellPriors(cellS, cnt.sK, cnt.sN, &warmS)
+			// values integrated out: the intervals' own fit
+			// (priorTableOf) of the beta-binomial counts, whole trials
+			// here.
+			pa, ps = h.priors(&warmA, &warmS)
 		}
-		// (2) The pairs' values given the latent variables and the priors.
-		f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
-			ch := d.chunks[ci]
-			dr := newDrawer()
-			for p := ch.pairLo; p < ch.pairHi; p++ {
-				dr.seed(seed^gibbsPairSeed, uint64(p))
-				c, cs := cell[p], cellS[p]
-				qa, qs := pa[c[0]][c[1]], ps[cs[0]][cs[1]]
-				aa, ab := qa.Alpha+cnt.aK[p], qa.Beta+cnt.aN[p]-cnt.aK[p]
-				sa, sb := qs.Alpha+cnt.sK[p], qs.Beta+cnt.sN[p]-cnt.sK[p]
-				if keep {
-					// Rao-Blackwell: E[a s] and E[ln(a s)] given the
-					// sweep's counts and priors.
-					m1[p] += aa / (aa + ab) * sa / (sa + sb)
-					dg := &sc.digamma
-					l1[p] += dg.of(aa) - dg.of(aa+ab) + dg.of(sa) - dg.of(sa+sb)
-				}
-				// A value the walks never read (gibbsReads) is not drawn,
-				// unless the cells are fitted to the draws. The pair's
-				// stream is its own: no other pair's draw changes.
-				if read[p]&readAttr != 0 || fromDraws {
-					a[p] = drawBeta(aa, ab, dr)
-				}
-				if read[p]&readSat != 0 || fromDraws {
-					s[p] = drawBeta(sa, sb, dr)
-				}
-			}
-		})
-		if fromDraws {
+		if g.FromDraws {
 			// (3) The cells' priors fitted to the drawn values.
-			byA, byS := make([][exposureClasses]drawMoments, rankBuckets), make([][exposureClasses]drawMoments, rankBuckets)
-			for p, c := range cell {
-				byA[c[0]][c[1]].add(a[p])
-				byS[cellS[p][0]][cellS[p][1]].add(s[p])
-			}
 			pa, ps = drawPriors(byA), drawPriors(byS)
 		}
+		pending = refit
 	}
-	ev.RelAlpha, ev.RelBeta = make([]float64, np), make([]float64, np)
-	k := float64(sweeps)
-	if mean {
-		ev.RelMean = make([]float64, np)
-		for p := range m1 {
-			ev.RelMean[p] = m1[p] / k
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return each(func(k int, f *fitter) error {
+		c, err := get(k)
+		if err != nil {
+			return err
 		}
-	}
-	for p := range m1 {
-		ev.RelAlpha[p], ev.RelBeta[p] = betaFromMeanLogMoment(m1[p]/k, l1[p]/k)
-	}
+		if pending {
+			c.draws(ctx, f, T-1, T-1 >= g.BurnIn, pa, ps, nil, nil)
+		}
+		c.finish(g.Sweeps, g.Mean)
+		return put(k, c)
+	})
 }
 
 // betaFromMeanLogMoment is the Beta(alpha, beta) with mean m and E[ln x]
