@@ -21,7 +21,10 @@ import (
 // bits, followed, with Evidence, by the pair's mean rank, its impressions
 // (Evidence.Shown) and effective counts (K and N of attractiveness, then of
 // satisfaction) and, for PBM and UBM (Evidence.Ranks), the bit set of the
-// ranks it was shown at as a little-endian uint64. A 0 ends the file, so that a file cut between two queries is
+// ranks it was shown at as a little-endian uint64, and, where the Gibbs
+// sampler computed them (Evidence.Gibbs), its relevance's Beta
+// (Evidence.RelAlpha, RelBeta) and, with GibbsSetting.Mean, mean
+// (RelMean) as little-endian float64 bits. A 0 ends the file, so that a file cut between two queries is
 // still known to be cut.
 func WritePairFile(path string, sm ShardModel) (err error) {
 	f, err := os.Create(path)
@@ -67,6 +70,13 @@ func WritePairFile(path string, sm ShardModel) (err error) {
 				if ev.Ranks != nil {
 					buf = binary.LittleEndian.AppendUint64(buf, ev.Ranks[p])
 				}
+				if ev.RelAlpha != nil {
+					buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(ev.RelAlpha[p]))
+					buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(ev.RelBeta[p]))
+				}
+				if ev.RelMean != nil {
+					buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(ev.RelMean[p]))
+				}
 			}
 		}
 		if _, err := w.Write(buf); err != nil {
@@ -92,6 +102,7 @@ type fileCursor struct {
 	hasAttr, hasSat bool
 	hasEv           bool
 	hasRanks        bool // Evidence.Ranks (PBM, UBM)
+	hasRel, hasMean bool // Evidence.RelAlpha and RelBeta, RelMean (the Gibbs sampler's)
 	err             *error
 	pos             int64
 	q               string
@@ -101,12 +112,13 @@ type fileCursor struct {
 }
 
 // openPairFile opens path and reads its first query's header.
-func openPairFile(path string, hasAttr, hasSat, hasEv, hasRanks bool, errp *error) (*fileCursor, *os.File, error) {
+func openPairFile(path string, hasAttr, hasSat, hasEv, hasRanks bool, gibbs *GibbsSetting, errp *error) (*fileCursor, *os.File, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	c := &fileCursor{path: path, r: bufio.NewReaderSize(f, 1<<15), hasAttr: hasAttr, hasSat: hasSat, hasEv: hasEv, hasRanks: hasRanks, err: errp}
+	c := &fileCursor{path: path, r: bufio.NewReaderSize(f, 1<<15), hasAttr: hasAttr, hasSat: hasSat, hasEv: hasEv, hasRanks: hasRanks, err: errp,
+		hasRel: gibbs != nil, hasMean: gibbs != nil && gibbs.Mean}
 	c.next()
 	return c, f, nil
 }
@@ -200,6 +212,11 @@ func (c *fileCursor) emit(yield func(q, d string, v *pairVal) bool) bool {
 				f, err = c.readFloat()
 				v.ranks = math.Float64bits(f)
 			}
+			for _, x := range []*float64{&v.relA, &v.relB, &v.relMean}[:2*b2i(c.hasRel)+b2i(c.hasMean)] {
+				if err == nil {
+					*x, err = c.readFloat()
+				}
+			}
 		}
 		if err != nil {
 			c.fail(err)
@@ -223,7 +240,7 @@ func spilledPairs(m0 *Model, paths []string) *pairWriter {
 		readErr = nil // each pass reads the files afresh
 		cs := make([]pairCursor, 0, len(paths))
 		for _, path := range paths {
-			c, f, err := openPairFile(path, pw.hasAttr, pw.hasSat, pw.hasEv, pw.hasEv && pw.kind.ScaleRidge() && pw.ranks <= maxGraphRanks, &readErr)
+			c, f, err := openPairFile(path, pw.hasAttr, pw.hasSat, pw.hasEv, pw.hasEv && pw.kind.ScaleRidge() && pw.ranks <= maxGraphRanks, pw.gibbs, &readErr)
 			if err != nil {
 				readErr = err
 				return

@@ -348,18 +348,78 @@ func (r *shardRun) fit(k clickmodels.Kind, ft *fitted, acc *clickmodels.EvalSums
 	if err != nil {
 		return 0, fmt.Errorf("fit %v: %w", k, err)
 	}
+	chains := &gibbsChains{vals: vals, dir: r.makeSpillDir, held: map[int]*clickmodels.GibbsChain{}}
+	defer chains.remove()
+	gs, err := r.gibbs(k, fs, vals, global, chains)
+	if err != nil {
+		return 0, fmt.Errorf("fit %v: %w", k, err)
+	}
 	for i := range r.n {
-		if err := r.finish(i, k, fs, vals, global, done, ft, acc); err != nil {
+		if err := r.finish(i, k, fs, vals, global, done, ft, acc, gs); err != nil {
 			return 0, err
 		}
 	}
 	return done, nil
 }
 
+// gibbs runs the Gibbs sampler of kind's intervals (clickmodels.GibbsShards;
+// nil when the fit has none) over the fitted shards: a held shard's fit
+// as it is, a spilled shard's rebuilt from its file for every pass (its
+// dictionaries and pair values read in the first pass only), the chains
+// held in memory within what is left of the pair values' budget and in
+// a file each beyond (store).
+func (r *shardRun) gibbs(k clickmodels.Kind, fs []*clickmodels.ShardFit, vals *pairValues, global []float64, store *gibbsChains) (*clickmodels.GibbsShards, error) {
+	gs, err := clickmodels.NewGibbsShards(k, r.cfg.Options, r.n, store)
+	if gs == nil || err != nil {
+		return nil, err
+	}
+	r.logMem("Gibbs sampler started", "model", k.String())
+	var scratch *clickmodels.Data // arrays of the last spilled shard read
+	first := true
+	err = gs.Run(r.ctx, func(fn func(int, *clickmodels.ShardFit) error) error {
+		for i := range r.n {
+			if f := fs[i]; f != nil {
+				if err := fn(i, f); err != nil {
+					return err
+				}
+				continue
+			}
+			var p *PreparedShard
+			var err error
+			if first {
+				p, err = r.shard(i)
+			} else {
+				if p, err = readPreparedShardFile(r.shardPath(i), false, scratch); err == nil {
+					scratch = p.Data
+				}
+			}
+			if err != nil {
+				return err
+			}
+			f := clickmodels.NewShardFitShared(r.ctx, p.Data, p.Test, k, r.cfg.Options, global, false)
+			if first {
+				if err := vals.load(i, f); err != nil {
+					return err
+				}
+			}
+			if err := fn(i, f); err != nil {
+				return err
+			}
+		}
+		first = false
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.logMem("Gibbs sampler done", "model", k.String())
+	return gs, nil
+}
+
 // finish builds shard i's final model after done iterations (its
-// intervals' evidence included), keeps it in ft (in memory, or in a pair
+// intervals' evidence included, with gs's relevance Betas if not nil), keeps it in ft (in memory, or in a pair
 // file when spilling) and evaluates it into acc.
-func (r *shardRun) finish(i int, k clickmodels.Kind, fs []*clickmodels.ShardFit, vals *pairValues, global []float64, done int, ft *fitted, acc *clickmodels.EvalSums) error {
+func (r *shardRun) finish(i int, k clickmodels.Kind, fs []*clickmodels.ShardFit, vals *pairValues, global []float64, done int, ft *fitted, acc *clickmodels.EvalSums, gs *clickmodels.GibbsShards) error {
 	f, p := fs[i], r.ps[i]
 	if f == nil {
 		var err error
@@ -372,7 +432,13 @@ func (r *shardRun) finish(i int, k clickmodels.Kind, fs []*clickmodels.ShardFit,
 		}
 		vals.drop(i)
 	}
-	m, err := f.FinalModel(r.ctx, done, r.cfg.Options)
+	var m *clickmodels.Model
+	var err error
+	if gs != nil {
+		m, err = gs.FinalModel(r.ctx, f, i, done, r.cfg.Options)
+	} else {
+		m, err = f.FinalModel(r.ctx, done, r.cfg.Options)
+	}
 	if err != nil {
 		return err
 	}
@@ -585,4 +651,80 @@ func (p *PreparedShard) Size() int64 {
 		}
 	}
 	return int64(n)
+}
+
+// gibbsChains holds the Gibbs sampler's chains (clickmodels.GibbsStore)
+// under a memory limit as iterates does accelerated EM's: a shard's chain
+// in memory while it fits in what is left of the pair values' budget
+// (the two share it), the others in a file per shard in the pair values'
+// directory, rewritten after every pass; without a limit, all in memory.
+type gibbsChains struct {
+	vals    *pairValues
+	dir     func() (string, error) // the directory of the files, made on first use
+	dirName string
+	held    map[int]*clickmodels.GibbsChain
+	size    map[int]int64 // the bytes a held chain was counted at
+	onDisk  map[int]bool
+}
+
+func (g *gibbsChains) path(k int) string {
+	return filepath.Join(g.dirName, fmt.Sprintf("gibbs-%05d", k))
+}
+
+func (g *gibbsChains) Keep(k int, c *clickmodels.GibbsChain) error {
+	if g.onDisk == nil {
+		g.onDisk, g.size = map[int]bool{}, map[int]int64{}
+	}
+	v := g.vals
+	if _, held := g.held[k]; held {
+		// A chain shrinks when it finishes: its budget follows.
+		sz := c.Size()
+		v.held += sz - g.size[k]
+		g.held[k], g.size[k] = c, sz
+		return nil
+	}
+	if !g.onDisk[k] {
+		if sz := c.Size(); v.budget <= 0 || v.held+sz <= v.budget {
+			v.held += sz
+			g.held[k], g.size[k] = c, sz
+			return nil
+		}
+		dir, err := g.dir()
+		if err != nil {
+			return err
+		}
+		g.dirName, g.onDisk[k] = dir, true
+	}
+	b, err := c.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(g.path(k), b, 0o644)
+}
+
+func (g *gibbsChains) Get(k int) (*clickmodels.GibbsChain, error) {
+	if !g.onDisk[k] {
+		return g.held[k], nil
+	}
+	b, err := os.ReadFile(g.path(k))
+	if err != nil {
+		return nil, err
+	}
+	c, err := clickmodels.UnmarshalGibbsChain(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", g.path(k), err)
+	}
+	return c, nil
+}
+
+// remove deletes the chains' files and gives their memory back to the
+// budget.
+func (g *gibbsChains) remove() {
+	for k := range g.held {
+		g.vals.held -= g.size[k]
+	}
+	for k := range g.onDisk {
+		os.Remove(g.path(k))
+	}
+	g.held, g.size, g.onDisk = nil, nil, nil
 }

@@ -1,0 +1,72 @@
+package outofcore_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/lovbench/lovbench/clickmodels"
+	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/sessions/split"
+	"github.com/lovbench/lovbench/shards"
+)
+
+// TestGibbsShardInvariance: the Gibbs sampler's intervals
+// (clickmodels.IntervalsGibbs) of DBN and SDBN fitted on the whole log in
+// memory (Run) and on 1, 2 and 5 query shards with 1 and 2 workers, the
+// prepared shards and the sampler's chains held in memory or every one
+// spilled to its file, give byte-identical files. Beside 1,200 simulated
+// SERPs the log repeats three SERPs of a query of its own 20 to 60 times
+// each, clicked and not (about 70% of them train: records of weight 16
+// and more, on which the grouped walks, cascadeWalks, run). The pairs'
+// files under a memory limit carry the sampler's Betas (WritePairFile).
+func TestGibbsShardInvariance(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	src := t.TempDir()
+	serps := simulatedSERPs(t, 1_200, false)
+	docs := []string{"g1", "g2", "g3", "g4", "g5", "g6", "g7", "g8"}
+	for i := range 120 {
+		s := sessions.SERP{SessionID: fmt.Sprint("g", i), Query: "grouped", Region: "0", Results: docs}
+		switch i % 3 {
+		case 0: // no click: 40 of them
+		case 1:
+			s.Clicks = []sessions.Click{{Rank: 1}}
+		case 2:
+			if i%2 == 0 {
+				s.Clicks = []sessions.Click{{Rank: 0}, {Rank: 3}}
+			}
+		}
+		serps = append(serps, s)
+	}
+	writeSERPs(t, src, serps)
+	opt := clickmodels.DefaultEstimator.Options()
+	opt.Intervals, opt.Workers = clickmodels.IntervalsGibbs, 1
+	cfg := clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.DBN, clickmodels.SDBN},
+		Split: split.Spec, TrainFraction: 0.7, Options: opt}
+	whole, err := sessions.Load(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := t.TempDir()
+	if _, err := clickmodels.Run(ctx, whole, cfg, ref); err != nil {
+		t.Fatal(err)
+	}
+	want := outputs(t, ref)
+	if !bytes.Contains(want["metrics.json"], []byte("gibbs-hierarchical-cascade")) {
+		t.Fatalf("the in-memory fit ran no sampler: metrics.json %s", want["metrics.json"])
+	}
+	// The counts' intervals differ: the files compared are the sampler's.
+	counts := cfg
+	counts.Intervals = clickmodels.IntervalsCounts
+	refCounts := t.TempDir()
+	if _, err := clickmodels.Run(ctx, whole, counts, refCounts); err != nil {
+		t.Fatal(err)
+	}
+	if f := clickmodels.RelevanceFile("DBN"); bytes.Equal(outputs(t, refCounts)[f], want[f]) {
+		t.Fatalf("%s: the sampler's is the counts'", f)
+	}
+	sp := shards.SplitConfig{Split: cfg.Split, TrainFraction: cfg.TrainFraction}
+	shardFitsEqual(t, src, sp, cfg, want, [][2]int{{1, 1}, {2, 2}, {5, 1}}, nil)
+}
