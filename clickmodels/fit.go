@@ -82,8 +82,7 @@ type Options struct {
 	// column) by a Gibbs sampler's of the hierarchical model after the
 	// evidence pass, in that setting (GibbsSetting, gibbs.go). It is for
 	// measuring the sampler's variants (bench/calibration); users take
-	// Intervals: IntervalsGibbs. Its draws depend on the query shards, so
-	// it is meant for a fit of the whole log in one piece.
+	// Intervals: IntervalsGibbs.
 	Gibbs GibbsSetting
 }
 

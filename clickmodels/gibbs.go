@@ -80,14 +80,20 @@ import (
 //     (Evidence.RelAlpha, RelBeta), and with GibbsSetting.Mean its mean
 //     the relevance column (Evidence.RelMean).
 //
-// Determinism: record i's walks in sweep t come from a PCG seeded by
-// (Mix(t), i), pair p's draws from one seeded by (Mix(t) ^ gibbsPairSeed,
-// p), and the cells' moments are summed in pair order, so the draws do not
-// depend on the workers. They depend on the records' and pairs' indexes
-// within the fitted Data: invariance across query shards, out-of-core and
-// the Beam pipeline would need seeds keyed by the (query, document) names
-// and the SERP's content, and each sweep's cell sums reduced over the
-// shards before the next (as the globals are per EM iteration).
+// Determinism: a record's walks in sweep t come from a PCG seeded by
+// (Mix(t), the record's key), a pair's draws from one seeded by (Mix(t) ^
+// gibbsPairSeed, the pair's key); the keys are hashes of names, not
+// indexes (gibbsKeys: a pair's of its query's and document's names, a
+// record's of its content, which identical SERPs' merging makes unique),
+// and the cells' complete-data counts enter their fits through
+// histograms of whole and fixed-point sums (priorHist), which do not
+// depend on the pairs' order. So the draws are the same bits for any
+// number of workers and any cut of the log into query shards: a query's
+// records and pairs are all in one shard, and each sweep's histograms
+// are summed over the shards before the cells' priors are refitted
+// (GibbsShards, for outofcore.RunShards; the state of each shard a
+// GibbsChain). (GibbsSetting.FromDraws's moments of the draws are float
+// sums in pair order: that measurement runs on one shard only.)
 
 // gibbsPairSeed separates the pairs' streams from the records'.
 const gibbsPairSeed = 0x67696262735f7061

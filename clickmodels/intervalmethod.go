@@ -19,8 +19,8 @@ const (
 	IntervalsCounts IntervalMethod = "counts"
 	// IntervalsGibbs is the Gibbs sampler of the hierarchical model
 	// (gibbs.go) in the setting GibbsIntervals: several times the DBN
-	// fit's CPU (about 9x at 100 k SERPs), defined for a fit of the whole log in one piece only
-	// (docs/clickmodels.md, "A Gibbs sampler of the hierarchical DBN,
+	// fit's CPU (about 9x at 100 k SERPs), the same bits in memory, on
+	// query shards and under a memory limit (docs/clickmodels.md, "A Gibbs sampler of the hierarchical DBN,
 	// measured").
 	IntervalsGibbs IntervalMethod = "gibbs"
 )
@@ -86,10 +86,7 @@ func (o Options) gibbsSetting() GibbsSetting {
 }
 
 // UsesGibbs reports whether o's fit runs the Gibbs sampler for DBN and
-// SDBN (IntervalsGibbs or the measurement switches): its draws are keyed
-// by the records' and pairs' indexes within the fitted Data, so only a
-// fit of the whole log in one piece draws them (fit.Run refuses the
-// others).
+// SDBN (IntervalsGibbs or the measurement switches).
 func (o Options) UsesGibbs() bool { return !o.NoIntervals && o.gibbsSetting().Sweeps > 0 }
 
 // CheckIntervals checks o's interval method: a known one, and the Gibbs

@@ -133,27 +133,17 @@ type Report []clickmodels.Report
 
 // Check refuses what Run cannot fit as asked: the options clickmodels
 // refuses (Options.CheckIntervals), and the Gibbs sampler's intervals
-// (clickmodels.IntervalsGibbs) on any path but a fit of the whole log in
-// one piece (or with RunConfig.LoadDir, which fits nothing). The sampler's draws are keyed by the records' and pairs'
-// indexes within the fitted data, so a fit cut into query shards (a
-// shard directory, or a memory limit, under which Run may cut the log)
-// would draw other values, and draw them per shard, than the same log
-// fitted whole. Run calls it first; the pipeline checks its
-// configuration with it before any stage runs.
+// (clickmodels.IntervalsGibbs) with RunConfig.LoadDir, which fits
+// nothing. The sampler runs on every other path, bit-identical across
+// them: in memory, on query shards and under a memory limit
+// (outofcore.RunShards, clickmodels.GibbsShards). Run calls it first; the
+// pipeline checks its configuration with it before any stage runs.
 func Check(cfg Config) error {
 	if err := cfg.Options.CheckIntervals(); err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
-	if !cfg.UsesGibbs() {
-		return nil
-	}
-	switch {
-	case cfg.ShardDir != "":
-		return fmt.Errorf("fit: intervals from gibbs (--intervals-from gibbs, click_models.intervals_from) are defined for the whole log fitted in one piece, not for a query-shard directory (--shards): give the log or the ingest output (--log, --sessions)")
-	case cfg.LoadDir != "":
+	if cfg.UsesGibbs() && cfg.LoadDir != "" {
 		return fmt.Errorf("fit: intervals from gibbs (--intervals-from gibbs) are drawn by a fit, and --load fits nothing (a loaded model's relevance file has no intervals): drop one of them")
-	case cfg.MemoryLimit > 0:
-		return fmt.Errorf("fit: intervals from gibbs (--intervals-from gibbs, click_models.intervals_from) are defined for the whole log fitted in one piece, which a memory limit (--memory-limit, run's memory_limit) may cut into query shards: fit without the limit, or with --intervals-from counts")
 	}
 	return nil
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/sessions"
+	"github.com/lovbench/lovbench/sessions/split"
+	"github.com/lovbench/lovbench/shards"
 )
 
 // gibbsLog writes a log of 3,000 SERPs over 40 queries, each query's
@@ -54,46 +56,57 @@ func gibbsLog(t *testing.T) (yandex, parquet string) {
 }
 
 // TestRunGibbsPaths: with the Gibbs sampler's intervals
-// (clickmodels.IntervalsGibbs), a Yandex log fitted in memory and the same
-// log as a sessions Parquet file (one query shard: no memory limit) write
-// the same relevance file, byte for byte; Check refuses a shard directory
-// and a memory limit with errors that name the option.
+// (clickmodels.IntervalsGibbs), every path of Run writes the relevance
+// file of the Yandex log fitted in memory, byte for byte: the log as a
+// sessions Parquet file (one query shard), either under a memory limit
+// (cut into query shards, the Yandex log streamed to Parquet first), and
+// a directory of 3 query shards; with 2 workers too. Check refuses
+// --load with an error that names it.
 func TestRunGibbsPaths(t *testing.T) {
 	yandex, parquet := gibbsLog(t)
-	files := map[string][]byte{}
-	for _, in := range []string{yandex, parquet} {
+	sp := shards.SplitConfig{Split: split.Spec, TrainFraction: split.DefaultTrainFraction, Seed: split.DefaultSeed}
+	shardDir := t.TempDir()
+	if _, err := shards.Write(context.Background(), filepath.Dir(parquet), 3, sp, shardDir, shards.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	run := func(what string, set func(*Config)) []byte {
+		t.Helper()
 		cfg := DefaultConfig()
 		cfg.Kinds = []clickmodels.Kind{clickmodels.DBN}
-		cfg.Intervals = clickmodels.IntervalsGibbs
-		cfg.Input, cfg.Dir, cfg.NoMetricsFile = in, t.TempDir(), true
+		cfg.Intervals, cfg.Workers = clickmodels.IntervalsGibbs, 1
+		cfg.Dir, cfg.NoMetricsFile = t.TempDir(), true
+		set(&cfg)
 		if _, err := Run(context.Background(), cfg); err != nil {
-			t.Fatalf("%s: %v", in, err)
+			t.Fatalf("%s: %v", what, err)
 		}
 		b, err := os.ReadFile(filepath.Join(cfg.Dir, clickmodels.RelevanceFile("DBN")))
 		if err != nil {
 			t.Fatal(err)
 		}
-		files[in] = b
+		return b
 	}
-	if !bytes.Equal(files[yandex], files[parquet]) || len(files[yandex]) < 1000 {
-		t.Errorf("DBN relevance: the Yandex log in memory (%d bytes) and its Parquet file (%d bytes) differ", len(files[yandex]), len(files[parquet]))
+	want := run("yandex in memory", func(c *Config) { c.Input = yandex })
+	if len(want) < 1000 {
+		t.Fatalf("DBN relevance: %d bytes", len(want))
 	}
 	for _, c := range []struct {
 		name string
-		cfg  func(*Config)
-		want string
+		set  func(*Config)
 	}{
-		{"shards", func(c *Config) { c.ShardDir = t.TempDir() }, "not for a query-shard directory (--shards)"},
-		{"memory limit", func(c *Config) { c.MemoryLimit = 1 << 30 }, "a memory limit (--memory-limit, run's memory_limit)"},
+		{"parquet, one shard", func(c *Config) { c.Input = parquet }},
+		{"parquet under a memory limit", func(c *Config) { c.Input, c.MemoryLimit = parquet, 64<<20 }},
+		{"yandex under a memory limit, 2 workers", func(c *Config) { c.Input, c.MemoryLimit, c.Workers = yandex, 64<<20, 2 }},
+		{"3 query shards", func(c *Config) { c.ShardDir, c.ShardSplit = shardDir, true }},
 	} {
-		cfg := DefaultConfig()
-		cfg.Kinds = []clickmodels.Kind{clickmodels.DBN}
-		cfg.Intervals = clickmodels.IntervalsGibbs
-		cfg.Input, cfg.Dir = parquet, t.TempDir()
-		c.cfg(&cfg)
-		_, err := Run(context.Background(), cfg)
-		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "intervals from gibbs") {
-			t.Errorf("%s: error %v, want one naming intervals from gibbs and %q", c.name, err, c.want)
+		if got := run(c.name, c.set); !bytes.Equal(got, want) {
+			t.Errorf("DBN relevance: %s (%d bytes) differs from the Yandex log in memory (%d bytes)", c.name, len(got), len(want))
 		}
+	}
+	cfg := DefaultConfig()
+	cfg.Kinds = []clickmodels.Kind{clickmodels.DBN}
+	cfg.Intervals = clickmodels.IntervalsGibbs
+	cfg.Input, cfg.Dir, cfg.LoadDir = parquet, t.TempDir(), t.TempDir()
+	if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "--load fits nothing") || !strings.Contains(err.Error(), "intervals from gibbs") {
+		t.Errorf("--load: error %v, want one naming intervals from gibbs and --load", err)
 	}
 }

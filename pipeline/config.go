@@ -163,7 +163,7 @@ type ClickModelConfig struct {
 	NoIntervals bool    `yaml:"no_intervals" json:"no_intervals,omitempty"`
 	// IntervalsFrom is fit --intervals-from (clickmodels.IntervalMethod):
 	// counts (left out: the default) or gibbs, DBN's and SDBN's intervals
-	// from the Gibbs sampler (not with memory_limit).
+	// from the Gibbs sampler.
 	IntervalsFrom string `yaml:"intervals_from" json:"intervals_from,omitempty"`
 	// ParamsFormat is fit --params-format: auto (the default), json or
 	// parquet.
@@ -547,8 +547,7 @@ func (c *Config) validate() error {
 		return err
 	}
 	// What the fit stage's fit.Run would refuse (the Gibbs sampler's
-	// intervals under a memory limit or with other options), before any
-	// stage runs.
+	// intervals with options it cannot take), before any stage runs.
 	if rc, err := c.ClickModels.RunConfig(); err == nil {
 		rc.MemoryLimit = limit
 		if err := fit.Check(fit.Config{RunConfig: rc}); err != nil {
