@@ -2,11 +2,16 @@ package clickmodels
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mathext"
+
+	"github.com/lovbench/lovbench/sessions"
 )
 
 // dbnEnumerate returns, for a 3-rank SERP of the cascade model (DBN with
@@ -196,24 +201,60 @@ func TestBetaFromMeanLogMomentByHand(t *testing.T) {
 	}
 }
 
+// gibbsLogSERPs are 1,500 SERPs over 30 queries of 15 documents: 1,200
+// random ones (clickLogOf's) and 300 copies of three SERPs of a query of
+// their own, without a click, with one and with two, so that records of
+// weight 16 and more take the grouped walks (cascadeWalks).
+func gibbsLogSERPs() []sessions.SERP {
+	rng := rand.New(rand.NewPCG(7, 11))
+	out := make([]sessions.SERP, 1500)
+	for i := range out {
+		if i%5 != 4 {
+			out[i] = randomSERP(i, 30, 15, 5, rng, func(r int) float64 { return 0.5 / float64(r+1) })
+			continue
+		}
+		s := sessions.SERP{SessionID: fmt.Sprintf("g%d", i), Query: "grouped", Results: []string{"g1", "g2", "g3", "g4", "g5", "g6"}}
+		switch i % 3 {
+		case 1:
+			s.Clicks = []sessions.Click{{Rank: 2}}
+		case 2:
+			s.Clicks = []sessions.Click{{Rank: 0}, {Rank: 3}}
+		}
+		out[i] = s
+	}
+	return out
+}
+
 // TestGibbsDeterministic checks that the sampler's relevance Betas do not
-// depend on the number of workers (its streams are seeded per record and
-// pair, its cells summed in pair order), that a second fit gives the same
+// depend on the number of workers, that a second fit gives the same
 // bits, that they differ from the intervals without it, and that without
-// Options.Gibbs the model carries none.
+// Options.Gibbs the model carries none; and that they do not depend on
+// where a pair or a record is in the prepared data: the same SERPs with
+// the queries in another order (each query's SERPs in theirs) give every
+// (query, document) pair the same Betas, to the bit (the streams are
+// keyed by names, gibbsKeys). The log has records of weight 16 and more
+// (gibbsLogSERPs).
 func TestGibbsDeterministic(t *testing.T) {
-	d := randomClickLog(t, 1200, 30, 15, 5)
+	serps := gibbsLogSERPs()
+	d := preparedLog(t, len(serps), func(i int) sessions.SERP { return serps[i] })
+	byQuery := slices.Clone(serps)
+	slices.SortStableFunc(byQuery, func(a, b sessions.SERP) int { return strings.Compare(b.Query, a.Query) })
+	moved := preparedLog(t, len(byQuery), func(i int) sessions.SERP { return byQuery[i] })
+	if w := slices.Max(d.recWeight); w < groupedWalks {
+		t.Fatalf("the heaviest record weighs %v, want at least %d", w, groupedWalks)
+	}
 	for _, kind := range []Kind{DBN, SDBN} {
-		fitWith := func(workers, sweeps int) *Evidence {
+		fitWith := func(d *Data, workers, sweeps int) *Model {
 			opt := EstimatorExact.Options()
-			opt.Workers, opt.Gibbs = workers, GibbsSetting{BurnIn: 3, Sweeps: sweeps}
+			opt.Workers, opt.Gibbs = workers, GibbsSetting{BurnIn: 3, Sweeps: sweeps, RefitEvery: 2}
 			m, err := Fit(context.Background(), d, kind, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
-			return m.Evidence
+			return m
 		}
-		one, four, again := fitWith(1, 5), fitWith(4, 5), fitWith(4, 5)
+		m1 := fitWith(d, 1, 5)
+		one, four, again := m1.Evidence, fitWith(d, 4, 5).Evidence, fitWith(d, 4, 5).Evidence
 		if one.RelAlpha == nil {
 			t.Fatalf("%v: no sampler Betas", kind)
 		}
@@ -225,7 +266,25 @@ func TestGibbsDeterministic(t *testing.T) {
 				t.Fatalf("%v pair %d: Beta(%v, %v)", kind, p, one.RelAlpha[p], one.RelBeta[p])
 			}
 		}
-		if off := fitWith(4, 0); off.RelAlpha != nil || off.RelMean != nil {
+		mm := fitWith(moved, 2, 5)
+		at := map[[2]string]int{}
+		for p := range mm.PairQuery {
+			at[[2]string{mm.QueryNames[mm.PairQuery[p]], mm.DocNames[mm.PairDoc[p]]}] = p
+		}
+		shifted := 0
+		for p := range m1.PairQuery {
+			q := at[[2]string{m1.QueryNames[m1.PairQuery[p]], m1.DocNames[m1.PairDoc[p]]}]
+			if p != q {
+				shifted++ // a pair whose index moved
+			}
+			if ev := mm.Evidence; ev.RelAlpha[q] != one.RelAlpha[p] || ev.RelBeta[q] != one.RelBeta[p] {
+				t.Fatalf("%v pair %d (%d with the queries moved): Beta(%v, %v), moved (%v, %v)", kind, p, q, one.RelAlpha[p], one.RelBeta[p], ev.RelAlpha[q], ev.RelBeta[q])
+			}
+		}
+		if len(mm.PairQuery) != len(m1.PairQuery) || shifted < len(m1.PairQuery)/2 {
+			t.Fatalf("%v: %d pairs moved of %d (%d with the queries moved)", kind, shifted, len(m1.PairQuery), len(mm.PairQuery))
+		}
+		if off := fitWith(d, 4, 0).Evidence; off.RelAlpha != nil || off.RelMean != nil {
 			t.Errorf("%v: sampler Betas without Options.Gibbs", kind)
 		}
 	}

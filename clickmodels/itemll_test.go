@@ -207,19 +207,22 @@ func randomClickLog(tb testing.TB, n, queries, docs, minLen int) *Data {
 // rank r clicked with probability click(r), drawn from rng, prepared.
 func clickLogOf(tb testing.TB, n, queries, docs, minLen int, rng *rand.Rand, click func(r int) float64) *Data {
 	tb.Helper()
-	return preparedLog(tb, n, func(i int) sessions.SERP {
-		k := minLen + rng.IntN(11-minLen)
-		s := sessions.SERP{SessionID: fmt.Sprintf("s%d", i), Query: fmt.Sprintf("q%d", rng.IntN(queries))}
-		for _, j := range rng.Perm(docs)[:k] {
-			s.Results = append(s.Results, fmt.Sprintf("d%d", j))
+	return preparedLog(tb, n, func(i int) sessions.SERP { return randomSERP(i, queries, docs, minLen, rng, click) })
+}
+
+// randomSERP is SERP i of clickLogOf.
+func randomSERP(i, queries, docs, minLen int, rng *rand.Rand, click func(r int) float64) sessions.SERP {
+	k := minLen + rng.IntN(11-minLen)
+	s := sessions.SERP{SessionID: fmt.Sprintf("s%d", i), Query: fmt.Sprintf("q%d", rng.IntN(queries))}
+	for _, j := range rng.Perm(docs)[:k] {
+		s.Results = append(s.Results, fmt.Sprintf("d%d", j))
+	}
+	for r := range k {
+		if rng.Float64() < click(r) {
+			s.Clicks = append(s.Clicks, sessions.Click{Rank: r})
 		}
-		for r := range k {
-			if rng.Float64() < click(r) {
-				s.Clicks = append(s.Clicks, sessions.Click{Rank: r})
-			}
-		}
-		return s
-	})
+	}
+	return s
 }
 
 // preparedLog returns the log of the n SERPs serp(0), ..., serp(n-1),

@@ -2,7 +2,6 @@ package outofcore_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"testing"
 
@@ -23,7 +22,6 @@ import (
 // files under a memory limit carry the sampler's Betas (WritePairFile).
 func TestGibbsShardInvariance(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	src := t.TempDir()
 	serps := simulatedSERPs(t, 1_200, false)
 	docs := []string{"g1", "g2", "g3", "g4", "g5", "g6", "g7", "g8"}
@@ -45,26 +43,14 @@ func TestGibbsShardInvariance(t *testing.T) {
 	opt.Intervals, opt.Workers = clickmodels.IntervalsGibbs, 1
 	cfg := clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.DBN, clickmodels.SDBN},
 		Split: split.Spec, TrainFraction: 0.7, Options: opt}
-	whole, err := sessions.Load(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ref := t.TempDir()
-	if _, err := clickmodels.Run(ctx, whole, cfg, ref); err != nil {
-		t.Fatal(err)
-	}
-	want := outputs(t, ref)
+	want := wholeFit(t, src, cfg)
 	if !bytes.Contains(want["metrics.json"], []byte("gibbs-hierarchical-cascade")) {
 		t.Fatalf("the in-memory fit ran no sampler: metrics.json %s", want["metrics.json"])
 	}
 	// The counts' intervals differ: the files compared are the sampler's.
 	counts := cfg
 	counts.Intervals = clickmodels.IntervalsCounts
-	refCounts := t.TempDir()
-	if _, err := clickmodels.Run(ctx, whole, counts, refCounts); err != nil {
-		t.Fatal(err)
-	}
-	if f := clickmodels.RelevanceFile("DBN"); bytes.Equal(outputs(t, refCounts)[f], want[f]) {
+	if f := clickmodels.RelevanceFile("DBN"); bytes.Equal(wholeFit(t, src, counts)[f], want[f]) {
 		t.Fatalf("%s: the sampler's is the counts'", f)
 	}
 	sp := shards.SplitConfig{Split: cfg.Split, TrainFraction: cfg.TrainFraction}

@@ -97,6 +97,21 @@ func outputs(t *testing.T, dir string) map[string][]byte {
 	return out
 }
 
+// wholeFit fits cfg on the sessions directory src loaded whole
+// (clickmodels.Run) and returns its outputs.
+func wholeFit(t *testing.T, src string, cfg clickmodels.RunConfig) map[string][]byte {
+	t.Helper()
+	whole, err := sessions.Load(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := t.TempDir()
+	if _, err := clickmodels.Run(context.Background(), whole, cfg, ref); err != nil {
+		t.Fatal(err)
+	}
+	return outputs(t, ref)
+}
+
 // writeSERPs writes serps as dir/sessions.parquet.
 func writeSERPs(t *testing.T, dir string, serps []sessions.SERP) {
 	t.Helper()
@@ -146,24 +161,12 @@ func TestShardInvarianceHeavy(t *testing.T) {
 	writeSERPs(t, src, all)
 	cfg := clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.PBM, clickmodels.UBM, clickmodels.DBN, clickmodels.CCM},
 		Split: split.Spec, TrainFraction: 0.7, Options: clickmodels.Options{Iterations: 4, Workers: 1, Tolerance: 1e-300}}
-	whole, err := sessions.Load(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ref := t.TempDir()
-	if _, err := clickmodels.Run(ctx, whole, cfg, ref); err != nil {
-		t.Fatal(err)
-	}
-	want := outputs(t, ref)
+	want := wholeFit(t, src, cfg)
 	// The parameters as Parquet too: spilled fits merge them from pair
 	// files.
 	pq := cfg
 	pq.ParamsFormat = clickmodels.ParamsParquet
-	refPQ := t.TempDir()
-	if _, err := clickmodels.Run(ctx, whole, pq, refPQ); err != nil {
-		t.Fatal(err)
-	}
-	wantPQ := outputs(t, refPQ)
+	wantPQ := wholeFit(t, src, pq)
 	sp := shards.SplitConfig{Split: cfg.Split, TrainFraction: cfg.TrainFraction}
 	shardFitsEqual(t, src, sp, cfg, want, testsize.Pick([][2]int{{8, 2}}, [][2]int{{3, 3}, {8, 2}}), func(d *shards.Dir, cc clickmodels.RunConfig, what string) {
 		outPQ := t.TempDir()
