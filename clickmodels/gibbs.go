@@ -371,6 +371,7 @@ type GibbsChain struct {
 	recKey       []uint64
 	a, s         []float64
 	cnt          gibbsCounts
+	cntLive      bool // cnt holds a sweep's counts that its draws have not read yet
 	m1, l1       []float64
 	// After the last sweep (finish): the relevance's Betas and, with
 	// GibbsSetting.Mean, its mean; every other slice nil.
@@ -473,6 +474,11 @@ func (h *gibbsHists) priors(warmA, warmS *priorWarm) (pa, ps [][exposureClasses]
 // walks is step 1 of sweep t on f's records: the complete-data counts.
 func (c *GibbsChain) walks(ctx context.Context, f *fitter, t int, gamma float64) {
 	d, cnt := f.d, &c.cnt
+	if np := len(c.a); len(cnt.aK) != np {
+		// Dropped by MarshalBinary after the last draws.
+		*cnt = gibbsCounts{aK: make([]float64, np), aN: make([]float64, np), sK: make([]float64, np), sN: make([]float64, np)}
+	}
+	c.cntLive = true
 	seed := hashes.Mix(uint64(t))
 	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
@@ -550,6 +556,7 @@ func (c *GibbsChain) draws(ctx context.Context, f *fitter, t int, keep bool, pa,
 			}
 		}
 	})
+	c.cntLive = false
 	if fromDraws {
 		for p := range c.a {
 			b, e := cellIdx(c.cellA[p])

@@ -83,7 +83,9 @@ func (c *GibbsChain) Size() int64 {
 }
 
 // MarshalBinary encodes c: its byte arrays (cells, reads), its keys and
-// its floats (little-endian), each after its length (uvarint).
+// its floats (little-endian), each after its length (uvarint); the
+// complete-data counts only while a sweep's draws have not read them
+// (the next sweep's walks recount them from 0).
 func (c *GibbsChain) MarshalBinary() ([]byte, error) {
 	b := make([]byte, 0, c.Size()+64)
 	for _, v := range [][]uint8{c.cellA, c.cellS, c.read} {
@@ -97,6 +99,10 @@ func (c *GibbsChain) MarshalBinary() ([]byte, error) {
 		}
 	}
 	for _, v := range c.floats() {
+		if !c.cntLive && (v == &c.cnt.aK || v == &c.cnt.aN || v == &c.cnt.sK || v == &c.cnt.sN) {
+			b = binary.AppendUvarint(b, 0)
+			continue
+		}
 		b = binary.AppendUvarint(b, uint64(len(*v)))
 		for _, x := range *v {
 			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
@@ -161,5 +167,6 @@ func UnmarshalGibbsChain(b []byte) (*GibbsChain, error) {
 	if len(b) != 0 {
 		return nil, fmt.Errorf("click models: a Gibbs chain with %d bytes left over", len(b))
 	}
+	c.cntLive = c.cnt.aK != nil
 	return c, nil
 }
