@@ -69,6 +69,7 @@ var (
 	accelerate    = flag.Bool("accelerate", true, "fit: with a tolerance (-estimator exact), accelerate EM by SQUAREM, the same stopping rule and limit in fewer iterations; -accelerate=false runs plain EM (as lovbench fit --accelerate)")
 	interval      = flag.Float64("interval", clickmodels.DefaultLevel, "fit: level of the intervals written next to each relevance, in (0, 1) (as lovbench fit --interval)")
 	noInterval    = flag.Bool("no-intervals", false, "fit: write no intervals (as lovbench fit --no-intervals)")
+	intervalsFrom = flag.String("intervals-from", string(clickmodels.IntervalsCounts), "fit: how DBN's and SDBN's intervals are computed: counts only (lovbench fit --intervals-from gibbs, the Gibbs sampler, is not offered here: see docs/scale.md)")
 	exact         = flag.Bool("exact", false, "fit: the same as -estimator exact, the default (as lovbench fit --exact)")
 	pscmAuthors   = flag.Bool("pscm-authors", false, "fit: PSCM as the authors' code (THUIR/PSCMModel), as lovbench fit --pscm-authors")
 	empirical     = flag.Bool("empirical-prior", false, "fit: with -estimator exact, the empirical-Bayes prior of the attractiveness of DBN, SDBN, DCM and CCM (per-rank means from the log; off by default), as lovbench fit --empirical-prior")
@@ -228,6 +229,15 @@ func run(ctx context.Context, cmd string) error {
 		level, noIntervals, err := intervalFlags()
 		if err != nil {
 			return err
+		}
+		switch m, err := clickmodels.ParseIntervalMethod(*intervalsFrom); {
+		case err != nil:
+			return usageError{fmt.Errorf("--intervals-from: %w", err)}
+		case m == clickmodels.IntervalsGibbs:
+			// Every sweep of the sampler refits the cells' priors to all
+			// shards' counts before any shard draws: a reduction per
+			// sweep (130 of them) that this pipeline does not run.
+			return usageError{errors.New("--intervals-from gibbs is not offered by lovbench-beam (each of the Gibbs sampler's sweeps would be a reduction over the workers); fit with lovbench fit --intervals-from gibbs, which runs it on query shards (--shards) and under --memory-limit with the same bits, or give --intervals-from counts")}
 		}
 		cache, err := bytesize.Parse(*shardCache)
 		if err != nil {
@@ -434,7 +444,7 @@ var ownFlags = map[string]bool{
 	"log": true, "shards": true, "out": true, "part-size": true, "pii-blacklist": true, "full-serp": true,
 	"max-line": true, "shard-dir": true, "models": true, "iterations": true, "pii-salt": true,
 	"keep-session-ids": true, "tolerance": true, "accelerate": true, "exact": true, "pscm-authors": true, "empirical-prior": true, "estimator": true, "drop-clickless": true, "split": true, "train-fraction": true, "seed": true,
-	"cpuprofile": true, "shard-cache": true, "interval": true, "no-intervals": true,
+	"cpuprofile": true, "shard-cache": true, "interval": true, "no-intervals": true, "intervals-from": true,
 }
 
 // usage prints the help in lovbench's style: what the command does, its

@@ -113,6 +113,13 @@ func TestFitFromLog(t *testing.T) {
 	if err := run(context.Background(), "fit"); err == nil || !errors.As(err, new(usageError)) {
 		t.Errorf("--log with --shard-dir: %v, want a usage error", err)
 	}
+	setFlags(t, map[string]string{"log": logPath, "out": filepath.Join(dir, "fit4"), "intervals-from": "gibbs"})
+	if err := run(context.Background(), "fit"); err == nil || !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), "--intervals-from gibbs is not offered by lovbench-beam") || !strings.Contains(err.Error(), "lovbench fit --intervals-from gibbs") {
+		t.Errorf("fit --intervals-from gibbs: %v, want a usage error naming the flag and lovbench fit", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "fit4")); err == nil {
+		t.Errorf("fit --intervals-from gibbs wrote %s", filepath.Join(dir, "fit4"))
+	}
 }
 
 // TestFitPSCMAuthors: lovbench-beam fit --log --models pscm
@@ -202,7 +209,7 @@ func TestFitPSCMAuthors(t *testing.T) {
 func setFlags(t *testing.T, set map[string]string) {
 	t.Helper()
 	for _, name := range []string{"log", "shards", "out", "part-size", "pii-blacklist", "full-serp", "max-line", "shard-dir",
-		"models", "iterations", "pii-salt", "keep-session-ids", "drop-clickless", "tolerance", "exact", "pscm-authors", "empirical-prior", "split", "train-fraction", "seed", "cpuprofile"} {
+		"models", "iterations", "pii-salt", "keep-session-ids", "drop-clickless", "tolerance", "exact", "pscm-authors", "empirical-prior", "split", "train-fraction", "seed", "cpuprofile", "intervals-from"} {
 		f := flag.Lookup(name)
 		v, ok := set[name]
 		if !ok {
