@@ -2,6 +2,7 @@ package clickmodels
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -648,7 +649,10 @@ func (s *gibbsSampler) run(ctx context.Context, each func(fn func(k int, f *fitt
 	err := each(func(k int, f *fitter) error {
 		ev := evidence(k, f)
 		if ev == nil {
-			return ctx.Err()
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			return fmt.Errorf("click models: the Gibbs sampler needs the intervals' evidence (%v has none)", f.kind)
 		}
 		c := newGibbsChain(f, ev, g)
 		sk, sn := f.satCounts(ctx)
