@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // GibbsShards is the Gibbs sampler (gibbs.go) of one model's fit over
@@ -86,8 +87,11 @@ func (c *GibbsChain) Size() int64 {
 // its floats (little-endian), each after its length (uvarint); the
 // complete-data counts only while a sweep's draws have not read them
 // (the next sweep's walks recount them from 0).
-func (c *GibbsChain) MarshalBinary() ([]byte, error) {
-	b := make([]byte, 0, c.Size()+64)
+func (c *GibbsChain) MarshalBinary() ([]byte, error) { return c.AppendBinary(nil) }
+
+// AppendBinary is MarshalBinary appending to b (encoding.BinaryAppender).
+func (c *GibbsChain) AppendBinary(b []byte) ([]byte, error) {
+	b = slices.Grow(b, int(c.Size())+64)
 	for _, v := range [][]uint8{c.cellA, c.cellS, c.read} {
 		b = binary.AppendUvarint(b, uint64(len(v)))
 		b = append(b, v...)
@@ -98,8 +102,8 @@ func (c *GibbsChain) MarshalBinary() ([]byte, error) {
 			b = binary.LittleEndian.AppendUint64(b, x)
 		}
 	}
-	for _, v := range c.floats() {
-		if !c.cntLive && (v == &c.cnt.aK || v == &c.cnt.aN || v == &c.cnt.sK || v == &c.cnt.sN) {
+	for i, v := range c.floats() {
+		if !c.cntLive && isCount(i) {
 			b = binary.AppendUvarint(b, 0)
 			continue
 		}
@@ -111,62 +115,94 @@ func (c *GibbsChain) MarshalBinary() ([]byte, error) {
 	return b, nil
 }
 
-// floats lists c's float arrays, in MarshalBinary's order.
+// floats lists c's float arrays, in MarshalBinary's order: the counts
+// are the ones isCount marks.
 func (c *GibbsChain) floats() []*[]float64 {
 	return []*[]float64{&c.a, &c.s, &c.cnt.aK, &c.cnt.aN, &c.cnt.sK, &c.cnt.sN, &c.m1, &c.l1, &c.relA, &c.relB, &c.relMean}
 }
 
+// isCount reports whether floats()[i] is one of the complete-data counts.
+func isCount(i int) bool { return i >= 2 && i < 6 }
+
 // UnmarshalGibbsChain decodes what MarshalBinary encoded.
 func UnmarshalGibbsChain(b []byte) (*GibbsChain, error) {
 	c := &GibbsChain{}
-	bad := fmt.Errorf("click models: a Gibbs chain of %d bytes is truncated", len(b))
-	length := func(size int) (int, bool) {
-		n, w := binary.Uvarint(b)
-		if w <= 0 || n > uint64(len(b)-w)/uint64(size) {
+	return c, c.UnmarshalBinary(b)
+}
+
+// UnmarshalBinary decodes what MarshalBinary encoded into c, reusing its
+// arrays where they are large enough (a chain of another shard, done
+// with): every value is the encoded one, and counts left out are zeros.
+func (c *GibbsChain) UnmarshalBinary(b []byte) error {
+	size := len(b)
+	bad := func() error { return fmt.Errorf("click models: a Gibbs chain of %d bytes is truncated", size) }
+	length := func(w int) (int, bool) {
+		n, k := binary.Uvarint(b)
+		if k <= 0 || n > uint64(len(b)-k)/uint64(w) {
 			return 0, false
 		}
-		b = b[w:]
+		b = b[k:]
 		return int(n), true
 	}
 	for _, v := range []*[]uint8{&c.cellA, &c.cellS, &c.read} {
 		n, ok := length(1)
 		if !ok {
-			return nil, bad
+			return bad()
 		}
-		if n > 0 {
-			*v = append([]uint8(nil), b[:n]...)
+		*v = append((*v)[:0], b[:n]...)
+		if n == 0 {
+			*v = nil
 		}
 		b = b[n:]
 	}
 	for _, v := range []*[]uint64{&c.pairKey, &c.recKey} {
 		n, ok := length(8)
 		if !ok {
-			return nil, bad
+			return bad()
 		}
-		if n > 0 {
-			*v = make([]uint64, n)
-			for i := range *v {
-				(*v)[i] = binary.LittleEndian.Uint64(b[8*i:])
-			}
+		*v = resized(*v, n)
+		for i := range *v {
+			(*v)[i] = binary.LittleEndian.Uint64(b[8*i:])
 		}
 		b = b[8*n:]
 	}
-	for _, v := range c.floats() {
+	np := len(c.cellA)
+	live := false
+	for i, v := range c.floats() {
 		n, ok := length(8)
 		if !ok {
-			return nil, bad
+			return bad()
 		}
-		if n > 0 {
-			*v = make([]float64, n)
-			for i := range *v {
-				(*v)[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
-			}
+		*v = resized(*v, n)
+		for j := range *v {
+			(*v)[j] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*j:]))
 		}
 		b = b[8*n:]
+		if isCount(i) {
+			live = live || n > 0
+			if n == 0 && np > 0 {
+				// Left out after the sweep's draws: zeros, which the
+				// next walks write over.
+				*v = resized(*v, np)
+				clear(*v)
+			}
+		}
 	}
 	if len(b) != 0 {
-		return nil, fmt.Errorf("click models: a Gibbs chain with %d bytes left over", len(b))
+		return fmt.Errorf("click models: a Gibbs chain with %d bytes left over", len(b))
 	}
-	c.cntLive = c.cnt.aK != nil
-	return c, nil
+	c.cntLive = live
+	return nil
+}
+
+// resized is v with length n, its array reused if large enough (its
+// values then not cleared); nil for n 0.
+func resized[T any](v []T, n int) []T {
+	if n == 0 {
+		return nil
+	}
+	if cap(v) >= n {
+		return v[:n]
+	}
+	return make([]T, n)
 }

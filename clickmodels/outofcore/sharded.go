@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"log/slog"
 	"math"
 	"os"
@@ -665,6 +666,11 @@ type gibbsChains struct {
 	held    map[int]*clickmodels.GibbsChain
 	size    map[int]int64 // the bytes a held chain was counted at
 	onDisk  map[int]bool
+	// The buffers of the chains in files, reused from one to the next:
+	// the encoding, the file's bytes and a chain written and done with
+	// (spare: given out again by the next Get, whose values it takes).
+	wbuf, rbuf []byte
+	spare      *clickmodels.GibbsChain
 }
 
 func (g *gibbsChains) path(k int) string {
@@ -695,10 +701,11 @@ func (g *gibbsChains) Keep(k int, c *clickmodels.GibbsChain) error {
 		}
 		g.dirName, g.onDisk[k] = dir, true
 	}
-	b, err := c.MarshalBinary()
+	b, err := c.AppendBinary(g.wbuf[:0])
 	if err != nil {
 		return err
 	}
+	g.wbuf, g.spare = b, c
 	return os.WriteFile(g.path(k), b, 0o644)
 }
 
@@ -706,12 +713,29 @@ func (g *gibbsChains) Get(k int) (*clickmodels.GibbsChain, error) {
 	if !g.onDisk[k] {
 		return g.held[k], nil
 	}
-	b, err := os.ReadFile(g.path(k))
+	f, err := os.Open(g.path(k))
 	if err != nil {
 		return nil, err
 	}
-	c, err := clickmodels.UnmarshalGibbsChain(b)
+	defer f.Close()
+	st, err := f.Stat()
 	if err != nil {
+		return nil, err
+	}
+	if n := int(st.Size()); cap(g.rbuf) < n {
+		g.rbuf = make([]byte, n)
+	} else {
+		g.rbuf = g.rbuf[:n]
+	}
+	if _, err := io.ReadFull(f, g.rbuf); err != nil {
+		return nil, fmt.Errorf("%s: %w", g.path(k), err)
+	}
+	c := g.spare
+	g.spare = nil
+	if c == nil {
+		c = &clickmodels.GibbsChain{}
+	}
+	if err := c.UnmarshalBinary(g.rbuf); err != nil {
 		return nil, fmt.Errorf("%s: %w", g.path(k), err)
 	}
 	return c, nil
