@@ -1,10 +1,10 @@
 package outofcore
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
-	"io"
 	"log/slog"
 	"math"
 	"os"
@@ -718,18 +718,11 @@ func (g *gibbsChains) Get(k int) (*clickmodels.GibbsChain, error) {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if n := int(st.Size()); cap(g.rbuf) < n {
-		g.rbuf = make([]byte, n)
-	} else {
-		g.rbuf = g.rbuf[:n]
-	}
-	if _, err := io.ReadFull(f, g.rbuf); err != nil {
+	buf := bytes.NewBuffer(g.rbuf[:0]) // the last file's bytes, grown as needed
+	if _, err := buf.ReadFrom(f); err != nil {
 		return nil, fmt.Errorf("%s: %w", g.path(k), err)
 	}
+	g.rbuf = buf.Bytes()
 	c := g.spare
 	g.spare = nil
 	if c == nil {
