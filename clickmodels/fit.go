@@ -129,6 +129,10 @@ func (o Options) evidence(ctx context.Context, f *fitter) *Evidence {
 	if g := o.gibbsSetting(); g.Sweeps > 0 && ev != nil && (f.kind == DBN || f.kind == SDBN) {
 		f.gibbs(ctx, ev, g)
 	}
+	if o.Gibbs.Sweeps > 0 && ev != nil && f.kind == UBM {
+		// UBM's sampler (gibbsubm.go): the measurement setting only.
+		f.gibbsUBM(ctx, ev, o.Gibbs)
+	}
 	return ev
 }
 

@@ -63,6 +63,10 @@ type GibbsSetting struct {
 	// RefitEvery refits the cells' priors to the complete-data counts
 	// every RefitEvery sweeps (0 or 1: every sweep), holding them between.
 	RefitEvery int `json:"refit_every,omitempty"`
+	// DrawExam (UBM's sampler, gibbsubm.go) draws the examination
+	// parameters too, the state moved back to the fitted scale each sweep,
+	// instead of holding them at the EM fit.
+	DrawExam bool `json:"draw_examination,omitempty"`
 }
 
 // GibbsIntervals is the setting of IntervalsGibbs, the best measured

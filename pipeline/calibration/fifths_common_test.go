@@ -86,7 +86,7 @@ func withRecalibration(opt calibration.Options) calibration.Options {
 func withGibbs(opt calibration.Options) calibration.Options {
 	env := os.Getenv("LOVBENCH_GIBBS")
 	env, refit, _ := strings.Cut(env, "/")
-	spec := strings.TrimRight(env, "dmpr")
+	spec := strings.TrimRight(env, "dmprg")
 	flags := env[len(spec):]
 	every := 0
 	if refit != "" {
@@ -114,7 +114,8 @@ func withGibbs(opt calibration.Options) calibration.Options {
 		c.Intervals = clickmodels.IntervalsCounts
 		c.Gibbs = clickmodels.GibbsSetting{BurnIn: burn, Sweeps: sweeps,
 			FromDraws: strings.Contains(flags, "d"), Mean: strings.Contains(flags, "m"),
-			PoolSat: strings.Contains(flags, "p"), RankOnly: strings.Contains(flags, "r"), RefitEvery: every}
+			PoolSat: strings.Contains(flags, "p"), RankOnly: strings.Contains(flags, "r"), RefitEvery: every,
+			DrawExam: strings.Contains(flags, "g")}
 	}
 	return opt
 }
