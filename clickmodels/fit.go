@@ -80,7 +80,9 @@ type Options struct {
 	// Gibbs with Sweeps > 0 replaces DBN's and SDBN's relevance Beta (and
 	// so the interval and the labels' confidence; not the relevance
 	// column) by a Gibbs sampler's of the hierarchical model after the
-	// evidence pass, in that setting (GibbsSetting, gibbs.go). It is for
+	// evidence pass, in that setting (GibbsSetting, gibbs.go), and UBM's
+	// by its own sampler's (gibbsubm.go; measured and not adopted, so
+	// this switch alone reaches it). It is for
 	// measuring the sampler's variants (bench/calibration); users take
 	// Intervals: IntervalsGibbs. Its draws depend on the query shards, so
 	// it is meant for a fit of the whole log in one piece.

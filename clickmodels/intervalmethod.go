@@ -90,7 +90,8 @@ func (o Options) gibbsSetting() GibbsSetting {
 }
 
 // UsesGibbs reports whether o's fit runs the Gibbs sampler for DBN and
-// SDBN (IntervalsGibbs or the measurement switches): its draws are keyed
+// SDBN (IntervalsGibbs or the measurement switches; with the measurement
+// switches UBM's sampler too, gibbsubm.go): its draws are keyed
 // by the records' and pairs' indexes within the fitted Data, so only a
 // fit of the whole log in one piece draws them (fit.Run refuses the
 // others).

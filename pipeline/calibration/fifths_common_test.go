@@ -80,9 +80,11 @@ func withRecalibration(opt calibration.Options) calibration.Options {
 // clickmodels.GibbsSetting.FromDraws; B+Sm: the relevance column the
 // sampler's posterior mean, Mean; p: the satisfaction's priors pooled
 // over the ranks, PoolSat; r: the cells the rank buckets alone,
-// RankOnly; /K after them: the priors refitted every K sweeps,
+// RankOnly; g: UBM's sampler draws the examination parameters too,
+// DrawExam; /K after them: the priors refitted every K sweeps,
 // RefitEvery) (docs/clickmodels.md, "A Gibbs sampler of the hierarchical DBN,
-// measured").
+// measured"). The setting reaches UBM's sampler too (clickmodels/gibbsubm.go;
+// "A Gibbs sampler of the hierarchical UBM, measured and not adopted").
 func withGibbs(opt calibration.Options) calibration.Options {
 	env := os.Getenv("LOVBENCH_GIBBS")
 	env, refit, _ := strings.Cut(env, "/")
