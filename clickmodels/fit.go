@@ -80,7 +80,9 @@ type Options struct {
 	// Gibbs with Sweeps > 0 replaces DBN's and SDBN's relevance Beta (and
 	// so the interval and the labels' confidence; not the relevance
 	// column) by a Gibbs sampler's of the hierarchical model after the
-	// evidence pass, in that setting (GibbsSetting, gibbs.go). It is for
+	// evidence pass, in that setting (GibbsSetting, gibbs.go), and UBM's
+	// by its own sampler's (gibbsubm.go; measured and not adopted, so
+	// this switch alone reaches it). It is for
 	// measuring the sampler's variants (bench/calibration); users take
 	// Intervals: IntervalsGibbs.
 	Gibbs GibbsSetting
@@ -127,6 +129,10 @@ func (o Options) evidence(ctx context.Context, f *fitter) *Evidence {
 	ev := f.evidence(ctx, o.IntervalLevel())
 	if g := o.gibbsSetting(); g.Sweeps > 0 && ev != nil && (f.kind == DBN || f.kind == SDBN) {
 		f.gibbs(ctx, ev, g)
+	}
+	if o.Gibbs.Sweeps > 0 && ev != nil && f.kind == UBM {
+		// UBM's sampler (gibbsubm.go): the measurement setting only.
+		f.gibbsUBM(ctx, ev, o.Gibbs)
 	}
 	return ev
 }

@@ -63,6 +63,10 @@ type GibbsSetting struct {
 	// RefitEvery refits the cells' priors to the complete-data counts
 	// every RefitEvery sweeps (0 or 1: every sweep), holding them between.
 	RefitEvery int `json:"refit_every,omitempty"`
+	// DrawExam (UBM's sampler, gibbsubm.go) draws the examination
+	// parameters too, the state moved back to the fitted scale each sweep,
+	// instead of holding them at the EM fit.
+	DrawExam bool `json:"draw_examination,omitempty"`
 }
 
 // GibbsIntervals is the setting of IntervalsGibbs, the best measured
@@ -86,7 +90,9 @@ func (o Options) gibbsSetting() GibbsSetting {
 }
 
 // UsesGibbs reports whether o's fit runs the Gibbs sampler for DBN and
-// SDBN (IntervalsGibbs or the measurement switches).
+// SDBN (IntervalsGibbs or the measurement switches; with the measurement
+// switches UBM's sampler too, gibbsubm.go, a measurement of a whole log in
+// memory whose draws are keyed by the records' and pairs' indexes).
 func (o Options) UsesGibbs() bool { return !o.NoIntervals && o.gibbsSetting().Sweeps > 0 }
 
 // CheckIntervals checks o's interval method: a known one, and the Gibbs

@@ -1148,7 +1148,7 @@ func (pw *pairWriter) usePriors(a, s *priorTable) *UncertaintyReport {
 	pw.attrPriors, pw.satPriors = a, s
 	rep := &UncertaintyReport{Method: UncertaintyMethod, Level: pw.level, AttrPriors: a.byRank, ExposureBounds: exposureBounds(), AttrCellPriors: a.byCell}
 	if pw.gibbs != nil {
-		rep.Method, rep.Gibbs = GibbsUncertaintyMethod, pw.gibbs
+		rep.Method, rep.Gibbs = gibbsMethod(pw.kind), pw.gibbs
 	}
 	if s != nil {
 		rep.SatPriors, rep.SatCellPriors = s.byRank, s.byCell

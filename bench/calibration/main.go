@@ -94,11 +94,12 @@ func main() {
 	recalReps := flag.Int("recal-replicates", 1, "with -recalibrate: the number of worlds the bootstrap draws (their pairs pooled)")
 	recalSERPs := flag.Int("recal-serps", calibration.DefaultBootstrap().MaxSERPs, "with -recalibrate: at most this many SERPs (whole queries) in the bootstrap's subsample")
 	gibbsBurn := flag.Int("gibbs-burnin", 20, "with -gibbs-sweeps: the Gibbs sampler's sweeps of burn-in")
-	gibbsSweeps := flag.Int("gibbs-sweeps", 0, "with -user: DBN's and SDBN's relevance intervals from this many kept sweeps of the Gibbs sampler of the hierarchical model (clickmodels.Options.Gibbs; a measurement, off by default; best measured with -gibbs-pool-sat -gibbs-rank-only); 0: off")
+	gibbsSweeps := flag.Int("gibbs-sweeps", 0, "with -user: DBN's, SDBN's and UBM's relevance intervals from this many kept sweeps of the Gibbs sampler of the hierarchical model (clickmodels.Options.Gibbs; a measurement, off by default; best measured with -gibbs-pool-sat -gibbs-rank-only); 0: off")
 	gibbsMean := flag.Bool("gibbs-mean", false, "with -gibbs-sweeps: the relevance column (and so the labels) the sampler's posterior mean (clickmodels.GibbsSetting.Mean)")
 	gibbsDraws := flag.Bool("gibbs-draws", false, "with -gibbs-sweeps: the sampler's cell priors fitted to the drawn values, not to the complete-data counts (clickmodels.GibbsSetting.FromDraws)")
 	gibbsPoolSat := flag.Bool("gibbs-pool-sat", false, "with -gibbs-sweeps: the sampler's satisfaction priors pooled over the rank buckets (clickmodels.GibbsSetting.PoolSat)")
 	gibbsRefit := flag.Int("gibbs-refit-every", 0, "with -gibbs-sweeps: the sampler's cell priors refitted every this many sweeps (clickmodels.GibbsSetting.RefitEvery; 0: every sweep; the opt-in's setting: 5)")
+	gibbsDrawExam := flag.Bool("gibbs-draw-exam", false, "with -gibbs-sweeps and -models ubm: UBM's sampler draws the examination parameters too, moved back to the fitted scale each sweep (clickmodels.GibbsSetting.DrawExam)")
 	gibbsRankOnly := flag.Bool("gibbs-rank-only", false, "with -gibbs-sweeps: the sampler's cells the rank buckets alone, pooled over the exposure classes (clickmodels.GibbsSetting.RankOnly)")
 	flag.Parse()
 	if *bias {
@@ -126,7 +127,7 @@ func main() {
 				}
 				c.EmpiricalPrior = *eb
 				c.Gibbs = clickmodels.GibbsSetting{BurnIn: *gibbsBurn, Sweeps: *gibbsSweeps, Mean: *gibbsMean, FromDraws: *gibbsDraws,
-					PoolSat: *gibbsPoolSat, RankOnly: *gibbsRankOnly, RefitEvery: *gibbsRefit}
+					PoolSat: *gibbsPoolSat, RankOnly: *gibbsRankOnly, RefitEvery: *gibbsRefit, DrawExam: *gibbsDrawExam}
 			}
 		}
 		if err := runUser(*serps, *queries, *models, *simName, *seed, opt); err != nil {

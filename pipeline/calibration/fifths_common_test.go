@@ -80,13 +80,15 @@ func withRecalibration(opt calibration.Options) calibration.Options {
 // clickmodels.GibbsSetting.FromDraws; B+Sm: the relevance column the
 // sampler's posterior mean, Mean; p: the satisfaction's priors pooled
 // over the ranks, PoolSat; r: the cells the rank buckets alone,
-// RankOnly; /K after them: the priors refitted every K sweeps,
+// RankOnly; g: UBM's sampler draws the examination parameters too,
+// DrawExam; /K after them: the priors refitted every K sweeps,
 // RefitEvery) (docs/clickmodels.md, "A Gibbs sampler of the hierarchical DBN,
-// measured").
+// measured"). The setting reaches UBM's sampler too (clickmodels/gibbsubm.go;
+// "A Gibbs sampler of the hierarchical UBM, measured and not adopted").
 func withGibbs(opt calibration.Options) calibration.Options {
 	env := os.Getenv("LOVBENCH_GIBBS")
 	env, refit, _ := strings.Cut(env, "/")
-	spec := strings.TrimRight(env, "dmpr")
+	spec := strings.TrimRight(env, "dmprg")
 	flags := env[len(spec):]
 	every := 0
 	if refit != "" {
@@ -114,7 +116,8 @@ func withGibbs(opt calibration.Options) calibration.Options {
 		c.Intervals = clickmodels.IntervalsCounts
 		c.Gibbs = clickmodels.GibbsSetting{BurnIn: burn, Sweeps: sweeps,
 			FromDraws: strings.Contains(flags, "d"), Mean: strings.Contains(flags, "m"),
-			PoolSat: strings.Contains(flags, "p"), RankOnly: strings.Contains(flags, "r"), RefitEvery: every}
+			PoolSat: strings.Contains(flags, "p"), RankOnly: strings.Contains(flags, "r"), RefitEvery: every,
+			DrawExam: strings.Contains(flags, "g")}
 	}
 	return opt
 }

@@ -75,7 +75,12 @@ func TestFifthsRefDBNSparse(t *testing.T) {
 // identified"). The spread of the pairs seen once is not in their counts
 // (docs/clickmodels.md, "Pairs seen once"): the fitted means with the
 // true concentration per cell give 0.090 at the plug-in scales, 0.053
-// over the whole identified set, 0.041 at the true scale.
+// over the whole identified set, 0.041 at the true scale. UBM's Gibbs
+// sampler (LOVBENCH_GIBBS=30+100) leaves it at 0.074 (seed 2: 0.082,
+// against 0.079): its complete-data counts of a pair seen once are one
+// trial, no more a spread than the expected counts, and it holds the
+// fitted scale (docs/clickmodels.md, "A Gibbs sampler of the
+// hierarchical UBM, measured and not adopted").
 func TestFifthsSimUBMSparse(t *testing.T) {
 	checkFifths(t, simFifths(t, clickmodels.UBM, 10000, true), true)
 }
