@@ -421,13 +421,8 @@ func newGibbsChain(f *fitter, ev *Evidence, g GibbsSetting) *GibbsChain {
 		cnt: gibbsCounts{aK: make([]float64, np), aN: make([]float64, np), sK: make([]float64, np), sN: make([]float64, np)},
 		m1:  make([]float64, np), l1: make([]float64, np)}
 	c.pairKey, c.recKey = gibbsKeys(f.d)
-	for p := range np {
-		b, e := priorCellOf(ev.Rank[p], ev.Shown[p])
-		if g.RankOnly {
-			// The attractiveness's cells by rank bucket only: every
-			// pair in exposure class 0's.
-			e = 0
-		}
+	for p, be := range gibbsCells(ev, g.RankOnly) {
+		b, e := be[0], be[1]
 		c.cellA[p], c.cellS[p] = cellOf(b, e), cellOf(b, e)
 		if g.PoolSat {
 			// The satisfaction's cells by exposure only: every pair in
