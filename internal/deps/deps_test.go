@@ -122,7 +122,7 @@ var rules = []struct {
 	// Benchmark programs: any stage, never imported.
 	{"bench/calibration", []string{"clickmodels", "clickmodels/refsim", "clickmodels/sim", "corpussim", "features", "pipeline/calibration"}},
 	{"bench/clickmodels", []string{"clickmodels", "clickmodels/sim", "sessions", "internal/refdata"}},
-	{"bench/confidence", []string{"labels", "report", "pipeline"}},
+	{"bench/confidence", []string{"clickmodels", "clickmodels/refsim", "labels", "report", "pipeline", "pipeline/calibration"}},
 	{"bench/features", []string{"features", "internal/refdata"}},
 	{"bench/humangrades", []string{"clickmodels", "labels", "pipeline/calibration", "sessions", "sessions/split"}},
 	{"bench/ingest", []string{"ingest"}},
