@@ -337,7 +337,8 @@ func TestPriorTableUsed(t *testing.T) {
 // UnmarshalRound), histograms (GibbsHists' encoding) and chain
 // (GibbsChain's encoding), as a pipeline runs it, gives the relevance
 // Betas of Fit (the sampler in memory) to the bit; the histograms' merge
-// is the same in either order and their encoding round-trips.
+// is the same in either order, from their encoding too (MergeBinary),
+// and their encoding round-trips.
 func TestGibbsPassesStaged(t *testing.T) {
 	ctx := context.Background()
 	serps := gibbsLogSERPs()
@@ -410,10 +411,16 @@ func TestGibbsPassesStaged(t *testing.T) {
 					ba, _ := prev.MarshalBinary()
 					x, _ := UnmarshalGibbsHists(ba)
 					x.Merge(back)
+					// And added from the encoding (MergeBinary).
+					y, _ := UnmarshalGibbsHists(ba)
+					if err := y.MergeBinary(hists); err != nil {
+						t.Fatal(err)
+					}
 					e1, _ := ab.MarshalBinary()
 					e2, _ := x.MarshalBinary()
-					if !bytes.Equal(e1, e2) || bytes.Equal(e1, hists) {
-						t.Fatalf("%v pass %d: merged histograms differ by order (or equal one side)", kind, p)
+					e3, _ := y.MarshalBinary()
+					if !bytes.Equal(e1, e2) || !bytes.Equal(e1, e3) || bytes.Equal(e1, hists) {
+						t.Fatalf("%v pass %d: merged histograms differ by order or way (or equal one side)", kind, p)
 					}
 				}
 				prev = back

@@ -149,7 +149,9 @@ func (h *GibbsHists) Merge(o *GibbsHists) {
 	}{{h.h.a, o.h.a, h.h.usedA, o.h.usedA}, {h.h.s, o.h.s, h.h.usedS, o.h.usedS}} {
 		for b := range x.to {
 			for e := range x.to[b] {
-				x.to[b][e].merge(&x.from[b][e])
+				if x.from[b][e].pairs != 0 { // else all its bins are 0
+					x.to[b][e].merge(&x.from[b][e])
+				}
 				x.usedTo[b][e] = x.usedTo[b][e] || x.usedFrom[b][e]
 			}
 		}
@@ -206,6 +208,15 @@ func (h *GibbsHists) MarshalBinary() ([]byte, error) {
 
 // UnmarshalGibbsHists decodes what GibbsHists.MarshalBinary encoded.
 func UnmarshalGibbsHists(b []byte) (*GibbsHists, error) {
+	h := &GibbsHists{newGibbsHists()}
+	return h, h.MergeBinary(b)
+}
+
+// MergeBinary adds the histograms b encodes (MarshalBinary) to h's, as
+// Merge does, without decoding them into histograms of their own (a
+// table of every cell's is 6 MB, the encoding of the cells holding pairs
+// a few KB).
+func (h *GibbsHists) MergeBinary(b []byte) error {
 	size := len(b)
 	bad := fmt.Errorf("click models: Gibbs histograms of %d bytes are malformed", size)
 	uv := func() (uint64, bool) {
@@ -224,14 +235,13 @@ func UnmarshalGibbsHists(b []byte) (*GibbsHists, error) {
 		b = b[k:]
 		return x, true
 	}
-	h := newGibbsHists()
 	for _, t := range []struct {
 		by   [][exposureClasses]priorHist
 		used [][exposureClasses]bool
-	}{{h.a, h.usedA}, {h.s, h.usedS}} {
+	}{{h.h.a, h.h.usedA}, {h.h.s, h.h.usedS}} {
 		nc, ok := uv()
 		if !ok || nc > rankBuckets*exposureClasses {
-			return nil, bad
+			return bad
 		}
 		for range nc {
 			iu, ok1 := uv()
@@ -239,29 +249,31 @@ func UnmarshalGibbsHists(b []byte) (*GibbsHists, error) {
 			nb, ok3 := uv()
 			i := int(iu >> 1)
 			if !ok1 || !ok2 || !ok3 || iu>>1 >= rankBuckets*exposureClasses || nb > histN*histM {
-				return nil, bad
+				return bad
 			}
 			r, e := i/exposureClasses, i%exposureClasses
-			t.used[r][e] = iu&1 == 1
+			t.used[r][e] = t.used[r][e] || iu&1 == 1
 			x := &t.by[r][e]
-			x.pairs = pairs
+			x.pairs += pairs
 			for range nb {
 				j, ok1 := uv()
 				c, ok2 := sv()
 				k, ok3 := sv()
 				n, ok4 := sv()
 				if !ok1 || !ok2 || !ok3 || !ok4 || j >= histN*histM {
-					return nil, bad
+					return bad
 				}
 				u, v := j/histM, j%histM
-				x.cells[u][v], x.sumK[u][v], x.sumN[u][v] = c, k, n
+				x.cells[u][v] += c
+				x.sumK[u][v] += k
+				x.sumN[u][v] += n
 			}
 		}
 	}
 	if len(b) != 0 {
-		return nil, bad
+		return bad
 	}
-	return &GibbsHists{h}, nil
+	return nil
 }
 
 // MarshalRound encodes what the shards share between two passes, which

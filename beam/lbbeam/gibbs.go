@@ -120,7 +120,7 @@ func (f *gibbsFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shar
 
 // reduceGibbs ends pass p of gs with every shard's message of it
 // (rounds): the round they ran with, which must be one, and their
-// histograms summed (GibbsHists.Merge: exact, in any order).
+// histograms summed (GibbsHists.MergeBinary: exact, in any order).
 func reduceGibbs(gs *clickmodels.GibbsShards, p int, rounds func(*[]byte) bool) error {
 	var (
 		head  []byte
@@ -140,14 +140,14 @@ func reduceGibbs(gs *clickmodels.GibbsShards, p int, rounds func(*[]byte) bool) 
 		}
 		n++
 		if len(parts[1]) > 0 {
-			h, err := clickmodels.UnmarshalGibbsHists(parts[1])
+			var err error
+			if total == nil {
+				total, err = clickmodels.UnmarshalGibbsHists(parts[1])
+			} else {
+				err = total.MergeBinary(parts[1])
+			}
 			if err != nil {
 				return err
-			}
-			if total == nil {
-				total = h
-			} else {
-				total.Merge(h)
 			}
 		}
 		b = nil // a fresh slice for the next message
