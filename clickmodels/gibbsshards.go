@@ -227,13 +227,9 @@ func (h *GibbsHists) MergeBinary(b []byte) error {
 		b = b[k:]
 		return x, true
 	}
-	sv := func() (int64, bool) {
-		x, k := binary.Varint(b)
-		if k <= 0 {
-			return 0, false
-		}
-		b = b[k:]
-		return x, true
+	sv := func() (int64, bool) { // binary.Varint's zig-zag decoding
+		ux, ok := uv()
+		return int64(ux>>1) ^ -int64(ux&1), ok
 	}
 	for _, t := range []struct {
 		by   [][exposureClasses]priorHist

@@ -824,10 +824,15 @@ type finishFn struct {
 }
 
 // finalFit opens shard's fit of Kinds[Model] restored to the EM state
-// after its last step (the state's segments segs, the model's segment
-// of every message of that step msgs), as the finish and the Gibbs
-// sampler's passes use it, and returns it with that EM state.
-func (f *finishFn) finalFit(ctx context.Context, opened **openedShard, shard int, segs, msgs [][]byte) (*clickmodels.ShardFit, emState, error) {
+// after its last step (the shard's state then, and every shard's
+// message of that step, msgs), as the finish and the Gibbs sampler's
+// passes use it, and returns it with that EM state.
+func (f *finishFn) finalFit(ctx context.Context, opened **openedShard, shard int, state []byte, allMsgs func(*[]byte) bool) (*clickmodels.ShardFit, emState, error) {
+	segs, perMsg, err := splitInputs(state, allMsgs, len(f.Kinds))
+	if err != nil {
+		return nil, emState{}, err
+	}
+	msgs := perMsg[f.Model]
 	k := clickmodels.Kind(f.Kinds[f.Model])
 	v := variant{f.Exact, f.PSCMAuthors, f.EmpiricalPrior}
 	seg := segs[1+f.Model]
@@ -871,7 +876,6 @@ func (f *finishFn) gibbsShards() (*clickmodels.GibbsShards, error) {
 }
 
 func (f *finishFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard int, state []byte, msgs func(*[]byte) bool, emit func(ShardFinal)) error {
-	nm := len(f.Kinds)
 	var chain []byte
 	if f.Gibbs {
 		// The state is the model's EM state and the shard's chain.
@@ -881,12 +885,8 @@ func (f *finishFn) ProcessElement(ctx context.Context, _ beamstate.Provider, sha
 		}
 		state, chain = parts[0], parts[1]
 	}
-	segs, perMsg, err := splitInputs(state, msgs, nm)
-	if err != nil {
-		return err
-	}
 	var opened *openedShard
-	sf, em, err := f.finalFit(ctx, &opened, shard, segs, perMsg[f.Model])
+	sf, em, err := f.finalFit(ctx, &opened, shard, state, msgs)
 	if err != nil {
 		return err
 	}

@@ -77,12 +77,8 @@ func (f *gibbsFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shar
 			return err
 		}
 	}
-	segs, perMsg, err := splitInputs(emState, msgs, len(fin.Kinds))
-	if err != nil {
-		return err
-	}
 	var opened *openedShard
-	sf, _, err := fin.finalFit(ctx, &opened, shard, segs, perMsg[fin.Model])
+	sf, _, err := fin.finalFit(ctx, &opened, shard, emState, msgs)
 	if err != nil {
 		return err
 	}
