@@ -92,8 +92,8 @@ import (
 // number of workers and any cut of the log into query shards: a query's
 // records and pairs are all in one shard, and each sweep's histograms
 // are summed over the shards before the cells' priors are refitted
-// (GibbsShards, for outofcore.RunShards; the state of each shard a
-// GibbsChain). (GibbsSetting.FromDraws's moments of the draws are float
+// (GibbsShards, for outofcore.RunShards and, pass by pass, the Beam
+// pipeline's stages; the state of each shard a GibbsChain). (GibbsSetting.FromDraws's moments of the draws are float
 // sums in pair order: that measurement runs on one shard only.)
 
 // gibbsPairSeed separates the pairs' streams from the records'.
