@@ -92,8 +92,8 @@ import (
 // number of workers and any cut of the log into query shards: a query's
 // records and pairs are all in one shard, and each sweep's histograms
 // are summed over the shards before the cells' priors are refitted
-// (GibbsShards, for outofcore.RunShards; the state of each shard a
-// GibbsChain). (GibbsSetting.FromDraws's moments of the draws are float
+// (GibbsShards, for outofcore.RunShards and, pass by pass, the Beam
+// pipeline's stages; the state of each shard a GibbsChain). (GibbsSetting.FromDraws's moments of the draws are float
 // sums in pair order: that measurement runs on one shard only.)
 
 // gibbsPairSeed separates the pairs' streams from the records'.
@@ -591,6 +591,19 @@ func (c *GibbsChain) result(ev *Evidence) {
 type gibbsSampler struct {
 	g      GibbsSetting
 	chains []*GibbsChain // by shard; nil where the store holds it
+	gibbsRound
+}
+
+// gibbsRound is what the shards share between two passes of the sampler
+// (gibbsSampler.reduce sets it from the pass's histograms): the cells'
+// priors, where their last fits ended, whether the last sweep's draws
+// wait for its priors, and (GibbsSetting.FromDraws) the sweep's moments
+// of the draws.
+type gibbsRound struct {
+	pa, ps       [][exposureClasses]BetaPrior
+	warmA, warmS priorWarm
+	pending      bool
+	byA, byS     [][exposureClasses]drawMoments
 }
 
 // GibbsStore holds the sampler's chains between its passes over the
@@ -604,20 +617,112 @@ type GibbsStore interface {
 	Get(k int) (*GibbsChain, error)
 }
 
+// passes is the number of passes over the shards a run makes: the
+// start (pass 0: the chains and the cells' first priors), one per sweep
+// (pass t + 1: sweep t), and the finish (the last sweep's draws if they
+// waited, then the Rao-Blackwell sums turned into Betas).
+func (s *gibbsSampler) passes() int { return s.g.BurnIn + s.g.Sweeps + 2 }
+
+// refits reports whether sweep t refits the cells' priors to its
+// complete-data counts (every GibbsSetting.RefitEvery sweeps; never with
+// FromDraws).
+func (s *gibbsSampler) refits(t int) bool {
+	return !s.g.FromDraws && t%max(s.g.RefitEvery, 1) == 0
+}
+
+// collects reports whether pass p sums the shards' histograms (pass 0,
+// and a sweep that refits the priors).
+func (s *gibbsSampler) collects(p int) bool {
+	return p == 0 || (p <= s.g.BurnIn+s.g.Sweeps && s.refits(p-1))
+}
+
+// pass runs pass p (passes) on one shard's fitter f and chain c (none in
+// pass 0, which starts it from ev: its cells' Rank and Shown and its
+// attractiveness counts) under the round's priors, adding the shard's
+// histograms to h where the pass collects them (collects), and returns
+// the chain. A shard's draws of a sweep that keeps the priors come in
+// the same pass as its walks, and those of a sweep that refits them in
+// the next pass, before its walks: the same values in the same order
+// per shard, one pass over the shards a sweep.
+func (s *gibbsSampler) pass(ctx context.Context, p int, f *fitter, c *GibbsChain, ev *Evidence, h *gibbsHists) *GibbsChain {
+	g := s.g
+	T := g.BurnIn + g.Sweeps
+	switch {
+	case p == 0:
+		// The cells' first priors: the intervals' own fit to the
+		// attractiveness counts of the evidence pass and to the
+		// satisfaction's exact E-step counts.
+		c = newGibbsChain(f, ev, g)
+		sk, sn := f.satCounts(ctx)
+		h.add(c, ev.AttrK, ev.AttrN, sk, sn)
+	case p <= T:
+		t := p - 1
+		if s.pending {
+			c.draws(ctx, f, t-1, t-1 >= g.BurnIn, s.pa, s.ps, nil, nil)
+		}
+		// (1) The latent variables given the pairs' values.
+		gamma := 1.0
+		if f.kind == DBN {
+			gamma = f.global[0]
+		}
+		c.walks(ctx, f, t, gamma)
+		if s.refits(t) {
+			h.add(c, c.cnt.aK, c.cnt.aN, c.cnt.sK, c.cnt.sN)
+		} else {
+			// (2) The pairs' values given the latent variables and the
+			// priors.
+			c.draws(ctx, f, t, t >= g.BurnIn, s.pa, s.ps, s.byA, s.byS)
+		}
+	default:
+		if s.pending {
+			c.draws(ctx, f, T-1, T-1 >= g.BurnIn, s.pa, s.ps, nil, nil)
+		}
+		c.finish(g.Sweeps, g.Mean)
+	}
+	return c
+}
+
+// startPass readies the round for pass p: FromDraws's moments of a
+// sweep's draws, summed over the shards.
+func (s *gibbsSampler) startPass(p int) {
+	s.byA, s.byS = nil, nil
+	if s.g.FromDraws && p >= 1 && p <= s.g.BurnIn+s.g.Sweeps {
+		s.byA, s.byS = make([][exposureClasses]drawMoments, rankBuckets), make([][exposureClasses]drawMoments, rankBuckets)
+	}
+}
+
+// reduce ends pass p with h, the histograms of every shard summed (nil
+// where the pass collects none): the cells' priors the next pass uses.
+func (s *gibbsSampler) reduce(p int, h *gibbsHists) {
+	switch {
+	case p == 0:
+		s.pa, s.ps = h.priors(nil, nil)
+	case p <= s.g.BurnIn+s.g.Sweeps:
+		refit := s.refits(p - 1)
+		if refit {
+			// (3) The cells' priors given the complete data, the pairs'
+			// values integrated out: the intervals' own fit
+			// (priorTableOf) of the beta-binomial counts, whole trials
+			// here.
+			s.pa, s.ps = h.priors(&s.warmA, &s.warmS)
+		}
+		if s.g.FromDraws {
+			// (3) The cells' priors fitted to the drawn values.
+			s.pa, s.ps = drawPriors(s.byA), drawPriors(s.byS)
+		}
+		s.pending = refit
+	}
+}
+
 // run runs the sampler over the shards' fitters that each yields (in
 // shard order, with their index k), evidence giving a shard's Evidence
 // (its cells' Rank and Shown and its attractiveness counts) in the first
 // pass, store (nil: s.chains, in memory) holding the chains between
-// passes; it leaves every chain finished. Per sweep: every shard's walks
-// (and, on a sweep that refits the priors, the histograms of its
-// complete-data counts, summed over the shards exactly), then the cells'
-// priors, then every shard's draws. A shard's draws of a sweep that
-// keeps the priors come in the same pass as its walks, and those of a
-// sweep that refits them in the next sweep's pass, before its walks: the
-// same values in the same order per shard, one pass over the shards a
-// sweep.
+// passes; it leaves every chain finished. Per pass (passes): every
+// shard's share (pass; on a sweep that refits the priors, the
+// histograms of its complete-data counts, summed over the shards
+// exactly), then the cells' priors (reduce).
 func (s *gibbsSampler) run(ctx context.Context, each func(fn func(k int, f *fitter) error) error, evidence func(k int, f *fitter) *Evidence, store GibbsStore) error {
-	g := s.g
 	get := func(k int) (*GibbsChain, error) {
 		if store == nil {
 			return s.chains[k], nil
@@ -631,97 +736,46 @@ func (s *gibbsSampler) run(ctx context.Context, each func(fn func(k int, f *fitt
 		}
 		return store.Keep(k, c)
 	}
-	gammaOf := func(f *fitter) float64 {
-		if f.kind == DBN {
-			return f.global[0]
-		}
-		return 1
-	}
-	// The cells' first priors: the intervals' own fit to the attractiveness
-	// counts of the evidence pass and to the satisfaction's exact E-step
-	// counts.
-	h := newGibbsHists()
-	err := each(func(k int, f *fitter) error {
-		ev := evidence(k, f)
-		if ev == nil {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			return fmt.Errorf("click models: the Gibbs sampler needs the intervals' evidence (%v has none)", f.kind)
-		}
-		c := newGibbsChain(f, ev, g)
-		sk, sn := f.satCounts(ctx)
-		h.add(c, ev.AttrK, ev.AttrN, sk, sn)
-		return put(k, c)
-	})
-	if err != nil {
-		return err
-	}
-	pa, ps := h.priors(nil, nil)
-	var warmA, warmS priorWarm
-	pending := false // the last sweep's draws wait for its priors
-	T := g.BurnIn + g.Sweeps
-	for t := range T {
+	for p := range s.passes() {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		refit := !g.FromDraws && t%max(g.RefitEvery, 1) == 0
-		var byA, byS [][exposureClasses]drawMoments
-		if g.FromDraws {
-			byA, byS = make([][exposureClasses]drawMoments, rankBuckets), make([][exposureClasses]drawMoments, rankBuckets)
-		}
-		if refit {
+		var h *gibbsHists
+		if s.collects(p) {
 			h = newGibbsHists()
 		}
+		s.startPass(p)
 		err := each(func(k int, f *fitter) error {
-			c, err := get(k)
-			if err != nil {
+			var (
+				c   *GibbsChain
+				ev  *Evidence
+				err error
+			)
+			if p == 0 {
+				if ev = evidence(k, f); ev == nil {
+					return noEvidence(ctx, f.kind)
+				}
+			} else if c, err = get(k); err != nil {
 				return err
 			}
-			if pending {
-				c.draws(ctx, f, t-1, t-1 >= g.BurnIn, pa, ps, nil, nil)
-			}
-			// (1) The latent variables given the pairs' values.
-			c.walks(ctx, f, t, gammaOf(f))
-			if refit {
-				h.add(c, c.cnt.aK, c.cnt.aN, c.cnt.sK, c.cnt.sN)
-			} else {
-				// (2) The pairs' values given the latent variables and
-				// the priors.
-				c.draws(ctx, f, t, t >= g.BurnIn, pa, ps, byA, byS)
-			}
-			return put(k, c)
+			return put(k, s.pass(ctx, p, f, c, ev, h))
 		})
 		if err != nil {
 			return err
 		}
-		if refit {
-			// (3) The cells' priors given the complete data, the pairs'
-			// values integrated out: the intervals' own fit
-			// (priorTableOf) of the beta-binomial counts, whole trials
-			// here.
-			pa, ps = h.priors(&warmA, &warmS)
-		}
-		if g.FromDraws {
-			// (3) The cells' priors fitted to the drawn values.
-			pa, ps = drawPriors(byA), drawPriors(byS)
-		}
-		pending = refit
+		s.reduce(p, h)
 	}
+	return ctx.Err()
+}
+
+// noEvidence is the error of a shard without the intervals' evidence:
+// ctx's if it is done (the evidence pass stopped), else that the fit
+// has none.
+func noEvidence(ctx context.Context, k Kind) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return each(func(k int, f *fitter) error {
-		c, err := get(k)
-		if err != nil {
-			return err
-		}
-		if pending {
-			c.draws(ctx, f, T-1, T-1 >= g.BurnIn, pa, ps, nil, nil)
-		}
-		c.finish(g.Sweeps, g.Mean)
-		return put(k, c)
-	})
+	return fmt.Errorf("click models: the Gibbs sampler needs the intervals' evidence (%v has none)", k)
 }
 
 // betaFromMeanLogMoment is the Beta(alpha, beta) with mean m and E[ln x]

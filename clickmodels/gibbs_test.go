@@ -1,6 +1,7 @@
 package clickmodels
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math"
@@ -325,6 +326,122 @@ func TestPriorTableUsed(t *testing.T) {
 		for _, c := range marks {
 			if g, w := got.byCell[c[0]][c[1]], full.byCell[c[0]][c[1]]; g != w {
 				t.Errorf("cell %v: %+v, the full table's %+v", c, g, w)
+			}
+		}
+	}
+}
+
+// TestGibbsPassesStaged: the sampler run pass by pass through
+// GibbsShards' stage API (Pass, Reduce), every pass with a fresh
+// GibbsShards restored from the last one's round (MarshalRound,
+// UnmarshalRound), histograms (GibbsHists' encoding) and chain
+// (GibbsChain's encoding), as a pipeline runs it, gives the relevance
+// Betas of Fit (the sampler in memory) to the bit; the histograms' merge
+// is the same in either order, from their encoding too (MergeBinary),
+// and their encoding round-trips.
+func TestGibbsPassesStaged(t *testing.T) {
+	ctx := context.Background()
+	serps := gibbsLogSERPs()
+	d := preparedLog(t, len(serps), func(i int) sessions.SERP { return serps[i] })
+	for _, kind := range []Kind{DBN, SDBN} {
+		opt := EstimatorExact.Options()
+		opt.Workers, opt.Gibbs = 2, GibbsSetting{BurnIn: 3, Sweeps: 4, RefitEvery: 2, PoolSat: true}
+		want, err := Fit(ctx, d, kind, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The EM fit Fit's sampler starts from.
+		global := InitialGlobals(kind, d.ranks, opt)
+		f := newFitter(ctx, d, kind, opt, global, true)
+		done, err := fitLoop(ctx, held([]*fitter{f}), d.ranks, kind, opt, global, kind.Iterations(opt.Iterations, opt.Exact), d.serps, []*fitter{f}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sf := &ShardFit{f: f, d: d}
+		gs, err := NewGibbsShards(kind, opt, 1, nil)
+		if err != nil || gs == nil {
+			t.Fatalf("%v: NewGibbsShards: %v, %v", kind, gs, err)
+		}
+		var round, hists, chain []byte
+		var prev *GibbsHists
+		for p := range gs.Passes() {
+			g, _ := NewGibbsShards(kind, opt, 1, nil)
+			var c *GibbsChain
+			if p > 0 {
+				if err := g.UnmarshalRound(round); err != nil {
+					t.Fatal(err)
+				}
+				var h *GibbsHists
+				if hists != nil {
+					if h, err = UnmarshalGibbsHists(hists); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := g.Reduce(p-1, h); err != nil {
+					t.Fatal(err)
+				}
+				if c, err = UnmarshalGibbsChain(chain); err != nil {
+					t.Fatal(err)
+				}
+			}
+			c, h, err := g.Pass(ctx, p, sf, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if round, err = g.MarshalRound(); err != nil {
+				t.Fatal(err)
+			}
+			if chain, err = c.MarshalBinary(); err != nil {
+				t.Fatal(err)
+			}
+			hists = nil
+			if h != nil {
+				hists, _ = h.MarshalBinary()
+				back, err := UnmarshalGibbsHists(hists)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if again, _ := back.MarshalBinary(); !bytes.Equal(again, hists) {
+					t.Fatalf("%v pass %d: histograms' encoding does not round-trip", kind, p)
+				}
+				if prev != nil {
+					// Two different passes' histograms, merged either way.
+					ab, _ := UnmarshalGibbsHists(hists)
+					ab.Merge(prev)
+					ba, _ := prev.MarshalBinary()
+					x, _ := UnmarshalGibbsHists(ba)
+					x.Merge(back)
+					// And added from the encoding (MergeBinary).
+					y, _ := UnmarshalGibbsHists(ba)
+					if err := y.MergeBinary(hists); err != nil {
+						t.Fatal(err)
+					}
+					e1, _ := ab.MarshalBinary()
+					e2, _ := x.MarshalBinary()
+					e3, _ := y.MarshalBinary()
+					if !bytes.Equal(e1, e2) || !bytes.Equal(e1, e3) || bytes.Equal(e1, hists) {
+						t.Fatalf("%v pass %d: merged histograms differ by order or way (or equal one side)", kind, p)
+					}
+				}
+				prev = back
+			}
+			if p == gs.Passes()-1 {
+				if err := gs.SetChain(0, c); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		m, err := gs.FinalModel(ctx, sf, 0, done, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, g := want.Evidence, m.Evidence
+		if w.RelAlpha == nil || len(g.RelAlpha) != len(w.RelAlpha) {
+			t.Fatalf("%v: %d staged Betas, %d of Fit", kind, len(g.RelAlpha), len(w.RelAlpha))
+		}
+		for p := range w.RelAlpha {
+			if g.RelAlpha[p] != w.RelAlpha[p] || g.RelBeta[p] != w.RelBeta[p] {
+				t.Fatalf("%v pair %d: staged Beta(%v, %v), Fit's (%v, %v)", kind, p, g.RelAlpha[p], g.RelBeta[p], w.RelAlpha[p], w.RelBeta[p])
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package clickmodels
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -74,6 +75,310 @@ func (gs *GibbsShards) FinalModel(ctx context.Context, s *ShardFit, k, iteration
 	}
 	m.Evidence = ev
 	return m, ctx.Err()
+}
+
+// A sampler run by stages (a pipeline's, lbbeam's): Passes passes, in
+// each of which every shard runs its share (Pass) independently of the
+// others and emits its histograms; the histograms of all shards, summed
+// (GibbsHists.Merge, exact: in any order), end the pass (Reduce), which
+// every shard may do alike from the same round (MarshalRound). Run is
+// the same passes on one machine.
+
+// Passes is the number of passes over the shards a run makes: the start,
+// one per sweep and the finish.
+func (gs *GibbsShards) Passes() int { return gs.s.passes() }
+
+// GibbsHists are one pass's histograms of the cells' complete-data
+// counts, of one shard or summed over shards (nil: the pass collects
+// none).
+type GibbsHists struct{ h *gibbsHists }
+
+// Pass runs pass p on shard s with its chain c (nil in pass 0, which
+// starts it from s's fitted values and intervals' evidence) under the
+// round the previous pass's Reduce left, and returns the chain and the
+// shard's histograms (nil where the pass collects none). The
+// measurement setting GibbsSetting.FromDraws is Run's only.
+func (gs *GibbsShards) Pass(ctx context.Context, p int, s *ShardFit, c *GibbsChain) (*GibbsChain, *GibbsHists, error) {
+	if gs.s.g.FromDraws {
+		return nil, nil, errors.New("click models: the Gibbs sampler's cells fitted to the draws (GibbsSetting.FromDraws) run in memory only (GibbsShards.Run)")
+	}
+	if p < 0 || p >= gs.Passes() || (p > 0) != (c != nil) {
+		return nil, nil, fmt.Errorf("click models: Gibbs pass %d of %d with a chain: %t", p, gs.Passes(), c != nil)
+	}
+	var ev *Evidence
+	if p == 0 {
+		if ev = s.f.evidence(ctx, gs.level); ev == nil {
+			return nil, nil, noEvidence(ctx, s.f.kind)
+		}
+	}
+	var h *gibbsHists
+	if gs.s.collects(p) {
+		h = newGibbsHists()
+	}
+	c = gs.s.pass(ctx, p, s.f, c, ev, h)
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	if h == nil {
+		return c, nil, nil
+	}
+	return c, &GibbsHists{h}, nil
+}
+
+// Reduce ends pass p with h, the histograms of every shard's Pass p
+// merged (nil where the pass collects none): the cells' priors of the
+// next pass.
+func (gs *GibbsShards) Reduce(p int, h *GibbsHists) error {
+	if gs.s.collects(p) != (h != nil) {
+		return fmt.Errorf("click models: Gibbs pass %d reduced with histograms: %t", p, h != nil)
+	}
+	var x *gibbsHists
+	if h != nil {
+		x = h.h
+	}
+	gs.s.reduce(p, x)
+	return nil
+}
+
+// Merge adds o's histograms to h's (whole and fixed-point sums, and
+// which cells hold pairs: the same in any order).
+func (h *GibbsHists) Merge(o *GibbsHists) {
+	for _, x := range []struct {
+		to, from         [][exposureClasses]priorHist
+		usedTo, usedFrom [][exposureClasses]bool
+	}{{h.h.a, o.h.a, h.h.usedA, o.h.usedA}, {h.h.s, o.h.s, h.h.usedS, o.h.usedS}} {
+		for b := range x.to {
+			for e := range x.to[b] {
+				if x.from[b][e].pairs != 0 { // else all its bins are 0
+					x.to[b][e].merge(&x.from[b][e])
+				}
+				x.usedTo[b][e] = x.usedTo[b][e] || x.usedFrom[b][e]
+			}
+		}
+	}
+}
+
+// MarshalBinary encodes h: per table (attractiveness, satisfaction) and
+// cell holding pairs or marked used, the cell's index, its mark and its
+// pair count, then its histogram's non-empty bins (index, pairs, and the
+// fixed-point sums of K and N), all varints.
+func (h *GibbsHists) MarshalBinary() ([]byte, error) {
+	var b []byte
+	for _, t := range []struct {
+		by   [][exposureClasses]priorHist
+		used [][exposureClasses]bool
+	}{{h.h.a, h.h.usedA}, {h.h.s, h.h.usedS}} {
+		var cells []int
+		for i := range rankBuckets * exposureClasses {
+			r, e := i/exposureClasses, i%exposureClasses
+			if t.used[r][e] || t.by[r][e].pairs != 0 {
+				cells = append(cells, i)
+			}
+		}
+		b = binary.AppendUvarint(b, uint64(len(cells)))
+		for _, i := range cells {
+			r, e := i/exposureClasses, i%exposureClasses
+			x := &t.by[r][e]
+			used := uint64(0)
+			if t.used[r][e] {
+				used = 1
+			}
+			b = binary.AppendUvarint(b, uint64(i)<<1|used)
+			b = binary.AppendVarint(b, x.pairs)
+			n := 0
+			for j := range histN * histM {
+				if x.cells[j/histM][j%histM] != 0 || x.sumK[j/histM][j%histM] != 0 || x.sumN[j/histM][j%histM] != 0 {
+					n++
+				}
+			}
+			b = binary.AppendUvarint(b, uint64(n))
+			for j := range histN * histM {
+				u, v := j/histM, j%histM
+				if x.cells[u][v] != 0 || x.sumK[u][v] != 0 || x.sumN[u][v] != 0 {
+					b = binary.AppendUvarint(b, uint64(j))
+					b = binary.AppendVarint(b, x.cells[u][v])
+					b = binary.AppendVarint(b, x.sumK[u][v])
+					b = binary.AppendVarint(b, x.sumN[u][v])
+				}
+			}
+		}
+	}
+	return b, nil
+}
+
+// UnmarshalGibbsHists decodes what GibbsHists.MarshalBinary encoded.
+func UnmarshalGibbsHists(b []byte) (*GibbsHists, error) {
+	h := &GibbsHists{newGibbsHists()}
+	return h, h.MergeBinary(b)
+}
+
+// MergeBinary adds the histograms b encodes (MarshalBinary) to h's, as
+// Merge does, without decoding them into histograms of their own (a
+// table of every cell's is 6 MB, the encoding of the cells holding pairs
+// a few KB).
+func (h *GibbsHists) MergeBinary(b []byte) error {
+	size := len(b)
+	bad := fmt.Errorf("click models: Gibbs histograms of %d bytes are malformed", size)
+	uv := func() (uint64, bool) {
+		x, k := binary.Uvarint(b)
+		if k <= 0 {
+			return 0, false
+		}
+		b = b[k:]
+		return x, true
+	}
+	sv := func() (int64, bool) { // binary.Varint's zig-zag decoding
+		ux, ok := uv()
+		return int64(ux>>1) ^ -int64(ux&1), ok
+	}
+	for _, t := range []struct {
+		by   [][exposureClasses]priorHist
+		used [][exposureClasses]bool
+	}{{h.h.a, h.h.usedA}, {h.h.s, h.h.usedS}} {
+		nc, ok := uv()
+		if !ok || nc > rankBuckets*exposureClasses {
+			return bad
+		}
+		for range nc {
+			iu, ok1 := uv()
+			pairs, ok2 := sv()
+			nb, ok3 := uv()
+			i := int(iu >> 1)
+			if !ok1 || !ok2 || !ok3 || iu>>1 >= rankBuckets*exposureClasses || nb > histN*histM {
+				return bad
+			}
+			r, e := i/exposureClasses, i%exposureClasses
+			t.used[r][e] = t.used[r][e] || iu&1 == 1
+			x := &t.by[r][e]
+			x.pairs += pairs
+			for range nb {
+				j, ok1 := uv()
+				c, ok2 := sv()
+				k, ok3 := sv()
+				n, ok4 := sv()
+				if !ok1 || !ok2 || !ok3 || !ok4 || j >= histN*histM {
+					return bad
+				}
+				u, v := j/histM, j%histM
+				x.cells[u][v] += c
+				x.sumK[u][v] += k
+				x.sumN[u][v] += n
+			}
+		}
+	}
+	if len(b) != 0 {
+		return bad
+	}
+	return nil
+}
+
+// MarshalRound encodes what the shards share between two passes, which
+// Reduce sets: the cells' priors (attractiveness, satisfaction), where
+// their last fits ended, and whether the last sweep's draws wait for its
+// priors. UnmarshalRound restores it into a GibbsShards of the same
+// fit, which then runs the next pass as the one that encoded it would.
+func (gs *GibbsShards) MarshalRound() ([]byte, error) {
+	r := &gs.s.gibbsRound
+	if gs.s.g.FromDraws {
+		return nil, errors.New("click models: the Gibbs sampler's cells fitted to the draws (GibbsSetting.FromDraws) run in memory only (GibbsShards.Run)")
+	}
+	b := []byte{0}
+	if r.pending {
+		b[0] = 1
+	}
+	f := func(x float64) { b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x)) }
+	for _, t := range [][][exposureClasses]BetaPrior{r.pa, r.ps} {
+		b = binary.AppendUvarint(b, uint64(len(t)))
+		for _, row := range t {
+			for _, q := range row {
+				f(q.Alpha)
+				f(q.Beta)
+				b = binary.AppendVarint(b, q.Pairs)
+			}
+		}
+	}
+	for _, w := range []*priorWarm{&r.warmA, &r.warmS} {
+		for _, st := range w.starts() {
+			ok := byte(0)
+			if st.ok {
+				ok = 1
+			}
+			b = append(b, ok)
+			f(st.mu)
+			f(st.t)
+		}
+	}
+	return b, nil
+}
+
+// UnmarshalRound restores what MarshalRound encoded.
+func (gs *GibbsShards) UnmarshalRound(b []byte) error {
+	size := len(b)
+	bad := fmt.Errorf("click models: a Gibbs round of %d bytes is malformed", size)
+	if len(b) < 1 || b[0] > 1 {
+		return bad
+	}
+	var r gibbsRound
+	r.pending, b = b[0] == 1, b[1:]
+	fl := func() (float64, bool) {
+		if len(b) < 8 {
+			return 0, false
+		}
+		x := math.Float64frombits(binary.LittleEndian.Uint64(b))
+		b = b[8:]
+		return x, true
+	}
+	for _, t := range []*[][exposureClasses]BetaPrior{&r.pa, &r.ps} {
+		n, k := binary.Uvarint(b)
+		if k <= 0 || n > rankBuckets {
+			return bad
+		}
+		b = b[k:]
+		if n > 0 {
+			*t = make([][exposureClasses]BetaPrior, n)
+		}
+		for i := range *t {
+			for e := range (*t)[i] {
+				a, ok1 := fl()
+				be, ok2 := fl()
+				p, k := binary.Varint(b)
+				if !ok1 || !ok2 || k <= 0 {
+					return bad
+				}
+				b = b[k:]
+				(*t)[i][e] = BetaPrior{Alpha: a, Beta: be, Pairs: p}
+			}
+		}
+	}
+	for _, w := range []*priorWarm{&r.warmA, &r.warmS} {
+		for _, st := range w.starts() {
+			if len(b) < 1 || b[0] > 1 {
+				return bad
+			}
+			st.ok, b = b[0] == 1, b[1:]
+			var ok1, ok2 bool
+			st.mu, ok1 = fl()
+			st.t, ok2 = fl()
+			if !ok1 || !ok2 {
+				return bad
+			}
+		}
+	}
+	if len(b) != 0 {
+		return bad
+	}
+	gs.s.gibbsRound = r
+	return nil
+}
+
+// SetChain gives gs shard k's chain, finished by a run elsewhere (the
+// last pass of Pass), for FinalModel.
+func (gs *GibbsShards) SetChain(k int, c *GibbsChain) error {
+	if k < 0 || k >= len(gs.s.chains) || gs.store != nil {
+		return fmt.Errorf("click models: no in-memory Gibbs chain %d of %d", k, len(gs.s.chains))
+	}
+	gs.s.chains[k] = c
+	return nil
 }
 
 // Size estimates the bytes c holds.

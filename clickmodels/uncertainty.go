@@ -846,6 +846,21 @@ type priorWarm struct {
 	byCell [rankBuckets][exposureClasses]priorStart
 }
 
+// starts lists w's starts: the one of all pairs, then by rank bucket,
+// then by cell (GibbsShards.MarshalRound's order).
+func (w *priorWarm) starts() []*priorStart {
+	out := []*priorStart{&w.all}
+	for r := range w.byRank {
+		out = append(out, &w.byRank[r])
+	}
+	for r := range w.byCell {
+		for e := range w.byCell[r] {
+			out = append(out, &w.byCell[r][e])
+		}
+	}
+	return out
+}
+
 // priorTableUsed is priorTableOf fitting only the cells that used marks
 // (nil: all) and what they need: the other cells' priors, and the rank
 // buckets' without a marked cell, are left zero, and the prior of all

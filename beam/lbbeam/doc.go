@@ -8,7 +8,10 @@
 //     3; PyClick's conventions) over a shard directory, one pipeline stage
 //     per EM iteration for all models, with the global parameters as a side
 //     input and exact sums (clickmodels.ExactSum) so that the outputs equal
-//     lovbench fit's byte for byte whatever the runner's merge order.
+//     lovbench fit's byte for byte whatever the runner's merge order;
+//     with FitOptions.Intervals gibbs, DBN's and SDBN's Gibbs sampler
+//     after EM, one stage per pass over the shards (gibbs.go; the
+//     sampler is clickmodels.GibbsShards', histograms summed exactly).
 //
 // One exception to the project's rule of no global state: a worker
 // process keeps the shards its EM steps opened in a cache (openShards in

@@ -74,6 +74,12 @@ type FitOptions struct {
 	// fit's.
 	Level       float64
 	NoIntervals bool
+	// Intervals is how DBN's and SDBN's intervals are computed, as
+	// lovbench fit --intervals-from (clickmodels.Options.Intervals): with
+	// IntervalsGibbs the Gibbs sampler runs after EM, one stage per pass
+	// over the shards (gibbs.go), and the relevance files equal lovbench
+	// fit's.
+	Intervals clickmodels.IntervalMethod
 	// OutDir receives <MODEL>_relevance.tsv, the parameter file
 	// (<MODEL>_params.json or .parquet) and metrics.json, as lovbench fit
 	// writes them.
@@ -192,6 +198,10 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 			return err
 		}
 	}
+	gibbs := o.Intervals == clickmodels.IntervalsGibbs
+	if err := (clickmodels.Options{Intervals: o.Intervals, Exact: o.Exact, NoIntervals: o.NoIntervals}).CheckIntervals(); err != nil {
+		return err
+	}
 	cache := o.ShardCache
 	if cache == 0 {
 		cache = DefaultShardCache
@@ -247,8 +257,15 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 		// A model's finish reads the state after its last step: the
 		// steps after it carry no values of it.
 		last := steps[i] - 1
-		finals := beam.ParDo(ks, &finishFn{Dir: o.PrepDir, Kinds: kinds, Model: i, R: R, Iters: iters[i], Accel: accel, SERPs: m.TrainSERPs, Tolerance: o.Tolerance, Exact: o.Exact, PSCMAuthors: o.PSCMAuthors, EmpiricalPrior: o.EmpiricalPrior, Level: o.Level, NoIntervals: o.NoIntervals, Cache: cache, Keyed: keyedState()},
-			afterState[last], beam.SideInput{Input: afterMsgs[last]})
+		fin := &finishFn{Dir: o.PrepDir, Kinds: kinds, Model: i, R: R, Iters: iters[i], Accel: accel, SERPs: m.TrainSERPs, Tolerance: o.Tolerance, Exact: o.Exact, PSCMAuthors: o.PSCMAuthors, EmpiricalPrior: o.EmpiricalPrior, Level: o.Level, NoIntervals: o.NoIntervals, Cache: cache, Keyed: keyedState(),
+			Gibbs: gibbs && (k == clickmodels.DBN || k == clickmodels.SDBN), Shards: m.Shards}
+		final := afterState[last]
+		if fin.Gibbs {
+			if final, err = buildGibbs(ks, fin, final, afterMsgs[last]); err != nil {
+				return err
+			}
+		}
+		finals := beam.ParDo(ks, fin, final, beam.SideInput{Input: afterMsgs[last]})
 		reports = append(reports, beam.ParDo(ks, &writeModelFn{Dir: o.OutDir, Kind: int(k),
 			Split: string(m.Split), TrainSERPs: m.TrainSERPs, Keyed: keyedState()}, one, beam.SideInput{Input: finals}))
 	}
@@ -799,43 +816,103 @@ type finishFn struct {
 
 	// EmpiricalPrior is clickmodels.Options.EmpiricalPrior.
 	EmpiricalPrior bool
+	// Gibbs: the model's relevance intervals come from the Gibbs
+	// sampler (clickmodels.IntervalsGibbs; gibbs.go), run over Shards
+	// shards, whose finished chain is the state's second segment.
+	Gibbs  bool
+	Shards int
 }
 
-func (f *finishFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard int, state []byte, msgs func(*[]byte) bool, emit func(ShardFinal)) error {
-	nm := len(f.Kinds)
-	k := clickmodels.Kind(f.Kinds[f.Model])
-	segs, perMsg, err := splitInputs(state, msgs, nm)
+// finalFit opens shard's fit of Kinds[Model] restored to the EM state
+// after its last step (the shard's state then, and every shard's
+// message of that step, msgs), as the finish and the Gibbs sampler's
+// passes use it, and returns it with that EM state.
+func (f *finishFn) finalFit(ctx context.Context, opened **openedShard, shard int, state []byte, allMsgs func(*[]byte) bool) (*clickmodels.ShardFit, emState, error) {
+	segs, perMsg, err := splitInputs(state, allMsgs, len(f.Kinds))
 	if err != nil {
-		return err
+		return nil, emState{}, err
 	}
-	var (
-		em     emState
-		opened *openedShard
-		sf     *clickmodels.ShardFit
-	)
+	msgs := perMsg[f.Model]
+	k := clickmodels.Kind(f.Kinds[f.Model])
+	v := variant{f.Exact, f.PSCMAuthors, f.EmpiricalPrior}
+	seg := segs[1+f.Model]
+	var em emState
 	if f.Accel && k.EM(f.Exact) {
-		st, h, err := accelFinal(k, f.R, variant{f.Exact, f.PSCMAuthors, f.EmpiricalPrior}, f.SERPs, f.Iters, f.Tolerance, segs[1+f.Model], perMsg[f.Model])
+		st, h, err := accelFinal(k, f.R, v, f.SERPs, f.Iters, f.Tolerance, seg, msgs)
 		if err != nil {
-			return err
+			return nil, em, err
 		}
 		em = emState{Global: st.Global, Done: st.Done}
 		// The final values' hash in a segment as openFit reads it.
-		if sf, _, _, err = openFit(ctx, &opened, f.Dir, shard, segs[0], k, variant{f.Exact, f.PSCMAuthors, f.EmpiricalPrior}, joinSegs([][]byte{h}), em); err != nil {
-			return err
-		}
+		seg = joinSegs([][]byte{h})
 	} else {
-		if em, err = resolve(k, f.R, each(perMsg[f.Model])); err != nil {
+		var err error
+		if em, err = resolve(k, f.R, each(msgs)); err != nil {
+			return nil, em, err
+		}
+	}
+	sf, _, _, err := openFit(ctx, opened, f.Dir, shard, segs[0], k, v, seg, em)
+	return sf, em, err
+}
+
+// options are the options of the model's final model: its intervals'
+// level and method.
+func (f *finishFn) options() clickmodels.Options {
+	o := clickmodels.Options{Level: f.Level, NoIntervals: f.NoIntervals}
+	if f.Gibbs {
+		o.Intervals, o.Exact = clickmodels.IntervalsGibbs, f.Exact
+	}
+	return o
+}
+
+// gibbsShards is the Gibbs sampler of the model over the pipeline's
+// shards, its chains and rounds given by the pipeline.
+func (f *finishFn) gibbsShards() (*clickmodels.GibbsShards, error) {
+	gs, err := clickmodels.NewGibbsShards(clickmodels.Kind(f.Kinds[f.Model]), f.options(), f.Shards, nil)
+	if err == nil && gs == nil {
+		err = fmt.Errorf("lbbeam: %v runs no Gibbs sampler", clickmodels.Kind(f.Kinds[f.Model]))
+	}
+	return gs, err
+}
+
+func (f *finishFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard int, state []byte, msgs func(*[]byte) bool, emit func(ShardFinal)) error {
+	var chain []byte
+	if f.Gibbs {
+		// The state is the model's EM state and the shard's chain.
+		parts, err := splitSegs(state, 2)
+		if err != nil {
 			return err
 		}
-		if sf, _, _, err = openFit(ctx, &opened, f.Dir, shard, segs[0], k, variant{f.Exact, f.PSCMAuthors, f.EmpiricalPrior}, segs[1+f.Model], em); err != nil {
-			return err
-		}
+		state, chain = parts[0], parts[1]
+	}
+	var opened *openedShard
+	sf, em, err := f.finalFit(ctx, &opened, shard, state, msgs)
+	if err != nil {
+		return err
 	}
 	var ev clickmodels.EvalSums
 	if err := sf.Evaluate(&ev); err != nil {
 		return err
 	}
-	m, err := sf.FinalModel(ctx, 0, clickmodels.Options{Level: f.Level, NoIntervals: f.NoIntervals})
+	var m *clickmodels.Model
+	if f.Gibbs {
+		// The relevance's Betas from the shard's finished chain
+		// (gibbsFn's last pass).
+		var gs *clickmodels.GibbsShards
+		if gs, err = f.gibbsShards(); err != nil {
+			return err
+		}
+		c, err := clickmodels.UnmarshalGibbsChain(chain)
+		if err != nil {
+			return fmt.Errorf("shard %d: %w", shard, err)
+		}
+		if err := gs.SetChain(shard, c); err != nil {
+			return err
+		}
+		m, err = gs.FinalModel(ctx, sf, shard, 0, f.options())
+	} else {
+		m, err = sf.FinalModel(ctx, 0, f.options())
+	}
 	if err != nil {
 		return err
 	}

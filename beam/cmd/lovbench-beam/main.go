@@ -69,7 +69,7 @@ var (
 	accelerate    = flag.Bool("accelerate", true, "fit: with a tolerance (-estimator exact), accelerate EM by SQUAREM, the same stopping rule and limit in fewer iterations; -accelerate=false runs plain EM (as lovbench fit --accelerate)")
 	interval      = flag.Float64("interval", clickmodels.DefaultLevel, "fit: level of the intervals written next to each relevance, in (0, 1) (as lovbench fit --interval)")
 	noInterval    = flag.Bool("no-intervals", false, "fit: write no intervals (as lovbench fit --no-intervals)")
-	intervalsFrom = flag.String("intervals-from", string(clickmodels.IntervalsCounts), "fit: how DBN's and SDBN's intervals are computed: counts only (lovbench fit --intervals-from gibbs, the Gibbs sampler, is not offered here: see docs/scale.md)")
+	intervalsFrom = flag.String("intervals-from", string(clickmodels.IntervalsCounts), "fit: how DBN's and SDBN's intervals are computed, as lovbench fit --intervals-from: counts, or gibbs (the Gibbs sampler, one pipeline stage per sweep; the same bits as lovbench fit)")
 	exact         = flag.Bool("exact", false, "fit: the same as -estimator exact, the default (as lovbench fit --exact)")
 	pscmAuthors   = flag.Bool("pscm-authors", false, "fit: PSCM as the authors' code (THUIR/PSCMModel), as lovbench fit --pscm-authors")
 	empirical     = flag.Bool("empirical-prior", false, "fit: with -estimator exact, the empirical-Bayes prior of the attractiveness of DBN, SDBN, DCM and CCM (per-rank means from the log; off by default), as lovbench fit --empirical-prior")
@@ -230,14 +230,12 @@ func run(ctx context.Context, cmd string) error {
 		if err != nil {
 			return err
 		}
-		switch m, err := clickmodels.ParseIntervalMethod(*intervalsFrom); {
-		case err != nil:
+		method, err := clickmodels.ParseIntervalMethod(*intervalsFrom)
+		if err != nil {
 			return usageError{fmt.Errorf("--intervals-from: %w", err)}
-		case m == clickmodels.IntervalsGibbs:
-			// Every sweep of the sampler refits the cells' priors to all
-			// shards' counts before any shard draws: a reduction per
-			// sweep (130 of them) that this pipeline does not run.
-			return usageError{errors.New("--intervals-from gibbs is not offered by lovbench-beam (each of the Gibbs sampler's sweeps would be a reduction over the workers); fit with lovbench fit --intervals-from gibbs, which runs it on query shards (--shards) and under --memory-limit with the same bits, or give --intervals-from counts")}
+		}
+		if err := (clickmodels.Options{Intervals: method, Exact: *exact, NoIntervals: noIntervals}).CheckIntervals(); err != nil {
+			return usageError{err}
 		}
 		cache, err := bytesize.Parse(*shardCache)
 		if err != nil {
@@ -293,7 +291,7 @@ func run(ctx context.Context, cmd string) error {
 		// run's own, and only its files are removed.
 		prep := lbbeam.JoinPath(outDir.Path(), ".prepared")
 		if err := lbbeam.BuildFit(s, lbbeam.FitOptions{ShardDir: dir, Kinds: kinds, Iterations: *iterations,
-			Tolerance: *tolerance, Exact: *exact, Accelerate: *accelerate, PSCMAuthors: *pscmAuthors, EmpiricalPrior: *empirical, Level: level, NoIntervals: noIntervals, OutDir: outDir.Path(), PrepDir: prep, ShardCache: cache}); err != nil {
+			Tolerance: *tolerance, Exact: *exact, Accelerate: *accelerate, PSCMAuthors: *pscmAuthors, EmpiricalPrior: *empirical, Level: level, NoIntervals: noIntervals, Intervals: method, OutDir: outDir.Path(), PrepDir: prep, ShardCache: cache}); err != nil {
 			return usageError{err}
 		}
 		if !started {

@@ -113,12 +113,82 @@ func TestFitFromLog(t *testing.T) {
 	if err := run(context.Background(), "fit"); err == nil || !errors.As(err, new(usageError)) {
 		t.Errorf("--log with --shard-dir: %v, want a usage error", err)
 	}
-	setFlags(t, map[string]string{"log": logPath, "out": filepath.Join(dir, "fit4"), "intervals-from": "gibbs"})
-	if err := run(context.Background(), "fit"); err == nil || !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), "--intervals-from gibbs is not offered by lovbench-beam") || !strings.Contains(err.Error(), "lovbench fit --intervals-from gibbs") {
-		t.Errorf("fit --intervals-from gibbs: %v, want a usage error naming the flag and lovbench fit", err)
+	setFlags(t, map[string]string{"log": logPath, "out": filepath.Join(dir, "fit4"), "intervals-from": "gibbs", "no-intervals": "true"})
+	if err := run(context.Background(), "fit"); err == nil || !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), "--intervals-from gibbs") || !strings.Contains(err.Error(), "--no-intervals") {
+		t.Errorf("fit --intervals-from gibbs --no-intervals: %v, want a usage error naming both flags", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "fit4")); err == nil {
-		t.Errorf("fit --intervals-from gibbs wrote %s", filepath.Join(dir, "fit4"))
+		t.Errorf("fit --intervals-from gibbs --no-intervals wrote %s", filepath.Join(dir, "fit4"))
+	}
+}
+
+// TestFitGibbsFromLog: lovbench-beam fit --log --shards 3 --models
+// dbn,sdbn --intervals-from gibbs (the Gibbs sampler's intervals, the
+// real setting clickmodels.GibbsIntervals: 30 + 100 sweeps, one pipeline
+// stage a pass) writes the relevance and parameter files lovbench fit
+// --log --models dbn,sdbn --intervals-from gibbs writes
+// (clickmodels.RunInto with Options.Intervals gibbs, the whole log in
+// memory), byte for byte; the counts' relevance file differs. Beside
+// 2,000 simulated SERPs the log starts with three SERPs of a query of its
+// own, repeated 50 times each (records of weight 50 in training, the
+// spec split's first 75%: the grouped walks, from weight 16).
+func TestFitGibbsFromLog(t *testing.T) {
+	dir := t.TempDir()
+	logPath := filepath.Join(dir, "log.tsv")
+	var b bytes.Buffer
+	// First in the file, so in training (the spec split's first 75%).
+	for i := range 150 {
+		id := 1_000_000 + i
+		fmt.Fprintf(&b, "%d\t0\tQ\tgrouped\t0\tg1\tg2\tg3\tg4\tg5\tg6\tg7\tg8\n", id)
+		switch i % 3 {
+		case 1:
+			fmt.Fprintf(&b, "%d\t1\tC\tg2\n", id)
+		case 2:
+			fmt.Fprintf(&b, "%d\t1\tC\tg1\n%d\t2\tC\tg4\n", id, id)
+		}
+	}
+	simulatedLog(t, &b, 2000)
+	if err := os.WriteFile(logPath, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "fit")
+	setFlags(t, map[string]string{"log": logPath, "out": out, "shards": "3", "models": "dbn,sdbn", "intervals-from": "gibbs"})
+	if err := run(context.Background(), "fit"); err != nil {
+		t.Fatal(err)
+	}
+	log, err := sessions.LoadForFit(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fitInto := func(m clickmodels.IntervalMethod) string {
+		want := filepath.Join(t.TempDir(), "want")
+		if err := os.MkdirAll(want, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		opt := clickmodels.DefaultEstimator.Options()
+		opt.Intervals = m
+		cfg := clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.DBN, clickmodels.SDBN}, Options: opt}
+		if _, err := clickmodels.RunInto(context.Background(), log, cfg, want); err != nil {
+			t.Fatal(err)
+		}
+		return want
+	}
+	want := fitInto(clickmodels.IntervalsGibbs)
+	for _, f := range []string{"DBN_relevance.tsv", "SDBN_relevance.tsv", "DBN_params.json", "SDBN_params.json"} {
+		a, err1 := os.ReadFile(filepath.Join(want, f))
+		b, err2 := os.ReadFile(filepath.Join(out, f))
+		if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s differs from lovbench fit --intervals-from gibbs's (%v, %v)", f, err1, err2)
+		}
+	}
+	if m, err := os.ReadFile(filepath.Join(out, "metrics.json")); err != nil || !bytes.Contains(m, []byte("gibbs-hierarchical-cascade")) {
+		t.Errorf("metrics.json names no Gibbs sampler (%v): %s", err, m)
+	}
+	counts := fitInto(clickmodels.IntervalsCounts)
+	a, err1 := os.ReadFile(filepath.Join(counts, "DBN_relevance.tsv"))
+	g, err2 := os.ReadFile(filepath.Join(out, "DBN_relevance.tsv"))
+	if err1 != nil || err2 != nil || bytes.Equal(a, g) {
+		t.Errorf("DBN_relevance.tsv: the sampler's is the counts' (%v, %v)", err1, err2)
 	}
 }
 
@@ -209,7 +279,7 @@ func TestFitPSCMAuthors(t *testing.T) {
 func setFlags(t *testing.T, set map[string]string) {
 	t.Helper()
 	for _, name := range []string{"log", "shards", "out", "part-size", "pii-blacklist", "full-serp", "max-line", "shard-dir",
-		"models", "iterations", "pii-salt", "keep-session-ids", "drop-clickless", "tolerance", "exact", "pscm-authors", "empirical-prior", "split", "train-fraction", "seed", "cpuprofile", "intervals-from"} {
+		"models", "iterations", "pii-salt", "keep-session-ids", "drop-clickless", "tolerance", "exact", "pscm-authors", "empirical-prior", "split", "train-fraction", "seed", "cpuprofile", "intervals-from", "no-intervals"} {
 		f := flag.Lookup(name)
 		v, ok := set[name]
 		if !ok {
