@@ -19,9 +19,10 @@ const (
 	IntervalsCounts IntervalMethod = "counts"
 	// IntervalsGibbs is the Gibbs sampler of the hierarchical model
 	// (gibbs.go) in the setting GibbsIntervals: several times the DBN
-	// fit's CPU (about 9x at 100 k SERPs), the same bits in memory, on
-	// query shards and under a memory limit (docs/clickmodels.md, "A Gibbs sampler of the hierarchical DBN,
-	// measured").
+	// fit's CPU (about 4x at 100 k SERPs, 2.6x at 1 M over 300 queries),
+	// the same bits in memory, on query shards, under a memory limit and
+	// in lovbench-beam (docs/clickmodels.md, "A Gibbs sampler of the
+	// hierarchical DBN, measured").
 	IntervalsGibbs IntervalMethod = "gibbs"
 )
 
