@@ -352,12 +352,13 @@ func drawBeta(alpha, beta float64, g *drawer) float64 {
 // query shards).
 func (f *fitter) gibbs(ctx context.Context, ev *Evidence, g GibbsSetting) {
 	ev.Gibbs = &g
-	s := &gibbsSampler{g: g, chains: make([]*GibbsChain, 1)}
+	s := &gibbsSampler{g: g}
+	store := make(memChains, 1)
 	each := func(fn func(k int, f *fitter) error) error { return fn(0, f) }
-	if err := s.run(ctx, each, func(int, *fitter) *Evidence { return ev }, nil); err != nil {
+	if err := s.run(ctx, each, func(int, *fitter) *Evidence { return ev }, store); err != nil {
 		return // only ctx's error: the caller reports it
 	}
-	s.chains[0].result(ev)
+	store[0].result(ev)
 }
 
 // GibbsChain is the sampler's state on one shard's pairs (a fitter's):
@@ -589,8 +590,7 @@ func (c *GibbsChain) result(ev *Evidence) {
 // gibbsSampler is one run of the sampler over the chains of one or more
 // query shards, which share the cells' priors.
 type gibbsSampler struct {
-	g      GibbsSetting
-	chains []*GibbsChain // by shard; nil where the store holds it
+	g GibbsSetting
 	gibbsRound
 }
 
@@ -616,6 +616,13 @@ type GibbsStore interface {
 	Keep(k int, c *GibbsChain) error
 	Get(k int) (*GibbsChain, error)
 }
+
+// memChains is the GibbsStore of chains held in memory, by shard.
+type memChains []*GibbsChain
+
+func (m memChains) Keep(k int, c *GibbsChain) error { m[k] = c; return nil }
+
+func (m memChains) Get(k int) (*GibbsChain, error) { return m[k], nil }
 
 // passes is the number of passes over the shards a run makes: the
 // start (pass 0: the chains and the cells' first priors), one per sweep
@@ -717,25 +724,12 @@ func (s *gibbsSampler) reduce(p int, h *gibbsHists) {
 // run runs the sampler over the shards' fitters that each yields (in
 // shard order, with their index k), evidence giving a shard's Evidence
 // (its cells' Rank and Shown and its attractiveness counts) in the first
-// pass, store (nil: s.chains, in memory) holding the chains between
+// pass, store holding the chains between
 // passes; it leaves every chain finished. Per pass (passes): every
 // shard's share (pass; on a sweep that refits the priors, the
 // histograms of its complete-data counts, summed over the shards
 // exactly), then the cells' priors (reduce).
 func (s *gibbsSampler) run(ctx context.Context, each func(fn func(k int, f *fitter) error) error, evidence func(k int, f *fitter) *Evidence, store GibbsStore) error {
-	get := func(k int) (*GibbsChain, error) {
-		if store == nil {
-			return s.chains[k], nil
-		}
-		return store.Get(k)
-	}
-	put := func(k int, c *GibbsChain) error {
-		if store == nil {
-			s.chains[k] = c
-			return nil
-		}
-		return store.Keep(k, c)
-	}
 	for p := range s.passes() {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -755,10 +749,10 @@ func (s *gibbsSampler) run(ctx context.Context, each func(fn func(k int, f *fitt
 				if ev = evidence(k, f); ev == nil {
 					return noEvidence(ctx, f.kind)
 				}
-			} else if c, err = get(k); err != nil {
+			} else if c, err = store.Get(k); err != nil {
 				return err
 			}
-			return put(k, s.pass(ctx, p, f, c, ev, h))
+			return store.Keep(k, s.pass(ctx, p, f, c, ev, h))
 		})
 		if err != nil {
 			return err

@@ -36,7 +36,10 @@ func NewGibbsShards(kind Kind, opt Options, n int, store GibbsStore) (*GibbsShar
 	if g.FromDraws && n > 1 {
 		return nil, fmt.Errorf("click models: the Gibbs sampler's cells fitted to the draws (GibbsSetting.FromDraws) are defined on one shard, not on %d", n)
 	}
-	return &GibbsShards{s: gibbsSampler{g: g, chains: make([]*GibbsChain, n)}, store: store, level: opt.IntervalLevel()}, nil
+	if store == nil {
+		store = make(memChains, n)
+	}
+	return &GibbsShards{s: gibbsSampler{g: g}, store: store, level: opt.IntervalLevel()}, nil
 }
 
 // Run runs the sampler on the fitted shards that each passes to fn, in
@@ -56,12 +59,9 @@ func (gs *GibbsShards) FinalModel(ctx context.Context, s *ShardFit, k, iteration
 	if err := opt.check(); err != nil {
 		return nil, err
 	}
-	c := gs.s.chains[k]
-	if gs.store != nil {
-		var err error
-		if c, err = gs.store.Get(k); err != nil {
-			return nil, err
-		}
+	c, err := gs.store.Get(k)
+	if err != nil {
+		return nil, err
 	}
 	if c == nil || c.relA == nil {
 		return nil, fmt.Errorf("click models: shard %d has no finished Gibbs chain (GibbsShards.Run)", k)
@@ -374,10 +374,11 @@ func (gs *GibbsShards) UnmarshalRound(b []byte) error {
 // SetChain gives gs shard k's chain, finished by a run elsewhere (the
 // last pass of Pass), for FinalModel.
 func (gs *GibbsShards) SetChain(k int, c *GibbsChain) error {
-	if k < 0 || k >= len(gs.s.chains) || gs.store != nil {
-		return fmt.Errorf("click models: no in-memory Gibbs chain %d of %d", k, len(gs.s.chains))
+	m, ok := gs.store.(memChains)
+	if !ok || k < 0 || k >= len(m) {
+		return fmt.Errorf("click models: no in-memory Gibbs chain %d of %d", k, len(m))
 	}
-	gs.s.chains[k] = c
+	m[k] = c
 	return nil
 }
 
