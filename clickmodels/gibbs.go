@@ -567,19 +567,29 @@ func (c *GibbsChain) draws(ctx context.Context, f *fitter, t int, keep bool, pa,
 // finish turns the Rao-Blackwell sums of sweeps kept sweeps into the
 // relevance's Betas (and mean), dropping the rest of the state.
 func (c *GibbsChain) finish(sweeps int, mean bool) {
+	relA, relB, relMean := relevanceBetas(c.m1, c.l1, sweeps, mean)
+	*c = GibbsChain{relA: relA, relB: relB, relMean: relMean}
+}
+
+// relevanceBetas turns the Rao-Blackwell sums m1 (of E[r]) and l1 (of
+// E[ln r]) of sweeps kept sweeps into every pair's relevance Beta, the
+// one with their means (betaFromMeanLogMoment; the mean kept below 1 and
+// the log-mean below its logarithm), and with mean the means themselves
+// (the relevance column of GibbsSetting.Mean).
+func relevanceBetas(m1, l1 []float64, sweeps int, mean bool) (alpha, beta, means []float64) {
 	k := float64(sweeps)
-	np := len(c.m1)
-	c.relA, c.relB = make([]float64, np), make([]float64, np)
+	alpha, beta = make([]float64, len(m1)), make([]float64, len(m1))
 	if mean {
-		c.relMean = make([]float64, np)
-		for p := range c.m1 {
-			c.relMean[p] = c.m1[p] / k
+		means = make([]float64, len(m1))
+		for p := range m1 {
+			means[p] = m1[p] / k
 		}
 	}
-	for p := range c.m1 {
-		c.relA[p], c.relB[p] = betaFromMeanLogMoment(c.m1[p]/k, c.l1[p]/k)
+	for p := range m1 {
+		m := min(m1[p]/k, 1-1e-9)
+		alpha[p], beta[p] = betaFromMeanLogMoment(m, min(l1[p]/k, math.Log(m)-1e-12))
 	}
-	*c = GibbsChain{relA: c.relA, relB: c.relB, relMean: c.relMean}
+	return alpha, beta, means
 }
 
 // result sets ev's relevance Betas (and mean) to the finished chain's.

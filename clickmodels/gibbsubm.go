@@ -224,18 +224,7 @@ func (f *fitter) gibbsUBM(ctx context.Context, ev *Evidence, g GibbsSetting) {
 			pa = drawPriors(by)
 		}
 	}
-	ev.RelAlpha, ev.RelBeta = make([]float64, np), make([]float64, np)
-	kept := float64(g.Sweeps)
-	if g.Mean {
-		ev.RelMean = make([]float64, np)
-		for p := range m1 {
-			ev.RelMean[p] = m1[p] / kept
-		}
-	}
-	for p := range m1 {
-		m := min(m1[p]/kept, 1-1e-9)
-		ev.RelAlpha[p], ev.RelBeta[p] = betaFromMeanLogMoment(m, min(l1[p]/kept, math.Log(m)-1e-12))
-	}
+	ev.RelAlpha, ev.RelBeta, ev.RelMean = relevanceBetas(m1, l1, g.Sweeps, g.Mean)
 }
 
 // gibbsExamSeed separates the examination parameters' streams (DrawExam)
