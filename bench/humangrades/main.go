@@ -47,13 +47,14 @@ func main() {
 	splitName := flag.String("split", string(split.Spec), "fit --split: spec (the default), random or time")
 	seed := flag.Uint64("seed", split.DefaultSeed, "fit --seed: the seed of the random split")
 	eb := flag.Bool("empirical-prior", false, "fit the default estimator's fits with the empirical-Bayes prior (clickmodels.Options.EmpiricalPrior; --estimator pyclick's stay PyClick's)")
+	gibbs := flag.Bool("gibbs", false, "also fit each model the Gibbs sampler serves (DBN, SDBN) with its intervals from it (fit --intervals-from gibbs): the same labels, other confidences")
 	flag.Parse()
 	sp, err := split.Parse(*splitName)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "humangrades: -split:", err)
 		os.Exit(2)
 	}
-	if err := run(context.Background(), *logPath, *gradesPath, *models, sp, *seed, *eb, os.Stdout); err != nil {
+	if err := run(context.Background(), *logPath, *gradesPath, *models, sp, *seed, *eb, *gibbs, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "humangrades:", err)
 		os.Exit(1)
 	}
@@ -74,11 +75,14 @@ type variant struct {
 // sp seeded with seed: the defaults with the SERPs without a click kept
 // and dropped; for a model whose default E-step is not PyClick's
 // (clickmodels.Kind.ExactEStep) the same two under --estimator pyclick;
-// for PSCM the same two under --pscm-authors.
-func variants(kinds []clickmodels.Kind, sp split.Kind, seed uint64, eb bool) []*variant {
+// for PSCM the same two under --pscm-authors; with gibbs, for a model
+// the Gibbs sampler serves (DBN, SDBN; clickmodels.IntervalsGibbs), the same
+// two with their intervals from it.
+func variants(kinds []clickmodels.Kind, sp split.Kind, seed uint64, eb, gibbs bool) []*variant {
 	deflt := func(c *clickmodels.RunConfig) { c.Split, c.Seed, c.EmpiricalPrior = sp, seed, c.EmpiricalPrior || eb }
 	pyclick := func(c *clickmodels.RunConfig) { deflt(c); c.Options = clickmodels.EstimatorPyClick.Options() }
 	authors := func(c *clickmodels.RunConfig) { deflt(c); c.PSCMAuthors = true }
+	sampled := func(c *clickmodels.RunConfig) { deflt(c); c.Intervals = clickmodels.IntervalsGibbs }
 	var vs []*variant
 	// both adds the fit with the SERPs without a click kept and dropped;
 	// exact, if not nil, are the same two under the default estimator.
@@ -99,13 +103,16 @@ func variants(kinds []clickmodels.Kind, sp split.Kind, seed uint64, eb bool) []*
 		if k.ExactEStep() {
 			both(k, "click-less SERPs kept, `--estimator pyclick`", "`--drop-clickless --estimator pyclick`", pyclick, def)
 		}
+		if gibbs && (k == clickmodels.DBN || k == clickmodels.SDBN) {
+			both(k, "click-less SERPs kept, `--intervals-from gibbs`", "`--drop-clickless --intervals-from gibbs`", sampled, nil)
+		}
 	}
 	return vs
 }
 
 // run fits every variant of models on the log and writes the tables of
 // their agreement with the grades (and with the engine's order) to w.
-func run(ctx context.Context, logPath, gradesPath, models string, sp split.Kind, seed uint64, eb bool, w io.Writer) error {
+func run(ctx context.Context, logPath, gradesPath, models string, sp split.Kind, seed uint64, eb, gibbs bool, w io.Writer) error {
 	grades, err := calibration.ReadGrades(gradesPath)
 	if err != nil {
 		return err
@@ -114,7 +121,7 @@ func run(ctx context.Context, logPath, gradesPath, models string, sp split.Kind,
 	if err != nil {
 		return err
 	}
-	vs := variants(kinds, sp, seed, eb)
+	vs := variants(kinds, sp, seed, eb, gibbs)
 	work, err := os.MkdirTemp("", "lovbench-humangrades-")
 	if err != nil {
 		return err

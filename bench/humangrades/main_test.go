@@ -65,7 +65,7 @@ func TestPyClickVariants(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := run(context.Background(), logPath, gradesPath, "sdbn", split.Spec, split.DefaultSeed, false, &out); err != nil {
+	if err := run(context.Background(), logPath, gradesPath, "sdbn", split.Spec, split.DefaultSeed, false, false, &out); err != nil {
 		t.Fatal(err)
 	}
 	for _, row := range []string{
@@ -91,6 +91,52 @@ func TestPyClickVariants(t *testing.T) {
 		if !strings.Contains(out.String(), "\n"+row) {
 			t.Errorf("no row starting %s in\n%s", row, out.String())
 		}
+	}
+}
+
+// TestGibbsVariants: with -gibbs, the models the sampler serves (SDBN
+// here) are fitted once more each way with their intervals from it, and
+// the others (DCTR) are not. The sampler changes the intervals, not the
+// relevance column, so its rows agree with the grades exactly as the
+// default's do: on TestPyClickVariants's log, exact SDBN orders z below w
+// against the grades (0.000 of the one document pair) with the click-less
+// SERPs kept, and estimates only z of the two judged pairs without them
+// (no document pair).
+func TestGibbsVariants(t *testing.T) {
+	dir := t.TempDir()
+	var log strings.Builder
+	for s := 1; s <= 26; s++ {
+		first, second, click := "x", "z", s <= 10 || (s > 19 && s <= 23)
+		if (s > 14 && s <= 19) || s > 23 {
+			first, second, click = "w", "v", false
+		}
+		fmt.Fprintf(&log, "%d\t0\tQ\tq\t0\t%s\t%s\n", s, first, second)
+		if click {
+			fmt.Fprintf(&log, "%d\t0\tC\t%s\n", s, first)
+		}
+	}
+	logPath, gradesPath := filepath.Join(dir, "log.tsv"), filepath.Join(dir, "grades.tsv")
+	if err := os.WriteFile(logPath, []byte(log.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(gradesPath, []byte("query\tdoc\tgrade\nq\tz\t1\nq\tw\t0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run(context.Background(), logPath, gradesPath, "dctr,sdbn", split.Spec, split.DefaultSeed, false, true, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range []string{
+		"| SDBN | click-less SERPs kept (default) | 2 | 1 | 0.000 |",
+		"| SDBN | click-less SERPs kept, `--intervals-from gibbs` | 2 | 1 | 0.000 |",
+		"| SDBN | `--drop-clickless --intervals-from gibbs` | 1 | 0 | 0.000 |",
+	} {
+		if !strings.Contains(out.String(), "\n"+row) {
+			t.Errorf("no row starting %s in\n%s", row, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "| DCTR | click-less SERPs kept, `--intervals-from gibbs`") {
+		t.Errorf("a DCTR row with the sampler's intervals in\n%s", out.String())
 	}
 }
 
@@ -156,7 +202,7 @@ func TestCompare(t *testing.T) {
 // with their default fits, and that the others (DCTR, UBM) do not.
 func TestVariantsSplit(t *testing.T) {
 	kinds := []clickmodels.Kind{clickmodels.DCTR, clickmodels.UBM, clickmodels.DBN, clickmodels.SDBN, clickmodels.DCM, clickmodels.CCM}
-	vs := variants(kinds, split.Random, 7, false)
+	vs := variants(kinds, split.Random, 7, false, false)
 	if len(vs) != 2*6+2*4 {
 		t.Fatalf("%d variants, want 20: two per model and two more for DBN, SDBN, DCM and CCM", len(vs))
 	}
