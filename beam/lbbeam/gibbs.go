@@ -15,15 +15,18 @@ import (
 
 func init() {
 	register.DoFn8x1[context.Context, beamstate.Provider, int, []byte, func(*[]byte) bool, func(*[]byte) bool, func(int, []byte), func([]byte), error](&gibbsFn{})
+	register.DoFn4x1[context.Context, []byte, func(*[]byte) bool, func([]byte), error](&gibbsReduceFn{})
 }
 
 // buildGibbs adds the Gibbs sampler of fin's model (lovbench fit
 // --intervals-from gibbs; clickmodels.GibbsShards) to scope s after its
 // EM: one stage per pass of the sampler over the shards (its start, one
 // per sweep, its finish: 132 with clickmodels.GibbsIntervals), as the EM
-// iterations are stages,
+// iterations are stages, each but the last followed by a stage of one
+// element that ends the pass,
 //
-//	(shard, EM state + chain) --pass p, side inputs: the EM messages, every shard's message of pass p-1--> (shard, EM state + chain) + message
+//	(shard, EM state + chain) --pass p, side inputs: the EM messages, the round of pass p--> (shard, EM state + chain) + message
+//	impulse --end of pass p, side input: every shard's message of pass p--> the round of pass p+1
 //
 // from the shards' states after the model's last EM step (state) and
 // that step's messages (msgs), and returns the states after the last
@@ -31,13 +34,16 @@ func init() {
 // shard's message is the sampler's round it ran with (the cells' priors,
 // GibbsShards.MarshalRound, the same on every shard) and its histograms
 // of the cells' complete-data counts (GibbsHists; none where the pass
-// collects none). Each pass first sums the previous pass's histograms of
-// all shards, which are whole and fixed-point sums, so in any order, and
-// ends that pass (GibbsShards.Reduce: the cells' priors), as every shard
-// does alike; then runs its own share of the pass (GibbsShards.Pass). The
-// chain (clickmodels.GibbsChain's encoding) travels with the state; the
-// logic is clickmodels', which outofcore.RunShards runs the same way, so
-// the relevance's Betas are lovbench fit's bits.
+// collects none). The end of a pass sums the histograms of all shards,
+// which are whole and fixed-point sums, so in any order, ends the pass
+// (GibbsShards.Reduce: the cells' priors) once, and hands the round that
+// leaves to every shard's next pass, which runs its own share of it
+// (GibbsShards.Pass). (Until 2026-11-29 every shard ended the previous
+// pass itself: the same round, but the priors fitted once per shard,
+// which with 16 shards was most of the sampler's CPU.) The chain
+// (clickmodels.GibbsChain's encoding) travels with the state; the logic
+// is clickmodels', which outofcore.RunShards runs the same way, so the
+// relevance's Betas are lovbench fit's bits.
 func buildGibbs(s beam.Scope, fin *finishFn, state, msgs beam.PCollection) (beam.PCollection, error) {
 	gs, err := fin.gibbsShards()
 	if err != nil {
@@ -46,8 +52,12 @@ func buildGibbs(s beam.Scope, fin *finishFn, state, msgs beam.PCollection) (beam
 	s = s.Scope("gibbs")
 	round := beam.Create(s, []byte{})
 	for p := range gs.Passes() {
-		state, round = beam.ParDo2(s, &gibbsFn{Fin: *fin, Pass: p, Keyed: keyedState()}, state,
+		var m beam.PCollection
+		state, m = beam.ParDo2(s, &gibbsFn{Fin: *fin, Pass: p, Keyed: keyedState()}, state,
 			beam.SideInput{Input: msgs}, beam.SideInput{Input: round})
+		if p+1 < gs.Passes() {
+			round = beam.ParDo(s, &gibbsReduceFn{Fin: *fin, Pass: p}, beam.Impulse(s), beam.SideInput{Input: m})
+		}
 	}
 	return state, nil
 }
@@ -73,7 +83,11 @@ func (f *gibbsFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shar
 			return err
 		}
 		emState, chain = parts[0], parts[1]
-		if err := reduceGibbs(gs, f.Pass-1, rounds); err != nil {
+		var round []byte
+		if !rounds(&round) {
+			return fmt.Errorf("lbbeam: no round for Gibbs pass %d", f.Pass)
+		}
+		if err := gs.UnmarshalRound(round); err != nil {
 			return err
 		}
 	}
@@ -111,6 +125,29 @@ func (f *gibbsFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shar
 	openShards.put(opened, fin.Cache)
 	emitMsg(joinSegs([][]byte{round, hb}))
 	emitState(shard, joinSegs([][]byte{emState, cb}))
+	return nil
+}
+
+// gibbsReduceFn ends pass Pass of the Gibbs sampler of Fin's model with
+// every shard's message of it and emits the round of the next pass.
+type gibbsReduceFn struct {
+	Fin  finishFn
+	Pass int
+}
+
+func (f *gibbsReduceFn) ProcessElement(_ context.Context, _ []byte, msgs func(*[]byte) bool, emit func([]byte)) error {
+	gs, err := f.Fin.gibbsShards()
+	if err != nil {
+		return err
+	}
+	if err := reduceGibbs(gs, f.Pass, msgs); err != nil {
+		return err
+	}
+	round, err := gs.MarshalRound()
+	if err != nil {
+		return err
+	}
+	emit(round)
 	return nil
 }
 
