@@ -81,6 +81,16 @@ import (
 //     (Evidence.RelAlpha, RelBeta), and with GibbsSetting.Mean its mean
 //     the relevance column (Evidence.RelMean).
 //
+// Restricted (GibbsSetting.HoldShown H > 0; the opt-in's 512): a pair shown
+// in at least H training SERPs is held at its EM fit, drawn never and
+// summed never, its relevance Beta the counts' (relevanceBetas leaves it
+// 0, which relevanceBeta reads as none); a record showing held pairs
+// alone is not swept (GibbsChain.hold); at each refit the held pairs
+// enter with the first pass's counts, kept as the encoded histograms
+// GibbsChain.heldHist. Where a pair has that much evidence the counts'
+// interval is calibrated (docs/clickmodels.md, "The restricted
+// sampler").
+//
 // Determinism: a record's walks in sweep t come from a PCG seeded by
 // (Mix(t), the record's key), a pair's draws from one seeded by (Mix(t) ^
 // gibbsPairSeed, the pair's key); the keys are hashes of names, not

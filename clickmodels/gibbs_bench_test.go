@@ -42,12 +42,7 @@ func BenchmarkGibbsLog(b *testing.B) {
 	if path == "" {
 		b.Skip("LOVBENCH_GIBBS_LOG names no log")
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	log, _, err := sessions.ReadYandex(f, "log", true)
+	log, err := sessions.LoadForFit(path)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -19,8 +19,10 @@ const (
 	IntervalsCounts IntervalMethod = "counts"
 	// IntervalsGibbs is the Gibbs sampler of the hierarchical model
 	// (gibbs.go) in the setting GibbsIntervals: several times the DBN
-	// fit's CPU (about 4x at 100 k SERPs, 2.6x at 1 M over 300 queries),
-	// the same bits in memory, on query shards, under a memory limit and
+	// fit's CPU where most pairs are seen seldom (about 4x at 100 k SERPs
+	// over 20,000 queries), less where they are seen often (the pairs
+	// shown in 512 SERPs or more are held at the fit: 1.7x at 1 M SERPs
+	// over 300 queries), the same bits in memory, on query shards, under a memory limit and
 	// in lovbench-beam (docs/clickmodels.md, "A Gibbs sampler of the
 	// hierarchical DBN, measured").
 	IntervalsGibbs IntervalMethod = "gibbs"
