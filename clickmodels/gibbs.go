@@ -81,6 +81,16 @@ import (
 //     (Evidence.RelAlpha, RelBeta), and with GibbsSetting.Mean its mean
 //     the relevance column (Evidence.RelMean).
 //
+// Restricted (GibbsSetting.HoldShown H > 0; the opt-in's 512): a pair shown
+// in at least H training SERPs is held at its EM fit, drawn never and
+// summed never, its relevance Beta the counts' (relevanceBetas leaves it
+// 0, which relevanceBeta reads as none); a record showing held pairs
+// alone is not swept (GibbsChain.hold); at each refit the held pairs
+// enter with the first pass's counts, kept as the encoded histograms
+// GibbsChain.heldHist. Where a pair has that much evidence the counts'
+// interval is calibrated (docs/clickmodels.md, "The restricted
+// sampler").
+//
 // Determinism: a record's walks in sweep t come from a PCG seeded by
 // (Mix(t), the record's key), a pair's draws from one seeded by (Mix(t) ^
 // gibbsPairSeed, the pair's key); the keys are hashes of names, not
@@ -191,6 +201,7 @@ func cascadeWalks(l int, pSat float64, goOn []float64, w int, g *drawer, examine
 const (
 	readAttr = 1 << iota // its attractiveness
 	readSat              // its satisfaction
+	readHeld             // neither: the pair is held at its fit (GibbsSetting.HoldShown)
 )
 
 // gibbsReads marks, per pair, which of its values the walks of f's
@@ -368,13 +379,19 @@ func (f *fitter) gibbs(ctx context.Context, ev *Evidence, g GibbsSetting) {
 // so no other shard reads or writes any of it.
 type GibbsChain struct {
 	cellA, cellS []uint8 // per pair: rank bucket << 3 | exposure class
-	read         []uint8 // gibbsReads
-	pairKey      []uint64
-	recKey       []uint64
-	a, s         []float64
-	cnt          gibbsCounts
-	cntLive      bool // cnt holds a sweep's counts that its draws have not read yet
-	m1, l1       []float64
+	read         []uint8 // gibbsReads, and readHeld
+	// With GibbsSetting.HoldShown: per record, 1 if it shows a pair not
+	// held (the records the walks visit), and the held pairs' histograms
+	// of the first pass's counts (GibbsHists.MarshalBinary), which every
+	// refit adds to the other pairs' sweep counts; else nil.
+	recOn    []uint8
+	heldHist []byte
+	pairKey  []uint64
+	recKey   []uint64
+	a, s     []float64
+	cnt      gibbsCounts
+	cntLive  bool // cnt holds a sweep's counts that its draws have not read yet
+	m1, l1   []float64
 	// After the last sweep (finish): the relevance's Betas and, with
 	// GibbsSetting.Mean, its mean; every other slice nil.
 	relA, relB, relMean []float64
@@ -433,8 +450,38 @@ func newGibbsChain(f *fitter, ev *Evidence, g GibbsSetting) *GibbsChain {
 		c.a[p] = min(max(f.attr[p], 1e-9), 1-1e-9)
 		c.s[p] = min(max(f.sat[p], 1e-9), 1-1e-9)
 	}
+	if g.HoldShown > 0 {
+		c.hold(f.d, ev.Shown, g.HoldShown)
+	}
 	return c
 }
+
+// hold marks the pairs shown in at least from SERPs (shown, per pair:
+// Evidence.Shown) held, and the records that show a pair not held on
+// (recOn). A held pair keeps its fitted a and s through the chain: no
+// walk counts for it, no draw, no Rao-Blackwell sum; a record showing
+// held pairs alone is not visited (its walks would count for no pair
+// drawn). Both depend on the pair's and the record's own content, so a
+// query shard marks what the whole log marks.
+func (c *GibbsChain) hold(d *Data, shown []float64, from float64) {
+	for p := range c.read {
+		if shown[p] >= from {
+			c.read[p] = readHeld
+		}
+	}
+	c.recOn = make([]uint8, len(d.recClicks))
+	for i := range c.recOn {
+		for _, p := range d.recPair[d.recOff[i]:d.recOff[i+1]] {
+			if c.read[p]&readHeld == 0 {
+				c.recOn[i] = 1
+				break
+			}
+		}
+	}
+}
+
+// held reports whether pair p is held at its fit (GibbsChain.hold).
+func (c *GibbsChain) held(p int) bool { return c.read[p]&readHeld != 0 }
 
 // gibbsHists are the histograms of the cells' complete-data counts of
 // every shard (priorHist: whole or fixed-point sums, so they do not
@@ -450,9 +497,13 @@ func newGibbsHists() *gibbsHists {
 }
 
 // add adds the chain's pairs with counts (aK, aN) of the attractiveness
-// and (sK, sN) of the satisfaction.
-func (h *gibbsHists) add(c *GibbsChain, aK, aN, sK, sN []float64) {
+// and (sK, sN) of the satisfaction; with held, those of the pairs not
+// held only (the held ones' are the chain's heldHist).
+func (h *gibbsHists) add(c *GibbsChain, aK, aN, sK, sN []float64, held bool) {
 	for p := range c.cellA {
+		if held && c.held(p) {
+			continue
+		}
 		b, e := cellIdx(c.cellA[p])
 		h.a[b][e].add(aK[p], aN[p])
 		h.usedA[b][e] = true
@@ -486,6 +537,9 @@ func (c *GibbsChain) walks(ctx context.Context, f *fitter, t int, gamma float64)
 		car, goOn := sc.c.tmp[0][:], sc.c.tmp[1][:]
 		var examined [MaxSERP]int
 		for i := ch.recLo; i < ch.recHi; i++ {
+			if c.recOn != nil && c.recOn[i] == 0 {
+				continue // held pairs alone (GibbsSetting.HoldShown)
+			}
 			pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
 			n := len(pairs)
 			ra, rs := sc.a[:n], sc.s[:n]
@@ -529,6 +583,9 @@ func (c *GibbsChain) draws(ctx context.Context, f *fitter, t int, keep bool, pa,
 		ch := d.chunks[ci]
 		dr := newDrawer()
 		for p := ch.pairLo; p < ch.pairHi; p++ {
+			if c.read[p]&readHeld != 0 {
+				continue // at its fit, its interval the counts'
+			}
 			dr.seed(seed, c.pairKey[p])
 			ba, ea := cellIdx(c.cellA[p])
 			bs, es := cellIdx(c.cellS[p])
@@ -567,7 +624,11 @@ func (c *GibbsChain) draws(ctx context.Context, f *fitter, t int, keep bool, pa,
 // finish turns the Rao-Blackwell sums of sweeps kept sweeps into the
 // relevance's Betas (and mean), dropping the rest of the state.
 func (c *GibbsChain) finish(sweeps int, mean bool) {
-	relA, relB, relMean := relevanceBetas(c.m1, c.l1, sweeps, mean)
+	var held func(p int) bool
+	if c.recOn != nil {
+		held = c.held
+	}
+	relA, relB, relMean := relevanceBetas(c.m1, c.l1, sweeps, mean, held)
 	*c = GibbsChain{relA: relA, relB: relB, relMean: relMean}
 }
 
@@ -575,17 +636,24 @@ func (c *GibbsChain) finish(sweeps int, mean bool) {
 // E[ln r]) of sweeps kept sweeps into every pair's relevance Beta, the
 // one with their means (betaFromMeanLogMoment; the mean kept below 1 and
 // the log-mean below its logarithm), and with mean the means themselves
-// (the relevance column of GibbsSetting.Mean).
-func relevanceBetas(m1, l1 []float64, sweeps int, mean bool) (alpha, beta, means []float64) {
+// (the relevance column of GibbsSetting.Mean). A pair that held reports
+// (nil: none) gets 0s, which stand for no sampler's Beta: its interval
+// and relevance column are the counts' (relevanceBeta) and the fit's.
+func relevanceBetas(m1, l1 []float64, sweeps int, mean bool, held func(p int) bool) (alpha, beta, means []float64) {
 	k := float64(sweeps)
 	alpha, beta = make([]float64, len(m1)), make([]float64, len(m1))
 	if mean {
 		means = make([]float64, len(m1))
 		for p := range m1 {
-			means[p] = m1[p] / k
+			if held == nil || !held(p) {
+				means[p] = m1[p] / k
+			}
 		}
 	}
 	for p := range m1 {
+		if held != nil && held(p) {
+			continue
+		}
 		m := min(m1[p]/k, 1-1e-9)
 		alpha[p], beta[p] = betaFromMeanLogMoment(m, min(l1[p]/k, math.Log(m)-1e-12))
 	}
@@ -671,7 +739,23 @@ func (s *gibbsSampler) pass(ctx context.Context, p int, f *fitter, c *GibbsChain
 		// satisfaction's exact E-step counts.
 		c = newGibbsChain(f, ev, g)
 		sk, sn := f.satCounts(ctx)
-		h.add(c, ev.AttrK, ev.AttrN, sk, sn)
+		h.add(c, ev.AttrK, ev.AttrN, sk, sn, false)
+		if c.recOn != nil {
+			// The held pairs' counts stay these (GibbsSetting.HoldShown).
+			hh := &GibbsHists{newGibbsHists()}
+			for p := range c.cellA {
+				if !c.held(p) {
+					continue
+				}
+				b, e := cellIdx(c.cellA[p])
+				hh.h.a[b][e].add(ev.AttrK[p], ev.AttrN[p])
+				hh.h.usedA[b][e] = true
+				b, e = cellIdx(c.cellS[p])
+				hh.h.s[b][e].add(sk[p], sn[p])
+				hh.h.usedS[b][e] = true
+			}
+			c.heldHist, _ = hh.MarshalBinary()
+		}
 	case p <= T:
 		t := p - 1
 		if s.pending {
@@ -684,7 +768,12 @@ func (s *gibbsSampler) pass(ctx context.Context, p int, f *fitter, c *GibbsChain
 		}
 		c.walks(ctx, f, t, gamma)
 		if s.refits(t) {
-			h.add(c, c.cnt.aK, c.cnt.aN, c.cnt.sK, c.cnt.sN)
+			h.add(c, c.cnt.aK, c.cnt.aN, c.cnt.sK, c.cnt.sN, true)
+			if c.heldHist != nil {
+				if err := (&GibbsHists{h}).MergeBinary(c.heldHist); err != nil {
+					panic(err) // the chain's own encoding
+				}
+			}
 		} else {
 			// (2) The pairs' values given the latent variables and the
 			// priors.

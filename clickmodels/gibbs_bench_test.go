@@ -3,6 +3,8 @@ package clickmodels_test
 import (
 	"bytes"
 	"context"
+	"os"
+	"strconv"
 	"testing"
 
 	"github.com/lovbench/lovbench/clickmodels"
@@ -29,6 +31,24 @@ func BenchmarkGibbs(b *testing.B) { benchGibbs(b, 100000, 20000) }
 //	go test ./clickmodels -run '^$' -bench 'Gibbs1M$' -benchtime 1x [-cpuprofile gibbs1m.prof]
 func BenchmarkGibbs1M(b *testing.B) { benchGibbs(b, 1000000, 300) }
 
+// BenchmarkGibbsLog is BenchmarkGibbs on the Yandex-format log
+// LOVBENCH_GIBBS_LOG names (skipped without it), such as issue 36 part
+// 7's (`lovbench simulate --model ubm --sessions 1000000 --queries
+// 100000 --seed 17`), every SERP a training SERP.
+//
+//	LOVBENCH_GIBBS_LOG=L go test ./clickmodels -run '^$' -bench 'GibbsLog$' -benchtime 1x
+func BenchmarkGibbsLog(b *testing.B) {
+	path := os.Getenv("LOVBENCH_GIBBS_LOG")
+	if path == "" {
+		b.Skip("LOVBENCH_GIBBS_LOG names no log")
+	}
+	log, err := sessions.LoadForFit(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchGibbsOn(b, log)
+}
+
 func benchGibbs(b *testing.B, serps, queries int) {
 	var buf bytes.Buffer
 	if _, _, err := refsim.Simulate(context.Background(), refsim.Default(refsim.DBN, serps, queries, 1), &buf); err != nil {
@@ -38,6 +58,13 @@ func benchGibbs(b *testing.B, serps, queries int) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	benchGibbsOn(b, log)
+}
+
+// benchGibbsOn is the benchmarks' fits of log: with the users' opt-in,
+// or with LOVBENCH_GIBBS_HOLD=H its setting with the pairs shown in at
+// least H SERPs held (GibbsSetting.HoldShown; a measurement).
+func benchGibbsOn(b *testing.B, log *sessions.Log) {
 	d, err := clickmodels.Prepare(log, 0)
 	if err != nil {
 		b.Fatal(err)
@@ -46,6 +73,15 @@ func benchGibbs(b *testing.B, serps, queries int) {
 	opt.Workers = 1
 	withGibbs := opt
 	withGibbs.Intervals = clickmodels.IntervalsGibbs
+	if h := os.Getenv("LOVBENCH_GIBBS_HOLD"); h != "" {
+		hold, err := strconv.ParseFloat(h, 64)
+		if err != nil {
+			b.Fatal("LOVBENCH_GIBBS_HOLD: want a number of SERPs")
+		}
+		withGibbs.Intervals = clickmodels.IntervalsCounts
+		withGibbs.Gibbs = clickmodels.GibbsIntervals()
+		withGibbs.Gibbs.HoldShown = hold
+	}
 	var fitCPU, allCPU float64
 	for b.Loop() {
 		c0 := cpuSeconds()

@@ -446,3 +446,72 @@ func TestGibbsPassesStaged(t *testing.T) {
 		}
 	}
 }
+
+// TestGibbsHold checks the restricted sampler (GibbsSetting.HoldShown) on
+// gibbsLogSERPs, whose six pairs of the query "grouped" are shown in 300
+// SERPs each and every other pair in fewer than 100: held from 100, the
+// six pairs get the interval of the fit without the sampler (the
+// counts'), to the bit, and every other pair a sampler's Beta; the
+// records the walks visit are all but the three of "grouped" (its SERPs
+// without a click, with one, with two: they show held pairs alone); and
+// held from more impressions than any pair has, the Betas are the bits
+// of the sampler without HoldShown.
+func TestGibbsHold(t *testing.T) {
+	serps := gibbsLogSERPs()
+	d := preparedLog(t, len(serps), func(i int) sessions.SERP { return serps[i] })
+	for _, kind := range []Kind{DBN, SDBN} {
+		fitWith := func(sweeps int, hold float64) *Model {
+			opt := EstimatorExact.Options()
+			opt.Workers, opt.Gibbs = 2, GibbsSetting{BurnIn: 3, Sweeps: sweeps, RefitEvery: 2, PoolSat: true, RankOnly: true, HoldShown: hold}
+			m, err := Fit(context.Background(), d, kind, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return m
+		}
+		counts, _, err := fitWith(0, 0).RelevanceDists()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := fitWith(5, 100)
+		dists, _, err := m.RelevanceDists()
+		if err != nil {
+			t.Fatal(err)
+		}
+		held := 0
+		for p := range dists {
+			grouped := m.QueryNames[m.PairQuery[p]] == "grouped"
+			if sh := m.Evidence.Shown[p]; grouped != (sh >= 100) {
+				t.Fatalf("%v pair %d (grouped %t) shown %v times", kind, p, grouped, sh)
+			}
+			if grouped {
+				held++
+				if m.Evidence.RelAlpha[p] != 0 || dists[p] != counts[p] {
+					t.Fatalf("%v held pair %d: sampler Beta(%v, %v), %+v against the counts' %+v", kind, p, m.Evidence.RelAlpha[p], m.Evidence.RelBeta[p], dists[p], counts[p])
+				}
+			} else if !(m.Evidence.RelAlpha[p] > 0 && m.Evidence.RelBeta[p] > 0) || dists[p] == counts[p] {
+				t.Fatalf("%v pair %d not held: Beta(%v, %v), %+v (counts' %+v)", kind, p, m.Evidence.RelAlpha[p], m.Evidence.RelBeta[p], dists[p], counts[p])
+			}
+		}
+		if held != 6 {
+			t.Fatalf("%v: %d pairs held, want the 6 of \"grouped\"", kind, held)
+		}
+		c := &GibbsChain{read: make([]uint8, d.Pairs())}
+		c.hold(d, m.Evidence.Shown, 100)
+		off := 0
+		for _, on := range c.recOn {
+			if on == 0 {
+				off++
+			}
+		}
+		if off != 3 {
+			t.Fatalf("%v: %d records not visited, want 3 (of %d)", kind, off, len(c.recOn))
+		}
+		all, none := fitWith(5, 0).Evidence, fitWith(5, 1e9).Evidence
+		for p := range all.RelAlpha {
+			if all.RelAlpha[p] != none.RelAlpha[p] || all.RelBeta[p] != none.RelBeta[p] {
+				t.Fatalf("%v pair %d: Beta(%v, %v) without holding, (%v, %v) held from 1e9", kind, p, all.RelAlpha[p], all.RelBeta[p], none.RelAlpha[p], none.RelBeta[p])
+			}
+		}
+	}
+}

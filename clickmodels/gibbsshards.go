@@ -384,7 +384,7 @@ func (gs *GibbsShards) SetChain(k int, c *GibbsChain) error {
 
 // Size estimates the bytes c holds.
 func (c *GibbsChain) Size() int64 {
-	n := 2*len(c.cellA) + len(c.read) + 8*(len(c.pairKey)+len(c.recKey)+len(c.a)+len(c.s)+len(c.m1)+len(c.l1)+
+	n := 2*len(c.cellA) + len(c.read) + len(c.recOn) + len(c.heldHist) + 8*(len(c.pairKey)+len(c.recKey)+len(c.a)+len(c.s)+len(c.m1)+len(c.l1)+
 		len(c.cnt.aK)+len(c.cnt.aN)+len(c.cnt.sK)+len(c.cnt.sN)+len(c.relA)+len(c.relB)+len(c.relMean))
 	return int64(n)
 }
@@ -398,7 +398,7 @@ func (c *GibbsChain) MarshalBinary() ([]byte, error) { return c.AppendBinary(nil
 // AppendBinary is MarshalBinary appending to b (encoding.BinaryAppender).
 func (c *GibbsChain) AppendBinary(b []byte) ([]byte, error) {
 	b = slices.Grow(b, int(c.Size())+64)
-	for _, v := range [][]uint8{c.cellA, c.cellS, c.read} {
+	for _, v := range [][]uint8{c.cellA, c.cellS, c.read, c.recOn, c.heldHist} {
 		b = binary.AppendUvarint(b, uint64(len(v)))
 		b = append(b, v...)
 	}
@@ -450,7 +450,7 @@ func (c *GibbsChain) UnmarshalBinary(b []byte) error {
 		b = b[k:]
 		return int(n), true
 	}
-	for _, v := range []*[]uint8{&c.cellA, &c.cellS, &c.read} {
+	for _, v := range []*[]uint8{&c.cellA, &c.cellS, &c.read, &c.recOn, &c.heldHist} {
 		n, ok := length(1)
 		if !ok {
 			return bad()

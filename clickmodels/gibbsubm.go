@@ -224,7 +224,7 @@ func (f *fitter) gibbsUBM(ctx context.Context, ev *Evidence, g GibbsSetting) {
 			pa = drawPriors(by)
 		}
 	}
-	ev.RelAlpha, ev.RelBeta, ev.RelMean = relevanceBetas(m1, l1, g.Sweeps, g.Mean)
+	ev.RelAlpha, ev.RelBeta, ev.RelMean = relevanceBetas(m1, l1, g.Sweeps, g.Mean, nil)
 }
 
 // gibbsExamSeed separates the examination parameters' streams (DrawExam)

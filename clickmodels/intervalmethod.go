@@ -19,8 +19,10 @@ const (
 	IntervalsCounts IntervalMethod = "counts"
 	// IntervalsGibbs is the Gibbs sampler of the hierarchical model
 	// (gibbs.go) in the setting GibbsIntervals: several times the DBN
-	// fit's CPU (about 4x at 100 k SERPs, 2.6x at 1 M over 300 queries),
-	// the same bits in memory, on query shards, under a memory limit and
+	// fit's CPU where most pairs are seen seldom (about 4x at 100 k SERPs
+	// over 20,000 queries), less where they are seen often (the pairs
+	// shown in 512 SERPs or more are held at the fit: 1.7x at 1 M SERPs
+	// over 300 queries), the same bits in memory, on query shards, under a memory limit and
 	// in lovbench-beam (docs/clickmodels.md, "A Gibbs sampler of the
 	// hierarchical DBN, measured").
 	IntervalsGibbs IntervalMethod = "gibbs"
@@ -68,17 +70,30 @@ type GibbsSetting struct {
 	// parameters too, the state moved back to the fitted scale each sweep,
 	// instead of holding them at the EM fit.
 	DrawExam bool `json:"draw_examination,omitempty"`
+	// HoldShown (DBN, SDBN) holds every pair shown in at least HoldShown
+	// training SERPs (Evidence.Shown) at its EM fit, its interval the
+	// counts' (relevanceBeta), and sweeps only the records that show a
+	// pair below it (0: none held; gibbs.go, "restricted sampler").
+	HoldShown float64 `json:"hold_shown,omitempty"`
 }
 
 // GibbsIntervals is the setting of IntervalsGibbs, the best measured
 // (docs/clickmodels.md, "A Gibbs sampler of the hierarchical DBN,
 // measured"): 30 sweeps of burn-in and 100 kept, the cells the rank
 // buckets alone and the satisfaction's pooled over them, the cells'
-// priors fitted to the complete-data counts every 5 sweeps and the
-// relevance column the EM fit's.
+// priors fitted to the complete-data counts every 5 sweeps, the pairs
+// shown in 512 training SERPs or more held at their fit with the counts'
+// intervals (their records not swept), and the relevance column the EM
+// fit's.
 func GibbsIntervals() GibbsSetting {
-	return GibbsSetting{BurnIn: 30, Sweeps: 100, PoolSat: true, RankOnly: true, RefitEvery: 5}
+	return GibbsSetting{BurnIn: 30, Sweeps: 100, PoolSat: true, RankOnly: true, RefitEvery: 5, HoldShown: gibbsHoldShown}
 }
+
+// gibbsHoldShown is the opt-in's GibbsSetting.HoldShown: measured as
+// calibrated as holding none on both simulators and seeds, where 8-128
+// miss targets the full chain passes (docs/clickmodels.md, "The
+// restricted sampler").
+const gibbsHoldShown = 512
 
 // gibbsSetting is the sampler's setting of o: GibbsIntervals with
 // IntervalsGibbs, else the measurement setting o.Gibbs (Sweeps 0: no

@@ -100,6 +100,7 @@ func main() {
 	gibbsPoolSat := flag.Bool("gibbs-pool-sat", false, "with -gibbs-sweeps: the sampler's satisfaction priors pooled over the rank buckets (clickmodels.GibbsSetting.PoolSat)")
 	gibbsRefit := flag.Int("gibbs-refit-every", 0, "with -gibbs-sweeps: the sampler's cell priors refitted every this many sweeps (clickmodels.GibbsSetting.RefitEvery; 0: every sweep; the opt-in's setting: 5)")
 	gibbsDrawExam := flag.Bool("gibbs-draw-exam", false, "with -gibbs-sweeps and -models ubm: UBM's sampler draws the examination parameters too, moved back to the fitted scale each sweep (clickmodels.GibbsSetting.DrawExam)")
+	gibbsHold := flag.Float64("gibbs-hold", 0, "with -gibbs-sweeps: the pairs shown in at least this many SERPs held at their fit, their intervals the counts' (clickmodels.GibbsSetting.HoldShown; 0: none)")
 	gibbsRankOnly := flag.Bool("gibbs-rank-only", false, "with -gibbs-sweeps: the sampler's cells the rank buckets alone, pooled over the exposure classes (clickmodels.GibbsSetting.RankOnly)")
 	flag.Parse()
 	if *bias {
@@ -127,7 +128,7 @@ func main() {
 				}
 				c.EmpiricalPrior = *eb
 				c.Gibbs = clickmodels.GibbsSetting{BurnIn: *gibbsBurn, Sweeps: *gibbsSweeps, Mean: *gibbsMean, FromDraws: *gibbsDraws,
-					PoolSat: *gibbsPoolSat, RankOnly: *gibbsRankOnly, RefitEvery: *gibbsRefit, DrawExam: *gibbsDrawExam}
+					PoolSat: *gibbsPoolSat, RankOnly: *gibbsRankOnly, RefitEvery: *gibbsRefit, DrawExam: *gibbsDrawExam, HoldShown: *gibbsHold}
 			}
 		}
 		if err := runUser(*serps, *queries, *models, *simName, *seed, opt); err != nil {

@@ -20,6 +20,8 @@ import (
 // each, clicked and not (about 70% of them train: records of weight 16
 // and more, on which the grouped walks, cascadeWalks, run). The pairs'
 // files under a memory limit carry the sampler's Betas (WritePairFile).
+// The same with the pairs of that query held at their fit
+// (GibbsSetting.HoldShown).
 func TestGibbsShardInvariance(t *testing.T) {
 	t.Parallel()
 	src := t.TempDir()
@@ -55,4 +57,21 @@ func TestGibbsShardInvariance(t *testing.T) {
 	}
 	sp := shards.SplitConfig{Split: cfg.Split, TrainFraction: cfg.TrainFraction}
 	shardFitsEqual(t, src, sp, cfg, want, [][2]int{{1, 1}, {2, 2}, {5, 1}}, nil)
+	// The opt-in's setting with the pairs shown in 60 training SERPs or
+	// more held (those of "grouped", in some 84): their records not
+	// visited, their counts in every refit (GibbsSetting.HoldShown);
+	// the others drawn, so the file is neither the sampler's holding
+	// none nor the counts'.
+	held := cfg
+	held.Intervals = clickmodels.IntervalsCounts
+	held.Gibbs = clickmodels.GibbsIntervals()
+	held.Gibbs.HoldShown = 60
+	wantHeld := wholeFit(t, src, held)
+	if f := clickmodels.RelevanceFile("DBN"); bytes.Equal(wantHeld[f], want[f]) {
+		t.Fatalf("%s: the sampler holding pairs writes what it writes holding none", f)
+	}
+	if f := clickmodels.RelevanceFile("DBN"); bytes.Equal(wantHeld[f], wholeFit(t, src, counts)[f]) {
+		t.Fatalf("%s: the sampler holding pairs writes the counts'", f)
+	}
+	shardFitsEqual(t, src, sp, held, wantHeld, [][2]int{{1, 1}, {2, 2}, {5, 1}}, nil)
 }

@@ -114,7 +114,7 @@ func TestFitIntervalsFromGibbs(t *testing.T) {
 	}
 	rc := fit.DefaultConfig().RunConfig
 	rc.Kinds = []clickmodels.Kind{clickmodels.DBN}
-	rc.Gibbs = clickmodels.GibbsSetting{BurnIn: 30, Sweeps: 100, PoolSat: true, RankOnly: true, RefitEvery: 5}
+	rc.Gibbs = clickmodels.GibbsSetting{BurnIn: 30, Sweeps: 100, PoolSat: true, RankOnly: true, RefitEvery: 5, HoldShown: 512}
 	if err := os.Mkdir(lib, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestFitIntervalsFromGibbs(t *testing.T) {
 	}
 	ug, uc := uncertaintyOf(t, gibbs), uncertaintyOf(t, counts)
 	if u := ug["DBN"]; u == nil || u.Method != "gibbs-hierarchical-cascade" || u.Gibbs == nil ||
-		*u.Gibbs != (clickmodels.GibbsSetting{BurnIn: 30, Sweeps: 100, PoolSat: true, RankOnly: true, RefitEvery: 5}) {
+		*u.Gibbs != (clickmodels.GibbsSetting{BurnIn: 30, Sweeps: 100, PoolSat: true, RankOnly: true, RefitEvery: 5, HoldShown: 512}) {
 		t.Errorf("DBN's uncertainty with gibbs: %s", brief(u))
 	}
 	for _, m := range []string{"DCTR", "UBM"} {

@@ -82,11 +82,20 @@ func withRecalibration(opt calibration.Options) calibration.Options {
 // over the ranks, PoolSat; r: the cells the rank buckets alone,
 // RankOnly; g: UBM's sampler draws the examination parameters too,
 // DrawExam; /K after them: the priors refitted every K sweeps,
-// RefitEvery) (docs/clickmodels.md, "A Gibbs sampler of the hierarchical DBN,
+// RefitEvery; @H at the end: the pairs shown in at least H SERPs held at
+// their fit, HoldShown) (docs/clickmodels.md, "A Gibbs sampler of the hierarchical DBN,
 // measured"). The setting reaches UBM's sampler too (clickmodels/gibbsubm.go;
 // "A Gibbs sampler of the hierarchical UBM, measured and not adopted").
 func withGibbs(opt calibration.Options) calibration.Options {
 	env := os.Getenv("LOVBENCH_GIBBS")
+	env, holdS, _ := strings.Cut(env, "@")
+	hold := 0.0
+	if holdS != "" {
+		var err error
+		if hold, err = strconv.ParseFloat(holdS, 64); err != nil {
+			panic("LOVBENCH_GIBBS: want B+S[flags][/K][@H], H the impressions from which a pair is held")
+		}
+	}
 	env, refit, _ := strings.Cut(env, "/")
 	spec := strings.TrimRight(env, "dmprg")
 	flags := env[len(spec):]
@@ -117,7 +126,7 @@ func withGibbs(opt calibration.Options) calibration.Options {
 		c.Gibbs = clickmodels.GibbsSetting{BurnIn: burn, Sweeps: sweeps,
 			FromDraws: strings.Contains(flags, "d"), Mean: strings.Contains(flags, "m"),
 			PoolSat: strings.Contains(flags, "p"), RankOnly: strings.Contains(flags, "r"), RefitEvery: every,
-			DrawExam: strings.Contains(flags, "g")}
+			DrawExam: strings.Contains(flags, "g"), HoldShown: hold}
 	}
 	return opt
 }

@@ -130,14 +130,16 @@ func TestFitFromLog(t *testing.T) {
 // (clickmodels.RunInto with Options.Intervals gibbs, the whole log in
 // memory), byte for byte; the counts' relevance file differs. Beside
 // 2,000 simulated SERPs the log starts with three SERPs of a query of its
-// own, repeated 50 times each (records of weight 50 in training, the
-// spec split's first 75%: the grouped walks, from weight 16).
+// own, repeated 230 times each (records of weight 230 in training, the
+// spec split's first 75%: the grouped walks, from weight 16; and its
+// pairs shown in 690 SERPs, so held at their fit, GibbsSetting.HoldShown,
+// their records not swept).
 func TestFitGibbsFromLog(t *testing.T) {
 	dir := t.TempDir()
 	logPath := filepath.Join(dir, "log.tsv")
 	var b bytes.Buffer
 	// First in the file, so in training (the spec split's first 75%).
-	for i := range 150 {
+	for i := range 690 {
 		id := 1_000_000 + i
 		fmt.Fprintf(&b, "%d\t0\tQ\tgrouped\t0\tg1\tg2\tg3\tg4\tg5\tg6\tg7\tg8\n", id)
 		switch i % 3 {
