@@ -28,11 +28,12 @@ func TestFilterAgreeingByHand(t *testing.T) {
 		q      string
 		l1, l0 int
 	}{{"z", 0, 7}, {"e", 2, 2}, {"d", 1, 2}, {"c", 1, 3}, {"b", 3, 1}, {"a", 1, 1}} {
-		for i := range m.l1 {
-			gt = append(gt, sampling.Row{Query: m.q, Term: fmt.Sprint("r", i), Label: 1, Confidence: 0.5})
-		}
-		for i := range m.l0 {
-			gt = append(gt, sampling.Row{Query: m.q, Term: fmt.Sprint("s", i), Label: 0, Confidence: none})
+		for i := range m.l1 + m.l0 {
+			r := sampling.Row{Query: m.q, Term: fmt.Sprint("t", i), Label: 1, Confidence: 0.5}
+			if i >= m.l1 {
+				r.Label, r.Confidence = 0, none
+			}
+			gt = append(gt, r)
 		}
 	}
 	ag := map[string]float64{"a": 0.9, "b": 0.8, "c": 0.8, "d": 0.7, "e": 0.6, "z": math.NaN()}
@@ -80,19 +81,7 @@ func TestExportKeepAgreeing(t *testing.T) {
 	in := t.TempDir()
 	gt, header, vals := testInput(12, 6, 34)
 	gtp, fp := writeInputs(t, in, gt, header, vals)
-	var b strings.Builder
-	b.WriteString(labels.QueryOrderHeader + "\n")
-	for q := range 12 {
-		if q == 11 {
-			fmt.Fprintf(&b, "query %d,4,0,\n", q)
-			continue
-		}
-		fmt.Fprintf(&b, "query %d,4,3,%v\n", q, 0.5+0.04*float64(q))
-	}
-	qp := filepath.Join(in, "labels.query_order.csv")
-	if err := os.WriteFile(qp, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	qp := writeQueryOrder(t, in)
 	out := filepath.Join(t.TempDir(), "ds")
 	m, err := Run(context.Background(), Config{GroundTruth: gtp, Features: fp, Out: out, QueryOrder: qp, Options: Options{Seed: 4, KeepAgreeing: 0.5}})
 	if err != nil {

@@ -11,12 +11,22 @@ import (
 // d 0.7 (1, 2), e 0.6 (2, 2), z none (0, 7). In all, 8 of 24 rows are
 // label 1: a share of 1/3.
 func agreeingRows() ([]Candidate, map[string]float64) {
-	mix := []struct {
-		q      string
-		l1, l0 int
-	}{{"z", 0, 7}, {"e", 2, 2}, {"d", 1, 2}, {"c", 1, 3}, {"b", 3, 1}, {"a", 1, 1}}
+	rows := mixRows(mix{"z", 0, 7}, mix{"e", 2, 2}, mix{"d", 1, 2}, mix{"c", 1, 3}, mix{"b", 3, 1}, mix{"a", 1, 1})
+	return rows, map[string]float64{"a": 0.9, "b": 0.8, "c": 0.8, "d": 0.7, "e": 0.6, "z": math.NaN()}
+}
+
+// mix is a query's rows of label 1 and of label 0.
+type mix struct {
+	q      string
+	l1, l0 int
+}
+
+// mixRows are the rows of queries ms, in order: each query's l1 rows of
+// label 1 (confidence 0.5), then its l0 of label 0 (sampled terms, without
+// a confidence).
+func mixRows(ms ...mix) []Candidate {
 	var rows []Candidate
-	for _, m := range mix {
+	for _, m := range ms {
 		for range m.l1 {
 			rows = append(rows, Candidate{Query: m.q, Label: 1, Confidence: 0.5})
 		}
@@ -24,7 +34,7 @@ func agreeingRows() ([]Candidate, map[string]float64) {
 			rows = append(rows, Candidate{Query: m.q, Label: 0, Confidence: NoConfidence})
 		}
 	}
-	return rows, map[string]float64{"a": 0.9, "b": 0.8, "c": 0.8, "d": 0.7, "e": 0.6, "z": math.NaN()}
+	return rows
 }
 
 // keptQueries runs s over rows and returns the queries whose rows are
@@ -103,18 +113,7 @@ func TestSelectAgreeingByHand(t *testing.T) {
 //   - b: 2 of 4 (0.1154, higher): no; c: 4 of 12, 0.0513 again: kept;
 //   - b: 5 of 13, deviation 0: kept. All three.
 func TestSelectAgreeingLevel(t *testing.T) {
-	var rows []Candidate
-	add := func(q string, l1, l0 int) {
-		for range l1 {
-			rows = append(rows, Candidate{Query: q, Label: 1, Confidence: 0.5})
-		}
-		for range l0 {
-			rows = append(rows, Candidate{Query: q, Label: 0, Confidence: 0.5})
-		}
-	}
-	add("a", 1, 2)
-	add("b", 1, 0)
-	add("c", 3, 6)
+	rows := mixRows(mix{"a", 1, 2}, mix{"b", 1, 0}, mix{"c", 3, 6})
 	ag := map[string]float64{"a": 0.9, "b": 0.8, "c": 0.7}
 	if got := keptQueries(t, Selection{KeepAgreeing: 1, QueryAgreement: ag}, rows); !slices.Equal(got, []string{"a", "b", "c"}) {
 		t.Errorf("kept %v, want [a b c]", got)
@@ -180,18 +179,7 @@ func TestSelectionCheckAgreeing(t *testing.T) {
 //
 // --min-query-agreement 0.8 keeps a and b instead, 4 of 7.
 func TestSelectAgreeingSwaps(t *testing.T) {
-	var rows []Candidate
-	for _, m := range []struct {
-		q      string
-		l1, l0 int
-	}{{"a", 3, 1}, {"b", 1, 2}, {"d", 2, 3}, {"c", 1, 3}, {"z", 2, 0}} {
-		for range m.l1 {
-			rows = append(rows, Candidate{Query: m.q, Label: 1, Confidence: 0.5})
-		}
-		for range m.l0 {
-			rows = append(rows, Candidate{Query: m.q, Label: 0, Confidence: 0.5})
-		}
-	}
+	rows := mixRows(mix{"a", 3, 1}, mix{"b", 1, 2}, mix{"d", 2, 3}, mix{"c", 1, 3}, mix{"z", 2, 0})
 	ag := map[string]float64{"a": 0.9, "b": 0.8, "d": 0.75, "c": 0.7}
 	if got := keptQueries(t, Selection{KeepAgreeing: 0.5, QueryAgreement: ag}, rows); !slices.Equal(got, []string{"a", "c"}) {
 		t.Errorf("kept %v, want [a c]", got)
