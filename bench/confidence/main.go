@@ -35,9 +35,11 @@
 // F`, F the fraction of the queries with an agreement the minimum keeps;
 // labels.Selection): labels and queries kept, the largest share
 // difference from all labels (labels.ShareDeviation), the kept queries'
-// mean expected agreement, the share of right labels, the share at random
-// with these shares, and Pearson r (docs/dataset.md, "Whole queries that
-// keep the label shares"):
+// mean expected agreement, the share of their pairs of labels with
+// different labels whose true relevances are in the labels' order
+// (trueOrder: what the expected agreement predicts), the share of right
+// labels, the share at random with these shares, and Pearson r
+// (docs/dataset.md, "Whole queries that keep the label shares"):
 //
 //	go run ./bench/confidence -sim ref -model dbn -serps 60000 -queries 300 -compare-queries 0.7,0.65,0.6
 package main
@@ -304,8 +306,8 @@ func compareQueries(ls []labels.Label, truth map[[2]string]float64, lp string, l
 			eligible++
 		}
 	}
-	fmt.Println("| filter | labels | queries | largest share difference | mean agreement | right | right at random with these shares | Pearson r |")
-	fmt.Println("|---|---|---|---|---|---|---|---|")
+	fmt.Println("| filter | labels | queries | largest share difference | mean agreement | pairs in the true order | right | right at random with these shares | Pearson r |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|")
 	all := report.Outcome(ls, truth, labels.Selection{}, th)
 	row := func(name string, sel labels.Selection) int {
 		o := report.Outcome(ls, truth, sel, th)
@@ -323,7 +325,7 @@ func compareQueries(ls []labels.Label, truth map[[2]string]float64, lp string, l
 				n++
 			}
 		}
-		fmt.Printf("| %s | %d | %d | %.2f | %.3f | %.3f | %.3f | %.3f |\n", name, o.Level.Pairs, len(kept), 100*labels.ShareDeviation(all.Count, o.Count), sum/float64(max(n, 1)), o.Right, o.RightAtRandom(all), o.Level.Pearson)
+		fmt.Printf("| %s | %d | %d | %.2f | %.3f | %.3f | %.3f | %.3f | %.3f |\n", name, o.Level.Pairs, len(kept), 100*labels.ShareDeviation(all.Count, o.Count), sum/float64(max(n, 1)), trueOrder(ls, truth, kept), o.Right, o.RightAtRandom(all), o.Level.Pearson)
 		return len(kept)
 	}
 	row("all labels", labels.Selection{})
@@ -335,6 +337,45 @@ func compareQueries(ls []labels.Label, truth map[[2]string]float64, lp string, l
 		f := math.Round(float64(n)/float64(eligible)*1e4) / 1e4
 		row(fmt.Sprintf("--keep-agreeing-queries %g", f), labels.Selection{KeepAgreeing: f, QueryAgreement: ag})
 	}
+}
+
+// trueOrder is the share of the pairs of labels of a query in kept, with
+// different labels and both with a truth, whose true relevances are in
+// the labels' order (a tie of the truths counts half): the realised
+// agreement of the labels' order with the true order, pooled over the
+// pairs.
+func trueOrder(ls []labels.Label, truth map[[2]string]float64, kept map[string]bool) float64 {
+	type graded struct {
+		grade int
+		y     float64
+	}
+	by := map[string][]graded{}
+	for _, l := range ls {
+		if y, ok := truth[[2]string{l.Query, l.Term}]; ok && kept[l.Query] {
+			by[l.Query] = append(by[l.Query], graded{l.Grade, y})
+		}
+	}
+	right, pairs := 0.0, 0
+	for _, gs := range by {
+		for i, a := range gs {
+			for _, b := range gs[i+1:] {
+				if a.grade == b.grade {
+					continue
+				}
+				if a.grade < b.grade {
+					a, b = b, a
+				}
+				pairs++
+				switch {
+				case a.y > b.y:
+					right++
+				case a.y == b.y:
+					right += 0.5
+				}
+			}
+		}
+	}
+	return right / float64(max(pairs, 1))
 }
 
 // parseSeeds reads "1,2,5" or "1-7".
