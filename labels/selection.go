@@ -70,8 +70,9 @@ import (
 //     included), added to the kept rows, leave the share deviation
 //     (ShareDeviation: the largest absolute difference between a label's
 //     share of the kept rows and of all input rows) at most
-//     ShareTolerance, or not above the deviation before it, is kept; the
-//     first query kept is the most agreeing;
+//     ShareTolerance, or below the deviation before it, is kept; when
+//     none does, the first that leaves the deviation as it was. The first
+//     query kept is the most agreeing;
 //   - swap: when no query can be added (the target reached, or none
 //     qualifies) and the deviation is above ShareTolerance, one kept query
 //     is exchanged for one not kept: of the exchanges that lower the
@@ -85,8 +86,10 @@ import (
 //
 // So the deviation never rises: once within ShareTolerance it stays
 // there, and the choice ends within it unless no single exchange lowers
-// it. export reports the deviation reached and the queries kept against
-// the target. A swap looks at every pair of a kept and another query.
+// it. A swap looks at every pair of a kept and another query, and the
+// swaps stop before they pass MaxAgreeingSwapPairs pairs in all. export
+// reports the deviation reached and the queries kept against the
+// target.
 type Selection struct {
 	MinConfidence     float64
 	MinQueryAgreement float64

@@ -139,12 +139,10 @@ func writeConfidenceInputs(t *testing.T, dir string) (gtp, fp string) {
 // (N + 4) mod 5; every label 8 of 40 rows, 20%), with agreements q0 0.9,
 // q1 0.85, q2 0.8, q3 0.6, q4 0.55, q5 0.75, q6 0.7, q7 0.65, q8 0.5, q9
 // 0.45. By hand, at 0.5 (target 5): q0 (deviation 0.2: no label 4), q1
-// (0.075), q2 (0.05); q5, q6, q7 would give 0.075, q3 0.05: kept; q5 0.05:
-// kept. Five kept, 20 rows, labels 0..4 4, 4, 4, 5, 3: 0.05 > 0.01, so a
-// swap: only q0 or q5 out for q4 or q9 in brings every label to 4 of 20
-// (any other leaves a label at 3 or 5); the least agreement lost is q5
-// for q4 (0.2). Kept q0..q4, every share 20%, mean agreement 0.74, lowest
-// 0.55. --min-query-agreement 0.7 keeps q0, q1, q2, q5, q6 instead: label
+// (0.075), q2 (0.05); then q5, q6, q7 would give 0.075, q3, q4, q8, q9
+// 0.05: none lowers it, so the first that leaves it, q3; then q5 would
+// leave it at 0.05 and q4 brings every label to 4 of 20: q4. Kept q0..q4,
+// every share 20% (no swap), mean agreement 0.74, lowest 0.55. --min-query-agreement 0.7 keeps q0, q1, q2, q5, q6 instead: label
 // 0 and 4 at 15%, 2 and 3 at 25%.
 func TestExportKeepAgreeingCLI(t *testing.T) {
 	dir := t.TempDir()
