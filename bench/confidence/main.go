@@ -89,26 +89,8 @@ func main() {
 		defer os.RemoveAll(base)
 	}
 	ctx := context.Background()
-	var levels []float64
-	if *compare != "" {
-		for _, f := range strings.Split(*compare, ",") {
-			c, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-			if err != nil || !(c > 0 && c <= 1) {
-				fail(fmt.Errorf("-compare %q: want minimum confidences in (0, 1]", *compare))
-			}
-			levels = append(levels, c)
-		}
-	}
-	var qlevels []float64
-	if *compareQ != "" {
-		for _, f := range strings.Split(*compareQ, ",") {
-			a, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-			if err != nil || !(a > 0 && a <= 1) {
-				fail(fmt.Errorf("-compare-queries %q: want minimum agreements in (0, 1]", *compareQ))
-			}
-			qlevels = append(qlevels, a)
-		}
-	}
+	levels := parseLevels("-compare", "minimum confidences", *compare)
+	qlevels := parseLevels("-compare-queries", "minimum agreements", *compareQ)
 	if *simName == "ref" {
 		if levels == nil && qlevels == nil {
 			fail(fmt.Errorf("-sim ref needs -compare or -compare-queries"))
@@ -376,6 +358,23 @@ func trueOrder(ls []labels.Label, truth map[[2]string]float64, kept map[string]b
 		}
 	}
 	return right / float64(max(pairs, 1))
+}
+
+// parseLevels reads the comma-separated levels in (0, 1] of flag name
+// (what: what they are, for the error); nil for "".
+func parseLevels(name, what, s string) []float64 {
+	if s == "" {
+		return nil
+	}
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || !(x > 0 && x <= 1) {
+			fail(fmt.Errorf("%s %q: want %s in (0, 1]", name, s, what))
+		}
+		out = append(out, x)
+	}
+	return out
 }
 
 // parseSeeds reads "1,2,5" or "1-7".
