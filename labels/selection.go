@@ -86,8 +86,9 @@ import (
 //
 // So the deviation never rises: once within ShareTolerance it stays
 // there, and the choice ends within it unless no single exchange lowers
-// it. A swap looks at every pair of a kept and another query, and the
-// swaps stop before they pass MaxAgreeingSwapPairs pairs in all. export
+// it or the swaps reach their bound: a swap looks at every pair of a kept
+// and another query, and the swaps stop before they pass
+// MaxAgreeingSwapPairs pairs in all. export
 // reports the deviation reached and the queries kept against the
 // target.
 type Selection struct {
