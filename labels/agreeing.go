@@ -15,7 +15,9 @@ const ShareTolerance = 0.01
 // ShareDeviation is the largest absolute difference, over labels, between
 // the share of after[i] in after's total and that of before[i] in
 // before's; a total of 0 makes every share 0. The two are counts of the
-// same labels in the same order.
+// same labels in the same order. It is the agreeing mode's share
+// deviation (docs/dataset.md, "Whole queries that keep the label
+// shares"), the L-infinity distance of the two label distributions.
 func ShareDeviation(before, after []int) float64 {
 	tb, ta := 0, 0
 	for i := range before {
