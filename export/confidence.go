@@ -108,8 +108,9 @@ func nullableColumn(name string, a *array.Float64) pqfile.Column {
 }
 
 // ConfidenceFilter says what FilterLabels (`export --min-confidence`,
-// `--min-query-agreement`) left out. Rows = Kept + Below + WithQuery +
-// QueryBelowAgreement, in total and per label.
+// `--min-query-agreement`, `--keep-confident`, `--keep-agreeing-queries`)
+// left out. Rows = Kept + Below + WithQuery + QueryBelowAgreement +
+// BeyondShare + NotChosen, in total and per label.
 type ConfidenceFilter struct {
 	MinConfidence float64 `json:"min_confidence"`
 	// MinQueryAgreement is --min-query-agreement (0: not applied).
@@ -117,8 +118,11 @@ type ConfidenceFilter struct {
 	// KeepConfident is --keep-confident, the stratified filter's fraction
 	// (0: not applied).
 	KeepConfident float64 `json:"keep_confident,omitempty"`
-	Rows          int     `json:"input_rows"`
-	Kept          int     `json:"kept_rows"`
+	// KeepAgreeing is --keep-agreeing-queries, the agreeing filter's
+	// fraction of the queries (0: not applied).
+	KeepAgreeing float64 `json:"keep_agreeing_queries,omitempty"`
+	Rows         int     `json:"input_rows"`
+	Kept         int     `json:"kept_rows"`
 	// KeptUnknown counts the kept rows without a confidence (the sampled
 	// terms of kept queries).
 	KeptUnknown int `json:"kept_rows_without_confidence"`
@@ -135,7 +139,10 @@ type ConfidenceFilter struct {
 	// that the stratified filter left out beyond their share
 	// (labels.BeyondShare).
 	BeyondShare int `json:"left_out_beyond_share,omitempty"`
-	Queries     int `json:"input_queries"`
+	// NotChosen counts the rows left out with a query the agreeing filter
+	// did not keep (labels.QueryNotChosen).
+	NotChosen int `json:"left_out_query_not_chosen,omitempty"`
+	Queries   int `json:"input_queries"`
 	// KeptQueries and DroppedQueries count the queries that keep a row and
 	// those that lose all their rows.
 	KeptQueries    int `json:"kept_queries"`
@@ -144,6 +151,22 @@ type ConfidenceFilter struct {
 	// most MaxDroppedExamples.
 	DroppedExamples []string            `json:"dropped_query_examples,omitempty"`
 	ByLabel         []ConfidenceFilterN `json:"by_label"`
+	// Agreeing is what the agreeing filter chose (nil without it).
+	Agreeing *AgreeingChoice `json:"agreeing,omitempty"`
+}
+
+// AgreeingChoice is what the agreeing filter (--keep-agreeing-queries;
+// labels.Selection) aimed at and reached: of the EligibleQueries (those
+// with an expected agreement) it aims at TargetQueries
+// (labels.KeepCount), the most agreeing whose rows keep every label's
+// share within ShareTolerance of its input share, and reached
+// ShareDeviation (labels.ShareDeviation of the by_label rows and kept
+// rows) with ConfidenceFilter.KeptQueries of them.
+type AgreeingChoice struct {
+	EligibleQueries int     `json:"queries_with_agreement"`
+	TargetQueries   int     `json:"target_queries"`
+	ShareTolerance  float64 `json:"share_tolerance"`
+	ShareDeviation  float64 `json:"share_deviation"`
 }
 
 // ConfidenceFilterN is one label's line of a ConfidenceFilter, with its
@@ -158,6 +181,7 @@ type ConfidenceFilterN struct {
 	WithQuery           int     `json:"left_out_with_query"`
 	QueryBelowAgreement int     `json:"left_out_query_below_agreement,omitempty"`
 	BeyondShare         int     `json:"left_out_beyond_share,omitempty"`
+	NotChosen           int     `json:"left_out_query_not_chosen,omitempty"`
 	ShareBefore         float64 `json:"share_before"`
 	ShareAfter          float64 `json:"share_after"`
 	// The stratified filter only (--keep-confident): the label's input
@@ -188,7 +212,9 @@ func FilterConfidence(gt []sampling.Row, minConf float64) ([]sampling.Row, *Conf
 // labels.NoConfidence: a sampled term) is kept with its query; in the
 // stratified mode (sel.KeepConfident) each label keeps that fraction of its
 // rows, the most confident, and the sampled terms their share among the
-// kept queries. Rows keep their order. The returned counts say what was
+// kept queries; in the agreeing mode (sel.KeepAgreeing) the most agreeing
+// queries whose rows keep the label shares within labels.ShareTolerance
+// are kept whole. Rows keep their order. The returned counts say what was
 // left out, per label, with the label shares before and after (and, in the
 // stratified mode, the confidence each label ended at).
 //
@@ -205,7 +231,7 @@ func FilterLabels(gt []sampling.Row, sel labels.Selection) ([]sampling.Row, *Con
 	verdict := sel.Select(len(gt), func(i int) labels.Candidate {
 		return labels.Candidate{Query: gt[i].Query, Term: gt[i].Term, Label: gt[i].Label, Confidence: gt[i].Confidence}
 	})
-	f := &ConfidenceFilter{MinConfidence: sel.MinConfidence, MinQueryAgreement: sel.MinQueryAgreement, KeepConfident: sel.KeepConfident, Rows: len(gt)}
+	f := &ConfidenceFilter{MinConfidence: sel.MinConfidence, MinQueryAgreement: sel.MinQueryAgreement, KeepConfident: sel.KeepConfident, KeepAgreeing: sel.KeepAgreeing, Rows: len(gt)}
 	at := map[int]int{}
 	for i, l := range labels.AllLabels() {
 		f.ByLabel = append(f.ByLabel, ConfidenceFilterN{Label: l})
@@ -234,6 +260,9 @@ func FilterLabels(gt []sampling.Row, sel labels.Selection) ([]sampling.Row, *Con
 		case labels.BeyondShare:
 			n.BeyondShare++
 			f.BeyondShare++
+		case labels.QueryNotChosen:
+			n.NotChosen++
+			f.NotChosen++
 		default:
 			n.Kept++
 			f.Kept++
@@ -270,7 +299,33 @@ func FilterLabels(gt []sampling.Row, sel labels.Selection) ([]sampling.Row, *Con
 	}
 	slices.Sort(dropped)
 	f.DroppedExamples = dropped[:min(len(dropped), MaxDroppedExamples)]
+	if sel.KeepAgreeing > 0 {
+		f.Agreeing = agreeingChoice(f, sel, queries)
+	}
 	return kept, f, nil
+}
+
+// agreeingChoice is the AgreeingChoice of the agreeing filter sel that
+// left f, over the input's queries.
+func agreeingChoice(f *ConfidenceFilter, sel labels.Selection, queries map[string]bool) *AgreeingChoice {
+	eligible := 0
+	for q := range queries {
+		if sel.Eligible(q) {
+			eligible++
+		}
+	}
+	before, after := filterCounts(f)
+	return &AgreeingChoice{EligibleQueries: eligible, TargetQueries: labels.KeepCount(sel.KeepAgreeing, eligible),
+		ShareTolerance: labels.ShareTolerance, ShareDeviation: labels.ShareDeviation(before, after)}
+}
+
+// filterCounts are the input and kept rows of f's labels, in by_label
+// order.
+func filterCounts(f *ConfidenceFilter) (before, after []int) {
+	for _, n := range f.ByLabel {
+		before, after = append(before, n.Rows), append(after, n.Kept)
+	}
+	return before, after
 }
 
 // OrderAgreement is the expected agreement of the dataset's queries' label
@@ -360,6 +415,10 @@ func cardConfidence(b *bytes.Buffer, m *Manifest) {
 		cardStratified(p, f)
 		return
 	}
+	if f.Agreeing != nil {
+		cardAgreeing(p, f)
+		return
+	}
 	p("- Built from %s: %d of %d ground-truth rows kept (%d of them sampled terms without a confidence), %d left out below the minimum confidence, %d left out with their query",
 		filterWords(f), f.Kept, f.Rows, f.KeptUnknown, f.Below, f.WithQuery)
 	if f.MinQueryAgreement > 0 {
@@ -391,6 +450,22 @@ func cardStratified(p func(string, ...any), f *ConfidenceFilter) {
 			low = fmt.Sprintf("%.4f", *n.KeptMinConfidence)
 		}
 		p("| %d | %d | %d | %d | %d | %s | %d | %d | %d | %.2f%% | %.2f%% |\n", n.Label, n.Rows, n.WithConfidence, n.Kept, n.KeptWithConfidence, low, n.Below, n.WithQuery, n.BeyondShare, 100*n.ShareBefore, 100*n.ShareAfter)
+	}
+	p("\n")
+}
+
+// cardAgreeing writes the card's paragraph of the agreeing filter
+// (--keep-agreeing-queries; labels.Selection).
+func cardAgreeing(p func(string, ...any), f *ConfidenceFilter) {
+	a := f.Agreeing
+	p("- Built from whole queries, the most agreeing that keep the label shares (`--keep-agreeing-queries %v`, docs/dataset.md, \"Whole queries that keep the label shares\"): of the %d queries with an expected agreement, %d aimed at, walking them from the most agreeing and keeping each whose rows leave every label's share within %v of its input share, or the largest difference no higher than before, then exchanging a kept query for another while that lowers the difference. %d queries kept, with all their %d rows (%d of them sampled terms); %d rows left out with the other queries; %d of %d queries lost all their rows",
+		f.KeepAgreeing, a.EligibleQueries, a.TargetQueries, a.ShareTolerance, f.KeptQueries, f.Kept, f.KeptUnknown, f.NotChosen, f.DroppedQueries, f.Queries)
+	if len(f.DroppedExamples) > 0 {
+		p(" (e.g. %s)", quotedList(f.DroppedExamples))
+	}
+	p(". The largest difference between a label's share before and after is %.2f points:\n\n| label | input rows | kept | left out with their query | share before | share after |\n|---|---|---|---|---|---|\n", 100*a.ShareDeviation)
+	for _, n := range f.ByLabel {
+		p("| %d | %d | %d | %d | %.2f%% | %.2f%% |\n", n.Label, n.Rows, n.Kept, n.NotChosen, 100*n.ShareBefore, 100*n.ShareAfter)
 	}
 	p("\n")
 }
@@ -476,33 +551,37 @@ func checkConfidenceManifest(v *Validation, m *Manifest, gt []sampling.Row) {
 	}
 	f := m.ConfidenceFilter
 	switch {
-	case f == nil && (m.Parameters.MinConfidence != 0 || m.Parameters.MinQueryAgreement != 0 || m.Parameters.KeepConfident != 0):
-		v.addf("%s: parameters.min_confidence %v, min_query_agreement %v, keep_confident %v but no confidence_filter counts", ManifestFile, m.Parameters.MinConfidence, m.Parameters.MinQueryAgreement, m.Parameters.KeepConfident)
+	case f == nil && (m.Parameters.MinConfidence != 0 || m.Parameters.MinQueryAgreement != 0 || m.Parameters.KeepConfident != 0 || m.Parameters.KeepAgreeing != 0):
+		v.addf("%s: parameters.min_confidence %v, min_query_agreement %v, keep_confident %v, keep_agreeing_queries %v but no confidence_filter counts", ManifestFile, m.Parameters.MinConfidence, m.Parameters.MinQueryAgreement, m.Parameters.KeepConfident, m.Parameters.KeepAgreeing)
 		return
 	case f == nil:
 		return
-	case f.MinConfidence != m.Parameters.MinConfidence || f.MinQueryAgreement != m.Parameters.MinQueryAgreement || f.KeepConfident != m.Parameters.KeepConfident:
-		v.addf("%s: confidence_filter minimums %v, %v, fraction %v; parameters.min_confidence %v, min_query_agreement %v, keep_confident %v", ManifestFile, f.MinConfidence, f.MinQueryAgreement, f.KeepConfident, m.Parameters.MinConfidence, m.Parameters.MinQueryAgreement, m.Parameters.KeepConfident)
+	case f.MinConfidence != m.Parameters.MinConfidence || f.MinQueryAgreement != m.Parameters.MinQueryAgreement || f.KeepConfident != m.Parameters.KeepConfident || f.KeepAgreeing != m.Parameters.KeepAgreeing:
+		v.addf("%s: confidence_filter minimums %v, %v, fractions %v, %v; parameters.min_confidence %v, min_query_agreement %v, keep_confident %v, keep_agreeing_queries %v", ManifestFile, f.MinConfidence, f.MinQueryAgreement, f.KeepConfident, f.KeepAgreeing, m.Parameters.MinConfidence, m.Parameters.MinQueryAgreement, m.Parameters.KeepConfident, m.Parameters.KeepAgreeing)
 	}
-	if f.Kept != m.Rows || f.KeptQueries != m.Queries || f.Rows != f.Kept+f.Below+f.WithQuery+f.QueryBelowAgreement+f.BeyondShare || f.Queries != f.KeptQueries+f.DroppedQueries {
-		v.addf("%s: confidence_filter counts do not add up (input %d = kept %d + below %d + with query %d + query below agreement %d + beyond share %d; dataset %d rows, %d queries; input queries %d = kept %d + dropped %d)",
-			ManifestFile, f.Rows, f.Kept, f.Below, f.WithQuery, f.QueryBelowAgreement, f.BeyondShare, m.Rows, m.Queries, f.Queries, f.KeptQueries, f.DroppedQueries)
+	if f.Kept != m.Rows || f.KeptQueries != m.Queries || f.Rows != f.Kept+f.Below+f.WithQuery+f.QueryBelowAgreement+f.BeyondShare+f.NotChosen || f.Queries != f.KeptQueries+f.DroppedQueries {
+		v.addf("%s: confidence_filter counts do not add up (input %d = kept %d + below %d + with query %d + query below agreement %d + beyond share %d + query not chosen %d; dataset %d rows, %d queries; input queries %d = kept %d + dropped %d)",
+			ManifestFile, f.Rows, f.Kept, f.Below, f.WithQuery, f.QueryBelowAgreement, f.BeyondShare, f.NotChosen, m.Rows, m.Queries, f.Queries, f.KeptQueries, f.DroppedQueries)
 	}
 	var sum ConfidenceFilterN
 	for _, n := range f.ByLabel {
-		if n.Rows != n.Kept+n.Below+n.WithQuery+n.QueryBelowAgreement+n.BeyondShare {
-			v.addf("%s: confidence_filter label %d: %d input rows, %d + %d + %d + %d + %d accounted", ManifestFile, n.Label, n.Rows, n.Kept, n.Below, n.WithQuery, n.QueryBelowAgreement, n.BeyondShare)
+		if n.Rows != n.Kept+n.Below+n.WithQuery+n.QueryBelowAgreement+n.BeyondShare+n.NotChosen {
+			v.addf("%s: confidence_filter label %d: %d input rows, %d + %d + %d + %d + %d + %d accounted", ManifestFile, n.Label, n.Rows, n.Kept, n.Below, n.WithQuery, n.QueryBelowAgreement, n.BeyondShare, n.NotChosen)
 		}
 		if (f.Kept > 0 && n.ShareAfter != float64(n.Kept)/float64(f.Kept)) || (f.Rows > 0 && n.ShareBefore != float64(n.Rows)/float64(f.Rows)) {
 			v.addf("%s: confidence_filter label %d: shares %v before, %v after do not match its rows", ManifestFile, n.Label, n.ShareBefore, n.ShareAfter)
 		}
-		sum.Rows, sum.Kept, sum.Below, sum.WithQuery, sum.QueryBelowAgreement, sum.BeyondShare = sum.Rows+n.Rows, sum.Kept+n.Kept, sum.Below+n.Below, sum.WithQuery+n.WithQuery, sum.QueryBelowAgreement+n.QueryBelowAgreement, sum.BeyondShare+n.BeyondShare
+		sum.Rows, sum.Kept, sum.Below, sum.WithQuery, sum.QueryBelowAgreement, sum.BeyondShare, sum.NotChosen = sum.Rows+n.Rows, sum.Kept+n.Kept, sum.Below+n.Below, sum.WithQuery+n.WithQuery, sum.QueryBelowAgreement+n.QueryBelowAgreement, sum.BeyondShare+n.BeyondShare, sum.NotChosen+n.NotChosen
 	}
-	if sum.Rows != f.Rows || sum.Kept != f.Kept || sum.Below != f.Below || sum.WithQuery != f.WithQuery || sum.QueryBelowAgreement != f.QueryBelowAgreement || sum.BeyondShare != f.BeyondShare {
+	if sum.Rows != f.Rows || sum.Kept != f.Kept || sum.Below != f.Below || sum.WithQuery != f.WithQuery || sum.QueryBelowAgreement != f.QueryBelowAgreement || sum.BeyondShare != f.BeyondShare || sum.NotChosen != f.NotChosen {
 		v.addf("%s: confidence_filter by_label does not add up to its totals", ManifestFile)
 	}
 	if f.KeepConfident > 0 {
 		checkStratified(v, f, gt, m.Queries)
+		return
+	}
+	if f.KeepAgreeing > 0 || f.Agreeing != nil {
+		checkAgreeing(v, f, m)
 		return
 	}
 	supported := map[string]bool{}
@@ -568,6 +647,31 @@ func checkStratified(v *Validation, f *ConfidenceFilter, gt []sampling.Row, quer
 	}
 	if len(withConf) != queries {
 		v.addf("%s: %d of %d queries have a row with a confidence; all should", GroundTruthFile, len(withConf), queries)
+	}
+}
+
+// checkAgreeing checks the counts of the agreeing filter
+// (--keep-agreeing-queries): it left out whole queries only, kept at most
+// its target of the queries with an agreement (labels.KeepCount of them),
+// each of them with an agreement, and the recorded share deviation is
+// that of the by_label counts.
+func checkAgreeing(v *Validation, f *ConfidenceFilter, m *Manifest) {
+	a := f.Agreeing
+	if a == nil || f.KeepAgreeing == 0 {
+		v.addf("%s: confidence_filter keep_agreeing_queries %v with agreeing %v: one without the other", ManifestFile, f.KeepAgreeing, a)
+		return
+	}
+	if f.Below+f.WithQuery+f.QueryBelowAgreement+f.BeyondShare != 0 {
+		v.addf("%s: confidence_filter keep_agreeing_queries left out rows other than whole queries not chosen", ManifestFile)
+	}
+	if want := labels.KeepCount(f.KeepAgreeing, a.EligibleQueries); a.TargetQueries != want || a.EligibleQueries > f.Queries || f.KeptQueries > a.TargetQueries {
+		v.addf("%s: confidence_filter agreeing: %d kept of a target of %d (keep_agreeing_queries %v of %d queries with an agreement: %d), %d input queries", ManifestFile, f.KeptQueries, a.TargetQueries, f.KeepAgreeing, a.EligibleQueries, want, f.Queries)
+	}
+	if o := m.OrderAgreement; o == nil || o.WithPairs != m.Queries {
+		v.addf("%s: keep_agreeing_queries keeps queries with an agreement only; order_agreement says %+v of %d", ManifestFile, o, m.Queries)
+	}
+	if before, after := filterCounts(f); a.ShareDeviation != labels.ShareDeviation(before, after) || !(a.ShareTolerance > 0) {
+		v.addf("%s: confidence_filter agreeing share_deviation %v, the by_label counts give %v (tolerance %v)", ManifestFile, a.ShareDeviation, labels.ShareDeviation(before, after), a.ShareTolerance)
 	}
 }
 

@@ -315,19 +315,7 @@ func TestExportQueryAgreement(t *testing.T) {
 	in := t.TempDir()
 	gt, header, vals := testInput(12, 6, 34)
 	gtp, fp := writeInputs(t, in, gt, header, vals)
-	var b strings.Builder
-	b.WriteString(labels.QueryOrderHeader + "\n")
-	for q := range 12 {
-		if q == 11 {
-			fmt.Fprintf(&b, "query %d,4,0,\n", q)
-			continue
-		}
-		fmt.Fprintf(&b, "query %d,4,3,%v\n", q, 0.5+0.04*float64(q))
-	}
-	qp := filepath.Join(in, "labels.query_order.csv")
-	if err := os.WriteFile(qp, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	qp := writeQueryOrder(t, in)
 	out := filepath.Join(t.TempDir(), "all")
 	m, err := Run(context.Background(), Config{GroundTruth: gtp, Features: fp, Out: out, QueryOrder: qp, Options: Options{Seed: 4}})
 	if err != nil {
@@ -355,4 +343,25 @@ func TestExportQueryAgreement(t *testing.T) {
 	if _, err := Run(context.Background(), Config{GroundTruth: gtp, Features: fp, Out: filepath.Join(t.TempDir(), "x"), Options: Options{MinQueryAgreement: 0.8}}); err == nil {
 		t.Error("a minimum agreement without --query-order: no error")
 	}
+}
+
+// writeQueryOrder writes into dir the order file of testInput's twelve
+// queries: query q's expected agreement is 0.5 + 0.04 q, query 11 has none
+// (its labels all equal). It returns its path.
+func writeQueryOrder(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString(labels.QueryOrderHeader + "\n")
+	for q := range 12 {
+		if q == 11 {
+			fmt.Fprintf(&b, "query %d,4,0,\n", q)
+			continue
+		}
+		fmt.Fprintf(&b, "query %d,4,3,%v\n", q, 0.5+0.04*float64(q))
+	}
+	qp := filepath.Join(dir, "labels.query_order.csv")
+	if err := os.WriteFile(qp, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return qp
 }

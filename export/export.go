@@ -21,8 +21,9 @@
 //     between runs, so reruns with the same inputs are byte-identical;
 //     with the confidence distribution per label, and, with a minimum
 //     confidence (FilterConfidence) or the stratified filter that keeps
-//     the label shares (Options.KeepConfident; labels.Selection), what it
-//     left out and the label shares before and after.
+//     the label shares (Options.KeepConfident; labels.Selection), or the
+//     whole queries that keep them (Options.KeepAgreeing), what it left
+//     out and the label shares before and after.
 //
 // The schema of every file is documented in docs/dataset.md.
 package export
@@ -91,6 +92,12 @@ type Options struct {
 	// label shares stay (labels.Selection's stratified mode; Run applies
 	// it). It excludes MinConfidence and MinQueryAgreement.
 	KeepConfident float64
+	// KeepAgreeing, when above 0, builds the dataset from that fraction of
+	// the queries with an expected agreement, whole, the most agreeing
+	// whose rows keep the label shares within labels.ShareTolerance
+	// (labels.Selection's agreeing mode; Run applies it, reading
+	// Config.QueryOrder). It excludes the other filters.
+	KeepAgreeing float64
 	// queryAgreement is each query's expected agreement (Config.QueryOrder),
 	// for the manifest's OrderAgreement; nil without it.
 	queryAgreement map[string]float64
@@ -386,7 +393,10 @@ func run(ctx context.Context, cfg Config) (*Manifest, error) {
 		return nil, fmt.Errorf("export: %w", err)
 	}
 	kept := gt
-	sel := labels.Selection{MinConfidence: cfg.Options.MinConfidence, MinQueryAgreement: cfg.Options.MinQueryAgreement, KeepConfident: cfg.Options.KeepConfident}
+	sel := labels.Selection{MinConfidence: cfg.Options.MinConfidence, MinQueryAgreement: cfg.Options.MinQueryAgreement, KeepConfident: cfg.Options.KeepConfident, KeepAgreeing: cfg.Options.KeepAgreeing}
+	if sel.KeepAgreeing > 0 && cfg.QueryOrder == "" {
+		return nil, fmt.Errorf("export: keeping the most agreeing queries needs the labels' per-query order file (--query-order)")
+	}
 	if sel.MinQueryAgreement > 0 && cfg.QueryOrder == "" {
 		return nil, fmt.Errorf("export: a minimum query agreement needs the labels' per-query order file (--query-order)")
 	}
@@ -412,9 +422,12 @@ func run(ctx context.Context, cfg Config) (*Manifest, error) {
 	ds, unused, err := Build(kept, ft, cfg.Options)
 	if err != nil {
 		if sel.Active() {
-			if sel.KeepConfident > 0 {
+			switch {
+			case sel.KeepConfident > 0:
 				err = fmt.Errorf("%w (after --keep-confident %v)", err, sel.KeepConfident)
-			} else {
+			case sel.KeepAgreeing > 0:
+				err = fmt.Errorf("%w (after --keep-agreeing-queries %v)", err, sel.KeepAgreeing)
+			default:
 				err = fmt.Errorf("%w (after --min-confidence %v, --min-query-agreement %v)", err, sel.MinConfidence, sel.MinQueryAgreement)
 			}
 		}

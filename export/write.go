@@ -68,6 +68,9 @@ type Parameters struct {
 	// KeepConfident is --keep-confident (0: not applied), the stratified
 	// filter's fraction of each label's rows.
 	KeepConfident float64 `json:"keep_confident,omitempty"`
+	// KeepAgreeing is --keep-agreeing-queries (0: not applied), the
+	// fraction of the queries with an expected agreement kept whole.
+	KeepAgreeing float64 `json:"keep_agreeing_queries,omitempty"`
 }
 
 // Manifest describes a dataset directory (docs/method.md section 7). It holds no
@@ -87,8 +90,9 @@ type Manifest struct {
 	// Confidence is the distribution of the labels' confidence, per label
 	// (ConfidenceDistribution of the rows written).
 	Confidence []ConfidenceDist `json:"confidence_distribution"`
-	// ConfidenceFilter says what --min-confidence, --min-query-agreement or
-	// --keep-confident left out; nil without them.
+	// ConfidenceFilter says what --min-confidence, --min-query-agreement,
+	// --keep-confident or --keep-agreeing-queries left out; nil without
+	// them.
 	ConfidenceFilter *ConfidenceFilter `json:"confidence_filter,omitempty"`
 	// OrderAgreement sums up the expected agreement of the dataset's
 	// queries' label order with the true order (the labels'
@@ -284,7 +288,7 @@ func Write(ctx context.Context, dir string, ds *Dataset, inputs []Input, unused 
 	m := &Manifest{
 		Program:        "lovbench",
 		Version:        opts.Version,
-		Parameters:     Parameters{Folds: ds.Folds, Seed: opts.Seed, KeepJunk: opts.KeepJunk, LineOrder: LineOrderShuffle, FeatureSemantics: opts.FeatureSemantics, MinConfidence: opts.MinConfidence, MinQueryAgreement: opts.MinQueryAgreement, KeepConfident: opts.KeepConfident},
+		Parameters:     Parameters{Folds: ds.Folds, Seed: opts.Seed, KeepJunk: opts.KeepJunk, LineOrder: LineOrderShuffle, FeatureSemantics: opts.FeatureSemantics, MinConfidence: opts.MinConfidence, MinQueryAgreement: opts.MinQueryAgreement, KeepConfident: opts.KeepConfident, KeepAgreeing: opts.KeepAgreeing},
 		Inputs:         inputs,
 		Rows:           len(ds.Rows),
 		Queries:        len(ds.Queries),

@@ -37,3 +37,61 @@ func BenchmarkAssign(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSelectAgreeing runs the agreeing mode on 8,112 queries of 10
+// rows (LOVBench's query count), labels drawn with about the demo's shares
+// and the agreement falling with a query's rows of label 1 (as the demo's
+// does with its distinct labels), keeping 1%, 10% and half of them; it
+// reports the share deviation reached.
+func BenchmarkSelectAgreeing(b *testing.B) {
+	var rows []Candidate
+	ag := map[string]float64{}
+	x := uint64(7)
+	for q := range 8112 {
+		name := fmt.Sprintf("query %d", q)
+		ones := 0
+		for range 10 {
+			x = x*6364136223846793005 + 1442695040888963407
+			u := float64(x>>11) / (1 << 53)
+			l := 0
+			switch {
+			case u < 0.005:
+				l = Junk
+			case u < 0.012:
+				l = 4
+			case u < 0.06:
+				l = 3
+			case u < 0.09:
+				l = 2
+			case u < 0.31:
+				l = 1
+			}
+			if l == 1 {
+				ones++
+			}
+			rows = append(rows, Candidate{Query: name, Label: l, Confidence: u})
+		}
+		ag[name] = 0.9 - 0.04*float64(ones) - 0.001*float64(q%50)
+	}
+	at := map[int]int{}
+	for i, l := range AllLabels() {
+		at[l] = i
+	}
+	for _, f := range []float64{0.01, 0.1, 0.5} {
+		b.Run(fmt.Sprint("keep ", f), func(b *testing.B) {
+			s := Selection{KeepAgreeing: f, QueryAgreement: ag}
+			var v []Verdict
+			for b.Loop() {
+				v = s.Select(len(rows), func(i int) Candidate { return rows[i] })
+			}
+			all, kept := make([]int, len(at)), make([]int, len(at))
+			for i, r := range rows {
+				all[at[r.Label]]++
+				if v[i] == Kept {
+					kept[at[r.Label]]++
+				}
+			}
+			b.ReportMetric(ShareDeviation(all, kept), "share_deviation")
+		})
+	}
+}

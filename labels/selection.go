@@ -9,11 +9,12 @@ import (
 )
 
 // Selection is the one rule that decides which labels a benchmark keeps as
-// confident: `export --min-confidence`, `--keep-confident` and
-// `--min-query-agreement`, the report's recovery table and the confidence
-// sweeps all call Select (docs/dataset.md, "Confidence and
-// --min-confidence C" and "A filter that keeps the label shares"). The
-// zero Selection keeps every row. It has two modes.
+// confident: `export --min-confidence`, `--keep-confident`,
+// `--min-query-agreement` and `--keep-agreeing-queries`, the report's
+// recovery table and the confidence sweeps all call Select
+// (docs/dataset.md, "Confidence and --min-confidence C", "A filter that
+// keeps the label shares" and "Whole queries that keep the label
+// shares"). The zero Selection keeps every row. It has three modes.
 //
 // The plain mode (MinConfidence, MinQueryAgreement):
 //
@@ -54,6 +55,42 @@ import (
 //     The rest are BeyondShare. When the kept queries hold fewer rows of
 //     the stratum than its quota, all are kept and the share falls short:
 //     export reports the shares after, and the stratum's kept rows.
+//
+// A minimum query agreement skews the shares too: queries with many
+// distinct labels have a lower expected agreement. The agreeing mode
+// (KeepAgreeing F, alone) keeps whole queries and the shares within a
+// tolerance:
+//
+//   - the eligible queries are those with an expected agreement
+//     (QueryAgreement, not NaN); the others are never kept. They are
+//     ordered by agreement, highest first, ties by query in byte order;
+//   - the target is KeepCount(F, eligible queries);
+//   - add: while fewer than the target are kept, the first eligible query
+//     in that order not yet kept whose rows (all of them, sampled terms
+//     included), added to the kept rows, leave the share deviation
+//     (ShareDeviation: the largest absolute difference between a label's
+//     share of the kept rows and of all input rows) at most
+//     ShareTolerance, or below the deviation before it, is kept; when
+//     none does, the first that leaves the deviation as it was. The first
+//     query kept is the most agreeing;
+//   - swap: when no query can be added (the target reached, or none
+//     qualifies) and the deviation is above ShareTolerance, one kept query
+//     is exchanged for one not kept: of the exchanges that lower the
+//     deviation, the one losing the least agreement (the kept query's
+//     minus the other's), then the one with the lower deviation, then the
+//     first kept and the first other query in that order. Then add again;
+//   - it stops when neither step applies: the target kept and the
+//     deviation within ShareTolerance, or no exchange lowers it;
+//   - every row of a query not kept is QueryNotChosen; a kept query keeps
+//     all its rows.
+//
+// So the deviation never rises: once within ShareTolerance it stays
+// there, and the choice ends within it unless no single exchange lowers
+// it or the swaps reach their bound: a swap looks at every pair of a kept
+// and another query, and the swaps stop before they pass
+// MaxAgreeingSwapPairs pairs in all. export
+// reports the deviation reached and the queries kept against the
+// target.
 type Selection struct {
 	MinConfidence     float64
 	MinQueryAgreement float64
@@ -64,6 +101,11 @@ type Selection struct {
 	// keeps this fraction of its rows, its most confident (0: the plain
 	// mode). It excludes MinConfidence and MinQueryAgreement.
 	KeepConfident float64
+	// KeepAgreeing, in (0, 1], selects the agreeing mode: the fraction of
+	// the queries with an expected agreement to keep, whole, the most
+	// agreeing within the share tolerance (0: off). It needs
+	// QueryAgreement and excludes the other filters.
+	KeepAgreeing float64
 }
 
 // Candidate is one row offered to Select: its query, term, label and
@@ -93,16 +135,19 @@ const (
 	// BeyondShare (stratified mode): a row without a confidence of a kept
 	// query, beyond its stratum's quota.
 	BeyondShare
+	// QueryNotChosen (agreeing mode): its query was not kept.
+	QueryNotChosen
 )
 
 // Active reports whether s leaves anything out at all.
 func (s Selection) Active() bool {
-	return s.MinConfidence > 0 || s.MinQueryAgreement > 0 || s.KeepConfident > 0
+	return s.MinConfidence > 0 || s.MinQueryAgreement > 0 || s.KeepConfident > 0 || s.KeepAgreeing > 0
 }
 
 // Check reports a Selection that cannot be applied: a minimum or a
-// fraction outside [0, 1], a minimum agreement without agreements, or the
-// stratified mode with a minimum.
+// fraction outside [0, 1], a minimum agreement or the agreeing mode
+// without agreements, the stratified mode with a minimum, or the agreeing
+// mode with any other filter.
 func (s Selection) Check() error {
 	if math.IsNaN(s.MinConfidence) || s.MinConfidence < 0 || s.MinConfidence > 1 {
 		return fmt.Errorf("minimum confidence %v is not in (0, 1]", s.MinConfidence)
@@ -115,6 +160,15 @@ func (s Selection) Check() error {
 	}
 	if s.KeepConfident > 0 && (s.MinConfidence > 0 || s.MinQueryAgreement > 0) {
 		return fmt.Errorf("a fraction of confident labels to keep per label excludes a minimum confidence and a minimum query agreement")
+	}
+	if math.IsNaN(s.KeepAgreeing) || s.KeepAgreeing < 0 || s.KeepAgreeing > 1 {
+		return fmt.Errorf("fraction of agreeing queries to keep %v is not in (0, 1]", s.KeepAgreeing)
+	}
+	if s.KeepAgreeing > 0 && (s.MinConfidence > 0 || s.MinQueryAgreement > 0 || s.KeepConfident > 0) {
+		return fmt.Errorf("a fraction of agreeing queries to keep excludes a minimum confidence, a minimum query agreement and a fraction of confident labels")
+	}
+	if s.KeepAgreeing > 0 && s.QueryAgreement == nil {
+		return fmt.Errorf("a fraction of agreeing queries to keep needs the queries' expected agreement (the labels' .query_order.csv)")
 	}
 	if s.MinQueryAgreement > 0 && s.QueryAgreement == nil {
 		return fmt.Errorf("a minimum query agreement needs the queries' expected agreement (the labels' .query_order.csv)")
@@ -137,6 +191,10 @@ func (s Selection) Select(n int, row func(i int) Candidate) []Verdict {
 	}
 	if s.KeepConfident > 0 {
 		s.stratified(n, row, out)
+		return out
+	}
+	if s.KeepAgreeing > 0 {
+		s.agreeing(n, row, out)
 		return out
 	}
 	supported := map[string]bool{}

@@ -294,6 +294,13 @@ type ExportConfig struct {
 	// mode); 0 is off. It excludes MinConfidence and MinQueryAgreement.
 	// Omitted when 0, as MinConfidence.
 	KeepConfident float64 `yaml:"keep_confident" json:"keep_confident,omitempty"`
+	// KeepAgreeing builds the dataset from this fraction of the queries
+	// with an expected agreement, whole, the most agreeing whose rows keep
+	// the label shares within labels.ShareTolerance (`lovbench export
+	// --keep-agreeing-queries`; labels.Selection's agreeing mode, with the
+	// label stage's labels.query_order.csv); 0 is off. It excludes the
+	// other filters. Omitted when 0, as MinConfidence.
+	KeepAgreeing float64 `yaml:"keep_agreeing_queries" json:"keep_agreeing_queries,omitempty"`
 }
 
 // LTRConfig configures the learning-to-rank experiment.
@@ -595,6 +602,12 @@ func (c *Config) validate() error {
 	}
 	if c.Export.KeepConfident > 0 && (c.Export.MinConfidence > 0 || c.Export.MinQueryAgreement > 0) {
 		return fmt.Errorf("export.keep_confident excludes export.min_confidence and export.min_query_agreement")
+	}
+	if ka := c.Export.KeepAgreeing; math.IsNaN(ka) || ka < 0 || ka > 1 {
+		return fmt.Errorf("export.keep_agreeing_queries: %v, must be in [0, 1] (0 is off)", ka)
+	}
+	if c.Export.KeepAgreeing > 0 && (c.Export.MinConfidence > 0 || c.Export.MinQueryAgreement > 0 || c.Export.KeepConfident > 0) {
+		return fmt.Errorf("export.keep_agreeing_queries excludes export.min_confidence, export.min_query_agreement and export.keep_confident")
 	}
 	if c.LTR.Permutations <= 0 {
 		return fmt.Errorf("ltr.permutations: %d, must be positive", c.LTR.Permutations)

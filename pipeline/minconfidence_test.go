@@ -138,4 +138,22 @@ func TestRunMinConfidence(t *testing.T) {
 			t.Errorf("report lacks %q", want)
 		}
 	}
+	// export.keep_agreeing_queries: whole queries (labels.Selection's
+	// agreeing mode, with the label stage's order file): the manifest
+	// records the target and the deviation, and the report prints them.
+	res = run("export: {keep_agreeing_queries: 0.5}\n")
+	if err := textio.ReadJSON(filepath.Join(res.ReleaseDir, "dataset", export.ManifestFile), &m); err != nil {
+		t.Fatal(err)
+	}
+	f = m.ConfidenceFilter
+	if m.Parameters.KeepAgreeing != 0.5 || f == nil || f.Agreeing == nil || f.Kept != m.Rows || f.Rows != f.Kept+f.NotChosen || f.KeptQueries > f.Agreeing.TargetQueries {
+		t.Fatalf("manifest parameters %+v filter %+v", m.Parameters, f)
+	}
+	t.Logf("keep_agreeing_queries 0.5: %d of %d queries (target %d), %d of %d rows, deviation %.4f", f.KeptQueries, f.Queries, f.Agreeing.TargetQueries, f.Kept, f.Rows, f.Agreeing.ShareDeviation)
+	if html, err = os.ReadFile(res.Report); err != nil {
+		t.Fatal(err)
+	}
+	if want := "<code>lovbench export --keep-agreeing-queries 0.5</code>"; !strings.Contains(string(html), want) {
+		t.Errorf("report lacks %q", want)
+	}
 }

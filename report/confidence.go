@@ -51,8 +51,27 @@ type LabelFilter struct {
 	MinQueryAgreement float64 `json:"min_query_agreement,omitempty"`
 	// KeepConfident is the stratified filter's fraction of each label
 	// (export --keep-confident; 0: not applied).
-	KeepConfident float64          `json:"keep_confident,omitempty"`
-	ByLabel       []LabelFilterRow `json:"by_label"`
+	KeepConfident float64 `json:"keep_confident,omitempty"`
+	// Agreeing is the agreeing filter's choice (export
+	// --keep-agreeing-queries; nil: not applied).
+	Agreeing *AgreeingFilter  `json:"agreeing,omitempty"`
+	ByLabel  []LabelFilterRow `json:"by_label"`
+}
+
+// AgreeingFilter is what export's agreeing filter aimed at and reached
+// (the manifest's confidence_filter.agreeing): of Eligible queries with
+// an expected agreement, Target aimed at and Kept kept, whole, with the
+// largest difference between a label's share before and after
+// ShareDeviation (the tolerance ShareTolerance), the kept queries' mean
+// expected agreement MeanAgreement.
+type AgreeingFilter struct {
+	Fraction       float64 `json:"keep_agreeing_queries"`
+	Eligible       int     `json:"queries_with_agreement"`
+	Target         int     `json:"target_queries"`
+	Kept           int     `json:"kept_queries"`
+	ShareTolerance float64 `json:"share_tolerance"`
+	ShareDeviation float64 `json:"share_deviation"`
+	MeanAgreement  float64 `json:"mean_agreement"`
 }
 
 // LabelFilterRow is one label's rows and shares before and after a
@@ -244,7 +263,7 @@ func fmtNaN(x float64) string {
 	return fmtFloat(x)
 }
 
-var confidenceTemplate = template.Must(template.New("confidence").Funcs(template.FuncMap{"f": fmtFloat}).Parse(`
+var confidenceTemplate = template.Must(template.New("confidence").Funcs(template.FuncMap{"f": fmtFloat, "pct": fmtPct}).Parse(`
 <h2 id="confidence">{{.Number}}. How sure are the labels</h2>
 {{if .Known}}
 <p>A label's confidence is the probability, under the click model's uncertainty about the pair's relevance, that the relevance lies in the band of the label it got (docs/clickmodels.md, "Uncertainty of the relevance"). {{.Known}} of the {{.Pairs}} labelled pairs have one.</p>
@@ -261,12 +280,15 @@ var confidenceTemplate = template.Must(template.New("confidence").Funcs(template
 {{else}}<p>The labels with a confidence of at least <b>{{.Min}}</b> (the lowest such level, in steps of 0.01, that keeps at least {{$.MinPairs}} pairs) recover the truth at Pearson r = {{f .Pearson}} ≥ {{$.Target}} (Kendall τ<sub>b</sub> = {{f .Kendall}}): {{.Pairs}} pairs over {{.Queries}} queries remain.</p>
 {{end}}{{else}}<p class="note">No minimum confidence (in steps of 0.01) keeps at least {{.MinPairs}} labels that recover the truth at Pearson r ≥ {{.Target}}.</p>{{end}}{{end}}
 {{with .Order}}{{if .Pairs}}<p>Order confidence (what learning to rank uses of the labels): for two labelled terms of a query with different labels, the probability that their relevances are in the labels' order, under the click model's uncertainty; per query, the expected agreement of the labels' order with the true order, the mean over such pairs. {{.Pairs}} pairs in {{.WithPairs}} of {{.Queries}} queries: mean order confidence <span class="figure">{{f .MeanPair}}</span>, mean expected agreement per query <span class="figure">{{f .MeanAgreement}}</span> ({{.QueryFile}}, {{.PairFile}}; docs/dataset.md, "Order confidence").</p>{{end}}{{end}}
-{{with .Filter}}{{if .KeepConfident}}<p>The dataset keeps the most confident {{.KeepConfident}} of each label's rows, and that fraction of the sampled terms, spread over the kept queries (<code>lovbench export --keep-confident</code>; the same rule as the table's last row): the label shares stay, up to rounding. The lowest confidence each label kept:</p>
+{{with .Filter}}{{with .Agreeing}}<p>The dataset keeps whole queries, the most agreeing whose rows keep every label's share within {{pct .ShareTolerance}} of its share before, or, when none does, the largest difference as low as single additions and exchanges of queries bring it (<code>lovbench export --keep-agreeing-queries {{.Fraction}}</code>; docs/dataset.md, "Whole queries that keep the label shares"): {{.Kept}} of the {{.Target}} aimed at, of {{.Eligible}} queries with an expected agreement, their mean expected agreement {{f .MeanAgreement}}. The largest difference between a label's share before and after is <span class="figure">{{pct .ShareDeviation}}</span>:</p>
+<table><tr><th>label</th><th>rows before</th><th>rows after</th><th>share before</th><th>share after</th></tr>
+{{range $.Filters}}<tr><td>{{.Label}}</td><td>{{.Before}}</td><td>{{.After}}</td><td>{{.ShareBefore}}</td><td>{{.ShareAfter}}</td></tr>
+{{end}}</table>{{else}}{{if .KeepConfident}}<p>The dataset keeps the most confident {{.KeepConfident}} of each label's rows, and that fraction of the sampled terms, spread over the kept queries (<code>lovbench export --keep-confident</code>; the same rule as the table's last row): the label shares stay, up to rounding. The lowest confidence each label kept:</p>
 <table><tr><th>label</th><th>rows before</th><th>rows after</th><th>share before</th><th>share after</th><th>lowest kept confidence</th></tr>
 {{range $.Filters}}<tr><td>{{.Label}}</td><td>{{.Before}}</td><td>{{.After}}</td><td>{{.ShareBefore}}</td><td>{{.ShareAfter}}</td><td>{{.Threshold}}</td></tr>
 {{end}}</table>{{else}}<p>The dataset keeps the labels {{if .MinConfidence}}whose confidence is at least {{.MinConfidence}}{{end}}{{if and .MinConfidence .MinQueryAgreement}} and {{end}}{{if .MinQueryAgreement}}of the queries whose expected agreement is at least {{.MinQueryAgreement}}{{end}} (<code>lovbench export --min-confidence</code>, <code>--min-query-agreement</code>; the same rule as the table above). A minimum confidence favours the labels with wide bands, so the label distribution changes:</p>
 <table><tr><th>label</th><th>rows before</th><th>rows after</th><th>share before</th><th>share after</th></tr>
 {{range $.Filters}}<tr><td>{{.Label}}</td><td>{{.Before}}</td><td>{{.After}}</td><td>{{.ShareBefore}}</td><td>{{.ShareAfter}}</td></tr>
-{{end}}</table>{{end}}{{end}}
+{{end}}</table>{{end}}{{end}}{{end}}
 {{else}}<p class="note">The labels carry no confidence ({{.Pairs}} labelled pairs): the click model's fit gave no uncertainty, or the labels were written before confidences.</p>{{end}}
 `))

@@ -206,6 +206,12 @@ func orderAndFilter(c *Confidence, labelReport, exportDir string) error {
 	}
 	if f := m.ConfidenceFilter; f != nil {
 		lf := &LabelFilter{MinConfidence: f.MinConfidence, MinQueryAgreement: f.MinQueryAgreement, KeepConfident: f.KeepConfident}
+		if a := f.Agreeing; a != nil {
+			lf.Agreeing = &AgreeingFilter{Fraction: f.KeepAgreeing, Eligible: a.EligibleQueries, Target: a.TargetQueries, Kept: f.KeptQueries, ShareTolerance: a.ShareTolerance, ShareDeviation: a.ShareDeviation}
+			if o := m.OrderAgreement; o != nil {
+				lf.Agreeing.MeanAgreement = o.Mean
+			}
+		}
 		for _, n := range f.ByLabel {
 			lf.ByLabel = append(lf.ByLabel, LabelFilterRow{Label: n.Label, Before: n.Rows, After: n.Kept, ShareBefore: n.ShareBefore, ShareAfter: n.ShareAfter, Threshold: n.KeptMinConfidence})
 		}

@@ -28,6 +28,20 @@
 //
 //	go run ./bench/confidence -profiles lovbench -seeds 1 -compare 0.5,0.58,0.7,0.8
 //	go run ./bench/confidence -sim ref -model ubm -serps 60000 -queries 300 -compare 0.5,0.58,0.7,0.8
+//
+// -compare-queries A1,A2,... compares, at each minimum query agreement A,
+// `export --min-query-agreement A` with the agreeing filter that keeps
+// the label shares at as many queries (`export --keep-agreeing-queries
+// F`, F the fraction of the queries with an agreement the minimum keeps;
+// labels.Selection): labels and queries kept, the largest share
+// difference from all labels (labels.ShareDeviation), the kept queries'
+// mean expected agreement, the share of their pairs of labels with
+// different labels whose true relevances are in the labels' order
+// (trueOrder: what the expected agreement predicts), the share of right
+// labels, the share at random with these shares, and Pearson r
+// (docs/dataset.md, "Whole queries that keep the label shares"):
+//
+//	go run ./bench/confidence -sim ref -model dbn -serps 60000 -queries 300 -compare-queries 0.7,0.65,0.6
 package main
 
 import (
@@ -57,7 +71,8 @@ func main() {
 	minPairs := flag.Int("min-pairs", report.RecoveryMinPairs, "fewest pairs a level must keep")
 	keep := flag.String("workdir", "", "keep the work directories under this directory (default: a temporary one, removed)")
 	compare := flag.String("compare", "", "minimum confidences at which to compare the plain filter with the stratified one, comma-separated (e.g. 0.5,0.58,0.7)")
-	simName := flag.String("sim", "demo", "demo (the demo's profiles) or ref (a log of clickmodels/refsim, with -compare)")
+	compareQ := flag.String("compare-queries", "", "minimum query agreements at which to compare --min-query-agreement with --keep-agreeing-queries, comma-separated (e.g. 0.7,0.6)")
+	simName := flag.String("sim", "demo", "demo (the demo's profiles) or ref (a log of clickmodels/refsim, with -compare or -compare-queries)")
 	model := flag.String("model", refsim.UBM, "with -sim ref: the model that simulates the log (ubm or dbn), fitted alone")
 	serps := flag.Int("serps", 60000, "with -sim ref: SERPs of the log")
 	queries := flag.Int("queries", 300, "with -sim ref: queries of the log")
@@ -74,27 +89,25 @@ func main() {
 		defer os.RemoveAll(base)
 	}
 	ctx := context.Background()
-	var levels []float64
-	if *compare != "" {
-		for _, f := range strings.Split(*compare, ",") {
-			c, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-			if err != nil || !(c > 0 && c <= 1) {
-				fail(fmt.Errorf("-compare %q: want minimum confidences in (0, 1]", *compare))
-			}
-			levels = append(levels, c)
-		}
-	}
+	levels := parseLevels("-compare", "minimum confidences", *compare)
+	qlevels := parseLevels("-compare-queries", "minimum agreements", *compareQ)
 	if *simName == "ref" {
-		if levels == nil {
-			fail(fmt.Errorf("-sim ref needs -compare"))
+		if levels == nil && qlevels == nil {
+			fail(fmt.Errorf("-sim ref needs -compare or -compare-queries"))
 		}
 		for _, seed := range ss {
-			ls, truth, err := refLabels(ctx, *model, *serps, *queries, seed, filepath.Join(base, fmt.Sprintf("ref-%s-%d", *model, seed)))
+			dir := filepath.Join(base, fmt.Sprintf("ref-%s-%d", *model, seed))
+			ls, truth, err := refLabels(ctx, *model, *serps, *queries, seed, dir)
 			if err != nil {
 				fail(err)
 			}
 			fmt.Printf("== refsim %s, %d SERPs, %d queries, seed %d\n", *model, *serps, *queries, seed)
-			printCompare(ls, truth, levels)
+			if levels != nil {
+				printCompare(ls, truth, levels)
+			}
+			if qlevels != nil {
+				compareQueries(ls, truth, filepath.Join(dir, labels.FileLabels), qlevels)
+			}
 		}
 		return
 	} else if *simName != "demo" {
@@ -127,8 +140,13 @@ func main() {
 				fail(err)
 			}
 			fmt.Printf("== profile %s, seed %d\n", p, seed)
+			if qlevels != nil {
+				compareQueries(ls, truth, filepath.Join(rc.Label, labels.FileLabels), qlevels)
+			}
 			if levels != nil {
 				printCompare(ls, truth, levels)
+			}
+			if levels != nil || qlevels != nil {
 				continue
 			}
 			sweep := report.ConfidenceSweep(ls, truth, report.SweepLevels(*step), false)
@@ -247,6 +265,116 @@ func printCompare(ls []labels.Label, truth map[[2]string]float64, levels []float
 		f := math.Round(float64(n)/float64(known)*1e4) / 1e4
 		row(fmt.Sprintf("--keep-confident %g", f), report.Outcome(ls, truth, labels.Selection{KeepConfident: f}, th))
 	}
+}
+
+// compareQueries prints, for all labels and at each minimum query
+// agreement, --min-query-agreement beside --keep-agreeing-queries at as
+// many queries, with the agreements of the order file beside the labels
+// file lp.
+func compareQueries(ls []labels.Label, truth map[[2]string]float64, lp string, levels []float64) {
+	f, err := os.Open(labels.QueryOrderPath(lp))
+	if err != nil {
+		fail(err)
+	}
+	ag, err := labels.ReadQueryOrder(f, labels.QueryOrderPath(lp))
+	f.Close()
+	if err != nil {
+		fail(err)
+	}
+	th := labels.DefaultThresholds()
+	eligible := 0
+	for _, a := range ag {
+		if !math.IsNaN(a) {
+			eligible++
+		}
+	}
+	fmt.Println("| filter | labels | queries | largest share difference | mean agreement | pairs in the true order | right | right at random with these shares | Pearson r |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|")
+	all := report.Outcome(ls, truth, labels.Selection{}, th)
+	row := func(name string, sel labels.Selection) int {
+		o := report.Outcome(ls, truth, sel, th)
+		verdict := sel.SelectLabels(ls)
+		kept := map[string]bool{}
+		for i, v := range verdict {
+			if v == labels.Kept {
+				kept[ls[i].Query] = true
+			}
+		}
+		sum, n := 0.0, 0
+		for q := range kept {
+			if a := ag[q]; !math.IsNaN(a) {
+				sum += a
+				n++
+			}
+		}
+		fmt.Printf("| %s | %d | %d | %.2f | %.3f | %.3f | %.3f | %.3f | %.3f |\n", name, o.Level.Pairs, len(kept), 100*labels.ShareDeviation(all.Count, o.Count), sum/float64(max(n, 1)), trueOrder(ls, truth, kept), o.Right, o.RightAtRandom(all), o.Level.Pearson)
+		return len(kept)
+	}
+	row("all labels", labels.Selection{})
+	for _, a := range levels {
+		n := row(fmt.Sprintf("--min-query-agreement %g", a), labels.Selection{MinQueryAgreement: a, QueryAgreement: ag})
+		if n == 0 || eligible == 0 {
+			continue
+		}
+		f := math.Round(float64(n)/float64(eligible)*1e4) / 1e4
+		row(fmt.Sprintf("--keep-agreeing-queries %g", f), labels.Selection{KeepAgreeing: f, QueryAgreement: ag})
+	}
+}
+
+// trueOrder is the share of the pairs of labels of a query in kept, with
+// different labels and both with a truth, whose true relevances are in
+// the labels' order (a tie of the truths counts half): the realised
+// agreement of the labels' order with the true order, pooled over the
+// pairs.
+func trueOrder(ls []labels.Label, truth map[[2]string]float64, kept map[string]bool) float64 {
+	type graded struct {
+		grade int
+		y     float64
+	}
+	by := map[string][]graded{}
+	for _, l := range ls {
+		if y, ok := truth[[2]string{l.Query, l.Term}]; ok && kept[l.Query] {
+			by[l.Query] = append(by[l.Query], graded{l.Grade, y})
+		}
+	}
+	right, pairs := 0.0, 0
+	for _, gs := range by {
+		for i, a := range gs {
+			for _, b := range gs[i+1:] {
+				if a.grade == b.grade {
+					continue
+				}
+				if a.grade < b.grade {
+					a, b = b, a
+				}
+				pairs++
+				switch {
+				case a.y > b.y:
+					right++
+				case a.y == b.y:
+					right += 0.5
+				}
+			}
+		}
+	}
+	return right / float64(max(pairs, 1))
+}
+
+// parseLevels reads the comma-separated levels in (0, 1] of flag name
+// (what: what they are, for the error); nil for "".
+func parseLevels(name, what, s string) []float64 {
+	if s == "" {
+		return nil
+	}
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || !(x > 0 && x <= 1) {
+			fail(fmt.Errorf("%s %q: want %s in (0, 1]", name, s, what))
+		}
+		out = append(out, x)
+	}
+	return out
 }
 
 // parseSeeds reads "1,2,5" or "1-7".

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lovbench/lovbench/export"
 	"github.com/lovbench/lovbench/internal/textio"
+	"github.com/lovbench/lovbench/labels"
 )
 
 // export then validate through the command line: a fresh directory is valid
@@ -130,4 +131,61 @@ func writeConfidenceInputs(t *testing.T, dir string) (gtp, fp string) {
 		t.Fatal(err)
 	}
 	return gtp, fp
+}
+
+// export --keep-agreeing-queries through the command line, on
+// TestExportMinConfidenceCLI's ground truth (ten queries of four terms,
+// query N labelled (N + t) mod 5 for t = 0..3: each misses label
+// (N + 4) mod 5; every label 8 of 40 rows, 20%), with agreements q0 0.9,
+// q1 0.85, q2 0.8, q3 0.6, q4 0.55, q5 0.75, q6 0.7, q7 0.65, q8 0.5, q9
+// 0.45. By hand, at 0.5 (target 5): q0 (deviation 0.2: no label 4), q1
+// (0.075), q2 (0.05); then q5, q6, q7 would give 0.075, q3, q4, q8, q9
+// 0.05: none lowers it, so the first that leaves it, q3; then q5 would
+// leave it at 0.05 and q4 brings every label to 4 of 20: q4. Kept q0..q4,
+// every share 20% (no swap), mean agreement 0.74, lowest 0.55. --min-query-agreement 0.7 keeps q0, q1, q2, q5, q6 instead: label
+// 0 and 4 at 15%, 2 and 3 at 25%.
+func TestExportKeepAgreeingCLI(t *testing.T) {
+	dir := t.TempDir()
+	gtp, fp := writeConfidenceInputs(t, dir)
+	qp := filepath.Join(dir, "labels.query_order.csv")
+	var b strings.Builder
+	b.WriteString(labels.QueryOrderHeader + "\n")
+	for q, a := range []float64{0.9, 0.85, 0.8, 0.6, 0.55, 0.75, 0.7, 0.65, 0.5, 0.45} {
+		fmt.Fprintf(&b, "q%d,4,6,%v\n", q, a)
+	}
+	if err := os.WriteFile(qp, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "ds")
+	code, stdout, errs := runCLI(t, "export", "--ground-truth", gtp, "--features", fp, "--query-order", qp, "--keep-agreeing-queries", "0.5", "--out", out)
+	if code != 0 || !strings.Contains(stdout, "keep agreeing queries 0.5: 5 of 10 queries kept (target 5 of the 10 with an agreement), 20 of 40 rows; 20 rows left out with the other queries; largest share difference 0.00 points (tolerance 1.00)") ||
+		!strings.Contains(stdout, "mean expected agreement of the kept queries 0.7400, lowest 0.5500") {
+		t.Fatalf("export: code %d: %s %s", code, stdout, errs)
+	}
+	for l := range 5 {
+		if line := fmt.Sprintf("\n%-6d %11.2f%% %11.2f%%\n", l, 20.0, 20.0); !strings.Contains(stdout, line) {
+			t.Errorf("stdout lacks %q:\n%s", line, stdout)
+		}
+	}
+	var m export.Manifest
+	if err := textio.ReadJSON(filepath.Join(out, export.ManifestFile), &m); err != nil || m.ConfidenceFilter == nil || !slices.Equal(m.ConfidenceFilter.DroppedExamples, []string{"q5", "q6", "q7", "q8", "q9"}) {
+		t.Errorf("dropped queries: %v %+v", err, m.ConfidenceFilter)
+	}
+	if code, _, errs := runCLI(t, "validate", "--allow-degenerate", out); code != 0 {
+		t.Errorf("validate: code %d: %s", code, errs)
+	}
+	code, stdout, errs = runCLI(t, "export", "--ground-truth", gtp, "--features", fp, "--query-order", qp, "--min-query-agreement", "0.7", "--out", filepath.Join(dir, "min"))
+	for l, share := range map[int]float64{4: 15, 3: 25, 2: 25, 1: 20, 0: 15} {
+		if line := fmt.Sprintf("\n%-6d %11.2f%% %11.2f%%\n", l, 20.0, share); code != 0 || !strings.Contains(stdout, line) {
+			t.Errorf("--min-query-agreement 0.7: code %d, stdout lacks %q:\n%s %s", code, line, stdout, errs)
+		}
+	}
+	for _, bad := range [][]string{{"--keep-agreeing-queries", "1.5", "--query-order", qp}, {"--keep-agreeing-queries", "0.5"},
+		{"--keep-agreeing-queries", "0.5", "--query-order", qp, "--min-confidence", "0.5"}, {"--keep-agreeing-queries", "0.5", "--query-order", qp, "--min-query-agreement", "0.5"},
+		{"--keep-agreeing-queries", "0.5", "--query-order", qp, "--keep-confident", "0.5"}} {
+		args := append([]string{"export", "--ground-truth", gtp, "--features", fp, "--out", filepath.Join(dir, "x")}, bad...)
+		if code, _, errs := runCLI(t, args...); code != 2 {
+			t.Errorf("%v: code %d, want 2: %s", bad, code, errs)
+		}
+	}
 }
