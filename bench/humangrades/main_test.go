@@ -40,30 +40,7 @@ import (
 // p >= 0.121: 10p > 1, z's relevance is below 1/14 and the agreement is 0
 // (the fit: 10p = 3.46).
 func TestPyClickVariants(t *testing.T) {
-	dir := t.TempDir()
-	var log strings.Builder
-	s := 0
-	serp := func(n int, first, second string, click bool) {
-		for range n {
-			s++
-			fmt.Fprintf(&log, "%d\t0\tQ\tq\t0\t%s\t%s\n", s, first, second)
-			if click {
-				fmt.Fprintf(&log, "%d\t0\tC\t%s\n", s, first)
-			}
-		}
-	}
-	serp(10, "x", "z", true)
-	serp(4, "x", "z", false)
-	serp(5, "w", "v", false)
-	serp(4, "x", "z", true)
-	serp(3, "w", "v", false)
-	logPath, gradesPath := filepath.Join(dir, "log.tsv"), filepath.Join(dir, "grades.tsv")
-	if err := os.WriteFile(logPath, []byte(log.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(gradesPath, []byte("query\tdoc\tgrade\nq\tz\t1\nq\tw\t0\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	logPath, gradesPath := twoListLog(t)
 	var out bytes.Buffer
 	if err := run(context.Background(), logPath, gradesPath, "sdbn", split.Spec, split.DefaultSeed, false, false, &out); err != nil {
 		t.Fatal(err)
@@ -94,6 +71,39 @@ func TestPyClickVariants(t *testing.T) {
 	}
 }
 
+// twoListLog writes TestPyClickVariants's log (26 SERPs of query q:
+// [x z] with a click on x 10 times, without a click 4 times, [w v]
+// without a click 5 times, [x z] with a click 4 times, [w v] 3 times) and
+// its grades (z 1, w 0), returning their paths.
+func twoListLog(t *testing.T) (logPath, gradesPath string) {
+	t.Helper()
+	dir := t.TempDir()
+	var log strings.Builder
+	s := 0
+	serp := func(n int, first, second string, click bool) {
+		for range n {
+			s++
+			fmt.Fprintf(&log, "%d\t0\tQ\tq\t0\t%s\t%s\n", s, first, second)
+			if click {
+				fmt.Fprintf(&log, "%d\t0\tC\t%s\n", s, first)
+			}
+		}
+	}
+	serp(10, "x", "z", true)
+	serp(4, "x", "z", false)
+	serp(5, "w", "v", false)
+	serp(4, "x", "z", true)
+	serp(3, "w", "v", false)
+	logPath, gradesPath = filepath.Join(dir, "log.tsv"), filepath.Join(dir, "grades.tsv")
+	if err := os.WriteFile(logPath, []byte(log.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(gradesPath, []byte("query\tdoc\tgrade\nq\tz\t1\nq\tw\t0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return logPath, gradesPath
+}
+
 // TestGibbsVariants: with -gibbs, the models the sampler serves (SDBN
 // here) are fitted once more each way with their intervals from it, and
 // the others (DCTR) are not. The sampler changes the intervals, not the
@@ -103,25 +113,7 @@ func TestPyClickVariants(t *testing.T) {
 // SERPs kept, and estimates only z of the two judged pairs without them
 // (no document pair).
 func TestGibbsVariants(t *testing.T) {
-	dir := t.TempDir()
-	var log strings.Builder
-	for s := 1; s <= 26; s++ {
-		first, second, click := "x", "z", s <= 10 || (s > 19 && s <= 23)
-		if (s > 14 && s <= 19) || s > 23 {
-			first, second, click = "w", "v", false
-		}
-		fmt.Fprintf(&log, "%d\t0\tQ\tq\t0\t%s\t%s\n", s, first, second)
-		if click {
-			fmt.Fprintf(&log, "%d\t0\tC\t%s\n", s, first)
-		}
-	}
-	logPath, gradesPath := filepath.Join(dir, "log.tsv"), filepath.Join(dir, "grades.tsv")
-	if err := os.WriteFile(logPath, []byte(log.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(gradesPath, []byte("query\tdoc\tgrade\nq\tz\t1\nq\tw\t0\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	logPath, gradesPath := twoListLog(t)
 	var out bytes.Buffer
 	if err := run(context.Background(), logPath, gradesPath, "dctr,sdbn", split.Spec, split.DefaultSeed, false, true, &out); err != nil {
 		t.Fatal(err)
