@@ -483,6 +483,9 @@ func (c *GibbsChain) hold(d *Data, shown []float64, from float64) {
 // held reports whether pair p is held at its fit (GibbsChain.hold).
 func (c *GibbsChain) held(p int) bool { return c.read[p]&readHeld != 0 }
 
+// notHeld reports whether pair p is drawn (not held).
+func (c *GibbsChain) notHeld(p int) bool { return !c.held(p) }
+
 // gibbsHists are the histograms of the cells' complete-data counts of
 // every shard (priorHist: whole or fixed-point sums, so they do not
 // depend on how the pairs are split), and which cells hold pairs.
@@ -497,11 +500,12 @@ func newGibbsHists() *gibbsHists {
 }
 
 // add adds the chain's pairs with counts (aK, aN) of the attractiveness
-// and (sK, sN) of the satisfaction; with held, those of the pairs not
-// held only (the held ones' are the chain's heldHist).
-func (h *gibbsHists) add(c *GibbsChain, aK, aN, sK, sN []float64, held bool) {
+// and (sK, sN) of the satisfaction, those for which pick is true (nil:
+// every pair; the held ones' go to the chain's heldHist, the others' to
+// every refit).
+func (h *gibbsHists) add(c *GibbsChain, aK, aN, sK, sN []float64, pick func(p int) bool) {
 	for p := range c.cellA {
-		if held && c.held(p) {
+		if pick != nil && !pick(p) {
 			continue
 		}
 		b, e := cellIdx(c.cellA[p])
@@ -739,21 +743,11 @@ func (s *gibbsSampler) pass(ctx context.Context, p int, f *fitter, c *GibbsChain
 		// satisfaction's exact E-step counts.
 		c = newGibbsChain(f, ev, g)
 		sk, sn := f.satCounts(ctx)
-		h.add(c, ev.AttrK, ev.AttrN, sk, sn, false)
+		h.add(c, ev.AttrK, ev.AttrN, sk, sn, nil)
 		if c.recOn != nil {
 			// The held pairs' counts stay these (GibbsSetting.HoldShown).
 			hh := &GibbsHists{newGibbsHists()}
-			for p := range c.cellA {
-				if !c.held(p) {
-					continue
-				}
-				b, e := cellIdx(c.cellA[p])
-				hh.h.a[b][e].add(ev.AttrK[p], ev.AttrN[p])
-				hh.h.usedA[b][e] = true
-				b, e = cellIdx(c.cellS[p])
-				hh.h.s[b][e].add(sk[p], sn[p])
-				hh.h.usedS[b][e] = true
-			}
+			hh.h.add(c, ev.AttrK, ev.AttrN, sk, sn, c.held)
 			c.heldHist, _ = hh.MarshalBinary()
 		}
 	case p <= T:
@@ -768,7 +762,7 @@ func (s *gibbsSampler) pass(ctx context.Context, p int, f *fitter, c *GibbsChain
 		}
 		c.walks(ctx, f, t, gamma)
 		if s.refits(t) {
-			h.add(c, c.cnt.aK, c.cnt.aN, c.cnt.sK, c.cnt.sN, true)
+			h.add(c, c.cnt.aK, c.cnt.aN, c.cnt.sK, c.cnt.sN, c.notHeld)
 			if c.heldHist != nil {
 				if err := (&GibbsHists{h}).MergeBinary(c.heldHist); err != nil {
 					panic(err) // the chain's own encoding
