@@ -91,25 +91,23 @@ func sortOrder(queries []string, ag map[string]float64) {
 // MaxAgreeingSwapPairs bounds the pairs of a kept and another query that
 // the agreeing mode's swaps look at, in all: a swap looks at every such
 // pair, so on a large input the adds leave far from ShareTolerance the
-// swaps would take hours. Past the bound the choice stops with the
-// deviation it reached (reported).
+// swaps would take hours. Past the bound the fast swaps
+// (agreeingChoice.fastSwap) go on, each among fastSwapCandidates queries
+// of each side.
 const MaxAgreeingSwapPairs = 1 << 26
 
 // chooseAgreeing is the agreeing mode's choice (see Selection): order
 // lists the eligible queries, most agreeing first, per their label
 // counts, input the input's and ag their agreements. It adds queries
 // (agreeingChoice.add) while fewer than target are kept, swaps one
-// (agreeingChoice.swap) while the deviation is above ShareTolerance and
-// MaxAgreeingSwapPairs allows, and stops when neither can. Every step
+// (agreeingChoice.swap, or fastSwap once MaxAgreeingSwapPairs is spent)
+// while the deviation is above ShareTolerance, and stops when neither
+// can. Every step
 // adds a query (at most target of them), or lowers the deviation at the
 // same number kept, so it ends. It returns the kept queries.
 func chooseAgreeing(order []string, per map[string][]int, input []int, ag map[string]float64, target int) []string {
-	c := &agreeingChoice{input: input, kept: make([]bool, len(order)), counts: make([]int, len(input)),
-		with: make([]int, len(input)), dev: math.Inf(1), swapPairs: MaxAgreeingSwapPairs}
-	for _, q := range order {
-		c.per, c.ag = append(c.per, per[q]), append(c.ag, ag[q])
-	}
-	for (c.n < target && c.add()) || (c.dev > ShareTolerance && c.swap()) {
+	c := newAgreeingChoice(order, per, input, ag)
+	for (c.n < target && c.add()) || (c.dev > ShareTolerance && (c.swap() || c.fastSwap())) {
 	}
 	var out []string
 	for i, k := range c.kept {
@@ -118,6 +116,16 @@ func chooseAgreeing(order []string, per map[string][]int, input []int, ag map[st
 		}
 	}
 	return out
+}
+
+// newAgreeingChoice is chooseAgreeing's state before its first step.
+func newAgreeingChoice(order []string, per map[string][]int, input []int, ag map[string]float64) *agreeingChoice {
+	c := &agreeingChoice{input: input, kept: make([]bool, len(order)), counts: make([]int, len(input)),
+		with: make([]int, len(input)), dev: math.Inf(1), swapPairs: MaxAgreeingSwapPairs}
+	for _, q := range order {
+		c.per, c.ag = append(c.per, per[q]), append(c.ag, ag[q])
+	}
+	return c
 }
 
 // agreeingChoice is the state of chooseAgreeing over the eligible
@@ -201,15 +209,68 @@ func (c *agreeingChoice) swap() bool {
 		return false
 	}
 	c.swapPairs -= pairs
-	in, out, loss, dev := -1, -1, 0.0, 0.0
-	for o, ko := range c.kept {
-		if !ko {
-			continue
+	var outs, ins []int
+	for q, k := range c.kept {
+		if k {
+			outs = append(outs, q)
+		} else {
+			ins = append(ins, q)
 		}
-		for i, ki := range c.kept {
-			if ki {
-				continue
-			}
+	}
+	return c.swapAmong(outs, ins)
+}
+
+// fastSwapCandidates is how many kept queries, and how many others, a
+// fast swap (agreeingChoice.fastSwap) looks at.
+const fastSwapCandidates = 32
+
+// fastSwap is swap once the swap pairs are spent: of the
+// fastSwapCandidates kept queries whose leaving alone leaves the
+// deviation lowest and the as many others whose joining alone does
+// (the first in order among equals), the exchange swap would choose;
+// false when none lowers the deviation. Each costs one look at every
+// query and fastSwapCandidates^2 pairs, so a large input whose adds
+// end far from ShareTolerance is still brought towards it.
+func (c *agreeingChoice) fastSwap() bool {
+	type cand struct {
+		q int
+		d float64
+	}
+	var outs, ins []cand
+	for q, k := range c.kept {
+		if k {
+			outs = append(outs, cand{q, c.deviationWithout(q)})
+		} else {
+			ins = append(ins, cand{q, c.deviation(q, -1)})
+		}
+	}
+	best := func(cs []cand) []int {
+		slices.SortStableFunc(cs, func(x, y cand) int { return cmp.Compare(x.d, y.d) })
+		var qs []int
+		for _, x := range cs[:min(len(cs), fastSwapCandidates)] {
+			qs = append(qs, x.q)
+		}
+		slices.Sort(qs)
+		return qs
+	}
+	return c.swapAmong(best(outs), best(ins))
+}
+
+// deviationWithout is the share deviation of the kept rows without
+// query out's.
+func (c *agreeingChoice) deviationWithout(out int) float64 {
+	for l := range c.with {
+		c.with[l] = c.counts[l] - c.per[out][l]
+	}
+	return ShareDeviation(c.input, c.with)
+}
+
+// swapAmong makes swap's choice among the exchanges of a kept query of
+// outs for one of ins (each in order).
+func (c *agreeingChoice) swapAmong(outs, ins []int) bool {
+	in, out, loss, dev := -1, -1, 0.0, 0.0
+	for _, o := range outs {
+		for _, i := range ins {
 			d := c.deviation(i, o)
 			if l := c.ag[o] - c.ag[i]; d < c.dev && (in < 0 || l < loss || (l == loss && d < dev)) {
 				in, out, loss, dev = i, o, l, d

@@ -1,6 +1,7 @@
 package labels
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -183,5 +184,54 @@ func TestSelectAgreeingSwaps(t *testing.T) {
 	ag := map[string]float64{"a": 0.9, "b": 0.8, "d": 0.75, "c": 0.7}
 	if got := keptQueries(t, Selection{KeepAgreeing: 0.5, QueryAgreement: ag}, rows); !slices.Equal(got, []string{"a", "c"}) {
 		t.Errorf("kept %v, want [a c]", got)
+	}
+}
+
+// Past the swap bound the fast swap (agreeingChoice.fastSwap) takes
+// over; where its candidates are every query it makes the same choices
+// as the exhaustive swap. TestSelectAgreeingSwaps's queries started from
+// a and b (4 of 7 label 1, 1/14 off) with no swap pair left: the fast
+// swaps go b for d (5 of 9, 1/18, agreement lost 0.05; b for c would
+// lose 0.1), then d for c (4 of 8, 0): a and c, as the exhaustive swaps
+// do.
+func TestSelectAgreeingFastSwap(t *testing.T) {
+	rows := mixRows(mix{"a", 3, 1}, mix{"b", 1, 2}, mix{"d", 2, 3}, mix{"c", 1, 3}, mix{"z", 2, 0})
+	ag := map[string]float64{"a": 0.9, "b": 0.8, "d": 0.75, "c": 0.7}
+	at := map[int]int{}
+	for i, l := range AllLabels() {
+		at[l] = i
+	}
+	input := make([]int, len(at))
+	per := map[string][]int{}
+	for _, r := range rows {
+		input[at[r.Label]]++
+		if _, ok := ag[r.Query]; ok {
+			if per[r.Query] == nil {
+				per[r.Query] = make([]int, len(at))
+			}
+			per[r.Query][at[r.Label]]++
+		}
+	}
+	order := []string{"a", "b", "d", "c"}
+	c := newAgreeingChoice(order, per, input, ag)
+	c.step(0, -1, c.deviation(0, -1))
+	c.step(1, -1, c.deviation(1, -1))
+	c.swapPairs = 0
+	if c.swap() {
+		t.Fatal("a swap past the bound")
+	}
+	var steps []string
+	for c.dev > ShareTolerance && c.fastSwap() {
+		var kept []string
+		for i, k := range c.kept {
+			if k {
+				kept = append(kept, order[i])
+			}
+		}
+		steps = append(steps, fmt.Sprint(kept, " ", math.Round(c.dev*1e6)/1e6))
+	}
+	want := []string{fmt.Sprint([]string{"a", "d"}, " ", math.Round(1e6/18)/1e6), fmt.Sprint([]string{"a", "c"}, " ", 0.0)}
+	if !slices.Equal(steps, want) {
+		t.Errorf("fast swaps %q, want %q", steps, want)
 	}
 }

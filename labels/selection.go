@@ -86,9 +86,10 @@ import (
 //
 // So the deviation never rises: once within ShareTolerance it stays
 // there, and the choice ends within it unless no single exchange lowers
-// it or the swaps reach their bound: a swap looks at every pair of a kept
-// and another query, and the swaps stop before they pass
-// MaxAgreeingSwapPairs pairs in all. export
+// it: a swap looks at every pair of a kept and another query until the
+// swaps have looked at MaxAgreeingSwapPairs pairs in all, then only at
+// the pairs of the fastSwapCandidates kept queries whose leaving, and the
+// as many others whose joining, alone leaves the deviation lowest. export
 // reports the deviation reached and the queries kept against the
 // target.
 type Selection struct {
