@@ -73,9 +73,11 @@ type Options struct {
 	// PyClick's estimator keeps PyClick's pseudo-counts.
 	EmpiricalPrior bool
 	// Intervals is how DBN's and SDBN's relevance Betas are computed
-	// (IntervalMethod): "" or IntervalsCounts, the default; IntervalsGibbs
-	// the Gibbs sampler in its setting GibbsIntervals, the users' opt-in.
-	// The other models ignore it.
+	// (IntervalMethod): "" or IntervalsCounts, the library's zero;
+	// IntervalsGibbs the Gibbs sampler in its setting GibbsIntervals;
+	// IntervalsAuto, the commands' default (fit.DefaultConfig), one of
+	// the two by the log's size, which the engines decide before a fit
+	// (ResolveIntervals). The other models ignore it.
 	Intervals IntervalMethod
 	// Gibbs with Sweeps > 0 replaces DBN's and SDBN's relevance Beta (and
 	// so the interval and the labels' confidence; not the relevance
@@ -110,6 +112,11 @@ func CheckLevel(level float64) error {
 func (o Options) check() error {
 	if err := o.CheckIntervals(); err != nil {
 		return err
+	}
+	if o.Intervals == IntervalsAuto {
+		// The choice needs the whole log's training SERPs, which a fit of
+		// one shard does not know.
+		return fmt.Errorf("click models: Options.Intervals %s is decided for the whole log (Options.ResolveIntervals), before a fit", o.Intervals)
 	}
 	if o.Level == 0 {
 		return nil

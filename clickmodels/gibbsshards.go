@@ -29,6 +29,9 @@ type GibbsShards struct {
 // more than one shard: its moments of the draws are float sums in pair
 // order, which a split of the pairs would change.
 func NewGibbsShards(kind Kind, opt Options, n int, store GibbsStore) (*GibbsShards, error) {
+	if opt.Intervals == IntervalsAuto {
+		return nil, opt.check()
+	}
 	if !opt.UsesGibbs() || (kind != DBN && kind != SDBN) {
 		return nil, nil
 	}

@@ -115,6 +115,7 @@ func runModels(ctx context.Context, log *sessions.Log, cfg RunConfig) ([]*Model,
 		ranks = max(ranks, log.Ranks(i))
 	}
 	trainLen := train.Len()
+	cfg.Options = cfg.Options.ResolveIntervals(int64(trainLen))
 	var d *Data
 	var prepSec float64
 	var pairOf []int32

@@ -116,15 +116,18 @@ type Config struct {
 }
 
 // DefaultConfig returns the defaults of lovbench fit: the models of
-// clickmodels.DefaultModels, the default estimator's EM options, the spec
-// split at split.DefaultTrainFraction.
+// clickmodels.DefaultModels, the default estimator's EM options, DBN's
+// and SDBN's intervals from clickmodels.IntervalsAuto, the spec split at
+// split.DefaultTrainFraction.
 func DefaultConfig() Config {
 	kinds, err := clickmodels.ParseKinds(clickmodels.DefaultModels)
 	if err != nil {
 		panic(err) // a constant of clickmodels
 	}
+	opt := clickmodels.DefaultEstimator.Options()
+	opt.Intervals = clickmodels.IntervalsAuto
 	return Config{RunConfig: clickmodels.RunConfig{Kinds: kinds, TrainFraction: split.DefaultTrainFraction, Split: split.Spec,
-		Seed: split.DefaultSeed, Options: clickmodels.DefaultEstimator.Options()}}
+		Seed: split.DefaultSeed, Options: opt}}
 }
 
 // Report is the fit's report: one clickmodels.Report per model, as

@@ -162,8 +162,9 @@ type ClickModelConfig struct {
 	Interval    float64 `yaml:"interval" json:"interval,omitempty"`
 	NoIntervals bool    `yaml:"no_intervals" json:"no_intervals,omitempty"`
 	// IntervalsFrom is fit --intervals-from (clickmodels.IntervalMethod):
-	// counts (left out: the default) or gibbs, DBN's and SDBN's intervals
-	// from the Gibbs sampler.
+	// auto (left out: the default; the Gibbs sampler up to
+	// clickmodels.AutoGibbsTrainSERPs training SERPs, the counts above),
+	// counts, or gibbs, DBN's and SDBN's intervals from the Gibbs sampler.
 	IntervalsFrom string `yaml:"intervals_from" json:"intervals_from,omitempty"`
 	// ParamsFormat is fit --params-format: auto (the default), json or
 	// parquet.
@@ -515,7 +516,7 @@ func (c *Config) validate() error {
 	// same fit has one fingerprint however the key is written.
 	if m, err := clickmodels.ParseIntervalMethod(c.ClickModels.IntervalsFrom); err == nil {
 		c.ClickModels.IntervalsFrom = string(m)
-		if m == clickmodels.IntervalsCounts {
+		if m == clickmodels.IntervalsAuto {
 			c.ClickModels.IntervalsFrom = ""
 		}
 	}

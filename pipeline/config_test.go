@@ -109,7 +109,7 @@ func parseFit(t *testing.T, yaml string) (*Config, clickmodels.RunConfig) {
 }
 
 // TestConfigIntervalsFrom: click_models.intervals_from reaches the fit as
-// fit --intervals-from does (Options.Intervals), the default's counts
+// fit --intervals-from does (Options.Intervals), the default's auto
 // when left out, gibbs with memory_limit too.
 func TestConfigIntervalsFrom(t *testing.T) {
 	t.Parallel()
@@ -117,7 +117,8 @@ func TestConfigIntervalsFrom(t *testing.T) {
 		yaml string
 		want clickmodels.IntervalMethod
 	}{
-		{"log: {path: a}\n", "counts"},
+		{"log: {path: a}\n", "auto"},
+		{"log: {path: a}\nclick_models: {intervals_from: AUTO}\n", "auto"},
 		{"log: {path: a}\nclick_models: {intervals_from: gibbs}\n", "gibbs"},
 		// With a memory limit too: the sampler runs out of core.
 		{"log: {path: a}\nmemory_limit: 2GiB\nclick_models: {intervals_from: gibbs}\n", "gibbs"},
@@ -133,7 +134,7 @@ func TestConfigIntervalsFrom(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if has := strings.Contains(string(b), "intervals_from"); has != (tc.want == "gibbs") {
+		if has := strings.Contains(string(b), "intervals_from"); has != (tc.want != "auto") {
 			t.Errorf("%q: the fit stage's parameters %s", tc.yaml, b)
 		}
 	}

@@ -198,10 +198,12 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 			return err
 		}
 	}
-	gibbs := o.Intervals == clickmodels.IntervalsGibbs
 	if err := (clickmodels.Options{Intervals: o.Intervals, Exact: o.Exact, NoIntervals: o.NoIntervals}).CheckIntervals(); err != nil {
 		return err
 	}
+	// IntervalsAuto, decided from the whole log's training SERPs as
+	// lovbench fit decides it.
+	gibbs := (clickmodels.Options{Intervals: o.Intervals, Exact: o.Exact, NoIntervals: o.NoIntervals}).ResolveIntervals(m.TrainSERPs).Intervals == clickmodels.IntervalsGibbs
 	cache := o.ShardCache
 	if cache == 0 {
 		cache = DefaultShardCache

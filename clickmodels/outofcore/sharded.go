@@ -117,6 +117,7 @@ func newShardRun(ctx context.Context, src split.Source, cfg clickmodels.RunConfi
 		return nil, fmt.Errorf("no training sessions (log has %d)", serps)
 	}
 	n := src.NumShards()
+	cfg.Options = cfg.Options.ResolveIntervals(trainSERPs)
 	r := &shardRun{ctx: ctx, src: src, cfg: cfg, outDir: outDir, serps: serps, trainSERPs: trainSERPs,
 		split: kind, R: max(clickmodels.DefaultRanks, maxRanks), n: n, logEvery: max(1, n/10), ps: make([]*PreparedShard, n)}
 	if on := cfg.OnIteration; cfg.Log != nil {

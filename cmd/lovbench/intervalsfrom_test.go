@@ -96,16 +96,21 @@ func firstSERPs(t *testing.T, src string, n int, dst string) string {
 // fit --intervals-from gibbs writes DBN's relevance file byte for byte as
 // the library fitted with the sampler's switches set to the setting
 // docs/clickmodels.md names best (30 sweeps of burn-in, 100 kept, cells
-// by rank bucket alone, the satisfaction pooled); against the default
-// fit, DBN's relevance column is the same and its Betas differ, while
+// by rank bucket alone, the satisfaction pooled), and the default (auto,
+// on these 1,500 training SERPs the sampler) writes every file as it;
+// against --intervals-from counts, DBN's relevance column is the same
+// and its Betas differ, while
 // DCTR's and UBM's files in the same run are unchanged. metrics.json
 // names the method and the setting for DBN only.
 func TestFitIntervalsFromGibbs(t *testing.T) {
 	dir := t.TempDir()
 	log := firstSERPs(t, refdata.Path(t, "pyclick", "golden_ubm6k.tsv"), 2000, filepath.Join(dir, "log.tsv"))
-	gibbs, counts, lib := filepath.Join(dir, "gibbs"), filepath.Join(dir, "counts"), filepath.Join(dir, "lib")
+	gibbs, counts, lib, deflt := filepath.Join(dir, "gibbs"), filepath.Join(dir, "counts"), filepath.Join(dir, "lib"), filepath.Join(dir, "default")
 	mustRun(t, "-q", "fit", "--log", log, "--models", "dctr,ubm,dbn", "--intervals-from", "gibbs", "--out", gibbs)
-	mustRun(t, "-q", "fit", "--log", log, "--models", "dctr,ubm,dbn", "--out", counts)
+	mustRun(t, "-q", "fit", "--log", log, "--models", "dctr,ubm,dbn", "--intervals-from", "counts", "--out", counts)
+	// The default, auto, takes the sampler on a log of 1,500 training
+	// SERPs (at most clickmodels.AutoGibbsTrainSERPs).
+	mustRun(t, "-q", "fit", "--log", log, "--models", "dctr,ubm,dbn", "--out", deflt)
 
 	// The library's fit, the sampler's switches as the docs give them.
 	l, err := sessions.LoadForFit(log)
@@ -134,6 +139,11 @@ func TestFitIntervalsFromGibbs(t *testing.T) {
 	for _, f := range []string{"DCTR_relevance.tsv", "UBM_relevance.tsv"} {
 		if !bytes.Equal(read(gibbs, f), read(counts, f)) {
 			t.Errorf("%s: --intervals-from gibbs changed it", f)
+		}
+	}
+	for _, f := range []string{"DCTR_relevance.tsv", "UBM_relevance.tsv", "DBN_relevance.tsv"} {
+		if !bytes.Equal(read(gibbs, f), read(deflt, f)) {
+			t.Errorf("%s: the default (auto) differs from --intervals-from gibbs on 1,500 training SERPs", f)
 		}
 	}
 	g, c := relevanceRows(t, filepath.Join(gibbs, "DBN_relevance.tsv")), relevanceRows(t, filepath.Join(counts, "DBN_relevance.tsv"))
@@ -167,7 +177,7 @@ func TestFitIntervalsFromGibbs(t *testing.T) {
 		}
 	}
 	if u := uc["DBN"]; u == nil || u.Method != "empirical-bayes-beta" || u.Gibbs != nil {
-		t.Errorf("DBN's uncertainty by default: %s", brief(u))
+		t.Errorf("DBN's uncertainty with counts: %s", brief(u))
 	}
 }
 

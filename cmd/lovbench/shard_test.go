@@ -56,10 +56,10 @@ func TestShardFitCLI(t *testing.T) {
 			t.Fatal(err)
 		}
 		cfg := clickmodels.RunConfig{Kinds: kinds, TrainFraction: split.DefaultTrainFraction, Split: split.Spec, Seed: 1, MemoryLimit: bytesize.MinLimit}
-		// The command's default estimator, with its --iterations 5.
-		def := clickmodels.DefaultEstimator.Options()
-		cfg.Exact, cfg.Tolerance, cfg.Accelerate, cfg.Iterations = def.Exact, def.Tolerance, def.Accelerate, 5
-		cfg.Level = clickmodels.DefaultLevel
+		// The command's defaults (its estimator, its intervals from
+		// clickmodels.IntervalsAuto), with its --iterations 5.
+		cfg.Options = fitstage.DefaultConfig().Options
+		cfg.Iterations, cfg.Level = 5, clickmodels.DefaultLevel
 		if _, err := fitstage.Run(context.Background(), fitstage.Config{Input: path, Dir: out, RunConfig: cfg}); err != nil {
 			t.Fatalf("fit %s under 1MiB: %v", path, err)
 		}

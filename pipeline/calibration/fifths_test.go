@@ -1,10 +1,12 @@
 //go:build fifths
 
 // These tests are the targets of issue 36, part 4, that still FAIL (those
-// that pass are in fifths_common_test.go, with the helpers): DBN on logs
-// whose click-less SERPs ingest drops, the sparse logs' least-observed
-// fifths (over-covered) and best-observed ones (docs/clickmodels.md, "On
-// the user's path, by evidence fifth"). They are kept out of the default
+// that pass are in fifths_common_test.go, with the helpers): the sparse
+// DBN log's best-observed fifth on seed 1, the project simulator's sparse
+// UBM log's ECE, the counts' evidence at scale (docs/clickmodels.md, "On
+// the user's path, by evidence fifth" and "The default: the sampler
+// where it is affordable"); and, for its cost (7 s), the 100 k log the
+// sampler passes. They are kept out of the default
 // build so that the suite stays green while the work goes on; run them
 // with
 //
@@ -44,11 +46,15 @@ import (
 // The best-observed fifth misses in every one (docs/clickmodels.md, "On
 // the user's path, by evidence fifth").
 
-func TestFifthsRefDBNDense(t *testing.T) { checkFifths(t, refFifths(t, refsim.DBN, 60000, 300), false) }
-
 // (TestFifthsRefDBNVeryDense is TestFifthsRefDBNVeryDenseWhole now that
 // the default path keeps the SERPs without a click.)
 
+// TestFifthsRefDBNSparse: DBN on 10,000 SERPs over 2,000 queries. With
+// the default's intervals from the Gibbs sampler (7,500 training SERPs:
+// fit --intervals-from auto) it fails in its best-observed fifth on seed
+// 1's log, by about one pair of 150: 0.938 0.879 0.888 0.893 0.838, ECE
+// 0.042; seed 2's log passes: 0.891 0.928 0.891 0.897 0.903, ECE 0.049.
+// With the counts' intervals: 0.989 0.987 0.984 0.971 0.779, ECE 0.102.
 func TestFifthsRefDBNSparse(t *testing.T) {
 	checkFifths(t, refFifths(t, refsim.DBN, 10000, 2000), false)
 }
@@ -83,14 +89,6 @@ func TestFifthsRefDBNSparse(t *testing.T) {
 // hierarchical UBM, measured and not adopted").
 func TestFifthsSimUBMSparse(t *testing.T) {
 	checkFifths(t, simFifths(t, clickmodels.UBM, 10000, true), true)
-}
-
-func TestFifthsSimDBNDense(t *testing.T) {
-	checkFifths(t, simFifths(t, clickmodels.DBN, 20000, false), false)
-}
-
-func TestFifthsSimDBNSparse(t *testing.T) {
-	checkFifths(t, simFifths(t, clickmodels.DBN, 10000, true), false)
 }
 
 // (TestFifthsRefUBMDense and TestFifthsRefUBMDenseAccelerate pass since
@@ -136,46 +134,19 @@ func TestFifthsRefDBNSparseEvidence(t *testing.T) {
 	}
 }
 
-// gibbsPooled is the path with DBN's intervals from the Gibbs sampler of
-// the hierarchical model as measured best, the users' opt-in
-// (clickmodels.IntervalsGibbs, whose setting GibbsIntervals is 30 sweeps
-// of burn-in, 100 kept, the priors refitted every 5; its cells the rank buckets alone, the
-// satisfaction's pooled over the ranks; the pairs shown in 512 SERPs or
-// more held at their fit with the counts' intervals; the relevance column
-// the EM fit's): docs/clickmodels.md, "A Gibbs sampler of the
-// hierarchical DBN, measured".
-func gibbsPooled() calibration.Options {
-	return calibration.Options{Fit: func(c *clickmodels.RunConfig) {
-		c.Intervals = clickmodels.IntervalsGibbs
-	}}
-}
-
-// TestFifthsGibbsRefDBNAtScale holds the sampler (gibbsPooled) to the
-// targets on the second simulator's DBN log of 100,000 SERPs over 20,000
-// queries, whose truth it must cover in every fifth: 0.939 0.915 0.912
+// TestFifthsRefDBNAtScale holds the default path to the targets on the
+// second simulator's DBN log of 100,000 SERPs over 20,000 queries (75,000
+// training SERPs: the Gibbs sampler's intervals, fit --intervals-from
+// auto), whose truth it must cover in every fifth: 0.939 0.915 0.912
 // 0.893 0.890, ECE 0.037 with the pairs shown in 512 SERPs or more held
 // (seed 2: 0.910 0.921 0.902 0.888 0.895, ECE 0.034); holding none, 0.940
 // 0.915 0.913 0.893 0.891, ECE 0.037 with the streams keyed by names (0.941 0.919
 // 0.916 0.906 0.888, ECE 0.038 with them by position; on lovbench 41372a8, before the sampler's draws
 // and refits were made cheaper: 0.938 0.916 0.912 0.898 0.888, ECE 0.036;
-// main's intervals: 0.98 0.98 0.99 0.98 0.96, ECE 0.051; the sampler
+// the counts' intervals: 0.98 0.98 0.99 0.98 0.96, ECE 0.051; the sampler
 // with a cell per rank bucket and exposure class drifted off the truth
-// there, 0.90 0.84 0.91 0.79 0.74, ECE 0.159).
-func TestFifthsGibbsRefDBNAtScale(t *testing.T) {
-	checkFifths(t, refFifthsWith(t, refsim.DBN, 100000, 20000, gibbsPooled()), false)
-}
-
-// TestFifthsGibbsRefDBNSparse is TestFifthsRefDBNSparse with the sampler
-// (gibbsPooled). It fails in the best-observed fifth: 0.938 0.879 0.888
-// 0.893 0.838, ECE 0.042 with the pairs shown in 512 SERPs or more held
-// (seed 2 passes: 0.891 0.928 0.891 0.897 0.903, ECE 0.049); holding
-// none, 0.937 0.883 0.890
-// 0.894 0.839, ECE 0.042 with the streams keyed by names (by position
-// 0.903 0.902 0.894 0.885 0.845, ECE 0.042; on 41372a8: 0.921 0.892 0.895
-// 0.890 0.843, ECE 0.041; main's intervals: 0.989 0.987 0.984 0.971
-// 0.779, ECE 0.102). On seed 2's log (LOVBENCH_SEED=2) it passes: 0.896
-// 0.923 0.893 0.898 0.906, ECE 0.049 (by position 0.930 0.901 0.891
-// 0.912 0.906, ECE 0.048).
-func TestFifthsGibbsRefDBNSparse(t *testing.T) {
-	checkFifths(t, refFifthsWith(t, refsim.DBN, 10000, 2000, gibbsPooled()), false)
+// there, 0.90 0.84 0.91 0.79 0.74, ECE 0.159). It passes; it is here for
+// its cost (7 s).
+func TestFifthsRefDBNAtScale(t *testing.T) {
+	checkFifths(t, refFifths(t, refsim.DBN, 100000, 20000), false)
 }

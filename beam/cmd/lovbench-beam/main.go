@@ -69,7 +69,7 @@ var (
 	accelerate    = flag.Bool("accelerate", true, "fit: with a tolerance (-estimator exact), accelerate EM by SQUAREM, the same stopping rule and limit in fewer iterations; -accelerate=false runs plain EM (as lovbench fit --accelerate)")
 	interval      = flag.Float64("interval", clickmodels.DefaultLevel, "fit: level of the intervals written next to each relevance, in (0, 1) (as lovbench fit --interval)")
 	noInterval    = flag.Bool("no-intervals", false, "fit: write no intervals (as lovbench fit --no-intervals)")
-	intervalsFrom = flag.String("intervals-from", string(clickmodels.IntervalsCounts), "fit: how DBN's and SDBN's intervals are computed, as lovbench fit --intervals-from: counts, or gibbs (the Gibbs sampler, one pipeline stage per sweep; the same bits as lovbench fit)")
+	intervalsFrom = flag.String("intervals-from", string(clickmodels.IntervalsAuto), "fit: how DBN's and SDBN's intervals are computed, as lovbench fit --intervals-from: auto (the default: gibbs for at most 300,000 training SERPs with the exact estimator, counts otherwise), counts, or gibbs (the Gibbs sampler, one pipeline stage per sweep; the same bits as lovbench fit)")
 	exact         = flag.Bool("exact", false, "fit: the same as -estimator exact, the default (as lovbench fit --exact)")
 	pscmAuthors   = flag.Bool("pscm-authors", false, "fit: PSCM as the authors' code (THUIR/PSCMModel), as lovbench fit --pscm-authors")
 	empirical     = flag.Bool("empirical-prior", false, "fit: with -estimator exact, the empirical-Bayes prior of the attractiveness of DBN, SDBN, DCM and CCM (per-rank means from the log; off by default), as lovbench fit --empirical-prior")

@@ -54,10 +54,11 @@ func lovbenchFitLog(t *testing.T, logPath string) string {
 	if err := os.MkdirAll(want, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	// lovbench fit's default estimator (exact, to the tolerance), as
-	// lovbench-beam fit's default, with --iterations 4.
+	// lovbench fit's defaults (fit.DefaultConfig: the exact estimator to
+	// the tolerance, intervals from auto), as lovbench-beam fit's, with
+	// --iterations 4.
 	opt := clickmodels.DefaultEstimator.Options()
-	opt.Iterations = 4
+	opt.Intervals, opt.Iterations = clickmodels.IntervalsAuto, 4
 	cfg := clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.UBM, clickmodels.DBN}, Options: opt}
 	log, err := sessions.LoadForFit(logPath)
 	if err != nil {
