@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -274,4 +277,71 @@ func readMetrics(t *testing.T, dir string) []clickmodels.Report {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// TestFitGibbsMemfs: DBN's Gibbs sampler (FitOptions.Intervals gibbs)
+// with the shards, the prepared shards and so the chain files on
+// memfs:// and no cache of opened shards, so that every pass reads its
+// shard's chain back through Beam's file-system layer: the relevance and
+// parameter files equal lovbench fit's with the same options, the
+// prepared-shard directory then holds one chain file per shard (the
+// passes and the finish removed the others), and RemoveScratch removes
+// it whole.
+func TestFitGibbsMemfs(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	logPath := filepath.Join(dir, "log.tsv")
+	if err := os.WriteFile(logPath, awkwardLog(t, 3000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ingDir := filepath.Join(dir, "ingest")
+	if _, err := ingest.Run(ctx, ingest.Config{Format: ingest.FormatYandex, Log: logPath, OutDir: ingDir, PIISalt: testSalt}); err != nil {
+		t.Fatal(err)
+	}
+	log, err := sessions.Load(ingDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shardDir := filepath.Join(dir, "shards")
+	if _, err := shards.Write(ctx, ingDir, 3, shards.SplitConfig{Split: "spec", TrainFraction: 0.75}, shardDir, shards.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	opt := clickmodels.Options{Iterations: 10, Exact: true, Intervals: clickmodels.IntervalsGibbs}
+	wantDir := filepath.Join(dir, "want")
+	if _, err := clickmodels.Run(ctx, log, clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.DBN}, Options: opt}, wantDir); err != nil {
+		t.Fatal(err)
+	}
+	root := memRoot(t)
+	toMemfs(t, shardDir, root+"/shards")
+	prep := root + "/fit/.prepared"
+	p, s := beam.NewPipelineWithRoot()
+	if err := BuildFit(s, FitOptions{ShardDir: root + "/shards", Kinds: []clickmodels.Kind{clickmodels.DBN}, Iterations: opt.Iterations, Exact: true,
+		Intervals: clickmodels.IntervalsGibbs, OutDir: root + "/fit", PrepDir: prep, ShardCache: -1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ptest.Run(p); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"DBN_relevance.tsv", "DBN_params.json"} {
+		sameFile(t, filepath.Join(wantDir, f), root+"/fit/"+f)
+	}
+	fsys, err := remoteFS(prep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chains, err := fsys.List(ctx, prep+"/chain-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if n := len(slices.DeleteFunc(slices.Clone(chains), func(c string) bool { return !strings.HasPrefix(c, prep+fmt.Sprintf("/chain-%05d-DBN-", i)) })); n != 1 {
+			t.Errorf("shard %d: %d chain files left, want the last one: %q", i, n, chains)
+		}
+	}
+	if err := RemoveScratch(ctx, prep); err != nil {
+		t.Fatal(err)
+	}
+	if left, err := fsys.List(ctx, prep+"/*"); err != nil || len(left) != 0 {
+		t.Errorf("left in the prepared-shard directory: %q (%v)", left, err)
+	}
 }
