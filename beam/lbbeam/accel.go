@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 
@@ -388,10 +387,7 @@ func (e *openedShard) pairsAt(ctx context.Context, k clickmodels.Kind, v variant
 // storeValues writes the encoded pair values b after history h to their
 // values file at path and keeps them for pairsAt.
 func (e *openedShard) storeValues(ctx context.Context, k clickmodels.Kind, v variant, h []byte, path string, b []byte) error {
-	if err := writeFile(ctx, path, func(w io.Writer) error {
-		_, err := w.Write(b)
-		return err
-	}); err != nil {
+	if err := writeBytes(ctx, path, b); err != nil {
 		return err
 	}
 	key := fitKey{k, v}

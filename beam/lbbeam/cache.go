@@ -29,7 +29,7 @@ const DefaultShardCache = 1 << 30
 //     the shard's EM state through the pipeline. A file read on a miss is
 //     checked against it, so an entry can only ever stand for the bytes
 //     the pipeline asked for, never a stale or changed file;
-//   - it holds only what is a function of those bytes and of the EM
+//   - it holds only what is a function of those bytes and of the
 //     history the pipeline names: the decoded shard, each model's
 //     ShardFit with its items and denominators, and the pair values the
 //     fit holds, tagged with the hash of the EM history they are the
@@ -37,14 +37,17 @@ const DefaultShardCache = 1 << 30
 //     which with the shard's bytes determine the pair values). A step
 //     uses the fit's values only if the history its state names is that
 //     one, else it reads them from the values file of that history; the
-//     global values always come from the step's side input. So a retried
-//     bundle, a worker that missed a step or a second pipeline on the same
-//     shard computes what a fresh worker would;
+//     global values always come from the step's side input. The Gibbs
+//     sampler's chains (gibbs.go) are kept the same way, each tagged with
+//     the hash of the passes it is after (chainHash), and read from the
+//     chain file of the passes a pass names when the tag is another. So
+//     a retried bundle, a worker that missed a step or a second pipeline
+//     on the same shard computes what a fresh worker would;
 //   - an entry is taken out while a step uses it (two bundles never share
 //     one) and put back only when the step succeeded;
 //   - it is bounded: it holds at most the budget the pipeline gives
-//     (FitOptions.ShardCache, estimated with PreparedShard.Size and
-//     ShardFit.Size), evicting the least recently used entries; a budget
+//     (FitOptions.ShardCache, estimated with PreparedShard.Size,
+//     ShardFit.Size and GibbsChain.Size), evicting the least recently used entries; a budget
 //     of 0 keeps nothing.
 var openShards = &shardCache{entries: map[string]*openedShard{}}
 
@@ -65,8 +68,11 @@ type openedShard struct {
 	// vals are encoded pair values by history, which accelerated EM keeps
 	// (storeValues, pairsAt): a cycle's iterates.
 	vals map[fitKey]map[string][]byte
-	size int64
-	used uint64 // the cache's tick when last put back
+	// chains are the Gibbs sampler's chains (gibbs.go), by model, as the
+	// last pass that ran here left them.
+	chains map[fitKey]*keptChain
+	size   int64
+	used   uint64 // the cache's tick when last put back
 }
 
 type fitKey struct {

@@ -152,3 +152,112 @@ func TestShardCache(t *testing.T) {
 		t.Fatal("budget 0 kept an entry")
 	}
 }
+
+// TestKeptChain: a shard's cache entry keeps the Gibbs chain a pass left
+// (keepChain) and hands it to the next pass named by its hash without
+// reading a file; a pass that names another chain (a retried pass, whose
+// chain this worker has run on since) gets the one in that chain's file,
+// and runs what the first run of that pass ran; a chain named without
+// its file is an error. The reference is the sampler run on the chains
+// directly (GibbsShards.Pass). The finish's dropChain gives the entry's
+// size back.
+func TestKeptChain(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	_, shardDir := cleanShards(t, dir, 3000, 1)
+	src, cleanup, err := openShard(ctx, shardDir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := outofcore.PrepareShard(ctx, src, 0, clickmodels.DefaultRanks)
+	cleanup()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newOpened(p, []byte("digest"))
+	key := fitKey{clickmodels.DBN, variant{}}
+	sf := e.fit(ctx, clickmodels.DBN, variant{})
+	for range 3 {
+		st := clickmodels.NewStats(clickmodels.DBN, clickmodels.DefaultRanks)
+		sf.EStep(ctx, st)
+		sf.SetGlobal(clickmodels.MStepGlobals(clickmodels.DBN, st))
+	}
+	opt := clickmodels.Options{Intervals: clickmodels.IntervalsGibbs}
+	gs, err := clickmodels.NewGibbsShards(clickmodels.DBN, opt, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c0, h, err := gs.Pass(ctx, 0, sf, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := gs.Reduce(0, h); err != nil {
+		t.Fatal(err)
+	}
+	round, err := gs.MarshalRound()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want0, err := c0.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := e.size
+	h0 := chainHash([]byte("start"), 0, nil)
+	path0 := chainPath(dir, 0, clickmodels.DBN, h0)
+	if err := e.keepChain(ctx, key, h0, path0, c0); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(path0); err != nil || !bytes.Equal(b, want0) {
+		t.Fatalf("chain file of pass 0: %v, or not the chain's encoding", err)
+	}
+	if e.size <= base+c0.Size() {
+		t.Errorf("entry of %d bytes with a chain of %d, was %d", e.size, c0.Size(), base)
+	}
+	// The next pass: the kept chain itself, no file read.
+	c, err := e.chainAt(ctx, key, h0, filepath.Join(dir, "absent"))
+	if err != nil || c != c0 {
+		t.Fatalf("kept chain not returned: %v", err)
+	}
+	c1, _, err := gs.Pass(ctx, 1, sf, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want1, err := c1.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(want1, want0) {
+		t.Fatal("pass 1 left the chain as it was")
+	}
+	h1 := chainHash(h0, 1, round)
+	if err := e.keepChain(ctx, key, h1, chainPath(dir, 0, clickmodels.DBN, h1), c1); err != nil {
+		t.Fatal(err)
+	}
+	// Pass 1 again (retried): the chain after pass 0 from its file, and
+	// the same chain after it.
+	if _, err := e.chainAt(ctx, key, chainHash(h0, 1, []byte("other")), filepath.Join(dir, "absent")); err == nil {
+		t.Fatal("a chain not kept, without its file")
+	}
+	c, err = e.chainAt(ctx, key, h0, path0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := c.MarshalBinary(); !bytes.Equal(b, want0) {
+		t.Fatal("the chain read back is not the chain after pass 0")
+	}
+	if err := gs.UnmarshalRound(round); err != nil {
+		t.Fatal(err)
+	}
+	c, _, err = gs.Pass(ctx, 1, sf, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := c.MarshalBinary(); !bytes.Equal(b, want1) {
+		t.Fatal("pass 1 retried from the file differs from its first run")
+	}
+	e.dropChain(key)
+	if e.size != base || len(e.chains) != 0 {
+		t.Errorf("entry of %d bytes after dropping its chain, want %d", e.size, base)
+	}
+}

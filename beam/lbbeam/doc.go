@@ -14,8 +14,8 @@
 //     sampler is clickmodels.GibbsShards', histograms summed exactly).
 //
 // One exception to the project's rule of no global state: a worker
-// process keeps the shards its EM steps opened in a cache (openShards in
-// cache.go), since a DoFn lives no longer than a bundle and each EM step
+// process keeps the shards its EM steps opened, and the Gibbs sampler's
+// chains on them, in a cache (openShards in cache.go), since a DoFn lives no longer than a bundle and each EM step
 // is a bundle of its own. The cache is bounded by FitOptions.ShardCache,
 // keyed by the SHA-256 of the prepared-shard file (it can never return
 // other bytes than the pipeline asks for), holds only what those bytes

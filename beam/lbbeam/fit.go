@@ -452,7 +452,13 @@ func valuesHash(prev, digest []byte, k clickmodels.Kind, v variant, global []flo
 // valuesPath is the values file of shard i's model k after history h in
 // dir.
 func valuesPath(dir string, i int, k clickmodels.Kind, h []byte) string {
-	return JoinPath(dir, fmt.Sprintf("values-%05d-%s-%x", i, k, h[:16]))
+	return scratchPath(dir, "values", i, k, h)
+}
+
+// scratchPath is the file of what (values, chain) of shard i's model k
+// named by the hash h in dir, a name RemoveScratch knows (scratchName).
+func scratchPath(dir, what string, i int, k clickmodels.Kind, h []byte) string {
+	return JoinPath(dir, fmt.Sprintf("%s-%05d-%s-%x", what, i, k, h[:16]))
 }
 
 // openFit opens shard i (its prepared-shard file in dir, of the given
@@ -646,11 +652,7 @@ func (f *stepFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard
 			return err
 		}
 		next := valuesHash(cur, segs[0], k, variant{f.Exact, f.PSCMAuthors, f.EmpiricalPrior}, em.Global)
-		vals := sf.MarshalPairs()
-		if err := writeFile(ctx, valuesPath(f.Dir, shard, k, next), func(w io.Writer) error {
-			_, err := w.Write(vals)
-			return err
-		}); err != nil {
+		if err := writeBytes(ctx, valuesPath(f.Dir, shard, k, next), sf.MarshalPairs()); err != nil {
 			return err
 		}
 		opened.at[fitKey{k, variant{f.Exact, f.PSCMAuthors, f.EmpiricalPrior}}] = next
@@ -820,7 +822,7 @@ type finishFn struct {
 	EmpiricalPrior bool
 	// Gibbs: the model's relevance intervals come from the Gibbs
 	// sampler (clickmodels.IntervalsGibbs; gibbs.go), run over Shards
-	// shards, whose finished chain is the state's second segment.
+	// shards, whose finished chain the state's second segment names.
 	Gibbs  bool
 	Shards int
 }
@@ -878,14 +880,14 @@ func (f *finishFn) gibbsShards() (*clickmodels.GibbsShards, error) {
 }
 
 func (f *finishFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard int, state []byte, msgs func(*[]byte) bool, emit func(ShardFinal)) error {
-	var chain []byte
+	var cur, old []byte
 	if f.Gibbs {
-		// The state is the model's EM state and the shard's chain.
-		parts, err := splitSegs(state, 2)
-		if err != nil {
-			return err
+		// The state is the model's EM state and the shard's chain's
+		// hashes (gibbs.go).
+		var err error
+		if state, cur, old, err = splitChainState(state); err != nil {
+			return fmt.Errorf("shard %d: %w", shard, err)
 		}
-		state, chain = parts[0], parts[1]
 	}
 	var opened *openedShard
 	sf, em, err := f.finalFit(ctx, &opened, shard, state, msgs)
@@ -904,14 +906,25 @@ func (f *finishFn) ProcessElement(ctx context.Context, _ beamstate.Provider, sha
 		if gs, err = f.gibbsShards(); err != nil {
 			return err
 		}
-		c, err := clickmodels.UnmarshalGibbsChain(chain)
+		key := f.key()
+		c, err := opened.chainAt(ctx, key, cur, chainPath(f.Dir, shard, key.kind, cur))
 		if err != nil {
 			return fmt.Errorf("shard %d: %w", shard, err)
 		}
 		if err := gs.SetChain(shard, c); err != nil {
 			return err
 		}
-		m, err = gs.FinalModel(ctx, sf, shard, 0, f.options())
+		if m, err = gs.FinalModel(ctx, sf, shard, 0, f.options()); err != nil {
+			return err
+		}
+		// No stage reads the chain again (a retried finish reads cur's
+		// file, which stays until the prepared files are removed).
+		opened.dropChain(key)
+		if len(old) > 0 {
+			if err := removeIfExists(ctx, chainPath(f.Dir, shard, key.kind, old)); err != nil {
+				return err
+			}
+		}
 	} else {
 		m, err = sf.FinalModel(ctx, 0, f.options())
 	}

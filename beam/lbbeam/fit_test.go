@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -91,17 +94,9 @@ func TestFitGoldenLog(t *testing.T) {
 // the log, the shards, the prepared shards and the outputs on memfs://.
 func TestShardThenFitCleanedLog(t *testing.T) {
 	ref := refdata.Path(t, "pyclick")
-	ctx := context.Background()
 	dir := t.TempDir()
 	logPath := filepath.Join(ref, "golden_ubm6k.tsv")
-	ingDir := filepath.Join(dir, "ingest")
-	if _, err := ingest.Run(ctx, ingest.Config{Format: ingest.FormatYandex, Log: logPath, OutDir: ingDir, PIISalt: testSalt}); err != nil {
-		t.Fatal(err)
-	}
-	log, err := sessions.Load(ingDir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	log := ingestLog(t, logPath, filepath.Join(dir, "ingest"))
 	shardDir := filepath.Join(dir, "shards")
 	memLog, memShards := memRoot(t)+"/golden.tsv", memRoot(t)+"/shards"
 	b, err := os.ReadFile(logPath)
@@ -126,23 +121,7 @@ func TestShardThenFitCleanedLog(t *testing.T) {
 // (the synthetic log's training log-likelihood settles within about a
 // dozen iterations to 1e-4), on a log needing no shared data.
 func TestFitTolerance(t *testing.T) {
-	dir := t.TempDir()
-	logPath := filepath.Join(dir, "log.tsv")
-	if err := os.WriteFile(logPath, awkwardLog(t, 20000), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ingDir := filepath.Join(dir, "ingest")
-	if _, err := ingest.Run(context.Background(), ingest.Config{Format: ingest.FormatYandex, Log: logPath, OutDir: ingDir, PIISalt: testSalt}); err != nil {
-		t.Fatal(err)
-	}
-	log, err := sessions.Load(ingDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	shardDir := filepath.Join(dir, "shards")
-	if _, err := shards.Write(context.Background(), ingDir, 3, shards.SplitConfig{Split: "spec", TrainFraction: 0.75}, shardDir, shards.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	log, shardDir := ingestShards(t, awkwardLog(t, 20000))
 	// PyClick's E-step, then the exact one (the default estimator's),
 	// then the exact one accelerated (SQUAREM, accel.go), and that with
 	// the empirical-Bayes prior (clickmodels.Options.EmpiricalPrior,
@@ -274,4 +253,89 @@ func readMetrics(t *testing.T, dir string) []clickmodels.Report {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// TestFitGibbsMemfs: DBN's Gibbs sampler (FitOptions.Intervals gibbs)
+// with the shards, the prepared shards and so the chain files on
+// memfs:// and no cache of opened shards, so that every pass reads its
+// shard's chain back through Beam's file-system layer: the relevance and
+// parameter files equal lovbench fit's with the same options, the
+// prepared-shard directory then holds one chain file per shard (the
+// passes and the finish removed the others), and RemoveScratch removes
+// it whole.
+func TestFitGibbsMemfs(t *testing.T) {
+	ctx := context.Background()
+	log, shardDir := ingestShards(t, awkwardLog(t, 3000))
+	opt := clickmodels.Options{Iterations: 10, Exact: true, Intervals: clickmodels.IntervalsGibbs}
+	wantDir := filepath.Join(t.TempDir(), "want")
+	if _, err := clickmodels.Run(ctx, log, clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.DBN}, Options: opt}, wantDir); err != nil {
+		t.Fatal(err)
+	}
+	root := memRoot(t)
+	toMemfs(t, shardDir, root+"/shards")
+	prep := root + "/fit/.prepared"
+	p, s := beam.NewPipelineWithRoot()
+	if err := BuildFit(s, FitOptions{ShardDir: root + "/shards", Kinds: []clickmodels.Kind{clickmodels.DBN}, Iterations: opt.Iterations, Exact: true,
+		Intervals: clickmodels.IntervalsGibbs, OutDir: root + "/fit", PrepDir: prep, ShardCache: -1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ptest.Run(p); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"DBN_relevance.tsv", "DBN_params.json"} {
+		sameFile(t, filepath.Join(wantDir, f), root+"/fit/"+f)
+	}
+	fsys, err := remoteFS(prep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chains, err := fsys.List(ctx, prep+"/chain-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if n := len(slices.DeleteFunc(slices.Clone(chains), func(c string) bool { return !strings.HasPrefix(c, prep+fmt.Sprintf("/chain-%05d-DBN-", i)) })); n != 1 {
+			t.Errorf("shard %d: %d chain files left, want the last one: %q", i, n, chains)
+		}
+	}
+	if err := RemoveScratch(ctx, prep); err != nil {
+		t.Fatal(err)
+	}
+	if left, err := fsys.List(ctx, prep+"/*"); err != nil || len(left) != 0 {
+		t.Errorf("left in the prepared-shard directory: %q (%v)", left, err)
+	}
+}
+
+// ingestShards ingests the Yandex log b as lovbench ingest does and
+// writes it as 3 query shards (the spec split), returning the ingested
+// log and the shard directory.
+func ingestShards(t *testing.T, b []byte) (*sessions.Log, string) {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	logPath := filepath.Join(dir, "log.tsv")
+	if err := os.WriteFile(logPath, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ingDir := filepath.Join(dir, "ingest")
+	log := ingestLog(t, logPath, ingDir)
+	shardDir := filepath.Join(dir, "shards")
+	if _, err := shards.Write(ctx, ingDir, 3, shards.SplitConfig{Split: "spec", TrainFraction: 0.75}, shardDir, shards.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return log, shardDir
+}
+
+// ingestLog ingests the Yandex log at logPath into ingDir as lovbench
+// ingest does and loads it.
+func ingestLog(t *testing.T, logPath, ingDir string) *sessions.Log {
+	t.Helper()
+	if _, err := ingest.Run(context.Background(), ingest.Config{Format: ingest.FormatYandex, Log: logPath, OutDir: ingDir, PIISalt: testSalt}); err != nil {
+		t.Fatal(err)
+	}
+	log, err := sessions.Load(ingDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return log
 }

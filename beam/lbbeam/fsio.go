@@ -282,6 +282,26 @@ func writeBytes(ctx context.Context, path string, data []byte) error {
 	})
 }
 
+// writeScratch writes data to path as writeBytes does, but a local file
+// unsynced (atomicfile.File.SkipSync): for the run's scratch files in its
+// prepared-shard directory, which it writes one of per shard and step,
+// reads back within the run and removes at its end.
+func writeScratch(ctx context.Context, path string, data []byte) error {
+	if IsRemote(path) {
+		return writeBytes(ctx, path, data)
+	}
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	f.SkipSync()
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	return f.Commit()
+}
+
 // copyUp copies the local file src to path (writeFile).
 func copyUp(ctx context.Context, src, path string) error {
 	f, err := os.Open(src)

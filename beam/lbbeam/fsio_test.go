@@ -71,15 +71,16 @@ func TestWriteFileAllOrNothing(t *testing.T) {
 	}
 }
 
-// TestRemoveScratch: RemoveScratch removes the prepared shards and values
-// files of a scratch directory, on memfs and locally, and nothing beside
-// it or of another name in it (an error names what stays);
-// removeIfExists removes a file and accepts a missing one.
+// TestRemoveScratch: RemoveScratch removes the prepared shards, values
+// and chain files of a scratch directory, on memfs and locally, and
+// nothing beside it or of another name in it (an error names what
+// stays); removeIfExists removes a file and accepts a missing one.
 func TestRemoveScratch(t *testing.T) {
 	ctx := context.Background()
 	root := memRoot(t)
 	local := t.TempDir()
-	own := []string{".prepared/shard-00000.prep", ".prepared/shard-00001.prep", ".prepared/values-00001-UBM-0123456789abcdef0123456789abcdef"}
+	own := []string{".prepared/shard-00000.prep", ".prepared/shard-00001.prep", ".prepared/values-00001-UBM-0123456789abcdef0123456789abcdef",
+		".prepared/chain-00001-DBN-0123456789abcdef0123456789abcdef"}
 	for _, name := range append(own, ".prepared.keep", "UBM_params.json") {
 		memfs.Write(root+"/"+name, []byte("x"))
 		p := filepath.Join(local, name)

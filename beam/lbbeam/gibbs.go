@@ -3,6 +3,8 @@ package lbbeam
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 
@@ -25,7 +27,7 @@ func init() {
 // iterations are stages, each but the last followed by a stage of one
 // element that ends the pass,
 //
-//	(shard, EM state + chain) --pass p, side inputs: the EM messages, the round of pass p--> (shard, EM state + chain) + message
+//	(shard, EM state + chain ref) --pass p, side inputs: the EM messages, the round of pass p--> (shard, EM state + chain ref) + message
 //	impulse --end of pass p, side input: every shard's message of pass p--> the round of pass p+1
 //
 // from the shards' states after the model's last EM step (state) and
@@ -41,9 +43,16 @@ func init() {
 // (GibbsShards.Pass). (Until 2026-11-29 every shard ended the previous
 // pass itself: the same round, but the priors fitted once per shard,
 // which with 16 shards was most of the sampler's CPU.) The chain
-// (clickmodels.GibbsChain's encoding) travels with the state; the logic
-// is clickmodels', which outofcore.RunShards runs the same way, so the
-// relevance's Betas are lovbench fit's bits.
+// (clickmodels.GibbsChain) does not travel with the state, as the EM pair
+// values do not: the state names it by the hash of the passes it is
+// after (chainHash), the worker keeps it decoded in its cache entry of
+// the shard (cache.go), and each pass writes it to a chain file in the
+// prepared-shard directory (chainPath), which a worker reads only if its
+// cache does not hold the chain the state names. (Until 2026-11-29 the
+// chain's encoding travelled in the element, 30-60 MB a pass at 1 M
+// SERPs, encoded, moved and decoded by the runner every pass.) The
+// logic is clickmodels', which outofcore.RunShards runs the same way,
+// so the relevance's Betas are lovbench fit's bits.
 func buildGibbs(s beam.Scope, fin *finishFn, state, msgs beam.PCollection) (beam.PCollection, error) {
 	gs, err := fin.gibbsShards()
 	if err != nil {
@@ -75,15 +84,12 @@ func (f *gibbsFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shar
 	if err != nil {
 		return err
 	}
-	emState, chain := state, []byte(nil)
+	emState, round := state, []byte(nil)
+	var cur, old []byte // the chain's hashes (splitChainState)
 	if f.Pass > 0 {
-		// The EM state, then the chain.
-		parts, err := splitSegs(state, 2)
-		if err != nil {
-			return err
+		if emState, cur, old, err = splitChainState(state); err != nil {
+			return fmt.Errorf("shard %d: %w", shard, err)
 		}
-		emState, chain = parts[0], parts[1]
-		var round []byte
 		if !rounds(&round) {
 			return fmt.Errorf("lbbeam: no round for Gibbs pass %d", f.Pass)
 		}
@@ -92,21 +98,38 @@ func (f *gibbsFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shar
 		}
 	}
 	var opened *openedShard
-	sf, _, err := fin.finalFit(ctx, &opened, shard, emState, msgs)
+	sf, em, err := fin.finalFit(ctx, &opened, shard, emState, msgs)
 	if err != nil {
 		return err
 	}
+	key := fin.key()
 	var c *clickmodels.GibbsChain
 	if f.Pass > 0 {
-		if c, err = clickmodels.UnmarshalGibbsChain(chain); err != nil {
+		if c, err = opened.chainAt(ctx, key, cur, chainPath(fin.Dir, shard, key.kind, cur)); err != nil {
 			return fmt.Errorf("shard %d: %w", shard, err)
 		}
+	} else {
+		cur = fin.chainStart(emState, em)
 	}
 	c, h, err := gs.Pass(ctx, f.Pass, sf, c)
 	if err != nil {
 		return err
 	}
-	round, err := gs.MarshalRound()
+	next := chainHash(cur, f.Pass, round)
+	if err := opened.keepChain(ctx, key, next, chainPath(fin.Dir, shard, key.kind, next), c); err != nil {
+		return err
+	}
+	if len(old) > 0 {
+		// The chain before the last pass's: no pass reads it again (a
+		// retried pass reads cur).
+		if err := removeIfExists(ctx, chainPath(fin.Dir, shard, key.kind, old)); err != nil {
+			return err
+		}
+	}
+	if f.Pass == 0 {
+		cur = nil // the start has no chain file
+	}
+	nextRound, err := gs.MarshalRound()
 	if err != nil {
 		return err
 	}
@@ -116,15 +139,129 @@ func (f *gibbsFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shar
 			return err
 		}
 	}
-	cb, err := c.MarshalBinary()
+	// The fit's values are the EM's, unchanged by the sampler: the next
+	// pass finds them in the cache, with the chain.
+	openShards.put(opened, fin.Cache)
+	emitMsg(joinSegs([][]byte{nextRound, hb}))
+	emitState(shard, joinSegs([][]byte{emState, joinSegs([][]byte{next, cur})}))
+	return nil
+}
+
+// Between the sampler's passes a shard's state is joinSegs of the
+// model's EM state (as after its last EM step) and the chain's
+// reference: joinSegs of the hash naming the chain after the last pass
+// (chainHash) and that of the chain before it, whose chain file the next
+// pass removes (none after pass 0).
+
+// splitChainState splits a shard's state between two passes into its EM
+// state and its chain's hashes.
+func splitChainState(state []byte) (em, cur, old []byte, err error) {
+	parts, err := splitSegs(state, 2)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ref, err := splitSegs(parts[1], 2)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if len(ref[0]) != sha256.Size || (len(ref[1]) != 0 && len(ref[1]) != sha256.Size) {
+		return nil, nil, nil, fmt.Errorf("lbbeam: a Gibbs chain named by hashes of %d and %d bytes", len(ref[0]), len(ref[1]))
+	}
+	return parts[0], ref[0], ref[1], nil
+}
+
+// chainStart names what the sampler starts from on a shard: its state
+// after the model's last EM step (the prepared shard's digest and the
+// hashes of every model's pair values), the final EM globals em.Global
+// (which pass 0 reads beside the pair values), the model and the
+// options of its intervals. The chain after pass 0 is a function of
+// these and of the sampler's setting, which they fix
+// (clickmodels.GibbsIntervals for Intervals gibbs).
+func (f *finishFn) chainStart(state []byte, em emState) []byte {
+	h := sha256.New()
+	h.Write([]byte("gibbs"))
+	h.Write(binary.AppendUvarint(nil, uint64(len(state))))
+	h.Write(state)
+	o := f.options()
+	h.Write([]byte{byte(f.Kinds[f.Model])})
+	h.Write(encodeFloats([]float64{o.Level}))
+	h.Write([]byte(o.Intervals))
+	h.Write(encodeFloats(em.Global))
+	return h.Sum(nil)
+}
+
+// chainHash names the chain after pass p run on the chain named prev
+// (pass 0: the start, chainStart) under round, the round the pass ran
+// with (GibbsShards.MarshalRound; empty in pass 0): a function of these
+// alone, so a chain file named by it can only hold that chain.
+func chainHash(prev []byte, p int, round []byte) []byte {
+	h := sha256.New()
+	h.Write(prev)
+	h.Write(binary.AppendUvarint(nil, uint64(p)))
+	h.Write(round)
+	return h.Sum(nil)
+}
+
+// chainPath is the chain file of shard i's model k named h in dir.
+func chainPath(dir string, i int, k clickmodels.Kind, h []byte) string {
+	return scratchPath(dir, "chain", i, k, h)
+}
+
+// keptChain is a Gibbs chain in a cache entry: the chain named at and
+// the buffer its last encoding went through (reused by the next).
+type keptChain struct {
+	at   []byte
+	c    *clickmodels.GibbsChain
+	buf  []byte
+	size int64 // what the entry's size counts of it
+}
+
+// key is the cache key of the model's fit (fitKey).
+func (f *finishFn) key() fitKey {
+	return fitKey{clickmodels.Kind(f.Kinds[f.Model]), variant{f.Exact, f.PSCMAuthors, f.EmpiricalPrior}}
+}
+
+// chainAt returns the chain of model key named h on e's shard: the one
+// e keeps if it is that one, else the one decoded from the chain file at
+// path, which the pass that ran it wrote. The chain is e's no longer
+// until keepChain gives it back (a pass changes it in place).
+func (e *openedShard) chainAt(ctx context.Context, key fitKey, h []byte, path string) (*clickmodels.GibbsChain, error) {
+	kc := e.keptChain(key)
+	if bytes.Equal(kc.at, h) {
+		kc.at = nil
+		return kc.c, nil
+	}
+	kc.at = nil
+	if kc.c == nil {
+		kc.c = &clickmodels.GibbsChain{}
+	}
+	b, err := readFile(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	// Into the kept chain's arrays: it is not the one asked for.
+	if err := kc.c.UnmarshalBinary(b); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return kc.c, nil
+}
+
+// keepChain writes the chain c of model key, named h, to its chain file
+// at path and keeps it in e for chainAt.
+func (e *openedShard) keepChain(ctx context.Context, key fitKey, h []byte, path string, c *clickmodels.GibbsChain) error {
+	kc := e.keptChain(key)
+	kc.at = nil
+	b, err := c.AppendBinary(kc.buf[:0])
 	if err != nil {
 		return err
 	}
-	// The fit's values are the EM's, unchanged by the sampler: the next
-	// pass finds them in the cache.
-	openShards.put(opened, fin.Cache)
-	emitMsg(joinSegs([][]byte{round, hb}))
-	emitState(shard, joinSegs([][]byte{emState, cb}))
+	kc.buf = b
+	if err := writeScratch(ctx, path, b); err != nil {
+		return err
+	}
+	e.size -= kc.size
+	kc.at, kc.c, kc.size = h, c, c.Size()+int64(cap(b))
+	e.size += kc.size
 	return nil
 }
 
@@ -192,4 +329,26 @@ func reduceGibbs(gs *clickmodels.GibbsShards, p int, rounds func(*[]byte) bool) 
 		return err
 	}
 	return gs.Reduce(p, total)
+}
+
+// keptChain returns e's kept chain of model key, made empty if e has
+// none.
+func (e *openedShard) keptChain(key fitKey) *keptChain {
+	kc := e.chains[key]
+	if kc == nil {
+		kc = &keptChain{}
+		if e.chains == nil {
+			e.chains = map[fitKey]*keptChain{}
+		}
+		e.chains[key] = kc
+	}
+	return kc
+}
+
+// dropChain drops e's kept chain of model key (the finish has read it).
+func (e *openedShard) dropChain(key fitKey) {
+	if kc := e.chains[key]; kc != nil {
+		e.size -= kc.size
+		delete(e.chains, key)
+	}
 }

@@ -146,14 +146,14 @@ func (o *Output) Abort() {
 }
 
 // scratchName matches the files a fit writes into its scratch directory
-// (PreparedPath, valuesPath), and the temporary file a killed local write
+// (PreparedPath, valuesPath, chainPath), and the temporary file a killed local write
 // of one of them leaves (atomicfile.Create).
-var scratchName = regexp.MustCompile(`^(\.)?(shard-[0-9]{5,}\.prep|values-[0-9]{5,}-[A-Za-z0-9]+-[0-9a-f]{32})(\.tmp-[0-9]+)?$`)
+var scratchName = regexp.MustCompile(`^(\.)?(shard-[0-9]{5,}\.prep|(values|chain)-[0-9]{5,}-[A-Za-z0-9]+-[0-9a-f]{32})(\.tmp-[0-9]+)?$`)
 
 // RemoveScratch removes the files the fit pipeline wrote into its scratch
-// directory dir (prepared shards, values files), and dir itself when it
-// is local. Nothing else is removed: a file of another name in dir is an
-// error naming it, and stays.
+// directory dir (prepared shards, values and chain files), and dir itself
+// when it is local. Nothing else is removed: a file of another name in
+// dir is an error naming it, and stays.
 func RemoveScratch(ctx context.Context, dir string) error {
 	var left []string
 	if !IsRemote(dir) {

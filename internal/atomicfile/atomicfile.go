@@ -62,7 +62,9 @@ type File struct {
 	prev os.FileInfo
 	// perm is the published file's permission (0644 unless SetPerm).
 	perm os.FileMode
-	done bool
+	// noSync: Commit does not sync (SkipSync).
+	noSync bool
+	done   bool
 }
 
 // Create starts writing path atomically. The parent directory is created if
@@ -103,6 +105,14 @@ const bufferSize = 64 << 10
 // so the content is never readable by others on its way.
 func (f *File) SetPerm(perm os.FileMode) { f.perm = perm }
 
+// SkipSync makes Commit publish the file without syncing it or its
+// directory: still whole or not at all for every reader (the rename),
+// but not durable across a crash of the machine. It is for scratch files
+// that a run writes many of, reads back within itself and removes before
+// it ends, so that a crash loses them with the run (lovbench-beam's
+// values and chain files), where a sync would cost a disk write each.
+func (f *File) SkipSync() { f.noSync = true }
+
 // Write implements io.Writer (buffered).
 func (f *File) Write(p []byte) (int, error) { return f.buf.Write(p) }
 
@@ -131,9 +141,11 @@ func (f *File) Commit() error {
 		f.cleanup()
 		return fmt.Errorf("write %s: %w", f.path, err)
 	}
-	if err := f.tmp.Sync(); err != nil {
-		f.cleanup()
-		return fmt.Errorf("sync %s: %w", f.path, err)
+	if !f.noSync {
+		if err := f.tmp.Sync(); err != nil {
+			f.cleanup()
+			return fmt.Errorf("sync %s: %w", f.path, err)
+		}
 	}
 	if err := f.tmp.Close(); err != nil {
 		os.Remove(f.tmp.Name())
@@ -152,6 +164,9 @@ func (f *File) Commit() error {
 	if err := os.Rename(f.tmp.Name(), f.path); err != nil {
 		os.Remove(f.tmp.Name())
 		return fmt.Errorf("rename %s: %w", f.path, err)
+	}
+	if f.noSync {
+		return nil
 	}
 	return SyncDir(filepath.Dir(f.path))
 }

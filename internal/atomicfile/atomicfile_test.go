@@ -40,6 +40,33 @@ func TestCommitPublishesAndAbortLeavesNothing(t *testing.T) {
 
 // An output file given as a symbolic link is written
 // through; the link stays a link.
+// TestSkipSync: a file committed unsynced is published whole under its
+// name, over an earlier one, with no temporary file left beside it.
+func TestSkipSync(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "scratch")
+	for _, content := range []string{"first", "second, longer"} {
+		f, err := Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.SkipSync()
+		if _, err := f.WriteString(content); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		f.Abort() // after Commit: nothing
+		if got, err := os.ReadFile(p); err != nil || string(got) != content {
+			t.Fatalf("got %q, %v, want %q", got, err, content)
+		}
+	}
+	if ents, err := os.ReadDir(dir); err != nil || len(ents) != 1 {
+		t.Fatalf("%d files in the directory (%v), want 1", len(ents), err)
+	}
+}
+
 func TestWriteThroughSymlink(t *testing.T) {
 	dir := t.TempDir()
 	real, link := filepath.Join(dir, "real.csv"), filepath.Join(dir, "out.csv")

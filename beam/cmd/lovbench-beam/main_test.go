@@ -134,7 +134,8 @@ func TestFitFromLog(t *testing.T) {
 // own, repeated 230 times each (records of weight 230 in training, the
 // spec split's first 75%: the grouped walks, from weight 16; and its
 // pairs shown in 690 SERPs, so held at their fit, GibbsSetting.HoldShown,
-// their records not swept).
+// their records not swept). So does the same fit with --shard-cache 0,
+// every pass reading its shard's chain from its chain file.
 func TestFitGibbsFromLog(t *testing.T) {
 	dir := t.TempDir()
 	logPath := filepath.Join(dir, "log.tsv")
@@ -177,11 +178,23 @@ func TestFitGibbsFromLog(t *testing.T) {
 		return want
 	}
 	want := fitInto(clickmodels.IntervalsGibbs)
-	for _, f := range []string{"DBN_relevance.tsv", "SDBN_relevance.tsv", "DBN_params.json", "SDBN_params.json"} {
-		a, err1 := os.ReadFile(filepath.Join(want, f))
-		b, err2 := os.ReadFile(filepath.Join(out, f))
-		if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
-			t.Errorf("%s differs from lovbench fit --intervals-from gibbs's (%v, %v)", f, err1, err2)
+	// Without the worker's cache every pass reads its shard's chain
+	// from the chain file the pass before wrote: the same bits.
+	noCache := filepath.Join(dir, "fit-nocache")
+	setFlags(t, map[string]string{"log": logPath, "out": noCache, "shards": "3", "models": "dbn,sdbn", "intervals-from": "gibbs", "shard-cache": "0"})
+	if err := run(context.Background(), "fit"); err != nil {
+		t.Fatal(err)
+	}
+	for _, got := range []string{out, noCache} {
+		for _, f := range []string{"DBN_relevance.tsv", "SDBN_relevance.tsv", "DBN_params.json", "SDBN_params.json"} {
+			a, err1 := os.ReadFile(filepath.Join(want, f))
+			b, err2 := os.ReadFile(filepath.Join(got, f))
+			if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
+				t.Errorf("%s: %s differs from lovbench fit --intervals-from gibbs's (%v, %v)", got, f, err1, err2)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(got, ".prepared")); !os.IsNotExist(err) {
+			t.Errorf("%s: prepared shards or chain files left behind: %v", got, err)
 		}
 	}
 	if m, err := os.ReadFile(filepath.Join(out, "metrics.json")); err != nil || !bytes.Contains(m, []byte("gibbs-hierarchical-cascade")) {
