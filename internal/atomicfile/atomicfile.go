@@ -110,7 +110,7 @@ func (f *File) SetPerm(perm os.FileMode) { f.perm = perm }
 // but not durable across a crash of the machine. It is for scratch files
 // that a run writes many of, reads back within itself and removes before
 // it ends, so that a crash loses them with the run (lovbench-beam's
-// values and chain files), where a sync would cost a disk write each.
+// Gibbs chain files), where a sync would cost a disk write each.
 func (f *File) SkipSync() { f.noSync = true }
 
 // Write implements io.Writer (buffered).

@@ -38,8 +38,6 @@ func TestCommitPublishesAndAbortLeavesNothing(t *testing.T) {
 	}
 }
 
-// An output file given as a symbolic link is written
-// through; the link stays a link.
 // TestSkipSync: a file committed unsynced is published whole under its
 // name, over an earlier one, with no temporary file left beside it.
 func TestSkipSync(t *testing.T) {
@@ -67,6 +65,8 @@ func TestSkipSync(t *testing.T) {
 	}
 }
 
+// An output file given as a symbolic link is written
+// through; the link stays a link.
 func TestWriteThroughSymlink(t *testing.T) {
 	dir := t.TempDir()
 	real, link := filepath.Join(dir, "real.csv"), filepath.Join(dir, "out.csv")
