@@ -47,14 +47,14 @@ func main() {
 	splitName := flag.String("split", string(split.Spec), "fit --split: spec (the default), random or time")
 	seed := flag.Uint64("seed", split.DefaultSeed, "fit --seed: the seed of the random split")
 	eb := flag.Bool("empirical-prior", false, "fit the default estimator's fits with the empirical-Bayes prior (clickmodels.Options.EmpiricalPrior; --estimator pyclick's stay PyClick's)")
-	gibbs := flag.Bool("gibbs", false, "also fit each model the Gibbs sampler serves (DBN, SDBN) with its intervals from it (fit --intervals-from gibbs): the same labels, other confidences")
+	both := flag.Bool("intervals", false, "also fit each model the Gibbs sampler serves (DBN, SDBN) with its intervals from the counts and from the sampler (fit --intervals-from counts, gibbs; the default, auto, is one of them by the log's size): the same labels, other confidences")
 	flag.Parse()
 	sp, err := split.Parse(*splitName)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "humangrades: -split:", err)
 		os.Exit(2)
 	}
-	if err := run(context.Background(), *logPath, *gradesPath, *models, sp, *seed, *eb, *gibbs, os.Stdout); err != nil {
+	if err := run(context.Background(), *logPath, *gradesPath, *models, sp, *seed, *eb, *both, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "humangrades:", err)
 		os.Exit(1)
 	}
@@ -75,13 +75,15 @@ type variant struct {
 // sp seeded with seed: the defaults with the SERPs without a click kept
 // and dropped; for a model whose default E-step is not PyClick's
 // (clickmodels.Kind.ExactEStep) the same two under --estimator pyclick;
-// for PSCM the same two under --pscm-authors; with gibbs, for a model
-// the Gibbs sampler serves (DBN, SDBN; clickmodels.IntervalsGibbs), the same
-// two with their intervals from it.
-func variants(kinds []clickmodels.Kind, sp split.Kind, seed uint64, eb, gibbs bool) []*variant {
+// for PSCM the same two under --pscm-authors; with intervals, for a
+// model the Gibbs sampler serves (DBN, SDBN), the same two with their
+// intervals from the counts and the same two from the sampler
+// (clickmodels.IntervalsCounts, IntervalsGibbs).
+func variants(kinds []clickmodels.Kind, sp split.Kind, seed uint64, eb, intervals bool) []*variant {
 	deflt := func(c *clickmodels.RunConfig) { c.Split, c.Seed, c.EmpiricalPrior = sp, seed, c.EmpiricalPrior || eb }
 	pyclick := func(c *clickmodels.RunConfig) { deflt(c); c.Options = clickmodels.EstimatorPyClick.Options() }
 	authors := func(c *clickmodels.RunConfig) { deflt(c); c.PSCMAuthors = true }
+	counted := func(c *clickmodels.RunConfig) { deflt(c); c.Intervals = clickmodels.IntervalsCounts }
 	sampled := func(c *clickmodels.RunConfig) { deflt(c); c.Intervals = clickmodels.IntervalsGibbs }
 	var vs []*variant
 	// both adds the fit with the SERPs without a click kept and dropped;
@@ -103,7 +105,8 @@ func variants(kinds []clickmodels.Kind, sp split.Kind, seed uint64, eb, gibbs bo
 		if k.ExactEStep() {
 			both(k, "click-less SERPs kept, `--estimator pyclick`", "`--drop-clickless --estimator pyclick`", pyclick, def)
 		}
-		if gibbs && (k == clickmodels.DBN || k == clickmodels.SDBN) {
+		if intervals && (k == clickmodels.DBN || k == clickmodels.SDBN) {
+			both(k, "click-less SERPs kept, `--intervals-from counts`", "`--drop-clickless --intervals-from counts`", counted, nil)
 			both(k, "click-less SERPs kept, `--intervals-from gibbs`", "`--drop-clickless --intervals-from gibbs`", sampled, nil)
 		}
 	}
@@ -112,7 +115,7 @@ func variants(kinds []clickmodels.Kind, sp split.Kind, seed uint64, eb, gibbs bo
 
 // run fits every variant of models on the log and writes the tables of
 // their agreement with the grades (and with the engine's order) to w.
-func run(ctx context.Context, logPath, gradesPath, models string, sp split.Kind, seed uint64, eb, gibbs bool, w io.Writer) error {
+func run(ctx context.Context, logPath, gradesPath, models string, sp split.Kind, seed uint64, eb, intervals bool, w io.Writer) error {
 	grades, err := calibration.ReadGrades(gradesPath)
 	if err != nil {
 		return err
@@ -121,7 +124,7 @@ func run(ctx context.Context, logPath, gradesPath, models string, sp split.Kind,
 	if err != nil {
 		return err
 	}
-	vs := variants(kinds, sp, seed, eb, gibbs)
+	vs := variants(kinds, sp, seed, eb, intervals)
 	work, err := os.MkdirTemp("", "lovbench-humangrades-")
 	if err != nil {
 		return err

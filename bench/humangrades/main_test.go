@@ -104,11 +104,11 @@ func twoListLog(t *testing.T) (logPath, gradesPath string) {
 	return logPath, gradesPath
 }
 
-// TestGibbsVariants: with -gibbs, the models the sampler serves (SDBN
-// here) are fitted once more each way with their intervals from it, and
-// the others (DCTR) are not. The sampler changes the intervals, not the
-// relevance column, so its rows agree with the grades exactly as the
-// default's do: on TestPyClickVariants's log, exact SDBN orders z below w
+// TestGibbsVariants: with -intervals, the models the sampler serves (SDBN
+// here) are fitted twice more each way, with their intervals from the
+// counts and from the sampler, and the others (DCTR) are not. The
+// intervals' method changes the intervals, not the relevance column, so
+// their rows agree with the grades exactly as the default's do: on TestPyClickVariants's log, exact SDBN orders z below w
 // against the grades (0.000 of the one document pair) with the click-less
 // SERPs kept, and estimates only z of the two judged pairs without them
 // (no document pair).
@@ -122,12 +122,14 @@ func TestGibbsVariants(t *testing.T) {
 		"| SDBN | click-less SERPs kept (default) | 2 | 1 | 0.000 |",
 		"| SDBN | click-less SERPs kept, `--intervals-from gibbs` | 2 | 1 | 0.000 |",
 		"| SDBN | `--drop-clickless --intervals-from gibbs` | 1 | 0 | 0.000 |",
+		"| SDBN | click-less SERPs kept, `--intervals-from counts` | 2 | 1 | 0.000 |",
+		"| SDBN | `--drop-clickless --intervals-from counts` | 1 | 0 | 0.000 |",
 	} {
 		if !strings.Contains(out.String(), "\n"+row) {
 			t.Errorf("no row starting %s in\n%s", row, out.String())
 		}
 	}
-	if strings.Contains(out.String(), "| DCTR | click-less SERPs kept, `--intervals-from gibbs`") {
+	if strings.Contains(out.String(), "| DCTR | click-less SERPs kept, `--intervals-from") {
 		t.Errorf("a DCTR row with the sampler's intervals in\n%s", out.String())
 	}
 }

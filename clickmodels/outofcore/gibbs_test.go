@@ -52,7 +52,8 @@ func TestGibbsShardInvariance(t *testing.T) {
 	// The counts' intervals differ: the files compared are the sampler's.
 	counts := cfg
 	counts.Intervals = clickmodels.IntervalsCounts
-	if f := clickmodels.RelevanceFile("DBN"); bytes.Equal(wholeFit(t, src, counts)[f], want[f]) {
+	countsFit := wholeFit(t, src, counts)
+	if f := clickmodels.RelevanceFile("DBN"); bytes.Equal(countsFit[f], want[f]) {
 		t.Fatalf("%s: the sampler's is the counts'", f)
 	}
 	sp := shards.SplitConfig{Split: cfg.Split, TrainFraction: cfg.TrainFraction}
@@ -70,8 +71,10 @@ func TestGibbsShardInvariance(t *testing.T) {
 	if f := clickmodels.RelevanceFile("DBN"); bytes.Equal(wantHeld[f], want[f]) {
 		t.Fatalf("%s: the sampler holding pairs writes what it writes holding none", f)
 	}
-	if f := clickmodels.RelevanceFile("DBN"); bytes.Equal(wantHeld[f], wholeFit(t, src, counts)[f]) {
+	if f := clickmodels.RelevanceFile("DBN"); bytes.Equal(wantHeld[f], countsFit[f]) {
 		t.Fatalf("%s: the sampler holding pairs writes the counts'", f)
 	}
-	shardFitsEqual(t, src, sp, held, wantHeld, [][2]int{{1, 1}, {2, 2}, {5, 1}}, nil)
+	// The most split of the layouts above (the others are the same code
+	// with the same pairs held).
+	shardFitsEqual(t, src, sp, held, wantHeld, [][2]int{{5, 1}}, nil)
 }
