@@ -229,6 +229,7 @@ func simFifths(t *testing.T, k clickmodels.Kind, serps int, sparse bool) *calibr
 // the merge of issue 36 part 1). TestFifthsRefUBMDense went the other way
 // (fifths_test.go).
 func TestFifthsRefUBMSparse(t *testing.T) {
+	t.Parallel()
 	checkFifths(t, refFifths(t, refsim.UBM, 10000, 2000), true)
 }
 
@@ -241,6 +242,7 @@ func TestFifthsRefUBMSparse(t *testing.T) {
 // the counts' (fit --intervals-from counts) 0.880 0.913 0.880 0.893
 // 0.853, ECE 0.031.
 func TestFifthsRefDBNVeryDenseWhole(t *testing.T) {
+	t.Parallel()
 	checkFifths(t, refFifthsWith(t, refsim.DBN, 200000, 50, calibration.Options{}), false)
 }
 
@@ -256,7 +258,10 @@ func TestFifthsRefDBNVeryDenseWhole(t *testing.T) {
 // one over the largest lower confidence bound of the pairs'
 // attractiveness (0.887: c up to 1.127; clickmodels/identify.go) every
 // fifth holds: 0.911 0.941 0.931 0.944 0.962, ECE 0.018.
-func TestFifthsRefUBMDense(t *testing.T) { checkFifths(t, refUBMDense(t), true) }
+func TestFifthsRefUBMDense(t *testing.T) {
+	t.Parallel()
+	checkFifths(t, refUBMDense(t), true)
+}
 
 // refUBMDenseReport is the report of TestFifthsRefUBMDense's path (the
 // default options on UBM's 60,000 SERPs over 300 queries), made once per
@@ -287,6 +292,7 @@ func refUBMDense(t *testing.T) *calibration.Report {
 // files, made once) instead of making it again; if the default stops
 // accelerating, it runs the path with Accelerate set.
 func TestFifthsRefUBMDenseAccelerate(t *testing.T) {
+	t.Parallel()
 	if fit.DefaultConfig().RunConfig.Accelerate {
 		checkFifths(t, refUBMDense(t), true)
 		return
@@ -304,6 +310,7 @@ func TestFifthsRefUBMDenseAccelerate(t *testing.T) {
 // concentration of such a cell at most what its own pairs identify
 // (clickmodels, priorTableOf): 0.891 0.955 0.953 0.954 0.962, ECE 0.036.
 func TestFifthsSimUBMDense(t *testing.T) {
+	t.Parallel()
 	checkFifths(t, simFifths(t, clickmodels.UBM, 20000, false), true)
 }
 
@@ -319,6 +326,7 @@ func TestFifthsSimUBMDense(t *testing.T) {
 // 0.875 0.868, 0.039); the sampler: 0.885 0.903 0.895 0.895 0.914, ECE
 // 0.037 (seed 2: 0.885 0.904 0.902 0.922 0.913, 0.031).
 func TestFifthsRefDBNDense(t *testing.T) {
+	t.Parallel()
 	checkFifths(t, refFifths(t, refsim.DBN, 60000, 300), false)
 }
 
@@ -327,6 +335,7 @@ func TestFifthsRefDBNDense(t *testing.T) {
 // 0.877 0.875 0.881, 0.098); the sampler: 0.921 0.855 0.867 0.911 0.890,
 // ECE 0.036 (seed 2: 0.885 0.856 0.918 0.935 0.901, 0.040).
 func TestFifthsSimDBNDense(t *testing.T) {
+	t.Parallel()
 	checkFifths(t, simFifths(t, clickmodels.DBN, 20000, false), false)
 }
 
@@ -335,5 +344,6 @@ func TestFifthsSimDBNDense(t *testing.T) {
 // 0.993 0.979 0.980 0.967 0.930, 0.102); the sampler: 0.948 0.945 0.915
 // 0.895 0.904, ECE 0.029 (seed 2: 0.935 0.930 0.929 0.907 0.889, 0.033).
 func TestFifthsSimDBNSparse(t *testing.T) {
+	t.Parallel()
 	checkFifths(t, simFifths(t, clickmodels.DBN, 10000, true), false)
 }
