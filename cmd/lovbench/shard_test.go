@@ -19,7 +19,10 @@ import (
 // TestShardFitCLI: ingest a simulated log, fit it from sessions.parquet
 // (in memory, and with a memory limit that forces sharding), from a Yandex
 // log and from `lovbench shard` output: every relevance and parameter file
-// is byte-identical; bad shard flags are usage errors.
+// is byte-identical (DBN's intervals from the counts, which the
+// default takes above 300,000 training SERPs: the sampler's on these paths
+// are TestFitIntervalsFromGibbsOutOfCore's); bad shard flags are usage
+// errors.
 func TestShardFitCLI(t *testing.T) {
 	dir := t.TempDir()
 	logFile := filepath.Join(dir, "sim.tsv")
@@ -36,7 +39,7 @@ func TestShardFitCLI(t *testing.T) {
 	}
 	fit := func(name string, args ...string) string {
 		out := filepath.Join(dir, name)
-		args = append([]string{"fit", "--models", "dctr,ubm,dbn", "--iterations", "5", "--out", out, "-q"}, args...)
+		args = append([]string{"fit", "--models", "dctr,ubm,dbn", "--iterations", "5", "--intervals-from", "counts", "--out", out, "-q"}, args...)
 		if code, _, stderr := runCLI(t, args...); code != 0 {
 			t.Fatalf("fit %v: exit %d: %s", args, code, stderr)
 		}
@@ -56,10 +59,11 @@ func TestShardFitCLI(t *testing.T) {
 			t.Fatal(err)
 		}
 		cfg := clickmodels.RunConfig{Kinds: kinds, TrainFraction: split.DefaultTrainFraction, Split: split.Spec, Seed: 1, MemoryLimit: bytesize.MinLimit}
-		// The command's defaults (its estimator, its intervals from
-		// clickmodels.IntervalsAuto), with its --iterations 5.
+		// The command's defaults (its estimator), with its --iterations
+		// 5 and --intervals-from counts: the sampler's intervals on these
+		// paths are TestFitIntervalsFromGibbsOutOfCore's.
 		cfg.Options = fitstage.DefaultConfig().Options
-		cfg.Iterations, cfg.Level = 5, clickmodels.DefaultLevel
+		cfg.Iterations, cfg.Level, cfg.Intervals = 5, clickmodels.DefaultLevel, clickmodels.IntervalsCounts
 		if _, err := fitstage.Run(context.Background(), fitstage.Config{Input: path, Dir: out, RunConfig: cfg}); err != nil {
 			t.Fatalf("fit %s under 1MiB: %v", path, err)
 		}
