@@ -48,22 +48,7 @@ func (s Selection) Eligible(q string) bool {
 // within ShareTolerance of the input's (see Selection), and marks the
 // rows of the others QueryNotChosen.
 func (s Selection) agreeing(n int, row func(i int) Candidate, out []Verdict) {
-	at := map[int]int{}
-	for i, l := range AllLabels() {
-		at[l] = i
-	}
-	input := make([]int, len(at))
-	per := map[string][]int{} // label counts of each eligible query
-	for i := range n {
-		r := row(i)
-		input[at[r.Label]]++
-		if s.Eligible(r.Query) {
-			if per[r.Query] == nil {
-				per[r.Query] = make([]int, len(at))
-			}
-			per[r.Query][at[r.Label]]++
-		}
-	}
+	input, per := labelCounts(n, row, s.Eligible)
 	order := make([]string, 0, len(per))
 	for q := range per {
 		order = append(order, q)
@@ -95,6 +80,27 @@ func sortOrder(queries []string, ag map[string]float64) {
 // (agreeingChoice.fastSwap) go on, each among fastSwapCandidates queries
 // of each side.
 const MaxAgreeingSwapPairs = 1 << 26
+
+// labelCounts are the label counts, in AllLabels' order, of the n rows
+// (input) and of each query that eligible accepts (per).
+func labelCounts(n int, row func(i int) Candidate, eligible func(q string) bool) (input []int, per map[string][]int) {
+	at := map[int]int{}
+	for i, l := range AllLabels() {
+		at[l] = i
+	}
+	input, per = make([]int, len(at)), map[string][]int{}
+	for i := range n {
+		r := row(i)
+		input[at[r.Label]]++
+		if eligible(r.Query) {
+			if per[r.Query] == nil {
+				per[r.Query] = make([]int, len(at))
+			}
+			per[r.Query][at[r.Label]]++
+		}
+	}
+	return input, per
+}
 
 // chooseAgreeing is the agreeing mode's choice (see Selection): order
 // lists the eligible queries, most agreeing first, per their label
@@ -145,11 +151,14 @@ type agreeingChoice struct {
 }
 
 // deviation is the share deviation of the kept rows with query in added
-// and out taken away (-1: none); their label counts are left in with.
+// and out taken away (either -1: none); their label counts are left in
+// with.
 func (c *agreeingChoice) deviation(in, out int) float64 {
-	pin := c.per[in]
-	for l := range c.with {
-		c.with[l] = c.counts[l] + pin[l]
+	copy(c.with, c.counts)
+	if in >= 0 {
+		for l, v := range c.per[in] {
+			c.with[l] += v
+		}
 	}
 	if out >= 0 {
 		for l, v := range c.per[out] {
@@ -239,7 +248,7 @@ func (c *agreeingChoice) fastSwap() bool {
 	var outs, ins []cand
 	for q, k := range c.kept {
 		if k {
-			outs = append(outs, cand{q, c.deviationWithout(q)})
+			outs = append(outs, cand{q, c.deviation(-1, q)})
 		} else {
 			ins = append(ins, cand{q, c.deviation(q, -1)})
 		}
@@ -254,15 +263,6 @@ func (c *agreeingChoice) fastSwap() bool {
 		return qs
 	}
 	return c.swapAmong(best(outs), best(ins))
-}
-
-// deviationWithout is the share deviation of the kept rows without
-// query out's.
-func (c *agreeingChoice) deviationWithout(out int) float64 {
-	for l := range c.with {
-		c.with[l] = c.counts[l] - c.per[out][l]
-	}
-	return ShareDeviation(c.input, c.with)
 }
 
 // swapAmong makes swap's choice among the exchanges of a kept query of

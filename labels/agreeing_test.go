@@ -197,21 +197,7 @@ func TestSelectAgreeingSwaps(t *testing.T) {
 func TestSelectAgreeingFastSwap(t *testing.T) {
 	rows := mixRows(mix{"a", 3, 1}, mix{"b", 1, 2}, mix{"d", 2, 3}, mix{"c", 1, 3}, mix{"z", 2, 0})
 	ag := map[string]float64{"a": 0.9, "b": 0.8, "d": 0.75, "c": 0.7}
-	at := map[int]int{}
-	for i, l := range AllLabels() {
-		at[l] = i
-	}
-	input := make([]int, len(at))
-	per := map[string][]int{}
-	for _, r := range rows {
-		input[at[r.Label]]++
-		if _, ok := ag[r.Query]; ok {
-			if per[r.Query] == nil {
-				per[r.Query] = make([]int, len(at))
-			}
-			per[r.Query][at[r.Label]]++
-		}
-	}
+	input, per := labelCounts(len(rows), func(i int) Candidate { return rows[i] }, Selection{QueryAgreement: ag}.Eligible)
 	order := []string{"a", "b", "d", "c"}
 	c := newAgreeingChoice(order, per, input, ag)
 	c.step(0, -1, c.deviation(0, -1))

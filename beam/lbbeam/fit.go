@@ -198,12 +198,13 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 			return err
 		}
 	}
-	if err := (clickmodels.Options{Intervals: o.Intervals, Exact: o.Exact, NoIntervals: o.NoIntervals}).CheckIntervals(); err != nil {
+	iv := clickmodels.Options{Intervals: o.Intervals, Exact: o.Exact, NoIntervals: o.NoIntervals}
+	if err := iv.CheckIntervals(); err != nil {
 		return err
 	}
 	// IntervalsAuto, decided from the whole log's training SERPs as
 	// lovbench fit decides it.
-	gibbs := (clickmodels.Options{Intervals: o.Intervals, Exact: o.Exact, NoIntervals: o.NoIntervals}).ResolveIntervals(m.TrainSERPs).Intervals == clickmodels.IntervalsGibbs
+	gibbs := iv.ResolveIntervals(m.TrainSERPs).Intervals == clickmodels.IntervalsGibbs
 	cache := o.ShardCache
 	if cache == 0 {
 		cache = DefaultShardCache
