@@ -127,18 +127,17 @@ type ConfidenceLevel struct {
 	Kendall        float64 `json:"kendall"`
 }
 
-// confidenceLevelJSON is ConfidenceLevel on the wire: a correlation that
-// is not defined (NaN: fewer than two pairs, or a constant) is null, which
-// JSON can hold.
+// levelFields is ConfidenceLevel without its JSON methods.
+type levelFields ConfidenceLevel
+
+// confidenceLevelJSON is ConfidenceLevel on the wire: its fields, in
+// their order, but a correlation that is not defined (NaN: fewer than two
+// pairs, or a constant) is null, which JSON can hold (the outer Pearson
+// and Kendall hide the embedded ones).
 type confidenceLevelJSON struct {
-	Min            float64  `json:"min_confidence"`
-	KeepConfident  float64  `json:"keep_confident,omitempty"`
-	KeepAgreeing   float64  `json:"keep_agreeing_queries,omitempty"`
-	ShareTolerance float64  `json:"share_tolerance,omitempty"`
-	Pairs          int      `json:"pairs"`
-	Queries        int      `json:"queries"`
-	Pearson        *float64 `json:"pearson"`
-	Kendall        *float64 `json:"kendall"`
+	*levelFields
+	Pearson *float64 `json:"pearson"`
+	Kendall *float64 `json:"kendall"`
 }
 
 // MarshalJSON writes l as confidenceLevelJSON (NaN as null).
@@ -149,16 +148,17 @@ func (l ConfidenceLevel) MarshalJSON() ([]byte, error) {
 		}
 		return &x
 	}
-	return json.Marshal(confidenceLevelJSON{l.Min, l.KeepConfident, l.KeepAgreeing, l.ShareTolerance, l.Pairs, l.Queries, num(l.Pearson), num(l.Kendall)})
+	return json.Marshal(confidenceLevelJSON{(*levelFields)(&l), num(l.Pearson), num(l.Kendall)})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes (null as NaN).
 func (l *ConfidenceLevel) UnmarshalJSON(b []byte) error {
-	var v confidenceLevelJSON
+	*l = ConfidenceLevel{}
+	v := confidenceLevelJSON{levelFields: (*levelFields)(l)}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	*l = ConfidenceLevel{Min: v.Min, KeepConfident: v.KeepConfident, KeepAgreeing: v.KeepAgreeing, ShareTolerance: v.ShareTolerance, Pairs: v.Pairs, Queries: v.Queries, Pearson: math.NaN(), Kendall: math.NaN()}
+	l.Pearson, l.Kendall = math.NaN(), math.NaN()
 	if v.Pearson != nil {
 		l.Pearson = *v.Pearson
 	}

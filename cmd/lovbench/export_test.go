@@ -133,6 +133,25 @@ func writeConfidenceInputs(t *testing.T, dir string) (gtp, fp string) {
 	return gtp, fp
 }
 
+// writeAgreeingInputs writes TestExportMinConfidenceCLI's ground truth
+// and features into dir, and an order file with the agreements q0 0.9,
+// q1 0.85, q2 0.8, q3 0.6, q4 0.55, q5 0.75, q6 0.7, q7 0.65, q8 0.5, q9
+// 0.45; it returns the three paths.
+func writeAgreeingInputs(t *testing.T, dir string) (gtp, fp, qp string) {
+	t.Helper()
+	gtp, fp = writeConfidenceInputs(t, dir)
+	qp = filepath.Join(dir, "labels.query_order.csv")
+	var b strings.Builder
+	b.WriteString(labels.QueryOrderHeader + "\n")
+	for q, a := range []float64{0.9, 0.85, 0.8, 0.6, 0.55, 0.75, 0.7, 0.65, 0.5, 0.45} {
+		fmt.Fprintf(&b, "q%d,4,6,%v\n", q, a)
+	}
+	if err := os.WriteFile(qp, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return gtp, fp, qp
+}
+
 // export --keep-agreeing-queries through the command line, on
 // TestExportMinConfidenceCLI's ground truth (ten queries of four terms,
 // query N labelled (N + t) mod 5 for t = 0..3: each misses label
@@ -146,16 +165,7 @@ func writeConfidenceInputs(t *testing.T, dir string) (gtp, fp string) {
 // 0 and 4 at 15%, 2 and 3 at 25%.
 func TestExportKeepAgreeingCLI(t *testing.T) {
 	dir := t.TempDir()
-	gtp, fp := writeConfidenceInputs(t, dir)
-	qp := filepath.Join(dir, "labels.query_order.csv")
-	var b strings.Builder
-	b.WriteString(labels.QueryOrderHeader + "\n")
-	for q, a := range []float64{0.9, 0.85, 0.8, 0.6, 0.55, 0.75, 0.7, 0.65, 0.5, 0.45} {
-		fmt.Fprintf(&b, "q%d,4,6,%v\n", q, a)
-	}
-	if err := os.WriteFile(qp, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	gtp, fp, qp := writeAgreeingInputs(t, dir)
 	out := filepath.Join(dir, "ds")
 	code, stdout, errs := runCLI(t, "export", "--ground-truth", gtp, "--features", fp, "--query-order", qp, "--keep-agreeing-queries", "0.5", "--out", out)
 	if code != 0 || !strings.Contains(stdout, "keep agreeing queries 0.5: 5 of 10 queries kept (target 5 of the 10 with an agreement), 20 of 40 rows; 20 rows left out with the other queries; largest share difference 0.00 points (tolerance 1.00), largest over its label's bound 0.00") ||
@@ -211,16 +221,7 @@ func TestExportKeepAgreeingCLI(t *testing.T) {
 // agreement 0.78, lowest 0.6.
 func TestExportAgreeingShareToleranceCLI(t *testing.T) {
 	dir := t.TempDir()
-	gtp, fp := writeConfidenceInputs(t, dir)
-	qp := filepath.Join(dir, "labels.query_order.csv")
-	var b strings.Builder
-	b.WriteString(labels.QueryOrderHeader + "\n")
-	for q, a := range []float64{0.9, 0.85, 0.8, 0.6, 0.55, 0.75, 0.7, 0.65, 0.5, 0.45} {
-		fmt.Fprintf(&b, "q%d,4,6,%v\n", q, a)
-	}
-	if err := os.WriteFile(qp, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	gtp, fp, qp := writeAgreeingInputs(t, dir)
 	out := filepath.Join(dir, "ds")
 	code, stdout, errs := runCLI(t, "export", "--ground-truth", gtp, "--features", fp, "--query-order", qp, "--keep-agreeing-queries", "0.5", "--agreeing-share-tolerance", "0.06", "--out", out)
 	if code != 0 || !strings.Contains(stdout, "5 of 10 queries kept (target 5 of the 10 with an agreement), 20 of 40 rows; 20 rows left out with the other queries; largest share difference 5.00 points (tolerance 6.00), largest over its label's bound 0.83") ||
