@@ -66,8 +66,14 @@ func TestFilterAgreeingByHand(t *testing.T) {
 		case 0:
 			rows, keptN = 16, 6
 		}
-		if n.Rows != rows || n.Kept != keptN || n.NotChosen != rows-keptN || (rows > 0 && n.ShareAfter != n.ShareBefore) {
-			t.Errorf("label %d: %+v, want %d rows, %d kept, shares equal", n.Label, n, rows, keptN)
+		// The bound: min(0.01, share/2), 0.01 for shares 1/3 and 2/3, 0
+		// for the labels without rows.
+		bound := 0.0
+		if rows > 0 {
+			bound = 0.01
+		}
+		if n.Rows != rows || n.Kept != keptN || n.NotChosen != rows-keptN || (rows > 0 && n.ShareAfter != n.ShareBefore) || n.ShareTolerance != bound {
+			t.Errorf("label %d: %+v, want %d rows, %d kept, shares equal, bound %v", n.Label, n, rows, keptN, bound)
 		}
 	}
 }
@@ -111,6 +117,9 @@ func TestExportKeepAgreeing(t *testing.T) {
 	}{
 		{func(m *Manifest) { m.ConfidenceFilter.Agreeing.ShareDeviation += 0.001 }, "share_deviation"},
 		{func(m *Manifest) { m.ConfidenceFilter.Agreeing.TargetQueries-- }, "target"},
+		{func(m *Manifest) { m.ConfidenceFilter.Agreeing.ToleranceRatio += 0.1 }, "tolerance_ratio"},
+		{func(m *Manifest) { m.ConfidenceFilter.ByLabel[3].ShareTolerance /= 2 }, "share_tolerance"},
+		{func(m *Manifest) { m.ConfidenceFilter.Agreeing.ShareTolerance = 1 }, "not in (0, 1)"},
 		{func(m *Manifest) {
 			m.ConfidenceFilter.NotChosen--
 			m.ConfidenceFilter.Below++

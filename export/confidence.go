@@ -159,14 +159,19 @@ type ConfidenceFilter struct {
 // labels.Selection) aimed at and reached: of the EligibleQueries (those
 // with an expected agreement) it aims at TargetQueries
 // (labels.KeepCount), the most agreeing whose rows keep every label's
-// share within ShareTolerance of its input share, and reached
+// share within its bound (ConfidenceFilterN.ShareTolerance:
+// labels.LabelShareTolerance under ShareTolerance, the lesser of it and
+// half the label's share before) of its input share, and reached
 // ShareDeviation (labels.ShareDeviation of the by_label rows and kept
-// rows) with ConfidenceFilter.KeptQueries of them.
+// rows) and ToleranceRatio (labels.ToleranceRatio: every label is within
+// its bound when it is at most 1) with ConfidenceFilter.KeptQueries of
+// them.
 type AgreeingChoice struct {
 	EligibleQueries int     `json:"queries_with_agreement"`
 	TargetQueries   int     `json:"target_queries"`
 	ShareTolerance  float64 `json:"share_tolerance"`
 	ShareDeviation  float64 `json:"share_deviation"`
+	ToleranceRatio  float64 `json:"tolerance_ratio"`
 }
 
 // ConfidenceFilterN is one label's line of a ConfidenceFilter, with its
@@ -184,6 +189,10 @@ type ConfidenceFilterN struct {
 	NotChosen           int     `json:"left_out_query_not_chosen,omitempty"`
 	ShareBefore         float64 `json:"share_before"`
 	ShareAfter          float64 `json:"share_after"`
+	// ShareTolerance (the agreeing filter only) is the bound on the
+	// label's share difference, labels.LabelShareTolerance (0 for a label
+	// without input rows).
+	ShareTolerance float64 `json:"share_tolerance,omitempty"`
 	// The stratified filter only (--keep-confident): the label's input
 	// rows with a confidence and those it kept (labels.KeepCount of
 	// them), and the lowest confidence it kept, the threshold the label
@@ -213,8 +222,9 @@ func FilterConfidence(gt []sampling.Row, minConf float64) ([]sampling.Row, *Conf
 // stratified mode (sel.KeepConfident) each label keeps that fraction of its
 // rows, the most confident, and the sampled terms their share among the
 // kept queries; in the agreeing mode (sel.KeepAgreeing) the most agreeing
-// queries whose rows keep the label shares within labels.ShareTolerance
-// are kept whole. Rows keep their order. The returned counts say what was
+// queries whose rows keep every label's share within its bound
+// (labels.LabelShareTolerance under sel.Tolerance) are kept whole. Rows
+// keep their order. The returned counts say what was
 // left out, per label, with the label shares before and after (and, in the
 // stratified mode, the confidence each label ended at).
 //
@@ -306,7 +316,7 @@ func FilterLabels(gt []sampling.Row, sel labels.Selection) ([]sampling.Row, *Con
 }
 
 // agreeingChoice is the AgreeingChoice of the agreeing filter sel that
-// left f, over the input's queries.
+// left f, over the input's queries; it sets each label's bound in f.
 func agreeingChoice(f *ConfidenceFilter, sel labels.Selection, queries map[string]bool) *AgreeingChoice {
 	eligible := 0
 	for q := range queries {
@@ -315,8 +325,11 @@ func agreeingChoice(f *ConfidenceFilter, sel labels.Selection, queries map[strin
 		}
 	}
 	before, after := filterCounts(f)
-	return &AgreeingChoice{EligibleQueries: eligible, TargetQueries: labels.KeepCount(sel.KeepAgreeing, eligible),
-		ShareTolerance: labels.ShareTolerance, ShareDeviation: labels.ShareDeviation(before, after)}
+	for i, b := range labels.ShareTolerances(before, sel.Tolerance()) {
+		f.ByLabel[i].ShareTolerance = b
+	}
+	return &AgreeingChoice{EligibleQueries: eligible, TargetQueries: labels.KeepCount(sel.KeepAgreeing, eligible), ShareTolerance: sel.Tolerance(),
+		ShareDeviation: labels.ShareDeviation(before, after), ToleranceRatio: labels.ToleranceRatio(before, after, sel.Tolerance())}
 }
 
 // filterCounts are the input and kept rows of f's labels, in by_label
@@ -458,14 +471,14 @@ func cardStratified(p func(string, ...any), f *ConfidenceFilter) {
 // (--keep-agreeing-queries; labels.Selection).
 func cardAgreeing(p func(string, ...any), f *ConfidenceFilter) {
 	a := f.Agreeing
-	p("- Built from whole queries, the most agreeing that keep the label shares (`--keep-agreeing-queries %v`, docs/dataset.md, \"Whole queries that keep the label shares\"): of the %d queries with an expected agreement, %d aimed at, walking them from the most agreeing and keeping each whose rows leave every label's share within %v of its input share, or the largest difference no higher than before, then exchanging a kept query for another while that lowers the difference. %d queries kept, with all their %d rows (%d of them sampled terms); %d rows left out with the other queries; %d of %d queries lost all their rows",
+	p("- Built from whole queries, the most agreeing that keep the label shares (`--keep-agreeing-queries %v`, docs/dataset.md, \"Whole queries that keep the label shares\"): of the %d queries with an expected agreement, %d aimed at, walking them from the most agreeing and keeping each whose rows leave every label's share within its bound of its input share (the share tolerance %v, `--agreeing-share-tolerance`, or half the label's input share when that is less, so that a rare label neither vanishes nor grows past 1.5 times its share), or the largest difference over its bound no higher than before, then exchanging a kept query for another while that lowers it. %d queries kept, with all their %d rows (%d of them sampled terms); %d rows left out with the other queries; %d of %d queries lost all their rows",
 		f.KeepAgreeing, a.EligibleQueries, a.TargetQueries, a.ShareTolerance, f.KeptQueries, f.Kept, f.KeptUnknown, f.NotChosen, f.DroppedQueries, f.Queries)
 	if len(f.DroppedExamples) > 0 {
 		p(" (e.g. %s)", quotedList(f.DroppedExamples))
 	}
-	p(". The largest difference between a label's share before and after is %.2f points:\n\n| label | input rows | kept | left out with their query | share before | share after |\n|---|---|---|---|---|---|\n", 100*a.ShareDeviation)
+	p(". The largest difference between a label's share before and after is %.2f points, and the largest over the label's bound %.2f (every label is within its bound when it is at most 1):\n\n| label | input rows | kept | left out with their query | share before | share after | bound |\n|---|---|---|---|---|---|---|\n", 100*a.ShareDeviation, a.ToleranceRatio)
 	for _, n := range f.ByLabel {
-		p("| %d | %d | %d | %d | %.2f%% | %.2f%% |\n", n.Label, n.Rows, n.Kept, n.NotChosen, 100*n.ShareBefore, 100*n.ShareAfter)
+		p("| %d | %d | %d | %d | %.2f%% | %.2f%% | %.2f points |\n", n.Label, n.Rows, n.Kept, n.NotChosen, 100*n.ShareBefore, 100*n.ShareAfter, 100*n.ShareTolerance)
 	}
 	p("\n")
 }
@@ -653,8 +666,9 @@ func checkStratified(v *Validation, f *ConfidenceFilter, gt []sampling.Row, quer
 // checkAgreeing checks the counts of the agreeing filter
 // (--keep-agreeing-queries): it left out whole queries only, kept at most
 // its target of the queries with an agreement (labels.KeepCount of them),
-// each of them with an agreement, and the recorded share deviation is
-// that of the by_label counts.
+// each of them with an agreement, its share tolerance is in (0, 1), and
+// the recorded share deviation, tolerance ratio and label bounds are
+// those of the by_label counts.
 func checkAgreeing(v *Validation, f *ConfidenceFilter, m *Manifest) {
 	a := f.Agreeing
 	if a == nil || f.KeepAgreeing == 0 {
@@ -670,8 +684,18 @@ func checkAgreeing(v *Validation, f *ConfidenceFilter, m *Manifest) {
 	if o := m.OrderAgreement; o == nil || o.WithPairs != m.Queries {
 		v.addf("%s: keep_agreeing_queries keeps queries with an agreement only; order_agreement says %+v of %d", ManifestFile, o, m.Queries)
 	}
-	if before, after := filterCounts(f); a.ShareDeviation != labels.ShareDeviation(before, after) || !(a.ShareTolerance > 0) {
-		v.addf("%s: confidence_filter agreeing share_deviation %v, the by_label counts give %v (tolerance %v)", ManifestFile, a.ShareDeviation, labels.ShareDeviation(before, after), a.ShareTolerance)
+	if err := labels.CheckShareTolerance(a.ShareTolerance); err != nil {
+		v.addf("%s: confidence_filter agreeing: %v", ManifestFile, err)
+		return
+	}
+	before, after := filterCounts(f)
+	if d, r := labels.ShareDeviation(before, after), labels.ToleranceRatio(before, after, a.ShareTolerance); a.ShareDeviation != d || a.ToleranceRatio != r {
+		v.addf("%s: confidence_filter agreeing share_deviation %v, tolerance_ratio %v; the by_label counts give %v, %v (tolerance %v)", ManifestFile, a.ShareDeviation, a.ToleranceRatio, d, r, a.ShareTolerance)
+	}
+	for i, b := range labels.ShareTolerances(before, a.ShareTolerance) {
+		if n := f.ByLabel[i]; n.ShareTolerance != b {
+			v.addf("%s: confidence_filter label %d: share_tolerance %v, the tolerance %v and its share before give %v", ManifestFile, n.Label, n.ShareTolerance, a.ShareTolerance, b)
+		}
 	}
 }
 

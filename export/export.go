@@ -94,10 +94,15 @@ type Options struct {
 	KeepConfident float64
 	// KeepAgreeing, when above 0, builds the dataset from that fraction of
 	// the queries with an expected agreement, whole, the most agreeing
-	// whose rows keep the label shares within labels.ShareTolerance
-	// (labels.Selection's agreeing mode; Run applies it, reading
-	// Config.QueryOrder). It excludes the other filters.
+	// whose rows keep every label's share within its bound under the
+	// share tolerance ShareTolerance (labels.Selection's agreeing mode;
+	// Run applies it, reading Config.QueryOrder). It excludes the other
+	// filters.
 	KeepAgreeing float64
+	// ShareTolerance is the agreeing filter's share tolerance, in (0, 1)
+	// (0: labels.ShareTolerance; labels.LabelShareTolerance gives each
+	// label's bound under it).
+	ShareTolerance float64
 	// queryAgreement is each query's expected agreement (Config.QueryOrder),
 	// for the manifest's OrderAgreement; nil without it.
 	queryAgreement map[string]float64
@@ -393,7 +398,7 @@ func run(ctx context.Context, cfg Config) (*Manifest, error) {
 		return nil, fmt.Errorf("export: %w", err)
 	}
 	kept := gt
-	sel := labels.Selection{MinConfidence: cfg.Options.MinConfidence, MinQueryAgreement: cfg.Options.MinQueryAgreement, KeepConfident: cfg.Options.KeepConfident, KeepAgreeing: cfg.Options.KeepAgreeing}
+	sel := labels.Selection{MinConfidence: cfg.Options.MinConfidence, MinQueryAgreement: cfg.Options.MinQueryAgreement, KeepConfident: cfg.Options.KeepConfident, KeepAgreeing: cfg.Options.KeepAgreeing, ShareTolerance: cfg.Options.ShareTolerance}
 	if sel.KeepAgreeing > 0 && cfg.QueryOrder == "" {
 		return nil, fmt.Errorf("export: keeping the most agreeing queries needs the labels' per-query order file (--query-order)")
 	}
@@ -401,13 +406,8 @@ func run(ctx context.Context, cfg Config) (*Manifest, error) {
 		return nil, fmt.Errorf("export: a minimum query agreement needs the labels' per-query order file (--query-order)")
 	}
 	if cfg.QueryOrder != "" {
-		qf, err := textio.Open(cfg.QueryOrder)
-		if err != nil {
-			return nil, fmt.Errorf("export: %w", err)
-		}
-		sel.QueryAgreement, err = labels.ReadQueryOrder(qf, cfg.QueryOrder)
-		qf.Close()
-		if err != nil {
+		var err error
+		if sel.QueryAgreement, err = labels.ReadQueryOrderFile(cfg.QueryOrder); err != nil {
 			return nil, fmt.Errorf("export: %w", err)
 		}
 		cfg.Options.queryAgreement = sel.QueryAgreement

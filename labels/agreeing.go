@@ -2,15 +2,53 @@ package labels
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 )
 
-// ShareTolerance is the agreeing mode's bound on the label shares
-// (Selection.KeepAgreeing): the largest absolute difference between a
-// label's share of the kept rows and its share of the input rows
-// (ShareDeviation) that a query may bring the kept set to.
+// ShareTolerance is the agreeing mode's default share tolerance
+// (Selection.ShareTolerance, `export --agreeing-share-tolerance`): a
+// label's share of the kept rows may differ from its share of the input
+// rows by this much, or by half its input share when that is less
+// (LabelShareTolerance).
 const ShareTolerance = 0.01
+
+// CheckShareTolerance reports a share tolerance outside (0, 1).
+func CheckShareTolerance(tol float64) error {
+	if !(tol > 0 && tol < 1) {
+		return fmt.Errorf("share tolerance %v is not in (0, 1)", tol)
+	}
+	return nil
+}
+
+// LabelShareTolerance is the agreeing mode's bound on the difference
+// between a label's share after and its share before, for a label of
+// share before share under the share tolerance tol: min(tol, share/2).
+// A label of share 2 tol or more has the absolute bound tol; a rarer one
+// keeps between half and one and a half times its share, so a label
+// present before cannot vanish within its bound (docs/dataset.md, "Whole
+// queries that keep the label shares"). A label without rows before has
+// the bound 0.
+func LabelShareTolerance(tol, share float64) float64 {
+	return min(tol, share/2)
+}
+
+// ShareTolerances are the LabelShareTolerance of each label of the label
+// counts before, under the share tolerance tol.
+func ShareTolerances(before []int, tol float64) []float64 {
+	total := 0
+	for _, n := range before {
+		total += n
+	}
+	out := make([]float64, len(before))
+	for i, n := range before {
+		if total > 0 {
+			out[i] = LabelShareTolerance(tol, float64(n)/float64(total))
+		}
+	}
+	return out
+}
 
 // ShareDeviation is the largest absolute difference, over labels, between
 // the share of after[i] in after's total and that of before[i] in
@@ -19,6 +57,23 @@ const ShareTolerance = 0.01
 // deviation (docs/dataset.md, "Whole queries that keep the label
 // shares"), the L-infinity distance of the two label distributions.
 func ShareDeviation(before, after []int) float64 {
+	return maxShareDifference(before, after, nil)
+}
+
+// ToleranceRatio is the largest, over labels, of the difference between
+// the share of after[i] and that of before[i] (as ShareDeviation) over
+// the label's bound (ShareTolerances of before under tol): at most 1 when
+// every label is within its bound. It is what the agreeing mode keeps at
+// most 1, or lowers (see Selection).
+func ToleranceRatio(before, after []int, tol float64) float64 {
+	return maxShareDifference(before, after, ShareTolerances(before, tol))
+}
+
+// maxShareDifference is the largest, over labels, of the absolute
+// difference between the share of after[i] and that of before[i], each
+// divided by bound[i] (nil: by 1). A difference over a bound of 0 (a
+// label without rows before) is infinite, and 0 when there is none.
+func maxShareDifference(before, after []int, bound []float64) float64 {
 	tb, ta := 0, 0
 	for i := range before {
 		tb, ta = tb+before[i], ta+after[i]
@@ -31,7 +86,16 @@ func ShareDeviation(before, after []int) float64 {
 	}
 	d := 0.0
 	for i := range before {
-		d = max(d, math.Abs(share(after[i], ta)-share(before[i], tb)))
+		diff := math.Abs(share(after[i], ta) - share(before[i], tb))
+		switch {
+		case bound == nil:
+		case diff == 0:
+		case bound[i] == 0:
+			diff = math.Inf(1)
+		default:
+			diff /= bound[i]
+		}
+		d = max(d, diff)
 	}
 	return d
 }
@@ -44,9 +108,10 @@ func (s Selection) Eligible(q string) bool {
 }
 
 // agreeing is Select's agreeing mode (Selection.KeepAgreeing): it keeps
-// whole queries, the most agreeing ones whose rows keep the label shares
-// within ShareTolerance of the input's (see Selection), and marks the
-// rows of the others QueryNotChosen.
+// whole queries, the most agreeing ones whose rows keep every label's
+// share within its bound (ShareTolerances under Selection.Tolerance) of
+// the input's (see Selection), and marks the rows of the others
+// QueryNotChosen.
 func (s Selection) agreeing(n int, row func(i int) Candidate, out []Verdict) {
 	input, per := labelCounts(n, row, s.Eligible)
 	order := make([]string, 0, len(per))
@@ -55,7 +120,7 @@ func (s Selection) agreeing(n int, row func(i int) Candidate, out []Verdict) {
 	}
 	sortOrder(order, s.QueryAgreement)
 	kept := map[string]bool{}
-	for _, q := range chooseAgreeing(order, per, input, s.QueryAgreement, KeepCount(s.KeepAgreeing, len(order))) {
+	for _, q := range chooseAgreeing(order, per, input, s.QueryAgreement, KeepCount(s.KeepAgreeing, len(order)), s.Tolerance()) {
 		kept[q] = true
 	}
 	for i := range n {
@@ -75,7 +140,7 @@ func sortOrder(queries []string, ag map[string]float64) {
 
 // MaxAgreeingSwapPairs bounds the pairs of a kept and another query that
 // the agreeing mode's swaps look at, in all: a swap looks at every such
-// pair, so on a large input the adds leave far from ShareTolerance the
+// pair, so on a large input the adds leave far from the share bounds the
 // swaps would take hours. Past the bound the fast swaps
 // (agreeingChoice.fastSwap) go on, each among fastSwapCandidates queries
 // of each side.
@@ -104,16 +169,16 @@ func labelCounts(n int, row func(i int) Candidate, eligible func(q string) bool)
 
 // chooseAgreeing is the agreeing mode's choice (see Selection): order
 // lists the eligible queries, most agreeing first, per their label
-// counts, input the input's and ag their agreements. It adds queries
-// (agreeingChoice.add) while fewer than target are kept, swaps one
-// (agreeingChoice.swap, or fastSwap once MaxAgreeingSwapPairs is spent)
-// while the deviation is above ShareTolerance, and stops when neither
-// can. Every step
-// adds a query (at most target of them), or lowers the deviation at the
-// same number kept, so it ends. It returns the kept queries.
-func chooseAgreeing(order []string, per map[string][]int, input []int, ag map[string]float64, target int) []string {
-	c := newAgreeingChoice(order, per, input, ag)
-	for (c.n < target && c.add()) || (c.dev > ShareTolerance && (c.swap() || c.fastSwap())) {
+// counts, input the input's, ag their agreements and tol the share
+// tolerance. It adds queries (agreeingChoice.add) while fewer than target
+// are kept, swaps one (agreeingChoice.swap, or fastSwap once
+// MaxAgreeingSwapPairs is spent) while the tolerance ratio
+// (ToleranceRatio) is above 1, and stops when neither can. Every step
+// adds a query (at most target of them), or lowers the ratio at the same
+// number kept, so it ends. It returns the kept queries.
+func chooseAgreeing(order []string, per map[string][]int, input []int, ag map[string]float64, target int, tol float64) []string {
+	c := newAgreeingChoice(order, per, input, ag, tol)
+	for (c.n < target && c.add()) || (c.ratio > 1 && (c.swap() || c.fastSwap())) {
 	}
 	var out []string
 	for i, k := range c.kept {
@@ -125,9 +190,9 @@ func chooseAgreeing(order []string, per map[string][]int, input []int, ag map[st
 }
 
 // newAgreeingChoice is chooseAgreeing's state before its first step.
-func newAgreeingChoice(order []string, per map[string][]int, input []int, ag map[string]float64) *agreeingChoice {
-	c := &agreeingChoice{input: input, kept: make([]bool, len(order)), counts: make([]int, len(input)),
-		with: make([]int, len(input)), dev: math.Inf(1), swapPairs: MaxAgreeingSwapPairs}
+func newAgreeingChoice(order []string, per map[string][]int, input []int, ag map[string]float64, tol float64) *agreeingChoice {
+	c := &agreeingChoice{input: input, bound: ShareTolerances(input, tol), kept: make([]bool, len(order)), counts: make([]int, len(input)),
+		with: make([]int, len(input)), ratio: math.Inf(1), swapPairs: MaxAgreeingSwapPairs}
 	for _, q := range order {
 		c.per, c.ag = append(c.per, per[q]), append(c.ag, ag[q])
 	}
@@ -135,10 +200,11 @@ func newAgreeingChoice(order []string, per map[string][]int, input []int, ag map
 }
 
 // agreeingChoice is the state of chooseAgreeing over the eligible
-// queries in order: their label counts and agreements, which are kept
-// (n of them), the kept rows' label counts and share deviation (infinite
-// while none is kept), with, the counts of a candidate step, and the
-// swap pairs left to look at.
+// queries in order: their label counts and agreements, the input's label
+// counts and each label's share bound (ShareTolerances), which queries
+// are kept (n of them), the kept rows' label counts and tolerance ratio
+// (ToleranceRatio; infinite while none is kept), with, the counts of a
+// candidate step, and the swap pairs left to look at.
 type agreeingChoice struct {
 	per          [][]int
 	ag           []float64
@@ -146,14 +212,14 @@ type agreeingChoice struct {
 	kept         []bool
 	n            int
 	counts, with []int
-	dev          float64
+	ratio        float64
 	swapPairs    int
+	bound        []float64
 }
 
-// deviation is the share deviation of the kept rows with query in added
-// and out taken away (either -1: none); their label counts are left in
-// with.
-func (c *agreeingChoice) deviation(in, out int) float64 {
+// ratioWith is the tolerance ratio of the kept rows with query in added and
+// out taken away (either -1: none); their label counts are left in with.
+func (c *agreeingChoice) ratioWith(in, out int) float64 {
 	copy(c.with, c.counts)
 	if in >= 0 {
 		for l, v := range c.per[in] {
@@ -165,14 +231,14 @@ func (c *agreeingChoice) deviation(in, out int) float64 {
 			c.with[l] -= v
 		}
 	}
-	return ShareDeviation(c.input, c.with)
+	return maxShareDifference(c.input, c.with, c.bound)
 }
 
-// step keeps query in, and not out (-1: none), at deviation d.
+// step keeps query in, and not out (-1: none), at ratio d.
 func (c *agreeingChoice) step(in, out int, d float64) {
-	c.deviation(in, out)
+	c.ratioWith(in, out)
 	copy(c.counts, c.with)
-	c.kept[in], c.dev = true, d
+	c.kept[in], c.ratio = true, d
 	if out >= 0 {
 		c.kept[out] = false
 	} else {
@@ -181,10 +247,10 @@ func (c *agreeingChoice) step(in, out int, d float64) {
 }
 
 // add keeps the first query in order not yet kept whose rows leave the
-// deviation at most ShareTolerance or below the kept set's, or, when none
-// does, the first that leaves it as it was; false when none does either.
+// tolerance ratio at most 1 or below the kept set's, or, when none does,
+// the first that leaves it as it was; false when none does either.
 // (Taking the first that leaves it as it was before one that lowers it
-// would let the queries that lack a label pile up: a label's deviation
+// would let the queries that lack a label pile up: a label's difference
 // stays the same while its share stays 0.)
 func (c *agreeingChoice) add() bool {
 	level := -1
@@ -192,26 +258,27 @@ func (c *agreeingChoice) add() bool {
 		if k {
 			continue
 		}
-		d := c.deviation(q, -1)
-		if d <= ShareTolerance || d < c.dev {
+		d := c.ratioWith(q, -1)
+		if d <= 1 || d < c.ratio {
 			c.step(q, -1, d)
 			return true
 		}
-		if d == c.dev && level < 0 {
+		if d == c.ratio && level < 0 {
 			level = q
 		}
 	}
 	if level >= 0 {
-		c.step(level, -1, c.dev)
+		c.step(level, -1, c.ratio)
 	}
 	return level >= 0
 }
 
 // swap replaces one kept query by one not kept, among the swaps that
-// lower the deviation the one that loses the least agreement (the kept
-// query's minus the other's), then the one with the lower deviation, then
+// lower the tolerance ratio the one that loses the least agreement (the
+// kept query's minus the other's), then the one with the lower ratio, then
 // the first kept query in order, then the first other; false when no swap
-// lowers the deviation, or the swap pairs left do not cover a swap.
+// lowers the tolerance ratio, or the swap pairs left do not cover a
+// swap.
 func (c *agreeingChoice) swap() bool {
 	pairs := c.n * (len(c.kept) - c.n)
 	if pairs > c.swapPairs {
@@ -235,11 +302,11 @@ const fastSwapCandidates = 32
 
 // fastSwap is swap once the swap pairs are spent: of the
 // fastSwapCandidates kept queries whose leaving alone leaves the
-// deviation lowest and the as many others whose joining alone does
+// tolerance ratio lowest and the as many others whose joining alone does
 // (the first in order among equals), the exchange swap would choose;
-// false when none lowers the deviation. Each costs one look at every
-// query and fastSwapCandidates^2 pairs, so a large input whose adds
-// end far from ShareTolerance is still brought towards it.
+// false when none lowers the ratio. Each costs one look at every query
+// and fastSwapCandidates^2 pairs, so a large input whose adds end far
+// from the share bounds is still brought towards them.
 func (c *agreeingChoice) fastSwap() bool {
 	type cand struct {
 		q int
@@ -248,9 +315,9 @@ func (c *agreeingChoice) fastSwap() bool {
 	var outs, ins []cand
 	for q, k := range c.kept {
 		if k {
-			outs = append(outs, cand{q, c.deviation(-1, q)})
+			outs = append(outs, cand{q, c.ratioWith(-1, q)})
 		} else {
-			ins = append(ins, cand{q, c.deviation(q, -1)})
+			ins = append(ins, cand{q, c.ratioWith(q, -1)})
 		}
 	}
 	best := func(cs []cand) []int {
@@ -268,18 +335,27 @@ func (c *agreeingChoice) fastSwap() bool {
 // swapAmong makes swap's choice among the exchanges of a kept query of
 // outs for one of ins (each in order).
 func (c *agreeingChoice) swapAmong(outs, ins []int) bool {
-	in, out, loss, dev := -1, -1, 0.0, 0.0
+	in, out, loss, ratio := -1, -1, 0.0, 0.0
 	for _, o := range outs {
 		for _, i := range ins {
-			d := c.deviation(i, o)
-			if l := c.ag[o] - c.ag[i]; d < c.dev && (in < 0 || l < loss || (l == loss && d < dev)) {
-				in, out, loss, dev = i, o, l, d
+			d := c.ratioWith(i, o)
+			if l := c.ag[o] - c.ag[i]; d < c.ratio && (in < 0 || l < loss || (l == loss && d < ratio)) {
+				in, out, loss, ratio = i, o, l, d
 			}
 		}
 	}
 	if in < 0 {
 		return false
 	}
-	c.step(in, out, dev)
+	c.step(in, out, ratio)
 	return true
+}
+
+// Tolerance is the agreeing mode's share tolerance: s.ShareTolerance, or
+// ShareTolerance when it is 0.
+func (s Selection) Tolerance() float64 {
+	if s.ShareTolerance != 0 {
+		return s.ShareTolerance
+	}
+	return ShareTolerance
 }

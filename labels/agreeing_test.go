@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -199,25 +200,133 @@ func TestSelectAgreeingFastSwap(t *testing.T) {
 	ag := map[string]float64{"a": 0.9, "b": 0.8, "d": 0.75, "c": 0.7}
 	input, per := labelCounts(len(rows), func(i int) Candidate { return rows[i] }, Selection{QueryAgreement: ag}.Eligible)
 	order := []string{"a", "b", "d", "c"}
-	c := newAgreeingChoice(order, per, input, ag)
-	c.step(0, -1, c.deviation(0, -1))
-	c.step(1, -1, c.deviation(1, -1))
+	c := newAgreeingChoice(order, per, input, ag, ShareTolerance)
+	c.step(0, -1, c.ratioWith(0, -1))
+	c.step(1, -1, c.ratioWith(1, -1))
 	c.swapPairs = 0
 	if c.swap() {
 		t.Fatal("a swap past the bound")
 	}
 	var steps []string
-	for c.dev > ShareTolerance && c.fastSwap() {
+	for c.ratio > 1 && c.fastSwap() {
 		var kept []string
 		for i, k := range c.kept {
 			if k {
 				kept = append(kept, order[i])
 			}
 		}
-		steps = append(steps, fmt.Sprint(kept, " ", math.Round(c.dev*1e6)/1e6))
+		steps = append(steps, fmt.Sprint(kept, " ", math.Round(ShareDeviation(input, c.counts)*1e6)/1e6))
 	}
 	want := []string{fmt.Sprint([]string{"a", "d"}, " ", math.Round(1e6/18)/1e6), fmt.Sprint([]string{"a", "c"}, " ", 0.0)}
 	if !slices.Equal(steps, want) {
 		t.Errorf("fast swaps %q, want %q", steps, want)
+	}
+}
+
+// rareRows are queries of rows of label 4, 1 and 0 (confidence 0.5 for
+// 4 and 1; label 0 without one), in that order per query.
+func rareRows(qs ...[4]any) []Candidate {
+	var rows []Candidate
+	for _, q := range qs {
+		for i, l := range []int{4, 1, 0} {
+			for range q[i+1].(int) {
+				c := Candidate{Query: q[0].(string), Label: l, Confidence: 0.5}
+				if l == 0 {
+					c.Confidence = NoConfidence
+				}
+				rows = append(rows, c)
+			}
+		}
+	}
+	return rows
+}
+
+// A rare label is kept within its bound. Share tolerance 0.1 (as
+// --agreeing-share-tolerance 0.1); queries as (label 4, label 1, label 0)
+// rows: a 0.9 (0, 2, 8), b 0.8 (0, 2, 8), c 0.7 (1, 2, 7), d 0.6 (1, 2, 7).
+// Input: 40 rows, label 4 2 (5%), label 1 8 (20%), label 0 30 (75%).
+// F = 0.5: target 2.
+//
+// An absolute bound of 0.1 for every label (the rule before) keeps a (0%
+// / 20% / 80%: 5 points off, within 10) and then b (the same shares): a
+// and b, label 4 gone. The bounds are min(0.1, share/2): label 4 0.025,
+// labels 1 and 0 0.1. a alone: label 4 is 0.05 off, ratio 2 (label 0:
+// 0.05/0.1 = 0.5); kept, the first. b leaves the ratio at 2 (the first
+// such, kept only if nothing does better); c gives 1 / 4 / 15 of 20 =
+// 5% / 20% / 75%, ratio 0: kept. a and c.
+//
+// Where the kept rows cannot hold the rare label within its bound, the
+// ratio decides between none and one row: a (0, 1, 3), b (0, 1, 3),
+// c (1, 1, 2), d (1, 1, 2) with z (0, 6, 18) without an agreement: 40
+// rows, label 4 5%, label 1 25%, label 0 70%; target 2 of 4 rows each.
+// a: 0 / 25% / 75%, ratio 2; b the same (level); c gives 1 of 8 =
+// 12.5% of label 4, 7.5 points off, ratio 3 (no), d the same. b joins
+// at 2; every swap gives a query of label 4 beside one without, ratio 3:
+// no. a and b: one row of 8 would be 2.5 times label 4's share, further
+// from it than none (docs/dataset.md).
+func TestSelectAgreeingRareLabel(t *testing.T) {
+	rows := rareRows([4]any{"a", 0, 2, 8}, [4]any{"b", 0, 2, 8}, [4]any{"c", 1, 2, 7}, [4]any{"d", 1, 2, 7})
+	ag := map[string]float64{"a": 0.9, "b": 0.8, "c": 0.7, "d": 0.6}
+	s := Selection{KeepAgreeing: 0.5, QueryAgreement: ag, ShareTolerance: 0.1}
+	if got := keptQueries(t, s, rows); !slices.Equal(got, []string{"a", "c"}) {
+		t.Errorf("kept %v, want [a c]", got)
+	}
+	// The counts in AllLabels order (4, 3, 2, 1, 0, junk): a and b are
+	// within an absolute 0.1 (0.05 off) but twice label 4's bound.
+	input, ab := []int{2, 0, 0, 8, 30, 0}, []int{0, 0, 0, 4, 16, 0}
+	if d, r := ShareDeviation(input, ab), ToleranceRatio(input, ab, 0.1); math.Abs(d-0.05) > 1e-12 || math.Abs(r-2) > 1e-12 {
+		t.Errorf("a and b: deviation %v, ratio %v; want 0.05, 2", d, r)
+	}
+	small := rareRows([4]any{"a", 0, 1, 3}, [4]any{"b", 0, 1, 3}, [4]any{"c", 1, 1, 2}, [4]any{"d", 1, 1, 2}, [4]any{"z", 0, 6, 18})
+	ag["z"] = math.NaN()
+	if got := keptQueries(t, s, small); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("8 rows: kept %v, want [a b]", got)
+	}
+}
+
+// The bounds by hand: label shares 5%, 20%, 75% (2, 8, 30 of 40) under a
+// tolerance of 0.1 are 0.025, 0.1, 0.1, under 0.01 all 0.01; 0, 4, 16
+// kept is 0.05 off for labels 4 and 0: ratio 2 under 0.1, 5 under 0.01. A
+// label without rows before has bound 0: kept rows of it make the ratio
+// infinite.
+func TestToleranceRatio(t *testing.T) {
+	before, after := []int{2, 8, 30}, []int{0, 4, 16}
+	for _, c := range []struct {
+		tol, ratio float64
+		bounds     []float64
+	}{{0.1, 2, []float64{0.025, 0.1, 0.1}}, {0.01, 5, []float64{0.01, 0.01, 0.01}}} {
+		b := ShareTolerances(before, c.tol)
+		for i := range b {
+			if math.Abs(b[i]-c.bounds[i]) > 1e-15 {
+				t.Errorf("tolerance %v: bounds %v, want %v", c.tol, b, c.bounds)
+			}
+		}
+		if r := ToleranceRatio(before, after, c.tol); math.Abs(r-c.ratio) > 1e-9 {
+			t.Errorf("tolerance %v: ratio %v, want %v", c.tol, r, c.ratio)
+		}
+	}
+	if r := ToleranceRatio([]int{0, 4}, []int{1, 4}, 0.1); !math.IsInf(r, 1) {
+		t.Errorf("a label kept that was not there: ratio %v, want +Inf", r)
+	}
+	if r := ToleranceRatio([]int{0, 4}, []int{0, 2}, 0.1); r != 0 {
+		t.Errorf("the same shares: ratio %v, want 0", r)
+	}
+}
+
+// The share tolerance must lie in (0, 1); 0 is the default.
+func TestSelectionCheckShareTolerance(t *testing.T) {
+	ag := map[string]float64{"a": 1}
+	for _, tol := range []float64{-0.1, 1, 1.5, math.NaN(), math.Inf(1)} {
+		if err := (Selection{KeepAgreeing: 0.5, QueryAgreement: ag, ShareTolerance: tol}).Check(); err == nil || !strings.Contains(err.Error(), "not in (0, 1)") {
+			t.Errorf("tolerance %v: error %v", tol, err)
+		}
+	}
+	for _, tol := range []float64{0, 0.001, 0.5} {
+		if err := (Selection{KeepAgreeing: 0.5, QueryAgreement: ag, ShareTolerance: tol}).Check(); err != nil {
+			t.Errorf("tolerance %v: %v", tol, err)
+		}
+	}
+	if got := (Selection{}).Tolerance(); got != 0.01 {
+		t.Errorf("default tolerance %v, want 0.01", got)
 	}
 }

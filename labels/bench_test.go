@@ -42,7 +42,8 @@ func BenchmarkAssign(b *testing.B) {
 // rows (LOVBench's query count), labels drawn with about the demo's shares
 // and the agreement falling with a query's rows of label 1 (as the demo's
 // does with its distinct labels), keeping 1%, 10% and half of them; it
-// reports the share deviation reached.
+// reports the share deviation and tolerance ratio reached, the queries
+// kept and their mean agreement.
 func BenchmarkSelectAgreeing(b *testing.B) {
 	var rows []Candidate
 	ag := map[string]float64{}
@@ -85,13 +86,21 @@ func BenchmarkSelectAgreeing(b *testing.B) {
 				v = s.Select(len(rows), func(i int) Candidate { return rows[i] })
 			}
 			all, kept := make([]int, len(at)), make([]int, len(at))
+			queries, sum := map[string]bool{}, 0.0
 			for i, r := range rows {
 				all[at[r.Label]]++
 				if v[i] == Kept {
 					kept[at[r.Label]]++
+					if !queries[r.Query] {
+						queries[r.Query] = true
+						sum += ag[r.Query]
+					}
 				}
 			}
 			b.ReportMetric(ShareDeviation(all, kept), "share_deviation")
+			b.ReportMetric(ToleranceRatio(all, kept, ShareTolerance), "tolerance_ratio")
+			b.ReportMetric(float64(len(queries)), "kept_queries")
+			b.ReportMetric(sum/float64(len(queries)), "mean_agreement")
 		})
 	}
 }

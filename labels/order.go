@@ -323,6 +323,17 @@ func (o *orderWriter) finish() (OrderSummary, error) {
 	return o.sum, o.pw.Error()
 }
 
+// ReadQueryOrderFile is ReadQueryOrder of the file at path (gzip or
+// plain text, textio.Open).
+func ReadQueryOrderFile(path string) (map[string]float64, error) {
+	f, err := textio.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadQueryOrder(f, path)
+}
+
 // ReadQueryOrder reads a per-query order file (QueryOrderHeader) into a
 // map from query to its expected agreement (NaN for a query without
 // pairs). A BOM and CR line ends are accepted; a bad row is an error

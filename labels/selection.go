@@ -58,40 +58,47 @@ import (
 //
 // A minimum query agreement skews the shares too: queries with many
 // distinct labels have a lower expected agreement. The agreeing mode
-// (KeepAgreeing F, alone) keeps whole queries and the shares within a
-// tolerance:
+// (KeepAgreeing F, alone) keeps whole queries and the shares within
+// bounds:
 //
+//   - each label's bound is LabelShareTolerance: the share tolerance t
+//     (Tolerance: ShareTolerance unless ShareTolerance sets another), or
+//     half the label's share of the input rows when that is less, so a
+//     label rarer than 2t keeps between half and one and a half times its
+//     share, and cannot vanish within its bound. The tolerance ratio of
+//     the kept rows (ToleranceRatio) is the largest, over labels, of the
+//     difference between the label's share of the kept rows and of all
+//     input rows over its bound: every label is within its bound when it
+//     is at most 1;
 //   - the eligible queries are those with an expected agreement
 //     (QueryAgreement, not NaN); the others are never kept. They are
 //     ordered by agreement, highest first, ties by query in byte order;
 //   - the target is KeepCount(F, eligible queries);
 //   - add: while fewer than the target are kept, the first eligible query
 //     in that order not yet kept whose rows (all of them, sampled terms
-//     included), added to the kept rows, leave the share deviation
-//     (ShareDeviation: the largest absolute difference between a label's
-//     share of the kept rows and of all input rows) at most
-//     ShareTolerance, or below the deviation before it, is kept; when
-//     none does, the first that leaves the deviation as it was. The first
-//     query kept is the most agreeing;
+//     included), added to the kept rows, leave the tolerance ratio at
+//     most 1, or below the ratio before it, is kept; when none does, the
+//     first that leaves the ratio as it was. The first query kept is the
+//     most agreeing;
 //   - swap: when no query can be added (the target reached, or none
-//     qualifies) and the deviation is above ShareTolerance, one kept query
-//     is exchanged for one not kept: of the exchanges that lower the
-//     deviation, the one losing the least agreement (the kept query's
-//     minus the other's), then the one with the lower deviation, then the
-//     first kept and the first other query in that order. Then add again;
-//   - it stops when neither step applies: the target kept and the
-//     deviation within ShareTolerance, or no exchange lowers it;
+//     qualifies) and the ratio is above 1, one kept query is exchanged
+//     for one not kept: of the exchanges that lower the ratio, the one
+//     losing the least agreement (the kept query's minus the other's),
+//     then the one with the lower ratio, then the first kept and the
+//     first other query in that order. Then add again;
+//   - it stops when neither step applies: the target kept and the ratio
+//     at most 1, or no exchange lowers it;
 //   - every row of a query not kept is QueryNotChosen; a kept query keeps
 //     all its rows.
 //
-// So the deviation never rises: once within ShareTolerance it stays
-// there, and the choice ends within it unless no single exchange lowers
-// it: a swap looks at every pair of a kept and another query until the
-// swaps have looked at MaxAgreeingSwapPairs pairs in all, then only at
-// the pairs of the fastSwapCandidates kept queries whose leaving, and the
-// as many others whose joining, alone leaves the deviation lowest. export
-// reports the deviation reached and the queries kept against the
-// target.
+// So the ratio never rises: once at most 1 it stays there, and the
+// choice ends there unless no single exchange lowers it: a swap looks at
+// every pair of a kept and another query until the swaps have looked at
+// MaxAgreeingSwapPairs pairs in all, then only at the pairs of the
+// fastSwapCandidates kept queries whose leaving, and the as many others
+// whose joining, alone leaves the ratio lowest. export reports the ratio
+// and the share deviation (ShareDeviation, the largest absolute
+// difference) reached and the queries kept against the target.
 type Selection struct {
 	MinConfidence     float64
 	MinQueryAgreement float64
@@ -107,6 +114,9 @@ type Selection struct {
 	// agreeing within the share tolerance (0: off). It needs
 	// QueryAgreement and excludes the other filters.
 	KeepAgreeing float64
+	// ShareTolerance, in (0, 1), is the agreeing mode's share tolerance
+	// (0: the default, the constant ShareTolerance; see Tolerance).
+	ShareTolerance float64
 }
 
 // Candidate is one row offered to Select: its query, term, label and
@@ -147,8 +157,9 @@ func (s Selection) Active() bool {
 
 // Check reports a Selection that cannot be applied: a minimum or a
 // fraction outside [0, 1], a minimum agreement or the agreeing mode
-// without agreements, the stratified mode with a minimum, or the agreeing
-// mode with any other filter.
+// without agreements, the stratified mode with a minimum, the agreeing
+// mode with any other filter, or a share tolerance outside (0, 1) (0: the
+// default).
 func (s Selection) Check() error {
 	if math.IsNaN(s.MinConfidence) || s.MinConfidence < 0 || s.MinConfidence > 1 {
 		return fmt.Errorf("minimum confidence %v is not in (0, 1]", s.MinConfidence)
@@ -167,6 +178,11 @@ func (s Selection) Check() error {
 	}
 	if s.KeepAgreeing > 0 && (s.MinConfidence > 0 || s.MinQueryAgreement > 0 || s.KeepConfident > 0) {
 		return fmt.Errorf("a fraction of agreeing queries to keep excludes a minimum confidence, a minimum query agreement and a fraction of confident labels")
+	}
+	if s.ShareTolerance != 0 {
+		if err := CheckShareTolerance(s.ShareTolerance); err != nil {
+			return err
+		}
 	}
 	if s.KeepAgreeing > 0 && s.QueryAgreement == nil {
 		return fmt.Errorf("a fraction of agreeing queries to keep needs the queries' expected agreement (the labels' .query_order.csv)")

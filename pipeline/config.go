@@ -297,11 +297,17 @@ type ExportConfig struct {
 	KeepConfident float64 `yaml:"keep_confident" json:"keep_confident,omitempty"`
 	// KeepAgreeing builds the dataset from this fraction of the queries
 	// with an expected agreement, whole, the most agreeing whose rows keep
-	// the label shares within labels.ShareTolerance (`lovbench export
-	// --keep-agreeing-queries`; labels.Selection's agreeing mode, with the
-	// label stage's labels.query_order.csv); 0 is off. It excludes the
-	// other filters. Omitted when 0, as MinConfidence.
+	// every label's share within its bound under AgreeingShareTolerance
+	// (`lovbench export --keep-agreeing-queries`; labels.Selection's
+	// agreeing mode, with the label stage's labels.query_order.csv); 0 is
+	// off. It excludes the other filters. Omitted when 0, as
+	// MinConfidence.
 	KeepAgreeing float64 `yaml:"keep_agreeing_queries" json:"keep_agreeing_queries,omitempty"`
+	// AgreeingShareTolerance is KeepAgreeing's share tolerance, in (0, 1)
+	// (`lovbench export --agreeing-share-tolerance`); 0 or absent is the
+	// default, labels.ShareTolerance, which Validate writes as 0, so the
+	// stage fingerprint is the same however the default is written.
+	AgreeingShareTolerance float64 `yaml:"agreeing_share_tolerance" json:"agreeing_share_tolerance,omitempty"`
 }
 
 // LTRConfig configures the learning-to-rank experiment.
@@ -609,6 +615,17 @@ func (c *Config) validate() error {
 	}
 	if c.Export.KeepAgreeing > 0 && (c.Export.MinConfidence > 0 || c.Export.MinQueryAgreement > 0 || c.Export.KeepConfident > 0) {
 		return fmt.Errorf("export.keep_agreeing_queries excludes export.min_confidence, export.min_query_agreement and export.keep_confident")
+	}
+	if c.Export.AgreeingShareTolerance == labels.ShareTolerance {
+		c.Export.AgreeingShareTolerance = 0
+	}
+	if st := c.Export.AgreeingShareTolerance; st != 0 {
+		if err := labels.CheckShareTolerance(st); err != nil {
+			return fmt.Errorf("export.agreeing_share_tolerance: %w (absent: the default %v)", err, labels.ShareTolerance)
+		}
+		if c.Export.KeepAgreeing == 0 {
+			return fmt.Errorf("export.agreeing_share_tolerance applies to export.keep_agreeing_queries only")
+		}
 	}
 	if c.LTR.Permutations <= 0 {
 		return fmt.Errorf("ltr.permutations: %d, must be positive", c.LTR.Permutations)

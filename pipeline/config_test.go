@@ -51,6 +51,9 @@ func TestConfigErrors(t *testing.T) {
 		{"log: {path: a}\nexport: {keep_agreeing_queries: 1.5}\n", "export.keep_agreeing_queries"},
 		{"log: {path: a}\nexport: {keep_agreeing_queries: 0.5, keep_confident: 0.5}\n", "export.keep_agreeing_queries excludes"},
 		{"log: {path: a}\nexport: {keep_agreeing_queries: 0.5, min_confidence: 0.5}\n", "export.keep_agreeing_queries excludes"},
+		{"log: {path: a}\nexport: {keep_agreeing_queries: 0.5, agreeing_share_tolerance: 1}\n", "export.agreeing_share_tolerance: share tolerance 1 is not in (0, 1)"},
+		{"log: {path: a}\nexport: {keep_agreeing_queries: 0.5, agreeing_share_tolerance: -0.01}\n", "export.agreeing_share_tolerance: share tolerance -0.01 is not in (0, 1)"},
+		{"log: {path: a}\nexport: {agreeing_share_tolerance: 0.05}\n", "export.agreeing_share_tolerance applies to export.keep_agreeing_queries only"},
 		{"simulate: {sessions: 10, queries: 5, zipf_s: 0.5}\n", "zipf_s"},
 		{"log: {path: a}\nclick_models: {iterations: nope}\n", "line 2"},
 		{"log: {path: a}\nfeatures: {semantics: java}\n", "features.semantics"},
@@ -220,6 +223,30 @@ func TestConfigMinConfidence(t *testing.T) {
 	b, _ = json.Marshal(DefaultConfig().Export)
 	if string(b) != `{"folds":5,"seed":1,"keep_junk":false}` {
 		t.Errorf("default export JSON %s: the fingerprint of runs without min_confidence changed", b)
+	}
+}
+
+// export.agreeing_share_tolerance is part of the export stage's
+// parameters only when it is not the default (0.01, written or not), so
+// configurations that leave it at the default keep their fingerprints.
+func TestConfigAgreeingShareTolerance(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		yaml string
+		want string
+	}{
+		{"log: {path: a}\nexport: {keep_agreeing_queries: 0.5}\n", `{"folds":5,"seed":1,"keep_junk":false,"keep_agreeing_queries":0.5}`},
+		{"log: {path: a}\nexport: {keep_agreeing_queries: 0.5, agreeing_share_tolerance: 0.01}\n", `{"folds":5,"seed":1,"keep_junk":false,"keep_agreeing_queries":0.5}`},
+		{"log: {path: a}\nexport: {keep_agreeing_queries: 0.5, agreeing_share_tolerance: 0.02}\n", `{"folds":5,"seed":1,"keep_junk":false,"keep_agreeing_queries":0.5,"agreeing_share_tolerance":0.02}`},
+		{"log: {path: a}\nexport: {agreeing_share_tolerance: 0.01}\n", `{"folds":5,"seed":1,"keep_junk":false}`},
+	} {
+		c, err := ParseConfig([]byte(tc.yaml), "cfg.yaml", "/tmp")
+		if err != nil {
+			t.Fatalf("%q: %v", tc.yaml, err)
+		}
+		if b, _ := json.Marshal(c.Export); string(b) != tc.want {
+			t.Errorf("%q: export parameters %s, want %s", tc.yaml, b, tc.want)
+		}
 	}
 }
 

@@ -139,21 +139,25 @@ func TestRunMinConfidence(t *testing.T) {
 		}
 	}
 	// export.keep_agreeing_queries: whole queries (labels.Selection's
-	// agreeing mode, with the label stage's order file): the manifest
-	// records the target and the deviation, and the report prints them.
-	res = run("export: {keep_agreeing_queries: 0.5}\n")
+	// agreeing mode, with the label stage's order file), with
+	// export.agreeing_share_tolerance 0.02: the manifest records the
+	// target, the tolerance and the deviation, and the report prints
+	// them, and the filter's row of the recovery table.
+	res = run("export: {keep_agreeing_queries: 0.5, agreeing_share_tolerance: 0.02}\n")
 	if err := textio.ReadJSON(filepath.Join(res.ReleaseDir, "dataset", export.ManifestFile), &m); err != nil {
 		t.Fatal(err)
 	}
 	f = m.ConfidenceFilter
-	if m.Parameters.KeepAgreeing != 0.5 || f == nil || f.Agreeing == nil || f.Kept != m.Rows || f.Rows != f.Kept+f.NotChosen || f.KeptQueries > f.Agreeing.TargetQueries {
+	if m.Parameters.KeepAgreeing != 0.5 || f == nil || f.Agreeing == nil || f.Agreeing.ShareTolerance != 0.02 || f.Kept != m.Rows || f.Rows != f.Kept+f.NotChosen || f.KeptQueries > f.Agreeing.TargetQueries {
 		t.Fatalf("manifest parameters %+v filter %+v", m.Parameters, f)
 	}
 	t.Logf("keep_agreeing_queries 0.5: %d of %d queries (target %d), %d of %d rows, deviation %.4f", f.KeptQueries, f.Queries, f.Agreeing.TargetQueries, f.Kept, f.Rows, f.Agreeing.ShareDeviation)
 	if html, err = os.ReadFile(res.Report); err != nil {
 		t.Fatal(err)
 	}
-	if want := "<code>lovbench export --keep-agreeing-queries 0.5</code>"; !strings.Contains(string(html), want) {
-		t.Errorf("report lacks %q", want)
+	for _, want := range []string{"<code>lovbench export --keep-agreeing-queries 0.5</code>", "the share tolerance 2.0%", "most agreeing 50.0% of the queries, label shares within their bounds, tolerance 0.02 (the export&#39;s)"} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("report lacks %q", want)
+		}
 	}
 }

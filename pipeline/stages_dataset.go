@@ -165,6 +165,7 @@ func (r *runner) exportStage() Stage {
 			o := &cfg.Options
 			o.Folds, o.Seed, o.KeepJunk, o.FeatureSemantics = ec.Folds, uint64(ec.Seed), ec.KeepJunk, r.cfg.Features.Semantics
 			o.Provenance, o.Publication, o.MinConfidence, o.MinQueryAgreement, o.KeepConfident, o.KeepAgreeing = pv, r.cfg.publication(), ec.MinConfidence, ec.MinQueryAgreement, ec.KeepConfident, ec.KeepAgreeing
+			o.ShareTolerance = ec.AgreeingShareTolerance
 			m, err := export.Run(ctx, cfg)
 			if err != nil {
 				return err

@@ -27,7 +27,8 @@ type Confidence struct {
 	Prior *PriorShare `json:"prior,omitempty"`
 	// Recovery (simulated logs): the first level is all labels (Min 0),
 	// then minimum confidences in ascending order, then, when the export
-	// kept the label shares (Filter.KeepConfident), its selection.
+	// kept the label shares (Filter.KeepConfident or Filter.Agreeing),
+	// its selection.
 	Recovery []ConfidenceLevel `json:"recovery,omitempty"`
 	// Target is the Pearson r looked for; Reached the lowest minimum
 	// confidence (on a grid) whose labels, at least MinPairs of them, reach
@@ -62,8 +63,9 @@ type LabelFilter struct {
 // (the manifest's confidence_filter.agreeing): of Eligible queries with
 // an expected agreement, Target aimed at and Kept kept, whole, with the
 // largest difference between a label's share before and after
-// ShareDeviation (the tolerance ShareTolerance), the kept queries' mean
-// expected agreement MeanAgreement.
+// ShareDeviation (the tolerance ShareTolerance), the largest over the
+// label's bound ToleranceRatio (labels.ToleranceRatio), the kept queries'
+// mean expected agreement MeanAgreement.
 type AgreeingFilter struct {
 	Fraction       float64 `json:"keep_agreeing_queries"`
 	Eligible       int     `json:"queries_with_agreement"`
@@ -71,6 +73,7 @@ type AgreeingFilter struct {
 	Kept           int     `json:"kept_queries"`
 	ShareTolerance float64 `json:"share_tolerance"`
 	ShareDeviation float64 `json:"share_deviation"`
+	ToleranceRatio float64 `json:"tolerance_ratio"`
 	MeanAgreement  float64 `json:"mean_agreement"`
 }
 
@@ -85,6 +88,9 @@ type LabelFilterRow struct {
 	// Threshold is the lowest confidence the stratified filter kept of
 	// the label (nil: not stratified, or none kept).
 	Threshold *float64 `json:"kept_min_confidence,omitempty"`
+	// Bound is the agreeing filter's bound on the label's share
+	// difference (labels.LabelShareTolerance; 0: not agreeing).
+	Bound float64 `json:"share_tolerance,omitempty"`
 }
 
 // ConfidenceRow is one label's confidence distribution.
@@ -107,26 +113,31 @@ type PriorShare struct {
 // ConfidenceLevel is the recovery of the labels whose confidence is at least
 // Min (0: all labels), or, with KeepConfident above 0, of the most
 // confident fraction KeepConfident of each label (labels.Selection's
-// stratified mode).
+// stratified mode), or, with KeepAgreeing above 0, of the most agreeing
+// fraction KeepAgreeing of the queries that keep the label shares within
+// their bounds under ShareTolerance (the agreeing mode).
 type ConfidenceLevel struct {
-	Min           float64 `json:"min_confidence"`
-	KeepConfident float64 `json:"keep_confident,omitempty"`
-	Pairs         int     `json:"pairs"`
-	Queries       int     `json:"queries"`
-	Pearson       float64 `json:"pearson"`
-	Kendall       float64 `json:"kendall"`
+	Min            float64 `json:"min_confidence"`
+	KeepConfident  float64 `json:"keep_confident,omitempty"`
+	KeepAgreeing   float64 `json:"keep_agreeing_queries,omitempty"`
+	ShareTolerance float64 `json:"share_tolerance,omitempty"`
+	Pairs          int     `json:"pairs"`
+	Queries        int     `json:"queries"`
+	Pearson        float64 `json:"pearson"`
+	Kendall        float64 `json:"kendall"`
 }
 
-// confidenceLevelJSON is ConfidenceLevel on the wire: a correlation that
-// is not defined (NaN: fewer than two pairs, or a constant) is null, which
-// JSON can hold.
+// levelFields is ConfidenceLevel without its JSON methods.
+type levelFields ConfidenceLevel
+
+// confidenceLevelJSON is ConfidenceLevel on the wire: its fields, in
+// their order, but a correlation that is not defined (NaN: fewer than two
+// pairs, or a constant) is null, which JSON can hold (the outer Pearson
+// and Kendall hide the embedded ones).
 type confidenceLevelJSON struct {
-	Min           float64  `json:"min_confidence"`
-	KeepConfident float64  `json:"keep_confident,omitempty"`
-	Pairs         int      `json:"pairs"`
-	Queries       int      `json:"queries"`
-	Pearson       *float64 `json:"pearson"`
-	Kendall       *float64 `json:"kendall"`
+	*levelFields
+	Pearson *float64 `json:"pearson"`
+	Kendall *float64 `json:"kendall"`
 }
 
 // MarshalJSON writes l as confidenceLevelJSON (NaN as null).
@@ -137,16 +148,17 @@ func (l ConfidenceLevel) MarshalJSON() ([]byte, error) {
 		}
 		return &x
 	}
-	return json.Marshal(confidenceLevelJSON{l.Min, l.KeepConfident, l.Pairs, l.Queries, num(l.Pearson), num(l.Kendall)})
+	return json.Marshal(confidenceLevelJSON{(*levelFields)(&l), num(l.Pearson), num(l.Kendall)})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes (null as NaN).
 func (l *ConfidenceLevel) UnmarshalJSON(b []byte) error {
-	var v confidenceLevelJSON
+	*l = ConfidenceLevel{}
+	v := confidenceLevelJSON{levelFields: (*levelFields)(l)}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	*l = ConfidenceLevel{Min: v.Min, KeepConfident: v.KeepConfident, Pairs: v.Pairs, Queries: v.Queries, Pearson: math.NaN(), Kendall: math.NaN()}
+	l.Pearson, l.Kendall = math.NaN(), math.NaN()
 	if v.Pearson != nil {
 		l.Pearson = *v.Pearson
 	}
@@ -172,6 +184,7 @@ type filterRowView struct {
 	Before, After           int
 	ShareBefore, ShareAfter string
 	Threshold               string // the stratified filter's lowest kept confidence
+	Bound                   string // the agreeing filter's bound on the share difference
 }
 
 type confidenceRowView struct {
@@ -223,6 +236,8 @@ func confidenceSection(c *Confidence, n int) (template.HTML, int) {
 		switch {
 		case lv.KeepConfident > 0:
 			name = "most confident " + fmtPct(lv.KeepConfident) + " of each label (the export's)"
+		case lv.KeepAgreeing > 0:
+			name = "most agreeing " + fmtPct(lv.KeepAgreeing) + " of the queries, label shares within their bounds, tolerance " + strconv.FormatFloat(lv.ShareTolerance, 'g', -1, 64) + " (the export's)"
 		case lv.Min > 0:
 			name = "confidence ≥ " + strconv.FormatFloat(lv.Min, 'g', -1, 64)
 		}
@@ -235,7 +250,7 @@ func confidenceSection(c *Confidence, n int) (template.HTML, int) {
 			if r.Threshold != nil {
 				th = fmtFloat(*r.Threshold)
 			}
-			v.Filters = append(v.Filters, filterRowView{Label: labelName(r.Label), Before: r.Before, After: r.After, ShareBefore: fmtPct(r.ShareBefore), ShareAfter: fmtPct(r.ShareAfter), Threshold: th})
+			v.Filters = append(v.Filters, filterRowView{Label: labelName(r.Label), Before: r.Before, After: r.After, ShareBefore: fmtPct(r.ShareBefore), ShareAfter: fmtPct(r.ShareAfter), Threshold: th, Bound: strconv.FormatFloat(100*r.Bound, 'f', 2, 64) + "%"})
 		}
 	}
 	var b bytes.Buffer
@@ -280,9 +295,9 @@ var confidenceTemplate = template.Must(template.New("confidence").Funcs(template
 {{else}}<p>The labels with a confidence of at least <b>{{.Min}}</b> (the lowest such level, in steps of 0.01, that keeps at least {{$.MinPairs}} pairs) recover the truth at Pearson r = {{f .Pearson}} ≥ {{$.Target}} (Kendall τ<sub>b</sub> = {{f .Kendall}}): {{.Pairs}} pairs over {{.Queries}} queries remain.</p>
 {{end}}{{else}}<p class="note">No minimum confidence (in steps of 0.01) keeps at least {{.MinPairs}} labels that recover the truth at Pearson r ≥ {{.Target}}.</p>{{end}}{{end}}
 {{with .Order}}{{if .Pairs}}<p>Order confidence (what learning to rank uses of the labels): for two labelled terms of a query with different labels, the probability that their relevances are in the labels' order, under the click model's uncertainty; per query, the expected agreement of the labels' order with the true order, the mean over such pairs. {{.Pairs}} pairs in {{.WithPairs}} of {{.Queries}} queries: mean order confidence <span class="figure">{{f .MeanPair}}</span>, mean expected agreement per query <span class="figure">{{f .MeanAgreement}}</span> ({{.QueryFile}}, {{.PairFile}}; docs/dataset.md, "Order confidence").</p>{{end}}{{end}}
-{{with .Filter}}{{with .Agreeing}}<p>The dataset keeps whole queries, the most agreeing whose rows keep every label's share within {{pct .ShareTolerance}} of its share before, or, when none does, the largest difference as low as single additions and exchanges of queries bring it (<code>lovbench export --keep-agreeing-queries {{.Fraction}}</code>; docs/dataset.md, "Whole queries that keep the label shares"): {{.Kept}} of the {{.Target}} aimed at, of {{.Eligible}} queries with an expected agreement, their mean expected agreement {{f .MeanAgreement}}. The largest difference between a label's share before and after is <span class="figure">{{pct .ShareDeviation}}</span>:</p>
-<table><tr><th>label</th><th>rows before</th><th>rows after</th><th>share before</th><th>share after</th></tr>
-{{range $.Filters}}<tr><td>{{.Label}}</td><td>{{.Before}}</td><td>{{.After}}</td><td>{{.ShareBefore}}</td><td>{{.ShareAfter}}</td></tr>
+{{with .Filter}}{{with .Agreeing}}<p>The dataset keeps whole queries, the most agreeing whose rows keep every label's share within its bound of its share before: the share tolerance {{pct .ShareTolerance}} (<code>--agreeing-share-tolerance</code>), or half the label's share before when that is less, so a rare label neither vanishes nor grows past 1.5 times its share; or, when none does, the largest difference over its label's bound as low as single additions and exchanges of queries bring it (<code>lovbench export --keep-agreeing-queries {{.Fraction}}</code>; docs/dataset.md, "Whole queries that keep the label shares"): {{.Kept}} of the {{.Target}} aimed at, of {{.Eligible}} queries with an expected agreement, their mean expected agreement {{f .MeanAgreement}}. The largest difference between a label's share before and after is <span class="figure">{{pct .ShareDeviation}}</span>, and the largest over its label's bound {{f .ToleranceRatio}} (every label within its bound when at most 1){{if $.Levels}}; the recovery table's last row measures the same rule on the labels{{end}}:</p>
+<table><tr><th>label</th><th>rows before</th><th>rows after</th><th>share before</th><th>share after</th><th>bound</th></tr>
+{{range $.Filters}}<tr><td>{{.Label}}</td><td>{{.Before}}</td><td>{{.After}}</td><td>{{.ShareBefore}}</td><td>{{.ShareAfter}}</td><td>{{.Bound}}</td></tr>
 {{end}}</table>{{else}}{{if .KeepConfident}}<p>The dataset keeps the most confident {{.KeepConfident}} of each label's rows, and that fraction of the sampled terms, spread over the kept queries (<code>lovbench export --keep-confident</code>; the same rule as the table's last row): the label shares stay, up to rounding. The lowest confidence each label kept:</p>
 <table><tr><th>label</th><th>rows before</th><th>rows after</th><th>share before</th><th>share after</th><th>lowest kept confidence</th></tr>
 {{range $.Filters}}<tr><td>{{.Label}}</td><td>{{.Before}}</td><td>{{.After}}</td><td>{{.ShareBefore}}</td><td>{{.ShareAfter}}</td><td>{{.Threshold}}</td></tr>

@@ -147,14 +147,8 @@ func Build(cfg Config) (Data, error) {
 			if err := orderAndFilter(c, filepath.Join(pl, labels.FileReport), cfg.Export); err != nil {
 				return Data{}, err
 			}
-			// The export kept the label shares: its selection's recovery
-			// beside the minimums'.
-			if f := c.Filter; f != nil && f.KeepConfident > 0 && len(c.Recovery) > 0 {
-				ls, truth, err := ReadSimulatedLabels(filepath.Join(pl, labels.FileLabels), cfg.Truth)
-				if err != nil {
-					return Data{}, err
-				}
-				c.Recovery = append(c.Recovery, Recover(ls, truth, labels.Selection{KeepConfident: f.KeepConfident}, true))
+			if err := shareKeepingRecovery(c, filepath.Join(pl, labels.FileLabels), cfg.Truth); err != nil {
+				return Data{}, err
 			}
 		}
 		d.Confidence = c
@@ -207,16 +201,50 @@ func orderAndFilter(c *Confidence, labelReport, exportDir string) error {
 	if f := m.ConfidenceFilter; f != nil {
 		lf := &LabelFilter{MinConfidence: f.MinConfidence, MinQueryAgreement: f.MinQueryAgreement, KeepConfident: f.KeepConfident}
 		if a := f.Agreeing; a != nil {
-			lf.Agreeing = &AgreeingFilter{Fraction: f.KeepAgreeing, Eligible: a.EligibleQueries, Target: a.TargetQueries, Kept: f.KeptQueries, ShareTolerance: a.ShareTolerance, ShareDeviation: a.ShareDeviation}
+			lf.Agreeing = &AgreeingFilter{Fraction: f.KeepAgreeing, Eligible: a.EligibleQueries, Target: a.TargetQueries, Kept: f.KeptQueries,
+				ShareTolerance: a.ShareTolerance, ShareDeviation: a.ShareDeviation, ToleranceRatio: a.ToleranceRatio}
 			if o := m.OrderAgreement; o != nil {
 				lf.Agreeing.MeanAgreement = o.Mean
 			}
 		}
 		for _, n := range f.ByLabel {
-			lf.ByLabel = append(lf.ByLabel, LabelFilterRow{Label: n.Label, Before: n.Rows, After: n.Kept, ShareBefore: n.ShareBefore, ShareAfter: n.ShareAfter, Threshold: n.KeptMinConfidence})
+			lf.ByLabel = append(lf.ByLabel, LabelFilterRow{Label: n.Label, Before: n.Rows, After: n.Kept, ShareBefore: n.ShareBefore, ShareAfter: n.ShareAfter, Threshold: n.KeptMinConfidence, Bound: n.ShareTolerance})
 		}
 		c.Filter = lf
 	}
+	return nil
+}
+
+// shareKeepingRecovery appends to c's recovery table the row of the
+// export's filter that keeps the label shares (c.Filter: the stratified
+// filter, --keep-confident, or the agreeing one, --keep-agreeing-queries,
+// with its share tolerance), measured as every row is: Recover with the
+// filter's labels.Selection over the labels at labelsPath and the truth
+// at truthPath, the agreeing filter with the queries' agreements of the
+// order file beside the labels (labels.QueryOrderPath). Nothing for
+// another filter, without a recovery table (no truth), or without the
+// order file.
+func shareKeepingRecovery(c *Confidence, labelsPath, truthPath string) error {
+	f := c.Filter
+	if f == nil || len(c.Recovery) == 0 || (f.KeepConfident == 0 && f.Agreeing == nil) {
+		return nil
+	}
+	sel := labels.Selection{KeepConfident: f.KeepConfident}
+	if a := f.Agreeing; a != nil {
+		ag, err := labels.ReadQueryOrderFile(labels.QueryOrderPath(labelsPath))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		sel = labels.Selection{KeepAgreeing: a.Fraction, ShareTolerance: a.ShareTolerance, QueryAgreement: ag}
+	}
+	ls, truth, err := ReadSimulatedLabels(labelsPath, truthPath)
+	if err != nil {
+		return err
+	}
+	c.Recovery = append(c.Recovery, Recover(ls, truth, sel, true))
 	return nil
 }
 

@@ -75,7 +75,10 @@ func Recover(ls []labels.Label, truth map[[2]string]float64, sel labels.Selectio
 		xs[i] = l.P
 		qs[l.Query] = true
 	}
-	lv := ConfidenceLevel{Min: sel.MinConfidence, KeepConfident: sel.KeepConfident, Pairs: len(xs), Queries: len(qs), Pearson: math.NaN(), Kendall: math.NaN()}
+	lv := ConfidenceLevel{Min: sel.MinConfidence, KeepConfident: sel.KeepConfident, KeepAgreeing: sel.KeepAgreeing, Pairs: len(xs), Queries: len(qs), Pearson: math.NaN(), Kendall: math.NaN()}
+	if sel.KeepAgreeing > 0 {
+		lv.ShareTolerance = sel.Tolerance()
+	}
 	if len(xs) >= 2 {
 		lv.Pearson, lv.Kendall = correlations(xs, ys, withKendall)
 	}

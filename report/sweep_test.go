@@ -284,3 +284,85 @@ func TestOutcomeByHand(t *testing.T) {
 		t.Errorf("keep 0.5: %+v, at random %v", strat, strat.RightAtRandom(all))
 	}
 }
+
+// The recovery table's row of the export's agreeing filter
+// (shareKeepingRecovery): Recover with the filter's selection over
+// labels.csv, the agreements read from the order file beside it. Queries
+// as (p, truth) pairs with their labels, agreements a 0.9, c 0.8, b 0.7,
+// d 0.6:
+//
+//	a  label 1 (0.8, 0.9), label 1 (0.6, 0.5)
+//	c  label 1 (0.7, 0.1), label 0 (0.3, 0.8)
+//	b  label 0 (0.2, 0.1), label 0 (0.3, 0.4)
+//	d  label 1 (0.6, 0.2), label 0 (0.4, 0.7)
+//
+// Input: 4 of 8 labels 1, a share of 1/2. F = 0.5: target 2.
+//   - tolerance 0.01 (bounds 0.01): a (label 1 at 100%, ratio 50); c
+//     (3 of 4, ratio 25, lower); swaps from a, c: a for b gives c, b (1 of
+//     4: 25, not lower), a for d gives c, d (2 of 4: 0, agreement lost
+//     0.3), c for b gives a, b (2 of 4: 0, lost 0.1), c for d a, d (3 of
+//     4: no): c for b. a and b: p 0.8, 0.6, 0.2, 0.3 against truth 0.9,
+//     0.5, 0.1, 0.4: deviations 0.325, 0.125, -0.275, -0.175 and 0.425,
+//     0.025, -0.375, -0.075: Pearson 0.2575 / sqrt(0.2275 x 0.3275); both
+//     orders agree: Kendall 1.
+//   - tolerance 0.3 (bounds min(0.3, 1/4) = 1/4): a (ratio 2), c (3 of 4,
+//     1/4 off: ratio 1, within): a and c. p 0.8, 0.6, 0.7, 0.3 against
+//     0.9, 0.5, 0.1, 0.8: deviations 0.2, 0, 0.1, -0.3 and 0.325, -0.075,
+//     -0.475, 0.225: Pearson -0.05 / sqrt(0.14 x 0.3875); Kendall 0
+//     (below).
+func TestShareKeepingRecoveryAgreeing(t *testing.T) {
+	dir := t.TempDir()
+	type pair struct {
+		q     string
+		grade int
+		p, tr float64
+	}
+	pairs := []pair{{"a", 1, 0.8, 0.9}, {"a", 1, 0.6, 0.5}, {"c", 1, 0.7, 0.1}, {"c", 0, 0.3, 0.8},
+		{"b", 0, 0.2, 0.1}, {"b", 0, 0.3, 0.4}, {"d", 1, 0.6, 0.2}, {"d", 0, 0.4, 0.7}}
+	var ls []labels.Label
+	var tb strings.Builder
+	tb.WriteString("query\tterm\trelevance\n")
+	for i, p := range pairs {
+		ls = append(ls, labels.Label{Query: p.q, Term: "t" + strconv.Itoa(i), P: p.p, Grade: p.grade, Confidence: 0.5})
+		tb.WriteString(p.q + "\tt" + strconv.Itoa(i) + "\t" + strconv.FormatFloat(p.tr, 'g', -1, 64) + "\n")
+	}
+	var b bytes.Buffer
+	if err := labels.WriteLabels(&b, ls); err != nil {
+		t.Fatal(err)
+	}
+	lp, tp := filepath.Join(dir, labels.FileLabels), filepath.Join(dir, "truth.tsv")
+	order := labels.QueryOrderHeader + "\na,1,1,0.9\nc,1,1,0.8\nb,1,1,0.7\nd,1,1,0.6\n"
+	for path, text := range map[string]string{lp: b.String(), tp: tb.String(), labels.QueryOrderPath(lp): order} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Kendall's tau-b of a and c by hand: (p, truth) a1 (0.8, 0.9), a2
+	// (0.6, 0.5), c1 (0.7, 0.1), c2 (0.3, 0.8). Pairs: a1-a2 +, a1-c1 +,
+	// a1-c2 +, a2-c1 - (p lower, truth higher), a2-c2 - (p higher, truth
+	// lower), c1-c2 - : 3 concordant, 3 discordant, tau-b 0.
+	for _, c := range []struct {
+		tol, pearson, kendall float64
+	}{{0.01, 0.2575 / math.Sqrt(0.2275*0.3275), 1}, {0.3, -0.05 / math.Sqrt(0.14*0.3875), 0}} {
+		conf := &Confidence{Recovery: []ConfidenceLevel{{}}, Filter: &LabelFilter{Agreeing: &AgreeingFilter{Fraction: 0.5, ShareTolerance: c.tol}}}
+		if err := shareKeepingRecovery(conf, lp, tp); err != nil {
+			t.Fatal(err)
+		}
+		if len(conf.Recovery) != 2 {
+			t.Fatalf("tolerance %v: recovery %+v", c.tol, conf.Recovery)
+		}
+		lv := conf.Recovery[1]
+		if lv.KeepAgreeing != 0.5 || lv.ShareTolerance != c.tol || lv.Pairs != 4 || lv.Queries != 2 || math.Abs(lv.Pearson-c.pearson) > 1e-12 || math.Abs(lv.Kendall-c.kendall) > 1e-12 {
+			t.Errorf("tolerance %v: %+v, want 4 pairs, 2 queries, Pearson %v, Kendall %v", c.tol, lv, c.pearson, c.kendall)
+		}
+		html, _ := confidenceSection(&Confidence{Known: 8, Pairs: 8, Recovery: conf.Recovery, Filter: conf.Filter}, 7)
+		if want := "most agreeing 50.0% of the queries, label shares within their bounds, tolerance " + strconv.FormatFloat(c.tol, 'g', -1, 64) + " (the export&#39;s)"; !strings.Contains(string(html), want) {
+			t.Errorf("tolerance %v: the section lacks %q:\n%s", c.tol, want, html)
+		}
+	}
+	// A filter that does not keep the shares adds no row.
+	conf := &Confidence{Recovery: []ConfidenceLevel{{}}, Filter: &LabelFilter{MinQueryAgreement: 0.7}}
+	if err := shareKeepingRecovery(conf, lp, tp); err != nil || len(conf.Recovery) != 1 {
+		t.Errorf("--min-query-agreement: %v %+v", err, conf.Recovery)
+	}
+}

@@ -272,12 +272,7 @@ func printCompare(ls []labels.Label, truth map[[2]string]float64, levels []float
 // many queries, with the agreements of the order file beside the labels
 // file lp.
 func compareQueries(ls []labels.Label, truth map[[2]string]float64, lp string, levels []float64) {
-	f, err := os.Open(labels.QueryOrderPath(lp))
-	if err != nil {
-		fail(err)
-	}
-	ag, err := labels.ReadQueryOrder(f, labels.QueryOrderPath(lp))
-	f.Close()
+	ag, err := labels.ReadQueryOrderFile(labels.QueryOrderPath(lp))
 	if err != nil {
 		fail(err)
 	}

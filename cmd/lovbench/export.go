@@ -50,8 +50,10 @@ confident, and the sampled terms F of theirs, spread over the kept queries
 --keep-agreeing-queries F (with --query-order) keeps whole queries and the
 shares: of the queries with an expected agreement it aims at the fraction F,
 walking them from the most agreeing and keeping each that leaves every
-label's share within the share tolerance (0.01) of its input share, or
-the largest difference no higher than before, then exchanging a kept
+label's share within its bound of its input share (the share tolerance,
+--agreeing-share-tolerance, default 0.01, or half the label's input share
+when that is less, so a rare label does not vanish), or the largest
+difference over its bound no higher than before, then exchanging a kept
 query for another while that lowers it (it excludes the other filters);
 the manifest records the queries aimed at and the largest share
 difference reached. docs/dataset.md documents every
@@ -74,6 +76,9 @@ file.`,
 			}
 			if cfg.Options.KeepAgreeing > 0 && cfg.QueryOrder == "" {
 				return usagef("export: --keep-agreeing-queries needs --query-order (the labels' .query_order.csv)")
+			}
+			if cmd.Flags().Changed("agreeing-share-tolerance") && cfg.Options.KeepAgreeing == 0 {
+				return usagef("export: --agreeing-share-tolerance applies to --keep-agreeing-queries only")
 			}
 			ins := paths{}.add("--ground-truth", cfg.GroundTruth).add("--features", cfg.Features).
 				add("--ingest-report", ingestRep).add("--label-report", labelRep).add("--query-order", cfg.QueryOrder)
@@ -143,14 +148,14 @@ file.`,
 				}
 			} else if cf != nil && cf.Agreeing != nil {
 				ag := cf.Agreeing
-				fmt.Fprintf(a.stdout, "keep agreeing queries %v: %d of %d queries kept (target %d of the %d with an agreement), %d of %d rows; %d rows left out with the other queries; largest share difference %.2f points (tolerance %.2f)\n",
-					cf.KeepAgreeing, cf.KeptQueries, cf.Queries, ag.TargetQueries, ag.EligibleQueries, cf.Kept, cf.Rows, cf.NotChosen, 100*ag.ShareDeviation, 100*ag.ShareTolerance)
+				fmt.Fprintf(a.stdout, "keep agreeing queries %v: %d of %d queries kept (target %d of the %d with an agreement), %d of %d rows; %d rows left out with the other queries; largest share difference %.2f points (tolerance %.2f), largest over its label's bound %.2f\n",
+					cf.KeepAgreeing, cf.KeptQueries, cf.Queries, ag.TargetQueries, ag.EligibleQueries, cf.Kept, cf.Rows, cf.NotChosen, 100*ag.ShareDeviation, 100*ag.ShareTolerance, ag.ToleranceRatio)
 				if o := m.OrderAgreement; o != nil {
 					fmt.Fprintf(a.stdout, "mean expected agreement of the kept queries %.4f, lowest %.4f\n", o.Mean, o.Min)
 				}
-				fmt.Fprintf(a.stdout, "%-6s %12s %12s\n", "label", "share before", "share after")
+				fmt.Fprintf(a.stdout, "%-6s %12s %12s %12s\n", "label", "share before", "share after", "bound")
 				for _, n := range cf.ByLabel {
-					fmt.Fprintf(a.stdout, "%-6d %11.2f%% %11.2f%%\n", n.Label, 100*n.ShareBefore, 100*n.ShareAfter)
+					fmt.Fprintf(a.stdout, "%-6d %11.2f%% %11.2f%% %12.2f\n", n.Label, 100*n.ShareBefore, 100*n.ShareAfter, 100*n.ShareTolerance)
 				}
 			} else if cf != nil {
 				fmt.Fprintf(a.stdout, "min confidence %v, min query agreement %v: %d of %d rows kept, %d below the confidence, %d left out with their query, %d with a query below the agreement; %d of %d queries lost all their rows\n",
@@ -182,7 +187,8 @@ file.`,
 	floatVar(f, &cfg.Options.MinConfidence, "min-confidence", 0, within(0, 1), "keep only the labels whose confidence is at least this (0: all); queries left without one are left out")
 	floatVar(f, &cfg.Options.MinQueryAgreement, "min-query-agreement", 0, within(0, 1), "keep only the queries whose labels' order has an expected agreement with the true order of at least this (0: all; needs --query-order)")
 	floatVar(f, &cfg.Options.KeepConfident, "keep-confident", 0, within(0, 1), "keep the label shares: each label keeps this fraction of its rows, its most confident, and the sampled terms this fraction of theirs (0: off; excludes --min-confidence and --min-query-agreement)")
-	floatVar(f, &cfg.Options.KeepAgreeing, "keep-agreeing-queries", 0, within(0, 1), fmt.Sprintf("keep whole queries and the label shares: this fraction of the queries with an expected agreement, the most agreeing whose rows keep every label's share within %v of its input share (0: off; needs --query-order; excludes the other filters)", labels.ShareTolerance))
+	floatVar(f, &cfg.Options.KeepAgreeing, "keep-agreeing-queries", 0, within(0, 1), "keep whole queries and the label shares: this fraction of the queries with an expected agreement, the most agreeing whose rows keep every label's share within its bound of its input share (--agreeing-share-tolerance; 0: off; needs --query-order; excludes the other filters)")
+	floatVar(f, &cfg.Options.ShareTolerance, "agreeing-share-tolerance", labels.ShareTolerance, between(0, 1), "--keep-agreeing-queries' share tolerance: a label's share may differ from its input share by this, or by half its input share when that is less")
 	f.StringVar(&cfg.QueryOrder, "query-order", "", "the labels' per-query order file (lovbench label writes it beside labels.csv: labels.query_order.csv), for --min-query-agreement and --keep-agreeing-queries")
 	f.BoolVar(&asJSON, "json", false, "print the manifest as JSON")
 	f.StringVar(&ingestRep, "ingest-report", "", "optional report.json of lovbench ingest, summarised in the dataset card and manifest")

@@ -133,6 +133,25 @@ func writeConfidenceInputs(t *testing.T, dir string) (gtp, fp string) {
 	return gtp, fp
 }
 
+// writeAgreeingInputs writes TestExportMinConfidenceCLI's ground truth
+// and features into dir, and an order file with the agreements q0 0.9,
+// q1 0.85, q2 0.8, q3 0.6, q4 0.55, q5 0.75, q6 0.7, q7 0.65, q8 0.5, q9
+// 0.45; it returns the three paths.
+func writeAgreeingInputs(t *testing.T, dir string) (gtp, fp, qp string) {
+	t.Helper()
+	gtp, fp = writeConfidenceInputs(t, dir)
+	qp = filepath.Join(dir, "labels.query_order.csv")
+	var b strings.Builder
+	b.WriteString(labels.QueryOrderHeader + "\n")
+	for q, a := range []float64{0.9, 0.85, 0.8, 0.6, 0.55, 0.75, 0.7, 0.65, 0.5, 0.45} {
+		fmt.Fprintf(&b, "q%d,4,6,%v\n", q, a)
+	}
+	if err := os.WriteFile(qp, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return gtp, fp, qp
+}
+
 // export --keep-agreeing-queries through the command line, on
 // TestExportMinConfidenceCLI's ground truth (ten queries of four terms,
 // query N labelled (N + t) mod 5 for t = 0..3: each misses label
@@ -146,24 +165,15 @@ func writeConfidenceInputs(t *testing.T, dir string) (gtp, fp string) {
 // 0 and 4 at 15%, 2 and 3 at 25%.
 func TestExportKeepAgreeingCLI(t *testing.T) {
 	dir := t.TempDir()
-	gtp, fp := writeConfidenceInputs(t, dir)
-	qp := filepath.Join(dir, "labels.query_order.csv")
-	var b strings.Builder
-	b.WriteString(labels.QueryOrderHeader + "\n")
-	for q, a := range []float64{0.9, 0.85, 0.8, 0.6, 0.55, 0.75, 0.7, 0.65, 0.5, 0.45} {
-		fmt.Fprintf(&b, "q%d,4,6,%v\n", q, a)
-	}
-	if err := os.WriteFile(qp, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	gtp, fp, qp := writeAgreeingInputs(t, dir)
 	out := filepath.Join(dir, "ds")
 	code, stdout, errs := runCLI(t, "export", "--ground-truth", gtp, "--features", fp, "--query-order", qp, "--keep-agreeing-queries", "0.5", "--out", out)
-	if code != 0 || !strings.Contains(stdout, "keep agreeing queries 0.5: 5 of 10 queries kept (target 5 of the 10 with an agreement), 20 of 40 rows; 20 rows left out with the other queries; largest share difference 0.00 points (tolerance 1.00)") ||
+	if code != 0 || !strings.Contains(stdout, "keep agreeing queries 0.5: 5 of 10 queries kept (target 5 of the 10 with an agreement), 20 of 40 rows; 20 rows left out with the other queries; largest share difference 0.00 points (tolerance 1.00), largest over its label's bound 0.00") ||
 		!strings.Contains(stdout, "mean expected agreement of the kept queries 0.7400, lowest 0.5500") {
 		t.Fatalf("export: code %d: %s %s", code, stdout, errs)
 	}
 	for l := range 5 {
-		if line := fmt.Sprintf("\n%-6d %11.2f%% %11.2f%%\n", l, 20.0, 20.0); !strings.Contains(stdout, line) {
+		if line := fmt.Sprintf("\n%-6d %11.2f%% %11.2f%% %12.2f\n", l, 20.0, 20.0, 1.0); !strings.Contains(stdout, line) {
 			t.Errorf("stdout lacks %q:\n%s", line, stdout)
 		}
 	}
@@ -187,5 +197,52 @@ func TestExportKeepAgreeingCLI(t *testing.T) {
 		if code, _, errs := runCLI(t, args...); code != 2 {
 			t.Errorf("%v: code %d, want 2: %s", bad, code, errs)
 		}
+	}
+	// --agreeing-share-tolerance must lie in (0, 1), and applies to
+	// --keep-agreeing-queries only.
+	for _, bad := range [][]string{{"--keep-agreeing-queries", "0.5", "--query-order", qp, "--agreeing-share-tolerance", "0"},
+		{"--keep-agreeing-queries", "0.5", "--query-order", qp, "--agreeing-share-tolerance", "1"},
+		{"--keep-agreeing-queries", "0.5", "--query-order", qp, "--agreeing-share-tolerance", "-0.1"},
+		{"--agreeing-share-tolerance", "0.05"}} {
+		args := append([]string{"export", "--ground-truth", gtp, "--features", fp, "--out", filepath.Join(dir, "x")}, bad...)
+		if code, _, errs := runCLI(t, args...); code != 2 || !strings.Contains(errs, "agreeing-share-tolerance") {
+			t.Errorf("%v: code %d, want 2 naming the flag: %s", bad, code, errs)
+		}
+	}
+}
+
+// --agreeing-share-tolerance 0.06 on TestExportKeepAgreeingCLI's
+// queries: every label is 20% of the input, so every bound is
+// min(0.06, 0.2/2) = 0.06. By hand, at 0.5 (target 5): q0 (deviation 0.2,
+// ratio 3.33), q1 (0.075, 1.25: lower), q2 (0.05, 0.83: within); q5, q6,
+// q7 give 0.075 (no), q3 0.05 (within); q5 then brings 20 rows with label
+// 4 at 3 (15%), label 3 at 5 (25%), the others at 4 (20%): 0.05, within.
+// Kept q0, q1, q2, q3, q5 (under 0.01: q4 in place of q5), mean
+// agreement 0.78, lowest 0.6.
+func TestExportAgreeingShareToleranceCLI(t *testing.T) {
+	dir := t.TempDir()
+	gtp, fp, qp := writeAgreeingInputs(t, dir)
+	out := filepath.Join(dir, "ds")
+	code, stdout, errs := runCLI(t, "export", "--ground-truth", gtp, "--features", fp, "--query-order", qp, "--keep-agreeing-queries", "0.5", "--agreeing-share-tolerance", "0.06", "--out", out)
+	if code != 0 || !strings.Contains(stdout, "5 of 10 queries kept (target 5 of the 10 with an agreement), 20 of 40 rows; 20 rows left out with the other queries; largest share difference 5.00 points (tolerance 6.00), largest over its label's bound 0.83") ||
+		!strings.Contains(stdout, "mean expected agreement of the kept queries 0.7800, lowest 0.6000") {
+		t.Fatalf("export: code %d: %s %s", code, stdout, errs)
+	}
+	for l, share := range map[int]float64{4: 15, 3: 25, 2: 20, 1: 20, 0: 20} {
+		if line := fmt.Sprintf("\n%-6d %11.2f%% %11.2f%% %12.2f\n", l, 20.0, share, 6.0); !strings.Contains(stdout, line) {
+			t.Errorf("stdout lacks %q:\n%s", line, stdout)
+		}
+	}
+	var m export.Manifest
+	if err := textio.ReadJSON(filepath.Join(out, export.ManifestFile), &m); err != nil || m.ConfidenceFilter == nil || m.ConfidenceFilter.Agreeing == nil ||
+		m.ConfidenceFilter.Agreeing.ShareTolerance != 0.06 || !slices.Equal(m.ConfidenceFilter.DroppedExamples, []string{"q4", "q6", "q7", "q8", "q9"}) {
+		t.Errorf("manifest: %v %+v", err, m.ConfidenceFilter)
+	}
+	card, err := os.ReadFile(filepath.Join(out, "README.md"))
+	if err != nil || !strings.Contains(string(card), "(the share tolerance 0.06, `--agreeing-share-tolerance`") || !strings.Contains(string(card), "| 4 | 8 | 3 | 5 | 20.00% | 15.00% | 6.00 points |") {
+		t.Errorf("card: %v\n%s", err, card)
+	}
+	if code, _, errs := runCLI(t, "validate", "--allow-degenerate", out); code != 0 {
+		t.Errorf("validate: code %d: %s", code, errs)
 	}
 }
