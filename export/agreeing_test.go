@@ -120,6 +120,12 @@ func TestExportKeepAgreeing(t *testing.T) {
 		{func(m *Manifest) { m.ConfidenceFilter.Agreeing.ToleranceRatio += 0.1 }, "tolerance_ratio"},
 		{func(m *Manifest) { m.ConfidenceFilter.ByLabel[3].ShareTolerance /= 2 }, "share_tolerance"},
 		{func(m *Manifest) { m.ConfidenceFilter.Agreeing.ShareTolerance = 1 }, "not in (0, 1)"},
+		// A manifest of d5ceeeb (no ratio, no bounds per label) is checked
+		// by its deviation alone.
+		{func(m *Manifest) {
+			legacyManifest(m)
+			m.ConfidenceFilter.Agreeing.ShareDeviation += 0.001
+		}, "share_deviation"},
 		{func(m *Manifest) {
 			m.ConfidenceFilter.NotChosen--
 			m.ConfidenceFilter.Below++
@@ -139,7 +145,22 @@ func TestExportKeepAgreeing(t *testing.T) {
 			t.Errorf("changed manifest: %q, want %q", vv.Problems, c.want)
 		}
 	}
+	mf := readManifest(t, out)
+	legacyManifest(mf)
+	var vv Validation
+	if checkConfidenceManifest(&vv, mf, rows); len(vv.Problems) != 0 {
+		t.Errorf("a manifest of d5ceeeb's agreeing filter: %q", vv.Problems)
+	}
 	if _, err := Run(context.Background(), Config{GroundTruth: gtp, Features: fp, Out: filepath.Join(t.TempDir(), "x"), Options: Options{KeepAgreeing: 0.5}}); err == nil {
 		t.Error("--keep-agreeing-queries without --query-order: no error")
+	}
+}
+
+// legacyManifest takes from m what export wrote only after d5ceeeb: the
+// agreeing filter's tolerance_ratio and each label's share_tolerance.
+func legacyManifest(m *Manifest) {
+	m.ConfidenceFilter.Agreeing.ToleranceRatio = 0
+	for i := range m.ConfidenceFilter.ByLabel {
+		m.ConfidenceFilter.ByLabel[i].ShareTolerance = 0
 	}
 }

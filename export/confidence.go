@@ -689,6 +689,15 @@ func checkAgreeing(v *Validation, f *ConfidenceFilter, m *Manifest) {
 		return
 	}
 	before, after := filterCounts(f)
+	if legacyAgreeing(f) {
+		// Written before the bounds per label (lovbench d5ceeeb and
+		// earlier): neither tolerance_ratio nor a label's share_tolerance
+		// is there to check; the deviation is.
+		if d := labels.ShareDeviation(before, after); a.ShareDeviation != d {
+			v.addf("%s: confidence_filter agreeing share_deviation %v; the by_label counts give %v", ManifestFile, a.ShareDeviation, d)
+		}
+		return
+	}
 	if d, r := labels.ShareDeviation(before, after), labels.ToleranceRatio(before, after, a.ShareTolerance); a.ShareDeviation != d || a.ToleranceRatio != r {
 		v.addf("%s: confidence_filter agreeing share_deviation %v, tolerance_ratio %v; the by_label counts give %v, %v (tolerance %v)", ManifestFile, a.ShareDeviation, a.ToleranceRatio, d, r, a.ShareTolerance)
 	}
@@ -697,6 +706,22 @@ func checkAgreeing(v *Validation, f *ConfidenceFilter, m *Manifest) {
 			v.addf("%s: confidence_filter label %d: share_tolerance %v, the tolerance %v and its share before give %v", ManifestFile, n.Label, n.ShareTolerance, a.ShareTolerance, b)
 		}
 	}
+}
+
+// legacyAgreeing reports whether an agreeing filter's manifest predates
+// the bounds per label: no tolerance_ratio and no label's
+// share_tolerance. A manifest written since has a label with a bound
+// above 0 (every label present before has one), so the two never meet.
+func legacyAgreeing(f *ConfidenceFilter) bool {
+	if f.Agreeing.ToleranceRatio != 0 {
+		return false
+	}
+	for _, n := range f.ByLabel {
+		if n.ShareTolerance != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // confPtrText prints an optional confidence, "none" when absent.
