@@ -202,6 +202,7 @@ const (
 	readAttr = 1 << iota // its attractiveness
 	readSat              // its satisfaction
 	readHeld             // neither: the pair is held at its fit (GibbsSetting.HoldShown)
+	readOut              // with readHeld: the pair is outside the sampler's subset (GibbsSetting.Subset)
 )
 
 // gibbsReads marks, per pair, which of its values the walks of f's
@@ -450,8 +451,8 @@ func newGibbsChain(f *fitter, ev *Evidence, g GibbsSetting) *GibbsChain {
 		c.a[p] = min(max(f.attr[p], 1e-9), 1-1e-9)
 		c.s[p] = min(max(f.sat[p], 1e-9), 1-1e-9)
 	}
-	if g.HoldShown > 0 {
-		c.hold(f.d, ev.Shown, g.HoldShown)
+	if g.HoldShown > 0 || g.Subset > 0 {
+		c.hold(f.d, ev.Shown, g.HoldShown, f.outsideSubset(g))
 	}
 	return c
 }
@@ -462,10 +463,16 @@ func newGibbsChain(f *fitter, ev *Evidence, g GibbsSetting) *GibbsChain {
 // walk counts for it, no draw, no Rao-Blackwell sum; a record showing
 // held pairs alone is not visited (its walks would count for no pair
 // drawn). Both depend on the pair's and the record's own content, so a
-// query shard marks what the whole log marks.
-func (c *GibbsChain) hold(d *Data, shown []float64, from float64) {
+// query shard marks what the whole log marks. from 0 holds none by its
+// impressions; out (nil: none) marks the pairs outside the sampler's
+// subset (GibbsSetting.Subset), which are held too and, unlike the
+// others held, enter none of the cells' fits.
+func (c *GibbsChain) hold(d *Data, shown []float64, from float64, out []bool) {
 	for p := range c.read {
-		if shown[p] >= from {
+		switch {
+		case out != nil && out[p]:
+			c.read[p] = readHeld | readOut
+		case from > 0 && shown[p] >= from:
 			c.read[p] = readHeld
 		}
 	}
@@ -485,6 +492,14 @@ func (c *GibbsChain) held(p int) bool { return c.read[p]&readHeld != 0 }
 
 // notHeld reports whether pair p is drawn (not held).
 func (c *GibbsChain) notHeld(p int) bool { return !c.held(p) }
+
+// inSubset reports whether pair p is in the sampler's subset (every pair
+// without GibbsSetting.Subset).
+func (c *GibbsChain) inSubset(p int) bool { return c.read[p]&readOut == 0 }
+
+// heldInSubset reports whether pair p is held by its impressions and in
+// the subset: the pairs whose first counts every refit adds.
+func (c *GibbsChain) heldInSubset(p int) bool { return c.held(p) && c.inSubset(p) }
 
 // gibbsHists are the histograms of the cells' complete-data counts of
 // every shard (priorHist: whole or fixed-point sums, so they do not
@@ -743,11 +758,12 @@ func (s *gibbsSampler) pass(ctx context.Context, p int, f *fitter, c *GibbsChain
 		// satisfaction's exact E-step counts.
 		c = newGibbsChain(f, ev, g)
 		sk, sn := f.satCounts(ctx)
-		h.add(c, ev.AttrK, ev.AttrN, sk, sn, nil)
+		h.add(c, ev.AttrK, ev.AttrN, sk, sn, c.inSubset)
 		if c.recOn != nil {
-			// The held pairs' counts stay these (GibbsSetting.HoldShown).
+			// The held pairs' counts stay these (GibbsSetting.HoldShown);
+			// the pairs outside the subset enter no fit.
 			hh := &GibbsHists{newGibbsHists()}
-			hh.h.add(c, ev.AttrK, ev.AttrN, sk, sn, c.held)
+			hh.h.add(c, ev.AttrK, ev.AttrN, sk, sn, c.heldInSubset)
 			c.heldHist, _ = hh.MarshalBinary()
 		}
 	case p <= T:

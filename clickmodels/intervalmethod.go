@@ -51,8 +51,12 @@ const AutoGibbsTrainSERPs = 300_000
 // sampler with intervals on, the exact estimator, no measurement setting
 // of the sampler's (Options.Gibbs) and at most AutoGibbsTrainSERPs
 // training SERPs; the counts otherwise. Any other method is returned as
-// it is.
+// it is. It also sets the rate of the sampler's subset
+// (GibbsSetting.SubsetRate) from trainSERPs.
 func (o Options) ResolveIntervals(trainSERPs int64) Options {
+	if o.Gibbs.Subset > 0 {
+		o.Gibbs.SubsetRate = subsetRate(o.Gibbs.Subset, trainSERPs)
+	}
 	if o.Intervals != IntervalsAuto {
 		return o
 	}
@@ -110,6 +114,17 @@ type GibbsSetting struct {
 	// counts' (relevanceBeta), and sweeps only the records that show a
 	// pair below it (0: none held; gibbs.go, "restricted sampler").
 	HoldShown float64 `json:"hold_shown,omitempty"`
+	// Subset (DBN, SDBN; a measurement, gibbstransfer.go) runs the
+	// sampler on a subset of whole queries of about Subset training
+	// SERPs (each query kept with probability SubsetRate, by a hash of
+	// its name), and gives the pairs of the other queries the counts'
+	// Beta corrected per prior cell by what the sampler made of the
+	// subset's (0: the whole log).
+	Subset float64 `json:"subset_serps,omitempty"`
+	// SubsetRate is Subset over the whole log's training SERPs, at most
+	// 1 (Options.ResolveIntervals sets it; a Fit of the whole log in
+	// memory takes its own SERPs where it is 0).
+	SubsetRate float64 `json:"subset_rate,omitempty"`
 }
 
 // GibbsIntervals is the setting of IntervalsGibbs, the best measured

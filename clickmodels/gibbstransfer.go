@@ -1,0 +1,232 @@
+package clickmodels
+
+import (
+	"math"
+
+	"github.com/lovbench/lovbench/internal/hashes"
+)
+
+// The sampler on a subset, its posterior carried to the rest
+// (GibbsSetting.Subset; a measurement, docs/clickmodels.md, "The sampler
+// on a subset of queries").
+//
+// The Gibbs sampler (gibbs.go) calibrates DBN's intervals where the
+// counts' do not, at a cost that grows with the log. With Subset S it
+// runs on the queries whose hash (subsetKey) falls below the rate
+// SubsetRate = S / training SERPs (subsetRate): a sample of whole
+// queries, chosen by their names alone, of about S training SERPs. The
+// cells' priors are refitted to the subset's pairs alone (the others are
+// held and enter no fit: GibbsChain.hold). Each pair of the subset gets
+// the sampler's Beta, as without the subset.
+//
+// Each pair outside it gets its counts' Beta (relevanceBeta) corrected by
+// what the subset shows in the pair's prior cell (rank bucket x exposure
+// class, the cells of the counts' priors): over the subset's drawn pairs
+// i of the cell, with the sampler's posterior mean g_i and variance u_i
+// and the counts' mean c_i and variance v_i,
+//
+//	rho = sum g_i / sum c_i,
+//	phi = sum (u_i + (g_i - rho c_i)^2) / sum v_i,
+//
+// and the pair of counts' mean c and variance v takes the Beta of mean
+// rho c and variance phi v (its concentration at least
+// minConcentration). rho is the ratio estimator of the sampler's mean
+// from the counts' (Cochran, Sampling Techniques, 3rd ed., 1977, section
+// 6.2); phi makes the corrected variance, summed over the cell, that of
+// the mixture of the sampler's posteriors around the corrected mean (its
+// own variance plus the ratio's residual), the law of total variance: a
+// pair outside the subset is known by its counts only, so its posterior
+// is wider than the sampler's of a pair it knows draw by draw. The
+// subset's queries are a random sample (by hash) of the log's, so a
+// cell's pairs inside it stand for the cell's pairs outside. A cell of
+// fewer than minPriorPairs drawn pairs takes its rank bucket's map, a
+// rank bucket with as few all pairs' (as the priors fall back,
+// priorTableUsed); without drawn pairs the counts' Beta is kept.
+//
+// The sums are in fixed point (transferScale), so the maps do not
+// depend on the pairs' order: the same bits in every engine whose pairs
+// carry the same values.
+
+// gibbsSubsetSeed separates the subset's hash of a query from its other
+// uses.
+const gibbsSubsetSeed = 0x67696262735f7375
+
+// subsetRate is the share of the queries in the sampler's subset for
+// about subset of trainSERPs training SERPs, at most 1.
+func subsetRate(subset float64, trainSERPs int64) float64 {
+	if trainSERPs <= 0 {
+		return 1
+	}
+	return min(1, subset/float64(trainSERPs))
+}
+
+// subsetKey is the 53-bit key of query q that decides whether it is in
+// the sampler's subset: in at rate r iff subsetKey(q) < r 2^53
+// (subsetBound).
+func subsetKey(q string) uint64 { return hashes.Keyed(gibbsSubsetSeed, q) >> 11 }
+
+// subsetBound is the bound under which a query's subsetKey is in the
+// subset at rate r: floor(r 2^53).
+func subsetBound(r float64) uint64 { return uint64(math.Floor(min(max(r, 0), 1) * (1 << 53))) }
+
+// outsideSubset marks the pairs of f outside the sampler's subset of
+// setting g (nil without GibbsSetting.Subset). A Fit of the whole log
+// without a resolved rate takes its own training SERPs.
+func (f *fitter) outsideSubset(g GibbsSetting) []bool {
+	if g.Subset <= 0 {
+		return nil
+	}
+	r := g.SubsetRate
+	if r == 0 {
+		r = subsetRate(g.Subset, int64(f.d.serps))
+	}
+	bound := subsetBound(r)
+	d := f.d
+	qs := d.log.Queries.Names
+	outQ := make(map[int32]bool)
+	out := make([]bool, d.Pairs())
+	for p := range out {
+		q := d.pairQuery[p]
+		o, ok := outQ[q]
+		if !ok {
+			o = subsetKey(qs[q]) >= bound
+			outQ[q] = o
+		}
+		out[p] = o
+	}
+	return out
+}
+
+// TransferMap is the correction of one prior cell's counts' Betas to the
+// sampler's (see above): the mean times Rho, the variance times Phi;
+// Pairs is the number of the subset's drawn pairs it was fitted to
+// (those of its rank bucket or of all pairs where the cell had too
+// few).
+type TransferMap struct {
+	Rho   float64 `json:"rho"`
+	Phi   float64 `json:"phi"`
+	Pairs int64   `json:"pairs"`
+}
+
+// transferScale is the fixed-point unit of transferSums: 2^-32.
+const transferScale = 1 << 32
+
+// transferSums are the sums of one cell over the subset's drawn pairs
+// (see above), in units of 1/transferScale.
+type transferSums struct {
+	n                   int64
+	g, c, gg, gc, cc, u int64
+	v                   int64
+}
+
+func fixed(x float64) int64 { return int64(math.Round(x * transferScale)) }
+
+// add adds a drawn pair of sampler's mean g and variance u and counts'
+// mean c and variance v.
+func (t *transferSums) add(g, u, c, v float64) {
+	t.n++
+	t.g += fixed(g)
+	t.c += fixed(c)
+	t.gg += fixed(g * g)
+	t.gc += fixed(g * c)
+	t.cc += fixed(c * c)
+	t.u += fixed(u)
+	t.v += fixed(v)
+}
+
+func (t *transferSums) merge(o *transferSums) {
+	t.n += o.n
+	t.g += o.g
+	t.c += o.c
+	t.gg += o.gg
+	t.gc += o.gc
+	t.cc += o.cc
+	t.u += o.u
+	t.v += o.v
+}
+
+// fit is the cell's map (see above); identity without pairs.
+func (t *transferSums) fit() TransferMap {
+	if t.n == 0 || t.c <= 0 || t.v <= 0 {
+		return TransferMap{Rho: 1, Phi: 1, Pairs: t.n}
+	}
+	s := func(x int64) float64 { return float64(x) / transferScale }
+	rho := s(t.g) / s(t.c)
+	resid := max(s(t.gg)-2*rho*s(t.gc)+rho*rho*s(t.cc), 0)
+	return TransferMap{Rho: rho, Phi: (s(t.u) + resid) / s(t.v), Pairs: t.n}
+}
+
+// betaMoments are the mean and variance of Beta(a, b).
+func betaMoments(a, b float64) (mean, variance float64) {
+	n := a + b
+	return a / n, a * b / (n * n * (n + 1))
+}
+
+// beta is the Beta of mean Rho m and variance Phi v for the counts'
+// Beta(a, b) of mean m and variance v (see above).
+func (t TransferMap) beta(a, b float64) (alpha, beta float64) {
+	m, v := betaMoments(a, b)
+	m = min(t.Rho*m, 1-1e-9)
+	v *= t.Phi
+	c := minConcentration
+	if v > 0 {
+		c = max(m*(1-m)/v-1, minConcentration)
+	}
+	return m * c, (1 - m) * c
+}
+
+// gibbsTransfer is the table of the maps by rank bucket and exposure
+// class.
+type gibbsTransfer struct{ byCell [][]TransferMap }
+
+// of is the map of pair v's cell.
+func (t *gibbsTransfer) of(v *pairVal) TransferMap {
+	b, e := priorCell(v)
+	return t.byCell[b][e]
+}
+
+// transferred reports whether pair v takes the corrected counts' Beta:
+// a pair outside the sampler's subset that is not held by its
+// impressions (the sampler gave it no Beta).
+func (pw *pairWriter) transferred(v *pairVal) bool {
+	return pw.transfer != nil && v.relA == 0 && (pw.gibbs.HoldShown == 0 || v.shown < pw.gibbs.HoldShown)
+}
+
+// fitTransfer fits the maps (see above) in one pass over pw's pairs,
+// under pw's priors (setPriors).
+func (pw *pairWriter) fitTransfer() (*gibbsTransfer, error) {
+	by := make([][exposureClasses]transferSums, rankBuckets)
+	pw.pairs(func(_, _ string, v *pairVal) bool {
+		if v.relA == 0 {
+			return true
+		}
+		cv := *v
+		cv.relA, cv.relB = 0, 0
+		ca, cb := pw.relevanceBeta(&cv)
+		c, vc := betaMoments(ca, cb)
+		g, u := betaMoments(v.relA, v.relB)
+		b, e := priorCell(v)
+		by[b][e].add(g, u, c, vc)
+		return true
+	})
+	if err := pw.readErr(); err != nil {
+		return nil, err
+	}
+	byRank, all := sumCells(by)
+	pooled := all.fit()
+	t := &gibbsTransfer{byCell: make([][]TransferMap, rankBuckets)}
+	for r := range by {
+		rm := pooled
+		if byRank[r].n >= minPriorPairs {
+			rm = byRank[r].fit()
+		}
+		t.byCell[r] = make([]TransferMap, exposureClasses)
+		for e := range by[r] {
+			t.byCell[r][e] = rm
+			if by[r][e].n >= minPriorPairs {
+				t.byCell[r][e] = by[r][e].fit()
+			}
+		}
+	}
+	return t, nil
+}
