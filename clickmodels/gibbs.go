@@ -290,8 +290,9 @@ func cellPriors(by [][exposureClasses]priorHist, used [][exposureClasses]bool, w
 
 // satCounts returns every pair's satisfaction counts from one pass of the
 // exact E-step at f's values: successes the posterior probability of a
-// satisfied click, trials the clicks.
-func (f *fitter) satCounts(ctx context.Context) (k, n []float64) {
+// satisfied click, trials the clicks. With skip (nil: none), the records
+// it reports are not visited: their pairs' counts stay 0.
+func (f *fitter) satCounts(ctx context.Context, skip func(i int) bool) (k, n []float64) {
 	d := f.d
 	np := d.Pairs()
 	k, n = make([]float64, np), make([]float64, np)
@@ -301,6 +302,9 @@ func (f *fitter) satCounts(ctx context.Context) (k, n []float64) {
 		c.gNum, c.gDen = sc.xNum, sc.xDen // dropped below
 		var v view
 		for i := ch.recLo; i < ch.recHi; i++ {
+			if skip != nil && skip(i) {
+				continue
+			}
 			f.load(&v, sc, i)
 			v.exact = true
 			w := d.recWeight[i]
@@ -757,7 +761,13 @@ func (s *gibbsSampler) pass(ctx context.Context, p int, f *fitter, c *GibbsChain
 		// attractiveness counts of the evidence pass and to the
 		// satisfaction's exact E-step counts.
 		c = newGibbsChain(f, ev, g)
-		sk, sn := f.satCounts(ctx)
+		var skip func(i int) bool
+		if g.Subset > 0 {
+			// A query is in the subset or out whole: the records of the
+			// queries outside count for no pair that enters a fit.
+			skip = func(i int) bool { return !c.inSubset(int(f.d.recPair[f.d.recOff[i]])) }
+		}
+		sk, sn := f.satCounts(ctx, skip)
 		h.add(c, ev.AttrK, ev.AttrN, sk, sn, c.inSubset)
 		if c.recOn != nil {
 			// The held pairs' counts stay these (GibbsSetting.HoldShown);

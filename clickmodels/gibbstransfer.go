@@ -108,8 +108,9 @@ type TransferMap struct {
 	Pairs int64   `json:"pairs"`
 }
 
-// transferScale is the fixed-point unit of transferSums: 2^-32.
-const transferScale = 1 << 32
+// transferScale is the fixed-point unit of transferSums: 2^-40 (a sum
+// of a cell holds at most 2^23 pairs' values of at most 1 below 2^63).
+const transferScale = 1 << 40
 
 // transferSums are the sums of one cell over the subset's drawn pairs
 // (see above), in units of 1/transferScale.
@@ -175,14 +176,25 @@ func (t TransferMap) beta(a, b float64) (alpha, beta float64) {
 	return m * c, (1 - m) * c
 }
 
-// gibbsTransfer is the table of the maps by rank bucket and exposure
-// class.
-type gibbsTransfer struct{ byCell [][]TransferMap }
+// transferBins is the number of strata of a cell by the counts' mean
+// (equal widths over [0, 1)).
+const transferBins = 10
 
-// of is the map of pair v's cell.
-func (t *gibbsTransfer) of(v *pairVal) TransferMap {
-	b, e := priorCell(v)
-	return t.byCell[b][e]
+// transferBin is the stratum of a counts' Beta of mean m.
+func transferBin(m float64) int { return min(max(int(m*transferBins), 0), transferBins-1) }
+
+// gibbsTransfer is the table of the maps by rank bucket and exposure
+// class (byCell, reported), and by stratum of the counts' mean within the
+// cell (byBin, which the pairs take).
+type gibbsTransfer struct {
+	byCell [][]TransferMap
+	byBin  [][exposureClasses][transferBins]TransferMap
+}
+
+// of is the map of pair v's cell and stratum, of counts' Beta(a, b).
+func (t *gibbsTransfer) of(v *pairVal, a, b float64) TransferMap {
+	r, e := priorCell(v)
+	return t.byBin[r][e][transferBin(a/(a+b))]
 }
 
 // transferred reports whether pair v takes the corrected counts' Beta:
@@ -196,6 +208,7 @@ func (pw *pairWriter) transferred(v *pairVal) bool {
 // under pw's priors (setPriors).
 func (pw *pairWriter) fitTransfer() (*gibbsTransfer, error) {
 	by := make([][exposureClasses]transferSums, rankBuckets)
+	bins := make([][exposureClasses][transferBins]transferSums, rankBuckets)
 	pw.pairs(func(_, _ string, v *pairVal) bool {
 		if v.relA == 0 {
 			return true
@@ -207,6 +220,7 @@ func (pw *pairWriter) fitTransfer() (*gibbsTransfer, error) {
 		g, u := betaMoments(v.relA, v.relB)
 		b, e := priorCell(v)
 		by[b][e].add(g, u, c, vc)
+		bins[b][e][transferBin(c)].add(g, u, c, vc)
 		return true
 	})
 	if err := pw.readErr(); err != nil {
@@ -214,7 +228,7 @@ func (pw *pairWriter) fitTransfer() (*gibbsTransfer, error) {
 	}
 	byRank, all := sumCells(by)
 	pooled := all.fit()
-	t := &gibbsTransfer{byCell: make([][]TransferMap, rankBuckets)}
+	t := &gibbsTransfer{byCell: make([][]TransferMap, rankBuckets), byBin: make([][exposureClasses][transferBins]TransferMap, rankBuckets)}
 	for r := range by {
 		rm := pooled
 		if byRank[r].n >= minPriorPairs {
@@ -225,6 +239,12 @@ func (pw *pairWriter) fitTransfer() (*gibbsTransfer, error) {
 			t.byCell[r][e] = rm
 			if by[r][e].n >= minPriorPairs {
 				t.byCell[r][e] = by[r][e].fit()
+			}
+			for k := range bins[r][e] {
+				t.byBin[r][e][k] = t.byCell[r][e]
+				if bins[r][e][k].n >= minPriorPairs {
+					t.byBin[r][e][k] = bins[r][e][k].fit()
+				}
 			}
 		}
 	}
