@@ -27,6 +27,14 @@ const (
 	// in lovbench-beam (docs/clickmodels.md, "A Gibbs sampler of the
 	// hierarchical DBN, measured").
 	IntervalsGibbs IntervalMethod = "gibbs"
+	// IntervalsGibbsSubset is the Gibbs sampler of IntervalsGibbs on a
+	// subset of whole queries of about GibbsSubsetSERPs training SERPs,
+	// chosen by a hash of their names, its posterior carried to the other
+	// pairs by a map per prior cell fitted to the subset's
+	// (GibbsSubsetIntervals, gibbstransfer.go): an opt-in, in memory, on
+	// query shards and under a memory limit (not in lovbench-beam yet)
+	// (docs/clickmodels.md, "The sampler on a subset of queries").
+	IntervalsGibbsSubset IntervalMethod = "gibbs-subset"
 	// IntervalsAuto is the default of lovbench fit, lovbench-beam fit and
 	// run (fit.DefaultConfig): IntervalsGibbs for a fit of at most
 	// AutoGibbsTrainSERPs training SERPs with the exact estimator,
@@ -57,6 +65,9 @@ func (o Options) ResolveIntervals(trainSERPs int64) Options {
 	if o.Gibbs.Subset > 0 {
 		o.Gibbs.SubsetRate = subsetRate(o.Gibbs.Subset, trainSERPs)
 	}
+	if o.Intervals == IntervalsGibbsSubset {
+		o.subsetRate = subsetRate(GibbsSubsetSERPs, trainSERPs)
+	}
 	if o.Intervals != IntervalsAuto {
 		return o
 	}
@@ -78,10 +89,10 @@ func ParseIntervalMethod(s string) (IntervalMethod, error) {
 	switch m := IntervalMethod(strings.ToLower(strings.TrimSpace(s))); m {
 	case "":
 		return IntervalsAuto, nil
-	case IntervalsCounts, IntervalsGibbs, IntervalsAuto:
+	case IntervalsCounts, IntervalsGibbs, IntervalsGibbsSubset, IntervalsAuto:
 		return m, nil
 	}
-	return "", fmt.Errorf("unknown interval method %q (want auto, counts or gibbs)", s)
+	return "", fmt.Errorf("unknown interval method %q (want auto, counts, gibbs or gibbs-subset)", s)
 }
 
 // GibbsSetting is one setting of the Gibbs sampler (gibbs.go): BurnIn
@@ -145,12 +156,31 @@ func GibbsIntervals() GibbsSetting {
 // restricted sampler").
 const gibbsHoldShown = 512
 
+// GibbsSubsetSERPs is the training SERPs of IntervalsGibbsSubset's
+// subset of queries: the sampler's cost at this size fits issue 36 part
+// 7's budget at 1 M SERPs (docs/clickmodels.md, "The sampler on a subset
+// of queries").
+const GibbsSubsetSERPs = 75_000
+
+// GibbsSubsetIntervals is the setting of IntervalsGibbsSubset for a log
+// of which a share rate of the queries is in the subset (0: a Fit of the
+// whole log takes GibbsSubsetSERPs of its own): GibbsIntervals on a
+// subset of GibbsSubsetSERPs training SERPs.
+func GibbsSubsetIntervals(rate float64) GibbsSetting {
+	g := GibbsIntervals()
+	g.Subset, g.SubsetRate = GibbsSubsetSERPs, rate
+	return g
+}
+
 // gibbsSetting is the sampler's setting of o: GibbsIntervals with
-// IntervalsGibbs, else the measurement setting o.Gibbs (Sweeps 0: no
-// sampler).
+// IntervalsGibbs, GibbsSubsetIntervals with IntervalsGibbsSubset, else
+// the measurement setting o.Gibbs (Sweeps 0: no sampler).
 func (o Options) gibbsSetting() GibbsSetting {
-	if o.Intervals == IntervalsGibbs {
+	switch o.Intervals {
+	case IntervalsGibbs:
 		return GibbsIntervals()
+	case IntervalsGibbsSubset:
+		return GibbsSubsetIntervals(o.subsetRate)
 	}
 	return o.Gibbs
 }
@@ -169,8 +199,8 @@ func (o Options) CheckIntervals() error {
 	if o.Intervals == "" || o.Intervals == IntervalsCounts || o.Intervals == IntervalsAuto {
 		return nil
 	}
-	if o.Intervals != IntervalsGibbs {
-		return fmt.Errorf("click models: Options.Intervals: unknown interval method %q (want auto, counts or gibbs)", o.Intervals)
+	if o.Intervals != IntervalsGibbs && o.Intervals != IntervalsGibbsSubset {
+		return fmt.Errorf("click models: Options.Intervals: unknown interval method %q (want auto, counts, gibbs or gibbs-subset)", o.Intervals)
 	}
 	switch {
 	case o.NoIntervals:

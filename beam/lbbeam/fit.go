@@ -202,6 +202,12 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 	if err := iv.CheckIntervals(); err != nil {
 		return err
 	}
+	if o.Intervals == clickmodels.IntervalsGibbsSubset {
+		// Its maps are fitted by the relevance file's writer in memory and
+		// under lovbench fit's engines; the pipeline has no stage for the
+		// subset's rate yet.
+		return fmt.Errorf("intervals from %s run in lovbench fit only (not in lovbench-beam yet): take gibbs or counts", o.Intervals)
+	}
 	// IntervalsAuto, decided from the whole log's training SERPs as
 	// lovbench fit decides it.
 	gibbs := iv.ResolveIntervals(m.TrainSERPs).Intervals == clickmodels.IntervalsGibbs

@@ -101,7 +101,7 @@ func main() {
 	gibbsRefit := flag.Int("gibbs-refit-every", 0, "with -gibbs-sweeps: the sampler's cell priors refitted every this many sweeps (clickmodels.GibbsSetting.RefitEvery; 0: every sweep; the opt-in's setting: 5)")
 	gibbsDrawExam := flag.Bool("gibbs-draw-exam", false, "with -gibbs-sweeps and -models ubm: UBM's sampler draws the examination parameters too, moved back to the fitted scale each sweep (clickmodels.GibbsSetting.DrawExam)")
 	gibbsHold := flag.Float64("gibbs-hold", 0, "with -gibbs-sweeps: the pairs shown in at least this many SERPs held at their fit, their intervals the counts' (clickmodels.GibbsSetting.HoldShown; 0: none)")
-	intervalsFrom := flag.String("intervals-from", "", "with -user: DBN's intervals from counts, gibbs or auto (fit --intervals-from; \"\": the default, auto); with -gibbs-sweeps the measurement setting decides")
+	intervalsFrom := flag.String("intervals-from", "", "with -user: DBN's intervals from counts, gibbs, gibbs-subset or auto (fit --intervals-from; \"\": the default, auto); with -gibbs-sweeps the measurement setting decides")
 	gibbsSubset := flag.Float64("gibbs-subset", 0, "with -gibbs-sweeps: DBN's sampler on a subset of whole queries of about this many training SERPs, its posterior carried to the other pairs by prior cell (clickmodels.GibbsSetting.Subset; 0: the whole log)")
 	gibbsRankOnly := flag.Bool("gibbs-rank-only", false, "with -gibbs-sweeps: the sampler's cells the rank buckets alone, pooled over the exposure classes (clickmodels.GibbsSetting.RankOnly)")
 	flag.Parse()
