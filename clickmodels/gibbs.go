@@ -391,6 +391,7 @@ type GibbsChain struct {
 	// refit adds to the other pairs' sweep counts; else nil.
 	recOn    []uint8
 	heldHist []byte
+	act      *gibbsActive // activeOf's lists, derived from recOn and read
 	pairKey  []uint64
 	recKey   []uint64
 	a, s     []float64
@@ -491,6 +492,76 @@ func (c *GibbsChain) hold(d *Data, shown []float64, from float64, out []bool) {
 	}
 }
 
+// gibbsActive lists, per chunk of the records, the records the walks
+// visit and the pairs drawn (GibbsChain.hold's), so that a sweep of a
+// chain holding most pairs (a subset of the queries: GibbsSetting.Subset)
+// costs what its records and pairs visited cost: the same records and
+// pairs in the same order as the loops over every one that skip the
+// others. Derived from the chain's recOn and read (activeOf), not kept in
+// its file.
+type gibbsActive struct {
+	recs, pairs [][]int32
+}
+
+// activeOf is c's gibbsActive on d (built at the first call), nil
+// without held pairs (every record visited, every pair drawn).
+func (c *GibbsChain) activeOf(d *Data) *gibbsActive {
+	if c.recOn == nil {
+		return nil
+	}
+	if c.act == nil {
+		a := &gibbsActive{recs: make([][]int32, len(d.chunks)), pairs: make([][]int32, len(d.chunks))}
+		for ci, ch := range d.chunks {
+			for i := ch.recLo; i < ch.recHi; i++ {
+				if c.recOn[i] != 0 {
+					a.recs[ci] = append(a.recs[ci], int32(i))
+				}
+			}
+			for p := ch.pairLo; p < ch.pairHi; p++ {
+				if c.notHeld(p) {
+					a.pairs[ci] = append(a.pairs[ci], int32(p))
+				}
+			}
+		}
+		c.act = a
+	}
+	return c.act
+}
+
+// rec is the k-th record of chunk ch the walks visit (of recs(ci, ch)),
+// the k-th of the chunk with a nil a.
+func (a *gibbsActive) rec(ci int, ch chunk, k int) int {
+	if a != nil {
+		return int(a.recs[ci][k])
+	}
+	return ch.recLo + k
+}
+
+// nRecs is the number of records of chunk ci (ch) the walks visit.
+func (a *gibbsActive) nRecs(ci int, ch chunk) int {
+	if a != nil {
+		return len(a.recs[ci])
+	}
+	return ch.recHi - ch.recLo
+}
+
+// pair is the k-th pair of chunk ch that may be drawn, the k-th of the
+// chunk with a nil a.
+func (a *gibbsActive) pair(ci int, ch chunk, k int) int {
+	if a != nil {
+		return int(a.pairs[ci][k])
+	}
+	return ch.pairLo + k
+}
+
+// nPairs is the number of pairs of chunk ci (ch) that may be drawn.
+func (a *gibbsActive) nPairs(ci int, ch chunk) int {
+	if a != nil {
+		return len(a.pairs[ci])
+	}
+	return ch.pairHi - ch.pairLo
+}
+
 // held reports whether pair p is held at its fit (GibbsChain.hold).
 func (c *GibbsChain) held(p int) bool { return c.read[p]&readHeld != 0 }
 
@@ -551,18 +622,28 @@ func (c *GibbsChain) walks(ctx context.Context, f *fitter, t int, gamma float64)
 	}
 	c.cntLive = true
 	seed := hashes.Mix(uint64(t))
+	act := c.activeOf(d)
 	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
-		for p := ch.pairLo; p < ch.pairHi; p++ {
-			cnt.aK[p], cnt.aN[p], cnt.sK[p], cnt.sN[p] = 0, 0, 0, 0
+		nr := act.nRecs(ci, ch)
+		if act == nil {
+			for p := ch.pairLo; p < ch.pairHi; p++ {
+				cnt.aK[p], cnt.aN[p], cnt.sK[p], cnt.sN[p] = 0, 0, 0, 0
+			}
+		} else {
+			// Only the pairs of the records visited count (the others'
+			// counts stay 0 from the start).
+			for _, i := range act.recs[ci] {
+				for _, p := range d.recPair[d.recOff[i]:d.recOff[i+1]] {
+					cnt.aK[p], cnt.aN[p], cnt.sK[p], cnt.sN[p] = 0, 0, 0, 0
+				}
+			}
 		}
 		dr := newDrawer()
 		car, goOn := sc.c.tmp[0][:], sc.c.tmp[1][:]
 		var examined [MaxSERP]int
-		for i := ch.recLo; i < ch.recHi; i++ {
-			if c.recOn != nil && c.recOn[i] == 0 {
-				continue // held pairs alone (GibbsSetting.HoldShown)
-			}
+		for k := range nr {
+			i := act.rec(ci, ch, k)
 			pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
 			n := len(pairs)
 			ra, rs := sc.a[:n], sc.s[:n]
@@ -602,10 +683,12 @@ func (c *GibbsChain) draws(ctx context.Context, f *fitter, t int, keep bool, pa,
 	d, cnt := f.d, &c.cnt
 	fromDraws := byA != nil
 	seed := hashes.Mix(uint64(t)) ^ gibbsPairSeed
+	act := c.activeOf(d)
 	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
 		dr := newDrawer()
-		for p := ch.pairLo; p < ch.pairHi; p++ {
+		for k := range act.nPairs(ci, ch) {
+			p := act.pair(ci, ch, k)
 			if c.read[p]&readHeld != 0 {
 				continue // at its fit, its interval the counts'
 			}

@@ -129,3 +129,32 @@ func TestGibbsSubset(t *testing.T) {
 		}
 	}
 }
+
+// TestGibbsSubsetResolved: IntervalsGibbsSubset on a log of 750,000
+// training SERPs runs GibbsIntervals on a tenth of the queries (75,000 /
+// 750,000), on one of 50,000 on all of them, and is taken by name only
+// (auto keeps the sampler or the counts).
+func TestGibbsSubsetResolved(t *testing.T) {
+	o := EstimatorExact.Options()
+	o.Intervals = IntervalsGibbsSubset
+	want := GibbsIntervals()
+	want.Subset, want.SubsetRate = 75_000, 0.1
+	if g := o.ResolveIntervals(750_000).gibbsSetting(); g != want {
+		t.Errorf("setting %+v, want %+v", g, want)
+	}
+	if g := o.ResolveIntervals(50_000).gibbsSetting(); g.SubsetRate != 1 {
+		t.Errorf("on 50,000 SERPs: rate %v, want 1", g.SubsetRate)
+	}
+	if err := o.ResolveIntervals(750_000).check(); err != nil {
+		t.Error(err)
+	}
+	o.Intervals = IntervalsAuto
+	for _, n := range []int64{100_000, 750_000} {
+		if r := o.ResolveIntervals(n).Intervals; r == IntervalsGibbsSubset {
+			t.Errorf("auto on %d SERPs: %s", n, r)
+		}
+	}
+	if m, err := ParseIntervalMethod("Gibbs-Subset"); err != nil || m != IntervalsGibbsSubset {
+		t.Errorf("ParseIntervalMethod: %v, %v", m, err)
+	}
+}
