@@ -598,12 +598,34 @@ func (h *gibbsHists) add(c *GibbsChain, aK, aN, sK, sN []float64, pick func(p in
 		if pick != nil && !pick(p) {
 			continue
 		}
-		b, e := cellIdx(c.cellA[p])
-		h.a[b][e].add(aK[p], aN[p])
-		h.usedA[b][e] = true
-		b, e = cellIdx(c.cellS[p])
-		h.s[b][e].add(sK[p], sN[p])
-		h.usedS[b][e] = true
+		h.addPair(c, p, aK, aN, sK, sN)
+	}
+}
+
+// addPair adds pair p of the chain c to h (add).
+func (h *gibbsHists) addPair(c *GibbsChain, p int, aK, aN, sK, sN []float64) {
+	b, e := cellIdx(c.cellA[p])
+	h.a[b][e].add(aK[p], aN[p])
+	h.usedA[b][e] = true
+	b, e = cellIdx(c.cellS[p])
+	h.s[b][e].add(sK[p], sN[p])
+	h.usedS[b][e] = true
+}
+
+// addDrawn adds the chain's pairs not held with the sweep's counts
+// (add's pick notHeld; with held pairs, from the lists of those drawn:
+// the histograms are integers, which do not depend on the order).
+func (h *gibbsHists) addDrawn(c *GibbsChain, d *Data) {
+	cnt := &c.cnt
+	act := c.activeOf(d)
+	if act == nil {
+		h.add(c, cnt.aK, cnt.aN, cnt.sK, cnt.sN, c.notHeld)
+		return
+	}
+	for _, ps := range act.pairs {
+		for _, p := range ps {
+			h.addPair(c, int(p), cnt.aK, cnt.aN, cnt.sK, cnt.sN)
+		}
 	}
 }
 
@@ -871,7 +893,7 @@ func (s *gibbsSampler) pass(ctx context.Context, p int, f *fitter, c *GibbsChain
 		}
 		c.walks(ctx, f, t, gamma)
 		if s.refits(t) {
-			h.add(c, c.cnt.aK, c.cnt.aN, c.cnt.sK, c.cnt.sN, c.notHeld)
+			h.addDrawn(c, f.d)
 			if c.heldHist != nil {
 				if err := (&GibbsHists{h}).MergeBinary(c.heldHist); err != nil {
 					panic(err) // the chain's own encoding
