@@ -97,17 +97,6 @@ func (f *fitter) outsideSubset(g GibbsSetting) []bool {
 	return out
 }
 
-// TransferMap is the correction of one prior cell's counts' Betas to the
-// sampler's (see above): the mean times Rho, the variance times Phi;
-// Pairs is the number of the subset's drawn pairs it was fitted to
-// (those of its rank bucket or of all pairs where the cell had too
-// few).
-type TransferMap struct {
-	Rho   float64 `json:"rho"`
-	Phi   float64 `json:"phi"`
-	Pairs int64   `json:"pairs"`
-}
-
 // transferScale is the fixed-point unit of transferSums: 2^-40 (a sum
 // of a cell holds at most 2^23 pairs' values of at most 1 below 2^63).
 const transferScale = 1 << 40
@@ -161,6 +150,17 @@ func (t *transferSums) fit() TransferMap {
 func betaMoments(a, b float64) (mean, variance float64) {
 	n := a + b
 	return a / n, a * b / (n * n * (n + 1))
+}
+
+// TransferMap is the correction of one prior cell's counts' Betas to the
+// sampler's (see above): the mean times Rho, the variance times Phi;
+// Pairs is the number of the subset's drawn pairs it was fitted to
+// (those of its rank bucket or of all pairs where the cell had too
+// few).
+type TransferMap struct {
+	Rho   float64 `json:"rho"`
+	Phi   float64 `json:"phi"`
+	Pairs int64   `json:"pairs"`
 }
 
 // beta is the Beta of mean Rho m and variance Phi v for the counts'
