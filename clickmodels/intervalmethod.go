@@ -136,6 +136,11 @@ type GibbsSetting struct {
 	// 1 (Options.ResolveIntervals sets it; a Fit of the whole log in
 	// memory takes its own SERPs where it is 0).
 	SubsetRate float64 `json:"subset_rate,omitempty"`
+	// TransferLog (with Subset; a measurement) gives the pairs outside
+	// the subset the Beta of the corrected mean and of their counts'
+	// E[ln r] shifted by the cell's mean shift (TransferMap.betaLog)
+	// instead of the corrected variance.
+	TransferLog bool `json:"transfer_log_moment,omitempty"`
 }
 
 // GibbsIntervals is the setting of IntervalsGibbs, the best measured
