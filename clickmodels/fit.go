@@ -75,10 +75,19 @@ type Options struct {
 	// Intervals is how DBN's and SDBN's relevance Betas are computed
 	// (IntervalMethod): "" or IntervalsCounts, the library's zero;
 	// IntervalsGibbs the Gibbs sampler in its setting GibbsIntervals;
+	// IntervalsGibbsSubset the sampler on a subset of the queries, its
+	// posterior carried to the others (GibbsSubsetIntervals);
 	// IntervalsAuto, the commands' default (fit.DefaultConfig), one of
-	// the two by the log's size, which the engines decide before a fit
-	// (ResolveIntervals). The other models ignore it.
+	// the first two by the log's size, which the engines decide before a
+	// fit (ResolveIntervals). The other models ignore it.
 	Intervals IntervalMethod
+	// SubsetSERPs is the training SERPs of IntervalsGibbsSubset's subset
+	// of queries (0: GibbsSubsetSERPs).
+	SubsetSERPs float64
+	// subsetRate is IntervalsGibbsSubset's share of the queries, set by
+	// ResolveIntervals from the whole log's training SERPs (0: a Fit of
+	// the whole log takes its own).
+	subsetRate float64
 	// Gibbs with Sweeps > 0 replaces DBN's and SDBN's relevance Beta (and
 	// so the interval and the labels' confidence; not the relevance
 	// column) by a Gibbs sampler's of the hierarchical model after the

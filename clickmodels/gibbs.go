@@ -89,7 +89,11 @@ import (
 // enter with the first pass's counts, kept as the encoded histograms
 // GibbsChain.heldHist. Where a pair has that much evidence the counts'
 // interval is calibrated (docs/clickmodels.md, "The restricted
-// sampler").
+// sampler"). On a subset of the queries (GibbsSetting.Subset,
+// IntervalsGibbsSubset) the pairs of the other queries are held too, and
+// enter no refit (their counts are not the subset's; gibbstransfer.go
+// carries the sampler's posterior to them). A chain holding pairs visits
+// only the records and pairs it sweeps and draws (gibbsActive).
 //
 // Determinism: a record's walks in sweep t come from a PCG seeded by
 // (Mix(t), the record's key), a pair's draws from one seeded by (Mix(t) ^
@@ -202,6 +206,7 @@ const (
 	readAttr = 1 << iota // its attractiveness
 	readSat              // its satisfaction
 	readHeld             // neither: the pair is held at its fit (GibbsSetting.HoldShown)
+	readOut              // with readHeld: the pair is outside the sampler's subset (GibbsSetting.Subset)
 )
 
 // gibbsReads marks, per pair, which of its values the walks of f's
@@ -289,8 +294,9 @@ func cellPriors(by [][exposureClasses]priorHist, used [][exposureClasses]bool, w
 
 // satCounts returns every pair's satisfaction counts from one pass of the
 // exact E-step at f's values: successes the posterior probability of a
-// satisfied click, trials the clicks.
-func (f *fitter) satCounts(ctx context.Context) (k, n []float64) {
+// satisfied click, trials the clicks. With skip (nil: none), the records
+// it reports are not visited: their pairs' counts stay 0.
+func (f *fitter) satCounts(ctx context.Context, skip func(i int) bool) (k, n []float64) {
 	d := f.d
 	np := d.Pairs()
 	k, n = make([]float64, np), make([]float64, np)
@@ -300,6 +306,9 @@ func (f *fitter) satCounts(ctx context.Context) (k, n []float64) {
 		c.gNum, c.gDen = sc.xNum, sc.xDen // dropped below
 		var v view
 		for i := ch.recLo; i < ch.recHi; i++ {
+			if skip != nil && skip(i) {
+				continue
+			}
 			f.load(&v, sc, i)
 			v.exact = true
 			w := d.recWeight[i]
@@ -386,6 +395,7 @@ type GibbsChain struct {
 	// refit adds to the other pairs' sweep counts; else nil.
 	recOn    []uint8
 	heldHist []byte
+	act      *gibbsActive // activeOf's lists, derived from recOn and read
 	pairKey  []uint64
 	recKey   []uint64
 	a, s     []float64
@@ -450,8 +460,8 @@ func newGibbsChain(f *fitter, ev *Evidence, g GibbsSetting) *GibbsChain {
 		c.a[p] = min(max(f.attr[p], 1e-9), 1-1e-9)
 		c.s[p] = min(max(f.sat[p], 1e-9), 1-1e-9)
 	}
-	if g.HoldShown > 0 {
-		c.hold(f.d, ev.Shown, g.HoldShown)
+	if g.HoldShown > 0 || g.Subset > 0 {
+		c.hold(f.d, ev.Shown, g.HoldShown, f.outsideSubset(g))
 	}
 	return c
 }
@@ -462,10 +472,16 @@ func newGibbsChain(f *fitter, ev *Evidence, g GibbsSetting) *GibbsChain {
 // walk counts for it, no draw, no Rao-Blackwell sum; a record showing
 // held pairs alone is not visited (its walks would count for no pair
 // drawn). Both depend on the pair's and the record's own content, so a
-// query shard marks what the whole log marks.
-func (c *GibbsChain) hold(d *Data, shown []float64, from float64) {
+// query shard marks what the whole log marks. from 0 holds none by its
+// impressions; out (nil: none) marks the pairs outside the sampler's
+// subset (GibbsSetting.Subset), which are held too and, unlike the
+// others held, enter none of the cells' fits.
+func (c *GibbsChain) hold(d *Data, shown []float64, from float64, out []bool) {
 	for p := range c.read {
-		if shown[p] >= from {
+		switch {
+		case out != nil && out[p]:
+			c.read[p] = readHeld | readOut
+		case from > 0 && shown[p] >= from:
 			c.read[p] = readHeld
 		}
 	}
@@ -480,11 +496,85 @@ func (c *GibbsChain) hold(d *Data, shown []float64, from float64) {
 	}
 }
 
+// gibbsActive lists, per chunk of the records, the records the walks
+// visit and the pairs drawn (GibbsChain.hold's), so that a sweep of a
+// chain holding most pairs (a subset of the queries: GibbsSetting.Subset)
+// costs what its records and pairs visited cost: the same records and
+// pairs in the same order as the loops over every one that skip the
+// others. Derived from the chain's recOn and read (activeOf), not kept in
+// its file.
+type gibbsActive struct {
+	recs, pairs [][]int32
+}
+
+// activeOf is c's gibbsActive on d (built at the first call), nil
+// without held pairs (every record visited, every pair drawn).
+func (c *GibbsChain) activeOf(d *Data) *gibbsActive {
+	if c.recOn == nil {
+		return nil
+	}
+	if c.act == nil {
+		a := &gibbsActive{recs: make([][]int32, len(d.chunks)), pairs: make([][]int32, len(d.chunks))}
+		for ci, ch := range d.chunks {
+			for i := ch.recLo; i < ch.recHi; i++ {
+				if c.recOn[i] != 0 {
+					a.recs[ci] = append(a.recs[ci], int32(i))
+				}
+			}
+			for p := ch.pairLo; p < ch.pairHi; p++ {
+				if c.notHeld(p) {
+					a.pairs[ci] = append(a.pairs[ci], int32(p))
+				}
+			}
+		}
+		c.act = a
+	}
+	return c.act
+}
+
+// lists are a's lists of the records visited (pairs false) or of the
+// pairs drawn, per chunk; nil with a nil a (every one).
+func (a *gibbsActive) lists(pairs bool) [][]int32 {
+	switch {
+	case a == nil:
+		return nil
+	case pairs:
+		return a.pairs
+	}
+	return a.recs
+}
+
+// nthIn is the k-th record or pair of chunk ci in lists (gibbsActive.lists),
+// lo + k (the chunk's k-th) with nil lists.
+func nthIn(lists [][]int32, ci, lo, k int) int {
+	if lists != nil {
+		return int(lists[ci][k])
+	}
+	return lo + k
+}
+
+// lenIn is the number of records or pairs of chunk ci in lists, hi - lo
+// (the chunk's) with nil lists.
+func lenIn(lists [][]int32, ci, lo, hi int) int {
+	if lists != nil {
+		return len(lists[ci])
+	}
+	return hi - lo
+}
+
 // held reports whether pair p is held at its fit (GibbsChain.hold).
 func (c *GibbsChain) held(p int) bool { return c.read[p]&readHeld != 0 }
 
 // notHeld reports whether pair p is drawn (not held).
 func (c *GibbsChain) notHeld(p int) bool { return !c.held(p) }
+
+// inSubset reports whether pair p is in the sampler's subset (every pair
+// without GibbsSetting.Subset).
+func (c *GibbsChain) inSubset(p int) bool { return c.read[p]&readOut == 0 }
+
+// heldInSubset reports whether pair p is held by its impressions and in
+// the subset: the pairs whose first counts every refit adds.
+func (c *GibbsChain) heldInSubset(p int) bool { return c.held(p) && c.inSubset(p) }
 
 // gibbsHists are the histograms of the cells' complete-data counts of
 // every shard (priorHist: whole or fixed-point sums, so they do not
@@ -508,12 +598,34 @@ func (h *gibbsHists) add(c *GibbsChain, aK, aN, sK, sN []float64, pick func(p in
 		if pick != nil && !pick(p) {
 			continue
 		}
-		b, e := cellIdx(c.cellA[p])
-		h.a[b][e].add(aK[p], aN[p])
-		h.usedA[b][e] = true
-		b, e = cellIdx(c.cellS[p])
-		h.s[b][e].add(sK[p], sN[p])
-		h.usedS[b][e] = true
+		h.addPair(c, p, aK, aN, sK, sN)
+	}
+}
+
+// addPair adds pair p of the chain c to h (add).
+func (h *gibbsHists) addPair(c *GibbsChain, p int, aK, aN, sK, sN []float64) {
+	b, e := cellIdx(c.cellA[p])
+	h.a[b][e].add(aK[p], aN[p])
+	h.usedA[b][e] = true
+	b, e = cellIdx(c.cellS[p])
+	h.s[b][e].add(sK[p], sN[p])
+	h.usedS[b][e] = true
+}
+
+// addDrawn adds the chain's pairs not held with the sweep's counts
+// (add's pick notHeld; with held pairs, from the lists of those drawn:
+// the histograms are integers, which do not depend on the order).
+func (h *gibbsHists) addDrawn(c *GibbsChain, d *Data) {
+	cnt := &c.cnt
+	act := c.activeOf(d)
+	if act == nil {
+		h.add(c, cnt.aK, cnt.aN, cnt.sK, cnt.sN, c.notHeld)
+		return
+	}
+	for _, ps := range act.pairs {
+		for _, p := range ps {
+			h.addPair(c, int(p), cnt.aK, cnt.aN, cnt.sK, cnt.sN)
+		}
 	}
 }
 
@@ -532,18 +644,29 @@ func (c *GibbsChain) walks(ctx context.Context, f *fitter, t int, gamma float64)
 	}
 	c.cntLive = true
 	seed := hashes.Mix(uint64(t))
+	act := c.activeOf(d)
 	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
-		for p := ch.pairLo; p < ch.pairHi; p++ {
-			cnt.aK[p], cnt.aN[p], cnt.sK[p], cnt.sN[p] = 0, 0, 0, 0
+		recs := act.lists(false)
+		nr := lenIn(recs, ci, ch.recLo, ch.recHi)
+		if act == nil {
+			for p := ch.pairLo; p < ch.pairHi; p++ {
+				cnt.aK[p], cnt.aN[p], cnt.sK[p], cnt.sN[p] = 0, 0, 0, 0
+			}
+		} else {
+			// Only the pairs of the records visited count (the others'
+			// counts stay 0 from the start).
+			for _, i := range act.recs[ci] {
+				for _, p := range d.recPair[d.recOff[i]:d.recOff[i+1]] {
+					cnt.aK[p], cnt.aN[p], cnt.sK[p], cnt.sN[p] = 0, 0, 0, 0
+				}
+			}
 		}
 		dr := newDrawer()
 		car, goOn := sc.c.tmp[0][:], sc.c.tmp[1][:]
 		var examined [MaxSERP]int
-		for i := ch.recLo; i < ch.recHi; i++ {
-			if c.recOn != nil && c.recOn[i] == 0 {
-				continue // held pairs alone (GibbsSetting.HoldShown)
-			}
+		for k := range nr {
+			i := nthIn(recs, ci, ch.recLo, k)
 			pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
 			n := len(pairs)
 			ra, rs := sc.a[:n], sc.s[:n]
@@ -583,10 +706,13 @@ func (c *GibbsChain) draws(ctx context.Context, f *fitter, t int, keep bool, pa,
 	d, cnt := f.d, &c.cnt
 	fromDraws := byA != nil
 	seed := hashes.Mix(uint64(t)) ^ gibbsPairSeed
+	act := c.activeOf(d)
 	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
 		dr := newDrawer()
-		for p := ch.pairLo; p < ch.pairHi; p++ {
+		pairs := act.lists(true)
+		for k := range lenIn(pairs, ci, ch.pairLo, ch.pairHi) {
+			p := nthIn(pairs, ci, ch.pairLo, k)
 			if c.read[p]&readHeld != 0 {
 				continue // at its fit, its interval the counts'
 			}
@@ -742,12 +868,19 @@ func (s *gibbsSampler) pass(ctx context.Context, p int, f *fitter, c *GibbsChain
 		// attractiveness counts of the evidence pass and to the
 		// satisfaction's exact E-step counts.
 		c = newGibbsChain(f, ev, g)
-		sk, sn := f.satCounts(ctx)
-		h.add(c, ev.AttrK, ev.AttrN, sk, sn, nil)
+		var skip func(i int) bool
+		if g.Subset > 0 {
+			// A query is in the subset or out whole: the records of the
+			// queries outside count for no pair that enters a fit.
+			skip = func(i int) bool { return !c.inSubset(int(f.d.recPair[f.d.recOff[i]])) }
+		}
+		sk, sn := f.satCounts(ctx, skip)
+		h.add(c, ev.AttrK, ev.AttrN, sk, sn, c.inSubset)
 		if c.recOn != nil {
-			// The held pairs' counts stay these (GibbsSetting.HoldShown).
+			// The held pairs' counts stay these (GibbsSetting.HoldShown);
+			// the pairs outside the subset enter no fit.
 			hh := &GibbsHists{newGibbsHists()}
-			hh.h.add(c, ev.AttrK, ev.AttrN, sk, sn, c.held)
+			hh.h.add(c, ev.AttrK, ev.AttrN, sk, sn, c.heldInSubset)
 			c.heldHist, _ = hh.MarshalBinary()
 		}
 	case p <= T:
@@ -762,7 +895,7 @@ func (s *gibbsSampler) pass(ctx context.Context, p int, f *fitter, c *GibbsChain
 		}
 		c.walks(ctx, f, t, gamma)
 		if s.refits(t) {
-			h.add(c, c.cnt.aK, c.cnt.aN, c.cnt.sK, c.cnt.sN, c.notHeld)
+			h.addDrawn(c, f.d)
 			if c.heldHist != nil {
 				if err := (&GibbsHists{h}).MergeBinary(c.heldHist); err != nil {
 					panic(err) // the chain's own encoding

@@ -497,7 +497,7 @@ func TestGibbsHold(t *testing.T) {
 			t.Fatalf("%v: %d pairs held, want the 6 of \"grouped\"", kind, held)
 		}
 		c := &GibbsChain{read: make([]uint8, d.Pairs())}
-		c.hold(d, m.Evidence.Shown, 100)
+		c.hold(d, m.Evidence.Shown, 100, nil)
 		off := 0
 		for _, on := range c.recOn {
 			if on == 0 {

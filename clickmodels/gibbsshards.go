@@ -443,6 +443,7 @@ func UnmarshalGibbsChain(b []byte) (*GibbsChain, error) {
 // arrays where they are large enough (a chain of another shard, done
 // with): every value is the encoded one, and counts left out are zeros.
 func (c *GibbsChain) UnmarshalBinary(b []byte) error {
+	c.act = nil // derived from what is decoded (activeOf)
 	size := len(b)
 	bad := func() error { return fmt.Errorf("click models: a Gibbs chain of %d bytes is truncated", size) }
 	length := func(w int) (int, bool) {

@@ -27,6 +27,14 @@ const (
 	// in lovbench-beam (docs/clickmodels.md, "A Gibbs sampler of the
 	// hierarchical DBN, measured").
 	IntervalsGibbs IntervalMethod = "gibbs"
+	// IntervalsGibbsSubset is the Gibbs sampler of IntervalsGibbs on a
+	// subset of whole queries of about GibbsSubsetSERPs training SERPs,
+	// chosen by a hash of their names, its posterior carried to the other
+	// pairs by a map per prior cell fitted to the subset's
+	// (GibbsSubsetIntervals, gibbstransfer.go): an opt-in, in memory, on
+	// query shards, under a memory limit and in lovbench-beam alike
+	// (docs/clickmodels.md, "The sampler on a subset of queries").
+	IntervalsGibbsSubset IntervalMethod = "gibbs-subset"
 	// IntervalsAuto is the default of lovbench fit, lovbench-beam fit and
 	// run (fit.DefaultConfig): IntervalsGibbs for a fit of at most
 	// AutoGibbsTrainSERPs training SERPs with the exact estimator,
@@ -51,8 +59,15 @@ const AutoGibbsTrainSERPs = 300_000
 // sampler with intervals on, the exact estimator, no measurement setting
 // of the sampler's (Options.Gibbs) and at most AutoGibbsTrainSERPs
 // training SERPs; the counts otherwise. Any other method is returned as
-// it is.
+// it is. It also sets the rate of the sampler's subset
+// (GibbsSetting.SubsetRate) from trainSERPs.
 func (o Options) ResolveIntervals(trainSERPs int64) Options {
+	if o.Gibbs.Subset > 0 {
+		o.Gibbs.SubsetRate = subsetRate(o.Gibbs.Subset, trainSERPs)
+	}
+	if o.Intervals == IntervalsGibbsSubset {
+		o.subsetRate = subsetRate(o.subsetSERPs(), trainSERPs)
+	}
 	if o.Intervals != IntervalsAuto {
 		return o
 	}
@@ -74,10 +89,10 @@ func ParseIntervalMethod(s string) (IntervalMethod, error) {
 	switch m := IntervalMethod(strings.ToLower(strings.TrimSpace(s))); m {
 	case "":
 		return IntervalsAuto, nil
-	case IntervalsCounts, IntervalsGibbs, IntervalsAuto:
+	case IntervalsCounts, IntervalsGibbs, IntervalsGibbsSubset, IntervalsAuto:
 		return m, nil
 	}
-	return "", fmt.Errorf("unknown interval method %q (want auto, counts or gibbs)", s)
+	return "", fmt.Errorf("unknown interval method %q (want auto, counts, gibbs or gibbs-subset)", s)
 }
 
 // GibbsSetting is one setting of the Gibbs sampler (gibbs.go): BurnIn
@@ -110,6 +125,22 @@ type GibbsSetting struct {
 	// counts' (relevanceBeta), and sweeps only the records that show a
 	// pair below it (0: none held; gibbs.go, "restricted sampler").
 	HoldShown float64 `json:"hold_shown,omitempty"`
+	// Subset (DBN, SDBN; a measurement, gibbstransfer.go) runs the
+	// sampler on a subset of whole queries of about Subset training
+	// SERPs (each query kept with probability SubsetRate, by a hash of
+	// its name), and gives the pairs of the other queries the counts'
+	// Beta corrected per prior cell by what the sampler made of the
+	// subset's (0: the whole log).
+	Subset float64 `json:"subset_serps,omitempty"`
+	// SubsetRate is Subset over the whole log's training SERPs, at most
+	// 1 (Options.ResolveIntervals sets it; a Fit of the whole log in
+	// memory takes its own SERPs where it is 0).
+	SubsetRate float64 `json:"subset_rate,omitempty"`
+	// TransferLog (with Subset; a measurement) gives the pairs outside
+	// the subset the Beta of the corrected mean and of their counts'
+	// E[ln r] shifted by the cell's mean shift (TransferMap.betaLog)
+	// instead of the corrected variance.
+	TransferLog bool `json:"transfer_log_moment,omitempty"`
 }
 
 // GibbsIntervals is the setting of IntervalsGibbs, the best measured
@@ -130,12 +161,39 @@ func GibbsIntervals() GibbsSetting {
 // restricted sampler").
 const gibbsHoldShown = 512
 
+// GibbsSubsetSERPs is the training SERPs of IntervalsGibbsSubset's
+// subset of queries: the sampler's cost at this size fits issue 36 part
+// 7's budget at 1 M SERPs (docs/clickmodels.md, "The sampler on a subset
+// of queries").
+const GibbsSubsetSERPs = 75_000
+
+// GibbsSubsetIntervals is the setting of IntervalsGibbsSubset for a
+// subset of about serps training SERPs, a share rate of the queries (0:
+// a Fit of the whole log takes serps of its own): GibbsIntervals on that
+// subset.
+func GibbsSubsetIntervals(serps, rate float64) GibbsSetting {
+	g := GibbsIntervals()
+	g.Subset, g.SubsetRate = serps, rate
+	return g
+}
+
+// subsetSERPs is o's Options.SubsetSERPs, GibbsSubsetSERPs if 0.
+func (o Options) subsetSERPs() float64 {
+	if o.SubsetSERPs > 0 {
+		return o.SubsetSERPs
+	}
+	return GibbsSubsetSERPs
+}
+
 // gibbsSetting is the sampler's setting of o: GibbsIntervals with
-// IntervalsGibbs, else the measurement setting o.Gibbs (Sweeps 0: no
-// sampler).
+// IntervalsGibbs, GibbsSubsetIntervals with IntervalsGibbsSubset, else
+// the measurement setting o.Gibbs (Sweeps 0: no sampler).
 func (o Options) gibbsSetting() GibbsSetting {
-	if o.Intervals == IntervalsGibbs {
+	switch o.Intervals {
+	case IntervalsGibbs:
 		return GibbsIntervals()
+	case IntervalsGibbsSubset:
+		return GibbsSubsetIntervals(o.subsetSERPs(), o.subsetRate)
 	}
 	return o.Gibbs
 }
@@ -154,8 +212,8 @@ func (o Options) CheckIntervals() error {
 	if o.Intervals == "" || o.Intervals == IntervalsCounts || o.Intervals == IntervalsAuto {
 		return nil
 	}
-	if o.Intervals != IntervalsGibbs {
-		return fmt.Errorf("click models: Options.Intervals: unknown interval method %q (want auto, counts or gibbs)", o.Intervals)
+	if o.Intervals != IntervalsGibbs && o.Intervals != IntervalsGibbsSubset {
+		return fmt.Errorf("click models: Options.Intervals: unknown interval method %q (want auto, counts, gibbs or gibbs-subset)", o.Intervals)
 	}
 	switch {
 	case o.NoIntervals:

@@ -73,6 +73,9 @@ type pairWriter struct {
 	level                 float64
 	gibbs                 *GibbsSetting // Evidence.Gibbs: the sampler computed the relevance's Betas
 	attrPriors, satPriors *priorTable   // by rank bucket and exposure class
+	// transfer (with GibbsSetting.Subset) maps the counts' Betas of the
+	// pairs outside the sampler's subset, set with the priors; else nil.
+	transfer *gibbsTransfer
 	// ridge is the identified scale set of the pairs (PBM, UBM), set with
 	// the priors; nil: no scale ridge.
 	ridge *ridge

@@ -151,6 +151,10 @@ type UncertaintyReport struct {
 	// identifies: the identifiability graph's components and the scales
 	// each leaves open, which the intervals cover (identify.go).
 	Identification *Identification `json:"identification,omitempty"`
+	// GibbsTransfer (with GibbsSetting.Subset) is, per rank bucket and
+	// exposure class, the map of the counts' Betas of the pairs outside
+	// the sampler's subset to the sampler's (gibbstransfer.go).
+	GibbsTransfer [][]TransferMap `json:"gibbs_transfer,omitempty"`
 }
 
 // hasUncertainty reports whether kind's relevance depends on the pair
@@ -951,7 +955,15 @@ func (pw *pairWriter) relevanceBeta(v *pairVal) (alpha, beta float64) {
 	if pw.satPriors != nil {
 		ps = pw.satPriors.of(v)
 	}
-	return relevanceBeta(pw.kind, pw.attrPriors.of(v), ps, v)
+	alpha, beta = relevanceBeta(pw.kind, pw.attrPriors.of(v), ps, v)
+	if pw.transferred(v) {
+		// Outside the sampler's subset (GibbsSetting.Subset).
+		if pw.gibbs.TransferLog {
+			return pw.transfer.of(v, alpha, beta).betaLog(alpha, beta)
+		}
+		return pw.transfer.of(v, alpha, beta).beta(alpha, beta)
+	}
+	return alpha, beta
 }
 
 // relevanceDist is the Beta and the interval the relevance file writes for
@@ -1107,6 +1119,16 @@ func (pw *pairWriter) setPriors() (*UncertaintyReport, error) {
 		s = tabs[1]
 	}
 	rep := pw.usePriors(tabs[0], s)
+	if pw.hasSat && pw.gibbs != nil && pw.gibbs.Subset > 0 {
+		// The sampler ran on a subset: the maps of its posterior to the
+		// other pairs (gibbstransfer.go).
+		pw.transfer = nil
+		t, err := pw.fitTransfer()
+		if err != nil {
+			return nil, err
+		}
+		pw.transfer, rep.GibbsTransfer = t, t.byCell
+	}
 	if acc != nil {
 		if err := pw.boundAttractiveness(acc); err != nil {
 			return nil, err

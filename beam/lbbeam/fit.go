@@ -80,6 +80,10 @@ type FitOptions struct {
 	// over the shards (gibbs.go), and the relevance files equal lovbench
 	// fit's.
 	Intervals clickmodels.IntervalMethod
+	// SubsetSERPs is clickmodels.Options.SubsetSERPs: with Intervals
+	// gibbs-subset, the training SERPs of the sampler's subset (0:
+	// clickmodels.GibbsSubsetSERPs).
+	SubsetSERPs float64
 	// OutDir receives <MODEL>_relevance.tsv, the parameter file
 	// (<MODEL>_params.json or .parquet) and metrics.json, as lovbench fit
 	// writes them.
@@ -204,7 +208,8 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 	}
 	// IntervalsAuto, decided from the whole log's training SERPs as
 	// lovbench fit decides it.
-	gibbs := iv.ResolveIntervals(m.TrainSERPs).Intervals == clickmodels.IntervalsGibbs
+	method := iv.ResolveIntervals(m.TrainSERPs).Intervals
+	gibbs := method == clickmodels.IntervalsGibbs || method == clickmodels.IntervalsGibbsSubset
 	cache := o.ShardCache
 	if cache == 0 {
 		cache = DefaultShardCache
@@ -262,6 +267,12 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 		last := steps[i] - 1
 		fin := &finishFn{Dir: o.PrepDir, Kinds: kinds, Model: i, R: R, Iters: iters[i], Accel: accel, SERPs: m.TrainSERPs, Tolerance: o.Tolerance, Exact: o.Exact, PSCMAuthors: o.PSCMAuthors, EmpiricalPrior: o.EmpiricalPrior, Level: o.Level, NoIntervals: o.NoIntervals, Cache: cache, Keyed: keyedState(),
 			Gibbs: gibbs && (k == clickmodels.DBN || k == clickmodels.SDBN), Shards: m.Shards}
+		if fin.Gibbs && method == clickmodels.IntervalsGibbsSubset {
+			fin.Subset = o.SubsetSERPs
+			if fin.Subset == 0 {
+				fin.Subset = clickmodels.GibbsSubsetSERPs
+			}
+		}
 		final := afterState[last]
 		if fin.Gibbs {
 			if final, err = buildGibbs(ks, fin, final, afterMsgs[last]); err != nil {
@@ -826,6 +837,10 @@ type finishFn struct {
 	// shards, whose finished chain the state's second segment names.
 	Gibbs  bool
 	Shards int
+	// Subset (with Gibbs): the sampler runs on a subset of the queries of
+	// about this many training SERPs (clickmodels.
+	// IntervalsGibbsSubset); 0: on every query.
+	Subset float64
 }
 
 // finalFit opens shard's fit of Kinds[Model] restored to the EM state
@@ -866,6 +881,12 @@ func (f *finishFn) options() clickmodels.Options {
 	o := clickmodels.Options{Level: f.Level, NoIntervals: f.NoIntervals}
 	if f.Gibbs {
 		o.Intervals, o.Exact = clickmodels.IntervalsGibbs, f.Exact
+		if f.Subset > 0 {
+			// The subset's rate from the whole log's training SERPs, as
+			// lovbench fit resolves it.
+			o.Intervals, o.SubsetSERPs = clickmodels.IntervalsGibbsSubset, f.Subset
+			o = o.ResolveIntervals(f.SERPs)
+		}
 	}
 	return o
 }

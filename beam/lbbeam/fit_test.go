@@ -262,21 +262,33 @@ func readMetrics(t *testing.T, dir string) []clickmodels.Report {
 // parameter files equal lovbench fit's with the same options, the
 // prepared-shard directory then holds one chain file per shard (the
 // passes and the finish removed the others), and RemoveScratch removes
-// it whole.
+// it whole. The same for the sampler on a subset of the queries
+// (gibbs-subset, a subset of 600 of the some 2,250 training SERPs), whose
+// files differ from the whole sampler's.
 func TestFitGibbsMemfs(t *testing.T) {
-	ctx := context.Background()
 	log, shardDir := ingestShards(t, awkwardLog(t, 3000))
-	opt := clickmodels.Options{Iterations: 10, Exact: true, Intervals: clickmodels.IntervalsGibbs}
+	whole := fitGibbsMemfs(t, log, shardDir, clickmodels.IntervalsGibbs, 0)
+	sub := fitGibbsMemfs(t, log, shardDir, clickmodels.IntervalsGibbsSubset, 600)
+	if bytes.Equal(whole, sub) {
+		t.Error("the sampler on a subset wrote the whole sampler's relevance file")
+	}
+}
+
+// fitGibbsMemfs is TestFitGibbsMemfs with the interval method m and the
+// subset's SERPs subset; it returns lovbench fit's relevance file.
+func fitGibbsMemfs(t *testing.T, log *sessions.Log, shardDir string, m clickmodels.IntervalMethod, subset float64) []byte {
+	ctx := context.Background()
+	opt := clickmodels.Options{Iterations: 10, Exact: true, Intervals: m, SubsetSERPs: subset}
 	wantDir := filepath.Join(t.TempDir(), "want")
 	if _, err := clickmodels.Run(ctx, log, clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.DBN}, Options: opt}, wantDir); err != nil {
 		t.Fatal(err)
 	}
-	root := memRoot(t)
+	root := memRoot(t) + "_" + strings.ReplaceAll(string(m), "-", "_")
 	toMemfs(t, shardDir, root+"/shards")
 	prep := root + "/fit/.prepared"
 	p, s := beam.NewPipelineWithRoot()
 	if err := BuildFit(s, FitOptions{ShardDir: root + "/shards", Kinds: []clickmodels.Kind{clickmodels.DBN}, Iterations: opt.Iterations, Exact: true,
-		Intervals: clickmodels.IntervalsGibbs, OutDir: root + "/fit", PrepDir: prep, ShardCache: -1}); err != nil {
+		Intervals: m, SubsetSERPs: subset, OutDir: root + "/fit", PrepDir: prep, ShardCache: -1}); err != nil {
 		t.Fatal(err)
 	}
 	if err := ptest.Run(p); err != nil {
@@ -304,6 +316,11 @@ func TestFitGibbsMemfs(t *testing.T) {
 	if left, err := fsys.List(ctx, prep+"/*"); err != nil || len(left) != 0 {
 		t.Errorf("left in the prepared-shard directory: %q (%v)", left, err)
 	}
+	b, err := os.ReadFile(filepath.Join(wantDir, "DBN_relevance.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // ingestShards ingests the Yandex log b as lovbench ingest does and

@@ -101,6 +101,9 @@ func main() {
 	gibbsRefit := flag.Int("gibbs-refit-every", 0, "with -gibbs-sweeps: the sampler's cell priors refitted every this many sweeps (clickmodels.GibbsSetting.RefitEvery; 0: every sweep; the opt-in's setting: 5)")
 	gibbsDrawExam := flag.Bool("gibbs-draw-exam", false, "with -gibbs-sweeps and -models ubm: UBM's sampler draws the examination parameters too, moved back to the fitted scale each sweep (clickmodels.GibbsSetting.DrawExam)")
 	gibbsHold := flag.Float64("gibbs-hold", 0, "with -gibbs-sweeps: the pairs shown in at least this many SERPs held at their fit, their intervals the counts' (clickmodels.GibbsSetting.HoldShown; 0: none)")
+	intervalsFrom := flag.String("intervals-from", "", "with -user: DBN's intervals from counts, gibbs, gibbs-subset or auto (fit --intervals-from; \"\": the default, auto); with -gibbs-sweeps the measurement setting decides")
+	gibbsTransferLog := flag.Bool("gibbs-transfer-log", false, "with -gibbs-subset: the other pairs' Betas matched on the corrected mean and E[ln r] (clickmodels.GibbsSetting.TransferLog)")
+	gibbsSubset := flag.Float64("gibbs-subset", 0, "with -gibbs-sweeps: DBN's sampler on a subset of whole queries of about this many training SERPs, its posterior carried to the other pairs by prior cell (clickmodels.GibbsSetting.Subset; 0: the whole log)")
 	gibbsRankOnly := flag.Bool("gibbs-rank-only", false, "with -gibbs-sweeps: the sampler's cells the rank buckets alone, pooled over the exposure classes (clickmodels.GibbsSetting.RankOnly)")
 	flag.Parse()
 	if *bias {
@@ -121,14 +124,24 @@ func main() {
 			opt.Bootstrap = calibration.DefaultBootstrap()
 			opt.Bootstrap.PlugIn, opt.Bootstrap.MaxSERPs, opt.Bootstrap.Replicates = *recalPlugIn, *recalSERPs, *recalReps
 		}
-		if est != clickmodels.DefaultEstimator || *eb || *gibbsSweeps > 0 {
+		method, err := clickmodels.ParseIntervalMethod(*intervalsFrom)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "calibration: -intervals-from:", err)
+			os.Exit(2)
+		}
+		if est != clickmodels.DefaultEstimator || *eb || *gibbsSweeps > 0 || method != clickmodels.IntervalsAuto {
 			opt.Fit = func(c *clickmodels.RunConfig) {
 				if est != clickmodels.DefaultEstimator {
 					c.Options = est.Options()
 				}
 				c.EmpiricalPrior = *eb
-				c.Gibbs = clickmodels.GibbsSetting{BurnIn: *gibbsBurn, Sweeps: *gibbsSweeps, Mean: *gibbsMean, FromDraws: *gibbsDraws,
-					PoolSat: *gibbsPoolSat, RankOnly: *gibbsRankOnly, RefitEvery: *gibbsRefit, DrawExam: *gibbsDrawExam, HoldShown: *gibbsHold}
+				if method != clickmodels.IntervalsAuto {
+					c.Intervals = method
+				}
+				if *gibbsSweeps > 0 {
+					c.Gibbs = clickmodels.GibbsSetting{BurnIn: *gibbsBurn, Sweeps: *gibbsSweeps, Mean: *gibbsMean, FromDraws: *gibbsDraws,
+						PoolSat: *gibbsPoolSat, RankOnly: *gibbsRankOnly, RefitEvery: *gibbsRefit, DrawExam: *gibbsDrawExam, HoldShown: *gibbsHold, Subset: *gibbsSubset, TransferLog: *gibbsTransferLog}
+				}
 			}
 		}
 		if err := runUser(*serps, *queries, *models, *simName, *seed, opt); err != nil {
@@ -312,7 +325,7 @@ func runUser(serpList, queryList, modelList, simName string, seed uint64, opt ca
 			}
 			var cov, ece, bias []string
 			for _, f := range r.ByEvidence {
-				cov = append(cov, fmt.Sprintf("%.2f", f.Coverage))
+				cov = append(cov, fmt.Sprintf("%.3f", f.Coverage))
 				ece = append(ece, fmt.Sprintf("%.3f", f.ECE))
 				bias = append(bias, fmt.Sprintf("%.2f", f.MeanFitted/f.MeanTrue))
 			}

@@ -21,7 +21,8 @@ import (
 // and more, on which the grouped walks, cascadeWalks, run). The pairs'
 // files under a memory limit carry the sampler's Betas (WritePairFile).
 // The same with the pairs of that query held at their fit
-// (GibbsSetting.HoldShown).
+// (GibbsSetting.HoldShown), and on a subset of the queries
+// (GibbsSetting.Subset).
 func TestGibbsShardInvariance(t *testing.T) {
 	t.Parallel()
 	src := t.TempDir()
@@ -77,4 +78,19 @@ func TestGibbsShardInvariance(t *testing.T) {
 	// The most split of the layouts above (the others are the same code
 	// with the same pairs held).
 	shardFitsEqual(t, src, sp, held, wantHeld, [][2]int{{5, 1}}, nil)
+	// The sampler on a subset of the queries (about 300 of the some 940
+	// training SERPs; GibbsSetting.Subset, its rate resolved from the
+	// whole log's training SERPs in every engine), the other pairs' Betas
+	// the counts' corrected by the maps the writer fits to the subset's:
+	// neither the file holding pairs nor the counts'.
+	sub := held
+	sub.Gibbs.Subset = 300
+	wantSub := wholeFit(t, src, sub)
+	if f := clickmodels.RelevanceFile("DBN"); bytes.Equal(wantSub[f], wantHeld[f]) || bytes.Equal(wantSub[f], countsFit[f]) {
+		t.Fatalf("%s: the sampler on a subset writes the file of the whole log's or the counts'", f)
+	}
+	if !bytes.Contains(wantSub["metrics.json"], []byte("gibbs_transfer")) {
+		t.Fatalf("metrics.json without the transfer maps: %s", wantSub["metrics.json"])
+	}
+	shardFitsEqual(t, src, sp, sub, wantSub, [][2]int{{2, 2}, {5, 1}}, nil)
 }
