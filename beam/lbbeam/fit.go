@@ -76,10 +76,16 @@ type FitOptions struct {
 	NoIntervals bool
 	// Intervals is how DBN's and SDBN's intervals are computed, as
 	// lovbench fit --intervals-from (clickmodels.Options.Intervals): with
-	// IntervalsGibbs the Gibbs sampler runs after EM, one stage per pass
-	// over the shards (gibbs.go), and the relevance files equal lovbench
-	// fit's.
+	// IntervalsGibbs or IntervalsGibbsSubset the Gibbs sampler runs after
+	// EM, one stage per pass over the shards (gibbs.go), the subset's
+	// rate resolved from the manifest's training SERPs, and the relevance
+	// files equal lovbench fit's.
 	Intervals clickmodels.IntervalMethod
+	// gibbs is the sampler's measurement setting of DBN and SDBN
+	// (clickmodels.Options.Gibbs), which the tests set to run the sampler
+	// on a subset of a small log's queries (GibbsSetting.Subset); no flag
+	// sets it.
+	gibbs clickmodels.GibbsSetting
 	// OutDir receives <MODEL>_relevance.tsv, the parameter file
 	// (<MODEL>_params.json or .parquet) and metrics.json, as lovbench fit
 	// writes them.
@@ -198,19 +204,15 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 			return err
 		}
 	}
-	iv := clickmodels.Options{Intervals: o.Intervals, Exact: o.Exact, NoIntervals: o.NoIntervals}
+	iv := clickmodels.Options{Intervals: o.Intervals, Exact: o.Exact, NoIntervals: o.NoIntervals, Gibbs: o.gibbs}
 	if err := iv.CheckIntervals(); err != nil {
 		return err
 	}
-	if o.Intervals == clickmodels.IntervalsGibbsSubset {
-		// Its maps are fitted by the relevance file's writer in memory and
-		// under lovbench fit's engines; the pipeline has no stage for the
-		// subset's rate yet.
-		return fmt.Errorf("intervals from %s run in lovbench fit only (not in lovbench-beam yet): take gibbs or counts", o.Intervals)
-	}
 	// IntervalsAuto, decided from the whole log's training SERPs as
-	// lovbench fit decides it.
-	gibbs := iv.ResolveIntervals(m.TrainSERPs).Intervals == clickmodels.IntervalsGibbs
+	// lovbench fit decides it; the finish resolves the subset's rate
+	// from the same (finishFn.options).
+	iv = iv.ResolveIntervals(m.TrainSERPs)
+	gibbs := iv.UsesGibbs()
 	cache := o.ShardCache
 	if cache == 0 {
 		cache = DefaultShardCache
@@ -268,6 +270,9 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 		last := steps[i] - 1
 		fin := &finishFn{Dir: o.PrepDir, Kinds: kinds, Model: i, R: R, Iters: iters[i], Accel: accel, SERPs: m.TrainSERPs, Tolerance: o.Tolerance, Exact: o.Exact, PSCMAuthors: o.PSCMAuthors, EmpiricalPrior: o.EmpiricalPrior, Level: o.Level, NoIntervals: o.NoIntervals, Cache: cache, Keyed: keyedState(),
 			Gibbs: gibbs && (k == clickmodels.DBN || k == clickmodels.SDBN), Shards: m.Shards}
+		if fin.Gibbs {
+			fin.Intervals, fin.Setting = iv.Intervals, o.gibbs
+		}
 		final := afterState[last]
 		if fin.Gibbs {
 			if final, err = buildGibbs(ks, fin, final, afterMsgs[last]); err != nil {
@@ -828,10 +833,14 @@ type finishFn struct {
 	// EmpiricalPrior is clickmodels.Options.EmpiricalPrior.
 	EmpiricalPrior bool
 	// Gibbs: the model's relevance intervals come from the Gibbs
-	// sampler (clickmodels.IntervalsGibbs; gibbs.go), run over Shards
-	// shards, whose finished chain the state's second segment names.
-	Gibbs  bool
-	Shards int
+	// sampler (gibbs.go), run over Shards shards, whose finished chain
+	// the state's second segment names: the one of Intervals
+	// (clickmodels.IntervalsGibbs or IntervalsGibbsSubset, resolved), or
+	// the measurement setting Setting (clickmodels.Options.Gibbs).
+	Gibbs     bool
+	Shards    int
+	Intervals clickmodels.IntervalMethod
+	Setting   clickmodels.GibbsSetting
 }
 
 // finalFit opens shard's fit of Kinds[Model] restored to the EM state
@@ -867,11 +876,13 @@ func (f *finishFn) finalFit(ctx context.Context, opened **openedShard, shard int
 }
 
 // options are the options of the model's final model: its intervals'
-// level and method.
+// level and method, with the sampler's subset's rate resolved from the
+// whole log's training SERPs, as lovbench fit resolves it.
 func (f *finishFn) options() clickmodels.Options {
 	o := clickmodels.Options{Level: f.Level, NoIntervals: f.NoIntervals}
 	if f.Gibbs {
-		o.Intervals, o.Exact = clickmodels.IntervalsGibbs, f.Exact
+		o.Intervals, o.Exact, o.Gibbs = f.Intervals, f.Exact, f.Setting
+		o = o.ResolveIntervals(f.SERPs)
 	}
 	return o
 }

@@ -339,3 +339,73 @@ func ingestLog(t *testing.T, logPath, ingDir string) *sessions.Log {
 	}
 	return log
 }
+
+// TestFitGibbsSubset: DBN's and SDBN's Gibbs sampler on a subset of the
+// queries (the setting of FitOptions.Intervals gibbs-subset,
+// clickmodels.GibbsSubsetIntervals, with the subset lowered to a third
+// of the log's training SERPs so that a small log has queries outside
+// it), its rate resolved from the manifest's training SERPs: the
+// relevance and parameter files equal lovbench fit's (clickmodels.Run,
+// the whole log in memory, with the same setting) byte for byte, and so
+// do the maps of the counts' Betas to the sampler's the writer fitted
+// (metrics.json's gibbs_transfer); the relevance file is neither the
+// sampler's on the whole log nor the counts'.
+func TestFitGibbsSubset(t *testing.T) {
+	ctx := context.Background()
+	log, shardDir := ingestShards(t, awkwardLog(t, 3000))
+	m, err := ReadManifest(ctx, shardDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := clickmodels.GibbsSubsetIntervals(0)
+	g.Subset = float64(m.TrainSERPs / 3)
+	kinds := []clickmodels.Kind{clickmodels.DBN, clickmodels.SDBN}
+	fitMem := func(opt clickmodels.Options) string {
+		dir := filepath.Join(t.TempDir(), "want")
+		opt.Iterations, opt.Exact = 10, true
+		if _, err := clickmodels.Run(ctx, log, clickmodels.RunConfig{Kinds: kinds, Options: opt}, dir); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	want := fitMem(clickmodels.Options{Gibbs: g})
+	gotDir := filepath.Join(t.TempDir(), "fit")
+	p, s := beam.NewPipelineWithRoot()
+	if err := BuildFit(s, FitOptions{ShardDir: shardDir, Kinds: kinds, Iterations: 10, Exact: true, gibbs: g,
+		OutDir: gotDir, PrepDir: filepath.Join(gotDir, ".prepared")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ptest.Run(p); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range kinds {
+		for _, suffix := range []string{"_relevance.tsv", "_params.json"} {
+			sameFile(t, filepath.Join(want, k.String()+suffix), filepath.Join(gotDir, k.String()+suffix))
+		}
+	}
+	wantRep, gotRep := readMetrics(t, want), readMetrics(t, gotDir)
+	if len(gotRep) != len(kinds) || len(wantRep) != len(kinds) {
+		t.Fatalf("%d and %d models in metrics.json, want %d", len(gotRep), len(wantRep), len(kinds))
+	}
+	for i := range kinds {
+		w, err1 := json.Marshal(wantRep[i].Uncertainty)
+		g, err2 := json.Marshal(gotRep[i].Uncertainty)
+		if err1 != nil || err2 != nil || !bytes.Equal(w, g) {
+			t.Errorf("%s: the uncertainty report (%d bytes) differs from lovbench fit's (%d bytes)", kinds[i], len(g), len(w))
+		}
+		if u := gotRep[i].Uncertainty; u == nil || len(u.GibbsTransfer) == 0 {
+			t.Errorf("%s: no transfer maps in metrics.json", kinds[i])
+		}
+	}
+	rel := clickmodels.RelevanceFile("DBN")
+	sub, err := os.ReadFile(filepath.Join(gotDir, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []clickmodels.Options{{Intervals: clickmodels.IntervalsGibbs}, {Intervals: clickmodels.IntervalsCounts}} {
+		b, err := os.ReadFile(filepath.Join(fitMem(o), rel))
+		if err != nil || bytes.Equal(b, sub) {
+			t.Errorf("%s: the sampler on a subset writes the file of --intervals-from %s (%v)", rel, o.Intervals, err)
+		}
+	}
+}

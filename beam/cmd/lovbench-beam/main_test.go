@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -205,6 +206,64 @@ func TestFitGibbsFromLog(t *testing.T) {
 	g, err2 := os.ReadFile(filepath.Join(out, "DBN_relevance.tsv"))
 	if err1 != nil || err2 != nil || bytes.Equal(a, g) {
 		t.Errorf("DBN_relevance.tsv: the sampler's is the counts' (%v, %v)", err1, err2)
+	}
+}
+
+// TestFitGibbsSubsetFromLog: lovbench-beam fit --log --shards 3 --models
+// dbn --intervals-from gibbs-subset writes the relevance and parameter
+// files lovbench fit --log --models dbn --intervals-from gibbs-subset
+// writes (clickmodels.RunInto, the whole log in memory), byte for byte,
+// and metrics.json the subset's setting and its maps. On a log this
+// small the subset of about 75,000 training SERPs holds every query (its
+// rate, from the shard manifest's training SERPs, is 1); lbbeam's
+// TestFitGibbsSubset checks a subset that leaves queries out.
+func TestFitGibbsSubsetFromLog(t *testing.T) {
+	dir := t.TempDir()
+	logPath := filepath.Join(dir, "log.tsv")
+	f, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	simulatedLog(t, f, 1500)
+	f.Close()
+	out := filepath.Join(dir, "fit")
+	setFlags(t, map[string]string{"log": logPath, "out": out, "shards": "3", "models": "dbn", "intervals-from": "gibbs-subset"})
+	if err := run(context.Background(), "fit"); err != nil {
+		t.Fatal(err)
+	}
+	log, err := sessions.LoadForFit(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(dir, "want")
+	if err := os.MkdirAll(want, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	opt := clickmodels.DefaultEstimator.Options()
+	opt.Intervals = clickmodels.IntervalsGibbsSubset
+	if _, err := clickmodels.RunInto(context.Background(), log, clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.DBN}, Options: opt}, want); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"DBN_relevance.tsv", "DBN_params.json"} {
+		a, err1 := os.ReadFile(filepath.Join(want, f))
+		b, err2 := os.ReadFile(filepath.Join(out, f))
+		if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s differs from lovbench fit --intervals-from gibbs-subset's (%v, %v)", f, err1, err2)
+		}
+	}
+	m, err := os.ReadFile(filepath.Join(out, "metrics.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reps []clickmodels.Report
+	if err := json.Unmarshal(m, &reps); err != nil || len(reps) != 1 {
+		t.Fatalf("metrics.json: %d reports (%v)", len(reps), err)
+	}
+	if u := reps[0].Uncertainty; u == nil || u.Gibbs == nil || u.Gibbs.Subset != 75_000 || u.Gibbs.SubsetRate != 1 || len(u.GibbsTransfer) == 0 {
+		t.Errorf("metrics.json: DBN's uncertainty without the subset's setting (75,000 SERPs, rate 1) or its maps: %+v", u)
+	}
+	if _, err := os.Stat(filepath.Join(out, ".prepared")); !os.IsNotExist(err) {
+		t.Errorf("prepared shards or chain files left behind: %v", err)
 	}
 }
 
