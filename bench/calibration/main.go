@@ -137,8 +137,10 @@ func main() {
 				if method != clickmodels.IntervalsAuto {
 					c.Intervals = method
 				}
-				c.Gibbs = clickmodels.GibbsSetting{BurnIn: *gibbsBurn, Sweeps: *gibbsSweeps, Mean: *gibbsMean, FromDraws: *gibbsDraws,
-					PoolSat: *gibbsPoolSat, RankOnly: *gibbsRankOnly, RefitEvery: *gibbsRefit, DrawExam: *gibbsDrawExam, HoldShown: *gibbsHold, Subset: *gibbsSubset}
+				if *gibbsSweeps > 0 {
+					c.Gibbs = clickmodels.GibbsSetting{BurnIn: *gibbsBurn, Sweeps: *gibbsSweeps, Mean: *gibbsMean, FromDraws: *gibbsDraws,
+						PoolSat: *gibbsPoolSat, RankOnly: *gibbsRankOnly, RefitEvery: *gibbsRefit, DrawExam: *gibbsDrawExam, HoldShown: *gibbsHold, Subset: *gibbsSubset}
+				}
 			}
 		}
 		if err := runUser(*serps, *queries, *models, *simName, *seed, opt); err != nil {
@@ -322,7 +324,7 @@ func runUser(serpList, queryList, modelList, simName string, seed uint64, opt ca
 			}
 			var cov, ece, bias []string
 			for _, f := range r.ByEvidence {
-				cov = append(cov, fmt.Sprintf("%.2f", f.Coverage))
+				cov = append(cov, fmt.Sprintf("%.3f", f.Coverage))
 				ece = append(ece, fmt.Sprintf("%.3f", f.ECE))
 				bias = append(bias, fmt.Sprintf("%.2f", f.MeanFitted/f.MeanTrue))
 			}
