@@ -81,6 +81,9 @@ type Options struct {
 	// the first two by the log's size, which the engines decide before a
 	// fit (ResolveIntervals). The other models ignore it.
 	Intervals IntervalMethod
+	// SubsetSERPs is the training SERPs of IntervalsGibbsSubset's subset
+	// of queries (0: GibbsSubsetSERPs).
+	SubsetSERPs float64
 	// subsetRate is IntervalsGibbsSubset's share of the queries, set by
 	// ResolveIntervals from the whole log's training SERPs (0: a Fit of
 	// the whole log takes its own).

@@ -528,38 +528,34 @@ func (c *GibbsChain) activeOf(d *Data) *gibbsActive {
 	return c.act
 }
 
-// rec is the k-th record of chunk ch the walks visit (of recs(ci, ch)),
-// the k-th of the chunk with a nil a.
-func (a *gibbsActive) rec(ci int, ch chunk, k int) int {
-	if a != nil {
-		return int(a.recs[ci][k])
+// lists are a's lists of the records visited (pairs false) or of the
+// pairs drawn, per chunk; nil with a nil a (every one).
+func (a *gibbsActive) lists(pairs bool) [][]int32 {
+	switch {
+	case a == nil:
+		return nil
+	case pairs:
+		return a.pairs
 	}
-	return ch.recLo + k
+	return a.recs
 }
 
-// nRecs is the number of records of chunk ci (ch) the walks visit.
-func (a *gibbsActive) nRecs(ci int, ch chunk) int {
-	if a != nil {
-		return len(a.recs[ci])
+// nthIn is the k-th record or pair of chunk ci in lists (gibbsActive.lists),
+// lo + k (the chunk's k-th) with nil lists.
+func nthIn(lists [][]int32, ci, lo, k int) int {
+	if lists != nil {
+		return int(lists[ci][k])
 	}
-	return ch.recHi - ch.recLo
+	return lo + k
 }
 
-// pair is the k-th pair of chunk ch that may be drawn, the k-th of the
-// chunk with a nil a.
-func (a *gibbsActive) pair(ci int, ch chunk, k int) int {
-	if a != nil {
-		return int(a.pairs[ci][k])
+// lenIn is the number of records or pairs of chunk ci in lists, hi - lo
+// (the chunk's) with nil lists.
+func lenIn(lists [][]int32, ci, lo, hi int) int {
+	if lists != nil {
+		return len(lists[ci])
 	}
-	return ch.pairLo + k
-}
-
-// nPairs is the number of pairs of chunk ci (ch) that may be drawn.
-func (a *gibbsActive) nPairs(ci int, ch chunk) int {
-	if a != nil {
-		return len(a.pairs[ci])
-	}
-	return ch.pairHi - ch.pairLo
+	return hi - lo
 }
 
 // held reports whether pair p is held at its fit (GibbsChain.hold).
@@ -647,7 +643,8 @@ func (c *GibbsChain) walks(ctx context.Context, f *fitter, t int, gamma float64)
 	act := c.activeOf(d)
 	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
-		nr := act.nRecs(ci, ch)
+		recs := act.lists(false)
+		nr := lenIn(recs, ci, ch.recLo, ch.recHi)
 		if act == nil {
 			for p := ch.pairLo; p < ch.pairHi; p++ {
 				cnt.aK[p], cnt.aN[p], cnt.sK[p], cnt.sN[p] = 0, 0, 0, 0
@@ -665,7 +662,7 @@ func (c *GibbsChain) walks(ctx context.Context, f *fitter, t int, gamma float64)
 		car, goOn := sc.c.tmp[0][:], sc.c.tmp[1][:]
 		var examined [MaxSERP]int
 		for k := range nr {
-			i := act.rec(ci, ch, k)
+			i := nthIn(recs, ci, ch.recLo, k)
 			pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
 			n := len(pairs)
 			ra, rs := sc.a[:n], sc.s[:n]
@@ -709,8 +706,9 @@ func (c *GibbsChain) draws(ctx context.Context, f *fitter, t int, keep bool, pa,
 	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
 		dr := newDrawer()
-		for k := range act.nPairs(ci, ch) {
-			p := act.pair(ci, ch, k)
+		pairs := act.lists(true)
+		for k := range lenIn(pairs, ci, ch.pairLo, ch.pairHi) {
+			p := nthIn(pairs, ci, ch.pairLo, k)
 			if c.read[p]&readHeld != 0 {
 				continue // at its fit, its interval the counts'
 			}

@@ -3,6 +3,8 @@ package clickmodels
 import (
 	"math"
 
+	"gonum.org/v1/gonum/mathext"
+
 	"github.com/lovbench/lovbench/internal/hashes"
 )
 
@@ -97,17 +99,6 @@ func (f *fitter) outsideSubset(g GibbsSetting) []bool {
 	return out
 }
 
-// TransferMap is the correction of one prior cell's counts' Betas to the
-// sampler's (see above): the mean times Rho, the variance times Phi;
-// Pairs is the number of the subset's drawn pairs it was fitted to
-// (those of its rank bucket or of all pairs where the cell had too
-// few).
-type TransferMap struct {
-	Rho   float64 `json:"rho"`
-	Phi   float64 `json:"phi"`
-	Pairs int64   `json:"pairs"`
-}
-
 // transferScale is the fixed-point unit of transferSums: 2^-40 (a sum
 // of a cell holds at most 2^23 pairs' values of at most 1 below 2^63).
 const transferScale = 1 << 40
@@ -118,13 +109,28 @@ type transferSums struct {
 	n                   int64
 	g, c, gg, gc, cc, u int64
 	v                   int64
+	// lg, lc: the sums of the sampler's and the counts' E[ln r], in units
+	// of 1/transferLogScale.
+	lg, lc int64
 }
+
+// transferLogScale is the fixed-point unit of the sums of E[ln r]
+// (magnitudes up to some tens): 2^-32.
+const transferLogScale = 1 << 32
+
+// logMoment is E[ln x] of Beta(a, b): psi(a) - psi(a + b).
+func logMoment(a, b float64) float64 { return mathext.Digamma(a) - mathext.Digamma(a+b) }
 
 func fixed(x float64) int64 { return int64(math.Round(x * transferScale)) }
 
 // add adds a drawn pair of sampler's mean g and variance u and counts'
 // mean c and variance v.
-func (t *transferSums) add(g, u, c, v float64) {
+func (t *transferSums) add(g, u, c, v float64) { t.addLog(g, u, c, v, 0, 0) }
+
+// addLog is add with the sampler's and the counts' E[ln r], lg and lc.
+func (t *transferSums) addLog(g, u, c, v, lg, lc float64) {
+	t.lg += int64(math.Round(lg * transferLogScale))
+	t.lc += int64(math.Round(lc * transferLogScale))
 	t.n++
 	t.g += fixed(g)
 	t.c += fixed(c)
@@ -144,6 +150,8 @@ func (t *transferSums) merge(o *transferSums) {
 	t.cc += o.cc
 	t.u += o.u
 	t.v += o.v
+	t.lg += o.lg
+	t.lc += o.lc
 }
 
 // fit is the cell's map (see above); identity without pairs.
@@ -154,13 +162,26 @@ func (t *transferSums) fit() TransferMap {
 	s := func(x int64) float64 { return float64(x) / transferScale }
 	rho := s(t.g) / s(t.c)
 	resid := max(s(t.gg)-2*rho*s(t.gc)+rho*rho*s(t.cc), 0)
-	return TransferMap{Rho: rho, Phi: (s(t.u) + resid) / s(t.v), Pairs: t.n}
+	delta := float64(t.lg-t.lc) / transferLogScale / float64(t.n)
+	return TransferMap{Rho: rho, Phi: (s(t.u) + resid) / s(t.v), Delta: delta, Pairs: t.n}
 }
 
 // betaMoments are the mean and variance of Beta(a, b).
 func betaMoments(a, b float64) (mean, variance float64) {
 	n := a + b
 	return a / n, a * b / (n * n * (n + 1))
+}
+
+// TransferMap is the correction of one prior cell's counts' Betas to the
+// sampler's (see above): the mean times Rho, the variance times Phi;
+// Pairs is the number of the subset's drawn pairs it was fitted to
+// (those of its rank bucket or of all pairs where the cell had too
+// few).
+type TransferMap struct {
+	Rho   float64 `json:"rho"`
+	Phi   float64 `json:"phi"`
+	Delta float64 `json:"delta_log_moment,omitempty"`
+	Pairs int64   `json:"pairs"`
 }
 
 // beta is the Beta of mean Rho m and variance Phi v for the counts'
@@ -197,6 +218,16 @@ func (t *gibbsTransfer) of(v *pairVal, a, b float64) TransferMap {
 	return t.byBin[r][e][transferBin(a/(a+b))]
 }
 
+// betaLog is the Beta of mean Rho m and E[ln r] l + Delta for the
+// counts' Beta(a, b) of mean m and E[ln r] l (GibbsSetting.TransferLog):
+// the shift keeps the mean of E[ln r] over the subset's drawn pairs of
+// the cell the sampler's, as the mixture of their posteriors has it.
+func (t TransferMap) betaLog(a, b float64) (alpha, beta float64) {
+	m := min(t.Rho*a/(a+b), 1-1e-9)
+	l := min(logMoment(a, b)+t.Delta, math.Log(m)-1e-12)
+	return betaFromMeanLogMoment(m, l)
+}
+
 // transferred reports whether pair v takes the corrected counts' Beta:
 // a pair outside the sampler's subset that is not held by its
 // impressions (the sampler gave it no Beta).
@@ -219,8 +250,9 @@ func (pw *pairWriter) fitTransfer() (*gibbsTransfer, error) {
 		c, vc := betaMoments(ca, cb)
 		g, u := betaMoments(v.relA, v.relB)
 		b, e := priorCell(v)
-		by[b][e].add(g, u, c, vc)
-		bins[b][e][transferBin(c)].add(g, u, c, vc)
+		lg, lc := logMoment(v.relA, v.relB), logMoment(ca, cb)
+		by[b][e].addLog(g, u, c, vc, lg, lc)
+		bins[b][e][transferBin(c)].addLog(g, u, c, vc, lg, lc)
 		return true
 	})
 	if err := pw.readErr(); err != nil {

@@ -32,7 +32,7 @@ const (
 	// chosen by a hash of their names, its posterior carried to the other
 	// pairs by a map per prior cell fitted to the subset's
 	// (GibbsSubsetIntervals, gibbstransfer.go): an opt-in, in memory, on
-	// query shards and under a memory limit (not in lovbench-beam yet)
+	// query shards, under a memory limit and in lovbench-beam alike
 	// (docs/clickmodels.md, "The sampler on a subset of queries").
 	IntervalsGibbsSubset IntervalMethod = "gibbs-subset"
 	// IntervalsAuto is the default of lovbench fit, lovbench-beam fit and
@@ -66,7 +66,7 @@ func (o Options) ResolveIntervals(trainSERPs int64) Options {
 		o.Gibbs.SubsetRate = subsetRate(o.Gibbs.Subset, trainSERPs)
 	}
 	if o.Intervals == IntervalsGibbsSubset {
-		o.subsetRate = subsetRate(GibbsSubsetSERPs, trainSERPs)
+		o.subsetRate = subsetRate(o.subsetSERPs(), trainSERPs)
 	}
 	if o.Intervals != IntervalsAuto {
 		return o
@@ -136,6 +136,11 @@ type GibbsSetting struct {
 	// 1 (Options.ResolveIntervals sets it; a Fit of the whole log in
 	// memory takes its own SERPs where it is 0).
 	SubsetRate float64 `json:"subset_rate,omitempty"`
+	// TransferLog (with Subset; a measurement) gives the pairs outside
+	// the subset the Beta of the corrected mean and of their counts'
+	// E[ln r] shifted by the cell's mean shift (TransferMap.betaLog)
+	// instead of the corrected variance.
+	TransferLog bool `json:"transfer_log_moment,omitempty"`
 }
 
 // GibbsIntervals is the setting of IntervalsGibbs, the best measured
@@ -162,14 +167,22 @@ const gibbsHoldShown = 512
 // of queries").
 const GibbsSubsetSERPs = 75_000
 
-// GibbsSubsetIntervals is the setting of IntervalsGibbsSubset for a log
-// of which a share rate of the queries is in the subset (0: a Fit of the
-// whole log takes GibbsSubsetSERPs of its own): GibbsIntervals on a
-// subset of GibbsSubsetSERPs training SERPs.
-func GibbsSubsetIntervals(rate float64) GibbsSetting {
+// GibbsSubsetIntervals is the setting of IntervalsGibbsSubset for a
+// subset of about serps training SERPs, a share rate of the queries (0:
+// a Fit of the whole log takes serps of its own): GibbsIntervals on that
+// subset.
+func GibbsSubsetIntervals(serps, rate float64) GibbsSetting {
 	g := GibbsIntervals()
-	g.Subset, g.SubsetRate = GibbsSubsetSERPs, rate
+	g.Subset, g.SubsetRate = serps, rate
 	return g
+}
+
+// subsetSERPs is o's Options.SubsetSERPs, GibbsSubsetSERPs if 0.
+func (o Options) subsetSERPs() float64 {
+	if o.SubsetSERPs > 0 {
+		return o.SubsetSERPs
+	}
+	return GibbsSubsetSERPs
 }
 
 // gibbsSetting is the sampler's setting of o: GibbsIntervals with
@@ -180,7 +193,7 @@ func (o Options) gibbsSetting() GibbsSetting {
 	case IntervalsGibbs:
 		return GibbsIntervals()
 	case IntervalsGibbsSubset:
-		return GibbsSubsetIntervals(o.subsetRate)
+		return GibbsSubsetIntervals(o.subsetSERPs(), o.subsetRate)
 	}
 	return o.Gibbs
 }

@@ -958,6 +958,9 @@ func (pw *pairWriter) relevanceBeta(v *pairVal) (alpha, beta float64) {
 	alpha, beta = relevanceBeta(pw.kind, pw.attrPriors.of(v), ps, v)
 	if pw.transferred(v) {
 		// Outside the sampler's subset (GibbsSetting.Subset).
+		if pw.gibbs.TransferLog {
+			return pw.transfer.of(v, alpha, beta).betaLog(alpha, beta)
+		}
 		return pw.transfer.of(v, alpha, beta).beta(alpha, beta)
 	}
 	return alpha, beta

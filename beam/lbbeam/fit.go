@@ -81,11 +81,10 @@ type FitOptions struct {
 	// rate resolved from the manifest's training SERPs, and the relevance
 	// files equal lovbench fit's.
 	Intervals clickmodels.IntervalMethod
-	// gibbs is the sampler's measurement setting of DBN and SDBN
-	// (clickmodels.Options.Gibbs), which the tests set to run the sampler
-	// on a subset of a small log's queries (GibbsSetting.Subset); no flag
-	// sets it.
-	gibbs clickmodels.GibbsSetting
+	// SubsetSERPs is clickmodels.Options.SubsetSERPs: with Intervals
+	// gibbs-subset, the training SERPs of the sampler's subset (0:
+	// clickmodels.GibbsSubsetSERPs).
+	SubsetSERPs float64
 	// OutDir receives <MODEL>_relevance.tsv, the parameter file
 	// (<MODEL>_params.json or .parquet) and metrics.json, as lovbench fit
 	// writes them.
@@ -204,7 +203,7 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 			return err
 		}
 	}
-	iv := clickmodels.Options{Intervals: o.Intervals, Exact: o.Exact, NoIntervals: o.NoIntervals, Gibbs: o.gibbs}
+	iv := clickmodels.Options{Intervals: o.Intervals, Exact: o.Exact, NoIntervals: o.NoIntervals, SubsetSERPs: o.SubsetSERPs}
 	if err := iv.CheckIntervals(); err != nil {
 		return err
 	}
@@ -271,7 +270,7 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 		fin := &finishFn{Dir: o.PrepDir, Kinds: kinds, Model: i, R: R, Iters: iters[i], Accel: accel, SERPs: m.TrainSERPs, Tolerance: o.Tolerance, Exact: o.Exact, PSCMAuthors: o.PSCMAuthors, EmpiricalPrior: o.EmpiricalPrior, Level: o.Level, NoIntervals: o.NoIntervals, Cache: cache, Keyed: keyedState(),
 			Gibbs: gibbs && (k == clickmodels.DBN || k == clickmodels.SDBN), Shards: m.Shards}
 		if fin.Gibbs {
-			fin.Intervals, fin.Setting = iv.Intervals, o.gibbs
+			fin.Intervals, fin.SubsetSERPs = iv.Intervals, o.SubsetSERPs
 		}
 		final := afterState[last]
 		if fin.Gibbs {
@@ -834,13 +833,13 @@ type finishFn struct {
 	EmpiricalPrior bool
 	// Gibbs: the model's relevance intervals come from the Gibbs
 	// sampler (gibbs.go), run over Shards shards, whose finished chain
-	// the state's second segment names: the one of Intervals
-	// (clickmodels.IntervalsGibbs or IntervalsGibbsSubset, resolved), or
-	// the measurement setting Setting (clickmodels.Options.Gibbs).
-	Gibbs     bool
-	Shards    int
-	Intervals clickmodels.IntervalMethod
-	Setting   clickmodels.GibbsSetting
+	// the state's second segment names: that of Intervals
+	// (clickmodels.IntervalsGibbs or IntervalsGibbsSubset, resolved),
+	// with SubsetSERPs (clickmodels.Options.SubsetSERPs).
+	Gibbs       bool
+	Shards      int
+	Intervals   clickmodels.IntervalMethod
+	SubsetSERPs float64
 }
 
 // finalFit opens shard's fit of Kinds[Model] restored to the EM state
@@ -881,7 +880,7 @@ func (f *finishFn) finalFit(ctx context.Context, opened **openedShard, shard int
 func (f *finishFn) options() clickmodels.Options {
 	o := clickmodels.Options{Level: f.Level, NoIntervals: f.NoIntervals}
 	if f.Gibbs {
-		o.Intervals, o.Exact, o.Gibbs = f.Intervals, f.Exact, f.Setting
+		o.Intervals, o.Exact, o.SubsetSERPs = f.Intervals, f.Exact, f.SubsetSERPs
 		o = o.ResolveIntervals(f.SERPs)
 	}
 	return o

@@ -262,21 +262,33 @@ func readMetrics(t *testing.T, dir string) []clickmodels.Report {
 // parameter files equal lovbench fit's with the same options, the
 // prepared-shard directory then holds one chain file per shard (the
 // passes and the finish removed the others), and RemoveScratch removes
-// it whole.
+// it whole. The same for the sampler on a subset of the queries
+// (gibbs-subset, a subset of 600 of the some 2,250 training SERPs), whose
+// files differ from the whole sampler's.
 func TestFitGibbsMemfs(t *testing.T) {
-	ctx := context.Background()
 	log, shardDir := ingestShards(t, awkwardLog(t, 3000))
-	opt := clickmodels.Options{Iterations: 10, Exact: true, Intervals: clickmodels.IntervalsGibbs}
+	whole := fitGibbsMemfs(t, log, shardDir, clickmodels.IntervalsGibbs, 0)
+	sub := fitGibbsMemfs(t, log, shardDir, clickmodels.IntervalsGibbsSubset, 600)
+	if bytes.Equal(whole, sub) {
+		t.Error("the sampler on a subset wrote the whole sampler's relevance file")
+	}
+}
+
+// fitGibbsMemfs is TestFitGibbsMemfs with the interval method m and the
+// subset's SERPs subset; it returns lovbench fit's relevance file.
+func fitGibbsMemfs(t *testing.T, log *sessions.Log, shardDir string, m clickmodels.IntervalMethod, subset float64) []byte {
+	ctx := context.Background()
+	opt := clickmodels.Options{Iterations: 10, Exact: true, Intervals: m, SubsetSERPs: subset}
 	wantDir := filepath.Join(t.TempDir(), "want")
 	if _, err := clickmodels.Run(ctx, log, clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.DBN}, Options: opt}, wantDir); err != nil {
 		t.Fatal(err)
 	}
-	root := memRoot(t)
+	root := memRoot(t) + "_" + strings.ReplaceAll(string(m), "-", "_")
 	toMemfs(t, shardDir, root+"/shards")
 	prep := root + "/fit/.prepared"
 	p, s := beam.NewPipelineWithRoot()
 	if err := BuildFit(s, FitOptions{ShardDir: root + "/shards", Kinds: []clickmodels.Kind{clickmodels.DBN}, Iterations: opt.Iterations, Exact: true,
-		Intervals: clickmodels.IntervalsGibbs, OutDir: root + "/fit", PrepDir: prep, ShardCache: -1}); err != nil {
+		Intervals: m, SubsetSERPs: subset, OutDir: root + "/fit", PrepDir: prep, ShardCache: -1}); err != nil {
 		t.Fatal(err)
 	}
 	if err := ptest.Run(p); err != nil {
@@ -304,6 +316,11 @@ func TestFitGibbsMemfs(t *testing.T) {
 	if left, err := fsys.List(ctx, prep+"/*"); err != nil || len(left) != 0 {
 		t.Errorf("left in the prepared-shard directory: %q (%v)", left, err)
 	}
+	b, err := os.ReadFile(filepath.Join(wantDir, "DBN_relevance.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // ingestShards ingests the Yandex log b as lovbench ingest does and
@@ -341,15 +358,15 @@ func ingestLog(t *testing.T, logPath, ingDir string) *sessions.Log {
 }
 
 // TestFitGibbsSubset: DBN's and SDBN's Gibbs sampler on a subset of the
-// queries (the setting of FitOptions.Intervals gibbs-subset,
-// clickmodels.GibbsSubsetIntervals, with the subset lowered to a third
-// of the log's training SERPs so that a small log has queries outside
-// it), its rate resolved from the manifest's training SERPs: the
-// relevance and parameter files equal lovbench fit's (clickmodels.Run,
-// the whole log in memory, with the same setting) byte for byte, and so
-// do the maps of the counts' Betas to the sampler's the writer fitted
-// (metrics.json's gibbs_transfer); the relevance file is neither the
-// sampler's on the whole log nor the counts'.
+// queries (FitOptions.Intervals gibbs-subset, the subset's SERPs lowered
+// to a third of the log's training SERPs so that a small log has queries
+// outside it), with the worker's cache, its rate resolved from the
+// manifest's training SERPs: the relevance and parameter files equal
+// lovbench fit's (clickmodels.Run, the whole log in memory, with the
+// same options) byte for byte, and so does the uncertainty report with
+// the maps of the counts' Betas to the sampler's the writer fitted
+// (metrics.json's gibbs_transfer); the relevance file is not the
+// counts'. (TestFitGibbsMemfs checks DBN's file without the cache.)
 func TestFitGibbsSubset(t *testing.T) {
 	ctx := context.Background()
 	log, shardDir := ingestShards(t, awkwardLog(t, 3000))
@@ -357,8 +374,7 @@ func TestFitGibbsSubset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := clickmodels.GibbsSubsetIntervals(0)
-	g.Subset = float64(m.TrainSERPs / 3)
+	subset := float64(m.TrainSERPs / 3)
 	kinds := []clickmodels.Kind{clickmodels.DBN, clickmodels.SDBN}
 	fitMem := func(opt clickmodels.Options) string {
 		dir := filepath.Join(t.TempDir(), "want")
@@ -368,11 +384,11 @@ func TestFitGibbsSubset(t *testing.T) {
 		}
 		return dir
 	}
-	want := fitMem(clickmodels.Options{Gibbs: g})
+	want := fitMem(clickmodels.Options{Intervals: clickmodels.IntervalsGibbsSubset, SubsetSERPs: subset})
 	gotDir := filepath.Join(t.TempDir(), "fit")
 	p, s := beam.NewPipelineWithRoot()
-	if err := BuildFit(s, FitOptions{ShardDir: shardDir, Kinds: kinds, Iterations: 10, Exact: true, gibbs: g,
-		OutDir: gotDir, PrepDir: filepath.Join(gotDir, ".prepared")}); err != nil {
+	if err := BuildFit(s, FitOptions{ShardDir: shardDir, Kinds: kinds, Iterations: 10, Exact: true, Intervals: clickmodels.IntervalsGibbsSubset,
+		SubsetSERPs: subset, OutDir: gotDir, PrepDir: filepath.Join(gotDir, ".prepared")}); err != nil {
 		t.Fatal(err)
 	}
 	if err := ptest.Run(p); err != nil {
@@ -393,8 +409,8 @@ func TestFitGibbsSubset(t *testing.T) {
 		if err1 != nil || err2 != nil || !bytes.Equal(w, g) {
 			t.Errorf("%s: the uncertainty report (%d bytes) differs from lovbench fit's (%d bytes)", kinds[i], len(g), len(w))
 		}
-		if u := gotRep[i].Uncertainty; u == nil || len(u.GibbsTransfer) == 0 {
-			t.Errorf("%s: no transfer maps in metrics.json", kinds[i])
+		if u := gotRep[i].Uncertainty; u == nil || u.Gibbs == nil || u.Gibbs.Subset != subset || !(u.Gibbs.SubsetRate > 0 && u.Gibbs.SubsetRate < 1) || len(u.GibbsTransfer) == 0 {
+			t.Errorf("%s: metrics.json without the subset's setting (%v SERPs, a rate in (0, 1)) or its maps", kinds[i], subset)
 		}
 	}
 	rel := clickmodels.RelevanceFile("DBN")
@@ -402,10 +418,8 @@ func TestFitGibbsSubset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, o := range []clickmodels.Options{{Intervals: clickmodels.IntervalsGibbs}, {Intervals: clickmodels.IntervalsCounts}} {
-		b, err := os.ReadFile(filepath.Join(fitMem(o), rel))
-		if err != nil || bytes.Equal(b, sub) {
-			t.Errorf("%s: the sampler on a subset writes the file of --intervals-from %s (%v)", rel, o.Intervals, err)
-		}
+	b, err := os.ReadFile(filepath.Join(fitMem(clickmodels.Options{Intervals: clickmodels.IntervalsCounts}), rel))
+	if err != nil || bytes.Equal(b, sub) {
+		t.Errorf("%s: the sampler on a subset writes the counts' file (%v)", rel, err)
 	}
 }

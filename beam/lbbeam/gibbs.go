@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -175,8 +174,8 @@ func splitChainState(state []byte) (em, cur, old []byte, err error) {
 // after the model's last EM step (the prepared shard's digest and the
 // hashes of every model's pair values), the final EM globals em.Global
 // (which pass 0 reads beside the pair values), the model, the options
-// of its intervals and the whole log's training SERPs (which fix the
-// subset's rate of IntervalsGibbsSubset or GibbsSetting.Subset). The
+// of its intervals and the whole log's training SERPs (with the
+// subset's SERPs, they fix IntervalsGibbsSubset's rate). The
 // chain after pass 0 is a function of these and of the sampler's
 // setting, which they fix (clickmodels.GibbsIntervals for Intervals
 // gibbs, GibbsSubsetIntervals for gibbs-subset).
@@ -191,11 +190,7 @@ func (f *finishFn) chainStart(state []byte, em emState) []byte {
 	h.Write([]byte(o.Intervals))
 	h.Write(encodeFloats(em.Global))
 	h.Write(binary.AppendVarint(nil, f.SERPs))
-	if o.Gibbs != (clickmodels.GibbsSetting{}) {
-		// The measurement setting (a struct of numbers and switches).
-		b, _ := json.Marshal(o.Gibbs)
-		h.Write(b)
-	}
+	h.Write(encodeFloats([]float64{o.SubsetSERPs}))
 	return h.Sum(nil)
 }
 

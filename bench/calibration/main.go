@@ -102,6 +102,7 @@ func main() {
 	gibbsDrawExam := flag.Bool("gibbs-draw-exam", false, "with -gibbs-sweeps and -models ubm: UBM's sampler draws the examination parameters too, moved back to the fitted scale each sweep (clickmodels.GibbsSetting.DrawExam)")
 	gibbsHold := flag.Float64("gibbs-hold", 0, "with -gibbs-sweeps: the pairs shown in at least this many SERPs held at their fit, their intervals the counts' (clickmodels.GibbsSetting.HoldShown; 0: none)")
 	intervalsFrom := flag.String("intervals-from", "", "with -user: DBN's intervals from counts, gibbs, gibbs-subset or auto (fit --intervals-from; \"\": the default, auto); with -gibbs-sweeps the measurement setting decides")
+	gibbsTransferLog := flag.Bool("gibbs-transfer-log", false, "with -gibbs-subset: the other pairs' Betas matched on the corrected mean and E[ln r] (clickmodels.GibbsSetting.TransferLog)")
 	gibbsSubset := flag.Float64("gibbs-subset", 0, "with -gibbs-sweeps: DBN's sampler on a subset of whole queries of about this many training SERPs, its posterior carried to the other pairs by prior cell (clickmodels.GibbsSetting.Subset; 0: the whole log)")
 	gibbsRankOnly := flag.Bool("gibbs-rank-only", false, "with -gibbs-sweeps: the sampler's cells the rank buckets alone, pooled over the exposure classes (clickmodels.GibbsSetting.RankOnly)")
 	flag.Parse()
@@ -139,7 +140,7 @@ func main() {
 				}
 				if *gibbsSweeps > 0 {
 					c.Gibbs = clickmodels.GibbsSetting{BurnIn: *gibbsBurn, Sweeps: *gibbsSweeps, Mean: *gibbsMean, FromDraws: *gibbsDraws,
-						PoolSat: *gibbsPoolSat, RankOnly: *gibbsRankOnly, RefitEvery: *gibbsRefit, DrawExam: *gibbsDrawExam, HoldShown: *gibbsHold, Subset: *gibbsSubset}
+						PoolSat: *gibbsPoolSat, RankOnly: *gibbsRankOnly, RefitEvery: *gibbsRefit, DrawExam: *gibbsDrawExam, HoldShown: *gibbsHold, Subset: *gibbsSubset, TransferLog: *gibbsTransferLog}
 				}
 			}
 		}
