@@ -89,7 +89,11 @@ import (
 // enter with the first pass's counts, kept as the encoded histograms
 // GibbsChain.heldHist. Where a pair has that much evidence the counts'
 // interval is calibrated (docs/clickmodels.md, "The restricted
-// sampler").
+// sampler"). On a subset of the queries (GibbsSetting.Subset,
+// IntervalsGibbsSubset) the pairs of the other queries are held too, and
+// enter no refit (their counts are not the subset's; gibbstransfer.go
+// carries the sampler's posterior to them). A chain holding pairs visits
+// only the records and pairs it sweeps and draws (gibbsActive).
 //
 // Determinism: a record's walks in sweep t come from a PCG seeded by
 // (Mix(t), the record's key), a pair's draws from one seeded by (Mix(t) ^

@@ -65,7 +65,7 @@ func benchGibbs(b *testing.B, serps, queries int) {
 // or with LOVBENCH_GIBBS_HOLD=H its setting with the pairs shown in at
 // least H SERPs held (GibbsSetting.HoldShown; a measurement), with
 // LOVBENCH_GIBBS_SUBSET=1 the opt-in on a subset of the queries
-// (IntervalsGibbsSubset).
+// (IntervalsGibbsSubset; =N a subset of N SERPs).
 func benchGibbsOn(b *testing.B, log *sessions.Log) {
 	d, err := clickmodels.Prepare(log, 0)
 	if err != nil {
@@ -84,10 +84,18 @@ func benchGibbsOn(b *testing.B, log *sessions.Log) {
 		withGibbs.Gibbs = clickmodels.GibbsIntervals()
 		withGibbs.Gibbs.HoldShown = hold
 	}
-	if os.Getenv("LOVBENCH_GIBBS_SUBSET") != "" {
+	if sub := os.Getenv("LOVBENCH_GIBBS_SUBSET"); sub != "" {
 		// The opt-in on a subset of the queries (IntervalsGibbsSubset;
-		// its rate from the log's SERPs, Fit's own).
+		// its rate from the log's SERPs, Fit's own), of the training
+		// SERPs given (1: GibbsSubsetSERPs).
+		n, err := strconv.ParseFloat(sub, 64)
+		if err != nil {
+			b.Fatal("LOVBENCH_GIBBS_SUBSET: want a number of SERPs")
+		}
 		withGibbs.Intervals, withGibbs.Gibbs = clickmodels.IntervalsGibbsSubset, clickmodels.GibbsSetting{}
+		if n > 1 {
+			withGibbs.SubsetSERPs = n
+		}
 	}
 	var fitCPU, allCPU float64
 	for b.Loop() {

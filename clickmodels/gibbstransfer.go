@@ -9,8 +9,9 @@ import (
 )
 
 // The sampler on a subset, its posterior carried to the rest
-// (GibbsSetting.Subset; a measurement, docs/clickmodels.md, "The sampler
-// on a subset of queries").
+// (IntervalsGibbsSubset, the opt-in; GibbsSetting.Subset, its
+// measurement form; docs/clickmodels.md, "The sampler on a subset of
+// queries").
 //
 // The Gibbs sampler (gibbs.go) calibrates DBN's intervals where the
 // counts' do not, at a cost that grows with the log. With Subset S it
@@ -23,8 +24,9 @@ import (
 //
 // Each pair outside it gets its counts' Beta (relevanceBeta) corrected by
 // what the subset shows in the pair's prior cell (rank bucket x exposure
-// class, the cells of the counts' priors): over the subset's drawn pairs
-// i of the cell, with the sampler's posterior mean g_i and variance u_i
+// class, the cells of the counts' priors) and stratum (the tenth of
+// [0, 1) its counts' posterior mean falls in, transferBin): over the
+// subset's drawn pairs i of the stratum, with the sampler's posterior mean g_i and variance u_i
 // and the counts' mean c_i and variance v_i,
 //
 //	rho = sum g_i / sum c_i,
@@ -40,10 +42,11 @@ import (
 // pair outside the subset is known by its counts only, so its posterior
 // is wider than the sampler's of a pair it knows draw by draw. The
 // subset's queries are a random sample (by hash) of the log's, so a
-// cell's pairs inside it stand for the cell's pairs outside. A cell of
-// fewer than minPriorPairs drawn pairs takes its rank bucket's map, a
-// rank bucket with as few all pairs' (as the priors fall back,
-// priorTableUsed); without drawn pairs the counts' Beta is kept.
+// cell's pairs inside it stand for the cell's pairs outside. A stratum
+// of fewer than minPriorPairs drawn pairs takes its cell's map, such a
+// cell its rank bucket's, such a rank bucket all pairs' (as the priors
+// fall back, priorTableUsed); without drawn pairs the counts' Beta is
+// kept.
 //
 // The sums are in fixed point (transferScale), so the maps do not
 // depend on the pairs' order: the same bits in every engine whose pairs
