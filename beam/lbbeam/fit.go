@@ -76,9 +76,10 @@ type FitOptions struct {
 	NoIntervals bool
 	// Intervals is how DBN's and SDBN's intervals are computed, as
 	// lovbench fit --intervals-from (clickmodels.Options.Intervals): with
-	// IntervalsGibbs the Gibbs sampler runs after EM, one stage per pass
-	// over the shards (gibbs.go), and the relevance files equal lovbench
-	// fit's.
+	// IntervalsGibbs or IntervalsGibbsSubset the Gibbs sampler runs after
+	// EM, one stage per pass over the shards (gibbs.go), the subset's
+	// rate resolved from the manifest's training SERPs, and the relevance
+	// files equal lovbench fit's.
 	Intervals clickmodels.IntervalMethod
 	// SubsetSERPs is clickmodels.Options.SubsetSERPs: with Intervals
 	// gibbs-subset, the training SERPs of the sampler's subset (0:
@@ -202,14 +203,15 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 			return err
 		}
 	}
-	iv := clickmodels.Options{Intervals: o.Intervals, Exact: o.Exact, NoIntervals: o.NoIntervals}
+	iv := clickmodels.Options{Intervals: o.Intervals, Exact: o.Exact, NoIntervals: o.NoIntervals, SubsetSERPs: o.SubsetSERPs}
 	if err := iv.CheckIntervals(); err != nil {
 		return err
 	}
 	// IntervalsAuto, decided from the whole log's training SERPs as
-	// lovbench fit decides it.
-	method := iv.ResolveIntervals(m.TrainSERPs).Intervals
-	gibbs := method == clickmodels.IntervalsGibbs || method == clickmodels.IntervalsGibbsSubset
+	// lovbench fit decides it; the finish resolves the subset's rate
+	// from the same (finishFn.options).
+	iv = iv.ResolveIntervals(m.TrainSERPs)
+	gibbs := iv.UsesGibbs()
 	cache := o.ShardCache
 	if cache == 0 {
 		cache = DefaultShardCache
@@ -267,11 +269,8 @@ func BuildFit(s beam.Scope, o FitOptions) error {
 		last := steps[i] - 1
 		fin := &finishFn{Dir: o.PrepDir, Kinds: kinds, Model: i, R: R, Iters: iters[i], Accel: accel, SERPs: m.TrainSERPs, Tolerance: o.Tolerance, Exact: o.Exact, PSCMAuthors: o.PSCMAuthors, EmpiricalPrior: o.EmpiricalPrior, Level: o.Level, NoIntervals: o.NoIntervals, Cache: cache, Keyed: keyedState(),
 			Gibbs: gibbs && (k == clickmodels.DBN || k == clickmodels.SDBN), Shards: m.Shards}
-		if fin.Gibbs && method == clickmodels.IntervalsGibbsSubset {
-			fin.Subset = o.SubsetSERPs
-			if fin.Subset == 0 {
-				fin.Subset = clickmodels.GibbsSubsetSERPs
-			}
+		if fin.Gibbs {
+			fin.Intervals, fin.SubsetSERPs = iv.Intervals, o.SubsetSERPs
 		}
 		final := afterState[last]
 		if fin.Gibbs {
@@ -833,14 +832,14 @@ type finishFn struct {
 	// EmpiricalPrior is clickmodels.Options.EmpiricalPrior.
 	EmpiricalPrior bool
 	// Gibbs: the model's relevance intervals come from the Gibbs
-	// sampler (clickmodels.IntervalsGibbs; gibbs.go), run over Shards
-	// shards, whose finished chain the state's second segment names.
-	Gibbs  bool
-	Shards int
-	// Subset (with Gibbs): the sampler runs on a subset of the queries of
-	// about this many training SERPs (clickmodels.
-	// IntervalsGibbsSubset); 0: on every query.
-	Subset float64
+	// sampler (gibbs.go), run over Shards shards, whose finished chain
+	// the state's second segment names: that of Intervals
+	// (clickmodels.IntervalsGibbs or IntervalsGibbsSubset, resolved),
+	// with SubsetSERPs (clickmodels.Options.SubsetSERPs).
+	Gibbs       bool
+	Shards      int
+	Intervals   clickmodels.IntervalMethod
+	SubsetSERPs float64
 }
 
 // finalFit opens shard's fit of Kinds[Model] restored to the EM state
@@ -876,17 +875,13 @@ func (f *finishFn) finalFit(ctx context.Context, opened **openedShard, shard int
 }
 
 // options are the options of the model's final model: its intervals'
-// level and method.
+// level and method, with the sampler's subset's rate resolved from the
+// whole log's training SERPs, as lovbench fit resolves it.
 func (f *finishFn) options() clickmodels.Options {
 	o := clickmodels.Options{Level: f.Level, NoIntervals: f.NoIntervals}
 	if f.Gibbs {
-		o.Intervals, o.Exact = clickmodels.IntervalsGibbs, f.Exact
-		if f.Subset > 0 {
-			// The subset's rate from the whole log's training SERPs, as
-			// lovbench fit resolves it.
-			o.Intervals, o.SubsetSERPs = clickmodels.IntervalsGibbsSubset, f.Subset
-			o = o.ResolveIntervals(f.SERPs)
-		}
+		o.Intervals, o.Exact, o.SubsetSERPs = f.Intervals, f.Exact, f.SubsetSERPs
+		o = o.ResolveIntervals(f.SERPs)
 	}
 	return o
 }

@@ -356,3 +356,70 @@ func ingestLog(t *testing.T, logPath, ingDir string) *sessions.Log {
 	}
 	return log
 }
+
+// TestFitGibbsSubset: DBN's and SDBN's Gibbs sampler on a subset of the
+// queries (FitOptions.Intervals gibbs-subset, the subset's SERPs lowered
+// to a third of the log's training SERPs so that a small log has queries
+// outside it), with the worker's cache, its rate resolved from the
+// manifest's training SERPs: the relevance and parameter files equal
+// lovbench fit's (clickmodels.Run, the whole log in memory, with the
+// same options) byte for byte, and so does the uncertainty report with
+// the maps of the counts' Betas to the sampler's the writer fitted
+// (metrics.json's gibbs_transfer); the relevance file is not the
+// counts'. (TestFitGibbsMemfs checks DBN's file without the cache.)
+func TestFitGibbsSubset(t *testing.T) {
+	ctx := context.Background()
+	log, shardDir := ingestShards(t, awkwardLog(t, 3000))
+	m, err := ReadManifest(ctx, shardDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	subset := float64(m.TrainSERPs / 3)
+	kinds := []clickmodels.Kind{clickmodels.DBN, clickmodels.SDBN}
+	fitMem := func(opt clickmodels.Options) string {
+		dir := filepath.Join(t.TempDir(), "want")
+		opt.Iterations, opt.Exact = 10, true
+		if _, err := clickmodels.Run(ctx, log, clickmodels.RunConfig{Kinds: kinds, Options: opt}, dir); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	want := fitMem(clickmodels.Options{Intervals: clickmodels.IntervalsGibbsSubset, SubsetSERPs: subset})
+	gotDir := filepath.Join(t.TempDir(), "fit")
+	p, s := beam.NewPipelineWithRoot()
+	if err := BuildFit(s, FitOptions{ShardDir: shardDir, Kinds: kinds, Iterations: 10, Exact: true, Intervals: clickmodels.IntervalsGibbsSubset,
+		SubsetSERPs: subset, OutDir: gotDir, PrepDir: filepath.Join(gotDir, ".prepared")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ptest.Run(p); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range kinds {
+		for _, suffix := range []string{"_relevance.tsv", "_params.json"} {
+			sameFile(t, filepath.Join(want, k.String()+suffix), filepath.Join(gotDir, k.String()+suffix))
+		}
+	}
+	wantRep, gotRep := readMetrics(t, want), readMetrics(t, gotDir)
+	if len(gotRep) != len(kinds) || len(wantRep) != len(kinds) {
+		t.Fatalf("%d and %d models in metrics.json, want %d", len(gotRep), len(wantRep), len(kinds))
+	}
+	for i := range kinds {
+		w, err1 := json.Marshal(wantRep[i].Uncertainty)
+		g, err2 := json.Marshal(gotRep[i].Uncertainty)
+		if err1 != nil || err2 != nil || !bytes.Equal(w, g) {
+			t.Errorf("%s: the uncertainty report (%d bytes) differs from lovbench fit's (%d bytes)", kinds[i], len(g), len(w))
+		}
+		if u := gotRep[i].Uncertainty; u == nil || u.Gibbs == nil || u.Gibbs.Subset != subset || !(u.Gibbs.SubsetRate > 0 && u.Gibbs.SubsetRate < 1) || len(u.GibbsTransfer) == 0 {
+			t.Errorf("%s: metrics.json without the subset's setting (%v SERPs, a rate in (0, 1)) or its maps", kinds[i], subset)
+		}
+	}
+	rel := clickmodels.RelevanceFile("DBN")
+	sub, err := os.ReadFile(filepath.Join(gotDir, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(fitMem(clickmodels.Options{Intervals: clickmodels.IntervalsCounts}), rel))
+	if err != nil || bytes.Equal(b, sub) {
+		t.Errorf("%s: the sampler on a subset writes the counts' file (%v)", rel, err)
+	}
+}

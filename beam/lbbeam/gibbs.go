@@ -173,10 +173,12 @@ func splitChainState(state []byte) (em, cur, old []byte, err error) {
 // chainStart names what the sampler starts from on a shard: its state
 // after the model's last EM step (the prepared shard's digest and the
 // hashes of every model's pair values), the final EM globals em.Global
-// (which pass 0 reads beside the pair values), the model and the
-// options of its intervals. The chain after pass 0 is a function of
-// these and of the sampler's setting, which they fix
-// (clickmodels.GibbsIntervals for Intervals gibbs).
+// (which pass 0 reads beside the pair values), the model, the options
+// of its intervals and the whole log's training SERPs (with the
+// subset's SERPs, they fix IntervalsGibbsSubset's rate). The
+// chain after pass 0 is a function of these and of the sampler's
+// setting, which they fix (clickmodels.GibbsIntervals for Intervals
+// gibbs, GibbsSubsetIntervals for gibbs-subset).
 func (f *finishFn) chainStart(state []byte, em emState) []byte {
 	h := sha256.New()
 	h.Write([]byte("gibbs"))
@@ -187,6 +189,8 @@ func (f *finishFn) chainStart(state []byte, em emState) []byte {
 	h.Write(encodeFloats([]float64{o.Level}))
 	h.Write([]byte(o.Intervals))
 	h.Write(encodeFloats(em.Global))
+	h.Write(binary.AppendVarint(nil, f.SERPs))
+	h.Write(encodeFloats([]float64{o.SubsetSERPs}))
 	return h.Sum(nil)
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -45,21 +46,32 @@ func simulatedLog(t *testing.T, w io.Writer, n int) {
 	}
 }
 
-// lovbenchFitLog is what lovbench fit --log LOG --models ubm,dbn
-// --iterations 4 writes: fit.Run's path for a Yandex log without a
-// memory limit, the log loaded as PyClick reads it and fitted in memory.
-func lovbenchFitLog(t *testing.T, logPath string) string {
+// simulatedLogFile writes simulatedLog's log of n SERPs to a file of
+// its own and returns its path.
+func simulatedLogFile(t *testing.T, n int) string {
+	t.Helper()
+	logPath := filepath.Join(t.TempDir(), "log.tsv")
+	f, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	simulatedLog(t, f, n)
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return logPath
+}
+
+// fitLogInMemory is what lovbench fit --log LOG writes with cfg:
+// fit.Run's path for a Yandex log without a memory limit, the log
+// loaded as PyClick reads it and fitted in memory. It returns the
+// output directory.
+func fitLogInMemory(t *testing.T, logPath string, cfg clickmodels.RunConfig) string {
 	t.Helper()
 	want := filepath.Join(t.TempDir(), "want")
 	if err := os.MkdirAll(want, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	// lovbench fit's defaults (fit.DefaultConfig: the exact estimator to
-	// the tolerance, intervals from auto), as lovbench-beam fit's, with
-	// --iterations 4.
-	opt := clickmodels.DefaultEstimator.Options()
-	opt.Intervals, opt.Iterations = clickmodels.IntervalsAuto, 4
-	cfg := clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.UBM, clickmodels.DBN}, Options: opt}
 	log, err := sessions.LoadForFit(logPath)
 	if err != nil {
 		t.Fatal(err)
@@ -70,32 +82,45 @@ func lovbenchFitLog(t *testing.T, logPath string) string {
 	return want
 }
 
+// sameFiles reports each of files that differs between the directories
+// want (lovbench fit's, what) and got.
+func sameFiles(t *testing.T, want, got, what string, files ...string) {
+	t.Helper()
+	for _, f := range files {
+		a, err1 := os.ReadFile(filepath.Join(want, f))
+		b, err2 := os.ReadFile(filepath.Join(got, f))
+		if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s: %s differs from %s's (%v, %v)", got, f, what, err1, err2)
+		}
+	}
+}
+
+// lovbenchFitLog is what lovbench fit --log LOG --models ubm,dbn
+// --iterations 4 writes (fitLogInMemory).
+func lovbenchFitLog(t *testing.T, logPath string) string {
+	t.Helper()
+	// lovbench fit's defaults (fit.DefaultConfig: the exact estimator to
+	// the tolerance, intervals from auto), as lovbench-beam fit's, with
+	// --iterations 4.
+	opt := clickmodels.DefaultEstimator.Options()
+	opt.Intervals, opt.Iterations = clickmodels.IntervalsAuto, 4
+	return fitLogInMemory(t, logPath, clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.UBM, clickmodels.DBN}, Options: opt})
+}
+
 // TestFitFromLog: lovbench-beam fit --log does what lovbench fit --log
 // does (reads the log as it is, as PyClick does): the same relevance and
 // parameter files, byte for byte, from a log cut into many parts; the
 // cleaning flags are refused; the prepared shards are removed.
 func TestFitFromLog(t *testing.T) {
 	dir := t.TempDir()
-	logPath := filepath.Join(dir, "log.tsv")
-	f, err := os.Create(logPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	simulatedLog(t, f, 6000)
-	f.Close()
+	logPath := simulatedLogFile(t, 6000)
 	out := filepath.Join(dir, "fit")
 	setFlags(t, map[string]string{"log": logPath, "out": out, "shards": "3", "models": "ubm,dbn", "iterations": "4", "part-size": "20000"})
 	if err := run(context.Background(), "fit"); err != nil {
 		t.Fatal(err)
 	}
 	want := lovbenchFitLog(t, logPath)
-	for _, f := range []string{"UBM_relevance.tsv", "DBN_relevance.tsv", "UBM_params.json", "DBN_params.json"} {
-		a, err1 := os.ReadFile(filepath.Join(want, f))
-		b, err2 := os.ReadFile(filepath.Join(out, f))
-		if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
-			t.Errorf("%s differs from lovbench fit --log's (%v, %v)", f, err1, err2)
-		}
-	}
+	sameFiles(t, want, out, "lovbench fit --log", "UBM_relevance.tsv", "DBN_relevance.tsv", "UBM_params.json", "DBN_params.json")
 	if _, err := os.Stat(filepath.Join(out, "shards", "report.json")); !os.IsNotExist(err) {
 		t.Errorf("fit --log wrote a cleaning report (%v): it reads the log as it is", err)
 	}
@@ -160,22 +185,10 @@ func TestFitGibbsFromLog(t *testing.T) {
 	if err := run(context.Background(), "fit"); err != nil {
 		t.Fatal(err)
 	}
-	log, err := sessions.LoadForFit(logPath)
-	if err != nil {
-		t.Fatal(err)
-	}
 	fitInto := func(m clickmodels.IntervalMethod) string {
-		want := filepath.Join(t.TempDir(), "want")
-		if err := os.MkdirAll(want, 0o755); err != nil {
-			t.Fatal(err)
-		}
 		opt := clickmodels.DefaultEstimator.Options()
 		opt.Intervals = m
-		cfg := clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.DBN, clickmodels.SDBN}, Options: opt}
-		if _, err := clickmodels.RunInto(context.Background(), log, cfg, want); err != nil {
-			t.Fatal(err)
-		}
-		return want
+		return fitLogInMemory(t, logPath, clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.DBN, clickmodels.SDBN}, Options: opt})
 	}
 	want := fitInto(clickmodels.IntervalsGibbs)
 	// Without the worker's cache every pass reads its shard's chain
@@ -186,13 +199,7 @@ func TestFitGibbsFromLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, got := range []string{out, noCache} {
-		for _, f := range []string{"DBN_relevance.tsv", "SDBN_relevance.tsv", "DBN_params.json", "SDBN_params.json"} {
-			a, err1 := os.ReadFile(filepath.Join(want, f))
-			b, err2 := os.ReadFile(filepath.Join(got, f))
-			if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
-				t.Errorf("%s: %s differs from lovbench fit --intervals-from gibbs's (%v, %v)", got, f, err1, err2)
-			}
-		}
+		sameFiles(t, want, got, "lovbench fit --intervals-from gibbs", "DBN_relevance.tsv", "SDBN_relevance.tsv", "DBN_params.json", "SDBN_params.json")
 		if _, err := os.Stat(filepath.Join(got, ".prepared")); !os.IsNotExist(err) {
 			t.Errorf("%s: prepared shards or chain files left behind: %v", got, err)
 		}
@@ -205,6 +212,41 @@ func TestFitGibbsFromLog(t *testing.T) {
 	g, err2 := os.ReadFile(filepath.Join(out, "DBN_relevance.tsv"))
 	if err1 != nil || err2 != nil || bytes.Equal(a, g) {
 		t.Errorf("DBN_relevance.tsv: the sampler's is the counts' (%v, %v)", err1, err2)
+	}
+}
+
+// TestFitGibbsSubsetFromLog: lovbench-beam fit --log --shards 3 --models
+// dbn --intervals-from gibbs-subset writes the relevance and parameter
+// files lovbench fit --log --models dbn --intervals-from gibbs-subset
+// writes (clickmodels.RunInto, the whole log in memory), byte for byte,
+// and metrics.json the subset's setting and its maps. On a log this
+// small the subset of about 75,000 training SERPs holds every query (its
+// rate, from the shard manifest's training SERPs, is 1); lbbeam's
+// TestFitGibbsSubset checks a subset that leaves queries out.
+func TestFitGibbsSubsetFromLog(t *testing.T) {
+	logPath := simulatedLogFile(t, 1500)
+	out := filepath.Join(t.TempDir(), "fit")
+	setFlags(t, map[string]string{"log": logPath, "out": out, "shards": "3", "models": "dbn", "intervals-from": "gibbs-subset"})
+	if err := run(context.Background(), "fit"); err != nil {
+		t.Fatal(err)
+	}
+	opt := clickmodels.DefaultEstimator.Options()
+	opt.Intervals = clickmodels.IntervalsGibbsSubset
+	want := fitLogInMemory(t, logPath, clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.DBN}, Options: opt})
+	sameFiles(t, want, out, "lovbench fit --intervals-from gibbs-subset", "DBN_relevance.tsv", "DBN_params.json")
+	m, err := os.ReadFile(filepath.Join(out, "metrics.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reps []clickmodels.Report
+	if err := json.Unmarshal(m, &reps); err != nil || len(reps) != 1 {
+		t.Fatalf("metrics.json: %d reports (%v)", len(reps), err)
+	}
+	if u := reps[0].Uncertainty; u == nil || u.Gibbs == nil || u.Gibbs.Subset != 75_000 || u.Gibbs.SubsetRate != 1 || len(u.GibbsTransfer) == 0 {
+		t.Errorf("metrics.json: DBN's uncertainty without the subset's setting (75,000 SERPs, rate 1) or its maps: %+v", u)
+	}
+	if _, err := os.Stat(filepath.Join(out, ".prepared")); !os.IsNotExist(err) {
+		t.Errorf("prepared shards or chain files left behind: %v", err)
 	}
 }
 
@@ -249,19 +291,9 @@ func TestFitPSCMAuthors(t *testing.T) {
 	if err := os.WriteFile(logPath, log.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	want := filepath.Join(dir, "want")
-	if err := os.MkdirAll(want, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	opt := clickmodels.DefaultEstimator.Options()
 	opt.Iterations, opt.PSCMAuthors = 4, true
-	l, err := sessions.LoadForFit(logPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := clickmodels.RunInto(context.Background(), l, clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.PSCM}, Options: opt}, want); err != nil {
-		t.Fatal(err)
-	}
+	want := fitLogInMemory(t, logPath, clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.PSCM}, Options: opt})
 	files := []string{"PSCM_relevance.tsv", "PSCM_params.json"}
 	for _, authors := range []bool{true, false} {
 		out := filepath.Join(dir, fmt.Sprint("fit-", authors))
