@@ -9,7 +9,7 @@ import (
 )
 
 // The sampler on a subset, its posterior carried to the rest
-// (IntervalsGibbsSubset, the opt-in; GibbsSetting.Subset, its
+// (IntervalsGibbsSubset, IntervalsAuto's choice above AutoGibbsTrainSERPs; GibbsSetting.Subset, its
 // measurement form; docs/clickmodels.md, "The sampler on a subset of
 // queries").
 //

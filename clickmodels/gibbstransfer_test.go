@@ -130,16 +130,16 @@ func TestGibbsSubset(t *testing.T) {
 	}
 }
 
-// TestGibbsSubsetResolved: IntervalsGibbsSubset on a log of 750,000
-// training SERPs runs GibbsIntervals on a tenth of the queries (75,000 /
-// 750,000), on one of 50,000 on all of them, and is taken by name only
-// (auto keeps the sampler or the counts).
+// TestGibbsSubsetResolved: IntervalsGibbsSubset on a log of 1,000,000
+// training SERPs runs GibbsIntervals on a twentieth of the queries
+// (50,000 / 1,000,000), on one of 50,000 on all of them; auto takes it
+// above 300,000 training SERPs only (TestResolveIntervals has the rest).
 func TestGibbsSubsetResolved(t *testing.T) {
 	o := EstimatorExact.Options()
 	o.Intervals = IntervalsGibbsSubset
 	want := GibbsIntervals()
-	want.Subset, want.SubsetRate = 75_000, 0.1
-	if g := o.ResolveIntervals(750_000).gibbsSetting(); g != want {
+	want.Subset, want.SubsetRate = 50_000, 0.05
+	if g := o.ResolveIntervals(1_000_000).gibbsSetting(); g != want {
 		t.Errorf("setting %+v, want %+v", g, want)
 	}
 	if g := o.ResolveIntervals(50_000).gibbsSetting(); g.SubsetRate != 1 {
@@ -149,9 +149,9 @@ func TestGibbsSubsetResolved(t *testing.T) {
 		t.Error(err)
 	}
 	o.Intervals = IntervalsAuto
-	for _, n := range []int64{100_000, 750_000} {
-		if r := o.ResolveIntervals(n).Intervals; r == IntervalsGibbsSubset {
-			t.Errorf("auto on %d SERPs: %s", n, r)
+	for n, want := range map[int64]IntervalMethod{100_000: IntervalsGibbs, 750_000: IntervalsGibbsSubset} {
+		if r := o.ResolveIntervals(n).Intervals; r != want {
+			t.Errorf("auto on %d SERPs: %s, want %s", n, r, want)
 		}
 	}
 	if m, err := ParseIntervalMethod("Gibbs-Subset"); err != nil || m != IntervalsGibbsSubset {

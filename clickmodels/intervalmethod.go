@@ -31,14 +31,17 @@ const (
 	// subset of whole queries of about GibbsSubsetSERPs training SERPs,
 	// chosen by a hash of their names, its posterior carried to the other
 	// pairs by a map per prior cell fitted to the subset's
-	// (GibbsSubsetIntervals, gibbstransfer.go): an opt-in, in memory, on
-	// query shards, under a memory limit and in lovbench-beam alike
-	// (docs/clickmodels.md, "The sampler on a subset of queries").
+	// (GibbsSubsetIntervals, gibbstransfer.go): IntervalsAuto's choice
+	// above AutoGibbsTrainSERPs up to AutoGibbsSubsetTrainSERPs, the same bits in memory, on query shards,
+	// under a memory limit and in lovbench-beam (docs/clickmodels.md, "The
+	// sampler on a subset of queries").
 	IntervalsGibbsSubset IntervalMethod = "gibbs-subset"
 	// IntervalsAuto is the default of lovbench fit, lovbench-beam fit and
-	// run (fit.DefaultConfig): IntervalsGibbs for a fit of at most
-	// AutoGibbsTrainSERPs training SERPs with the exact estimator,
-	// IntervalsCounts otherwise (Options.ResolveIntervals). An engine
+	// run (fit.DefaultConfig): with the exact estimator and intervals on,
+	// IntervalsGibbs for a fit of at most AutoGibbsTrainSERPs training
+	// SERPs, IntervalsGibbsSubset up to AutoGibbsSubsetTrainSERPs;
+	// IntervalsCounts above and otherwise (Options.ResolveIntervals). An
+	// engine
 	// resolves it from the whole log's training SERPs before it fits, so
 	// every engine picks alike; Fit refuses it unresolved.
 	IntervalsAuto IntervalMethod = "auto"
@@ -48,32 +51,51 @@ const (
 // takes the Gibbs sampler. The sampler calibrates DBN's and SDBN's
 // intervals on the logs where the counts do not (10 k to 200 k SERPs on
 // both simulators), and costs several times the DBN fit: at this size a
-// few CPU-seconds to some tens. Above it the counts are taken, which keep
-// the default fit within issue 36 part 7's budget at 1 M SERPs and which
-// over-cover rather than under-cover there (docs/clickmodels.md, "The
-// default: the sampler where it is affordable").
+// few CPU-seconds to some tens. Above it, up to
+// AutoGibbsSubsetTrainSERPs, the sampler runs on a subset of the queries
+// (IntervalsGibbsSubset), which keeps the default fit within issue 36
+// part 7's budget at 1 M SERPs, where the counts over-cover sparse logs (docs/clickmodels.md, "The default: the sampler where it is
+// affordable", "The sampler on a subset of queries").
 const AutoGibbsTrainSERPs = 300_000
 
+// AutoGibbsSubsetTrainSERPs is the most training SERPs for which
+// IntervalsAuto takes the sampler on a subset (IntervalsGibbsSubset),
+// above AutoGibbsTrainSERPs; the counts are taken above it. The subset's
+// sweeps cost the same at any size, but out of core each of the
+// sampler's 132 passes still reads and rewrites every shard's chain,
+// which holds every pair of the shard, those outside the subset too: at
+// 35 M SERPs (26 M training) under --memory-limit 1GiB a pass took about
+// 19 s, some 40 minutes in all where the whole fit with the counts takes
+// 4 (docs/clickmodels.md, "The sampler on a subset of queries"). Part 7's
+// log of 1 M SERPs (750,000 training) is below it.
+const AutoGibbsSubsetTrainSERPs = 1_000_000
+
 // ResolveIntervals returns o with IntervalsAuto decided for a fit of
-// trainSERPs training SERPs (the whole log's, in every engine): the
-// sampler with intervals on, the exact estimator, no measurement setting
-// of the sampler's (Options.Gibbs) and at most AutoGibbsTrainSERPs
-// training SERPs; the counts otherwise. Any other method is returned as
-// it is. It also sets the rate of the sampler's subset
-// (GibbsSetting.SubsetRate) from trainSERPs.
+// trainSERPs training SERPs (the whole log's, in every engine): with
+// intervals on, the exact estimator and no measurement setting of the
+// sampler's (Options.Gibbs), the sampler for at most AutoGibbsTrainSERPs
+// training SERPs and the sampler on a subset up to
+// AutoGibbsSubsetTrainSERPs; the counts above and otherwise. Any other method is returned as it is. It also sets the
+// rate of the sampler's subset (GibbsSetting.SubsetRate, and
+// IntervalsGibbsSubset's) from trainSERPs.
 func (o Options) ResolveIntervals(trainSERPs int64) Options {
+	if o.Intervals == IntervalsAuto {
+		switch {
+		case o.NoIntervals || !o.Exact || o.Gibbs != (GibbsSetting{}):
+			o.Intervals = IntervalsCounts
+		case trainSERPs <= AutoGibbsTrainSERPs:
+			o.Intervals = IntervalsGibbs
+		case trainSERPs <= AutoGibbsSubsetTrainSERPs:
+			o.Intervals = IntervalsGibbsSubset
+		default:
+			o.Intervals = IntervalsCounts
+		}
+	}
 	if o.Gibbs.Subset > 0 {
 		o.Gibbs.SubsetRate = subsetRate(o.Gibbs.Subset, trainSERPs)
 	}
 	if o.Intervals == IntervalsGibbsSubset {
 		o.subsetRate = subsetRate(o.subsetSERPs(), trainSERPs)
-	}
-	if o.Intervals != IntervalsAuto {
-		return o
-	}
-	o.Intervals = IntervalsCounts
-	if !o.NoIntervals && o.Exact && o.Gibbs == (GibbsSetting{}) && trainSERPs <= AutoGibbsTrainSERPs {
-		o.Intervals = IntervalsGibbs
 	}
 	return o
 }
@@ -162,10 +184,11 @@ func GibbsIntervals() GibbsSetting {
 const gibbsHoldShown = 512
 
 // GibbsSubsetSERPs is the training SERPs of IntervalsGibbsSubset's
-// subset of queries: the sampler's cost at this size fits issue 36 part
-// 7's budget at 1 M SERPs (docs/clickmodels.md, "The sampler on a subset
-// of queries").
-const GibbsSubsetSERPs = 75_000
+// subset of queries: at this size the default fit of DCTR, UBM and DBN
+// on issue 36 part 7's log of 1 M SERPs costs 1.46 x the reference's CPU,
+// inside the part's budget of 1.5 x, where 75,000 cost 1.59 x
+// (docs/clickmodels.md, "The sampler on a subset of queries").
+const GibbsSubsetSERPs = 50_000
 
 // GibbsSubsetIntervals is the setting of IntervalsGibbsSubset for a
 // subset of about serps training SERPs, a share rate of the queries (0:

@@ -24,23 +24,35 @@ func TestResolveIntervals(t *testing.T) {
 	counts.Intervals = IntervalsCounts
 	gibbs := exact
 	gibbs.Intervals = IntervalsGibbs
+	subset := exact
+	subset.Intervals = IntervalsGibbsSubset
+	// rate: the subset's, 50,000 SERPs over the training SERPs, at most 1
+	// (0: no subset).
 	for _, c := range []struct {
 		name  string
 		o     Options
 		train int64
 		want  IntervalMethod
+		rate  float64
 	}{
-		{"exact, 300,000", exact, 300000, IntervalsGibbs},
-		{"exact, 1", exact, 1, IntervalsGibbs},
-		{"exact, 300,001", exact, 300001, IntervalsCounts},
-		{"pyclick, 1,000", pyclick, 1000, IntervalsCounts},
-		{"no intervals", off, 1000, IntervalsCounts},
-		{"measurement setting", measured, 1000, IntervalsCounts},
-		{"counts asked", counts, 1000, IntervalsCounts},
-		{"gibbs asked, 1 M", gibbs, 1000000, IntervalsGibbs},
+		{"exact, 300,000", exact, 300000, IntervalsGibbs, 0},
+		{"exact, 1", exact, 1, IntervalsGibbs, 0},
+		{"exact, 300,001", exact, 300001, IntervalsGibbsSubset, 50000.0 / 300001},
+		{"exact, 750,000", exact, 750000, IntervalsGibbsSubset, 1.0 / 15},
+		{"exact, 1,000,000", exact, 1000000, IntervalsGibbsSubset, 0.05},
+		{"exact, 1,000,001", exact, 1000001, IntervalsCounts, 0},
+		{"exact, 35 M", exact, 35000000, IntervalsCounts, 0},
+		{"subset asked, 35 M", subset, 35000000, IntervalsGibbsSubset, 1.0 / 700},
+		{"subset asked, 40,000", subset, 40000, IntervalsGibbsSubset, 1},
+		{"pyclick, 1,000", pyclick, 1000, IntervalsCounts, 0},
+		{"no intervals", off, 1000, IntervalsCounts, 0},
+		{"measurement setting", measured, 1000, IntervalsCounts, 0},
+		{"counts asked", counts, 1000, IntervalsCounts, 0},
+		{"gibbs asked, 1 M", gibbs, 1000000, IntervalsGibbs, 0},
 	} {
-		if got := c.o.ResolveIntervals(c.train).Intervals; got != c.want {
-			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		r := c.o.ResolveIntervals(c.train)
+		if g := r.gibbsSetting(); r.Intervals != c.want || g.SubsetRate != c.rate || (c.rate > 0) != (g.Subset == 50000) {
+			t.Errorf("%s: %q, subset %v at rate %v; want %q at rate %v", c.name, r.Intervals, g.Subset, g.SubsetRate, c.want, c.rate)
 		}
 	}
 	for _, s := range []string{"", "AUTO", " auto "} {

@@ -220,7 +220,7 @@ func TestFitGibbsFromLog(t *testing.T) {
 // files lovbench fit --log --models dbn --intervals-from gibbs-subset
 // writes (clickmodels.RunInto, the whole log in memory), byte for byte,
 // and metrics.json the subset's setting and its maps. On a log this
-// small the subset of about 75,000 training SERPs holds every query (its
+// small the subset of about 50,000 training SERPs holds every query (its
 // rate, from the shard manifest's training SERPs, is 1); lbbeam's
 // TestFitGibbsSubset checks a subset that leaves queries out.
 func TestFitGibbsSubsetFromLog(t *testing.T) {
@@ -242,8 +242,8 @@ func TestFitGibbsSubsetFromLog(t *testing.T) {
 	if err := json.Unmarshal(m, &reps); err != nil || len(reps) != 1 {
 		t.Fatalf("metrics.json: %d reports (%v)", len(reps), err)
 	}
-	if u := reps[0].Uncertainty; u == nil || u.Gibbs == nil || u.Gibbs.Subset != 75_000 || u.Gibbs.SubsetRate != 1 || len(u.GibbsTransfer) == 0 {
-		t.Errorf("metrics.json: DBN's uncertainty without the subset's setting (75,000 SERPs, rate 1) or its maps: %+v", u)
+	if u := reps[0].Uncertainty; u == nil || u.Gibbs == nil || u.Gibbs.Subset != 50_000 || u.Gibbs.SubsetRate != 1 || len(u.GibbsTransfer) == 0 {
+		t.Errorf("metrics.json: DBN's uncertainty without the subset's setting (50,000 SERPs, rate 1) or its maps: %+v", u)
 	}
 	if _, err := os.Stat(filepath.Join(out, ".prepared")); !os.IsNotExist(err) {
 		t.Errorf("prepared shards or chain files left behind: %v", err)
