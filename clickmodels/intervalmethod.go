@@ -65,8 +65,9 @@ const AutoGibbsTrainSERPs = 300_000
 // sampler's 132 passes still reads and rewrites every shard's chain,
 // which holds every pair of the shard, those outside the subset too: at
 // 35 M SERPs (26 M training) under --memory-limit 1GiB a pass took about
-// 19 s, some 40 minutes in all where the whole fit with the counts takes
-// 4 (docs/clickmodels.md, "The sampler on a subset of queries"). Part 7's
+// 19 s, some 40 minutes for the sampler alone where the whole fit with
+// the counts takes 11 (docs/clickmodels.md, "The sampler on a subset of
+// queries"). Part 7's
 // log of 1 M SERPs (750,000 training) is below it.
 const AutoGibbsSubsetTrainSERPs = 1_000_000
 
