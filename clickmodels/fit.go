@@ -78,8 +78,8 @@ type Options struct {
 	// IntervalsGibbsSubset the sampler on a subset of the queries, its
 	// posterior carried to the others (GibbsSubsetIntervals);
 	// IntervalsAuto, the commands' default (fit.DefaultConfig), one of
-	// the first two by the log's size, which the engines decide before a
-	// fit (ResolveIntervals). The other models ignore it.
+	// the three by the log's size and the options, which the engines
+	// decide before a fit (ResolveIntervals). The other models ignore it.
 	Intervals IntervalMethod
 	// SubsetSERPs is the training SERPs of IntervalsGibbsSubset's subset
 	// of queries (0: GibbsSubsetSERPs).

@@ -522,7 +522,7 @@ func (c *GibbsChain) activeOf(d *Data) *gibbsActive {
 				}
 			}
 			for p := ch.pairLo; p < ch.pairHi; p++ {
-				if c.notHeld(p) {
+				if !c.held(p) {
 					a.pairs[ci] = append(a.pairs[ci], int32(p))
 				}
 			}
@@ -532,16 +532,22 @@ func (c *GibbsChain) activeOf(d *Data) *gibbsActive {
 	return c.act
 }
 
-// lists are a's lists of the records visited (pairs false) or of the
-// pairs drawn, per chunk; nil with a nil a (every one).
-func (a *gibbsActive) lists(pairs bool) [][]int32 {
-	switch {
-	case a == nil:
+// recLists are a's lists of the records visited, per chunk; nil with a
+// nil a (every one).
+func (a *gibbsActive) recLists() [][]int32 {
+	if a == nil {
 		return nil
-	case pairs:
-		return a.pairs
 	}
 	return a.recs
+}
+
+// pairLists are a's lists of the pairs drawn, per chunk; nil with a nil
+// a (every one).
+func (a *gibbsActive) pairLists() [][]int32 {
+	if a == nil {
+		return nil
+	}
+	return a.pairs
 }
 
 // nthIn is the k-th record or pair of chunk ci in lists (gibbsActive.lists),
@@ -564,9 +570,6 @@ func lenIn(lists [][]int32, ci, lo, hi int) int {
 
 // held reports whether pair p is held at its fit (GibbsChain.hold).
 func (c *GibbsChain) held(p int) bool { return c.read[p]&readHeld != 0 }
-
-// notHeld reports whether pair p is drawn (not held).
-func (c *GibbsChain) notHeld(p int) bool { return !c.held(p) }
 
 // inSubset reports whether pair p is in the sampler's subset (every pair
 // without GibbsSetting.Subset).
@@ -613,13 +616,13 @@ func (h *gibbsHists) addPair(c *GibbsChain, p int, aK, aN, sK, sN []float64) {
 }
 
 // addDrawn adds the chain's pairs not held with the sweep's counts
-// (add's pick notHeld; with held pairs, from the lists of those drawn:
-// the histograms are integers, which do not depend on the order).
+// (every pair when none is held; else from the lists of those drawn: the
+// histograms are integers, which do not depend on the order).
 func (h *gibbsHists) addDrawn(c *GibbsChain, d *Data) {
 	cnt := &c.cnt
 	act := c.activeOf(d)
 	if act == nil {
-		h.add(c, cnt.aK, cnt.aN, cnt.sK, cnt.sN, c.notHeld)
+		h.add(c, cnt.aK, cnt.aN, cnt.sK, cnt.sN, nil)
 		return
 	}
 	for _, ps := range act.pairs {
@@ -647,7 +650,7 @@ func (c *GibbsChain) walks(ctx context.Context, f *fitter, t int, gamma float64)
 	act := c.activeOf(d)
 	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
-		recs := act.lists(false)
+		recs := act.recLists()
 		nr := lenIn(recs, ci, ch.recLo, ch.recHi)
 		if act == nil {
 			for p := ch.pairLo; p < ch.pairHi; p++ {
@@ -710,12 +713,12 @@ func (c *GibbsChain) draws(ctx context.Context, f *fitter, t int, keep bool, pa,
 	f.parallel(ctx, f.workers, func(ci int, sc *scratch) {
 		ch := d.chunks[ci]
 		dr := newDrawer()
-		pairs := act.lists(true)
+		// The pairs drawn: a held pair stays at its fit, its interval
+		// the counts' (activeOf lists the others; without lists none is
+		// held).
+		pairs := act.pairLists()
 		for k := range lenIn(pairs, ci, ch.pairLo, ch.pairHi) {
 			p := nthIn(pairs, ci, ch.pairLo, k)
-			if c.read[p]&readHeld != 0 {
-				continue // at its fit, its interval the counts'
-			}
 			dr.seed(seed, c.pairKey[p])
 			ba, ea := cellIdx(c.cellA[p])
 			bs, es := cellIdx(c.cellS[p])
