@@ -82,7 +82,10 @@ type Options struct {
 	// decide before a fit (ResolveIntervals). The other models ignore it.
 	Intervals IntervalMethod
 	// SubsetSERPs is the training SERPs of IntervalsGibbsSubset's subset
-	// of queries (0: GibbsSubsetSERPs).
+	// of queries (0: GibbsSubsetSERPs; else positive, CheckSubsetSERPs),
+	// given with IntervalsGibbsSubset or IntervalsAuto, where it applies
+	// if auto picks the subset (CheckIntervals refuses it with any other
+	// method).
 	SubsetSERPs float64
 	// subsetRate is IntervalsGibbsSubset's share of the queries, set by
 	// ResolveIntervals from the whole log's training SERPs (0: a Fit of
@@ -117,10 +120,17 @@ func CheckLevel(level float64) error {
 	return nil
 }
 
-// check checks o's interval level (0: DefaultLevel) and method.
+// check checks o's interval level (0: DefaultLevel) and method, and
+// that a subset's size, if any, is positive (o is resolved: the size may
+// be carried beside any method, checkSubsetSERPs).
 func (o Options) check() error {
-	if err := o.CheckIntervals(); err != nil {
+	if err := o.checkMethod(); err != nil {
 		return err
+	}
+	if o.SubsetSERPs != 0 {
+		if err := CheckSubsetSERPs(o.SubsetSERPs); err != nil {
+			return fmt.Errorf("click models: Options.SubsetSERPs: %w", err)
+		}
 	}
 	if o.Intervals == IntervalsAuto {
 		// The choice needs the whole log's training SERPs, which a fit of

@@ -2,6 +2,7 @@ package clickmodels
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -201,6 +202,51 @@ func GibbsSubsetIntervals(serps, rate float64) GibbsSetting {
 	return g
 }
 
+// CheckSubsetSERPs checks a size of IntervalsGibbsSubset's subset as a
+// user gives it (lovbench fit and lovbench-beam fit --gibbs-subset-serps,
+// run's click_models.gibbs_subset_serps): a positive, finite number of
+// training SERPs. A size at or above the log's training SERPs puts every
+// query in the subset. Options.SubsetSERPs 0 stands for the default,
+// GibbsSubsetSERPs, which a user writes by leaving the size out.
+func CheckSubsetSERPs(n float64) error {
+	if !(n > 0) || math.IsInf(n, 1) {
+		return fmt.Errorf("subset of %v training SERPs: want a positive number (left out: %d)", n, GibbsSubsetSERPs)
+	}
+	return nil
+}
+
+// checkSubsetSERPs checks o's SubsetSERPs as a user gives it, before
+// ResolveIntervals: 0 (the default), or a size (CheckSubsetSERPs) of a
+// subset the fit may run the sampler on, that is with
+// IntervalsGibbsSubset, or IntervalsAuto where auto may pick it (intervals
+// on, the exact estimator, no measurement setting). A resolved Options of
+// auto may carry the size beside IntervalsGibbs or IntervalsCounts (the
+// engines pass it on as given), so Fit does not check this.
+func (o Options) checkSubsetSERPs() error {
+	const flag = "the sampler's subset size (--gibbs-subset-serps, click_models.gibbs_subset_serps)"
+	switch {
+	case o.SubsetSERPs == 0:
+		return nil
+	case CheckSubsetSERPs(o.SubsetSERPs) != nil:
+		return fmt.Errorf("%s: %w", flag, CheckSubsetSERPs(o.SubsetSERPs))
+	case o.Intervals == IntervalsGibbsSubset:
+		return nil
+	case o.Intervals != IntervalsAuto:
+		m := o.Intervals
+		if m == "" {
+			m = IntervalsCounts
+		}
+		return fmt.Errorf("%s applies to intervals from gibbs-subset (--intervals-from gibbs-subset, click_models.intervals_from), and to auto where it picks the subset: not to %s", flag, m)
+	case o.NoIntervals:
+		return fmt.Errorf("%s: with --no-intervals (no_intervals) auto runs no sampler: give one of them", flag)
+	case !o.Exact:
+		return fmt.Errorf("%s: with PyClick's estimator (--estimator pyclick) auto takes the counts, never the subset: give one of them", flag)
+	case o.Gibbs != GibbsSetting{}:
+		return fmt.Errorf("%s: with the measurement setting Options.Gibbs auto takes the counts (its subset is GibbsSetting.Subset)", flag)
+	}
+	return nil
+}
+
 // subsetSERPs is o's Options.SubsetSERPs, GibbsSubsetSERPs if 0.
 func (o Options) subsetSERPs() float64 {
 	if o.SubsetSERPs > 0 {
@@ -228,11 +274,22 @@ func (o Options) gibbsSetting() GibbsSetting {
 // memory whose draws are keyed by the records' and pairs' indexes).
 func (o Options) UsesGibbs() bool { return !o.NoIntervals && o.gibbsSetting().Sweeps > 0 }
 
-// CheckIntervals checks o's interval method: a known one, and the Gibbs
-// sampler's only with intervals, the exact estimator and no measurement
-// switch beside it. Fit checks it; fit.Check adds what depends on how
-// the log is read.
+// CheckIntervals checks o's interval method as a user gives it, before
+// ResolveIntervals: a known one, the Gibbs sampler's only with intervals,
+// the exact estimator and no measurement switch beside it, and the size
+// of its subset (SubsetSERPs) only where the fit may run the sampler on a
+// subset. fit.Check adds what depends on how the log is read; Fit checks
+// the method (checkMethod).
 func (o Options) CheckIntervals() error {
+	if err := o.checkMethod(); err != nil {
+		return err
+	}
+	return o.checkSubsetSERPs()
+}
+
+// checkMethod is CheckIntervals without the subset's size, which a
+// resolved Options may carry beside any method (checkSubsetSERPs).
+func (o Options) checkMethod() error {
 	if o.Intervals == "" || o.Intervals == IntervalsCounts || o.Intervals == IntervalsAuto {
 		return nil
 	}

@@ -2,6 +2,7 @@ package clickmodels
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 )
@@ -67,5 +68,58 @@ func TestResolveIntervals(t *testing.T) {
 	d := &Data{}
 	if _, err := Fit(context.Background(), d, DBN, exact); err == nil || !strings.Contains(err.Error(), "whole log") {
 		t.Errorf("Fit with auto unresolved: %v", err)
+	}
+}
+
+// TestCheckSubsetSERPs: a subset's size as given is refused unless
+// positive and finite, and with any method but gibbs-subset and auto
+// (auto only where it may pick the subset: intervals on, the exact
+// estimator); once auto is resolved the size may ride beside the method
+// it chose, as the engines pass it on, and Fit's check takes it (a
+// negative size still refused).
+func TestCheckSubsetSERPs(t *testing.T) {
+	for _, n := range []float64{0, -1, math.NaN(), math.Inf(1)} {
+		if CheckSubsetSERPs(n) == nil {
+			t.Errorf("CheckSubsetSERPs(%v) = nil", n)
+		}
+	}
+	if err := CheckSubsetSERPs(0.5); err != nil {
+		t.Error(err)
+	}
+	with := func(m IntervalMethod, n float64, f func(*Options)) Options {
+		o := EstimatorExact.Options()
+		o.Intervals, o.SubsetSERPs = m, n
+		if f != nil {
+			f(&o)
+		}
+		return o
+	}
+	for _, c := range []struct {
+		o    Options
+		want string // "" accepted
+	}{
+		{with(IntervalsGibbsSubset, 1000, nil), ""},
+		{with(IntervalsAuto, 1000, nil), ""},
+		{with(IntervalsCounts, 0, nil), ""},
+		{with(IntervalsGibbsSubset, -1, nil), "want a positive number"},
+		{with(IntervalsCounts, 1000, nil), "not to counts"},
+		{with("", 1000, nil), "not to counts"},
+		{with(IntervalsGibbs, 1000, nil), "not to gibbs"},
+		{with(IntervalsAuto, 1000, func(o *Options) { o.NoIntervals = true }), "--no-intervals"},
+		{with(IntervalsAuto, 1000, func(o *Options) { o.Exact = false }), "--estimator pyclick"},
+		{with(IntervalsAuto, 1000, func(o *Options) { o.Gibbs = GibbsSetting{Sweeps: 1} }), "measurement setting"},
+	} {
+		err := c.o.CheckIntervals()
+		if (err == nil) != (c.want == "") || (err != nil && !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%s, %v: %v, want %q", c.o.Intervals, c.o.SubsetSERPs, err, c.want)
+		}
+	}
+	for _, n := range []int64{100_000, 750_000, 2_000_000} {
+		if err := with(IntervalsAuto, 1000, nil).ResolveIntervals(n).check(); err != nil {
+			t.Errorf("auto resolved on %d SERPs: %v", n, err)
+		}
+	}
+	if with(IntervalsGibbsSubset, -1, nil).check() == nil {
+		t.Error("check: a negative size accepted")
 	}
 }

@@ -136,8 +136,8 @@ type Report []clickmodels.Report
 
 // Check refuses what Run cannot fit as asked: the options clickmodels
 // refuses (Options.CheckIntervals), and the Gibbs sampler's intervals
-// (clickmodels.IntervalsGibbs) with RunConfig.LoadDir, which fits
-// nothing. The sampler runs on every other path, bit-identical across
+// (clickmodels.IntervalsGibbs) or the size of its subset
+// (Options.SubsetSERPs) with RunConfig.LoadDir, which fits nothing. The sampler runs on every other path, bit-identical across
 // them: in memory, on query shards and under a memory limit
 // (outofcore.RunShards, clickmodels.GibbsShards). Run calls it first; the
 // pipeline checks its configuration with it before any stage runs.
@@ -147,6 +147,9 @@ func Check(cfg Config) error {
 	}
 	if cfg.UsesGibbs() && cfg.LoadDir != "" {
 		return fmt.Errorf("fit: intervals from gibbs (--intervals-from gibbs) are drawn by a fit, and --load fits nothing (a loaded model's relevance file has no intervals): drop one of them")
+	}
+	if cfg.SubsetSERPs != 0 && cfg.LoadDir != "" {
+		return fmt.Errorf("fit: the sampler's subset size (--gibbs-subset-serps) is for a fit, and --load fits nothing: drop one of them")
 	}
 	return nil
 }

@@ -166,6 +166,13 @@ type ClickModelConfig struct {
 	// clickmodels.AutoGibbsTrainSERPs training SERPs, the counts above),
 	// counts, or gibbs, DBN's and SDBN's intervals from the Gibbs sampler.
 	IntervalsFrom string `yaml:"intervals_from" json:"intervals_from,omitempty"`
+	// GibbsSubsetSERPs is fit --gibbs-subset-serps, the training SERPs
+	// of the subset of queries intervals_from gibbs-subset (or auto, where
+	// it picks gibbs-subset) runs the sampler on, positive; left out, the
+	// default clickmodels.GibbsSubsetSERPs, as which validate also writes
+	// that number, so the stage fingerprint is the same however the
+	// default is written.
+	GibbsSubsetSERPs *int `yaml:"gibbs_subset_serps" json:"gibbs_subset_serps,omitempty"`
 	// ParamsFormat is fit --params-format: auto (the default), json or
 	// parquet.
 	ParamsFormat string `yaml:"params_format" json:"params_format,omitempty"`
@@ -206,6 +213,12 @@ func (c ClickModelConfig) FitOptions() (clickmodels.Options, error) {
 		return clickmodels.Options{}, fmt.Errorf("click_models.intervals_from: %w", err)
 	}
 	opt.Level, opt.NoIntervals, opt.PSCMAuthors, opt.EmpiricalPrior, opt.Workers = c.Interval, c.NoIntervals, c.PSCMAuthors, c.EmpiricalPrior, c.Workers
+	if n := c.GibbsSubsetSERPs; n != nil {
+		if err := clickmodels.CheckSubsetSERPs(float64(*n)); err != nil {
+			return clickmodels.Options{}, fmt.Errorf("click_models.gibbs_subset_serps: %w", err)
+		}
+		opt.SubsetSERPs = float64(*n)
+	}
 	return opt, nil
 }
 
@@ -567,6 +580,11 @@ func (c *Config) validate() error {
 		if err := fit.Check(fit.Config{RunConfig: rc}); err != nil {
 			return fmt.Errorf("click_models: %w", err)
 		}
+	}
+	// gibbs_subset_serps written as the default is the default left
+	// out (checked above with the method, as fit checks the flag).
+	if n := c.ClickModels.GibbsSubsetSERPs; n != nil && *n == clickmodels.GibbsSubsetSERPs {
+		c.ClickModels.GibbsSubsetSERPs = nil
 	}
 	if len(c.Labels.Thresholds) != 5 {
 		return fmt.Errorf("labels.thresholds: %d values, want 5", len(c.Labels.Thresholds))

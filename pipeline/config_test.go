@@ -54,6 +54,12 @@ func TestConfigErrors(t *testing.T) {
 		{"log: {path: a}\nexport: {keep_agreeing_queries: 0.5, agreeing_share_tolerance: 1}\n", "export.agreeing_share_tolerance: share tolerance 1 is not in (0, 1)"},
 		{"log: {path: a}\nexport: {keep_agreeing_queries: 0.5, agreeing_share_tolerance: -0.01}\n", "export.agreeing_share_tolerance: share tolerance -0.01 is not in (0, 1)"},
 		{"log: {path: a}\nexport: {agreeing_share_tolerance: 0.05}\n", "export.agreeing_share_tolerance applies to export.keep_agreeing_queries only"},
+		{"log: {path: a}\nclick_models: {gibbs_subset_serps: 0}\n", "click_models.gibbs_subset_serps: subset of 0 training SERPs: want a positive number"},
+		{"log: {path: a}\nclick_models: {intervals_from: gibbs-subset, gibbs_subset_serps: -5}\n", "click_models.gibbs_subset_serps: subset of -5 training SERPs: want a positive number"},
+		{"log: {path: a}\nclick_models: {intervals_from: counts, gibbs_subset_serps: 1000}\n", "click_models.gibbs_subset_serps) applies to intervals from gibbs-subset"},
+		{"log: {path: a}\nclick_models: {intervals_from: gibbs, gibbs_subset_serps: 50000}\n", "and to auto where it picks the subset: not to gibbs"},
+		{"log: {path: a}\nclick_models: {no_intervals: true, gibbs_subset_serps: 1000}\n", "with --no-intervals (no_intervals) auto runs no sampler"},
+		{"log: {path: a}\nclick_models: {estimator: pyclick, gibbs_subset_serps: 1000}\n", "(--estimator pyclick) auto takes the counts"},
 		{"simulate: {sessions: 10, queries: 5, zipf_s: 0.5}\n", "zipf_s"},
 		{"log: {path: a}\nclick_models: {iterations: nope}\n", "line 2"},
 		{"log: {path: a}\nfeatures: {semantics: java}\n", "features.semantics"},
@@ -139,6 +145,37 @@ func TestConfigIntervalsFrom(t *testing.T) {
 		}
 		if has := strings.Contains(string(b), "intervals_from"); has != (tc.want != "auto") {
 			t.Errorf("%q: the fit stage's parameters %s", tc.yaml, b)
+		}
+	}
+}
+
+// TestConfigGibbsSubsetSERPs: click_models.gibbs_subset_serps reaches
+// the fit as fit --gibbs-subset-serps does (Options.SubsetSERPs), with
+// intervals_from gibbs-subset or auto; left out or written as the
+// default (50,000), the fit stage's parameters are those of 5e5da1f,
+// before the key existed, so their fingerprint is too.
+func TestConfigGibbsSubsetSERPs(t *testing.T) {
+	t.Parallel()
+	const before = `{"models":["dctr","dbn","ubm"],"select":"best","estimator":"exact","iterations":0,"train_fraction":0.75,"split":"spec","seed":1,"interval":0.9}`
+	const subset = `{"models":["dctr","dbn","ubm"],"select":"best","estimator":"exact","iterations":0,"train_fraction":0.75,"split":"spec","seed":1,"interval":0.9,"intervals_from":"gibbs-subset"}`
+	for _, tc := range []struct {
+		yaml   string
+		serps  float64
+		params string
+	}{
+		{"log: {path: a}\n", 0, before},
+		{"log: {path: a}\nclick_models: {gibbs_subset_serps: 50000}\n", 0, before},
+		{"log: {path: a}\nclick_models: {gibbs_subset_serps: 20000}\n", 20000, strings.TrimSuffix(before, "}") + `,"gibbs_subset_serps":20000}`},
+		{"log: {path: a}\nclick_models: {intervals_from: gibbs-subset}\n", 0, subset},
+		{"log: {path: a}\nclick_models: {intervals_from: gibbs-subset, gibbs_subset_serps: 50000}\n", 0, subset},
+		{"log: {path: a}\nclick_models: {intervals_from: gibbs-subset, gibbs_subset_serps: 120000}\n", 120000, strings.TrimSuffix(subset, "}") + `,"gibbs_subset_serps":120000}`},
+	} {
+		c, rc := parseFit(t, tc.yaml)
+		if rc.Options.SubsetSERPs != tc.serps {
+			t.Errorf("%q: Options.SubsetSERPs = %v, want %v", tc.yaml, rc.Options.SubsetSERPs, tc.serps)
+		}
+		if b, _ := json.Marshal(c.ClickModels); string(b) != tc.params {
+			t.Errorf("%q: the fit stage's parameters %s, want %s", tc.yaml, b, tc.params)
 		}
 	}
 }

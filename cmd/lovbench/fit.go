@@ -26,6 +26,7 @@ func newFitCmd(a *app) *cobra.Command {
 		cfg                                                    clickmodels.RunConfig
 		asJSON, exact, noIntervals                             bool
 		interval                                               float64
+		subsetSERPs                                            int
 		estimator, intervalsFrom                               string
 	)
 	cmd := &cobra.Command{
@@ -121,6 +122,12 @@ for any --workers. See docs/clickmodels.md.`,
 			if cfg.Intervals, err = clickmodels.ParseIntervalMethod(intervalsFrom); err != nil {
 				return usagef("fit: --intervals-from: %v", err)
 			}
+			if cmd.Flags().Changed("gibbs-subset-serps") {
+				if err := clickmodels.CheckSubsetSERPs(float64(subsetSERPs)); err != nil {
+					return usagef("fit: --gibbs-subset-serps: %v", err)
+				}
+				cfg.SubsetSERPs = float64(subsetSERPs)
+			}
 			if err := cfg.Options.Estimator().CheckEmpiricalPrior(cfg.EmpiricalPrior); err != nil {
 				return usagef("fit: --empirical-prior %v", err)
 			}
@@ -199,6 +206,7 @@ for any --workers. See docs/clickmodels.md.`,
 	f.BoolVar(&cfg.Accelerate, "accelerate", true, "with a --tolerance (--estimator exact): accelerate EM (SQUAREM, monotone), the same stopping rule and limit in fewer iterations; --accelerate=false runs plain EM (docs/clickmodels.md, \"Accelerated EM\")")
 	f.Float64Var(&interval, "interval", clickmodels.DefaultLevel, "level of the interval written next to each relevance, in (0, 1) (see docs/clickmodels.md, \"Uncertainty\")")
 	f.StringVar(&intervalsFrom, "intervals-from", string(clickmodels.IntervalsAuto), "how DBN's and SDBN's intervals (and so the labels' confidence) are computed: auto (the default, with the exact estimator: gibbs for a log of at most 300,000 training SERPs, gibbs-subset up to 1,000,000; counts above and otherwise), counts (the E-step's expected counts) or gibbs (a Gibbs sampler of the hierarchical model, closer to the stated coverage, several times the DBN fit's CPU where most pairs are seen seldom (about 4x at 100 k SERPs over 20,000 queries), less where they are seen often (pairs shown in 512 SERPs or more keep the counts' intervals and are not sampled: 1.7x at 1 M over 300 queries); the same bits with --shards and --memory-limit and in lovbench-beam) or gibbs-subset (the sampler on a subset of the queries of about 50,000 training SERPs chosen by a hash of their names, its posterior carried to the other pairs by prior cell; the same bits with --shards and --memory-limit and in lovbench-beam; see docs/clickmodels.md, \"The sampler on a subset of queries\"); not with --load, --no-intervals or --estimator pyclick, where auto takes the counts); the other models keep theirs; metrics.json names the method each model's intervals came from; see docs/clickmodels.md, \"The default: the sampler where it is affordable\"")
+	f.IntVar(&subsetSERPs, "gibbs-subset-serps", clickmodels.GibbsSubsetSERPs, "training SERPs (a positive number) of the subset of queries --intervals-from gibbs-subset runs the sampler on (more: closer to the sampler on the whole log, at more CPU; at or above the log's training SERPs every query is in it); with auto it applies where auto picks gibbs-subset (300,000 to 1,000,000 training SERPs) and is unused below; refused with counts or gibbs, --no-intervals, --estimator pyclick and --load; metrics.json records it (uncertainty.gibbs.subset_serps); see docs/clickmodels.md, \"The sampler on a subset of queries\"")
 	f.BoolVar(&noIntervals, "no-intervals", false, "write no intervals (and skip the pass that computes them): labels made from the fit have no confidence")
 	f.BoolVar(&exact, "exact", false, "the same as --estimator exact, the default (kept for earlier scripts)")
 	f.BoolVar(&cfg.EmpiricalPrior, "empirical-prior", false, "with --estimator exact: the empirical-Bayes prior of the attractiveness of DBN, SDBN, DCM and CCM (per-rank means estimated from the log instead of 0.5; off by default: docs/method.md section 4, \"An empirical-Bayes prior for the exact estimator\")")

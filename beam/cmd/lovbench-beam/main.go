@@ -36,6 +36,7 @@ import (
 	"math"
 	"os"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -79,6 +80,32 @@ var (
 	shardCache    = flag.String("shard-cache", bytesize.Format(lbbeam.DefaultShardCache), "fit: memory a worker process keeps opened shards in between EM steps, keyed by the prepared shard's content (0: none, every step reads its shard back)")
 	cpuProfile    = flag.String("cpuprofile", "", "write a CPU profile of the whole run (pipeline construction and Prism's in-process execution) to this file")
 )
+
+// subsetSERPs is -gibbs-subset-serps: its value, and whether it was
+// given (given, any value is checked; not given, the fit takes
+// clickmodels.GibbsSubsetSERPs).
+var subsetSERPs = givenInt{n: clickmodels.GibbsSubsetSERPs}
+
+func init() {
+	flag.Var(&subsetSERPs, "gibbs-subset-serps", "fit: training SERPs (a positive number) of the subset of queries -intervals-from gibbs-subset runs the sampler on, as lovbench fit --gibbs-subset-serps: with auto it applies where auto picks gibbs-subset and is unused below; refused with counts or gibbs, -no-intervals and -estimator pyclick")
+}
+
+// givenInt is an int flag that records whether it was given.
+type givenInt struct {
+	n     int
+	given bool
+}
+
+func (g *givenInt) String() string { return strconv.Itoa(g.n) }
+
+func (g *givenInt) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return errors.New("not an integer")
+	}
+	g.n, g.given = n, true
+	return nil
+}
 
 func main() {
 	flag.Usage = func() { usage(flag.CommandLine.Output(), flag.CommandLine) }
@@ -234,7 +261,14 @@ func run(ctx context.Context, cmd string) error {
 		if err != nil {
 			return usageError{fmt.Errorf("--intervals-from: %w", err)}
 		}
-		if err := (clickmodels.Options{Intervals: method, Exact: *exact, NoIntervals: noIntervals}).CheckIntervals(); err != nil {
+		var subset float64
+		if subsetSERPs.given {
+			if err := clickmodels.CheckSubsetSERPs(float64(subsetSERPs.n)); err != nil {
+				return usageError{fmt.Errorf("--gibbs-subset-serps: %w", err)}
+			}
+			subset = float64(subsetSERPs.n)
+		}
+		if err := (clickmodels.Options{Intervals: method, Exact: *exact, NoIntervals: noIntervals, SubsetSERPs: subset}).CheckIntervals(); err != nil {
 			return usageError{err}
 		}
 		cache, err := bytesize.Parse(*shardCache)
@@ -291,7 +325,7 @@ func run(ctx context.Context, cmd string) error {
 		// run's own, and only its files are removed.
 		prep := lbbeam.JoinPath(outDir.Path(), ".prepared")
 		if err := lbbeam.BuildFit(s, lbbeam.FitOptions{ShardDir: dir, Kinds: kinds, Iterations: *iterations,
-			Tolerance: *tolerance, Exact: *exact, Accelerate: *accelerate, PSCMAuthors: *pscmAuthors, EmpiricalPrior: *empirical, Level: level, NoIntervals: noIntervals, Intervals: method, OutDir: outDir.Path(), PrepDir: prep, ShardCache: cache}); err != nil {
+			Tolerance: *tolerance, Exact: *exact, Accelerate: *accelerate, PSCMAuthors: *pscmAuthors, EmpiricalPrior: *empirical, Level: level, NoIntervals: noIntervals, Intervals: method, SubsetSERPs: subset, OutDir: outDir.Path(), PrepDir: prep, ShardCache: cache}); err != nil {
 			return usageError{err}
 		}
 		if !started {

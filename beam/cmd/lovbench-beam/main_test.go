@@ -219,34 +219,64 @@ func TestFitGibbsFromLog(t *testing.T) {
 // dbn --intervals-from gibbs-subset writes the relevance and parameter
 // files lovbench fit --log --models dbn --intervals-from gibbs-subset
 // writes (clickmodels.RunInto, the whole log in memory), byte for byte,
-// and metrics.json the subset's setting and its maps. On a log this
-// small the subset of about 50,000 training SERPs holds every query (its
-// rate, from the shard manifest's training SERPs, is 1); lbbeam's
-// TestFitGibbsSubset checks a subset that leaves queries out.
+// and metrics.json the subset's setting and its maps: without
+// --gibbs-subset-serps the subset of about 50,000 training SERPs, which
+// on a log this small holds every query (its rate, from the shard
+// manifest's training SERPs, is 1); with --gibbs-subset-serps 400, 400 of
+// the 1,125 training SERPs, as lovbench fit --gibbs-subset-serps 400
+// (Options.SubsetSERPs 400). --gibbs-subset-serps 0, or with
+// --intervals-from counts, is a usage error naming the flag.
 func TestFitGibbsSubsetFromLog(t *testing.T) {
 	logPath := simulatedLogFile(t, 1500)
-	out := filepath.Join(t.TempDir(), "fit")
-	setFlags(t, map[string]string{"log": logPath, "out": out, "shards": "3", "models": "dbn", "intervals-from": "gibbs-subset"})
-	if err := run(context.Background(), "fit"); err != nil {
-		t.Fatal(err)
+	for _, bad := range []map[string]string{{"gibbs-subset-serps": "0"}, {"gibbs-subset-serps": "400", "intervals-from": "counts"}} {
+		flags := map[string]string{"log": logPath, "out": filepath.Join(t.TempDir(), "fit"), "shards": "3", "models": "dbn", "intervals-from": "gibbs-subset"}
+		maps.Copy(flags, bad)
+		setFlags(t, flags)
+		var ue usageError
+		if err := run(context.Background(), "fit"); !errors.As(err, &ue) || !strings.Contains(err.Error(), "--gibbs-subset-serps") {
+			t.Errorf("%v: %v, want a usage error naming --gibbs-subset-serps", bad, err)
+		}
 	}
-	opt := clickmodels.DefaultEstimator.Options()
-	opt.Intervals = clickmodels.IntervalsGibbsSubset
-	want := fitLogInMemory(t, logPath, clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.DBN}, Options: opt})
-	sameFiles(t, want, out, "lovbench fit --intervals-from gibbs-subset", "DBN_relevance.tsv", "DBN_params.json")
-	m, err := os.ReadFile(filepath.Join(out, "metrics.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var reps []clickmodels.Report
-	if err := json.Unmarshal(m, &reps); err != nil || len(reps) != 1 {
-		t.Fatalf("metrics.json: %d reports (%v)", len(reps), err)
-	}
-	if u := reps[0].Uncertainty; u == nil || u.Gibbs == nil || u.Gibbs.Subset != 50_000 || u.Gibbs.SubsetRate != 1 || len(u.GibbsTransfer) == 0 {
-		t.Errorf("metrics.json: DBN's uncertainty without the subset's setting (50,000 SERPs, rate 1) or its maps: %+v", u)
-	}
-	if _, err := os.Stat(filepath.Join(out, ".prepared")); !os.IsNotExist(err) {
-		t.Errorf("prepared shards or chain files left behind: %v", err)
+	for _, c := range []struct {
+		serps string  // the flag's value ("": not given)
+		size  float64 // Options.SubsetSERPs
+		rate  float64 // metrics.json's
+	}{{"", 0, 1}, {"400", 400, 400.0 / 1125}} {
+		out := filepath.Join(t.TempDir(), "fit")
+		flags := map[string]string{"log": logPath, "out": out, "shards": "3", "models": "dbn", "intervals-from": "gibbs-subset"}
+		if c.serps != "" {
+			flags["gibbs-subset-serps"] = c.serps
+		}
+		setFlags(t, flags)
+		if err := run(context.Background(), "fit"); err != nil {
+			t.Fatal(err)
+		}
+		opt := clickmodels.DefaultEstimator.Options()
+		opt.Intervals, opt.SubsetSERPs = clickmodels.IntervalsGibbsSubset, c.size
+		want := fitLogInMemory(t, logPath, clickmodels.RunConfig{Kinds: []clickmodels.Kind{clickmodels.DBN}, Options: opt})
+		sameFiles(t, want, out, "lovbench fit --intervals-from gibbs-subset --gibbs-subset-serps "+c.serps, "DBN_relevance.tsv", "DBN_params.json")
+		m, err := os.ReadFile(filepath.Join(out, "metrics.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var reps []clickmodels.Report
+		if err := json.Unmarshal(m, &reps); err != nil || len(reps) != 1 {
+			t.Fatalf("metrics.json: %d reports (%v)", len(reps), err)
+		}
+		size := c.size
+		if size == 0 {
+			size = clickmodels.GibbsSubsetSERPs
+		}
+		if u := reps[0].Uncertainty; u == nil || u.Gibbs == nil || u.Gibbs.Subset != size || u.Gibbs.SubsetRate != c.rate || len(u.GibbsTransfer) == 0 {
+			var g *clickmodels.GibbsSetting
+			if u != nil {
+				g = u.Gibbs
+			}
+			t.Errorf("--gibbs-subset-serps %q: metrics.json: DBN's sampler setting %+v, want the subset's (%v SERPs, rate %v) and its maps", c.serps, g, size, c.rate)
+		}
+		if _, err := os.Stat(filepath.Join(out, ".prepared")); !os.IsNotExist(err) {
+			t.Errorf("prepared shards or chain files left behind: %v", err)
+		}
 	}
 }
 
@@ -334,6 +364,13 @@ func setFlags(t *testing.T, set map[string]string) {
 			v = f.DefValue
 		}
 		if err := flag.Set(name, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// -gibbs-subset-serps given or not, as set says.
+	subsetSERPs = givenInt{n: clickmodels.GibbsSubsetSERPs}
+	if v, ok := set["gibbs-subset-serps"]; ok {
+		if err := flag.Set("gibbs-subset-serps", v); err != nil {
 			t.Fatal(err)
 		}
 	}
