@@ -15,6 +15,7 @@ import (
 	"github.com/lovbench/lovbench/clickmodels/sim"
 	"github.com/lovbench/lovbench/fit"
 	"github.com/lovbench/lovbench/ingest"
+	"github.com/lovbench/lovbench/internal/textio"
 	"github.com/lovbench/lovbench/shards"
 )
 
@@ -73,6 +74,28 @@ func TestFitMemoryLimitSameOutputs(t *testing.T) {
 	}
 	if rep.SERPsWithoutClickSession == 0 {
 		t.Errorf("ingest kept no SERP without a click (%d SERPs)", rep.KeptQueries)
+	}
+	// DBN's intervals are the default's on this log, the Gibbs sampler's
+	// (auto, 2,250 training SERPs): the sampler's files are the same under
+	// the run's memory_limit (cmd/lovbench's TestRunIntervalsFromAsFit
+	// relies on this for intervals_from: gibbs).
+	for i, dir := range fitDirs {
+		var sum FitSummary
+		if err := textio.ReadJSON(filepath.Join(dir, FitSummaryFile), &sum); err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range sum.Models {
+			if m.Model != "DBN" {
+				continue
+			}
+			method := "none"
+			if m.Uncertainty != nil {
+				method = m.Uncertainty.Method
+			}
+			if method != clickmodels.GibbsUncertaintyMethod {
+				t.Errorf("run %d: DBN's intervals come from %s, not the Gibbs sampler", i+1, method)
+			}
+		}
 	}
 	n := 0
 	for _, name := range []string{"DCTR", "UBM", "DBN"} {
