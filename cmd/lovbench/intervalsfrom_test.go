@@ -104,8 +104,7 @@ func firstSERPs(t *testing.T, src string, n int, dst string) string {
 // names the method and the setting for DBN only.
 func TestFitIntervalsFromGibbs(t *testing.T) {
 	dir := t.TempDir()
-	// The checks hold at any size; 800 SERPs cost the sampler about
-	// 40% of 2,000's, the size until 2026-11-30.
+	// The checks hold at any size (2,000 SERPs until 2026-11-30).
 	log := firstSERPs(t, refdata.Path(t, "pyclick", "golden_ubm6k.tsv"), 800, filepath.Join(dir, "log.tsv"))
 	gibbs, counts, lib, deflt := filepath.Join(dir, "gibbs"), filepath.Join(dir, "counts"), filepath.Join(dir, "lib"), filepath.Join(dir, "default")
 	mustRun(t, "-q", "fit", "--log", log, "--models", "dctr,ubm,dbn", "--intervals-from", "gibbs", "--out", gibbs)
