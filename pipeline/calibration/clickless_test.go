@@ -58,6 +58,10 @@ func TestDefaultPathRecoversContinuation(t *testing.T) {
 		}
 		rc := fit.DefaultConfig().RunConfig
 		rc.Kinds = []clickmodels.Kind{clickmodels.DBN}
+		// The continuation is the EM fit's whatever computes the
+		// intervals: the counts' spare the Gibbs sampler (the default,
+		// auto, on these 15,000 training SERPs), which holds it there.
+		rc.Intervals = clickmodels.IntervalsCounts
 		fd := filepath.Join(dir, "fit-"+name)
 		if _, _, err := calibration.Fit(ctx, ing, rc, fd); err != nil {
 			t.Fatal(err)
