@@ -698,7 +698,12 @@ func TestReleasesDiffAndReport(t *testing.T) {
 // copy at another path does not.
 func TestRunOnYandexLog(t *testing.T) {
 	t.Parallel()
-	src, err := corpussim.Load(context.Background(), nil, features.LoadOptions{}, corpussim.Options{Queries: 50, ZipfS: 1.1, Seed: 5})
+	// The log's SERPs and the run's corpus: smallCorpus's vocabularies
+	// (the corpus's size is not what the checks are about).
+	base := t.TempDir()
+	corpusDir := filepath.Join(base, "vocabs")
+	smallCorpus(t, corpusDir)
+	src, err := corpussim.Load(context.Background(), []string{corpusDir}, features.LoadOptions{}, corpussim.Options{Queries: 50, ZipfS: 1.1, Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -706,13 +711,8 @@ func TestRunOnYandexLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := t.TempDir()
 	logPath := filepath.Join(base, "log.tsv")
 	writeYandex(t, logPath, serps)
-	corpusDir := filepath.Join(base, "vocabs")
-	if _, err := democorpus.Materialize(corpusDir); err != nil {
-		t.Fatal(err)
-	}
 	// DBN's intervals from the counts: the checks below are the run's
 	// inputs, reruns and salt, which the default's Gibbs sampler (about
 	// 0.3 CPU-s over the test's two fits) does not touch.
