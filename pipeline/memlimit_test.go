@@ -34,10 +34,11 @@ func TestFitMemoryLimitSameOutputs(t *testing.T) {
 	// fits again (forced) under the limit. Each fit's output directory
 	// is kept until a later run replaces it, so both are compared.
 	base := t.TempDir()
+	smallCorpus(t, filepath.Join(base, "vocabs")) // the fit does not depend on the corpus's size
 	var fitDirs []string
 	logs := make([]bytes.Buffer, 2)
 	for i, extra := range []string{"", "memory_limit: 1MiB\n"} {
-		cfgText := "simulate: {sessions: 3000, queries: 60, model: ubm, seed: 3}\nltr: {enabled: false}\nworkdir: work\nclick_models:\n  models: [dctr, ubm, dbn]\n" + extra
+		cfgText := "simulate: {sessions: 3000, queries: 60, model: ubm, seed: 3}\ncorpus: {paths: [vocabs]}\nltr: {enabled: false}\nworkdir: work\nclick_models:\n  models: [dctr, ubm, dbn]\n" + extra
 		cfgPath := filepath.Join(base, []string{"mem", "ooc"}[i]+".yaml")
 		if err := os.WriteFile(cfgPath, []byte(cfgText), 0o644); err != nil {
 			t.Fatal(err)

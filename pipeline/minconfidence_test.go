@@ -22,7 +22,8 @@ func TestRunMinConfidence(t *testing.T) {
 	t.Parallel()
 	base := t.TempDir()
 	wd := filepath.Join(base, "work")
-	yaml := "simulate: {sessions: 1500, queries: 60, model: ubm, seed: 3}\nltr: {enabled: false}\n"
+	smallCorpus(t, filepath.Join(base, "vocabs")) // the filters do not depend on the corpus's size
+	yaml := "simulate: {sessions: 1500, queries: 60, model: ubm, seed: 3}\ncorpus: {paths: [vocabs]}\nltr: {enabled: false}\n"
 	run := func(extra string) *RunResult {
 		t.Helper()
 		cfg, err := ParseConfig([]byte(yaml+extra), "cfg.yaml", base)
