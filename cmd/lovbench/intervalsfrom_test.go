@@ -248,7 +248,9 @@ func TestFitIntervalsFromRefusals(t *testing.T) {
 func TestRunIntervalsFromAsFit(t *testing.T) {
 	dir := t.TempDir()
 	wd := filepath.Join(dir, "work")
+	smallCorpus(t, filepath.Join(dir, "vocabs")) // the fit does not depend on the corpus's size
 	body := `simulate: {sessions: 3000, queries: 60, model: dbn, seed: 5}
+corpus: {paths: [vocabs]}
 click_models:
   models: [dctr, dbn]
   intervals_from: gibbs

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lovbench/lovbench/features/democorpus"
 	"github.com/lovbench/lovbench/sessions"
 )
 
@@ -24,11 +23,9 @@ func TestSimulatedLogProvenanceTravels(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	corpus := filepath.Join(dir, "corpus")
-	if _, err := democorpus.Materialize(corpus); err != nil {
-		t.Fatal(err)
-	}
+	smallCorpus(t, corpus) // provenance does not depend on the corpus's size
 	log := filepath.Join(dir, "log.tsv")
-	if code, _, errs := runCLI(t, "-q", "simulate", "--model", "ubm", "--corpus", "embedded", "--sessions", "600", "--queries", "60", "--seed", "3", "--out", log); code != 0 {
+	if code, _, errs := runCLI(t, "-q", "simulate", "--model", "ubm", "--corpus", corpus, "--sessions", "600", "--queries", "60", "--seed", "3", "--out", log); code != 0 {
 		t.Fatalf("simulate: code %d: %s", code, errs)
 	}
 	if p, err := sessions.ReadProvenance(log); err != nil || p == nil || !p.Simulated || !strings.Contains(p.Simulation, "600 SERPs") {

@@ -20,7 +20,9 @@ func TestRunFitsAsFit(t *testing.T) {
 	dir := t.TempDir()
 	wd := filepath.Join(dir, "work")
 	cfg := filepath.Join(dir, "lovbench.yaml")
+	smallCorpus(t, filepath.Join(dir, "vocabs")) // the fit does not depend on the corpus's size
 	os.WriteFile(cfg, []byte(`simulate: {sessions: 600, queries: 60, model: ubm, seed: 3}
+corpus: {paths: [vocabs]}
 click_models:
   models: [ubm, dbn]
   estimator: pyclick

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lovbench/lovbench/features/democorpus"
 	"github.com/lovbench/lovbench/internal/testsize"
 )
 
@@ -20,6 +21,23 @@ func TestMain(m *testing.M) {
 		testTemp = dir
 		return m.Run()
 	}))
+}
+
+// smallCorpus writes the embedded demo corpus without schema.org, half
+// its bytes and most of its load time, to dir, for the tests whose checks
+// do not depend on the corpus (as pipeline's e2e tests do); and without
+// its NOTICE, which a run's corpus reader would warn of (not RDF) where a
+// test wants a quiet run.
+func smallCorpus(t *testing.T, dir string) {
+	t.Helper()
+	if _, err := democorpus.Materialize(dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"schema.nq.gz", "NOTICE"} {
+		if err := os.Remove(filepath.Join(dir, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // tooSmallDemo is one run of `lovbench -q demo --profile dense --serps 10
