@@ -72,35 +72,32 @@ func (gs *GibbsShards) FinalModel(ctx context.Context, s *ShardFit, k, iteration
 	if err := opt.check(); err != nil {
 		return nil, err
 	}
+	// set gives an Evidence shard k's relevance Betas.
+	var set func(ev *Evidence) error
 	if gs.Subset() {
 		if k < 0 || k >= len(gs.results) || gs.results[k] == nil {
 			return nil, fmt.Errorf("click models: shard %d has no result of the Gibbs sampler on the subset (GibbsShards.RunParts)", k)
 		}
-		m := s.f.model(iterations)
-		ev := s.f.evidence(ctx, gs.level)
-		if ev != nil {
-			g := gs.s.g
-			ev.Gibbs = &g
-			if err := gs.subsetResult(s, gs.results[k], ev); err != nil {
-				return nil, err
-			}
+		r := gs.results[k]
+		set = func(ev *Evidence) error { return gs.subsetResult(s, r, ev) }
+	} else {
+		c, err := gs.store.Get(k)
+		if err != nil {
+			return nil, err
 		}
-		m.Evidence = ev
-		return m, ctx.Err()
-	}
-	c, err := gs.store.Get(k)
-	if err != nil {
-		return nil, err
-	}
-	if c == nil || c.relA == nil {
-		return nil, fmt.Errorf("click models: shard %d has no finished Gibbs chain (GibbsShards.Run)", k)
+		if c == nil || c.relA == nil {
+			return nil, fmt.Errorf("click models: shard %d has no finished Gibbs chain (GibbsShards.Run)", k)
+		}
+		set = func(ev *Evidence) error { c.result(ev); return nil }
 	}
 	m := s.f.model(iterations)
 	ev := s.f.evidence(ctx, gs.level)
 	if ev != nil {
 		g := gs.s.g
 		ev.Gibbs = &g
-		c.result(ev)
+		if err := set(ev); err != nil {
+			return nil, err
+		}
 	}
 	m.Evidence = ev
 	return m, ctx.Err()
