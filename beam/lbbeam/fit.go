@@ -76,10 +76,11 @@ type FitOptions struct {
 	NoIntervals bool
 	// Intervals is how DBN's and SDBN's intervals are computed, as
 	// lovbench fit --intervals-from (clickmodels.Options.Intervals): with
-	// IntervalsGibbs or IntervalsGibbsSubset the Gibbs sampler runs after
-	// EM, one stage per pass over the shards (gibbs.go), the subset's
-	// rate resolved from the manifest's training SERPs, and the relevance
-	// files equal lovbench fit's.
+	// IntervalsGibbs the Gibbs sampler runs after EM, one stage per pass
+	// over the shards (gibbs.go), with IntervalsGibbsSubset on the subset
+	// gathered from the shards (buildGibbsSubset), its rate resolved from
+	// the manifest's training SERPs; the relevance files equal lovbench
+	// fit's.
 	Intervals clickmodels.IntervalMethod
 	// SubsetSERPs is clickmodels.Options.SubsetSERPs: with Intervals
 	// gibbs-subset, the training SERPs of the sampler's subset (0:
