@@ -249,6 +249,30 @@ func (gs *GibbsShards) RunParts(ctx context.Context, parts []*GibbsPart) ([]*Gib
 	return res, nil
 }
 
+// gibbsGathered is fitter.gibbs on the subset of setting g gathered out
+// of f (Gather, RunParts), f's pairs in it then taking their Betas from
+// the result (subsetResult): the in-memory fit's path, the one the
+// engines over query shards take with one shard. A failure other than
+// ctx's is a broken invariant of f's Data (Prepare's chunks).
+func (f *fitter) gibbsGathered(ctx context.Context, ev *Evidence, g GibbsSetting) {
+	gs := &GibbsShards{s: gibbsSampler{g: g}, level: ev.Level, kind: f.kind, workers: f.workers, results: make([]*GibbsPartResult, 1)}
+	sf := &ShardFit{f: f, d: f.d}
+	part, err := gs.Gather(sf)
+	if err == nil {
+		_, err = gs.RunParts(ctx, []*GibbsPart{part})
+	}
+	if err == nil {
+		err = gs.subsetResult(sf, gs.results[0], ev)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return // the caller reports it
+		}
+		panic(err)
+	}
+	ev.Gibbs = &g
+}
+
 // SetPartResult gives gs shard k's result of the sampler on the gathered
 // subset, run elsewhere (RunParts), for FinalModel.
 func (gs *GibbsShards) SetPartResult(k int, r *GibbsPartResult) error {

@@ -110,12 +110,12 @@ func TestGibbsGatherByHand(t *testing.T) {
 // TestGibbsGatheredEqualsFit: the sampler on the gathered subset
 // (Gather, RunParts, FinalModel), its part and result passed through
 // their encodings, gives every pair of gibbsLogSERPs the relevance Betas
-// of Fit's sampler on the whole log with the other queries held (the
-// in-place subset, GibbsChain.hold's readOut), to the bit, DBN and SDBN,
-// and to the pairs outside the subset none; its chain holds the
-// subset's pairs and records alone (about 0.6 of the log's 30 random
-// queries), and the sampler without a subset would have given other
-// Betas.
+// of the sampler on the whole log with the other queries held in place
+// (gibbsInPlace, GibbsChain.hold's readOut), to the bit, DBN and SDBN,
+// and to the pairs outside the subset none, and so does Fit, which
+// gathers the subset in memory; its chain holds the subset's pairs and
+// records alone (about 0.6 of the log's 30 random queries), and the
+// sampler without a subset would have given other Betas.
 func TestGibbsGatheredEqualsFit(t *testing.T) {
 	ctx := context.Background()
 	serps := gibbsLogSERPs()
@@ -139,11 +139,20 @@ func TestGibbsGatheredEqualsFit(t *testing.T) {
 	for _, kind := range []Kind{DBN, SDBN} {
 		opt := EstimatorExact.Options()
 		opt.Workers, opt.Gibbs = 2, setting
-		want, err := Fit(ctx, d, kind, opt)
+		fitted, err := Fit(ctx, d, kind, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
 		sf, done := emFit(t, d, kind, opt)
+		// The oracle: the sampler on every pair of the whole log, those
+		// outside the subset held in place.
+		inPlace := sf.f.evidence(ctx, opt.IntervalLevel())
+		emVals := slices.Clone(sf.f.attr)
+		sf.f.gibbsInPlace(ctx, inPlace, setting)
+		if !slices.Equal(emVals, sf.f.attr) {
+			t.Fatalf("%v: the sampler changed the fit's values", kind)
+		}
+		want := &Model{Evidence: inPlace}
 		gs, err := NewGibbsShards(kind, opt, 1, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -195,6 +204,10 @@ func TestGibbsGatheredEqualsFit(t *testing.T) {
 			if w.RelAlpha[p] > 0 {
 				drawn++
 			}
+		}
+		// Fit in memory takes the gathered subset too.
+		if !slices.Equal(fitted.Evidence.RelAlpha, w.RelAlpha) || !slices.Equal(fitted.Evidence.RelBeta, w.RelBeta) {
+			t.Errorf("%v: Fit's Betas are not the in-place sampler's", kind)
 		}
 		if drawn == 0 || drawn >= inPairs {
 			t.Errorf("%v: %d pairs drawn of the subset's %d (the held ones of \"grouped\" are not)", kind, drawn, inPairs)
