@@ -370,7 +370,23 @@ func drawBeta(alpha, beta float64, g *drawer) float64 {
 // cells of ev, and sets ev.RelAlpha and ev.RelBeta (DBN, SDBN): the
 // sampler of one shard, the whole log (gibbsRun; GibbsShards runs it over
 // query shards).
+//
+// On a subset of the queries (GibbsSetting.Subset) it runs on the subset
+// gathered out of f (gibbsGathered), as the engines over query shards
+// do, with the same bits as holding the other queries in place
+// (gibbsInPlace), which the measurement setting GibbsSetting.FromDraws
+// still takes (its moments count every pair's draw, held ones too).
 func (f *fitter) gibbs(ctx context.Context, ev *Evidence, g GibbsSetting) {
+	if g.Subset > 0 && !g.FromDraws {
+		f.gibbsGathered(ctx, ev, g)
+		return
+	}
+	f.gibbsInPlace(ctx, ev, g)
+}
+
+// gibbsInPlace is gibbs on every pair of f, those outside a subset held
+// (GibbsChain.hold).
+func (f *fitter) gibbsInPlace(ctx context.Context, ev *Evidence, g GibbsSetting) {
 	ev.Gibbs = &g
 	s := &gibbsSampler{g: g}
 	store := make(memChains, 1)

@@ -20,6 +20,12 @@ type GibbsShards struct {
 	s     gibbsSampler
 	store GibbsStore
 	level float64
+	// On a subset of the queries (Subset; gibbssubset.go): the model,
+	// the workers of the sampler on the gathered subset, and each
+	// shard's result of it.
+	kind    Kind
+	workers int
+	results []*GibbsPartResult
 }
 
 // NewGibbsShards returns the sampler of a fit of kind with opt over n
@@ -39,10 +45,13 @@ func NewGibbsShards(kind Kind, opt Options, n int, store GibbsStore) (*GibbsShar
 	if g.FromDraws && n > 1 {
 		return nil, fmt.Errorf("click models: the Gibbs sampler's cells fitted to the draws (GibbsSetting.FromDraws) are defined on one shard, not on %d", n)
 	}
+	if g.Subset > 0 && g.SubsetRate == 0 && n > 1 {
+		return nil, fmt.Errorf("click models: the Gibbs sampler's subset over %d shards needs its rate resolved from the whole log's training SERPs (Options.ResolveIntervals)", n)
+	}
 	if store == nil {
 		store = make(memChains, n)
 	}
-	return &GibbsShards{s: gibbsSampler{g: g}, store: store, level: opt.IntervalLevel()}, nil
+	return &GibbsShards{s: gibbsSampler{g: g}, store: store, level: opt.IntervalLevel(), kind: kind, workers: opt.workers(), results: make([]*GibbsPartResult, n)}, nil
 }
 
 // Run runs the sampler on the fitted shards that each passes to fn, in
@@ -57,24 +66,38 @@ func (gs *GibbsShards) Run(ctx context.Context, each func(fn func(k int, s *Shar
 }
 
 // FinalModel is s.FinalModel for shard k after Run: the evidence pass's
-// Evidence with the relevance Betas of shard k's chain.
+// Evidence with the relevance Betas of shard k's chain; on a subset
+// (Subset), after RunParts or SetPartResult, those of shard k's result.
 func (gs *GibbsShards) FinalModel(ctx context.Context, s *ShardFit, k, iterations int, opt Options) (*Model, error) {
 	if err := opt.check(); err != nil {
 		return nil, err
 	}
-	c, err := gs.store.Get(k)
-	if err != nil {
-		return nil, err
-	}
-	if c == nil || c.relA == nil {
-		return nil, fmt.Errorf("click models: shard %d has no finished Gibbs chain (GibbsShards.Run)", k)
+	// set gives an Evidence shard k's relevance Betas.
+	var set func(ev *Evidence) error
+	if gs.Subset() {
+		if k < 0 || k >= len(gs.results) || gs.results[k] == nil {
+			return nil, fmt.Errorf("click models: shard %d has no result of the Gibbs sampler on the subset (GibbsShards.RunParts)", k)
+		}
+		r := gs.results[k]
+		set = func(ev *Evidence) error { return gs.subsetResult(s, r, ev) }
+	} else {
+		c, err := gs.store.Get(k)
+		if err != nil {
+			return nil, err
+		}
+		if c == nil || c.relA == nil {
+			return nil, fmt.Errorf("click models: shard %d has no finished Gibbs chain (GibbsShards.Run)", k)
+		}
+		set = func(ev *Evidence) error { c.result(ev); return nil }
 	}
 	m := s.f.model(iterations)
 	ev := s.f.evidence(ctx, gs.level)
 	if ev != nil {
 		g := gs.s.g
 		ev.Gibbs = &g
-		c.result(ev)
+		if err := set(ev); err != nil {
+			return nil, err
+		}
 	}
 	m.Evidence = ev
 	return m, ctx.Err()

@@ -33,15 +33,16 @@ const (
 	// chosen by a hash of their names, its posterior carried to the other
 	// pairs by a map per prior cell fitted to the subset's
 	// (GibbsSubsetIntervals, gibbstransfer.go): IntervalsAuto's choice
-	// above AutoGibbsTrainSERPs up to AutoGibbsSubsetTrainSERPs, the same bits in memory, on query shards,
-	// under a memory limit and in lovbench-beam (docs/clickmodels.md, "The
-	// sampler on a subset of queries").
+	// above AutoGibbsTrainSERPs, the same bits in memory, on query shards,
+	// under a memory limit and in lovbench-beam, where the subset is
+	// gathered from the shards and sampled alone (gibbssubset.go;
+	// docs/clickmodels.md, "The sampler on a subset of queries").
 	IntervalsGibbsSubset IntervalMethod = "gibbs-subset"
 	// IntervalsAuto is the default of lovbench fit, lovbench-beam fit and
 	// run (fit.DefaultConfig): with the exact estimator and intervals on,
 	// IntervalsGibbs for a fit of at most AutoGibbsTrainSERPs training
-	// SERPs, IntervalsGibbsSubset up to AutoGibbsSubsetTrainSERPs;
-	// IntervalsCounts above and otherwise (Options.ResolveIntervals). An
+	// SERPs, IntervalsGibbsSubset above; IntervalsCounts otherwise
+	// (Options.ResolveIntervals). An
 	// engine
 	// resolves it from the whole log's training SERPs before it fits, so
 	// every engine picks alike; Fit refuses it unresolved.
@@ -52,32 +53,24 @@ const (
 // takes the Gibbs sampler. The sampler calibrates DBN's and SDBN's
 // intervals on the logs where the counts do not (10 k to 200 k SERPs on
 // both simulators), and costs several times the DBN fit: at this size a
-// few CPU-seconds to some tens. Above it, up to
-// AutoGibbsSubsetTrainSERPs, the sampler runs on a subset of the queries
-// (IntervalsGibbsSubset), which keeps the default fit within issue 36
-// part 7's budget at 1 M SERPs, where the counts over-cover sparse logs (docs/clickmodels.md, "The default: the sampler where it is
-// affordable", "The sampler on a subset of queries").
+// few CPU-seconds to some tens. Above it the sampler runs on a subset of
+// the queries (IntervalsGibbsSubset), which keeps the default fit within
+// issue 36 part 7's budget at 1 M SERPs, where the counts over-cover
+// sparse logs, and costs 1.02 x the counts' fit at 35 M SERPs under
+// --memory-limit 1GiB, the subset gathered from the shards
+// (gibbssubset.go; docs/clickmodels.md, "The default: the sampler where
+// it is affordable", "The sampler on a subset of queries"). Until
+// 2026-11-30 the counts were taken above 1,000,000 training SERPs, where
+// out of core the subset's 132 passes read and rewrote every shard's
+// chain (some 40 minutes at 35 M SERPs).
 const AutoGibbsTrainSERPs = 300_000
-
-// AutoGibbsSubsetTrainSERPs is the most training SERPs for which
-// IntervalsAuto takes the sampler on a subset (IntervalsGibbsSubset),
-// above AutoGibbsTrainSERPs; the counts are taken above it. The subset's
-// sweeps cost the same at any size, but out of core each of the
-// sampler's 132 passes still reads and rewrites every shard's chain,
-// which holds every pair of the shard, those outside the subset too: at
-// 35 M SERPs (26 M training) under --memory-limit 1GiB a pass took about
-// 19 s, some 40 minutes for the sampler alone where the whole fit with
-// the counts takes 11 (docs/clickmodels.md, "The sampler on a subset of
-// queries"). Part 7's
-// log of 1 M SERPs (750,000 training) is below it.
-const AutoGibbsSubsetTrainSERPs = 1_000_000
 
 // ResolveIntervals returns o with IntervalsAuto decided for a fit of
 // trainSERPs training SERPs (the whole log's, in every engine): with
 // intervals on, the exact estimator and no measurement setting of the
 // sampler's (Options.Gibbs), the sampler for at most AutoGibbsTrainSERPs
-// training SERPs and the sampler on a subset up to
-// AutoGibbsSubsetTrainSERPs; the counts above and otherwise. Any other method is returned as it is. It also sets the
+// training SERPs and the sampler on a subset above; the counts otherwise.
+// Any other method is returned as it is. It also sets the
 // rate of the sampler's subset (GibbsSetting.SubsetRate, and
 // IntervalsGibbsSubset's) from trainSERPs.
 func (o Options) ResolveIntervals(trainSERPs int64) Options {
@@ -87,10 +80,8 @@ func (o Options) ResolveIntervals(trainSERPs int64) Options {
 			o.Intervals = IntervalsCounts
 		case trainSERPs <= AutoGibbsTrainSERPs:
 			o.Intervals = IntervalsGibbs
-		case trainSERPs <= AutoGibbsSubsetTrainSERPs:
-			o.Intervals = IntervalsGibbsSubset
 		default:
-			o.Intervals = IntervalsCounts
+			o.Intervals = IntervalsGibbsSubset
 		}
 	}
 	if o.Gibbs.Subset > 0 {

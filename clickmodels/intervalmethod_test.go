@@ -9,9 +9,11 @@ import (
 
 // TestResolveIntervals: IntervalsAuto is the sampler up to
 // AutoGibbsTrainSERPs training SERPs (300,000) with the exact estimator
-// and intervals on, the counts at 300,001, under PyClick's estimator,
-// without intervals or with the sampler's measurement setting; the other
-// methods stay as they are; "" and "AUTO" parse to it.
+// and intervals on, the sampler on a subset of 50,000 training SERPs
+// above at any size (1,000,001 and 35 M too, since the subset is
+// gathered out of core), the counts under PyClick's estimator, without
+// intervals or with the sampler's measurement setting; the other methods
+// stay as they are; "" and "AUTO" parse to it.
 func TestResolveIntervals(t *testing.T) {
 	exact := EstimatorExact.Options()
 	exact.Intervals = IntervalsAuto
@@ -41,8 +43,9 @@ func TestResolveIntervals(t *testing.T) {
 		{"exact, 300,001", exact, 300001, IntervalsGibbsSubset, 50000.0 / 300001},
 		{"exact, 750,000", exact, 750000, IntervalsGibbsSubset, 1.0 / 15},
 		{"exact, 1,000,000", exact, 1000000, IntervalsGibbsSubset, 0.05},
-		{"exact, 1,000,001", exact, 1000001, IntervalsCounts, 0},
-		{"exact, 35 M", exact, 35000000, IntervalsCounts, 0},
+		{"exact, 1,000,001", exact, 1000001, IntervalsGibbsSubset, 50000.0 / 1000001},
+		{"exact, 35 M", exact, 35000000, IntervalsGibbsSubset, 1.0 / 700},
+		{"pyclick, 35 M", pyclick, 35000000, IntervalsCounts, 0},
 		{"subset asked, 35 M", subset, 35000000, IntervalsGibbsSubset, 1.0 / 700},
 		{"subset asked, 40,000", subset, 40000, IntervalsGibbsSubset, 1},
 		{"pyclick, 1,000", pyclick, 1000, IntervalsCounts, 0},

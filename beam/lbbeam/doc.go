@@ -9,11 +9,12 @@
 //     per EM iteration for all models, with the global parameters as a side
 //     input and exact sums (clickmodels.ExactSum) so that the outputs equal
 //     lovbench fit's byte for byte whatever the runner's merge order;
-//     with FitOptions.Intervals gibbs or gibbs-subset, DBN's and SDBN's
-//     Gibbs sampler after EM, one stage per pass over the shards
-//     (gibbs.go; the sampler is clickmodels.GibbsShards', histograms
-//     summed exactly; the subset's rate from the manifest's training
-//     SERPs).
+//     with FitOptions.Intervals gibbs, DBN's and SDBN's Gibbs sampler
+//     after EM, one stage per pass over the shards (gibbs.go; the
+//     sampler is clickmodels.GibbsShards', histograms summed exactly);
+//     with gibbs-subset, the subset of the queries (its rate from the
+//     manifest's training SERPs) gathered from the shards and sampled in
+//     one element (buildGibbsSubset: three stages, no chain file).
 //
 // One exception to the project's rule of no global state: a worker
 // process keeps the shards its EM steps opened, and the Gibbs sampler's

@@ -76,10 +76,11 @@ type FitOptions struct {
 	NoIntervals bool
 	// Intervals is how DBN's and SDBN's intervals are computed, as
 	// lovbench fit --intervals-from (clickmodels.Options.Intervals): with
-	// IntervalsGibbs or IntervalsGibbsSubset the Gibbs sampler runs after
-	// EM, one stage per pass over the shards (gibbs.go), the subset's
-	// rate resolved from the manifest's training SERPs, and the relevance
-	// files equal lovbench fit's.
+	// IntervalsGibbs the Gibbs sampler runs after EM, one stage per pass
+	// over the shards (gibbs.go), with IntervalsGibbsSubset on the subset
+	// gathered from the shards (buildGibbsSubset), its rate resolved from
+	// the manifest's training SERPs; the relevance files equal lovbench
+	// fit's.
 	Intervals clickmodels.IntervalMethod
 	// SubsetSERPs is clickmodels.Options.SubsetSERPs: with Intervals
 	// gibbs-subset, the training SERPs of the sampler's subset (0:
@@ -897,12 +898,30 @@ func (f *finishFn) gibbsShards() (*clickmodels.GibbsShards, error) {
 }
 
 func (f *finishFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard int, state []byte, msgs func(*[]byte) bool, emit func(ShardFinal)) error {
-	var cur, old []byte
+	var (
+		cur, old []byte
+		gs       *clickmodels.GibbsShards
+		sub      *clickmodels.GibbsPartResult
+	)
 	if f.Gibbs {
-		// The state is the model's EM state and the shard's chain's
-		// hashes (gibbs.go).
 		var err error
-		if state, cur, old, err = splitChainState(state); err != nil {
+		if gs, err = f.gibbsShards(); err != nil {
+			return err
+		}
+		if gs.Subset() {
+			// The state is the model's EM state and the shard's result
+			// of the sampler on the subset (gibbsAttachFn).
+			segs, err := splitSegs(state, 2)
+			if err != nil {
+				return fmt.Errorf("shard %d: %w", shard, err)
+			}
+			state = segs[0]
+			if sub, err = clickmodels.UnmarshalGibbsPartResult(segs[1]); err != nil {
+				return fmt.Errorf("shard %d: %w", shard, err)
+			}
+		} else if state, cur, old, err = splitChainState(state); err != nil {
+			// Else the model's EM state and the shard's chain's hashes
+			// (gibbs.go).
 			return fmt.Errorf("shard %d: %w", shard, err)
 		}
 	}
@@ -916,13 +935,17 @@ func (f *finishFn) ProcessElement(ctx context.Context, _ beamstate.Provider, sha
 		return err
 	}
 	var m *clickmodels.Model
-	if f.Gibbs {
-		// The relevance's Betas from the shard's finished chain
-		// (gibbsFn's last pass).
-		var gs *clickmodels.GibbsShards
-		if gs, err = f.gibbsShards(); err != nil {
+	switch {
+	case sub != nil:
+		// The relevance's Betas from the shard's result of the sampler
+		// on the subset.
+		if err := gs.SetPartResult(shard, sub); err != nil {
 			return err
 		}
+		m, err = gs.FinalModel(ctx, sf, shard, 0, f.options())
+	case f.Gibbs:
+		// The relevance's Betas from the shard's finished chain
+		// (gibbsFn's last pass).
 		key := f.key()
 		c, err := opened.chainAt(ctx, key, cur, chainPath(f.Dir, shard, key.kind, cur))
 		if err != nil {
@@ -942,7 +965,7 @@ func (f *finishFn) ProcessElement(ctx context.Context, _ beamstate.Provider, sha
 				return err
 			}
 		}
-	} else {
+	default:
 		m, err = sf.FinalModel(ctx, 0, f.options())
 	}
 	if err != nil {

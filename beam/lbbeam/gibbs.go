@@ -18,6 +18,9 @@ import (
 func init() {
 	register.DoFn8x1[context.Context, beamstate.Provider, int, []byte, func(*[]byte) bool, func(*[]byte) bool, func(int, []byte), func([]byte), error](&gibbsFn{})
 	register.DoFn4x1[context.Context, []byte, func(*[]byte) bool, func([]byte), error](&gibbsReduceFn{})
+	register.DoFn6x1[context.Context, beamstate.Provider, int, []byte, func(*[]byte) bool, func([]byte), error](&gibbsGatherFn{})
+	register.DoFn4x1[context.Context, []byte, func(*[]byte) bool, func([]byte), error](&gibbsSubsetFn{})
+	register.DoFn6x1[context.Context, beamstate.Provider, int, []byte, func(*[]byte) bool, func(int, []byte), error](&gibbsAttachFn{})
 }
 
 // buildGibbs adds the Gibbs sampler of fin's model (lovbench fit
@@ -59,6 +62,9 @@ func buildGibbs(s beam.Scope, fin *finishFn, state, msgs beam.PCollection) (beam
 		return beam.PCollection{}, err
 	}
 	s = s.Scope("gibbs")
+	if gs.Subset() {
+		return buildGibbsSubset(s, fin, state, msgs), nil
+	}
 	round := beam.Create(s, []byte{})
 	for p := range gs.Passes() {
 		var m beam.PCollection
@@ -355,4 +361,126 @@ func (e *openedShard) dropChain(key fitKey) {
 		e.size -= kc.size
 		delete(e.chains, key)
 	}
+}
+
+// buildGibbsSubset adds the Gibbs sampler of fin's model on a subset of
+// the queries (lovbench fit --intervals-from gibbs-subset;
+// clickmodels.GibbsShards.Subset) to scope s after its EM, in three
+// stages instead of one per pass over the shards:
+//
+//	(shard, EM state) --gather, side input: the EM messages--> the shard's part of the subset
+//	impulse --the sampler, side input: every shard's part--> every shard's result
+//	(shard, EM state) --attach, side input: the results--> (shard, EM state + its result)
+//
+// Each shard hands over its subset's records, pairs and fitted values
+// once (GibbsShards.Gather), the sampler runs on them all in one element
+// (GibbsShards.RunParts: its chains hold the subset alone, in memory, and
+// no chain file is written), and each shard's finish takes its pairs'
+// Betas from its result. The logic is clickmodels', which
+// outofcore.RunShards runs the same way, so the relevance's Betas are
+// lovbench fit's bits.
+func buildGibbsSubset(s beam.Scope, fin *finishFn, state, msgs beam.PCollection) beam.PCollection {
+	parts := beam.ParDo(s, &gibbsGatherFn{Fin: *fin, Keyed: keyedState()}, state, beam.SideInput{Input: msgs})
+	results := beam.ParDo(s, &gibbsSubsetFn{Fin: *fin}, beam.Impulse(s), beam.SideInput{Input: parts})
+	return beam.ParDo(s, &gibbsAttachFn{Shards: fin.Shards, Keyed: keyedState()}, state, beam.SideInput{Input: results})
+}
+
+// gibbsGatherFn emits one shard's part of the sampler's subset of Fin's
+// model: the shard's index (uvarint) and its clickmodels.GibbsPart.
+type gibbsGatherFn struct {
+	Fin   finishFn
+	Keyed beamstate.Value[bool] // never used: see keyedState
+}
+
+func (f *gibbsGatherFn) ProcessElement(ctx context.Context, _ beamstate.Provider, shard int, state []byte, msgs func(*[]byte) bool, emit func([]byte)) error {
+	fin := &f.Fin
+	gs, err := fin.gibbsShards()
+	if err != nil {
+		return err
+	}
+	var opened *openedShard
+	sf, _, err := fin.finalFit(ctx, &opened, shard, state, msgs)
+	if err != nil {
+		return err
+	}
+	part, err := gs.Gather(sf)
+	if err != nil {
+		return fmt.Errorf("shard %d: %w", shard, err)
+	}
+	b, err := part.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	openShards.put(opened, fin.Cache)
+	emit(joinSegs([][]byte{binary.AppendUvarint(nil, uint64(shard)), b}))
+	return nil
+}
+
+// gibbsSubsetFn runs the sampler on every shard's part of the subset
+// (gibbsGatherFn) and emits the shards' results (GibbsPartResult), in
+// shard order, as one element (joinSegs).
+type gibbsSubsetFn struct{ Fin finishFn }
+
+func (f *gibbsSubsetFn) ProcessElement(ctx context.Context, _ []byte, parts func(*[]byte) bool, emit func([]byte)) error {
+	gs, err := f.Fin.gibbsShards()
+	if err != nil {
+		return err
+	}
+	n := f.Fin.Shards
+	all := make([]*clickmodels.GibbsPart, n)
+	var b []byte
+	for parts(&b) {
+		segs, err := splitSegs(b, 2)
+		if err != nil {
+			return err
+		}
+		k, w := binary.Uvarint(segs[0])
+		if w != len(segs[0]) || k >= uint64(n) || all[k] != nil {
+			return fmt.Errorf("lbbeam: a Gibbs subset's part of shard %d of %d, or twice", k, n)
+		}
+		if all[k], err = clickmodels.UnmarshalGibbsPart(segs[1]); err != nil {
+			return fmt.Errorf("shard %d: %w", k, err)
+		}
+		b = nil // a fresh slice for the next part
+	}
+	for k, p := range all {
+		if p == nil {
+			return fmt.Errorf("lbbeam: no Gibbs subset's part of shard %d", k)
+		}
+	}
+	res, err := gs.RunParts(ctx, all)
+	if err != nil {
+		return err
+	}
+	out := make([][]byte, n)
+	for k, r := range res {
+		if out[k], err = r.MarshalBinary(); err != nil {
+			return err
+		}
+	}
+	emit(joinSegs(out))
+	return nil
+}
+
+// gibbsAttachFn appends to a shard's EM state its result of the sampler
+// on the subset (gibbsSubsetFn's element), for the finish.
+type gibbsAttachFn struct {
+	Shards int
+	Keyed  beamstate.Value[bool] // never used: see keyedState
+}
+
+func (f *gibbsAttachFn) ProcessElement(_ context.Context, _ beamstate.Provider, shard int, state []byte, results func(*[]byte) bool, emit func(int, []byte)) error {
+	var b []byte
+	if !results(&b) {
+		return errors.New("lbbeam: no result of the Gibbs sampler on the subset")
+	}
+	segs, err := splitSegs(b, f.Shards)
+	if err != nil {
+		return err
+	}
+	if shard < 0 || shard >= f.Shards {
+		return fmt.Errorf("lbbeam: shard %d of %d", shard, f.Shards)
+	}
+	emit(shard, joinSegs([][]byte{state, segs[shard]}))
+	return nil
 }

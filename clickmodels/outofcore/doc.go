@@ -14,7 +14,10 @@
 // files), then per model load or fit and finish, then write. Under a
 // budget the shards' pair values and the fitted pairs also wait in files
 // (clickmodels' pair files) in a temporary directory under the output
-// directory.
+// directory. DBN's and SDBN's Gibbs sampler runs after EM, one pass over
+// the shards per sweep (clickmodels.GibbsShards), or, on a subset of the
+// queries, on the subset gathered from the shards in one pass and
+// sampled in memory (GibbsShards.Gather, RunParts).
 //
 // The prepared-shard file (prepfile.go; format version
 // PreparedShardVersion, documented in docs/scale.md, "Prepared-shard

@@ -376,6 +376,9 @@ func (r *shardRun) gibbs(k clickmodels.Kind, fs []*clickmodels.ShardFit, vals *p
 		return nil, err
 	}
 	r.logMem("Gibbs sampler started", "model", k.String())
+	if gs.Subset() {
+		return gs, r.gibbsSubset(k, gs, fs, vals, global)
+	}
 	var scratch *clickmodels.Data // arrays of the last spilled shard read
 	first := true
 	err = gs.Run(r.ctx, func(fn func(int, *clickmodels.ShardFit) error) error {
@@ -416,6 +419,38 @@ func (r *shardRun) gibbs(k clickmodels.Kind, fs []*clickmodels.ShardFit, vals *p
 	}
 	r.logMem("Gibbs sampler done", "model", k.String())
 	return gs, nil
+}
+
+// gibbsSubset runs the sampler of gs on a subset of the queries
+// (clickmodels.GibbsShards.Subset): one pass over the fitted shards
+// gathers the subset's records, pairs and values (a spilled shard read
+// from its file, its pair values from theirs), and the sampler runs on
+// them in memory (RunParts), its chains holding the subset alone; each
+// shard's final model (finish) takes its pairs' Betas from the result.
+func (r *shardRun) gibbsSubset(k clickmodels.Kind, gs *clickmodels.GibbsShards, fs []*clickmodels.ShardFit, vals *pairValues, global []float64) error {
+	parts := make([]*clickmodels.GibbsPart, r.n)
+	for i := range r.n {
+		f := fs[i]
+		if f == nil {
+			p, err := r.shard(i)
+			if err != nil {
+				return err
+			}
+			f = clickmodels.NewShardFitShared(r.ctx, p.Data, p.Test, k, r.cfg.Options, global, false)
+			if err := vals.load(i, f); err != nil {
+				return err
+			}
+		}
+		var err error
+		if parts[i], err = gs.Gather(f); err != nil {
+			return fmt.Errorf("shard %d: %w", i, err)
+		}
+	}
+	if _, err := gs.RunParts(r.ctx, parts); err != nil {
+		return err
+	}
+	r.logMem("Gibbs sampler done", "model", k.String())
+	return nil
 }
 
 // finish builds shard i's final model after done iterations (its
