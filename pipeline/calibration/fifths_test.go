@@ -153,8 +153,8 @@ func TestFifthsRefDBNAtScale(t *testing.T) {
 }
 
 // TestFifthsRefDBNSubset holds the sampler on a subset of the queries
-// (clickmodels.IntervalsGibbsSubset, auto's choice from 300,000 to
-// 1,000,000 training SERPs) to the targets on the log of
+// (clickmodels.IntervalsGibbsSubset, auto's choice above 300,000
+// training SERPs) to the targets on the log of
 // TestFifthsRefDBNAtScale, its subset forced to a tenth of the 75,000
 // training SERPs, the share it takes at 750,000: the pairs outside it
 // take the counts' Betas corrected by the maps fitted to the subset's
