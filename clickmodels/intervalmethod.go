@@ -215,11 +215,13 @@ func CheckSubsetSERPs(n float64) error {
 // engines pass it on as given), so Fit does not check this.
 func (o Options) checkSubsetSERPs() error {
 	const flag = "the sampler's subset size (--gibbs-subset-serps, click_models.gibbs_subset_serps)"
-	switch {
-	case o.SubsetSERPs == 0:
+	if o.SubsetSERPs == 0 {
 		return nil
-	case CheckSubsetSERPs(o.SubsetSERPs) != nil:
-		return fmt.Errorf("%s: %w", flag, CheckSubsetSERPs(o.SubsetSERPs))
+	}
+	if err := CheckSubsetSERPs(o.SubsetSERPs); err != nil {
+		return fmt.Errorf("%s: %w", flag, err)
+	}
+	switch {
 	case o.Intervals == IntervalsGibbsSubset:
 		return nil
 	case o.Intervals != IntervalsAuto:

@@ -58,9 +58,10 @@ func TestDefaultPathRecoversContinuation(t *testing.T) {
 		}
 		rc := fit.DefaultConfig().RunConfig
 		rc.Kinds = []clickmodels.Kind{clickmodels.DBN}
-		// The continuation is the EM fit's whatever computes the
-		// intervals: the counts' spare the Gibbs sampler (the default,
-		// auto, on these 15,000 training SERPs), which holds it there.
+		// The continuation is the EM fit's, whichever method computes
+		// the intervals: the counts spare the test the Gibbs sampler
+		// (auto's choice on these 15,000 training SERPs), which does
+		// not change it.
 		rc.Intervals = clickmodels.IntervalsCounts
 		fd := filepath.Join(dir, "fit-"+name)
 		if _, _, err := calibration.Fit(ctx, ing, rc, fd); err != nil {
