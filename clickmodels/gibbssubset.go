@@ -38,6 +38,39 @@ import (
 // impressions, as in the subset of the whole log, and no other pair
 // enters a fit, as none outside the subset does there.
 
+// GibbsSubsetBytesPerSERP is the memory the sampler on a subset of the
+// queries holds per training SERP of its subset at its peak: the parts
+// gathered from the shards (GibbsPart: records, pairs, names, fitted
+// values), the one Data RunParts joins them into, and the sampler's
+// evidence and chain there. Measured with the heap's objects sampled
+// every 0.2 ms around Gather and RunParts (the collector at 5 percent)
+// on simulated DBN logs of 400,000 SERPs, the subset from 82,016 SERPs
+// to the whole log: 424 bytes per SERP more over 400,000 queries (1.7
+// of the subset's pairs per SERP), 268 over 40,000 queries; rounded up
+// (docs/scale.md, "The gathered subset under --memory-limit"). A log
+// with more distinct pairs per SERP costs more: some 260 bytes a pair
+// and 120 a record. The sampler's fixed cost, its cells' histograms
+// (6.5 MB each, whatever the log's size), is not in it: the sampler on
+// the whole log (IntervalsGibbs) has it too.
+const GibbsSubsetBytesPerSERP = 512
+
+// GibbsSubsetTrainSERPs returns about how many training SERPs the
+// sampler's subset of queries holds in c's fit of a log of trainSERPs
+// training SERPs (its size resolved as Options.ResolveIntervals does,
+// at most the log's): 0 when the fit runs no sampler on a subset (no
+// DBN or SDBN, intervals other than gibbs-subset, a loaded model).
+func (c RunConfig) GibbsSubsetTrainSERPs(trainSERPs int64) float64 {
+	if c.LoadDir != "" || !slices.ContainsFunc(c.Kinds, func(k Kind) bool { return k == DBN || k == SDBN }) {
+		return 0
+	}
+	o := c.Options.ResolveIntervals(trainSERPs)
+	g := o.gibbsSetting()
+	if o.NoIntervals || g.Sweeps == 0 || g.Subset <= 0 {
+		return 0
+	}
+	return g.SubsetRate * float64(trainSERPs)
+}
+
 // GibbsPart is one shard's share of the sampler's subset (Gather): the
 // records of its queries in the subset, in shard order, with their
 // pairs (in shard order), names and fitted values, the EM's global

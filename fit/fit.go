@@ -10,12 +10,14 @@ package fit
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/clickmodels/outofcore"
+	"github.com/lovbench/lovbench/internal/bytesize"
 	"github.com/lovbench/lovbench/internal/membudget"
 	"github.com/lovbench/lovbench/sessions"
 	"github.com/lovbench/lovbench/sessions/split"
@@ -170,7 +172,9 @@ func Check(cfg Config) error {
 //     cfg.Dir/.shards first (sessions.YandexToParquet) and fitted as one.
 //
 // A memory limit too small for the log's shards is a
-// *shards.LimitTooSmallError.
+// *shards.LimitTooSmallError, and one too small for the Gibbs sampler's
+// subset of queries a *SubsetMemoryError (checkSubsetMemory), both
+// before any shard is prepared.
 func Run(ctx context.Context, in Config) (Report, error) {
 	if err := Check(in); err != nil {
 		return nil, err
@@ -187,6 +191,9 @@ func Run(ctx context.Context, in Config) (Report, error) {
 		}
 		if in.ShardSplit {
 			cfg.Split = ""
+		}
+		if err := checkSubsetMemory(cfg, b, d); err != nil {
+			return nil, err
 		}
 		return outofcore.RunShards(ctx, d, cfg, dir)
 	}
@@ -244,8 +251,46 @@ func Run(ctx context.Context, in Config) (Report, error) {
 	}
 	defer os.Remove(tmp)
 	defer cleanup()
+	if err := checkSubsetMemory(cfg, b, src); err != nil {
+		return nil, err
+	}
 	if cfg.Log != nil {
 		cfg.Log.Info("fitting", "path", pq, "shards", src.NumShards(), "memory_limit", cfg.MemoryLimit)
 	}
 	return outofcore.RunShards(ctx, src, cfg, dir)
+}
+
+// SubsetMemoryError is Run's error for a fit whose Gibbs sampler's subset
+// of queries (--intervals-from gibbs-subset, or auto where it picks it)
+// would not fit in its share of the memory limit (membudget.Fit.GibbsSubset).
+type SubsetMemoryError struct {
+	Limit, Share int64   // the memory limit and the subset's share of it
+	SERPs        float64 // the subset's training SERPs, about
+	TrainSERPs   int64   // the log's
+	Need         int64   // SERPs * clickmodels.GibbsSubsetBytesPerSERP
+}
+
+func (e *SubsetMemoryError) Error() string {
+	return fmt.Sprintf("fit: the Gibbs sampler's subset of queries (--gibbs-subset-serps, left out %d), about %.0f of the log's %d training SERPs, "+
+		"needs about %s, more than its share of --memory-limit %s (a quarter, %s): give --gibbs-subset-serps %d or less, or --memory-limit %s or more",
+		clickmodels.GibbsSubsetSERPs, e.SERPs, e.TrainSERPs, bytesize.Format(e.Need), bytesize.Format(e.Limit), bytesize.Format(e.Share),
+		e.Share/clickmodels.GibbsSubsetBytesPerSERP, bytesize.Format(membudget.MinFitLimit(e.Need)))
+}
+
+// checkSubsetMemory refuses, under a memory limit (b), a fit of src
+// whose sampler's subset of queries (cfg.GibbsSubsetTrainSERPs of src's
+// training SERPs, at clickmodels.GibbsSubsetBytesPerSERP) would take more
+// than its share, b.GibbsSubset: the subset is gathered and sampled in
+// memory after EM, where nothing else would bound it.
+func checkSubsetMemory(cfg clickmodels.RunConfig, b membudget.Fit, src split.Source) error {
+	if b.Limit <= 0 {
+		return nil
+	}
+	_, train, _, _ := src.Info()
+	n := cfg.GibbsSubsetTrainSERPs(train)
+	need := int64(math.Ceil(n * clickmodels.GibbsSubsetBytesPerSERP))
+	if need <= b.GibbsSubset {
+		return nil
+	}
+	return &SubsetMemoryError{Limit: b.Limit, Share: b.GibbsSubset, SERPs: n, TrainSERPs: train, Need: need}
 }

@@ -268,6 +268,10 @@ func runFit(cmd *cobra.Command, path, shardDir string, cfg clickmodels.RunConfig
 	if errors.As(err, &small) {
 		return nil, usagef("fit: --memory-limit: %v", err)
 	}
+	var subset *fit.SubsetMemoryError
+	if errors.As(err, &subset) {
+		return nil, usagef("%v", err)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,11 @@
 //	spilled shards' pair values held in memory   L/8     the same budget again
 //	pair values of all shards, E-step work,      the rest
 //	  output buffers
+//	the Gibbs sampler's subset of queries,       L/4     fit.Run refuses a fit whose
+//	  gathered after EM (its records, pairs              subset would not fit
+//	  and values, joined into one Data, and              (clickmodels.RunConfig.
+//	  the sampler's chain on it): the share              GibbsSubsetTrainSERPs,
+//	  of preparing a shard, done by then                 GibbsSubsetBytesPerSERP)
 //
 // A Yandex log is converted to a sessions Parquet file first under any
 // limit (fit.Run), so that it is streamed, never loaded whole.
@@ -55,6 +60,12 @@ type Fit struct {
 	// PreparedHeld bounds the prepared shards that outofcore.RunShards
 	// holds in memory (clickmodels.RunConfig.PreparedBudget).
 	PreparedHeld int64
+	// GibbsSubset is the most the sampler on a subset of the queries
+	// (--intervals-from gibbs-subset) may hold: its subset gathered from
+	// the shards after EM and its chain on it. The shards are all
+	// prepared by then, so it is ShardPrepare's quarter again; fit.Run
+	// refuses a fit whose subset would not fit in it.
+	GibbsSubset int64
 }
 
 // shareDivisor: preparing one shard gets a quarter of the limit.
@@ -72,13 +83,15 @@ func ForFit(limit int64) Fit {
 	if limit <= 0 {
 		return Fit{}
 	}
-	return Fit{Limit: limit, ShardPrepare: max(limit/shareDivisor, 1), PreparedHeld: max(limit/heldDivisor, 1)}
+	q := max(limit/shareDivisor, 1)
+	return Fit{Limit: limit, ShardPrepare: q, PreparedHeld: max(limit/heldDivisor, 1), GibbsSubset: q}
 }
 
-// MinFitLimit is the smallest limit whose ShardPrepare is at least
-// shardPrepare bytes: the inverse of ForFit for shards.MinMemoryLimit.
-func MinFitLimit(shardPrepare int64) int64 {
-	return max(shareDivisor*shardPrepare, 1)
+// MinFitLimit is the smallest limit whose ShardPrepare (and GibbsSubset,
+// the same quarter) is at least share bytes: the inverse of ForFit for
+// shards.MinMemoryLimit and for the sampler's subset (fit.Run).
+func MinFitLimit(share int64) int64 {
+	return max(shareDivisor*share, 1)
 }
 
 // SoftLimit is Go's soft memory limit for a process under a limit of

@@ -8,14 +8,14 @@ import (
 // TestForFit: the shares of the package doc, by hand for 1 GiB.
 func TestForFit(t *testing.T) {
 	const gib = 1 << 30
-	if got, want := ForFit(gib), (Fit{Limit: gib, ShardPrepare: 256 << 20, PreparedHeld: 128 << 20}); got != want {
+	if got, want := ForFit(gib), (Fit{Limit: gib, ShardPrepare: 256 << 20, PreparedHeld: 128 << 20, GibbsSubset: 256 << 20}); got != want {
 		t.Errorf("ForFit(1GiB) = %+v, want %+v", got, want)
 	}
 	if got := ForFit(0); got != (Fit{}) {
 		t.Errorf("ForFit(0) = %+v, want the zero budget", got)
 	}
-	if got := ForFit(3); got.ShardPrepare != 1 {
-		t.Errorf("ForFit(3).ShardPrepare = %d, want 1 (never 0 under a limit)", got.ShardPrepare)
+	if got := ForFit(3); got.ShardPrepare != 1 || got.GibbsSubset != 1 {
+		t.Errorf("ForFit(3) = %+v, want shares of 1 (never 0 under a limit)", got)
 	}
 	// MinFitLimit inverts ForFit: the smallest limit whose shard share
 	// reaches 1000 bytes is 4000.
