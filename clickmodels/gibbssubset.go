@@ -41,18 +41,18 @@ import (
 // GibbsSubsetBytesPerSERP is the memory the sampler on a subset of the
 // queries holds per training SERP of its subset at its peak: the parts
 // gathered from the shards (GibbsPart: records, pairs, names, fitted
-// values), the one Data RunParts joins them into, and the sampler's
-// evidence and chain there. Measured with the heap's objects sampled
-// every 0.2 ms around Gather and RunParts (the collector at 5 percent)
-// on simulated DBN logs of 400,000 SERPs, the subset from 82,016 SERPs
-// to the whole log: 424 bytes per SERP more over 400,000 queries (1.7
-// of the subset's pairs per SERP), 268 over 40,000 queries; rounded up
-// (docs/scale.md, "The gathered subset under --memory-limit"). A log
-// with more distinct pairs per SERP costs more: some 260 bytes a pair
-// and 120 a record. The sampler's fixed cost, its cells' histograms
-// (6.5 MB each, whatever the log's size), is not in it: the sampler on
-// the whole log (IntervalsGibbs) has it too.
-const GibbsSubsetBytesPerSERP = 512
+// values), the one Data RunParts joins them into (emptying the parts as
+// it goes) and the sampler's evidence and chain there. Measured with
+// the heap's objects sampled every 0.2 ms around Gather and RunParts
+// (the collector at 5 percent) on simulated DBN logs of 400,000 SERPs,
+// the subset from about 80,000 SERPs to the whole log: 339 bytes per
+// SERP more over 400,000 queries (1.7 of the subset's pairs per SERP),
+// 182 over 40,000 queries (0.9); the first rounded up (docs/scale.md,
+// "The gathered subset under --memory-limit"). A log with more distinct
+// pairs per SERP costs more. The sampler's fixed cost, its cells'
+// histograms (6.5 MB each pass, whatever the log's size), is not in it:
+// the sampler on the whole log (IntervalsGibbs) has it too.
+const GibbsSubsetBytesPerSERP = 352
 
 // GibbsSubsetTrainSERPs returns about how many training SERPs the
 // sampler's subset of queries holds in c's fit of a log of trainSERPs
@@ -188,23 +188,36 @@ func (gs *GibbsShards) Gather(s *ShardFit) (*GibbsPart, error) {
 // gathered puts the parts (every shard's, in shard order) together into
 // one Data, a chunk closed at the next boundary of a shard's chunk once
 // it holds chunkRanks ranks (the chunks only share out the work), with
-// the pairs' values and the part each pair came from (its first pair's
-// index by part).
+// the pairs' values and the pairs each part gave (part k's are
+// [firstPair[k], firstPair[k+1])). It empties each part once it is
+// copied, so that the subset is not held twice while the sampler runs
+// (GibbsSubsetBytesPerSERP); a failure leaves the parts as they were.
 func gathered(parts []*GibbsPart) (d *Data, attr, sat, global []float64, exact bool, firstPair []int, err error) {
 	if len(parts) == 0 {
 		return nil, nil, nil, nil, false, nil, errors.New("click models: no shard's part of the Gibbs subset")
 	}
 	p0 := parts[0]
+	for k, p := range parts {
+		if p.ranks != p0.ranks || p.exact != p0.exact || !slices.Equal(p.global, p0.global) {
+			return nil, nil, nil, nil, false, nil, fmt.Errorf("click models: the Gibbs subset's part %d is of another fit than part 0", k)
+		}
+	}
+	// The arrays at their final sizes: appending would hold up to twice
+	// them while they grow.
+	var nq, nd, np, nr, nrp int
+	for _, p := range parts {
+		nq, nd, np, nr, nrp = nq+len(p.queries), nd+len(p.docs), np+p.Pairs(), nr+p.Records(), nrp+len(p.recPair)
+	}
 	log := &sessions.Log{}
-	d = &Data{log: log, ranks: p0.ranks, recOff: []int64{0}}
+	log.Queries.Names, log.Docs.Names = make([]string, 0, nq), make([]string, 0, nd)
+	d = &Data{log: log, ranks: p0.ranks, recOff: make([]int64, 1, nr+1), pairQuery: make([]int32, 0, np), pairDoc: make([]int32, 0, np),
+		recPair: make([]int32, 0, nrp), recClicks: make([]uint64, 0, nr), recWeight: make([]float64, 0, nr)}
+	attr, sat = make([]float64, 0, np), make([]float64, 0, np)
 	exact, global = p0.exact, p0.global
 	cur := chunk{}
 	ranks := 0
-	firstPair = make([]int, len(parts))
+	firstPair = make([]int, len(parts)+1)
 	for k, p := range parts {
-		if p.ranks != p0.ranks || p.exact != exact || !slices.Equal(p.global, global) {
-			return nil, nil, nil, nil, false, nil, fmt.Errorf("click models: the Gibbs subset's part %d is of another fit than part 0", k)
-		}
 		q0, doc0, pair0, rec0 := int32(len(log.Queries.Names)), int32(len(log.Docs.Names)), int32(d.Pairs()), len(d.recClicks)
 		firstPair[k] = int(pair0)
 		log.Queries.Names = append(log.Queries.Names, p.queries...)
@@ -232,7 +245,9 @@ func gathered(parts []*GibbsPart) (d *Data, attr, sat, global []float64, exact b
 			}
 			ranks += int(p.recOff[ch[1]] - p.recOff[ch[0]])
 		}
+		*p = GibbsPart{ranks: p.ranks, exact: p.exact, global: p.global}
 	}
+	firstPair[len(parts)] = d.Pairs()
 	if cur.recHi, cur.pairHi = len(d.recClicks), d.Pairs(); cur.recHi > cur.recLo || cur.pairHi > cur.pairLo {
 		d.chunks = append(d.chunks, cur)
 	}
@@ -251,7 +266,9 @@ type GibbsPartResult struct {
 
 // RunParts runs the sampler on the subset that parts (every shard's
 // Gather, in shard order) hold, in memory, and keeps each shard's
-// result for FinalModel; it returns them, in the order of parts.
+// result for FinalModel; it returns them, in the order of parts. It
+// empties the parts (gathered): their records and pairs are then the
+// sampler's.
 func (gs *GibbsShards) RunParts(ctx context.Context, parts []*GibbsPart) ([]*GibbsPartResult, error) {
 	if !gs.Subset() || len(parts) != len(gs.results) {
 		return nil, fmt.Errorf("click models: %d parts of the Gibbs subset for %d shards (subset: %t)", len(parts), len(gs.results), gs.Subset())
@@ -271,8 +288,8 @@ func (gs *GibbsShards) RunParts(ctx context.Context, parts []*GibbsPart) ([]*Gib
 		return nil, err
 	}
 	res := make([]*GibbsPartResult, len(parts))
-	for k, p := range parts {
-		lo, hi := first[k], first[k]+p.Pairs()
+	for k := range parts {
+		lo, hi := first[k], first[k+1]
 		r := &GibbsPartResult{relA: ev.RelAlpha[lo:hi], relB: ev.RelBeta[lo:hi]}
 		if ev.RelMean != nil {
 			r.relMean = ev.RelMean[lo:hi]

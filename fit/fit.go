@@ -271,9 +271,10 @@ type SubsetMemoryError struct {
 }
 
 func (e *SubsetMemoryError) Error() string {
-	return fmt.Sprintf("fit: the Gibbs sampler's subset of queries (--gibbs-subset-serps, left out %d), about %.0f of the log's %d training SERPs, "+
-		"needs about %s, more than its share of --memory-limit %s (a quarter, %s): give --gibbs-subset-serps %d or less, or --memory-limit %s or more",
-		clickmodels.GibbsSubsetSERPs, e.SERPs, e.TrainSERPs, bytesize.Format(e.Need), bytesize.Format(e.Limit), bytesize.Format(e.Share),
+	return fmt.Sprintf("fit: the Gibbs sampler's subset of queries (--intervals-from gibbs-subset, or auto above %d training SERPs; its size --gibbs-subset-serps, %d if left out), "+
+		"about %.0f of the log's %d training SERPs, needs about %s, more than its share of --memory-limit %s (a quarter, %s): "+
+		"give --gibbs-subset-serps %d or less, or --memory-limit %s or more",
+		clickmodels.AutoGibbsTrainSERPs, clickmodels.GibbsSubsetSERPs, e.SERPs, e.TrainSERPs, bytesize.Format(e.Need), bytesize.Format(e.Limit), bytesize.Format(e.Share),
 		e.Share/clickmodels.GibbsSubsetBytesPerSERP, bytesize.Format(membudget.MinFitLimit(e.Need)))
 }
 
