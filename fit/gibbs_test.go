@@ -55,6 +55,18 @@ func gibbsLog(t *testing.T) (yandex, parquet string) {
 	return yandex, parquet
 }
 
+// gibbsShards cuts gibbsLog's Parquet file into 3 query shards with the
+// fit's default split and returns their directory.
+func gibbsShards(t *testing.T, parquet string) string {
+	t.Helper()
+	sp := shards.SplitConfig{Split: split.Spec, TrainFraction: split.DefaultTrainFraction, Seed: split.DefaultSeed}
+	shardDir := t.TempDir()
+	if _, err := shards.Write(context.Background(), filepath.Dir(parquet), 3, sp, shardDir, shards.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return shardDir
+}
+
 // TestRunGibbsPaths: with the Gibbs sampler's intervals
 // (clickmodels.IntervalsGibbs), every path of Run writes the relevance
 // file of the Yandex log fitted in memory, byte for byte: the log as a
@@ -64,11 +76,7 @@ func gibbsLog(t *testing.T) (yandex, parquet string) {
 // --load with an error that names it.
 func TestRunGibbsPaths(t *testing.T) {
 	yandex, parquet := gibbsLog(t)
-	sp := shards.SplitConfig{Split: split.Spec, TrainFraction: split.DefaultTrainFraction, Seed: split.DefaultSeed}
-	shardDir := t.TempDir()
-	if _, err := shards.Write(context.Background(), filepath.Dir(parquet), 3, sp, shardDir, shards.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	shardDir := gibbsShards(t, parquet)
 	run := func(what string, set func(*Config)) []byte {
 		t.Helper()
 		cfg := DefaultConfig()

@@ -12,7 +12,6 @@ import (
 	"github.com/lovbench/lovbench/internal/membudget"
 	"github.com/lovbench/lovbench/sessions"
 	"github.com/lovbench/lovbench/sessions/split"
-	"github.com/lovbench/lovbench/shards"
 )
 
 // sizedSource is a split.Source that only tells its size (Info), as a
@@ -116,11 +115,7 @@ func TestCheckSubsetMemoryByHand(t *testing.T) {
 // MiB, takes it too.
 func TestRunRefusesSubsetOverLimit(t *testing.T) {
 	_, parquet := gibbsLog(t)
-	sp := shards.SplitConfig{Split: split.Spec, TrainFraction: split.DefaultTrainFraction, Seed: split.DefaultSeed}
-	shardDir := t.TempDir()
-	if _, err := shards.Write(context.Background(), filepath.Dir(parquet), 3, sp, shardDir, shards.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	shardDir := gibbsShards(t, parquet)
 	run := func(limit int64, subset float64, set func(*Config)) (string, error) {
 		cfg := DefaultConfig()
 		cfg.Kinds = []clickmodels.Kind{clickmodels.DBN}
