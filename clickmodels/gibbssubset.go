@@ -48,10 +48,12 @@ import (
 // the subset from about 80,000 SERPs to the whole log: 339 bytes per
 // SERP more over 400,000 queries (1.7 of the subset's pairs per SERP),
 // 182 over 40,000 queries (0.9); the first rounded up (docs/scale.md,
-// "The gathered subset under --memory-limit"). A log with more distinct
-// pairs per SERP costs more. The sampler's fixed cost, its cells'
-// histograms (6.5 MB each pass, whatever the log's size), is not in it:
-// the sampler on the whole log (IntervalsGibbs) has it too.
+// "The gathered subset under --memory-limit"). It grows with the
+// subset's pairs (some 213 bytes each) and records (42): a log with more
+// than about 1.5 distinct pairs per training SERP costs more. The
+// sampler's fixed cost, its cells' histograms (6.5 MB each pass,
+// whatever the log's size), is not in it: the sampler on the whole log
+// (IntervalsGibbs) has it too.
 const GibbsSubsetBytesPerSERP = 352
 
 // GibbsSubsetTrainSERPs returns about how many training SERPs the
