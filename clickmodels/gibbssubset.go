@@ -56,12 +56,22 @@ import (
 // (IntervalsGibbs) has it too.
 const GibbsSubsetBytesPerSERP = 352
 
-// GibbsSubsetTrainSERPs returns about how many training SERPs the
-// sampler's subset of queries holds in c's fit of a log of trainSERPs
-// training SERPs (its size resolved as Options.ResolveIntervals does,
-// at most the log's): 0 when the fit runs no sampler on a subset (no
-// DBN or SDBN, intervals other than gibbs-subset, a loaded model).
-func (c RunConfig) GibbsSubsetTrainSERPs(trainSERPs int64) float64 {
+// GibbsSubsetBytesPerPair and GibbsSubsetBytesPerRecord split the same
+// peak over the subset's distinct pairs and its records (weighted
+// SERPs): fitted to the two logs' increments of GibbsSubsetBytesPerSERP
+// (476,668 pairs and 145,490 records took 107.7 MB more, 248,460 and
+// 131,910 took 58.5 MB), 213 and 42 bytes, rounded up. GibbsSubsetBytes
+// counts a prepared shard's share of the subset at them.
+const (
+	GibbsSubsetBytesPerPair   = 224
+	GibbsSubsetBytesPerRecord = 48
+)
+
+// gibbsSubsetRate is the rate of the sampler's subset of queries in
+// c's fit of a log of trainSERPs training SERPs (Options.ResolveIntervals),
+// 0 when the fit runs no sampler on a subset (no DBN or SDBN, intervals
+// other than gibbs-subset, a loaded model).
+func (c RunConfig) gibbsSubsetRate(trainSERPs int64) float64 {
 	if c.LoadDir != "" || !slices.ContainsFunc(c.Kinds, func(k Kind) bool { return k == DBN || k == SDBN }) {
 		return 0
 	}
@@ -70,7 +80,39 @@ func (c RunConfig) GibbsSubsetTrainSERPs(trainSERPs int64) float64 {
 	if o.NoIntervals || g.Sweeps == 0 || g.Subset <= 0 {
 		return 0
 	}
-	return g.SubsetRate * float64(trainSERPs)
+	return g.SubsetRate
+}
+
+// GibbsSubsetTrainSERPs returns about how many training SERPs the
+// sampler's subset of queries holds in c's fit of a log of trainSERPs
+// training SERPs (its size resolved as Options.ResolveIntervals does,
+// at most the log's): 0 when the fit runs no sampler on a subset.
+func (c RunConfig) GibbsSubsetTrainSERPs(trainSERPs int64) float64 {
+	return c.gibbsSubsetRate(trainSERPs) * float64(trainSERPs)
+}
+
+// GibbsSubsetBytes returns about what the sampler on the subset of
+// queries of c's fit (of a log of trainSERPs training SERPs) holds for
+// the prepared shard d at its peak: d's records and distinct pairs of
+// the subset's queries, at GibbsSubsetBytesPerRecord and
+// GibbsSubsetBytesPerPair; 0 when the fit runs no sampler on a subset.
+// Summed over the shards once they are prepared, before EM, it sizes
+// the subset by what it holds, where GibbsSubsetTrainSERPs sizes it by
+// its SERPs alone.
+func (c RunConfig) GibbsSubsetBytes(d *Data, trainSERPs int64) int64 {
+	r := c.gibbsSubsetRate(trainSERPs)
+	if r == 0 {
+		return 0
+	}
+	out := d.outsideSubset(r)
+	pairs := int64(len(out) - countTrue(out))
+	var recs int64
+	for i := range d.recClicks {
+		if ps := d.recPair[d.recOff[i]:d.recOff[i+1]]; len(ps) > 0 && !out[ps[0]] {
+			recs++
+		}
+	}
+	return pairs*GibbsSubsetBytesPerPair + recs*GibbsSubsetBytesPerRecord
 }
 
 // GibbsPart is one shard's share of the sampler's subset (Gather): the

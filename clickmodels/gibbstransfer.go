@@ -85,8 +85,13 @@ func (f *fitter) outsideSubset(g GibbsSetting) []bool {
 	if r == 0 {
 		r = subsetRate(g.Subset, int64(f.d.serps))
 	}
+	return f.d.outsideSubset(r)
+}
+
+// outsideSubset marks the pairs of d outside the subset of queries of
+// rate r (subsetKey below subsetBound).
+func (d *Data) outsideSubset(r float64) []bool {
 	bound := subsetBound(r)
-	d := f.d
 	qs := d.log.Queries.Names
 	outQ := make(map[int32]bool)
 	out := make([]bool, d.Pairs())

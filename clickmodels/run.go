@@ -44,6 +44,12 @@ type RunConfig struct {
 	// bound. Under a memory limit the caller sets it from the limit's
 	// budget (fit.Run: membudget.Fit.PreparedHeld).
 	PreparedBudget int64
+	// GibbsSubsetBudget bounds what the sampler on a subset of the
+	// queries holds (GibbsSubsetBytes summed over the shards):
+	// outofcore.RunShards refuses a fit over it once the shards are
+	// prepared, before EM. 0 means no bound; under a memory limit
+	// fit.Run sets it (membudget.Fit.GibbsSubset).
+	GibbsSubsetBudget int64
 	// Log, if set, receives progress messages with the memory in use.
 	Log *slog.Logger
 	// IdentificationInfo logs a disconnected identifiability graph

@@ -17,7 +17,6 @@ import (
 
 	"github.com/lovbench/lovbench/clickmodels"
 	"github.com/lovbench/lovbench/clickmodels/outofcore"
-	"github.com/lovbench/lovbench/internal/bytesize"
 	"github.com/lovbench/lovbench/internal/membudget"
 	"github.com/lovbench/lovbench/sessions"
 	"github.com/lovbench/lovbench/sessions/split"
@@ -173,8 +172,9 @@ func Check(cfg Config) error {
 //
 // A memory limit too small for the log's shards is a
 // *shards.LimitTooSmallError, and one too small for the Gibbs sampler's
-// subset of queries a *SubsetMemoryError (checkSubsetMemory), both
-// before any shard is prepared.
+// subset of queries a *SubsetMemoryError: by the subset's training
+// SERPs before any shard is prepared (checkSubsetMemory), by its pairs
+// and records once they are (outofcore.RunShards), before EM.
 func Run(ctx context.Context, in Config) (Report, error) {
 	if err := Check(in); err != nil {
 		return nil, err
@@ -183,7 +183,7 @@ func Run(ctx context.Context, in Config) (Report, error) {
 	// The one budget of the limit: what preparing a shard and holding
 	// prepared shards may take (Go's soft limit is the command's).
 	b := membudget.ForFit(cfg.MemoryLimit)
-	cfg.PreparedBudget = b.PreparedHeld
+	cfg.PreparedBudget, cfg.GibbsSubsetBudget = b.PreparedHeld, b.GibbsSubset
 	if in.ShardDir != "" {
 		d, err := shards.Open(in.ShardDir)
 		if err != nil {
@@ -260,23 +260,10 @@ func Run(ctx context.Context, in Config) (Report, error) {
 	return outofcore.RunShards(ctx, src, cfg, dir)
 }
 
-// SubsetMemoryError is Run's error for a fit whose Gibbs sampler's subset
-// of queries (--intervals-from gibbs-subset, or auto where it picks it)
-// would not fit in its share of the memory limit (membudget.Fit.GibbsSubset).
-type SubsetMemoryError struct {
-	Limit, Share int64   // the memory limit and the subset's share of it
-	SERPs        float64 // the subset's training SERPs, about
-	TrainSERPs   int64   // the log's
-	Need         int64   // SERPs * clickmodels.GibbsSubsetBytesPerSERP
-}
-
-func (e *SubsetMemoryError) Error() string {
-	return fmt.Sprintf("fit: the Gibbs sampler's subset of queries (--intervals-from gibbs-subset, or auto above %d training SERPs; its size --gibbs-subset-serps, %d if left out), "+
-		"about %.0f of the log's %d training SERPs, needs about %s, more than its share of --memory-limit %s (a quarter, %s): "+
-		"give --gibbs-subset-serps %d or less, or --memory-limit %s or more",
-		clickmodels.AutoGibbsTrainSERPs, clickmodels.GibbsSubsetSERPs, e.SERPs, e.TrainSERPs, bytesize.Format(e.Need), bytesize.Format(e.Limit), bytesize.Format(e.Share),
-		e.Share/clickmodels.GibbsSubsetBytesPerSERP, bytesize.Format(membudget.MinFitLimit(e.Need)))
-}
+// SubsetMemoryError is Run's error for a fit whose Gibbs sampler's
+// subset of queries would not fit in its share of the memory limit:
+// outofcore.SubsetMemoryError, which RunShards returns too.
+type SubsetMemoryError = outofcore.SubsetMemoryError
 
 // checkSubsetMemory refuses, under a memory limit (b), a fit of src
 // whose sampler's subset of queries (cfg.GibbsSubsetTrainSERPs of src's
@@ -293,5 +280,5 @@ func checkSubsetMemory(cfg clickmodels.RunConfig, b membudget.Fit, src split.Sou
 	if need <= b.GibbsSubset {
 		return nil
 	}
-	return &SubsetMemoryError{Limit: b.Limit, Share: b.GibbsSubset, SERPs: n, TrainSERPs: train, Need: need}
+	return &SubsetMemoryError{Limit: b.Limit, Share: b.GibbsSubset, SERPs: n, TrainSERPs: train, Need: need, By: "its training SERPs"}
 }

@@ -1,8 +1,10 @@
 package fit
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -151,5 +153,59 @@ func TestRunRefusesSubsetOverLimit(t *testing.T) {
 				t.Errorf("%s under %d bytes, subset %v: %v", p.name, ok.limit, ok.subset, err)
 			}
 		}
+	}
+}
+
+// TestRunRefusesSubsetByPairs: a log dense in pairs passes the check by
+// training SERPs and is refused once its shards are prepared, before
+// EM. 800 SERPs, SERP i of query i mod 200, each query's ten results its
+// own documents, a click at rank 1: the first 600 train, three identical
+// SERPs per query, so 200 records and 2,000 distinct pairs, all in the
+// subset of the default size (50,000 >= 600). By SERPs 600 x 352 =
+// 211,200 bytes, within the quarter of 1 MiB (262,144); by records and
+// pairs 200 x 48 + 2,000 x 224 = 457,600, beyond it: refused, naming
+// 600 x 262,144 / 457,600 = 343 SERPs and 4 x 457,600 bytes (1.7 MiB).
+// Under 2 MiB (a share of 524,288) the fit runs.
+func TestRunRefusesSubsetByPairs(t *testing.T) {
+	var serps []sessions.SERP
+	for i := 0; i < 800; i++ {
+		q := i % 200
+		s := sessions.SERP{SessionID: fmt.Sprint("s", i), Query: fmt.Sprint("q", q), Region: "0", Clicks: []sessions.Click{{Rank: 0}}}
+		for r := 0; r < 10; r++ {
+			s.Results = append(s.Results, fmt.Sprint("d", q, "-", r))
+		}
+		serps = append(serps, s)
+	}
+	in := t.TempDir()
+	var y bytes.Buffer
+	if err := sessions.WriteYandex(&y, serps); err != nil {
+		t.Fatal(err)
+	}
+	yandex := filepath.Join(in, "log.tsv")
+	if err := os.WriteFile(yandex, y.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(limit int64) (string, error) {
+		cfg := DefaultConfig()
+		cfg.Kinds = []clickmodels.Kind{clickmodels.DBN}
+		cfg.Intervals, cfg.Workers, cfg.Iterations = clickmodels.IntervalsGibbsSubset, 1, 5
+		cfg.Input, cfg.MemoryLimit, cfg.Dir, cfg.NoMetricsFile = yandex, limit, t.TempDir(), true
+		_, err := Run(context.Background(), cfg)
+		return cfg.Dir, err
+	}
+	dir, err := run(1 << 20)
+	var se *SubsetMemoryError
+	if !errors.As(err, &se) || se.TrainSERPs != 600 || se.SERPs != 600 || se.Need != 457_600 || se.Share != 262_144 ||
+		!strings.Contains(err.Error(), "--gibbs-subset-serps 343 or less") || !strings.Contains(err.Error(), "--memory-limit 1.7MiB or more") ||
+		!strings.Contains(err.Error(), "records and distinct pairs") {
+		t.Fatalf("under 1 MiB: error %v, want a SubsetMemoryError of 600 SERPs needing 457,600 bytes by records and pairs of 262,144, naming 343 and 1.7MiB", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("under 1 MiB: the refused fit left %d entries in its directory", len(ents))
+	}
+	if dir, err := run(2 << 20); err != nil {
+		t.Errorf("under 2 MiB: %v", err)
+	} else if _, err := os.Stat(filepath.Join(dir, clickmodels.RelevanceFile("DBN"))); err != nil {
+		t.Errorf("under 2 MiB: %v", err)
 	}
 }

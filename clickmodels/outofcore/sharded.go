@@ -168,9 +168,12 @@ func (r *shardRun) removeSpill() {
 }
 
 // prepare is the first phase: it prepares every shard, holding it in
-// memory within the budget and spilling it to a file beyond.
+// memory within the budget and spilling it to a file beyond, and
+// refuses a fit whose sampler's subset of queries would hold more than
+// RunConfig.GibbsSubsetBudget (a *SubsetMemoryError).
 func (r *shardRun) prepare() error {
 	budget := r.cfg.PreparedBudget
+	var subsetBytes int64 // the sampler's subset's (GibbsSubsetBytes)
 	t0 := time.Now()
 	for i := range r.n {
 		p, err := PrepareShard(r.ctx, r.src, i, r.R)
@@ -179,6 +182,9 @@ func (r *shardRun) prepare() error {
 		}
 		r.testN += p.Test.Len()
 		r.records += p.Data.Records()
+		if r.cfg.GibbsSubsetBudget > 0 {
+			subsetBytes += r.cfg.GibbsSubsetBytes(p.Data, r.trainSERPs)
+		}
 		if sz := p.Size(); budget <= 0 || r.heldBytes+sz <= budget {
 			r.ps[i], r.heldBytes = p, r.heldBytes+sz
 		} else if err := r.spill(i, p); err != nil {
@@ -192,6 +198,10 @@ func (r *shardRun) prepare() error {
 		}
 	}
 	r.prepSec = time.Since(t0).Seconds()
+	if b := r.cfg.GibbsSubsetBudget; b > 0 && subsetBytes > b {
+		return &SubsetMemoryError{Limit: r.cfg.MemoryLimit, Share: b, SERPs: r.cfg.GibbsSubsetTrainSERPs(r.trainSERPs), TrainSERPs: r.trainSERPs,
+			Need: subsetBytes, By: "its records and distinct pairs"}
+	}
 	if r.spilled > 0 {
 		r.logMem("prepared shards spilled to files", "spilled", r.spilled, "held", r.n-r.spilled, "held_bytes", r.heldBytes)
 	}
@@ -780,4 +790,27 @@ func (g *gibbsChains) remove() {
 		os.Remove(g.path(k))
 	}
 	g.held, g.size, g.onDisk = nil, nil, nil
+}
+
+// SubsetMemoryError is the error of a fit whose Gibbs sampler's subset
+// of queries (--intervals-from gibbs-subset, or auto where it picks it)
+// would not fit in its share of the memory limit
+// (membudget.Fit.GibbsSubset, RunConfig.GibbsSubsetBudget): fit.Run's
+// by the subset's training SERPs before the shards are prepared,
+// RunShards's by their records and pairs once they are, before EM.
+type SubsetMemoryError struct {
+	Limit, Share int64   // the memory limit and the subset's share of it
+	SERPs        float64 // the subset's training SERPs, about
+	TrainSERPs   int64   // the log's
+	Need         int64   // what the subset would hold, about
+	By           string  // what Need was counted from
+}
+
+func (e *SubsetMemoryError) Error() string {
+	fits := int64(e.SERPs * float64(e.Share) / float64(e.Need))
+	return fmt.Sprintf("fit: the Gibbs sampler's subset of queries (--intervals-from gibbs-subset, or auto above %d training SERPs; its size --gibbs-subset-serps, %d if left out), "+
+		"about %.0f of the log's %d training SERPs, needs about %s by %s, more than its share of --memory-limit %s (a quarter, %s): "+
+		"give --gibbs-subset-serps %d or less, or --memory-limit %s or more",
+		clickmodels.AutoGibbsTrainSERPs, clickmodels.GibbsSubsetSERPs, e.SERPs, e.TrainSERPs, bytesize.Format(e.Need), e.By,
+		bytesize.Format(e.Limit), bytesize.Format(e.Share), fits, bytesize.Format(membudget.MinFitLimit(e.Need)))
 }
