@@ -18,11 +18,11 @@
 //	spilled shards' pair values held in memory   L/8     the same budget again
 //	pair values of all shards, E-step work,      the rest
 //	  output buffers
-//	the Gibbs sampler's subset of queries,       L/4     fit.Run refuses a fit whose
-//	  gathered after EM (its records, pairs              subset would not fit
-//	  and values, joined into one Data, and              (clickmodels.RunConfig.
-//	  the sampler's chain on it): the share              GibbsSubsetTrainSERPs,
-//	  of preparing a shard, done by then                 GibbsSubsetBytesPerSERP)
+//	the Gibbs sampler's subset of queries,       L/4     fit.Run and outofcore.RunShards
+//	  gathered after EM (its records, pairs              refuse a fit whose subset would
+//	  and values, joined into one Data, and              not fit, by its training SERPs
+//	  the sampler's chain on it): the share              and by its prepared records and
+//	  of preparing a shard, done by then                 pairs (RunConfig.GibbsSubsetBudget)
 //
 // A Yandex log is converted to a sessions Parquet file first under any
 // limit (fit.Run), so that it is streamed, never loaded whole.
