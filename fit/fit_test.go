@@ -53,15 +53,8 @@ func TestRunNoMetricsFile(t *testing.T) {
 		}
 		serps = append(serps, s)
 	}
-	in := t.TempDir()
-	var y bytes.Buffer
-	if err := sessions.WriteYandex(&y, serps); err != nil {
-		t.Fatal(err)
-	}
-	yandex := filepath.Join(in, "log.tsv")
-	if err := os.WriteFile(yandex, y.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	yandex := writeYandex(t, serps)
+	in := filepath.Dir(yandex)
 	if _, err := sessions.YandexToParquet(yandex, filepath.Join(in, sessions.ParquetName)); err != nil {
 		t.Fatal(err)
 	}
@@ -111,4 +104,20 @@ func TestRunNoMetricsFile(t *testing.T) {
 			}
 		}
 	}
+}
+
+// writeYandex writes serps as a Yandex log, log.tsv in a new temporary
+// directory, and returns its path.
+func writeYandex(t *testing.T, serps []sessions.SERP) string {
+	t.Helper()
+	in := t.TempDir()
+	var y bytes.Buffer
+	if err := sessions.WriteYandex(&y, serps); err != nil {
+		t.Fatal(err)
+	}
+	yandex := filepath.Join(in, "log.tsv")
+	if err := os.WriteFile(yandex, y.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return yandex
 }

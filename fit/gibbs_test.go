@@ -39,16 +39,8 @@ func gibbsLog(t *testing.T) (yandex, parquet string) {
 		}
 		serps = append(serps, s)
 	}
-	in := t.TempDir()
-	var y bytes.Buffer
-	if err := sessions.WriteYandex(&y, serps); err != nil {
-		t.Fatal(err)
-	}
-	yandex = filepath.Join(in, "log.tsv")
-	if err := os.WriteFile(yandex, y.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	parquet = filepath.Join(in, sessions.ParquetName)
+	yandex = writeYandex(t, serps)
+	parquet = filepath.Join(filepath.Dir(yandex), sessions.ParquetName)
 	if _, err := sessions.YandexToParquet(yandex, parquet); err != nil {
 		t.Fatal(err)
 	}

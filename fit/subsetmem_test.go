@@ -1,7 +1,6 @@
 package fit
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -176,15 +175,7 @@ func TestRunRefusesSubsetByPairs(t *testing.T) {
 		}
 		serps = append(serps, s)
 	}
-	in := t.TempDir()
-	var y bytes.Buffer
-	if err := sessions.WriteYandex(&y, serps); err != nil {
-		t.Fatal(err)
-	}
-	yandex := filepath.Join(in, "log.tsv")
-	if err := os.WriteFile(yandex, y.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	yandex := writeYandex(t, serps)
 	run := func(limit int64) (string, error) {
 		cfg := DefaultConfig()
 		cfg.Kinds = []clickmodels.Kind{clickmodels.DBN}
