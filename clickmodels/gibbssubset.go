@@ -108,11 +108,20 @@ func (c RunConfig) GibbsSubsetBytes(d *Data, trainSERPs int64) int64 {
 	pairs := int64(len(out) - countTrue(out))
 	var recs int64
 	for i := range d.recClicks {
-		if ps := d.recPair[d.recOff[i]:d.recOff[i+1]]; len(ps) > 0 && !out[ps[0]] {
+		if d.recInSubset(i, out) {
 			recs++
 		}
 	}
 	return pairs*GibbsSubsetBytesPerPair + recs*GibbsSubsetBytesPerRecord
+}
+
+// recInSubset reports whether record i of d is in the subset whose
+// pairs outside it out marks (Data.outsideSubset): a query is in the
+// subset whole, so a record is when its first pair is; a record that
+// shows no pair is not.
+func (d *Data) recInSubset(i int, out []bool) bool {
+	lo, hi := d.recOff[i], d.recOff[i+1]
+	return hi > lo && !out[d.recPair[lo]]
 }
 
 // GibbsPart is one shard's share of the sampler's subset (Gather): the
@@ -200,11 +209,10 @@ func (gs *GibbsShards) Gather(s *ShardFit) (*GibbsPart, error) {
 	for _, ch := range d.chunks {
 		lo, plo := len(part.recClicks), phi
 		for i := ch.recLo; i < ch.recHi; i++ {
-			pairs := d.recPair[d.recOff[i]:d.recOff[i+1]]
-			if len(pairs) == 0 || out[pairs[0]] {
+			if !d.recInSubset(i, out) {
 				continue
 			}
-			for _, p := range pairs {
+			for _, p := range d.recPair[d.recOff[i]:d.recOff[i+1]] {
 				part.recPair = append(part.recPair, newIdx[p])
 			}
 			part.recOff = append(part.recOff, int64(len(part.recPair)))
