@@ -239,19 +239,20 @@ func (gs *GibbsShards) Gather(s *ShardFit) (*GibbsPart, error) {
 
 // gathered puts the parts (every shard's, in shard order) together into
 // one Data, a chunk closed at the next boundary of a shard's chunk once
-// it holds chunkRanks ranks (the chunks only share out the work), with
-// the pairs' values and the pairs each part gave (part k's are
-// [firstPair[k], firstPair[k+1])). It empties each part once it is
-// copied, so that the subset is not held twice while the sampler runs
+// it holds chunkRanks ranks (the chunks only share out the work), and
+// returns the fitter of gs's model on it, with the pairs' values, and
+// the pairs each part gave (part k's are [firstPair[k],
+// firstPair[k+1])). It empties each part once it is copied, so that the
+// subset is not held twice while the sampler runs
 // (GibbsSubsetBytesPerSERP); a failure leaves the parts as they were.
-func gathered(parts []*GibbsPart) (d *Data, attr, sat, global []float64, exact bool, firstPair []int, err error) {
+func (gs *GibbsShards) gathered(parts []*GibbsPart) (f *fitter, firstPair []int, err error) {
 	if len(parts) == 0 {
-		return nil, nil, nil, nil, false, nil, errors.New("click models: no shard's part of the Gibbs subset")
+		return nil, nil, errors.New("click models: no shard's part of the Gibbs subset")
 	}
 	p0 := parts[0]
 	for k, p := range parts {
 		if p.ranks != p0.ranks || p.exact != p0.exact || !slices.Equal(p.global, p0.global) {
-			return nil, nil, nil, nil, false, nil, fmt.Errorf("click models: the Gibbs subset's part %d is of another fit than part 0", k)
+			return nil, nil, fmt.Errorf("click models: the Gibbs subset's part %d is of another fit than part 0", k)
 		}
 	}
 	// The arrays at their final sizes: appending would hold up to twice
@@ -262,10 +263,10 @@ func gathered(parts []*GibbsPart) (d *Data, attr, sat, global []float64, exact b
 	}
 	log := &sessions.Log{}
 	log.Queries.Names, log.Docs.Names = make([]string, 0, nq), make([]string, 0, nd)
-	d = &Data{log: log, ranks: p0.ranks, recOff: make([]int64, 1, nr+1), pairQuery: make([]int32, 0, np), pairDoc: make([]int32, 0, np),
+	d := &Data{log: log, ranks: p0.ranks, recOff: make([]int64, 1, nr+1), pairQuery: make([]int32, 0, np), pairDoc: make([]int32, 0, np),
 		recPair: make([]int32, 0, nrp), recClicks: make([]uint64, 0, nr), recWeight: make([]float64, 0, nr)}
-	attr, sat = make([]float64, 0, np), make([]float64, 0, np)
-	exact, global = p0.exact, p0.global
+	attr, sat := make([]float64, 0, np), make([]float64, 0, np)
+	global := p0.global
 	cur := chunk{}
 	ranks := 0
 	firstPair = make([]int, len(parts)+1)
@@ -306,7 +307,9 @@ func gathered(parts []*GibbsPart) (d *Data, attr, sat, global []float64, exact b
 	for _, w := range d.recWeight {
 		d.serps += int(w)
 	}
-	return d, attr, sat, global, exact, firstPair, nil
+	f = &fitter{d: d, kind: gs.kind, R: d.ranks, exact: p0.exact, global: global, attr: attr, sat: sat,
+		ng: len(global), ngModel: gs.kind.GlobalParams(d.ranks), workers: gs.workers}
+	return f, firstPair, nil
 }
 
 // GibbsPartResult is what the sampler on the gathered subset gives one
@@ -325,12 +328,10 @@ func (gs *GibbsShards) RunParts(ctx context.Context, parts []*GibbsPart) ([]*Gib
 	if !gs.Subset() || len(parts) != len(gs.results) {
 		return nil, fmt.Errorf("click models: %d parts of the Gibbs subset for %d shards (subset: %t)", len(parts), len(gs.results), gs.Subset())
 	}
-	d, attr, sat, global, exact, first, err := gathered(parts)
+	f, first, err := gs.gathered(parts)
 	if err != nil {
 		return nil, err
 	}
-	f := &fitter{d: d, kind: gs.kind, R: d.ranks, exact: exact, global: global, attr: attr, sat: sat,
-		ng: len(global), ngModel: gs.kind.GlobalParams(d.ranks), workers: gs.workers}
 	ev := f.evidence(ctx, gs.level)
 	if ev == nil {
 		return nil, noEvidence(ctx, gs.kind)
